@@ -1,0 +1,123 @@
+"""The ``autodw`` command line. A thin layer: each command's work lives in a library function.
+
+Handlers are imported lazily so that ``autodw state`` never imports torch or transformers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+from autodw.errors import AutodwError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _state(args: argparse.Namespace) -> int:
+    from autodw.document import WordDocument
+    from autodw.state import extract_state
+    from autodw.state.render import render_state
+
+    doc = WordDocument.open(args.file)
+    state = extract_state(doc)
+    if args.format == "json":
+        _print_json(state)
+    else:
+        print(render_state(state, budget_tokens=args.budget))
+    for note in doc.repairs:
+        print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from autodw.changes import analyze_change, summarize_change
+    from autodw.document import WordDocument
+    from autodw.state import extract_state
+
+    before = extract_state(WordDocument.open(args.before))
+    after = extract_state(WordDocument.open(args.after))
+    change = analyze_change(before, after)
+    if args.format == "json":
+        _print_json({"changes": change, "summary": summarize_change(change)})
+    else:
+        print(summarize_change(change, max_lines=args.max_lines))
+    return 0
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+
+
+def _lazy(target: str) -> Handler:
+    """A handler that imports ``module:function`` only when the command runs."""
+
+    def handler(args: argparse.Namespace) -> int:
+        module, func = target.split(":")
+        return getattr(importlib.import_module(module), func)(args)
+
+    return handler
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="autodw", description="Edit Word documents from natural-language instructions.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("state", help="print the seven-part document state")
+    p.add_argument("file")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--budget", type=int, default=None, metavar="TOKENS", help="token budget of the text rendering")
+    p.set_defaults(handler=_state)
+
+    p = sub.add_parser("diff", help="analyse the change between two documents")
+    p.add_argument("before")
+    p.add_argument("after")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--max-lines", type=int, default=60, help="lines of the text summary")
+    p.set_defaults(handler=_diff)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+def _register_intents(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train-intents", help="train the intent classifier")
+    p.add_argument("--out", default=None, help="output directory (default: the model directory the agent uses)")
+    p.add_argument("--backbone", default=None, help="transformers model path or id (default: the bundled multilingual-e5-small)")
+    p.add_argument("--epochs", type=int, default=None)
+    p.add_argument("--seed", type=int, default=13)
+    p.set_defaults(handler=_lazy("intents.cli:train_command"))
+
+    p = sub.add_parser("intents", help="classify a sub-instruction: top-3 intents and candidate APIs")
+    p.add_argument("text")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--model", default=None, help="trained model directory")
+    p.set_defaults(handler=_lazy("intents.cli:intents_command"))
+
+
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run one command; bad input gives ``error: ...`` on stderr and exit status 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except AutodwError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""The one small interface every LLM backend implements, and the token accounting it reports."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Message = dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
+
+#: The agent's three LLM roles (token accounting is kept per role).
+ROLES = ("planner", "api_generator", "validator")
+
+
+@dataclass
+class Usage:
+    """Token counts of one or more calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    cached_prompt_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, other: "Usage") -> None:
+        """Accumulate `other` into this."""
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.calls += other.calls
+        self.cached_prompt_tokens += other.cached_prompt_tokens
+
+    def to_dict(self) -> dict[str, int]:
+        return {**asdict(self), "total_tokens": self.total_tokens}
+
+
+@dataclass
+class Completion:
+    """One model answer: its text and what it cost."""
+
+    text: str
+    usage: Usage
+    model: str = ""
+    seconds: float = 0.0
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class LLMBackend(Protocol):
+    """A chat model. `schema`, when given, is the JSON Schema the answer must match: backends that
+    can constrain decoding (JSON mode, grammars) use it; the caller validates the answer anyway."""
+
+    name: str
+
+    def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
+                 temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        ...

@@ -1,0 +1,541 @@
+"""Walk a story (body, header, footer) once: paragraphs, tables, and what sits inside them.
+
+Walks the XML rather than python-docx's lists, which miss content controls, tracked insertions,
+smart tags and floating images. Collected on the way: images, hyperlinks, bookmarks, breaks,
+comment anchors, note references, tracked changes and fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from autodw.ids import element_id
+from autodw.state.context import StateContext, on_off, twips_to_cm, twips_to_pt
+from autodw.state.drawings import read_drawing, read_vml_picture
+from autodw.xml import MC, qn, wval
+
+# tags, resolved once
+P, R, T, TBL, TR, TC = (qn(t) for t in ("w:p", "w:r", "w:t", "w:tbl", "w:tr", "w:tc"))
+PPR, RPR, SDT, SDT_CONTENT, SDT_PR = (qn(t) for t in ("w:pPr", "w:rPr", "w:sdt", "w:sdtContent", "w:sdtPr"))
+HYPERLINK, INS, DEL, MOVE_TO, MOVE_FROM = (qn(t) for t in ("w:hyperlink", "w:ins", "w:del", "w:moveTo", "w:moveFrom"))
+SMART_TAG, CUSTOM_XML, FLD_SIMPLE, DIR, BDO = (qn(t) for t in ("w:smartTag", "w:customXml", "w:fldSimple", "w:dir", "w:bdo"))
+BOOKMARK_START, COMMENT_START = qn("w:bookmarkStart"), qn("w:commentRangeStart")
+TAB, BR, CR, NBH, DRAWING, PICT = (qn(t) for t in ("w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:drawing", "w:pict"))
+FLD_CHAR, INSTR_TEXT, DEL_TEXT, DEL_INSTR = (qn(t) for t in ("w:fldChar", "w:instrText", "w:delText", "w:delInstrText"))
+FOOTNOTE_REF, ENDNOTE_REF, COMMENT_REF = qn("w:footnoteReference"), qn("w:endnoteReference"), qn("w:commentReference")
+SECT_PR, ALT_CONTENT, ALT_CHOICE = qn("w:sectPr"), f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
+OMATH, OMATH_PARA = qn("m:oMath"), qn("m:oMathPara")
+_INLINE_CONTAINERS = {SMART_TAG, CUSTOM_XML, DIR, BDO}
+_BLOCK_CONTAINERS = {CUSTOM_XML}
+_AUTHOR, _ID, _NAME = qn("w:author"), qn("w:id"), qn("w:name")
+
+#: run property element -> state key, for the toggles
+_TOGGLES = {"w:b": "bold", "w:i": "italic", "w:strike": "strike", "w:dstrike": "double_strike",
+            "w:caps": "all_caps", "w:smallCaps": "small_caps", "w:vanish": "hidden"}
+_TOGGLE_TAGS = {qn(k): v for k, v in _TOGGLES.items()}
+_RFONTS, _SZ, _COLOR, _HIGHLIGHT, _U, _VERT, _RSTYLE, _SHD = (
+    qn(t) for t in ("w:rFonts", "w:sz", "w:color", "w:highlight", "w:u", "w:vertAlign", "w:rStyle", "w:shd"))
+
+
+@dataclass
+class Sink:
+    """What a walk collects besides paragraphs and tables."""
+
+    images: list[dict[str, Any]] = field(default_factory=list)
+    hyperlinks: list[dict[str, Any]] = field(default_factory=list)
+    bookmarks: list[dict[str, Any]] = field(default_factory=list)
+    line_breaks: list[dict[str, Any]] = field(default_factory=list)
+    page_breaks: list[dict[str, Any]] = field(default_factory=list)
+    comment_anchors: dict[str, list[str]] = field(default_factory=dict)
+    note_refs: dict[tuple[str, str], str] = field(default_factory=dict)
+    tracked_changes: list[dict[str, Any]] = field(default_factory=list)
+    fields: list[dict[str, Any]] = field(default_factory=list)
+    content_controls: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
+    """Direct run formatting (only what is set) from a ``w:rPr``."""
+    if rpr is None:
+        return {}
+    fmt: dict[str, Any] = {}
+    for child in rpr:
+        tag = child.tag
+        key = _TOGGLE_TAGS.get(tag)
+        if key is not None:
+            fmt[key] = on_off(child)
+        elif tag == _U:
+            val = wval(child)
+            fmt["underline"] = False if val in ("none", "0", "false") else (val or "single")
+        elif tag == _RFONTS:
+            font = child.get(qn("w:ascii")) or child.get(qn("w:hAnsi"))
+            if font:
+                fmt["font"] = font
+            ea = child.get(qn("w:eastAsia"))
+            if ea:
+                fmt["east_asia_font"] = ea
+        elif tag == _SZ:
+            try:
+                fmt["size_pt"] = int(wval(child) or 0) / 2
+            except ValueError:
+                pass
+        elif tag == _COLOR:
+            val = wval(child)
+            if val and val != "auto":
+                fmt["color"] = val.upper()
+        elif tag == _HIGHLIGHT:
+            val = wval(child)
+            if val and val != "none":
+                fmt["highlight"] = val
+        elif tag == _VERT:
+            val = wval(child)
+            if val in ("superscript", "subscript"):
+                fmt[val] = True
+        elif tag == _RSTYLE:
+            fmt["style"] = ctx.style_name(wval(child))
+        elif tag == _SHD:
+            fill = child.get(qn("w:fill"))
+            if fill and fill != "auto":
+                fmt["shading"] = fill.upper()
+    return fmt
+
+
+def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
+    """Alignment, spacing, indentation, keep/page-break flags from a ``w:pPr``."""
+    out: dict[str, Any] = {}
+    if ppr is None:
+        return out
+    jc = ppr.find(qn("w:jc"))
+    if jc is not None:
+        out["alignment"] = {"both": "justify", "start": "left", "end": "right", "distribute": "distribute"}.get(wval(jc), wval(jc))
+    spacing = ppr.find(qn("w:spacing"))
+    if spacing is not None:
+        sp: dict[str, Any] = {}
+        for attr, key in (("w:before", "before_pt"), ("w:after", "after_pt")):
+            if spacing.get(qn(attr)) is not None:
+                sp[key] = twips_to_pt(spacing.get(qn(attr)))
+        line, rule = spacing.get(qn("w:line")), spacing.get(qn("w:lineRule")) or "auto"
+        if line is not None:
+            try:
+                sp["line"] = round(int(line) / 240, 2) if rule == "auto" else twips_to_pt(line)
+                sp["line_rule"] = {"auto": "multiple", "exact": "exactly", "atLeast": "at_least"}.get(rule, rule)
+            except ValueError:
+                pass
+        if sp:
+            out["spacing"] = sp
+    ind = ppr.find(qn("w:ind"))
+    if ind is not None:
+        indent: dict[str, Any] = {}
+        for attrs, key in ((("w:left", "w:start"), "left_cm"), (("w:right", "w:end"), "right_cm"),
+                           (("w:firstLine",), "first_line_cm"), (("w:hanging",), "hanging_cm")):
+            for a in attrs:
+                if ind.get(qn(a)) is not None:
+                    indent[key] = twips_to_cm(ind.get(qn(a)))
+                    break
+        if indent:
+            out["indent"] = indent
+    for tag, key in (("w:keepNext", "keep_with_next"), ("w:keepLines", "keep_together"),
+                     ("w:pageBreakBefore", "page_break_before")):
+        val = on_off(ppr.find(qn(tag)))
+        if val:
+            out[key] = True
+    shd = ppr.find(qn("w:shd"))
+    if shd is not None and shd.get(qn("w:fill")) not in (None, "auto"):
+        out["shading"] = shd.get(qn("w:fill")).upper()
+    if ppr.find(qn("w:pBdr")) is not None:
+        out["border"] = sorted(etree.QName(b).localname for b in ppr.find(qn("w:pBdr")))
+    if on_off(ppr.find(qn("w:bidi"))):
+        out["rtl"] = True
+    return out
+
+
+class StoryWalker:
+    """One pass over a story. ``paragraphs`` holds the story-level paragraphs in order."""
+
+    def __init__(self, ctx: StateContext, part, sink: Sink, *, count_sections: bool = False):
+        self.ctx = ctx
+        self.part = part
+        self.sink = sink
+        self.paragraphs: list[dict[str, Any]] = []
+        self.tables: list[dict[str, Any]] = []
+        self.section = 0
+        self._count_sections = count_sections
+        self._field_stack: list[dict[str, Any]] = []
+        self._image_seq = 0
+
+    # --- block level -----------------------------------------------------------------
+
+    def walk_blocks(self, container: etree._Element, *, cell: dict[str, Any] | None = None,
+                    control: str | None = None) -> list[dict[str, Any]]:
+        """Read the block content of `container`; return the paragraphs read directly in it."""
+        out: list[dict[str, Any]] = []
+        for child in container:
+            tag = child.tag
+            if tag == P:
+                para = self.read_paragraph(child, in_cell=cell is not None)
+                if control:
+                    para["content_control"] = control
+                out.append(para)
+                if cell is None:
+                    para["index"] = len(self.paragraphs)
+                    para["section"] = self.section
+                    self.paragraphs.append(para)
+                    if self._count_sections and child.find(f"{qn('w:pPr')}/{SECT_PR}") is not None:
+                        self.section += 1
+            elif tag == TBL:
+                self.read_table(child, parent=cell)
+            elif tag == SDT:
+                name = self._content_control(child)
+                content = child.find(SDT_CONTENT)
+                if content is not None:
+                    out.extend(self.walk_blocks(content, cell=cell, control=name or control))
+            elif tag in _BLOCK_CONTAINERS:
+                out.extend(self.walk_blocks(child, cell=cell, control=control))
+            elif tag == BOOKMARK_START:
+                self._bookmark(child, None)
+        return out
+
+    def _content_control(self, sdt: etree._Element) -> str | None:
+        pr = sdt.find(SDT_PR)
+        if pr is None:
+            return None
+        alias, tag = wval(pr.find(qn("w:alias"))), wval(pr.find(qn("w:tag")))
+        gallery = wval(pr.find(f"{qn('w:docPartObj')}/{qn('w:docPartGallery')}"))
+        name = alias or tag or gallery or "content control"
+        self.sink.content_controls.append({"name": name, "tag": tag, "gallery": gallery})
+        return name
+
+    # --- paragraphs --------------------------------------------------------------------
+
+    def read_paragraph(self, p: etree._Element, *, in_cell: bool = False) -> dict[str, Any]:
+        """The state of one paragraph (id, text, style, format, runs, list, images)."""
+        ppr = p.find(PPR)
+        style_id = wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None
+        para: dict[str, Any] = {"id": element_id(p), "index": None, "text": "",
+                                "style": self.ctx.paragraph_style(style_id)}
+        para.update(paragraph_format(ppr))
+        reader = _ParagraphReader(self, para["id"])
+        reader.walk(p)
+        para["text"] = "".join(reader.text)
+        para["runs"] = reader.runs
+        list_info = self._list_info(ppr, style_id)
+        if list_info:
+            para["list"] = list_info
+        if reader.images:
+            para["images"] = reader.images
+        if ppr is not None and ppr.find(SECT_PR) is not None:
+            para["ends_section"] = True
+        if in_cell:
+            del para["index"]
+        return para
+
+    def _list_info(self, ppr: etree._Element | None, style_id: str | None) -> dict[str, Any] | None:
+        num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
+        if num_pr is not None:
+            num_id = wval(num_pr.find(qn("w:numId")))
+            ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+        else:
+            found = self.ctx.style_num_pr(style_id)
+            if found is None:
+                return None
+            num_id, ilvl = found
+        if not num_id or num_id == "0":
+            return None
+        fmt = self.ctx.list_format(num_id, ilvl)
+        info: dict[str, Any] = {"num_id": int(num_id) if num_id.isdigit() else num_id,
+                                "level": int(ilvl) if ilvl.isdigit() else 0}
+        if fmt:
+            info["format"], info["level_text"] = fmt
+            info["kind"] = "bullet" if fmt[0] == "bullet" else "numbered"
+        return info
+
+    def _bookmark(self, el: etree._Element, paragraph_id: str | None, offset: int | None = None) -> None:
+        name = el.get(_NAME)
+        if not name or name == "_GoBack":
+            return
+        entry: dict[str, Any] = {"name": name, "paragraph": paragraph_id}
+        if name.startswith("_"):
+            entry["hidden"] = True
+        if offset is not None:
+            entry["offset"] = offset
+        self.sink.bookmarks.append(entry)
+
+    # --- tables -------------------------------------------------------------------------
+
+    def read_table(self, tbl: etree._Element, parent: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state of a table: size, text matrix, cells, merges, widths, heights, style."""
+        table: dict[str, Any] = {"id": element_id(tbl), "index": len(self.tables)}
+        self.tables.append(table)
+        if parent is not None:
+            table["nested_in"] = parent["location"]
+        tblpr = tbl.find(qn("w:tblPr"))
+        table["style"] = self.ctx.style_name(wval(tblpr.find(qn("w:tblStyle")))) if tblpr is not None else None
+        if tblpr is not None:
+            jc = wval(tblpr.find(qn("w:jc")))
+            if jc:
+                table["alignment"] = {"start": "left", "end": "right"}.get(jc, jc)
+            borders = tblpr.find(qn("w:tblBorders"))
+            if borders is not None:
+                table["borders"] = {etree.QName(b).localname: wval(b) for b in borders}
+        grid = [twips_to_cm(g.get(qn("w:w"))) for g in tbl.iterfind(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")]
+        rows_state: list[list[dict[str, Any] | None]] = []
+        heights: list[float | None] = []
+        header_rows: list[int] = []
+        for r, tr in enumerate(_table_rows(tbl)):
+            trpr = tr.find(qn("w:trPr"))
+            h = trpr.find(qn("w:trHeight")) if trpr is not None else None
+            heights.append(twips_to_cm(h.get(qn("w:val"))) if h is not None else None)
+            if trpr is not None and on_off(trpr.find(qn("w:tblHeader"))):
+                header_rows.append(r)
+            row: list[dict[str, Any] | None] = []
+            col = _grid_before(trpr)
+            row.extend([None] * col)
+            for tc in _row_cells(tr):
+                tcpr = tc.find(qn("w:tcPr"))
+                span = _int(wval(tcpr.find(qn("w:gridSpan")))) if tcpr is not None else None
+                span = span or 1
+                vmerge = tcpr.find(qn("w:vMerge")) if tcpr is not None else None
+                location = {"table": table["id"], "row": r, "col": col}
+                cell: dict[str, Any] = {"location": location}
+                paras = self.walk_blocks(tc, cell=cell)
+                text = "\n".join(p["text"] for p in paras)
+                state: dict[str, Any] = {"text": text, "paragraphs": paras}
+                if tcpr is not None:
+                    shd = tcpr.find(qn("w:shd"))
+                    if shd is not None and shd.get(qn("w:fill")) not in (None, "auto"):
+                        state["shading"] = shd.get(qn("w:fill")).upper()
+                    va = wval(tcpr.find(qn("w:vAlign")))
+                    if va:
+                        state["vertical_alignment"] = va
+                if span > 1:
+                    state["span"] = span
+                if vmerge is not None and wval(vmerge) in (None, "continue"):
+                    state["merged_into"] = "above"
+                row.append(state)
+                row.extend([{"merged_into": "left"}] * (span - 1))
+                col += span
+            rows_state.append(row)
+        n_cols = max([len(grid)] + [len(r) for r in rows_state]) if rows_state else len(grid)
+        table["rows"] = len(rows_state)
+        table["cols"] = n_cols
+        table["cells"] = [[(c or {}).get("text", "") if c and "merged_into" not in c else "" for c in row]
+                          + [""] * (n_cols - len(row)) for row in rows_state]
+        table["cell_details"] = [[c if c and "text" in c else None for c in row] for row in rows_state]
+        table["column_widths_cm"] = grid
+        table["row_heights_cm"] = heights
+        if header_rows:
+            table["header_rows"] = header_rows
+        table["merged"] = _merge_regions(rows_state)
+        return table
+
+
+class _ParagraphReader:
+    """Inline content of one paragraph: text, merged runs, and side records in the sink."""
+
+    def __init__(self, walker: StoryWalker, paragraph_id: str | None):
+        self.w = walker
+        self.pid = paragraph_id
+        self.text: list[str] = []
+        self.length = 0
+        self.runs: list[dict[str, Any]] = []
+        self.images: list[str] = []
+
+    def _append(self, s: str) -> None:
+        self.text.append(s)
+        self.length += len(s)
+
+    def walk(self, parent: etree._Element, *, link: dict[str, Any] | None = None, inserted: bool = False) -> None:
+        sink = self.w.sink
+        for child in parent:
+            tag = child.tag
+            if tag == R:
+                self._run(child, link, inserted)
+            elif tag == HYPERLINK:
+                url, _ = self.w.ctx.rel_target(self.w.part, child.get(qn("r:id")))
+                anchor = child.get(qn("w:anchor"))
+                entry = {"paragraph": self.pid, "text": "", "offset": self.length}
+                if url:
+                    entry["url"] = url
+                if anchor:
+                    entry["anchor"] = anchor
+                start = self.length
+                self.walk(child, link=entry, inserted=inserted)
+                entry["text"] = "".join(self.text)[start:]
+                sink.hyperlinks.append(entry)
+            elif tag in (INS, MOVE_TO):
+                start = self.length
+                self.walk(child, link=link, inserted=True)
+                sink.tracked_changes.append({"type": "insertion", "paragraph": self.pid, "author": child.get(_AUTHOR),
+                                             "text": "".join(self.text)[start:]})
+            elif tag in (DEL, MOVE_FROM):
+                deleted = "".join(t.text or "" for t in child.iter(DEL_TEXT, T))
+                sink.tracked_changes.append({"type": "deletion", "paragraph": self.pid, "author": child.get(_AUTHOR),
+                                             "text": deleted})
+            elif tag == SDT:
+                self.w._content_control(child)
+                content = child.find(SDT_CONTENT)
+                if content is not None:
+                    self.walk(content, link=link, inserted=inserted)
+            elif tag in _INLINE_CONTAINERS:
+                self.walk(child, link=link, inserted=inserted)
+            elif tag == FLD_SIMPLE:
+                self._field((child.get(qn("w:instr")) or "").strip())
+                self.walk(child, link=link, inserted=inserted)
+            elif tag == BOOKMARK_START:
+                self.w._bookmark(child, self.pid, self.length)
+            elif tag == COMMENT_START:
+                sink.comment_anchors.setdefault(child.get(_ID), []).append(self.pid)
+            elif tag == ALT_CONTENT:
+                choice = child.find(ALT_CHOICE)
+                if choice is not None:
+                    self.walk(choice, link=link, inserted=inserted)
+            elif tag in (OMATH, OMATH_PARA):
+                self.runs.append({"text": "", "equation": True})
+
+    def _run(self, r: etree._Element, link: dict[str, Any] | None, inserted: bool) -> None:
+        fmt = run_format(r.find(RPR), self.w.ctx)
+        if link is not None:
+            fmt["hyperlink"] = link.get("url") or f"#{link.get('anchor')}"
+        if inserted:
+            fmt["tracked_insertion"] = True
+        buf: list[str] = []
+        sink = self.w.sink
+        for child in r:
+            tag = child.tag
+            if tag == T:
+                buf.append(child.text or "")
+            elif tag == TAB:
+                buf.append("\t")
+            elif tag == BR:
+                kind = child.get(qn("w:type"))
+                if kind == "page":
+                    sink.page_breaks.append({"paragraph": self.pid, "offset": self.length + len("".join(buf))})
+                elif kind != "column":
+                    buf.append("\n")
+                    sink.line_breaks.append({"paragraph": self.pid, "offset": self.length + len("".join(buf)) - 1})
+            elif tag == CR:
+                buf.append("\n")
+            elif tag == NBH:
+                buf.append("-")
+            elif tag in (DRAWING, PICT, ALT_CONTENT):
+                self._flush(buf, fmt)
+                buf = []
+                self._drawing(child)
+            elif tag == FLD_CHAR:
+                self._fld_char(child)
+            elif tag == INSTR_TEXT:
+                if self.w._field_stack:
+                    self.w._field_stack[-1]["instr"] += child.text or ""
+            elif tag in (FOOTNOTE_REF, ENDNOTE_REF):
+                kind = "footnote" if tag == FOOTNOTE_REF else "endnote"
+                sink.note_refs[(kind, child.get(_ID))] = self.pid
+            elif tag == COMMENT_REF:
+                sink.comment_anchors.setdefault(child.get(_ID), [])
+                if self.pid not in sink.comment_anchors[child.get(_ID)]:
+                    sink.comment_anchors[child.get(_ID)].append(self.pid)
+        self._flush(buf, fmt)
+
+    def _flush(self, buf: list[str], fmt: dict[str, Any]) -> None:
+        if not buf:
+            return
+        s = "".join(buf)
+        self._append(s)
+        last = self.runs[-1] if self.runs else None
+        if last is not None and "image" not in last and "equation" not in last and \
+                {k: v for k, v in last.items() if k != "text"} == fmt:
+            last["text"] += s
+        else:
+            self.runs.append({"text": s, **fmt})
+
+    def _drawing(self, el: etree._Element) -> None:
+        if el.tag == ALT_CONTENT:
+            choice = el.find(ALT_CHOICE)
+            for sub in (choice if choice is not None else ()):
+                if sub.tag in (DRAWING, PICT):
+                    self._drawing(sub)
+            return
+        if el.tag == DRAWING:
+            items = [read_drawing(c, self.w.part) for c in el if c.tag in (qn("wp:inline"), qn("wp:anchor"))]
+        else:
+            pic = read_vml_picture(el)
+            items = [pic] if pic else []
+        for info in items:
+            info["paragraph"] = self.pid
+            info["run_index"] = len(self.runs)
+            info["sequence"] = self.w._image_seq
+            self.w._image_seq += 1
+            self.w.sink.images.append(info)
+            if info.get("id"):
+                self.images.append(info["id"])
+            self.runs.append({"text": "", "image": info.get("id")})
+
+    def _fld_char(self, el: etree._Element) -> None:
+        kind = el.get(qn("w:fldCharType"))
+        stack = self.w._field_stack
+        if kind == "begin":
+            stack.append({"instr": "", "paragraph": self.pid, "done": False})
+        elif kind == "separate" and stack and not stack[-1]["done"]:
+            stack[-1]["done"] = True
+            self._field(stack[-1]["instr"].strip(), stack[-1]["paragraph"])
+        elif kind == "end" and stack:
+            fld = stack.pop()
+            if not fld["done"]:
+                self._field(fld["instr"].strip(), fld["paragraph"])
+
+    def _field(self, instr: str, paragraph: str | None = None) -> None:
+        if not instr:
+            return
+        kind = instr.split(None, 1)[0].upper()
+        self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
+
+
+def _table_rows(tbl: etree._Element):
+    for child in tbl:
+        if child.tag == TR:
+            yield child
+        elif child.tag in (SDT, CUSTOM_XML):
+            inner = child.find(SDT_CONTENT) if child.tag == SDT else child
+            if inner is not None:
+                yield from (c for c in inner.iter(TR) if c.getparent() is inner or c.getparent().getparent() is inner)
+
+
+def _row_cells(tr: etree._Element):
+    for child in tr:
+        if child.tag == TC:
+            yield child
+        elif child.tag in (SDT, CUSTOM_XML):
+            inner = child.find(SDT_CONTENT) if child.tag == SDT else child
+            if inner is not None:
+                yield from inner.iterchildren(TC)
+
+
+def _grid_before(trpr: etree._Element | None) -> int:
+    if trpr is None:
+        return 0
+    return _int(wval(trpr.find(qn("w:gridBefore")))) or 0
+
+
+def _int(v: str | None) -> int | None:
+    try:
+        return int(v) if v is not None else None
+    except ValueError:
+        return None
+
+
+def _merge_regions(rows: list[list[dict[str, Any] | None]]) -> list[list[int]]:
+    """Merged regions [first_row, first_col, last_row, last_col] from spans and vertical-merge marks."""
+    regions = []
+    n_rows = len(rows)
+    for r in range(n_rows):
+        for c, cell in enumerate(rows[r]):
+            if not cell or "text" not in cell or cell.get("merged_into"):
+                continue
+            r_end = r
+            while r_end + 1 < n_rows and c < len(rows[r_end + 1]) and (rows[r_end + 1][c] or {}).get("merged_into") == "above":
+                r_end += 1
+            span = cell.get("span", 1)
+            if r_end > r or span > 1:
+                regions.append([r, c, r_end, c + span - 1])
+    return regions

@@ -1,0 +1,199 @@
+"""``extract_state``: the seven-part document state of the AutoDW paper (Table 1), as plain JSON data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from lxml import etree
+
+from autodw.document import WordDocument
+from autodw.errors import StateExtractionError
+from autodw.state.blocks import Sink, StoryWalker, run_format
+from autodw.state.context import StateContext, on_off
+from autodw.state.layout import LayoutReader, table_of_contents
+from autodw.xml import NS, qn, wval
+
+STATE_KEYS = ("document_info", "paragraphs", "tables", "images", "page_layout", "interactive", "styles")
+_NOTE_SEPARATORS = {"separator", "continuationSeparator", "continuationNotice"}
+
+
+def extract_state(doc: WordDocument) -> dict[str, Any]:
+    """Return the document state with exactly the keys of :data:`STATE_KEYS`.
+
+    Raises StateExtractionError when the XML cannot be read (the agent treats this as a failed step).
+    """
+    try:
+        return _extract(doc)
+    except (AttributeError, KeyError, ValueError, TypeError, etree.LxmlError) as exc:
+        raise StateExtractionError(f"could not read the document state: {type(exc).__name__}: {exc}") from exc
+
+
+def _extract(doc: WordDocument) -> dict[str, Any]:
+    ctx = StateContext(doc)
+    sink = Sink()
+    walker = StoryWalker(ctx, doc.part, sink, count_sections=True)
+    walker.walk_blocks(doc.body)
+    layout = LayoutReader(ctx)
+    sections = layout.sections()
+    comments = _comments(doc, sink)
+    footnotes = _notes(doc, sink, RT.FOOTNOTES, "footnote")
+    endnotes = _notes(doc, sink, RT.ENDNOTES, "endnote")
+    page_layout = {"sections": sections, "table_of_contents": table_of_contents(sink, walker.paragraphs)}
+    interactive = {
+        "hyperlinks": sink.hyperlinks,
+        "bookmarks": sink.bookmarks,
+        "line_breaks": sink.line_breaks,
+        "page_breaks": sink.page_breaks,
+        "comments": comments,
+        "footnotes": footnotes,
+        "endnotes": endnotes,
+        "tracked_changes": sink.tracked_changes,
+        "fields": [f for f in sink.fields if f["type"] not in ("TOC",)],
+    }
+    return {
+        "document_info": _document_info(doc, ctx, walker, sink, sections, comments),
+        "paragraphs": walker.paragraphs,
+        "tables": walker.tables,
+        "images": sink.images,
+        "page_layout": page_layout,
+        "interactive": interactive,
+        "styles": _styles(ctx),
+    }
+
+
+def _document_info(doc: WordDocument, ctx: StateContext, walker: StoryWalker, sink: Sink,
+                   sections: list[dict[str, Any]], comments: list[dict[str, Any]]) -> dict[str, Any]:
+    settings = ctx.settings_root
+    protection = settings.find(qn("w:documentProtection")) if settings is not None else None
+    words = sum(len(p["text"].split()) for p in walker.paragraphs)
+    words += sum(len(c.split()) for t in walker.tables for row in t["cells"] for c in row)
+    return {
+        "file_type": doc.main_content_type.split(".")[-1].split("+")[0].replace("main", "document"),
+        "paragraph_count": len(walker.paragraphs),
+        "table_count": len(walker.tables),
+        "section_count": len(sections),
+        "image_count": sum(1 for i in sink.images if i.get("type") == "picture"),
+        "chart_count": sum(1 for i in sink.images if i.get("type") == "chart"),
+        "comment_count": len(comments),
+        "word_count": words,
+        "has_header": any(s["headers"] for s in sections),
+        "has_footer": any(s["footers"] for s in sections),
+        "track_changes": settings is not None and on_off(settings.find(qn("w:trackRevisions"))) is True,
+        "protection": (protection.get(qn("w:edit")) or "on") if protection is not None and
+                      on_off(protection.find(qn("w:enforcement"))) is not False and
+                      protection.get(qn("w:enforcement")) in ("1", "true", "on") else None,
+        "core_properties": _core_properties(doc),
+    }
+
+
+def _core_properties(doc: WordDocument) -> dict[str, Any]:
+    """Core properties read from the XML (python-docx raises on several real files)."""
+    rel = next((r for r in doc.package.rels.values() if r.reltype == RT.CORE_PROPERTIES and not r.is_external), None)
+    if rel is None:
+        return {}
+    part = rel.target_part
+    root = getattr(part, "element", None)
+    if root is None:
+        try:
+            root = etree.fromstring(part.blob, etree.XMLParser(resolve_entities=False))
+        except etree.XMLSyntaxError:
+            return {}
+    names = {
+        "title": f"{{{NS['dc']}}}title", "author": f"{{{NS['dc']}}}creator", "subject": f"{{{NS['dc']}}}subject",
+        "keywords": f"{{{NS['cp']}}}keywords", "category": f"{{{NS['cp']}}}category",
+        "comments": f"{{{NS['dc']}}}description", "last_modified_by": f"{{{NS['cp']}}}lastModifiedBy",
+        "revision": f"{{{NS['cp']}}}revision",
+    }
+    out = {}
+    for key, tag in names.items():
+        el = root.find(tag)
+        if el is not None and (el.text or "").strip():
+            out[key] = el.text.strip()
+    return out
+
+
+def part_root(part) -> etree._Element | None:
+    """The root element of an XML part, parsing the blob if python-docx loaded it as binary."""
+    root = getattr(part, "element", None) if hasattr(part, "_element") else None
+    if root is not None:
+        return root
+    try:
+        return etree.fromstring(part.blob, etree.XMLParser(resolve_entities=False, huge_tree=True))
+    except etree.XMLSyntaxError:
+        return None
+
+
+def related_part(doc: WordDocument, reltype: str):
+    """The main part's related part of `reltype`, or None (never creates one)."""
+    for rel in doc.part.rels.values():
+        if rel.reltype == reltype and not rel.is_external:
+            return rel.target_part
+    return None
+
+
+def _comments(doc: WordDocument, sink: Sink) -> list[dict[str, Any]]:
+    part = related_part(doc, RT.COMMENTS)
+    root = part_root(part) if part is not None else None
+    if root is None:
+        return []
+    out = []
+    for c in root.iterchildren(qn("w:comment")):
+        cid = c.get(qn("w:id"))
+        text = "\n".join("".join(t.text or "" for t in p.iter(qn("w:t"))) for p in c.iter(qn("w:p")))
+        out.append({"id": int(cid) if cid and cid.lstrip("-").isdigit() else cid, "author": c.get(qn("w:author")),
+                    "initials": c.get(qn("w:initials")), "text": text, "paragraphs": sink.comment_anchors.get(cid, [])})
+    return out
+
+
+def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[str, Any]]:
+    part = related_part(doc, reltype)
+    root = part_root(part) if part is not None else None
+    if root is None:
+        return []
+    out = []
+    for note in root.iterchildren(qn(f"w:{kind}")):
+        if note.get(qn("w:type")) in _NOTE_SEPARATORS:
+            continue
+        nid = note.get(qn("w:id"))
+        text = "\n".join("".join(t.text or "" for t in p.iter(qn("w:t"))) for p in note.iter(qn("w:p"))).strip()
+        out.append({"id": int(nid) if nid and nid.lstrip("-").isdigit() else nid, "text": text,
+                    "paragraph": sink.note_refs.get((kind, nid))})
+    return out
+
+
+def _styles(ctx: StateContext) -> dict[str, Any]:
+    """Styles in use plus the defaults: name, category, font, size, bold, italic, base style."""
+    root = ctx.styles_root
+    defaults: dict[str, Any] = {}
+    if root is not None:
+        rpr = root.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}")
+        fmt = run_format(rpr, ctx)
+        fonts = rpr.find(qn("w:rFonts")) if rpr is not None else None
+        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
+            fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
+        defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
+    wanted = set(ctx.used_styles) | set(ctx.default_style_ids.values())
+    out = []
+    for sid in sorted(wanted, key=lambda s: (ctx.style_elements.get(s) is None, s)):
+        el = ctx.style_elements.get(sid)
+        if el is None:
+            continue
+        fmt = run_format(el.find(qn("w:rPr")), ctx)
+        entry: dict[str, Any] = {
+            "name": ctx.style_names.get(sid, sid),
+            "id": sid,
+            "category": el.get(qn("w:type")) or "paragraph",
+            "based_on": ctx.style_names.get(wval(el.find(qn("w:basedOn"))) or "", None),
+            "font": fmt.get("font"),
+            "east_asia_font": fmt.get("east_asia_font"),
+            "size_pt": fmt.get("size_pt"),
+            "bold": fmt.get("bold"),
+            "italic": fmt.get("italic"),
+            "color": fmt.get("color"),
+        }
+        if el.get(qn("w:default")) in ("1", "true", "on"):
+            entry["default"] = True
+        out.append({k: v for k, v in entry.items() if v is not None})
+    out.sort(key=lambda s: (s["category"], s["name"]))
+    return {"defaults": defaults, "styles": out}

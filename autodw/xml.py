@@ -1,0 +1,53 @@
+"""XML namespaces and small lxml helpers shared by the document model, state reader and APIs."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+NS: dict[str, str] = {
+    "w": "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+    "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "wp": "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing",
+    "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+    "pic": "http://schemas.openxmlformats.org/drawingml/2006/picture",
+    "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+    "wps": "http://schemas.microsoft.com/office/word/2010/wordprocessingShape",
+    "v": "urn:schemas-microsoft-com:vml",
+    "o": "urn:schemas-microsoft-com:office:office",
+    "w10": "urn:schemas-microsoft-com:office:word",
+    "w14": "http://schemas.microsoft.com/office/word/2010/wordml",
+    "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006",
+    "m": "http://schemas.openxmlformats.org/officeDocument/2006/math",
+    "cp": "http://schemas.openxmlformats.org/package/2006/metadata/core-properties",
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "dcterms": "http://purl.org/dc/terms/",
+    "xml": "http://www.w3.org/XML/1998/namespace",
+}
+W = NS["w"]
+MC = NS["mc"]
+
+_qn_cache: dict[str, str] = {}
+
+
+def qn(tag: str) -> str:
+    """Clark name for a prefixed tag: ``qn("w:p")`` -> ``{http://...main}p``."""
+    try:
+        return _qn_cache[tag]
+    except KeyError:
+        prefix, local = tag.split(":")
+        _qn_cache[tag] = value = f"{{{NS[prefix]}}}{local}"
+        return value
+
+
+def wval(el: etree._Element | None, attr: str = "w:val") -> str | None:
+    """The value of attribute `attr` (default ``w:val``) of `el`, or None when `el` is None."""
+    if el is None:
+        return None
+    return el.get(qn(attr))
+
+
+def parse(xml: str | bytes) -> etree._Element:
+    """Parse trusted-structure XML text with python-docx's parser (custom element classes)."""
+    from docx.oxml.parser import parse_xml
+
+    return parse_xml(xml)
