@@ -33,12 +33,15 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from autodw.changes import analyze_change, summarize_change
+    from autodw.change_summary import summarize_change
+    from autodw.changes import analyze_change
     from autodw.document import WordDocument
     from autodw.state import extract_state
 
+    from autodw.align import align_ids
+
     before = extract_state(WordDocument.open(args.before))
-    after = extract_state(WordDocument.open(args.after))
+    after = align_ids(before, extract_state(WordDocument.open(args.after)))  # two files: ids are per file
     change = analyze_change(before, after)
     if args.format == "json":
         _print_json({"changes": change, "summary": summarize_change(change)})

@@ -79,8 +79,10 @@ class WordDocument:
         return cls.from_bytes(_docx_bytes(blank), name="new document")
 
     def _load(self, members: Members) -> None:
+        for name in _id_part_names(members):
+            members[name] = ids.declare_namespace_in_xml(members[name])
         try:
-            self._package = load_package(members)
+            self._package = load_package(members, self.name)
         except KeyError as exc:  # python-docx's own lookups on a package that passed our checks
             raise CorruptPackageError(f"{self.name} is damaged: {exc}") from None
         self.refresh_ids()
@@ -189,6 +191,28 @@ class WordDocument:
             raise ConfigError(f"refusing to overwrite the input file {self.source}; choose another output path")
         write_atomically(target, self.to_bytes())
         return target
+
+
+def _id_part_names(members: Members) -> list[str]:
+    """Member names of the main part and the header/footer parts it relates (from the rels files)."""
+    from docx.opc.packuri import PackURI
+    from autodw.package import REL_NS
+
+    def targets(rels_name: str, base: str, reltypes: tuple[str, ...]) -> list[str]:
+        blob = members.get(rels_name)
+        if blob is None:
+            return []
+        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False))
+        return [PackURI.from_rel_ref(base, r.get("Target")).membername
+                for r in root.iter(f"{{{REL_NS}}}Relationship")
+                if r.get("Type") in reltypes and r.get("TargetMode") != "External"]
+
+    mains = targets("_rels/.rels", "/", (RT.OFFICE_DOCUMENT,))
+    if not mains:
+        return []
+    main = PackURI("/" + mains[0])
+    names = [main.membername, *targets(main.rels_uri.membername, main.baseURI, _ID_PART_RELTYPES)]
+    return [n for n in dict.fromkeys(names) if n in members]
 
 
 def _docx_bytes(document: DocxDocument) -> bytes:

@@ -101,6 +101,7 @@ def read_package_bytes(data: bytes, name: str = "document") -> RawPackage:
         raise _not_a_zip_error(data, name) from None
     with zf:
         members = _read_members(zf, name)
+    _refuse_doctypes(members, name)
     content_types = _parse_xml(members, "[Content_Types].xml", name)
     rels = _parse_xml(members, "_rels/.rels", name)
     main_rel = _find_main_relationship(rels, name)
@@ -110,7 +111,7 @@ def read_package_bytes(data: bytes, name: str = "document") -> RawPackage:
     return RawPackage(members, main_ct, repairs)
 
 
-def load_package(members: Mapping[str, bytes]) -> Package:
+def load_package(members: Mapping[str, bytes], name: str = "document") -> Package:
     """Build a python-docx :class:`Package` from validated members (no zip involved)."""
     reader = _MemoryPkgReader(members)
     content_types = _ContentTypeMap.from_xml(reader.content_types_xml)
@@ -120,7 +121,8 @@ def load_package(members: Mapping[str, bytes]) -> Package:
     try:
         Unmarshaller.unmarshal(PackageReader(content_types, pkg_srels, sparts), package, PartFactory)
     except etree.XMLSyntaxError as exc:
-        raise CorruptPackageError(f"{_find_malformed_part(members) or 'a part'} is not well-formed XML: {exc}") from None
+        part = _find_malformed_part(members) or "a part"
+        raise CorruptPackageError(f"{name}: {part} is not well-formed XML: {exc}") from None
     return package
 
 
@@ -243,6 +245,16 @@ def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
         except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
             raise CorruptPackageError(f"{name} is a damaged zip archive: member {info.filename!r}: {exc}") from None
     return members
+
+
+def _refuse_doctypes(members: Members, name: str) -> None:
+    """Office refuses XML parts with a DTD; they are also how XML external entity attacks arrive."""
+    for membername, blob in members.items():
+        if membername.endswith((".xml", ".rels")) and b"<!DOCTYPE" in blob[:4096]:
+            raise CorruptPackageError(
+                f"{name}: {membername} declares a DTD (<!DOCTYPE ...>), which Office documents may not contain "
+                "(it is how XML external entity attacks are delivered); refused"
+            )
 
 
 def _member(members: Members, membername: str) -> str | None:

@@ -102,52 +102,56 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
     return fmt
 
 
+_JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi"))
+_PARA_FLAGS = {qn("w:keepNext"): "keep_with_next", qn("w:keepLines"): "keep_together",
+               qn("w:pageBreakBefore"): "page_break_before"}
+_ALIGN_NAMES = {"both": "justify", "start": "left", "end": "right"}
+_LINE_RULES = {"auto": "multiple", "exact": "exactly", "atLeast": "at_least"}
+_INDENTS = ((qn("w:left"), "left_cm"), (qn("w:start"), "left_cm"), (qn("w:right"), "right_cm"),
+            (qn("w:end"), "right_cm"), (qn("w:firstLine"), "first_line_cm"), (qn("w:hanging"), "hanging_cm"))
+_W_BEFORE, _W_AFTER, _W_LINE, _W_RULE, _W_FILL = (qn(t) for t in ("w:before", "w:after", "w:line", "w:lineRule", "w:fill"))
+
+
 def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
-    """Alignment, spacing, indentation, keep/page-break flags from a ``w:pPr``."""
+    """Alignment, spacing, indentation, keep/page-break flags, shading, borders from a ``w:pPr``."""
     out: dict[str, Any] = {}
     if ppr is None:
         return out
-    jc = ppr.find(qn("w:jc"))
-    if jc is not None:
-        out["alignment"] = {"both": "justify", "start": "left", "end": "right", "distribute": "distribute"}.get(wval(jc), wval(jc))
-    spacing = ppr.find(qn("w:spacing"))
-    if spacing is not None:
-        sp: dict[str, Any] = {}
-        for attr, key in (("w:before", "before_pt"), ("w:after", "after_pt")):
-            if spacing.get(qn(attr)) is not None:
-                sp[key] = twips_to_pt(spacing.get(qn(attr)))
-        line, rule = spacing.get(qn("w:line")), spacing.get(qn("w:lineRule")) or "auto"
-        if line is not None:
-            try:
-                sp["line"] = round(int(line) / 240, 2) if rule == "auto" else twips_to_pt(line)
-                sp["line_rule"] = {"auto": "multiple", "exact": "exactly", "atLeast": "at_least"}.get(rule, rule)
-            except ValueError:
-                pass
-        if sp:
-            out["spacing"] = sp
-    ind = ppr.find(qn("w:ind"))
-    if ind is not None:
-        indent: dict[str, Any] = {}
-        for attrs, key in ((("w:left", "w:start"), "left_cm"), (("w:right", "w:end"), "right_cm"),
-                           (("w:firstLine",), "first_line_cm"), (("w:hanging",), "hanging_cm")):
-            for a in attrs:
-                if ind.get(qn(a)) is not None:
-                    indent[key] = twips_to_cm(ind.get(qn(a)))
-                    break
-        if indent:
-            out["indent"] = indent
-    for tag, key in (("w:keepNext", "keep_with_next"), ("w:keepLines", "keep_together"),
-                     ("w:pageBreakBefore", "page_break_before")):
-        val = on_off(ppr.find(qn(tag)))
-        if val:
-            out[key] = True
-    shd = ppr.find(qn("w:shd"))
-    if shd is not None and shd.get(qn("w:fill")) not in (None, "auto"):
-        out["shading"] = shd.get(qn("w:fill")).upper()
-    if ppr.find(qn("w:pBdr")) is not None:
-        out["border"] = sorted(etree.QName(b).localname for b in ppr.find(qn("w:pBdr")))
-    if on_off(ppr.find(qn("w:bidi"))):
-        out["rtl"] = True
+    for child in ppr:
+        tag = child.tag
+        if tag == _JC:
+            val = wval(child)
+            out["alignment"] = _ALIGN_NAMES.get(val, val)
+        elif tag == _SPACING:
+            sp: dict[str, Any] = {}
+            if child.get(_W_BEFORE) is not None:
+                sp["before_pt"] = twips_to_pt(child.get(_W_BEFORE))
+            if child.get(_W_AFTER) is not None:
+                sp["after_pt"] = twips_to_pt(child.get(_W_AFTER))
+            line, rule = child.get(_W_LINE), child.get(_W_RULE) or "auto"
+            if line is not None:
+                try:
+                    sp["line"] = round(int(line) / 240, 2) if rule == "auto" else twips_to_pt(line)
+                    sp["line_rule"] = _LINE_RULES.get(rule, rule)
+                except ValueError:
+                    pass
+            if sp:
+                out["spacing"] = sp
+        elif tag == _IND:
+            indent = {key: twips_to_cm(child.get(attr)) for attr, key in _INDENTS if child.get(attr) is not None}
+            if indent:
+                out["indent"] = indent
+        elif tag in _PARA_FLAGS:
+            if on_off(child):
+                out[_PARA_FLAGS[tag]] = True
+        elif tag == _PSHD:
+            fill = child.get(_W_FILL)
+            if fill not in (None, "auto"):
+                out["shading"] = fill.upper()
+        elif tag == _PBDR:
+            out["border"] = sorted(etree.QName(b).localname for b in child)
+        elif tag == _BIDI and on_off(child):
+            out["rtl"] = True
     return out
 
 
@@ -270,6 +274,8 @@ class StoryWalker:
         self.tables.append(table)
         if parent is not None:
             table["nested_in"] = parent["location"]
+        else:
+            table["after_paragraph"] = self.paragraphs[-1]["id"] if self.paragraphs else None
         tblpr = tbl.find(qn("w:tblPr"))
         table["style"] = self.ctx.style_name(wval(tblpr.find(qn("w:tblStyle")))) if tblpr is not None else None
         if tblpr is not None:

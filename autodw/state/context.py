@@ -69,8 +69,10 @@ class StateContext:
 
     @cached_property
     def style_names(self) -> dict[str, str]:
-        """Style id -> display name (the id itself when a style has no name)."""
-        return {sid: wval(s.find(qn("w:name"))) or sid for sid, s in self.style_elements.items()}
+        """Style id -> the name Word shows ("Heading 1", not the stored "heading 1")."""
+        from docx.styles import BabelFish
+
+        return {sid: BabelFish.internal2ui(wval(s.find(qn("w:name"))) or sid) for sid, s in self.style_elements.items()}
 
     @cached_property
     def default_style_ids(self) -> dict[str, str]:

@@ -1,0 +1,131 @@
+"""A short human-readable summary of a change analysis, for the validator prompt and the console."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodw.changes import Change
+
+
+def summarize_change(change: Change, max_lines: int = 40) -> str:
+    """One line per change, most structural first; says how many lines were left out."""
+    lines = (_structural(change["structural"]) + _content(change["content"]) + _format(change["format"])
+             + _style(change["style"]) + _table(change["table"]) + _interactive(change["hyperlink"]))
+    if not lines:
+        return "No change detected in the document state."
+    if len(lines) > max_lines:
+        left = len(lines) - max_lines
+        lines = lines[:max_lines] + [f"... and {left} more change line(s) not shown"]
+    return "\n".join(lines)
+
+
+def _q(text: Any) -> str:
+    return repr(text) if isinstance(text, str) else str(text)
+
+
+def _structural(s: dict[str, Any]) -> list[str]:
+    out = []
+    for key, (b, a) in s.get("counts", {}).items():
+        out.append(f"{key.replace('_', ' ')}: {b} -> {a}")
+    for kind in ("paragraphs", "tables"):
+        noun = kind[:-1]
+        for e in s.get(f"{kind}_added", []):
+            detail = f" ({e['style']}): {_q(e['text'])}" if "text" in e else f" ({e.get('size')})"
+            out.append(f"added {noun} {e['id']} at index {e['index']}{detail}")
+        for e in s.get(f"{kind}_removed", []):
+            detail = f": {_q(e['text'])}" if "text" in e else f" ({e.get('size')})"
+            out.append(f"removed {noun} {e['id']} (was index {e['index']}){detail}")
+        for e in s.get(f"{kind}_moved", []):
+            out.append(f"moved {noun} {e['id']} from index {e['from']} to {e['to']}")
+    images = s.get("images", {})
+    for e in images.get("added", []):
+        out.append(f"added {e.get('type', 'image')} {e['id']} in {e.get('paragraph')}"
+                   + (f" ({e.get('width_cm')}x{e.get('height_cm')} cm)" if e.get("width_cm") else ""))
+    for e in images.get("removed", []):
+        out.append(f"removed {e.get('type', 'image')} {e['id']}")
+    for e in images.get("changed", []):
+        out.append(f"{e['id']}: " + "; ".join(f"{k} {_q(b)} -> {_q(a)}" for k, (b, a) in e["changes"].items()))
+    for e in s.get("page_layout", []) + s.get("document_info", []):
+        out.append(f"{e['path']}: {_q(e['before'])} -> {_q(e['after'])}")
+    return out
+
+
+def _content(c: dict[str, Any]) -> list[str]:
+    out = []
+    for e in c.get("text_edits", []):
+        where = f"cell ({e['cell']['row']},{e['cell']['col']}) of {e['cell']['table']}" if "cell" in e else f"index {e.get('index')}"
+        ops = []
+        for tag, i1, i2, _, _, old, new in e["opcodes"][:4]:
+            if tag == "insert":
+                ops.append(f"inserted {_q(new)} at {i1}")
+            elif tag == "delete":
+                ops.append(f"deleted {_q(old)} at {i1}")
+            else:
+                ops.append(f"replaced {_q(old)} with {_q(new)} at {i1}")
+        more = f" (+{len(e['opcodes']) - 4} more edits)" if len(e["opcodes"]) > 4 else ""
+        out.append(f"text of {e['paragraph']} ({where}): " + "; ".join(ops) + more)
+    return out
+
+
+def _format(f: dict[str, Any]) -> list[str]:
+    out = []
+    for e in f.get("runs", []):
+        changes = ", ".join(f"{k} {_q(b)} -> {_q(a)}" for k, (b, a) in e["changes"].items())
+        out.append(f"format of {e['paragraph']} chars {e['start']}-{e['end']} {_q(e['text'])}: {changes}")
+    for e in f.get("paragraphs", []):
+        out.append(f"{e['property']} of {e['paragraph']}: {_q(e['before'])} -> {_q(e['after'])}")
+    return out
+
+
+def _style(s: dict[str, Any]) -> list[str]:
+    out = [f"style of {e['paragraph']}: {_q(e['before'])} -> {_q(e['after'])}" for e in s.get("paragraph_styles", [])]
+    out += [f"style {_q(e['style'])} {e['property']}: {_q(e['before'])} -> {_q(e['after'])}" for e in s.get("definitions", [])]
+    if s.get("styles_now_in_use"):
+        out.append("styles now in use: " + ", ".join(s["styles_now_in_use"]))
+    if "defaults" in s:
+        out.append(f"document default font: {s['defaults']['before']} -> {s['defaults']['after']}")
+    return out
+
+
+def _table(t: dict[str, Any]) -> list[str]:
+    out = []
+    for e in t.get("tables", []):
+        tid = e["table"]
+        if e.get("added"):
+            out.append(f"added table {tid} ({e['size']}), first rows: {e['cells'][:3]}")
+            continue
+        if e.get("removed"):
+            out.append(f"removed table {tid}")
+            continue
+        if "size" in e:
+            out.append(f"table {tid} size {e['size'][0]} -> {e['size'][1]}")
+        for label, words in (("rows_inserted", "row inserted"), ("rows_deleted", "row deleted"),
+                             ("columns_inserted", "column inserted"), ("columns_deleted", "column deleted")):
+            for x in e.get(label, []):
+                out.append(f"table {tid}: {words} at {x['index']}: {x['cells'][:6]}")
+        for c in e.get("cells_changed", [])[:12]:
+            what = f"{_q(c['before'])} -> {_q(c['after'])}" if "before" in c else "structure/format changed"
+            out.append(f"table {tid} cell ({c['row']},{c['col']}): {what}")
+        if len(e.get("cells_changed", [])) > 12:
+            out.append(f"table {tid}: {len(e['cells_changed']) - 12} more cells changed")
+        for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged"):
+            if key in e:
+                out.append(f"table {tid} {key}: {_q(e[key][0])} -> {_q(e[key][1])}")
+    return out
+
+
+def _interactive(h: dict[str, Any]) -> list[str]:
+    out = []
+    for key, diff in h.items():
+        noun = key.replace("_", " ")
+        for e in diff.get("added", []):
+            out.append(f"added {noun[:-1] if noun.endswith('s') else noun}: {_fields(e)}")
+        for e in diff.get("removed", []):
+            out.append(f"removed {noun[:-1] if noun.endswith('s') else noun}: {_fields(e)}")
+        for e in diff.get("changed", []):
+            out.append(f"{noun[:-1]} {e.get('id')}: " + "; ".join(f"{k} {_q(b)} -> {_q(a)}" for k, (b, a) in e["changes"].items()))
+    return out
+
+
+def _fields(e: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={_q(v)}" for k, v in e.items())

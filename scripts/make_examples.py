@@ -1,0 +1,169 @@
+"""Build the sample documents in examples/ (deterministic: same script, same bytes of content).
+
+    python scripts/make_examples.py
+
+Writes examples/report.docx (English: headings, lists, a table, an image, a chart, a comment, a
+footnote, two sections, header and footer with page numbers) and examples/contract_zh.docx
+(Chinese: headings, table, list), plus the PNG images under examples/images/.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import docx  # noqa: E402
+from docx.enum.section import WD_ORIENT, WD_SECTION  # noqa: E402
+from docx.enum.text import WD_ALIGN_PARAGRAPH  # noqa: E402
+from docx.shared import Cm, Pt  # noqa: E402
+
+from autodw.xml import W, parse, qn  # noqa: E402
+
+EXAMPLES = ROOT / "examples"
+IMAGES = EXAMPLES / "images"
+
+
+def png(width: int, height: int, colour: tuple[int, int, int], stripe: tuple[int, int, int]) -> bytes:
+    """A small RGB PNG with a diagonal stripe, written without any imaging library."""
+    rows = []
+    for y in range(height):
+        row = bytearray([0])
+        for x in range(width):
+            row.extend(stripe if abs(x * height - y * width) < width * 3 else colour)
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b"")
+
+
+def add_page_number_footer(section) -> None:
+    """Footer: 'Page N of M' with PAGE and NUMPAGES fields, centred."""
+    p = section.footer.paragraphs[0]
+    p.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    p.add_run("Page ")
+    p._p.append(parse(f'<w:fldSimple xmlns:w="{W}" w:instr=" PAGE "><w:r><w:t>1</w:t></w:r></w:fldSimple>'))
+    p.add_run(" of ")
+    p._p.append(parse(f'<w:fldSimple xmlns:w="{W}" w:instr=" NUMPAGES "><w:r><w:t>1</w:t></w:r></w:fldSimple>'))
+
+
+def make_report(path: Path) -> None:
+    d = docx.Document()
+    d.core_properties.title = "Quarterly Sales Report"
+    d.core_properties.author = "Finance Team"
+    sec = d.sections[0]
+    sec.header.paragraphs[0].text = "Acme Corporation - Quarterly Report"
+    add_page_number_footer(sec)
+    d.add_heading("Quarterly Sales Report", level=0)
+    intro = d.add_paragraph("This report summarises sales for the first three quarters of the year. ")
+    r = intro.add_run("Revenue grew in every region.")
+    r.bold = True
+    d.add_heading("Highlights", level=1)
+    for item in ("North region exceeded its target by 12%.", "A new distribution partner joined in Q2.",
+                 "Customer satisfaction rose to 4.6 out of 5."):
+        d.add_paragraph(item, style="List Bullet")
+    d.add_heading("Sales by Region", level=1)
+    d.add_paragraph("The table below lists sales in thousands of dollars.")
+    rows = [("Region", "Q1", "Q2", "Q3"), ("North", "120", "135", "150"), ("South", "98", "102", "110"),
+            ("East", "143", "150", "149"), ("West", "87", "95", "101")]
+    table = d.add_table(rows=len(rows), cols=4)
+    table.style = "Table Grid"
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            table.cell(i, j).text = value
+    d.add_heading("Company Logo", level=1)
+    d.add_picture(str(IMAGES / "logo.png"), width=Cm(4))
+    d.add_paragraph("The logo above is used on all customer-facing material.")
+    d.add_heading("Next Steps", level=1)
+    steps = d.add_paragraph("The team will review pricing before the next quarter.")
+    d.add_comment(steps.runs, text="Confirm the review date with the pricing team.", author="Dana", initials="DR")
+    for item in ("Review pricing.", "Expand the West region sales team.", "Prepare the annual forecast."):
+        d.add_paragraph(item, style="List Number")
+    new = d.add_section(WD_SECTION.NEW_PAGE)
+    new.orientation = WD_ORIENT.LANDSCAPE
+    new.page_width, new.page_height = sec.page_height, sec.page_width
+    d.add_heading("Appendix: Methodology", level=1)
+    d.add_paragraph("Figures are unaudited and rounded to the nearest thousand dollars. Returns are "
+                    "deducted in the quarter in which they occur.")
+    style = d.styles["Normal"]
+    style.font.name = "Calibri"
+    style.font.size = Pt(11)
+    d.save(path)
+    _add_chart_and_footnote(path)
+
+
+def _add_chart_and_footnote(path: Path) -> None:
+    """Add a native chart and a footnote with autodw's own APIs once they exist."""
+    try:
+        from apis import execute
+    except ImportError:
+        return
+    from autodw.document import WordDocument
+
+    doc = WordDocument.open(path)
+    highlights = next(pid for pid, el in doc.iter_elements() if el.tag == qn("w:p") and
+                      _text(el).startswith("North region exceeded"))
+    methodology = next(pid for pid, el in doc.iter_elements() if el.tag == qn("w:p") and
+                       _text(el).startswith("Figures are unaudited"))
+    table_para = next(pid for pid, el in doc.iter_elements() if el.tag == qn("w:p") and
+                      _text(el).startswith("The table below"))
+    execute(doc, "insert_footnote", {"paragraph": highlights, "text": "Target set in the January plan."})
+    execute(doc, "insert_chart", {"position": {"after": table_para}, "chart_type": "column", "title": "Sales by Region",
+                                  "categories": ["Q1", "Q2", "Q3"],
+                                  "series": [{"name": "North", "values": [120, 135, 150]},
+                                             {"name": "South", "values": [98, 102, 110]}]})
+    del methodology
+    tmp = path.with_suffix(".tmp.docx")
+    doc.save(tmp)
+    tmp.replace(path)
+
+
+def _text(el) -> str:
+    return "".join(t.text or "" for t in el.iter(qn("w:t")))
+
+
+def make_contract_zh(path: Path) -> None:
+    d = docx.Document()
+    d.core_properties.title = "服务合同"
+    d.add_heading("技术服务合同", level=0)
+    d.add_paragraph("甲方：上海某某科技有限公司")
+    d.add_paragraph("乙方：北京某某信息技术有限公司")
+    d.add_heading("第一条 服务内容", level=1)
+    d.add_paragraph("乙方为甲方提供软件开发与维护服务，具体内容见附件一。")
+    d.add_heading("第二条 服务费用", level=1)
+    d.add_paragraph("服务费用按季度结算，明细如下表所示。")
+    rows = [("季度", "金额（万元）", "付款日期"), ("第一季度", "20", "3月31日"), ("第二季度", "25", "6月30日"),
+            ("第三季度", "25", "9月30日")]
+    table = d.add_table(rows=len(rows), cols=3)
+    table.style = "Table Grid"
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            table.cell(i, j).text = value
+    d.add_heading("第三条 双方义务", level=1)
+    for item in ("甲方应按时支付服务费用。", "乙方应保证服务质量。", "双方应对合同内容保密。"):
+        d.add_paragraph(item, style="List Number")
+    d.add_heading("第四条 其他", level=1)
+    d.add_paragraph("本合同一式两份，双方各执一份，自签字之日起生效。")
+    d.sections[0].header.paragraphs[0].text = "合同编号：2026-001"
+    d.save(path)
+
+
+def main() -> None:
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    (IMAGES / "logo.png").write_bytes(png(120, 60, (30, 90, 160), (250, 200, 40)))
+    (IMAGES / "photo.png").write_bytes(png(160, 120, (60, 140, 80), (240, 240, 240)))
+    (IMAGES / "diagram.png").write_bytes(png(100, 100, (200, 60, 60), (255, 255, 255)))
+    make_report(EXAMPLES / "report.docx")
+    make_contract_zh(EXAMPLES / "contract_zh.docx")
+    print("wrote", ", ".join(str(p.relative_to(ROOT)) for p in sorted(EXAMPLES.rglob("*.*"))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""Shared fixtures: paths to the corpus and examples, and small documents built in memory."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import docx
+import pytest
+
+from autodw.document import WordDocument
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = (ROOT.parent / "shared" / "corpus").resolve()
+EXAMPLES = ROOT / "examples"
+
+
+def corpus_file(name: str) -> Path:
+    """A file of the shared corpus (tests using it are skipped when the corpus is absent)."""
+    path = CORPUS / "docx" / name
+    if not path.exists():
+        pytest.skip(f"corpus file {name} not available")
+    return path
+
+
+def docx_bytes(build) -> bytes:
+    """Bytes of a python-docx document after `build(document)` ran on a blank one."""
+    d = docx.Document()
+    build(d)
+    buf = io.BytesIO()
+    d.save(buf)
+    return buf.getvalue()
+
+
+def make_doc(build) -> WordDocument:
+    """A WordDocument built with python-docx by `build(document)`."""
+    return WordDocument.from_bytes(docx_bytes(build), name="test.docx")
+
+
+@pytest.fixture
+def report() -> WordDocument:
+    """The English sample document."""
+    return WordDocument.open(EXAMPLES / "report.docx")

@@ -1,0 +1,162 @@
+"""Change analysis: the six parts, opcodes, run formatting, tables by cell signature, corpus pairs."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from autodw.align import align_ids
+from autodw.change_summary import summarize_change
+from autodw.changes import CHANGE_KEYS, analyze_change, has_changes
+from autodw.document import WordDocument
+from autodw.state import extract_state
+from tests.conftest import corpus_file, make_doc
+
+
+def _doc():
+    def build(d):
+        d.add_paragraph("The quick brown fox.")
+        d.add_paragraph("Second paragraph.")
+        t = d.add_table(rows=2, cols=2)
+        for r in range(2):
+            for c in range(2):
+                t.cell(r, c).text = f"{r}{c}"
+
+    return make_doc(build)
+
+
+def test_no_change():
+    doc = _doc()
+    s = extract_state(doc)
+    change = analyze_change(s, copy.deepcopy(s))
+    assert tuple(change) == CHANGE_KEYS and not has_changes(change)
+    assert summarize_change(change).startswith("No change")
+
+
+def test_text_edit_opcodes():
+    doc = _doc()
+    before = extract_state(doc)
+    doc.docx.paragraphs[0].runs[0].text = "The quick red fox jumps."
+    after = extract_state(doc)
+    change = analyze_change(before, after)
+    edit = change["content"]["text_edits"][0]
+    assert edit["paragraph"] == "p1"
+    text = before["paragraphs"][0]["text"]
+    for tag, i1, i2, j1, j2, old, new in reversed(edit["opcodes"]):  # applying the opcodes gives the new text
+        assert tag in ("insert", "delete", "replace") and text[i1:i2] == old
+        text = text[:i1] + new + text[i2:]
+    assert text == "The quick red fox jumps."
+    assert not change["structural"]
+
+
+def test_run_formatting_change_is_localised():
+    doc = _doc()
+    before = extract_state(doc)
+    p = doc.docx.paragraphs[0]
+    run = p.runs[0]
+    run.text = "The "
+    bold = p.add_run("quick")
+    bold.bold = True
+    p.add_run(" brown fox.")
+    change = analyze_change(before, extract_state(doc))
+    assert not change["content"]
+    assert change["format"]["runs"] == [{"paragraph": "p1", "start": 4, "end": 9, "text": "quick", "changes": {"bold": [None, True]}}]
+
+
+def test_style_and_paragraph_format():
+    doc = _doc()
+    before = extract_state(doc)
+    doc.docx.paragraphs[1].style = "Heading 1"
+    doc.docx.paragraphs[0].alignment = 2
+    change = analyze_change(before, extract_state(doc))
+    assert change["style"]["paragraph_styles"] == [{"paragraph": "p2", "before": "Normal", "after": "Heading 1"}]
+    assert {"paragraph": "p1", "property": "alignment", "before": None, "after": "right"} in change["format"]["paragraphs"]
+
+
+def test_structural_added_removed_moved():
+    doc = _doc()
+    before = extract_state(doc)
+    body = doc.body
+    p1, p2 = doc.find("p1"), doc.find("p2")
+    p2.addnext(p1)  # move p1 after p2
+    doc.docx.add_paragraph("brand new")
+    doc.refresh_ids()
+    change = analyze_change(before, extract_state(doc))
+    s = change["structural"]
+    assert s["counts"]["paragraph_count"] == [3, 4] or s["counts"]["paragraph_count"][1] == before["document_info"]["paragraph_count"] + 1
+    assert [a["text"] for a in s["paragraphs_added"]] == ["brand new"]
+    assert any(m["id"] in ("p1", "p2") for m in s["paragraphs_moved"])
+    del body
+
+
+def test_table_cells_rows_and_signatures():
+    doc = _doc()
+    before = extract_state(doc)
+    table = doc.docx.tables[0]
+    table.cell(0, 1).text = "changed"
+    row = table.add_row()
+    row.cells[0].text = "new"
+    change = analyze_change(before, extract_state(doc))
+    t = change["table"]["tables"][0]
+    assert t["size"] == ["2x2", "3x2"]
+    assert t["rows_inserted"][0]["index"] == 2 and t["rows_inserted"][0]["cells"][0] == "new"
+
+
+def test_cell_signature_detects_merge_without_text_change():
+    doc = _doc()
+    before = extract_state(doc)
+    t = doc.docx.tables[0]
+    a, b = t.cell(1, 0), t.cell(1, 1)
+    a.text, b.text = "10", ""
+    a.merge(b)
+    change = analyze_change(before, extract_state(doc))
+    t_change = change["table"]["tables"][0]
+    assert t_change["merged"][1] == [[1, 0, 1, 1]]
+    assert any(c.get("structure_or_format") or "after" in c for c in t_change["cells_changed"])
+
+
+def test_hyperlink_and_comment_changes():
+    doc = _doc()
+    before = extract_state(doc)
+    p = doc.docx.paragraphs[0]
+    doc.docx.add_comment(p.runs, text="look", author="Ann")
+    change = analyze_change(before, extract_state(doc))
+    assert change["hyperlink"]["comments"]["added"][0]["text"] == "look"
+    assert "comment" in summarize_change(change)
+
+
+# Open-Xml-PowerTools before/after pairs: (before, after, part of the change that must report it, needle)
+OXPT_PAIRS = [
+    ("WC001-Digits", "WC001-Digits-Mod", "content", "delete"),
+    ("WC002-Unmodified", "WC002-DeleteAtEnd", "content", "delete"),
+    ("WC002-Unmodified", "WC002-DiffInMiddle", "content", "replace"),
+    ("WC002-Unmodified", "WC002-InsertAtBeginning", "content", "insert"),
+    ("WC006-Table", "WC006-Table-Delete-Row", "table", "rows_deleted"),
+    ("WC013-Image-Before", "WC013-Image-After", "structural", "width_cm"),
+    ("WC020-FootNote-Before", "WC020-FootNote-After-1", "content", "replace"),
+    ("WC027-Twenty-Paras-Before", "WC027-Twenty-Paras-After-1", "structural", "paragraphs_removed"),
+    ("WC027-Twenty-Paras-Before", "WC027-Twenty-Paras-After-1", "structural", "paragraphs_added"),
+    ("WC033-Merged-Cells-Before", "WC033-Merged-Cells-After1", "table", "cells_changed"),
+    ("WC034-Endnotes-Before", "WC034-Endnotes-After1", "hyperlink", "endnotes"),
+    ("WC061-Style-Added", "WC061-Style-Added-Mod", "structural", "paragraphs_added"),
+    ("WC061-Style-Added", "WC061-Style-Added-Mod", "style", "MyNewParaStyle"),
+    ("WC024-Table-Before", "WC024-Table-After", "table", "rows_deleted"),
+    ("WC043-Nested-Table", "WC043-Nested-Table-Mod", "table", "tables"),
+    ("WC055-French", "WC055-French-Mod", "content", "text_edits"),
+]
+
+
+@pytest.mark.parametrize("before, after, part, needle", OXPT_PAIRS)
+def test_oxpt_pairs_report_the_right_kind_of_change(before, after, part, needle):
+    sb = extract_state(WordDocument.open(corpus_file(f"oxpt__{before}.docx")))
+    sa = align_ids(sb, extract_state(WordDocument.open(corpus_file(f"oxpt__{after}.docx"))))
+    change = analyze_change(sb, sa)
+    assert needle in repr(change[part]), summarize_change(change)
+
+
+def test_unmodified_pair_reports_no_content_change():
+    sb = extract_state(WordDocument.open(corpus_file("oxpt__WC002-Unmodified.docx")))
+    sa = align_ids(sb, extract_state(WordDocument.open(corpus_file("oxpt__WC002-Unmodified.docx"))))
+    change = analyze_change(sb, sa)
+    assert not has_changes(change)

@@ -1,0 +1,160 @@
+"""Opening packages: every kind of bad file is refused with its own typed error and a clear message."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from autodw import package
+from autodw.document import WordDocument
+from autodw.errors import (
+    CorruptPackageError,
+    DocumentError,
+    DocumentNotFoundError,
+    EncryptedDocumentError,
+    LegacyWordFormatError,
+    MissingPartError,
+    NotAWordDocumentError,
+    NotAZipError,
+    PackageTooLargeError,
+    StrictOOXMLError,
+)
+from tests.conftest import corpus_file, docx_bytes
+
+
+def _rezip(data: bytes, edit) -> bytes:
+    """Copy a zip, letting `edit(members)` change the dict of members first."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist()}
+    edit(members)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, blob in members.items():
+            zf.writestr(name, blob)
+    return buf.getvalue()
+
+
+BLANK = docx_bytes(lambda d: d.add_paragraph("hello"))
+
+
+@pytest.mark.parametrize(
+    "data, error, words",
+    [
+        (b"", NotAZipError, "empty"),
+        (b"hello world, plain text", NotAZipError, "not a zip"),
+        (b"{\\rtf1 hello}", NotAZipError, "RTF"),
+        (b"%PDF-1.7 ...", NotAZipError, "PDF"),
+        (BLANK[: len(BLANK) // 2], NotAZipError, "truncated"),
+    ],
+)
+def test_non_zip_input_is_refused_with_what_it_is(data, error, words):
+    with pytest.raises(error, match=words):
+        WordDocument.from_bytes(data, "x.docx")
+
+
+def test_missing_content_types_is_not_an_ooxml_package():
+    data = _rezip(BLANK, lambda m: m.pop("[Content_Types].xml"))
+    with pytest.raises(MissingPartError, match="Content_Types"):
+        WordDocument.from_bytes(data, "x.docx")
+
+
+def test_strict_ooxml_is_refused():
+    def strictify(m):
+        m["_rels/.rels"] = m["_rels/.rels"].replace(
+            b"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+            b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument")
+
+    with pytest.raises(StrictOOXMLError, match="Strict"):
+        WordDocument.from_bytes(_rezip(BLANK, strictify), "x.docx")
+
+
+def test_missing_related_part_is_refused_naming_the_part():
+    with pytest.raises(MissingPartError, match="word/styles.xml"):
+        WordDocument.from_bytes(_rezip(BLANK, lambda m: m.pop("word/styles.xml")), "x.docx")
+
+
+def test_wrong_main_content_type_says_what_the_package_is():
+    def to_pptx(m):
+        m["[Content_Types].xml"] = m["[Content_Types].xml"].replace(
+            b"wordprocessingml.document.main+xml", b"presentationml.presentation.main+xml")
+
+    with pytest.raises(NotAWordDocumentError, match="PowerPoint"):
+        WordDocument.from_bytes(_rezip(BLANK, to_pptx), "x.docx")
+
+
+def test_macro_enabled_and_template_content_types_open():
+    for ct in (b"application/vnd.ms-word.document.macroEnabled.main+xml",
+               b"application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml"):
+        def retype(m, ct=ct):
+            m["[Content_Types].xml"] = m["[Content_Types].xml"].replace(
+                b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml", ct)
+
+        doc = WordDocument.from_bytes(_rezip(BLANK, retype), "x.docm")
+        assert doc.main_content_type == ct.decode()
+        assert "hello" in doc.docx.paragraphs[0].text
+
+
+def test_malformed_xml_is_a_corrupt_package():
+    data = _rezip(BLANK, lambda m: m.__setitem__("word/document.xml", m["word/document.xml"][:-20]))
+    with pytest.raises(CorruptPackageError, match="word/document.xml"):
+        WordDocument.from_bytes(data, "x.docx")
+
+
+def test_dtd_is_refused():
+    def add_dtd(m):
+        m["word/document.xml"] = m["word/document.xml"].replace(
+            b"?>", b'?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>', 1)
+
+    with pytest.raises(CorruptPackageError, match="DTD"):
+        WordDocument.from_bytes(_rezip(BLANK, add_dtd), "x.docx")
+
+
+def test_zip_bomb_guard(monkeypatch):
+    monkeypatch.setattr(package, "MAX_UNCOMPRESSED_BYTES", 1000)
+    with pytest.raises(PackageTooLargeError, match="expand"):
+        WordDocument.from_bytes(BLANK, "x.docx")
+
+
+def test_case_mismatched_part_name_is_repaired_and_reported():
+    def rename(m):
+        m["word/STYLES.xml"] = m.pop("word/styles.xml")
+
+    doc = WordDocument.from_bytes(_rezip(BLANK, rename), "x.docx")
+    assert any("case-insensitive" in r for r in doc.repairs)
+    assert doc.docx.styles["Normal"] is not None
+
+
+def test_missing_file():
+    with pytest.raises(DocumentNotFoundError):
+        WordDocument.open("/nonexistent/file.docx")
+
+
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        ("poi__bug53475-password-is-pass.docx", EncryptedDocumentError),
+        ("tika__testWORD_truncated.docx", NotAZipError),
+        ("poi__clusterfuzz-testcase-minimized-POIXWPFFuzzer-6733884933668864.docx", CorruptPackageError),
+        ("mammoth__strict-format.docx", StrictOOXMLError),
+        ("poi__stress025.docx", NotAWordDocumentError),
+        ("pydocx__has_missing_image.docx", MissingPartError),
+    ],
+)
+def test_corpus_edge_cases(name, error):
+    with pytest.raises(error):
+        WordDocument.open(corpus_file(name))
+
+
+def test_legacy_doc_in_ole2_container():
+    path = corpus_file("poi__bug53475-password-is-pass.docx").parent.parent / "other" / \
+        "poi__cpansearch.perl.org_src_tobyink_acme-rundoc-0.001_word-lib_hello_world.docm"
+    with pytest.raises(LegacyWordFormatError, match="97-2003"):
+        WordDocument.open(path)
+
+
+def test_every_refusal_is_a_document_error():
+    for cls in (NotAZipError, CorruptPackageError, EncryptedDocumentError, LegacyWordFormatError,
+                StrictOOXMLError, NotAWordDocumentError, MissingPartError, PackageTooLargeError):
+        assert issubclass(cls, DocumentError)

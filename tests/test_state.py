@@ -1,0 +1,100 @@
+"""The seven-part state: keys, what python-docx misses, tables, layout, interactive, rendering."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from docx.shared import Pt
+
+from autodw.document import WordDocument
+from autodw.state import STATE_KEYS, extract_state
+from autodw.state.render import estimate_tokens, render_state
+from tests.conftest import EXAMPLES, corpus_file, make_doc
+
+
+def test_exact_top_level_keys_and_json_serialisable(report):
+    state = extract_state(report)
+    assert tuple(state) == STATE_KEYS
+    assert json.loads(json.dumps(state, ensure_ascii=False)) == state
+
+
+def test_sample_report_state(report):
+    s = extract_state(report)
+    info = s["document_info"]
+    assert info["section_count"] == 2 and info["has_header"] and info["has_footer"]
+    assert info["core_properties"]["title"] == "Quarterly Sales Report"
+    first = s["paragraphs"][0]
+    assert first["id"] and first["index"] == 0 and first["style"] == "Title"
+    bold = next(p for p in s["paragraphs"] if p["text"].startswith("This report"))
+    assert {"text": "Revenue grew in every region.", "bold": True} in bold["runs"]
+    bullets = [p for p in s["paragraphs"] if p.get("list", {}).get("kind") == "bullet"]
+    assert len(bullets) == 3
+    table = s["tables"][0]
+    assert (table["rows"], table["cols"]) == (5, 4) and table["cells"][1] == ["North", "120", "135", "150"]
+    assert table["style"] == "Table Grid" and len(table["column_widths_cm"]) == 4
+    picture = next(i for i in s["images"] if i["type"] == "picture")
+    assert picture["width_cm"] == 4.0 and picture["paragraph"] in {p["id"] for p in s["paragraphs"]}
+    sec0, sec1 = s["page_layout"]["sections"]
+    assert sec0["orientation"] == "portrait" and sec1["orientation"] == "landscape"
+    assert sec0["footers"]["default"]["page_number"] and sec1["footers"]["default"]["linked_to_previous"]
+    assert s["interactive"]["comments"][0]["author"] == "Dana"
+    names = {st["name"] for st in s["styles"]["styles"]}
+    assert {"Normal", "Title", "Table Grid"} <= names and "Heading 9" not in names  # only styles in use
+
+
+def test_reads_what_python_docx_misses():
+    s = extract_state(WordDocument.open(corpus_file("tika__testWORD_2006ml.docx")))
+    texts = [p["text"] for p in s["paragraphs"]]
+    assert "Rich text content control" in texts  # inside a content control
+    assert any(p.get("content_control") for p in s["paragraphs"])
+    assert any(r.get("tracked_insertion") for p in s["paragraphs"] for r in p["runs"])  # tracked insertion
+    assert any(c["type"] == "insertion" for c in s["interactive"]["tracked_changes"])
+    assert any(i["type"] == "chart" for i in s["images"])
+    assert s["page_layout"]["table_of_contents"]["present"]
+    assert s["interactive"]["comments"] and s["interactive"]["footnotes"]
+
+
+def test_floating_images_and_chart_data():
+    s = extract_state(WordDocument.open(corpus_file("oxpt__Chart.docx")))
+    chart = next(i for i in s["images"] if i["type"] == "chart")
+    assert chart["series"] and chart["categories"]
+    s = extract_state(WordDocument.open(corpus_file("mammoth__external-picture.docx")))
+    assert s["images"], "floating/linked picture found"
+
+
+def test_merged_cells():
+    s = extract_state(WordDocument.open(corpus_file("docx2python__merged_cells.docx")))
+    t = s["tables"][0]
+    assert [0, 1, 0, 2] in t["merged"]  # horizontal span
+    assert any(m[2] > m[0] for m in t["merged"])  # a vertical merge
+
+
+def test_paragraph_format_and_styles():
+    def build(d):
+        p = d.add_paragraph("centred", style="Heading 2")
+        p.alignment = 1
+        p.paragraph_format.space_after = Pt(6)
+        r = p.add_run(" red")
+        r.font.color.rgb = __import__("docx").shared.RGBColor(0xFF, 0, 0)
+
+    s = extract_state(make_doc(build))
+    p = s["paragraphs"][0]
+    assert p["alignment"] == "center" and p["spacing"]["after_pt"] == 6.0 and p["style"] == "Heading 2"
+    assert p["runs"][-1] == {"text": " red", "color": "FF0000"}
+
+
+def test_render_respects_budget_and_says_what_it_omitted():
+    doc = make_doc(lambda d: [d.add_paragraph(f"Paragraph number {i} " + "word " * 30) for i in range(200)])
+    state = extract_state(doc)
+    full = render_state(state)
+    small = render_state(state, budget_tokens=800, focus=["p150"])
+    assert estimate_tokens(small) <= 800 * 1.1 < estimate_tokens(full)
+    assert "omitted" in small and "p150 " in small and "windowed" in small
+    assert "omitted" not in full
+
+
+@pytest.mark.parametrize("name", ["report.docx", "contract_zh.docx"])
+def test_examples_render(name):
+    text = render_state(extract_state(WordDocument.open(EXAMPLES / name)))
+    assert text.startswith("DOCUMENT:") and "BODY" in text
