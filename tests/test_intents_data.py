@@ -1,0 +1,163 @@
+"""The intent dataset: size, languages, splits by template, no near-copies, no benchmark leakage."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from autodw.paths import repo_root
+from intents.datagen import (
+    DATA_FILE,
+    DEFAULT_SEED,
+    NEAR_DUPLICATE,
+    SPLITS,
+    deduplicate,
+    generate,
+    jaccard,
+    load_dataset,
+    max_similarity,
+    normalize,
+    render,
+    shingles,
+)
+from intents.labels import DEFINITIONS, INTENTS
+from intents.leakage import collect_instructions, find_overlaps, instruction_files
+from intents.templates import FAMILIES, SLOTS
+
+
+@pytest.fixture(scope="module")
+def examples():
+    return load_dataset()
+
+
+def test_definitions_cover_every_intent_with_boundaries():
+    assert tuple(DEFINITIONS) == INTENTS
+    for intent, text in DEFINITIONS.items():
+        assert "Boundaries" in text, intent
+        assert len(text.split()) > 40, intent
+    assert "table_operation" in DEFINITIONS["table_operation"] and "make the table header bold" in DEFINITIONS["table_operation"]
+
+
+def test_size_languages_and_labels(examples):
+    assert len(examples) >= 4000
+    langs = Counter(e.lang for e in examples)
+    assert set(langs) == {"en", "zh"}
+    assert langs["zh"] >= len(examples) / 3
+    assert {e.intent for e in examples} == set(INTENTS)
+    assert {e.split for e in examples} == set(SPLITS)
+    for split in SPLITS:
+        counts = Counter((e.intent, e.lang) for e in examples if e.split == split)
+        for intent in INTENTS:
+            for lang in ("en", "zh"):
+                assert counts[(intent, lang)] >= 10, (split, intent, lang)
+
+
+def test_split_proportions(examples):
+    share = Counter(e.split for e in examples)
+    assert 0.65 <= share["train"] / len(examples) <= 0.78
+    assert share["test"] / len(examples) >= 0.12
+
+
+def test_no_duplicates_and_no_text_in_two_splits(examples):
+    keys = [normalize(e.text) for e in examples]
+    assert len(keys) == len(set(keys))
+
+
+def test_templates_are_split_units(examples):
+    """A template (or hand-written sentence) contributes to exactly one split."""
+    splits_of: dict[str, set[str]] = {}
+    for e in examples:
+        splits_of.setdefault(e.source, set()).add(e.split)
+    assert all(len(s) == 1 for s in splits_of.values())
+    train_families = {(e.source.rsplit("/", 2)[0], e.lang) for e in examples if e.split == "train"}
+    for fam in FAMILIES:
+        for lang in ("en", "zh"):
+            assert (fam.name, lang) in train_families, (fam.name, lang)
+
+
+def test_held_out_sentences_are_not_near_copies_of_training(examples):
+    train = [e.text for e in examples if e.split == "train"]
+    held = [e.text for e in examples if e.split != "train"]
+    sims = max_similarity(held, train)
+    worst = max(range(len(held)), key=lambda i: sims[i][0])
+    assert sims[worst][0] < NEAR_DUPLICATE, (held[worst], train[sims[worst][1]])
+
+
+def test_file_is_what_the_generator_makes():
+    regenerated = sorted((asdict(e) for e in generate(DEFAULT_SEED)), key=lambda d: (SPLITS.index(d["split"]),))
+    stored = [json.loads(line) for line in DATA_FILE.read_text(encoding="utf-8").splitlines()]
+    assert stored == regenerated, "intents/data/intents.jsonl is stale: run scripts/make_intent_data.py"
+
+
+def test_generator_is_seeded():
+    a = [e.text for e in generate(7)]
+    assert a == [e.text for e in generate(7)]
+    assert a != [e.text for e in generate(8)]
+
+
+def test_render_fills_every_slot_and_choice():
+    rng = random.Random(0)
+    for fam in FAMILIES:
+        for lang in ("en", "zh"):
+            for tpl in getattr(fam, lang):
+                text = render(tpl, lang, rng)
+                assert not re.search(r"\{[a-z]+\d?\}|\[[^\]]*\|", text), (fam.name, tpl, text)
+    assert SLOTS["en"].keys() == SLOTS["zh"].keys()
+
+
+def test_similarity_helpers():
+    a, b = shingles("Insert a table after paragraph 3"), shingles("insert a table after paragraph 3!")
+    assert jaccard(a, b) == 1.0
+    assert jaccard(shingles("Delete the chart"), shingles("把表头加粗")) == 0.0
+    sims = max_similarity(["Make the table header bold", "完全无关的句子"], ["make the table header bold.", "Save as PDF"])
+    assert sims[0] == (1.0, 0)
+    assert sims[1][0] < 0.2
+
+
+def test_deduplicate_drops_conflicting_labels():
+    from intents.datagen import Example
+
+    rows = [
+        Example("Center the image", "image_operation", "en", "train", "a"),
+        Example("center the image.", "format_style_editing", "en", "train", "b"),
+        Example("Save", "lifecycle_update", "en", "train", "c"),
+        Example("save!", "lifecycle_update", "en", "test", "d"),
+    ]
+    assert [e.source for e in deduplicate(rows)] == ["c"]
+
+
+def test_leakage_finder(tmp_path: Path):
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    (bench / "s1.json").write_text(
+        json.dumps({"session": 1, "instructions": [{"instruction": "Make the table header bold"}, "Save the file"],
+                    "doc": {"text": "Not an instruction"}}),
+        encoding="utf-8",
+    )
+    (bench / "s2.jsonl").write_text(json.dumps({"sub_instruction": "把表头加粗"}) + "\n", encoding="utf-8")
+    found = collect_instructions(instruction_files([bench, tmp_path / "missing"]))
+    assert found == ["Make the table header bold", "Save the file", "把表头加粗"]
+    dataset = ["make the table header bold.", "Insert a chart", "Make the table header bold now", "把表头加粗吧"]
+    overlaps = find_overlaps(dataset, found)
+    assert [(o.dataset_text, o.benchmark_text) for o in overlaps] == [
+        ("make the table header bold.", "Make the table header bold"),
+        ("Make the table header bold now", "Make the table header bold"),
+    ]
+    assert overlaps[0].similarity == 1.0 and NEAR_DUPLICATE <= overlaps[1].similarity < 1.0
+
+
+def test_no_dataset_sentence_appears_in_the_benchmark(examples):
+    """Scans every instruction in dwbench/**/*.json* (and examples/) against the whole dataset."""
+    root = repo_root()
+    files = instruction_files([root / "dwbench", root / "examples"])
+    instructions = collect_instructions(files)
+    if not instructions:
+        pytest.skip(f"no benchmark instructions yet: {len(files)} JSON/JSONL files under dwbench/ and examples/ hold none")
+    overlaps = find_overlaps([e.text for e in examples], instructions)
+    assert not overlaps, overlaps[:5]
