@@ -35,6 +35,12 @@ def align_ids(before: State, after: State) -> State:
     for i, j in pair_positions([_table_sig(t) for t in tb], [_table_sig(t) for t in ta]):
         mapping[ta[j]["id"]] = tb[i]["id"]
         _map_cells(tb[i], ta[j], mapping)
+    for sb, sa in zip(before["page_layout"]["sections"], after["page_layout"]["sections"]):
+        for key in ("headers", "footers"):
+            for kind, story in sa.get(key, {}).items():
+                old = sb.get(key, {}).get(kind)
+                if old is not None:
+                    mapping.update(zip(story.get("paragraphs", []), old.get("paragraphs", [])))
     ib, ia = before["images"], after["images"]
     for i, j in pair_positions([_image_sig(x) for x in ib], [_image_sig(x) for x in ia]):
         if ia[j].get("id") and ib[i].get("id"):
@@ -78,6 +84,10 @@ def _collect_ids(state: State) -> list[str]:
                 walk(v)
 
     walk({k: state[k] for k in ("paragraphs", "tables", "images")})
+    for section in state["page_layout"]["sections"]:
+        for key in ("headers", "footers"):
+            for story in section.get(key, {}).values():
+                out.extend(story.get("paragraphs", []))
     return out
 
 

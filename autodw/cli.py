@@ -50,6 +50,56 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _apis(args: argparse.Namespace) -> int:
+    from apis import registry
+
+    specs = list(registry())
+    if args.intent:
+        specs = [s for s in specs if s.intent == args.intent]
+    if args.format == "json":
+        _print_json([s.to_json() for s in specs])
+        return 0
+    current = None
+    for spec in specs:
+        if spec.intent != current:
+            current = spec.intent
+            print(f"\n## {current} ({sum(1 for s in specs if s.intent == current)})")
+        print(f"{spec.signature_text()}\n    {spec.description}")
+    print(f"\n{len(specs)} APIs")
+    return 0
+
+
+def _call(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from apis import execute
+    from autodw.change_summary import summarize_change
+    from autodw.changes import analyze_change
+    from autodw.document import WordDocument
+    from autodw.errors import ArgumentError, ConfigError
+    from autodw.state import extract_state
+
+    try:
+        call_args = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        raise ArgumentError(f"--args is not valid JSON: {exc}") from None
+    doc = WordDocument.open(args.file)
+    out = Path(args.output)
+    if out.exists() and out.resolve() == Path(args.file).resolve():
+        raise ConfigError("refusing to overwrite the input file; choose another -o path")
+    doc.asset_roots = [Path(p) for p in args.assets] or []
+    before = extract_state(doc)
+    result = execute(doc, args.api, call_args)
+    if result.data is not None:
+        _print_json(result.data)
+    print(result.message)
+    if result.snapshot is not None:
+        print(summarize_change(analyze_change(before, extract_state(doc))))
+        doc.save(out)
+        print(f"saved {out}")
+    return 0
+
+
 def _print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
     sys.stdout.write("\n")
@@ -82,6 +132,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--max-lines", type=int, default=60, help="lines of the text summary")
     p.set_defaults(handler=_diff)
+
+    p = sub.add_parser("apis", help="list the document APIs")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--intent", default=None, help="only the APIs of one intent")
+    p.set_defaults(handler=_apis)
+
+    p = sub.add_parser("call", help="run one API on a document and save the result")
+    p.add_argument("file")
+    p.add_argument("api")
+    p.add_argument("--args", default="{}", help="the arguments as a JSON object")
+    p.add_argument("-o", "--output", required=True, help="output .docx (never the input file)")
+    p.add_argument("--assets", action="append", default=[], metavar="DIR",
+                   help="folder image/export paths may use (repeatable; default: the document's folder and the current one)")
+    p.set_defaults(handler=_call)
 
     for register in _EXTRA_COMMANDS:
         register(sub)

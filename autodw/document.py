@@ -53,6 +53,7 @@ class WordDocument:
         self.name = name
         self.main_content_type = raw.main_content_type
         self.repairs = list(raw.repairs)
+        self.asset_roots: list[Path] = []  # folders APIs may read/write files in (see apis.assets)
         self._package: Package
         self._index: dict[str, etree._Element] = {}
         self._load(raw.members)

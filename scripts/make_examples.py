@@ -100,26 +100,26 @@ def make_report(path: Path) -> None:
 
 
 def _add_chart_and_footnote(path: Path) -> None:
-    """Add a native chart and a footnote with autodw's own APIs once they exist."""
-    try:
-        from apis import execute
-    except ImportError:
-        return
+    """Add a bookmark, a footnote and (at the end, so no earlier id shifts) a native chart with autodw's own APIs."""
+    from apis import execute, registry
     from autodw.document import WordDocument
 
     doc = WordDocument.open(path)
-    highlights = next(pid for pid, el in doc.iter_elements() if el.tag == qn("w:p") and
-                      _text(el).startswith("North region exceeded"))
-    methodology = next(pid for pid, el in doc.iter_elements() if el.tag == qn("w:p") and
-                       _text(el).startswith("Figures are unaudited"))
-    table_para = next(pid for pid, el in doc.iter_elements() if el.tag == qn("w:p") and
-                      _text(el).startswith("The table below"))
-    execute(doc, "insert_footnote", {"paragraph": highlights, "text": "Target set in the January plan."})
-    execute(doc, "insert_chart", {"position": {"after": table_para}, "chart_type": "column", "title": "Sales by Region",
-                                  "categories": ["Q1", "Q2", "Q3"],
-                                  "series": [{"name": "North", "values": [120, 135, 150]},
-                                             {"name": "South", "values": [98, 102, 110]}]})
-    del methodology
+    ids = {_text(el): pid for pid, el in doc.iter_elements() if el.tag == qn("w:p")}
+    appendix = doc.find(ids["Appendix: Methodology"])
+    start = parse(f'<w:bookmarkStart xmlns:w="{W}" w:id="100" w:name="methodology"/>')
+    end = parse(f'<w:bookmarkEnd xmlns:w="{W}" w:id="100"/>')
+    runs = appendix.findall(qn("w:r"))
+    runs[0].addprevious(start)
+    runs[-1].addnext(end)
+    execute(doc, "insert_footnote", {"paragraph": ids["North region exceeded its target by 12%."],
+                                     "text": "Target set in the January plan."})
+    if "insert_chart" in registry():
+        execute(doc, "insert_heading", {"text": "Sales Chart", "level": 1, "position": "end"})
+        execute(doc, "insert_chart", {"position": "end", "chart_type": "column", "title": "Sales by Region",
+                                      "categories": ["Q1", "Q2", "Q3"],
+                                      "series": [{"name": "North", "values": [120, 135, 150]},
+                                                 {"name": "South", "values": [98, 102, 110]}]})
     tmp = path.with_suffix(".tmp.docx")
     doc.save(tmp)
     tmp.replace(path)

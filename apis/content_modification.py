@@ -1,0 +1,5 @@
+"""content_modification APIs."""
+
+from __future__ import annotations
+
+INTENT = "content_modification"

@@ -1,0 +1,5 @@
+"""format_style_editing APIs."""
+
+from __future__ import annotations
+
+INTENT = "format_style_editing"

@@ -1,0 +1,5 @@
+"""image_operation APIs."""
+
+from __future__ import annotations
+
+INTENT = "image_operation"

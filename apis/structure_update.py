@@ -1,0 +1,5 @@
+"""structure_update APIs."""
+
+from __future__ import annotations
+
+INTENT = "structure_update"

@@ -1,0 +1,5 @@
+"""table_operation APIs."""
+
+from __future__ import annotations
+
+INTENT = "table_operation"

@@ -1,0 +1,116 @@
+"""The contract every registered API keeps: its examples run and change the state, the saved file
+re-opens with the same state, bad arguments raise ArgumentError and leave every part untouched."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import docx
+import pytest
+
+from apis import execute, registry
+from autodw.align import align_ids
+from autodw.changes import analyze_change, has_changes
+from autodw.document import WordDocument
+from autodw.errors import ApiError, ArgumentError, UnknownApiError
+from autodw.state import extract_state
+from intents.labels import INTENTS
+from tests.conftest import ROOT
+
+REG = registry()
+CASES = [(spec.name, i) for spec in REG for i in range(len(spec.examples))]
+DOCX_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+
+def _open(spec, i: int) -> WordDocument:
+    doc = WordDocument.open(ROOT / spec.examples[i].document)
+    doc.asset_roots = [ROOT / "examples", ROOT]
+    return doc
+
+
+@pytest.mark.parametrize("name, i", CASES)
+def test_example_runs_changes_state_and_survives_save(name, i, tmp_path):
+    spec = REG.get(name)
+    doc = _open(spec, i)
+    before = extract_state(doc)
+    result = execute(doc, name, spec.examples[i].args)
+    after = extract_state(doc)
+    if spec.read_only:
+        assert result.data is not None and not has_changes(analyze_change(before, after))
+        return
+    assert has_changes(analyze_change(before, after)), f"{name} example {i} changed nothing visible in the state"
+    out = doc.save(tmp_path / "out.docx")
+    reopened = WordDocument.open(out)
+    again = align_ids(after, extract_state(reopened))
+    drift = analyze_change(after, again)
+    assert not has_changes(drift), f"the saved file differs from the edited document: {drift}"
+    if doc.main_content_type == DOCX_MAIN:
+        docx.Document(io.BytesIO(out.read_bytes()))
+
+
+def _bad_id_args(spec):
+    """The first example's arguments with one id argument pointing at an element that does not exist."""
+    args = dict(spec.examples[0].args)
+    for key, schema in spec.parameters["properties"].items():
+        pattern = schema.get("pattern", "")
+        if key in args and pattern.startswith("^(") and pattern.endswith(")[0-9]+$"):
+            prefix = pattern[2:].split(")")[0].split("|")[0]
+            args[key] = f"{prefix}9999"
+            return args
+    return None
+
+
+@pytest.mark.parametrize("name", REG.names())
+def test_bad_arguments_are_refused_and_change_nothing(name):
+    spec = REG.get(name)
+    doc = _open(spec, 0)
+    parts = doc.members(keep_ids=True)
+    with pytest.raises(ArgumentError, match="unknown argument"):
+        execute(doc, name, {**spec.examples[0].args, "no_such_argument": 1})
+    if spec.parameters["required"]:
+        with pytest.raises(ArgumentError, match="missing required argument"):
+            execute(doc, name, {})
+    bad = _bad_id_args(spec)
+    if bad is not None:
+        with pytest.raises(ApiError, match="9999"):
+            execute(doc, name, bad)
+    assert doc.members(keep_ids=True) == parts
+
+
+def test_unknown_api_suggests_names():
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    with pytest.raises(UnknownApiError, match="insert_paragraph"):
+        execute(doc, "insert_paragrap", {})
+
+
+def test_catalogue_size_and_intents():
+    counts = {intent: len(REG.by_intent(intent)) for intent in INTENTS}
+    assert sum(counts.values()) == len(REG) >= 80, counts
+    assert all(n >= 5 for n in counts.values()), counts
+
+
+def test_apis_json_catalogue():
+    out = subprocess.run([sys.executable, "-m", "autodw.cli", "apis", "--format", "json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert len(data) == len(REG)
+    for entry in data:
+        assert set(entry) == {"name", "intent", "description", "parameters", "examples"}
+        assert entry["parameters"]["type"] == "object" and entry["examples"]
+        for ex in entry["examples"]:
+            assert set(ex) == {"args", "document"} and (ROOT / ex["document"]).exists()
+
+
+def test_call_command_writes_nothing_on_bad_arguments(tmp_path):
+    out_path = tmp_path / "out.docx"
+    bad = subprocess.run([sys.executable, "-m", "autodw.cli", "call", str(ROOT / "examples" / "report.docx"),
+                          "insert_paragraph", "--args", '{"text": 5}', "-o", str(out_path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: insert_paragraph:") and not out_path.exists()
+    good = subprocess.run([sys.executable, "-m", "autodw.cli", "call", str(ROOT / "examples" / "report.docx"),
+                           "insert_paragraph", "--args", '{"text": "Hello", "position": "end"}', "-o", str(out_path)],
+                          capture_output=True, text=True)
+    assert good.returncode == 0, good.stderr
+    assert "added paragraph" in good.stdout and out_path.exists()
