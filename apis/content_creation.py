@@ -10,7 +10,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from apis import locate
 from apis.builtin_styles import ensure_style
 from apis.fields import field_runs
-from apis.notes import add_note
+from apis.notes import add_note, order_notes_by_reference
 from apis.numbering import NUMBER_FORMATS, add_list_definition
 from apis.oxml import get_or_add_ppr, insert_ordered, make
 from apis.registry import api
@@ -222,6 +222,7 @@ def insert_footnote(doc: WordDocument, paragraph: str, text: str, offset: int | 
         raise ArgumentError("notes can only be referenced from the document body, not a header or footer")
     note_id, ref = add_note(doc, kind, text)
     place_inline(p, offset, ref)
+    order_notes_by_reference(doc, kind)
     return f"added {kind} {note_id} referenced in {paragraph}"
 
 

@@ -69,3 +69,28 @@ def remove_note(doc: WordDocument, kind: str, note_id: int) -> bool:
             run = ref.getparent()
             run.getparent().remove(run)
     return True
+
+
+def order_notes_by_reference(doc: WordDocument, kind: str) -> None:
+    """Renumber notes 1..n in the order of their references in the body, and order the part likewise.
+
+    Word matches notes by id; LibreOffice's importer effectively numbers them by position, so keeping
+    ids, part order and reference order equal makes a document render the same in both.
+    """
+    root = notes_root(doc, kind, create=False)
+    if root is None:
+        return
+    refs = list(doc.body.iter(qn(f"w:{kind}Reference")))
+    new_ids: dict[str, str] = {}
+    for ref in refs:
+        new_ids.setdefault(ref.get(qn("w:id")), str(len(new_ids) + 1))
+    notes = [n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:type")) is None]
+    unreferenced = [n for n in notes if n.get(qn("w:id")) not in new_ids]
+    for n in unreferenced:
+        new_ids[n.get(qn("w:id"))] = str(len(new_ids) + 1)
+    for ref in refs:
+        ref.set(qn("w:id"), new_ids[ref.get(qn("w:id"))])
+    for n in notes:
+        n.set(qn("w:id"), new_ids[n.get(qn("w:id"))])
+        root.remove(n)
+    root.extend(sorted(notes, key=lambda n: int(n.get(qn("w:id")))))

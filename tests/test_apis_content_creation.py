@@ -1,0 +1,158 @@
+"""content_creation APIs: each effect checked through the state; one LibreOffice render test."""
+
+from __future__ import annotations
+
+import pytest
+
+from apis import execute
+from autodw.document import WordDocument
+from autodw.errors import ArgumentError
+from autodw.state import extract_state
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture
+def doc() -> WordDocument:
+    d = WordDocument.open(EXAMPLES / "report.docx")
+    d.asset_roots = [EXAMPLES]
+    return d
+
+
+def _para(state, pid):
+    return next(p for p in state["paragraphs"] if p["id"] == pid)
+
+
+def test_insert_paragraph_position_style_alignment(doc):
+    with pytest.raises(ArgumentError, match="no paragraph style 'Fancy X'; available paragraph styles: .*Heading 1"):
+        execute(doc, "insert_paragraph", {"text": "x", "position": "end", "style": "Fancy X"})
+    r = execute(doc, "insert_paragraph", {"text": "Hello\tworld", "position": {"after": "p2"}, "alignment": "center"})
+    s = extract_state(doc)
+    new = _para(s, r.created[0])
+    assert new["index"] == 2 and new["text"] == "Hello\tworld" and new["alignment"] == "center"
+    r2 = execute(doc, "insert_paragraph", {"text": "First", "position": "start"})
+    assert extract_state(doc)["paragraphs"][0]["id"] == r2.created[0]
+    r3 = execute(doc, "insert_paragraph", {"text": "Last", "position": "end"})
+    assert extract_state(doc)["paragraphs"][-1]["text"] == "Last" and r3.created
+
+
+def test_insert_heading_adds_missing_heading_style():
+    d = WordDocument.new()
+    r = execute(d, "insert_heading", {"text": "Overview", "level": 3, "position": "end"})
+    s = extract_state(d)
+    assert _para(s, r.created[0])["style"] == "Heading 3"
+    assert any(st["name"] == "Heading 3" for st in s["styles"]["styles"])
+
+
+def test_insert_list_uses_new_numbering_and_levels(doc):
+    r = execute(doc, "insert_list", {"items": ["a", {"text": "b", "level": 1}, "c"], "position": "end", "kind": "numbered",
+                                     "start": 3, "number_format": "upperRoman"})
+    s = extract_state(doc)
+    items = [_para(s, pid) for pid in r.created]
+    assert [p["list"]["level"] for p in items] == [0, 1, 0]
+    assert items[0]["list"]["format"] == "upperRoman" and items[1]["list"]["format"] == "upperLetter"
+    assert len({p["list"]["num_id"] for p in items}) == 1
+    old = _para(s, "p4")["list"]
+    assert old["kind"] == "bullet" and old["num_id"] != items[0]["list"]["num_id"]
+
+
+def test_insert_text_keeps_neighbouring_format(doc):
+    execute(doc, "insert_text", {"paragraph": "p2", "text": " Really."})
+    p = _para(extract_state(doc), "p2")
+    assert p["text"].endswith("region. Really.") and p["runs"][-1]["bold"] is True
+    execute(doc, "insert_text", {"paragraph": "p2", "text": ">> ", "offset": 0})
+    assert _para(extract_state(doc), "p2")["text"].startswith(">> This report")
+    with pytest.raises(ArgumentError, match="past the end"):
+        execute(doc, "insert_text", {"paragraph": "p3", "text": "x", "offset": 99})
+
+
+def test_page_and_line_breaks(doc):
+    execute(doc, "insert_page_break", {"position": {"before": "p32"}})
+    execute(doc, "insert_line_break", {"paragraph": "p31", "offset": 8})
+    s = extract_state(doc)
+    assert len(s["interactive"]["page_breaks"]) == 1
+    assert _para(s, "p31")["text"].startswith("The logo\n")
+    assert any(b["paragraph"] == "p31" for b in s["interactive"]["line_breaks"])
+
+
+def test_insert_hyperlink_external_and_bookmark(doc):
+    execute(doc, "insert_hyperlink", {"paragraph": "p31", "text": "guide", "url": "https://example.com/brand", "offset": 4})
+    execute(doc, "insert_hyperlink", {"paragraph": "p2", "text": " (method)", "bookmark": "methodology"})
+    s = extract_state(doc)
+    links = s["interactive"]["hyperlinks"]
+    assert {"paragraph": "p31", "text": "guide", "offset": 4, "url": "https://example.com/brand"} in links
+    assert any(link.get("anchor") == "methodology" for link in links)
+    assert _para(s, "p31")["text"].startswith("The guidelogo")
+    with pytest.raises(ArgumentError, match="no bookmark"):
+        execute(doc, "insert_hyperlink", {"paragraph": "p2", "text": "x", "bookmark": "nope"})
+    with pytest.raises(ArgumentError, match="exactly one"):
+        execute(doc, "insert_hyperlink", {"paragraph": "p2", "text": "x"})
+
+
+def test_footnotes_and_endnotes(doc):
+    execute(doc, "insert_footnote", {"paragraph": "p39", "text": "Unaudited.", "offset": 7})
+    execute(doc, "insert_footnote", {"paragraph": "p31", "text": "See brand book.", "kind": "endnote"})
+    s = extract_state(doc)
+    notes = {n["text"]: n["paragraph"] for n in s["interactive"]["footnotes"]}
+    assert notes["Unaudited."] == "p39" and notes["Target set in the January plan."] == "p4"
+    assert s["interactive"]["endnotes"][0] == {"id": 1, "text": "See brand book.", "paragraph": "p31"}
+
+
+def test_footnote_part_is_created_when_missing():
+    d = WordDocument.new()
+    execute(d, "insert_paragraph", {"text": "Body", "position": "end"})
+    execute(d, "insert_footnote", {"paragraph": "p1", "text": "First note"})
+    again = WordDocument.from_bytes(d.to_bytes())
+    assert extract_state(again)["interactive"]["footnotes"] == [{"id": 1, "text": "First note", "paragraph": "p1"}]
+
+
+def test_insert_comment_on_span(doc):
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "Source?", "span": {"match": "Revenue grew"}, "author": "Kim"})
+    comments = extract_state(doc)["interactive"]["comments"]
+    new = next(c for c in comments if c["text"] == "Source?")
+    assert new["author"] == "Kim" and new["paragraphs"] == ["p2"]
+    with pytest.raises(ArgumentError, match="does not occur"):
+        execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "span": {"match": "absent words"}})
+
+
+def test_captions_number_themselves(doc):
+    execute(doc, "insert_caption", {"target": "t1", "text": "Sales"})
+    execute(doc, "insert_caption", {"target": "img1", "text": "Logo"})
+    execute(doc, "insert_caption", {"target": "t1", "text": "Again", "label": "Table", "where": "below"})
+    s = extract_state(doc)
+    captions = [p["text"] for p in s["paragraphs"] if p["style"] == "Caption"]
+    assert captions == ["Table 1: Sales", "Table 2: Again", "Figure 1: Logo"]
+    assert sum(1 for f in s["interactive"]["fields"] if f["type"] == "SEQ") == 3
+
+
+def test_duplicate_block_gets_new_ids(doc):
+    r = execute(doc, "duplicate_block", {"block": "t1", "position": "end"})
+    s = extract_state(doc)
+    assert len(s["tables"]) == 2 and s["tables"][1]["cells"] == s["tables"][0]["cells"]
+    assert s["tables"][1]["id"] in r.created and s["tables"][1]["id"] != "t1"
+    execute(doc, "duplicate_block", {"block": "p38", "position": "end"})  # carries a bookmark: not duplicated
+    assert [b["name"] for b in extract_state(doc)["interactive"]["bookmarks"]].count("methodology") == 1
+
+
+def test_cross_reference(doc):
+    execute(doc, "insert_cross_reference", {"paragraph": "p39", "bookmark": "methodology", "show": "text"})
+    s = extract_state(doc)
+    assert any(f["type"] == "REF" and "methodology" in f["instruction"] for f in s["interactive"]["fields"])
+    assert _para(s, "p39")["text"].endswith("Appendix: Methodology")
+
+
+@pytest.mark.slow
+def test_lists_footnotes_and_captions_render():
+    from tests.rendering import render
+
+    doc = WordDocument.new()
+    for text in ("First paragraph.", "Second paragraph.", "Third paragraph."):
+        execute(doc, "insert_paragraph", {"text": text, "position": "end"})
+    execute(doc, "insert_list", {"items": ["Alpha item", "Beta item"], "position": "end", "kind": "numbered"})
+    execute(doc, "insert_footnote", {"paragraph": "p3", "text": "Later note."})
+    execute(doc, "insert_footnote", {"paragraph": "p2", "text": "Earlier note."})  # out of order on purpose
+    execute(doc, "duplicate_block", {"block": "p1", "position": "end"})
+    pdf = render(doc)
+    flat = " ".join(pdf.text.split())
+    assert "1. Alpha item" in flat and "2. Beta item" in flat
+    assert "Second paragraph.1 Third paragraph.2" in flat
+    assert flat.index("1 Earlier note.") < flat.index("2 Later note.")
