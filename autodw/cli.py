@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from typing import Any, Callable, Sequence
 
@@ -100,6 +101,55 @@ def _call(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from autodw.agent.build import make_agent
+    from autodw.agent.loop import AgentConfig
+    from autodw.agent.records import RunResult
+    from autodw.document import WordDocument
+    from autodw.errors import ConfigError, LLMError
+
+    instructions = []
+    if args.session:
+        lines = Path(args.session).read_text(encoding="utf-8").splitlines()
+        instructions += [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    instructions += args.instruction or []
+    if not instructions:
+        raise ConfigError("give at least one instruction with -i or --session")
+    out = Path(args.output)
+    if out.exists() and out.resolve() == Path(args.file).resolve():
+        raise ConfigError("refusing to overwrite the input file; choose another -o path")
+    doc = WordDocument.open(args.file)
+    doc.asset_roots = [Path(p) for p in args.assets]
+    rollback = int(args.rollback) if args.rollback.isdigit() else args.rollback
+    config = AgentConfig(rollback=rollback, threshold=args.threshold, max_steps=args.max_steps)
+    if args.state_budget:
+        config.state_budget = args.state_budget
+    agent = make_agent(args.llm, config=config, console=True, trace=args.trace, record=args.record,
+                       base_url=args.base_url, api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
+    result = RunResult()
+    try:
+        agent.run(doc, instructions, result)
+    except (KeyboardInterrupt, LLMError) as exc:
+        done = sum(1 for i in result.instructions if i.status == "done")
+        what = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"LLM failure: {exc}"
+        if agent.last_complete is not None and done:
+            doc.restore(agent.last_complete)
+            partial = out.with_name(out.stem + ".partial" + out.suffix)
+            doc.save(partial)
+            print(f"error: {what}; the input is unchanged; saved the result of the first {done} instruction(s) to {partial}",
+                  file=sys.stderr)
+        else:
+            print(f"error: {what}; the input is unchanged; nothing was saved", file=sys.stderr)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 2
+    doc.save(out)
+    print(f"saved {out}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0 if result.completed else 3
+
+
 def _print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
     sys.stdout.write("\n")
@@ -146,6 +196,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--assets", action="append", default=[], metavar="DIR",
                    help="folder image/export paths may use (repeatable; default: the document's folder and the current one)")
     p.set_defaults(handler=_call)
+
+    p = sub.add_parser("run", help="run the agent: carry out instructions on a document")
+    p.add_argument("file")
+    p.add_argument("-i", "--instruction", action="append", help="an instruction (repeat for a session)")
+    p.add_argument("--session", help="a text file with one instruction per line (# comments allowed)")
+    p.add_argument("-o", "--output", required=True, help="output .docx (never the input file)")
+    p.add_argument("--llm", default=None, help="openai:MODEL, deepseek:MODEL, qwen:MODEL, gemini:MODEL, ollama:MODEL, "
+                                               "local[:MODEL] or replay:CASSETTE (default: $AUTODW_LLM, an endpoint "
+                                               "from OPENAI_BASE_URL/OPENAI_API_KEY, else the local model)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
+    p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
+    p.add_argument("--trace", default=None, metavar="TRACE.jsonl", help="write every event (prompts, calls, verdicts) here")
+    p.add_argument("--record", default=None, metavar="CASSETTE.jsonl", help="record every LLM exchange for replay:CASSETTE")
+    p.add_argument("--rollback", default="full", help="none, arg, full (one round, default) or a number of rounds")
+    p.add_argument("--threshold", type=float, default=0.6, help="validator confidence threshold (default 0.6)")
+    p.add_argument("--max-steps", type=int, default=15, help="sub-instructions per instruction before giving up")
+    p.add_argument("--state-budget", type=int, default=None, metavar="TOKENS", help="token budget of the state in prompts")
+    p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
+    p.add_argument("--json", default=None, metavar="RESULT.json", help="write the run's result summary as JSON")
+    p.set_defaults(handler=_run)
 
     for register in _EXTRA_COMMANDS:
         register(sub)

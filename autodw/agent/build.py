@@ -1,0 +1,40 @@
+"""Assemble an agent from plain settings: backend spec, classifier, console and trace sinks."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from autodw.agent.events import ConsoleReporter, EventSink, TraceWriter
+from autodw.agent.loop import Agent, AgentConfig, IntentClassifier
+from autodw.llm.base import LLMBackend
+
+
+def make_agent(llm: str | LLMBackend | None = None, *, classifier: IntentClassifier | None = None,
+               config: AgentConfig | None = None, console: bool = False, trace: str | os.PathLike[str] | None = None,
+               record: str | os.PathLike[str] | None = None, **llm_options: Any) -> Agent:
+    """An :class:`Agent` ready to run.
+
+    `llm`: a backend object or a spec ("openai:gpt-4.1", "deepseek:deepseek-chat", "local", "replay:run.jsonl");
+    None picks one from the environment (see :mod:`autodw.llm.factory`). `classifier`: None loads the trained
+    intent model (training it first, with a progress bar, if there is none). `console`: print progress.
+    `trace`: write every event to this JSON Lines file. `record`: save every LLM exchange to this cassette.
+    """
+    if llm is None or isinstance(llm, str):
+        from autodw.llm.factory import make_llm
+
+        llm = make_llm(llm, **llm_options)
+    if record is not None:
+        from autodw.llm.replay import RecordingBackend
+
+        llm = RecordingBackend(llm, record)
+    if classifier is None:
+        from intents.classifier import load_or_train
+
+        classifier = load_or_train(progress=True)
+    sinks: list[EventSink] = []
+    if console:
+        sinks.append(ConsoleReporter())
+    if trace is not None:
+        sinks.append(TraceWriter(trace))
+    return Agent(llm, classifier, config=config, sinks=sinks)

@@ -1,0 +1,312 @@
+"""The AutoDW loop: stepwise planning, intent-filtered API generation, execution with state tracking,
+validation, and dual-level rollback (argument-level, then API-level).
+
+For each instruction, until the planner says it is done or the step limit is hit:
+1. the planner gives ONE atomic sub-instruction (or done);
+2. the intent classifier keeps the top-3 intents; their APIs are the candidates;
+3. the API generator returns one call, parsed and validated against the API schema (re-asked with
+   the error when invalid, a bounded number of times);
+4. the call runs on a snapshot; the new state is extracted and the change analysed;
+5. the validator judges it; accepted if pass with confidence >= threshold, or if confidence < threshold;
+6. otherwise the snapshot is restored and the call regenerated: same API with new arguments, then a
+   different API. The last level's result is accepted whatever it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from apis.calls import execute, validate_arguments
+from apis.registry import Registry
+from autodw.agent import prompts
+from autodw.agent.events import EventSink
+from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
+from autodw.change_summary import summarize_change
+from autodw.changes import analyze_change
+from autodw.document import Snapshot, WordDocument
+from autodw.errors import ApiError, ConfigError, LLMOutputError, StateExtractionError
+from autodw.llm.base import LLMBackend, Message
+from autodw.llm.jsonout import parse_json_object, validate
+from autodw.state import extract_state
+from autodw.state.render import render_state
+
+_ID_RE = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")
+
+
+class IntentClassifier(Protocol):
+    """Anything that ranks the eight intents for a sub-instruction."""
+
+    def predict(self, text: str, k: int = 3) -> list[tuple[str, float]]: ...
+
+
+@dataclass
+class AgentConfig:
+    """Knobs of the loop. `rollback`: "none", "arg" (argument-level only), "full" (one round: argument-level
+    then API-level; the paper's default) or a number of full rounds."""
+
+    rollback: str | int = "full"
+    threshold: float = 0.6
+    max_steps: int = 15
+    output_retries: int = 2
+    state_budget: int | None = 6000
+    history_chars: int = 300
+
+    def rollback_levels(self) -> list[str]:
+        """The escalation sequence after a rejected first attempt."""
+        if self.rollback == "none":
+            return []
+        if self.rollback == "arg":
+            return ["arg"]
+        if self.rollback == "full":
+            return ["arg", "api"]
+        try:
+            rounds = int(self.rollback)
+        except (TypeError, ValueError):
+            raise ConfigError(f"rollback must be none, arg, full or a number of rounds, not {self.rollback!r}") from None
+        if rounds < 0:
+            raise ConfigError("the number of rollback rounds cannot be negative")
+        return ["arg", "api"] * rounds
+
+
+class Agent:
+    """Runs instructions on a document with an LLM backend, an intent classifier and the API registry."""
+
+    def __init__(self, llm: LLMBackend, classifier: IntentClassifier, registry: Registry | None = None,
+                 config: AgentConfig | None = None, sinks: list[EventSink] | None = None):
+        if registry is None:
+            from apis import registry as load_registry
+
+            registry = load_registry()
+        self.llm = llm
+        self.classifier = classifier
+        self.registry = registry
+        self.config = config or AgentConfig()
+        self.sinks = list(sinks or [])
+        self.last_complete: Snapshot | None = None
+
+    # --- public -------------------------------------------------------------------------
+
+    def run(self, doc: WordDocument, instructions: list[str], result: RunResult | None = None) -> RunResult:
+        """Carry out `instructions` in order on `doc` (a session). `result` is filled as the run goes, so a
+        caller that catches an interruption still has everything done so far; ``last_complete`` holds a
+        snapshot of the document after the last finished instruction."""
+        result = result if result is not None else RunResult()
+        start = time.perf_counter()
+        self.last_complete = doc.snapshot()
+        self._emit("run_start", {"llm": self.llm.name, "instructions": instructions, "config": vars(self.config)})
+        try:
+            for n, instruction in enumerate(instructions, 1):
+                self._emit("instruction_start", {"number": n, "total": len(instructions), "instruction": instruction})
+                record = InstructionResult(instruction)
+                result.instructions.append(record)
+                self._run_instruction(doc, instruction, record, result, session=result.instructions[:-1])
+                self.last_complete = doc.snapshot()
+        finally:
+            result.seconds = time.perf_counter() - start
+            steps = sum(len(i.steps) for i in result.instructions)
+            self._emit("run_end", {"instructions": len(result.instructions), "steps": steps,
+                                   "api_calls": sum(i.api_calls for i in result.instructions),
+                                   "llm_calls": result.total_usage.calls, "total_tokens": result.total_usage.total_tokens,
+                                   "usage": {r: u.to_dict() for r, u in result.usage.items()}, "seconds": result.seconds})
+        return result
+
+    # --- one instruction ----------------------------------------------------------------
+
+    def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
+                         session: list[InstructionResult]) -> None:
+        start = time.perf_counter()
+        try:
+            for number in range(1, self.config.max_steps + 1):
+                state = extract_state(doc)
+                plan = self._plan(instruction, record, state, run, session)
+                self._emit("plan", {"step": number, **plan})
+                if plan["done"]:
+                    record.status = "done"
+                    return
+                step = Step(number=number, sub_instruction=plan["sub_instruction"])
+                record.steps.append(step)
+                self._run_step(doc, step, state, record, run)
+            record.status = "step_limit"
+        except StateExtractionError as exc:
+            record.status, record.error = "error", f"the document state could not be read: {exc}"
+        finally:
+            record.seconds = time.perf_counter() - start
+            self._emit("instruction_end", {"status": record.status, "steps": len(record.steps), "error": record.error,
+                                           "api_calls": record.api_calls, "seconds": record.seconds,
+                                           "accepted_calls": record.accepted_calls()})
+
+    def _plan(self, instruction: str, record: InstructionResult, state: dict[str, Any], run: RunResult,
+              session: list[InstructionResult]) -> dict[str, Any]:
+        context = ""
+        if session:
+            done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
+            context = f"Earlier instructions of this session (already carried out):\n{done}\n\n"
+        msgs = prompts.messages("planner", instruction=instruction, session_context=context,
+                                history=self._history(record), state=self._render(state, instruction, record))
+
+        def check(answer: dict[str, Any]) -> dict[str, Any]:
+            validate(answer, prompts.PLANNER_SCHEMA)
+            if not answer["done"] and not (answer.get("sub_instruction") or "").strip():
+                raise LLMOutputError('"sub_instruction" must be a non-empty string when "done" is false')
+            return answer
+
+        return self._ask("planner", msgs, prompts.PLANNER_SCHEMA, check, run)
+
+    # --- one step with rollback -----------------------------------------------------------
+
+    def _run_step(self, doc: WordDocument, step: Step, state: dict[str, Any], record: InstructionResult,
+                  run: RunResult) -> None:
+        step.intents = [(i, round(float(p), 4)) for i, p in self.classifier.predict(step.sub_instruction, k=3)]
+        step.candidates = self.registry.names_for_intents([i for i, _ in step.intents])
+        self._emit("intents", {"step": step.number, "intents": step.intents, "candidates": step.candidates})
+        levels = self.config.rollback_levels()
+        level, tried, feedback, allowed = "first", [], None, list(step.candidates)
+        while True:
+            attempt, snapshot = self._attempt(doc, step, state, allowed, level, feedback, record, run)
+            step.attempts.append(attempt)
+            if attempt.ok and not levels:
+                attempt.accepted = True
+                return
+            if attempt.ok:
+                attempt.verdict = self._validate(doc, step, attempt, record, run)
+                if attempt.verdict.accepted:
+                    attempt.accepted = True
+                    return
+                doc.restore(snapshot)
+                attempt.rolled_back = True
+                feedback = (f"The previous call {prompts.format_call(attempt.api, attempt.args)} was rejected by the "
+                            f"validator: {attempt.verdict.explanation}")
+            else:
+                feedback = f"The previous attempt failed: {attempt.error}"
+                if attempt.state_failed:  # the paper: a state extraction failure goes straight to API-level
+                    while levels and levels[0] != "api":
+                        levels.pop(0)
+            if not levels:
+                return
+            level = levels.pop(0)
+            self._emit("rollback", {"step": step.number, "next": level})
+            if attempt.api:
+                tried.append(attempt.api)
+            if level == "arg" and attempt.api:
+                allowed = [attempt.api]
+            else:
+                allowed = [c for c in step.candidates if c not in tried] or [c for c in self.registry.names() if c not in tried]
+
+    def _attempt(self, doc: WordDocument, step: Step, state: dict[str, Any], allowed: list[str], level: str,
+                 feedback: str | None, record: InstructionResult, run: RunResult) -> tuple[Attempt, Snapshot | None]:
+        try:
+            call = self._generate_call(step, state, allowed, level, feedback, record, run)
+        except LLMOutputError as exc:
+            attempt = Attempt(api=None, args=None, level=level, error=f"no valid API call: {exc}")
+            self._emit("attempt", {"step": step.number, "level": level, "call": "(none)", "error": attempt.error})
+            return attempt, None
+        attempt = Attempt(api=call["api"], args=call["args"], level=level)
+        snapshot: Snapshot | None = None
+        try:
+            result = execute(doc, attempt.api, attempt.args, self.registry)
+            snapshot = result.snapshot
+            attempt.ok, attempt.message, attempt.created = True, result.message, result.created
+            if result.data is not None:
+                attempt.message += " " + json.dumps(result.data, ensure_ascii=False)[:1500]
+            try:
+                after = extract_state(doc)
+                attempt.changes = summarize_change(analyze_change(state, after))
+            except StateExtractionError as exc:
+                doc.restore(snapshot)
+                attempt.ok, attempt.error, attempt.state_failed = False, f"the document state could not be read after the call: {exc}", True
+        except ApiError as exc:  # execute() has already restored the document
+            attempt.error = str(exc)
+        self._emit("attempt", {"step": step.number, "level": level, "call": prompts.format_call(attempt.api, attempt.args),
+                               "ok": attempt.ok, "message": attempt.message, "error": attempt.error,
+                               "changes": attempt.changes, "created": attempt.created})
+        return attempt, snapshot
+
+    def _generate_call(self, step: Step, state: dict[str, Any], allowed: list[str], level: str, feedback: str | None,
+                       record: InstructionResult, run: RunResult) -> dict[str, Any]:
+        specs = [self.registry.get(name) for name in allowed]
+        if feedback and level == "arg":
+            feedback += f"\nCall {allowed[0]} again with corrected arguments."
+        elif feedback and level == "api":
+            feedback += "\nChoose a different API from the list."
+        msgs = prompts.messages("api_generator", api_docs="\n\n".join(s.prompt_doc() for s in specs),
+                                state=self._render(state, step.sub_instruction, record), history=self._history(record),
+                                sub_instruction=step.sub_instruction, feedback=f"{feedback}\n" if feedback else "")
+
+        def check(answer: dict[str, Any]) -> dict[str, Any]:
+            name = answer.get("api")
+            if not isinstance(name, str) or name not in allowed:
+                raise LLMOutputError(f'"api" must be one of the available APIs ({", ".join(allowed)}), not {name!r}')
+            args = answer.get("args", {})
+            return {"api": name, "args": validate_arguments(self.registry.get(name), args)}
+
+        return self._ask("api_generator", msgs, prompts.api_call_schema(specs), check, run)
+
+    def _validate(self, doc: WordDocument, step: Step, attempt: Attempt, record: InstructionResult, run: RunResult) -> Verdict:
+        state = extract_state(doc)
+        msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
+                                call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
+                                changes=attempt.changes, history=self._history(record, exclude=step),
+                                state=self._render(state, step.sub_instruction, record, extra_focus=attempt.created))
+        answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
+        confidence = float(answer["confidence"])
+        accepted = answer["decision"] == "pass" or confidence < self.config.threshold
+        verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
+        self._emit("verdict", {"step": step.number, **vars(verdict)})
+        return verdict
+
+    # --- LLM calls --------------------------------------------------------------------------
+
+    def _ask(self, role: str, msgs: list[Message], schema: dict[str, Any], check: Callable[[dict], dict],
+             run: RunResult) -> dict[str, Any]:
+        """One role's call: parse and check the JSON answer; on a bad answer, show the model its error
+        and ask again (at most ``output_retries`` times), then raise LLMOutputError."""
+        conversation = list(msgs)
+        for attempt in range(self.config.output_retries + 1):
+            completion = self.llm.complete(conversation, role=role, schema=schema)
+            run.usage[role].add(completion.usage)
+            self._emit("llm_call", {"role": role, "messages": conversation, "response": completion.text,
+                                    "usage": completion.usage.to_dict(), "seconds": completion.seconds,
+                                    "model": completion.model})
+            try:
+                return check(parse_json_object(completion.text))
+            except (LLMOutputError, ApiError) as exc:
+                error = str(exc)
+                self._emit("invalid_output", {"role": role, "attempt": attempt + 1, "error": error})
+                conversation = conversation + [
+                    {"role": "assistant", "content": completion.text},
+                    {"role": "user", "content": f"That answer is invalid: {error}\nAnswer again with only the corrected JSON object."},
+                ]
+        raise LLMOutputError(f"the {role} gave no valid answer after {self.config.output_retries + 1} tries: {error}")
+
+    # --- prompt parts ---------------------------------------------------------------------------
+
+    def _render(self, state: dict[str, Any], text: str, record: InstructionResult, extra_focus: list[str] = ()) -> str:
+        focus = set(_ID_RE.findall(text)) | set(extra_focus)
+        for step in record.steps[-2:]:
+            for attempt in step.attempts:
+                focus |= set(attempt.created)
+                focus |= set(_ID_RE.findall(json.dumps(attempt.args or {})))
+        return render_state(state, budget_tokens=self.config.state_budget, focus=focus)
+
+    def _history(self, record: InstructionResult, exclude: Step | None = None) -> str:
+        lines = []
+        for step in record.steps:
+            if step is exclude:
+                continue
+            final = step.accepted or (step.attempts[-1] if step.attempts else None)
+            if final is None:
+                continue
+            call = prompts.format_call(final.api, final.args) if final.api else "(no call)"
+            if len(call) > self.config.history_chars:
+                call = call[: self.config.history_chars] + "…)"
+            outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
+            lines.append(f"{step.number}. {step.sub_instruction} -> {call} -> {outcome}")
+        return "\n".join(lines) or "(none yet)"
+
+    def _emit(self, event: str, data: dict[str, Any]) -> None:
+        for sink in self.sinks:
+            sink(event, data)

@@ -1,0 +1,108 @@
+"""What a run did, as plain dataclasses: attempts, steps, instructions, the whole run."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from autodw.llm.base import ROLES, Usage
+
+
+@dataclass
+class Verdict:
+    """The validator's judgement of one attempt."""
+
+    decision: str
+    confidence: float
+    explanation: str
+    accepted: bool
+
+
+@dataclass
+class Attempt:
+    """One executed (or refused) API call within a step."""
+
+    api: str | None
+    args: dict[str, Any] | None
+    level: str  # "first", "arg" (argument-level rollback) or "api" (API-level rollback)
+    ok: bool = False
+    message: str = ""
+    error: str | None = None
+    changes: str = ""
+    created: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None
+    accepted: bool = False
+    rolled_back: bool = False
+    state_failed: bool = False
+
+
+@dataclass
+class Step:
+    """One sub-instruction: its intents, candidate APIs and the attempts made for it."""
+
+    number: int
+    sub_instruction: str
+    intents: list[tuple[str, float]] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> Attempt | None:
+        """The attempt whose effect stayed in the document, if any."""
+        return next((a for a in self.attempts if a.accepted), None)
+
+
+@dataclass
+class InstructionResult:
+    """One user instruction: its steps and how it ended (done, step_limit, error)."""
+
+    instruction: str
+    status: str = "running"
+    steps: list[Step] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def api_calls(self) -> int:
+        """Executed API calls, rolled-back ones included."""
+        return sum(1 for s in self.steps for a in s.attempts if a.api is not None and (a.ok or a.error))
+
+    def accepted_calls(self) -> list[tuple[str, dict[str, Any]]]:
+        """The API calls that stayed in the document, in order."""
+        return [(s.accepted.api, s.accepted.args) for s in self.steps if s.accepted and s.accepted.api]
+
+
+@dataclass
+class RunResult:
+    """A session: its instructions, tokens per role, LLM calls and time."""
+
+    instructions: list[InstructionResult] = field(default_factory=list)
+    usage: dict[str, Usage] = field(default_factory=lambda: {r: Usage() for r in ROLES})
+    seconds: float = 0.0
+    interrupted: str | None = None
+
+    @property
+    def total_usage(self) -> Usage:
+        total = Usage()
+        for u in self.usage.values():
+            total.add(u)
+        return total
+
+    @property
+    def completed(self) -> bool:
+        """True if every instruction ended with the planner saying it is done."""
+        return bool(self.instructions) and all(i.status == "done" for i in self.instructions) and not self.interrupted
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (the trace file has the full detail)."""
+        return {
+            "completed": self.completed,
+            "interrupted": self.interrupted,
+            "seconds": round(self.seconds, 2),
+            "usage": {role: u.to_dict() for role, u in self.usage.items()},
+            "total_tokens": self.total_usage.total_tokens,
+            "llm_calls": self.total_usage.calls,
+            "instructions": [{"instruction": i.instruction, "status": i.status, "error": i.error,
+                              "seconds": round(i.seconds, 2), "api_calls": i.api_calls,
+                              "steps": [asdict(s) for s in i.steps]} for i in self.instructions],
+        }

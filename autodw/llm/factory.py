@@ -1,0 +1,63 @@
+"""Choose the LLM backend from a spec string, flags and the environment.
+
+Specs: ``openai:MODEL`` (base URL from --base-url or OPENAI_BASE_URL, key from OPENAI_API_KEY),
+provider shortcuts ``deepseek:MODEL``, ``qwen:MODEL``, ``gemini:MODEL``, ``ollama:MODEL`` (their
+OpenAI-compatible endpoints and key variables), ``local[:MODEL]`` (the embedded GGUF model) and
+``replay:CASSETTE``. With no spec: ``$AUTODW_LLM``; else an endpoint if OPENAI_BASE_URL or
+OPENAI_API_KEY is set (model from ``$AUTODW_MODEL``); else the local model, said in one line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from autodw.errors import ConfigError
+from autodw.llm.base import LLMBackend
+
+#: provider -> (base URL, environment variable holding its API key)
+PROVIDERS = {
+    "openai": (None, "OPENAI_API_KEY"),
+    "deepseek": ("https://api.deepseek.com", "DEEPSEEK_API_KEY"),
+    "qwen": ("https://dashscope.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY"),
+    "gemini": ("https://generativelanguage.googleapis.com/v1beta/openai/", "GEMINI_API_KEY"),
+    "ollama": ("http://localhost:11434/v1", None),
+}
+
+
+def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: str | None = None,
+             temperature: float = 0.1, announce=print) -> LLMBackend:
+    """The backend a spec names (see the module docstring)."""
+    spec = spec or os.environ.get("AUTODW_LLM")
+    if not spec:
+        if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") or base_url:
+            model = os.environ.get("AUTODW_MODEL")
+            if not model:
+                raise ConfigError("an OpenAI-compatible endpoint is configured but no model: set AUTODW_MODEL or use --llm openai:MODEL")
+            spec = f"openai:{model}"
+        else:
+            from autodw.llm.local import LocalBackend
+
+            backend = LocalBackend()
+            announce(f"using the embedded local model {backend.name} (no --llm and no API endpoint configured)", file=sys.stderr)
+            return backend
+    kind, _, rest = spec.partition(":")
+    if kind in PROVIDERS:
+        default_url, key_var = PROVIDERS[kind]
+        from autodw.llm.openai_backend import OpenAIBackend
+
+        url = base_url or (os.environ.get("OPENAI_BASE_URL") if kind == "openai" else None) or default_url
+        key = api_key or (os.environ.get(key_var) if key_var else None)
+        if kind not in ("ollama",) and not key and not url:
+            raise ConfigError(f"no API key for {kind}: set {key_var} or pass --api-key-env")
+        return OpenAIBackend(rest, base_url=url, api_key=key, temperature=temperature)
+    if kind == "local":
+        from autodw.llm.local import LocalBackend
+
+        return LocalBackend(model=rest or None) if rest else LocalBackend()
+    if kind == "replay":
+        from autodw.llm.replay import ReplayBackend
+
+        return ReplayBackend(rest)
+    raise ConfigError(f"unknown LLM spec {spec!r}; use openai:MODEL, {', '.join(k + ':MODEL' for k in PROVIDERS if k != 'openai')}, "
+                      "local[:MODEL] or replay:CASSETTE")

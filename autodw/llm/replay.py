@@ -1,0 +1,97 @@
+"""Record every request/response of a run to a cassette file, and replay a cassette exactly.
+
+A cassette is JSON Lines: one ``{"key", "role", "request", "response"}`` per call. The key is a
+hash of what the model was asked (role, messages, schema, temperature, max_tokens), so a replayed
+run must ask the very same things; identical requests are answered in recorded order. A request
+that is not in the cassette raises ReplayMissError naming the closest recorded one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import defaultdict, deque
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any
+
+from autodw.errors import ConfigError, ReplayMissError
+from autodw.llm.base import Completion, LLMBackend, Message, Usage
+
+
+def request_key(role: str, messages: list[Message], schema: dict[str, Any] | None, temperature: float | None,
+                max_tokens: int | None) -> str:
+    """A stable hash of one request."""
+    payload = json.dumps({"role": role, "messages": messages, "schema": schema, "temperature": temperature,
+                          "max_tokens": max_tokens}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class RecordingBackend:
+    """Wraps a backend and appends each exchange to a cassette (flushed per call, so a crash keeps what ran)."""
+
+    def __init__(self, inner: LLMBackend, path: str | os.PathLike[str]):
+        self.inner = inner
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = self.path.open("w", encoding="utf-8")
+        self.name = f"record({inner.name})"
+
+    def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
+                 temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        result = self.inner.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
+        entry = {"key": request_key(role, messages, schema, temperature, max_tokens), "role": role,
+                 "request": {"messages": messages, "schema": schema, "temperature": temperature, "max_tokens": max_tokens},
+                 "response": {"text": result.text, "usage": result.usage.to_dict(), "model": result.model,
+                              "seconds": result.seconds}}
+        self._fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._fh.flush()
+        return result
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+class ReplayBackend:
+    """Answers from a cassette; never contacts a model."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ConfigError(f"replay cassette {self.path} does not exist")
+        self.name = f"replay:{self.path.name}"
+        self._answers: dict[str, deque] = defaultdict(deque)
+        self._requests: list[tuple[str, dict[str, Any]]] = []
+        for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                self._answers[entry["key"]].append(entry["response"])
+                self._requests.append((entry["role"], entry["request"]))
+            except (json.JSONDecodeError, KeyError) as exc:
+                raise ConfigError(f"{self.path}:{n} is not a cassette entry: {exc}") from None
+
+    def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
+                 temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        key = request_key(role, messages, schema, temperature, max_tokens)
+        queue = self._answers.get(key)
+        if not queue:
+            raise ReplayMissError(self._miss_message(role, messages))
+        response = queue.popleft()
+        u = response.get("usage", {})
+        usage = Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1, u.get("cached_prompt_tokens", 0))
+        return Completion(text=response["text"], usage=usage, model=response.get("model", ""), seconds=0.0,
+                          raw={"replayed": True})
+
+    def _miss_message(self, role: str, messages: list[Message]) -> str:
+        asked = messages[-1]["content"] if messages else ""
+        same_role = [r for r in self._requests if r[0] == role]
+        if not same_role:
+            return f"the cassette {self.path.name} has no {role} request at all"
+        best = max(same_role, key=lambda r: SequenceMatcher(None, r[1]["messages"][-1]["content"][:2000], asked[:2000]).ratio())
+        recorded = best[1]["messages"][-1]["content"]
+        i = next((k for k, (a, b) in enumerate(zip(recorded, asked)) if a != b), min(len(recorded), len(asked)))
+        return (f"the cassette {self.path.name} has no recorded answer for this {role} request; the closest recorded "
+                f"one differs from character {i}: recorded {recorded[i:i + 80]!r}, asked {asked[i:i + 80]!r}")
