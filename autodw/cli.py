@@ -126,7 +126,12 @@ def _run(args: argparse.Namespace) -> int:
     config = AgentConfig(rollback=rollback, threshold=args.threshold, max_steps=args.max_steps)
     if args.state_budget:
         config.state_budget = args.state_budget
-    agent = make_agent(args.llm, config=config, console=True, trace=args.trace, record=args.record,
+    classifier = None
+    if args.intents_model:
+        from intents.classifier import IntentClassifier
+
+        classifier = IntentClassifier.load(args.intents_model)
+    agent = make_agent(args.llm, classifier=classifier, config=config, console=True, trace=args.trace, record=args.record,
                        base_url=args.base_url, api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
     result = RunResult()
     try:
@@ -215,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state-budget", type=int, default=None, metavar="TOKENS", help="token budget of the state in prompts")
     p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
     p.add_argument("--json", default=None, metavar="RESULT.json", help="write the run's result summary as JSON")
+    p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the one "
+                                                                          "train-intents saved; trained first if absent)")
     p.set_defaults(handler=_run)
 
     for register in _EXTRA_COMMANDS:

@@ -1,0 +1,129 @@
+"""The OpenAI-compatible backend against a fake server on 127.0.0.1 (retries, JSON mode, usage),
+JSON extraction from model output, and the backend factory."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+
+from autodw.errors import ConfigError, LLMConnectionError, LLMOutputError
+from autodw.llm.factory import make_llm
+from autodw.llm.jsonout import parse_json_object, validate
+from autodw.llm.openai_backend import OpenAIBackend
+
+
+class FakeServer:
+    """A chat-completions endpoint answering from a list of (status, body) replies; records the requests."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+        self.requests = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server API)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append(body)
+                status, reply = outer.replies.pop(0) if outer.replies else (500, {"error": "script exhausted"})
+                data = json.dumps(reply).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def completion(text, usage=True):
+    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "fake-model",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+    if usage:
+        body["usage"] = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
+    return body
+
+
+@pytest.fixture
+def server():
+    servers = []
+
+    def start(replies):
+        s = FakeServer(replies)
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+MSGS = [{"role": "user", "content": "hi"}]
+
+
+def test_retries_429_and_500_then_succeeds_with_usage(server):
+    s = server([(429, {"error": {"message": "slow down"}}), (500, {"error": {"message": "oops"}}), (200, completion('{"a": 1}'))])
+    backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=3, timeout=10)
+    out = backend.complete(MSGS, role="planner", schema={"type": "object"})
+    assert out.text == '{"a": 1}' and out.usage.prompt_tokens == 11 and out.usage.completion_tokens == 7
+    assert len(s.requests) == 3
+    assert s.requests[-1]["response_format"] == {"type": "json_object"} and s.requests[-1]["temperature"] == 0.1
+
+
+def test_gives_up_with_a_typed_error(server):
+    s = server([(503, {"error": {"message": "down"}})] * 3)
+    backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=2, timeout=10)
+    with pytest.raises(LLMConnectionError):
+        backend.complete(MSGS, role="planner")
+
+
+def test_unreachable_endpoint_is_a_connection_error():
+    backend = OpenAIBackend("m", base_url="http://127.0.0.1:9/v1", api_key="k", max_retries=0, timeout=2)
+    with pytest.raises(LLMConnectionError, match="cannot reach"):
+        backend.complete(MSGS, role="planner")
+
+
+def test_json_mode_refused_falls_back_once_and_says_so(server, capsys):
+    s = server([(400, {"error": {"message": "response_format is not supported"}}), (200, completion("{}", usage=False))])
+    backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=0, timeout=10)
+    out = backend.complete(MSGS, role="validator", schema={"type": "object"})
+    assert "response_format" not in s.requests[1] and not backend.json_mode
+    assert "does not support JSON mode" in capsys.readouterr().err
+    assert out.raw["usage_estimated"] and out.usage.prompt_tokens > 0  # no usage from the server: estimated
+
+
+def test_parse_json_object_variants():
+    assert parse_json_object('```json\n{"a": [1, {"b": 2}]}\n```') == {"a": [1, {"b": 2}]}
+    assert parse_json_object('Sure. {"done": true} Hope that helps {') == {"done": True}
+    with pytest.raises(LLMOutputError, match="no JSON object"):
+        parse_json_object("[1, 2, 3]")
+    with pytest.raises(LLMOutputError, match="confidence"):
+        validate({"confidence": 2}, {"type": "object", "properties": {"confidence": {"maximum": 1}}})
+
+
+def test_factory(monkeypatch, tmp_path):
+    for var in ("AUTODW_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "AUTODW_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    b = make_llm("openai:gpt-x", base_url="http://127.0.0.1:1/v1")
+    assert b.name.startswith("openai:gpt-x")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+    with pytest.raises(ConfigError, match="AUTODW_MODEL"):
+        make_llm(None)
+    monkeypatch.setenv("AUTODW_MODEL", "m1")
+    assert make_llm(None).model == "m1"
+    with pytest.raises(ConfigError, match="unknown LLM spec"):
+        make_llm("magic:thing")
+    with pytest.raises(ConfigError, match="does not exist"):
+        make_llm(f"replay:{tmp_path / 'none.jsonl'}")
