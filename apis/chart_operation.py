@@ -101,7 +101,7 @@ def change_chart_type(doc: WordDocument, chart: str, chart_type: str):
     old_kind = charts.chart_kind(cs)
     if old_kind == chart_type:
         return f"{chart} is already a {chart_type} chart"
-    categories, series = charts.current_data(part)
+    categories, series = charts.current_data(cs)
     if not series or not categories:
         raise ArgumentError(f"{chart} has no data to show as a {chart_type} chart; use update_chart_data first")
     data = charts.chart_data(chart_type, categories, series)

@@ -30,7 +30,7 @@ from xlsxwriter import Workbook
 from apis import drawings
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.state.drawings import CHART_KINDS, read_chart
+from autodw.state.drawings import CHART_KINDS
 from autodw.xml import NS, qn
 
 C = NS["c"]
@@ -39,6 +39,7 @@ CHART_TYPES = {"column": XL.COLUMN_CLUSTERED, "bar": XL.BAR_CLUSTERED, "line": X
 LEGEND_POSITIONS = ("r", "l", "t", "b", "tr", "none")
 DEFAULT_SIZE = (5486400, 3200400)  # Word's default chart: 15.24 x 8.89 cm
 _WORKBOOK_CREATED = dt.datetime(2000, 1, 1)  # fixed so the same call gives the same workbook bytes
+PLOT_KINDS = {**CHART_KINDS, "ofPieChart": "pie"}  # plot element -> API chart type
 _CHART_SPACE_ORDER = ("date1904", "lang", "roundedCorners", "AlternateContent", "style", "clrMapOvr", "pivotSource",
                       "protection", "chart", "spPr", "txPr", "externalData", "printSettings", "userShapes", "extLst")
 _CHART_ORDER = ("title", "autoTitleDeleted", "pivotFmts", "view3D", "floor", "sideWall", "backWall", "plotArea",
@@ -119,6 +120,8 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     """A chart XML tree (python-pptx element classes) of `kind` with title, legend and Word-friendly text size."""
     xml = ChartXmlWriter(CHART_TYPES[kind], data).xml
     cs = parse_chart_xml(xml.encode("utf-8"))
+    if len(cs.chart.plotArea.sers) < len(data):  # the pie writer keeps only the first series: keep them all
+        replace_data(cs, kind, data)
     rounded = etree.Element(qn("c:roundedCorners"))
     rounded.set("val", "0")
     insert_in_order(cs, rounded, _CHART_SPACE_ORDER)
@@ -178,8 +181,8 @@ def chart_kind(cs) -> str:
     plot = cs.chart.plotArea
     for el in plot:
         local = etree.QName(el).localname
-        if local in CHART_KINDS:
-            kind = CHART_KINDS[local]
+        if local in PLOT_KINDS:
+            kind = PLOT_KINDS[local]
             if kind == "bar":
                 bar_dir = el.find(qn("c:barDir"))
                 return "column" if bar_dir is not None and bar_dir.get("val") == "col" else "bar"
@@ -258,22 +261,70 @@ class _XmlView:
 
 
 def replace_data(cs, kind: str, data) -> None:
-    """Rewrite the series of `cs` in place from `data` (formatting kept; new series get automatic colours)."""
+    """Rewrite the series of `cs` in place from `data`, keeping series formatting (works for 3-D plots too).
+
+    Extra series are removed from the end; new ones are cloned from the last series without its
+    colour (so they get automatic colours).
+    """
     if kind == "bubble":
         raise UnsupportedOperationError("bubble charts need x, y and size values; this API cannot rewrite them")
-    before = len(cs.chart.plotArea.sers)
-    factory_type = XL.XY_SCATTER if kind == "scatter" else XL.COLUMN_CLUSTERED
-    SeriesXmlRewriterFactory(factory_type, data).replace_series_data(cs)
-    for ser in cs.chart.plotArea.sers[before:]:
-        sp_pr = ser.find(qn("c:spPr"))  # a clone of the last series' colour would repeat it
+    sers = [ser for plot in cs.chart.plotArea if etree.QName(plot).localname in PLOT_KINDS
+            for ser in plot.iterchildren(qn("c:ser"))]
+    if not sers:
+        raise UnsupportedOperationError("the chart has no data series to rewrite")
+    while len(sers) > len(data):
+        ser = sers.pop()
+        ser.getparent().remove(ser)
+    next_idx = max(int(s.find(qn("c:idx")).get("val", "0")) for s in sers) + 1
+    while len(sers) < len(data):
+        new = copy.deepcopy(sers[-1])
+        for tag in ("c:idx", "c:order"):
+            new.find(qn(tag)).set("val", str(next_idx))
+        sp_pr = new.find(qn("c:spPr"))  # a clone of the last series' colour would repeat it
         if sp_pr is not None:
-            ser.remove(sp_pr)
+            new.remove(sp_pr)
+        sers[-1].addnext(new)
+        sers.append(new)
+        next_idx += 1
+    rewriter = SeriesXmlRewriterFactory(XL.XY_SCATTER if kind == "scatter" else XL.COLUMN_CLUSTERED, data)
+    for ser, series_data in zip(sers, data):
+        rewriter._rewrite_ser_data(ser, series_data, cs.date_1904)  # pinned python-pptx 1.0.x
 
 
-def current_data(part: Part) -> tuple[list, list[dict[str, Any]]]:
-    """(categories, series) as the state reader reads them from the chart part."""
-    info = read_chart(part.blob)
-    return info.get("categories", []), [{"name": s["name"], "values": s["values"]} for s in info.get("series", [])]
+def current_data(cs) -> tuple[list, list[dict[str, Any]]]:
+    """(categories, series) of a chart tree, by point index (a missing point is a gap: None)."""
+    categories: list = []
+    series = []
+    for plot in cs.chart.plotArea:
+        if etree.QName(plot).localname not in PLOT_KINDS:
+            continue
+        for ser in plot.iterchildren(qn("c:ser")):
+            name = "".join(v.text or "" for v in ser.iterfind(f"{qn('c:tx')}//{qn('c:v')}"))
+            cats = _points(ser.find(qn("c:cat")) if ser.find(qn("c:cat")) is not None else ser.find(qn("c:xVal")))
+            values = _points(ser.find(qn("c:val")) if ser.find(qn("c:val")) is not None else ser.find(qn("c:yVal")))
+            categories = categories or ["" if c is None else c for c in cats]
+            series.append({"name": name, "values": [_number(v) for v in values]})
+    width = len(categories)
+    for s in series:  # pad or cut to one value per category
+        s["values"] = (s["values"] + [None] * width)[:width]
+    return categories, series
+
+
+def _points(holder: etree._Element | None) -> list:
+    """Point texts of a c:cat/c:val-like element by idx (None where a point is missing)."""
+    if holder is None:
+        return []
+    count = holder.find(f".//{qn('c:ptCount')}")
+    pts = {int(pt.get("idx", "0")): pt.findtext(qn("c:v")) for pt in holder.iter(qn("c:pt"))}
+    n = int(count.get("val", "0")) if count is not None else (max(pts) + 1 if pts else 0)
+    return [pts.get(i) for i in range(n)]
+
+
+def _number(text: str | None):
+    try:
+        return _int_if_whole(float(text)) if text is not None else None
+    except ValueError:
+        return None
 
 
 def retype(old, kind: str, data):
