@@ -1,0 +1,377 @@
+"""content_modification APIs: effects checked through the document state, edge cases, one LibreOffice render."""
+
+from __future__ import annotations
+
+import pytest
+from docx.enum.text import WD_BREAK
+
+from apis import execute
+from autodw.errors import ArgumentError, UnsupportedOperationError
+from autodw.ids import element_id
+from autodw.state import extract_state
+from autodw.xml import qn
+from tests.conftest import EXAMPLES, make_doc
+from autodw.document import WordDocument
+
+
+def _state(doc):
+    return extract_state(doc)
+
+
+def _para(state, pid):
+    for p in state["paragraphs"]:
+        if p["id"] == pid:
+            return p
+    for t in state["tables"]:
+        for row in t["cell_details"]:
+            for cell in row:
+                for p in (cell or {}).get("paragraphs", []):
+                    if p["id"] == pid:
+                        return p
+    raise KeyError(pid)
+
+
+def _ids(state):
+    return [p["id"] for p in state["paragraphs"]]
+
+
+def _unchanged(doc, name, args, error=ArgumentError, match=None):
+    before = doc.members(keep_ids=True)
+    with pytest.raises(error, match=match):
+        execute(doc, name, args)
+    assert doc.members(keep_ids=True) == before
+
+
+@pytest.fixture
+def zh():
+    return WordDocument.open(EXAMPLES / "contract_zh.docx")
+
+
+def _runs_doc():
+    """p1: 'Hello ' + bold 'Wor' + italic 'ld and more' ; a 1x2 table; p after."""
+    def build(d):
+        p = d.add_paragraph("Hello ")
+        p.add_run("Wor").bold = True
+        p.add_run("ld and more").italic = True
+        t = d.add_table(rows=1, cols=2)
+        t.cell(0, 0).text = "World cup"
+        t.cell(0, 1).text = "nothing"
+        d.add_paragraph("The world is wide.")
+    return make_doc(build)
+
+
+# --- find_text ----------------------------------------------------------------------------
+
+
+def test_find_text_reports_offsets_cells_headers_and_changes_nothing(report):
+    before = _state(report)
+    res = execute(report, "find_text", {"query": "region", "match_case": False})
+    assert res.data["count"] == len(res.data["matches"]) >= 4
+    first = res.data["matches"][0]
+    text = _para(before, first["paragraph"])["text"]
+    assert text[first["start"]:first["end"]].lower() == "region"
+    west = execute(report, "find_text", {"query": "West"}).data["matches"]
+    assert [m.get("cell") for m in west] == [{"table": "t1", "row": 4, "col": 0}, None]
+    header = execute(report, "find_text", {"query": "Acme", "scope": "all"}).data["matches"]
+    assert header and header[0]["story"] == "header"
+    assert execute(report, "find_text", {"query": "Acme"}).data["count"] == 0
+    assert _state(report) == before
+
+
+def test_find_text_hints_regex_whole_word_and_limits(report):
+    res = execute(report, "find_text", {"query": "acme"})
+    assert res.data["count"] == 0 and 'scope "all" and match_case false' in res.message
+    res = execute(report, "find_text", {"query": "Acme"})
+    assert 'scope "all"' in res.message
+    res = execute(report, "find_text", {"query": r"Q[1-3]", "regex": True, "max_results": 2})
+    assert res.data["count"] == 4 and len(res.data["matches"]) == 2 and "first 2" in res.message
+    whole = execute(report, "find_text", {"query": "the", "whole_word": True, "match_case": False}).data["matches"]
+    assert all(m["text"].lower() == "the" for m in whole)
+    assert execute(report, "find_text", {"query": "in", "whole_word": True, "paragraphs": ["p39"]}).data["count"] == 2
+    with pytest.raises(ArgumentError, match="regular expression"):
+        execute(report, "find_text", {"query": "([", "regex": True})
+
+
+def test_find_text_chinese(zh):
+    res = execute(zh, "find_text", {"query": "甲方"})
+    assert res.data["count"] >= 3
+    hit = res.data["matches"][0]
+    assert hit["paragraph"] == "p2" and (hit["start"], hit["end"]) == (0, 2)
+
+
+# --- replace_text -------------------------------------------------------------------------
+
+
+def test_replace_across_runs_keeps_format_of_match_start():
+    doc = _runs_doc()
+    pid = doc.ids("p")[0]
+    execute(doc, "replace_text", {"find": "World and", "replace": "Earth &"})
+    p = _para(_state(doc), pid)
+    assert p["text"] == "Hello Earth & more"
+    assert {"text": "Earth &", "bold": True} in p["runs"]
+    assert {"text": " more", "italic": True} in p["runs"]
+
+
+def test_replace_in_cells_count_and_case():
+    doc = _runs_doc()
+    res = execute(doc, "replace_text", {"find": "world", "replace": "globe", "match_case": False, "count": 2})
+    assert "2 occurrence" in res.message
+    state = _state(doc)
+    assert state["tables"][0]["cells"][0][0] == "globe cup"
+    assert state["paragraphs"][0]["text"] == "Hello globe and more"
+    assert state["paragraphs"][-1]["text"] == "The world is wide."
+
+
+def test_replace_regex_groups_whole_word_and_headers(report):
+    execute(report, "replace_text", {"find": r"Q(\d)", "replace": r"Quarter \1", "regex": True})
+    assert _state(report)["tables"][0]["cells"][0] == ["Region", "Quarter 1", "Quarter 2", "Quarter 3"]
+    execute(report, "replace_text", {"find": "Quarterly", "replace": "Annual", "scope": "all"})
+    state = _state(report)
+    assert state["paragraphs"][0]["text"] == "Annual Sales Report"
+    assert state["page_layout"]["sections"][0]["headers"]["default"]["text"] == "Acme Corporation - Annual Report"
+    execute(report, "replace_text", {"find": "in", "replace": "IN", "whole_word": True, "paragraphs": ["p39"]})
+    assert _para(_state(report), "p39")["text"].count("IN") == 2
+
+
+def test_replace_multiline_and_delete(report):
+    execute(report, "replace_text", {"find": " Revenue", "replace": "\nRevenue"})
+    state = _state(report)
+    assert "year.\nRevenue grew" in _para(state, "p2")["text"]
+    assert any(b["paragraph"] == "p2" for b in state["interactive"]["line_breaks"])
+    execute(report, "replace_text", {"find": "Revenue grew in every region.", "replace": ""})
+    assert _para(_state(report), "p2")["text"].endswith("year.\n")
+
+
+def test_replace_not_found_is_refused_with_hint(report):
+    _unchanged(report, "replace_text", {"find": "acme", "replace": "X"}, match="not found")
+    _unchanged(report, "replace_text", {"find": "quarterly sales", "replace": "X"}, match="match_case false")
+    _unchanged(report, "replace_text", {"find": "Acme", "replace": "X"}, match='scope "all"')
+    _unchanged(report, "replace_text", {"find": "(", "replace": "X", "regex": True}, match="regular expression")
+    _unchanged(report, "replace_text", {"find": "x", "replace": "y", "paragraphs": ["p9999"]}, match="p9999")
+
+
+def test_replace_chinese(zh):
+    execute(zh, "replace_text", {"find": "甲方", "replace": "委托方"})
+    state = _state(zh)
+    assert _para(state, "p2")["text"] == "委托方：上海某某科技有限公司"
+    assert all("甲方" not in p["text"] for p in state["paragraphs"])
+
+
+# --- set_paragraph_text, delete_text, change_case ----------------------------------------
+
+
+def test_set_paragraph_text_keeps_first_run_format_and_footnote(report):
+    execute(report, "set_paragraph_text", {"paragraph": "p4", "text": "North beat its target."})
+    state = _state(report)
+    p4 = _para(state, "p4")
+    assert p4["text"] == "North beat its target." and p4["style"] == "List Bullet"
+    assert state["interactive"]["footnotes"][0]["paragraph"] == "p4"
+    doc = _runs_doc()
+    pid = doc.ids("p")[0]
+    execute(doc, "replace_text", {"find": "Hello ", "replace": "Hi ", "paragraphs": [pid]})
+    execute(doc, "set_text_format", {"paragraphs": pid, "span": {"start": 0, "end": 2}, "underline": "single"})
+    execute(doc, "set_paragraph_text", {"paragraph": pid, "text": "Brand\tnew"})
+    p = _para(_state(doc), pid)
+    assert p["text"] == "Brand\tnew" and p["runs"] == [{"text": "Brand\tnew", "underline": "single"}]
+    execute(doc, "set_paragraph_text", {"paragraph": pid, "text": ""})
+    assert _para(_state(doc), pid)["text"] == ""
+
+
+def test_delete_text_span_and_errors(report):
+    execute(report, "delete_text", {"paragraph": "p2", "span": {"match": " Revenue grew in every region."}})
+    p2 = _para(_state(report), "p2")
+    assert p2["text"].endswith("of the year.") and all(not r.get("bold") for r in p2["runs"])
+    execute(report, "delete_text", {"paragraph": "p39", "span": {"start": 0, "end": 8}})
+    assert _para(_state(report), "p39")["text"].startswith("are unaudited")
+    _unchanged(report, "delete_text", {"paragraph": "p39", "span": {"start": 5, "end": 500}}, match="characters")
+    _unchanged(report, "delete_text", {"paragraph": "p39", "span": {"match": "zebra"}}, match="does not occur")
+    _unchanged(report, "delete_text", {"paragraph": "p39", "span": {"start": 3, "end": 3}}, match="empty")
+
+
+def test_change_case_across_runs_keeps_formatting(report):
+    execute(report, "change_case", {"paragraph": "p2", "span": {"match": "year. Revenue grew"}, "case": "upper"})
+    p2 = _para(_state(report), "p2")
+    assert "YEAR. REVENUE GREW in every region." in p2["text"]
+    assert p2["runs"][-1] == {"text": "REVENUE GREW in every region.", "bold": True}
+    execute(report, "change_case", {"paragraph": "p39", "case": "sentence"})
+    assert _para(_state(report), "p39")["text"].startswith("Figures are unaudited and rounded")
+    execute(report, "change_case", {"paragraph": "p8", "case": "title"})
+    assert _para(_state(report), "p8")["text"] == "The Table Below Lists Sales In Thousands Of Dollars."
+    execute(report, "change_case", {"paragraph": "p8", "case": "toggle", "span": {"match": "The"}})
+    assert _para(_state(report), "p8")["text"].startswith("tHE Table")
+    res = execute(report, "change_case", {"paragraph": "p3", "span": {"match": "H"}, "case": "upper"})
+    assert "nothing changed" in res.message
+
+
+def test_change_case_leaves_chinese_alone(zh):
+    res = execute(zh, "change_case", {"paragraph": "p2", "case": "upper"})
+    assert "nothing changed" in res.message
+
+
+# --- delete_block -------------------------------------------------------------------------
+
+
+def test_delete_block_moves_section_break_to_previous_paragraph(report):
+    res = execute(report, "delete_block", {"block": "p37"})
+    assert "moved to p36" in res.message and res.removed == ["p37"]
+    state = _state(report)
+    assert state["document_info"]["section_count"] == 2
+    assert _para(state, "p36").get("ends_section") and _para(state, "p36")["section"] == 0
+    assert _para(state, "p38")["section"] == 1
+    assert state["page_layout"]["sections"][1]["orientation"] == "landscape"
+
+
+def test_delete_block_table_and_cleanup_of_notes_comments_bookmarks(report):
+    res = execute(report, "delete_block", {"block": "t1"})
+    assert "t1" in res.removed and not _state(report)["tables"]
+    res = execute(report, "delete_block", {"block": "p4"})
+    assert "footnote 1" in res.message
+    assert _state(report)["interactive"]["footnotes"] == []
+    res = execute(report, "delete_block", {"block": "p33"})
+    assert "comment 0" in res.message
+    assert _state(report)["interactive"]["comments"] == []
+    execute(report, "delete_block", {"block": "p38"})
+    assert _state(report)["interactive"]["bookmarks"] == []
+    assert not list(report.body.iter(qn("w:bookmarkEnd"), qn("w:commentRangeEnd")))
+
+
+def test_delete_block_refusals():
+    def build(d):
+        d.add_paragraph("before")
+        t = d.add_table(rows=1, cols=1)
+        t.cell(0, 0).text = "only"
+        d.add_paragraph("after table")
+    doc = make_doc(build)
+    cell_p, last = doc.ids("p")[1], doc.ids("p")[-1]
+    _unchanged(doc, "delete_block", {"block": cell_p}, UnsupportedOperationError, match="last paragraph of cell")
+    _unchanged(doc, "delete_block", {"block": last}, UnsupportedOperationError, match="cannot end with a table")
+    single = make_doc(lambda d: d.add_paragraph("alone"))
+    _unchanged(single, "delete_block", {"block": single.ids("p")[0]}, UnsupportedOperationError, match="only paragraph")
+
+
+def test_delete_block_section_break_after_table_is_refused():
+    def build(d):
+        d.add_paragraph("intro")
+        d.add_table(rows=1, cols=1).cell(0, 0).text = "x"
+        d.add_paragraph("ends section")
+        from docx.enum.section import WD_SECTION
+        d.add_section(WD_SECTION.NEW_PAGE)
+        d.add_paragraph("next section")
+    doc = make_doc(build)
+    doc.body.remove(doc.find("p3"))  # the section break paragraph now directly follows the table
+    doc.refresh_ids()
+    holder = next(pid for pid, el in doc.iter_elements() if el.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None)
+    _unchanged(doc, "delete_block", {"block": holder}, UnsupportedOperationError, match="section 0.*table")
+
+
+# --- move_block ---------------------------------------------------------------------------
+
+
+def test_move_paragraph_and_table(report):
+    execute(report, "move_block", {"block": "p6", "position": {"before": "p4"}})
+    assert _ids(_state(report))[3:6] == ["p6", "p4", "p5"]
+    execute(report, "move_block", {"block": "t1", "position": {"after": "p31"}})
+    state = _state(report)
+    assert state["tables"][0]["after_paragraph"] == "p31" and state["tables"][0]["cells"][0][0] == "Region"
+    res = execute(report, "move_block", {"block": "t1", "position": "end"})
+    assert "empty paragraph" in res.message and res.created
+    assert report.body[-2].tag == qn("w:p") and report.body[-3].tag == qn("w:tbl")
+
+
+def test_move_block_keeps_section_break_in_place(report):
+    res = execute(report, "move_block", {"block": "p37", "position": "start"})
+    assert "moved to p36" in res.message
+    state = _state(report)
+    assert state["paragraphs"][0]["id"] == "p37" and not state["paragraphs"][0].get("ends_section")
+    assert _para(state, "p36").get("ends_section")
+
+
+def test_move_block_refusals(report):
+    _unchanged(report, "move_block", {"block": "p4", "position": {"after": "p4"}}, match="itself")
+    _unchanged(report, "move_block", {"block": "t1", "position": {"after": "p9"}}, match="inside")
+    _unchanged(report, "move_block", {"block": "p9", "position": "end"}, UnsupportedOperationError, match="cell")
+
+
+# --- split and merge ----------------------------------------------------------------------
+
+
+def test_split_keeps_paragraph_properties_and_footnote(report):
+    res = execute(report, "split_paragraph", {"paragraph": "p4", "offset": 12})
+    new = res.created[0]
+    state = _state(report)
+    assert _para(state, "p4")["text"] == "North region"
+    second = _para(state, new)
+    assert second["text"] == " exceeded its target by 12%." and second["style"] == "List Bullet"
+    assert second["list"]["kind"] == "bullet" and state["interactive"]["footnotes"][0]["paragraph"] == new
+    assert _ids(state).index(new) == _ids(state).index("p4") + 1
+
+
+def test_split_at_ends_and_section_break(report):
+    execute(report, "split_paragraph", {"paragraph": "p36", "offset": 0})
+    execute(report, "split_paragraph", {"paragraph": "p37", "offset": 0})
+    state = _state(report)
+    holders = [p["id"] for p in state["paragraphs"] if p.get("ends_section")]
+    assert len(holders) == 1 and holders[0] not in ("p37",)
+    assert _para(state, "p36")["text"] == ""
+    _unchanged(report, "split_paragraph", {"paragraph": "p39", "offset": 999}, match="past the end")
+
+
+def test_split_inside_hyperlink_and_field(report):
+    execute(report, "insert_hyperlink", {"paragraph": "p31", "text": " brand guide", "url": "https://example.com"})
+    length = len(_para(_state(report), "p31")["text"])
+    res = execute(report, "split_paragraph", {"paragraph": "p31", "offset": length - 5})
+    state = _state(report)
+    links = state["interactive"]["hyperlinks"]
+    assert [link["text"] for link in links] == [" brand ", "guide"]
+    assert {link["paragraph"] for link in links} == {"p31", res.created[0]}
+    footer_p = state["page_layout"]["sections"][0]["footers"]["default"]["paragraphs"][0]
+    _unchanged(report, "split_paragraph", {"paragraph": footer_p, "offset": 5}, UnsupportedOperationError, match="field")
+
+
+def test_merge_paragraphs(report):
+    res = execute(report, "merge_paragraphs", {"first": "p4", "second": "p5"})
+    assert res.removed == ["p5"]
+    p4 = _para(_state(report), "p4")
+    assert p4["text"] == "North region exceeded its target by 12%. A new distribution partner joined in Q2."
+    _unchanged(report, "merge_paragraphs", {"first": "p4", "second": "p8"}, match="does not directly follow")
+    _unchanged(report, "merge_paragraphs", {"first": "p37", "second": "p38"}, UnsupportedOperationError, match="section")
+    execute(report, "merge_paragraphs", {"first": "p36", "second": "p37"})
+    assert _para(_state(report), "p36").get("ends_section")
+
+
+def test_merge_chinese_without_space(zh):
+    execute(zh, "merge_paragraphs", {"first": "p2", "second": "p3"})
+    assert _para(_state(zh), "p2")["text"] == "甲方：上海某某科技有限公司乙方：北京某某信息技术有限公司"
+
+
+def test_merge_cell_paragraphs():
+    def build(d):
+        c = d.add_table(rows=1, cols=1).cell(0, 0)
+        c.text = "one"
+        c.add_paragraph("two")
+        d.add_paragraph("after")
+    doc = make_doc(build)
+    a, b = doc.ids("p")[:2]
+    execute(doc, "merge_paragraphs", {"first": a, "second": b, "separator": " + "})
+    assert _state(doc)["tables"][0]["cells"][0][0] == "one + two"
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_render_replaced_moved_and_split_text(report):
+    from tests.rendering import render
+
+    execute(report, "replace_text", {"find": "Next Steps", "replace": "Action Items"})
+    execute(report, "replace_text", {"find": "Quarterly", "replace": "Annual", "scope": "all"})
+    execute(report, "move_block", {"block": "p6", "position": {"before": "p4"}})
+    execute(report, "split_paragraph", {"paragraph": "p2", "offset": 71})
+    out = render(report)
+    flat = " ".join(out.text.split())
+    assert "Action Items" in flat and "Next Steps" not in flat
+    assert "Acme Corporation - Annual Report" in flat and "Annual Sales Report" in flat
+    assert flat.index("Customer satisfaction") < flat.index("North region exceeded")
+    lines = [line.strip() for line in out.text.splitlines()]
+    assert "Revenue grew in every region." in lines
+    assert out.pages == 2
