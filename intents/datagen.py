@@ -1,11 +1,13 @@
 """Generate the bilingual intent dataset from templates.py: deterministic for a seed, split by template.
 
 Every template (and every hand-written sentence) is one *unit*; units, not sentences, are assigned
-to train/validation/test, balanced within each (intent, language). A test sentence therefore never
-shares its wording with a training sentence, only the operation. After generation, exact duplicates
-are removed (and sentences that appear under two intents dropped), and validation/test sentences
-whose character-trigram Jaccard similarity to any training sentence reaches ``NEAR_DUPLICATE`` are
-dropped as near-copies.
+to train/validation/test, balanced within each (intent, language). Templates of one paraphrase
+group (several wordings of one operation) keep at least one member in training, and a template
+that is the only wording of its operation always trains. A test sentence therefore never shares
+its wording with a training sentence, but its operation has been seen in other words. After
+generation, exact duplicates are removed (and sentences that appear under two intents dropped),
+and validation/test sentences whose character-trigram Jaccard similarity to any training sentence
+reaches ``NEAR_DUPLICATE`` are dropped as near-copies.
 """
 
 from __future__ import annotations
@@ -31,13 +33,14 @@ DEFAULT_SEED = 13
 NEAR_DUPLICATE = 0.8
 """Character-trigram Jaccard similarity at or above which two sentences count as near-copies."""
 
-PER_TEMPLATE: dict[str, int] = {"en": 9, "zh": 8}
+PER_TEMPLATE: dict[str, int] = {"en": 8, "zh": 7}
 """Sentences drawn from each template (fewer when the template cannot produce that many)."""
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "intents.jsonl"
 
 _ALT = re.compile(r"\[([^\[\]]*\|[^\[\]]*)\]")
 _SLOT = re.compile(r"\{([a-z]+)(\d?)\}")
+_NESTED = frozenset(name for values in SLOTS.values() for name, vals in values.items() if any("{" in v for v in vals))
 _END_PUNCT = frozenset(".!?。！？”\"'）)")
 
 
@@ -58,6 +61,7 @@ class _Unit:
     intent: str
     lang: str
     template: str
+    group: str | None  # paraphrase group id; None for a template that must train
     handwritten: bool
 
 
@@ -113,15 +117,19 @@ def _hashed(sets: list[set[str]], dims: int) -> np.ndarray:
 
 
 def _units() -> list[_Unit]:
-    units = [
-        _Unit(f"{fam.name}/{lang}/{i}", fam.intent, lang, tpl, False)
-        for fam in FAMILIES
-        for lang in ("en", "zh")
-        for i, tpl in enumerate(getattr(fam, lang))
-    ]
+    units: list[_Unit] = []
+    for fam in FAMILIES:
+        for lang in ("en", "zh"):
+            for i, op in enumerate(getattr(fam, lang)):
+                if isinstance(op, str):
+                    units.append(_Unit(f"{fam.name}/{lang}/{i}", fam.intent, lang, op, None, False))
+                    continue
+                group = f"{fam.name}/{lang}/{i}"
+                units += [_Unit(f"{group}.{j}", fam.intent, lang, tpl, group, False) for j, tpl in enumerate(op)]
     for intent, by_lang in HANDWRITTEN.items():
         for lang, sentences in by_lang.items():
-            units += [_Unit(f"hand/{intent}/{lang}/{i}", intent, lang, s, True) for i, s in enumerate(sentences)]
+            units += [_Unit(f"hand/{intent}/{lang}/{i}", intent, lang, s, f"hand/{intent}/{lang}/{i}", True)
+                      for i, s in enumerate(sentences)]
     unknown = {u.intent for u in units} - set(INTENTS)
     if unknown:
         raise ValueError(f"templates use unknown intents: {sorted(unknown)}")
@@ -129,7 +137,11 @@ def _units() -> list[_Unit]:
 
 
 def assign_splits(units: list[_Unit], rng: random.Random) -> dict[str, str]:
-    """Unit source -> split: balanced within each (intent, language); each family keeps a training template."""
+    """Unit source -> split, balanced within each (intent, language).
+
+    A single-wording operation trains; the first (shuffled) member of each paraphrase group trains;
+    the other members and hand-written sentences go wherever the split shares are furthest behind.
+    """
     groups: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
     for unit in units:
         groups[(unit.intent, unit.lang)].append(unit)
@@ -137,16 +149,24 @@ def assign_splits(units: list[_Unit], rng: random.Random) -> dict[str, str]:
     for key in sorted(groups):
         members = groups[key]
         rng.shuffle(members)
-        counts = dict.fromkeys(SPLITS, 0)
-        seen_family: set[str] = set()
+        forced = [u for u in members if u.group is None]
+        seen_group: set[str] = set()
+        free: list[_Unit] = []
         for unit in members:
-            family = unit.source.rsplit("/", 2)[0]
-            if not unit.handwritten and family not in seen_family:
-                split = "train"
+            if unit.group is None:
+                continue
+            if not unit.handwritten and unit.group not in seen_group:
+                forced.append(unit)
             else:
-                total = sum(counts.values()) + 1
-                split = max(SPLITS, key=lambda s: (SHARES[s] * total - counts[s], -SPLITS.index(s)))
-            seen_family.add(family)
+                free.append(unit)
+            seen_group.add(unit.group)
+        counts = dict.fromkeys(SPLITS, 0)
+        for unit in forced:
+            assignment[unit.source] = "train"
+            counts["train"] += 1
+        for unit in free:
+            total = sum(counts.values()) + 1
+            split = max(SPLITS, key=lambda s: (SHARES[s] * total - counts[s], -SPLITS.index(s)))
             counts[split] += 1
             assignment[unit.source] = split
     return assignment
@@ -166,7 +186,10 @@ def render(template: str, lang: str, rng: random.Random, decorate: bool = True) 
             chosen[key] = rng.choice(pool)
         return chosen[key]
 
-    text = _SLOT.sub(fill, text)
+    for _ in range(3):  # slot values may contain slots
+        if not _SLOT.search(text):
+            break
+        text = _SLOT.sub(fill, text)
     text = " ".join(text.split())
     if not decorate:
         return text
@@ -188,7 +211,7 @@ def _capacity(template: str, lang: str) -> int:
     for m in _ALT.finditer(template):
         n *= len(m.group(1).split("|"))
     for name in {m.group(0): m.group(1) for m in _SLOT.finditer(template)}.values():
-        n *= len(SLOTS[lang][name])
+        n *= sum(_capacity(v, lang) for v in SLOTS[lang][name]) if name in _NESTED else len(SLOTS[lang][name])
     return min(n, 10_000)
 
 

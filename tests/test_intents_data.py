@@ -81,6 +81,20 @@ def test_templates_are_split_units(examples):
             assert (fam.name, lang) in train_families, (fam.name, lang)
 
 
+def test_every_held_out_operation_has_a_training_wording(examples):
+    """A held-out template's paraphrase group (its operation) always has a member in training."""
+    train_groups = {e.source.rsplit(".", 1)[0] for e in examples if e.split == "train" and not e.source.startswith("hand/")}
+    held = [e for e in examples if e.split != "train" and not e.source.startswith("hand/")]
+    assert held
+    for e in held:
+        assert "." in e.source and e.source.rsplit(".", 1)[0] in train_groups, e.source
+
+
+def _templates(fam, lang):
+    for op in getattr(fam, lang):
+        yield from ([op] if isinstance(op, str) else op)
+
+
 def test_held_out_sentences_are_not_near_copies_of_training(examples):
     train = [e.text for e in examples if e.split == "train"]
     held = [e.text for e in examples if e.split != "train"]
@@ -105,7 +119,7 @@ def test_render_fills_every_slot_and_choice():
     rng = random.Random(0)
     for fam in FAMILIES:
         for lang in ("en", "zh"):
-            for tpl in getattr(fam, lang):
+            for tpl in _templates(fam, lang):
                 text = render(tpl, lang, rng)
                 assert not re.search(r"\{[a-z]+\d?\}|\[[^\]]*\|", text), (fam.name, tpl, text)
     assert SLOTS["en"].keys() == SLOTS["zh"].keys()
