@@ -1,0 +1,85 @@
+"""Benchmark a trained intent classifier: test accuracy (overall, en, zh), top-3 recall, batch-1 latency, size.
+
+Usage: python scripts/bench_intents.py [--model DIR] [--split test] [--latency-n 300] [--threads N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Load the model, score one split, time single-sentence predictions and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", type=Path, default=None, help="model folder (default: the agent's model directory)")
+    parser.add_argument("--split", default="test", choices=("train", "validation", "test"))
+    parser.add_argument("--latency-n", type=int, default=300, help="sentences timed one by one (batch 1)")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's choice)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    args = parser.parse_args(argv)
+
+    import torch
+
+    from intents.classifier import IntentClassifier, default_model_dir
+    from intents.datagen import load_dataset
+    from intents.labels import INTENTS
+    from intents.metrics import evaluate_probabilities
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    folder = args.model or default_model_dir()
+    started = time.perf_counter()
+    clf = IntentClassifier.load(folder)
+    load_seconds = time.perf_counter() - started
+
+    rows = [e for e in load_dataset() if e.split == args.split]
+    started = time.perf_counter()
+    probs = clf.probabilities([e.text for e in rows])
+    batch_seconds = time.perf_counter() - started
+    report = evaluate_probabilities(probs, [INTENTS.index(e.intent) for e in rows], [e.lang for e in rows], INTENTS)
+
+    sample = random.Random(0).sample(rows, min(args.latency_n, len(rows)))
+    for e in sample[:10]:  # warm-up
+        clf.predict(e.text)
+    times = []
+    for e in sample:
+        t = time.perf_counter()
+        clf.predict(e.text)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    size_mb = sum(f.stat().st_size for f in Path(folder).iterdir() if f.is_file()) / 2**20
+    figures = {
+        "model": str(folder),
+        "split": args.split,
+        **report.summary(),
+        "latency_ms_batch1": {
+            "median": round(statistics.median(times), 2),
+            "p90": round(times[int(0.9 * (len(times) - 1))], 2),
+            "mean": round(statistics.fmean(times), 2),
+            "n": len(times),
+        },
+        "throughput_per_s_batch64": round(len(rows) / batch_seconds, 1),
+        "load_seconds": round(load_seconds, 2),
+        "model_size_mb": round(size_mb, 1),
+        "torch_threads": torch.get_num_threads(),
+        "training": {k: clf.meta.training.get(k) for k in ("train_seconds", "n_train", "best_epoch", "frozen_layers")},
+    }
+    if args.json:
+        json.dump(figures, sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(report.render())
+        print()
+        for key in ("latency_ms_batch1", "throughput_per_s_batch64", "load_seconds", "model_size_mb", "torch_threads", "training"):
+            print(f"{key}: {figures[key]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
