@@ -32,10 +32,6 @@ LEGEND = enum("legend position: r (right), l (left), t (top), b (bottom), tr (to
               charts.LEGEND_POSITIONS)
 
 
-def _cm(value: int) -> str:
-    return f"{value / 360000:.1f}"
-
-
 @api(intent=INTENT,
      description="Insert a native Word chart (editable in Word, data in an embedded workbook) in a new paragraph at "
                  "a position. Give the chart type, category labels and one or more series of values.",
@@ -144,19 +140,14 @@ def set_chart_legend(doc: WordDocument, chart: str, position: str):
 def resize_chart(doc: WordDocument, chart: str, width: str | None = None, height: str | None = None,
                  keep_aspect: bool | None = None):
     """Change the chart drawing's extent."""
-    container = doc.find(chart, "chart")
-    old = drawings.get_size(container)
-    cx, cy = drawings.target_size(old, emu(width, "width") if width else None,
-                                  emu(height, "height") if height else None, keep_aspect)
-    drawings.set_size(container, cx, cy)
-    return f"resized {chart} from {_cm(old[0])}x{_cm(old[1])} cm to {_cm(cx)}x{_cm(cy)} cm"
+    return drawings.resize(doc.find(chart, "chart"), chart, width, height, keep_aspect)
 
 
 @api(intent=INTENT,
      description="Delete a chart together with its chart part and embedded workbook. The paragraph that held it "
                  "stays (possibly empty) unless remove_empty_paragraph is true.",
      params={"chart": CHART_ID,
-             "remove_empty_paragraph": boolean("also delete the host paragraph if it is left empty (default false)")},
+             "remove_empty_paragraph": drawings.REMOVE_EMPTY_PARAGRAPH},
      examples=[{"chart": "chart1"}, {"chart": "chart1", "remove_empty_paragraph": True}])
 def delete_chart(doc: WordDocument, chart: str, remove_empty_paragraph: bool = False):
     """Remove the drawing; the chart relationship goes when nothing else refers to it (its parts are then not saved)."""

@@ -25,6 +25,8 @@ INLINE, ANCHOR, PICT = qn("wp:inline"), qn("wp:anchor"), qn("w:pict")
 EXTENT, DOC_PR = qn("wp:extent"), qn("wp:docPr")
 _ALT = f"{{{MC}}}AlternateContent"
 _R_NS = NS["r"]
+REMOVE_EMPTY_PARAGRAPH = {"type": "boolean",
+                          "description": "also delete the host paragraph if it is left empty (default false)"}
 JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 WRAP_TAGS = tuple(qn(f"wp:{t}") for t in ("wrapNone", "wrapSquare", "wrapTight", "wrapThrough", "wrapTopAndBottom"))
 _DEFAULT_TEXT_WIDTH = 5943600  # 6.5in: Letter with 1in margins, when no section says otherwise
@@ -115,6 +117,23 @@ def target_size(current: tuple[int, int], width: int | None, height: int | None,
     if width is not None:
         return width, max(1, round(cy * width / cx))
     return max(1, round(cx * height / cy)), height
+
+
+def resize(container: etree._Element, did: str, width: str | None, height: str | None, keep_aspect: bool | None,
+           scale: float | None = None) -> str:
+    """Resize drawing `did` (lengths with units or a percent scale); return what was done."""
+    from apis.units import emu
+
+    old = get_size(container)
+    cx, cy = target_size(old, emu(width, "width") if width else None, emu(height, "height") if height else None,
+                         keep_aspect, scale)
+    set_size(container, cx, cy)
+    return f"resized {did} from {size_text(*old)} to {size_text(cx, cy)}"
+
+
+def size_text(cx: int, cy: int) -> str:
+    """"4.0x2.0 cm" for an EMU size."""
+    return f"{cx / 360000:.1f}x{cy / 360000:.1f} cm"
 
 
 def available_width(doc: WordDocument, p: etree._Element) -> int:

@@ -30,10 +30,6 @@ _WRAPS = ("inline", "square", "tight", "top_bottom", "behind", "in_front")
 _IMAGE_TYPES = "PNG, JPEG, GIF, BMP or TIFF"
 
 
-def _cm(value: int) -> str:
-    return f"{value / 360000:.1f}"
-
-
 def _picture(doc: WordDocument, image: str, *, vml_ok: bool = False, what: str = "this") -> etree._Element:
     """The container of picture `image`; VML pictures are refused unless `vml_ok`."""
     container = doc.find(image, "img")
@@ -83,7 +79,7 @@ def insert_image(doc: WordDocument, path: str, position: Any = None, paragraph: 
         cx, cy = drawings.fit_width(doc, p, cx, cy)
         drawings.set_size(inline, cx, cy)
     doc.refresh_ids()
-    return f"inserted picture {element_id(inline)} ({_cm(cx)}x{_cm(cy)} cm) in paragraph {element_id(p)}"
+    return f"inserted picture {element_id(inline)} ({drawings.size_text(cx, cy)}) in paragraph {element_id(p)}"
 
 
 @api(intent=INTENT,
@@ -97,12 +93,7 @@ def insert_image(doc: WordDocument, path: str, position: Any = None, paragraph: 
 def resize_image(doc: WordDocument, image: str, width: str | None = None, height: str | None = None,
                  keep_aspect: bool | None = None, scale: float | None = None):
     """Change the displayed size of a picture."""
-    container = _picture(doc, image, what="resizing")
-    old = drawings.get_size(container)
-    cx, cy = drawings.target_size(old, emu(width, "width") if width else None, emu(height, "height") if height else None,
-                                  keep_aspect, scale)
-    drawings.set_size(container, cx, cy)
-    return f"resized {image} from {_cm(old[0])}x{_cm(old[1])} cm to {_cm(cx)}x{_cm(cy)} cm"
+    return drawings.resize(_picture(doc, image, what="resizing"), image, width, height, keep_aspect, scale)
 
 
 @api(intent=INTENT,
@@ -147,7 +138,7 @@ def replace_image(doc: WordDocument, image: str, path: str, keep_size: bool = Tr
      description="Delete a picture. Its image file is removed from the document when no other picture uses it. "
                  "The paragraph that held it stays (possibly empty) unless remove_empty_paragraph is true.",
      params={"image": IMAGE_ID,
-             "remove_empty_paragraph": boolean("also delete the host paragraph if it is left empty (default false)")},
+             "remove_empty_paragraph": drawings.REMOVE_EMPTY_PARAGRAPH},
      examples=[{"image": "img1"}, {"image": "img1", "remove_empty_paragraph": True}])
 def delete_image(doc: WordDocument, image: str, remove_empty_paragraph: bool = False):
     """Remove a picture and its now-unused image relationship."""
@@ -261,4 +252,4 @@ def crop_image(doc: WordDocument, image: str, left: float = 0, top: float = 0, r
     new_cx = max(1, round(full_w * (1 - (left + right) / 100)))
     new_cy = max(1, round(full_h * (1 - (top + bottom) / 100)))
     drawings.set_size(container, new_cx, new_cy)
-    return f"cropped {image} (l {left}%, t {top}%, r {right}%, b {bottom}%); now {_cm(new_cx)}x{_cm(new_cy)} cm"
+    return f"cropped {image} (l {left}%, t {top}%, r {right}%, b {bottom}%); now {drawings.size_text(new_cx, new_cy)}"
