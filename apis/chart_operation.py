@@ -37,7 +37,7 @@ LEGEND = enum("legend position: r (right), l (left), t (top), b (bottom), tr (to
                  "a position. Give the chart type, category labels and one or more series of values.",
      params={"position": POSITION, "chart_type": CHART_TYPE, "categories": CATEGORIES, "series": SERIES,
              "title": text("chart title shown above the plot; omit for none"),
-             "legend": LEGEND, "width": length("chart width (default 15.24cm)"),
+             "legend": {**LEGEND, "description": "(default b) " + LEGEND["description"]}, "width": length("chart width (default 15.24cm)"),
              "height": length("chart height (default 8.89cm)"),
              "alignment": enum("alignment of the chart's paragraph", ("left", "center", "right"))},
      examples=[{"position": "end", "chart_type": "column", "title": "Sales by Region",

@@ -28,6 +28,7 @@ _R_EMBED, _R_LINK, _R_ID = qn("r:embed"), qn("r:link"), qn("r:id")
 _ALIGN = enum("horizontal alignment", ("left", "center", "right"))
 _WRAPS = ("inline", "square", "tight", "top_bottom", "behind", "in_front")
 _IMAGE_TYPES = "PNG, JPEG, GIF, BMP or TIFF"
+_PATH = "{} path: absolute, or relative to the first allowed folder (e.g. \"images/photo.png\"); it must lie in an allowed folder"
 
 
 def _picture(doc: WordDocument, image: str, *, vml_ok: bool = False, what: str = "this") -> etree._Element:
@@ -53,7 +54,7 @@ def _load_image(doc: WordDocument, part, path: str):
                  "in a new paragraph of its own, or paragraph (+ optional character offset) to put it inline in "
                  "existing text. Give width or height to size it (the other follows the proportions); with "
                  "neither, it keeps its natural size, shrunk to fit the text width.",
-     params={"path": text("image file path, relative to the document's folder (e.g. \"images/photo.png\")", 1),
+     params={"path": text(_PATH.format("image file"), 1),
              "position": POSITION, "paragraph": PARAGRAPH_ID,
              "offset": integer("with paragraph: character offset where the picture goes; omit for the end", 0),
              "width": length("picture width"), "height": length("picture height"),
@@ -100,7 +101,7 @@ def resize_image(doc: WordDocument, image: str, width: str | None = None, height
      description="Replace the image file shown by a picture, keeping its place, wrapping and alt text. keep_size "
                  "true (default) keeps the current width and height; false uses the new file's natural size "
                  "(shrunk to fit the text width). Any crop is reset.",
-     params={"image": IMAGE_ID, "path": text("new image file path, relative to the document's folder", 1),
+     params={"image": IMAGE_ID, "path": text(_PATH.format("new image file"), 1),
              "keep_size": boolean("keep the current width and height (default true)")},
      examples=[{"image": "img1", "path": "images/diagram.png"},
                {"image": "img1", "path": "images/photo.png", "keep_size": False}])
