@@ -24,14 +24,17 @@ def allowed_roots(doc: WordDocument) -> list[Path]:
 
 
 def resolve_asset(doc: WordDocument, path: str, *, must_exist: bool = True, what: str = "file") -> Path:
-    """`path` resolved (relative paths against the first allowed root), checked to lie in an allowed folder."""
+    """`path` resolved and checked to lie in an allowed folder; a relative path is looked up in each allowed
+    folder in turn (for outputs that need not exist, the first one)."""
     roots = allowed_roots(doc)
-    candidate = Path(path).expanduser()
-    if not candidate.is_absolute():
-        candidate = roots[0] / candidate
-    resolved = candidate.resolve()
-    if not any(resolved == r or r in resolved.parents for r in roots):
+    given = Path(path).expanduser()
+    candidates = [given] if given.is_absolute() else [root / given for root in roots]
+    inside = [c.resolve() for c in candidates if any(c.resolve() == r or r in c.resolve().parents for r in roots)]
+    if not inside:
         raise ArgumentError(f"{what} {path!r} is outside the allowed folders ({', '.join(map(str, roots))})")
-    if must_exist and not resolved.is_file():
-        raise ArgumentError(f"{what} {path!r} does not exist")
-    return resolved
+    if not must_exist:
+        return inside[0]
+    found = next((c for c in inside if c.is_file()), None)
+    if found is None:
+        raise ArgumentError(f"{what} {path!r} does not exist in the allowed folders ({', '.join(map(str, roots))})")
+    return found

@@ -9,6 +9,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from apis import locate
 from apis.builtin_styles import ensure_style
+from apis.drawings import host_paragraph
 from apis.fields import field_runs
 from apis.notes import add_note, order_notes_by_reference
 from apis.numbering import NUMBER_FORMATS, add_list_definition
@@ -260,7 +261,7 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
     is_table = el.tag == qn("w:tbl")
     label = label or ("Table" if is_table else "Figure")
     where = where or ("above" if is_table else "below")
-    anchor = el if is_table else _host_paragraph(el)
+    anchor = el if is_table else host_paragraph(el)
     p = make_paragraph(doc, f"{label} ", "Caption")
     for run in field_runs(f"SEQ {label} \\* ARABIC", str(_next_seq(doc, label))):
         p.append(run)
@@ -268,15 +269,6 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
         p.append(new_run(f": {text}"))
     (anchor.addprevious if where == "above" else anchor.addnext)(p)
     return f"inserted caption {_new_ids(doc, p)} for {target}"
-
-
-def _host_paragraph(el):
-    parent = el.getparent()
-    while parent is not None and parent.tag != qn("w:p"):
-        parent = parent.getparent()
-    if parent is None:
-        raise ArgumentError("the drawing is not inside a paragraph")
-    return parent
 
 
 def _next_seq(doc: WordDocument, label: str) -> int:

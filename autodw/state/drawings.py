@@ -36,6 +36,7 @@ CHART_KINDS = {
     "bubbleChart": "bubble",
     "stockChart": "stock",
     "surfaceChart": "surface",
+    "ofPieChart": "pie_of_pie",
 }
 
 
@@ -104,13 +105,11 @@ def read_chart(blob: bytes) -> dict[str, Any]:
             kinds.append(kind)
             for ser in el.iterchildren(f"{{{_C}}}ser"):
                 name = "".join(v.text or "" for v in ser.iterfind(f"{{{_C}}}tx//{{{_C}}}v"))
-                cats = [v.text or "" for v in ser.iterfind(f"{{{_C}}}cat//{{{_C}}}pt/{{{_C}}}v")]
-                if not cats:
-                    cats = [v.text or "" for v in ser.iterfind(f"{{{_C}}}xVal//{{{_C}}}pt/{{{_C}}}v")]
+                cats = _points(ser.find(f"{{{_C}}}cat")) or _points(ser.find(f"{{{_C}}}xVal"))
                 vals_el = ser.find(f"{{{_C}}}val")
                 if vals_el is None:
                     vals_el = ser.find(f"{{{_C}}}yVal")
-                values = [_num(v.text) for v in vals_el.iterfind(f".//{{{_C}}}pt/{{{_C}}}v")] if vals_el is not None else []
+                values = [_num(v) for v in _points(vals_el)]
                 categories = categories or cats
                 series.append({"name": name, "values": values})
     out["chart_type"] = kinds[0] if len(kinds) == 1 else (kinds or None)
@@ -122,6 +121,20 @@ def read_chart(blob: bytes) -> dict[str, Any]:
     out["categories"] = categories
     out["series"] = series
     return out
+
+
+def _points(data: etree._Element | None) -> list[str | None]:
+    """Point values of a ``c:cat``/``c:val`` (string or number cache), by index: gaps stay None."""
+    if data is None:
+        return []
+    cache = next(iter(data.iter(f"{{{_C}}}strCache", f"{{{_C}}}numCache", f"{{{_C}}}strLit", f"{{{_C}}}numLit")), None)
+    if cache is None:
+        return []
+    count_el = cache.find(f"{{{_C}}}ptCount")
+    points = {int(pt.get("idx", 0)): (pt.findtext(f"{{{_C}}}v")) for pt in cache.iterfind(f"{{{_C}}}pt")}
+    count = int(count_el.get("val")) if count_el is not None and (count_el.get("val") or "").isdigit() else \
+        (max(points) + 1 if points else 0)
+    return [points.get(i) for i in range(count)]
 
 
 def read_vml_picture(pict: etree._Element) -> dict[str, Any] | None:
@@ -169,7 +182,7 @@ def _anchor_position(anchor: etree._Element) -> dict[str, Any]:
     return pos
 
 
-def _num(text: str | None) -> float | None:
+def _num(text: str | None) -> float | int | None:
     try:
         value = float(text) if text is not None else None
     except ValueError:
