@@ -294,18 +294,24 @@ def _section_number(doc: WordDocument, p: etree._Element) -> int:
 
 
 def _check_container_keeps_paragraph(el: etree._Element, bid: str) -> None:
-    """Refuse removing `el` when its cell or the body would no longer end with a paragraph."""
+    """Refuse removing `el` when its cell, header, footer or the body would no longer end with a paragraph."""
     parent = el.getparent()
     rest = [c for c in parent if c is not el and c.tag in _BLOCKS]
-    if parent.tag == TC and (not rest or rest[-1].tag != P):
+    if rest and rest[-1].tag != TBL and any(c.tag != TBL for c in rest):
+        return
+    fix = "Empty it with set_paragraph_text (text \"\") instead"
+    if parent.tag == TC:
         cell = _cell_location(el) or {}
-        raise UnsupportedOperationError(
-            f"{bid} is the last paragraph of cell ({cell.get('row')}, {cell.get('col')}) of table {cell.get('table')}; "
-            "a cell must keep a paragraph. Empty it with set_paragraph_text (text \"\") instead")
-    if parent.tag == BODY and (not any(c.tag == P for c in rest) or (rest and rest[-1].tag == TBL)):
-        what = "the only paragraph of the document" if not any(c.tag == P for c in rest) else \
-            "the paragraph after the last table (a document cannot end with a table)"
-        raise UnsupportedOperationError(f"{bid} is {what}; it cannot be removed. Empty it with set_paragraph_text instead")
+        raise UnsupportedOperationError(f"{bid} is the last paragraph of cell ({cell.get('row')}, {cell.get('col')}) of "
+                                        f"table {cell.get('table')}; a cell must keep a paragraph. {fix}")
+    if parent.tag != BODY:
+        local = etree.QName(parent).localname
+        story = {"hdr": "header", "ftr": "footer", "sdtContent": "content control"}.get(local, local)
+        raise UnsupportedOperationError(f"{bid} is the last paragraph of its {story}; it must keep one. {fix}")
+    if not rest or all(c.tag == TBL for c in rest):
+        raise UnsupportedOperationError(f"{bid} is the only paragraph of the document; it cannot be removed. {fix}")
+    raise UnsupportedOperationError(f"{bid} is the paragraph after the last table and a document cannot end with a "
+                                    f"table; it cannot be removed. {fix}")
 
 
 def _hand_over_section_break(doc: WordDocument, el: etree._Element, bid: str) -> str:
@@ -379,10 +385,12 @@ def delete_block(doc: WordDocument, block: str):
      examples=[{"block": "p6", "position": {"before": "p4"}}, {"block": "p31", "position": {"after": "p8"}}])
 def move_block(doc: WordDocument, block: str, position: Any):
     el = locate.block(doc, block)
-    if isinstance(position, dict):
-        anchor = locate.block(doc, next(iter(position.values())))
-        if anchor is el or el in anchor.iterancestors():
-            raise ArgumentError(f"cannot move {block} relative to itself or to a block inside it; choose a position outside {block}")
+    anchor = locate.block(doc, next(iter(position.values()))) if isinstance(position, dict) else doc.body
+    if anchor is el or el in anchor.iterancestors():
+        raise ArgumentError(f"cannot move {block} relative to itself or to a block inside it; choose a position outside {block}")
+    if anchor.getroottree().getroot() is not el.getroottree().getroot():
+        raise UnsupportedOperationError(f"{block} and the target position are in different parts (body, header, footer); "
+                                        "blocks can only move within their part. Copy the text instead")
     _check_container_keeps_paragraph(el, block)
     note = _hand_over_section_break(doc, el, block)
     el.getparent().remove(el)

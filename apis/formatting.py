@@ -12,7 +12,7 @@ from typing import Any
 
 from lxml import etree
 
-from apis.oxml import get_or_add, insert_ordered, make, remove_children, replace_child
+from apis.oxml import get_or_add, remove_children, replace_child
 from apis.schema import ALIGNMENT, HIGHLIGHTS, boolean, color, enum, length, number, text
 from apis.units import hex_color, twips
 from autodw.errors import ArgumentError
@@ -196,15 +196,3 @@ def apply_paragraph_props(ppr: etree._Element, props: dict[str, Any], char_pt: f
             drop += ["w:firstLine", "w:firstLineChars", "w:hangingChars"]
         for attr in drop:
             ind.attrib.pop(qn(attr), None)
-
-
-def shading(fill: str) -> etree._Element:
-    """A solid ``w:shd`` of colour `fill`."""
-    return make("w:shd", w_val="clear", w_color="auto", w_fill=hex_color(fill, "fill"))
-
-
-def ordered(parent: etree._Element, child: etree._Element) -> etree._Element:
-    """Replace `parent`'s children of `child`'s tag with `child`, in schema order."""
-    for old in parent.findall(child.tag):
-        parent.remove(old)
-    return insert_ordered(parent, child)

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from docx.enum.text import WD_BREAK
 
 from apis import execute
 from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.ids import element_id
 from autodw.state import extract_state
 from autodw.xml import qn
-from tests.conftest import EXAMPLES, make_doc
 from autodw.document import WordDocument
+from tests.conftest import EXAMPLES, make_doc
 
 
 def _state(doc):
@@ -131,6 +129,13 @@ def test_replace_regex_groups_whole_word_and_headers(report):
     assert state["page_layout"]["sections"][0]["headers"]["default"]["text"] == "Acme Corporation - Annual Report"
     execute(report, "replace_text", {"find": "in", "replace": "IN", "whole_word": True, "paragraphs": ["p39"]})
     assert _para(_state(report), "p39")["text"].count("IN") == 2
+
+
+def test_replace_in_footnotes_with_scope_all(report):
+    execute(report, "replace_text", {"find": "January", "replace": "February", "scope": "all"})
+    assert _state(report)["interactive"]["footnotes"][0]["text"] == "Target set in the February plan."
+    hit = execute(report, "find_text", {"query": "February", "scope": "all"}).data["matches"][0]
+    assert hit["story"] == "footnote 1" and hit["paragraph"] is None
 
 
 def test_replace_multiline_and_delete(report):
@@ -290,6 +295,9 @@ def test_move_block_refusals(report):
     _unchanged(report, "move_block", {"block": "p4", "position": {"after": "p4"}}, match="itself")
     _unchanged(report, "move_block", {"block": "t1", "position": {"after": "p9"}}, match="inside")
     _unchanged(report, "move_block", {"block": "p9", "position": "end"}, UnsupportedOperationError, match="cell")
+    header_p = _state(report)["page_layout"]["sections"][0]["headers"]["default"]["paragraphs"][0]
+    _unchanged(report, "move_block", {"block": header_p, "position": "end"}, UnsupportedOperationError, match="different parts")
+    _unchanged(report, "delete_block", {"block": header_p}, UnsupportedOperationError, match="last paragraph of its header")
 
 
 # --- split and merge ----------------------------------------------------------------------

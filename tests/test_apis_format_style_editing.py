@@ -1,0 +1,354 @@
+"""format_style_editing APIs: effects checked through the document state (and the XML where the state is
+silent), schema order, Chinese fonts, refusals; one LibreOffice render of lists and formatted text."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from apis import execute
+from apis.oxml import SEQUENCES
+from autodw.state import extract_state
+from autodw.xml import qn
+from tests.conftest import make_doc
+from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
+
+_ORDER = {qn(k): [qn(t) for t in v if not t.startswith("sl:")] for k, v in SEQUENCES.items()}
+
+
+def _style(state, name):
+    return next(s for s in state["styles"]["styles"] if s["name"] == name)
+
+
+def _assert_schema_order(doc):
+    """Every pPr/rPr/style child sequence of the body and the styles is in schema order."""
+    for root in (doc.part._element, doc.docx.styles.element):
+        for el in root.iter(*_ORDER):
+            order = _ORDER[el.tag]
+            ranks = [order.index(c.tag) for c in el if c.tag in order]
+            assert ranks == sorted(ranks), f"{el.tag} children out of order: {[c.tag.split('}')[1] for c in el]}"
+
+
+# --- set_text_format / clear_text_format -------------------------------------------------
+
+
+def test_set_text_format_on_span_across_runs_changes_only_given_properties(report):
+    execute(report, "set_text_format", {"paragraphs": "p2", "span": {"match": "year. Revenue"}, "italic": True,
+                                        "color": "red", "size_pt": 10.5})
+    runs = _para(extract_state(report), "p2")["runs"]
+    assert runs[0] == {"text": "This report summarises sales for the first three quarters of the "}
+    assert runs[1] == {"text": "year. ", "italic": True, "color": "FF0000", "size_pt": 10.5}
+    assert runs[2] == {"text": "Revenue", "bold": True, "italic": True, "color": "FF0000", "size_pt": 10.5}
+    assert runs[3] == {"text": " grew in every region.", "bold": True}
+    execute(report, "set_text_format", {"paragraphs": "p2", "bold": False, "underline": "double", "strike": True,
+                                        "superscript": True, "all_caps": True, "small_caps": False, "highlight": "yellow",
+                                        "font": "Arial"})
+    for run in _para(extract_state(report), "p2")["runs"]:
+        assert run["bold"] is False and run["underline"] == "double" and run["strike"] and run["superscript"]
+        assert run["all_caps"] and run["small_caps"] is False and run["highlight"] == "yellow" and run["font"] == "Arial"
+    execute(report, "set_text_format", {"paragraphs": "p2", "superscript": False, "highlight": "none", "underline": "none"})
+    run = _para(extract_state(report), "p2")["runs"][0]
+    assert "superscript" not in run and "highlight" not in run and run["underline"] is False
+    _assert_schema_order(report)
+
+
+def test_set_text_format_whole_paragraph_table_and_list_mark(report):
+    execute(report, "set_text_format", {"paragraphs": ["t1", "p34"], "bold": True})
+    state = extract_state(report)
+    assert all(p["runs"][0].get("bold") for row in state["tables"][0]["cell_details"] for c in row for p in c["paragraphs"])
+    mark = report.find("p34").find(f"{qn('w:pPr')}/{qn('w:rPr')}/{qn('w:b')}")
+    assert mark is not None  # the list number is bold too
+
+
+def test_set_text_format_refusals(report):
+    _unchanged(report, "set_text_format", {"paragraphs": "p2"}, match="at least one property")
+    _unchanged(report, "set_text_format", {"paragraphs": "p2", "superscript": True, "subscript": True}, match="both")
+    _unchanged(report, "set_text_format", {"paragraphs": ["p2", "p9999"], "bold": True}, match="p9999")
+    _unchanged(report, "set_text_format", {"paragraphs": "p2", "span": {"match": "zebra"}, "bold": True}, match="does not occur")
+    _unchanged(report, "set_text_format", {"paragraphs": "p2", "size_pt": 0}, match="size_pt")
+    _unchanged(report, "set_text_format", {"paragraphs": "p2", "color": "bluish"}, match="color")
+
+
+def test_set_text_format_chinese_east_asia_font_with_hint(zh):
+    execute(zh, "set_text_format", {"paragraphs": "p5", "span": {"match": "软件开发"}, "east_asia_font": "黑体", "bold": True})
+    runs = _para(extract_state(zh), "p5")["runs"]
+    assert runs[1] == {"text": "软件开发", "east_asia_font": "黑体", "bold": True}
+    fonts = [r for r in zh.find("p5").iter(qn("w:rFonts"))]
+    assert len(fonts) == 1 and fonts[0].get(qn("w:hint")) == "eastAsia" and fonts[0].get(qn("w:ascii")) is None
+
+
+def test_clear_text_format(report):
+    execute(report, "insert_hyperlink", {"paragraph": "p2", "text": " (more)", "url": "https://example.com"})
+    execute(report, "set_text_format", {"paragraphs": "p2", "color": "blue"})
+    execute(report, "clear_text_format", {"paragraphs": "p2", "span": {"match": "Revenue grew"}})
+    runs = _para(extract_state(report), "p2")["runs"]
+    assert {"text": "Revenue grew"} in runs and runs[0]["color"] == "0070C0"
+    execute(report, "clear_text_format", {"paragraphs": "p2"})
+    runs = _para(extract_state(report), "p2")["runs"]
+    assert [set(r) for r in runs] == [{"text"}, {"text", "hyperlink", "style"}]
+    assert runs[1]["style"] == "Hyperlink"
+
+
+# --- paragraph formatting -----------------------------------------------------------------
+
+
+def test_set_paragraph_format(report):
+    execute(report, "set_paragraph_format", {"paragraphs": ["p2", "p39"], "alignment": "justify", "space_before": "6pt",
+                                             "space_after": "12pt", "line_spacing": 1.5, "left_indent": "1cm",
+                                             "right_indent": "0.5cm", "first_line_indent": "0.75cm",
+                                             "keep_together": True, "page_break_before": True})
+    p = _para(extract_state(report), "p39")
+    assert p["alignment"] == "justify" and p["keep_together"] and p["page_break_before"]
+    assert p["spacing"] == {"before_pt": 6.0, "after_pt": 12.0, "line": 1.5, "line_rule": "multiple"}
+    assert p["indent"] == {"left_cm": 1.0, "right_cm": 0.5, "first_line_cm": 0.75}
+    execute(report, "set_paragraph_format", {"paragraphs": "p39", "hanging_indent": "1cm", "line_height": "18pt"})
+    p = _para(extract_state(report), "p39")
+    assert p["indent"] == {"left_cm": 1.0, "right_cm": 0.5, "hanging_cm": 1.0}
+    assert p["spacing"]["line"] == 18.0 and p["spacing"]["line_rule"] == "exactly"
+    execute(report, "set_paragraph_format", {"paragraphs": "p3", "keep_with_next": False, "alignment": "center"})
+    keep = report.find("p3").find(f"{qn('w:pPr')}/{qn('w:keepNext')}")
+    assert keep.get(qn("w:val")) == "0"  # overrides the heading style's keep-with-next
+    execute(report, "set_paragraph_format", {"paragraphs": "t1", "alignment": "right"})
+    assert _para(extract_state(report), "p14")["alignment"] == "right"
+    _assert_schema_order(report)
+
+
+def test_set_paragraph_format_refusals(report):
+    _unchanged(report, "set_paragraph_format", {"paragraphs": "p2"}, match="at least one property")
+    _unchanged(report, "set_paragraph_format", {"paragraphs": "p2", "line_spacing": 2, "line_height": "12pt"}, match="not both")
+    _unchanged(report, "set_paragraph_format", {"paragraphs": "p2", "first_line_indent": "1cm", "hanging_indent": "1cm"},
+               match="exclude")
+    _unchanged(report, "set_paragraph_format", {"paragraphs": "p2", "left_indent": "2 cm"}, match="left_indent")
+
+
+def test_first_line_chars_for_chinese(zh):
+    execute(zh, "set_paragraph_format", {"paragraphs": ["p5"], "first_line_chars": 2})
+    ind = zh.find("p5").find(f"{qn('w:pPr')}/{qn('w:ind')}")
+    assert ind.get(qn("w:firstLineChars")) == "200" and ind.get(qn("w:firstLine")) == "440"  # 2 x 11pt
+    assert _para(extract_state(zh), "p5")["indent"] == {"first_line_cm": 0.78}
+
+
+def test_paragraph_shading_and_border(report):
+    execute(report, "set_paragraph_shading", {"paragraphs": ["p39", "p8"], "fill": "D9E2F3"})
+    assert _para(extract_state(report), "p8")["shading"] == "D9E2F3"
+    execute(report, "set_paragraph_shading", {"paragraphs": "p8", "fill": "none"})
+    assert "shading" not in _para(extract_state(report), "p8")
+    execute(report, "set_paragraph_border", {"paragraphs": ["p39"], "sides": ["box", "between"], "size_pt": 1.5, "color": "navy"})
+    assert _para(extract_state(report), "p39")["border"] == ["between", "bottom", "left", "right", "top"]
+    top = report.find("p39").find(f"{qn('w:pPr')}/{qn('w:pBdr')}/{qn('w:top')}")
+    assert (top.get(qn("w:val")), top.get(qn("w:sz")), top.get(qn("w:color"))) == ("single", "12", "000080")
+    execute(report, "set_paragraph_border", {"paragraphs": "p39", "sides": ["left", "right", "between"], "style": "none"})
+    assert _para(extract_state(report), "p39")["border"] == ["bottom", "top"]
+    execute(report, "set_paragraph_border", {"paragraphs": "p39", "sides": ["box"], "style": "none"})
+    assert "border" not in _para(extract_state(report), "p39")
+    _assert_schema_order(report)
+
+
+def test_set_tab_stops(report):
+    execute(report, "set_tab_stops", {"paragraphs": "p39", "stops": [{"position": "15cm", "alignment": "right", "leader": "dot"},
+                                                                     {"position": "8cm", "alignment": "center"}]})
+    tabs = report.find("p39").find(f"{qn('w:pPr')}/{qn('w:tabs')}")
+    assert [(t.get(qn("w:val")), t.get(qn("w:pos")), t.get(qn("w:leader"))) for t in tabs] == \
+        [("center", "4535", None), ("right", "8504", "dot")]
+    execute(report, "set_tab_stops", {"paragraphs": "p39", "stops": [{"position": "8cm", "alignment": "decimal"}],
+                                      "clear_existing": False})
+    assert [t.get(qn("w:val")) for t in tabs] == ["decimal", "right"]
+    execute(report, "set_tab_stops", {"paragraphs": "p39", "stops": []})
+    assert report.find("p39").find(f"{qn('w:pPr')}/{qn('w:tabs')}") is None
+    _assert_schema_order(report)
+
+
+# --- styles ---------------------------------------------------------------------------------
+
+
+def test_apply_paragraph_and_character_styles(report):
+    execute(report, "apply_style", {"paragraphs": ["p8", "p31"], "style": "Quote"})
+    execute(report, "apply_style", {"paragraphs": "p2", "style": "Strong", "span": {"match": "three quarters"}})
+    state = extract_state(report)
+    assert _para(state, "p8")["style"] == "Quote" and _para(state, "p31")["style"] == "Quote"
+    assert {"text": "three quarters", "style": "Strong"} in _para(state, "p2")["runs"]
+    _unchanged(report, "apply_style", {"paragraphs": "p2", "style": "Fancy"}, match="no style 'Fancy'.*Heading 1")
+    _unchanged(report, "apply_style", {"paragraphs": "p2", "style": "Quote", "span": {"match": "three"}}, match="character")
+
+
+def test_apply_builtin_style_missing_from_document():
+    doc = make_doc(lambda d: d.add_paragraph("plain"))
+    styles = doc.docx.styles.element
+    for s in list(styles.iterchildren(qn("w:style"))):
+        if s.get(qn("w:styleId")) == "Heading2":
+            styles.remove(s)
+    pid = doc.ids("p")[0]
+    execute(doc, "apply_style", {"paragraphs": pid, "style": "Heading 2"})
+    assert extract_state(doc)["paragraphs"][0]["style"] == "Heading 2"
+
+
+def test_create_style_chinese_and_apply(zh):
+    res = execute(zh, "create_style", {"name": "正文缩进", "font": "Times New Roman", "east_asia_font": "宋体", "size_pt": 12,
+                                       "first_line_chars": 2, "line_spacing": 1.5, "apply_to": ["p5", "p7"]})
+    assert "正文缩进" in res.message
+    state = extract_state(zh)
+    assert _para(state, "p5")["style"] == "正文缩进"
+    style = _style(state, "正文缩进")
+    assert style == {**style, "font": "Times New Roman", "east_asia_font": "宋体", "size_pt": 12.0, "based_on": "Normal"}
+    sid = style["id"]
+    el = next(s for s in zh.docx.styles.element.iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == sid)
+    assert el.find(f"{qn('w:pPr')}/{qn('w:ind')}").get(qn("w:firstLine")) == "480"  # 2 characters of 12pt
+    _unchanged(zh, "create_style", {"name": "正文缩进", "bold": True, "apply_to": ["p2"]}, match="already exists")
+    _unchanged(zh, "create_style", {"name": "Heading 1", "apply_to": ["p2"]}, match="already exists")
+    _assert_schema_order(zh)
+
+
+def test_create_character_and_table_styles(report):
+    execute(report, "create_style", {"name": "Code", "kind": "character", "font": "Courier New", "apply_to": ["p8"]})
+    assert all(r.get("style") == "Code" for r in _para(extract_state(report), "p8")["runs"])
+    execute(report, "create_style", {"name": "Plain Table", "kind": "table", "based_on": "Table Grid", "size_pt": 9,
+                                     "apply_to": ["t1"]})
+    state = extract_state(report)
+    assert state["tables"][0]["style"] == "Plain Table" and _style(state, "Plain Table")["based_on"] == "Table Grid"
+    _unchanged(report, "create_style", {"name": "Bad", "kind": "character", "alignment": "center"}, match="paragraph properties")
+    _unchanged(report, "create_style", {"name": "Bad", "kind": "table", "apply_to": ["p2"]}, match="table")
+    _unchanged(report, "create_style", {"name": "Bad", "based_on": "Nope"}, match="no style 'Nope'")
+    ids = [s.get(qn("w:styleId")) for s in report.docx.styles.element.iterchildren(qn("w:style"))]
+    execute(report, "create_style", {"name": "Code!", "kind": "character", "bold": True, "apply_to": ["p31"]})
+    new_ids = [s.get(qn("w:styleId")) for s in report.docx.styles.element.iterchildren(qn("w:style"))]
+    assert set(new_ids) - set(ids) == {"Code1"}
+
+
+def test_modify_style(report):
+    execute(report, "modify_style", {"name": "Heading 1", "color": "C00000", "size_pt": 16, "font": "Arial", "italic": True,
+                                     "space_after": "6pt", "alignment": "center"})
+    style = _style(extract_state(report), "Heading 1")
+    assert (style["color"], style["size_pt"], style["font"], style["italic"]) == ("C00000", 16.0, "Arial", True)
+    el = next(s for s in report.docx.styles.element.iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == "Heading1")
+    fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
+    assert fonts.get(qn("w:asciiTheme")) is None  # the theme font would override Arial
+    assert el.find(f"{qn('w:pPr')}/{qn('w:jc')}").get(qn("w:val")) == "center"
+    execute(report, "modify_style", {"name": "List Bullet", "based_on": "Quote"})
+    assert _style(extract_state(report), "List Bullet")["based_on"] == "Quote"
+    _unchanged(report, "modify_style", {"name": "Normal", "based_on": "Heading 1"}, match="loop")
+    _unchanged(report, "modify_style", {"name": "Strong", "alignment": "center"}, match="paragraph properties")
+    _unchanged(report, "modify_style", {"name": "Heading 1"}, match="at least one")
+    _assert_schema_order(report)
+
+
+def test_modify_style_chinese(zh):
+    execute(zh, "modify_style", {"name": "Heading 1", "east_asia_font": "黑体", "bold": False})
+    style = _style(extract_state(zh), "Heading 1")
+    assert style["east_asia_font"] == "黑体" and style["bold"] is False
+
+
+def test_set_default_font(report, zh):
+    res = execute(report, "set_default_font", {"font": "Georgia", "size_pt": 12})
+    assert "Normal style" in res.message
+    state = extract_state(report)
+    assert state["styles"]["defaults"] == {"font": "Georgia", "size_pt": 12.0}
+    assert "font" not in _style(state, "Normal") and "size_pt" not in _style(state, "Normal")
+    execute(zh, "set_default_font", {"east_asia_font": "宋体"})
+    assert extract_state(zh)["styles"]["defaults"]["east_asia_font"] == "宋体"
+    _unchanged(zh, "set_default_font", {}, match="at least one")
+
+
+# --- lists ----------------------------------------------------------------------------------
+
+
+def _list(state, pid):
+    return _para(state, pid).get("list")
+
+
+def test_set_list_format_bullets_to_numbers_and_continue(report):
+    execute(report, "set_list_format", {"paragraphs": ["p4", "p5", "p6"], "kind": "numbered"})
+    state = extract_state(report)
+    lists = [_list(state, p) for p in ("p4", "p5", "p6")]
+    assert all(x["kind"] == "numbered" and x["level"] == 0 for x in lists) and len({x["num_id"] for x in lists}) == 1
+    new = execute(report, "insert_paragraph", {"text": "Fourth point", "position": {"after": "p6"}}).created[0]
+    execute(report, "set_list_format", {"paragraphs": new, "kind": "numbered"})
+    state = extract_state(report)
+    assert _list(state, new)["num_id"] == lists[0]["num_id"] and _para(state, new)["style"] == "List Paragraph"
+    execute(report, "set_list_format", {"paragraphs": "p5", "level": 1})
+    assert _list(extract_state(report), "p5")["level"] == 1
+    _assert_schema_order(report)
+
+
+def test_set_list_format_new_list_restart_and_formats(report):
+    execute(report, "set_list_format", {"paragraphs": ["p39"], "kind": "bullet"})
+    assert _list(extract_state(report), "p39")["kind"] == "bullet"
+    res = execute(report, "set_list_format", {"paragraphs": "p35", "restart": True, "start": 5})
+    assert "restarts at 5" in res.message
+    state = extract_state(report)
+    assert _list(state, "p34")["num_id"] != _list(state, "p35")["num_id"] == _list(state, "p36")["num_id"]
+    num = _list(state, "p35")["num_id"]
+    numbering = report.part.numbering_part.element
+    inst = next(n for n in numbering.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == str(num))
+    assert inst.find(f"{qn('w:lvlOverride')}/{qn('w:startOverride')}").get(qn("w:val")) == "5"
+    execute(report, "set_list_format", {"paragraphs": ["p8"], "kind": "numbered", "number_format": "upperRoman"})
+    assert _list(extract_state(report), "p8")["format"] == "upperRoman"
+
+
+def test_set_list_format_refusals(report):
+    _unchanged(report, "set_list_format", {"paragraphs": "p8", "level": 1}, match="not a list item")
+    _unchanged(report, "set_list_format", {"paragraphs": "p8"}, match="give kind")
+    _unchanged(report, "set_list_format", {"paragraphs": "p4", "restart": True}, match="bullets")
+    _unchanged(report, "set_list_format", {"paragraphs": "p4", "kind": "bullet", "number_format": "decimal"}, match="numbered")
+
+
+def test_set_list_format_chinese_counting(zh):
+    execute(zh, "set_list_format", {"paragraphs": ["p21", "p22", "p23"], "kind": "numbered", "number_format": "chineseCounting"})
+    assert _list(extract_state(zh), "p22")["format"] == "chineseCounting"
+
+
+def test_remove_list(report):
+    execute(report, "remove_list", {"paragraphs": ["p4", "p5"]})
+    state = extract_state(report)
+    assert "list" not in _para(state, "p4") and _list(state, "p6")["kind"] == "bullet"
+    last = execute(report, "insert_list", {"items": ["a", "b"], "position": "end", "kind": "numbered"}).created[-1]
+    res = execute(report, "remove_list", {"paragraphs": [last, "p8"]})
+    assert "p8 were not list items" in res.message
+    state = extract_state(report)
+    assert "list" not in _para(state, last) and _para(state, last)["style"] == "Normal"
+    _unchanged(report, "remove_list", {"paragraphs": ["p8", "p2"]}, match="not list items")
+
+
+# --- copy_format ----------------------------------------------------------------------------
+
+
+def test_copy_format(report):
+    execute(report, "copy_format", {"source": "p2", "source_span": {"match": "Revenue"}, "targets": ["p31", "p39"], "what": "text"})
+    state = extract_state(report)
+    assert all(r.get("bold") for r in _para(state, "p31")["runs"]) and _para(state, "p31")["style"] == "Normal"
+    execute(report, "copy_format", {"source": "p34", "targets": "p8"})
+    state = extract_state(report)
+    assert _para(state, "p8")["style"] == "List Number" and _list(state, "p8")["kind"] == "numbered"
+    execute(report, "copy_format", {"source": "p39", "targets": "p37", "what": "paragraph"})
+    assert _para(extract_state(report), "p37").get("ends_section")  # the section break stays
+    _unchanged(report, "copy_format", {"source": "p2", "targets": ["p2"]}, match="itself")
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_render_lists_and_formatted_text(report):
+    from tests.rendering import render
+
+    execute(report, "set_list_format", {"paragraphs": ["p4", "p5", "p6"], "kind": "numbered"})
+    execute(report, "set_list_format", {"paragraphs": ["p34", "p35", "p36"], "kind": "bullet"})
+    execute(report, "set_text_format", {"paragraphs": "p39", "italic": True, "font": "DejaVu Sans Mono", "size_pt": 9})
+    execute(report, "create_style", {"name": "Key Point", "bold": True, "size_pt": 14, "apply_to": ["p31"]})
+    execute(report, "set_paragraph_format", {"paragraphs": "p38", "alignment": "center"})
+    out = render(report)
+    lines = [" ".join(line.split()) for line in out.text.splitlines()]
+    assert "1. North region exceeded its target by 12%.1" in lines or "1. North region exceeded its target by 12%." in lines
+    assert "2. A new distribution partner joined in Q2." in lines
+    assert "3. Customer satisfaction rose to 4.6 out of 5." in lines
+    assert any(line.startswith("• Review pricing.") for line in lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "out.pdf"
+        pdf.write_bytes(out.pdf)
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert "Oblique" in fonts or "Italic" in fonts
+    raw = out.text.splitlines()
+    heading = next(line for line in raw if "Appendix: Methodology" in line)
+    assert len(heading) - len(heading.lstrip()) > 10  # centred
