@@ -46,7 +46,8 @@ def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_for
         if kind == "bullet":
             fmt, text, font = "bullet", BULLETS[lvl % 3], ""
         else:
-            fmt, text, font = NUMBER_FORMATS[number_format][lvl % 3], f"%{lvl + 1}.", ""
+            fmt = NUMBER_FORMATS[number_format][lvl % 3]
+            text, font = f"%{lvl + 1}{'、' if fmt.startswith('chinese') else '.'}", ""
         levels.append(
             f'<w:lvl w:ilvl="{lvl}"><w:start w:val="{start if lvl == 0 else 1}"/><w:numFmt w:val="{fmt}"/>'
             f'<w:lvlText w:val="{text}"/><w:lvlJc w:val="left"/>'

@@ -13,7 +13,7 @@ from difflib import SequenceMatcher
 from typing import Any, Hashable, Sequence
 
 State = dict[str, Any]
-_REF_KEYS = {"id", "paragraph", "paragraphs", "table", "image", "images"}
+_REF_KEYS = {"id", "paragraph", "paragraphs", "table", "image", "images", "after_paragraph"}
 
 
 def pair_positions(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int]]:

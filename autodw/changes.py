@@ -25,7 +25,7 @@ Change = dict[str, Any]
 CHANGE_KEYS = ("structural", "content", "format", "style", "table", "hyperlink")
 
 _PARA_FORMAT_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "keep_together", "page_break_before",
-                     "shading", "border", "rtl", "list")
+                     "shading", "border", "rtl", "list", "tabs")
 _COUNT_KEYS = ("paragraph_count", "table_count", "section_count", "image_count", "chart_count", "comment_count")
 _SNIP = 60
 
@@ -325,7 +325,8 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
                     cells.append(entry)
         if cells:
             out["cells_changed"] = cells
-    for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged"):
+    for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
+                "after_paragraph"):
         if b.get(key) != a.get(key):
             out[key] = [b.get(key), a.get(key)]
     return out

@@ -102,7 +102,7 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
     return fmt
 
 
-_JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi"))
+_JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI, _TABS = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi", "w:tabs"))
 _PARA_FLAGS = {qn("w:keepNext"): "keep_with_next", qn("w:keepLines"): "keep_together",
                qn("w:pageBreakBefore"): "page_break_before"}
 _ALIGN_NAMES = {"both": "justify", "start": "left", "end": "right"}
@@ -152,6 +152,10 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             out["border"] = sorted(etree.QName(b).localname for b in child)
         elif tag == _BIDI and on_off(child):
             out["rtl"] = True
+        elif tag == _TABS:
+            out["tabs"] = [{"position_cm": twips_to_cm(t.get(qn("w:pos"))), "alignment": t.get(qn("w:val")),
+                            **({"leader": t.get(qn("w:leader"))} if t.get(qn("w:leader")) not in (None, "none") else {})}
+                           for t in child.iterchildren(qn("w:tab"))]
     return out
 
 

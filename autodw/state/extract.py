@@ -9,7 +9,7 @@ from lxml import etree
 
 from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
-from autodw.state.blocks import Sink, StoryWalker, run_format
+from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format
 from autodw.state.context import StateContext, on_off
 from autodw.state.layout import LayoutReader, table_of_contents
 from autodw.xml import NS, qn, wval
@@ -163,7 +163,8 @@ def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[
 
 
 def _styles(ctx: StateContext) -> dict[str, Any]:
-    """Styles in use plus the defaults: name, category, font, size, bold, italic, base style."""
+    """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, base style,
+    paragraph alignment/spacing/indentation."""
     root = ctx.styles_root
     defaults: dict[str, Any] = {}
     if root is not None:
@@ -173,7 +174,8 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
             fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
         defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
-    wanted = set(ctx.used_styles) | set(ctx.default_style_ids.values())
+    custom = {sid for sid, el in ctx.style_elements.items() if el.get(qn("w:customStyle")) in ("1", "true", "on")}
+    wanted = set(ctx.used_styles) | set(ctx.default_style_ids.values()) | custom
     out = []
     for sid in sorted(wanted, key=lambda s: (ctx.style_elements.get(s) is None, s)):
         el = ctx.style_elements.get(sid)
@@ -192,8 +194,12 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "italic": fmt.get("italic"),
             "color": fmt.get("color"),
         }
+        entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
+                      if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
         if el.get(qn("w:default")) in ("1", "true", "on"):
             entry["default"] = True
+        if sid in custom:
+            entry["custom"] = True
         out.append({k: v for k, v in entry.items() if v is not None})
     out.sort(key=lambda s: (s["category"], s["name"]))
     return {"defaults": defaults, "styles": out}
