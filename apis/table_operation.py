@@ -243,6 +243,7 @@ def _scale(widths: list[int], total: int) -> list[int]:
 def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols: int | None = None,
                  data: list | None = None, style: str = "Table Grid", header_row: bool = False,
                  column_widths: list | None = None):
+    """Build a new table (grid, cells, widths from the available text width) and place it."""
     data = data or []
     n_rows = rows if rows is not None else len(data)
     n_cols = cols if cols is not None else max((len(r) for r in data), default=0)
@@ -277,6 +278,9 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
             tr.append(tc)
         tbl.append(tr)
     locate.insert_block(doc, position, tbl)
+    for neighbour, place in ((tbl.getprevious(), tbl.addprevious), (tbl.getnext(), tbl.addnext)):
+        if neighbour is not None and neighbour.tag == TBL:
+            place(make("w:p"))  # adjacent tables would join into one
     if column_widths is not None:
         widths = [twips(w, "column width") for w in column_widths]
     else:
@@ -297,6 +301,7 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
      params={"table": TABLE_ID},
      examples=[{"table": "t1"}])
 def delete_table(doc: WordDocument, table: str):
+    """Remove a table; a cell that held it keeps a closing paragraph."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     parent = tbl.getparent()
@@ -317,6 +322,7 @@ def delete_table(doc: WordDocument, table: str):
      examples=[{"table": "t1", "row": 1, "col": 1, "text": "125"},
                Example({"table": "t1", "row": 1, "col": 1, "text": "二十二"}, document="examples/contract_zh.docx")])
 def set_cell_text(doc: WordDocument, table: str, row: int, col: int, text: str):
+    """Replace one cell's text (the merged cell's, for a covered position)."""
     grid = _grid(doc, table)
     cell = grid.cell(row, col)
     origin = grid.origin(cell)
@@ -341,6 +347,7 @@ def set_cell_text(doc: WordDocument, table: str, row: int, col: int, text: str):
                {"table": "t1", "data": [["Central", "64", "70", "75"], ["Online", "210", "230", "260"]], "start_row": 5,
                 "add_rows": True}])
 def fill_table(doc: WordDocument, table: str, data: list, start_row: int = 0, start_col: int = 0, add_rows: bool = False):
+    """Write a block of values into existing cells, appending rows only when asked."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_row(start_row, allow_end=add_rows, what="start_row")
@@ -377,6 +384,7 @@ def fill_table(doc: WordDocument, table: str, data: list, start_row: int = 0, st
                {"table": "t1", "index": 1, "data": ["Total", "448", "482", "510"], "copy_format_from": 4},
                Example({"table": "t1", "index": 4, "data": ["第四季度", "30", "12月31日"]}, document="examples/contract_zh.docx")])
 def insert_row(doc: WordDocument, table: str, index: int, data: list | None = None, copy_format_from: int | None = None):
+    """Insert an empty row copied from a template row's properties, then write its data."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_row(index, allow_end=True, what="index")
@@ -399,6 +407,7 @@ def insert_row(doc: WordDocument, table: str, index: int, data: list | None = No
      params={"table": TABLE_ID, "index": ROW, "count": integer("how many rows from index (default 1)", 1)},
      examples=[{"table": "t1", "index": 4}, {"table": "t1", "index": 1, "count": 2}])
 def delete_row(doc: WordDocument, table: str, index: int, count: int = 1):
+    """Remove rows, moving the text of merged cells whose top row goes to what remains."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_row(index, what="index")
@@ -435,6 +444,7 @@ def _tidy_vertical_merges(grid: Grid) -> None:
              "rule": enum("height rule (default at_least)", ("at_least", "exact", "auto"))},
      examples=[{"table": "t1", "row": 0, "height": "1cm"}, {"table": "t1", "row": "all", "height": "0.8cm", "rule": "exact"}])
 def set_row_height(doc: WordDocument, table: str, row: Any, height: str | None = None, rule: str = "at_least"):
+    """Write or remove ``w:trHeight`` on one row or all rows."""
     grid = _grid(doc, table)
     rows = grid.rows if row == "all" else [grid.rows[grid.check_row(row)]]
     if rule != "auto" and height is None:
@@ -464,6 +474,7 @@ def set_row_height(doc: WordDocument, table: str, row: Any, height: str | None =
      examples=[{"table": "t1", "index": 4, "data": ["Q4", "160", "115", "152", "99"]},
                {"table": "t1", "index": 1, "data": ["Manager", "Ann", "Bo", "Cy", "Di"], "width": "2.5cm"}])
 def insert_column(doc: WordDocument, table: str, index: int, data: list | None = None, width: str | None = None):
+    """Add a grid column and a cell (or a wider span) in every row."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_col(index, allow_end=True, what="index")
@@ -512,8 +523,10 @@ def insert_column(doc: WordDocument, table: str, index: int, data: list | None =
         if not s:
             continue
         if r not in new_cells:
-            raise ArgumentError(f"row {r} gets no new cell at column {index} (a merged cell spans that position or the "
-                                "row does not reach it); leave its value empty or null")
+            row = grid.rows[r]
+            why = (f"the merged cell {_region_text(grid.region(row.covering(index)))} spans that position"
+                   if row.covering(index) is not None else f"the row covers only columns {row.before}-{row.end - 1}")
+            raise ArgumentError(f"row {r} gets no new cell at column {index} ({why}); leave its value empty or null")
         write_cell(new_cells[r], s)
     return f"inserted column {index} into {table}; it now has {grid.n_cols} columns"
 
@@ -523,6 +536,7 @@ def insert_column(doc: WordDocument, table: str, index: int, data: list | None =
      params={"table": TABLE_ID, "index": COL},
      examples=[{"table": "t1", "index": 3}, Example({"table": "t1", "index": 2}, document="examples/contract_zh.docx")])
 def delete_column(doc: WordDocument, table: str, index: int):
+    """Remove a grid column and its cells; spanning cells shrink."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_col(index, what="index")
@@ -560,6 +574,7 @@ def delete_column(doc: WordDocument, table: str, index: int):
              "width": length("column width")},
      examples=[{"table": "t1", "col": 0, "width": "4cm"}, {"table": "t1", "col": "all", "width": "3cm"}])
 def set_column_width(doc: WordDocument, table: str, col: Any, width: str):
+    """Set ``w:gridCol`` and the ``w:tcW`` of every cell spanning the column."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     w = twips(width, "width")
@@ -588,6 +603,7 @@ def set_column_width(doc: WordDocument, table: str, col: Any, width: str):
      examples=[{"table": "t1", "first_row": 0, "first_col": 1, "last_row": 0, "last_col": 3},
                {"table": "t1", "first_row": 1, "first_col": 0, "last_row": 2, "last_col": 0}])
 def merge_cells(doc: WordDocument, table: str, first_row: int, first_col: int, last_row: int, last_col: int):
+    """Merge a rectangle with ``w:gridSpan`` and ``w:vMerge``, gathering its text top-left."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     for r, what in ((first_row, "first_row"), (last_row, "last_row")):
@@ -636,6 +652,7 @@ def merge_cells(doc: WordDocument, table: str, first_row: int, first_col: int, l
              "cols": integer("for an unmerged cell: into how many cells to divide it", 2, 20)},
      examples=[{"table": "t1", "row": 0, "col": 0, "cols": 2}])
 def split_cell(doc: WordDocument, table: str, row: int, col: int, cols: int | None = None):
+    """Unmerge a merged cell, or divide an unmerged one into side-by-side cells."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     cell = grid.cell(row, col)
@@ -713,6 +730,7 @@ def _apply_header(grid: Grid, rows: int, bold: bool | None, fill: str | None, fo
                Example({"table": "t1"}, document="examples/contract_zh.docx")])
 def set_header_row(doc: WordDocument, table: str, rows: int = 1, bold: bool = True, fill: str | None = None,
                    font_color: str | None = None, repeat: bool = True):
+    """Mark the leading rows as header: ``w:tblHeader``, bold, fill and text colour."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     if rows > grid.n_rows:
@@ -742,6 +760,7 @@ def _shade(tc, fill: str) -> None:
                {"table": "t1", "cells": [[1, 1], [3, 3]], "fill": "FFF2CC"},
                {"table": "t1", "cells": {"from": [1, 1], "to": [4, 3]}, "fill": "#E2EFDA"}])
 def set_cell_shading(doc: WordDocument, table: str, cells: Any, fill: str):
+    """Write or remove ``w:shd`` on the chosen cells."""
     grid = _grid(doc, table)
     value = "none" if fill == "none" else hex_color(fill, "fill")
     targets = _resolve_cells(grid, cells)
@@ -759,6 +778,7 @@ def set_cell_shading(doc: WordDocument, table: str, cells: Any, fill: str):
                {"table": "t1", "cells": "all", "vertical": "center"},
                {"table": "t1", "cells": {"row": 0}, "horizontal": "center", "vertical": "bottom"}])
 def set_cell_alignment(doc: WordDocument, table: str, cells: Any, horizontal: str | None = None, vertical: str | None = None):
+    """Set paragraph ``w:jc`` and/or cell ``w:vAlign`` on the chosen cells."""
     if horizontal is None and vertical is None:
         raise ArgumentError("give horizontal (left, center, right, justify) and/or vertical (top, center, bottom)")
     grid = _grid(doc, table)
@@ -787,6 +807,7 @@ def set_cell_alignment(doc: WordDocument, table: str, cells: Any, horizontal: st
                {"table": "t1", "style": "dashed", "scope": "all", "color": "gray"}])
 def set_table_borders(doc: WordDocument, table: str, style: str = "single", size_pt: float = 0.5,
                       color: str | None = None, scope: str = "all"):
+    """Write ``w:tblBorders`` lines and clear cell borders that would override them."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     sides = _BORDER_SIDES[scope]
@@ -841,6 +862,7 @@ def _clear_cell_borders(grid: Grid, sides: set[str]) -> int:
                {"table": "t1", "style": "none", "width": "12cm"}])
 def set_table_properties(doc: WordDocument, table: str, style: str | None = None, alignment: str | None = None,
                          autofit: bool | None = None, width: str | None = None):
+    """Set table style, ``w:jc``, ``w:tblLayout`` and ``w:tblW`` (scaling the columns)."""
     if style is None and alignment is None and autofit is None and width is None:
         raise ArgumentError("give at least one of style, alignment, autofit, width")
     tbl = doc.find(table, "t")
@@ -914,6 +936,7 @@ def _natural(s: str) -> list:
                Example({"table": "t1", "column": 1, "ascending": False, "header_rows": 1}, document="examples/contract_zh.docx")])
 def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = True, header_rows: int | None = None,
                footer_rows: int = 0, numeric: bool | None = None):
+    """Reorder whole ``w:tr`` elements of the body rows by one column's text."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_col(column)
@@ -928,11 +951,14 @@ def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = Tru
         if row.tr.getparent() is not tbl:
             raise UnsupportedOperationError(f"row {row.index} of {table} sits inside a content control; it cannot be moved")
         for cell in row.cells:
-            if cell.vmerge is not None and grid.region(cell)[0] != grid.region(cell)[2]:
+            if cell.vmerge is not None:  # even a lone mark would join whatever lands next to it
                 raise UnsupportedOperationError(
-                    f"row {row.index} of {table} is part of the vertically merged cell {_region_text(grid.region(cell))}; "
+                    f"row {row.index} of {table} has a vertically merged cell ({_region_text(grid.region(cell))}); "
                     "sorting would tear it apart. Split it first (split_cell) or leave those rows out with "
                     "header_rows/footer_rows")
+    if last + 1 < grid.n_rows and any(c.vmerge == "continue" for c in grid.rows[last + 1].cells):
+        raise UnsupportedOperationError(f"row {last + 1} of {table} continues a vertically merged cell from the rows "
+                                        "to be sorted; split it first (split_cell) or change footer_rows")
     keys = []
     for row in rows:
         cell = row.covering(column)
@@ -965,11 +991,10 @@ def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = Tru
      params={"table": TABLE_ID, "row": integer("0-based index of the first row of the new table (at least 1)", 1)},
      examples=[{"table": "t1", "row": 3}])
 def split_table(doc: WordDocument, table: str, row: int):
+    """Move the rows from `row` on into a new table after an empty paragraph."""
     tbl = doc.find(table, "t")
     grid = Grid(tbl, table)
     grid.check_row(row)
-    if row == 0:
-        raise ArgumentError("row must be at least 1: the first table keeps the rows above it")
     for cell in grid.rows[row].cells:
         if grid.origin(cell) is not cell:
             raise UnsupportedOperationError(f"the vertically merged cell {_region_text(grid.region(cell))} crosses row "
