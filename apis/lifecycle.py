@@ -96,16 +96,6 @@ def _empty_core() -> etree._Element:
                                 "dcmitype": "http://purl.org/dc/dcmitype/", "xsi": "http://www.w3.org/2001/XMLSchema-instance"})
 
 
-def core_xml(doc: WordDocument, create: bool = True) -> PartXml | None:
-    """docProps/core.xml (the first one when a broken package relates several); created when missing."""
-    part = package_part(doc, RT.CORE_PROPERTIES)
-    if part is not None:
-        return part_xml(part, _empty_core)
-    if not create:
-        return None
-    return new_package_part(doc, "core.xml", CT.OPC_CORE_PROPERTIES, RT.CORE_PROPERTIES, _empty_core())
-
-
 def set_core(root: etree._Element, key: str, value: str | None) -> None:
     """Set (or with None/"" clear) one core property."""
     prefix, local = CORE_FIELDS[key]
@@ -132,14 +122,20 @@ def _empty_custom() -> etree._Element:
     return etree.Element(f"{{{CUSTOM_NS}}}Properties", nsmap={None: CUSTOM_NS, "vt": VT_NS})
 
 
-def custom_xml(doc: WordDocument, create: bool = True) -> PartXml | None:
-    """docProps/custom.xml, created when missing and `create`."""
-    part = package_part(doc, RT.CUSTOM_PROPERTIES)
+_PROPERTY_PARTS = {"core": (RT.CORE_PROPERTIES, CT.OPC_CORE_PROPERTIES, "core.xml", _empty_core),
+                   "custom": (RT.CUSTOM_PROPERTIES, CT.OFC_CUSTOM_PROPERTIES, "custom.xml", _empty_custom)}
+
+
+def properties_xml(doc: WordDocument, kind: str, create: bool = True) -> PartXml | None:
+    """docProps/core.xml or custom.xml (the first one when a broken package relates several); created when
+    missing and `create`, rebuilt empty when unreadable."""
+    reltype, content_type, name, empty = _PROPERTY_PARTS[kind]
+    part = package_part(doc, reltype)
     if part is not None:
-        return part_xml(part, _empty_custom)
+        return part_xml(part, empty)
     if not create:
         return None
-    return new_package_part(doc, "custom.xml", CT.OFC_CUSTOM_PROPERTIES, RT.CUSTOM_PROPERTIES, _empty_custom())
+    return new_package_part(doc, name, content_type, reltype, empty())
 
 
 def custom_properties(root: etree._Element) -> dict[str, str]:

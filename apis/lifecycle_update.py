@@ -47,7 +47,7 @@ def set_properties(doc: WordDocument, title: str | None = None, author: str | No
                                 ("category", category), ("comments", comments)) if v is not None}
     if not values:
         raise ArgumentError("give at least one of title, author, subject, keywords, category, comments")
-    core = lc.core_xml(doc)
+    core = lc.properties_xml(doc, "core")
     for key, value in values.items():
         lc.set_core(core.root, key, value.strip())
     core.commit()
@@ -70,7 +70,7 @@ _PROPERTY_NAME = {"type": "string", "minLength": 1, "maxLength": 255,
      examples=[{"name": "Client", "value": "Acme Corp"}, {"name": "Approved", "value": True}])
 def set_custom_property(doc: WordDocument, name: str, value: Any = None, type: str | None = None, remove: bool = False):
     if remove:
-        custom = lc.custom_xml(doc, create=False)
+        custom = lc.properties_xml(doc, "custom", create=False)
         present = lc.custom_properties(custom.root) if custom is not None else {}
         if custom is None or not lc.set_custom(custom.root, name, None, None):
             raise ArgumentError(f"there is no custom property {name!r}; custom properties: {', '.join(present) or 'none'}")
@@ -79,7 +79,7 @@ def set_custom_property(doc: WordDocument, name: str, value: Any = None, type: s
     if value is None:
         raise ArgumentError("give a value (or remove=true)")
     vt_type, shown = _custom_value(value, type)
-    custom = lc.custom_xml(doc)
+    custom = lc.properties_xml(doc, "custom")
     existed = lc.set_custom(custom.root, name.strip(), vt_type, shown)
     custom.commit()
     return f"{'changed' if existed else 'added'} custom property {name.strip()!r} = {shown!r} ({vt_type})"
@@ -119,7 +119,7 @@ def _custom_value(value: Any, kind: str | None) -> tuple[str, str]:
      examples=[{}])
 def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
     done = []
-    core = lc.core_xml(doc, create=False)
+    core = lc.properties_xml(doc, "core", create=False)
     if core is not None:
         for key in ("author", "last_modified_by"):
             prefix, local = lc.CORE_FIELDS[key]

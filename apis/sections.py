@@ -7,6 +7,7 @@ from typing import Any
 from lxml import etree
 
 from autodw.document import WordDocument
+from apis.oxml import make
 from autodw.errors import ArgumentError
 from autodw.state.layout import section_properties
 from autodw.xml import qn
@@ -33,11 +34,22 @@ def all_sections(doc: WordDocument) -> list[etree._Element]:
     return section_properties(doc.body)
 
 
+def final_section(doc: WordDocument) -> etree._Element:
+    """The body's own ``w:sectPr``; a document without one (Word then uses Letter with 1in margins) gets it."""
+    sect = doc.body.find(qn("w:sectPr"))
+    if sect is None:
+        sect = make("w:sectPr")
+        sect.append(make("w:pgSz", w_w="12240", w_h="15840"))
+        sect.append(make("w:pgMar", w_top="1440", w_right="1440", w_bottom="1440", w_left="1440", w_header="720",
+                         w_footer="720", w_gutter="0"))
+        doc.body.append(sect)
+    return sect
+
+
 def section_at(doc: WordDocument, index: int) -> etree._Element:
     """The ``w:sectPr`` of section `index`; ArgumentError names the valid range."""
+    final_section(doc)
     sections = all_sections(doc)
-    if not sections:
-        raise ArgumentError("the document has no section properties")
     if not 0 <= index < len(sections):
         raise ArgumentError(f"there is no section {index}; the document has {len(sections)} section(s), "
                             f"indices 0 to {len(sections) - 1}")
@@ -47,6 +59,7 @@ def section_at(doc: WordDocument, index: int) -> etree._Element:
 def section_indices(doc: WordDocument, section: int | str) -> list[int]:
     """Indices named by a SECTION argument (an index or "all")."""
     if section == "all":
+        final_section(doc)
         return list(range(len(all_sections(doc))))
     section_at(doc, section)  # validates
     return [int(section)]
@@ -67,10 +80,7 @@ def section_of_paragraph(doc: WordDocument, p: etree._Element) -> etree._Element
         if sect is not None:
             return sect
         node = node.getnext()
-    body_sect = doc.body.find(qn("w:sectPr"))
-    if body_sect is None:
-        raise ArgumentError("the document has no final section properties")
-    return body_sect
+    return final_section(doc)
 
 
 def page_size(sect: etree._Element) -> tuple[int | None, int | None]:
@@ -79,6 +89,11 @@ def page_size(sect: etree._Element) -> tuple[int | None, int | None]:
     if sz is None:
         return None, None
     return _int(sz.get(qn("w:w"))), _int(sz.get(qn("w:h")))
+
+
+def twips_attr(el: etree._Element, name: str, default: int = 0) -> int:
+    """A twips attribute ``w:<name>`` as int (real files write "12240.0" too)."""
+    return _int(el.get(qn(f"w:{name}"))) or default
 
 
 def text_area(sect: etree._Element) -> tuple[int, int]:

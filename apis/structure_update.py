@@ -17,8 +17,8 @@ from apis.notes import notes_root, remove_note
 from apis.oxml import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from apis.registry import Example, api
 from apis.schema import ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer, length, text
-from apis.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, section_at,
-                           section_indices, section_of_paragraph, settings_root, text_area)
+from apis.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size, section_at,
+                           section_indices, section_of_paragraph, settings_root, text_area, twips_attr)
 from apis.text import atoms, isolate, paragraph_text, replace_span, resolve_span
 from apis.units import hex_color, twips
 from autodw.document import WordDocument
@@ -40,7 +40,8 @@ NUMBER_FORMATS = ("decimal", "lowerRoman", "upperRoman", "lowerLetter", "upperLe
 def _set_orientation(sect, orientation: str) -> None:
     """Swap width and height so the page is `orientation`; keep w:orient in step."""
     sz = get_or_add(sect, "w:pgSz")
-    w, h = int(sz.get(qn("w:w")) or 12240), int(sz.get(qn("w:h")) or 15840)
+    w, h = page_size(sect)
+    w, h = w or 12240, h or 15840
     if (orientation == "landscape") != (w > h):
         w, h = h, w
     _write_size(sz, w, h)
@@ -116,7 +117,8 @@ def set_page_setup(doc: WordDocument, section: Any, orientation: str | None = No
     for i in indices:
         sect = section_at(doc, i)
         sz = get_or_add(sect, "w:pgSz")
-        w, h = int(sz.get(qn("w:w")) or 12240), int(sz.get(qn("w:h")) or 15840)
+        w, h = page_size(sect)
+        w, h = w or 12240, h or 15840
         if size:
             pw, ph = PAPER_SIZES[size]
             w, h = (ph, pw) if w > h else (pw, ph)
@@ -137,7 +139,7 @@ def set_page_setup(doc: WordDocument, section: Any, orientation: str | None = No
                 mar.set(qn(f"w:{key}"), str(twips(value, f"{key} margin")))
         mar = sect.find(qn("w:pgMar"))
         if mar is not None:
-            get = lambda k: abs(int(mar.get(qn(f"w:{k}")) or 0))  # noqa: E731
+            get = lambda k: abs(twips_attr(mar, k))  # noqa: E731
             if get("left") + get("right") + get("gutter") >= w - 720 or get("top") + get("bottom") >= h - 720:
                 raise ArgumentError(f"the margins leave no room for text on section {i}'s {w / 567:.1f}x{h / 567:.1f}cm page")
     what = ", ".join(f"{k} {v}" for k, v in (("orientation", orientation), ("size", size), ("width", width),
@@ -562,9 +564,10 @@ def add_bookmark(doc: WordDocument, name: str, paragraph: str, span: dict | None
 @api(intent=INTENT,
      description="Delete a bookmark by name (the text stays). Links or cross-references to it stop working; the "
                  "message says how many there are.",
-     params={"name": text("bookmark name as listed in the state's interactive.bookmarks", 1)},
-     examples=[{"name": "methodology"}])
-def delete_bookmark(doc: WordDocument, name: str):
+     params={"bookmark": text("bookmark name as listed in the state's interactive.bookmarks", 1)},
+     examples=[{"bookmark": "methodology"}])
+def delete_bookmark(doc: WordDocument, bookmark: str):
+    name = bookmark
     starts = [b for b in _bookmark_starts(doc) if b.get(qn("w:name")) == name]
     if not starts:
         names = sorted({b.get(qn("w:name")) for b in _bookmark_starts(doc) if b.get(qn("w:name")) and b.get(qn("w:name")) != "_GoBack"})
@@ -698,15 +701,16 @@ _W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 @api(intent=INTENT,
      description="Delete a comment by its id (from the state's interactive.comments), with its range marks and "
                  "reference; replies to it are deleted too. The commented text stays.",
-     params={"id": integer("comment id", 0)},
-     examples=[{"id": 0}])
-def delete_comment(doc: WordDocument, id: int):
+     params={"comment": integer("comment id", 0)},
+     examples=[{"comment": 0}])
+def delete_comment(doc: WordDocument, comment: int):
+    cid_wanted = str(comment)
     root = _comments_root(doc)
     comments = list(root.iterchildren(qn("w:comment"))) if root is not None else []
-    target = next((c for c in comments if c.get(qn("w:id")) == str(id)), None)
+    target = next((c for c in comments if c.get(qn("w:id")) == cid_wanted), None)
     if target is None:
         ids = ", ".join(c.get(qn("w:id")) or "?" for c in comments)
-        raise ArgumentError(f"there is no comment {id}; comment ids: {ids or 'none (the document has no comments)'}")
+        raise ArgumentError(f"there is no comment {comment}; comment ids: {ids or 'none (the document has no comments)'}")
     doomed = [target] + _replies(doc, target, comments)
     for c in doomed:
         cid = c.get(qn("w:id"))
@@ -721,7 +725,7 @@ def delete_comment(doc: WordDocument, id: int):
         root.remove(c)
     _drop_comment_extensions(doc, {pid for c in doomed for pid in _para_ids(c)})
     extra = f" and {len(doomed) - 1} repl{'y' if len(doomed) == 2 else 'ies'}" if len(doomed) > 1 else ""
-    return f"deleted comment {id}{extra}"
+    return f"deleted comment {comment}{extra}"
 
 
 def _para_ids(comment) -> list[str]:
@@ -779,15 +783,20 @@ def _drop_comment_extensions(doc: WordDocument, para_ids: set[str]) -> None:
 @api(intent=INTENT,
      description="Delete a footnote or endnote (its text and its reference mark in the body) by its id from the "
                  "state's interactive.footnotes / endnotes.",
-     params={"id": integer("note id", 1), "kind": enum("note kind", ("footnote", "endnote"))},
-     examples=[{"id": 1}])
-def delete_footnote(doc: WordDocument, id: int, kind: str = "footnote"):
-    if not remove_note(doc, kind, id):
+     params={"note": integer("footnote or endnote id", 0), "kind": enum("note kind", ("footnote", "endnote"))},
+     examples=[{"note": 1}])
+def delete_footnote(doc: WordDocument, note: int, kind: str = "footnote"):
+    root = notes_root(doc, kind, create=False)
+    found = next((n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:id")) == str(note)), None) \
+        if root is not None else None
+    if found is not None and found.get(qn("w:type")) not in (None, "normal"):
+        raise ArgumentError(f"{kind} {note} is the {found.get(qn('w:type'))} note Word needs, not a {kind} to delete")
+    if found is None or not remove_note(doc, kind, note):
         root = notes_root(doc, kind, create=False)
         ids = [n.get(qn("w:id")) for n in root.iterchildren(qn(f"w:{kind}"))
                if n.get(qn("w:type")) in (None, "normal")] if root is not None else []
-        raise ArgumentError(f"there is no {kind} {id}; {kind} ids: {', '.join(i for i in ids if i) or 'none'}")
-    return f"deleted {kind} {id}"
+        raise ArgumentError(f"there is no {kind} {note}; {kind} ids: {', '.join(i for i in ids if i) or 'none'}")
+    return f"deleted {kind} {note}"
 
 
 @api(intent=INTENT,
