@@ -39,7 +39,7 @@ ROW_VALUES = {"type": "array", "items": _VALUE, "maxItems": 63,
                              "null or \"\" leaves a cell empty"}
 TABLE_DATA = {"type": "array", "items": {"type": "array", "items": _VALUE, "maxItems": 63}, "minItems": 1,
               "description": "rows of cell texts, e.g. [[\"Name\", \"Qty\"], [\"Pens\", \"12\"]]; rows may be shorter "
-                             "than the table; null leaves a cell as it is"}
+                             "than the table; null leaves a cell unchanged (empty in a new table)"}
 _PAIR = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
 CELLS = {
     "description": 'which cells: "all"; a list of [row, col] pairs, e.g. [[0, 0], [0, 1]]; a rectangle '
@@ -951,11 +951,13 @@ def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = Tru
         if row.tr.getparent() is not tbl:
             raise UnsupportedOperationError(f"row {row.index} of {table} sits inside a content control; it cannot be moved")
         for cell in row.cells:
-            if cell.vmerge is not None:  # even a lone mark would join whatever lands next to it
+            reg = grid.region(cell)
+            if cell.vmerge == "continue" or reg[0] != reg[2]:  # a lone continuation would join the row moved above it
+                what = (f"a vertically merged cell ({_region_text(reg)})" if reg[0] != reg[2]
+                        else f"a vertical-merge mark on cell ({cell.row},{cell.col})")
                 raise UnsupportedOperationError(
-                    f"row {row.index} of {table} has a vertically merged cell ({_region_text(grid.region(cell))}); "
-                    "sorting would tear it apart. Split it first (split_cell) or leave those rows out with "
-                    "header_rows/footer_rows")
+                    f"row {row.index} of {table} has {what}; sorting would tear it apart or join it to another "
+                    "row. Split it first (split_cell) or leave those rows out with header_rows/footer_rows")
     if last + 1 < grid.n_rows and any(c.vmerge == "continue" for c in grid.rows[last + 1].cells):
         raise UnsupportedOperationError(f"row {last + 1} of {table} continues a vertically merged cell from the rows "
                                         "to be sorted; split it first (split_cell) or change footer_rows")
@@ -999,7 +1001,7 @@ def split_table(doc: WordDocument, table: str, row: int):
         if grid.origin(cell) is not cell:
             raise UnsupportedOperationError(f"the vertically merged cell {_region_text(grid.region(cell))} crosses row "
                                             f"{row}; split it first (split_cell) or split the table elsewhere")
-    if any(r.tr.getparent() is not tbl for r in grid.rows[row - 1:]):
+    if any(r.tr.getparent() is not tbl for r in grid.rows[row:]):
         raise UnsupportedOperationError(f"rows of {table} from {row} on sit inside a content control; they cannot be moved")
     new = make("w:tbl")
     for child in tbl:

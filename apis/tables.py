@@ -327,11 +327,14 @@ def has_content(tc: etree._Element) -> bool:
 
 
 def strip_ids(el: etree._Element) -> etree._Element:
-    """Remove autodw ids (so copies get fresh ones) and tracked-change marks from `el` and below."""
+    """Remove autodw ids (so copies get fresh ones) and tracked-change marks on properties (a copied row or
+    cell is not a tracked insertion) from `el` and below; tracked text stays."""
     for e in el.iter():
         e.attrib.pop(ID_ATTR, None)
     for e in list(el.iter(*_TRACKING)):
-        e.getparent().remove(e)
+        parent = e.getparent()
+        if parent is not None and parent.tag.endswith("Pr"):
+            parent.remove(e)
     return el
 
 

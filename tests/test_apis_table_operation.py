@@ -7,7 +7,7 @@ import io
 
 import docx
 import pytest
-from docx.shared import Pt
+from docx.shared import Cm, Pt
 
 from apis import execute
 from apis.oxml import _ORDER
@@ -482,6 +482,22 @@ def test_split_table_copies_repeated_header(report):
     with pytest.raises(ArgumentError, match="minimum of 1"):
         call(report, "split_table", table="t1", row=0)
     check_xml(report)
+
+
+def test_table_in_a_header():
+    def build(d):
+        t = d.sections[0].header.add_table(1, 2, Cm(10))
+        t.cell(0, 0).text, t.cell(0, 1).text = "Left", "Right"
+        d.add_paragraph("body")
+    doc = make_doc(build)
+    assert extract_state(doc)["page_layout"]["sections"][0]["headers"]["default"]["tables"] == ["t1"]
+    call(doc, "set_cell_text", table="t1", row=0, col=1, text="右")
+    call(doc, "insert_column", table="t1", index=1, data=["Middle"])
+    call(doc, "set_table_borders", table="t1", style="none")
+    # the state lists header tables by id only, so read the cells back with python-docx
+    header = docx.Document(io.BytesIO(doc.to_bytes())).sections[0].header.tables[0]
+    assert [c.text for c in header.rows[0].cells] == ["Left", "Middle", "右"]
+    check_xml(doc, widths=True)
 
 
 # --- real files: grid offsets, horizontal merges, rows that do not cover the grid -----------
