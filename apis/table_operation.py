@@ -20,7 +20,7 @@ from apis.tables import (TBL, TBLPREX, TC, TRPR, Cell, Grid, available_width, bl
                          get_or_add_tcpr, get_or_add_trpr, has_content, move_content, remove_block,
                          set_cell_width, set_grid, set_row_gap, set_span, set_vmerge, sync_cell_widths)
 from apis.tables import set_cell_text as write_cell
-from apis.units import hex_color, points, twips
+from apis.units import hex_color, twips
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
