@@ -19,9 +19,8 @@ from apis.assets import resolve_asset
 from apis.fields import request_field_update
 from apis.oxml import insert_ordered, make, remove_children
 from apis.registry import api
-from apis.schema import PARAGRAPH_IDS, boolean, enum, integer, text
+from apis.schema import PARAGRAPH_IDS, boolean, enum, text
 from apis.sections import settings_root
-from apis.text import paragraph_text
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.package import write_atomically
@@ -43,6 +42,7 @@ INTENT = "lifecycle_update"
                {"subject": "Regional sales", "category": "Reports", "comments": "Draft for review"}])
 def set_properties(doc: WordDocument, title: str | None = None, author: str | None = None, subject: str | None = None,
                    keywords: str | None = None, category: str | None = None, comments: str | None = None):
+    """Set or clear core document properties."""
     values = {k: v for k, v in (("title", title), ("author", author), ("subject", subject), ("keywords", keywords),
                                 ("category", category), ("comments", comments)) if v is not None}
     if not values:
@@ -69,6 +69,7 @@ _PROPERTY_NAME = {"type": "string", "minLength": 1, "maxLength": 255,
              "remove": boolean("delete the property instead of setting it")},
      examples=[{"name": "Client", "value": "Acme Corp"}, {"name": "Approved", "value": True}])
 def set_custom_property(doc: WordDocument, name: str, value: Any = None, type: str | None = None, remove: bool = False):
+    """Add, change or remove a custom document property."""
     if remove:
         custom = lc.properties_xml(doc, "custom", create=False)
         present = lc.custom_properties(custom.root) if custom is not None else {}
@@ -118,6 +119,7 @@ def _custom_value(value: Any, kind: str | None) -> tuple[str, str]:
      params={"replacement": text("name written instead of authors on comments and tracked changes (default \"Author\")", 1)},
      examples=[{}])
 def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
+    """Strip author names and accounts from properties, comments and revisions."""
     done = []
     core = lc.properties_xml(doc, "core", create=False)
     if core is not None:
@@ -167,6 +169,7 @@ def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
      params={"on": boolean("true to record changes, false to stop")},
      examples=[{"on": True}])
 def set_track_changes(doc: WordDocument, on: bool):
+    """Switch revision tracking on or off."""
     settings = settings_root(doc)
     remove_children(settings, "w:trackRevisions")
     if on:
@@ -183,6 +186,7 @@ def set_track_changes(doc: WordDocument, on: bool):
              "paragraphs": PARAGRAPH_IDS},
      examples=[{"action": "accept"}])
 def resolve_tracked_changes(doc: WordDocument, action: str, author: str | None = None, paragraphs: list[str] | None = None):
+    """Accept or reject tracked changes, optionally by author or paragraph."""
     roots = lc.change_roots(doc)
     scope = {doc.find(pid, "p") for pid in paragraphs} if paragraphs else None
     done = lc.resolve_changes(roots, action == "accept", author, scope)
@@ -208,6 +212,7 @@ _MODES = {"read_only": "readOnly", "comments": "comments", "tracked_changes": "t
              "password": text("password needed to stop the protection in Word (optional)", 1)},
      examples=[{"mode": "read_only"}, {"mode": "comments", "password": "review2025"}])
 def set_protection(doc: WordDocument, mode: str, password: str | None = None):
+    """Set or lift Word's editing restriction, optionally with a password."""
     settings = settings_root(doc)
     old = settings.find(qn("w:documentProtection"))
     remove_children(settings, "w:documentProtection")
@@ -280,6 +285,7 @@ def _bookmark_texts(doc: WordDocument) -> dict[str, str]:
                                     "skipped with a note when LibreOffice is missing)")},
      examples=[{"count_pages": True}])
 def update_fields(doc: WordDocument, count_pages: bool = True):
+    """Refresh the field results that can be computed without Word."""
     done = []
     tocs = toc_lib.find_tocs(doc)
     for k in range(len(tocs)):
@@ -350,6 +356,7 @@ def _target(doc: WordDocument, path: str, suffixes: tuple[str, ...], what: str) 
      examples=[{"path": "out/report.pdf"}],
      read_only=True)
 def export_document(doc: WordDocument, path: str, format: str | None = None):
+    """Convert a copy of the document with LibreOffice (read-only)."""
     fmt = format or next((f for f, ext in _EXTENSIONS.items() if path.lower().endswith(ext)), None)
     if fmt is None:
         raise ArgumentError(f"cannot tell the format from {path!r}; give format (one of {', '.join(_EXTENSIONS)}) "
@@ -382,6 +389,7 @@ _COPY_SUFFIX = {"application/vnd.openxmlformats-officedocument.wordprocessingml.
      examples=[{"path": "out/report-copy.docx"}],
      read_only=True)
 def save_copy(doc: WordDocument, path: str):
+    """Write the current document to another .docx inside the allowed folders (read-only)."""
     suffixes = (_COPY_SUFFIX.get(doc.main_content_type, ".docx"),)
     target = _target(doc, path, suffixes, "copy path")
     doc.save(target)

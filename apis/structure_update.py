@@ -19,7 +19,7 @@ from apis.registry import Example, api
 from apis.schema import ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer, length, text
 from apis.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size, section_at,
                            section_indices, section_of_paragraph, settings_root, text_area, twips_attr)
-from apis.text import atoms, isolate, paragraph_text, replace_span, resolve_span
+from apis.text import atom_text, atoms, isolate, new_run, paragraph_text, replace_span, resolve_span
 from apis.units import hex_color, twips
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
@@ -66,6 +66,7 @@ def _write_size(sz, w: int, h: int) -> None:
      examples=[{"after": "p8", "start": "new_page", "orientation": "landscape"},
                {"after": "p2", "start": "continuous"}])
 def insert_section_break(doc: WordDocument, after: str, start: str = "new_page", orientation: str | None = None):
+    """Break the section after a body paragraph; the part after it becomes a new section."""
     p = doc.find(after, "p")
     if p.getparent() is not doc.body:
         raise ArgumentError(f"{after} is not a paragraph directly in the document body (it is in a table, header or "
@@ -111,6 +112,7 @@ _MARGIN_DEFAULTS = {"top": 1440, "right": 1800, "bottom": 1440, "left": 1800, "h
                {"section": "all", "size": "A4", "margins": {"top": "2cm", "bottom": "2cm", "left": "2.5cm", "right": "2.5cm"}}])
 def set_page_setup(doc: WordDocument, section: Any, orientation: str | None = None, size: str | None = None,
                    width: str | None = None, height: str | None = None, margins: dict | None = None):
+    """Orientation, paper size and margins of one section or all."""
     if not any(v is not None for v in (orientation, size, width, height, margins)):
         raise ArgumentError("give at least one of orientation, size, width, height or margins")
     indices = section_indices(doc, section)
@@ -155,6 +157,7 @@ def set_page_setup(doc: WordDocument, section: Any, orientation: str | None = No
              "separator": boolean("draw a vertical line between columns")},
      examples=[{"section": 1, "count": 2, "spacing": "1cm", "separator": True}])
 def set_columns(doc: WordDocument, section: Any, count: int, spacing: str | None = None, separator: bool | None = None):
+    """Newspaper columns of one section or all."""
     indices = section_indices(doc, section)
     for i in indices:
         cols = get_or_add(section_at(doc, i), "w:cols")
@@ -180,6 +183,7 @@ def set_columns(doc: WordDocument, section: Any, count: int, spacing: str | None
      params={"section": ONE_SECTION},
      examples=[{"section": 0}])
 def remove_section_break(doc: WordDocument, section: int):
+    """Merge a section with the following one by removing its break."""
     sections = all_sections(doc)
     sect = section_at(doc, section)
     if section == len(sections) - 1:
@@ -254,6 +258,7 @@ def _story_ids(doc: WordDocument, parts) -> str:
                        document="examples/contract_zh.docx")])
 def set_header_footer(doc: WordDocument, section: Any, where: str, text: str, kind: str = "default",
                       alignment: str | None = None):
+    """Replace the text of a section's header or footer (fields from {PAGE}-style tokens)."""
     notes: list[str] = []
     _switch_on_kind(doc, section, kind, notes)
     parts, created = _target_parts(doc, section, where, kind)
@@ -279,6 +284,7 @@ def set_header_footer(doc: WordDocument, section: Any, where: str, text: str, ki
 def set_header_footer_options(doc: WordDocument, section: Any, different_first_page: bool | None = None,
                               different_odd_even: bool | None = None, link_to_previous: bool | None = None,
                               where: str = "both"):
+    """Different first page, different odd/even pages, link to previous."""
     if different_first_page is None and different_odd_even is None and link_to_previous is None:
         raise ArgumentError("give at least one of different_first_page, different_odd_even or link_to_previous")
     indices = section_indices(doc, section)
@@ -350,6 +356,7 @@ def format_number(n: int, fmt: str) -> str:
 def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", alignment: str = "center",
                         template: str = "{PAGE}", start: int | None = None, format: str | None = None,
                         kind: str = "default"):
+    """A page-number paragraph in a header/footer, plus the section's numbering start and format."""
     if not any(f"{{{name}}}" in template for name in hf.PAGE_FIELDS):
         raise ArgumentError(f"template {template!r} has no page field; include {{PAGE}}, {{NUMPAGES}} or {{SECTIONPAGES}}")
     indices = section_indices(doc, section)
@@ -406,6 +413,7 @@ def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", 
      examples=[{"position": {"after": "p1"}, "levels": "1-3", "title": "Contents"},
                Example({"position": {"after": "p1"}, "title": "目录"}, document="examples/contract_zh.docx")])
 def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str | None = None):
+    """A TOC field filled with the current headings."""
     first, last = (int(x) for x in levels.split("-"))
     if first > last:
         raise ArgumentError(f'levels {levels!r} must be "first-last" with first <= last, e.g. "1-3"')
@@ -417,7 +425,7 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
     if title:
         heading = make("w:p")
         insert_ordered(get_or_add_ppr(heading), make("w:pStyle", w_val=ensure_style(doc, "TOC Heading", "paragraph")))
-        heading.append(toc_lib.new_run(title))
+        heading.append(new_run(title))
         paragraphs.insert(0, heading)
     locate.insert_block(doc, position, paragraphs[0])
     for prev, p in zip(paragraphs, paragraphs[1:]):
@@ -435,6 +443,7 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
      params={},
      examples=[{}])
 def update_toc(doc: WordDocument):
+    """Rebuild every TOC's entries from the current headings."""
     fields = toc_lib.find_tocs(doc)
     if not fields:
         raise ArgumentError("the document has no table of contents; insert one with insert_toc")
@@ -460,6 +469,7 @@ def update_toc(doc: WordDocument):
                Example({"text": "机密"}, document="examples/contract_zh.docx")])
 def add_watermark(doc: WordDocument, text: str, section: Any = "all", color: str = "silver", font: str = "Calibri",
                   layout: str = "diagonal"):
+    """A VML text watermark in the headers of a section or all sections."""
     fill = hex_color(color, "color")
     if not font.strip():
         raise ArgumentError("font must be a font name, e.g. \"Calibri\"")
@@ -498,6 +508,7 @@ def add_watermark(doc: WordDocument, text: str, section: Any = "all", color: str
      params={"section": SECTION},
      examples=[Example({"section": "all"}, document="examples/report.docx")])
 def remove_watermark(doc: WordDocument, section: Any = "all"):
+    """Remove watermark shapes from the headers of a section or all sections."""
     removed, notes = 0, []
     seen: set[str] = set()
     for i in section_indices(doc, section):
@@ -535,6 +546,7 @@ def _bookmark_starts(doc: WordDocument):
      examples=[{"name": "highlights", "paragraph": "p3"},
                {"name": "growth", "paragraph": "p2", "span": {"match": "Revenue grew"}}])
 def add_bookmark(doc: WordDocument, name: str, paragraph: str, span: dict | None = None):
+    """A named bookmark around a paragraph or a span of it."""
     if not _BOOKMARK_NAME.match(name):
         raise ArgumentError(f"bookmark name {name!r} is invalid: start with a letter, then letters, digits or "
                             "underscores, at most 40 characters (e.g. \"section_2\")")
@@ -567,6 +579,7 @@ def add_bookmark(doc: WordDocument, name: str, paragraph: str, span: dict | None
      params={"bookmark": text("bookmark name as listed in the state's interactive.bookmarks", 1)},
      examples=[{"bookmark": "methodology"}])
 def delete_bookmark(doc: WordDocument, bookmark: str):
+    """Remove a bookmark's start and end marks."""
     name = bookmark
     starts = [b for b in _bookmark_starts(doc) if b.get(qn("w:name")) == name]
     if not starts:
@@ -590,8 +603,6 @@ def _paragraph_links(p) -> list:
 
 
 def _link_text(link) -> str:
-    from apis.text import atom_text
-
     return "".join(s for r in link.iter(qn("w:r")) for s in (atom_text(c) for c in r) if s is not None)
 
 
@@ -607,6 +618,7 @@ def _link_text(link) -> str:
 def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, text: str | None = None,
                    url: str | None = None, bookmark: str | None = None, new_text: str | None = None,
                    remove: bool = False):
+    """Retarget, relabel or unlink one hyperlink of a paragraph."""
     p = doc.find(paragraph, "p")
     links = _paragraph_links(p)
     if not links:
@@ -676,8 +688,6 @@ def _set_link_text(p, link, new_text: str) -> None:
     if runs:
         replace_span(p, runs[0].start, runs[-1].end, new_text)
         return
-    from apis.text import new_run
-
     rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r"))), None)
     link.append(new_run(new_text, rpr))
 
@@ -704,6 +714,7 @@ _W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
      params={"comment": integer("comment id", 0)},
      examples=[{"comment": 0}])
 def delete_comment(doc: WordDocument, comment: int):
+    """Remove a comment, its replies, range marks and reference runs."""
     cid_wanted = str(comment)
     root = _comments_root(doc)
     comments = list(root.iterchildren(qn("w:comment"))) if root is not None else []
@@ -786,6 +797,7 @@ def _drop_comment_extensions(doc: WordDocument, para_ids: set[str]) -> None:
      params={"note": integer("footnote or endnote id", 0), "kind": enum("note kind", ("footnote", "endnote"))},
      examples=[{"note": 1}])
 def delete_footnote(doc: WordDocument, note: int, kind: str = "footnote"):
+    """Remove a footnote or endnote and its reference."""
     root = notes_root(doc, kind, create=False)
     found = next((n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:id")) == str(note)), None) \
         if root is not None else None
@@ -808,6 +820,7 @@ def delete_footnote(doc: WordDocument, note: int, kind: str = "footnote"):
      examples=[{"paragraphs": ["p32"], "level": 2}, {"paragraphs": ["p3", "p7"], "delta": 1},
                Example({"paragraphs": ["p4"], "delta": 1}, document="examples/contract_zh.docx")])
 def change_heading_level(doc: WordDocument, paragraphs: list[str], level: int | None = None, delta: int | None = None):
+    """Set or shift the heading level of paragraphs."""
     if (level is None) == (delta is None):
         raise ArgumentError("give exactly one of level (1-9) or delta (e.g. -1 to promote, 1 to demote)")
     levels = toc_lib.StyleLevels(doc)
