@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docx.table import Table, _Cell
+from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
@@ -88,18 +88,6 @@ def insert_block(doc: WordDocument, position: Any, new: etree._Element) -> None:
         raise ArgumentError(f'position {position!r} must be "start", "end", {{"after": ID}} or {{"before": ID}}')
     if new.tag == TBL and new.getnext() is None and new.getparent().tag == qn("w:tc"):
         new.addnext(etree.SubElement(new.getparent(), P))  # a cell must end with a paragraph
-
-
-def cell(doc: WordDocument, tid: str, row: int, col: int) -> _Cell:
-    """The cell at 0-based (`row`, `col`) of table `tid`, with an error naming the table's size."""
-    t = table(doc, tid)
-    n_rows, n_cols = len(t.rows), len(t.columns)
-    if not (0 <= row < n_rows and 0 <= col < n_cols):
-        raise ArgumentError(f"table {tid} has {n_rows} rows and {n_cols} columns (0-based); there is no cell ({row}, {col})")
-    try:
-        return t.cell(row, col)
-    except (IndexError, ValueError) as exc:
-        raise ArgumentError(f"cell ({row}, {col}) of table {tid} cannot be addressed: {exc}") from None
 
 
 def drawing(doc: WordDocument, did: str, kind: str | None = None) -> etree._Element:

@@ -19,7 +19,7 @@ from apis.oxml import get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered
 from apis.text import iter_runs, new_run, paragraph_text, replace_span
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import ID_ATTR
-from autodw.state.blocks import _row_cells, _table_rows
+from autodw.state.blocks import row_cells, table_rows
 from autodw.xml import qn, wval
 
 TBL, TR, TC, P = qn("w:tbl"), qn("w:tr"), qn("w:tc"), qn("w:p")
@@ -84,13 +84,13 @@ class Grid:
     def __init__(self, tbl: etree._Element, tid: str = "the table"):
         self.tbl, self.tid = tbl, tid
         self.rows: list[Row] = []
-        for r, tr in enumerate(_table_rows(tbl)):
+        for r, tr in enumerate(table_rows(tbl)):
             trpr = tr.find(TRPR)
             before = _int(wval(trpr.find(qn("w:gridBefore")))) if trpr is not None else 0
             after = _int(wval(trpr.find(qn("w:gridAfter")))) if trpr is not None else 0
             row = Row(tr, r, before, after)
             col = before
-            for tc in _row_cells(tr):
+            for tc in row_cells(tr):
                 tcpr = tc.find(TCPR)
                 span = max(1, _int(wval(tcpr.find(qn("w:gridSpan"))), 1)) if tcpr is not None else 1
                 vm = tcpr.find(qn("w:vMerge")) if tcpr is not None else None

@@ -109,7 +109,7 @@ def _table(t: dict[str, Any]) -> list[str]:
         if len(e.get("cells_changed", [])) > 12:
             out.append(f"table {tid}: {len(e['cells_changed']) - 12} more cells changed")
         for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
-                    "after_paragraph"):
+                    "after_paragraph", "width", "autofit", "exact_height_rows"):
             if key in e:
                 out.append(f"table {tid} {key}: {_q(e[key][0])} -> {_q(e[key][1])}")
     return out

@@ -326,7 +326,7 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
         if cells:
             out["cells_changed"] = cells
     for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
-                "after_paragraph"):
+                "after_paragraph", "width", "autofit", "exact_height_rows"):
         if b.get(key) != a.get(key):
             out[key] = [b.get(key), a.get(key)]
     return out

@@ -288,21 +288,32 @@ class StoryWalker:
                 table["alignment"] = {"start": "left", "end": "right"}.get(jc, jc)
             borders = tblpr.find(qn("w:tblBorders"))
             if borders is not None:
-                table["borders"] = {etree.QName(b).localname: wval(b) for b in borders}
+                table["borders"] = {etree.QName(b).localname: _border(b) for b in borders}
+            width = tblpr.find(qn("w:tblW"))
+            if width is not None and width.get(qn("w:type")) in ("pct", "dxa"):
+                w = width.get(qn("w:w")) or "0"
+                table["width"] = (f"{int(w.rstrip('%')) / 50:g}%" if not w.endswith("%") else w) \
+                    if width.get(qn("w:type")) == "pct" else f"{twips_to_cm(w)}cm"
+            layout = tblpr.find(qn("w:tblLayout"))
+            if layout is not None and layout.get(qn("w:type")) == "fixed":
+                table["autofit"] = False
         grid = [twips_to_cm(g.get(qn("w:w"))) for g in tbl.iterfind(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")]
         rows_state: list[list[dict[str, Any] | None]] = []
         heights: list[float | None] = []
         header_rows: list[int] = []
-        for r, tr in enumerate(_table_rows(tbl)):
+        exact_rows: list[int] = []
+        for r, tr in enumerate(table_rows(tbl)):
             trpr = tr.find(qn("w:trPr"))
             h = trpr.find(qn("w:trHeight")) if trpr is not None else None
             heights.append(twips_to_cm(h.get(qn("w:val"))) if h is not None else None)
+            if h is not None and h.get(qn("w:hRule")) == "exact":
+                exact_rows.append(r)
             if trpr is not None and on_off(trpr.find(qn("w:tblHeader"))):
                 header_rows.append(r)
             row: list[dict[str, Any] | None] = []
             col = _grid_before(trpr)
-            row.extend([None] * col)
-            for tc in _row_cells(tr):
+            row.extend([{"gap": True}] * col)
+            for tc in row_cells(tr):
                 tcpr = tc.find(qn("w:tcPr"))
                 span = _int(wval(tcpr.find(qn("w:gridSpan")))) if tcpr is not None else None
                 span = span or 1
@@ -332,11 +343,14 @@ class StoryWalker:
         table["cols"] = n_cols
         table["cells"] = [[(c or {}).get("text", "") if c and "merged_into" not in c else "" for c in row]
                           + [""] * (n_cols - len(row)) for row in rows_state]
-        table["cell_details"] = [[c if c and "text" in c else None for c in row] for row in rows_state]
+        table["cell_details"] = [[c if c and ("text" in c or c.get("gap")) else None for c in row]
+                                 + [{"gap": True}] * (n_cols - len(row)) for row in rows_state]
         table["column_widths_cm"] = grid
         table["row_heights_cm"] = heights
         if header_rows:
             table["header_rows"] = header_rows
+        if exact_rows:
+            table["exact_height_rows"] = exact_rows
         table["merged"] = _merge_regions(rows_state)
         return table
 
@@ -501,7 +515,8 @@ class _ParagraphReader:
         self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
 
 
-def _table_rows(tbl: etree._Element):
+def table_rows(tbl: etree._Element):
+    """The table's rows in order, including rows wrapped in content controls or custom XML."""
     for child in tbl:
         if child.tag == TR:
             yield child
@@ -511,7 +526,8 @@ def _table_rows(tbl: etree._Element):
                 yield from (c for c in inner.iter(TR) if c.getparent() is inner or c.getparent().getparent() is inner)
 
 
-def _row_cells(tr: etree._Element):
+def row_cells(tr: etree._Element):
+    """The row's cells in order, including cells wrapped in content controls or custom XML."""
     for child in tr:
         if child.tag == TC:
             yield child
@@ -519,6 +535,19 @@ def _row_cells(tr: etree._Element):
             inner = child.find(SDT_CONTENT) if child.tag == SDT else child
             if inner is not None:
                 yield from inner.iterchildren(TC)
+
+
+def _border(b: etree._Element) -> str:
+    """A border as "style size color", e.g. "single 0.5pt 000000"."""
+    style = wval(b) or "none"
+    size = b.get(qn("w:sz"))
+    color = b.get(qn("w:color"))
+    parts = [style]
+    if size and size.isdigit() and style not in ("none", "nil"):
+        parts.append(f"{int(size) / 8:g}pt")
+    if color and color != "auto" and style not in ("none", "nil"):
+        parts.append(color.upper())
+    return " ".join(parts)
 
 
 def _grid_before(trpr: etree._Element | None) -> int:
