@@ -6,8 +6,8 @@ from typing import Any
 
 from lxml import etree
 
-from autodw.document import WordDocument
 from apis.oxml import make
+from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.state.layout import section_properties
 from autodw.xml import qn
