@@ -30,16 +30,16 @@ class TrainConfig:
     """Hyper-parameters and inputs of one training run (defaults: the shipped recipe)."""
 
     backbone: str | None = None
-    epochs: int = 3
+    epochs: int = 4
     batch_size: int = 32
-    lr: float = 6e-5
+    lr: float = 1e-4
     head_lr: float = 2e-3
     weight_decay: float = 0.01
     warmup: float = 0.06
     max_length: int = 64
     seed: int = DEFAULT_SEED
     freeze_embeddings: bool = True
-    freeze_layers: int = 6
+    freeze_layers: int = 4
     data: Path | None = None
     max_train: int | None = None
     max_eval: int | None = None

@@ -110,9 +110,15 @@ def test_cli_intents_json(trained, capsys):
     assert all(set(item) == {"intent", "probability"} and item["intent"] in INTENTS for item in out["intents"])
     probs = [item["probability"] for item in out["intents"]]
     assert probs == sorted(probs, reverse=True)
-    assert isinstance(out["apis"], list)
+    assert isinstance(out["apis"], list) and all(isinstance(name, str) for name in out["apis"])
     if "apis_note" in out:  # the API registry is not there yet: no invented names
         assert out["apis"] == [] and "not available" in out["apis_note"]
+    else:
+        import apis
+
+        registry = apis.registry()
+        expected = [s.name for item in out["intents"] for s in registry.by_intent(item["intent"])]
+        assert out["apis"] == list(dict.fromkeys(expected))
 
 
 def test_cli_intents_text_and_errors(trained, capsys, tmp_path):
