@@ -15,7 +15,7 @@ from autodw.errors import ArgumentError
 
 def allowed_roots(doc: WordDocument) -> list[Path]:
     """The folders files may be read from or written to for this document."""
-    roots = list(getattr(doc, "asset_roots", None) or [])
+    roots = [Path(r) for r in (getattr(doc, "asset_roots", None) or [])]
     if not roots:
         roots = [Path.cwd()]
         if doc.source is not None:

@@ -18,7 +18,7 @@ from apis import toc as toc_lib
 from apis.assets import resolve_asset
 from apis.fields import request_field_update
 from apis.oxml import insert_ordered, make, remove_children
-from apis.registry import api
+from apis.registry import Example, api
 from apis.schema import PARAGRAPH_IDS, boolean, enum, text
 from apis.sections import settings_root
 from autodw.document import WordDocument
@@ -184,7 +184,8 @@ def set_track_changes(doc: WordDocument, on: bool):
      params={"action": enum("what to do with the changes", ("accept", "reject")),
              "author": text("only changes by this author (as in the state's tracked_changes)"),
              "paragraphs": PARAGRAPH_IDS},
-     examples=[{"action": "accept"}])
+     examples=[Example({"action": "accept"}, document="examples/review.docx"),
+               Example({"action": "reject", "author": "Alex"}, document="examples/review.docx")])
 def resolve_tracked_changes(doc: WordDocument, action: str, author: str | None = None, paragraphs: list[str] | None = None):
     """Accept or reject tracked changes, optionally by author or paragraph."""
     roots = lc.change_roots(doc)

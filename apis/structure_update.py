@@ -441,7 +441,7 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
      description="Regenerate the table(s) of contents from the current headings (after headings were added, removed "
                  "or renamed). Entries are written without page numbers; Word is asked to update fields on opening.",
      params={},
-     examples=[{}])
+     examples=[Example({}, document="examples/review.docx")])
 def update_toc(doc: WordDocument):
     """Rebuild every TOC's entries from the current headings."""
     fields = toc_lib.find_tocs(doc)
@@ -506,7 +506,7 @@ def add_watermark(doc: WordDocument, text: str, section: Any = "all", color: str
                  "header is shared with (linked to) the previous section, the header is unlinked first so the "
                  "other sections keep their watermark.",
      params={"section": SECTION},
-     examples=[Example({"section": "all"}, document="examples/report.docx")])
+     examples=[Example({"section": "all"}, document="examples/review.docx")])
 def remove_watermark(doc: WordDocument, section: Any = "all"):
     """Remove watermark shapes from the headers of a section or all sections."""
     removed, notes = 0, []
@@ -614,7 +614,7 @@ def _link_text(link) -> str:
              "text": text("the link's current display text (instead of index)"),
              "url": text("new web address"), "bookmark": text("new target: a bookmark name in this document"),
              "new_text": text("new display text", 1), "remove": boolean("remove the link, keeping its text")},
-     examples=[{"paragraph": "p31", "url": "https://example.com/brand"}])
+     examples=[Example({"paragraph": "p10", "url": "https://portal.example.com"}, document="examples/review.docx")])
 def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, text: str | None = None,
                    url: str | None = None, bookmark: str | None = None, new_text: str | None = None,
                    remove: bool = False):

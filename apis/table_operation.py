@@ -650,7 +650,8 @@ def merge_cells(doc: WordDocument, table: str, first_row: int, first_col: int, l
                  "Cells): its column is divided, and the cells above and below span the new columns.",
      params={"table": TABLE_ID, "row": ROW, "col": COL,
              "cols": integer("for an unmerged cell: into how many cells to divide it", 2, 20)},
-     examples=[{"table": "t1", "row": 0, "col": 0, "cols": 2}])
+     examples=[{"table": "t1", "row": 0, "col": 0, "cols": 2},
+               Example({"table": "t1", "row": 3, "col": 1}, document="examples/review.docx")])
 def split_cell(doc: WordDocument, table: str, row: int, col: int, cols: int | None = None):
     """Unmerge a merged cell, or divide an unmerged one into side-by-side cells."""
     tbl = doc.find(table, "t")

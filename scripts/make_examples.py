@@ -155,6 +155,50 @@ def make_contract_zh(path: Path) -> None:
     d.save(path)
 
 
+def make_review(path: Path) -> None:
+    """A draft under review: a table of contents, a DRAFT watermark, a hyperlink, tracked changes and a
+    merged table cell, built with autodw's own APIs (tracked changes written as Word writes them)."""
+    from apis import execute
+    from autodw.document import WordDocument
+
+    doc = WordDocument.new()
+    doc.docx.core_properties.title = "Travel Policy"
+    doc.docx.core_properties.author = "HR Team"
+
+    def call(name: str, **args) -> list[str]:
+        return execute(doc, name, args).created
+
+    call("insert_heading", text="Travel Policy", level=0, position="end")
+    call("insert_heading", text="Purpose", level=1, position="end")
+    purpose = call("insert_paragraph", text="This policy explains how employees book and claim business travel.",
+                   position="end")[0]
+    call("insert_heading", text="Booking", level=1, position="end")
+    booking = call("insert_paragraph", text="Book flights through the travel portal at least 14 days ahead.", position="end")[0]
+    call("insert_hyperlink", paragraph=booking, text=" (travel portal)", url="https://travel.example.com")
+    call("insert_heading", text="Allowances", level=1, position="end")
+    call("insert_paragraph", text="Daily allowances depend on the destination.", position="end")
+    call("insert_table", position="end", data=[["Region", "Hotel", "Meals"], ["Europe", "150", "60"],
+                                               ["Asia", "120", "45"], ["Americas", "180", "70"]], header_row=True)
+    call("merge_cells", table="t1", first_row=3, first_col=1, last_row=3, last_col=2)
+    call("insert_heading", text="Claims", level=1, position="end")
+    claims = call("insert_paragraph", text="Submit claims within 30 days with receipts.", position="end")[0]
+    call("insert_toc", position={"after": "p1"}, levels="1-2", title="Contents")
+    call("insert_heading", text="Exceptions", level=1, position="end")  # added after the TOC: the TOC is stale
+    call("insert_paragraph", text="Exceptions need written approval from the finance director.", position="end")
+    call("add_watermark", text="DRAFT")
+    p = doc.find(claims)
+    run = p.find(qn("w:r"))
+    ins = parse(f'<w:ins xmlns:w="{W}" w:id="901" w:author="Alex" w:date="2026-01-05T10:00:00Z">'
+                '<w:r><w:t xml:space="preserve"> Late claims need a manager\'s approval.</w:t></w:r></w:ins>')
+    run.addnext(ins)
+    q = doc.find(purpose)
+    dele = parse(f'<w:del xmlns:w="{W}" w:id="902" w:author="Alex" w:date="2026-01-05T10:05:00Z">'
+                 '<w:r><w:delText xml:space="preserve"> and claim</w:delText></w:r></w:del>')
+    q.append(dele)
+    doc.refresh_ids()
+    doc.save(path)
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     (IMAGES / "logo.png").write_bytes(png(120, 60, (30, 90, 160), (250, 200, 40)))
@@ -162,6 +206,7 @@ def main() -> None:
     (IMAGES / "diagram.png").write_bytes(png(100, 100, (200, 60, 60), (255, 255, 255)))
     make_report(EXAMPLES / "report.docx")
     make_contract_zh(EXAMPLES / "contract_zh.docx")
+    make_review(EXAMPLES / "review.docx")
     print("wrote", ", ".join(str(p.relative_to(ROOT)) for p in sorted(EXAMPLES.rglob("*.*"))))
 
 

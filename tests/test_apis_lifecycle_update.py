@@ -140,7 +140,8 @@ def tracked_doc() -> WordDocument:
 
 def test_accept_all_tracked_changes():
     doc = tracked_doc()
-    assert len(extract_state(doc)["interactive"]["tracked_changes"]) == 3
+    kinds = [c["type"] for c in extract_state(doc)["interactive"]["tracked_changes"]]
+    assert kinds == ["deletion", "insertion", "paragraph_mark_deletion", "formatting", "deletion", "paragraph_mark_deletion"]
     result = run(doc, "resolve_tracked_changes", action="accept")
     state = extract_state(doc)
     assert [p["text"] for p in state["paragraphs"]] == ["Alpha new", "BetaGamma", "Omega"]
@@ -164,7 +165,9 @@ def test_resolve_by_author_and_by_paragraph():
     assert texts(doc)[:3] == ["Alpha", "Beta", "Gamma"]  # Bob's deletions stay pending
     assert {c["author"] for c in extract_state(doc)["interactive"]["tracked_changes"]} == {"Bob"}
     run(doc, "resolve_tracked_changes", action="accept", paragraphs=["p1"])
-    assert texts(doc)[0] == "Alpha" and len(extract_state(doc)["interactive"]["tracked_changes"]) == 1
+    pending = extract_state(doc)["interactive"]["tracked_changes"]
+    assert texts(doc)[0] == "Alpha" and [(c["type"], c["paragraph"]) for c in pending] == [
+        ("paragraph_mark_deletion", "p2"), ("deletion", "p4"), ("paragraph_mark_deletion", "p4")]
     with pytest.raises(ArgumentError, match=r"changes by author: Bob \(3\)"):
         run(doc, "resolve_tracked_changes", action="accept", author="Zed")
 

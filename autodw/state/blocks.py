@@ -226,6 +226,12 @@ class StoryWalker:
         para.update(paragraph_format(ppr))
         reader = _ParagraphReader(self, para["id"])
         reader.walk(p)
+        if ppr is not None:
+            for tag, kind in ((qn("w:pPrChange"), "paragraph_formatting"), (f"{qn('w:rPr')}/{qn('w:ins')}", "paragraph_mark_insertion"),
+                              (f"{qn('w:rPr')}/{qn('w:del')}", "paragraph_mark_deletion")):
+                change = ppr.find(tag)
+                if change is not None:
+                    self.sink.tracked_changes.append({"type": kind, "paragraph": para["id"], "author": change.get(_AUTHOR), "text": ""})
         para["text"] = "".join(reader.text)
         para["runs"] = reader.runs
         list_info = self._list_info(ppr, style_id)
@@ -419,7 +425,12 @@ class _ParagraphReader:
                 self.runs.append({"text": "", "equation": True})
 
     def _run(self, r: etree._Element, link: dict[str, Any] | None, inserted: bool) -> None:
-        fmt = run_format(r.find(RPR), self.w.ctx)
+        rpr = r.find(RPR)
+        fmt = run_format(rpr, self.w.ctx)
+        if rpr is not None and rpr.find(qn("w:rPrChange")) is not None:
+            change = rpr.find(qn("w:rPrChange"))
+            self.w.sink.tracked_changes.append({"type": "formatting", "paragraph": self.pid, "author": change.get(_AUTHOR),
+                                                "text": "".join(t.text or "" for t in r.iter(T))})
         if link is not None:
             fmt["hyperlink"] = link.get("url") or f"#{link.get('anchor')}"
         if inserted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -39,6 +40,15 @@ def twips_to_pt(v: str | None) -> float | None:
         return None
 
 
+def _ui_name(name: str) -> str:
+    """Word's displayed name for built-ins python-docx's BabelFish does not map ("toc 1" -> "TOC 1")."""
+    if re.fullmatch(r"toc \d", name):
+        return "TOC " + name[4:]
+    return {"table of figures": "Table of Figures", "footnote text": "Footnote Text",
+            "footnote reference": "Footnote Reference", "endnote text": "Endnote Text",
+            "endnote reference": "Endnote Reference", "toc heading": "TOC Heading"}.get(name, name)
+
+
 def on_off(el: etree._Element | None) -> bool | None:
     """Read a WordprocessingML toggle property (``<w:b/>``, ``<w:b w:val="0"/>``)."""
     if el is None:
@@ -72,7 +82,7 @@ class StateContext:
         """Style id -> the name Word shows ("Heading 1", not the stored "heading 1")."""
         from docx.styles import BabelFish
 
-        return {sid: BabelFish.internal2ui(wval(s.find(qn("w:name"))) or sid) for sid, s in self.style_elements.items()}
+        return {sid: _ui_name(BabelFish.internal2ui(wval(s.find(qn("w:name"))) or sid)) for sid, s in self.style_elements.items()}
 
     @cached_property
     def default_style_ids(self) -> dict[str, str]:

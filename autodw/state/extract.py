@@ -84,6 +84,7 @@ def _document_info(doc: WordDocument, ctx: StateContext, walker: StoryWalker, si
                       on_off(protection.find(qn("w:enforcement"))) is not False and
                       protection.get(qn("w:enforcement")) in ("1", "true", "on") else None,
         "core_properties": _core_properties(doc),
+        "custom_properties": _custom_properties(doc),
     }
 
 
@@ -110,6 +111,33 @@ def _core_properties(doc: WordDocument) -> dict[str, Any]:
         el = root.find(tag)
         if el is not None and (el.text or "").strip():
             out[key] = el.text.strip()
+    return out
+
+
+def _custom_properties(doc: WordDocument) -> dict[str, Any]:
+    """Name -> value of the custom document properties (docProps/custom.xml)."""
+    rel = next((r for r in doc.package.rels.values() if r.reltype == RT.CUSTOM_PROPERTIES and not r.is_external), None)
+    root = part_root(rel.target_part) if rel is not None else None
+    if root is None:
+        return {}
+    out: dict[str, Any] = {}
+    for prop in root:
+        name = prop.get("name")
+        value = next(iter(prop), None)
+        if not name or value is None:
+            continue
+        kind, text = etree.QName(value).localname, value.text or ""
+        if kind == "bool":
+            out[name] = text.strip().lower() in ("true", "1")
+        elif kind in ("i1", "i2", "i4", "i8", "int", "ui1", "ui2", "ui4", "ui8", "uint"):
+            out[name] = int(text) if text.strip().lstrip("-").isdigit() else text
+        elif kind in ("r4", "r8", "decimal"):
+            try:
+                out[name] = float(text)
+            except ValueError:
+                out[name] = text
+        else:
+            out[name] = text
     return out
 
 
@@ -174,7 +202,8 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
             fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
         defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
-    custom = {sid for sid, el in ctx.style_elements.items() if el.get(qn("w:customStyle")) in ("1", "true", "on")}
+    custom = {sid for sid, el in ctx.style_elements.items() if el.get(qn("w:customStyle")) in ("1", "true", "on")
+              and not (el.get(qn("w:type")) == "character" and el.find(qn("w:link")) is not None)}
     wanted = set(ctx.used_styles) | set(ctx.default_style_ids.values()) | custom
     out = []
     for sid in sorted(wanted, key=lambda s: (ctx.style_elements.get(s) is None, s)):

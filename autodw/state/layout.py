@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -79,6 +80,9 @@ class LayoutReader:
                 "text": "\n".join(p["text"] for p in walker.paragraphs),
                 "paragraphs": [p["id"] for p in walker.paragraphs],
             }
+            aligned = [p.get("alignment") for p in walker.paragraphs]
+            if any(aligned):
+                story["alignments"] = aligned
             if any(f["type"] in ("PAGE", "NUMPAGES", "SECTIONPAGES") for f in sink.fields):
                 story["page_number"] = True
             if sink.fields:
@@ -124,7 +128,13 @@ def _watermark(root: etree._Element) -> dict[str, Any] | None:
     for textpath in root.iter(f"{{{_V}}}textpath"):
         text = textpath.get("string")
         if text:
-            return {"type": "text", "text": text}
+            shape = textpath.getparent()
+            style = dict(i.split(":", 1) for i in (shape.get("style") or "").split(";") if ":" in i)
+            mark = {"type": "text", "text": text, "color": (shape.get("fillcolor") or "").lstrip("#").upper() or None,
+                    "layout": "diagonal" if style.get("rotation", "0").strip() not in ("0", "") else "horizontal",
+                    "font": (dict(i.split(":", 1) for i in (textpath.get("style") or "").split(";") if ":" in i)
+                             .get("font-family", "").strip('"') or None)}
+            return {k: v for k, v in mark.items() if v is not None}
     for shape in root.iter(f"{{{_V}}}shape"):
         if "WaterMark" in (shape.get("id") or "") and shape.find(f"{{{_V}}}imagedata") is not None:
             return {"type": "picture"}
@@ -145,5 +155,5 @@ def table_of_contents(sink: Sink, paragraphs: list[dict[str, Any]]) -> dict[str,
         if "\\o" in instr:
             rng = instr.split("\\o", 1)[1].strip().split()[0].strip('"')
             toc["levels"] = rng
-    toc["entries"] = [p["text"] for p in paragraphs if (p.get("style") or "").lower().startswith("toc ") and p["text"].strip()]
+    toc["entries"] = [p["text"] for p in paragraphs if re.fullmatch(r"toc \d", (p.get("style") or "").lower()) and p["text"].strip()]
     return toc
