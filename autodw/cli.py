@@ -148,6 +148,8 @@ def _run(args: argparse.Namespace) -> int:
         else:
             print(f"error: {what}; the input is unchanged; nothing was saved", file=sys.stderr)
         return 130 if isinstance(exc, KeyboardInterrupt) else 2
+    finally:
+        agent.close()
     doc.save(out)
     print(f"saved {out}")
     if args.json:

@@ -114,6 +114,13 @@ class Agent:
                                    "usage": {r: u.to_dict() for r, u in result.usage.items()}, "seconds": result.seconds})
         return result
 
+    def close(self) -> None:
+        """Close the trace file and a recording cassette, if any."""
+        for owner in (*self.sinks, self.llm):
+            close = getattr(owner, "close", None)
+            if callable(close):
+                close()
+
     # --- one instruction ----------------------------------------------------------------
 
     def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,

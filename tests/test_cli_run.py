@@ -1,0 +1,77 @@
+"""`autodw run` end to end, in-process: replayed LLM, a fixed intent classifier, trace and output files,
+exit statuses, and what is saved when the LLM fails mid-session."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import intents.classifier
+from autodw.agent.loop import Agent
+from autodw.cli import main
+from autodw.document import WordDocument
+from autodw.llm.replay import RecordingBackend
+from autodw.llm.scripted import ScriptedBackend
+from autodw.state import extract_state
+from tests.conftest import EXAMPLES
+from tests.test_agent import DONE, PASS, FixedClassifier, plan
+
+INSTRUCTIONS = ["Add a paragraph 'First addition.' at the end", "Add a paragraph 'Second addition.' at the end"]
+
+
+@pytest.fixture
+def cassette(tmp_path, monkeypatch):
+    """A cassette recorded from a scripted run of the two instructions on the sample report."""
+    monkeypatch.setattr(intents.classifier, "load_or_train", lambda progress=True: FixedClassifier())
+    script = {"planner": [plan("Insert 'First addition.' at the end."), DONE, plan("Insert 'Second addition.' at the end."), DONE],
+              "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}}
+                                for t in ("First addition.", "Second addition.")],
+              "validator": [PASS, PASS]}
+    path = tmp_path / "run.cassette.jsonl"
+    recorder = RecordingBackend(ScriptedBackend(script), path)
+    Agent(recorder, FixedClassifier()).run(WordDocument.open(EXAMPLES / "report.docx"), INSTRUCTIONS)
+    recorder.close()
+    return path
+
+
+def _texts(path):
+    return [p["text"] for p in extract_state(WordDocument.open(path))["paragraphs"]]
+
+
+def test_run_replays_a_session_and_writes_output_trace_and_result(cassette, tmp_path, capsys):
+    src = tmp_path / "in.docx"
+    src.write_bytes((EXAMPLES / "report.docx").read_bytes())
+    session = tmp_path / "session.txt"
+    session.write_text("# two edits\n" + "\n".join(INSTRUCTIONS) + "\n", encoding="utf-8")
+    out, trace, result = tmp_path / "out.docx", tmp_path / "trace.jsonl", tmp_path / "result.json"
+    code = main(["run", str(src), "--session", str(session), "-o", str(out), "--llm", f"replay:{cassette}",
+                 "--trace", str(trace), "--json", str(result)])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert src.read_bytes() == (EXAMPLES / "report.docx").read_bytes()  # input untouched
+    assert _texts(out)[-2:] == ["First addition.", "Second addition."]
+    assert "step 1: Insert 'First addition.' at the end." in printed and "validator: pass" in printed
+    assert "Totals: 2 instruction(s), 2 step(s), 2 API call(s), 8 LLM call(s)" in printed
+    events = [json.loads(line)["event"] for line in trace.read_text().splitlines()]
+    assert events[0] == "run_start" and events[-1] == "run_end" and events.count("llm_call") == 8
+    summary = json.loads(result.read_text())
+    assert summary["completed"] and summary["usage"]["planner"]["calls"] == 4
+
+
+def test_llm_failure_keeps_input_and_saves_completed_instructions(cassette, tmp_path, capsys):
+    out = tmp_path / "out.docx"
+    code = main(["run", str(EXAMPLES / "report.docx"), "-i", INSTRUCTIONS[0], "-i", "Something never recorded",
+                 "-o", str(out), "--llm", f"replay:{cassette}"])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    partial = tmp_path / "out.partial.docx"
+    assert "saved the result of the first 1 instruction(s)" in err and partial.exists()
+    assert _texts(partial)[-1] == "First addition."
+
+
+def test_run_refuses_to_overwrite_its_input(tmp_path, capsys):
+    src = tmp_path / "in.docx"
+    src.write_bytes((EXAMPLES / "report.docx").read_bytes())
+    assert main(["run", str(src), "-i", "x", "-o", str(src), "--llm", "replay:/nonexistent"]) == 2
+    assert "overwrite the input" in capsys.readouterr().err
