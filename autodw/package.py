@@ -157,6 +157,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _file_mode(target))  # mkstemp makes 0600; a saved document gets the usual permissions
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -168,6 +169,16 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _file_mode(target: Path) -> int:
+    """The mode of the file being replaced, or 0666 minus the umask for a new one."""
+    try:
+        return target.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 # --- reading and checking -------------------------------------------------------------

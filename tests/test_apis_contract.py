@@ -25,16 +25,17 @@ CASES = [(spec.name, i) for spec in REG for i in range(len(spec.examples))]
 DOCX_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 
 
-def _open(spec, i: int) -> WordDocument:
+def _open(spec, i: int, out_dir) -> WordDocument:
+    """The example's document; outputs (exports, copies) go to `out_dir`, inputs come from the repository."""
     doc = WordDocument.open(ROOT / spec.examples[i].document)
-    doc.asset_roots = [ROOT / "examples", ROOT]
+    doc.asset_roots = [out_dir, ROOT / "examples", ROOT]
     return doc
 
 
 @pytest.mark.parametrize("name, i", CASES)
 def test_example_runs_changes_state_and_survives_save(name, i, tmp_path):
     spec = REG.get(name)
-    doc = _open(spec, i)
+    doc = _open(spec, i, tmp_path)
     before = extract_state(doc)
     result = execute(doc, name, spec.examples[i].args)
     after = extract_state(doc)
@@ -64,9 +65,9 @@ def _bad_id_args(spec):
 
 
 @pytest.mark.parametrize("name", REG.names())
-def test_bad_arguments_are_refused_and_change_nothing(name):
+def test_bad_arguments_are_refused_and_change_nothing(name, tmp_path):
     spec = REG.get(name)
-    doc = _open(spec, 0)
+    doc = _open(spec, 0, tmp_path)
     parts = doc.members(keep_ids=True)
     with pytest.raises(ArgumentError, match="unknown argument"):
         execute(doc, name, {**spec.examples[0].args, "no_such_argument": 1})

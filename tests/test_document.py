@@ -140,6 +140,18 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["out.docx"]  # no temp file left behind
 
 
+def test_saved_file_gets_normal_permissions(tmp_path):
+    import stat
+
+    out = WordDocument.open(EXAMPLES / "report.docx").save(tmp_path / "new.docx")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    out.chmod(0o640)
+    WordDocument.open(EXAMPLES / "report.docx").save(out)  # replacing keeps the file's mode
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+
+
 def test_new_document_and_round_trip():
     doc = WordDocument.new()
     doc.docx.add_paragraph("fresh")
