@@ -12,7 +12,7 @@ import torch
 
 from autodw.errors import ConfigError
 from autodw.paths import data_home
-from intents.model import IntentNet, ModelMeta, is_model_dir, load_model
+from intents.model import IntentNet, ModelMeta, is_model_dir, load_model, quantize_int8
 
 Prediction = list[tuple[str, float]]
 
@@ -25,7 +25,7 @@ def default_model_dir() -> Path:
 class IntentClassifier:
     """A fine-tuned encoder over the eight intents; load with :meth:`load` or :func:`load_or_train`."""
 
-    def __init__(self, net: IntentNet, tokenizer: Any, meta: ModelMeta, path: Path | None = None) -> None:
+    def __init__(self, net: IntentNet | torch.nn.Module, tokenizer: Any, meta: ModelMeta, path: Path | None = None) -> None:
         self.net = net.eval()
         self.tokenizer = tokenizer
         self.meta = meta
@@ -37,13 +37,17 @@ class IntentClassifier:
         return list(self.meta.labels)
 
     @classmethod
-    def load(cls, path: Path | str | None = None) -> IntentClassifier:
-        """Load a trained model folder (default: :func:`default_model_dir`); ``ConfigError`` if there is none."""
+    def load(cls, path: Path | str | None = None, quantize: bool = True) -> IntentClassifier:
+        """Load a trained model folder (default: :func:`default_model_dir`); ``ConfigError`` if there is none.
+
+        ``quantize`` runs the linear layers in dynamic int8 (faster on CPU, same accuracy as measured);
+        ``quantize=False`` keeps the saved fp32 weights exactly.
+        """
         folder = Path(path).expanduser() if path is not None else default_model_dir()
         if not folder.is_dir():
             raise ConfigError(f"no intent model at {folder}; run `autodw train-intents` first")
         net, tokenizer, meta = load_model(folder)
-        return cls(net, tokenizer, meta, folder)
+        return cls(quantize_int8(net) if quantize else net, tokenizer, meta, folder)
 
     def probabilities(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """Softmax probabilities, one row per text, columns in :attr:`labels` order."""
@@ -84,7 +88,7 @@ def load_or_train(path: Path | str | None = None, progress: bool = True) -> Inte
             file=sys.stderr,
             flush=True,
         )
-        return train(TrainConfig(), folder, progress=progress).classifier
+        train(TrainConfig(), folder, progress=progress)
     return IntentClassifier.load(folder)
 
 

@@ -60,12 +60,25 @@ def test_training_smoke_run(trained):
 def test_save_load_round_trip_gives_identical_predictions(trained):
     from intents.classifier import IntentClassifier
 
-    loaded = IntentClassifier.load(trained.path)
+    loaded = IntentClassifier.load(trained.path, quantize=False)
     before = trained.classifier.probabilities(PROBES)
     after = loaded.probabilities(PROBES)
     np.testing.assert_allclose(after, before, rtol=0, atol=1e-6)
     np.testing.assert_allclose(after.sum(axis=1), 1.0, atol=1e-5)
     assert loaded.predict_batch(PROBES) == trained.classifier.predict_batch(PROBES)
+
+
+def test_int8_load_stays_close_to_fp32(trained):
+    import torch
+
+    from intents.classifier import IntentClassifier
+
+    quantized = IntentClassifier.load(trained.path)  # the default load quantizes the linear layers
+    assert any("quantized" in type(m).__module__ for m in quantized.net.modules())
+    assert not any(isinstance(m, torch.nn.Linear) and type(m) is torch.nn.Linear for m in quantized.net.modules())
+    probs = quantized.probabilities(PROBES)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    assert np.abs(probs - trained.classifier.probabilities(PROBES)).max() < 0.05
 
 
 def test_predict_shape(trained):
