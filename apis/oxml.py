@@ -119,19 +119,19 @@ def make(tag: str, **attrs: str) -> etree._Element:
     return el
 
 
+def _get_or_add_first(parent: etree._Element, tag: str) -> etree._Element:
+    found = parent.find(qn(tag))
+    if found is None:
+        found = make(tag)
+        parent.insert(0, found)
+    return found
+
+
 def get_or_add_ppr(p: etree._Element) -> etree._Element:
     """The paragraph's ``w:pPr`` (always its first child)."""
-    ppr = p.find(qn("w:pPr"))
-    if ppr is None:
-        ppr = make("w:pPr")
-        p.insert(0, ppr)
-    return ppr
+    return _get_or_add_first(p, "w:pPr")
 
 
 def get_or_add_rpr(r: etree._Element) -> etree._Element:
     """The run's ``w:rPr`` (always its first child)."""
-    rpr = r.find(qn("w:rPr"))
-    if rpr is None:
-        rpr = make("w:rPr")
-        r.insert(0, rpr)
-    return rpr
+    return _get_or_add_first(r, "w:rPr")

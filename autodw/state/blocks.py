@@ -526,26 +526,25 @@ class _ParagraphReader:
         self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
 
 
-def table_rows(tbl: etree._Element):
-    """The table's rows in order, including rows wrapped in content controls or custom XML."""
-    for child in tbl:
-        if child.tag == TR:
+def _unwrapped(parent: etree._Element, tag: str):
+    """Children of `parent` with `tag`, looking through content-control and custom-XML wrappers."""
+    for child in parent:
+        if child.tag == tag:
             yield child
         elif child.tag in (SDT, CUSTOM_XML):
             inner = child.find(SDT_CONTENT) if child.tag == SDT else child
             if inner is not None:
-                yield from (c for c in inner.iter(TR) if c.getparent() is inner or c.getparent().getparent() is inner)
+                yield from _unwrapped(inner, tag)
+
+
+def table_rows(tbl: etree._Element):
+    """The table's rows in order, including rows wrapped in content controls or custom XML."""
+    return _unwrapped(tbl, TR)
 
 
 def row_cells(tr: etree._Element):
     """The row's cells in order, including cells wrapped in content controls or custom XML."""
-    for child in tr:
-        if child.tag == TC:
-            yield child
-        elif child.tag in (SDT, CUSTOM_XML):
-            inner = child.find(SDT_CONTENT) if child.tag == SDT else child
-            if inner is not None:
-                yield from inner.iterchildren(TC)
+    return _unwrapped(tr, TC)
 
 
 def _border(b: etree._Element) -> str:
