@@ -1,17 +1,24 @@
-"""Generate the bilingual intent dataset from templates.py: deterministic for a seed, split by template.
+"""Generate the bilingual intent dataset from the templates: deterministic, split by template, test split frozen.
 
-Every template (and every hand-written sentence) is one *unit*; units, not sentences, are assigned
-to train/validation/test, balanced within each (intent, language). Templates of one paraphrase
-group (several wordings of one operation) keep at least one member in training, and a template
-that is the only wording of its operation always trains. A test sentence therefore never shares
-its wording with a training sentence, but its operation has been seen in other words. After
-generation, exact duplicates are removed (and sentences that appear under two intents dropped),
-and validation/test sentences whose character-trigram Jaccard similarity to any training sentence
-reaches ``NEAR_DUPLICATE`` are dropped as near-copies.
+Every template (and every hand-written sentence) is one *unit*; units, not sentences, are assigned to
+train/validation/test. Templates of one paraphrase group (several wordings of one operation) keep at
+least one member in training, and a template that is the only wording of its operation always
+trains, so a held-out sentence never shares its wording with a training sentence while its
+operation has been seen in other words.
+
+The **test split is frozen**: it was drawn once (``freeze_test``, seed ``FREEZE_SEED``, balanced per
+intent and language) and its sentences are stored in ``data/test_frozen.jsonl``, whose SHA-256 is
+``FROZEN_TEST_SHA256``. ``generate`` copies those rows unchanged; templates added or edited later can
+only reach train or validation. Every other unit goes to validation or train by a stable hash of its
+text (adding a template does not move the others), and each unit's sentences are rendered from a
+random generator seeded by that unit's own text. Training and validation sentences that equal or
+nearly copy (character-trigram Jaccard >= ``NEAR_DUPLICATE``) a test sentence are dropped, and so
+are validation sentences that nearly copy a training sentence.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -25,18 +32,40 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from intents.labels import INTENTS
-from intents.templates import FAMILIES, HANDWRITTEN, PREFIXES, SLOTS, SUFFIXES
+from intents.templates import FAMILIES as _FIRST_FAMILIES
+from intents.templates import HANDWRITTEN as _FIRST_HANDWRITTEN
+from intents.templates import PREFIXES, SLOTS, SUFFIXES, Family
+from intents.templates_more import MORE_FAMILIES, MORE_HANDWRITTEN
+
+FAMILIES: tuple[Family, ...] = _FIRST_FAMILIES + MORE_FAMILIES
+"""All template families (templates.py, then templates_more.py)."""
+
+HANDWRITTEN: dict[str, dict[str, tuple[str, ...]]] = {
+    intent: {lang: _FIRST_HANDWRITTEN.get(intent, {}).get(lang, ()) + MORE_HANDWRITTEN.get(intent, {}).get(lang, ())
+             for lang in ("en", "zh")}
+    for intent in INTENTS
+}
+"""All hand-written sentences by intent and language."""
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 SHARES: dict[str, float] = {"train": 0.70, "validation": 0.15, "test": 0.15}
 DEFAULT_SEED = 13
+FREEZE_SEED = 20251122
+"""Seed of the one-off draw of the frozen test split (``freeze_test``)."""
 NEAR_DUPLICATE = 0.8
 """Character-trigram Jaccard similarity at or above which two sentences count as near-copies."""
 
-PER_TEMPLATE: dict[str, int] = {"en": 8, "zh": 7}
-"""Sentences drawn from each template (fewer when the template cannot produce that many)."""
+PER_TEMPLATE_TRAIN: dict[str, int] = {"en": 6, "zh": 6}
+"""Sentences drawn from each training template (fewer when the template cannot produce that many)."""
+PER_TEMPLATE_HELD_OUT: dict[str, int] = {"en": 5, "zh": 5}
+"""Sentences drawn from each validation template (and, at the freeze, from each test template)."""
+VALIDATION_SHARE = SHARES["validation"] / (SHARES["train"] + SHARES["validation"])
+"""Share of the free (not forced-to-train) non-test units that go to validation."""
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "intents.jsonl"
+FROZEN_TEST_FILE = Path(__file__).resolve().parent / "data" / "test_frozen.jsonl"
+FROZEN_TEST_SHA256 = "fa1b5a97589a837c02c21466f2f5c905e619d60904064080ed47905802245d87"
+"""SHA-256 of ``data/test_frozen.jsonl`` as written by ``freeze_test`` (a test checks the file still matches)."""
 
 _ALT = re.compile(r"\[([^\[\]]*\|[^\[\]]*)\]")
 _SLOT = re.compile(r"\{([a-z]+)(\d?)\}")
@@ -46,7 +75,7 @@ _END_PUNCT = frozenset(".!?。！？”\"'）)")
 
 @dataclass(frozen=True)
 class Example:
-    """One labelled sub-instruction; ``source`` names its template unit (``family/lang/index`` or ``hand/...``)."""
+    """One labelled sub-instruction; ``source`` names its unit (``family/lang/hash`` or ``hand/intent/lang/hash``)."""
 
     text: str
     intent: str
@@ -56,13 +85,21 @@ class Example:
 
 
 @dataclass(frozen=True)
-class _Unit:
+class Unit:
+    """One split unit: a template or a hand-written sentence. ``key`` identifies it by content."""
+
+    key: str
     source: str
     intent: str
     lang: str
     template: str
-    group: str | None  # paraphrase group id; None for a template that must train
+    group: str | None  # paraphrase group id; None for a single-wording operation (always trains)
     handwritten: bool
+
+
+def unit_key(intent: str, lang: str, template: str) -> str:
+    """The content key of a unit: intent, language and the template (or hand-written sentence) itself."""
+    return f"{intent}|{lang}|{template}"
 
 
 def normalize(text: str) -> str:
@@ -116,34 +153,49 @@ def _hashed(sets: list[set[str]], dims: int) -> np.ndarray:
     return mat
 
 
-def _units() -> list[_Unit]:
-    units: list[_Unit] = []
+def _short_hash(text: str) -> str:
+    return f"{zlib.crc32(text.encode('utf-8')):08x}"
+
+
+def units() -> list[Unit]:
+    """Every split unit: each template of each family (both languages) and each hand-written sentence."""
+    out: list[Unit] = []
     for fam in FAMILIES:
         for lang in ("en", "zh"):
             for i, op in enumerate(getattr(fam, lang)):
-                if isinstance(op, str):
-                    units.append(_Unit(f"{fam.name}/{lang}/{i}", fam.intent, lang, op, None, False))
-                    continue
-                group = f"{fam.name}/{lang}/{i}"
-                units += [_Unit(f"{group}.{j}", fam.intent, lang, tpl, group, False) for j, tpl in enumerate(op)]
+                members = [op] if isinstance(op, str) else list(op)
+                group = None if isinstance(op, str) else f"{fam.name}/{lang}/{i}"
+                for tpl in members:
+                    key = unit_key(fam.intent, lang, tpl)
+                    out.append(Unit(key, f"{fam.name}/{lang}/{_short_hash(key)}", fam.intent, lang, tpl, group, False))
+    templates = {u.key for u in out}
     for intent, by_lang in HANDWRITTEN.items():
         for lang, sentences in by_lang.items():
-            units += [_Unit(f"hand/{intent}/{lang}/{i}", intent, lang, s, f"hand/{intent}/{lang}/{i}", True)
-                      for i, s in enumerate(sentences)]
-    unknown = {u.intent for u in units} - set(INTENTS)
+            for sentence in sentences:
+                key = unit_key(intent, lang, sentence)
+                if key in templates:  # a hand-written sentence that is also a slot-free template
+                    continue
+                source = f"hand/{intent}/{lang}/{_short_hash(key)}"
+                out.append(Unit(key, source, intent, lang, sentence, source, True))
+    unknown = {u.intent for u in out} - set(INTENTS)
     if unknown:
         raise ValueError(f"templates use unknown intents: {sorted(unknown)}")
-    return units
+    seen: dict[str, Unit] = {}
+    for unit in out:
+        if unit.key in seen:
+            raise ValueError(f"template listed twice: {unit.key!r}")
+        seen[unit.key] = unit
+    return out
 
 
-def assign_splits(units: list[_Unit], rng: random.Random) -> dict[str, str]:
-    """Unit source -> split, balanced within each (intent, language).
+def assign_splits(all_units: list[Unit], rng: random.Random) -> dict[str, str]:
+    """Unit key -> split, balanced within each (intent, language): the draw ``freeze_test`` used once.
 
     A single-wording operation trains; the first (shuffled) member of each paraphrase group trains;
     the other members and hand-written sentences go wherever the split shares are furthest behind.
     """
-    groups: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
-    for unit in units:
+    groups: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+    for unit in all_units:
         groups[(unit.intent, unit.lang)].append(unit)
     assignment: dict[str, str] = {}
     for key in sorted(groups):
@@ -151,7 +203,7 @@ def assign_splits(units: list[_Unit], rng: random.Random) -> dict[str, str]:
         rng.shuffle(members)
         forced = [u for u in members if u.group is None]
         seen_group: set[str] = set()
-        free: list[_Unit] = []
+        free: list[Unit] = []
         for unit in members:
             if unit.group is None:
                 continue
@@ -162,14 +214,63 @@ def assign_splits(units: list[_Unit], rng: random.Random) -> dict[str, str]:
             seen_group.add(unit.group)
         counts = dict.fromkeys(SPLITS, 0)
         for unit in forced:
-            assignment[unit.source] = "train"
+            assignment[unit.key] = "train"
             counts["train"] += 1
         for unit in free:
             total = sum(counts.values()) + 1
             split = max(SPLITS, key=lambda s: (SHARES[s] * total - counts[s], -SPLITS.index(s)))
             counts[split] += 1
-            assignment[unit.source] = split
+            assignment[unit.key] = split
     return assignment
+
+
+def _fraction(seed: int, text: str) -> float:
+    """A stable pseudo-random number in [0, 1) for a text."""
+    return int(hashlib.sha256(f"{seed}|{text}".encode("utf-8")).hexdigest()[:13], 16) / 16**13
+
+
+def split_units(all_units: Sequence[Unit], test_keys: set[str], seed: int = DEFAULT_SEED) -> dict[str, str]:
+    """Unit key -> split. Frozen test units are test; of the rest, the member of each paraphrase group
+    with the lowest hash and every single-wording operation train, and the others go to validation
+    with probability ``VALIDATION_SHARE`` (by a stable hash of their text), else to train."""
+    assignment: dict[str, str] = {}
+    by_group: dict[str, list[Unit]] = defaultdict(list)
+    for unit in all_units:
+        if unit.key in test_keys:
+            assignment[unit.key] = "test"
+        elif unit.group is None:
+            assignment[unit.key] = "train"
+        else:
+            by_group[unit.group].append(unit)
+    for group, members in by_group.items():
+        ranked = sorted(members, key=lambda u: _fraction(seed, u.key))
+        start = 0
+        if not members[0].handwritten:
+            assignment[ranked[0].key] = "train"
+            start = 1
+        for unit in ranked[start:]:
+            assignment[unit.key] = "validation" if _fraction(seed + 1, unit.key) < VALIDATION_SHARE else "train"
+    return assignment
+
+
+def render_unit(unit: Unit, want: int, seed: int) -> list[str]:
+    """Up to ``want`` distinct sentences from one unit, from a generator seeded by the unit's own text."""
+    if unit.handwritten:
+        return [unit.template]
+    rng = random.Random(f"{seed}|{unit.key}")
+    if _capacity(unit.template, unit.lang) <= 1:
+        want = min(want, 3)
+    texts: list[str] = []
+    seen: set[str] = set()
+    for _ in range(want * 6):
+        if len(texts) >= want:
+            break
+        text = render(unit.template, unit.lang, rng)
+        key = normalize(text)
+        if key not in seen:
+            seen.add(key)
+            texts.append(text)
+    return texts
 
 
 def render(template: str, lang: str, rng: random.Random, decorate: bool = True) -> str:
@@ -197,7 +298,10 @@ def render(template: str, lang: str, rng: random.Random, decorate: bool = True) 
         prefix = rng.choice(PREFIXES[lang])
         text = prefix + (text[:1].lower() + text[1:] if lang == "en" and not text[1:2].isupper() else text)
     if rng.random() < 0.15:
-        text += rng.choice(SUFFIXES[lang])
+        suffix = rng.choice(SUFFIXES[lang])
+        if text[-1] in "。." and suffix[:1] in ("，", ",", " "):
+            text = text[:-1]
+        text += suffix
     if rng.random() < 0.5 and text[-1] not in _END_PUNCT:
         text += "." if lang == "en" else "。"
     if lang == "en":
@@ -215,29 +319,79 @@ def _capacity(template: str, lang: str) -> int:
     return min(n, 10_000)
 
 
-def generate(seed: int = DEFAULT_SEED) -> list[Example]:
-    """The whole dataset, deterministic for ``seed``."""
-    rng = random.Random(seed)
-    units = _units()
-    splits = assign_splits(list(units), rng)
+def generate(seed: int = DEFAULT_SEED, frozen: Path | None = None) -> list[Example]:
+    """The whole dataset, deterministic for ``seed``: the frozen test rows plus rendered train/validation rows."""
+    test_rows = load_frozen_test(frozen)
+    all_units = units()
+    splits = split_units(all_units, {key for _, key in test_rows}, seed)
     raw: list[Example] = []
-    for unit in units:
-        split = splits[unit.source]
-        if unit.handwritten:
-            raw.append(Example(unit.template, unit.intent, unit.lang, split, unit.source))
+    for unit in all_units:
+        split = splits[unit.key]
+        if split == "test":
             continue
-        cap = _capacity(unit.template, unit.lang)
-        want = PER_TEMPLATE[unit.lang] if cap > 1 else 3
-        seen: set[str] = set()
-        for _ in range(want * 6):
-            if len(seen) >= want:
-                break
-            text = render(unit.template, unit.lang, rng)
-            key = normalize(text)
-            if key not in seen:
-                seen.add(key)
-                raw.append(Example(text, unit.intent, unit.lang, split, unit.source))
-    return drop_near_copies(deduplicate(raw))
+        want = (PER_TEMPLATE_TRAIN if split == "train" else PER_TEMPLATE_HELD_OUT)[unit.lang]
+        raw += [Example(text, unit.intent, unit.lang, split, unit.source) for text in render_unit(unit, want, seed)]
+    test = [ex for ex, _ in test_rows]
+    return drop_near_copies(deduplicate(drop_copies_of(raw, test)) + test)
+
+
+def drop_copies_of(examples: list[Example], reference: list[Example], threshold: float = NEAR_DUPLICATE) -> list[Example]:
+    """Remove examples that equal or nearly copy (similarity >= ``threshold``) any reference sentence."""
+    if not reference:
+        return list(examples)
+    ref_keys = {normalize(e.text) for e in reference}
+    kept = [e for e in examples if normalize(e.text) not in ref_keys]
+    sims = max_similarity([e.text for e in kept], [e.text for e in reference])
+    return [e for e, (sim, _) in zip(kept, sims) if sim < threshold]
+
+
+def freeze_test(seed: int = FREEZE_SEED, path: Path = FROZEN_TEST_FILE, force: bool = False) -> tuple[Path, str]:
+    """Draw the test split once and store its sentences (with their templates); returns the path and SHA-256.
+
+    Refuses to overwrite an existing frozen file unless ``force``: the test split is decided once,
+    before any model is tuned on this data.
+    """
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} exists: the test split is frozen (use force only to start a new protocol)")
+    all_units = units()
+    assignment = assign_splits(list(all_units), random.Random(seed))
+    rows: list[tuple[Example, str]] = []
+    for unit in all_units:
+        if assignment[unit.key] != "test":
+            continue
+        for text in render_unit(unit, PER_TEMPLATE_HELD_OUT[unit.lang], seed):
+            rows.append((Example(text, unit.intent, unit.lang, "test", unit.source), unit.template))
+    by_text: dict[str, list[tuple[Example, str]]] = defaultdict(list)
+    for row in rows:
+        by_text[normalize(row[0].text)].append(row)
+    kept = [group[0] for group in by_text.values() if len({r[0].intent for r in group}) == 1]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for ex, template in kept:
+            fh.write(json.dumps({**asdict(ex), "template": template}, ensure_ascii=False) + "\n")
+    return path, file_sha256(path)
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def load_frozen_test(path: Path | None = None) -> list[tuple[Example, str]]:
+    """The frozen test rows with each row's unit key (empty if there is no frozen file yet)."""
+    path = Path(path or FROZEN_TEST_FILE)
+    if not path.exists():
+        return []
+    rows: list[tuple[Example, str]] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                data = json.loads(line)
+                template = data.pop("template")
+                ex = Example(**data)
+                rows.append((ex, unit_key(ex.intent, ex.lang, template)))
+    return rows
 
 
 def deduplicate(examples: Iterable[Example]) -> list[Example]:
@@ -254,9 +408,10 @@ def deduplicate(examples: Iterable[Example]) -> list[Example]:
 
 
 def drop_near_copies(examples: list[Example], threshold: float = NEAR_DUPLICATE) -> list[Example]:
-    """Remove validation/test sentences that are near-copies of a training sentence."""
+    """Remove validation sentences that are near-copies of a training sentence (test rows are frozen and kept;
+    training sentences near a test sentence were removed before, by ``drop_copies_of``)."""
     train = [e.text for e in examples if e.split == "train"]
-    held = [e for e in examples if e.split != "train"]
+    held = [e for e in examples if e.split == "validation"]
     sims = max_similarity([e.text for e in held], train)
     dropped = {id(e) for e, (sim, _) in zip(held, sims) if sim >= threshold}
     return [e for e in examples if id(e) not in dropped]

@@ -58,6 +58,10 @@ _SHARED: dict[str, tuple[str, ...]] = {
     "tstyle": ("Table Grid", "Light Grid Accent 1", "Medium Shading 1 Accent 2", "Light List", "Grid Table 4 Accent 5",
                "Plain Table 1", "List Table 3"),
     "template": ("report_template.dotx", "letterhead.docx", "company_memo.dotx", "公文模板.dotx"),
+    "pid": ("p2", "p3", "p5", "p8", "p12", "p17", "p21", "p27", "p34", "p40", "p9", "p15"),
+    "tid": ("t1", "t2", "t3", "t4", "t5"),
+    "imgid": ("img1", "img2", "img3", "img4", "img6"),
+    "chid": ("chart1", "chart2", "chart3", "chart4"),
 }
 
 _EN: dict[str, tuple[str, ...]] = {
@@ -159,6 +163,10 @@ _EN: dict[str, tuple[str, ...]] = {
                 "the keywords to {keywords}", "the category property to {category}", "the company field to ACME Corp",
                 "the document title metadata to {ptitle}"),
     "onoff": ("on", "off"),
+    "topic": ("the project goals", "the budget changes", "the new travel policy", "the survey method", "next year's priorities",
+              "the main risks", "the revised timeline", "the pilot results"),
+    "propname": ("Client", "Project", "Approved", "Reviewer", "Department", "Contract No."),
+    "propval": ("Acme", "Phoenix", "Yes", "Dr. Wang", "Finance", "2024-117"),
 }
 
 _ZH: dict[str, tuple[str, ...]] = {
@@ -237,6 +245,9 @@ _ZH: dict[str, tuple[str, ...]] = {
     "propset": ("标题属性设为“{ptitle}”", "作者改为{person}", "主题设为“{subject}”", "关键词设为{keywords}", "类别属性设为{category}",
                 "公司字段设为ACME公司", "标题元数据改为“{ptitle}”"),
     "onoff": ("打开", "关闭"),
+    "topic": ("项目目标", "预算调整", "新的差旅制度", "调查方法", "明年的工作重点", "主要风险", "调整后的时间安排", "试点结果"),
+    "propname": ("客户", "项目编号", "审批状态", "审核人", "部门", "合同编号"),
+    "propval": ("北风公司", "PX-2024", "已审批", "王博士", "财务部", "HT-2024-117"),
 }
 
 SLOTS: dict[str, dict[str, tuple[str, ...]]] = {"en": {**_SHARED, **_EN}, "zh": {**_SHARED, **_ZH}}
@@ -1044,7 +1055,6 @@ FAMILIES: tuple[Family, ...] = (
              "Put a TOC {pos}",
              "Create a table of contents {pos} listing all headings")),
           P(("Update the table of contents",
-             "Refresh all fields in the document",
              "Refresh the TOC so it reflects the current headings",
              "Update the page numbers in the table of contents"))),
       zh=(P(("在{pos}插入目录",
@@ -1054,7 +1064,6 @@ FAMILIES: tuple[Family, ...] = (
              "在{pos}生成文档目录",
              "在{pos}加一个自动目录")),
           P(("更新目录",
-             "更新文档中的所有域",
              "刷新目录，使其与当前标题一致",
              "更新目录中的页码")))),
     F("watermark", "structure_update",
@@ -1540,11 +1549,15 @@ HANDWRITTEN: dict[str, dict[str, tuple[str, ...]]] = {
 
 # Neutral openers and closers that make sentences vary in length without hinting at the intent.
 PREFIXES: dict[str, tuple[str, ...]] = {
-    "en": ("Please ", "Now ", "Next, ", "Then ", "Step 3: ", "Finally, ", "First, ", "After that, ", "Also ", "Step 1: "),
-    "zh": ("请", "然后", "接着", "最后，", "首先，", "第2步：", "现在", "下一步：", "再", "步骤3："),
+    "en": ("Please ", "Now ", "Next, ", "Then ", "Step 3: ", "Finally, ", "First, ", "After that, ", "Also ", "Step 1: ",
+           "Could you ", "Kindly ", "I'd like you to ", "Can you ", "2. ", "Now, "),
+    "zh": ("请", "然后", "接着", "最后，", "首先，", "第2步：", "现在", "下一步：", "再", "步骤3：",
+           "麻烦", "帮我", "请你", "需要", "2. ", "接下来，"),
 }
 SUFFIXES: dict[str, tuple[str, ...]] = {
     "en": (" so that it matches the rest of the document", " as the user requested", " without changing anything else",
-           " in the current document", " for the final version", " (keep everything else as it is)", " as well"),
-    "zh": ("，其他内容保持不变", "，按用户要求处理", "，不要改动其他部分", "，用于最终版本", "（其余保持原样）", "即可"),
+           " in the current document", " for the final version", " (keep everything else as it is)", " as well",
+           ", thanks", " please"),
+    "zh": ("，其他内容保持不变", "，按用户要求处理", "，不要改动其他部分", "，用于最终版本", "（其余保持原样）", "即可",
+           "，谢谢", "，麻烦了"),
 }

@@ -1,4 +1,8 @@
-"""Regenerate intents/data/intents.jsonl from the templates (deterministic for a seed) and print its make-up."""
+"""Regenerate intents/data/intents.jsonl from the templates (deterministic for a seed) and print its make-up.
+
+The test split is frozen in intents/data/test_frozen.jsonl and copied unchanged. ``--freeze-test``
+draws it (once, before any tuning); it refuses to overwrite an existing frozen file.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,20 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from intents.datagen import DATA_FILE, DEFAULT_SEED, generate, write_jsonl
+from intents.datagen import DATA_FILE, DEFAULT_SEED, FREEZE_SEED, freeze_test, generate, write_jsonl
 
 
 def main() -> int:
     """Write the dataset and print counts by split, language and intent."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--out", type=Path, default=DATA_FILE)
+    parser.add_argument("--freeze-test", action="store_true",
+                        help=f"draw and store the frozen test split first (seed {FREEZE_SEED}); refused if it exists")
     args = parser.parse_args()
+    if args.freeze_test:
+        path, digest = freeze_test()
+        print(f"froze the test split in {path} (sha256 {digest}); record it as FROZEN_TEST_SHA256 in datagen.py")
     examples = generate(args.seed)
     path = write_jsonl(examples, args.out)
     print(f"wrote {len(examples)} examples to {path}")

@@ -1,4 +1,4 @@
-"""The intent dataset: size, languages, splits by template, no near-copies, no benchmark leakage."""
+"""The intent dataset: size, languages, splits by template, the frozen test split, no near-copies, no benchmark leakage."""
 
 from __future__ import annotations
 
@@ -15,20 +15,28 @@ from autodw.paths import repo_root
 from intents.datagen import (
     DATA_FILE,
     DEFAULT_SEED,
+    FAMILIES,
+    FROZEN_TEST_FILE,
+    FROZEN_TEST_SHA256,
     NEAR_DUPLICATE,
     SPLITS,
     deduplicate,
+    file_sha256,
+    freeze_test,
     generate,
     jaccard,
     load_dataset,
+    load_frozen_test,
     max_similarity,
     normalize,
     render,
     shingles,
+    split_units,
+    units,
 )
 from intents.labels import DEFINITIONS, INTENTS
 from intents.leakage import collect_instructions, find_overlaps, instruction_files
-from intents.templates import FAMILIES, SLOTS
+from intents.templates import SLOTS
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +67,12 @@ def test_size_languages_and_labels(examples):
 
 
 def test_split_proportions(examples):
-    share = Counter(e.split for e in examples)
-    assert 0.65 <= share["train"] / len(examples) <= 0.78
-    assert share["test"] / len(examples) >= 0.12
+    """About 15% of the units (templates and hand-written sentences) are test, and at least 10% of the sentences."""
+    unit_split = {e.source: e.split for e in examples}
+    share = Counter(unit_split.values())
+    assert 0.12 <= share["test"] / len(unit_split) <= 0.2
+    assert 0.1 <= share["validation"] / len(unit_split) <= 0.2
+    assert Counter(e.split for e in examples)["test"] >= 0.1 * len(examples)
 
 
 def test_no_duplicates_and_no_text_in_two_splits(examples):
@@ -81,13 +92,41 @@ def test_templates_are_split_units(examples):
             assert (fam.name, lang) in train_families, (fam.name, lang)
 
 
-def test_every_held_out_operation_has_a_training_wording(examples):
+def test_every_held_out_operation_has_a_training_wording():
     """A held-out template's paraphrase group (its operation) always has a member in training."""
-    train_groups = {e.source.rsplit(".", 1)[0] for e in examples if e.split == "train" and not e.source.startswith("hand/")}
-    held = [e for e in examples if e.split != "train" and not e.source.startswith("hand/")]
+    all_units = units()
+    test_keys = {key for _, key in load_frozen_test()}
+    assignment = split_units(all_units, test_keys)
+    train_groups = {u.group for u in all_units if assignment[u.key] == "train"}
+    held = [u for u in all_units if assignment[u.key] != "train" and not u.handwritten]
     assert held
-    for e in held:
-        assert "." in e.source and e.source.rsplit(".", 1)[0] in train_groups, e.source
+    for unit in held:
+        assert unit.group is not None and unit.group in train_groups, unit.key
+
+
+def test_frozen_test_split_is_unchanged(examples):
+    """The test split was drawn once and stored; the dataset carries exactly those rows."""
+    assert file_sha256(FROZEN_TEST_FILE) == FROZEN_TEST_SHA256, "intents/data/test_frozen.jsonl changed after the freeze"
+    frozen = [ex for ex, _ in load_frozen_test()]
+    assert [e for e in examples if e.split == "test"] == frozen
+    assert len(frozen) >= 1000
+
+
+def test_frozen_test_templates_still_exist_and_never_train():
+    """Every frozen test template is still in the templates (so no edited copy of it can train) and is test."""
+    all_units = {u.key: u for u in units()}
+    frozen_keys = {key for _, key in load_frozen_test()}
+    missing = sorted(frozen_keys - set(all_units))
+    assert not missing, missing[:5]
+    assignment = split_units(list(all_units.values()), frozen_keys)
+    assert {k for k, s in assignment.items() if s == "test"} == frozen_keys
+
+
+def test_freeze_refuses_to_overwrite(tmp_path):
+    target = tmp_path / "frozen.jsonl"
+    target.write_text("")
+    with pytest.raises(FileExistsError):
+        freeze_test(path=target)
 
 
 def _templates(fam, lang):
@@ -96,6 +135,7 @@ def _templates(fam, lang):
 
 
 def test_held_out_sentences_are_not_near_copies_of_training(examples):
+    """Neither validation nor (frozen) test sentences nearly copy a training sentence."""
     train = [e.text for e in examples if e.split == "train"]
     held = [e.text for e in examples if e.split != "train"]
     sims = max_similarity(held, train)
