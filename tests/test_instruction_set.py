@@ -1,0 +1,29 @@
+"""The local-model evaluation set: every check fails on the untouched document and passes after its gold calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from apis import execute
+from autodw.document import WordDocument
+from autodw.state import extract_state
+from eval.instruction_set import TASKS
+from tests.conftest import ROOT
+
+
+def test_size_and_coverage():
+    assert len(TASKS) >= 20 and len({t.id for t in TASKS}) == len(TASKS)
+    assert sum(t.lang == "zh" for t in TASKS) >= 5
+    assert len({t.intent for t in TASKS}) == 8
+    assert any(t.calls >= 2 for t in TASKS)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_check_fails_before_and_passes_after_gold(task):
+    doc = WordDocument.open(ROOT / task.document)
+    before = extract_state(doc)
+    assert not task.check(before, before), "the instruction is already satisfied by the untouched document"
+    assert task.gold, "every task has a gold call sequence"
+    for api, args in task.gold:
+        execute(doc, api, args)
+    assert task.check(before, extract_state(doc))
