@@ -58,6 +58,20 @@ def _no_lower_sales(before: State, after: State) -> bool:
         any("Sales" in t for t in texts)  # capitalised words left alone
 
 
+def _next_quarter(before: State, after: State) -> bool:
+    heading = c.find_paragraph(after, "Next Quarter", exact=True)
+    table = c.table_with(after, ["Region", "Target"])
+    return (heading is not None and heading["style"] == "Heading 1" and table is not None
+            and c.has_row(table, ["North", "160"]) and c.order(after, "Next Quarter", "Targets will be set in October.")
+            and heading["index"] > c.find_paragraph(after, "Figures are unaudited")["index"])
+
+
+def _subtitle(before: State, after: State) -> bool:
+    title, sub = c.paragraph(after, "p1"), c.find_paragraph(after, "Prepared by Finance", exact=True)
+    return (title.get("alignment") == "center" and c.every_run(title, size_pt=20.0)
+            and sub is not None and sub["index"] == 1 and c.every_run(sub, italic=True))
+
+
 def _section_margins(before: State, after: State) -> bool:
     m = after["page_layout"]["sections"][0]["margins_cm"]
     return all(c.close(m.get(k), 2.0, 0.05) for k in ("top", "bottom", "left", "right"))
@@ -129,6 +143,26 @@ TASKS: list[Task] = [
          "Add a footnote 'Audit pending.' at the end of the methodology paragraph.", "en", "content_creation", 1,
          lambda b, a: any(n["text"] == "Audit pending." and n["paragraph"] == "p39" for n in a["interactive"]["footnotes"]),
          gold=(("insert_footnote", {"paragraph": "p39", "text": "Audit pending."}),)),
+    Task("next-quarter", "examples/report.docx",
+         "At the end of the document add a level-1 heading 'Next Quarter', then the paragraph 'Targets will be set in "
+         "October.', then a table with header Region, Target and one row North, 160.", "en", "content_creation", 3,
+         _next_quarter,
+         gold=(("insert_heading", {"text": "Next Quarter", "level": 1, "position": "end"}),
+               ("insert_paragraph", {"text": "Targets will be set in October.", "position": "end"}),
+               ("insert_table", {"position": "end", "data": [["Region", "Target"], ["North", "160"]]}))),
+    Task("title-subtitle", "examples/report.docx",
+         "Center the title and set it to 20 pt, then add 'Prepared by Finance' in italics as a new paragraph right "
+         "below it.", "en", "format_style_editing", 4, _subtitle,
+         gold=(("set_paragraph_format", {"paragraphs": ["p1"], "alignment": "center"}),
+               ("set_text_format", {"paragraphs": ["p1"], "size_pt": 20}),
+               ("insert_paragraph", {"text": "Prepared by Finance", "position": {"after": "p1"}}),
+               ("set_text_format", {"paragraphs": ["p44"], "italic": True}))),
+    Task("zh-new-clause", "examples/contract_zh.docx",
+         "在文档末尾新增一个一级标题“第五条 争议解决”，并在其下添加段落“争议由双方协商解决。”", "zh", "content_creation", 2,
+         lambda b, a: (c.find_paragraph(a, "第五条 争议解决", exact=True) or {}).get("style") == "Heading 1"
+         and a["paragraphs"][-1]["text"] == "争议由双方协商解决。",
+         gold=(("insert_heading", {"text": "第五条 争议解决", "level": 1, "position": "end"}),
+               ("insert_paragraph", {"text": "争议由双方协商解决。", "position": "end"}))),
     Task("zh-title-red", "examples/contract_zh.docx", "把文档标题改为红色。", "zh", "format_style_editing", 1,
          lambda b, a: all(c.is_red(r.get("color")) for r in c.all_runs(c.paragraph(a, "p1"))) and bool(c.all_runs(c.paragraph(a, "p1"))),
          gold=(("set_text_format", {"paragraphs": ["p1"], "color": "red"}),)),
