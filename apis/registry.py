@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
@@ -49,17 +50,32 @@ class ApiSpec:
         args = [p if p in required else f"{p}?" for p in self.parameters["properties"]]
         return f"{self.name}({', '.join(args)})"
 
-    def prompt_doc(self) -> str:
-        """Tool documentation for an LLM prompt: signature, description, one line per argument."""
-        lines = [f"{self.signature_text()}: {self.description}"]
+    def prompt_doc(self, compact: bool = False) -> str:
+        """Tool documentation for an LLM prompt: signature, description, one line per argument and an
+        example. `compact` (for small local models) keeps the first sentence of each description and
+        drops the example."""
+        import json
+
+        description = _first_sentence(self.description) if compact else self.description
+        lines = [f"{self.signature_text()}: {description}"]
         required = set(self.parameters.get("required", []))
         for name, schema in self.parameters["properties"].items():
-            lines.append(f"  - {name}{'' if name in required else ' (optional)'}: {describe_schema(schema)}")
-        if self.examples:
-            import json
-
+            text = describe_schema(schema)
+            if compact:
+                text = _first_sentence(text)
+            lines.append(f"  - {name}{'' if name in required else ' (optional)'}: {text}")
+        if self.examples and not compact:
             lines.append(f"  example: {json.dumps(self.examples[0].args, ensure_ascii=False)}")
         return "\n".join(lines)
+
+
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)\.\s")
+
+
+def _first_sentence(text: str) -> str:
+    """Text up to the first full stop that ends a sentence (not "e.g."), or all of it."""
+    m = _SENTENCE_END.search(text)
+    return text if m is None else text[: m.start() + 1]
 
 
 def describe_schema(schema: dict[str, Any]) -> str:

@@ -286,3 +286,17 @@ def test_rollback_config_levels():
     assert AgentConfig(rollback="arg").rollback_levels() == ["arg"]
     assert AgentConfig(rollback="full").rollback_levels() == ["arg", "api"]
     assert AgentConfig(rollback=2).rollback_levels() == ["arg", "api", "arg", "api"]
+
+
+def test_unlikely_intents_can_be_dropped_and_docs_compacted(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'D'."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "D", "position": "end"}}],
+        "validator": [PASS],
+    }, config=AgentConfig(intent_min_probability=0.05, compact_api_docs=True))
+    result = agent.run(doc, ["Add D"])
+    step = result.instructions[0].steps[0]
+    assert "insert_paragraph" in step.candidates and "replace_text" in step.candidates  # p=0.9 and 0.06 kept
+    assert "set_text_format" not in step.candidates  # format_style_editing p=0.04 < 0.05 dropped
+    prompt = [r for r in llm.requests if r["role"] == "api_generator"][0]["messages"][1]["content"]
+    assert "example:" not in prompt

@@ -54,6 +54,8 @@ class AgentConfig:
     output_retries: int = 2
     state_budget: int | None = 6000
     history_chars: int = 300
+    compact_api_docs: bool = False  # first sentences only, no examples (small local models)
+    intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -168,7 +170,8 @@ class Agent:
     def _run_step(self, doc: WordDocument, step: Step, state: dict[str, Any], record: InstructionResult,
                   run: RunResult) -> None:
         step.intents = [(i, round(float(p), 4)) for i, p in self.classifier.predict(step.sub_instruction, k=3)]
-        step.candidates = self.registry.names_for_intents([i for i, _ in step.intents])
+        kept = [i for n, (i, p) in enumerate(step.intents) if n == 0 or p >= self.config.intent_min_probability]
+        step.candidates = self.registry.names_for_intents(kept)
         self._emit("intents", {"step": step.number, "intents": step.intents, "candidates": step.candidates})
         levels = self.config.rollback_levels()
         level, tried, feedback, allowed = "first", [], None, list(step.candidates)
@@ -239,7 +242,8 @@ class Agent:
             feedback += f"\nCall {allowed[0]} again with corrected arguments."
         elif feedback and level == "api":
             feedback += "\nChoose a different API from the list."
-        msgs = prompts.messages("api_generator", api_docs="\n\n".join(s.prompt_doc() for s in specs),
+        docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
+        msgs = prompts.messages("api_generator", api_docs=docs,
                                 state=self._render(state, step.sub_instruction, record), history=self._history(record),
                                 sub_instruction=step.sub_instruction, feedback=f"{feedback}\n" if feedback else "")
 
