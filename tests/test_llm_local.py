@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import types
@@ -196,6 +197,21 @@ def test_missing_llama_cpp_says_how_to_install(monkeypatch: pytest.MonkeyPatch) 
         LocalBackend("qwen2.5-coder-0.5b-q4km")
     assert isinstance(info.value, ConfigError)
     assert "install_local.sh" in str(info.value)
+
+
+@pytest.mark.parametrize("preset, expected", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_openmp_threads_wait_passively_unless_the_user_says(preset: str | None,
+                                                            expected: str) -> None:
+    code = ("import os\nfrom autodw.errors import ConfigError\n"
+            "from autodw.llm.local import import_llama_cpp\n"
+            "try:\n    import_llama_cpp()\nexcept ConfigError:\n    pass\n"
+            "print(os.environ['OMP_WAIT_POLICY'])")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if preset:
+        env["OMP_WAIT_POLICY"] = preset
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == expected
 
 
 def test_an_amx_build_is_refused() -> None:
