@@ -105,7 +105,6 @@ def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from autodw.agent.build import make_agent
-    from autodw.agent.loop import AgentConfig
     from autodw.agent.records import RunResult
     from autodw.document import WordDocument
     from autodw.errors import ConfigError, LLMError
@@ -122,16 +121,14 @@ def _run(args: argparse.Namespace) -> int:
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
     doc = WordDocument.open(args.file)
     doc.asset_roots = [Path(p) for p in args.assets]
-    rollback = int(args.rollback) if args.rollback.isdigit() else args.rollback
-    config = AgentConfig(rollback=rollback, threshold=args.threshold, max_steps=args.max_steps)
-    if args.state_budget:
-        config.state_budget = args.state_budget
+    settings = {"rollback": int(args.rollback) if args.rollback.isdigit() else args.rollback, "threshold": args.threshold}
+    settings.update({k: v for k, v in (("max_steps", args.max_steps), ("state_budget", args.state_budget)) if v})
     classifier = None
     if args.intents_model:
         from intents.classifier import IntentClassifier
 
         classifier = IntentClassifier.load(args.intents_model)
-    agent = make_agent(args.llm, classifier=classifier, config=config, console=True, trace=args.trace, record=args.record,
+    agent = make_agent(args.llm, classifier=classifier, settings=settings, console=True, trace=args.trace, record=args.record,
                        base_url=args.base_url, api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
     result = RunResult()
     try:
@@ -218,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", default=None, metavar="CASSETTE.jsonl", help="record every LLM exchange for replay:CASSETTE")
     p.add_argument("--rollback", default="full", help="none, arg, full (one round, default) or a number of rounds")
     p.add_argument("--threshold", type=float, default=0.6, help="validator confidence threshold (default 0.6)")
-    p.add_argument("--max-steps", type=int, default=15, help="sub-instructions per instruction before giving up")
+    p.add_argument("--max-steps", type=int, default=None, help="sub-instructions per instruction before giving up "
+                                                                "(default 15; 8 with the local model)")
     p.add_argument("--state-budget", type=int, default=None, metavar="TOKENS", help="token budget of the state in prompts")
     p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
     p.add_argument("--json", default=None, metavar="RESULT.json", help="write the run's result summary as JSON")

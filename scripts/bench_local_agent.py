@@ -1,0 +1,125 @@
+"""The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
+
+    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar] [--tasks ID,...]
+                                        [--json results.json] [--record DIR]
+
+For each configuration (constrained decoding and prompt caching on or off), runs every task's
+instruction on a fresh copy of its document and checks the outcome by code. Reports per task and in
+total: success, wall time per instruction, LLM calls, prompt/completion tokens, cached prompt tokens,
+API calls, and the peak resident memory of this process (model loaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from autodw.agent.loop import Agent, AgentConfig  # noqa: E402
+from autodw.agent.records import RunResult  # noqa: E402
+from autodw.document import WordDocument  # noqa: E402
+from autodw.errors import AutodwError  # noqa: E402
+from autodw.llm.local import LocalBackend  # noqa: E402
+from autodw.llm.replay import RecordingBackend  # noqa: E402
+from autodw.state import extract_state  # noqa: E402
+from eval.instruction_set import TASKS  # noqa: E402
+
+CONFIGS = {
+    "default": {"grammar": True, "prompt_cache": "role"},
+    "nocache": {"grammar": True, "prompt_cache": "off"},
+    "nogrammar": {"grammar": False, "prompt_cache": "role"},
+}
+
+
+def local_agent_config() -> AgentConfig:
+    """The agent settings the local backend uses by default (see autodw.agent.build)."""
+    from autodw.agent.build import LOCAL_AGENT_CONFIG
+
+    return AgentConfig(**vars(LOCAL_AGENT_CONFIG))
+
+
+def run_task(agent: Agent, task) -> dict:
+    doc = WordDocument.open(ROOT / task.document)
+    before = extract_state(doc)
+    result = RunResult()
+    start = time.perf_counter()
+    error = None
+    try:
+        agent.run(doc, [task.instruction], result)
+    except AutodwError as exc:
+        error = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    ok = False
+    if error is None:
+        try:
+            ok = bool(task.check(before, extract_state(doc)))
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            error = f"check raised {type(exc).__name__}: {exc}"
+    usage = result.total_usage
+    record = result.instructions[0] if result.instructions else None
+    return {"task": task.id, "lang": task.lang, "ok": ok, "status": record.status if record else "error", "error": error,
+            "seconds": round(seconds, 1), "llm_calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens, "cached_prompt_tokens": usage.cached_prompt_tokens,
+            "api_calls": record.api_calls if record else 0,
+            "calls": [f"{a}" for a, _ in (record.accepted_calls() if record else [])]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default=None, help="local model name or .gguf path (default: the package default)")
+    ap.add_argument("--configs", default="default,nocache,nogrammar")
+    ap.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--record", type=Path, default=None, help="folder for one LLM cassette per config and task")
+    args = ap.parse_args()
+    from intents.classifier import load_or_train
+
+    classifier = load_or_train(progress=True)
+    tasks = [t for t in TASKS if args.tasks is None or t.id in args.tasks.split(",")]
+    results = {}
+    for name in args.configs.split(","):
+        backend = LocalBackend(args.model, **CONFIGS[name])
+        print(f"\n== {name}: {backend.name}, grammar={CONFIGS[name]['grammar']}, prompt cache={CONFIGS[name]['prompt_cache']}, "
+              f"loaded in {backend.load_seconds:.1f} s", flush=True)
+        rows = []
+        for task in tasks:
+            llm = backend
+            if args.record:
+                llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
+            agent = Agent(llm, classifier, config=local_agent_config())
+            row = run_task(agent, task)
+            agent.close()
+            rows.append(row)
+            print(f"{task.id:22} {'PASS' if row['ok'] else 'fail'} {row['seconds']:6.1f}s llm={row['llm_calls']:2} "
+                  f"prompt={row['prompt_tokens']:6} cached={row['cached_prompt_tokens']:6} out={row['completion_tokens']:5} "
+                  f"apis={row['calls']} {row['error'] or ''}", flush=True)
+        passed = sum(r["ok"] for r in rows)
+        summary = {
+            "passed": passed, "tasks": len(rows),
+            "median_seconds": statistics.median(r["seconds"] for r in rows),
+            "mean_llm_calls": round(statistics.mean(r["llm_calls"] for r in rows), 1),
+            "mean_prompt_tokens": round(statistics.mean(r["prompt_tokens"] for r in rows)),
+            "mean_completion_tokens": round(statistics.mean(r["completion_tokens"] for r in rows)),
+            "mean_cached_prompt_tokens": round(statistics.mean(r["cached_prompt_tokens"] for r in rows)),
+            "simple_median_seconds": statistics.median(r["seconds"] for r, t in zip(rows, tasks) if t.calls <= 1) if rows else None,
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        }
+        print(f"{name}: {passed}/{len(rows)} passed; median {summary['median_seconds']} s per instruction; "
+              f"{summary['mean_llm_calls']} LLM calls, {summary['mean_prompt_tokens']} prompt + "
+              f"{summary['mean_completion_tokens']} completion tokens per instruction "
+              f"({summary['mean_cached_prompt_tokens']} prompt tokens from cache); peak RSS {summary['peak_rss_mb']} MB", flush=True)
+        results[name] = {"summary": summary, "tasks": rows}
+        del backend
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
