@@ -6,7 +6,7 @@ from typing import Any
 
 Schema = dict[str, Any]
 
-LENGTH_PATTERN = r"^[0-9]+(\.[0-9]+)?(cm|mm|in|pt|px)$"
+LENGTH_PATTERN = r"^[0-9]+([.][0-9]+)?(cm|mm|in|pt|px)$"  # [.] not \. : llama.cpp grammars reject escapes
 HEX_COLOR_PATTERN = r"^#?[0-9A-Fa-f]{6}$"
 COLOR_NAMES = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "gray", "grey",
                "darkblue", "darkred", "darkgreen", "lightgray", "lightgrey", "navy", "teal", "maroon",

@@ -274,3 +274,33 @@ def test_real_model_answers_schema_valid_json() -> None:
                                   role="api_generator", schema=ANSWER_SCHEMA)
         jsonschema.validate(json.loads(second.text), ANSWER_SCHEMA)
         assert second.usage.cached_prompt_tokens > 40  # the system prompt was not re-evaluated
+
+
+def test_grammar_schema_makes_patterns_parseable_for_llama_cpp():
+    from autodw.llm.local import grammar_schema
+
+    schema = {"type": "object", "properties": {"w": {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?cm$"},
+                                               "x": {"type": "string", "pattern": r"^\w+$"},
+                                               "y": {"anyOf": [{"pattern": r"\d{2}"}]}}}
+    out = grammar_schema(schema)
+    assert out["properties"]["w"]["pattern"] == "^[0-9]+([.][0-9]+)?cm$"
+    assert "pattern" not in out["properties"]["x"] and out["properties"]["x"]["type"] == "string"
+    assert out["properties"]["y"]["anyOf"][0]["pattern"] == "[0-9]{2}"
+    assert schema["properties"]["w"]["pattern"].startswith("^[0-9]+(\\.")  # the original is untouched
+
+
+def test_every_api_schema_pattern_is_grammar_safe():
+    from apis import registry
+
+    def patterns(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            for v in node.values():
+                yield from patterns(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from patterns(v)
+
+    found = [p for spec in registry() for p in patterns(spec.parameters)]
+    assert found and not [p for p in found if "\\" in p]

@@ -215,7 +215,7 @@ class LocalBackend:
         if grammar is None:
             try:
                 grammar = self._llama_cpp.LlamaGrammar.from_json_schema(
-                    json.dumps(schema, ensure_ascii=False), verbose=False)
+                    json.dumps(grammar_schema(schema), ensure_ascii=False), verbose=False)
             except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 raise LLMError(f"JSON schema cannot be turned into a grammar: {exc}") from exc
             self._grammars[key] = grammar
@@ -287,3 +287,28 @@ class LocalBackend:
         gpu = "GPU offload" if self.gpu_offload else "CPU"
         return (f"local model {self.model_name} ({Path(self.model_path).name}, {gpu}, "
                 f"{self.n_threads} threads)")
+
+
+_SAFE_ESCAPES = {"\\.": "[.]", "\\d": "[0-9]", "\\-": "[-]"}
+
+
+def grammar_schema(schema: Any) -> Any:
+    """A copy of `schema` whose regex patterns llama.cpp's grammar converter can parse.
+
+    The converter rejects backslash escapes in patterns (and llama.cpp then crashes on the broken
+    grammar), so common escapes become character classes and any other escaped pattern is dropped:
+    the grammar is then looser and the answer is still validated against the full schema.
+    """
+    if isinstance(schema, dict):
+        out = {}
+        for key, value in schema.items():
+            if key == "pattern" and isinstance(value, str):
+                for escape, cls in _SAFE_ESCAPES.items():
+                    value = value.replace(escape, cls)
+                if "\\" in value:
+                    continue
+            out[key] = grammar_schema(value)
+        return out
+    if isinstance(schema, list):
+        return [grammar_schema(v) for v in schema]
+    return schema
