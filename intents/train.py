@@ -40,9 +40,13 @@ class TrainConfig:
     seed: int = DEFAULT_SEED
     freeze_embeddings: bool = True
     freeze_layers: int = 4
+    label_smoothing: float = 0.0
     data: Path | None = None
     max_train: int | None = None
     max_eval: int | None = None
+    evaluate_test: bool = True
+    """Score the test split after training. Tuning runs set this to False: the frozen test split is
+    scored once, with the final model (see intents/README.md, "Evaluation protocol")."""
 
 
 @dataclass
@@ -113,7 +117,7 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
     examples = load_dataset(config.data)
     train_rows = _split(examples, "train", config.max_train, config.seed)
     val_rows = _split(examples, "validation", config.max_eval, config.seed)
-    test_rows = _split(examples, "test", config.max_eval, config.seed)
+    test_rows = _split(examples, "test", config.max_eval, config.seed) if config.evaluate_test else []
     if not train_rows:
         raise ConfigError("the dataset has no training examples")
 
@@ -160,6 +164,7 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
     gen = torch.Generator().manual_seed(config.seed)
     history: list[dict[str, float]] = []
     best: tuple[tuple[float, float], dict[str, torch.Tensor]] | None = None
+    best_report: EvalReport | None = None
     train_started = time.perf_counter()
     bar = tqdm(total=total_steps, desc="training intent classifier", unit="step", disable=not progress, file=sys.stderr)
     for epoch in range(1, config.epochs + 1):
@@ -167,7 +172,7 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
         running, seen = 0.0, 0
         for batch in _batches(lengths, config.batch_size, gen):
             input_ids, mask = _collate([token_ids[i] for i in batch], tokenizer.pad_token_id)
-            loss = torch.nn.functional.cross_entropy(net(input_ids, mask), labels[batch])
+            loss = torch.nn.functional.cross_entropy(net(input_ids, mask), labels[batch], label_smoothing=config.label_smoothing)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_([p for p in net.parameters() if p.requires_grad], 1.0)
@@ -185,6 +190,7 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
             key = (report.accuracy, -val_loss)
             if best is None or key > best[0]:
                 best = (key, {n: p.detach().clone() for n, p in net.named_parameters() if p.requires_grad})
+                best_report = report
         history.append(entry)
         bar.write(
             f"epoch {epoch}: train loss {entry['train_loss']:.4f}"
@@ -196,7 +202,7 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
         net.load_state_dict(best[1], strict=False)
     net.eval()
 
-    val_report = _evaluate(net, tokenizer, meta, val_rows)[0] if val_rows else None
+    val_report = best_report  # the kept epoch's weights were scored on validation already
     test_report = _evaluate(net, tokenizer, meta, test_rows)[0] if test_rows else None
     cfg = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}
     meta.training = {

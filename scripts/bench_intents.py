@@ -1,12 +1,16 @@
 """Benchmark a trained intent classifier: test accuracy (overall, en, zh), top-3 recall, batch-1 latency, size.
 
 Usage: python scripts/bench_intents.py [--model DIR] [--split test] [--latency-n 300] [--threads N] [--fp32] [--json]
+
+The default split is the frozen test split: under the evaluation protocol (intents/README.md) it is
+scored once, with the final model; use --split validation while tuning.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -35,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     folder = args.model or default_model_dir()
+    load_before = os.getloadavg()
     started = time.perf_counter()
     clf = IntentClassifier.load(folder, quantize=not args.fp32)
     load_seconds = time.perf_counter() - started
@@ -69,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         "throughput_per_s_batch64": round(len(rows) / batch_seconds, 1),
         "load_seconds": round(load_seconds, 2),
         "model_size_mb": round(size_mb, 1),
+        "model_files_mb": {f.name: round(f.stat().st_size / 2**20, 1) for f in sorted(Path(folder).iterdir()) if f.is_file()},
         "torch_threads": torch.get_num_threads(),
-        "training": {k: clf.meta.training.get(k) for k in ("train_seconds", "n_train", "best_epoch", "frozen_layers")},
+        "load_average_1m_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+        "training": {k: clf.meta.training.get(k) for k in ("train_seconds", "n_train", "best_epoch", "frozen_layers", "torch_threads")},
     }
     if args.json:
         json.dump(figures, sys.stdout, indent=1, ensure_ascii=False)
@@ -78,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(report.render())
         print()
-        for key in ("latency_ms_batch1", "throughput_per_s_batch64", "load_seconds", "model_size_mb", "torch_threads", "training"):
+        for key in ("latency_ms_batch1", "throughput_per_s_batch64", "load_seconds", "model_size_mb", "model_files_mb",
+                    "torch_threads", "load_average_1m_before_after", "training"):
             print(f"{key}: {figures[key]}")
     return 0
 
