@@ -49,7 +49,9 @@ else
         -w "$HOUSE" "llama-cpp-python==$LLAMA_VERSION"
 fi
 
-"$PYTHON" -m pip install --find-links "$HOUSE" --only-binary llama-cpp-python "$TARGET[local]"
+EDITABLE=""
+[ -d "$TARGET" ] && EDITABLE="-e"  # a checkout stays editable (examples/ and the dwbench data live beside it)
+"$PYTHON" -m pip install --find-links "$HOUSE" --only-binary llama-cpp-python $EDITABLE "$TARGET[local]"
 
 "$PYTHON" - <<'EOF'
 from autodw.llm.local import check_build, import_llama_cpp, system_info
