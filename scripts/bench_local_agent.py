@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from autodw.agent.events import ConsoleReporter  # noqa: E402
 from autodw.agent.loop import Agent, AgentConfig  # noqa: E402
 from autodw.agent.records import RunResult  # noqa: E402
 from autodw.document import WordDocument  # noqa: E402
@@ -78,6 +79,7 @@ def main() -> None:
     ap.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--record", type=Path, default=None, help="folder for one LLM cassette per config and task")
+    ap.add_argument("--verbose", action="store_true", help="print the agent's progress (sub-instructions, calls, verdicts)")
     args = ap.parse_args()
     from intents.classifier import load_or_train
 
@@ -93,7 +95,7 @@ def main() -> None:
             llm = backend
             if args.record:
                 llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
-            agent = Agent(llm, classifier, config=local_agent_config())
+            agent = Agent(llm, classifier, config=local_agent_config(), sinks=[ConsoleReporter()] if args.verbose else [])
             row = run_task(agent, task)
             agent.close()
             rows.append(row)
