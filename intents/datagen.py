@@ -35,13 +35,13 @@ from intents.labels import INTENTS
 from intents.templates import FAMILIES as _FIRST_FAMILIES
 from intents.templates import HANDWRITTEN as _FIRST_HANDWRITTEN
 from intents.templates import PREFIXES, SLOTS, SUFFIXES, Family
-from intents.templates_more import MORE_FAMILIES, MORE_HANDWRITTEN
+from intents.templates_more import CONTRAST_FAMILIES, MORE_FAMILIES, MORE_HANDWRITTEN, THIRD_FAMILIES, THIRD_HANDWRITTEN
 
-FAMILIES: tuple[Family, ...] = _FIRST_FAMILIES + MORE_FAMILIES
-"""All template families (templates.py, then templates_more.py)."""
+FAMILIES: tuple[Family, ...] = _FIRST_FAMILIES + MORE_FAMILIES + THIRD_FAMILIES + CONTRAST_FAMILIES
+"""All template families (templates.py, then templates_more.py: second batch, then the third, post-freeze batch)."""
 
 HANDWRITTEN: dict[str, dict[str, tuple[str, ...]]] = {
-    intent: {lang: _FIRST_HANDWRITTEN.get(intent, {}).get(lang, ()) + MORE_HANDWRITTEN.get(intent, {}).get(lang, ())
+    intent: {lang: sum((batch.get(intent, {}).get(lang, ()) for batch in (_FIRST_HANDWRITTEN, MORE_HANDWRITTEN, THIRD_HANDWRITTEN)), ())
              for lang in ("en", "zh")}
     for intent in INTENTS
 }
