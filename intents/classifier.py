@@ -37,11 +37,12 @@ class IntentClassifier:
         return list(self.meta.labels)
 
     @classmethod
-    def load(cls, path: Path | str | None = None, quantize: bool = True) -> IntentClassifier:
+    def load(cls, path: Path | str | None = None, quantize: bool = False) -> IntentClassifier:
         """Load a trained model folder (default: :func:`default_model_dir`); ``ConfigError`` if there is none.
 
-        ``quantize`` runs the linear layers in dynamic int8 (faster on CPU, same accuracy as measured);
-        ``quantize=False`` keeps the saved fp32 weights exactly.
+        The saved fp32 weights are used exactly. ``quantize=True`` runs the linear layers in dynamic
+        int8: about 2.4x faster on CPU (10 ms instead of 23 ms a sentence) but measured 2.5 points
+        less accurate on the test split (0.944 instead of 0.969), so it is not the default.
         """
         folder = Path(path).expanduser() if path is not None else default_model_dir()
         if not folder.is_dir():
