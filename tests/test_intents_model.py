@@ -127,7 +127,9 @@ def test_int8_load_stays_close_to_fp32(trained):
 
     from intents.classifier import IntentClassifier
 
-    quantized = IntentClassifier.load(trained.path)  # the default load quantizes the linear layers
+    default = IntentClassifier.load(trained.path)  # the default load keeps fp32 linear layers
+    assert not any("quantized" in type(m).__module__ for m in default.net.modules())
+    quantized = IntentClassifier.load(trained.path, quantize=True)
     assert any("quantized" in type(m).__module__ for m in quantized.net.modules())
     assert not any(isinstance(m, torch.nn.Linear) and type(m) is torch.nn.Linear for m in quantized.net.modules())
     probs = quantized.probabilities(PROBES)
