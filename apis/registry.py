@@ -50,6 +50,10 @@ class ApiSpec:
         args = [p if p in required else f"{p}?" for p in self.parameters["properties"]]
         return f"{self.name}({', '.join(args)})"
 
+    def summary(self) -> str:
+        """One line for choosing among APIs: name and the first sentence of the description."""
+        return f"{self.name}: {_first_sentence(self.description)}"
+
     def prompt_doc(self, compact: bool = False) -> str:
         """Tool documentation for an LLM prompt: signature, description, one line per argument and an
         example. `compact` (for small local models) keeps the first sentence of each description and

@@ -72,7 +72,7 @@ def test_accepted_step_then_done(doc):
     step = result.instructions[0].steps[0]
     assert step.intents == CREATE and "insert_paragraph" in step.candidates and "insert_table" not in step.candidates
     assert step.accepted.api == "insert_paragraph" and step.accepted.verdict.decision == "pass"
-    assert {r: u.calls for r, u in result.usage.items()} == {"planner": 2, "api_generator": 1, "validator": 1}
+    assert {r: u.calls for r, u in result.usage.items()} == {"planner": 2, "api_chooser": 0, "api_generator": 1, "validator": 1}
     assert result.total_usage.prompt_tokens > 0 and not llm.remaining()
 
 
@@ -300,3 +300,42 @@ def test_unlikely_intents_can_be_dropped_and_docs_compacted(doc):
     assert "set_text_format" not in step.candidates  # format_style_editing p=0.04 < 0.05 dropped
     prompt = [r for r in llm.requests if r["role"] == "api_generator"][0]["messages"][1]["content"]
     assert "example:" not in prompt
+
+
+def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'E' at the end."), DONE],
+        "api_chooser": [{"api": "delete_chart"}, {"api": "insert_paragraph"}],  # not a candidate, then a good one
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "E", "position": "end"}}],
+        "validator": [PASS],
+    }, config=AgentConfig(two_stage_api_choice=True, focused_state_budget=200))
+    result = agent.run(doc, ["Add E"])
+    assert result.completed and texts(doc)[-1] == "E" and not llm.remaining()
+    chooser, generator, planner = ([r for r in llm.requests if r["role"] == role]
+                                   for role in ("api_chooser", "api_generator", "planner"))
+    assert len(chooser) == 2 and "delete_chart" in chooser[1]["messages"][-1]["content"]  # the error was fed back
+    listing = chooser[0]["messages"][1]["content"]
+    assert "insert_heading: " in listing and "(optional)" not in listing and "<document_state>" not in listing
+    assert chooser[0]["schema"]["properties"]["api"]["enum"] == agent.registry.names_for_intents([i for i, _ in CREATE])
+    docs = generator[0]["messages"][1]["content"]
+    assert "insert_paragraph(" in docs and "insert_heading(" not in docs
+    assert len(generator[0]["schema"]["anyOf"]) == 1
+    assert "windowed to fit 200 tokens" in docs and "windowed" not in planner[0]["messages"][1]["content"]
+    assert result.usage["api_chooser"].calls == 2
+
+
+def test_planner_repeating_an_accepted_step_is_told_then_the_instruction_ends_as_an_error(doc):
+    again = plan("insert 'F' at the end")
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'F' at the end."), again, plan("Insert 'F'  at the END!"), again,
+                    plan("Insert 'G' at the end."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "F", "position": "end"}},
+                          {"api": "insert_paragraph", "args": {"text": "G", "position": "end"}}],
+        "validator": [PASS, PASS],
+    })
+    result = agent.run(doc, ["Add F once", "Add G"])
+    first, second = result.instructions
+    assert first.status == "error" and "already carried out" in first.error and len(first.steps) == 1
+    feedback = [r for r in llm.requests if r["role"] == "planner"][2]["messages"][-1]["content"]
+    assert "step 1 already carried out this operation" in feedback
+    assert second.status == "done" and texts(doc)[-2:] == ["F", "G"] and not llm.remaining()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from apis.calls import execute, validate_arguments
-from apis.registry import Registry
+from apis.registry import ApiSpec, Registry
 from autodw.agent import prompts
 from autodw.agent.events import EventSink
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
@@ -55,6 +55,8 @@ class AgentConfig:
     state_budget: int | None = 6000
     history_chars: int = 300
     compact_api_docs: bool = False  # first sentences only, no examples (small local models)
+    focused_state_budget: int | None = None  # state budget of the API generator and validator (None: state_budget)
+    two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
 
     def rollback_levels(self) -> list[str]:
@@ -72,6 +74,21 @@ class AgentConfig:
         if rounds < 0:
             raise ConfigError("the number of rollback rounds cannot be negative")
         return ["arg", "api"] * rounds
+
+
+class PlannerStalled(LLMOutputError):
+    """The planner kept answering with invalid or already-completed steps; the instruction ends as an error."""
+
+
+def _repeated_step(record: InstructionResult, sub_instruction: str) -> Step | None:
+    """An earlier accepted step of this instruction with the same sub-instruction (case, spacing and final
+    punctuation ignored), if any."""
+    key = _normalized(sub_instruction)
+    return next((s for s in record.steps if s.accepted is not None and _normalized(s.sub_instruction) == key), None)
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.casefold().split()).rstrip(".。!！ ")
 
 
 class Agent:
@@ -142,6 +159,8 @@ class Agent:
             record.status = "step_limit"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
+        except PlannerStalled as exc:
+            record.status, record.error = "error", str(exc)
         finally:
             record.seconds = time.perf_counter() - start
             self._emit("instruction_end", {"status": record.status, "steps": len(record.steps), "error": record.error,
@@ -159,11 +178,20 @@ class Agent:
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, prompts.PLANNER_SCHEMA)
-            if not answer["done"] and not (answer.get("sub_instruction") or "").strip():
+            if answer["done"]:
+                return answer
+            if not (answer.get("sub_instruction") or "").strip():
                 raise LLMOutputError('"sub_instruction" must be a non-empty string when "done" is false')
+            repeated = _repeated_step(record, answer["sub_instruction"])
+            if repeated is not None:
+                raise LLMOutputError(f"step {repeated.number} already carried out this operation and it was accepted; "
+                                     "give a different operation, or answer done if the instruction is complete")
             return answer
 
-        return self._ask("planner", msgs, prompts.PLANNER_SCHEMA, check, run)
+        try:
+            return self._ask("planner", msgs, prompts.PLANNER_SCHEMA, check, run)
+        except LLMOutputError as exc:
+            raise PlannerStalled(f"the planner gave no usable next step: {exc}") from exc
 
     # --- one step with rollback -----------------------------------------------------------
 
@@ -242,10 +270,14 @@ class Agent:
             feedback += f"\nCall {allowed[0]} again with corrected arguments."
         elif feedback and level == "api":
             feedback += "\nChoose a different API from the list."
+        feedback = f"{feedback}\n" if feedback else ""
+        state_text = self._render(state, step.sub_instruction, record, budget=self._focused_budget())
+        if self.config.two_stage_api_choice and len(specs) > 1:
+            specs = [self._choose_api(step, specs, feedback, run)]
+            allowed = [specs[0].name]
         docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
-        msgs = prompts.messages("api_generator", api_docs=docs,
-                                state=self._render(state, step.sub_instruction, record), history=self._history(record),
-                                sub_instruction=step.sub_instruction, feedback=f"{feedback}\n" if feedback else "")
+        msgs = prompts.messages("api_generator", api_docs=docs, state=state_text, history=self._history(record),
+                                sub_instruction=step.sub_instruction, feedback=feedback)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             name = answer.get("api")
@@ -256,12 +288,28 @@ class Agent:
 
         return self._ask("api_generator", msgs, prompts.api_call_schema(specs), check, run)
 
+    def _choose_api(self, step: Step, specs: list[ApiSpec], feedback: str, run: RunResult) -> ApiSpec:
+        """Two-stage generation, first stage: the API alone, picked from one-line summaries and the sub-instruction
+        (no document state, so for the same candidates the whole prompt but the sub-instruction stays cached)."""
+        names = [s.name for s in specs]
+        schema = prompts.api_choice_schema(names)
+        msgs = prompts.messages("api_chooser", api_list="\n".join(s.summary() for s in specs),
+                                sub_instruction=step.sub_instruction, feedback=feedback)
+
+        def check(answer: dict[str, Any]) -> dict[str, Any]:
+            if answer.get("api") not in names:
+                raise LLMOutputError(f'"api" must be one of the available APIs ({", ".join(names)}), not {answer.get("api")!r}')
+            return answer
+
+        return self.registry.get(self._ask("api_chooser", msgs, schema, check, run)["api"])
+
     def _validate(self, doc: WordDocument, step: Step, attempt: Attempt, record: InstructionResult, run: RunResult) -> Verdict:
         state = extract_state(doc)
         msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
                                 changes=attempt.changes, history=self._history(record, exclude=step),
-                                state=self._render(state, step.sub_instruction, record, extra_focus=attempt.created))
+                                state=self._render(state, step.sub_instruction, record, extra_focus=attempt.created,
+                                                   budget=self._focused_budget()))
         answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
         confidence = float(answer["confidence"])
         accepted = answer["decision"] == "pass" or confidence < self.config.threshold
@@ -295,13 +343,18 @@ class Agent:
 
     # --- prompt parts ---------------------------------------------------------------------------
 
-    def _render(self, state: dict[str, Any], text: str, record: InstructionResult, extra_focus: list[str] = ()) -> str:
+    def _focused_budget(self) -> int | None:
+        """State budget for the roles that work on the elements one step names (API generation, validation)."""
+        return self.config.focused_state_budget if self.config.focused_state_budget is not None else self.config.state_budget
+
+    def _render(self, state: dict[str, Any], text: str, record: InstructionResult, extra_focus: list[str] = (),
+                budget: int | None = None) -> str:
         focus = set(_ID_RE.findall(text)) | set(extra_focus)
         for step in record.steps[-2:]:
             for attempt in step.attempts:
                 focus |= set(attempt.created)
                 focus |= set(_ID_RE.findall(json.dumps(attempt.args or {})))
-        return render_state(state, budget_tokens=self.config.state_budget, focus=focus)
+        return render_state(state, budget_tokens=budget if budget is not None else self.config.state_budget, focus=focus)
 
     def _history(self, record: InstructionResult, exclude: Step | None = None) -> str:
         lines = []

@@ -16,7 +16,8 @@ from typing import Any
 from autodw.llm.base import Message
 
 PROMPT_DIR = Path(__file__).with_name("prompts")
-ROLES_TEMPLATES = {"planner": "planner.md", "api_generator": "api_generator.md", "validator": "validator.md"}
+ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "api_generator": "api_generator.md",
+                   "validator": "validator.md"}
 
 PLANNER_SCHEMA = {
     "type": "object",
@@ -59,6 +60,11 @@ def api_call_schema(specs: list[Any]) -> dict[str, Any]:
     return {"anyOf": [{"type": "object",
                        "properties": {"api": {"type": "string", "enum": [s.name]}, "args": s.parameters},
                        "required": ["api", "args"]} for s in specs]}
+
+
+def api_choice_schema(names: list[str]) -> dict[str, Any]:
+    """The answer schema of the API chooser (two-stage generation): the name of one candidate API."""
+    return {"type": "object", "properties": {"api": {"type": "string", "enum": list(names)}}, "required": ["api"]}
 
 
 def format_call(api: str, args: dict[str, Any]) -> str:

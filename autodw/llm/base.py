@@ -7,8 +7,9 @@ from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
 
-#: The agent's three LLM roles (token accounting is kept per role).
-ROLES = ("planner", "api_generator", "validator")
+#: The agent's LLM roles (token accounting is kept per role). ``api_chooser`` is only used with
+#: two-stage API generation (pick the API from one-line summaries, then fill in its arguments).
+ROLES = ("planner", "api_chooser", "api_generator", "validator")
 
 
 @dataclass
