@@ -183,7 +183,7 @@ TASKS: list[Task] = [
     Task("zh-delete", "examples/contract_zh.docx", "删除“第四条 其他”下面的那个段落。", "zh", "content_modification", 1,
          lambda b, a: c.find_paragraph(a, "本合同一式两份") is None and c.find_paragraph(a, "第四条 其他") is not None,
          gold=(("delete_block", {"block": "p25"}),)),
-    Task("accept-changes", "examples/review.docx", "Accept all tracked changes.", "en", "lifecycle_update", 1,
+    Task("accept-changes", "examples/review.docx", "Accept the reviewers' tracked edits so the text is final.", "en", "lifecycle_update", 1,
          lambda b, a: bool(b["interactive"]["tracked_changes"]) and not a["interactive"]["tracked_changes"]
          and "manager's approval" in c.find_paragraph(a, "Submit claims")["text"],
          gold=(("resolve_tracked_changes", {"action": "accept"}),)),

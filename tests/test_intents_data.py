@@ -215,3 +215,11 @@ def test_no_dataset_sentence_appears_in_the_benchmark(examples):
         pytest.skip(f"no benchmark instructions yet: {len(files)} JSON/JSONL files under dwbench/ and examples/ hold none")
     overlaps = find_overlaps([e.text for e in examples], instructions)
     assert not overlaps, overlaps[:5]
+
+
+def test_no_dataset_sentence_copies_an_evaluation_instruction(examples):
+    """The agent's evaluation instruction set (eval/instruction_set.py) is benchmark data too."""
+    from eval.instruction_set import TASKS
+
+    overlaps = find_overlaps([e.text for e in examples], [t.instruction for t in TASKS])
+    assert len(TASKS) >= 20 and not overlaps, overlaps[:5]
