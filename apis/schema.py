@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from apis.units import NAMED_COLORS
+
 Schema = dict[str, Any]
 
 LENGTH_PATTERN = r"^[0-9]+([.][0-9]+)?(cm|mm|in|pt|px)$"  # [.] not \. : llama.cpp grammars reject escapes
 HEX_COLOR_PATTERN = r"^#?[0-9A-Fa-f]{6}$"
-COLOR_NAMES = ("black", "white", "red", "green", "blue", "yellow", "orange", "purple", "gray", "grey",
-               "darkblue", "darkred", "darkgreen", "lightgray", "lightgrey", "navy", "teal", "maroon",
-               "olive", "cyan", "magenta", "pink", "brown", "gold", "silver")
+COLOR_NAMES = tuple(NAMED_COLORS)
 HIGHLIGHTS = ("yellow", "green", "cyan", "magenta", "blue", "red", "darkBlue", "darkCyan", "darkGreen",
               "darkMagenta", "darkRed", "darkYellow", "darkGray", "lightGray", "black", "white", "none")
 
@@ -61,7 +61,7 @@ def length(what: str) -> Schema:
 
 def color(what: str) -> Schema:
     """A colour: hex RGB or a common name."""
-    return {"type": "string", "description": f'{what}: hex RGB like "FF0000" or "#1F4E79", or a name ({", ".join(COLOR_NAMES[:10])}, ...)',
+    return {"type": "string", "description": f'{what}: a name ({", ".join(COLOR_NAMES[:10])}, ...) or hex RGB like "1F4E79"',
             "anyOf": [{"pattern": HEX_COLOR_PATTERN}, {"enum": list(COLOR_NAMES)}]}
 
 

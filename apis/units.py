@@ -36,6 +36,17 @@ def points(value: str, what: str = "length") -> float:
     return emu(value, what) / 12700
 
 
+def color_name(hex_rgb: str) -> str | None:
+    """The name of a hex colour for people and validators: the exact name, or "near NAME" for the closest
+    named colour; None if `hex_rgb` is not RRGGBB."""
+    if not re.fullmatch(r"[0-9A-Fa-f]{6}", str(hex_rgb)):
+        return None
+    rgb = [int(hex_rgb[i:i + 2], 16) for i in (0, 2, 4)]
+    distance, name = min((sum((a - int(h[i:i + 2], 16)) ** 2 for a, i in zip(rgb, (0, 2, 4))), n)
+                         for n, h in NAMED_COLORS.items() if n not in ("grey", "lightgrey"))
+    return name if distance == 0 else f"near {name}"
+
+
 def hex_color(value: str, what: str = "colour") -> str:
     """Upper-case RRGGBB from a hex string or a colour name."""
     v = str(value).strip().lstrip("#")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from apis.units import color_name
 from autodw.changes import Change
 
 
@@ -21,6 +22,15 @@ def summarize_change(change: Change, max_lines: int = 40) -> str:
 
 def _q(text: Any) -> str:
     return repr(text) if isinstance(text, str) else str(text)
+
+
+def _q_value(key: str, value: Any) -> str:
+    """A changed property's value; colours also by name, since "FF0000" means little to a language model."""
+    if isinstance(value, str) and ("color" in key or "colour" in key or "fill" in key or "shading" in key):
+        name = color_name(value)
+        if name:
+            return f"{value!r} ({name})"
+    return _q(value)
 
 
 def _structural(s: dict[str, Any]) -> list[str]:
@@ -70,16 +80,18 @@ def _content(c: dict[str, Any]) -> list[str]:
 def _format(f: dict[str, Any]) -> list[str]:
     out = []
     for e in f.get("runs", []):
-        changes = ", ".join(f"{k} {_q(b)} -> {_q(a)}" for k, (b, a) in e["changes"].items())
+        changes = ", ".join(f"{k} {_q_value(k, b)} -> {_q_value(k, a)}" for k, (b, a) in e["changes"].items())
         out.append(f"format of {e['paragraph']} chars {e['start']}-{e['end']} {_q(e['text'])}: {changes}")
     for e in f.get("paragraphs", []):
-        out.append(f"{e['property']} of {e['paragraph']}: {_q(e['before'])} -> {_q(e['after'])}")
+        out.append(f"{e['property']} of {e['paragraph']}: {_q_value(e['property'], e['before'])} -> "
+                   f"{_q_value(e['property'], e['after'])}")
     return out
 
 
 def _style(s: dict[str, Any]) -> list[str]:
     out = [f"style of {e['paragraph']}: {_q(e['before'])} -> {_q(e['after'])}" for e in s.get("paragraph_styles", [])]
-    out += [f"style {_q(e['style'])} {e['property']}: {_q(e['before'])} -> {_q(e['after'])}" for e in s.get("definitions", [])]
+    out += [f"style {_q(e['style'])} {e['property']}: {_q_value(e['property'], e['before'])} -> "
+            f"{_q_value(e['property'], e['after'])}" for e in s.get("definitions", [])]
     if s.get("styles_now_in_use"):
         out.append("styles now in use: " + ", ".join(s["styles_now_in_use"]))
     if "defaults" in s:

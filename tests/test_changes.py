@@ -160,3 +160,15 @@ def test_unmodified_pair_reports_no_content_change():
     sa = align_ids(sb, extract_state(WordDocument.open(corpus_file("oxpt__WC002-Unmodified.docx"))))
     change = analyze_change(sb, sa)
     assert not has_changes(change)
+
+
+def test_colour_changes_are_named_for_the_validator():
+    from apis.units import color_name
+    from autodw.change_summary import summarize_change
+
+    assert color_name("FF0000") == "red" and color_name("0070c0") == "blue" and color_name("FE0101") == "near red"
+    assert color_name("auto") is None
+    change = {"structural": {}, "content": {}, "style": {}, "table": {}, "hyperlink": {},
+              "format": {"runs": [{"paragraph": "p1", "start": 0, "end": 5, "text": "Title",
+                                   "changes": {"color": [None, "FF0000"], "bold": [None, True]}}]}}
+    assert "color None -> 'FF0000' (red), bold None -> True" in summarize_change(change)
