@@ -27,3 +27,18 @@ def test_check_fails_before_and_passes_after_gold(task):
     for api, args in task.gold:
         execute(doc, api, args)
     assert task.check(before, extract_state(doc))
+
+
+def test_prompt_examples_do_not_give_away_evaluation_tasks():
+    """In-context examples must not copy an evaluation instruction or its quoted values (a small model
+    copies the example instead of reading the document)."""
+    import re
+
+    from autodw.agent.prompts import PROMPT_DIR
+    from intents.leakage import find_overlaps
+
+    prompt_text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(PROMPT_DIR.glob("*.md")))
+    quoted = {q for t in TASKS for q in re.findall(r"'([^']{4,})'|“([^”]{2,})”", t.instruction) for q in q if q}
+    assert quoted and not [q for q in quoted if q in prompt_text]
+    lines = [line for line in prompt_text.splitlines() if len(line) > 20]
+    assert not find_overlaps(lines, [t.instruction for t in TASKS])
