@@ -127,3 +127,22 @@ def test_factory(monkeypatch, tmp_path):
         make_llm("magic:thing")
     with pytest.raises(ConfigError, match="does not exist"):
         make_llm(f"replay:{tmp_path / 'none.jsonl'}")
+
+
+def test_factory_without_endpoint_uses_the_local_model_and_says_so(monkeypatch):
+    import autodw.llm.local as local
+
+    for var in ("AUTODW_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "AUTODW_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+
+    class FakeLocal:
+        name = "local:fake-model"
+
+    monkeypatch.setattr(local, "LocalBackend", FakeLocal)
+    said: list[str] = []
+    backend = make_llm(None, announce=lambda text, **_: said.append(text))
+    assert isinstance(backend, FakeLocal)
+    assert said == ["using the embedded local model local:fake-model (no --llm and no API endpoint configured)"]
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    monkeypatch.setenv("AUTODW_MODEL", "m2")
+    assert make_llm(None, announce=lambda *a, **k: said.append("again")).model == "m2" and len(said) == 1
