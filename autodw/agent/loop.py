@@ -87,6 +87,14 @@ def _repeated_step(record: InstructionResult, sub_instruction: str) -> Step | No
     return next((s for s in record.steps if s.accepted is not None and _normalized(s.sub_instruction) == key), None)
 
 
+def _candidate(answer: dict[str, Any], allowed: list[str]) -> str:
+    """The answer's API name, if it is one of the offered ones (LLMOutputError naming them otherwise)."""
+    name = answer.get("api")
+    if not isinstance(name, str) or name not in allowed:
+        raise LLMOutputError(f'"api" must be one of the available APIs ({", ".join(allowed)}), not {name!r}')
+    return name
+
+
 def _normalized(text: str) -> str:
     return " ".join(text.casefold().split()).rstrip(".。!！ ")
 
@@ -174,7 +182,8 @@ class Agent:
             done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
             context = f"Earlier instructions of this session (already carried out):\n{done}\n\n"
         msgs = prompts.messages("planner", instruction=instruction, session_context=context,
-                                history=self._history(record), state=self._render(state, instruction, record))
+                                history=self._history(record),
+                                state=self._render(state, instruction, record, self.config.state_budget))
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, prompts.PLANNER_SCHEMA)
@@ -271,7 +280,7 @@ class Agent:
         elif feedback and level == "api":
             feedback += "\nChoose a different API from the list."
         feedback = f"{feedback}\n" if feedback else ""
-        state_text = self._render(state, step.sub_instruction, record, budget=self._focused_budget())
+        state_text = self._render(state, step.sub_instruction, record, self._focused_budget())
         if self.config.two_stage_api_choice and len(specs) > 1:
             specs = [self._choose_api(step, specs, feedback, run)]
             allowed = [specs[0].name]
@@ -280,11 +289,8 @@ class Agent:
                                 sub_instruction=step.sub_instruction, feedback=feedback)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
-            name = answer.get("api")
-            if not isinstance(name, str) or name not in allowed:
-                raise LLMOutputError(f'"api" must be one of the available APIs ({", ".join(allowed)}), not {name!r}')
-            args = answer.get("args", {})
-            return {"api": name, "args": validate_arguments(self.registry.get(name), args)}
+            name = _candidate(answer, allowed)
+            return {"api": name, "args": validate_arguments(self.registry.get(name), answer.get("args", {}))}
 
         return self._ask("api_generator", msgs, prompts.api_call_schema(specs), check, run)
 
@@ -296,20 +302,16 @@ class Agent:
         msgs = prompts.messages("api_chooser", api_list="\n".join(s.summary() for s in specs),
                                 sub_instruction=step.sub_instruction, feedback=feedback)
 
-        def check(answer: dict[str, Any]) -> dict[str, Any]:
-            if answer.get("api") not in names:
-                raise LLMOutputError(f'"api" must be one of the available APIs ({", ".join(names)}), not {answer.get("api")!r}')
-            return answer
-
-        return self.registry.get(self._ask("api_chooser", msgs, schema, check, run)["api"])
+        answer = self._ask("api_chooser", msgs, schema, lambda a: {"api": _candidate(a, names)}, run)
+        return self.registry.get(answer["api"])
 
     def _validate(self, doc: WordDocument, step: Step, attempt: Attempt, record: InstructionResult, run: RunResult) -> Verdict:
         state = extract_state(doc)
         msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
                                 changes=attempt.changes, history=self._history(record, exclude=step),
-                                state=self._render(state, step.sub_instruction, record, extra_focus=attempt.created,
-                                                   budget=self._focused_budget()))
+                                state=self._render(state, step.sub_instruction, record, self._focused_budget(),
+                                                   extra_focus=attempt.created))
         answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
         confidence = float(answer["confidence"])
         accepted = answer["decision"] == "pass" or confidence < self.config.threshold
@@ -347,14 +349,14 @@ class Agent:
         """State budget for the roles that work on the elements one step names (API generation, validation)."""
         return self.config.focused_state_budget if self.config.focused_state_budget is not None else self.config.state_budget
 
-    def _render(self, state: dict[str, Any], text: str, record: InstructionResult, extra_focus: list[str] = (),
-                budget: int | None = None) -> str:
+    def _render(self, state: dict[str, Any], text: str, record: InstructionResult, budget: int | None,
+                extra_focus: list[str] = ()) -> str:
         focus = set(_ID_RE.findall(text)) | set(extra_focus)
         for step in record.steps[-2:]:
             for attempt in step.attempts:
                 focus |= set(attempt.created)
                 focus |= set(_ID_RE.findall(json.dumps(attempt.args or {})))
-        return render_state(state, budget_tokens=budget if budget is not None else self.config.state_budget, focus=focus)
+        return render_state(state, budget_tokens=budget, focus=focus)
 
     def _history(self, record: InstructionResult, exclude: Step | None = None) -> str:
         lines = []
