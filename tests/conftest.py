@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import docx
@@ -11,7 +12,8 @@ import pytest
 from autodw.document import WordDocument
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = (ROOT.parent / "shared" / "corpus").resolve()
+CORPUS = Path(os.environ.get("AUTODW_CORPUS") or ROOT.parent / "shared" / "corpus").resolve()
+"""The shared real-world corpus: ``$AUTODW_CORPUS``, or ``../shared/corpus`` beside the checkout."""
 EXAMPLES = ROOT / "examples"
 
 
