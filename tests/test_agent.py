@@ -339,3 +339,16 @@ def test_planner_repeating_an_accepted_step_is_told_then_the_instruction_ends_as
     feedback = [r for r in llm.requests if r["role"] == "planner"][2]["messages"][-1]["content"]
     assert "step 1 already carried out this operation" in feedback
     assert second.status == "done" and texts(doc)[-2:] == ["F", "G"] and not llm.remaining()
+
+
+def test_a_validator_without_a_usable_answer_counts_as_uncertain_and_says_so(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'H' at the end."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "H", "position": "end"}}],
+        "validator": ['{"decision": "fail", "confidence": 0.0, "explanation": "cut off'] * 3,
+    })
+    result = agent.run(doc, ["Add H"])
+    step = result.instructions[0].steps[0]
+    assert result.completed and texts(doc)[-1] == "H" and not llm.remaining()
+    assert step.accepted.verdict.decision == "none" and step.accepted.verdict.confidence == 0.0
+    assert "no verdict, accepted as uncertain" in step.accepted.verdict.explanation

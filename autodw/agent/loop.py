@@ -312,7 +312,10 @@ class Agent:
                                 changes=attempt.changes, history=self._history(record, exclude=step),
                                 state=self._render(state, step.sub_instruction, record, self._focused_budget(),
                                                    extra_focus=attempt.created))
-        answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
+        try:
+            answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
+        except LLMOutputError as exc:  # no usable verdict: as uncertain as a verdict can be (confidence 0), and said so
+            answer = {"decision": "none", "confidence": 0.0, "explanation": f"no verdict, accepted as uncertain: {exc}"}
         confidence = float(answer["confidence"])
         accepted = answer["decision"] == "pass" or confidence < self.config.threshold
         verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
