@@ -106,8 +106,8 @@ def test_api_level_rollback_uses_another_api_and_is_accepted_without_validation(
     assert [a.level for a in attempts] == ["first", "arg", "api"]
     assert attempts[2].api == "insert_text" and attempts[2].accepted and attempts[2].verdict is None
     api_prompt = [r for r in llm.requests if r["role"] == "api_generator"]
-    assert "insert_paragraph(" in api_prompt[1]["messages"][1]["content"]  # argument-level: same API only
-    assert "insert_paragraph(text" not in api_prompt[2]["messages"][1]["content"].split("Available APIs:")[1].split("<document_state>")[0]
+    assert "insert_paragraph(" in api_prompt[1]["messages"][0]["content"]  # argument-level: same API only
+    assert "insert_paragraph(text" not in api_prompt[2]["messages"][0]["content"].split("Available APIs:")[1]
     assert "See appendix." not in texts(doc)
     assert para(doc, "p39").endswith("occur. See appendix.")
 
@@ -298,8 +298,8 @@ def test_unlikely_intents_can_be_dropped_and_docs_compacted(doc):
     step = result.instructions[0].steps[0]
     assert "insert_paragraph" in step.candidates and "replace_text" in step.candidates  # p=0.9 and 0.06 kept
     assert "set_text_format" not in step.candidates  # format_style_editing p=0.04 < 0.05 dropped
-    prompt = [r for r in llm.requests if r["role"] == "api_generator"][0]["messages"][1]["content"]
-    assert "example:" not in prompt
+    prompt = [r for r in llm.requests if r["role"] == "api_generator"][0]["messages"][0]["content"]
+    assert "insert_paragraph(" in prompt and "example:" not in prompt
 
 
 def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
@@ -314,13 +314,13 @@ def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
     chooser, generator, planner = ([r for r in llm.requests if r["role"] == role]
                                    for role in ("api_chooser", "api_generator", "planner"))
     assert len(chooser) == 2 and "delete_chart" in chooser[1]["messages"][-1]["content"]  # the error was fed back
-    listing = chooser[0]["messages"][1]["content"]
+    listing = chooser[0]["messages"][0]["content"]  # in the system part: cached per candidate set
     assert "insert_heading: " in listing and "(optional)" not in listing and "<document_state>" not in listing
     assert chooser[0]["schema"]["properties"]["api"]["enum"] == agent.registry.names_for_intents([i for i, _ in CREATE])
-    docs = generator[0]["messages"][1]["content"]
+    docs = generator[0]["messages"][0]["content"]  # in the system part: cached per API
     assert "insert_paragraph(" in docs and "insert_heading(" not in docs
     assert len(generator[0]["schema"]["anyOf"]) == 1
-    assert "windowed to fit 200 tokens" in docs and "windowed" not in planner[0]["messages"][1]["content"]
+    assert "windowed to fit 200 tokens" in generator[0]["messages"][1]["content"] and "windowed" not in planner[0]["messages"][1]["content"]
     assert result.usage["api_chooser"].calls == 2
 
 
@@ -352,3 +352,59 @@ def test_a_validator_without_a_usable_answer_counts_as_uncertain_and_says_so(doc
     assert result.completed and texts(doc)[-1] == "H" and not llm.remaining()
     assert step.accepted.verdict.decision == "none" and step.accepted.verdict.confidence == 0.0
     assert "no verdict, accepted as uncertain" in step.accepted.verdict.explanation
+
+
+def last_plan(sub, remaining=()):
+    return {"done": False, "sub_instruction": sub, "remaining": list(remaining), "reason": "needed"}
+
+
+INSERT_CLOSING = {"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}}
+
+
+def test_step_planned_as_last_ends_the_instruction_without_asking_the_planner_again(doc):
+    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end.")],
+                            "api_generator": [INSERT_CLOSING], "validator": [PASS]},
+                           config=AgentConfig(finish_on_last_step=True))
+    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
+    assert result.completed and texts(doc)[-1] == "Closing remarks." and not llm.remaining()
+    assert result.usage["planner"].calls == 1
+
+
+def test_remaining_plan_is_shown_to_the_planner_and_the_instruction_goes_on(doc):
+    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end.", ["Make it italic."]),
+                                        last_plan("Make the last paragraph italic.")],
+                            "api_generator": [INSERT_CLOSING,
+                                              {"api": "set_text_format", "args": {"paragraphs": "p1", "italic": True}}],
+                            "validator": [PASS, PASS]},
+                           config=AgentConfig(finish_on_last_step=True))
+    result = agent.run(doc, ["Add 'Closing remarks.' at the end, in italics"])
+    assert result.completed and len(result.instructions[0].steps) == 2 and not llm.remaining()
+    second = [r for r in llm.requests if r["role"] == "planner"][1]["messages"][1]["content"]
+    assert "Still planned after step 1: Make it italic." in second
+
+
+@pytest.mark.parametrize("verdict", [{"decision": "pass", "confidence": 0.3, "explanation": "unsure"},
+                                     {"decision": "fail", "confidence": 0.2, "explanation": "unsure"}])
+def test_a_last_step_accepted_without_a_confident_pass_is_checked_by_the_planner(doc, verdict):
+    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end."), DONE],
+                            "api_generator": [INSERT_CLOSING], "validator": [verdict]},
+                           config=AgentConfig(finish_on_last_step=True))
+    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
+    assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
+
+
+def test_without_finish_on_last_step_the_planner_confirms_completion(doc):
+    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end."), DONE],
+                            "api_generator": [INSERT_CLOSING], "validator": [PASS]})
+    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
+    assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
+
+
+def test_validator_gets_its_own_state_budget(doc):
+    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
+                            "api_generator": [INSERT_CLOSING], "validator": [PASS]},
+                           config=AgentConfig(focused_state_budget=400, validator_state_budget=120))
+    agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
+    prompts = {r["role"]: r["messages"][1]["content"] for r in llm.requests}
+    assert "windowed to fit 120 tokens" in prompts["validator"] and "windowed to fit 400 tokens" in prompts["api_generator"]
+    assert "Closing remarks." in prompts["validator"].split("<document_state>")[1]  # the new paragraph stays in view

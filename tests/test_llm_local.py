@@ -276,6 +276,41 @@ def test_real_model_answers_schema_valid_json() -> None:
         assert second.usage.cached_prompt_tokens > 40  # the system prompt was not re-evaluated
 
 
+@pytest.mark.slow
+def test_real_model_system_prompt_is_loaded_from_disk_by_a_new_process(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
+    from autodw.llm.local import LocalBackend
+
+    monkeypatch.setenv("AUTODW_HOME", str(tmp_path))
+    system = "You edit Word documents. " * 30 + "Answer with JSON only."
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": "Make paragraph 2 bold."}]
+    answers = []
+    for _ in range(2):  # two backends stand for two processes: only the disk is shared
+        try:
+            backend = LocalBackend("qwen2.5-coder-0.5b-q4km", n_ctx=2048, max_tokens=40)
+        except ModelNotInstalledError as exc:
+            pytest.skip(f"model packages not installed: {exc}")
+        with backend:
+            answers.append(backend.complete(messages, role="api_generator", schema=ANSWER_SCHEMA))
+    saved = list((tmp_path / "kv").glob("*.kv"))
+    assert len(saved) == 1
+    assert answers[0].usage.cached_prompt_tokens == 0  # evaluated, then written
+    assert answers[1].usage.cached_prompt_tokens > 150  # the system message came from disk
+    assert answers[1].text == answers[0].text
+
+
+def test_saved_kv_snapshot_round_trips(tmp_path) -> None:
+    import ctypes
+
+    from autodw.llm.local import _Snapshot
+
+    data = (ctypes.c_uint8 * 5)(*b"\x00\nab\xff")
+    _Snapshot(tokens=[1, 2, 3], data=data, size=4).save(tmp_path / "x.kv")
+    back = _Snapshot.load(tmp_path / "x.kv")
+    assert back.tokens == [1, 2, 3] and back.size == 4 and bytes(back.data) == b"\x00\nab"
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
 def test_grammar_schema_makes_patterns_parseable_for_llama_cpp():
     from autodw.llm.local import grammar_schema
 

@@ -56,8 +56,11 @@ class AgentConfig:
     history_chars: int = 300
     compact_api_docs: bool = False  # first sentences only, no examples (small local models)
     focused_state_budget: int | None = None  # state budget of the API generator and validator (None: state_budget)
+    validator_state_budget: int | None = None  # the validator's own state budget (None: focused_state_budget)
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
+    finish_on_last_step: bool = False  # end the instruction, without asking the planner again, once a step it planned
+    # as the last one ("remaining": []) is accepted with a validator pass
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -161,9 +164,14 @@ class Agent:
                 if plan["done"]:
                     record.status = "done"
                     return
-                step = Step(number=number, sub_instruction=plan["sub_instruction"])
+                step = Step(number=number, sub_instruction=plan["sub_instruction"], remaining=plan.get("remaining") or [])
                 record.steps.append(step)
                 self._run_step(doc, step, state, record, run)
+                if self._planned_last(step):
+                    self._emit("plan", {"step": number + 1, "done": True,
+                                        "reason": f"step {number} was planned as the last one and passed validation"})
+                    record.status = "done"
+                    return
             record.status = "step_limit"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
@@ -175,14 +183,25 @@ class Agent:
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
 
+    def _planned_last(self, step: Step) -> bool:
+        """Whether `step` ends the instruction under ``finish_on_last_step``: planned with nothing remaining, and its
+        call accepted on a confident validator pass (an uncertain acceptance or a skipped validation does not count)."""
+        verdict = step.accepted.verdict if step.accepted is not None else None
+        return (self.config.finish_on_last_step and not step.remaining and verdict is not None
+                and verdict.decision == "pass" and verdict.confidence >= self.config.threshold)
+
     def _plan(self, instruction: str, record: InstructionResult, state: dict[str, Any], run: RunResult,
               session: list[InstructionResult]) -> dict[str, Any]:
         context = ""
         if session:
             done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
             context = f"Earlier instructions of this session (already carried out):\n{done}\n\n"
+        last = record.steps[-1] if record.steps else None
+        plan = ""
+        if last is not None and last.remaining:
+            plan = f"Still planned after step {last.number}: " + " | ".join(last.remaining) + "\n"
         msgs = prompts.messages("planner", instruction=instruction, session_context=context,
-                                history=self._history(record),
+                                history=self._history(record), plan=plan,
                                 state=self._render(state, instruction, record, self.config.state_budget))
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
@@ -310,7 +329,7 @@ class Agent:
         msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
                                 changes=attempt.changes, history=self._history(record, exclude=step),
-                                state=self._render(state, step.sub_instruction, record, self._focused_budget(),
+                                state=self._render(state, step.sub_instruction, record, self._validator_budget(),
                                                    extra_focus=attempt.created))
         try:
             answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
@@ -351,6 +370,10 @@ class Agent:
     def _focused_budget(self) -> int | None:
         """State budget for the roles that work on the elements one step names (API generation, validation)."""
         return self.config.focused_state_budget if self.config.focused_state_budget is not None else self.config.state_budget
+
+    def _validator_budget(self) -> int | None:
+        """State budget of the validator, which also sees the change analysis of the call."""
+        return self.config.validator_state_budget if self.config.validator_state_budget is not None else self._focused_budget()
 
     def _render(self, state: dict[str, Any], text: str, record: InstructionResult, budget: int | None,
                 extra_focus: list[str] = ()) -> str:

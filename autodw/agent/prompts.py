@@ -1,5 +1,8 @@
 """Prompt templates (``prompts/*.md``): static role text first, the variable parts last.
 
+The system part holds what repeats across calls (role text; for the API roles, the offered APIs' documentation),
+so a backend with prompt caching evaluates it once; the user part holds the step's state, history and request.
+
 Each template has a system part and a user part separated by a ``=== USER ===`` line, and
 ``${name}`` placeholders (string.Template, so braces in JSON examples need no escaping). Document
 text is placed inside ``<document_state>`` delimiters and cannot close them.
@@ -22,14 +25,15 @@ ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "ap
 PLANNER_SCHEMA = {
     "type": "object",
     "properties": {"done": {"type": "boolean"}, "sub_instruction": {"type": ["string", "null"]},
-                   "reason": {"type": "string"}},
+                   "remaining": {"type": "array", "items": {"type": "string", "maxLength": 300}, "maxItems": 8},
+                   "reason": {"type": "string", "maxLength": 300}},
     "required": ["done", "sub_instruction"],
 }
 VALIDATOR_SCHEMA = {
     "type": "object",
     "properties": {"decision": {"type": "string", "enum": ["pass", "fail"]},
                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                   "explanation": {"type": "string"}},
+                   "explanation": {"type": "string", "maxLength": 400}},
     "required": ["decision", "confidence", "explanation"],
 }
 

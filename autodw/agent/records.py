@@ -45,6 +45,7 @@ class Step:
     intents: list[tuple[str, float]] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
+    remaining: list[str] = field(default_factory=list)  # what the planner said is still needed after this step
 
     @property
     def accepted(self) -> Attempt | None:
