@@ -36,6 +36,7 @@ CONFIGS = {
     "default": {"grammar": True, "prompt_cache": "role"},
     "nocache": {"grammar": True, "prompt_cache": "off"},
     "nogrammar": {"grammar": False, "prompt_cache": "role"},
+    "nodisk": {"grammar": True, "prompt_cache": "role", "persist_prefixes": False},  # system prompts not kept on disk
 }
 
 
@@ -88,7 +89,7 @@ def main() -> None:
     results = {}
     for name in args.configs.split(","):
         backend = LocalBackend(args.model, **CONFIGS[name])
-        print(f"\n== {name}: {backend.name}, grammar={CONFIGS[name]['grammar']}, prompt cache={CONFIGS[name]['prompt_cache']}, "
+        print(f"\n== {name}: {backend.name}, {CONFIGS[name]}, "
               f"loaded in {backend.load_seconds:.1f} s", flush=True)
         rows = []
         for task in tasks:

@@ -393,6 +393,20 @@ def test_a_last_step_accepted_without_a_confident_pass_is_checked_by_the_planner
     assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
 
 
+def test_a_last_step_accepted_after_api_level_rollback_ends_the_instruction(doc):
+    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end.")],
+                            "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing", "position": "end"}},
+                                              {"api": "insert_paragraph", "args": {"text": "Closing.", "position": "end"}},
+                                              {"api": "insert_heading", "args": {"text": "Closing remarks.", "level": 1,
+                                                                                 "position": "end"}}],
+                            "validator": [fail("wrong text"), fail("wrong text")]},
+                           config=AgentConfig(finish_on_last_step=True))
+    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
+    step = result.instructions[0].steps[0]
+    assert result.completed and step.accepted.level == "api" and step.accepted.verdict is None
+    assert result.usage["planner"].calls == 1 and not llm.remaining()
+
+
 def test_without_finish_on_last_step_the_planner_confirms_completion(doc):
     agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end."), DONE],
                             "api_generator": [INSERT_CLOSING], "validator": [PASS]})

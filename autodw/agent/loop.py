@@ -60,7 +60,7 @@ class AgentConfig:
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
     finish_on_last_step: bool = False  # end the instruction, without asking the planner again, once a step it planned
-    # as the last one ("remaining": []) is accepted with a validator pass
+    # as the last one ("remaining": []) is accepted (see Agent._planned_last)
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -185,10 +185,13 @@ class Agent:
 
     def _planned_last(self, step: Step) -> bool:
         """Whether `step` ends the instruction under ``finish_on_last_step``: planned with nothing remaining, and its
-        call accepted on a confident validator pass (an uncertain acceptance or a skipped validation does not count)."""
-        verdict = step.accepted.verdict if step.accepted is not None else None
-        return (self.config.finish_on_last_step and not step.remaining and verdict is not None
-                and verdict.decision == "pass" and verdict.confidence >= self.config.threshold)
+        call accepted either on a confident validator pass or, as the paper does after the last rollback level,
+        without validation. An acceptance only because the validator was unsure does not count."""
+        accepted = step.accepted
+        if not (self.config.finish_on_last_step and not step.remaining and accepted is not None):
+            return False
+        verdict = accepted.verdict
+        return verdict is None or (verdict.decision == "pass" and verdict.confidence >= self.config.threshold)
 
     def _plan(self, instruction: str, record: InstructionResult, state: dict[str, Any], run: RunResult,
               session: list[InstructionResult]) -> dict[str, Any]:
