@@ -354,65 +354,39 @@ def test_a_validator_without_a_usable_answer_counts_as_uncertain_and_says_so(doc
     assert "no verdict, accepted as uncertain" in step.accepted.verdict.explanation
 
 
-def last_plan(sub, remaining=()):
-    return {"done": False, "sub_instruction": sub, "remaining": list(remaining), "reason": "needed"}
-
-
 INSERT_CLOSING = {"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}}
+COMPLETE = {**PASS, "instruction_complete": True}
 
 
-def test_step_planned_as_last_ends_the_instruction_without_asking_the_planner_again(doc):
-    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end.")],
-                            "api_generator": [INSERT_CLOSING], "validator": [PASS]},
-                           config=AgentConfig(finish_on_last_step=True))
+def test_a_pass_that_finds_the_instruction_complete_ends_it_without_asking_the_planner_again(doc):
+    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end.")],
+                            "api_generator": [INSERT_CLOSING], "validator": [COMPLETE]},
+                           config=AgentConfig(validator_ends_instruction=True))
     result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
     assert result.completed and texts(doc)[-1] == "Closing remarks." and not llm.remaining()
     assert result.usage["planner"].calls == 1
+    assert result.instructions[0].steps[0].accepted.verdict.instruction_complete is True
+    validator_prompt = [r for r in llm.requests if r["role"] == "validator"][0]["messages"][1]["content"]
+    assert "User instruction: Add a closing paragraph" in validator_prompt
 
 
-def test_remaining_plan_is_shown_to_the_planner_and_the_instruction_goes_on(doc):
-    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end.", ["Make it italic."]),
-                                        last_plan("Make the last paragraph italic.")],
-                            "api_generator": [INSERT_CLOSING,
-                                              {"api": "set_text_format", "args": {"paragraphs": "p1", "italic": True}}],
-                            "validator": [PASS, PASS]},
-                           config=AgentConfig(finish_on_last_step=True))
-    result = agent.run(doc, ["Add 'Closing remarks.' at the end, in italics"])
-    assert result.completed and len(result.instructions[0].steps) == 2 and not llm.remaining()
-    second = [r for r in llm.requests if r["role"] == "planner"][1]["messages"][1]["content"]
-    assert "Still planned after step 1: Make it italic." in second
-
-
-@pytest.mark.parametrize("verdict", [{"decision": "pass", "confidence": 0.3, "explanation": "unsure"},
-                                     {"decision": "fail", "confidence": 0.2, "explanation": "unsure"}])
-def test_a_last_step_accepted_without_a_confident_pass_is_checked_by_the_planner(doc, verdict):
-    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end."), DONE],
+@pytest.mark.parametrize("verdict", [{**PASS, "instruction_complete": False},  # more to do
+                                     {**PASS},  # no opinion given
+                                     {"decision": "pass", "confidence": 0.3, "explanation": "unsure", "instruction_complete": True},
+                                     {"decision": "fail", "confidence": 0.2, "explanation": "unsure", "instruction_complete": True}])
+def test_the_planner_decides_when_the_validator_is_not_a_confident_complete_pass(doc, verdict):
+    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
                             "api_generator": [INSERT_CLOSING], "validator": [verdict]},
-                           config=AgentConfig(finish_on_last_step=True))
+                           config=AgentConfig(validator_ends_instruction=True))
     result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
     assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
 
 
-def test_a_last_step_accepted_after_api_level_rollback_ends_the_instruction(doc):
-    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end.")],
-                            "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing", "position": "end"}},
-                                              {"api": "insert_paragraph", "args": {"text": "Closing.", "position": "end"}},
-                                              {"api": "insert_heading", "args": {"text": "Closing remarks.", "level": 1,
-                                                                                 "position": "end"}}],
-                            "validator": [fail("wrong text"), fail("wrong text")]},
-                           config=AgentConfig(finish_on_last_step=True))
-    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
-    step = result.instructions[0].steps[0]
-    assert result.completed and step.accepted.level == "api" and step.accepted.verdict is None
-    assert result.usage["planner"].calls == 1 and not llm.remaining()
-
-
-def test_without_finish_on_last_step_the_planner_confirms_completion(doc):
-    agent, llm = agent_for({"planner": [last_plan("Insert 'Closing remarks.' at the end."), DONE],
-                            "api_generator": [INSERT_CLOSING], "validator": [PASS]})
+def test_without_validator_ends_instruction_the_planner_confirms_completion(doc):
+    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
+                            "api_generator": [INSERT_CLOSING], "validator": [COMPLETE]})
     result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
     assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
-
 
 def test_validator_gets_its_own_state_budget(doc):
     agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],

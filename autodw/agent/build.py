@@ -13,10 +13,10 @@ from autodw.llm.base import LLMBackend
 #: state for the planner, a focused one for the API generator and a smaller one for the validator (which also
 #: gets the change analysis), two-stage API generation
 #: (one-line summaries, then only the chosen API's documentation), no negligible intents, and no confirming planner
-#: call after a step planned as the last one passes validation.
+#: call when the validator passes a step and finds the whole instruction carried out.
 LOCAL_AGENT_CONFIG = AgentConfig(state_budget=1500, focused_state_budget=350, validator_state_budget=180, compact_api_docs=True,
                                  two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8,
-                                 finish_on_last_step=True)
+                                 validator_ends_instruction=True)
 
 
 def make_agent(llm: str | LLMBackend | None = None, *, classifier: IntentClassifier | None = None,

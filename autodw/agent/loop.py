@@ -59,8 +59,8 @@ class AgentConfig:
     validator_state_budget: int | None = None  # the validator's own state budget (None: focused_state_budget)
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
-    finish_on_last_step: bool = False  # end the instruction, without asking the planner again, once a step it planned
-    # as the last one ("remaining": []) is accepted (see Agent._planned_last)
+    validator_ends_instruction: bool = False  # end the instruction without asking the planner again when the validator
+    # passes a step with confidence and says the whole instruction is now carried out (see Agent._completed_by)
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -164,12 +164,12 @@ class Agent:
                 if plan["done"]:
                     record.status = "done"
                     return
-                step = Step(number=number, sub_instruction=plan["sub_instruction"], remaining=plan.get("remaining") or [])
+                step = Step(number=number, sub_instruction=plan["sub_instruction"])
                 record.steps.append(step)
                 self._run_step(doc, step, state, record, run)
-                if self._planned_last(step):
+                if self._completed_by(step):
                     self._emit("plan", {"step": number + 1, "done": True,
-                                        "reason": f"step {number} was planned as the last one and passed validation"})
+                                        "reason": f"the validator passed step {number} and found the instruction complete"})
                     record.status = "done"
                     return
             record.status = "step_limit"
@@ -183,15 +183,12 @@ class Agent:
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
 
-    def _planned_last(self, step: Step) -> bool:
-        """Whether `step` ends the instruction under ``finish_on_last_step``: planned with nothing remaining, and its
-        call accepted either on a confident validator pass or, as the paper does after the last rollback level,
-        without validation. An acceptance only because the validator was unsure does not count."""
-        accepted = step.accepted
-        if not (self.config.finish_on_last_step and not step.remaining and accepted is not None):
-            return False
-        verdict = accepted.verdict
-        return verdict is None or (verdict.decision == "pass" and verdict.confidence >= self.config.threshold)
+    def _completed_by(self, step: Step) -> bool:
+        """Whether `step` ends the instruction under ``validator_ends_instruction``: its call was accepted on a
+        confident pass whose verdict also says the whole user instruction is now carried out."""
+        verdict = step.accepted.verdict if step.accepted is not None else None
+        return (self.config.validator_ends_instruction and verdict is not None and verdict.decision == "pass"
+                and verdict.confidence >= self.config.threshold and verdict.instruction_complete is True)
 
     def _plan(self, instruction: str, record: InstructionResult, state: dict[str, Any], run: RunResult,
               session: list[InstructionResult]) -> dict[str, Any]:
@@ -199,12 +196,8 @@ class Agent:
         if session:
             done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
             context = f"Earlier instructions of this session (already carried out):\n{done}\n\n"
-        last = record.steps[-1] if record.steps else None
-        plan = ""
-        if last is not None and last.remaining:
-            plan = f"Still planned after step {last.number}: " + " | ".join(last.remaining) + "\n"
         msgs = prompts.messages("planner", instruction=instruction, session_context=context,
-                                history=self._history(record), plan=plan,
+                                history=self._history(record),
                                 state=self._render(state, instruction, record, self.config.state_budget))
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
@@ -329,7 +322,7 @@ class Agent:
 
     def _validate(self, doc: WordDocument, step: Step, attempt: Attempt, record: InstructionResult, run: RunResult) -> Verdict:
         state = extract_state(doc)
-        msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
+        msgs = prompts.messages("validator", instruction=record.instruction, sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
                                 changes=attempt.changes, history=self._history(record, exclude=step),
                                 state=self._render(state, step.sub_instruction, record, self._validator_budget(),
@@ -340,7 +333,8 @@ class Agent:
             answer = {"decision": "none", "confidence": 0.0, "explanation": f"no verdict, accepted as uncertain: {exc}"}
         confidence = float(answer["confidence"])
         accepted = answer["decision"] == "pass" or confidence < self.config.threshold
-        verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
+        verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted,
+                          answer.get("instruction_complete"))
         self._emit("verdict", {"step": step.number, **vars(verdict)})
         return verdict
 

@@ -25,7 +25,6 @@ ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "ap
 PLANNER_SCHEMA = {
     "type": "object",
     "properties": {"done": {"type": "boolean"}, "sub_instruction": {"type": ["string", "null"]},
-                   "remaining": {"type": "array", "items": {"type": "string", "maxLength": 300}, "maxItems": 8},
                    "reason": {"type": "string", "maxLength": 300}},
     "required": ["done", "sub_instruction"],
 }
@@ -33,7 +32,8 @@ VALIDATOR_SCHEMA = {
     "type": "object",
     "properties": {"decision": {"type": "string", "enum": ["pass", "fail"]},
                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                   "explanation": {"type": "string", "maxLength": 400}},
+                   "explanation": {"type": "string", "maxLength": 400},
+                   "instruction_complete": {"type": "boolean"}},
     "required": ["decision", "confidence", "explanation"],
 }
 

@@ -16,6 +16,7 @@ class Verdict:
     confidence: float
     explanation: str
     accepted: bool
+    instruction_complete: bool | None = None  # the validator's view: is the whole user instruction now carried out?
 
 
 @dataclass
@@ -45,7 +46,6 @@ class Step:
     intents: list[tuple[str, float]] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
-    remaining: list[str] = field(default_factory=list)  # what the planner said is still needed after this step
 
     @property
     def accepted(self) -> Attempt | None:
