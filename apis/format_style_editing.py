@@ -173,7 +173,8 @@ def _paragraph_style_id(p: etree._Element) -> str | None:
 
 
 @api(intent=INTENT,
-     description="Set paragraph formatting: alignment, space before/after, line spacing (a multiple, or an exact "
+     description="Set paragraph layout (not the look of the text: bold, colour, font and size are set_text_format): "
+                 "alignment, space before/after, line spacing (a multiple, or an exact "
                  "line height), indents (left, right, first line, hanging, or first line in characters for Chinese "
                  "text), keep with next, keep lines together, page break before. Only the properties you give change.",
      params={"paragraphs": TARGETS, **PARAGRAPH_PARAMS},
