@@ -355,38 +355,7 @@ def test_a_validator_without_a_usable_answer_counts_as_uncertain_and_says_so(doc
 
 
 INSERT_CLOSING = {"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}}
-COMPLETE = {**PASS, "instruction_complete": True}
 
-
-def test_a_pass_that_finds_the_instruction_complete_ends_it_without_asking_the_planner_again(doc):
-    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end.")],
-                            "api_generator": [INSERT_CLOSING], "validator": [COMPLETE]},
-                           config=AgentConfig(validator_ends_instruction=True))
-    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
-    assert result.completed and texts(doc)[-1] == "Closing remarks." and not llm.remaining()
-    assert result.usage["planner"].calls == 1
-    assert result.instructions[0].steps[0].accepted.verdict.instruction_complete is True
-    validator_prompt = [r for r in llm.requests if r["role"] == "validator"][0]["messages"][1]["content"]
-    assert "User instruction: Add a closing paragraph" in validator_prompt
-
-
-@pytest.mark.parametrize("verdict", [{**PASS, "instruction_complete": False},  # more to do
-                                     {**PASS},  # no opinion given
-                                     {"decision": "pass", "confidence": 0.3, "explanation": "unsure", "instruction_complete": True},
-                                     {"decision": "fail", "confidence": 0.2, "explanation": "unsure", "instruction_complete": True}])
-def test_the_planner_decides_when_the_validator_is_not_a_confident_complete_pass(doc, verdict):
-    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
-                            "api_generator": [INSERT_CLOSING], "validator": [verdict]},
-                           config=AgentConfig(validator_ends_instruction=True))
-    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
-    assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
-
-
-def test_without_validator_ends_instruction_the_planner_confirms_completion(doc):
-    agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
-                            "api_generator": [INSERT_CLOSING], "validator": [COMPLETE]})
-    result = agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
-    assert result.completed and result.usage["planner"].calls == 2 and not llm.remaining()
 
 def test_validator_gets_its_own_state_budget(doc):
     agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],

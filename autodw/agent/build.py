@@ -12,11 +12,9 @@ from autodw.llm.base import LLMBackend
 #: Settings for the embedded small model, where every prompt token costs ~35 ms on 2 cores: a shorter windowed
 #: state for the planner, a focused one for the API generator and a smaller one for the validator (which also
 #: gets the change analysis), two-stage API generation
-#: (one-line summaries, then only the chosen API's documentation), no negligible intents, and no confirming planner
-#: call when the validator passes a step and finds the whole instruction carried out.
+#: (one-line summaries, then only the chosen API's documentation), no negligible intents.
 LOCAL_AGENT_CONFIG = AgentConfig(state_budget=1500, focused_state_budget=350, validator_state_budget=180, compact_api_docs=True,
-                                 two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8,
-                                 validator_ends_instruction=True)
+                                 two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8)
 
 
 def make_agent(llm: str | LLMBackend | None = None, *, classifier: IntentClassifier | None = None,

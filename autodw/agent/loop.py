@@ -59,8 +59,6 @@ class AgentConfig:
     validator_state_budget: int | None = None  # the validator's own state budget (None: focused_state_budget)
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
-    validator_ends_instruction: bool = False  # end the instruction without asking the planner again when the validator
-    # passes a step with confidence and says the whole instruction is now carried out (see Agent._completed_by)
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -167,11 +165,6 @@ class Agent:
                 step = Step(number=number, sub_instruction=plan["sub_instruction"])
                 record.steps.append(step)
                 self._run_step(doc, step, state, record, run)
-                if self._completed_by(step):
-                    self._emit("plan", {"step": number + 1, "done": True,
-                                        "reason": f"the validator passed step {number} and found the instruction complete"})
-                    record.status = "done"
-                    return
             record.status = "step_limit"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
@@ -182,13 +175,6 @@ class Agent:
             self._emit("instruction_end", {"status": record.status, "steps": len(record.steps), "error": record.error,
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
-
-    def _completed_by(self, step: Step) -> bool:
-        """Whether `step` ends the instruction under ``validator_ends_instruction``: its call was accepted on a
-        confident pass whose verdict also says the whole user instruction is now carried out."""
-        verdict = step.accepted.verdict if step.accepted is not None else None
-        return (self.config.validator_ends_instruction and verdict is not None and verdict.decision == "pass"
-                and verdict.confidence >= self.config.threshold and verdict.instruction_complete is True)
 
     def _plan(self, instruction: str, record: InstructionResult, state: dict[str, Any], run: RunResult,
               session: list[InstructionResult]) -> dict[str, Any]:
@@ -322,7 +308,7 @@ class Agent:
 
     def _validate(self, doc: WordDocument, step: Step, attempt: Attempt, record: InstructionResult, run: RunResult) -> Verdict:
         state = extract_state(doc)
-        msgs = prompts.messages("validator", instruction=record.instruction, sub_instruction=step.sub_instruction,
+        msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
                                 changes=attempt.changes, history=self._history(record, exclude=step),
                                 state=self._render(state, step.sub_instruction, record, self._validator_budget(),
@@ -333,8 +319,7 @@ class Agent:
             answer = {"decision": "none", "confidence": 0.0, "explanation": f"no verdict, accepted as uncertain: {exc}"}
         confidence = float(answer["confidence"])
         accepted = answer["decision"] == "pass" or confidence < self.config.threshold
-        verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted,
-                          answer.get("instruction_complete"))
+        verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
         self._emit("verdict", {"step": step.number, **vars(verdict)})
         return verdict
 

@@ -32,8 +32,7 @@ VALIDATOR_SCHEMA = {
     "type": "object",
     "properties": {"decision": {"type": "string", "enum": ["pass", "fail"]},
                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                   "explanation": {"type": "string", "maxLength": 400},
-                   "instruction_complete": {"type": "boolean"}},
+                   "explanation": {"type": "string", "maxLength": 400}},
     "required": ["decision", "confidence", "explanation"],
 }
 

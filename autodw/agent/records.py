@@ -16,7 +16,6 @@ class Verdict:
     confidence: float
     explanation: str
     accepted: bool
-    instruction_complete: bool | None = None  # the validator's view: is the whole user instruction now carried out?
 
 
 @dataclass
