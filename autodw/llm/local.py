@@ -280,8 +280,11 @@ class LocalBackend:
                 if n > best_len:
                     best, best_len = snap, n
             if best_len < static:
-                best, fresh = self._saved_prefix(tokens[:static])
-                best_len, evaluated_here = static, static if fresh else 0
+                snap, fresh = self._saved_prefix(tokens[:static])
+                if fresh:  # evaluated into the live cache just now: nothing to restore
+                    best, reuse, evaluated_here = None, static, static
+                else:
+                    best, best_len = snap, static
             if best is not None:
                 self._restore(best, keep=min(best_len, len(tokens) - 1))
                 reuse = best_len
