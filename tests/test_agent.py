@@ -10,7 +10,7 @@ import pytest
 from autodw.agent import loop as loop_module
 from autodw.agent.loop import Agent, AgentConfig
 from autodw.document import WordDocument
-from autodw.errors import ReplayMissError, StateExtractionError
+from autodw.errors import ConfigError, ReplayMissError, StateExtractionError
 from autodw.llm.replay import RecordingBackend, ReplayBackend
 from autodw.llm.scripted import ScriptedBackend
 from autodw.state import extract_state
@@ -365,3 +365,35 @@ def test_validator_gets_its_own_state_budget(doc):
     prompts = {r["role"]: r["messages"][1]["content"] for r in llm.requests}
     assert "windowed to fit 120 tokens" in prompts["validator"] and "windowed to fit 400 tokens" in prompts["api_generator"]
     assert "Closing remarks." in prompts["validator"].split("<document_state>")[1]  # the new paragraph stays in view
+
+
+def test_planner_start_state_is_reused_and_the_history_says_what_changed(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Insert a paragraph 'Closing remarks.' at the end."),
+                    plan("Make paragraph p1 bold."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}},
+                          {"api": "set_text_format", "args": {"paragraphs": "p1", "bold": True}}],
+        "validator": [PASS, PASS],
+    }, config=AgentConfig(planner_state="start"))
+    result = agent.run(doc, ["Add 'Closing remarks.' at the end and make the title bold"])
+    assert result.completed and texts(doc)[-1] == "Closing remarks."
+    prompts = [r["messages"][-1]["content"] for r in llm.requests if r["role"] == "planner"]
+    states = [p.split("</document_state>")[0] for p in prompts]
+    assert states[0] == states[1] == states[2] and "Closing remarks." not in states[2]  # the start state, unchanged
+    assert "changed:" not in prompts[0]
+    assert "from before these operations" in prompts[2]
+    step1, step2 = prompts[2].split("Operations done for this instruction so far:")[1].strip().splitlines()[1:3]
+    assert "changed:" in step1 and "Closing remarks." in step1 and "changed:" in step2 and "bold" in step2
+
+
+def test_planner_current_state_shows_each_change(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Insert a paragraph 'Closing remarks.' at the end."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}}],
+        "validator": [PASS],
+    })
+    agent.run(doc, ["Add 'Closing remarks.' at the end"])
+    prompts = [r["messages"][-1]["content"] for r in llm.requests if r["role"] == "planner"]
+    assert "Closing remarks." in prompts[1].split("</document_state>")[0] and "changed:" not in prompts[1]
+    with pytest.raises(ConfigError):
+        Agent(llm, FixedClassifier(), config=AgentConfig(planner_state="later"))

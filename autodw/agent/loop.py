@@ -59,6 +59,10 @@ class AgentConfig:
     validator_state_budget: int | None = None  # the validator's own state budget (None: focused_state_budget)
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
+    # "current": the planner sees the document as it is now. "start": it sees the document as it was when the
+    # instruction began, and the history lists what each accepted step changed since; the prompt then starts the
+    # same at every step of an instruction, so a prompt cache reuses it (small local models).
+    planner_state: str = "current"
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -113,6 +117,8 @@ class Agent:
         self.classifier = classifier
         self.registry = registry
         self.config = config or AgentConfig()
+        if self.config.planner_state not in ("current", "start"):
+            raise ConfigError(f"planner_state must be current or start, not {self.config.planner_state!r}")
         self.sinks = list(sinks or [])
         self.last_complete: Snapshot | None = None
 
@@ -154,10 +160,13 @@ class Agent:
     def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
                          session: list[InstructionResult]) -> None:
         start = time.perf_counter()
+        start_state: str | None = None
         try:
             for number in range(1, self.config.max_steps + 1):
                 state = extract_state(doc)
-                plan = self._plan(instruction, record, state, run, session)
+                if start_state is None or self.config.planner_state == "current":
+                    start_state = self._render(state, instruction, record, self.config.state_budget)
+                plan = self._plan(instruction, record, start_state, run, session)
                 self._emit("plan", {"step": number, **plan})
                 if plan["done"]:
                     record.status = "done"
@@ -176,15 +185,18 @@ class Agent:
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
 
-    def _plan(self, instruction: str, record: InstructionResult, state: dict[str, Any], run: RunResult,
+    def _plan(self, instruction: str, record: InstructionResult, state_text: str, run: RunResult,
               session: list[InstructionResult]) -> dict[str, Any]:
         context = ""
         if session:
             done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
             context = f"Earlier instructions of this session (already carried out):\n{done}\n\n"
-        msgs = prompts.messages("planner", instruction=instruction, session_context=context,
-                                history=self._history(record),
-                                state=self._render(state, instruction, record, self.config.state_budget))
+        history = self._history(record, changes=self.config.planner_state == "start")
+        if record.steps and self.config.planner_state == "start":
+            history = ("(The document state above is from before these operations; what each one changed is "
+                       "listed after it.)\n" + history)
+        msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
+                                state=state_text)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, prompts.PLANNER_SCHEMA)
@@ -366,7 +378,8 @@ class Agent:
                 focus |= set(_ID_RE.findall(json.dumps(attempt.args or {})))
         return render_state(state, budget_tokens=budget, focus=focus)
 
-    def _history(self, record: InstructionResult, exclude: Step | None = None) -> str:
+    def _history(self, record: InstructionResult, exclude: Step | None = None, changes: bool = False) -> str:
+        """One line per step: sub-instruction -> call -> outcome (and, with `changes`, what an accepted call changed)."""
         lines = []
         for step in record.steps:
             if step is exclude:
@@ -378,6 +391,11 @@ class Agent:
             if len(call) > self.config.history_chars:
                 call = call[: self.config.history_chars] + "…)"
             outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
+            if changes and final.accepted and final.changes:
+                changed = "; ".join(final.changes.splitlines())
+                if len(changed) > self.config.history_chars:
+                    changed = changed[: self.config.history_chars] + "…"
+                outcome += f" -> changed: {changed}"
             lines.append(f"{step.number}. {step.sub_instruction} -> {call} -> {outcome}")
         return "\n".join(lines) or "(none yet)"
 
