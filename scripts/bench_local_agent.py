@@ -1,9 +1,10 @@
 """The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
 
-    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar] [--tasks ID,...]
+    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,nodisk,plannernow] [--tasks ID,...]
                                         [--json results.json] [--record DIR]
 
-For each configuration (constrained decoding and prompt caching on or off), runs every task's
+For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of
+the state), runs every task's
 instruction on a fresh copy of its document and checks the outcome by code. Reports per task and in
 total: success, wall time per instruction, LLM calls, prompt/completion tokens, cached prompt tokens,
 API calls, and the peak resident memory of this process (model loaded).
@@ -32,19 +33,21 @@ from autodw.llm.replay import RecordingBackend  # noqa: E402
 from autodw.state import extract_state  # noqa: E402
 from eval.instruction_set import TASKS  # noqa: E402
 
-CONFIGS = {
-    "default": {"grammar": True, "prompt_cache": "role"},
-    "nocache": {"grammar": True, "prompt_cache": "off"},
-    "nogrammar": {"grammar": False, "prompt_cache": "role"},
-    "nodisk": {"grammar": True, "prompt_cache": "role", "persist_prefixes": False},  # system prompts not kept on disk
+# name -> (LocalBackend options, agent settings that differ from the local default)
+CONFIGS: dict[str, tuple[dict, dict]] = {
+    "default": ({"grammar": True, "prompt_cache": "role"}, {}),
+    "nocache": ({"grammar": True, "prompt_cache": "off"}, {}),
+    "nogrammar": ({"grammar": False, "prompt_cache": "role"}, {}),
+    "nodisk": ({"grammar": True, "prompt_cache": "role", "persist_prefixes": False}, {}),  # system prompts not on disk
+    "plannernow": ({"grammar": True, "prompt_cache": "role"}, {"planner_state": "current"}),  # planner re-reads the state
 }
 
 
-def local_agent_config() -> AgentConfig:
-    """The agent settings the local backend uses by default (see autodw.agent.build)."""
+def local_agent_config(**settings) -> AgentConfig:
+    """The agent settings the local backend uses by default (see autodw.agent.build), with `settings` changed."""
     from autodw.agent.build import LOCAL_AGENT_CONFIG
 
-    return AgentConfig(**vars(LOCAL_AGENT_CONFIG))
+    return AgentConfig(**{**vars(LOCAL_AGENT_CONFIG), **settings})
 
 
 def run_task(agent: Agent, task) -> dict:
@@ -88,15 +91,16 @@ def main() -> None:
     tasks = [t for t in TASKS if args.tasks is None or t.id in args.tasks.split(",")]
     results = {}
     for name in args.configs.split(","):
-        backend = LocalBackend(args.model, **CONFIGS[name])
-        print(f"\n== {name}: {backend.name}, {CONFIGS[name]}, "
+        options, settings = CONFIGS[name]
+        backend = LocalBackend(args.model, **options)
+        print(f"\n== {name}: {backend.name}, {options}, agent {settings or 'default'}, "
               f"loaded in {backend.load_seconds:.1f} s", flush=True)
         rows = []
         for task in tasks:
             llm = backend
             if args.record:
                 llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
-            agent = Agent(llm, classifier, config=local_agent_config(), sinks=[ConsoleReporter()] if args.verbose else [])
+            agent = Agent(llm, classifier, config=local_agent_config(**settings), sinks=[ConsoleReporter()] if args.verbose else [])
             row = run_task(agent, task)
             agent.close()
             rows.append(row)

@@ -14,7 +14,8 @@ from autodw.llm.base import LLMBackend
 #: gets the change analysis), two-stage API generation
 #: (one-line summaries, then only the chosen API's documentation), no negligible intents.
 LOCAL_AGENT_CONFIG = AgentConfig(state_budget=1500, focused_state_budget=350, validator_state_budget=180, compact_api_docs=True,
-                                 two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8)
+                                 two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8,
+                                 planner_state="start")
 
 
 def make_agent(llm: str | LLMBackend | None = None, *, classifier: IntentClassifier | None = None,
