@@ -189,7 +189,10 @@ class LocalBackend:
         if persist_prefixes and prompt_cache == "role":
             self.prefix_dir = data_home() / "kv"
             stat = Path(self.model_path).stat()
-            self._prefix_key = f"{Path(self.model_path).name}:{stat.st_size}:{llama_cpp.__version__}:{n_ctx}"
+            # The build's CPU features are part of the key: AVX2 and AVX-512 kernels round
+            # differently, so a prefix evaluated by another build would not give the same answers.
+            self._prefix_key = (f"{Path(self.model_path).name}:{stat.st_size}:{llama_cpp.__version__}:"
+                                f"{n_ctx}:{system_info(llama_cpp).strip()}")
         self._lock = threading.Lock()
         self.usage: dict[str, Usage] = {}
 
