@@ -384,6 +384,8 @@ def test_planner_start_state_is_reused_and_the_history_says_what_changed(doc):
     assert "from before these operations" in prompts[2]
     step1, step2 = prompts[2].split("Operations done for this instruction so far:")[1].strip().splitlines()[1:3]
     assert "changed:" in step1 and "Closing remarks." in step1 and "changed:" in step2 and "bold" in step2
+    now = prompts[2].split("Those elements now:")[1].split("What is the next")[0].strip().splitlines()
+    assert now[0].startswith("p1 ") and "bold" in now[0] and now[1].endswith("Closing remarks.")
 
 
 def test_planner_current_state_shows_each_change(doc):
@@ -397,3 +399,15 @@ def test_planner_current_state_shows_each_change(doc):
     assert "Closing remarks." in prompts[1].split("</document_state>")[0] and "changed:" not in prompts[1]
     with pytest.raises(ConfigError):
         Agent(llm, FixedClassifier(), config=AgentConfig(planner_state="later"))
+
+
+def test_planner_start_state_names_deleted_elements(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Delete paragraph p37."), DONE],
+        "api_generator": [{"api": "delete_block", "args": {"block": "p37"}}],
+        "validator": [PASS],
+    }, config=AgentConfig(planner_state="start"), classifier=FixedClassifier(
+        [("content_modification", 0.9), ("content_creation", 0.06), ("format_style_editing", 0.04)]))
+    agent.run(doc, ["Remove the empty paragraph before the appendix"])
+    last = [r for r in llm.requests if r["role"] == "planner"][-1]["messages"][-1]["content"]
+    assert "p37: no longer in the document" in last

@@ -32,7 +32,7 @@ from autodw.errors import ApiError, ConfigError, LLMOutputError, StateExtraction
 from autodw.llm.base import LLMBackend, Message
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.state import extract_state
-from autodw.state.render import render_state
+from autodw.state.render import render_elements, render_state
 
 _ID_RE = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")
 
@@ -166,7 +166,7 @@ class Agent:
                 state = extract_state(doc)
                 if start_state is None or self.config.planner_state == "current":
                     start_state = self._render(state, instruction, record, self.config.state_budget)
-                plan = self._plan(instruction, record, start_state, run, session)
+                plan = self._plan(instruction, record, start_state, state, run, session)
                 self._emit("plan", {"step": number, **plan})
                 if plan["done"]:
                     record.status = "done"
@@ -185,8 +185,8 @@ class Agent:
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
 
-    def _plan(self, instruction: str, record: InstructionResult, state_text: str, run: RunResult,
-              session: list[InstructionResult]) -> dict[str, Any]:
+    def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: dict[str, Any],
+              run: RunResult, session: list[InstructionResult]) -> dict[str, Any]:
         context = ""
         if session:
             done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
@@ -194,7 +194,7 @@ class Agent:
         history = self._history(record, changes=self.config.planner_state == "start")
         if record.steps and self.config.planner_state == "start":
             history = ("(The document state above is from before these operations; what each one changed is "
-                       "listed after it.)\n" + history)
+                       "listed after it.)\n" + history + self._touched_now(record, state))
         msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
                                 state=state_text)
 
@@ -377,6 +377,21 @@ class Agent:
                 focus |= set(attempt.created)
                 focus |= set(_ID_RE.findall(json.dumps(attempt.args or {})))
         return render_state(state, budget_tokens=budget, focus=focus)
+
+    @staticmethod
+    def _touched_now(record: InstructionResult, state: dict[str, Any]) -> str:
+        """The current lines of the elements this instruction's accepted calls named or created."""
+        touched: list[str] = []
+        for step in record.steps:
+            if step.accepted:
+                found = _ID_RE.findall(json.dumps(step.accepted.args or {})) + list(step.accepted.created)
+                touched += [i for i in found if i not in touched]
+        if not touched:
+            return ""
+        lines = render_elements(state, touched)
+        gone = [i for i in touched if not any(line.startswith(i + " ") for line in lines)]
+        lines += [f"{i}: no longer in the document" for i in gone]
+        return "\n\nThose elements now:\n" + "\n".join(lines)
 
     def _history(self, record: InstructionResult, exclude: Step | None = None, changes: bool = False) -> str:
         """One line per step: sub-instruction -> call -> outcome (and, with `changes`, what an accepted call changed)."""

@@ -43,6 +43,13 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     return "\n".join(head + [title + ":"] + body + tail)
 
 
+def render_elements(state: State, ids: Iterable[str]) -> list[str]:
+    """The rendered lines of the body blocks, images and charts with these ids (in document order)."""
+    wanted = set(ids)
+    lines = [text for block_id, _, text in _blocks(state) if block_id in wanted]
+    return lines + [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
+
+
 # --- sections of the rendering -------------------------------------------------------
 
 
