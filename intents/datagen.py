@@ -65,6 +65,10 @@ VALIDATION_SHARE = SHARES["validation"] / (SHARES["train"] + SHARES["validation"
 DATA_FILE = Path(__file__).resolve().parent / "data" / "intents.jsonl"
 FROZEN_TEST_FILE = Path(__file__).resolve().parent / "data" / "test_frozen.jsonl"
 FROZEN_TEST_SHA256 = "fa1b5a97589a837c02c21466f2f5c905e619d60904064080ed47905802245d87"
+# A second held-out set (see intents/README.md, "Second test set"): 320 sentences written by hand on
+# 2026-11-23, 20 per intent and language, frozen before any model saw them; never trained on.
+TEST_B_FILE = Path(__file__).resolve().parent / "data" / "test_b.jsonl"
+TEST_B_SHA256 = "ace08eb5fd82524b1234a2652cabb7299ddcf4e8e60db8259e43cd2c14aec9cc"
 """SHA-256 of ``data/test_frozen.jsonl`` as written by ``freeze_test`` (a test checks the file still matches)."""
 
 _ALT = re.compile(r"\[([^\[\]]*\|[^\[\]]*)\]")
@@ -392,6 +396,11 @@ def load_frozen_test(path: Path | None = None) -> list[tuple[Example, str]]:
                 ex = Example(**data)
                 rows.append((ex, unit_key(ex.intent, ex.lang, template)))
     return rows
+
+
+def load_test_b(path: Path | None = None) -> list[Example]:
+    """The second, hand-written held-out set (split ``test_b``); it is not part of the dataset file."""
+    return load_dataset(path or TEST_B_FILE)
 
 
 def deduplicate(examples: Iterable[Example]) -> list[Example]:

@@ -1,6 +1,6 @@
 """Benchmark a trained intent classifier: test accuracy (overall, en, zh), top-3 recall, batch-1 latency, size.
 
-Usage: python scripts/bench_intents.py [--model DIR] [--split test] [--latency-n 300] [--threads N] [--int8] [--json]
+Usage: python scripts/bench_intents.py [--model DIR] [--split test|test_b|validation] [--latency-n 300] [--threads N] [--int8] [--json]
 
 The default split is the frozen test split: under the evaluation protocol (intents/README.md) it is
 scored once, with the final model; use --split validation while tuning.
@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     """Load the model, score one split, time single-sentence predictions and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: the agent's model directory)")
-    parser.add_argument("--split", default="test", choices=("train", "validation", "test"))
+    parser.add_argument("--split", default="test", choices=("train", "validation", "test", "test_b"),
+                        help="test_b: the second, hand-written held-out set (intents/data/test_b.jsonl)")
     parser.add_argument("--latency-n", type=int, default=300, help="sentences timed one by one (batch 1)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's choice)")
     parser.add_argument("--int8", action="store_true", help="run the linear layers in dynamic int8 (faster, less accurate; the default load keeps fp32)")
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from intents.classifier import IntentClassifier, default_model_dir
-    from intents.datagen import load_dataset
+    from intents.datagen import load_dataset, load_test_b
     from intents.labels import INTENTS
     from intents.metrics import evaluate_probabilities
 
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     clf = IntentClassifier.load(folder, quantize=args.int8)
     load_seconds = time.perf_counter() - started
 
-    rows = [e for e in load_dataset() if e.split == args.split]
+    rows = load_test_b() if args.split == "test_b" else [e for e in load_dataset() if e.split == args.split]
     started = time.perf_counter()
     probs = clf.probabilities([e.text for e in rows])
     batch_seconds = time.perf_counter() - started

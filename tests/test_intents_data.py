@@ -20,6 +20,8 @@ from intents.datagen import (
     FROZEN_TEST_SHA256,
     NEAR_DUPLICATE,
     SPLITS,
+    TEST_B_FILE,
+    TEST_B_SHA256,
     deduplicate,
     file_sha256,
     freeze_test,
@@ -27,6 +29,7 @@ from intents.datagen import (
     jaccard,
     load_dataset,
     load_frozen_test,
+    load_test_b,
     max_similarity,
     normalize,
     render,
@@ -120,6 +123,20 @@ def test_frozen_test_templates_still_exist_and_never_train():
     assert not missing, missing[:5]
     assignment = split_units(list(all_units.values()), frozen_keys)
     assert {k for k, s in assignment.items() if s == "test"} == frozen_keys
+
+
+def test_second_test_set_is_frozen_balanced_and_unseen(examples):
+    """test_b is unchanged since its freeze, 20 sentences per intent and language, and no sentence of the
+    dataset (train, validation or the first test split) equals or nearly copies one of it."""
+    assert file_sha256(TEST_B_FILE) == TEST_B_SHA256, "intents/data/test_b.jsonl changed after the freeze"
+    rows = load_test_b()
+    assert {e.split for e in rows} == {"test_b"}
+    assert Counter((e.intent, e.lang) for e in rows) == {(i, lang): 20 for i in INTENTS for lang in ("en", "zh")}
+    dataset = {normalize(e.text) for e in examples}
+    assert not [e.text for e in rows if normalize(e.text) in dataset]
+    sims = max_similarity([e.text for e in rows], [e.text for e in examples])
+    near = [(round(s, 2), rows[n].text, examples[i].text) for n, (s, i) in enumerate(sims) if s >= NEAR_DUPLICATE]
+    assert not near, near[:3]
 
 
 def test_freeze_refuses_to_overwrite(tmp_path):
