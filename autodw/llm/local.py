@@ -45,7 +45,7 @@ PROMPT_CACHE_MODES: tuple[str, ...] = ("role", "prefix", "off")
 _BAD_BUILD_FEATURES = ("AMX_INT8 = 1", "AMX_BF16 = 1", "AMX = 1")
 
 INSTALL_HINT = ('install the local runtime with `sh scripts/install_local.sh` in the autodw '
-                'checkout (it builds llama-cpp-python 0.3.36 with portable CPU flags and runs '
+                'checkout (it builds llama-cpp-python 0.3.36 for this CPU, without AMX, and runs '
                 '`pip install ".[local]"`; a C/C++ compiler and cmake are needed)')
 
 
