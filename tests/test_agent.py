@@ -367,7 +367,7 @@ def test_validator_gets_its_own_state_budget(doc):
     assert "Closing remarks." in prompts["validator"].split("<document_state>")[1]  # the new paragraph stays in view
 
 
-def test_planner_start_state_is_reused_and_the_history_says_what_changed(doc):
+def test_planner_start_state_is_reused_and_changed_elements_are_shown_as_they_are_now(doc):
     agent, llm = agent_for({
         "planner": [plan("Insert a paragraph 'Closing remarks.' at the end."),
                     plan("Make paragraph p1 bold."), DONE],
@@ -380,10 +380,9 @@ def test_planner_start_state_is_reused_and_the_history_says_what_changed(doc):
     prompts = [r["messages"][-1]["content"] for r in llm.requests if r["role"] == "planner"]
     states = [p.split("</document_state>")[0] for p in prompts]
     assert states[0] == states[1] == states[2] and "Closing remarks." not in states[2]  # the start state, unchanged
-    assert "changed:" not in prompts[0]
-    assert "from before these operations" in prompts[2]
+    assert "Those elements now" not in prompts[0] and "from before these operations" in prompts[2]
     step1, step2 = prompts[2].split("Operations done for this instruction so far:")[1].strip().splitlines()[1:3]
-    assert "changed:" in step1 and "Closing remarks." in step1 and "changed:" in step2 and "bold" in step2
+    assert step1.startswith("1. Insert a paragraph") and "p44" in step1 and step2.startswith("2. Make paragraph p1 bold")
     now = prompts[2].split("Those elements now:")[1].split("What is the next")[0].strip().splitlines()
     assert now[0].startswith("p1 ") and "bold" in now[0] and now[1].endswith("Closing remarks.")
 
@@ -396,7 +395,7 @@ def test_planner_current_state_shows_each_change(doc):
     })
     agent.run(doc, ["Add 'Closing remarks.' at the end"])
     prompts = [r["messages"][-1]["content"] for r in llm.requests if r["role"] == "planner"]
-    assert "Closing remarks." in prompts[1].split("</document_state>")[0] and "changed:" not in prompts[1]
+    assert "Closing remarks." in prompts[1].split("</document_state>")[0] and "Those elements now" not in prompts[1]
     with pytest.raises(ConfigError):
         Agent(llm, FixedClassifier(), config=AgentConfig(planner_state="later"))
 

@@ -35,6 +35,7 @@ from autodw.state import extract_state
 from autodw.state.render import render_elements, render_state
 
 _ID_RE = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")
+MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
 
 
 class IntentClassifier(Protocol):
@@ -60,8 +61,8 @@ class AgentConfig:
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
     # "current": the planner sees the document as it is now. "start": it sees the document as it was when the
-    # instruction began, and the history lists what each accepted step changed since; the prompt then starts the
-    # same at every step of an instruction, so a prompt cache reuses it (small local models).
+    # instruction began, then the history and the current lines of the elements the steps changed; the prompt
+    # then starts the same at every step of an instruction, so a prompt cache reuses it (small local models).
     planner_state: str = "current"
 
     def rollback_levels(self) -> list[str]:
@@ -191,10 +192,10 @@ class Agent:
         if session:
             done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
             context = f"Earlier instructions of this session (already carried out):\n{done}\n\n"
-        history = self._history(record, changes=self.config.planner_state == "start")
+        history = self._history(record)
         if record.steps and self.config.planner_state == "start":
-            history = ("(The document state above is from before these operations; what each one changed is "
-                       "listed after it.)\n" + history + self._touched_now(record, state))
+            history = ("(The document state above is from before these operations; the elements they changed "
+                       "are shown as they are now after the list.)\n" + history + self._touched_now(record, state))
         msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
                                 state=state_text)
 
@@ -380,12 +381,15 @@ class Agent:
 
     @staticmethod
     def _touched_now(record: InstructionResult, state: dict[str, Any]) -> str:
-        """The current lines of the elements this instruction's accepted calls named or created."""
+        """The current lines of the elements this instruction's accepted calls named, created or changed
+        (at most `MAX_TOUCHED_SHOWN`)."""
         touched: list[str] = []
         for step in record.steps:
             if step.accepted:
-                found = _ID_RE.findall(json.dumps(step.accepted.args or {})) + list(step.accepted.created)
+                found = (_ID_RE.findall(json.dumps(step.accepted.args or {})) + list(step.accepted.created)
+                         + _ID_RE.findall(step.accepted.changes or ""))
                 touched += [i for i in found if i not in touched]
+        touched = touched[-MAX_TOUCHED_SHOWN:]
         if not touched:
             return ""
         lines = render_elements(state, touched)
@@ -393,8 +397,8 @@ class Agent:
         lines += [f"{i}: no longer in the document" for i in gone]
         return "\n\nThose elements now:\n" + "\n".join(lines)
 
-    def _history(self, record: InstructionResult, exclude: Step | None = None, changes: bool = False) -> str:
-        """One line per step: sub-instruction -> call -> outcome (and, with `changes`, what an accepted call changed)."""
+    def _history(self, record: InstructionResult, exclude: Step | None = None) -> str:
+        """One line per step: sub-instruction -> call -> outcome."""
         lines = []
         for step in record.steps:
             if step is exclude:
@@ -406,11 +410,6 @@ class Agent:
             if len(call) > self.config.history_chars:
                 call = call[: self.config.history_chars] + "…)"
             outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
-            if changes and final.accepted and final.changes:
-                changed = "; ".join(final.changes.splitlines())
-                if len(changed) > self.config.history_chars:
-                    changed = changed[: self.config.history_chars] + "…"
-                outcome += f" -> changed: {changed}"
             lines.append(f"{step.number}. {step.sub_instruction} -> {call} -> {outcome}")
         return "\n".join(lines) or "(none yet)"
 
