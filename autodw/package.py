@@ -142,12 +142,20 @@ def package_members(package: Package) -> Members:
     return members
 
 
+ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)  # the zip format's earliest date, as reproducible builds use
+
+
 def zip_members(members: Mapping[str, bytes]) -> bytes:
-    """Deflate `members` into the bytes of a zip archive, content types first."""
+    """Deflate `members` into the bytes of a zip archive, content types first. Every entry gets the same
+    fixed timestamp, so equal members give equal bytes whenever they are written (zipfile would stamp the
+    current time, and two saves a second apart would differ)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(members, key=lambda n: (n != "[Content_Types].xml", n != "_rels/.rels", n)):
-            zf.writestr(name, members[name])
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIMESTAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, members[name])
     return buf.getvalue()
 
 

@@ -159,3 +159,15 @@ def test_new_document_and_round_trip():
     again = WordDocument.from_bytes(doc.to_bytes())
     assert [p.text for p in again.docx.paragraphs] == ["fresh"]
     assert zipfile.is_zipfile(io.BytesIO(doc.to_bytes()))
+
+
+def test_saved_bytes_do_not_depend_on_the_clock(monkeypatch):
+    """Same document, same bytes: zip entries carry a fixed timestamp, not the time of the save."""
+    import time
+
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    first = doc.to_bytes()
+    real = time.localtime
+    monkeypatch.setattr(time, "localtime", lambda secs=None: real((secs or time.time()) + 3 * 3600 + 7))
+    assert doc.to_bytes() == first
+    assert {i.date_time for i in zipfile.ZipFile(io.BytesIO(first)).infolist()} == {(1980, 1, 1, 0, 0, 0)}
