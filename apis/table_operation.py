@@ -31,8 +31,10 @@ INTENT = "table_operation"
 
 # --- argument schemas -----------------------------------------------------------------------
 
-ROW = integer("0-based row index, as in the table's \"cells\" matrix in the document state", 0)
-COL = integer("0-based column index, as in the table's \"cells\" matrix (a cell spanning 2 columns covers 2 indices)", 0)
+ROW = integer("0-based row index: N of the row labelled rN in the document state (r0 is the first row, the header "
+              "if there is one); the row index of the table's \"cells\" matrix", 0)
+COL = integer("0-based column index: the first column is 0; as in the table's \"cells\" matrix (a cell spanning 2 "
+              "columns covers 2 indices)", 0)
 _VALUE = {"type": ["string", "number", "null"]}
 ROW_VALUES = {"type": "array", "items": _VALUE, "maxItems": 63,
               "description": "cell texts of one row, left to right by column index (\\n starts a new paragraph); "
