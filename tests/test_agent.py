@@ -410,3 +410,29 @@ def test_planner_start_state_names_deleted_elements(doc):
     agent.run(doc, ["Remove the empty paragraph before the appendix"])
     last = [r for r in llm.requests if r["role"] == "planner"][-1]["messages"][-1]["content"]
     assert "p37: no longer in the document" in last
+
+
+def test_element_ids_in_the_answer_schema_are_grounded_in_the_document(doc):
+    from apis import registry
+    from autodw.agent.prompts import api_call_schema
+
+    spec = registry().get("set_text_format")
+    schema = api_call_schema([spec], doc.ids())
+    para_ids = schema["anyOf"][0]["properties"]["args"]["properties"]["paragraphs"]["anyOf"]
+    single, many = para_ids
+    assert single["enum"] == [i for i in doc.ids() if i[0] in "pt" and i[1:].isdigit()] and "pattern" not in single
+    assert "p1" in single["enum"] and "t1" in single["enum"] and "p99" not in single["enum"] and "img1" not in single["enum"]
+    assert many["maxItems"] == len(many["items"]["enum"])
+    assert api_call_schema([spec])["anyOf"][0]["properties"]["args"] == spec.parameters  # no ids: unchanged
+
+
+def test_the_generator_is_offered_only_existing_ids(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Make paragraph p1 bold."), DONE],
+        "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p1", "bold": True}}],
+        "validator": [PASS],
+    }, classifier=FixedClassifier([("format_style_editing", 0.9), ("content_creation", 0.06), ("content_modification", 0.04)]))
+    agent.run(doc, ["Make the title bold"])
+    schema = next(r["schema"] for r in llm.requests if r["role"] == "api_generator")
+    text = json.dumps(schema)
+    assert '"p41"' in text and '"p99"' not in text and "^(p|t)[0-9]+$" not in text

@@ -277,6 +277,32 @@ def test_real_model_answers_schema_valid_json() -> None:
 
 
 @pytest.mark.slow
+def test_real_model_names_only_grounded_ids_and_grammars_are_bounded() -> None:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
+    from apis import registry
+    from autodw.agent.prompts import api_call_schema
+    from autodw.document import WordDocument
+    from autodw.llm import local
+    from tests.conftest import EXAMPLES
+
+    try:
+        backend = local.LocalBackend("qwen2.5-coder-0.5b-q4km", n_ctx=2048, max_tokens=200)
+    except ModelNotInstalledError as exc:
+        pytest.skip(f"model packages not installed: {exc}")
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    schema = api_call_schema([registry().get("set_text_format")], doc.ids())
+    with backend:
+        answer = backend.complete([{"role": "system", "content": "Answer with one JSON API call."},
+                                   {"role": "user", "content": "Make paragraphs p500, p501 and p502 bold."}],
+                                  role="api_generator", schema=schema)
+        named = json.loads(answer.text)["args"]["paragraphs"]
+        assert set([named] if isinstance(named, str) else named) <= set(doc.ids())  # p500 does not exist
+        for n in range(local.MAX_GRAMMARS + 2):
+            backend.grammar_for({"type": "object", "properties": {"n": {"enum": [n]}}, "required": ["n"]})
+        assert len(backend._grammars) == local.MAX_GRAMMARS
+
+
+@pytest.mark.slow
 def test_real_model_system_prompt_is_loaded_from_disk_by_a_new_process(tmp_path, monkeypatch) -> None:
     pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
     from autodw.llm.local import LocalBackend

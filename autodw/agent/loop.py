@@ -260,7 +260,7 @@ class Agent:
     def _attempt(self, doc: WordDocument, step: Step, state: dict[str, Any], allowed: list[str], level: str,
                  feedback: str | None, record: InstructionResult, run: RunResult) -> tuple[Attempt, Snapshot | None]:
         try:
-            call = self._generate_call(step, state, allowed, level, feedback, record, run)
+            call = self._generate_call(step, state, allowed, level, feedback, record, run, doc.ids())
         except LLMOutputError as exc:
             attempt = Attempt(api=None, args=None, level=level, error=f"no valid API call: {exc}")
             self._emit("attempt", {"step": step.number, "level": level, "call": "(none)", "error": attempt.error})
@@ -287,7 +287,7 @@ class Agent:
         return attempt, snapshot
 
     def _generate_call(self, step: Step, state: dict[str, Any], allowed: list[str], level: str, feedback: str | None,
-                       record: InstructionResult, run: RunResult) -> dict[str, Any]:
+                       record: InstructionResult, run: RunResult, known_ids: list[str]) -> dict[str, Any]:
         specs = [self.registry.get(name) for name in allowed]
         if feedback and level == "arg":
             feedback += f"\nCall {allowed[0]} again with corrected arguments."
@@ -306,7 +306,7 @@ class Agent:
             name = _candidate(answer, allowed)
             return {"api": name, "args": validate_arguments(self.registry.get(name), answer.get("args", {}))}
 
-        return self._ask("api_generator", msgs, prompts.api_call_schema(specs), check, run)
+        return self._ask("api_generator", msgs, prompts.api_call_schema(specs, known_ids), check, run)
 
     def _choose_api(self, step: Step, specs: list[ApiSpec], feedback: str, run: RunResult) -> ApiSpec:
         """Two-stage generation, first stage: the API alone, picked from one-line summaries and the sub-instruction

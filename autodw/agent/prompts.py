@@ -11,6 +11,7 @@ text is placed inside ``<document_state>`` delimiters and cannot close them.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from string import Template
@@ -58,11 +59,39 @@ def messages(role: str, **values: str) -> list[Message]:
             {"role": "user", "content": user.substitute(values)}]
 
 
-def api_call_schema(specs: list[Any]) -> dict[str, Any]:
-    """The answer schema of the API generator: one of the candidate APIs with its argument schema."""
+def api_call_schema(specs: list[Any], known_ids: list[str] | None = None) -> dict[str, Any]:
+    """The answer schema of the API generator: one of the candidate APIs with its argument schema; with
+    `known_ids`, element ids are grounded in the document (see :func:`ground_ids`)."""
     return {"anyOf": [{"type": "object",
-                       "properties": {"api": {"type": "string", "enum": [s.name]}, "args": s.parameters},
+                       "properties": {"api": {"type": "string", "enum": [s.name]},
+                                      "args": s.parameters if known_ids is None else ground_ids(s.parameters, known_ids)},
                        "required": ["api", "args"]} for s in specs]}
+
+
+_ID_PATTERN = re.compile(r"^\^\(([a-z|]+)\)\[0-9\]\+\$$")  # what apis.schema.id_of writes: ^(p|t)[0-9]+$
+MAX_GROUNDED_IDS = 400  # above this many ids of a kind, the id pattern is kept (a grammar of thousands of names is slow)
+
+
+def ground_ids(schema: Any, known_ids: list[str]) -> Any:
+    """A copy of `schema` in which every element-id pattern becomes the enum of the document's ids of those kinds,
+    and every array of such ids holds at most that many items. A constrained decoder then cannot name an element
+    that does not exist, nor run on through p42, p43, ... (a 1.5B model listed ids until its token limit)."""
+    if isinstance(schema, list):
+        return [ground_ids(item, known_ids) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: ground_ids(value, known_ids) for key, value in schema.items()}
+    match = _ID_PATTERN.match(schema.get("pattern", "")) if isinstance(schema.get("pattern"), str) else None
+    if match:
+        kinds = match.group(1).split("|")
+        ids = [i for i in known_ids if re.fullmatch(rf"(?:{match.group(1)})[0-9]+", i)]
+        if ids and len(ids) <= MAX_GROUNDED_IDS and all(k.isalpha() for k in kinds):
+            del out["pattern"]
+            out["enum"] = ids
+    items = out.get("items")
+    if out.get("type") == "array" and isinstance(items, dict) and "enum" in items:
+        out["maxItems"] = min(out.get("maxItems", len(items["enum"])), len(items["enum"]))
+    return out
 
 
 def api_choice_schema(names: list[str]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ import os
 import sys
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -43,6 +44,8 @@ PROMPT_CACHE_MODES: tuple[str, ...] = ("role", "prefix", "off")
 
 #: Build options that make llama.cpp crash (Intel AMX: segfault on the first inference).
 _BAD_BUILD_FEATURES = ("AMX_INT8 = 1", "AMX_BF16 = 1", "AMX = 1")
+
+MAX_GRAMMARS = 64  # compiled grammars kept per backend
 
 INSTALL_HINT = ('install the local runtime with `sh scripts/install_local.sh` in the autodw '
                 'checkout (it builds llama-cpp-python 0.3.36 for this CPU, without AMX, and runs '
@@ -183,7 +186,7 @@ class LocalBackend:
         self._formatter = Jinja2ChatFormatter(
             template=template, eos_token=self._token_text(eos_id),
             bos_token=self._token_text(self._llm.token_bos()), stop_token_ids=[eos_id])
-        self._grammars: dict[str, Any] = {}
+        self._grammars: OrderedDict[str, Any] = OrderedDict()  # least recently used first, at most MAX_GRAMMARS
         self._snapshots: dict[str, _Snapshot] = {}
         self.prefix_dir: Path | None = None
         if persist_prefixes and prompt_cache == "role":
@@ -243,16 +246,21 @@ class LocalBackend:
     # --- grammars -------------------------------------------------------------------------
 
     def grammar_for(self, schema: dict[str, Any]) -> Any:
-        """The compiled LlamaGrammar of a JSON schema (compiled once per distinct schema)."""
+        """The compiled LlamaGrammar of a JSON schema (compiled once per distinct schema; schemas name the document's
+        element ids, so only the most recently used `MAX_GRAMMARS` are kept)."""
         key = json.dumps(schema, sort_keys=True, ensure_ascii=False)
         grammar = self._grammars.get(key)
-        if grammar is None:
+        if grammar is not None:
+            self._grammars.move_to_end(key)
+        else:
             try:
                 grammar = self._llama_cpp.LlamaGrammar.from_json_schema(
                     json.dumps(grammar_schema(schema), ensure_ascii=False), verbose=False)
             except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 raise LLMError(f"JSON schema cannot be turned into a grammar: {exc}") from exc
             self._grammars[key] = grammar
+            while len(self._grammars) > MAX_GRAMMARS:
+                self._grammars.popitem(last=False)
         return grammar
 
     # --- prompt cache ---------------------------------------------------------------------
