@@ -161,13 +161,13 @@ class Agent:
     def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
                          session: list[InstructionResult]) -> None:
         start = time.perf_counter()
-        start_state: str | None = None
+        planner_view: str | None = None  # the rendered state the planner sees
         try:
             for number in range(1, self.config.max_steps + 1):
                 state = extract_state(doc)
-                if start_state is None or self.config.planner_state == "current":
-                    start_state = self._render(state, instruction, record, self.config.state_budget)
-                plan = self._plan(instruction, record, start_state, state, run, session)
+                if planner_view is None or self.config.planner_state == "current":
+                    planner_view = self._render(state, instruction, record, self.config.state_budget)
+                plan = self._plan(instruction, record, planner_view, state, run, session)
                 self._emit("plan", {"step": number, **plan})
                 if plan["done"]:
                     record.status = "done"

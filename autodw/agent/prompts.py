@@ -81,11 +81,11 @@ def ground_ids(schema: Any, known_ids: list[str]) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = {key: ground_ids(value, known_ids) for key, value in schema.items()}
-    match = _ID_PATTERN.match(schema.get("pattern", "")) if isinstance(schema.get("pattern"), str) else None
+    pattern = schema.get("pattern")
+    match = _ID_PATTERN.match(pattern) if isinstance(pattern, str) else None
     if match:
-        kinds = match.group(1).split("|")
         ids = [i for i in known_ids if re.fullmatch(rf"(?:{match.group(1)})[0-9]+", i)]
-        if ids and len(ids) <= MAX_GROUNDED_IDS and all(k.isalpha() for k in kinds):
+        if 0 < len(ids) <= MAX_GROUNDED_IDS:
             del out["pattern"]
             out["enum"] = ids
     items = out.get("items")
