@@ -102,7 +102,8 @@ def main() -> None:
                 llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
             agent = Agent(llm, classifier, config=local_agent_config(**settings), sinks=[ConsoleReporter()] if args.verbose else [])
             row = run_task(agent, task)
-            agent.close()
+            if llm is not backend:
+                llm.close()  # the cassette; the backend is shared by every task of this configuration
             rows.append(row)
             print(f"{task.id:22} {'PASS' if row['ok'] else 'fail'} {row['seconds']:6.1f}s llm={row['llm_calls']:2} "
                   f"prompt={row['prompt_tokens']:6} cached={row['cached_prompt_tokens']:6} out={row['completion_tokens']:5} "
@@ -123,7 +124,7 @@ def main() -> None:
               f"{summary['mean_completion_tokens']} completion tokens per instruction "
               f"({summary['mean_cached_prompt_tokens']} prompt tokens from cache); peak RSS {summary['peak_rss_mb']} MB", flush=True)
         results[name] = {"summary": summary, "tasks": rows}
-        del backend
+        backend.close()
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autodw.errors import ConfigError
+from autodw.errors import ConfigError, LLMError
 from autodw.llm import local_model
 from autodw.llm.local_model import (
     DEFAULT_MODEL, MODELS, ModelIntegrityError, ModelNotInstalledError, ModelSpec, ensure_model,
@@ -300,6 +300,8 @@ def test_real_model_names_only_grounded_ids_and_grammars_are_bounded() -> None:
         for n in range(local.MAX_GRAMMARS + 2):
             backend.grammar_for({"type": "object", "properties": {"n": {"enum": [n]}}, "required": ["n"]})
         assert len(backend._grammars) == local.MAX_GRAMMARS
+    with pytest.raises(LLMError, match="was closed"):  # llama.cpp itself would segfault on the freed model
+        backend.complete([{"role": "user", "content": "Hi"}], role="planner")
 
 
 @pytest.mark.slow

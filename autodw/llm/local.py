@@ -197,6 +197,7 @@ class LocalBackend:
             self._prefix_key = (f"{Path(self.model_path).name}:{stat.st_size}:{llama_cpp.__version__}:"
                                 f"{n_ctx}:{system_info(llama_cpp).strip()}")
         self._lock = threading.Lock()
+        self.closed = False
         self.usage: dict[str, Usage] = {}
 
     def _token_text(self, token: int) -> str:
@@ -209,6 +210,8 @@ class LocalBackend:
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
         """Answer `messages`; with `schema` (and grammar on) the output is JSON of that shape."""
+        if self.closed:
+            raise LLMError(f"the local model {self.model_name} was closed; create a new LocalBackend")
         started = time.perf_counter()
         formatted = self._formatter(messages=messages)
         tokens = self._llm.tokenize(formatted.prompt.encode("utf-8"),
@@ -361,9 +364,11 @@ class LocalBackend:
     # --- lifetime -------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Free the model and its context."""
+        """Free the model and its context; later calls raise LLMError (llama.cpp would crash on the freed model)."""
         self._snapshots.clear()
+        self._grammars.clear()
         self._llm.close()
+        self.closed = True
 
     def __enter__(self) -> "LocalBackend":
         return self
