@@ -93,6 +93,11 @@ def _repeated_step(record: InstructionResult, sub_instruction: str) -> Step | No
     return next((s for s in record.steps if s.accepted is not None and _normalized(s.sub_instruction) == key), None)
 
 
+def _named_ids(attempt: Attempt) -> list[str]:
+    """Element ids an attempt's arguments name, then those its call created."""
+    return _ID_RE.findall(json.dumps(attempt.args or {})) + list(attempt.created)
+
+
 def _candidate(answer: dict[str, Any], allowed: list[str]) -> str:
     """The answer's API name, if it is one of the offered ones (LLMOutputError naming them otherwise)."""
     name = answer.get("api")
@@ -375,8 +380,7 @@ class Agent:
         focus = set(_ID_RE.findall(text)) | set(extra_focus)
         for step in record.steps[-2:]:
             for attempt in step.attempts:
-                focus |= set(attempt.created)
-                focus |= set(_ID_RE.findall(json.dumps(attempt.args or {})))
+                focus |= set(_named_ids(attempt))
         return render_state(state, budget_tokens=budget, focus=focus)
 
     @staticmethod
@@ -386,8 +390,7 @@ class Agent:
         touched: list[str] = []
         for step in record.steps:
             if step.accepted:
-                found = (_ID_RE.findall(json.dumps(step.accepted.args or {})) + list(step.accepted.created)
-                         + _ID_RE.findall(step.accepted.changes or ""))
+                found = _named_ids(step.accepted) + _ID_RE.findall(step.accepted.changes or "")
                 touched += [i for i in found if i not in touched]
         touched = touched[-MAX_TOUCHED_SHOWN:]
         if not touched:

@@ -68,7 +68,7 @@ def api_call_schema(specs: list[Any], known_ids: list[str] | None = None) -> dic
                        "required": ["api", "args"]} for s in specs]}
 
 
-_ID_PATTERN = re.compile(r"^\^\(([a-z|]+)\)\[0-9\]\+\$$")  # what apis.schema.id_of writes: ^(p|t)[0-9]+$
+_ID_PATTERN = re.compile(r"^\^\([a-z|]+\)\[0-9\]\+\$$")  # what apis.schema.id_of writes: ^(p|t)[0-9]+$
 MAX_GROUNDED_IDS = 400  # above this many ids of a kind, the id pattern is kept (a grammar of thousands of names is slow)
 
 
@@ -82,9 +82,8 @@ def ground_ids(schema: Any, known_ids: list[str]) -> Any:
         return schema
     out = {key: ground_ids(value, known_ids) for key, value in schema.items()}
     pattern = schema.get("pattern")
-    match = _ID_PATTERN.match(pattern) if isinstance(pattern, str) else None
-    if match:
-        ids = [i for i in known_ids if re.fullmatch(rf"(?:{match.group(1)})[0-9]+", i)]
+    if isinstance(pattern, str) and _ID_PATTERN.match(pattern):
+        ids = [i for i in known_ids if re.match(pattern, i)]
         if 0 < len(ids) <= MAX_GROUNDED_IDS:
             del out["pattern"]
             out["enum"] = ids
