@@ -1,6 +1,6 @@
 """The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
 
-    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,nodisk,plannernow] [--tasks ID,...]
+    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,nodisk,plannernow,nolast] [--tasks ID,...]
                                         [--json results.json] [--record DIR]
 
 For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of
@@ -40,6 +40,7 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
     "nogrammar": ({"grammar": False, "prompt_cache": "role"}, {}),
     "nodisk": ({"grammar": True, "prompt_cache": "role", "persist_prefixes": False}, {}),  # system prompts not on disk
     "plannernow": ({"grammar": True, "prompt_cache": "role"}, {"planner_state": "current"}),  # planner re-reads the state
+    "nolast": ({"grammar": True, "prompt_cache": "role"}, {"stop_after_last": False}),  # the planner alone says done
 }
 
 

@@ -436,3 +436,64 @@ def test_the_generator_is_offered_only_existing_ids(doc):
     schema = next(r["schema"] for r in llm.requests if r["role"] == "api_generator")
     text = json.dumps(schema)
     assert '"p41"' in text and '"p99"' not in text and "^(p|t)[0-9]+$" not in text
+
+
+def test_a_step_marked_last_ends_the_instruction_once_accepted(doc):
+    last = {**plan("Insert 'F' at the end."), "last": True}
+    agent, llm = agent_for({
+        "planner": [{**plan("Insert 'E' at the end."), "last": False}, {k: v for k, v in last.items() if k != "last"}, last],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in "EF"],
+        "validator": [PASS, PASS],
+    }, config=AgentConfig(stop_after_last=True))
+    result = agent.run(doc, ["Add E and F"])
+    record = result.instructions[0]
+    assert record.status == "done" and texts(doc)[-2:] == ["E", "F"] and not llm.remaining()
+    planner = [r for r in llm.requests if r["role"] == "planner"]
+    assert "last" in planner[0]["schema"]["required"]
+    assert "'last' is a required property" in planner[2]["messages"][-1]["content"]  # an answer without it is re-asked
+    # without the setting, "last" is optional and the planner is asked again after the last step
+    agent, llm = agent_for({"planner": [last, DONE], "validator": [PASS],
+                            "api_generator": [{"api": "insert_paragraph", "args": {"text": "F", "position": "end"}}]})
+    assert agent.run(doc, ["Add F"]).completed and not llm.remaining()
+    assert "last" not in llm.requests[0]["schema"]["required"]
+
+
+def test_a_last_step_that_was_not_carried_out_does_not_end_the_instruction(doc):
+    bad = {"api": "insert_paragraph", "args": {"text": "F", "position": {"after": "p999"}}}
+    agent, llm = agent_for({
+        "planner": [{**plan("Insert 'F' after p999."), "last": True}, {**DONE, "last": True}],
+        "api_generator": [bad],
+    }, config=AgentConfig(stop_after_last=True, rollback="none"))
+    record = agent.run(doc, ["Add F"]).instructions[0]
+    assert record.steps[0].accepted is None and "p999" in record.steps[0].attempts[0].error
+    assert record.status == "done" and not llm.remaining()
+    assert len([r for r in llm.requests if r["role"] == "planner"]) == 2
+
+
+def test_repeating_an_accepted_call_that_changes_nothing_ends_the_instruction(doc):
+    bold = {"api": "set_text_format", "args": {"paragraphs": "p1", "bold": True}}
+    agent, llm = agent_for({
+        "planner": [plan("Make p1 bold."), plan("Set the text of paragraph p1 in bold.")],
+        "api_generator": [bold, bold],
+        "validator": [PASS],  # the repeat is not validated
+    }, classifier=FixedClassifier([("format_style_editing", 0.9), ("content_creation", 0.05), ("content_modification", 0.05)]))
+    before = doc.snapshot()
+    record = agent.run(doc, ["Make the title bold"]).instructions[0]
+    assert record.status == "done" and not llm.remaining()
+    first, second = record.steps
+    assert first.accepted and second.redundant and second.accepted is None and second.attempts[0].rolled_back
+    assert not second.attempts[0].changed and first.attempts[0].changed
+    assert extract_state(doc)["paragraphs"][0]["runs"][0]["bold"] is True
+    doc.restore(before)
+
+
+def test_repeating_a_call_that_changes_the_document_again_is_a_new_step(doc):
+    call = {"api": "insert_paragraph", "args": {"text": "F", "position": "end"}}
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'F' at the end."), plan("Insert another 'F' at the end."), DONE],
+        "api_generator": [call, call],
+        "validator": [PASS, PASS],
+    })
+    record = agent.run(doc, ["Add F twice"]).instructions[0]
+    assert record.status == "done" and texts(doc)[-2:] == ["F", "F"] and not llm.remaining()
+    assert not any(s.redundant for s in record.steps)

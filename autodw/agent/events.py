@@ -76,6 +76,9 @@ class ConsoleReporter:
         outcome = "accepted" if d["accepted"] else "rejected"
         self._p(f"    validator: {d['decision']} ({d['confidence']:.2f}) -> {outcome}: {d['explanation']}")
 
+    def _on_redundant_step(self, d: dict[str, Any]) -> None:
+        self._p(f"    the same call as step {d['repeats']}, which changed nothing: that work is done; instruction ends")
+
     def _on_rollback(self, d: dict[str, Any]) -> None:
         self._p(f"    rollback: document restored; next: {d['next']}-level")
 

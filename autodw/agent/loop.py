@@ -64,6 +64,9 @@ class AgentConfig:
     # instruction began, then the history and the current lines of the elements the steps changed; the prompt
     # then starts the same at every step of an instruction, so a prompt cache reuses it (small local models).
     planner_state: str = "current"
+    # End the instruction once a step the planner marked "last" is accepted, instead of asking the planner again
+    # (small local models rarely tell that they are done and re-plan finished work).
+    stop_after_last: bool = False
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -91,6 +94,12 @@ def _repeated_step(record: InstructionResult, sub_instruction: str) -> Step | No
     punctuation ignored), if any."""
     key = _normalized(sub_instruction)
     return next((s for s in record.steps if s.accepted is not None and _normalized(s.sub_instruction) == key), None)
+
+
+def _repeated_call(record: InstructionResult, attempt: Attempt) -> Step | None:
+    """An earlier step of this instruction whose accepted call is the same as `attempt`'s (API and arguments)."""
+    return next((s for s in record.steps if s.accepted is not None and s.accepted.api == attempt.api
+                 and s.accepted.args == attempt.args), None)
 
 
 def _named_ids(attempt: Attempt) -> list[str]:
@@ -180,6 +189,9 @@ class Agent:
                 step = Step(number=number, sub_instruction=plan["sub_instruction"])
                 record.steps.append(step)
                 self._run_step(doc, step, state, record, run)
+                if step.redundant or (self.config.stop_after_last and plan.get("last") and step.accepted):
+                    record.status = "done"
+                    return
             record.status = "step_limit"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
@@ -204,8 +216,10 @@ class Agent:
         msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
                                 state=state_text)
 
+        schema = prompts.planner_schema(require_last=self.config.stop_after_last)
+
         def check(answer: dict[str, Any]) -> dict[str, Any]:
-            validate(answer, prompts.PLANNER_SCHEMA)
+            validate(answer, schema)
             if answer["done"]:
                 return answer
             if not (answer.get("sub_instruction") or "").strip():
@@ -217,7 +231,7 @@ class Agent:
             return answer
 
         try:
-            return self._ask("planner", msgs, prompts.PLANNER_SCHEMA, check, run)
+            return self._ask("planner", msgs, schema, check, run)
         except LLMOutputError as exc:
             raise PlannerStalled(f"the planner gave no usable next step: {exc}") from exc
 
@@ -234,6 +248,12 @@ class Agent:
         while True:
             attempt, snapshot = self._attempt(doc, step, state, allowed, level, feedback, record, run)
             step.attempts.append(attempt)
+            repeated = _repeated_call(record, attempt) if attempt.ok and not attempt.changed else None
+            if repeated is not None:  # the planner re-planned finished work: that step's call again, changing nothing
+                doc.restore(snapshot)
+                attempt.rolled_back = step.redundant = True
+                self._emit("redundant_step", {"step": step.number, "repeats": repeated.number})
+                return
             if attempt.ok and not levels:
                 attempt.accepted = True
                 return
@@ -280,6 +300,7 @@ class Agent:
                 attempt.message += " " + json.dumps(result.data, ensure_ascii=False)[:1500]
             try:
                 after = extract_state(doc)
+                attempt.changed = after != state
                 attempt.changes = summarize_change(analyze_change(state, after))
             except StateExtractionError as exc:
                 doc.restore(snapshot)

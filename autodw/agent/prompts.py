@@ -26,9 +26,19 @@ ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "ap
 PLANNER_SCHEMA = {
     "type": "object",
     "properties": {"done": {"type": "boolean"}, "sub_instruction": {"type": ["string", "null"]},
-                   "reason": {"type": "string", "maxLength": 300}},
+                   "last": {"type": "boolean"}, "reason": {"type": "string", "maxLength": 300}},
     "required": ["done", "sub_instruction"],
 }
+
+
+def planner_schema(require_last: bool = False) -> dict[str, Any]:
+    """The planner's answer schema; `require_last` makes "last" (this operation completes the instruction) required,
+    so a constrained decoder always states it."""
+    if not require_last:
+        return PLANNER_SCHEMA
+    return {**PLANNER_SCHEMA, "required": ["done", "sub_instruction", "last"]}
+
+
 VALIDATOR_SCHEMA = {
     "type": "object",
     "properties": {"decision": {"type": "string", "enum": ["pass", "fail"]},

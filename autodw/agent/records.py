@@ -29,6 +29,7 @@ class Attempt:
     message: str = ""
     error: str | None = None
     changes: str = ""
+    changed: bool = True  # False when the call left the document state exactly as it was
     created: list[str] = field(default_factory=list)
     verdict: Verdict | None = None
     accepted: bool = False
@@ -45,6 +46,7 @@ class Step:
     intents: list[tuple[str, float]] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
+    redundant: bool = False  # its call repeated an accepted call of the instruction and changed nothing: it ended the instruction
 
     @property
     def accepted(self) -> Attempt | None:
