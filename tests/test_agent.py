@@ -9,6 +9,7 @@ import pytest
 
 from autodw.agent import loop as loop_module
 from autodw.agent.loop import Agent, AgentConfig
+from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, ReplayMissError, StateExtractionError
 from autodw.llm.replay import RecordingBackend, ReplayBackend
@@ -438,10 +439,10 @@ def test_the_generator_is_offered_only_existing_ids(doc):
     assert '"p41"' in text and '"p99"' not in text and "^(p|t)[0-9]+$" not in text
 
 
-def test_a_step_marked_last_ends_the_instruction_once_accepted(doc):
-    last = {**plan("Insert 'F' at the end."), "last": True}
+def test_a_step_with_nothing_remaining_ends_the_instruction_once_accepted(doc):
+    last = {**plan("Insert 'F' at the end."), "remaining": ["insert 'F' at the end"]}  # itself does not count
     agent, llm = agent_for({
-        "planner": [{**plan("Insert 'E' at the end."), "last": False}, {k: v for k, v in last.items() if k != "last"}, last],
+        "planner": [{**plan("Insert 'E' at the end."), "remaining": ["Insert 'F'."]}, plan("Insert 'F' at the end."), last],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in "EF"],
         "validator": [PASS, PASS],
     }, config=AgentConfig(stop_after_last=True))
@@ -449,19 +450,19 @@ def test_a_step_marked_last_ends_the_instruction_once_accepted(doc):
     record = result.instructions[0]
     assert record.status == "done" and texts(doc)[-2:] == ["E", "F"] and not llm.remaining()
     planner = [r for r in llm.requests if r["role"] == "planner"]
-    assert "last" in planner[0]["schema"]["required"]
-    assert "'last' is a required property" in planner[2]["messages"][-1]["content"]  # an answer without it is re-asked
-    # without the setting, "last" is optional and the planner is asked again after the last step
+    assert "remaining" in planner[0]["schema"]["required"]
+    assert "'remaining' is a required property" in planner[2]["messages"][-1]["content"]  # an answer without it is re-asked
+    # without the setting, "remaining" is optional and the planner is asked again after the last step
     agent, llm = agent_for({"planner": [last, DONE], "validator": [PASS],
                             "api_generator": [{"api": "insert_paragraph", "args": {"text": "F", "position": "end"}}]})
     assert agent.run(doc, ["Add F"]).completed and not llm.remaining()
-    assert "last" not in llm.requests[0]["schema"]["required"]
+    assert "remaining" not in llm.requests[0]["schema"]["required"]
 
 
 def test_a_last_step_that_was_not_carried_out_does_not_end_the_instruction(doc):
     bad = {"api": "insert_paragraph", "args": {"text": "F", "position": {"after": "p999"}}}
     agent, llm = agent_for({
-        "planner": [{**plan("Insert 'F' after p999."), "last": True}, {**DONE, "last": True}],
+        "planner": [{**plan("Insert 'F' after p999."), "remaining": []}, {**DONE, "remaining": []}],
         "api_generator": [bad],
     }, config=AgentConfig(stop_after_last=True, rollback="none"))
     record = agent.run(doc, ["Add F"]).instructions[0]
@@ -497,3 +498,19 @@ def test_repeating_a_call_that_changes_the_document_again_is_a_new_step(doc):
     record = agent.run(doc, ["Add F twice"]).instructions[0]
     assert record.status == "done" and texts(doc)[-2:] == ["F", "F"] and not llm.remaining()
     assert not any(s.redundant for s in record.steps)
+
+
+def test_a_remaining_operation_that_restates_done_work_does_not_count():
+    heading = "Insert a level-1 heading 'Risks' after paragraph p41."
+    listed = "Insert a list bullet after paragraph p44 with the items 'Supply delays' and 'Currency swings'."
+    reworded = "Insert a bulleted list with the items 'Supply delays' and 'Currency swings' after the new heading."
+    assert loop_module._restates(reworded, listed) and not loop_module._restates(reworded, heading)
+    assert not loop_module._restates("Set the alignment of paragraph p5 to justify.", "Set the alignment of paragraph p4 to justify.")
+    record = InstructionResult("Add a Risks section")
+    for n, text in enumerate([heading, listed], 1):
+        step = Step(n, text)
+        step.attempts.append(Attempt(api="x", args={}, level="first", accepted=True))
+        record.steps.append(step)
+    assert loop_module._is_last({"sub_instruction": listed, "remaining": [reworded, heading]}, record)
+    assert not loop_module._is_last({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record)
+    assert not loop_module._is_last({"sub_instruction": listed}, record)  # nothing said: not the last

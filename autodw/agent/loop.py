@@ -18,6 +18,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any, Callable, Protocol
 
 from apis.calls import execute, validate_arguments
@@ -35,6 +36,7 @@ from autodw.state import extract_state
 from autodw.state.render import render_elements, render_state
 
 _ID_RE = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")
+RESTATE_RATIO = 0.7  # similarity above which a listed remaining operation restates a done one
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
 
 
@@ -64,8 +66,8 @@ class AgentConfig:
     # instruction began, then the history and the current lines of the elements the steps changed; the prompt
     # then starts the same at every step of an instruction, so a prompt cache reuses it (small local models).
     planner_state: str = "current"
-    # End the instruction once a step the planner marked "last" is accepted, instead of asking the planner again
-    # (small local models rarely tell that they are done and re-plan finished work).
+    # End the instruction once a step is accepted for which the planner listed no remaining operations, instead of
+    # asking the planner again (small local models rarely tell that they are done and re-plan finished work).
     stop_after_last: bool = False
 
     def rollback_levels(self) -> list[str]:
@@ -94,6 +96,23 @@ def _repeated_step(record: InstructionResult, sub_instruction: str) -> Step | No
     punctuation ignored), if any."""
     key = _normalized(sub_instruction)
     return next((s for s in record.steps if s.accepted is not None and _normalized(s.sub_instruction) == key), None)
+
+
+def _is_last(plan: dict[str, Any], record: InstructionResult) -> bool:
+    """Whether the planner listed no operation remaining after this one. Listed operations that restate this step or
+    an accepted earlier one do not count: the 1.5B model often lists the step itself, reworded."""
+    remaining = plan.get("remaining")
+    done = [s.sub_instruction for s in record.steps if s.accepted]
+    return remaining is not None and all(any(_restates(r, d) for d in done) for r in remaining)
+
+
+def _restates(text: str, other: str) -> bool:
+    """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= 0.7) and names no element id that
+    `other` does not ("format p5" is not "format p4", but "insert a list after the new heading" can restate
+    "insert a list after p44")."""
+    if not set(_ID_RE.findall(text)) <= set(_ID_RE.findall(other)):
+        return False
+    return SequenceMatcher(None, _normalized(text), _normalized(other)).ratio() >= RESTATE_RATIO
 
 
 def _repeated_call(record: InstructionResult, attempt: Attempt) -> Step | None:
@@ -189,7 +208,7 @@ class Agent:
                 step = Step(number=number, sub_instruction=plan["sub_instruction"])
                 record.steps.append(step)
                 self._run_step(doc, step, state, record, run)
-                if step.redundant or (self.config.stop_after_last and plan.get("last") and step.accepted):
+                if step.redundant or (self.config.stop_after_last and step.accepted and _is_last(plan, record)):
                     record.status = "done"
                     return
             record.status = "step_limit"
@@ -216,7 +235,7 @@ class Agent:
         msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
                                 state=state_text)
 
-        schema = prompts.planner_schema(require_last=self.config.stop_after_last)
+        schema = prompts.planner_schema(require_remaining=self.config.stop_after_last)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, schema)
@@ -326,7 +345,7 @@ class Agent:
             allowed = [specs[0].name]
         docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
         msgs = prompts.messages("api_generator", api_docs=docs, state=state_text, history=self._history(record),
-                                sub_instruction=step.sub_instruction, feedback=feedback)
+                                instruction=record.instruction, sub_instruction=step.sub_instruction, feedback=feedback)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             name = _candidate(answer, allowed)
