@@ -3,11 +3,13 @@ output, sessions, step limits, replay, and document text kept out of the instruc
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 from autodw.agent import loop as loop_module
+from autodw.agent.events import ConsoleReporter
 from autodw.agent.loop import Agent, AgentConfig
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.document import WordDocument
@@ -474,12 +476,15 @@ def test_a_last_step_that_was_not_carried_out_does_not_end_the_instruction(doc):
 def test_repeating_an_accepted_call_that_changes_nothing_ends_the_instruction(doc):
     bold = {"api": "set_text_format", "args": {"paragraphs": "p1", "bold": True}}
     agent, llm = agent_for({
-        "planner": [plan("Make p1 bold."), plan("Set the text of paragraph p1 in bold.")],
+        "planner": [{**plan("Make p1 bold."), "remaining": ["Check p1."]}, plan("Set the text of paragraph p1 in bold.")],
         "api_generator": [bold, bold],
         "validator": [PASS],  # the repeat is not validated
     }, classifier=FixedClassifier([("format_style_editing", 0.9), ("content_creation", 0.05), ("content_modification", 0.05)]))
+    console = io.StringIO()
+    agent.sinks.append(ConsoleReporter(console))
     before = doc.snapshot()
     record = agent.run(doc, ["Make the title bold"]).instructions[0]
+    assert "    then: Check p1." in console.getvalue() and "the same call as step 1, which changed nothing" in console.getvalue()
     assert record.status == "done" and not llm.remaining()
     first, second = record.steps
     assert first.accepted and second.redundant and second.accepted is None and second.attempts[0].rolled_back

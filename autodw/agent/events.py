@@ -55,6 +55,8 @@ class ConsoleReporter:
             self._p(f"  planner: done ({d.get('reason') or 'instruction complete'})")
         else:
             self._p(f"  step {d['step']}: {d['sub_instruction']}")
+            if d.get("remaining"):
+                self._p(f"    then: {'; '.join(d['remaining'])}")
 
     def _on_intents(self, d: dict[str, Any]) -> None:
         shown = ", ".join(f"{name} {p:.2f}" for name, p in d["intents"])
