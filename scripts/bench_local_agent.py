@@ -4,7 +4,7 @@
                                         [--json results.json] [--record DIR]
 
 For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of
-the state), runs every task's
+the state, ending an instruction after the step with nothing remaining), runs every task's
 instruction on a fresh copy of its document and checks the outcome by code. Reports per task and in
 total: success, wall time per instruction, LLM calls, prompt/completion tokens, cached prompt tokens,
 API calls, and the peak resident memory of this process (model loaded).
