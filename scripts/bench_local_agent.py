@@ -40,7 +40,7 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
     "nogrammar": ({"grammar": False, "prompt_cache": "role"}, {}),
     "nodisk": ({"grammar": True, "prompt_cache": "role", "persist_prefixes": False}, {}),  # system prompts not on disk
     "plannernow": ({"grammar": True, "prompt_cache": "role"}, {"planner_state": "current"}),  # planner re-reads the state
-    "nolast": ({"grammar": True, "prompt_cache": "role"}, {"stop_after_last": False}),  # the planner alone says done
+    "nolast": ({"grammar": True, "prompt_cache": "role"}, {"stop_when_nothing_remains": False}),  # the planner alone says done
 }
 
 

@@ -447,7 +447,7 @@ def test_a_step_with_nothing_remaining_ends_the_instruction_once_accepted(doc):
         "planner": [{**plan("Insert 'E' at the end."), "remaining": ["Insert 'F'."]}, plan("Insert 'F' at the end."), last],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in "EF"],
         "validator": [PASS, PASS],
-    }, config=AgentConfig(stop_after_last=True))
+    }, config=AgentConfig(stop_when_nothing_remains=True))
     result = agent.run(doc, ["Add E and F"])
     record = result.instructions[0]
     assert record.status == "done" and texts(doc)[-2:] == ["E", "F"] and not llm.remaining()
@@ -466,7 +466,7 @@ def test_a_last_step_that_was_not_carried_out_does_not_end_the_instruction(doc):
     agent, llm = agent_for({
         "planner": [{**plan("Insert 'F' after p999."), "remaining": []}, {**DONE, "remaining": []}],
         "api_generator": [bad],
-    }, config=AgentConfig(stop_after_last=True, rollback="none"))
+    }, config=AgentConfig(stop_when_nothing_remains=True, rollback="none"))
     record = agent.run(doc, ["Add F"]).instructions[0]
     assert record.steps[0].accepted is None and "p999" in record.steps[0].attempts[0].error
     assert record.status == "done" and not llm.remaining()

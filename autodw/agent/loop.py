@@ -68,7 +68,7 @@ class AgentConfig:
     planner_state: str = "current"
     # End the instruction once a step is accepted for which the planner listed no remaining operations, instead of
     # asking the planner again (small local models rarely tell that they are done and re-plan finished work).
-    stop_after_last: bool = False
+    stop_when_nothing_remains: bool = False
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -208,7 +208,8 @@ class Agent:
                 step = Step(number=number, sub_instruction=plan["sub_instruction"])
                 record.steps.append(step)
                 self._run_step(doc, step, state, record, run)
-                if step.redundant or (self.config.stop_after_last and step.accepted and _is_last(plan, record)):
+                finished = self.config.stop_when_nothing_remains and step.accepted and _is_last(plan, record)
+                if step.redundant or finished:
                     record.status = "done"
                     return
             record.status = "step_limit"
@@ -235,7 +236,7 @@ class Agent:
         msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
                                 state=state_text)
 
-        schema = prompts.planner_schema(require_remaining=self.config.stop_after_last)
+        schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, schema)

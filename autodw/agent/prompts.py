@@ -26,13 +26,14 @@ ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "ap
 PLANNER_SCHEMA = {
     "type": "object",
     "properties": {"done": {"type": "boolean"}, "sub_instruction": {"type": ["string", "null"]},
-                   "remaining": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6}, "reason": {"type": "string", "maxLength": 300}},
+                   "remaining": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 6},
+                   "reason": {"type": "string", "maxLength": 300}},
     "required": ["done", "sub_instruction"],
 }
 
 
 def planner_schema(require_remaining: bool = False) -> dict[str, Any]:
-    """The planner's answer schema; `require_last` makes "remaining" (the operations still needed after this one)
+    """The planner's answer schema; `require_remaining` makes "remaining" (the operations still needed after this one)
     required, so a constrained decoder always states it."""
     if not require_remaining:
         return PLANNER_SCHEMA
