@@ -519,18 +519,3 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     assert loop_module._is_last({"sub_instruction": listed, "remaining": [reworded, heading]}, record)
     assert not loop_module._is_last({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record)
     assert not loop_module._is_last({"sub_instruction": listed}, record)  # nothing said: not the last
-
-
-def test_terse_answers_leave_out_the_planner_reason_and_cap_the_validator_explanation(doc):
-    long = {**PASS, "explanation": "x" * 161}
-    agent, llm = agent_for({
-        "planner": [{"done": False, "sub_instruction": "Insert 'F' at the end.", "remaining": []}],
-        "api_generator": [{"api": "insert_paragraph", "args": {"text": "F", "position": "end"}}],
-        "validator": [long, PASS],
-    }, config=AgentConfig(stop_when_nothing_remains=True, terse_answers=True))
-    assert agent.run(doc, ["Add F"]).completed and not llm.remaining()
-    planner = next(r for r in llm.requests if r["role"] == "planner")
-    assert "reason" not in planner["schema"]["properties"] and "remaining" in planner["schema"]["required"]
-    validator = [r for r in llm.requests if r["role"] == "validator"]
-    assert validator[0]["schema"]["properties"]["explanation"]["maxLength"] == 160
-    assert "is too long" in validator[1]["messages"][-1]["content"]  # re-asked

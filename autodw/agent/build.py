@@ -14,11 +14,10 @@ from autodw.llm.base import LLMBackend
 #: gets the change analysis), two-stage API generation
 #: (one-line summaries, then only the chosen API's documentation), no negligible intents, the planner reading the
 #: instruction's start state (its prompt stays cached across steps), and the instruction ending once a step is
-#: accepted after which the planner listed nothing remaining, and no answer text the loop does not use.
+#: accepted after which the planner listed nothing remaining.
 LOCAL_AGENT_CONFIG = AgentConfig(state_budget=1500, focused_state_budget=350, validator_state_budget=180, compact_api_docs=True,
                                  two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8,
-                                 planner_state="start", stop_when_nothing_remains=True,
-                                 terse_answers=True)
+                                 planner_state="start", stop_when_nothing_remains=True)
 
 
 def make_agent(llm: str | LLMBackend | None = None, *, classifier: IntentClassifier | None = None,

@@ -69,9 +69,6 @@ class AgentConfig:
     # End the instruction once a step is accepted for which the planner listed no remaining operations, instead of
     # asking the planner again (small local models rarely tell that they are done and re-plan finished work).
     stop_when_nothing_remains: bool = False
-    # No "reason" from the planner and a short explanation from the validator: both are written after what the loop
-    # uses, and every answer token costs a small local model ~0.2 s with a grammar.
-    terse_answers: bool = False
 
     def rollback_levels(self) -> list[str]:
         """The escalation sequence after a rejected first attempt."""
@@ -239,8 +236,7 @@ class Agent:
         msgs = prompts.messages("planner", instruction=instruction, session_context=context, history=history,
                                 state=state_text)
 
-        schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains,
-                                        terse=self.config.terse_answers)
+        schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, schema)
@@ -377,8 +373,7 @@ class Agent:
                                 state=self._render(state, step.sub_instruction, record, self._validator_budget(),
                                                    extra_focus=attempt.created))
         try:
-            schema = prompts.validator_schema(terse=self.config.terse_answers)
-            answer = self._ask("validator", msgs, schema, lambda a: validate(a, schema), run)
+            answer = self._ask("validator", msgs, prompts.VALIDATOR_SCHEMA, lambda a: validate(a, prompts.VALIDATOR_SCHEMA), run)
         except LLMOutputError as exc:  # no usable verdict: as uncertain as a verdict can be (confidence 0), and said so
             answer = {"decision": "none", "confidence": 0.0, "explanation": f"no verdict, accepted as uncertain: {exc}"}
         confidence = float(answer["confidence"])

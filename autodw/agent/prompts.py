@@ -32,27 +32,14 @@ PLANNER_SCHEMA = {
 }
 
 
-def planner_schema(require_remaining: bool = False, terse: bool = False) -> dict[str, Any]:
-    """The planner's answer schema. `require_remaining` makes "remaining" (the operations still needed after this one)
-    required, so a constrained decoder always states it; `terse` leaves out "reason" (written last, it steers
-    nothing, and every answer token costs a small local model ~0.2 s)."""
-    properties = dict(PLANNER_SCHEMA["properties"])
-    if terse:
-        del properties["reason"]
-    required = ["done", "sub_instruction", "remaining"] if require_remaining else PLANNER_SCHEMA["required"]
-    return {**PLANNER_SCHEMA, "properties": properties, "required": required}
+def planner_schema(require_remaining: bool = False) -> dict[str, Any]:
+    """The planner's answer schema; `require_remaining` makes "remaining" (the operations still needed after this one)
+    required, so a constrained decoder always states it."""
+    if not require_remaining:
+        return PLANNER_SCHEMA
+    return {**PLANNER_SCHEMA, "required": ["done", "sub_instruction", "remaining"]}
 
 
-def validator_schema(terse: bool = False) -> dict[str, Any]:
-    """The validator's answer schema; `terse` caps the explanation (written after the decision, so it does not
-    change it) at `TERSE_EXPLANATION` characters."""
-    if not terse:
-        return VALIDATOR_SCHEMA
-    properties = {**VALIDATOR_SCHEMA["properties"], "explanation": {"type": "string", "maxLength": TERSE_EXPLANATION}}
-    return {**VALIDATOR_SCHEMA, "properties": properties}
-
-
-TERSE_EXPLANATION = 160
 VALIDATOR_SCHEMA = {
     "type": "object",
     "properties": {"decision": {"type": "string", "enum": ["pass", "fail"]},
