@@ -1,6 +1,6 @@
 """The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
 
-    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,nodisk,plannernow,nolast] [--tasks ID,...]
+    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,grammarfirst,nodisk,plannernow,nolast] [--tasks ID,...]
                                         [--json results.json] [--record DIR]
 
 For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of
@@ -38,6 +38,7 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
     "default": ({"grammar": True, "prompt_cache": "role"}, {}),
     "nocache": ({"grammar": True, "prompt_cache": "off"}, {}),
     "nogrammar": ({"grammar": False, "prompt_cache": "role"}, {}),
+    "grammarfirst": ({"grammar": True, "prompt_cache": "role", "grammar_last": False}, {}),  # llama-cpp-python's order
     "nodisk": ({"grammar": True, "prompt_cache": "role", "persist_prefixes": False}, {}),  # system prompts not on disk
     "plannernow": ({"grammar": True, "prompt_cache": "role"}, {"planner_state": "current"}),  # planner re-reads the state
     "nolast": ({"grammar": True, "prompt_cache": "role"}, {"stop_when_nothing_remains": False}),  # the planner alone says done

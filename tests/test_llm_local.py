@@ -367,3 +367,32 @@ def test_every_api_schema_pattern_is_grammar_safe():
 
     found = [p for spec in registry() for p in patterns(spec.parameters)]
     assert found and not [p for p in found if "\\" in p]
+
+
+@pytest.mark.slow
+def test_real_model_grammar_checked_on_the_sampled_token_first() -> None:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
+    import jsonschema
+
+    from autodw.llm.local import LocalBackend
+
+    colour = {"type": "object", "properties": {"color": {"type": "string", "enum": ["teal", "maroon"]}},
+              "required": ["color"]}
+    sky = [{"role": "user", "content": 'What colour is a clear daytime sky? Answer with JSON: {"color": "..."}'}]
+    bold = [{"role": "system", "content": "Answer with one JSON API call."},
+            {"role": "user", "content": "Make paragraph 2 bold."}]
+    texts = {}
+    for last in (True, False):
+        try:
+            backend = LocalBackend("qwen2.5-coder-0.5b-q4km", n_ctx=2048, max_tokens=60, grammar_last=last,
+                                   persist_prefixes=False)
+        except ModelNotInstalledError as exc:
+            pytest.skip(f"model packages not installed: {exc}")
+        with backend:
+            forced = backend.complete(sky, role="planner", schema=colour)
+            assert json.loads(forced.text)["color"] in ("teal", "maroon")  # "blue" is not allowed
+            if last:
+                assert forced.raw["grammar_resampled"] >= 1  # the sampled token was refused, then drawn again
+            texts[last] = backend.complete(bold, role="api_generator", schema=ANSWER_SCHEMA).text
+            jsonschema.validate(json.loads(texts[last]), ANSWER_SCHEMA)
+    assert texts[True] == texts[False]  # where the model's pick is allowed, the order changes nothing

@@ -16,7 +16,9 @@ and load.
 
 Constrained decoding. With ``grammar=True`` a ``schema`` argument becomes a GBNF grammar
 (``LlamaGrammar.from_json_schema``, compiled once per distinct schema), so the model can only
-emit JSON of that shape. The caller still validates it (the converter ignores some keywords).
+emit JSON of that shape. The caller still validates it (the converter ignores some keywords). The grammar is
+checked on the sampled token first and on the whole vocabulary only when that token is refused
+(:mod:`autodw.llm.grammar_sampler`; ``grammar_last=False`` keeps llama-cpp-python's slower order).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any, Literal
 
 from autodw.errors import ConfigError, LLMError
 from autodw.llm.base import Completion, Message, Usage
+from autodw.llm.grammar_sampler import GrammarLastSampler
 from autodw.llm.local_model import resolve_model
 from autodw.paths import data_home
 
@@ -145,11 +148,13 @@ class LocalBackend:
                  n_threads: int | None = None, n_gpu_layers: int | None = None,
                  grammar: bool = True, prompt_cache: PromptCache = "role",
                  temperature: float = 0.1, max_tokens: int = 512, seed: int = 0,
-                 persist_prefixes: bool = True, verbose: bool = False) -> None:
+                 persist_prefixes: bool = True, grammar_last: bool = True, verbose: bool = False) -> None:
         """Load `model` (a known name, a .gguf path, or None for the default; see
         :func:`autodw.llm.local_model.resolve_model`). `n_gpu_layers` None offloads every layer
         when the build supports a GPU and none otherwise; `n_threads` None uses every core.
-        `persist_prefixes` keeps each role's evaluated system prompt on disk (``"role"`` cache only)."""
+        `persist_prefixes` keeps each role's evaluated system prompt on disk (``"role"`` cache only).
+        `grammar_last` checks the grammar on the sampled token first (see :mod:`autodw.llm.grammar_sampler`);
+        False keeps llama-cpp-python's order, which checks the whole vocabulary at every token."""
         if prompt_cache not in PROMPT_CACHE_MODES:
             raise ConfigError(f"prompt_cache must be one of {PROMPT_CACHE_MODES}, "
                               f"got {prompt_cache!r}")
@@ -160,6 +165,7 @@ class LocalBackend:
         self.model_name, self.model_path = resolve_model(model)
         self.name = f"local:{self.model_name}"
         self.grammar_enabled = grammar
+        self.grammar_last = grammar_last
         self.prompt_cache: PromptCache = prompt_cache
         self.temperature = temperature
         self.max_tokens = max_tokens
@@ -222,16 +228,25 @@ class LocalBackend:
             raise LLMError(f"prompt of {len(tokens)} tokens + {limit} answer tokens exceeds the "
                            f"local model's context of {n_ctx} tokens")
         grammar = self.grammar_for(schema) if schema is not None and self.grammar_enabled else None
+        temperature = self.temperature if temperature is None else temperature
         with self._lock:
             cached = self._prepare_cache(tokens, self._static_prefix(messages, tokens))
+            sampler = None
+            if grammar is not None and self.grammar_last:
+                sampler = GrammarLastSampler(self._llama_cpp, self._llm, grammar, seed=self.seed, temp=temperature)
+                self._llm._init_sampler = lambda **_: sampler  # llama-cpp-python builds its sampler here
             try:
                 response = self._llm.create_completion(
-                    prompt=tokens, max_tokens=limit,
-                    temperature=self.temperature if temperature is None else temperature,
+                    prompt=tokens, max_tokens=limit, temperature=temperature,
                     stop=formatted.stop, stopping_criteria=formatted.stopping_criteria,
                     grammar=grammar, seed=self.seed)
             except (ValueError, RuntimeError) as exc:
                 raise LLMError(f"local model {self.model_name} failed: {exc}") from exc
+            finally:
+                if sampler is not None:
+                    del self._llm._init_sampler  # back to the class's method
+                    self._llm._sampler = None
+                    sampler.close()
             if self.prompt_cache == "role":
                 self._snapshots[role] = self._snapshot()
         assert isinstance(response, dict)  # not streaming
@@ -242,6 +257,7 @@ class LocalBackend:
         self.usage.setdefault(role, Usage()).add(usage)
         seconds = time.perf_counter() - started
         raw = {"finish_reason": choice.get("finish_reason"), "grammar": grammar is not None,
+               "grammar_resampled": sampler.resampled if sampler is not None else None,
                "prompt_cache": self.prompt_cache, "id": response.get("id")}
         return Completion(text=choice["text"], usage=usage, model=self.name, seconds=seconds,
                           raw=raw)
