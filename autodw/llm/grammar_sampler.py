@@ -38,13 +38,12 @@ class GrammarLastSampler:
         self._one = (llama_cpp.llama_token_data * 1)()
         self._all = (llama_cpp.llama_token_data * self.n_vocab)()
         self._all_np = np.frombuffer(self._all, dtype=_TOKEN_DATA)
-        self.checked = self.resampled = 0
+        self.resampled = 0  # tokens the grammar refused, drawn again among the allowed ones
 
     def sample(self, ctx: Any, idx: int) -> int:
         """The next token: the chain's pick if the grammar allows it, else a pick among the allowed tokens."""
         c = self._c
         token = c.llama_sampler_sample(self.chain, ctx.ctx, idx)  # also accepts it into the chain
-        self.checked += 1
         self._one[0].id, self._one[0].logit, self._one[0].p = token, 0.0, 0.0
         one = c.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
         c.llama_sampler_apply(self.grammar, ctypes.byref(one))
