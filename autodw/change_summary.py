@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apis.units import color_name
+from autodw.units import color_name
 from autodw.changes import Change
 
 

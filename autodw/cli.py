@@ -52,7 +52,7 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _apis(args: argparse.Namespace) -> int:
-    from apis import registry
+    from autodw.apis import registry
 
     specs = list(registry())
     if args.intent:
@@ -73,7 +73,7 @@ def _apis(args: argparse.Namespace) -> int:
 def _call(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from apis import execute
+    from autodw.apis import execute
     from autodw.change_summary import summarize_change
     from autodw.changes import analyze_change
     from autodw.document import WordDocument
@@ -125,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
     settings.update({k: v for k, v in (("max_steps", args.max_steps), ("state_budget", args.state_budget)) if v})
     classifier = None
     if args.intents_model:
-        from intents.classifier import IntentClassifier
+        from autodw.intents.classifier import IntentClassifier
 
         classifier = IntentClassifier.load(args.intents_model)
     agent = make_agent(args.llm, classifier=classifier, settings=settings, console=True, trace=args.trace, record=args.record,
@@ -235,13 +235,13 @@ def _register_intents(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backbone", default=None, help="transformers model path or id (default: the bundled multilingual-e5-small)")
     p.add_argument("--epochs", type=int, default=None)
     p.add_argument("--seed", type=int, default=13)
-    p.set_defaults(handler=_lazy("intents.cli:train_command"))
+    p.set_defaults(handler=_lazy("autodw.intents.cli:train_command"))
 
     p = sub.add_parser("intents", help="classify a sub-instruction: top-3 intents and candidate APIs")
     p.add_argument("text")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--model", default=None, help="trained model directory")
-    p.set_defaults(handler=_lazy("intents.cli:intents_command"))
+    p.set_defaults(handler=_lazy("autodw.intents.cli:intents_command"))
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents]

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apis import execute, registry  # noqa: E402
+from autodw.apis import execute, registry  # noqa: E402
 from autodw.document import WordDocument  # noqa: E402
 from autodw.errors import ApiError, DocumentError  # noqa: E402
 from autodw.state import extract_state  # noqa: E402

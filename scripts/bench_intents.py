@@ -32,10 +32,10 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from intents.classifier import IntentClassifier, default_model_dir
-    from intents.datagen import load_dataset, load_test_b
-    from intents.labels import INTENTS
-    from intents.metrics import evaluate_probabilities
+    from autodw.intents.classifier import IntentClassifier, default_model_dir
+    from autodw.intents.datagen import load_dataset, load_test_b
+    from autodw.intents.labels import INTENTS
+    from autodw.intents.metrics import evaluate_probabilities
 
     if args.threads:
         torch.set_num_threads(args.threads)

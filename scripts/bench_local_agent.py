@@ -31,7 +31,7 @@ from autodw.errors import AutodwError  # noqa: E402
 from autodw.llm.local import LocalBackend  # noqa: E402
 from autodw.llm.replay import RecordingBackend  # noqa: E402
 from autodw.state import extract_state  # noqa: E402
-from eval.instruction_set import TASKS  # noqa: E402
+from autodw.eval.instruction_set import TASKS  # noqa: E402
 
 # name -> (LocalBackend options, agent settings that differ from the local default)
 CONFIGS: dict[str, tuple[dict, dict]] = {
@@ -87,7 +87,7 @@ def main() -> None:
     ap.add_argument("--record", type=Path, default=None, help="folder for one LLM cassette per config and task")
     ap.add_argument("--verbose", action="store_true", help="print the agent's progress (sub-instructions, calls, verdicts)")
     args = ap.parse_args()
-    from intents.classifier import load_or_train
+    from autodw.intents.classifier import load_or_train
 
     classifier = load_or_train(progress=True)
     tasks = [t for t in TASKS if args.tasks is None or t.id in args.tasks.split(",")]

@@ -101,7 +101,7 @@ def make_report(path: Path) -> None:
 
 def _add_chart_and_footnote(path: Path) -> None:
     """Add a bookmark, a footnote and (at the end, so no earlier id shifts) a native chart with autodw's own APIs."""
-    from apis import execute, registry
+    from autodw.apis import execute, registry
     from autodw.document import WordDocument
 
     doc = WordDocument.open(path)
@@ -158,7 +158,7 @@ def make_contract_zh(path: Path) -> None:
 def make_review(path: Path) -> None:
     """A draft under review: a table of contents, a DRAFT watermark, a hyperlink, tracked changes and a
     merged table cell, built with autodw's own APIs (tracked changes written as Word writes them)."""
-    from apis import execute
+    from autodw.apis import execute
     from autodw.document import WordDocument
 
     doc = WordDocument.new()

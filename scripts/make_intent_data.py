@@ -10,7 +10,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from intents.datagen import DATA_FILE, DEFAULT_SEED, FREEZE_SEED, freeze_test, generate, write_jsonl
+from autodw.intents.datagen import DATA_FILE, DEFAULT_SEED, FREEZE_SEED, freeze_test, generate, write_jsonl
 
 
 def main() -> int:

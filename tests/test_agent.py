@@ -416,7 +416,7 @@ def test_planner_start_state_names_deleted_elements(doc):
 
 
 def test_element_ids_in_the_answer_schema_are_grounded_in_the_document(doc):
-    from apis import registry
+    from autodw.apis import registry
     from autodw.agent.prompts import api_call_schema
 
     spec = registry().get("set_text_format")

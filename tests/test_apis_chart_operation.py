@@ -11,7 +11,7 @@ import docx
 import pytest
 from lxml import etree
 
-from apis import execute
+from autodw.apis import execute
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state

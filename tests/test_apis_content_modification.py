@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apis import execute
+from autodw.apis import execute
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state
 from autodw.xml import qn

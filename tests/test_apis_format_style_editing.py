@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from apis import execute
-from apis.oxml import SEQUENCES
+from autodw.apis import execute
+from autodw.apis.oxml import SEQUENCES
 from autodw.state import extract_state
 from autodw.xml import qn
 from tests.conftest import make_doc

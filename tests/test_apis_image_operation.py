@@ -13,7 +13,7 @@ from pathlib import Path
 import docx
 import pytest
 
-from apis import execute
+from autodw.apis import execute
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state

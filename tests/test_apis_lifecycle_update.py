@@ -10,8 +10,8 @@ import zipfile
 import docx
 import pytest
 
-from apis import execute
-from apis import lifecycle as lc
+from autodw.apis import execute
+from autodw.apis import lifecycle as lc
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from apis import execute
+from autodw.apis import execute
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.state import extract_state

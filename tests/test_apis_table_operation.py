@@ -9,9 +9,9 @@ import docx
 import pytest
 from docx.shared import Cm, Pt
 
-from apis import execute
-from apis.oxml import _ORDER
-from apis.tables import TBL, Grid
+from autodw.apis import execute
+from autodw.apis.oxml import _ORDER
+from autodw.apis.tables import TBL, Grid
 from autodw.document import WordDocument
 from autodw.errors import ApiError, ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state

@@ -163,7 +163,7 @@ def test_unmodified_pair_reports_no_content_change():
 
 
 def test_colour_changes_are_named_for_the_validator():
-    from apis.units import color_name
+    from autodw.units import color_name
     from autodw.change_summary import summarize_change
 
     assert color_name("FF0000") == "red" and color_name("0070c0") == "blue" and color_name("FE0101") == "near red"

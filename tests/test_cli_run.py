@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import intents.classifier
+from autodw.intents import classifier as intents_classifier
 from autodw.agent.loop import Agent
 from autodw.cli import main
 from autodw.document import WordDocument
@@ -23,7 +23,7 @@ INSTRUCTIONS = ["Add a paragraph 'First addition.' at the end", "Add a paragraph
 @pytest.fixture
 def cassette(tmp_path, monkeypatch):
     """A cassette recorded from a scripted run of the two instructions on the sample report."""
-    monkeypatch.setattr(intents.classifier, "load_or_train", lambda progress=True: FixedClassifier())
+    monkeypatch.setattr(intents_classifier, "load_or_train", lambda progress=True: FixedClassifier())
     script = {"planner": [plan("Insert 'First addition.' at the end."), DONE, plan("Insert 'Second addition.' at the end."), DONE],
               "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}}
                                 for t in ("First addition.", "Second addition.")],

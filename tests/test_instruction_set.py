@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from apis import execute
+from autodw.apis import execute
 from autodw.document import WordDocument
 from autodw.state import extract_state
-from eval.instruction_set import TASKS
+from autodw.eval.instruction_set import TASKS
 from tests.conftest import ROOT
 
 
@@ -35,7 +35,7 @@ def test_prompt_examples_do_not_give_away_evaluation_tasks():
     import re
 
     from autodw.agent.prompts import PROMPT_DIR
-    from intents.leakage import find_overlaps
+    from autodw.intents.leakage import find_overlaps
 
     prompt_text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(PROMPT_DIR.glob("*.md")))
     quoted = {q for t in TASKS for q in re.findall(r"'([^']{4,})'|“([^”]{2,})”", t.instruction) for q in q if q}

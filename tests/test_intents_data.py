@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autodw.paths import repo_root
-from intents.datagen import (
+from autodw.intents.datagen import (
     DATA_FILE,
     DEFAULT_SEED,
     FAMILIES,
@@ -37,9 +37,9 @@ from intents.datagen import (
     split_units,
     units,
 )
-from intents.labels import DEFINITIONS, INTENTS
-from intents.leakage import collect_instructions, find_overlaps, instruction_files
-from intents.templates import SLOTS
+from autodw.intents.labels import DEFINITIONS, INTENTS
+from autodw.intents.leakage import collect_instructions, find_overlaps, instruction_files
+from autodw.intents.templates import SLOTS
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +192,7 @@ def test_similarity_helpers():
 
 
 def test_deduplicate_drops_conflicting_labels():
-    from intents.datagen import Example
+    from autodw.intents.datagen import Example
 
     rows = [
         Example("Center the image", "image_operation", "en", "train", "a"),
@@ -236,7 +236,7 @@ def test_no_dataset_sentence_appears_in_the_benchmark(examples):
 
 def test_no_dataset_sentence_copies_an_evaluation_instruction(examples):
     """The agent's evaluation instruction set (eval/instruction_set.py) is benchmark data too."""
-    from eval.instruction_set import TASKS
+    from autodw.eval.instruction_set import TASKS
 
     overlaps = find_overlaps([e.text for e in examples], [t.instruction for t in TASKS])
     assert len(TASKS) >= 20 and not overlaps, overlaps[:5]

@@ -13,7 +13,7 @@ import pytest
 
 from autodw.cli import main
 from autodw.errors import ConfigError
-from intents.labels import INTENTS
+from autodw.intents.labels import INTENTS
 
 PROBES = ["Make the table header bold", "把文档导出为PDF", "Insert a page break after paragraph 2", "删除第三张图片"]
 
@@ -24,7 +24,7 @@ def tiny_backbone(tmp_path_factory) -> Path:
     import torch
     from transformers import BertConfig, BertModel
 
-    from intents.backbone import write_tokenizer_files
+    from autodw.intents.backbone import write_tokenizer_files
 
     folder = tmp_path_factory.mktemp("tiny-backbone")
     torch.manual_seed(0)
@@ -44,7 +44,7 @@ def tiny_backbone(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def trained(tiny_backbone, tmp_path_factory):
-    from intents.train import TrainConfig, train
+    from autodw.intents.train import TrainConfig, train
 
     out = tmp_path_factory.mktemp("models") / "intent-model"
     config = TrainConfig(backbone=str(tiny_backbone), epochs=1, batch_size=16, max_train=96, max_eval=40,
@@ -65,7 +65,7 @@ def test_training_smoke_run(trained):
 
 
 def test_save_load_round_trip_gives_identical_predictions(trained):
-    from intents.classifier import IntentClassifier
+    from autodw.intents.classifier import IntentClassifier
 
     loaded = IntentClassifier.load(trained.path, quantize=False)
     before = trained.classifier.probabilities(PROBES)
@@ -78,12 +78,12 @@ def test_save_load_round_trip_gives_identical_predictions(trained):
 def test_frozen_embedding_table_is_stored_packed_and_lossless(trained):
     from safetensors import safe_open
 
-    from intents.model import EMBEDDINGS_FILE
+    from autodw.intents.model import EMBEDDINGS_FILE
 
     assert (trained.path / EMBEDDINGS_FILE).is_file()
     with safe_open(str(trained.path / "model.safetensors"), "pt") as fh:
         assert "embeddings.word_embeddings.weight" not in fh.keys()
-    from intents.classifier import IntentClassifier
+    from autodw.intents.classifier import IntentClassifier
 
     loaded = IntentClassifier.load(trained.path, quantize=False)
     original = trained.classifier.net.encoder.get_input_embeddings().weight
@@ -93,8 +93,8 @@ def test_frozen_embedding_table_is_stored_packed_and_lossless(trained):
 def test_a_table_off_the_4bit_grid_is_saved_as_it_is(trained, tmp_path):
     import torch
 
-    from intents.classifier import IntentClassifier
-    from intents.model import EMBEDDINGS_FILE, save_model
+    from autodw.intents.classifier import IntentClassifier
+    from autodw.intents.model import EMBEDDINGS_FILE, save_model
 
     clf = IntentClassifier.load(trained.path, quantize=False)
     with torch.no_grad():
@@ -106,7 +106,7 @@ def test_a_table_off_the_4bit_grid_is_saved_as_it_is(trained, tmp_path):
 
 
 def test_pack_q4_round_trip():
-    from intents.compact import pack_q4, unpack_q4
+    from autodw.intents.compact import pack_q4, unpack_q4
 
     rng = np.random.default_rng(0)
     scales = rng.uniform(0.001, 0.02, size=(6, 2)).astype(np.float16)
@@ -125,7 +125,7 @@ def test_pack_q4_round_trip():
 def test_int8_load_stays_close_to_fp32(trained):
     import torch
 
-    from intents.classifier import IntentClassifier
+    from autodw.intents.classifier import IntentClassifier
 
     default = IntentClassifier.load(trained.path)  # the default load keeps fp32 linear layers
     assert not any("quantized" in type(m).__module__ for m in default.net.modules())
@@ -150,7 +150,7 @@ def test_predict_shape(trained):
 
 
 def test_training_is_reproducible(tiny_backbone, trained, tmp_path):
-    from intents.train import TrainConfig, train
+    from autodw.intents.train import TrainConfig, train
 
     again = train(TrainConfig(backbone=str(tiny_backbone), epochs=1, batch_size=16, max_train=96, max_eval=40,
                               freeze_layers=1, head_lr=5e-3), tmp_path / "again", progress=False)
@@ -158,8 +158,8 @@ def test_training_is_reproducible(tiny_backbone, trained, tmp_path):
 
 
 def test_load_errors(tmp_path):
-    from intents.classifier import IntentClassifier
-    from intents.model import ModelMeta, save_model
+    from autodw.intents.classifier import IntentClassifier
+    from autodw.intents.model import ModelMeta, save_model
 
     with pytest.raises(ConfigError):
         IntentClassifier.load(tmp_path / "nothing-here")
@@ -183,7 +183,7 @@ def test_cli_intents_json(trained, capsys):
     if "apis_note" in out:  # the API registry is not there yet: no invented names
         assert out["apis"] == [] and "not available" in out["apis_note"]
     else:
-        import apis
+        from autodw import apis
 
         registry = apis.registry()
         expected = [s.name for item in out["intents"] for s in registry.by_intent(item["intent"])]
@@ -200,9 +200,9 @@ def test_cli_intents_text_and_errors(trained, capsys, tmp_path):
 
 
 def test_cli_train_intents(tiny_backbone, tmp_path, capsys, monkeypatch):
-    import intents.train
+    from autodw.intents import train as intents_train
 
-    monkeypatch.setattr(intents.train, "TrainConfig", partial(intents.train.TrainConfig, max_train=48, max_eval=24,
+    monkeypatch.setattr(intents_train, "TrainConfig", partial(intents_train.TrainConfig, max_train=48, max_eval=24,
                                                                batch_size=16, freeze_layers=1))
     out = tmp_path / "cli-model"
     assert main(["train-intents", "--out", str(out), "--backbone", str(tiny_backbone), "--epochs", "1", "--seed", "3"]) == 0

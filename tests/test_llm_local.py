@@ -279,7 +279,7 @@ def test_real_model_answers_schema_valid_json() -> None:
 @pytest.mark.slow
 def test_real_model_names_only_grounded_ids_and_grammars_are_bounded() -> None:
     pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
-    from apis import registry
+    from autodw.apis import registry
     from autodw.agent.prompts import api_call_schema
     from autodw.document import WordDocument
     from autodw.llm import local
@@ -353,7 +353,7 @@ def test_grammar_schema_makes_patterns_parseable_for_llama_cpp():
 
 
 def test_every_api_schema_pattern_is_grammar_safe():
-    from apis import registry
+    from autodw.apis import registry
 
     def patterns(node):
         if isinstance(node, dict):

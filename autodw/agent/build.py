@@ -47,7 +47,7 @@ def make_agent(llm: str | LLMBackend | None = None, *, classifier: IntentClassif
 
         llm = RecordingBackend(llm, record)
     if classifier is None:
-        from intents.classifier import load_or_train
+        from autodw.intents.classifier import load_or_train
 
         classifier = load_or_train(progress=True)
     sinks: list[EventSink] = []

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Callable, Protocol
 
-from apis.calls import execute, validate_arguments
-from apis.registry import ApiSpec, Registry
+from autodw.apis.calls import execute, validate_arguments
+from autodw.apis.registry import ApiSpec, Registry
 from autodw.agent import prompts
 from autodw.agent.events import EventSink
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
@@ -144,7 +144,7 @@ class Agent:
     def __init__(self, llm: LLMBackend, classifier: IntentClassifier, registry: Registry | None = None,
                  config: AgentConfig | None = None, sinks: list[EventSink] | None = None):
         if registry is None:
-            from apis import registry as load_registry
+            from autodw.apis import registry as load_registry
 
             registry = load_registry()
         self.llm = llm

@@ -1,0 +1,324 @@
+"""content_creation: new paragraphs, headings, lists, text, breaks, hyperlinks, notes, comments, captions."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+from autodw.apis import locate
+from autodw.apis.builtin_styles import ensure_style
+from autodw.apis.drawings import host_paragraph
+from autodw.apis.fields import field_runs
+from autodw.apis.notes import add_note, order_notes_by_reference
+from autodw.apis.numbering import NUMBER_FORMATS, add_list_definition
+from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make
+from autodw.apis.registry import api
+from autodw.apis.schema import ALIGNMENT, BLOCK_ID, PARAGRAPH_ID, POSITION, SPAN, boolean, enum, id_of, integer, text
+from autodw.apis.text import insert_text as insert_text_at
+from autodw.apis.text import isolate, new_run, paragraph_text, resolve_span, split_at, atoms
+from autodw.document import WordDocument
+from autodw.errors import ArgumentError
+from autodw.ids import element_id
+from autodw.xml import qn
+
+INTENT = "content_creation"
+_JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
+
+
+def make_paragraph(doc: WordDocument, content: str, style: str | None = None, alignment: str | None = None):
+    """A new ``w:p`` with `content` (tabs/newlines kept), a style and an alignment."""
+    p = make("w:p")
+    if style or alignment:
+        ppr = get_or_add_ppr(p)
+        if style:
+            insert_ordered(ppr, make("w:pStyle", w_val=ensure_style(doc, style, "paragraph")))
+        if alignment:
+            insert_ordered(ppr, make("w:jc", w_val=_JC[alignment]))
+    if content:
+        p.append(new_run(content))
+    return p
+
+
+def _new_ids(doc: WordDocument, *elements) -> str:
+    doc.refresh_ids()
+    return ", ".join(element_id(e) or "?" for e in elements)
+
+
+@api(intent=INTENT,
+     description="Insert a new paragraph of text at a position, optionally with a paragraph style and alignment.",
+     params={"text": text("the paragraph's text (\\n starts a new line inside it)"), "position": POSITION,
+             "style": text("paragraph style name, e.g. \"Normal\", \"Quote\", \"List Paragraph\""),
+             "alignment": ALIGNMENT},
+     examples=[{"text": "Sales rose in all regions.", "position": {"after": "p2"}},
+               {"text": "Prepared by the finance team.", "position": "end", "style": "Normal", "alignment": "right"}])
+def insert_paragraph(doc: WordDocument, text: str, position: Any, style: str | None = None, alignment: str | None = None):
+    p = make_paragraph(doc, text, style, alignment)
+    locate.insert_block(doc, position, p)
+    return f"inserted paragraph {_new_ids(doc, p)}"
+
+
+@api(intent=INTENT,
+     description="Insert a heading (level 1-9, or 0 for the document title) at a position.",
+     params={"text": text("the heading text", 1), "level": integer("heading level: 1 = top level; 0 = Title", 0, 9),
+             "position": POSITION},
+     examples=[{"text": "Outlook", "level": 1, "position": {"before": "p38"}},
+               {"text": "Regional detail", "level": 2, "position": {"after": "p8"}}])
+def insert_heading(doc: WordDocument, text: str, level: int, position: Any):
+    p = make_paragraph(doc, text, "Title" if level == 0 else f"Heading {level}")
+    locate.insert_block(doc, position, p)
+    return f"inserted heading {_new_ids(doc, p)} (level {level})"
+
+
+_LIST_ITEM = {"anyOf": [{"type": "string"},
+                        {"type": "object", "properties": {"text": {"type": "string"}, "level": {"type": "integer", "minimum": 0, "maximum": 8}},
+                         "required": ["text"], "additionalProperties": False}]}
+
+
+@api(intent=INTENT,
+     description="Insert a bulleted or numbered list with a real Word numbering definition; items may be "
+                 "strings or {\"text\", \"level\"} for nested items (level 0-8).",
+     params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
+                       "description": 'list items: strings, or {"text": "...", "level": 1} for nested ones'},
+             "position": POSITION, "kind": enum("list kind", ("bullet", "numbered")),
+             "start": integer("first number of a numbered list", 0, 32767),
+             "number_format": enum("numbering style of a numbered list", tuple(NUMBER_FORMATS))},
+     examples=[{"items": ["Hire two analysts", "Open the Denver office"], "position": {"after": "p31"}, "kind": "bullet"},
+               {"items": ["Plan", {"text": "Budget", "level": 1}, "Review"], "position": "end", "kind": "numbered",
+                "start": 1, "number_format": "decimal"}])
+def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bullet", start: int = 1,
+                number_format: str = "decimal"):
+    num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format)
+    style = ensure_style(doc, "List Paragraph", "paragraph")
+    paras = []
+    for item in items:
+        content, level = (item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0))
+        p = make_paragraph(doc, content)
+        ppr = get_or_add_ppr(p)
+        insert_ordered(ppr, make("w:pStyle", w_val=style))
+        num_pr = insert_ordered(ppr, make("w:numPr"))
+        num_pr.append(make("w:ilvl", w_val=str(level)))
+        num_pr.append(make("w:numId", w_val=str(num_id)))
+        paras.append(p)
+    locate.insert_block(doc, position, paras[0])
+    for prev, p in zip(paras, paras[1:]):
+        prev.addnext(p)
+    return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id})"
+
+
+@api(intent=INTENT,
+     description="Insert text into an existing paragraph at a character offset (default: at the end), in the "
+                 "formatting of the text before it.",
+     params={"paragraph": PARAGRAPH_ID, "text": text("the text to insert", 1),
+             "offset": integer("character offset in the paragraph's text; omit to append", 0)},
+     examples=[{"paragraph": "p2", "text": " Margins also improved."}, {"paragraph": "p31", "text": "Note: ", "offset": 0}])
+def insert_text(doc: WordDocument, paragraph: str, text: str, offset: int | None = None):
+    p = doc.find(paragraph, "p")
+    length = len(paragraph_text(p))
+    if offset is None:
+        offset = length
+    if offset > length:
+        raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({length} characters)")
+    insert_text_at(p, offset, text)
+    return f"inserted {len(text)} characters into {paragraph} at {offset}"
+
+
+@api(intent=INTENT,
+     description="Insert a page break as its own paragraph at a position, so what follows starts on a new page.",
+     params={"position": POSITION},
+     examples=[{"position": {"before": "p32"}}])
+def insert_page_break(doc: WordDocument, position: Any):
+    p = make("w:p")
+    r = make("w:r")
+    r.append(make("w:br", w_type="page"))
+    p.append(r)
+    locate.insert_block(doc, position, p)
+    return f"inserted page break paragraph {_new_ids(doc, p)}"
+
+
+@api(intent=INTENT,
+     description="Insert a line break (a new line in the same paragraph) at a character offset of a paragraph.",
+     params={"paragraph": PARAGRAPH_ID, "offset": integer("character offset; omit for the end", 0)},
+     examples=[{"paragraph": "p2", "offset": 70}])
+def insert_line_break(doc: WordDocument, paragraph: str, offset: int | None = None):
+    p = doc.find(paragraph, "p")
+    text = paragraph_text(p)
+    offset = len(text) if offset is None else offset
+    if offset > len(text):
+        raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({len(text)} characters)")
+    insert_text_at(p, offset, "\n")
+    return f"inserted a line break in {paragraph} at {offset}"
+
+
+def _hyperlink_runs(doc: WordDocument, link_text: str):
+    style = ensure_style(doc, "Hyperlink", "character")
+    rpr = make("w:rPr")
+    rpr.append(make("w:rStyle", w_val=style))
+    return new_run(link_text, rpr)
+
+
+def place_inline(p, offset: int | None, *elements) -> None:
+    """Put inline elements (runs, hyperlinks, fields), in order, into paragraph `p` at character `offset` (None: end)."""
+    text = paragraph_text(p)
+    if offset is None or offset >= len(text):
+        for el in elements:
+            p.append(el)
+        return
+    split_at(p, offset)
+    after = next(a for a in atoms(p) if a.start >= offset)
+    anchor = _top_level(after.run, p)
+    for el in elements:
+        anchor.addprevious(el)
+
+
+def _top_level(el, p):
+    """The ancestor of `el` that is a direct child of `p` (runs may sit in hyperlinks or insertions)."""
+    while el.getparent() is not p:
+        el = el.getparent()
+    return el
+
+
+@api(intent=INTENT,
+     description="Insert a hyperlink with the given display text into a paragraph, pointing to a web address "
+                 "(url) or to a bookmark in this document.",
+     params={"paragraph": PARAGRAPH_ID, "text": text("the link's display text", 1),
+             "url": text("web address, e.g. https://example.com (give url or bookmark)"),
+             "bookmark": text("name of a bookmark in this document (give url or bookmark)"),
+             "offset": integer("character offset in the paragraph; omit to append", 0)},
+     examples=[{"paragraph": "p31", "text": " (brand guide)", "url": "https://example.com/brand"}])
+def insert_hyperlink(doc: WordDocument, paragraph: str, text: str, url: str | None = None,
+                     bookmark: str | None = None, offset: int | None = None):
+    if (url is None) == (bookmark is None):
+        raise ArgumentError("give exactly one of url or bookmark")
+    p = doc.find(paragraph, "p")
+    link = make("w:hyperlink")
+    if url is not None:
+        if not url.strip() or any(c.isspace() for c in url.strip()):
+            raise ArgumentError(f"url {url!r} is not a web address")
+        part = locate.part_of(doc, p)
+        link.set(qn("r:id"), part.relate_to(url.strip(), RT.HYPERLINK, is_external=True))
+    else:
+        names = {b.get(qn("w:name")) for b in doc.body.iter(qn("w:bookmarkStart"))}
+        if bookmark not in names:
+            raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
+        link.set(qn("w:anchor"), bookmark)
+    link.set(qn("w:history"), "1")
+    link.append(_hyperlink_runs(doc, text))
+    place_inline(p, offset, link)
+    return f"inserted hyperlink {text!r} in {paragraph} -> {url or '#' + str(bookmark)}"
+
+
+@api(intent=INTENT,
+     description="Add a footnote (or endnote) with the given text, its reference mark placed in a paragraph at a "
+                 "character offset (default: end of the paragraph).",
+     params={"paragraph": PARAGRAPH_ID, "text": text("the note's text", 1),
+             "offset": integer("where the reference mark goes; omit for the end", 0),
+             "kind": enum("note kind", ("footnote", "endnote"))},
+     examples=[{"paragraph": "p4", "text": "Target set in the January plan."},
+               {"paragraph": "p39", "text": "Source: internal ledger.", "kind": "endnote"}])
+def insert_footnote(doc: WordDocument, paragraph: str, text: str, offset: int | None = None, kind: str = "footnote"):
+    p = doc.find(paragraph, "p")
+    if p.getroottree().getroot() is not doc.part._element:
+        raise ArgumentError("notes can only be referenced from the document body, not a header or footer")
+    note_id, ref = add_note(doc, kind, text)
+    place_inline(p, offset, ref)
+    order_notes_by_reference(doc, kind)
+    return f"added {kind} {note_id} referenced in {paragraph}"
+
+
+@api(intent=INTENT,
+     description="Attach a review comment to a paragraph or to part of its text.",
+     params={"paragraph": PARAGRAPH_ID, "text": text("the comment's text", 1), "span": SPAN,
+             "author": text("comment author name"), "initials": text("author initials")},
+     examples=[{"paragraph": "p31", "text": "Is this the latest logo?", "author": "Reviewer"},
+               {"paragraph": "p2", "text": "Source?", "span": {"match": "Revenue grew"}}])
+def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | None = None, author: str = "autodw",
+                   initials: str = "AD"):
+    p = doc.find(paragraph, "p")
+    if p.getroottree().getroot() is not doc.part._element:
+        raise ArgumentError("comments can only be attached to text in the document body")
+    start, end = resolve_span(p, span, paragraph)
+    runs = isolate(p, start, end) if end > start else []
+    if not runs:
+        raise ArgumentError(f"{paragraph} has no text to attach a comment to; choose a paragraph with text")
+    from docx.text.run import Run
+
+    proxy = locate.paragraph(doc, paragraph)
+    comment = doc.docx.add_comment([Run(r, proxy) for r in runs], text=text, author=author, initials=initials)
+    return f"added comment {comment.comment_id} on {paragraph} chars {start}-{end}"
+
+
+@api(intent=INTENT,
+     description="Add a numbered caption (\"Table 1: ...\", \"Figure 2: ...\") to a table, picture or chart, using a "
+                 "SEQ field so numbering stays correct.",
+     params={"target": id_of("t|img|chart", "table, picture or chart"), "text": text("caption text after the number"),
+             "label": enum("caption label (default: Table for tables, Figure otherwise)", ("Table", "Figure", "Chart", "Equation")),
+             "where": enum("above or below the target (default: above tables, below figures)", ("above", "below"))},
+     examples=[{"target": "t1", "text": "Sales by region (k$)"}, {"target": "img1", "text": "Company logo", "where": "below"}])
+def insert_caption(doc: WordDocument, target: str, text: str, label: str | None = None, where: str | None = None):
+    el = doc.find(target)
+    is_table = el.tag == qn("w:tbl")
+    label = label or ("Table" if is_table else "Figure")
+    where = where or ("above" if is_table else "below")
+    anchor = el if is_table else host_paragraph(el)
+    p = make_paragraph(doc, f"{label} ", "Caption")
+    for run in field_runs(f"SEQ {label} \\* ARABIC", str(_next_seq(doc, label))):
+        p.append(run)
+    if text:
+        p.append(new_run(f": {text}"))
+    (anchor.addprevious if where == "above" else anchor.addnext)(p)
+    return f"inserted caption {_new_ids(doc, p)} for {target}"
+
+
+def _next_seq(doc: WordDocument, label: str) -> int:
+    count = sum(1 for t in doc.body.iter(qn("w:instrText")) if (t.text or "").strip().startswith(f"SEQ {label}"))
+    count += sum(1 for f in doc.body.iter(qn("w:fldSimple")) if (f.get(qn("w:instr")) or "").strip().startswith(f"SEQ {label}"))
+    return count + 1
+
+
+@api(intent=INTENT,
+     description="Copy a paragraph or table (with its formatting) to a position; the copy gets new ids.",
+     params={"block": BLOCK_ID, "position": POSITION},
+     examples=[{"block": "t1", "position": "end"}, {"block": "p2", "position": {"after": "p39"}}])
+def duplicate_block(doc: WordDocument, block: str, position: Any):
+    el = locate.block(doc, block)
+    clone = copy.deepcopy(el)
+    for sect in clone.iter(qn("w:sectPr")):  # a copy must not duplicate a section break
+        sect.getparent().remove(sect)
+    for bm in list(clone.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"))):  # bookmark names must stay unique
+        bm.getparent().remove(bm)
+    locate.insert_block(doc, position, clone)
+    return f"copied {block} as {_new_ids(doc, clone)}"
+
+
+@api(intent=INTENT,
+     description="Insert a cross-reference to a bookmark (its text or its page number) into a paragraph, as a REF "
+                 "or PAGEREF field.",
+     params={"paragraph": PARAGRAPH_ID, "bookmark": text("name of an existing bookmark", 1),
+             "show": enum("what the reference shows", ("text", "page")),
+             "offset": integer("character offset; omit to append", 0),
+             "hyperlink": boolean("make the reference a clickable link (default true)")},
+     examples=[{"paragraph": "p39", "bookmark": "methodology", "show": "text"}])
+def insert_cross_reference(doc: WordDocument, paragraph: str, bookmark: str, show: str = "text",
+                           offset: int | None = None, hyperlink: bool = True):
+    p = doc.find(paragraph, "p")
+    marks = {b.get(qn("w:name")): b for b in doc.body.iter(qn("w:bookmarkStart"))}
+    if bookmark not in marks:
+        raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in marks if n)) or 'none'}")
+    placeholder = _bookmark_text(marks[bookmark]) if show == "text" else "1"
+    switch = " \\h" if hyperlink else ""
+    instr = f"{'REF' if show == 'text' else 'PAGEREF'} {bookmark}{switch}"
+    place_inline(p, offset, *field_runs(instr, placeholder or bookmark))
+    return f"inserted a {show} reference to {bookmark!r} in {paragraph}"
+
+
+def _bookmark_text(start) -> str:
+    """The text between a bookmarkStart and its bookmarkEnd (same paragraph only)."""
+    bid = start.get(qn("w:id"))
+    out, node = [], start.getnext()
+    while node is not None and not (node.tag == qn("w:bookmarkEnd") and node.get(qn("w:id")) == bid):
+        out.extend(t.text or "" for t in node.iter(qn("w:t")))
+        node = node.getnext()
+    return "".join(out)
+

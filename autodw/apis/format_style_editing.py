@@ -1,0 +1,763 @@
+"""format_style_editing: character and paragraph formatting, borders and shading, styles, lists, tab
+stops, copying formats and the document's default font."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from lxml import etree
+
+from autodw.apis import locate
+from autodw.apis.builtin_styles import ensure_style, find_style_id, styles_element
+from autodw.apis.formatting import (PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, apply_paragraph_props,
+                             apply_run_props, check_paragraph_props, check_run_props, describe, given, set_east_asia_hint)
+from autodw.apis.numbering import NUMBER_FORMATS, add_list_definition, numbering_root, restart_numbering
+from autodw.apis.oxml import get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.registry import Example, api
+from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum, id_of,
+                         integer, length, number, text)
+from autodw.apis.styles_edit import (default_rpr, default_style_id, find_style, font_size_pt, name_taken, new_style_id,
+                              style_by_id, style_part)
+from autodw.apis.text import atoms, isolate, resolve_span
+from autodw.document import WordDocument
+from autodw.errors import ArgumentError
+from autodw.xml import MC, qn, wval
+
+INTENT = "format_style_editing"
+
+P, TBL, PPR, RPR = qn("w:p"), qn("w:tbl"), qn("w:pPr"), qn("w:rPr")
+_HYPERLINK, _FALLBACK = qn("w:hyperlink"), f"{{{MC}}}Fallback"
+
+TARGETS = {"description": 'a paragraph id or a list of them (e.g. "p3" or ["p4", "p5"]); a table id ("t1") stands '
+                          "for every paragraph in its cells",
+           "anyOf": [id_of("p|t", "paragraph or table"),
+                     {"type": "array", "items": id_of("p|t", "paragraph or table"), "minItems": 1}]}
+PARAGRAPHS = {"description": 'a paragraph id or a list of them, e.g. "p3" or ["p4", "p5", "p6"]',
+              "anyOf": [PARAGRAPH_ID, PARAGRAPH_IDS]}
+SPAN_EACH = {**SPAN, "description": SPAN["description"] + "; with several paragraphs it is looked up in each"}
+
+
+# --- addressing -------------------------------------------------------------------------------
+
+
+def _paragraphs(doc: WordDocument, ids: str | list[str], tables: bool = False) -> list[tuple[str, etree._Element]]:
+    """(id, w:p) for paragraph ids (and, if `tables`, every cell paragraph of a table id), without repeats."""
+    out: dict[int, tuple[str, etree._Element]] = {}
+    for i in dict.fromkeys([ids] if isinstance(ids, str) else ids):
+        el = locate.block(doc, i) if tables else doc.find(i, "p")
+        if el.tag == TBL:
+            for p in el.iter(P):
+                if not any(a.tag == _FALLBACK for a in p.iterancestors()):
+                    out.setdefault(id(p), (i, p))
+        else:
+            out.setdefault(id(el), (i, el))
+    return list(out.values())
+
+
+def _text_runs(p: etree._Element) -> list[etree._Element]:
+    """Runs of `p` that show text, in order."""
+    runs: list[etree._Element] = []
+    for a in atoms(p):
+        if a.text and (not runs or runs[-1] is not a.run):
+            runs.append(a.run)
+    return runs
+
+
+def _span_runs(p: etree._Element, pid: str, span: dict | None) -> tuple[list[etree._Element], str]:
+    """The runs covering `span` (split at its ends) or all text runs; and a label for messages."""
+    if span is None:
+        return _text_runs(p), pid
+    start, end = resolve_span(p, span, pid)
+    if start == end:
+        raise ArgumentError(f"the span {start}-{end} of {pid} is empty; give a span that covers some text")
+    return isolate(p, start, end), f"{pid} chars {start}-{end}"
+
+
+def _run_text(r: etree._Element) -> str:
+    return "".join(t.text or "" for t in r.iter(qn("w:t")))
+
+
+def _mark_rpr(p: etree._Element) -> etree._Element:
+    """The paragraph mark's run properties (formatting of the pilcrow, the list number and new text)."""
+    return get_or_add(get_or_add_ppr(p), "w:rPr")
+
+
+def _none_given(api_name: str, keys) -> ArgumentError:
+    return ArgumentError(f"{api_name}: give at least one property to change: {', '.join(keys)}")
+
+
+# --- character formatting ---------------------------------------------------------------------
+
+
+@api(intent=INTENT,
+     description="Set character formatting (bold, italic, underline, strikethrough, font, East Asian font, size, "
+                 "colour, highlight, superscript/subscript, caps) on whole paragraphs or on part of a paragraph. "
+                 "Only the properties you give change; false turns a property off. Without a span the paragraph "
+                 "mark (and so a list number) gets the formatting too.",
+     params={"paragraphs": TARGETS, "span": SPAN_EACH, **RUN_PARAMS},
+     examples=[{"paragraphs": "p2", "span": {"match": "first three quarters"}, "bold": True, "color": "C00000"},
+               {"paragraphs": ["p34", "p35", "p36"], "italic": True, "size_pt": 12, "font": "Georgia"},
+               {"paragraphs": "t1", "highlight": "yellow", "underline": "double"},
+               Example({"paragraphs": ["p2", "p3"], "east_asia_font": "黑体", "size_pt": 10.5},
+                       document="examples/contract_zh.docx")])
+def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None, bold: bool | None = None,
+                    italic: bool | None = None, underline: str | None = None, strike: bool | None = None,
+                    font: str | None = None, east_asia_font: str | None = None, size_pt: float | None = None,
+                    color: str | None = None, highlight: str | None = None, superscript: bool | None = None,
+                    subscript: bool | None = None, all_caps: bool | None = None, small_caps: bool | None = None):
+    props = given(locals(), RUN_PARAMS)
+    if not props:
+        raise _none_given("set_text_format", RUN_PARAMS)
+    check_run_props(props)
+    done = []
+    for pid, p in _paragraphs(doc, paragraphs, tables=True):
+        runs, label = _span_runs(p, pid, span)
+        for r in runs:
+            rpr = get_or_add_rpr(r)
+            apply_run_props(rpr, props)
+            if east_asia_font:
+                set_east_asia_hint(rpr, _run_text(r))
+        if span is None:
+            apply_run_props(_mark_rpr(p), props)
+        done.append(label)
+    return f"set {describe(props)} on {_listing(done)}"
+
+
+def _listing(labels: list[str]) -> str:
+    unique = list(dict.fromkeys(labels))
+    return ", ".join(unique[:15]) + (f", ... ({len(unique)} in all)" if len(unique) > 15 else "")
+
+
+_KEEP_ON_CLEAR = {qn(t) for t in ("w:lang", "w:rtl", "w:cs", "w:ins", "w:del", "w:moveFrom", "w:moveTo", "w:rPrChange")}
+
+
+def _clear_rpr(rpr: etree._Element | None, keep_style: bool) -> None:
+    if rpr is None:
+        return
+    for child in list(rpr):
+        if child.tag not in _KEEP_ON_CLEAR and not (keep_style and child.tag == qn("w:rStyle")):
+            rpr.remove(child)
+    if len(rpr) == 0 and rpr.getparent() is not None:
+        rpr.getparent().remove(rpr)
+
+
+def _in_hyperlink(r: etree._Element) -> bool:
+    return any(a.tag == _HYPERLINK for a in r.iterancestors())
+
+
+@api(intent=INTENT,
+     description="Remove direct character formatting (bold, fonts, sizes, colours, character styles...) from whole "
+                 "paragraphs or part of one, so the text shows its paragraph style's look again. Hyperlinks keep "
+                 "their link style; paragraph formatting is not touched.",
+     params={"paragraphs": TARGETS, "span": SPAN_EACH},
+     examples=[{"paragraphs": "p2"}, {"paragraphs": "p2", "span": {"match": "Revenue grew"}}])
+def clear_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None):
+    done = []
+    for pid, p in _paragraphs(doc, paragraphs, tables=True):
+        runs, label = _span_runs(p, pid, span)
+        for r in runs:
+            _clear_rpr(r.find(RPR), keep_style=_in_hyperlink(r))
+        if span is None:
+            ppr = p.find(PPR)
+            _clear_rpr(ppr.find(RPR) if ppr is not None else None, keep_style=False)
+        done.append(label)
+    return f"cleared character formatting of {_listing(done)}"
+
+
+# --- paragraph formatting ---------------------------------------------------------------------
+
+
+def _paragraph_style_id(p: etree._Element) -> str | None:
+    return wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
+
+
+@api(intent=INTENT,
+     description="Set paragraph layout (not the look of the text: bold, colour, font and size are set_text_format): "
+                 "alignment, space before/after, line spacing (a multiple, or an exact "
+                 "line height), indents (left, right, first line, hanging, or first line in characters for Chinese "
+                 "text), keep with next, keep lines together, page break before. Only the properties you give change.",
+     params={"paragraphs": TARGETS, **PARAGRAPH_PARAMS},
+     examples=[{"paragraphs": "p2", "alignment": "justify", "line_spacing": 1.5, "space_after": "12pt"},
+               {"paragraphs": ["p39"], "first_line_indent": "1cm", "left_indent": "0.5cm", "keep_together": True},
+               {"paragraphs": "p38", "page_break_before": True},
+               Example({"paragraphs": ["p5", "p7", "p25"], "first_line_chars": 2, "line_height": "20pt"},
+                       document="examples/contract_zh.docx")])
+def set_paragraph_format(doc: WordDocument, paragraphs: Any, alignment: str | None = None, space_before: str | None = None,
+                         space_after: str | None = None, line_spacing: float | None = None, line_height: str | None = None,
+                         first_line_indent: str | None = None, first_line_chars: float | None = None,
+                         hanging_indent: str | None = None, left_indent: str | None = None, right_indent: str | None = None,
+                         keep_with_next: bool | None = None, keep_together: bool | None = None,
+                         page_break_before: bool | None = None):
+    props = given(locals(), PARAGRAPH_PARAMS)
+    if not props:
+        raise _none_given("set_paragraph_format", PARAGRAPH_PARAMS)
+    check_paragraph_props(props)
+    targets = _paragraphs(doc, paragraphs, tables=True)
+    for _, p in targets:
+        char_pt = font_size_pt(doc, _paragraph_style_id(p)) if "first_line_chars" in props else 10.5
+        apply_paragraph_props(get_or_add_ppr(p), props, char_pt)
+    return f"set {describe(props)} on {_listing([pid for pid, _ in targets])}"
+
+
+FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3", a name (yellow, lightgray, ...), '
+                                         'or "none" to remove the shading',
+        "anyOf": [{"pattern": HEX_COLOR_PATTERN}, {"enum": [*COLOR_NAMES, "none"]}]}
+
+
+@api(intent=INTENT,
+     description="Shade the background of whole paragraphs with a colour (or remove the shading with \"none\"). "
+                 "For table cells use the table APIs.",
+     params={"paragraphs": PARAGRAPHS, "fill": FILL},
+     examples=[{"paragraphs": ["p39"], "fill": "D9E2F3"}, {"paragraphs": "p2", "fill": "lightgray"}])
+def set_paragraph_shading(doc: WordDocument, paragraphs: Any, fill: str):
+    from autodw.units import hex_color
+
+    targets = _paragraphs(doc, paragraphs)
+    for _, p in targets:
+        ppr = get_or_add_ppr(p)
+        if fill == "none":
+            remove_children(ppr, "w:shd")
+        else:
+            replace_child(ppr, "w:shd", w_val="clear", w_color="auto", w_fill=hex_color(fill, "fill"))
+    action = "removed the shading of" if fill == "none" else f"shaded with {fill}"
+    return f"{action} {_listing([pid for pid, _ in targets])}"
+
+
+_SIDES = ("top", "bottom", "left", "right", "between", "box")
+_BORDER_STYLES = {"single": "single", "double": "double", "thick": "thick", "dotted": "dotted", "dashed": "dashed",
+                  "dot_dash": "dotDash", "triple": "triple", "wave": "wave", "none": "none"}
+
+
+@api(intent=INTENT,
+     description="Draw borders around or between paragraphs: choose sides (\"box\" = all four; \"between\" = lines "
+                 "between consecutive bordered paragraphs), line style, width and colour; style \"none\" removes "
+                 "those sides. Consecutive paragraphs with the same borders share one box.",
+     params={"paragraphs": PARAGRAPHS,
+             "sides": {"type": "array", "items": {"type": "string", "enum": list(_SIDES)}, "minItems": 1,
+                       "description": 'sides to set: any of top, bottom, left, right, between, or "box" for all four (default ["box"])'},
+             "style": enum("line style", tuple(_BORDER_STYLES)),
+             "size_pt": number("line width in points, 0.25 to 6 (default 0.5)", 0.25, 6),
+             "color": color("line colour (default automatic, usually black)"),
+             "space_pt": integer("distance between text and border in points (default 1 above/below, 4 left/right)", 0, 31)},
+     examples=[{"paragraphs": ["p39"], "sides": ["box"], "style": "single", "size_pt": 1, "color": "1F4E79"},
+               {"paragraphs": "p1", "sides": ["bottom"], "style": "double"}])
+def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: list[str] | None = None, style: str = "single",
+                         size_pt: float = 0.5, color: str | None = None, space_pt: int | None = None):
+    from autodw.units import hex_color
+
+    wanted: list[str] = []
+    for side in sides or ["box"]:
+        wanted += ["top", "left", "bottom", "right"] if side == "box" else [side]
+    wanted = list(dict.fromkeys(wanted))
+    line_color = hex_color(color, "color") if color else "auto"
+    targets = _paragraphs(doc, paragraphs)
+    for _, p in targets:
+        ppr = get_or_add_ppr(p)
+        pbdr = get_or_add(ppr, "w:pBdr")
+        for side in wanted:
+            if style == "none":
+                remove_children(pbdr, f"w:{side}")
+                continue
+            space = space_pt if space_pt is not None else (4 if side in ("left", "right") else 1)
+            replace_child(pbdr, f"w:{side}", w_val=_BORDER_STYLES[style], w_sz=str(max(2, round(size_pt * 8))),
+                          w_space=str(space), w_color=line_color)
+        if len(pbdr) == 0:
+            ppr.remove(pbdr)
+    verb = "removed" if style == "none" else f"set {style} {size_pt}pt"
+    return f"{verb} {'/'.join(wanted)} borders on {_listing([pid for pid, _ in targets])}"
+
+
+# --- tab stops ------------------------------------------------------------------------------
+
+_TAB_STOP = {"type": "object", "additionalProperties": False, "required": ["position"],
+             "description": "one tab stop",
+             "properties": {"position": length("distance from the left indent"),
+                            "alignment": enum("how text aligns at the stop (default left)",
+                                              ("left", "center", "right", "decimal", "bar")),
+                            "leader": enum("characters that fill the gap before the stop (default none)",
+                                           ("none", "dot", "hyphen", "underscore", "middleDot"))}}
+
+
+@api(intent=INTENT,
+     description="Set tab stops of paragraphs (e.g. a right-aligned stop with dot leader for \"Name ........ Page\"). "
+                 "By default the paragraphs' own tab stops are replaced; an empty list with clear_existing removes them.",
+     params={"paragraphs": PARAGRAPHS,
+             "stops": {"type": "array", "items": _TAB_STOP, "description": 'tab stops, e.g. [{"position": "15cm", '
+                       '"alignment": "right", "leader": "dot"}]'},
+             "clear_existing": boolean("remove the paragraphs' existing tab stops first (default true)")},
+     examples=[{"paragraphs": ["p39"], "stops": [{"position": "8cm", "alignment": "center"},
+                                                 {"position": "15cm", "alignment": "right", "leader": "dot"}]}])
+def set_tab_stops(doc: WordDocument, paragraphs: Any, stops: list[dict], clear_existing: bool = True):
+    from autodw.units import twips
+
+    new = [(twips(s["position"], "position"), s.get("alignment", "left"), s.get("leader", "none")) for s in stops]
+    if any(pos > 31680 for pos, _, _ in new):
+        raise ArgumentError("a tab stop position must be at most 22in (55.88cm)")
+    targets = _paragraphs(doc, paragraphs)
+    for _, p in targets:
+        ppr = get_or_add_ppr(p)
+        tabs = get_or_add(ppr, "w:tabs")
+        if clear_existing:
+            for old in list(tabs):
+                tabs.remove(old)
+        for pos, align, leader in new:
+            for old in tabs.findall(qn("w:tab")):
+                if old.get(qn("w:pos")) == str(pos):
+                    tabs.remove(old)
+            tab = make("w:tab", w_val=align, w_pos=str(pos))
+            if leader != "none":
+                tab.set(qn("w:leader"), leader)
+            tabs.append(tab)
+        ordered = sorted(tabs, key=lambda t: int(t.get(qn("w:pos"), "0")))
+        for t in ordered:
+            tabs.append(t)
+        if len(tabs) == 0:
+            ppr.remove(tabs)
+    what = ", ".join(f"{a}@{round(pos / 567, 2)}cm" for pos, a, _ in new) or "none"
+    return f"set tab stops ({what}) on {_listing([pid for pid, _ in targets])}"
+
+
+# --- styles -----------------------------------------------------------------------------------
+
+
+@api(intent=INTENT,
+     description="Apply a style by name: a paragraph style (\"Heading 2\", \"Quote\", \"Normal\", a custom one) to "
+                 "whole paragraphs, or a character style (\"Strong\", \"Emphasis\"...) to part of a paragraph given "
+                 "by span. Word's built-in headings, Title, Caption, List Paragraph etc. are added if missing.",
+     params={"paragraphs": PARAGRAPHS, "style": text("style name as Word shows it, e.g. \"Heading 2\", \"Strong\"", 1),
+             "span": {**SPAN_EACH, "description": "only with a character style: " + SPAN_EACH["description"]}},
+     examples=[{"paragraphs": ["p8", "p31"], "style": "Quote"},
+               {"paragraphs": "p39", "style": "Heading 2"},
+               {"paragraphs": "p2", "style": "Strong", "span": {"match": "three quarters"}},
+               Example({"paragraphs": "p2", "style": "Heading 2"}, document="examples/contract_zh.docx")])
+def apply_style(doc: WordDocument, paragraphs: Any, style: str, span: dict | None = None):
+    targets = _paragraphs(doc, paragraphs)
+    el, kind = find_style(doc, style, ("character",) if span is not None else ("paragraph", "character"))
+    sid = el.get(qn("w:styleId"))
+    done = []
+    for pid, p in targets:
+        if kind == "paragraph":
+            replace_child(get_or_add_ppr(p), "w:pStyle", w_val=sid)
+            done.append(pid)
+            continue
+        runs, label = _span_runs(p, pid, span)
+        for r in runs:
+            replace_child(get_or_add_rpr(r), "w:rStyle", w_val=sid)
+        done.append(label)
+    return f"applied {kind} style {style!r} to {_listing(done)}"
+
+
+_STYLE_PARAMS = {
+    **{k: RUN_PARAMS[k] for k in STYLE_RUN_KEYS},
+    **{k: PARAGRAPH_PARAMS[k] for k in STYLE_PARAGRAPH_KEYS},
+}
+
+
+def _style_props(values: dict[str, Any], kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    run = given(values, STYLE_RUN_KEYS)
+    para = given(values, STYLE_PARAGRAPH_KEYS)
+    if para and kind == "character":
+        raise ArgumentError(f"a character style has no paragraph properties; remove {', '.join(para)} or use a paragraph style")
+    check_paragraph_props(para)
+    return run, para
+
+
+def _write_style_props(doc: WordDocument, style: etree._Element, run: dict, para: dict) -> None:
+    if run:
+        apply_run_props(style_part(style, "w:rPr"), run)
+    if para:
+        char_pt = run.get("size_pt") or font_size_pt(doc, style.get(qn("w:styleId")))
+        apply_paragraph_props(style_part(style, "w:pPr"), para, char_pt)
+
+
+@api(intent=INTENT,
+     description="Create a new named style (paragraph, character or table) based on another style, with font, East "
+                 "Asian font, size, bold, italic, colour and (for paragraph styles) alignment, spacing and indents; "
+                 "optionally apply it right away to paragraphs (or, for a table style, to tables).",
+     params={"name": text("the new style's name, e.g. \"Key Point\" or \"正文缩进\"", 1),
+             "kind": enum("style type (default paragraph)", ("paragraph", "character", "table")),
+             "based_on": text("existing style it inherits from (default: Normal / Default Paragraph Font / Normal Table)", 1),
+             "next_style": text("paragraph style for the paragraph typed after this one (default: the same style)", 1),
+             **_STYLE_PARAMS,
+             "apply_to": {"type": "array", "items": id_of("p|t", "paragraph or table"), "minItems": 1,
+                          "description": "ids to apply the new style to: paragraphs (paragraph/character style) or tables (table style)"}},
+     examples=[{"name": "Key Point", "based_on": "Normal", "bold": True, "color": "1F4E79", "size_pt": 12,
+                "space_before": "6pt", "apply_to": ["p39"]},
+               {"name": "Code", "kind": "character", "font": "Courier New", "size_pt": 10, "apply_to": ["p8"]},
+               Example({"name": "正文缩进", "font": "Times New Roman", "east_asia_font": "宋体", "size_pt": 12,
+                        "first_line_chars": 2, "line_spacing": 1.5, "apply_to": ["p5", "p7", "p25"]},
+                       document="examples/contract_zh.docx")])
+def create_style(doc: WordDocument, name: str, kind: str = "paragraph", based_on: str | None = None,
+                 next_style: str | None = None, font: str | None = None, east_asia_font: str | None = None,
+                 size_pt: float | None = None, bold: bool | None = None, italic: bool | None = None,
+                 underline: str | None = None, color: str | None = None, alignment: str | None = None,
+                 space_before: str | None = None, space_after: str | None = None, line_spacing: float | None = None,
+                 first_line_indent: str | None = None, first_line_chars: float | None = None,
+                 left_indent: str | None = None, keep_with_next: bool | None = None, apply_to: list[str] | None = None):
+    existing = name_taken(doc, name)
+    if existing:
+        raise ArgumentError(f"a {existing} style called {name!r} already exists; change it with modify_style or choose another name")
+    run, para = _style_props(locals(), kind)
+    if next_style is not None and kind != "paragraph":
+        raise ArgumentError("next_style only applies to paragraph styles")
+    base = based_on or {"paragraph": default_style_id(doc) or "Normal", "character": "Default Paragraph Font",
+                        "table": "Normal Table"}[kind]
+    try:
+        base_id = find_style(doc, base, (kind,))[0].get(qn("w:styleId"))
+    except ArgumentError:
+        if based_on is not None:
+            raise
+        base_id = None
+    targets = _apply_targets(doc, apply_to or [], kind)
+    sid = new_style_id(doc, name)
+    style = make("w:style", w_type=kind, w_styleId=sid, w_customStyle="1")
+    insert_ordered(style, make("w:name", w_val=name))
+    if base_id:
+        insert_ordered(style, make("w:basedOn", w_val=base_id))
+    if kind == "paragraph":
+        nxt = find_style(doc, next_style, ("paragraph",))[0].get(qn("w:styleId")) if next_style else sid
+        insert_ordered(style, make("w:next", w_val=nxt))
+    if kind != "table":
+        insert_ordered(style, make("w:qFormat"))
+    styles_element(doc).append(style)
+    _write_style_props(doc, style, run, para)
+    for el in targets:
+        _apply_style_to(el, kind, sid)
+    applied = f"; applied to {', '.join(apply_to)}" if apply_to else ""
+    return f"created {kind} style {name!r} (id {sid}){applied}"
+
+
+def _apply_targets(doc: WordDocument, ids: list[str], kind: str) -> list[etree._Element]:
+    want = "t" if kind == "table" else "p"
+    return [doc.find(i, want) for i in dict.fromkeys(ids)]
+
+
+def _apply_style_to(el: etree._Element, kind: str, sid: str) -> None:
+    if kind == "paragraph":
+        replace_child(get_or_add_ppr(el), "w:pStyle", w_val=sid)
+    elif kind == "character":
+        for r in _text_runs(el):
+            replace_child(get_or_add_rpr(r), "w:rStyle", w_val=sid)
+    else:
+        tblpr = el.find(qn("w:tblPr"))
+        if tblpr is None:
+            tblpr = make("w:tblPr")
+            el.insert(0, tblpr)
+        replace_child(tblpr, "w:tblStyle", w_val=sid)
+
+
+@api(intent=INTENT,
+     description="Change an existing style's definition (font, East Asian font, size, bold, italic, underline, colour, "
+                 "alignment, spacing, indents, base style), so every paragraph or run using it changes at once. "
+                 "Only the properties you give change.",
+     params={"name": text("the style's name as Word shows it, e.g. \"Normal\", \"Heading 1\", \"Title\"", 1),
+             "based_on": text("make the style inherit from this style", 1), **_STYLE_PARAMS},
+     examples=[{"name": "Heading 1", "color": "C00000", "size_pt": 16, "font": "Arial"},
+               {"name": "Title", "alignment": "center", "italic": True},
+               Example({"name": "Heading 1", "east_asia_font": "黑体", "bold": False, "size_pt": 16},
+                       document="examples/contract_zh.docx")])
+def modify_style(doc: WordDocument, name: str, based_on: str | None = None, font: str | None = None,
+                 east_asia_font: str | None = None, size_pt: float | None = None, bold: bool | None = None,
+                 italic: bool | None = None, underline: str | None = None, color: str | None = None,
+                 alignment: str | None = None, space_before: str | None = None, space_after: str | None = None,
+                 line_spacing: float | None = None, first_line_indent: str | None = None,
+                 first_line_chars: float | None = None, left_indent: str | None = None,
+                 keep_with_next: bool | None = None):
+    style, kind = find_style(doc, name)
+    run, para = _style_props(locals(), kind)
+    if not run and not para and based_on is None:
+        raise _none_given("modify_style", ["based_on", *_STYLE_PARAMS])
+    if based_on is not None:
+        base = find_style(doc, based_on, (kind,))[0]
+        if base is style or _inherits_from(doc, base, style.get(qn("w:styleId"))):
+            raise ArgumentError(f"{name!r} cannot be based on {based_on!r}: that would make a loop of styles")
+        replace_child(style, "w:basedOn", w_val=base.get(qn("w:styleId")))
+    _write_style_props(doc, style, run, para)
+    changes = describe({**({"based_on": based_on} if based_on else {}), **run, **para})
+    return f"modified {kind} style {name!r}: {changes}"
+
+
+def _inherits_from(doc: WordDocument, style: etree._Element, sid: str) -> bool:
+    seen = set()
+    while style is not None and style.get(qn("w:styleId")) not in seen:
+        seen.add(style.get(qn("w:styleId")))
+        base = wval(style.find(qn("w:basedOn")))
+        if base == sid:
+            return True
+        style = style_by_id(doc, base) if base else None
+    return False
+
+
+@api(intent=INTENT,
+     description="Set the document's default font (Latin and/or East Asian) and size: what Normal text and every "
+                 "style without its own font uses. A conflicting font or size written in the Normal style is "
+                 "removed so the new default shows.",
+     params={"font": text('default font for Latin text, e.g. "Calibri", "Times New Roman"', 1),
+             "east_asia_font": text('default font for Chinese/Japanese/Korean text, e.g. "宋体", "SimSun", "Microsoft YaHei"', 1),
+             "size_pt": number("default font size in points, e.g. 11 or 10.5", 1, 1638)},
+     examples=[{"font": "Georgia", "size_pt": 12},
+               Example({"font": "Times New Roman", "east_asia_font": "宋体", "size_pt": 12}, document="examples/contract_zh.docx")])
+def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font: str | None = None,
+                     size_pt: float | None = None):
+    props = given(locals(), ("font", "east_asia_font", "size_pt"))
+    if not props:
+        raise _none_given("set_default_font", ["font", "east_asia_font", "size_pt"])
+    apply_run_props(default_rpr(doc), props)
+    normal_id = default_style_id(doc)
+    normal = style_by_id(doc, normal_id) if normal_id else None
+    cleared = []
+    rpr = normal.find(RPR) if normal is not None else None
+    if rpr is not None:
+        fonts = rpr.find(qn("w:rFonts"))
+        attrs = (["w:ascii", "w:hAnsi", "w:asciiTheme", "w:hAnsiTheme"] if "font" in props else []) + \
+                (["w:eastAsia", "w:eastAsiaTheme"] if "east_asia_font" in props else [])
+        if fonts is not None and any(fonts.get(qn(a)) is not None for a in attrs):
+            for a in attrs:
+                fonts.attrib.pop(qn(a), None)
+            cleared.append("font")
+            if not fonts.attrib:
+                rpr.remove(fonts)
+        if "size_pt" in props and (remove_children(rpr, "w:sz") + remove_children(rpr, "w:szCs")):
+            cleared.append("size")
+    note = f"; removed the {' and '.join(cleared)} the Normal style set" if cleared else ""
+    return f"set the default {describe(props)}{note}"
+
+
+# --- lists ------------------------------------------------------------------------------------
+
+
+def _numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int, bool]:
+    """(numId, level, direct) of a paragraph: its own numPr, else the one its style chain gives."""
+    num_pr = p.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+    if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
+        ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+        return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, True
+    sid, seen = _paragraph_style_id(p) or default_style_id(doc), set()
+    while sid and sid not in seen:
+        seen.add(sid)
+        style = style_by_id(doc, sid)
+        if style is None:
+            break
+        num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+        if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
+            ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+            return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, False
+        sid = wval(style.find(qn("w:basedOn")))
+    return None, 0, False
+
+
+def _list_kind(doc: WordDocument, num_id: str | None, level: int) -> str | None:
+    """"bullet" or "numbered" for a list instance, None if it is no list (numId 0 or undefined)."""
+    if not num_id or num_id == "0":
+        return None
+    root = numbering_root(doc)
+    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
+    if num is None:
+        return None
+    abstract_id = wval(num.find(qn("w:abstractNumId")))
+    abstract = next((a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == abstract_id), None)
+    lvl = None if abstract is None else next(
+        (x for x in abstract.iterchildren(qn("w:lvl")) if x.get(qn("w:ilvl")) == str(level)), None)
+    fmt = wval(lvl.find(qn("w:numFmt"))) if lvl is not None else None
+    return "bullet" if fmt == "bullet" else "numbered"
+
+
+def _set_num_pr(p: etree._Element, num_id: str, level: int) -> None:
+    ppr = get_or_add_ppr(p)
+    num_pr = make("w:numPr")
+    num_pr.append(make("w:ilvl", w_val=str(level)))
+    num_pr.append(make("w:numId", w_val=str(num_id)))
+    remove_children(ppr, "w:numPr")
+    insert_ordered(ppr, num_pr)
+
+
+def _previous_paragraph(p: etree._Element) -> etree._Element | None:
+    prev = p.getprevious()
+    while prev is not None and prev.tag not in (P, TBL):
+        prev = prev.getprevious()
+    return prev if prev is not None and prev.tag == P else None
+
+
+@api(intent=INTENT,
+     description="Make paragraphs bulleted or numbered list items (with a real Word numbering definition), change "
+                 "their list level (0 = top, up to 8), or restart numbering at the first of them (optionally at a "
+                 "given number). Without restart, new items continue a list of the same kind directly above them.",
+     params={"paragraphs": PARAGRAPHS,
+             "kind": enum("list kind; omit to keep the current list and only change level or numbering", ("bullet", "numbered")),
+             "level": integer("list level, 0 = top level, 1 = first sub-level, ... 8", 0, 8),
+             "start": integer("number the (first) paragraph gets; implies a restart", 0, 32767),
+             "restart": boolean("restart numbering at the first paragraph (later items of the same list follow on)"),
+             "number_format": enum("numbering style for a new numbered list", tuple(NUMBER_FORMATS))},
+     examples=[{"paragraphs": ["p4", "p5", "p6"], "kind": "numbered"},
+               {"paragraphs": ["p39"], "kind": "bullet"},
+               {"paragraphs": "p35", "level": 1},
+               {"paragraphs": ["p35"], "restart": True, "start": 5},
+               Example({"paragraphs": ["p21", "p22", "p23"], "kind": "numbered", "number_format": "chineseCounting"},
+                       document="examples/contract_zh.docx")])
+def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None, level: int | None = None,
+                    start: int | None = None, restart: bool = False, number_format: str | None = None):
+    targets = _paragraphs(doc, paragraphs)
+    restart = restart or start is not None
+    if kind is None and level is None and not restart:
+        raise ArgumentError("give kind (bullet/numbered), level, start or restart")
+    if number_format is not None and kind not in (None, "numbered"):
+        raise ArgumentError("number_format only applies to numbered lists")
+    kind = kind or ("numbered" if number_format else None)
+    current = [_numbering_of(doc, p) for _, p in targets]
+    if kind is None:
+        outside = [pid for (pid, _), (num, lvl, _) in zip(targets, current) if not _list_kind(doc, num, lvl)]
+        if outside:
+            raise ArgumentError(f"{', '.join(outside)} is not a list item; give kind (bullet or numbered) to make it one")
+    first_num, first_lvl, _ = current[0]
+    new_def = False
+    if kind is None:
+        num_id = None  # keep each paragraph's list
+    elif number_format is not None:
+        num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
+    elif _list_kind(doc, first_num, first_lvl) == kind:
+        num_id = first_num
+    else:
+        prev = _previous_paragraph(targets[0][1])
+        prev_num, prev_lvl, _ = _numbering_of(doc, prev) if prev is not None else (None, 0, False)
+        if not restart and _list_kind(doc, prev_num, prev_lvl) == kind:
+            num_id = prev_num
+        else:
+            num_id = str(add_list_definition(doc, "bullet" if kind == "bullet" else "number", start or 1))
+            new_def = True
+    list_style = None
+    for (pid, p), (num, lvl, _) in zip(targets, current):
+        use = num_id or num
+        if kind is not None and not _list_kind(doc, num, lvl) and _paragraph_style_id(p) in (None, default_style_id(doc)):
+            list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
+            replace_child(get_or_add_ppr(p), "w:pStyle", w_val=list_style)
+        _set_num_pr(p, use, level if level is not None else lvl)
+    note = ""
+    if restart and not new_def:
+        old = num_id or first_num
+        if _list_kind(doc, old, first_lvl) == "bullet":
+            raise ArgumentError("bullets have no numbering to restart; give kind \"numbered\" first")
+        fresh = str(restart_numbering(doc, int(old), start if start is not None else 1))
+        moved = _renumber_from(doc, targets[0][1], old, fresh)
+        note = f"; numbering restarts at {start if start is not None else 1} (numId {fresh}, {moved} paragraph(s))"
+    ids = _listing([pid for pid, _ in targets])
+    what = f"{kind} list" if kind else "list"
+    return f"made {ids} {what} items" + (f" at level {level}" if level is not None else "") + note
+
+
+def _renumber_from(doc: WordDocument, first: etree._Element, old: str, new: str) -> int:
+    """Move `first` and every later paragraph of its story that uses list `old` to list `new`."""
+    story = first.getroottree().getroot()
+    moved, seen_first = 0, False
+    for p in story.iter(P):
+        seen_first = seen_first or p is first
+        if not seen_first:
+            continue
+        num, lvl, _ = _numbering_of(doc, p)
+        if num == old:
+            _set_num_pr(p, new, lvl)
+            moved += 1
+    return moved
+
+
+@api(intent=INTENT,
+     description="Remove bullets or numbering from paragraphs, turning them into plain paragraphs (a \"List "
+                 "Paragraph\" style is reset to Normal; a list style's numbering is switched off).",
+     params={"paragraphs": PARAGRAPHS},
+     examples=[{"paragraphs": ["p4", "p5", "p6"]}, {"paragraphs": "p35"},
+               Example({"paragraphs": ["p21", "p22", "p23"]}, document="examples/contract_zh.docx")])
+def remove_list(doc: WordDocument, paragraphs: Any):
+    targets = _paragraphs(doc, paragraphs)
+    list_style = find_style_id(doc, "List Paragraph", "paragraph")
+    changed, skipped = [], []
+    for pid, p in targets:
+        num, lvl, direct = _numbering_of(doc, p)
+        if not _list_kind(doc, num, lvl):
+            skipped.append(pid)
+            continue
+        ppr = get_or_add_ppr(p)
+        remove_children(ppr, "w:numPr")
+        if direct and list_style is not None and _paragraph_style_id(p) == list_style:
+            remove_children(ppr, "w:pStyle")
+        style_num, style_lvl, _ = _numbering_of(doc, p)
+        if _list_kind(doc, style_num, style_lvl):  # the style numbers it: switch numbering off
+            _set_num_pr(p, "0", 0)
+        changed.append(pid)
+    if not changed:
+        raise ArgumentError(f"{_listing(skipped)} {'is' if len(skipped) == 1 else 'are'} not list items; nothing to remove")
+    extra = f" ({_listing(skipped)} were not list items)" if skipped else ""
+    return f"removed list formatting from {_listing(changed)}{extra}"
+
+
+# --- copying formats --------------------------------------------------------------------------
+
+
+@api(intent=INTENT,
+     description="Copy formatting from one paragraph to others, like Word's Format Painter: \"paragraph\" copies "
+                 "style, alignment, spacing, indents, borders, shading and list membership; \"text\" copies the "
+                 "character formatting of the source's first run (or of the text at source_span) onto all text of "
+                 "the targets; \"both\" (default) does both.",
+     params={"source": PARAGRAPH_ID, "targets": PARAGRAPHS,
+             "what": enum("what to copy (default both)", ("paragraph", "text", "both")),
+             "source_span": {**SPAN, "description": "take the character formatting from the start of this part of the "
+                                                    "source (default: its first run): " + SPAN["description"].split(";")[0]}},
+     examples=[{"source": "p2", "source_span": {"match": "Revenue grew"}, "targets": ["p31"], "what": "text"},
+               {"source": "p34", "targets": ["p39"], "what": "both"},
+               {"source": "p3", "targets": "p8", "what": "paragraph"}])
+def copy_format(doc: WordDocument, source: str, targets: Any, what: str = "both", source_span: dict | None = None):
+    src = doc.find(source, "p")
+    dests = [(pid, p) for pid, p in _paragraphs(doc, targets) if p is not src]
+    if not dests:
+        raise ArgumentError("the targets are only the source paragraph itself; name other paragraphs")
+    src_ppr = src.find(PPR)
+    src_rpr = _source_rpr(src, source, source_span)
+    for _, p in dests:
+        if what in ("paragraph", "both"):
+            _copy_paragraph_properties(src_ppr, p)
+        if what in ("text", "both"):
+            for r in _text_runs(p):
+                _copy_run_properties(src_rpr, r)
+    return f"copied {what} formatting of {source} to {_listing([pid for pid, _ in dests])}"
+
+
+def _source_rpr(src: etree._Element, pid: str, span: dict | None) -> etree._Element | None:
+    """The run properties Format Painter would pick up: at the span's start, else the first text run, else the mark."""
+    if span is not None:
+        start, _ = resolve_span(src, span, pid)
+        hit = next((a for a in atoms(src) if a.text and a.start <= start < a.end), None)
+        return hit.run.find(RPR) if hit is not None else None
+    runs = _text_runs(src)
+    if runs:
+        return runs[0].find(RPR)
+    ppr = src.find(PPR)
+    return ppr.find(RPR) if ppr is not None else None
+
+
+def _copy_run_properties(src_rpr: etree._Element | None, r: etree._Element) -> None:
+    """Give run `r` a copy of `src_rpr` (a link keeps its link style)."""
+    old = r.find(RPR)
+    keep = old.find(qn("w:rStyle")) if old is not None and _in_hyperlink(r) else None
+    if old is not None:
+        r.remove(old)
+    if src_rpr is not None:
+        new = copy.deepcopy(src_rpr)
+        for tag in ("w:rPrChange", "w:ins", "w:del", "w:moveFrom", "w:moveTo"):
+            remove_children(new, tag)
+        r.insert(0, new)
+    if keep is not None:
+        replace_child(get_or_add_rpr(r), "w:rStyle", w_val=keep.get(qn("w:val")))
+
+
+def _copy_paragraph_properties(src_ppr: etree._Element | None, p: etree._Element) -> None:
+    """Replace `p`'s paragraph properties by a copy of `src_ppr`, keeping `p`'s own section break."""
+    old = p.find(PPR)
+    sect = old.find(qn("w:sectPr")) if old is not None else None
+    if old is not None:
+        p.remove(old)
+    new = copy.deepcopy(src_ppr) if src_ppr is not None else make("w:pPr")
+    for tag in ("w:sectPr", "w:pPrChange"):
+        remove_children(new, tag)
+    if sect is not None:
+        insert_ordered(new, sect)
+    if len(new):
+        p.insert(0, new)

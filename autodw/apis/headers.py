@@ -1,0 +1,248 @@
+"""Headers and footers: which part a section shows, giving a section its own part (unlinking), and
+writing text with page-number fields into a part.
+
+A section without a ``w:headerReference`` of a kind inherits that kind from the previous section
+("linked to previous"). Giving it its own part copies the inherited content, as Word does.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from lxml import etree
+
+from autodw.apis.builtin_styles import find_style_id
+from autodw.apis.fields import field_runs
+from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make, remove_children
+from autodw.apis.sections import all_sections, section_at, settings_root
+from autodw.apis.text import new_run
+from autodw.apis.watermark import is_watermark_run, renumber_shapes
+from autodw.document import WordDocument
+from autodw.errors import ArgumentError
+from autodw.xml import NS, qn
+
+WHERE = ("header", "footer")
+KINDS = ("default", "first", "even")
+JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
+PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")
+_TOKEN = re.compile(r"\{(PAGE|NUMPAGES|SECTIONPAGES)\}")
+_R_NS = NS["r"]
+
+
+def reference(sect: etree._Element, where: str, kind: str) -> etree._Element | None:
+    """The section's own ``w:headerReference``/``w:footerReference`` of `kind`, or None (linked)."""
+    for ref in sect.iterfind(qn(f"w:{where}Reference")):
+        if (ref.get(qn("w:type")) or "default") == kind:
+            return ref
+    return None
+
+
+def referenced_part(doc: WordDocument, ref: etree._Element):
+    """The header/footer part a reference points to, or None if the relationship is broken."""
+    rel = doc.part.rels.get(ref.get(qn("r:id")) or "")
+    if rel is None or rel.is_external or rel.reltype not in (RT.HEADER, RT.FOOTER):
+        return None
+    return rel.target_part
+
+
+def effective_part(doc: WordDocument, index: int, where: str, kind: str):
+    """(part, owning section index) that section `index` shows for `kind`; (None, None) if none."""
+    sections = all_sections(doc)
+    for i in range(index, -1, -1):
+        ref = reference(sections[i], where, kind)
+        if ref is not None:
+            part = referenced_part(doc, ref)
+            if part is not None:
+                return part, i
+    return None, None
+
+
+def active_kinds(doc: WordDocument, sect: etree._Element) -> list[str]:
+    """The kinds a section actually shows: default, plus first (title page) and even (odd/even setting)."""
+    kinds = ["default"]
+    if is_on(sect.find(qn("w:titlePg"))):
+        kinds.append("first")
+    if even_and_odd(doc):
+        kinds.append("even")
+    return kinds
+
+
+def even_and_odd(doc: WordDocument) -> bool:
+    """True if the document uses different odd and even page headers."""
+    root = settings_root(doc, create=False)
+    return root is not None and is_on(root.find(qn("w:evenAndOddHeaders")))
+
+
+def is_on(el: etree._Element | None) -> bool:
+    """True if an on/off property element is present and not switched off."""
+    return el is not None and el.get(qn("w:val")) not in ("0", "false", "off")
+
+
+def own_part(doc: WordDocument, index: int, where: str, kind: str):
+    """Section `index`'s own part for `kind`, created (copying an inherited one) if needed.
+
+    Returns (part, note); the note says what was created or unlinked, "" if the part existed.
+    """
+    sect = section_at(doc, index)
+    ref = reference(sect, where, kind)
+    if ref is not None:
+        part = referenced_part(doc, ref)
+        if part is not None:
+            return part, ""
+        sect.remove(ref)  # a reference to nothing: replace it
+    inherited, owner = effective_part(doc, index, where, kind)
+    part, r_id = doc.part.add_header_part() if where == "header" else doc.part.add_footer_part()
+    root = part.element
+    if inherited is not None:
+        for child in list(root):
+            root.remove(child)
+        copies = [_copy_with_rels(child, inherited, part) for child in inherited.element]
+        renumber_shapes(copies, [doc.part.element, *(p.element for p in doc.header_footer_parts())])
+        for child in copies:
+            root.append(child)
+        note = f"unlinked section {index}'s {kind} {where} from section {owner} (it starts as a copy)"
+    else:
+        _fix_template_style(doc, root, where)
+        note = f"created a {kind} {where} for section {index}"
+    new_ref = make(f"w:{where}Reference", w_type=kind)
+    new_ref.set(qn("r:id"), r_id)
+    insert_ordered(sect, new_ref)
+    return part, note
+
+
+def _fix_template_style(doc: WordDocument, root: etree._Element, where: str) -> None:
+    """python-docx's blank part styles its paragraph "Header"/"Footer": drop that if the style is missing."""
+    sid = find_style_id(doc, where, "paragraph")
+    for style in root.iter(qn("w:pStyle")):
+        if sid is None:
+            style.getparent().remove(style)
+        else:
+            style.set(qn("w:val"), sid)
+
+
+def _copy_with_rels(el: etree._Element, source, target) -> etree._Element:
+    """Deep copy of `el` from part `source` for part `target`, with its relationships re-created."""
+    clone = copy.deepcopy(el)
+    mapping: dict[str, str] = {}
+    for node in clone.iter():
+        for attr, value in node.attrib.items():
+            if not attr.startswith(f"{{{_R_NS}}}"):
+                continue
+            if value not in mapping:
+                rel = source.rels.get(value)
+                if rel is None:
+                    continue
+                mapping[value] = target.relate_to(rel.target_ref if rel.is_external else rel.target_part, rel.reltype,
+                                                  is_external=rel.is_external)
+            node.set(attr, mapping[value])
+    return clone
+
+
+def unlink(doc: WordDocument, index: int, where: str, kind: str) -> str:
+    """Remove section `index`'s own reference of `kind` so it shows the previous section's; drop the
+    part if nothing references it any more. Returns a note ("" if it was already linked)."""
+    sect = section_at(doc, index)
+    ref = reference(sect, where, kind)
+    if ref is None:
+        return ""
+    r_id = ref.get(qn("r:id"))
+    sect.remove(ref)
+    if r_id and r_id in doc.part.rels:
+        doc.part.drop_rel(r_id)  # only dropped when no other section references it
+    return f"linked section {index}'s {kind} {where} to the previous section"
+
+
+def story_paragraphs(root: etree._Element) -> list[etree._Element]:
+    """Top-level paragraphs of a header/footer part."""
+    return [c for c in root if c.tag == qn("w:p")]
+
+
+def template_runs(template: str, rpr: etree._Element | None = None, page_placeholder: str = "1") -> list[etree._Element]:
+    """Runs showing `template`, with {PAGE}, {NUMPAGES} and {SECTIONPAGES} as live fields."""
+    out: list[etree._Element] = []
+    rpr_xml = etree.tostring(rpr, encoding="unicode") if rpr is not None else ""
+    pos = 0
+    for m in _TOKEN.finditer(template):
+        if m.start() > pos:
+            out.append(new_run(template[pos:m.start()], rpr))
+        out.extend(field_runs(m.group(1), page_placeholder if m.group(1) == "PAGE" else "1", rpr_xml))
+        pos = m.end()
+    if pos < len(template):
+        out.append(new_run(template[pos:], rpr))
+    return out
+
+
+def style_ppr(doc: WordDocument, root: etree._Element, where: str, alignment: str | None) -> etree._Element:
+    """Paragraph properties for new header/footer text: the first paragraph's, else the Header/Footer style."""
+    first = next((p for p in story_paragraphs(root) if p.find(qn("w:pPr")) is not None), None)
+    if first is not None:
+        ppr = copy.deepcopy(first.find(qn("w:pPr")))
+        for tag in ("w:sectPr", "w:pPrChange", "w:numPr"):
+            remove_children(ppr, tag)
+    else:
+        ppr = make("w:pPr")
+        sid = find_style_id(doc, where, "paragraph")
+        if sid:
+            insert_ordered(ppr, make("w:pStyle", w_val=sid))
+    if alignment:
+        remove_children(ppr, "w:jc")
+        insert_ordered(ppr, make("w:jc", w_val=JC[alignment]))
+    return ppr
+
+
+def first_text_rpr(root: etree._Element) -> etree._Element | None:
+    """The formatting of the first text run in a part (new text keeps the look of the old)."""
+    for r in root.iter(qn("w:r")):
+        if r.find(qn("w:t")) is not None and not is_watermark_run(r):
+            rpr = r.find(qn("w:rPr"))
+            return copy.deepcopy(rpr) if rpr is not None else None
+    return None
+
+
+def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: str | None) -> None:
+    """Replace the content of a header/footer part with `text` (one paragraph per line, {PAGE} tokens
+    as fields). Watermark shapes are kept."""
+    root = part.element
+    marks = [r for r in root.iter(qn("w:r")) if is_watermark_run(r)]
+    ppr = style_ppr(doc, root, where, alignment)
+    rpr = first_text_rpr(root)
+    for child in list(root):
+        if child.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml")):
+            root.remove(child)
+    paragraphs = []
+    for line in text.split("\n"):
+        p = make("w:p")
+        p.append(copy.deepcopy(ppr))
+        for run in template_runs(line, rpr):
+            p.append(run)
+        paragraphs.append(p)
+    for p in paragraphs:
+        root.append(p)
+    for mark in reversed(marks):
+        paragraphs[0].insert(1, mark)
+
+
+def has_page_field(p: etree._Element) -> bool:
+    """True if paragraph `p` holds a PAGE, NUMPAGES or SECTIONPAGES field."""
+    instr = " ".join((t.text or "") for t in p.iter(qn("w:instrText")))
+    instr += " " + " ".join((f.get(qn("w:instr")) or "") for f in p.iter(qn("w:fldSimple")))
+    return any(re.search(rf"(^|\s){name}(\s|$)", instr) for name in PAGE_FIELDS)
+
+
+def require_where_kind(where: str, kind: str) -> None:
+    """Checks the where/kind pair (the schema already restricts both)."""
+    if where not in WHERE or kind not in KINDS:
+        raise ArgumentError(f"where must be one of {WHERE} and kind one of {KINDS}")
+
+
+def ensure_paragraph(root: etree._Element) -> etree._Element:
+    """The first top-level paragraph of a part, added if the part has none."""
+    paras = story_paragraphs(root)
+    if paras:
+        return paras[0]
+    p = make("w:p")
+    get_or_add_ppr(p)
+    root.insert(0, p)
+    return p

@@ -1,0 +1,75 @@
+"""List numbering definitions: add an abstract definition and a numbering instance for a new list."""
+
+from __future__ import annotations
+
+from docx.opc.constants import CONTENT_TYPE as CT
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.packuri import PackURI
+from docx.parts.numbering import NumberingPart
+from lxml import etree
+
+from autodw.apis.oxml import insert_ordered
+from autodw.document import WordDocument
+from autodw.xml import W, parse, qn
+
+BULLETS = ("\u2022", "o", "\u25aa")
+NUMBER_FORMATS = {"decimal": ("decimal", "lowerLetter", "lowerRoman"), "upperRoman": ("upperRoman", "upperLetter", "decimal"),
+                  "lowerLetter": ("lowerLetter", "lowerRoman", "decimal"), "upperLetter": ("upperLetter", "decimal", "lowerLetter"),
+                  "lowerRoman": ("lowerRoman", "lowerLetter", "decimal"),
+                  "chineseCounting": ("chineseCounting", "decimal", "lowerLetter")}
+
+
+def numbering_root(doc: WordDocument) -> etree._Element:
+    """The ``w:numbering`` element, creating the numbering part if the document has none."""
+    try:
+        return doc.part.numbering_part.element
+    except (KeyError, NotImplementedError):
+        xml = f'<w:numbering xmlns:w="{W}"/>'
+        part = NumberingPart(PackURI("/word/numbering.xml"), CT.WML_NUMBERING, parse(xml), doc.package)
+        doc.part.relate_to(part, RT.NUMBERING)
+        return part.element
+
+
+def _next_id(root: etree._Element, tag: str, attr: str, first: int) -> int:
+    """One more than the largest id in use, or `first` when there is none."""
+    ids = [int(e.get(qn(attr))) for e in root.iterchildren(qn(tag)) if (e.get(qn(attr)) or "").isdigit()]
+    return max(ids) + 1 if ids else first
+
+
+def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_format: str = "decimal") -> int:
+    """Add a 9-level list definition (bullet or numbered) and an instance of it; return its numId."""
+    root = numbering_root(doc)
+    abstract_id = _next_id(root, "w:abstractNum", "w:abstractNumId", 0)
+    levels = []
+    for lvl in range(9):
+        indent = 720 * (lvl + 1)
+        if kind == "bullet":
+            fmt, text, font = "bullet", BULLETS[lvl % 3], ""
+        else:
+            fmt = NUMBER_FORMATS[number_format][lvl % 3]
+            text, font = f"%{lvl + 1}{'、' if fmt.startswith('chinese') else '.'}", ""
+        levels.append(
+            f'<w:lvl w:ilvl="{lvl}"><w:start w:val="{start if lvl == 0 else 1}"/><w:numFmt w:val="{fmt}"/>'
+            f'<w:lvlText w:val="{text}"/><w:lvlJc w:val="left"/>'
+            f'<w:pPr><w:ind w:left="{indent}" w:hanging="360"/></w:pPr>{font}</w:lvl>'
+        )
+    abstract = parse(f'<w:abstractNum xmlns:w="{W}" w:abstractNumId="{abstract_id}">'
+                     f'<w:multiLevelType w:val="hybridMultilevel"/>{"".join(levels)}</w:abstractNum>')
+    insert_ordered(root, abstract)
+    num_id = _next_id(root, "w:num", "w:numId", 1)
+    insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/></w:num>'))
+    return num_id
+
+
+def restart_numbering(doc: WordDocument, num_id: int, start: int = 1) -> int:
+    """A new instance of `num_id`'s definition that restarts at `start`; return the new numId."""
+    root = numbering_root(doc)
+    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == str(num_id)), None)
+    if num is None:
+        raise KeyError(num_id)
+    abstract_id = num.find(qn("w:abstractNumId")).get(qn("w:val"))
+    new_id = _next_id(root, "w:num", "w:numId", 1)
+    overrides = "".join(f'<w:lvlOverride w:ilvl="{lvl}"><w:startOverride w:val="{start if lvl == 0 else 1}"/></w:lvlOverride>'
+                        for lvl in range(9))
+    insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{new_id}"><w:abstractNumId w:val="{abstract_id}"/>{overrides}</w:num>'))
+    return new_id

@@ -1,0 +1,106 @@
+"""Argument schema fragments shared by the APIs (ids, positions, spans, lengths, colours)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodw.units import NAMED_COLORS
+
+Schema = dict[str, Any]
+
+LENGTH_PATTERN = r"^[0-9]+([.][0-9]+)?(cm|mm|in|pt|px)$"  # [.] not \. : llama.cpp grammars reject escapes
+HEX_COLOR_PATTERN = r"^#?[0-9A-Fa-f]{6}$"
+COLOR_NAMES = tuple(NAMED_COLORS)
+HIGHLIGHTS = ("yellow", "green", "cyan", "magenta", "blue", "red", "darkBlue", "darkCyan", "darkGreen",
+              "darkMagenta", "darkRed", "darkYellow", "darkGray", "lightGray", "black", "white", "none")
+
+
+def id_of(prefixes: str, what: str) -> Schema:
+    """An element id with one of the given prefixes, e.g. ``id_of("p|t", "paragraph or table")``."""
+    return {"type": "string", "pattern": f"^({prefixes})[0-9]+$", "description": f"{what} id from the document state"}
+
+
+PARAGRAPH_ID = id_of("p", "paragraph (e.g. \"p12\")")
+TABLE_ID = id_of("t", "table (e.g. \"t1\")")
+BLOCK_ID = id_of("p|t", "paragraph or table")
+IMAGE_ID = id_of("img", "picture (e.g. \"img1\")")
+CHART_ID = id_of("chart", "chart (e.g. \"chart1\")")
+DRAWING_ID = id_of("img|chart|shape", "picture, chart or shape")
+PARAGRAPH_IDS = {"type": "array", "items": PARAGRAPH_ID, "minItems": 1,
+                 "description": "list of paragraph ids from the document state"}
+
+POSITION: Schema = {
+    "description": 'where to insert: "start" or "end" of the document, or {"after": ID} / {"before": ID} '
+                   "with the id of a paragraph or table",
+    "oneOf": [
+        {"type": "string", "enum": ["start", "end"]},
+        {"type": "object", "properties": {"after": BLOCK_ID}, "required": ["after"], "additionalProperties": False},
+        {"type": "object", "properties": {"before": BLOCK_ID}, "required": ["before"], "additionalProperties": False},
+    ],
+}
+
+SPAN: Schema = {
+    "description": 'part of the paragraph\'s text: {"match": TEXT} (first occurrence), {"match": TEXT, "occurrence": N} '
+                   '(N-th, from 1) or {"start": I, "end": J} character offsets; omit for the whole paragraph',
+    "oneOf": [
+        {"type": "object", "properties": {"match": {"type": "string", "minLength": 1},
+                                          "occurrence": {"type": "integer", "minimum": 1}},
+         "required": ["match"], "additionalProperties": False},
+        {"type": "object", "properties": {"start": {"type": "integer", "minimum": 0},
+                                          "end": {"type": "integer", "minimum": 0}},
+         "required": ["start", "end"], "additionalProperties": False},
+    ],
+}
+
+
+def length(what: str) -> Schema:
+    """A length with unit."""
+    return {"type": "string", "pattern": LENGTH_PATTERN,
+            "description": f'{what}, a number with unit cm, mm, in, pt or px, e.g. "2.5cm", "1in", "12pt"'}
+
+
+def color(what: str) -> Schema:
+    """A colour: hex RGB or a common name."""
+    return {"type": "string", "description": f'{what}: a name ({", ".join(COLOR_NAMES[:10])}, ...) or hex RGB like "1F4E79"',
+            "anyOf": [{"pattern": HEX_COLOR_PATTERN}, {"enum": list(COLOR_NAMES)}]}
+
+
+def enum(what: str, values: tuple[str, ...] | list[str]) -> Schema:
+    """A string from a fixed list."""
+    return {"type": "string", "enum": list(values), "description": f"{what}; one of: {', '.join(values)}"}
+
+
+def text(what: str, min_length: int = 0) -> Schema:
+    """A string."""
+    out: Schema = {"type": "string", "description": what}
+    if min_length:
+        out["minLength"] = min_length
+    return out
+
+
+def integer(what: str, minimum: int | None = None, maximum: int | None = None) -> Schema:
+    """An integer with optional bounds."""
+    out: Schema = {"type": "integer", "description": what}
+    if minimum is not None:
+        out["minimum"] = minimum
+    if maximum is not None:
+        out["maximum"] = maximum
+    return out
+
+
+def number(what: str, minimum: float | None = None, maximum: float | None = None) -> Schema:
+    """A number with optional bounds."""
+    out: Schema = {"type": "number", "description": what}
+    if minimum is not None:
+        out["minimum"] = minimum
+    if maximum is not None:
+        out["maximum"] = maximum
+    return out
+
+
+def boolean(what: str) -> Schema:
+    """true/false."""
+    return {"type": "boolean", "description": what}
+
+
+ALIGNMENT = enum("horizontal alignment", ("left", "center", "right", "justify"))

@@ -1,0 +1,114 @@
+"""Style definitions: look a style up by the name users write, make a new style id, reach a style's
+``w:pPr``/``w:rPr`` and the document defaults, and resolve the font size a paragraph inherits."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from autodw.apis.builtin_styles import available_styles, ensure_style, find_style_id, styles_element
+from autodw.apis.oxml import insert_ordered, make
+from autodw.document import WordDocument
+from autodw.errors import ArgumentError
+from autodw.xml import qn, wval
+
+KINDS = ("paragraph", "character", "table")
+
+
+def style_by_id(doc: WordDocument, style_id: str) -> etree._Element | None:
+    """The ``w:style`` with id `style_id`, or None."""
+    for s in styles_element(doc).iterchildren(qn("w:style")):
+        if s.get(qn("w:styleId")) == style_id:
+            return s
+    return None
+
+
+def find_style(doc: WordDocument, name: str, kinds: tuple[str, ...] = KINDS) -> tuple[etree._Element, str]:
+    """(``w:style``, kind) of the style called `name` (UI name, stored name or id, any case), trying
+    `kinds` in order and adding a known Word built-in if the document lacks it."""
+    for kind in kinds:
+        sid = find_style_id(doc, name, kind)
+        if sid is not None:
+            return style_by_id(doc, sid), kind
+    for kind in kinds:
+        try:
+            sid = ensure_style(doc, name, kind)
+        except ArgumentError:
+            continue
+        return style_by_id(doc, sid), kind
+    names = [f"{n} ({k})" for k in kinds for n in sorted(available_styles(doc, k))]
+    raise ArgumentError(f"there is no style {name!r}; styles: {', '.join(names[:60])}"
+                        + (f", ... ({len(names)} in all)" if len(names) > 60 else ""))
+
+
+def name_taken(doc: WordDocument, name: str) -> str | None:
+    """The kind of an existing style called `name` (any kind), or None."""
+    return next((k for k in (*KINDS, "numbering") if find_style_id(doc, name, k) is not None), None)
+
+
+def new_style_id(doc: WordDocument, name: str) -> str:
+    """A free style id made of the ASCII letters and digits of `name` ("Key Point" -> "KeyPoint")."""
+    base = re.sub(r"[^A-Za-z0-9]", "", name) or "CustomStyle"
+    if base[0].isdigit():
+        base = "S" + base
+    used = {s.get(qn("w:styleId")) for s in styles_element(doc).iterchildren(qn("w:style"))}
+    candidate, n = base, 1
+    while candidate in used:
+        candidate = f"{base}{n}"
+        n += 1
+    return candidate
+
+
+def style_part(style: etree._Element, tag: str) -> etree._Element:
+    """The style's ``w:pPr`` or ``w:rPr`` (created in schema order)."""
+    found = style.find(qn(tag))
+    return found if found is not None else insert_ordered(style, make(tag))
+
+
+def default_rpr(doc: WordDocument) -> etree._Element:
+    """``w:docDefaults/w:rPrDefault/w:rPr``, created when missing."""
+    root = styles_element(doc)
+    defaults = root.find(qn("w:docDefaults"))
+    if defaults is None:
+        defaults = make("w:docDefaults")
+        root.insert(0, defaults)
+    rpr_default = defaults.find(qn("w:rPrDefault"))
+    if rpr_default is None:
+        rpr_default = make("w:rPrDefault")
+        defaults.insert(0, rpr_default)
+    rpr = rpr_default.find(qn("w:rPr"))
+    if rpr is None:
+        rpr = make("w:rPr")
+        rpr_default.append(rpr)
+    return rpr
+
+
+def default_style_id(doc: WordDocument, kind: str = "paragraph") -> str | None:
+    """The id of the default style of `kind` ("Normal" for paragraphs)."""
+    for s in styles_element(doc).iterchildren(qn("w:style")):
+        if (s.get(qn("w:type")) or "paragraph") == kind and s.get(qn("w:default")) in ("1", "true", "on"):
+            return s.get(qn("w:styleId"))
+    return None
+
+
+def font_size_pt(doc: WordDocument, style_id: str | None) -> float:
+    """The font size a paragraph of style `style_id` inherits (its style chain, then the defaults; 10pt in Word's absence)."""
+    seen: set[str] = set()
+    sid = style_id or default_style_id(doc)
+    while sid and sid not in seen:
+        seen.add(sid)
+        style = style_by_id(doc, sid)
+        if style is None:
+            break
+        size = wval(style.find(f"{qn('w:rPr')}/{qn('w:sz')}"))
+        if size and size.isdigit():
+            return int(size) / 2
+        sid = wval(style.find(qn("w:basedOn")))
+    size = wval(default_rpr_if_any(doc, "w:sz"))
+    return int(size) / 2 if size and size.isdigit() else 10.0
+
+
+def default_rpr_if_any(doc: WordDocument, tag: str) -> etree._Element | None:
+    """A child of the docDefaults run properties, without creating anything."""
+    return styles_element(doc).find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn(tag)}")

@@ -1,0 +1,296 @@
+"""Character-level text editing inside a paragraph, across runs, keeping formatting.
+
+Offsets are those of the paragraph ``text`` in the document state (tabs count as ``\\t``, line
+breaks as ``\\n``; deleted tracked text, field codes and text boxes do not count), so a span an
+LLM reads off the state is the span edited here.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from lxml import etree
+
+from autodw.apis.oxml import make
+from autodw.errors import ArgumentError
+from autodw.xml import MC, qn
+
+R, T, TAB, BR, CR, NBH = (qn(t) for t in ("w:r", "w:t", "w:tab", "w:br", "w:cr", "w:noBreakHyphen"))
+RPR = qn("w:rPr")
+_CONTAINERS = {qn(t) for t in ("w:hyperlink", "w:ins", "w:moveTo", "w:smartTag", "w:customXml", "w:fldSimple",
+                               "w:dir", "w:bdo")}
+_SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
+_ALT, _CHOICE = f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+@dataclass
+class Atom:
+    """One text-bearing child of a run and the text it shows."""
+
+    run: etree._Element
+    el: etree._Element
+    text: str
+    start: int
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+
+def iter_runs(parent: etree._Element) -> Iterator[etree._Element]:
+    """Visible runs of a paragraph in reading order (the same walk as the state reader)."""
+    for child in parent:
+        tag = child.tag
+        if tag == R:
+            yield child
+        elif tag in _CONTAINERS:
+            yield from iter_runs(child)
+        elif tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from iter_runs(content)
+        elif tag == _ALT:
+            choice = child.find(_CHOICE)
+            if choice is not None:
+                yield from iter_runs(choice)
+
+
+def atom_text(el: etree._Element) -> str | None:
+    """The text a run child shows, or None if it shows none."""
+    tag = el.tag
+    if tag == T:
+        return el.text or ""
+    if tag == TAB:
+        return "\t"
+    if tag == BR:
+        return None if el.get(qn("w:type")) in ("page", "column") else "\n"
+    if tag == CR:
+        return "\n"
+    if tag == NBH:
+        return "-"
+    return None
+
+
+def atoms(p: etree._Element) -> list[Atom]:
+    """Every text atom of paragraph `p` with its offset."""
+    out: list[Atom] = []
+    pos = 0
+    for r in iter_runs(p):
+        for el in r:
+            s = atom_text(el)
+            if s is not None:
+                out.append(Atom(r, el, s, pos))
+                pos += len(s)
+    return out
+
+
+def paragraph_text(p: etree._Element) -> str:
+    """The paragraph's visible text (equal to the state's ``text``)."""
+    return "".join(a.text for a in atoms(p))
+
+
+def resolve_span(p: etree._Element, span: dict[str, Any] | None, pid: str = "paragraph") -> tuple[int, int]:
+    """(start, end) of a span argument; None means the whole paragraph."""
+    text = paragraph_text(p)
+    if span is None:
+        return 0, len(text)
+    if "match" in span:
+        needle = span["match"]
+        occurrence = span.get("occurrence", 1)
+        starts = [m.start() for m in re.finditer(re.escape(needle), text)]
+        if len(starts) < occurrence:
+            found = f"it occurs {len(starts)} time(s)" if starts else "it does not occur"
+            raise ArgumentError(f"{needle!r} occurrence {occurrence} not found in {pid}: {found}; the text is {_preview(text)}")
+        start = starts[occurrence - 1]
+        return start, start + len(needle)
+    start, end = span["start"], span["end"]
+    if not 0 <= start <= end <= len(text):
+        raise ArgumentError(f"span {start}-{end} is outside {pid}, whose text has {len(text)} characters: {_preview(text)}")
+    return start, end
+
+
+def _preview(text: str) -> str:
+    return repr(text if len(text) <= 120 else text[:117] + "...")
+
+
+def set_text(el: etree._Element, s: str) -> None:
+    """Set a ``w:t``'s text, preserving spaces when they matter."""
+    el.text = s
+    if s != s.strip() or "  " in s:
+        el.set(_XML_SPACE, "preserve")
+    elif _XML_SPACE in el.attrib:
+        del el.attrib[_XML_SPACE]
+
+
+def text_elements(s: str) -> list[etree._Element]:
+    """``w:t``/``w:tab``/``w:br`` elements showing `s` (tabs and newlines become tabs and breaks)."""
+    out: list[etree._Element] = []
+    for i, line in enumerate(s.split("\n")):
+        if i:
+            out.append(make("w:br"))
+        for j, piece in enumerate(line.split("\t")):
+            if j:
+                out.append(make("w:tab"))
+            if piece:
+                t = make("w:t")
+                set_text(t, piece)
+                out.append(t)
+    return out
+
+
+def new_run(s: str, rpr: etree._Element | None = None) -> etree._Element:
+    """A run showing `s`, with a copy of `rpr` as its formatting."""
+    r = make("w:r")
+    if rpr is not None:
+        r.append(copy.deepcopy(rpr))
+    for el in text_elements(s):
+        r.append(el)
+    return r
+
+
+def split_at(p: etree._Element, offset: int) -> None:
+    """Make sure a run boundary falls at character `offset` of paragraph `p`."""
+    runs: dict[int, list[Atom]] = {}
+    order: list[etree._Element] = []
+    for a in atoms(p):
+        if id(a.run) not in runs:
+            order.append(a.run)
+        runs.setdefault(id(a.run), []).append(a)
+    for run in order:
+        run_atoms = runs[id(run)]
+        if run_atoms[0].start < offset < run_atoms[-1].end:
+            _split_run(run, offset - run_atoms[0].start)
+            return
+
+
+def _split_run(r: etree._Element, k: int) -> etree._Element:
+    """Split run `r` after its first `k` characters; return the new right-hand run."""
+    right = make("w:r")
+    for attr, value in r.attrib.items():
+        right.set(attr, value)
+    rpr = r.find(RPR)
+    if rpr is not None:
+        right.append(copy.deepcopy(rpr))
+    pos = 0
+    for child in list(r):
+        if child.tag == RPR:
+            continue
+        s = atom_text(child)
+        n = len(s) if s is not None else 0
+        if pos >= k:
+            right.append(child)
+        elif s is not None and pos + n > k:
+            cut = k - pos
+            tail = make("w:t")
+            set_text(tail, s[cut:])
+            set_text(child, s[:cut])
+            right.append(tail)
+        pos += n
+    r.addnext(right)
+    return right
+
+
+def isolate(p: etree._Element, start: int, end: int) -> list[etree._Element]:
+    """Split runs so that [start, end) is covered by whole runs; return those runs in order."""
+    if start >= end:
+        return []
+    split_at(p, end)
+    split_at(p, start)
+    out: list[etree._Element] = []
+    for a in atoms(p):
+        if a.start >= start and a.end <= end and a.text and (not out or out[-1] is not a.run):
+            out.append(a.run)
+    return out
+
+
+def remove_text(run: etree._Element) -> None:
+    """Remove a run's text atoms; remove the run (and empty containers) if nothing else is left."""
+    for child in list(run):
+        if atom_text(child) is not None:
+            run.remove(child)
+    if all(c.tag == RPR for c in run):
+        _remove_with_empty_containers(run)
+
+
+def _remove_with_empty_containers(el: etree._Element) -> None:
+    parent = el.getparent()
+    parent.remove(el)
+    while parent is not None and parent.tag in _CONTAINERS and not any(c.tag != qn("w:rPr") for c in parent):
+        grand = parent.getparent()
+        grand.remove(parent)
+        parent = grand
+
+
+def replace_span(p: etree._Element, start: int, end: int, new: str) -> None:
+    """Replace characters [start, end) with `new`, in the formatting of the first replaced run."""
+    if start == end:
+        insert_text(p, start, new)
+        return
+    runs = isolate(p, start, end)
+    first = runs[0]
+    keep_after = next((c for c in first if atom_text(c) is not None), None)
+    anchor = keep_after.getprevious() if keep_after is not None else None
+    for child in list(first):
+        if atom_text(child) is not None:
+            first.remove(child)
+    pieces = text_elements(new)
+    for el in reversed(pieces):
+        if anchor is not None:
+            anchor.addnext(el)
+        else:
+            first.insert(1 if first.find(RPR) is not None else 0, el)
+    if not pieces and all(c.tag == RPR for c in first):
+        _remove_with_empty_containers(first)
+    for r in runs[1:]:
+        remove_text(r)
+
+
+def insert_text(p: etree._Element, offset: int, new: str) -> etree._Element | None:
+    """Insert `new` at `offset`, formatted like the text just before it (or after it at offset 0)."""
+    if not new:
+        return None
+    split_at(p, offset)
+    items = atoms(p)
+    before = [a for a in items if a.end <= offset and a.text]
+    after = [a for a in items if a.start >= offset and a.text]
+    if before:
+        ref = before[-1].run
+        run = new_run(new, ref.find(RPR))
+        ref.addnext(run)
+    elif after:
+        ref = after[0].run
+        run = new_run(new, ref.find(RPR))
+        ref.addprevious(run)
+    else:
+        run = new_run(new, _paragraph_mark_rpr(p))
+        p.append(run)
+    return run
+
+
+def _paragraph_mark_rpr(p: etree._Element) -> etree._Element | None:
+    """Run properties of the paragraph mark, as a ``w:rPr`` (new text in an empty paragraph looks like it)."""
+    mark = p.find(f"{qn('w:pPr')}/{qn('w:rPr')}")
+    if mark is None:
+        return None
+    rpr = make("w:rPr")
+    for child in mark:
+        if child.tag not in (qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo"), qn("w:rPrChange")):
+            rpr.append(copy.deepcopy(child))
+    return rpr
+
+
+def find_matches(text: str, query: str, *, regex: bool = False, match_case: bool = True,
+                 whole_word: bool = False) -> list[tuple[int, int, str]]:
+    """(start, end, matched text) of every non-overlapping match of `query` in `text`."""
+    pattern = query if regex else re.escape(query)
+    if whole_word:
+        pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
+    try:
+        compiled = re.compile(pattern, 0 if match_case else re.IGNORECASE)
+    except re.error as exc:
+        raise ArgumentError(f"invalid regular expression {query!r}: {exc}") from None
+    return [(m.start(), m.end(), m.group(0)) for m in compiled.finditer(text) if m.end() > m.start()]

@@ -1,0 +1,66 @@
+"""Handlers of ``autodw train-intents`` and ``autodw intents TEXT`` (registered in autodw/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from autodw.errors import ConfigError
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """Train, save, and print the validation/test scores, per-intent precision/recall and confusion matrix."""
+    from autodw.intents.classifier import default_model_dir
+    from autodw.intents.train import TrainConfig, train
+
+    out = Path(args.out).expanduser() if args.out else default_model_dir()
+    config = TrainConfig(backbone=args.backbone, seed=args.seed)
+    if args.epochs is not None:
+        if args.epochs < 1:
+            raise ConfigError(f"--epochs must be at least 1, got {args.epochs}")
+        config.epochs = args.epochs
+    print(f"training the intent classifier (backbone: {args.backbone or 'bundled multilingual-e5-small'}, "
+          f"{config.epochs} epochs, seed {config.seed})", flush=True)
+    result = train(config, out, progress=True)
+    for name, report in (("validation", result.validation), ("test", result.test)):
+        if report is not None:
+            print(f"\n== {name} ==")
+            print(report.render())
+    print(f"\ntraining time: {result.train_seconds:.0f} s (total with loading, evaluation and saving: {result.total_seconds:.0f} s)")
+    print(f"model saved to {result.path} ({_folder_mb(result.path):.0f} MB)")
+    return 0
+
+
+def intents_command(args: argparse.Namespace) -> int:
+    """Print the top-3 intents of TEXT with probabilities and the candidate APIs of those intents."""
+    from autodw.intents.classifier import IntentClassifier, candidate_apis, load_or_train
+
+    if not args.text.strip():
+        raise ConfigError("TEXT is empty")
+    clf = IntentClassifier.load(args.model) if args.model else load_or_train(None, progress=True)
+    top = clf.predict(args.text, k=3)
+    apis = candidate_apis([name for name, _ in top])
+    if args.format == "json":
+        out: dict[str, Any] = {
+            "intents": [{"intent": name, "probability": round(p, 6)} for name, p in top],
+            "apis": apis.names,
+        }
+        if not apis.available:
+            out["apis_note"] = apis.note
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    for name, p in top:
+        print(f"{p:7.2%}  {name}")
+    if apis.available:
+        print("candidate APIs: " + (", ".join(apis.names) if apis.names else "(none registered for these intents)"))
+    else:
+        print(f"candidate APIs: none listed; {apis.note}")
+    return 0
+
+
+def _folder_mb(path: Path) -> float:
+    return sum(f.stat().st_size for f in Path(path).iterdir() if f.is_file()) / 2**20
