@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import docx
@@ -23,6 +25,28 @@ def corpus_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"corpus file {name} not available")
     return path
+
+
+@dataclass
+class CliResult:
+    """What a command printed and its exit status (the shape of subprocess.CompletedProcess)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str) -> CliResult:
+    """Run ``autodw ARGS`` in this process (``autodw.cli.main``), capturing its output."""
+    from autodw.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+    return CliResult(code, out.getvalue(), err.getvalue())
 
 
 def docx_bytes(build) -> bytes:

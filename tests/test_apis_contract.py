@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 
 import docx
 import pytest
@@ -18,7 +16,7 @@ from autodw.document import WordDocument
 from autodw.errors import ApiError, ArgumentError, UnknownApiError
 from autodw.state import extract_state
 from autodw.intents.labels import INTENTS
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 REG = registry()
 CASES = [(spec.name, i) for spec in REG for i in range(len(spec.examples))]
@@ -94,7 +92,7 @@ def test_catalogue_size_and_intents():
 
 
 def test_apis_json_catalogue():
-    out = subprocess.run([sys.executable, "-m", "autodw.cli", "apis", "--format", "json"], capture_output=True, text=True)
+    out = run_cli("apis", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert len(data) == len(REG)
@@ -107,11 +105,9 @@ def test_apis_json_catalogue():
 
 def test_call_command_writes_nothing_on_bad_arguments(tmp_path):
     out_path = tmp_path / "out.docx"
-    bad = subprocess.run([sys.executable, "-m", "autodw.cli", "call", str(ROOT / "examples" / "report.docx"),
-                          "insert_paragraph", "--args", '{"text": 5}', "-o", str(out_path)], capture_output=True, text=True)
+    bad = run_cli("call", str(ROOT / "examples" / "report.docx"), "insert_paragraph", "--args", '{"text": 5}', "-o", str(out_path))
     assert bad.returncode == 2 and bad.stderr.startswith("error: insert_paragraph:") and not out_path.exists()
-    good = subprocess.run([sys.executable, "-m", "autodw.cli", "call", str(ROOT / "examples" / "report.docx"),
-                           "insert_paragraph", "--args", '{"text": "Hello", "position": "end"}', "-o", str(out_path)],
-                          capture_output=True, text=True)
+    good = run_cli("call", str(ROOT / "examples" / "report.docx"), "insert_paragraph", "--args",
+                   '{"text": "Hello", "position": "end"}', "-o", str(out_path))
     assert good.returncode == 0, good.stderr
     assert "added paragraph" in good.stdout and out_path.exists()

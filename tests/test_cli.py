@@ -6,11 +6,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import EXAMPLES, corpus_file
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "autodw.cli", *args], capture_output=True, text=True, timeout=120)
+from tests.conftest import EXAMPLES, corpus_file, run_cli as run
 
 
 def test_state_json_and_text():
