@@ -10,11 +10,15 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from autodw.errors import AutodwError, InternalError
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: Exit status of a bug of autodw (an InternalError); bad input is 2, an incomplete `run` 3, an interruption 130.
+EXIT_INTERNAL_ERROR = 4
 
 
 def _state(args: argparse.Namespace) -> int:
@@ -71,8 +75,6 @@ def _apis(args: argparse.Namespace) -> int:
 
 
 def _call(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from autodw.apis import execute
     from autodw.change_summary import summarize_change
     from autodw.changes import analyze_change
@@ -102,8 +104,6 @@ def _call(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from autodw.agent.build import make_agent
     from autodw.agent.records import RunResult
     from autodw.document import WordDocument
@@ -163,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if result.completed else 3
 
 
-def _save_traceback(error: Any, out: Any, trace: str | None) -> str:
+def _save_traceback(error: InternalError, out: Path, trace: str | None) -> str:
     """Write `error`'s traceback next to the output file; say where it and the run's trace are."""
     path = out.with_name(out.stem + ".internal-error.txt")
     path.write_text(error.traceback or str(error), encoding="utf-8")
@@ -264,10 +264,6 @@ def _register_intents(sub: argparse._SubParsersAction) -> None:
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents]
-
-
-#: Exit status of a bug of autodw (an InternalError); bad input is 2, an incomplete `run` 3, an interruption 130.
-EXIT_INTERNAL_ERROR = 4
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -142,6 +142,7 @@ def config_for(llm: Any) -> AgentConfig:
         return AgentConfig.from_dict(recorded)
     profile = getattr(llm, "profile", None)
     if profile is None:
-        raise ConfigError(f"the LLM backend {getattr(llm, 'name', llm)!r} declares no profile; give it a `profile` "
-                          f"attribute ({' or '.join(PROFILES)}) or pass a configuration")
+        raise ConfigError(f"the LLM backend {getattr(llm, 'name', llm)!r} declares no agent profile (a cassette "
+                          f"recorded without an agent has none); choose one with --profile (make_agent(profile=...)): "
+                          f"{' or '.join(PROFILES)}")
     return profile_config(profile)
