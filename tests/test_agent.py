@@ -521,3 +521,17 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     assert heuristics.nothing_remains({"sub_instruction": listed, "remaining": [reworded, heading]}, record, 0.7)
     assert not heuristics.nothing_remains({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record, 0.7)
     assert not heuristics.nothing_remains({"sub_instruction": listed}, record, 0.7)  # nothing said: not the last
+
+
+def test_the_state_is_read_once_per_executed_call(doc, monkeypatch):
+    reads = []
+    real = loop_module.extract_state
+    monkeypatch.setattr(loop_module, "extract_state", lambda d: reads.append(1) or real(d))
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'Risks follow.' after p38."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Risks follow.", "position": "start"}},
+                          {"api": "insert_paragraph", "args": {"text": "Risks follow.", "position": {"after": "p38"}}}],
+        "validator": [fail("inserted at the start"), PASS],
+    })
+    agent.run(doc, ["Put 'Risks follow.' after the appendix heading"])
+    assert not llm.remaining() and len(reads) == 2 + 2  # two plans, two validated calls (the validator reuses the read)
