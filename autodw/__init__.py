@@ -26,10 +26,14 @@ def open_document(path: str) -> "Any":
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Agent", "AgentConfig"):
-        from autodw.agent import loop
+    if name == "Agent":
+        from autodw.agent.loop import Agent
 
-        return getattr(loop, name)
+        return Agent
+    if name == "AgentConfig":
+        from autodw.agent.config import AgentConfig
+
+        return AgentConfig
     if name == "make_agent":
         from autodw.agent.build import make_agent
 

@@ -10,11 +10,15 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from autodw.errors import AutodwError
+from autodw.errors import AutodwError, InternalError
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: Exit status of a bug of autodw (an InternalError); bad input is 2, an incomplete `run` 3, an interruption 130.
+EXIT_INTERNAL_ERROR = 4
 
 
 def _state(args: argparse.Namespace) -> int:
@@ -71,8 +75,6 @@ def _apis(args: argparse.Namespace) -> int:
 
 
 def _call(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from autodw.apis import execute
     from autodw.change_summary import summarize_change
     from autodw.changes import analyze_change
@@ -102,12 +104,10 @@ def _call(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from autodw.agent.build import make_agent
     from autodw.agent.records import RunResult
     from autodw.document import WordDocument
-    from autodw.errors import ConfigError, LLMError
+    from autodw.errors import ConfigError, InternalError, LLMError
 
     instructions = []
     if args.session:
@@ -121,21 +121,30 @@ def _run(args: argparse.Namespace) -> int:
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
     doc = WordDocument.open(args.file)
     doc.asset_roots = [Path(p) for p in args.assets]
-    settings = {"rollback": int(args.rollback) if args.rollback.isdigit() else args.rollback, "threshold": args.threshold}
-    settings.update({k: v for k, v in (("max_steps", args.max_steps), ("state_budget", args.state_budget)) if v})
+    rollback = int(args.rollback) if args.rollback is not None and args.rollback.isdigit() else args.rollback
+    given = {"rollback": rollback, "threshold": args.threshold, "max_steps": args.max_steps,
+             "planner_state_budget": args.state_budget}
+    settings = {name: value for name, value in given.items() if value is not None}  # None: the profile's value
     classifier = None
     if args.intents_model:
         from autodw.intents.classifier import IntentClassifier
 
         classifier = IntentClassifier.load(args.intents_model)
-    agent = make_agent(args.llm, classifier=classifier, settings=settings, console=True, trace=args.trace, record=args.record,
-                       base_url=args.base_url, api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
+    agent = make_agent(args.llm, classifier=classifier, profile=args.profile, settings=settings, console=True,
+                       trace=args.trace, record=args.record, base_url=args.base_url,
+                       api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
     result = RunResult()
     try:
         agent.run(doc, instructions, result)
-    except (KeyboardInterrupt, LLMError) as exc:
+    except (KeyboardInterrupt, LLMError, InternalError) as exc:
+        if isinstance(exc, InternalError):
+            status = EXIT_INTERNAL_ERROR
+            what = f"internal error (a bug in autodw, not a mistake of the model): {exc}; {_save_traceback(exc, out, args.trace)}"
+        elif isinstance(exc, KeyboardInterrupt):
+            status, what = 130, "interrupted"
+        else:
+            status, what = 2, f"LLM failure: {exc}"
         done = sum(1 for i in result.instructions if i.status == "done")
-        what = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"LLM failure: {exc}"
         if agent.last_complete is not None and done:
             doc.restore(agent.last_complete)
             partial = out.with_name(out.stem + ".partial" + out.suffix)
@@ -144,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         else:
             print(f"error: {what}; the input is unchanged; nothing was saved", file=sys.stderr)
-        return 130 if isinstance(exc, KeyboardInterrupt) else 2
+        return status
     finally:
         agent.close()
     doc.save(out)
@@ -152,6 +161,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(result.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
     return 0 if result.completed else 3
+
+
+def _save_traceback(error: InternalError, out: Path, trace: str | None) -> str:
+    """Write `error`'s traceback next to the output file; say where it and the run's trace are."""
+    path = out.with_name(out.stem + ".internal-error.txt")
+    path.write_text(error.traceback or str(error), encoding="utf-8")
+    return f"traceback in {path}" + (f" and the trace {trace}" if trace else "")
 
 
 def _print_json(data: Any) -> None:
@@ -213,11 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
     p.add_argument("--trace", default=None, metavar="TRACE.jsonl", help="write every event (prompts, calls, verdicts) here")
     p.add_argument("--record", default=None, metavar="CASSETTE.jsonl", help="record every LLM exchange for replay:CASSETTE")
-    p.add_argument("--rollback", default="full", help="none, arg, full (one round, default) or a number of rounds")
-    p.add_argument("--threshold", type=float, default=0.6, help="validator confidence threshold (default 0.6)")
+    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's own: local "
+                                                   "for the embedded model, hosted otherwise, the recorded one for replay)")
+    p.add_argument("--rollback", default=None, help="none, arg, full or a number of rounds (default: the profile's, full)")
+    p.add_argument("--threshold", type=float, default=None, help="validator confidence threshold (default: the profile's, 0.6)")
     p.add_argument("--max-steps", type=int, default=None, help="sub-instructions per instruction before giving up "
-                                                                "(default 15; 8 with the local model)")
-    p.add_argument("--state-budget", type=int, default=None, metavar="TOKENS", help="token budget of the state in prompts")
+                                                                "(default: the profile's: hosted 15, local 8)")
+    p.add_argument("--state-budget", type=int, default=None, metavar="TOKENS",
+                   help="token budget of the planner's document state (default: the profile's: hosted 6000, local 1500)")
     p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
     p.add_argument("--json", default=None, metavar="RESULT.json", help="write the run's result summary as JSON")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the one "
@@ -248,7 +267,8 @@ _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: run one command; bad input gives ``error: ...`` on stderr and exit status 2."""
+    """Entry point: run one command; bad input gives ``error: ...`` on stderr and exit status 2, a bug of autodw
+    ``error: internal error ...`` with its traceback and exit status 4."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -261,6 +281,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - a bug of ours: said to be one, with its traceback
+        error = InternalError.wrap(exc, f"autodw {args.command}")
+        print(f"{error.traceback}error: internal error (a bug in autodw): {error}", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
 
 
 if __name__ == "__main__":

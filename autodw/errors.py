@@ -1,10 +1,13 @@
 """Typed errors. Every failure a user or an LLM can cause has its own class.
 
-The CLI turns any :class:`AutodwError` into one ``error: ...`` line and exit status 2;
-anything else is a bug and keeps its traceback.
+The CLI turns any :class:`AutodwError` into one ``error: ...`` line and exit status 2. Anything else is a
+bug of ours: :class:`InternalError` (deliberately not an AutodwError) carries it with its traceback, and the
+CLI reports it as an internal error with exit status 4.
 """
 
 from __future__ import annotations
+
+import traceback as _traceback
 
 
 class AutodwError(Exception):
@@ -73,10 +76,6 @@ class UnsupportedOperationError(ApiError):
     """The call is well-formed but cannot be done on this document (said why)."""
 
 
-class ApiExecutionError(ApiError):
-    """The API raised an unexpected error; the document was restored."""
-
-
 # --- state, LLMs, configuration -----------------------------------------------------
 
 
@@ -102,3 +101,27 @@ class ReplayMissError(LLMError):
 
 class ConfigError(AutodwError):
     """A setting, flag or path given by the user is invalid."""
+
+
+# --- our own bugs -------------------------------------------------------------------
+
+
+class InternalError(Exception):
+    """A bug of autodw (an exception no typed error describes), never shown to an LLM as its mistake.
+
+    Not an :class:`AutodwError`, so no handler of bad input or bad model output catches it. ``traceback`` is the
+    formatted traceback of the original exception (also kept as ``__cause__``).
+    """
+
+    def __init__(self, message: str, traceback: str = ""):
+        super().__init__(message)
+        self.traceback = traceback
+
+    @classmethod
+    def wrap(cls, exc: BaseException, where: str) -> "InternalError":
+        """An InternalError for `exc`, raised inside `where` (say ``raise InternalError.wrap(exc, ...) from exc``).
+        An InternalError is returned as it is."""
+        if isinstance(exc, InternalError):
+            return exc
+        trace = "".join(_traceback.format_exception(type(exc), exc, exc.__traceback__))
+        return cls(f"{type(exc).__name__} in {where}: {exc}", trace)

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autodw.agent.events import ConsoleReporter  # noqa: E402
-from autodw.agent.loop import Agent, AgentConfig  # noqa: E402
+from autodw.agent.config import profile_config  # noqa: E402
+from autodw.agent.loop import Agent  # noqa: E402
 from autodw.agent.records import RunResult  # noqa: E402
 from autodw.document import WordDocument  # noqa: E402
 from autodw.errors import AutodwError  # noqa: E402
@@ -33,7 +34,7 @@ from autodw.llm.replay import RecordingBackend  # noqa: E402
 from autodw.state import extract_state  # noqa: E402
 from autodw.eval.instruction_set import TASKS  # noqa: E402
 
-# name -> (LocalBackend options, agent settings that differ from the local default)
+# name -> (LocalBackend options, agent settings that differ from the "local" profile)
 CONFIGS: dict[str, tuple[dict, dict]] = {
     "default": ({"grammar": True, "prompt_cache": "role"}, {}),
     "nocache": ({"grammar": True, "prompt_cache": "off"}, {}),
@@ -43,13 +44,6 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
     "plannernow": ({"grammar": True, "prompt_cache": "role"}, {"planner_state": "current"}),  # planner re-reads the state
     "nolast": ({"grammar": True, "prompt_cache": "role"}, {"stop_when_nothing_remains": False}),  # the planner alone says done
 }
-
-
-def local_agent_config(**settings) -> AgentConfig:
-    """The agent settings the local backend uses by default (see autodw.agent.build), with `settings` changed."""
-    from autodw.agent.build import LOCAL_AGENT_CONFIG
-
-    return AgentConfig(**{**vars(LOCAL_AGENT_CONFIG), **settings})
 
 
 def run_task(agent: Agent, task) -> dict:
@@ -102,7 +96,7 @@ def main() -> None:
             llm = backend
             if args.record:
                 llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
-            agent = Agent(llm, classifier, config=local_agent_config(**settings), sinks=[ConsoleReporter()] if args.verbose else [])
+            agent = Agent(llm, classifier, config=profile_config("local", **settings), sinks=[ConsoleReporter()] if args.verbose else [])
             row = run_task(agent, task)
             if llm is not backend:
                 llm.close()  # the cassette; the backend is shared by every task of this configuration

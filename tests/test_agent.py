@@ -8,9 +8,11 @@ import json
 
 import pytest
 
+from autodw.agent import heuristics
 from autodw.agent import loop as loop_module
 from autodw.agent.events import ConsoleReporter
-from autodw.agent.loop import Agent, AgentConfig
+from autodw.agent.config import AgentConfig
+from autodw.agent.loop import Agent
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, ReplayMissError, StateExtractionError
@@ -311,7 +313,7 @@ def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
         "api_chooser": [{"api": "delete_chart"}, {"api": "insert_paragraph"}],  # not a candidate, then a good one
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "E", "position": "end"}}],
         "validator": [PASS],
-    }, config=AgentConfig(two_stage_api_choice=True, focused_state_budget=200))
+    }, config=AgentConfig(two_stage_api_choice=True, generator_state_budget=200))
     result = agent.run(doc, ["Add E"])
     assert result.completed and texts(doc)[-1] == "E" and not llm.remaining()
     chooser, generator, planner = ([r for r in llm.requests if r["role"] == role]
@@ -363,7 +365,7 @@ INSERT_CLOSING = {"api": "insert_paragraph", "args": {"text": "Closing remarks."
 def test_validator_gets_its_own_state_budget(doc):
     agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
                             "api_generator": [INSERT_CLOSING], "validator": [PASS]},
-                           config=AgentConfig(focused_state_budget=400, validator_state_budget=120))
+                           config=AgentConfig(generator_state_budget=400, validator_state_budget=120))
     agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
     prompts = {r["role"]: r["messages"][1]["content"] for r in llm.requests}
     assert "windowed to fit 120 tokens" in prompts["validator"] and "windowed to fit 400 tokens" in prompts["api_generator"]
@@ -509,13 +511,27 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     heading = "Insert a level-1 heading 'Risks' after paragraph p41."
     listed = "Insert a list bullet after paragraph p44 with the items 'Supply delays' and 'Currency swings'."
     reworded = "Insert a bulleted list with the items 'Supply delays' and 'Currency swings' after the new heading."
-    assert loop_module._restates(reworded, listed) and not loop_module._restates(reworded, heading)
-    assert not loop_module._restates("Set the alignment of paragraph p5 to justify.", "Set the alignment of paragraph p4 to justify.")
+    assert heuristics.restates(reworded, listed, 0.7) and not heuristics.restates(reworded, heading, 0.7)
+    assert not heuristics.restates("Set the alignment of paragraph p5 to justify.", "Set the alignment of paragraph p4 to justify.", 0.7)
     record = InstructionResult("Add a Risks section")
     for n, text in enumerate([heading, listed], 1):
         step = Step(n, text)
         step.attempts.append(Attempt(api="x", args={}, level="first", accepted=True))
         record.steps.append(step)
-    assert loop_module._is_last({"sub_instruction": listed, "remaining": [reworded, heading]}, record)
-    assert not loop_module._is_last({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record)
-    assert not loop_module._is_last({"sub_instruction": listed}, record)  # nothing said: not the last
+    assert heuristics.nothing_remains({"sub_instruction": listed, "remaining": [reworded, heading]}, record, 0.7)
+    assert not heuristics.nothing_remains({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record, 0.7)
+    assert not heuristics.nothing_remains({"sub_instruction": listed}, record, 0.7)  # nothing said: not the last
+
+
+def test_the_state_is_read_once_per_executed_call(doc, monkeypatch):
+    reads = []
+    real = loop_module.extract_state
+    monkeypatch.setattr(loop_module, "extract_state", lambda d: reads.append(1) or real(d))
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'Risks follow.' after p38."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Risks follow.", "position": "start"}},
+                          {"api": "insert_paragraph", "args": {"text": "Risks follow.", "position": {"after": "p38"}}}],
+        "validator": [fail("inserted at the start"), PASS],
+    })
+    agent.run(doc, ["Put 'Risks follow.' after the appendix heading"])
+    assert not llm.remaining() and len(reads) == 2 + 2  # two plans, two validated calls (the validator reuses the read)

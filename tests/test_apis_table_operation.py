@@ -536,7 +536,7 @@ def test_real_tables_work_or_refuse_cleanly(name):
                 assert doc.members(keep_ids=True) == before
                 outcomes[api_name, tid, str(args)] = "refused"
                 continue
-            except ApiError as exc:  # an unexpected exception wrapped by execute: a bug
+            except ApiError as exc:  # any other refusal is unexpected here (a bug of ours raises InternalError)
                 pytest.fail(f"{api_name} {args} on {name} {tid}: {exc}")
             outcomes[api_name, tid, str(args)] = "ok"
             check_xml(doc)

@@ -85,7 +85,8 @@ class ConsoleReporter:
         self._p(f"    rollback: document restored; next: {d['next']}-level")
 
     def _on_instruction_end(self, d: dict[str, Any]) -> None:
-        status = {"done": "done", "step_limit": "STOPPED: step limit reached", "error": "FAILED"}.get(d["status"], d["status"])
+        status = {"done": "done", "step_limit": "STOPPED: step limit reached", "error": "FAILED",
+                  "internal_error": "INTERNAL ERROR (a bug in autodw)"}.get(d["status"], d["status"])
         self._p(f"  -> {status} after {d['steps']} step(s), {d['api_calls']} API call(s), {d['seconds']:.1f} s"
                 + (f": {d['error']}" if d.get("error") else ""))
 

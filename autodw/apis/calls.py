@@ -13,7 +13,7 @@ from jsonschema.exceptions import ValidationError
 
 from autodw.apis.registry import ApiSpec, Registry, describe_schema
 from autodw.document import Snapshot, WordDocument
-from autodw.errors import ApiError, ApiExecutionError, ArgumentError
+from autodw.errors import ApiError, ArgumentError, InternalError
 
 
 @dataclass
@@ -39,7 +39,8 @@ class ApiResult:
 
 
 def execute(doc: WordDocument, name: str, args: Any, registry: Registry | None = None) -> ApiResult:
-    """Validate and run API `name` on `doc`. On any failure the document is restored and a typed ApiError raised."""
+    """Validate and run API `name` on `doc`. On any failure the document is restored: a bad call raises a typed
+    ApiError (its message is for the caller or the LLM); any other exception is our bug and raises InternalError."""
     if registry is None:
         from autodw.apis import registry as get_registry
 
@@ -56,12 +57,10 @@ def execute(doc: WordDocument, name: str, args: Any, registry: Registry | None =
         if snapshot is not None:
             doc.restore(snapshot)
         raise
-    except Exception as exc:  # an API bug or an unforeseen document: never leave a half-edit behind
+    except Exception as exc:  # a bug of ours, not a bad call: never shown to the LLM, never a half-edit left behind
         if snapshot is not None:
             doc.restore(snapshot)
-        raise ApiExecutionError(
-            f"{name} failed ({type(exc).__name__}: {exc}); the document was left unchanged"
-        ) from exc
+        raise InternalError.wrap(exc, f"API {name}") from exc
     after = doc.ids()
     message, data = (out, None) if isinstance(out, str) or out is None else (out.pop("message", ""), out)
     return ApiResult(api=name, args=args, message=message or f"{name} done", created=[i for i in after if i not in before],

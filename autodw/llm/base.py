@@ -50,9 +50,13 @@ class Completion:
 @runtime_checkable
 class LLMBackend(Protocol):
     """A chat model. `schema`, when given, is the JSON Schema the answer must match: backends that
-    can constrain decoding (JSON mode, grammars) use it; the caller validates the answer anyway."""
+    can constrain decoding (JSON mode, grammars) use it; the caller validates the answer anyway.
+
+    `profile` names the agent settings the model needs (:data:`autodw.agent.config.PROFILES`): ``hosted`` for
+    capable models behind an API, ``local`` for small local ones."""
 
     name: str
+    profile: str | None
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:

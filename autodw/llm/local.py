@@ -142,7 +142,9 @@ def _common_prefix(a: Any, b: list[int]) -> int:
 
 
 class LocalBackend:
-    """An in-process GGUF chat model (llama-cpp-python) behind the LLMBackend interface."""
+    """An in-process GGUF chat model (llama-cpp-python) behind the LLMBackend interface (agent profile ``local``)."""
+
+    profile = "local"
 
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, n_gpu_layers: int | None = None,

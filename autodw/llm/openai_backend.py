@@ -15,8 +15,11 @@ class OpenAIBackend:
 
     Retries with exponential backoff on 429, 5xx and connection errors are the ``openai`` client's
     own (``max_retries``). JSON mode (``response_format=json_object``) is used when a schema is given;
-    a server that rejects it is remembered and asked without it (said once on stderr).
+    a server that rejects it is remembered and asked without it (said once on stderr). Its agent profile is
+    ``hosted`` (a small model behind such an endpoint can run with ``--profile local``).
     """
+
+    profile = "hosted"
 
     def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None, *,
                  timeout: float = 120.0, max_retries: int = 4, temperature: float = 0.1, json_mode: bool = True):

@@ -4,6 +4,10 @@ A cassette is JSON Lines: one ``{"key", "role", "request", "response"}`` per cal
 hash of what the model was asked (role, messages, schema, temperature, max_tokens), so a replayed
 run must ask the very same things; identical requests are answered in recorded order. A request
 that is not in the cassette raises ReplayMissError naming the closest recorded one.
+
+An agent that records writes its configuration first, as a ``{"cassette": {"llm", "profile", "config"}}``
+line; the replay backend declares that profile and hands the agent that configuration, so a replay runs
+with exactly the recorded settings and prompts.
 """
 
 from __future__ import annotations
@@ -37,6 +41,22 @@ class RecordingBackend:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fh = self.path.open("w", encoding="utf-8")
         self.name = f"record({inner.name})"
+        self.profile = getattr(inner, "profile", None)
+        self.config: dict[str, Any] | None = None
+
+    def record_config(self, config: dict[str, Any]) -> None:
+        """Write the agent configuration of the recorded run as the cassette's first line (once: a cassette records
+        one configuration; ConfigError if asked to record another, or after the first exchange)."""
+        if self.config is not None:
+            if config != self.config:
+                raise ConfigError(f"the cassette {self.path.name} already records another agent configuration")
+            return
+        if self._fh.tell():
+            raise ConfigError(f"the cassette {self.path.name} already holds exchanges; its configuration comes first")
+        self.config = config
+        header = {"llm": self.inner.name, "profile": config.get("profile"), "config": config}
+        self._fh.write(json.dumps({"cassette": header}, ensure_ascii=False) + "\n")
+        self._fh.flush()
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
@@ -61,6 +81,9 @@ class ReplayBackend:
         if not self.path.is_file():
             raise ConfigError(f"replay cassette {self.path} does not exist")
         self.name = f"replay:{self.path.name}"
+        #: the profile and agent configuration of the recorded run (None if the cassette was recorded without an agent)
+        self.profile: str | None = None
+        self.recorded_config: dict[str, Any] | None = None
         self._answers: dict[str, deque] = defaultdict(deque)
         self._requests: list[tuple[str, dict[str, Any]]] = []
         for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
@@ -68,9 +91,12 @@ class ReplayBackend:
                 continue
             try:
                 entry = json.loads(line)
+                if "cassette" in entry:
+                    self.profile, self.recorded_config = entry["cassette"]["profile"], entry["cassette"]["config"]
+                    continue
                 self._answers[entry["key"]].append(entry["response"])
                 self._requests.append((entry["role"], entry["request"]))
-            except (json.JSONDecodeError, KeyError) as exc:
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise ConfigError(f"{self.path}:{n} is not a cassette entry: {exc}") from None
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,

@@ -15,11 +15,13 @@ Answer = str | dict[str, Any] | Callable[[list[Message]], str | dict[str, Any]]
 
 class ScriptedBackend:
     """Answers each role's calls in order from a list per role (dicts are sent as JSON; callables get the
-    messages). Every request is kept in ``requests`` so tests can inspect the prompts."""
+    messages). Every request is kept in ``requests`` so tests can inspect the prompts. `profile`: the agent
+    profile it stands in for."""
 
     name = "scripted"
 
-    def __init__(self, script: dict[str, Iterable[Answer]]):
+    def __init__(self, script: dict[str, Iterable[Answer]], profile: str = "hosted"):
+        self.profile = profile
         self._script = {role: deque(answers) for role, answers in script.items()}
         self.requests: list[dict[str, Any]] = []
 

@@ -21,11 +21,12 @@ _NOTE_SEPARATORS = {"separator", "continuationSeparator", "continuationNotice"}
 def extract_state(doc: WordDocument) -> dict[str, Any]:
     """Return the document state with exactly the keys of :data:`STATE_KEYS`.
 
-    Raises StateExtractionError when the XML cannot be read (the agent treats this as a failed step).
+    Raises StateExtractionError when the document holds XML or a value that cannot be read (the agent treats this
+    as a failed step). Any other exception is a bug of the readers and propagates as it is.
     """
     try:
         return _extract(doc)
-    except (AttributeError, KeyError, ValueError, TypeError, etree.LxmlError) as exc:
+    except (ValueError, etree.LxmlError) as exc:
         raise StateExtractionError(f"could not read the document state: {type(exc).__name__}: {exc}") from exc
 
 

@@ -1,0 +1,54 @@
+"""Heuristics for planners that re-plan finished work (small local models), each behind a named setting of
+:class:`autodw.agent.config.AgentConfig`. None of them is part of the paper's method.
+
+- ``refuse_repeated_steps``: a planned sub-instruction equal to an accepted one of the same instruction is refused,
+  and the planner told so (:func:`repeated_step`).
+- ``end_on_repeated_call``: a step whose call repeats an accepted call and changes nothing shows finished work; it is
+  undone and the instruction ends (:func:`repeated_call`).
+- ``stop_when_nothing_remains``: the instruction ends once a step is accepted for which the planner listed no
+  remaining operation, instead of asking the planner again (:func:`nothing_remains`); listed operations that restate
+  done work (``restate_ratio``, :func:`restates`) do not count.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from typing import Any
+
+from autodw.agent.records import Attempt, InstructionResult, Step
+from autodw.agent.views import ELEMENT_ID
+
+
+def normalized(text: str) -> str:
+    """`text` with case, runs of spaces and final punctuation ignored."""
+    return " ".join(text.casefold().split()).rstrip(".。!！ ")
+
+
+def repeated_step(record: InstructionResult, sub_instruction: str) -> Step | None:
+    """An earlier accepted step of this instruction with the same sub-instruction (see :func:`normalized`), if any."""
+    key = normalized(sub_instruction)
+    return next((s for s in record.steps if s.accepted is not None and normalized(s.sub_instruction) == key), None)
+
+
+def repeated_call(record: InstructionResult, attempt: Attempt) -> Step | None:
+    """An earlier step of this instruction whose accepted call is the same as `attempt`'s (API and arguments)."""
+    return next((s for s in record.steps if s.accepted is not None and s.accepted.api == attempt.api
+                 and s.accepted.args == attempt.args), None)
+
+
+def nothing_remains(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> bool:
+    """Whether the planner listed no operation remaining after this one. Listed operations that restate this step or
+    an accepted earlier one do not count: the 1.5B model often lists the step itself, reworded."""
+    remaining = plan.get("remaining")
+    done = [s.sub_instruction for s in record.steps if s.accepted]
+    return remaining is not None and all(any(restates(r, d, restate_ratio) for d in done) for r in remaining)
+
+
+def restates(text: str, other: str, ratio: float) -> bool:
+    """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= `ratio`) and names no element id that
+    `other` does not ("format p5" is not "format p4", but "insert a list after the new heading" can restate
+    "insert a list after p44")."""
+    if not set(ELEMENT_ID.findall(text)) <= set(ELEMENT_ID.findall(other)):
+        return False
+    return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
+

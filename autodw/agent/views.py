@@ -1,0 +1,73 @@
+"""What each LLM role is shown besides its request: the document state rendered to a budget around the elements in
+play, the steps done so far, and (for a planner that sees the instruction's start state) the changed elements now."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+
+from autodw.agent import prompts
+from autodw.agent.records import Attempt, InstructionResult, Step
+from autodw.state.render import render_elements, render_state
+
+ELEMENT_ID = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")  # an element id in free text
+MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
+
+
+def named_ids(attempt: Attempt) -> list[str]:
+    """Element ids an attempt's arguments name, then those its call created."""
+    return ELEMENT_ID.findall(json.dumps(attempt.args or {})) + list(attempt.created)
+
+
+def state_view(state: dict[str, Any], text: str, record: InstructionResult, budget: int | None,
+               extra_focus: Iterable[str] = ()) -> str:
+    """`state` rendered to `budget` tokens, focused on the ids `text` names, `extra_focus` and the ids the last two
+    steps' attempts named or created."""
+    focus = set(ELEMENT_ID.findall(text)) | set(extra_focus)
+    for step in record.steps[-2:]:
+        for attempt in step.attempts:
+            focus |= set(named_ids(attempt))
+    return render_state(state, budget_tokens=budget, focus=focus)
+
+
+def session_context(session: list[InstructionResult]) -> str:
+    """The earlier instructions of the session and how they ended ("" for the first)."""
+    if not session:
+        return ""
+    done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
+    return f"Earlier instructions of this session (already carried out):\n{done}\n\n"
+
+
+def history(record: InstructionResult, history_chars: int, exclude: Step | None = None) -> str:
+    """One line per step: sub-instruction -> call (cut to `history_chars`) -> outcome."""
+    lines = []
+    for step in record.steps:
+        if step is exclude:
+            continue
+        final = step.accepted or (step.attempts[-1] if step.attempts else None)
+        if final is None:
+            continue
+        call = prompts.format_call(final.api, final.args) if final.api else "(no call)"
+        if len(call) > history_chars:
+            call = call[:history_chars] + "…)"
+        outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
+        lines.append(f"{step.number}. {step.sub_instruction} -> {call} -> {outcome}")
+    return "\n".join(lines) or "(none yet)"
+
+
+def touched_now(record: InstructionResult, state: dict[str, Any]) -> str:
+    """The current lines of the elements this instruction's accepted calls named, created or changed
+    (at most `MAX_TOUCHED_SHOWN`)."""
+    touched: list[str] = []
+    for step in record.steps:
+        if step.accepted:
+            found = named_ids(step.accepted) + ELEMENT_ID.findall(step.accepted.changes or "")
+            touched += [i for i in found if i not in touched]
+    touched = touched[-MAX_TOUCHED_SHOWN:]
+    if not touched:
+        return ""
+    lines = render_elements(state, touched)
+    gone = [i for i in touched if not any(line.startswith(i + " ") for line in lines)]
+    lines += [f"{i}: no longer in the document" for i in gone]
+    return "\n\nThose elements now:\n" + "\n".join(lines)
