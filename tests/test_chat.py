@@ -5,6 +5,7 @@ to the instruction's start), :quit asking about unsaved work, :save. The LLM is 
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import docx
@@ -33,7 +34,7 @@ def chat(tmp_path):
     out, home = tmp_path / "out.docx", tmp_path / "home"
     child = pexpect.spawn(sys.executable, ["-m", "tests.chat_driver", str(tmp_path / "script.json"), "chat", str(src),
                                            "-o", str(out), "--llm", "scripted"],
-                          cwd=str(ROOT), env={"AUTODW_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+                          cwd=str(ROOT), env={"AUTODW_HOME": str(home), "PATH": os.environ["PATH"], "TERM": "dumb"},
                           encoding="utf-8", timeout=60, dimensions=(50, 200))
     yield child, src, out, home
     child.close(force=True)
@@ -107,3 +108,15 @@ def test_bad_commands_and_nothing_to_undo_keep_the_session_going(chat):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.slow
+def test_show_draws_the_pages_the_last_instruction_changed(chat):
+    child, src, out, home = chat
+    child.expect_exact("report.docx> ")
+    child.sendline("Add a paragraph 'First addition.' at the end")
+    child.expect_exact("report.docx*> ")
+    child.sendline(":show")
+    child.expect_exact(f"wrote {out.with_name('out.show1.png')}: page(s) 2 before (left) and after (right)", timeout=180)
+    child.expect_exact("report.docx*> ")
+    assert out.with_name("out.show1.png").stat().st_size > 10_000

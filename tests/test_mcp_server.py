@@ -186,3 +186,36 @@ def test_tool_schemas_are_valid_json_schema():
             spec["name"] == "open_document"
     json.dumps(Workspace(ROOT).tool_specs())  # the listing is plain JSON
     assert os.path.isdir(ROOT / "examples")
+
+
+def test_streamable_http_transport(root):
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "autodw.cli", "mcp", "--transport", "http", "--port", str(port),
+                               "--root", str(root)], cwd=str(ROOT), stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "the HTTP server did not start"
+                time.sleep(0.2)
+
+        async def session(client):
+            names = [t.name for t in (await client.list_tools()).tools]
+            opened = await client.call_tool("open_document", {"path": "report.docx"})
+            return names, text(opened)
+
+        names, opened = serve(f"http://127.0.0.1:{port}/mcp", session)
+        assert "run_instruction" in names and "insert_paragraph" in names
+        assert opened.startswith("opened report.docx as d1")
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
