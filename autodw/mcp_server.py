@@ -186,7 +186,7 @@ class Workspace:
         if edit is not None:
             out["changes"] = summarize_change(analyze_change(before, extract_state(session.doc)))
             lines.append("changes:\n" + out["changes"])
-        elif self.registry.get(name).read_only is False:
+        elif not self.registry.get(name).read_only:
             lines.append("the document did not change")
         out["undoable"] = edit is not None
         return "\n".join(lines), out
