@@ -158,6 +158,10 @@ def _run(args: argparse.Namespace) -> int:
         agent.close()
     doc.save(out)
     print(f"saved {out}")
+    if args.show is not None:
+        from autodw.render import show_run
+
+        print(show_run(args.file, out, args.show or out.with_suffix(".show.png")))
     if args.json:
         Path(args.json).write_text(json.dumps(result.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
     return 0 if result.completed else 3
@@ -239,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="token budget of the planner's document state (default: the profile's: hosted 6000, local 1500)")
     p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
     p.add_argument("--json", default=None, metavar="RESULT.json", help="write the run's result summary as JSON")
+    p.add_argument("--show", nargs="?", const="", default=None, metavar="PICTURE.png",
+                   help="also draw the pages the run changed, before and after (default OUT.show.png; LibreOffice)")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the one "
                                                                           "train-intents saved; trained first if absent)")
     p.set_defaults(handler=_run)
@@ -263,7 +269,35 @@ def _register_intents(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_lazy("autodw.intents.cli:intents_command"))
 
 
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents]
+def _register_sessions(sub: argparse._SubParsersAction) -> None:
+    from autodw.session_agent import add_arguments
+
+    p = sub.add_parser("chat", help="an interactive session: instructions one after another, with undo")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", default=None, help="where :save writes (default NAME-edited.docx; never the input)")
+    p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
+    add_arguments(p)
+    p.set_defaults(handler=_lazy("autodw.chat:chat_command"))
+
+    p = sub.add_parser("mcp", help="serve the document APIs and the agent to MCP clients (stdio or HTTP)")
+    p.add_argument("--root", default=".", metavar="DIR",
+                   help="the only folder documents and outputs may be in (default: the current directory)")
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                   help="stdio (default: the client starts the server) or streamable HTTP")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    add_arguments(p)
+    p.set_defaults(handler=_lazy("autodw.mcp_server:mcp_command"))
+
+    p = sub.add_parser("render", help="draw pages of a document as a PNG picture (LibreOffice)")
+    p.add_argument("file")
+    p.add_argument("--pages", default=None, help="pages to draw, e.g. 1-3 or 1,4 (default: all)")
+    p.add_argument("-o", "--output", required=True, help="output .png (the pages side by side)")
+    p.add_argument("--dpi", type=int, default=60, help="resolution (default 60)")
+    p.set_defaults(handler=_lazy("autodw.render:render_command"))
+
+
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -103,6 +103,15 @@ class ConfigError(AutodwError):
     """A setting, flag or path given by the user is invalid."""
 
 
+class SessionError(AutodwError):
+    """An interactive-session request that cannot be done (nothing to undo, no such document handle)."""
+
+
+class ExternalToolError(AutodwError):
+    """A program autodw runs (LibreOffice, poppler) is not installed or failed; the message says which and how
+    to install it."""
+
+
 # --- our own bugs -------------------------------------------------------------------
 
 
