@@ -64,9 +64,13 @@ class Verdict:
     equivalent: bool
     differences: list[Difference] = field(default_factory=list)
     judge: str = "deterministic"
+    usage: dict[str, int] | None = None  # tokens, for the LLM judge
 
     def to_dict(self) -> dict[str, Any]:
-        return {"equivalent": self.equivalent, "differences": [d.to_dict() for d in self.differences], "judge": self.judge}
+        out = {"equivalent": self.equivalent, "differences": [d.to_dict() for d in self.differences], "judge": self.judge}
+        if self.usage is not None:
+            out["usage"] = self.usage
+        return out
 
     def to_text(self) -> str:
         """Human-readable: one line for the verdict, one per difference."""
@@ -167,7 +171,7 @@ def _ratio(x: str, y: str) -> float:
 
 def snippet(text: str, limit: int = _SNIPPET) -> str:
     """A text quoted for a description: whitespace collapsed, cut at `limit` characters."""
-    text = " ".join(text.split())
+    text = " ".join(text.split()) or text[:limit]  # only whitespace: shown as it is
     return json.dumps(text if len(text) <= limit else text[:limit].rstrip() + "...", ensure_ascii=False)
 
 
@@ -450,7 +454,10 @@ class _Comparer:
             self.add(where, "; ".join(parts))
         rows_e = [tuple(c.strip() for c in r) for r in te["cells"]]
         rows_a = [tuple(c.strip() for c in r) for r in ta["cells"]]
-        ral = align(rows_e, rows_a, lambda i, j: _ratio(" ".join(rows_e[i]), " ".join(rows_a[j])))
+        if len(rows_e) == len(rows_a):  # as many rows: row by row (a content match could pair one of several empty rows)
+            ral = Alignment([(i, i) for i in range(len(rows_e))], [], [], [])
+        else:
+            ral = align(rows_e, rows_a, lambda i, j: _ratio(" ".join(rows_e[i]), " ".join(rows_a[j])))
         for i in ral.missing:
             self.add(f"{where} row {i + 1}", f"missing row: expected {snippet(' | '.join(rows_e[i]), 60)}, actual none")
         for j in ral.extra:
@@ -619,7 +626,7 @@ class _Comparer:
         """Align two lists of records by `key` (texts trimmed, paragraph references mapped) and compare them."""
         def mapped(rec: dict[str, Any], actual: bool) -> Any:
             ref = rec.get(refs)
-            conv = (lambda p: self.pmap.get(p, f"new:{p}")) if actual else (lambda p: p)
+            conv = (lambda p: self.pmap.get(p, f"new:{p}") if p is not None else None) if actual else (lambda p: p)
             return tuple(conv(p) for p in ref) if isinstance(ref, list) else conv(ref)
 
         def k(rec: dict[str, Any], actual: bool) -> tuple:
@@ -634,7 +641,8 @@ class _Comparer:
         def where(rec: dict[str, Any], describe: Callable[[Any], str]) -> str:
             label = snippet(rec.get("name") or rec.get("text") or "") if (rec.get("name") or rec.get("text")) else ""
             ref = rec.get(refs)
-            place = describe(ref[0] if isinstance(ref, list) and ref else ref if not isinstance(ref, list) else None)
+            ref = ref[0] if isinstance(ref, list) and ref else ref if not isinstance(ref, list) else None
+            place = describe(ref) if ref is not None else "the document (between paragraphs)"
             return f"{kind} {label} in {place}".replace("  ", " ")
 
         for i, j in sorted(al.pairs + al.moved):
