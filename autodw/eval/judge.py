@@ -242,6 +242,10 @@ class _Comparer:
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
         self.pdesc_e: dict[str, str] = {}
         self.pdesc_a: dict[str, str] = {}
+        self.cells_e: dict[str, dict[str, Any]] = {}  # cell paragraphs by id, described when needed
+        self.cells_a: dict[str, dict[str, Any]] = {}
+        # with the same styles and defaults, paragraphs written identically look identical (a fast path)
+        self.same_styles = exp.state["styles"] == act.state["styles"] and exp.paragraph_defaults == act.paragraph_defaults
 
     def run(self) -> list[Difference]:
         self._describe_paragraphs()
@@ -304,7 +308,7 @@ class _Comparer:
     # paragraphs -------------------------------------------------------------------------------------
 
     def _describe_paragraphs(self) -> None:
-        for state, out in ((self.e, self.pdesc_e), (self.a, self.pdesc_a)):
+        for state, out, cells in ((self.e, self.pdesc_e, self.cells_e), (self.a, self.pdesc_a, self.cells_a)):
             previous = None
             for p in state["paragraphs"]:
                 out[p["id"]] = _paragraph_description(p, previous)
@@ -314,9 +318,11 @@ class _Comparer:
                 for row in t.get("cell_details", []):
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
-                            out[p["id"]] = _paragraph_description(p, None)
+                            cells[p["id"]] = p
 
     def describe_e(self, pid: str | None) -> str:
+        if pid in self.cells_e:
+            return _paragraph_description(self.cells_e[pid], None)
         return self.pdesc_e.get(pid or "", "the start of the document" if pid is None else f"paragraph {pid}")
 
     def describe_a(self, pid: str | None) -> str:
@@ -325,7 +331,8 @@ class _Comparer:
             return self.describe_e(self.pmap[pid])
         if pid is None:
             return "the start of the document"
-        return self.pdesc_a.get(pid, f"paragraph {pid}").replace(f"({pid})", "(new)")
+        described = _paragraph_description(self.cells_a[pid], None) if pid in self.cells_a else self.pdesc_a.get(pid, f"paragraph {pid}")
+        return described.replace(f"({pid})", "(new)")
 
     def _body(self) -> None:
         pe, pa = self.e["paragraphs"], self.a["paragraphs"]
@@ -367,6 +374,8 @@ class _Comparer:
 
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
         """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
+        if self.same_styles and _same_raw(pe, pa):
+            return
         te, ta = pe["text"], pa["text"]
         free = False
         if te.strip() != ta.strip():
@@ -694,6 +703,14 @@ class _Comparer:
                     self.add(f"style {snippet(name)}", "; ".join(parts))
             elif (e or a).get("custom"):
                 self.add(f"style {snippet(name)}", f"custom style: expected {'defined' if e else 'none'}, actual {'defined' if a else 'none'}")
+
+
+_VOLATILE = {"id", "index", "section"}
+
+
+def _same_raw(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same paragraph as written (ids and positions aside)."""
+    return a.keys() == b.keys() and all(a[k] == b[k] for k in a if k not in _VOLATILE)
 
 
 def _paragraph_description(p: dict[str, Any], previous: str | None) -> str:
