@@ -18,14 +18,14 @@ from autodw.state import extract_state
 from autodw.units import NAMED_COLORS
 from autodw.xml import qn
 
-from conftest import CORPUS, EXAMPLES, corpus_file
+from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
 
 REPORT = EXAMPLES / "report.docx"
 
 
 def edited(source, *calls) -> WordDocument:
     """A new, independently opened document: `source` with the API calls applied, saved and re-opened."""
-    doc = WordDocument.open(source)
+    doc = WordDocument.from_bytes(source.to_bytes()) if isinstance(source, WordDocument) else WordDocument.open(source)
     for name, args in calls:
         execute(doc, name, args)
     return WordDocument.from_bytes(doc.to_bytes(), name="edited.docx")
@@ -282,6 +282,43 @@ def test_differences_in_two_words_of_one_run_are_one_difference():
     actual = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "three quarters"}, "italic": True}))
     d = only(judge(REPORT, actual))
     assert d.where.startswith('text "three quarters" in paragraph')
+
+
+def test_the_same_change_on_several_words_is_one_difference():
+    def build(d):
+        p = d.add_paragraph()
+        for word in ("alpha ", "beta ", "gamma ", "delta"):
+            p.add_run(word).italic = word.startswith(("beta", "delta"))
+
+    doc = make_doc(build)
+    actual = edited(doc, ("set_text_format", {"paragraphs": "p1", "italic": True}))
+    d = only(judge(doc, actual))
+    assert d.where == 'text "alpha", "gamma" in paragraph "alpha beta gamma delta" (p1)'
+    assert d.what == "italic: expected no, actual yes"
+
+
+def test_tables_with_the_same_cells_are_told_apart_by_place():
+    def build(d):
+        for n in range(3):
+            d.add_paragraph(f"Form part {n + 1}")
+            t = d.add_table(rows=2, cols=2)
+            t.cell(0, 0).text = "Name"
+            d.add_paragraph(f"End of part {n + 1}")
+
+    doc = make_doc(build)
+    d = only(judge(doc, edited(doc, ("set_cell_text", {"table": "t3", "row": 1, "col": 1, "text": "Ada"}))))
+    assert d.where == 'table 3 "Name |" row 2 cell 2 (empty)' and d.what == 'text: expected "", actual "Ada"'
+    body = {p["text"]: p["id"] for p in extract_state(doc)["paragraphs"]}
+    d = only(judge(doc, edited(doc, ("move_block", {"block": "t1", "position": {"after": body["Form part 3"]}}))))
+    assert d.where == 'table 1 "Name |"'
+    assert d.what == (f'position: expected after paragraph "Form part 1" ({body["Form part 1"]}), '
+                      f'actual after paragraph "Form part 3" ({body["Form part 3"]})')
+
+
+def test_a_new_text_of_other_words_is_compared_by_its_format_as_a_whole():
+    actual = edited(REPORT, ("set_cell_text", {"table": "t1", "row": 0, "col": 0, "text": "Territory"}))
+    d = only(judge(REPORT, actual))
+    assert d.what == 'text: expected "Region", actual "Territory"'
 
 
 # --- corpus documents ----------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
 _SNIPPET = 40
+_LISTED = 5  # stretches of text named in one difference
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,10 @@ class Alignment:
 
 
 def align(a: Sequence[Hashable], b: Sequence[Hashable], similarity: Callable[[int, int], float] | None = None,
-          threshold: float = 0.5) -> Alignment:
+          threshold: float = 0.5, moves: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None) -> Alignment:
     """Align two sequences by content: equal stretches (SequenceMatcher), then within each replaced
     stretch items paired by position when both sides have as many, else in order by `similarity`;
-    finally unmatched items with equal keys become moves."""
+    finally unmatched items with equal keys (or equal `moves` keys, when given) become moves."""
     pairs: list[tuple[int, int]] = []
     missing: list[int] = []
     extra: list[int] = []
@@ -151,8 +152,9 @@ def align(a: Sequence[Hashable], b: Sequence[Hashable], similarity: Callable[[in
             missing.extend(range(i1, i2))
             extra.extend(range(j1, j2))
     moved: list[tuple[int, int]] = []
+    move_a, move_b = moves or (a, b)
     for i in list(missing):
-        j = next((k for k in extra if b[k] == a[i]), None)
+        j = next((k for k in extra if move_b[k] == move_a[i]), None)
         if j is not None:
             moved.append((i, j))
             missing.remove(i)
@@ -389,7 +391,7 @@ class _Comparer:
         fe, fa = self.fe.paragraph(pe), self.fa.paragraph(pa)
         parts += self.fields(fe, fa, list(fe))
         later: list[tuple[str, str]] = []
-        if free:
+        if free or (te.strip() != ta.strip() and _ratio(te, ta) < 0.5):  # other words: their format as a whole
             de, da = dominant_format(pe, self.fe), dominant_format(pa, self.fa)
             runs = self.fields(de, da, list(de)) if de and da else []
             if runs:
@@ -409,7 +411,7 @@ class _Comparer:
         if len(se) == 1 and len(sa) == 1 and se[0][2] == sa[0][2]:
             return []
         blocks = [(0, 0, len(te))] if te == ta else \
-            [(i, j, n) for i, j, n in SequenceMatcher(None, te, ta, autojunk=False).get_matching_blocks() if n]
+            [(i, j, n) for i, j, n in SequenceMatcher(None, te, ta, autojunk=False).get_matching_blocks() if n >= 3]
         found: list[tuple[int, int, str, Any, Any]] = []  # expected start, end, key, expected value, actual value
         open_: dict[tuple[str, Any, Any], int] = {}  # the last range of each (key, values), to extend
         for i0, j0, n in blocks:
@@ -429,18 +431,31 @@ class _Comparer:
         for start, end, key, ev, av in found:
             by_range.setdefault((start, end), []).append(f"{_label((key,))}: expected {show(ev, key)}, actual {show(av, key)}")
         whole = (len(te) - len(te.lstrip()), len(te.rstrip()))
-        return [(where if (start <= whole[0] and end >= whole[1]) else f"text {snippet(te[start:end])} in {where}",
-                 "; ".join(parts)) for (start, end), parts in by_range.items()]
+        by_what: dict[str, list[tuple[int, int]]] = {}  # the same change on several stretches: one difference
+        for rng, parts in by_range.items():
+            by_what.setdefault("; ".join(parts), []).append(rng)
+        out = []
+        for what, ranges in by_what.items():
+            if len(ranges) == 1 and ranges[0][0] <= whole[0] and ranges[0][1] >= whole[1]:
+                out.append((where, what))
+                continue
+            shown = ", ".join(snippet(te[a:b]) for a, b in ranges[:_LISTED])
+            more = f" and {len(ranges) - _LISTED} more" if len(ranges) > _LISTED else ""
+            out.append((f"text {shown}{more} in {where}", what))
+        return out
 
     # tables -----------------------------------------------------------------------------------------------
 
     def _tables(self) -> None:
         te, ta = self.e["tables"], self.a["tables"]
-        ke = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in te]
-        ka = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in ta]
-        flat_e = [" ".join(" ".join(r) for r in k) for k in ke]
-        flat_a = [" ".join(" ".join(r) for r in k) for k in ka]
-        al = align(ke, ka, lambda i, j: _ratio(flat_e[i], flat_a[j]))
+        ce = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in te]
+        ca = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in ta]
+        # keyed by place and content: tables with the same cells (common in forms) stay apart by where they are
+        ke = [(self._table_anchor(t, False), c) for t, c in zip(te, ce)]
+        ka = [(self._table_anchor(t, True), c) for t, c in zip(ta, ca)]
+        flat_e = [" ".join(" ".join(r) for r in k) for k in ce]
+        flat_a = [" ".join(" ".join(r) for r in k) for k in ca]
+        al = align(ke, ka, lambda i, j: _ratio(flat_e[i], flat_a[j]), moves=(ce, ca))
         for i, j in sorted(al.pairs + al.moved):
             self.table(i, te[i], ta[j])
         for i in al.missing:
@@ -450,6 +465,12 @@ class _Comparer:
             self.add(f"extra table {snippet(' | '.join(t['cells'][0]) if t['cells'] else '')}",
                      f"unexpected: not in the expected document ({t['rows']} rows x {t['cols']} columns, after "
                      f"{self.describe_a(t.get('after_paragraph'))})")
+
+    def _table_anchor(self, t: dict[str, Any], actual: bool) -> Hashable:
+        if "nested_in" in t:
+            return ("nested", t["nested_in"].get("row"), t["nested_in"].get("col"))
+        pid = t.get("after_paragraph")
+        return self.pmap.get(pid, f"new:{pid}") if actual and pid is not None else pid
 
     def table(self, n: int, te: dict[str, Any], ta: dict[str, Any]) -> None:
         where = _table_where(n, te)
