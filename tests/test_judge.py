@@ -350,6 +350,8 @@ def _resave_sample() -> list[str]:
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.docx")), ids=lambda p: p.name)
 def test_no_false_differences_on_examples(path):
     assert judge(path, edited(path)).to_text() == "equivalent"
+    state = extract_state(WordDocument.open(path))  # a state on one side, a document on the other
+    assert judge(state, edited(path)).equivalent and judge(path, state).equivalent
 
 
 @pytest.mark.parametrize("name", _resave_sample() or ["(corpus absent)"])

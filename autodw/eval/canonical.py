@@ -11,7 +11,7 @@ differences remain. Ids, rsids, proofing marks and ``_GoBack`` bookmarks never r
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Union
 
 from autodw.document import WordDocument
@@ -47,10 +47,10 @@ _DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading":
 
 @dataclass
 class Prepared:
-    """A document's state and the paragraph defaults of its ``w:docDefaults`` (absent when only a state was given)."""
+    """A document's state and the paragraph defaults of its ``w:docDefaults`` (None when only a state was given)."""
 
     state: State
-    paragraph_defaults: dict[str, Any] = field(default_factory=dict)
+    paragraph_defaults: dict[str, Any] | None = None
     name: str = "document"
 
 
@@ -78,7 +78,7 @@ class Formatting:
         styles = prepared.state["styles"]
         self.styles: dict[str, dict[str, Any]] = {s["name"]: s for s in styles["styles"]}
         self._run_base = {**RUN_DEFAULTS, **{k: v for k, v in styles["defaults"].items() if k in RUN_DEFAULTS}}
-        self._para_base = _merge_paragraph(dict(_PARAGRAPH_BASE), prepared.paragraph_defaults)
+        self._para_base = _merge_paragraph(_copy(_PARAGRAPH_BASE), prepared.paragraph_defaults or {})
         self._chains: dict[str | None, list[dict[str, Any]]] = {}
         self._style_runs: dict[str | None, dict[str, Any]] = {}
 

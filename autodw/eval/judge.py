@@ -104,6 +104,8 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
     file that cannot be opened and ConfigError for a dict that is not a state.
     """
     exp, act = prepare(expected), prepare(actual)
+    if exp.paragraph_defaults is None or act.paragraph_defaults is None:  # a state on one side: neither is known
+        exp.paragraph_defaults = act.paragraph_defaults = None
     ctx = JudgeContext.make(instruction, free_text, initial)
     diffs = _Comparer(exp, act, ctx).run()
     if len(diffs) > MAX_DIFFERENCES:
