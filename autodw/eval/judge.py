@@ -471,12 +471,11 @@ class _Comparer:
     def _table_anchor(self, t: dict[str, Any], actual: bool) -> Hashable:
         if "nested_in" in t:
             return ("nested", t["nested_in"].get("row"), t["nested_in"].get("col"))
-        pid = t.get("after_paragraph")
-        return self.pmap.get(pid, f"new:{pid}") if actual and pid is not None else pid
+        return self._expected_id(t.get("after_paragraph")) if actual else t.get("after_paragraph")
 
     def table(self, n: int, te: dict[str, Any], ta: dict[str, Any]) -> None:
         where = _table_where(n, te)
-        if "nested_in" not in te and self.pmap.get(ta.get("after_paragraph"), ta.get("after_paragraph")) != te.get("after_paragraph"):
+        if "nested_in" not in te and self._expected_id(ta.get("after_paragraph")) != te.get("after_paragraph"):
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
         parts = self.fields(te, ta, ("style", "alignment", "borders", "width", "autofit", "header_rows", "exact_height_rows"))
@@ -567,7 +566,7 @@ class _Comparer:
     def _images(self) -> None:
         ie, ia = self.e["images"], self.a["images"]
         ke = [(x.get("type"), x.get("paragraph")) for x in ie]
-        ka = [(x.get("type"), self.pmap.get(x.get("paragraph"), f"new:{x.get('paragraph')}")) for x in ia]
+        ka = [(x.get("type"), self._expected_id(x.get("paragraph"))) for x in ia]
         al = align(ke, ka)
         for i, j in sorted(al.pairs + al.moved):
             where = self._image_where(ie, i)
@@ -655,46 +654,44 @@ class _Comparer:
 
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
                  compared: tuple[str, ...], refs: str = "paragraph") -> None:
-        """Align two lists of records by `key` (texts trimmed, paragraph references mapped) and compare them."""
+        """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them."""
         def mapped(rec: dict[str, Any], actual: bool) -> Any:
             ref = rec.get(refs)
-            conv = (lambda p: self.pmap.get(p, f"new:{p}") if p is not None else None) if actual else (lambda p: p)
+            conv = self._expected_id if actual else (lambda p: p)
             return tuple(conv(p) for p in ref) if isinstance(ref, list) else conv(ref)
 
         def k(rec: dict[str, Any], actual: bool) -> tuple:
-            return tuple(mapped(rec, actual) if f == refs else (rec.get(f) or "").strip() if isinstance(rec.get(f), str)
-                         else rec.get(f) for f in key)
+            return tuple(mapped(rec, actual) if f == refs else _trimmed(rec.get(f)) for f in key)
+
+        def where(rec: dict[str, Any], describe: Callable[[str], str]) -> str:
+            name = rec.get("name") or rec.get("text")
+            ref = _first(rec.get(refs))
+            place = describe(ref) if ref is not None else "the document (between paragraphs)"
+            return f"{kind} {snippet(name)} in {place}" if name else f"{kind} in {place}"
 
         ke, ka = [k(r, False) for r in re_], [k(r, True) for r in ra]
         texts_e = [" ".join(str(x) for x in t) for t in ke]
         texts_a = [" ".join(str(x) for x in t) for t in ka]
         al = align(ke, ka, lambda i, j: _ratio(texts_e[i], texts_a[j]))
-
-        def where(rec: dict[str, Any], describe: Callable[[Any], str]) -> str:
-            label = snippet(rec.get("name") or rec.get("text") or "") if (rec.get("name") or rec.get("text")) else ""
-            ref = rec.get(refs)
-            ref = ref[0] if isinstance(ref, list) and ref else ref if not isinstance(ref, list) else None
-            place = describe(ref) if ref is not None else "the document (between paragraphs)"
-            return f"{kind} {label} in {place}".replace("  ", " ")
-
         for i, j in sorted(al.pairs + al.moved):
-            w = where(re_[i], self.describe_e)
+            e, a = re_[i], ra[j]
             parts = []
-            if "text" in key and not self.text_same(re_[i].get("text") or "", ra[j].get("text") or ""):
-                parts.append(f"text: expected {snippet(re_[i].get('text') or '', 80)}, actual {snippet(ra[j].get('text') or '', 80)}")
-            if mapped(re_[i], False) != mapped(ra[j], True):
-                ref_a = ra[j].get(refs)
-                ref_a = ref_a[0] if isinstance(ref_a, list) and ref_a else ref_a if not isinstance(ref_a, list) else None
-                parts.append(f"place: expected in {self.describe_e(re_[i].get(refs) if not isinstance(re_[i].get(refs), list) else (re_[i][refs] or [None])[0])}, "
-                             f"actual in {self.describe_a(ref_a)}")
-            parts += [p for f in key if f not in ("text", refs) for p in self.fields(re_[i], ra[j], (f,))]
-            parts += self.fields(re_[i], ra[j], compared)
+            if "text" in key and not self.text_same(e.get("text") or "", a.get("text") or ""):
+                parts.append(f"text: expected {snippet(e.get('text') or '', 80)}, actual {snippet(a.get('text') or '', 80)}")
+            if mapped(e, False) != mapped(a, True):
+                parts.append(f"place: expected in {self.describe_e(_first(e.get(refs)))}, "
+                             f"actual in {self.describe_a(_first(a.get(refs)))}")
+            parts += self.fields(e, a, [f for f in key if f not in ("text", refs)] + list(compared))
             if parts:
-                self.add(w, "; ".join(parts))
+                self.add(where(e, self.describe_e), "; ".join(parts))
         for i in al.missing:
             self.add(where(re_[i], self.describe_e), "missing: absent from the actual document")
         for j in al.extra:
             self.add("extra " + where(ra[j], self.describe_a), "unexpected: not in the expected document")
+
+    def _expected_id(self, pid: str | None) -> str | None:
+        """An actual paragraph id as the id of the expected paragraph it corresponds to (``new:ID`` if none)."""
+        return None if pid is None else self.pmap.get(pid, f"new:{pid}")
 
     # document properties and styles -----------------------------------------------------------------------------
 
@@ -729,6 +726,15 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+
+
+def _trimmed(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _first(ref: Any) -> Any:
+    """A record's paragraph reference, or the first of a list of them (None if there is none)."""
+    return (ref[0] if ref else None) if isinstance(ref, list) else ref
 
 
 def _same_raw(a: dict[str, Any], b: dict[str, Any]) -> bool:
