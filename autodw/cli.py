@@ -56,6 +56,9 @@ def _judge(args: argparse.Namespace) -> int:
 
     if args.judge == "llm":
         from autodw.eval.llm_judge import llm_judge
+
+        if args.initial:
+            raise ConfigError("--initial is only used by the deterministic judge")
         from autodw.llm.factory import make_llm
 
         llm = make_llm(args.llm, base_url=args.base_url,

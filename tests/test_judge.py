@@ -398,4 +398,8 @@ def test_cli(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error: ")
     (tmp_path / "notes.docx").write_text("not a zip")
     assert main(["judge", str(REPORT), str(tmp_path / "notes.docx")]) == 2
+    capsys.readouterr()
+    assert main(["judge", str(REPORT), str(REPORT), "--llm", "local"]) == 2  # --llm without --judge llm
+    assert main(["judge", str(REPORT), str(REPORT), "--judge", "llm", "--initial", str(REPORT)]) == 2
+    assert capsys.readouterr().err.count("error: ") == 2
     assert REPORT.read_bytes() == before

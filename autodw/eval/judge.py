@@ -600,7 +600,7 @@ class _Comparer:
         if len(se) != len(sa):
             self.add("document", f"sections: expected {len(se)}, actual {len(sa)}")
         keys = ("start", "orientation", "page_width_cm", "page_height_cm", "margins_cm", "columns", "page_numbering",
-                "different_first_page", "different_odd_even", "watermark")
+                "different_first_page", "different_odd_even")  # watermarks: compared with the headers that hold them
         for n, (xe, xa) in enumerate(zip(se, sa), 1):
             parts = self.fields(xe, xa, keys)
             if parts:
