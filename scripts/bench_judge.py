@@ -88,6 +88,8 @@ def main() -> None:
     print(f"{len(times)} pairs ({sum(1 for t in times if t[2])} equivalent), {args.repeat} runs each")
     print(f"judge time per pair (open both files, extract, compare): median {statistics.median(ms):.1f} ms, "
           f"p90 {p90:.1f} ms, max {ms[-1]:.1f} ms")
+    edits = [t for t, label, _ in times if label.startswith("report + ")]
+    print(f"edited sample report (different pairs): median {statistics.median(edits):.1f} ms")
     print(f"comparison alone (states given): median {statistics.median(compare_ms):.1f} ms, max {max(compare_ms):.1f} ms")
     print(f"1,700 pairs at the median: {statistics.median(ms) * 1700 / 1000:.1f} s")
     print("slowest:", "; ".join(f"{label} {t:.0f} ms" for t, label, _ in sorted(times, reverse=True)[:5]))
