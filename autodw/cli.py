@@ -55,6 +55,33 @@ def _diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judge(args: argparse.Namespace) -> int:
+    from autodw.errors import ConfigError
+
+    if args.judge == "llm":
+        from autodw.eval.llm_judge import llm_judge
+
+        if args.initial:
+            raise ConfigError("--initial is only used by the deterministic judge")
+        from autodw.llm.factory import make_llm
+
+        llm = make_llm(args.llm, base_url=args.base_url,
+                       api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
+        verdict = llm_judge(args.expected, args.actual, llm=llm, instruction=args.instruction, free_text=args.free_text)
+    else:
+        from autodw.eval.judge import judge
+
+        if args.llm:
+            raise ConfigError("--llm is only used with --judge llm")
+        verdict = judge(args.expected, args.actual, instruction=args.instruction, free_text=args.free_text,
+                        initial=args.initial)
+    if args.format == "json":
+        _print_json(verdict.to_dict())
+    else:
+        print(verdict.to_text())
+    return 0 if verdict.equivalent else 1
+
+
 def _apis(args: argparse.Namespace) -> int:
     from autodw.apis import registry
 
@@ -206,6 +233,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--max-lines", type=int, default=60, help="lines of the text summary")
     p.set_defaults(handler=_diff)
+
+    p = sub.add_parser("judge", help="is ACTUAL equivalent to EXPECTED? (exit 0 yes, 1 no, 2 bad input)")
+    p.add_argument("expected", help="the expected document")
+    p.add_argument("actual", help="the document to judge")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--instruction", default=None, metavar="TEXT",
+                   help="the instruction: colours it names in words accept any colour of that name")
+    p.add_argument("--free-text", action="store_true", help="the instruction asks for free text: judge written text "
+                                                            "by place, type, formatting and length, not its words")
+    p.add_argument("--initial", default=None, metavar="FILE",
+                   help="the document before the instruction (with --free-text: texts already in it must match)")
+    p.add_argument("--judge", choices=("deterministic", "llm"), default="deterministic")
+    p.add_argument("--llm", default=None, help="the model of --judge llm (specs as for run)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
+    p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
+    p.set_defaults(handler=_judge)
 
     p = sub.add_parser("apis", help="list the document APIs")
     p.add_argument("--format", choices=("text", "json"), default="text")

@@ -1,0 +1,80 @@
+"""Colour names as ranges: which hex colours a person would call "blue" (data: ``colour_names.json``).
+
+Used by the judge's colour tolerance: when an instruction names a colour in words, any colour of that
+name is accepted, e.g. "blue" accepts 0000FF and 0070C0 but not 00B050.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+_DATA = Path(__file__).with_name("colour_names.json")
+_HEX = re.compile(r"[0-9A-Fa-f]{6}")
+
+
+@dataclass(frozen=True)
+class ColourRange:
+    """One named colour: HSV hue ranges in degrees (empty: any hue), saturation and value bounds in [0, 1]."""
+
+    name: str
+    words: tuple[str, ...]
+    hue: tuple[tuple[float, float], ...]
+    saturation: tuple[float, float]
+    value: tuple[float, float]
+
+    def contains(self, hex_rgb: str | None) -> bool:
+        """True if the RRGGBB colour `hex_rgb` is of this name."""
+        hsv = _hsv(hex_rgb)
+        if hsv is None:
+            return False
+        h, s, v = hsv
+        return (not self.hue or any(lo <= h <= hi for lo, hi in self.hue)) and \
+            self.saturation[0] <= s <= self.saturation[1] and self.value[0] <= v <= self.value[1]
+
+
+@lru_cache(maxsize=1)
+def colour_ranges() -> dict[str, ColourRange]:
+    """Name -> range, from the data file."""
+    data = json.loads(_DATA.read_text(encoding="utf-8"))["names"]
+    return {name: ColourRange(name, tuple(d["words"]), tuple(tuple(r) for r in d.get("hue", [])),
+                              tuple(d["saturation"]), tuple(d["value"])) for name, d in data.items()}
+
+
+@lru_cache(maxsize=1)
+def _word_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
+    owner = {w.lower(): name for name, r in colour_ranges().items() for w in r.words}
+    words = sorted(owner, key=len, reverse=True)  # longest first: "dark blue" before "blue"
+    alternatives = [rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w) for w in words]
+    return re.compile("|".join(alternatives), re.IGNORECASE), owner
+
+
+def colour_names_in(text: str | None) -> list[str]:
+    """The colour names an instruction mentions in words, in order of appearance, without repeats."""
+    if not text:
+        return []
+    pattern, owner = _word_pattern()
+    names: list[str] = []
+    for m in pattern.finditer(text):
+        name = owner[m.group(0).lower()]
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def same_named_colour(expected: str | None, actual: str | None, names: list[str]) -> str | None:
+    """The first of `names` that both colours belong to, or None."""
+    ranges = colour_ranges()
+    return next((n for n in names if ranges[n].contains(expected) and ranges[n].contains(actual)), None)
+
+
+def _hsv(hex_rgb: str | None) -> tuple[float, float, float] | None:
+    if not hex_rgb or not _HEX.fullmatch(hex_rgb):
+        return None
+    r, g, b = (int(hex_rgb[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    h, s, v = colorsys.rgb_to_hsv(r, g, b)
+    return h * 360, s, v

@@ -1,0 +1,789 @@
+"""The deterministic judge: is the actual document equivalent to the expected one, and if not, why?
+
+``judge(expected, actual)`` canonicalises both documents (see :mod:`autodw.eval.canonical`), aligns
+their elements by content (never by id: two files number their elements independently), compares
+them and returns a :class:`Verdict` whose differences each say *where* (the element described by
+its text, e.g. ``paragraph "Quarterly results..." (p4)`` or ``table 1 "Region | Q1" row 3 cell 2``;
+ids are those of the expected document) and *what* (``bold: expected yes, actual no``).
+
+Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
+state); ``_Toc`` bookmarks (Word regenerates them); run splits; explicit values equal to the inherited
+ones (formatting is compared as effective values: document defaults, style chain, direct formatting);
+colour ``auto`` vs ``000000``; image file and drawing names; list numbering ids (the list kind, level
+and number format are compared); a header or footer linked to the previous section vs an identical
+copy; core properties that saving changes (revision, last modified by); comment and note ids.
+
+Tolerances a person would accept (each tested in tests/test_judge.py):
+
+| tolerance | rule | applies |
+|---|---|---|
+| whitespace at the ends of texts | texts are compared with leading and trailing whitespace removed | always |
+| formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
+| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
+| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
+| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
+| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any, Callable, Hashable, Iterable, Sequence
+
+from autodw.eval.canonical import VISIBLE_ON_SPACES, Formatting, Prepared, Source, dominant_format, prepare, segments
+from autodw.eval.colours import colour_names_in, same_named_colour
+from autodw.units import color_name
+
+CM_TOLERANCE = 0.05
+PT_TOLERANCE = 0.5
+LINE_TOLERANCE = 0.01
+FREE_TEXT_MIN_RATIO = 1 / 3
+MAX_DIFFERENCES = 200
+_COLOUR_KEYS = {"color", "shading", "fill"}
+_SNIPPET = 40
+_LISTED = 5  # stretches of text named in one difference
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One reason the documents differ: where (the element, described by its text) and what (expected vs actual)."""
+
+    where: str
+    what: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"where": self.where, "what": self.what}
+
+
+@dataclass
+class Verdict:
+    """The judge's answer."""
+
+    equivalent: bool
+    differences: list[Difference] = field(default_factory=list)
+    judge: str = "deterministic"
+    usage: dict[str, int] | None = None  # tokens, for the LLM judge
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"equivalent": self.equivalent, "differences": [d.to_dict() for d in self.differences], "judge": self.judge}
+        if self.usage is not None:
+            out["usage"] = self.usage
+        return out
+
+    def to_text(self) -> str:
+        """Human-readable: one line for the verdict, one per difference."""
+        head = "equivalent" if self.equivalent else f"not equivalent: {len(self.differences)} difference(s)"
+        return "\n".join([head] + [f"- {d.where}: {d.what}" for d in self.differences])
+
+
+@dataclass(frozen=True)
+class JudgeContext:
+    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial texts."""
+
+    colour_names: tuple[str, ...] = ()
+    free_text: bool = False
+    initial_texts: frozenset[str] | None = None
+
+    @classmethod
+    def make(cls, instruction: str | None = None, free_text: bool = False, initial: Source | None = None) -> "JudgeContext":
+        texts = None
+        if initial is not None:
+            texts = frozenset(_all_texts(prepare(initial).state))
+        return cls(tuple(colour_names_in(instruction)), free_text, texts)
+
+
+def judge(expected: Source, actual: Source, *, instruction: str | None = None, free_text: bool = False,
+          initial: Source | None = None) -> Verdict:
+    """Compare `actual` with `expected` (documents, paths or extracted states).
+
+    `instruction` enables the named-colour tolerance for the colours it names; `free_text` the free-text
+    tolerance (limited to texts absent from `initial` when that is given). Raises DocumentError for a
+    file that cannot be opened and ConfigError for a dict that is not a state.
+    """
+    exp, act = prepare(expected), prepare(actual)
+    if exp.paragraph_defaults is None or act.paragraph_defaults is None:  # a state on one side: neither is known
+        exp.paragraph_defaults = act.paragraph_defaults = None
+    ctx = JudgeContext.make(instruction, free_text, initial)
+    diffs = _Comparer(exp, act, ctx).run()
+    if len(diffs) > MAX_DIFFERENCES:
+        more = len(diffs) - MAX_DIFFERENCES
+        diffs = diffs[:MAX_DIFFERENCES] + [Difference("document", f"{more} more difference(s) not listed")]
+    return Verdict(not diffs, diffs)
+
+
+# --- alignment ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Alignment:
+    """Index pairs of corresponding items, pairs of equal items found at other places, and the unmatched."""
+
+    pairs: list[tuple[int, int]]
+    moved: list[tuple[int, int]]
+    missing: list[int]
+    extra: list[int]
+
+
+def align(a: Sequence[Hashable], b: Sequence[Hashable], similarity: Callable[[int, int], float] | None = None,
+          threshold: float = 0.5, moves: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None) -> Alignment:
+    """Align two sequences by content: equal stretches (SequenceMatcher), then within each replaced
+    stretch items paired by position when both sides have as many, else in order by `similarity`;
+    finally unmatched items with equal keys (or equal `moves` keys, when given) become moves."""
+    pairs: list[tuple[int, int]] = []
+    missing: list[int] = []
+    extra: list[int] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            pairs.extend(zip(range(i1, i2), range(j1, j2)))
+        elif tag == "replace" and similarity is not None:
+            j = j1
+            used: set[int] = set()
+            for i in range(i1, i2):
+                best = next((k for k in range(j, j2) if similarity(i, k) >= threshold), None)
+                if best is None:
+                    missing.append(i)
+                else:
+                    pairs.append((i, best))
+                    used.add(best)
+                    j = best + 1
+            extra.extend(k for k in range(j1, j2) if k not in used)
+        else:
+            missing.extend(range(i1, i2))
+            extra.extend(range(j1, j2))
+    moved: list[tuple[int, int]] = []
+    move_a, move_b = moves or (a, b)
+    for i in list(missing):
+        j = next((k for k in extra if move_b[k] == move_a[i]), None)
+        if j is not None:
+            moved.append((i, j))
+            missing.remove(i)
+            extra.remove(j)
+    pairs.sort()
+    return Alignment(pairs, moved, missing, extra)
+
+
+def _ratio(x: str, y: str) -> float:
+    sm = SequenceMatcher(None, x, y, autojunk=False)
+    return sm.ratio() if sm.real_quick_ratio() >= 0.5 and sm.quick_ratio() >= 0.5 else 0.0
+
+
+# --- describing --------------------------------------------------------------------------------------
+
+
+def snippet(text: str, limit: int = _SNIPPET) -> str:
+    """A text quoted for a description: whitespace collapsed, cut at `limit` characters."""
+    text = " ".join(text.split()) or text[:limit]  # only whitespace: shown as it is
+    return json.dumps(text if len(text) <= limit else text[:limit].rstrip() + "...", ensure_ascii=False)
+
+
+def show(value: Any, key: str = "") -> str:
+    """A value for a `what`: yes/no, none, quoted texts, colours with their name, numbers with units."""
+    if value is None or value is False and key == "underline":
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        value = round(value, 2)
+        text = f"{value:g}"
+    elif isinstance(value, int):
+        text = str(value)
+    elif isinstance(value, str):
+        named = color_name(value) if key in _COLOUR_KEYS else None
+        return f"{value} ({named})" if named else json.dumps(value, ensure_ascii=False)
+    else:
+        return json.dumps(value, ensure_ascii=False)
+    unit = " cm" if key.endswith("_cm") else " pt" if key.endswith("_pt") else ""
+    return text + unit
+
+
+def _label(path: Iterable[str]) -> str:
+    words = []
+    for part in path:
+        for suffix in ("_cm", "_pt"):
+            part = part[: -len(suffix)] if part.endswith(suffix) else part
+        words.append(part.replace("_", " "))
+    return " ".join(words)
+
+
+def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
+    """Short excerpts of two texts around their first difference."""
+    if len(e) <= 2 * _SNIPPET and len(a) <= 2 * _SNIPPET:
+        return snippet(e, 2 * _SNIPPET), snippet(a, 2 * _SNIPPET)
+    ops = [op for op in SequenceMatcher(None, e, a, autojunk=False).get_opcodes() if op[0] != "equal"]
+    _, i1, i2, j1, j2 = ops[0] if ops else ("", 0, 0, 0, 0)
+
+    def excerpt(t: str, s: int, f: int) -> str:
+        lo, hi = max(0, s - 20), min(len(t), max(f, s) + 20)
+        return json.dumps(("..." if lo else "") + " ".join(t[lo:hi].split(" ")) + ("..." if hi < len(t) else ""),
+                          ensure_ascii=False)
+
+    return excerpt(e, i1, i2), excerpt(a, j1, j2)
+
+
+def _all_texts(state: dict[str, Any]) -> Iterable[str]:
+    for p in state["paragraphs"]:
+        yield p["text"].strip()
+    for t in state["tables"]:
+        for row in t["cells"]:
+            for c in row:
+                yield c.strip()
+
+
+# --- comparing -----------------------------------------------------------------------------------
+
+
+class _Comparer:
+    """One comparison of two prepared documents; differences collected in document order."""
+
+    def __init__(self, exp: Prepared, act: Prepared, ctx: JudgeContext):
+        self.e, self.a = exp.state, act.state
+        self.fe, self.fa = Formatting(exp), Formatting(act)
+        self.ctx = ctx
+        self.diffs: list[Difference] = []
+        self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
+        self.pdesc_e: dict[str, str] = {}
+        self.pdesc_a: dict[str, str] = {}
+        self.cells_e: dict[str, dict[str, Any]] = {}  # cell paragraphs by id, described when needed
+        self.cells_a: dict[str, dict[str, Any]] = {}
+        # with the same styles and defaults, paragraphs written identically look identical (a fast path)
+        self.same_styles = exp.state["styles"] == act.state["styles"] and exp.paragraph_defaults == act.paragraph_defaults
+
+    def run(self) -> list[Difference]:
+        self._describe_paragraphs()
+        self._body()
+        self._tables()
+        self._images()
+        self._sections()
+        self._interactive()
+        self._document_info()
+        self._styles()
+        return self.diffs
+
+    def add(self, where: str, what: str) -> None:
+        self.diffs.append(Difference(where, what))
+
+    # values ---------------------------------------------------------------------------------------
+
+    def same(self, key: str, e: Any, a: Any) -> bool:
+        """Equal up to the tolerances that apply to `key`."""
+        if e == a:
+            return True
+        if key in _COLOUR_KEYS and isinstance(e, str) and isinstance(a, str):
+            return same_named_colour(e, a, list(self.ctx.colour_names)) is not None
+        if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
+            tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
+                PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
+            return abs(e - a) <= tol + 1e-9
+        if isinstance(e, dict) and isinstance(a, dict):
+            return all(self.same(k, e.get(k), a.get(k)) for k in set(e) | set(a))
+        if isinstance(e, list) and isinstance(a, list):
+            return len(e) == len(a) and all(self.same(key, x, y) for x, y in zip(e, a))
+        return False
+
+    def fields(self, e: dict[str, Any], a: dict[str, Any], keys: Iterable[str], path: tuple[str, ...] = ()) -> list[str]:
+        """`what` parts for the keys whose values differ (dicts compared key by key)."""
+        out = []
+        for key in keys:
+            ev, av = e.get(key), a.get(key)
+            if self.same(key, ev, av):
+                continue
+            if isinstance(ev, dict) and isinstance(av, dict):
+                out.extend(self.fields(ev, av, sorted(set(ev) | set(av)), path + (key,)))
+            else:
+                out.append(f"{_label(path + (key,))}: expected {show(ev, key)}, actual {show(av, key)}")
+        return out
+
+    def text_same(self, e: str, a: str) -> bool:
+        """Equal after trimming the ends; or, for free text, a plausible written text (see the module docstring)."""
+        e, a = e.strip(), a.strip()
+        return e == a or self.free_text_ok(e, a)
+
+    def free_text_ok(self, e: str, a: str) -> bool:
+        e, a = e.strip(), a.strip()
+        if not self.ctx.free_text or not e or not a:
+            return False
+        if self.ctx.initial_texts is not None and e in self.ctx.initial_texts:
+            return False
+        return len(a) >= math.ceil(len(e) * FREE_TEXT_MIN_RATIO)
+
+    # paragraphs -------------------------------------------------------------------------------------
+
+    def _describe_paragraphs(self) -> None:
+        for state, out, cells in ((self.e, self.pdesc_e, self.cells_e), (self.a, self.pdesc_a, self.cells_a)):
+            previous = None
+            for p in state["paragraphs"]:
+                out[p["id"]] = _paragraph_description(p, previous)
+                if p["text"].strip():
+                    previous = p["text"]
+            for t in state["tables"]:
+                for row in t.get("cell_details", []):
+                    for cell in row:
+                        for p in (cell or {}).get("paragraphs", []):
+                            cells[p["id"]] = p
+
+    def describe_e(self, pid: str | None) -> str:
+        if pid in self.cells_e:
+            return _paragraph_description(self.cells_e[pid], None)
+        return self.pdesc_e.get(pid or "", "the start of the document" if pid is None else f"paragraph {pid}")
+
+    def describe_a(self, pid: str | None) -> str:
+        """An actual paragraph as the expected one it corresponds to, else as new."""
+        if pid in self.pmap:
+            return self.describe_e(self.pmap[pid])
+        if pid is None:
+            return "the start of the document"
+        described = _paragraph_description(self.cells_a[pid], None) if pid in self.cells_a else self.pdesc_a.get(pid, f"paragraph {pid}")
+        return described.replace(f"({pid})", "(new)")
+
+    def _body(self) -> None:
+        pe, pa = self.e["paragraphs"], self.a["paragraphs"]
+        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        for i, j in al.pairs + al.moved:
+            self.pmap[pa[j]["id"]] = pe[i]["id"]
+        events: list[tuple[int, float, Callable[[], None]]] = []
+        for i, j in al.pairs:
+            events.append((i, 0, lambda i=i, j=j: self.paragraph(self.describe_e(pe[i]["id"]), pe[i], pa[j])))
+        for i, j in al.moved:
+            events.append((i, 0, lambda i=i, j=j: self._moved(pe, pa, i, j)))
+        for i in al.missing:
+            events.append((i, 0, lambda i=i: self.add(self.describe_e(pe[i]["id"]), "missing: the paragraph is absent "
+                                                       "from the actual document")))
+        for j in al.extra:
+            before = self._expected_position(pa, j)
+            events.append((before, 0.5, lambda j=j: self.add(
+                f"extra paragraph {snippet(pa[j]['text'])}" if pa[j]["text"].strip() else "extra empty paragraph",
+                f"unexpected: not in the expected document (actual paragraph {j + 1}, after "
+                f"{self.describe_a(pa[j - 1]['id']) if j else 'the start of the document'})")))
+        for _, _, emit in sorted(events, key=lambda ev: (ev[0], ev[1])):
+            emit()
+
+    def _expected_position(self, pa: list[dict[str, Any]], j: int) -> int:
+        """Index in the expected paragraphs just after which the actual paragraph `j` sits."""
+        order = {pid: k for k, pid in enumerate(p["id"] for p in self.e["paragraphs"])}
+        for k in range(j - 1, -1, -1):
+            if pa[k]["id"] in self.pmap:
+                return order[self.pmap[pa[k]["id"]]]
+        return -1
+
+    def _moved(self, pe: list[dict[str, Any]], pa: list[dict[str, Any]], i: int, j: int) -> None:
+        where = self.describe_e(pe[i]["id"])
+        exp_after = self.describe_e(pe[i - 1]["id"]) if i else "the start of the document"
+        act_after = self.describe_a(pa[j - 1]["id"]) if j else "the start of the document"
+        self.add(where, f"order: expected after {exp_after}, actual after {act_after}")
+        self.paragraph(where, pe[i], pa[j])
+
+    def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
+        """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
+        if self.same_styles and _same_raw(pe, pa):
+            return
+        te, ta = pe["text"], pa["text"]
+        free = False
+        if te.strip() != ta.strip():
+            free = self.free_text_ok(te, ta)
+            if not free:
+                ex, ac = _texts_differ_at(te, ta)
+                self.add(where, f"text: expected {ex}, actual {ac}")
+        parts = []
+        if pe.get("style") != pa.get("style"):
+            parts.append(f"style: expected {show(pe.get('style'))}, actual {show(pa.get('style'))}")
+        fe, fa = self.fe.paragraph(pe), self.fa.paragraph(pa)
+        parts += self.fields(fe, fa, list(fe))
+        later: list[tuple[str, str]] = []
+        if free or (te.strip() != ta.strip() and _ratio(te, ta) < 0.5):  # other words: their format as a whole
+            de, da = dominant_format(pe, self.fe), dominant_format(pa, self.fa)
+            runs = self.fields(de, da, list(de)) if de and da else []
+            if runs:
+                parts.append("formatting of most of the text: " + "; ".join(runs))
+        else:
+            for at, what in self._runs(where, pe, pa):
+                parts.append(what) if at == where else later.append((at, what))
+        if parts:
+            self.add(where, "; ".join(parts))
+        for at, what in later:
+            self.add(at, what)
+
+    def _runs(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> list[tuple[str, str]]:
+        """(where, what) of the run formatting that differs, by stretch of text (whole paragraph: `where`)."""
+        te, ta = pe["text"], pa["text"]
+        se, sa = segments(pe, self.fe), segments(pa, self.fa)
+        if len(se) == 1 and len(sa) == 1 and se[0][2] == sa[0][2]:
+            return []
+        blocks = [(0, 0, len(te))] if te == ta else \
+            [(i, j, n) for i, j, n in SequenceMatcher(None, te, ta, autojunk=False).get_matching_blocks() if n >= 3]
+        found: list[tuple[int, int, str, Any, Any]] = []  # expected start, end, key, expected value, actual value
+        open_: dict[tuple[str, Any, Any], int] = {}  # the last range of each (key, values), to extend
+        for i0, j0, n in blocks:
+            for start, end, f_e, f_a in _overlaps(se, sa, i0, j0, n):
+                blank = not te[start:end].strip()
+                for key, ev in f_e.items():
+                    av = f_a.get(key)
+                    if (blank and key not in VISIBLE_ON_SPACES) or self.same(key, ev, av):
+                        continue
+                    k = open_.get((key, ev, av))
+                    if k is not None and found[k][1] >= start - _gap(te, found[k][1], start):
+                        found[k] = (found[k][0], end, key, ev, av)
+                    else:
+                        open_[(key, ev, av)] = len(found)
+                        found.append((start, end, key, ev, av))
+        by_range: dict[tuple[int, int], list[str]] = {}
+        for start, end, key, ev, av in found:
+            by_range.setdefault((start, end), []).append(f"{_label((key,))}: expected {show(ev, key)}, actual {show(av, key)}")
+        whole = (len(te) - len(te.lstrip()), len(te.rstrip()))
+        by_what: dict[str, list[tuple[int, int]]] = {}  # the same change on several stretches: one difference
+        for rng, parts in by_range.items():
+            by_what.setdefault("; ".join(parts), []).append(rng)
+        out = []
+        for what, ranges in by_what.items():
+            if len(ranges) == 1 and ranges[0][0] <= whole[0] and ranges[0][1] >= whole[1]:
+                out.append((where, what))
+                continue
+            shown = ", ".join(snippet(te[a:b]) for a, b in ranges[:_LISTED])
+            more = f" and {len(ranges) - _LISTED} more" if len(ranges) > _LISTED else ""
+            out.append((f"text {shown}{more} in {where}", what))
+        return out
+
+    # tables -----------------------------------------------------------------------------------------------
+
+    def _tables(self) -> None:
+        te, ta = self.e["tables"], self.a["tables"]
+        ce = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in te]
+        ca = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in ta]
+        # keyed by place and content: tables with the same cells (common in forms) stay apart by where they are
+        ke = [(self._table_anchor(t, False), c) for t, c in zip(te, ce)]
+        ka = [(self._table_anchor(t, True), c) for t, c in zip(ta, ca)]
+        flat_e = [" ".join(" ".join(r) for r in k) for k in ce]
+        flat_a = [" ".join(" ".join(r) for r in k) for k in ca]
+        al = align(ke, ka, lambda i, j: _ratio(flat_e[i], flat_a[j]), moves=(ce, ca))
+        for i, j in sorted(al.pairs + al.moved):
+            self.table(i, te[i], ta[j])
+        for i in al.missing:
+            self.add(_table_where(i, te[i]), "missing: the table is absent from the actual document")
+        for j in al.extra:
+            t = ta[j]
+            self.add(f"extra table {snippet(' | '.join(t['cells'][0]) if t['cells'] else '')}",
+                     f"unexpected: not in the expected document ({t['rows']} rows x {t['cols']} columns, after "
+                     f"{self.describe_a(t.get('after_paragraph'))})")
+
+    def _table_anchor(self, t: dict[str, Any], actual: bool) -> Hashable:
+        if "nested_in" in t:
+            return ("nested", t["nested_in"].get("row"), t["nested_in"].get("col"))
+        return self._expected_id(t.get("after_paragraph")) if actual else t.get("after_paragraph")
+
+    def table(self, n: int, te: dict[str, Any], ta: dict[str, Any]) -> None:
+        where = _table_where(n, te)
+        if "nested_in" not in te and self._expected_id(ta.get("after_paragraph")) != te.get("after_paragraph"):
+            self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
+                            f"actual after {self.describe_a(ta.get('after_paragraph'))}")
+        parts = self.fields(te, ta, ("style", "alignment", "borders", "width", "autofit", "header_rows", "exact_height_rows"))
+        if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
+            parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
+        if parts:
+            self.add(where, "; ".join(parts))
+        rows_e = [tuple(c.strip() for c in r) for r in te["cells"]]
+        rows_a = [tuple(c.strip() for c in r) for r in ta["cells"]]
+        if len(rows_e) == len(rows_a):  # as many rows: row by row (a content match could pair one of several empty rows)
+            ral = Alignment([(i, i) for i in range(len(rows_e))], [], [], [])
+        else:
+            ral = align(rows_e, rows_a, lambda i, j: _ratio(" ".join(rows_e[i]), " ".join(rows_a[j])))
+        for i in ral.missing:
+            self.add(f"{where} row {i + 1}", f"missing row: expected {snippet(' | '.join(rows_e[i]), 60)}, actual none")
+        for j in ral.extra:
+            self.add(f"{where}", f"extra row {snippet(' | '.join(rows_a[j]), 60)} (actual row {j + 1})")
+        for i, j in ral.moved:
+            self.add(f"{where} row {i + 1}", f"order: expected row {i + 1}, actual row {j + 1}")
+        row_pairs = sorted(ral.pairs + ral.moved)
+        col_pairs = self._columns(where, te, ta, row_pairs)
+        cmap_r = {j: i for i, j in row_pairs}
+        cmap_c = {j: i for i, j in col_pairs}
+        de, da = te.get("cell_details", []), ta.get("cell_details", [])
+        for i, j in row_pairs:
+            if te["row_heights_cm"][i:i + 1] and ta["row_heights_cm"][j:j + 1] and \
+                    not self.same("height_cm", te["row_heights_cm"][i], ta["row_heights_cm"][j]):
+                self.add(f"{where} row {i + 1}", f"height: expected {show(te['row_heights_cm'][i], '_cm')}, "
+                                                 f"actual {show(ta['row_heights_cm'][j], '_cm')}")
+            for ci, cj in col_pairs:
+                ce = de[i][ci] if i < len(de) and ci < len(de[i]) else None
+                ca = da[j][cj] if j < len(da) and cj < len(da[j]) else None
+                self.cell(f"{where} row {i + 1} cell {ci + 1}", ce, ca)
+        merged_e = {tuple(m) for m in te.get("merged", [])}
+        merged_a = set()
+        for r1, c1, r2, c2 in ta.get("merged", []):
+            corners = (cmap_r.get(r1), cmap_c.get(c1), cmap_r.get(r2), cmap_c.get(c2))
+            merged_a.add(corners if None not in corners else ("actual",) + (r1, c1, r2, c2))
+        for m in sorted(merged_e - merged_a):
+            self.add(f"{where} cells {_cells(m)}", "merged: expected yes, actual no")
+        for m in sorted(merged_a - merged_e, key=str):
+            label = _cells(m) if m[0] != "actual" else _cells(m[1:]) + " (actual rows and columns)"
+            self.add(f"{where} cells {label}", "merged: expected no, actual yes")
+        widths_e, widths_a = te.get("column_widths_cm", []), ta.get("column_widths_cm", [])
+        if len(widths_e) == len(widths_a) and not self.same("widths_cm", widths_e, widths_a):
+            self.add(where, f"column widths: expected {widths_e} cm, actual {widths_a} cm")
+
+    def _columns(self, where: str, te: dict[str, Any], ta: dict[str, Any],
+                 row_pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        if te["cols"] == ta["cols"]:
+            return [(c, c) for c in range(te["cols"])]
+        cols_e = [tuple(te["cells"][i][c].strip() for i, _ in row_pairs) for c in range(te["cols"])]
+        cols_a = [tuple(ta["cells"][j][c].strip() for _, j in row_pairs) for c in range(ta["cols"])]
+        cal = align(cols_e, cols_a, lambda i, j: _ratio(" ".join(cols_e[i]), " ".join(cols_a[j])))
+        for c in cal.missing:
+            self.add(f"{where} column {c + 1}", f"missing column: expected {snippet(' | '.join(cols_e[c]), 60)}, actual none")
+        for c in cal.extra:
+            self.add(where, f"extra column {snippet(' | '.join(cols_a[c]), 60)} (actual column {c + 1})")
+        return sorted(cal.pairs + cal.moved)
+
+    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None) -> None:
+        ce, ca = ce or {}, ca or {}
+        if ce.get("gap") or ca.get("gap"):
+            if bool(ce.get("gap")) != bool(ca.get("gap")):
+                self.add(where, f"cell: expected {'none' if ce.get('gap') else 'a cell'}, actual {'none' if ca.get('gap') else 'a cell'}")
+            return
+        if "text" not in ce or "text" not in ca:  # merged continuations: the merge regions say it
+            return
+        where = f"{where} {snippet(ce['text'])}" if ce["text"].strip() else f"{where} (empty)"
+        parts = self.fields(ce, ca, ("shading", "vertical_alignment"))
+        if parts:
+            self.add(where, "; ".join(parts))
+        pe, pa = ce.get("paragraphs", []), ca.get("paragraphs", [])
+        if len(pe) == 1 and len(pa) == 1:
+            self.pmap[pa[0]["id"]] = pe[0]["id"]
+            self.paragraph(where, pe[0], pa[0])
+            return
+        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        for i, j in sorted(al.pairs + al.moved):
+            self.pmap[pa[j]["id"]] = pe[i]["id"]
+            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
+        if al.missing or al.extra:
+            self.add(where, f"text: expected {snippet(ce['text'], 80)}, actual {snippet(ca['text'], 80)}")
+
+    # images, charts, shapes ---------------------------------------------------------------------------------
+
+    def _images(self) -> None:
+        ie, ia = self.e["images"], self.a["images"]
+        ke = [(x.get("type"), x.get("paragraph")) for x in ie]
+        ka = [(x.get("type"), self._expected_id(x.get("paragraph"))) for x in ia]
+        al = align(ke, ka)
+        for i, j in sorted(al.pairs + al.moved):
+            where = self._image_where(ie, i)
+            if ke[i][1] != ka[j][1]:
+                self.add(where, f"position: expected in {self.describe_e(ie[i].get('paragraph'))}, "
+                                f"actual in {self.describe_a(ia[j].get('paragraph'))}")
+            keys = ("type", "placement", "width_cm", "height_cm", "width", "height", "alt_text", "wrap", "position",
+                    "chart_type", "title", "legend", "categories", "series", "text")
+            parts = self.fields(ie[i], ia[j], keys)
+            if parts:
+                self.add(where, "; ".join(parts))
+        for i in al.missing:
+            self.add(self._image_where(ie, i), "missing: absent from the actual document")
+        for j in al.extra:
+            x = ia[j]
+            self.add(f"extra {x.get('type', 'drawing')}" + (f" {snippet(x['title'])}" if x.get("title") else ""),
+                     f"unexpected: in {self.describe_a(x.get('paragraph'))}, {show(x.get('width_cm'), '_cm')} x "
+                     f"{show(x.get('height_cm'), '_cm')}")
+
+    def _image_where(self, images: list[dict[str, Any]], i: int) -> str:
+        x = images[i]
+        kind = x.get("type", "drawing")
+        number = sum(1 for y in images[: i + 1] if y.get("type") == kind)
+        name = f" {snippet(x['title'])}" if x.get("title") else f" {snippet(x['alt_text'])}" if x.get("alt_text") else ""
+        return f"{kind} {number}{name} in {self.describe_e(x.get('paragraph'))}"
+
+    # page layout --------------------------------------------------------------------------------------------
+
+    def _sections(self) -> None:
+        se, sa = self.e["page_layout"]["sections"], self.a["page_layout"]["sections"]
+        if len(se) != len(sa):
+            self.add("document", f"sections: expected {len(se)}, actual {len(sa)}")
+        keys = ("start", "orientation", "page_width_cm", "page_height_cm", "margins_cm", "columns", "page_numbering",
+                "different_first_page", "different_odd_even")  # watermarks: compared with the headers that hold them
+        for n, (xe, xa) in enumerate(zip(se, sa), 1):
+            parts = self.fields(xe, xa, keys)
+            if parts:
+                self.add(f"page setup of section {n}", "; ".join(parts))
+            for key in ("headers", "footers"):
+                for kind in sorted(set(xe.get(key, {})) | set(xa.get(key, {}))):
+                    self._story(f"{'' if kind == 'default' else kind + '-page '}{key[:-1]} of section {n}",
+                                xe.get(key, {}).get(kind), xa.get(key, {}).get(kind))
+        toc_e, toc_a = self.e["page_layout"].get("table_of_contents"), self.a["page_layout"].get("table_of_contents")
+        if bool(toc_e) != bool(toc_a):
+            self.add("table of contents", f"present: expected {show(bool(toc_e))}, actual {show(bool(toc_a))}")
+        elif toc_e and toc_a:
+            parts = self.fields(toc_e, toc_a, ("levels",))
+            if [t.strip() for t in toc_e.get("entries", [])] != [t.strip() for t in toc_a.get("entries", [])]:
+                parts.append(f"entries: expected {show(toc_e.get('entries'))}, actual {show(toc_a.get('entries'))}")
+            if parts:
+                self.add("table of contents", "; ".join(parts))
+
+    def _story(self, where: str, xe: dict[str, Any] | None, xa: dict[str, Any] | None) -> None:
+        if xe is None or xa is None:
+            have = xe or xa or {}
+            if (have.get("text") or "").strip() or have.get("images") or have.get("tables") or have.get("watermark"):
+                self.add(where, f"expected {snippet(xe['text']) if xe else 'none'}, actual {snippet(xa['text']) if xa else 'none'}")
+            return
+        if not self.text_same(xe.get("text", ""), xa.get("text", "")):
+            ex, ac = _texts_differ_at(xe.get("text", ""), xa.get("text", ""))
+            self.add(where, f"text: expected {ex}, actual {ac}")
+        parts = self.fields(xe, xa, ("alignments", "page_number", "fields", "watermark"))
+        for key in ("tables", "images"):
+            if len(xe.get(key, [])) != len(xa.get(key, [])):
+                parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
+        if parts:
+            self.add(where, "; ".join(parts))
+
+    # interactive ---------------------------------------------------------------------------------------------
+
+    def _interactive(self) -> None:
+        ie, ia = self.e["interactive"], self.a["interactive"]
+        self._records("hyperlink", ie["hyperlinks"], ia["hyperlinks"], ("text",), ("url", "anchor"))
+        keep = lambda b: not (b.get("hidden") and b["name"].startswith("_Toc"))  # noqa: E731 - regenerated by Word
+        self._records("bookmark", [b for b in ie["bookmarks"] if keep(b)], [b for b in ia["bookmarks"] if keep(b)],
+                      ("name",), ("offset",))
+        self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
+        self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
+        self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs")
+        self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), ())
+        self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), ())
+        self._records("tracked change", ie["tracked_changes"], ia["tracked_changes"], ("type", "text"), ("author",))
+        norm = lambda f: {**f, "instruction": " ".join(f["instruction"].split())}  # noqa: E731
+        self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
+
+    def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
+                 compared: tuple[str, ...], refs: str = "paragraph") -> None:
+        """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them."""
+        def mapped(rec: dict[str, Any], actual: bool) -> Any:
+            ref = rec.get(refs)
+            conv = self._expected_id if actual else (lambda p: p)
+            return tuple(conv(p) for p in ref) if isinstance(ref, list) else conv(ref)
+
+        def k(rec: dict[str, Any], actual: bool) -> tuple:
+            return tuple(mapped(rec, actual) if f == refs else _trimmed(rec.get(f)) for f in key)
+
+        def where(rec: dict[str, Any], describe: Callable[[str], str]) -> str:
+            name = rec.get("name") or rec.get("text")
+            ref = _first(rec.get(refs))
+            place = describe(ref) if ref is not None else "the document (between paragraphs)"
+            return f"{kind} {snippet(name)} in {place}" if name else f"{kind} in {place}"
+
+        ke, ka = [k(r, False) for r in re_], [k(r, True) for r in ra]
+        texts_e = [" ".join(str(x) for x in t) for t in ke]
+        texts_a = [" ".join(str(x) for x in t) for t in ka]
+        al = align(ke, ka, lambda i, j: _ratio(texts_e[i], texts_a[j]))
+        for i, j in sorted(al.pairs + al.moved):
+            e, a = re_[i], ra[j]
+            parts = []
+            if "text" in key and not self.text_same(e.get("text") or "", a.get("text") or ""):
+                parts.append(f"text: expected {snippet(e.get('text') or '', 80)}, actual {snippet(a.get('text') or '', 80)}")
+            if mapped(e, False) != mapped(a, True):
+                parts.append(f"place: expected in {self.describe_e(_first(e.get(refs)))}, "
+                             f"actual in {self.describe_a(_first(a.get(refs)))}")
+            parts += self.fields(e, a, [f for f in key if f not in ("text", refs)] + list(compared))
+            if parts:
+                self.add(where(e, self.describe_e), "; ".join(parts))
+        for i in al.missing:
+            self.add(where(re_[i], self.describe_e), "missing: absent from the actual document")
+        for j in al.extra:
+            self.add("extra " + where(ra[j], self.describe_a), "unexpected: not in the expected document")
+
+    def _expected_id(self, pid: str | None) -> str | None:
+        """An actual paragraph id as the id of the expected paragraph it corresponds to (``new:ID`` if none)."""
+        return None if pid is None else self.pmap.get(pid, f"new:{pid}")
+
+    # document properties and styles -----------------------------------------------------------------------------
+
+    def _document_info(self) -> None:
+        de, da = self.e["document_info"], self.a["document_info"]
+        ce = {k: v for k, v in de.get("core_properties", {}).items() if k not in ("revision", "last_modified_by")}
+        ca = {k: v for k, v in da.get("core_properties", {}).items() if k not in ("revision", "last_modified_by")}
+        parts = self.fields(ce, ca, sorted(set(ce) | set(ca)))
+        parts += [f"custom property {p}" for p in self.fields(de.get("custom_properties", {}), da.get("custom_properties", {}),
+                                                               sorted(set(de.get("custom_properties", {})) | set(da.get("custom_properties", {}))))]
+        parts += self.fields(de, da, ("track_changes", "protection"))
+        if parts:
+            self.add("document properties", "; ".join(parts))
+
+    def _styles(self) -> None:
+        se, sa = self.e["styles"], self.a["styles"]
+        parts = self.fields(se["defaults"], sa["defaults"], sorted(set(se["defaults"]) | set(sa["defaults"])))
+        if parts:
+            self.add("document default font", "; ".join(parts))
+        by_e = {s["name"]: s for s in se["styles"]}
+        by_a = {s["name"]: s for s in sa["styles"]}
+        keys = ("category", "based_on", "font", "east_asia_font", "size_pt", "bold", "italic", "color", "alignment",
+                "spacing", "indent", "keep_with_next", "page_break_before")
+        for name in sorted(set(by_e) | set(by_a)):
+            e, a = by_e.get(name), by_a.get(name)
+            if e is not None and a is not None:
+                parts = self.fields(e, a, keys)
+                if parts:
+                    self.add(f"style {snippet(name)}", "; ".join(parts))
+            elif (e or a).get("custom"):
+                self.add(f"style {snippet(name)}", f"custom style: expected {'defined' if e else 'none'}, actual {'defined' if a else 'none'}")
+
+
+_VOLATILE = {"id", "index", "section"}
+
+
+def _trimmed(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _first(ref: Any) -> Any:
+    """A record's paragraph reference, or the first of a list of them (None if there is none)."""
+    return (ref[0] if ref else None) if isinstance(ref, list) else ref
+
+
+def _same_raw(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same paragraph as written (ids and positions aside)."""
+    return a.keys() == b.keys() and all(a[k] == b[k] for k in a if k not in _VOLATILE)
+
+
+def _paragraph_description(p: dict[str, Any], previous: str | None) -> str:
+    text = p["text"]
+    if text.strip():
+        return f"paragraph {snippet(text)} ({p['id']})"
+    what = "paragraph with a drawing" if p.get("images") else "empty paragraph"
+    return f"{what} ({p['id']})" + (f" after {snippet(previous)}" if previous else "")
+
+
+def _table_where(n: int, t: dict[str, Any]) -> str:
+    head = " | ".join(c.strip() for c in t["cells"][0]) if t.get("cells") else ""
+    return f"table {n + 1} {snippet(head)}" if head.strip(" |") else f"table {n + 1}"
+
+
+def _cells(m: Sequence[int]) -> str:
+    r1, c1, r2, c2 = m
+    return f"row {r1 + 1} cell {c1 + 1} to row {r2 + 1} cell {c2 + 1}"
+
+
+def _gap(text: str, end: int, start: int) -> int:
+    """Length of the whitespace between two ranges (a difference on two words separated by a space is one range)."""
+    between = text[end:start]
+    return len(between) if not between.strip() else 0
+
+
+def _overlaps(se: list[tuple[int, int, dict]], sa: list[tuple[int, int, dict]], i0: int, j0: int, n: int):
+    """(start, end, expected format, actual format) over a matching block: text[i0:i0+n] == actual[j0:j0+n]."""
+    a_idx = 0
+    for s, e, f in se:
+        lo, hi = max(s, i0), min(e, i0 + n)
+        if lo >= hi:
+            continue
+        pos = lo
+        while pos < hi:
+            apos = pos - i0 + j0
+            while a_idx < len(sa) and sa[a_idx][1] <= apos:
+                a_idx += 1
+            if a_idx >= len(sa):
+                return
+            a_s, a_e, a_f = sa[a_idx]
+            if a_s > apos:  # actual text with no run (should not happen): skip to where runs resume
+                pos += a_s - apos
+                continue
+            stop = min(hi, a_e - j0 + i0)
+            yield pos, stop, f, a_f
+            pos = stop

@@ -1,0 +1,405 @@
+"""The deterministic judge: pairs that must be equal, pairs that must differ (with the explanation checked),
+its tolerances, and no false differences on re-saved documents."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from autodw.apis import execute
+from autodw.cli import main
+from autodw.document import WordDocument
+from autodw.errors import ConfigError, DocumentError
+from autodw.eval.colours import colour_names_in, colour_ranges
+from autodw.eval.judge import align, judge
+from autodw.state import extract_state
+from autodw.units import NAMED_COLORS
+from autodw.xml import qn
+
+from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
+
+REPORT = EXAMPLES / "report.docx"
+
+
+def edited(source, *calls) -> WordDocument:
+    """A new, independently opened document: `source` with the API calls applied, saved and re-opened."""
+    doc = WordDocument.from_bytes(source.to_bytes()) if isinstance(source, WordDocument) else WordDocument.open(source)
+    for name, args in calls:
+        execute(doc, name, args)
+    return WordDocument.from_bytes(doc.to_bytes(), name="edited.docx")
+
+
+def only(verdict):
+    """The verdict's single difference."""
+    assert not verdict.equivalent
+    assert len(verdict.differences) == 1, verdict.to_text()
+    return verdict.differences[0]
+
+
+# --- equal -------------------------------------------------------------------------------------------
+
+
+def test_a_document_equals_itself_reopened():
+    assert judge(REPORT, edited(REPORT)).equivalent
+
+
+def test_ids_do_not_matter():
+    """In memory the inserted paragraph gets a fresh id after every other; re-opened, ids follow document order."""
+    doc = WordDocument.open(REPORT)
+    execute(doc, "insert_paragraph", {"text": "Sales rose in all regions.", "position": {"after": "p2"}})
+    reopened = WordDocument.from_bytes(doc.to_bytes(), name="again.docx")
+    s1, s2 = extract_state(doc), extract_state(reopened)
+    assert [p["id"] for p in s1["paragraphs"]] != [p["id"] for p in s2["paragraphs"]]
+    assert judge(s1, s2).equivalent
+    assert judge(doc, reopened).equivalent
+
+
+def test_rsids_proofing_marks_and_goback_bookmarks_do_not_matter():
+    doc = edited(REPORT)
+    for i, p in enumerate(doc.body.iter(qn("w:p"))):
+        p.set(qn("w:rsidR"), f"00A1B2{i:02d}")
+        p.set(qn("w:rsidRDefault"), "00C3D4E5")
+        r = p.find(qn("w:r"))
+        if r is not None:
+            r.set(qn("w:rsidRPr"), "00FFEE11")
+            proof = r.makeelement(qn("w:proofErr"), {qn("w:type"): "spellStart"})
+            r.addprevious(proof)
+    first = doc.body.find(qn("w:p"))
+    start = first.makeelement(qn("w:bookmarkStart"), {qn("w:id"): "99", qn("w:name"): "_GoBack"})
+    end = first.makeelement(qn("w:bookmarkEnd"), {qn("w:id"): "99"})
+    first.append(start)
+    first.append(end)
+    assert judge(REPORT, WordDocument.from_bytes(doc.to_bytes())).equivalent
+
+
+def test_run_splits_with_identical_formatting_do_not_matter():
+    doc = edited(REPORT)
+    p = doc.find("p2")
+    run = p.find(qn("w:r"))
+    t = run.find(qn("w:t"))
+    text = t.text
+    second = copy.deepcopy(run)
+    run.addnext(second)
+    t.text, second.find(qn("w:t")).text = text[:7], text[7:]
+    for r in (run, second):
+        r.find(qn("w:t")).set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+    split = WordDocument.from_bytes(doc.to_bytes())
+    assert len(extract_state(split)["paragraphs"][1]["runs"]) == 2  # extraction already merges equal runs...
+    assert len(doc.find("p2").findall(qn("w:r"))) == 3  # ...of a paragraph that has three in the XML
+    assert judge(REPORT, split).equivalent
+
+
+def test_explicit_values_equal_to_the_inherited_ones_do_not_matter():
+    actual = edited(REPORT,
+                    ("set_paragraph_format", {"paragraphs": "p2", "alignment": "left"}),
+                    ("set_text_format", {"paragraphs": "p8", "size_pt": 11, "bold": False, "color": "000000"}),
+                    ("set_text_format", {"paragraphs": "p3", "bold": True}))  # Heading 1 is already bold
+    state = extract_state(actual)
+    p8 = next(p for p in state["paragraphs"] if p["text"].startswith("The table below"))
+    assert p8["runs"][0].get("size_pt") == 11 and p8["runs"][0].get("bold") is False  # set explicitly...
+    assert judge(REPORT, actual).equivalent  # ...and equal to what the style gives
+
+
+def test_trailing_whitespace_does_not_matter():
+    text = "This report summarises sales for the first three quarters of the year. Revenue grew in every region."
+    expected = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": text}))
+    actual = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": "  " + text + " \t"}))
+    assert judge(expected, actual).equivalent
+    inner = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": text.replace("the year", "the  year")}))
+    d = only(judge(expected, inner))  # whitespace inside a text does count
+    assert "p2" in d.where and "expected" in d.what
+
+
+def test_colour_synonyms_need_the_instruction_to_name_the_colour():
+    blue1 = edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0000FF"}))
+    blue2 = edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0070C0"}))
+    green = edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "00B050"}))
+    assert judge(blue1, blue2, instruction="Make the title blue").equivalent
+    assert judge(blue1, blue2, instruction="把标题设为蓝色").equivalent
+    d = only(judge(blue1, blue2))  # no instruction: no tolerance
+    assert d.where == 'paragraph "Quarterly Sales Report" (p1)'
+    assert d.what == "color: expected 0000FF (near navy), actual 0070C0 (blue)"
+    d = only(judge(blue1, green, instruction="Make the title blue"))
+    assert "0000FF" in d.what and "00B050" in d.what
+    assert not judge(blue1, blue2, instruction="Make the title green").equivalent
+
+
+@pytest.mark.parametrize("name, inside, outside", [
+    ("blue", ["0000FF", "0070C0", "1F4E79", "4472C4", "002060"], ["00B050", "7030A0", "00FFFF", "808080"]),
+    ("red", ["FF0000", "C00000", "E74C3C"], ["FFC000", "FFC0CB", "7030A0"]),
+    ("green", ["00B050", "00FF00", "006400", "92D050"], ["0070C0", "FFFF00", "008080"]),
+    ("gray", ["808080", "C0C0C0", "D9D9D9", "A6A6A6"], ["000000", "FFFFFF", "0070C0"]),
+])
+def test_named_colour_ranges(name, inside, outside):
+    r = colour_ranges()[name]
+    assert [c for c in inside if not r.contains(c)] == []
+    assert [c for c in outside if r.contains(c)] == []
+
+
+def test_every_colour_name_the_apis_accept_is_in_its_own_range():
+    """units.NAMED_COLORS turns "blue" into 0070C0: the judge must call that colour blue."""
+    for word, hex_rgb in NAMED_COLORS.items():
+        names = colour_names_in(f"make it {word}")
+        assert names, word
+        assert colour_ranges()[names[0]].contains(hex_rgb), (word, hex_rgb, names)
+
+
+def test_colour_names_in_instructions():
+    assert colour_names_in("Make the title dark blue and the heading red") == ["dark blue", "red"]
+    assert colour_names_in("Reduce the size; credit the author") == []  # whole words only
+    assert colour_names_in("把标题改成深蓝色") == ["dark blue"]
+    assert colour_names_in(None) == []
+
+
+FREE = "Sales rose strongly in all four regions during the year."
+
+
+def test_free_text_is_judged_by_place_type_formatting_and_length():
+    expected = edited(REPORT, ("insert_paragraph", {"text": FREE, "position": {"after": "p2"}}))
+    written = edited(REPORT, ("insert_paragraph", {"text": "Every region grew its sales this year.", "position": {"after": "p2"}}))
+    assert judge(expected, written, free_text=True).equivalent
+    d = only(judge(expected, written))  # not free text: the words count
+    assert d.what.startswith('text: expected "Sales rose') and '"Every region' in d.what
+    short = edited(REPORT, ("insert_paragraph", {"text": "Up.", "position": {"after": "p2"}}))
+    assert "text:" in only(judge(expected, short, free_text=True)).what
+    heading = edited(REPORT, ("insert_heading", {"text": "Every region grew its sales this year.", "level": 1,
+                                                 "position": {"after": "p2"}}))
+    assert 'style: expected "Normal", actual "Heading 1"' in judge(expected, heading, free_text=True).to_text()
+    elsewhere = edited(REPORT, ("insert_paragraph", {"text": "Every region grew its sales this year.", "position": {"after": "p8"}}))
+    assert not judge(expected, elsewhere, free_text=True).equivalent
+    italic = edited(REPORT, ("insert_paragraph", {"text": "Every region grew its sales this year.", "position": {"after": "p2"}}))
+    execute(italic, "set_text_format", {"paragraphs": next(p["id"] for p in extract_state(italic)["paragraphs"]
+                                                            if p["text"].startswith("Every region")), "italic": True})
+    assert "formatting of most of the text: italic: expected no, actual yes" in judge(expected, italic, free_text=True).to_text()
+
+
+def test_free_text_with_the_initial_document_keeps_existing_texts_exact():
+    changed = edited(REPORT, ("set_paragraph_text", {"paragraph": "p8", "text": "Something else entirely, written here."}))
+    assert judge(REPORT, changed, free_text=True).equivalent  # without the initial document: any text may be free
+    assert not judge(REPORT, changed, free_text=True, initial=REPORT).equivalent  # p8's text was there before
+
+
+# --- different, with the explanation -----------------------------------------------------------------------
+
+
+def test_one_cell():
+    d = only(judge(REPORT, edited(REPORT, ("set_cell_text", {"table": "t1", "row": 2, "col": 1, "text": "99"}))))
+    assert d.where == 'table 1 "Region | Q1 | Q2 | Q3" row 3 cell 2 "98"'
+    assert d.what == 'text: expected "98", actual "99"'
+
+
+def test_one_bold_word():
+    actual = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "sales"}, "bold": True}))
+    d = only(judge(REPORT, actual))
+    assert d.where == 'text "sales" in paragraph "This report summarises sales for the fir..." (p2)'
+    assert d.what == "bold: expected no, actual yes"
+
+
+def test_a_heading_level():
+    d = only(judge(REPORT, edited(REPORT, ("change_heading_level", {"paragraphs": ["p32"], "level": 2}))))
+    assert d.where == 'paragraph "Next Steps" (p32)'
+    assert d.what.startswith('style: expected "Heading 1", actual "Heading 2"')
+
+
+def test_an_extra_paragraph():
+    actual = edited(REPORT, ("insert_paragraph", {"text": "Sales rose in all regions.", "position": {"after": "p2"}}))
+    d = only(judge(REPORT, actual))
+    assert d.where == 'extra paragraph "Sales rose in all regions."'
+    assert "not in the expected document" in d.what and 'after paragraph "This report summarises' in d.what
+    d = only(judge(actual, REPORT))  # the other way round: missing
+    assert d.where == 'paragraph "Sales rose in all regions." (p3)' and d.what.startswith("missing")
+
+
+def test_a_font_size():
+    d = only(judge(REPORT, edited(REPORT, ("set_text_format", {"paragraphs": "p8", "size_pt": 14}))))
+    assert d.where == 'paragraph "The table below lists sales in thousands..." (p8)'
+    assert d.what == "size: expected 11 pt, actual 14 pt"
+
+
+def test_an_alignment():
+    d = only(judge(REPORT, edited(REPORT, ("set_paragraph_format", {"paragraphs": "p2", "alignment": "center"}))))
+    assert d.where.startswith('paragraph "This report summarises') and d.where.endswith("(p2)")
+    assert d.what == 'alignment: expected "left", actual "center"'
+
+
+def test_an_image_size():
+    d = only(judge(REPORT, edited(REPORT, ("resize_image", {"image": "img1", "width": "8cm"}))))
+    assert d.where == 'picture 1 in paragraph with a drawing (p30) after "Company Logo"'
+    assert d.what == "width: expected 4 cm, actual 8 cm; height: expected 2 cm, actual 4 cm"
+
+
+def test_the_page_orientation():
+    d = only(judge(REPORT, edited(REPORT, ("set_page_setup", {"section": 0, "orientation": "landscape"}))))
+    assert d.where == "page setup of section 1"
+    assert d.what.startswith('orientation: expected "portrait", actual "landscape"')
+
+
+def test_a_header_text():
+    actual = edited(REPORT, ("set_header_footer", {"section": 1, "where": "header", "text": "Appendix"}))
+    d = only(judge(REPORT, actual))
+    assert d.where == "header of section 2"
+    assert d.what == 'text: expected "Acme Corporation - Quarterly Report", actual "Appendix"'
+
+
+def test_a_merged_cell():
+    actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
+    verdict = judge(REPORT, actual)
+    assert not verdict.equivalent
+    merged = [d for d in verdict.differences if "merged" in d.what]
+    assert [(d.where, d.what) for d in merged] == [
+        ('table 1 "Region | Q1 | Q2 | Q3" cells row 1 cell 3 to row 1 cell 4', "merged: expected no, actual yes")]
+
+
+def test_the_order_of_two_paragraphs():
+    d = only(judge(REPORT, edited(REPORT, ("move_block", {"block": "p6", "position": {"before": "p4"}}))))
+    assert d.where == 'paragraph "Customer satisfaction rose to 4.6 out of..." (p6)'
+    assert d.what == ('order: expected after paragraph "A new distribution partner joined in Q2." (p5), '
+                      'actual after paragraph "Highlights" (p3)')
+
+
+def test_lengths_within_half_a_millimetre_are_equal():
+    a = edited(REPORT, ("resize_image", {"image": "img1", "width": "8cm"}))
+    b = edited(REPORT, ("resize_image", {"image": "img1", "width": "8.04cm"}))
+    c = edited(REPORT, ("resize_image", {"image": "img1", "width": "8.2cm"}))
+    assert judge(a, b).equivalent
+    assert "width: expected 8 cm, actual 8.2 cm" in only(judge(a, c)).what
+
+
+def test_formatting_of_spaces_alone_does_not_matter_but_underline_does():
+    bold = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "three quarters"}, "bold": True}))
+    bold_space = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "three quarters "}, "bold": True}))
+    assert judge(bold, bold_space).equivalent
+    under = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "three quarters"}, "underline": "single"}))
+    under_space = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "three quarters "},
+                                                      "underline": "single"}))
+    d = only(judge(under, under_space))
+    assert d.where == 'text " " in paragraph "This report summarises sales for the fir..." (p2)'
+
+
+def test_differences_in_two_words_of_one_run_are_one_difference():
+    actual = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "span": {"match": "three quarters"}, "italic": True}))
+    d = only(judge(REPORT, actual))
+    assert d.where.startswith('text "three quarters" in paragraph')
+
+
+def test_the_same_change_on_several_words_is_one_difference():
+    def build(d):
+        p = d.add_paragraph()
+        for word in ("alpha ", "beta ", "gamma ", "delta"):
+            p.add_run(word).italic = word.startswith(("beta", "delta"))
+
+    doc = make_doc(build)
+    actual = edited(doc, ("set_text_format", {"paragraphs": "p1", "italic": True}))
+    d = only(judge(doc, actual))
+    assert d.where == 'text "alpha", "gamma" in paragraph "alpha beta gamma delta" (p1)'
+    assert d.what == "italic: expected no, actual yes"
+
+
+def test_tables_with_the_same_cells_are_told_apart_by_place():
+    def build(d):
+        for n in range(3):
+            d.add_paragraph(f"Form part {n + 1}")
+            t = d.add_table(rows=2, cols=2)
+            t.cell(0, 0).text = "Name"
+            d.add_paragraph(f"End of part {n + 1}")
+
+    doc = make_doc(build)
+    d = only(judge(doc, edited(doc, ("set_cell_text", {"table": "t3", "row": 1, "col": 1, "text": "Ada"}))))
+    assert d.where == 'table 3 "Name |" row 2 cell 2 (empty)' and d.what == 'text: expected "", actual "Ada"'
+    body = {p["text"]: p["id"] for p in extract_state(doc)["paragraphs"]}
+    d = only(judge(doc, edited(doc, ("move_block", {"block": "t1", "position": {"after": body["Form part 3"]}}))))
+    assert d.where == 'table 1 "Name |"'
+    assert d.what == (f'position: expected after paragraph "Form part 1" ({body["Form part 1"]}), '
+                      f'actual after paragraph "Form part 3" ({body["Form part 3"]})')
+
+
+def test_a_new_text_of_other_words_is_compared_by_its_format_as_a_whole():
+    actual = edited(REPORT, ("set_cell_text", {"table": "t1", "row": 0, "col": 0, "text": "Territory"}))
+    d = only(judge(REPORT, actual))
+    assert d.what == 'text: expected "Region", actual "Territory"'
+
+
+# --- corpus documents ----------------------------------------------------------------------------------------
+
+
+def test_corpus_pairs_with_explanations():
+    path = corpus_file("tika__testWORD_2006ml.docx")
+    d = only(judge(path, edited(path, ("set_cell_text", {"table": "t1", "row": 1, "col": 2, "text": "changed"}))))
+    assert d.where.startswith('table 1 "R1c1 | R1c2 | R1c3" row 2 cell 3') and d.what.endswith('actual "changed"')
+    d = only(judge(path, edited(path, ("set_text_format", {"paragraphs": "p24", "span": {"match": "brown"}, "bold": True}))))
+    assert d.where.startswith('text "brown" in paragraph "The quick brown fox') and d.what == "bold: expected no, actual yes"
+    path = corpus_file("docx4j__themeFontLang.docx")
+    d = only(judge(path, edited(path, ("move_block", {"block": "p3", "position": {"after": "p5"}}))))
+    assert d.where.startswith('paragraph "These mappings are performed') and d.what.startswith("order: expected after")
+    d = only(judge(path, edited(path, ("set_paragraph_format", {"paragraphs": "p2", "alignment": "right"}))))
+    assert d.where.startswith('paragraph "This element specifies') and 'actual "right"' in d.what
+
+
+def _resave_sample() -> list[str]:
+    """20 corpus files spread over the manifest (those python-docx opens)."""
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.exists():
+        return []
+    rows = [line.split("\t") for line in manifest.read_text(encoding="utf-8").splitlines()[1:]]
+    names = sorted(r[0].split("/", 1)[1] for r in rows if len(r) > 7 and r[7] == "yes" and r[0].endswith(".docx"))
+    return names[:: max(1, len(names) // 20)][:20]
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.docx")), ids=lambda p: p.name)
+def test_no_false_differences_on_examples(path):
+    assert judge(path, edited(path)).to_text() == "equivalent"
+    state = extract_state(WordDocument.open(path))  # a state on one side, a document on the other
+    assert judge(state, edited(path)).equivalent and judge(path, state).equivalent
+
+
+@pytest.mark.parametrize("name", _resave_sample() or ["(corpus absent)"])
+def test_no_false_differences_on_corpus_files(name):
+    path = corpus_file(name)
+    try:
+        again = edited(path)
+    except DocumentError:
+        pytest.skip("not editable")
+    assert judge(path, again).to_text() == "equivalent"
+
+
+# --- alignment, input, CLI ----------------------------------------------------------------------------------
+
+
+def test_align_pairs_moves_and_leftovers():
+    al = align(list("xabcy"), list("xbacz"))
+    assert al.moved and not al.missing and not al.extra
+    al = align(["a", "b"], ["a", "b", "c"])
+    assert al.pairs == [(0, 0), (1, 1)] and al.extra == [2]
+
+
+def test_a_dict_that_is_not_a_state_is_refused():
+    with pytest.raises(ConfigError):
+        judge({"paragraphs": []}, REPORT)
+
+
+def test_cli(tmp_path, capsys):
+    actual = tmp_path / "actual.docx"
+    edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0070C0"})).save(actual)
+    before = REPORT.read_bytes()
+    assert main(["judge", str(REPORT), str(REPORT)]) == 0
+    assert capsys.readouterr().out.strip() == "equivalent"
+    assert main(["judge", str(REPORT), str(actual), "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["equivalent"] is False
+    assert out["differences"] == [{"where": 'paragraph "Quarterly Sales Report" (p1)',
+                                   "what": "color: expected 17365D (near darkblue), actual 0070C0 (blue)"}]
+    blue = tmp_path / "blue.docx"
+    edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0000FF"})).save(blue)
+    assert main(["judge", str(blue), str(actual), "--instruction", "Make the title blue"]) == 0
+    capsys.readouterr()
+    assert main(["judge", str(REPORT), str(tmp_path / "missing.docx")]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    (tmp_path / "notes.docx").write_text("not a zip")
+    assert main(["judge", str(REPORT), str(tmp_path / "notes.docx")]) == 2
+    capsys.readouterr()
+    assert main(["judge", str(REPORT), str(REPORT), "--llm", "local"]) == 2  # --llm without --judge llm
+    assert main(["judge", str(REPORT), str(REPORT), "--judge", "llm", "--initial", str(REPORT)]) == 2
+    assert capsys.readouterr().err.count("error: ") == 2
+    assert REPORT.read_bytes() == before
