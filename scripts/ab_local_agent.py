@@ -1,0 +1,91 @@
+"""Run the evaluation tasks with the embedded local model on two versions of the code and compare them.
+
+    python scripts/ab_local_agent.py --checkout PATH --out DIR [--tasks ID,...] [--intents-from DIR]
+
+Runs each task's instruction with the local model and the local agent profile, in the checkout PATH (its own
+code is imported: run it once for the new checkout and once for an old one, e.g. a `git worktree` of an
+earlier commit), and writes DIR/TASK.json (status, steps, pass/fail by the task's check, the output's sha256,
+LLM calls) and the cassette DIR/TASK.jsonl. With the real intent classifier, every prediction is logged to
+DIR/intents.json; `--intents-from DIR` answers from such a log instead (a sub-instruction not in it is an
+error: the runs diverged), so an old checkout can be compared with the same intent predictions even when its
+classifier cannot load today's model. Identical cassettes mean identical prompts and decisions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+TASKS8 = "title-bold-blue,delete-west-row,chart-title,header-text,margins-2cm,properties,zh-title-red,zh-add-row"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--checkout", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--tasks", default=TASKS8)
+    ap.add_argument("--intents-from", type=Path, default=None)
+    args = ap.parse_args()
+    sys.path.insert(0, str(args.checkout.resolve()))
+    from autodw.document import WordDocument
+    from autodw.llm.local import LocalBackend
+    from autodw.llm.replay import RecordingBackend
+    from autodw.state import extract_state
+    try:  # new layout
+        from autodw.agent.config import profile_config
+        from autodw.agent.loop import Agent
+        from autodw.eval.instruction_set import TASKS
+        from autodw.intents.classifier import load_or_train
+        config = profile_config("local")
+    except ImportError:  # before the one-package layout
+        from autodw.agent.build import LOCAL_AGENT_CONFIG as config
+        from autodw.agent.loop import Agent
+        from eval.instruction_set import TASKS
+        from intents.classifier import load_or_train
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.intents_from:
+        logged = json.loads((args.intents_from / "intents.json").read_text(encoding="utf-8"))
+
+        class Logged:
+            def predict(self, text: str, k: int = 3):
+                if text not in logged:
+                    raise SystemExit(f"diverged: sub-instruction not in the new run's log: {text!r}")
+                return [tuple(p) for p in logged[text]][:k]
+
+        classifier = Logged()
+    else:
+        real, log = load_or_train(progress=True), {}
+
+        class Logging:
+            def predict(self, text: str, k: int = 3):
+                log[text] = [[i, float(p)] for i, p in real.predict(text, k)]
+                return real.predict(text, k)
+
+        classifier = Logging()
+    backend = LocalBackend()
+    for task in [t for t in TASKS if t.id in args.tasks.split(",")]:
+        doc = WordDocument.open(args.checkout / task.document)
+        before = extract_state(doc)
+        llm = RecordingBackend(backend, args.out / f"{task.id}.jsonl")
+        start = time.perf_counter()
+        result = Agent(llm, classifier, config=config).run(doc, [task.instruction])
+        seconds = time.perf_counter() - start
+        llm.close()
+        row = {"task": task.id, "status": [i.status for i in result.instructions],
+               "passed": bool(task.check(before, extract_state(doc))), "llm_calls": result.total_usage.calls,
+               "seconds": round(seconds, 1), "sha256": hashlib.sha256(doc.to_bytes()).hexdigest(),
+               "steps": [[s.accepted.api if s.accepted else None for s in i.steps] for i in result.instructions]}
+        (args.out / f"{task.id}.json").write_text(json.dumps(row, indent=1), encoding="utf-8")
+        print(json.dumps(row), flush=True)
+        if not args.intents_from:
+            (args.out / "intents.json").write_text(json.dumps(log, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
