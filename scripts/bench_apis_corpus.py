@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from autodw.apis import execute, registry  # noqa: E402
 from autodw.document import WordDocument  # noqa: E402
 from autodw.errors import ApiError, DocumentError  # noqa: E402
+from autodw.ids import PREFIXES, parse_id  # noqa: E402
 from autodw.state import extract_state  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "docx"
@@ -49,7 +50,6 @@ NEEDS = {
     "delete_bookmark": (lambda st: [b for b in st["interactive"]["bookmarks"] if not b.get("hidden")], "a bookmark"),
     "insert_cross_reference": (lambda st: [b for b in st["interactive"]["bookmarks"] if not b.get("hidden")], "a bookmark"),
 }
-_ID_RE = re.compile(r"^(p|t|img|chart)(\d+)$")
 
 
 class Adapter:
@@ -70,10 +70,10 @@ class Adapter:
         need = NEEDS.get(spec.name)
         if need and not need[0](self.state):
             raise NotApplicable(need[1])
-        ids = sorted({v for v in _walk_strings(args) if _ID_RE.match(v)}, key=lambda v: (_ID_RE.match(v).group(1), int(_ID_RE.match(v).group(2))))
+        ids = sorted((v for v in set(_walk_strings(args)) if parse_id(v)), key=parse_id)
         self.mapping = {}
-        for kind in ("p", "t", "img", "chart"):
-            wanted = [i for i in ids if _ID_RE.match(i).group(1) == kind]
+        for kind in PREFIXES:
+            wanted = [i for i in ids if parse_id(i)[0] == kind]
             pool = self._pool(spec.name, kind)
             if len(pool) < len(wanted):
                 raise NotApplicable(f"not enough {kind} elements")
@@ -86,7 +86,7 @@ class Adapter:
             return [h["paragraph"] for h in self.state["interactive"]["hyperlinks"]]
         if kind == "p" and api in ("remove_list", "set_list_format"):
             return [p["id"] for p in self.state["paragraphs"] if p.get("list")] or self.by_kind["p"]
-        return self.by_kind[kind]
+        return self.by_kind.get(kind, [])
 
     def _values(self, spec, out: dict[str, Any]) -> dict[str, Any]:
         para = next((self.mapping[v] for v in _walk_strings(spec.examples[0].args) if v in self.mapping and v.startswith("p")), None)

@@ -15,7 +15,6 @@ For each instruction, until the planner says it is done or the step limit is hit
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -30,12 +29,13 @@ from autodw.change_summary import summarize_change
 from autodw.changes import analyze_change
 from autodw.document import Snapshot, WordDocument
 from autodw.errors import ApiError, ConfigError, LLMOutputError, StateExtractionError
+from autodw.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend, Message
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.state import extract_state
 from autodw.state.render import render_elements, render_state
 
-_ID_RE = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")
+_ID_RE = ID_IN_TEXT
 RESTATE_RATIO = 0.7  # similarity above which a listed remaining operation restates a done one
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
 

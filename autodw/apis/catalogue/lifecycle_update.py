@@ -13,14 +13,16 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis import lifecycle as lc
-from autodw.apis import toc as toc_lib
-from autodw.apis.assets import resolve_asset
-from autodw.apis.fields import request_field_update
-from autodw.apis.oxml import insert_ordered, make, remove_children
+from autodw.apis.ooxml import lifecycle as lc
+from autodw.apis.ooxml import toc as toc_lib
+from autodw.apis.ooxml.assets import resolve_asset
+from autodw.apis.ooxml.elements import insert_ordered, make, remove_children
+from autodw.apis.ooxml.fields import request_field_update
+from autodw.apis.ooxml.numbering import format_number
+from autodw.apis.ooxml.sections import settings_root
+from autodw.apis.ooxml.text import atom_text
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import PARAGRAPH_IDS, boolean, enum, text
-from autodw.apis.sections import settings_root
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.package import write_atomically
@@ -243,8 +245,6 @@ _REF = re.compile(r"^REF\s+(\S+)", re.IGNORECASE)
 
 
 def _seq_text(n: int, switches: str) -> str:
-    from autodw.apis.structure_update import format_number
-
     m = re.search(r"\\\*\s*(\w+)", switches)
     fmt = {"roman": "lowerRoman", "ROMAN": "upperRoman", "alphabetic": "lowerLetter", "ALPHABETIC": "upperLetter"}
     return format_number(n, fmt.get(m.group(1), "decimal") if m else "decimal")
@@ -255,8 +255,6 @@ def _bookmark_texts(doc: WordDocument) -> dict[str, str]:
     out: dict[str, str] = {}
     body = doc.body
     open_marks: dict[str, tuple[str, list[str]]] = {}
-    from autodw.apis.text import atom_text
-
     for el in body.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"), qn("w:t"), qn("w:tab"), qn("w:p")):
         if el.tag == qn("w:bookmarkStart"):
             open_marks[el.get(qn("w:id"))] = (el.get(qn("w:name")) or "", [])

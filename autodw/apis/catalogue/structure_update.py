@@ -7,23 +7,26 @@ import copy
 import re
 from typing import Any
 
-from autodw.apis import headers as hf
-from autodw.apis import locate
-from autodw.apis import toc as toc_lib
-from autodw.apis import watermark as wm
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.fields import request_field_update
-from autodw.apis.notes import notes_root, remove_note
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml import headers as hf
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml import toc as toc_lib
+from autodw.apis.ooxml import watermark as wm
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml.fields import request_field_update
+from autodw.apis.ooxml.notes import notes_root, remove_note
+from autodw.apis.ooxml.numbering import format_number
+from autodw.apis.ooxml.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size,
+                                        section_at, section_indices, section_of_paragraph, settings_root, text_area,
+                                        twips_attr)
+from autodw.apis.ooxml.text import atom_text, atoms, isolate, new_run, paragraph_text, replace_span, resolve_span
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer, length, text
-from autodw.apis.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size, section_at,
-                           section_indices, section_of_paragraph, settings_root, text_area, twips_attr)
-from autodw.apis.text import atom_text, atoms, isolate, new_run, paragraph_text, replace_span, resolve_span
-from autodw.units import hex_color, twips
+from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer,
+                                length, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.ids import element_id
+from autodw.units import hex_color, twips
 from autodw.xml import qn
 
 INTENT = "structure_update"
@@ -321,24 +324,6 @@ def set_header_footer_options(doc: WordDocument, section: Any, different_first_p
         if not any("link" in d for d in done):
             done.append(f"sections {', '.join(map(str, targets))} were already {'linked' if link_to_previous else 'unlinked'}")
     return "; ".join(done)
-
-
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
-
-
-def format_number(n: int, fmt: str) -> str:
-    """`n` written in a page-number format."""
-    if fmt in ("lowerRoman", "upperRoman") and n > 0:
-        out, rest = "", n
-        for value, sym in _ROMAN:
-            while rest >= value:
-                out, rest = out + sym, rest - value
-        return out.upper() if fmt == "upperRoman" else out
-    if fmt in ("lowerLetter", "upperLetter") and n > 0:
-        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-        return letter.upper() if fmt == "upperLetter" else letter
-    return str(n)
 
 
 @api(intent=INTENT,

@@ -8,8 +8,8 @@ from docx.opc.packuri import PackURI
 from docx.opc.part import XmlPart
 from lxml import etree
 
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.text import text_elements
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.text import text_elements
 from autodw.document import WordDocument
 from autodw.xml import W, parse, qn
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from lxml import etree
 
-from autodw.apis.oxml import make
+from autodw.apis.ooxml.elements import make
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.state.layout import section_properties

@@ -20,7 +20,8 @@ from docx.opc.packuri import PackURI
 from docx.opc.part import Part
 from lxml import etree
 
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
+from autodw.apis.ooxml.text import atom_text, new_run
 from autodw.document import WordDocument
 from autodw.errors import UnsupportedOperationError
 from autodw.xml import NS, qn
@@ -520,8 +521,6 @@ def iter_fields(root: etree._Element) -> list[Field]:
 
 def set_field_result(field: Field, text: str) -> bool:
     """Show `text` as the field's result (formatted like its first result run); False if unchanged."""
-    from autodw.apis.text import atom_text, new_run
-
     current = "".join(s for r in field.result_runs for s in (atom_text(c) for c in r) if s is not None)
     if current == text:
         return False

@@ -8,20 +8,23 @@ from typing import Any
 
 from lxml import etree
 
-from autodw.apis import locate
-from autodw.apis.builtin_styles import ensure_style, find_style_id, styles_element
-from autodw.apis.formatting import (PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, apply_paragraph_props,
-                             apply_run_props, check_paragraph_props, check_run_props, describe, given, set_east_asia_hint)
-from autodw.apis.numbering import NUMBER_FORMATS, add_list_definition, numbering_root, restart_numbering
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
+from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
+                                        remove_children, replace_child)
+from autodw.apis.ooxml.formatting import (PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS,
+                                          apply_paragraph_props, apply_run_props, check_paragraph_props,
+                                          check_run_props, describe, given, set_east_asia_hint)
+from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, numbering_root, restart_numbering
+from autodw.apis.ooxml.styles_edit import (default_rpr, default_style_id, find_style, font_size_pt, name_taken,
+                                           new_style_id, style_by_id, style_part)
+from autodw.apis.ooxml.text import atoms, isolate, resolve_span
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum, id_of,
-                         integer, length, number, text)
-from autodw.apis.styles_edit import (default_rpr, default_style_id, find_style, font_size_pt, name_taken, new_style_id,
-                              style_by_id, style_part)
-from autodw.apis.text import atoms, isolate, resolve_span
+from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum,
+                                id_of, integer, length, number, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
+from autodw.units import hex_color, twips
 from autodw.xml import MC, qn, wval
 
 INTENT = "format_style_editing"
@@ -211,8 +214,6 @@ FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3", a 
      params={"paragraphs": PARAGRAPHS, "fill": FILL},
      examples=[{"paragraphs": ["p39"], "fill": "D9E2F3"}, {"paragraphs": "p2", "fill": "lightgray"}])
 def set_paragraph_shading(doc: WordDocument, paragraphs: Any, fill: str):
-    from autodw.units import hex_color
-
     targets = _paragraphs(doc, paragraphs)
     for _, p in targets:
         ppr = get_or_add_ppr(p)
@@ -244,8 +245,6 @@ _BORDER_STYLES = {"single": "single", "double": "double", "thick": "thick", "dot
                {"paragraphs": "p1", "sides": ["bottom"], "style": "double"}])
 def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: list[str] | None = None, style: str = "single",
                          size_pt: float = 0.5, color: str | None = None, space_pt: int | None = None):
-    from autodw.units import hex_color
-
     wanted: list[str] = []
     for side in sides or ["box"]:
         wanted += ["top", "left", "bottom", "right"] if side == "box" else [side]
@@ -289,8 +288,6 @@ _TAB_STOP = {"type": "object", "additionalProperties": False, "required": ["posi
      examples=[{"paragraphs": ["p39"], "stops": [{"position": "8cm", "alignment": "center"},
                                                  {"position": "15cm", "alignment": "right", "leader": "dot"}]}])
 def set_tab_stops(doc: WordDocument, paragraphs: Any, stops: list[dict], clear_existing: bool = True):
-    from autodw.units import twips
-
     new = [(twips(s["position"], "position"), s.get("alignment", "left"), s.get("leader", "none")) for s in stops]
     if any(pos > 31680 for pos, _, _ in new):
         raise ArgumentError("a tab stop position must be at most 22in (55.88cm)")

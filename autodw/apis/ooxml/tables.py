@@ -15,8 +15,9 @@ from typing import Iterable, Iterator
 
 from lxml import etree
 
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
-from autodw.apis.text import iter_runs, new_run, paragraph_text, replace_span
+from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
+                                        remove_children, replace_child)
+from autodw.apis.ooxml.text import iter_runs, new_run, paragraph_text, replace_span
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import ID_ATTR
 from autodw.state.blocks import row_cells, table_rows

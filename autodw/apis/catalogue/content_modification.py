@@ -9,12 +9,14 @@ from typing import Any, Iterator
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis import locate
-from autodw.apis.notes import notes_root, remove_note
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.formatting import has_cjk
+from autodw.apis.ooxml.notes import notes_root, remove_note
+from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, replace_span, resolve_span,
+                                    split_at)
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import BLOCK_ID, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, enum, integer, text
-from autodw.apis.text import atoms, find_matches, insert_text, paragraph_text, replace_span, resolve_span, split_at
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
@@ -474,8 +476,6 @@ def split_paragraph(doc: WordDocument, paragraph: str, offset: int):
 def _needs_space(left: str, right: str) -> bool:
     if not left or not right or left[-1].isspace() or right[0].isspace():
         return False
-    from autodw.apis.formatting import has_cjk
-
     return not (has_cjk(left[-1]) or has_cjk(right[0]))
 
 

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from lxml import etree
 
-from autodw.apis.oxml import make
+from autodw.apis.ooxml.elements import make
 from autodw.errors import ArgumentError
 from autodw.xml import MC, qn
 

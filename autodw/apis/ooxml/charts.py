@@ -27,7 +27,8 @@ from pptx.oxml import parse_xml as parse_chart_xml
 from pptx.util import Pt, lazyproperty
 from xlsxwriter import Workbook
 
-from autodw.apis import drawings
+from autodw.apis.ooxml import drawings
+from autodw.apis.ooxml import locate
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state.drawings import CHART_KINDS
@@ -199,8 +200,6 @@ def serialize(cs) -> bytes:
 
 def chart_parts(doc: WordDocument, chart: str):
     """(container, host part, chart part, parsed chartSpace) for chart id `chart`."""
-    from autodw.apis import locate
-
     container = doc.find(chart, "chart")
     host = locate.part_of(doc, container)
     ref = container.find(f".//{qn('c:chart')}")

@@ -12,14 +12,14 @@ from typing import Any
 
 from lxml import etree
 
-from autodw.apis.oxml import get_or_add, remove_children, replace_child
+from autodw.apis.ooxml.elements import get_or_add, remove_children, replace_child
+from autodw.apis.ooxml.paragraphs import JC
 from autodw.apis.schema import ALIGNMENT, HIGHLIGHTS, boolean, color, enum, length, number, text
-from autodw.units import hex_color, twips
 from autodw.errors import ArgumentError
+from autodw.units import hex_color, twips
 from autodw.xml import qn
 
 UNDERLINES = ("single", "double", "thick", "dotted", "dash", "wave", "words", "none")
-JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 
 #: run-formatting arguments (set_text_format; a subset is used by the style APIs)
 RUN_PARAMS: dict[str, dict[str, Any]] = {

@@ -13,19 +13,19 @@ import re
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis.builtin_styles import find_style_id
-from autodw.apis.fields import field_runs
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make, remove_children
-from autodw.apis.sections import all_sections, section_at, settings_root
-from autodw.apis.text import new_run
-from autodw.apis.watermark import is_watermark_run, renumber_shapes
+from autodw.apis.ooxml.builtin_styles import find_style_id
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
+from autodw.apis.ooxml.fields import field_runs
+from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.sections import all_sections, section_at, settings_root
+from autodw.apis.ooxml.text import new_run
+from autodw.apis.ooxml.watermark import is_watermark_run, renumber_shapes
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import NS, qn
 
 WHERE = ("header", "footer")
 KINDS = ("default", "first", "even")
-JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")
 _TOKEN = re.compile(r"\{(PAGE|NUMPAGES|SECTIONPAGES)\}")
 _R_NS = NS["r"]

@@ -7,8 +7,8 @@ import re
 
 from lxml import etree
 
-from autodw.apis.builtin_styles import available_styles, ensure_style, find_style_id, styles_element
-from autodw.apis.oxml import insert_ordered, make
+from autodw.apis.ooxml.builtin_styles import available_styles, ensure_style, find_style_id, styles_element
+from autodw.apis.ooxml.elements import insert_ordered, make
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import qn, wval

@@ -10,21 +10,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.apis import locate
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.tables import (TBL, TBLPREX, TC, TRPR, Cell, Grid, available_width, blank_cell_like,
+                                      cell_paragraphs, cell_text, clean_copy, ensure_ends_with_paragraph,
+                                      format_cell_text, get_or_add_tblpr, get_or_add_tcpr, get_or_add_trpr, has_content,
+                                      move_content, remove_block, set_cell_width, set_grid, set_row_gap, set_span,
+                                      set_vmerge, sync_cell_widths)
+from autodw.apis.ooxml.tables import set_cell_text as write_cell
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import COLOR_NAMES, HEX_COLOR_PATTERN, LENGTH_PATTERN, POSITION, TABLE_ID, boolean, color, enum, integer, length, number, text
-from autodw.apis.tables import (TBL, TBLPREX, TC, TRPR, Cell, Grid, available_width, blank_cell_like, cell_paragraphs,
-                         cell_text, clean_copy, ensure_ends_with_paragraph, format_cell_text, get_or_add_tblpr,
-                         get_or_add_tcpr, get_or_add_trpr, has_content, move_content, remove_block,
-                         set_cell_width, set_grid, set_row_gap, set_span, set_vmerge, sync_cell_widths)
-from autodw.apis.tables import set_cell_text as write_cell
-from autodw.units import hex_color, twips
+from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, LENGTH_PATTERN, POSITION, TABLE_ID, boolean, color,
+                                enum, integer, length, number, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
 from autodw.state.context import on_off
+from autodw.units import hex_color, twips
 from autodw.xml import qn
 
 INTENT = "table_operation"
@@ -60,7 +63,6 @@ FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3" or 
 TABLE_WIDTH = {"type": "string",
                "description": 'table width: a length like "15cm", a percentage of the text width like "100%", or "auto"',
                "anyOf": [{"pattern": LENGTH_PATTERN}, {"pattern": "^[0-9]{1,3}%$"}, {"enum": ["auto"]}]}
-_JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 _BORDER_SIDES = {"all": ("top", "left", "bottom", "right", "insideH", "insideV"), "outside": ("top", "left", "bottom", "right"),
                  "inside": ("insideH", "insideV"), "top": ("top",), "bottom": ("bottom",), "left": ("left",),
                  "right": ("right",), "inside_horizontal": ("insideH",), "inside_vertical": ("insideV",)}
@@ -791,7 +793,7 @@ def set_cell_alignment(doc: WordDocument, table: str, cells: Any, horizontal: st
             replace_child(get_or_add_tcpr(cell.tc), "w:vAlign", w_val=vertical)
         if horizontal is not None:
             for p in cell_paragraphs(cell.tc):
-                replace_child(get_or_add_ppr(p), "w:jc", w_val=_JC[horizontal])
+                replace_child(get_or_add_ppr(p), "w:jc", w_val=JC[horizontal])
     how = " and ".join(x for x in (horizontal and f"horizontally {horizontal}", vertical and f"vertically {vertical}") if x)
     return f"aligned {len(targets)} cell(s) of {table} {how}"
 
