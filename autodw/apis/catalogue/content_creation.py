@@ -16,7 +16,7 @@ from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
 from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
 from autodw.apis.ooxml.text import insert_text as insert_text_at
-from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span, split_at, atoms
+from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import api
 from autodw.apis.schema import ALIGNMENT, BLOCK_ID, PARAGRAPH_ID, POSITION, SPAN, boolean, enum, id_of, integer, text
 from autodw.document import WordDocument

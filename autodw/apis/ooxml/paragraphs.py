@@ -1,4 +1,4 @@
-"""New paragraphs and inline content placed into a paragraph at a character offset."""
+"""New paragraphs, inline content placed into a paragraph at a character offset, and hyperlinks."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.text import atoms, new_run, paragraph_text, split_at
+from autodw.apis.ooxml.text import atom_text, atoms, new_run, paragraph_text, replace_span, split_at
 from autodw.document import WordDocument
+from autodw.xml import qn
 
 #: Alignment names of the API schema -> ``w:jc`` values.
 JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
@@ -56,3 +57,29 @@ def _top_level(el, p):
     while el.getparent() is not p:
         el = el.getparent()
     return el
+
+
+def paragraph_links(p: etree._Element) -> list[etree._Element]:
+    """The ``w:hyperlink`` elements of a paragraph."""
+    return [h for h in p.iter(qn("w:hyperlink"))]
+
+
+def link_text(link: etree._Element) -> str:
+    """The text a hyperlink shows."""
+    return "".join(s for r in link.iter(qn("w:r")) for s in (atom_text(c) for c in r) if s is not None)
+
+
+def drop_rel(part, r_id: str | None) -> None:
+    """Drop relationship `r_id` of `part` if it has it."""
+    if r_id and r_id in part.rels:
+        part.drop_rel(r_id)  # python-docx keeps it while another element still uses it
+
+
+def set_link_text(p: etree._Element, link: etree._Element, new_text: str) -> None:
+    """Replace the text a hyperlink of paragraph `p` shows, keeping the formatting of its first run."""
+    runs = [a for a in atoms(p) if any(anc is link for anc in a.run.iterancestors())]
+    if runs:
+        replace_span(p, runs[0].start, runs[-1].end, new_text)
+        return
+    rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r"))), None)
+    link.append(new_run(new_text, rpr))

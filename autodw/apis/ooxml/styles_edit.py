@@ -112,3 +112,18 @@ def font_size_pt(doc: WordDocument, style_id: str | None) -> float:
 def default_rpr_if_any(doc: WordDocument, tag: str) -> etree._Element | None:
     """A child of the docDefaults run properties, without creating anything."""
     return styles_element(doc).find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn(tag)}")
+
+
+def paragraph_style_id(p: etree._Element) -> str | None:
+    return wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
+
+
+def inherits_from(doc: WordDocument, style: etree._Element, sid: str) -> bool:
+    seen = set()
+    while style is not None and style.get(qn("w:styleId")) not in seen:
+        seen.add(style.get(qn("w:styleId")))
+        base = wval(style.find(qn("w:basedOn")))
+        if base == sid:
+            return True
+        style = style_by_id(doc, base) if base else None
+    return False

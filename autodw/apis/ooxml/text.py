@@ -294,3 +294,12 @@ def find_matches(text: str, query: str, *, regex: bool = False, match_case: bool
     except re.error as exc:
         raise ArgumentError(f"invalid regular expression {query!r}: {exc}") from None
     return [(m.start(), m.end(), m.group(0)) for m in compiled.finditer(text) if m.end() > m.start()]
+
+
+def text_runs(p: etree._Element) -> list[etree._Element]:
+    """Runs of `p` that show text, in order."""
+    runs: list[etree._Element] = []
+    for a in atoms(p):
+        if a.text and (not runs or runs[-1] is not a.run):
+            runs.append(a.run)
+    return runs
