@@ -8,14 +8,13 @@ set to ``False`` is written as ``w:val="0"`` so that it also overrides a style (
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 from lxml import etree
 
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.paragraphs import JC
-from autodw.apis.ooxml.text import RPR, atoms, resolve_span, text_runs
+from autodw.apis.ooxml.text import RPR, atoms, has_cjk, resolve_span, text_runs
 from autodw.apis.schema import ALIGNMENT, HIGHLIGHTS, boolean, color, enum, length, number, text
 from autodw.errors import ArgumentError
 from autodw.units import hex_color, twips
@@ -63,7 +62,6 @@ STYLE_PARAGRAPH_KEYS = ("alignment", "space_before", "space_after", "line_spacin
 _TOGGLES = {"bold": ("w:b", "w:bCs"), "italic": ("w:i", "w:iCs"), "strike": ("w:strike",),
             "all_caps": ("w:caps",), "small_caps": ("w:smallCaps",)}
 _PARA_TOGGLES = {"keep_with_next": "w:keepNext", "keep_together": "w:keepLines", "page_break_before": "w:pageBreakBefore"}
-_CJK = re.compile("[\u1100-\u11ff\u2e80-\u9fff\u3000-\u303f\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 
 
 def given(values: dict[str, Any], keys) -> dict[str, Any]:
@@ -74,11 +72,6 @@ def given(values: dict[str, Any], keys) -> dict[str, Any]:
 def describe(props: dict[str, Any]) -> str:
     """``bold=True, size_pt=12`` for messages."""
     return ", ".join(f"{k}={v}" for k, v in props.items())
-
-
-def has_cjk(s: str) -> bool:
-    """True if `s` holds Chinese, Japanese or Korean characters (or full-width punctuation)."""
-    return bool(_CJK.search(s))
 
 
 def set_toggle(parent: etree._Element, tag: str, on: bool) -> None:
