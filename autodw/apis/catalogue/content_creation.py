@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis.ooxml import locate
 from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.comments import add_comment
+from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number
@@ -200,11 +201,8 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
     runs = isolate(p, start, end) if end > start else []
     if not runs:
         raise ArgumentError(f"{paragraph} has no text to attach a comment to; choose a paragraph with text")
-    from docx.text.run import Run
-
-    proxy = locate.paragraph(doc, paragraph)
-    comment = doc.docx.add_comment([Run(r, proxy) for r in runs], text=text, author=author, initials=initials)
-    return f"added comment {comment.comment_id} on {paragraph} chars {start}-{end}"
+    cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, author, initials)
+    return f"added comment {cid} on {paragraph} chars {start}-{end}"
 
 
 @api(intent=INTENT,
@@ -235,11 +233,9 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
      examples=[{"block": "t1", "position": "end"}, {"block": "p2", "position": {"after": "p39"}}])
 def duplicate_block(doc: WordDocument, block: str, position: Any):
     el = locate.block(doc, block)
-    clone = copy.deepcopy(el)
-    for sect in clone.iter(qn("w:sectPr")):  # a copy must not duplicate a section break
+    clone = renewed_copy(doc, el)
+    for sect in list(clone.iter(qn("w:sectPr"))):  # a copy must not duplicate a section break
         sect.getparent().remove(sect)
-    for bm in list(clone.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"))):  # bookmark names must stay unique
-        bm.getparent().remove(bm)
     locate.insert_block(doc, position, clone)
     return f"copied {block} as {_new_ids(doc, clone)}"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
@@ -12,6 +11,7 @@ from autodw.apis.ooxml import locate
 from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check_container_keeps_paragraph,
                                       drop_dangling_marks, field_depth_before, hand_over_section_break, section_number,
                                       split_up_to, story_paragraphs)
+from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, needs_space, recase, replace_span,
                                     resolve_span, split_at)
@@ -276,7 +276,7 @@ def split_paragraph(doc: WordDocument, paragraph: str, offset: int):
     new = make("w:p")
     ppr = p.find(PPR)
     if ppr is not None:
-        new_ppr = copy.deepcopy(ppr)
+        new_ppr = renewed_copy(doc, ppr)
         for sect in new_ppr.findall(qn("w:sectPr")):
             new_ppr.remove(sect)
         new.append(new_ppr)

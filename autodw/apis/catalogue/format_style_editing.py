@@ -8,7 +8,7 @@ from typing import Any
 from lxml import etree
 
 from autodw.apis.ooxml import locate
-from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
+from autodw.apis.ooxml.builtin_styles import default_style_id, ensure_style, find_style_id, new_style_id, styles_element
 from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
                                         remove_children, replace_child)
 from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, copy_run_properties, in_hyperlink,
@@ -17,8 +17,8 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           check_run_props, describe, given, set_east_asia_hint)
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kind, numbering_of, renumber_from,
                                          restart_numbering, set_num_pr)
-from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, default_style_id, find_style,
-                                           font_size_pt, name_taken, new_style_id, style_by_id, style_part)
+from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
+                                           name_taken, style_by_id, style_part, sync_styles_with_effects)
 from autodw.apis.ooxml.text import isolate, resolve_span, text_runs
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum,
@@ -369,14 +369,8 @@ def create_style(doc: WordDocument, name: str, kind: str = "paragraph", based_on
     run, para = _style_props(locals(), kind)
     if next_style is not None and kind != "paragraph":
         raise ArgumentError("next_style only applies to paragraph styles")
-    base = based_on or {"paragraph": default_style_id(doc) or "Normal", "character": "Default Paragraph Font",
-                        "table": "Normal Table"}[kind]
-    try:
-        base_id = find_style(doc, base, (kind,))[0].get(qn("w:styleId"))
-    except ArgumentError:
-        if based_on is not None:
-            raise
-        base_id = None
+    # without based_on: the document's default style of the kind, by w:default (its id differs between locales)
+    base_id = find_style(doc, based_on, (kind,))[0].get(qn("w:styleId")) if based_on else default_style_id(doc, kind)
     targets = _apply_targets(doc, apply_to or [], kind)
     sid = new_style_id(doc, name)
     style = make("w:style", w_type=kind, w_styleId=sid, w_customStyle="1")
@@ -478,6 +472,7 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
         if "size_pt" in props and (remove_children(rpr, "w:sz") + remove_children(rpr, "w:szCs")):
             cleared.append("size")
     note = f"; removed the {' and '.join(cleared)} the Normal style set" if cleared else ""
+    sync_styles_with_effects(doc)
     return f"set the default {describe(props)}{note}"
 
 

@@ -16,6 +16,7 @@ from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml.assets import resolve_asset
 from autodw.apis.ooxml.elements import insert_ordered, make, remove_children
 from autodw.apis.ooxml.fields import request_field_update
+from autodw.apis.ooxml.parts import package_part, part_xml
 from autodw.apis.ooxml.sections import settings_root
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import PARAGRAPH_IDS, boolean, enum, text
@@ -101,9 +102,9 @@ def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
                 lc.set_core(core.root, key, None)
                 done.append(key.replace("_", " "))
         core.commit()
-    app_part = lc.package_part(doc, RT.EXTENDED_PROPERTIES)
+    app_part = package_part(doc, RT.EXTENDED_PROPERTIES)
     if app_part is not None:
-        app = lc.part_xml(app_part, lambda: etree.Element(f"{{{lc.APP_NS}}}Properties"))
+        app = part_xml(app_part, lambda: etree.Element(f"{{{lc.APP_NS}}}Properties"))
         for tag in ("Company", "Manager"):
             for el in app.root.findall(f"{{{lc.APP_NS}}}{tag}"):
                 app.root.remove(el)
@@ -121,7 +122,7 @@ def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
         done.append(f"{renamed} comment/revision author name(s)")
     for rel in doc.part.rels.values():  # word/people.xml lists reviewers with their accounts
         if not rel.is_external and rel.reltype.endswith("/people"):
-            people = lc.part_xml(rel.target_part, lambda: etree.Element("people"))
+            people = part_xml(rel.target_part, lambda: etree.Element("people"))
             for person in list(people.root):
                 people.root.remove(person)
                 done.append("a reviewer account")

@@ -11,6 +11,7 @@ from typing import Any
 
 from autodw.apis.ooxml import locate
 from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.copies import renew_ids
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.paragraphs import JC
 from autodw.apis.ooxml.tables import (BORDER_SYNONYMS, TBL, TC, apply_header, available_width, blank_cell_like,
@@ -790,10 +791,10 @@ def split_table(doc: WordDocument, table: str, row: int):
     new = make("w:tbl")
     for child in tbl:
         if child.tag in (qn("w:tblPr"), qn("w:tblGrid")):
-            new.append(clean_copy(child))
+            new.append(renew_ids(doc, clean_copy(child)))
     headers = header_count(grid)
     for r in grid.rows[:headers if headers < row else 0]:
-        new.append(clean_copy(r.tr))
+        new.append(renew_ids(doc, clean_copy(r.tr)))
     for r in grid.rows[row:]:
         new.append(r.tr)
     gap = make("w:p")

@@ -123,6 +123,7 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     cs = parse_chart_xml(xml.encode("utf-8"))
     if len(cs.chart.plotArea.sers) < len(data):  # the pie writer keeps only the first series: keep them all
         replace_data(cs, kind, data)
+    _unsigned_axis_ids(cs)
     rounded = etree.Element(qn("c:roundedCorners"))
     rounded.set("val", "0")
     insert_in_order(cs, rounded, _CHART_SPACE_ORDER)
@@ -130,6 +131,14 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     set_title(cs, title)
     set_legend(cs, legend)
     return cs
+
+
+def _unsigned_axis_ids(cs: etree._Element) -> None:
+    """python-pptx writes negative axis ids (``c:axId``/``c:crossAx``); the schema wants an unsigned int."""
+    for el in cs.iter(qn("c:axId"), qn("c:crossAx")):
+        value = el.get("val", "")
+        if value.startswith("-") and value[1:].isdigit():
+            el.set("val", value[1:])
 
 
 def insert_in_order(parent: etree._Element, child: etree._Element, order: tuple[str, ...]) -> etree._Element:

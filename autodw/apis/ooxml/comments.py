@@ -1,14 +1,40 @@
-"""Review comments: the comments part, a comment's replies and its Word 2010+ extension entries, removal."""
+"""Review comments: adding one (with the styles it uses), the comments part, a comment's replies and its
+Word 2010+ extension entries, removal."""
 
 from __future__ import annotations
 
 from typing import Iterator
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.text.paragraph import Paragraph
+from docx.text.run import Run
 from lxml import etree
 
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.parts import PartXml, part_xml
 from autodw.document import WordDocument
 from autodw.xml import qn
+
+
+#: Styles python-docx's comments use, by the id it writes -> (built-in name, kind).
+_COMMENT_STYLES = {"CommentReference": ("annotation reference", "character"), "CommentText": ("annotation text", "paragraph")}
+
+
+def add_comment(doc: WordDocument, paragraph: Paragraph, runs: list[etree._Element], text: str, author: str,
+                initials: str) -> int:
+    """Comment on `runs` (consecutive runs of `paragraph`); return the comment's id.
+
+    python-docx writes the comment and its anchors; its runs and paragraph name the styles
+    ``CommentReference`` and ``CommentText``, which are added here (or mapped to the document's own
+    ids for them) so that no reference dangles."""
+    comment = doc.docx.add_comment([Run(r, paragraph) for r in runs], text=text, author=author, initials=initials)
+    cid = str(comment.comment_id)
+    anchors = [ref.getparent() for ref in paragraph._p.iter(qn("w:commentReference")) if ref.get(qn("w:id")) == cid]
+    for el in [comment._comment_elm, *anchors]:
+        for ref in el.iter(qn("w:rStyle"), qn("w:pStyle")):
+            if ref.get(qn("w:val")) in _COMMENT_STYLES:
+                ref.set(qn("w:val"), ensure_style(doc, *_COMMENT_STYLES[ref.get(qn("w:val"))]))
+    return comment.comment_id
 
 
 def comments_root(doc: WordDocument) -> etree._Element | None:
@@ -35,13 +61,6 @@ def extension_parts(doc: WordDocument) -> Iterator:
             yield rel.target_part
 
 
-def extension_root(part) -> tuple[etree._Element, bool]:
-    """The root element of an extension part, and whether it was parsed from the part's blob."""
-    if hasattr(part, "element"):
-        return part.element, False
-    return etree.fromstring(part.blob, etree.XMLParser(resolve_entities=False)), True
-
-
 def replies(doc: WordDocument, target: etree._Element, comments: list[etree._Element]) -> list[etree._Element]:
     """Comments whose w15:commentEx names `target`'s last paragraph as parent."""
     parent_ids = set(para_ids(target)[-1:])
@@ -50,7 +69,7 @@ def replies(doc: WordDocument, target: etree._Element, comments: list[etree._Ele
     by_para = {pid: c for c in comments for pid in para_ids(c)}
     out = []
     for part in extension_parts(doc):
-        root, _ = extension_root(part)
+        root = _extension_xml(part).root
         for ex in root.iter(f"{{{W15}}}commentEx"):
             if ex.get(f"{{{W15}}}paraIdParent") in parent_ids:
                 reply = by_para.get(ex.get(f"{{{W15}}}paraId"))
@@ -64,14 +83,17 @@ def drop_comment_extensions(doc: WordDocument, para_ids: set[str]) -> None:
     if not para_ids:
         return
     for part in extension_parts(doc):
-        root, is_blob = extension_root(part)
-        changed = False
-        for el in list(root):
-            if any(v in para_ids for k, v in el.attrib.items() if k.endswith("}paraId")):
-                root.remove(el)
-                changed = True
-        if changed and is_blob:
-            part._blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+        xml = _extension_xml(part)
+        doomed = [el for el in xml.root if any(v in para_ids for k, v in el.attrib.items() if k.endswith("}paraId"))]
+        for el in doomed:
+            xml.root.remove(el)
+        if doomed:
+            xml.commit()
+
+
+def _extension_xml(part) -> PartXml:
+    """An extension part's XML (an unreadable one reads as empty and is left as it is)."""
+    return part_xml(part, lambda: etree.Element(f"{{{W15}}}commentsEx"))
 
 
 def remove_comment(doc: WordDocument, target: etree._Element) -> list[etree._Element]:

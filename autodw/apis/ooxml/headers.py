@@ -15,6 +15,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import find_style_id
+from autodw.apis.ooxml.copies import renew_ids
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.fields import field_runs
 from autodw.apis.ooxml.paragraphs import JC
@@ -102,7 +103,7 @@ def own_part(doc: WordDocument, index: int, where: str, kind: str):
         copies = [_copy_with_rels(child, inherited, part) for child in inherited.element]
         renumber_shapes(copies, [doc.part.element, *(p.element for p in doc.header_footer_parts())])
         for child in copies:
-            root.append(child)
+            root.append(renew_ids(doc, child))
         note = f"unlinked section {index}'s {kind} {where} from section {owner} (it starts as a copy)"
     else:
         _fix_template_style(doc, root, where)

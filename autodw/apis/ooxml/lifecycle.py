@@ -13,16 +13,15 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from docx.opc.constants import CONTENT_TYPE as CT
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
-from docx.opc.packuri import PackURI
-from docx.opc.part import Part
 from lxml import etree
 
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
 from autodw.apis.ooxml.numbering import format_number
+from autodw.apis.ooxml.parts import PartXml, new_package_part, package_part, part_xml
 from autodw.apis.ooxml.text import atom_text, new_run
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
@@ -33,56 +32,6 @@ CUSTOM_NS = "http://schemas.openxmlformats.org/officeDocument/2006/custom-proper
 VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
 APP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
 FMTID = "{D5CDD505-2E9C-101B-9397-08002B2CF9AE}"
-
-
-# --- XML parts that python-docx may hold as blobs ------------------------------------------------
-
-
-@dataclass
-class PartXml:
-    """The root element of a package-level XML part, and how to write it back."""
-
-    part: Part
-    root: etree._Element
-    is_blob: bool
-
-    def commit(self) -> None:
-        """Write the tree back when python-docx holds the part as bytes."""
-        if self.is_blob:
-            self.part._blob = etree.tostring(self.root, xml_declaration=True, encoding="UTF-8", standalone=True)
-
-
-def package_part(doc: WordDocument, reltype: str) -> Part | None:
-    """The first part the package relates with `reltype` (core, custom or app properties), or None."""
-    for rel in doc.package.rels.values():
-        if rel.reltype == reltype and not rel.is_external:
-            return rel.target_part
-    return None
-
-
-def part_xml(part: Part, fallback: Callable[[], etree._Element]) -> PartXml:
-    """The part's XML; an unreadable part is replaced by ``fallback()``."""
-    if hasattr(part, "_element"):
-        return PartXml(part, part._element, False)
-    try:
-        root = etree.fromstring(part.blob, _PARSER)
-    except etree.XMLSyntaxError:
-        root = fallback()
-    return PartXml(part, root, True)
-
-
-def new_package_part(doc: WordDocument, name: str, content_type: str, reltype: str, root: etree._Element) -> PartXml:
-    """Add a new blob part at ``/docProps/<name>`` (or a free variant of it) related from the package."""
-    taken = {str(p.partname) for p in doc.package.iter_parts()}
-    stem, ext = name.rsplit(".", 1)
-    partname, n = f"/docProps/{name}", 1
-    while partname in taken:
-        n += 1
-        partname = f"/docProps/{stem}{n}.{ext}"
-    blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
-    part = Part(PackURI(partname), content_type, blob, doc.package)
-    doc.package.relate_to(part, reltype)
-    return PartXml(part, root, True)
 
 
 # --- core properties ------------------------------------------------------------------------

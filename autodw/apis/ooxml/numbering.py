@@ -8,8 +8,9 @@ from docx.opc.packuri import PackURI
 from docx.parts.numbering import NumberingPart
 from lxml import etree
 
+from autodw.apis.ooxml.builtin_styles import default_style_id
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
-from autodw.apis.ooxml.styles_edit import default_style_id, paragraph_style_id, style_by_id
+from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.document import WordDocument
 from autodw.xml import W, parse, qn, wval
 

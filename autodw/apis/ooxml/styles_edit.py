@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-import re
+import copy
 
 from lxml import etree
 
-from autodw.apis.ooxml.builtin_styles import available_styles, ensure_style, find_style_id, styles_element
+from autodw.apis.ooxml.builtin_styles import (available_styles, default_style_id, ensure_style, find_style_id,
+                                              styles_element)
 from autodw.apis.ooxml.elements import insert_ordered, make
+from autodw.apis.ooxml.parts import part_xml
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import qn, wval
@@ -47,19 +49,6 @@ def name_taken(doc: WordDocument, name: str) -> str | None:
     return next((k for k in (*KINDS, "numbering") if find_style_id(doc, name, k) is not None), None)
 
 
-def new_style_id(doc: WordDocument, name: str) -> str:
-    """A free style id made of the ASCII letters and digits of `name` ("Key Point" -> "KeyPoint")."""
-    base = re.sub(r"[^A-Za-z0-9]", "", name) or "CustomStyle"
-    if base[0].isdigit():
-        base = "S" + base
-    used = {s.get(qn("w:styleId")) for s in styles_element(doc).iterchildren(qn("w:style"))}
-    candidate, n = base, 1
-    while candidate in used:
-        candidate = f"{base}{n}"
-        n += 1
-    return candidate
-
-
 def style_part(style: etree._Element, tag: str) -> etree._Element:
     """The style's ``w:pPr`` or ``w:rPr`` (created in schema order)."""
     found = style.find(qn(tag))
@@ -82,14 +71,6 @@ def default_rpr(doc: WordDocument) -> etree._Element:
         rpr = make("w:rPr")
         rpr_default.append(rpr)
     return rpr
-
-
-def default_style_id(doc: WordDocument, kind: str = "paragraph") -> str | None:
-    """The id of the default style of `kind` ("Normal" for paragraphs)."""
-    for s in styles_element(doc).iterchildren(qn("w:style")):
-        if (s.get(qn("w:type")) or "paragraph") == kind and s.get(qn("w:default")) in ("1", "true", "on"):
-            return s.get(qn("w:styleId"))
-    return None
 
 
 def font_size_pt(doc: WordDocument, style_id: str | None) -> float:
@@ -127,3 +108,28 @@ def inherits_from(doc: WordDocument, style: etree._Element, sid: str) -> bool:
             return True
         style = style_by_id(doc, base) if base else None
     return False
+
+
+_STYLES_WITH_EFFECTS = "http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects"
+
+
+def sync_styles_with_effects(doc: WordDocument) -> bool:
+    """Word 2010+ keeps a copy of the styles in ``stylesWithEffects.xml``: give it styles.xml's document
+    defaults and the styles it lacks. False when the document has no such part."""
+    part = next((r.target_part for r in doc.part.rels.values()
+                 if r.reltype == _STYLES_WITH_EFFECTS and not r.is_external), None)
+    if part is None:
+        return False
+    xml = part_xml(part, lambda: copy.deepcopy(styles_element(doc)))
+    styles = styles_element(doc)
+    defaults, mirror = styles.find(qn("w:docDefaults")), xml.root.find(qn("w:docDefaults"))
+    if mirror is not None:
+        xml.root.remove(mirror)
+    if defaults is not None:
+        xml.root.insert(0, copy.deepcopy(defaults))
+    have = {s.get(qn("w:styleId")) for s in xml.root.iterchildren(qn("w:style"))}
+    for style in styles.iterchildren(qn("w:style")):
+        if style.get(qn("w:styleId")) not in have:
+            xml.root.append(copy.deepcopy(style))
+    xml.commit()
+    return True
