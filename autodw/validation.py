@@ -18,7 +18,6 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -96,15 +95,12 @@ def validate_all(documents: Sequence[Document], workers: int | None = None, time
 
 
 def added(before: Iterable[Finding], after: Iterable[Finding]) -> list[Finding]:
-    """The findings of `after` that `before` does not have (compared by :meth:`Finding.signature`, as multisets)."""
-    remaining = Counter(f.signature() for f in before)
-    out = []
-    for finding in after:
-        if remaining[finding.signature()] > 0:
-            remaining[finding.signature()] -= 1
-        else:
-            out.append(finding)
-    return out
+    """The findings of `after` whose kind `before` does not have (compared by :meth:`Finding.signature`).
+
+    A finding the input already has, repeated (a copied table that already broke a rule breaks it
+    twice), is not added: the edit repeated the input's problem, it did not make a new one."""
+    had = {f.signature() for f in before}
+    return [f for f in after if f.signature() not in had]
 
 
 def added_errors(original: Document, edited: Document) -> list[Finding]:
