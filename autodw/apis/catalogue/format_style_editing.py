@@ -8,7 +8,8 @@ from typing import Any
 from lxml import etree
 
 from autodw.apis.ooxml import locate
-from autodw.apis.ooxml.builtin_styles import default_style_id, ensure_style, find_style_id, new_style_id, styles_element
+from autodw.apis.ooxml.builtin_styles import (default_style_id, ensure_style, find_style_id, new_style_id, styles_element,
+                                             sync_styles_with_effects)
 from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
                                         remove_children, replace_child)
 from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, copy_run_properties, in_hyperlink,
@@ -18,7 +19,7 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kind, numbering_of, renumber_from,
                                          restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
-                                           name_taken, style_by_id, style_part, sync_styles_with_effects)
+                                           name_taken, style_by_id, style_part)
 from autodw.apis.ooxml.text import isolate, resolve_span, text_runs
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum,
@@ -384,6 +385,7 @@ def create_style(doc: WordDocument, name: str, kind: str = "paragraph", based_on
         insert_ordered(style, make("w:qFormat"))
     styles_element(doc).append(style)
     _write_style_props(doc, style, run, para)
+    sync_styles_with_effects(doc)
     for el in targets:
         _apply_style_to(el, kind, sid)
     applied = f"; applied to {', '.join(apply_to)}" if apply_to else ""

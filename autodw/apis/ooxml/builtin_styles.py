@@ -10,12 +10,14 @@ document must happen to use.
 
 from __future__ import annotations
 
+import copy
 import re
 
 from docx.enum.style import WD_STYLE_TYPE
 from docx.styles import BabelFish
 from lxml import etree
 
+from autodw.apis.ooxml.parts import part_xml
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import W, parse, qn
@@ -106,6 +108,7 @@ def ensure_style(doc: WordDocument, name: str, kind: str = "paragraph") -> str:
         else:
             ref.set(qn("w:val"), target)
     styles_element(doc).append(el)
+    sync_styles_with_effects(doc)
     return sid
 
 
@@ -151,3 +154,28 @@ def available_styles(doc: WordDocument, kind: str) -> list[str]:
 def style_type(kind: str) -> WD_STYLE_TYPE:
     """python-docx's enum for a style kind name."""
     return _TYPES[kind]
+
+
+_STYLES_WITH_EFFECTS = "http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects"
+
+
+def sync_styles_with_effects(doc: WordDocument) -> bool:
+    """Word 2010+ keeps a copy of the styles in ``stylesWithEffects.xml``: give it styles.xml's document
+    defaults and the styles it lacks. False when the document has no such part."""
+    part = next((r.target_part for r in doc.part.rels.values()
+                 if r.reltype == _STYLES_WITH_EFFECTS and not r.is_external), None)
+    if part is None:
+        return False
+    xml = part_xml(part, lambda: copy.deepcopy(styles_element(doc)))
+    styles = styles_element(doc)
+    defaults, mirror = styles.find(qn("w:docDefaults")), xml.root.find(qn("w:docDefaults"))
+    if mirror is not None:
+        xml.root.remove(mirror)
+    if defaults is not None:
+        xml.root.insert(0, copy.deepcopy(defaults))
+    have = {s.get(qn("w:styleId")) for s in xml.root.iterchildren(qn("w:style"))}
+    for style in styles.iterchildren(qn("w:style")):
+        if style.get(qn("w:styleId")) not in have:
+            xml.root.append(copy.deepcopy(style))
+    xml.commit()
+    return True

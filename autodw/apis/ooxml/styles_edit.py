@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
-import copy
-
 from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import (available_styles, default_style_id, ensure_style, find_style_id,
                                               styles_element)
 from autodw.apis.ooxml.elements import insert_ordered, make
-from autodw.apis.ooxml.parts import part_xml
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import qn, wval
@@ -109,27 +106,3 @@ def inherits_from(doc: WordDocument, style: etree._Element, sid: str) -> bool:
         style = style_by_id(doc, base) if base else None
     return False
 
-
-_STYLES_WITH_EFFECTS = "http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects"
-
-
-def sync_styles_with_effects(doc: WordDocument) -> bool:
-    """Word 2010+ keeps a copy of the styles in ``stylesWithEffects.xml``: give it styles.xml's document
-    defaults and the styles it lacks. False when the document has no such part."""
-    part = next((r.target_part for r in doc.part.rels.values()
-                 if r.reltype == _STYLES_WITH_EFFECTS and not r.is_external), None)
-    if part is None:
-        return False
-    xml = part_xml(part, lambda: copy.deepcopy(styles_element(doc)))
-    styles = styles_element(doc)
-    defaults, mirror = styles.find(qn("w:docDefaults")), xml.root.find(qn("w:docDefaults"))
-    if mirror is not None:
-        xml.root.remove(mirror)
-    if defaults is not None:
-        xml.root.insert(0, copy.deepcopy(defaults))
-    have = {s.get(qn("w:styleId")) for s in xml.root.iterchildren(qn("w:style"))}
-    for style in styles.iterchildren(qn("w:style")):
-        if style.get(qn("w:styleId")) not in have:
-            xml.root.append(copy.deepcopy(style))
-    xml.commit()
-    return True
