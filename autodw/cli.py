@@ -130,6 +130,32 @@ def _call(args: argparse.Namespace) -> int:
     return 0
 
 
+def _validate(args: argparse.Namespace) -> int:
+    from autodw.package import read_package
+    from autodw.validation import added, validate_all
+
+    for path in [args.file] + ([args.against] if args.against else []):
+        read_package(path)  # a file that is no Word document is bad input (exit 2), not a validation finding
+    if args.against:
+        before, after = validate_all([args.against, args.file], workers=2)
+        findings = added(before, after)
+    else:
+        findings = validate_all([args.file])[0]
+    errors = [f for f in findings if f.is_error]
+    if args.format == "json":
+        _print_json({"file": args.file, "against": args.against, "errors": [f.to_dict() for f in errors],
+                     "reported": [f.to_dict() for f in findings if not f.is_error]})
+    else:
+        what = f"added by the edit of {args.against}" if args.against else "in the file"
+        for f in errors:
+            print(f"error: {f}")
+        for f in findings:
+            if not f.is_error:
+                print(f"note: {f}")
+        print(f"{len(errors)} Open XML SDK error(s) {what}" + ("; Word should open it without repair" if not errors else ""))
+    return 1 if errors else 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from autodw.agent.build import make_agent
     from autodw.agent.records import RunResult
@@ -263,6 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--assets", action="append", default=[], metavar="DIR",
                    help="folder image/export paths may use (repeatable; default: the document's folder and the current one)")
     p.set_defaults(handler=_call)
+
+    p = sub.add_parser("validate", help="check that Word opens a .docx without repair (Open XML SDK checks, via openxml-audit)")
+    p.add_argument("file")
+    p.add_argument("--against", default=None, metavar="ORIGINAL", help="only the errors FILE has that ORIGINAL did not")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=_validate)
 
     p = sub.add_parser("run", help="run the agent: carry out instructions on a document")
     p.add_argument("file")

@@ -4,8 +4,10 @@ Ids are assigned in document order when a document is opened (so the same file a
 the same ids), survive edits elsewhere and snapshot/restore (they live in the XML), are given
 fresh to new or copied elements, and are stripped when the document is saved.
 
-Kinds and prefixes: paragraphs ``p``, tables ``t``, pictures ``img``, charts ``chart``, other
-drawings (shapes, text boxes, SmartArt, VML) ``shape``. Each prefix has its own counter.
+Kinds and prefixes (:data:`KINDS`): paragraphs ``p``, tables ``t``, pictures ``img``, charts ``chart``,
+other drawings (shapes, text boxes, SmartArt, VML) ``shape``; an id is a prefix and a number from 1
+(``p12``, ``t3``, ``img2``). Each prefix has its own counter. This module is the one place the id
+grammar is written: the API argument schemas, the agent and the scripts derive their patterns from it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,47 @@ P, TBL = qn("w:p"), qn("w:tbl")
 INLINE, ANCHOR, PICT = qn("wp:inline"), qn("wp:anchor"), qn("w:pict")
 ID_TAGS = (P, TBL, INLINE, ANCHOR, PICT)
 _FALLBACK = f"{{{MC}}}Fallback"
-_ID_RE = re.compile(r"^([a-z]+)(\d+)$")
+
+#: id prefix -> what it names, in the order ids are listed.
+KINDS: dict[str, str] = {"p": "paragraph", "t": "table", "img": "picture", "chart": "chart", "shape": "shape"}
+PREFIXES: tuple[str, ...] = tuple(KINDS)
+
+
+def id_pattern(prefixes: Iterable[str] = PREFIXES) -> str:
+    """The regular expression (no anchors) of an id with one of `prefixes`: ``(p|t)[0-9]+``.
+
+    Written with ``[0-9]``, not ``\\d``: it also goes into JSON Schemas that llama.cpp turns into
+    grammars, which reject escapes. Group 1 is the prefix."""
+    prefixes = tuple(prefixes)
+    unknown = [p for p in prefixes if p not in KINDS]
+    if unknown or not prefixes:
+        raise ValueError(f"unknown id prefix(es) {unknown}; known: {', '.join(PREFIXES)}")
+    return f"({'|'.join(prefixes)})[0-9]+"
+
+
+def schema_pattern(prefixes: Iterable[str] = PREFIXES) -> str:
+    """The JSON Schema ``pattern`` of an id with one of `prefixes`: ``^(p|t)[0-9]+$``."""
+    return f"^{id_pattern(prefixes)}$"
+
+
+#: The prefixes of a pattern written by :func:`schema_pattern` (group 1), for readers of a schema.
+_SCHEMA_PATTERN = re.compile(rf"^\^\(((?:{'|'.join(PREFIXES)})(?:\|(?:{'|'.join(PREFIXES)}))*)\)\[0-9\]\+\$$")
+#: An id, whole (group 1 prefix, group 2 number).
+ID_RE = re.compile(rf"^({'|'.join(PREFIXES)})([0-9]+)$")
+#: Ids inside free text ("moved p3 after t1").
+ID_IN_TEXT = re.compile(rf"\b(?:{'|'.join(PREFIXES)})[0-9]+\b")
+
+
+def prefixes_of_pattern(pattern: str) -> tuple[str, ...] | None:
+    """The prefixes of a schema pattern written by :func:`schema_pattern`, or None for any other pattern."""
+    m = _SCHEMA_PATTERN.match(pattern)
+    return tuple(m.group(1).split("|")) if m else None
+
+
+def parse_id(text: str) -> tuple[str, int] | None:
+    """``"p12"`` -> ``("p", 12)``; None if `text` is not an element id."""
+    m = ID_RE.match(text)
+    return (m.group(1), int(m.group(2))) if m else None
 
 _CHART_URI = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
@@ -146,9 +188,9 @@ def assign_ids(roots: Iterable[etree._Element], holder: etree._Element) -> dict[
                 fresh.append(el)
                 continue
             index[current] = el
-            m = _ID_RE.match(current)
-            if m and counters.get(m.group(1), 1) <= int(m.group(2)):
-                counters[m.group(1)] = int(m.group(2)) + 1
+            parsed = parse_id(current)
+            if parsed and counters.get(parsed[0], 1) <= parsed[1]:
+                counters[parsed[0]] = parsed[1] + 1
     for el in fresh:
         prefix = prefix_for(el)
         n = counters.get(prefix, 1)

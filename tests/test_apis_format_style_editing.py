@@ -10,26 +10,19 @@ from pathlib import Path
 import pytest
 
 from autodw.apis import execute
-from autodw.apis.oxml import SEQUENCES
 from autodw.state import extract_state
 from autodw.xml import qn
 from tests.conftest import make_doc
+from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
-
-_ORDER = {qn(k): [qn(t) for t in v if not t.startswith("sl:")] for k, v in SEQUENCES.items()}
-
 
 def _style(state, name):
     return next(s for s in state["styles"]["styles"] if s["name"] == name)
 
 
 def _assert_schema_order(doc):
-    """Every pPr/rPr/style child sequence of the body and the styles is in schema order."""
-    for root in (doc.part._element, doc.docx.styles.element):
-        for el in root.iter(*_ORDER):
-            order = _ORDER[el.tag]
-            ranks = [order.index(c.tag) for c in el if c.tag in order]
-            assert ranks == sorted(ranks), f"{el.tag} children out of order: {[c.tag.split('}')[1] for c in el]}"
+    """Every pPr/rPr/style child sequence of the body and the styles is in python-docx's declared order."""
+    assert_schema_order((doc.part._element, doc.docx.styles.element))
 
 
 # --- set_text_format / clear_text_format -------------------------------------------------

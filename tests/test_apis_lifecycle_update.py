@@ -11,7 +11,7 @@ import docx
 import pytest
 
 from autodw.apis import execute
-from autodw.apis import lifecycle as lc
+from autodw.apis.ooxml import lifecycle as lc
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state

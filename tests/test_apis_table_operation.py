@@ -10,13 +10,13 @@ import pytest
 from docx.shared import Cm, Pt
 
 from autodw.apis import execute
-from autodw.apis.oxml import _ORDER
-from autodw.apis.tables import TBL, Grid
+from autodw.apis.ooxml.tables import TBL, Grid
 from autodw.document import WordDocument
 from autodw.errors import ApiError, ArgumentError, UnsupportedOperationError
 from autodw.state import extract_state
 from autodw.xml import qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
+from tests.schema_order import assert_schema_order
 
 
 def call(doc: WordDocument, name: str, **args):
@@ -32,13 +32,10 @@ def runs(t: dict, r: int, c: int) -> list[dict]:
 
 
 def check_xml(doc: WordDocument, widths: bool = False) -> None:
-    """Property children in schema order, cells ending with a paragraph, rows within the grid, and (widths)
-    every cell's w:tcW equal to the grid columns it spans."""
+    """Property children in python-docx's declared order, cells ending with a paragraph, rows within the grid,
+    and (widths) every cell's w:tcW equal to the grid columns it spans."""
+    assert_schema_order(doc.id_roots())
     for root in doc.id_roots():
-        for el in root.iter(*(qn(t) for t in ("w:tblPr", "w:trPr", "w:tcPr", "w:tblBorders", "w:tcBorders", "w:rPr", "w:pPr"))):
-            ranks = [_ORDER[el.tag].get(c.tag, -1) for c in el]
-            known = [r for r in ranks if r >= 0]
-            assert known == sorted(known), [c.tag for c in el]
         for tbl in root.iter(TBL):
             grid = Grid(tbl)
             for row in grid.rows:

@@ -82,3 +82,10 @@ def test_wheel_installs_one_import_name_and_runs_from_anywhere(tmp_path):
     state = subprocess.run([str(autodw), "state", str(EXAMPLES / "report.docx")], cwd=elsewhere, capture_output=True,
                            text=True, timeout=120)
     assert state.returncode == 0 and state.stdout.startswith("DOCUMENT:"), state.stderr
+
+
+def test_the_catalogue_holds_one_module_per_intent():
+    from autodw.apis.registry import INTENTS
+
+    names = {p.stem for p in (ROOT / "autodw" / "apis" / "catalogue").glob("*.py")} - {"__init__"}
+    assert names == set(INTENTS)

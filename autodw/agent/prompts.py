@@ -17,6 +17,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from autodw.ids import prefixes_of_pattern
 from autodw.llm.base import Message
 
 PROMPT_DIR = Path(__file__).with_name("prompts")
@@ -79,7 +80,6 @@ def api_call_schema(specs: list[Any], known_ids: list[str] | None = None) -> dic
                        "required": ["api", "args"]} for s in specs]}
 
 
-_ID_PATTERN = re.compile(r"^\^\([a-z|]+\)\[0-9\]\+\$$")  # what apis.schema.id_of writes: ^(p|t)[0-9]+$
 MAX_GROUNDED_IDS = 400  # above this many ids of a kind, the id pattern is kept (a grammar of thousands of names is slow)
 
 
@@ -93,7 +93,7 @@ def ground_ids(schema: Any, known_ids: list[str]) -> Any:
         return schema
     out = {key: ground_ids(value, known_ids) for key, value in schema.items()}
     pattern = schema.get("pattern")
-    if isinstance(pattern, str) and _ID_PATTERN.match(pattern):
+    if isinstance(pattern, str) and prefixes_of_pattern(pattern):
         ids = [i for i in known_ids if re.match(pattern, i)]
         if 0 < len(ids) <= MAX_GROUNDED_IDS:
             del out["pattern"]

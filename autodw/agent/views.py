@@ -4,14 +4,14 @@ play, the steps done so far, and (for a planner that sees the instruction's star
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Iterable
 
 from autodw.agent import prompts
 from autodw.agent.records import Attempt, InstructionResult, Step
+from autodw.ids import ID_IN_TEXT
 from autodw.state.render import render_elements, render_state
 
-ELEMENT_ID = re.compile(r"\b(?:p|t|img|chart|shape)\d+\b")  # an element id in free text
+ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
 
 

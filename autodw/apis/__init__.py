@@ -1,7 +1,16 @@
 """The document API library: every edit the agent can make, registered with a JSON Schema.
 
-``registry()`` loads the catalogue (one module per intent, named after the intent) and returns
-the :class:`~apis.registry.Registry`; ``execute(doc, name, args)`` validates and runs one call.
+Three kinds of module, one folder each:
+
+- here, the framework: ``registry`` (the :func:`api` decorator and :class:`Registry`), ``schema``
+  (argument schema fragments) and ``calls`` (validate and run one call);
+- ``catalogue/``: one module per intent, named after it, that only declares APIs (``@api``) and calls
+  mechanisms;
+- ``ooxml/``: the mechanisms that read and write WordprocessingML (runs, tables, notes, styles, charts, ...).
+  They never import the catalogue.
+
+``registry()`` loads the catalogue and returns the :class:`~autodw.apis.registry.Registry`;
+``execute(doc, name, args)`` validates and runs one call.
 """
 
 from __future__ import annotations
@@ -14,9 +23,9 @@ __all__ = ["ApiSpec", "Example", "Registry", "api", "registry", "execute", "ApiR
 
 
 def registry() -> Registry:
-    """The registry with every API loaded (importing ``apis.<intent>`` for each of the eight intents)."""
+    """The registry with every API loaded (importing ``autodw.apis.catalogue.<intent>`` for each of the eight intents)."""
     for intent in INTENTS:
-        importlib.import_module(f"autodw.apis.{intent}")
+        importlib.import_module(f"autodw.apis.catalogue.{intent}")
     return REGISTRY
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from autodw.ids import schema_pattern
 from autodw.units import NAMED_COLORS
 
 Schema = dict[str, Any]
@@ -16,8 +17,9 @@ HIGHLIGHTS = ("yellow", "green", "cyan", "magenta", "blue", "red", "darkBlue", "
 
 
 def id_of(prefixes: str, what: str) -> Schema:
-    """An element id with one of the given prefixes, e.g. ``id_of("p|t", "paragraph or table")``."""
-    return {"type": "string", "pattern": f"^({prefixes})[0-9]+$", "description": f"{what} id from the document state"}
+    """An element id with one of the given prefixes (:data:`autodw.ids.KINDS`), e.g. ``id_of("p|t", "paragraph or table")``."""
+    return {"type": "string", "pattern": schema_pattern(prefixes.split("|")),
+            "description": f"{what} id from the document state"}
 
 
 PARAGRAPH_ID = id_of("p", "paragraph (e.g. \"p12\")")

@@ -2,43 +2,30 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
-from autodw.apis import locate
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.drawings import host_paragraph
-from autodw.apis.fields import field_runs
-from autodw.apis.notes import add_note, order_notes_by_reference
-from autodw.apis.numbering import NUMBER_FORMATS, add_list_definition
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.comments import add_comment
+from autodw.apis.ooxml.copies import renewed_copy
+from autodw.apis.ooxml.drawings import host_paragraph
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number
+from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
+from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition
+from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
+from autodw.apis.ooxml.text import insert_text as insert_text_at
+from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import api
 from autodw.apis.schema import ALIGNMENT, BLOCK_ID, PARAGRAPH_ID, POSITION, SPAN, boolean, enum, id_of, integer, text
-from autodw.apis.text import insert_text as insert_text_at
-from autodw.apis.text import isolate, new_run, paragraph_text, resolve_span, split_at, atoms
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.ids import element_id
 from autodw.xml import qn
 
 INTENT = "content_creation"
-_JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
-
-
-def make_paragraph(doc: WordDocument, content: str, style: str | None = None, alignment: str | None = None):
-    """A new ``w:p`` with `content` (tabs/newlines kept), a style and an alignment."""
-    p = make("w:p")
-    if style or alignment:
-        ppr = get_or_add_ppr(p)
-        if style:
-            insert_ordered(ppr, make("w:pStyle", w_val=ensure_style(doc, style, "paragraph")))
-        if alignment:
-            insert_ordered(ppr, make("w:jc", w_val=_JC[alignment]))
-    if content:
-        p.append(new_run(content))
-    return p
 
 
 def _new_ids(doc: WordDocument, *elements) -> str:
@@ -151,34 +138,6 @@ def insert_line_break(doc: WordDocument, paragraph: str, offset: int | None = No
     return f"inserted a line break in {paragraph} at {offset}"
 
 
-def _hyperlink_runs(doc: WordDocument, link_text: str):
-    style = ensure_style(doc, "Hyperlink", "character")
-    rpr = make("w:rPr")
-    rpr.append(make("w:rStyle", w_val=style))
-    return new_run(link_text, rpr)
-
-
-def place_inline(p, offset: int | None, *elements) -> None:
-    """Put inline elements (runs, hyperlinks, fields), in order, into paragraph `p` at character `offset` (None: end)."""
-    text = paragraph_text(p)
-    if offset is None or offset >= len(text):
-        for el in elements:
-            p.append(el)
-        return
-    split_at(p, offset)
-    after = next(a for a in atoms(p) if a.start >= offset)
-    anchor = _top_level(after.run, p)
-    for el in elements:
-        anchor.addprevious(el)
-
-
-def _top_level(el, p):
-    """The ancestor of `el` that is a direct child of `p` (runs may sit in hyperlinks or insertions)."""
-    while el.getparent() is not p:
-        el = el.getparent()
-    return el
-
-
 @api(intent=INTENT,
      description="Insert a hyperlink with the given display text into a paragraph, pointing to a web address "
                  "(url) or to a bookmark in this document.",
@@ -204,7 +163,7 @@ def insert_hyperlink(doc: WordDocument, paragraph: str, text: str, url: str | No
             raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
         link.set(qn("w:anchor"), bookmark)
     link.set(qn("w:history"), "1")
-    link.append(_hyperlink_runs(doc, text))
+    link.append(hyperlink_runs(doc, text))
     place_inline(p, offset, link)
     return f"inserted hyperlink {text!r} in {paragraph} -> {url or '#' + str(bookmark)}"
 
@@ -242,11 +201,8 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
     runs = isolate(p, start, end) if end > start else []
     if not runs:
         raise ArgumentError(f"{paragraph} has no text to attach a comment to; choose a paragraph with text")
-    from docx.text.run import Run
-
-    proxy = locate.paragraph(doc, paragraph)
-    comment = doc.docx.add_comment([Run(r, proxy) for r in runs], text=text, author=author, initials=initials)
-    return f"added comment {comment.comment_id} on {paragraph} chars {start}-{end}"
+    cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, author, initials)
+    return f"added comment {cid} on {paragraph} chars {start}-{end}"
 
 
 @api(intent=INTENT,
@@ -263,18 +219,12 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
     where = where or ("above" if is_table else "below")
     anchor = el if is_table else host_paragraph(el)
     p = make_paragraph(doc, f"{label} ", "Caption")
-    for run in field_runs(f"SEQ {label} \\* ARABIC", str(_next_seq(doc, label))):
+    for run in field_runs(f"SEQ {label} \\* ARABIC", str(next_seq_number(doc, label))):
         p.append(run)
     if text:
         p.append(new_run(f": {text}"))
     (anchor.addprevious if where == "above" else anchor.addnext)(p)
     return f"inserted caption {_new_ids(doc, p)} for {target}"
-
-
-def _next_seq(doc: WordDocument, label: str) -> int:
-    count = sum(1 for t in doc.body.iter(qn("w:instrText")) if (t.text or "").strip().startswith(f"SEQ {label}"))
-    count += sum(1 for f in doc.body.iter(qn("w:fldSimple")) if (f.get(qn("w:instr")) or "").strip().startswith(f"SEQ {label}"))
-    return count + 1
 
 
 @api(intent=INTENT,
@@ -283,11 +233,9 @@ def _next_seq(doc: WordDocument, label: str) -> int:
      examples=[{"block": "t1", "position": "end"}, {"block": "p2", "position": {"after": "p39"}}])
 def duplicate_block(doc: WordDocument, block: str, position: Any):
     el = locate.block(doc, block)
-    clone = copy.deepcopy(el)
-    for sect in clone.iter(qn("w:sectPr")):  # a copy must not duplicate a section break
+    clone = renewed_copy(doc, el)
+    for sect in list(clone.iter(qn("w:sectPr"))):  # a copy must not duplicate a section break
         sect.getparent().remove(sect)
-    for bm in list(clone.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"))):  # bookmark names must stay unique
-        bm.getparent().remove(bm)
     locate.insert_block(doc, position, clone)
     return f"copied {block} as {_new_ids(doc, clone)}"
 
@@ -306,19 +254,10 @@ def insert_cross_reference(doc: WordDocument, paragraph: str, bookmark: str, sho
     marks = {b.get(qn("w:name")): b for b in doc.body.iter(qn("w:bookmarkStart"))}
     if bookmark not in marks:
         raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in marks if n)) or 'none'}")
-    placeholder = _bookmark_text(marks[bookmark]) if show == "text" else "1"
+    placeholder = bookmark_text(marks[bookmark]) if show == "text" else "1"
     switch = " \\h" if hyperlink else ""
     instr = f"{'REF' if show == 'text' else 'PAGEREF'} {bookmark}{switch}"
     place_inline(p, offset, *field_runs(instr, placeholder or bookmark))
     return f"inserted a {show} reference to {bookmark!r} in {paragraph}"
 
-
-def _bookmark_text(start) -> str:
-    """The text between a bookmarkStart and its bookmarkEnd (same paragraph only)."""
-    bid = start.get(qn("w:id"))
-    out, node = [], start.getnext()
-    while node is not None and not (node.tag == qn("w:bookmarkEnd") and node.get(qn("w:id")) == bid):
-        out.extend(t.text or "" for t in node.iter(qn("w:t")))
-        node = node.getnext()
-    return "".join(out)
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from autodw.apis.builtin_styles import ensure_style, styles_element
-from autodw.apis.fields import field_runs
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make
-from autodw.apis.text import new_run, paragraph_text
+from autodw.apis.ooxml.builtin_styles import ensure_style, styles_element
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.fields import field_runs
+from autodw.apis.ooxml.text import new_run, paragraph_text
 from autodw.document import WordDocument
 from autodw.errors import UnsupportedOperationError
 from autodw.xml import MC, qn, wval

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodw.apis import charts, drawings
+from autodw.apis.ooxml import charts, drawings
 from autodw.apis.registry import api
 from autodw.apis.schema import CHART_ID, POSITION, boolean, enum, length, text
-from autodw.units import emu
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.ids import element_id
+from autodw.units import emu
 
 INTENT = "chart_operation"
 _TYPES = tuple(charts.CHART_TYPES)

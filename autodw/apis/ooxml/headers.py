@@ -9,23 +9,25 @@ from __future__ import annotations
 
 import copy
 import re
+from typing import Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis.builtin_styles import find_style_id
-from autodw.apis.fields import field_runs
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make, remove_children
-from autodw.apis.sections import all_sections, section_at, settings_root
-from autodw.apis.text import new_run
-from autodw.apis.watermark import is_watermark_run, renumber_shapes
+from autodw.apis.ooxml.builtin_styles import find_style_id
+from autodw.apis.ooxml.copies import renew_ids
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml.fields import field_runs
+from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.sections import all_sections, section_at, section_indices, settings_root
+from autodw.apis.ooxml.text import new_run
+from autodw.apis.ooxml.watermark import is_watermark_run, renumber_shapes
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import NS, qn
 
 WHERE = ("header", "footer")
 KINDS = ("default", "first", "even")
-JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 PAGE_FIELDS = ("PAGE", "NUMPAGES", "SECTIONPAGES")
 _TOKEN = re.compile(r"\{(PAGE|NUMPAGES|SECTIONPAGES)\}")
 _R_NS = NS["r"]
@@ -101,7 +103,7 @@ def own_part(doc: WordDocument, index: int, where: str, kind: str):
         copies = [_copy_with_rels(child, inherited, part) for child in inherited.element]
         renumber_shapes(copies, [doc.part.element, *(p.element for p in doc.header_footer_parts())])
         for child in copies:
-            root.append(child)
+            root.append(renew_ids(doc, child))
         note = f"unlinked section {index}'s {kind} {where} from section {owner} (it starts as a copy)"
     else:
         _fix_template_style(doc, root, where)
@@ -246,3 +248,38 @@ def ensure_paragraph(root: etree._Element) -> etree._Element:
     get_or_add_ppr(p)
     root.insert(0, p)
     return p
+
+
+def target_parts(doc: WordDocument, section: Any, where: str, kind: str) -> tuple[list, list[str]]:
+    """The parts to edit for `section` ("all": each section's own part, creating section 0's if needed;
+    one index: that section's own part, unlinking it from the previous section if it was linked)."""
+    parts, notes, seen = [], [], set()
+    for i in section_indices(doc, section):
+        sect = section_at(doc, i)
+        if section == "all" and i > 0 and reference(sect, where, kind) is None:
+            continue  # linked: it shows what an earlier section shows
+        part, note = own_part(doc, i, where, kind)
+        if note:
+            notes.append(note)
+        if str(part.partname) not in seen:
+            seen.add(str(part.partname))
+            parts.append(part)
+    return parts, notes
+
+
+def sections_showing(doc: WordDocument, part, where: str, kind: str) -> list[int]:
+    """The indices of the sections whose `kind` header/footer is `part`."""
+    return [i for i in range(len(all_sections(doc))) if effective_part(doc, i, where, kind)[0] is part]
+
+
+def switch_on_kind(doc: WordDocument, section: Any, kind: str, notes: list[str]) -> None:
+    """A first-page or even-page header only shows when its setting is on: turn it on."""
+    if kind == "first":
+        for i in section_indices(doc, section):
+            sect = section_at(doc, i)
+            if sect.find(qn("w:titlePg")) is None or not is_on(sect.find(qn("w:titlePg"))):
+                replace_child(sect, "w:titlePg")
+                notes.append(f"turned on 'different first page' for section {i}")
+    elif kind == "even" and not even_and_odd(doc):
+        replace_child(settings_root(doc), "w:evenAndOddHeaders")
+        notes.append("turned on 'different odd and even pages' for the whole document")

@@ -8,9 +8,11 @@ from docx.opc.packuri import PackURI
 from docx.parts.numbering import NumberingPart
 from lxml import etree
 
-from autodw.apis.oxml import insert_ordered
+from autodw.apis.ooxml.builtin_styles import default_style_id
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
+from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.document import WordDocument
-from autodw.xml import W, parse, qn
+from autodw.xml import W, parse, qn, wval
 
 BULLETS = ("\u2022", "o", "\u25aa")
 NUMBER_FORMATS = {"decimal": ("decimal", "lowerLetter", "lowerRoman"), "upperRoman": ("upperRoman", "upperLetter", "decimal"),
@@ -73,3 +75,81 @@ def restart_numbering(doc: WordDocument, num_id: int, start: int = 1) -> int:
                         for lvl in range(9))
     insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{new_id}"><w:abstractNumId w:val="{abstract_id}"/>{overrides}</w:num>'))
     return new_id
+
+
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def format_number(n: int, fmt: str) -> str:
+    """`n` written in a page-number format."""
+    if fmt in ("lowerRoman", "upperRoman") and n > 0:
+        out, rest = "", n
+        for value, sym in _ROMAN:
+            while rest >= value:
+                out, rest = out + sym, rest - value
+        return out.upper() if fmt == "upperRoman" else out
+    if fmt in ("lowerLetter", "upperLetter") and n > 0:
+        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+        return letter.upper() if fmt == "upperLetter" else letter
+    return str(n)
+
+
+def numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int, bool]:
+    """(numId, level, direct) of a paragraph: its own numPr, else the one its style chain gives."""
+    num_pr = p.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+    if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
+        ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+        return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, True
+    sid, seen = paragraph_style_id(p) or default_style_id(doc), set()
+    while sid and sid not in seen:
+        seen.add(sid)
+        style = style_by_id(doc, sid)
+        if style is None:
+            break
+        num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+        if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
+            ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+            return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, False
+        sid = wval(style.find(qn("w:basedOn")))
+    return None, 0, False
+
+
+def list_kind(doc: WordDocument, num_id: str | None, level: int) -> str | None:
+    """"bullet" or "numbered" for a list instance, None if it is no list (numId 0 or undefined)."""
+    if not num_id or num_id == "0":
+        return None
+    root = numbering_root(doc)
+    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
+    if num is None:
+        return None
+    abstract_id = wval(num.find(qn("w:abstractNumId")))
+    abstract = next((a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == abstract_id), None)
+    lvl = None if abstract is None else next(
+        (x for x in abstract.iterchildren(qn("w:lvl")) if x.get(qn("w:ilvl")) == str(level)), None)
+    fmt = wval(lvl.find(qn("w:numFmt"))) if lvl is not None else None
+    return "bullet" if fmt == "bullet" else "numbered"
+
+
+def set_num_pr(p: etree._Element, num_id: str, level: int) -> None:
+    ppr = get_or_add_ppr(p)
+    num_pr = make("w:numPr")
+    num_pr.append(make("w:ilvl", w_val=str(level)))
+    num_pr.append(make("w:numId", w_val=str(num_id)))
+    remove_children(ppr, "w:numPr")
+    insert_ordered(ppr, num_pr)
+
+
+def renumber_from(doc: WordDocument, first: etree._Element, old: str, new: str) -> int:
+    """Move `first` and every later paragraph of its story that uses list `old` to list `new`."""
+    story = first.getroottree().getroot()
+    moved, seen_first = 0, False
+    for p in story.iter(qn("w:p")):
+        seen_first = seen_first or p is first
+        if not seen_first:
+            continue
+        num, lvl, _ = numbering_of(doc, p)
+        if num == old:
+            set_num_pr(p, new, lvl)
+            moved += 1
+    return moved

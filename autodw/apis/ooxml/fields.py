@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from lxml import etree
 
-from autodw.apis.text import text_elements
-from autodw.xml import W, parse
+from autodw.apis.ooxml.elements import get_or_add
+from autodw.apis.ooxml.text import text_elements
+from autodw.document import WordDocument
+from autodw.xml import W, parse, qn
 
 
 def field_runs(instruction: str, placeholder: str = "", rpr_xml: str = "") -> list[etree._Element]:
@@ -27,6 +29,21 @@ def field_runs(instruction: str, placeholder: str = "", rpr_xml: str = "") -> li
 
 def request_field_update(settings_root: etree._Element) -> None:
     """Ask Word to update all fields when the document is opened (``w:updateFields``)."""
-    from autodw.apis.oxml import get_or_add
-
     get_or_add(settings_root, "w:updateFields").set(f"{{{W}}}val", "true")
+
+
+def next_seq_number(doc: WordDocument, label: str) -> int:
+    """The number the next ``SEQ label`` field in the body will show."""
+    count = sum(1 for t in doc.body.iter(qn("w:instrText")) if (t.text or "").strip().startswith(f"SEQ {label}"))
+    count += sum(1 for f in doc.body.iter(qn("w:fldSimple")) if (f.get(qn("w:instr")) or "").strip().startswith(f"SEQ {label}"))
+    return count + 1
+
+
+def bookmark_text(start: etree._Element) -> str:
+    """The text between a bookmarkStart and its bookmarkEnd (same paragraph only)."""
+    bid = start.get(qn("w:id"))
+    out, node = [], start.getnext()
+    while node is not None and not (node.tag == qn("w:bookmarkEnd") and node.get(qn("w:id")) == bid):
+        out.extend(t.text or "" for t in node.iter(qn("w:t")))
+        node = node.getnext()
+    return "".join(out)

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from lxml import etree
 
-from autodw.apis.oxml import make
+from autodw.apis.ooxml.elements import make
 from autodw.errors import ArgumentError
 from autodw.xml import MC, qn
 
@@ -294,3 +294,54 @@ def find_matches(text: str, query: str, *, regex: bool = False, match_case: bool
     except re.error as exc:
         raise ArgumentError(f"invalid regular expression {query!r}: {exc}") from None
     return [(m.start(), m.end(), m.group(0)) for m in compiled.finditer(text) if m.end() > m.start()]
+
+
+def text_runs(p: etree._Element) -> list[etree._Element]:
+    """Runs of `p` that show text, in order."""
+    runs: list[etree._Element] = []
+    for a in atoms(p):
+        if a.text and (not runs or runs[-1] is not a.run):
+            runs.append(a.run)
+    return runs
+
+
+def recase(s: str, case: str, at_sentence_start: bool) -> str:
+    """`s` in `case`, character for character (letters whose case form has another length stay)."""
+    out = []
+    new_word = True
+    new_sentence = at_sentence_start
+    for ch in s:
+        if case == "upper":
+            c = ch.upper()
+        elif case == "lower":
+            c = ch.lower()
+        elif case == "toggle":
+            c = ch.lower() if ch.isupper() else ch.upper()
+        elif case == "title":
+            c = ch.upper() if new_word else ch.lower()
+        else:
+            c = ch.upper() if new_sentence and ch.isalpha() else ch.lower()
+        out.append(c if len(c) == 1 else ch)
+        if ch.isalnum():
+            new_word = False
+            new_sentence = False
+        else:
+            new_word = ch not in "'’"
+            if ch in ".!?。！？":
+                new_sentence = True
+    return "".join(out)
+
+
+def needs_space(left: str, right: str) -> bool:
+    """Whether joining `left` and `right` needs a space between them (none around CJK text or existing space)."""
+    if not left or not right or left[-1].isspace() or right[0].isspace():
+        return False
+    return not (has_cjk(left[-1]) or has_cjk(right[0]))
+
+
+_CJK = re.compile("[\u1100-\u11ff\u2e80-\u9fff\u3000-\u303f\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
+def has_cjk(s: str) -> bool:
+    """True if `s` holds Chinese, Japanese or Korean characters (or full-width punctuation)."""
+    return bool(_CJK.search(s))

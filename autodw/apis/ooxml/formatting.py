@@ -7,19 +7,20 @@ set to ``False`` is written as ``w:val="0"`` so that it also overrides a style (
 
 from __future__ import annotations
 
-import re
+import copy
 from typing import Any
 
 from lxml import etree
 
-from autodw.apis.oxml import get_or_add, remove_children, replace_child
+from autodw.apis.ooxml.elements import get_or_add, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.text import RPR, atoms, has_cjk, resolve_span, text_runs
 from autodw.apis.schema import ALIGNMENT, HIGHLIGHTS, boolean, color, enum, length, number, text
-from autodw.units import hex_color, twips
 from autodw.errors import ArgumentError
+from autodw.units import hex_color, twips
 from autodw.xml import qn
 
 UNDERLINES = ("single", "double", "thick", "dotted", "dash", "wave", "words", "none")
-JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 
 #: run-formatting arguments (set_text_format; a subset is used by the style APIs)
 RUN_PARAMS: dict[str, dict[str, Any]] = {
@@ -61,7 +62,6 @@ STYLE_PARAGRAPH_KEYS = ("alignment", "space_before", "space_after", "line_spacin
 _TOGGLES = {"bold": ("w:b", "w:bCs"), "italic": ("w:i", "w:iCs"), "strike": ("w:strike",),
             "all_caps": ("w:caps",), "small_caps": ("w:smallCaps",)}
 _PARA_TOGGLES = {"keep_with_next": "w:keepNext", "keep_together": "w:keepLines", "page_break_before": "w:pageBreakBefore"}
-_CJK = re.compile("[\u1100-\u11ff\u2e80-\u9fff\u3000-\u303f\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 
 
 def given(values: dict[str, Any], keys) -> dict[str, Any]:
@@ -72,11 +72,6 @@ def given(values: dict[str, Any], keys) -> dict[str, Any]:
 def describe(props: dict[str, Any]) -> str:
     """``bold=True, size_pt=12`` for messages."""
     return ", ".join(f"{k}={v}" for k, v in props.items())
-
-
-def has_cjk(s: str) -> bool:
-    """True if `s` holds Chinese, Japanese or Korean characters (or full-width punctuation)."""
-    return bool(_CJK.search(s))
 
 
 def set_toggle(parent: etree._Element, tag: str, on: bool) -> None:
@@ -196,3 +191,64 @@ def apply_paragraph_props(ppr: etree._Element, props: dict[str, Any], char_pt: f
             drop += ["w:firstLine", "w:firstLineChars", "w:hangingChars"]
         for attr in drop:
             ind.attrib.pop(qn(attr), None)
+
+
+PPR, HYPERLINK = qn("w:pPr"), qn("w:hyperlink")
+_KEEP_ON_CLEAR = {qn(t) for t in ("w:lang", "w:rtl", "w:cs", "w:ins", "w:del", "w:moveFrom", "w:moveTo", "w:rPrChange")}
+
+
+def clear_rpr(rpr: etree._Element | None, keep_style: bool) -> None:
+    if rpr is None:
+        return
+    for child in list(rpr):
+        if child.tag not in _KEEP_ON_CLEAR and not (keep_style and child.tag == qn("w:rStyle")):
+            rpr.remove(child)
+    if len(rpr) == 0 and rpr.getparent() is not None:
+        rpr.getparent().remove(rpr)
+
+
+def in_hyperlink(r: etree._Element) -> bool:
+    return any(a.tag == HYPERLINK for a in r.iterancestors())
+
+
+def source_rpr(src: etree._Element, pid: str, span: dict | None) -> etree._Element | None:
+    """The run properties Format Painter would pick up: at the span's start, else the first text run, else the mark."""
+    if span is not None:
+        start, _ = resolve_span(src, span, pid)
+        hit = next((a for a in atoms(src) if a.text and a.start <= start < a.end), None)
+        return hit.run.find(RPR) if hit is not None else None
+    runs = text_runs(src)
+    if runs:
+        return runs[0].find(RPR)
+    ppr = src.find(PPR)
+    return ppr.find(RPR) if ppr is not None else None
+
+
+def copy_run_properties(src_rpr: etree._Element | None, r: etree._Element) -> None:
+    """Give run `r` a copy of `src_rpr` (a link keeps its link style)."""
+    old = r.find(RPR)
+    keep = old.find(qn("w:rStyle")) if old is not None and in_hyperlink(r) else None
+    if old is not None:
+        r.remove(old)
+    if src_rpr is not None:
+        new = copy.deepcopy(src_rpr)
+        for tag in ("w:rPrChange", "w:ins", "w:del", "w:moveFrom", "w:moveTo"):
+            remove_children(new, tag)
+        r.insert(0, new)
+    if keep is not None:
+        replace_child(get_or_add_rpr(r), "w:rStyle", w_val=keep.get(qn("w:val")))
+
+
+def copy_paragraph_properties(src_ppr: etree._Element | None, p: etree._Element) -> None:
+    """Replace `p`'s paragraph properties by a copy of `src_ppr`, keeping `p`'s own section break."""
+    old = p.find(PPR)
+    sect = old.find(qn("w:sectPr")) if old is not None else None
+    if old is not None:
+        p.remove(old)
+    new = copy.deepcopy(src_ppr) if src_ppr is not None else make("w:pPr")
+    for tag in ("w:sectPr", "w:pPrChange"):
+        remove_children(new, tag)
+    if sect is not None:
+        insert_ordered(new, sect)
+    if len(new):
+        p.insert(0, new)

@@ -4,6 +4,7 @@ resolution, Word's protection password hash, and LibreOffice conversion."""
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import re
 import shutil
@@ -12,17 +13,18 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Iterable
 
 from docx.opc.constants import CONTENT_TYPE as CT
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
-from docx.opc.packuri import PackURI
-from docx.opc.part import Part
 from lxml import etree
 
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
+from autodw.apis.ooxml.numbering import format_number
+from autodw.apis.ooxml.parts import PartXml, new_package_part, package_part, part_xml
+from autodw.apis.ooxml.text import atom_text, new_run
 from autodw.document import WordDocument
-from autodw.errors import UnsupportedOperationError
+from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.xml import NS, qn
 
 _PARSER = etree.XMLParser(resolve_entities=False, remove_blank_text=False)
@@ -30,56 +32,6 @@ CUSTOM_NS = "http://schemas.openxmlformats.org/officeDocument/2006/custom-proper
 VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
 APP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
 FMTID = "{D5CDD505-2E9C-101B-9397-08002B2CF9AE}"
-
-
-# --- XML parts that python-docx may hold as blobs ------------------------------------------------
-
-
-@dataclass
-class PartXml:
-    """The root element of a package-level XML part, and how to write it back."""
-
-    part: Part
-    root: etree._Element
-    is_blob: bool
-
-    def commit(self) -> None:
-        """Write the tree back when python-docx holds the part as bytes."""
-        if self.is_blob:
-            self.part._blob = etree.tostring(self.root, xml_declaration=True, encoding="UTF-8", standalone=True)
-
-
-def package_part(doc: WordDocument, reltype: str) -> Part | None:
-    """The first part the package relates with `reltype` (core, custom or app properties), or None."""
-    for rel in doc.package.rels.values():
-        if rel.reltype == reltype and not rel.is_external:
-            return rel.target_part
-    return None
-
-
-def part_xml(part: Part, fallback: Callable[[], etree._Element]) -> PartXml:
-    """The part's XML; an unreadable part is replaced by ``fallback()``."""
-    if hasattr(part, "_element"):
-        return PartXml(part, part._element, False)
-    try:
-        root = etree.fromstring(part.blob, _PARSER)
-    except etree.XMLSyntaxError:
-        root = fallback()
-    return PartXml(part, root, True)
-
-
-def new_package_part(doc: WordDocument, name: str, content_type: str, reltype: str, root: etree._Element) -> PartXml:
-    """Add a new blob part at ``/docProps/<name>`` (or a free variant of it) related from the package."""
-    taken = {str(p.partname) for p in doc.package.iter_parts()}
-    stem, ext = name.rsplit(".", 1)
-    partname, n = f"/docProps/{name}", 1
-    while partname in taken:
-        n += 1
-        partname = f"/docProps/{stem}{n}.{ext}"
-    blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
-    part = Part(PackURI(partname), content_type, blob, doc.package)
-    doc.package.relate_to(part, reltype)
-    return PartXml(part, root, True)
 
 
 # --- core properties ------------------------------------------------------------------------
@@ -520,8 +472,6 @@ def iter_fields(root: etree._Element) -> list[Field]:
 
 def set_field_result(field: Field, text: str) -> bool:
     """Show `text` as the field's result (formatted like its first result run); False if unchanged."""
-    from autodw.apis.text import atom_text, new_run
-
     current = "".join(s for r in field.result_runs for s in (atom_text(c) for c in r) if s is not None)
     if current == text:
         return False
@@ -538,3 +488,88 @@ def set_field_result(field: Field, text: str) -> bool:
     else:
         return False
     return True
+
+
+def custom_value(value: Any, kind: str | None) -> tuple[str, str]:
+    """(vt element name, text) for a custom property value."""
+    kind = kind or ("boolean" if isinstance(value, bool) else "number" if isinstance(value, (int, float)) else "text")
+    if kind == "boolean":
+        if isinstance(value, bool) or str(value).lower() in ("true", "false", "yes", "no"):
+            return "bool", "true" if value is True or str(value).lower() in ("true", "yes") else "false"
+        raise ArgumentError(f"value {value!r} is not true/false")
+    if kind == "number":
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ArgumentError(f"value {value!r} is not a number") from None
+        if number.is_integer() and abs(number) < 2**31:
+            return "i4", str(int(number))
+        return "r8", repr(number)
+    if kind == "date":
+        try:
+            day = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            raise ArgumentError(f"value {value!r} is not an ISO date like \"2025-03-31\" or \"2025-03-31T12:00:00\"") from None
+        if day.tzinfo is not None:
+            day = day.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        return "filetime", day.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return "lpwstr", str(value)
+
+
+_SEQ = re.compile(r"^SEQ\s+(\S+)(.*)$", re.IGNORECASE)
+
+
+_REF = re.compile(r"^REF\s+(\S+)", re.IGNORECASE)
+
+
+def _seq_text(n: int, switches: str) -> str:
+    m = re.search(r"\\\*\s*(\w+)", switches)
+    fmt = {"roman": "lowerRoman", "ROMAN": "upperRoman", "alphabetic": "lowerLetter", "ALPHABETIC": "upperLetter"}
+    return format_number(n, fmt.get(m.group(1), "decimal") if m else "decimal")
+
+
+def _bookmark_texts(doc: WordDocument) -> dict[str, str]:
+    """name -> text between bookmarkStart and bookmarkEnd (across paragraphs), for REF fields."""
+    out: dict[str, str] = {}
+    body = doc.body
+    open_marks: dict[str, tuple[str, list[str]]] = {}
+    for el in body.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"), qn("w:t"), qn("w:tab"), qn("w:p")):
+        if el.tag == qn("w:bookmarkStart"):
+            open_marks[el.get(qn("w:id"))] = (el.get(qn("w:name")) or "", [])
+        elif el.tag == qn("w:bookmarkEnd"):
+            found = open_marks.pop(el.get(qn("w:id")), None)
+            if found:
+                out[found[0]] = "".join(found[1]).strip()
+        elif el.tag == qn("w:p"):
+            for _, parts in open_marks.values():
+                if parts:
+                    parts.append("\n")
+        else:
+            s = atom_text(el)
+            if s:
+                for _, parts in open_marks.values():
+                    parts.append(s)
+    return out
+
+
+def refresh_seq_and_ref_fields(doc: WordDocument) -> tuple[int, int]:
+    """Renumber the SEQ fields of the body (with their \\r resets and \\c repeats) and refresh REF fields from
+    their bookmarks' text; return how many SEQ and REF results changed."""
+    counters: dict[str, int] = {}
+    marks = _bookmark_texts(doc)
+    seq = ref = 0
+    for field in iter_fields(doc.body):
+        m = _SEQ.match(field.instruction)
+        if m:
+            label, switches = m.group(1), m.group(2)
+            reset = re.search(r"\\r\s*(\d+)", switches)
+            if reset:
+                counters[label] = int(reset.group(1))
+            elif not re.search(r"\\c\b", switches):
+                counters[label] = counters.get(label, 0) + 1
+            seq += set_field_result(field, _seq_text(counters.get(label, 1), switches))
+            continue
+        m = _REF.match(field.instruction)
+        if m and m.group(1) in marks and marks[m.group(1)]:
+            ref += set_field_result(field, marks[m.group(1)])
+    return seq, ref

@@ -1,9 +1,23 @@
-"""Look up styles by the name users write, and add Word's built-in styles a document lacks."""
+"""Look up styles by the name users write, resolve the default styles, and add Word's built-in styles a
+document lacks (the one place styles are added with their proper definition when content references them).
+
+Style ids are the document's own: a German or Chinese Word document calls its default paragraph style
+``Standard`` or ``a`` rather than ``Normal``. Built-in definitions therefore name their bases by role
+(``Normal``, ``DefaultParagraphFont``, ``TableNormal``: the default style of that type, found by
+``w:default="1"``) or by built-in id (``Heading1``: resolved by its name, "heading 1"), never by the id the
+document must happen to use.
+"""
 
 from __future__ import annotations
 
-from docx.enum.style import WD_STYLE_TYPE
+import copy
+import re
 
+from docx.enum.style import WD_STYLE_TYPE
+from docx.styles import BabelFish
+from lxml import etree
+
+from autodw.apis.ooxml.parts import part_xml
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import W, parse, qn
@@ -20,14 +34,19 @@ BUILTINS: dict[str, tuple[str, str, str]] = {
        for n in range(1, 10)},
     "Title": ("Title", "paragraph", '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:qFormat/>'
               '<w:rPr><w:sz w:val="56"/></w:rPr>'),
-    "Hyperlink": ("Hyperlink", "character", '<w:uiPriority w:val="99"/><w:unhideWhenUsed/>'
+    "Hyperlink": ("Hyperlink", "character", '<w:basedOn w:val="DefaultParagraphFont"/><w:uiPriority w:val="99"/><w:unhideWhenUsed/>'
                   '<w:rPr><w:color w:val="0563C1"/><w:u w:val="single"/></w:rPr>'),
     "FootnoteText": ("footnote text", "paragraph", '<w:basedOn w:val="Normal"/><w:uiPriority w:val="99"/>'
                      '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:rPr><w:sz w:val="20"/></w:rPr>'),
-    "FootnoteReference": ("footnote reference", "character", '<w:uiPriority w:val="99"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'),
+    "FootnoteReference": ("footnote reference", "character", '<w:basedOn w:val="DefaultParagraphFont"/><w:uiPriority w:val="99"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'),
     "EndnoteText": ("endnote text", "paragraph", '<w:basedOn w:val="Normal"/><w:uiPriority w:val="99"/>'
                     '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:rPr><w:sz w:val="20"/></w:rPr>'),
-    "EndnoteReference": ("endnote reference", "character", '<w:uiPriority w:val="99"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'),
+    "EndnoteReference": ("endnote reference", "character", '<w:basedOn w:val="DefaultParagraphFont"/><w:uiPriority w:val="99"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'),
+    "CommentReference": ("annotation reference", "character", '<w:basedOn w:val="DefaultParagraphFont"/>'
+                         '<w:uiPriority w:val="99"/><w:semiHidden/><w:unhideWhenUsed/>'
+                         '<w:rPr><w:sz w:val="16"/><w:szCs w:val="16"/></w:rPr>'),
+    "CommentText": ("annotation text", "paragraph", '<w:basedOn w:val="Normal"/><w:uiPriority w:val="99"/><w:unhideWhenUsed/>'
+                    '<w:pPr><w:spacing w:line="240" w:lineRule="auto"/></w:pPr><w:rPr><w:sz w:val="20"/><w:szCs w:val="20"/></w:rPr>'),
     "Caption": ("caption", "paragraph", '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:uiPriority w:val="35"/><w:qFormat/>'
                 '<w:pPr><w:spacing w:after="200" w:line="240" w:lineRule="auto"/></w:pPr>'
                 '<w:rPr><w:i/><w:color w:val="44546A"/><w:sz w:val="18"/></w:rPr>'),
@@ -45,17 +64,17 @@ BUILTINS: dict[str, tuple[str, str, str]] = {
                   + "</w:tblBorders></w:tblPr>"),
 }
 _BY_NAME = {name.lower(): sid for sid, (name, _, _) in BUILTINS.items()}
+#: Bases named by role in BUILTINS: the default style of a type (``w:default="1"``), whatever its id.
+DEFAULT_ROLES = {"Normal": "paragraph", "DefaultParagraphFont": "character", "TableNormal": "table"}
 
 
-def styles_element(doc: WordDocument):
+def styles_element(doc: WordDocument) -> etree._Element:
     """The ``w:styles`` root (python-docx adds a styles part if the document has none)."""
     return doc.docx.styles.element
 
 
 def find_style_id(doc: WordDocument, name: str, kind: str) -> str | None:
     """The id of the style of `kind` whose name (UI or stored, any case) or id is `name`, or None."""
-    from docx.styles import BabelFish
-
     wanted = {name.lower(), BabelFish.ui2internal(name).lower()}
     for s in styles_element(doc).iterchildren(qn("w:style")):
         if (s.get(qn("w:type")) or "paragraph") != kind:
@@ -73,8 +92,6 @@ def ensure_style(doc: WordDocument, name: str, kind: str = "paragraph") -> str:
     sid = find_style_id(doc, name, kind)
     if sid is not None:
         return sid
-    from docx.styles import BabelFish
-
     builtin = _BY_NAME.get(name.lower()) or _BY_NAME.get(BabelFish.ui2internal(name).lower())
     if builtin is None:
         builtin = next((k for k in BUILTINS if k.lower() == name.lower().replace(" ", "")), None)
@@ -82,19 +99,50 @@ def ensure_style(doc: WordDocument, name: str, kind: str = "paragraph") -> str:
         available = sorted(available_styles(doc, kind))
         raise ArgumentError(f"there is no {kind} style {name!r}; available {kind} styles: {', '.join(available[:40])}")
     ui, _, body = BUILTINS[builtin]
-    if "basedOn" in body:  # make sure the base exists too
-        base = body.split('w:basedOn w:val="', 1)[1].split('"', 1)[0]
-        if base in BUILTINS and find_style_id(doc, base, BUILTINS[base][1]) is None:
-            ensure_style(doc, BUILTINS[base][0], BUILTINS[base][1])
-    el = parse(f'<w:style xmlns:w="{W}" w:type="{kind}" w:styleId="{builtin}"><w:name w:val="{ui}"/>{body}</w:style>')
+    sid = new_style_id(doc, builtin)  # the built-in id, unless a style of another type has it
+    el = parse(f'<w:style xmlns:w="{W}" w:type="{kind}" w:styleId="{sid}"><w:name w:val="{ui}"/>{body}</w:style>')
+    for ref in el.iterchildren(qn("w:basedOn"), qn("w:next")):
+        target = _resolve_builtin_reference(doc, ref.get(qn("w:val")))
+        if target is None:
+            el.remove(ref)  # no default style of that type: the built-in rests on the document defaults
+        else:
+            ref.set(qn("w:val"), target)
     styles_element(doc).append(el)
-    return builtin
+    sync_styles_with_effects(doc)
+    return sid
+
+
+def _resolve_builtin_reference(doc: WordDocument, value: str) -> str | None:
+    """The document's id for a style a built-in definition names (by role or built-in id), added if needed."""
+    if value in DEFAULT_ROLES:
+        return default_style_id(doc, DEFAULT_ROLES[value])
+    ui, kind, _ = BUILTINS[value]
+    return ensure_style(doc, ui, kind)
+
+
+def default_style_id(doc: WordDocument, kind: str = "paragraph") -> str | None:
+    """The id of the default style of `kind` (``w:default="1"``: "Normal" for paragraphs in English Word), or None."""
+    for s in styles_element(doc).iterchildren(qn("w:style")):
+        if (s.get(qn("w:type")) or "paragraph") == kind and s.get(qn("w:default")) in ("1", "true", "on"):
+            return s.get(qn("w:styleId"))
+    return None
+
+
+def new_style_id(doc: WordDocument, name: str) -> str:
+    """A free style id made of the ASCII letters and digits of `name` ("Key Point" -> "KeyPoint")."""
+    base = re.sub(r"[^A-Za-z0-9]", "", name) or "CustomStyle"
+    if base[0].isdigit():
+        base = "S" + base
+    used = {s.get(qn("w:styleId")) for s in styles_element(doc).iterchildren(qn("w:style"))}
+    candidate, n = base, 1
+    while candidate in used:
+        candidate = f"{base}{n}"
+        n += 1
+    return candidate
 
 
 def available_styles(doc: WordDocument, kind: str) -> list[str]:
     """UI names of the document's styles of `kind`."""
-    from docx.styles import BabelFish
-
     out = []
     for s in styles_element(doc).iterchildren(qn("w:style")):
         if (s.get(qn("w:type")) or "paragraph") == kind:
@@ -106,3 +154,28 @@ def available_styles(doc: WordDocument, kind: str) -> list[str]:
 def style_type(kind: str) -> WD_STYLE_TYPE:
     """python-docx's enum for a style kind name."""
     return _TYPES[kind]
+
+
+_STYLES_WITH_EFFECTS = "http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects"
+
+
+def sync_styles_with_effects(doc: WordDocument) -> bool:
+    """Word 2010+ keeps a copy of the styles in ``stylesWithEffects.xml``: give it styles.xml's document
+    defaults and the styles it lacks. False when the document has no such part."""
+    part = next((r.target_part for r in doc.part.rels.values()
+                 if r.reltype == _STYLES_WITH_EFFECTS and not r.is_external), None)
+    if part is None:
+        return False
+    xml = part_xml(part, lambda: copy.deepcopy(styles_element(doc)))
+    styles = styles_element(doc)
+    defaults, mirror = styles.find(qn("w:docDefaults")), xml.root.find(qn("w:docDefaults"))
+    if mirror is not None:
+        xml.root.remove(mirror)
+    if defaults is not None:
+        xml.root.insert(0, copy.deepcopy(defaults))
+    have = {s.get(qn("w:styleId")) for s in xml.root.iterchildren(qn("w:style"))}
+    for style in styles.iterchildren(qn("w:style")):
+        if style.get(qn("w:styleId")) not in have:
+            xml.root.append(copy.deepcopy(style))
+    xml.commit()
+    return True

@@ -12,11 +12,14 @@ from typing import Iterable
 
 from lxml import etree
 
-from autodw.apis import locate
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make, remove_children
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
+from autodw.apis.ooxml.paragraphs import JC, make_paragraph, place_inline
+from autodw.apis.ooxml.text import paragraph_text
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.ids import ID_ATTR
+from autodw.units import emu
 from autodw.xml import MC, NS, parse, qn
 
 PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
@@ -27,7 +30,6 @@ _ALT = f"{{{MC}}}AlternateContent"
 _R_NS = NS["r"]
 REMOVE_EMPTY_PARAGRAPH = {"type": "boolean",
                           "description": "also delete the host paragraph if it is left empty (default false)"}
-JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 WRAP_TAGS = tuple(qn(f"wp:{t}") for t in ("wrapNone", "wrapSquare", "wrapTight", "wrapThrough", "wrapTopAndBottom"))
 _DEFAULT_TEXT_WIDTH = 5943600  # 6.5in: Letter with 1in margins, when no section says otherwise
 
@@ -122,8 +124,6 @@ def target_size(current: tuple[int, int], width: int | None, height: int | None,
 def resize(container: etree._Element, did: str, width: str | None, height: str | None, keep_aspect: bool | None,
            scale: float | None = None) -> str:
     """Resize drawing `did` (lengths with units or a percent scale); return what was done."""
-    from autodw.units import emu
-
     old = get_size(container)
     cx, cy = target_size(old, emu(width, "width") if width else None, emu(height, "height") if height else None,
                          keep_aspect, scale)
@@ -206,9 +206,6 @@ def place_drawing(doc: WordDocument, run: etree._Element, position, paragraph: s
 
     Returns the host paragraph. Exactly one of position and paragraph must be given.
     """
-    from autodw.apis.content_creation import make_paragraph, place_inline
-    from autodw.apis.text import paragraph_text
-
     if (position is None) == (paragraph is None):
         raise ArgumentError('give exactly one of position (a new paragraph) or paragraph (+ offset) to put it in existing text')
     if paragraph is None:
@@ -285,8 +282,6 @@ def remove_drawing(doc: WordDocument, container: etree._Element, remove_empty_pa
     if parent.tag == qn("w:r") and all(c.tag == qn("w:rPr") for c in parent):
         parent.getparent().remove(parent)
     drop_unreferenced(part, rids)
-    from autodw.apis.text import paragraph_text
-
     empty = not paragraph_text(p) and p.find(f".//{qn('w:drawing')}") is None and p.find(f".//{qn('w:pict')}") is None
     pid = p.get(ID_ATTR) or "its paragraph"
     if empty and remove_empty_paragraph and p.getparent() is not None and _removable_paragraph(p):

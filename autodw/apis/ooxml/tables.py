@@ -10,16 +10,19 @@ it raises ``ValueError: no tc element at grid_offset`` on rows that do not cover
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from lxml import etree
 
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
-from autodw.apis.text import iter_runs, new_run, paragraph_text, replace_span
+from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
+                                        remove_children, replace_child)
+from autodw.apis.ooxml.text import iter_runs, new_run, paragraph_text, replace_span
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import ID_ATTR
 from autodw.state.blocks import row_cells, table_rows
+from autodw.state.context import on_off
 from autodw.xml import qn, wval
 
 TBL, TR, TC, P = qn("w:tbl"), qn("w:tr"), qn("w:tc"), qn("w:p")
@@ -516,3 +519,230 @@ def available_width(el: etree._Element, body: etree._Element) -> int:
     if mar is not None:
         width -= _int(wval(mar, "w:left"), 1440) + _int(wval(mar, "w:right"), 1440) + _int(wval(mar, "w:gutter"))
     return width if width > 720 else DEFAULT_TEXT_WIDTH
+
+
+BORDER_SYNONYMS = {"left": ("left", "start"), "right": ("right", "end")}
+
+
+def cell_value_text(value: Any) -> str | None:
+    """Cell text of a data value (None stays None)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def region_text(reg: tuple[int, int, int, int]) -> str:
+    """``(r1,c1)-(r2,c2)`` for messages."""
+    return f"({reg[0]},{reg[1]})-({reg[2]},{reg[3]})"
+
+
+def writable_cell(grid: Grid, r: int, c: int, value: str) -> Cell | None:
+    """The cell that takes `value` at (r, c); None to skip an empty value at a covered position."""
+    cell = grid.at(r, c)
+    covered = cell is not None and (cell.col != c or grid.origin(cell) is not cell)
+    if cell is None or covered:
+        if not value:
+            return None
+        if cell is None:
+            raise UnsupportedOperationError(f"row {r} of table {grid.tid} has no cell at column {c} (the row covers "
+                                            f"columns {grid.rows[r].before}-{grid.rows[r].end - 1}); leave that value empty")
+        reg = grid.region(cell)
+        raise ArgumentError(f"position ({r},{c}) of table {grid.tid} lies inside the merged cell {region_text(reg)}: "
+                            f"give its text at ({reg[0]},{reg[1]}) and leave ({r},{c}) empty or null")
+    return cell
+
+
+def write_row(grid: Grid, r: int, c0: int, values: list[Any]) -> int:
+    """Write `values` into row `r` from column `c0`; None values are skipped. Returns cells written."""
+    if c0 + len(values) > grid.n_cols:
+        raise ArgumentError(f"{len(values)} values from column {c0} do not fit: {grid.size()}; "
+                            "add columns first with insert_column")
+    written = 0
+    for j, value in enumerate(values):
+        s = cell_value_text(value)
+        if s is None:
+            continue
+        cell = writable_cell(grid, r, c0 + j, s)
+        if cell is not None:
+            set_cell_text(cell.tc, s)
+            written += 1
+    return written
+
+
+def header_count(grid: Grid) -> int:
+    """How many leading rows repeat as header rows (``w:tblHeader``)."""
+    n = 0
+    for row in grid.rows:
+        trpr = row.tr.find(TRPR)
+        if trpr is None or not on_off(trpr.find(qn("w:tblHeader"))):
+            break
+        n += 1
+    return n
+
+
+def set_first_row_look(tbl, on: bool) -> None:
+    """Switch the table style's header-row formatting (``w:tblLook`` firstRow) on or off."""
+    look = get_or_add(get_or_add_tblpr(tbl), "w:tblLook")
+    look.set(qn("w:firstRow"), "1" if on else "0")
+    if look.get(qn("w:val")):
+        try:
+            val = int(look.get(qn("w:val")), 16)
+        except ValueError:
+            val = 0x04A0
+        look.set(qn("w:val"), f"{(val | 0x20) if on else (val & ~0x20):04X}")
+
+
+def new_row(grid: Grid, index: int, template: int) -> etree._Element:
+    """A new empty row shaped and formatted like row `template`, placed at `index`."""
+    tpl = grid.rows[template]
+    if not tpl.cells:
+        raise UnsupportedOperationError(f"row {template} of table {grid.tid} has no cells to copy")
+    tr = make("w:tr")
+    ex = clean_copy(tpl.tr.find(TBLPREX))
+    if ex is not None:
+        tr.append(ex)
+    trpr = clean_copy(tpl.tr.find(TRPR))
+    if trpr is not None:
+        remove_children(trpr, "w:cnfStyle")
+        remove_children(trpr, "w:tblHeader")
+        tr.append(trpr)
+    if index < header_count(grid):
+        insert_ordered(get_or_add_trpr(tr), make("w:tblHeader"))
+    below = grid.rows[index].cells if 0 < index < grid.n_rows else []
+    for cell in tpl.cells:
+        tc = blank_cell_like(cell.tc, keep_span=True)
+        remove_children(get_or_add_tcpr(tc), "w:cnfStyle")
+        if any(b.col == cell.col and b.span == cell.span and b.vmerge == "continue" for b in below):
+            set_vmerge(tc, "continue")  # inserted inside a vertical merge: the merged cell grows
+        tr.append(tc)
+    if index == grid.n_rows:
+        grid.rows[-1].tr.addnext(tr)
+    else:
+        grid.rows[index].tr.addprevious(tr)
+    return tr
+
+
+def default_template_row(grid: Grid, index: int) -> int:
+    """The row whose format a new row at `index` copies: the row above, unless that is a header row."""
+    if index == 0:
+        return 0
+    above = grid.rows[index - 1].tr.find(TRPR)
+    if index < grid.n_rows and above is not None and on_off(above.find(qn("w:tblHeader"))):
+        return index
+    return index - 1
+
+
+def resolve_cells(grid: Grid, spec: Any) -> list[Cell]:
+    """Cells named by a CELLS argument, each merged cell expanded to all its ``w:tc`` parts."""
+    picked: list[Cell] = []
+    if spec == "all":
+        picked = list(grid.cells())
+    elif isinstance(spec, list):
+        picked = [grid.cell(r, c) for r, c in spec]
+    elif "from" in spec:
+        (r1, c1), (r2, c2) = spec["from"], spec["to"]
+        for r, c in ((r1, c1), (r2, c2)):
+            grid.check_row(r)
+            grid.check_col(c)
+        if r2 < r1 or c2 < c1:
+            raise ArgumentError(f'"from" {spec["from"]} must be the top-left and "to" {spec["to"]} the bottom-right corner')
+        picked = [cell for r in range(r1, r2 + 1) for cell in grid.rows[r].cells if cell.last >= c1 and cell.col <= c2]
+    elif "row" in spec:
+        picked = list(grid.rows[grid.check_row(spec["row"])].cells)
+    else:
+        col = grid.check_col(spec["col"])
+        picked = [c for row in grid.rows if (c := row.covering(col)) is not None]
+    out: dict[int, Cell] = {}
+    for cell in picked:
+        for part in grid.column_of_region(cell):
+            out.setdefault(id(part.tc), part)
+    return list(out.values())
+
+
+def scale_widths(widths: list[int], total: int) -> list[int]:
+    """Widths scaled to sum to `total` (rounding absorbed by the last column)."""
+    old = sum(widths) or 1
+    out = [max(1, round(w * total / old)) for w in widths]
+    out[-1] = max(1, out[-1] + total - sum(out))
+    return out
+
+
+def tidy_vertical_merges(grid: Grid) -> None:
+    """Drop ``w:vMerge restart`` marks that no longer start a merge."""
+    for cell in grid.cells():
+        if cell.vmerge == "restart" and grid.below(cell) is None:
+            set_vmerge(cell.tc, None)
+
+
+def apply_header(grid: Grid, rows: int, bold: bool | None, fill: str | None, font_color: str | None, repeat: bool) -> None:
+    """Make the first `rows` rows the header: repeated on each page if `repeat`, with the given text look and fill."""
+    for row in grid.rows:
+        trpr = row.tr.find(TRPR)
+        if trpr is not None:
+            remove_children(trpr, "w:tblHeader")
+        if row.index >= rows:
+            continue
+        if repeat:
+            insert_ordered(get_or_add_trpr(row.tr), make("w:tblHeader"))
+        for cell in row.cells:
+            if bold is not None or font_color is not None:
+                format_cell_text(cell.tc, bold, font_color)
+            if fill is not None:
+                shade_cell(cell.tc, fill)
+
+
+def shade_cell(tc: etree._Element, fill: str) -> None:
+    """Set (or with "none" remove) the fill of a cell."""
+    tcpr = get_or_add_tcpr(tc)
+    remove_children(tcpr, "w:shd")
+    if fill != "none":
+        insert_ordered(tcpr, make("w:shd", w_val="clear", w_color="auto", w_fill=fill))
+
+
+def clear_cell_borders(grid: Grid, sides: set[str]) -> int:
+    """Remove cell and row-exception borders on the lines the table borders now govern; return how many."""
+    removed = 0
+    for row in grid.rows:
+        ex = row.tr.find(f"{qn('w:tblPrEx')}/{qn('w:tblBorders')}")
+        if ex is not None:
+            for side in sides:
+                for synonym in BORDER_SYNONYMS.get(side, (side,)):
+                    removed += remove_children(ex, f"w:{synonym}")
+        for i, cell in enumerate(row.cells):
+            tcb = cell.tc.find(f"{qn('w:tcPr')}/{qn('w:tcBorders')}")
+            if tcb is None:
+                continue
+            edges = {"top": "top" if row.index == 0 else "insideH",
+                     "bottom": "bottom" if row.index == grid.n_rows - 1 else "insideH",
+                     "left": "left" if i == 0 else "insideV",
+                     "right": "right" if i == len(row.cells) - 1 else "insideV",
+                     "insideH": "insideH", "insideV": "insideV"}
+            for edge, governing in edges.items():
+                if governing in sides:
+                    for synonym in BORDER_SYNONYMS.get(edge, (edge,)):
+                        removed += remove_children(tcb, f"w:{synonym}")
+            if len(tcb) == 0:
+                tcb.getparent().remove(tcb)
+    return removed
+
+
+_CURRENCY = re.compile(r"[\s\u00a0$€£¥￥₩%元]")
+
+
+def parse_number(s: str) -> float | None:
+    """A number written in a cell ("1,234", "$12.5", "(30)", "45%", "−3"), or None."""
+    t = _CURRENCY.sub("", s).replace("\u2212", "-")
+    negative = t.startswith("(") and t.endswith(")")
+    t = t.strip("()").replace(",", "")
+    try:
+        value = float(t)
+    except ValueError:
+        return None
+    return -value if negative else value
+
+
+def natural_key(s: str) -> list:
+    """Sort key that orders "item 2" before "item 10"."""
+    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", s.casefold()))]

@@ -8,8 +8,8 @@ from docx.opc.packuri import PackURI
 from docx.opc.part import XmlPart
 from lxml import etree
 
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.text import text_elements
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.text import text_elements
 from autodw.document import WordDocument
 from autodw.xml import W, parse, qn
 
@@ -72,22 +72,26 @@ def remove_note(doc: WordDocument, kind: str, note_id: int) -> bool:
 
 
 def order_notes_by_reference(doc: WordDocument, kind: str) -> None:
-    """Renumber notes 1..n in the order of their references in the body, and order the part likewise.
+    """Renumber the notes in the order of their references in the body, and order the part likewise.
 
     Word matches notes by id; LibreOffice's importer effectively numbers them by position, so keeping
-    ids, part order and reference order equal makes a document render the same in both.
+    ids, part order and reference order equal makes a document render the same in both. Numbers start
+    after the separator notes' ids: Word uses -1 and 0 for them, older Word 0 and 1.
     """
     root = notes_root(doc, kind, create=False)
     if root is None:
         return
+    special = [int(n.get(qn("w:id"))) for n in root.iterchildren(qn(f"w:{kind}"))
+               if n.get(qn("w:type")) not in (None, "normal") and n.get(qn("w:id"), "").lstrip("-").isdigit()]
+    first = max([0, *special]) + 1
     refs = list(doc.body.iter(qn(f"w:{kind}Reference")))
     new_ids: dict[str, str] = {}
     for ref in refs:
-        new_ids.setdefault(ref.get(qn("w:id")), str(len(new_ids) + 1))
-    notes = [n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:type")) is None]
+        new_ids.setdefault(ref.get(qn("w:id")), str(first + len(new_ids)))
+    notes = [n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:type")) in (None, "normal")]
     unreferenced = [n for n in notes if n.get(qn("w:id")) not in new_ids]
     for n in unreferenced:
-        new_ids[n.get(qn("w:id"))] = str(len(new_ids) + 1)
+        new_ids[n.get(qn("w:id"))] = str(first + len(new_ids))
     for ref in refs:
         ref.set(qn("w:id"), new_ids[ref.get(qn("w:id"))])
     for n in notes:

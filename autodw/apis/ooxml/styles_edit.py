@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
-from autodw.apis.builtin_styles import available_styles, ensure_style, find_style_id, styles_element
-from autodw.apis.oxml import insert_ordered, make
+from autodw.apis.ooxml.builtin_styles import (available_styles, default_style_id, ensure_style, find_style_id,
+                                              styles_element)
+from autodw.apis.ooxml.elements import insert_ordered, make
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.xml import qn, wval
@@ -47,19 +46,6 @@ def name_taken(doc: WordDocument, name: str) -> str | None:
     return next((k for k in (*KINDS, "numbering") if find_style_id(doc, name, k) is not None), None)
 
 
-def new_style_id(doc: WordDocument, name: str) -> str:
-    """A free style id made of the ASCII letters and digits of `name` ("Key Point" -> "KeyPoint")."""
-    base = re.sub(r"[^A-Za-z0-9]", "", name) or "CustomStyle"
-    if base[0].isdigit():
-        base = "S" + base
-    used = {s.get(qn("w:styleId")) for s in styles_element(doc).iterchildren(qn("w:style"))}
-    candidate, n = base, 1
-    while candidate in used:
-        candidate = f"{base}{n}"
-        n += 1
-    return candidate
-
-
 def style_part(style: etree._Element, tag: str) -> etree._Element:
     """The style's ``w:pPr`` or ``w:rPr`` (created in schema order)."""
     found = style.find(qn(tag))
@@ -84,14 +70,6 @@ def default_rpr(doc: WordDocument) -> etree._Element:
     return rpr
 
 
-def default_style_id(doc: WordDocument, kind: str = "paragraph") -> str | None:
-    """The id of the default style of `kind` ("Normal" for paragraphs)."""
-    for s in styles_element(doc).iterchildren(qn("w:style")):
-        if (s.get(qn("w:type")) or "paragraph") == kind and s.get(qn("w:default")) in ("1", "true", "on"):
-            return s.get(qn("w:styleId"))
-    return None
-
-
 def font_size_pt(doc: WordDocument, style_id: str | None) -> float:
     """The font size a paragraph of style `style_id` inherits (its style chain, then the defaults; 10pt in Word's absence)."""
     seen: set[str] = set()
@@ -112,3 +90,19 @@ def font_size_pt(doc: WordDocument, style_id: str | None) -> float:
 def default_rpr_if_any(doc: WordDocument, tag: str) -> etree._Element | None:
     """A child of the docDefaults run properties, without creating anything."""
     return styles_element(doc).find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn(tag)}")
+
+
+def paragraph_style_id(p: etree._Element) -> str | None:
+    return wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
+
+
+def inherits_from(doc: WordDocument, style: etree._Element, sid: str) -> bool:
+    seen = set()
+    while style is not None and style.get(qn("w:styleId")) not in seen:
+        seen.add(style.get(qn("w:styleId")))
+        base = wval(style.find(qn("w:basedOn")))
+        if base == sid:
+            return True
+        style = style_by_id(doc, base) if base else None
+    return False
+

@@ -3,31 +3,36 @@ stops, copying formats and the document's default font."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from lxml import etree
 
-from autodw.apis import locate
-from autodw.apis.builtin_styles import ensure_style, find_style_id, styles_element
-from autodw.apis.formatting import (PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, apply_paragraph_props,
-                             apply_run_props, check_paragraph_props, check_run_props, describe, given, set_east_asia_hint)
-from autodw.apis.numbering import NUMBER_FORMATS, add_list_definition, numbering_root, restart_numbering
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.builtin_styles import (default_style_id, ensure_style, find_style_id, new_style_id, styles_element,
+                                             sync_styles_with_effects)
+from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
+                                        remove_children, replace_child)
+from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, copy_run_properties, in_hyperlink,
+                                          source_rpr, PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS,
+                                          STYLE_RUN_KEYS, apply_paragraph_props, apply_run_props, check_paragraph_props,
+                                          check_run_props, describe, given, set_east_asia_hint)
+from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kind, numbering_of, renumber_from,
+                                         restart_numbering, set_num_pr)
+from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
+                                           name_taken, style_by_id, style_part)
+from autodw.apis.ooxml.text import isolate, resolve_span, text_runs
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum, id_of,
-                         integer, length, number, text)
-from autodw.apis.styles_edit import (default_rpr, default_style_id, find_style, font_size_pt, name_taken, new_style_id,
-                              style_by_id, style_part)
-from autodw.apis.text import atoms, isolate, resolve_span
+from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum,
+                                id_of, integer, length, number, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
-from autodw.xml import MC, qn, wval
+from autodw.units import hex_color, twips
+from autodw.xml import MC, qn
 
 INTENT = "format_style_editing"
 
 P, TBL, PPR, RPR = qn("w:p"), qn("w:tbl"), qn("w:pPr"), qn("w:rPr")
-_HYPERLINK, _FALLBACK = qn("w:hyperlink"), f"{{{MC}}}Fallback"
+_FALLBACK = f"{{{MC}}}Fallback"
 
 TARGETS = {"description": 'a paragraph id or a list of them (e.g. "p3" or ["p4", "p5"]); a table id ("t1") stands '
                           "for every paragraph in its cells",
@@ -55,19 +60,10 @@ def _paragraphs(doc: WordDocument, ids: str | list[str], tables: bool = False) -
     return list(out.values())
 
 
-def _text_runs(p: etree._Element) -> list[etree._Element]:
-    """Runs of `p` that show text, in order."""
-    runs: list[etree._Element] = []
-    for a in atoms(p):
-        if a.text and (not runs or runs[-1] is not a.run):
-            runs.append(a.run)
-    return runs
-
-
 def _span_runs(p: etree._Element, pid: str, span: dict | None) -> tuple[list[etree._Element], str]:
     """The runs covering `span` (split at its ends) or all text runs; and a label for messages."""
     if span is None:
-        return _text_runs(p), pid
+        return text_runs(p), pid
     start, end = resolve_span(p, span, pid)
     if start == end:
         raise ArgumentError(f"the span {start}-{end} of {pid} is empty; give a span that covers some text")
@@ -129,23 +125,6 @@ def _listing(labels: list[str]) -> str:
     return ", ".join(unique[:15]) + (f", ... ({len(unique)} in all)" if len(unique) > 15 else "")
 
 
-_KEEP_ON_CLEAR = {qn(t) for t in ("w:lang", "w:rtl", "w:cs", "w:ins", "w:del", "w:moveFrom", "w:moveTo", "w:rPrChange")}
-
-
-def _clear_rpr(rpr: etree._Element | None, keep_style: bool) -> None:
-    if rpr is None:
-        return
-    for child in list(rpr):
-        if child.tag not in _KEEP_ON_CLEAR and not (keep_style and child.tag == qn("w:rStyle")):
-            rpr.remove(child)
-    if len(rpr) == 0 and rpr.getparent() is not None:
-        rpr.getparent().remove(rpr)
-
-
-def _in_hyperlink(r: etree._Element) -> bool:
-    return any(a.tag == _HYPERLINK for a in r.iterancestors())
-
-
 @api(intent=INTENT,
      description="Remove direct character formatting (bold, fonts, sizes, colours, character styles...) from whole "
                  "paragraphs or part of one, so the text shows its paragraph style's look again. Hyperlinks keep "
@@ -157,19 +136,15 @@ def clear_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = No
     for pid, p in _paragraphs(doc, paragraphs, tables=True):
         runs, label = _span_runs(p, pid, span)
         for r in runs:
-            _clear_rpr(r.find(RPR), keep_style=_in_hyperlink(r))
+            clear_rpr(r.find(RPR), keep_style=in_hyperlink(r))
         if span is None:
             ppr = p.find(PPR)
-            _clear_rpr(ppr.find(RPR) if ppr is not None else None, keep_style=False)
+            clear_rpr(ppr.find(RPR) if ppr is not None else None, keep_style=False)
         done.append(label)
     return f"cleared character formatting of {_listing(done)}"
 
 
 # --- paragraph formatting ---------------------------------------------------------------------
-
-
-def _paragraph_style_id(p: etree._Element) -> str | None:
-    return wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
 
 
 @api(intent=INTENT,
@@ -195,7 +170,7 @@ def set_paragraph_format(doc: WordDocument, paragraphs: Any, alignment: str | No
     check_paragraph_props(props)
     targets = _paragraphs(doc, paragraphs, tables=True)
     for _, p in targets:
-        char_pt = font_size_pt(doc, _paragraph_style_id(p)) if "first_line_chars" in props else 10.5
+        char_pt = font_size_pt(doc, paragraph_style_id(p)) if "first_line_chars" in props else 10.5
         apply_paragraph_props(get_or_add_ppr(p), props, char_pt)
     return f"set {describe(props)} on {_listing([pid for pid, _ in targets])}"
 
@@ -211,8 +186,6 @@ FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3", a 
      params={"paragraphs": PARAGRAPHS, "fill": FILL},
      examples=[{"paragraphs": ["p39"], "fill": "D9E2F3"}, {"paragraphs": "p2", "fill": "lightgray"}])
 def set_paragraph_shading(doc: WordDocument, paragraphs: Any, fill: str):
-    from autodw.units import hex_color
-
     targets = _paragraphs(doc, paragraphs)
     for _, p in targets:
         ppr = get_or_add_ppr(p)
@@ -244,8 +217,6 @@ _BORDER_STYLES = {"single": "single", "double": "double", "thick": "thick", "dot
                {"paragraphs": "p1", "sides": ["bottom"], "style": "double"}])
 def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: list[str] | None = None, style: str = "single",
                          size_pt: float = 0.5, color: str | None = None, space_pt: int | None = None):
-    from autodw.units import hex_color
-
     wanted: list[str] = []
     for side in sides or ["box"]:
         wanted += ["top", "left", "bottom", "right"] if side == "box" else [side]
@@ -289,8 +260,6 @@ _TAB_STOP = {"type": "object", "additionalProperties": False, "required": ["posi
      examples=[{"paragraphs": ["p39"], "stops": [{"position": "8cm", "alignment": "center"},
                                                  {"position": "15cm", "alignment": "right", "leader": "dot"}]}])
 def set_tab_stops(doc: WordDocument, paragraphs: Any, stops: list[dict], clear_existing: bool = True):
-    from autodw.units import twips
-
     new = [(twips(s["position"], "position"), s.get("alignment", "left"), s.get("leader", "none")) for s in stops]
     if any(pos > 31680 for pos, _, _ in new):
         raise ArgumentError("a tab stop position must be at most 22in (55.88cm)")
@@ -401,14 +370,8 @@ def create_style(doc: WordDocument, name: str, kind: str = "paragraph", based_on
     run, para = _style_props(locals(), kind)
     if next_style is not None and kind != "paragraph":
         raise ArgumentError("next_style only applies to paragraph styles")
-    base = based_on or {"paragraph": default_style_id(doc) or "Normal", "character": "Default Paragraph Font",
-                        "table": "Normal Table"}[kind]
-    try:
-        base_id = find_style(doc, base, (kind,))[0].get(qn("w:styleId"))
-    except ArgumentError:
-        if based_on is not None:
-            raise
-        base_id = None
+    # without based_on: the document's default style of the kind, by w:default (its id differs between locales)
+    base_id = find_style(doc, based_on, (kind,))[0].get(qn("w:styleId")) if based_on else default_style_id(doc, kind)
     targets = _apply_targets(doc, apply_to or [], kind)
     sid = new_style_id(doc, name)
     style = make("w:style", w_type=kind, w_styleId=sid, w_customStyle="1")
@@ -422,6 +385,7 @@ def create_style(doc: WordDocument, name: str, kind: str = "paragraph", based_on
         insert_ordered(style, make("w:qFormat"))
     styles_element(doc).append(style)
     _write_style_props(doc, style, run, para)
+    sync_styles_with_effects(doc)
     for el in targets:
         _apply_style_to(el, kind, sid)
     applied = f"; applied to {', '.join(apply_to)}" if apply_to else ""
@@ -437,7 +401,7 @@ def _apply_style_to(el: etree._Element, kind: str, sid: str) -> None:
     if kind == "paragraph":
         replace_child(get_or_add_ppr(el), "w:pStyle", w_val=sid)
     elif kind == "character":
-        for r in _text_runs(el):
+        for r in text_runs(el):
             replace_child(get_or_add_rpr(r), "w:rStyle", w_val=sid)
     else:
         tblpr = el.find(qn("w:tblPr"))
@@ -470,23 +434,12 @@ def modify_style(doc: WordDocument, name: str, based_on: str | None = None, font
         raise _none_given("modify_style", ["based_on", *_STYLE_PARAMS])
     if based_on is not None:
         base = find_style(doc, based_on, (kind,))[0]
-        if base is style or _inherits_from(doc, base, style.get(qn("w:styleId"))):
+        if base is style or inherits_from(doc, base, style.get(qn("w:styleId"))):
             raise ArgumentError(f"{name!r} cannot be based on {based_on!r}: that would make a loop of styles")
         replace_child(style, "w:basedOn", w_val=base.get(qn("w:styleId")))
     _write_style_props(doc, style, run, para)
     changes = describe({**({"based_on": based_on} if based_on else {}), **run, **para})
     return f"modified {kind} style {name!r}: {changes}"
-
-
-def _inherits_from(doc: WordDocument, style: etree._Element, sid: str) -> bool:
-    seen = set()
-    while style is not None and style.get(qn("w:styleId")) not in seen:
-        seen.add(style.get(qn("w:styleId")))
-        base = wval(style.find(qn("w:basedOn")))
-        if base == sid:
-            return True
-        style = style_by_id(doc, base) if base else None
-    return False
 
 
 @api(intent=INTENT,
@@ -521,55 +474,11 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
         if "size_pt" in props and (remove_children(rpr, "w:sz") + remove_children(rpr, "w:szCs")):
             cleared.append("size")
     note = f"; removed the {' and '.join(cleared)} the Normal style set" if cleared else ""
+    sync_styles_with_effects(doc)
     return f"set the default {describe(props)}{note}"
 
 
 # --- lists ------------------------------------------------------------------------------------
-
-
-def _numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int, bool]:
-    """(numId, level, direct) of a paragraph: its own numPr, else the one its style chain gives."""
-    num_pr = p.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-    if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
-        ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-        return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, True
-    sid, seen = _paragraph_style_id(p) or default_style_id(doc), set()
-    while sid and sid not in seen:
-        seen.add(sid)
-        style = style_by_id(doc, sid)
-        if style is None:
-            break
-        num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-        if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
-            ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-            return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, False
-        sid = wval(style.find(qn("w:basedOn")))
-    return None, 0, False
-
-
-def _list_kind(doc: WordDocument, num_id: str | None, level: int) -> str | None:
-    """"bullet" or "numbered" for a list instance, None if it is no list (numId 0 or undefined)."""
-    if not num_id or num_id == "0":
-        return None
-    root = numbering_root(doc)
-    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
-    if num is None:
-        return None
-    abstract_id = wval(num.find(qn("w:abstractNumId")))
-    abstract = next((a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == abstract_id), None)
-    lvl = None if abstract is None else next(
-        (x for x in abstract.iterchildren(qn("w:lvl")) if x.get(qn("w:ilvl")) == str(level)), None)
-    fmt = wval(lvl.find(qn("w:numFmt"))) if lvl is not None else None
-    return "bullet" if fmt == "bullet" else "numbered"
-
-
-def _set_num_pr(p: etree._Element, num_id: str, level: int) -> None:
-    ppr = get_or_add_ppr(p)
-    num_pr = make("w:numPr")
-    num_pr.append(make("w:ilvl", w_val=str(level)))
-    num_pr.append(make("w:numId", w_val=str(num_id)))
-    remove_children(ppr, "w:numPr")
-    insert_ordered(ppr, num_pr)
 
 
 def _previous_paragraph(p: etree._Element) -> etree._Element | None:
@@ -604,9 +513,9 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     if number_format is not None and kind not in (None, "numbered"):
         raise ArgumentError("number_format only applies to numbered lists")
     kind = kind or ("numbered" if number_format else None)
-    current = [_numbering_of(doc, p) for _, p in targets]
+    current = [numbering_of(doc, p) for _, p in targets]
     if kind is None:
-        outside = [pid for (pid, _), (num, lvl, _) in zip(targets, current) if not _list_kind(doc, num, lvl)]
+        outside = [pid for (pid, _), (num, lvl, _) in zip(targets, current) if not list_kind(doc, num, lvl)]
         if outside:
             raise ArgumentError(f"{', '.join(outside)} is not a list item; give kind (bullet or numbered) to make it one")
     first_num, first_lvl, _ = current[0]
@@ -615,12 +524,12 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         num_id = None  # keep each paragraph's list
     elif number_format is not None:
         num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
-    elif _list_kind(doc, first_num, first_lvl) == kind:
+    elif list_kind(doc, first_num, first_lvl) == kind:
         num_id = first_num
     else:
         prev = _previous_paragraph(targets[0][1])
-        prev_num, prev_lvl, _ = _numbering_of(doc, prev) if prev is not None else (None, 0, False)
-        if not restart and _list_kind(doc, prev_num, prev_lvl) == kind:
+        prev_num, prev_lvl, _ = numbering_of(doc, prev) if prev is not None else (None, 0, False)
+        if not restart and list_kind(doc, prev_num, prev_lvl) == kind:
             num_id = prev_num
         else:
             num_id = str(add_list_definition(doc, "bullet" if kind == "bullet" else "number", start or 1))
@@ -628,36 +537,21 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     list_style = None
     for (pid, p), (num, lvl, _) in zip(targets, current):
         use = num_id or num
-        if kind is not None and not _list_kind(doc, num, lvl) and _paragraph_style_id(p) in (None, default_style_id(doc)):
+        if kind is not None and not list_kind(doc, num, lvl) and paragraph_style_id(p) in (None, default_style_id(doc)):
             list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
             replace_child(get_or_add_ppr(p), "w:pStyle", w_val=list_style)
-        _set_num_pr(p, use, level if level is not None else lvl)
+        set_num_pr(p, use, level if level is not None else lvl)
     note = ""
     if restart and not new_def:
         old = num_id or first_num
-        if _list_kind(doc, old, first_lvl) == "bullet":
+        if list_kind(doc, old, first_lvl) == "bullet":
             raise ArgumentError("bullets have no numbering to restart; give kind \"numbered\" first")
         fresh = str(restart_numbering(doc, int(old), start if start is not None else 1))
-        moved = _renumber_from(doc, targets[0][1], old, fresh)
+        moved = renumber_from(doc, targets[0][1], old, fresh)
         note = f"; numbering restarts at {start if start is not None else 1} (numId {fresh}, {moved} paragraph(s))"
     ids = _listing([pid for pid, _ in targets])
     what = f"{kind} list" if kind else "list"
     return f"made {ids} {what} items" + (f" at level {level}" if level is not None else "") + note
-
-
-def _renumber_from(doc: WordDocument, first: etree._Element, old: str, new: str) -> int:
-    """Move `first` and every later paragraph of its story that uses list `old` to list `new`."""
-    story = first.getroottree().getroot()
-    moved, seen_first = 0, False
-    for p in story.iter(P):
-        seen_first = seen_first or p is first
-        if not seen_first:
-            continue
-        num, lvl, _ = _numbering_of(doc, p)
-        if num == old:
-            _set_num_pr(p, new, lvl)
-            moved += 1
-    return moved
 
 
 @api(intent=INTENT,
@@ -671,17 +565,17 @@ def remove_list(doc: WordDocument, paragraphs: Any):
     list_style = find_style_id(doc, "List Paragraph", "paragraph")
     changed, skipped = [], []
     for pid, p in targets:
-        num, lvl, direct = _numbering_of(doc, p)
-        if not _list_kind(doc, num, lvl):
+        num, lvl, direct = numbering_of(doc, p)
+        if not list_kind(doc, num, lvl):
             skipped.append(pid)
             continue
         ppr = get_or_add_ppr(p)
         remove_children(ppr, "w:numPr")
-        if direct and list_style is not None and _paragraph_style_id(p) == list_style:
+        if direct and list_style is not None and paragraph_style_id(p) == list_style:
             remove_children(ppr, "w:pStyle")
-        style_num, style_lvl, _ = _numbering_of(doc, p)
-        if _list_kind(doc, style_num, style_lvl):  # the style numbers it: switch numbering off
-            _set_num_pr(p, "0", 0)
+        style_num, style_lvl, _ = numbering_of(doc, p)
+        if list_kind(doc, style_num, style_lvl):  # the style numbers it: switch numbering off
+            set_num_pr(p, "0", 0)
         changed.append(pid)
     if not changed:
         raise ArgumentError(f"{_listing(skipped)} {'is' if len(skipped) == 1 else 'are'} not list items; nothing to remove")
@@ -710,54 +604,13 @@ def copy_format(doc: WordDocument, source: str, targets: Any, what: str = "both"
     if not dests:
         raise ArgumentError("the targets are only the source paragraph itself; name other paragraphs")
     src_ppr = src.find(PPR)
-    src_rpr = _source_rpr(src, source, source_span)
+    src_rpr = source_rpr(src, source, source_span)
     for _, p in dests:
         if what in ("paragraph", "both"):
-            _copy_paragraph_properties(src_ppr, p)
+            copy_paragraph_properties(src_ppr, p)
         if what in ("text", "both"):
-            for r in _text_runs(p):
-                _copy_run_properties(src_rpr, r)
+            for r in text_runs(p):
+                copy_run_properties(src_rpr, r)
     return f"copied {what} formatting of {source} to {_listing([pid for pid, _ in dests])}"
 
 
-def _source_rpr(src: etree._Element, pid: str, span: dict | None) -> etree._Element | None:
-    """The run properties Format Painter would pick up: at the span's start, else the first text run, else the mark."""
-    if span is not None:
-        start, _ = resolve_span(src, span, pid)
-        hit = next((a for a in atoms(src) if a.text and a.start <= start < a.end), None)
-        return hit.run.find(RPR) if hit is not None else None
-    runs = _text_runs(src)
-    if runs:
-        return runs[0].find(RPR)
-    ppr = src.find(PPR)
-    return ppr.find(RPR) if ppr is not None else None
-
-
-def _copy_run_properties(src_rpr: etree._Element | None, r: etree._Element) -> None:
-    """Give run `r` a copy of `src_rpr` (a link keeps its link style)."""
-    old = r.find(RPR)
-    keep = old.find(qn("w:rStyle")) if old is not None and _in_hyperlink(r) else None
-    if old is not None:
-        r.remove(old)
-    if src_rpr is not None:
-        new = copy.deepcopy(src_rpr)
-        for tag in ("w:rPrChange", "w:ins", "w:del", "w:moveFrom", "w:moveTo"):
-            remove_children(new, tag)
-        r.insert(0, new)
-    if keep is not None:
-        replace_child(get_or_add_rpr(r), "w:rStyle", w_val=keep.get(qn("w:val")))
-
-
-def _copy_paragraph_properties(src_ppr: etree._Element | None, p: etree._Element) -> None:
-    """Replace `p`'s paragraph properties by a copy of `src_ppr`, keeping `p`'s own section break."""
-    old = p.find(PPR)
-    sect = old.find(qn("w:sectPr")) if old is not None else None
-    if old is not None:
-        p.remove(old)
-    new = copy.deepcopy(src_ppr) if src_ppr is not None else make("w:pPr")
-    for tag in ("w:sectPr", "w:pPrChange"):
-        remove_children(new, tag)
-    if sect is not None:
-        insert_ordered(new, sect)
-    if len(new):
-        p.insert(0, new)

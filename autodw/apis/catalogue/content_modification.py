@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
-import copy
 import re
-from typing import Any, Iterator
+from typing import Any
 
-from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis import locate
-from autodw.apis.notes import notes_root, remove_note
-from autodw.apis.oxml import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check_container_keeps_paragraph,
+                                      drop_dangling_marks, field_depth_before, hand_over_section_break, section_number,
+                                      split_up_to, story_paragraphs)
+from autodw.apis.ooxml.copies import renewed_copy
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, needs_space, recase, replace_span,
+                                    resolve_span, split_at)
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import BLOCK_ID, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, enum, integer, text
-from autodw.apis.text import atoms, find_matches, insert_text, paragraph_text, replace_span, resolve_span, split_at
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
-from autodw.xml import MC, qn
+from autodw.xml import qn
 
 INTENT = "content_modification"
 
-P, TBL, TC, TR, SDT = (qn(t) for t in ("w:p", "w:tbl", "w:tc", "w:tr", "w:sdt"))
-PPR, SECT_PR, BODY = qn("w:pPr"), qn("w:sectPr"), qn("w:body")
-_BLOCKS = (P, TBL, SDT)
-_FALLBACK = f"{{{MC}}}Fallback"
+PPR = qn("w:pPr")
 
 SCOPE = enum('where to search: "body" (main text and tables) or "all" (also headers, footers, footnotes and endnotes)',
              ("body", "all"))
@@ -41,48 +40,10 @@ _SEARCH_PARAMS = {
 # --- where text lives ---------------------------------------------------------------------
 
 
-def _in_fallback(el: etree._Element) -> bool:
-    return any(a.tag == _FALLBACK for a in el.iterancestors())
-
-
-def _story_paragraphs(doc: WordDocument, scope: str) -> Iterator[tuple[etree._Element, str]]:
-    """(paragraph, story name) in reading order: the body, then headers, footers and notes if scope is "all"."""
-    stories: list[tuple[etree._Element, str]] = [(doc.body, "body")]
-    if scope == "all":
-        for part in doc.header_footer_parts():
-            stories.append((part._element, "header" if "header" in str(part.partname) else "footer"))
-        for kind in ("footnote", "endnote"):
-            root = notes_root(doc, kind, create=False)
-            for note in (root.iterchildren(qn(f"w:{kind}")) if root is not None else ()):
-                if note.get(qn("w:type")) is None:
-                    stories.append((note, f"{kind} {note.get(qn('w:id'))}"))
-    for root, story in stories:
-        for p in root.iter(P):
-            if not _in_fallback(p):
-                yield p, story
-
-
 def _selected_paragraphs(doc: WordDocument, scope: str, paragraphs: list[str] | None):
     if paragraphs:
         return [(doc.find(pid, "p"), "paragraph") for pid in dict.fromkeys(paragraphs)]
-    return list(_story_paragraphs(doc, scope))
-
-
-def _cell_location(p: etree._Element) -> dict[str, Any] | None:
-    """{"table", "row", "col"} of the cell holding `p` (grid column, 0-based), or None."""
-    tc = next((a for a in p.iterancestors(TC)), None)
-    if tc is None:
-        return None
-    tr = tc.getparent()
-    tbl = next(tr.iterancestors(TBL))
-    col = 0
-    for cell in tr.iterchildren(TC):
-        if cell is tc:
-            break
-        span = cell.find(f"{qn('w:tcPr')}/{qn('w:gridSpan')}")
-        col += int(span.get(qn("w:val"), "1")) if span is not None else 1
-    row = [r for r in tbl.iterchildren(TR)].index(tr) if tr.getparent() is tbl else None
-    return {"table": element_id(tbl), "row": row, "col": col}
+    return list(story_paragraphs(doc, scope))
 
 
 def _not_found(doc: WordDocument, query: str, scope: str, paragraphs, regex: bool, match_case: bool, whole_word: bool) -> str:
@@ -95,7 +56,7 @@ def _not_found(doc: WordDocument, query: str, scope: str, paragraphs, regex: boo
     if match_case and occurs(_selected_paragraphs(doc, scope, paragraphs), False):
         hint = "; it occurs with different upper/lower case (set match_case false)"
     elif not paragraphs and scope == "body":
-        others = [(p, story) for p, story in _story_paragraphs(doc, "all") if story != "body"]
+        others = [(p, story) for p, story in story_paragraphs(doc, "all") if story != "body"]
         if occurs(others, match_case):
             hint = '; it occurs in a header, footer or note (use scope "all")'
         elif match_case and occurs(others, False):
@@ -126,7 +87,7 @@ def find_text(doc: WordDocument, query: str, regex: bool = False, match_case: bo
                 continue
             entry: dict[str, Any] = {"paragraph": element_id(p), "start": start, "end": end, "text": found,
                                      "context": s[max(0, start - 30):end + 30]}
-            cell = _cell_location(p)
+            cell = cell_location(p)
             if cell:
                 entry["cell"] = cell
             if story not in ("body", "paragraph"):
@@ -224,33 +185,6 @@ def delete_text(doc: WordDocument, paragraph: str, span: dict):
 _CASES = ("upper", "lower", "title", "sentence", "toggle")
 
 
-def _recase(s: str, case: str, at_sentence_start: bool) -> str:
-    """`s` in `case`, character for character (letters whose case form has another length stay)."""
-    out = []
-    new_word = True
-    new_sentence = at_sentence_start
-    for ch in s:
-        if case == "upper":
-            c = ch.upper()
-        elif case == "lower":
-            c = ch.lower()
-        elif case == "toggle":
-            c = ch.lower() if ch.isupper() else ch.upper()
-        elif case == "title":
-            c = ch.upper() if new_word else ch.lower()
-        else:
-            c = ch.upper() if new_sentence and ch.isalpha() else ch.lower()
-        out.append(c if len(c) == 1 else ch)
-        if ch.isalnum():
-            new_word = False
-            new_sentence = False
-        else:
-            new_word = ch not in "'’"
-            if ch in ".!?。！？":
-                new_sentence = True
-    return "".join(out)
-
-
 @api(intent=INTENT,
      description="Change the letter case of a paragraph's text or part of it: UPPER, lower, Title Case (each "
                  "word capitalised), Sentence case or tOGGLE. This rewrites the letters; to only display capitals "
@@ -264,7 +198,7 @@ def change_case(doc: WordDocument, paragraph: str, case: str, span: dict | None 
     before = full[:start].rstrip()
     changed = 0
     at_start = not before or before[-1] in ".!?。！？"
-    new = _recase(full[start:end], case, at_start)
+    new = recase(full[start:end], case, at_start)
     for a in atoms(p):
         if a.el.tag != qn("w:t") or a.end <= start or a.start >= end:
             continue
@@ -283,85 +217,6 @@ def change_case(doc: WordDocument, paragraph: str, case: str, span: dict | None 
 # --- blocks: delete, move -----------------------------------------------------------------
 
 
-def _section_number(doc: WordDocument, p: etree._Element) -> int:
-    n = 0
-    for q in doc.body.iter(P):
-        if q is p:
-            return n
-        if q.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
-            n += 1
-    return n
-
-
-def _check_container_keeps_paragraph(el: etree._Element, bid: str) -> None:
-    """Refuse removing `el` when its cell, header, footer or the body would no longer end with a paragraph."""
-    parent = el.getparent()
-    rest = [c for c in parent if c is not el and c.tag in _BLOCKS]
-    if rest and rest[-1].tag != TBL and any(c.tag != TBL for c in rest):
-        return
-    fix = "Empty it with set_paragraph_text (text \"\") instead"
-    if parent.tag == TC:
-        cell = _cell_location(el) or {}
-        raise UnsupportedOperationError(f"{bid} is the last paragraph of cell ({cell.get('row')}, {cell.get('col')}) of "
-                                        f"table {cell.get('table')}; a cell must keep a paragraph. {fix}")
-    if parent.tag != BODY:
-        local = etree.QName(parent).localname
-        story = {"hdr": "header", "ftr": "footer", "sdtContent": "content control"}.get(local, local)
-        raise UnsupportedOperationError(f"{bid} is the last paragraph of its {story}; it must keep one. {fix}")
-    if not rest or all(c.tag == TBL for c in rest):
-        raise UnsupportedOperationError(f"{bid} is the only paragraph of the document; it cannot be removed. {fix}")
-    raise UnsupportedOperationError(f"{bid} is the paragraph after the last table and a document cannot end with a "
-                                    f"table; it cannot be removed. {fix}")
-
-
-def _hand_over_section_break(doc: WordDocument, el: etree._Element, bid: str) -> str:
-    """If paragraph `el` ends a section, move its section break to the paragraph before it (the section keeps
-    its place); return a note for the message. Refuses when there is no paragraph to take it."""
-    sect = el.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") if el.tag == P else None
-    if sect is None:
-        return ""
-    n = _section_number(doc, el)
-    prev = el.getprevious()
-    while prev is not None and prev.tag not in _BLOCKS:
-        prev = prev.getprevious()
-    if prev is None or prev.tag != P:
-        what = "it is the first block of the document" if prev is None else f"the block before it is table {element_id(prev)}"
-        raise UnsupportedOperationError(
-            f"{bid} holds the section break that ends section {n} and {what}, so the break cannot move to the "
-            f"previous paragraph; insert a paragraph before {bid} first, or remove the section break")
-    if prev.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
-        raise UnsupportedOperationError(
-            f"{bid} is the only paragraph of section {n} and holds its section break; removing it would merge two "
-            "sections. Remove the section break first")
-    insert_ordered(get_or_add_ppr(prev), sect)
-    return f"; the section break ending section {n} moved to {element_id(prev)}"
-
-
-def _drop_dangling_marks(doc: WordDocument, removed: etree._Element) -> list[str]:
-    """After `removed` left the tree: delete the notes and comments whose reference went with it, and the
-    other half of bookmark and comment ranges that were cut. Returns what was deleted, for the message."""
-    dropped: list[str] = []
-    for kind in ("footnote", "endnote"):
-        for ref in removed.iter(qn(f"w:{kind}Reference")):
-            if remove_note(doc, kind, int(ref.get(qn("w:id")))):
-                dropped.append(f"{kind} {ref.get(qn('w:id'))}")
-    comments = {ref.get(qn("w:id")) for ref in removed.iter(qn("w:commentReference"))}
-    rel = next((r for r in doc.part.rels.values() if r.reltype == RT.COMMENTS and not r.is_external), None)
-    if comments and rel is not None:
-        root = rel.target_part.element
-        for c in list(root.iterchildren(qn("w:comment"))):
-            if c.get(qn("w:id")) in comments:
-                root.remove(c)
-                dropped.append(f"comment {c.get(qn('w:id'))}")
-    for tags, extra in ((("w:bookmarkStart", "w:bookmarkEnd"), set()),
-                        (("w:commentRangeStart", "w:commentRangeEnd"), comments)):
-        cut = {m.get(qn("w:id")) for m in removed.iter(*map(qn, tags))} | extra
-        for mark in list(doc.body.iter(*map(qn, tags))) if cut else ():
-            if mark.get(qn("w:id")) in cut:
-                mark.getparent().remove(mark)
-    return dropped
-
-
 @api(intent=INTENT,
      description="Delete a whole paragraph or table. A paragraph that ends a section hands its section break to "
                  "the paragraph before it. Footnotes and comments anchored in the deleted block are deleted too. "
@@ -370,10 +225,10 @@ def _drop_dangling_marks(doc: WordDocument, removed: etree._Element) -> list[str
      examples=[{"block": "p31"}, {"block": "t1"}, {"block": "p37"}])
 def delete_block(doc: WordDocument, block: str):
     el = locate.block(doc, block)
-    _check_container_keeps_paragraph(el, block)
-    note = _hand_over_section_break(doc, el, block)
+    check_container_keeps_paragraph(el, block)
+    note = hand_over_section_break(doc, el, block)
     el.getparent().remove(el)
-    dropped = _drop_dangling_marks(doc, el)
+    dropped = drop_dangling_marks(doc, el)
     extra = f"; also deleted {', '.join(dropped)}" if dropped else ""
     return f"deleted {'table' if el.tag == TBL else 'paragraph'} {block}{note}{extra}"
 
@@ -391,8 +246,8 @@ def move_block(doc: WordDocument, block: str, position: Any):
     if anchor.getroottree().getroot() is not el.getroottree().getroot():
         raise UnsupportedOperationError(f"{block} and the target position are in different parts (body, header, footer); "
                                         "blocks can only move within their part. Copy the text instead")
-    _check_container_keeps_paragraph(el, block)
-    note = _hand_over_section_break(doc, el, block)
+    check_container_keeps_paragraph(el, block)
+    note = hand_over_section_break(doc, el, block)
     el.getparent().remove(el)
     locate.insert_block(doc, position, el)
     added = ""
@@ -404,36 +259,6 @@ def move_block(doc: WordDocument, block: str, position: Any):
 
 
 # --- split and merge -----------------------------------------------------------------------
-
-
-def _field_depth_before(p: etree._Element, node: etree._Element) -> int:
-    """How many complex fields are open at `node` inside paragraph `p`."""
-    depth = 0
-    for el in p.iter(qn("w:fldChar"), node.tag):
-        if el is node:
-            return depth
-        kind = el.get(qn("w:fldCharType")) if el.tag == qn("w:fldChar") else None
-        depth += 1 if kind == "begin" else -1 if kind == "end" else 0
-    return depth
-
-
-def _split_up_to(p: etree._Element, node: etree._Element) -> etree._Element:
-    """Split the containers between `node` and `p` (hyperlinks, insertions, smart tags) so that `node` and
-    everything after it can move; return the direct child of `p` where the second part starts."""
-    while node.getparent() is not p:
-        parent = node.getparent()
-        if parent.tag in (qn("w:sdtContent"), qn("w:fldSimple")) or parent.tag.startswith(f"{{{MC}}}"):
-            raise UnsupportedOperationError("the offset falls inside a content control or a simple field; "
-                                            "choose an offset outside it")
-        if node.getprevious() is None or all(c.tag == qn("w:rPr") for c in node.itersiblings(preceding=True)):
-            node = parent  # nothing of the container stays before the split: move it whole
-            continue
-        twin = etree.Element(parent.tag, attrib=dict(parent.attrib), nsmap=parent.nsmap)
-        for sibling in [node, *node.itersiblings()]:
-            twin.append(sibling)
-        parent.addnext(twin)
-        node = twin
-    return node
 
 
 @api(intent=INTENT,
@@ -451,7 +276,7 @@ def split_paragraph(doc: WordDocument, paragraph: str, offset: int):
     new = make("w:p")
     ppr = p.find(PPR)
     if ppr is not None:
-        new_ppr = copy.deepcopy(ppr)
+        new_ppr = renewed_copy(doc, ppr)
         for sect in new_ppr.findall(qn("w:sectPr")):
             new_ppr.remove(sect)
         new.append(new_ppr)
@@ -460,23 +285,15 @@ def split_paragraph(doc: WordDocument, paragraph: str, offset: int):
             insert_ordered(new_ppr, sect)
     if after:
         start = after[0].run
-        if _field_depth_before(p, start):
+        if field_depth_before(p, start):
             raise UnsupportedOperationError(f"offset {offset} of {paragraph} falls inside a field (page number, "
                                             "reference...); choose an offset before or after it")
-        first = _split_up_to(p, start)
+        first = split_up_to(p, start)
         for child in [first, *first.itersiblings()]:
             new.append(child)
     p.addnext(new)
     doc.refresh_ids()
     return f"split {paragraph} at {offset}; the second part is {element_id(new)}"
-
-
-def _needs_space(left: str, right: str) -> bool:
-    if not left or not right or left[-1].isspace() or right[0].isspace():
-        return False
-    from autodw.apis.formatting import has_cjk
-
-    return not (has_cjk(left[-1]) or has_cjk(right[0]))
 
 
 @api(intent=INTENT,
@@ -492,7 +309,7 @@ def merge_paragraphs(doc: WordDocument, first: str, second: str, separator: str 
     a, b = doc.find(first, "p"), doc.find(second, "p")
     nxt = a.getnext()
     between = []
-    while nxt is not None and nxt.tag not in _BLOCKS:
+    while nxt is not None and nxt.tag not in BLOCKS:
         between.append(nxt)
         nxt = nxt.getnext()
     if nxt is not b:
@@ -500,10 +317,10 @@ def merge_paragraphs(doc: WordDocument, first: str, second: str, separator: str 
         raise ArgumentError(f"{second} does not directly follow {first}; the paragraph after {first} is "
                             f"{after or 'none (end of its story or cell)'}")
     if a.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
-        raise UnsupportedOperationError(f"{first} ends section {_section_number(doc, a)}; merging would remove the "
+        raise UnsupportedOperationError(f"{first} ends section {section_number(doc, a)}; merging would remove the "
                                         "section break. Remove the section break first")
     left, right = paragraph_text(a), paragraph_text(b)
-    sep = (" " if _needs_space(left, right) else "") if separator is None else separator
+    sep = (" " if needs_space(left, right) else "") if separator is None else separator
     if sep:
         insert_text(a, len(left), sep)
     for el in between:

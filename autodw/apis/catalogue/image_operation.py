@@ -13,14 +13,14 @@ from docx.image.exceptions import UnrecognizedImageError
 from docx.oxml.shape import CT_Inline
 from lxml import etree
 
-from autodw.apis import drawings, locate
-from autodw.apis.assets import resolve_asset
+from autodw.apis.ooxml import drawings, locate
+from autodw.apis.ooxml.assets import resolve_asset
 from autodw.apis.registry import api
 from autodw.apis.schema import IMAGE_ID, PARAGRAPH_ID, POSITION, boolean, enum, integer, length, number, text
-from autodw.units import emu
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
+from autodw.units import emu
 from autodw.xml import NS, qn
 
 INTENT = "image_operation"

@@ -7,23 +7,28 @@ import copy
 import re
 from typing import Any
 
-from autodw.apis import headers as hf
-from autodw.apis import locate
-from autodw.apis import toc as toc_lib
-from autodw.apis import watermark as wm
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.fields import request_field_update
-from autodw.apis.notes import notes_root, remove_note
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml import headers as hf
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml import toc as toc_lib
+from autodw.apis.ooxml import watermark as wm
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.comments import comments_root, remove_comment
+from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml.fields import request_field_update
+from autodw.apis.ooxml.notes import notes_root, remove_note
+from autodw.apis.ooxml.numbering import format_number
+from autodw.apis.ooxml.paragraphs import drop_rel, link_text, paragraph_links, set_link_text
+from autodw.apis.ooxml.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size,
+                                        section_at, section_indices, section_of_paragraph, set_orientation,
+                                        settings_root, text_area, twips_attr, write_page_size)
+from autodw.apis.ooxml.text import atoms, isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer, length, text
-from autodw.apis.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size, section_at,
-                           section_indices, section_of_paragraph, settings_root, text_area, twips_attr)
-from autodw.apis.text import atom_text, atoms, isolate, new_run, paragraph_text, replace_span, resolve_span
-from autodw.units import hex_color, twips
+from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer,
+                                length, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.ids import element_id
+from autodw.units import hex_color, twips
 from autodw.xml import qn
 
 INTENT = "structure_update"
@@ -35,25 +40,6 @@ NUMBER_FORMATS = ("decimal", "lowerRoman", "upperRoman", "lowerLetter", "upperLe
 
 
 # --- sections ----------------------------------------------------------------------------
-
-
-def _set_orientation(sect, orientation: str) -> None:
-    """Swap width and height so the page is `orientation`; keep w:orient in step."""
-    sz = get_or_add(sect, "w:pgSz")
-    w, h = page_size(sect)
-    w, h = w or 12240, h or 15840
-    if (orientation == "landscape") != (w > h):
-        w, h = h, w
-    _write_size(sz, w, h)
-
-
-def _write_size(sz, w: int, h: int) -> None:
-    sz.set(qn("w:w"), str(w))
-    sz.set(qn("w:h"), str(h))
-    if w > h:
-        sz.set(qn("w:orient"), "landscape")
-    elif qn("w:orient") in sz.attrib:
-        del sz.attrib[qn("w:orient")]
 
 
 @api(intent=INTENT,
@@ -87,7 +73,7 @@ def insert_section_break(doc: WordDocument, after: str, start: str = "new_page",
         remove_children(sect, tag)  # the section after the break is linked to the previous one, as in Word
     replace_child(sect, "w:type", w_val=STARTS[start])
     if orientation:
-        _set_orientation(sect, orientation)
+        set_orientation(sect, orientation)
     insert_ordered(get_or_add_ppr(p), ended)
     index = all_sections(doc).index(ended)
     extra = f", {orientation}" if orientation else ""
@@ -132,7 +118,7 @@ def set_page_setup(doc: WordDocument, section: Any, orientation: str | None = No
             w, h = h, w
         if not (1440 <= w <= 31680 and 1440 <= h <= 31680):
             raise ArgumentError("page width and height must be between 1in and 22in")
-        _write_size(sz, w, h)
+        write_page_size(sz, w, h)
         if margins:
             mar = sect.find(qn("w:pgMar"))
             if mar is None:
@@ -206,40 +192,6 @@ def remove_section_break(doc: WordDocument, section: int):
 # --- headers and footers -------------------------------------------------------------------
 
 
-def _target_parts(doc: WordDocument, section: Any, where: str, kind: str) -> tuple[list, list[str]]:
-    """The parts to edit for `section` ("all": each section's own part, creating section 0's if needed;
-    one index: that section's own part, unlinking it from the previous section if it was linked)."""
-    parts, notes, seen = [], [], set()
-    for i in section_indices(doc, section):
-        sect = section_at(doc, i)
-        if section == "all" and i > 0 and hf.reference(sect, where, kind) is None:
-            continue  # linked: it shows what an earlier section shows
-        part, note = hf.own_part(doc, i, where, kind)
-        if note:
-            notes.append(note)
-        if str(part.partname) not in seen:
-            seen.add(str(part.partname))
-            parts.append(part)
-    return parts, notes
-
-
-def _shown_in(doc: WordDocument, part, where: str, kind: str) -> list[int]:
-    return [i for i in range(len(all_sections(doc))) if hf.effective_part(doc, i, where, kind)[0] is part]
-
-
-def _switch_on_kind(doc: WordDocument, section: Any, kind: str, notes: list[str]) -> None:
-    """A first-page or even-page header only shows when its setting is on: turn it on."""
-    if kind == "first":
-        for i in section_indices(doc, section):
-            sect = section_at(doc, i)
-            if sect.find(qn("w:titlePg")) is None or not hf.is_on(sect.find(qn("w:titlePg"))):
-                replace_child(sect, "w:titlePg")
-                notes.append(f"turned on 'different first page' for section {i}")
-    elif kind == "even" and not hf.even_and_odd(doc):
-        replace_child(settings_root(doc), "w:evenAndOddHeaders")
-        notes.append("turned on 'different odd and even pages' for the whole document")
-
-
 def _story_ids(doc: WordDocument, parts) -> str:
     doc.refresh_ids()
     return ", ".join(i for part in parts for i in (element_id(p) for p in hf.story_paragraphs(part.element)) if i)
@@ -260,11 +212,11 @@ def set_header_footer(doc: WordDocument, section: Any, where: str, text: str, ki
                       alignment: str | None = None):
     """Replace the text of a section's header or footer (fields from {PAGE}-style tokens)."""
     notes: list[str] = []
-    _switch_on_kind(doc, section, kind, notes)
-    parts, created = _target_parts(doc, section, where, kind)
+    hf.switch_on_kind(doc, section, kind, notes)
+    parts, created = hf.target_parts(doc, section, where, kind)
     for part in parts:
         hf.set_story_text(doc, part, where, text, alignment)
-    shown = sorted({i for part in parts for i in _shown_in(doc, part, where, kind)})
+    shown = sorted({i for part in parts for i in hf.sections_showing(doc, part, where, kind)})
     ids = _story_ids(doc, parts)
     extra = "; ".join(created + notes)
     return (f"set the {kind} {where} text ({ids}), shown in {describe(shown, len(all_sections(doc)))}"
@@ -323,24 +275,6 @@ def set_header_footer_options(doc: WordDocument, section: Any, different_first_p
     return "; ".join(done)
 
 
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
-
-
-def format_number(n: int, fmt: str) -> str:
-    """`n` written in a page-number format."""
-    if fmt in ("lowerRoman", "upperRoman") and n > 0:
-        out, rest = "", n
-        for value, sym in _ROMAN:
-            while rest >= value:
-                out, rest = out + sym, rest - value
-        return out.upper() if fmt == "upperRoman" else out
-    if fmt in ("lowerLetter", "upperLetter") and n > 0:
-        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-        return letter.upper() if fmt == "upperLetter" else letter
-    return str(n)
-
-
 @api(intent=INTENT,
      description="Add page numbers to a section's header or footer (or every section's): a paragraph built from a "
                  "template such as \"Page {PAGE} of {NUMPAGES}\" with live fields, aligned as asked. An existing "
@@ -369,8 +303,8 @@ def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", 
             if format is not None:
                 num.set(qn("w:fmt"), format)
     notes: list[str] = []
-    _switch_on_kind(doc, section, kind, notes)
-    parts, created = _target_parts(doc, section, where, kind)
+    hf.switch_on_kind(doc, section, kind, notes)
+    parts, created = hf.target_parts(doc, section, where, kind)
     first_sect = section_at(doc, indices[0])
     num = first_sect.find(qn("w:pgNumType"))
     first_number = int(num.get(qn("w:start"))) if num is not None and (num.get(qn("w:start")) or "").isdigit() else 1
@@ -598,14 +532,6 @@ def delete_bookmark(doc: WordDocument, bookmark: str):
     return f"deleted bookmark {name!r}" + (f"; {uses} link(s)/reference(s) still point to it" if uses else "")
 
 
-def _paragraph_links(p) -> list:
-    return [h for h in p.iter(qn("w:hyperlink"))]
-
-
-def _link_text(link) -> str:
-    return "".join(s for r in link.iter(qn("w:r")) for s in (atom_text(c) for c in r) if s is not None)
-
-
 @api(intent=INTENT,
      description="Change or remove a hyperlink in a paragraph, chosen by its 0-based index among the paragraph's "
                  "links or by its display text: give a new url (web address) or bookmark target, new display text, "
@@ -620,13 +546,13 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
                    remove: bool = False):
     """Retarget, relabel or unlink one hyperlink of a paragraph."""
     p = doc.find(paragraph, "p")
-    links = _paragraph_links(p)
+    links = paragraph_links(p)
     if not links:
         raise ArgumentError(f"{paragraph} has no hyperlinks; paragraphs with links are listed in the state's "
                             "interactive.hyperlinks")
-    listing = "; ".join(f"{i}: {_link_text(h)!r}" for i, h in enumerate(links))
+    listing = "; ".join(f"{i}: {link_text(h)!r}" for i, h in enumerate(links))
     if text is not None:
-        matches = [h for h in links if _link_text(h) == text] or [h for h in links if text.lower() in _link_text(h).lower()]
+        matches = [h for h in links if link_text(h) == text] or [h for h in links if text.lower() in link_text(h).lower()]
         if not matches:
             raise ArgumentError(f"{paragraph} has no link with text {text!r}; its links are {listing}")
         link = matches[0]
@@ -641,7 +567,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
         raise ArgumentError("give either url or bookmark, not both")
     part = locate.part_of(doc, p)
     old_rid = link.get(qn("r:id"))
-    label = _link_text(link)
+    label = link_text(link)
     if remove:
         for r in link.iter(qn("w:r")):
             rpr = r.find(qn("w:rPr"))
@@ -653,7 +579,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
         for child in list(link):
             link.addprevious(child)
         link.getparent().remove(link)
-        _drop_rel(part, old_rid)
+        drop_rel(part, old_rid)
         return f"removed the link {label!r} from {paragraph} (its text stays)"
     done = []
     if url is not None:
@@ -662,7 +588,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
         link.attrib.pop(qn("w:anchor"), None)
         link.set(qn("r:id"), part.relate_to(url.strip(), "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink",
                                             is_external=True))
-        _drop_rel(part, old_rid)
+        drop_rel(part, old_rid)
         done.append(f"url -> {url.strip()}")
     if bookmark is not None:
         names = {b.get(qn("w:name")) for b in _bookmark_starts(doc)}
@@ -670,42 +596,15 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
             raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
         link.attrib.pop(qn("r:id"), None)
         link.set(qn("w:anchor"), bookmark)
-        _drop_rel(part, old_rid)
+        drop_rel(part, old_rid)
         done.append(f"target -> bookmark {bookmark}")
     if new_text is not None:
-        _set_link_text(p, link, new_text)
+        set_link_text(p, link, new_text)
         done.append(f"text -> {new_text!r}")
     return f"edited the link {label!r} in {paragraph}: {', '.join(done)}"
 
 
-def _drop_rel(part, r_id: str | None) -> None:
-    if r_id and r_id in part.rels:
-        part.drop_rel(r_id)  # python-docx keeps it while another element still uses it
-
-
-def _set_link_text(p, link, new_text: str) -> None:
-    runs = [a for a in atoms(p) if any(anc is link for anc in a.run.iterancestors())]
-    if runs:
-        replace_span(p, runs[0].start, runs[-1].end, new_text)
-        return
-    rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r"))), None)
-    link.append(new_run(new_text, rpr))
-
-
 # --- comments, notes, headings -------------------------------------------------------------
-
-
-def _comments_root(doc: WordDocument):
-    from docx.opc.constants import RELATIONSHIP_TYPE as RT
-
-    for rel in doc.part.rels.values():
-        if rel.reltype == RT.COMMENTS and not rel.is_external and hasattr(rel.target_part, "element"):
-            return rel.target_part.element
-    return None
-
-
-_W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
-_W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 
 
 @api(intent=INTENT,
@@ -716,79 +615,15 @@ _W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 def delete_comment(doc: WordDocument, comment: int):
     """Remove a comment, its replies, range marks and reference runs."""
     cid_wanted = str(comment)
-    root = _comments_root(doc)
+    root = comments_root(doc)
     comments = list(root.iterchildren(qn("w:comment"))) if root is not None else []
     target = next((c for c in comments if c.get(qn("w:id")) == cid_wanted), None)
     if target is None:
         ids = ", ".join(c.get(qn("w:id")) or "?" for c in comments)
         raise ArgumentError(f"there is no comment {comment}; comment ids: {ids or 'none (the document has no comments)'}")
-    doomed = [target] + _replies(doc, target, comments)
-    for c in doomed:
-        cid = c.get(qn("w:id"))
-        for story in doc.id_roots():
-            for el in list(story.iter(qn("w:commentRangeStart"), qn("w:commentRangeEnd"), qn("w:commentReference"))):
-                if el.get(qn("w:id")) != cid:
-                    continue
-                parent = el.getparent()
-                parent.remove(el)
-                if parent.tag == qn("w:r") and all(ch.tag == qn("w:rPr") for ch in parent):
-                    parent.getparent().remove(parent)
-        root.remove(c)
-    _drop_comment_extensions(doc, {pid for c in doomed for pid in _para_ids(c)})
+    doomed = remove_comment(doc, target)
     extra = f" and {len(doomed) - 1} repl{'y' if len(doomed) == 2 else 'ies'}" if len(doomed) > 1 else ""
     return f"deleted comment {comment}{extra}"
-
-
-def _para_ids(comment) -> list[str]:
-    return [p.get(f"{{{_W14}}}paraId") for p in comment.iter(qn("w:p")) if p.get(f"{{{_W14}}}paraId")]
-
-
-def _extension_parts(doc: WordDocument):
-    for rel in doc.part.rels.values():
-        if not rel.is_external and rel.reltype.endswith(("/commentsExtended", "/commentsIds", "/commentsExtensible")):
-            yield rel.target_part
-
-
-def _extension_root(part):
-    from lxml import etree
-
-    if hasattr(part, "element"):
-        return part.element, False
-    return etree.fromstring(part.blob, etree.XMLParser(resolve_entities=False)), True
-
-
-def _replies(doc: WordDocument, target, comments) -> list:
-    """Comments whose w15:commentEx names `target`'s last paragraph as parent."""
-    parent_ids = set(_para_ids(target)[-1:])
-    if not parent_ids:
-        return []
-    by_para = {pid: c for c in comments for pid in _para_ids(c)}
-    out = []
-    for part in _extension_parts(doc):
-        root, _ = _extension_root(part)
-        for ex in root.iter(f"{{{_W15}}}commentEx"):
-            if ex.get(f"{{{_W15}}}paraIdParent") in parent_ids:
-                reply = by_para.get(ex.get(f"{{{_W15}}}paraId"))
-                if reply is not None and reply is not target and reply not in out:
-                    out.append(reply)
-    return out
-
-
-def _drop_comment_extensions(doc: WordDocument, para_ids: set[str]) -> None:
-    """Remove the w15/w16 extension entries (done state, durable ids) of deleted comments."""
-    from lxml import etree
-
-    if not para_ids:
-        return
-    for part in _extension_parts(doc):
-        root, is_blob = _extension_root(part)
-        changed = False
-        for el in list(root):
-            if any(v in para_ids for k, v in el.attrib.items() if k.endswith("}paraId")):
-                root.remove(el)
-                changed = True
-        if changed and is_blob:
-            part._blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
 @api(intent=INTENT,

@@ -27,7 +27,8 @@ from pptx.oxml import parse_xml as parse_chart_xml
 from pptx.util import Pt, lazyproperty
 from xlsxwriter import Workbook
 
-from autodw.apis import drawings
+from autodw.apis.ooxml import drawings
+from autodw.apis.ooxml import locate
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.state.drawings import CHART_KINDS
@@ -122,6 +123,7 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     cs = parse_chart_xml(xml.encode("utf-8"))
     if len(cs.chart.plotArea.sers) < len(data):  # the pie writer keeps only the first series: keep them all
         replace_data(cs, kind, data)
+    _unsigned_axis_ids(cs)
     rounded = etree.Element(qn("c:roundedCorners"))
     rounded.set("val", "0")
     insert_in_order(cs, rounded, _CHART_SPACE_ORDER)
@@ -129,6 +131,14 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     set_title(cs, title)
     set_legend(cs, legend)
     return cs
+
+
+def _unsigned_axis_ids(cs: etree._Element) -> None:
+    """python-pptx writes negative axis ids (``c:axId``/``c:crossAx``); the schema wants an unsigned int."""
+    for el in cs.iter(qn("c:axId"), qn("c:crossAx")):
+        value = el.get("val", "")
+        if value.startswith("-") and value[1:].isdigit():
+            el.set("val", value[1:])
 
 
 def insert_in_order(parent: etree._Element, child: etree._Element, order: tuple[str, ...]) -> etree._Element:
@@ -199,8 +209,6 @@ def serialize(cs) -> bytes:
 
 def chart_parts(doc: WordDocument, chart: str):
     """(container, host part, chart part, parsed chartSpace) for chart id `chart`."""
-    from autodw.apis import locate
-
     container = doc.find(chart, "chart")
     host = locate.part_of(doc, container)
     ref = container.find(f".//{qn('c:chart')}")

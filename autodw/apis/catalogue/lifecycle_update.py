@@ -3,8 +3,6 @@ protection, field refresh, export through LibreOffice, saving a copy, removing p
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,14 +11,15 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis import lifecycle as lc
-from autodw.apis import toc as toc_lib
-from autodw.apis.assets import resolve_asset
-from autodw.apis.fields import request_field_update
-from autodw.apis.oxml import insert_ordered, make, remove_children
+from autodw.apis.ooxml import lifecycle as lc
+from autodw.apis.ooxml import toc as toc_lib
+from autodw.apis.ooxml.assets import resolve_asset
+from autodw.apis.ooxml.elements import insert_ordered, make, remove_children
+from autodw.apis.ooxml.fields import request_field_update
+from autodw.apis.ooxml.parts import package_part, part_xml
+from autodw.apis.ooxml.sections import settings_root
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import PARAGRAPH_IDS, boolean, enum, text
-from autodw.apis.sections import settings_root
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.package import write_atomically
@@ -79,37 +78,11 @@ def set_custom_property(doc: WordDocument, name: str, value: Any = None, type: s
         return f"removed custom property {name!r}"
     if value is None:
         raise ArgumentError("give a value (or remove=true)")
-    vt_type, shown = _custom_value(value, type)
+    vt_type, shown = lc.custom_value(value, type)
     custom = lc.properties_xml(doc, "custom")
     existed = lc.set_custom(custom.root, name.strip(), vt_type, shown)
     custom.commit()
     return f"{'changed' if existed else 'added'} custom property {name.strip()!r} = {shown!r} ({vt_type})"
-
-
-def _custom_value(value: Any, kind: str | None) -> tuple[str, str]:
-    """(vt element name, text) for a custom property value."""
-    kind = kind or ("boolean" if isinstance(value, bool) else "number" if isinstance(value, (int, float)) else "text")
-    if kind == "boolean":
-        if isinstance(value, bool) or str(value).lower() in ("true", "false", "yes", "no"):
-            return "bool", "true" if value is True or str(value).lower() in ("true", "yes") else "false"
-        raise ArgumentError(f"value {value!r} is not true/false")
-    if kind == "number":
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise ArgumentError(f"value {value!r} is not a number") from None
-        if number.is_integer() and abs(number) < 2**31:
-            return "i4", str(int(number))
-        return "r8", repr(number)
-    if kind == "date":
-        try:
-            day = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-        except ValueError:
-            raise ArgumentError(f"value {value!r} is not an ISO date like \"2025-03-31\" or \"2025-03-31T12:00:00\"") from None
-        if day.tzinfo is not None:
-            day = day.astimezone(dt.timezone.utc).replace(tzinfo=None)
-        return "filetime", day.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return "lpwstr", str(value)
 
 
 @api(intent=INTENT,
@@ -129,9 +102,9 @@ def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
                 lc.set_core(core.root, key, None)
                 done.append(key.replace("_", " "))
         core.commit()
-    app_part = lc.package_part(doc, RT.EXTENDED_PROPERTIES)
+    app_part = package_part(doc, RT.EXTENDED_PROPERTIES)
     if app_part is not None:
-        app = lc.part_xml(app_part, lambda: etree.Element(f"{{{lc.APP_NS}}}Properties"))
+        app = part_xml(app_part, lambda: etree.Element(f"{{{lc.APP_NS}}}Properties"))
         for tag in ("Company", "Manager"):
             for el in app.root.findall(f"{{{lc.APP_NS}}}{tag}"):
                 app.root.remove(el)
@@ -149,7 +122,7 @@ def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
         done.append(f"{renamed} comment/revision author name(s)")
     for rel in doc.part.rels.values():  # word/people.xml lists reviewers with their accounts
         if not rel.is_external and rel.reltype.endswith("/people"):
-            people = lc.part_xml(rel.target_part, lambda: etree.Element("people"))
+            people = part_xml(rel.target_part, lambda: etree.Element("people"))
             for person in list(people.root):
                 people.root.remove(person)
                 done.append("a reviewer account")
@@ -238,43 +211,6 @@ def set_protection(doc: WordDocument, mode: str, password: str | None = None):
 
 # --- fields ---------------------------------------------------------------------------------
 
-_SEQ = re.compile(r"^SEQ\s+(\S+)(.*)$", re.IGNORECASE)
-_REF = re.compile(r"^REF\s+(\S+)", re.IGNORECASE)
-
-
-def _seq_text(n: int, switches: str) -> str:
-    from autodw.apis.structure_update import format_number
-
-    m = re.search(r"\\\*\s*(\w+)", switches)
-    fmt = {"roman": "lowerRoman", "ROMAN": "upperRoman", "alphabetic": "lowerLetter", "ALPHABETIC": "upperLetter"}
-    return format_number(n, fmt.get(m.group(1), "decimal") if m else "decimal")
-
-
-def _bookmark_texts(doc: WordDocument) -> dict[str, str]:
-    """name -> text between bookmarkStart and bookmarkEnd (across paragraphs), for REF fields."""
-    out: dict[str, str] = {}
-    body = doc.body
-    open_marks: dict[str, tuple[str, list[str]]] = {}
-    from autodw.apis.text import atom_text
-
-    for el in body.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"), qn("w:t"), qn("w:tab"), qn("w:p")):
-        if el.tag == qn("w:bookmarkStart"):
-            open_marks[el.get(qn("w:id"))] = (el.get(qn("w:name")) or "", [])
-        elif el.tag == qn("w:bookmarkEnd"):
-            found = open_marks.pop(el.get(qn("w:id")), None)
-            if found:
-                out[found[0]] = "".join(found[1]).strip()
-        elif el.tag == qn("w:p"):
-            for _, parts in open_marks.values():
-                if parts:
-                    parts.append("\n")
-        else:
-            s = atom_text(el)
-            if s:
-                for _, parts in open_marks.values():
-                    parts.append(s)
-    return out
-
 
 @api(intent=INTENT,
      description="Update fields as far as possible without Word: regenerate tables of contents from the headings, "
@@ -293,24 +229,7 @@ def update_fields(doc: WordDocument, count_pages: bool = True):
         toc_lib.regenerate(doc, toc_lib.find_tocs(doc)[k])
     if tocs:
         done.append(f"{len(tocs)} table(s) of contents regenerated")
-    counters: dict[str, int] = {}
-    marks = _bookmark_texts(doc)
-    seq = ref = 0
-    body_fields = lc.iter_fields(doc.body)
-    for field in body_fields:
-        m = _SEQ.match(field.instruction)
-        if m:
-            label, switches = m.group(1), m.group(2)
-            reset = re.search(r"\\r\s*(\d+)", switches)
-            if reset:
-                counters[label] = int(reset.group(1))
-            elif not re.search(r"\\c\b", switches):
-                counters[label] = counters.get(label, 0) + 1
-            seq += lc.set_field_result(field, _seq_text(counters.get(label, 1), switches))
-            continue
-        m = _REF.match(field.instruction)
-        if m and m.group(1) in marks and marks[m.group(1)]:
-            ref += lc.set_field_result(field, marks[m.group(1)])
+    seq, ref = lc.refresh_seq_and_ref_fields(doc)
     if seq:
         done.append(f"{seq} SEQ number(s) renumbered")
     if ref:

@@ -6,7 +6,7 @@ from typing import Any
 
 from lxml import etree
 
-from autodw.apis.oxml import make
+from autodw.apis.ooxml.elements import get_or_add, make
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.state.layout import section_properties
@@ -122,3 +122,23 @@ def settings_root(doc: WordDocument, create: bool = True) -> etree._Element | No
         if rel.reltype == RT.SETTINGS and not rel.is_external and hasattr(rel.target_part, "element"):
             return rel.target_part.element
     return doc.docx.settings.element if create else None
+
+
+def set_orientation(sect: etree._Element, orientation: str) -> None:
+    """Swap width and height so the page is `orientation`; keep w:orient in step."""
+    sz = get_or_add(sect, "w:pgSz")
+    w, h = page_size(sect)
+    w, h = w or 12240, h or 15840
+    if (orientation == "landscape") != (w > h):
+        w, h = h, w
+    write_page_size(sz, w, h)
+
+
+def write_page_size(sz: etree._Element, w: int, h: int) -> None:
+    """Write a ``w:pgSz`` of `w` x `h` twips, with ``w:orient`` set for landscape."""
+    sz.set(qn("w:w"), str(w))
+    sz.set(qn("w:h"), str(h))
+    if w > h:
+        sz.set(qn("w:orient"), "landscape")
+    elif qn("w:orient") in sz.attrib:
+        del sz.attrib[qn("w:orient")]

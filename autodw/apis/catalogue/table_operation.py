@@ -7,24 +7,28 @@ position. The grid model lives in :mod:`apis.tables`.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from autodw.apis import locate
-from autodw.apis.builtin_styles import ensure_style
-from autodw.apis.oxml import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.copies import renew_ids
+from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
+from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.tables import (BORDER_SYNONYMS, TBL, TC, apply_header, available_width, blank_cell_like,
+                                      cell_paragraphs, cell_text, cell_value_text, clean_copy, clear_cell_borders,
+                                      default_template_row, ensure_ends_with_paragraph, get_or_add_tblpr,
+                                      get_or_add_tcpr, get_or_add_trpr, Grid, has_content, header_count, move_content,
+                                      natural_key, new_row, parse_number, region_text, remove_block, resolve_cells,
+                                      scale_widths, set_cell_width, set_first_row_look, set_grid, set_row_gap, set_span,
+                                      set_vmerge, shade_cell, sync_cell_widths, tidy_vertical_merges, write_row)
+from autodw.apis.ooxml.tables import set_cell_text as write_cell
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import COLOR_NAMES, HEX_COLOR_PATTERN, LENGTH_PATTERN, POSITION, TABLE_ID, boolean, color, enum, integer, length, number, text
-from autodw.apis.tables import (TBL, TBLPREX, TC, TRPR, Cell, Grid, available_width, blank_cell_like, cell_paragraphs,
-                         cell_text, clean_copy, ensure_ends_with_paragraph, format_cell_text, get_or_add_tblpr,
-                         get_or_add_tcpr, get_or_add_trpr, has_content, move_content, remove_block,
-                         set_cell_width, set_grid, set_row_gap, set_span, set_vmerge, sync_cell_widths)
-from autodw.apis.tables import set_cell_text as write_cell
-from autodw.units import hex_color, twips
+from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, LENGTH_PATTERN, POSITION, TABLE_ID, boolean, color,
+                                enum, integer, length, number, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
-from autodw.state.context import on_off
+from autodw.units import hex_color, twips
 from autodw.xml import qn
 
 INTENT = "table_operation"
@@ -60,11 +64,9 @@ FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3" or 
 TABLE_WIDTH = {"type": "string",
                "description": 'table width: a length like "15cm", a percentage of the text width like "100%", or "auto"',
                "anyOf": [{"pattern": LENGTH_PATTERN}, {"pattern": "^[0-9]{1,3}%$"}, {"enum": ["auto"]}]}
-_JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
 _BORDER_SIDES = {"all": ("top", "left", "bottom", "right", "insideH", "insideV"), "outside": ("top", "left", "bottom", "right"),
                  "inside": ("insideH", "insideV"), "top": ("top",), "bottom": ("bottom",), "left": ("left",),
                  "right": ("right",), "inside_horizontal": ("insideH",), "inside_vertical": ("insideV",)}
-_SYNONYMS = {"left": ("left", "start"), "right": ("right", "end")}
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -74,152 +76,8 @@ def _grid(doc: WordDocument, table: str) -> Grid:
     return Grid(doc.find(table, "t"), table)
 
 
-def _str(value: Any) -> str | None:
-    """Cell text of a data value (None stays None)."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _short(s: str, n: int = 40) -> str:
     return repr(s if len(s) <= n else s[:n - 3] + "...")
-
-
-def _region_text(reg: tuple[int, int, int, int]) -> str:
-    return f"({reg[0]},{reg[1]})-({reg[2]},{reg[3]})"
-
-
-def _writable(grid: Grid, r: int, c: int, value: str) -> Cell | None:
-    """The cell that takes `value` at (r, c); None to skip an empty value at a covered position."""
-    cell = grid.at(r, c)
-    covered = cell is not None and (cell.col != c or grid.origin(cell) is not cell)
-    if cell is None or covered:
-        if not value:
-            return None
-        if cell is None:
-            raise UnsupportedOperationError(f"row {r} of table {grid.tid} has no cell at column {c} (the row covers "
-                                            f"columns {grid.rows[r].before}-{grid.rows[r].end - 1}); leave that value empty")
-        reg = grid.region(cell)
-        raise ArgumentError(f"position ({r},{c}) of table {grid.tid} lies inside the merged cell {_region_text(reg)}: "
-                            f"give its text at ({reg[0]},{reg[1]}) and leave ({r},{c}) empty or null")
-    return cell
-
-
-def _write_row(grid: Grid, r: int, c0: int, values: list[Any]) -> int:
-    """Write `values` into row `r` from column `c0`; None values are skipped. Returns cells written."""
-    if c0 + len(values) > grid.n_cols:
-        raise ArgumentError(f"{len(values)} values from column {c0} do not fit: {grid.size()}; "
-                            "add columns first with insert_column")
-    written = 0
-    for j, value in enumerate(values):
-        s = _str(value)
-        if s is None:
-            continue
-        cell = _writable(grid, r, c0 + j, s)
-        if cell is not None:
-            write_cell(cell.tc, s)
-            written += 1
-    return written
-
-
-def _header_count(grid: Grid) -> int:
-    """How many leading rows repeat as header rows (``w:tblHeader``)."""
-    n = 0
-    for row in grid.rows:
-        trpr = row.tr.find(TRPR)
-        if trpr is None or not on_off(trpr.find(qn("w:tblHeader"))):
-            break
-        n += 1
-    return n
-
-
-def _set_first_row_look(tbl, on: bool) -> None:
-    """Switch the table style's header-row formatting (``w:tblLook`` firstRow) on or off."""
-    look = get_or_add(get_or_add_tblpr(tbl), "w:tblLook")
-    look.set(qn("w:firstRow"), "1" if on else "0")
-    if look.get(qn("w:val")):
-        try:
-            val = int(look.get(qn("w:val")), 16)
-        except ValueError:
-            val = 0x04A0
-        look.set(qn("w:val"), f"{(val | 0x20) if on else (val & ~0x20):04X}")
-
-
-def _new_row(grid: Grid, index: int, template: int):
-    """A new empty row shaped and formatted like row `template`, placed at `index`."""
-    tpl = grid.rows[template]
-    if not tpl.cells:
-        raise UnsupportedOperationError(f"row {template} of table {grid.tid} has no cells to copy")
-    tr = make("w:tr")
-    ex = clean_copy(tpl.tr.find(TBLPREX))
-    if ex is not None:
-        tr.append(ex)
-    trpr = clean_copy(tpl.tr.find(TRPR))
-    if trpr is not None:
-        remove_children(trpr, "w:cnfStyle")
-        remove_children(trpr, "w:tblHeader")
-        tr.append(trpr)
-    if index < _header_count(grid):
-        insert_ordered(get_or_add_trpr(tr), make("w:tblHeader"))
-    below = grid.rows[index].cells if 0 < index < grid.n_rows else []
-    for cell in tpl.cells:
-        tc = blank_cell_like(cell.tc, keep_span=True)
-        remove_children(get_or_add_tcpr(tc), "w:cnfStyle")
-        if any(b.col == cell.col and b.span == cell.span and b.vmerge == "continue" for b in below):
-            set_vmerge(tc, "continue")  # inserted inside a vertical merge: the merged cell grows
-        tr.append(tc)
-    if index == grid.n_rows:
-        grid.rows[-1].tr.addnext(tr)
-    else:
-        grid.rows[index].tr.addprevious(tr)
-    return tr
-
-
-def _default_template(grid: Grid, index: int) -> int:
-    """The row whose format a new row at `index` copies: the row above, unless that is a header row."""
-    if index == 0:
-        return 0
-    above = grid.rows[index - 1].tr.find(TRPR)
-    if index < grid.n_rows and above is not None and on_off(above.find(qn("w:tblHeader"))):
-        return index
-    return index - 1
-
-
-def _resolve_cells(grid: Grid, spec: Any) -> list[Cell]:
-    """Cells named by a CELLS argument, each merged cell expanded to all its ``w:tc`` parts."""
-    picked: list[Cell] = []
-    if spec == "all":
-        picked = list(grid.cells())
-    elif isinstance(spec, list):
-        picked = [grid.cell(r, c) for r, c in spec]
-    elif "from" in spec:
-        (r1, c1), (r2, c2) = spec["from"], spec["to"]
-        for r, c in ((r1, c1), (r2, c2)):
-            grid.check_row(r)
-            grid.check_col(c)
-        if r2 < r1 or c2 < c1:
-            raise ArgumentError(f'"from" {spec["from"]} must be the top-left and "to" {spec["to"]} the bottom-right corner')
-        picked = [cell for r in range(r1, r2 + 1) for cell in grid.rows[r].cells if cell.last >= c1 and cell.col <= c2]
-    elif "row" in spec:
-        picked = list(grid.rows[grid.check_row(spec["row"])].cells)
-    else:
-        col = grid.check_col(spec["col"])
-        picked = [c for row in grid.rows if (c := row.covering(col)) is not None]
-    out: dict[int, Cell] = {}
-    for cell in picked:
-        for part in grid.column_of_region(cell):
-            out.setdefault(id(part.tc), part)
-    return list(out.values())
-
-
-def _scale(widths: list[int], total: int) -> list[int]:
-    """Widths scaled to sum to `total` (rounding absorbed by the last column)."""
-    old = sum(widths) or 1
-    out = [max(1, round(w * total / old)) for w in widths]
-    out[-1] = max(1, out[-1] + total - sum(out))
-    return out
 
 
 # --- creating and deleting tables -------------------------------------------------------------
@@ -274,7 +132,7 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
             tc = make("w:tc")
             tc.append(make("w:tcPr"))
             tc.append(make("w:p"))
-            value = _str(values[c]) if c < len(values) else None
+            value = cell_value_text(values[c]) if c < len(values) else None
             if value:
                 write_cell(tc, value)
             tr.append(tc)
@@ -291,9 +149,9 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
     set_grid(tbl, widths)
     grid = Grid(tbl)
     sync_cell_widths(grid)
-    _set_first_row_look(tbl, header_row)
+    set_first_row_look(tbl, header_row)
     if header_row:
-        _apply_header(grid, 1, bold=True, fill=None, font_color=None, repeat=True)
+        apply_header(grid, 1, bold=True, fill=None, font_color=None, repeat=True)
     doc.refresh_ids()
     return f"inserted table {element_id(tbl)} with {n_rows} rows and {n_cols} columns"
 
@@ -335,7 +193,6 @@ def set_cell_text(doc: WordDocument, table: str, row: int, col: int, text: str):
     return f"set cell {where} of {table} to {_short(text)}"
 
 
-
 @api(intent=INTENT,
      description="Write a block of values into an existing table, starting at (start_row, start_col): data[i][j] "
                  "goes to cell (start_row+i, start_col+j); null leaves a cell unchanged. Data that does not fit is "
@@ -364,9 +221,9 @@ def fill_table(doc: WordDocument, table: str, data: list, start_row: int = 0, st
             raise ArgumentError(f"data needs rows {start_row}-{start_row + len(data) - 1} but {grid.size()}; pass "
                                 f"add_rows: true to append {missing} row(s), or insert rows first")
         for _ in range(missing):
-            _new_row(grid, grid.n_rows, grid.n_rows - 1)
+            new_row(grid, grid.n_rows, grid.n_rows - 1)
             grid = Grid(tbl, table)
-    written = sum(_write_row(grid, start_row + i, start_col, values) for i, values in enumerate(data))
+    written = sum(write_row(grid, start_row + i, start_col, values) for i, values in enumerate(data))
     added = f"; appended {missing} row(s)" if missing > 0 else ""
     return f"wrote {written} cell(s) of {table} from ({start_row},{start_col}){added}"
 
@@ -393,13 +250,13 @@ def insert_row(doc: WordDocument, table: str, index: int, data: list | None = No
     if copy_format_from is not None:
         template = grid.check_row(copy_format_from, what="copy_format_from row")
     else:
-        template = _default_template(grid, index)
+        template = default_template_row(grid, index)
     if data and len(data) > grid.n_cols:
         raise ArgumentError(f"data has {len(data)} values but {grid.size()}")
-    _new_row(grid, index, template)
+    new_row(grid, index, template)
     grid = Grid(tbl, table)
     if data:
-        _write_row(grid, index, 0, data)
+        write_row(grid, index, 0, data)
     return f"inserted row {index} into {table} (format of row {template if template < index else template + 1}); it now has {grid.n_rows} rows"
 
 
@@ -426,15 +283,8 @@ def delete_row(doc: WordDocument, table: str, index: int, count: int = 1):
                 set_vmerge(cell.tc, "restart")
     for r in range(index, last + 1):
         remove_block(grid.rows[r].tr)
-    _tidy_vertical_merges(Grid(tbl, table))
+    tidy_vertical_merges(Grid(tbl, table))
     return f"deleted row(s) {index}-{last} of {table}; it now has {grid.n_rows - count} rows"
-
-
-def _tidy_vertical_merges(grid: Grid) -> None:
-    """Drop ``w:vMerge restart`` marks that no longer start a merge."""
-    for cell in grid.cells():
-        if cell.vmerge == "restart" and grid.below(cell) is None:
-            set_vmerge(cell.tc, None)
 
 
 @api(intent=INTENT,
@@ -515,18 +365,18 @@ def insert_column(doc: WordDocument, table: str, index: int, data: list | None =
     else:
         total = sum(widths)
         new_w = max(1, round(total / (len(widths) + 1)))
-        widths = _scale(widths, total - new_w)
+        widths = scale_widths(widths, total - new_w)
         widths.insert(index, new_w)
     set_grid(tbl, widths)
     grid = Grid(tbl, table)
     sync_cell_widths(grid, None if width is None else [c for c in grid.cells() if id(c.tc) in touched])
     for r, value in enumerate(data or []):
-        s = _str(value)
+        s = cell_value_text(value)
         if not s:
             continue
         if r not in new_cells:
             row = grid.rows[r]
-            why = (f"the merged cell {_region_text(grid.region(row.covering(index)))} spans that position"
+            why = (f"the merged cell {region_text(grid.region(row.covering(index)))} spans that position"
                    if row.covering(index) is not None else f"the row covers only columns {row.before}-{row.end - 1}")
             raise ArgumentError(f"row {r} gets no new cell at column {index} ({why}); leave its value empty or null")
         write_cell(new_cells[r], s)
@@ -624,10 +474,10 @@ def merge_cells(doc: WordDocument, table: str, first_row: int, first_col: int, l
         overlaps = not (reg[2] < r1 or reg[0] > r2 or reg[3] < c1 or reg[1] > c2)
         inside = r1 <= reg[0] and reg[2] <= r2 and c1 <= reg[1] and reg[3] <= c2
         if reg == (r1, c1, r2, c2):
-            raise ArgumentError(f"cells {_region_text(reg)} of {table} are already one merged cell")
+            raise ArgumentError(f"cells {region_text(reg)} of {table} are already one merged cell")
         if overlaps and not inside:
             raise UnsupportedOperationError(
-                f"the rectangle ({r1},{c1})-({r2},{c2}) cuts through the merged cell {_region_text(reg)}; merge a "
+                f"the rectangle ({r1},{c1})-({r2},{c2}) cuts through the merged cell {region_text(reg)}; merge a "
                 f"rectangle that contains all of it, or split it first with split_cell")
     total = sum(grid.widths()[c1:c2 + 1])
     top = grid.at(r1, c1).tc
@@ -663,7 +513,7 @@ def split_cell(doc: WordDocument, table: str, row: int, col: int, cols: int | No
     widths = grid.widths()
     if reg[0] != reg[2] or reg[1] != reg[3]:
         if cols is not None and cols != reg[3] - reg[1] + 1:
-            raise ArgumentError(f"({row},{col}) is in the merged cell {_region_text(reg)}, which splits back into its "
+            raise ArgumentError(f"({row},{col}) is in the merged cell {region_text(reg)}, which splits back into its "
                                 f"own cells; omit cols")
         for part in grid.column_of_region(cell):
             set_vmerge(part.tc, None)
@@ -674,9 +524,9 @@ def split_cell(doc: WordDocument, table: str, row: int, col: int, cols: int | No
                 new = blank_cell_like(part.tc, widths[part.col + k])
                 anchor.addnext(new)
                 anchor = new
-        return f"split the merged cell {_region_text(reg)} of {table} into its individual cells"
+        return f"split the merged cell {region_text(reg)} of {table} into its individual cells"
     if cols is None:
-        merged = ", ".join(_region_text(r) for r in grid.regions()) or "none"
+        merged = ", ".join(region_text(r) for r in grid.regions()) or "none"
         raise ArgumentError(f"cell ({row},{col}) of {table} is not merged (merged cells: {merged}); give cols to divide it")
     c = cell.col
     for other in grid.rows:
@@ -704,22 +554,6 @@ def split_cell(doc: WordDocument, table: str, row: int, col: int, cols: int | No
 # --- formatting -------------------------------------------------------------------------------
 
 
-def _apply_header(grid: Grid, rows: int, bold: bool | None, fill: str | None, font_color: str | None, repeat: bool) -> None:
-    for row in grid.rows:
-        trpr = row.tr.find(TRPR)
-        if trpr is not None:
-            remove_children(trpr, "w:tblHeader")
-        if row.index >= rows:
-            continue
-        if repeat:
-            insert_ordered(get_or_add_trpr(row.tr), make("w:tblHeader"))
-        for cell in row.cells:
-            if bold is not None or font_color is not None:
-                format_cell_text(cell.tc, bold, font_color)
-            if fill is not None:
-                _shade(cell.tc, fill)
-
-
 @api(intent=INTENT,
      description="Make the first `rows` rows the table's header: bold text (bold false makes it not bold), optional "
                  "fill and font colour, and (repeat, default true) repeated at the top of every page the table spans. "
@@ -740,20 +574,13 @@ def set_header_row(doc: WordDocument, table: str, rows: int = 1, bold: bool = Tr
         raise ArgumentError(f"rows {rows} is more than the table has: {grid.size()}")
     fill_hex = None if fill is None else ("none" if fill == "none" else hex_color(fill, "fill"))
     color_hex = None if font_color is None else hex_color(font_color, "font_color")
-    _apply_header(grid, rows, bold if rows else None, fill_hex, color_hex, repeat)
-    _set_first_row_look(tbl, rows > 0)
+    apply_header(grid, rows, bold if rows else None, fill_hex, color_hex, repeat)
+    set_first_row_look(tbl, rows > 0)
     if rows == 0:
         return f"{table} has no header rows any more"
     what = ["bold" if bold else "not bold"] + ([f"fill {fill_hex}"] if fill_hex else []) + \
            ([f"text colour {color_hex}"] if color_hex else []) + (["repeated on each page"] if repeat else [])
     return f"made row(s) 0-{rows - 1} of {table} the header ({', '.join(what)})"
-
-
-def _shade(tc, fill: str) -> None:
-    tcpr = get_or_add_tcpr(tc)
-    remove_children(tcpr, "w:shd")
-    if fill != "none":
-        insert_ordered(tcpr, make("w:shd", w_val="clear", w_color="auto", w_fill=fill))
 
 
 @api(intent=INTENT,
@@ -766,9 +593,9 @@ def set_cell_shading(doc: WordDocument, table: str, cells: Any, fill: str):
     """Write or remove ``w:shd`` on the chosen cells."""
     grid = _grid(doc, table)
     value = "none" if fill == "none" else hex_color(fill, "fill")
-    targets = _resolve_cells(grid, cells)
+    targets = resolve_cells(grid, cells)
     for cell in targets:
-        _shade(cell.tc, value)
+        shade_cell(cell.tc, value)
     return f"{'removed the fill of' if value == 'none' else f'filled with {value}'} {len(targets)} cell(s) of {table}"
 
 
@@ -785,13 +612,13 @@ def set_cell_alignment(doc: WordDocument, table: str, cells: Any, horizontal: st
     if horizontal is None and vertical is None:
         raise ArgumentError("give horizontal (left, center, right, justify) and/or vertical (top, center, bottom)")
     grid = _grid(doc, table)
-    targets = _resolve_cells(grid, cells)
+    targets = resolve_cells(grid, cells)
     for cell in targets:
         if vertical is not None:
             replace_child(get_or_add_tcpr(cell.tc), "w:vAlign", w_val=vertical)
         if horizontal is not None:
             for p in cell_paragraphs(cell.tc):
-                replace_child(get_or_add_ppr(p), "w:jc", w_val=_JC[horizontal])
+                replace_child(get_or_add_ppr(p), "w:jc", w_val=JC[horizontal])
     how = " and ".join(x for x in (horizontal and f"horizontally {horizontal}", vertical and f"vertically {vertical}") if x)
     return f"aligned {len(targets)} cell(s) of {table} {how}"
 
@@ -818,40 +645,13 @@ def set_table_borders(doc: WordDocument, table: str, style: str = "single", size
     color_hex = "auto" if color is None else hex_color(color, "color")
     size = str(max(2, min(96, round(size_pt * 8))))
     for side in sides:
-        for synonym in _SYNONYMS.get(side, (side,)):
+        for synonym in BORDER_SYNONYMS.get(side, (side,)):
             remove_children(borders, f"w:{synonym}")
         insert_ordered(borders, make(f"w:{side}", w_val=style, w_sz="0" if style == "none" else size, w_space="0",
                                      w_color=color_hex))
-    cleared = _clear_cell_borders(grid, set(sides))
+    cleared = clear_cell_borders(grid, set(sides))
     note = f"; cleared {cleared} cell-level border setting(s) that overrode them" if cleared else ""
     return f"set {scope} borders of {table} to {style}" + ("" if style == "none" else f" {size_pt}pt {color_hex}") + note
-
-
-def _clear_cell_borders(grid: Grid, sides: set[str]) -> int:
-    """Remove cell and row-exception borders on the lines the table borders now govern; return how many."""
-    removed = 0
-    for row in grid.rows:
-        ex = row.tr.find(f"{qn('w:tblPrEx')}/{qn('w:tblBorders')}")
-        if ex is not None:
-            for side in sides:
-                for synonym in _SYNONYMS.get(side, (side,)):
-                    removed += remove_children(ex, f"w:{synonym}")
-        for i, cell in enumerate(row.cells):
-            tcb = cell.tc.find(f"{qn('w:tcPr')}/{qn('w:tcBorders')}")
-            if tcb is None:
-                continue
-            edges = {"top": "top" if row.index == 0 else "insideH",
-                     "bottom": "bottom" if row.index == grid.n_rows - 1 else "insideH",
-                     "left": "left" if i == 0 else "insideV",
-                     "right": "right" if i == len(row.cells) - 1 else "insideV",
-                     "insideH": "insideH", "insideV": "insideV"}
-            for edge, governing in edges.items():
-                if governing in sides:
-                    for synonym in _SYNONYMS.get(edge, (edge,)):
-                        removed += remove_children(tcb, f"w:{synonym}")
-            if len(tcb) == 0:
-                tcb.getparent().remove(tcb)
-    return removed
 
 
 @api(intent=INTENT,
@@ -899,31 +699,13 @@ def set_table_properties(doc: WordDocument, table: str, style: str | None = None
                 total = twips(width, "width")
                 replace_child(tblpr, "w:tblW", w_w=str(total), w_type="dxa")
             grid = Grid(tbl, table)
-            set_grid(tbl, _scale(grid.widths(), total))
+            set_grid(tbl, scale_widths(grid.widths(), total))
             sync_cell_widths(Grid(tbl, table))
         done.append(f"width {width}")
     return f"set {', '.join(done)} on {table}"
 
 
 # --- sorting and splitting --------------------------------------------------------------------
-
-_CURRENCY = re.compile(r"[\s\u00a0$€£¥￥₩%元]")
-
-
-def _number(s: str) -> float | None:
-    """A number written in a cell ("1,234", "$12.5", "(30)", "45%", "−3"), or None."""
-    t = _CURRENCY.sub("", s).replace("\u2212", "-")
-    negative = t.startswith("(") and t.endswith(")")
-    t = t.strip("()").replace(",", "")
-    try:
-        value = float(t)
-    except ValueError:
-        return None
-    return -value if negative else value
-
-
-def _natural(s: str) -> list:
-    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", s.casefold()))]
 
 
 @api(intent=INTENT,
@@ -944,7 +726,7 @@ def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = Tru
     grid = Grid(tbl, table)
     grid.check_col(column)
     if header_rows is None:
-        header_rows = _header_count(grid) or 1
+        header_rows = header_count(grid) or 1
     first, last = header_rows, grid.n_rows - footer_rows - 1
     if last - first < 1:
         raise ArgumentError(f"nothing to sort: {grid.size()}, and with header_rows {header_rows} and footer_rows "
@@ -956,7 +738,7 @@ def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = Tru
         for cell in row.cells:
             reg = grid.region(cell)
             if cell.vmerge == "continue" or reg[0] != reg[2]:  # a lone continuation would join the row moved above it
-                what = (f"a vertically merged cell ({_region_text(reg)})" if reg[0] != reg[2]
+                what = (f"a vertically merged cell ({region_text(reg)})" if reg[0] != reg[2]
                         else f"a vertical-merge mark on cell ({cell.row},{cell.col})")
                 raise UnsupportedOperationError(
                     f"row {row.index} of {table} has {what}; sorting would tear it apart or join it to another "
@@ -970,12 +752,12 @@ def sort_table(doc: WordDocument, table: str, column: int, ascending: bool = Tru
         keys.append((cell_text(grid.origin(cell).tc).strip() if cell is not None else "", row.tr))
     values = [k for k, _ in keys if k]
     if numeric is None:
-        numeric = bool(values) and all(_number(v) is not None for v in values)
-    numbers = [(k, tr) for k, tr in keys if k and numeric and _number(k) is not None]
-    texts = [(k, tr) for k, tr in keys if k and not (numeric and _number(k) is not None)]
+        numeric = bool(values) and all(parse_number(v) is not None for v in values)
+    numbers = [(k, tr) for k, tr in keys if k and numeric and parse_number(k) is not None]
+    texts = [(k, tr) for k, tr in keys if k and not (numeric and parse_number(k) is not None)]
     empties = [tr for k, tr in keys if not k]
-    ordered = [tr for _, tr in sorted(numbers, key=lambda x: _number(x[0]), reverse=not ascending)]
-    ordered += [tr for _, tr in sorted(texts, key=lambda x: _natural(x[0]), reverse=not ascending)]
+    ordered = [tr for _, tr in sorted(numbers, key=lambda x: parse_number(x[0]), reverse=not ascending)]
+    ordered += [tr for _, tr in sorted(texts, key=lambda x: natural_key(x[0]), reverse=not ascending)]
     ordered += empties
     slots = sorted(tbl.index(tr) for _, tr in keys)
     for _, tr in keys:
@@ -1002,17 +784,17 @@ def split_table(doc: WordDocument, table: str, row: int):
     grid.check_row(row)
     for cell in grid.rows[row].cells:
         if grid.origin(cell) is not cell:
-            raise UnsupportedOperationError(f"the vertically merged cell {_region_text(grid.region(cell))} crosses row "
+            raise UnsupportedOperationError(f"the vertically merged cell {region_text(grid.region(cell))} crosses row "
                                             f"{row}; split it first (split_cell) or split the table elsewhere")
     if any(r.tr.getparent() is not tbl for r in grid.rows[row:]):
         raise UnsupportedOperationError(f"rows of {table} from {row} on sit inside a content control; they cannot be moved")
     new = make("w:tbl")
     for child in tbl:
         if child.tag in (qn("w:tblPr"), qn("w:tblGrid")):
-            new.append(clean_copy(child))
-    headers = _header_count(grid)
+            new.append(renew_ids(doc, clean_copy(child)))
+    headers = header_count(grid)
     for r in grid.rows[:headers if headers < row else 0]:
-        new.append(clean_copy(r.tr))
+        new.append(renew_ids(doc, clean_copy(r.tr)))
     for r in grid.rows[row:]:
         new.append(r.tr)
     gap = make("w:p")

@@ -1,0 +1,171 @@
+"""Blocks (paragraphs, tables, content controls) in their stories: reading order, which cell holds a paragraph,
+what removing or splitting a block must keep valid (a container ends with a paragraph, section breaks move,
+notes/comments/bookmarks whose marks went with it are cleaned up)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from lxml import etree
+
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
+from autodw.apis.ooxml.notes import notes_root, remove_note
+from autodw.document import WordDocument
+from autodw.errors import UnsupportedOperationError
+from autodw.ids import element_id
+from autodw.xml import MC, qn
+
+P, TBL, TC, TR, SDT = (qn(t) for t in ("w:p", "w:tbl", "w:tc", "w:tr", "w:sdt"))
+BODY = qn("w:body")
+BLOCKS = (P, TBL, SDT)
+_FALLBACK = f"{{{MC}}}Fallback"
+
+
+def in_fallback(el: etree._Element) -> bool:
+    """Whether `el` lies in an mc:Fallback (a copy of content shown by mc:Choice)."""
+    return any(a.tag == _FALLBACK for a in el.iterancestors())
+
+
+def story_paragraphs(doc: WordDocument, scope: str) -> Iterator[tuple[etree._Element, str]]:
+    """(paragraph, story name) in reading order: the body, then headers, footers and notes if scope is "all"."""
+    stories: list[tuple[etree._Element, str]] = [(doc.body, "body")]
+    if scope == "all":
+        for part in doc.header_footer_parts():
+            stories.append((part._element, "header" if "header" in str(part.partname) else "footer"))
+        for kind in ("footnote", "endnote"):
+            root = notes_root(doc, kind, create=False)
+            for note in (root.iterchildren(qn(f"w:{kind}")) if root is not None else ()):
+                if note.get(qn("w:type")) is None:
+                    stories.append((note, f"{kind} {note.get(qn('w:id'))}"))
+    for root, story in stories:
+        for p in root.iter(P):
+            if not in_fallback(p):
+                yield p, story
+
+
+def cell_location(p: etree._Element) -> dict[str, Any] | None:
+    """{"table", "row", "col"} of the cell holding `p` (grid column, 0-based), or None."""
+    tc = next((a for a in p.iterancestors(TC)), None)
+    if tc is None:
+        return None
+    tr = tc.getparent()
+    tbl = next(tr.iterancestors(TBL))
+    col = 0
+    for cell in tr.iterchildren(TC):
+        if cell is tc:
+            break
+        span = cell.find(f"{qn('w:tcPr')}/{qn('w:gridSpan')}")
+        col += int(span.get(qn("w:val"), "1")) if span is not None else 1
+    row = [r for r in tbl.iterchildren(TR)].index(tr) if tr.getparent() is tbl else None
+    return {"table": element_id(tbl), "row": row, "col": col}
+
+
+def section_number(doc: WordDocument, p: etree._Element) -> int:
+    """The index of the section body paragraph `p` lies in."""
+    n = 0
+    for q in doc.body.iter(P):
+        if q is p:
+            return n
+        if q.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
+            n += 1
+    return n
+
+
+def check_container_keeps_paragraph(el: etree._Element, bid: str) -> None:
+    """Refuse removing `el` when its cell, header, footer or the body would no longer end with a paragraph."""
+    parent = el.getparent()
+    rest = [c for c in parent if c is not el and c.tag in BLOCKS]
+    if rest and rest[-1].tag != TBL and any(c.tag != TBL for c in rest):
+        return
+    fix = "Empty it with set_paragraph_text (text \"\") instead"
+    if parent.tag == TC:
+        cell = cell_location(el) or {}
+        raise UnsupportedOperationError(f"{bid} is the last paragraph of cell ({cell.get('row')}, {cell.get('col')}) of "
+                                        f"table {cell.get('table')}; a cell must keep a paragraph. {fix}")
+    if parent.tag != BODY:
+        local = etree.QName(parent).localname
+        story = {"hdr": "header", "ftr": "footer", "sdtContent": "content control"}.get(local, local)
+        raise UnsupportedOperationError(f"{bid} is the last paragraph of its {story}; it must keep one. {fix}")
+    if not rest or all(c.tag == TBL for c in rest):
+        raise UnsupportedOperationError(f"{bid} is the only paragraph of the document; it cannot be removed. {fix}")
+    raise UnsupportedOperationError(f"{bid} is the paragraph after the last table and a document cannot end with a "
+                                    f"table; it cannot be removed. {fix}")
+
+
+def hand_over_section_break(doc: WordDocument, el: etree._Element, bid: str) -> str:
+    """If paragraph `el` ends a section, move its section break to the paragraph before it (the section keeps
+    its place); return a note for the message. Refuses when there is no paragraph to take it."""
+    sect = el.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") if el.tag == P else None
+    if sect is None:
+        return ""
+    n = section_number(doc, el)
+    prev = el.getprevious()
+    while prev is not None and prev.tag not in BLOCKS:
+        prev = prev.getprevious()
+    if prev is None or prev.tag != P:
+        what = "it is the first block of the document" if prev is None else f"the block before it is table {element_id(prev)}"
+        raise UnsupportedOperationError(
+            f"{bid} holds the section break that ends section {n} and {what}, so the break cannot move to the "
+            f"previous paragraph; insert a paragraph before {bid} first, or remove the section break")
+    if prev.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
+        raise UnsupportedOperationError(
+            f"{bid} is the only paragraph of section {n} and holds its section break; removing it would merge two "
+            "sections. Remove the section break first")
+    insert_ordered(get_or_add_ppr(prev), sect)
+    return f"; the section break ending section {n} moved to {element_id(prev)}"
+
+
+def drop_dangling_marks(doc: WordDocument, removed: etree._Element) -> list[str]:
+    """After `removed` left the tree: delete the notes and comments whose reference went with it, and the
+    other half of bookmark and comment ranges that were cut. Returns what was deleted, for the message."""
+    dropped: list[str] = []
+    for kind in ("footnote", "endnote"):
+        for ref in removed.iter(qn(f"w:{kind}Reference")):
+            if remove_note(doc, kind, int(ref.get(qn("w:id")))):
+                dropped.append(f"{kind} {ref.get(qn('w:id'))}")
+    comments = {ref.get(qn("w:id")) for ref in removed.iter(qn("w:commentReference"))}
+    rel = next((r for r in doc.part.rels.values() if r.reltype == RT.COMMENTS and not r.is_external), None)
+    if comments and rel is not None:
+        root = rel.target_part.element
+        for c in list(root.iterchildren(qn("w:comment"))):
+            if c.get(qn("w:id")) in comments:
+                root.remove(c)
+                dropped.append(f"comment {c.get(qn('w:id'))}")
+    for tags, extra in ((("w:bookmarkStart", "w:bookmarkEnd"), set()),
+                        (("w:commentRangeStart", "w:commentRangeEnd"), comments)):
+        cut = {m.get(qn("w:id")) for m in removed.iter(*map(qn, tags))} | extra
+        for mark in list(doc.body.iter(*map(qn, tags))) if cut else ():
+            if mark.get(qn("w:id")) in cut:
+                mark.getparent().remove(mark)
+    return dropped
+
+
+def field_depth_before(p: etree._Element, node: etree._Element) -> int:
+    """How many complex fields are open at `node` inside paragraph `p`."""
+    depth = 0
+    for el in p.iter(qn("w:fldChar"), node.tag):
+        if el is node:
+            return depth
+        kind = el.get(qn("w:fldCharType")) if el.tag == qn("w:fldChar") else None
+        depth += 1 if kind == "begin" else -1 if kind == "end" else 0
+    return depth
+
+
+def split_up_to(p: etree._Element, node: etree._Element) -> etree._Element:
+    """Split the containers between `node` and `p` (hyperlinks, insertions, smart tags) so that `node` and
+    everything after it can move; return the direct child of `p` where the second part starts."""
+    while node.getparent() is not p:
+        parent = node.getparent()
+        if parent.tag in (qn("w:sdtContent"), qn("w:fldSimple")) or parent.tag.startswith(f"{{{MC}}}"):
+            raise UnsupportedOperationError("the offset falls inside a content control or a simple field; "
+                                            "choose an offset outside it")
+        if node.getprevious() is None or all(c.tag == qn("w:rPr") for c in node.itersiblings(preceding=True)):
+            node = parent  # nothing of the container stays before the split: move it whole
+            continue
+        twin = etree.Element(parent.tag, attrib=dict(parent.attrib), nsmap=parent.nsmap)
+        for sibling in [node, *node.itersiblings()]:
+            twin.append(sibling)
+        parent.addnext(twin)
+        node = twin
+    return node

@@ -1,0 +1,116 @@
+"""Review comments: adding one (with the styles it uses), the comments part, a comment's replies and its
+Word 2010+ extension entries, removal."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.text.paragraph import Paragraph
+from docx.text.run import Run
+from lxml import etree
+
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.parts import PartXml, part_xml
+from autodw.document import WordDocument
+from autodw.xml import qn
+
+
+#: Styles python-docx's comments use, by the id it writes -> (built-in name, kind).
+_COMMENT_STYLES = {"CommentReference": ("annotation reference", "character"), "CommentText": ("annotation text", "paragraph")}
+
+
+def add_comment(doc: WordDocument, paragraph: Paragraph, runs: list[etree._Element], text: str, author: str,
+                initials: str) -> int:
+    """Comment on `runs` (consecutive runs of `paragraph`); return the comment's id.
+
+    python-docx writes the comment and its anchors; its runs and paragraph name the styles
+    ``CommentReference`` and ``CommentText``, which are added here (or mapped to the document's own
+    ids for them) so that no reference dangles."""
+    comment = doc.docx.add_comment([Run(r, paragraph) for r in runs], text=text, author=author, initials=initials)
+    cid = str(comment.comment_id)
+    anchors = [ref.getparent() for ref in paragraph._p.iter(qn("w:commentReference")) if ref.get(qn("w:id")) == cid]
+    for el in [comment._comment_elm, *anchors]:
+        for ref in el.iter(qn("w:rStyle"), qn("w:pStyle")):
+            if ref.get(qn("w:val")) in _COMMENT_STYLES:
+                ref.set(qn("w:val"), ensure_style(doc, *_COMMENT_STYLES[ref.get(qn("w:val"))]))
+    return comment.comment_id
+
+
+def comments_root(doc: WordDocument) -> etree._Element | None:
+    """The ``w:comments`` element of the main document's comments part, or None."""
+    for rel in doc.part.rels.values():
+        if rel.reltype == RT.COMMENTS and not rel.is_external and hasattr(rel.target_part, "element"):
+            return rel.target_part.element
+    return None
+
+
+W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
+W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+
+
+def para_ids(comment: etree._Element) -> list[str]:
+    """The ``w14:paraId`` of each paragraph of a comment."""
+    return [p.get(f"{{{W14}}}paraId") for p in comment.iter(qn("w:p")) if p.get(f"{{{W14}}}paraId")]
+
+
+def extension_parts(doc: WordDocument) -> Iterator:
+    """The commentsExtended / commentsIds / commentsExtensible parts."""
+    for rel in doc.part.rels.values():
+        if not rel.is_external and rel.reltype.endswith(("/commentsExtended", "/commentsIds", "/commentsExtensible")):
+            yield rel.target_part
+
+
+def replies(doc: WordDocument, target: etree._Element, comments: list[etree._Element]) -> list[etree._Element]:
+    """Comments whose w15:commentEx names `target`'s last paragraph as parent."""
+    parent_ids = set(para_ids(target)[-1:])
+    if not parent_ids:
+        return []
+    by_para = {pid: c for c in comments for pid in para_ids(c)}
+    out = []
+    for part in extension_parts(doc):
+        root = _extension_xml(part).root
+        for ex in root.iter(f"{{{W15}}}commentEx"):
+            if ex.get(f"{{{W15}}}paraIdParent") in parent_ids:
+                reply = by_para.get(ex.get(f"{{{W15}}}paraId"))
+                if reply is not None and reply is not target and reply not in out:
+                    out.append(reply)
+    return out
+
+
+def drop_comment_extensions(doc: WordDocument, para_ids: set[str]) -> None:
+    """Remove the w15/w16 extension entries (done state, durable ids) of deleted comments."""
+    if not para_ids:
+        return
+    for part in extension_parts(doc):
+        xml = _extension_xml(part)
+        doomed = [el for el in xml.root if any(v in para_ids for k, v in el.attrib.items() if k.endswith("}paraId"))]
+        for el in doomed:
+            xml.root.remove(el)
+        if doomed:
+            xml.commit()
+
+
+def _extension_xml(part) -> PartXml:
+    """An extension part's XML (an unreadable one reads as empty and is left as it is)."""
+    return part_xml(part, lambda: etree.Element(f"{{{W15}}}commentsEx"))
+
+
+def remove_comment(doc: WordDocument, target: etree._Element) -> list[etree._Element]:
+    """Remove comment `target` and its replies with their range marks, reference runs and extension entries;
+    return the removed comments (target first)."""
+    root = target.getparent()
+    doomed = [target] + replies(doc, target, list(root.iterchildren(qn("w:comment"))))
+    for c in doomed:
+        cid = c.get(qn("w:id"))
+        for story in doc.id_roots():
+            for el in list(story.iter(qn("w:commentRangeStart"), qn("w:commentRangeEnd"), qn("w:commentReference"))):
+                if el.get(qn("w:id")) != cid:
+                    continue
+                parent = el.getparent()
+                parent.remove(el)
+                if parent.tag == qn("w:r") and all(ch.tag == qn("w:rPr") for ch in parent):
+                    parent.getparent().remove(parent)
+        root.remove(c)
+    drop_comment_extensions(doc, {pid for c in doomed for pid in para_ids(c)})
+    return doomed

@@ -1,0 +1,85 @@
+"""New paragraphs, inline content placed into a paragraph at a character offset, and hyperlinks."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.text import atom_text, atoms, new_run, paragraph_text, replace_span, split_at
+from autodw.document import WordDocument
+from autodw.xml import qn
+
+#: Alignment names of the API schema -> ``w:jc`` values.
+JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
+
+
+
+def make_paragraph(doc: WordDocument, content: str, style: str | None = None,
+                   alignment: str | None = None) -> etree._Element:
+    """A new ``w:p`` with `content` (tabs/newlines kept), a style and an alignment."""
+    p = make("w:p")
+    if style or alignment:
+        ppr = get_or_add_ppr(p)
+        if style:
+            insert_ordered(ppr, make("w:pStyle", w_val=ensure_style(doc, style, "paragraph")))
+        if alignment:
+            insert_ordered(ppr, make("w:jc", w_val=JC[alignment]))
+    if content:
+        p.append(new_run(content))
+    return p
+
+
+def hyperlink_runs(doc: WordDocument, link_text: str) -> etree._Element:
+    """A run showing `link_text` in the Hyperlink character style (for a ``w:hyperlink``)."""
+    style = ensure_style(doc, "Hyperlink", "character")
+    rpr = make("w:rPr")
+    rpr.append(make("w:rStyle", w_val=style))
+    return new_run(link_text, rpr)
+
+
+def place_inline(p: etree._Element, offset: int | None, *elements: etree._Element) -> None:
+    """Put inline elements (runs, hyperlinks, fields), in order, into paragraph `p` at character `offset` (None: end)."""
+    text = paragraph_text(p)
+    if offset is None or offset >= len(text):
+        for el in elements:
+            p.append(el)
+        return
+    split_at(p, offset)
+    after = next(a for a in atoms(p) if a.start >= offset)
+    anchor = _top_level(after.run, p)
+    for el in elements:
+        anchor.addprevious(el)
+
+
+def _top_level(el, p):
+    """The ancestor of `el` that is a direct child of `p` (runs may sit in hyperlinks or insertions)."""
+    while el.getparent() is not p:
+        el = el.getparent()
+    return el
+
+
+def paragraph_links(p: etree._Element) -> list[etree._Element]:
+    """The ``w:hyperlink`` elements of a paragraph."""
+    return [h for h in p.iter(qn("w:hyperlink"))]
+
+
+def link_text(link: etree._Element) -> str:
+    """The text a hyperlink shows."""
+    return "".join(s for r in link.iter(qn("w:r")) for s in (atom_text(c) for c in r) if s is not None)
+
+
+def drop_rel(part, r_id: str | None) -> None:
+    """Drop relationship `r_id` of `part` if it has it."""
+    if r_id and r_id in part.rels:
+        part.drop_rel(r_id)  # python-docx keeps it while another element still uses it
+
+
+def set_link_text(p: etree._Element, link: etree._Element, new_text: str) -> None:
+    """Replace the text a hyperlink of paragraph `p` shows, keeping the formatting of its first run."""
+    runs = [a for a in atoms(p) if any(anc is link for anc in a.run.iterancestors())]
+    if runs:
+        replace_span(p, runs[0].start, runs[-1].end, new_text)
+        return
+    rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r"))), None)
+    link.append(new_run(new_text, rpr))
