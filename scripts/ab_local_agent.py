@@ -41,11 +41,13 @@ def main() -> int:
         from autodw.eval.instruction_set import TASKS
         from autodw.intents.classifier import load_or_train
         config = profile_config("local")
-    except ImportError:  # before the one-package layout
+    except ImportError:  # before the one-package layout (top-level eval/ and intents/ packages)
+        import importlib
+
         from autodw.agent.build import LOCAL_AGENT_CONFIG as config
         from autodw.agent.loop import Agent
-        from eval.instruction_set import TASKS
-        from intents.classifier import load_or_train
+        TASKS = importlib.import_module("eval.instruction_set").TASKS
+        load_or_train = importlib.import_module("intents.classifier").load_or_train
 
     args.out.mkdir(parents=True, exist_ok=True)
     if args.intents_from:
