@@ -180,6 +180,29 @@ def test_tracked_row_insertion_rejected_removes_the_row():
     assert extract_state(doc)["tables"][0]["rows"] == 1
 
 
+def test_accepting_a_deleted_last_paragraph_removes_it():
+    doc = make_doc(lambda d: [d.add_paragraph(t) for t in ("Keep", "Gone")])
+    last = doc.body.findall(qn("w:p"))[-1]
+    last.remove(last.find(qn("w:r")))
+    last.append(parse(f'<w:del xmlns:w="{W}" w:id="1" w:author="Ann"><w:r><w:delText>Gone</w:delText></w:r></w:del>'))
+    last.insert(0, parse(f'<w:pPr xmlns:w="{W}"><w:rPr><w:del w:id="2" w:author="Ann"/></w:rPr></w:pPr>'))
+    run(doc, "resolve_tracked_changes", action="accept")
+    assert texts(doc) == ["Keep"]  # no paragraph follows to merge with: the emptied paragraph goes
+
+
+def test_numbering_change_keeps_the_list_either_way():
+    """w:numberingChange only records the old number's text; the numPr around it is the list itself."""
+    for action in ("accept", "reject"):
+        doc = make_doc(lambda d: [d.add_paragraph("Intro"), d.add_paragraph("Item", style="List Bullet")])
+        num_id = extract_state(doc)["paragraphs"][1]["list"]["num_id"]
+        doc.find("p1").insert(0, parse(f'<w:pPr xmlns:w="{W}"><w:numPr><w:ilvl w:val="0"/><w:numId w:val="{num_id}"/>'
+                                       '<w:numberingChange w:id="1" w:author="Ann" w:original="1."/></w:numPr></w:pPr>'))
+        run(doc, "resolve_tracked_changes", action=action)
+        state = extract_state(doc)
+        assert state["paragraphs"][0]["list"]["num_id"] == num_id
+        assert not list(doc.body.iter(qn("w:numberingChange")))
+
+
 @pytest.mark.parametrize("name", ["docxrs__comment_in_delete_in_insert.docx", "docxjs__revision-nested-document.docx"])
 def test_accept_and_reject_on_real_files(name):
     for action in ("accept", "reject"):

@@ -176,6 +176,8 @@ _CONTENT_DEL = (qn("w:del"), qn("w:moveFrom"))
 _MARKERS = _CONTENT_INS + _CONTENT_DEL
 _PROP_CHANGES = tuple(qn(f"w:{t}") for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "trPrChange",
                                              "tcPrChange", "tblPrExChange", "tblGridChange", "numberingChange"))
+#: a change that only records the old list number's text (w:original); the numPr around it is the list itself
+_NUMBERING_CHANGE = qn("w:numberingChange")
 _RANGE_MARKS = tuple(qn(f"w:{t}") for t in ("moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
 _CELL_MARKS = tuple(qn(f"w:{t}") for t in ("cellIns", "cellDel", "cellMerge"))
 #: children a property element keeps when a formatting change is rejected
@@ -253,11 +255,19 @@ def _reject_property_change(change: etree._Element) -> None:
 
 
 def _merge_with_next(p: etree._Element) -> bool:
-    """Join paragraph `p` with the next one (whose paragraph properties win); False if there is none."""
+    """Join paragraph `p` with the next one (whose paragraph properties win); False if there is none.
+
+    A last paragraph (no paragraph follows in its story or cell) that is left empty is removed, as Word does,
+    unless it is the only paragraph there or ends a section."""
     nxt = p.getnext()
     while nxt is not None and not isinstance(nxt.tag, str):
         nxt = nxt.getnext()
     if nxt is None or nxt.tag != qn("w:p"):
+        ppr = p.find(qn("w:pPr"))
+        empty = all(c.tag == qn("w:pPr") for c in p if isinstance(c.tag, str))
+        ends_section = ppr is not None and ppr.find(qn("w:sectPr")) is not None
+        if empty and not ends_section and len(p.getparent().findall(qn("w:p"))) > 1:
+            p.getparent().remove(p)
         return False
     ppr = p.find(qn("w:pPr"))
     sect = ppr.find(qn("w:sectPr")) if ppr is not None else None
@@ -323,7 +333,7 @@ def resolve_changes(roots: list[etree._Element], accept: bool, author: str | Non
         for el in list(root.iter(*_PROP_CHANGES)):
             if not wanted(el, root):
                 continue
-            if accept:
+            if accept or el.tag == _NUMBERING_CHANGE:
                 el.getparent().remove(el)
             else:
                 _reject_property_change(el)
