@@ -102,3 +102,7 @@ class ReplayMissError(LLMError):
 
 class ConfigError(AutodwError):
     """A setting, flag or path given by the user is invalid."""
+
+
+class RedlineError(AutodwError):
+    """The comparison engine could not build a redline of two valid documents."""
