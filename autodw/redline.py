@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -38,10 +39,12 @@ _IGNORED_INFO = ("track_changes",)
 class RedlineCheck:
     """What accepting / rejecting every change of a redline gives, against the edited / original state.
 
-    Each list holds one line per state difference (empty: the redline carries every edit)."""
+    Each list holds one line per state difference (empty: the redline carries every edit). `pending` counts the
+    tracked changes the inputs already held, by author: the engine compares the documents with them accepted."""
 
     not_shown: list[str] = field(default_factory=list)
     not_restored: list[str] = field(default_factory=list)
+    pending: dict[str, int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -50,6 +53,10 @@ class RedlineCheck:
     def notes(self) -> list[str]:
         """Console notes naming what the redline leaves out (empty when it carries everything)."""
         out = []
+        if self.pending:
+            who = ", ".join(f"{n} by {author}" for author, n in self.pending.items())
+            out.append(f"the documents already held tracked changes ({who}); the redline shows them as accepted, "
+                       "so rejecting every change gives the original with those changes accepted")
         if self.not_shown:
             out.append("the redline does not show these edits as tracked changes (they are in the edited file; "
                        "accepting every change does not give it): " + "; ".join(self.not_shown))
@@ -140,12 +147,22 @@ def state_differences(expected: dict[str, Any], actual: dict[str, Any], max_line
 
 
 def check_redline(original: bytes, edited: bytes, redline: bytes) -> RedlineCheck:
-    """Accept-all of `redline` against `edited` and reject-all against `original`, as state differences."""
+    """Accept-all of `redline` against `edited` and reject-all against `original`, as state differences.
+
+    Tracked changes the inputs already hold are taken as accepted on both sides (the engine does the same)."""
+    pending: dict[str, int] = {}
+    for data in (original, edited):  # per author, the larger count of the two inputs
+        counts = Counter(c.get("author") or "?" for c in
+                         extract_state(WordDocument.from_bytes(data))["interactive"]["tracked_changes"])
+        pending.update({a: max(n, pending.get(a, 0)) for a, n in counts.items()})
     shown = comparable_state(resolve_all(redline, accept=True))
     restored = comparable_state(resolve_all(redline, accept=False))
-    return RedlineCheck(
-        not_shown=state_differences(comparable_state(WordDocument.from_bytes(edited, "edited")), shown),
-        not_restored=state_differences(comparable_state(WordDocument.from_bytes(original, "original")), restored))
+    expected = comparable_state(resolve_all(edited, accept=True)) if pending else \
+        comparable_state(WordDocument.from_bytes(edited, "edited"))
+    before = comparable_state(resolve_all(original, accept=True)) if pending else \
+        comparable_state(WordDocument.from_bytes(original, "original"))
+    return RedlineCheck(not_shown=state_differences(expected, shown), not_restored=state_differences(before, restored),
+                        pending=pending)
 
 
 @dataclass(frozen=True)

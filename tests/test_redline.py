@@ -158,3 +158,14 @@ def test_run_writes_a_redline_of_its_edits(cassette, tmp_path, capsys):  # noqa:
     assert {el.get(qn("w:author")) for el in inserted} == {"Bot"}
     assert "".join(t.text for el in inserted for t in el.iter(qn("w:t"))) == "First addition.Second addition."
     assert check_redline(src.read_bytes(), out.read_bytes(), red.read_bytes()).complete
+
+
+def test_tracked_changes_already_in_the_original_are_reported_and_taken_as_accepted():
+    original = (EXAMPLES / "review.docx").read_bytes()  # holds pending changes by Alex
+    edited = edited_bytes(original, [("insert_paragraph", {"text": "Added by the agent.", "position": "end"})])
+    redline = redline_bytes(original, edited)
+    check = check_redline(original, edited, redline)
+    assert check.pending == {"Alex": 2} and not check.not_shown and not check.not_restored
+    assert "already held tracked changes (2 by Alex)" in check.notes()[0]
+    authors = {el.get(qn("w:author")) for el in _xml(redline, "word/document.xml").iter() if el.get(qn("w:author"))}
+    assert authors == {"autodw"}
