@@ -3,13 +3,15 @@
 The comparison itself is done by Docxodus (python-redlines' ``DocxodusEngine``, a self-contained .NET
 binary shipped inside the ``python-redlines-docxodus`` wheel), chosen by measurement over
 jubarte-redlines, docx-trackdiff and docx-redline (``scripts/compare_redline_engines.py``, README
-"Redlines"). What no engine does is say which edits its redline leaves out, so :func:`check_redline`
+"Redlines"), with two repairs of what it gets wrong (:func:`with_new_styles`, :func:`complete_row_properties`).
+What no engine does is say which edits its redline leaves out, so :func:`check_redline`
 accepts and rejects every change with autodw's own resolver and compares the resulting states with
 the edited and the original document: whatever differs is reported instead of silently dropped.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 from collections import Counter
@@ -81,7 +83,7 @@ def redline_bytes(original: bytes, edited: bytes, author: str = DEFAULT_AUTHOR, 
     except (EngineNotInstalledError, OSError) as exc:
         raise ConfigError(f"the Docxodus comparison engine is not usable on this machine: {exc}") from None
     try:
-        data, _out, _err = engine.run_redline(author, original, edited, detect_moves=True,
+        data, _out, _err = engine.run_redline(author, with_new_styles(original, edited), edited, detect_moves=True,
                                               date_time=when.strftime("%Y-%m-%dT%H:%M:%SZ"))
     except EngineExecutionError as exc:
         raise RedlineError(f"the comparison engine failed (exit {exc.returncode}): "
@@ -89,6 +91,29 @@ def redline_bytes(original: bytes, edited: bytes, author: str = DEFAULT_AUTHOR, 
     if not data:
         raise RedlineError("the comparison engine wrote an empty redline")
     return complete_row_properties(data)
+
+
+_STYLES = "word/styles.xml"
+
+
+def with_new_styles(original: bytes, edited: bytes) -> bytes:
+    """The original with the style definitions the edited document added (unused there, so it reads the same).
+
+    Docxodus drops a paragraph's or run's new style from the redline when the original does not define that
+    style (its redline then shows "Heading 2" or a style made by create_style as Normal, untracked). Given the
+    definitions up front, it keeps the reference and tracks the change."""
+    before, after = dict(read_package_bytes(original, "original").members), read_package_bytes(edited, "edited").members
+    if _STYLES not in before or _STYLES not in after:
+        return original
+    parser = etree.XMLParser(resolve_entities=False, huge_tree=True)
+    root, new_root = etree.fromstring(before[_STYLES], parser), etree.fromstring(after[_STYLES], parser)
+    known = {style.get(qn("w:styleId")) for style in root.iter(qn("w:style"))}
+    added = [style for style in new_root.iter(qn("w:style")) if style.get(qn("w:styleId")) not in known]
+    if not added:
+        return original
+    root.extend(copy.deepcopy(style) for style in added)
+    before[_STYLES] = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    return zip_members(before)
 
 
 _ROW_CHANGES = {qn("w:ins"), qn("w:del"), qn("w:trPrChange")}

@@ -4,6 +4,7 @@ export and copies. Effects are checked through the document state where it shows
 from __future__ import annotations
 
 import base64
+import copy
 import io
 import zipfile
 
@@ -339,3 +340,19 @@ def test_save_copy_writes_a_docx_and_never_the_source(tmp_path):
         run(doc, "save_copy", path="copy.pdf")
     with pytest.raises(ArgumentError, match="outside the allowed folders"):
         run(doc, "save_copy", path="../elsewhere.docx")
+
+
+def test_tracked_style_definition_changes_are_resolved():
+    """A formatting change recorded in styles.xml (as Word and Docxodus write it) is accepted or rejected too."""
+    for action, colour in (("accept", "C00000"), ("reject", "365F91")):
+        doc = WordDocument.open(EXAMPLES / "report.docx")
+        style = next(s for s in doc.part._styles_part.element.iter(qn("w:style")) if s.get(qn("w:styleId")) == "Heading1")
+        rpr = style.find(qn("w:rPr"))
+        old = parse(f'<w:rPrChange xmlns:w="{W}" w:id="1" w:author="Ann"><w:rPr/></w:rPrChange>')
+        for child in rpr:
+            old[0].append(copy.deepcopy(child))
+        rpr.find(qn("w:color")).set(qn("w:val"), "C00000")
+        rpr.append(old)
+        run(doc, "resolve_tracked_changes", action=action)
+        heading = next(s for s in extract_state(doc)["styles"]["styles"] if s["name"] == "Heading 1")
+        assert heading["color"] == colour

@@ -169,3 +169,13 @@ def test_tracked_changes_already_in_the_original_are_reported_and_taken_as_accep
     assert "already held tracked changes (2 by Alex)" in check.notes()[0]
     authors = {el.get(qn("w:author")) for el in _xml(redline, "word/document.xml").iter() if el.get(qn("w:author"))}
     assert authors == {"autodw"}
+
+
+def test_a_style_the_original_does_not_define_is_tracked():
+    original = (EXAMPLES / "report.docx").read_bytes()
+    edited = edited_bytes(original, [("create_style", {"name": "Key Point", "based_on": "Normal", "bold": True,
+                                                        "apply_to": ["p39"]})])
+    redline = redline_bytes(original, edited)
+    assert check_redline(original, edited, redline).not_shown == []  # Docxodus alone shows p39 as Normal
+    styles = [el.get(qn("w:val")) for el in _xml(redline, "word/document.xml").iter(qn("w:pStyle"))]
+    assert styles.count("KeyPoint") == 1

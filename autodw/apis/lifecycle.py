@@ -189,10 +189,12 @@ _KEEP_ON_REJECT = {qn("w:pPr"): (qn("w:rPr"), qn("w:sectPr")),
 
 
 def change_roots(doc: WordDocument) -> list[etree._Element]:
-    """Stories that can hold tracked changes: body, headers, footers, footnotes, endnotes, comments."""
+    """Parts that can hold tracked changes: body, headers, footers, footnotes, endnotes, comments, and the style
+    and numbering definitions (Word tracks formatting changes to a style as w:rPrChange/w:pPrChange there)."""
     roots = list(doc.id_roots())
+    kinds = (RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS, RT.STYLES, RT.NUMBERING)
     for rel in doc.part.rels.values():
-        if not rel.is_external and rel.reltype in (RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS) and hasattr(rel.target_part, "_element"):
+        if not rel.is_external and rel.reltype in kinds and hasattr(rel.target_part, "_element"):
             roots.append(rel.target_part._element)
     return roots
 
