@@ -345,9 +345,10 @@ def summarize(results: dict[str, Any], engines: list[str]) -> dict[str, Any]:
 # --- timing --------------------------------------------------------------------------------------------
 
 
-def build_long_document(pages: int = 100) -> bytes:
-    """A report of about `pages` pages (Letter, 11 pt): per page a heading every fifth page, four paragraphs
-    of ~110 words and, every tenth page, a 12-row table."""
+def build_long_document(units: int = 102) -> bytes:
+    """A report of ~100 pages (python-docx's default template: Letter, 11 pt): `units` times three paragraphs
+    of ~110 words, a heading every fifth unit and a 12-row table every tenth (LibreOffice lays the default out
+    on 100 pages; `timing` reports its count)."""
     import docx
 
     words = ("revenue margin quarter region partner forecast pipeline customer contract renewal budget audit "
@@ -355,10 +356,10 @@ def build_long_document(pages: int = 100) -> bytes:
     document = docx.Document()
     document.add_heading("Annual operations review", 0)
     n = 0
-    for page in range(pages):
+    for page in range(units):
         if page % 5 == 0:
             document.add_heading(f"Chapter {page // 5 + 1}", 1)
-        for _ in range(4):
+        for _ in range(3):
             n += 1
             text = " ".join(words[(n * 7 + k * 3) % len(words)] for k in range(110))
             document.add_paragraph(f"{n}. " + text.capitalize() + ".")

@@ -99,11 +99,11 @@ def test_redline_adds_no_open_xml_sdk_error(session):
 def test_edits_the_engine_cannot_track_are_reported():
     original = (EXAMPLES / "report.docx").read_bytes()
     edited = edited_bytes(original, [("set_properties", {"title": "Q3 Sales Report"}),
-                                     ("modify_style", {"name": "Heading 1", "color": "C00000"})])
+                                     ("insert_comment", {"paragraph": "p2", "text": "Check this figure."})])
     check = check_redline(original, edited, redline_bytes(original, edited))
     assert not check.complete
-    # the new title is not in the redline; the new style definition is in it, untracked, so reject-all keeps it
-    assert "core_properties.title" in " ".join(check.not_shown) and "Heading 1" in " ".join(check.not_restored)
+    # the new title is not in the redline; the comment is, untracked (comments are not revisions): reject keeps it
+    assert "core_properties.title" in " ".join(check.not_shown) and "Check this figure." in " ".join(check.not_restored)
     notes = check.notes()
     assert "does not show these edits" in notes[0] and "does not give back the original" in notes[1]
 
