@@ -122,7 +122,7 @@ _ROW_CHANGES = {qn("w:ins"), qn("w:del"), qn("w:trPrChange")}
 def complete_row_properties(data: bytes) -> bytes:
     """Give every row property element that holds only a tracked change a neutral property first.
 
-    Word, Docxodus, jubarte and docx-redline mark an inserted or deleted table row as
+    Docxodus, jubarte and docx-redline all mark an inserted or deleted table row as
     ``<w:trPr><w:ins .../></w:trPr>``, but the schema of ``w:trPr`` (as the Open XML SDK validates it) wants at
     least one row property before the change marks. ``<w:cantSplit w:val="off"/>`` states the default (the row
     may break across pages), so the document looks and behaves the same. Parts without such rows are left byte for byte."""
