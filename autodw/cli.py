@@ -11,9 +11,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from autodw.errors import AutodwError, InternalError
+
+if TYPE_CHECKING:
+    from autodw.redline import RedlineResult
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -172,6 +175,8 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.exists() and out.resolve() == Path(args.file).resolve():
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
+    if args.redline and Path(args.redline).resolve() in (Path(args.file).resolve(), out.resolve()):
+        raise ConfigError("--redline must name a file other than the input and the -o output")
     doc = WordDocument.open(args.file)
     doc.asset_roots = [Path(p) for p in args.assets]
     rollback = int(args.rollback) if args.rollback is not None and args.rollback.isdigit() else args.rollback
@@ -211,6 +216,8 @@ def _run(args: argparse.Namespace) -> int:
         agent.close()
     doc.save(out)
     print(f"saved {out}")
+    if args.redline:
+        _save_redline(args.file, out, args.redline, args.redline_author)
     if args.show is not None:
         from autodw.render import show_run
 
@@ -225,6 +232,36 @@ def _save_traceback(error: InternalError, out: Path, trace: str | None) -> str:
     path = out.with_name(out.stem + ".internal-error.txt")
     path.write_text(error.traceback or str(error), encoding="utf-8")
     return f"traceback in {path}" + (f" and the trace {trace}" if trace else "")
+
+
+def _save_redline(original: str, edited: str | os.PathLike[str], target: str, author: str, date: str | None = None,
+                  json_output: bool = False) -> "RedlineResult":
+    """Write the redline of two files, say where, and print a note for each kind of edit it does not carry."""
+    from datetime import datetime, timezone
+
+    from autodw.errors import ConfigError
+    from autodw.redline import write_redline
+
+    when = None
+    if date:
+        try:
+            when = datetime.fromisoformat(date.replace("Z", "+00:00"))
+        except ValueError:
+            raise ConfigError(f"--date is not an ISO 8601 date: {date!r}") from None
+        when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    result = write_redline(original, edited, target, author=author, date=when)
+    print(f"saved {target} (the edits as tracked changes by {author})", file=sys.stderr if json_output else sys.stdout)
+    for note in result.check.notes():
+        print(f"note: {note}", file=sys.stderr)
+    return result
+
+
+def _redline(args: argparse.Namespace) -> int:
+    result = _save_redline(args.original, args.edited, args.output, args.author, args.date, args.format == "json")
+    if args.format == "json":
+        _print_json({"output": str(result.path), "complete": result.check.complete,
+                     "not_shown": result.check.not_shown, "not_restored": result.check.not_restored})
+    return 0
 
 
 def _print_json(data: Any) -> None:
@@ -322,7 +359,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also draw the pages the run changed, before and after (default OUT.show.png; LibreOffice)")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the one "
                                                                           "train-intents saved; trained first if absent)")
+    p.add_argument("--redline", default=None, metavar="OUT-redline.docx",
+                   help="also write the input with the run's edits as Word tracked changes")
+    p.add_argument("--redline-author", default="autodw", metavar="NAME", help="author of those tracked changes")
     p.set_defaults(handler=_run)
+
+    p = sub.add_parser("redline", help="write the edits between two documents as Word tracked changes")
+    p.add_argument("original")
+    p.add_argument("edited")
+    p.add_argument("-o", "--output", required=True, help="output .docx (never one of the inputs)")
+    p.add_argument("--author", default="autodw", help="author of the tracked changes (default autodw)")
+    p.add_argument("--date", default=None, help="ISO 8601 date of the tracked changes (default: now, UTC)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=_redline)
 
     for register in _EXTRA_COMMANDS:
         register(sub)

@@ -112,6 +112,10 @@ class ExternalToolError(AutodwError):
     to install it."""
 
 
+class RedlineError(AutodwError):
+    """The comparison engine could not build a redline of two valid documents."""
+
+
 # --- our own bugs -------------------------------------------------------------------
 
 

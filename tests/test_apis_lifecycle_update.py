@@ -4,6 +4,7 @@ export and copies. Effects are checked through the document state where it shows
 from __future__ import annotations
 
 import base64
+import copy
 import io
 import zipfile
 
@@ -180,6 +181,29 @@ def test_tracked_row_insertion_rejected_removes_the_row():
     assert extract_state(doc)["tables"][0]["rows"] == 1
 
 
+def test_accepting_a_deleted_last_paragraph_removes_it():
+    doc = make_doc(lambda d: [d.add_paragraph(t) for t in ("Keep", "Gone")])
+    last = doc.body.findall(qn("w:p"))[-1]
+    last.remove(last.find(qn("w:r")))
+    last.append(parse(f'<w:del xmlns:w="{W}" w:id="1" w:author="Ann"><w:r><w:delText>Gone</w:delText></w:r></w:del>'))
+    last.insert(0, parse(f'<w:pPr xmlns:w="{W}"><w:rPr><w:del w:id="2" w:author="Ann"/></w:rPr></w:pPr>'))
+    run(doc, "resolve_tracked_changes", action="accept")
+    assert texts(doc) == ["Keep"]  # no paragraph follows to merge with: the emptied paragraph goes
+
+
+def test_numbering_change_keeps_the_list_either_way():
+    """w:numberingChange only records the old number's text; the numPr around it is the list itself."""
+    for action in ("accept", "reject"):
+        doc = make_doc(lambda d: [d.add_paragraph("Intro"), d.add_paragraph("Item", style="List Bullet")])
+        num_id = extract_state(doc)["paragraphs"][1]["list"]["num_id"]
+        doc.find("p1").insert(0, parse(f'<w:pPr xmlns:w="{W}"><w:numPr><w:ilvl w:val="0"/><w:numId w:val="{num_id}"/>'
+                                       '<w:numberingChange w:id="1" w:author="Ann" w:original="1."/></w:numPr></w:pPr>'))
+        run(doc, "resolve_tracked_changes", action=action)
+        state = extract_state(doc)
+        assert state["paragraphs"][0]["list"]["num_id"] == num_id
+        assert not list(doc.body.iter(qn("w:numberingChange")))
+
+
 @pytest.mark.parametrize("name", ["docxrs__comment_in_delete_in_insert.docx", "docxjs__revision-nested-document.docx"])
 def test_accept_and_reject_on_real_files(name):
     for action in ("accept", "reject"):
@@ -316,3 +340,19 @@ def test_save_copy_writes_a_docx_and_never_the_source(tmp_path):
         run(doc, "save_copy", path="copy.pdf")
     with pytest.raises(ArgumentError, match="outside the allowed folders"):
         run(doc, "save_copy", path="../elsewhere.docx")
+
+
+def test_tracked_style_definition_changes_are_resolved():
+    """A formatting change recorded in styles.xml (as Word and Docxodus write it) is accepted or rejected too."""
+    for action, colour in (("accept", "C00000"), ("reject", "365F91")):
+        doc = WordDocument.open(EXAMPLES / "report.docx")
+        style = next(s for s in doc.part._styles_part.element.iter(qn("w:style")) if s.get(qn("w:styleId")) == "Heading1")
+        rpr = style.find(qn("w:rPr"))
+        old = parse(f'<w:rPrChange xmlns:w="{W}" w:id="1" w:author="Ann"><w:rPr/></w:rPrChange>')
+        for child in rpr:
+            old[0].append(copy.deepcopy(child))
+        rpr.find(qn("w:color")).set(qn("w:val"), "C00000")
+        rpr.append(old)
+        run(doc, "resolve_tracked_changes", action=action)
+        heading = next(s for s in extract_state(doc)["styles"]["styles"] if s["name"] == "Heading 1")
+        assert heading["color"] == colour

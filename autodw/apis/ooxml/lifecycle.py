@@ -128,6 +128,8 @@ _CONTENT_DEL = (qn("w:del"), qn("w:moveFrom"))
 _MARKERS = _CONTENT_INS + _CONTENT_DEL
 _PROP_CHANGES = tuple(qn(f"w:{t}") for t in ("rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "trPrChange",
                                              "tcPrChange", "tblPrExChange", "tblGridChange", "numberingChange"))
+#: a change that only records the old list number's text (w:original); the numPr around it is the list itself
+_NUMBERING_CHANGE = qn("w:numberingChange")
 _RANGE_MARKS = tuple(qn(f"w:{t}") for t in ("moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
 _CELL_MARKS = tuple(qn(f"w:{t}") for t in ("cellIns", "cellDel", "cellMerge"))
 #: children a property element keeps when a formatting change is rejected
@@ -139,10 +141,12 @@ _KEEP_ON_REJECT = {qn("w:pPr"): (qn("w:rPr"), qn("w:sectPr")),
 
 
 def change_roots(doc: WordDocument) -> list[etree._Element]:
-    """Stories that can hold tracked changes: body, headers, footers, footnotes, endnotes, comments."""
+    """Parts that can hold tracked changes: body, headers, footers, footnotes, endnotes, comments, and the style
+    and numbering definitions (Word tracks formatting changes to a style as w:rPrChange/w:pPrChange there)."""
     roots = list(doc.id_roots())
+    kinds = (RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS, RT.STYLES, RT.NUMBERING)
     for rel in doc.part.rels.values():
-        if not rel.is_external and rel.reltype in (RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS) and hasattr(rel.target_part, "_element"):
+        if not rel.is_external and rel.reltype in kinds and hasattr(rel.target_part, "_element"):
             roots.append(rel.target_part._element)
     return roots
 
@@ -205,11 +209,19 @@ def _reject_property_change(change: etree._Element) -> None:
 
 
 def _merge_with_next(p: etree._Element) -> bool:
-    """Join paragraph `p` with the next one (whose paragraph properties win); False if there is none."""
+    """Join paragraph `p` with the next one (whose paragraph properties win); False if there is none.
+
+    A last paragraph (no paragraph follows in its story or cell) that is left empty is removed, as Word does,
+    unless it is the only paragraph there or ends a section."""
     nxt = p.getnext()
     while nxt is not None and not isinstance(nxt.tag, str):
         nxt = nxt.getnext()
     if nxt is None or nxt.tag != qn("w:p"):
+        ppr = p.find(qn("w:pPr"))
+        empty = all(c.tag == qn("w:pPr") for c in p if isinstance(c.tag, str))
+        ends_section = ppr is not None and ppr.find(qn("w:sectPr")) is not None
+        if empty and not ends_section and len(p.getparent().findall(qn("w:p"))) > 1:
+            p.getparent().remove(p)
         return False
     ppr = p.find(qn("w:pPr"))
     sect = ppr.find(qn("w:sectPr")) if ppr is not None else None
@@ -275,7 +287,7 @@ def resolve_changes(roots: list[etree._Element], accept: bool, author: str | Non
         for el in list(root.iter(*_PROP_CHANGES)):
             if not wanted(el, root):
                 continue
-            if accept:
+            if accept or el.tag == _NUMBERING_CHANGE:
                 el.getparent().remove(el)
             else:
                 _reject_property_change(el)
