@@ -102,3 +102,7 @@ class ReplayMissError(LLMError):
 
 class ConfigError(AutodwError):
     """A setting, flag or path given by the user is invalid."""
+
+
+class TemplateDataError(ConfigError):
+    """An intent template data file (``autodw/intents/templates/*.yaml``) is malformed; the message names file and template."""
