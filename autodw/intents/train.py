@@ -9,6 +9,7 @@ fraction of the time.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sys
@@ -37,7 +38,7 @@ class TrainConfig:
     backbone: str | None = None
     epochs: int = 2
     batch_size: int = 32
-    lr: float = 1e-4
+    lr: float = 2e-4
     head_lr: float = 2e-3
     weight_decay: float = 0.01
     warmup: float = 0.06
@@ -163,25 +164,25 @@ def _score(stages: _Stages, states: Sequence[torch.Tensor], rows: Sequence[Examp
     return evaluate_probabilities(probs, gold, [e.lang for e in rows], INTENTS), loss
 
 
-def work_units(n_train: int, n_eval: int, config: TrainConfig, layers: int) -> tuple[float, float]:
-    """(precompute, training) cost in 'sentence-layer passes', for the progress bar and the time estimate.
+def work_units(n_train: int, n_eval: int, n_test: int, config: TrainConfig, layers: int) -> tuple[float, float]:
+    """(forward-only, training) cost in 'sentence-layer passes', for the progress bar and the time estimate.
 
-    A frozen layer is run once per sentence (forward only); a trained layer runs forward and backward
-    (about 3 forward passes) per sentence and epoch, plus one forward per validation sentence and epoch.
+    A frozen layer is run once per training and validation sentence (forward only); a trained layer
+    runs forward and backward (about 3 forward passes) per training sentence and epoch, and forward
+    per validation sentence and epoch; a test sentence runs every layer once, at the end.
     """
     trained = layers - config.freeze_layers
-    precompute = (n_train + n_eval) * config.freeze_layers
-    training = config.epochs * (n_train * trained * 3 + n_eval * trained)
-    return float(precompute), float(training)
+    forward = (n_train + n_eval) * config.freeze_layers + config.epochs * n_eval * trained + n_test * layers
+    return float(forward), float(config.epochs * n_train * trained * 3)
 
 
 TRAINED_UNIT_COST = 1.0
 """Seconds of a training work unit (see :func:`work_units`) per second of a frozen forward unit, measured."""
-FIXED_SECONDS = 20.0
-"""Loading the dataset and backbone, exporting and saving the model, measured on 2 cores."""
+FIXED_SECONDS = 10.0
+"""Exporting and saving the model, measured on 2 cores (loading is done before the estimate is printed)."""
 
 
-def estimate_seconds(stages: _Stages, token_ids: Sequence[list[int]], pre_units: float, train_units: float, layers: int) -> float:
+def estimate_seconds(stages: _Stages, token_ids: Sequence[list[int]], forward_units: float, train_units: float, layers: int) -> float:
     """Training time predicted from timing one forward pass of 64 training sentences through every layer."""
     sample = [token_ids[i] for i in random.Random(0).sample(range(len(token_ids)), min(64, len(token_ids)))]
     whole = _Stages(stages.net, layers, stages.pad_id)  # every layer in the "bottom" stage
@@ -191,7 +192,7 @@ def estimate_seconds(stages: _Stages, token_ids: Sequence[list[int]], pre_units:
         for batch in _sorted_batches([len(x) for x in sample], 16):  # similar lengths, as in training
             whole.bottom([sample[i] for i in batch])
         per_unit = (time.perf_counter() - started) / (len(sample) * layers)
-    return FIXED_SECONDS + per_unit * (pre_units + TRAINED_UNIT_COST * train_units)
+    return FIXED_SECONDS + per_unit * (forward_units + TRAINED_UNIT_COST * train_units)
 
 
 def _minutes(seconds: float) -> str:
@@ -234,10 +235,11 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
     train_ids, val_ids = encode(train_rows), encode(val_rows)
     labels = torch.tensor([INTENTS.index(e.intent) for e in train_rows], dtype=torch.long)
     stages = _Stages(net, config.freeze_layers, tokenizer.pad_token_id)
-    pre_units, train_units = work_units(len(train_rows), len(val_rows), config, layers)
+    pre_units, train_units = work_units(len(train_rows), len(val_rows), len(test_rows), config, layers)
+    estimated_at = time.perf_counter()
+    estimate = estimate_seconds(stages, train_ids, pre_units, train_units, layers)
     if progress:
-        seconds = estimate_seconds(stages, train_ids, pre_units, train_units, layers)
-        print(f"intents: training takes about {_minutes(seconds)} on this machine as busy as it is now "
+        print(f"intents: training takes about {_minutes(estimate)} on this machine as busy as it is now "
               f"({torch.get_num_threads()} threads)", file=sys.stderr, flush=True)
     bar = tqdm(total=round(pre_units + train_units), desc="training intent classifier", unit="", unit_scale=True,
                disable=not progress, file=sys.stderr, bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}{postfix}]")
@@ -303,7 +305,6 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
             f"epoch {epoch}: train loss {entry['train_loss']:.4f}"
             + (f", validation accuracy {entry['val_accuracy']:.4f}, loss {entry['val_loss']:.4f}" if val_rows else "")
         )
-    bar.close()
     train_seconds = time.perf_counter() - train_started
     if best is not None:
         net.load_state_dict(best[1], strict=False)
@@ -311,8 +312,12 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
 
     test_report = None
     if test_rows:
-        test_states = _precompute(stages, encode(test_rows), 64, lambda n: None)
+        bar.set_postfix_str("scoring the test split")
+        test_states = _precompute(stages, encode(test_rows), 64, lambda n: bar.update(n * config.freeze_layers))
         test_report = _score(stages, test_states, test_rows)[0]
+        bar.update(len(test_rows) * (layers - config.freeze_layers))
+    bar.set_postfix_str("saving")
+    bar.close()
     cfg = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()}
     meta.training = {
         "config": cfg,
@@ -327,8 +332,23 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
     meta.metrics = {
         name: rep.summary() for name, rep in (("validation", best_report), ("test", test_report)) if rep is not None
     }
+    meta.training["estimated_seconds"] = round(estimate, 1)
+    meta.training["seconds_after_estimate"] = None  # filled in below, once the folder is written
     path = save_model(net, tokenizer, meta, Path(out_dir))
+    _record_duration(path, time.perf_counter() - estimated_at)
     return TrainResult(path, train_seconds, time.perf_counter() - started, history, best_report, test_report)
+
+
+def _record_duration(path: Path, seconds: float) -> None:
+    """Write the measured time (from the printed estimate to the saved model) into the meta file."""
+    from autodw.intents.model_files import META_FILE
+
+    meta_file = path / META_FILE
+    data = json.loads(meta_file.read_text(encoding="utf-8"))
+    data["training"]["seconds_after_estimate"] = round(seconds, 1)
+    tmp = meta_file.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(meta_file)
 
 
 def freeze(net: IntentNet, layers: int) -> int:
