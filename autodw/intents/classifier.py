@@ -147,7 +147,7 @@ def load_or_train(path: Path | str | None = None, progress: bool = True, train_m
         raise ConfigError(f"no intent model at {folder}; run `autodw train-intents --out {folder}` first")
     if fmt == 1:
         print(f"intents: the intent classifier at {folder} has the old format; converting it once to ONNX "
-              "(about 20 seconds)", file=sys.stderr, flush=True)
+              "(under a minute)", file=sys.stderr, flush=True)
         from autodw.intents.model import convert_v1
 
         started = time.perf_counter()

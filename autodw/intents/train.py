@@ -183,15 +183,20 @@ FIXED_SECONDS = 10.0
 
 
 def estimate_seconds(stages: _Stages, token_ids: Sequence[list[int]], forward_units: float, train_units: float, layers: int) -> float:
-    """Training time predicted from timing one forward pass of 64 training sentences through every layer."""
-    sample = [token_ids[i] for i in random.Random(0).sample(range(len(token_ids)), min(64, len(token_ids)))]
+    """Training time predicted from timing a forward pass through every layer of 32 sentences of average length.
+
+    The batch is timed after a warm-up with the same shape (the first pass of a new shape pays one-off costs).
+    """
+    width = max(2, round(sum(len(x) for x in token_ids) / len(token_ids)))
+    long_enough = [x[:width] for x in token_ids if len(x) >= width]
+    sample = [long_enough[i] for i in random.Random(0).sample(range(len(long_enough)), min(32, len(long_enough)))]
     whole = _Stages(stages.net, layers, stages.pad_id)  # every layer in the "bottom" stage
     with torch.inference_mode():
-        whole.bottom(sample[:8])  # warm-up
+        whole.bottom(sample)  # warm-up
         started = time.perf_counter()
-        for batch in _sorted_batches([len(x) for x in sample], 16):  # similar lengths, as in training
-            whole.bottom([sample[i] for i in batch])
-        per_unit = (time.perf_counter() - started) / (len(sample) * layers)
+        for _ in range(2):
+            whole.bottom(sample)
+        per_unit = (time.perf_counter() - started) / (2 * len(sample) * layers)
     return FIXED_SECONDS + per_unit * (forward_units + TRAINED_UNIT_COST * train_units)
 
 
