@@ -176,30 +176,49 @@ def work_units(n_train: int, n_eval: int, n_test: int, config: TrainConfig, laye
     return float(forward), float(config.epochs * n_train * trained * 3)
 
 
-TRAINED_UNIT_COST = 1.0
-"""Cost of a training work unit (see :func:`work_units`) relative to a forward one: measured 1.06 vs 1.05 ms of
-CPU per unit on one thread. On a busy machine a two-thread backward pass slows down more than this assumes: with
-load average 7-10 the default recipe printed 892 s and took 1,047 s (15% more)."""
 FIXED_SECONDS = 10.0
 """Exporting and saving the model, measured on 2 cores (loading is done before the estimate is printed)."""
 
 
 def estimate_seconds(stages: _Stages, token_ids: Sequence[list[int]], forward_units: float, train_units: float, layers: int) -> float:
-    """Training time predicted from timing a forward pass through every layer of 32 sentences of average length.
+    """Training time predicted by timing, on 32 sentences of average length, a forward pass through every layer and
+    a forward + backward pass through the trained layers, each after a warm-up with the same shape.
 
-    The batch is timed after a warm-up with the same shape (the first pass of a new shape pays one-off costs).
+    Both are timed because their ratio depends on the load: with load average 7-10 a two-thread backward pass
+    slowed down far more than a forward pass (an estimate that assumed equal costs per unit printed 892 s for a
+    run of 1,047 s). The timing runs in eval mode (no dropout, so no random numbers are drawn) and its gradients
+    are dropped: the trained model is the same as without it.
     """
     width = max(2, round(sum(len(x) for x in token_ids) / len(token_ids)))
     long_enough = [x[:width] for x in token_ids if len(x) >= width]
     sample = [long_enough[i] for i in random.Random(0).sample(range(len(long_enough)), min(32, len(long_enough)))]
     whole = _Stages(stages.net, layers, stages.pad_id)  # every layer in the "bottom" stage
-    with torch.inference_mode():
-        whole.bottom(sample)  # warm-up
-        started = time.perf_counter()
-        for _ in range(2):
+    stages.net.eval()
+
+    def forward() -> None:
+        with torch.inference_mode():
             whole.bottom(sample)
-        per_unit = (time.perf_counter() - started) / (2 * len(sample) * layers)
-    return FIXED_SECONDS + per_unit * (forward_units + TRAINED_UNIT_COST * train_units)
+
+    with torch.inference_mode():
+        hidden, mask = _pad(stages.bottom(sample))
+    hidden = hidden.clone()  # a normal tensor, usable with autograd
+
+    def train_pass() -> None:
+        stages.top(hidden, mask).logsumexp(dim=-1).mean().backward()
+        stages.net.zero_grad(set_to_none=True)
+
+    forward()  # warm-ups
+    train_pass()
+    per_forward = _timed(forward) / (len(sample) * layers)
+    per_train = _timed(train_pass) / (len(sample) * (layers - stages.frozen) * 3)
+    return FIXED_SECONDS + per_forward * forward_units + per_train * train_units
+
+
+def _timed(step: Callable[[], Any], repeats: int = 2) -> float:
+    started = time.perf_counter()
+    for _ in range(repeats):
+        step()
+    return (time.perf_counter() - started) / repeats
 
 
 def _minutes(seconds: float) -> str:
