@@ -185,9 +185,9 @@ def _run(args: argparse.Namespace) -> int:
     settings = {name: value for name, value in given.items() if value is not None}  # None: the profile's value
     classifier = None
     if args.intents_model:
-        from autodw.intents.classifier import IntentClassifier
+        from autodw.intents.classifier import load_or_train
 
-        classifier = IntentClassifier.load(args.intents_model)
+        classifier = load_or_train(args.intents_model, train_missing=False)
     agent = make_agent(args.llm, classifier=classifier, profile=args.profile, settings=settings, console=True,
                        trace=args.trace, record=args.record, base_url=args.base_url,
                        api_key=os.environ.get(args.api_key_env) if args.api_key_env else None)
@@ -384,6 +384,9 @@ def _register_intents(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backbone", default=None, help="transformers model path or id (default: the bundled multilingual-e5-small)")
     p.add_argument("--epochs", type=int, default=None)
     p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--if-missing", action="store_true",
+                   help="train the default recipe only if no model is there (one of the old format is converted); "
+                        "scripts/install_local.sh runs this")
     p.set_defaults(handler=_lazy("autodw.intents.cli:train_command"))
 
     p = sub.add_parser("intents", help="classify a sub-instruction: top-3 intents and candidate APIs")

@@ -116,6 +116,10 @@ class RedlineError(AutodwError):
     """The comparison engine could not build a redline of two valid documents."""
 
 
+class TemplateDataError(ConfigError):
+    """An intent template data file (``autodw/intents/templates/*.yaml``) is malformed; the message names file and template."""
+
+
 # --- our own bugs -------------------------------------------------------------------
 
 

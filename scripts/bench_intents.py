@@ -1,6 +1,6 @@
 """Benchmark a trained intent classifier: test accuracy (overall, en, zh), top-3 recall, batch-1 latency, size.
 
-Usage: python scripts/bench_intents.py [--model DIR] [--split test|test_b|validation] [--latency-n 300] [--threads N] [--int8] [--json]
+Usage: python scripts/bench_intents.py [--model DIR] [--split test|test_b|validation] [--latency-n 300] [--threads N] [--json]
 
 The default split is the frozen test split: under the evaluation protocol (intents/README.md) it is
 scored once, with the final model; use --split validation while tuning.
@@ -25,24 +25,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="test", choices=("train", "validation", "test", "test_b"),
                         help="test_b: the second, hand-written held-out set (intents/data/test_b.jsonl)")
     parser.add_argument("--latency-n", type=int, default=300, help="sentences timed one by one (batch 1)")
-    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's choice)")
-    parser.add_argument("--int8", action="store_true", help="run the linear layers in dynamic int8 (faster, less accurate; the default load keeps fp32)")
+    parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: its choice)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = parser.parse_args(argv)
-
-    import torch
 
     from autodw.intents.classifier import IntentClassifier, default_model_dir
     from autodw.intents.datagen import load_dataset, load_test_b
     from autodw.intents.labels import INTENTS
     from autodw.intents.metrics import evaluate_probabilities
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
     folder = args.model or default_model_dir()
     load_before = os.getloadavg()
     started = time.perf_counter()
-    clf = IntentClassifier.load(folder, quantize=args.int8)
+    clf = IntentClassifier.load(folder, threads=args.threads)
     load_seconds = time.perf_counter() - started
 
     rows = load_test_b() if args.split == "test_b" else [e for e in load_dataset() if e.split == args.split]
@@ -63,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     size_mb = sum(f.stat().st_size for f in Path(folder).iterdir() if f.is_file()) / 2**20
     figures = {
         "model": str(folder),
-        "weights": "dynamic int8 linear layers" if args.int8 else "fp32",
+        "weights": "fp32 ONNX",
         "split": args.split,
         **report.summary(),
         "latency_ms_batch1": {
@@ -76,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         "load_seconds": round(load_seconds, 2),
         "model_size_mb": round(size_mb, 1),
         "model_files_mb": {f.name: round(f.stat().st_size / 2**20, 1) for f in sorted(Path(folder).iterdir()) if f.is_file()},
-        "torch_threads": torch.get_num_threads(),
+        "threads": args.threads or "onnxruntime default",
         "load_average_1m_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
-        "training": {k: clf.meta.training.get(k) for k in ("train_seconds", "n_train", "best_epoch", "frozen_layers", "torch_threads")},
+        "training": {k: clf.meta.training.get(k) for k in ("train_seconds", "precompute_seconds", "n_train", "best_epoch",
+                                                           "frozen_layers", "torch_threads")},
     }
     if args.json:
         json.dump(figures, sys.stdout, indent=1, ensure_ascii=False)
@@ -87,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         print(report.render())
         print()
         for key in ("latency_ms_batch1", "throughput_per_s_batch64", "load_seconds", "model_size_mb", "model_files_mb",
-                    "torch_threads", "load_average_1m_before_after", "training"):
+                    "threads", "load_average_1m_before_after", "training"):
             print(f"{key}: {figures[key]}")
     return 0
 

@@ -6,6 +6,9 @@
 #
 # Usage:  sh scripts/install_local.sh [TARGET]        TARGET defaults to this checkout (".[local]")
 #
+# Last, it trains the intent classifier once (`autodw train-intents --if-missing`, with an estimate and a
+# progress bar), so that the first `autodw run` does not; a model already there is kept.
+#
 # Why a script and not just `pip install ".[local]"`: llama-cpp-python has no wheel on the
 # registry, and its default source build compiles with -march=native, which on Intel CPUs with
 # AMX segfaults on the first inference (llama.cpp AMX bug). A package cannot set the build flags
@@ -82,3 +85,6 @@ check_build(llama_cpp)
 print("install_local: llama.cpp", system_info(llama_cpp).strip())
 print("install_local: model", DEFAULT_MODEL, "->", ensure_model(DEFAULT_MODEL))
 EOF
+
+# The intent classifier: trained here, once, rather than by surprise at the first `autodw run`.
+"$PYTHON" -m autodw.cli train-intents --if-missing

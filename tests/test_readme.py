@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -34,3 +35,78 @@ def test_main_job_runs_the_agent_on_a_shipped_sample() -> None:
     assert (ROOT / match.group(1)).is_file()
     assert "scripts/install_local.sh" in main and (ROOT / "scripts" / "install_local.sh").is_file()
     assert "--llm" not in main  # the embedded default backend
+
+
+FAKE_PYTHON = """#!/bin/sh
+# Stands in for the venv's python in scripts/install_local.sh: records each call; builds an empty wheel instead of
+# compiling llama-cpp-python; runs `-m autodw.cli ...` with the real interpreter; swallows everything else.
+echo "$*" >> "$AUTODW_TEST_LOG"
+if [ "$1 $2" = "-m autodw.cli" ]; then exec "$AUTODW_TEST_REAL_PYTHON" "$@"; fi
+if [ "$1 $2 $3" = "-m pip wheel" ]; then
+  while [ "$#" -gt 0 ]; do [ "$1" = "-w" ] && touch "$2/llama_cpp_python-0.3.36-cp3-none-any.whl"; shift; done
+fi
+[ "$1" = "-" ] && cat > /dev/null
+exit 0
+"""
+
+
+def test_first_command_runs_its_steps_minus_the_llama_build(tmp_path, tiny_intent_model, monkeypatch, capsys):
+    """The README's first command step by step: the torch pin is the project's; scripts/install_local.sh runs with
+    the llama-cpp-python build and the package installs faked (a stand-in python), its last step (the intent
+    classifier) for real; then the exact `autodw run` arguments, with the LLM replayed from a scripted session
+    instead of the local model."""
+    import os
+    import shlex
+    import shutil
+    import stat
+    import subprocess
+    import sys
+    import tomllib
+
+    from autodw.agent.build import make_agent
+    from autodw.cli import main
+    from autodw.document import WordDocument
+    from autodw.intents.classifier import IntentClassifier
+    from autodw.llm.replay import RecordingBackend
+    from autodw.llm.scripted import ScriptedBackend
+    from autodw.state import extract_state
+    from tests.test_agent import DONE, PASS, plan
+
+    steps = [s.strip() for s in _setup_commands()[0].split("&&")]
+    assert steps[:2] == ["python3 -m venv .venv", ". .venv/bin/activate"] and steps[3] == "sh scripts/install_local.sh", steps
+    torch_pin = steps[2].removeprefix("pip install ")
+    assert torch_pin in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+
+    home, bin_dir, log = tmp_path / "home", tmp_path / "bin", tmp_path / "calls.log"
+    shutil.copytree(tiny_intent_model.path, home / "intents" / "model")
+    bin_dir.mkdir()
+    for tool, text in (("python", FAKE_PYTHON), ("cc", "#!/bin/sh\n"), ("c++", "#!/bin/sh\n"), ("cmake", "#!/bin/sh\n")):
+        (bin_dir / tool).write_text(text)
+        (bin_dir / tool).chmod(stat.S_IRWXU)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "AUTODW_HOME": str(home), "AUTODW_WHEELHOUSE": str(tmp_path / "wheels"),
+           "AUTODW_TEST_LOG": str(log), "AUTODW_TEST_REAL_PYTHON": sys.executable}
+    env.pop("PYTHON", None)
+    done = subprocess.run(steps[3].split(), cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert [c.split()[:3] for c in calls] == [["-m", "pip", "wheel"], ["-m", "pip", "install"], ["-m", "pip", "install"], ["-"],
+                                              ["-m", "autodw.cli", "train-intents"]], calls
+    assert calls[-1].endswith("--if-missing") and "intent classifier already trained" in done.stdout
+
+    argv = shlex.split(steps[4])
+    assert argv[:2] == ["autodw", "run"] and (ROOT / argv[2]).is_file()
+    out = tmp_path / "report-edited.docx"
+    argv[argv.index("-o") + 1] = str(out)
+    monkeypatch.setenv("AUTODW_HOME", str(home))
+    monkeypatch.chdir(ROOT)
+    instruction = argv[argv.index("-i") + 1]
+    script = {"planner": [plan(instruction), DONE],
+              "api_generator": [{"api": "set_text_format", "args": {"paragraphs": ["p1"], "color": "0000FF"}}],
+              "validator": [PASS]}
+    cassette = tmp_path / "readme.cassette.jsonl"
+    recorder = RecordingBackend(ScriptedBackend(script), cassette)
+    make_agent(recorder, classifier=IntentClassifier.load(home / "intents" / "model")).run(WordDocument.open(argv[2]), [instruction])
+    recorder.close()
+    assert main(argv[1:] + ["--llm", f"replay:{cassette}"]) == 0, capsys.readouterr()
+    title = extract_state(WordDocument.open(out))["paragraphs"][0]
+    assert title["id"] == "p1" and "0000FF" in json.dumps(title).upper(), title

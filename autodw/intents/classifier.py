@@ -1,20 +1,35 @@
-"""The intent classifier the agent uses: top-k intents with probabilities for a sub-instruction."""
+"""The intent classifier the agent uses: top-k intents with probabilities for a sub-instruction.
+
+Inference runs the saved ONNX graph with ONNX Runtime, the tokenizer with ``tokenizers`` and the
+word-embedding lookup with numpy: torch is needed only to train (or to convert an old model folder).
+"""
 
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-import torch
 
 from autodw.errors import ConfigError
+from autodw.intents.model_files import (
+    ONNX_FILE,
+    Q4_EMBEDDINGS_FILE,
+    TOKENIZER_FILE,
+    ModelMeta,
+    embeddings_file,
+    model_format,
+    read_meta,
+)
 from autodw.paths import data_home
-from autodw.intents.model import IntentNet, ModelMeta, is_model_dir, load_model, quantize_int8
 
 Prediction = list[tuple[str, float]]
+
+TRAINING_ESTIMATE_SECONDS = 150
+"""What training the default model takes on 2 CPU cores (measured; see intents/README.md, "Figures")."""
 
 
 def default_model_dir() -> Path:
@@ -22,12 +37,38 @@ def default_model_dir() -> Path:
     return data_home() / "intents" / "model"
 
 
+class WordEmbeddings:
+    """The frozen word-embedding table, kept 4-bit packed (or fp32) and unpacked only for the rows looked up."""
+
+    def __init__(self, path: Path) -> None:
+        from safetensors.numpy import load_file
+
+        tensors = load_file(str(path))
+        self.packed = path.name == Q4_EMBEDDINGS_FILE
+        if self.packed:
+            self.scales, self.nibbles = tensors["scales"], tensors["nibbles"]
+            self.rows = self.scales.shape[0]
+        else:
+            self.table = tensors["weight"]
+            self.rows = self.table.shape[0]
+
+    def lookup(self, ids: np.ndarray) -> np.ndarray:
+        """fp32 embeddings of token ids of any shape (adds a trailing hidden axis)."""
+        if not self.packed:
+            return self.table[ids]
+        from autodw.intents.compact import unpack_q4
+
+        flat = ids.reshape(-1)
+        return unpack_q4(self.scales[flat], self.nibbles[flat]).reshape(*ids.shape, -1)
+
+
 class IntentClassifier:
     """A fine-tuned encoder over the eight intents; load with :meth:`load` or :func:`load_or_train`."""
 
-    def __init__(self, net: IntentNet | torch.nn.Module, tokenizer: Any, meta: ModelMeta, path: Path | None = None) -> None:
-        self.net = net.eval()
+    def __init__(self, session: Any, tokenizer: Any, embeddings: WordEmbeddings, meta: ModelMeta, path: Path | None = None) -> None:
+        self.session = session
         self.tokenizer = tokenizer
+        self.embeddings = embeddings
         self.meta = meta
         self.path = path
 
@@ -37,39 +78,59 @@ class IntentClassifier:
         return list(self.meta.labels)
 
     @classmethod
-    def load(cls, path: Path | str | None = None, quantize: bool = False) -> IntentClassifier:
-        """Load a trained model folder (default: :func:`default_model_dir`); ``ConfigError`` if there is none.
+    def load(cls, path: Path | str | None = None, threads: int | None = None) -> IntentClassifier:
+        """Load a trained model folder (default: :func:`default_model_dir`); ``ConfigError`` if there is none
+        or if it has the old format (:func:`load_or_train` converts that)."""
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
 
-        The saved fp32 weights are used exactly. ``quantize=True`` runs the linear layers in dynamic
-        int8: about 2.4x faster on CPU (10 ms instead of 23 ms a sentence) but measured 2.5 points
-        less accurate on the test split (0.944 instead of 0.969), so it is not the default.
-        """
         folder = Path(path).expanduser() if path is not None else default_model_dir()
-        if not folder.is_dir():
+        fmt = model_format(folder)
+        if fmt is None:
             raise ConfigError(f"no intent model at {folder}; run `autodw train-intents` first")
-        net, tokenizer, meta = load_model(folder)
-        return cls(quantize_int8(net) if quantize else net, tokenizer, meta, folder)
+        if fmt == 1:
+            raise ConfigError(f"{folder} holds an intent model of the old format 1; load it with load_or_train(), "
+                              "which converts it once")
+        meta = read_meta(folder)
+        tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(meta.max_length)
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        if threads is not None:
+            options.intra_op_num_threads = threads
+        session = ort.InferenceSession(str(folder / ONNX_FILE), options, providers=["CPUExecutionProvider"])
+        embeddings_path = embeddings_file(folder)
+        assert embeddings_path is not None  # model_format checked it
+        return cls(session, tokenizer, WordEmbeddings(embeddings_path), meta, folder)
 
     def probabilities(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """Softmax probabilities, one row per text, columns in :attr:`labels` order."""
         if isinstance(texts, str):
             raise TypeError("probabilities() takes a sequence of texts; use predict() for one text")
-        rows: list[np.ndarray] = []
-        with torch.inference_mode():
-            for start in range(0, len(texts), batch_size):
-                chunk = [self.meta.text_prefix + (t or "").strip() for t in texts[start : start + batch_size]]
-                enc = self.tokenizer(chunk, padding=True, truncation=True, max_length=self.meta.max_length, return_tensors="pt")
-                logits = self.net(enc["input_ids"], enc["attention_mask"])
-                rows.append(torch.softmax(logits.float(), dim=-1).numpy())
-        if not rows:
-            return np.zeros((0, len(self.labels)), dtype=np.float32)
-        return np.concatenate(rows)
+        encodings = self.tokenizer.encode_batch([self.meta.text_prefix + (t or "").strip() for t in texts])
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # similar lengths, less padding
+        out = np.zeros((len(texts), len(self.labels)), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            batch = order[start : start + batch_size]
+            width = max(len(encodings[i].ids) for i in batch)
+            ids = np.full((len(batch), width), self.meta.pad_token_id, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                seq = encodings[i].ids
+                ids[row, : len(seq)] = seq
+                mask[row, : len(seq)] = 1
+            logits = self.session.run(["logits"], {"inputs_embeds": self.embeddings.lookup(ids), "attention_mask": mask})[0]
+            logits = logits - logits.max(axis=1, keepdims=True)
+            exp = np.exp(logits)
+            out[batch] = exp / exp.sum(axis=1, keepdims=True)
+        return out
 
     def predict_batch(self, texts: Sequence[str], k: int = 3) -> list[Prediction]:
         """For each text, the ``k`` most likely intents with their probabilities, best first."""
         probs = self.probabilities(texts)
         k = max(1, min(k, len(self.labels)))
-        order = np.argsort(-probs, axis=1)[:, :k]
+        order = np.argsort(-probs, axis=1, kind="stable")[:, :k]
         return [[(self.labels[j], float(row[j])) for j in idx] for row, idx in zip(probs, order)]
 
     def predict(self, text: str, k: int = 3) -> Prediction:
@@ -77,19 +138,31 @@ class IntentClassifier:
         return self.predict_batch([text], k)[0]
 
 
-def load_or_train(path: Path | str | None = None, progress: bool = True) -> IntentClassifier:
-    """Load the trained model, or train it first (saying so on stderr, with a progress bar) if there is none."""
+def load_or_train(path: Path | str | None = None, progress: bool = True, train_missing: bool = True) -> IntentClassifier:
+    """Load the trained model; convert a folder of the old format first, or train the model if there is
+    none and ``train_missing`` (both say so on stderr; training shows an estimate and a progress bar)."""
     folder = Path(path).expanduser() if path is not None else default_model_dir()
-    if not is_model_dir(folder):
+    fmt = model_format(folder)
+    if fmt is None and not train_missing:
+        raise ConfigError(f"no intent model at {folder}; run `autodw train-intents --out {folder}` first")
+    if fmt == 1:
+        print(f"intents: the intent classifier at {folder} has the old format; converting it once to ONNX "
+              "(under a minute)", file=sys.stderr, flush=True)
+        from autodw.intents.model import convert_v1
+
+        started = time.perf_counter()
+        convert_v1(folder)
+        print(f"intents: converted in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    elif fmt is None:
         from autodw.intents.train import TrainConfig, train
 
         print(
-            f"intents: no trained intent classifier at {folder}; training one now "
-            "(about 10 minutes on 2 CPU cores; `autodw train-intents` does the same)",
+            f"intents: no trained intent classifier at {folder}; training one now, once "
+            f"(about {round(TRAINING_ESTIMATE_SECONDS / 60 * 2) / 2:g} minutes on 2 CPU cores; `autodw train-intents` does the same)",
             file=sys.stderr,
             flush=True,
         )
-        train(TrainConfig(), folder, progress=progress)
+        train(TrainConfig(evaluate_test=False), folder, progress=progress)  # the test split is scored by bench_intents.py
     return IntentClassifier.load(folder)
 
 
@@ -118,4 +191,3 @@ def candidate_apis(intents: Sequence[str]) -> ApiCandidates:
             if spec.name not in names:
                 names.append(spec.name)
     return ApiCandidates(names, True, None)
-

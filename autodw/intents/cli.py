@@ -13,10 +13,20 @@ from autodw.errors import ConfigError
 
 def train_command(args: argparse.Namespace) -> int:
     """Train, save, and print the validation/test scores, per-intent precision/recall and confusion matrix."""
-    from autodw.intents.classifier import default_model_dir
-    from autodw.intents.train import TrainConfig, train
+    from autodw.intents.classifier import default_model_dir, load_or_train
+    from autodw.intents.datagen import DEFAULT_SEED
+    from autodw.intents.model_files import FORMAT_VERSION, model_format
 
     out = Path(args.out).expanduser() if args.out else default_model_dir()
+    if args.if_missing:
+        if args.backbone or args.epochs is not None or args.seed != DEFAULT_SEED:
+            raise ConfigError("--if-missing trains the default recipe; leave out --backbone, --epochs and --seed")
+        was = model_format(out)
+        load_or_train(out, progress=True)  # trains the default recipe if there is no model, converts an old-format one
+        print(f"intent classifier {'already trained' if was == FORMAT_VERSION else 'ready'}: {out}")
+        return 0
+    from autodw.intents.train import TrainConfig, train
+
     config = TrainConfig(backbone=args.backbone, seed=args.seed)
     if args.epochs is not None:
         if args.epochs < 1:
@@ -36,11 +46,11 @@ def train_command(args: argparse.Namespace) -> int:
 
 def intents_command(args: argparse.Namespace) -> int:
     """Print the top-3 intents of TEXT with probabilities and the candidate APIs of those intents."""
-    from autodw.intents.classifier import IntentClassifier, candidate_apis, load_or_train
+    from autodw.intents.classifier import candidate_apis, load_or_train
 
     if not args.text.strip():
         raise ConfigError("TEXT is empty")
-    clf = IntentClassifier.load(args.model) if args.model else load_or_train(None, progress=True)
+    clf = load_or_train(args.model, progress=True, train_missing=args.model is None)
     top = clf.predict(args.text, k=3)
     apis = candidate_apis([name for name, _ in top])
     if args.format == "json":

@@ -32,20 +32,9 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from autodw.intents.labels import INTENTS
-from autodw.intents.templates import FAMILIES as _FIRST_FAMILIES
-from autodw.intents.templates import HANDWRITTEN as _FIRST_HANDWRITTEN
-from autodw.intents.templates import PREFIXES, SLOTS, SUFFIXES, Family
-from autodw.intents.templates_more import CONTRAST_FAMILIES, MORE_FAMILIES, MORE_HANDWRITTEN, THIRD_FAMILIES, THIRD_HANDWRITTEN
-
-FAMILIES: tuple[Family, ...] = _FIRST_FAMILIES + MORE_FAMILIES + THIRD_FAMILIES + CONTRAST_FAMILIES
-"""All template families (templates.py, then templates_more.py: second batch, then the third, post-freeze batch)."""
-
-HANDWRITTEN: dict[str, dict[str, tuple[str, ...]]] = {
-    intent: {lang: sum((batch.get(intent, {}).get(lang, ()) for batch in (_FIRST_HANDWRITTEN, MORE_HANDWRITTEN, THIRD_HANDWRITTEN)), ())
-             for lang in ("en", "zh")}
-    for intent in INTENTS
-}
-"""All hand-written sentences by intent and language."""
+from autodw.intents.template_data import ALTERNATION as _ALT
+from autodw.intents.template_data import SLOT as _SLOT
+from autodw.intents.template_data import LANGS, load_templates, templates_of
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 SHARES: dict[str, float] = {"train": 0.70, "validation": 0.15, "test": 0.15}
@@ -71,9 +60,6 @@ TEST_B_FILE = Path(__file__).resolve().parent / "data" / "test_b.jsonl"
 TEST_B_SHA256 = "ace08eb5fd82524b1234a2652cabb7299ddcf4e8e60db8259e43cd2c14aec9cc"
 """SHA-256 of ``data/test_frozen.jsonl`` as written by ``freeze_test`` (a test checks the file still matches)."""
 
-_ALT = re.compile(r"\[([^\[\]]*\|[^\[\]]*)\]")
-_SLOT = re.compile(r"\{([a-z]+)(\d?)\}")
-_NESTED = frozenset(name for values in SLOTS.values() for name, vals in values.items() if any("{" in v for v in vals))
 _END_PUNCT = frozenset(".!?。！？”\"'）)")
 
 
@@ -163,17 +149,17 @@ def _short_hash(text: str) -> str:
 
 def units() -> list[Unit]:
     """Every split unit: each template of each family (both languages) and each hand-written sentence."""
+    data = load_templates()
     out: list[Unit] = []
-    for fam in FAMILIES:
-        for lang in ("en", "zh"):
+    for fam in data.families:
+        for lang in LANGS:
             for i, op in enumerate(getattr(fam, lang)):
-                members = [op] if isinstance(op, str) else list(op)
                 group = None if isinstance(op, str) else f"{fam.name}/{lang}/{i}"
-                for tpl in members:
+                for tpl in templates_of(op):
                     key = unit_key(fam.intent, lang, tpl)
                     out.append(Unit(key, f"{fam.name}/{lang}/{_short_hash(key)}", fam.intent, lang, tpl, group, False))
     templates = {u.key for u in out}
-    for intent, by_lang in HANDWRITTEN.items():
+    for intent, by_lang in data.handwritten.items():
         for lang, sentences in by_lang.items():
             for sentence in sentences:
                 key = unit_key(intent, lang, sentence)
@@ -279,13 +265,14 @@ def render_unit(unit: Unit, want: int, seed: int) -> list[str]:
 
 def render(template: str, lang: str, rng: random.Random, decorate: bool = True) -> str:
     """One sentence from a template: alternations chosen, slots filled, optional opener/closer and punctuation."""
+    data = load_templates()
     text = _ALT.sub(lambda m: rng.choice(m.group(1).split("|")), template)
     chosen: dict[str, str] = {}
 
     def fill(match: re.Match[str]) -> str:
         key = match.group(0)
         if key not in chosen:
-            values = SLOTS[lang][match.group(1)]
+            values = data.slots[lang][match.group(1)]
             taken = {v for k, v in chosen.items() if _SLOT.fullmatch(k).group(1) == match.group(1)}  # type: ignore[union-attr]
             pool = [v for v in values if v not in taken] or list(values)
             chosen[key] = rng.choice(pool)
@@ -299,10 +286,10 @@ def render(template: str, lang: str, rng: random.Random, decorate: bool = True) 
     if not decorate:
         return text
     if rng.random() < 0.3:
-        prefix = rng.choice(PREFIXES[lang])
+        prefix = rng.choice(data.prefixes[lang])
         text = prefix + (text[:1].lower() + text[1:] if lang == "en" and not text[1:2].isupper() else text)
     if rng.random() < 0.15:
-        suffix = rng.choice(SUFFIXES[lang])
+        suffix = rng.choice(data.suffixes[lang])
         if text[-1] in "。." and suffix[:1] in ("，", ",", " "):
             text = text[:-1]
         text += suffix
@@ -315,11 +302,13 @@ def render(template: str, lang: str, rng: random.Random, decorate: bool = True) 
 
 def _capacity(template: str, lang: str) -> int:
     """How many distinct fillings a template has (capped), ignoring decoration."""
+    slots = load_templates().slots
     n = 1
     for m in _ALT.finditer(template):
         n *= len(m.group(1).split("|"))
     for name in {m.group(0): m.group(1) for m in _SLOT.finditer(template)}.values():
-        n *= sum(_capacity(v, lang) for v in SLOTS[lang][name]) if name in _NESTED else len(SLOTS[lang][name])
+        nested = any("{" in v for values in slots.values() for v in values[name])
+        n *= sum(_capacity(v, lang) for v in slots[lang][name]) if nested else len(slots[lang][name])
     return min(n, 10_000)
 
 

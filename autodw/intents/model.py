@@ -1,20 +1,18 @@
-"""The network (encoder + mean pooling + linear head) and its on-disk format.
+"""The network (encoder + mean pooling + linear head) in torch, and how a trained one is written to disk.
 
-A trained model folder holds the fine-tuned encoder (``config.json``, ``model.safetensors``), its
-tokenizer files, ``head.safetensors`` and ``intents_meta.json`` (labels, input settings, metrics).
-When the (frozen) word-embedding table is exactly on a 4-bit Q4_0 grid -- as the default backbone's
-is -- it is stored losslessly in ``word_embeddings.q4.safetensors`` and left out of
-``model.safetensors`` (51 MB instead of 384 MB); loading unpacks it to the same fp32 numbers.
+Training uses torch; the saved folder (format: :mod:`autodw.intents.model_files`) is an ONNX graph of
+the fine-tuned network without its word-embedding table, plus that table and the tokenizer, so
+that the classifier runs with ONNX Runtime. :func:`convert_v1` turns a folder of the old torch-only
+format into the current one.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-import sys
 import tempfile
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -22,29 +20,27 @@ import torch
 from torch import nn
 
 from autodw.errors import ConfigError
-from autodw.intents.backbone import load_backbone
+from autodw.intents.model_files import (
+    F32_EMBEDDINGS_FILE,
+    FORMAT_VERSION,
+    META_FILE,
+    ONNX_FILE,
+    Q4_EMBEDDINGS_FILE,
+    V1_HEAD_FILE,
+    ModelMeta,
+    model_format,
+    read_meta,
+)
 
-META_FILE = "intents_meta.json"
-HEAD_FILE = "head.safetensors"
-EMBEDDINGS_FILE = "word_embeddings.q4.safetensors"
-FORMAT_VERSION = 1
-
-
-@dataclass
-class ModelMeta:
-    """What a saved model needs besides its weights, plus how it was trained and how it scored."""
-
-    labels: list[str]
-    backbone: str
-    text_prefix: str = ""
-    max_length: int = 64
-    format_version: int = FORMAT_VERSION
-    training: dict[str, Any] = field(default_factory=dict)
-    metrics: dict[str, Any] = field(default_factory=dict)
+ONNX_OPSET = 17
 
 
 class IntentNet(nn.Module):
-    """Encoder, attention-masked mean pooling, dropout and a linear layer over the intents."""
+    """Encoder, attention-masked mean pooling, dropout and a linear layer over the intents.
+
+    The encoder must be BERT-style (``embeddings`` and an ``encoder.layer`` list): training runs its
+    layers in two stages (see :mod:`autodw.intents.train`).
+    """
 
     def __init__(self, encoder: nn.Module, num_labels: int, dropout: float = 0.1) -> None:
         super().__init__()
@@ -52,34 +48,59 @@ class IntentNet(nn.Module):
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(int(encoder.config.hidden_size), num_labels)
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Logits of shape [batch, num_labels]."""
-        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+    def run_layers(self, layers: Any, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Run transformer layers on hidden states with an additive attention mask built from ``attention_mask``."""
+        extended = (1.0 - attention_mask[:, None, None, :].to(hidden.dtype)) * torch.finfo(hidden.dtype).min
+        for layer in layers:
+            out = layer(hidden, attention_mask=extended)
+            hidden = out[0] if isinstance(out, tuple) else out
+        return hidden
+
+    def pool_and_classify(self, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Mean of the unmasked token states, dropout, linear head: logits [batch, labels]."""
         mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
         pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
         return self.head(self.dropout(pooled))
 
+    def forward_embedded(self, inputs_embeds: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Logits from word embeddings looked up outside the network (what the ONNX graph computes)."""
+        hidden = self.encoder.embeddings(inputs_embeds=inputs_embeds)
+        hidden = self.run_layers(self.encoder.encoder.layer, hidden, attention_mask)
+        return self.pool_and_classify(hidden, attention_mask)
 
-def is_model_dir(path: Path) -> bool:
-    """True if ``path`` holds a saved intent model."""
-    return (path / META_FILE).is_file() and (path / HEAD_FILE).is_file() and (path / "config.json").is_file()
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Logits of shape [batch, num_labels]."""
+        return self.forward_embedded(self.encoder.get_input_embeddings()(input_ids), attention_mask)
+
+
+class _Embedded(nn.Module):
+    """``IntentNet.forward_embedded`` as a module's forward, for the ONNX export."""
+
+    def __init__(self, net: IntentNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, inputs_embeds: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        return self.net.forward_embedded(inputs_embeds, attention_mask)
 
 
 def save_model(net: IntentNet, tokenizer: Any, meta: ModelMeta, out_dir: Path) -> Path:
     """Write the model folder atomically (a finished folder replaces an older model, never anything else)."""
-    from safetensors.torch import save_file
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
     out_dir = Path(out_dir)
-    if out_dir.exists() and any(out_dir.iterdir()) and not is_model_dir(out_dir):
+    if out_dir.exists() and any(out_dir.iterdir()) and model_format(out_dir) is None:
         raise ConfigError(f"{out_dir} exists and is not an intent model folder; refusing to overwrite it")
+    meta.format_version = FORMAT_VERSION
+    meta.pad_token_id = int(tokenizer.pad_token_id)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-", dir=out_dir.parent))
     try:
-        _save_encoder(net.encoder, tmp)
+        net.eval()
+        export_onnx(net, tmp / ONNX_FILE)
+        _save_word_embeddings(net.encoder, tmp)
         tokenizer.save_pretrained(tmp)
-        save_file({k: v.detach().contiguous() for k, v in net.head.state_dict().items()}, str(tmp / HEAD_FILE))
         (tmp / META_FILE).write_text(json.dumps(asdict(meta), indent=1, ensure_ascii=False), encoding="utf-8")
         if out_dir.exists():
             shutil.rmtree(out_dir)
@@ -90,85 +111,54 @@ def save_model(net: IntentNet, tokenizer: Any, meta: ModelMeta, out_dir: Path) -
     return out_dir
 
 
-def _word_embedding_name(encoder: nn.Module) -> str | None:
-    weight = encoder.get_input_embeddings().weight
-    return next((name for name, p in encoder.named_parameters() if p is weight), None)
+def export_onnx(net: IntentNet, path: Path) -> None:
+    """Export ``net.forward_embedded`` to one ONNX file (batch and token axes dynamic)."""
+    hidden = int(net.encoder.config.hidden_size)
+    example = (torch.zeros((2, 5, hidden)), torch.ones((2, 5), dtype=torch.long))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the TorchScript exporter is deprecated in favour of one that needs onnxscript
+        torch.onnx.export(
+            _Embedded(net).eval(), example, str(path), dynamo=False, opset_version=ONNX_OPSET,
+            input_names=["inputs_embeds", "attention_mask"], output_names=["logits"],
+            dynamic_axes={"inputs_embeds": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
+                          "logits": {0: "batch"}},
+        )
 
 
-def _save_encoder(encoder: nn.Module, folder: Path) -> None:
-    """``save_pretrained``, except that a Q4_0-exact word-embedding table goes to EMBEDDINGS_FILE, packed."""
-    from safetensors.torch import save_file
+def _save_word_embeddings(encoder: nn.Module, folder: Path) -> None:
+    """The word-embedding table: packed 4-bit if it is exactly on a Q4_0 grid, else fp32."""
+    from safetensors.numpy import save_file
 
     from autodw.intents.compact import pack_q4
 
-    name = _word_embedding_name(encoder)
-    weight = encoder.get_input_embeddings().weight.detach()
-    packed = pack_q4(weight.cpu().numpy()) if name is not None and weight.dtype == torch.float32 else None
+    table = encoder.get_input_embeddings().weight.detach().cpu().float().numpy()
+    packed = pack_q4(table)
     if packed is None:
-        encoder.save_pretrained(folder)
+        save_file({"weight": table}, str(folder / F32_EMBEDDINGS_FILE))
         return
-    encoder.config.save_pretrained(folder)
-    state = {k: v.detach().contiguous() for k, v in encoder.state_dict().items() if k != name}
-    save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
     scales, nibbles = packed
-    save_file({"scales": torch.from_numpy(scales), "nibbles": torch.from_numpy(nibbles)}, str(folder / EMBEDDINGS_FILE),
-              metadata={"format": "q4_0-lossless", "parameter": name})
+    save_file({"scales": scales, "nibbles": nibbles}, str(folder / Q4_EMBEDDINGS_FILE), metadata={"format": "q4_0-lossless"})
 
 
-def _load_packed_embeddings(encoder: nn.Module, file: Path) -> None:
+def convert_v1(path: Path) -> Path:
+    """Rewrite a format-1 folder (transformers safetensors + head, torch only) in the current format, in place."""
     from safetensors.torch import load_file
 
+    from autodw.intents.backbone import load_backbone
     from autodw.intents.compact import unpack_q4
 
-    packed = load_file(str(file))
-    table = torch.from_numpy(unpack_q4(packed["scales"].numpy(), packed["nibbles"].numpy()))
-    weight = encoder.get_input_embeddings().weight
-    if tuple(table.shape) != tuple(weight.shape):
-        raise ConfigError(f"{file} holds a {tuple(table.shape)} table, the encoder expects {tuple(weight.shape)}")
-    with torch.no_grad():
-        weight.copy_(table)
-
-
-def read_meta(path: Path) -> ModelMeta:
-    """The ``intents_meta.json`` of a model folder."""
-    try:
-        data = json.loads((Path(path) / META_FILE).read_text(encoding="utf-8"))
-        return ModelMeta(**data)
-    except (OSError, ValueError, TypeError) as exc:
-        raise ConfigError(f"{path} has no readable {META_FILE}: {exc}") from exc
-
-
-def load_model(path: Path) -> tuple[IntentNet, Any, ModelMeta]:
-    """Load a saved model folder (offline) in eval mode."""
-    from safetensors.torch import load_file
-
     path = Path(path)
-    if not is_model_dir(path):
-        raise ConfigError(f"{path} is not a trained intent model (no {META_FILE}/{HEAD_FILE}); run `autodw train-intents`")
+    if model_format(path) != 1:
+        raise ConfigError(f"{path} is not an intent model of the old format 1")
     meta = read_meta(path)
-    if meta.format_version != FORMAT_VERSION:
-        raise ConfigError(f"{path} has model format {meta.format_version}, expected {FORMAT_VERSION}; retrain it")
     encoder, tokenizer = load_backbone(str(path), local=True)
-    if (path / EMBEDDINGS_FILE).is_file():
-        _load_packed_embeddings(encoder, path / EMBEDDINGS_FILE)
+    packed = path / Q4_EMBEDDINGS_FILE
+    if packed.is_file():  # format 1 left the packed table out of model.safetensors
+        tensors = load_file(str(packed))
+        table = torch.from_numpy(unpack_q4(tensors["scales"].numpy(), tensors["nibbles"].numpy()))
+        with torch.no_grad():
+            encoder.get_input_embeddings().weight.copy_(table)
     net = IntentNet(encoder, len(meta.labels))
-    net.head.load_state_dict(load_file(str(path / HEAD_FILE)))
-    net.eval()
-    return net, tokenizer, meta
-
-
-def quantize_int8(net: IntentNet) -> nn.Module:
-    """Dynamic int8 quantization of every linear layer (per-channel weights) for about 3x faster CPU inference.
-
-    Measured on the shipped model: the same test accuracy and top-3 recall as fp32. torch marks
-    ``torch.ao.quantization`` deprecated; with torch pinned it works, and if it is ever missing the
-    fp32 network is used and a note says so on stderr.
-    """
-    try:
-        from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
-    except ImportError as exc:  # pragma: no cover - depends on the torch build
-        print(f"intents: int8 quantization unavailable ({exc}); using fp32", file=sys.stderr)
-        return net
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return quantize_dynamic(net, {nn.Linear: per_channel_dynamic_qconfig})
+    net.head.load_state_dict(load_file(str(path / V1_HEAD_FILE)))
+    meta.training = {**meta.training, "converted_from_format": 1}
+    return save_model(net.eval(), tokenizer, meta, path)
