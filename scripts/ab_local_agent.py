@@ -5,7 +5,8 @@
 Runs each task's instruction with the local model and the local agent profile, in the checkout PATH (its own
 code is imported: run it once for the new checkout and once for an old one, e.g. a `git worktree` of an
 earlier commit), and writes DIR/TASK.json (status, steps, pass/fail by the task's check, the output's sha256,
-LLM calls) and the cassette DIR/TASK.jsonl. With the real intent classifier, every prediction is logged to
+LLM calls) and the cassette DIR/TASK.jsonl. Both runs open the documents of the checkout this script is in,
+so they edit the same files. With the real intent classifier, every prediction is logged to
 DIR/intents.json; `--intents-from DIR` answers from such a log instead (a sub-instruction not in it is an
 error: the runs diverged), so an old checkout can be compared with the same intent predictions even when its
 classifier cannot load today's model. Identical cassettes mean identical prompts and decisions.
@@ -20,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+DOCUMENTS = Path(__file__).resolve().parent.parent
 TASKS8 = "title-bold-blue,delete-west-row,chart-title,header-text,margins-2cm,properties,zh-title-red,zh-add-row"
 
 
@@ -71,7 +73,7 @@ def main() -> int:
         classifier = Logging()
     backend = LocalBackend()
     for task in [t for t in TASKS if t.id in args.tasks.split(",")]:
-        doc = WordDocument.open(args.checkout / task.document)
+        doc = WordDocument.open(DOCUMENTS / task.document)
         before = extract_state(doc)
         llm = RecordingBackend(backend, args.out / f"{task.id}.jsonl")
         start = time.perf_counter()
