@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 
 def data_home() -> Path:
@@ -15,3 +19,19 @@ def data_home() -> Path:
 def repo_root() -> Path:
     """The source checkout (examples/, dwbench data) when installed in editable mode."""
     return Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def replacing_folder(out: Path) -> Iterator[Path]:
+    """A new empty folder beside `out` to write into; when the block ends without an error it replaces `out`
+    (removed first if it exists), otherwise it is deleted and `out` is left as it was."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        yield tmp
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)

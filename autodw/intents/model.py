@@ -9,8 +9,6 @@ format into the current one.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 import warnings
 from dataclasses import asdict
 from pathlib import Path
@@ -20,6 +18,7 @@ import torch
 from torch import nn
 
 from autodw.errors import ConfigError
+from autodw.paths import replacing_folder
 from autodw.intents.model_files import (
     F32_EMBEDDINGS_FILE,
     FORMAT_VERSION,
@@ -94,20 +93,12 @@ def save_model(net: IntentNet, tokenizer: Any, meta: ModelMeta, out_dir: Path) -
         raise ConfigError(f"{out_dir} exists and is not an intent model folder; refusing to overwrite it")
     meta.format_version = FORMAT_VERSION
     meta.pad_token_id = int(tokenizer.pad_token_id)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-", dir=out_dir.parent))
-    try:
+    with replacing_folder(out_dir) as tmp:
         net.eval()
         export_onnx(net, tmp / ONNX_FILE)
         _save_word_embeddings(net.encoder, tmp)
         tokenizer.save_pretrained(tmp)
         (tmp / META_FILE).write_text(json.dumps(asdict(meta), indent=1, ensure_ascii=False), encoding="utf-8")
-        if out_dir.exists():
-            shutil.rmtree(out_dir)
-        tmp.rename(out_dir)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
     return out_dir
 
 
