@@ -102,3 +102,7 @@ class ReplayMissError(LLMError):
 
 class ConfigError(AutodwError):
     """A setting, flag or path given by the user is invalid."""
+
+
+class BenchmarkDataError(AutodwError):
+    """DWBench data is missing (e.g. the shared corpus), changed (checksum) or inconsistent."""
