@@ -151,17 +151,27 @@ class Ctx:
 
     # --- how a user names things -------------------------------------------------------
     def _again(self, kind: str, element_id: str) -> str | None:
-        """"the same table" when the previous clause of this instruction named the same element."""
+        """"the same table" when an earlier clause of this instruction named the same element."""
         if self.named.get(kind) == element_id and self.rng.random() < 0.8:
             return self.say({"table": "the same table", "para": "that same paragraph"}[kind], {"table": "这个表格", "para": "这一段"}[kind])
-        self.named[kind] = element_id
         return None
 
-    def ref_para(self, p: dict, allow_memory: bool = True) -> str:
-        """A phrase naming body paragraph `p` by its content, its place under a heading, or memory."""
+    def ref_para(self, p: dict, allow_memory: bool = True, register: bool = True) -> str:
+        """A phrase naming body paragraph `p` by its content, its place under a heading, or memory.
+        `register` False: the phrase may not be used (the caller registers it with :meth:`mention` if it is)."""
         again = self._again("para", p["id"])
         if again:
             return again
+        phrase = self._ref_para(p, allow_memory)
+        if register:
+            self.mention("para", p["id"])
+        return phrase
+
+    def mention(self, kind: str, element_id: str) -> None:
+        """Record that the instruction being written has named this element."""
+        self.named[kind] = element_id
+
+    def _ref_para(self, p: dict, allow_memory: bool) -> str:
         options = []
         if allow_memory and self.memory.get("para") == p["id"]:
             options += [self.say(["the paragraph you just added", "that new paragraph"], ["刚才加的那段", "刚加上的那一段"])] * 3
@@ -226,6 +236,7 @@ class Ctx:
         again = self._again("table", t["id"])
         if again:
             return again
+        self.mention("table", t["id"])
         options = []
         if self.memory.get("table") == t["id"]:
             options += [self.say(["the table you just added", "that new table", "the table I asked for earlier"],

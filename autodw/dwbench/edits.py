@@ -68,11 +68,15 @@ def place(c: Ctx) -> tuple[str, object]:
     if body:
         p = c.rng.choice(body)
         try:
-            options.append((c.say(f"right after {c.ref_para(p)}", f"在{c.ref_para(p)}后面"), {"after": p["id"]}))
+            ref = c.ref_para(p, register=False)
+            options.append((c.say(f"right after {ref}", f"在{ref}后面"), {"after": p["id"]}))
         except Skip:
             pass
     options.append((c.say(["at the end of the document", "at the very end"], ["在文档末尾", "在全文最后"]), "end"))
-    return c.rng.choice(options)
+    phrase, pos = c.rng.choice(options)
+    if isinstance(pos, dict) and pos.get("after") in [q["id"] for q in body]:
+        c.mention("para", pos["after"])
+    return phrase, pos
 
 
 def prefer(c: Ctx, cands: list[dict], key: str) -> dict:
@@ -334,23 +338,25 @@ def cross_reference_existing(c: Ctx) -> str:
 @edit(1.5)
 def replace_word(c: Ctx) -> str:
     full = " ".join(p["text"] for p in c.paragraphs()) + " " + " ".join(" ".join(r) for t in c.st["tables"] for r in t["cells"])
-    cands = []
-    for old, new in extra(c, "replacements"):
-        n = len(re.findall(rf"\b{re.escape(old)}\b", full)) if c.dl == "en" else full.count(old)
-        if n >= 1 and new not in full:
-            cands.append((old, new))
-    if c.dl == "en":
-        for w in sorted(set(re.findall(r"\b[A-Z][a-z]{4,}\b", full))):
-            pass
-    old, new = c.pick(cands)
+    old, new = c.pick([(o, n) for o, n in extra(c, "replacements") if _replaceable(c, full, o, n)])
     args = {"find": old, "replace": new}
     if c.dl == "en":
         args["whole_word"] = True
-        args["match_case"] = False
+        args["match_case"] = True
     c.run("replace_text", **args)
     return c.say([f"replace {q(c, old)} with {q(c, new)} everywhere", f"change every {q(c, old)} to {q(c, new)}",
                   f"use the word {q(c, new)} instead of {q(c, old)} throughout"],
                  [f"把全文的“{old}”都替换成“{new}”", f"文中所有“{old}”改为“{new}”", f"统一把“{old}”换成“{new}”"])
+
+
+def _replaceable(c: Ctx, full: str, old: str, new: str) -> bool:
+    """`old` occurs, only in lower case (so a case-sensitive replacement is what the user means), and `new` does not."""
+    if new.lower() in full.lower():
+        return False
+    if c.dl != "en":
+        return old in full
+    exact = len(re.findall(rf"\b{re.escape(old)}\b", full))
+    return exact >= 1 and exact == len(re.findall(rf"\b{re.escape(old)}\b", full, re.I))
 
 
 @edit(1.0)
@@ -534,10 +540,15 @@ def fill_form(c: Ctx) -> str:
     return c.say([f"fill in the answer column of {ref} — " + "; ".join(pairs)], [f"把{ref}的填写栏填上：" + "，".join(pairs)])
 
 
+ROW_LABELS = {"Month": "July", "月份": "七月", "City": "Bath", "城市": "无锡", "Year group": "Year 8", "年级": "初二",
+              "Year": None, "年份": None}
+
+
 @edit(1.0)
 def add_row(c: Ctx) -> str:
     t = numeric_table(c)
-    label = c.pick(["Other", "Training", "Travel"] if c.dl == "en" else ["其他", "培训", "差旅"])
+    first = t["cells"][0][0].strip()
+    label = ROW_LABELS.get(first) or c.pick(["Other", "Training", "Travel"] if c.dl == "en" else ["其他", "培训", "差旅"])
     if any(r[0].strip() == label for r in t["cells"]):
         raise Skip("exists")
     vals = [str(c.rng.randrange(10, 99)) for _ in range(t["cols"] - 1)]
@@ -1151,13 +1162,15 @@ def quote_style(c: Ctx) -> str:
 @edit(0.7)
 def promote_to_heading(c: Ctx) -> str:
     cands = [p for p in c.paragraphs() if not heading_level(p) and 3 <= len(p["text"].strip()) <= 30 and not p.get("list") and p.get("style") == "Normal"
+             and p.get("runs") and all(r.get("bold") for r in p["runs"] if r.get("text", "").strip()) and not p["text"].strip().startswith(("(", "（"))
              and not re.search(r"[.。,，:：!?！？]$|_|\t|\d{3}", p["text"].strip()) and not p["text"].strip().startswith(("Dear", "尊敬", "Kind", "此致"))]
     p = c.pick(cands)
     level = c.rng.choice([1, 2])
     if sum(1 for x in c.paragraphs() if x["text"].strip() == p["text"].strip()) != 1:
         raise Skip("dup")
     c.run("apply_style", paragraphs=p["id"], style=f"Heading {level}")
-    return c.say([f"make the line {q(c, p['text'].strip())} a level-{level} heading (Heading {level} style)"], [f"把“{p['text'].strip()}”这一行设为{level}级标题"])
+    return c.say([f"the bold line {q(c, p['text'].strip())} is really a heading: give it the Heading {level} style"],
+                 [f"加粗的那行“{p['text'].strip()}”其实是标题，把它设为{level}级标题（标题 {level} 样式）"])
 
 
 @edit(0.9)
@@ -1697,8 +1710,7 @@ def address_block(c: Ctx) -> str:
 @edit(0.7)
 def two_replacements(c: Ctx) -> str:
     full = " ".join(p["text"] for p in c.paragraphs()) + " " + " ".join(" ".join(r) for t in c.st["tables"] for r in t["cells"])
-    cands = [(o, n) for o, n in extra(c, "replacements")
-             if (re.search(rf"\b{re.escape(o)}\b", full) if c.dl == "en" else o in full) and n not in full]
+    cands = [(o, n) for o, n in extra(c, "replacements") if _replaceable(c, full, o, n)]
     if len(cands) < 2:
         raise Skip("few")
     (o1, n1), (o2, n2) = c.rng.sample(cands, 2)
@@ -1707,7 +1719,7 @@ def two_replacements(c: Ctx) -> str:
     for o, n in ((o1, n1), (o2, n2)):
         args = {"find": o, "replace": n}
         if c.dl == "en":
-            args.update(whole_word=True, match_case=False)
+            args.update(whole_word=True, match_case=True)
         c.run("replace_text", **args)
     return c.say([f"throughout the document, replace {q(c, o1)} with {q(c, n1)} and {q(c, o2)} with {q(c, n2)}"],
                  [f"全文把“{o1}”换成“{n1}”，“{o2}”换成“{n2}”"])

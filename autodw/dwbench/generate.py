@@ -86,16 +86,16 @@ def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
         return _tidy(_cap(text))
     verb_first = clauses[0].startswith(_ZH_VERBS)
     if len(clauses) == 1:
-        forms = ["{c}。", "请{c}。", "{c}，谢谢！"] + (["帮我{c}。", "麻烦{c}，谢谢。"] if verb_first else [])
+        forms = ["{c}。", "{c}，谢谢！"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。"] if verb_first else [])
         return _tidy(rng.choice(forms).format(c=clauses[0]))
-    out = rng.choice(["", "请"] + (["帮我", "麻烦"] if verb_first else [])) + clauses[0]
+    out = rng.choice([""] + (["请", "帮我", "麻烦"] if verb_first else [])) + clauses[0]
     for cl in clauses[1:]:
-        joiners = ["，然后", "；另外，", "。接着"] + ([] if cl.startswith(("在", "刚", "“")) else ["，再"])
+        joiners = ["，然后", "；另外，", "。接着"] + (["，再"] if cl.startswith(_ZH_VERBS) and not cl.startswith("在") else [])
         out += rng.choice(joiners) + cl
     return _tidy(out + rng.choice(["。", "，谢谢。"]))
 
 
-_ZH_VERBS = tuple("把在给删将用插加去设取打开更刷修新添合拆复移调按隐让限发统整")
+_ZH_VERBS = tuple("把在给删将用插加去设取打更刷修新添合拆复移调按隐让限发统")
 
 
 def _tidy(text: str) -> str:
