@@ -213,7 +213,10 @@ class Ctx:
         return None
 
     def _unique_heading(self, h: dict) -> bool:
-        return sum(1 for q in self.headings() if q["text"].strip() == h["text"].strip()) == 1
+        """A heading users can name by its text: unique, one line, not too long."""
+        t = h["text"].strip()
+        return (sum(1 for q in self.headings() if q["text"].strip() == t) == 1 and "\t" not in t and "\n" not in t
+                and len(t) <= 60)
 
     def ref_heading(self, h: dict) -> str:
         """A phrase naming a heading by its text (or memory)."""
@@ -295,7 +298,7 @@ def _is_body(p: dict) -> bool:
     style = p.get("style") or "Normal"
     text = p["text"].strip()
     return (not _heading_level(p) and not p.get("list") and len(text) >= 12 and style in ("Normal", "Body Text", "Quote")
-            and "\t" not in p["text"])
+            and "\t" not in p["text"] and "\n" not in p["text"] and "__" not in p["text"])
 
 
 def _has_cjk(text: str) -> bool:

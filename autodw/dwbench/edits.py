@@ -58,11 +58,11 @@ def place(c: Ctx) -> tuple[str, object]:
     if heads:
         h = c.rng.choice(heads)
         options.append((c.say([f'at the end of the "{h["text"].strip()}" section', f'after the {h["text"].strip()} section'],
-                              [f"在“{h['text'].strip()}”一节的末尾", f"放到“{h['text'].strip()}”部分最后"]),
+                              [f"在“{h['text'].strip()}”一节的末尾", f"在“{h['text'].strip()}”部分最后"]),
                         {"after": c.last_block_of_section(h["id"])}))
         h2 = c.rng.choice(heads)
         options.append((c.say([f'just above the "{h2["text"].strip()}" heading', f'before the {h2["text"].strip()} heading'],
-                              [f"在“{h2['text'].strip()}”标题前面", f"放在“{h2['text'].strip()}”这个标题之前"]),
+                              [f"在“{h2['text'].strip()}”标题前面", f"在“{h2['text'].strip()}”这个标题之前"]),
                         {"before": h2["id"]}))
     body = c.body()
     if body:
@@ -198,6 +198,10 @@ def append_text(c: Ctx) -> str:
 @edit(0.8)
 def page_break_before(c: Ctx) -> str:
     h = c.pick([h for h in c.headings(1) if c._unique_heading(h) and h["index"] > 2])
+    paras = c.paragraphs()
+    k = [p["id"] for p in paras].index(h["id"])
+    if k > 0 and not paras[k - 1]["text"].strip():
+        raise Skip("blank paragraph or page break right before")
     c.run("insert_page_break", position={"before": h["id"]})
     return c.say([f"start {c.ref_section(h)} on a new page with a page break", f"put a page break before {c.ref_heading(h)}"],
                  [f"在{c.ref_heading(h)}前插入分页符", f"让{c.ref_section(h)}从新的一页开始（插一个分页符）"])
@@ -397,7 +401,7 @@ def delete_sentence(c: Ctx) -> str:
 def uppercase_heading(c: Ctx) -> str:
     h = c.pick([h for h in c.headings() if not has_cjk(h["text"]) and h["text"] != h["text"].upper() and re.search("[a-z]", h["text"])])
     ref = c.ref_heading(h)
-    case = c.rng.choice(["upper", "upper", "lower"]) if h["text"] != h["text"].lower() else "upper"
+    case = "upper"
     c.run("change_case", paragraph=h["id"], case=case)
     return c.say([f"retype {ref} in {'capital' if case == 'upper' else 'lower-case'} letters" if case == "upper" else f"change {ref} to all lower case",
                   f"change the letters of {ref} to {'UPPER CASE' if case == 'upper' else 'lower case'}"],
@@ -516,7 +520,10 @@ def change_cell(c: Ctx) -> str:
     r = c.rng.randrange(1, t["rows"])
     col = c.rng.randrange(1, t["cols"])
     old = t["cells"][r][col]
-    new = fmt_num(num(old) + c.rng.choice([5, 10, -5, 15, 20]))
+    delta = c.rng.choice([5, 10, -5, 15, 20])
+    if num(old) + delta < 0 or (num(old) < 20 and abs(delta) > 5):
+        delta = c.rng.choice([1, 2]) if num(old) < 20 else 5
+    new = fmt_num(num(old) + delta)
     ref = c.ref_table(t)
     c.run("set_cell_text", table=t["id"], row=r, col=col, text=new)
     rl, cl = t["cells"][r][0].strip(), t["cells"][0][col].strip()
@@ -1025,12 +1032,10 @@ def format_heading(c: Ctx) -> str:
 def emphasise_words(c: Ctx) -> str:
     p = pick_body(c, 20)
     ref = c.ref_para(p)
-    if has_cjk(p["text"]):
-        m = re.search(r"\d+(?:\.\d+)?[%％万元]*|[\u4e00-\u9fff]{4}", p["text"][3:])
-        span = m.group(0) if m else None
-    else:
-        m = re.search(r"\b\d[\d.,%]*(?: [a-z]+)?|\b[a-z]{6,} [a-z]{3,}\b", p["text"][5:])
-        span = m.group(0) if m else None
+    pattern = (r"\d+(?:\.\d+)?[%％万元]*|[\u4e00-\u9fff]{4}" if has_cjk(p["text"])
+               else r"\b\d[\d.,]*(?:%| percent| million| dollars| days| weeks| years| students| minutes)?(?!\w)|\b(?!which\b|there\b|their\b|about\b)[a-z]{7,}\b")
+    m = next((m for m in re.finditer(pattern, p["text"]) if m.start() >= (3 if has_cjk(p["text"]) else 5)), None)
+    span = m.group(0).rstrip(".,") if m else None
     if not span or p["text"].count(span) != 1:
         raise Skip("span")
     choice = c.rng.randrange(3)
@@ -1381,8 +1386,7 @@ def odd_even(c: Ctx) -> str:
     if c.sections()[0].get("different_odd_even"):
         raise Skip("already")
     text = "Even page" if c.dl == "en" else "偶数页"
-    c.run("set_header_footer_options", section="all", different_odd_even=True)
-    c.run("set_header_footer", section="all", where="header", text=text, kind="even", alignment="left")
+    c.run("set_header_footer", section="all", where="header", text=text, kind="even", alignment="left")  # turns on odd/even itself
     return c.say([f"turn on different odd and even pages and make the even-page header read {q(c, text)}, aligned left"],
                  [f"设置奇偶页不同，偶数页页眉写“{text}”，左对齐"])
 
@@ -1658,8 +1662,8 @@ def sections_on_new_pages(c: Ctx) -> str:
     ids = [p["id"] for p in c.paragraphs()]
     for h in heads:
         prev = c.paragraphs()[ids.index(h["id"]) - 1] if ids.index(h["id"]) > 0 else None
-        if prev is not None and not prev["text"].strip() and not prev.get("runs"):
-            raise Skip("empty paragraph before heading")
+        if prev is not None and not prev["text"].strip():
+            raise Skip("empty paragraph or page break before heading")
     for h in heads:
         c.run("insert_page_break", position={"before": h["id"]})
     return c.say(["start every main section except the first on a new page (page breaks before those level-1 headings)"],
@@ -1751,8 +1755,13 @@ THEMES: dict[str, tuple[str, ...]] = {
 }
 """Edits people tend to ask for together; the clauses of one instruction usually share a theme."""
 THEME_OF = {name: theme for theme, names in THEMES.items() for name in names}
+UNDOING = ("delete_table", "delete_paragraph", "chart_delete", "delete_picture", "drop_watermark", "unmerge_title", "clear_format",
+           "unlist", "delete_row", "delete_column", "delete_sentence", "resolve_changes", "scrub_personal", "merge_sections",
+           "drop_footnote", "drop_comment", "drop_bookmark", "change_link", "delete_empty_paragraphs", "replace_picture")
+"""Edits that remove or reset things: only the first clause of an instruction may be one (otherwise they could undo
+an earlier clause of the same instruction, leaving a gold call that is not needed)."""
 MULTI_CALL = ("styled_table", "section_with_table", "sections_on_new_pages", "delete_empty_paragraphs", "address_block",
-              "two_replacements", "add_section", "title_row", "landscape_section", "odd_even", "bookmark_and_reference",
+              "two_replacements", "add_section", "title_row", "landscape_section", "bookmark_and_reference",
               "move_section_up", "center_title")
 """Edits that take several calls for one wish (favoured when a hard instruction is being written)."""
 _missing = set(EDITS) - set(THEME_OF)

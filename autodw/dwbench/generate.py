@@ -23,7 +23,9 @@ from autodw.apis import registry
 from autodw.document import WordDocument
 from autodw.dwbench import documents
 from autodw.dwbench.context import Call, Ctx, Skip
-from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF
+from autodw.dwbench import records
+from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF, UNDOING
+from autodw.dwbench.validate import check_turn, validate_session
 from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, SHARD_SESSIONS, corpus_dir, difficulty_of, fingerprint,
                                     fingerprint_members, instruction_record)
 
@@ -145,7 +147,13 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
             names.append(name)
         if ctx.calls and lo <= len(ctx.calls) <= hi or (ctx.calls and _attempt >= 3):
             text = join_clauses(clauses, ctx.lang, rng)
-            if text not in used_texts and fingerprint(ctx.doc) != _fp_members(start):
+            end = ctx.doc.snapshot()
+            ctx.doc.restore(start)
+            problems = check_turn(ctx.doc, ctx.calls)  # leaves the document at the turn's end state
+            ctx._state = None
+            if problems:
+                _log(f"  turn rejected: {problems[0]}")
+            elif text not in used_texts and fingerprint_members(end.members) != _fp_members(start):
                 used_texts.add(text)
                 return Turn(text, list(ctx.calls), names, ctx.free_text)
         ctx.doc.restore(start)
@@ -186,7 +194,7 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
     names, weights = [], []
     theme = THEME_OF.get(taken[0]) if taken and rng.random() < 0.8 else None
     for name, e in EDITS.items():
-        if name in taken or (theme and THEME_OF.get(name) != theme):
+        if name in taken or (theme and THEME_OF.get(name) != theme) or (taken and name in UNDOING):
             continue
         w = e.weight * (3 if hard and name in MULTI_CALL else 1)
         if e.needs_memory:
@@ -234,7 +242,9 @@ def corpus_candidates() -> list[tuple[str, bytes]]:
         except Exception:  # noqa: BLE001 - files the model refuses are simply not used
             continue
         ctx = Ctx(doc, "en", random.Random(0))
-        if len(ctx.body()) >= 4 and len(st["paragraphs"]) <= 400:
+        text = " ".join(p["text"] for p in st["paragraphs"]).lower()
+        english_or_chinese = text.count(" the ") >= 5 or corpus_language(data) == "zh"
+        if len(ctx.body()) >= 4 and len(st["paragraphs"]) <= 400 and english_or_chinese:
             out.append((path.name, data))
     return out
 
@@ -308,8 +318,24 @@ def run_plan(plan: Plan, seed: int = SEED, avoid: frozenset[str] = frozenset()) 
         source, path, doc_lang, kind = plan.choices[min(attempt // 2, len(plan.choices) - 1)]
         session = Session(f"dwb-{plan.index + 1:03d}", plan.language, doc_lang, kind, source)
         if write_session(session, Path(path).read_bytes(), random.Random(f"{seed}-{plan.index}-{attempt}"), used, plan.n_turns[attempt]):
-            return session
+            failures = validate_session(as_records(session))
+            if not failures:
+                return session
+            _log(f"  {session.session_id} attempt {attempt} rejected: {failures[0]}")
+            for t in session.turns:
+                used.discard(t.instruction)
     return None
+
+
+def as_records(session: Session) -> records.Session:
+    """The loader's view of a session being written (to check it exactly as `autodw bench validate` will)."""
+    reg = registry()
+    items = tuple(records.instruction_from_record(instruction_record(
+        session_id=session.session_id, turn=n, instruction=t.instruction, language=session.language,
+        doc_language=session.doc_language, doc_kind=session.doc_kind, source=session.source,
+        calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
+        free_text=t.free_text, split="", templates=t.edits)) for n, t in enumerate(session.turns, 1))
+    return records.Session(session.session_id, session.language, items[0].source, items)
 
 
 def _run_plan(plan: Plan) -> Session | None:

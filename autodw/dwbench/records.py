@@ -158,7 +158,8 @@ class Session:
         return replay(self, turn)
 
 
-def _instruction(rec: dict[str, Any]) -> Instruction:
+def instruction_from_record(rec: dict[str, Any]) -> Instruction:
+    """The typed instruction of one JSON record."""
     return Instruction(
         session_id=rec["session_id"], turn=rec["turn"], text=rec["instruction"], language=rec["language"],
         doc_language=rec["doc_language"], doc_kind=rec["doc_kind"],
@@ -190,7 +191,7 @@ def load_split(split: str = "test") -> list[Session]:
     """The sessions of a split (``dev``, ``test`` or ``mini``), in order."""
     sessions: dict[str, list[Instruction]] = {}
     for rec in iter_records(split):
-        sessions.setdefault(rec["session_id"], []).append(_instruction(rec))
+        sessions.setdefault(rec["session_id"], []).append(instruction_from_record(rec))
     out = []
     for sid, items in sessions.items():
         items.sort(key=lambda i: i.turn)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from autodw.apis import execute
 from autodw.errors import AutodwError
-from autodw.dwbench.records import Instruction, Session, fingerprint_members, load_split, open_source
+from autodw.dwbench.records import Session, fingerprint_members, load_split, open_source
 
 _ID = re.compile(r"^(p|t|img|chart|shape)[0-9]+$")
 
@@ -91,29 +91,38 @@ def validate_session(session: Session) -> list[Failure]:
         return [Failure(session.session_id, str(exc))]
     failures: list[Failure] = []
     for ins in session.instructions:
-        where = ins.key
-        start = doc.snapshot()
-        problem = _run(doc, ins, skip=None)
-        if problem:
-            failures.append(Failure(where, problem))
+        problems = check_turn(doc, ins.gold)
+        failures += [Failure(ins.key, p) for p in problems]
+        if any(" fails: " in p or "names ids" in p for p in problems):  # the document is no longer the expected one
             failures.append(Failure(session.session_id, f"later turns not checked after the failure in turn {ins.turn}"))
             break
-        end = doc.snapshot()
-        expected = fingerprint_members(end.members)
-        if expected == fingerprint_members(start.members):
-            failures.append(Failure(where, "the gold calls do not change the document"))
-        if len(ins.gold) > 1:
-            for k, call in enumerate(ins.gold):
-                doc.restore(start)
-                if _run(doc, ins, skip=k, check_ids=False) is None and fingerprint_members(doc.snapshot().members) == expected:
-                    failures.append(Failure(where, f"gold call {k + 1} ({call.api}) is not needed: the turn ends the same without it"))
-        doc.restore(end)
     return failures
 
 
-def _run(doc, ins: Instruction, skip: int | None, check_ids: bool = True) -> str | None:
-    """Run an instruction's gold calls (all but `skip`); the first problem, or None."""
-    for k, call in enumerate(ins.gold):
+def check_turn(doc, calls) -> list[str]:
+    """Run one turn's gold calls on `doc` (left at the turn's expected state) and return its problems:
+    a call that fails or names a missing id, no change at all, or a call whose removal changes nothing."""
+    start = doc.snapshot()
+    problem = _run(doc, calls, skip=None)
+    if problem:
+        return [problem]
+    end = doc.snapshot()
+    expected = fingerprint_members(end.members)
+    problems = []
+    if expected == fingerprint_members(start.members):
+        problems.append("the gold calls do not change the document")
+    if len(calls) > 1:
+        for k, call in enumerate(calls):
+            doc.restore(start)
+            if _run(doc, calls, skip=k, check_ids=False) is None and fingerprint_members(doc.snapshot().members) == expected:
+                problems.append(f"gold call {k + 1} ({call.api}) is not needed: the turn ends the same without it")
+        doc.restore(end)
+    return problems
+
+
+def _run(doc, calls, skip: int | None, check_ids: bool = True) -> str | None:
+    """Run gold calls (all but `skip`); the first problem, or None."""
+    for k, call in enumerate(calls):
         if k == skip:
             continue
         if check_ids:
