@@ -52,6 +52,7 @@ class Ctx:
     calls: list[Call] = field(default_factory=list)
     free_text: bool = False
     named: dict[str, str] = field(default_factory=dict)
+    fresh: set[str] = field(default_factory=set)  # ids created by the instruction being written
     doc_lang: str = ""
     _state: dict[str, Any] | None = None
 
@@ -65,6 +66,7 @@ class Ctx:
         """Execute one gold call now and record it."""
         result = execute(self.doc, api, args)
         self.calls.append(Call(api, dict(args)))
+        self.fresh.update(result.created)
         self._state = None
         return result
 
@@ -199,7 +201,7 @@ class Ctx:
         """The shortest opening words (4+ words / 6+ characters) of `p` that no other paragraph starts with."""
         text = " ".join(p["text"].split())
         others = [" ".join(q["text"].split()) for q in self.paragraphs() if q["id"] != p["id"]]
-        if self.lang == "en" or not _has_cjk(text):
+        if not _has_cjk(text):
             words = text.split(" ")
             for n in range(4, min(len(words), 9) + 1):
                 cand = " ".join(words[:n]).rstrip(",;:")

@@ -73,7 +73,7 @@ FEATURES = ("image", "chart", "footnote", "comment", "header", "toc", "hyperlink
 def random_spec(name: str, kind: str, lang: str, rng: random.Random) -> DocSpec:
     """A document spec with a random organisation, person, number scale and feature set."""
     c = content()
-    feats = {f for f in FEATURES if rng.random() < {"toc": 0.3, "tracked": 0.2, "section": 0.3, "hyperlink": 0.35,
+    feats = {f for f in FEATURES if rng.random() < {"toc": 0.3, "tracked": 0.35, "section": 0.3, "hyperlink": 0.35,
                                                     "bookmark": 0.3, "chart": 0.6}.get(f, 0.5)}
     if kind in ("letter", "form"):
         feats -= {"toc", "chart", "section"}

@@ -88,7 +88,8 @@ def prefer(c: Ctx, cands: list[dict], key: str) -> dict:
 
 
 def pick_body(c: Ctx, min_len: int = 12, cjk: bool | None = None) -> dict:
-    cands = [p for p in c.body() if len(p["text"]) >= min_len and (cjk is None or has_cjk(p["text"]) == cjk)]
+    """A body paragraph (not one this instruction just created: people do not add and then rework text in one breath)."""
+    cands = [p for p in c.body() if len(p["text"]) >= min_len and (cjk is None or has_cjk(p["text"]) == cjk) and p["id"] not in c.fresh]
     return prefer(c, cands, "para")
 
 
@@ -1142,17 +1143,14 @@ def rule_under_title(c: Ctx) -> str:
     return c.say(["draw a 1.5 pt dark blue line under the title (a bottom border)"], ["在标题下方加一条1.5磅深蓝色下边框线"])
 
 
-@edit(0.5)
+@edit(0.6)
 def signature_tabs(c: Ctx) -> str:
-    cands = [p for p in c.paragraphs() if "____" in p["text"] or "签名" in p["text"] or "Signed" in p["text"]]
-    if not cands:
-        p = pick_body(c)
-    else:
-        p = c.pick(cands)
-    ids = [p["id"]]
-    ref = c.ref_para(p) if p in c.body() else q(c, p["text"].strip()[:30])
-    c.run("set_tab_stops", paragraphs=ids, stops=[{"position": "15cm", "alignment": "right", "leader": "dot"}])
-    return c.say([f"give {ref} a right-aligned tab stop at 15 cm with a dotted leader"], [f"给{ref}设置15厘米处的右对齐制表位，前导符用点"])
+    cands = [p for p in c.paragraphs() if "____" in p["text"] and len(p["text"].strip()) <= 60 and "\t" not in p["text"]
+             and sum(1 for x in c.paragraphs() if x["text"] == p["text"]) == 1]
+    p = c.pick(cands)
+    c.run("set_tab_stops", paragraphs=[p["id"]], stops=[{"position": "15cm", "alignment": "right", "leader": "dot"}])
+    return c.say([f"give the signature line {q(c, p['text'].strip())} a right-aligned tab stop at 15 cm with a dotted leader"],
+                 [f"给签名行{q(c, p['text'].strip())}设置15厘米处的右对齐制表位，前导符用点"])
 
 
 @edit(1.0)
@@ -1237,7 +1235,7 @@ def to_numbered(c: Ctx) -> str:
     items = c.list_items()
     groups = _list_groups(c, items)
     g = c.pick([g for g in groups if len(g) >= 2 and g[0].get("list", {}).get("kind") == "bullet"])
-    first = g[0]["text"].strip()
+    first = _item_opening(g[0]["text"])
     c.run("set_list_format", paragraphs=[p["id"] for p in g], kind="numbered")
     return c.say([f"turn the bulleted list that starts with {q(c, first)} into a numbered list"], [f"把以“{first}”开头的项目符号列表改成编号列表"])
 
@@ -1262,7 +1260,7 @@ def paragraphs_to_list(c: Ctx) -> str:
 def unlist(c: Ctx) -> str:
     groups = _list_groups(c, c.list_items())
     g = c.pick([g for g in groups if len(g) >= 2])
-    first = g[0]["text"].strip()
+    first = _item_opening(g[0]["text"])
     c.run("remove_list", paragraphs=[p["id"] for p in g])
     return c.say([f"remove the bullets/numbers from the list beginning {q(c, first)} so they are plain paragraphs"], [f"去掉以“{first}”开头的那个列表的项目符号/编号，改成普通段落"])
 
@@ -1274,6 +1272,15 @@ def indent_item(c: Ctx) -> str:
     item = g[-1]
     c.run("set_list_format", paragraphs=[item["id"]], level=1)
     return c.say([f"indent the list item {q(c, item['text'].strip())} one level (make it a sub-item)"], [f"把列表项“{item['text'].strip()}”降一级，变成上一项的子项"])
+
+
+def _item_opening(text: str) -> str:
+    """The first words of a list item (all of it when short)."""
+    text = " ".join(text.split())
+    if has_cjk(text):
+        return text if len(text) <= 14 else text[:12] + "……"
+    words = text.split(" ")
+    return text if len(words) <= 7 else " ".join(words[:6]) + "..."
 
 
 def _list_groups(c: Ctx, items: list[dict]) -> list[list[dict]]:
@@ -1359,7 +1366,8 @@ def merge_sections(c: Ctx) -> str:
 @edit(1.0)
 def set_header(c: Ctx) -> str:
     org = next((o for o in content()["orgs"][c.dl] if o in " ".join(p["text"] for p in c.paragraphs())), None)
-    text = c.pick([f"{org} - Confidential", "Internal use only", "Draft - not for circulation"] if c.dl == "en" else ([f"{org} 内部资料"] if org else []) + ["内部资料 注意保密", "征求意见稿"])
+    text = c.pick(([f"{org} - Confidential"] if org else []) + ["Internal use only", "Draft - not for circulation"] if c.dl == "en"
+                  else ([f"{org} 内部资料"] if org else []) + ["内部资料 注意保密", "征求意见稿"])
     align = c.rng.choice(["right", "center"])
     c.run("set_header_footer", section="all", where="header", text=text, alignment=align)
     return c.say([f"set the header on every page to {q(c, text)}, {'right-aligned' if align == 'right' else 'centred'}"],
@@ -1557,7 +1565,7 @@ def track_on(c: Ctx) -> str:
     return c.say(["turn on Track Changes", "switch on change tracking for later edits"], ["打开修订模式", "开启修订（跟踪更改）"])
 
 
-@edit(0.9)
+@edit(1.8)
 def resolve_changes(c: Ctx) -> str:
     if not c.st["interactive"]["tracked_changes"]:
         raise Skip("none")

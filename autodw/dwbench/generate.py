@@ -35,7 +35,7 @@ N_DEV = 50
 N_CORPUS = 36
 ZH_SHARE = 0.45
 TURN_WEIGHTS = {4: 0.08, 5: 0.10, 6: 0.17, 7: 0.25, 8: 0.40}
-BUCKETS = {"easy": (0.25, 1, 3), "medium": (0.40, 4, 6), "hard": (0.35, 7, 14)}
+BUCKETS = {"easy": (0.24, 1, 3), "medium": (0.40, 4, 6), "hard": (0.36, 8, 16)}
 CALLS_PER_SESSION = (15, 75)
 MAX_CLAUSES = 4
 
@@ -119,13 +119,13 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
     for _attempt in range(6):
         ctx.memory = dict(memory)
         start = ctx.doc.snapshot()
-        ctx.calls, ctx.free_text, ctx.named = [], False, {}
+        ctx.calls, ctx.free_text, ctx.named, ctx.fresh = [], False, {}, set()
         clauses, names = [], []
         tries = 0
-        while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES and tries < 40:
+        while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (bucket == "hard") and tries < 40:
             tries += 1
             name = _choose_edit(ctx, rng, names, turn_no, hard=bucket == "hard")
-            before, n_before, mem, named = ctx.doc.snapshot(), len(ctx.calls), dict(ctx.memory), dict(ctx.named)
+            before, n_before, mem, named, fresh = ctx.doc.snapshot(), len(ctx.calls), dict(ctx.memory), dict(ctx.named), set(ctx.fresh)
             try:
                 clause = EDITS[name].func(ctx)
                 _check_each_call_changes(ctx, before, n_before)
@@ -135,13 +135,13 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
                 ctx.doc.restore(before)
                 ctx._state = None
                 del ctx.calls[n_before:]
-                ctx.memory, ctx.named = mem, named
+                ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
             if len(ctx.calls) > hi or (ctx.free_text and len(clauses) > 0):
                 ctx.doc.restore(before)
                 ctx._state = None
                 del ctx.calls[n_before:]
-                ctx.memory, ctx.named = mem, named
+                ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
             clauses.append(clause)
             names.append(name)
@@ -392,6 +392,30 @@ def assign_splits(sessions: list[Session], seed: int = SEED) -> dict[str, list[S
     return {"dev": [s for s in sessions if s.session_id in dev_ids], "test": [s for s in sessions if s.session_id not in dev_ids]}
 
 
+REVIEW_FILE = DATA_DIR / "review_fixes.json"
+"""Wording fixes from reading the data (SESSION#TURN -> {"from": generated text, "to": fixed text}); gold calls are
+unchanged, so a fix may only reword. Applied when the data is written; a fix whose "from" no longer matches is reported."""
+
+
+def apply_review_fixes(sessions: list[Session]) -> int:
+    """Reword the instructions listed in REVIEW_FILE; returns how many were applied."""
+    if not REVIEW_FILE.is_file():
+        return 0
+    fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8"))
+    applied = 0
+    for s in sessions:
+        for n, t in enumerate(s.turns, 1):
+            fix = fixes.get(f"{s.session_id}#{n}")
+            if fix is None:
+                continue
+            if t.instruction != fix["from"]:
+                _log(f"review fix {s.session_id}#{n} does not match the generated text any more; not applied")
+                continue
+            t.instruction = fix["to"]
+            applied += 1
+    return applied
+
+
 def write(splits: dict[str, list[Session]], clear: bool = True) -> None:
     reg = registry()
     for old in DATA_DIR.glob("*.jsonl") if clear else ():
@@ -439,10 +463,31 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def apply_review_fixes_to_files() -> int:
+    """Apply REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the lines changed."""
+    fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8"))
+    changed = 0
+    for path in sorted(DATA_DIR.glob("*.jsonl")):
+        out = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            fix = fixes.get(f"{rec['session_id']}#{rec['turn']}")
+            if fix and rec["instruction"] == fix["from"]:
+                rec["instruction"] = fix["to"]
+                changed += 1
+            out.append(json.dumps(rec, ensure_ascii=False))
+        path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return changed
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--apply-review"]:
+        _log(f"{apply_review_fixes_to_files()} instruction lines reworded")
+        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     sessions = generate(n_sessions=n, workers=workers)
+    _log(f"{apply_review_fixes(sessions)} review fixes applied")
     splits = assign_splits(sessions)
     write(splits)
     write_mini(choose_mini(splits["test"]))

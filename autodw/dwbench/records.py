@@ -28,7 +28,7 @@ DOCS_DIR = DATA_DIR / "docs"
 ASSETS_DIR = DATA_DIR / "assets"
 MINI_FILE = DATA_DIR / "mini_sessions.txt"
 SPLITS = ("dev", "test", "mini")
-SHARD_SESSIONS = 25
+SHARD_SESSIONS = 15
 CACHE_VERSION = "1"
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
 """Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""
