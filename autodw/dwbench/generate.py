@@ -500,9 +500,6 @@ def main() -> None:
     _log(f"wrote {len(sessions)} sessions")
 
 
-if __name__ == "__main__":
-    main()
-
 
 # ----------------------------------------------------------------------------- "the same ..." after something new was made
 _CREATES = {"para": {"insert_paragraph", "insert_heading", "insert_list", "duplicate_block", "split_paragraph", "insert_table",
@@ -542,3 +539,7 @@ def disambiguate(text: str, lang: str, calls: list[Call]) -> str:
             pos = m.end()
         text = out + text[pos:]
     return text
+
+
+if __name__ == "__main__":
+    main()
