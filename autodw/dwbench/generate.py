@@ -486,9 +486,39 @@ def apply_review_fixes_to_files() -> int:
     return changed
 
 
+HANDWRITTEN_FILE = DATA_DIR / "handwritten_turns.json"
+"""Turns written by hand and appended to generated sessions (each one's gold checked by validate like the rest):
+used where the templates left an API with fewer than 3 uses (clear_text_format)."""
+
+
+def add_handwritten_turns_to_files() -> int:
+    """Append the hand-written turns to their sessions in the JSONL shards (once); returns how many were added."""
+    reg = registry()
+    added = 0
+    for entry in json.loads(HANDWRITTEN_FILE.read_text(encoding="utf-8")):
+        for path in sorted(DATA_DIR.glob("*.jsonl")):
+            recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            mine = [r for r in recs if r["session_id"] == entry["session_id"]]
+            if not mine or any(r["instruction"] == entry["text"] for r in mine):
+                continue
+            last = max(mine, key=lambda r: r["turn"])
+            calls = [(g["api"], g["args"]) for g in entry["gold"]]
+            rec = instruction_record(
+                session_id=last["session_id"], turn=last["turn"] + 1, instruction=entry["text"], language=last["language"],
+                doc_language=last["doc_language"], doc_kind=last["doc_kind"],
+                source={"kind": last["source_kind"], "file": last["source_file"], "sha256": last["source_sha256"]},
+                calls=calls, intents=[reg.get(a).intent for a, _ in calls], free_text=False, split=last["split"],
+                templates=["handwritten"])
+            recs.insert(recs.index(last) + 1, rec)
+            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in recs) + "\n", encoding="utf-8")
+            added += 1
+    return added
+
+
 def main() -> None:
     if sys.argv[1:] == ["--apply-review"]:
         _log(f"{apply_review_fixes_to_files()} instruction lines reworded")
+        _log(f"{add_handwritten_turns_to_files()} hand-written turns added")
         return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -497,7 +527,7 @@ def main() -> None:
     splits = assign_splits(sessions)
     write(splits)
     write_mini(choose_mini(splits["test"]))
-    _log(f"wrote {len(sessions)} sessions")
+    _log(f"wrote {len(sessions)} sessions; {add_handwritten_turns_to_files()} hand-written turns added")
 
 
 
