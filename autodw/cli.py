@@ -424,7 +424,15 @@ def _register_sessions(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_lazy("autodw.render:render_command"))
 
 
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions]
+def _register_bench(sub: argparse._SubParsersAction) -> None:
+    # autodw.dwbench.cli imports only the light record module; each subcommand's work is imported lazily.
+    # It returns the bench subparsers: more subcommands (run, report, ...) are added there.
+    from autodw.dwbench.cli import register
+
+    register(sub, _lazy)
+
+
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions, _register_bench]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

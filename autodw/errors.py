@@ -120,6 +120,10 @@ class TemplateDataError(ConfigError):
     """An intent template data file (``autodw/intents/templates/*.yaml``) is malformed; the message names file and template."""
 
 
+class BenchmarkDataError(AutodwError):
+    """DWBench data is missing (e.g. the shared corpus), changed (checksum) or inconsistent."""
+
+
 # --- our own bugs -------------------------------------------------------------------
 
 

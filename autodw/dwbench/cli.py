@@ -1,0 +1,95 @@
+"""Handlers of ``autodw bench validate|stats|show`` (registered in autodw/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from autodw.dwbench.records import SPLITS, find_session, load_split
+
+
+def _print_json(data) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    """Replay the gold calls of one split (or all) and list every failed check; exit 1 if any."""
+    from autodw.dwbench.validate import validate
+
+    splits = [args.split] if args.split else ["dev", "test"]
+    progress = (lambda sid: print(f"  {sid}", file=sys.stderr, flush=True)) if args.verbose else None
+    report = validate(splits, progress=progress)
+    if args.format == "json":
+        _print_json(report.to_dict())
+    else:
+        for failure in report.failures:
+            print(failure)
+        status = "ok" if report.ok else f"{len(report.failures)} failure(s)"
+        print(f"{'+'.join(splits)}: {report.sessions} sessions, {report.instructions} instructions, {report.calls} gold calls "
+              f"replayed in {report.seconds:.1f} s: {status}")
+    return 0 if report.ok else 1
+
+
+def stats_command(args: argparse.Namespace) -> int:
+    """Print the shape of a split (text or JSON); optionally draw the Fig. 2 histograms."""
+    from autodw.dwbench.stats import compute_stats, plot, render_text
+
+    stats = compute_stats(load_split(args.split))
+    stats["split"] = args.split
+    if args.plot:
+        plot(stats, args.plot)
+    if args.format == "json":
+        _print_json(stats)
+    else:
+        print(f"split {args.split}")
+        print(render_text(stats))
+        if args.plot:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def show_command(args: argparse.Namespace) -> int:
+    """Print one session: source, then each turn's instruction and gold calls."""
+    session = find_session(args.session_id)
+    if args.format == "json":
+        _print_json({"session_id": session.session_id, "language": session.language,
+                     "source": vars(session.source),
+                     "turns": [{"turn": i.turn, "instruction": i.text, "difficulty": i.difficulty, "free_text": i.free_text,
+                                "intents": list(i.intents), "gold": [{"api": c.api, "args": c.args} for c in i.gold]}
+                               for i in session.instructions]})
+        return 0
+    src = session.source
+    print(f"{session.session_id} ({session.language}; {len(session.instructions)} turns, {session.n_calls} gold calls)")
+    print(f"starts from {src.kind} file {src.file} (sha256 {src.sha256[:12]}...)")
+    for ins in session.instructions:
+        flag = ", free text" if ins.free_text else ""
+        print(f"\n[{ins.turn}] {ins.text}\n    {ins.difficulty}, {len(ins.gold)} call(s){flag}; intents: {', '.join(ins.intents)}")
+        for call in ins.gold:
+            print(f"    - {call.api}({json.dumps(call.args, ensure_ascii=False)})")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersAction:
+    """Add ``bench`` and its subcommands; returns the bench subparsers so more can be added (run, report...)."""
+    bench = sub.add_parser("bench", help="DWBench: validate, describe and show the benchmark")
+    bench_sub = bench.add_subparsers(dest="bench_command", required=True, metavar="SUBCOMMAND")
+
+    p = bench_sub.add_parser("validate", help="replay every gold sequence and check it (exit 1 on failures)")
+    p.add_argument("--split", choices=SPLITS, default=None, help="one split (default: dev and test)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-v", "--verbose", action="store_true", help="print each session id as it is checked")
+    p.set_defaults(handler=lazy("autodw.dwbench.cli:validate_command"))
+
+    p = bench_sub.add_parser("stats", help="sessions, instructions, languages, intents, difficulty, distributions")
+    p.add_argument("--split", choices=SPLITS, default="test")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the three distributions (as the paper's Fig. 2)")
+    p.set_defaults(handler=lazy("autodw.dwbench.cli:stats_command"))
+
+    p = bench_sub.add_parser("show", help="print a session's turns, instructions and gold calls")
+    p.add_argument("session_id")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=lazy("autodw.dwbench.cli:show_command"))
+    return bench_sub

@@ -1,0 +1,575 @@
+"""Write DWBench: build the initial documents, write every session turn by turn (edit templates
+joined into instructions, gold calls run as they are chosen), split, and save JSONL shards.
+
+Run: ``python -m autodw.dwbench.generate`` (deterministic for a seed; needs the shared corpus).
+The checks `autodw bench validate` makes are also made here, per instruction, so a session that
+would fail them is never written: each call must change the document and each instruction must
+change it; ids are right by construction (calls run on the live document).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autodw.apis import registry
+from autodw.document import WordDocument
+from autodw.dwbench import documents
+from autodw.dwbench.context import Call, Ctx, Skip
+from autodw.dwbench import records
+from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF, UNDOING
+from autodw.dwbench.validate import check_turn, validate_session
+from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, SHARD_SESSIONS, corpus_dir, difficulty_of, fingerprint,
+                                    fingerprint_members, instruction_record)
+
+SEED = 20251124
+N_SESSIONS = 250
+N_DEV = 50
+N_CORPUS = 36
+ZH_SHARE = 0.45
+TURN_WEIGHTS = {4: 0.08, 5: 0.10, 6: 0.17, 7: 0.25, 8: 0.40}
+BUCKETS = {"easy": (0.24, 1, 3), "medium": (0.40, 4, 6), "hard": (0.36, 8, 16)}
+CALLS_PER_SESSION = (15, 75)
+MAX_CLAUSES = 4
+
+
+@dataclass
+class Turn:
+    instruction: str
+    calls: list[Call]
+    edits: list[str]
+    free_text: bool
+
+
+@dataclass
+class Session:
+    session_id: str
+    language: str
+    doc_language: str
+    doc_kind: str
+    source: dict[str, str]
+    turns: list[Turn] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- instructions
+_NOT_A_VERB = ("in ", "at ", "under ", "right ", "throughout", "actually", "now ", "for ", "after ", "before ", "just ", "on ")
+
+
+def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
+    """One instruction from one or more clauses, with the politeness and connectives people use."""
+    if lang == "en":
+        verb_first = not clauses[0].startswith(_NOT_A_VERB)
+        if len(clauses) == 1:
+            forms = ["{c}.", "{c}, thanks.", "{c}, please."]
+            if verb_first:
+                forms += ["Please {c}.", "Could you {c}?", "Can you {c}, please?", "I'd like you to {c}."]
+            text = rng.choice(forms).format(c=clauses[0])
+        else:
+            head, last = clauses[:-1], clauses[-1]
+            forms = [1, 2, 4] + ([0, 3] if verb_first else [])
+            form = rng.choice(forms)
+            if form == 0:
+                text = "Please " + "; ".join(head) + "; and then " + last + "."
+            elif form == 1:
+                text = _cap(clauses[0]) + "".join(". Then " + x for x in clauses[1:]) + "."
+            elif form == 2:
+                text = "A few changes: " + "; ".join(clauses) + "."
+            elif form == 3:
+                text = "Could you " + "; ".join(head) + "; and " + last + "?"
+            else:
+                text = "; ".join(head) + ". Also, " + last + "."
+        return _tidy(_cap(text))
+    verb_first = clauses[0].startswith(_ZH_VERBS)
+    if len(clauses) == 1:
+        forms = ["{c}。", "{c}，谢谢！"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。"] if verb_first else [])
+        return _tidy(rng.choice(forms).format(c=clauses[0]))
+    out = rng.choice([""] + (["请", "帮我", "麻烦"] if verb_first else [])) + clauses[0]
+    for cl in clauses[1:]:
+        joiners = ["，然后", "；另外，", "。接着"] + (["，再"] if cl.startswith(_ZH_VERBS) and not cl.startswith("在") else [])
+        out += rng.choice(joiners) + cl
+    return _tidy(out + rng.choice(["。", "，谢谢。"]))
+
+
+_ZH_VERBS = tuple("把在给删将用插加去设取打更刷修新添合拆复移调按隐让限发统")
+
+
+def _tidy(text: str) -> str:
+    """No doubled full stops after a quoted sentence that already ends with one."""
+    text = re.sub(r'([.!?])"\.', r'\1"', text)
+    return text.replace("。”。", "。”").replace("。”；", "。”；")
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int) -> Turn | None:
+    """One instruction on the live document (left changed), or None when no good one was found."""
+    weights = [v[0] for v in BUCKETS.values()]
+    bucket = rng.choices(list(BUCKETS), weights)[0]
+    _, lo, hi = BUCKETS[bucket]
+    memory = dict(ctx.memory)
+    for _attempt in range(6):
+        ctx.memory = dict(memory)
+        start = ctx.doc.snapshot()
+        ctx.calls, ctx.free_text, ctx.named, ctx.fresh = [], False, {}, set()
+        clauses, names = [], []
+        tries = 0
+        while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (bucket == "hard") and tries < 40:
+            tries += 1
+            name = _choose_edit(ctx, rng, names, turn_no, hard=bucket == "hard")
+            before, n_before, mem, named, fresh = ctx.doc.snapshot(), len(ctx.calls), dict(ctx.memory), dict(ctx.named), set(ctx.fresh)
+            try:
+                clause = EDITS[name].func(ctx)
+                _check_each_call_changes(ctx, before, n_before)
+            except (Skip, Exception) as exc:  # noqa: BLE001 - any failure: undo this edit and try another
+                if not isinstance(exc, Skip) and not isinstance(exc, _NoChange):
+                    _log(f"  edit {name} failed: {type(exc).__name__}: {exc}")
+                ctx.doc.restore(before)
+                ctx._state = None
+                del ctx.calls[n_before:]
+                ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
+                continue
+            if len(ctx.calls) > hi or (ctx.free_text and len(clauses) > 0):
+                ctx.doc.restore(before)
+                ctx._state = None
+                del ctx.calls[n_before:]
+                ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
+                continue
+            clauses.append(clause)
+            names.append(name)
+        if ctx.calls and lo <= len(ctx.calls) <= hi or (ctx.calls and _attempt >= 3):
+            text = disambiguate(join_clauses(clauses, ctx.lang, rng), ctx.lang, ctx.calls)
+            end = ctx.doc.snapshot()
+            ctx.doc.restore(start)
+            problems = check_turn(ctx.doc, ctx.calls)  # leaves the document at the turn's end state
+            ctx._state = None
+            if problems:
+                _log(f"  turn rejected: {problems[0]}")
+            elif text not in used_texts and fingerprint_members(end.members) != _fp_members(start):
+                used_texts.add(text)
+                return Turn(text, list(ctx.calls), names, ctx.free_text)
+        ctx.doc.restore(start)
+        ctx._state = None
+    return None
+
+
+class _NoChange(Exception):
+    pass
+
+
+def _check_each_call_changes(ctx: Ctx, before, n_before: int) -> None:
+    """Replay the edit's calls from `before`, one by one, and refuse a call that changes nothing."""
+    from autodw.apis import execute
+
+    after = ctx.doc.snapshot()
+    calls = ctx.calls[n_before:]
+    if len(calls) == 1:
+        if _fp_members(before) == _fp_members(after):
+            raise _NoChange()
+        return
+    ctx.doc.restore(before)
+    prev = fingerprint(ctx.doc)
+    for call in calls:
+        execute(ctx.doc, call.api, call.args)
+        now = fingerprint(ctx.doc)
+        if now == prev:
+            raise _NoChange()
+        prev = now
+    ctx._state = None
+
+
+def _fp_members(snapshot) -> str:
+    return fingerprint_members(snapshot.members)
+
+
+def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, hard: bool = False) -> str:
+    names, weights = [], []
+    theme = THEME_OF.get(taken[0]) if taken and rng.random() < 0.8 else None
+    for name, e in EDITS.items():
+        if name in taken or (theme and THEME_OF.get(name) != theme) or (taken and name in UNDOING):
+            continue
+        w = e.weight * (3 if hard and name in MULTI_CALL else 1)
+        if e.needs_memory:
+            if not all(k in ctx.memory for k in e.needs_memory):
+                continue
+            w *= 3
+        if name.startswith("free_") and (taken or rng.random() < 0.4):
+            continue
+        names.append(name)
+        weights.append(w)
+    return rng.choices(names, weights)[0]
+
+
+# ----------------------------------------------------------------------------- sessions
+def write_session(session: Session, data: bytes, rng: random.Random, used_texts: set[str], n_turns: int) -> bool:
+    doc = WordDocument.from_bytes(data, name=session.source["file"])
+    doc.asset_roots = [documents.ASSETS_DIR]
+    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language)
+    for k in range(n_turns):
+        turn = write_turn(ctx, rng, used_texts, k + 1)
+        if turn is None:
+            return False
+        session.turns.append(turn)
+    total = sum(len(t.calls) for t in session.turns)
+    if not CALLS_PER_SESSION[0] <= total <= CALLS_PER_SESSION[1]:
+        for t in session.turns:
+            used_texts.discard(t.instruction)
+        return False
+    return True
+
+
+def corpus_candidates() -> list[tuple[str, bytes]]:
+    """Real corpus files the document model opens and that have enough text to edit."""
+    from autodw.state import extract_state
+
+    folder = corpus_dir()
+    out = []
+    for path in sorted(folder.glob("*.docx")):
+        if path.stat().st_size > 700_000:
+            continue
+        data = path.read_bytes()
+        try:
+            doc = WordDocument.from_bytes(data, name=path.name)
+            st = extract_state(doc)
+        except Exception:  # noqa: BLE001 - files the model refuses are simply not used
+            continue
+        ctx = Ctx(doc, "en", random.Random(0))
+        text = " ".join(p["text"] for p in st["paragraphs"]).lower()
+        english_or_chinese = text.count(" the ") >= 5 or corpus_language(data) == "zh"
+        if len(ctx.body()) >= 4 and len(st["paragraphs"]) <= 400 and english_or_chinese:
+            out.append((path.name, data))
+    return out
+
+
+def corpus_language(data: bytes) -> str:
+    """zh when at least a fifth of the document's letters are Chinese, else en."""
+    from autodw.state import extract_state
+
+    text = "".join(p["text"] for p in extract_state(WordDocument.from_bytes(data))["paragraphs"])
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    letters = sum(1 for ch in text if ch.isalpha())
+    return "zh" if letters and cjk / letters >= 0.2 else "en"
+
+
+@dataclass
+class Plan:
+    """What one session starts from, fixed before any session is written (so workers can run in parallel)."""
+
+    index: int
+    language: str
+    choices: list[tuple[dict[str, str], str, str, str]]  # (source, file path, doc language, doc kind) per attempt
+    n_turns: list[int]
+
+
+def make_plans(seed: int, n_sessions: int) -> list[Plan]:
+    """Build the generated documents, pick the corpus files, and plan every session."""
+    rng = random.Random(seed)
+    documents.make_assets()
+    DOCS_DIR.mkdir(parents=True, exist_ok=True)
+    docs: list[tuple[documents.DocSpec, Path]] = []
+    for kind in documents.KINDS:
+        for lang in ("en", "zh"):
+            for v in range(4):
+                spec = documents.random_spec(f"{kind}-{lang}-{v + 1}.docx", kind, lang, rng)
+                path = DOCS_DIR / spec.name
+                path.write_bytes(documents.build(spec))
+                docs.append((spec, path))
+    corpus = corpus_candidates()
+    _log(f"{len(docs)} generated documents, {len(corpus)} usable corpus files")
+    n_corpus = round(N_CORPUS * n_sessions / N_SESSIONS)
+    origins = ["corpus"] * n_corpus + ["generated"] * (n_sessions - n_corpus)
+    rng.shuffle(origins)
+    corpus_order = corpus[:]
+    rng.shuffle(corpus_order)
+    doc_uses: Counter[str] = Counter()
+    plans, ci = [], 0
+    for i, origin in enumerate(origins):
+        lang = "zh" if rng.random() < ZH_SHARE else "en"
+        choices = []
+        if origin == "corpus":
+            for k in range(6):
+                name, data = corpus_order[(ci + k) % len(corpus_order)]
+                choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
+                                str(corpus_dir() / name), corpus_language(data), "corpus"))
+            ci += 1
+        else:
+            pool = sorted((d for d in docs if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
+            doc_uses[pool[0][0].name] += 1
+            for spec, path in pool[:6]:
+                choices.append(({"kind": "generated", "file": f"docs/{spec.name}", "sha256": hashlib.sha256(path.read_bytes()).hexdigest()},
+                                str(path), lang, spec.kind))
+        n_turns = [rng.choices(list(TURN_WEIGHTS), list(TURN_WEIGHTS.values()))[0] for _ in range(12)]
+        plans.append(Plan(i, lang, choices, n_turns))
+    return plans
+
+
+def run_plan(plan: Plan, seed: int = SEED, avoid: frozenset[str] = frozenset()) -> Session | None:
+    """Write the session of one plan (None if no attempt gave a valid session)."""
+    used = set(avoid)
+    for attempt in range(12):
+        source, path, doc_lang, kind = plan.choices[min(attempt // 2, len(plan.choices) - 1)]
+        session = Session(f"dwb-{plan.index + 1:03d}", plan.language, doc_lang, kind, source)
+        if write_session(session, Path(path).read_bytes(), random.Random(f"{seed}-{plan.index}-{attempt}"), used, plan.n_turns[attempt]):
+            failures = validate_session(as_records(session))
+            if not failures:
+                return session
+            _log(f"  {session.session_id} attempt {attempt} rejected: {failures[0]}")
+            for t in session.turns:
+                used.discard(t.instruction)
+    return None
+
+
+def as_records(session: Session) -> records.Session:
+    """The loader's view of a session being written (to check it exactly as `autodw bench validate` will)."""
+    reg = registry()
+    items = tuple(records.instruction_from_record(instruction_record(
+        session_id=session.session_id, turn=n, instruction=t.instruction, language=session.language,
+        doc_language=session.doc_language, doc_kind=session.doc_kind, source=session.source,
+        calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
+        free_text=t.free_text, split="", templates=t.edits)) for n, t in enumerate(session.turns, 1))
+    return records.Session(session.session_id, session.language, items[0].source, items)
+
+
+def _run_plan(plan: Plan) -> Session | None:
+    session = run_plan(plan)
+    if session is None:
+        _log(f"session {plan.index + 1}: no valid session after 12 attempts")
+    else:
+        _log(f"{session.session_id} {session.language} {session.source['file']}: {len(session.turns)} turns, "
+             f"{sum(len(t.calls) for t in session.turns)} calls")
+        for t in session.turns:
+            _log(f"    [{len(t.calls)}] {t.instruction}")
+    return session
+
+
+def generate(seed: int = SEED, n_sessions: int = N_SESSIONS, workers: int = 3) -> list[Session]:
+    """Plan and write every session (in `workers` processes); duplicated instructions are rewritten."""
+    import multiprocessing
+
+    plans = make_plans(seed, n_sessions)
+    with multiprocessing.Pool(workers) as pool:
+        results = pool.map(_run_plan, plans, chunksize=1)
+    sessions = [s for s in results if s is not None]
+    seen: set[str] = set()
+    for k, s in enumerate(sessions):
+        texts = [t.instruction for t in s.turns]
+        if seen & set(texts) or len(set(texts)) < len(texts):
+            redo = run_plan(plans[int(s.session_id.split("-")[1]) - 1], seed + 7, frozenset(seen))
+            if redo is None:
+                raise RuntimeError(f"{s.session_id}: could not rewrite a session with a duplicated instruction")
+            sessions[k] = s = redo
+        seen.update(t.instruction for t in s.turns)
+    return sessions
+
+
+def assign_splits(sessions: list[Session], seed: int = SEED) -> dict[str, list[Session]]:
+    """dev: 50 sessions, stratified by language and origin; test: the rest."""
+    rng = random.Random(seed + 1)
+    groups: dict[tuple[str, str], list[Session]] = {}
+    for s in sessions:
+        groups.setdefault((s.language, s.source["kind"]), []).append(s)
+    dev: list[Session] = []
+    total = len(sessions)
+    n_dev = min(N_DEV, total // 5)
+    for key in sorted(groups):
+        members = groups[key]
+        rng.shuffle(members)
+        dev += members[: round(len(members) * n_dev / total)]
+    rest = [s for s in sessions if s not in dev]
+    while len(dev) < n_dev:
+        dev.append(rest.pop(rng.randrange(len(rest))))
+    while len(dev) > n_dev:
+        rest.append(dev.pop())
+    dev_ids = {s.session_id for s in dev}
+    return {"dev": [s for s in sessions if s.session_id in dev_ids], "test": [s for s in sessions if s.session_id not in dev_ids]}
+
+
+REVIEW_FILE = DATA_DIR / "review_fixes.json"
+"""Wording fixes from reading the data (SESSION#TURN -> {"from": generated text, "to": fixed text}); gold calls are
+unchanged, so a fix may only reword. Applied when the data is written; a fix whose "from" no longer matches is reported."""
+
+
+def apply_review_fixes(sessions: list[Session]) -> int:
+    """Reword the instructions listed in REVIEW_FILE; returns how many were applied."""
+    if not REVIEW_FILE.is_file():
+        return 0
+    fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8"))
+    applied = 0
+    for s in sessions:
+        for n, t in enumerate(s.turns, 1):
+            fix = fixes.get(f"{s.session_id}#{n}")
+            if fix is None:
+                continue
+            if t.instruction != fix["from"]:
+                _log(f"review fix {s.session_id}#{n} does not match the generated text any more; not applied")
+                continue
+            t.instruction = fix["to"]
+            applied += 1
+    return applied
+
+
+def write(splits: dict[str, list[Session]], clear: bool = True) -> None:
+    reg = registry()
+    for old in DATA_DIR.glob("*.jsonl") if clear else ():
+        old.unlink()
+    for split, sessions in splits.items():
+        for k in range(0, len(sessions), SHARD_SESSIONS):
+            lines = []
+            for s in sessions[k:k + SHARD_SESSIONS]:
+                for n, t in enumerate(s.turns, 1):
+                    rec = instruction_record(
+                        session_id=s.session_id, turn=n, instruction=t.instruction, language=s.language,
+                        doc_language=s.doc_language, doc_kind=s.doc_kind, source=s.source,
+                        calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
+                        free_text=t.free_text, split=split, templates=t.edits)
+                    lines.append(json.dumps(rec, ensure_ascii=False))
+            (DATA_DIR / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def choose_mini(test: list[Session], seed: int = SEED, tries: int = 20000) -> list[Session]:
+    """A fixed 8-session subset of test: 45-60 instructions, both languages (4 + 4), a corpus session,
+    every difficulty and every intent."""
+    from autodw.apis.registry import INTENTS
+
+    reg = registry()
+    rng = random.Random(seed + 2)
+    en = [s for s in test if s.language == "en"]
+    zh = [s for s in test if s.language == "zh"]
+    for _ in range(tries):
+        pick = rng.sample(en, 4) + rng.sample(zh, 4)
+        n = sum(len(s.turns) for s in pick)
+        if not 45 <= n <= 60 or not any(s.source["kind"] == "corpus" for s in pick):
+            continue
+        diffs = {difficulty_of(len(t.calls)) for s in pick for t in s.turns}
+        intents = {reg.get(c.api).intent for s in pick for t in s.turns for c in t.calls}
+        if diffs == {"easy", "medium", "hard"} and set(INTENTS) <= intents:
+            return sorted(pick, key=lambda s: s.session_id)
+    raise RuntimeError("no mini subset satisfies the constraints")
+
+
+def write_mini(sessions: list[Session]) -> None:
+    write({"mini": sessions}, clear=False)
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def apply_review_fixes_to_files() -> int:
+    """Apply `disambiguate` and REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the
+    lines changed."""
+    fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8")) if REVIEW_FILE.is_file() else {}
+    changed = 0
+    for path in sorted(DATA_DIR.glob("*.jsonl")):
+        out = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            calls = [Call(g["api"], json.loads(g["args"])) for g in rec["gold"]]
+            clear = disambiguate(rec["instruction"], rec["language"], calls)
+            if clear != rec["instruction"]:
+                rec["instruction"] = clear
+                changed += 1
+            fix = fixes.get(f"{rec['session_id']}#{rec['turn']}")
+            if fix and rec["instruction"] == fix["from"]:
+                rec["instruction"] = fix["to"]
+                changed += 1
+            out.append(json.dumps(rec, ensure_ascii=False))
+        path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return changed
+
+
+HANDWRITTEN_FILE = DATA_DIR / "handwritten_turns.json"
+"""Turns written by hand and appended to generated sessions (each one's gold checked by validate like the rest):
+used where the templates left an API with fewer than 3 uses (clear_text_format)."""
+
+
+def add_handwritten_turns_to_files() -> int:
+    """Append the hand-written turns to their sessions in the JSONL shards (once); returns how many were added."""
+    reg = registry()
+    added = 0
+    for entry in json.loads(HANDWRITTEN_FILE.read_text(encoding="utf-8")):
+        for path in sorted(DATA_DIR.glob("*.jsonl")):
+            recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            mine = [r for r in recs if r["session_id"] == entry["session_id"]]
+            if not mine or any(r["instruction"] == entry["text"] for r in mine):
+                continue
+            last = max(mine, key=lambda r: r["turn"])
+            calls = [(g["api"], g["args"]) for g in entry["gold"]]
+            rec = instruction_record(
+                session_id=last["session_id"], turn=last["turn"] + 1, instruction=entry["text"], language=last["language"],
+                doc_language=last["doc_language"], doc_kind=last["doc_kind"],
+                source={"kind": last["source_kind"], "file": last["source_file"], "sha256": last["source_sha256"]},
+                calls=calls, intents=[reg.get(a).intent for a, _ in calls], free_text=False, split=last["split"],
+                templates=["handwritten"])
+            recs.insert(recs.index(last) + 1, rec)
+            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in recs) + "\n", encoding="utf-8")
+            added += 1
+    return added
+
+
+def main() -> None:
+    if sys.argv[1:] == ["--apply-review"]:
+        _log(f"{apply_review_fixes_to_files()} instruction lines reworded")
+        _log(f"{add_handwritten_turns_to_files()} hand-written turns added")
+        return
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
+    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    sessions = generate(n_sessions=n, workers=workers)
+    _log(f"{apply_review_fixes(sessions)} review fixes applied")
+    splits = assign_splits(sessions)
+    write(splits)
+    write_mini(choose_mini(splits["test"]))
+    _log(f"wrote {len(sessions)} sessions; {add_handwritten_turns_to_files()} hand-written turns added")
+
+
+
+# ----------------------------------------------------------------------------- "the same ..." after something new was made
+_CREATES = {"para": {"insert_paragraph", "insert_heading", "insert_list", "duplicate_block", "split_paragraph", "insert_table",
+                     "insert_image", "insert_chart", "insert_page_break", "insert_caption"},
+            "table": {"insert_table", "duplicate_block", "split_table"}}
+_SAME = {("en", "para"): "that same paragraph", ("en", "table"): "the same table", ("zh", "para"): "这一段", ("zh", "table"): "这个表格"}
+_PHRASES = {
+    ("en", "para"): r'the paragraph beginning "[^"]+"|the paragraph that starts with "[^"]+"|the "[^"]+\.\.\." paragraph|'
+                    r'the paragraph under "[^"]+"|the text in the .+? section|the first paragraph under "[^"]+"|'
+                    r'the opening paragraph of the .+? section|the paragraph you just added|that new paragraph',
+    ("en", "table"): r'the table whose first column is headed "[^"]+"|the (?:first|second|third|fourth|fifth|sixth) table|'
+                     r'the table you just added|that new table|the table I asked for earlier|the table',
+    ("zh", "para"): r'以“[^”]+”开头的那段|“[^”]+……”这一段|开头是“[^”]+”的段落|“[^”]+”下面那段话|“[^”]+”部分的正文|'
+                    r'“[^”]+”下面的第一段|“[^”]+”一节的第一段|刚才加的那段|刚加上的那一段',
+    ("zh", "table"): r'首列表头为“[^”]+”的表格|第[一二三四五六]个表格|文档里的表格|刚才插入的表格|新加的那个表格|前面让你加的表格|表格',
+}
+
+
+def disambiguate(text: str, lang: str, calls: list[Call]) -> str:
+    """Spell out "the same paragraph/table" when the instruction also creates a paragraph/table: then "the same"
+    could be read as the new one. It is replaced by the phrase that last named the element (the one it means)."""
+    import re as _re
+
+    for kind in ("para", "table"):
+        same = _SAME[(lang, kind)]
+        if not any(c.api in _CREATES[kind] for c in calls):
+            continue
+        pattern = _PHRASES[(lang, kind)]
+        out, pos = "", 0
+        same_re = _re.compile(r"(?<!”)" + _re.escape(same) if lang == "zh" else _re.escape(same))
+        for m in same_re.finditer(text):
+            before = text[:m.start()]
+            names = [x for x in _re.finditer(pattern, before) if x.group(0) != same and not before[:x.start()].endswith("这个")]
+            if not names:
+                continue
+            out += text[pos:m.start()] + names[-1].group(0)
+            pos = m.end()
+        text = out + text[pos:]
+    return text
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,259 @@
+"""DWBench records and the typed loader: sessions, instructions, gold calls, and each turn's
+initial and expected documents rebuilt by replaying the gold calls (cached on disk by content hash).
+
+One JSON line per instruction in ``data/{split}-NN.jsonl`` (``mini`` is a fixed subset of
+``test``). Gold call arguments are stored as JSON text (``args``) so that
+``datasets.load_dataset("json", data_files=...)`` reads the files without a mixed-type schema;
+:class:`GoldCall` gives them back as dicts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from autodw.document import WordDocument
+from autodw.errors import BenchmarkDataError
+from autodw.paths import data_home, repo_root
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DATA_DIR = PACKAGE_DIR / "data"
+DOCS_DIR = DATA_DIR / "docs"
+ASSETS_DIR = DATA_DIR / "assets"
+MINI_FILE = DATA_DIR / "mini_sessions.txt"
+SPLITS = ("dev", "test", "mini")
+SHARD_SESSIONS = 15
+CACHE_VERSION = "1"
+DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
+"""Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""
+
+
+def difficulty_of(n_calls: int) -> str:
+    """easy, medium or hard for an instruction with `n_calls` gold calls."""
+    return next(name for name, top in DIFFICULTY if n_calls <= top)
+
+
+def corpus_dir() -> Path:
+    """The shared corpus's docx folder: ``$AUTODW_CORPUS/docx`` or ``../shared/corpus/docx`` beside the checkout."""
+    root = os.environ.get("AUTODW_CORPUS")
+    base = Path(root).expanduser() if root else repo_root().parent / "shared" / "corpus"
+    return base / "docx"
+
+
+_ID_ATTRS = re.compile(rb' adw:(?:id|next)="[^"]*"| xmlns:adw="urn:autodw:element-ids"')
+
+
+def fingerprint_members(members: dict[str, bytes]) -> str:
+    """A hash of a package's parts with the element ids removed (ids are bookkeeping, not content)."""
+    h = hashlib.sha256()
+    for name in sorted(members):
+        h.update(name.encode() + b"\0")
+        h.update(_ID_ATTRS.sub(b"", members[name]) + b"\0")
+    return h.hexdigest()
+
+
+def fingerprint(doc: WordDocument) -> str:
+    """The content hash of a document as it is now."""
+    return fingerprint_members(doc.snapshot().members)
+
+
+def instruction_record(*, session_id: str, turn: int, instruction: str, language: str, doc_language: str, doc_kind: str,
+                       source: dict[str, str], calls: list[tuple[str, dict]], intents: list[str], free_text: bool,
+                       split: str, templates: list[str]) -> dict[str, Any]:
+    """The JSON object of one instruction."""
+    initial = (source["file"] if source["kind"] == "generated" else f"corpus:{source['file']}") if turn == 1 else "previous"
+    return {
+        "session_id": session_id, "turn": turn, "instruction": instruction, "language": language,
+        "doc_language": doc_language, "doc_kind": doc_kind, "initial_document": initial,
+        "source_kind": source["kind"], "source_file": source["file"], "source_sha256": source["sha256"],
+        "gold": [{"api": api, "args": json.dumps(args, ensure_ascii=False, sort_keys=True)} for api, args in calls],
+        "n_calls": len(calls), "difficulty": difficulty_of(len(calls)),
+        "intents": list(dict.fromkeys(intents)), "free_text": free_text, "split": split, "templates": templates,
+    }
+
+
+# ----------------------------------------------------------------------------- typed records
+@dataclass(frozen=True)
+class GoldCall:
+    """One gold API call: name and full arguments."""
+
+    api: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a session starts: a generated file of ``data/`` or a corpus file (name + sha256)."""
+
+    kind: str  # "generated" or "corpus"
+    file: str
+    sha256: str
+
+    def path(self) -> Path:
+        """The file on disk; BenchmarkDataError if it is missing or its checksum differs."""
+        path = DATA_DIR / self.file if self.kind == "generated" else corpus_dir() / self.file
+        if not path.is_file():
+            hint = (" (the shared corpus is expected at ../shared/corpus beside the checkout, or set AUTODW_CORPUS)"
+                    if self.kind == "corpus" else "")
+            raise BenchmarkDataError(f"DWBench source document {self.file} not found at {path}{hint}")
+        if _sha256(path) != self.sha256:
+            raise BenchmarkDataError(f"DWBench source document {path} has changed (sha256 differs from the benchmark's)")
+        return path
+
+
+@lru_cache(maxsize=None)
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One benchmark instruction (a turn of a session) with its gold calls."""
+
+    session_id: str
+    turn: int
+    text: str
+    language: str
+    doc_language: str
+    doc_kind: str
+    source: Source
+    gold: tuple[GoldCall, ...]
+    difficulty: str
+    intents: tuple[str, ...]
+    free_text: bool
+    split: str
+    templates: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        """``SESSION_ID#TURN``."""
+        return f"{self.session_id}#{self.turn}"
+
+
+@dataclass(frozen=True)
+class Session:
+    """A session: its source document and its instructions in turn order."""
+
+    session_id: str
+    language: str
+    source: Source
+    instructions: tuple[Instruction, ...]
+
+    @property
+    def n_calls(self) -> int:
+        return sum(len(i.gold) for i in self.instructions)
+
+    def initial_document(self, turn: int = 1) -> WordDocument:
+        """The document the instruction of `turn` (1-based) starts from, with the ids the gold calls use."""
+        return replay(self, turn - 1)
+
+    def expected_document(self, turn: int) -> WordDocument:
+        """The expected document after `turn`: the gold calls of turns 1..turn replayed."""
+        return replay(self, turn)
+
+
+def instruction_from_record(rec: dict[str, Any]) -> Instruction:
+    """The typed instruction of one JSON record."""
+    return Instruction(
+        session_id=rec["session_id"], turn=rec["turn"], text=rec["instruction"], language=rec["language"],
+        doc_language=rec["doc_language"], doc_kind=rec["doc_kind"],
+        source=Source(rec["source_kind"], rec["source_file"], rec["source_sha256"]),
+        gold=tuple(GoldCall(g["api"], json.loads(g["args"])) for g in rec["gold"]),
+        difficulty=rec["difficulty"], intents=tuple(rec["intents"]), free_text=rec["free_text"], split=rec["split"],
+        templates=tuple(rec.get("templates", ())))
+
+
+def split_files(split: str) -> list[Path]:
+    """The JSONL shards of a split (mini: the mini file)."""
+    if split not in SPLITS:
+        raise BenchmarkDataError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+    files = sorted(DATA_DIR.glob(f"{split}-*.jsonl"))
+    if not files:
+        raise BenchmarkDataError(f"no data for split {split!r} in {DATA_DIR}")
+    return files
+
+
+def iter_records(split: str) -> Iterator[dict[str, Any]]:
+    """The raw JSON records of a split, in file order."""
+    for path in split_files(split):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                yield json.loads(line)
+
+
+def load_split(split: str = "test") -> list[Session]:
+    """The sessions of a split (``dev``, ``test`` or ``mini``), in order."""
+    sessions: dict[str, list[Instruction]] = {}
+    for rec in iter_records(split):
+        sessions.setdefault(rec["session_id"], []).append(instruction_from_record(rec))
+    out = []
+    for sid, items in sessions.items():
+        items.sort(key=lambda i: i.turn)
+        if [i.turn for i in items] != list(range(1, len(items) + 1)):
+            raise BenchmarkDataError(f"session {sid}: turns are not 1..{len(items)}")
+        out.append(Session(sid, items[0].language, items[0].source, tuple(items)))
+    return out
+
+
+def load_instructions(split: str = "test") -> list[Instruction]:
+    """Every instruction of a split, session by session, in turn order."""
+    return [i for s in load_split(split) for i in s.instructions]
+
+
+def find_session(session_id: str) -> Session:
+    """The session with this id, from whichever split holds it (dev or test)."""
+    for split in ("dev", "test"):
+        for s in load_split(split):
+            if s.session_id == session_id:
+                return s
+    raise BenchmarkDataError(f"there is no DWBench session {session_id!r}")
+
+
+# ----------------------------------------------------------------------------- replay
+def open_source(source: Source) -> WordDocument:
+    """The session's first document, opened (asset folder set for the image APIs)."""
+    doc = WordDocument.open(source.path())
+    doc.asset_roots = [ASSETS_DIR]
+    return doc
+
+
+def cache_dir() -> Path:
+    """Where replayed documents are cached (safe to delete)."""
+    return data_home() / "dwbench" / "cache"
+
+
+def replay(session: Session, turns: int, use_cache: bool = True) -> WordDocument:
+    """The document after the gold calls of the first `turns` turns (0: the source document).
+
+    Cached under :func:`cache_dir` by a hash of the source checksum and the calls replayed; the
+    cached file keeps the element ids, so ids in later gold calls still match.
+    """
+    from autodw.apis import execute
+
+    if not 0 <= turns <= len(session.instructions):
+        raise BenchmarkDataError(f"session {session.session_id} has {len(session.instructions)} turns, not {turns}")
+    calls = [(c.api, c.args) for i in session.instructions[:turns] for c in i.gold]
+    key = hashlib.sha256(json.dumps([CACHE_VERSION, session.source.sha256, calls], sort_keys=True).encode()).hexdigest()[:32]
+    cached = cache_dir() / f"{key}.docx"
+    if use_cache and cached.is_file():
+        doc = WordDocument.from_bytes(cached.read_bytes(), name=session.source.file)
+        doc.asset_roots = [ASSETS_DIR]
+        return doc
+    if turns == 0:
+        doc = open_source(session.source)
+    else:
+        doc = replay(session, turns - 1, use_cache)
+        for call in session.instructions[turns - 1].gold:
+            execute(doc, call.api, call.args)
+    if use_cache:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(doc.to_bytes(keep_ids=True))
+        os.replace(tmp, cached)
+    return doc

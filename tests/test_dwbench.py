@@ -1,0 +1,142 @@
+"""DWBench: the data keeps the paper's shape, mini replays cleanly, the loader rebuilds documents,
+and the bench CLI works. (The leakage check against the intent data is in test_intents_data.py.)"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from autodw.apis import registry
+from autodw.apis.registry import INTENTS
+from autodw.cli import main
+from autodw.dwbench.records import (DATA_DIR, Session, corpus_dir, fingerprint, load_split, replay, split_files)
+from autodw.dwbench.stats import compute_stats
+from autodw.errors import BenchmarkDataError
+
+needs_corpus = pytest.mark.skipif(not corpus_dir().is_dir(), reason="the shared corpus (../shared/corpus) is not available")
+READ_ONLY_OR_EXPORT = {"find_text", "export_document", "save_copy"}
+
+
+@pytest.fixture(scope="module")
+def dev() -> list[Session]:
+    return load_split("dev")
+
+
+@pytest.fixture(scope="module")
+def test_split() -> list[Session]:
+    return load_split("test")
+
+
+def _check_shape(stats: dict, sessions: int) -> None:
+    """The paper's shape (Fig. 2 and the issue's bounds); fails if the data drifts out of it."""
+    assert stats["sessions"] == sessions
+    n = stats["instructions"]
+    ips, cps, cpi = stats["instructions_per_session"], stats["calls_per_session"], stats["calls_per_instruction"]
+    assert ips["min"] >= 4 and ips["max"] <= 8 and 6.4 <= ips["mean"] <= 7.2
+    assert cps["min"] >= 15 and cps["max"] <= 75 and 28 <= cps["mean"] <= 42
+    assert cpi["min"] >= 1 and cpi["max"] <= 22 and 4.0 <= cpi["mean"] <= 6.0
+    assert stats["share_8_or_more_calls"] >= 0.10
+    for level in ("easy", "medium", "hard"):
+        assert stats["difficulty"][level] >= 0.15 * n, level
+    assert stats["session_languages"].get("zh", 0) >= 0.4 * sessions
+    assert set(stats["intents"]) == set(INTENTS)
+    assert stats["free_text"] <= 0.10 * n
+
+
+def test_dev_shape(dev):
+    _check_shape(compute_stats(dev), 50)
+
+
+def test_test_shape(test_split):
+    _check_shape(compute_stats(test_split), 200)
+
+
+def test_whole_benchmark(dev, test_split):
+    sessions = dev + test_split
+    instructions = [i for s in sessions for i in s.instructions]
+    assert len(instructions) >= 1700
+    assert len({i.text for i in instructions}) == len(instructions), "two instructions are identical"
+    assert not {s.session_id for s in dev} & {s.session_id for s in test_split}
+    assert sum(1 for s in sessions if s.source.kind == "corpus") >= 30
+    use = Counter(c.api for i in instructions for c in i.gold)
+    for spec in registry():
+        if not spec.read_only and spec.name not in READ_ONLY_OR_EXPORT:
+            assert use[spec.name] >= 3, f"{spec.name} is used {use[spec.name]} times"
+    # later turns build on earlier ones: many instructions name something an earlier turn created
+    assert sum(1 for i in instructions if i.turn > 1 and any(w in i.text for w in ("you just", "that new", "the new", "you added", "you inserted", "earlier", "刚", "新加", "前面让你"))) >= 100
+
+
+def test_mini_is_a_stratified_subset_of_test(test_split):
+    mini = load_split("mini")
+    by_id = {s.session_id: s for s in test_split}
+    assert len(mini) == 8
+    assert 45 <= sum(len(s.instructions) for s in mini) <= 60
+    for s in mini:
+        assert [i.text for i in s.instructions] == [i.text for i in by_id[s.session_id].instructions]
+        assert [i.gold for i in s.instructions] == [i.gold for i in by_id[s.session_id].instructions]
+    stats = compute_stats(mini)
+    assert set(stats["session_languages"]) == {"en", "zh"}
+    assert all(stats["difficulty"][k] > 0 for k in ("easy", "medium", "hard"))
+    assert set(stats["intents"]) == set(INTENTS)
+
+
+def test_files_are_small_and_load_with_datasets():
+    for path in DATA_DIR.rglob("*"):
+        if path.is_file():
+            assert path.stat().st_size <= 200_000, path
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.load_dataset("json", data_files=[str(p) for p in split_files("mini")], split="train")
+    assert {"session_id", "turn", "instruction", "language", "initial_document", "gold", "difficulty", "intents",
+            "free_text"} <= set(ds.column_names)
+    first = ds[0]
+    assert first["turn"] == 1 and first["initial_document"] != "previous"
+    assert isinstance(json.loads(first["gold"][0]["args"]), dict)
+
+
+@needs_corpus
+def test_mini_validates_and_cli(capsys):
+    assert main(["bench", "validate", "--split", "mini"]) == 0
+    out = capsys.readouterr().out
+    assert "mini: 8 sessions" in out and ": ok" in out
+
+
+@needs_corpus
+def test_replay_chains_turns_and_uses_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTODW_HOME", str(tmp_path))
+    session = load_split("mini")[0]
+    first = session.expected_document(1)
+    second_start = session.initial_document(2)
+    assert fingerprint(first) == fingerprint(second_start)
+    assert first.ids() == second_start.ids()  # the cached file keeps the ids the gold calls use
+    assert list((tmp_path / "dwbench" / "cache").glob("*.docx"))
+    fresh = replay(session, 1, use_cache=False)
+    assert fingerprint(fresh) == fingerprint(first)
+    assert fingerprint(session.initial_document(1)) != fingerprint(first)
+
+
+def test_missing_corpus_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("AUTODW_CORPUS", str(tmp_path))
+    corpus_session = next(s for s in load_split("dev") + load_split("test") if s.source.kind == "corpus")
+    with pytest.raises(BenchmarkDataError, match="not found.*shared corpus"):
+        replay(corpus_session, 0, use_cache=False)
+
+
+def test_cli_stats_and_show(capsys, tmp_path):
+    assert main(["bench", "stats", "--split", "dev", "--format", "json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    for key in ("sessions", "instructions", "languages", "intents", "difficulty", "calls_per_instruction",
+                "calls_per_session", "instructions_per_session"):
+        assert key in stats
+    assert isinstance(stats["sessions"], int) and set(stats["calls_per_session"]) == {"min", "mean", "max"}
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "fig2.png"
+    assert main(["bench", "stats", "--split", "mini", "--plot", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    sid = load_split("mini")[0].session_id
+    assert main(["bench", "show", sid]) == 0
+    out = capsys.readouterr().out
+    assert sid in out and "[1]" in out and "- " in out
+    assert main(["bench", "show", "no-such-session"]) == 2
+    assert "error: there is no DWBench session" in capsys.readouterr().err
