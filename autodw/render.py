@@ -122,7 +122,7 @@ def pdf_pages(pdf: bytes, pages: Sequence[int] | None = None, dpi: int = DEFAULT
 
 
 def _page_count(pdf: Path) -> int:
-    from autodw.apis.lifecycle import pdf_pages as count_pages
+    from autodw.apis.ooxml.lifecycle import pdf_pages as count_pages
 
     return count_pages(pdf)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -52,8 +53,11 @@ def test_wheel_installs_one_import_name_and_runs_from_anywhere(tmp_path):
     """`pip wheel .` then install into a fresh venv: site-packages gains only `autodw`, and the
     commands work from another directory (dependencies come from this environment by a .pth line)."""
     wheels = tmp_path / "wheels"
+    had_build = (ROOT / "build").exists()
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels),
                     str(ROOT)], check=True, capture_output=True, text=True, timeout=300)
+    if not had_build:  # setuptools builds in the source tree; leave it as it was
+        shutil.rmtree(ROOT / "build", ignore_errors=True)
     (wheel,) = wheels.glob("autodw-*.whl")
     top = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
     assert {t for t in top if not t.endswith(".dist-info")} == {"autodw"}, top
