@@ -22,6 +22,7 @@ HELP = """Type an instruction to carry it out, or a command:
   :state [TOKENS] the document as the agent sees it   :diff          changes since the file was opened
   :show [PNG]     picture of the pages the last instruction changed, before and after (LibreOffice)
   :save [PATH]    write the document (default: -o OUT, else NAME-edited.docx)
+  :redline PATH   write the document as opened with every edit since as Word tracked changes
   :quit           leave (asks before discarding unsaved changes)      :help          this text"""
 HISTORY_LENGTH = 1000
 
@@ -82,7 +83,7 @@ class Chat:
             raise ConfigError(f"cannot read the command: {exc}") from None
         handler = getattr(self, f"_cmd_{name}", None)
         if handler is None:
-            raise ConfigError(f"unknown command :{name}; commands: :undo :redo :state :diff :show :save :quit :help")
+            raise ConfigError(f"unknown command :{name}; commands: :undo :redo :state :diff :show :save :redline :quit :help")
         return handler(*rest[:1])
 
     # --- instructions ----------------------------------------------------------------------------
@@ -168,6 +169,19 @@ class Chat:
     def _cmd_save(self, path: str | None = None) -> None:
         target = Path(path) if path else self.output or default_output(self.session.doc.source or Path(self.session.doc.name))
         self.say(f"saved {self.session.save(target)}")
+
+    def _cmd_redline(self, path: str | None = None) -> None:
+        from autodw.redline import write_redline_of_bytes
+
+        if not path:
+            raise ConfigError(":redline needs the path of the .docx to write")
+        target = Path(path)
+        if target.suffix.lower() != ".docx" or (self.session.doc.source and target.resolve() == Path(self.session.doc.source).resolve()):
+            raise ConfigError(f"write the redline to a new .docx path, not {path!r}")
+        result = write_redline_of_bytes(self.session.bytes_at(self.session.opened), self.session.doc.to_bytes(), target)
+        self.say(f"saved {result.path} (the edits as tracked changes)")
+        for note in result.check.notes():
+            self.say(f"note: {note}")
 
     def _cmd_quit(self) -> str | None:
         if self.session.unsaved:

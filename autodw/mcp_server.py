@@ -63,6 +63,12 @@ SESSION_TOOLS: dict[str, tuple[str, dict[str, Any], list[str], bool]] = {
               "overwrite_original": {"type": "boolean", "description": "allow writing over the file the document "
                                                                        "was opened from (default false)"}},
              ["doc"], False),
+    "redline": ("Write the document as it was opened, with every edit since then as Word tracked changes (a redline "
+                "to review and accept or reject in Word), to a .docx path inside the allowed folder; the result "
+                "lists the kinds of edit the redline cannot show.",
+                {"doc": _DOC, "path": {"type": "string", "minLength": 1, "description": "output path"},
+                 "author": {"type": "string", "minLength": 1, "description": "author of the changes (default autodw)"}},
+                ["doc", "path"], False),
     "run_instruction": ("Carry out a natural-language instruction with the autodw agent (plans steps, calls the "
                         "APIs, checks each change with the configured LLM, rolls back rejected ones). The whole "
                         "instruction is one edit for undo. Can take minutes with a local model.",
@@ -250,6 +256,18 @@ class Workspace:
         written = session.save(target, overwrite_original=overwrite_original)
         shown = written.relative_to(self.root)
         return f"saved {shown}", {"path": str(shown)}
+
+    def _redline(self, session: EditSession, path: str, author: str | None = None) -> tuple[str, dict[str, Any]]:
+        from autodw.redline import DEFAULT_AUTHOR, write_redline_of_bytes
+
+        target = self.path(path, must_exist=False)
+        if target.suffix.lower() != ".docx" or (session.doc.source and target == Path(session.doc.source).resolve()):
+            raise ConfigError(f"write the redline to a new .docx path, not {target.name!r}")
+        result = write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target,
+                                        author or DEFAULT_AUTHOR)
+        notes = result.check.notes()
+        shown = target.relative_to(self.root)
+        return "\n".join([f"saved {shown} (the edits as tracked changes)", *notes]), {"path": str(shown), "notes": notes}
 
     def _run_instruction(self, session: EditSession, instruction: str) -> tuple[str, dict[str, Any]]:
         from autodw.change_summary import summarize_change

@@ -210,7 +210,14 @@ def write_redline(original: str | os.PathLike[str], edited: str | os.PathLike[st
             raise ConfigError(f"refusing to overwrite the input file {given}; choose another output path")
     for given in (original, edited):
         WordDocument.open(given)  # a typed DocumentError for a file that is not a usable .docx
-    before, after = Path(original).read_bytes(), Path(edited).read_bytes()
+    return write_redline_of_bytes(Path(original).read_bytes(), Path(edited).read_bytes(), target, author, date, check)
+
+
+def write_redline_of_bytes(before: bytes, after: bytes, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR,
+                           date: datetime | None = None, check: bool = True) -> RedlineResult:
+    """The redline of two documents given as .docx bytes (an editing session's start and now), written to `out`
+    atomically; the caller makes sure `out` is not a file it must keep."""
+    target = Path(out).resolve()
     data = redline_bytes(before, after, author=author, date=date)
     result = check_redline(before, after, data) if check else RedlineCheck()
     write_atomically(target, data)

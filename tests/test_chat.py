@@ -82,10 +82,21 @@ def test_a_session_with_undo_redo_interrupt_history_and_save(chat):
     child.sendline(":save")
     child.expect_exact(f"saved {out}")
     child.expect_exact("report.docx> ")
+    review = out.with_name("review.docx")
+    child.sendline(f":redline {review}")
+    child.expect_exact(f"saved {review} (the edits as tracked changes)")
+    child.expect_exact("report.docx> ")
+    child.sendline(f":redline {src}")
+    child.expect_exact("write the redline to a new .docx path")
+    child.expect_exact("report.docx> ")
     child.sendline(":quit")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    import zipfile
+
+    redline = zipfile.ZipFile(review).read("word/document.xml").decode("utf-8")
+    assert 'w:author="autodw"' in redline and "<w:ins " in redline and "First addition." in redline
     texts = [p.text for p in docx.Document(out).paragraphs]
     assert texts[-1] == "First addition." and "Second addition." not in texts
     assert src.read_bytes() == (EXAMPLES / "report.docx").read_bytes()

@@ -219,3 +219,21 @@ def test_streamable_http_transport(root):
     finally:
         server.terminate()
         server.communicate(timeout=30)
+
+
+def test_redline_of_the_session_as_tracked_changes(root):
+    async def session(client):
+        await client.call_tool("open_document", {"path": "report.docx"})
+        await client.call_tool("replace_text", {"doc": "d1", "find": "Quarterly", "replace": "Annual"})
+        written = await client.call_tool("redline", {"doc": "d1", "path": "out/review.docx", "author": "Ana"})
+        refused = await client.call_tool("redline", {"doc": "d1", "path": "report.docx"})
+        return written, refused
+
+    written, refused = serve(stdio_server(root), session)
+    assert not written.is_error and written.structured_content["path"] == "out/review.docx"
+    import zipfile
+
+    xml = zipfile.ZipFile(root / "out" / "review.docx").read("word/document.xml").decode("utf-8")
+    assert 'w:author="Ana"' in xml and "<w:delText" in xml and "Quarterly" in xml and "Annual" in xml
+    assert refused.is_error and "new .docx path" in text(refused)
+    assert (root / "report.docx").read_bytes() == (EXAMPLES / "report.docx").read_bytes()
