@@ -1,6 +1,7 @@
 """Run the evaluation tasks with the embedded local model on two versions of the code and compare them.
 
     python scripts/ab_local_agent.py --checkout PATH --out DIR [--tasks ID,...] [--intents-from DIR]
+    python scripts/ab_local_agent.py --compare NEW_DIR OLD_DIR
 
 Runs each task's instruction with the local model and the local agent profile, in the checkout PATH (its own
 code is imported: run it once for the new checkout and once for an old one, e.g. a `git worktree` of an
@@ -9,7 +10,8 @@ LLM calls) and the cassette DIR/TASK.jsonl. Both runs open the documents of the 
 so they edit the same files. With the real intent classifier, every prediction is logged to
 DIR/intents.json; `--intents-from DIR` answers from such a log instead (a sub-instruction not in it is an
 error: the runs diverged), so an old checkout can be compared with the same intent predictions even when its
-classifier cannot load today's model. Identical cassettes mean identical prompts and decisions.
+classifier cannot load today's model. `--compare` prints, per task, both outcomes and whether every LLM exchange
+(role, request, answer text; token usage and timing aside) is identical: identical prompts and decisions.
 """
 
 from __future__ import annotations
@@ -25,13 +27,41 @@ DOCUMENTS = Path(__file__).resolve().parent.parent
 TASKS8 = "title-bold-blue,delete-west-row,chart-title,header-text,margins-2cm,properties,zh-title-red,zh-add-row"
 
 
+def _exchanges(cassette: Path) -> list[tuple[str, str, str, str]]:
+    rows = [json.loads(line) for line in cassette.read_text(encoding="utf-8").splitlines()]
+    return [(r["role"], r["key"], json.dumps(r["request"], sort_keys=True), r["response"]["text"])
+            for r in rows if "cassette" not in r]  # the header line names the recording's profile
+
+
+def compare(new: Path, old: Path) -> int:
+    """Print each task's outcome in both runs and whether their LLM exchanges are identical; 1 if any differ."""
+    differ = 0
+    for row_file in sorted(new.glob("*.json")):
+        if row_file.name == "intents.json" or not (old / row_file.name).exists():
+            continue
+        a, b = (json.loads(p.read_text(encoding="utf-8")) for p in (row_file, old / row_file.name))
+        same = all(a[k] == b[k] for k in ("status", "passed", "sha256", "steps", "llm_calls"))
+        exchanges = _exchanges(new / f"{row_file.stem}.jsonl")
+        identical = exchanges == _exchanges(old / f"{row_file.stem}.jsonl")
+        differ += not (same and identical)
+        print(f"{row_file.stem:16} new {'pass' if a['passed'] else 'fail'}, old {'pass' if b['passed'] else 'fail'}; "
+              f"{'same outcome and document' if same else 'DIFFERENT OUTCOME'}; {len(exchanges)} LLM exchanges "
+              f"{'identical' if identical else 'DIFFER'}; {a['seconds']} s / {b['seconds']} s")
+    return 1 if differ else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--checkout", type=Path, required=True)
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("NEW_DIR", "OLD_DIR"))
+    ap.add_argument("--checkout", type=Path)
+    ap.add_argument("--out", type=Path)
     ap.add_argument("--tasks", default=TASKS8)
     ap.add_argument("--intents-from", type=Path, default=None)
     args = ap.parse_args()
+    if args.compare:
+        return compare(*args.compare)
+    if not (args.checkout and args.out):
+        ap.error("--checkout and --out are required (or --compare NEW_DIR OLD_DIR)")
     sys.path.insert(0, str(args.checkout.resolve()))
     from autodw.document import WordDocument
     from autodw.llm.local import LocalBackend
