@@ -28,7 +28,6 @@ from autodw.paths import data_home
 
 Prediction = list[tuple[str, float]]
 
-TRAINING_ESTIMATE_SECONDS = 150
 """What training the default model takes on 2 CPU cores (measured; see intents/README.md, "Figures")."""
 
 
@@ -158,7 +157,7 @@ def load_or_train(path: Path | str | None = None, progress: bool = True, train_m
 
         print(
             f"intents: no trained intent classifier at {folder}; training one now, once "
-            f"(about {round(TRAINING_ESTIMATE_SECONDS / 60 * 2) / 2:g} minutes on 2 CPU cores; `autodw train-intents` does the same)",
+            "(`autodw train-intents` does the same; the time it will take is measured next)",
             file=sys.stderr,
             flush=True,
         )
