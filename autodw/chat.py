@@ -171,14 +171,11 @@ class Chat:
         self.say(f"saved {self.session.save(target)}")
 
     def _cmd_redline(self, path: str | None = None) -> None:
-        from autodw.redline import write_redline_of_bytes
+        from autodw.redline import write_session_redline
 
         if not path:
             raise ConfigError(":redline needs the path of the .docx to write")
-        target = Path(path)
-        if target.suffix.lower() != ".docx" or (self.session.doc.source and target.resolve() == Path(self.session.doc.source).resolve()):
-            raise ConfigError(f"write the redline to a new .docx path, not {path!r}")
-        result = write_redline_of_bytes(self.session.bytes_at(self.session.opened), self.session.doc.to_bytes(), target)
+        result = write_session_redline(self.session, path)
         self.say(f"saved {result.path} (the edits as tracked changes)")
         for note in result.check.notes():
             self.say(f"note: {note}")

@@ -258,13 +258,10 @@ class Workspace:
         return f"saved {shown}", {"path": str(shown)}
 
     def _redline(self, session: EditSession, path: str, author: str | None = None) -> tuple[str, dict[str, Any]]:
-        from autodw.redline import DEFAULT_AUTHOR, write_redline_of_bytes
+        from autodw.redline import DEFAULT_AUTHOR, write_session_redline
 
         target = self.path(path, must_exist=False)
-        if target.suffix.lower() != ".docx" or (session.doc.source and target == Path(session.doc.source).resolve()):
-            raise ConfigError(f"write the redline to a new .docx path, not {target.name!r}")
-        result = write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target,
-                                        author or DEFAULT_AUTHOR)
+        result = write_session_redline(session, target, author or DEFAULT_AUTHOR)
         notes = result.check.notes()
         shown = target.relative_to(self.root)
         return "\n".join([f"saved {shown} (the edits as tracked changes)", *notes]), {"path": str(shown), "notes": notes}

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -31,6 +31,9 @@ from autodw.errors import ConfigError, RedlineError
 from autodw.package import read_package_bytes, write_atomically, zip_members
 from autodw.state import extract_state
 from autodw.xml import qn
+
+if TYPE_CHECKING:
+    from autodw.editing import EditSession
 
 DEFAULT_AUTHOR = "autodw"
 #: state keys that differ between a redline and a clean document by design, not by content
@@ -211,6 +214,16 @@ def write_redline(original: str | os.PathLike[str], edited: str | os.PathLike[st
     for given in (original, edited):
         WordDocument.open(given)  # a typed DocumentError for a file that is not a usable .docx
     return write_redline_of_bytes(Path(original).read_bytes(), Path(edited).read_bytes(), target, author, date, check)
+
+
+def write_session_redline(session: EditSession, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR) -> RedlineResult:
+    """The redline of an editing session (the document as opened, with every edit since) written to `out`: a new
+    .docx path, never the file the session was opened from."""
+    target = Path(out).resolve()
+    source = session.doc.source
+    if target.suffix.lower() != ".docx" or (source and target == Path(source).resolve()):
+        raise ConfigError(f"write the redline to a new .docx path, not {Path(out).name!r}")
+    return write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target, author)
 
 
 def write_redline_of_bytes(before: bytes, after: bytes, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR,
