@@ -208,12 +208,18 @@ def page_break_before(c: Ctx) -> str:
                  [f"在{c.ref_heading(h)}前插入分页符", f"让{c.ref_section(h)}从新的一页开始（插一个分页符）"])
 
 
-@edit(0.6)
-def line_break(c: Ctx) -> str:
+def _body_with_second_sentence(c: Ctx, why: str) -> tuple[dict, int]:
+    """A body paragraph of at least 30 characters and where its first sentence ends (Skip(why) if it has one)."""
     p = pick_body(c, 30)
     cut = first_sentence_end(p["text"])
     if cut is None:
-        raise Skip("one sentence")
+        raise Skip(why)
+    return p, cut
+
+
+@edit(0.6)
+def line_break(c: Ctx) -> str:
+    p, cut = _body_with_second_sentence(c, "one sentence")
     ref = c.ref_para(p)
     first = p["text"][:cut].strip()
     c.run("insert_line_break", paragraph=p["id"], offset=cut)
@@ -387,10 +393,7 @@ def rewrite_paragraph(c: Ctx) -> str:
 
 @edit(1.0)
 def delete_sentence(c: Ctx) -> str:
-    p = pick_body(c, 30)
-    cut = first_sentence_end(p["text"])
-    if cut is None:
-        raise Skip("single sentence")
+    p, cut = _body_with_second_sentence(c, "single sentence")
     ref = c.ref_para(p)
     second = p["text"][cut:]
     c.run("delete_text", paragraph=p["id"], span={"start": cut - (1 if c.dl == "en" and p["text"][cut - 1] == " " else 0), "end": len(p["text"])})
@@ -465,10 +468,7 @@ def move_section_up(c: Ctx) -> str:
 
 @edit(0.8)
 def split_para(c: Ctx) -> str:
-    p = pick_body(c, 30)
-    cut = first_sentence_end(p["text"])
-    if cut is None:
-        raise Skip("one sentence")
+    p, cut = _body_with_second_sentence(c, "one sentence")
     ref = c.ref_para(p)
     first = p["text"][:cut].strip()
     c.run("split_paragraph", paragraph=p["id"], offset=cut)
@@ -1242,7 +1242,6 @@ def to_numbered(c: Ctx) -> str:
 
 @edit(0.7)
 def paragraphs_to_list(c: Ctx) -> str:
-    paras = c.paragraphs()
     body = c.body()
     runs = []
     for h in c.headings():
