@@ -3,7 +3,6 @@ LibreOffice render (TOC entries, watermark, per-page numbers, landscape section)
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -454,10 +453,9 @@ def _reddish_pixels(pdf: bytes, tmp: Path, page: int) -> int:
 
 @pytest.mark.slow
 def test_render_toc_watermark_page_numbers_and_landscape(report, tmp_path):
-    from tests.rendering import render
+    from tests.rendering import render, require_renderer
 
-    if shutil.which("pdftoppm") is None or shutil.which("pdfinfo") is None:
-        raise RuntimeError("poppler-utils are required for rendering tests")
+    require_renderer()  # LibreOffice and poppler-utils (pdftoppm, pdfinfo come with pdftotext)
     run(report, "insert_toc", position={"after": "p1"}, title="Contents")
     run(report, "insert_section_break", after="p8", orientation="landscape")
     run(report, "insert_page_numbers", section="all", template="Page {PAGE} of {NUMPAGES}")

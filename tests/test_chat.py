@@ -12,6 +12,7 @@ import docx
 import pexpect
 import pytest
 
+from tests.rendering import require_renderer
 from tests.conftest import EXAMPLES, ROOT
 from tests.test_agent import DONE, PASS, plan
 
@@ -123,6 +124,7 @@ def test_bad_commands_and_nothing_to_undo_keep_the_session_going(chat):
 
 @pytest.mark.slow
 def test_show_draws_the_pages_the_last_instruction_changed(chat):
+    require_renderer()  # LibreOffice and poppler: skipped without them, a failure under CI
     child, src, out, home = chat
     child.expect_exact("report.docx> ")
     child.sendline("Add a paragraph 'First addition.' at the end")

@@ -11,6 +11,7 @@ from autodw.apis import execute
 from autodw.cli import main
 from autodw.document import WordDocument
 from autodw.errors import ConfigError
+from tests.rendering import require_renderer
 from tests.conftest import EXAMPLES
 from tests.test_cli_run import INSTRUCTIONS, cassette  # noqa: F401  (the recorded two-instruction run)
 
@@ -50,6 +51,7 @@ def test_render_refuses_bad_options(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_render_pages_of_the_sample(tmp_path, capsys):
+    require_renderer()  # LibreOffice and poppler: skipped without them, a failure under CI
     out = tmp_path / "pages.png"
     assert main(["render", str(EXAMPLES / "report.docx"), "--pages", "1-2", "-o", str(out)]) == 0
     with Image.open(out) as both:
@@ -63,6 +65,7 @@ def test_render_pages_of_the_sample(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_before_after_shows_only_the_changed_page():
+    require_renderer()  # LibreOffice and poppler: skipped without them, a failure under CI
     doc = WordDocument.open(EXAMPLES / "report.docx")
     before = doc.to_bytes()
     methodology = next(pid for pid in doc.ids("p") if "unaudited" in "".join(doc.find(pid).itertext()))
@@ -75,6 +78,7 @@ def test_before_after_shows_only_the_changed_page():
 
 @pytest.mark.slow
 def test_run_show_writes_the_before_after_picture(cassette, tmp_path, capsys):  # noqa: F811
+    require_renderer()  # LibreOffice and poppler: skipped without them, a failure under CI
     out = tmp_path / "out.docx"
     code = main(["run", str(EXAMPLES / "report.docx"), "-i", INSTRUCTIONS[0], "-i", INSTRUCTIONS[1], "-o", str(out),
                  "--llm", f"replay:{cassette}", "--show"])
