@@ -428,8 +428,9 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     # autodw.dwbench.cli imports only the light record module; each subcommand's work is imported lazily.
     # It returns the bench subparsers: more subcommands (run, report, ...) are added there.
     from autodw.dwbench.cli import register
+    from autodw.eval.cli import register as register_eval
 
-    register(sub, _lazy)
+    register_eval(register(sub, _lazy), _lazy)
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions, _register_bench]

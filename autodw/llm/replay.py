@@ -121,3 +121,42 @@ class ReplayBackend:
         i = next((k for k, (a, b) in enumerate(zip(recorded, asked)) if a != b), min(len(recorded), len(asked)))
         return (f"the cassette {self.path.name} has no recorded answer for this {role} request; the closest recorded "
                 f"one differs from character {i}: recorded {recorded[i:i + 80]!r}, asked {asked[i:i + 80]!r}")
+
+
+class MemoBackend:
+    """Wraps a backend with a cache in cassette format: a request asked before (same key) gets the first recorded
+    answer, a new one is asked of the inner backend and appended. Runs that share the file (the threshold sweep) ask
+    the model only what no run asked before. The recorded token usage is reported for a cached answer too, so the
+    cost of a run does not depend on what the cache held; ``raw["cached"]`` says which answers came from it."""
+
+    def __init__(self, inner: LLMBackend, path: str | os.PathLike[str]):
+        self.inner, self.path = inner, Path(path)
+        self.name, self.profile = inner.name, getattr(inner, "profile", None)
+        self._known: dict[str, dict[str, Any]] = {}
+        if self.path.is_file():
+            for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    if n == len(self.path.read_text(encoding="utf-8").splitlines()):
+                        continue  # a line cut by a kill: asked again
+                    raise ConfigError(f"{self.path}:{n} is not a cache entry") from None
+                if "key" in entry:
+                    self._known.setdefault(entry["key"], entry["response"])
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
+                 temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        key = request_key(role, messages, schema, temperature, max_tokens)
+        known = self._known.get(key)
+        if known is not None:
+            u = known.get("usage", {})
+            return Completion(known["text"], Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1,
+                                                   u.get("cached_prompt_tokens", 0)),
+                              model=known.get("model", ""), seconds=0.0, raw={"cached": True})
+        result = self.inner.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
+        response = {"text": result.text, "usage": result.usage.to_dict(), "model": result.model, "seconds": result.seconds}
+        self._known[key] = response
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"key": key, "role": role, "response": response}, ensure_ascii=False) + "\n")
+        return result

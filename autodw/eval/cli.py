@@ -1,0 +1,240 @@
+"""Handlers of ``autodw bench run|report|agree|sweep`` (registered on the bench subparsers in autodw/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from autodw.errors import ConfigError
+from autodw.eval import AGENT_ROLLBACK, SYSTEMS, VALIDATORS
+
+THRESHOLDS = tuple(round(0.1 * n, 1) for n in range(10))  # the paper's sensitivity analysis: 0.0 ... 0.9
+
+
+def _llm(args: argparse.Namespace):
+    from autodw.llm.factory import make_llm
+
+    llm = make_llm(args.llm, base_url=args.base_url,
+                   api_key=os.environ.get(args.api_key_env) if args.api_key_env else None,
+                   announce=lambda *a, **k: print(*a, file=sys.stderr))
+    if args.llm_cache:
+        from autodw.llm.replay import MemoBackend
+
+        llm = MemoBackend(llm, args.llm_cache)
+    return llm
+
+
+def _config(args: argparse.Namespace, llm) -> Any:
+    from autodw.agent.config import config_for, profile_config
+
+    config = profile_config(args.profile) if args.profile else config_for(llm)
+    settings = {"threshold": args.threshold} if args.threshold is not None else {}
+    return config.override(**settings)
+
+
+def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, dict[str, Any]]:
+    """A function making the system `args` name (one per worker), the LLM's name and the options to record."""
+    name = args.system
+    options: dict[str, Any] = {}
+    if name == "oracle":
+        if args.llm:
+            raise ConfigError("the oracle uses no LLM: leave out --llm")
+        from autodw.eval.systems import OracleSystem
+
+        return OracleSystem, "none", options
+    needs_llm = name != "noisy-oracle" or args.validator == "llm"
+    llm = _llm(args) if needs_llm else None
+    if llm is not None and args.workers > 1 and llm.name.startswith("local"):
+        raise ConfigError("the embedded local model runs one request at a time: use --workers 1")
+    config = _config(args, llm) if llm is not None else _config_without_llm(args)
+    options["config"] = config.to_dict()
+    llm_name = llm.name if llm is not None else "none"
+    if name == "noisy-oracle":
+        from autodw.eval.systems import NoisyOracleSystem
+
+        options.update(p=args.p, validator=args.validator, seed=args.seed, rollback=args.rollback)
+        config = config.override(rollback=args.rollback)
+        options["config"] = config.to_dict()
+        return (lambda: NoisyOracleSystem(args.p, args.validator, llm, config, seed=args.seed)), llm_name, options
+    classifier = _classifier(args)
+    if name in AGENT_ROLLBACK:
+        from autodw.eval.systems import AgentSystem
+
+        return (lambda: AgentSystem(name, llm, classifier, config)), llm_name, options
+    from autodw.eval.baselines import make_baseline
+
+    return (lambda: make_baseline(name, llm, classifier, config)), llm_name, options
+
+
+def _config_without_llm(args: argparse.Namespace):
+    from autodw.agent.config import profile_config
+
+    config = profile_config(args.profile or "hosted")
+    return config.override(threshold=args.threshold) if args.threshold is not None else config
+
+
+def _classifier(args: argparse.Namespace):
+    from autodw.intents.classifier import load_or_train
+
+    return load_or_train(args.intents_model, train_missing=False) if args.intents_model else load_or_train(progress=True)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``autodw bench run``: run a system on a split into --out (resumable); print the summary."""
+    from autodw.eval.runner import Runner, RunSpec
+
+    if args.system != "noisy-oracle" and (args.p is not None or args.validator is not None):
+        raise ConfigError("--p and --validator are options of --system noisy-oracle")
+    if args.system == "noisy-oracle":
+        args.p = 0.2 if args.p is None else args.p
+        args.validator = args.validator or "oracle"
+    make, llm_name, options = system_factory(args)
+    modes = ["instruction", "session"] if args.mode == "both" else [args.mode]
+    spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit)
+    runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
+    try:
+        summary = runner.run()
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: what finished is kept in {args.out}; run the same command again to continue",
+              file=sys.stderr)
+        return 130
+    _print_summary(summary, args.format)
+    return 0
+
+
+def _print_summary(summary: dict[str, Any], fmt: str) -> None:
+    if fmt == "json":
+        json.dump(summary, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+
+    def pct(x):
+        return "-" if x is None else f"{100 * x:.1f}%"
+
+    print(f"{summary['system']} ({summary['llm']}) on {summary['split']}: "
+          f"iACC {pct(summary['iacc'])} of {summary['instructions']}/{summary['instructions_in_split']} instructions, "
+          f"sACC {pct(summary['sacc'])} of {summary['sessions']}/{summary['sessions_in_split']} sessions "
+          f"(final state {pct(summary['sacc_final'])}), {summary['seconds']:.0f} s of system time")
+    print(f"per instruction: {summary['api_calls_per_instruction']} API calls, {summary['llm_calls_per_instruction']} LLM "
+          f"calls, {summary['tokens_per_instruction']} tokens, median {summary['median_seconds_per_instruction']} s")
+    if "faults" in summary:
+        f = summary["faults"]
+        print(f"faults: {f['faults']} injected in {f['gold_steps']} steps ({f['by_kind']}); validator caught "
+              f"{f['caught']}/{f['judged_faults']}, false rejections {f['false_rejections']}, precision "
+              f"{f['precision']}, recall {f['recall']}")
+    word = summary["word_check"]
+    print(f"Word check: {word['outputs_with_added_errors']} of {word['checked']} outputs added validation errors")
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    """``autodw bench sweep``: the noisy oracle at each acceptance threshold 0.0 ... 0.9 (into OUT/t0.0 ...), the
+    LLM validator's answers shared through one cache, then a table (and a plot with --plot)."""
+    from autodw.eval.runner import Runner, RunSpec
+
+    out = Path(args.out)
+    args.system, args.workers = "noisy-oracle", args.workers
+    if args.validator == "llm" and not args.llm_cache:
+        args.llm_cache = str(out / "llm-cache.jsonl")
+    rows = []
+    for threshold in THRESHOLDS:
+        args.threshold = threshold
+        make, llm_name, options = system_factory(args)
+        spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit)
+        summary = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False).run()
+        f = summary.get("faults") or {}
+        rows.append({"threshold": threshold, "iacc": summary["iacc"], "caught": f.get("caught"),
+                     "judged_faults": f.get("judged_faults"), "false_rejections": f.get("false_rejections"),
+                     "api_calls_per_instruction": summary["api_calls_per_instruction"],
+                     "llm_calls_per_instruction": summary["llm_calls_per_instruction"]})
+    from autodw.eval.report import write_sweep
+
+    table = write_sweep(rows, out, plot=args.plot)
+    print(table)
+    return 0
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """``autodw bench report``: a Markdown table across run folders, and plots beside --out."""
+    from autodw.eval.report import report
+
+    text = report([Path(d) for d in args.runs], Path(args.out) if args.out else None)
+    print(text)
+    return 0
+
+
+def agree_command(args: argparse.Namespace) -> int:
+    """``autodw bench agree``: the LLM judge on every output of a run, against the deterministic judge."""
+    from autodw.eval.agreement import agreement
+
+    result = agreement(Path(args.run), _llm(args), limit=args.limit)
+    if args.format == "json":
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(result["text"])
+    return 0
+
+
+def _llm_options(p: argparse.ArgumentParser, required: bool = False) -> None:
+    p.add_argument("--llm", default=None, required=required, help="LLM spec as for autodw run (openai:MODEL, local, ...)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
+    p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
+    p.add_argument("--llm-cache", default=None, metavar="CACHE.jsonl",
+                   help="answer a request asked before from this file (and add new answers to it)")
+
+
+def _noisy_options(p: argparse.ArgumentParser, p_default: float | None) -> None:
+    p.add_argument("--p", type=float, default=p_default, help="noisy-oracle: probability that a gold call is perturbed (0.2)")
+    p.add_argument("--validator", choices=VALIDATORS, default=None if p_default is None else "oracle",
+                   help="noisy-oracle: the agent's LLM validator or a perfect one (oracle)")
+    p.add_argument("--seed", type=int, default=0, help="noisy-oracle: seed of the fault draws")
+    p.add_argument("--rollback", default="full", choices=("none", "arg", "full"),
+                   help="noisy-oracle: rollback levels after a rejection (default full)")
+
+
+def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
+    """Add run, sweep, report and agree to the ``bench`` subcommands."""
+    p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
+    p.add_argument("--system", choices=SYSTEMS, required=True)
+    p.add_argument("--split", choices=("dev", "test", "mini"), required=True)
+    p.add_argument("--mode", choices=("instruction", "session", "both"), default="both",
+                   help="instruction: iACC (each from its gold start); session: sACC (own output carried); both")
+    p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N sessions of the split")
+    p.add_argument("--workers", type=int, default=1, help="instructions or sessions run at once (hosted endpoints)")
+    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
+    p.add_argument("--threshold", type=float, default=None, help="validator acceptance threshold (default: the profile's)")
+    p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the saved one)")
+    p.add_argument("--no-word-check", action="store_true", help="do not check outputs with openxml-audit")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _llm_options(p)
+    _noisy_options(p, None)
+    p.set_defaults(handler=lazy("autodw.eval.cli:run_command"))
+
+    p = bench_sub.add_parser("sweep", help="noisy oracle at acceptance thresholds 0.0-0.9: iACC, faults caught, false "
+                                           "rejections, calls")
+    p.add_argument("--split", choices=("dev", "test", "mini"), default="dev")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--limit", type=int, default=None, metavar="N")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--profile", default=None)
+    p.add_argument("--plot", default=None, metavar="FILE.png")
+    _llm_options(p)
+    _noisy_options(p, 0.2)
+    p.set_defaults(handler=lazy("autodw.eval.cli:sweep_command"), threshold=None)
+
+    p = bench_sub.add_parser("report", help="a Markdown table (Table 2/3 style) across run folders, and plots")
+    p.add_argument("runs", nargs="+", metavar="DIR")
+    p.add_argument("--out", default=None, metavar="report.md", help="write the table here; plots go beside it")
+    p.set_defaults(handler=lazy("autodw.eval.cli:report_command"))
+
+    p = bench_sub.add_parser("agree", help="agreement of the LLM judge with the deterministic judge on a run's outputs")
+    p.add_argument("run", metavar="RUN_DIR")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N outputs")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _llm_options(p, required=True)
+    p.set_defaults(handler=lazy("autodw.eval.cli:agree_command"))

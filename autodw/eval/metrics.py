@@ -1,0 +1,147 @@
+"""The metrics of a run folder, computed from its records (so a resumed or partial run is summarised the same way).
+
+- iACC: the share of instructions whose output the judge finds equivalent to the expected state, each instruction
+  starting from its gold initial state (``instructions/``);
+- sACC: the share of sessions in which every turn's output is equivalent, the system's output carried forward
+  (``sessions/``); ``sacc_final``: only the last turn's; ``turns_before_failure``: the mean number of turns that
+  succeeded before the first failure;
+- cost per instruction (API calls, LLM calls, tokens, seconds), by difficulty and language;
+- the noisy oracle's fault accounting (:func:`fault_stats`) and the Word check (outputs that added errors).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from autodw.dwbench.records import Session
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+
+
+def instruction_records(out: Path, sessions: list[Session]) -> list[dict[str, Any]]:
+    """The finished instruction records of the run, in split order."""
+    recs = (_load(out / "instructions" / f"{i.session_id}--{i.turn}.json") for s in sessions for i in s.instructions)
+    return [r for r in recs if r is not None]
+
+
+def session_records(out: Path, sessions: list[Session]) -> list[list[dict[str, Any]]]:
+    """The turn records of each finished session, in split order."""
+    found = []
+    for s in sessions:
+        turns = [_load(out / "sessions" / s.session_id / f"turn-{i.turn}.json") for i in s.instructions]
+        if all(t is not None for t in turns):
+            found.append(turns)
+    return found
+
+
+def _share(values: Iterable[bool]) -> float | None:
+    values = list(values)
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def _mean(values: Iterable[float]) -> float | None:
+    values = list(values)
+    return round(statistics.fmean(values), 3) if values else None
+
+
+def _by(records: list[dict[str, Any]], key: str, ok=lambda r: r["success"]) -> dict[str, Any]:
+    groups: dict[str, list[bool]] = defaultdict(list)
+    for r in records:
+        groups[r[key]].append(ok(r))
+    return {k: {"accuracy": _share(v), "n": len(v)} for k, v in sorted(groups.items())}
+
+
+def cost(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean API calls, LLM calls, tokens and seconds per record, and the median seconds."""
+    return {
+        "api_calls_per_instruction": _mean(r["api_calls"] for r in records),
+        "llm_calls_per_instruction": _mean(r["llm_calls"] for r in records),
+        "prompt_tokens_per_instruction": _mean(r["prompt_tokens"] for r in records),
+        "completion_tokens_per_instruction": _mean(r["completion_tokens"] for r in records),
+        "tokens_per_instruction": _mean(r["prompt_tokens"] + r["completion_tokens"] for r in records),
+        "seconds_per_instruction": _mean(r["seconds"] for r in records),
+        "median_seconds_per_instruction": round(statistics.median(r["seconds"] for r in records), 3) if records else None,
+    }
+
+
+def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The noisy oracle's accounting over every gold step of `records` (None if no record has steps).
+
+    A fault is *effective* when the perturbed call fails or leaves another state than the gold call. Of the
+    effective faults that executed, the validator *caught* those it rejected; *false rejections* are rejected first
+    attempts that were right (no fault, or a fault without effect). Precision and recall are the validator's on the
+    first attempts it judged; skipped steps never reach it and are counted apart.
+    """
+    steps = [s for r in records for s in r.get("faults") or []]
+    if not steps:
+        return None
+    kinds = Counter(s["fault"] for s in steps if s["fault"])
+    judged = [s for s in steps if s.get("verdicts") and s["verdicts"][0]["level"] == "first"]
+    faulty = [s for s in judged if s["fault"] and s.get("effective")]
+    rejected = [s for s in judged if not s["verdicts"][0]["accepted"]]
+    caught = [s for s in faulty if not s["verdicts"][0]["accepted"]]
+    false_rejections = [s for s in rejected if not (s["fault"] and s.get("effective"))]
+    validator_calls = sum(len(s.get("verdicts", [])) for s in steps)
+    return {
+        "gold_steps": len(steps), "faults": sum(kinds.values()), "by_kind": dict(sorted(kinds.items())),
+        "effective": sum(1 for s in steps if s["fault"] and s.get("effective", s["fault"] == "skip")),
+        "failed_calls": sum(1 for s in steps if s["fault"] and s.get("executed") is False),
+        "judged": len(judged), "judged_faults": len(faulty), "caught": len(caught),
+        "false_rejections": len(false_rejections),
+        "precision": round(len(caught) / len(rejected), 4) if rejected else None,
+        "recall": round(len(caught) / len(faulty), 4) if faulty else None,
+        "regenerations": sum(s.get("regenerated", 0) for s in steps), "validator_verdicts": validator_calls,
+    }
+
+
+def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_this_call: float = 0.0) -> dict[str, Any]:
+    """The run's summary (written to ``summary.json``)."""
+    ins = instruction_records(out, sessions)
+    ses = session_records(out, sessions)
+    turns = [t for s in ses for t in s]
+    every = ins or turns
+    total_instructions = sum(len(s.instructions) for s in sessions)
+    word_checked = [r for r in ins + turns if r.get("word_errors_added") is not None]
+
+    def before_failure(s: list[dict[str, Any]]) -> int:
+        return next((n for n, t in enumerate(s) if not t["success"]), len(s))
+
+    summary: dict[str, Any] = {
+        "system": spec["system"], "llm": spec["llm"], "split": spec["split"], "modes": spec["modes"],
+        "options": spec.get("options", {}),
+        "iacc": _share(r["success"] for r in ins), "sacc": _share(all(t["success"] for t in s) for s in ses),
+        "sacc_final": _share(s[-1]["success"] for s in ses),
+        "turns_before_failure": _mean(before_failure(s) for s in ses),
+        "instructions": len(ins), "instructions_in_split": total_instructions,
+        "sessions": len(ses), "sessions_in_split": len(sessions),
+        "complete": (len(ins) == total_instructions if "instruction" in spec["modes"] else True)
+        and (len(ses) == len(sessions) if "session" in spec["modes"] else True),
+        **cost(every),
+        "tokens_per_session": _mean(sum(t["prompt_tokens"] + t["completion_tokens"] for t in s) for s in ses),
+        "llm_calls_per_session": _mean(sum(t["llm_calls"] for t in s) for s in ses),
+        "seconds": round(sum(r["seconds"] for r in ins + turns), 1),
+        "wall_seconds_last_call": round(seconds_this_call, 1),
+        "iacc_by_difficulty": _by(ins, "difficulty"), "iacc_by_language": _by(ins, "language"),
+        "sacc_by_language": {k: v for k, v in _by([{"language": s[0]["language"], "success": all(t["success"] for t in s)}
+                                                   for s in ses], "language").items()},
+        "status": dict(Counter(r["status"] for r in ins + turns)),
+        "internal_errors": sum(1 for r in ins + turns if r["status"] == "internal_error"),
+        "word_check": {"checked": len(word_checked),
+                       "outputs_with_added_errors": sum(1 for r in word_checked if r["word_errors_added"])},
+    }
+    faults = fault_stats(ins)
+    if faults is not None:
+        summary["faults"] = faults
+    session_faults = fault_stats(turns)
+    if session_faults is not None:
+        summary["session_faults"] = session_faults
+    return summary

@@ -1,0 +1,259 @@
+"""Run a system on a DWBench split, instruction by instruction (iACC) and/or session by session (sACC), resumably.
+
+Layout of a run folder ``DIR``:
+
+- ``run.json``: what was run (system, LLM, split, modes, options); a resumed run must match it;
+- ``instructions/SID--T.json`` (one per instruction, teacher forcing: it starts from the gold state before turn T),
+  beside it ``SID--T.docx`` (the output) and ``SID--T.trace.jsonl`` (the agent's events);
+- ``sessions/SID/turn-T.json``, ``turn-T.docx``, ``turn-T.trace.jsonl`` (the session carries the system's own
+  output forward) and ``resume.docx`` (the last finished turn's document with its element ids, to continue from);
+- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten after every unit.
+
+Every JSON file is written atomically and only after the documents it refers to, so a run that is killed continues
+where it stopped: finished instructions (and finished turns of a session) are never run again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from threading import Lock, local
+from typing import Any, Callable
+
+from autodw.document import WordDocument
+from autodw.dwbench.records import Instruction, Session, load_split
+from autodw.errors import ConfigError
+from autodw.eval.judge import MAX_DIFFERENCES, judge
+from autodw.eval.metrics import summarize
+from autodw.eval.systems import System, TurnResult
+from autodw.package import write_atomically
+
+MODES = ("instruction", "session", "both")
+SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
+
+
+@dataclass
+class RunSpec:
+    """What a run is: kept in ``run.json``; a run folder can only be resumed with the same spec."""
+
+    system: str
+    llm: str
+    split: str
+    modes: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None  # the first N sessions of the split
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+def write_json(path: Path, data: Any) -> None:
+    """`data` as indented UTF-8 JSON, written atomically."""
+    write_atomically(path, (json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n").encode("utf-8"))
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+class WordCheck:
+    """Whether an output added Open XML validation errors to its input (:mod:`autodw.validation`), with the input's
+    findings cached by content (many instructions start from the same document)."""
+
+    def __init__(self) -> None:
+        from autodw.validation import validate
+
+        self._validate = validate
+        self._cache: dict[str, list] = {}
+        self._lock = Lock()
+
+    def added(self, before: bytes, after: bytes) -> list[dict[str, str]]:
+        import hashlib
+
+        from autodw.validation import added
+
+        key = hashlib.sha256(before).hexdigest()
+        with self._lock:
+            known = self._cache.get(key)
+        if known is None:
+            known = self._validate(before)
+            with self._lock:
+                self._cache[key] = known
+        return [f.to_dict() for f in added(known, self._validate(after))]
+
+
+class Runner:
+    """Runs one system (made per worker by `make_system`) over a split into a run folder."""
+
+    def __init__(self, spec: RunSpec, out: Path, make_system: Callable[[], System], *, workers: int = 1,
+                 word_check: bool = True, progress: bool = True):
+        if spec.split not in ("dev", "test", "mini"):
+            raise ConfigError(f"unknown split {spec.split!r}")
+        if any(m not in ("instruction", "session") for m in spec.modes):
+            raise ConfigError(f"modes must be instruction and/or session, not {spec.modes}")
+        if workers < 1:
+            raise ConfigError(f"--workers must be at least 1, not {workers}")
+        self.spec, self.out, self.workers, self.progress = spec, Path(out), workers, progress
+        self._make_system = make_system
+        self._local = local()
+        self.word_check = WordCheck() if word_check else None
+        self._lock = Lock()
+        self._check_folder()
+
+    # --- folder ------------------------------------------------------------------------------
+
+    def _check_folder(self) -> None:
+        path = self.out / "run.json"
+        wanted = self.spec.to_dict()
+        if path.is_file():
+            found = read_json(path)
+            if found != wanted:
+                differs = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
+                raise ConfigError(f"{self.out} holds another run (its {', '.join(differs)} differ); "
+                                  f"choose another --out, or rerun with the same options to resume it")
+        else:
+            self.out.mkdir(parents=True, exist_ok=True)
+            write_json(path, wanted)
+
+    def sessions(self) -> list[Session]:
+        sessions = load_split(self.spec.split)
+        return sessions[: self.spec.limit] if self.spec.limit else sessions
+
+    def system(self) -> System:
+        """This thread's system (a system is not shared between threads)."""
+        if not hasattr(self._local, "system"):
+            self._local.system = self._make_system()
+        return self._local.system
+
+    # --- running -------------------------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        """Run every unit not yet done; returns the summary (also written to ``summary.json``)."""
+        sessions = self.sessions()
+        start = time.perf_counter()
+        try:
+            if "instruction" in self.spec.modes:
+                todo = [(s, i) for s in sessions for i in s.instructions if not self._instruction_path(i).is_file()]
+                self._pool(todo, self.run_instruction, "instructions",
+                           sum(len(s.instructions) for s in sessions))
+            if "session" in self.spec.modes:
+                todo = [s for s in sessions if not (self._session_dir(s) / f"turn-{len(s.instructions)}.json").is_file()]
+                self._pool(todo, self.run_session, "sessions", len(sessions))
+        finally:
+            summary = self.write_summary(time.perf_counter() - start)
+        return summary
+
+    def write_summary(self, seconds: float = 0.0) -> dict[str, Any]:
+        """Recompute ``summary.json`` from the records on disk."""
+        with self._lock:
+            summary = summarize(self.out, self.sessions(), self.spec.to_dict(), seconds_this_call=seconds)
+            write_json(self.out / "summary.json", summary)
+        return summary
+
+    def _pool(self, units: list, work: Callable[[Any], bool], what: str, total: int) -> None:
+        from tqdm import tqdm
+
+        done = total - len(units)
+        bar = tqdm(total=total, initial=done, desc=f"{self.spec.system} {self.spec.split} {what}", unit=what[:-1],
+                   disable=not self.progress, dynamic_ncols=True)
+        ok = [0, 0]
+
+        def finished(success: bool) -> None:
+            ok[0] += success
+            ok[1] += 1
+            bar.update(1)
+            bar.set_postfix_str(f"{'iACC' if what == 'instructions' else 'sACC'} {ok[0]}/{ok[1]} this call")
+            self.write_summary()
+
+        try:
+            if self.workers == 1:
+                for unit in units:
+                    finished(work(unit))
+            else:
+                with ThreadPoolExecutor(self.workers) as pool:
+                    futures = [pool.submit(work, unit) for unit in units]
+                    try:
+                        for future in as_completed(futures):
+                            finished(future.result())
+                    except BaseException:
+                        for f in futures:
+                            f.cancel()
+                        raise
+        finally:
+            bar.close()
+
+    # --- one instruction (teacher forcing) -------------------------------------------------------
+
+    def _instruction_path(self, ins: Instruction) -> Path:
+        return self.out / "instructions" / f"{ins.session_id}--{ins.turn}.json"
+
+    def run_instruction(self, unit: tuple[Session, Instruction]) -> bool:
+        """Run one instruction from its gold initial state; write its record. Returns whether it succeeded."""
+        session, ins = unit
+        doc = session.initial_document(ins.turn)
+        earlier = [(i.text, "done") for i in session.instructions[: ins.turn - 1]]
+        path = self._instruction_path(ins)
+        record = self._turn(session, ins, doc, earlier, path.with_suffix(".trace.jsonl"), path.with_suffix(".docx"))
+        write_json(path, record)
+        return record["success"]
+
+    # --- one session (carried forward) ------------------------------------------------------------
+
+    def _session_dir(self, session: Session) -> Path:
+        return self.out / "sessions" / session.session_id
+
+    def run_session(self, session: Session) -> bool:
+        """Run (or continue) a session, carrying the system's output from turn to turn. Returns whether every
+        turn succeeded."""
+        folder = self._session_dir(session)
+        folder.mkdir(parents=True, exist_ok=True)
+        finished = [t for t in range(1, len(session.instructions) + 1) if (folder / f"turn-{t}.json").is_file()]
+        first = len(finished) + 1
+        if first > 1:
+            doc = WordDocument.from_bytes((folder / "resume.docx").read_bytes(), name=session.source.file)
+            doc.asset_roots = session.initial_document(1).asset_roots
+        else:
+            doc = session.initial_document(1)
+        earlier = [(i.text, read_json(folder / f"turn-{i.turn}.json")["status"]) for i in session.instructions[: first - 1]]
+        for ins in session.instructions[first - 1:]:
+            record = self._turn(session, ins, doc, earlier, folder / f"turn-{ins.turn}.trace.jsonl",
+                                folder / f"turn-{ins.turn}.docx")
+            write_atomically(folder / "resume.docx", doc.to_bytes(keep_ids=True))
+            write_json(folder / f"turn-{ins.turn}.json", record)
+            earlier.append((ins.text, record["status"]))
+        return all(read_json(folder / f"turn-{t}.json")["success"] for t in range(1, len(session.instructions) + 1))
+
+    # --- shared ----------------------------------------------------------------------------------
+
+    def _turn(self, session: Session, ins: Instruction, doc: WordDocument, earlier: list[tuple[str, str]],
+              trace: Path, output: Path) -> dict[str, Any]:
+        """Run the system on `doc` for `ins`, save the output, judge it, check it for Word; the record."""
+        before = doc.to_bytes()
+        start = time.perf_counter()
+        result: TurnResult = self.system().run_turn(doc, ins, earlier, trace)
+        seconds = time.perf_counter() - start
+        after = doc.to_bytes()
+        write_atomically(output, after)
+        verdict = judge(session.expected_document(ins.turn), doc, instruction=ins.text, free_text=ins.free_text,
+                        initial=session.initial_document(ins.turn) if ins.free_text else None)
+        word = None
+        if self.word_check is not None:
+            word = [] if after == before else self.word_check.added(before, after)
+        usage = result.usage
+        return {
+            "key": ins.key, "session_id": ins.session_id, "turn": ins.turn, "instruction": ins.text,
+            "language": ins.language, "difficulty": ins.difficulty, "free_text": ins.free_text, "gold_calls": len(ins.gold),
+            "status": result.status, "error": result.error, "success": verdict.equivalent,
+            "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
+            "n_differences": min(len(verdict.differences), MAX_DIFFERENCES),
+            "api_calls": result.api_calls, "llm_calls": sum(u["calls"] for u in usage.values()),
+            "prompt_tokens": sum(u["prompt_tokens"] for u in usage.values()),
+            "completion_tokens": sum(u["completion_tokens"] for u in usage.values()),
+            "usage": usage, "seconds": round(seconds, 3), "calls": result.calls, "faults": result.faults,
+            "word_errors_added": word, "output": output.name, "trace": trace.name if trace.is_file() else None,
+            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "pid": os.getpid(),
+        }
