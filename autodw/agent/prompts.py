@@ -22,7 +22,9 @@ from autodw.llm.base import Message
 
 PROMPT_DIR = Path(__file__).with_name("prompts")
 ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "api_generator": "api_generator.md",
-                   "validator": "validator.md"}
+                   "validator": "validator.md",
+                   # the baselines of autodw.eval.baselines: the whole instruction as calls at once; every step at once
+                   "program": "program.md", "plan_all": "plan_all.md"}
 
 PLANNER_SCHEMA = {
     "type": "object",

@@ -65,7 +65,13 @@ class WordCheck:
     findings cached by content (many instructions start from the same document)."""
 
     def __init__(self) -> None:
-        from autodw.validation import validate
+        import importlib.util
+
+        from autodw.validation import ValidatorUnavailableError, validate
+
+        if importlib.util.find_spec("openxml_audit") is None:
+            raise ValidatorUnavailableError("the Word check of the outputs needs openxml-audit: pip install "
+                                            "\"autodw[validate]\", or run with --no-word-check")
 
         self._validate = validate
         self._cache: dict[str, list] = {}

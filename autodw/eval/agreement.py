@@ -1,0 +1,88 @@
+"""``autodw bench agree``: the LLM judge on a run's outputs, compared with the deterministic judge's verdicts.
+
+Every output of the run (instruction and session records) is judged again by the LLM judge
+(:mod:`autodw.eval.llm_judge`) against its expected document; the answers go to ``RUN/agreement.jsonl`` one per
+output as they come (a rerun continues), then agreement, Cohen's kappa and the disagreements are reported.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from autodw.document import WordDocument
+from autodw.dwbench.records import Session, load_split
+from autodw.errors import ConfigError, LLMOutputError
+from autodw.eval.llm_judge import llm_judge
+from autodw.eval.metrics import instruction_records, session_records
+from autodw.llm.base import LLMBackend
+
+
+def _outputs(run: Path, sessions: list[Session]) -> list[tuple[str, dict[str, Any], Path]]:
+    """(key, record, output file) of every judged output of the run."""
+    out = [(f"i:{r['key']}", r, run / "instructions" / r["output"]) for r in instruction_records(run, sessions)]
+    for turns in session_records(run, sessions):
+        out += [(f"s:{t['key']}", t, run / "sessions" / t["session_id"] / t["output"]) for t in turns]
+    return out
+
+
+def kappa(pairs: list[tuple[bool, bool]]) -> float | None:
+    """Cohen's kappa of two binary raters (None when undefined: fewer than 2 items or chance agreement of 1)."""
+    n = len(pairs)
+    if n < 2:
+        return None
+    observed = sum(a == b for a, b in pairs) / n
+    pa, pb = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
+    chance = pa * pb + (1 - pa) * (1 - pb)
+    return None if chance == 1 else round((observed - chance) / (1 - chance), 4)
+
+
+def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str, Any]:
+    """Judge the run's outputs with `llm` (continuing ``agreement.jsonl``) and compare with the deterministic judge."""
+    if not (run / "run.json").is_file():
+        raise ConfigError(f"{run} is not a run folder (no run.json)")
+    spec = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    sessions = load_split(spec["split"])[: spec.get("limit") or None]
+    by_id = {s.session_id: s for s in sessions}
+    store = run / "agreement.jsonl"
+    done: dict[str, dict[str, Any]] = {}
+    if store.is_file():
+        for line in store.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                done[entry["key"]] = entry
+    outputs = _outputs(run, sessions)[:limit] if limit else _outputs(run, sessions)
+    with store.open("a", encoding="utf-8") as fh:
+        for key, record, path in outputs:
+            if key in done:
+                continue
+            session = by_id[record["session_id"]]
+            try:
+                verdict = llm_judge(session.expected_document(record["turn"]), WordDocument.open(path), llm=llm,
+                                    instruction=record["instruction"], free_text=record["free_text"])
+                entry = {"key": key, "deterministic": record["success"], "llm": verdict.equivalent,
+                         "differences": [d.to_dict() for d in verdict.differences][:5], "usage": verdict.usage}
+            except LLMOutputError as exc:
+                entry = {"key": key, "deterministic": record["success"], "llm": None, "error": str(exc)}
+            done[key] = entry
+            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            fh.flush()
+    entries = [done[k] for k, _, _ in outputs]
+    pairs = [(e["deterministic"], e["llm"]) for e in entries if e["llm"] is not None]
+    agree = sum(a == b for a, b in pairs)
+    result = {
+        "run": str(run), "llm": llm.name, "outputs": len(entries), "judged": len(pairs),
+        "no_answer": len(entries) - len(pairs),
+        "agreement": round(agree / len(pairs), 4) if pairs else None, "kappa": kappa(pairs),
+        "both_equivalent": sum(a and b for a, b in pairs), "both_different": sum(not a and not b for a, b in pairs),
+        "only_deterministic_equivalent": sum(a and not b for a, b in pairs),
+        "only_llm_equivalent": sum(b and not a for a, b in pairs),
+        "disagreements": [e for e in entries if e["llm"] is not None and e["llm"] != e["deterministic"]][:50],
+    }
+    pct = "-" if result["agreement"] is None else f"{100 * result['agreement']:.1f}%"
+    result["text"] = (f"{result['judged']} of {result['outputs']} outputs judged by {llm.name}: agreement {pct}, "
+                      f"kappa {result['kappa']}; both equivalent {result['both_equivalent']}, both not "
+                      f"{result['both_different']}, only the deterministic judge equivalent "
+                      f"{result['only_deterministic_equivalent']}, only the LLM judge equivalent {result['only_llm_equivalent']}")
+    return result

