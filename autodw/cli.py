@@ -159,6 +159,13 @@ def _validate(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def _local_model(args: argparse.Namespace) -> int:
+    from autodw.llm.local_model import resolve_model
+
+    print(resolve_model(args.model)[1])
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from autodw.agent.build import make_agent
     from autodw.agent.records import RunResult
@@ -363,6 +370,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write the input with the run's edits as Word tracked changes")
     p.add_argument("--redline-author", default="autodw", metavar="NAME", help="author of those tracked changes")
     p.set_defaults(handler=_run)
+
+    p = sub.add_parser("local-model", help="print the embedded model's GGUF file (joined from its packages if needed), "
+                                           "e.g. to serve it with llama-cpp-python's OpenAI-compatible server")
+    p.add_argument("model", nargs="?", default=None, help="a known model name or a .gguf path (default: $AUTODW_LOCAL_MODEL "
+                                                          "or the default model)")
+    p.set_defaults(handler=_local_model)
 
     p = sub.add_parser("redline", help="write the edits between two documents as Word tracked changes")
     p.add_argument("original")

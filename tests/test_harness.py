@@ -301,3 +301,17 @@ def test_cli_run_and_bad_options(tmp_path):
     assert bad.returncode == 2 and "noisy-oracle" in bad.stderr
     rep = run_cli("bench", "report", str(out))
     assert rep.returncode == 0 and "oracle" in rep.stdout
+
+
+def test_local_model_command_refuses_a_missing_file(tmp_path):
+    result = run_cli("local-model", str(tmp_path / "missing.gguf"))
+    assert result.returncode == 2 and "missing.gguf" in result.stderr
+
+
+def test_memo_backend_drops_a_line_cut_by_a_kill(tmp_path):
+    cache = tmp_path / "cache.jsonl"
+    MemoBackend(ScriptedBackend({"validator": ['{"a": 1}']}), cache).complete([{"role": "user", "content": "x"}], role="validator")
+    cache.write_text(cache.read_text() + '{"key": "cut', encoding="utf-8")
+    memo = MemoBackend(ScriptedBackend({"validator": ['{"b": 2}']}), cache)
+    assert memo.complete([{"role": "user", "content": "y"}], role="validator").text == '{"b": 2}'
+    assert len(MemoBackend(ScriptedBackend({}), cache)._known) == 2  # the file reads cleanly

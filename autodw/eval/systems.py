@@ -103,7 +103,8 @@ def run_agent_turn(agent: Agent, doc: WordDocument, text: str, earlier: list[tup
     agent.sinks = [writer] if writer else []
     try:
         agent.run(doc, [text], result=run)
-    except InternalError as exc:
+    except InternalError as exc:  # our bug: counted apart, the document back to where the instruction began
+        doc.restore(agent.last_complete)
         record = run.instructions[-1]
         record.status, record.error = "internal_error", f"{exc}\n{exc.traceback}"
     finally:

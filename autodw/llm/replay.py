@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections import defaultdict, deque
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -133,16 +134,18 @@ class MemoBackend:
         self.inner, self.path = inner, Path(path)
         self.name, self.profile = inner.name, getattr(inner, "profile", None)
         self._known: dict[str, dict[str, Any]] = {}
-        if self.path.is_file():
-            for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
-                try:
-                    entry = json.loads(line)
-                except json.JSONDecodeError:
-                    if n == len(self.path.read_text(encoding="utf-8").splitlines()):
-                        continue  # a line cut by a kill: asked again
-                    raise ConfigError(f"{self.path}:{n} is not a cache entry") from None
-                if "key" in entry:
-                    self._known.setdefault(entry["key"], entry["response"])
+        self._lock = threading.Lock()  # runs with --workers share one cache
+        lines = self.path.read_text(encoding="utf-8").splitlines() if self.path.is_file() else []
+        for n, line in enumerate(lines, 1):
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                if n == len(lines):  # a line cut by a kill: dropped (that request is asked again)
+                    self.path.write_text("".join(f"{ln}\n" for ln in lines[:-1]), encoding="utf-8")
+                    continue
+                raise ConfigError(f"{self.path}:{n} is not a cache entry") from None
+            if "key" in entry:
+                self._known.setdefault(entry["key"], entry["response"])
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
@@ -156,7 +159,8 @@ class MemoBackend:
                               model=known.get("model", ""), seconds=0.0, raw={"cached": True})
         result = self.inner.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
         response = {"text": result.text, "usage": result.usage.to_dict(), "model": result.model, "seconds": result.seconds}
-        self._known[key] = response
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"key": key, "role": role, "response": response}, ensure_ascii=False) + "\n")
+        with self._lock:
+            self._known[key] = response
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"key": key, "role": role, "response": response}, ensure_ascii=False) + "\n")
         return result
