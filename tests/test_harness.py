@@ -315,3 +315,15 @@ def test_memo_backend_drops_a_line_cut_by_a_kill(tmp_path):
     memo = MemoBackend(ScriptedBackend({"validator": ['{"b": 2}']}), cache)
     assert memo.complete([{"role": "user", "content": "y"}], role="validator").text == '{"b": 2}'
     assert len(MemoBackend(ScriptedBackend({}), cache)._known) == 2  # the file reads cleanly
+
+
+def test_sweep_writes_a_row_per_threshold(tmp_path):
+    out = tmp_path / "sweep"
+    result = run_cli("bench", "sweep", "--split", "mini", "--limit", "1", "--validator", "oracle", "--out", str(out),
+                     "--plot", str(tmp_path / "sweep.png"))
+    assert result.returncode == 0, result.stderr
+    rows = json.loads((out / "sweep.json").read_text())
+    assert [r["threshold"] for r in rows] == [round(0.1 * n, 1) for n in range(10)]
+    # the oracle validator is certain (confidence 1): the threshold changes nothing
+    assert len({(r["iacc"], r["caught"], r["false_rejections"]) for r in rows}) == 1
+    assert (tmp_path / "sweep.png").stat().st_size > 1000 and "| threshold" in result.stdout
