@@ -93,6 +93,54 @@ def pick_body(c: Ctx, min_len: int = 12, cjk: bool | None = None) -> dict:
     return prefer(c, cands, "para")
 
 
+def named(c: Ctx, el: dict) -> tuple[dict, str]:
+    """An element and the phrase a user would name it by (paragraph, table, picture or chart)."""
+    if "cells" in el:
+        return el, c.ref_table(el)
+    if el.get("type") == "picture":
+        return el, c.ref_image(el)
+    if el.get("type") == "chart":
+        return el, c.ref_chart(el)
+    return el, c.ref_para(el)
+
+
+# Which inserted tables and sections suit which kind of document (indexes into content.json's extra tables /
+# sections: tables Contacts, Monthly figures, Task status, Stores by city; sections Next Steps, Contacts,
+# Background, Timeline, Appendix, Acknowledgements). A store table in a CV or acknowledgements in a letter are out.
+TABLES_FOR_KIND = {"report": (0, 1, 2, 3), "letter": (0, 2), "contract": (0, 2), "cv": (0,), "minutes": (0, 1, 2),
+                   "paper": (1, 3), "newsletter": (0, 1, 2, 3), "manual": (0, 2), "form": (0,), "corpus": (0, 2)}
+SECTIONS_FOR_KIND = {"report": (0, 1, 2, 3, 4, 5), "letter": (0, 1, 3), "contract": (1, 3, 4), "cv": (4,),
+                     "minutes": (0, 1, 3), "paper": (2, 4, 5), "newsletter": (0, 1, 2, 3, 5), "manual": (1, 4),
+                     "form": (1,), "corpus": (0, 1, 4)}
+
+
+def fitting(c: Ctx, key: str) -> list:
+    """The extra tables or sections that suit the document being edited (all of them for an unknown kind)."""
+    pool = extra(c, key)
+    fits = (TABLES_FOR_KIND if key == "tables" else SECTIONS_FOR_KIND).get(c.kind)
+    return pool if fits is None else [pool[i] for i in fits if i < len(pool)]
+
+
+_ZH_CLAUSE = re.compile(r"[^，。；：！？、（）()“”‘’《》\s]+")
+_EN_CLAUSE = re.compile(r"(?:[^,;:.!?()\"]|(?<=\d)[,.](?=\d))+")
+
+
+def phrase_span(text: str, lo: int, hi: int) -> str | None:
+    """A whole clause of `text` (between punctuation) that a user would quote: lo-hi Chinese characters, or lo-hi
+    English words starting and ending on word boundaries; unique in `text`. None if there is none."""
+    if has_cjk(text):
+        cands = [m.group(0) for m in _ZH_CLAUSE.finditer(text) if lo <= len(m.group(0)) <= hi and m.start() > 0]
+    else:
+        cands = []
+        for m in _EN_CLAUSE.finditer(text):
+            clause = m.group(0).strip()
+            words = clause.split()
+            if lo <= len(words) <= hi and all(re.fullmatch(r"[A-Za-z][A-Za-z'-]*|\d[\d,]*", w) for w in words) and m.start() > 0:
+                cands.append(clause)
+    cands = [x for x in cands if text.count(x) == 1]
+    return cands[0] if cands else None
+
+
 def first_sentence_end(text: str) -> int | None:
     """Offset just after the first sentence end followed by more text (None if one sentence)."""
     for m in re.finditer(r"[.!?](\s+)(?=\S)|[。！？](?=\S)", text):
@@ -147,7 +195,7 @@ def add_paragraph(c: Ctx) -> str:
 @edit(2.0)
 def add_section(c: Ctx) -> str:
     used = {h["text"].strip() for h in c.headings()}
-    title, para, items = c.pick([s for s in extra(c, "sections") if s[0] not in used])
+    title, para, items = c.pick([s for s in fitting(c, "sections") if s[0] not in used])
     where, pos = place(c)
     if isinstance(pos, dict) and "after" in pos and pos["after"].startswith("p") and heading_level(c.para(pos["after"])):
         raise Skip("would put a section right under a heading")
@@ -173,7 +221,7 @@ def add_section(c: Ctx) -> str:
 @edit(1.2)
 def add_list(c: Ctx) -> str:
     p = pick_body(c)
-    items = c.pick([s[2] for s in extra(c, "sections")])
+    items = c.pick([s[2] for s in fitting(c, "sections")])
     if any(i in {x["text"] for x in c.paragraphs()} for i in items):
         raise Skip("list exists")
     kind = c.rng.choice(["bullet", "numbered"])
@@ -187,8 +235,7 @@ def add_list(c: Ctx) -> str:
 
 @edit(1.2)
 def append_text(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     note = c.pick(extra(c, "notes"))
     text = (" " + note) if c.dl == "en" or not has_cjk(p["text"]) else note
     c.run("insert_text", paragraph=p["id"], text=text)
@@ -229,8 +276,7 @@ def line_break(c: Ctx) -> str:
 
 @edit(0.8)
 def add_link(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     site = c.pick(["https://www.example.org/contact", "https://intranet.example.com/forms", "https://www.example.com/policy"])
     text = c.pick(["More information", "Contact us", "Full policy"]) if c.dl == "en" else c.pick(["更多信息", "联系我们", "完整政策"])
     c.run("insert_hyperlink", paragraph=p["id"], text=" " + text if c.dl == "en" else text, url=site)
@@ -240,8 +286,7 @@ def add_link(c: Ctx) -> str:
 
 @edit(1.0)
 def add_footnote(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     note = c.pick(extra(c, "notes"))
     c.run("insert_footnote", paragraph=p["id"], text=note)
     c.memory["footnote_para"] = p["id"]
@@ -252,26 +297,25 @@ def add_footnote(c: Ctx) -> str:
 @edit(1.0)
 def add_comment(c: Ctx) -> str:
     p = pick_body(c, 20)
-    ref = c.ref_para(p)
+    span = phrase_span(p["text"], 4, 14) if has_cjk(p["text"]) else phrase_span(p["text"], 2, 6)
+    if span is None:
+        words = p["text"].split()
+        head = " ".join(words[:4]).rstrip(".,;:")
+        if has_cjk(p["text"]) or len(words) < 6 or not all(re.fullmatch(r"[A-Za-z][A-Za-z'-]*", w) for w in head.split()):
+            raise Skip("no whole phrase to comment on")
+        span = head
+    _, ref = named(c, p)
     text = c.pick(extra(c, "comments"))
-    words = p["text"].split() if not has_cjk(p["text"]) else None
-    if words and len(words) >= 5:
-        span = " ".join(words[1:4]).rstrip(".,;:")
-    elif not words and len(p["text"]) > 10:
-        span = p["text"][2:8]
-    else:
-        raise Skip("short")
-    if p["text"].count(span) != 1:
-        raise Skip("span not unique")
     c.run("insert_comment", paragraph=p["id"], text=text, span={"match": span})
-    return c.say([f"leave a comment {q(c, text)} on the words {q(c, span)} in {ref}", f"comment on {q(c, span)} ({ref}): {q(c, text)}"],
-                 [f"在{ref}中给“{span}”加批注：{q(c, text)}", f"对{ref}里的“{span}”添加批注“{text}”"])
+    return c.say([f"leave a comment {q(c, text)} on the words {q(c, span)} in {ref}", f"comment on {q(c, span)} ({ref}): {q(c, text)}",
+                  f"attach the comment {q(c, text)} to {q(c, span)} in {ref}", f"in {ref}, flag {q(c, span)} with a comment: {q(c, text)}"],
+                 [f"在{ref}中给“{span}”加批注：{q(c, text)}", f"对{ref}里的“{span}”添加批注“{text}”",
+                  f"{ref}里“{span}”这句旁边加条批注，写{q(c, text)}", f"选中{ref}中的“{span}”，插入批注{q(c, text)}"])
 
 
 @edit(0.9)
 def caption_table(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     if any((p.get("style") or "") == "Caption" for p in c.paragraphs()):
         raise Skip("captions already")
     text = c.pick(["Overview of the figures", "Summary of the details", "Key data"]) if c.dl == "en" else c.pick(["数据概览", "明细汇总", "主要数据"])
@@ -292,8 +336,7 @@ def caption_figure(c: Ctx) -> str:
 
 @edit(0.6)
 def copy_table_to_end(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     res = c.run("duplicate_block", block=t["id"], position="end")
     c.memory["table"] = next(i for i in res.created if i.startswith("t"))
     return c.say([f"make a copy of {ref} at the end of the document", f"duplicate {ref} and put the copy at the very end"],
@@ -302,8 +345,7 @@ def copy_table_to_end(c: Ctx) -> str:
 
 @edit(0.5)
 def duplicate_paragraph(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     h = c.pick([h for h in c.headings(1) if c._unique_heading(h) and h["id"] != (c.heading_of(p["id"]) or {}).get("id")])
     res = c.run("duplicate_block", block=p["id"], position={"after": c.last_block_of_section(h["id"])})
     c.memory["para"] = res.created[0]
@@ -382,8 +424,7 @@ def rename_org(c: Ctx) -> str:
 
 @edit(1.0)
 def rewrite_paragraph(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     text = fresh_sentence(c)
     c.run("set_paragraph_text", paragraph=p["id"], text=text)
     c.memory["para"] = p["id"]
@@ -431,8 +472,7 @@ def delete_paragraph(c: Ctx) -> str:
 
 @edit(1.0)
 def move_paragraph(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     h = c.pick([h for h in c.headings() if c._unique_heading(h) and h["id"] != (c.heading_of(p["id"]) or {}).get("id")])
     last = c.last_block_of_section(h["id"])
     if last == p["id"]:
@@ -493,7 +533,7 @@ def merge_paras(c: Ctx) -> str:
 # ============================================================ tables
 @edit(1.5)
 def add_table(c: Ctx) -> str:
-    data = c.pick(extra(c, "tables"))
+    data = c.pick(fitting(c, "tables"))
     if any(t["cells"] and t["cells"][0] == data[0] for t in c.st["tables"]):
         raise Skip("exists")
     where, pos = place(c)
@@ -508,8 +548,7 @@ def add_table(c: Ctx) -> str:
 
 @edit(0.6)
 def delete_table(c: Ctx) -> str:
-    t = c.pick(c.tables())
-    ref = c.ref_table(t)
+    t, ref = named(c, c.pick(c.tables()))
     c.run("delete_table", table=t["id"])
     c.memory.pop("table", None)
     return c.say([f"delete {ref}", f"remove {ref} entirely"], [f"删除{ref}", f"把{ref}整个删掉"])
@@ -581,8 +620,7 @@ def delete_row(c: Ctx) -> str:
 
 @edit(0.5)
 def row_height(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     h = c.rng.choice(["1cm", "0.8cm", "1.2cm"])
     c.run("set_row_height", table=t["id"], row=0, height=h, rule="at_least")
     return c.say([f"make the header row of {ref} at least {h.replace('cm', ' cm')} tall"], [f"{ref}表头行的行高设为至少{h.replace('cm', '厘米')}"])
@@ -590,8 +628,7 @@ def row_height(c: Ctx) -> str:
 
 @edit(0.5)
 def all_rows_height(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     h = c.rng.choice(["0.7cm", "0.9cm"])
     c.run("set_row_height", table=t["id"], row="all", height=h, rule="exact")
     return c.say([f"set every row of {ref} to exactly {h.replace('cm', ' cm')} high"], [f"{ref}所有行的行高固定为{h.replace('cm', '厘米')}"])
@@ -628,8 +665,7 @@ def delete_column(c: Ctx) -> str:
 
 @edit(0.6)
 def column_width(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     w = c.rng.choice(["4cm", "5cm", "3.5cm"])
     c.run("set_column_width", table=t["id"], col=0, width=w)
     return c.say([f"make the first column of {ref} {w.replace('cm', ' cm')} wide"], [f"{ref}第一列的列宽设为{w.replace('cm', '厘米')}"])
@@ -675,8 +711,7 @@ def split_cell_in_two(c: Ctx) -> str:
 
 @edit(1.3)
 def style_header(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     (fname, fill), (cname, col) = c.fill(), c.pick([("white", "white"), ("dark blue", "1F4E79")] if c.lang == "en" else [("白色", "white"), ("深蓝色", "1F4E79")])
     if fill in ("DDEBF7", "FFF2CC", "E2EFDA", "D9D9D9") and col == "white":
         col, cname = ("1F4E79", "dark blue") if c.lang == "en" else ("1F4E79", "深蓝色")
@@ -702,8 +737,7 @@ def shade_row(c: Ctx) -> str:
 
 @edit(0.8)
 def align_numbers(c: Ctx) -> str:
-    t = numeric_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, numeric_table(c))
     h = c.rng.choice(["right", "center"])
     c.run("set_cell_alignment", table=t["id"], cells={"from": [1, 1], "to": [t["rows"] - 1, t["cols"] - 1]}, horizontal=h)
     return c.say([f"{'right-align' if h == 'right' else 'centre'} the numbers in {ref} (not the labels or the header)"],
@@ -712,16 +746,14 @@ def align_numbers(c: Ctx) -> str:
 
 @edit(0.5)
 def center_cells_vertically(c: Ctx) -> str:
-    t = plain_table(c)
-    ref = c.ref_table(t)
+    t, ref = named(c, plain_table(c))
     c.run("set_cell_alignment", table=t["id"], cells="all", horizontal="center", vertical="center")
     return c.say([f"centre all the text in {ref}, both horizontally and vertically"], [f"{ref}所有单元格文字水平、垂直都居中"])
 
 
 @edit(0.9)
 def table_borders(c: Ctx) -> str:
-    t = c.pick(c.tables())
-    ref = c.ref_table(t)
+    t, ref = named(c, c.pick(c.tables()))
     style = c.rng.choice(["double", "thick", "single"])
     cname, col = c.colour()
     names = {"en": {"double": "a double", "thick": "a thick", "single": "a 1.5 pt"}, "zh": {"double": "双线", "thick": "粗线", "single": "1.5磅单线"}}
@@ -734,16 +766,14 @@ def table_borders(c: Ctx) -> str:
 
 @edit(0.4)
 def remove_inner_borders(c: Ctx) -> str:
-    t = c.pick(c.tables())
-    ref = c.ref_table(t)
+    t, ref = named(c, c.pick(c.tables()))
     c.run("set_table_borders", table=t["id"], style="none", scope="inside_vertical")
     return c.say([f"remove the vertical lines inside {ref}"], [f"去掉{ref}内部的竖线"])
 
 
 @edit(0.8)
 def center_table(c: Ctx) -> str:
-    t = c.pick(c.tables())
-    ref = c.ref_table(t)
+    t, ref = named(c, c.pick(c.tables()))
     opt = c.rng.random()
     if opt < 0.5:
         c.run("set_table_properties", table=t["id"], alignment="center")
@@ -755,8 +785,7 @@ def center_table(c: Ctx) -> str:
 
 @edit(0.5)
 def table_style(c: Ctx) -> str:
-    t = c.pick(c.tables())
-    ref = c.ref_table(t)
+    t, ref = named(c, c.pick(c.tables()))
     style = c.rng.choice(["Light Grid Accent 1", "Light List Accent 1", "Medium Shading 1 Accent 1"])
     if t.get("style") == style:
         raise Skip("same")
@@ -825,8 +854,7 @@ def add_picture(c: Ctx) -> str:
 
 @edit(0.8)
 def resize_picture(c: Ctx) -> str:
-    img = prefer(c, c.images(), "image")
-    ref = c.ref_image(img)
+    img, ref = named(c, prefer(c, c.images(), "image"))
     if c.rng.random() < 0.5:
         w = c.pick([x for x in ("4cm", "7cm", "10cm") if abs(float(x[:-2]) - img["width_cm"]) > 0.5])
         c.run("resize_image", image=img["id"], width=w)
@@ -838,8 +866,7 @@ def resize_picture(c: Ctx) -> str:
 
 @edit(0.5)
 def replace_picture(c: Ctx) -> str:
-    img = prefer(c, c.images(), "image")
-    ref = c.ref_image(img)
+    img, ref = named(c, prefer(c, c.images(), "image"))
     name = c.pick([n for n in ("logo.png", "photo.png", "diagram.png", "map.png") if n != img.get("file")])
     c.run("replace_image", image=img["id"], path=name)
     return c.say([f"swap {ref} for {name}, keeping the same size"], [f"把{ref}换成 {name}，大小不变"])
@@ -847,8 +874,7 @@ def replace_picture(c: Ctx) -> str:
 
 @edit(0.5)
 def delete_picture(c: Ctx) -> str:
-    img = prefer(c, c.images(), "image")
-    ref = c.ref_image(img)
+    img, ref = named(c, prefer(c, c.images(), "image"))
     c.run("delete_image", image=img["id"], remove_empty_paragraph=True)
     c.memory.pop("image", None)
     return c.say([f"delete {ref}", f"take out {ref}"], [f"删除{ref}", f"把{ref}去掉"])
@@ -865,8 +891,7 @@ def align_picture(c: Ctx) -> str:
 
 @edit(0.6)
 def wrap_picture(c: Ctx) -> str:
-    img = prefer(c, c.images(), "image")
-    ref = c.ref_image(img)
+    img, ref = named(c, prefer(c, c.images(), "image"))
     wrap, side = c.rng.choice([("square", "right"), ("tight", "left"), ("top_bottom", "center")])
     c.run("set_image_wrap", image=img["id"], wrap=wrap, horizontal=side)
     en = {"square": "square text wrapping", "tight": "tight wrapping", "top_bottom": "top-and-bottom wrapping"}[wrap]
@@ -878,8 +903,7 @@ def wrap_picture(c: Ctx) -> str:
 
 @edit(0.6)
 def alt_text(c: Ctx) -> str:
-    img = prefer(c, c.images(), "image")
-    ref = c.ref_image(img)
+    img, ref = named(c, prefer(c, c.images(), "image"))
     text = c.pick(["Photo of the main office", "Diagram of the process", "Illustration for this section"] if c.dl == "en" else ["办公楼照片", "流程示意图", "本节配图"])
     c.run("set_image_alt_text", image=img["id"], alt_text=text)
     return c.say([f"set the alt text of {ref} to {q(c, text)}"], [f"给{ref}设置替代文字“{text}”"])
@@ -887,8 +911,7 @@ def alt_text(c: Ctx) -> str:
 
 @edit(0.5)
 def crop_picture(c: Ctx) -> str:
-    img = prefer(c, c.images(), "image")
-    ref = c.ref_image(img)
+    img, ref = named(c, prefer(c, c.images(), "image"))
     v = c.rng.choice([10, 15, 20])
     c.run("crop_image", image=img["id"], left=v, right=v)
     return c.say([f"crop {v}% off the left and right edges of {ref}"], [f"把{ref}左右两边各裁掉{v}%"])
@@ -935,8 +958,7 @@ def _chart(c: Ctx) -> dict:
 
 @edit(0.7)
 def chart_update_value(c: Ctx) -> str:
-    ch = _chart(c)
-    ref = c.ref_chart(ch)
+    ch, ref = named(c, _chart(c))
     s = ch["series"][0]
     k = c.rng.randrange(len(ch["categories"]))
     if s["values"][k] is None:
@@ -967,8 +989,7 @@ def chart_add_category(c: Ctx) -> str:
 
 @edit(0.8)
 def chart_type(c: Ctx) -> str:
-    ch = _chart(c)
-    ref = c.ref_chart(ch)
+    ch, ref = named(c, _chart(c))
     new = c.pick([t for t in ("line", "column", "bar", "area") if t != ch.get("chart_type")])
     c.run("change_chart_type", chart=ch["id"], chart_type=new)
     zh = {"line": "折线图", "column": "柱形图", "bar": "条形图", "area": "面积图"}[new]
@@ -977,8 +998,7 @@ def chart_type(c: Ctx) -> str:
 
 @edit(0.7)
 def chart_title(c: Ctx) -> str:
-    ch = _chart(c)
-    ref = c.ref_chart(ch)
+    ch, ref = named(c, _chart(c))
     title = c.pick(["Results at a glance", "Trend over the year", "Key figures"] if c.dl == "en" else ["结果一览", "全年走势", "关键数据"])
     if ch.get("title") == title:
         raise Skip("same")
@@ -988,8 +1008,7 @@ def chart_title(c: Ctx) -> str:
 
 @edit(0.6)
 def chart_legend(c: Ctx) -> str:
-    ch = _chart(c)
-    ref = c.ref_chart(ch)
+    ch, ref = named(c, _chart(c))
     pos = c.pick([p for p in ("r", "t", "none") if p != ch.get("legend")])
     c.run("set_chart_legend", chart=ch["id"], position=pos)
     en = {"r": "move the legend of {} to the right", "t": "put the legend of {} at the top", "none": "hide the legend of {}"}[pos]
@@ -999,8 +1018,7 @@ def chart_legend(c: Ctx) -> str:
 
 @edit(0.5)
 def chart_size(c: Ctx) -> str:
-    ch = _chart(c)
-    ref = c.ref_chart(ch)
+    ch, ref = named(c, _chart(c))
     w = c.pick([x for x in ("10cm", "12cm", "14cm") if abs(float(x[:-2]) - ch["width_cm"]) > 0.5])
     c.run("resize_chart", chart=ch["id"], width=w)
     return c.say([f"make {ref} {w.replace('cm', ' cm')} wide (keep its proportions)"], [f"{ref}宽度调整为{w.replace('cm', '厘米')}，等比缩放"])
@@ -1008,8 +1026,7 @@ def chart_size(c: Ctx) -> str:
 
 @edit(0.4)
 def chart_delete(c: Ctx) -> str:
-    ch = c.pick(c.charts())
-    ref = c.ref_chart(ch)
+    ch, ref = named(c, c.pick(c.charts()))
     c.run("delete_chart", chart=ch["id"], remove_empty_paragraph=True)
     c.memory.pop("chart", None)
     return c.say([f"delete {ref}", f"remove {ref}, we don't need it"], [f"删除{ref}", f"{ref}不需要了，删掉"])
@@ -1029,32 +1046,53 @@ def format_heading(c: Ctx) -> str:
     return c.say([f"make {ref} {cname} and {size} pt", f"set {ref} in {size}-point {cname}"], [f"{ref}设为{cname}、{size}磅", f"把{ref}的字号改为{size}磅，颜色{cname}"])
 
 
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_EN_EMPHASIS = re.compile(rf"(?<![\w.,])(?:\d{{1,2}} (?:{_MONTHS})(?: \d{{4}})?|(?:{_MONTHS}) \d{{1,2}}(?:, \d{{4}})?|\d[\d,]*(?:\.\d+)?"
+                          r"(?:%| per ?cent| million| dollars| days| weeks| months| years| students| minutes| hours| people)?)(?![\w%])"
+                          r"|\b(?!which\b|there\b|their\b|about\b|through\b|because\b)[a-z]{7,}\b")
+_ZH_EMPHASIS = re.compile(r"(?<![\d.])第?(?:\d{4}年\d{1,2}月\d{1,2}日|\d{1,2}月\d{1,2}日|\d{4}年\d{1,2}月|\d+(?:\.\d+)?"
+                          r"(?:[%％]|万元|亿元|万|亿|元|个|人|名|家|天|年|月|日|小时|分钟|次|项|倍|台|份|所|位|平方米|公里|岁|季度|期|届|章|条|周|批)?)(?![\d.%％])")
+
+
+def emphasis_span(text: str) -> str | None:
+    """What a user would pick out in a paragraph: a whole number with its unit or a whole date ("4月30日", "12%",
+    "1 October"), else a long English word or a short Chinese clause; never part of a word. None if nothing fits."""
+    if has_cjk(text):
+        m = next((m for m in _ZH_EMPHASIS.finditer(text) if m.start() >= 1), None)
+        span = m.group(0) if m else phrase_span(text, 4, 10)
+    else:
+        m = next((m for m in _EN_EMPHASIS.finditer(text) if m.start() >= 5), None)
+        span = m.group(0).rstrip(".,") if m else None
+    return span if span and text.count(span) == 1 else None
+
+
 @edit(1.3)
 def emphasise_words(c: Ctx) -> str:
     p = pick_body(c, 20)
-    ref = c.ref_para(p)
-    pattern = (r"\d+(?:\.\d+)?[%％万元]*|[\u4e00-\u9fff]{4}" if has_cjk(p["text"])
-               else r"\b\d[\d.,]*(?:%| percent| million| dollars| days| weeks| years| students| minutes)?(?!\w)|\b(?!which\b|there\b|their\b|about\b)[a-z]{7,}\b")
-    m = next((m for m in re.finditer(pattern, p["text"]) if m.start() >= (3 if has_cjk(p["text"]) else 5)), None)
-    span = m.group(0).rstrip(".,") if m else None
-    if not span or p["text"].count(span) != 1:
+    span = emphasis_span(p["text"])
+    if span is None:
         raise Skip("span")
+    _, ref = named(c, p)
     choice = c.rng.randrange(3)
     if choice == 0:
         c.run("set_text_format", paragraphs=p["id"], span={"match": span}, bold=True)
-        return c.say([f"bold {q(c, span)} in {ref}", f"in {ref}, put {q(c, span)} in bold"], [f"把{ref}中的“{span}”加粗", f"{ref}里“{span}”设为粗体"])
+        return c.say([f"bold {q(c, span)} in {ref}", f"in {ref}, put {q(c, span)} in bold", f"{q(c, span)} in {ref} should stand out: make it bold"],
+                     [f"把{ref}中的“{span}”加粗", f"{ref}里“{span}”设为粗体", f"{ref}里的“{span}”要醒目一点，加粗"])
     if choice == 1:
         cname, col = c.colour()
         c.run("set_text_format", paragraphs=p["id"], span={"match": span}, bold=True, color=col)
-        return c.say([f"make {q(c, span)} in {ref} bold and {cname}"], [f"{ref}中的“{span}”加粗并标成{cname}"])
+        return c.say([f"make {q(c, span)} in {ref} bold and {cname}", f"in {ref}, set {q(c, span)} in bold {cname}",
+                      f"pick out {q(c, span)} in {ref}: bold, {cname}"],
+                     [f"{ref}中的“{span}”加粗并标成{cname}", f"把{ref}里的“{span}”设成{cname}粗体", f"{ref}中“{span}”用{cname}加粗标出来"])
     c.run("set_text_format", paragraphs=p["id"], span={"match": span}, highlight="yellow")
-    return c.say([f"highlight {q(c, span)} in {ref} in yellow"], [f"用黄色突出显示{ref}里的“{span}”"])
+    return c.say([f"highlight {q(c, span)} in {ref} in yellow", f"put a yellow highlight on {q(c, span)} in {ref}",
+                  f"mark {q(c, span)} in {ref} with the yellow highlighter"],
+                 [f"用黄色突出显示{ref}里的“{span}”", f"{ref}中的“{span}”加黄色高亮", f"把{ref}里“{span}”用黄色荧光笔标出来"])
 
 
 @edit(0.8)
 def italic_paragraph(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     cname, col = c.pick([("grey", "808080"), ("dark blue", "1F4E79")] if c.lang == "en" else [("灰色", "808080"), ("深蓝色", "1F4E79")])
     c.run("set_text_format", paragraphs=p["id"], italic=True, color=col)
     c.memory["formatted"] = p["id"]
@@ -1090,8 +1128,7 @@ def clear_format(c: Ctx) -> str:
 
 @edit(1.2)
 def paragraph_layout(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     opt = c.rng.randrange(4)
     if c.dl == "zh" and has_cjk(p["text"]) and opt == 0:
         c.run("set_paragraph_format", paragraphs=p["id"], first_line_chars=2)
@@ -1120,8 +1157,7 @@ def center_title(c: Ctx) -> str:
 
 @edit(0.7)
 def shade_paragraph(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     fname, fill = c.fill()
     c.run("set_paragraph_shading", paragraphs=p["id"], fill=fill)
     return c.say([f"give {ref} a {fname} background"], [f"给{ref}加{fname}底纹"])
@@ -1129,8 +1165,7 @@ def shade_paragraph(c: Ctx) -> str:
 
 @edit(0.7)
 def box_paragraph(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     cname, col = c.colour()
     c.run("set_paragraph_border", paragraphs=p["id"], sides=["box"], style="single", size_pt=1, color=col)
     return c.say([f"put a thin {cname} box around {ref}", f"draw a 1 pt {cname} border around {ref}"], [f"给{ref}加一个{cname}细边框", f"{ref}四周加1磅{cname}边框"])
@@ -1155,8 +1190,7 @@ def signature_tabs(c: Ctx) -> str:
 
 @edit(1.0)
 def quote_style(c: Ctx) -> str:
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     style = c.rng.choice(["Quote", "Intense Quote"])
     c.run("apply_style", paragraphs=p["id"], style=style)
     return c.say([f"apply the {style} style to {ref}", f"format {ref} as a quotation ({style} style)"], [f"{ref}应用“{style}”样式", f"把{ref}设成引用样式（{style}）"])
@@ -1180,8 +1214,7 @@ def promote_to_heading(c: Ctx) -> str:
 def new_style(c: Ctx) -> str:
     existing = {s["name"] for s in c.st["styles"]["styles"]}
     name = c.pick([n for n in extra(c, "styles") if n not in existing])
-    p = pick_body(c)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c))
     cname, col = c.colour()
     size = c.rng.choice([10, 10.5, 12])
     args = dict(name=name, kind="paragraph", based_on="Normal", italic=True, size_pt=size, color=col, apply_to=[p["id"]])
@@ -1308,8 +1341,7 @@ def paint_format(c: Ctx) -> str:
 # ============================================================ structure
 @edit(0.8)
 def landscape_section(c: Ctx) -> str:
-    t = c.pick(c.tables())
-    ref = c.ref_table(t)
+    t, ref = named(c, c.pick(c.tables()))
     paras = c.paragraphs()
     ids = [p["id"] for p in paras]
     before = t.get("after_paragraph")
@@ -1599,8 +1631,7 @@ def update_all_fields(c: Ctx) -> str:
 # ============================================================ free text (the wording is left to the agent)
 @edit(0.35)
 def free_summary(c: Ctx) -> str:
-    p = pick_body(c, 40)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c, 40))
     text = {"en": "In short: the main points above still apply and will be reviewed next quarter.",
             "zh": "简而言之：以上要点继续有效，下季度将再次复核。"}[c.dl]
     c.memory["para"] = c.run("insert_paragraph", text=text, position={"after": p["id"]}).created[0]
@@ -1610,8 +1641,7 @@ def free_summary(c: Ctx) -> str:
 
 @edit(0.3)
 def free_comment(c: Ctx) -> str:
-    p = pick_body(c, 30)
-    ref = c.ref_para(p)
+    p, ref = named(c, pick_body(c, 30))
     text = {"en": "This claim needs a supporting source.", "zh": "此处需要补充数据来源。"}[c.dl]
     c.run("insert_comment", paragraph=p["id"], text=text)
     c.free_text = True
@@ -1625,7 +1655,7 @@ SECTION_TABLES = ((0, 2), (1, 0), (2, 1), (3, 2))
 # ============================================================ multi-step requests (several calls for one wish)
 @edit(1.2)
 def styled_table(c: Ctx) -> str:
-    data = c.pick(extra(c, "tables"))
+    data = c.pick(fitting(c, "tables"))
     if any(t["cells"] and t["cells"][0] == data[0] for t in c.st["tables"]):
         raise Skip("exists")
     where, pos = place(c)
@@ -1647,7 +1677,8 @@ def styled_table(c: Ctx) -> str:
 def section_with_table(c: Ctx) -> str:
     used = {h["text"].strip() for h in c.headings()}
     sections, tables = extra(c, "sections"), extra(c, "tables")
-    pairs = [(sections[i], tables[k]) for i, k in SECTION_TABLES if sections[i][0] not in used]
+    fit_s, fit_t = SECTIONS_FOR_KIND.get(c.kind, range(6)), TABLES_FOR_KIND.get(c.kind, range(4))
+    pairs = [(sections[i], tables[k]) for i, k in SECTION_TABLES if sections[i][0] not in used and i in fit_s and k in fit_t]
     (title, para, _), data = c.pick(pairs)
     if any(t["cells"] and t["cells"][0] == data[0] for t in c.st["tables"]):
         raise Skip("exists")

@@ -86,7 +86,7 @@ def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
             else:
                 text = "; ".join(head) + ". Also, " + last + "."
         return _tidy(_cap(text))
-    verb_first = clauses[0].startswith(_ZH_VERBS)
+    verb_first = clauses[0].startswith(_ZH_VERBS) and not re.match(r"新(?:加|插|建)的", clauses[0])
     if len(clauses) == 1:
         forms = ["{c}。", "{c}，谢谢！"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。"] if verb_first else [])
         return _tidy(rng.choice(forms).format(c=clauses[0]))
@@ -121,6 +121,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
         start = ctx.doc.snapshot()
         ctx.calls, ctx.free_text, ctx.named, ctx.fresh = [], False, {}, set()
         clauses, names = [], []
+        seen: set[tuple] = set()
         tries = 0
         while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (bucket == "hard") and tries < 40:
             tries += 1
@@ -143,6 +144,14 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
                 del ctx.calls[n_before:]
                 ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
+            touched = touches(ctx, ctx.calls[n_before:])
+            if touched & seen:  # a second clause setting what an earlier one set reads as a contradiction
+                ctx.doc.restore(before)
+                ctx._state = None
+                del ctx.calls[n_before:]
+                ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
+                continue
+            seen |= touched
             clauses.append(clause)
             names.append(name)
         if ctx.calls and lo <= len(ctx.calls) <= hi or (ctx.calls and _attempt >= 3):
@@ -159,6 +168,59 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
         ctx.doc.restore(start)
         ctx._state = None
     return None
+
+
+_FONT_KEYS = {"font": "font", "east_asia_font": "font", "size_pt": "size", "color": "color", "bold": "bold", "italic": "italic",
+              "highlight": "highlight", "underline": "underline"}
+_SIDE_KEYS = {"paragraphs", "paragraph", "span", "table", "chart", "image", "section", "name", "where", "kind", "apply_to"}
+
+
+def _ids(value) -> list[str]:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def _sections(ctx: Ctx, value) -> list:
+    return list(range(len(ctx.sections()))) if value in ("all", None) else [value]
+
+
+def touches(ctx: Ctx, calls: list[Call]) -> set[tuple]:
+    """(target, property) pairs the calls set, with a style change counted on every paragraph of that style and the
+    default font on every paragraph, so that two clauses of one instruction setting the same property of the same
+    thing (a heading coloured directly and then through its style; Roman page numbers for section 1 and plain numbers
+    on every page) can be told apart from clauses that merely touch the same element."""
+    out: set[tuple] = set()
+    paras = ctx.paragraphs()
+    for call in calls:
+        a, api = call.args, call.api
+        if api in ("set_text_format", "modify_style", "set_default_font", "clear_text_format"):
+            props = {_FONT_KEYS[k] for k in a if k in _FONT_KEYS} if api != "clear_text_format" else set(_FONT_KEYS.values())
+            if api == "modify_style":
+                targets = [p["id"] for p in paras if p.get("style") == a.get("name")] + [("style", a.get("name"))]
+            elif api == "set_default_font":
+                targets = [p["id"] for p in paras]
+            else:
+                targets = _ids(a.get("paragraphs"))
+            out |= {(t, prop) for t in targets for prop in props}
+        elif api in ("set_paragraph_format", "set_paragraph_shading", "set_paragraph_border"):
+            out |= {(t, api, k) for t in _ids(a.get("paragraphs")) for k in a if k not in _SIDE_KEYS}
+        elif api in ("apply_style", "change_heading_level", "create_style"):
+            out |= {(t, "style") for t in _ids(a.get("paragraphs") or a.get("apply_to"))}
+        elif api in ("set_list_format", "remove_list"):
+            out |= {(t, "list") for t in _ids(a.get("paragraphs"))}
+        elif api in ("insert_page_numbers", "set_header_footer"):
+            where = a.get("where", "footer")
+            out |= {(("section", k), where, a.get("kind", "default")) for k in _sections(ctx, a.get("section"))}
+        elif api in ("set_page_setup", "set_columns"):
+            out |= {(("section", k), api, key) for k in _sections(ctx, a.get("section")) for key in a if key != "section"}
+        elif api in ("add_watermark", "remove_watermark"):
+            out |= {(("section", k), "watermark") for k in _sections(ctx, a.get("section"))}
+        elif api in ("set_table_properties", "set_table_borders", "set_header_row", "set_cell_alignment", "set_row_height", "sort_table"):
+            out |= {(a.get("table"), api, k) for k in a if k not in ("table", "cells", "row", "header_rows", "scope")}
+        elif api in ("set_chart_title", "set_chart_legend", "change_chart_type", "resize_chart"):
+            out.add((a.get("chart"), api))
+        elif api in ("set_properties",):
+            out |= {("properties", k) for k in a}
+    return out
 
 
 class _NoChange(Exception):
@@ -212,7 +274,7 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
 def write_session(session: Session, data: bytes, rng: random.Random, used_texts: set[str], n_turns: int) -> bool:
     doc = WordDocument.from_bytes(data, name=session.source["file"])
     doc.asset_roots = [documents.ASSETS_DIR]
-    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language)
+    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind)
     for k in range(n_turns):
         turn = write_turn(ctx, rng, used_texts, k + 1)
         if turn is None:
@@ -289,16 +351,21 @@ def make_plans(seed: int, n_sessions: int) -> list[Plan]:
     rng.shuffle(origins)
     corpus_order = corpus[:]
     rng.shuffle(corpus_order)
+    corpus_langs = {name: corpus_language(data) for name, data in corpus}
     doc_uses: Counter[str] = Counter()
     plans, ci = [], 0
     for i, origin in enumerate(origins):
         lang = "zh" if rng.random() < ZH_SHARE else "en"
         choices = []
         if origin == "corpus":
-            for k in range(6):
-                name, data = corpus_order[(ci + k) % len(corpus_order)]
+            # A Chinese file gets Chinese instructions; an English file either language (people do write Chinese
+            # requests about English documents; the text they insert is then quoted English).
+            if corpus_langs[corpus_order[ci % len(corpus_order)][0]] == "zh":
+                lang = "zh"
+            ring = [corpus_order[(ci + k) % len(corpus_order)] for k in range(len(corpus_order))]
+            for name, data in [f for f in ring if lang == "zh" or corpus_langs[f[0]] == "en"][:6]:
                 choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
-                                str(corpus_dir() / name), corpus_language(data), "corpus"))
+                                str(corpus_dir() / name), corpus_langs[name], "corpus"))
             ci += 1
         else:
             pool = sorted((d for d in docs if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
