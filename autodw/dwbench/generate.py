@@ -59,21 +59,27 @@ class Session:
 
 
 # ----------------------------------------------------------------------------- instructions
-_NOT_A_VERB = ("in ", "at ", "under ", "right ", "throughout", "actually", "now ", "for ", "after ", "before ", "just ", "on ")
+_EN_VERBS = frozenset("""add align alphabetise append apply attach bold bookmark break bring caption centre change chart clean clear colour
+comment complete copy correct create crop cut define delete demote divide draw drop duplicate extend fill finish flag follow format frame
+get give go highlight indent insert join justify label lay leave lock make mark merge move number order pick point protect pull put
+re-sort record redefine refresh remove replace resize restrict restyle retitle retype rewrite scale set shade show sort split start strip
+style swap tack take trim turn undo unlink update use watermark write""".split())
+"""Imperative verbs English clauses start with: only then may "Please"/"Could you" go in front."""
 
 
 def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
     """One instruction from one or more clauses, with the politeness and connectives people use."""
     if lang == "en":
-        verb_first = not clauses[0].startswith(_NOT_A_VERB)
+        verb_first = clauses[0].split(" ", 1)[0] in _EN_VERBS
         if len(clauses) == 1:
-            forms = ["{c}.", "{c}, thanks.", "{c}, please."]
+            forms = ["{c}.", "{c}, thanks.", "{c}, please.", "Quick one: {c}."]
             if verb_first:
-                forms += ["Please {c}.", "Could you {c}?", "Can you {c}, please?", "I'd like you to {c}."]
+                forms += ["Please {c}.", "Could you {c}?", "Can you {c}, please?", "I'd like you to {c}.", "Please could you {c}?",
+                          "When you get a moment, {c}.", "I need you to {c}."]
             text = rng.choice(forms).format(c=clauses[0])
         else:
             head, last = clauses[:-1], clauses[-1]
-            forms = [1, 2, 4] + ([0, 3] if verb_first else [])
+            forms = [1, 2, 4, 5] + ([0, 3] if verb_first else [])
             form = rng.choice(forms)
             if form == 0:
                 text = "Please " + "; ".join(head) + "; and then " + last + "."
@@ -83,14 +89,17 @@ def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
                 text = "A few changes: " + "; ".join(clauses) + "."
             elif form == 3:
                 text = "Could you " + "; ".join(head) + "; and " + last + "?"
+            elif form == 5:
+                text = ("A couple of edits, please. First, " if len(clauses) == 2 else "Several edits, please. First, ") + \
+                    "; next, ".join(head) + "; finally, " + last + "."
             else:
                 text = "; ".join(head) + ". Also, " + last + "."
         return _tidy(_cap(text))
     verb_first = clauses[0].startswith(_ZH_VERBS) and not re.match(r"新(?:加|插|建)的", clauses[0])
     if len(clauses) == 1:
-        forms = ["{c}。", "{c}，谢谢！"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。"] if verb_first else [])
+        forms = ["{c}。", "{c}，谢谢！", "{c}，麻烦了。"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。", "能不能{c}？", "辛苦{c}。"] if verb_first else [])
         return _tidy(rng.choice(forms).format(c=clauses[0]))
-    out = rng.choice([""] + (["请", "帮我", "麻烦"] if verb_first else [])) + clauses[0]
+    out = rng.choice(["", "有几处要改：", "改几个地方："] + (["请", "帮我", "麻烦"] if verb_first else [])) + clauses[0]
     for cl in clauses[1:]:
         joiners = ["，然后", "；另外，", "。接着"] + (["，再"] if cl.startswith(_ZH_VERBS) and not cl.startswith("在") else [])
         out += rng.choice(joiners) + cl
