@@ -1558,7 +1558,7 @@ def landscape_all(c: Ctx) -> str:
         raise Skip("already")
     c.run("set_page_setup", section="all", orientation="landscape")
     return c.say(["turn the whole document to landscape", "set every page to landscape orientation", "switch all sections to landscape"],
-                 ["整个文档改为横向", "所有页面都设为横向", "纸张方向全部改成横向"])
+                 ["整个文档的页面方向改为横向", "所有页面都设为横向", "纸张方向全部改成横向"])
 
 
 @edit(0.7)

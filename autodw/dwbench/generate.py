@@ -112,6 +112,7 @@ _ZH_VERBS = tuple("把在给删将用插加去设取打更刷修新添合拆复�
 def _tidy(text: str) -> str:
     """No doubled full stops after a quoted sentence that already ends with one."""
     text = re.sub(r'([.!?])"\.', r'\1"', text)
+    text = re.sub(r"\b([Tt])he text of the text in\b", r"\1he text in", text)
     return text.replace("。”。", "。”").replace("。”；", "。”；")
 
 
@@ -549,7 +550,7 @@ def apply_review_fixes_to_files() -> int:
         for line in path.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)
             calls = [Call(g["api"], json.loads(g["args"])) for g in rec["gold"]]
-            clear = disambiguate(rec["instruction"], rec["language"], calls)
+            clear = _tidy(disambiguate(rec["instruction"], rec["language"], calls))
             if clear != rec["instruction"]:
                 rec["instruction"] = clear
                 changed += 1
