@@ -108,7 +108,7 @@ def named(c: Ctx, el: dict) -> tuple[dict, str]:
 # sections: tables Contacts, Monthly figures, Task status, Stores by city; sections Next Steps, Contacts,
 # Background, Timeline, Appendix, Acknowledgements). A store table in a CV or acknowledgements in a letter are out.
 TABLES_FOR_KIND = {"report": (0, 1, 2, 3), "letter": (0, 2), "contract": (0, 2), "cv": (0,), "minutes": (0, 1, 2),
-                   "paper": (1, 3), "newsletter": (0, 1, 2, 3), "manual": (0, 2), "form": (0,), "corpus": (0, 2)}
+                   "paper": (1,), "newsletter": (0, 1, 2, 3), "manual": (0, 2), "form": (0,), "corpus": (0, 2)}
 SECTIONS_FOR_KIND = {"report": (0, 1, 2, 3, 4, 5), "letter": (0, 1, 3), "contract": (1, 3, 4), "cv": (4,),
                      "minutes": (0, 1, 3), "paper": (2, 4, 5), "newsletter": (0, 1, 2, 3, 5), "manual": (1, 4),
                      "form": (1,), "corpus": (0, 1, 4)}
@@ -213,13 +213,13 @@ def add_section(c: Ctx) -> str:
         return c.say(
             [f"add a new section {q(c, title)} {where}, with the text {q(c, para)} followed by a {kind} list: " + "; ".join(items),
              f"{where}, create a heading {q(c, title)} with one paragraph ({q(c, para)}) and a {kind} list of these points: " + ", ".join(q(c, i) for i in items),
-             f"{where}, we need a {q(c, title)} section: first the sentence {q(c, para)}, then a {kind} list with " + ", ".join(q(c, i) for i in items)],
+             f"{where}, we need a new section, {q(c, title)}: first the sentence {q(c, para)}, then a {kind} list with " + ", ".join(q(c, i) for i in items)],
             [f"{where}新增一节“{title}”，正文写“{para}”，下面再加一个{kind_zh}列表：" + "；".join(items),
              f"{where}加一个一级标题“{title}”，下面一段“{para}”，再列出以下几点（{kind_zh}列表）：" + "、".join(f"“{i}”" for i in items),
              f"{where}补一节“{title}”：先写“{para}”，后面用{kind_zh}列表列出" + "、".join(f"“{i}”" for i in items)])
     return c.say([f"add a section called {q(c, title)} {where} containing the paragraph {q(c, para)}",
                   f"{where}, add a new heading {q(c, title)} and under it the sentence {q(c, para)}",
-                  f"we need a {q(c, title)} section {where}; its only text is {q(c, para)}"],
+                  f"we need a new section, {q(c, title)}, {where}, whose only text is {q(c, para)}"],
                  [f"{where}新增一节，标题为“{title}”，正文为“{para}”", f"{where}加标题“{title}”，标题下写一句“{para}”",
                   f"{where}补一个“{title}”小节，内容就一句：“{para}”"])
 
@@ -316,13 +316,9 @@ def add_footnote(c: Ctx) -> str:
 @edit(1.0)
 def add_comment(c: Ctx) -> str:
     p = pick_body(c, 20)
-    span = phrase_span(p["text"], 4, 14) if has_cjk(p["text"]) else phrase_span(p["text"], 2, 6)
+    span = phrase_span(p["text"], 4, 14) if has_cjk(p["text"]) else phrase_span(p["text"], 2, 8)
     if span is None:
-        words = p["text"].split()
-        head = " ".join(words[:4]).rstrip(".,;:")
-        if has_cjk(p["text"]) or len(words) < 6 or not all(re.fullmatch(r"[A-Za-z][A-Za-z'-]*", w) for w in head.split()):
-            raise Skip("no whole phrase to comment on")
-        span = head
+        raise Skip("no whole phrase to comment on")
     _, ref = named(c, p)
     text = c.pick(extra(c, "comments"))
     c.run("insert_comment", paragraph=p["id"], text=text, span={"match": span})
@@ -733,7 +729,7 @@ def column_width(c: Ctx) -> str:
     w = c.rng.choice(["4cm", "5cm", "3.5cm"])
     c.run("set_column_width", table=t["id"], col=0, width=w)
     return c.say([f"make the first column of {ref} {w.replace('cm', ' cm')} wide", f"set the width of column one in {ref} to {w.replace('cm', ' cm')}",
-                  f"widen or narrow the first column of {ref} to exactly {w.replace('cm', ' cm')}"],
+                  f"the first column of {ref} should be exactly {w.replace('cm', ' cm')} wide"],
                  [f"{ref}第一列的列宽设为{w.replace('cm', '厘米')}", f"把{ref}首列宽度调成{w.replace('cm', '厘米')}", f"{ref}最左边一列列宽改为{w.replace('cm', '厘米')}"])
 
 
@@ -1057,6 +1053,8 @@ def chart_from_table(c: Ctx) -> str:
 
 @edit(0.8)
 def new_chart(c: Ctx) -> str:
+    if c.kind in ("cv", "letter", "form", "contract"):
+        raise Skip("a regional share chart does not belong in this kind of document")
     where, pos = place(c)
     if c.dl == "en":
         cats, name, vals, title = ["North", "South", "East", "West"], "Share (%)", [35, 25, 22, 18], "Share by region"
@@ -1993,6 +1991,8 @@ def delete_empty_paragraphs(c: Ctx) -> str:
 
 @edit(0.6)
 def address_block(c: Ctx) -> str:
+    if c.kind not in ("letter", "contract", "form"):
+        raise Skip("a sender address belongs in letters, contracts and forms")
     first = c.paragraphs()[0]
     lines = (["Northwind Logistics", "12 Harbour Road", "Bristol BS1 4QA"] if c.dl == "en" else ["华星物流有限公司", "上海市浦东新区港湾路12号", "邮编：200120"])
     if any(p["text"].strip() == lines[1] for p in c.paragraphs()):

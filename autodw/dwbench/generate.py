@@ -95,7 +95,7 @@ def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
             else:
                 text = "; ".join(head) + ". Also, " + last + "."
         return _tidy(_cap(text))
-    verb_first = clauses[0].startswith(_ZH_VERBS) and not re.match(r"新(?:加|插|建)的", clauses[0])
+    verb_first = clauses[0].startswith(_ZH_VERBS) and not re.match(r"新(?:加|插|建)的|修订", clauses[0])
     if len(clauses) == 1:
         forms = ["{c}。", "{c}，谢谢！", "{c}，麻烦了。"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。", "能不能{c}？", "辛苦{c}。"] if verb_first else [])
         return _tidy(rng.choice(forms).format(c=clauses[0]))
@@ -165,7 +165,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
             clauses.append(clause)
             names.append(name)
         if ctx.calls and lo <= len(ctx.calls) <= hi or (ctx.calls and _attempt >= 3):
-            text = disambiguate(join_clauses(clauses, ctx.lang, rng), ctx.lang, ctx.calls)
+            text = join_clauses(clauses, ctx.lang, rng)
             end = ctx.doc.snapshot()
             ctx.doc.restore(start)
             problems = check_turn(ctx.doc, ctx.calls)  # leaves the document at the turn's end state
@@ -541,7 +541,7 @@ def _log(msg: str) -> None:
 
 
 def apply_review_fixes_to_files() -> int:
-    """Apply `disambiguate` and REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the
+    """Apply `_tidy` and REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the
     lines changed."""
     fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8")) if REVIEW_FILE.is_file() else {}
     changed = 0
@@ -550,7 +550,7 @@ def apply_review_fixes_to_files() -> int:
         for line in path.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)
             calls = [Call(g["api"], json.loads(g["args"])) for g in rec["gold"]]
-            clear = _tidy(disambiguate(rec["instruction"], rec["language"], calls))
+            clear = _tidy(rec["instruction"])
             if clear != rec["instruction"]:
                 rec["instruction"] = clear
                 changed += 1
@@ -606,46 +606,6 @@ def main() -> None:
     write_mini(choose_mini(splits["test"]))
     _log(f"wrote {len(sessions)} sessions; {add_handwritten_turns_to_files()} hand-written turns added")
 
-
-
-# ----------------------------------------------------------------------------- "the same ..." after something new was made
-_CREATES = {"para": {"insert_paragraph", "insert_heading", "insert_list", "duplicate_block", "split_paragraph", "insert_table",
-                     "insert_image", "insert_chart", "insert_page_break", "insert_caption"},
-            "table": {"insert_table", "duplicate_block", "split_table"}}
-_SAME = {("en", "para"): "that same paragraph", ("en", "table"): "the same table", ("zh", "para"): "这一段", ("zh", "table"): "这个表格"}
-_PHRASES = {
-    ("en", "para"): r'the paragraph beginning "[^"]+"|the paragraph that starts with "[^"]+"|the "[^"]+\.\.\." paragraph|'
-                    r'the paragraph under "[^"]+"|the text in the .+? section|the first paragraph under "[^"]+"|'
-                    r'the opening paragraph of the .+? section|the paragraph you just added|that new paragraph',
-    ("en", "table"): r'the table whose first column is headed "[^"]+"|the (?:first|second|third|fourth|fifth|sixth) table|'
-                     r'the table you just added|that new table|the table I asked for earlier|the table',
-    ("zh", "para"): r'以“[^”]+”开头的那段|“[^”]+……”这一段|开头是“[^”]+”的段落|“[^”]+”下面那段话|“[^”]+”部分的正文|'
-                    r'“[^”]+”下面的第一段|“[^”]+”一节的第一段|刚才加的那段|刚加上的那一段',
-    ("zh", "table"): r'首列表头为“[^”]+”的表格|第[一二三四五六]个表格|文档里的表格|刚才插入的表格|新加的那个表格|前面让你加的表格|表格',
-}
-
-
-def disambiguate(text: str, lang: str, calls: list[Call]) -> str:
-    """Spell out "the same paragraph/table" when the instruction also creates a paragraph/table: then "the same"
-    could be read as the new one. It is replaced by the phrase that last named the element (the one it means)."""
-    import re as _re
-
-    for kind in ("para", "table"):
-        same = _SAME[(lang, kind)]
-        if not any(c.api in _CREATES[kind] for c in calls):
-            continue
-        pattern = _PHRASES[(lang, kind)]
-        out, pos = "", 0
-        same_re = _re.compile(r"(?<!”)" + _re.escape(same) if lang == "zh" else _re.escape(same))
-        for m in same_re.finditer(text):
-            before = text[:m.start()]
-            names = [x for x in _re.finditer(pattern, before) if x.group(0) != same and not before[:x.start()].endswith("这个")]
-            if not names:
-                continue
-            out += text[pos:m.start()] + names[-1].group(0)
-            pos = m.end()
-        text = out + text[pos:]
-    return text
 
 
 if __name__ == "__main__":
