@@ -651,7 +651,7 @@ def add_row(c: Ctx) -> str:
     ref = c.ref_table(t)
     c.run("insert_row", table=t["id"], index=t["rows"], data=[label] + vals)
     return c.say([f"add a row at the bottom of {ref} for {q(c, label)} with the values {', '.join(vals)}",
-                  f"append a {q(c, label)} row to {ref}: {', '.join(vals)}", f"{ref} is missing {label}; add it as the last row with {', '.join(vals)}"],
+                  f"append a {q(c, label)} row to {ref}: {', '.join(vals)}", f"{ref} is missing {q(c, label)}; add it as the last row with {', '.join(vals)}"],
                  [f"在{ref}最后加一行“{label}”，数值依次为{'、'.join(vals)}", f"{ref}末尾追加“{label}”一行：{'、'.join(vals)}",
                   f"{ref}少了“{label}”，在最后补一行，数据是{'、'.join(vals)}"])
 
@@ -665,7 +665,7 @@ def delete_row(c: Ctx) -> str:
         raise Skip("label")
     ref = c.ref_table(t)
     c.run("delete_row", table=t["id"], index=r)
-    return c.say([f"remove the {q(c, label)} row from {ref}", f"delete the row for {label} in {ref}", f"{label} no longer applies; take its row out of {ref}"],
+    return c.say([f"remove the {q(c, label)} row from {ref}", f"delete the row for {q(c, label)} in {ref}", f"{q(c, label)} no longer applies; take its row out of {ref}"],
                  [f"删掉{ref}里“{label}”那一行", f"把{ref}中的“{label}”行删除", f"{ref}不再需要“{label}”这行，删掉"])
 
 
@@ -719,7 +719,7 @@ def delete_column(c: Ctx) -> str:
         raise Skip("dup")
     ref = c.ref_table(t)
     c.run("delete_column", table=t["id"], index=col)
-    return c.say([f"delete the {q(c, head)} column of {ref}", f"drop the {head} column from {ref}", f"we don't report {head} any more, so remove that column from {ref}"],
+    return c.say([f"delete the {q(c, head)} column of {ref}", f"drop the {q(c, head)} column from {ref}", f"we don't report {q(c, head)} any more, so remove that column from {ref}"],
                  [f"删除{ref}的“{head}”列", f"把{ref}里“{head}”这一列去掉", f"{ref}不需要“{head}”这一栏了，整列删除"])
 
 
@@ -804,7 +804,7 @@ def shade_row(c: Ctx) -> str:
     fname, fill = c.fill()
     ref = c.ref_table(t)
     c.run("set_cell_shading", table=t["id"], cells={"row": r}, fill=fill)
-    return c.say([f"shade the {q(c, label)} row of {ref} in {fname}", f"highlight the {label} row in {ref} with a {fname} fill",
+    return c.say([f"shade the {q(c, label)} row of {ref} in {fname}", f"highlight the {q(c, label)} row in {ref} with a {fname} fill",
                   f"give the {q(c, label)} row of {ref} a {fname} background so it stands out"],
                  [f"{ref}中“{label}”这一行加{fname}底纹", f"把{ref}里“{label}”行的底色设为{fname}", f"{ref}的“{label}”行用{fname}填充，突出一下"])
 
@@ -922,7 +922,7 @@ def split_tbl(c: Ctx) -> str:
         raise Skip("label")
     ref = c.ref_table(t)
     c.run("split_table", table=t["id"], row=r)
-    return c.say([f"split {ref} into two tables, starting the second one at the {q(c, label)} row", f"break {ref} in two just above the {label} row",
+    return c.say([f"split {ref} into two tables, starting the second one at the {q(c, label)} row", f"break {ref} in two just above the {q(c, label)} row",
                   f"divide {ref} so the {q(c, label)} row begins a separate table"],
                  [f"把{ref}从“{label}”这一行开始拆成两个表格", f"{ref}在“{label}”行上方断开，分成两个表", f"将{ref}拆分为两个表格，第二个表从“{label}”行开始"])
 
@@ -1478,6 +1478,7 @@ def indent_item(c: Ctx) -> str:
     groups = _list_groups(c, c.list_items())
     g = c.pick([g for g in groups if len(g) >= 3 and all((p.get("list") or {}).get("level", 0) == 0 for p in g)])
     item = g[-1]
+    item = dict(item, text=_item_opening(item["text"]))  # quoted by its opening words, tabs as spaces
     c.run("set_list_format", paragraphs=[item["id"]], level=1)
     return c.say([f"indent the list item {q(c, item['text'].strip())} one level (make it a sub-item)", f"make {q(c, item['text'].strip())} a sub-point of the item above it",
                   f"demote the list item {q(c, item['text'].strip())} to the second level"],

@@ -113,6 +113,7 @@ def _tidy(text: str) -> str:
     """No doubled full stops after a quoted sentence that already ends with one."""
     text = re.sub(r'([.!?])"\.', r'\1"', text)
     text = re.sub(r"\b([Tt])he text of the text in\b", r"\1he text in", text)
+    text = re.sub(r"，再(新(?:加|插|建)的|修订)", r"，然后\1", text)  # "再" before a noun phrase reads as a verb slip
     return text.replace("。”。", "。”").replace("。”；", "。”；")
 
 
