@@ -564,6 +564,24 @@ def apply_review_fixes_to_files() -> int:
     return changed
 
 
+TRIM_FILE = DATA_DIR / "trimmed_sessions.json"
+"""Sessions cut short after generation (SESSION -> turns kept), to hold a split's mean turns per session inside the
+paper's shape; only last turns are dropped, so every kept turn replays exactly as generated."""
+
+
+def trim_sessions_in_files() -> int:
+    """Drop the turns after the kept number for each session in TRIM_FILE; returns how many records were dropped."""
+    keep = json.loads(TRIM_FILE.read_text(encoding="utf-8")) if TRIM_FILE.is_file() else {}
+    dropped = 0
+    for path in sorted(DATA_DIR.glob("*.jsonl")):
+        recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        kept = [r for r in recs if r["turn"] <= keep.get(r["session_id"], r["turn"])]
+        if len(kept) != len(recs):
+            dropped += len(recs) - len(kept)
+            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in kept) + "\n", encoding="utf-8")
+    return dropped
+
+
 HANDWRITTEN_FILE = DATA_DIR / "handwritten_turns.json"
 """Turns written by hand and appended to generated sessions (each one's gold checked by validate like the rest):
 used where the templates left an API with fewer than 3 uses (clear_text_format)."""
@@ -596,6 +614,7 @@ def add_handwritten_turns_to_files() -> int:
 def main() -> None:
     if sys.argv[1:] == ["--apply-review"]:
         _log(f"{apply_review_fixes_to_files()} instruction lines reworded")
+        _log(f"{trim_sessions_in_files()} trailing turns dropped")
         _log(f"{add_handwritten_turns_to_files()} hand-written turns added")
         return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
@@ -605,6 +624,7 @@ def main() -> None:
     splits = assign_splits(sessions)
     write(splits)
     write_mini(choose_mini(splits["test"]))
+    _log(f"{trim_sessions_in_files()} trailing turns dropped")
     _log(f"wrote {len(sessions)} sessions; {add_handwritten_turns_to_files()} hand-written turns added")
 
 
