@@ -140,3 +140,46 @@ def test_cli_stats_and_show(capsys, tmp_path):
     assert sid in out and "[1]" in out and "- " in out
     assert main(["bench", "show", "no-such-session"]) == 2
     assert "error: there is no DWBench session" in capsys.readouterr().err
+
+
+def test_chinese_corpus_files_get_chinese_instructions(dev, test_split):
+    corpus = [s for s in dev + test_split if s.source.kind == "corpus"]
+    assert all(i.language == "zh" for s in corpus for i in s.instructions if i.doc_language == "zh")
+    assert any(i.language == "zh" and i.doc_language == "en" for s in corpus for i in s.instructions)  # allowed
+
+
+def test_inserted_tables_and_sections_suit_the_document(dev, test_split):
+    for s in dev + test_split:
+        for i in s.instructions:
+            if i.doc_kind == "cv":
+                assert not any(w in i.text for w in ("Stores", "门店", "Acknowledgements", "致谢", "Visitors", "访客数")), i.key
+
+
+def test_emphasis_and_comment_spans_are_whole_words_or_number_tokens():
+    from autodw.dwbench.edits import emphasis_span, phrase_span
+
+    assert emphasis_span("截至4月30日，学生可以自主选书，并在图书馆登记。") == "4月30日"
+    assert emphasis_span("本年度预算增加了12%，主要用于设备更新。") == "12%"
+    assert emphasis_span("The changes take effect from 1 October and apply to everyone.") == "1 October"
+    assert phrase_span("截至4月30日，学生可以自主选书，并在图书馆登记。", 4, 14) == "学生可以自主选书"
+    assert phrase_span("We recorded 1,250 visitors in March, which is a record, for the office.", 2, 6) == "which is a record"
+
+
+def test_one_instruction_never_sets_the_same_property_twice():
+    from autodw.document import WordDocument
+    from autodw.dwbench.context import Call, Ctx
+    from autodw.dwbench.generate import touches
+    from autodw.dwbench.records import DOCS_DIR
+
+    import random
+
+    ctx = Ctx(WordDocument.from_bytes((DOCS_DIR / "report-en-1.docx").read_bytes()), "en", random.Random(0), kind="report")
+    h1 = ctx.headings(1)[0]["id"]
+    direct = touches(ctx, [Call("set_text_format", {"paragraphs": [h1], "color": "teal"})])
+    style = touches(ctx, [Call("modify_style", {"name": "Heading 1", "color": "navy", "size_pt": 16})])
+    bold = touches(ctx, [Call("set_text_format", {"paragraphs": [h1], "bold": True})])
+    assert direct & style and not bold & style
+    roman = touches(ctx, [Call("insert_page_numbers", {"section": 0, "where": "footer", "template": "{PAGE}", "format": "lowerRoman"})])
+    plain = touches(ctx, [Call("insert_page_numbers", {"section": "all", "where": "footer", "template": "{PAGE}"})])
+    header = touches(ctx, [Call("set_header_footer", {"section": "all", "where": "header", "text": "Draft"})])
+    assert roman & plain and not header & plain

@@ -54,6 +54,7 @@ class Ctx:
     named: dict[str, str] = field(default_factory=dict)
     fresh: set[str] = field(default_factory=set)  # ids created by the instruction being written
     doc_lang: str = ""
+    kind: str = ""  # the document's kind (report, cv, ...; "corpus" for a real file), to keep inserted content topical
     _state: dict[str, Any] | None = None
 
     @property
@@ -154,7 +155,8 @@ class Ctx:
     # --- how a user names things -------------------------------------------------------
     def _again(self, kind: str, element_id: str) -> str | None:
         """"the same table" when an earlier clause of this instruction named the same element."""
-        if self.named.get(kind) == element_id and self.rng.random() < 0.8:
+        made = any(i.startswith("t" if kind == "table" else "p") for i in self.fresh)
+        if self.named.get(kind) == element_id and not made and self.rng.random() < 0.8:  # after a new one, "the same" is unclear
             return self.say({"table": "the same table", "para": "that same paragraph"}[kind], {"table": "这个表格", "para": "这一段"}[kind])
         return None
 
@@ -208,7 +210,10 @@ class Ctx:
                 if not any(o.startswith(cand) for o in others) and len(cand) < len(text):
                     return cand
         else:
+            inside = {k for m in _ZH_NUMBER.finditer(text) for k in range(m.start() + 1, m.end())}
             for n in range(6, min(len(text), 18) + 1):
+                if n in inside:  # never cut "4月30日" or "12%" in two
+                    continue
                 cand = text[:n].rstrip("，、；：")
                 if not any(o.startswith(cand) for o in others) and len(cand) < len(text):
                     return cand
@@ -289,6 +294,9 @@ class Ctx:
 
     def fill(self):
         return self.pick(FILLS[self.lang])
+
+
+_ZH_NUMBER = re.compile(r"第?\d[\d.,]*(?:年\d{1,2}月\d{1,2}日|月\d{1,2}日|年\d{1,2}月|[%％]|万元|亿元|[万亿元个人名家天年月日次项倍台份所位岁周期届章条批]|小时|分钟|季度|平方米|公里)?")
 
 
 def _heading_level(p: dict) -> int:

@@ -59,21 +59,27 @@ class Session:
 
 
 # ----------------------------------------------------------------------------- instructions
-_NOT_A_VERB = ("in ", "at ", "under ", "right ", "throughout", "actually", "now ", "for ", "after ", "before ", "just ", "on ")
+_EN_VERBS = frozenset("""add align alphabetise append apply attach bold bookmark break bring caption centre change chart clean clear colour
+comment complete copy correct create crop cut define delete demote divide draw drop duplicate extend fill finish flag follow format frame
+get give go highlight indent insert join justify label lay leave lock make mark merge move number order pick point protect pull put
+re-sort record redefine refresh remove replace resize restrict restyle retitle retype rewrite scale set shade show sort split start strip
+style swap tack take trim turn undo unlink update use watermark write""".split())
+"""Imperative verbs English clauses start with: only then may "Please"/"Could you" go in front."""
 
 
 def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
     """One instruction from one or more clauses, with the politeness and connectives people use."""
     if lang == "en":
-        verb_first = not clauses[0].startswith(_NOT_A_VERB)
+        verb_first = clauses[0].split(" ", 1)[0] in _EN_VERBS
         if len(clauses) == 1:
-            forms = ["{c}.", "{c}, thanks.", "{c}, please."]
+            forms = ["{c}.", "{c}, thanks.", "{c}, please.", "Quick one: {c}."]
             if verb_first:
-                forms += ["Please {c}.", "Could you {c}?", "Can you {c}, please?", "I'd like you to {c}."]
+                forms += ["Please {c}.", "Could you {c}?", "Can you {c}, please?", "I'd like you to {c}.", "Please could you {c}?",
+                          "When you get a moment, {c}.", "I need you to {c}."]
             text = rng.choice(forms).format(c=clauses[0])
         else:
             head, last = clauses[:-1], clauses[-1]
-            forms = [1, 2, 4] + ([0, 3] if verb_first else [])
+            forms = [1, 2, 4, 5] + ([0, 3] if verb_first else [])
             form = rng.choice(forms)
             if form == 0:
                 text = "Please " + "; ".join(head) + "; and then " + last + "."
@@ -83,14 +89,17 @@ def join_clauses(clauses: list[str], lang: str, rng: random.Random) -> str:
                 text = "A few changes: " + "; ".join(clauses) + "."
             elif form == 3:
                 text = "Could you " + "; ".join(head) + "; and " + last + "?"
+            elif form == 5:
+                text = ("A couple of edits, please. First, " if len(clauses) == 2 else "Several edits, please. First, ") + \
+                    "; next, ".join(head) + "; finally, " + last + "."
             else:
                 text = "; ".join(head) + ". Also, " + last + "."
         return _tidy(_cap(text))
-    verb_first = clauses[0].startswith(_ZH_VERBS)
+    verb_first = clauses[0].startswith(_ZH_VERBS) and not re.match(r"新(?:加|插|建)的|修订", clauses[0])
     if len(clauses) == 1:
-        forms = ["{c}。", "{c}，谢谢！"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。"] if verb_first else [])
+        forms = ["{c}。", "{c}，谢谢！", "{c}，麻烦了。"] + (["请{c}。", "帮我{c}。", "麻烦{c}，谢谢。", "能不能{c}？", "辛苦{c}。"] if verb_first else [])
         return _tidy(rng.choice(forms).format(c=clauses[0]))
-    out = rng.choice([""] + (["请", "帮我", "麻烦"] if verb_first else [])) + clauses[0]
+    out = rng.choice(["", "有几处要改：", "改几个地方："] + (["请", "帮我", "麻烦"] if verb_first else [])) + clauses[0]
     for cl in clauses[1:]:
         joiners = ["，然后", "；另外，", "。接着"] + (["，再"] if cl.startswith(_ZH_VERBS) and not cl.startswith("在") else [])
         out += rng.choice(joiners) + cl
@@ -103,6 +112,8 @@ _ZH_VERBS = tuple("把在给删将用插加去设取打更刷修新添合拆复�
 def _tidy(text: str) -> str:
     """No doubled full stops after a quoted sentence that already ends with one."""
     text = re.sub(r'([.!?])"\.', r'\1"', text)
+    text = re.sub(r"\b([Tt])he text of the text in\b", r"\1he text in", text)
+    text = re.sub(r"，再(新(?:加|插|建)的|修订)", r"，然后\1", text)  # "再" before a noun phrase reads as a verb slip
     return text.replace("。”。", "。”").replace("。”；", "。”；")
 
 
@@ -121,6 +132,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
         start = ctx.doc.snapshot()
         ctx.calls, ctx.free_text, ctx.named, ctx.fresh = [], False, {}, set()
         clauses, names = [], []
+        seen: set[tuple] = set()
         tries = 0
         while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (bucket == "hard") and tries < 40:
             tries += 1
@@ -143,10 +155,18 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
                 del ctx.calls[n_before:]
                 ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
+            touched = touches(ctx, ctx.calls[n_before:])
+            if touched & seen:  # a second clause setting what an earlier one set reads as a contradiction
+                ctx.doc.restore(before)
+                ctx._state = None
+                del ctx.calls[n_before:]
+                ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
+                continue
+            seen |= touched
             clauses.append(clause)
             names.append(name)
         if ctx.calls and lo <= len(ctx.calls) <= hi or (ctx.calls and _attempt >= 3):
-            text = disambiguate(join_clauses(clauses, ctx.lang, rng), ctx.lang, ctx.calls)
+            text = join_clauses(clauses, ctx.lang, rng)
             end = ctx.doc.snapshot()
             ctx.doc.restore(start)
             problems = check_turn(ctx.doc, ctx.calls)  # leaves the document at the turn's end state
@@ -159,6 +179,59 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
         ctx.doc.restore(start)
         ctx._state = None
     return None
+
+
+_FONT_KEYS = {"font": "font", "east_asia_font": "font", "size_pt": "size", "color": "color", "bold": "bold", "italic": "italic",
+              "highlight": "highlight", "underline": "underline"}
+_SIDE_KEYS = {"paragraphs", "paragraph", "span", "table", "chart", "image", "section", "name", "where", "kind", "apply_to"}
+
+
+def _ids(value) -> list[str]:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def _sections(ctx: Ctx, value) -> list:
+    return list(range(len(ctx.sections()))) if value in ("all", None) else [value]
+
+
+def touches(ctx: Ctx, calls: list[Call]) -> set[tuple]:
+    """(target, property) pairs the calls set, with a style change counted on every paragraph of that style and the
+    default font on every paragraph, so that two clauses of one instruction setting the same property of the same
+    thing (a heading coloured directly and then through its style; Roman page numbers for section 1 and plain numbers
+    on every page) can be told apart from clauses that merely touch the same element."""
+    out: set[tuple] = set()
+    paras = ctx.paragraphs()
+    for call in calls:
+        a, api = call.args, call.api
+        if api in ("set_text_format", "modify_style", "set_default_font", "clear_text_format"):
+            props = {_FONT_KEYS[k] for k in a if k in _FONT_KEYS} if api != "clear_text_format" else set(_FONT_KEYS.values())
+            if api == "modify_style":
+                targets = [p["id"] for p in paras if p.get("style") == a.get("name")] + [("style", a.get("name"))]
+            elif api == "set_default_font":
+                targets = [p["id"] for p in paras]
+            else:
+                targets = _ids(a.get("paragraphs"))
+            out |= {(t, prop) for t in targets for prop in props}
+        elif api in ("set_paragraph_format", "set_paragraph_shading", "set_paragraph_border"):
+            out |= {(t, api, k) for t in _ids(a.get("paragraphs")) for k in a if k not in _SIDE_KEYS}
+        elif api in ("apply_style", "change_heading_level", "create_style"):
+            out |= {(t, "style") for t in _ids(a.get("paragraphs") or a.get("apply_to"))}
+        elif api in ("set_list_format", "remove_list"):
+            out |= {(t, "list") for t in _ids(a.get("paragraphs"))}
+        elif api in ("insert_page_numbers", "set_header_footer"):
+            where = a.get("where", "footer")
+            out |= {(("section", k), where, a.get("kind", "default")) for k in _sections(ctx, a.get("section"))}
+        elif api in ("set_page_setup", "set_columns"):
+            out |= {(("section", k), api, key) for k in _sections(ctx, a.get("section")) for key in a if key != "section"}
+        elif api in ("add_watermark", "remove_watermark"):
+            out |= {(("section", k), "watermark") for k in _sections(ctx, a.get("section"))}
+        elif api in ("set_table_properties", "set_table_borders", "set_header_row", "set_cell_alignment", "set_row_height", "sort_table"):
+            out |= {(a.get("table"), api, k) for k in a if k not in ("table", "cells", "row", "header_rows", "scope")}
+        elif api in ("set_chart_title", "set_chart_legend", "change_chart_type", "resize_chart"):
+            out.add((a.get("chart"), api))
+        elif api in ("set_properties",):
+            out |= {("properties", k) for k in a}
+    return out
 
 
 class _NoChange(Exception):
@@ -212,7 +285,7 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
 def write_session(session: Session, data: bytes, rng: random.Random, used_texts: set[str], n_turns: int) -> bool:
     doc = WordDocument.from_bytes(data, name=session.source["file"])
     doc.asset_roots = [documents.ASSETS_DIR]
-    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language)
+    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind)
     for k in range(n_turns):
         turn = write_turn(ctx, rng, used_texts, k + 1)
         if turn is None:
@@ -289,16 +362,21 @@ def make_plans(seed: int, n_sessions: int) -> list[Plan]:
     rng.shuffle(origins)
     corpus_order = corpus[:]
     rng.shuffle(corpus_order)
+    corpus_langs = {name: corpus_language(data) for name, data in corpus}
     doc_uses: Counter[str] = Counter()
     plans, ci = [], 0
     for i, origin in enumerate(origins):
         lang = "zh" if rng.random() < ZH_SHARE else "en"
         choices = []
         if origin == "corpus":
-            for k in range(6):
-                name, data = corpus_order[(ci + k) % len(corpus_order)]
+            # A Chinese file gets Chinese instructions; an English file either language (people do write Chinese
+            # requests about English documents; the text they insert is then quoted English).
+            if corpus_langs[corpus_order[ci % len(corpus_order)][0]] == "zh":
+                lang = "zh"
+            ring = [corpus_order[(ci + k) % len(corpus_order)] for k in range(len(corpus_order))]
+            for name, data in [f for f in ring if lang == "zh" or corpus_langs[f[0]] == "en"][:6]:
                 choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
-                                str(corpus_dir() / name), corpus_language(data), "corpus"))
+                                str(corpus_dir() / name), corpus_langs[name], "corpus"))
             ci += 1
         else:
             pool = sorted((d for d in docs if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
@@ -464,7 +542,7 @@ def _log(msg: str) -> None:
 
 
 def apply_review_fixes_to_files() -> int:
-    """Apply `disambiguate` and REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the
+    """Apply `_tidy` and REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the
     lines changed."""
     fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8")) if REVIEW_FILE.is_file() else {}
     changed = 0
@@ -473,7 +551,7 @@ def apply_review_fixes_to_files() -> int:
         for line in path.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)
             calls = [Call(g["api"], json.loads(g["args"])) for g in rec["gold"]]
-            clear = disambiguate(rec["instruction"], rec["language"], calls)
+            clear = _tidy(rec["instruction"])
             if clear != rec["instruction"]:
                 rec["instruction"] = clear
                 changed += 1
@@ -484,6 +562,24 @@ def apply_review_fixes_to_files() -> int:
             out.append(json.dumps(rec, ensure_ascii=False))
         path.write_text("\n".join(out) + "\n", encoding="utf-8")
     return changed
+
+
+TRIM_FILE = DATA_DIR / "trimmed_sessions.json"
+"""Sessions cut short after generation (SESSION -> turns kept), to hold a split's mean turns per session inside the
+paper's shape; only last turns are dropped, so every kept turn replays exactly as generated."""
+
+
+def trim_sessions_in_files() -> int:
+    """Drop the turns after the kept number for each session in TRIM_FILE; returns how many records were dropped."""
+    keep = json.loads(TRIM_FILE.read_text(encoding="utf-8")) if TRIM_FILE.is_file() else {}
+    dropped = 0
+    for path in sorted(DATA_DIR.glob("*.jsonl")):
+        recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        kept = [r for r in recs if r["turn"] <= keep.get(r["session_id"], r["turn"])]
+        if len(kept) != len(recs):
+            dropped += len(recs) - len(kept)
+            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in kept) + "\n", encoding="utf-8")
+    return dropped
 
 
 HANDWRITTEN_FILE = DATA_DIR / "handwritten_turns.json"
@@ -518,6 +614,7 @@ def add_handwritten_turns_to_files() -> int:
 def main() -> None:
     if sys.argv[1:] == ["--apply-review"]:
         _log(f"{apply_review_fixes_to_files()} instruction lines reworded")
+        _log(f"{trim_sessions_in_files()} trailing turns dropped")
         _log(f"{add_handwritten_turns_to_files()} hand-written turns added")
         return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
@@ -527,48 +624,9 @@ def main() -> None:
     splits = assign_splits(sessions)
     write(splits)
     write_mini(choose_mini(splits["test"]))
+    _log(f"{trim_sessions_in_files()} trailing turns dropped")
     _log(f"wrote {len(sessions)} sessions; {add_handwritten_turns_to_files()} hand-written turns added")
 
-
-
-# ----------------------------------------------------------------------------- "the same ..." after something new was made
-_CREATES = {"para": {"insert_paragraph", "insert_heading", "insert_list", "duplicate_block", "split_paragraph", "insert_table",
-                     "insert_image", "insert_chart", "insert_page_break", "insert_caption"},
-            "table": {"insert_table", "duplicate_block", "split_table"}}
-_SAME = {("en", "para"): "that same paragraph", ("en", "table"): "the same table", ("zh", "para"): "这一段", ("zh", "table"): "这个表格"}
-_PHRASES = {
-    ("en", "para"): r'the paragraph beginning "[^"]+"|the paragraph that starts with "[^"]+"|the "[^"]+\.\.\." paragraph|'
-                    r'the paragraph under "[^"]+"|the text in the .+? section|the first paragraph under "[^"]+"|'
-                    r'the opening paragraph of the .+? section|the paragraph you just added|that new paragraph',
-    ("en", "table"): r'the table whose first column is headed "[^"]+"|the (?:first|second|third|fourth|fifth|sixth) table|'
-                     r'the table you just added|that new table|the table I asked for earlier|the table',
-    ("zh", "para"): r'以“[^”]+”开头的那段|“[^”]+……”这一段|开头是“[^”]+”的段落|“[^”]+”下面那段话|“[^”]+”部分的正文|'
-                    r'“[^”]+”下面的第一段|“[^”]+”一节的第一段|刚才加的那段|刚加上的那一段',
-    ("zh", "table"): r'首列表头为“[^”]+”的表格|第[一二三四五六]个表格|文档里的表格|刚才插入的表格|新加的那个表格|前面让你加的表格|表格',
-}
-
-
-def disambiguate(text: str, lang: str, calls: list[Call]) -> str:
-    """Spell out "the same paragraph/table" when the instruction also creates a paragraph/table: then "the same"
-    could be read as the new one. It is replaced by the phrase that last named the element (the one it means)."""
-    import re as _re
-
-    for kind in ("para", "table"):
-        same = _SAME[(lang, kind)]
-        if not any(c.api in _CREATES[kind] for c in calls):
-            continue
-        pattern = _PHRASES[(lang, kind)]
-        out, pos = "", 0
-        same_re = _re.compile(r"(?<!”)" + _re.escape(same) if lang == "zh" else _re.escape(same))
-        for m in same_re.finditer(text):
-            before = text[:m.start()]
-            names = [x for x in _re.finditer(pattern, before) if x.group(0) != same and not before[:x.start()].endswith("这个")]
-            if not names:
-                continue
-            out += text[pos:m.start()] + names[-1].group(0)
-            pos = m.end()
-        text = out + text[pos:]
-    return text
 
 
 if __name__ == "__main__":
