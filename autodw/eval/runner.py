@@ -33,6 +33,7 @@ from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 
 MODES = ("instruction", "session", "both")
+SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record)
 SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
 
 
@@ -108,6 +109,7 @@ class Runner:
         self._local = local()
         self.word_check = WordCheck() if word_check else None
         self._lock = Lock()
+        self._summary_written = 0.0
         self._check_folder()
 
     # --- folder ------------------------------------------------------------------------------
@@ -155,6 +157,7 @@ class Runner:
 
     def write_summary(self, seconds: float = 0.0) -> dict[str, Any]:
         """Recompute ``summary.json`` from the records on disk."""
+        self._summary_written = time.monotonic()
         with self._lock:
             summary = summarize(self.out, self.sessions(), self.spec.to_dict(), seconds_this_call=seconds)
             write_json(self.out / "summary.json", summary)
@@ -173,7 +176,8 @@ class Runner:
             ok[1] += 1
             bar.update(1)
             bar.set_postfix_str(f"{'iACC' if what == 'instructions' else 'sACC'} {ok[0]}/{ok[1]} this call")
-            self.write_summary()
+            if time.monotonic() - self._summary_written >= SUMMARY_EVERY:
+                self.write_summary()
 
         try:
             if self.workers == 1:

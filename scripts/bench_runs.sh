@@ -1,0 +1,37 @@
+#!/bin/sh
+# The runs behind the README's DWBench tables, in order; each is resumable (rerun this script to continue).
+# Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]   groups: oracle noisy local-mini local-noisy baselines (default: all)
+# The local groups take hours on 2 cores; the oracle and noisy groups minutes.
+set -e
+runs=${1:?give a folder for the run folders}; shift
+groups=${*:-"oracle noisy local-mini local-noisy baselines"}
+for group in $groups; do
+  case $group in
+    oracle)
+      for split in dev test mini; do
+        autodw bench run --system oracle --split $split --no-word-check --out "$runs/oracle-$split"
+      done ;;
+    noisy)
+      for rb in none full; do
+        autodw bench run --system noisy-oracle --p 0.2 --validator oracle --rollback $rb --split dev --no-word-check \
+          --out "$runs/noisy-oracle-dev-$rb"
+      done
+      autodw bench sweep --validator oracle --split dev --out "$runs/sweep-oracle-dev" --plot "$runs/sweep-oracle-dev.png" ;;
+    local-mini)
+      for system in autodw no-rollback arg-rollback; do
+        autodw bench run --system $system --llm local --split mini --out "$runs/local-$system-mini"
+      done ;;
+    local-noisy)
+      for rb in none full; do
+        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev --limit 10 \
+          --mode instruction --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev10-$rb"
+      done
+      autodw bench sweep --validator llm --llm local --split dev --limit 10 --llm-cache "$runs/local-validator-cache.jsonl" \
+        --out "$runs/sweep-local-dev10" --plot "$runs/sweep-local-dev10.png" ;;
+    baselines)
+      for system in hybrid retrieval-only reasoning-only; do
+        autodw bench run --system $system --llm local --split mini --out "$runs/local-$system-mini"
+      done ;;
+    *) echo "unknown group $group" >&2; exit 2 ;;
+  esac
+done
