@@ -126,7 +126,7 @@ def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> None:
 def write_sweep(rows: list[dict[str, Any]], out: Path, plot: str | None = None) -> str:
     """The threshold sweep as Markdown (``OUT/sweep.md``) and, with `plot`, a PNG of iACC, faults caught and false
     rejections against the threshold."""
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(rows).convert_dtypes()  # counts stay integers where a column has gaps
     text = frame.to_markdown(index=False, disable_numparse=True) + "\n"
     (out / "sweep.md").write_text(text, encoding="utf-8")
     (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
