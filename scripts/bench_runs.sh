@@ -1,10 +1,13 @@
 #!/bin/sh
 # The runs behind the README's DWBench tables, in order; each is resumable (rerun this script to continue).
-# Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]   groups: oracle noisy local-mini local-noisy baselines (default: all)
-# The local groups take hours on 2 cores; the oracle and noisy groups minutes.
+# Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]
+#   groups: oracle noisy local-mini local-noisy baselines local-mini-sessions (default: all, in this order)
+# The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first
+# (local-mini, baselines), its sACC last (local-mini-sessions continues the same run folders); the oracle and noisy
+# groups take minutes.
 set -e
 runs=${1:?give a folder for the run folders}; shift
-groups=${*:-"oracle noisy local-mini local-noisy baselines"}
+groups=${*:-"oracle noisy local-mini local-noisy baselines local-mini-sessions"}
 for group in $groups; do
   case $group in
     oracle)
@@ -19,7 +22,11 @@ for group in $groups; do
       autodw bench sweep --validator oracle --split dev --out "$runs/sweep-oracle-dev" --plot "$runs/sweep-oracle-dev.png" ;;
     local-mini)
       for system in autodw no-rollback arg-rollback; do
-        autodw bench run --system $system --llm local --split mini --out "$runs/local-$system-mini"
+        autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
+      done ;;
+    local-mini-sessions)
+      for system in autodw no-rollback arg-rollback hybrid retrieval-only reasoning-only; do
+        autodw bench run --system $system --llm local --split mini --mode session --out "$runs/local-$system-mini"
       done ;;
     local-noisy)
       for rb in none full; do
@@ -30,7 +37,7 @@ for group in $groups; do
         --out "$runs/sweep-local-dev10" --plot "$runs/sweep-local-dev10.png" ;;
     baselines)
       for system in hybrid retrieval-only reasoning-only; do
-        autodw bench run --system $system --llm local --split mini --out "$runs/local-$system-mini"
+        autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
       done ;;
     *) echo "unknown group $group" >&2; exit 2 ;;
   esac

@@ -122,6 +122,14 @@ def test_a_folder_of_another_run_is_refused(oracle_run):
         Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3), oracle_run, OracleSystem, progress=False)
 
 
+def test_a_run_can_be_continued_with_the_other_mode(tmp_path):
+    first = _run(tmp_path / "run", OracleSystem, modes=("instruction",), limit=1)
+    assert first["sacc"] is None and first["modes"] == ["instruction"] and first["complete"]
+    both = _run(tmp_path / "run", OracleSystem, modes=("session",), limit=1)
+    assert both["modes"] == ["instruction", "session"] and both["iacc"] == 1.0 and both["sacc"] == 1.0
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["modes"] == ["instruction", "session"]
+
+
 def test_the_word_check_finds_no_added_errors_in_gold_outputs(tmp_path):
     pytest.importorskip("openxml_audit")
     summary = _run(tmp_path / "run", OracleSystem, modes=("instruction",), limit=1, word_check=True)

@@ -115,17 +115,21 @@ class Runner:
     # --- folder ------------------------------------------------------------------------------
 
     def _check_folder(self) -> None:
+        """Create the run folder, or check that it holds this run. The modes may differ (a run can be continued with
+        the other mode): ``run.json`` then records both, and the summary covers both."""
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
             found = read_json(path)
-            if found != wanted:
-                differs = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
+            differs = sorted(k for k in set(found) | set(wanted) if k != "modes" and found.get(k) != wanted.get(k))
+            if differs:
                 raise ConfigError(f"{self.out} holds another run (its {', '.join(differs)} differ); "
                                   f"choose another --out, or rerun with the same options to resume it")
+            wanted["modes"] = [m for m in ("instruction", "session") if m in found["modes"] or m in wanted["modes"]]
         else:
             self.out.mkdir(parents=True, exist_ok=True)
-            write_json(path, wanted)
+        write_json(path, wanted)
+        self.recorded = wanted
 
     def sessions(self) -> list[Session]:
         sessions = load_split(self.spec.split)
@@ -159,7 +163,7 @@ class Runner:
         """Recompute ``summary.json`` from the records on disk."""
         self._summary_written = time.monotonic()
         with self._lock:
-            summary = summarize(self.out, self.sessions(), self.spec.to_dict(), seconds_this_call=seconds)
+            summary = summarize(self.out, self.sessions(), self.recorded, seconds_this_call=seconds)
             write_json(self.out / "summary.json", summary)
         return summary
 
