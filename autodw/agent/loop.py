@@ -343,12 +343,13 @@ class Agent:
     # --- LLM calls --------------------------------------------------------------------------
 
     def _ask(self, role: str, msgs: list[Message], schema: dict[str, Any], check: Callable[[dict], dict],
-             run: RunResult) -> dict[str, Any]:
+             run: RunResult, max_tokens: int | None = None) -> dict[str, Any]:
         """One role's call: parse and check the JSON answer; on a bad answer, show the model its error
-        and ask again (at most ``output_retries`` times), then raise LLMOutputError."""
+        and ask again (at most ``output_retries`` times), then raise LLMOutputError. `max_tokens`: the answer's
+        limit (None: the backend's)."""
         conversation = list(msgs)
         for attempt in range(self.config.output_retries + 1):
-            completion = self.llm.complete(conversation, role=role, schema=schema)
+            completion = self.llm.complete(conversation, role=role, schema=schema, max_tokens=max_tokens)
             run.usage[role].add(completion.usage)
             self._emit("llm_call", {"role": role, "messages": conversation, "response": completion.text,
                                     "usage": completion.usage.to_dict(), "seconds": completion.seconds,

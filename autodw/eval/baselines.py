@@ -37,7 +37,9 @@ from autodw.state import extract_state
 
 RETRIEVAL_THRESHOLD = 0.75
 RETRIEVAL_TOP_K = 10
-MAX_CALLS = 24  # calls in one one-shot answer (DWBench instructions need at most 12)
+MAX_CALLS = 24  # calls in one one-shot answer (DWBench instructions need at most 13)
+PROGRAM_TOKENS = 3072  # the one-shot answer's token limit: a dozen calls with their arguments (the agent's answers are
+# one call each, within the backend's default of 512; 512 cut the local model's one-shot answers short)
 MAX_PLANNED_STEPS = 16
 
 
@@ -91,7 +93,7 @@ class OneShotAgent(Agent):
             return out
 
         try:
-            calls = self._ask("api_generator", msgs, schema, lambda a: {"calls": check(a)}, run)["calls"]
+            calls = self._ask("api_generator", msgs, schema, lambda a: {"calls": check(a)}, run, max_tokens=PROGRAM_TOKENS)["calls"]
         except LLMOutputError as exc:
             record.status, record.error = "error", str(exc)
             return

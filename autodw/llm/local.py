@@ -55,6 +55,9 @@ INSTALL_HINT = ('install the local runtime with `sh scripts/install_local.sh` in
                 '`pip install ".[local]"`; a C/C++ compiler and cmake are needed)')
 
 
+MIN_ANSWER_TOKENS = 128  # an answer shorter than this cannot hold an API call
+
+
 class LocalRuntimeError(ConfigError):
     """llama-cpp-python is missing, or was built in a way that cannot run here."""
 
@@ -224,11 +227,12 @@ class LocalBackend:
         formatted = self._formatter(messages=messages)
         tokens = self._llm.tokenize(formatted.prompt.encode("utf-8"),
                                     add_bos=not formatted.added_special, special=True)
-        limit = max_tokens if max_tokens is not None else self.max_tokens
         n_ctx = self._llm.n_ctx()
-        if len(tokens) + limit > n_ctx:
-            raise LLMError(f"prompt of {len(tokens)} tokens + {limit} answer tokens exceeds the "
-                           f"local model's context of {n_ctx} tokens")
+        # the answer may use what the context leaves, up to the limit; too little left is an error
+        limit = min(max_tokens if max_tokens is not None else self.max_tokens, n_ctx - len(tokens))
+        if limit < MIN_ANSWER_TOKENS:
+            raise LLMError(f"prompt of {len(tokens)} tokens leaves {max(limit, 0)} answer tokens in the "
+                           f"local model's context of {n_ctx} tokens (at least {MIN_ANSWER_TOKENS} needed)")
         grammar = self.grammar_for(schema) if schema is not None and self.grammar_enabled else None
         temperature = self.temperature if temperature is None else temperature
         with self._lock:
