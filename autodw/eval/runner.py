@@ -246,7 +246,7 @@ class Runner:
     def _turn(self, session: Session, ins: Instruction, doc: WordDocument, earlier: list[tuple[str, str]],
               trace: Path, output: Path) -> dict[str, Any]:
         """Run the system on `doc` for `ins`, save the output, judge it, check it for Word; the record."""
-        before = doc.to_bytes()
+        before = doc.to_bytes() if self.word_check is not None else None  # only the Word check needs it
         start = time.perf_counter()
         result: TurnResult = self.system().run_turn(doc, ins, earlier, trace)
         seconds = time.perf_counter() - start
@@ -255,7 +255,7 @@ class Runner:
         verdict = judge(session.expected_document(ins.turn), doc, instruction=ins.text, free_text=ins.free_text,
                         initial=session.initial_document(ins.turn) if ins.free_text else None)
         word = None
-        if self.word_check is not None:
+        if self.word_check is not None and before is not None:
             word = [] if after == before else self.word_check.added(before, after)
         usage = result.usage
         return {
