@@ -17,7 +17,7 @@ import pytest
 from autodw.agent.config import profile_config
 from autodw.apis import registry
 from autodw.apis.calls import validate_arguments
-from autodw.dwbench.records import load_split
+from autodw.dwbench.records import corpus_dir, load_split
 from autodw.errors import ConfigError
 from autodw.eval.baselines import BaselineSystem, OneShotAgent
 from autodw.eval.faults import perturb
@@ -29,11 +29,14 @@ from autodw.llm.scripted import ScriptedBackend
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the mini sessions these tests run: all of them, or without the shared corpus only those on generated documents
+MINI = [s for s in load_split("mini") if s.source.kind == "generated" or corpus_dir().is_dir()]
+IDS = [s.session_id for s in MINI]
 
 
 def _run(out: Path, make, system: str = "oracle", modes=("instruction", "session"), limit: int | None = 2,
          word_check: bool = False, options: dict | None = None, llm: str = "none") -> dict:
-    spec = RunSpec(system, llm, "mini", list(modes), options or {}, limit)
+    spec = RunSpec(system, llm, "mini", list(modes), options or {}, limit, IDS)
     return Runner(spec, out, make, word_check=word_check, progress=False).run()
 
 
@@ -46,7 +49,7 @@ def oracle_run(tmp_path_factory) -> Path:
 
 def test_oracle_scores_full_marks_on_mini(oracle_run):
     summary = json.loads((oracle_run / "summary.json").read_text())
-    mini = load_split("mini")
+    mini = MINI
     n = sum(len(s.instructions) for s in mini)
     assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sacc_final"] == 1.0
     assert summary["instructions"] == n and summary["sessions"] == len(mini) and summary["complete"]
@@ -66,7 +69,7 @@ def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
             return super().run_turn(doc, instruction, earlier, trace)
 
     summary = _run(tmp_path / "run", SkipsTurnTwo, limit=1)
-    session = load_split("mini")[0]
+    session = MINI[0]
     turn2 = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--2.json").read_text())
     assert not turn2["success"] and turn2["differences"] and all(d["where"] and d["what"] for d in turn2["differences"])
     n = len(session.instructions)
@@ -87,7 +90,7 @@ def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
         _run(out, _Interrupt, modes=("session",), limit=1)
-    session = load_split("mini")[0]
+    session = MINI[0]
     folder = out / "sessions" / session.session_id
     kept = {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)}
     assert not (folder / "turn-3.json").exists()
@@ -99,7 +102,7 @@ def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
 def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "autodw.cli", "bench", "run", "--system", "oracle", "--split", "mini", "--mode",
-           "instruction", "--out", str(out), "--no-word-check"]
+           "instruction", "--out", str(out), "--no-word-check", "--sessions", ",".join(IDS)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(list((out / "instructions").glob("*.json"))) < 5:
@@ -108,7 +111,7 @@ def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     proc.wait()
     before = {p.name: p.read_bytes() for p in (out / "instructions").glob("*.json")}
     assert len(before) >= 5
-    total = sum(len(s.instructions) for s in load_split("mini"))
+    total = sum(len(s.instructions) for s in MINI)
     assert len(before) < total, "the run finished before it could be killed"
     summary = _run(out, OracleSystem, modes=("instruction",), limit=None)
     assert summary["iacc"] == 1.0 and summary["instructions"] == total
@@ -119,7 +122,7 @@ def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
 
 def test_a_folder_of_another_run_is_refused(oracle_run):
     with pytest.raises(ConfigError, match="holds another run"):
-        Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3), oracle_run, OracleSystem, progress=False)
+        Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3, IDS), oracle_run, OracleSystem, progress=False)
 
 
 def test_a_run_can_be_continued_with_the_other_mode(tmp_path):
@@ -144,7 +147,7 @@ def test_faults_are_schema_valid_and_wrong():
     reg = registry()
     rng = random.Random(3)
     kinds = set()
-    for session in load_split("mini"):
+    for session in MINI:
         doc = session.initial_document(1)
         for call in session.instructions[0].gold:
             fault = perturb(call.api, call.args, doc.ids(), reg, rng)
@@ -212,7 +215,7 @@ class _NameClassifier:
 
 
 def test_reasoning_only_runs_the_answer_and_re_asks_an_invalid_one(tmp_path):
-    session = load_split("mini")[0]
+    session = MINI[0]
     turns = iter(session.instructions)
     program = lambda messages: {"calls": [{"api": c.api, "args": c.args} for c in next(turns).gold]}  # noqa: E731
     script = [{"calls": [{"api": "no_such_api", "args": {}}]}] + [program] * len(session.instructions)
@@ -227,7 +230,7 @@ def test_reasoning_only_runs_the_answer_and_re_asks_an_invalid_one(tmp_path):
 
 
 def test_hybrid_plans_everything_first_and_never_validates(tmp_path):
-    session = load_split("mini")[0]
+    session = MINI[0]
     ins = session.instructions[0]
     calls = iter(ins.gold)
     llm = ScriptedBackend({"planner": [{"steps": [f"call {c.api}" for c in ins.gold]}],
@@ -298,7 +301,7 @@ def test_memo_backend_asks_each_request_once(tmp_path):
 
 def test_cli_run_and_bad_options(tmp_path):
     out = tmp_path / "run"
-    result = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--limit", "1", "--out", str(out),
+    result = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", IDS[0], "--out", str(out),
                      "--no-word-check", "--format", "json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
@@ -307,6 +310,9 @@ def test_cli_run_and_bad_options(tmp_path):
                    str(tmp_path / "x")).returncode == 2
     bad = run_cli("bench", "run", "--system", "autodw", "--p", "0.2", "--split", "mini", "--out", str(tmp_path / "y"))
     assert bad.returncode == 2 and "noisy-oracle" in bad.stderr
+    unknown = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", "dwb-nope",
+                      "--out", str(tmp_path / "z"))
+    assert unknown.returncode == 2 and "dwb-nope" in unknown.stderr
     rep = run_cli("bench", "report", str(out))
     assert rep.returncode == 0 and "oracle" in rep.stdout
 
@@ -327,7 +333,7 @@ def test_memo_backend_drops_a_line_cut_by_a_kill(tmp_path):
 
 def test_sweep_writes_a_row_per_threshold(tmp_path):
     out = tmp_path / "sweep"
-    result = run_cli("bench", "sweep", "--split", "mini", "--limit", "1", "--validator", "oracle", "--out", str(out),
+    result = run_cli("bench", "sweep", "--split", "mini", "--sessions", IDS[0], "--validator", "oracle", "--out", str(out),
                      "--plot", str(tmp_path / "sweep.png"))
     assert result.returncode == 0, result.stderr
     rows = json.loads((out / "sweep.json").read_text())

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from autodw.document import WordDocument
-from autodw.dwbench.records import Session, load_split
+from autodw.dwbench.records import Session
 from autodw.errors import ConfigError, LLMOutputError
 from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_records
+from autodw.eval.runner import select_sessions
 from autodw.llm.base import LLMBackend
 
 
@@ -43,7 +44,7 @@ def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str,
     if not (run / "run.json").is_file():
         raise ConfigError(f"{run} is not a run folder (no run.json)")
     spec = json.loads((run / "run.json").read_text(encoding="utf-8"))
-    sessions = load_split(spec["split"])[: spec.get("limit") or None]
+    sessions = select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"))
     by_id = {s.session_id: s for s in sessions}
     store = run / "agreement.jsonl"
     done: dict[str, dict[str, Any]] = {}

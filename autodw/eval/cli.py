@@ -94,7 +94,7 @@ def run_command(args: argparse.Namespace) -> int:
         args.validator = args.validator or "oracle"
     make, llm_name, options = system_factory(args)
     modes = ["instruction", "session"] if args.mode == "both" else [args.mode]
-    spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit)
+    spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args))
     runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
     try:
         summary = runner.run()
@@ -104,6 +104,11 @@ def run_command(args: argparse.Namespace) -> int:
         return 130
     _print_summary(summary, args.format)
     return 0
+
+
+def _session_ids(args: argparse.Namespace) -> list[str] | None:
+    """The ids of --sessions ID,ID (None: every session)."""
+    return [i.strip() for i in args.sessions.split(",") if i.strip()] if args.sessions else None
 
 
 def _print_summary(summary: dict[str, Any], fmt: str) -> None:
@@ -143,7 +148,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     for threshold in THRESHOLDS:
         args.threshold = threshold
         make, llm_name, options = system_factory(args)
-        spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit)
+        spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit, _session_ids(args))
         summary = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False).run()
         f = summary.get("faults") or {}
         rows.append({"threshold": threshold, "iacc": summary["iacc"], "caught": f.get("caught"),
@@ -205,6 +210,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
                    help="instruction: iACC (each from its gold start); session: sACC (own output carried); both")
     p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N sessions of the split")
+    p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--workers", type=int, default=1, help="instructions or sessions run at once (hosted endpoints)")
     p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
     p.add_argument("--threshold", type=float, default=None, help="validator acceptance threshold (default: the profile's)")
@@ -220,6 +226,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--split", choices=("dev", "test", "mini"), default="dev")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--limit", type=int, default=None, metavar="N")
+    p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--profile", default=None)
     p.add_argument("--plot", default=None, metavar="FILE.png")

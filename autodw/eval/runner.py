@@ -47,9 +47,22 @@ class RunSpec:
     modes: list[str]
     options: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None  # the first N sessions of the split
+    sessions: list[str] | None = None  # only these sessions (ids), in split order
+
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
+
+
+def select_sessions(split: str, limit: int | None = None, ids: list[str] | None = None) -> list[Session]:
+    """The sessions of `split` a run covers: those named in `ids` (all if None), then the first `limit` of them."""
+    sessions = load_split(split)
+    if ids is not None:
+        unknown = sorted(set(ids) - {s.session_id for s in sessions})
+        if unknown:
+            raise ConfigError(f"no session {', '.join(unknown)} in the {split} split")
+        sessions = [s for s in sessions if s.session_id in ids]
+    return sessions[:limit] if limit else sessions
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -132,8 +145,7 @@ class Runner:
         self.recorded = wanted
 
     def sessions(self) -> list[Session]:
-        sessions = load_split(self.spec.split)
-        return sessions[: self.spec.limit] if self.spec.limit else sessions
+        return select_sessions(self.spec.split, self.spec.limit, self.spec.sessions)
 
     def system(self) -> System:
         """This thread's system (a system is not shared between threads)."""
