@@ -99,9 +99,30 @@ def test_json_mode_refused_falls_back_once_and_says_so(server, capsys):
     s = server([(400, {"error": {"message": "response_format is not supported"}}), (200, completion("{}", usage=False))])
     backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=0, timeout=10)
     out = backend.complete(MSGS, role="validator", schema={"type": "object"})
-    assert "response_format" not in s.requests[1] and not backend.json_mode
-    assert "does not support JSON mode" in capsys.readouterr().err
+    assert "response_format" not in s.requests[1] and backend.response_format == "none"
+    assert "does not support the json_object response format" in capsys.readouterr().err
     assert out.raw["usage_estimated"] and out.usage.prompt_tokens > 0  # no usage from the server: estimated
+
+
+@pytest.mark.parametrize("kind, expected", [
+    ("json_schema", {"type": "json_schema", "json_schema": {"name": "planner", "schema": {"type": "object"}, "strict": False}}),
+    ("json_object_schema", {"type": "json_object", "schema": {"type": "object"}}),
+])
+def test_response_format_asks_for_the_schema(server, kind, expected):
+    s = server([(200, completion('{"a": 1}'))])
+    backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=0, timeout=10, response_format=kind)
+    backend.complete(MSGS, role="planner", schema={"type": "object"})
+    assert s.requests[0]["response_format"] == expected
+
+
+def test_response_format_from_the_environment_and_bad_names(monkeypatch):
+    from autodw.llm.factory import make_llm
+
+    monkeypatch.setenv("AUTODW_RESPONSE_FORMAT", "json_schema")
+    assert make_llm("openai:m", base_url="http://127.0.0.1:9/v1").response_format == "json_schema"
+    monkeypatch.setenv("AUTODW_RESPONSE_FORMAT", "xml")
+    with pytest.raises(ConfigError, match="unknown response format"):
+        make_llm("openai:m", base_url="http://127.0.0.1:9/v1")
 
 
 def test_parse_json_object_variants():

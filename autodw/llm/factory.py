@@ -50,7 +50,8 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
         key = api_key or (os.environ.get(key_var) if key_var else None)
         if kind not in ("ollama",) and not key and not url:
             raise ConfigError(f"no API key for {kind}: set {key_var} or pass --api-key-env")
-        return OpenAIBackend(rest, base_url=url, api_key=key, temperature=temperature)
+        return OpenAIBackend(rest, base_url=url, api_key=key, temperature=temperature,
+                             response_format=os.environ.get("AUTODW_RESPONSE_FORMAT") or "json_object")
     if kind == "local":
         from autodw.llm.local import LocalBackend
 

@@ -10,23 +10,43 @@ from autodw.llm.base import Completion, Message, Usage
 from autodw.llm.tokens import estimate_usage
 
 
+#: How a JSON answer is asked for (see :class:`OpenAIBackend`); ``$AUTODW_RESPONSE_FORMAT`` chooses for every command.
+RESPONSE_FORMATS = ("json_object", "json_schema", "json_object_schema", "none")
+
+
+def _response_format(kind: str, role: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The ``response_format`` request field of `kind` for an answer of `schema`."""
+    if kind == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": role, "schema": schema, "strict": False}}
+    if kind == "json_object_schema":
+        return {"type": "json_object", "schema": schema}
+    return {"type": "json_object"}
+
+
 class OpenAIBackend:
     """Chat completions over HTTP via the ``openai`` package.
 
     Retries with exponential backoff on 429, 5xx and connection errors are the ``openai`` client's
-    own (``max_retries``). JSON mode (``response_format=json_object``) is used when a schema is given;
-    a server that rejects it is remembered and asked without it (said once on stderr). Its agent profile is
-    ``hosted`` (a small model behind such an endpoint can run with ``--profile local``).
+    own (``max_retries``). When a schema is given, `response_format` says how it is asked for
+    (:data:`RESPONSE_FORMATS`): ``json_object`` (JSON mode, the default: any JSON object), ``json_schema`` (OpenAI's
+    structured outputs, which vLLM and llama.cpp's ``llama-server`` also accept: the answer is constrained to the
+    schema), ``json_object_schema`` (llama-cpp-python's server: JSON mode with the schema as a grammar) or ``none``.
+    A server that rejects the format is remembered and asked without it (said once on stderr). The answer is
+    validated against the schema whatever the format. Its agent profile is ``hosted`` (a small model behind such an
+    endpoint can run with ``--profile local``).
     """
 
     profile = "hosted"
 
     def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None, *,
-                 timeout: float = 120.0, max_retries: int = 4, temperature: float = 0.1, json_mode: bool = True):
+                 timeout: float = 120.0, max_retries: int = 4, temperature: float = 0.1,
+                 response_format: str = "json_object"):
         try:
             import openai
         except ImportError as exc:  # a dependency of autodw; only a broken install lacks it
             raise ConfigError(f"the openai package is not installed: {exc}") from exc
+        if response_format not in RESPONSE_FORMATS:
+            raise ConfigError(f"unknown response format {response_format!r}; choose one of {', '.join(RESPONSE_FORMATS)}")
         if not model:
             raise ConfigError("no model name given for the OpenAI-compatible backend (use --llm openai:MODEL)")
         self._openai = openai
@@ -35,7 +55,7 @@ class OpenAIBackend:
         self.model = model
         self.name = f"openai:{model}" + (f"@{base_url}" if base_url else "")
         self.temperature = temperature
-        self.json_mode = json_mode
+        self.response_format = response_format
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
@@ -44,8 +64,8 @@ class OpenAIBackend:
                                   "temperature": self.temperature if temperature is None else temperature}
         if max_tokens:
             kwargs["max_tokens"] = max_tokens
-        if schema is not None and self.json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+        if schema is not None and self.response_format != "none":
+            kwargs["response_format"] = _response_format(self.response_format, role, schema)
         start = time.perf_counter()
         try:
             response = self.client.chat.completions.create(**kwargs)
@@ -53,8 +73,9 @@ class OpenAIBackend:
             if "response_format" in kwargs and "response_format" in str(exc).lower():
                 import sys
 
-                print("note: the server does not support JSON mode; asking without it", file=sys.stderr)
-                self.json_mode = False
+                print(f"note: the server does not support the {self.response_format} response format; asking without it",
+                      file=sys.stderr)
+                self.response_format = "none"
                 return self.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
             raise LLMError(f"the LLM endpoint refused the request: {exc}") from exc
         except (self._openai.APIConnectionError, self._openai.APITimeoutError) as exc:
