@@ -1,13 +1,13 @@
 #!/bin/sh
 # The runs behind the README's DWBench tables, in order; each is resumable (rerun this script to continue).
 # Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]
-#   groups: oracle noisy local-mini local-noisy baselines local-mini-sessions (default: all, in this order)
-# The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first
-# (local-mini, baselines), its sACC last (local-mini-sessions continues the same run folders); the oracle and noisy
-# groups take minutes.
+#   groups: oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions
+#   (default: all, in this order)
+# The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first, its sACC last
+# (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes.
 set -e
 runs=${1:?give a folder for the run folders}; shift
-groups=${*:-"oracle noisy local-mini local-noisy baselines local-mini-sessions"}
+groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions"}
 for group in $groups; do
   case $group in
     oracle)
@@ -20,8 +20,10 @@ for group in $groups; do
           --out "$runs/noisy-oracle-dev-$rb"
       done
       autodw bench sweep --validator oracle --split dev --out "$runs/sweep-oracle-dev" --plot "$runs/sweep-oracle-dev.png" ;;
-    local-mini)
-      for system in autodw no-rollback arg-rollback; do
+    local-autodw)
+      autodw bench run --system autodw --llm local --split mini --mode instruction --out "$runs/local-autodw-mini" ;;
+    local-ablations)
+      for system in no-rollback arg-rollback; do
         autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
       done ;;
     local-mini-sessions)
