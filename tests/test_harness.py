@@ -177,6 +177,8 @@ def test_noisy_oracle_with_the_oracle_validator(tmp_path):
     f = on["faults"]
     assert f["judged_faults"] > 0 and f["recall"] == 1.0 and f["precision"] == 1.0 and f["false_rejections"] == 0
     assert on["iacc"] > off["iacc"]
+    table = report([tmp_path / "off", tmp_path / "on"])
+    assert f"| {f['caught']}/{f['judged_faults']} " in table and "| 1.000 " in table
     # with a perfect validator, an instruction fails only if a step was skipped (the validator never sees it)
     for path in (tmp_path / "on" / "instructions").glob("*--*.json"):
         rec = json.loads(path.read_text())

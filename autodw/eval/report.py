@@ -53,6 +53,11 @@ def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
                "LLM calls / instr.": _num(s["llm_calls_per_instruction"], 2),
                "tokens / instr.": _num(s["tokens_per_instruction"], 0),
                "s / instr. (median)": _num(s["median_seconds_per_instruction"], 1)}
+        faults = s.get("faults") or {}
+        row["faults caught"] = f"{faults['caught']}/{faults['judged_faults']}" if faults else "-"
+        row["validator precision"] = _num(faults.get("precision"), 3) if faults else "-"
+        row["validator recall"] = _num(faults.get("recall"), 3) if faults else "-"
+        row["false rejections"] = str(faults["false_rejections"]) if faults else "-"
         for d in DIFFICULTIES:
             row[f"iACC {d} %"] = _pct((s["iacc_by_difficulty"].get(d) or {}).get("accuracy"))
         for lang in LANGUAGES:
