@@ -36,7 +36,10 @@ def kappa(pairs: list[tuple[bool, bool]]) -> float | None:
     observed = sum(a == b for a, b in pairs) / n
     pa, pb = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
     chance = pa * pb + (1 - pa) * (1 - pb)
-    return None if chance == 1 else round((observed - chance) / (1 - chance), 4)
+    if chance == 1:
+        return None
+    value = round((observed - chance) / (1 - chance), 4)
+    return value if value else 0.0  # not -0.0
 
 
 def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str, Any]:
