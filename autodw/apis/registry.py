@@ -62,9 +62,14 @@ class ApiSpec:
         args = [p if p in required else f"{p}?" for p in self.parameters["properties"]]
         return f"{self.name}({', '.join(args)})"
 
+    @property
+    def purpose(self) -> str:
+        """The first sentence of the description."""
+        return _first_sentence(self.description)
+
     def summary(self) -> str:
         """One line for choosing among APIs: name and the first sentence of the description."""
-        return f"{self.name}: {_first_sentence(self.description)}"
+        return f"{self.name}: {self.purpose}"
 
     def prompt_doc(self, compact: bool = False) -> str:
         """Tool documentation for an LLM prompt: signature, description, one line per argument and an
@@ -72,7 +77,7 @@ class ApiSpec:
         drops the example."""
         import json
 
-        description = _first_sentence(self.description) if compact else self.description
+        description = self.purpose if compact else self.description
         lines = [f"{self.signature_text()}: {description}"]
         required = set(self.parameters.get("required", []))
         for name, schema in self.parameters["properties"].items():

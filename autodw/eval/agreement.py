@@ -16,7 +16,7 @@ from autodw.dwbench.records import Session
 from autodw.errors import ConfigError, LLMOutputError
 from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_records
-from autodw.eval.runner import select_sessions
+from autodw.eval.runner import read_json, select_sessions
 from autodw.llm.base import LLMBackend
 
 
@@ -46,7 +46,7 @@ def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str,
     """Judge the run's outputs with `llm` (continuing ``agreement.jsonl``) and compare with the deterministic judge."""
     if not (run / "run.json").is_file():
         raise ConfigError(f"{run} is not a run folder (no run.json)")
-    spec = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    spec = read_json(run / "run.json")
     sessions = select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"))
     by_id = {s.session_id: s for s in sessions}
     store = run / "agreement.jsonl"

@@ -68,7 +68,7 @@ class OneShotAgent(Agent):
         specs = self.offered(instruction)
         self._emit("intents", {"step": 1, "intents": [], "candidates": [s.name for s in specs]})
         if self.config.compact_api_docs and not self.retrieval:
-            docs = "\n".join(f"{s.signature_text()}: {s.summary().split(': ', 1)[1]}" for s in specs)
+            docs = "\n".join(f"{s.signature_text()}: {s.purpose}" for s in specs)
         else:
             docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
         msgs = prompts.messages("program", api_docs=docs, session_context=views.session_context(session),
@@ -169,7 +169,7 @@ def make_baseline(name: str, llm: LLMBackend, classifier: Any, config: AgentConf
 
 def _retrieval_text(spec: ApiSpec) -> str:
     """What an API is embedded as: its name in words and the first sentence of its description."""
-    return f"{spec.name.replace('_', ' ')}: {spec.summary().split(': ', 1)[1]}"
+    return f"{spec.name.replace('_', ' ')}: {spec.purpose}"
 
 
 @lru_cache(maxsize=1)

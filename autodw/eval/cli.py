@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from autodw.dwbench.records import SPLITS
 from autodw.errors import ConfigError
 from autodw.eval import AGENT_ROLLBACK, SYSTEMS, VALIDATORS
 
@@ -29,11 +30,14 @@ def _llm(args: argparse.Namespace):
 
 
 def _config(args: argparse.Namespace, llm) -> Any:
+    """--profile's configuration, else the backend's (the hosted profile without an LLM), with --threshold."""
     from autodw.agent.config import config_for, profile_config
 
-    config = profile_config(args.profile) if args.profile else config_for(llm)
-    settings = {"threshold": args.threshold} if args.threshold is not None else {}
-    return config.override(**settings)
+    if args.profile or llm is None:
+        config = profile_config(args.profile or "hosted")
+    else:
+        config = config_for(llm)
+    return config.override(threshold=args.threshold) if args.threshold is not None else config
 
 
 def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, dict[str, Any]]:
@@ -50,7 +54,7 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
     llm = _llm(args) if needs_llm else None
     if llm is not None and args.workers > 1 and llm.name.startswith("local"):
         raise ConfigError("the embedded local model runs one request at a time: use --workers 1")
-    config = _config(args, llm) if llm is not None else _config_without_llm(args)
+    config = _config(args, llm)
     options["config"] = config.to_dict()
     llm_name = llm.name if llm is not None else "none"
     if name == "noisy-oracle":
@@ -68,13 +72,6 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
     from autodw.eval.baselines import make_baseline
 
     return (lambda: make_baseline(name, llm, classifier, config)), llm_name, options
-
-
-def _config_without_llm(args: argparse.Namespace):
-    from autodw.agent.config import profile_config
-
-    config = profile_config(args.profile or "hosted")
-    return config.override(threshold=args.threshold) if args.threshold is not None else config
 
 
 def _classifier(args: argparse.Namespace):
@@ -141,7 +138,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     from autodw.eval.runner import Runner, RunSpec
 
     out = Path(args.out)
-    args.system, args.workers = "noisy-oracle", args.workers
+    args.system = "noisy-oracle"
     if args.validator == "llm" and not args.llm_cache:
         args.llm_cache = str(out / "llm-cache.jsonl")
     rows = []
@@ -205,7 +202,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     """Add run, sweep, report and agree to the ``bench`` subcommands."""
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
     p.add_argument("--system", choices=SYSTEMS, required=True)
-    p.add_argument("--split", choices=("dev", "test", "mini"), required=True)
+    p.add_argument("--split", choices=SPLITS, required=True)
     p.add_argument("--mode", choices=("instruction", "session", "both"), default="both",
                    help="instruction: iACC (each from its gold start); session: sACC (own output carried); both")
     p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
@@ -223,7 +220,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
 
     p = bench_sub.add_parser("sweep", help="noisy oracle at acceptance thresholds 0.0-0.9: iACC, faults caught, false "
                                            "rejections, calls")
-    p.add_argument("--split", choices=("dev", "test", "mini"), default="dev")
+    p.add_argument("--split", choices=SPLITS, default="dev")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--limit", type=int, default=None, metavar="N")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")

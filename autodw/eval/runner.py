@@ -7,7 +7,7 @@ Layout of a run folder ``DIR``:
   beside it ``SID--T.docx`` (the output) and ``SID--T.trace.jsonl`` (the agent's events);
 - ``sessions/SID/turn-T.json``, ``turn-T.docx``, ``turn-T.trace.jsonl`` (the session carries the system's own
   output forward) and ``resume.docx`` (the last finished turn's document with its element ids, to continue from);
-- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten after every unit.
+- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end.
 
 Every JSON file is written atomically and only after the documents it refers to, so a run that is killed continues
 where it stopped: finished instructions (and finished turns of a session) are never run again.
@@ -25,14 +25,13 @@ from threading import Lock, local
 from typing import Any, Callable
 
 from autodw.document import WordDocument
-from autodw.dwbench.records import Instruction, Session, load_split
+from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
 from autodw.errors import ConfigError
 from autodw.eval.judge import MAX_DIFFERENCES, judge
 from autodw.eval.metrics import summarize
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 
-MODES = ("instruction", "session", "both")
 SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record)
 SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
 
@@ -48,7 +47,6 @@ class RunSpec:
     options: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None  # the first N sessions of the split
     sessions: list[str] | None = None  # only these sessions (ids), in split order
-
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -111,7 +109,7 @@ class Runner:
 
     def __init__(self, spec: RunSpec, out: Path, make_system: Callable[[], System], *, workers: int = 1,
                  word_check: bool = True, progress: bool = True):
-        if spec.split not in ("dev", "test", "mini"):
+        if spec.split not in SPLITS:
             raise ConfigError(f"unknown split {spec.split!r}")
         if any(m not in ("instruction", "session") for m in spec.modes):
             raise ConfigError(f"modes must be instruction and/or session, not {spec.modes}")

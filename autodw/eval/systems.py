@@ -15,7 +15,7 @@ the texts of the session's earlier instructions, and reports what it did as a :c
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,7 +35,6 @@ from autodw.llm.base import LLMBackend
 from autodw.state import extract_state
 
 
-
 @dataclass
 class TurnResult:
     """What a system did for one instruction."""
@@ -46,9 +45,6 @@ class TurnResult:
     calls: list[dict[str, Any]] = field(default_factory=list)  # the calls that stayed in the document
     usage: dict[str, dict[str, int]] = field(default_factory=dict)  # per LLM role
     faults: list[dict[str, Any]] = field(default_factory=list)  # noisy-oracle: one entry per gold step
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class System(Protocol):
@@ -159,7 +155,6 @@ class NoisyOracleAgent(Agent):
         self._doc, self._steps, self._next = doc, [], 0
         self._gold = list(instruction.gold)
         self._rng = random.Random(f"{self.seed}:{instruction.key}")
-        self._instruction = instruction
         self.config = self.config.override(max_steps=len(self._gold) + 1)
         return self._steps
 
@@ -175,9 +170,9 @@ class NoisyOracleAgent(Agent):
                 continue
             self._current = (gold, fault, entry)
             self._gold_after = self._state_after(gold.api, gold.args)
-            self.classifier_stub.intent = self.registry.get(gold.api).intent
             spec = self.registry.get(gold.api)
-            step_text = f"{instruction} (step {self._next} of {len(self._gold)}: {spec.summary().split(': ', 1)[1]})"
+            self.classifier_stub.intent = spec.intent
+            step_text = f"{instruction} (step {self._next} of {len(self._gold)}: {spec.purpose})"
             return {"done": False, "sub_instruction": step_text, "remaining": []}
         return {"done": True, "sub_instruction": None}
 
