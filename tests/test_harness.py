@@ -204,6 +204,30 @@ def test_noisy_oracle_with_a_scripted_llm_validator_that_rejects_everything(tmp_
     assert f["regenerations"] == 2 * f["gold_steps"]
 
 
+def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):
+    rules = lambda p: (lambda: NoisyOracleSystem(p, "rules", None, profile_config("hosted"), seed=1))  # noqa: E731
+    clean = _run(tmp_path / "p0", rules(0.0), system="noisy-oracle", modes=("instruction",), limit=None)
+    assert clean["iacc"] == 1.0 and clean["faults"]["false_rejections"] == 0  # no gold call of mini is rejected
+    noisy = _run(tmp_path / "p5", rules(0.5), system="noisy-oracle", modes=("instruction",), limit=None)
+    f = noisy["faults"]
+    assert f["caught"] > 0 and f["precision"] >= 0.9 and f["recall"] < 1.0  # certain checks: few faults, rightly
+    assert noisy["llm_calls_per_instruction"] == 0
+
+
+def test_cli_set_changes_an_agent_setting(tmp_path):
+    out = tmp_path / "run"
+    result = run_cli("bench", "run", "--system", "noisy-oracle", "--p", "0.5", "--validator", "rules", "--split", "mini",
+                     "--sessions", IDS[0], "--mode", "instruction", "--set", "rule_checks=false", "--set",
+                     'verdict_rule="decision"', "--out", str(out), "--no-word-check", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    run = json.loads((out / "run.json").read_text())
+    assert run["options"]["config"]["rule_checks"] is False and run["options"]["config"]["verdict_rule"] == "decision"
+    assert json.loads(result.stdout)["faults"]["caught"] == 0  # the rule checks were off
+    bad = run_cli("bench", "run", "--system", "noisy-oracle", "--split", "mini", "--set", "nonsense=1", "--out",
+                  str(tmp_path / "x"))
+    assert bad.returncode == 2 and "nonsense" in bad.stderr
+
+
 # --- baselines and agent systems with scripted LLMs ----------------------------------------------------
 
 

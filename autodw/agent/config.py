@@ -14,7 +14,8 @@ from typing import Any
 
 from autodw.errors import ConfigError
 
-PROFILE_NAMES = ("hosted", "local")  # the keys of PROFILES (declared below, once the class exists)
+PROFILE_NAMES = ("hosted", "local")
+VERDICT_RULES = ("paper", "decision")  # the keys of PROFILES (declared below, once the class exists)
 PLANNER_STATES = ("current", "start")
 ROLLBACK_NAMES = ("none", "arg", "full")
 
@@ -30,7 +31,10 @@ class AgentConfig:
     profile: str = "hosted"  # the profile these settings started from (recorded in traces and cassettes)
     # --- the paper's method
     rollback: str | int = "full"
-    threshold: float = 0.6  # validator confidence at or above which a "fail" is believed
+    threshold: float = 0.6  # validator confidence at or above which a "fail" is believed (verdict_rule "paper")
+    # "paper": a fail below the threshold is read as "unsure" and accepted; "decision": every fail rejects (for models
+    # whose confidence does not mean confidence in their own verdict, like the 1.5B model's "fail, 0.0")
+    verdict_rule: str = "paper"
     max_steps: int = 15  # sub-instructions per instruction before it stops at the step limit
     output_retries: int = 2  # times an invalid LLM answer is shown its error and asked again
     # --- what the prompts show (token budgets of the rendered state: None = the whole state)
@@ -45,9 +49,12 @@ class AgentConfig:
     # history and the current lines of the elements the steps changed; the prompt then starts the same at every step
     # of an instruction, so a prompt cache reuses it.
     planner_state: str = "current"
+    # --- techniques beyond the paper (issue 18)
+    grounding: bool = True  # quoted texts resolved to element ids and shown to the planner and API generator
+    rule_checks: bool = True  # deterministic checks beside the validator (autodw.agent.checks)
     # --- heuristics for planners that re-plan finished work (autodw.agent.heuristics)
     refuse_repeated_steps: bool = True  # a planned step equal to an accepted one is refused (error shown to the planner)
-    end_on_repeated_call: bool = True  # a step repeating an accepted call that changes nothing ends the instruction
+    end_on_repeated_call: bool = True  # a step repeating an accepted call (API and arguments) is undone and ends the instruction
     stop_when_nothing_remains: bool = False  # end once a step is accepted after which the planner listed nothing
     restate_ratio: float = 0.7  # a listed remaining operation this similar to a done step restates it (does not count)
 
@@ -106,9 +113,11 @@ def _problems(c: AgentConfig) -> list[str]:
         value = getattr(c, name)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 < value <= 1 if low_open else 0 <= value <= 1):
             out.append(f"{name} must be a number in {'(0, 1]' if low_open else '[0, 1]'}, not {value!r}")
+    if c.verdict_rule not in VERDICT_RULES:
+        out.append(f"verdict_rule must be one of {', '.join(VERDICT_RULES)}, not {c.verdict_rule!r}")
     if c.planner_state not in PLANNER_STATES:
         out.append(f"planner_state must be current or start, not {c.planner_state!r}")
-    for name in ("compact_api_docs", "two_stage_api_choice", "refuse_repeated_steps", "end_on_repeated_call",
+    for name in ("compact_api_docs", "two_stage_api_choice", "grounding", "rule_checks", "refuse_repeated_steps", "end_on_repeated_call",
                  "stop_when_nothing_remains"):
         if not isinstance(getattr(c, name), bool):
             out.append(f"{name} must be true or false, not {getattr(c, name)!r}")

@@ -7,7 +7,8 @@ For each instruction, until the planner says it is done or the step limit is hit
 3. generate: the API generator returns one call, parsed and validated against the API schema (re-asked with
    the error when invalid, a bounded number of times);
 4. execute and observe: the call runs on a snapshot; the new state is extracted and the change analysed;
-5. validate: the validator judges it; accepted if pass with confidence >= threshold, or if confidence < threshold;
+5. validate: the validator judges it; accepted if it passes, or (the paper's rule, ``verdict_rule="paper"``) if it
+   fails with a confidence below the threshold; with ``verdict_rule="decision"`` every fail rejects;
 6. roll back: otherwise the snapshot is restored and the call regenerated: same API with new arguments, then a
    different API. The last level's result is accepted whatever it is.
 
@@ -24,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from autodw.agent import heuristics, prompts, views
+from autodw.agent import checks, grounding, heuristics, prompts, views
 from autodw.agent.config import AgentConfig, config_for
 from autodw.agent.events import EventSink
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
@@ -40,6 +41,7 @@ from autodw.llm.replay import RecordingBackend
 from autodw.state import extract_state
 
 State = dict[str, Any]
+GENERATOR_GROUNDING_LINES = 6  # grounded elements listed for the API generator (its state view is small)
 
 
 class IntentClassifier(Protocol):
@@ -146,7 +148,9 @@ class Agent:
             for number in range(1, self.config.max_steps + 1):
                 state = extract_state(doc)
                 if planner_view is None or self.config.planner_state == "current":
-                    planner_view = views.state_view(state, instruction, record, self.config.planner_state_budget)
+                    planner_view = (views.grounded_view(state, instruction, record, self.config.planner_state_budget,
+                                                        quoted_in=instruction) if self.config.grounding else
+                                    views.state_view(state, instruction, record, self.config.planner_state_budget))
                 plan = self._plan(instruction, record, planner_view, state, run, session)
                 self._emit("plan", {"step": number, **plan})
                 if plan["done"]:
@@ -221,12 +225,13 @@ class Agent:
             outcome = self._attempt(ctx, allowed, level, feedback)
             attempt = outcome.attempt
             step.attempts.append(attempt)
-            if self.config.end_on_repeated_call and attempt.ok and not attempt.changed:
+            if self.config.end_on_repeated_call and attempt.ok:
                 repeated = heuristics.repeated_call(ctx.record, attempt)
-                if repeated is not None:  # the planner re-planned finished work: that step's call again, changing nothing
+                if repeated is not None:  # the planner re-planned finished work: that step's call again
                     ctx.doc.restore(outcome.snapshot)
                     attempt.rolled_back = step.redundant = True
-                    self._emit("redundant_step", {"step": step.number, "repeats": repeated.number})
+                    self._emit("redundant_step", {"step": step.number, "repeats": repeated.number,
+                                                  "changed": attempt.changed})
                     return
             if attempt.ok and not levels:
                 attempt.accepted = True
@@ -295,7 +300,12 @@ class Agent:
             feedback += "\nChoose a different API from the list."
         feedback = f"{feedback}\n" if feedback else ""
         step, record = ctx.step, ctx.record
-        state_text = views.state_view(ctx.before, step.sub_instruction, record, self.config.generator_state_budget)
+        if self.config.grounding:  # the sub-instruction's quotes, else the instruction's
+            quoted_in = step.sub_instruction if grounding.quotes(step.sub_instruction) else record.instruction
+            state_text = views.grounded_view(ctx.before, step.sub_instruction, record, self.config.generator_state_budget,
+                                             quoted_in=quoted_in, max_lines=GENERATOR_GROUNDING_LINES)
+        else:
+            state_text = views.state_view(ctx.before, step.sub_instruction, record, self.config.generator_state_budget)
         if self.config.two_stage_api_choice and len(specs) > 1:
             specs = [self._choose_api(step, specs, feedback, ctx.run)]
             allowed = [specs[0].name]
@@ -304,9 +314,12 @@ class Agent:
                                 history=views.history(record, self.config.history_chars),
                                 instruction=record.instruction, sub_instruction=step.sub_instruction, feedback=feedback)
 
+        user_quotes = [q.text for q in grounding.quotes(record.instruction)]
+
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             name = _candidate(answer, allowed)
-            return {"api": name, "args": validate_arguments(self.registry.get(name), answer.get("args", {}))}
+            args = grounding.keep_user_characters(answer.get("args", {}), user_quotes)
+            return {"api": name, "args": validate_arguments(self.registry.get(name), args)}
 
         return self._ask("api_generator", msgs, prompts.api_call_schema(specs, ctx.doc.ids()), check, ctx.run)
 
@@ -321,12 +334,29 @@ class Agent:
         answer = self._ask("api_chooser", msgs, schema, lambda a: {"api": _candidate(a, names)}, run)
         return self.registry.get(answer["api"])
 
+    def _rule_findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[checks.Finding]:
+        """The rule checks' findings on `attempt` (none when ``rule_checks`` is off)."""
+        if not self.config.rule_checks:
+            return []
+        return checks.check_call(ctx.step.sub_instruction, ctx.record.instruction, attempt.api or "", attempt.args or {},
+                                 ctx.before, after)
+
     def _validate(self, ctx: StepContext, attempt: Attempt, after: State) -> Verdict:
-        """The validator's verdict on `attempt`, given the state `after` it."""
+        """The validator's verdict on `attempt`, given the state `after` it: a certain rule-check finding rejects it
+        without asking the LLM; the other findings are shown to the LLM validator."""
         step, record = ctx.step, ctx.record
+        findings = self._rule_findings(ctx, attempt, after)
+        certain = [f for f in findings if f.certain]
+        if certain:
+            verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False)
+            self._emit("verdict", {"step": step.number, "rule": [f.check for f in certain], **vars(verdict)})
+            return verdict
+        changes = attempt.changes
+        if findings:
+            changes += "\n\nAutomatic checks noticed (hints, not verdicts):\n" + checks.findings_text(findings)
         msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
-                                changes=attempt.changes,
+                                changes=changes,
                                 history=views.history(record, self.config.history_chars, exclude=step),
                                 state=views.state_view(after, step.sub_instruction, record,
                                                        self.config.validator_state_budget, extra_focus=attempt.created))
@@ -335,7 +365,10 @@ class Agent:
         except LLMOutputError as exc:  # no usable verdict: as uncertain as a verdict can be (confidence 0), and said so
             answer = {"decision": "none", "confidence": 0.0, "explanation": f"no verdict, accepted as uncertain: {exc}"}
         confidence = float(answer["confidence"])
-        accepted = answer["decision"] == "pass" or confidence < self.config.threshold
+        if answer["decision"] == "fail":  # the paper's rule reads a fail below the threshold as "unsure": accepted
+            accepted = self.config.verdict_rule == "paper" and confidence < self.config.threshold
+        else:  # a pass, or no usable verdict
+            accepted = True
         verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
         self._emit("verdict", {"step": step.number, **vars(verdict)})
         return verdict

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from autodw.agent import prompts
+from autodw.agent import grounding, prompts
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.ids import ID_IN_TEXT
 from autodw.state.render import render_elements, render_state
@@ -29,6 +29,17 @@ def state_view(state: dict[str, Any], text: str, record: InstructionResult, budg
         for attempt in step.attempts:
             focus |= set(named_ids(attempt))
     return render_state(state, budget_tokens=budget, focus=focus)
+
+
+def grounded_view(state: dict[str, Any], text: str, record: InstructionResult, budget: int | None, quoted_in: str,
+                  extra_focus: Iterable[str] = (), max_lines: int | None = None) -> str:
+    """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
+    (:mod:`autodw.agent.grounding`; at most `max_lines` of them)."""
+    matches = grounding.ground(state, quoted_in)[:max_lines]
+    focus = [*extra_focus, *(m.id for m in matches), *(m.section_end for m in matches if m.section_end)]
+    view = state_view(state, text, record, budget, extra_focus=focus)
+    lines = grounding.grounding_lines(matches)
+    return f"{view}\n\n{lines}" if lines else view
 
 
 def session_context(session: list[InstructionResult]) -> str:

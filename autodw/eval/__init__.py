@@ -6,4 +6,4 @@ The names of the systems live here (light to import: the command line lists them
 AGENT_ROLLBACK = {"autodw": "full", "no-rollback": "none", "arg-rollback": "arg", "two-round": 2}
 BASELINES = ("hybrid", "retrieval-only", "reasoning-only")
 SYSTEMS = (*AGENT_ROLLBACK, "oracle", "noisy-oracle", *BASELINES)
-VALIDATORS = ("llm", "oracle")
+VALIDATORS = ("llm", "oracle", "rules")

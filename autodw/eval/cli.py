@@ -37,7 +37,23 @@ def _config(args: argparse.Namespace, llm) -> Any:
         config = profile_config(args.profile or "hosted")
     else:
         config = config_for(llm)
-    return config.override(threshold=args.threshold) if args.threshold is not None else config
+    if args.threshold is not None:
+        config = config.override(threshold=args.threshold)
+    return config.override(**_settings(getattr(args, "set", None) or []))
+
+
+def _settings(pairs: list[str]) -> dict[str, Any]:
+    """--set NAME=VALUE pairs as agent settings (VALUE read as JSON when it is JSON: true, 0.5, "x")."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ConfigError(f"--set takes NAME=VALUE (an agent setting), not {pair!r}")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
 
 
 def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, dict[str, Any]]:
@@ -192,8 +208,11 @@ def _llm_options(p: argparse.ArgumentParser, required: bool = False) -> None:
 def _noisy_options(p: argparse.ArgumentParser, p_default: float | None) -> None:
     p.add_argument("--p", type=float, default=p_default, help="noisy-oracle: probability that a gold call is perturbed (0.2)")
     p.add_argument("--validator", choices=VALIDATORS, default=None if p_default is None else "oracle",
-                   help="noisy-oracle: the agent's LLM validator or a perfect one (oracle)")
+                   help="noisy-oracle: the agent's LLM validator (with its rule checks), the rule checks alone "
+                        "(rules) or a perfect one (oracle)")
     p.add_argument("--seed", type=int, default=0, help="noisy-oracle: seed of the fault draws")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="change an agent setting (repeatable), e.g. --set grounding=false for an ablation")
     p.add_argument("--rollback", default="full", choices=("none", "arg", "full"),
                    help="noisy-oracle: rollback levels after a rejection (default full)")
 

@@ -140,8 +140,9 @@ class _GoldIntent:
 class NoisyOracleAgent(Agent):
     """The agent's loop with the planner and API generator replaced by the gold sequence, each call perturbed with
     probability `p`; a regeneration (after a rejection or a failed call) returns the gold call. The validator is the
-    agent's LLM validator, or with ``validator="oracle"`` a perfect one (the state after the call is judged against
-    the state after the gold call)."""
+    agent's LLM validator (with its rule checks, unless ``rule_checks`` is off), the rule checks alone
+    (``validator="rules"``: a certain finding rejects, anything else passes), or with ``validator="oracle"`` a perfect
+    one (the state after the call is judged against the state after the gold call)."""
 
     def __init__(self, llm: LLMBackend, registry: Registry, config: AgentConfig, p: float, validator: str,
                  seed: int = 0):
@@ -208,6 +209,10 @@ class NoisyOracleAgent(Agent):
             same = self._same(after, self._gold_after)
             verdict = Verdict("pass" if same else "fail", 1.0, "the gold call's state" if same else "differs from the gold call's state",
                               accepted=same)
+        elif self.validator == "rules":
+            certain = [f for f in self._rule_findings(ctx, attempt, after) if f.certain]
+            verdict = (Verdict("fail", 1.0, "; ".join(f.text for f in certain), False) if certain
+                       else Verdict("pass", 1.0, "no rule check objected", True))
         else:
             verdict = super()._validate(ctx, attempt, after)
         entry.setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,

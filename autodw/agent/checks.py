@@ -1,0 +1,149 @@
+"""Rule checks beside the LLM validator: cheap deterministic checks of an executed call against what was asked.
+
+Each check gives a :class:`Finding`. A certain finding rejects the call without asking the validator (the agent
+says so in the verdict); the others are shown to the validator as hints. The checks:
+
+- ``unchanged`` (certain): the call changed nothing in the document;
+- ``altered_quote`` (certain): a text the call writes is close to, but not, a text the user quoted ("a word dropped
+  or added", a colon appended), with case, spacing and punctuation width ignored;
+- ``other_target`` (certain): the sub-instruction names element ids, and the call names none of them;
+- ``unnamed_measure`` (certain): a length or size the call sets ("1.5cm", 14 pt) is not among the instruction's
+  numbers of that unit, when the instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm");
+- ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
+  does not mention, when it mentions numbers.
+
+``unchanged`` does not apply to APIs that may rightly change nothing (:data:`MAY_CHANGE_NOTHING`: fields already
+up to date).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any, Iterator
+
+from autodw.agent import grounding
+from autodw.ids import ID_IN_TEXT
+
+State = dict[str, Any]
+QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal) is an altered quote
+MIN_TEXT_CHARS = 4
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+MAY_CHANGE_NOTHING = ("update_fields",)
+#: unit words of an instruction -> the unit the APIs write
+_UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm", "pt": "pt", "磅": "pt", "point": "pt",
+          "points": "pt", "in": "in", "inch": "in", "inches": "in", "英寸": "in"}
+_MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")(?![a-z])",
+                       re.IGNORECASE)
+_ARG_UNIT = {"size": "pt", "font_size": "pt"}  # bare-number arguments with a unit (not a border's size_pt: "thin")
+_MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What one check found; `certain` findings reject on their own."""
+
+    check: str
+    text: str
+    certain: bool
+
+
+def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,
+               after: State) -> list[Finding]:
+    """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`."""
+    findings: list[Finding] = []
+    if before == after and api not in MAY_CHANGE_NOTHING:
+        findings.append(Finding("unchanged", "the call changed nothing in the document", True))
+    findings += _altered_quotes(args, instruction)
+    findings += _other_target(args, sub_instruction, before)
+    findings += _numbers(args, instruction)
+    return findings
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+
+
+def _loose(text: str) -> str:
+    return " ".join(grounding.fold(text).casefold().split()).strip(" .,;:!?\"'")
+
+
+def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
+    quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
+    keys = {_loose(q) for q in quoted}
+    out = []
+    for text in _strings(args):
+        key = _loose(text)
+        if len(key) < MIN_TEXT_CHARS or key in keys or ID_IN_TEXT.fullmatch(text):
+            continue
+        for quote in quoted:
+            q = _loose(quote)
+            if len(q) >= MIN_TEXT_CHARS and SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY:
+                out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True))
+                break
+    return out
+
+
+def _other_target(args: dict[str, Any], sub_instruction: str, before: State) -> list[Finding]:
+    existing = set(_ids(before))
+    named = [i for i in dict.fromkeys(ID_IN_TEXT.findall(sub_instruction)) if i in existing]
+    used = set(ID_IN_TEXT.findall(json.dumps(args)))
+    if not named or not used or used & set(named):
+        return []
+    kinds = {re.match(r"[a-z]+", i).group(0) for i in named}
+    if not any(re.match(r"[a-z]+", i).group(0) in kinds for i in used):
+        return []  # the call names other kinds of element (a table for a paragraph's caption): not comparable
+    return [Finding("other_target", f"the sub-instruction names {', '.join(named)}, the call targets "
+                                    f"{', '.join(sorted(used))}", True)]
+
+
+def _ids(state: State) -> Iterator[str]:
+    for p, _ in grounding.paragraphs(state):
+        yield p["id"]
+    for key in ("tables", "images"):
+        for e in state.get(key, []):
+            yield e["id"]
+
+
+def _measure(key: str, value: Any) -> tuple[float, str] | None:
+    """An argument's length or size as (number, unit), if it is one."""
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(cm|mm|pt|in)\s*", value)
+        return (float(match.group(1)), match.group(2)) if match else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        unit = _ARG_UNIT.get(key)
+        return (float(value), unit) if unit else None
+    return None
+
+
+def _numbers(args: dict[str, Any], instruction: str) -> list[Finding]:
+    given: dict[str, set[float]] = {}
+    for number, unit in _MEASURED.findall(instruction):
+        given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
+    mentioned = {float(n) for n in _NUMBER.findall(instruction)}
+    out = []
+    for key, value in args.items():
+        measure = _measure(key, value)
+        if measure is not None and measure[1] in given:
+            if measure[0] not in given[measure[1]]:
+                named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
+                out.append(Finding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True))
+        elif mentioned and _MEASURE.search(key) and not isinstance(value, bool):
+            numbers = [float(n) for n in _NUMBER.findall(str(value))]
+            if numbers and not any(n in mentioned for n in numbers):
+                out.append(Finding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
+    return out
+
+
+def findings_text(findings: list[Finding]) -> str:
+    """The findings as prompt lines for the validator ("" when there are none)."""
+    return "\n".join(f"- {f.text}" for f in findings)

@@ -1,0 +1,192 @@
+"""Issue 18's techniques: grounding of quoted texts, the user's characters kept, rule checks beside the validator,
+the verdict rule for incoherent confidences, and the end of a step that loops."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodw.agent import checks, grounding
+from autodw.agent.config import AgentConfig
+from autodw.document import WordDocument
+from autodw.errors import ConfigError
+from autodw.state import extract_state
+from tests.conftest import EXAMPLES
+from tests.test_agent import DONE, PASS, FixedClassifier, agent_for, plan, texts
+
+
+@pytest.fixture
+def doc():
+    return WordDocument.open(EXAMPLES / "report.docx")
+
+
+@pytest.fixture
+def state(doc):
+    return extract_state(doc)
+
+
+# --- quotes and grounding ------------------------------------------------------------------------------
+
+
+def test_quotes_of_every_kind_and_an_ending_ellipsis():
+    found = grounding.quotes('the "Next Meeting" heading, the "Testing found twelve..." paragraph, 以“团队……”开头的段落, '
+                             "the project's 'Highlight Box' style, 「引用」")
+    assert [(q.text, q.opening) for q in found] == [("Next Meeting", False), ("Testing found twelve", True),
+                                                     ("团队", True), ("Highlight Box", False), ("引用", False)]
+    assert grounding.quotes("the project's plan and the team's goals") == []  # apostrophes are not quotes
+
+
+def test_a_quoted_heading_is_grounded_with_where_its_section_ends(state):
+    matches = grounding.ground(state, 'Move the "highlights" section after the "Next Steps" one.')
+    assert [(m.id, m.how, m.section_end) for m in matches] == [("p3", "is", "p6"), ("p32", "is", "p37")]
+    text = grounding.grounding_lines(matches)
+    assert '"highlights" -> p3 (paragraph) is "Highlights"; its section runs to p6' in text
+
+
+def test_an_opening_a_cell_and_new_text(state):
+    matches = grounding.ground(state, 'Bold the "The table below..." paragraph and the "West" row; add "Brand new text".')
+    assert [(m.quote, m.id, m.how) for m in matches][:1] == [("The table below", "p8", "starts")]
+    west = [m for m in matches if m.quote == "West"]
+    assert [(m.id, m.kind, m.how) for m in west] == [("p25", "cell of t1 row 5 column 1", "is"),
+                                                     ("p35", "paragraph", "contains")]  # the exact match first
+    assert not [m for m in matches if m.quote == "Brand new text"]
+
+
+def test_grounding_skips_cells_covered_by_a_merge():
+    state = {"paragraphs": [], "tables": [{"id": "t1", "cell_details": [[{"paragraphs": [{"id": "p1", "text": "AB"}]},
+                                                                            None]]}]}
+    assert [m.id for m in grounding.ground(state, 'the "AB" cell')] == ["p1"]
+
+
+def test_the_users_characters_are_written_back():
+    quotes = ["工作将在五月至十二月间分三个阶段进行。", "Next Meeting"]
+    args = {"text": "工作将在五月至十二月间分三个阶段进行.", "items": ["x", "工作将在五月至十二月间分三个阶段进行."], "n": 2}
+    assert grounding.keep_user_characters(args, quotes) == {
+        "text": quotes[0], "items": ["x", quotes[0]], "n": 2}
+    assert grounding.keep_user_characters("Next meeting", quotes) == "Next meeting"  # case is the model's to change
+
+
+# --- rule checks -----------------------------------------------------------------------------------------
+
+
+def test_a_call_that_changes_nothing_is_certain_to_be_wrong(state):
+    found = checks.check_call("Make p3 bold.", "Make Highlights bold.", "set_bold", {"paragraphs": "p3"}, state, state)
+    assert [(f.check, f.certain) for f in found] == [("unchanged", True)]
+    assert checks.check_call("Update the fields.", "Update fields.", "update_fields", {}, state, state) == []
+
+
+def test_an_altered_quote_is_certain_and_the_exact_one_or_a_case_change_is_not(state):
+    instruction = 'Add the sentence "For any question, contact the office manager." at the end.'
+    bad = checks.check_call("Insert it.", instruction, "insert_paragraph",
+                            {"text": "For any question, contact the manager."}, state, {})
+    assert [f.check for f in bad] == ["altered_quote"] and bad[0].certain
+    assert "office manager" in bad[0].text
+    for text in ("For any question, contact the office manager.", "for any question, contact the office manager"):
+        assert checks.check_call("Insert it.", instruction, "insert_paragraph", {"text": text}, state, {}) == []
+
+
+def test_a_call_on_another_element_than_the_sub_instruction_names(state):
+    found = checks.check_call("Make paragraph p8 italic.", "x", "set_italic", {"paragraphs": "p2"}, state, {})
+    assert [(f.check, f.certain) for f in found] == [("other_target", True)]
+    assert checks.check_call("Make paragraph p8 italic.", "x", "set_italic", {"paragraphs": "p8"}, state, {}) == []
+    # another kind of element (a caption for table t1 placed after p8) is not comparable
+    assert checks.check_call("Add a caption to table t1.", "x", "insert_caption", {"target": "p9"}, state, {}) == []
+
+
+def test_measures_against_the_instructions_numbers(state):
+    instruction = "Indent the paragraph by 1 cm on both sides and use 12 pt text."
+    found = checks.check_call("Indent p8.", instruction, "set_paragraph_format",
+                              {"paragraphs": "p8", "left_indent": "1cm", "right_indent": "1.5cm"}, state, {})
+    assert [(f.check, f.certain) for f in found] == [("unnamed_measure", True)] and "1.5cm" in found[0].text
+    found = checks.check_call("Size p8.", instruction, "set_text_format", {"paragraphs": "p8", "size": 14}, state, {})
+    assert [f.check for f in found] == ["unnamed_measure"]
+    # a thin border's size is not the 10.5 pt the instruction gives a font (a hint at most); a spacing is a hint
+    border = checks.check_call("Border.", "灰色10.5磅斜体，加细边框", "set_paragraph_border",
+                               {"paragraphs": "p8", "size_pt": 1}, state, {})
+    assert not [f for f in border if f.certain]
+    hint = checks.check_call("Space.", "Use 2 columns", "set_paragraph_format", {"paragraphs": "p8", "line_spacing": 1.5},
+                             state, {})
+    assert [(f.check, f.certain) for f in hint] == [("unnamed_number", False)]
+
+
+# --- in the agent ----------------------------------------------------------------------------------------
+
+
+def test_the_generator_sees_the_quoted_elements_first(doc):
+    agent, llm = agent_for({
+        "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
+        "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p32", "italic": True}}],
+        "validator": [PASS],
+    }, config=AgentConfig(generator_state_budget=120))
+    agent.run(doc, ['Make the "Next Steps" heading italic.'])
+    prompt = next(r for r in llm.requests if r["role"] == "api_generator")["messages"][1]["content"]
+    assert '"Next Steps" -> p32 (paragraph) is "Next Steps"' in prompt and "p32 " in prompt.split("Quoted texts")[0]
+    planner = next(r for r in llm.requests if r["role"] == "planner")["messages"][1]["content"]
+    assert '"Next Steps" -> p32' in planner
+    agent, llm = agent_for({"planner": [plan('Make the "Next Steps" heading italic.'), DONE],
+                            "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p32", "italic": True}}],
+                            "validator": [PASS]}, config=AgentConfig(grounding=False))
+    agent.run(WordDocument.open(EXAMPLES / "report.docx"), ['Make the "Next Steps" heading italic.'])
+    assert all("Quoted texts" not in m["content"] for r in llm.requests for m in r["messages"])
+
+
+def test_cjk_punctuation_the_model_changed_reaches_the_document_as_typed(doc):
+    agent, _ = agent_for({
+        "planner": [plan("在文末添加段落。"), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "本合同未尽事宜，双方协商解决.", "position": "end"}}],
+        "validator": [PASS],
+    })
+    agent.run(doc, ["在文档末尾添加一个段落：“本合同未尽事宜，双方协商解决。”"])
+    assert texts(doc)[-1] == "本合同未尽事宜，双方协商解决。"
+
+
+def test_a_rule_check_rejects_without_asking_the_validator(doc):
+    noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}  # it has that style
+    level2 = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 2"}}
+    agent, llm = agent_for({
+        "planner": [plan("Make p3 a level-2 heading."), DONE],
+        "api_generator": [noop, level2],
+        "validator": [PASS],
+    })
+    record = agent.run(doc, ["Make Highlights a level-2 heading."]).instructions[0]
+    first, second = record.steps[0].attempts
+    assert first.verdict.decision == "fail" and first.verdict.confidence == 1.0 and first.rolled_back
+    assert first.verdict.explanation == "rule check: the call changed nothing in the document"
+    assert second.accepted and second.verdict.decision == "pass"
+    assert [r["role"] for r in llm.requests].count("validator") == 1
+    agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop],
+                            "validator": [PASS]}, config=AgentConfig(rule_checks=False))
+    agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Make Highlights a level-2 heading."])
+    assert [r["role"] for r in llm.requests].count("validator") == 1  # without rule checks the LLM judges it
+
+
+@pytest.mark.parametrize("rule, accepted", [("paper", True), ("decision", False)])
+def test_a_fail_at_confidence_zero(doc, rule, accepted):
+    agent, _ = agent_for({
+        "planner": [plan("Add 'x' at the end."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "x", "position": "end"}},
+                          {"api": "insert_paragraph", "args": {"text": "y", "position": "end"}}],
+        "validator": [{"decision": "fail", "confidence": 0.0, "explanation": "not sure"}, PASS],
+    }, config=AgentConfig(rollback="arg", verdict_rule=rule))
+    record = agent.run(doc, ["Add x"]).instructions[0]
+    first = record.steps[0].attempts[0]
+    assert first.verdict.accepted is accepted
+    assert len(record.steps[0].attempts) == (1 if accepted else 2)
+    assert texts(doc)[-1] == ("x" if accepted else "y")
+
+
+def test_an_unknown_verdict_rule_is_refused():
+    with pytest.raises(ConfigError, match="verdict_rule"):
+        AgentConfig(verdict_rule="lenient")
+
+
+def test_a_third_identical_call_ends_the_instruction(doc):
+    call = {"api": "insert_page_numbers", "args": {"section": "all", "where": "footer", "alignment": "center"}}
+    agent, llm = agent_for({
+        "planner": [plan("Add page numbers."), plan("Add page numbers in the footer."),
+                    plan("Add centred page numbers."), plan("Never asked.")],
+        "api_generator": [call, call, call],
+        "validator": [PASS, PASS],
+    }, classifier=FixedClassifier([("structure_update", 0.9), ("content_creation", 0.05), ("content_modification", 0.05)]))
+    record = agent.run(doc, ["Page numbers, centred, in the footer"]).instructions[0]
+    assert record.status == "done" and record.steps[-1].redundant and len(record.steps) == 3
+    assert llm.remaining()  # the fourth plan was never asked for
