@@ -97,7 +97,7 @@ def test_measures_against_the_instructions_numbers(state):
     found = checks.check_call("Indent p8.", instruction, "set_paragraph_format",
                               {"paragraphs": "p8", "left_indent": "1cm", "right_indent": "1.5cm"}, state, {})
     assert [(f.check, f.certain) for f in found] == [("unnamed_measure", True)] and "1.5cm" in found[0].text
-    found = checks.check_call("Size p8.", instruction, "set_text_format", {"paragraphs": "p8", "size": 14}, state, {})
+    found = checks.check_call("Size p8.", instruction, "set_text_format", {"paragraphs": "p8", "size_pt": 14}, state, {})
     assert [f.check for f in found] == ["unnamed_measure"]
     # a thin border's size is not the 10.5 pt the instruction gives a font (a hint at most); a spacing is a hint
     border = checks.check_call("Border.", "灰色10.5磅斜体，加细边框", "set_paragraph_border",

@@ -300,6 +300,22 @@ def test_move_block_refusals(report):
     _unchanged(report, "delete_block", {"block": header_p}, UnsupportedOperationError, match="last paragraph of its header")
 
 
+def test_move_section_moves_a_heading_with_everything_under_it(report):
+    before = _ids(_state(report))
+    res = execute(report, "move_section", {"heading": "p29", "position": {"before": "p7"}})
+    assert "3 block(s): p29, p30, p31" in res.message
+    ids = _ids(_state(report))
+    assert ids[ids.index("p6") + 1:ids.index("p6") + 5] == ["p29", "p30", "p31", "p7"] and sorted(ids) == sorted(before)
+    execute(report, "move_section", {"heading": "p3", "position": "end"})  # to the end, past the last section break
+    ids = _ids(_state(report))
+    assert ids[-4:] == ["p3", "p4", "p5", "p6"]
+
+
+def test_move_section_refusals(report):
+    _unchanged(report, "move_section", {"heading": "p8", "position": "end"}, match="not a heading")
+    _unchanged(report, "move_section", {"heading": "p32", "position": {"after": "p34"}}, match="inside the section")
+
+
 # --- split and merge ----------------------------------------------------------------------
 
 

@@ -37,7 +37,7 @@ _UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm"
           "points": "pt", "in": "in", "inch": "in", "inches": "in", "英寸": "in"}
 _MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")(?![a-z])",
                        re.IGNORECASE)
-_ARG_UNIT = {"size": "pt", "font_size": "pt"}  # bare-number arguments with a unit (not a border's size_pt: "thin")
+_ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
 _MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
 
 
@@ -58,7 +58,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings.append(Finding("unchanged", "the call changed nothing in the document", True))
     findings += _altered_quotes(args, instruction)
     findings += _other_target(args, sub_instruction, before)
-    findings += _numbers(args, instruction)
+    findings += _numbers(api, args, instruction)
     return findings
 
 
@@ -114,25 +114,25 @@ def _ids(state: State) -> Iterator[str]:
             yield e["id"]
 
 
-def _measure(key: str, value: Any) -> tuple[float, str] | None:
+def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
     """An argument's length or size as (number, unit), if it is one."""
     if isinstance(value, str):
         match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(cm|mm|pt|in)\s*", value)
         return (float(match.group(1)), match.group(2)) if match else None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        unit = _ARG_UNIT.get(key)
+        unit = None if "border" in api else _ARG_UNIT.get(key)
         return (float(value), unit) if unit else None
     return None
 
 
-def _numbers(args: dict[str, Any], instruction: str) -> list[Finding]:
+def _numbers(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
     given: dict[str, set[float]] = {}
     for number, unit in _MEASURED.findall(instruction):
         given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
     mentioned = {float(n) for n in _NUMBER.findall(instruction)}
     out = []
     for key, value in args.items():
-        measure = _measure(key, value)
+        measure = _measure(api, key, value)
         if measure is not None and measure[1] in given:
             if measure[0] not in given[measure[1]]:
                 named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))

@@ -538,8 +538,7 @@ def move_section_up(c: Ctx) -> str:
             ordered.append(tables_after[b])
     if len(ordered) > 6 or any(t.get("after_paragraph") == before["id"] for t in c.st["tables"]):
         raise Skip("large section")
-    for b in ordered:
-        c.run("move_block", block=b, position={"before": before["id"]})
+    c.run("move_section", heading=h["id"], position={"before": before["id"]})
     return c.say([f"move the whole {h['text'].strip()} section (heading and everything under it) above {c.ref_section(before)}",
                   f"swap the order so that {c.ref_section(h)} comes before {c.ref_section(before)}",
                   f"{c.ref_section(h)} should come first: move it, with its content, ahead of {c.ref_section(before)}"],

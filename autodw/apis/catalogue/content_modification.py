@@ -8,6 +8,7 @@ from typing import Any
 from lxml import etree
 
 from autodw.apis.ooxml import locate
+from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check_container_keeps_paragraph,
                                       drop_dangling_marks, field_depth_before, hand_over_section_break, section_number,
                                       split_up_to, story_paragraphs)
@@ -256,6 +257,42 @@ def move_block(doc: WordDocument, block: str, position: Any):
         added = "; added an empty paragraph after it (a document cannot end with a table)"
     where = position if isinstance(position, str) else " ".join(f"{k} {v}" for k, v in position.items())
     return f"moved {block} to {where}{note}{added}"
+
+
+@api(intent=INTENT,
+     description="Move a whole section: a heading and every paragraph and table under it, up to the next heading of "
+                 "the same or a higher level, in their order (their ids stay the same). For one paragraph use "
+                 "move_block.",
+     params={"heading": PARAGRAPH_ID, "position": POSITION},
+     examples=[{"heading": "p29", "position": {"before": "p7"}}, {"heading": "p3", "position": "end"}])
+def move_section(doc: WordDocument, heading: str, position: Any):
+    p = doc.find(heading, "p")
+    levels = toc_lib.StyleLevels(doc)
+    level = toc_lib.paragraph_level(p, levels)
+    if level is None:
+        raise ArgumentError(f"{heading} is not a heading; move_section moves a heading with its section "
+                            "(use move_block to move one paragraph)")
+    if p.getparent() is not doc.body:
+        raise ArgumentError(f"{heading} is not a heading of the document body (it is in a table or text box)")
+    blocks = [heading]
+    for sibling in p.itersiblings():
+        if sibling.tag not in (P, TBL):
+            break
+        if sibling.tag == P:
+            other = toc_lib.paragraph_level(sibling, levels)
+            if other is not None and other <= level:
+                break
+        blocks.append(element_id(sibling))
+    if isinstance(position, dict) and next(iter(position.values())) in blocks:
+        raise ArgumentError(f"the position {position} is inside the section of {heading} ({blocks[0]}-{blocks[-1]}); "
+                            "choose a position outside it")
+    notes = [move_block(doc, blocks[0], position)]
+    for previous, block in zip(blocks, blocks[1:]):
+        notes.append(move_block(doc, block, {"after": previous}))
+    extra = [n.split("; ", 1)[1] for n in notes if "; " in n]
+    where = position if isinstance(position, str) else " ".join(f"{k} {v}" for k, v in position.items())
+    return (f"moved the section of {heading} ({len(blocks)} block(s): {', '.join(blocks)}) to {where}"
+            + ("; " + "; ".join(extra) if extra else ""))
 
 
 # --- split and merge -----------------------------------------------------------------------
