@@ -201,7 +201,22 @@ def test_noisy_oracle_with_a_scripted_llm_validator_that_rejects_everything(tmp_
     assert summary["iacc"] == 1.0
     f = summary["faults"]
     assert f["faults"] == 0 and f["false_rejections"] == f["judged"] > 0 and f["precision"] == 0.0
+    assert f["if_every_fail_rejected"] == {"caught": 0, "false_rejections": f["judged"]}
     assert f["regenerations"] == 2 * f["gold_steps"]
+
+
+def test_every_fail_counted_for_the_decision_rule():
+    from autodw.eval.metrics import fault_stats
+
+    def step(fault, decision, confidence, accepted):
+        return {"fault": fault, "effective": bool(fault),
+                "verdicts": [{"level": "first", "decision": decision, "confidence": confidence, "accepted": accepted}]}
+
+    # the paper's rule at 0.6 accepts the two unsure fails; the decision rule rejects them
+    f = fault_stats([{"faults": [step("value", "fail", 0.0, True), step(None, "fail", 0.2, True),
+                                 step("api", "fail", 0.9, False), step(None, "pass", 1.0, True)]}])
+    assert (f["caught"], f["false_rejections"]) == (1, 0)
+    assert f["if_every_fail_rejected"] == {"caught": 2, "false_rejections": 1}
 
 
 def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):

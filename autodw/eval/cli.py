@@ -143,7 +143,8 @@ def _print_summary(summary: dict[str, Any], fmt: str) -> None:
         f = summary["faults"]
         print(f"faults: {f['faults']} injected in {f['gold_steps']} steps ({f['by_kind']}); validator caught "
               f"{f['caught']}/{f['judged_faults']}, false rejections {f['false_rejections']}, precision "
-              f"{f['precision']}, recall {f['recall']}")
+              f"{f['precision']}, recall {f['recall']}; had every fail rejected: caught "
+              f"{f['if_every_fail_rejected']['caught']}, false rejections {f['if_every_fail_rejected']['false_rejections']}")
     word = summary["word_check"]
     print(f"Word check: {word['outputs_with_added_errors']} of {word['checked']} outputs added validation errors")
 

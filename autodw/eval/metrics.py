@@ -79,7 +79,8 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     A fault is *effective* when the perturbed call fails or leaves another state than the gold call. Of the
     effective faults that executed, the validator *caught* those it rejected; *false rejections* are rejected first
     attempts that were right (no fault, or a fault without effect). Precision and recall are the validator's on the
-    first attempts it judged; skipped steps never reach it and are counted apart.
+    first attempts it judged; skipped steps never reach it and are counted apart. ``if_every_fail_rejected``: the
+    same first verdicts read with ``verdict_rule="decision"`` (every fail rejects, whatever its confidence).
     """
     steps = [s for r in records for s in r.get("faults") or []]
     if not steps:
@@ -91,6 +92,8 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     caught = [s for s in faulty if not s["verdicts"][0]["accepted"]]
     false_rejections = [s for s in rejected if not (s["fault"] and s.get("effective"))]
     validator_calls = sum(len(s.get("verdicts", [])) for s in steps)
+    fails = [s for s in judged if s["verdicts"][0]["decision"] == "fail"]  # what verdict_rule "decision" rejects
+    fails_caught = [s for s in fails if s["fault"] and s.get("effective")]
     return {
         "gold_steps": len(steps), "faults": sum(kinds.values()), "by_kind": dict(sorted(kinds.items())),
         "effective": sum(1 for s in steps if s["fault"] and s.get("effective", s["fault"] == "skip")),
@@ -100,6 +103,7 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         "precision": round(len(caught) / len(rejected), 4) if rejected else None,
         "recall": round(len(caught) / len(faulty), 4) if faulty else None,
         "regenerations": sum(s.get("regenerated", 0) for s in steps), "validator_verdicts": validator_calls,
+        "if_every_fail_rejected": {"caught": len(fails_caught), "false_rejections": len(fails) - len(fails_caught)},
     }
 
 
