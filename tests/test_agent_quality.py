@@ -35,11 +35,11 @@ def test_quotes_of_every_kind_and_an_ending_ellipsis():
     assert grounding.quotes("the project's plan and the team's goals") == []  # apostrophes are not quotes
 
 
-def test_a_quoted_heading_is_grounded_with_where_its_section_ends(state):
+def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     matches = grounding.ground(state, 'Move the "highlights" section after the "Next Steps" one.')
-    assert [(m.id, m.how, m.section_end) for m in matches] == [("p3", "is", "p6"), ("p32", "is", "p37")]
+    assert [(m.id, m.how, m.under) for m in matches] == [("p3", "is", ("p4", "p6")), ("p32", "is", ("p33", "p37"))]
     text = grounding.grounding_lines(matches)
-    assert '"highlights" -> p3 (paragraph) is "Highlights"; its section runs to p6' in text
+    assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6' in text
 
 
 def test_an_opening_a_cell_and_new_text(state):

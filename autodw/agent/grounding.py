@@ -4,7 +4,7 @@ People name elements by what they say: "the "Next Meeting" heading", "the paragr
 "Testing found twelve defects..."", "“联系方式”这一节". Small models then pick the wrong id. Before the planner and
 the API generator run, every quoted text is looked up in the state (exact text, then opening, then containment,
 with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids; a
-heading's match also gives where its section ends. A quote that matches nothing is new text, and is left alone.
+heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A quote that matches nothing is new text, and is left alone.
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
 as typed, CJK punctuation included, even when the model rewrote "。" as "." on the way.
@@ -69,7 +69,7 @@ class Match:
     kind: str
     how: str
     text: str
-    section_end: str | None = None  # a heading's last paragraph before the next heading of its level or higher
+    under: tuple[str, str] | None = None  # a heading's section: its first and last paragraph after the heading
 
 
 def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
@@ -90,7 +90,8 @@ def _heading_level(style: str | None) -> int | None:
     return 0 if (style or "").casefold() == "title" else None
 
 
-def _section_end(state: State, pid: str) -> str | None:
+def _section(state: State, pid: str) -> tuple[str, str] | None:
+    """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
     level = _heading_level(paras[start].get("style")) if start is not None else None
@@ -102,7 +103,7 @@ def _section_end(state: State, pid: str) -> str | None:
         if other is not None and other <= level:
             break
         end = i
-    return paras[end]["id"]
+    return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None
 
 
 def ground(state: State, text: str) -> list[Match]:
@@ -120,8 +121,8 @@ def ground(state: State, text: str) -> list[Match]:
             if how is None:
                 continue
             rank = ({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph")
-            end = _section_end(state, p["id"]) if kind == "paragraph" else None
-            ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), end)))
+            under = _section(state, p["id"]) if kind == "paragraph" else None
+            ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under)))
         ranked.sort(key=lambda r: r[0])
         out += [m for _, m in ranked[:MAX_MATCHES]]
     return out
@@ -136,8 +137,8 @@ def grounding_lines(matches: list[Match]) -> str:
         where = f"{m.id} ({m.kind})"
         shown = m.text if len(m.text) <= 60 else m.text[:57] + "..."
         line = f'"{m.quote}" -> {where} {"is" if m.how == "is" else m.how + ":"} "{shown}"'
-        if m.section_end and m.section_end != m.id:
-            line += f"; its section runs to {m.section_end}"
+        if m.under:
+            line += f"; under it: {m.under[0]}" + (f" to {m.under[1]}" if m.under[1] != m.under[0] else "")
         lines.append(line)
     return "Quoted texts found in the document:\n" + "\n".join(lines)
 

@@ -36,7 +36,7 @@ def grounded_view(state: dict[str, Any], text: str, record: InstructionResult, b
     """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them)."""
     matches = grounding.ground(state, quoted_in)[:max_lines]
-    focus = [*extra_focus, *(m.id for m in matches), *(m.section_end for m in matches if m.section_end)]
+    focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
     view = state_view(state, text, record, budget, extra_focus=focus)
     lines = grounding.grounding_lines(matches)
     return f"{view}\n\n{lines}" if lines else view
