@@ -236,3 +236,16 @@ def test_the_planner_and_generator_see_worked_examples(doc):
                            config=AgentConfig(two_stage_api_choice=True, worked_examples=0))
     agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Make the Next Steps heading italic."])
     assert all("another document" not in m["content"] for r in llm.requests for m in r["messages"])
+
+
+def test_no_new_step_after_the_llm_call_limit(doc):
+    agent, llm = agent_for({
+        "planner": [plan("Add 'x' at the end."), plan("Add 'y' at the end.")],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in "xy"],
+        "validator": [PASS, PASS],
+    }, config=AgentConfig(max_llm_calls=3))
+    record = agent.run(doc, ["Add x and y"]).instructions[0]
+    assert record.status == "call_limit" and len(record.steps) == 1 and texts(doc)[-1] == "x"
+    assert llm.remaining()  # the second plan was never asked for
+    with pytest.raises(ConfigError, match="max_llm_calls"):
+        AgentConfig(max_llm_calls=0)

@@ -36,6 +36,7 @@ class AgentConfig:
     # whose confidence does not mean confidence in their own verdict, like the 1.5B model's "fail, 0.0")
     verdict_rule: str = "paper"
     max_steps: int = 15  # sub-instructions per instruction before it stops at the step limit
+    max_llm_calls: int | None = None  # LLM calls per instruction after which no new step starts (None: no limit)
     output_retries: int = 2  # times an invalid LLM answer is shown its error and asked again
     # --- what the prompts show (token budgets of the rendered state: None = the whole state)
     planner_state_budget: int | None = 6000
@@ -107,6 +108,8 @@ def _problems(c: AgentConfig) -> list[str]:
             out.append(f"{name} must be a whole number >= 1, not {value!r}")
     if type(c.worked_examples) is not int or not 0 <= c.worked_examples <= 3:
         out.append(f"worked_examples must be a whole number from 0 to 3, not {c.worked_examples!r}")
+    if c.max_llm_calls is not None and (type(c.max_llm_calls) is not int or c.max_llm_calls < 1):
+        out.append(f"max_llm_calls must be a whole number >= 1 or None, not {c.max_llm_calls!r}")
     if type(c.output_retries) is not int or c.output_retries < 0:
         out.append(f"output_retries must be a whole number >= 0, not {c.output_retries!r}")
     for name in ("planner_state_budget", "generator_state_budget", "validator_state_budget"):
@@ -132,9 +135,11 @@ def _problems(c: AgentConfig) -> list[str]:
 #: shorter windowed state for the planner, a focused one for the API generator and a smaller one for the validator
 #: (which also gets the change analysis), two-stage API generation (one-line summaries, then only the chosen API's
 #: documentation), no negligible intents, the planner reading the instruction's start state (its prompt stays cached
-#: across steps), and the instruction ending once a step is accepted after which the planner listed nothing remaining.
+#: across steps), the instruction ending once a step is accepted after which the planner listed nothing remaining, and
+#: no new step after 32 LLM calls (~2.5 minutes on 2 cores; a count, not a clock, so a replay ends the same way).
 LOCAL = AgentConfig(profile="local", planner_state_budget=1500, generator_state_budget=350, validator_state_budget=180,
                     compact_api_docs=True, two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8,
+                    max_llm_calls=32,
                     planner_state="start", stop_when_nothing_remains=True)
 #: Profile name -> its configuration. A backend declares its profile's name (``backend.profile``).
 PROFILES: dict[str, AgentConfig] = dict(zip(PROFILE_NAMES, (AgentConfig(), LOCAL)))

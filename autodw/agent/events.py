@@ -79,13 +79,17 @@ class ConsoleReporter:
         self._p(f"    validator: {d['decision']} ({d['confidence']:.2f}) -> {outcome}: {d['explanation']}")
 
     def _on_redundant_step(self, d: dict[str, Any]) -> None:
-        self._p(f"    the same call as step {d['repeats']}, which changed nothing: that work is done; instruction ends")
+        if d.get("changed"):
+            self._p(f"    the same call as step {d['repeats']} once more: a loop; undone, instruction ends")
+        else:
+            self._p(f"    the same call as step {d['repeats']}, which changed nothing: that work is done; instruction ends")
 
     def _on_rollback(self, d: dict[str, Any]) -> None:
         self._p(f"    rollback: document restored; next: {d['next']}-level")
 
     def _on_instruction_end(self, d: dict[str, Any]) -> None:
-        status = {"done": "done", "step_limit": "STOPPED: step limit reached", "error": "FAILED",
+        status = {"done": "done", "step_limit": "STOPPED: step limit reached",
+                  "call_limit": "STOPPED: LLM call limit reached", "error": "FAILED",
                   "internal_error": "INTERNAL ERROR (a bug in autodw)"}.get(d["status"], d["status"])
         self._p(f"  -> {status} after {d['steps']} step(s), {d['api_calls']} API call(s), {d['seconds']:.1f} s"
                 + (f": {d['error']}" if d.get("error") else ""))

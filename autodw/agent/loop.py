@@ -145,8 +145,13 @@ class Agent:
                          session: list[InstructionResult]) -> None:
         start = time.perf_counter()
         planner_view: str | None = None  # the rendered state the planner sees
+        calls_before = run.total_usage.calls
         try:
             for number in range(1, self.config.max_steps + 1):
+                limit = self.config.max_llm_calls
+                if limit is not None and run.total_usage.calls - calls_before >= limit:
+                    record.status = "call_limit"
+                    return
                 state = extract_state(doc)
                 if planner_view is None or self.config.planner_state == "current":
                     planner_view = (views.grounded_view(state, instruction, record, self.config.planner_state_budget,

@@ -56,7 +56,7 @@ class Step:
 
 @dataclass
 class InstructionResult:
-    """One user instruction: its steps and how it ended (done, step_limit, error, internal_error)."""
+    """One user instruction: its steps and how it ended (done, step_limit, call_limit, error, internal_error)."""
 
     instruction: str
     status: str = "running"

@@ -39,7 +39,7 @@ from autodw.state import extract_state
 class TurnResult:
     """What a system did for one instruction."""
 
-    status: str  # "done", "step_limit", "error", "internal_error"
+    status: str  # "done", "step_limit", "call_limit", "error", "internal_error"
     error: str | None = None
     api_calls: int = 0  # executed calls, rolled-back ones included
     calls: list[dict[str, Any]] = field(default_factory=list)  # the calls that stayed in the document
