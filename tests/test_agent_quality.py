@@ -92,6 +92,14 @@ def test_a_call_on_another_element_than_the_sub_instruction_names(state):
     assert checks.check_call("Add a caption to table t1.", "x", "insert_caption", {"target": "p9"}, state, {}) == []
 
 
+def test_a_row_other_than_the_quoted_one(state):
+    wrong = checks.check_call('Delete the "West" row.', "x", "delete_row", {"table": "t1", "index": 3}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("other_row", True)] and "row 4 does" in wrong[0].text
+    assert checks.check_call('Delete the "West" row.', "x", "delete_row", {"table": "t1", "index": 4}, state, {}) == []
+    assert checks.check_call('Shade the "Q3" column.', "x", "set_cell_text", {"table": "t1", "row": 2, "column": 1,
+                                                                             "text": "9"}, state, {}) == []  # a header
+
+
 def test_measures_against_the_instructions_numbers(state):
     instruction = "Indent the paragraph by 1 cm on both sides and use 12 pt text."
     found = checks.check_call("Indent p8.", instruction, "set_paragraph_format",

@@ -7,6 +7,9 @@ says so in the verdict); the others are shown to the validator as hints. The che
 - ``altered_quote`` (certain): a text the call writes is close to, but not, a text the user quoted ("a word dropped
   or added", a colon appended), with case, spacing and punctuation width ignored;
 - ``other_target`` (certain): the sub-instruction names element ids, and the call names none of them;
+- ``other_row`` (certain): the call's table row (a row to delete, split or fill) does not hold the one text the
+  sub-instruction quotes while another row below the header is labelled with it (its first cell; the "West" row at index 4 taken
+  for index 3);
 - ``unnamed_measure`` (certain): a length or size the call sets ("1.5cm", 14 pt) is not among the instruction's
   numbers of that unit, when the instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm");
 - ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
@@ -58,6 +61,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings.append(Finding("unchanged", "the call changed nothing in the document", True))
     findings += _altered_quotes(args, instruction)
     findings += _other_target(args, sub_instruction, before)
+    findings += _other_row(api, args, sub_instruction, before)
     findings += _numbers(api, args, instruction)
     return findings
 
@@ -104,6 +108,24 @@ def _other_target(args: dict[str, Any], sub_instruction: str, before: State) -> 
         return []  # the call names other kinds of element (a table for a paragraph's caption): not comparable
     return [Finding("other_target", f"the sub-instruction names {', '.join(named)}, the call targets "
                                     f"{', '.join(sorted(used))}", True)]
+
+
+def _other_row(api: str, args: dict[str, Any], text: str, before: State) -> list[Finding]:
+    row = args.get("index") if api == "delete_row" else args.get("row")
+    table = next((t for t in before.get("tables", []) if t["id"] == args.get("table")), None)
+    if type(row) is not int or table is None or not 0 <= row < len(table.get("cells", [])):
+        return []
+    quotes = grounding.quotes(text)
+    if len(quotes) != 1:  # several quoted texts may name other rows for other operations
+        return []
+    quoted = {_loose(quotes[0].text)}
+    if {_loose(c or "") for c in table["cells"][row]} & quoted:
+        return []
+    named = [n for n, cells in enumerate(table["cells"]) if n and cells and _loose(cells[0] or "") in quoted]
+    if not named:
+        return []
+    return [Finding("other_row", f"row {row} of {table['id']} holds none of the quoted texts; row "
+                                 f"{', '.join(map(str, named))} does", True)]
 
 
 def _ids(state: State) -> Iterator[str]:
