@@ -186,6 +186,17 @@ def test_noisy_oracle_with_the_oracle_validator(tmp_path):
             assert any(s["fault"] == "skip" for s in rec["faults"]), rec["key"]
 
 
+def test_the_noisy_oracles_sub_instruction_is_one_step():
+    from autodw.eval.systems import step_instruction
+
+    text = step_instruction('Bold "Budget" and move it up.', 1, 2, "Set character formatting.",
+                            {"paragraphs": ["p7"], "position": {"before": "p3"}, "bold": True})
+    assert text.startswith("Step 1 of 2 of the user's instruction, judged alone")
+    assert "Set character formatting (elements: p7, p3)." in text and text.endswith('Bold "Budget" and move it up.')
+    head = text.split("The user's instruction:")[0]
+    assert "True" not in head and "bold" not in head.lower()  # the gold values are not given away
+
+
 def test_noisy_oracle_needs_an_llm_for_the_llm_validator():
     with pytest.raises(ConfigError, match="needs an LLM"):
         NoisyOracleSystem(0.2, "llm", None, profile_config("hosted"))

@@ -14,6 +14,7 @@ the texts of the session's earlier instructions, and reports what it did as a :c
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from autodw.errors import ApiError, ConfigError, InternalError
 from autodw.eval import AGENT_ROLLBACK, VALIDATORS
 from autodw.eval.faults import perturb
 from autodw.eval.judge import judge
+from autodw.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend
 from autodw.state import extract_state
 
@@ -137,6 +139,17 @@ class _GoldIntent:
         return [(self.intent, 1.0)]
 
 
+def step_instruction(instruction: str, number: int, total: int, purpose: str, args: dict[str, Any]) -> str:
+    """The noisy oracle's sub-instruction for one gold step, as a planner that got the plan right would write it:
+    the operation and the elements it works on (the gold call's ids), in the context of the user's instruction, whose
+    texts and values the validator checks the call against. Not the values themselves: the faults are the API
+    generator's, judged against what the user asked."""
+    targets = list(dict.fromkeys(ID_IN_TEXT.findall(json.dumps(args))))
+    on = f" (elements: {', '.join(targets)})" if targets else ""
+    return (f"Step {number} of {total} of the user's instruction, judged alone (the other steps are done separately): "
+            f"{purpose.rstrip('.')}{on}. The user's instruction: {instruction}")
+
+
 class NoisyOracleAgent(Agent):
     """The agent's loop with the planner and API generator replaced by the gold sequence, each call perturbed with
     probability `p`; a regeneration (after a rejection or a failed call) returns the gold call. The validator is the
@@ -173,7 +186,7 @@ class NoisyOracleAgent(Agent):
             self._gold_after = self._state_after(gold.api, gold.args)
             spec = self.registry.get(gold.api)
             self.classifier_stub.intent = spec.intent
-            step_text = f"{instruction} (step {self._next} of {len(self._gold)}: {spec.purpose})"
+            step_text = step_instruction(instruction, self._next, len(self._gold), spec.purpose, gold.args)
             return {"done": False, "sub_instruction": step_text, "remaining": []}
         return {"done": True, "sub_instruction": None}
 
