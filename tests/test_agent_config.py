@@ -21,7 +21,7 @@ from tests.conftest import EXAMPLES
 from tests.test_agent import PASS, FixedClassifier, fail
 
 MIXED = [("content_creation", 0.5), ("format_style_editing", 0.4), ("content_modification", 0.1)]
-INSTRUCTIONS = ["Add 'Closing remarks.' at the end and make the title bold", "Add 'Y' at the start"]
+INSTRUCTIONS = ["Add 'Closing remarks.' at the end and make the title bold", "Add 'Your notes' at the start"]
 
 
 def local_plan(sub, remaining):
@@ -30,16 +30,15 @@ def local_plan(sub, remaining):
 
 def local_script():
     """A session the local profile runs: two-stage generation, the start-state planner, an instruction ending once
-    nothing remains, and an argument-level rollback."""
+    nothing remains, and an argument-level rollback after a rule check (the local profile has no LLM validator)."""
     return {
         "planner": [local_plan("Insert a paragraph 'Closing remarks.' at the end.", ["Make p1 bold."]),
-                    local_plan("Make paragraph p1 bold.", []), local_plan("Insert 'Y' at the start.", [])],
+                    local_plan("Make paragraph p1 bold.", []), local_plan("Insert 'Your notes' at the start.", [])],
         "api_chooser": [{"api": "insert_paragraph"}, {"api": "set_text_format"}, {"api": "insert_paragraph"}],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}},
                           {"api": "set_text_format", "args": {"paragraphs": "p1", "bold": True}},
-                          {"api": "insert_paragraph", "args": {"text": "Y", "position": "end"}},
-                          {"api": "insert_paragraph", "args": {"text": "Y", "position": "start"}}],
-        "validator": [PASS, PASS, fail("at the end, not the start"), PASS],
+                          {"api": "insert_paragraph", "args": {"text": "Your note", "position": "start"}},  # altered
+                          {"api": "insert_paragraph", "args": {"text": "Your notes", "position": "start"}}],
     }
 
 
@@ -114,7 +113,7 @@ def test_a_replayed_local_run_reproduces_the_recorded_one_exactly(tmp_path, monk
     recorded = events(first_trace)
     start = replayed[0]
     assert start["event"] == "run_start" and start["profile"] == "local" and start["config"] == PROFILES["local"].to_dict()
-    assert prompts(replayed) == prompts(recorded) and len(prompts(replayed)) == 14
+    assert prompts(replayed) == prompts(recorded) and len(prompts(replayed)) == 10
     assert decisions(replayed) == decisions(recorded)
     assert WordDocument.open(out).to_bytes() == doc.to_bytes()
     steps = lambda r: [i["steps"] for i in r["instructions"]]  # noqa: E731

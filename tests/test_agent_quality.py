@@ -233,7 +233,7 @@ def test_the_planner_and_generator_see_worked_examples(doc):
               "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p32", "italic": True}}],
               "validator": [PASS]}
     agent, llm = agent_for(script, classifier=FixedClassifier([("format_style_editing", 1.0)]),
-                           config=AgentConfig(two_stage_api_choice=True))
+                           config=AgentConfig(two_stage_api_choice=True, worked_examples=1))
     agent.run(doc, ["Make the Next Steps heading italic."])
     planner = next(r for r in llm.requests if r["role"] == "planner")["messages"][1]["content"]
     generator = next(r for r in llm.requests if r["role"] == "api_generator")["messages"][1]["content"]
@@ -241,7 +241,7 @@ def test_the_planner_and_generator_see_worked_examples(doc):
     assert "An example call of set_text_format from another document" in generator
     agent, llm = agent_for(script,
                            classifier=FixedClassifier([("format_style_editing", 1.0)]),
-                           config=AgentConfig(two_stage_api_choice=True, worked_examples=0))
+                           config=AgentConfig(two_stage_api_choice=True))  # off by default
     agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Make the Next Steps heading italic."])
     assert all("another document" not in m["content"] for r in llm.requests for m in r["messages"])
 
@@ -257,3 +257,15 @@ def test_no_new_step_after_the_llm_call_limit(doc):
     assert llm.remaining()  # the second plan was never asked for
     with pytest.raises(ConfigError, match="max_llm_calls"):
         AgentConfig(max_llm_calls=0)
+
+
+def test_the_rule_checks_alone_as_the_validator(doc):
+    noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}
+    level2 = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 2"}}
+    agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop, level2]},
+                           config=AgentConfig(llm_validator=False))
+    record = agent.run(doc, ["Make Highlights a level-2 heading."]).instructions[0]
+    first, second = record.steps[0].attempts
+    assert first.verdict.explanation.startswith("rule check:") and second.accepted
+    assert second.verdict.explanation == "no rule check objected (the LLM validator is off)"
+    assert not [r for r in llm.requests if r["role"] == "validator"]

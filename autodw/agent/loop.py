@@ -370,6 +370,10 @@ class Agent:
             verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False)
             self._emit("verdict", {"step": step.number, "rule": [f.check for f in certain], **vars(verdict)})
             return verdict
+        if not self.config.llm_validator:
+            verdict = Verdict("pass", 1.0, "no rule check objected (the LLM validator is off)", True)
+            self._emit("verdict", {"step": step.number, "rule": [], **vars(verdict)})
+            return verdict
         changes = attempt.changes
         if findings:
             changes += "\n\nAutomatic checks noticed (hints, not verdicts):\n" + checks.findings_text(findings)

@@ -266,6 +266,8 @@ class NoisyOracleSystem:
 
         # no heuristics: the gold planner never repeats itself, and a perturbed call may repeat an earlier one
         config = config.override(end_on_repeated_call=False, refuse_repeated_steps=False, stop_when_nothing_remains=False)
+        if validator == "llm":  # this system measures the LLM validator, whatever the profile says
+            config = config.override(llm_validator=True)
         self.llm_name = llm.name if llm is not None else "none"
         self.agent = NoisyOracleAgent(llm or _NoLLM(), registry or load_registry(), config, p, validator, seed)
 
