@@ -7,14 +7,16 @@ For each instruction, until the planner says it is done or the step limit is hit
 3. generate: the API generator returns one call, parsed and validated against the API schema (re-asked with
    the error when invalid, a bounded number of times);
 4. execute and observe: the call runs on a snapshot; the new state is extracted and the change analysed;
-5. validate: the validator judges it; accepted if it passes, or (the paper's rule, ``verdict_rule="paper"``) if it
-   fails with a confidence below the threshold; with ``verdict_rule="decision"`` every fail rejects;
+5. validate: a certain finding of the rule checks (:mod:`autodw.agent.checks`) rejects it; otherwise the LLM
+   validator judges it (unless ``llm_validator`` is off): accepted if it passes, or (the paper's rule,
+   ``verdict_rule="paper"``) if it fails with a confidence below the threshold; with ``"decision"`` every fail rejects;
 6. roll back: otherwise the snapshot is restored and the call regenerated: same API with new arguments, then a
    different API. The last level's result is accepted whatever it is.
 
 The settings are an :class:`~autodw.agent.config.AgentConfig` (a backend's profile when none is given); what the
 prompts show is built in :mod:`autodw.agent.views`; the heuristics for planners that re-plan finished work
-(not the paper's) are in :mod:`autodw.agent.heuristics`. Any exception that no typed error describes is our bug: the
+(not the paper's) are in :mod:`autodw.agent.heuristics`; grounding of quoted texts and worked examples (issue 18) in
+:mod:`autodw.agent.grounding` and :mod:`autodw.agent.examples`. Any exception that no typed error describes is our bug: the
 instruction ends as ``internal_error`` and :class:`~autodw.errors.InternalError` is raised, never shown to the LLM.
 """
 
