@@ -78,7 +78,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _loose(text: str) -> str:
-    return " ".join(grounding.fold(text).casefold().split()).strip(" .,;:!?\"'")
+    """:func:`grounding.loose` without the punctuation at the ends ("Contacts:" is "Contacts")."""
+    return grounding.loose(text).strip(" .,;:!?\"'")
 
 
 def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:

@@ -93,6 +93,13 @@ def short_call(api: str, args: dict[str, Any]) -> str:
     return f"{api}({json.dumps(cut(args), ensure_ascii=False)})"
 
 
+@lru_cache(maxsize=32)
+def for_planner(instruction: str, k: int) -> str:
+    """The `k` solved instructions nearest to `instruction` (never itself) as planner prompt text ("" for k = 0);
+    cached, as the planner asks at every step of an instruction."""
+    return planner_text(library().nearest(instruction, k, exclude=instruction)) if k else ""
+
+
 def planner_text(examples: list[Example]) -> str:
     """Solved instructions as planner prompt lines ("" for none)."""
     if not examples:

@@ -35,7 +35,7 @@ def fold(text: str) -> str:
     return text.translate(_WIDTH)
 
 
-def _loose(text: str) -> str:
+def loose(text: str) -> str:
     """For matching a quote to an element: punctuation width, case and runs of spaces ignored."""
     return " ".join(fold(text).casefold().split())
 
@@ -110,10 +110,10 @@ def ground(state: State, text: str) -> list[Match]:
     """The elements of `state` that the texts quoted in `text` name (at most MAX_MATCHES per quote, best first)."""
     out: list[Match] = []
     for quote in quotes(text):
-        key = _loose(quote.text)
+        key = loose(quote.text)
         ranked: list[tuple[tuple[int, bool], Match]] = []
         for p, kind in paragraphs(state):
-            body = _loose(p.get("text", ""))
+            body = loose(p.get("text", ""))
             if not body:
                 continue
             how = ("is" if body == key and not quote.opening else "starts" if body.startswith(key)

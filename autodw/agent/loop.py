@@ -105,7 +105,6 @@ class Agent:
             llm.record_config(self.config.to_dict())
         self.sinks = list(sinks or [])
         self.last_complete: Snapshot | None = None
-        self._examples_for: tuple[str | None, str] = (None, "")  # (instruction, the planner's worked examples)
 
     # --- public -------------------------------------------------------------------------
 
@@ -199,7 +198,7 @@ class Agent:
             history = ("(The document state above is from before these operations; the elements they changed "
                        "are shown as they are now after the list.)\n" + history + views.touched_now(record, state))
         msgs = prompts.messages("planner", instruction=instruction, session_context=views.session_context(session),
-                                history=history, state=state_text, examples=self._planner_examples(instruction))
+                                history=history, state=state_text, examples=examples.for_planner(instruction, self.config.worked_examples))
         schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
@@ -218,15 +217,6 @@ class Agent:
             return self._ask("planner", msgs, schema, check, run)
         except LLMOutputError as exc:
             raise PlannerStalled(f"the planner gave no usable next step: {exc}") from exc
-
-    def _planner_examples(self, instruction: str) -> str:
-        """The solved instructions nearest to `instruction`, as planner prompt text (worked out once per instruction)."""
-        if not self.config.worked_examples:
-            return ""
-        if self._examples_for[0] != instruction:
-            found = examples.library().nearest(instruction, self.config.worked_examples, exclude=instruction)
-            self._examples_for = (instruction, examples.planner_text(found))
-        return self._examples_for[1]
 
     # --- one step with rollback -----------------------------------------------------------
 
@@ -355,18 +345,12 @@ class Agent:
         answer = self._ask("api_chooser", msgs, schema, lambda a: {"api": _candidate(a, names)}, run)
         return self.registry.get(answer["api"])
 
-    def _rule_findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[checks.Finding]:
-        """The rule checks' findings on `attempt` (none when ``rule_checks`` is off)."""
-        if not self.config.rule_checks:
-            return []
-        return checks.check_call(ctx.step.sub_instruction, ctx.record.instruction, attempt.api or "", attempt.args or {},
-                                 ctx.before, after)
-
     def _validate(self, ctx: StepContext, attempt: Attempt, after: State) -> Verdict:
         """The validator's verdict on `attempt`, given the state `after` it: a certain rule-check finding rejects it
         without asking the LLM; the other findings are shown to the LLM validator."""
         step, record = ctx.step, ctx.record
-        findings = self._rule_findings(ctx, attempt, after)
+        findings = (checks.check_call(step.sub_instruction, record.instruction, attempt.api or "", attempt.args or {},
+                                      ctx.before, after) if self.config.rule_checks else [])
         certain = [f for f in findings if f.certain]
         if certain:
             verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False)

@@ -39,7 +39,7 @@ def _config(args: argparse.Namespace, llm) -> Any:
         config = config_for(llm)
     if args.threshold is not None:
         config = config.override(threshold=args.threshold)
-    return config.override(**_settings(getattr(args, "set", None) or []))
+    return config.override(**_settings(args.set))
 
 
 def _settings(pairs: list[str]) -> dict[str, Any]:
@@ -212,10 +212,13 @@ def _noisy_options(p: argparse.ArgumentParser, p_default: float | None) -> None:
                    help="noisy-oracle: the agent's LLM validator (with its rule checks), the rule checks alone "
                         "(rules) or a perfect one (oracle)")
     p.add_argument("--seed", type=int, default=0, help="noisy-oracle: seed of the fault draws")
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                   help="change an agent setting (repeatable), e.g. --set grounding=false for an ablation")
     p.add_argument("--rollback", default="full", choices=("none", "arg", "full"),
                    help="noisy-oracle: rollback levels after a rejection (default full)")
+
+
+def _settings_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="change an agent setting (repeatable), e.g. --set grounding=false for an ablation")
 
 
 def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
@@ -236,6 +239,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     _llm_options(p)
     _noisy_options(p, None)
+    _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.cli:run_command"))
 
     p = bench_sub.add_parser("sweep", help="noisy oracle at acceptance thresholds 0.0-0.9: iACC, faults caught, false "
@@ -249,6 +253,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--plot", default=None, metavar="FILE.png")
     _llm_options(p)
     _noisy_options(p, 0.2)
+    _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.cli:sweep_command"), threshold=None)
 
     p = bench_sub.add_parser("report", help="a Markdown table (Table 2/3 style) across run folders, and plots")

@@ -265,7 +265,7 @@ class Runner:
         verdict = judge(session.expected_document(ins.turn), doc, instruction=ins.text, free_text=ins.free_text,
                         initial=session.initial_document(ins.turn) if ins.free_text else None)
         word = None
-        if self.word_check is not None and before is not None:
+        if before is not None:
             word = [] if after == before else self.word_check.added(before, after)
         usage = result.usage
         return {

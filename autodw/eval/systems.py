@@ -222,11 +222,7 @@ class NoisyOracleAgent(Agent):
             same = self._same(after, self._gold_after)
             verdict = Verdict("pass" if same else "fail", 1.0, "the gold call's state" if same else "differs from the gold call's state",
                               accepted=same)
-        elif self.validator == "rules":
-            certain = [f for f in self._rule_findings(ctx, attempt, after) if f.certain]
-            verdict = (Verdict("fail", 1.0, "; ".join(f.text for f in certain), False) if certain
-                       else Verdict("pass", 1.0, "no rule check objected", True))
-        else:
+        else:  # the agent's own validation: the rule checks, then the LLM validator unless it is off ("rules")
             verdict = super()._validate(ctx, attempt, after)
         entry.setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,
                                                  "confidence": verdict.confidence, "accepted": verdict.accepted})
@@ -266,8 +262,8 @@ class NoisyOracleSystem:
 
         # no heuristics: the gold planner never repeats itself, and a perturbed call may repeat an earlier one
         config = config.override(end_on_repeated_call=False, refuse_repeated_steps=False, stop_when_nothing_remains=False)
-        if validator == "llm":  # this system measures the LLM validator, whatever the profile says
-            config = config.override(llm_validator=True)
+        # this system measures the validator it names, whatever the profile says
+        config = config.override(llm_validator=validator == "llm")
         self.llm_name = llm.name if llm is not None else "none"
         self.agent = NoisyOracleAgent(llm or _NoLLM(), registry or load_registry(), config, p, validator, seed)
 
