@@ -4,7 +4,8 @@
 
 Writes examples/report.docx (English: headings, lists, a table, an image, a chart, a comment, a
 footnote, two sections, header and footer with page numbers) and examples/contract_zh.docx
-(Chinese: headings, table, list), plus the PNG images under examples/images/.
+(Chinese: headings, table, list), examples/review.docx (a draft under review) and examples/notes.docx
+(pasted delimited lines, a Markdown table, [n] references), plus the PNG images under examples/images/.
 """
 
 from __future__ import annotations
@@ -202,6 +203,26 @@ def make_review(path: Path) -> None:
     doc.save(path)
 
 
+def make_notes(path: Path) -> None:
+    """Meeting notes pasted from an e-mail: tab- and comma-separated lines, a Markdown table and [n] references,
+    as people have them before asking for tables and superscripts."""
+    d = docx.Document()
+    d.core_properties.title = "Planning Meeting Notes"
+    d.add_heading("Planning Meeting Notes", level=1)
+    d.add_paragraph("Attendance was higher than last year [1] and the budget grew again [2].")
+    d.add_paragraph("Owners, pasted from the tracker:")
+    for line in ("Task\tOwner\tDue", "Venue\tSam\tMay 3", "Catering\tAlex\tMay 10"):
+        d.add_paragraph(line)
+    d.add_paragraph("Costs so far:")
+    for line in ("Item,Cost", "Venue,1200", "\"Printing, posters\",150"):
+        d.add_paragraph(line)
+    d.add_paragraph("Rooms, as sent by the venue:")
+    for line in ("| Room | Seats |", "|---|---:|", "| Hall A | 120 |", "| Hall B | 60 |"):
+        d.add_paragraph(line)
+    d.add_paragraph("[1] Attendance records 2025. [2] Finance report, March.")
+    d.save(path)
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     (IMAGES / "logo.png").write_bytes(png(120, 60, (30, 90, 160), (250, 200, 40)))
@@ -210,6 +231,7 @@ def main() -> None:
     make_report(EXAMPLES / "report.docx")
     make_contract_zh(EXAMPLES / "contract_zh.docx")
     make_review(EXAMPLES / "review.docx")
+    make_notes(EXAMPLES / "notes.docx")
     print("wrote", ", ".join(str(p.relative_to(ROOT)) for p in sorted(EXAMPLES.rglob("*.*"))))
 
 

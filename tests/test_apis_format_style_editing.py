@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from autodw.apis import execute
+from autodw.document import WordDocument
 from autodw.state import extract_state
 from autodw.xml import qn
-from tests.conftest import make_doc
+from tests.conftest import EXAMPLES, make_doc
 from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
 
@@ -63,6 +64,39 @@ def test_set_text_format_refusals(report):
     _unchanged(report, "set_text_format", {"paragraphs": "p2", "span": {"match": "zebra"}, "bold": True}, match="does not occur")
     _unchanged(report, "set_text_format", {"paragraphs": "p2", "size_pt": 0}, match="size_pt")
     _unchanged(report, "set_text_format", {"paragraphs": "p2", "color": "bluish"}, match="color")
+
+
+def test_format_matches_sets_only_the_matched_characters_everywhere():
+    doc = WordDocument.open(EXAMPLES / "notes.docx")
+    result = execute(doc, "format_matches", {"find": r"\[[0-9]+\]", "regex": True, "superscript": True})
+    assert "4 occurrence(s)" in result.message
+    runs = _para(extract_state(doc), "p2")["runs"]
+    assert [(r["text"], r.get("superscript", False)) for r in runs] == [
+        ("Attendance was higher than last year ", False), ("[1]", True), (" and the budget grew again ", False),
+        ("[2]", True), (".", False)]
+    assert all(bool(r.get("superscript")) == (r["text"] in ("[1]", "[2]"))
+               for r in _para(extract_state(doc), "p16")["runs"])
+    _assert_schema_order(doc)
+
+
+def test_format_matches_is_one_call_where_set_text_format_needs_one_per_occurrence():
+    """The plan length it saves: the same state as a set_text_format span per occurrence (4 calls -> 1)."""
+    one, many = WordDocument.open(EXAMPLES / "notes.docx"), WordDocument.open(EXAMPLES / "notes.docx")
+    execute(one, "format_matches", {"find": r"\[[0-9]+\]", "regex": True, "superscript": True})
+    for pid, match in (("p2", "[1]"), ("p2", "[2]"), ("p16", "[1]"), ("p16", "[2]")):
+        execute(many, "set_text_format", {"paragraphs": pid, "span": {"match": match}, "superscript": True})
+    assert extract_state(one) == extract_state(many)
+
+
+def test_format_matches_search_options_and_refusals(report):
+    execute(report, "format_matches", {"find": "REGION", "match_case": False, "whole_word": True, "bold": True,
+                                       "paragraphs": ["p2"]})
+    assert all(not r.get("bold") or "region" in r["text"].lower() or "Revenue" in r["text"]
+               for r in _para(extract_state(report), "p2")["runs"])
+    _unchanged(report, "format_matches", {"find": "region"}, match="at least one property")
+    _unchanged(report, "format_matches", {"find": "no such words", "bold": True}, match="was not found in the body")
+    _unchanged(report, "format_matches", {"find": "REVENUE", "bold": True}, match="set match_case false")
+    _unchanged(report, "format_matches", {"find": "(", "regex": True, "bold": True}, match="invalid regular expression")
 
 
 def test_set_text_format_chinese_east_asia_font_with_hint(zh):

@@ -108,6 +108,52 @@ def test_insert_table_refusals(report, args, message):
     assert report.members(keep_ids=True) == before
 
 
+@pytest.fixture
+def notes() -> WordDocument:
+    return WordDocument.open(EXAMPLES / "notes.docx")
+
+
+@pytest.mark.parametrize("ids, args, cells", [
+    (["p4", "p5", "p6"], {"header_row": True}, [["Task", "Owner", "Due"], ["Venue", "Sam", "May 3"], ["Catering", "Alex", "May 10"]]),
+    (["p8", "p9", "p10"], {"separator": "comma"}, [["Item", "Cost"], ["Venue", "1200"], ["Printing, posters", "150"]]),
+    (["p12", "p13", "p14", "p15"], {}, [["Room", "Seats"], ["Hall A", "120"], ["Hall B", "60"]]),
+])
+def test_text_to_table_puts_a_table_in_place_of_the_lines(notes, ids, args, cells):
+    before = [p["id"] for p in extract_state(notes)["paragraphs"]]
+    result = call(notes, "text_to_table", paragraphs=ids, **args)
+    state = extract_state(notes)
+    assert state["tables"][0]["cells"] == cells, result.message
+    assert [p["id"] for p in state["paragraphs"]] == [pid for pid in before if pid not in ids]
+    tbl = notes.find(state["tables"][0]["id"])
+    assert tbl.getprevious() is notes.find(f"p{int(ids[0][1:]) - 1}")  # where the lines were
+    assert state["tables"][0].get("header_rows", []) == ([0] if args.get("header_row") else [])
+    check_xml(notes, widths=True)
+
+
+def test_text_to_table_at_the_end_keeps_a_paragraph_after_it():
+    def build(d):
+        d.add_paragraph("Name,Qty")
+        d.add_paragraph("Pens,12")
+
+    doc = make_doc(build)
+    ids = [p["id"] for p in extract_state(doc)["paragraphs"]]
+    call(doc, "text_to_table", paragraphs=ids)
+    assert [c.tag for c in doc.body if c.tag in (TBL, qn("w:p"))] == [TBL, qn("w:p")]
+    assert table(doc)["cells"] == [["Name", "Qty"], ["Pens", "12"]]
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ({"paragraphs": ["p4", "p6"]}, ArgumentError, "does not directly follow"),
+    ({"paragraphs": ["p1", "p2"]}, ArgumentError, "no separator is common"),
+    ({"paragraphs": ["p4", "p5"], "separator": "comma"}, ArgumentError, "splitting it into cells"),
+])
+def test_text_to_table_refusals(notes, args, error, message):
+    before = notes.members(keep_ids=True)
+    with pytest.raises(error, match=message):
+        call(notes, "text_to_table", **args)
+    assert notes.members(keep_ids=True) == before
+
+
 def test_delete_table_also_nested(report):
     call(report, "insert_table", position={"after": "p9"}, rows=1, cols=1)
     call(report, "delete_table", table="t2")

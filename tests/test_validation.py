@@ -45,7 +45,8 @@ CORPUS_PLAN: dict[str, tuple[int, tuple[str, ...]]] = {
     "comments": (3, ("insert_comment", "delete_comment", "duplicate_block")),
     "charts": (3, ("insert_chart", "change_chart_type", "update_chart_data")),
     "non-English style ids": (4, ("insert_table", "insert_footnote", "set_list_format", "insert_column",
-                                  "insert_comment", "insert_caption", "create_style", "insert_heading")),
+                                  "insert_comment", "insert_caption", "create_style", "insert_heading",
+                                  "format_matches")),
     "vml": (2, ("duplicate_block", "add_watermark")),
     "tracked-changes": (2, ("split_table", "duplicate_block", "insert_row")),
 }
@@ -202,6 +203,25 @@ def corpus_cases(tmp: Path, per_category: int | None = None) -> tuple[list[Case]
                 except ApiError as exc:
                     skipped[type(exc).__name__] += 1
     return cases, skipped
+
+
+@pytest.mark.slow
+def test_text_to_table_on_corpus_files_adds_no_error(tmp_path):
+    """Pasted lines turned into a table in real files (non-English style ids: the table style must resolve)."""
+    cases = []
+    for path in _corpus_files()["non-English style ids"]:
+        doc = WordDocument.open(path)
+        first = next(p["id"] for p in extract_state(doc)["paragraphs"] if p["text"].strip())
+        ids = [execute(doc, "insert_paragraph", {"position": {"after": first}, "text": "Name\tQty\tNote"}).created[0]]
+        for line in ("Pens\t12\tblue", "Ink\t3\t"):
+            ids += execute(doc, "insert_paragraph", {"position": {"after": ids[-1]}, "text": line}).created
+        data = doc.to_bytes(keep_ids=True)
+        cases.append(_run(f"text_to_table on {path.name}", path, data, "text_to_table",
+                          {"paragraphs": ids, "header_row": True}, tmp_path))
+    assert len(cases) >= 3
+    failures, heuristics = _check(cases)
+    _report("text_to_table on corpus files", cases, heuristics)
+    assert not failures, "\n".join(failures)
 
 
 @pytest.mark.slow

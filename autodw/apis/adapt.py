@@ -85,10 +85,17 @@ class Adapter:
                 if not words:
                     raise NotApplicable("no word to match")
                 out[key] = {"match": words[0]}
-        if spec.name in ("replace_text", "find_text"):
+        if spec.name in ("replace_text", "find_text", "format_matches"):
             if not words:
                 raise NotApplicable("no text")
             out["find" if "find" in out else "query"] = words[0]
+            out.pop("regex", None)
+        if spec.name == "text_to_table":
+            lines = [self.text.get(self.mapping.get(i, ""), "") for i in spec.examples[0].args["paragraphs"]]
+            separator = next((name for name, ch in (("tab", "\t"), ("comma", ",")) if all(ch in ln for ln in lines)), None)
+            if separator is None:
+                raise NotApplicable("no consecutive lines share a separator")
+            out["separator"] = separator
         table = next((t for t in self.tables if t["id"] in self.mapping.values()), None)
         if table is not None:
             rows, cols = table["rows"], table["cols"]

@@ -106,3 +106,13 @@ def boolean(what: str) -> Schema:
 
 
 ALIGNMENT = enum("horizontal alignment", ("left", "center", "right", "justify"))
+
+
+SEARCH_PARAMS: dict[str, Schema] = {
+    "regex": boolean("treat the text to find as a Python regular expression (default false)"),
+    "match_case": boolean("match upper/lower case exactly (default true)"),
+    "whole_word": boolean("only match whole words (default false)"),
+    "scope": enum('where to search: "body" (main text and tables) or "all" (also headers, footers, footnotes and '
+                  'endnotes)', ("body", "all")),
+    "paragraphs": {**PARAGRAPH_IDS, "description": "only search these paragraphs (ids from the state); overrides scope"},
+}

@@ -11,13 +11,14 @@ from autodw.apis.ooxml import locate
 from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check_container_keeps_paragraph,
                                       drop_dangling_marks, field_depth_before, hand_over_section_break, section_number,
-                                      split_up_to, story_paragraphs)
+                                      split_up_to)
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.search import not_found, selected_paragraphs
 from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, needs_space, recase, replace_span,
                                     resolve_span, split_at)
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import BLOCK_ID, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, enum, integer, text
+from autodw.apis.schema import BLOCK_ID, PARAGRAPH_ID, POSITION, SEARCH_PARAMS, SPAN, enum, integer, text
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
@@ -27,44 +28,6 @@ INTENT = "content_modification"
 
 PPR = qn("w:pPr")
 
-SCOPE = enum('where to search: "body" (main text and tables) or "all" (also headers, footers, footnotes and endnotes)',
-             ("body", "all"))
-_SEARCH_PARAMS = {
-    "regex": boolean("treat the text to find as a Python regular expression (default false)"),
-    "match_case": boolean("match upper/lower case exactly (default true)"),
-    "whole_word": boolean("only match whole words (default false)"),
-    "scope": SCOPE,
-    "paragraphs": {**PARAGRAPH_IDS, "description": "only search these paragraphs (ids from the state); overrides scope"},
-}
-
-
-# --- where text lives ---------------------------------------------------------------------
-
-
-def _selected_paragraphs(doc: WordDocument, scope: str, paragraphs: list[str] | None):
-    if paragraphs:
-        return [(doc.find(pid, "p"), "paragraph") for pid in dict.fromkeys(paragraphs)]
-    return list(story_paragraphs(doc, scope))
-
-
-def _not_found(doc: WordDocument, query: str, scope: str, paragraphs, regex: bool, match_case: bool, whole_word: bool) -> str:
-    """Why nothing matched, with a hint an LLM can act on."""
-    def occurs(paras, case: bool) -> bool:
-        return any(find_matches(paragraph_text(p), query, regex=regex, match_case=case, whole_word=whole_word) for p, _ in paras)
-
-    where = f"paragraphs {', '.join(paragraphs)}" if paragraphs else ("the body" if scope == "body" else "the document")
-    hint = ""
-    if match_case and occurs(_selected_paragraphs(doc, scope, paragraphs), False):
-        hint = "; it occurs with different upper/lower case (set match_case false)"
-    elif not paragraphs and scope == "body":
-        others = [(p, story) for p, story in story_paragraphs(doc, "all") if story != "body"]
-        if occurs(others, match_case):
-            hint = '; it occurs in a header, footer or note (use scope "all")'
-        elif match_case and occurs(others, False):
-            hint = '; it occurs in a header, footer or note with other upper/lower case (use scope "all" and match_case false)'
-    return f"{query!r} was not found in {where}{hint}"
-
-
 # --- find and replace ---------------------------------------------------------------------
 
 
@@ -72,7 +35,7 @@ def _not_found(doc: WordDocument, query: str, scope: str, paragraphs, regex: boo
      description="Find text (or a regular expression) and list every match with its paragraph id, character "
                  "offsets in that paragraph's text, the matched text and some context; table cells report their "
                  "table, row and column. Changes nothing. Use it to get exact offsets before editing part of a paragraph.",
-     params={"query": text("the text (or regular expression) to look for", 1), **_SEARCH_PARAMS,
+     params={"query": text("the text (or regular expression) to look for", 1), **SEARCH_PARAMS,
              "max_results": integer("at most this many matches are listed (default 50)", 1, 500)},
      examples=[{"query": "region"}, {"query": "Q[1-3]", "regex": True, "scope": "all"},
                Example({"query": "甲方"}, document="examples/contract_zh.docx")])
@@ -80,7 +43,7 @@ def find_text(doc: WordDocument, query: str, regex: bool = False, match_case: bo
               scope: str = "body", paragraphs: list[str] | None = None, max_results: int = 50):
     matches: list[dict[str, Any]] = []
     total = 0
-    for p, story in _selected_paragraphs(doc, scope, paragraphs):
+    for p, story in selected_paragraphs(doc, scope, paragraphs):
         s = paragraph_text(p)
         for start, end, found in find_matches(s, query, regex=regex, match_case=match_case, whole_word=whole_word):
             total += 1
@@ -95,7 +58,7 @@ def find_text(doc: WordDocument, query: str, regex: bool = False, match_case: bo
                 entry["story"] = story
             matches.append(entry)
     if not total:
-        message = _not_found(doc, query, scope, paragraphs, regex, match_case, whole_word)
+        message = not_found(doc, query, scope, paragraphs, regex, match_case, whole_word)
     else:
         message = f"{total} match(es) for {query!r}" + (f"; the first {len(matches)} are listed" if total > len(matches) else "")
     return {"message": message, "count": total, "matches": matches}
@@ -108,7 +71,7 @@ def find_text(doc: WordDocument, query: str, regex: bool = False, match_case: bo
                  "may use \\1 or \\g<name> groups. Fails if nothing matches.",
      params={"find": text("the text (or regular expression) to replace", 1),
              "replace": text("the new text (may be empty to delete the matches; \\n makes a line break)"),
-             **_SEARCH_PARAMS,
+             **SEARCH_PARAMS,
              "count": integer("replace at most this many matches, in document order (default: all)", 1)},
      examples=[{"find": "region", "replace": "territory"},
                {"find": "Quarterly", "replace": "Annual", "scope": "all", "count": 5},
@@ -123,7 +86,7 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
         raise ArgumentError(f"invalid regular expression {find!r}: {exc}") from None
     plan: list[tuple[etree._Element, list[tuple[int, int, str]]]] = []
     left = count
-    for p, _ in _selected_paragraphs(doc, scope, paragraphs):
+    for p, _ in selected_paragraphs(doc, scope, paragraphs):
         if left == 0:
             break
         s = paragraph_text(p)
@@ -143,7 +106,7 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
         plan.append((p, edits))
         left = None if left is None else left - len(edits)
     if not plan:
-        raise ArgumentError(_not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
+        raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
     for p, edits in plan:
         for start, end, new in reversed(edits):
             replace_span(p, start, end, new)

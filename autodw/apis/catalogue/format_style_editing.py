@@ -20,12 +20,14 @@ from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, li
                                          restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_by_id, style_part)
-from autodw.apis.ooxml.text import isolate, resolve_span, text_runs
+from autodw.apis.ooxml.search import not_found, selected_paragraphs
+from autodw.apis.ooxml.text import find_matches, isolate, paragraph_text, resolve_span, text_runs
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SPAN, boolean, color, enum,
-                                id_of, integer, length, number, text)
+from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SEARCH_PARAMS, SPAN, boolean,
+                                color, enum, id_of, integer, length, number, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
+from autodw.ids import element_id
 from autodw.units import hex_color, twips
 from autodw.xml import MC, qn
 
@@ -118,6 +120,45 @@ def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None
             apply_run_props(_mark_rpr(p), props)
         done.append(label)
     return f"set {describe(props)} on {_listing(done)}"
+
+
+
+@api(intent=INTENT,
+     description="Set character formatting on every occurrence of a text or a regular expression (in the body, "
+                 "everywhere, or in given paragraphs): \"superscript every [n]\", \"make every 'Acme' bold\". "
+                 "Only the matched characters change; only the properties you give change. Fails if nothing matches.",
+     params={"find": text("the text (or regular expression) whose occurrences get the formatting", 1), **SEARCH_PARAMS,
+             **RUN_PARAMS},
+     examples=[Example({"find": r"\[[0-9]+\]", "regex": True, "superscript": True}, document="examples/notes.docx"),
+               {"find": "region", "match_case": False, "whole_word": True, "bold": True, "color": "1F3864"},
+               {"find": r"Q[1-4]", "regex": True, "highlight": "yellow", "scope": "all"},
+               Example({"find": "甲方", "bold": True}, document="examples/contract_zh.docx")])
+def format_matches(doc: WordDocument, find: str, regex: bool = False, match_case: bool = True, whole_word: bool = False,
+                   scope: str = "body", paragraphs: list[str] | None = None, bold: bool | None = None,
+                   italic: bool | None = None, underline: str | None = None, strike: bool | None = None,
+                   font: str | None = None, east_asia_font: str | None = None, size_pt: float | None = None,
+                   color: str | None = None, highlight: str | None = None, superscript: bool | None = None,
+                   subscript: bool | None = None, all_caps: bool | None = None, small_caps: bool | None = None):
+    props = given(locals(), RUN_PARAMS)
+    if not props:
+        raise _none_given("format_matches", RUN_PARAMS)
+    check_run_props(props)
+    found = []
+    for p, _ in selected_paragraphs(doc, scope, paragraphs):
+        matches = find_matches(paragraph_text(p), find, regex=regex, match_case=match_case, whole_word=whole_word)
+        if matches:
+            found.append((p, matches))
+    if not found:
+        raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
+    for p, matches in found:
+        for start, end, _ in matches:
+            for r in isolate(p, start, end):
+                rpr = get_or_add_rpr(r)
+                apply_run_props(rpr, props)
+                if east_asia_font:
+                    set_east_asia_hint(rpr, _run_text(r))
+    n = sum(len(m) for _, m in found)
+    return f"set {describe(props)} on {n} occurrence(s) of {find!r} in {_listing([element_id(p) or '?' for p, _ in found])}"
 
 
 def _listing(labels: list[str]) -> str:

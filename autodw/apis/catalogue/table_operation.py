@@ -7,13 +7,17 @@ position. The grid model lives in :mod:`apis.tables`.
 
 from __future__ import annotations
 
+import csv
+import re
 from typing import Any
 
 from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.blocks import drop_dangling_marks
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.copies import renew_ids
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.text import paragraph_text
 from autodw.apis.ooxml.tables import (BORDER_SYNONYMS, TBL, TC, apply_header, available_width, blank_cell_like,
                                       cell_paragraphs, cell_text, cell_value_text, clean_copy, clear_cell_borders,
                                       default_template_row, ensure_ends_with_paragraph, get_or_add_tblpr,
@@ -24,7 +28,7 @@ from autodw.apis.ooxml.tables import (BORDER_SYNONYMS, TBL, TC, apply_header, av
 from autodw.apis.ooxml.tables import set_cell_text as write_cell
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, LENGTH_PATTERN, POSITION, TABLE_ID, boolean, color,
-                                enum, integer, length, number, text)
+                                enum, id_of, integer, length, number, text)
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import element_id
@@ -154,6 +158,82 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
         apply_header(grid, 1, bold=True, fill=None, font_color=None, repeat=True)
     doc.refresh_ids()
     return f"inserted table {element_id(tbl)} with {n_rows} rows and {n_cols} columns"
+
+
+SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";"}
+_MARKDOWN_RULE = re.compile(r"^\s*:?-+:?\s*$")
+
+
+def _split_markdown(line: str) -> list[str]:
+    """The cells of a Markdown table line ``| a | b |`` (``\\|`` is a literal bar)."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    return [c.replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", body)]
+
+
+def delimited_rows(lines: list[str], separator: str) -> list[list[str]]:
+    """Rows of cell texts from text lines: "markdown" (rule lines dropped), "tab", "comma" or "semicolon" (quoted
+    fields as in CSV), or "auto" (Markdown if every line starts with "|", else tab, comma, semicolon: the first
+    separator every line has). Blank lines are skipped."""
+    lines = [ln for ln in lines if ln.strip()]
+    if separator == "auto":
+        if all(ln.lstrip().startswith("|") for ln in lines):
+            separator = "markdown"
+        else:
+            separator = next((name for name, ch in SEPARATORS.items() if all(ch in ln for ln in lines)), "")
+            if not separator:
+                raise ArgumentError("no separator is common to every line (tab, comma, semicolon, or a Markdown table "
+                                    "with | at the start of each line); give separator")
+    if separator == "markdown":
+        rows = [_split_markdown(ln) for ln in lines]
+        return [r for r in rows if not all(_MARKDOWN_RULE.match(c) for c in r)]
+    return [[c.strip() for c in row] for row in csv.reader(lines, delimiter=SEPARATORS[separator])]
+
+
+@api(intent=INTENT,
+     description="Turn paragraphs of delimited text (tab- or comma-separated lines, or a Markdown table) into a table "
+                 "in their place: one row per line, one cell per field. The paragraphs must follow each other. The "
+                 "cells get the text only (not its character formatting).",
+     params={"paragraphs": {"type": "array", "items": id_of("p", "paragraph"), "minItems": 1,
+                            "description": "the paragraphs holding the lines, in order (e.g. [\"p12\", \"p13\", \"p14\"])"},
+             "separator": enum('what separates the cells: "auto" (default: detected), "tab", "comma", "semicolon" or '
+                               '"markdown"', ("auto", *SEPARATORS, "markdown")),
+             "header_row": boolean("make the first row a bold header row that repeats on each page"),
+             "style": text('table style name (default "Table Grid"); "none" for no style')},
+     examples=[Example({"paragraphs": ["p4", "p5", "p6"], "header_row": True}, document="examples/notes.docx"),
+               Example({"paragraphs": ["p8", "p9", "p10"], "separator": "comma"}, document="examples/notes.docx"),
+               Example({"paragraphs": ["p12", "p13", "p14", "p15"]}, document="examples/notes.docx")])
+def text_to_table(doc: WordDocument, paragraphs: list[str], separator: str = "auto", header_row: bool = False,
+                  style: str = "Table Grid"):
+    """Parse the lines, insert the table before the first paragraph, then remove the paragraphs."""
+    els = [doc.find(pid, "p") for pid in dict.fromkeys(paragraphs)]
+    for a, b in zip(els, els[1:]):
+        if a.getnext() is not b:
+            raise ArgumentError(f"{element_id(b)} does not directly follow {element_id(a)}; give paragraphs that "
+                                "follow each other (one table is made from one run of lines)")
+    for p in els:
+        if p.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
+            raise UnsupportedOperationError(f"{element_id(p)} holds a section break; a table cannot take it. Insert "
+                                            f"an empty paragraph after {element_id(p)} and convert the lines only")
+    lines = [line for p in els for line in paragraph_text(p).split("\n")]
+    rows = delimited_rows(lines, separator)
+    if not rows:
+        raise ArgumentError(f"{', '.join(paragraphs)} hold no text to put in a table")
+    if len(rows) > 1 and max(map(len, rows)) == 1:
+        raise ArgumentError(f"no line of {', '.join(paragraphs)} has a {separator if separator != 'auto' else 'separator'} "
+                            "splitting it into cells; give separator")
+    insert_table(doc, {"before": element_id(els[0])}, data=rows, style=style, header_row=header_row)
+    tbl = els[0].getprevious()
+    for p in els:
+        remove_block(p)
+        drop_dangling_marks(doc, p)
+    nxt = tbl.getnext()
+    if nxt is None or nxt.tag in (TBL, qn("w:sectPr")):
+        tbl.addnext(make("w:p"))  # a table is followed by a paragraph before another table or the document's end
+    doc.refresh_ids()
+    return (f"turned {len(els)} paragraph(s) into table {element_id(tbl)} with {len(rows)} rows and "
+            f"{max(map(len, rows))} columns")
 
 
 @api(intent=INTENT,
