@@ -42,11 +42,24 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6' in text
 
 
+@pytest.mark.parametrize("request_text, found", [
+    ("Make the West row bold and move the Next Steps section up",
+     [("Next Steps", "p32", "heading"), ("West", "t1", "row r4 of t1")]),
+    ("Delete the first table.", [("first table", "t1", "table")]),
+    ("把第一个表格居中", [("第一个表格", "t1", "table")]),
+    ("Resize the chart to 10 cm and put the logo on the right",
+     [("the chart", "chart1", "chart"), ("the logo", "img1", "picture")]),
+    ("Take notes on the highlights; delete the third table.", []),  # a heading's word in lower case; no third table
+])
+def test_elements_named_without_quotes(state, request_text, found):
+    assert [(m.quote, m.id, m.kind) for m in grounding.named(state, request_text)] == found
+
+
 def test_an_opening_a_cell_and_new_text(state):
     matches = grounding.ground(state, 'Bold the "The table below..." paragraph and the "West" row; add "Brand new text".')
     assert [(m.quote, m.id, m.how) for m in matches][:1] == [("The table below", "p8", "starts")]
     west = [m for m in matches if m.quote == "West"]
-    assert [(m.id, m.kind, m.how) for m in west] == [("p25", "cell of t1 row 5 column 1", "is"),
+    assert [(m.id, m.kind, m.how) for m in west] == [("p25", "cell of t1 row r4 column 0", "is"),
                                                      ("p35", "paragraph", "contains")]  # the exact match first
     assert not [m for m in matches if m.quote == "Brand new text"]
 

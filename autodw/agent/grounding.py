@@ -4,7 +4,10 @@ People name elements by what they say: "the "Next Meeting" heading", "the paragr
 "Testing found twelve defects..."", "“联系方式”这一节". Small models then pick the wrong id. Before the planner and
 the API generator run, every quoted text is looked up in the state (exact text, then opening, then containment,
 with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids; a
-heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A quote that matches nothing is new text, and is left alone.
+heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A
+quote that matches nothing is new text, and is left alone. Elements named without quotes are found too (:func:`named`):
+headings and row labels by their words, the n-th table, the only chart or picture. Descriptions by meaning ("the
+paragraph about parking") are not resolved.
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
 as typed, CJK punctuation included, even when the model rewrote "。" as "." on the way.
@@ -77,10 +80,10 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
     for p in state.get("paragraphs", []):
         yield p, "paragraph"
     for t in state.get("tables", []):
-        for r, row in enumerate(t.get("cell_details", []), 1):
-            for c, cell in enumerate(row, 1):
+        for r, row in enumerate(t.get("cell_details", [])):
+            for c, cell in enumerate(row):
                 for p in (cell or {}).get("paragraphs", []):  # None: a cell covered by a merge
-                    yield p, f"cell of {t['id']} row {r} column {c}"
+                    yield p, f"cell of {t['id']} row r{r} column {c}"  # 0-based, as the state and the APIs count
 
 
 def _heading_level(style: str | None) -> int | None:
@@ -125,6 +128,58 @@ def ground(state: State, text: str) -> list[Match]:
             ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under)))
         ranked.sort(key=lambda r: r[0])
         out += [m for _, m in ranked[:MAX_MATCHES]]
+    return out + [m for m in named(state, text) if m.id not in {o.id for o in out}]
+
+
+# --- elements named without quotes ------------------------------------------------------------
+
+_ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+                  "fifth": 5, "5th": 5, "last": -1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "最后一": -1}
+_NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+table\b|\btable\s+([1-9])\b"
+                        r"|第\s*([一二三四五1-5])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
+_ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
+           ("picture", re.compile(r"\bthe\s+(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
+MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
+
+
+def _names_in(text: str, name: str) -> bool:
+    """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words, as written
+    for one word (so the heading "Notes" is not named by "take notes"); CJK names by containment."""
+    name = " ".join(name.split()).strip(" .:：")
+    if len(name) < MIN_NAME_CHARS and not re.search(r"[\u3040-\u9fff]", name):
+        return False
+    if re.search(r"[\u3040-\u9fff]", name):
+        return len(name) >= 2 and loose(name) in loose(text)
+    flags = re.IGNORECASE if " " in name else 0
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(fold(text).split()), flags) is not None
+
+
+def named(state: State, text: str) -> list[Match]:
+    """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
+    section", "the West row"), the n-th or last table ("the second table", "第二个表格"), and the chart or picture
+    when the document has just one."""
+    quoted = {loose(q.text) for q in quotes(text)}
+    out: list[Match] = []
+    for p in state.get("paragraphs", []):
+        label = p.get("text", "").strip()
+        if _heading_level(p.get("style")) is not None and loose(label) not in quoted and _names_in(text, label):
+            out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
+    for t in state.get("tables", []):
+        for r, row in enumerate(t.get("cells", [])[1:], 1):
+            label = str(row[0] if row else "").strip()
+            if label and loose(label) not in quoted and _names_in(text, label):
+                out.append(Match(label, t["id"], f"row r{r} of {t['id']}", "named", " | ".join(map(str, row))))
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    for m in _NTH_TABLE.finditer(text):
+        word = next(g for g in m.groups() if g is not None)
+        n = int(word) if word.isdigit() else _ORDINAL_WORDS[word.lower()]
+        if tables and -1 <= n <= len(tables) and n != 0:
+            t = tables[n - 1 if n > 0 else -1]
+            out.append(Match(m.group(0), t["id"], "table", "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+    for kind, pattern in _ONE_OF:
+        found = [i for i in state.get("images", []) if i.get("type") == kind and i.get("id")]
+        if len(found) == 1 and pattern.search(text):
+            out.append(Match(pattern.search(text).group(0), found[0]["id"], kind, "named", found[0].get("title") or ""))
     return out
 
 
@@ -136,11 +191,12 @@ def grounding_lines(matches: list[Match]) -> str:
     for m in matches:
         where = f"{m.id} ({m.kind})"
         shown = m.text if len(m.text) <= 60 else m.text[:57] + "..."
-        line = f'"{m.quote}" -> {where} {"is" if m.how == "is" else m.how + ":"} "{shown}"'
+        how = "is" if m.how in ("is", "named") else m.how + ":"
+        line = f'"{m.quote}" -> {where} {how} "{shown}"' if shown else f'"{m.quote}" -> {where}'
         if m.under:
             line += f"; under it: {m.under[0]}" + (f" to {m.under[1]}" if m.under[1] != m.under[0] else "")
         lines.append(line)
-    return "Quoted texts found in the document:\n" + "\n".join(lines)
+    return "Elements the request names, found in the document:\n" + "\n".join(lines)
 
 
 def keep_user_characters(value: Any, user_quotes: list[str]) -> Any:
