@@ -56,6 +56,9 @@ class AgentConfig:
     llm_validator: bool = True  # ask the LLM validator when no rule check rejects (False: the rule checks alone judge)
     worked_examples: int = 0  # solved instructions shown to the planner (and a call of the chosen API to the
     # generator) from the worked-example library (autodw.agent.examples); 0 = none
+    # a compound instruction is split into its requests (autodw.agent.requests), planned one after the other, each
+    # with its own max_steps and max_llm_calls
+    split_requests: bool = False
     # --- heuristics for planners that re-plan finished work (autodw.agent.heuristics)
     refuse_repeated_steps: bool = True  # a planned step equal to an accepted one is refused (error shown to the planner)
     end_on_repeated_call: bool = True  # a step repeating an accepted call (API and arguments) is undone and ends the instruction
@@ -125,7 +128,7 @@ def _problems(c: AgentConfig) -> list[str]:
         out.append(f"verdict_rule must be one of {', '.join(VERDICT_RULES)}, not {c.verdict_rule!r}")
     if c.planner_state not in PLANNER_STATES:
         out.append(f"planner_state must be current or start, not {c.planner_state!r}")
-    for name in ("compact_api_docs", "two_stage_api_choice", "grounding", "rule_checks", "llm_validator", "refuse_repeated_steps", "end_on_repeated_call",
+    for name in ("compact_api_docs", "two_stage_api_choice", "grounding", "rule_checks", "llm_validator", "split_requests", "refuse_repeated_steps", "end_on_repeated_call",
                  "stop_when_nothing_remains"):
         if not isinstance(getattr(c, name), bool):
             out.append(f"{name} must be true or false, not {getattr(c, name)!r}")
@@ -140,10 +143,11 @@ def _problems(c: AgentConfig) -> list[str]:
 #: no new step after 32 LLM calls (~2.5 minutes on 2 cores; a count, not a clock, so a replay ends the same way), and
 #: the rule checks alone as the validator: on injected faults (noisy oracle, DWBench dev, 3 sessions) the 1.5B
 #: validator caught 8 of 9 but rejected 49 of ~70 right calls (precision 0.14); the rule checks alone, on the whole of
-#: dev, caught 58 of 148 with 2 false rejections (precision 0.97).
+#: dev, caught 58 of 148 with 2 false rejections (precision 0.97). A compound instruction is planned one request at a
+#: time (``split_requests``): the small planner loses track of the rest of a 3-9-step instruction.
 LOCAL = AgentConfig(profile="local", planner_state_budget=1500, generator_state_budget=350, validator_state_budget=180,
                     compact_api_docs=True, two_stage_api_choice=True, intent_min_probability=0.05, max_steps=8,
-                    max_llm_calls=32, llm_validator=False,
+                    max_llm_calls=32, llm_validator=False, split_requests=True,
                     planner_state="start", stop_when_nothing_remains=True)
 #: Profile name -> its configuration. A backend declares its profile's name (``backend.profile``).
 PROFILES: dict[str, AgentConfig] = dict(zip(PROFILE_NAMES, (AgentConfig(), LOCAL)))

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from autodw.agent import checks, examples, grounding, heuristics, prompts, views
+from autodw.agent import checks, examples, grounding, heuristics, prompts, requests, views
 from autodw.agent.config import AgentConfig, config_for
 from autodw.agent.events import EventSink
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
@@ -145,33 +145,16 @@ class Agent:
     def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
                          session: list[InstructionResult]) -> None:
         start = time.perf_counter()
-        planner_view: str | None = None  # the rendered state the planner sees
-        calls_before = run.total_usage.calls
+        parts = requests.split(instruction) if self.config.split_requests else [instruction]
+        stopped: str | None = None  # the limit a request stopped at, if any
         try:
-            for number in range(1, self.config.max_steps + 1):
-                limit = self.config.max_llm_calls
-                if limit is not None and run.total_usage.calls - calls_before >= limit:
-                    record.status = "call_limit"
-                    return
-                state = extract_state(doc)
-                if planner_view is None or self.config.planner_state == "current":
-                    planner_view = (views.grounded_view(state, instruction, record, self.config.planner_state_budget,
-                                                        quoted_in=instruction) if self.config.grounding else
-                                    views.state_view(state, instruction, record, self.config.planner_state_budget))
-                plan = self._plan(instruction, record, planner_view, state, run, session)
-                self._emit("plan", {"step": number, **plan})
-                if plan["done"]:
-                    record.status = "done"
-                    return
-                step = Step(number=number, sub_instruction=plan["sub_instruction"])
-                record.steps.append(step)
-                self._run_step(StepContext(doc, step, state, record, run))
-                finished = (self.config.stop_when_nothing_remains and step.accepted
-                            and heuristics.nothing_remains(plan, record, self.config.restate_ratio))
-                if step.redundant or finished:
-                    record.status = "done"
-                    return
-            record.status = "step_limit"
+            for k, part in enumerate(parts, 1):
+                context = "" if len(parts) == 1 else (
+                    f"The user's message makes {len(parts)} requests; this is request {k}: do it alone (the others are "
+                    f"done before or after it). The whole message: {instruction}\n\n")
+                if not self._run_request(doc, part, context, record, run, session):
+                    stopped = stopped or record.status  # the next requests still run
+            record.status = stopped or "done"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
         except PlannerStalled as exc:
@@ -191,13 +174,43 @@ class Agent:
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
 
+    def _run_request(self, doc: WordDocument, request: str, context: str, record: InstructionResult, run: RunResult,
+                     session: list[InstructionResult]) -> bool:
+        """Plan and carry out `request` (the instruction, or one of its requests with `context` saying which) until
+        the planner says it is done; False when it stopped at a limit (``record.status`` says which)."""
+        planner_view: str | None = None  # the rendered state the planner sees
+        calls_before = run.total_usage.calls
+        for _ in range(self.config.max_steps):
+            limit = self.config.max_llm_calls
+            if limit is not None and run.total_usage.calls - calls_before >= limit:
+                record.status = "call_limit"
+                return False
+            state = extract_state(doc)
+            if planner_view is None or self.config.planner_state == "current":
+                planner_view = (views.grounded_view(state, request, record, self.config.planner_state_budget,
+                                                    quoted_in=request) if self.config.grounding else
+                                views.state_view(state, request, record, self.config.planner_state_budget))
+            plan = self._plan(request, record, planner_view, state, run, session, context)
+            self._emit("plan", {"step": len(record.steps) + 1, **plan})
+            if plan["done"]:
+                return True
+            step = Step(number=len(record.steps) + 1, sub_instruction=plan["sub_instruction"])
+            record.steps.append(step)
+            self._run_step(StepContext(doc, step, state, record, run))
+            finished = (self.config.stop_when_nothing_remains and step.accepted
+                        and heuristics.nothing_remains(plan, record, self.config.restate_ratio))
+            if step.redundant or finished:
+                return True
+        record.status = "step_limit"
+        return False
+
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: State,
-              run: RunResult, session: list[InstructionResult]) -> dict[str, Any]:
+              run: RunResult, session: list[InstructionResult], context: str = "") -> dict[str, Any]:
         history = views.history(record, self.config.history_chars)
         if record.steps and self.config.planner_state == "start":
             history = ("(The document state above is from before these operations; the elements they changed "
                        "are shown as they are now after the list.)\n" + history + views.touched_now(record, state))
-        msgs = prompts.messages("planner", instruction=instruction, session_context=views.session_context(session),
+        msgs = prompts.messages("planner", instruction=instruction, session_context=views.session_context(session) + context,
                                 history=history, state=state_text, examples=examples.for_planner(instruction, self.config.worked_examples))
         schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
 

@@ -119,7 +119,7 @@ class HybridAgent(Agent):
     """PPTC-style: the whole plan first, then each step's API call as in the agent; no validation or rollback."""
 
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: dict[str, Any],
-              run: RunResult, session: list[InstructionResult]) -> dict[str, Any]:
+              run: RunResult, session: list[InstructionResult], context: str = "") -> dict[str, Any]:
         if not record.steps:
             schema = {"type": "object", "properties": {"steps": {"type": "array", "maxItems": MAX_PLANNED_STEPS,
                                                                  "items": {"type": "string", "minLength": 1, "maxLength": 300}}},
@@ -152,7 +152,7 @@ class BaselineSystem:
         # the paper's baselines: none of the agent's heuristics or of issue 18's techniques
         plain = dict(rollback="none", refuse_repeated_steps=False, end_on_repeated_call=False,
                      stop_when_nothing_remains=False, two_stage_api_choice=config.two_stage_api_choice,
-                     grounding=False, rule_checks=False, worked_examples=0)
+                     grounding=False, rule_checks=False, worked_examples=0, split_requests=False)
         if name == "hybrid":
             self.agent: Agent = HybridAgent(llm, classifier, config=config.override(**plain, max_steps=MAX_PLANNED_STEPS + 1))
         else:

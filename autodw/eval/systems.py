@@ -169,10 +169,11 @@ class NoisyOracleAgent(Agent):
         self._doc, self._steps, self._next = doc, [], 0
         self._gold = list(instruction.gold)
         self._rng = random.Random(f"{self.seed}:{instruction.key}")
-        self.config = self.config.override(max_steps=len(self._gold) + 1)
+        # the gold steps are the plan: one request, no limit before the last of them
+        self.config = self.config.override(max_steps=len(self._gold) + 1, split_requests=False, max_llm_calls=None)
         return self._steps
 
-    def _plan(self, instruction, record, state_text, state, run, session) -> dict[str, Any]:
+    def _plan(self, instruction, record, state_text, state, run, session, context="") -> dict[str, Any]:
         while self._next < len(self._gold):
             gold = self._gold[self._next]
             self._next += 1

@@ -1,0 +1,67 @@
+"""A compound instruction split into its requests (autodw.agent.requests), and the loop planning them one by one."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodw.agent.config import AgentConfig
+from autodw.agent.loop import Agent
+from autodw.agent.requests import split
+from autodw.document import WordDocument
+from autodw.llm.scripted import ScriptedBackend
+from tests.conftest import EXAMPLES
+from tests.test_agent import DONE, PASS, FixedClassifier, plan, texts
+
+
+@pytest.mark.parametrize("instruction, requests", [
+    ('A few changes: centre the title; make the Budget heading green. Then add a page break before "Results".',
+     ["centre the title", "make the Budget heading green", 'add a page break before "Results".']),
+    ("Several edits, please. Bold the title; and then delete the last table.", ["Bold the title", "delete the last table."]),
+    ("Insert a table after p4 with rows Pens, 12; Ink, 3; Paper, 40", None),  # a data list is not a boundary
+    ("Protect the document as read-only; no password needed; set the author to Kim",
+     ["Protect the document as read-only; no password needed", "set the author to Kim"]),
+    ('Add the sentence "Sales rose. Costs fell; margins held." after p3', None),  # inside quotes
+    ("Use e.g. Arial for the title. Make it bold.", ["Use e.g. Arial for the title", "Make it bold."]),
+    ("Make the title bold.", None),
+    ("有几处要改：标题居中；把“预算”标题改成绿色。接着在文末加一段“完”，谢谢。",
+     ["标题居中", "把“预算”标题改成绿色", "在文末加一段“完”"]),
+    ("在p3后面加一个编号列表：第一步：准备；第二步：执行；第三步：总结；另外把标题加粗",
+     ["在p3后面加一个编号列表：第一步：准备；第二步：执行；第三步：总结", "把标题加粗"]),
+    ("在“结论”后加一段“工作完成。”接着把标题居中，然后页边距设为2厘米",
+     ["在“结论”后加一段“工作完成。”", "把标题居中", "页边距设为2厘米"]),
+    ("把表格（第一列、第二列；第三列）居中", None),  # inside brackets
+])
+def test_requests_of_an_instruction(instruction, requests):
+    assert split(instruction) == (requests or [instruction])
+
+
+def last(sub):
+    return {**plan(sub), "remaining": []}
+
+
+def test_each_request_is_planned_alone_and_a_limit_does_not_stop_the_next():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    llm = ScriptedBackend({
+        "planner": [last("Insert a paragraph 'One.' at the end."), {**plan("Insert 'x'."), "remaining": ["Make the new paragraph bold and red."]},
+                    last("Insert a paragraph 'Three.' at the end.")],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "x", "Three.")],
+        "validator": [PASS] * 3,
+    })
+    seen = []
+    complete = llm.complete
+
+    def spy(messages, **kw):
+        if kw["role"] == "planner":
+            seen.append(messages[-1]["content"])
+        return complete(messages, **kw)
+
+    llm.complete = spy
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True, max_steps=1)
+    result = Agent(llm, FixedClassifier(), config=config).run(
+        doc, ["Add a paragraph 'One.' at the end; add 'x'; add a paragraph 'Three.' at the end"])
+    record = result.instructions[0]
+    assert texts(doc)[-3:] == ["One.", "x", "Three."]
+    assert record.status == "step_limit"  # request 2 stopped at max_steps, and request 3 still ran
+    assert "<user_instruction>\nadd 'x'\n</user_instruction>" in seen[1]
+    assert "makes 3 requests; this is request 2" in seen[1] and "The whole message: Add a paragraph 'One.'" in seen[1]
+    assert [s.number for s in record.steps] == [1, 2, 3]
