@@ -88,6 +88,24 @@ def _none_given(api_name: str, keys) -> ArgumentError:
 # --- character formatting ---------------------------------------------------------------------
 
 
+def _run_props(values: dict[str, Any], api_name: str) -> dict[str, Any]:
+    """The character properties given among an API's arguments, checked (at least one)."""
+    props = given(values, RUN_PARAMS)
+    if not props:
+        raise _none_given(api_name, RUN_PARAMS)
+    check_run_props(props)
+    return props
+
+
+def _format_runs(runs: list[etree._Element], props: dict[str, Any]) -> None:
+    """Apply `props` to each run (an East Asian font also sets the run's font hint)."""
+    for r in runs:
+        rpr = get_or_add_rpr(r)
+        apply_run_props(rpr, props)
+        if props.get("east_asia_font"):
+            set_east_asia_hint(rpr, _run_text(r))
+
+
 @api(intent=INTENT,
      description="Set character formatting (bold, italic, underline, strikethrough, font, East Asian font, size, "
                  "colour, highlight, superscript/subscript, caps) on whole paragraphs or on part of a paragraph. "
@@ -104,18 +122,11 @@ def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None
                     font: str | None = None, east_asia_font: str | None = None, size_pt: float | None = None,
                     color: str | None = None, highlight: str | None = None, superscript: bool | None = None,
                     subscript: bool | None = None, all_caps: bool | None = None, small_caps: bool | None = None):
-    props = given(locals(), RUN_PARAMS)
-    if not props:
-        raise _none_given("set_text_format", RUN_PARAMS)
-    check_run_props(props)
+    props = _run_props(locals(), "set_text_format")
     done = []
     for pid, p in _paragraphs(doc, paragraphs, tables=True):
         runs, label = _span_runs(p, pid, span)
-        for r in runs:
-            rpr = get_or_add_rpr(r)
-            apply_run_props(rpr, props)
-            if east_asia_font:
-                set_east_asia_hint(rpr, _run_text(r))
+        _format_runs(runs, props)
         if span is None:
             apply_run_props(_mark_rpr(p), props)
         done.append(label)
@@ -139,10 +150,7 @@ def format_matches(doc: WordDocument, find: str, regex: bool = False, match_case
                    font: str | None = None, east_asia_font: str | None = None, size_pt: float | None = None,
                    color: str | None = None, highlight: str | None = None, superscript: bool | None = None,
                    subscript: bool | None = None, all_caps: bool | None = None, small_caps: bool | None = None):
-    props = given(locals(), RUN_PARAMS)
-    if not props:
-        raise _none_given("format_matches", RUN_PARAMS)
-    check_run_props(props)
+    props = _run_props(locals(), "format_matches")
     found = []
     for p, _ in selected_paragraphs(doc, scope, paragraphs):
         matches = find_matches(paragraph_text(p), find, regex=regex, match_case=match_case, whole_word=whole_word)
@@ -152,11 +160,7 @@ def format_matches(doc: WordDocument, find: str, regex: bool = False, match_case
         raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
     for p, matches in found:
         for start, end, _ in matches:
-            for r in isolate(p, start, end):
-                rpr = get_or_add_rpr(r)
-                apply_run_props(rpr, props)
-                if east_asia_font:
-                    set_east_asia_hint(rpr, _run_text(r))
+            _format_runs(isolate(p, start, end), props)
     n = sum(len(m) for _, m in found)
     return f"set {describe(props)} on {n} occurrence(s) of {find!r} in {_listing([element_id(p) or '?' for p, _ in found])}"
 
