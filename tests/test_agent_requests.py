@@ -30,6 +30,8 @@ from tests.test_agent import DONE, PASS, FixedClassifier, plan, texts
     ("在“结论”后加一段“工作完成。”接着把标题居中，然后页边距设为2厘米",
      ["在“结论”后加一段“工作完成。”", "把标题居中", "页边距设为2厘米"]),
     ("把表格（第一列、第二列；第三列）居中", None),  # inside brackets
+    ("在开头是“[Describe the”的段落后加脚注“待定。”，然后把标题居中",  # a bracket inside a quote opens nothing
+     ["在开头是“[Describe the”的段落后加脚注“待定。”", "把标题居中"]),
 ])
 def test_requests_of_an_instruction(instruction, requests):
     assert split(instruction) == (requests or [instruction])
@@ -65,3 +67,17 @@ def test_each_request_is_planned_alone_and_a_limit_does_not_stop_the_next():
     assert "<user_instruction>\nadd 'x'\n</user_instruction>" in seen[1]
     assert "makes 3 requests; this is request 2" in seen[1] and "The whole message: Add a paragraph 'One.'" in seen[1]
     assert [s.number for s in record.steps] == [1, 2, 3]
+
+
+def test_a_stalled_request_ends_alone():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    blank = {"done": False, "sub_instruction": " ", "remaining": []}
+    llm = ScriptedBackend({
+        "planner": [blank] * 3 + [last("Insert a paragraph 'Two.' at the end.")],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Two.", "position": "end"}}],
+        "validator": [PASS],
+    })
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
+    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Do something vague; add a paragraph 'Two.'"]).instructions[0]
+    assert texts(doc)[-1] == "Two." and not llm.remaining()
+    assert record.status == "error" and "no usable next step" in record.error

@@ -146,19 +146,20 @@ class Agent:
                          session: list[InstructionResult]) -> None:
         start = time.perf_counter()
         parts = requests.split(instruction) if self.config.split_requests else [instruction]
-        stopped: str | None = None  # the limit a request stopped at, if any
+        stopped: str | None = None  # how the first request that did not finish ended (a limit, or "error")
         try:
             for k, part in enumerate(parts, 1):
                 context = "" if len(parts) == 1 else (
                     f"The user's message makes {len(parts)} requests; this is request {k}: do it alone (the others are "
                     f"done before or after it). The whole message: {instruction}\n\n")
-                if not self._run_request(doc, part, context, record, run, session):
-                    stopped = stopped or record.status  # the next requests still run
+                try:
+                    if not self._run_request(doc, part, context, record, run, session):
+                        stopped = stopped or record.status  # the next requests still run
+                except PlannerStalled as exc:  # this request ends; the next ones still run
+                    stopped, record.error = stopped or "error", record.error or str(exc)
             record.status = stopped or "done"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
-        except PlannerStalled as exc:
-            record.status, record.error = "error", str(exc)
         except AutodwError:  # the LLM backend failed (or a replay missed): the caller decides
             raise
         except Exception as exc:  # our bug: the instruction ends, the caller gets an InternalError

@@ -16,6 +16,7 @@ import re
 
 #: opening mark -> closing mark of the spans a boundary cannot fall inside
 _PAIRS = {"“": "”", "「": "」", "『": "』", "（": "）", "(": ")", "[": "]", "《": "》", '"': '"'}
+_QUOTE_ENDS = {"”", "」", "』", '"'}
 _ZH_CONNECTIVE = re.compile(r"(?:然后|接着|另外|此外|同时|最后|再)")
 _LEAD_CONNECTIVE = re.compile(r"^(?:(?:然后|接着|另外|此外|同时|最后|还有|再)[，,]?|(?:and then|then|and|also|finally|"
                               r"first|next|lastly|after that)\b[,]?\s*)", re.IGNORECASE)
@@ -45,7 +46,9 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
             closing.pop()
             if not closing and re.match(r"(?:然后|接着|另外|此外)", text[i + 1:]):  # “...。”接着...: nothing between
                 found.append((i + 1, i + 1))
-        elif ch in _PAIRS and not (ch == '"' and '"' in closing):
+        elif closing and closing[-1] in _QUOTE_ENDS:
+            pass  # inside a quote only its end counts: "[Describe the purpose of" opens no bracket
+        elif ch in _PAIRS:
             closing.append(_PAIRS[ch])
         elif not closing:
             rest = text[i + 1:]
