@@ -132,6 +132,21 @@ def test_measures_against_the_instructions_numbers(state):
 # --- in the agent ----------------------------------------------------------------------------------------
 
 
+def test_a_single_request_for_the_end_of_the_document(state):
+    last = state["paragraphs"][-1]["id"]
+    wrong = checks.check_call("Insert it after p8.", "在文档最后加一段“完”", "insert_paragraph",
+                              {"text": "完", "position": {"after": "p8"}}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("not_at_end", True)] and '"end"' in wrong[0].text
+    for position in ("end", {"after": last}):
+        assert checks.check_call("Insert it.", "Add a paragraph at the end of the document", "insert_paragraph",
+                                 {"text": "x", "position": position}, state, {}) == []
+    # in a compound instruction "the end" may belong to another request; "the end of a section" is not the document's
+    assert checks.check_call("Insert it after p8.", "Add a line at the end of the document; then add a note after p8",
+                             "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
+    assert checks.check_call("Insert it after p8.", "Add a line at the end of the Highlights section",
+                             "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
+
+
 def test_the_generator_sees_the_quoted_elements_first(doc):
     agent, llm = agent_for({
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],

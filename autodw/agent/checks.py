@@ -13,7 +13,12 @@ says so in the verdict); the others are shown to the validator as hints. The che
 - ``unnamed_measure`` (certain): a length or size the call sets ("1.5cm", 14 pt) is not among the instruction's
   numbers of that unit, when the instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm");
 - ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
-  does not mention, when it mentions numbers.
+  does not mention, when it mentions numbers;
+- ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
+  places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
+
+`instruction` is the user's request the step serves: the whole instruction, or one of its requests when it is split
+(:mod:`autodw.agent.requests`).
 
 ``unchanged`` does not apply to APIs that may rightly change nothing (:data:`MAY_CHANGE_NOTHING`: fields already
 up to date).
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Iterator
 
-from autodw.agent import grounding
+from autodw.agent import grounding, requests
 from autodw.ids import ID_IN_TEXT
 
 State = dict[str, Any]
@@ -41,6 +46,8 @@ _UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm"
 _MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")(?![a-z])",
                        re.IGNORECASE)
 _ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
+_DOCUMENT_END = re.compile(r"(?:at|to) the (?:very )?end of the document|at the very end|(?:at|to) the bottom of the "
+                           r"document|文档最后|文档末尾|文档结尾|文末|全文最后|全文末尾|全文结尾", re.IGNORECASE)
 _MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
 
 
@@ -63,6 +70,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _other_target(args, sub_instruction, before)
     findings += _other_row(api, args, sub_instruction, before)
     findings += _numbers(api, args, instruction)
+    findings += _not_at_end(args, instruction, before)
     return findings
 
 
@@ -165,6 +173,30 @@ def _numbers(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
             if numbers and not any(n in mentioned for n in numbers):
                 out.append(Finding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
     return out
+
+
+def _last_blocks(state: State) -> set[str]:
+    """The ids a block can follow and still be at the end: the last non-empty paragraph, the empty ones after it, and
+    the tables after any of them."""
+    paras = state.get("paragraphs", [])
+    ends: set[str] = set()
+    for p in reversed(paras):
+        ends.add(p["id"])
+        if p.get("text", "").strip():
+            break
+    return ends | {t["id"] for t in state.get("tables", []) if t.get("after_paragraph") in ends}
+
+
+def _not_at_end(args: dict[str, Any], instruction: str, before: State) -> list[Finding]:
+    position = args.get("position")
+    said = _DOCUMENT_END.search(instruction)
+    if said is None or position is None or position == "end" or len(requests.split(instruction)) > 1:
+        return []  # in a compound instruction "the end" may belong to another request
+    anchor = position.get("after") if isinstance(position, dict) else None
+    if anchor is not None and anchor in _last_blocks(before):
+        return []
+    return [Finding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
+                                  'use position "end"', True)]
 
 
 def findings_text(findings: list[Finding]) -> str:

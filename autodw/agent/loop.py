@@ -65,6 +65,7 @@ class StepContext:
     before: State  # the document state when the step began
     record: InstructionResult
     run: RunResult
+    request: str  # the user's request the step serves: the instruction, or one of its requests when it is split
 
 
 @dataclass
@@ -197,7 +198,7 @@ class Agent:
                 return True
             step = Step(number=len(record.steps) + 1, sub_instruction=plan["sub_instruction"])
             record.steps.append(step)
-            self._run_step(StepContext(doc, step, state, record, run))
+            self._run_step(StepContext(doc, step, state, record, run, request))
             finished = (self.config.stop_when_nothing_remains and step.accepted
                         and heuristics.nothing_remains(plan, record, self.config.restate_ratio))
             if step.redundant or finished:
@@ -322,7 +323,7 @@ class Agent:
         feedback = f"{feedback}\n" if feedback else ""
         step, record = ctx.step, ctx.record
         if self.config.grounding:  # the sub-instruction's quotes, else the instruction's
-            quoted_in = step.sub_instruction if grounding.quotes(step.sub_instruction) else record.instruction
+            quoted_in = step.sub_instruction if grounding.quotes(step.sub_instruction) else ctx.request
             state_text = views.grounded_view(ctx.before, step.sub_instruction, record, self.config.generator_state_budget,
                                              quoted_in=quoted_in, max_lines=GENERATOR_GROUNDING_LINES)
         else:
@@ -363,7 +364,7 @@ class Agent:
         """The validator's verdict on `attempt`, given the state `after` it: a certain rule-check finding rejects it
         without asking the LLM; the other findings are shown to the LLM validator."""
         step, record = ctx.step, ctx.record
-        findings = (checks.check_call(step.sub_instruction, record.instruction, attempt.api or "", attempt.args or {},
+        findings = (checks.check_call(step.sub_instruction, ctx.request, attempt.api or "", attempt.args or {},
                                       ctx.before, after) if self.config.rule_checks else [])
         certain = [f for f in findings if f.certain]
         if certain:
