@@ -39,7 +39,7 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     matches = grounding.ground(state, 'Move the "highlights" section after the "Next Steps" one.')
     assert [(m.id, m.how, m.under) for m in matches] == [("p3", "is", ("p4", "p6")), ("p32", "is", ("p33", "p37"))]
     text = grounding.grounding_lines(matches)
-    assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6' in text
+    assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6 (the section ends after p6)' in text
 
 
 @pytest.mark.parametrize("request_text, found", [

@@ -195,6 +195,7 @@ def grounding_lines(matches: list[Match]) -> str:
         line = f'"{m.quote}" -> {where} {how} "{shown}"' if shown else f'"{m.quote}" -> {where}'
         if m.under:
             line += f"; under it: {m.under[0]}" + (f" to {m.under[1]}" if m.under[1] != m.under[0] else "")
+            line += f" (the section ends after {m.under[1]})"
         lines.append(line)
     return "Elements the request names, found in the document:\n" + "\n".join(lines)
 
