@@ -2,10 +2,10 @@
 
 Two documents that look the same can be written differently: runs split at other places, a value set
 explicitly that the style already gives, a paragraph left aligned by ``w:jc="left"`` or by nothing.
-:class:`Formatting` resolves every run and paragraph to its *effective* values (document defaults <-
-paragraph style chain <- character style chain <- direct formatting), and :func:`segments` turns a
-paragraph's runs into maximal stretches of text with one effective run format, so none of these
-differences remain. Ids, rsids, proofing marks and ``_GoBack`` bookmarks never reach the state.
+:mod:`autodw.state.effective` resolves every run and paragraph to its *effective* values (document defaults <-
+paragraph style chain <- character style chain <- direct formatting) and turns a paragraph's runs into maximal
+stretches of text with one effective run format, so none of these differences remain; this module prepares a
+document for it. Ids, rsids, proofing marks and ``_GoBack`` bookmarks never reach the state.
 """
 
 from __future__ import annotations
@@ -19,30 +19,11 @@ from autodw.errors import ConfigError
 from autodw.state import extract_state
 from autodw.state.blocks import paragraph_format
 from autodw.state.context import StateContext
+from autodw.state.effective import Formatting
 from autodw.xml import qn
 
 State = dict[str, Any]
 Source = Union[WordDocument, State, str, "os.PathLike[str]"]
-
-#: effective run format keys and their value when nothing sets them
-RUN_DEFAULTS: dict[str, Any] = {
-    "bold": False, "italic": False, "underline": False, "strike": False, "double_strike": False,
-    "all_caps": False, "small_caps": False, "hidden": False, "superscript": False, "subscript": False,
-    "font": None, "east_asia_font": None, "size_pt": None, "color": None, "highlight": None, "shading": None,
-}
-#: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text)
-VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading")
-_STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color")
-#: Word's paragraph values when neither the document defaults nor a style set them
-_PARAGRAPH_BASE: dict[str, Any] = {
-    "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
-    "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0}, "keep_with_next": False,
-    "page_break_before": False,
-}
-_STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")
-#: paragraph properties only direct formatting sets (in the state), with their absent value
-_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "border": None, "rtl": False,
-                                              "tabs": None, "content_control": None, "ends_section": False}
 
 
 @dataclass
@@ -71,109 +52,6 @@ def _paragraph_defaults(doc: WordDocument) -> dict[str, Any]:
     return paragraph_format(ppr)
 
 
-class Formatting:
-    """Effective formatting of one document's paragraphs and runs."""
-
-    def __init__(self, prepared: Prepared):
-        styles = prepared.state["styles"]
-        self.styles: dict[str, dict[str, Any]] = {s["name"]: s for s in styles["styles"]}
-        self._run_base = {**RUN_DEFAULTS, **{k: v for k, v in styles["defaults"].items() if k in RUN_DEFAULTS}}
-        self._para_base = _merge_paragraph(_copy(_PARAGRAPH_BASE), prepared.paragraph_defaults or {})
-        self._chains: dict[str | None, list[dict[str, Any]]] = {}
-        self._style_runs: dict[str | None, dict[str, Any]] = {}
-
-    def chain(self, name: str | None) -> list[dict[str, Any]]:
-        """The style and its bases, base first (styles missing from the state end the chain)."""
-        if name not in self._chains:
-            out: list[dict[str, Any]] = []
-            seen: set[str] = set()
-            current = name
-            while current and current not in seen and current in self.styles:
-                seen.add(current)
-                out.append(self.styles[current])
-                current = self.styles[current].get("based_on")
-            self._chains[name] = out[::-1]
-        return self._chains[name]
-
-    def _style_run(self, paragraph_style: str | None) -> dict[str, Any]:
-        if paragraph_style not in self._style_runs:
-            fmt = dict(self._run_base)
-            for style in self.chain(paragraph_style):
-                fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
-            self._style_runs[paragraph_style] = fmt
-        return self._style_runs[paragraph_style]
-
-    def run(self, run: dict[str, Any], paragraph_style: str | None) -> dict[str, Any]:
-        """The effective format of a run in a paragraph of `paragraph_style`."""
-        fmt = dict(self._style_run(paragraph_style))
-        for style in self.chain(run.get("style")):
-            fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
-        fmt.update({k: v for k, v in run.items() if k in RUN_DEFAULTS})
-        if fmt["color"] == "000000":  # "auto" text is black on the page
-            fmt["color"] = None
-        if fmt["underline"] in ("none",):
-            fmt["underline"] = False
-        return fmt
-
-    def paragraph(self, para: dict[str, Any]) -> dict[str, Any]:
-        """Effective paragraph properties (style chain and direct formatting resolved), without style and text."""
-        props = _copy(self._para_base)
-        for style in self.chain(para.get("style")):
-            _merge_paragraph(props, {k: style[k] for k in _STYLE_PARAGRAPH_KEYS if k in style})
-        _merge_paragraph(props, {k: para[k] for k in _STYLE_PARAGRAPH_KEYS if k in para})
-        props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
-        lst = para.get("list")
-        props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text")} if lst else None
-        return props
-
-
-def _copy(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: dict(v) if isinstance(v, dict) else v for k, v in d.items()}
-
-
-def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
-    """Apply one layer of paragraph formatting: spacing and indentation key by key, the rest whole."""
-    for key, value in layer.items():
-        if key == "spacing":
-            props["spacing"] = {**props["spacing"], **value}
-        elif key == "indent":
-            indent = dict(props["indent"])
-            for k, v in value.items():
-                if k == "hanging_cm":
-                    indent["first_line_cm"] = -v if v else 0.0
-                elif k in indent:
-                    indent[k] = v
-            props["indent"] = indent
-        elif key in _PARAGRAPH_BASE:
-            props[key] = value
-    return props
-
-
-def segments(para: dict[str, Any], fmt: Formatting) -> list[tuple[int, int, dict[str, Any]]]:
-    """(start, end, effective format) stretches of the paragraph's text, adjacent equal formats merged."""
-    out: list[tuple[int, int, dict[str, Any]]] = []
-    pos = 0
-    style = para.get("style")
-    for run in para.get("runs", []):
-        text = run.get("text", "")
-        if not text:
-            continue
-        f = fmt.run(run, style)
-        if out and out[-1][2] == f and out[-1][1] == pos:
-            out[-1] = (out[-1][0], pos + len(text), f)
-        else:
-            out.append((pos, pos + len(text), f))
-        pos += len(text)
-    return out
-
-
-def dominant_format(para: dict[str, Any], fmt: Formatting) -> dict[str, Any] | None:
-    """The effective run format that covers most of the paragraph's visible characters."""
-    weight: dict[tuple, int] = {}
-    formats: dict[tuple, dict[str, Any]] = {}
-    text = para.get("text", "")
-    for start, end, f in segments(para, fmt):
-        key = tuple(sorted((k, str(v)) for k, v in f.items()))
-        formats[key] = f
-        weight[key] = weight.get(key, 0) + sum(1 for ch in text[start:end] if not ch.isspace())
-    return formats[max(weight, key=weight.get)] if weight else None
+def formatting(prepared: Prepared) -> Formatting:
+    """The effective formatting of a prepared document."""
+    return Formatting(prepared.state["styles"], prepared.paragraph_defaults)

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
-from autodw.eval.canonical import VISIBLE_ON_SPACES, Formatting, Prepared, Source, dominant_format, prepare, segments
+from autodw.eval.canonical import Prepared, Source, formatting, prepare
+from autodw.state.effective import VISIBLE_ON_SPACES, dominant_format, segments
 from autodw.eval.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
@@ -240,7 +241,7 @@ class _Comparer:
 
     def __init__(self, exp: Prepared, act: Prepared, ctx: JudgeContext):
         self.e, self.a = exp.state, act.state
-        self.fe, self.fa = Formatting(exp), Formatting(act)
+        self.fe, self.fa = formatting(exp), formatting(act)
         self.ctx = ctx
         self.diffs: list[Difference] = []
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
