@@ -99,6 +99,24 @@ def test_format_matches_search_options_and_refusals(report):
     _unchanged(report, "format_matches", {"find": "(", "regex": True, "bold": True}, match="invalid regular expression")
 
 
+def test_format_matches_selects_text_by_how_it_looks_styles_included(report):
+    before = extract_state(report)
+    headings = [p["id"] for p in before["paragraphs"] if (p.get("style") or "").startswith("Heading")]
+    result = execute(report, "format_matches", {"having": {"bold": True, "color": "365F91"}, "color": "C00000"})
+    after = extract_state(report)
+    recoloured = {p["id"] for p in after["paragraphs"] if any(r.get("color") == "C00000" for r in p["runs"])}
+    assert recoloured and recoloured <= set(headings), result.message  # the heading style's blue, bold text
+    assert _para(after, "p2")["runs"] == _para(before, "p2")["runs"]  # body text untouched
+    execute(report, "format_matches", {"find": "region", "having": {"bold": True}, "italic": True})
+    assert [r["text"] for r in _para(extract_state(report), "p2")["runs"] if r.get("italic")] == ["region"]
+
+
+def test_format_matches_says_which_formatting_the_text_has(report):
+    _unchanged(report, "format_matches", {"having": {"font": "Comic Sans MS"}, "bold": True},
+               match="no text in the body has font=Comic Sans MS; font values there: .*Calibri")
+    _unchanged(report, "format_matches", {"bold": True}, match="give find .*having")
+
+
 def test_set_text_format_chinese_east_asia_font_with_hint(zh):
     execute(zh, "set_text_format", {"paragraphs": "p5", "span": {"match": "软件开发"}, "east_asia_font": "黑体", "bold": True})
     runs = _para(extract_state(zh), "p5")["runs"]

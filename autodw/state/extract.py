@@ -191,6 +191,13 @@ def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[
     return out
 
 
+def all_styles(doc: WordDocument) -> dict[str, Any]:
+    """The state's "styles" part with every style of the document, used or not."""
+    ctx = StateContext(doc)
+    ctx.used_styles.update(ctx.style_elements)
+    return _styles(ctx)
+
+
 def _styles(ctx: StateContext) -> dict[str, Any]:
     """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, base style,
     paragraph alignment/spacing/indentation."""

@@ -16,6 +16,7 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           source_rpr, PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS,
                                           STYLE_RUN_KEYS, apply_paragraph_props, apply_run_props, check_paragraph_props,
                                           check_run_props, describe, given, set_east_asia_hint)
+from autodw.apis.ooxml.looks import Looks, matches
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kind, numbering_of, renumber_from,
                                          restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
@@ -134,35 +135,76 @@ def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None
 
 
 
+HAVING_KEYS = ("bold", "italic", "underline", "strike", "font", "east_asia_font", "size_pt", "color", "highlight",
+               "superscript", "subscript")
+HAVING = {"type": "object", "properties": {k: RUN_PARAMS[k] for k in HAVING_KEYS}, "additionalProperties": False,
+          "minProperties": 1,
+          "description": 'only text that now looks like this (as shown: styles and theme fonts count), e.g. '
+                         '{"font": "Comic Sans MS"} or {"color": "FF0000", "bold": true}'}
+
+
 @api(intent=INTENT,
-     description="Set character formatting on every occurrence of a text or a regular expression (in the body, "
-                 "everywhere, or in given paragraphs): \"superscript every [n]\", \"make every 'Acme' bold\". "
-                 "Only the matched characters change; only the properties you give change. Fails if nothing matches.",
-     params={"find": text("the text (or regular expression) whose occurrences get the formatting", 1), **SEARCH_PARAMS,
-             **RUN_PARAMS},
+     description="Set character formatting on every occurrence of a text or a regular expression, or on all text that "
+                 "now has some formatting, or both (in the body, everywhere, or in given paragraphs): \"superscript "
+                 "every [n]\", \"make every 'Acme' bold\", \"all text in Comic Sans MS becomes Arial\". Only the "
+                 "selected characters change; only the properties you give change. Fails if nothing is selected.",
+     params={"find": text("the text (or regular expression) whose occurrences get the formatting", 1), "having": HAVING,
+             **SEARCH_PARAMS, **RUN_PARAMS},
      examples=[Example({"find": r"\[[0-9]+\]", "regex": True, "superscript": True}, document="examples/notes.docx"),
                {"find": "region", "match_case": False, "whole_word": True, "bold": True, "color": "1F3864"},
+               {"having": {"font": "Calibri", "bold": True}, "font": "Arial", "color": "C00000"},
                {"find": r"Q[1-4]", "regex": True, "highlight": "yellow", "scope": "all"},
                Example({"find": "甲方", "bold": True}, document="examples/contract_zh.docx")])
-def format_matches(doc: WordDocument, find: str, regex: bool = False, match_case: bool = True, whole_word: bool = False,
-                   scope: str = "body", paragraphs: list[str] | None = None, bold: bool | None = None,
+def format_matches(doc: WordDocument, find: str | None = None, having: dict | None = None, regex: bool = False,
+                   match_case: bool = True, whole_word: bool = False, scope: str = "body",
+                   paragraphs: list[str] | None = None, bold: bool | None = None,
                    italic: bool | None = None, underline: str | None = None, strike: bool | None = None,
                    font: str | None = None, east_asia_font: str | None = None, size_pt: float | None = None,
                    color: str | None = None, highlight: str | None = None, superscript: bool | None = None,
                    subscript: bool | None = None, all_caps: bool | None = None, small_caps: bool | None = None):
     props = _run_props(locals(), "format_matches")
-    found = []
+    if find is None and not having:
+        raise ArgumentError("format_matches: give find (a text or pattern), having (the current formatting), or both")
+    looks = Looks(doc) if having else None
+    chosen: list[tuple[etree._Element, list[etree._Element]]] = []
+    occurrences = 0
     for p, _ in selected_paragraphs(doc, scope, paragraphs):
-        matches = find_matches(paragraph_text(p), find, regex=regex, match_case=match_case, whole_word=whole_word)
-        if matches:
-            found.append((p, matches))
-    if not found:
-        raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
-    for p, matches in found:
-        for start, end, _ in matches:
-            _format_runs(isolate(p, start, end), props)
-    n = sum(len(m) for _, m in found)
-    return f"set {describe(props)} on {n} occurrence(s) of {find!r} in {_listing([element_id(p) or '?' for p, _ in found])}"
+        if find is None:
+            runs = text_runs(p)
+        else:
+            spans = find_matches(paragraph_text(p), find, regex=regex, match_case=match_case, whole_word=whole_word)
+            runs = [r for start, end, _ in spans for r in isolate(p, start, end)]
+            occurrences += len(spans)
+        if looks is not None:
+            runs = [r for r in runs if matches(looks.of(r, p), having)]
+        if runs:
+            chosen.append((p, runs))
+    if not chosen:
+        if find is not None and looks is None:
+            raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
+        raise ArgumentError(_nothing_looks_like(doc, having, find, scope, paragraphs))
+    for _, runs in chosen:
+        _format_runs(runs, props)
+    what = " and ".join(x for x in (f"{find!r}" if find is not None else "",
+                                    f"text with {describe(having)}" if having else "") if x)
+    count = f"{occurrences} occurrence(s)" if looks is None else f"{sum(len(r) for _, r in chosen)} run(s)"
+    return (f"set {describe(props)} on {count} of {what} in "
+            f"{_listing([element_id(p) or '?' for p, _ in chosen])}")
+
+
+def _nothing_looks_like(doc: WordDocument, having: dict, find: str | None, scope: str, paragraphs) -> str:
+    """Why no text has `having`, with the values the searched text does have (an LLM can pick one)."""
+    looks = Looks(doc)
+    seen: dict[str, set[str]] = {k: set() for k in having}
+    for p, _ in selected_paragraphs(doc, scope, paragraphs):
+        for r in text_runs(p):
+            fmt = looks.of(r, p)
+            for k in having:
+                seen[k].add(str(fmt.get(k)))
+    found = "; ".join(f"{k} values there: {', '.join(sorted(v)[:8])}" for k, v in seen.items())
+    where = f"paragraphs {', '.join(paragraphs)}" if paragraphs else ("the body" if scope == "body" else "the document")
+    of = f" among the matches of {find!r}" if find is not None else ""
+    return f"no text in {where} has {describe(having)}{of}; {found}"
 
 
 def _listing(labels: list[str]) -> str:
