@@ -44,7 +44,7 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
 
 @pytest.mark.parametrize("request_text, found", [
     ("Make the West row bold and move the Next Steps section up",
-     [("Next Steps", "p32", "heading"), ("West", "t1", "row r4 of t1")]),
+     [("Next Steps", "p32", "heading"), ("West", "t1", "row r4 (index 4) of t1")]),
     ("Delete the first table.", [("first table", "t1", "table")]),
     ("把第一个表格居中", [("第一个表格", "t1", "table")]),
     ("Resize the chart to 10 cm and put the logo on the right",
@@ -59,7 +59,7 @@ def test_an_opening_a_cell_and_new_text(state):
     matches = grounding.ground(state, 'Bold the "The table below..." paragraph and the "West" row; add "Brand new text".')
     assert [(m.quote, m.id, m.how) for m in matches][:1] == [("The table below", "p8", "starts")]
     west = [m for m in matches if m.quote == "West"]
-    assert [(m.id, m.kind, m.how) for m in west] == [("p25", "cell of t1 row r4 column 0", "is"),
+    assert [(m.id, m.kind, m.how) for m in west] == [("p25", "cell of t1 row r4 (index 4), column index 0", "is"),
                                                      ("p35", "paragraph", "contains")]  # the exact match first
     assert not [m for m in matches if m.quote == "Brand new text"]
 
@@ -130,6 +130,19 @@ def test_measures_against_the_instructions_numbers(state):
 
 
 # --- in the agent ----------------------------------------------------------------------------------------
+
+
+def test_the_element_next_to_an_id_is_not_that_id(state):
+    wrong = checks.check_call("Delete the paragraph after paragraph p24.", "x", "delete_block", {"block": "p24"}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("relative_target", True)]
+    assert checks.check_call("Delete the paragraph after p24.", "x", "delete_block", {"block": "p25"}, state, {}) == []
+    assert checks.check_call("Insert a paragraph after p24.", "x", "insert_paragraph",
+                             {"text": "x", "position": {"after": "p24"}}, state, {}) == []
+    assert checks.check_call("Add a caption below table t1.", "x", "insert_caption", {"target": "t1", "text": "x"},
+                             state, {}) == []
+    row = checks.check_call("Delete the row with the text 'West | 87 | 95 | 101' from table t1.", "x", "delete_row",
+                            {"table": "t1", "index": 3}, state, {})
+    assert [f.check for f in row] == ["other_row"]
 
 
 def test_a_single_request_for_the_end_of_the_document(state):

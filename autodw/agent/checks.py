@@ -14,6 +14,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
   numbers of that unit, when the instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm");
 - ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
   does not mention, when it mentions numbers;
+- ``relative_target`` (certain): the sub-instruction is about the element after or before an id ("delete the
+  paragraph after p24") and the call targets that id itself;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -71,6 +73,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _other_row(api, args, sub_instruction, before)
     findings += _numbers(api, args, instruction)
     findings += _not_at_end(args, instruction, before)
+    findings += _relative_target(args, sub_instruction)
     return findings
 
 
@@ -108,7 +111,9 @@ def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
 
 def _other_target(args: dict[str, Any], sub_instruction: str, before: State) -> list[Finding]:
     existing = set(_ids(before))
-    named = [i for i in dict.fromkeys(ID_IN_TEXT.findall(sub_instruction)) if i in existing]
+    # without a position, "the paragraph after p24" names p24 as a landmark, not as the target
+    landmarks = set() if "position" in args else set(_RELATIVE.findall(sub_instruction))
+    named = [i for i in dict.fromkeys(ID_IN_TEXT.findall(sub_instruction)) if i in existing and i not in landmarks]
     used = set(ID_IN_TEXT.findall(json.dumps(args)))
     if not named or not used or used & set(named):
         return []
@@ -127,7 +132,7 @@ def _other_row(api: str, args: dict[str, Any], text: str, before: State) -> list
     quotes = grounding.quotes(text)
     if len(quotes) != 1:  # several quoted texts may name other rows for other operations
         return []
-    quoted = {_loose(quotes[0].text)}
+    quoted = {_loose(quotes[0].text), _loose(quotes[0].text.split("|")[0])}  # a label, or a whole row "West | 87 | 95"
     if {_loose(c or "") for c in table["cells"][row]} & quoted:
         return []
     named = [n for n, cells in enumerate(table["cells"]) if n and cells and _loose(cells[0] or "") in quoted]
@@ -135,6 +140,23 @@ def _other_row(api: str, args: dict[str, Any], text: str, before: State) -> list
         return []
     return [Finding("other_row", f"row {row} of {table['id']} holds none of the quoted texts; row "
                                  f"{', '.join(map(str, named))} does", True)]
+
+
+_RELATIVE = re.compile(r"\b(?:paragraph|table|block|one|text|list)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
+                       r"(?:after|following|below|under|before|above|preceding)\s+(?:the\s+)?(?:paragraph\s+|heading\s+|"
+                       r"table\s+|block\s+)?(p\d+|t\d+)\b", re.IGNORECASE)
+_TARGET_KEYS = ("block", "paragraph", "paragraphs", "table", "heading")
+
+
+def _relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding]:
+    """"Delete the paragraph after p24" done on p24 itself."""
+    anchors = set(_RELATIVE.findall(sub_instruction))
+    targets = {i for key in _TARGET_KEYS if key in args for i in _strings(args[key])}
+    hit = sorted(anchors & targets)
+    if not hit:
+        return []
+    return [Finding("relative_target", f"the sub-instruction is about the element next to {', '.join(hit)}, but the "
+                                       f"call targets {', '.join(hit)} itself", True)]
 
 
 def _ids(state: State) -> Iterator[str]:

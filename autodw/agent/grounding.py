@@ -83,7 +83,7 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
         for r, row in enumerate(t.get("cell_details", [])):
             for c, cell in enumerate(row):
                 for p in (cell or {}).get("paragraphs", []):  # None: a cell covered by a merge
-                    yield p, f"cell of {t['id']} row r{r} column {c}"  # 0-based, as the state and the APIs count
+                    yield p, f"cell of {t['id']} row r{r} (index {r}), column index {c}"  # 0-based, as the APIs count
 
 
 def _heading_level(style: str | None) -> int | None:
@@ -168,7 +168,7 @@ def named(state: State, text: str) -> list[Match]:
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()
             if label and loose(label) not in quoted and _names_in(text, label):
-                out.append(Match(label, t["id"], f"row r{r} of {t['id']}", "named", " | ".join(map(str, row))))
+                out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     for m in _NTH_TABLE.finditer(text):
         word = next(g for g in m.groups() if g is not None)
