@@ -130,6 +130,17 @@ def test_text_to_table_puts_a_table_in_place_of_the_lines(notes, ids, args, cell
     check_xml(notes, widths=True)
 
 
+def test_text_to_table_is_one_call_where_the_older_apis_need_four(notes):
+    """The plan length it saves: the same state as insert_table with the parsed rows and three delete_block calls."""
+    many = WordDocument.open(EXAMPLES / "notes.docx")
+    call(notes, "text_to_table", paragraphs=["p4", "p5", "p6"], header_row=True)
+    call(many, "insert_table", position={"before": "p4"}, header_row=True,
+         data=[["Task", "Owner", "Due"], ["Venue", "Sam", "May 3"], ["Catering", "Alex", "May 10"]])
+    for pid in ("p4", "p5", "p6"):
+        call(many, "delete_block", block=pid)
+    assert extract_state(notes) == extract_state(many)
+
+
 def test_text_to_table_at_the_end_keeps_a_paragraph_after_it():
     def build(d):
         d.add_paragraph("Name,Qty")
