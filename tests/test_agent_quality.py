@@ -145,6 +145,17 @@ def test_the_element_next_to_an_id_is_not_that_id(state):
     assert [f.check for f in row] == ["other_row"]
 
 
+def test_a_colour_the_request_does_not_name(state):
+    wrong = checks.check_call("Colour p3.", "Make the Highlights heading dark red", "set_text_format",
+                              {"paragraphs": "p3", "color": "0000FF"}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("unnamed_colour", True)] and "dark red" in wrong[0].text
+    for instruction, args in (("Make the Highlights heading dark red", {"color": "C00000"}),
+                              ("把标题改成深蓝色", {"color": "1F3864"}), ("Use 1F4E79 for p3", {"color": "1F4E79"}),
+                              ("Frame p3 with a 1 pt teal line", {"border": {"color": "008080"}}),
+                              ("Make p3 bold", {"color": "FF0000"})):  # no colour named: nothing to compare with
+        assert checks.check_call("Do it.", instruction, "set_text_format", {"paragraphs": "p3", **args}, state, {}) == []
+
+
 def test_a_single_request_for_the_end_of_the_document(state):
     last = state["paragraphs"][-1]["id"]
     wrong = checks.check_call("Insert it after p8.", "在文档最后加一段“完”", "insert_paragraph",

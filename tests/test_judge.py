@@ -12,7 +12,7 @@ from autodw.apis import execute
 from autodw.cli import main
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, DocumentError
-from autodw.eval.colours import colour_names_in, colour_ranges
+from autodw.colours import colour_names_in, colour_ranges
 from autodw.eval.judge import align, judge
 from autodw.state import extract_state
 from autodw.units import NAMED_COLORS

@@ -14,6 +14,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
   numbers of that unit, when the instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm");
 - ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
   does not mention, when it mentions numbers;
+- ``unnamed_colour`` (certain): a colour the call sets is of none of the colours the request names in words or as
+  hex ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.colours`);
 - ``relative_target`` (certain): the sub-instruction is about the element after or before an id ("delete the
   paragraph after p24") and the call targets that id itself;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
@@ -35,7 +37,10 @@ from difflib import SequenceMatcher
 from typing import Any, Iterator
 
 from autodw.agent import grounding, requests
+from autodw.colours import colour_names_in, colour_ranges
+from autodw.errors import ArgumentError
 from autodw.ids import ID_IN_TEXT
+from autodw.units import hex_color
 
 State = dict[str, Any]
 QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal) is an altered quote
@@ -74,6 +79,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _numbers(api, args, instruction)
     findings += _not_at_end(args, instruction, before)
     findings += _relative_target(args, sub_instruction)
+    findings += _unnamed_colours(args, instruction)
     return findings
 
 
@@ -157,6 +163,40 @@ def _relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding
         return []
     return [Finding("relative_target", f"the sub-instruction is about the element next to {', '.join(hit)}, but the "
                                        f"call targets {', '.join(hit)} itself", True)]
+
+
+_COLOUR_KEYS = re.compile(r"colou?r|fill|shading", re.IGNORECASE)
+_HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
+
+
+def _unnamed_colours(args: dict[str, Any], instruction: str) -> list[Finding]:
+    names = colour_names_in(instruction)
+    hexes = {h.upper() for h in _HEX_IN_TEXT.findall(instruction)}
+    if not names and not hexes:
+        return []
+    ranges = colour_ranges()
+    out = []
+    for key, value in _colour_args(args):
+        try:
+            rgb = hex_color(value)
+        except ArgumentError:
+            continue
+        if rgb not in hexes and not any(ranges[n].contains(rgb) for n in names):
+            said = ", ".join([*names, *sorted(hexes)])
+            out.append(Finding("unnamed_colour", f"{key}={value} is not {said} (the colours the request names)", True))
+    return out
+
+
+def _colour_args(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """(argument name, value) of the colour arguments, nested ones included (a border's colour)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _colour_args(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _colour_args(v, key)
+    elif isinstance(value, str) and _COLOUR_KEYS.search(key) and value.lower() not in ("auto", "none"):
+        yield key, value
 
 
 def _ids(state: State) -> Iterator[str]:

@@ -35,7 +35,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
 from autodw.state.effective import VISIBLE_ON_SPACES, dominant_format, segments
-from autodw.eval.colours import colour_names_in, same_named_colour
+from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
 CM_TOLERANCE = 0.05

@@ -1,7 +1,7 @@
 """Colour names as ranges: which hex colours a person would call "blue" (data: ``colour_names.json``).
 
-Used by the judge's colour tolerance: when an instruction names a colour in words, any colour of that
-name is accepted, e.g. "blue" accepts 0000FF and 0070C0 but not 00B050.
+Used by the judge's colour tolerance and the agent's rule checks: when an instruction names a colour in words, any
+colour of that name is accepted, e.g. "blue" accepts 0000FF and 0070C0 but not 00B050.
 """
 
 from __future__ import annotations
