@@ -55,6 +55,15 @@ def test_elements_named_without_quotes(state, request_text, found):
     assert [(m.quote, m.id, m.kind) for m in grounding.named(state, request_text)] == found
 
 
+def test_paragraphs_described_by_what_they_say(state):
+    found = grounding.described(state, "Add a comment to the paragraph about the logo being used on customer material.")
+    assert found[0].id == "p31" and found[0].how == "about"  # "The logo above is used on all customer-facing material."
+    assert [m.quote for m in grounding.described(state, "Make the paragraph about pricing italic")][:1] == ["pricing"]
+    assert grounding.described(state, "Make the paragraph about zebras bold") == []  # no paragraph shares a word
+    # "the logo" inside a description is not the picture
+    assert not [m for m in grounding.named(state, "Comment on the paragraph about the logo") if m.kind == "picture"]
+
+
 def test_an_opening_a_cell_and_new_text(state):
     matches = grounding.ground(state, 'Bold the "The table below..." paragraph and the "West" row; add "Brand new text".')
     assert [(m.quote, m.id, m.how) for m in matches][:1] == [("The table below", "p8", "starts")]

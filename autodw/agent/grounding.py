@@ -6,8 +6,8 @@ the API generator run, every quoted text is looked up in the state (exact text, 
 with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids; a
 heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A
 quote that matches nothing is new text, and is left alone. Elements named without quotes are found too (:func:`named`):
-headings and row labels by their words, the n-th table, the only chart or picture. Descriptions by meaning ("the
-paragraph about parking") are not resolved.
+headings and row labels by their words, the n-th table, the only chart or picture; and paragraphs described by what
+they say (:func:`described`: "the paragraph about parking"), by shared words and multilingual-e5 similarity.
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
 as typed, CJK punctuation included, even when the model rewrote "。" as "." on the way.
@@ -128,7 +128,10 @@ def ground(state: State, text: str) -> list[Match]:
             ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under)))
         ranked.sort(key=lambda r: r[0])
         out += [m for _, m in ranked[:MAX_MATCHES]]
-    return out + [m for m in named(state, text) if m.id not in {o.id for o in out}]
+    for m in [*named(state, text), *described(state, text)]:
+        if m.id not in {o.id for o in out}:
+            out.append(m)
+    return out
 
 
 # --- elements named without quotes ------------------------------------------------------------
@@ -176,10 +179,12 @@ def named(state: State, text: str) -> list[Match]:
         if tables and -1 <= n <= len(tables) and n != 0:
             t = tables[n - 1 if n > 0 else -1]
             out.append(Match(m.group(0), t["id"], "table", "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+    inside_descriptions = [m.span() for m in _DESCRIBED.finditer(text)]  # "the paragraph about the logo": no picture
     for kind, pattern in _ONE_OF:
         found = [i for i in state.get("images", []) if i.get("type") == kind and i.get("id")]
-        if len(found) == 1 and pattern.search(text):
-            out.append(Match(pattern.search(text).group(0), found[0]["id"], kind, "named", found[0].get("title") or ""))
+        said = next((m for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in inside_descriptions)), None)
+        if len(found) == 1 and said is not None:
+            out.append(Match(said.group(0), found[0]["id"], kind, "named", found[0].get("title") or ""))
     return out
 
 
@@ -191,7 +196,7 @@ def grounding_lines(matches: list[Match]) -> str:
     for m in matches:
         where = f"{m.id} ({m.kind})"
         shown = m.text if len(m.text) <= 60 else m.text[:57] + "..."
-        how = "is" if m.how in ("is", "named") else m.how + ":"
+        how = {"is": "is", "named": "is", "about": "may be:"}.get(m.how, m.how + ":")
         line = f'"{m.quote}" -> {where} {how} "{shown}"' if shown else f'"{m.quote}" -> {where}'
         if m.under:
             line += f"; under it: {m.under[0]}" + (f" to {m.under[1]}" if m.under[1] != m.under[0] else "")
@@ -223,3 +228,44 @@ def _restore(text: str, user_quotes: list[str]) -> str:
             text = text[:at] + quote + text[at + len(quote):]
             start = at + len(quote)
     return text
+
+
+# --- elements described by what they say ----------------------------------------------------------
+
+_DESCRIBED = re.compile(r"\b(?:paragraph|sentence|text|part|one|line|passage)\s+(?:that\s+(?:is|talks|speaks)\s+)?"
+                        r"(?:about|on|regarding|discussing|mentioning|that\s+(?:mentions|discusses|covers|says))\s+"
+                        r"(?:the\s+)?(.{3,80}?)(?=[,.;:!?]|\s+(?:and|then|to|into|with|as|in\s+(?:bold|italics?))\b|$)"
+                        r"|关于(.{2,30}?)的(?:段落|那段|那一段|那句话|内容)|(?:讲|谈|提到|说)(.{2,30}?)的(?:段落|那段|那一段|那句话)",
+                        re.IGNORECASE)
+_LOOK_WORDS = re.compile(r"(?:\s+(?:italic|italics|bold|underlined|red|blue|green|black|grey|gray|orange|purple|"
+                         r"yellow|larger|smaller|centred|centered))+$", re.IGNORECASE)  # "the paragraph about X italic"
+MAX_DESCRIBED = 2  # paragraphs shown per description
+MAX_EMBEDDED = 80  # paragraphs embedded per description at most (the encoder takes ~10-30 ms per paragraph)
+
+
+def _overlaps(description: str, text: str) -> bool:
+    """Whether `text` shares a content word (5-letter stems) or, for Chinese, two characters with `description`."""
+    if re.search(r"[\u4e00-\u9fff]", description):
+        return any(description[i:i + 2] in text for i in range(len(description) - 1))
+    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", description.casefold())} - {"about", "which", "there", "their"}
+    return any(w[:5] in stems for w in re.findall(r"[a-z]{4,}", text.casefold()))
+
+
+def described(state: State, text: str) -> list[Match]:
+    """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段"): those sharing
+    a word with the description, ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
+    out: list[Match] = []
+    for m in _DESCRIBED.finditer(text):
+        description = _LOOK_WORDS.sub("", next(g for g in m.groups() if g is not None)).strip()
+        body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
+        candidates = [p for p in body if _overlaps(description, p["text"])][:MAX_EMBEDDED]
+        if not candidates:
+            continue
+        from autodw.intents.embedding import encoder  # loaded only when a request describes an element
+
+        e5 = encoder()
+        scores = (e5.passage([p["text"] for p in candidates]) @ e5.query([description]).T).ravel()
+        for i in sorted(range(len(candidates)), key=lambda i: -scores[i])[:MAX_DESCRIBED]:
+            p = candidates[i]
+            out.append(Match(description, p["id"], "paragraph", "about", p["text"]))
+    return out
