@@ -161,7 +161,8 @@ def test_a_colour_the_request_does_not_name(state):
     for instruction, args in (("Make the Highlights heading dark red", {"color": "C00000"}),
                               ("把标题改成深蓝色", {"color": "1F3864"}), ("Use 1F4E79 for p3", {"color": "1F4E79"}),
                               ("Frame p3 with a 1 pt teal line", {"border": {"color": "008080"}}),
-                              ("Make p3 bold", {"color": "FF0000"})):  # no colour named: nothing to compare with
+                              ("Make p3 bold", {"color": "FF0000"}),  # no colour named: nothing to compare with
+                              ("Make p3 red on a pale yellow background", {"color": "FF0000", "fill": "FFF2CC"})):
         assert checks.check_call("Do it.", instruction, "set_text_format", {"paragraphs": "p3", **args}, state, {}) == []
 
 

@@ -14,8 +14,9 @@ says so in the verdict); the others are shown to the validator as hints. The che
   numbers of that unit, when the instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm");
 - ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
   does not mention, when it mentions numbers;
-- ``unnamed_colour`` (certain): a colour the call sets is of none of the colours the request names in words or as
-  hex ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.colours`);
+- ``unnamed_colour`` (certain): a text or line colour the call sets is of none of the colours the request names in
+  words or as hex ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.colours`; fills
+  and shading are not checked: requests leave their pale tints unnamed);
 - ``relative_target`` (certain): the sub-instruction is about the element after or before an id ("delete the
   paragraph after p24") and the call targets that id itself;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
@@ -165,7 +166,7 @@ def _relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding
                                        f"call targets {', '.join(hit)} itself", True)]
 
 
-_COLOUR_KEYS = re.compile(r"colou?r|fill|shading", re.IGNORECASE)
+_COLOUR_KEYS = re.compile(r"^(?:font_)?colou?r$", re.IGNORECASE)  # text and line colours; fills are often unnamed tints
 _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 
 
