@@ -126,3 +126,9 @@ def test_a_replayed_local_run_reproduces_the_recorded_one_exactly(tmp_path, monk
     capsys.readouterr()
     assert main(args + ["--profile", "hosted"]) == 2
     assert "has no recorded answer" in capsys.readouterr().err
+
+
+def test_a_removed_setting_loads_only_with_its_neutral_value():
+    assert AgentConfig.from_dict({"worked_examples": 0, "rollback": "arg"}).rollback == "arg"
+    with pytest.raises(ConfigError, match="removed settings"):
+        AgentConfig.from_dict({"worked_examples": 1})

@@ -262,52 +262,6 @@ def test_a_third_identical_call_ends_the_instruction(doc):
     assert llm.remaining()  # the fourth plan was never asked for
 
 
-# --- worked examples -------------------------------------------------------------------------------------
-
-
-def test_the_worked_example_library_is_devs_gold_and_nothing_of_test():
-    from autodw.agent.examples import library
-    from autodw.dwbench.records import load_instructions
-
-    lib = library()
-    dev = load_instructions("dev")
-    assert [e.instruction for e in lib.examples] == [i.text for i in dev]  # rebuilt whenever dev changes
-    assert [list(e.calls) for e in lib.examples] == [[(c.api, c.args) for c in i.gold] for i in dev]
-    assert not {e.instruction for e in lib.examples} & {i.text for i in load_instructions("test")}
-    assert lib.vectors.shape == (len(dev), 384)
-
-
-def test_nearest_examples_never_show_the_request_itself():
-    from autodw.agent.examples import library, planner_text, short_call
-
-    lib = library()
-    request = lib.examples[5].instruction
-    assert lib.nearest(request, 1)[0].instruction == request  # it is its own nearest neighbour...
-    assert all(e.instruction != request for e in lib.nearest(request, 3, exclude=request))  # ...and never shown
-    text = planner_text(lib.nearest(request, 1, exclude=request))
-    assert text.startswith("A similar request solved on another document") and "1. " in text
-    assert short_call("x", {"text": "a" * 100, "items": list("abcdef")}) == 'x({"text": "' + "a" * 37 + '...", "items": ["a", "b", "c", "d", "..."]})'
-
-
-def test_the_planner_and_generator_see_worked_examples(doc):
-    script = {"planner": [plan("Make paragraph p32 italic."), DONE],
-              "api_chooser": [{"api": "set_text_format"}],
-              "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p32", "italic": True}}],
-              "validator": [PASS]}
-    agent, llm = agent_for(script, classifier=FixedClassifier([("format_style_editing", 1.0)]),
-                           config=AgentConfig(two_stage_api_choice=True, worked_examples=1))
-    agent.run(doc, ["Make the Next Steps heading italic."])
-    planner = next(r for r in llm.requests if r["role"] == "planner")["messages"][1]["content"]
-    generator = next(r for r in llm.requests if r["role"] == "api_generator")["messages"][1]["content"]
-    assert planner.startswith("A similar request solved on another document")
-    assert "An example call of set_text_format from another document" in generator
-    agent, llm = agent_for(script,
-                           classifier=FixedClassifier([("format_style_editing", 1.0)]),
-                           config=AgentConfig(two_stage_api_choice=True))  # off by default
-    agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Make the Next Steps heading italic."])
-    assert all("another document" not in m["content"] for r in llm.requests for m in r["messages"])
-
-
 def test_no_new_step_after_the_llm_call_limit(doc):
     agent, llm = agent_for({
         "planner": [plan("Add 'x' at the end."), plan("Add 'y' at the end.")],

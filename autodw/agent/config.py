@@ -15,6 +15,9 @@ from typing import Any
 from autodw.errors import ConfigError
 
 PROFILE_NAMES = ("hosted", "local")
+#: settings that were removed, with the value that behaves as if they were absent (a configuration recorded with it
+#: still loads): worked examples did not help on the instruction set (18 -> 15 of 27) and were deleted
+RETIRED = {"worked_examples": 0}
 VERDICT_RULES = ("paper", "decision")  # the keys of PROFILES (declared below, once the class exists)
 PLANNER_STATES = ("current", "start")
 ROLLBACK_NAMES = ("none", "arg", "full")
@@ -54,8 +57,6 @@ class AgentConfig:
     grounding: bool = True  # quoted texts resolved to element ids and shown to the planner and API generator
     rule_checks: bool = True  # deterministic checks beside the validator (autodw.agent.checks)
     llm_validator: bool = True  # ask the LLM validator when no rule check rejects (False: the rule checks alone judge)
-    worked_examples: int = 0  # solved instructions shown to the planner (and a call of the chosen API to the
-    # generator) from the worked-example library (autodw.agent.examples); 0 = none
     # a compound instruction is split into its requests (autodw.agent.requests), planned one after the other, each
     # with its own max_steps and max_llm_calls
     split_requests: bool = False
@@ -96,7 +97,11 @@ class AgentConfig:
         """The configuration :meth:`to_dict` wrote (ConfigError if a name is unknown or a value invalid)."""
         if not isinstance(data, dict):
             raise ConfigError(f"an agent configuration must be a JSON object, not {type(data).__name__}")
-        return cls().override(**data)
+        retired = {k: v for k, v in data.items() if k in RETIRED}
+        if any(v != RETIRED[k] for k, v in retired.items()):
+            raise ConfigError(f"this configuration uses removed settings {retired}; replay it with the autodw version "
+                              "that recorded it")
+        return cls().override(**{k: v for k, v in data.items() if k not in RETIRED})
 
 
 def _problems(c: AgentConfig) -> list[str]:
@@ -110,8 +115,6 @@ def _problems(c: AgentConfig) -> list[str]:
         value = getattr(c, name)
         if type(value) is not int or value < 1:
             out.append(f"{name} must be a whole number >= 1, not {value!r}")
-    if type(c.worked_examples) is not int or not 0 <= c.worked_examples <= 3:
-        out.append(f"worked_examples must be a whole number from 0 to 3, not {c.worked_examples!r}")
     if c.max_llm_calls is not None and (type(c.max_llm_calls) is not int or c.max_llm_calls < 1):
         out.append(f"max_llm_calls must be a whole number >= 1 or None, not {c.max_llm_calls!r}")
     if type(c.output_retries) is not int or c.output_retries < 0:

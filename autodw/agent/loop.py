@@ -15,8 +15,8 @@ For each instruction, until the planner says it is done or the step limit is hit
 
 The settings are an :class:`~autodw.agent.config.AgentConfig` (a backend's profile when none is given); what the
 prompts show is built in :mod:`autodw.agent.views`; the heuristics for planners that re-plan finished work
-(not the paper's) are in :mod:`autodw.agent.heuristics`; grounding of quoted texts and worked examples (issue 18) in
-:mod:`autodw.agent.grounding` and :mod:`autodw.agent.examples`. Any exception that no typed error describes is our bug: the
+(not the paper's) are in :mod:`autodw.agent.heuristics`; grounding, rule checks and request splitting (issue 18) in
+:mod:`autodw.agent.grounding`, :mod:`autodw.agent.checks` and :mod:`autodw.agent.requests`. Any exception that no typed error describes is our bug: the
 instruction ends as ``internal_error`` and :class:`~autodw.errors.InternalError` is raised, never shown to the LLM.
 """
 
@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from autodw.agent import checks, examples, grounding, heuristics, prompts, requests, views
+from autodw.agent import checks, grounding, heuristics, prompts, requests, views
 from autodw.agent.config import AgentConfig, config_for
 from autodw.agent.events import EventSink
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Step, Verdict
@@ -213,7 +213,7 @@ class Agent:
             history = ("(The document state above is from before these operations; the elements they changed "
                        "are shown as they are now after the list.)\n" + history + views.touched_now(record, state))
         msgs = prompts.messages("planner", instruction=instruction, session_context=views.session_context(session) + context,
-                                history=history, state=state_text, examples=examples.for_planner(instruction, self.config.worked_examples))
+                                history=history, state=state_text)
         schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
@@ -332,11 +332,7 @@ class Agent:
             specs = [self._choose_api(step, specs, feedback, ctx.run)]
             allowed = [specs[0].name]
         docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
-        example = ""
-        if self.config.worked_examples and len(specs) == 1:
-            args = examples.library().call_of(specs[0].name, step.sub_instruction, exclude=record.instruction)
-            example = examples.generator_text(specs[0].name, args)
-        msgs = prompts.messages("api_generator", api_docs=docs, state=state_text, example=example,
+        msgs = prompts.messages("api_generator", api_docs=docs, state=state_text,
                                 history=views.history(record, self.config.history_chars),
                                 instruction=record.instruction, sub_instruction=step.sub_instruction, feedback=feedback)
 

