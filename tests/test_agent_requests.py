@@ -81,3 +81,17 @@ def test_a_stalled_request_ends_alone():
     record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Do something vague; add a paragraph 'Two.'"]).instructions[0]
     assert texts(doc)[-1] == "Two." and not llm.remaining()
     assert record.status == "error" and "no usable next step" in record.error
+
+
+def test_a_request_whose_planner_repeats_a_done_step_ends_at_once():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    llm = ScriptedBackend({
+        "planner": [{**plan("Insert a paragraph 'One.' at the end."), "remaining": ["Check the new paragraph's style."]},
+                    {**plan("Insert a paragraph 'One.' at the end."), "remaining": []},
+                    last("Insert a paragraph 'Two.' at the end.")],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
+        "validator": [PASS] * 2,
+    })
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
+    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
+    assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()

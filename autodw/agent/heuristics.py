@@ -2,7 +2,8 @@
 :class:`autodw.agent.config.AgentConfig`. None of them is part of the paper's method.
 
 - ``refuse_repeated_steps``: a planned sub-instruction equal to an accepted one of the same instruction is refused,
-  and the planner told so (:func:`repeated_step`).
+  and the planner told so (:func:`repeated_step`); for one request of a split instruction it ends that request (its
+  planner re-planning finished work says the request is done).
 - ``end_on_repeated_call``: a step whose call repeats an accepted call of the instruction (API and arguments) and
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a
   loop (page numbers inserted five times). Either is undone and the instruction ends (:func:`repeated_call`). A

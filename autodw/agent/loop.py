@@ -223,6 +223,9 @@ class Agent:
             if not (answer.get("sub_instruction") or "").strip():
                 raise LLMOutputError('"sub_instruction" must be a non-empty string when "done" is false')
             repeated = heuristics.repeated_step(record, answer["sub_instruction"]) if self.config.refuse_repeated_steps else None
+            if repeated is not None and context:  # one request of a split instruction: its work is done
+                return {"done": True, "sub_instruction": None, "remaining": [],
+                        "reason": f"re-planned step {repeated.number}, which is done"}
             if repeated is not None:
                 raise LLMOutputError(f"step {repeated.number} already carried out this operation and it was accepted; "
                                      "give a different operation, or answer done if the instruction is complete")
