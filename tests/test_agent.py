@@ -535,3 +535,16 @@ def test_the_state_is_read_once_per_executed_call(doc, monkeypatch):
     })
     agent.run(doc, ["Put 'Risks follow.' after the appendix heading"])
     assert not llm.remaining() and len(reads) == 2 + 2  # two plans, two validated calls (the validator reuses the read)
+
+
+def test_a_call_that_only_reads_is_accepted_and_repeating_it_is_not_an_internal_error(doc):
+    find = {"api": "find_text", "args": {"query": "region"}}
+    agent, llm = agent_for({
+        "planner": [plan("Find where 'region' occurs."), plan("Find the word 'region' again.")],
+        "api_generator": [find, find],
+        "validator": [],
+    }, classifier=FixedClassifier([("content_modification", 0.9), ("content_creation", 0.06),
+                                   ("format_style_editing", 0.04)]))
+    record = agent.run(doc, ["Where does 'region' occur?"]).instructions[0]
+    assert record.status == "done" and record.steps[0].accepted.api == "find_text"
+    assert record.steps[1].redundant and not llm.remaining()

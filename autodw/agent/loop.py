@@ -77,6 +77,12 @@ class Outcome:
     after: State | None = None
 
 
+def _undo(doc: WordDocument, outcome: Outcome) -> None:
+    """Restore the document as it was before the outcome's call (a call that only read took no snapshot)."""
+    if outcome.snapshot is not None:
+        doc.restore(outcome.snapshot)
+
+
 def _candidate(answer: dict[str, Any], allowed: list[str]) -> str:
     """The answer's API name, if it is one of the offered ones (LLMOutputError naming them otherwise)."""
     name = answer.get("api")
@@ -253,20 +259,20 @@ class Agent:
             if self.config.end_on_repeated_call and attempt.ok:
                 repeated = heuristics.repeated_call(ctx.record, attempt)
                 if repeated is not None:  # the planner re-planned finished work: that step's call again
-                    ctx.doc.restore(outcome.snapshot)
+                    _undo(ctx.doc, outcome)
                     attempt.rolled_back = step.redundant = True
                     self._emit("redundant_step", {"step": step.number, "repeats": repeated.number,
                                                   "changed": attempt.changed})
                     return
-            if attempt.ok and not levels:
-                attempt.accepted = True
+            if attempt.ok and (not levels or self.registry.get(attempt.api).read_only):
+                attempt.accepted = True  # nothing to validate in a call that only reads (find_text)
                 return
             if attempt.ok:
                 attempt.verdict = self._validate(ctx, attempt, outcome.after)
                 if attempt.verdict.accepted:
                     attempt.accepted = True
                     return
-                ctx.doc.restore(outcome.snapshot)
+                _undo(ctx.doc, outcome)
                 attempt.rolled_back = True
                 feedback = (f"The previous call {prompts.format_call(attempt.api, attempt.args)} was rejected by the "
                             f"validator: {attempt.verdict.explanation}")
