@@ -17,6 +17,8 @@ from autodw.errors import BenchmarkDataError
 
 needs_corpus = pytest.mark.skipif(not corpus_dir().is_dir(), reason="the shared corpus (../shared/corpus) is not available")
 READ_ONLY_OR_EXPORT = {"find_text", "export_document", "save_copy"}
+#: APIs added after DWBench was generated (issue 18); its instructions have none of their kinds
+NEWER_THAN_DWBENCH = {"format_matches", "text_to_table"}
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +64,7 @@ def test_whole_benchmark(dev, test_split):
     assert sum(1 for s in sessions if s.source.kind == "corpus") >= 30
     use = Counter(c.api for i in instructions for c in i.gold)
     for spec in registry():
-        if not spec.read_only and spec.name not in READ_ONLY_OR_EXPORT:
+        if not spec.read_only and spec.name not in READ_ONLY_OR_EXPORT | NEWER_THAN_DWBENCH:
             assert use[spec.name] >= 3, f"{spec.name} is used {use[spec.name]} times"
     # later turns build on earlier ones: many instructions name something an earlier turn created
     assert sum(1 for i in instructions if i.turn > 1 and any(w in i.text for w in ("you just", "that new", "the new", "you added", "you inserted", "earlier", "刚", "新加", "前面让你"))) >= 100
