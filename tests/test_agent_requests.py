@@ -95,3 +95,17 @@ def test_a_request_whose_planner_repeats_a_done_step_ends_at_once():
     config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
     record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
+
+
+def test_a_step_that_failed_twice_is_not_planned_a_third_time():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    bad = {"api": "insert_paragraph", "args": {"text": "x", "position": {"after": "p9999"}}}  # an id that does not exist
+    llm = ScriptedBackend({
+        "planner": [last("Insert 'x' after p9999.")] * 3 + [last("Insert a paragraph 'Two.' at the end.")],
+        "api_generator": [bad] * 4 + [{"api": "insert_paragraph", "args": {"text": "Two.", "position": "end"}}],
+        "validator": [PASS],
+    })
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True, rollback="arg")
+    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'x' after p9999; add 'Two.' at the end"]).instructions[0]
+    assert len([s for s in record.steps if s.accepted is None]) == 2  # the third plan of it was refused at once
+    assert texts(doc)[-1] == "Two." and "failed 2 times" in record.error and not llm.remaining()

@@ -3,7 +3,8 @@
 
 - ``refuse_repeated_steps``: a planned sub-instruction equal to an accepted one of the same instruction is refused,
   and the planner told so (:func:`repeated_step`); for one request of a split instruction it ends that request (its
-  planner re-planning finished work says the request is done).
+  planner re-planning finished work says the request is done). A sub-instruction that already failed twice ends the
+  request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit.
 - ``end_on_repeated_call``: a step whose call repeats an accepted call of the instruction (API and arguments) and
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a
   loop (page numbers inserted five times). Either is undone and the instruction ends (:func:`repeated_call`). A
@@ -32,6 +33,17 @@ def repeated_step(record: InstructionResult, sub_instruction: str) -> Step | Non
     """An earlier accepted step of this instruction with the same sub-instruction (see :func:`normalized`), if any."""
     key = normalized(sub_instruction)
     return next((s for s in record.steps if s.accepted is not None and normalized(s.sub_instruction) == key), None)
+
+
+MAX_FAILED_REPEATS = 2  # times a sub-instruction may fail before planning it again stops the request
+
+
+def failed_repeatedly(record: InstructionResult, sub_instruction: str) -> bool:
+    """Whether this sub-instruction (see :func:`normalized`) already failed :data:`MAX_FAILED_REPEATS` times in the
+    instruction (every attempt rejected or in error): planning it again would loop."""
+    key = normalized(sub_instruction)
+    return sum(1 for s in record.steps if s.accepted is None and s.attempts and normalized(s.sub_instruction) == key) \
+        >= MAX_FAILED_REPEATS
 
 
 MAX_SAME_CALLS = 2  # accepted identical calls (API and arguments) an instruction may make

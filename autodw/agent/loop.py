@@ -53,7 +53,8 @@ class IntentClassifier(Protocol):
 
 
 class PlannerStalled(LLMOutputError):
-    """The planner kept answering with invalid or already-completed steps; the instruction ends as an error."""
+    """The planner kept answering with invalid or already-completed steps, or planned again a step that kept failing;
+    the instruction (one request of a split one) ends as an error."""
 
 
 @dataclass
@@ -228,6 +229,9 @@ class Agent:
                 return answer
             if not (answer.get("sub_instruction") or "").strip():
                 raise LLMOutputError('"sub_instruction" must be a non-empty string when "done" is false')
+            if self.config.refuse_repeated_steps and heuristics.failed_repeatedly(record, answer["sub_instruction"]):
+                raise PlannerStalled(f"the planner planned again a step that failed {heuristics.MAX_FAILED_REPEATS} "
+                                     f"times: {answer['sub_instruction']}")
             repeated = heuristics.repeated_step(record, answer["sub_instruction"]) if self.config.refuse_repeated_steps else None
             if repeated is not None and context:  # one request of a split instruction: its work is done
                 return {"done": True, "sub_instruction": None, "remaining": [],
@@ -239,6 +243,8 @@ class Agent:
 
         try:
             return self._ask("planner", msgs, schema, check, run)
+        except PlannerStalled:
+            raise
         except LLMOutputError as exc:
             raise PlannerStalled(f"the planner gave no usable next step: {exc}") from exc
 
@@ -418,6 +424,8 @@ class Agent:
                                     "model": completion.model})
             try:
                 return check(parse_json_object(completion.text))
+            except PlannerStalled:  # not a bad answer: asking again would not help
+                raise
             except (LLMOutputError, ApiError) as exc:
                 error = str(exc)
                 self._emit("invalid_output", {"role": role, "attempt": attempt + 1, "error": error})
