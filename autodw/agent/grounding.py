@@ -255,9 +255,9 @@ def described(state: State, text: str) -> list[Match]:
     """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段"): those sharing
     a word with the description, ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
     out: list[Match] = []
+    body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
     for m in _DESCRIBED.finditer(text):
         description = _LOOK_WORDS.sub("", next(g for g in m.groups() if g is not None)).strip()
-        body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
         candidates = [p for p in body if _overlaps(description, p["text"])][:MAX_EMBEDDED]
         if not candidates:
             continue

@@ -161,8 +161,8 @@ class Agent:
                     f"The user's message makes {len(parts)} requests; this is request {k}: do it alone (the others are "
                     f"done before or after it). The whole message: {instruction}\n\n")
                 try:
-                    if not self._run_request(doc, part, context, record, run, session):
-                        stopped = stopped or record.status  # the next requests still run
+                    ended = self._run_request(doc, part, context, record, run, session)
+                    stopped = stopped or ended  # the next requests still run
                 except PlannerStalled as exc:  # this request ends; the next ones still run
                     stopped, record.error = stopped or "error", record.error or str(exc)
             record.status = stopped or "done"
@@ -184,16 +184,15 @@ class Agent:
                                            "accepted_calls": record.accepted_calls()})
 
     def _run_request(self, doc: WordDocument, request: str, context: str, record: InstructionResult, run: RunResult,
-                     session: list[InstructionResult]) -> bool:
+                     session: list[InstructionResult]) -> str | None:
         """Plan and carry out `request` (the instruction, or one of its requests with `context` saying which) until
-        the planner says it is done; False when it stopped at a limit (``record.status`` says which)."""
+        the planner says it is done (None), or the limit it stopped at ("call_limit", "step_limit")."""
         planner_view: str | None = None  # the rendered state the planner sees
         calls_before = run.total_usage.calls
         for _ in range(self.config.max_steps):
             limit = self.config.max_llm_calls
             if limit is not None and run.total_usage.calls - calls_before >= limit:
-                record.status = "call_limit"
-                return False
+                return "call_limit"
             state = extract_state(doc)
             if planner_view is None or self.config.planner_state == "current":
                 planner_view = (views.grounded_view(state, request, record, self.config.planner_state_budget,
@@ -202,16 +201,15 @@ class Agent:
             plan = self._plan(request, record, planner_view, state, run, session, context)
             self._emit("plan", {"step": len(record.steps) + 1, **plan})
             if plan["done"]:
-                return True
+                return None
             step = Step(number=len(record.steps) + 1, sub_instruction=plan["sub_instruction"])
             record.steps.append(step)
             self._run_step(StepContext(doc, step, state, record, run, request))
             finished = (self.config.stop_when_nothing_remains and step.accepted
                         and heuristics.nothing_remains(plan, record, self.config.restate_ratio))
             if step.redundant or finished:
-                return True
-        record.status = "step_limit"
-        return False
+                return None
+        return "step_limit"
 
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: State,
               run: RunResult, session: list[InstructionResult], context: str = "") -> dict[str, Any]:
@@ -319,7 +317,7 @@ class Agent:
                 attempt.changed = outcome.after != ctx.before
                 attempt.changes = summarize_change(analyze_change(ctx.before, outcome.after))
             except StateExtractionError as exc:
-                ctx.doc.restore(outcome.snapshot)
+                _undo(ctx.doc, outcome)
                 outcome.after = None
                 attempt.ok, attempt.error, attempt.state_failed = False, f"the document state could not be read after the call: {exc}", True
         except ApiError as exc:  # a bad call; execute() has already restored the document

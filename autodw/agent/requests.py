@@ -39,9 +39,7 @@ MIN_REQUEST_CHARS = 4
 def _boundaries(text: str) -> list[tuple[int, int]]:
     """(start, end) of each separator of `text` that ends a request."""
     found, closing = [], []
-    i = 0
-    while i < len(text):
-        ch = text[i]
+    for i, ch in enumerate(text):
         if closing and ch == closing[-1]:
             closing.pop()
             if not closing and re.match(r"(?:然后|接着|另外|此外)", text[i + 1:]):  # “...。”接着...: nothing between
@@ -60,7 +58,6 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
                 found.append((i, i + 1))
             elif ch in ".?!" and re.match(r"\s+[A-Z\u4e00-\u9fff“\"]", rest) and not _abbreviation(text[:i]):
                 found.append((i, i + 1))
-        i += 1
     return found
 
 

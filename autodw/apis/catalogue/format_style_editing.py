@@ -21,7 +21,7 @@ from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, li
                                          restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_by_id, style_part)
-from autodw.apis.ooxml.search import not_found, selected_paragraphs
+from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
 from autodw.apis.ooxml.text import find_matches, isolate, paragraph_text, resolve_span, text_runs
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SEARCH_PARAMS, SPAN, boolean,
@@ -134,7 +134,6 @@ def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None
     return f"set {describe(props)} on {_listing(done)}"
 
 
-
 HAVING_KEYS = ("bold", "italic", "underline", "strike", "font", "east_asia_font", "size_pt", "color", "highlight",
                "superscript", "subscript")
 HAVING = {"type": "object", "properties": {k: RUN_PARAMS[k] for k in HAVING_KEYS}, "additionalProperties": False,
@@ -182,7 +181,7 @@ def format_matches(doc: WordDocument, find: str | None = None, having: dict | No
     if not chosen:
         if find is not None and looks is None:
             raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
-        raise ArgumentError(_nothing_looks_like(doc, having, find, scope, paragraphs))
+        raise ArgumentError(_nothing_looks_like(doc, looks, having, find, scope, paragraphs))
     for _, runs in chosen:
         _format_runs(runs, props)
     what = " and ".join(x for x in (f"{find!r}" if find is not None else "",
@@ -192,9 +191,8 @@ def format_matches(doc: WordDocument, find: str | None = None, having: dict | No
             f"{_listing([element_id(p) or '?' for p, _ in chosen])}")
 
 
-def _nothing_looks_like(doc: WordDocument, having: dict, find: str | None, scope: str, paragraphs) -> str:
+def _nothing_looks_like(doc: WordDocument, looks: Looks, having: dict, find: str | None, scope: str, paragraphs) -> str:
     """Why no text has `having`, with the values the searched text does have (an LLM can pick one)."""
-    looks = Looks(doc)
     seen: dict[str, set[str]] = {k: set() for k in having}
     for p, _ in selected_paragraphs(doc, scope, paragraphs):
         for r in text_runs(p):
@@ -202,9 +200,8 @@ def _nothing_looks_like(doc: WordDocument, having: dict, find: str | None, scope
             for k in having:
                 seen[k].add(str(fmt.get(k)))
     found = "; ".join(f"{k} values there: {', '.join(sorted(v)[:8])}" for k, v in seen.items())
-    where = f"paragraphs {', '.join(paragraphs)}" if paragraphs else ("the body" if scope == "body" else "the document")
     of = f" among the matches of {find!r}" if find is not None else ""
-    return f"no text in {where} has {describe(having)}{of}; {found}"
+    return f"no text in {searched_where(scope, paragraphs)} has {describe(having)}{of}; {found}"
 
 
 def _listing(labels: list[str]) -> str:

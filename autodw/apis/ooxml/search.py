@@ -16,13 +16,17 @@ def selected_paragraphs(doc: WordDocument, scope: str, paragraphs: list[str] | N
     return list(story_paragraphs(doc, scope))
 
 
+def searched_where(scope: str, paragraphs: list[str] | None) -> str:
+    """What a search covered, for messages: "paragraphs p3, p4", "the body" or "the document"."""
+    return f"paragraphs {', '.join(paragraphs)}" if paragraphs else ("the body" if scope == "body" else "the document")
+
+
 def not_found(doc: WordDocument, query: str, scope: str, paragraphs: list[str] | None, regex: bool, match_case: bool,
               whole_word: bool) -> str:
     """Why nothing matched, with a hint an LLM can act on."""
     def occurs(paras, case: bool) -> bool:
         return any(find_matches(paragraph_text(p), query, regex=regex, match_case=case, whole_word=whole_word) for p, _ in paras)
 
-    where = f"paragraphs {', '.join(paragraphs)}" if paragraphs else ("the body" if scope == "body" else "the document")
     hint = ""
     if match_case and occurs(selected_paragraphs(doc, scope, paragraphs), False):
         hint = "; it occurs with different upper/lower case (set match_case false)"
@@ -32,4 +36,4 @@ def not_found(doc: WordDocument, query: str, scope: str, paragraphs: list[str] |
             hint = '; it occurs in a header, footer or note (use scope "all")'
         elif match_case and occurs(others, False):
             hint = '; it occurs in a header, footer or note with other upper/lower case (use scope "all" and match_case false)'
-    return f"{query!r} was not found in {where}{hint}"
+    return f"{query!r} was not found in {searched_where(scope, paragraphs)}{hint}"
