@@ -507,6 +507,34 @@ def test_repeating_a_call_that_changes_the_document_again_is_a_new_step(doc):
     assert not any(s.redundant for s in record.steps)
 
 
+def test_the_same_content_placed_after_its_own_copy_ends_the_instruction(doc):
+    note = "All figures are in thousands of dollars."
+    first = {"api": "insert_paragraph", "args": {"text": note, "position": {"after": "t1"}}}
+    again = {"api": "insert_paragraph", "args": {"text": note, "position": {"after": "p44"}}}
+    agent, llm = agent_for({
+        "planner": [plan("Insert a paragraph right after table t1."), plan("Insert the text after paragraph p44.")],
+        "api_generator": [first, again],
+        "validator": [PASS],  # the copy is not validated
+    })
+    console = io.StringIO()
+    agent.sinks.append(ConsoleReporter(console))
+    record = agent.run(doc, [f"Add a paragraph after the sales table that says '{note}'"]).instructions[0]
+    assert "the content of step 1 again, next to the copy it made" in console.getvalue()
+    assert record.steps[0].accepted.created == ["p44"] and record.steps[1].redundant
+    assert texts(doc).count(note) == 1 and record.status == "done" and not llm.remaining()
+
+
+def test_the_same_content_placed_elsewhere_is_a_new_step(doc):
+    calls = [{"api": "insert_paragraph", "args": {"text": "TBD", "position": {"after": pid}}} for pid in ("p1", "p3")]
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'TBD' after p1."), plan("Insert 'TBD' after p3."), DONE],
+        "api_generator": calls,
+        "validator": [PASS, PASS],
+    })
+    record = agent.run(doc, ["Put 'TBD' after p1 and after p3"]).instructions[0]
+    assert texts(doc).count("TBD") == 2 and not any(s.redundant for s in record.steps) and not llm.remaining()
+
+
 def test_a_remaining_operation_that_restates_done_work_does_not_count():
     heading = "Insert a level-1 heading 'Risks' after paragraph p41."
     listed = "Insert a list bullet after paragraph p44 with the items 'Supply delays' and 'Currency swings'."

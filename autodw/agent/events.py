@@ -79,7 +79,9 @@ class ConsoleReporter:
         self._p(f"    validator: {d['decision']} ({d['confidence']:.2f}) -> {outcome}: {d['explanation']}")
 
     def _on_redundant_step(self, d: dict[str, Any]) -> None:
-        if d.get("changed"):
+        if d.get("copy"):
+            self._p(f"    the content of step {d['repeats']} again, next to the copy it made: undone, instruction ends")
+        elif d.get("changed"):
             self._p(f"    the same call as step {d['repeats']} once more: a loop; undone, instruction ends")
         else:
             self._p(f"    the same call as step {d['repeats']}, which changed nothing: that work is done; instruction ends")

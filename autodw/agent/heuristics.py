@@ -9,7 +9,10 @@
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a
   loop (page numbers inserted five times). Either is undone and the instruction ends (:func:`repeated_call`). A
   second identical call that changes the document stays ("add F twice"): in DWBench's gold, 2 of 1,467 instructions
-  make a call twice (a cross-reference inserted twice), none three times.
+  make a call twice (a cross-reference inserted twice), none three times. A call that puts the same content as an
+  accepted call next to what that call created (the same paragraph inserted after the one just inserted) repeats
+  it too: no two gold calls of a DWBench dev instruction share an API and content arguments with only the position
+  differing.
 - ``stop_when_nothing_remains``: the instruction ends once a step is accepted for which the planner listed no
   remaining operation, instead of asking the planner again (:func:`nothing_remains`); listed operations that restate
   done work (``restate_ratio``, :func:`restates`) do not count.
@@ -17,6 +20,7 @@
 
 from __future__ import annotations
 
+import json
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -51,12 +55,25 @@ MAX_SAME_CALLS = 2  # accepted identical calls (API and arguments) an instructio
 
 def repeated_call(record: InstructionResult, attempt: Attempt) -> Step | None:
     """The earlier step whose accepted call `attempt` repeats when that shows finished work or a loop (see the module
-    docstring: the same call changing nothing, or made a third time), else None."""
+    docstring: the same call changing nothing, or made a third time, or its content put next to what it created),
+    else None."""
     same = [s for s in record.steps if s.accepted is not None and s.accepted.api == attempt.api
             and s.accepted.args == attempt.args]
     if same and (not attempt.changed or len(same) >= MAX_SAME_CALLS):
         return same[-1]
-    return None
+    return next((s for s in reversed(record.steps) if s.accepted is not None and _next_to_own_copy(attempt, s.accepted)),
+                None)
+
+
+def _next_to_own_copy(attempt: Attempt, earlier: Attempt) -> bool:
+    """Whether `attempt` places the content `earlier` placed (same API, same arguments apart from ``position``, some
+    content) at a position naming an element `earlier` created."""
+    if attempt.api != earlier.api or not attempt.args or not earlier.args or not earlier.created:
+        return False
+    content = {k: v for k, v in attempt.args.items() if k != "position"}
+    if not content or content != {k: v for k, v in earlier.args.items() if k != "position"}:
+        return False
+    return bool(set(ELEMENT_ID.findall(json.dumps(attempt.args.get("position")))) & set(earlier.created))
 
 
 def nothing_remains(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> bool:

@@ -266,7 +266,8 @@ class Agent:
                     _undo(ctx.doc, outcome)
                     attempt.rolled_back = step.redundant = True
                     self._emit("redundant_step", {"step": step.number, "repeats": repeated.number,
-                                                  "changed": attempt.changed})
+                                                  "changed": attempt.changed,
+                                                  "copy": attempt.args != repeated.accepted.args})
                     return
             if attempt.ok and (not levels or self.registry.get(attempt.api).read_only):
                 attempt.accepted = True  # nothing to validate in a call that only reads (find_text)
