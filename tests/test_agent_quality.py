@@ -49,6 +49,7 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     ("把第一个表格居中", [("第一个表格", "t1", "table")]),
     ("Resize the chart to 10 cm and put the logo on the right",
      [("the chart", "chart1", "chart"), ("the logo", "img1", "picture")]),
+    ("Make the company logo 6 cm wide", [("Company Logo", "p29", "heading"), ("the company logo", "img1", "picture")]),
     ("Take notes on the highlights; delete the third table.", []),  # a heading's word in lower case; no third table
 ])
 def test_elements_named_without_quotes(state, request_text, found):
@@ -179,6 +180,36 @@ def test_a_single_request_for_the_end_of_the_document(state):
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
     assert checks.check_call("Insert it after p8.", "Add a line at the end of the Highlights section",
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
+
+
+def test_a_note_of_the_other_kind(state):
+    wrong = checks.check_call("Add a footnote to p39.", "Add a footnote 'Audit pending.' to the methodology paragraph",
+                              "insert_footnote", {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("note_kind", True)] and "'endnote'" in wrong[0].text
+    default = checks.check_call("Add it.", "在第39段末尾加一个尾注“待审计”", "insert_footnote",
+                                {"paragraph": "p39", "text": "待审计"}, state, {})
+    assert [f.check for f in default] == ["note_kind"]  # the API's default kind is a footnote
+    assert checks.check_call("Comment on p39.", "Comment 'wrong' on the endnote's paragraph", "insert_comment",
+                             {"paragraph": "p39", "text": "wrong"}, state, {}) == []
+    for request in ("Add a footnote 'Audit pending.'", "Turn the footnote into an endnote"):
+        assert checks.check_call("Add it.", request, "insert_footnote", {"paragraph": "p39", "text": "Audit pending."},
+                                 state, {}) == []
+
+
+def test_the_other_side_of_the_element_the_request_names(state):
+    request = "Before the appendix, add a level-1 heading 'Risks'."
+    wrong = checks.check_call("Insert it after the appendix.", request, "insert_heading",
+                              {"text": "Risks", "level": 1, "position": {"after": "p38"}}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("wrong_side", True)] and "after p38" in wrong[0].text
+    for position in ({"before": "p38"}, {"after": "p37"}):
+        assert checks.check_call("Insert it.", request, "insert_heading", {"text": "Risks", "level": 1,
+                                                                           "position": position}, state, {}) == []
+    both = "Put 'Risks' after the appendix heading and a page break before the appendix"
+    assert checks.check_call("Insert it.", both, "insert_heading", {"text": "Risks", "level": 1,
+                                                                    "position": {"after": "p38"}}, state, {}) == []
+    chinese = {"paragraphs": [{"id": "p38", "text": "附录：方法"}]}
+    assert [f.check for f in checks.check_call("插入", "在“附录”这个标题之前插入一段“风险”", "insert_paragraph",
+                                               {"text": "风险", "position": {"after": "p38"}}, chinese, {})] == ["wrong_side"]
 
 
 def test_the_generator_sees_the_quoted_elements_first(doc):

@@ -19,6 +19,10 @@ says so in the verdict); the others are shown to the validator as hints. The che
   and shading are not checked: requests leave their pale tints unnamed);
 - ``relative_target`` (certain): the sub-instruction is about the element after or before an id ("delete the
   paragraph after p24") and the call targets that id itself;
+- ``note_kind`` (certain): the request asks for footnotes only and the call makes an endnote, or the other way round;
+- ``wrong_side`` (certain): the call places something after an element the request says to place it before ("before
+  the appendix" -> after the "Appendix: Methodology" heading), or the other way round; an element mentioned on both
+  sides is not checked;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -81,6 +85,8 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _not_at_end(args, instruction, before)
     findings += _relative_target(args, sub_instruction)
     findings += _unnamed_colours(args, instruction)
+    findings += _note_kind(api, args, instruction)
+    findings += _wrong_side(args, instruction, before)
     return findings
 
 
@@ -260,6 +266,52 @@ def _not_at_end(args: dict[str, Any], instruction: str, before: State) -> list[F
         return []
     return [Finding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
                                   'use position "end"', True)]
+
+
+_NOTE_WORDS = {"footnote": re.compile(r"foot-?notes?|脚注", re.IGNORECASE),
+               "endnote": re.compile(r"end-?notes?|尾注", re.IGNORECASE)}
+_NOTE_APIS = ("insert_footnote", "delete_footnote")  # their ``kind`` defaults to a footnote
+
+
+def _note_kind(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    if api not in _NOTE_APIS:
+        return []
+    asked = [kind for kind, words in _NOTE_WORDS.items() if words.search(instruction)]
+    made = args.get("kind", "footnote")
+    if len(asked) != 1 or made not in _NOTE_WORDS or made == asked[0]:
+        return []
+    return [Finding("note_kind", f"the request asks for {asked[0]}s, the call's kind is {made!r}", True)]
+
+
+#: (side, words) in English (before the landmark) and Chinese (after it)
+_SIDE_WORDS = {"before": (r"before|above|ahead\s+of|preceding|in\s+front\s+of", r"之前|前面|以前|上方|上面|前"),
+               "after": (r"after|below|following|under(?:neath)?|beneath", r"之后|后面|以后|下方|下面|后")}
+_FILLER = r"(?:the\s+)?(?:(?:heading|section|paragraph|title|chapter|part)\s+)?[\"'“‘]?"
+
+
+def _mentions(instruction: str, side: str, landmark: str) -> bool:
+    """Whether `instruction` says `side` of the element whose text is `landmark` ("before the appendix")."""
+    english, chinese = _SIDE_WORDS[side]
+    if re.search(r"[\u3040-\u9fff]", landmark):
+        head = re.escape(re.split(r"[\s:：,，、.。;；(（]", landmark)[0][:4])
+        return re.search(rf"{head}[^，。；,;]{{0,10}}?(?:{chinese})", instruction) is not None
+    words = re.findall(r"\w+", landmark)
+    if not words:
+        return False
+    name = r"\W+".join(map(re.escape, words[:1] if len(words[0]) >= MIN_TEXT_CHARS else words[:2]))
+    return re.search(rf"\b(?:{english})\s+{_FILLER}{name}\b", instruction, re.IGNORECASE) is not None
+
+
+def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[Finding]:
+    position = args.get("position")
+    if not isinstance(position, dict) or len(position) != 1:
+        return []
+    side, anchor = next(iter(position.items()))
+    other = {"before": "after", "after": "before"}.get(side)
+    text = next((p.get("text", "") for p, _ in grounding.paragraphs(before) if p["id"] == anchor), "").strip()
+    if other is None or not text or not _mentions(instruction, other, text) or _mentions(instruction, side, text):
+        return []
+    return [Finding("wrong_side", f'the request says {other} "{text[:40]}", the call places it {side} {anchor}', True)]
 
 
 def findings_text(findings: list[Finding]) -> str:

@@ -6,7 +6,7 @@ the API generator run, every quoted text is looked up in the state (exact text, 
 with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids; a
 heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A
 quote that matches nothing is new text, and is left alone. Elements named without quotes are found too (:func:`named`):
-headings and row labels by their words, the n-th table, the only chart or picture; and paragraphs described by what
+headings and row labels by their words, the n-th table, the only chart or picture ("the company logo"); and paragraphs described by what
 they say (:func:`described`: "the paragraph about parking"), by shared words and multilingual-e5 similarity.
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
@@ -141,7 +141,7 @@ _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd"
 _NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+table\b|\btable\s+([1-9])\b"
                         r"|第\s*([一二三四五1-5])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
 _ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
-           ("picture", re.compile(r"\bthe\s+(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
+           ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
 
 
