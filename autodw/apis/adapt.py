@@ -13,6 +13,7 @@ import copy
 import re
 from typing import Any, Iterator
 
+from autodw.apis.catalogue.table_operation import common_separator
 from autodw.apis.registry import ApiSpec
 from autodw.ids import PREFIXES, parse_id
 
@@ -92,7 +93,7 @@ class Adapter:
             out.pop("regex", None)
         if spec.name == "text_to_table":
             lines = [self.text.get(self.mapping.get(i, ""), "") for i in spec.examples[0].args["paragraphs"]]
-            separator = next((name for name, ch in (("tab", "\t"), ("comma", ",")) if all(ch in ln for ln in lines)), None)
+            separator = common_separator(lines)
             if separator is None:
                 raise NotApplicable("no consecutive lines share a separator")
             out["separator"] = separator

@@ -95,8 +95,8 @@ class Ctx:
         return self.st["paragraphs"]
 
     def headings(self, level: int | None = None) -> list[dict]:
-        out = [p for p in self.paragraphs() if _heading_level(p) and p["text"].strip()]
-        return [p for p in out if level is None or _heading_level(p) == level]
+        out = [p for p in self.paragraphs() if heading_level(p) and p["text"].strip()]
+        return [p for p in out if level is None or heading_level(p) == level]
 
     def body(self) -> list[dict]:
         """Ordinary text paragraphs (not headings, titles, lists, TOC or captions) with some text."""
@@ -126,7 +126,7 @@ class Ctx:
         for p in self.paragraphs():
             if p["id"] == pid:
                 return current
-            if _heading_level(p):
+            if heading_level(p):
                 current = p
         return None
 
@@ -134,10 +134,10 @@ class Ctx:
         """Top-level paragraphs after a heading up to the next heading of the same or a higher level."""
         paras = self.paragraphs()
         idx = [p["id"] for p in paras].index(heading_id)
-        level = _heading_level(paras[idx])
+        level = heading_level(paras[idx])
         out = []
         for p in paras[idx + 1:]:
-            lv = _heading_level(p)
+            lv = heading_level(p)
             if lv and lv <= level:
                 break
             out.append(p)
@@ -203,7 +203,7 @@ class Ctx:
         """The shortest opening words (4+ words / 6+ characters) of `p` that no other paragraph starts with."""
         text = " ".join(p["text"].split())
         others = [" ".join(q["text"].split()) for q in self.paragraphs() if q["id"] != p["id"]]
-        if not _has_cjk(text):
+        if not has_cjk(text):
             words = text.split(" ")
             for n in range(4, min(len(words), 9) + 1):
                 cand = " ".join(words[:n]).rstrip(",;:")
@@ -299,7 +299,8 @@ class Ctx:
 _ZH_NUMBER = re.compile(r"第?\d[\d.,]*(?:年\d{1,2}月\d{1,2}日|月\d{1,2}日|年\d{1,2}月|[%％]|万元|亿元|[万亿元个人名家天年月日次项倍台份所位岁周期届章条批]|小时|分钟|季度|平方米|公里)?")
 
 
-def _heading_level(p: dict) -> int:
+def heading_level(p: dict) -> int:
+    """The heading level of a state paragraph (0 if not a heading; only "Heading N", as the data were made with)."""
     m = re.match(r"^Heading (\d)$", p.get("style") or "")
     return int(m.group(1)) if m else 0
 
@@ -307,19 +308,12 @@ def _heading_level(p: dict) -> int:
 def _is_body(p: dict) -> bool:
     style = p.get("style") or "Normal"
     text = p["text"].strip()
-    return (not _heading_level(p) and not p.get("list") and len(text) >= 12 and style in ("Normal", "Body Text", "Quote")
+    return (not heading_level(p) and not p.get("list") and len(text) >= 12 and style in ("Normal", "Body Text", "Quote")
             and "\t" not in p["text"] and "\n" not in p["text"] and "__" not in p["text"])
-
-
-def _has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
-def heading_level(p: dict) -> int:
-    """The heading level of a state paragraph (0 if not a heading)."""
-    return _heading_level(p)
 
 
 def has_cjk(text: str) -> bool:
     """Whether `text` holds Chinese characters."""
-    return _has_cjk(text)
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+

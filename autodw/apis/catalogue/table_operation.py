@@ -172,6 +172,11 @@ def _split_markdown(line: str) -> list[str]:
     return [c.replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", body)]
 
 
+def common_separator(lines: list[str]) -> str | None:
+    """The first of :data:`SEPARATORS` that every line has, if any."""
+    return next((name for name, ch in SEPARATORS.items() if all(ch in ln for ln in lines)), None)
+
+
 def delimited_rows(lines: list[str], separator: str) -> list[list[str]]:
     """Rows of cell texts from text lines: "markdown" (rule lines dropped), "tab", "comma" or "semicolon" (quoted
     fields as in CSV), or "auto" (Markdown if every line starts with "|", else tab, comma, semicolon: the first
@@ -181,8 +186,8 @@ def delimited_rows(lines: list[str], separator: str) -> list[list[str]]:
         if all(ln.lstrip().startswith("|") for ln in lines):
             separator = "markdown"
         else:
-            separator = next((name for name, ch in SEPARATORS.items() if all(ch in ln for ln in lines)), "")
-            if not separator:
+            separator = common_separator(lines)
+            if separator is None:
                 raise ArgumentError("no separator is common to every line (tab, comma, semicolon, or a Markdown table "
                                     "with | at the start of each line); give separator")
     if separator == "markdown":

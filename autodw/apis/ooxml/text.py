@@ -104,7 +104,9 @@ def resolve_span(p: etree._Element, span: dict[str, Any] | None, pid: str = "par
         starts = [m.start() for m in re.finditer(re.escape(needle), text)]
         if len(starts) < occurrence:
             found = f"it occurs {len(starts)} time(s)" if starts else "it does not occur"
-            raise ArgumentError(f"{needle!r} occurrence {occurrence} not found in {pid}: {found}; the text is {_preview(text)}")
+            raise ArgumentError(f"{needle!r} occurrence {occurrence} not found in {pid}: {found}; the text is "
+                                f"{_preview(text)}; copy the match from that text, or leave span out for the whole "
+                                "paragraph")
         start = starts[occurrence - 1]
         return start, start + len(needle)
     start, end = span["start"], span["end"]
