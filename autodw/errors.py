@@ -91,6 +91,10 @@ class LLMConnectionError(LLMError):
     """The endpoint could not be reached or kept failing after retries."""
 
 
+class ContextOverflowError(LLMError):
+    """A prompt does not fit the model's context: the instruction fails (status ``context_overflow``), not the run."""
+
+
 class LLMOutputError(LLMError):
     """The model's output could not be parsed or validated after the allowed retries."""
 

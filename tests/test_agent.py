@@ -15,7 +15,7 @@ from autodw.agent.config import AgentConfig
 from autodw.agent.loop import Agent
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.document import WordDocument
-from autodw.errors import ConfigError, ReplayMissError, StateExtractionError
+from autodw.errors import ConfigError, ContextOverflowError, ReplayMissError, StateExtractionError
 from autodw.llm.replay import RecordingBackend, ReplayBackend
 from autodw.llm.scripted import ScriptedBackend
 from autodw.state import extract_state
@@ -533,6 +533,20 @@ def test_the_same_content_placed_elsewhere_is_a_new_step(doc):
     })
     record = agent.run(doc, ["Put 'TBD' after p1 and after p3"]).instructions[0]
     assert texts(doc).count("TBD") == 2 and not any(s.redundant for s in record.steps) and not llm.remaining()
+
+
+def test_a_prompt_too_long_for_the_model_ends_only_its_instruction(doc):
+    def overflow(messages):
+        raise ContextOverflowError("prompt of 9000 tokens leaves 0 answer tokens")
+
+    agent, llm = agent_for({
+        "planner": [overflow, plan("Insert 'F' at the end."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": "F", "position": "end"}}],
+        "validator": [PASS],
+    })
+    first, second = agent.run(doc, ["Summarise the whole document", "Add F"]).instructions
+    assert (first.status, second.status) == ("context_overflow", "done") and "9000 tokens" in first.error
+    assert texts(doc)[-1] == "F" and not llm.remaining()
 
 
 def test_a_remaining_operation_that_restates_done_work_does_not_count():

@@ -18,7 +18,7 @@ from autodw.agent.config import profile_config
 from autodw.apis import registry
 from autodw.apis.calls import validate_arguments
 from autodw.dwbench.records import corpus_dir, load_split
-from autodw.errors import ConfigError
+from autodw.errors import ConfigError, ContextOverflowError
 from autodw.eval.baselines import BaselineSystem, OneShotAgent
 from autodw.eval.faults import perturb
 from autodw.eval.report import report
@@ -279,6 +279,23 @@ def test_reasoning_only_runs_the_answer_and_re_asks_an_invalid_one(tmp_path):
     assert first["llm_calls"] == 2 and first["prompt_tokens"] > 0  # the invalid answer was shown its error
     assert "no_such_api" in llm.requests[1]["messages"][-1]["content"]
     assert "Available APIs" in llm.requests[0]["messages"][0]["content"]
+
+
+def test_a_prompt_too_long_for_the_model_fails_its_instruction_not_the_run(tmp_path):
+    session = MINI[0]
+    turns = iter(session.instructions[1:])
+
+    def overflow(messages):
+        raise ContextOverflowError("prompt of 8231 tokens leaves 0 answer tokens in the local model's context")
+
+    program = lambda messages: {"calls": [{"api": c.api, "args": c.args} for c in next(turns).gold]}  # noqa: E731
+    llm = ScriptedBackend({"api_generator": [overflow] + [program] * (len(session.instructions) - 1)})
+    summary = _run(tmp_path / "run", lambda: BaselineSystem("reasoning-only", llm, _NameClassifier(), profile_config("hosted")),
+                   system="reasoning-only", modes=("instruction",), limit=1, llm="scripted")
+    first = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--1.json").read_text())
+    assert first["status"] == "context_overflow" and "8231 tokens" in first["error"] and not first["success"]
+    assert summary["instructions"] == len(session.instructions) and summary["status"]["context_overflow"] == 1
+    assert summary["iacc"] == (len(session.instructions) - 1) / len(session.instructions)
 
 
 def test_hybrid_plans_everything_first_and_never_validates(tmp_path):

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from autodw.errors import ConfigError, LLMConnectionError, LLMOutputError
+from autodw.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError, LLMOutputError
 from autodw.llm.factory import make_llm
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.llm.openai_backend import OpenAIBackend
@@ -104,6 +104,22 @@ def test_json_mode_refused_falls_back_once_and_says_so(server, capsys):
     assert out.raw["usage_estimated"] and out.usage.prompt_tokens > 0  # no usage from the server: estimated
 
 
+@pytest.mark.parametrize("error", [
+    {"message": "This model's maximum context length is 8192 tokens", "code": "context_length_exceeded"},
+    {"message": "Requested tokens (9100) exceed context window of 8192"},  # llama-cpp-python's server
+])
+def test_a_prompt_longer_than_the_context_is_its_own_error(server, error):
+    s = server([(400, {"error": error})])
+    backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=0, timeout=10, response_format="none")
+    with pytest.raises(ContextOverflowError, match="does not fit"):
+        backend.complete(MSGS, role="planner")
+    other = server([(400, {"error": {"message": "unknown parameter"}})])
+    with pytest.raises(LLMError, match="refused") as refused:
+        OpenAIBackend("m", base_url=other.url, api_key="k", max_retries=0, timeout=10, response_format="none").complete(
+            MSGS, role="planner")
+    assert not isinstance(refused.value, ContextOverflowError)
+
+
 @pytest.mark.parametrize("kind, expected", [
     ("json_schema", {"type": "json_schema", "json_schema": {"name": "planner", "schema": {"type": "object"}, "strict": False}}),
     ("json_object_schema", {"type": "json_object", "schema": {"type": "object"}}),
@@ -167,3 +183,23 @@ def test_factory_without_endpoint_uses_the_local_model_and_says_so(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     monkeypatch.setenv("AUTODW_MODEL", "m2")
     assert make_llm(None, announce=lambda *a, **k: said.append("again")).model == "m2" and len(said) == 1
+
+
+def test_the_local_models_context_from_the_environment(monkeypatch):
+    import autodw.llm.local as local
+
+    class FakeLocal:
+        name = "local:fake-model"
+
+        def __init__(self, model=None, **options):
+            self.model, self.options = model, options
+
+    monkeypatch.setattr(local, "LocalBackend", FakeLocal)
+    monkeypatch.delenv("AUTODW_LOCAL_N_CTX", raising=False)
+    assert make_llm("local").options == {} and make_llm("local:m").model == "m"
+    monkeypatch.setenv("AUTODW_LOCAL_N_CTX", "16384")
+    assert make_llm("local").options == {"n_ctx": 16384}
+    for bad in ("16k", "100", "65536"):
+        monkeypatch.setenv("AUTODW_LOCAL_N_CTX", bad)
+        with pytest.raises(ConfigError, match="AUTODW_LOCAL_N_CTX"):
+            make_llm("local")

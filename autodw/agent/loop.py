@@ -36,7 +36,7 @@ from autodw.apis.registry import ApiSpec, Registry
 from autodw.change_summary import summarize_change
 from autodw.changes import analyze_change
 from autodw.document import Snapshot, WordDocument
-from autodw.errors import ApiError, AutodwError, InternalError, LLMOutputError, StateExtractionError
+from autodw.errors import ApiError, AutodwError, ContextOverflowError, InternalError, LLMOutputError, StateExtractionError
 from autodw.llm.base import LLMBackend, Message
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.llm.replay import RecordingBackend
@@ -168,6 +168,8 @@ class Agent:
             record.status = stopped or "done"
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
+        except ContextOverflowError as exc:  # this instruction's prompt is too long for the model: it fails, not the run
+            record.status, record.error = "context_overflow", str(exc)
         except AutodwError:  # the LLM backend failed (or a replay missed): the caller decides
             raise
         except Exception as exc:  # our bug: the instruction ends, the caller gets an InternalError

@@ -29,7 +29,7 @@ from autodw.apis.calls import execute, validate_arguments
 from autodw.apis.registry import ApiSpec, Registry
 from autodw.document import WordDocument
 from autodw.dwbench.records import Instruction
-from autodw.errors import ApiError, ConfigError, LLMOutputError
+from autodw.errors import ApiError, ConfigError, ContextOverflowError, LLMOutputError
 from autodw.eval import BASELINES
 from autodw.eval.systems import TurnResult, run_agent_turn
 from autodw.intents.embedding import encoder
@@ -97,6 +97,9 @@ class OneShotAgent(Agent):
             calls = self._ask("api_generator", msgs, schema, lambda a: {"calls": check(a)}, run, max_tokens=PROGRAM_TOKENS)["calls"]
         except LLMOutputError as exc:
             record.status, record.error = "error", str(exc)
+            return
+        except ContextOverflowError as exc:  # the whole library and the state do not fit the model's context
+            record.status, record.error = "context_overflow", str(exc)
             return
         for n, call in enumerate(calls, 1):
             step = Step(n, f"call {n} of the answer")

@@ -5,6 +5,7 @@ provider shortcuts ``deepseek:MODEL``, ``qwen:MODEL``, ``gemini:MODEL``, ``ollam
 OpenAI-compatible endpoints and key variables), ``local[:MODEL]`` (the embedded GGUF model) and
 ``replay:CASSETTE``. With no spec: ``$AUTODW_LLM``; else an endpoint if OPENAI_BASE_URL or
 OPENAI_API_KEY is set (model from ``$AUTODW_MODEL``); else the local model, said in one line.
+``$AUTODW_LOCAL_N_CTX`` sets the local model's context in tokens (default 8192; the model takes up to 32768).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
         else:
             from autodw.llm.local import LocalBackend
 
-            backend = LocalBackend()
+            backend = LocalBackend(**_local_options())
             announce(f"using the embedded local model {backend.name} (no --llm and no API endpoint configured)", file=sys.stderr)
             return backend
     kind, _, rest = spec.partition(":")
@@ -55,10 +56,20 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
     if kind == "local":
         from autodw.llm.local import LocalBackend
 
-        return LocalBackend(model=rest or None) if rest else LocalBackend()
+        return LocalBackend(model=rest or None, **_local_options())
     if kind == "replay":
         from autodw.llm.replay import ReplayBackend
 
         return ReplayBackend(rest)
     raise ConfigError(f"unknown LLM spec {spec!r}; use openai:MODEL, {', '.join(k + ':MODEL' for k in PROVIDERS if k != 'openai')}, "
                       "local[:MODEL] or replay:CASSETTE")
+
+
+def _local_options() -> dict[str, int]:
+    """The local backend's options from the environment: ``AUTODW_LOCAL_N_CTX``."""
+    value = os.environ.get("AUTODW_LOCAL_N_CTX")
+    if not value:
+        return {}
+    if not value.isdigit() or not 512 <= int(value) <= 32768:
+        raise ConfigError(f"AUTODW_LOCAL_N_CTX must be a number of tokens from 512 to 32768, not {value!r}")
+    return {"n_ctx": int(value)}

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from autodw.errors import ConfigError, LLMError
+from autodw.errors import ConfigError, ContextOverflowError, LLMError
 from autodw.llm.base import Completion, Message, Usage
 from autodw.llm.grammar_sampler import GrammarLastSampler
 from autodw.llm.local_model import resolve_model
@@ -231,7 +231,7 @@ class LocalBackend:
         # the answer may use what the context leaves, up to the limit; too little left is an error
         limit = min(max_tokens if max_tokens is not None else self.max_tokens, n_ctx - len(tokens))
         if limit < MIN_ANSWER_TOKENS:
-            raise LLMError(f"prompt of {len(tokens)} tokens leaves {max(limit, 0)} answer tokens in the "
+            raise ContextOverflowError(f"prompt of {len(tokens)} tokens leaves {max(limit, 0)} answer tokens in the "
                            f"local model's context of {n_ctx} tokens (at least {MIN_ANSWER_TOKENS} needed)")
         grammar = self.grammar_for(schema) if schema is not None and self.grammar_enabled else None
         temperature = self.temperature if temperature is None else temperature

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
-from autodw.errors import ConfigError, LLMConnectionError, LLMError
+from autodw.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError
 from autodw.llm.base import Completion, Message, Usage
 from autodw.llm.tokens import estimate_usage
+
+#: how servers without OpenAI's error code say a prompt is too long (vLLM, llama.cpp's and llama-cpp-python's servers)
+_CONTEXT_EXCEEDED = re.compile(r"maximum context length|exceed(?:s|ed)? (?:the )?context|context (?:window|size|length) "
+                               r"(?:of \d+ )?(?:is )?exceeded", re.IGNORECASE)
 
 
 #: How a JSON answer is asked for (see :class:`OpenAIBackend`); ``$AUTODW_RESPONSE_FORMAT`` chooses for every command.
@@ -77,6 +82,8 @@ class OpenAIBackend:
                       file=sys.stderr)
                 self.response_format = "none"
                 return self.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
+            if getattr(exc, "code", None) == "context_length_exceeded" or _CONTEXT_EXCEEDED.search(str(exc)):
+                raise ContextOverflowError(f"the prompt does not fit the model's context: {exc}") from exc
             raise LLMError(f"the LLM endpoint refused the request: {exc}") from exc
         except (self._openai.APIConnectionError, self._openai.APITimeoutError) as exc:
             raise LLMConnectionError(f"cannot reach the LLM endpoint ({self.client.base_url}): {exc}") from exc
