@@ -207,6 +207,9 @@ def test_the_other_side_of_the_element_the_request_names(state):
     both = "Put 'Risks' after the appendix heading and a page break before the appendix"
     assert checks.check_call("Insert it.", both, "insert_heading", {"text": "Risks", "level": 1,
                                                                     "position": {"after": "p38"}}, state, {}) == []
+    compound = "Add a heading 'Risks' after the Highlights heading; then move the Budget section before the appendix"
+    assert checks.check_call("Insert it.", compound, "insert_heading", {"text": "Risks", "level": 1,
+                                                                        "position": {"after": "p38"}}, state, {}) == []
     chinese = {"paragraphs": [{"id": "p38", "text": "附录：方法"}]}
     assert [f.check for f in checks.check_call("插入", "在“附录”这个标题之前插入一段“风险”", "insert_paragraph",
                                                {"text": "风险", "position": {"after": "p38"}}, chinese, {})] == ["wrong_side"]

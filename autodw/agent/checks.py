@@ -21,8 +21,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
   paragraph after p24") and the call targets that id itself;
 - ``note_kind`` (certain): the request asks for footnotes only and the call makes an endnote, or the other way round;
 - ``wrong_side`` (certain): the call places something after an element the request says to place it before ("before
-  the appendix" -> after the "Appendix: Methodology" heading), or the other way round; an element mentioned on both
-  sides is not checked;
+  the appendix" -> after the "Appendix: Methodology" heading), or the other way round, in a single request; an
+  element mentioned on both sides is not checked;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -304,8 +304,8 @@ def _mentions(instruction: str, side: str, landmark: str) -> bool:
 
 def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[Finding]:
     position = args.get("position")
-    if not isinstance(position, dict) or len(position) != 1:
-        return []
+    if not isinstance(position, dict) or len(position) != 1 or len(requests.split(instruction)) > 1:
+        return []  # in a compound instruction the side may be said of another request's element
     side, anchor = next(iter(position.items()))
     other = {"before": "after", "after": "before"}.get(side)
     text = next((p.get("text", "") for p, _ in grounding.paragraphs(before) if p["id"] == anchor), "").strip()
