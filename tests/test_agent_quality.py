@@ -107,6 +107,27 @@ def test_an_altered_quote_is_certain_and_the_exact_one_or_a_case_change_is_not(s
         assert checks.check_call("Insert it.", instruction, "insert_paragraph", {"text": text}, state, {}) == []
 
 
+@pytest.mark.parametrize("args, altered", [
+    ({"chart": "chart1", "title": "Key"}, True),  # a word dropped
+    ({"chart": "chart1", "title": "Key figures draft"}, True),  # a word added
+    ({"chart": "chart1", "title": "Key figures"}, False),
+    ({"chart": "chart1", "title": "key figures."}, False),  # case and final punctuation
+])
+def test_words_added_to_or_dropped_from_a_quote(state, args, altered):
+    found = checks.check_call("Set the chart title.", "Title the chart 'Key figures'", "set_chart_title", args, state, {})
+    assert [f.check for f in found] == (["altered_quote"] if altered else [])
+
+
+def test_a_searched_text_or_another_quote_is_not_an_altered_quote(state):
+    request = 'Replace "办公室" with "办公场所", and add the paragraph "办公室已搬迁" after p2'
+    assert checks.check_call("Insert it.", request, "insert_paragraph", {"text": "办公室已搬迁", "position": {"after": "p2"}},
+                             state, {}) == []
+    assert [f.check for f in checks.check_call("Replace it.", request, "replace_text",
+                                               {"find": "办公室", "replace": "办公场所草稿"}, state, {})] == ["altered_quote"]
+    assert checks.check_call("Bold it.", "Bold 'Revenue grew' in p2", "set_text_format",
+                             {"paragraphs": "p2", "span": {"match": "Revenue"}, "bold": True}, state, {}) == []
+
+
 def test_a_call_on_another_element_than_the_sub_instruction_names(state):
     found = checks.check_call("Make paragraph p8 italic.", "x", "set_italic", {"paragraphs": "p2"}, state, {})
     assert [(f.check, f.certain) for f in found] == [("other_target", True)]
@@ -182,13 +203,20 @@ def test_a_single_request_for_the_end_of_the_document(state):
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
 
 
-def test_a_note_of_the_other_kind(state):
+def test_a_note_or_list_of_the_other_kind(state):
     wrong = checks.check_call("Add a footnote to p39.", "Add a footnote 'Audit pending.' to the methodology paragraph",
                               "insert_footnote", {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}, state, {})
-    assert [(f.check, f.certain) for f in wrong] == [("note_kind", True)] and "'endnote'" in wrong[0].text
+    assert [(f.check, f.certain) for f in wrong] == [("other_kind", True)] and "'endnote'" in wrong[0].text
     default = checks.check_call("Add it.", "在第39段末尾加一个尾注“待审计”", "insert_footnote",
                                 {"paragraph": "p39", "text": "待审计"}, state, {})
-    assert [f.check for f in default] == ["note_kind"]  # the API's default kind is a footnote
+    assert [f.check for f in default] == ["other_kind"]  # the API's default kind is a footnote
+    items = {"items": ["行政经理", "前台"], "position": {"after": "p32"}}
+    assert [f.check for f in checks.check_call("Insert it.", "下面用编号列表列出“行政经理”、“前台”", "insert_list",
+                                               {**items, "kind": "bullet"}, state, {})] == ["other_kind"]
+    assert checks.check_call("Insert it.", "下面用编号列表列出“行政经理”、“前台”", "insert_list",
+                             {**items, "kind": "numbered"}, state, {}) == []
+    assert checks.check_call("Format it.", "Make p4 to p6 a numbered list", "set_list_format",
+                             {"paragraphs": ["p4", "p5", "p6"], "level": 1}, state, {}) == []  # kind left as it is
     assert checks.check_call("Comment on p39.", "Comment 'wrong' on the endnote's paragraph", "insert_comment",
                              {"paragraph": "p39", "text": "wrong"}, state, {}) == []
     for request in ("Add a footnote 'Audit pending.'", "Turn the footnote into an endnote"):

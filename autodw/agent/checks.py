@@ -4,8 +4,9 @@ Each check gives a :class:`Finding`. A certain finding rejects the call without 
 says so in the verdict); the others are shown to the validator as hints. The checks:
 
 - ``unchanged`` (certain): the call changed nothing in the document;
-- ``altered_quote`` (certain): a text the call writes is close to, but not, a text the user quoted ("a word dropped
-  or added", a colon appended), with case, spacing and punctuation width ignored;
+- ``altered_quote`` (certain): a text the call has is close to, but not, a text the user quoted (a colon appended,
+  a letter changed), or a text it writes is a quote with whole words added or dropped at an end ("Key figures" ->
+  "Key", "sec7" -> "sec7 draft"), with case, spacing and punctuation width ignored;
 - ``other_target`` (certain): the sub-instruction names element ids, and the call names none of them;
 - ``other_row`` (certain): the call's table row (a row to delete, split or fill) does not hold the one text the
   sub-instruction quotes while another row below the header is labelled with it (its first cell; the "West" row at index 4 taken
@@ -19,7 +20,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
   and shading are not checked: requests leave their pale tints unnamed);
 - ``relative_target`` (certain): the sub-instruction is about the element after or before an id ("delete the
   paragraph after p24") and the call targets that id itself;
-- ``note_kind`` (certain): the request asks for footnotes only and the call makes an endnote, or the other way round;
+- ``other_kind`` (certain): the request names one kind (footnote or endnote; bulleted or numbered list) and the
+  call's ``kind`` (or the API's default) is the other;
 - ``wrong_side`` (certain): the call places something after an element the request says to place it before ("before
   the appendix" -> after the "Appendix: Methodology" heading), or the other way round, in a single request; an
   element mentioned on both sides is not checked;
@@ -85,7 +87,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _not_at_end(args, instruction, before)
     findings += _relative_target(args, sub_instruction)
     findings += _unnamed_colours(args, instruction)
-    findings += _note_kind(api, args, instruction)
+    findings += _other_kind(api, args, instruction)
     findings += _wrong_side(args, instruction, before)
     return findings
 
@@ -110,16 +112,46 @@ def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {_loose(q) for q in quoted}
     out = []
-    for text in _strings(args):
+    for arg, text in _keyed_strings(args):
         key = _loose(text)
-        if len(key) < MIN_TEXT_CHARS or key in keys or ID_IN_TEXT.fullmatch(text):
+        if key in keys or ID_IN_TEXT.fullmatch(text):
             continue
         for quote in quoted:
             q = _loose(quote)
-            if len(q) >= MIN_TEXT_CHARS and SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY:
+            similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
+                SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
+            if similar or (_WRITTEN.match(arg) and (_extends(key, q) or _extends(q, key))):
                 out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True))
                 break
     return out
+
+
+#: arguments whose text the call writes into the document (not texts it searches for)
+_WRITTEN = re.compile(r"^(?:text|title|replace|items|data|caption|bookmark|name)$")
+
+
+def _extends(longer: str, shorter: str) -> bool:
+    """Whether `longer` is `shorter` with whole words (or CJK characters) added at its end or start."""
+    if not shorter or len(longer) <= len(shorter):
+        return False
+    cjk = re.compile(r"[\u3040-\u9fff]")
+    if longer.startswith(shorter):
+        return longer[len(shorter)] == " " or bool(cjk.match(longer[len(shorter)]) and cjk.search(shorter[-1]))
+    if longer.endswith(shorter):
+        return longer[-len(shorter) - 1] == " "
+    return False
+
+
+def _keyed_strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """(argument name, text) of every string in the arguments; list items keep their list's name."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keyed_strings(v, key)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _keyed_strings(v, key if k == "text" and key == "items" else k)
 
 
 def _other_target(args: dict[str, Any], sub_instruction: str, before: State) -> list[Finding]:
@@ -268,19 +300,21 @@ def _not_at_end(args: dict[str, Any], instruction: str, before: State) -> list[F
                                   'use position "end"', True)]
 
 
-_NOTE_WORDS = {"footnote": re.compile(r"foot-?notes?|脚注", re.IGNORECASE),
-               "endnote": re.compile(r"end-?notes?|尾注", re.IGNORECASE)}
-_NOTE_APIS = ("insert_footnote", "delete_footnote")  # their ``kind`` defaults to a footnote
+#: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
+_KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾注",
+               "bullet": r"bullet(?:ed|s)?|项目符号|圆点", "numbered": r"numbered|numbering|编号|序号"}
+_KIND_APIS = {"insert_footnote": (("footnote", "endnote"), "footnote"),
+              "delete_footnote": (("footnote", "endnote"), "footnote"),
+              "insert_list": (("bullet", "numbered"), "bullet"), "set_list_format": (("bullet", "numbered"), None)}
 
 
-def _note_kind(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
-    if api not in _NOTE_APIS:
+def _other_kind(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    kinds, default = _KIND_APIS.get(api, ((), None))
+    asked = [k for k in kinds if re.search(_KIND_WORDS[k], instruction, re.IGNORECASE)]
+    made = args.get("kind", default)
+    if len(asked) != 1 or made not in kinds or made == asked[0]:
         return []
-    asked = [kind for kind, words in _NOTE_WORDS.items() if words.search(instruction)]
-    made = args.get("kind", "footnote")
-    if len(asked) != 1 or made not in _NOTE_WORDS or made == asked[0]:
-        return []
-    return [Finding("note_kind", f"the request asks for {asked[0]}s, the call's kind is {made!r}", True)]
+    return [Finding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True)]
 
 
 #: (side, words) in English (before the landmark) and Chinese (after it)
