@@ -42,6 +42,13 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6 (the section ends after p6)' in text
 
 
+def test_a_quoted_list_item_is_grounded_with_its_list(state):
+    matches = grounding.ground(state, 'Remove the bullets from the list that starts with "North region exceeded"')
+    assert (matches[0].id, matches[0].how, matches[0].items) == ("p4", "starts", ("p4", "p6"))  # then the North row
+    assert "a list item: its list runs from p4 to p6" in grounding.grounding_lines(matches)
+    assert grounding.ground(state, 'Bold "This report summarises sales"')[0].items is None  # not a list item
+
+
 @pytest.mark.parametrize("request_text, found", [
     ("Make the West row bold and move the Next Steps section up",
      [("Next Steps", "p32", "heading"), ("West", "t1", "row r4 (index 4) of t1")]),

@@ -73,6 +73,7 @@ class Match:
     how: str
     text: str
     under: tuple[str, str] | None = None  # a heading's section: its first and last paragraph after the heading
+    items: tuple[str, str] | None = None  # a list item's list: its first and last item
 
 
 def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
@@ -109,6 +110,22 @@ def _section(state: State, pid: str) -> tuple[str, str] | None:
     return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None
 
 
+def _list_run(state: State, pid: str) -> tuple[str, str] | None:
+    """The first and last item of the list body paragraph `pid` is an item of (consecutive items of its list)."""
+    paras = state.get("paragraphs", [])
+    at = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
+    number = (paras[at].get("list") or {}).get("num_id") if at is not None else None
+    if number is None:
+        return None
+    same = lambda p: (p.get("list") or {}).get("num_id") == number  # noqa: E731
+    first = last = at
+    while first > 0 and same(paras[first - 1]):
+        first -= 1
+    while last + 1 < len(paras) and same(paras[last + 1]):
+        last += 1
+    return (paras[first]["id"], paras[last]["id"]) if last > first else None
+
+
 def ground(state: State, text: str) -> list[Match]:
     """The elements of `state` that the texts quoted in `text` name (at most MAX_MATCHES per quote, best first)."""
     out: list[Match] = []
@@ -125,7 +142,8 @@ def ground(state: State, text: str) -> list[Match]:
                 continue
             rank = ({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph")
             under = _section(state, p["id"]) if kind == "paragraph" else None
-            ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under)))
+            items = _list_run(state, p["id"]) if kind == "paragraph" else None
+            ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under, items)))
         ranked.sort(key=lambda r: r[0])
         out += [m for _, m in ranked[:MAX_MATCHES]]
     for m in [*named(state, text), *described(state, text)]:
@@ -201,6 +219,8 @@ def grounding_lines(matches: list[Match]) -> str:
         if m.under:
             line += f"; under it: {m.under[0]}" + (f" to {m.under[1]}" if m.under[1] != m.under[0] else "")
             line += f" (the section ends after {m.under[1]})"
+        if m.items:
+            line += f"; a list item: its list runs from {m.items[0]} to {m.items[1]}"
         lines.append(line)
     return "Elements the request names, found in the document:\n" + "\n".join(lines)
 
@@ -267,5 +287,5 @@ def described(state: State, text: str) -> list[Match]:
         scores = (e5.passage([p["text"] for p in candidates]) @ e5.query([description]).T).ravel()
         for i in sorted(range(len(candidates)), key=lambda i: -scores[i])[:MAX_DESCRIBED]:
             p = candidates[i]
-            out.append(Match(description, p["id"], "paragraph", "about", p["text"]))
+            out.append(Match(description, p["id"], "paragraph", "about", p["text"], items=_list_run(state, p["id"])))
     return out
