@@ -183,6 +183,17 @@ def test_the_element_next_to_an_id_is_not_that_id(state):
     assert [f.check for f in row] == ["other_row"]
 
 
+def test_a_font_size_set_as_a_spacing(state):
+    request = "Center the title and set it to 20 pt"
+    wrong = checks.check_call("Center p1 and set its font size to 20pt.", request, "set_paragraph_format",
+                              {"paragraphs": "p1", "line_height": "20pt"}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("size_as_spacing", True)] and "line_height=20pt" in wrong[0].text
+    assert checks.check_call("Set the font size of p1 to 20pt.", request, "set_text_format",
+                             {"paragraphs": "p1", "size_pt": 20}, state, {}) == []
+    assert checks.check_call("Leave 12 pt before p1.", "Leave 12 pt before the title", "set_paragraph_format",
+                             {"paragraphs": "p1", "space_before": "12pt"}, state, {}) == []  # no font size asked
+
+
 def test_a_colour_the_request_does_not_name(state):
     wrong = checks.check_call("Colour p3.", "Make the Highlights heading dark red", "set_text_format",
                               {"paragraphs": "p3", "color": "0000FF"}, state, {})

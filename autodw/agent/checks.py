@@ -25,6 +25,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
 - ``wrong_side`` (certain): the call places something after an element the request says to place it before ("before
   the appendix" -> after the "Appendix: Methodology" heading), or the other way round, in a single request; an
   element mentioned on both sides is not checked;
+- ``size_as_spacing`` (certain): a font size is asked for and the call sets that number of points as a spacing,
+  line height or indent instead;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -84,6 +86,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _other_target(args, sub_instruction, before)
     findings += _other_row(api, args, sub_instruction, before)
     findings += _numbers(api, args, instruction)
+    findings += _size_as_spacing(args, sub_instruction, instruction)
     findings += _not_at_end(args, instruction, before)
     findings += _relative_target(args, sub_instruction)
     findings += _unnamed_colours(args, instruction)
@@ -274,6 +277,21 @@ def _numbers(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
             if numbers and not any(n in mentioned for n in numbers):
                 out.append(Finding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
     return out
+
+
+_FONT_SIZE = re.compile(r"font[- ]size|text size|size of the (?:text|font)|字号|字体大小|文字大小", re.IGNORECASE)
+
+
+def _size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: str) -> list[Finding]:
+    """A font size asked for, set as a spacing, height or indent of that number ("set its font size to 20pt" ->
+    line_height "20pt")."""
+    if not (_FONT_SIZE.search(sub_instruction) or _FONT_SIZE.search(instruction)) or "size_pt" in args:
+        return []
+    asked = {float(n) for n, unit in _MEASURED.findall(sub_instruction + " " + instruction) if _UNITS[unit.lower()] == "pt"}
+    used = [(k, v) for k, v in args.items() if _MEASURE.search(k) and isinstance(v, str)
+            and (m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*pt\s*", v)) and float(m.group(1)) in asked]
+    return [Finding("size_as_spacing", f"{k}={v} sets a {k.replace('_', ' ')}, but a font size is asked for (size_pt of "
+                                       "set_text_format)", True) for k, v in used]
 
 
 def _last_blocks(state: State) -> set[str]:
