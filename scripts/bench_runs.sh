@@ -6,6 +6,9 @@
 # The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first, its sACC last
 # (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes.
 set -e
+# the baselines put the whole API library (reasoning-only) or ten full API docs (retrieval-only) beside the document
+# state: 8k tokens are too few for some mini instructions, so the local model gets 16k for every system alike
+export AUTODW_LOCAL_N_CTX=${AUTODW_LOCAL_N_CTX:-16384}
 runs=${1:?give a folder for the run folders}; shift
 groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions"}
 for group in $groups; do
