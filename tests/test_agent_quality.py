@@ -115,7 +115,7 @@ def test_an_altered_quote_is_certain_and_the_exact_one_or_a_case_change_is_not(s
 
 
 @pytest.mark.parametrize("args, altered", [
-    ({"chart": "chart1", "title": "Key"}, True),  # a word dropped
+    ({"chart": "chart1", "title": "Key"}, False),  # a word dropped: not checked (cells start with captions' words)
     ({"chart": "chart1", "title": "Key figures draft"}, True),  # a word added
     ({"chart": "chart1", "title": "Key figures"}, False),
     ({"chart": "chart1", "title": "key figures."}, False),  # case and final punctuation
@@ -133,6 +133,14 @@ def test_a_searched_text_or_another_quote_is_not_an_altered_quote(state):
                                                {"find": "办公室", "replace": "办公场所草稿"}, state, {})] == ["altered_quote"]
     assert checks.check_call("Bold it.", "Bold 'Revenue grew' in p2", "set_text_format",
                              {"paragraphs": "p2", "span": {"match": "Revenue"}, "bold": True}, state, {}) == []
+
+
+def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
+    request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
+    assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],
+                                                                     "position": {"after": "p2"}}, state, {}) == []
+    assert checks.check_call("Caption it.", 'Caption table t1 "Table 1: Key data"', "insert_caption",
+                             {"target": "t1", "text": "Key data"}, state, {}) == []
 
 
 def test_a_call_on_another_element_than_the_sub_instruction_names(state):
@@ -233,8 +241,10 @@ def test_a_note_or_list_of_the_other_kind(state):
                                                {**items, "kind": "bullet"}, state, {})] == ["other_kind"]
     assert checks.check_call("Insert it.", "下面用编号列表列出“行政经理”、“前台”", "insert_list",
                              {**items, "kind": "numbered"}, state, {}) == []
-    assert checks.check_call("Format it.", "Make p4 to p6 a numbered list", "set_list_format",
-                             {"paragraphs": ["p4", "p5", "p6"], "level": 1}, state, {}) == []  # kind left as it is
+    assert checks.check_call("Format it.", "Number the bullet list beginning 'North region'", "set_list_format",
+                             {"paragraphs": ["p4", "p5", "p6"], "kind": "numbered"}, state, {}) == []
+    assert checks.check_call("Insert it.", "Add a numbered list 'A', 'B' after p2; then bold the bullet list", "insert_list",
+                             {"items": ["A", "B"], "position": {"after": "p2"}}, state, {}) == []  # compound
     assert checks.check_call("Comment on p39.", "Comment 'wrong' on the endnote's paragraph", "insert_comment",
                              {"paragraph": "p39", "text": "wrong"}, state, {}) == []
     for request in ("Add a footnote 'Audit pending.'", "Turn the footnote into an endnote"):
