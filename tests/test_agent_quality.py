@@ -3,10 +3,15 @@ the verdict rule for incoherent confidences, and the end of a step that loops.""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from autodw.agent import checks, grounding
 from autodw.agent.config import AgentConfig
+from autodw.agent.events import ConsoleReporter
+from autodw.apis.calls import validate_arguments
+from autodw.apis import registry
 from autodw.document import WordDocument
 from autodw.errors import ConfigError
 from autodw.state import extract_state
@@ -317,6 +322,50 @@ def test_a_rule_check_rejects_without_asking_the_validator(doc):
                             "validator": [PASS]}, config=AgentConfig(rule_checks=False))
     agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Make Highlights a level-2 heading."])
     assert [r["role"] for r in llm.requests].count("validator") == 1  # without rule checks the LLM judges it
+
+
+def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
+    endnote = {"api": "insert_footnote", "args": {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}}
+    agent, llm = agent_for({"planner": [plan("Insert a footnote 'Audit pending.' in p39."), DONE],
+                            "api_generator": [endnote, endnote], "validator": [PASS]})
+    console = io.StringIO()
+    agent.sinks.append(ConsoleReporter(console))
+    record = agent.run(doc, ["Add a footnote 'Audit pending.' at the end of the methodology paragraph."]).instructions[0]
+    first, second = record.steps[0].attempts
+    assert first.verdict.repair == {"kind": "footnote"} and second.repaired and second.accepted
+    assert second.args == {**endnote["args"], "kind": "footnote"} and "the rule checks' fix applied" in console.getvalue()
+    assert [n["text"] for n in extract_state(doc)["interactive"]["footnotes"]][-1] == "Audit pending."
+    agent, _ = agent_for({"planner": [plan("Insert a footnote in p39."), DONE], "api_generator": [endnote, endnote]},
+                         config=AgentConfig(repair_calls=False, rollback="arg"))
+    record = agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Add a footnote 'Audit pending.'"]).instructions[0]
+    again = record.steps[0].attempts[1]  # the last level's call is accepted unjudged (the paper): the endnote stays
+    assert not again.repaired and again.args == endnote["args"] and again.accepted
+
+
+def test_the_rejected_call_repeated_without_a_fix_is_not_run_again(doc):
+    noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}  # it has that style
+    agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop, noop]},
+                           config=AgentConfig(rollback="arg"))
+    record = agent.run(doc, ["Make Highlights a level-2 heading."]).instructions[0]
+    first, again = record.steps[0].attempts
+    assert first.verdict.repair is None and again.error == "the regenerated call is the rejected one again"
+    assert again.level == "arg" and again.verdict is None and not llm.remaining()
+
+
+def test_every_fix_is_valid_for_its_api(state):
+    cases = [("Add a footnote 'Audit pending.' to p39", "insert_footnote",
+              {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}, {"kind": "footnote"}),
+             ("Title the chart 'Key figures'", "set_chart_title", {"chart": "chart1", "title": "Key figures draft"},
+              {"title": "Key figures"}),
+             ("Indent p2 by 1 cm", "set_paragraph_format", {"paragraphs": "p2", "left_indent": "1.5cm"}, {"left_indent": "1cm"}),
+             ("Set the title to 20 pt", "set_text_format", {"paragraphs": "p1", "size_pt": 18}, {"size_pt": 20.0}),
+             ("Before the appendix, add a heading 'Risks'", "insert_heading",
+              {"text": "Risks", "level": 1, "position": {"after": "p38"}}, {"position": {"before": "p38"}}),
+             ("Add 'Fin' at the end of the document", "insert_paragraph", {"text": "Fin", "position": {"after": "p2"}},
+              {"position": "end"})]
+    for request, api, args, fix in cases:
+        assert checks.repair(checks.check_call("Do it.", request, api, args, state, {})) == fix, request
+        validate_arguments(registry().get(api), {**args, **fix})
 
 
 @pytest.mark.parametrize("rule, accepted", [("paper", True), ("decision", False)])

@@ -34,6 +34,10 @@ says so in the verdict); the others are shown to the validator as hints. The che
 `instruction` is the user's request the step serves: the whole instruction, or one of its requests when it is split
 (:mod:`autodw.agent.requests`).
 
+Some certain findings know the argument values that answer them (``fix``: the kind asked for, the other side of the
+element, position "end", the only length the instruction gives, the quoted text): :func:`repair` applies them when a
+model regenerates the very call that was rejected (small models copy it even when told what is wrong).
+
 ``unchanged`` does not apply to APIs that may rightly change nothing (:data:`MAY_CHANGE_NOTHING`: fields already
 up to date).
 """
@@ -75,6 +79,7 @@ class Finding:
     check: str
     text: str
     certain: bool
+    fix: dict[str, Any] | None = None  # argument values that answer the finding, when it knows them
 
 
 def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,
@@ -125,7 +130,8 @@ def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
             similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
             if similar or (_WRITTEN.match(arg) and _extends(key, q)):
-                out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True))
+                fix = {arg: quote} if args.get(arg) == text else None  # a top-level text argument
+                out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
     return out
 
@@ -273,7 +279,9 @@ def _numbers(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
         if measure is not None and measure[1] in given:
             if measure[0] not in given[measure[1]]:
                 named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
-                out.append(Finding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True))
+                only = next(iter(given[measure[1]])) if len(given[measure[1]]) == 1 else None
+                fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}
+                out.append(Finding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True, fix))
         elif mentioned and _MEASURE.search(key) and not isinstance(value, bool):
             numbers = [float(n) for n in _NUMBER.findall(str(value))]
             if numbers and not any(n in mentioned for n in numbers):
@@ -317,7 +325,7 @@ def _not_at_end(args: dict[str, Any], instruction: str, before: State) -> list[F
     if anchor is not None and anchor in _last_blocks(before):
         return []
     return [Finding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
-                                  'use position "end"', True)]
+                                  'use position "end"', True, {"position": "end"})]
 
 
 #: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
@@ -336,7 +344,8 @@ def _other_kind(api: str, args: dict[str, Any], instruction: str) -> list[Findin
     made = args.get("kind", default)
     if len(asked) != 1 or made not in kinds or made == asked[0]:
         return []
-    return [Finding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True)]
+    return [Finding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True,
+                    {"kind": asked[0]})]
 
 
 #: (side, words) in English (before the landmark) and Chinese (after it)
@@ -367,7 +376,16 @@ def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[F
     text = next((p.get("text", "") for p, _ in grounding.paragraphs(before) if p["id"] == anchor), "").strip()
     if other is None or not text or not _mentions(instruction, other, text) or _mentions(instruction, side, text):
         return []
-    return [Finding("wrong_side", f'the request says {other} "{text[:40]}", the call places it {side} {anchor}', True)]
+    return [Finding("wrong_side", f'the request says {other} "{text[:40]}", the call places it {side} {anchor}', True,
+                    {"position": {other: anchor}})]
+
+
+def repair(findings: list[Finding]) -> dict[str, Any] | None:
+    """The argument values that answer every certain finding, or None when one of them has no fix."""
+    certain = [f for f in findings if f.certain]
+    if not certain or any(f.fix is None for f in certain):
+        return None
+    return {k: v for f in certain for k, v in (f.fix or {}).items()}
 
 
 def findings_text(findings: list[Finding]) -> str:

@@ -57,6 +57,9 @@ class AgentConfig:
     grounding: bool = True  # quoted texts resolved to element ids and shown to the planner and API generator
     rule_checks: bool = True  # deterministic checks beside the validator (autodw.agent.checks)
     llm_validator: bool = True  # ask the LLM validator when no rule check rejects (False: the rule checks alone judge)
+    # an argument-level regeneration that repeats the rejected call gets the rule checks' fixes instead (the kind or
+    # side asked for, position "end", the one length given, the quoted text); without fixes it is not run again
+    repair_calls: bool = True
     # a compound instruction is split into its requests (autodw.agent.requests), planned one after the other, each
     # with its own max_steps and max_llm_calls
     split_requests: bool = False
@@ -131,7 +134,7 @@ def _problems(c: AgentConfig) -> list[str]:
         out.append(f"verdict_rule must be one of {', '.join(VERDICT_RULES)}, not {c.verdict_rule!r}")
     if c.planner_state not in PLANNER_STATES:
         out.append(f"planner_state must be current or start, not {c.planner_state!r}")
-    for name in ("compact_api_docs", "two_stage_api_choice", "grounding", "rule_checks", "llm_validator", "split_requests", "refuse_repeated_steps", "end_on_repeated_call",
+    for name in ("compact_api_docs", "two_stage_api_choice", "grounding", "rule_checks", "llm_validator", "repair_calls", "split_requests", "refuse_repeated_steps", "end_on_repeated_call",
                  "stop_when_nothing_remains"):
         if not isinstance(getattr(c, name), bool):
             out.append(f"{name} must be true or false, not {getattr(c, name)!r}")

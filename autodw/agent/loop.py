@@ -258,8 +258,9 @@ class Agent:
         self._emit("intents", {"step": step.number, "intents": step.intents, "candidates": step.candidates})
         levels = self.config.rollback_levels()
         level, tried, feedback, allowed = "first", [], None, list(step.candidates)
+        rejected: Attempt | None = None  # the last call the validator rejected
         while True:
-            outcome = self._attempt(ctx, allowed, level, feedback)
+            outcome = self._attempt(ctx, allowed, level, feedback, rejected if level == "arg" else None)
             attempt = outcome.attempt
             step.attempts.append(attempt)
             if self.config.end_on_repeated_call and attempt.ok:
@@ -280,7 +281,7 @@ class Agent:
                     attempt.accepted = True
                     return
                 _undo(ctx.doc, outcome)
-                attempt.rolled_back = True
+                attempt.rolled_back, rejected = True, attempt
                 feedback = (f"The previous call {prompts.format_call(attempt.api, attempt.args)} was rejected by the "
                             f"validator: {attempt.verdict.explanation}")
             else:
@@ -299,8 +300,10 @@ class Agent:
             else:
                 allowed = [c for c in step.candidates if c not in tried] or [c for c in self.registry.names() if c not in tried]
 
-    def _attempt(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None) -> Outcome:
-        """Generate one call, execute it on a snapshot and observe the state after it."""
+    def _attempt(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None,
+                 rejected: Attempt | None = None) -> Outcome:
+        """Generate one call, execute it on a snapshot and observe the state after it. `rejected`: the call an
+        argument-level regeneration corrects (see ``repair_calls``)."""
         try:
             call = self._generate_call(ctx, allowed, level, feedback)
         except LLMOutputError as exc:
@@ -309,6 +312,18 @@ class Agent:
             return Outcome(attempt)
         attempt = Attempt(api=call["api"], args=call["args"], level=level)
         outcome = Outcome(attempt)
+        if self.config.repair_calls and rejected is not None and (call["api"], call["args"]) == (rejected.api, rejected.args):
+            repair = rejected.verdict.repair if rejected.verdict else None
+            if repair is None:  # the same call would be rejected the same way: not run again
+                attempt.error = "the regenerated call is the rejected one again"
+                self._emit("attempt", {"step": ctx.step.number, "level": level, "call": prompts.format_call(attempt.api, attempt.args),
+                                       "ok": False, "error": attempt.error})
+                return outcome
+            try:
+                attempt.args = validate_arguments(self.registry.get(attempt.api), {**call["args"], **repair})
+                attempt.repaired = True
+            except ApiError as exc:  # a fix the API's schema refuses is our bug
+                raise InternalError.wrap(exc, f"the rule checks' fix {repair} of {attempt.api}") from exc
         try:
             result = execute(ctx.doc, attempt.api, attempt.args, self.registry)
             outcome.snapshot = result.snapshot
@@ -327,7 +342,7 @@ class Agent:
             attempt.error = str(exc)
         self._emit("attempt", {"step": ctx.step.number, "level": level, "call": prompts.format_call(attempt.api, attempt.args),
                                "ok": attempt.ok, "message": attempt.message, "error": attempt.error,
-                               "changes": attempt.changes, "created": attempt.created})
+                               "changes": attempt.changes, "created": attempt.created, "repaired": attempt.repaired})
         return outcome
 
     def _generate_call(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None) -> dict[str, Any]:
@@ -380,7 +395,8 @@ class Agent:
                                       ctx.before, after) if self.config.rule_checks else [])
         certain = [f for f in findings if f.certain]
         if certain:
-            verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False)
+            verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
+                              checks.repair(findings))
             self._emit("verdict", {"step": step.number, "rule": [f.check for f in certain], **vars(verdict)})
             return verdict
         if not self.config.llm_validator:

@@ -16,6 +16,7 @@ class Verdict:
     confidence: float
     explanation: str
     accepted: bool
+    repair: dict[str, Any] | None = None  # the rule checks' fixes of a rejected call (autodw.agent.checks.repair)
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Attempt:
     accepted: bool = False
     rolled_back: bool = False
     state_failed: bool = False
+    repaired: bool = False  # the model repeated the rejected call; the rule checks' fixes were applied to it
 
 
 @dataclass
