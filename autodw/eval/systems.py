@@ -209,8 +209,9 @@ class NoisyOracleAgent(Agent):
             entry["regenerated"] = entry.get("regenerated", 0) + 1
         return {"api": gold.api, "args": gold.args}
 
-    def _attempt(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None):
-        outcome = super()._attempt(ctx, allowed, level, feedback)
+    def _attempt(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None,
+                 rejected: Attempt | None = None):
+        outcome = super()._attempt(ctx, allowed, level, feedback, rejected)
         gold, fault, entry = self._current
         if level == "first":
             entry["executed"] = outcome.attempt.ok
