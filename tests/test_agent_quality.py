@@ -157,10 +157,10 @@ def test_a_call_on_another_element_than_the_sub_instruction_names(state):
 
 
 def test_a_row_other_than_the_quoted_one(state):
-    wrong = checks.check_call('Delete the "West" row.', "x", "delete_row", {"table": "t1", "index": 3}, state, {})
+    wrong = checks.check_call('Delete the "West" row.', "Delete the West row", "delete_row", {"table": "t1", "index": 3}, state, {})
     assert [(f.check, f.certain) for f in wrong] == [("other_row", True)] and "row 4 does" in wrong[0].text
-    assert checks.check_call('Delete the "West" row.', "x", "delete_row", {"table": "t1", "index": 4}, state, {}) == []
-    assert checks.check_call('Shade the "Q3" column.', "x", "set_cell_text", {"table": "t1", "row": 2, "column": 1,
+    assert checks.check_call('Delete the "West" row.', "Delete the West row", "delete_row", {"table": "t1", "index": 4}, state, {}) == []
+    assert checks.check_call('Shade the "Q3" column.', "Shade the Q3 column", "set_cell_text", {"table": "t1", "row": 2, "column": 1,
                                                                              "text": "9"}, state, {}) == []  # a header
 
 
@@ -191,7 +191,7 @@ def test_the_element_next_to_an_id_is_not_that_id(state):
                              {"text": "x", "position": {"after": "p24"}}, state, {}) == []
     assert checks.check_call("Add a caption below table t1.", "x", "insert_caption", {"target": "t1", "text": "x"},
                              state, {}) == []
-    row = checks.check_call("Delete the row with the text 'West | 87 | 95 | 101' from table t1.", "x", "delete_row",
+    row = checks.check_call("Delete the row with the text 'West | 87 | 95 | 101' from table t1.", "Delete that row", "delete_row",
                             {"table": "t1", "index": 3}, state, {})
     assert [f.check for f in row] == ["other_row"]
 
@@ -232,6 +232,16 @@ def test_a_single_request_for_the_end_of_the_document(state):
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
     assert checks.check_call("Insert it after p8.", "Add a line at the end of the Highlights section",
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
+
+
+def test_an_api_for_something_the_request_never_names(state):
+    wrong = checks.check_call("Insert it after p41.", "Add a heading 'Contacts' after p41", "insert_page_break",
+                              {"position": {"after": "p41"}}, state, {})
+    assert [(f.check, f.certain) for f in wrong] == [("unasked_api", True)] and "insert_page_break" in wrong[0].text
+    for request in ("Start the Contacts section on a new page", "在“联系方式”前分页"):
+        assert checks.check_call("Insert it.", request, "insert_page_break", {"position": {"after": "p41"}}, state, {}) == []
+    assert checks.check_call("Insert it.", "Add a heading 'Contacts' after p41", "insert_heading",
+                             {"text": "Contacts", "level": 1, "position": {"after": "p41"}}, state, {}) == []  # not listed
 
 
 def test_a_note_or_list_of_the_other_kind(state):

@@ -28,6 +28,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
   element mentioned on both sides is not checked;
 - ``size_as_spacing`` (certain): a font size is asked for and the call sets that number of points as a spacing,
   line height or indent instead;
+- ``unasked_api`` (certain): the call's API makes or changes one kind of thing (a page break, a comment, a chart, a
+  table...) that the request names in none of the words of ``api_words.json``;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -47,6 +49,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from difflib import SequenceMatcher
 from typing import Any, Iterator
 
@@ -98,6 +102,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _unnamed_colours(args, instruction)
     findings += _other_kind(api, args, instruction)
     findings += _wrong_side(args, instruction, before)
+    findings += _unasked_api(api, instruction)
     return findings
 
 
@@ -378,6 +383,20 @@ def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[F
         return []
     return [Finding("wrong_side", f'the request says {other} "{text[:40]}", the call places it {side} {anchor}', True,
                     {"position": {other: anchor}})]
+
+
+@cache
+def _api_words() -> dict[str, re.Pattern[str]]:
+    data = json.loads((Path(__file__).with_name("api_words.json")).read_text(encoding="utf-8"))
+    return {api: re.compile(words, re.IGNORECASE) for api, words in data.items() if not api.startswith("_")}
+
+
+def _unasked_api(api: str, instruction: str) -> list[Finding]:
+    """A call of an API that makes or changes one kind of thing the request never names (a page break, a comment)."""
+    words = _api_words().get(api)
+    if words is None or words.search(instruction):
+        return []
+    return [Finding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
 
 
 def repair(findings: list[Finding]) -> dict[str, Any] | None:
