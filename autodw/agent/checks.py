@@ -97,11 +97,12 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _other_row(api, args, sub_instruction, before)
     findings += _numbers(api, args, instruction)
     findings += _size_as_spacing(args, sub_instruction, instruction)
-    findings += _not_at_end(args, instruction, before)
     findings += _relative_target(args, sub_instruction)
     findings += _unnamed_colours(args, instruction)
-    findings += _other_kind(api, args, instruction)
-    findings += _wrong_side(args, instruction, before)
+    if len(requests.split(instruction)) == 1:  # in a compound instruction these words may be another request's
+        findings += _not_at_end(args, instruction, before)
+        findings += _other_kind(api, args, instruction)
+        findings += _wrong_side(args, instruction, before)
     findings += _unasked_api(api, instruction)
     return findings
 
@@ -324,8 +325,8 @@ def _last_blocks(state: State) -> set[str]:
 def _not_at_end(args: dict[str, Any], instruction: str, before: State) -> list[Finding]:
     position = args.get("position")
     said = _DOCUMENT_END.search(instruction)
-    if said is None or position is None or position == "end" or len(requests.split(instruction)) > 1:
-        return []  # in a compound instruction "the end" may belong to another request
+    if said is None or position is None or position == "end":
+        return []
     anchor = position.get("after") if isinstance(position, dict) else None
     if anchor is not None and anchor in _last_blocks(before):
         return []
@@ -343,8 +344,8 @@ _KIND_APIS = {"insert_footnote": (("footnote", "endnote"), "footnote"),
 
 def _other_kind(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
     kinds, default = _KIND_APIS.get(api, ((), None))
-    if not kinds or len(requests.split(instruction)) > 1:
-        return []  # in a compound instruction the other kind may be another request's
+    if not kinds:
+        return []
     asked = [k for k in kinds if re.search(_KIND_WORDS[k], instruction, re.IGNORECASE)]
     made = args.get("kind", default)
     if len(asked) != 1 or made not in kinds or made == asked[0]:
@@ -374,8 +375,8 @@ def _mentions(instruction: str, side: str, landmark: str) -> bool:
 
 def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[Finding]:
     position = args.get("position")
-    if not isinstance(position, dict) or len(position) != 1 or len(requests.split(instruction)) > 1:
-        return []  # in a compound instruction the side may be said of another request's element
+    if not isinstance(position, dict) or len(position) != 1:
+        return []
     side, anchor = next(iter(position.items()))
     other = {"before": "after", "after": "before"}.get(side)
     text = next((p.get("text", "") for p, _ in grounding.paragraphs(before) if p["id"] == anchor), "").strip()
