@@ -47,6 +47,12 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6 (the section ends after p6)' in text
 
 
+def test_a_word_found_in_many_paragraphs_is_not_grounded(state):
+    found = grounding.ground(state, "Replace every lowercase word 'sales' with 'revenue'")
+    assert [m.quote for m in found if m.quote == "sales"] == []  # in six paragraphs, three of them headings
+    assert [m.id for m in grounding.ground(state, "Bold 'Sales by Region'")][:1] == ["p7"]  # the heading's own text
+
+
 def test_a_quoted_list_item_is_grounded_with_its_list(state):
     matches = grounding.ground(state, 'Remove the bullets from the list that starts with "North region exceeded"')
     assert (matches[0].id, matches[0].how, matches[0].items) == ("p4", "starts", ("p4", "p6"))  # then the North row

@@ -3,7 +3,8 @@
 People name elements by what they say: "the "Next Meeting" heading", "the paragraph that starts with
 "Testing found twelve defects..."", "“联系方式”这一节". Small models then pick the wrong id. Before the planner and
 the API generator run, every quoted text is looked up in the state (exact text, then opening, then containment,
-with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids; a
+with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids (not for a
+quote that only begins or is part of more paragraphs than are shown: a text to search for, not a name); a
 heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A
 quote that matches nothing is new text, and is left alone. Elements named without quotes are found too (:func:`named`):
 headings and row labels by their words, the n-th table, the only chart or picture ("the company logo"); and paragraphs described by what
@@ -145,6 +146,8 @@ def ground(state: State, text: str) -> list[Match]:
             items = _list_run(state, p["id"]) if kind == "paragraph" else None
             ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under, items)))
         ranked.sort(key=lambda r: r[0])
+        if len(ranked) > MAX_MATCHES and all(m.how != "is" for _, m in ranked):
+            continue  # a word found in many paragraphs is a text to search for ("replace every 'sales'"), not a name
         out += [m for _, m in ranked[:MAX_MATCHES]]
     for m in [*named(state, text), *described(state, text)]:
         if m.id not in {o.id for o in out}:
