@@ -23,6 +23,9 @@ from tests.test_agent import DONE, PASS, FixedClassifier, plan, texts
     ('Add the sentence "Sales rose. Costs fell; margins held." after p3', None),  # inside quotes
     ("Use e.g. Arial for the title. Make it bold.", ["Use e.g. Arial for the title", "Make it bold."]),
     ("Make the title bold.", None),
+    ('Bookmark the Decisions heading as "decisions", then at the end of p7 insert a cross-reference to it',
+     ['Bookmark the Decisions heading as "decisions"', "at the end of p7 insert a cross-reference to it"]),
+    ('Add a section "Background" with a sentence, then a table with the header Month, Visitors', None),  # its content
     ("有几处要改：标题居中；把“预算”标题改成绿色。接着在文末加一段“完”，谢谢。",
      ["标题居中", "把“预算”标题改成绿色", "在文末加一段“完”"]),
     ("在p3后面加一个编号列表：第一步：准备；第二步：执行；第三步：总结；另外把标题加粗",

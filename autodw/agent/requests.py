@@ -3,7 +3,9 @@ time ("A few changes: centre the title; make the Budget heading green. Then add 
 
 Boundaries, outside quotes and brackets only: a full-width semicolon or full stop (Chinese); a Chinese comma followed
 by a connective (然后, 接着, 另外, 此外, 同时, 最后, 再), or a connective right after a closing quote; an ASCII semicolon followed by a lower-case word ("; add a
-section", but not the data list "Draft, Sam, Done; Review, Kim, Open"); a sentence end followed by a capital letter.
+section", but not the data list "Draft, Sam, Done; Review, Kim, Open"); ", then" before a word that is not an
+article or number (", then insert ...", but not ", then a table with ..." that describes the same request's
+content); a sentence end followed by a capital letter.
 A lead-in ("A few changes:", "Several edits, please.", "有几处要改：") and closing courtesies ("谢谢", "thanks") are
 dropped; connectives that start a request are removed. A clause that qualifies the request before it ("; no password
 needed", "; rows Draft, Sam, Done") or a Chinese list item after "：" (no action word) stays with that request. An
@@ -53,6 +55,8 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
             if ch in "；。" and rest.strip():
                 found.append((i, i + 1))
             elif _ZH_CONNECTIVE.match(rest) and (ch == "，" or (ch == "," and re.search(r"[\u4e00-\u9fff]", text[i - 1:i]))):
+                found.append((i, i + 1))
+            elif ch == "," and re.match(r"\s+(?:and\s+)?then\s+(?!(?:a|an|the|one|two|three)\b)[a-z]", rest):
                 found.append((i, i + 1))
             elif ch == ";" and re.match(r"\s+[a-z]", rest):
                 found.append((i, i + 1))
