@@ -440,3 +440,13 @@ def test_the_rule_checks_alone_as_the_validator(doc):
     assert first.verdict.explanation.startswith("rule check:") and second.accepted
     assert second.verdict.explanation == "no rule check objected (the LLM validator is off)"
     assert not [r for r in llm.requests if r["role"] == "validator"]
+
+
+def test_the_api_words_name_real_apis_and_reject_no_dwbench_gold_call():
+    from autodw.dwbench.records import load_instructions
+
+    words = checks._api_words()
+    assert words and set(words) <= set(registry().names())
+    rejected = [(split, g.api, i.key) for split in ("dev", "mini", "test") for i in load_instructions(split)
+                for g in i.gold if checks._unasked_api(g.api, i.text)]
+    assert rejected == []
