@@ -132,23 +132,23 @@ def ground(state: State, text: str) -> list[Match]:
     out: list[Match] = []
     for quote in quotes(text):
         key = loose(quote.text)
-        ranked: list[tuple[tuple[int, bool], Match]] = []
+        ranked: list[tuple[tuple[int, bool], str, dict[str, Any], str]] = []
         for p, kind in paragraphs(state):
             body = loose(p.get("text", ""))
             if not body:
                 continue
             how = ("is" if body == key and not quote.opening else "starts" if body.startswith(key)
                    else "contains" if key in body else None)
-            if how is None:
-                continue
-            rank = ({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph")
-            under = _section(state, p["id"]) if kind == "paragraph" else None
-            items = _list_run(state, p["id"]) if kind == "paragraph" else None
-            ranked.append((rank, Match(quote.text, p["id"], kind, how, p.get("text", ""), under, items)))
+            if how is not None:
+                ranked.append((({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph"), how, p, kind))
         ranked.sort(key=lambda r: r[0])
-        if len(ranked) > MAX_MATCHES and all(m.how != "is" for _, m in ranked):
+        if len(ranked) > MAX_MATCHES and all(how != "is" for _, how, _, _ in ranked):
             continue  # a word found in many paragraphs is a text to search for ("replace every 'sales'"), not a name
-        out += [m for _, m in ranked[:MAX_MATCHES]]
+        for _, how, p, kind in ranked[:MAX_MATCHES]:  # a section and a list are looked up for the shown ones only
+            body_paragraph = kind == "paragraph"
+            out.append(Match(quote.text, p["id"], kind, how, p.get("text", ""),
+                             _section(state, p["id"]) if body_paragraph else None,
+                             _list_run(state, p["id"]) if body_paragraph else None))
     for m in [*named(state, text), *described(state, text)]:
         if m.id not in {o.id for o in out}:
             out.append(m)
