@@ -49,9 +49,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
-from difflib import SequenceMatcher
 from typing import Any, Iterator
 
 from autodw.agent import grounding, requests
@@ -73,6 +73,7 @@ _MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(_UNITS, key=len,
 _ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
 _DOCUMENT_END = re.compile(r"(?:at|to) the (?:very )?end of the document|at the very end|(?:at|to) the bottom of the "
                            r"document|文档最后|文档末尾|文档结尾|文末|全文最后|全文末尾|全文结尾", re.IGNORECASE)
+_CJK = re.compile(r"[\u3040-\u9fff]")
 _MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
 
 
@@ -105,17 +106,6 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings += _wrong_side(args, instruction, before)
     findings += _unasked_api(api, instruction)
     return findings
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
 
 
 def _loose(text: str) -> str:
@@ -151,9 +141,8 @@ def _extends(longer: str, shorter: str) -> bool:
     """Whether `longer` is `shorter` with whole words (or CJK characters after CJK) added at its end or start."""
     if not shorter or len(longer) <= len(shorter):
         return False
-    cjk = re.compile(r"[\u3040-\u9fff]")
     if longer.startswith(shorter):
-        return longer[len(shorter)] == " " or bool(cjk.match(longer[len(shorter)]) and cjk.search(shorter[-1]))
+        return longer[len(shorter)] == " " or bool(_CJK.match(longer[len(shorter)]) and _CJK.match(shorter[-1]))
     if longer.endswith(shorter):
         return longer[-len(shorter) - 1] == " "
     return False
@@ -213,7 +202,7 @@ _TARGET_KEYS = ("block", "paragraph", "paragraphs", "table", "heading")
 def _relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding]:
     """"Delete the paragraph after p24" done on p24 itself."""
     anchors = set(_RELATIVE.findall(sub_instruction))
-    targets = {i for key in _TARGET_KEYS if key in args for i in _strings(args[key])}
+    targets = {i for key in _TARGET_KEYS if key in args for _, i in _keyed_strings(args[key])}
     hit = sorted(anchors & targets)
     if not hit:
         return []
@@ -232,7 +221,9 @@ def _unnamed_colours(args: dict[str, Any], instruction: str) -> list[Finding]:
         return []
     ranges = colour_ranges()
     out = []
-    for key, value in _colour_args(args):
+    for key, value in _keyed_strings(args):  # nested colours included (a border's)
+        if not _COLOUR_KEYS.search(key) or value.lower() in ("auto", "none"):
+            continue
         try:
             rgb = hex_color(value)
         except ArgumentError:
@@ -241,18 +232,6 @@ def _unnamed_colours(args: dict[str, Any], instruction: str) -> list[Finding]:
             said = ", ".join([*names, *sorted(hexes)])
             out.append(Finding("unnamed_colour", f"{key}={value} is not {said} (the colours the request names)", True))
     return out
-
-
-def _colour_args(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
-    """(argument name, value) of the colour arguments, nested ones included (a border's colour)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _colour_args(v, k)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _colour_args(v, key)
-    elif isinstance(value, str) and _COLOUR_KEYS.search(key) and value.lower() not in ("auto", "none"):
-        yield key, value
 
 
 def _ids(state: State) -> Iterator[str]:
@@ -305,7 +284,7 @@ def _size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: st
         return []
     asked = {float(n) for n, unit in _MEASURED.findall(sub_instruction + " " + instruction) if _UNITS[unit.lower()] == "pt"}
     used = [(k, v) for k, v in args.items() if _MEASURE.search(k) and isinstance(v, str)
-            and (m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*pt\s*", v)) and float(m.group(1)) in asked]
+            and _measure("", k, v) in {(n, "pt") for n in asked}]
     return [Finding("size_as_spacing", f"{k}={v} sets a {k.replace('_', ' ')}, but a font size is asked for (size_pt of "
                                        "set_text_format)", True) for k, v in used]
 
@@ -363,7 +342,7 @@ _FILLER = r"(?:the\s+)?(?:(?:heading|section|paragraph|title|chapter|part)\s+)?[
 def _mentions(instruction: str, side: str, landmark: str) -> bool:
     """Whether `instruction` says `side` of the element whose text is `landmark` ("before the appendix")."""
     english, chinese = _SIDE_WORDS[side]
-    if re.search(r"[\u3040-\u9fff]", landmark):
+    if _CJK.search(landmark):
         head = re.escape(re.split(r"[\s:：,，、.。;；(（]", landmark)[0][:4])
         return re.search(rf"{head}[^，。；,;]{{0,10}}?(?:{chinese})", instruction) is not None
     words = re.findall(r"\w+", landmark)
