@@ -125,14 +125,16 @@ def test_an_altered_quote_is_certain_and_the_exact_one_or_a_case_change_is_not(s
         assert checks.check_call("Insert it.", instruction, "insert_paragraph", {"text": text}, state, {}) == []
 
 
-@pytest.mark.parametrize("args, altered", [
-    ({"chart": "chart1", "title": "Key"}, False),  # a word dropped: not checked (cells start with captions' words)
-    ({"chart": "chart1", "title": "Key figures draft"}, True),  # a word added
-    ({"chart": "chart1", "title": "Key figures"}, False),
-    ({"chart": "chart1", "title": "key figures."}, False),  # case and final punctuation
+@pytest.mark.parametrize("request_text, args, altered", [
+    ("Title the chart 'Key figures'", {"chart": "chart1", "title": "Key"}, True),  # the last word dropped
+    ("Title the chart 'Key figures'", {"chart": "chart1", "title": "Key figures draft"}, True),  # a word added
+    ("Title the chart 'Key figures'", {"chart": "chart1", "title": "Key figures"}, False),
+    ("Title the chart 'Key figures'", {"chart": "chart1", "title": "key figures."}, False),  # case, final punctuation
+    ("Key numbers first: title the chart 'Key figures'", {"chart": "chart1", "title": "Key"}, False),  # said apart
+    ("Title the chart 'Table 1: Key figures'", {"chart": "chart1", "title": "Key figures"}, False),  # a label left out
 ])
-def test_words_added_to_or_dropped_from_a_quote(state, args, altered):
-    found = checks.check_call("Set the chart title.", "Title the chart 'Key figures'", "set_chart_title", args, state, {})
+def test_words_added_to_or_dropped_from_a_quote(state, request_text, args, altered):
+    found = checks.check_call("Set the chart title.", request_text, "set_chart_title", args, state, {})
     assert [f.check for f in found] == (["altered_quote"] if altered else [])
 
 
@@ -190,9 +192,11 @@ def test_measures_against_the_instructions_numbers(state):
 
 
 def test_the_element_next_to_an_id_is_not_that_id(state):
-    wrong = checks.check_call("Delete the paragraph after paragraph p24.", "x", "delete_block", {"block": "p24"}, state, {})
+    wrong = checks.check_call("Delete the paragraph after paragraph p24.", "Delete it", "delete_block", {"block": "p24"},
+                              state, {})
     assert [(f.check, f.certain) for f in wrong] == [("relative_target", True)]
-    assert checks.check_call("Delete the paragraph after p24.", "x", "delete_block", {"block": "p25"}, state, {}) == []
+    assert checks.check_call("Delete the paragraph after p24.", "Delete it", "delete_block", {"block": "p25"}, state,
+                             {}) == []
     assert checks.check_call("Insert a paragraph after p24.", "x", "insert_paragraph",
                              {"text": "x", "position": {"after": "p24"}}, state, {}) == []
     assert checks.check_call("Add a caption below table t1.", "x", "insert_caption", {"target": "t1", "text": "x"},
@@ -290,6 +294,67 @@ def test_the_other_side_of_the_element_the_request_names(state):
     chinese = {"paragraphs": [{"id": "p38", "text": "附录：方法"}]}
     assert [f.check for f in checks.check_call("插入", "在“附录”这个标题之前插入一段“风险”", "insert_paragraph",
                                                {"text": "风险", "position": {"after": "p38"}}, chinese, {})] == ["wrong_side"]
+
+
+def _checks(request: str, api: str, args: dict, state) -> list[str]:
+    return [f.check for f in checks.check_call("Do it.", request, api, args, state, {})]
+
+
+def test_a_value_the_request_does_not_name(state):
+    chart = {"categories": ["A", "B"], "series": [{"name": "S", "values": [1, 2]}], "position": "end"}
+    assert _checks("Add a pie chart at the end", "insert_chart", {**chart, "chart_type": "line"}, state) == ["unnamed_value"]
+    assert _checks("在全文最后加一个饼图", "insert_chart", {**chart, "chart_type": "pie"}, state) == []
+    wrong = checks.check_call("Do it.", "Centre the table t1", "set_table_properties", {"table": "t1", "alignment": "right"},
+                              state, {})
+    assert [f.check for f in wrong] == ["unnamed_value"] and checks.repair(wrong) == {"alignment": "center"}
+    assert _checks("表格整体居中", "set_table_properties", {"table": "t1", "alignment": "center"}, state) == []
+    # a value a request always names: an even-page section start; portrait around a page made landscape "only"
+    brk = {"after": "p3", "orientation": "landscape"}
+    assert _checks("Put the table on a landscape page", "insert_section_break", {**brk, "start": "even_page"},
+                   state) == ["unnamed_value"]
+    assert _checks("Put the table on a landscape page", "insert_section_break", {**brk, "start": "new_page"}, state) == []
+    portrait = {"after": "p5", "orientation": "portrait"}
+    assert _checks("make just the page with the table landscape", "insert_section_break", portrait, state) == []
+    assert _checks("make the page with the table landscape", "insert_section_break", portrait, state) == ["unnamed_value"]
+
+
+def test_a_property_switched_the_other_way(state):
+    table = {"data": [["Month", "Visits"], ["April", "1200"]], "position": "end"}
+    assert _checks("At the end, a table with the bold header Month, Visits", "insert_table",
+                   {**table, "header_row": False}, state) == ["unasked_flag"]
+    assert _checks("At the end, a table with the bold header Month, Visits", "insert_table",
+                   {**table, "header_row": True}, state) == []
+    assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "italic": False}, state) == ["unasked_flag"]
+    assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "bold": True}, state) == ["unasked_flag"]
+    for request in ("p3 should no longer be bold", "把第3段取消加粗"):
+        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+
+
+def test_a_heading_level_the_request_does_not_name(state):
+    wrong = checks.check_call("Do it.", "把“Highlights”降为二级标题", "change_heading_level",
+                              {"paragraphs": ["p3"], "level": 3}, state, {})
+    assert [f.check for f in wrong] == ["unnamed_level"] and checks.repair(wrong) == {"level": 2}
+    assert _checks("将“Highlights”标题降一级（标题 2）", "change_heading_level", {"paragraphs": ["p3"], "level": 2},
+                   state) == []  # "降一级" (one level down) names no level
+    assert _checks("Add a heading 'Risks' at the end", "insert_heading", {"text": "Risks", "level": 2,
+                                                                           "position": "end"}, state) == []
+
+
+def test_a_section_name_inserted_as_a_body_paragraph(state):
+    for request in ('Add a section called "Next Steps" after p9', "在p9后面补一节“附录”", '补一个“附录”小节'):
+        text = "Next Steps" if "Next" in request else "附录"
+        assert _checks(request, "insert_paragraph", {"text": text, "position": {"after": "p9"}},
+                       state) == ["heading_as_paragraph"]
+    assert _checks('After p9 add the sentence "Next Steps"', "insert_paragraph",
+                   {"text": "Next Steps", "position": {"after": "p9"}}, state) == []
+
+
+def test_a_deletion_the_request_does_not_ask_for(state):
+    assert _checks("把开头是“Testing”的那段挪到最后", "delete_block", {"block": "p9"}, state) == ["unasked_api"]
+    assert _checks('"Draft" no longer applies; take its row out of the table', "delete_row", {"table": "t1", "index": 1},
+                   state) == []
+    assert _checks("Centre the table and give it a caption", "set_table_borders", {"table": "t1"},
+                   state) == ["unasked_api"]
 
 
 def test_the_generator_sees_the_quoted_elements_first(doc):

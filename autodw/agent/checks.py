@@ -5,9 +5,10 @@ says so in the verdict); the others are shown to the validator as hints. The che
 
 - ``unchanged`` (certain): the call changed nothing in the document;
 - ``altered_quote`` (certain): a text the call has is close to, but not, a text the user quoted (a colon appended,
-  a letter changed), or a text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft"),
-  with case, spacing and punctuation width ignored. Words dropped are not checked that way: on DWBench dev gold a
-  table cell or a caption is often the start of another quote ("Task" and "Task status");
+  a letter changed), or a text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or
+  with its last words dropped ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with
+  case, spacing and punctuation width ignored. Table cells and list items are not checked for dropped words: on
+  DWBench dev gold they often begin another quote ("Task" and the caption "Task status");
 - ``other_target`` (certain): the sub-instruction names element ids, and the call names none of them;
 - ``other_row`` (certain): the call's table row (a row to delete, split or fill) does not hold the one text the
   sub-instruction quotes while another row below the header is labelled with it (its first cell; the "West" row at index 4 taken
@@ -29,7 +30,15 @@ says so in the verdict); the others are shown to the validator as hints. The che
 - ``size_as_spacing`` (certain): a font size is asked for and the call sets that number of points as a spacing,
   line height or indent instead;
 - ``unasked_api`` (certain): the call's API makes or changes one kind of thing (a page break, a comment, a chart, a
-  table...) that the request names in none of the words of ``api_words.json``;
+  table, a border...) that the request names in none of the words of ``api_words.json``, or deletes one when the
+  request says nothing of deleting (a move done as a deletion);
+- ``unnamed_value`` (certain): an enumerated value (an alignment, a chart type, a paper size, a section start...)
+  the request names in no word while it names another value of that argument, or a value a request always names
+  that it does not ("even_page"), per ``value_words.json``;
+- ``unasked_flag`` (certain): a property switched on that the request never names (bold, a header row, a separator
+  line...), or switched off when the request asks for it and never for its removal;
+- ``unnamed_level`` (certain): a heading level the request names none of, when it names levels ("二级标题" -> 3);
+- ``heading_as_paragraph`` (certain): a body paragraph whose text is a quote the request calls a section or heading;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -105,6 +114,10 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings += _other_kind(api, args, instruction)
         findings += _wrong_side(args, instruction, before)
     findings += _unasked_api(api, instruction)
+    findings += _unnamed_values(api, args, instruction)
+    findings += _unasked_flags(args, instruction)
+    findings += _unnamed_level(api, args, instruction)
+    findings += _heading_as_paragraph(api, args, instruction)
     return findings
 
 
@@ -125,7 +138,9 @@ def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
             q = _loose(quote)
             similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
-            if similar or (_WRITTEN.match(arg) and _extends(key, q)):
+            cut = _WRITTEN.match(arg) and q.startswith(key) and _extends(q, key) and \
+                not _outside(key, q, grounding.loose(instruction))
+            if similar or cut or (_WRITTEN.match(arg) and _extends(key, q)):
                 fix = {arg: quote} if args.get(arg) == text else None  # a top-level text argument
                 out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
@@ -146,6 +161,11 @@ def _extends(longer: str, shorter: str) -> bool:
     if longer.endswith(shorter):
         return longer[-len(shorter) - 1] == " "
     return False
+
+
+def _outside(part: str, quote: str, instruction: str) -> bool:
+    """Whether `part` of `quote` occurs in `instruction` (all three loose) other than inside the quote."""
+    return instruction.count(part) > instruction.count(quote) * quote.count(part)
 
 
 def _keyed_strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
@@ -366,17 +386,105 @@ def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[F
 
 
 @cache
-def _api_words() -> dict[str, re.Pattern[str]]:
+def _api_words() -> dict[str, list[re.Pattern[str]]]:
     data = json.loads((Path(__file__).with_name("api_words.json")).read_text(encoding="utf-8"))
-    return {api: re.compile(words, re.IGNORECASE) for api, words in data.items() if not api.startswith("_")}
+    return {api: [re.compile(w, re.IGNORECASE) for w in ([words] if isinstance(words, str) else words)]
+            for api, words in data.items() if not api.startswith("_")}
 
 
 def _unasked_api(api: str, instruction: str) -> list[Finding]:
-    """A call of an API that makes or changes one kind of thing the request never names (a page break, a comment)."""
+    """A call of an API that makes or changes one kind of thing the request never names (a page break, a comment),
+    or deletes one when the request says nothing of deleting."""
     words = _api_words().get(api)
-    if words is None or words.search(instruction):
+    if words is None or all(w.search(instruction) for w in words):
         return []
     return [Finding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
+
+
+@cache
+def _value_words() -> dict[str, Any]:
+    return json.loads((Path(__file__).with_name("value_words.json")).read_text(encoding="utf-8"))
+
+
+def _named(pattern: str, instruction: str) -> bool:
+    return re.search(pattern, instruction, re.IGNORECASE) is not None
+
+
+def _unnamed_values(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    """An enumerated value the request names in no word, while it names another value of that argument, or while the
+    value is one a request always names ("chart_type": "line" for a pie chart; "start": "even_page")."""
+    data = _value_words()
+    out = []
+    for key, value in _keyed_strings(args):
+        words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
+        if not words or value not in words or _named(words[value], instruction):
+            continue
+        others = [v for v, pattern in words.items() if v != value and _named(pattern, instruction)]
+        if others or value in data["named"].get(key, ()):
+            said = f"; it names {', '.join(others)}" if others else ""
+            fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
+            out.append(Finding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
+    return out
+
+
+def _negated(pattern: str, instruction: str) -> bool:
+    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗")."""
+    negation = _value_words()["negation"]
+    for match in re.finditer(pattern, instruction, re.IGNORECASE):
+        window = instruction[max(0, match.start() - (6 if _CJK.match(match.group(0)) else 24)):match.start()]
+        if re.search(negation, window, re.IGNORECASE):
+            return True
+    return False
+
+
+def _unasked_flags(args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A property switched on that the request never names, or switched off when the request asks for it."""
+    out = []
+    for key, pattern in _value_words()["flags"].items():
+        value = args.get(key)
+        if not isinstance(value, bool):
+            continue
+        named = _named(pattern, instruction)
+        if value and not named:
+            out.append(Finding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
+        elif not value and named and not _negated(pattern, instruction):
+            out.append(Finding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
+    return out
+
+
+_LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
+_CHINESE_DIGITS = {c: n for n, c in enumerate("一二三四五六", start=1)}
+
+
+def _unnamed_level(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A heading level the request names none of, when it names heading levels ("二级标题" -> level 3)."""
+    level = args.get("level")
+    if api not in ("insert_heading", "change_heading_level") or type(level) is not int:
+        return []
+    named = {int(d) if d.isdigit() else _CHINESE_DIGITS[d] for m in _LEVEL_WORDS.findall(instruction) for d in m if d}
+    if not named or level in named:
+        return []
+    fix = {"level": next(iter(named))} if len(named) == 1 else None
+    return [Finding("unnamed_level", f"level {level}: the request names level {', '.join(map(str, sorted(named)))}", True,
+                    fix)]
+
+
+_SECTION_BEFORE = r"(?:section|heading|title|chapter)\s+(?:called\s+|named\s+|titled\s+|headed\s+|entitled\s+)?[:：]?\s*|" \
+                  r"(?:一节|小节|章节|标题|节)[：:]?\s*"
+_SECTION_AFTER = r"\s*(?:section|heading)\b|\s*(?:小节|一节|章节|标题)"
+
+
+def _heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A body paragraph whose text is a quote the request calls a section or heading ("a section called "Next Steps"")."""
+    text = args.get("text")
+    if api != "insert_paragraph" or not isinstance(text, str) or not text.strip():
+        return []
+    quoted = re.escape(text.strip())
+    pattern = rf"(?:{_SECTION_BEFORE})[\"“'‘]{quoted}[\"”'’]|[\"“'‘]{quoted}[\"”'’](?:{_SECTION_AFTER})"
+    if not _named(pattern, instruction):
+        return []
+    return [Finding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
+                                            "a body paragraph (insert_heading)", True)]
 
 
 def repair(findings: list[Finding]) -> dict[str, Any] | None:
