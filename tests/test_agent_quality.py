@@ -318,6 +318,20 @@ def test_a_value_the_request_does_not_name(state):
     assert _checks("make the page with the table landscape", "insert_section_break", portrait, state) == ["unnamed_value"]
 
 
+def test_a_caption_side_a_separator_and_a_named_fill_the_request_does_not_ask_for(state):
+    caption = {"target": "t1", "text": "Contact list"}
+    assert _checks('Caption it "Contact list" above', "insert_caption", {**caption, "where": "below"},
+                   state) == ["unnamed_value"]
+    assert _checks('表格上方加题注“Contact list”', "insert_caption", {**caption, "where": "above"}, state) == []
+    merge = {"first": "p5", "second": "p6"}
+    assert _checks("Merge p5 with p6", "merge_paragraphs", {**merge, "separator": " draft"}, state) == ["unasked_separator"]
+    assert _checks("Merge p5 with p6", "merge_paragraphs", {**merge, "separator": " "}, state) == []
+    assert _checks("Fill the Review row with pale yellow", "set_cell_shading",
+                   {"table": "t1", "cells": {"row": 1}, "fill": "lightgrey"}, state) == ["unnamed_colour"]
+    assert _checks("Fill the Review row with pale yellow", "set_cell_shading",
+                   {"table": "t1", "cells": {"row": 1}, "fill": "FFF2CC"}, state) == []  # an unnamed tint
+
+
 def test_a_property_switched_the_other_way(state):
     table = {"data": [["Month", "Visits"], ["April", "1200"]], "position": "end"}
     assert _checks("At the end, a table with the bold header Month, Visits", "insert_table",

@@ -18,8 +18,9 @@ says so in the verdict); the others are shown to the validator as hints. The che
 - ``unnamed_number`` (hint): another measurement the call sets (a spacing, a width) is a number the instruction
   does not mention, when it mentions numbers;
 - ``unnamed_colour`` (certain): a text or line colour the call sets is of none of the colours the request names in
-  words or as hex ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.colours`; fills
-  and shading are not checked: requests leave their pale tints unnamed);
+  words or as hex ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.colours`); a fill
+  or shading only when the call gives it by name ("lightgrey" for "pale yellow"): requests leave their hex tints
+  unnamed;
 - ``relative_target`` (certain): the sub-instruction is about the element after or before an id ("delete the
   paragraph after p24") and the call targets that id itself;
 - ``other_kind`` (certain): a single request names one kind (footnote or endnote; bulleted or numbered list) and
@@ -39,6 +40,7 @@ says so in the verdict); the others are shown to the validator as hints. The che
   line...), or switched off when the request asks for it and never for its removal;
 - ``unnamed_level`` (certain): a heading level the request names none of, when it names levels ("二级标题" -> 3);
 - ``heading_as_paragraph`` (certain): a body paragraph whose text is a quote the request calls a section or heading;
+- ``unasked_separator`` (certain): merged paragraphs joined by words the request does not have;
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -118,6 +120,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _unasked_flags(args, instruction)
     findings += _unnamed_level(api, args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
+    findings += _unasked_separator(api, args, instruction)
     return findings
 
 
@@ -231,6 +234,7 @@ def _relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding
 
 
 _COLOUR_KEYS = re.compile(r"^(?:font_)?colou?r$", re.IGNORECASE)  # text and line colours; fills are often unnamed tints
+_FILL_KEYS = re.compile(r"^(?:fill|shading|highlight)$", re.IGNORECASE)  # checked when the call names a colour
 _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 
 
@@ -242,7 +246,8 @@ def _unnamed_colours(args: dict[str, Any], instruction: str) -> list[Finding]:
     ranges = colour_ranges()
     out = []
     for key, value in _keyed_strings(args):  # nested colours included (a border's)
-        if not _COLOUR_KEYS.search(key) or value.lower() in ("auto", "none"):
+        named_fill = _FILL_KEYS.search(key) and not _HEX_IN_TEXT.fullmatch(value)
+        if not (_COLOUR_KEYS.search(key) or named_fill) or value.lower() in ("auto", "none"):
             continue
         try:
             rgb = hex_color(value)
@@ -485,6 +490,18 @@ def _heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> l
         return []
     return [Finding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
                                             "a body paragraph (insert_heading)", True)]
+
+
+def _unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A separator of merged paragraphs with words the request does not have."""
+    separator = args.get("separator")
+    if api != "merge_paragraphs" or not isinstance(separator, str):
+        return []
+    words = re.findall(r"\w+", separator)
+    missing = [w for w in words if w.casefold() not in instruction.casefold()]
+    if not missing:
+        return []
+    return [Finding("unasked_separator", f"separator {separator!r}: the request does not say {' '.join(missing)!r}", True)]
 
 
 def repair(findings: list[Finding]) -> dict[str, Any] | None:
