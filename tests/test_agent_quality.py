@@ -332,6 +332,16 @@ def test_a_caption_side_a_separator_and_a_named_fill_the_request_does_not_ask_fo
                    {"table": "t1", "cells": {"row": 1}, "fill": "FFF2CC"}, state) == []  # an unnamed tint
 
 
+def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
+    sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
+    assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]
+    assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "sentence"}, state) == []
+    assert _checks("Put the Highlights heading in UPPER CASE", "change_case", {"paragraph": "p3", "case": "upper"},
+                   state) == []
+    assert _checks("Make p3 green", "set_text_format", {"paragraphs": "p3", "font": "green"}, state) == ["colour_as_font"]
+    assert _checks("Set p3 in Calibri Light", "set_text_format", {"paragraphs": "p3", "font": "Calibri Light"}, state) == []
+
+
 def test_a_property_switched_the_other_way(state):
     table = {"data": [["Month", "Visits"], ["April", "1200"]], "position": "end"}
     assert _checks("At the end, a table with the bold header Month, Visits", "insert_table",

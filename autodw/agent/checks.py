@@ -41,6 +41,7 @@ says so in the verdict); the others are shown to the validator as hints. The che
 - ``unnamed_level`` (certain): a heading level the request names none of, when it names levels ("二级标题" -> 3);
 - ``heading_as_paragraph`` (certain): a body paragraph whose text is a quote the request calls a section or heading;
 - ``unasked_separator`` (certain): merged paragraphs joined by words the request does not have;
+- ``colour_as_font`` (certain): a colour given as a font's name ("font": "green");
 - ``not_at_end`` (certain): a single request says "at the end of the document" ("文档最后", "文末") and the call
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
@@ -121,6 +122,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _unnamed_level(api, args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
+    findings += _colour_as_font(args)
     return findings
 
 
@@ -490,6 +492,20 @@ def _heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> l
         return []
     return [Finding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
                                             "a body paragraph (insert_heading)", True)]
+
+
+def _colour_as_font(args: dict[str, Any]) -> list[Finding]:
+    """A colour given as the font's name ("font": "green")."""
+    return [Finding("colour_as_font", f"{key}={args[key]!r} is a colour, not a font (a colour is set with color)", True)
+            for key in ("font", "east_asia_font") if isinstance(args.get(key), str) and _is_colour(args[key])]
+
+
+def _is_colour(text: str) -> bool:
+    try:
+        hex_color(text)
+    except ArgumentError:
+        return False
+    return True
 
 
 def _unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
