@@ -112,3 +112,20 @@ def test_a_step_that_failed_twice_is_not_planned_a_third_time():
     record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'x' after p9999; add 'Two.' at the end"]).instructions[0]
     assert len([s for s in record.steps if s.accepted is None]) == 2  # the third plan of it was refused at once
     assert texts(doc)[-1] == "Two." and "failed 2 times" in record.error and not llm.remaining()
+
+
+def test_a_request_whose_planner_plans_another_requests_new_text_ends():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    llm = ScriptedBackend({
+        # request 1's planner goes on to request 2's paragraph: request 1 ends, request 2 plans it
+        "planner": [plan("Insert a paragraph 'One.' at the end."), plan("Insert a paragraph 'Two.' at the end."),
+                    plan("Insert a paragraph 'Two.' at the end."), DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
+        "validator": [PASS] * 2,
+    })
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=False)
+    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
+    assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
+    asked_in = [next(n for n in (1, 2) if f"this is request {n}" in str(r["messages"]))
+                for r in llm.requests if r["role"] == "planner"]
+    assert asked_in == [1, 1, 2, 2]  # 'Two.' was planned in request 1, which then ended, and done in request 2

@@ -13,6 +13,10 @@
   accepted call next to what that call created (the same paragraph inserted after the one just inserted) repeats
   it too: no two gold calls of a DWBench dev instruction share an API and content arguments with only the position
   differing.
+- ``refuse_repeated_steps`` also ends one request of a split instruction when its planner plans new text another
+  request of the message asks for (:func:`another_requests_step`: a quote of a later request, neither in this request
+  nor in the document): the small planner works through the whole message from its first request, and the rule
+  checks then reject that work as unasked for this request.
 - ``stop_when_nothing_remains``: the instruction ends once a step is accepted for which the planner listed no
   remaining operation, instead of asking the planner again (:func:`nothing_remains`); listed operations that restate
   done work (``restate_ratio``, :func:`restates`) do not count.
@@ -24,6 +28,7 @@ import json
 from difflib import SequenceMatcher
 from typing import Any
 
+from autodw.agent import grounding
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.agent.views import ELEMENT_ID
 
@@ -92,3 +97,14 @@ def restates(text: str, other: str, ratio: float) -> bool:
         return False
     return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
 
+
+def another_requests_step(sub_instruction: str, request: str, message: str, state: dict[str, Any]) -> str | None:
+    """The quoted text of `sub_instruction` that another request of `message` asks for and `request` does not, and
+    that the document does not have yet (new text of that request), or None."""
+    own, whole = grounding.loose(request), grounding.loose(message)
+    document = "\n".join(grounding.loose(p.get("text", "")) for p, _ in grounding.paragraphs(state))
+    for quote in grounding.quotes(sub_instruction):
+        text = grounding.loose(quote.text)
+        if text not in own and text in whole and text not in document:
+            return quote.text
+    return None

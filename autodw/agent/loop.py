@@ -236,6 +236,11 @@ class Agent:
             if repeated is not None and context:  # one request of a split instruction: its work is done
                 return {"done": True, "sub_instruction": None, "remaining": [],
                         "reason": f"re-planned step {repeated.number}, which is done"}
+            other = (heuristics.another_requests_step(answer["sub_instruction"], instruction, record.instruction, state)
+                     if self.config.refuse_repeated_steps and context else None)
+            if other is not None:  # one request of a split instruction: the next step is another request's
+                return {"done": True, "sub_instruction": None, "remaining": [],
+                        "reason": f'planned "{other}", which another request of the message asks for'}
             if repeated is not None:
                 raise LLMOutputError(f"step {repeated.number} already carried out this operation and it was accepted; "
                                      "give a different operation, or answer done if the instruction is complete")
