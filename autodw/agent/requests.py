@@ -19,8 +19,10 @@ import re
 #: opening mark -> closing mark of the spans a boundary cannot fall inside
 _PAIRS = {"“": "”", "「": "」", "『": "』", "（": "）", "(": ")", "[": "]", "《": "》", '"': '"'}
 _QUOTE_ENDS = {"”", "」", "』", '"'}
-_ZH_CONNECTIVE = re.compile(r"(?:然后|接着|另外|此外|同时|最后|再)")
-_LEAD_CONNECTIVE = re.compile(r"^(?:(?:然后|接着|另外|此外|同时|最后|还有|再)[，,]?|(?:and then|then|and|also|finally|"
+_ZH_CONNECTIVES = "然后|接着|另外|此外|同时|最后|再"  # after "，" they begin another request
+_ZH_CONNECTIVE = re.compile(f"(?:{_ZH_CONNECTIVES})")
+_AFTER_QUOTE = re.compile(r"(?:然后|接着|另外|此外)")  # right after a closing quote (“...。”接着...); not 再/最后/同时
+_LEAD_CONNECTIVE = re.compile(rf"^(?:(?:{_ZH_CONNECTIVES}|还有)[，,]?|(?:and then|then|and|also|finally|"
                               r"first|next|lastly|after that)\b[,]?\s*)", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[^“”\"「」:：]{0,40}[:：]\s*(?=\S)")  # "A few changes:" before the first request
 _LEAD_IN_WORDS = re.compile(r"\b(?:changes|edits|fixes|things|updates)\b|几(?:处|个地方|点)", re.IGNORECASE)
@@ -44,7 +46,7 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
     for i, ch in enumerate(text):
         if closing and ch == closing[-1]:
             closing.pop()
-            if not closing and re.match(r"(?:然后|接着|另外|此外)", text[i + 1:]):  # “...。”接着...: nothing between
+            if not closing and _AFTER_QUOTE.match(text[i + 1:]):  # “...。”接着...: nothing between
                 found.append((i + 1, i + 1))
         elif closing and closing[-1] in _QUOTE_ENDS:
             pass  # inside a quote only its end counts: "[Describe the purpose of" opens no bracket
