@@ -38,7 +38,7 @@ says so in the verdict); the others are shown to the validator as hints. The che
   that it does not ("even_page"), per ``value_words.json``;
 - ``unasked_flag`` (certain): a property switched on that the request never names (bold, a header row, a separator
   line...), or switched off when the request asks for it and never for its removal;
-- ``unnamed_level`` (certain): a heading level the request names none of, when it names levels ("二级标题" -> 3);
+- ``unnamed_level`` (certain): a heading level a single request names none of, when it names levels ("二级标题" -> 3);
 - ``heading_as_paragraph`` (certain): a body paragraph whose text is a quote the request calls a section or heading;
 - ``unasked_separator`` (certain): merged paragraphs joined by words the request does not have;
 - ``colour_as_font`` (certain): a colour given as a font's name ("font": "green");
@@ -116,10 +116,10 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings += _not_at_end(args, instruction, before)
         findings += _other_kind(api, args, instruction)
         findings += _wrong_side(args, instruction, before)
+        findings += _unnamed_level(api, args, instruction)
     findings += _unasked_api(api, instruction)
     findings += _unnamed_values(api, args, instruction)
     findings += _unasked_flags(args, instruction)
-    findings += _unnamed_level(api, args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
     findings += _colour_as_font(args)
