@@ -185,7 +185,7 @@ def test_measures_against_the_instructions_numbers(state):
     assert not [f for f in border if f.certain]
     hint = checks.check_call("Space.", "Use 2 columns", "set_paragraph_format", {"paragraphs": "p8", "line_spacing": 1.5},
                              state, {})
-    assert [(f.check, f.certain) for f in hint] == [("unnamed_number", False)]
+    assert [(f.check, f.certain) for f in hint] == [("unnamed_number", False), ("unasked_property", True)]
 
 
 # --- in the agent ----------------------------------------------------------------------------------------
@@ -224,7 +224,6 @@ def test_a_colour_the_request_does_not_name(state):
     for instruction, args in (("Make the Highlights heading dark red", {"color": "C00000"}),
                               ("把标题改成深蓝色", {"color": "1F3864"}), ("Use 1F4E79 for p3", {"color": "1F4E79"}),
                               ("Frame p3 with a 1 pt teal line", {"border": {"color": "008080"}}),
-                              ("Make p3 bold", {"color": "FF0000"}),  # no colour named: nothing to compare with
                               ("Make p3 red on a pale yellow background", {"color": "FF0000", "fill": "FFF2CC"})):
         assert checks.check_call("Do it.", instruction, "set_text_format", {"paragraphs": "p3", **args}, state, {}) == []
 
@@ -352,6 +351,20 @@ def test_a_property_switched_the_other_way(state):
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "bold": True}, state) == ["unasked_flag"]
     for request in ("p3 should no longer be bold", "把第3段取消加粗"):
         assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+
+
+def test_a_formatting_property_the_request_does_not_name(state):
+    highlight = 'Put a yellow highlight on "pleasure" in p1'
+    assert _checks(highlight, "set_paragraph_format", {"paragraphs": "p1", "line_spacing": 10},
+                   state) == ["unnamed_number", "unasked_property"]
+    assert _checks("Make p3 bold", "set_text_format", {"paragraphs": "p3", "bold": True, "color": "FF0000"},
+                   state) == ["unasked_property"]  # no colour asked for at all
+    style = 'Define a paragraph style "Highlight Box": 12 pt navy italics'
+    args = {"name": "Highlight Box", "kind": "paragraph", "size_pt": 12, "italic": True, "color": "navy"}
+    assert _checks(style, "create_style", {**args, "font": "Arial"}, state) == ["unasked_property"]
+    assert _checks(style, "create_style", args, state) == []
+    assert _checks(style + " in Georgia", "create_style", {**args, "font": "Georgia"}, state) == []  # named by its value
+    assert _checks("标题改成黑体16磅", "set_text_format", {"paragraphs": "p1", "font": "SimHei", "size_pt": 16}, state) == []
 
 
 def test_a_heading_level_the_request_does_not_name(state):

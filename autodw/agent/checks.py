@@ -38,6 +38,9 @@ says so in the verdict); the others are shown to the validator as hints. The che
   that it does not ("even_page"), per ``value_words.json``;
 - ``unasked_flag`` (certain): a property switched on that the request never names (bold, a header row, a separator
   line...), or switched off when the request asks for it and never for its removal;
+- ``unasked_property`` (certain): a formatting property (a font, a size, a spacing, an indent, a highlight, a colour,
+  an underline) the request names neither in words nor by its value ("font": "Arial" when no font is asked for; a
+  line spacing for a highlight);
 - ``unnamed_level`` (certain): a heading level a single request names none of, when it names levels ("二级标题" -> 3);
 - ``heading_as_paragraph`` (certain): a body paragraph whose text is a quote the request calls a section or heading;
 - ``unasked_separator`` (certain): merged paragraphs joined by words the request does not have;
@@ -120,6 +123,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _unasked_api(api, instruction)
     findings += _unnamed_values(api, args, instruction)
     findings += _unasked_flags(args, instruction)
+    findings += _unasked_properties(args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
     findings += _colour_as_font(args)
@@ -442,6 +446,21 @@ def _negated(pattern: str, instruction: str) -> bool:
         if re.search(negation, window, re.IGNORECASE):
             return True
     return False
+
+
+def _unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A formatting property set that the request names neither in words nor by its value ("font": "Arial" when no
+    font is asked for; a line spacing for a highlight)."""
+    out = []
+    for key, pattern in _value_words()["properties"].items():
+        value = args.get(key)
+        if value is None or isinstance(value, bool) or _named(pattern, instruction):
+            continue
+        if grounding.loose(str(value)) in grounding.loose(instruction):
+            continue
+        out.append(Finding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
+                           True))
+    return out
 
 
 def _unasked_flags(args: dict[str, Any], instruction: str) -> list[Finding]:
