@@ -486,6 +486,16 @@ def test_every_fix_is_valid_for_its_api(state):
         validate_arguments(registry().get(api), {**args, **fix})
 
 
+def test_a_fix_the_api_refuses_is_not_offered(state):
+    from autodw.agent.loop import applicable_fix
+
+    args = {"image": "img1", "alignment": "left"}
+    fix = checks.repair(checks.check_call("Do it.", "Make the logo justified", "set_image_alignment", args, state, {}))
+    assert fix == {"alignment": "justify"}  # the word names a value set_image_alignment does not have
+    assert applicable_fix(registry(), "set_image_alignment", args, fix) is None
+    assert applicable_fix(registry(), "set_image_alignment", args, {"alignment": "center"}) == {"alignment": "center"}
+
+
 @pytest.mark.parametrize("rule, accepted", [("paper", True), ("decision", False)])
 def test_a_fail_at_confidence_zero(doc, rule, accepted):
     agent, _ = agent_for({

@@ -84,6 +84,18 @@ def _undo(doc: WordDocument, outcome: Outcome) -> None:
         doc.restore(outcome.snapshot)
 
 
+def applicable_fix(registry: Registry, api: str, args: dict[str, Any], fix: dict[str, Any] | None) -> dict[str, Any] | None:
+    """`fix` if the API accepts the call with it, else None: the rule checks' value words are shared by APIs whose
+    choices differ ("justify" is named, but set_image_alignment has no such value)."""
+    if fix is None or api not in registry:
+        return None
+    try:
+        validate_arguments(registry.get(api), {**args, **fix})
+    except ApiError:
+        return None
+    return fix
+
+
 def _candidate(answer: dict[str, Any], allowed: list[str]) -> str:
     """The answer's API name, if it is one of the offered ones (LLMOutputError naming them otherwise)."""
     name = answer.get("api")
@@ -401,7 +413,7 @@ class Agent:
         certain = [f for f in findings if f.certain]
         if certain:
             verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
-                              checks.repair(findings))
+                              applicable_fix(self.registry, attempt.api or "", attempt.args or {}, checks.repair(findings)))
             self._emit("verdict", {"step": step.number, "rule": [f.check for f in certain], **vars(verdict)})
             return verdict
         if not self.config.llm_validator:
