@@ -139,6 +139,7 @@ def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {_loose(q) for q in quoted}
     out = []
+    loose_instruction = grounding.loose(instruction)
     for arg, text in _keyed_strings(args):
         key = _loose(text)
         if key in keys or ID_IN_TEXT.fullmatch(text):
@@ -148,7 +149,7 @@ def _altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
             similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
             cut = _WRITTEN.match(arg) and q.startswith(key) and _extends(q, key) and \
-                not _outside(key, q, grounding.loose(instruction))
+                not _outside(key, q, loose_instruction)
             if similar or cut or (_WRITTEN.match(arg) and _extends(key, q)):
                 fix = {arg: quote} if args.get(arg) == text else None  # a top-level text argument
                 out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
@@ -397,10 +398,15 @@ def _wrong_side(args: dict[str, Any], instruction: str, before: State) -> list[F
 
 
 @cache
+def _data(name: str) -> dict[str, Any]:
+    """A word list of this package (``api_words.json``, ``value_words.json``), read once."""
+    return json.loads((Path(__file__).with_name(name)).read_text(encoding="utf-8"))
+
+
+@cache
 def _api_words() -> dict[str, list[re.Pattern[str]]]:
-    data = json.loads((Path(__file__).with_name("api_words.json")).read_text(encoding="utf-8"))
     return {api: [re.compile(w, re.IGNORECASE) for w in ([words] if isinstance(words, str) else words)]
-            for api, words in data.items() if not api.startswith("_")}
+            for api, words in _data("api_words.json").items() if not api.startswith("_")}
 
 
 def _unasked_api(api: str, instruction: str) -> list[Finding]:
@@ -412,11 +418,6 @@ def _unasked_api(api: str, instruction: str) -> list[Finding]:
     return [Finding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
 
 
-@cache
-def _value_words() -> dict[str, Any]:
-    return json.loads((Path(__file__).with_name("value_words.json")).read_text(encoding="utf-8"))
-
-
 def _named(pattern: str, instruction: str) -> bool:
     return re.search(pattern, instruction, re.IGNORECASE) is not None
 
@@ -424,7 +425,7 @@ def _named(pattern: str, instruction: str) -> bool:
 def _unnamed_values(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
     """An enumerated value the request names in no word, while it names another value of that argument, or while the
     value is one a request always names ("chart_type": "line" for a pie chart; "start": "even_page")."""
-    data = _value_words()
+    data = _data("value_words.json")
     out = []
     for key, value in _keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
@@ -440,7 +441,7 @@ def _unnamed_values(api: str, args: dict[str, Any], instruction: str) -> list[Fi
 
 def _negated(pattern: str, instruction: str) -> bool:
     """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗")."""
-    negation = _value_words()["negation"]
+    negation = _data("value_words.json")["negation"]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if _CJK.match(match.group(0)) else 24)):match.start()]
         if re.search(negation, window, re.IGNORECASE):
@@ -451,12 +452,12 @@ def _negated(pattern: str, instruction: str) -> bool:
 def _unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]:
     """A formatting property set that the request names neither in words nor by its value ("font": "Arial" when no
     font is asked for; a line spacing for a highlight)."""
-    out = []
-    for key, pattern in _value_words()["properties"].items():
+    out, loose_instruction = [], grounding.loose(instruction)
+    for key, pattern in _data("value_words.json")["properties"].items():
         value = args.get(key)
         if value is None or isinstance(value, bool) or _named(pattern, instruction):
             continue
-        if grounding.loose(str(value)) in grounding.loose(instruction):
+        if grounding.loose(str(value)) in loose_instruction:
             continue
         out.append(Finding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
@@ -466,7 +467,7 @@ def _unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]
 def _unasked_flags(args: dict[str, Any], instruction: str) -> list[Finding]:
     """A property switched on that the request never names, or switched off when the request asks for it."""
     out = []
-    for key, pattern in _value_words()["flags"].items():
+    for key, pattern in _data("value_words.json")["flags"].items():
         value = args.get(key)
         if not isinstance(value, bool):
             continue
