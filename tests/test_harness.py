@@ -52,6 +52,7 @@ def test_oracle_scores_full_marks_on_mini(oracle_run):
     mini = MINI
     n = sum(len(s.instructions) for s in mini)
     assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sacc_final"] == 1.0
+    assert summary["partial_credit"] == 1.0 and summary["partial_credit_missing"] == 0
     assert summary["instructions"] == n and summary["sessions"] == len(mini) and summary["complete"]
     assert summary["turns_before_failure"] == pytest.approx(n / len(mini), abs=1e-3)
     first = mini[0].instructions[0]
@@ -75,6 +76,17 @@ def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
     n = len(session.instructions)
     assert summary["iacc"] == pytest.approx((n - 1) / n, abs=1e-4) and summary["sacc"] == 0.0
     assert summary["turns_before_failure"] == 1
+    # partial credit: the skipped last call's changes are not made, the others are
+    changes = turn2["changes"]
+    assert 0 < changes["made"] < changes["expected"] and changes["unasked"] == 0
+    assert turn2["partial_credit"] == changes["score"] == pytest.approx(changes["made"] / changes["expected"], abs=1e-4)
+    assert summary["partial_credit"] == pytest.approx((n - 1 + changes["score"]) / n, abs=1e-3)
+    # a run from before partial credit gets it from its saved outputs (autodw bench rescore)
+    path = tmp_path / "run" / "instructions" / f"{session.session_id}--2.json"
+    path.write_text(json.dumps({k: v for k, v in turn2.items() if k not in ("partial_credit", "changes")}))
+    assert run_cli("bench", "rescore", str(tmp_path / "run")).returncode == 0
+    assert json.loads(path.read_text())["changes"] == changes
+    assert json.loads((tmp_path / "run" / "summary.json").read_text())["partial_credit"] == summary["partial_credit"]
 
 
 class _Interrupt(OracleSystem):

@@ -23,7 +23,6 @@ from autodw.state.effective import Formatting
 from autodw.xml import qn
 
 State = dict[str, Any]
-Source = Union[WordDocument, State, str, "os.PathLike[str]"]
 
 
 @dataclass
@@ -35,8 +34,14 @@ class Prepared:
     name: str = "document"
 
 
+Source = Union[WordDocument, State, Prepared, str, "os.PathLike[str]"]
+
+
 def prepare(source: Source) -> Prepared:
-    """The state (and paragraph defaults) of a document, a path to one, or an already extracted state."""
+    """The state (and paragraph defaults) of a document, a path to one, or an already extracted state; a prepared
+    document as it is (so one document can be judged against several)."""
+    if isinstance(source, Prepared):
+        return source
     if isinstance(source, dict):
         missing = {"paragraphs", "tables", "images", "page_layout", "interactive", "styles", "document_info"} - set(source)
         if missing:

@@ -1,4 +1,4 @@
-"""Handlers of ``autodw bench run|report|agree|sweep`` (registered on the bench subparsers in autodw/cli.py)."""
+"""Handlers of ``autodw bench run|report|rescore|agree|sweep`` (registered on the bench subparsers in autodw/cli.py)."""
 
 from __future__ import annotations
 
@@ -185,6 +185,17 @@ def report_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def rescore_command(args: argparse.Namespace) -> int:
+    """``autodw bench rescore``: partial credit for the records of runs made before it; the summary rewritten."""
+    from autodw.eval.runner import add_partial_credit
+
+    for run in args.runs:
+        summary = add_partial_credit(Path(run))
+        print(f"{run}: iACC {summary['iacc']}, partial credit {summary['partial_credit']} "
+              f"({summary['instructions']} instructions)")
+    return 0
+
+
 def agree_command(args: argparse.Namespace) -> int:
     """``autodw bench agree``: the LLM judge on every output of a run, against the deterministic judge."""
     from autodw.eval.agreement import agreement
@@ -222,7 +233,7 @@ def _settings_option(p: argparse.ArgumentParser) -> None:
 
 
 def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
-    """Add run, sweep, report and agree to the ``bench`` subcommands."""
+    """Add run, sweep, report, rescore and agree to the ``bench`` subcommands."""
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
     p.add_argument("--system", choices=SYSTEMS, required=True)
     p.add_argument("--split", choices=SPLITS, required=True)
@@ -260,6 +271,10 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("runs", nargs="+", metavar="DIR")
     p.add_argument("--out", default=None, metavar="report.md", help="write the table here; plots go beside it")
     p.set_defaults(handler=lazy("autodw.eval.cli:report_command"))
+
+    p = bench_sub.add_parser("rescore", help="add partial credit to the records of runs made before it")
+    p.add_argument("runs", nargs="+", metavar="DIR")
+    p.set_defaults(handler=lazy("autodw.eval.cli:rescore_command"))
 
     p = bench_sub.add_parser("agree", help="agreement of the LLM judge with the deterministic judge on a run's outputs")
     p.add_argument("run", metavar="RUN_DIR")

@@ -98,7 +98,7 @@ class JudgeContext:
 
 def judge(expected: Source, actual: Source, *, instruction: str | None = None, free_text: bool = False,
           initial: Source | None = None) -> Verdict:
-    """Compare `actual` with `expected` (documents, paths or extracted states).
+    """Compare `actual` with `expected` (documents, paths, extracted states or prepared documents).
 
     `instruction` enables the named-colour tolerance for the colours it names; `free_text` the free-text
     tolerance (limited to texts absent from `initial` when that is given). Raises DocumentError for a
@@ -106,7 +106,7 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
     """
     exp, act = prepare(expected), prepare(actual)
     if exp.paragraph_defaults is None or act.paragraph_defaults is None:  # a state on one side: neither is known
-        exp.paragraph_defaults = act.paragraph_defaults = None
+        exp, act = Prepared(exp.state, None, exp.name), Prepared(act.state, None, act.name)
     ctx = JudgeContext.make(instruction, free_text, initial)
     diffs = _Comparer(exp, act, ctx).run()
     if len(diffs) > MAX_DIFFERENCES:

@@ -5,6 +5,9 @@
 - sACC: the share of sessions in which every turn's output is equivalent, the system's output carried forward
   (``sessions/``); ``sacc_final``: only the last turn's; ``turns_before_failure``: the mean number of turns that
   succeeded before the first failure;
+- partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
+  output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
+  from before it (``autodw bench rescore DIR`` adds it);
 - cost per instruction (API calls, LLM calls, tokens, seconds), by difficulty and language;
 - the noisy oracle's fault accounting (:func:`fault_stats`) and the Word check (outputs that added errors).
 """
@@ -122,7 +125,9 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
     summary: dict[str, Any] = {
         "system": spec["system"], "llm": spec["llm"], "split": spec["split"], "modes": spec["modes"],
         "options": spec.get("options", {}),
-        "iacc": _share(r["success"] for r in ins), "sacc": _share(all(t["success"] for t in s) for s in ses),
+        "iacc": _share(r["success"] for r in ins),
+        "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
+        "partial_credit_missing": sum(1 for r in ins if r.get("partial_credit") is None), "sacc": _share(all(t["success"] for t in s) for s in ses),
         "sacc_final": _share(s[-1]["success"] for s in ses),
         "turns_before_failure": _mean(before_failure(s) for s in ses),
         "instructions": len(ins), "instructions_in_split": total_instructions,

@@ -45,7 +45,9 @@ def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
         setting = ", ".join(f"{k}={v}" for k, v in options.items()) + (f"{', ' if options else ''}threshold={threshold}"
                                                                        if threshold is not None else "")
         row = {"run": s["run"], "system": s["system"], "setting": setting or "-", "LLM": s["llm"], "split": s["split"],
-               "iACC %": _pct(s["iacc"]), "sACC %": _pct(s["sacc"]), "final-state sACC %": _pct(s["sacc_final"]),
+               "iACC %": _pct(s["iacc"]),
+               "partial credit %": _pct(s.get("partial_credit")) + (" (some not scored)" if s.get("partial_credit_missing") else ""),
+               "sACC %": _pct(s["sacc"]), "final-state sACC %": _pct(s["sacc_final"]),
                "turns before failure": _num(s["turns_before_failure"], 2),
                "instructions": f"{s['instructions']}/{s['instructions_in_split']}",
                "sessions": f"{s['sessions']}/{s['sessions_in_split']}",

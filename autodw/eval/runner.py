@@ -27,7 +27,9 @@ from typing import Any, Callable
 from autodw.document import WordDocument
 from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
 from autodw.errors import ConfigError
+from autodw.eval.canonical import prepare
 from autodw.eval.judge import MAX_DIFFERENCES, judge
+from autodw.eval.partial import partial_credit
 from autodw.eval.metrics import summarize
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
@@ -221,7 +223,8 @@ class Runner:
         doc = session.initial_document(ins.turn)
         earlier = [(i.text, "done") for i in session.instructions[: ins.turn - 1]]
         path = self._instruction_path(ins)
-        record = self._turn(session, ins, doc, earlier, path.with_suffix(".trace.jsonl"), path.with_suffix(".docx"))
+        record = self._turn(session, ins, doc, earlier, path.with_suffix(".trace.jsonl"), path.with_suffix(".docx"),
+                            initial=lambda: session.initial_document(ins.turn))
         write_json(path, record)
         return record["success"]
 
@@ -254,16 +257,20 @@ class Runner:
     # --- shared ----------------------------------------------------------------------------------
 
     def _turn(self, session: Session, ins: Instruction, doc: WordDocument, earlier: list[tuple[str, str]],
-              trace: Path, output: Path) -> dict[str, Any]:
-        """Run the system on `doc` for `ins`, save the output, judge it, check it for Word; the record."""
+              trace: Path, output: Path, initial: Callable[[], WordDocument] | None = None) -> dict[str, Any]:
+        """Run the system on `doc` for `ins`, save the output, judge it, check it for Word; the record. With `initial`
+        (a fresh copy of the document `doc` was before the run) a failed output gets its partial credit."""
         before = doc.to_bytes() if self.word_check is not None else None  # only the Word check needs it
         start = time.perf_counter()
         result: TurnResult = self.system().run_turn(doc, ins, earlier, trace)
         seconds = time.perf_counter() - start
         after = doc.to_bytes()
         write_atomically(output, after)
-        verdict = judge(session.expected_document(ins.turn), doc, instruction=ins.text, free_text=ins.free_text,
+        expected = prepare(session.expected_document(ins.turn))
+        verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text,
                         initial=session.initial_document(ins.turn) if ins.free_text else None)
+        changes = None if initial is None or verdict.equivalent else partial_credit(
+            expected, initial(), instruction=ins.text, free_text=ins.free_text, end=verdict.differences)
         word = None
         if before is not None:
             word = [] if after == before else self.word_check.added(before, after)
@@ -272,6 +279,8 @@ class Runner:
             "key": ins.key, "session_id": ins.session_id, "turn": ins.turn, "instruction": ins.text,
             "language": ins.language, "difficulty": ins.difficulty, "free_text": ins.free_text, "gold_calls": len(ins.gold),
             "status": result.status, "error": result.error, "success": verdict.equivalent,
+            "partial_credit": 1.0 if verdict.equivalent else changes.score if changes else None,
+            "changes": changes.to_dict() if changes else None,
             "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
             "n_differences": min(len(verdict.differences), MAX_DIFFERENCES),
             "api_calls": result.api_calls, "llm_calls": sum(u["calls"] for u in usage.values()),
@@ -281,3 +290,31 @@ class Runner:
             "word_errors_added": word, "output": output.name, "trace": trace.name if trace.is_file() else None,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "pid": os.getpid(),
         }
+
+
+def add_partial_credit(out: Path, progress: bool = True) -> dict[str, Any]:
+    """Give the instruction records of run folder `out` that have none (runs from before partial credit) their
+    partial credit, from the saved outputs; rewrite ``summary.json``. Returns the summary."""
+    from tqdm import tqdm
+
+    out = Path(out)
+    if not (out / "run.json").is_file():
+        raise ConfigError(f"{out} is not a run folder (no run.json)")
+    recorded = read_json(out / "run.json")
+    sessions = select_sessions(recorded["split"], recorded.get("limit"), recorded.get("sessions"))
+    todo = [(s, i) for s in sessions for i in s.instructions
+            if (out / "instructions" / f"{i.session_id}--{i.turn}.json").is_file()]
+    for session, ins in tqdm(todo, desc="partial credit", unit="instruction", disable=not progress):
+        path = out / "instructions" / f"{ins.session_id}--{ins.turn}.json"
+        record = read_json(path)
+        if "partial_credit" in record:
+            continue
+        changes = None if record["success"] else partial_credit(
+            session.expected_document(ins.turn), session.initial_document(ins.turn),
+            WordDocument.open(out / "instructions" / record["output"]), instruction=ins.text, free_text=ins.free_text)
+        record["partial_credit"] = 1.0 if record["success"] else changes.score
+        record["changes"] = changes.to_dict() if changes else None
+        write_json(path, record)
+    summary = summarize(out, sessions, recorded)
+    write_json(out / "summary.json", summary)
+    return summary
