@@ -89,6 +89,32 @@ def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["partial_credit"] == summary["partial_credit"]
 
 
+def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_run):
+    from autodw.eval.compare import bootstrap_interval, compare, mcnemar_p
+
+    class SkipsLastCall(OracleSystem):
+        def run_turn(self, doc, instruction, earlier, trace=None):
+            if instruction.turn == 1:
+                instruction = instruction.__class__(**{**vars(instruction), "gold": instruction.gold[:-1]})
+            return super().run_turn(doc, instruction, earlier, trace)
+
+    _run(tmp_path / "worse", SkipsLastCall, modes=("instruction",), limit=1)
+    result = compare(tmp_path / "worse", oracle_run)
+    n = len(MINI[0].instructions)  # the worse run has the first session only; the oracle run all of mini
+    assert result["instructions"] == n and result["only_b_succeeded"] == 1 and result["only_a_succeeded"] == 0
+    assert result["iacc_b"] == 1.0 and result["partial_credit_b"] == 1.0 and result["b_higher"] == 1
+    assert result["equal"] == n - 1 and result["partial_credit_difference"] > 0
+    low, high = result["difference_95ci"]
+    assert 0 <= low <= result["partial_credit_difference"] <= high
+    assert run_cli("bench", "compare", str(tmp_path / "worse"), str(oracle_run)).returncode == 0
+    assert mcnemar_p(0, 0) == 1.0 and mcnemar_p(1, 0) == 1.0 and mcnemar_p(0, 6) == pytest.approx(2 / 64)
+    assert bootstrap_interval([0.25] * 5) == (0.25, 0.25)
+    record = tmp_path / "worse" / "instructions" / f"{MINI[0].session_id}--1.json"
+    record.write_text(json.dumps({k: v for k, v in json.loads(record.read_text()).items() if k != "partial_credit"}))
+    with pytest.raises(ConfigError, match="rescore"):
+        compare(tmp_path / "worse", oracle_run)
+
+
 class _Interrupt(OracleSystem):
     """Stops (as a Ctrl-C would) at turn 3 of the first session."""
 

@@ -1,4 +1,4 @@
-"""Handlers of ``autodw bench run|report|rescore|agree|sweep`` (registered on the bench subparsers in autodw/cli.py)."""
+"""Handlers of ``autodw bench run|report|rescore|compare|agree|sweep`` (registered on the bench subparsers in autodw/cli.py)."""
 
 from __future__ import annotations
 
@@ -196,6 +196,19 @@ def rescore_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def compare_command(args: argparse.Namespace) -> int:
+    """``autodw bench compare``: run B against run A, paired on the instructions both finished."""
+    from autodw.eval.compare import compare, compare_text
+
+    result = compare(Path(args.a), Path(args.b))
+    if args.format == "json":
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(compare_text(result))
+    return 0
+
+
 def agree_command(args: argparse.Namespace) -> int:
     """``autodw bench agree``: the LLM judge on every output of a run, against the deterministic judge."""
     from autodw.eval.agreement import agreement
@@ -233,7 +246,7 @@ def _settings_option(p: argparse.ArgumentParser) -> None:
 
 
 def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
-    """Add run, sweep, report, rescore and agree to the ``bench`` subcommands."""
+    """Add run, sweep, report, rescore, compare and agree to the ``bench`` subcommands."""
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
     p.add_argument("--system", choices=SYSTEMS, required=True)
     p.add_argument("--split", choices=SPLITS, required=True)
@@ -275,6 +288,13 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("rescore", help="add partial credit to the records of runs made before it")
     p.add_argument("runs", nargs="+", metavar="DIR")
     p.set_defaults(handler=lazy("autodw.eval.cli:rescore_command"))
+
+    p = bench_sub.add_parser("compare", help="run B against run A on the instructions both finished: iACC with "
+                                             "McNemar's test, partial credit with a bootstrap interval")
+    p.add_argument("a", metavar="RUN_A")
+    p.add_argument("b", metavar="RUN_B")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(handler=lazy("autodw.eval.cli:compare_command"))
 
     p = bench_sub.add_parser("agree", help="agreement of the LLM judge with the deterministic judge on a run's outputs")
     p.add_argument("run", metavar="RUN_DIR")
