@@ -103,14 +103,14 @@ def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for s in summaries:
         x = s["tokens_per_instruction"] or 0
-        for metric, marker in (("iacc", "o"), ("sacc", "s")):
-            if s[metric] is not None:
+        for metric, marker, label in (("iacc", "o", "iACC"), ("sacc", "s", "sACC"), ("partial_credit", "^", "partial")):
+            if s.get(metric) is not None:
                 ax.scatter(x, 100 * s[metric], marker=marker)
-                ax.annotate(f"{s['system']} {metric[0]}ACC", (x, 100 * s[metric]), fontsize=7,
+                ax.annotate(f"{s['system']} {label}", (x, 100 * s[metric]), fontsize=7,
                             xytext=(3, 3), textcoords="offset points")
     ax.set_xlabel("tokens per instruction")
-    ax.set_ylabel("accuracy (%)")
-    ax.set_title("accuracy vs tokens (o iACC, s sACC)")
+    ax.set_ylabel("accuracy, partial credit (%)")
+    ax.set_title("accuracy vs tokens (o iACC, s sACC, ^ partial credit)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
