@@ -331,6 +331,24 @@ def test_a_caption_side_a_separator_and_a_named_fill_the_request_does_not_ask_fo
                    {"table": "t1", "cells": {"row": 1}, "fill": "FFF2CC"}, state) == []  # an unnamed tint
 
 
+def test_a_compound_instruction_is_checked_against_the_request_whose_texts_the_call_has(state):
+    compound = ("改几个地方：页脚写上“第2版”，左对齐；另外，页眉统一写“征求意见稿”，居中；另外，全文分两栏，中间加分隔线")
+    footer = {"where": "footer", "section": "all", "text": "第2版"}
+    assert checks.own_request(compound, footer) == "页脚写上“第2版”，左对齐"
+    assert _checks(compound, "set_header_footer", {**footer, "alignment": "center"}, state) == ["unnamed_value"]
+    assert _checks(compound, "set_header_footer", {**footer, "alignment": "left"}, state) == []
+    assert _checks(compound, "set_header_footer", {**footer, "where": "header", "alignment": "left"},
+                   state) == ["unnamed_value"]
+    # a call whose texts are in no request, or in several, is checked against the whole instruction
+    assert checks.own_request(compound, {"count": 2, "separator": True}) == compound
+    twice = 'Add the heading "Plan" at the end; then make "Plan" blue'
+    assert checks.own_request(twice, {"text": "Plan", "position": "end"}) == twice
+    # page numbers at the bottom are in the footer
+    numbers = {"section": 0, "template": "{PAGE}", "alignment": "center"}
+    request = "Page numbers centred at the bottom; set the header to Draft"
+    assert _checks(request, "insert_page_numbers", {**numbers, "where": "footer"}, state) == []
+
+
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
     assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]

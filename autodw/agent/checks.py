@@ -49,7 +49,11 @@ says so in the verdict); the others are shown to the validator as hints. The che
   places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs).
 
 `instruction` is the user's request the step serves: the whole instruction, or one of its requests when it is split
-(:mod:`autodw.agent.requests`).
+(:mod:`autodw.agent.requests`). When it is still compound (the hosted profile does not split), the checks that object
+to a value because the request names another (``unnamed_value``, ``unnamed_colour``, ``not_at_end``, ``other_kind``,
+``wrong_side``, ``unnamed_level``) judge the call against its own request, the one holding the texts it writes or
+looks for (:func:`own_request`); the checks that object to what a request does not name keep the whole instruction
+(a call may rightly do what a later request of the same message asks).
 
 Some certain findings know the argument values that answer them (``fix``: the kind asked for, the other side of the
 element, position "end", the only length the instruction gives, the quoted text): :func:`repair` applies them when a
@@ -114,20 +118,39 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _numbers(api, args, instruction)
     findings += _size_as_spacing(args, sub_instruction, instruction)
     findings += _relative_target(args, sub_instruction)
-    findings += _unnamed_colours(args, instruction)
-    if len(requests.split(instruction)) == 1:  # in a compound instruction these words may be another request's
-        findings += _not_at_end(args, instruction, before)
-        findings += _other_kind(api, args, instruction)
-        findings += _wrong_side(args, instruction, before)
-        findings += _unnamed_level(api, args, instruction)
+    # the checks that object to a value when the request names another are judged against the call's own request
+    request = own_request(instruction, args)
+    findings += _unnamed_colours(args, request)
+    if len(requests.split(request)) == 1:  # in a compound instruction these words may be another request's
+        findings += _not_at_end(args, request, before)
+        findings += _other_kind(api, args, request)
+        findings += _wrong_side(args, request, before)
+        findings += _unnamed_level(api, args, request)
     findings += _unasked_api(api, instruction)
-    findings += _unnamed_values(api, args, instruction)
+    findings += _unnamed_values(api, args, request)
     findings += _unasked_flags(args, instruction)
     findings += _unasked_properties(args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
     findings += _colour_as_font(args)
     return findings
+
+
+#: arguments whose texts tie a call to one request of a compound instruction (texts it writes or looks for)
+_ANCHOR_KEYS = re.compile(r"^(?:text|title|replace|find|match|caption|bookmark|name|items|data|categories|label|"
+                          r"comment|alt_text|description)$")
+
+
+def own_request(instruction: str, args: dict[str, Any]) -> str:
+    """The request of a compound instruction (:func:`requests.split`) a call serves: the only one in which the texts
+    it writes or looks for occur; else the whole instruction. A single request is its own."""
+    parts = requests.split(instruction)
+    if len(parts) < 2:
+        return instruction
+    texts = {_loose(t) for key, t in _keyed_strings(args)
+             if _ANCHOR_KEYS.match(key) and not ID_IN_TEXT.fullmatch(t) and len(_loose(t)) >= 2}
+    hits = [part for part in parts if any(t in grounding.loose(part) for t in texts)]
+    return hits[0] if len(hits) == 1 else instruction
 
 
 def _loose(text: str) -> str:
