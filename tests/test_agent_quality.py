@@ -349,6 +349,24 @@ def test_a_compound_instruction_is_checked_against_the_request_whose_texts_the_c
     assert _checks(request, "insert_page_numbers", {**numbers, "where": "footer"}, state) == []
 
 
+def test_a_column_count_a_top_row_and_a_header_switched_off_in_its_own_request(state):
+    columns = {"section": "all", "separator": True}
+    assert _checks("全文分两栏，中间加分隔线", "set_columns", {**columns, "count": 3}, state) == ["unnamed_value"]
+    assert _checks("全文分两栏，中间加分隔线", "set_columns", {**columns, "count": 2}, state) == []
+    assert _checks("Lay the page out in 3 columns with a line between", "set_columns", {**columns, "count": 3}, state) == []
+    row = {"table": "t1", "data": ["汇总", "", ""]}
+    top = checks.check_call("Do it.", "给表格加个标题行“汇总”，放在最上方", "insert_row", {**row, "index": 1}, state, {"a": 1})
+    assert [f.check for f in top] == ["unnamed_value"] and checks.repair(top) == {"index": 0}
+    assert _checks("给表格加个标题行“汇总”，放在最上方", "insert_row", {**row, "index": 0}, state) == []
+    assert _checks("在第一行下面插入一行“汇总”", "insert_row", {**row, "index": 1}, state) == []
+    # "not the header" in another request of the message does not excuse a table without the header this one asks for
+    message = ('Right-align the numbers in the first table (not the labels or the header); finally, insert a table at '
+               'the end with the columns Name, Role (header row in bold) and the rows Ann, Chair')
+    table = {"data": [["Name", "Role"], ["Ann", "Chair"]], "position": "end"}
+    assert _checks(message, "insert_table", {**table, "header_row": False}, state) == ["unasked_flag"]
+    assert _checks(message, "insert_table", {**table, "header_row": True}, state) == []
+
+
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
     assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]

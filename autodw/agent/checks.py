@@ -35,9 +35,10 @@ says so in the verdict); the others are shown to the validator as hints. The che
   request says nothing of deleting (a move done as a deletion);
 - ``unnamed_value`` (certain): an enumerated value (an alignment, a chart type, a paper size, a section start...)
   the request names in no word while it names another value of that argument, or a value a request always names
-  that it does not ("even_page"), per ``value_words.json``;
+  that it does not ("even_page"), per ``value_words.json``; also a number of page columns the request does not name
+  ("分两栏" -> 3) and a row the request puts at the top ("放在最上方") inserted lower down;
 - ``unasked_flag`` (certain): a property switched on that the request never names (bold, a header row, a separator
-  line...), or switched off when the request asks for it and never for its removal;
+  line...), or switched off when the call's own request asks for it and never for its removal;
 - ``unasked_property`` (certain): a formatting property (a font, a size, a spacing, an indent, a highlight, a colour,
   an underline) the request names neither in words nor by its value ("font": "Arial" when no font is asked for; a
   line spacing for a highlight);
@@ -128,7 +129,9 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings += _unnamed_level(api, args, request)
     findings += _unasked_api(api, instruction)
     findings += _unnamed_values(api, args, request)
-    findings += _unasked_flags(args, instruction)
+    findings += _unasked_flags(args, instruction, request)
+    findings += _unnamed_count(api, args, request)
+    findings += _row_not_on_top(api, args, request)
     findings += _unasked_properties(args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
@@ -487,19 +490,52 @@ def _unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]
     return out
 
 
-def _unasked_flags(args: dict[str, Any], instruction: str) -> list[Finding]:
-    """A property switched on that the request never names, or switched off when the request asks for it."""
+def _unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[Finding]:
+    """A property switched on that the instruction never names, or switched off when the call's own request asks for
+    it."""
     out = []
     for key, pattern in _data("value_words.json")["flags"].items():
         value = args.get(key)
         if not isinstance(value, bool):
             continue
-        named = _named(pattern, instruction)
-        if value and not named:
+        if value and not _named(pattern, instruction):
             out.append(Finding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
-        elif not value and named and not _negated(pattern, instruction):
+        elif not value and _named(pattern, request) and not _negated(pattern, request):
             out.append(Finding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
     return out
+
+
+_COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|一", "two|两|二|double", "three|三", "four|四", "five|五", "six|六"))
+                for w in ws.split("|") if w}
+_COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:columns?\b|栏)", re.IGNORECASE)
+
+
+def _unnamed_count(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+    """A number of page columns the request names none of ("分两栏" -> 3)."""
+    count = args.get("count")
+    if api != "set_columns" or type(count) is not int:
+        return []
+    named = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
+    if not named or count in named:
+        return []
+    fix = {"count": next(iter(named))} if len(named) == 1 else None
+    return [Finding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(named)))} "
+                                     f"columns", True, fix)]
+
+
+_TOP_ROW = re.compile(r"at the top|top row|(?:as|a new) first row|最上方|最上面|最前面|顶部|顶端|首行|第一行",
+                      re.IGNORECASE)
+_BELOW = re.compile(r"\b(?:below|under|after|beneath)\b|下方|下面|之后|后面", re.IGNORECASE)
+
+
+def _row_not_on_top(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+    """A row the request puts at the top of a table ("放在最上方") inserted lower down."""
+    index = args.get("index")
+    if api != "insert_row" or type(index) is not int or index == 0:
+        return []
+    if not _TOP_ROW.search(request) or _BELOW.search(request):
+        return []
+    return [Finding("unnamed_value", f"index={index}: the request puts the row at the top (index 0)", True, {"index": 0})]
 
 
 _LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
