@@ -367,6 +367,25 @@ def test_a_column_count_a_top_row_and_a_header_switched_off_in_its_own_request(s
     assert _checks(message, "insert_table", {**table, "header_row": True}, state) == []
 
 
+def test_a_list_or_table_cut_short(state):
+    points = 'End with a numbered list of three points: "Share the draft", "Collect feedback", "Publish it".'
+    assert _checks(points, "insert_list", {"items": ["Share the draft", "Collect feedback"], "kind": "numbered",
+                                           "position": "end"}, state) == ["dropped_item"]
+    assert _checks(points, "insert_list", {"items": ["Share the draft", "Collect feedback", "Publish it"],
+                                           "kind": "numbered", "position": "end"}, state) == []
+    assert _checks("用项目符号列表列出“内部报告”、“公开统计数据”和“员工访谈”", "insert_list",
+                   {"items": ["内部报告", "公开统计数据"], "position": "end"}, state) == ["dropped_item"]
+    rows = ('Insert a table at the end: columns Task, Owner, rows Draft, Sam / Review, Kim / Approval, Lee; centre it, '
+            'bold header')
+    table = {"data": [["Task", "Owner"], ["Draft", "Sam"], ["Review", "Kim"]], "position": "end"}
+    assert _checks(rows, "insert_table", table, state) == ["dropped_item"]
+    # the request goes on after the last row ("; centre it, bold header" is not a row)
+    assert _checks(rows, "insert_table", {**table, "data": table["data"] + [["Approval", "Lee"]]}, state) == []
+    one_row = "Add a table with the header Name, Role and the rows Ann, Chair / Bo, Clerk"
+    assert _checks(one_row, "insert_table", {"data": [["Name", "Role"], ["Ann", "Chair"]], "position": "end"},
+                   state) == ["dropped_item"]
+
+
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
     assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]

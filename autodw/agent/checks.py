@@ -43,6 +43,8 @@ says so in the verdict); the others are shown to the validator as hints. The che
   an underline) the request names neither in words nor by its value ("font": "Arial" when no font is asked for; a
   line spacing for a highlight);
 - ``unnamed_level`` (certain): a heading level a single request names none of, when it names levels ("二级标题" -> 3);
+- ``dropped_item`` (certain): a list or table the request spells out, written without its last item or row (after
+  the call's last one the request goes on with the same separator and another item: "A", "B", "C" -> "A", "B");
 - ``heading_as_paragraph`` (certain): a body paragraph whose text is a quote the request calls a section or heading;
 - ``unasked_separator`` (certain): merged paragraphs joined by words the request does not have;
 - ``colour_as_font`` (certain): a colour given as a font's name ("font": "green");
@@ -132,6 +134,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _unasked_flags(args, instruction, request)
     findings += _unnamed_count(api, args, request)
     findings += _row_not_on_top(api, args, request)
+    findings += _dropped_item(args, request)
     findings += _unasked_properties(args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
@@ -536,6 +539,66 @@ def _row_not_on_top(api: str, args: dict[str, Any], request: str) -> list[Findin
     if not _TOP_ROW.search(request) or _BELOW.search(request):
         return []
     return [Finding("unnamed_value", f"index={index}: the request puts the row at the top (index 0)", True, {"index": 0})]
+
+
+_CONNECTIVE = re.compile(r"(?:next|then|also|finally|and then|after that|另外|然后|接着|最后|再|并且)\b", re.IGNORECASE)
+_ROW_SEPARATOR = re.compile(r"\s*(?:/|;)\s*")
+_LAST_GAP = re.compile(r'"?\s*,?\s*(?:and|和|及|以及)\s*"?', re.IGNORECASE)
+
+
+def _located(texts: list[str], text: str, start: int = 0) -> list[tuple[int, int]] | None:
+    """Where each of `texts` (loose) occurs in `text` (loose), in order, each after the one before; None if one does
+    not."""
+    spans = []
+    for t in texts:
+        i = text.find(t, start) if t else -1
+        if i < 0:
+            return None
+        spans.append((i, i + len(t)))
+        start = i + len(t)
+    return spans
+
+
+def _dropped_item(args: dict[str, Any], request: str) -> list[Finding]:
+    """A list or table the request spells out, written with its last item or row left out: after the call's last item
+    the request goes on with the same separator and another item ("A", "B", "C" written as "A", "B")."""
+    text = grounding.loose(request)
+    out = []
+    items = [_loose(t) for _, t in _keyed_strings(args.get("items") or [])]
+    spans = _located(items, text) if len(items) >= 2 else None
+    if spans:
+        (_, prev_end), (start, end) = spans[-2], spans[-1]
+        separator, rest = text[prev_end:start], text[end:]
+        last_gap = _LAST_GAP.match(rest)  # "A, B and C"
+        gap = separator if rest.startswith(separator) else \
+            last_gap.group(0) if last_gap and ('"' in last_gap.group(0)) == ('"' in separator) else None
+        if separator.strip() and gap is not None:
+            after = rest[len(gap):]
+            nxt = re.match(r"[^,;/、.!?()\"']{2,60}", after)
+            if nxt and not _CONNECTIVE.match(after) and _loose(nxt.group(0)) not in items:
+                out.append(Finding("dropped_item", f'the list ends before "{nxt.group(0).strip()}", which the request '
+                                                   f"lists next", True))
+    rows = args.get("data")
+    if isinstance(rows, list) and rows and all(isinstance(r, list) and r for r in rows):
+        last = [_loose(str(c)) for c in rows[-1]]
+        before = [_loose(str(c)) for c in rows[-2]] if len(rows) >= 2 else []
+        spans = _located(last, text) if len(last) >= 2 and all(last) else None
+        previous = _located(before, text[:spans[0][0]]) if spans and before and all(before) else None
+        if spans:
+            cell_separator = text[spans[0][1]:spans[1][0]]
+            rest = text[spans[-1][1]:]
+            # the separator between the call's last two rows, or else "/" (a ";" may end the request instead)
+            row_gap = text[previous[-1][1]:spans[0][0]] if previous else ""
+            row_gap = row_gap if _ROW_SEPARATOR.fullmatch(row_gap) else " / "
+            gap = _ROW_SEPARATOR.match(rest)
+            if gap and gap.group(0).strip() == row_gap.strip() and cell_separator.strip() in (",", "，", "、") and \
+                    not _CONNECTIVE.match(rest[gap.end():]):
+                cells = rest[gap.end():].split(cell_separator)[:len(last)]
+                if len(cells) == len(last) and all(0 < len(c.strip()) <= 40 for c in cells[:-1]) and \
+                        re.match(r"\s*[^,;/.]{1,40}", cells[-1]):
+                    out.append(Finding("dropped_item", f'the table ends before the row "{cells[0].strip()}, ...", '
+                                                       f"which the request gives next", True))
+    return out
 
 
 _LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
