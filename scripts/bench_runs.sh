@@ -1,7 +1,7 @@
 #!/bin/sh
 # The runs behind the README's DWBench tables, in order; each is resumable (rerun this script to continue).
 # Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]
-#   groups: oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions
+#   groups: oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations
 #   (default: all, in this order)
 # The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first, its sACC last
 # (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes.
@@ -10,7 +10,7 @@ set -e
 # state: 8k tokens are too few for some mini instructions, so the local model gets 16k for every system alike
 export AUTODW_LOCAL_N_CTX=${AUTODW_LOCAL_N_CTX:-16384}
 runs=${1:?give a folder for the run folders}; shift
-groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions"}
+groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations"}
 for group in $groups; do
   case $group in
     oracle)
@@ -33,16 +33,24 @@ for group in $groups; do
       for system in autodw no-rollback arg-rollback hybrid retrieval-only reasoning-only; do
         autodw bench run --system $system --llm local --split mini --mode session --out "$runs/local-$system-mini"
       done ;;
-    local-noisy)
+    local-noisy)  # the embedded model's LLM validator on the whole of dev (~1,500 validator calls, hours)
       for rb in none full; do
-        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev --limit 10 \
-          --mode instruction --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev10-$rb"
+        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev \
+          --mode instruction --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$rb"
       done
-      autodw bench sweep --validator llm --llm local --split dev --limit 10 --llm-cache "$runs/local-validator-cache.jsonl" \
-        --out "$runs/sweep-local-dev10" --plot "$runs/sweep-local-dev10.png" ;;
+      autodw bench sweep --validator llm --llm local --split dev --llm-cache "$runs/local-validator-cache.jsonl" \
+        --out "$runs/sweep-local-dev" --plot "$runs/sweep-local-dev.png" ;;
     baselines)
       for system in hybrid retrieval-only reasoning-only; do
         autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
+      done ;;
+    local-aid-ablations)  # issue 18: the agent without each of its aids (compare each with local-autodw-mini)
+      for setting in grounding=false rule_checks=false split_requests=false repair_calls=false \
+                     "end_on_repeated_call=false refuse_repeated_steps=false"; do
+        name=$(echo $setting | sed 's/=false//g; s/ /+/g')
+        sets=$(for s in $setting; do printf -- '--set %s ' $s; done)
+        # shellcheck disable=SC2086
+        autodw bench run --system autodw --llm local --split mini --mode instruction $sets --out "$runs/local-autodw-mini-no-$name"
       done ;;
     *) echo "unknown group $group" >&2; exit 2 ;;
   esac
