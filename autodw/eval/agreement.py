@@ -13,10 +13,10 @@ from typing import Any
 
 from autodw.document import WordDocument
 from autodw.dwbench.records import Session
-from autodw.errors import ConfigError, LLMOutputError
+from autodw.errors import LLMOutputError
 from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_records
-from autodw.eval.runner import read_json, select_sessions
+from autodw.eval.runner import recorded_run
 from autodw.llm.base import LLMBackend
 
 
@@ -44,10 +44,7 @@ def kappa(pairs: list[tuple[bool, bool]]) -> float | None:
 
 def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str, Any]:
     """Judge the run's outputs with `llm` (continuing ``agreement.jsonl``) and compare with the deterministic judge."""
-    if not (run / "run.json").is_file():
-        raise ConfigError(f"{run} is not a run folder (no run.json)")
-    spec = read_json(run / "run.json")
-    sessions = select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"))
+    _, sessions = recorded_run(run)
     by_id = {s.session_id: s for s in sessions}
     store = run / "agreement.jsonl"
     done: dict[str, dict[str, Any]] = {}

@@ -18,17 +18,15 @@ from typing import Any
 
 from autodw.errors import ConfigError
 from autodw.eval.metrics import instruction_records
-from autodw.eval.runner import read_json, select_sessions
+from autodw.eval.runner import recorded_run
 
 RESAMPLES = 10_000
 SEED = 0
 
 
 def _records(run: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    if not (run / "run.json").is_file():
-        raise ConfigError(f"{run} is not a run folder (no run.json)")
-    spec = read_json(run / "run.json")
-    records = instruction_records(run, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions")))
+    spec, sessions = recorded_run(run)
+    records = instruction_records(run, sessions)
     return spec, {r["key"]: r for r in records}
 
 

@@ -74,6 +74,14 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
+    """A run folder's settings (``run.json``) and the sessions it covers; ConfigError if `out` is not a run folder."""
+    if not (Path(out) / "run.json").is_file():
+        raise ConfigError(f"{out} is not a run folder (no run.json)")
+    spec = read_json(Path(out) / "run.json")
+    return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"))
+
+
 class WordCheck:
     """Whether an output added Open XML validation errors to its input (:mod:`autodw.validation`), with the input's
     findings cached by content (many instructions start from the same document)."""
@@ -298,10 +306,7 @@ def add_partial_credit(out: Path, progress: bool = True) -> dict[str, Any]:
     from tqdm import tqdm
 
     out = Path(out)
-    if not (out / "run.json").is_file():
-        raise ConfigError(f"{out} is not a run folder (no run.json)")
-    recorded = read_json(out / "run.json")
-    sessions = select_sessions(recorded["split"], recorded.get("limit"), recorded.get("sessions"))
+    recorded, sessions = recorded_run(out)
     todo = [(s, i) for s in sessions for i in s.instructions
             if (out / "instructions" / f"{i.session_id}--{i.turn}.json").is_file()]
     for session, ins in tqdm(todo, desc="partial credit", unit="instruction", disable=not progress):
