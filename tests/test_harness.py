@@ -81,6 +81,10 @@ def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
     assert 0 < changes["made"] < changes["expected"] and changes["unasked"] == 0
     assert turn2["partial_credit"] == changes["score"] == pytest.approx(changes["made"] / changes["expected"], abs=1e-4)
     assert summary["partial_credit"] == pytest.approx((n - 1 + changes["score"]) / n, abs=1e-3)
+    by_difficulty = summary["partial_credit_by_difficulty"]
+    assert sum(v["n"] for v in by_difficulty.values()) == n
+    assert by_difficulty[turn2["difficulty"]]["partial_credit"] < 1.0
+    assert all(v["partial_credit"] == 1.0 for d, v in by_difficulty.items() if d != turn2["difficulty"])
     # a run from before partial credit gets it from its saved outputs (autodw bench rescore)
     path = tmp_path / "run" / "instructions" / f"{session.session_id}--2.json"
     path.write_text(json.dumps({k: v for k, v in turn2.items() if k not in ("partial_credit", "changes")}))

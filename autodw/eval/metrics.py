@@ -63,6 +63,14 @@ def _by(records: list[dict[str, Any]], key: str, ok=lambda r: r["success"]) -> d
     return {k: {"accuracy": _share(v), "n": len(v)} for k, v in sorted(groups.items())}
 
 
+def _partial_by(records: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    groups: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        if r.get("partial_credit") is not None:
+            groups[r[key]].append(r["partial_credit"])
+    return {k: {"partial_credit": _mean(v), "n": len(v)} for k, v in sorted(groups.items())}
+
+
 def cost(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean API calls, LLM calls, tokens and seconds per record, and the median seconds."""
     return {
@@ -140,6 +148,8 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
         "seconds": round(sum(r["seconds"] for r in ins + turns), 1),
         "wall_seconds_last_call": round(seconds_this_call, 1),
         "iacc_by_difficulty": _by(ins, "difficulty"), "iacc_by_language": _by(ins, "language"),
+        "partial_credit_by_difficulty": _partial_by(ins, "difficulty"),
+        "partial_credit_by_language": _partial_by(ins, "language"),
         "sacc_by_language": {k: v for k, v in _by([{"language": s[0]["language"], "success": all(t["success"] for t in s)}
                                                    for s in ses], "language").items()},
         "status": dict(Counter(r["status"] for r in ins + turns)),
