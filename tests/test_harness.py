@@ -111,6 +111,10 @@ def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_ru
     low, high = result["difference_95ci"]
     assert 0 <= low <= result["partial_credit_difference"] <= high
     assert run_cli("bench", "compare", str(tmp_path / "worse"), str(oracle_run)).returncode == 0
+    table = report([oracle_run, tmp_path / "worse"], baseline=oracle_run)
+    paired_rows = table.split("## Paired with")[1].splitlines()
+    worse_row = next(line for line in paired_rows if line.startswith("| worse"))
+    assert f"| {n} " in worse_row and "| 1 / 0 " in worse_row and f"0 / {n - 1} / 1" in worse_row  # lower on one
     assert mcnemar_p(0, 0) == 1.0 and mcnemar_p(1, 0) == 1.0 and mcnemar_p(0, 6) == pytest.approx(2 / 64)
     assert bootstrap_interval([0.25] * 5) == (0.25, 0.25)
     record = tmp_path / "worse" / "instructions" / f"{MINI[0].session_id}--1.json"

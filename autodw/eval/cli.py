@@ -180,7 +180,8 @@ def report_command(args: argparse.Namespace) -> int:
     """``autodw bench report``: a Markdown table across run folders, and plots beside --out."""
     from autodw.eval.report import report
 
-    text = report([Path(d) for d in args.runs], Path(args.out) if args.out else None)
+    text = report([Path(d) for d in args.runs], Path(args.out) if args.out else None,
+                  Path(args.baseline) if args.baseline else None)
     print(text)
     return 0
 
@@ -283,6 +284,8 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("report", help="a Markdown table (Table 2/3 style) across run folders, and plots")
     p.add_argument("runs", nargs="+", metavar="DIR")
     p.add_argument("--out", default=None, metavar="report.md", help="write the table here; plots go beside it")
+    p.add_argument("--baseline", default=None, metavar="DIR",
+                   help="also pair every run with this one (bench compare): an ablation table")
     p.set_defaults(handler=lazy("autodw.eval.cli:report_command"))
 
     p = bench_sub.add_parser("rescore", help="add partial credit to the records of runs made before it")

@@ -69,14 +69,39 @@ def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def report(runs: list[Path], out: Path | None = None) -> str:
-    """The Markdown report of `runs`; with `out`, written there with the plots beside it."""
+def paired(baseline: Path, runs: list[Path]) -> pd.DataFrame:
+    """Each run against `baseline` on the instructions both finished (:func:`autodw.eval.compare.compare`)."""
+    from autodw.eval.compare import compare
+
+    rows = []
+    for run in runs:
+        if run.resolve() == baseline.resolve():
+            continue
+        c = compare(baseline, run)
+        low, high = c["difference_95ci"]
+        rows.append({"run": run.name, "instructions": str(c["instructions"]),
+                     "iACC % (baseline, run)": f"{_pct(c['iacc_a'])}, {_pct(c['iacc_b'])}",
+                     "only baseline / only run right": f"{c['only_a_succeeded']} / {c['only_b_succeeded']}",
+                     "McNemar p": f"{c['mcnemar_p']:.3g}",
+                     "partial credit (baseline, run)": f"{c['partial_credit_a']:.3f}, {c['partial_credit_b']:.3f}",
+                     "difference [95% interval]": f"{c['partial_credit_difference']:+.3f} [{low:+.3f}, {high:+.3f}]",
+                     "run higher / equal / lower": f"{c['b_higher']} / {c['equal']} / {c['b_lower']}"})
+    return pd.DataFrame(rows)
+
+
+def report(runs: list[Path], out: Path | None = None, baseline: Path | None = None) -> str:
+    """The Markdown report of `runs`; with `baseline`, each run paired with it too; with `out`, written there with
+    the plots beside it."""
     summaries = load_summaries(runs)
     frame = table(summaries)
     text = "# DWBench results\n\n" + frame.to_markdown(index=False, disable_numparse=True) + "\n"
     partial = [s["run"] for s in summaries if not s.get("complete")]
     if partial:
         text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"
+    if baseline is not None:
+        pairs = paired(baseline, runs)
+        text += (f"\n## Paired with {baseline.name} (the instructions both finished)\n\n"
+                 + pairs.to_markdown(index=False, disable_numparse=True) + "\n")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         stem = out.with_suffix("")
