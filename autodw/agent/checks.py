@@ -155,7 +155,8 @@ def own_request(instruction: str, args: dict[str, Any]) -> str:
         return instruction
     texts = {_loose(t) for key, t in _keyed_strings(args)
              if _ANCHOR_KEYS.match(key) and not ID_IN_TEXT.fullmatch(t) and len(_loose(t)) >= 2}
-    hits = [part for part in parts if any(t in grounding.loose(part) for t in texts)]
+    loose_parts = [grounding.loose(part) for part in parts]
+    hits = [part for part, loose_part in zip(parts, loose_parts) if any(t in loose_part for t in texts)]
     return hits[0] if len(hits) == 1 else instruction
 
 

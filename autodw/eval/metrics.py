@@ -18,9 +18,9 @@ import json
 import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from autodw.dwbench.records import Session
+from autodw.dwbench.records import Instruction, Session
 
 
 def _load(path: Path) -> dict[str, Any] | None:
@@ -30,9 +30,14 @@ def _load(path: Path) -> dict[str, Any] | None:
         return None
 
 
+def instruction_path(out: Path, ins: Instruction) -> Path:
+    """Where run folder `out` keeps the record of instruction `ins` (teacher forcing)."""
+    return out / "instructions" / f"{ins.session_id}--{ins.turn}.json"
+
+
 def instruction_records(out: Path, sessions: list[Session]) -> list[dict[str, Any]]:
     """The finished instruction records of the run, in split order."""
-    recs = (_load(out / "instructions" / f"{i.session_id}--{i.turn}.json") for s in sessions for i in s.instructions)
+    recs = (_load(instruction_path(out, i)) for s in sessions for i in s.instructions)
     return [r for r in recs if r is not None]
 
 
@@ -56,19 +61,22 @@ def _mean(values: Iterable[float]) -> float | None:
     return round(statistics.fmean(values), 3) if values else None
 
 
-def _by(records: list[dict[str, Any]], key: str, ok=lambda r: r["success"]) -> dict[str, Any]:
-    groups: dict[str, list[bool]] = defaultdict(list)
+def _groups(records: list[dict[str, Any]], key: str, value: Callable[[dict[str, Any]], Any]) -> dict[str, list[Any]]:
+    """`value` of each record (None left out), grouped by the record's `key`, in key order."""
+    groups: dict[str, list[Any]] = defaultdict(list)
     for r in records:
-        groups[r[key]].append(ok(r))
-    return {k: {"accuracy": _share(v), "n": len(v)} for k, v in sorted(groups.items())}
+        if (v := value(r)) is not None:
+            groups[r[key]].append(v)
+    return dict(sorted(groups.items()))
+
+
+def _by(records: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    return {k: {"accuracy": _share(v), "n": len(v)} for k, v in _groups(records, key, lambda r: r["success"]).items()}
 
 
 def _partial_by(records: list[dict[str, Any]], key: str) -> dict[str, Any]:
-    groups: dict[str, list[float]] = defaultdict(list)
-    for r in records:
-        if r.get("partial_credit") is not None:
-            groups[r[key]].append(r["partial_credit"])
-    return {k: {"partial_credit": _mean(v), "n": len(v)} for k, v in sorted(groups.items())}
+    return {k: {"partial_credit": _mean(v), "n": len(v)}
+            for k, v in _groups(records, key, lambda r: r.get("partial_credit")).items()}
 
 
 def cost(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from autodw.errors import ConfigError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import MAX_DIFFERENCES, judge
 from autodw.eval.partial import partial_credit
-from autodw.eval.metrics import summarize
+from autodw.eval.metrics import instruction_path, instruction_records, summarize
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 
@@ -223,7 +223,7 @@ class Runner:
     # --- one instruction (teacher forcing) -------------------------------------------------------
 
     def _instruction_path(self, ins: Instruction) -> Path:
-        return self.out / "instructions" / f"{ins.session_id}--{ins.turn}.json"
+        return instruction_path(self.out, ins)
 
     def run_instruction(self, unit: tuple[Session, Instruction]) -> bool:
         """Run one instruction from its gold initial state; write its record. Returns whether it succeeded."""
@@ -307,19 +307,18 @@ def add_partial_credit(out: Path, progress: bool = True) -> dict[str, Any]:
 
     out = Path(out)
     recorded, sessions = recorded_run(out)
-    todo = [(s, i) for s in sessions for i in s.instructions
-            if (out / "instructions" / f"{i.session_id}--{i.turn}.json").is_file()]
-    for session, ins in tqdm(todo, desc="partial credit", unit="instruction", disable=not progress):
-        path = out / "instructions" / f"{ins.session_id}--{ins.turn}.json"
-        record = read_json(path)
+    units = {i.key: (s, i) for s in sessions for i in s.instructions}
+    for record in tqdm(instruction_records(out, sessions), desc="partial credit", unit="instruction",
+                       disable=not progress):
         if "partial_credit" in record:
             continue
+        session, ins = units[record["key"]]
         changes = None if record["success"] else partial_credit(
             session.expected_document(ins.turn), session.initial_document(ins.turn),
             WordDocument.open(out / "instructions" / record["output"]), instruction=ins.text, free_text=ins.free_text)
         record["partial_credit"] = 1.0 if record["success"] else changes.score
         record["changes"] = changes.to_dict() if changes else None
-        write_json(path, record)
+        write_json(instruction_path(out, ins), record)
     summary = summarize(out, sessions, recorded)
     write_json(out / "summary.json", summary)
     return summary
