@@ -98,6 +98,9 @@ class ContextOverflowError(LLMError):
 class LLMOutputError(LLMError):
     """The model's output could not be parsed or validated after the allowed retries."""
 
+    #: showing the model this error and asking again may get a valid answer
+    retryable = True
+
 
 class ReplayMissError(LLMError):
     """A replay cassette has no recorded response for this request."""

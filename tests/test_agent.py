@@ -16,6 +16,7 @@ from autodw.agent.loop import Agent
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, ContextOverflowError, ReplayMissError, StateExtractionError
+from autodw.llm.base import Completion, Usage
 from autodw.llm.replay import RecordingBackend, ReplayBackend
 from autodw.llm.scripted import ScriptedBackend
 from autodw.state import extract_state
@@ -143,6 +144,21 @@ def test_invalid_json_and_hallucinated_api_are_fed_back(doc):
     gen = [r for r in llm.requests if r["role"] == "api_generator"]
     assert "no JSON object" in gen[1]["messages"][-1]["content"]
     assert "must be one of the available APIs" in gen[2]["messages"][-1]["content"] and "make_it_nice" in gen[2]["messages"][-1]["content"]
+
+
+def test_an_answer_cut_at_its_token_limit_is_not_asked_again(doc):
+    """Greedy decoding would run on the same way: the attempt fails at once and the step escalates."""
+    runaway = Completion('{"api": "insert_paragraph", "args": {"text": "p1 p2 p3 p4', Usage(900, 512, 1), truncated=True)
+    agent, llm = agent_for({
+        "planner": [plan("Insert 'Thanks.' at the end."), DONE],
+        "api_generator": [runaway, {"api": "insert_paragraph", "args": {"text": "Thanks.", "position": "end"}}],
+        "validator": [PASS],
+    })
+    result = agent.run(doc, ["Add 'Thanks.' at the end"])
+    first, second = result.instructions[0].steps[0].attempts
+    assert "ran to its token limit without ending (512 tokens)" in first.error and second.accepted
+    gen = [r for r in llm.requests if r["role"] == "api_generator"]
+    assert "That answer is invalid" not in gen[1]["messages"][-1]["content"]  # a fresh question, not a retry
 
 
 def test_schema_invalid_arguments_are_fed_back(doc):

@@ -13,6 +13,7 @@ from autodw.errors import ConfigError, ContextOverflowError, LLMConnectionError,
 from autodw.llm.factory import make_llm
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.llm.openai_backend import OpenAIBackend
+from autodw.llm.replay import MemoBackend
 
 
 class FakeServer:
@@ -48,9 +49,9 @@ class FakeServer:
         self.httpd.server_close()
 
 
-def completion(text, usage=True):
+def completion(text, usage=True, finish_reason="stop"):
     body = {"id": "x", "object": "chat.completion", "created": 0, "model": "fake-model",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish_reason}]}
     if usage:
         body["usage"] = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
     return body
@@ -80,6 +81,16 @@ def test_retries_429_and_500_then_succeeds_with_usage(server):
     assert out.text == '{"a": 1}' and out.usage.prompt_tokens == 11 and out.usage.completion_tokens == 7
     assert len(s.requests) == 3
     assert s.requests[-1]["response_format"] == {"type": "json_object"} and s.requests[-1]["temperature"] == 0.1
+
+
+def test_an_answer_cut_at_the_token_limit_is_marked_and_kept_so_by_a_cache(server, tmp_path):
+    s = server([(200, completion('{"ids": ["p1", "p2"', finish_reason="length")), (200, completion('{"a": 1}'))])
+    backend = OpenAIBackend("fake-model", base_url=s.url, api_key="k", max_retries=0, timeout=10)
+    memo = MemoBackend(backend, tmp_path / "cache.jsonl")
+    assert memo.complete(MSGS, role="planner", max_tokens=8).truncated
+    assert not memo.complete(MSGS, role="planner").truncated  # another request (no limit): a whole answer
+    again = MemoBackend(backend, tmp_path / "cache.jsonl").complete(MSGS, role="planner", max_tokens=8)
+    assert again.truncated and again.raw == {"cached": True} and len(s.requests) == 2
 
 
 def test_gives_up_with_a_typed_error(server):

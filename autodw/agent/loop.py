@@ -37,8 +37,8 @@ from autodw.change_summary import summarize_change
 from autodw.changes import analyze_change
 from autodw.document import Snapshot, WordDocument
 from autodw.errors import ApiError, AutodwError, ContextOverflowError, InternalError, LLMOutputError, StateExtractionError
-from autodw.llm.base import LLMBackend, Message
-from autodw.llm.jsonout import parse_json_object, validate
+from autodw.llm.base import Completion, LLMBackend, Message
+from autodw.llm.jsonout import ask_json, validate
 from autodw.llm.replay import RecordingBackend
 from autodw.state import extract_state
 
@@ -55,6 +55,8 @@ class IntentClassifier(Protocol):
 class PlannerStalled(LLMOutputError):
     """The planner kept answering with invalid or already-completed steps, or planned again a step that kept failing;
     the instruction (one request of a split one) ends as an error."""
+
+    retryable = False
 
 
 @dataclass
@@ -446,28 +448,17 @@ class Agent:
 
     def _ask(self, role: str, msgs: list[Message], schema: dict[str, Any], check: Callable[[dict], dict],
              run: RunResult, max_tokens: int | None = None) -> dict[str, Any]:
-        """One role's call: parse and check the JSON answer; on a bad answer, show the model its error
-        and ask again (at most ``output_retries`` times), then raise LLMOutputError. `max_tokens`: the answer's
-        limit (None: the backend's)."""
-        conversation = list(msgs)
-        for attempt in range(self.config.output_retries + 1):
-            completion = self.llm.complete(conversation, role=role, schema=schema, max_tokens=max_tokens)
+        """One role's checked JSON answer (:func:`ask_json`, ``output_retries`` times asked again), with its
+        usage and trace. `max_tokens`: the answer's limit (None: the backend's)."""
+        def answered(conversation: list[Message], completion: Completion) -> None:
             run.usage[role].add(completion.usage)
             self._emit("llm_call", {"role": role, "messages": conversation, "response": completion.text,
                                     "usage": completion.usage.to_dict(), "seconds": completion.seconds,
                                     "model": completion.model})
-            try:
-                return check(parse_json_object(completion.text))
-            except PlannerStalled:  # not a bad answer: asking again would not help
-                raise
-            except (LLMOutputError, ApiError) as exc:
-                error = str(exc)
-                self._emit("invalid_output", {"role": role, "attempt": attempt + 1, "error": error})
-                conversation = conversation + [
-                    {"role": "assistant", "content": completion.text},
-                    {"role": "user", "content": f"That answer is invalid: {error}\nAnswer again with only the corrected JSON object."},
-                ]
-        raise LLMOutputError(f"the {role} gave no valid answer after {self.config.output_retries + 1} tries: {error}")
+
+        return ask_json(self.llm, msgs, role=role, schema=schema, check=check, retries=self.config.output_retries,
+                        max_tokens=max_tokens, correctable=(LLMOutputError, ApiError), on_answer=answered,
+                        on_invalid=lambda attempt, error: self._emit("invalid_output", {"role": role, "attempt": attempt, "error": error}))
 
     def _emit(self, event: str, data: dict[str, Any]) -> None:
         for sink in self.sinks:

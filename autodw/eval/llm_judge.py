@@ -19,7 +19,7 @@ from autodw.errors import LLMOutputError
 from autodw.eval.canonical import Source, prepare
 from autodw.eval.judge import Difference, Verdict
 from autodw.llm.base import LLMBackend, Message, Usage
-from autodw.llm.jsonout import parse_json_object, validate
+from autodw.llm.jsonout import ask_json, validate
 from autodw.state.render import render_state
 
 ROLE = "judge"
@@ -62,22 +62,10 @@ def llm_judge(expected: Source, actual: Source, *, llm: LLMBackend, instruction:
     conversation: list[Message] = [{"role": "system", "content": system.substitute(values).strip()},
                                    {"role": "user", "content": user.substitute(values)}]
     usage = Usage()
-    error = ""
-    for _ in range(OUTPUT_RETRIES + 1):
-        completion = llm.complete(conversation, role=ROLE, schema=JUDGE_SCHEMA)
-        usage.add(completion.usage)
-        try:
-            answer = check_answer(parse_json_object(completion.text))
-        except LLMOutputError as exc:
-            error = str(exc)
-            conversation = conversation + [
-                {"role": "assistant", "content": completion.text},
-                {"role": "user", "content": f"That answer is invalid: {error}\nAnswer again with only the corrected JSON object."},
-            ]
-            continue
-        diffs = [Difference(d["where"].strip(), d["what"].strip()) for d in answer["differences"]]
-        return Verdict(answer["equivalent"], diffs, judge="llm", usage=usage.to_dict())
-    raise LLMOutputError(f"the judge gave no valid answer after {OUTPUT_RETRIES + 1} tries: {error}")
+    answer = ask_json(llm, conversation, role=ROLE, schema=JUDGE_SCHEMA, check=check_answer, retries=OUTPUT_RETRIES,
+                      on_answer=lambda _, completion: usage.add(completion.usage))
+    diffs = [Difference(d["where"].strip(), d["what"].strip()) for d in answer["differences"]]
+    return Verdict(answer["equivalent"], diffs, judge="llm", usage=usage.to_dict())
 
 
 def check_answer(answer: dict[str, Any]) -> dict[str, Any]:

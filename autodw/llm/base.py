@@ -45,6 +45,8 @@ class Completion:
     model: str = ""
     seconds: float = 0.0
     raw: dict[str, Any] = field(default_factory=dict)
+    #: the answer stopped at the token limit, not at its end
+    truncated: bool = False
 
 
 @runtime_checkable

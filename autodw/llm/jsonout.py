@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from jsonschema import Draft202012Validator
 
 from autodw.errors import LLMOutputError
+from autodw.llm.base import Completion, LLMBackend, Message
+
+T = TypeVar("T")
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
@@ -40,6 +43,39 @@ def validate(value: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
         problems = "; ".join(f"{'.'.join(map(str, e.path)) or 'answer'}: {e.message}" for e in errors[:5])
         raise LLMOutputError(f"the answer does not match the required format: {problems}")
     return value
+
+
+def ask_json(llm: LLMBackend, messages: list[Message], *, role: str, schema: dict[str, Any],
+             check: Callable[[dict[str, Any]], T], retries: int, max_tokens: int | None = None,
+             correctable: tuple[type[Exception], ...] = (LLMOutputError,),
+             on_answer: Callable[[list[Message], Completion], None] | None = None,
+             on_invalid: Callable[[int, str], None] | None = None) -> T:
+    """`check` of the JSON object `llm` answers. An answer that fails with a `correctable` error (one whose
+    ``retryable`` is not false) is shown its error and asked again, at most `retries` times; an answer cut at
+    its token limit is not (greedy decoding runs on the same way again). Then LLMOutputError. `on_answer`
+    sees every completion with the conversation it answered, `on_invalid` every rejected answer's error."""
+    conversation = list(messages)
+    error = ""
+    for attempt in range(1, retries + 2):
+        completion = llm.complete(conversation, role=role, schema=schema, max_tokens=max_tokens)
+        if on_answer is not None:
+            on_answer(conversation, completion)
+        try:
+            return check(parse_json_object(completion.text))
+        except correctable as exc:
+            if not getattr(exc, "retryable", True):
+                raise
+            error = str(exc)
+            if on_invalid is not None:
+                on_invalid(attempt, error)
+            if completion.truncated:
+                raise LLMOutputError(f"the {role}'s answer ran to its token limit without ending "
+                                     f"({completion.usage.completion_tokens} tokens): {error}") from None
+            conversation = conversation + [
+                {"role": "assistant", "content": completion.text},
+                {"role": "user", "content": f"That answer is invalid: {error}\nAnswer again with only the corrected JSON object."},
+            ]
+    raise LLMOutputError(f"the {role} gave no valid answer after {retries + 1} tries: {error}")
 
 
 def _preview(text: str, limit: int = 200) -> str:

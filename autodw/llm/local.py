@@ -266,7 +266,7 @@ class LocalBackend:
                "grammar_resampled": sampler.resampled if sampler is not None else None,
                "prompt_cache": self.prompt_cache, "id": response.get("id")}
         return Completion(text=choice["text"], usage=usage, model=self.name, seconds=seconds,
-                          raw=raw)
+                          raw=raw, truncated=choice.get("finish_reason") == "length")
 
     # --- grammars -------------------------------------------------------------------------
 

@@ -91,7 +91,8 @@ class OpenAIBackend:
             raise ConfigError(f"the LLM endpoint rejected the API key: {exc}") from exc
         except self._openai.APIStatusError as exc:
             raise LLMConnectionError(f"the LLM endpoint kept failing after retries: {exc}") from exc
-        text = (response.choices[0].message.content or "") if response.choices else ""
+        choice = response.choices[0] if response.choices else None
+        text = (choice.message.content or "") if choice is not None else ""
         usage = response.usage
         if usage is not None and usage.prompt_tokens is not None:
             cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", 0) or 0
@@ -100,4 +101,5 @@ class OpenAIBackend:
         else:
             u, estimated = estimate_usage(messages, text), True
         return Completion(text=text, usage=u, model=getattr(response, "model", self.model) or self.model,
-                          seconds=time.perf_counter() - start, raw={"usage_estimated": estimated})
+                          seconds=time.perf_counter() - start, raw={"usage_estimated": estimated},
+                          truncated=getattr(choice, "finish_reason", None) == "length")

@@ -64,14 +64,29 @@ class RecordingBackend:
         result = self.inner.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
         entry = {"key": request_key(role, messages, schema, temperature, max_tokens), "role": role,
                  "request": {"messages": messages, "schema": schema, "temperature": temperature, "max_tokens": max_tokens},
-                 "response": {"text": result.text, "usage": result.usage.to_dict(), "model": result.model,
-                              "seconds": result.seconds}}
+                 "response": _stored(result)}
         self._fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
         self._fh.flush()
         return result
 
     def close(self) -> None:
         self._fh.close()
+
+
+def _stored(result: Completion) -> dict[str, Any]:
+    """A completion as a cassette keeps it."""
+    response = {"text": result.text, "usage": result.usage.to_dict(), "model": result.model, "seconds": result.seconds}
+    if result.truncated:
+        response["truncated"] = True
+    return response
+
+
+def _recalled(response: dict[str, Any], **raw: bool) -> Completion:
+    """A kept completion as an answer (it costs no time now; its recorded usage is reported)."""
+    u = response.get("usage", {})
+    usage = Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1, u.get("cached_prompt_tokens", 0))
+    return Completion(response["text"], usage, model=response.get("model", ""), seconds=0.0, raw=raw,
+                      truncated=bool(response.get("truncated", False)))
 
 
 class ReplayBackend:
@@ -106,11 +121,7 @@ class ReplayBackend:
         queue = self._answers.get(key)
         if not queue:
             raise ReplayMissError(self._miss_message(role, messages))
-        response = queue.popleft()
-        u = response.get("usage", {})
-        usage = Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1, u.get("cached_prompt_tokens", 0))
-        return Completion(text=response["text"], usage=usage, model=response.get("model", ""), seconds=0.0,
-                          raw={"replayed": True})
+        return _recalled(queue.popleft(), replayed=True)
 
     def _miss_message(self, role: str, messages: list[Message]) -> str:
         asked = messages[-1]["content"] if messages else ""
@@ -153,12 +164,9 @@ class MemoBackend:
         key = request_key(role, messages, schema, temperature, max_tokens)
         known = self._known.get(key)
         if known is not None:
-            u = known.get("usage", {})
-            return Completion(known["text"], Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1,
-                                                   u.get("cached_prompt_tokens", 0)),
-                              model=known.get("model", ""), seconds=0.0, raw={"cached": True})
+            return _recalled(known, cached=True)
         result = self.inner.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
-        response = {"text": result.text, "usage": result.usage.to_dict(), "model": result.model, "seconds": result.seconds}
+        response = _stored(result)
         with self._lock:
             self._known[key] = response
             with self.path.open("a", encoding="utf-8") as fh:

@@ -34,6 +34,8 @@ class ScriptedBackend:
         answer = queue.popleft()
         if callable(answer):
             answer = answer(messages)
+        if isinstance(answer, Completion):  # a scripted completion as it is (a truncated answer, say)
+            return answer
         text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
         return Completion(text=text, usage=estimate_usage(messages, text), model="scripted")
 
