@@ -1,7 +1,8 @@
 """The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
 
     python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,grammarfirst,nodisk,plannernow,nolast,
-                                        nogrounding,norules,nosplit,norepair,paperrule,decisionrule] [--tasks ID,...]
+                                        nogrounding,norules,nosplit,norepair,norepeat,
+                                        paperrule,decisionrule] [--tasks ID,...]
                                         [--json results.json] [--record DIR]
 
 For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of
@@ -48,6 +49,8 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
     "norules": ({"grammar": True, "prompt_cache": "role"}, {"rule_checks": False}),  # the LLM validator alone
     "nosplit": ({"grammar": True, "prompt_cache": "role"}, {"split_requests": False}),  # one planner loop per instruction
     "norepair": ({"grammar": True, "prompt_cache": "role"}, {"repair_calls": False}),  # a repeated rejected call runs as it is
+    "norepeat": ({"grammar": True, "prompt_cache": "role"},  # a step repeating an accepted one is run again
+                 {"end_on_repeated_call": False, "refuse_repeated_steps": False}),
     "paperrule": ({"grammar": True, "prompt_cache": "role"}, {"verdict_rule": "paper"}),  # a fail below 0.6 accepted
     "decisionrule": ({"grammar": True, "prompt_cache": "role"}, {"verdict_rule": "decision"}),  # every fail rejects
 }
