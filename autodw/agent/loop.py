@@ -166,20 +166,10 @@ class Agent:
 
     def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
                          session: list[InstructionResult]) -> None:
+        """:meth:`_carry_out` the instruction; how it ended goes into `record` (an error of ours is raised)."""
         start = time.perf_counter()
-        parts = requests.split(instruction) if self.config.split_requests else [instruction]
-        stopped: str | None = None  # how the first request that did not finish ended (a limit, or "error")
         try:
-            for k, part in enumerate(parts, 1):
-                context = "" if len(parts) == 1 else (
-                    f"The user's message makes {len(parts)} requests; this is request {k}: do it alone (the others are "
-                    f"done before or after it). The whole message: {instruction}\n\n")
-                try:
-                    ended = self._run_request(doc, part, context, record, run, session)
-                    stopped = stopped or ended  # the next requests still run
-                except PlannerStalled as exc:  # this request ends; the next ones still run
-                    stopped, record.error = stopped or "error", record.error or str(exc)
-            record.status = stopped or "done"
+            self._carry_out(doc, instruction, record, run, session)
         except StateExtractionError as exc:
             record.status, record.error = "error", f"the document state could not be read: {exc}"
         except ContextOverflowError as exc:  # this instruction's prompt is too long for the model: it fails, not the run
@@ -198,6 +188,22 @@ class Agent:
             self._emit("instruction_end", {"status": record.status, "steps": len(record.steps), "error": record.error,
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
+
+    def _carry_out(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
+                   session: list[InstructionResult]) -> None:
+        """Each request of the instruction in turn (:meth:`_run_request`); the record's status says how they ended."""
+        parts = requests.split(instruction) if self.config.split_requests else [instruction]
+        stopped: str | None = None  # how the first request that did not finish ended (a limit, or "error")
+        for k, part in enumerate(parts, 1):
+            context = "" if len(parts) == 1 else (
+                f"The user's message makes {len(parts)} requests; this is request {k}: do it alone (the others are "
+                f"done before or after it). The whole message: {instruction}\n\n")
+            try:
+                ended = self._run_request(doc, part, context, record, run, session)
+                stopped = stopped or ended  # the next requests still run
+            except PlannerStalled as exc:  # this request ends; the next ones still run
+                stopped, record.error = stopped or "error", record.error or str(exc)
+        record.status = stopped or "done"
 
     def _run_request(self, doc: WordDocument, request: str, context: str, record: InstructionResult, run: RunResult,
                      session: list[InstructionResult]) -> str | None:

@@ -29,7 +29,7 @@ from autodw.apis.calls import execute, validate_arguments
 from autodw.apis.registry import ApiSpec, Registry
 from autodw.document import WordDocument
 from autodw.dwbench.records import Instruction
-from autodw.errors import ApiError, ConfigError, ContextOverflowError, LLMOutputError
+from autodw.errors import ApiError, ConfigError, LLMOutputError
 from autodw.eval import BASELINES
 from autodw.eval.systems import TurnResult, run_agent_turn
 from autodw.intents.embedding import encoder
@@ -63,8 +63,8 @@ class OneShotAgent(Agent):
         order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] >= RETRIEVAL_THRESHOLD]
         return [specs[i] for i in order[:RETRIEVAL_TOP_K]]
 
-    def _run_instruction(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
-                         session: list[InstructionResult]) -> None:
+    def _carry_out(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
+                   session: list[InstructionResult]) -> None:
         state = extract_state(doc)
         specs = self.offered(instruction)
         self._emit("intents", {"step": 1, "intents": [], "candidates": [s.name for s in specs]})
@@ -97,9 +97,6 @@ class OneShotAgent(Agent):
             calls = self._ask("api_generator", msgs, schema, lambda a: {"calls": check(a)}, run, max_tokens=PROGRAM_TOKENS)["calls"]
         except LLMOutputError as exc:
             record.status, record.error = "error", str(exc)
-            return
-        except ContextOverflowError as exc:  # the whole library and the state do not fit the model's context
-            record.status, record.error = "context_overflow", str(exc)
             return
         for n, call in enumerate(calls, 1):
             step = Step(n, f"call {n} of the answer")
