@@ -191,9 +191,8 @@ def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[
     return out
 
 
-def all_styles(doc: WordDocument) -> dict[str, Any]:
-    """The state's "styles" part with every style of the document, used or not."""
-    ctx = StateContext(doc)
+def all_styles(ctx: StateContext) -> dict[str, Any]:
+    """The state's "styles" part with every style of `ctx`'s document, used or not (all are marked used)."""
     ctx.used_styles.update(ctx.style_elements)
     return _styles(ctx)
 

@@ -29,7 +29,7 @@ class Looks:
 
     def __init__(self, doc: WordDocument):
         self.ctx = StateContext(doc)
-        self.formatting = Formatting(all_styles(doc))
+        self.formatting = Formatting(all_styles(self.ctx))
         self.theme = _theme_fonts(doc)
         self.default_style = self.ctx.style_names.get(self.ctx.default_style_ids.get("paragraph", ""), None)
 
