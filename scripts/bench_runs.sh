@@ -2,6 +2,7 @@
 # The runs behind the README's DWBench tables, in order; each is resumable (rerun this script to continue).
 # Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]
 #   groups: oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations
+#           iset-aid-ablations
 #   (default: all, in this order)
 # The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first, its sACC last
 # (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes.
@@ -10,7 +11,7 @@ set -e
 # state: 8k tokens are too few for some mini instructions, so the local model gets 16k for every system alike
 export AUTODW_LOCAL_N_CTX=${AUTODW_LOCAL_N_CTX:-16384}
 runs=${1:?give a folder for the run folders}; shift
-groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations"}
+groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations iset-aid-ablations"}
 for group in $groups; do
   case $group in
     oracle)
@@ -52,6 +53,9 @@ for group in $groups; do
         # shellcheck disable=SC2086
         autodw bench run --system autodw --llm local --split mini --mode instruction $sets --out "$runs/local-autodw-mini-no-$name"
       done ;;
+    iset-aid-ablations)  # the same aids on the 27-task instruction set (~45 min; not resumable: one JSON at the end)
+      python "$(dirname "$0")/bench_local_agent.py" --configs default,nogrounding,norules,nosplit,norepair,norepeat \
+        --json "$runs/iset-aid-ablations.json" ;;
     *) echo "unknown group $group" >&2; exit 2 ;;
   esac
 done
