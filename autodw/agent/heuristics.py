@@ -18,8 +18,9 @@
   nor in the document): the small planner works through the whole message from its first request, and the rule
   checks then reject that work as unasked for this request.
 - ``stop_when_nothing_remains``: the instruction ends once a step is accepted for which the planner listed no
-  remaining operation, instead of asking the planner again (:func:`nothing_remains`); listed operations that restate
-  done work (``restate_ratio``, :func:`restates`) do not count.
+  remaining operation, instead of asking the planner again (:func:`still_to_do`); listed operations that restate
+  done work (``restate_ratio``, :func:`restates`) do not count. ``follow_plan`` takes the listed operations as the
+  next steps without asking the planner again until the list is used up or a step fails.
 """
 
 from __future__ import annotations
@@ -81,19 +82,24 @@ def _next_to_own_copy(attempt: Attempt, earlier: Attempt) -> bool:
     return bool(set(ELEMENT_ID.findall(json.dumps(attempt.args.get("position")))) & set(earlier.created))
 
 
-def nothing_remains(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> bool:
-    """Whether the planner listed no operation remaining after this one. Listed operations that restate this step or
-    an accepted earlier one do not count: the 1.5B model often lists the step itself, reworded."""
+def still_to_do(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> list[str] | None:
+    """The operations the planner listed as remaining after this one (None if it listed none), less those that
+    restate an accepted step: the 1.5B model often lists the step itself, reworded."""
     remaining = plan.get("remaining")
+    if remaining is None:
+        return None
     done = [s.sub_instruction for s in record.steps if s.accepted]
-    return remaining is not None and all(any(restates(r, d, restate_ratio) for d in done) for r in remaining)
+    return [r for r in remaining if not any(restates(r, d, restate_ratio) for d in done)]
 
 
 def restates(text: str, other: str, ratio: float) -> bool:
-    """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= `ratio`) and names no element id that
-    `other` does not ("format p5" is not "format p4", but "insert a list after the new heading" can restate
-    "insert a list after p44")."""
+    """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= `ratio`) and names no element id or
+    quoted text that `other` does not ("format p5" is not "format p4", "insert 'Appendix'" is not "insert
+    'Contacts'", but "insert a list after the new heading" can restate "insert a list after p44")."""
     if not set(ELEMENT_ID.findall(text)) <= set(ELEMENT_ID.findall(other)):
+        return False
+    loose_other = grounding.loose(other)
+    if any(grounding.loose(q.text) not in loose_other for q in grounding.quotes(text)):
         return False
     return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
 
