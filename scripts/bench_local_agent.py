@@ -1,7 +1,7 @@
 """The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
 
     python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,grammarfirst,nodisk,plannernow,nolast,
-                                        nogrounding,norules,nosplit,norepair,norepeat,followplan,
+                                        nogrounding,norules,nosplit,norepair,norepeat,
                                         paperrule,decisionrule] [--tasks ID,...]
                                         [--json results.json] [--record DIR]
 
@@ -51,7 +51,6 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
     "norepair": ({"grammar": True, "prompt_cache": "role"}, {"repair_calls": False}),  # a repeated rejected call runs as it is
     "norepeat": ({"grammar": True, "prompt_cache": "role"},  # a step repeating an accepted one is run again
                  {"end_on_repeated_call": False, "refuse_repeated_steps": False}),
-    "followplan": ({"grammar": True, "prompt_cache": "role"}, {"follow_plan": True}),  # listed operations taken as steps
     "paperrule": ({"grammar": True, "prompt_cache": "role"}, {"verdict_rule": "paper"}),  # a fail below 0.6 accepted
     "decisionrule": ({"grammar": True, "prompt_cache": "role"}, {"verdict_rule": "decision"}),  # every fail rejects
 }

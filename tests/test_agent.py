@@ -577,26 +577,9 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
         step = Step(n, text)
         step.attempts.append(Attempt(api="x", args={}, level="first", accepted=True))
         record.steps.append(step)
-    assert heuristics.still_to_do({"sub_instruction": listed, "remaining": [reworded, heading]}, record, 0.7) == []
-    assert heuristics.still_to_do({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record,
-                                  0.7) == ["Make p41 bold."]
-    assert heuristics.still_to_do({"sub_instruction": listed}, record, 0.7) is None  # nothing said: not the last
-
-
-def test_following_the_plan_takes_the_listed_operations_and_asks_again_after_a_failure(doc):
-    steps = [f"Insert '{word}' at the end." for word in ("Echo", "Foxtrot", "Golf")]
-    agent, llm = agent_for({
-        "planner": [{**plan(steps[0]), "remaining": steps[1:]}, {**plan("Insert 'Golf' at the very end."), "remaining": []}],
-        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Echo", "position": "end"}},
-                          {"api": "insert_paragraph", "args": {"text": "Foxtrot", "position": "end"}},
-                          *["no call"] * 3,  # invalid three times: the step fails
-                          {"api": "insert_paragraph", "args": {"text": "Golf", "position": "end"}}],
-    }, config=AgentConfig(stop_when_nothing_remains=True, follow_plan=True, rollback="none"))
-    record = agent.run(doc, ["Add Echo, Foxtrot and Golf"]).instructions[0]
-    assert record.status == "done" and texts(doc)[-3:] == ["Echo", "Foxtrot", "Golf"] and not llm.remaining()
-    assert [s.sub_instruction for s in record.steps] == steps + ["Insert 'Golf' at the very end."]
-    planner = [r for r in llm.requests if r["role"] == "planner"]
-    assert len(planner) == 2 and steps[2] in planner[1]["messages"][-1]["content"]  # the failed step
+    assert heuristics.nothing_remains({"sub_instruction": listed, "remaining": [reworded, heading]}, record, 0.7)
+    assert not heuristics.nothing_remains({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record, 0.7)
+    assert not heuristics.nothing_remains({"sub_instruction": listed}, record, 0.7)  # nothing said: not the last
 
 
 def test_the_state_is_read_once_per_executed_call(doc, monkeypatch):

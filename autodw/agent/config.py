@@ -67,9 +67,6 @@ class AgentConfig:
     refuse_repeated_steps: bool = True  # a planned step equal to an accepted one is refused (error shown to the planner)
     end_on_repeated_call: bool = True  # a step repeating an accepted call (API and arguments) is undone and ends the instruction
     stop_when_nothing_remains: bool = False  # end once a step is accepted after which the planner listed nothing
-    # after an accepted step, the next operation the planner listed is the next step without asking the planner again;
-    # it is asked when the list is used up or a step fails
-    follow_plan: bool = False
     restate_ratio: float = 0.7  # a listed remaining operation this similar to a done step restates it (does not count)
 
     def __post_init__(self) -> None:
@@ -138,7 +135,7 @@ def _problems(c: AgentConfig) -> list[str]:
     if c.planner_state not in PLANNER_STATES:
         out.append(f"planner_state must be current or start, not {c.planner_state!r}")
     for name in ("compact_api_docs", "two_stage_api_choice", "grounding", "rule_checks", "llm_validator", "repair_calls", "split_requests", "refuse_repeated_steps", "end_on_repeated_call",
-                 "stop_when_nothing_remains", "follow_plan"):
+                 "stop_when_nothing_remains"):
         if not isinstance(getattr(c, name), bool):
             out.append(f"{name} must be true or false, not {getattr(c, name)!r}")
     return out

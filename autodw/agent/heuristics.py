@@ -18,9 +18,8 @@
   nor in the document): the small planner works through the whole message from its first request, and the rule
   checks then reject that work as unasked for this request.
 - ``stop_when_nothing_remains``: the instruction ends once a step is accepted for which the planner listed no
-  remaining operation, instead of asking the planner again (:func:`still_to_do`); listed operations that restate
-  done work (``restate_ratio``, :func:`restates`) do not count. ``follow_plan`` takes the listed operations as the
-  next steps without asking the planner again until the list is used up or a step fails.
+  remaining operation, instead of asking the planner again (:func:`nothing_remains`); listed operations that restate
+  done work (``restate_ratio``, :func:`restates`) do not count.
 """
 
 from __future__ import annotations
@@ -82,14 +81,12 @@ def _next_to_own_copy(attempt: Attempt, earlier: Attempt) -> bool:
     return bool(set(ELEMENT_ID.findall(json.dumps(attempt.args.get("position")))) & set(earlier.created))
 
 
-def still_to_do(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> list[str] | None:
-    """The operations the planner listed as remaining after this one (None if it listed none), less those that
-    restate an accepted step: the 1.5B model often lists the step itself, reworded."""
+def nothing_remains(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> bool:
+    """Whether the planner listed no operation remaining after this one. Listed operations that restate this step or
+    an accepted earlier one do not count: the 1.5B model often lists the step itself, reworded."""
     remaining = plan.get("remaining")
-    if remaining is None:
-        return None
     done = [s.sub_instruction for s in record.steps if s.accepted]
-    return [r for r in remaining if not any(restates(r, d, restate_ratio) for d in done)]
+    return remaining is not None and all(any(restates(r, d, restate_ratio) for d in done) for r in remaining)
 
 
 def restates(text: str, other: str, ratio: float) -> bool:

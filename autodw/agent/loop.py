@@ -210,32 +210,27 @@ class Agent:
         """Plan and carry out `request` (the instruction, or one of its requests with `context` saying which) until
         the planner says it is done (None), or the limit it stopped at ("call_limit", "step_limit")."""
         planner_view: str | None = None  # the rendered state the planner sees
-        pending: list[str] = []  # operations the last plan listed after its step, taken without asking (follow_plan)
         calls_before = run.total_usage.calls
         for _ in range(self.config.max_steps):
             limit = self.config.max_llm_calls
             if limit is not None and run.total_usage.calls - calls_before >= limit:
                 return "call_limit"
             state = extract_state(doc)
-            if pending:
-                plan = {"done": False, "sub_instruction": pending.pop(0), "remaining": list(pending),
-                        "reason": "listed by an earlier plan", "followed": True}
-            else:
-                if planner_view is None or self.config.planner_state == "current":
-                    planner_view = (views.grounded_view(state, request, record, self.config.planner_state_budget,
-                                                        quoted_in=request) if self.config.grounding else
-                                    views.state_view(state, request, record, self.config.planner_state_budget))
-                plan = self._plan(request, record, planner_view, state, run, session, context)
+            if planner_view is None or self.config.planner_state == "current":
+                planner_view = (views.grounded_view(state, request, record, self.config.planner_state_budget,
+                                                    quoted_in=request) if self.config.grounding else
+                                views.state_view(state, request, record, self.config.planner_state_budget))
+            plan = self._plan(request, record, planner_view, state, run, session, context)
             self._emit("plan", {"step": len(record.steps) + 1, **plan})
             if plan["done"]:
                 return None
             step = Step(number=len(record.steps) + 1, sub_instruction=plan["sub_instruction"])
             record.steps.append(step)
             self._run_step(StepContext(doc, step, state, record, run, request))
-            still = heuristics.still_to_do(plan, record, self.config.restate_ratio) if step.accepted else None
-            if step.redundant or (self.config.stop_when_nothing_remains and still == []):
+            finished = (self.config.stop_when_nothing_remains and step.accepted
+                        and heuristics.nothing_remains(plan, record, self.config.restate_ratio))
+            if step.redundant or finished:
                 return None
-            pending = list(still or []) if self.config.follow_plan else []
         return "step_limit"
 
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: State,
