@@ -216,7 +216,12 @@ def test_apply_paragraph_and_character_styles(report):
     assert _para(state, "p8")["style"] == "Quote" and _para(state, "p31")["style"] == "Quote"
     assert {"text": "three quarters", "style": "Strong"} in _para(state, "p2")["runs"]
     _unchanged(report, "apply_style", {"paragraphs": "p2", "style": "Fancy"}, match="no style 'Fancy'.*Heading 1")
-    _unchanged(report, "apply_style", {"paragraphs": "p2", "style": "Quote", "span": {"match": "three"}}, match="character")
+    execute(report, "create_style", {"name": "Memo", "kind": "paragraph", "italic": True})  # no linked style
+    _unchanged(report, "apply_style", {"paragraphs": "p2", "style": "Memo", "span": {"match": "three"}},
+               match="'Memo' is a paragraph style, not a character style; text within a paragraph")
+    # as in Word, a paragraph style given for part of a paragraph is its linked character style
+    execute(report, "apply_style", {"paragraphs": "p2", "style": "Heading 1", "span": {"match": "three"}})
+    assert {"text": "three", "style": "Heading 1 Char"} in _para(extract_state(report), "p2")["runs"]
 
 
 def test_apply_builtin_style_missing_from_document():

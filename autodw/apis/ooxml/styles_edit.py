@@ -36,9 +36,27 @@ def find_style(doc: WordDocument, name: str, kinds: tuple[str, ...] = KINDS) -> 
         except ArgumentError:
             continue
         return style_by_id(doc, sid), kind
+    if kinds == ("character",):  # Word applies a paragraph style to part of a paragraph as its linked character style
+        linked = _linked_style(doc, name)
+        if linked is not None:
+            return linked, "character"
+    taken = name_taken(doc, name)
+    if taken is not None:
+        hint = ("; text within a paragraph (span) takes a character style: leave out span to style whole paragraphs"
+                if kinds == ("character",) else "")
+        raise ArgumentError(f"{name!r} is a {taken} style, not a {' or '.join(kinds)} style{hint}")
     names = [f"{n} ({k})" for k in kinds for n in sorted(available_styles(doc, k))]
     raise ArgumentError(f"there is no style {name!r}; styles: {', '.join(names[:60])}"
                         + (f", ... ({len(names)} in all)" if len(names) > 60 else ""))
+
+
+def _linked_style(doc: WordDocument, name: str) -> etree._Element | None:
+    """The character style linked to the paragraph style called `name` (``w:link``), or None."""
+    sid = find_style_id(doc, name, "paragraph")
+    style = style_by_id(doc, sid) if sid is not None else None
+    link = wval(style.find(qn("w:link"))) if style is not None else None
+    linked = style_by_id(doc, link) if link else None
+    return linked if linked is not None and linked.get(qn("w:type")) == "character" else None
 
 
 def name_taken(doc: WordDocument, name: str) -> str | None:
