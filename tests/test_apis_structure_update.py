@@ -191,6 +191,12 @@ def test_header_footer_options_first_page_and_errors(report):
         run(report, "set_header_footer_options", section=0)
 
 
+def test_link_to_previous_for_every_section_of_a_one_section_document_is_a_note_not_an_error():
+    doc = make_doc(lambda d: d.add_paragraph("one section"))
+    result = run(doc, "set_header_footer_options", section="all", different_first_page=True, link_to_previous=False)
+    assert sections(doc)[0]["different_first_page"] and "one section, which has no previous one" in result.message
+
+
 def test_insert_page_numbers_replaces_the_old_ones_and_sets_numbering(report):
     result = run(report, "insert_page_numbers", section=0, template="- {PAGE} -", alignment="right",
                  start=4, format="upperRoman")

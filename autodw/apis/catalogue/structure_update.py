@@ -256,7 +256,7 @@ def set_header_footer_options(doc: WordDocument, section: Any, different_first_p
         done.append(f"different odd and even pages {'on' if different_odd_even else 'off'} (whole document)")
     if link_to_previous is not None:
         targets = [i for i in indices if i > 0]
-        if not targets:
+        if not targets and section != "all":
             raise ArgumentError("section 0 has no previous section to link to; choose a section index of 1 or more")
         wheres = hf.WHERE if where == "both" else (where,)
         for i in targets:
@@ -270,7 +270,9 @@ def set_header_footer_options(doc: WordDocument, section: Any, different_first_p
                         note = ""
                     if note:
                         done.append(note)
-        if not any("link" in d for d in done):
+        if not targets:  # as in Word, where the option is greyed out in the first section
+            done.append("link to previous: the document has one section, which has no previous one (nothing to link)")
+        elif not any("link" in d for d in done):
             done.append(f"sections {', '.join(map(str, targets))} were already {'linked' if link_to_previous else 'unlinked'}")
     return "; ".join(done)
 
