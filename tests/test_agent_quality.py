@@ -386,6 +386,16 @@ def test_a_list_or_table_cut_short(state):
                    state) == ["dropped_item"]
 
 
+def test_a_list_whose_every_item_is_nested(state):
+    request = "列出以下几点（编号列表）：“计划”、“实施”、“总结”"
+    nested = {"items": [{"text": t, "level": 1} for t in ("计划", "实施", "总结")], "kind": "numbered", "position": "end"}
+    found = checks.check_call("Do it.", request, "insert_list", nested, state, {"a": 1})
+    assert [f.check for f in found] == ["nested_first_item"]
+    assert checks.repair(found) == {"items": [{"text": t, "level": 0} for t in ("计划", "实施", "总结")]}
+    outline = {"items": ["计划", {"text": "预算", "level": 1}, "总结"], "kind": "numbered", "position": "end"}
+    assert _checks(request, "insert_list", outline, state) == []  # nested under a top-level item
+
+
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
     assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]

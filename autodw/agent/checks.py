@@ -135,6 +135,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
     findings += _unnamed_count(api, args, request)
     findings += _row_not_on_top(api, args, request)
     findings += _dropped_item(args, request)
+    findings += _nested_first_item(api, args)
     findings += _unasked_properties(args, instruction)
     findings += _heading_as_paragraph(api, args, instruction)
     findings += _unasked_separator(api, args, instruction)
@@ -558,6 +559,21 @@ def _located(texts: list[str], text: str, start: int = 0) -> list[tuple[int, int
         spans.append((i, i + len(t)))
         start = i + len(t)
     return spans
+
+
+def _nested_first_item(api: str, args: dict[str, Any]) -> list[Finding]:
+    """A new list whose items are all nested (level 1 or more; 0 is the top level): its first item hangs under nothing.
+    Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level."""
+    items = args.get("items")
+    if api != "insert_list" or not isinstance(items, list) or not items:
+        return []
+    levels = [item.get("level", 0) if isinstance(item, dict) else 0 for item in items]
+    if not all(type(level) is int for level in levels) or min(levels) < 1:
+        return []
+    low = min(levels)
+    fixed = [{**item, "level": item["level"] - low} if isinstance(item, dict) else item for item in items]
+    return [Finding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "
+                                         "under nothing; level 0 is the top level", True, {"items": fixed})]
 
 
 def _dropped_item(args: dict[str, Any], request: str) -> list[Finding]:

@@ -67,7 +67,8 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
      description="Insert a bulleted or numbered list with a real Word numbering definition; items may be "
                  "strings or {\"text\", \"level\"} for nested items (level 0-8).",
      params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
-                       "description": 'list items: strings, or {"text": "...", "level": 1} for nested ones'},
+                       "description": 'list items: strings (top-level items), or {"text": "...", "level": n} where '
+                                      'level 0 is the top level and 1 an item nested under the one before'},
              "position": POSITION, "kind": enum("list kind", ("bullet", "numbered")),
              "start": integer("first number of a numbered list", 0, 32767),
              "number_format": enum("numbering style of a numbered list", tuple(NUMBER_FORMATS))},
