@@ -19,7 +19,7 @@ from autodw.apis import registry
 from autodw.apis.calls import validate_arguments
 from autodw.dwbench.records import corpus_dir, load_split
 from autodw.errors import ConfigError, ContextOverflowError
-from autodw.eval.baselines import BaselineSystem, OneShotAgent
+from autodw.eval.baselines import PROGRAM_TOKENS, BaselineSystem, OneShotAgent
 from autodw.eval.faults import perturb
 from autodw.eval.report import report
 from autodw.eval.runner import Runner, RunSpec
@@ -355,6 +355,7 @@ def test_hybrid_plans_everything_first_and_never_validates(tmp_path):
     result = system.run_turn(doc, ins, [])
     assert result.status == "done" and result.api_calls == len(ins.gold)
     assert [r["role"] for r in llm.requests] == ["planner"] + ["api_generator"] * len(ins.gold)
+    assert llm.requests[0]["max_tokens"] == PROGRAM_TOKENS  # a whole plan is longer than one step's answer
     from autodw.eval.judge import judge
 
     assert judge(session.expected_document(1), doc).equivalent

@@ -39,8 +39,9 @@ from autodw.state import extract_state
 RETRIEVAL_THRESHOLD = 0.75
 RETRIEVAL_TOP_K = 10
 MAX_CALLS = 24  # calls in one one-shot answer (DWBench instructions need at most 13)
-PROGRAM_TOKENS = 3072  # the one-shot answer's token limit: a dozen calls with their arguments (the agent's answers are
-# one call each, within the backend's default of 512; 512 cut the local model's one-shot answers short)
+PROGRAM_TOKENS = 3072  # the token limit of an answer that holds a whole instruction: the one-shot baselines' dozen calls
+# with their arguments, hybrid's plan of every step (the agent's answers are one call or step each, within the backend's
+# default of 512; 512 cut the local model's one-shot answers and hybrid's first plan on mini short)
 MAX_PLANNED_STEPS = 16
 
 
@@ -134,7 +135,7 @@ class HybridAgent(Agent):
                 return {"steps": steps[:MAX_PLANNED_STEPS]}
 
             try:
-                self._pending = list(self._ask("planner", msgs, schema, check, run)["steps"])
+                self._pending = list(self._ask("planner", msgs, schema, check, run, max_tokens=PROGRAM_TOKENS)["steps"])
             except LLMOutputError as exc:
                 from autodw.agent.loop import PlannerStalled
 

@@ -27,7 +27,7 @@ class ScriptedBackend:
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
-        self.requests.append({"role": role, "messages": messages, "schema": schema})
+        self.requests.append({"role": role, "messages": messages, "schema": schema, "max_tokens": max_tokens})
         queue = self._script.get(role)
         if not queue:
             raise LLMError(f"the script has no more answers for the {role} role")
