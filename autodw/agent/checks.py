@@ -568,9 +568,8 @@ def _nested_first_item(api: str, args: dict[str, Any]) -> list[Finding]:
     if api != "insert_list" or not isinstance(items, list) or not items:
         return []
     levels = [item.get("level", 0) if isinstance(item, dict) else 0 for item in items]
-    if not all(type(level) is int for level in levels) or min(levels) < 1:
+    if not all(type(level) is int for level in levels) or (low := min(levels)) < 1:
         return []
-    low = min(levels)
     fixed = [{**item, "level": item["level"] - low} if isinstance(item, dict) else item for item in items]
     return [Finding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "
                                          "under nothing; level 0 is the top level", True, {"items": fixed})]

@@ -169,7 +169,7 @@ class Runner:
         start = time.perf_counter()
         try:
             if "instruction" in self.spec.modes:
-                todo = [(s, i) for s in sessions for i in s.instructions if not self._instruction_path(i).is_file()]
+                todo = [(s, i) for s in sessions for i in s.instructions if not instruction_path(self.out, i).is_file()]
                 self._pool(todo, self.run_instruction, "instructions",
                            sum(len(s.instructions) for s in sessions))
             if "session" in self.spec.modes:
@@ -222,15 +222,12 @@ class Runner:
 
     # --- one instruction (teacher forcing) -------------------------------------------------------
 
-    def _instruction_path(self, ins: Instruction) -> Path:
-        return instruction_path(self.out, ins)
-
     def run_instruction(self, unit: tuple[Session, Instruction]) -> bool:
         """Run one instruction from its gold initial state; write its record. Returns whether it succeeded."""
         session, ins = unit
         doc = session.initial_document(ins.turn)
         earlier = [(i.text, "done") for i in session.instructions[: ins.turn - 1]]
-        path = self._instruction_path(ins)
+        path = instruction_path(self.out, ins)
         record = self._turn(session, ins, doc, earlier, path.with_suffix(".trace.jsonl"), path.with_suffix(".docx"),
                             initial=lambda: session.initial_document(ins.turn))
         write_json(path, record)
