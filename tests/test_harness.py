@@ -93,6 +93,42 @@ def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["partial_credit"] == summary["partial_credit"]
 
 
+class _FailsTurnTwo(OracleSystem):
+    """Leaves turn 2 of every session undone (and counts the turns it is given)."""
+
+    turns_run = 0
+
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        type(self).turns_run += 1
+        if instruction.turn == 2:
+            return super().run_turn(doc, instruction.__class__(**{**vars(instruction), "gold": []}), earlier)
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+def test_a_session_stopped_at_its_first_failure_costs_two_turns_and_keeps_its_sacc(tmp_path):
+    out = tmp_path / "run"
+    spec = RunSpec("oracle", "none", "mini", ["session"], {}, 2, IDS, stop_at_failure=True)
+    summary = Runner(spec, out, _FailsTurnTwo, word_check=False, progress=False).run()
+    assert _FailsTurnTwo.turns_run == 4  # two sessions, turns 1 and 2 each
+    for s in MINI[:2]:
+        assert sorted(p.name for p in (out / "sessions" / s.session_id).glob("turn-*.json")) == ["turn-1.json",
+                                                                                              "turn-2.json"]
+    assert summary["sessions"] == 2 and summary["sessions_stopped"] == 2 and summary["complete"]
+    assert summary["sacc"] == 0.0 and summary["turns_before_failure"] == 1
+    assert summary["sacc_final"] is None and summary["tokens_per_session"] is None  # no session got through
+    # finished: run again, nothing runs; the same folder without the stop is another run
+    Runner(spec, out, _FailsTurnTwo, word_check=False, progress=False).run()
+    assert _FailsTurnTwo.turns_run == 4
+    with pytest.raises(ConfigError, match="stop_at_failure"):
+        Runner(RunSpec("oracle", "none", "mini", ["session"], {}, 2, IDS), out, OracleSystem, progress=False)
+    # a run that never failed is the same with or without the stop
+    full = _run(tmp_path / "full", OracleSystem, modes=("session",), limit=1)
+    stopped = Runner(RunSpec("oracle", "none", "mini", ["session"], {}, 1, IDS, stop_at_failure=True),
+                     tmp_path / "stop", OracleSystem, word_check=False, progress=False).run()
+    assert stopped["sacc"] == stopped["sacc_final"] == full["sacc"] == 1.0 and stopped["sessions_stopped"] == 0
+    assert stopped["turns_before_failure"] == full["turns_before_failure"] == len(MINI[0].instructions)
+
+
 def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_run):
     from autodw.eval.compare import bootstrap_interval, compare, mcnemar_p
 

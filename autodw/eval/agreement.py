@@ -15,7 +15,7 @@ from autodw.document import WordDocument
 from autodw.dwbench.records import Session
 from autodw.errors import LLMOutputError
 from autodw.eval.llm_judge import llm_judge
-from autodw.eval.metrics import instruction_records, session_records
+from autodw.eval.metrics import instruction_records, session_turns
 from autodw.eval.runner import recorded_run
 from autodw.llm.base import LLMBackend
 
@@ -23,7 +23,7 @@ from autodw.llm.base import LLMBackend
 def _outputs(run: Path, sessions: list[Session]) -> list[tuple[str, dict[str, Any], Path]]:
     """(key, record, output file) of every judged output of the run."""
     out = [(f"i:{r['key']}", r, run / "instructions" / r["output"]) for r in instruction_records(run, sessions)]
-    for turns in session_records(run, sessions):
+    for turns in (session_turns(run, s) for s in sessions):
         out += [(f"s:{t['key']}", t, run / "sessions" / t["session_id"] / t["output"]) for t in turns]
     return out
 

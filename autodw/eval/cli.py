@@ -107,7 +107,8 @@ def run_command(args: argparse.Namespace) -> int:
         args.validator = args.validator or "oracle"
     make, llm_name, options = system_factory(args)
     modes = ["instruction", "session"] if args.mode == "both" else [args.mode]
-    spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args))
+    spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
+                   stop_at_failure=args.stop_at_failure)
     runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
     try:
         summary = runner.run()
@@ -133,10 +134,11 @@ def _print_summary(summary: dict[str, Any], fmt: str) -> None:
     def pct(x):
         return "-" if x is None else f"{100 * x:.1f}%"
 
+    stopped = f"; {summary['sessions_stopped']} stopped at a failed turn" if summary.get("sessions_stopped") else ""
     print(f"{summary['system']} ({summary['llm']}) on {summary['split']}: "
           f"iACC {pct(summary['iacc'])} of {summary['instructions']}/{summary['instructions_in_split']} instructions, "
           f"sACC {pct(summary['sacc'])} of {summary['sessions']}/{summary['sessions_in_split']} sessions "
-          f"(final state {pct(summary['sacc_final'])}), {summary['seconds']:.0f} s of system time")
+          f"(final state {pct(summary['sacc_final'])}{stopped}), {summary['seconds']:.0f} s of system time")
     print(f"per instruction: {summary['api_calls_per_instruction']} API calls, {summary['llm_calls_per_instruction']} LLM "
           f"calls, {summary['tokens_per_instruction']} tokens, median {summary['median_seconds_per_instruction']} s")
     if "faults" in summary:
@@ -257,6 +259,9 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N sessions of the split")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--workers", type=int, default=1, help="instructions or sessions run at once (hosted endpoints)")
+    p.add_argument("--stop-at-failure", action="store_true",
+                   help="session mode: end a session at its first failed turn (sACC and turns before failure are "
+                        "the same; the final-state sACC counts only the sessions that got through)")
     p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
     p.add_argument("--threshold", type=float, default=None, help="validator acceptance threshold (default: the profile's)")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the saved one)")

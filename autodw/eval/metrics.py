@@ -4,7 +4,9 @@
   starting from its gold initial state (``instructions/``);
 - sACC: the share of sessions in which every turn's output is equivalent, the system's output carried forward
   (``sessions/``); ``sacc_final``: only the last turn's; ``turns_before_failure``: the mean number of turns that
-  succeeded before the first failure;
+  succeeded before the first failure. A run with ``stop_at_failure`` ends a session at its first failed turn: sACC
+  and turns before failure are the same, ``sacc_final`` and the cost per session count only the sessions that got
+  through (``sessions_stopped`` the others);
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
   output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
   from before it (``autodw bench rescore DIR`` adds it);
@@ -41,14 +43,19 @@ def instruction_records(out: Path, sessions: list[Session]) -> list[dict[str, An
     return [r for r in recs if r is not None]
 
 
-def session_records(out: Path, sessions: list[Session]) -> list[list[dict[str, Any]]]:
-    """The turn records of each finished session, in split order."""
-    found = []
-    for s in sessions:
-        turns = [_load(out / "sessions" / s.session_id / f"turn-{i.turn}.json") for i in s.instructions]
-        if all(t is not None for t in turns):
-            found.append(turns)
-    return found
+def session_turns(out: Path, session: Session) -> list[dict[str, Any]]:
+    """The turn records of `session` in the run, in turn order, up to the first turn without one."""
+    turns = []
+    for i in session.instructions:
+        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json")) is None:
+            break
+        turns.append(turn)
+    return turns
+
+
+def session_finished(turns: list[dict[str, Any]], session: Session, stop_at_failure: bool) -> bool:
+    """Whether a session with these turn records needs no more turns: all are done, or (`stop_at_failure`) one failed."""
+    return len(turns) == len(session.instructions) or (stop_at_failure and any(not t["success"] for t in turns))
 
 
 def _share(values: Iterable[bool]) -> float | None:
@@ -129,8 +136,13 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_this_call: float = 0.0) -> dict[str, Any]:
     """The run's summary (written to ``summary.json``)."""
     ins = instruction_records(out, sessions)
-    ses = session_records(out, sessions)
-    turns = [t for s in ses for t in s]
+    stop = spec.get("stop_at_failure", False)
+    ses, through = [], []  # finished sessions; those that got through every turn
+    for session in sessions:
+        if session_finished(turns := session_turns(out, session), session, stop):
+            ses.append(turns)
+            if len(turns) == len(session.instructions):
+                through.append(turns)
     every = ins or turns
     total_instructions = sum(len(s.instructions) for s in sessions)
     word_checked = [r for r in ins + turns if r.get("word_errors_added") is not None]
@@ -144,15 +156,15 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
         "partial_credit_missing": sum(1 for r in ins if r.get("partial_credit") is None), "sacc": _share(all(t["success"] for t in s) for s in ses),
-        "sacc_final": _share(s[-1]["success"] for s in ses),
+        "sacc_final": _share(s[-1]["success"] for s in through),
         "turns_before_failure": _mean(before_failure(s) for s in ses),
         "instructions": len(ins), "instructions_in_split": total_instructions,
-        "sessions": len(ses), "sessions_in_split": len(sessions),
+        "sessions": len(ses), "sessions_in_split": len(sessions), "sessions_stopped": len(ses) - len(through),
         "complete": (len(ins) == total_instructions if "instruction" in spec["modes"] else True)
         and (len(ses) == len(sessions) if "session" in spec["modes"] else True),
         **cost(every),
-        "tokens_per_session": _mean(sum(t["prompt_tokens"] + t["completion_tokens"] for t in s) for s in ses),
-        "llm_calls_per_session": _mean(sum(t["llm_calls"] for t in s) for s in ses),
+        "tokens_per_session": _mean(sum(t["prompt_tokens"] + t["completion_tokens"] for t in s) for s in through),
+        "llm_calls_per_session": _mean(sum(t["llm_calls"] for t in s) for s in through),
         "seconds": round(sum(r["seconds"] for r in ins + turns), 1),
         "wall_seconds_last_call": round(seconds_this_call, 1),
         "iacc_by_difficulty": _by(ins, "difficulty"), "iacc_by_language": _by(ins, "language"),

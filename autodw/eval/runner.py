@@ -7,6 +7,7 @@ Layout of a run folder ``DIR``:
   beside it ``SID--T.docx`` (the output) and ``SID--T.trace.jsonl`` (the agent's events);
 - ``sessions/SID/turn-T.json``, ``turn-T.docx``, ``turn-T.trace.jsonl`` (the session carries the system's own
   output forward) and ``resume.docx`` (the last finished turn's document with its element ids, to continue from);
+  with ``stop_at_failure`` a session ends at its first failed turn (sACC needs no more);
 - ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end.
 
 Every JSON file is written atomically and only after the documents it refers to, so a run that is killed continues
@@ -30,7 +31,7 @@ from autodw.errors import ConfigError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import MAX_DIFFERENCES, judge
 from autodw.eval.partial import partial_credit
-from autodw.eval.metrics import instruction_path, instruction_records, summarize
+from autodw.eval.metrics import instruction_path, instruction_records, session_finished, session_turns, summarize
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 
@@ -49,6 +50,7 @@ class RunSpec:
     options: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None  # the first N sessions of the split
     sessions: list[str] | None = None  # only these sessions (ids), in split order
+    stop_at_failure: bool = False  # session mode: a session ends at its first failed turn
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -137,12 +139,14 @@ class Runner:
 
     def _check_folder(self) -> None:
         """Create the run folder, or check that it holds this run. The modes may differ (a run can be continued with
-        the other mode): ``run.json`` then records both, and the summary covers both."""
+        the other mode): ``run.json`` then records both, and the summary covers both. ``stop_at_failure`` may only
+        differ before the run has session turns."""
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
-            found = read_json(path)
-            differs = sorted(k for k in set(found) | set(wanted) if k != "modes" and found.get(k) != wanted.get(k))
+            found = {"stop_at_failure": False, **read_json(path)}
+            free = {"modes"} | ({"stop_at_failure"} if not (self.out / "sessions").is_dir() else set())
+            differs = sorted(k for k in set(found) | set(wanted) if k not in free and found.get(k) != wanted.get(k))
             if differs:
                 raise ConfigError(f"{self.out} holds another run (its {', '.join(differs)} differ); "
                                   f"choose another --out, or rerun with the same options to resume it")
@@ -173,7 +177,8 @@ class Runner:
                 self._pool(todo, self.run_instruction, "instructions",
                            sum(len(s.instructions) for s in sessions))
             if "session" in self.spec.modes:
-                todo = [s for s in sessions if not (self._session_dir(s) / f"turn-{len(s.instructions)}.json").is_file()]
+                todo = [s for s in sessions
+                        if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
                 self._pool(todo, self.run_session, "sessions", len(sessions))
         finally:
             summary = self.write_summary(time.perf_counter() - start)
@@ -257,7 +262,10 @@ class Runner:
             write_atomically(folder / "resume.docx", doc.to_bytes(keep_ids=True))
             write_json(folder / f"turn-{ins.turn}.json", record)
             earlier.append((ins.text, record["status"]))
-        return all(read_json(folder / f"turn-{t}.json")["success"] for t in range(1, len(session.instructions) + 1))
+            if self.spec.stop_at_failure and not record["success"]:
+                break
+        turns = session_turns(self.out, session)
+        return len(turns) == len(session.instructions) and all(t["success"] for t in turns)
 
     # --- shared ----------------------------------------------------------------------------------
 
