@@ -121,6 +121,10 @@ def test_a_session_stopped_at_its_first_failure_costs_two_turns_and_keeps_its_sa
     assert _FailsTurnTwo.turns_run == 4
     with pytest.raises(ConfigError, match="stop_at_failure"):
         Runner(RunSpec("oracle", "none", "mini", ["session"], {}, 2, IDS), out, OracleSystem, progress=False)
+    # instruction mode added to the run keeps the sessions' setting
+    both = _run(out, OracleSystem, modes=("instruction",), limit=2)
+    assert both["modes"] == ["instruction", "session"] and both["iacc"] == 1.0 and both["sessions_stopped"] == 2
+    assert json.loads((out / "run.json").read_text())["stop_at_failure"] is True
     # a run that never failed is the same with or without the stop
     full = _run(tmp_path / "full", OracleSystem, modes=("session",), limit=1)
     stopped = Runner(RunSpec("oracle", "none", "mini", ["session"], {}, 1, IDS, stop_at_failure=True),

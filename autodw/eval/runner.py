@@ -139,14 +139,17 @@ class Runner:
 
     def _check_folder(self) -> None:
         """Create the run folder, or check that it holds this run. The modes may differ (a run can be continued with
-        the other mode): ``run.json`` then records both, and the summary covers both. ``stop_at_failure`` may only
-        differ before the run has session turns."""
+        the other mode): ``run.json`` then records both, and the summary covers both. ``stop_at_failure`` (a
+        setting of session mode) may only differ before the run has session turns."""
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
             found = {"stop_at_failure": False, **read_json(path)}
-            free = {"modes"} | ({"stop_at_failure"} if not (self.out / "sessions").is_dir() else set())
-            differs = sorted(k for k in set(found) | set(wanted) if k not in free and found.get(k) != wanted.get(k))
+            if "session" not in wanted["modes"]:  # a setting of session mode: the recorded one stays
+                wanted["stop_at_failure"] = found["stop_at_failure"]
+            elif not (self.out / "sessions").is_dir():  # no session turn yet: the new setting holds
+                found["stop_at_failure"] = wanted["stop_at_failure"]
+            differs = sorted(k for k in set(found) | set(wanted) if k != "modes" and found.get(k) != wanted.get(k))
             if differs:
                 raise ConfigError(f"{self.out} holds another run (its {', '.join(differs)} differ); "
                                   f"choose another --out, or rerun with the same options to resume it")
