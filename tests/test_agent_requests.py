@@ -23,6 +23,9 @@ from tests.test_agent import DONE, PASS, FixedClassifier, plan, texts
     ('Add the sentence "Sales rose. Costs fell; margins held." after p3', None),  # inside quotes
     ("Use e.g. Arial for the title. Make it bold.", ["Use e.g. Arial for the title", "Make it bold."]),
     ("Make the title bold.", None),
+    ('Replace the text of p3 with "Added on Monday." Then give the second table a caption: "Figures". Then bold it.',
+     ['Replace the text of p3 with "Added on Monday."', 'give the second table a caption: "Figures"', "bold it."]),
+    ('Add the note "See p. 4." after p2', None),  # a quoted sentence at the end
     ('Bookmark the Decisions heading as "decisions", then at the end of p7 insert a cross-reference to it',
      ['Bookmark the Decisions heading as "decisions"', "at the end of p7 insert a cross-reference to it"]),
     ('Add a section "Background" with a sentence, then a table with the header Month, Visitors', None),  # its content
@@ -98,6 +101,22 @@ def test_a_request_whose_planner_repeats_a_done_step_ends_at_once():
     config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
     record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
+
+
+def test_a_request_whose_planner_repeats_an_earlier_requests_step_is_asked_again():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    one = last("Insert a paragraph 'One.' at the end.")
+    llm = ScriptedBackend({
+        # request 2's planner first re-plans request 1's step: that is not request 2 done, it is asked again
+        "planner": [one, one, last("Insert a paragraph 'Two.' at the end.")],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
+        "validator": [PASS] * 2,
+    })
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
+    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
+    assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
+    retry = [r for r in llm.requests if r["role"] == "planner"][2]["messages"]
+    assert "step 1 did that for an earlier request" in str(retry)
 
 
 def test_a_step_that_failed_twice_is_not_planned_a_third_time():

@@ -210,7 +210,7 @@ class Agent:
         """Plan and carry out `request` (the instruction, or one of its requests with `context` saying which) until
         the planner says it is done (None), or the limit it stopped at ("call_limit", "step_limit")."""
         planner_view: str | None = None  # the rendered state the planner sees
-        calls_before = run.total_usage.calls
+        calls_before, first_step = run.total_usage.calls, len(record.steps) + 1
         for _ in range(self.config.max_steps):
             limit = self.config.max_llm_calls
             if limit is not None and run.total_usage.calls - calls_before >= limit:
@@ -220,7 +220,7 @@ class Agent:
                 planner_view = (views.grounded_view(state, request, record, self.config.planner_state_budget,
                                                     quoted_in=request) if self.config.grounding else
                                 views.state_view(state, request, record, self.config.planner_state_budget))
-            plan = self._plan(request, record, planner_view, state, run, session, context)
+            plan = self._plan(request, record, planner_view, state, run, session, context, first_step)
             self._emit("plan", {"step": len(record.steps) + 1, **plan})
             if plan["done"]:
                 return None
@@ -234,7 +234,9 @@ class Agent:
         return "step_limit"
 
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: State,
-              run: RunResult, session: list[InstructionResult], context: str = "") -> dict[str, Any]:
+              run: RunResult, session: list[InstructionResult], context: str = "", first_step: int = 1) -> dict[str, Any]:
+        """The planner's next step for `instruction` (one request of a split message when `context` says so, whose
+        steps are numbered from `first_step`)."""
         history = views.history(record, self.config.history_chars)
         if record.steps and self.config.planner_state == "start":
             history = ("(The document state above is from before these operations; the elements they changed "
@@ -253,9 +255,12 @@ class Agent:
                 raise PlannerStalled(f"the planner planned again a step that failed {heuristics.MAX_FAILED_REPEATS} "
                                      f"times: {answer['sub_instruction']}")
             repeated = heuristics.repeated_step(record, answer["sub_instruction"]) if self.config.refuse_repeated_steps else None
-            if repeated is not None and context:  # one request of a split instruction: its work is done
+            if repeated is not None and context and repeated.number >= first_step:  # this request's work is done
                 return {"done": True, "sub_instruction": None, "remaining": [],
                         "reason": f"re-planned step {repeated.number}, which is done"}
+            if repeated is not None and context:  # an earlier request's step: this request has not begun
+                raise LLMOutputError(f"step {repeated.number} did that for an earlier request of the message; give "
+                                     f"the next operation of this request: {instruction}")
             other = (heuristics.another_requests_step(answer["sub_instruction"], instruction, record.instruction, state)
                      if self.config.refuse_repeated_steps and context else None)
             if other is not None:  # one request of a split instruction: the next step is another request's

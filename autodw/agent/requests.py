@@ -2,7 +2,8 @@
 time ("A few changes: centre the title; make the Budget heading green. Then add a page break before ...").
 
 Boundaries, outside quotes and brackets only: a full-width semicolon or full stop (Chinese); a Chinese comma followed
-by a connective (然后, 接着, 另外, 此外, 同时, 最后, 再), or a connective right after a closing quote; an ASCII semicolon followed by a lower-case word ("; add a
+by a connective (然后, 接着, 另外, 此外, 同时, 最后, 再), or a connective right after a closing quote; a closing quote after a
+sentence end and before a capital ('... "on Monday." Then ...'); an ASCII semicolon followed by a lower-case word ("; add a
 section", but not the data list "Draft, Sam, Done; Review, Kim, Open"); ", then" before a word that is not an
 article or number (", then insert ...", but not ", then a table with ..." that describes the same request's
 content); a sentence end followed by a capital letter.
@@ -48,6 +49,8 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
             closing.pop()
             if not closing and _AFTER_QUOTE.match(text[i + 1:]):  # “...。”接着...: nothing between
                 found.append((i + 1, i + 1))
+            elif not closing and text[i - 1:i] in (".", "?", "!") and re.match(r"\s+[A-Z]", text[i + 1:]):
+                found.append((i + 1, i + 1))  # 'with "... on Monday." Then give ...': the sentence ends in the quote
         elif closing and closing[-1] in _QUOTE_ENDS:
             pass  # inside a quote only its end counts: "[Describe the purpose of" opens no bracket
         elif ch in _PAIRS:
