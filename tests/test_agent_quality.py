@@ -406,6 +406,18 @@ def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     assert _checks("Set p3 in Calibri Light", "set_text_format", {"paragraphs": "p3", "font": "Calibri Light"}, state) == []
 
 
+@pytest.mark.parametrize("request_", [
+    'Replace the text of the paragraph that starts with "Sales rose" with "Sales fell."',
+    'The paragraph beginning "Sales rose" should just say "Sales fell." instead',
+    "把开头是“Sales rose”的段落的内容改成“Sales fell.”"])
+def test_a_whole_paragraphs_new_text_is_not_a_replacement_of_its_first_words(state, request_):
+    replace = {"find": "Sales rose", "replace": "Sales fell.", "scope": "body"}
+    assert "part_for_whole" in _checks(request_, "replace_text", replace, state)
+    assert "part_for_whole" not in _checks(request_, "set_paragraph_text", {"paragraph": "p3", "text": "Sales fell."}, state)
+    # replacing a text (not a paragraph's text) is what replace_text does
+    assert "part_for_whole" not in _checks('Replace the text "Sales rose" with "Sales fell"', "replace_text", replace, state)
+
+
 def test_a_property_switched_the_other_way(state):
     table = {"data": [["Month", "Visits"], ["April", "1200"]], "position": "end"}
     assert _checks("At the end, a table with the bold header Month, Visits", "insert_table",

@@ -129,6 +129,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
         findings += _other_kind(api, args, request)
         findings += _wrong_side(args, request, before)
         findings += _unnamed_level(api, args, request)
+        findings += _part_for_whole(api, request)
     findings += _unasked_api(api, instruction)
     findings += _unnamed_values(api, args, request)
     findings += _unasked_flags(args, instruction, request)
@@ -650,6 +651,19 @@ def _heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> l
         return []
     return [Finding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
                                             "a body paragraph (insert_heading)", True)]
+
+
+#: a request that gives a paragraph a whole new text ("replace the text of ... with", "... should just say ... instead")
+_WHOLE_TEXT = re.compile(r"replace the (?:whole |entire )?text of|so (?:that )?it (?:now )?reads|should (?:just|only|now) "
+                         r"(?:say|read)|的(?:内容|文字)改[成为]|整段(?:替换|改)|改写为", re.IGNORECASE)
+
+
+def _part_for_whole(api: str, request: str) -> list[Finding]:
+    """replace_text for a request that gives a paragraph a whole new text: it changes only the words it finds."""
+    if api != "replace_text" or not _WHOLE_TEXT.search(request):
+        return []
+    return [Finding("part_for_whole", "the request gives the paragraph a whole new text; replace_text changes only the "
+                                      "words it finds (set_paragraph_text replaces a paragraph's text)", True)]
 
 
 def _colour_as_font(args: dict[str, Any]) -> list[Finding]:
