@@ -519,6 +519,21 @@ def test_a_rule_check_rejects_without_asking_the_validator(doc):
     assert [r["role"] for r in llm.requests].count("validator") == 1  # without rule checks the LLM judges it
 
 
+def test_a_call_whose_api_cannot_do_it_goes_straight_to_api_level(doc):
+    partial = {"api": "replace_text", "args": {"find": "Sales", "replace": "Sales fell.", "scope": "body"}}
+    whole = {"api": "set_paragraph_text", "args": {"paragraph": "p5", "text": "Sales fell."}}
+    agent, llm = agent_for({"planner": [plan("Replace the text of p5 with 'Sales fell.'"), DONE],
+                            "api_generator": [partial, whole], "validator": []}, config=AgentConfig(rollback="full"))
+    record = agent.run(doc, ["Replace the text of the paragraph p5 with \"Sales fell.\""]).instructions[0]
+    first, second = record.steps[0].attempts
+    assert first.verdict.wrong_api and first.rolled_back
+    assert "replace_text changes only the words it finds" in first.verdict.explanation
+    assert second.level == "api" and second.api == "set_paragraph_text" and second.accepted  # no argument-level retry
+    retry = [r for r in llm.requests if r["role"] == "api_generator"][1]
+    offered = {api for option in retry["schema"]["anyOf"] for api in option["properties"]["api"]["enum"]}
+    assert "set_paragraph_text" in offered and "replace_text" not in offered  # the rejected API is not offered again
+
+
 def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
     endnote = {"api": "insert_footnote", "args": {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}}
     agent, llm = agent_for({"planner": [plan("Insert a footnote 'Audit pending.' in p39."), DONE],

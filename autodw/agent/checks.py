@@ -692,6 +692,15 @@ def _unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list
     return [Finding("unasked_separator", f"separator {separator!r}: the request does not say {' '.join(missing)!r}", True)]
 
 
+#: findings that say the API itself cannot do what was asked: retrying its arguments is no use
+WRONG_API_CHECKS = frozenset({"unasked_api", "heading_as_paragraph", "part_for_whole"})
+
+
+def wrong_api(findings: list[Finding]) -> bool:
+    """Whether a certain finding rejects the call's API, not its arguments."""
+    return any(f.certain and f.check in WRONG_API_CHECKS for f in findings)
+
+
 def repair(findings: list[Finding]) -> dict[str, Any] | None:
     """The argument values that answer every certain finding, or None when one of them has no fix."""
     certain = [f for f in findings if f.certain]

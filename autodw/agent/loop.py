@@ -314,11 +314,13 @@ class Agent:
                 attempt.rolled_back, rejected = True, attempt
                 feedback = (f"The previous call {prompts.format_call(attempt.api, attempt.args)} was rejected by the "
                             f"validator: {attempt.verdict.explanation}")
+                to_api_level = attempt.verdict.wrong_api  # the API cannot do it: its arguments are not retried
             else:
                 feedback = f"The previous attempt failed: {attempt.error}"
-                if attempt.state_failed:  # the paper: a state extraction failure goes straight to API-level
-                    while levels and levels[0] != "api":
-                        levels.pop(0)
+                to_api_level = attempt.state_failed  # the paper: a state extraction failure goes straight to API-level
+            if to_api_level:
+                while levels and levels[0] != "api":
+                    levels.pop(0)
             if not levels:
                 return
             level = levels.pop(0)
@@ -426,7 +428,8 @@ class Agent:
         certain = [f for f in findings if f.certain]
         if certain:
             verdict = Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
-                              applicable_fix(self.registry, attempt.api or "", attempt.args or {}, checks.repair(findings)))
+                              applicable_fix(self.registry, attempt.api or "", attempt.args or {}, checks.repair(findings)),
+                              wrong_api=checks.wrong_api(certain))
             self._emit("verdict", {"step": step.number, "rule": [f.check for f in certain], **vars(verdict)})
             return verdict
         if not self.config.llm_validator:

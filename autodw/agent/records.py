@@ -17,6 +17,7 @@ class Verdict:
     explanation: str
     accepted: bool
     repair: dict[str, Any] | None = None  # the rule checks' fixes of a rejected call (autodw.agent.checks.repair)
+    wrong_api: bool = False  # a rule check found that the API cannot do what was asked (no argument-level retry)
 
 
 @dataclass
