@@ -64,7 +64,7 @@ def test_each_request_is_planned_alone_and_a_limit_does_not_stop_the_next():
         return complete(messages, **kw)
 
     llm.complete = spy
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True, max_steps=1)
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True, max_steps=1, planner_state="start")
     result = Agent(llm, FixedClassifier(), config=config).run(
         doc, ["Add a paragraph 'One.' at the end; add 'x'; add a paragraph 'Three.' at the end"])
     record = result.instructions[0]
@@ -73,6 +73,10 @@ def test_each_request_is_planned_alone_and_a_limit_does_not_stop_the_next():
     assert "<user_instruction>\nadd 'x'\n</user_instruction>" in seen[1]
     assert "makes 3 requests; this is request 2" in seen[1] and "The whole message: Add a paragraph 'One.'" in seen[1]
     assert [s.number for s in record.steps] == [1, 2, 3]
+    # one view of the document for all requests (the message's start), so the prompt prefix is evaluated once
+    states = [m[:m.index("</document_state>")] for m in seen]
+    assert states[0] == states[1] == states[2] and "One." not in states[2]
+    assert "elements they changed are shown as they are now" in seen[2] and "One." in seen[2]
 
 
 def test_a_stalled_request_ends_alone():

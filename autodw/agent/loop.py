@@ -194,22 +194,26 @@ class Agent:
         """Each request of the instruction in turn (:meth:`_run_request`); the record's status says how they ended."""
         parts = requests.split(instruction) if self.config.split_requests else [instruction]
         stopped: str | None = None  # how the first request that did not finish ended (a limit, or "error")
+        # the requests share the planner's view of the document as the message began (their steps' elements are
+        # shown as they are now after it), so its long prompt prefix is evaluated once, not once per request
+        shared = (self._planner_view(extract_state(doc), instruction, record)
+                  if len(parts) > 1 and self.config.planner_state == "start" else None)
         for k, part in enumerate(parts, 1):
             context = "" if len(parts) == 1 else (
                 f"The user's message makes {len(parts)} requests; this is request {k}: do it alone (the others are "
                 f"done before or after it). The whole message: {instruction}\n\n")
             try:
-                ended = self._run_request(doc, part, context, record, run, session)
+                ended = self._run_request(doc, part, context, record, run, session, shared)
                 stopped = stopped or ended  # the next requests still run
             except PlannerStalled as exc:  # this request ends; the next ones still run
                 stopped, record.error = stopped or "error", record.error or str(exc)
         record.status = stopped or "done"
 
     def _run_request(self, doc: WordDocument, request: str, context: str, record: InstructionResult, run: RunResult,
-                     session: list[InstructionResult]) -> str | None:
+                     session: list[InstructionResult], planner_view: str | None = None) -> str | None:
         """Plan and carry out `request` (the instruction, or one of its requests with `context` saying which) until
-        the planner says it is done (None), or the limit it stopped at ("call_limit", "step_limit")."""
-        planner_view: str | None = None  # the rendered state the planner sees
+        the planner says it is done (None), or the limit it stopped at ("call_limit", "step_limit"). `planner_view`:
+        the rendered state the planner sees (None: the document's as the request begins)."""
         calls_before, first_step = run.total_usage.calls, len(record.steps) + 1
         for _ in range(self.config.max_steps):
             limit = self.config.max_llm_calls
@@ -217,9 +221,7 @@ class Agent:
                 return "call_limit"
             state = extract_state(doc)
             if planner_view is None or self.config.planner_state == "current":
-                planner_view = (views.grounded_view(state, request, record, self.config.planner_state_budget,
-                                                    quoted_in=request) if self.config.grounding else
-                                views.state_view(state, request, record, self.config.planner_state_budget))
+                planner_view = self._planner_view(state, request, record)
             plan = self._plan(request, record, planner_view, state, run, session, context, first_step)
             self._emit("plan", {"step": len(record.steps) + 1, **plan})
             if plan["done"]:
@@ -232,6 +234,12 @@ class Agent:
             if step.redundant or finished:
                 return None
         return "step_limit"
+
+    def _planner_view(self, state: State, text: str, record: InstructionResult) -> str:
+        """The document state as the planner sees it for `text` (windowed to its budget; grounded, if set)."""
+        if self.config.grounding:
+            return views.grounded_view(state, text, record, self.config.planner_state_budget, quoted_in=text)
+        return views.state_view(state, text, record, self.config.planner_state_budget)
 
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: State,
               run: RunResult, session: list[InstructionResult], context: str = "", first_step: int = 1) -> dict[str, Any]:
