@@ -120,7 +120,7 @@ class HybridAgent(Agent):
     """PPTC-style: the whole plan first, then each step's API call as in the agent; no validation or rollback."""
 
     def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: dict[str, Any],
-              run: RunResult, session: list[InstructionResult], context: str = "") -> dict[str, Any]:
+              run: RunResult, session: list[InstructionResult], context: str = "", first_step: int = 1) -> dict[str, Any]:
         if not record.steps:
             schema = {"type": "object", "properties": {"steps": {"type": "array", "maxItems": MAX_PLANNED_STEPS,
                                                                  "items": {"type": "string", "minLength": 1, "maxLength": 300}}},

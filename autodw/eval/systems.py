@@ -173,7 +173,7 @@ class NoisyOracleAgent(Agent):
         self.config = self.config.override(max_steps=len(self._gold) + 1, split_requests=False, max_llm_calls=None)
         return self._steps
 
-    def _plan(self, instruction, record, state_text, state, run, session, context="") -> dict[str, Any]:
+    def _plan(self, instruction, record, state_text, state, run, session, context="", first_step=1) -> dict[str, Any]:
         while self._next < len(self._gold):
             gold = self._gold[self._next]
             self._next += 1
