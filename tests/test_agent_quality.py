@@ -47,6 +47,21 @@ def test_a_quoted_heading_is_grounded_with_the_paragraphs_under_it(state):
     assert '"highlights" -> p3 (paragraph) is "Highlights"; under it: p4 to p6 (the section ends after p6)' in text
 
 
+@pytest.mark.parametrize("request_text, first", [
+    ('The first paragraph under "Highlights" should just say "x" instead', "p4"),
+    ("Make the opening paragraph of the Next Steps section bold", "p33"),
+    ("把“Highlights”这一节的第一段加粗", "p4"),
+    ("把“Next Steps”下面那段话改成斜体", "p33"),
+    ('Add a paragraph under "Highlights"', None),  # a new paragraph, not one that is there
+])
+def test_the_first_paragraph_under_a_heading(state, request_text, first):
+    matches = grounding.ground(state, request_text)
+    assert (matches[0].id if matches[0].kind == "paragraph" and matches[0].how == "is" and
+            matches[0].id not in ("p3", "p32") else None) == first
+    if first:
+        assert f"-> {first} (paragraph) is" in grounding.grounding_lines(matches).splitlines()[1]
+
+
 def test_a_word_found_in_many_paragraphs_is_not_grounded(state):
     found = grounding.ground(state, "Replace every lowercase word 'sales' with 'revenue'")
     assert [m.quote for m in found if m.quote == "sales"] == []  # in six paragraphs, three of them headings

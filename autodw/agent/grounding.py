@@ -152,6 +152,32 @@ def ground(state: State, text: str) -> list[Match]:
     for m in [*named(state, text), *described(state, text)]:
         if m.id not in {o.id for o in out}:
             out.append(m)
+    return [*_first_under(state, text, out), *out]
+
+
+#: "the first paragraph under "X"", "the opening paragraph of the X section", "the paragraph below X",
+#: "“X”这一节的第一段", "“X”下面那段": with {name} the heading's text, quoted or not
+_FIRST_UNDER = (r"(?:\b(?:first|opening|1st)\s+paragraph\s+(?:under|below|beneath|of|in|after)|\bthe\s+paragraph\s+"
+                r"(?:under|below|beneath))\s+(?:the\s+)?(?:(?:heading|section)\s+)?[\"“'‘]?{name}[\"”'’]?",
+                r"[\"“'‘]?{name}[\"”'’]?\s*(?:这一节|一节|这一部分|部分|标题)?(?:下面)?的第一段|[\"“'‘]?{name}[\"”'’]?\s*"
+                r"(?:这一节|一节|部分|标题)?下面(?:的第一段|那段话?|那一段)")
+
+
+def _first_under(state: State, text: str, found: list[Match]) -> list[Match]:
+    """The first paragraph with text of a found heading's section, when `text` names it so ("the first paragraph
+    under X")."""
+    out: list[Match] = []
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    for m in found:
+        if not m.under or m.kind not in ("paragraph", "heading"):
+            continue
+        name = re.escape(m.text.strip())
+        said = next((hit for pattern in _FIRST_UNDER
+                     if (hit := re.search(pattern.format(name=name), text, re.IGNORECASE))), None)
+        first = next((p for p in paras[at[m.under[0]]:at[m.under[1]] + 1] if p.get("text", "").strip()), None)
+        if said is not None and first is not None and all(o.id != first["id"] for o in out):
+            out.append(Match(said.group(0), first["id"], "paragraph", "is", first["text"]))
     return out
 
 
