@@ -79,17 +79,36 @@ def test_each_request_is_planned_alone_and_a_limit_does_not_stop_the_next():
     assert "elements they changed are shown as they are now" in seen[2] and "One." in seen[2]
 
 
-def test_a_stalled_request_ends_alone():
+def test_a_request_the_planner_gives_no_step_for_is_its_own_step():
     doc = WordDocument.open(EXAMPLES / "report.docx")
     blank = {"done": False, "sub_instruction": " ", "remaining": []}
     llm = ScriptedBackend({
-        "planner": [blank] * 3 + [last("Insert a paragraph 'Two.' at the end.")],
-        "api_generator": [{"api": "insert_paragraph", "args": {"text": "Two.", "position": "end"}}],
-        "validator": [PASS],
+        # request 1: three unusable answers; request 2: the planner plans request 3's paragraph first
+        "planner": [blank] * 3 + [last("Insert a paragraph 'Three.' at the end."),
+                                  last("Insert a paragraph 'Three.' at the end.")],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.", "Three.")],
+        "validator": [PASS] * 3,
     })
     config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
+    message = "Add a paragraph 'One.' at the end; add a paragraph 'Two.' at the end; add a paragraph 'Three.' at the end"
+    record = Agent(llm, FixedClassifier(), config=config).run(doc, [message]).instructions[0]
+    assert texts(doc)[-3:] == ["One.", "Two.", "Three."] and not llm.remaining() and record.status == "done"
+    assert [s.sub_instruction for s in record.steps[:2]] == ["Add a paragraph 'One.' at the end",
+                                                             "add a paragraph 'Two.' at the end"]  # the user's words
+
+
+def test_a_stalled_request_after_its_own_steps_ends_alone():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    blank = {"done": False, "sub_instruction": " ", "remaining": []}
+    llm = ScriptedBackend({
+        "planner": [plan("Insert a paragraph 'x' at the end.")] + [blank] * 3 + [last("Insert a paragraph 'Two.' at the end."),
+                                                                                 DONE],
+        "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("x", "Two.")],
+        "validator": [PASS] * 2,
+    })
+    config = AgentConfig(split_requests=True, stop_when_nothing_remains=False)
     record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Do something vague; add a paragraph 'Two.'"]).instructions[0]
-    assert texts(doc)[-1] == "Two." and not llm.remaining()
+    assert texts(doc)[-2:] == ["x", "Two."] and not llm.remaining()
     assert record.status == "error" and "no usable next step" in record.error
 
 

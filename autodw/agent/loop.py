@@ -86,6 +86,11 @@ def _undo(doc: WordDocument, outcome: Outcome) -> None:
         doc.restore(outcome.snapshot)
 
 
+def _request_as_step(request: str, why: str) -> dict[str, Any]:
+    """A plan whose one step is a request of a split message as the user worded it (the planner gave none for it)."""
+    return {"done": False, "sub_instruction": request, "remaining": [], "reason": f"{why}: the request is the step"}
+
+
 def applicable_fix(registry: Registry, api: str, args: dict[str, Any], fix: dict[str, Any] | None) -> dict[str, Any] | None:
     """`fix` if the API accepts the call with it, else None: the rule checks' value words are shared by APIs whose
     choices differ ("justify" is named, but set_image_alignment has no such value)."""
@@ -222,7 +227,14 @@ class Agent:
             state = extract_state(doc)
             if planner_view is None or self.config.planner_state == "current":
                 planner_view = self._planner_view(state, request, record)
-            plan = self._plan(request, record, planner_view, state, run, session, context, first_step)
+            try:
+                plan = self._plan(request, record, planner_view, state, run, session, context, first_step)
+            except PlannerStalled as exc:
+                if not context or len(record.steps) >= first_step:
+                    raise
+                plan = _request_as_step(request, f"the planner gave no step of this request ({exc})")
+            if plan.get("other_request") and len(record.steps) < first_step:
+                plan = _request_as_step(request, f"the planner gave no step of this request ({plan['reason']})")
             self._emit("plan", {"step": len(record.steps) + 1, **plan})
             if plan["done"]:
                 return None
@@ -272,7 +284,7 @@ class Agent:
             other = (heuristics.another_requests_step(answer["sub_instruction"], instruction, record.instruction, state)
                      if self.config.refuse_repeated_steps and context else None)
             if other is not None:  # one request of a split instruction: the next step is another request's
-                return {"done": True, "sub_instruction": None, "remaining": [],
+                return {"done": True, "sub_instruction": None, "remaining": [], "other_request": True,
                         "reason": f'planned "{other}", which another request of the message asks for'}
             if repeated is not None:
                 raise LLMOutputError(f"step {repeated.number} already carried out this operation and it was accepted; "
