@@ -206,6 +206,22 @@ def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     assert not list(out.rglob("*.tmp"))
 
 
+def test_a_run_of_chosen_instructions(tmp_path):
+    keys = [f"{MINI[0].session_id}#2", f"{MINI[1].session_id}#1"]
+    summary = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, IDS, instructions=keys),
+                     tmp_path / "run", OracleSystem, word_check=False, progress=False).run()
+    assert sorted(p.name for p in (tmp_path / "run" / "instructions").glob("*.json")) == \
+        sorted(f"{k.replace('#', '--')}.json" for k in keys)
+    assert summary["iacc"] == 1.0 and summary["instructions"] == summary["instructions_in_split"] == 2
+    assert summary["complete"]
+    with pytest.raises(ConfigError, match="no instruction dwb-999#1"):
+        Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, None, instructions=["dwb-999#1"]),
+               tmp_path / "other", OracleSystem, progress=False).sessions()
+    with pytest.raises(ConfigError, match="instruction mode"):
+        Runner(RunSpec("oracle", "none", "mini", ["session"], {}, None, None, instructions=keys), tmp_path / "s",
+               OracleSystem, progress=False)
+
+
 def test_a_folder_of_another_run_is_refused(oracle_run):
     with pytest.raises(ConfigError, match="holds another run"):
         Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3, IDS), oracle_run, OracleSystem, progress=False)

@@ -108,7 +108,7 @@ def run_command(args: argparse.Namespace) -> int:
     make, llm_name, options = system_factory(args)
     modes = ["instruction", "session"] if args.mode == "both" else [args.mode]
     spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
-                   stop_at_failure=args.stop_at_failure)
+                   stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions))
     runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
     try:
         summary = runner.run()
@@ -122,7 +122,12 @@ def run_command(args: argparse.Namespace) -> int:
 
 def _session_ids(args: argparse.Namespace) -> list[str] | None:
     """The ids of --sessions ID,ID (None: every session)."""
-    return [i.strip() for i in args.sessions.split(",") if i.strip()] if args.sessions else None
+    return _keys(args.sessions)
+
+
+def _keys(listed: str | None) -> list[str] | None:
+    """The items of a comma-separated option (None when not given)."""
+    return [i.strip() for i in listed.split(",") if i.strip()] if listed else None
 
 
 def _print_summary(summary: dict[str, Any], fmt: str) -> None:
@@ -258,6 +263,8 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N sessions of the split")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
+    p.add_argument("--instructions", default=None, metavar="SID#T,SID#T",
+                   help="instruction mode: only these instructions (session id # turn, as in the records' key)")
     p.add_argument("--workers", type=int, default=1, help="instructions or sessions run at once (hosted endpoints)")
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "

@@ -144,7 +144,8 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
             if len(turns) == len(session.instructions):
                 through.append(turns)
     every = ins or turns
-    total_instructions = sum(len(s.instructions) for s in sessions)
+    keys = spec.get("instructions")
+    total_instructions = len(keys) if keys else sum(len(s.instructions) for s in sessions)
     word_checked = [r for r in ins + turns if r.get("word_errors_added") is not None]
 
     def before_failure(s: list[dict[str, Any]]) -> int:

@@ -51,14 +51,23 @@ class RunSpec:
     limit: int | None = None  # the first N sessions of the split
     sessions: list[str] | None = None  # only these sessions (ids), in split order
     stop_at_failure: bool = False  # session mode: a session ends at its first failed turn
+    instructions: list[str] | None = None  # instruction mode: only these instructions (keys "SID#T") of the sessions
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
 
 
-def select_sessions(split: str, limit: int | None = None, ids: list[str] | None = None) -> list[Session]:
-    """The sessions of `split` a run covers: those named in `ids` (all if None), then the first `limit` of them."""
+def select_sessions(split: str, limit: int | None = None, ids: list[str] | None = None,
+                    keys: list[str] | None = None) -> list[Session]:
+    """The sessions of `split` a run covers: those named in `ids` (all if None), then the first `limit` of them; with
+    instruction `keys`, only the sessions that hold them."""
     sessions = load_split(split)
+    if keys is not None:
+        known = {i.key: s.session_id for s in sessions for i in s.instructions}
+        unknown = [k for k in keys if k not in known]
+        if unknown:
+            raise ConfigError(f"no instruction {', '.join(unknown)} in the {split} split (keys are SESSION#TURN)")
+        ids = [i for i in (ids or known.values()) if i in {known[k] for k in keys}]
     if ids is not None:
         unknown = sorted(set(ids) - {s.session_id for s in sessions})
         if unknown:
@@ -81,7 +90,7 @@ def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
     if not (Path(out) / "run.json").is_file():
         raise ConfigError(f"{out} is not a run folder (no run.json)")
     spec = read_json(Path(out) / "run.json")
-    return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"))
+    return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"))
 
 
 class WordCheck:
@@ -127,6 +136,8 @@ class Runner:
             raise ConfigError(f"modes must be instruction and/or session, not {spec.modes}")
         if workers < 1:
             raise ConfigError(f"--workers must be at least 1, not {workers}")
+        if spec.instructions is not None and "session" in spec.modes:
+            raise ConfigError("a session runs all its turns: choose instructions (--instructions) in instruction mode")
         self.spec, self.out, self.workers, self.progress = spec, Path(out), workers, progress
         self._make_system = make_system
         self._local = local()
@@ -160,7 +171,7 @@ class Runner:
         self.recorded = wanted
 
     def sessions(self) -> list[Session]:
-        return select_sessions(self.spec.split, self.spec.limit, self.spec.sessions)
+        return select_sessions(self.spec.split, self.spec.limit, self.spec.sessions, self.spec.instructions)
 
     def system(self) -> System:
         """This thread's system (a system is not shared between threads)."""
@@ -176,9 +187,10 @@ class Runner:
         start = time.perf_counter()
         try:
             if "instruction" in self.spec.modes:
-                todo = [(s, i) for s in sessions for i in s.instructions if not instruction_path(self.out, i).is_file()]
-                self._pool(todo, self.run_instruction, "instructions",
-                           sum(len(s.instructions) for s in sessions))
+                chosen = [(s, i) for s in sessions for i in s.instructions
+                          if self.spec.instructions is None or i.key in self.spec.instructions]
+                todo = [(s, i) for s, i in chosen if not instruction_path(self.out, i).is_file()]
+                self._pool(todo, self.run_instruction, "instructions", len(chosen))
             if "session" in self.spec.modes:
                 todo = [s for s in sessions
                         if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
