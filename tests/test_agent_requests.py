@@ -126,20 +126,19 @@ def test_a_request_whose_planner_repeats_a_done_step_ends_at_once():
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
 
 
-def test_a_request_whose_planner_repeats_an_earlier_requests_step_is_asked_again():
+def test_a_request_whose_planner_repeats_an_earlier_requests_step_is_its_own_step():
     doc = WordDocument.open(EXAMPLES / "report.docx")
     one = last("Insert a paragraph 'One.' at the end.")
     llm = ScriptedBackend({
-        # request 2's planner first re-plans request 1's step: that is not request 2 done, it is asked again
-        "planner": [one, one, last("Insert a paragraph 'Two.' at the end.")],
+        # request 2's planner re-plans request 1's step: that is not request 2 done; its words become its step
+        "planner": [one, one],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
         "validator": [PASS] * 2,
     })
     config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
     record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
-    retry = [r for r in llm.requests if r["role"] == "planner"][2]["messages"]
-    assert "step 1 did that for an earlier request" in str(retry)
+    assert record.steps[1].sub_instruction == "add 'Two.' at the end"
 
 
 def test_a_step_that_failed_twice_is_not_planned_a_third_time():

@@ -275,12 +275,11 @@ class Agent:
                 raise PlannerStalled(f"the planner planned again a step that failed {heuristics.MAX_FAILED_REPEATS} "
                                      f"times: {answer['sub_instruction']}")
             repeated = heuristics.repeated_step(record, answer["sub_instruction"]) if self.config.refuse_repeated_steps else None
-            if repeated is not None and context and repeated.number >= first_step:  # this request's work is done
+            if repeated is not None and context:  # one request of a split instruction: its own work is done, or
+                # (a step of an earlier request) the planner has not taken this request up
                 return {"done": True, "sub_instruction": None, "remaining": [],
+                        "other_request": repeated.number < first_step,
                         "reason": f"re-planned step {repeated.number}, which is done"}
-            if repeated is not None and context:  # an earlier request's step: this request has not begun
-                raise LLMOutputError(f"step {repeated.number} did that for an earlier request of the message; give "
-                                     f"the next operation of this request: {instruction}")
             other = (heuristics.another_requests_step(answer["sub_instruction"], instruction, record.instruction, state)
                      if self.config.refuse_repeated_steps and context else None)
             if other is not None:  # one request of a split instruction: the next step is another request's
