@@ -5,7 +5,8 @@
 #           iset-aid-ablations
 #   (default: all, in this order)
 # The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first, its sACC last
-# (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes.
+# (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes. Keep the records of
+# a long run in the repository with scripts/keep_run_records.sh (docs/runs).
 set -e
 # the baselines put the whole API library (reasoning-only) or ten full API docs (retrieval-only) beside the document
 # state: 8k tokens are too few for some mini instructions, so the local model gets 16k for every system alike
@@ -30,9 +31,10 @@ for group in $groups; do
       for system in no-rollback arg-rollback; do
         autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
       done ;;
-    local-mini-sessions)
+    local-mini-sessions)  # sACC: a session ends at its first failed turn (exact sACC for a turn or two per session)
       for system in autodw no-rollback arg-rollback hybrid retrieval-only reasoning-only; do
-        autodw bench run --system $system --llm local --split mini --mode session --out "$runs/local-$system-mini"
+        autodw bench run --system $system --llm local --split mini --mode session --stop-at-failure \
+          --out "$runs/local-$system-mini"
       done ;;
     local-noisy)  # the embedded model's LLM validator on the whole of dev (~1,500 validator calls, hours)
       for rb in none full; do
