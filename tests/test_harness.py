@@ -116,6 +116,8 @@ def test_a_session_stopped_at_its_first_failure_costs_two_turns_and_keeps_its_sa
     assert summary["sessions"] == 2 and summary["sessions_stopped"] == 2 and summary["complete"]
     assert summary["sacc"] == 0.0 and summary["turns_before_failure"] == 1
     assert summary["sacc_final"] is None and summary["tokens_per_session"] is None  # no session got through
+    assert summary["status"] == {"done": 4} and summary["api_calls_per_instruction"] == pytest.approx(
+        sum(len(s.instructions[0].gold) for s in MINI[:2]) / 4)  # the cost of every turn run (turn 2 made no call)
     # finished: run again, nothing runs; the same folder without the stop is another run
     Runner(spec, out, _FailsTurnTwo, word_check=False, progress=False).run()
     assert _FailsTurnTwo.turns_run == 4

@@ -139,10 +139,11 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
     stop = spec.get("stop_at_failure", False)
     ses, through = [], []  # finished sessions; those that got through every turn
     for session in sessions:
-        if session_finished(turns := session_turns(out, session), session, stop):
-            ses.append(turns)
-            if len(turns) == len(session.instructions):
-                through.append(turns)
+        if session_finished(recorded := session_turns(out, session), session, stop):
+            ses.append(recorded)
+            if len(recorded) == len(session.instructions):
+                through.append(recorded)
+    turns = [t for s in ses for t in s]
     every = ins or turns
     keys = spec.get("instructions")
     total_instructions = len(keys) if keys else sum(len(s.instructions) for s in sessions)
