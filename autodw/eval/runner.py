@@ -67,7 +67,8 @@ def select_sessions(split: str, limit: int | None = None, ids: list[str] | None 
         unknown = [k for k in keys if k not in known]
         if unknown:
             raise ConfigError(f"no instruction {', '.join(unknown)} in the {split} split (keys are SESSION#TURN)")
-        ids = [i for i in (ids or known.values()) if i in {known[k] for k in keys}]
+        holding = {known[k] for k in keys}
+        ids = sorted(holding) if ids is None else [i for i in ids if i in holding]
     if ids is not None:
         unknown = sorted(set(ids) - {s.session_id for s in sessions})
         if unknown:
