@@ -21,6 +21,7 @@ from autodw.dwbench.records import corpus_dir, load_split
 from autodw.errors import ConfigError, ContextOverflowError
 from autodw.eval.baselines import PROGRAM_TOKENS, BaselineSystem, OneShotAgent
 from autodw.eval.faults import perturb
+from autodw.eval.metrics import cost
 from autodw.eval.report import report
 from autodw.eval.runner import Runner, RunSpec
 from autodw.eval.systems import AgentSystem, NoisyOracleSystem, OracleSystem
@@ -471,6 +472,24 @@ def test_memo_backend_asks_each_request_once(tmp_path):
     hit = again.complete(msgs, role="validator")
     assert hit.text == '{"a": 1}' and hit.raw["cached"] and hit.usage.prompt_tokens > 0
     assert len(inner.requests) == 1
+
+
+def test_an_answer_from_the_llm_cache_costs_the_seconds_it_took_when_asked(tmp_path):
+    class Slow(ScriptedBackend):
+        def complete(self, *args, **kwargs):
+            answer = super().complete(*args, **kwargs)
+            answer.seconds = 2.5
+            return answer
+
+    cache, msgs = tmp_path / "cache.jsonl", [{"role": "user", "content": "hello"}]
+    asked = MemoBackend(Slow({"planner": ['{"a": 1}']}), cache).complete(msgs, role="planner")
+    hit = MemoBackend(ScriptedBackend({}), cache).complete(msgs, role="planner")
+    assert asked.usage.recalled_seconds == 0.0
+    assert hit.seconds == 0.0 and hit.usage.recalled_seconds == 2.5
+    record = {"api_calls": 1, "llm_calls": 1, "prompt_tokens": 5, "completion_tokens": 3, "seconds": 1.0}
+    plain, cached = cost([record]), cost([{**record, "recalled_seconds": 2.5}])
+    assert plain["median_seconds_per_instruction"] == 1.0 and plain["recalled_seconds_per_instruction"] == 0.0
+    assert cached["median_seconds_per_instruction"] == 3.5 and cached["recalled_seconds_per_instruction"] == 2.5
 
 
 def test_cli_run_and_bad_options(tmp_path):

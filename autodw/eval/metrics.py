@@ -10,7 +10,8 @@
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
   output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
   from before it (``autodw bench rescore DIR`` adds it);
-- cost per instruction (API calls, LLM calls, tokens, seconds), by difficulty and language;
+- cost per instruction (API calls, LLM calls, tokens, seconds), by difficulty and language; the seconds of an
+  answer recalled from an LLM cache are its recorded ones (:func:`seconds`), ``recalled_seconds`` says how many;
 - the noisy oracle's fault accounting (:func:`fault_stats`) and the Word check (outputs that added errors).
 """
 
@@ -86,6 +87,12 @@ def _partial_by(records: list[dict[str, Any]], key: str) -> dict[str, Any]:
             for k, v in _groups(records, key, lambda r: r.get("partial_credit")).items()}
 
 
+def seconds(record: dict[str, Any]) -> float:
+    """What an instruction took: its wall time, plus the recorded model time of the answers it got from an LLM
+    cache (``--llm-cache``), so runs that share a cache report what each would take alone."""
+    return record["seconds"] + record.get("recalled_seconds", 0.0)
+
+
 def cost(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean API calls, LLM calls, tokens and seconds per record, and the median seconds."""
     return {
@@ -94,8 +101,9 @@ def cost(records: list[dict[str, Any]]) -> dict[str, Any]:
         "prompt_tokens_per_instruction": _mean(r["prompt_tokens"] for r in records),
         "completion_tokens_per_instruction": _mean(r["completion_tokens"] for r in records),
         "tokens_per_instruction": _mean(r["prompt_tokens"] + r["completion_tokens"] for r in records),
-        "seconds_per_instruction": _mean(r["seconds"] for r in records),
-        "median_seconds_per_instruction": round(statistics.median(r["seconds"] for r in records), 3) if records else None,
+        "seconds_per_instruction": _mean(seconds(r) for r in records),
+        "median_seconds_per_instruction": round(statistics.median(seconds(r) for r in records), 3) if records else None,
+        "recalled_seconds_per_instruction": _mean(r.get("recalled_seconds", 0.0) for r in records),
     }
 
 
@@ -167,7 +175,8 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
         **cost(every),
         "tokens_per_session": _mean(sum(t["prompt_tokens"] + t["completion_tokens"] for t in s) for s in through),
         "llm_calls_per_session": _mean(sum(t["llm_calls"] for t in s) for s in through),
-        "seconds": round(sum(r["seconds"] for r in ins + turns), 1),
+        "seconds": round(sum(seconds(r) for r in ins + turns), 1),
+        "recalled_seconds": round(sum(r.get("recalled_seconds", 0.0) for r in ins + turns), 1),
         "wall_seconds_last_call": round(seconds_this_call, 1),
         "iacc_by_difficulty": _by(ins, "difficulty"), "iacc_by_language": _by(ins, "language"),
         "partial_credit_by_difficulty": _partial_by(ins, "difficulty"),

@@ -315,7 +315,9 @@ class Runner:
             "api_calls": result.api_calls, "llm_calls": sum(u["calls"] for u in usage.values()),
             "prompt_tokens": sum(u["prompt_tokens"] for u in usage.values()),
             "completion_tokens": sum(u["completion_tokens"] for u in usage.values()),
-            "usage": usage, "seconds": round(seconds, 3), "calls": result.calls, "faults": result.faults,
+            "usage": usage, "seconds": round(seconds, 3),
+            "recalled_seconds": round(sum(u.get("recalled_seconds", 0.0) for u in usage.values()), 3),
+            "calls": result.calls, "faults": result.faults,
             "word_errors_added": word, "output": output.name, "trace": trace.name if trace.is_file() else None,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "pid": os.getpid(),
         }

@@ -45,7 +45,7 @@ class TurnResult:
     error: str | None = None
     api_calls: int = 0  # executed calls, rolled-back ones included
     calls: list[dict[str, Any]] = field(default_factory=list)  # the calls that stayed in the document
-    usage: dict[str, dict[str, int]] = field(default_factory=dict)  # per LLM role
+    usage: dict[str, dict[str, float]] = field(default_factory=dict)  # per LLM role (Usage.to_dict)
     faults: list[dict[str, Any]] = field(default_factory=list)  # noisy-oracle: one entry per gold step
 
 

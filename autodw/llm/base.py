@@ -14,12 +14,15 @@ ROLES = ("planner", "api_chooser", "api_generator", "validator")
 
 @dataclass
 class Usage:
-    """Token counts of one or more calls."""
+    """Token counts of one or more calls, and the model time of those answered from a cache of earlier answers
+    (``recalled_seconds``: the seconds each took when it was first asked, so a run's cost does not depend on what
+    the cache held)."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
     cached_prompt_tokens: int = 0
+    recalled_seconds: float = 0.0
 
     @property
     def total_tokens(self) -> int:
@@ -31,8 +34,9 @@ class Usage:
         self.completion_tokens += other.completion_tokens
         self.calls += other.calls
         self.cached_prompt_tokens += other.cached_prompt_tokens
+        self.recalled_seconds += other.recalled_seconds
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, float]:
         return {**asdict(self), "total_tokens": self.total_tokens}
 
 

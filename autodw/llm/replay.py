@@ -82,9 +82,10 @@ def _stored(result: Completion) -> dict[str, Any]:
 
 
 def _recalled(response: dict[str, Any], **raw: bool) -> Completion:
-    """A kept completion as an answer (it costs no time now; its recorded usage is reported)."""
+    """A kept completion as an answer (it costs no time now; its recorded usage and seconds are reported)."""
     u = response.get("usage", {})
-    usage = Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1, u.get("cached_prompt_tokens", 0))
+    usage = Usage(u.get("prompt_tokens", 0), u.get("completion_tokens", 0), 1, u.get("cached_prompt_tokens", 0),
+                  float(response.get("seconds") or 0.0))
     return Completion(response["text"], usage, model=response.get("model", ""), seconds=0.0, raw=raw,
                       truncated=bool(response.get("truncated", False)))
 
