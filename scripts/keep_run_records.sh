@@ -4,10 +4,17 @@
 # needs to continue); outputs and traces stay behind (~40 KB and up to 1 MB each). `autodw bench report` and
 # `compare` read the copy as it is; to continue the run, copy it out (cp -r docs/runs/NAME runs/NAME) and rerun its
 # `autodw bench run` command with `--out runs/NAME`: only the instructions without a record are run.
-# Usage: sh scripts/keep_run_records.sh RUN_DIR [RUN_DIR...]
+# An LLM cache file (--llm-cache CACHE.jsonl, shared by runs) is kept gzipped: docs/runs/CACHE.jsonl.gz; to use it
+# again, `gunzip -c docs/runs/CACHE.jsonl.gz > runs/CACHE.jsonl` and pass `--llm-cache runs/CACHE.jsonl`.
+# Usage: sh scripts/keep_run_records.sh RUN_DIR|CACHE.jsonl [...]
 set -e
 dest=$(dirname "$0")/../docs/runs
 for run in "$@"; do
+  case "$run" in *.jsonl)
+    gzip -9 -n -c "$run" > "$dest/$(basename "$run").gz"
+    echo "$run -> $dest/$(basename "$run").gz ($(wc -l < "$run") answers)"
+    continue;;
+  esac
   [ -f "$run/run.json" ] || { echo "$run is not a run folder (no run.json)" >&2; exit 2; }
   name=$(basename "$run")
   (cd "$run" && find . \( -name '*.json' -o -name resume.docx \) -print) | while read -r f; do

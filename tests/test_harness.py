@@ -448,6 +448,18 @@ def test_report_table_and_plots(oracle_run, tmp_path):
         report([tmp_path])
 
 
+def test_report_names_the_threshold_only_where_an_llm_validator_uses_it():
+    from autodw.eval.report import _setting
+
+    hosted = {"options": {"config": {"profile": "hosted", "threshold": 0.6, "llm_validator": True}}}
+    local = {"options": {"config": {"profile": "local", "threshold": 0.6, "llm_validator": False}}}
+    noisy = {"options": {"p": 0.2, "validator": "llm", "config": {"profile": "hosted", "threshold": 0.3}}}
+    assert _setting(hosted) == "profile=hosted, threshold=0.6"
+    assert _setting(local) == "profile=local"
+    assert _setting(noisy) == "p=0.2, validator=llm, profile=hosted, threshold=0.3"
+    assert _setting({"options": {}}) == "-"
+
+
 def test_agreement_of_the_llm_judge(oracle_run):
     from autodw.eval.agreement import agreement
 

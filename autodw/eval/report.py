@@ -36,15 +36,24 @@ def load_summaries(runs: list[Path]) -> list[dict[str, Any]]:
     return out
 
 
+def _setting(summary: dict[str, Any]) -> str:
+    """A run's options (the noisy oracle's), its profile, and the acceptance threshold when an LLM validator uses it
+    (the ``local`` profile judges by rule checks alone, so its threshold decides nothing)."""
+    options = summary.get("options", {})
+    config = options.get("config") or {}
+    parts = [f"{k}={v}" for k, v in options.items() if k != "config"]
+    if "profile" in config:
+        parts.append(f"profile={config['profile']}")
+    if config.get("llm_validator", True) and "threshold" in config:
+        parts.append(f"threshold={config['threshold']}")
+    return ", ".join(parts) or "-"
+
+
 def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per run: accuracy, cost, iACC by difficulty and language."""
     rows = []
     for s in summaries:
-        options = {k: v for k, v in s.get("options", {}).items() if k != "config"}
-        threshold = (s.get("options", {}).get("config") or {}).get("threshold")
-        setting = ", ".join(f"{k}={v}" for k, v in options.items()) + (f"{', ' if options else ''}threshold={threshold}"
-                                                                       if threshold is not None else "")
-        row = {"run": s["run"], "system": s["system"], "setting": setting or "-", "LLM": s["llm"], "split": s["split"],
+        row = {"run": s["run"], "system": s["system"], "setting": _setting(s), "LLM": s["llm"], "split": s["split"],
                "iACC %": _pct(s["iacc"]),
                "partial credit %": _pct(s.get("partial_credit")) + (" (some not scored)" if s.get("partial_credit_missing") else ""),
                "sACC %": _pct(s["sacc"]), "final-state sACC %": _pct(s["sacc_final"]),
