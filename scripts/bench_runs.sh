@@ -6,12 +6,16 @@
 #   (default: all, in this order)
 # The local groups take hours on 2 cores (1-2.5 min per instruction): every system's iACC comes first, its sACC last
 # (local-mini-sessions continues the same run folders); the oracle and noisy groups take minutes. Keep the records of
-# a long run in the repository with scripts/keep_run_records.sh (docs/runs).
+# a long run in the repository with scripts/keep_run_records.sh (docs/runs), the shared LLM cache with it.
+# The local mini runs share one LLM cache: the agent and its rollback ablations send the same prompts until their
+# first rollback, and a session's first turn is its instruction's; a recalled answer counts the seconds it took when
+# first asked, so each run reports what it would take alone.
 set -e
 # the baselines put the whole API library (reasoning-only) or ten full API docs (retrieval-only) beside the document
 # state: 8k tokens are too few for some mini instructions, so the local model gets 16k for every system alike
 export AUTODW_LOCAL_N_CTX=${AUTODW_LOCAL_N_CTX:-16384}
 runs=${1:?give a folder for the run folders}; shift
+cache="$runs/local-mini-llm-cache.jsonl"
 groups=${*:-"oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations iset-aid-ablations"}
 for group in $groups; do
   case $group in
@@ -26,15 +30,17 @@ for group in $groups; do
       done
       autodw bench sweep --validator oracle --split dev --out "$runs/sweep-oracle-dev" --plot "$runs/sweep-oracle-dev.png" ;;
     local-autodw)
-      autodw bench run --system autodw --llm local --split mini --mode instruction --out "$runs/local-autodw-mini" ;;
+      autodw bench run --system autodw --llm local --split mini --mode instruction --llm-cache "$cache" \
+        --out "$runs/local-autodw-mini" ;;
     local-ablations)
       for system in no-rollback arg-rollback; do
-        autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
+        autodw bench run --system $system --llm local --split mini --mode instruction --llm-cache "$cache" \
+          --out "$runs/local-$system-mini"
       done ;;
     local-mini-sessions)  # sACC: a session ends at its first failed turn (exact sACC for a turn or two per session)
       for system in autodw no-rollback arg-rollback hybrid retrieval-only reasoning-only; do
         autodw bench run --system $system --llm local --split mini --mode session --stop-at-failure \
-          --out "$runs/local-$system-mini"
+          --llm-cache "$cache" --out "$runs/local-$system-mini"
       done ;;
     local-noisy)  # the embedded model's LLM validator on the whole of dev (~1,500 validator calls, hours)
       for rb in none full; do
@@ -53,7 +59,8 @@ for group in $groups; do
         name=$(echo $setting | sed 's/=false//g; s/ /+/g')
         sets=$(for s in $setting; do printf -- '--set %s ' $s; done)
         # shellcheck disable=SC2086
-        autodw bench run --system autodw --llm local --split mini --mode instruction $sets --out "$runs/local-autodw-mini-no-$name"
+        autodw bench run --system autodw --llm local --split mini --mode instruction $sets --llm-cache "$cache" \
+          --out "$runs/local-autodw-mini-no-$name"
       done ;;
     iset-aid-ablations)  # the same aids on the 27-task instruction set (~45 min; not resumable: one JSON at the end)
       python "$(dirname "$0")/bench_local_agent.py" --configs default,nogrounding,norules,nosplit,norepair,norepeat \
