@@ -61,7 +61,12 @@ class PackageTooLargeError(DocumentError):
 
 
 class ApiError(AutodwError):
-    """An API call was refused or failed; the document is left exactly as it was."""
+    """An API call was refused or failed; the document is left exactly as it was. `omit`: the arguments whose
+    leaving out answers the error, when its message says so ("omit rows")."""
+
+    def __init__(self, message: str, omit: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.omit = omit
 
 
 class UnknownApiError(ApiError):

@@ -558,7 +558,7 @@ def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
     record = agent.run(doc, ["Add a footnote 'Audit pending.' at the end of the methodology paragraph."]).instructions[0]
     first, second = record.steps[0].attempts
     assert first.verdict.repair == {"kind": "footnote"} and second.repaired and second.accepted
-    assert second.args == {**endnote["args"], "kind": "footnote"} and "the rule checks' fix applied" in console.getvalue()
+    assert second.args == {**endnote["args"], "kind": "footnote"} and "the fix of its rejection applied" in console.getvalue()
     assert [n["text"] for n in extract_state(doc)["interactive"]["footnotes"]][-1] == "Audit pending."
     agent, _ = agent_for({"planner": [plan("Insert a footnote in p39."), DONE], "api_generator": [endnote, endnote]},
                          config=AgentConfig(repair_calls=False, rollback="arg"))
@@ -575,6 +575,23 @@ def test_the_rejected_call_repeated_without_a_fix_is_not_run_again(doc):
     first, again = record.steps[0].attempts
     assert first.verdict.repair is None and again.error == "the regenerated call is the rejected one again"
     assert again.level == "arg" and again.verdict is None and not llm.remaining()
+
+
+def test_a_failed_call_repeated_gets_what_its_error_said_to_leave_out(doc):
+    short = {"api": "insert_table", "args": {"position": "end", "rows": 2, "data": [["Name", "Role"], ["Ann", "Chair"],
+                                                                                   ["Ben", "Clerk"]]}}
+    tables = FixedClassifier([("table_operation", 0.9), ("content_creation", 0.1)])
+    agent, llm = agent_for({"planner": [plan("Insert a table at the end."), DONE], "api_generator": [short, short],
+                            "validator": [PASS]}, classifier=tables)
+    record = agent.run(doc, ["Add a table at the end: Name, Role; Ann, Chair; Ben, Clerk"]).instructions[0]
+    first, second = record.steps[0].attempts
+    assert not first.ok and "omit rows" in first.error and first.fix == {"rows": None}
+    assert second.level == "arg" and second.repaired and second.accepted and "rows" not in second.args
+    assert len(extract_state(doc)["tables"][-1]["cells"]) == 3
+    agent, _ = agent_for({"planner": [plan("Insert a table at the end."), DONE], "api_generator": [short, short]},
+                         config=AgentConfig(repair_calls=False, rollback="arg"), classifier=tables)
+    record = agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Add a table at the end."]).instructions[0]
+    assert [a.ok for a in record.steps[0].attempts] == [False, False]  # without repair it fails again
 
 
 def test_every_fix_is_valid_for_its_api(state):

@@ -64,7 +64,7 @@ class ConsoleReporter:
 
     def _on_attempt(self, d: dict[str, Any]) -> None:
         label = {"first": "call", "arg": "retry (argument-level rollback)", "api": "retry (API-level rollback)"}[d["level"]]
-        self._p(f"    {label}: {d['call']}" + (" (the rule checks' fix applied to the repeated call)" if d.get("repaired") else ""))
+        self._p(f"    {label}: {d['call']}" + (" (the fix of its rejection applied to the repeated call)" if d.get("repaired") else ""))
         if d.get("error"):
             self._p(f"      failed: {d['error']}")
         elif d.get("changes"):

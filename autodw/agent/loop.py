@@ -307,7 +307,7 @@ class Agent:
         self._emit("intents", {"step": step.number, "intents": step.intents, "candidates": step.candidates})
         levels = self.config.rollback_levels()
         level, tried, feedback, allowed = "first", [], None, list(step.candidates)
-        rejected: Attempt | None = None  # the last call the validator rejected
+        rejected: Attempt | None = None  # the last call the validator rejected, or that failed with a stated fix
         while True:
             outcome = self._attempt(ctx, allowed, level, feedback, rejected if level == "arg" else None)
             attempt = outcome.attempt
@@ -336,6 +336,7 @@ class Agent:
                 to_api_level = attempt.verdict.wrong_api  # the API cannot do it: its arguments are not retried
             else:
                 feedback = f"The previous attempt failed: {attempt.error}"
+                rejected = attempt if attempt.fix else rejected
                 to_api_level = attempt.state_failed  # the paper: a state extraction failure goes straight to API-level
             if to_api_level:
                 while levels and levels[0] != "api":
@@ -354,7 +355,8 @@ class Agent:
     def _attempt(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None,
                  rejected: Attempt | None = None) -> Outcome:
         """Generate one call, execute it on a snapshot and observe the state after it. `rejected`: the call an
-        argument-level regeneration corrects (see ``repair_calls``)."""
+        argument-level regeneration corrects (see ``repair_calls``: the rule checks' fixes, or what the call's error
+        said to leave out)."""
         try:
             call = self._generate_call(ctx, allowed, level, feedback)
         except LLMOutputError as exc:
@@ -364,17 +366,18 @@ class Agent:
         attempt = Attempt(api=call["api"], args=call["args"], level=level)
         outcome = Outcome(attempt)
         if self.config.repair_calls and rejected is not None and (call["api"], call["args"]) == (rejected.api, rejected.args):
-            repair = rejected.verdict.repair if rejected.verdict else None
+            repair = rejected.verdict.repair if rejected.verdict else rejected.fix
             if repair is None:  # the same call would be rejected the same way: not run again
                 attempt.error = "the regenerated call is the rejected one again"
                 self._emit("attempt", {"step": ctx.step.number, "level": level, "call": prompts.format_call(attempt.api, attempt.args),
                                        "ok": False, "error": attempt.error})
                 return outcome
             try:
-                attempt.args = validate_arguments(self.registry.get(attempt.api), {**call["args"], **repair})
+                repaired = {k: v for k, v in {**call["args"], **repair}.items() if v is not None}  # None: left out
+                attempt.args = validate_arguments(self.registry.get(attempt.api), repaired)
                 attempt.repaired = True
             except ApiError as exc:  # a fix the API's schema refuses is our bug
-                raise InternalError.wrap(exc, f"the rule checks' fix {repair} of {attempt.api}") from exc
+                raise InternalError.wrap(exc, f"the fix {repair} of {attempt.api}") from exc
         try:
             result = execute(ctx.doc, attempt.api, attempt.args, self.registry)
             outcome.snapshot = result.snapshot
@@ -390,7 +393,7 @@ class Agent:
                 outcome.after = None
                 attempt.ok, attempt.error, attempt.state_failed = False, f"the document state could not be read after the call: {exc}", True
         except ApiError as exc:  # a bad call; execute() has already restored the document
-            attempt.error = str(exc)
+            attempt.error, attempt.fix = str(exc), dict.fromkeys(exc.omit) or None
         self._emit("attempt", {"step": ctx.step.number, "level": level, "call": prompts.format_call(attempt.api, attempt.args),
                                "ok": attempt.ok, "message": attempt.message, "error": attempt.error,
                                "changes": attempt.changes, "created": attempt.created, "repaired": attempt.repaired})

@@ -38,6 +38,7 @@ class Attempt:
     rolled_back: bool = False
     state_failed: bool = False
     repaired: bool = False  # the model repeated the rejected call; the rule checks' fixes were applied to it
+    fix: dict[str, Any] | None = None  # the arguments its error says to leave out (value None), if it says so
 
 
 @dataclass

@@ -183,7 +183,8 @@ def set_image_wrap(doc: WordDocument, image: str, wrap: str, horizontal: str | N
         raise ArgumentError("give horizontal (alignment) or x (offset), not both")
     if wrap == "inline":
         if horizontal is not None or x is not None or y is not None:
-            raise ArgumentError("horizontal, x and y apply only to floating pictures; omit them with wrap \"inline\"")
+            raise ArgumentError("horizontal, x and y apply only to floating pictures; omit them with wrap \"inline\"",
+                                omit=("horizontal", "x", "y"))
         if container.tag == drawings.INLINE:
             return f"{image} is already inline"
         drawings.to_inline(container)

@@ -192,7 +192,8 @@ def set_protection(doc: WordDocument, mode: str, password: str | None = None):
     remove_children(settings, "w:documentProtection")
     if mode == "none":
         if password:
-            raise ArgumentError("a password is only used when turning protection on; omit it with mode none")
+            raise ArgumentError("a password is only used when turning protection on; omit it with mode none",
+                                omit=("password",))
         was = old.get(qn("w:edit")) if old is not None and old.get(qn("w:enforcement")) in ("1", "true", "on") else None
         return f"editing restriction removed (was {was})" if was else "the document had no enforced editing restriction"
     protection = make("w:documentProtection", w_edit=_MODES[mode], w_enforcement="1")

@@ -114,10 +114,12 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
     if not n_rows or not n_cols:
         raise ArgumentError("give rows and cols, or data (a list of rows of cell texts) to take the size from")
     if len(data) > n_rows:
-        raise ArgumentError(f"data has {len(data)} rows but rows is {n_rows}; omit rows or make it at least {len(data)}")
+        raise ArgumentError(f"data has {len(data)} rows but rows is {n_rows}; omit rows or make it at least {len(data)}",
+                            omit=("rows",))
     too_long = next((i for i, r in enumerate(data) if len(r) > n_cols), None)
     if too_long is not None:
-        raise ArgumentError(f"data row {too_long} has {len(data[too_long])} values but cols is {n_cols}")
+        raise ArgumentError(f"data row {too_long} has {len(data[too_long])} values but cols is {n_cols}; omit cols or "
+                            f"make it at least {len(data[too_long])}", omit=("cols",))
     if column_widths is not None and len(column_widths) != n_cols:
         raise ArgumentError(f"column_widths has {len(column_widths)} widths but the table has {n_cols} columns")
     tbl = make("w:tbl")
@@ -599,7 +601,7 @@ def split_cell(doc: WordDocument, table: str, row: int, col: int, cols: int | No
     if reg[0] != reg[2] or reg[1] != reg[3]:
         if cols is not None and cols != reg[3] - reg[1] + 1:
             raise ArgumentError(f"({row},{col}) is in the merged cell {region_text(reg)}, which splits back into its "
-                                f"own cells; omit cols")
+                                f"own cells; omit cols", omit=("cols",))
         for part in grid.column_of_region(cell):
             set_vmerge(part.tc, None)
             set_span(part.tc, 1)
