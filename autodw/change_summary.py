@@ -7,6 +7,8 @@ from typing import Any
 from autodw.units import color_name
 from autodw.changes import Change
 
+WHOLE_TEXT_BELOW = 0.5  # a text edited in three or more pieces, less than half of it kept, is shown before -> after
+
 
 def summarize_change(change: Change, max_lines: int = 40) -> str:
     """One line per change, most structural first; says how many lines were left out."""
@@ -64,6 +66,9 @@ def _content(c: dict[str, Any]) -> list[str]:
     out = []
     for e in c.get("text_edits", []):
         where = f"cell ({e['cell']['row']},{e['cell']['col']}) of {e['cell']['table']}" if "cell" in e else f"index {e.get('index')}"
+        if len(e["opcodes"]) > 2 and e.get("kept", 1.0) < WHOLE_TEXT_BELOW:  # edits in pieces: say it as a whole
+            out.append(f"text of {e['paragraph']} ({where}): {_q(e['before'])} -> {_q(e['after'])}")
+            continue
         ops = []
         for tag, i1, i2, _, _, old, new in e["opcodes"][:4]:
             if tag == "insert":

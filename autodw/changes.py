@@ -2,7 +2,8 @@
 
 structural  element counts, added/removed/moved paragraphs, tables, images; page layout and
             document properties (deepdiff)
-content     paragraph text edits as SequenceMatcher opcodes (insert/delete/replace)
+content     paragraph text edits as SequenceMatcher opcodes (insert/delete/replace) over words (a CJK character
+            is a word), in character offsets, and the share of the text left as it was
 format      run-level formatting changes on aligned characters; paragraph format changes
 style       paragraph style changes; style definition changes
 table       per-table size, rows/columns inserted or deleted, cell changes by signature
@@ -16,6 +17,7 @@ Both inputs are states from :func:`autodw.state.extract_state`; elements are mat
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from difflib import SequenceMatcher
 from typing import Any, Iterable
@@ -28,6 +30,8 @@ _PARA_FORMAT_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "keep_t
                      "shading", "border", "rtl", "list", "tabs")
 _COUNT_KEYS = ("paragraph_count", "table_count", "section_count", "image_count", "chart_count", "comment_count")
 _SNIP = 60
+# words, single CJK characters, white space and single other characters: the units text edits are found in
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+|\s+|[^\w\s]")
 
 
 def analyze_change(before: State, after: State) -> Change:
@@ -79,13 +83,46 @@ def _content(before: dict[str, dict], after: dict[str, dict]) -> Change:
         b = before.get(pid)
         if b is None or b["text"] == a["text"]:
             continue
-        ops = []
-        for tag, i1, i2, j1, j2 in SequenceMatcher(None, b["text"], a["text"], autojunk=False).get_opcodes():
-            if tag != "equal":
-                ops.append([tag, i1, i2, j1, j2, b["text"][i1:i2], a["text"][j1:j2]])
+        ops, kept = text_edits(b["text"], a["text"])
         edits.append({"paragraph": pid, **_where(a), "before": _snip(b["text"], 200), "after": _snip(a["text"], 200),
-                      "opcodes": ops})
+                      "opcodes": ops, "kept": kept})
     return {"text_edits": edits} if edits else {}
+
+
+def text_edits(before: str, after: str) -> tuple[list[list[Any]], float]:
+    """The edits turning `before` into `after`, found word by word (white space never anchors a match) and given as
+    ``[tag, i1, i2, j1, j2, old, new]`` in character offsets, and the share of the longer text left as it was."""
+    tb, ta = _TOKEN.findall(before), _TOKEN.findall(after)
+    ob, oa = _offsets(tb), _offsets(ta)
+    ops, equal = [], 0
+    for tag, i1, i2, j1, j2 in SequenceMatcher(str.isspace, tb, ta, autojunk=False).get_opcodes():
+        c1, c2, d1, d2 = ob[i1], ob[i2], oa[j1], oa[j2]
+        if tag == "equal":
+            equal += c2 - c1
+            continue
+        inner = _letters_only(before[c1:c2], after[d1:d2]) if tag == "replace" else None
+        if inner is None:
+            ops.append([tag, c1, c2, d1, d2, before[c1:c2], after[d1:d2]])
+            continue
+        for t, i1, i2, j1, j2 in inner:
+            equal += i2 - i1 if t == "equal" else 0
+            if t != "equal":
+                ops.append([t, c1 + i1, c1 + i2, d1 + j1, d1 + j2, before[c1 + i1:c1 + i2], after[d1 + j1:d1 + j2]])
+    return ops, round(equal / max(len(before), len(after), 1), 3)
+
+
+def _letters_only(old: str, new: str) -> list[tuple[str, int, int, int, int]] | None:
+    """The character edits of a replaced word when they only insert or delete letters ("colour" -> "color"), else
+    None (a replaced word is clearer as a whole than as replaced letters)."""
+    ops = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    return None if any(t == "replace" for t, *_ in ops) else ops
+
+
+def _offsets(tokens: list[str]) -> list[int]:
+    out = [0]
+    for t in tokens:
+        out.append(out[-1] + len(t))
+    return out
 
 
 def _char_formats(p: dict[str, Any]) -> list[dict[str, Any]]:

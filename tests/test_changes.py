@@ -8,7 +8,7 @@ import pytest
 
 from autodw.align import align_ids
 from autodw.change_summary import summarize_change
-from autodw.changes import CHANGE_KEYS, analyze_change, has_changes
+from autodw.changes import CHANGE_KEYS, analyze_change, has_changes, text_edits
 from autodw.document import WordDocument
 from autodw.state import extract_state
 from tests.conftest import corpus_file, make_doc
@@ -48,6 +48,36 @@ def test_text_edit_opcodes():
         text = text[:i1] + new + text[i2:]
     assert text == "The quick red fox jumps."
     assert not change["structural"]
+
+
+@pytest.mark.parametrize("before, after, edits", [
+    ("The meeting is on Monday at noon.", "The meeting was moved to Friday at noon.",
+     [("replace", "is on Monday", "was moved to Friday")]),  # whole words, not "replaced 'Mon' with 'Fri'"
+    ("Test.", "st.", [("delete", "Te", "")]),  # letters only removed: said per letter
+    ("the colour", "the color", [("delete", "u", "")]),
+    ("本合同自双方签字之日起生效。", "本合同自双方盖章之日起生效。", [("replace", "签字", "盖章")]),  # a CJK character is a word
+    ("", "New text", [("insert", "", "New text")]),
+])
+def test_text_edits_are_found_word_by_word_and_rebuild_the_new_text(before, after, edits):
+    ops, kept = text_edits(before, after)
+    assert [(tag, old, new) for tag, *_, old, new in ops] == edits
+    text = before
+    for tag, i1, i2, j1, j2, old, new in reversed(ops):
+        assert text[i1:i2] == old and after[j1:j2] == new
+        text = text[:i1] + new + text[i2:]
+    assert text == after and 0.0 <= kept <= 1.0
+
+
+def test_a_text_replaced_in_pieces_is_summarised_as_before_and_after():
+    empty = {"structural": {}, "format": {}, "style": {}, "table": {}, "hyperlink": {}}
+    old, new = "Revenue in March rose; costs in April fell.", "Profit in June slid; margins in July grew."
+    ops, kept = text_edits(old, new)
+    edit = {"paragraph": "p5", "index": 4, "before": old, "after": new, "opcodes": ops, "kept": kept}
+    assert len(ops) > 2 and kept < 0.5
+    assert summarize_change({**empty, "content": {"text_edits": [edit]}}) == f"text of p5 (index 4): {old!r} -> {new!r}"
+    ops, kept = text_edits("Sales rose 5% in Q3.", "Sales rose 7% in Q3.")
+    edit = {"paragraph": "p5", "index": 4, "before": "", "after": "", "opcodes": ops, "kept": kept}
+    assert summarize_change({**empty, "content": {"text_edits": [edit]}}) == "text of p5 (index 4): replaced '5' with '7' at 11"
 
 
 def test_run_formatting_change_is_localised():
