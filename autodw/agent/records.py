@@ -37,7 +37,7 @@ class Attempt:
     accepted: bool = False
     rolled_back: bool = False
     state_failed: bool = False
-    repaired: bool = False  # the model repeated the rejected call; the rule checks' fixes were applied to it
+    repaired: bool = False  # the model repeated the rejected call; its fix (rule checks', or its error's) was applied
     fix: dict[str, Any] | None = None  # the arguments its error says to leave out (value None), if it says so
 
 
