@@ -235,7 +235,8 @@ def _llm_options(p: argparse.ArgumentParser, required: bool = False) -> None:
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
     p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
     p.add_argument("--llm-cache", default=None, metavar="CACHE.jsonl",
-                   help="answer a request asked before from this file (and add new answers to it)")
+                   help="answer a request asked before from this file (and add new answers to it); runs that share "
+                        "it report a recalled answer's tokens and seconds as first asked")
 
 
 def _noisy_options(p: argparse.ArgumentParser, p_default: float | None) -> None:
