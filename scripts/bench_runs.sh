@@ -42,10 +42,10 @@ for group in $groups; do
         autodw bench run --system $system --llm local --split mini --mode session --stop-at-failure \
           --llm-cache "$cache" --out "$runs/local-$system-mini"
       done ;;
-    local-noisy)  # the embedded model's LLM validator on the whole of dev (~1,500 validator calls, hours)
+    local-noisy)  # the embedded model's LLM validator on the whole of dev, iACC and sACC (~9 s per validator call, 3-4 h per mode)
       for rb in none full; do
         autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev \
-          --mode instruction --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$rb"
+          --mode both --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$rb"
       done
       autodw bench sweep --validator llm --llm local --split dev --llm-cache "$runs/local-validator-cache.jsonl" \
         --out "$runs/sweep-local-dev" --plot "$runs/sweep-local-dev.png" ;;
