@@ -174,6 +174,15 @@ def plain_table(c: Ctx, min_rows: int = 2) -> dict:
     return prefer(c, cands, "table")
 
 
+def labelled_row(c: Ctx, t: dict, first: int = 1) -> tuple[int, str]:
+    """A random body row from `first` on whose first cell names it uniquely: (index, label)."""
+    r = c.rng.randrange(first, t["rows"])
+    label = t["cells"][r][0].strip()
+    if not label or sum(1 for row in t["cells"] if row[0].strip() == label) != 1:
+        raise Skip("label")
+    return r, label
+
+
 def _merged(t: dict) -> bool:
     return any(d.get("span", 1) > 1 or d.get("vmerge") for row in t.get("cell_details", []) for d in row if isinstance(d, dict))
 
@@ -658,10 +667,7 @@ def add_row(c: Ctx) -> str:
 @edit(0.9)
 def delete_row(c: Ctx) -> str:
     t = plain_table(c, 4)
-    r = c.rng.randrange(1, t["rows"])
-    label = t["cells"][r][0].strip()
-    if not label or sum(1 for row in t["cells"] if row[0].strip() == label) != 1:
-        raise Skip("label")
+    r, label = labelled_row(c, t)
     ref = c.ref_table(t)
     c.run("delete_row", table=t["id"], index=r)
     return c.say([f"remove the {q(c, label)} row from {ref}", f"delete the row for {q(c, label)} in {ref}", f"{q(c, label)} no longer applies; take its row out of {ref}"],
@@ -796,10 +802,7 @@ def style_header(c: Ctx) -> str:
 @edit(0.9)
 def shade_row(c: Ctx) -> str:
     t = plain_table(c, 3)
-    r = c.rng.randrange(1, t["rows"])
-    label = t["cells"][r][0].strip()
-    if not label or sum(1 for row in t["cells"] if row[0].strip() == label) != 1:
-        raise Skip("label")
+    r, label = labelled_row(c, t)
     fname, fill = c.fill()
     ref = c.ref_table(t)
     c.run("set_cell_shading", table=t["id"], cells={"row": r}, fill=fill)
@@ -915,10 +918,7 @@ def sort_by_name(c: Ctx) -> str:
 @edit(0.5)
 def split_tbl(c: Ctx) -> str:
     t = plain_table(c, 4)
-    r = c.rng.randrange(2, t["rows"])
-    label = t["cells"][r][0].strip()
-    if not label or sum(1 for row in t["cells"] if row[0].strip() == label) != 1:
-        raise Skip("label")
+    r, label = labelled_row(c, t, first=2)
     ref = c.ref_table(t)
     c.run("split_table", table=t["id"], row=r)
     return c.say([f"split {ref} into two tables, starting the second one at the {q(c, label)} row", f"break {ref} in two just above the {q(c, label)} row",
