@@ -42,7 +42,8 @@ for group in $groups; do
         autodw bench run --system $system --llm local --split mini --mode session --stop-at-failure \
           --llm-cache "$cache" --out "$runs/local-$system-mini"
       done ;;
-    local-noisy)  # the embedded model's LLM validator on the whole of dev, iACC and sACC (~9 s per validator call, 3-4 h per mode)
+    local-noisy)  # the embedded model's LLM validator on the whole of dev, iACC and sACC (~9 s per validator call, 3-4 h per mode);
+      # with rollback off nothing is validated (0 LLM calls, 4 minutes: the oracle validator's row by construction)
       for rb in none full; do
         autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev \
           --mode both --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$rb"
