@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -283,7 +284,8 @@ def test_noisy_oracle_with_the_oracle_validator(tmp_path):
     assert f["judged_faults"] > 0 and f["recall"] == 1.0 and f["precision"] == 1.0 and f["false_rejections"] == 0
     assert on["iacc"] > off["iacc"]
     table = report([tmp_path / "off", tmp_path / "on"])
-    assert f"| {f['caught']}/{f['judged_faults']} " in table and "| 1.000 " in table
+    validator_table = table.split("## The validator on injected faults")[1]
+    assert f"| {f['caught']}/{f['judged_faults']} " in validator_table and "| 1.000 " in validator_table
     # with a perfect validator, an instruction fails only if a step was skipped (the validator never sees it)
     for path in (tmp_path / "on" / "instructions").glob("*--*.json"):
         rec = json.loads(path.read_text())
@@ -442,6 +444,11 @@ def test_report_table_and_plots(oracle_run, tmp_path):
     out = tmp_path / "report.md"
     text = report([oracle_run], out)
     assert "| oracle" in text and "100.0" in text
+    # three tables: accuracy and cost, by difficulty and language (iACC and partial credit), and the validator's
+    # only where a run injected faults
+    assert "## Accuracy and cost" in text and "## By difficulty and language" in text
+    assert re.search(r"\|\s*partial credit hard %\s*\|", text)
+    assert "## The validator" not in text
     assert out.is_file() and (tmp_path / "report-accuracy-tokens.png").stat().st_size > 1000
     assert (tmp_path / "report-difficulty.png").is_file()
     with pytest.raises(ConfigError, match="not a run folder"):
@@ -457,6 +464,11 @@ def test_report_names_the_threshold_only_where_an_llm_validator_uses_it():
     assert _setting(hosted) == "profile=hosted, threshold=0.6"
     assert _setting(local) == "profile=local"
     assert _setting(noisy) == "p=0.2, validator=llm, profile=hosted, threshold=0.3"
+    # the noisy oracle's validator option decides, not the profile's setting it overrides
+    local_noisy = {"options": {"validator": "llm", "config": {"profile": "local", "threshold": 0.6, "llm_validator": False}}}
+    oracle_noisy = {"options": {"validator": "oracle", "config": {"profile": "hosted", "threshold": 0.6, "llm_validator": True}}}
+    assert _setting(local_noisy) == "validator=llm, profile=local, threshold=0.6"
+    assert _setting(oracle_noisy) == "validator=oracle, profile=hosted"
     assert _setting({"options": {}}) == "-"
 
 

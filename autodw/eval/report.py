@@ -38,19 +38,22 @@ def load_summaries(runs: list[Path]) -> list[dict[str, Any]]:
 
 def _setting(summary: dict[str, Any]) -> str:
     """A run's options (the noisy oracle's), its profile, and the acceptance threshold when an LLM validator uses it
-    (the ``local`` profile judges by rule checks alone, so its threshold decides nothing)."""
+    (the ``local`` profile judges by rule checks alone, so its threshold decides nothing; the noisy oracle uses the
+    validator its ``validator`` option names, whatever the profile says)."""
     options = summary.get("options", {})
     config = options.get("config") or {}
     parts = [f"{k}={v}" for k, v in options.items() if k != "config"]
     if "profile" in config:
         parts.append(f"profile={config['profile']}")
-    if config.get("llm_validator", True) and "threshold" in config:
+    llm_validator = options["validator"] == "llm" if "validator" in options else config.get("llm_validator", True)
+    if llm_validator and "threshold" in config:
         parts.append(f"threshold={config['threshold']}")
     return ", ".join(parts) or "-"
 
 
 def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per run: accuracy, cost, iACC by difficulty and language."""
+    """One row per run: accuracy, cost, the validator on injected faults, iACC and partial credit by difficulty and
+    language."""
     rows = []
     for s in summaries:
         row = {"run": s["run"], "system": s["system"], "setting": _setting(s), "LLM": s["llm"], "split": s["split"],
@@ -69,13 +72,37 @@ def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
         row["validator precision"] = _num(faults.get("precision"), 3) if faults else "-"
         row["validator recall"] = _num(faults.get("recall"), 3) if faults else "-"
         row["false rejections"] = str(faults["false_rejections"]) if faults else "-"
-        for d in DIFFICULTIES:
-            row[f"iACC {d} %"] = _pct((s["iacc_by_difficulty"].get(d) or {}).get("accuracy"))
+        for group, keys in (("difficulty", DIFFICULTIES), ("language", LANGUAGES)):
+            for k in keys:
+                row[f"iACC {k} %"] = _pct((s[f"iacc_by_{group}"].get(k) or {}).get("accuracy"))
+                row[f"partial credit {k} %"] = _pct((s.get(f"partial_credit_by_{group}", {}).get(k) or {}).get("partial_credit"))
         for lang in LANGUAGES:
-            row[f"iACC {lang} %"] = _pct((s["iacc_by_language"].get(lang) or {}).get("accuracy"))
             row[f"sACC {lang} %"] = _pct((s["sacc_by_language"].get(lang) or {}).get("accuracy"))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+#: the report's tables (the columns of :func:`table` each shows, after ``run``); the validator's only for runs that
+#: injected faults
+SECTIONS = {
+    "Accuracy and cost": ["system", "setting", "LLM", "split", "iACC %", "partial credit %", "sACC %",
+                          "final-state sACC %", "turns before failure", "instructions", "sessions",
+                          "API calls / instr.", "LLM calls / instr.", "tokens / instr.", "s / instr. (median)"],
+    "By difficulty and language": [f"{m} {k} %" for k in DIFFICULTIES for m in ("iACC", "partial credit")]
+                                  + [f"{m} {k} %" for k in LANGUAGES for m in ("iACC", "partial credit", "sACC")],
+    "The validator on injected faults": ["faults caught", "validator precision", "validator recall",
+                                         "false rejections"],
+}
+
+
+def _sections(frame: pd.DataFrame) -> str:
+    """The Markdown tables of :data:`SECTIONS`."""
+    parts = []
+    for title, columns in SECTIONS.items():
+        rows = frame[frame["faults caught"] != "-"] if title.startswith("The validator") else frame
+        if len(rows):
+            parts.append(f"## {title}\n\n" + rows[["run", *columns]].to_markdown(index=False, disable_numparse=True))
+    return "\n\n".join(parts) + "\n"
 
 
 def paired(baseline: Path, runs: list[Path]) -> pd.DataFrame:
@@ -103,7 +130,7 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
     the plots beside it."""
     summaries = load_summaries(runs)
     frame = table(summaries)
-    text = "# DWBench results\n\n" + frame.to_markdown(index=False, disable_numparse=True) + "\n"
+    text = "# DWBench results\n\n" + _sections(frame)
     partial = [s["run"] for s in summaries if not s.get("complete")]
     if partial:
         text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"

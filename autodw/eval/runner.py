@@ -2,7 +2,9 @@
 
 Layout of a run folder ``DIR``:
 
-- ``run.json``: what was run (system, LLM, split, modes, options); a resumed run must match it;
+- ``run.json``: what was run (system, LLM, split, modes, options); a resumed run must match it. Its
+  ``options.config`` is the profile's settings with ``--set``; the system then applies its own (an ablation's
+  rollback, the noisy oracle's validator), and the settings in force are in each trace's ``run_start`` event;
 - ``instructions/SID--T.json`` (one per instruction, teacher forcing: it starts from the gold state before turn T),
   beside it ``SID--T.docx`` (the output) and ``SID--T.trace.jsonl`` (the agent's events);
 - ``sessions/SID/turn-T.json``, ``turn-T.docx``, ``turn-T.trace.jsonl`` (the session carries the system's own
