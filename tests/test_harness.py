@@ -449,6 +449,11 @@ def test_report_table_and_plots(oracle_run, tmp_path):
     assert "## Accuracy and cost" in text and "## By difficulty and language" in text
     assert re.search(r"\|\s*partial credit hard %\s*\|", text)
     assert "## The validator" not in text
+    # a session-only run has no figures by difficulty: no plot of them, rather than bars of zero
+    _run(tmp_path / "sessions-only", OracleSystem, modes=("session",), limit=1)
+    text = report([tmp_path / "sessions-only"], tmp_path / "sessions.md")
+    assert "sessions-accuracy-tokens.png" in text and "-difficulty.png" not in text
+    assert not (tmp_path / "sessions-difficulty.png").exists()
     assert out.is_file() and (tmp_path / "report-accuracy-tokens.png").stat().st_size > 1000
     assert (tmp_path / "report-difficulty.png").is_file()
     with pytest.raises(ConfigError, match="not a run folder"):

@@ -143,8 +143,9 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
         stem = out.with_suffix("")
         tokens_png, difficulty_png = Path(f"{stem}-accuracy-tokens.png"), Path(f"{stem}-difficulty.png")
         _plot_tokens(summaries, tokens_png)
-        _plot_difficulty(summaries, difficulty_png)
-        text += f"\n![accuracy vs tokens]({tokens_png.name})\n\n![iACC by difficulty]({difficulty_png.name})\n"
+        text += f"\n![accuracy vs tokens]({tokens_png.name})\n"
+        if _plot_difficulty(summaries, difficulty_png):
+            text += f"\n![iACC and partial credit by difficulty]({difficulty_png.name})\n"
         out.write_text(text, encoding="utf-8")
     return text
 
@@ -177,18 +178,27 @@ def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> None:
-    """iACC by difficulty, grouped bars per run."""
+def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
+    """iACC and partial credit by difficulty, grouped bars per run with instruction-mode results (partial credit
+    orders runs whose iACC is 0); False, and nothing written, when no run has them."""
     plt = _pyplot()
-    frame = pd.DataFrame({f"{s['system']} ({s['run']})": [100 * ((s["iacc_by_difficulty"].get(d) or {}).get("accuracy") or 0)
-                                                           for d in DIFFICULTIES] for s in summaries}, index=DIFFICULTIES)
-    ax = frame.plot.bar(figsize=(7, 4), rot=0)
-    ax.set_ylabel("iACC (%)")
-    ax.set_title("iACC by difficulty")
-    ax.legend(fontsize=7)
-    ax.figure.tight_layout()
-    ax.figure.savefig(path, dpi=110)
-    plt.close(ax.figure)
+    summaries = [s for s in summaries if s.get("iacc") is not None]  # session-only runs have no instruction figures
+    if not summaries:
+        return False
+    panels = [("iACC", "iacc_by_difficulty", "accuracy"), ("partial credit", "partial_credit_by_difficulty", "partial_credit")]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, (title, key, value) in zip(axes, panels):
+        frame = pd.DataFrame({f"{s['system']} ({s['run']})": [100 * (((s.get(key) or {}).get(d) or {}).get(value) or 0)
+                                                               for d in DIFFICULTIES] for s in summaries},
+                             index=DIFFICULTIES)
+        frame.plot.bar(ax=ax, rot=0, legend=ax is axes[-1])
+        ax.set_title(f"{title} by difficulty")
+    axes[0].set_ylabel("%")
+    axes[-1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def write_sweep(rows: list[dict[str, Any]], out: Path, plot: str | None = None) -> str:
