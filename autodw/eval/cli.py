@@ -184,7 +184,7 @@ def sweep_command(args: argparse.Namespace) -> int:
 
 
 def report_command(args: argparse.Namespace) -> int:
-    """``autodw bench report``: a Markdown table across run folders, and plots beside --out."""
+    """``autodw bench report``: Markdown tables across run folders, and plots beside --out."""
     from autodw.eval.report import report
 
     text = report([Path(d) for d in args.runs], Path(args.out) if args.out else None,
@@ -294,9 +294,9 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.cli:sweep_command"), threshold=None)
 
-    p = bench_sub.add_parser("report", help="a Markdown table (Table 2/3 style) across run folders, and plots")
+    p = bench_sub.add_parser("report", help="Markdown tables (Table 2/3 style) across run folders, and plots")
     p.add_argument("runs", nargs="+", metavar="DIR")
-    p.add_argument("--out", default=None, metavar="report.md", help="write the table here; plots go beside it")
+    p.add_argument("--out", default=None, metavar="report.md", help="write the tables here; plots go beside it")
     p.add_argument("--baseline", default=None, metavar="DIR",
                    help="also pair every run with this one (bench compare): an ablation table")
     p.set_defaults(handler=lazy("autodw.eval.cli:report_command"))

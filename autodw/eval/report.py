@@ -1,5 +1,5 @@
-"""Reports across run folders: a Markdown table like the paper's Tables 2 and 3 (pandas), the accuracy-vs-tokens plot
-(Fig. 3) and iACC by difficulty; the threshold sweep's table and plot."""
+"""Reports across run folders: Markdown tables like the paper's Tables 2 and 3 (pandas), the accuracy-vs-tokens plot
+(Fig. 3) and iACC and partial credit by difficulty; the threshold sweep's table and plot."""
 
 from __future__ import annotations
 
