@@ -61,7 +61,8 @@ def test_oracle_scores_full_marks_on_mini(oracle_run):
     record = json.loads((oracle_run / "instructions" / f"{first.session_id}--1.json").read_text())
     assert record["success"] and record["differences"] == [] and record["api_calls"] == len(first.gold)
     assert (oracle_run / "instructions" / record["output"]).is_file()
-    assert (oracle_run / "sessions" / first.session_id / "resume.docx").is_file()
+    resume = sorted(p.name for p in (oracle_run / "sessions" / first.session_id).glob("resume*.docx"))
+    assert resume == [f"resume-{len(mini[0].instructions)}.docx"]  # the last turn's document, only
 
 
 def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
@@ -187,6 +188,25 @@ def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
     summary = _run(out, OracleSystem, modes=("session",), limit=1)
     assert summary["sacc"] == 1.0 and summary["sessions"] == 1
     assert {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)} == kept  # not run again
+
+
+def test_a_session_killed_between_its_document_and_its_record_continues_from_the_right_document(tmp_path, monkeypatch):
+    import autodw.eval.runner as runner_module
+
+    write_json = runner_module.write_json
+
+    def killed_at_turn_3(path, data):
+        if path.name == "turn-3.json":
+            raise KeyboardInterrupt  # after turn 3's document was saved, before its record
+        write_json(path, data)
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(runner_module, "write_json", killed_at_turn_3)
+    with pytest.raises(KeyboardInterrupt):
+        _run(out, OracleSystem, modes=("session",), limit=1)
+    monkeypatch.setattr(runner_module, "write_json", write_json)
+    # turn 3 runs again on turn 2's document, not on its own output (which would apply it twice)
+    assert _run(out, OracleSystem, modes=("session",), limit=1)["sacc"] == 1.0
 
 
 def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):

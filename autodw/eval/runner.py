@@ -8,7 +8,9 @@ Layout of a run folder ``DIR``:
 - ``instructions/SID--T.json`` (one per instruction, teacher forcing: it starts from the gold state before turn T),
   beside it ``SID--T.docx`` (the output) and ``SID--T.trace.jsonl`` (the agent's events);
 - ``sessions/SID/turn-T.json``, ``turn-T.docx``, ``turn-T.trace.jsonl`` (the session carries the system's own
-  output forward) and ``resume.docx`` (the last finished turn's document with its element ids, to continue from);
+  output forward) and ``resume-T.docx`` (turn T's document with its element ids, to continue from: written before
+  ``turn-T.json``, and the one before it removed only after, so a run killed between the two continues from the
+  document its records describe);
   with ``stop_at_failure`` a session ends at its first failed turn (sACC needs no more);
 - ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end.
 
@@ -94,6 +96,13 @@ def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
         raise ConfigError(f"{out} is not a run folder (no run.json)")
     spec = read_json(Path(out) / "run.json")
     return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"))
+
+
+def _resume_path(folder: Path, turn: int) -> Path:
+    """The document a session continues from after `turn`: ``resume-TURN.docx``, or in a folder made before
+    2026-11-25 ``resume.docx`` (written then before the turn's record, so stale if a run was killed between the two)."""
+    path = folder / f"resume-{turn}.docx"
+    return path if path.is_file() else folder / "resume.docx"
 
 
 class WordCheck:
@@ -269,7 +278,7 @@ class Runner:
         finished = [t for t in range(1, len(session.instructions) + 1) if (folder / f"turn-{t}.json").is_file()]
         first = len(finished) + 1
         if first > 1:
-            doc = WordDocument.from_bytes((folder / "resume.docx").read_bytes(), name=session.source.file)
+            doc = WordDocument.from_bytes(_resume_path(folder, first - 1).read_bytes(), name=session.source.file)
             doc.asset_roots = session.initial_document(1).asset_roots
         else:
             doc = session.initial_document(1)
@@ -277,8 +286,10 @@ class Runner:
         for ins in session.instructions[first - 1:]:
             record = self._turn(session, ins, doc, earlier, folder / f"turn-{ins.turn}.trace.jsonl",
                                 folder / f"turn-{ins.turn}.docx")
-            write_atomically(folder / "resume.docx", doc.to_bytes(keep_ids=True))
+            write_atomically(folder / f"resume-{ins.turn}.docx", doc.to_bytes(keep_ids=True))
             write_json(folder / f"turn-{ins.turn}.json", record)
+            for old in (folder / f"resume-{ins.turn - 1}.docx", folder / "resume.docx"):
+                old.unlink(missing_ok=True)
             earlier.append((ins.text, record["status"]))
             if self.spec.stop_at_failure and not record["success"]:
                 break
