@@ -105,15 +105,20 @@ def _sections(frame: pd.DataFrame) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def paired(baseline: Path, runs: list[Path]) -> pd.DataFrame:
-    """Each run against `baseline` on the instructions both finished (:func:`autodw.eval.compare.compare`)."""
+def paired(baseline: Path, runs: list[Path]) -> tuple[pd.DataFrame, list[str]]:
+    """Each run against `baseline` on the instructions both finished (:func:`autodw.eval.compare.compare`); and why
+    the others cannot be paired (a session-only run, another split)."""
     from autodw.eval.compare import compare
 
-    rows = []
+    rows, unpaired = [], []
     for run in runs:
         if run.resolve() == baseline.resolve():
             continue
-        c = compare(baseline, run)
+        try:
+            c = compare(baseline, run)
+        except ConfigError as exc:
+            unpaired.append(f"{run.name} ({exc})")
+            continue
         low, high = c["difference_95ci"]
         rows.append({"run": run.name, "instructions": str(c["instructions"]),
                      "iACC % (baseline, run)": f"{_pct(c['iacc_a'])}, {_pct(c['iacc_b'])}",
@@ -122,7 +127,7 @@ def paired(baseline: Path, runs: list[Path]) -> pd.DataFrame:
                      "partial credit (baseline, run)": f"{c['partial_credit_a']:.3f}, {c['partial_credit_b']:.3f}",
                      "difference [95% interval]": f"{c['partial_credit_difference']:+.3f} [{low:+.3f}, {high:+.3f}]",
                      "run higher / equal / lower": f"{c['b_higher']} / {c['equal']} / {c['b_lower']}"})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), unpaired
 
 
 def report(runs: list[Path], out: Path | None = None, baseline: Path | None = None) -> str:
@@ -135,9 +140,12 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
     if partial:
         text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"
     if baseline is not None:
-        pairs = paired(baseline, runs)
-        text += (f"\n## Paired with {baseline.name} (the instructions both finished)\n\n"
-                 + pairs.to_markdown(index=False, disable_numparse=True) + "\n")
+        pairs, unpaired = paired(baseline, runs)
+        text += f"\n## Paired with {baseline.name} (the instructions both finished)\n\n"
+        if len(pairs):
+            text += pairs.to_markdown(index=False, disable_numparse=True) + "\n"
+        if unpaired:
+            text += "\nNot paired: " + "; ".join(unpaired) + ".\n"
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         stem = out.with_suffix("")
