@@ -136,6 +136,20 @@ def test_a_session_stopped_at_its_first_failure_costs_two_turns_and_keeps_its_sa
                      tmp_path / "stop", OracleSystem, word_check=False, progress=False).run()
     assert stopped["sacc"] == stopped["sacc_final"] == full["sacc"] == 1.0 and stopped["sessions_stopped"] == 0
     assert stopped["turns_before_failure"] == full["turns_before_failure"] == len(MINI[0].instructions)
+    assert full["api_calls_per_session"] == sum(len(i.gold) for i in MINI[0].instructions)
+    assert full["prompt_tokens_per_session"] == full["completion_tokens_per_session"] == 0  # the oracle asks no LLM
+
+    class FailsFirstSessionsTurnTwo(OracleSystem):
+        def run_turn(self, doc, instruction, earlier, trace=None):
+            if instruction.session_id == MINI[0].session_id and instruction.turn == 2:
+                instruction = instruction.__class__(**{**vars(instruction), "gold": []})
+            return super().run_turn(doc, instruction, earlier, trace)
+
+    # one session stopped, one through: the final state and the cost of the one that got through would be biased
+    mixed = Runner(RunSpec("oracle", "none", "mini", ["session"], {}, 2, IDS, stop_at_failure=True),
+                   tmp_path / "mixed", FailsFirstSessionsTurnTwo, word_check=False, progress=False).run()
+    assert mixed["sacc"] == 0.5 and mixed["sessions_stopped"] == 1
+    assert mixed["sacc_final"] is None and mixed["api_calls_per_session"] is None and mixed["tokens_per_session"] is None
 
 
 def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_run):
@@ -475,6 +489,7 @@ def test_report_table_and_plots(oracle_run, tmp_path):
     _run(tmp_path / "sessions-only", OracleSystem, modes=("session",), limit=1)
     text = report([tmp_path / "sessions-only"], tmp_path / "sessions.md")
     assert "sessions-accuracy-tokens.png" in text and "-difficulty.png" not in text
+    assert "Session-only runs (sessions-only): the cost per instruction is over the session turns run." in text
     assert not (tmp_path / "sessions-difficulty.png").exists()
     assert out.is_file() and (tmp_path / "report-accuracy-tokens.png").stat().st_size > 1000
     assert (tmp_path / "report-difficulty.png").is_file()

@@ -5,12 +5,13 @@
 - sACC: the share of sessions in which every turn's output is equivalent, the system's output carried forward
   (``sessions/``); ``sacc_final``: only the last turn's; ``turns_before_failure``: the mean number of turns that
   succeeded before the first failure. A run with ``stop_at_failure`` ends a session at its first failed turn: sACC
-  and turns before failure are the same, ``sacc_final`` and the cost per session count only the sessions that got
-  through (``sessions_stopped`` the others);
+  and turns before failure are the same; once a session is stopped (``sessions_stopped``), ``sacc_final`` and the
+  cost per session are None (over the sessions that got through they would be biased upwards);
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
   output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
   from before it (``autodw bench rescore DIR`` adds it);
-- cost per instruction (API calls, LLM calls, tokens, seconds), by difficulty and language; the seconds of an
+- cost per instruction (API calls, LLM calls, tokens, seconds; over the session turns run in a session-only run) and
+  per session, by difficulty and language; the seconds of an
   answer recalled from an LLM cache are its recorded ones (:func:`seconds`), ``recalled_seconds`` says how many;
 - the noisy oracle's fault accounting (:func:`fault_stats`) and the Word check (outputs that added errors).
 """
@@ -107,6 +108,20 @@ def cost(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def session_cost(sessions: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    """Mean API calls, LLM calls and tokens per session (None without sessions)."""
+    def per_session(value: Callable[[dict[str, Any]], float]) -> float | None:
+        return _mean(sum(value(t) for t in s) for s in sessions)
+
+    return {
+        "api_calls_per_session": per_session(lambda t: t["api_calls"]),
+        "llm_calls_per_session": per_session(lambda t: t["llm_calls"]),
+        "prompt_tokens_per_session": per_session(lambda t: t["prompt_tokens"]),
+        "completion_tokens_per_session": per_session(lambda t: t["completion_tokens"]),
+        "tokens_per_session": per_session(lambda t: t["prompt_tokens"] + t["completion_tokens"]),
+    }
+
+
 def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The noisy oracle's accounting over every gold step of `records` (None if no record has steps).
 
@@ -166,15 +181,15 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
         "partial_credit_missing": sum(1 for r in ins if r.get("partial_credit") is None), "sacc": _share(all(t["success"] for t in s) for s in ses),
-        "sacc_final": _share(s[-1]["success"] for s in through),
+        # with sessions stopped at a failure, whether they would have ended right is unknown
+        "sacc_final": _share(s[-1]["success"] for s in through) if len(through) == len(ses) else None,
         "turns_before_failure": _mean(before_failure(s) for s in ses),
         "instructions": len(ins), "instructions_in_split": total_instructions,
         "sessions": len(ses), "sessions_in_split": len(sessions), "sessions_stopped": len(ses) - len(through),
         "complete": (len(ins) == total_instructions if "instruction" in spec["modes"] else True)
         and (len(ses) == len(sessions) if "session" in spec["modes"] else True),
         **cost(every),
-        "tokens_per_session": _mean(sum(t["prompt_tokens"] + t["completion_tokens"] for t in s) for s in through),
-        "llm_calls_per_session": _mean(sum(t["llm_calls"] for t in s) for s in through),
+        **session_cost(ses if len(through) == len(ses) else []),  # the sessions that got through would be a biased few
         "seconds": round(sum(seconds(r) for r in ins + turns), 1),
         "recalled_seconds": round(sum(r.get("recalled_seconds", 0.0) for r in ins + turns), 1),
         "wall_seconds_last_call": round(seconds_this_call, 1),

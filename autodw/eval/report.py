@@ -136,6 +136,10 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
     summaries = load_summaries(runs)
     frame = table(summaries)
     text = "# DWBench results\n\n" + _sections(frame)
+    session_only = [s["run"] for s in summaries if s["instructions"] == 0 and s["sessions"]]
+    if session_only:
+        text += (f"\nSession-only runs ({', '.join(session_only)}): the cost per instruction is over the session turns "
+                 "run.\n")
     partial = [s["run"] for s in summaries if not s.get("complete")]
     if partial:
         text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"
