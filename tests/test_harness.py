@@ -225,6 +225,42 @@ def test_a_session_killed_between_its_document_and_its_record_continues_from_the
     assert _run(out, OracleSystem, modes=("session",), limit=1)["sacc"] == 1.0
 
 
+def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
+    import autodw.eval.runner as runner_module
+    from autodw.validation import ValidatorUnavailableError
+
+    judge = runner_module.judge
+
+    def judge_failing_on_turn_2(expected, actual, **kwargs):
+        if actual is doomed[0]:
+            raise ValueError("unreadable")
+        return judge(expected, actual, **kwargs)
+
+    class NoValidator:
+        def added(self, before, after):
+            raise ValidatorUnavailableError("validating 0.docx took longer than 600 s")
+
+    class MarksTurnTwo(OracleSystem):
+        def run_turn(self, doc, instruction, earlier, trace=None):
+            if instruction.turn == 2:
+                doomed[0] = doc
+            return super().run_turn(doc, instruction, earlier, trace)
+
+    doomed = [None]
+    monkeypatch.setattr(runner_module, "judge", judge_failing_on_turn_2)
+    runner = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 1, IDS), tmp_path / "run", MarksTurnTwo,
+                    word_check=False, progress=False)
+    runner.word_check = NoValidator()
+    summary = runner.run()
+    n = len(MINI[0].instructions)
+    assert summary["instructions"] == n and summary["judge_errors"] == 1 and summary["iacc"] == (n - 1) / n
+    assert summary["word_check"]["failed"] == n
+    record = json.loads((tmp_path / "run" / "instructions" / f"{MINI[0].session_id}--2.json").read_text())
+    assert record["success"] is False and record["partial_credit"] == 0.0
+    assert record["judge_error"] == "ValueError: unreadable" and "not judged" in record["differences"][0]["what"]
+    assert record["word_check_error"].endswith("longer than 600 s") and record["word_errors_added"] is None
+
+
 def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "autodw.cli", "bench", "run", "--system", "oracle", "--split", "mini", "--mode",

@@ -153,7 +153,11 @@ def _print_summary(summary: dict[str, Any], fmt: str) -> None:
               f"{f['precision']}, recall {f['recall']}; had every fail rejected: caught "
               f"{f['if_every_fail_rejected']['caught']}, false rejections {f['if_every_fail_rejected']['false_rejections']}")
     word = summary["word_check"]
-    print(f"Word check: {word['outputs_with_added_errors']} of {word['checked']} outputs added validation errors")
+    failed = f"; it failed on {word['failed']} (their records' word_check_error)" if word.get("failed") else ""
+    print(f"Word check: {word['outputs_with_added_errors']} of {word['checked']} outputs added validation errors{failed}")
+    if summary.get("judge_errors"):
+        print(f"internal error: the judge could not judge {summary['judge_errors']} output(s), counted as failures "
+              f"(their records' judge_error)", file=sys.stderr)
 
 
 def sweep_command(args: argparse.Namespace) -> int:

@@ -200,8 +200,10 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
                                                    for s in ses], "language").items()},
         "status": dict(Counter(r["status"] for r in ins + turns)),
         "internal_errors": sum(1 for r in ins + turns if r["status"] == "internal_error"),
+        "judge_errors": sum(1 for r in ins + turns if r.get("judge_error")),
         "word_check": {"checked": len(word_checked),
-                       "outputs_with_added_errors": sum(1 for r in word_checked if r["word_errors_added"])},
+                       "outputs_with_added_errors": sum(1 for r in word_checked if r["word_errors_added"]),
+                       "failed": sum(1 for r in ins + turns if r.get("word_check_error"))},
     }
     faults = fault_stats(ins)
     if faults is not None:

@@ -33,11 +33,12 @@ from autodw.document import WordDocument
 from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
 from autodw.errors import ConfigError
 from autodw.eval.canonical import prepare
-from autodw.eval.judge import MAX_DIFFERENCES, judge
+from autodw.eval.judge import MAX_DIFFERENCES, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
 from autodw.eval.metrics import instruction_path, instruction_records, session_finished, session_turns, summarize
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
+from autodw.validation import ValidatorUnavailableError
 
 SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record)
 SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
@@ -112,7 +113,7 @@ class WordCheck:
     def __init__(self) -> None:
         import importlib.util
 
-        from autodw.validation import ValidatorUnavailableError, validate
+        from autodw.validation import validate
 
         if importlib.util.find_spec("openxml_audit") is None:
             raise ValidatorUnavailableError("the Word check of the outputs needs openxml-audit: pip install "
@@ -308,20 +309,28 @@ class Runner:
         seconds = time.perf_counter() - start
         after = doc.to_bytes()
         write_atomically(output, after)
-        expected = prepare(session.expected_document(ins.turn))
-        verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text,
-                        initial=session.initial_document(ins.turn) if ins.free_text else None)
-        changes = None if initial is None or verdict.equivalent else partial_credit(
-            expected, initial(), instruction=ins.text, free_text=ins.free_text, end=verdict.differences)
+        judge_error = word_error = None
+        try:
+            expected = prepare(session.expected_document(ins.turn))
+            verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text,
+                            initial=session.initial_document(ins.turn) if ins.free_text else None)
+            changes = None if initial is None or verdict.equivalent else partial_credit(
+                expected, initial(), instruction=ins.text, free_text=ins.free_text, end=verdict.differences)
+        except Exception as exc:  # noqa: BLE001 - an output the judge cannot read fails, the run goes on
+            judge_error = f"{type(exc).__name__}: {exc}"
+            verdict, changes = Verdict(False, [Difference("document", f"not judged: {judge_error}")]), None
         word = None
         if before is not None:
-            word = [] if after == before else self.word_check.added(before, after)
+            try:
+                word = [] if after == before else self.word_check.added(before, after)
+            except ValidatorUnavailableError as exc:  # a timeout or a validator crash on this output
+                word_error = str(exc)
         usage = result.usage
         return {
             "key": ins.key, "session_id": ins.session_id, "turn": ins.turn, "instruction": ins.text,
             "language": ins.language, "difficulty": ins.difficulty, "free_text": ins.free_text, "gold_calls": len(ins.gold),
             "status": result.status, "error": result.error, "success": verdict.equivalent,
-            "partial_credit": 1.0 if verdict.equivalent else changes.score if changes else None,
+            "partial_credit": 1.0 if verdict.equivalent else 0.0 if judge_error else changes.score if changes else None,
             "changes": changes.to_dict() if changes else None,
             "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
             "n_differences": min(len(verdict.differences), MAX_DIFFERENCES),
@@ -331,7 +340,7 @@ class Runner:
             "usage": usage, "seconds": round(seconds, 3),
             "recalled_seconds": round(sum(u.get("recalled_seconds", 0.0) for u in usage.values()), 3),
             "calls": result.calls, "faults": result.faults,
-            "word_errors_added": word, "output": output.name, "trace": trace.name if trace.is_file() else None,
+            "judge_error": judge_error, "word_errors_added": word, "word_check_error": word_error, "output": output.name, "trace": trace.name if trace.is_file() else None,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "pid": os.getpid(),
         }
 
