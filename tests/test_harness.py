@@ -290,6 +290,10 @@ def test_a_run_of_chosen_instructions(tmp_path):
         sorted(f"{k.replace('#', '--')}.json" for k in keys)
     assert summary["iacc"] == 1.0 and summary["instructions"] == summary["instructions_in_split"] == 2
     assert summary["complete"]
+    # with --limit too, a chosen instruction of a session left out is not waited for
+    limited = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 1, IDS, instructions=keys),
+                     tmp_path / "limited", OracleSystem, word_check=False, progress=False).run()
+    assert limited["instructions"] == limited["instructions_in_split"] == 1 and limited["complete"]
     with pytest.raises(ConfigError, match="no instruction dwb-999#1"):
         Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, None, instructions=["dwb-999#1"]),
                tmp_path / "other", OracleSystem, progress=False).sessions()

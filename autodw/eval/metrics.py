@@ -168,8 +168,8 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
                 through.append(recorded)
     turns = [t for s in ses for t in s]
     every = ins or turns
-    keys = spec.get("instructions")
-    total_instructions = len(keys) if keys else sum(len(s.instructions) for s in sessions)
+    keys = set(spec.get("instructions") or ())  # chosen instructions: those of the sessions the run covers count
+    total_instructions = sum(1 for s in sessions for i in s.instructions if not keys or i.key in keys)
     word_checked = [r for r in ins + turns if r.get("word_errors_added") is not None]
 
     def before_failure(s: list[dict[str, Any]]) -> int:
