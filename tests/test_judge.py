@@ -403,3 +403,23 @@ def test_cli(tmp_path, capsys):
     assert main(["judge", str(REPORT), str(REPORT), "--judge", "llm", "--initial", str(REPORT)]) == 2
     assert capsys.readouterr().err.count("error: ") == 2
     assert REPORT.read_bytes() == before
+
+
+def test_a_long_list_of_differences_is_cut_but_counted():
+    import io
+
+    import docx
+
+    from autodw.eval.judge import MAX_DIFFERENCES
+
+    def made(fruit: str) -> WordDocument:
+        d = docx.Document()
+        for i in range(MAX_DIFFERENCES + 60):
+            d.add_paragraph(f"Paragraph number {i} about {fruit}.")
+        data = io.BytesIO()
+        d.save(data)
+        return WordDocument.from_bytes(data.getvalue(), name=f"{fruit}.docx")
+
+    verdict = judge(made("apples"), made("pears"))
+    assert verdict.count == MAX_DIFFERENCES + 60 and len(verdict.differences) == MAX_DIFFERENCES + 1
+    assert verdict.differences[-1].what == "60 more difference(s) not listed"

@@ -67,6 +67,7 @@ class Verdict:
     differences: list[Difference] = field(default_factory=list)
     judge: str = "deterministic"
     usage: dict[str, int] | None = None  # tokens, for the LLM judge
+    count: int | None = None  # differences found (the list stops at MAX_DIFFERENCES and says how many more)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"equivalent": self.equivalent, "differences": [d.to_dict() for d in self.differences], "judge": self.judge}
@@ -109,10 +110,10 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
         exp, act = Prepared(exp.state, None, exp.name), Prepared(act.state, None, act.name)
     ctx = JudgeContext.make(instruction, free_text, initial)
     diffs = _Comparer(exp, act, ctx).run()
-    if len(diffs) > MAX_DIFFERENCES:
-        more = len(diffs) - MAX_DIFFERENCES
-        diffs = diffs[:MAX_DIFFERENCES] + [Difference("document", f"{more} more difference(s) not listed")]
-    return Verdict(not diffs, diffs)
+    count = len(diffs)
+    if count > MAX_DIFFERENCES:
+        diffs = diffs[:MAX_DIFFERENCES] + [Difference("document", f"{count - MAX_DIFFERENCES} more difference(s) not listed")]
+    return Verdict(not diffs, diffs, count=count)
 
 
 # --- alignment ------------------------------------------------------------------------------------

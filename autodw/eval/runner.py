@@ -33,7 +33,7 @@ from autodw.document import WordDocument
 from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
 from autodw.errors import ConfigError
 from autodw.eval.canonical import prepare
-from autodw.eval.judge import MAX_DIFFERENCES, Difference, Verdict, judge
+from autodw.eval.judge import Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
 from autodw.eval.metrics import instruction_path, instruction_records, session_finished, session_turns, summarize
 from autodw.eval.systems import System, TurnResult
@@ -333,7 +333,7 @@ class Runner:
             "partial_credit": 1.0 if verdict.equivalent else 0.0 if judge_error else changes.score if changes else None,
             "changes": changes.to_dict() if changes else None,
             "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
-            "n_differences": min(len(verdict.differences), MAX_DIFFERENCES),
+            "n_differences": len(verdict.differences) if verdict.count is None else verdict.count,
             "api_calls": result.api_calls, "llm_calls": sum(u["calls"] for u in usage.values()),
             "prompt_tokens": sum(u["prompt_tokens"] for u in usage.values()),
             "completion_tokens": sum(u["completion_tokens"] for u in usage.values()),
