@@ -201,9 +201,13 @@ def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
     folder = out / "sessions" / session.session_id
     kept = {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)}
     assert not (folder / "turn-3.json").exists()
+    first = json.loads((out / "summary.json").read_text())
+    assert first["wall_seconds"] > 0
+    (out / "summary.json").write_text(json.dumps({**first, "wall_seconds": 1000.0}))  # as if the first call took long
     summary = _run(out, OracleSystem, modes=("session",), limit=1)
     assert summary["sacc"] == 1.0 and summary["sessions"] == 1
     assert {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)} == kept  # not run again
+    assert 1000 < summary["wall_seconds"] < 1100  # the wall time of both calls
 
 
 def test_a_session_killed_between_its_document_and_its_record_continues_from_the_right_document(tmp_path, monkeypatch):

@@ -143,7 +143,8 @@ def _print_summary(summary: dict[str, Any], fmt: str) -> None:
     print(f"{summary['system']} ({summary['llm']}) on {summary['split']}: "
           f"iACC {pct(summary['iacc'])} of {summary['instructions']}/{summary['instructions_in_split']} instructions, "
           f"sACC {pct(summary['sacc'])} of {summary['sessions']}/{summary['sessions_in_split']} sessions "
-          f"(final state {pct(summary['sacc_final'])}{stopped}), {summary['seconds']:.0f} s of system time")
+          f"(final state {pct(summary['sacc_final'])}{stopped}), {summary['seconds']:.0f} s of system time"
+          + (f", {summary['wall_seconds']:.0f} s wall" if summary.get("wall_seconds") is not None else ""))
     print(f"per instruction: {summary['api_calls_per_instruction']} API calls, {summary['llm_calls_per_instruction']} LLM "
           f"calls, {summary['tokens_per_instruction']} tokens, median {summary['median_seconds_per_instruction']} s")
     if "faults" in summary:

@@ -156,8 +156,8 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_this_call: float = 0.0) -> dict[str, Any]:
-    """The run's summary (written to ``summary.json``)."""
+def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_seconds: float | None = None) -> dict[str, Any]:
+    """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call."""
     ins = instruction_records(out, sessions)
     stop = spec.get("stop_at_failure", False)
     ses, through = [], []  # finished sessions; those that got through every turn
@@ -192,7 +192,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], seconds_
         **session_cost(ses if len(through) == len(ses) else []),  # the sessions that got through would be a biased few
         "seconds": round(sum(seconds(r) for r in ins + turns), 1),
         "recalled_seconds": round(sum(r.get("recalled_seconds", 0.0) for r in ins + turns), 1),
-        "wall_seconds_last_call": round(seconds_this_call, 1),
+        "wall_seconds": None if wall_seconds is None else round(wall_seconds, 1),
         "iacc_by_difficulty": _by(ins, "difficulty"), "iacc_by_language": _by(ins, "language"),
         "partial_credit_by_difficulty": _partial_by(ins, "difficulty"),
         "partial_credit_by_language": _partial_by(ins, "language"),

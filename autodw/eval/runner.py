@@ -99,6 +99,13 @@ def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
     return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"))
 
 
+def _wall_seconds(out: Path) -> float | None:
+    """The wall time of the calls of ``bench run`` on run folder `out` so far: 0 for a new folder, None for one whose
+    summary does not say (made before 2026-11-25)."""
+    path = out / "summary.json"
+    return read_json(path).get("wall_seconds") if path.is_file() else 0.0
+
+
 def _resume_path(folder: Path, turn: int) -> Path:
     """The document a session continues from after `turn`: ``resume-TURN.docx``, or in a folder made before
     2026-11-25 ``resume.docx`` (written then before the turn's record, so stale if a run was killed between the two)."""
@@ -157,6 +164,8 @@ class Runner:
         self.word_check = WordCheck() if word_check else None
         self._lock = Lock()
         self._summary_written = 0.0
+        self._wall_before: float | None = 0.0
+        self._started = time.perf_counter()
         self._check_folder()
 
     # --- folder ------------------------------------------------------------------------------
@@ -197,7 +206,8 @@ class Runner:
     def run(self) -> dict[str, Any]:
         """Run every unit not yet done; returns the summary (also written to ``summary.json``)."""
         sessions = self.sessions()
-        start = time.perf_counter()
+        self._wall_before = _wall_seconds(self.out)
+        self._started = time.perf_counter()
         try:
             if "instruction" in self.spec.modes:
                 chosen = [(s, i) for s in sessions for i in s.instructions
@@ -209,14 +219,15 @@ class Runner:
                         if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
                 self._pool(todo, self.run_session, "sessions", len(sessions))
         finally:
-            summary = self.write_summary(time.perf_counter() - start)
+            summary = self.write_summary()
         return summary
 
-    def write_summary(self, seconds: float = 0.0) -> dict[str, Any]:
-        """Recompute ``summary.json`` from the records on disk."""
+    def write_summary(self) -> dict[str, Any]:
+        """Recompute ``summary.json`` from the records on disk, with the wall time of every call so far."""
         self._summary_written = time.monotonic()
+        wall = None if self._wall_before is None else self._wall_before + time.perf_counter() - self._started
         with self._lock:
-            summary = summarize(self.out, self.sessions(), self.recorded, seconds_this_call=seconds)
+            summary = summarize(self.out, self.sessions(), self.recorded, wall_seconds=wall)
             write_json(self.out / "summary.json", summary)
         return summary
 
@@ -364,6 +375,6 @@ def add_partial_credit(out: Path, progress: bool = True) -> dict[str, Any]:
         record["partial_credit"] = 1.0 if record["success"] else changes.score
         record["changes"] = changes.to_dict() if changes else None
         write_json(instruction_path(out, ins), record)
-    summary = summarize(out, sessions, recorded)
+    summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
     write_json(out / "summary.json", summary)
     return summary
