@@ -25,6 +25,10 @@ class DocumentNotFoundError(DocumentError):
     """The path does not exist or is not a regular file."""
 
 
+class UnreadableFileError(DocumentError):
+    """The file exists but cannot be read: no permission, a name too long, an I/O error."""
+
+
 class NotAZipError(DocumentError):
     """The file is not a zip archive, so it cannot be an OOXML package."""
 
@@ -55,6 +59,10 @@ class MissingPartError(DocumentError):
 
 class PackageTooLargeError(DocumentError):
     """The package would expand beyond the configured limit (zip bomb guard)."""
+
+
+class OutputPathError(AutodwError):
+    """An output cannot be written there: a folder or a device, no permission, no space left."""
 
 
 # --- API calls ----------------------------------------------------------------------

@@ -37,8 +37,10 @@ from autodw.errors import (
     MissingPartError,
     NotAWordDocumentError,
     NotAZipError,
+    OutputPathError,
     PackageTooLargeError,
     StrictOOXMLError,
+    UnreadableFileError,
 )
 
 Members = dict[str, bytes]
@@ -83,10 +85,19 @@ class RawPackage:
 def read_package(path: str | os.PathLike[str]) -> RawPackage:
     """Read and validate the file at `path`; raise a :class:`DocumentError` subclass if unusable."""
     p = Path(path)
-    if not p.is_file():
-        raise DocumentNotFoundError(f"{p}: no such file")
-    data = p.read_bytes()
-    return read_package_bytes(data, p.name)
+    return read_package_bytes(read_input(p), p.name)
+
+
+def read_input(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the input file at `path`; DocumentNotFoundError or UnreadableFileError saying why not."""
+    p = Path(path)
+    try:
+        if not p.is_file():
+            what = "a folder" if p.is_dir() else "not a regular file" if p.exists() else None
+            raise DocumentNotFoundError(f"{p}: no such file" if what is None else f"{p} is {what}, not a document")
+        return p.read_bytes()
+    except OSError as exc:
+        raise UnreadableFileError(f"cannot read {p}: {exc.strerror or exc}") from None
 
 
 def read_package_bytes(data: bytes, name: str = "document") -> RawPackage:
@@ -160,10 +171,19 @@ def zip_members(members: Mapping[str, bytes]) -> bytes:
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write `data` to a temporary file beside `path`, then rename it over `path`."""
+    """Write `data` to a temporary file beside `path` (its folders made if missing), then rename it over `path`.
+    OutputPathError if `path` is a folder or a device, or cannot be written."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        if target.exists() and not target.is_file():
+            what = "a folder" if target.is_dir() else "not a regular file (a device, a pipe or a socket)"
+            raise OutputPathError(f"{target} is {what}; give the path of a file to write")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except (FileExistsError, NotADirectoryError):
+        raise OutputPathError(f"cannot write {target}: a part of its folder path is a file") from None
+    except OSError as exc:
+        raise OutputPathError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:
         os.fchmod(fd, _file_mode(target))  # mkstemp makes 0600; a saved document gets the usual permissions
         with os.fdopen(fd, "wb") as fh:
@@ -171,11 +191,13 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise OutputPathError(f"cannot write {target}: {exc.strerror or exc}") from None
         raise
 
 

@@ -28,7 +28,7 @@ from autodw.change_summary import summarize_change
 from autodw.changes import analyze_change, has_changes
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, RedlineError
-from autodw.package import read_package_bytes, write_atomically, zip_members
+from autodw.package import read_input, read_package_bytes, write_atomically, zip_members
 from autodw.state import extract_state
 from autodw.xml import qn
 
@@ -213,7 +213,7 @@ def write_redline(original: str | os.PathLike[str], edited: str | os.PathLike[st
             raise ConfigError(f"refusing to overwrite the input file {given}; choose another output path")
     for given in (original, edited):
         WordDocument.open(given)  # a typed DocumentError for a file that is not a usable .docx
-    return write_redline_of_bytes(Path(original).read_bytes(), Path(edited).read_bytes(), target, author, date, check)
+    return write_redline_of_bytes(read_input(original), read_input(edited), target, author, date, check)
 
 
 def write_session_redline(session: EditSession, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR) -> RedlineResult:

@@ -79,7 +79,20 @@ def test_bad_arguments_are_refused_and_change_nothing(name, tmp_path):
     if bad is not None:
         with pytest.raises(ApiError, match="9999"):
             execute(doc, name, bad)
+    texts = [k for k, v in spec.examples[0].args.items() if isinstance(v, str)]
+    for key in texts:  # a character XML cannot hold: the caller's mistake (it was an internal error)
+        with pytest.raises(ArgumentError):
+            execute(doc, name, {**spec.examples[0].args, key: spec.examples[0].args[key] + "\x0b"})
     assert doc.members(keep_ids=True) == parts
+
+
+def test_a_character_a_document_cannot_hold_is_refused_naming_the_argument():
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    with pytest.raises(ArgumentError, match=r"argument 'text' .* \(U\+000B at position 1\)"):
+        execute(doc, "insert_paragraph", {"position": "end", "text": "a\x0bb"})
+    with pytest.raises(ArgumentError, match=r"argument 'data.1.0' .*U\+DCFF"):  # an undecodable byte, from argv
+        execute(doc, "insert_table", {"position": "end", "rows": 2, "cols": 1, "data": [["a"], ["b\udcff"]]})
+    execute(doc, "insert_paragraph", {"position": "end", "text": "tab\there, line\nbreak"})  # these it can
 
 
 def test_unknown_api_suggests_names():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 
 import pytest
@@ -18,10 +19,12 @@ from autodw.errors import (
     MissingPartError,
     NotAWordDocumentError,
     NotAZipError,
+    OutputPathError,
     PackageTooLargeError,
     StrictOOXMLError,
+    UnreadableFileError,
 )
-from tests.conftest import corpus_file, docx_bytes
+from tests.conftest import corpus_file, docx_bytes, run_cli
 
 
 def _rezip(data: bytes, edit) -> bytes:
@@ -131,6 +134,32 @@ def test_missing_file():
         WordDocument.open("/nonexistent/file.docx")
 
 
+def test_a_folder_a_pipe_or_an_unreadable_name_is_refused_saying_what_it_is(tmp_path):
+    os.mkfifo(tmp_path / "pipe.docx")
+    (tmp_path / "folder.docx").mkdir()
+    with pytest.raises(DocumentNotFoundError, match="is a folder, not a document"):
+        WordDocument.open(tmp_path / "folder.docx")
+    with pytest.raises(DocumentNotFoundError, match="is not a regular file"):  # never opened: reading would block
+        WordDocument.open(tmp_path / "pipe.docx")
+    with pytest.raises(UnreadableFileError, match="File name too long"):
+        WordDocument.open(tmp_path / ("a" * 300 + ".docx"))
+
+
+def test_an_output_path_that_is_a_folder_a_device_or_under_a_file_is_refused_and_nothing_is_written(tmp_path):
+    data = docx_bytes(lambda d: d.add_paragraph("x"))
+    os.mkfifo(tmp_path / "pipe.docx")
+    (tmp_path / "folder.docx").mkdir()
+    (tmp_path / "file.docx").write_bytes(data)
+    for target, message in (("pipe.docx", "not a regular file"), ("folder.docx", "is a folder"),
+                            ("file.docx/x.docx", "a part of its folder path is a file")):
+        with pytest.raises(OutputPathError, match=message):
+            package.write_atomically(tmp_path / target, data)
+    assert (tmp_path / "pipe.docx").is_fifo() and (tmp_path / "file.docx").read_bytes() == data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.docx", "folder.docx", "pipe.docx"]  # no temporary left
+    assert run_cli("call", str(tmp_path / "file.docx"), "set_properties", "--args", '{"title": "T"}',
+                   "-o", str(tmp_path / "pipe.docx")).returncode == 2
+
+
 @pytest.mark.parametrize(
     "name, error",
     [
@@ -156,5 +185,5 @@ def test_legacy_doc_in_ole2_container():
 
 def test_every_refusal_is_a_document_error():
     for cls in (NotAZipError, CorruptPackageError, EncryptedDocumentError, LegacyWordFormatError,
-                StrictOOXMLError, NotAWordDocumentError, MissingPartError, PackageTooLargeError):
+                StrictOOXMLError, NotAWordDocumentError, MissingPartError, PackageTooLargeError, UnreadableFileError):
         assert issubclass(cls, DocumentError)

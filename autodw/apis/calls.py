@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -84,7 +85,30 @@ def validate_arguments(spec: ApiSpec, args: Any) -> dict[str, Any]:
     if errors:
         problems = list(dict.fromkeys(_explain(spec, e) for e in errors))
         raise ArgumentError(f"{spec.name}: " + "; ".join(problems[:6]) + f". Usage: {spec.signature_text()}")
+    for path, text in _strings(args):
+        bad = _NOT_IN_XML.search(text)
+        if bad:
+            raise ArgumentError(f"{spec.name}: argument {path!r} holds a character a Word document cannot contain "
+                                f"(U+{ord(bad.group()):04X} at position {bad.start()}); leave it out "
+                                "(a line break is \\n, a tab \\t)")
     return dict(args)
+
+
+#: characters XML 1.0 (so a .docx) cannot hold: C0 controls but tab, line feed and carriage return; surrogates
+#: (a lone one comes from undecodable bytes); U+FFFE and U+FFFF
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in `value` (arguments, nested) with its path, as ``text`` or ``cells.0.1``."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            yield from _strings(item, f"{path}.{n}")
 
 
 def _explain(spec: ApiSpec, error: ValidationError) -> str:
