@@ -300,7 +300,8 @@ def test_a_run_of_chosen_instructions(tmp_path):
     assert limited["instructions"] == limited["instructions_in_split"] == 1 and limited["complete"]
     with pytest.raises(ConfigError, match="no instruction dwb-999#1"):
         Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, None, instructions=["dwb-999#1"]),
-               tmp_path / "other", OracleSystem, progress=False).sessions()
+               tmp_path / "other", OracleSystem, progress=False)
+    assert not (tmp_path / "other").exists()  # refused before the folder is made: the right command can use it
     with pytest.raises(ConfigError, match="instruction mode"):
         Runner(RunSpec("oracle", "none", "mini", ["session"], {}, None, None, instructions=keys), tmp_path / "s",
                OracleSystem, progress=False)
@@ -615,7 +616,10 @@ def test_cli_run_and_bad_options(tmp_path):
     assert bad.returncode == 2 and "noisy-oracle" in bad.stderr
     unknown = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", "dwb-nope",
                       "--out", str(tmp_path / "z"))
-    assert unknown.returncode == 2 and "dwb-nope" in unknown.stderr
+    assert unknown.returncode == 2 and "dwb-nope" in unknown.stderr and not (tmp_path / "z").exists()
+    for limit in ("0", "-1"):
+        none = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--limit", limit, "--out", str(tmp_path / "n"))
+        assert none.returncode == 2 and "at least 1" in none.stderr and not (tmp_path / "n").exists()
     rep = run_cli("bench", "report", str(out))
     assert rep.returncode == 0 and "oracle" in rep.stdout
 

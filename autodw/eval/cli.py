@@ -259,6 +259,17 @@ def _settings_option(p: argparse.ArgumentParser) -> None:
                    help="change an agent setting (repeatable), e.g. --set grounding=false for an ablation")
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     """Add run, sweep, report, rescore, compare and agree to the ``bench`` subcommands."""
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
@@ -267,11 +278,11 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--mode", choices=("instruction", "session", "both"), default="both",
                    help="instruction: iACC (each from its gold start); session: sACC (own output carried); both")
     p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N sessions of the split")
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N sessions of the split")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--instructions", default=None, metavar="SID#T,SID#T",
                    help="instruction mode: only these instructions (session id # turn, as in the records' key)")
-    p.add_argument("--workers", type=int, default=1, help="instructions or sessions run at once (hosted endpoints)")
+    p.add_argument("--workers", type=positive_int, default=1, help="instructions or sessions run at once (hosted endpoints)")
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "
                         "the same; the final-state sACC and the cost per session are then not measured)")
@@ -289,9 +300,9 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
                                            "rejections, calls")
     p.add_argument("--split", choices=SPLITS, default="dev")
     p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--limit", type=int, default=None, metavar="N")
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=positive_int, default=1)
     p.add_argument("--profile", default=None)
     p.add_argument("--plot", default=None, metavar="FILE.png")
     _llm_options(p)
@@ -319,7 +330,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
 
     p = bench_sub.add_parser("agree", help="agreement of the LLM judge with the deterministic judge on a run's outputs")
     p.add_argument("run", metavar="RUN_DIR")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N outputs")
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N outputs")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _llm_options(p, required=True)
     p.set_defaults(handler=lazy("autodw.eval.cli:agree_command"))

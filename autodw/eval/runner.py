@@ -166,6 +166,7 @@ class Runner:
         self._summary_written = 0.0
         self._wall_before: float | None = 0.0
         self._started = time.perf_counter()
+        self.sessions()  # unknown sessions or instructions are refused before the folder is made
         self._check_folder()
 
     # --- folder ------------------------------------------------------------------------------
