@@ -307,6 +307,18 @@ def test_a_run_of_chosen_instructions(tmp_path):
                OracleSystem, progress=False)
 
 
+def test_a_damaged_file_of_a_run_folder_is_named(tmp_path):
+    out = tmp_path / "run"
+    _run(out, OracleSystem, modes=("instruction",), limit=1)
+    record = out / "instructions" / f"{MINI[0].session_id}--1.json"
+    record.write_text("[1, 2]")
+    with pytest.raises(ConfigError, match=f"{record.name} is damaged \\(a JSON list"):
+        _run(out, OracleSystem, modes=("instruction",), limit=1)
+    (out / "summary.json").write_text("{bad")
+    result = run_cli("bench", "report", str(out))
+    assert result.returncode == 2 and "summary.json is damaged" in result.stderr
+
+
 def test_a_folder_of_another_run_is_refused(oracle_run):
     with pytest.raises(ConfigError, match="holds another run"):
         Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3, IDS), oracle_run, OracleSystem, progress=False)

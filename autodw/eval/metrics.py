@@ -25,11 +25,24 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from autodw.dwbench.records import Instruction, Session
+from autodw.errors import ConfigError
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        raise ConfigError(f"{path} is damaged ({exc}); restore it, or delete it to run that part again") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or delete it "
+                          "to run that part again")
+    return data
 
 
 def _load(path: Path) -> dict[str, Any] | None:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return read_json(path)
     except FileNotFoundError:
         return None
 

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from autodw.errors import ConfigError
+from autodw.eval.metrics import read_json
 
 DIFFICULTIES = ("easy", "medium", "hard")
 LANGUAGES = ("en", "zh")
@@ -30,7 +31,7 @@ def load_summaries(runs: list[Path]) -> list[dict[str, Any]]:
         path = run / "summary.json"
         if not path.is_file():
             raise ConfigError(f"{run} is not a run folder (no summary.json); make one with autodw bench run")
-        summary = json.loads(path.read_text(encoding="utf-8"))
+        summary = read_json(path)
         summary["run"] = run.name
         out.append(summary)
     return out

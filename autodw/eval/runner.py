@@ -35,7 +35,8 @@ from autodw.errors import ConfigError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
-from autodw.eval.metrics import instruction_path, instruction_records, session_finished, session_turns, summarize
+from autodw.eval.metrics import (instruction_path, instruction_records, read_json, session_finished, session_turns,
+                                 summarize)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 from autodw.validation import ValidatorUnavailableError
@@ -85,10 +86,6 @@ def select_sessions(split: str, limit: int | None = None, ids: list[str] | None 
 def write_json(path: Path, data: Any) -> None:
     """`data` as indented UTF-8 JSON, written atomically."""
     write_atomically(path, (json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n").encode("utf-8"))
-
-
-def read_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
