@@ -171,10 +171,11 @@ def _run(args: argparse.Namespace) -> int:
     from autodw.agent.records import RunResult
     from autodw.document import WordDocument
     from autodw.errors import ConfigError, InternalError, LLMError
+    from autodw.package import read_text_input
 
     instructions = []
     if args.session:
-        lines = Path(args.session).read_text(encoding="utf-8").splitlines()
+        lines = read_text_input(args.session, "a session file (one instruction per line)").splitlines()
         instructions += [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
     instructions += args.instruction or []
     if not instructions:

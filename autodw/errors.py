@@ -26,7 +26,7 @@ class DocumentNotFoundError(DocumentError):
 
 
 class UnreadableFileError(DocumentError):
-    """The file exists but cannot be read: no permission, a name too long, an I/O error."""
+    """An input file exists but cannot be read: no permission, a name too long, an I/O error, not UTF-8 text."""
 
 
 class NotAZipError(DocumentError):

@@ -88,16 +88,28 @@ def read_package(path: str | os.PathLike[str]) -> RawPackage:
     return read_package_bytes(read_input(p), p.name)
 
 
-def read_input(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the input file at `path`; DocumentNotFoundError or UnreadableFileError saying why not."""
+def read_input(path: str | os.PathLike[str], kind: str = "a document") -> bytes:
+    """The bytes of the input file at `path` (`kind` names it in messages); DocumentNotFoundError or
+    UnreadableFileError saying why not."""
     p = Path(path)
     try:
         if not p.is_file():
             what = "a folder" if p.is_dir() else "not a regular file" if p.exists() else None
-            raise DocumentNotFoundError(f"{p}: no such file" if what is None else f"{p} is {what}, not a document")
+            raise DocumentNotFoundError(f"{p}: no such file" if what is None else f"{p} is {what}, not {kind}")
         return p.read_bytes()
     except OSError as exc:
         raise UnreadableFileError(f"cannot read {p}: {exc.strerror or exc}") from None
+
+
+def read_text_input(path: str | os.PathLike[str], kind: str) -> str:
+    """The UTF-8 text of the input file at `path` (`kind`: what it should be, as "a session file"); as
+    :func:`read_input`, and UnreadableFileError for a file that is not UTF-8 text."""
+    data = read_input(path, kind)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFileError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); it should be "
+                                  f"{kind}") from None
 
 
 def read_package_bytes(data: bytes, name: str = "document") -> RawPackage:

@@ -75,3 +75,17 @@ def test_run_refuses_to_overwrite_its_input(tmp_path, capsys):
     src.write_bytes((EXAMPLES / "report.docx").read_bytes())
     assert main(["run", str(src), "-i", "x", "-o", str(src), "--llm", "replay:/nonexistent"]) == 2
     assert "overwrite the input" in capsys.readouterr().err
+
+
+def test_a_session_file_or_cassette_that_cannot_be_read_is_bad_input(tmp_path, capsys):
+    src = tmp_path / "in.docx"
+    src.write_bytes((EXAMPLES / "report.docx").read_bytes())
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "latin1.txt").write_bytes("Make the title bold, s\xe9ance\n".encode("latin-1"))
+    out = str(tmp_path / "out.docx")
+    for session, message in (("folder", "is a folder, not a session file"), ("latin1.txt", "is not UTF-8 text")):
+        assert main(["run", str(src), "--session", str(tmp_path / session), "-o", out, "--llm", "replay:x"]) == 2
+        assert message in capsys.readouterr().err
+    assert main(["run", str(src), "-i", "x", "-o", out, "--llm", f"replay:{src}"]) == 2  # a .docx as cassette
+    assert "is not UTF-8 text" in capsys.readouterr().err
+    assert not (tmp_path / "out.docx").exists()

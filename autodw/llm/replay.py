@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from autodw.errors import ConfigError, ReplayMissError
+from autodw.package import read_text_input
 from autodw.llm.base import Completion, LLMBackend, Message, Usage
 
 
@@ -95,15 +96,16 @@ class ReplayBackend:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
-        if not self.path.is_file():
+        if not self.path.exists():
             raise ConfigError(f"replay cassette {self.path} does not exist")
+        text = read_text_input(self.path, "a cassette (JSON lines)")
         self.name = f"replay:{self.path.name}"
         #: the profile and agent configuration of the recorded run (None if the cassette was recorded without an agent)
         self.profile: str | None = None
         self.recorded_config: dict[str, Any] | None = None
         self._answers: dict[str, deque] = defaultdict(deque)
         self._requests: list[tuple[str, dict[str, Any]]] = []
-        for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
@@ -147,7 +149,7 @@ class MemoBackend:
         self.name, self.profile = inner.name, getattr(inner, "profile", None)
         self._known: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()  # runs with --workers share one cache
-        lines = self.path.read_text(encoding="utf-8").splitlines() if self.path.is_file() else []
+        lines = read_text_input(self.path, "an LLM cache (JSON lines)").splitlines() if self.path.exists() else []
         for n, line in enumerate(lines, 1):
             try:
                 entry = json.loads(line)
