@@ -629,6 +629,15 @@ def test_cli_run_and_bad_options(tmp_path):
     unknown = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", "dwb-nope",
                       "--out", str(tmp_path / "z"))
     assert unknown.returncode == 2 and "dwb-nope" in unknown.stderr and not (tmp_path / "z").exists()
+    (tmp_path / "file").write_text("x")
+    for args, message in ((["run", "--system", "oracle", "--split", "mini", "--out", str(tmp_path / "file")], "a file stands"),
+                          (["sweep", "--validator", "oracle", "--split", "mini", "--out", str(tmp_path / "s"), "--plot",
+                            str(tmp_path / "sweep.txt")], "give a file name ending in .png"),
+                          (["report", str(out), "--out", str(tmp_path)], "is a folder"),
+                          (["stats", "--split", "mini", "--plot", str(tmp_path / "stats.jpg")], "ending in .png")):
+        refused = run_cli("bench", *args)
+        assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "run"]  # nothing written by a refused command
     for limit in ("0", "-1"):
         none = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--limit", limit, "--out", str(tmp_path / "n"))
         assert none.returncode == 2 and "at least 1" in none.stderr and not (tmp_path / "n").exists()

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from autodw.dwbench.records import Session
+from autodw.plots import pyplot, save_png
 
 
 def _summary(values: Sequence[int]) -> dict[str, float]:
@@ -75,12 +76,7 @@ def render_text(stats: dict[str, Any]) -> str:
 
 def plot(stats: dict[str, Any], path: Path) -> Path:
     """Draw the three distributions side by side, like the paper's Fig. 2, to a PNG file."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    fig, axes = pyplot().subplots(1, 3, figsize=(13, 3.6))
     for ax, key, label in zip(axes, ("instructions_per_session", "calls_per_session", "calls_per_instruction"),
                               ("instructions per session", "API calls per session", "API calls per instruction")):
         hist = stats["histograms"][key]
@@ -92,7 +88,4 @@ def plot(stats: dict[str, Any], path: Path) -> Path:
         ax.set_ylabel("count")
     fig.suptitle(f"DWBench: {stats['sessions']} sessions, {stats['instructions']} instructions", fontsize=11)
     fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_png(fig, path)

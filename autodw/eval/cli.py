@@ -167,6 +167,8 @@ def sweep_command(args: argparse.Namespace) -> int:
     from autodw.eval.runner import Runner, RunSpec
 
     out = Path(args.out)
+    if args.plot and Path(args.plot).suffix.lower() != ".png":  # known before the runs, not after them
+        raise ConfigError(f"--plot {args.plot}: plots are PNG pictures; give a file name ending in .png")
     args.system = "noisy-oracle"
     if args.validator == "llm" and not args.llm_cache:
         args.llm_cache = str(out / "llm-cache.jsonl")

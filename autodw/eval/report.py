@@ -9,8 +9,10 @@ from typing import Any
 
 import pandas as pd
 
-from autodw.errors import ConfigError
+from autodw.errors import ConfigError, OutputPathError
 from autodw.eval.metrics import read_json
+from autodw.package import write_atomically
+from autodw.plots import pyplot, save_png
 
 DIFFICULTIES = ("easy", "medium", "hard")
 LANGUAGES = ("en", "zh")
@@ -152,29 +154,21 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
         if unpaired:
             text += "\nNot paired: " + "; ".join(unpaired) + ".\n"
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.is_dir():
+            raise OutputPathError(f"{out} is a folder; give the report's file name (its plots go beside it)")
         stem = out.with_suffix("")
         tokens_png, difficulty_png = Path(f"{stem}-accuracy-tokens.png"), Path(f"{stem}-difficulty.png")
         _plot_tokens(summaries, tokens_png)
         text += f"\n![accuracy vs tokens]({tokens_png.name})\n"
         if _plot_difficulty(summaries, difficulty_png):
             text += f"\n![iACC and partial credit by difficulty]({difficulty_png.name})\n"
-        out.write_text(text, encoding="utf-8")
+        write_atomically(out, text.encode("utf-8"))
     return text
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
     """Accuracy against tokens per instruction, one point per run and metric (the paper's Fig. 3)."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for s in summaries:
         x = s["tokens_per_instruction"] or 0
@@ -187,14 +181,13 @@ def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
     ax.set_ylabel("accuracy, partial credit (%)")
     ax.set_title("accuracy vs tokens (o iACC, s sACC, ^ partial credit)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_png(fig, path)
 
 
 def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
     """iACC and partial credit by difficulty, grouped bars per run with instruction-mode results (partial credit
     orders runs whose iACC is 0); False, and nothing written, when no run has them."""
-    plt = _pyplot()
+    plt = pyplot()
     summaries = [s for s in summaries if s.get("iacc") is not None]  # session-only runs have no instruction figures
     if not summaries:
         return False
@@ -209,8 +202,7 @@ def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
     axes[0].set_ylabel("%")
     axes[-1].legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_png(fig, path)
     return True
 
 
@@ -222,7 +214,7 @@ def write_sweep(rows: list[dict[str, Any]], out: Path, plot: str | None = None) 
     (out / "sweep.md").write_text(text, encoding="utf-8")
     (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if plot:
-        plt = _pyplot()
+        plt = pyplot()
         fig, ax = plt.subplots(figsize=(6.5, 4))
         ax.plot(frame["threshold"], 100 * frame["iacc"], marker="o", label="iACC (%)")
         judged = frame["judged_faults"].replace(0, pd.NA)
@@ -232,6 +224,5 @@ def write_sweep(rows: list[dict[str, Any]], out: Path, plot: str | None = None) 
         ax.legend()
         ax.set_title("noisy oracle: sensitivity to the threshold")
         fig.tight_layout()
-        fig.savefig(plot, dpi=110)
-        plt.close(fig)
+        save_png(fig, plot)
     return text

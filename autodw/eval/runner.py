@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from autodw.document import WordDocument
 from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
-from autodw.errors import ConfigError
+from autodw.errors import ConfigError, OutputPathError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
@@ -186,7 +186,13 @@ class Runner:
                                   f"choose another --out, or rerun with the same options to resume it")
             wanted["modes"] = [m for m in ("instruction", "session") if m in found["modes"] or m in wanted["modes"]]
         else:
-            self.out.mkdir(parents=True, exist_ok=True)
+            try:
+                self.out.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):
+                raise OutputPathError(f"cannot make the run folder {self.out}: a file stands where it or a folder "
+                                      "above it should be") from None
+            except OSError as exc:
+                raise OutputPathError(f"cannot make the run folder {self.out}: {exc.strerror or exc}") from None
         write_json(path, wanted)
         self.recorded = wanted
 
