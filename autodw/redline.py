@@ -30,7 +30,7 @@ from autodw.document import WordDocument
 from autodw.errors import ConfigError, RedlineError
 from autodw.package import read_input, read_package_bytes, write_atomically, zip_members
 from autodw.state import extract_state
-from autodw.xml import qn
+from autodw.xml import NOT_IN_XML, qn
 
 if TYPE_CHECKING:
     from autodw.editing import EditSession
@@ -75,6 +75,8 @@ def redline_bytes(original: bytes, edited: bytes, author: str = DEFAULT_AUTHOR, 
     """The original document with the edits of `edited` as tracked changes by `author`, dated `date` (now in UTC)."""
     if not author.strip():
         raise ConfigError("the redline author must not be empty")
+    if bad := NOT_IN_XML.search(author):
+        raise ConfigError(f"the redline author holds a character a document cannot contain (U+{ord(bad.group()):04X})")
     when = (date or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(microsecond=0)
     try:
         from python_redlines import DocxodusEngine

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 NS: dict[str, str] = {
@@ -24,6 +26,9 @@ NS: dict[str, str] = {
     "xml": "http://www.w3.org/XML/1998/namespace",
 }
 W = NS["w"]
+#: characters XML 1.0 (so a .docx) cannot hold: C0 controls but tab, line feed and carriage return; surrogates
+#: (a lone one comes from undecodable bytes); U+FFFE and U+FFFF
+NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 MC = NS["mc"]
 
 _qn_cache: dict[str, str] = {}

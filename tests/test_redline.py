@@ -131,14 +131,15 @@ def test_cli_redline_notes_what_it_cannot_track(tmp_path, capsys):
     assert err.startswith("note: the redline does not show") and "core_properties.title" in err
 
 
-@pytest.mark.parametrize("case", ["same file", "not a docx", "bad date"])
+@pytest.mark.parametrize("case", ["same file", "not a docx", "bad date", "control character in the author"])
 def test_cli_redline_bad_input_is_one_error_line(case, tmp_path, capsys):
     a = tmp_path / "a.docx"
     a.write_bytes((EXAMPLES / "report.docx").read_bytes())
     text = tmp_path / "notes.docx"
     text.write_text("plain text")
     args = {"same file": [str(a), str(a), "-o", str(a)], "not a docx": [str(a), str(text), "-o", str(tmp_path / "o.docx")],
-            "bad date": [str(a), str(a), "-o", str(tmp_path / "o.docx"), "--date", "yesterday"]}[case]
+            "bad date": [str(a), str(a), "-o", str(tmp_path / "o.docx"), "--date", "yesterday"],
+            "control character in the author": [str(a), str(a), "-o", str(tmp_path / "o.docx"), "--author", "a\x01b"]}[case]
     assert main(["redline", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and len(err.strip().splitlines()) == 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,6 +14,7 @@ from jsonschema.exceptions import ValidationError
 from autodw.apis.registry import ApiSpec, Registry, describe_schema
 from autodw.document import Snapshot, WordDocument
 from autodw.errors import ApiError, ArgumentError, InternalError
+from autodw.xml import NOT_IN_XML
 
 
 @dataclass
@@ -86,17 +86,12 @@ def validate_arguments(spec: ApiSpec, args: Any) -> dict[str, Any]:
         problems = list(dict.fromkeys(_explain(spec, e) for e in errors))
         raise ArgumentError(f"{spec.name}: " + "; ".join(problems[:6]) + f". Usage: {spec.signature_text()}")
     for path, text in _strings(args):
-        bad = _NOT_IN_XML.search(text)
+        bad = NOT_IN_XML.search(text)
         if bad:
             raise ArgumentError(f"{spec.name}: argument {path!r} holds a character a Word document cannot contain "
                                 f"(U+{ord(bad.group()):04X} at position {bad.start()}); leave it out "
                                 "(a line break is \\n, a tab \\t)")
     return dict(args)
-
-
-#: characters XML 1.0 (so a .docx) cannot hold: C0 controls but tab, line feed and carriage return; surrogates
-#: (a lone one comes from undecodable bytes); U+FFFE and U+FFFF
-_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
