@@ -116,6 +116,8 @@ def _call(args: argparse.Namespace) -> int:
         call_args = json.loads(args.args)
     except json.JSONDecodeError as exc:
         raise ArgumentError(f"--args is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ArgumentError("--args is nested too deeply to read") from None
     doc = WordDocument.open(args.file)
     out = Path(args.output)
     if out.exists() and out.resolve() == Path(args.file).resolve():

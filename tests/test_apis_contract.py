@@ -123,6 +123,9 @@ def test_call_command_writes_nothing_on_bad_arguments(tmp_path):
     out_path = tmp_path / "out.docx"
     bad = run_cli("call", str(ROOT / "examples" / "report.docx"), "insert_paragraph", "--args", '{"text": 5}', "-o", str(out_path))
     assert bad.returncode == 2 and bad.stderr.startswith("error: insert_paragraph:") and not out_path.exists()
+    deep = run_cli("call", str(ROOT / "examples" / "report.docx"), "insert_paragraph", "--args",
+                   '{"text": ' + "[" * 100_000 + "]" * 100_000 + "}", "-o", str(out_path))
+    assert deep.returncode == 2 and "nested too deeply" in deep.stderr and not out_path.exists()
     good = run_cli("call", str(ROOT / "examples" / "report.docx"), "insert_paragraph", "--args",
                    '{"text": "Hello", "position": "end"}', "-o", str(out_path))
     assert good.returncode == 0, good.stderr

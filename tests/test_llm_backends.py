@@ -159,6 +159,8 @@ def test_parse_json_object_variants():
         parse_json_object("[1, 2, 3]")
     with pytest.raises(LLMOutputError, match="confidence"):
         validate({"confidence": 2}, {"type": "object", "properties": {"confidence": {"maximum": 1}}})
+    with pytest.raises(LLMOutputError, match="nested too deeply"):  # a degenerate answer is the model's error
+        parse_json_object('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
 
 
 def test_factory(monkeypatch, tmp_path):

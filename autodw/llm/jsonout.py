@@ -30,6 +30,8 @@ def parse_json_object(text: str) -> dict[str, Any]:
             except json.JSONDecodeError:
                 start = candidate.find("{", start + 1)
                 continue
+            except RecursionError:  # nested beyond what a call's arguments can be
+                raise LLMOutputError(f"the model's answer is nested too deeply to read: {_preview(text)}") from None
             if isinstance(value, dict):
                 return value
             start = candidate.find("{", start + 1)
