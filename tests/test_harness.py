@@ -173,6 +173,8 @@ def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_ru
     _run(tmp_path / "sessions-only", OracleSystem, modes=("session",), limit=1)
     table = report([oracle_run, tmp_path / "worse", tmp_path / "sessions-only"], baseline=oracle_run)
     assert "Not paired: sessions-only (" in table and "no finished instruction in common" in table
+    with pytest.raises(ConfigError, match="not a run folder"):  # the baseline itself must be a run
+        report([oracle_run], baseline=tmp_path / "missing")
     paired_rows = table.split("## Paired with")[1].splitlines()
     worse_row = next(line for line in paired_rows if line.startswith("| worse"))
     assert f"| {n} " in worse_row and "| 1 / 0 " in worse_row and f"0 / {n - 1} / 1" in worse_row  # lower on one

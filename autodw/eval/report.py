@@ -136,7 +136,7 @@ def paired(baseline: Path, runs: list[Path]) -> tuple[pd.DataFrame, list[str]]:
 def report(runs: list[Path], out: Path | None = None, baseline: Path | None = None) -> str:
     """The Markdown report of `runs`; with `baseline`, each run paired with it too; with `out`, written there with
     the plots beside it."""
-    summaries = load_summaries(runs)
+    summaries = load_summaries(runs + ([baseline] if baseline is not None else []))[: len(runs)]  # the baseline too
     frame = table(summaries)
     text = "# DWBench results\n\n" + _sections(frame)
     session_only = [s["run"] for s in summaries if s["instructions"] == 0 and s["sessions"]]
