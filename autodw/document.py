@@ -16,8 +16,10 @@ from lxml import etree
 from autodw import ids
 from autodw.errors import ArgumentError, ConfigError, CorruptPackageError
 from autodw.package import (
+    MAIN_TYPE_EXTENSIONS,
     Members,
     RawPackage,
+    check_extension,
     load_package,
     package_members,
     read_package,
@@ -190,8 +192,14 @@ class WordDocument:
         target = Path(path).resolve()
         if self.source is not None and target.exists() and os.path.samefile(target, self.source):
             raise ConfigError(f"refusing to overwrite the input file {self.source}; choose another output path")
+        check_extension(target, self.main_content_type)
         write_atomically(target, self.to_bytes())
         return target
+
+    @property
+    def extension(self) -> str:
+        """The extension Word needs for this document's kind (.docx, .dotx, .docm or .dotm)."""
+        return MAIN_TYPE_EXTENSIONS.get(self.main_content_type, ".docx")
 
 
 def _id_part_names(members: Members) -> list[str]:

@@ -1,12 +1,14 @@
 """``autodw mcp``: the document API library and the agent as an MCP server (the official MCP Python SDK).
 
-Tools: every API of the registry (its JSON Schema, plus a ``doc`` handle, is the tool's input schema; read-only
-APIs carry the read-only hint), and the session tools ``open_document``, ``document_state``, ``find``, ``diff``,
-``undo``, ``redo``, ``save`` and ``run_instruction`` (the whole agent with the configured LLM). Documents stay in
-the server's memory by handle, each with its own undo/redo stack (:class:`autodw.editing.EditSession`), until
-saved. Every path a client names (documents, saved copies, pictures and exports the APIs use) must lie inside the
-allowed folder (``--root``, default the current directory). Errors come back as MCP tool errors carrying the
-CLI's one-line ``error: ...`` message; a refused call leaves the document as it was.
+Tools: every API of the registry (its JSON Schema, plus a ``doc`` handle, is the tool's input schema; APIs that
+neither change the document nor write a file carry the read-only hint), and the session tools ``open_document``,
+``document_state``, ``find``, ``diff``, ``undo``, ``redo``, ``save``, ``redline``, ``close_document`` and
+``run_instruction`` (the whole agent with the configured LLM). Documents stay in the server's memory by handle,
+each with its own undo/redo stack (:class:`autodw.editing.EditSession`), until closed. Every path a client names
+(documents, saved copies, pictures and exports the APIs use) must lie inside the allowed folder (``--root``,
+default the current directory), symlinks resolved; no write goes over the file an open document was opened from
+(its own only with ``overwrite_original``). Errors come back as MCP tool errors carrying the CLI's one-line
+``error: ...`` message; a refused call leaves the document as it was.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ INSTRUCTIONS = ("Edit Word (.docx) documents. Call open_document with a path (in
                 "APIs take), then call the document APIs with that handle as 'doc', or run_instruction to let the "
                 "autodw agent carry out a natural-language instruction. Every edit can be undone (undo/redo); diff "
                 "shows what changed since the document was opened. Nothing is written to disk until save, which "
-                "never overwrites the original unless overwrite_original is true.")
+                "never overwrites the original unless overwrite_original is true; close_document frees a document's memory.")
 
 _DOC = {"type": "string", "description": "document handle returned by open_document (e.g. \"d1\")"}
 
@@ -69,11 +71,20 @@ SESSION_TOOLS: dict[str, tuple[str, dict[str, Any], list[str], bool]] = {
                 {"doc": _DOC, "path": {"type": "string", "minLength": 1, "description": "output path"},
                  "author": {"type": "string", "minLength": 1, "description": "author of the changes (default autodw)"}},
                 ["doc", "path"], False),
+    "close_document": ("Close an open document and free its memory; unsaved edits are lost unless discard_unsaved "
+                       "is false (the default), which refuses to close a document with unsaved edits.",
+                       {"doc": _DOC, "discard_unsaved": {"type": "boolean", "description": "close even with unsaved "
+                                                                                             "edits (default false)"}},
+                       ["doc"], False),
     "run_instruction": ("Carry out a natural-language instruction with the autodw agent (plans steps, calls the "
                         "APIs, checks each change with the configured LLM, rolls back rejected ones). The whole "
                         "instruction is one edit for undo. Can take minutes with a local model.",
                         {"doc": _DOC, "instruction": {"type": "string", "minLength": 1}}, ["doc", "instruction"], False),
 }
+
+
+#: session tools that write files (they may overwrite one: the destructive hint)
+FILE_WRITING_TOOLS = ("save", "redline")
 
 
 def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -113,8 +124,10 @@ class Workspace:
     def tool_specs(self) -> list[dict[str, Any]]:
         """name, description, input schema and read-only flag of every tool: the APIs, then the session tools."""
         specs = [{"name": s.name, "description": s.description, "input_schema": api_tool_schema(s.parameters),
-                  "read_only": s.read_only, "api": True} for s in self.registry]
-        specs += [{"name": name, "description": d, "input_schema": _schema(props, req), "read_only": ro, "api": False}
+                  "read_only": s.read_only and not s.writes_files, "writes_files": s.writes_files, "api": True}
+                 for s in self.registry]
+        specs += [{"name": name, "description": d, "input_schema": _schema(props, req), "read_only": ro,
+                   "writes_files": name in FILE_WRITING_TOOLS, "api": False}
                   for name, (d, props, req, ro) in SESSION_TOOLS.items()]
         return specs
 
@@ -134,9 +147,14 @@ class Workspace:
         spec = self.registry.get(name)  # UnknownApiError names the closest APIs
         handle = args.pop("doc", None)
         if not isinstance(handle, str):
-            raise ArgumentError(f"{name}: missing required argument 'doc' (the handle open_document returned)")
+            raise ArgumentError(f"{name}: " + ("missing required argument 'doc'" if handle is None else
+                                               f"argument 'doc' must be a string, not {json.dumps(handle)[:40]}")
+                                + " (the handle open_document returned)")
         with self._lock(handle):
-            return self._api(self.session(handle), spec.name, args)
+            session = self.session(handle)
+            if spec.writes_files and isinstance(args.get("path"), str):
+                self._not_an_original(self.path(args["path"], must_exist=False), session)
+            return self._api(session, spec.name, args)
 
     def session(self, handle: str) -> EditSession:
         """The open document called `handle`."""
@@ -151,13 +169,27 @@ class Workspace:
         return self._locks[handle]
 
     def path(self, given: str, must_exist: bool) -> Path:
-        """`given` (relative to the root, or absolute) resolved, symlinks included; ConfigError if outside the root."""
-        resolved = (self.root / Path(given).expanduser()).resolve()
-        if resolved != self.root and self.root not in resolved.parents:
-            raise ConfigError(f"{given!r} is outside the allowed folder {self.root}")
-        if must_exist and not resolved.is_file():
-            raise ConfigError(f"{given!r} does not exist in the allowed folder {self.root}")
+        """`given` (relative to the root, or absolute) resolved, symlinks included; ConfigError if outside the root
+        or not a path."""
+        shown = given if len(given) <= 120 else given[:117] + "..."
+        try:
+            resolved = (self.root / Path(given).expanduser()).resolve()
+            if resolved != self.root and self.root not in resolved.parents:
+                raise ConfigError(f"{shown!r} is outside the allowed folder {self.root}")
+            if must_exist and not resolved.is_file():
+                what = "is a folder" if resolved.is_dir() else "does not exist"
+                raise ConfigError(f"{shown!r} {what} in the allowed folder {self.root}; give a document's path")
+        except (ValueError, OSError, RuntimeError) as exc:  # a NUL byte, a name too long, an unknown ~user
+            raise ConfigError(f"{shown!r} is not a usable path: {getattr(exc, 'strerror', None) or exc}") from None
         return resolved
+
+    def _not_an_original(self, target: Path, session: EditSession) -> None:
+        """ConfigError if `target` is the file another open document was opened from (`session`'s own is
+        :meth:`EditSession.save`'s to refuse or allow)."""
+        for handle, other in self.sessions.items():
+            source = other.doc.source
+            if other is not session and source is not None and target.exists() and target.samefile(source):
+                raise ConfigError(f"{target.name} is the original of open document {handle}; choose another path")
 
     def open(self, path: str) -> tuple[str, dict[str, Any]]:
         """Open a document and give it a handle."""
@@ -183,7 +215,7 @@ class Workspace:
         from autodw.state import extract_state
 
         before = extract_state(session.doc)
-        label = f"{name} {json.dumps(args, ensure_ascii=False)}"
+        label = _cut(f"{name} {json.dumps(args, ensure_ascii=False)}")
         result, edit = session.apply(label, lambda doc: execute(doc, name, args, self.registry))
         out = result.to_dict()
         lines = [result.message]
@@ -201,7 +233,7 @@ class Workspace:
         from autodw.state import extract_state
         from autodw.state.render import render_state
 
-        text = render_state(extract_state(session.doc), budget_tokens=budget)
+        text = render_state(extract_state(session.doc), budget_tokens=None if budget is None else int(budget))
         return text, {"state": text}
 
     def _find(self, session: EditSession, text: str, match_case: bool = False, max_results: int = 20):
@@ -223,7 +255,7 @@ class Workspace:
         lines = [f"{h['id']}" + (f" (cell {h['row']},{h['col']} of {h['table']})" if "table" in h else "")
                  + f": {h['text'][:200]}" for h in shown]
         more = f"\n... {len(hits) - len(shown)} more" if len(hits) > len(shown) else ""
-        head = f"{len(hits)} element(s) contain {text!r}" + (":\n" if hits else "")
+        head = f"{len(hits)} element(s) contain {_cut(text)!r}" + (":\n" if hits else "")
         return head + "\n".join(lines) + more, {"matches": shown, "total": len(hits)}
 
     def _diff(self, session: EditSession, since: str = "open") -> tuple[str, dict[str, Any]]:
@@ -249,10 +281,10 @@ class Workspace:
         return f"redid: {edit.label}", {"redone": edit.label, "unsaved": session.unsaved}
 
     def _save(self, session: EditSession, path: str | None = None, overwrite_original: bool = False):
-        source = session.doc.source
-        target = self.path(path, must_exist=False) if path else default_output(source)
-        if target.suffix.lower() not in (".docx", ".docm", ".dotx", ".dotm"):
-            raise ConfigError(f"save to a .docx path, not {target.name!r}")
+        target = self.path(path or str(default_output(session.doc.source)), must_exist=False)
+        if target.suffix.lower() != session.doc.extension:
+            raise ConfigError(f"save this document to a {session.doc.extension} path, not {target.name!r}")
+        self._not_an_original(target, session)
         written = session.save(target, overwrite_original=overwrite_original)
         shown = written.relative_to(self.root)
         return f"saved {shown}", {"path": str(shown)}
@@ -261,10 +293,20 @@ class Workspace:
         from autodw.redline import DEFAULT_AUTHOR, write_session_redline
 
         target = self.path(path, must_exist=False)
+        self._not_an_original(target, session)
         result = write_session_redline(session, target, author or DEFAULT_AUTHOR)
         notes = result.check.notes()
         shown = target.relative_to(self.root)
         return "\n".join([f"saved {shown} (the edits as tracked changes)", *notes]), {"path": str(shown), "notes": notes}
+
+    def _close_document(self, session: EditSession, discard_unsaved: bool = False) -> tuple[str, dict[str, Any]]:
+        if session.unsaved and not discard_unsaved:
+            raise SessionError("the document has unsaved edits: save it first, or close with discard_unsaved true")
+        handle = next(h for h, s in self.sessions.items() if s is session)
+        with self._open_lock:
+            del self.sessions[handle]
+            self._locks.pop(handle, None)
+        return f"closed {handle}", {"closed": handle, "discarded_unsaved": session.unsaved}
 
     def _run_instruction(self, session: EditSession, instruction: str) -> tuple[str, dict[str, Any]]:
         from autodw.change_summary import summarize_change
@@ -294,6 +336,11 @@ class Workspace:
                       "llm_calls": result.total_usage.calls, "seconds": round(result.seconds, 2)}
 
 
+def _cut(text: str, limit: int = 200) -> str:
+    """`text`, or its start and how much was left out (a client's 5 MB argument is not echoed back)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
 def _validate(name: str, schema: dict[str, Any], args: dict[str, Any]) -> None:
     from jsonschema import Draft202012Validator
 
@@ -317,7 +364,7 @@ def build_server(workspace: Workspace) -> Any:
 
     tools = [types.Tool(name=t["name"], description=t["description"], input_schema=t["input_schema"],
                         annotations=types.ToolAnnotations(read_only_hint=t["read_only"],
-                                                          destructive_hint=None if t["read_only"] else t["name"] == "save",
+                                                          destructive_hint=None if t["read_only"] else t["writes_files"],
                                                           open_world_hint=t["name"] == "run_instruction"))
              for t in workspace.tool_specs()]
 

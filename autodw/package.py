@@ -30,6 +30,7 @@ from docx.parts.document import DocumentPart
 from lxml import etree
 
 from autodw.errors import (
+    ConfigError,
     CorruptPackageError,
     DocumentNotFoundError,
     EncryptedDocumentError,
@@ -57,6 +58,24 @@ WORD_MAIN_TYPES = {
     "application/vnd.ms-word.document.macroEnabled.main+xml": "macro-enabled Word document (.docm)",
     "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": "macro-enabled Word template (.dotm)",
 }
+#: the extension Word requires of a file with each main-part content type (it refuses a .docx holding macros)
+MAIN_TYPE_EXTENSIONS = {
+    CT.WML_DOCUMENT_MAIN: ".docx",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": ".dotx",
+    "application/vnd.ms-word.document.macroEnabled.main+xml": ".docm",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": ".dotm",
+}
+
+
+def check_extension(path: str | os.PathLike[str], main_content_type: str) -> None:
+    """ConfigError if `path` ends in a Word extension other than the one `main_content_type` needs."""
+    wanted = MAIN_TYPE_EXTENSIONS.get(main_content_type, ".docx")
+    suffix = Path(path).suffix.lower()
+    if suffix in MAIN_TYPE_EXTENSIONS.values() and suffix != wanted:
+        raise ConfigError(f"{Path(path).name}: this is a {WORD_MAIN_TYPES.get(main_content_type, 'Word document')} "
+                          f"and Word opens it only as {wanted}; save it with that extension")
+
+
 OTHER_MAIN_TYPES = {
     "presentationml": "a PowerPoint presentation",
     "spreadsheetml": "an Excel workbook",

@@ -28,7 +28,7 @@ from autodw.change_summary import summarize_change
 from autodw.changes import analyze_change, has_changes
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, RedlineError
-from autodw.package import read_input, read_package_bytes, write_atomically, zip_members
+from autodw.package import check_extension, read_input, read_package_bytes, write_atomically, zip_members
 from autodw.state import extract_state
 from autodw.xml import NOT_IN_XML, qn
 
@@ -223,8 +223,9 @@ def write_session_redline(session: EditSession, out: str | os.PathLike[str], aut
     .docx path, never the file the session was opened from."""
     target = Path(out).resolve()
     source = session.doc.source
-    if target.suffix.lower() != ".docx" or (source and target == Path(source).resolve()):
-        raise ConfigError(f"write the redline to a new .docx path, not {Path(out).name!r}")
+    if target.suffix.lower() != session.doc.extension or (source and (target == Path(source).resolve() or (
+            target.exists() and os.path.samefile(target, source)))):
+        raise ConfigError(f"write the redline to a new {session.doc.extension} path, not {Path(out).name!r}")
     return write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target, author)
 
 
@@ -233,6 +234,7 @@ def write_redline_of_bytes(before: bytes, after: bytes, out: str | os.PathLike[s
     """The redline of two documents given as .docx bytes (an editing session's start and now), written to `out`
     atomically; the caller makes sure `out` is not a file it must keep."""
     target = Path(out).resolve()
+    check_extension(target, read_package_bytes(before).main_content_type)
     data = redline_bytes(before, after, author=author, date=date)
     result = check_redline(before, after, data) if check else RedlineCheck()
     write_atomically(target, data)

@@ -12,10 +12,10 @@ import pytest
 from docx.shared import Cm
 
 from autodw.document import WordDocument
-from autodw.errors import ArgumentError, ConfigError
+from autodw.errors import ArgumentError, ConfigError, OutputPathError
 from autodw.ids import ID_NS
 from autodw.xml import qn
-from tests.conftest import EXAMPLES, make_doc
+from tests.conftest import CORPUS, EXAMPLES, make_doc
 
 
 def _text(el) -> str:
@@ -134,7 +134,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputPathError, match="cannot write .*out.docx: disk full"):
         doc.save(target)
     assert target.read_bytes() == b"previous"
     assert [p.name for p in tmp_path.iterdir()] == ["out.docx"]  # no temp file left behind
@@ -171,3 +171,18 @@ def test_saved_bytes_do_not_depend_on_the_clock(monkeypatch):
     monkeypatch.setattr(time, "localtime", lambda secs=None: real((secs or time.time()) + 3 * 3600 + 7))
     assert doc.to_bytes() == first
     assert {i.date_time for i in zipfile.ZipFile(io.BytesIO(first)).infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_a_document_is_saved_only_with_the_extension_word_needs_for_its_kind(tmp_path):
+    path = CORPUS / "other" / "poi__SimpleMacro.docm"
+    if not path.exists():
+        pytest.skip("corpus file poi__SimpleMacro.docm not available")
+    macro = WordDocument.open(path)
+    assert macro.extension == ".docm"
+    with pytest.raises(ConfigError, match=r"Word opens it only as \.docm"):
+        macro.save(tmp_path / "macro.docx")
+    plain = WordDocument.open(EXAMPLES / "report.docx")
+    with pytest.raises(ConfigError, match=r"only as \.docx"):
+        plain.save(tmp_path / "report.dotm")
+    assert macro.save(tmp_path / "macro.docm").is_file() and plain.save(tmp_path / "report.docx").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["macro.docm", "report.docx"]

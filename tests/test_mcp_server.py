@@ -237,3 +237,53 @@ def test_redline_of_the_session_as_tracked_changes(root):
     assert 'w:author="Ana"' in xml and "<w:delText" in xml and "Quarterly" in xml and "Annual" in xml
     assert refused.is_error and "new .docx path" in text(refused)
     assert (root / "report.docx").read_bytes() == (EXAMPLES / "report.docx").read_bytes()
+
+
+def test_no_write_escapes_the_root_or_replaces_an_open_documents_original(root, tmp_path):
+    outside = tmp_path / "outside.docx"
+    outside.write_bytes(b"keep me")
+    (root / "report-edited.docx").symlink_to(outside)  # the default save path of report.docx, pointing out
+    (root / "notes.docx").write_bytes((EXAMPLES / "report.docx").read_bytes())
+    (root / "hard.docx").hardlink_to(root / "report.docx")
+    originals = {p.name: p.read_bytes() for p in root.iterdir() if not p.is_symlink()}
+
+    async def session(client):
+        await client.call_tool("open_document", {"path": "report.docx"})
+        await client.call_tool("open_document", {"path": "notes.docx"})
+        await client.call_tool("replace_text", {"doc": "d1", "find": "Quarterly", "replace": "Annual"})
+        results = {}
+        for label, name, args in [
+                ("default save", "save", {"doc": "d1"}),
+                ("save over d2", "save", {"doc": "d1", "path": "notes.docx"}),
+                ("copy over d2", "save_copy", {"doc": "d1", "path": "notes.docx"}),
+                ("redline over d2", "redline", {"doc": "d1", "path": "notes.docx"}),
+                ("copy over a hard link", "save_copy", {"doc": "d1", "path": "hard.docx"}),
+                ("wrong extension", "save", {"doc": "d1", "path": "out.dotm"}),
+                ("NUL in a path", "save", {"doc": "d1", "path": "a\x00.docx"}),
+                ("a folder", "open_document", {"path": "."}),
+                ("handle of the wrong type", "insert_paragraph", {"doc": 1, "text": "x", "position": "end"}),
+                ("close with unsaved edits", "close_document", {"doc": "d1"}),
+                ("close", "close_document", {"doc": "d1", "discard_unsaved": True}),
+                ("closed", "document_state", {"doc": "d1"})]:
+            results[label] = await client.call_tool(name, args)
+        tools = {t.name: t.annotations for t in (await client.list_tools()).tools}
+        return results, tools
+
+    results, tools = serve(build_server(Workspace(root)), session)
+    messages = {label: text(r) for label, r in results.items()}
+    assert all(r.is_error for label, r in results.items() if label != "close"), messages
+    assert "outside the allowed folder" in messages["default save"]
+    for label in ("save over d2", "copy over d2", "redline over d2"):
+        assert "the original of open document d2" in messages[label], messages[label]
+    assert "is the document being edited" in messages["copy over a hard link"]  # the caller's mistake, not our bug
+    assert "save this document to a .docx path" in messages["wrong extension"]
+    assert "not a usable path" in messages["NUL in a path"] and "is a folder" in messages["a folder"]
+    assert "argument 'doc' must be a string" in messages["handle of the wrong type"]
+    assert "unsaved edits" in messages["close with unsaved edits"] and messages["close"] == "closed d1"
+    assert "there is no open document 'd1'" in messages["closed"]
+    assert outside.read_bytes() == b"keep me"
+    assert {p.name: p.read_bytes() for p in root.iterdir() if not p.is_symlink()} == originals
+    # the hints a client uses to run a tool without asking: anything that writes a file is neither read-only nor safe
+    for name in ("save_copy", "export_document", "save", "redline"):
+        assert tools[name].read_only_hint is False and tools[name].destructive_hint is True, name
+    assert tools["find"].read_only_hint is True and tools["find_text"].read_only_hint is True

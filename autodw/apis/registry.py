@@ -48,7 +48,8 @@ class ApiSpec:
     parameters: dict[str, Any]
     examples: tuple[Example, ...]
     func: Callable[..., Any] = field(repr=False, compare=False)
-    read_only: bool = False
+    read_only: bool = False  # leaves the document as it is
+    writes_files: bool = False  # writes a file of its own (a copy, an export): not read-only for an MCP client
 
     def to_json(self) -> dict[str, Any]:
         """The catalogue entry: name, intent, description, parameters, examples."""
@@ -162,7 +163,8 @@ REGISTRY = Registry()
 
 
 def api(*, intent: str, description: str, params: dict[str, dict[str, Any]] | None = None,
-        examples: Iterable[Example | dict[str, Any]] = (), read_only: bool = False) -> Callable:
+        examples: Iterable[Example | dict[str, Any]] = (), read_only: bool = False,
+        writes_files: bool = False) -> Callable:
     """Register the decorated function ``f(doc, **args)`` as an API.
 
     Arguments without a default in the signature are the schema's required ones.
@@ -176,7 +178,7 @@ def api(*, intent: str, description: str, params: dict[str, dict[str, Any]] | No
         spec = ApiSpec(
             name=func.__name__, intent=intent, description=" ".join(description.split()), parameters=schema,
             examples=tuple(e if isinstance(e, Example) else Example(e) for e in examples),
-            func=func, read_only=read_only,
+            func=func, read_only=read_only, writes_files=writes_files,
         )
         REGISTRY.add(spec)
         return func

@@ -3,6 +3,7 @@ protection, field refresh, export through LibreOffice, saving a copy, removing p
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -261,7 +262,7 @@ def _target(doc: WordDocument, path: str, suffixes: tuple[str, ...], what: str) 
     resolved = resolve_asset(doc, path, must_exist=False, what=what)
     if resolved.suffix.lower() not in suffixes:
         raise ArgumentError(f"{what} {path!r} must end with {' or '.join(suffixes)}")
-    if doc.source is not None and resolved == doc.source:
+    if doc.source is not None and (resolved == doc.source or resolved.exists() and os.path.samefile(resolved, doc.source)):
         raise ArgumentError(f"{what} {path!r} is the document being edited; choose another file name")
     if resolved.is_dir():
         raise ArgumentError(f"{what} {path!r} is a folder; give a file name")
@@ -275,7 +276,7 @@ def _target(doc: WordDocument, path: str, suffixes: tuple[str, ...], what: str) 
      params={"path": text("output file, e.g. \"report.pdf\"; its extension must match the format", 1),
              "format": enum("output format (default: from the path's extension)", tuple(_EXTENSIONS))},
      examples=[{"path": "out/report.pdf"}],
-     read_only=True)
+     read_only=True, writes_files=True)
 def export_document(doc: WordDocument, path: str, format: str | None = None):
     """Convert a copy of the document with LibreOffice (read-only)."""
     fmt = format or next((f for f, ext in _EXTENSIONS.items() if path.lower().endswith(ext)), None)
@@ -296,22 +297,15 @@ def export_document(doc: WordDocument, path: str, format: str | None = None):
     return result
 
 
-_COPY_SUFFIX = {"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml": ".docx",
-                "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": ".dotx",
-                "application/vnd.ms-word.document.macroEnabled.main+xml": ".docm",
-                "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": ".dotm"}
-
-
 @api(intent=INTENT,
      description="Save a copy of the document as it is now to another .docx file (inside the allowed folders; "
                  "never over the original; .dotx/.docm/.dotm documents keep their own extension). The agent saves the final result itself: use this only when a separate "
                  "copy is asked for.",
      params={"path": text("file name for the copy, e.g. \"report-v2.docx\"", 1)},
      examples=[{"path": "out/report-copy.docx"}],
-     read_only=True)
+     read_only=True, writes_files=True)
 def save_copy(doc: WordDocument, path: str):
     """Write the current document to another .docx inside the allowed folders (read-only)."""
-    suffixes = (_COPY_SUFFIX.get(doc.main_content_type, ".docx"),)
-    target = _target(doc, path, suffixes, "copy path")
+    target = _target(doc, path, (doc.extension,), "copy path")
     doc.save(target)
     return {"message": f"saved a copy to {target}", "path": str(target)}
