@@ -95,6 +95,29 @@ def test_a_character_a_document_cannot_hold_is_refused_naming_the_argument():
     execute(doc, "insert_paragraph", {"position": "end", "text": "tab\there, line\nbreak"})  # these it can
 
 
+def test_numbers_a_model_writes_whole_as_floats_are_ints_and_no_number_is_nan_or_nested_too_deep():
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    result = execute(doc, "delete_row", {"table": "t1", "index": 2.0})  # small models write 2.0
+    assert result.args["index"] == 2 and isinstance(result.args["index"], int)
+    result = execute(doc, "insert_table", {"position": "end", "rows": 2.0, "cols": 1, "data": [["a"], ["b"]]})
+    assert result.args["rows"] == 2 and isinstance(result.args["rows"], int)
+    parts = doc.members(keep_ids=True)
+    for args, message in (({"table": "t1", "index": 2.5}, "must be of type integer"),
+                          ({"table": "t1", "index": float("nan")}, "is nan, not a number")):
+        with pytest.raises(ArgumentError, match=message):
+            execute(doc, "delete_row", args)
+    with pytest.raises(ArgumentError, match="is inf, not a number"):
+        execute(doc, "set_text_format", {"target": "p1", "size_pt": float("inf")})
+    nested: list = []
+    for _ in range(500):
+        nested = [nested]
+    with pytest.raises(ArgumentError, match="nested more than"):  # not a RecursionError in the schema check
+        execute(doc, "insert_paragraph", {"position": "end", "text": "x", "style": nested})
+    with pytest.raises(ArgumentError, match="not a usable path: File name too long"):
+        execute(doc, "insert_image", {"path": "x" * 300 + ".png", "position": "end"})
+    assert doc.members(keep_ids=True) == parts
+
+
 def test_unknown_api_suggests_names():
     doc = WordDocument.open(ROOT / "examples" / "report.docx")
     with pytest.raises(UnknownApiError, match="insert_paragraph"):

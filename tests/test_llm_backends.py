@@ -161,6 +161,14 @@ def test_parse_json_object_variants():
         validate({"confidence": 2}, {"type": "object", "properties": {"confidence": {"maximum": 1}}})
     with pytest.raises(LLMOutputError, match="nested too deeply"):  # a degenerate answer is the model's error
         parse_json_object('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(LLMOutputError, match="nests more than"):  # shallower, but deeper than any answer needs
+        parse_json_object('{"a": ' + "[" * 500 + "]" * 500 + "}")
+    for answer, reason in (('{"decision": "pass", "confidence": NaN}', "NaN is not a number"),
+                           ('{"size_pt": Infinity}', "Infinity is not a number"),
+                           ('{"size_pt": 1e400}', "1e400 is too large"),
+                           ('{"decision": "fail", "decision": "pass"}', "the key 'decision' is given twice")):
+        with pytest.raises(LLMOutputError, match=reason):
+            parse_json_object(answer)
 
 
 def test_factory(monkeypatch, tmp_path):

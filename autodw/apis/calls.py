@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from autodw.apis.registry import ApiSpec, Registry, describe_schema
@@ -69,41 +71,77 @@ def execute(doc: WordDocument, name: str, args: Any, registry: Registry | None =
                      snapshot=snapshot)
 
 
+#: how deep arguments may nest (a table's rows of cells are three levels); deeper is a degenerate answer
+MAX_NESTING = 16
+
+#: integers are whole numbers without a fraction; a whole float such as 2.0 (small models write them) is turned
+#: into the int the API expects, any other float refused (the standard checker lets 2.0 through as an integer)
+_Validator = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool)))
+
+
 @lru_cache(maxsize=None)
 def _validator(spec_name: str, schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json))
+    return _Validator(json.loads(schema_json))
 
 
 def validate_arguments(spec: ApiSpec, args: Any) -> dict[str, Any]:
-    """Check `args` against the spec's schema; ArgumentError says what is wrong and what is allowed."""
+    """Check `args` against the spec's schema; ArgumentError says what is wrong and what is allowed. Returns a copy
+    with whole floats where integers are expected made ints."""
     if args is None:
         args = {}
     if not isinstance(args, dict):
         raise ArgumentError(f"{spec.name}: arguments must be a JSON object, got {type(args).__name__}; usage: {spec.signature_text()}")
+    _check_values(spec.name, args)  # before the schema: its checks recurse
     validator = _validator(spec.name, json.dumps(spec.parameters, sort_keys=True))
-    errors = sorted(validator.iter_errors(args), key=lambda e: (list(e.path), e.validator))
+    args = copy.deepcopy(args)
+    errors = list(validator.iter_errors(args))
+    if errors and _whole_floats_to_ints(args, errors):
+        errors = list(validator.iter_errors(args))
     if errors:
+        errors.sort(key=lambda e: (list(e.path), e.validator))
         problems = list(dict.fromkeys(_explain(spec, e) for e in errors))
         raise ArgumentError(f"{spec.name}: " + "; ".join(problems[:6]) + f". Usage: {spec.signature_text()}")
-    for path, text in _strings(args):
-        bad = NOT_IN_XML.search(text)
-        if bad:
-            raise ArgumentError(f"{spec.name}: argument {path!r} holds a character a Word document cannot contain "
+    return args
+
+
+def _check_values(api: str, args: dict[str, Any]) -> None:
+    """ArgumentError for arguments nested deeper than MAX_NESTING, a number that is not finite (NaN, Infinity) or a
+    string holding a character XML cannot hold."""
+    stack: list[tuple[str, Any, int]] = [(str(k), v, 1) for k, v in args.items()]
+    while stack:
+        path, value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise ArgumentError(f"{api}: argument {path.split('.')[0]!r} is nested more than {MAX_NESTING} levels deep")
+        if isinstance(value, dict):
+            stack += [(f"{path}.{k}", v, depth + 1) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{path}.{n}", v, depth + 1) for n, v in enumerate(value)]
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ArgumentError(f"{api}: argument {path!r} is {value}, not a number")
+        elif isinstance(value, str) and (bad := NOT_IN_XML.search(value)):
+            raise ArgumentError(f"{api}: argument {path!r} holds a character a Word document cannot contain "
                                 f"(U+{ord(bad.group()):04X} at position {bad.start()}); leave it out "
                                 "(a line break is \\n, a tab \\t)")
-    return dict(args)
 
 
-def _strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """Every string in `value` (arguments, nested) with its path, as ``text`` or ``cells.0.1``."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list):
-        for n, item in enumerate(value):
-            yield from _strings(item, f"{path}.{n}")
+def _whole_floats_to_ints(args: dict[str, Any], errors: list[ValidationError]) -> bool:
+    """Make the whole floats `errors` find where an integer is expected ints, in place; whether any was."""
+    fixed = False
+    todo = list(errors)
+    while todo:
+        error = todo.pop()
+        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        if error.validator == "type" and "integer" in expected and isinstance(error.instance, float) \
+                and error.instance.is_integer() and error.absolute_path:
+            *parents, last = error.absolute_path
+            holder: Any = args
+            for key in parents:
+                holder = holder[key]
+            holder[last], fixed = int(error.instance), True
+        elif error.context:  # oneOf/anyOf: the branches' own errors
+            todo += error.context
+    return fixed
 
 
 def _explain(spec: ApiSpec, error: ValidationError) -> str:

@@ -6,6 +6,7 @@ Never ``eval``: the text is parsed with ``json`` and checked with jsonschema.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Callable, TypeVar
 
@@ -19,20 +20,66 @@ T = TypeVar("T")
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
+#: how deep an answer may nest (a call's arguments nest a few levels); deeper is a degenerate answer
+MAX_NESTING = 24
+
+
+class _Refused(ValueError):
+    """JSON that parses but is no answer: NaN or Infinity, a key given twice."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"{text} is too large a number")
+    return value
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        twice = next(k for n, (k, _) in enumerate(pairs) if k in dict(pairs[:n]))
+        raise _Refused(f"the key {twice!r} is given twice")
+    return out
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_no_duplicate_keys)
+
+
+def _depth(value: Any) -> int:
+    """How many levels of objects and arrays `value` nests (iteratively: no recursion limit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack += [(v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)]
+    return deepest
+
+
 def parse_json_object(text: str) -> dict[str, Any]:
-    """The first JSON object in `text` (code fences and prose around it are tolerated)."""
+    """The first JSON object in `text` (code fences and prose around it are tolerated). LLMOutputError if there is
+    none, or the object holds NaN or Infinity, a key twice, or nests deeper than MAX_NESTING."""
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for candidate in candidates:
         start = candidate.find("{")
         while start != -1:
             try:
-                value, _ = json.JSONDecoder().raw_decode(candidate[start:])
+                value, _ = _DECODER.raw_decode(candidate[start:])
             except json.JSONDecodeError:
                 start = candidate.find("{", start + 1)
                 continue
+            except _Refused as exc:
+                raise LLMOutputError(f"the answer is not usable JSON: {exc}") from None
             except RecursionError:  # nested beyond what a call's arguments can be
                 raise LLMOutputError(f"the model's answer is nested too deeply to read: {_preview(text)}") from None
             if isinstance(value, dict):
+                if _depth(value) > MAX_NESTING:
+                    raise LLMOutputError(f"the answer nests more than {MAX_NESTING} levels deep: {_preview(text)}")
                 return value
             start = candidate.find("{", start + 1)
     raise LLMOutputError(f"no JSON object found in the model's answer: {_preview(text)}")
