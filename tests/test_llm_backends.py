@@ -159,6 +159,9 @@ def test_parse_json_object_variants():
         parse_json_object("[1, 2, 3]")
     with pytest.raises(LLMOutputError, match="confidence"):
         validate({"confidence": 2}, {"type": "object", "properties": {"confidence": {"maximum": 1}}})
+    with pytest.raises(LLMOutputError) as long_value:  # the retry prompt does not repeat a huge value
+        validate({"reason": "x" * 100_000}, {"type": "object", "properties": {"reason": {"maxLength": 500}}})
+    assert len(str(long_value.value)) < 1000 and "more characters" in str(long_value.value)
     with pytest.raises(LLMOutputError, match="nested too deeply"):  # a degenerate answer is the model's error
         parse_json_object('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(LLMOutputError, match="nests more than"):  # shallower, but deeper than any answer needs

@@ -89,7 +89,7 @@ def validate(value: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """`value` if it matches `schema`; LLMOutputError listing the problems otherwise."""
     errors = sorted(Draft202012Validator(schema).iter_errors(value), key=lambda e: list(e.path))
     if errors:
-        problems = "; ".join(f"{'.'.join(map(str, e.path)) or 'answer'}: {e.message}" for e in errors[:5])
+        problems = "; ".join(f"{'.'.join(map(str, e.path)) or 'answer'}: {_short(e.message)}" for e in errors[:5])
         raise LLMOutputError(f"the answer does not match the required format: {problems}")
     return value
 
@@ -125,6 +125,11 @@ def ask_json(llm: LLMBackend, messages: list[Message], *, role: str, schema: dic
                 {"role": "user", "content": f"That answer is invalid: {error}\nAnswer again with only the corrected JSON object."},
             ]
     raise LLMOutputError(f"the {role} gave no valid answer after {retries + 1} tries: {error}")
+
+
+def _short(message: str, limit: int = 300) -> str:
+    """A schema message cut to `limit` characters (jsonschema quotes the whole value: a 2 MB one would be re-sent)."""
+    return message if len(message) <= limit else f"{message[:limit]}... ({len(message) - limit} more characters)"
 
 
 def _preview(text: str, limit: int = 200) -> str:
