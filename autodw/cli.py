@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _register_intents(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train-intents", help="train the intent classifier")
     p.add_argument("--out", default=None, help="output directory (default: the model directory the agent uses)")
-    p.add_argument("--backbone", default=None, help="transformers model path or id (default: the bundled multilingual-e5-small)")
+    p.add_argument("--backbone", default=None, help="a transformers model folder (default: the packaged multilingual-e5-small; nothing is downloaded)")
     p.add_argument("--epochs", type=int, default=None)
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--if-missing", action="store_true",

@@ -24,14 +24,21 @@ def repo_root() -> Path:
 @contextmanager
 def replacing_folder(out: Path) -> Iterator[Path]:
     """A new empty folder beside `out` to write into; when the block ends without an error it replaces `out`
-    (removed first if it exists), otherwise it is deleted and `out` is left as it was."""
+    (moved aside first, and removed only once the new one is in place), otherwise it is deleted and `out` is left
+    as it was. The folder gets the usual permissions (mkdtemp makes it private)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp.chmod(0o777 & ~umask)
     try:
         yield tmp
+        old = out.with_name(f"{tmp.name}-old")
         if out.exists():
-            shutil.rmtree(out)
+            out.rename(old)
         tmp.rename(out)
+        if old.exists():
+            shutil.rmtree(old)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)

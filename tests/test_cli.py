@@ -45,3 +45,42 @@ def test_model_free_commands_do_not_import_torch():
             "sys.exit(f'imported {bad}' if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "report.docx")], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_train_intents_refuses_a_bad_output_or_seed_before_training(tmp_path):
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("keep")
+    for args, message in ((["--out", str(tmp_path / "file")], "is a file"),
+                          (["--out", str(tmp_path / "file" / "model")], "a file stands where a folder"),
+                          (["--out", str(tmp_path / "notes")], "no intent model; refusing"),
+                          (["--out", str(tmp_path / "m"), "--seed", "-1"], "--seed must be between")):
+        result = run("train-intents", *args)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert (tmp_path / "notes" / "a.txt").read_text() == "keep" and not (tmp_path / "m").exists()
+    undecodable = run("intents", "bold \udcff text", "--model", str(tmp_path / "m"))
+    assert undecodable.returncode == 2 and "not valid UTF-8" in undecodable.stderr
+
+
+def test_a_replaced_folder_is_swapped_in_whole_with_the_usual_permissions(tmp_path):
+    import os
+    import stat
+
+    from autodw.paths import replacing_folder
+
+    out = tmp_path / "model"
+    out.mkdir()
+    (out / "old.txt").write_text("old")
+    try:
+        with replacing_folder(out) as tmp:
+            (tmp / "new.txt").write_text("half")
+            raise RuntimeError("the writer failed")
+    except RuntimeError:
+        pass
+    assert [p.name for p in out.iterdir()] == ["old.txt"]  # a failed write leaves the old folder
+    with replacing_folder(out) as tmp:
+        (tmp / "new.txt").write_text("new")
+    assert [p.name for p in out.iterdir()] == ["new.txt"] and [p.name for p in tmp_path.iterdir()] == ["model"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~umask  # not mkdtemp's private 0700

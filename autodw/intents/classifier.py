@@ -91,17 +91,22 @@ class IntentClassifier:
             raise ConfigError(f"{folder} holds an intent model of the old format 1; load it with load_or_train(), "
                               "which converts it once")
         meta = read_meta(folder)
-        tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(meta.max_length)
         options = ort.SessionOptions()
         options.log_severity_level = 3
         if threads is not None:
             options.intra_op_num_threads = threads
-        session = ort.InferenceSession(str(folder / ONNX_FILE), options, providers=["CPUExecutionProvider"])
         embeddings_path = embeddings_file(folder)
         assert embeddings_path is not None  # model_format checked it
-        return cls(session, tokenizer, WordEmbeddings(embeddings_path), meta, folder)
+        try:  # the libraries' own errors for a damaged file (InvalidProtobuf, SafetensorError, a JSON error)
+            tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+            session = ort.InferenceSession(str(folder / ONNX_FILE), options, providers=["CPUExecutionProvider"])
+            embeddings = WordEmbeddings(embeddings_path)
+        except Exception as exc:  # noqa: BLE001 - which file and why, then a ConfigError
+            raise ConfigError(f"{folder} is not a usable intent model ({type(exc).__name__}: {str(exc)[:200]}); "
+                              f"train it again with `autodw train-intents --out {folder}`") from None
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(meta.max_length)
+        return cls(session, tokenizer, embeddings, meta, folder)
 
     def probabilities(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """Softmax probabilities, one row per text, columns in :attr:`labels` order."""

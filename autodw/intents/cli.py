@@ -18,6 +18,9 @@ def train_command(args: argparse.Namespace) -> int:
     from autodw.intents.model_files import FORMAT_VERSION, model_format
 
     out = Path(args.out).expanduser() if args.out else default_model_dir()
+    _check_output(out, model_format)  # before half an hour of training, not after
+    if not 0 <= args.seed < 2**32:
+        raise ConfigError(f"--seed must be between 0 and 2**32 - 1, not {args.seed}")
     if args.if_missing:
         if args.backbone or args.epochs is not None or args.seed != DEFAULT_SEED:
             raise ConfigError("--if-missing trains the default recipe; leave out --backbone, --epochs and --seed")
@@ -50,6 +53,8 @@ def intents_command(args: argparse.Namespace) -> int:
 
     if not args.text.strip():
         raise ConfigError("TEXT is empty")
+    if any("\ud800" <= c <= "\udfff" for c in args.text):  # bytes the shell's locale could not decode
+        raise ConfigError("TEXT is not valid UTF-8 text")
     clf = load_or_train(args.model, progress=True, train_missing=args.model is None)
     top = clf.predict(args.text, k=3)
     apis = candidate_apis([name for name, _ in top])
@@ -70,6 +75,16 @@ def intents_command(args: argparse.Namespace) -> int:
     else:
         print(f"candidate APIs: none listed; {apis.note}")
     return 0
+
+
+def _check_output(out: Path, model_format: Any) -> None:
+    """ConfigError if the model cannot be saved to `out`: a file, or a folder holding something else."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file; give a folder for the model")
+    if out.is_dir() and any(out.iterdir()) and model_format(out) is None:
+        raise ConfigError(f"--out {out} holds files that are no intent model; refusing to overwrite it")
+    if any(p.exists() and not p.is_dir() for p in out.parents):
+        raise ConfigError(f"--out {out}: a file stands where a folder above it should be")
 
 
 def _folder_mb(path: Path) -> float:

@@ -142,7 +142,7 @@ def convert_v1(path: Path) -> Path:
     if model_format(path) != 1:
         raise ConfigError(f"{path} is not an intent model of the old format 1")
     meta = read_meta(path)
-    encoder, tokenizer = load_backbone(str(path), local=True)
+    encoder, tokenizer = load_backbone(str(path))
     packed = path / Q4_EMBEDDINGS_FILE
     if packed.is_file():  # format 1 left the packed table out of model.safetensors
         tensors = load_file(str(packed))

@@ -238,8 +238,7 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
         raise ConfigError("the dataset has no training examples")
 
     seed_everything(config.seed)
-    source, local = resolve_backbone(config.backbone)
-    encoder, tokenizer = load_backbone(source, local)
+    encoder, tokenizer = load_backbone(resolve_backbone(config.backbone))
     is_default = config.backbone in (None, DEFAULT_BACKBONE)
     meta = ModelMeta(
         labels=list(INTENTS),
