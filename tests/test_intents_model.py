@@ -223,3 +223,19 @@ def test_a_damaged_model_file_is_a_config_error_naming_the_folder(tiny_intent_mo
     (copy / damaged).write_bytes(b"junk")
     with pytest.raises(ConfigError, match=f"{copy} is not a usable intent model"):
         IntentClassifier.load(copy)
+
+
+def test_training_settings_and_dataset_lines_are_checked_before_anything_loads(tmp_path):
+    from autodw.intents.datagen import load_dataset
+    from autodw.intents.train import TrainConfig, train
+
+    with pytest.raises(ConfigError, match="batch_size must be at least 1.*lr must be a positive number"):
+        train(TrainConfig(batch_size=0, lr=float("nan")), tmp_path / "m")
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"text": "Make it bold", "intent": "bolding", "lang": "en", "split": "train", "source": "s"}\n')
+    with pytest.raises(ConfigError, match="line 1: unknown intent 'bolding'"):
+        load_dataset(data)
+    data.write_text('{"text": "Make it bold"}\n')
+    with pytest.raises(ConfigError, match="line 1: not an example"):
+        load_dataset(data)
+    assert not (tmp_path / "m").exists()

@@ -31,10 +31,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from autodw.errors import ConfigError
 from autodw.intents.labels import INTENTS
 from autodw.intents.template_data import ALTERNATION as _ALT
 from autodw.intents.template_data import SLOT as _SLOT
 from autodw.intents.template_data import LANGS, load_templates, templates_of
+from autodw.package import read_text_input
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 SHARES: dict[str, float] = {"train": 0.70, "validation": 0.15, "test": 0.15}
@@ -426,6 +428,18 @@ def write_jsonl(examples: Iterable[Example], path: Path = DATA_FILE) -> Path:
 
 
 def load_dataset(path: Path | None = None) -> list[Example]:
-    """Read the dataset file (default: the committed ``intents/data/intents.jsonl``)."""
-    with Path(path or DATA_FILE).open(encoding="utf-8") as fh:
-        return [Example(**json.loads(line)) for line in fh if line.strip()]
+    """Read the dataset file (default: the committed ``intents/data/intents.jsonl``); ConfigError naming the line
+    that is not an example (JSON with text, intent, lang, split and source; an intent of the eight)."""
+    path = Path(path or DATA_FILE)
+    out = []
+    for n, line in enumerate(read_text_input(path, "a JSON-lines dataset").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            example = Example(**json.loads(line))
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(f"{path}, line {n}: not an example ({exc})") from None
+        if example.intent not in INTENTS:
+            raise ConfigError(f"{path}, line {n}: unknown intent {example.intent!r} (one of {', '.join(INTENTS)})")
+        out.append(example)
+    return out

@@ -227,8 +227,15 @@ def _minutes(seconds: float) -> str:
 
 def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainResult:
     """Fine-tune, keep the epoch with the best validation accuracy, score the test split and save."""
-    if config.epochs < 1:
-        raise ConfigError(f"--epochs must be at least 1, got {config.epochs}")
+    problems = [f"{name} must be at least 1, not {value}" for name, value in
+                (("epochs", config.epochs), ("batch_size", config.batch_size), ("max_length", config.max_length))
+                if value < 1]
+    problems += [f"{name} must be a positive number, not {value}" for name, value in
+                 (("lr", config.lr), ("head_lr", config.head_lr)) if not (math.isfinite(value) and value > 0)]
+    if not 0 <= config.seed < 2**32:
+        problems.append(f"seed must be between 0 and 2**32 - 1, not {config.seed}")
+    if problems:
+        raise ConfigError("invalid training settings: " + "; ".join(problems))
     started = time.perf_counter()
     examples = load_dataset(config.data)
     train_rows = _split(examples, "train", config.max_train, config.seed)
