@@ -173,7 +173,7 @@ def _run(args: argparse.Namespace) -> int:
     from autodw.agent.records import RunResult
     from autodw.document import WordDocument
     from autodw.errors import ConfigError, InternalError, LLMError
-    from autodw.package import read_text_input
+    from autodw.package import check_output_path, read_text_input
 
     instructions = []
     if args.session:
@@ -187,6 +187,10 @@ def _run(args: argparse.Namespace) -> int:
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
     if args.redline and Path(args.redline).resolve() in (Path(args.file).resolve(), out.resolve()):
         raise ConfigError("--redline must name a file other than the input and the -o output")
+    for option, path in (("-o", args.output), ("--redline", args.redline), ("--trace", args.trace),
+                         ("--json", args.json), ("--record", args.record)):
+        if path:
+            check_output_path(path, option)  # before the run, not after it
     doc = WordDocument.open(args.file)
     doc.asset_roots = [Path(p) for p in args.assets]
     rollback = int(args.rollback) if args.rollback is not None and args.rollback.isdigit() else args.rollback

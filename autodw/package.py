@@ -201,18 +201,28 @@ def zip_members(members: Mapping[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
+def check_output_path(path: str | os.PathLike[str], what: str = "output") -> None:
+    """OutputPathError if a file cannot be written at `path`: it is a folder or a device, or a file stands where a
+    folder above it should be (checked before long work, so it fails at once)."""
+    target = Path(path)
+    try:
+        if target.exists() and not target.is_file():
+            kind = "a folder" if target.is_dir() else "not a regular file (a device, a pipe or a socket)"
+            raise OutputPathError(f"{what} {target} is {kind}; give the path of a file to write")
+        if any(p.exists() and not p.is_dir() for p in target.parents):
+            raise OutputPathError(f"{what} {target}: a file stands where a folder above it should be")
+    except OSError as exc:
+        raise OutputPathError(f"{what} {target} is not a usable path: {exc.strerror or exc}") from None
+
+
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Write `data` to a temporary file beside `path` (its folders made if missing), then rename it over `path`.
     OutputPathError if `path` is a folder or a device, or cannot be written."""
     target = Path(path)
+    check_output_path(target)
     try:
-        if target.exists() and not target.is_file():
-            what = "a folder" if target.is_dir() else "not a regular file (a device, a pipe or a socket)"
-            raise OutputPathError(f"{target} is {what}; give the path of a file to write")
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except (FileExistsError, NotADirectoryError):
-        raise OutputPathError(f"cannot write {target}: a part of its folder path is a file") from None
     except OSError as exc:
         raise OutputPathError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:

@@ -89,3 +89,15 @@ def test_a_session_file_or_cassette_that_cannot_be_read_is_bad_input(tmp_path, c
     assert main(["run", str(src), "-i", "x", "-o", out, "--llm", f"replay:{src}"]) == 2  # a .docx as cassette
     assert "is not UTF-8 text" in capsys.readouterr().err
     assert not (tmp_path / "out.docx").exists()
+
+
+@pytest.mark.parametrize("option", ["--trace", "--json", "--record"])
+def test_a_side_file_that_is_a_folder_is_bad_input_before_the_run(cassette, tmp_path, capsys, option):
+    src = tmp_path / "in.docx"
+    src.write_bytes((EXAMPLES / "report.docx").read_bytes())
+    (tmp_path / "folder").mkdir()
+    code = main(["run", str(src), "-i", INSTRUCTIONS[0], "-o", str(tmp_path / "out.docx"), "--llm", f"replay:{cassette}",
+                 option, str(tmp_path / "folder")])
+    err = capsys.readouterr().err
+    assert code == 2 and "is a folder" in err, err
+    assert not (tmp_path / "out.docx").exists()

@@ -151,7 +151,7 @@ def test_an_output_path_that_is_a_folder_a_device_or_under_a_file_is_refused_and
     (tmp_path / "folder.docx").mkdir()
     (tmp_path / "file.docx").write_bytes(data)
     for target, message in (("pipe.docx", "not a regular file"), ("folder.docx", "is a folder"),
-                            ("file.docx/x.docx", "a part of its folder path is a file")):
+                            ("file.docx/x.docx", "a file stands where a folder above it should be")):
         with pytest.raises(OutputPathError, match=message):
             package.write_atomically(tmp_path / target, data)
     assert (tmp_path / "pipe.docx").is_fifo() and (tmp_path / "file.docx").read_bytes() == data
