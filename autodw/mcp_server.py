@@ -71,8 +71,8 @@ SESSION_TOOLS: dict[str, tuple[str, dict[str, Any], list[str], bool]] = {
                 {"doc": _DOC, "path": {"type": "string", "minLength": 1, "description": "output path"},
                  "author": {"type": "string", "minLength": 1, "description": "author of the changes (default autodw)"}},
                 ["doc", "path"], False),
-    "close_document": ("Close an open document and free its memory; unsaved edits are lost unless discard_unsaved "
-                       "is false (the default), which refuses to close a document with unsaved edits.",
+    "close_document": ("Close an open document and free its memory. A document with unsaved edits is not closed "
+                       "unless discard_unsaved is true (its unsaved edits are then lost).",
                        {"doc": _DOC, "discard_unsaved": {"type": "boolean", "description": "close even with unsaved "
                                                                                              "edits (default false)"}},
                        ["doc"], False),
