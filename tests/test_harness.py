@@ -316,6 +316,9 @@ def test_a_damaged_file_of_a_run_folder_is_named(tmp_path):
     record.write_text("[1, 2]")
     with pytest.raises(ConfigError, match=f"{record.name} is damaged \\(a JSON list"):
         _run(out, OracleSystem, modes=("instruction",), limit=1)
+    record.write_text(json.dumps({"key": 5, "success": True}))
+    with pytest.raises(ConfigError, match=f"{record.name} holds the record of 5, not of {MINI[0].session_id}#1"):
+        _run(out, OracleSystem, modes=("instruction",), limit=1)
     (out / "summary.json").write_text("{bad")
     result = run_cli("bench", "report", str(out))
     assert result.returncode == 2 and "summary.json is damaged" in result.stderr

@@ -53,9 +53,18 @@ def instruction_path(out: Path, ins: Instruction) -> Path:
 
 
 def instruction_records(out: Path, sessions: list[Session]) -> list[dict[str, Any]]:
-    """The finished instruction records of the run, in split order."""
-    recs = (_load(instruction_path(out, i)) for s in sessions for i in s.instructions)
-    return [r for r in recs if r is not None]
+    """The finished instruction records of the run, in split order; ConfigError for a record file that holds
+    another instruction's record (copied or edited by hand)."""
+    records = []
+    for ins in (i for s in sessions for i in s.instructions):
+        path = instruction_path(out, ins)
+        if (record := _load(path)) is None:
+            continue
+        if record.get("key") != ins.key:
+            raise ConfigError(f"{path} holds the record of {record.get('key')!r}, not of {ins.key}; restore it, or "
+                              "delete it to run that instruction again")
+        records.append(record)
+    return records
 
 
 def session_turns(out: Path, session: Session) -> list[dict[str, Any]]:
