@@ -239,3 +239,12 @@ def test_training_settings_and_dataset_lines_are_checked_before_anything_loads(t
     with pytest.raises(ConfigError, match="line 1: not an example"):
         load_dataset(data)
     assert not (tmp_path / "m").exists()
+
+
+def test_predict_refuses_an_empty_text(tiny_intent_model):
+    from autodw.intents.classifier import IntentClassifier
+
+    clf = IntentClassifier.load(tiny_intent_model.path)
+    for text in ("", "   ", None):
+        with pytest.raises(ConfigError, match="no text to classify"):
+            clf.predict(text)  # type: ignore[arg-type]

@@ -138,7 +138,10 @@ class IntentClassifier:
         return [[(self.labels[j], float(row[j])) for j in idx] for row, idx in zip(probs, order)]
 
     def predict(self, text: str, k: int = 3) -> Prediction:
-        """The ``k`` most likely intents of one sub-instruction with their probabilities, best first."""
+        """The ``k`` most likely intents of one sub-instruction with their probabilities, best first; ConfigError
+        for an empty text (it has no intent to find)."""
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f"no text to classify (got {text!r})")
         return self.predict_batch([text], k)[0]
 
 
