@@ -51,20 +51,16 @@ REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
 STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 
-#: Main-part content types we can edit, with what a user calls them.
-WORD_MAIN_TYPES = {
-    CT.WML_DOCUMENT_MAIN: "Word document (.docx)",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": "Word template (.dotx)",
-    "application/vnd.ms-word.document.macroEnabled.main+xml": "macro-enabled Word document (.docm)",
-    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": "macro-enabled Word template (.dotm)",
+#: Main-part content types we can edit: what a user calls them, and the extension Word requires of the file (it
+#: refuses a .docx holding macros)
+_WORD_KINDS = {
+    CT.WML_DOCUMENT_MAIN: ("Word document", ".docx"),
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": ("Word template", ".dotx"),
+    "application/vnd.ms-word.document.macroEnabled.main+xml": ("macro-enabled Word document", ".docm"),
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": ("macro-enabled Word template", ".dotm"),
 }
-#: the extension Word requires of a file with each main-part content type (it refuses a .docx holding macros)
-MAIN_TYPE_EXTENSIONS = {
-    CT.WML_DOCUMENT_MAIN: ".docx",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": ".dotx",
-    "application/vnd.ms-word.document.macroEnabled.main+xml": ".docm",
-    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": ".dotm",
-}
+WORD_MAIN_TYPES = {ct: f"{name} ({ext})" for ct, (name, ext) in _WORD_KINDS.items()}
+MAIN_TYPE_EXTENSIONS = {ct: ext for ct, (_, ext) in _WORD_KINDS.items()}
 
 
 def check_extension(path: str | os.PathLike[str], main_content_type: str) -> None:

@@ -213,8 +213,8 @@ def write_redline(original: str | os.PathLike[str], edited: str | os.PathLike[st
     for given in (original, edited):
         if target.exists() and os.path.samefile(target, given):
             raise ConfigError(f"refusing to overwrite the input file {given}; choose another output path")
-    for given in (original, edited):
-        WordDocument.open(given)  # a typed DocumentError for a file that is not a usable .docx
+    opened = [WordDocument.open(given) for given in (original, edited)]  # a typed DocumentError for a bad file
+    check_extension(target, opened[0].main_content_type)  # the redline is the original with tracked changes
     return write_redline_of_bytes(read_input(original), read_input(edited), target, author, date, check)
 
 
@@ -232,9 +232,8 @@ def write_session_redline(session: EditSession, out: str | os.PathLike[str], aut
 def write_redline_of_bytes(before: bytes, after: bytes, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR,
                            date: datetime | None = None, check: bool = True) -> RedlineResult:
     """The redline of two documents given as .docx bytes (an editing session's start and now), written to `out`
-    atomically; the caller makes sure `out` is not a file it must keep."""
+    atomically; the caller makes sure `out` is not a file it must keep and has the extension of `before`'s kind."""
     target = Path(out).resolve()
-    check_extension(target, read_package_bytes(before).main_content_type)
     data = redline_bytes(before, after, author=author, date=date)
     result = check_redline(before, after, data) if check else RedlineCheck()
     write_atomically(target, data)
