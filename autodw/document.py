@@ -24,6 +24,7 @@ from autodw.package import (
     package_members,
     read_package,
     read_package_bytes,
+    same_file,
     write_atomically,
     zip_members,
 )
@@ -190,7 +191,7 @@ class WordDocument:
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the document to `path` atomically. Refuses to overwrite the file it was opened from."""
         target = Path(path).resolve()
-        if self.source is not None and target.exists() and os.path.samefile(target, self.source):
+        if self.source is not None and same_file(target, self.source):
             raise ConfigError(f"refusing to overwrite the input file {self.source}; choose another output path")
         check_extension(target, self.main_content_type)
         write_atomically(target, self.to_bytes())

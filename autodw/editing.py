@@ -16,7 +16,7 @@ from typing import Any, Callable, TypeVar
 from autodw.changes import Change, analyze_change
 from autodw.document import Snapshot, WordDocument
 from autodw.errors import ConfigError, SessionError
-from autodw.package import write_atomically
+from autodw.package import same_file, write_atomically
 from autodw.state import extract_state
 
 T = TypeVar("T")
@@ -125,7 +125,7 @@ class EditSession:
         `overwrite_original`."""
         target = Path(path).resolve()
         source = self.doc.source
-        if source is not None and target.exists() and os.path.samefile(target, source):
+        if source is not None and same_file(target, source):
             if not overwrite_original:
                 raise ConfigError(f"refusing to overwrite the original {source.name}; choose another path "
                                   "(or ask explicitly to overwrite the original)")

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from autodw.editing import EditSession, default_output
 from autodw.errors import ArgumentError, AutodwError, ConfigError, LLMError, SessionError
+from autodw.package import same_file
 from autodw.session_agent import AgentOptions, make_session_agent
 
 log = logging.getLogger("autodw.mcp")
@@ -188,7 +189,7 @@ class Workspace:
         :meth:`EditSession.save`'s to refuse or allow)."""
         for handle, other in self.sessions.items():
             source = other.doc.source
-            if other is not session and source is not None and target.exists() and target.samefile(source):
+            if other is not session and source is not None and same_file(target, source):
                 raise ConfigError(f"{target.name} is the original of open document {handle}; choose another path")
 
     def open(self, path: str) -> tuple[str, dict[str, Any]]:

@@ -211,6 +211,15 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Non
         raise OutputPathError(f"{what} {target} is not a usable path: {exc.strerror or exc}") from None
 
 
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """True if `a` and `b` are one file: the same resolved path, or both exist and are the same file (a symlink, a
+    hard link, another spelling of the path)."""
+    try:
+        return Path(a).resolve() == Path(b).resolve() or os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them missing or not a usable path: not the same existing file
+        return False
+
+
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Write `data` to a temporary file beside `path` (its folders made if missing), then rename it over `path`.
     OutputPathError if `path` is a folder or a device, or cannot be written."""

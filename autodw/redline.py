@@ -28,7 +28,7 @@ from autodw.change_summary import summarize_change
 from autodw.changes import analyze_change, has_changes
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, RedlineError
-from autodw.package import check_extension, read_input, read_package_bytes, write_atomically, zip_members
+from autodw.package import check_extension, read_input, read_package_bytes, same_file, write_atomically, zip_members
 from autodw.state import extract_state
 from autodw.xml import NOT_IN_XML, qn
 
@@ -211,7 +211,7 @@ def write_redline(original: str | os.PathLike[str], edited: str | os.PathLike[st
     """
     target = Path(out).resolve()
     for given in (original, edited):
-        if target.exists() and os.path.samefile(target, given):
+        if same_file(target, given):
             raise ConfigError(f"refusing to overwrite the input file {given}; choose another output path")
     opened = [WordDocument.open(given) for given in (original, edited)]  # a typed DocumentError for a bad file
     check_extension(target, opened[0].main_content_type)  # the redline is the original with tracked changes
@@ -223,8 +223,7 @@ def write_session_redline(session: EditSession, out: str | os.PathLike[str], aut
     .docx path, never the file the session was opened from."""
     target = Path(out).resolve()
     source = session.doc.source
-    if target.suffix.lower() != session.doc.extension or (source and (target == Path(source).resolve() or (
-            target.exists() and os.path.samefile(target, source)))):
+    if target.suffix.lower() != session.doc.extension or (source is not None and same_file(target, source)):
         raise ConfigError(f"write the redline to a new {session.doc.extension} path, not {Path(out).name!r}")
     return write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target, author)
 

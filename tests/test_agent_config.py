@@ -18,7 +18,7 @@ from autodw.llm.openai_backend import OpenAIBackend
 from autodw.llm.replay import ReplayBackend
 from autodw.llm.scripted import ScriptedBackend
 from tests.conftest import EXAMPLES
-from tests.test_agent import PASS, FixedClassifier, fail
+from tests.test_agent import FixedClassifier
 
 MIXED = [("content_creation", 0.5), ("format_style_editing", 0.4), ("content_modification", 0.1)]
 INSTRUCTIONS = ["Add 'Closing remarks.' at the end and make the title bold", "Add 'Your notes' at the start"]

@@ -280,7 +280,7 @@ def test_add_watermark_everywhere_then_replace_and_remove(report):
     run(report, "add_watermark", text="FINAL", layout="horizontal", color="red", font="Arial")
     assert [s["watermark"] for s in sections(report)] == ["FINAL", "FINAL"]
     header = report.header_footer_parts()[-1].element
-    assert len(list(header.iter(f"{{urn:schemas-microsoft-com:vml}}textpath"))) == 2  # shape + its shape type
+    assert len(list(header.iter("{urn:schemas-microsoft-com:vml}textpath"))) == 2  # shape + its shape type
     run(report, "remove_watermark")
     assert [s["watermark"] for s in sections(report)] == [None, None]
     with pytest.raises(ArgumentError, match="no watermark"):

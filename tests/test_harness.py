@@ -4,7 +4,6 @@ injection, the baselines with scripted LLMs, reports, judge agreement, the LLM a
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal

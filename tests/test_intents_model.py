@@ -248,3 +248,19 @@ def test_predict_refuses_an_empty_text(tiny_intent_model):
     for text in ("", "   ", None):
         with pytest.raises(ConfigError, match="no text to classify"):
             clf.predict(text)  # type: ignore[arg-type]
+
+
+def test_a_backbone_without_a_padding_token_is_a_config_error_naming_it(tiny_backbone, tmp_path):
+    """Batches are padded: a tokenizer with no padding token is refused before training, naming the backbone (the
+    message once named an undefined variable, a NameError)."""
+    import shutil
+
+    from autodw.intents.train import TrainConfig, train
+
+    folder = tmp_path / "no-pad"
+    shutil.copytree(tiny_backbone, folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    del config["pad_token"]
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"backbone {folder} has a tokenizer without a padding token"):
+        train(TrainConfig(backbone=str(folder), epochs=1, **TINY_TRAINING), tmp_path / "out", progress=False)

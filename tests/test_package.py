@@ -187,3 +187,18 @@ def test_every_refusal_is_a_document_error():
     for cls in (NotAZipError, CorruptPackageError, EncryptedDocumentError, LegacyWordFormatError,
                 StrictOOXMLError, NotAWordDocumentError, MissingPartError, PackageTooLargeError, UnreadableFileError):
         assert issubclass(cls, DocumentError)
+
+
+def test_same_file_sees_links_and_spellings_but_not_missing_paths(tmp_path):
+    original = tmp_path / "a.docx"
+    original.write_bytes(b"x")
+    (tmp_path / "link.docx").symlink_to(original)
+    os.link(original, tmp_path / "hard.docx")
+    (tmp_path / "other.docx").write_bytes(b"x")
+    assert package.same_file(original, tmp_path / "sub" / ".." / "a.docx")
+    assert package.same_file(tmp_path / "link.docx", original)
+    assert package.same_file(tmp_path / "hard.docx", original)
+    assert not package.same_file(tmp_path / "other.docx", original)  # same bytes, another file
+    assert not package.same_file(tmp_path / "missing.docx", original)
+    assert package.same_file(tmp_path / "missing.docx", tmp_path / "missing.docx")  # one path, not yet written
+    assert not package.same_file("bad\0name.docx", original)

@@ -17,7 +17,6 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from autodw.apis import registry
 from autodw.document import WordDocument
@@ -550,7 +549,6 @@ def apply_review_fixes_to_files() -> int:
         out = []
         for line in path.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)
-            calls = [Call(g["api"], json.loads(g["args"])) for g in rec["gold"]]
             clear = _tidy(rec["instruction"])
             if clear != rec["instruction"]:
                 rec["instruction"] = clear

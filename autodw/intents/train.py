@@ -245,7 +245,8 @@ def train(config: TrainConfig, out_dir: Path, progress: bool = True) -> TrainRes
         raise ConfigError("the dataset has no training examples")
 
     seed_everything(config.seed)
-    encoder, tokenizer = load_backbone(resolve_backbone(config.backbone))
+    source = resolve_backbone(config.backbone)
+    encoder, tokenizer = load_backbone(source)
     is_default = config.backbone in (None, DEFAULT_BACKBONE)
     meta = ModelMeta(
         labels=list(INTENTS),

@@ -3,7 +3,6 @@ protection, field refresh, export through LibreOffice, saving a copy, removing p
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -23,7 +22,7 @@ from autodw.apis.registry import Example, api
 from autodw.apis.schema import PARAGRAPH_IDS, boolean, enum, text
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.package import write_atomically
+from autodw.package import same_file, write_atomically
 from autodw.xml import NS, qn
 
 INTENT = "lifecycle_update"
@@ -262,7 +261,7 @@ def _target(doc: WordDocument, path: str, suffixes: tuple[str, ...], what: str) 
     resolved = resolve_asset(doc, path, must_exist=False, what=what)
     if resolved.suffix.lower() not in suffixes:
         raise ArgumentError(f"{what} {path!r} must end with {' or '.join(suffixes)}")
-    if doc.source is not None and (resolved == doc.source or resolved.exists() and os.path.samefile(resolved, doc.source)):
+    if doc.source is not None and same_file(resolved, doc.source):
         raise ArgumentError(f"{what} {path!r} is the document being edited; choose another file name")
     if resolved.is_dir():
         raise ArgumentError(f"{what} {path!r} is a folder; give a file name")
