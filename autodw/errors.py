@@ -10,6 +10,12 @@ from __future__ import annotations
 import traceback as _traceback
 
 
+def clipped(text: str, limit: int) -> str:
+    """`text`, or its first `limit` characters and how many more there were: a message never echoes a whole
+    megabyte-long value back to a user or a model."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
 class AutodwError(Exception):
     """Base class of every error autodw raises on purpose."""
 

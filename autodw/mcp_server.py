@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from autodw.editing import EditSession, default_output
-from autodw.errors import ArgumentError, AutodwError, ConfigError, LLMError, SessionError
+from autodw.errors import ArgumentError, AutodwError, ConfigError, LLMError, SessionError, clipped
 from autodw.package import same_file
 from autodw.session_agent import AgentOptions, make_session_agent
 
@@ -172,7 +172,7 @@ class Workspace:
     def path(self, given: str, must_exist: bool) -> Path:
         """`given` (relative to the root, or absolute) resolved, symlinks included; ConfigError if outside the root
         or not a path."""
-        shown = given if len(given) <= 120 else given[:117] + "..."
+        shown = clipped(given, 120)
         try:
             resolved = (self.root / Path(given).expanduser()).resolve()
             if resolved != self.root and self.root not in resolved.parents:
@@ -216,7 +216,7 @@ class Workspace:
         from autodw.state import extract_state
 
         before = extract_state(session.doc)
-        label = _cut(f"{name} {json.dumps(args, ensure_ascii=False)}")
+        label = clipped(f"{name} {json.dumps(args, ensure_ascii=False)}", 200)
         result, edit = session.apply(label, lambda doc: execute(doc, name, args, self.registry))
         out = result.to_dict()
         lines = [result.message]
@@ -256,7 +256,7 @@ class Workspace:
         lines = [f"{h['id']}" + (f" (cell {h['row']},{h['col']} of {h['table']})" if "table" in h else "")
                  + f": {h['text'][:200]}" for h in shown]
         more = f"\n... {len(hits) - len(shown)} more" if len(hits) > len(shown) else ""
-        head = f"{len(hits)} element(s) contain {_cut(text)!r}" + (":\n" if hits else "")
+        head = f"{len(hits)} element(s) contain {clipped(text, 200)!r}" + (":\n" if hits else "")
         return head + "\n".join(lines) + more, {"matches": shown, "total": len(hits)}
 
     def _diff(self, session: EditSession, since: str = "open") -> tuple[str, dict[str, Any]]:
@@ -335,11 +335,6 @@ class Workspace:
                                  "call": {"api": s.accepted.api, "args": s.accepted.args} if s.accepted else None}
                                 for s in record.steps],
                       "llm_calls": result.total_usage.calls, "seconds": round(result.seconds, 2)}
-
-
-def _cut(text: str, limit: int = 200) -> str:
-    """`text`, or its start and how much was left out (a client's 5 MB argument is not echoed back)."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 def _validate(name: str, schema: dict[str, Any], args: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from jsonschema.exceptions import ValidationError
 
 from autodw.apis.registry import ApiSpec, Registry, describe_schema
 from autodw.document import Snapshot, WordDocument
-from autodw.errors import ApiError, ArgumentError, InternalError
+from autodw.errors import ApiError, ArgumentError, InternalError, clipped
 from autodw.xml import NOT_IN_XML
 
 
@@ -158,9 +158,7 @@ def _explain(spec: ApiSpec, error: ValidationError) -> str:
         extra = sorted(set(error.instance) - set(props))
         return f"unknown argument(s) {', '.join(map(repr, extra))}; allowed: {', '.join(props)}"
     schema = props.get(top, {}) if top else {}
-    got = json.dumps(error.instance, ensure_ascii=False)
-    if len(got) > 80:
-        got = got[:77] + "..."
+    got = clipped(json.dumps(error.instance, ensure_ascii=False), 80)
     if error.validator in ("oneOf", "anyOf") or (error.validator == "additionalProperties" and path):
         return f"argument {path!r} is invalid (got {got}); expected {describe_schema(schema) or error.message}"
     if error.validator == "enum":

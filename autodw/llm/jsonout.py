@@ -12,7 +12,7 @@ from typing import Any, Callable, TypeVar
 
 from jsonschema import Draft202012Validator
 
-from autodw.errors import LLMOutputError
+from autodw.errors import LLMOutputError, clipped
 from autodw.llm.base import Completion, LLMBackend, Message
 
 T = TypeVar("T")
@@ -89,7 +89,8 @@ def validate(value: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """`value` if it matches `schema`; LLMOutputError listing the problems otherwise."""
     errors = sorted(Draft202012Validator(schema).iter_errors(value), key=lambda e: list(e.path))
     if errors:
-        problems = "; ".join(f"{'.'.join(map(str, e.path)) or 'answer'}: {_short(e.message)}" for e in errors[:5])
+        # jsonschema quotes the whole value: a 2 MB one would be sent back to the model in the retry prompt
+        problems = "; ".join(f"{'.'.join(map(str, e.path)) or 'answer'}: {clipped(e.message, 300)}" for e in errors[:5])
         raise LLMOutputError(f"the answer does not match the required format: {problems}")
     return value
 
@@ -127,11 +128,6 @@ def ask_json(llm: LLMBackend, messages: list[Message], *, role: str, schema: dic
     raise LLMOutputError(f"the {role} gave no valid answer after {retries + 1} tries: {error}")
 
 
-def _short(message: str, limit: int = 300) -> str:
-    """A schema message cut to `limit` characters (jsonschema quotes the whole value: a 2 MB one would be re-sent)."""
-    return message if len(message) <= limit else f"{message[:limit]}... ({len(message) - limit} more characters)"
-
-
 def _preview(text: str, limit: int = 200) -> str:
     text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+    return repr(clipped(text, limit))

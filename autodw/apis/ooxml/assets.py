@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autodw.document import WordDocument
-from autodw.errors import ArgumentError
+from autodw.errors import ArgumentError, clipped
 
 
 def allowed_roots(doc: WordDocument) -> list[Path]:
@@ -27,7 +27,7 @@ def resolve_asset(doc: WordDocument, path: str, *, must_exist: bool = True, what
     """`path` resolved and checked to lie in an allowed folder; a relative path is looked up in each allowed
     folder in turn (for outputs that need not exist, the first one)."""
     roots = allowed_roots(doc)
-    shown = path if len(path) <= 120 else path[:117] + "..."
+    shown = clipped(path, 120)
     try:
         given = Path(path).expanduser()
         candidates = [given] if given.is_absolute() else [root / given for root in roots]

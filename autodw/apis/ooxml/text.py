@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from lxml import etree
 
 from autodw.apis.ooxml.elements import make
-from autodw.errors import ArgumentError
+from autodw.errors import ArgumentError, clipped
 from autodw.xml import MC, qn
 
 R, T, TAB, BR, CR, NBH = (qn(t) for t in ("w:r", "w:t", "w:tab", "w:br", "w:cr", "w:noBreakHyphen"))
@@ -116,7 +116,7 @@ def resolve_span(p: etree._Element, span: dict[str, Any] | None, pid: str = "par
 
 
 def _preview(text: str) -> str:
-    return repr(text if len(text) <= 120 else text[:117] + "...")
+    return repr(clipped(text, 120))
 
 
 def set_text(el: etree._Element, s: str) -> None:
