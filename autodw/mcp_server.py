@@ -25,6 +25,7 @@ from typing import Any, Callable
 from autodw.editing import EditSession, default_output
 from autodw.errors import ArgumentError, AutodwError, ConfigError, LLMError, SessionError, clipped
 from autodw.package import same_file
+from autodw.paths import resolve_inside
 from autodw.session_agent import AgentOptions, make_session_agent
 
 log = logging.getLogger("autodw.mcp")
@@ -172,17 +173,7 @@ class Workspace:
     def path(self, given: str, must_exist: bool) -> Path:
         """`given` (relative to the root, or absolute) resolved, symlinks included; ConfigError if outside the root
         or not a path."""
-        shown = clipped(given, 120)
-        try:
-            resolved = (self.root / Path(given).expanduser()).resolve()
-            if resolved != self.root and self.root not in resolved.parents:
-                raise ConfigError(f"{shown!r} is outside the allowed folder {self.root}")
-            if must_exist and not resolved.is_file():
-                what = "is a folder" if resolved.is_dir() else "does not exist"
-                raise ConfigError(f"{shown!r} {what} in the allowed folder {self.root}; give a document's path")
-        except (ValueError, OSError, RuntimeError) as exc:  # a NUL byte, a name too long, an unknown ~user
-            raise ConfigError(f"{shown!r} is not a usable path: {getattr(exc, 'strerror', None) or exc}") from None
-        return resolved
+        return resolve_inside(given, [self.root], must_exist=must_exist, error=ConfigError, what="path")
 
     def _not_an_original(self, target: Path, session: EditSession) -> None:
         """ConfigError if `target` is the file another open document was opened from (`session`'s own is

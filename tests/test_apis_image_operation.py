@@ -94,7 +94,7 @@ def test_insert_image_refusals(doc, tmp_path):
         execute(doc, "insert_image", {"path": "images/logo.png", "position": "end", "paragraph": "p2"})
     with pytest.raises(ArgumentError, match="past the end of p31"):
         execute(doc, "insert_image", {"path": "images/logo.png", "paragraph": "p31", "offset": 999})
-    with pytest.raises(ArgumentError, match="outside the allowed folders"):
+    with pytest.raises(ArgumentError, match="outside the allowed folder"):
         execute(doc, "insert_image", {"path": "/etc/hostname", "position": "end"})
     with pytest.raises(ArgumentError, match="does not exist"):
         execute(doc, "insert_image", {"path": "images/nothing.png", "position": "end"})

@@ -317,7 +317,7 @@ def test_export_pdf_and_txt(allowed, tmp_path):
 
 
 def test_export_refusals(allowed, monkeypatch):
-    with pytest.raises(ArgumentError, match="outside the allowed folders"):
+    with pytest.raises(ArgumentError, match="outside the allowed folder"):
         run(allowed, "export_document", path="/etc/report.pdf")
     with pytest.raises(ArgumentError, match="must end with .odt"):
         run(allowed, "export_document", path="report.pdf", format="odt")
@@ -341,7 +341,7 @@ def test_save_copy_writes_a_docx_and_never_the_source(tmp_path):
         run(doc, "save_copy", path="in.docx")
     with pytest.raises(ArgumentError, match="must end with .docx"):
         run(doc, "save_copy", path="copy.pdf")
-    with pytest.raises(ArgumentError, match="outside the allowed folders"):
+    with pytest.raises(ArgumentError, match="outside the allowed folder"):
         run(doc, "save_copy", path="../elsewhere.docx")
 
 

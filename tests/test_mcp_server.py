@@ -118,7 +118,7 @@ def test_errors_are_tool_errors_and_change_nothing(root, tmp_path):
     assert "'text' is a required property" in errors["find"][0]
     assert "refusing to overwrite the original" in errors["save"][0] and "outside the allowed folder" in errors["save"][1]
     assert all("outside the allowed folder" in m for m in errors["open_document"][:2])
-    assert "outside the allowed folders" in errors["insert_image"][0]
+    assert "image" in errors["insert_image"][0] and "outside the allowed folder (" in errors["insert_image"][0]
     assert "there is no API called 'no_such_api'" in errors["no_such_api"][0]
     assert (root / "report.docx").read_bytes() == (EXAMPLES / "report.docx").read_bytes()
     assert sorted(p.name for p in root.iterdir()) == ["link.docx", "report.docx"]  # nothing written
