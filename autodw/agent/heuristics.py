@@ -2,8 +2,9 @@
 :class:`autodw.agent.config.AgentConfig`. None of them is part of the paper's method.
 
 - ``refuse_repeated_steps``: a planned sub-instruction equal to an accepted one of the same instruction is refused,
-  and the planner told so (:func:`repeated_step`); for one request of a split instruction it ends that request (its
-  planner re-planning finished work says the request is done). A sub-instruction that already failed twice ends the
+  and the planner told so (:func:`repeated_step`); if its retries end on it again, the instruction is done (as when a
+  reworded step repeats the accepted call, below); for one request of a split instruction it ends that request at
+  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice ends the
   request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit.
 - ``end_on_repeated_call``: a step whose call repeats an accepted call of the instruction (API and arguments) and
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a

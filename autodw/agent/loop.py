@@ -53,8 +53,8 @@ class IntentClassifier(Protocol):
 
 
 class PlannerStalled(LLMOutputError):
-    """The planner kept answering with invalid or already-completed steps, or planned again a step that kept failing;
-    the instruction (one request of a split one) ends as an error."""
+    """The planner kept answering with invalid steps, or planned again a step that kept failing; the instruction
+    (one request of a split one) ends as an error."""
 
     retryable = False
 
@@ -264,6 +264,7 @@ class Agent:
         msgs = prompts.messages("planner", instruction=instruction, session_context=views.session_context(session) + context,
                                 history=history, state=state_text)
         schema = prompts.planner_schema(require_remaining=self.config.stop_when_nothing_remains)
+        told: list[tuple[int, str]] = []  # (step, message): each time the planner re-planned an accepted step
 
         def check(answer: dict[str, Any]) -> dict[str, Any]:
             validate(answer, schema)
@@ -286,8 +287,10 @@ class Agent:
                 return {"done": True, "sub_instruction": None, "remaining": [], "other_request": True,
                         "reason": f'planned "{other}", which another request of the message asks for'}
             if repeated is not None:
-                raise LLMOutputError(f"step {repeated.number} already carried out this operation and it was accepted; "
-                                     "give a different operation, or answer done if the instruction is complete")
+                told.append((repeated.number, f"step {repeated.number} already carried out this operation and it was "
+                                              "accepted; give a different operation, or answer done if the instruction "
+                                              "is complete"))
+                raise LLMOutputError(told[-1][1])
             return answer
 
         try:
@@ -295,6 +298,10 @@ class Agent:
         except PlannerStalled:
             raise
         except LLMOutputError as exc:
+            if told and str(exc).endswith(told[-1][1]):  # its last answer was finished work again: as when a
+                # reworded step repeats an accepted call (heuristics.repeated_call), the instruction is done
+                return {"done": True, "sub_instruction": None, "remaining": [],
+                        "reason": f"the planner kept re-planning step {told[-1][0]}, which is done"}
             raise PlannerStalled(f"the planner gave no usable next step: {exc}") from exc
 
     # --- one step with rollback -----------------------------------------------------------
