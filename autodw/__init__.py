@@ -12,13 +12,22 @@ Importing autodw is cheap: models and ML libraries load only when an agent is ma
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers and editors
+    from autodw.agent.build import make_agent
+    from autodw.agent.config import AgentConfig
+    from autodw.agent.loop import Agent
+    from autodw.changes import analyze_change
+    from autodw.document import WordDocument
+    from autodw.state import extract_state
 
 __version__ = "0.1.0"
 __all__ = ["open_document", "make_agent", "Agent", "AgentConfig", "WordDocument", "extract_state", "analyze_change"]
 
 
-def open_document(path: str) -> "Any":
+def open_document(path: str | os.PathLike[str]) -> WordDocument:
     """Open and validate a .docx/.docm/.dotx/.dotm file for editing (see :class:`autodw.document.WordDocument`)."""
     from autodw.document import WordDocument
 
@@ -51,3 +60,7 @@ def __getattr__(name: str) -> Any:
 
         return analyze_change
     raise AttributeError(f"module 'autodw' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
