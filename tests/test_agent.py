@@ -132,6 +132,20 @@ def test_rollback_restores_every_part_exactly(doc):
     assert seen and seen[0] == parts_before  # after restoring the rejected attempt: byte-identical parts
 
 
+def test_a_step_that_kept_no_change_is_named_even_when_the_planner_says_done(doc):
+    agent, _ = agent_for({
+        "planner": [plan("Insert a comment."), DONE],
+        "api_generator": [{"api": "insert_comment", "args": {"paragraph": "p2", "text": "x"}}] * 2,
+        "validator": [fail(), fail()],
+    }, config=AgentConfig(rollback="arg"))
+    console = io.StringIO()
+    agent.sinks.append(ConsoleReporter(console))
+    result = agent.run(doc, ["Comment on the intro"])
+    assert result.instructions[0].status == "done" and result.instructions[0].steps_not_kept() == [1]
+    assert result.to_dict()["instructions"][0]["steps_not_kept"] == [1]
+    assert "-> done after 1 step(s), 2 API call(s)" in console.getvalue() and "; step 1 kept no change" in console.getvalue()
+
+
 def test_invalid_json_and_hallucinated_api_are_fed_back(doc):
     agent, llm = agent_for({
         "planner": ["I think we should add a paragraph", plan("Insert 'Thanks.' at the end."), DONE],

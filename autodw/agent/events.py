@@ -93,7 +93,9 @@ class ConsoleReporter:
         status = {"done": "done", "step_limit": "STOPPED: step limit reached",
                   "call_limit": "STOPPED: LLM call limit reached", "error": "FAILED",
                   "internal_error": "INTERNAL ERROR (a bug in autodw)"}.get(d["status"], d["status"])
+        lost = d.get("steps_not_kept") or []
         self._p(f"  -> {status} after {d['steps']} step(s), {d['api_calls']} API call(s), {d['seconds']:.1f} s"
+                + (f"; step {', '.join(map(str, lost))} kept no change" if lost else "")
                 + (f": {d['error']}" if d.get("error") else ""))
 
     def _on_run_end(self, d: dict[str, Any]) -> None:

@@ -191,6 +191,7 @@ class Agent:
         finally:
             record.seconds = time.perf_counter() - start
             self._emit("instruction_end", {"status": record.status, "steps": len(record.steps), "error": record.error,
+                                           "steps_not_kept": record.steps_not_kept(),
                                            "api_calls": record.api_calls, "seconds": record.seconds,
                                            "accepted_calls": record.accepted_calls()})
 

@@ -73,6 +73,11 @@ class InstructionResult:
         """Executed API calls, rolled-back ones included."""
         return sum(1 for s in self.steps for a in s.attempts if a.api is not None and (a.ok or a.error))
 
+    def steps_not_kept(self) -> list[int]:
+        """The steps whose every call failed or was rolled back: their work is not in the document (a planner that
+        then says "done" may have done it in a later step, or not). Redundant steps (finished work) aside."""
+        return [s.number for s in self.steps if s.accepted is None and not s.redundant]
+
     def accepted_calls(self) -> list[tuple[str, dict[str, Any]]]:
         """The API calls that stayed in the document, in order."""
         return [(s.accepted.api, s.accepted.args) for s in self.steps if s.accepted and s.accepted.api]
@@ -109,6 +114,6 @@ class RunResult:
             "total_tokens": self.total_usage.total_tokens,
             "llm_calls": self.total_usage.calls,
             "instructions": [{"instruction": i.instruction, "status": i.status, "error": i.error,
-                              "seconds": round(i.seconds, 2), "api_calls": i.api_calls,
+                              "steps_not_kept": i.steps_not_kept(), "seconds": round(i.seconds, 2), "api_calls": i.api_calls,
                               "steps": [asdict(s) for s in i.steps]} for i in self.instructions],
         }
