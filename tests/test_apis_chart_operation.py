@@ -232,3 +232,23 @@ def test_column_and_pie_charts_render():
     words = pdf.text.split()
     for expected in ("Regional", "Revenue", "Q1", "Q2", "Q3", "North", "South", "Market", "Share", "Alpha", "Beta", "Gamma"):
         assert expected in words, expected
+
+
+def test_every_chart_type_inserted_or_changed_to_adds_no_open_xml_error():
+    """openxml-audit (the independent validator) on a chart of every type, inserted and changed to: python-pptx's
+    doughnut and area writers give c:roundedCorners already, and a second one made Word repair the file."""
+    from autodw.apis.ooxml.charts import CHART_TYPES
+    from autodw.validation import added, validate_all
+
+    outputs = []
+    for kind in CHART_TYPES:
+        doc = WordDocument.open(EXAMPLES / "report.docx")
+        data = {**SALES, "categories": [1, 2, 3]} if kind == "scatter" else SALES  # scatter: numeric x values
+        execute(doc, "insert_chart", {"chart_type": kind, **data, "position": "end"})
+        part = etree.fromstring(_chart_part(doc).blob)
+        assert len(part.findall(f"{{{C}}}roundedCorners")) == 1, kind
+        execute(doc, "change_chart_type", {"chart": "chart1", "chart_type": "column" if kind != "column" else "area"})
+        outputs.append(doc.to_bytes())
+    original, *edited = validate_all([(EXAMPLES / "report.docx").read_bytes(), *outputs], workers=2)
+    for kind, findings in zip(CHART_TYPES, edited):
+        assert [str(f) for f in added(original, findings) if f.is_error] == [], kind

@@ -124,9 +124,14 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     if len(cs.chart.plotArea.sers) < len(data):  # the pie writer keeps only the first series: keep them all
         replace_data(cs, kind, data)
     _unsigned_axis_ids(cs)
-    rounded = etree.Element(qn("c:roundedCorners"))
+    for ser in [s for radar in cs.iter(qn("c:radarChart")) for s in radar.findall(qn("c:ser"))]:
+        for smooth in ser.findall(qn("c:smooth")):  # python-pptx's radar writer gives it; a radar series has none
+            ser.remove(smooth)
+    rounded = cs.find(qn("c:roundedCorners"))  # some of python-pptx's writers (doughnut, area) give it already
+    if rounded is None:
+        rounded = etree.Element(qn("c:roundedCorners"))
+        insert_in_order(cs, rounded, _CHART_SPACE_ORDER)
     rounded.set("val", "0")
-    insert_in_order(cs, rounded, _CHART_SPACE_ORDER)
     Chart(cs, None).font.size = Pt(10)
     set_title(cs, title)
     set_legend(cs, legend)
