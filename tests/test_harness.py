@@ -673,3 +673,45 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     # the oracle validator is certain (confidence 1): the threshold changes nothing
     assert len({(r["iacc"], r["caught"], r["false_rejections"]) for r in rows}) == 1
     assert (tmp_path / "sweep.png").stat().st_size > 1000 and "| threshold" in result.stdout
+
+
+def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):
+    """An older judge (simulated: it fails turn 2) stopped a session there; `rescore --rejudge` judges every saved output
+    again, records the judge version, names the flipped verdicts and the session to continue, which a rerun does."""
+    import autodw.eval.runner as runner
+    from autodw.eval.compare import compare
+    from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
+    from autodw.eval.runner import rescore
+
+    real = runner.judge
+    second = {s.instructions[1].text for s in MINI[:1]}
+
+    def older(expected, actual, *, instruction=None, **kw):
+        verdict = real(expected, actual, instruction=instruction, **kw)
+        return Verdict(False, [Difference("paragraph 1", "older judge: no")]) if instruction in second else verdict
+
+    monkeypatch.setattr(runner, "judge", older)
+    out = tmp_path / "run"
+    spec = RunSpec("oracle", "none", "mini", ["instruction", "session"], {}, 1, IDS, stop_at_failure=True)
+    before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
+    monkeypatch.setattr(runner, "judge", real)
+    (out / "run.json").write_text(json.dumps({**json.loads((out / "run.json").read_text()), "judge_version": 1}))
+    with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
+        Runner(spec, out, OracleSystem, word_check=False, progress=False)
+    (tmp_path / "new").mkdir()
+    _run(tmp_path / "new", OracleSystem, modes=("instruction",), limit=1)
+    with pytest.raises(ConfigError, match="judge version 1.*by 2"):
+        compare(out, tmp_path / "new")
+
+    done = rescore(out, rejudge=True, progress=False)
+    sid = MINI[0].session_id
+    assert sorted(done.flipped) == [f"{sid}#2 (session): failed -> passed", f"{sid}#2: failed -> passed"]
+    assert done.to_continue == [sid] and done.summary["judge_version"] == JUDGE_VERSION
+    assert done.summary["iacc"] == 1.0 and done.summary["partial_credit"] == 1.0
+    assert done.judged == len(MINI[0].instructions) + 2  # every instruction, and the two turns the session ran
+    record = json.loads((out / "instructions" / f"{sid}--2.json").read_text())
+    assert record["success"] and record["differences"] == [] and record["judge_version"] == JUDGE_VERSION
+    again = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()  # the session continues
+    assert again["sacc"] == 1.0 and again["sessions_stopped"] == 0 and again["complete"]
+    assert rescore(out, rejudge=True, progress=False).flipped == []  # the same judge: the same verdicts

@@ -201,13 +201,21 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def rescore_command(args: argparse.Namespace) -> int:
-    """``autodw bench rescore``: partial credit for the records of runs made before it; the summary rewritten."""
-    from autodw.eval.runner import add_partial_credit
+    """``autodw bench rescore``: partial credit for the records of runs made before it, or (``--rejudge``) every
+    output judged again by this autodw's judge; the summary rewritten."""
+    from autodw.eval.runner import rescore
 
     for run in args.runs:
-        summary = add_partial_credit(Path(run))
-        print(f"{run}: iACC {summary['iacc']}, partial credit {summary['partial_credit']} "
-              f"({summary['instructions']} instructions)")
+        done = rescore(Path(run), rejudge=args.rejudge)
+        summary = done.summary
+        print(f"{run}: {done.judged} output(s) judged; iACC {summary['iacc']}, partial credit "
+              f"{summary['partial_credit']} ({summary['instructions']} instructions), sACC {summary['sacc']} "
+              f"({summary['sessions']} sessions)")
+        if done.flipped:
+            print(f"  {len(done.flipped)} verdict(s) changed: " + "; ".join(done.flipped))
+        if done.to_continue:
+            print(f"  {len(done.to_continue)} session(s) stopped at a turn that now passes ({', '.join(done.to_continue)}): "
+                  "run the same `autodw bench run` command again to continue them")
     return 0
 
 
@@ -319,8 +327,11 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
                    help="also pair every run with this one (bench compare): an ablation table")
     p.set_defaults(handler=lazy("autodw.eval.cli:report_command"))
 
-    p = bench_sub.add_parser("rescore", help="add partial credit to the records of runs made before it")
+    p = bench_sub.add_parser("rescore", help="add partial credit to the records of runs made before it; with "
+                                             "--rejudge, judge every saved output again with this autodw's judge")
     p.add_argument("runs", nargs="+", metavar="DIR")
+    p.add_argument("--rejudge", action="store_true",
+                   help="judge every output again (a run judged by an older judge version; the records are rewritten)")
     p.set_defaults(handler=lazy("autodw.eval.cli:rescore_command"))
 
     p = bench_sub.add_parser("compare", help="run B against run A on the instructions both finished: iACC with "

@@ -56,6 +56,10 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     spec_b, b = _records(run_b)
     if spec_a["split"] != spec_b["split"]:
         raise ConfigError(f"{run_a} ran on {spec_a['split']}, {run_b} on {spec_b['split']}: compare runs of one split")
+    versions = (spec_a.get("judge_version", 1), spec_b.get("judge_version", 1))
+    if versions[0] != versions[1]:
+        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: judge the "
+                          f"older again first (autodw bench rescore --rejudge RUN)")
     keys = [k for k in a if k in b]
     if not keys:
         raise ConfigError(f"{run_a} and {run_b} have no finished instruction in common")

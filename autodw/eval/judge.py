@@ -37,6 +37,9 @@ from autodw.eval.canonical import Prepared, Source, formatting, prepare
 from autodw.state.effective import VISIBLE_ON_SPACES, dominant_format, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
+JUDGE_VERSION = 2
+"""Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
+versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again."""
 
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5

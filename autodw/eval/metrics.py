@@ -199,7 +199,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
 
     summary: dict[str, Any] = {
         "system": spec["system"], "llm": spec["llm"], "split": spec["split"], "modes": spec["modes"],
-        "options": spec.get("options", {}),
+        "options": spec.get("options", {}), "judge_version": spec.get("judge_version", 1),
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
         "partial_credit_missing": sum(1 for r in ins if r.get("partial_credit") is None), "sacc": _share(all(t["success"] for t in s) for s in ses),

@@ -33,7 +33,7 @@ from autodw.document import WordDocument
 from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
 from autodw.errors import ConfigError, OutputPathError
 from autodw.eval.canonical import prepare
-from autodw.eval.judge import Difference, Verdict, judge
+from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
 from autodw.eval.metrics import (instruction_path, instruction_records, read_json, session_finished, session_turns,
                                  summarize)
@@ -58,6 +58,7 @@ class RunSpec:
     sessions: list[str] | None = None  # only these sessions (ids), in split order
     stop_at_failure: bool = False  # session mode: a session ends at its first failed turn
     instructions: list[str] | None = None  # instruction mode: only these instructions (keys "SID#T") of the sessions
+    judge_version: int = JUDGE_VERSION  # every record of a run is judged by one version of the judge
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -175,7 +176,11 @@ class Runner:
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
-            found = {"stop_at_failure": False, **read_json(path)}
+            found = {"stop_at_failure": False, "judge_version": 1, **read_json(path)}  # runs before either setting
+            if found["judge_version"] != wanted["judge_version"]:
+                raise ConfigError(f"{self.out} was judged by judge version {found['judge_version']}, this autodw's is "
+                                  f"{JUDGE_VERSION}: judge its records again first (autodw bench rescore --rejudge "
+                                  f"{self.out}), then resume it")
             if "session" not in wanted["modes"]:  # a setting of session mode: the recorded one stays
                 wanted["stop_at_failure"] = found["stop_at_failure"]
             elif not (self.out / "sessions").is_dir():  # no session turn yet: the new setting holds
@@ -324,17 +329,8 @@ class Runner:
         seconds = time.perf_counter() - start
         after = doc.to_bytes()
         write_atomically(output, after)
-        judge_error = word_error = None
-        try:
-            expected = prepare(session.expected_document(ins.turn))
-            verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text,
-                            initial=session.initial_document(ins.turn) if ins.free_text else None)
-            changes = None if initial is None or verdict.equivalent else partial_credit(
-                expected, initial(), instruction=ins.text, free_text=ins.free_text, end=verdict.differences)
-        except Exception as exc:  # noqa: BLE001 - an output the judge cannot read fails, the run goes on
-            judge_error = f"{type(exc).__name__}: {exc}"
-            verdict, changes = Verdict(False, [Difference("document", f"not judged: {judge_error}")]), None
-        word = None
+        judged = judge_output(session, ins, doc, initial)
+        word = word_error = None
         if before is not None:
             try:
                 word = [] if after == before else self.word_check.added(before, after)
@@ -344,41 +340,85 @@ class Runner:
         return {
             "key": ins.key, "session_id": ins.session_id, "turn": ins.turn, "instruction": ins.text,
             "language": ins.language, "difficulty": ins.difficulty, "free_text": ins.free_text, "gold_calls": len(ins.gold),
-            "status": result.status, "error": result.error, "success": verdict.equivalent,
-            "partial_credit": 1.0 if verdict.equivalent else 0.0 if judge_error else changes.score if changes else None,
-            "changes": changes.to_dict() if changes else None,
-            "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
-            "n_differences": len(verdict.differences) if verdict.count is None else verdict.count,
+            "status": result.status, "error": result.error, **judged,
             "api_calls": result.api_calls, "llm_calls": sum(u["calls"] for u in usage.values()),
             "prompt_tokens": sum(u["prompt_tokens"] for u in usage.values()),
             "completion_tokens": sum(u["completion_tokens"] for u in usage.values()),
             "usage": usage, "seconds": round(seconds, 3),
             "recalled_seconds": round(sum(u.get("recalled_seconds", 0.0) for u in usage.values()), 3),
             "calls": result.calls, "faults": result.faults,
-            "judge_error": judge_error, "word_errors_added": word, "word_check_error": word_error, "output": output.name, "trace": trace.name if trace.is_file() else None,
+            "word_errors_added": word, "word_check_error": word_error, "output": output.name, "trace": trace.name if trace.is_file() else None,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S"), "pid": os.getpid(),
         }
 
 
-def add_partial_credit(out: Path, progress: bool = True) -> dict[str, Any]:
-    """Give the instruction records of run folder `out` that have none (runs from before partial credit) their
-    partial credit, from the saved outputs; rewrite ``summary.json``. Returns the summary."""
+def judge_output(session: Session, ins: Instruction, doc: WordDocument,
+                 initial: Callable[[], WordDocument] | None = None) -> dict[str, Any]:
+    """The record fields of the judge's verdict on `doc` as the output of `ins`: ``success``, ``partial_credit`` and
+    ``changes`` (with `initial`, the document before the instruction; else None), ``differences`` (the first
+    SHOWN_DIFFERENCES), ``n_differences``, ``judge_error`` (an output the judge cannot read fails, the run goes on)
+    and ``judge_version``."""
+    judge_error = None
+    try:
+        expected = prepare(session.expected_document(ins.turn))
+        verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text,
+                        initial=session.initial_document(ins.turn) if ins.free_text else None)
+        changes = None if initial is None or verdict.equivalent else partial_credit(
+            expected, initial(), instruction=ins.text, free_text=ins.free_text, end=verdict.differences)
+    except Exception as exc:  # noqa: BLE001 - an output the judge cannot read fails, the run goes on
+        judge_error = f"{type(exc).__name__}: {exc}"
+        verdict, changes = Verdict(False, [Difference("document", f"not judged: {judge_error}")]), None
+    return {
+        "success": verdict.equivalent,
+        "partial_credit": 1.0 if verdict.equivalent else 0.0 if judge_error else changes.score if changes else None,
+        "changes": changes.to_dict() if changes else None,
+        "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
+        "n_differences": len(verdict.differences) if verdict.count is None else verdict.count,
+        "judge_error": judge_error, "judge_version": JUDGE_VERSION,
+    }
+
+
+@dataclass
+class Rescored:
+    """What ``bench rescore`` did to a run folder."""
+
+    summary: dict[str, Any]
+    judged: int = 0  # records judged again (or given their partial credit)
+    flipped: list[str] = field(default_factory=list)  # records whose success changed: "SID#T: failed -> passed"
+    to_continue: list[str] = field(default_factory=list)  # sessions stopped at a turn that now passes
+
+
+def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored:
+    """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs;
+    with `rejudge`, judge every saved output (instructions and session turns) again with this autodw's judge, and
+    record its version in ``run.json``. ``summary.json`` is rewritten."""
     from tqdm import tqdm
 
     out = Path(out)
     recorded, sessions = recorded_run(out)
     units = {i.key: (s, i) for s in sessions for i in s.instructions}
-    for record in tqdm(instruction_records(out, sessions), desc="partial credit", unit="instruction",
-                       disable=not progress):
-        if "partial_credit" in record:
-            continue
+    done = Rescored(summary={})
+    todo: list[tuple[Path, dict[str, Any], bool]] = [  # (record path, record, teacher-forced)
+        (instruction_path(out, units[r["key"]][1]), r, True) for r in instruction_records(out, sessions)
+        if rejudge or "partial_credit" not in r]
+    if rejudge:
+        todo += [(out / "sessions" / s.session_id / f"turn-{t['turn']}.json", t, False)
+                 for s in sessions for t in session_turns(out, s)]
+    for path, record, forced in tqdm(todo, desc="judging", unit="output", disable=not progress):
         session, ins = units[record["key"]]
-        changes = None if record["success"] else partial_credit(
-            session.expected_document(ins.turn), session.initial_document(ins.turn),
-            WordDocument.open(out / "instructions" / record["output"]), instruction=ins.text, free_text=ins.free_text)
-        record["partial_credit"] = 1.0 if record["success"] else changes.score
-        record["changes"] = changes.to_dict() if changes else None
-        write_json(instruction_path(out, ins), record)
-    summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
-    write_json(out / "summary.json", summary)
-    return summary
+        output = WordDocument.open(path.parent / record["output"])
+        judged = judge_output(session, ins, output, (lambda: session.initial_document(ins.turn)) if forced else None)
+        if judged["success"] != record["success"]:
+            done.flipped.append(f"{record['key']}{'' if forced else ' (session)'}: "
+                                f"{'passed' if record['success'] else 'failed'} -> {'passed' if judged['success'] else 'failed'}")
+        write_json(path, {**record, **judged})
+        done.judged += 1
+    if rejudge:
+        write_json(out / "run.json", {**recorded, "judge_version": JUDGE_VERSION})
+        recorded = read_json(out / "run.json")
+        stop = recorded.get("stop_at_failure", False)
+        done.to_continue = [s.session_id for s in sessions if stop and (turns := session_turns(out, s))
+                            and len(turns) < len(s.instructions) and turns[-1]["success"]]
+    done.summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
+    write_json(out / "summary.json", done.summary)
+    return done
