@@ -131,6 +131,14 @@ def test_colour_synonyms_need_the_instruction_to_name_the_colour():
     ("red", ["FF0000", "C00000", "E74C3C"], ["FFC000", "FFC0CB", "7030A0"]),
     ("green", ["00B050", "00FF00", "006400", "92D050"], ["0070C0", "FFFF00", "008080"]),
     ("gray", ["808080", "C0C0C0", "D9D9D9", "A6A6A6"], ["000000", "FFFFFF", "0070C0"]),
+    # light and pale names: Word's Office-theme tints (Lighter 80%/60%/40%) and web colours of that name
+    ("light blue", ["DDEBF7", "BDD7EE", "9BC2E6", "D9E1F2", "B4C6E7", "8EA9DB", "ADD8E6", "87CEEB", "00B0F0"],
+     ["0070C0", "0000FF", "E2EFDA", "EDEDED", "FFF2CC"]),
+    ("light green", ["E2EFDA", "C6E0B4", "A9D08E", "90EE90", "98FB98", "C6EFCE", "92D050"],
+     ["DDEBF7", "FFF2CC", "EDEDED", "D9D9D9", "006400"]),
+    ("pale yellow", ["FFF2CC", "FFE699", "FFD966", "FFFFE0", "FFFF99"], ["E2EFDA", "FCE4D6", "FFFFFF", "EDEDED"]),
+    ("light orange", ["FCE4D6", "F8CBAD", "F4B084"], ["FFF2CC", "FFC000", "E2EFDA"]),
+    ("light gray", ["EDEDED", "DBDBDB", "C9C9C9", "D9D9D9", "F2F2F2"], ["E2EFDA", "DDEBF7", "FFF2CC", "FFFFFF"]),
 ])
 def test_named_colour_ranges(name, inside, outside):
     r = colour_ranges()[name]
@@ -146,10 +154,28 @@ def test_every_colour_name_the_apis_accept_is_in_its_own_range():
         assert colour_ranges()[names[0]].contains(hex_rgb), (word, hex_rgb, names)
 
 
+@pytest.mark.parametrize("instruction, expected, others", [
+    ("shade the row in pale yellow", "FFF2CC", ["FFFF99", "FFE699", "FFFFE0"]),
+    ("把该行设为淡黄色底纹", "FFF2CC", ["FFFF99"]),
+    ("shade the row in light green", "E2EFDA", ["C6EFCE", "90EE90", "C6E0B4"]),
+    ("把该行设为浅绿色底纹", "E2EFDA", ["C6EFCE", "90EE90"]),
+    ("shade the row in light blue", "DDEBF7", ["ADD8E6", "BDD7EE"]),
+])
+def test_a_fill_named_light_or_pale_accepts_other_tints_of_that_name(instruction, expected, others):
+    """DWBench's fills (Word's theme tints) against what an agent may pick for the same words."""
+    def shaded(fill):
+        return edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": fill}))
+    gold = shaded(expected)
+    for other in others:
+        assert judge(gold, shaded(other), instruction=instruction).equivalent, other
+    assert not judge(gold, shaded("D9D9D9"), instruction=instruction).equivalent  # light grey is not of that name
+
+
 def test_colour_names_in_instructions():
     assert colour_names_in("Make the title dark blue and the heading red") == ["dark blue", "red"]
     assert colour_names_in("Reduce the size; credit the author") == []  # whole words only
     assert colour_names_in("把标题改成深蓝色") == ["dark blue"]
+    assert colour_names_in("a pale yellow fill") == ["pale yellow"] and colour_names_in("淡黄色底纹") == ["pale yellow"]
     assert colour_names_in(None) == []
 
 

@@ -21,7 +21,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
-| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
+| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
 """
 
