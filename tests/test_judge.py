@@ -171,6 +171,20 @@ def test_a_fill_named_light_or_pale_accepts_other_tints_of_that_name(instruction
     assert not judge(gold, shaded("D9D9D9"), instruction=instruction).equivalent  # light grey is not of that name
 
 
+def test_black_accepts_a_near_black_against_the_automatic_colour():
+    auto = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "color": "000000"}))  # stored as automatic
+    near_black = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "color": "0D0D0D"}))
+    assert judge(auto, near_black, instruction="make the first paragraph black").equivalent
+    assert judge(near_black, auto, instruction="把第一段设为黑色").equivalent
+    assert not judge(auto, near_black).equivalent  # no colour named: no tolerance
+    assert not judge(auto, near_black, instruction="make the first paragraph dark blue").equivalent
+    grey = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "color": "404040"}))
+    assert not judge(auto, grey, instruction="make the first paragraph black").equivalent
+    no_fill = edited(REPORT)  # a missing fill is no fill, not black
+    black_fill = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "0D0D0D"}))
+    assert not judge(no_fill, black_fill, instruction="shade the first paragraph black").equivalent
+
+
 def test_colour_names_in_instructions():
     assert colour_names_in("Make the title dark blue and the heading red") == ["dark blue", "red"]
     assert colour_names_in("Reduce the size; credit the author") == []  # whole words only

@@ -21,7 +21,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
-| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
+| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
 """
 
@@ -44,6 +44,7 @@ LINE_TOLERANCE = 0.01
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
+_AUTO_COLOUR = "000000"  # an automatic colour, for the named-colour tolerance (a missing fill is no fill: not this)
 _SNIPPET = 40
 _LISTED = 5  # stretches of text named in one difference
 
@@ -273,8 +274,11 @@ class _Comparer:
         """Equal up to the tolerances that apply to `key`."""
         if e == a:
             return True
-        if key in _COLOUR_KEYS and isinstance(e, str) and isinstance(a, str):
-            return same_named_colour(e, a, list(self.ctx.colour_names)) is not None
+        if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
+            if key == "color":  # automatic (none) text and line colour is black: "black" accepts 0D0D0D for it
+                e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
+            return isinstance(e, str) and isinstance(a, str) and \
+                same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
                 PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
