@@ -44,6 +44,11 @@ class ColourRange:
         hsv = _hsv(hex_rgb)
         return hsv is not None and any(box.contains(*hsv) for box in self.boxes)
 
+    def size(self) -> float:
+        """The HSV volume the name covers (degrees x saturation x value): smaller is more specific."""
+        return sum(sum(hi - lo for lo, hi in b.hue or ((0, 360),)) * (b.saturation[1] - b.saturation[0]) *
+                   (b.value[1] - b.value[0]) for b in self.boxes)
+
 
 def _box(d: dict) -> HsvBox:
     return HsvBox(tuple(tuple(r) for r in d.get("hue", [])), tuple(d["saturation"]), tuple(d["value"]))
@@ -75,6 +80,17 @@ def colour_names_in(text: str | None) -> list[str]:
         name = owner[m.group(0).lower()]
         if name not in names:
             names.append(name)
+    return names
+
+
+def names_of(hex_rgb: str | None, limit: int = 2) -> list[str]:
+    """The names whose ranges hold `hex_rgb`, most specific (smallest range) first, without a name that is the
+    last word of one listed ("blue" after "dark blue"), at most `limit`: a short label for people."""
+    ranges = [r for r in colour_ranges().values() if r.contains(hex_rgb)]
+    names: list[str] = []
+    for r in sorted(ranges, key=lambda r: r.size()):
+        if len(names) < limit and not any(n.split()[-1] == r.name for n in names):
+            names.append(r.name)
     return names
 
 

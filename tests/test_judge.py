@@ -15,7 +15,7 @@ from autodw.errors import ConfigError, DocumentError
 from autodw.colours import colour_names_in, colour_ranges
 from autodw.eval.judge import align, judge
 from autodw.state import extract_state
-from autodw.units import NAMED_COLORS
+from autodw.units import NAMED_COLORS, color_name
 from autodw.xml import qn
 
 from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
@@ -120,7 +120,7 @@ def test_colour_synonyms_need_the_instruction_to_name_the_colour():
     assert judge(blue1, blue2, instruction="把标题设为蓝色").equivalent
     d = only(judge(blue1, blue2))  # no instruction: no tolerance
     assert d.where == 'paragraph "Quarterly Sales Report" (p1)'
-    assert d.what == "color: expected 0000FF (near navy), actual 0070C0 (blue)"
+    assert d.what == "color: expected 0000FF (blue), actual 0070C0 (blue)"
     d = only(judge(blue1, green, instruction="Make the title blue"))
     assert "0000FF" in d.what and "00B050" in d.what
     assert not judge(blue1, blue2, instruction="Make the title green").equivalent
@@ -133,7 +133,7 @@ def test_colour_synonyms_need_the_instruction_to_name_the_colour():
     ("gray", ["808080", "C0C0C0", "D9D9D9", "A6A6A6"], ["000000", "FFFFFF", "0070C0"]),
     # light and pale names: Word's Office-theme tints (Lighter 80%/60%/40%) and web colours of that name
     ("light blue", ["DDEBF7", "BDD7EE", "9BC2E6", "D9E1F2", "B4C6E7", "8EA9DB", "ADD8E6", "87CEEB", "00B0F0"],
-     ["0070C0", "0000FF", "E2EFDA", "EDEDED", "FFF2CC"]),
+     ["0070C0", "0000FF", "4F81BD", "E2EFDA", "EDEDED", "FFF2CC"]),
     ("light green", ["E2EFDA", "C6E0B4", "A9D08E", "90EE90", "98FB98", "C6EFCE", "92D050"],
      ["DDEBF7", "FFF2CC", "EDEDED", "D9D9D9", "006400"]),
     ("pale yellow", ["FFF2CC", "FFE699", "FFD966", "FFFFE0", "FFFF99"], ["E2EFDA", "FCE4D6", "FFFFFF", "EDEDED"]),
@@ -183,6 +183,15 @@ def test_black_accepts_a_near_black_against_the_automatic_colour():
     no_fill = edited(REPORT)  # a missing fill is no fill, not black
     black_fill = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "0D0D0D"}))
     assert not judge(no_fill, black_fill, instruction="shade the first paragraph black").equivalent
+
+
+def test_colours_are_labelled_by_the_named_ranges_they_fall_in():
+    pale = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "FFFF99"}))
+    green = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "E2EFDA"}))
+    assert only(judge(pale, green)).what == "shading: expected FFFF99 (pale yellow), actual E2EFDA (light green)"
+    assert color_name("1F4E79") == "dark blue" and color_name("00B0F0") == "light blue"  # not "blue" as well
+    assert color_name("FFC000") == "gold or orange"  # in two ranges: both, the smaller first
+    assert color_name("7F8FA0") == "near gray"  # in no range: the nearest named colour
 
 
 def test_colour_names_in_instructions():
@@ -429,7 +438,7 @@ def test_cli(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["equivalent"] is False
     assert out["differences"] == [{"where": 'paragraph "Quarterly Sales Report" (p1)',
-                                   "what": "color: expected 17365D (near darkblue), actual 0070C0 (blue)"}]
+                                   "what": "color: expected 17365D (dark blue), actual 0070C0 (blue)"}]
     blue = tmp_path / "blue.docx"
     edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0000FF"})).save(blue)
     assert main(["judge", str(blue), str(actual), "--instruction", "Make the title blue"]) == 0

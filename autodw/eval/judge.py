@@ -4,7 +4,8 @@
 their elements by content (never by id: two files number their elements independently), compares
 them and returns a :class:`Verdict` whose differences each say *where* (the element described by
 its text, e.g. ``paragraph "Quarterly results..." (p4)`` or ``table 1 "Region | Q1" row 3 cell 2``;
-ids are those of the expected document) and *what* (``bold: expected yes, actual no``).
+ids are those of the expected document) and *what* (``bold: expected yes, actual no``; colours labelled by the
+named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
 state); ``_Toc`` bookmarks (Word regenerates them); run splits; explicit values equal to the inherited
