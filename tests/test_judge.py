@@ -230,6 +230,40 @@ def test_free_text_with_the_initial_document_keeps_existing_texts_exact():
     assert not judge(REPORT, changed, free_text=True, initial=REPORT).equivalent  # p8's text was there before
 
 
+def test_free_text_does_not_cover_texts_the_instruction_dictates():
+    summary = "In short, sales grew in every region and the outlook for the next quarter remains positive."
+    other = "Overall, results were good across the regions this year."
+
+    def doc(title=None, cell=None, text=summary):
+        calls = [("insert_paragraph", {"position": {"after": "p39"}, "text": text})]
+        calls += [("set_paragraph_text", {"paragraph": "p1", "text": title})] if title else []
+        calls += [("set_cell_text", {"table": "t1", "row": 2, "col": 1, "text": cell})] if cell else []
+        return edited(REPORT, *calls)
+
+    gold = doc("Annual Report 2024", "105")
+    for instruction in ("Rename the title to 'Annual Report 2024', set the North Q2 cell to 105, and write a one-sentence "
+                        "summary after the methodology paragraph.",
+                        "把标题改为「Annual Report 2024」，北区第二季度单元格改为105，并在方法段后写一句总结",
+                        "Rename the title to “Annual Report 2024.”, set the North Q2 cell to 105 and add a summary"):
+        assert judge(gold, doc("Annual Report 2024", "105", other), instruction=instruction, free_text=True,
+                     initial=REPORT).equivalent  # the summary is free
+        v = judge(gold, doc("Annual Review 2024", "110", other), instruction=instruction, free_text=True, initial=REPORT)
+        assert [d.what for d in v.differences] == ['text: expected "Annual Report 2024", actual "Annual Review 2024"',
+                                                   'text: expected "105", actual "110"'], instruction
+    # left as they were: not written (the title is not quoted here)
+    v = judge(gold, doc(text=other), instruction="Retitle the report for 2024, update the North Q2 cell and add a summary",
+              free_text=True, initial=REPORT)
+    assert [d.what for d in v.differences] == ['text: expected "Annual Report 2024", actual "Quarterly Sales Report"',
+                                               'text: expected "105", actual "98"']
+    # a quoted part of a free text must be in the written one
+    mention = 'After the methodology paragraph, write a sentence that mentions "record growth".'
+    gold = doc(text="Sales saw record growth in every region this year.")
+    assert judge(gold, doc(text="Every region saw record growth in its sales."), instruction=mention, free_text=True,
+                 initial=REPORT).equivalent
+    assert not judge(gold, doc(text="Every region grew its sales strongly."), instruction=mention, free_text=True,
+                     initial=REPORT).equivalent
+
+
 # --- different, with the explanation -----------------------------------------------------------------------
 
 
