@@ -1,4 +1,5 @@
-"""Colour names as ranges: which hex colours a person would call "blue" (data: ``colour_names.json``).
+"""Colour names as ranges: which hex colours a person would call "blue" (data: ``colour_names.json``: one HSV box
+per name, or several under "ranges").
 
 Used by the judge's colour tolerance and the agent's rule checks: when an instruction names a colour in words, any
 colour of that name is accepted, e.g. "blue" accepts 0000FF and 0070C0 but not 00B050.
@@ -18,31 +19,47 @@ _HEX = re.compile(r"[0-9A-Fa-f]{6}")
 
 
 @dataclass(frozen=True)
-class ColourRange:
-    """One named colour: HSV hue ranges in degrees (empty: any hue), saturation and value bounds in [0, 1]."""
+class HsvBox:
+    """HSV hue ranges in degrees (empty: any hue), saturation and value bounds in [0, 1]."""
 
-    name: str
-    words: tuple[str, ...]
     hue: tuple[tuple[float, float], ...]
     saturation: tuple[float, float]
     value: tuple[float, float]
 
-    def contains(self, hex_rgb: str | None) -> bool:
-        """True if the RRGGBB colour `hex_rgb` is of this name."""
-        hsv = _hsv(hex_rgb)
-        if hsv is None:
-            return False
-        h, s, v = hsv
+    def contains(self, h: float, s: float, v: float) -> bool:
         return (not self.hue or any(lo <= h <= hi for lo, hi in self.hue)) and \
             self.saturation[0] <= s <= self.saturation[1] and self.value[0] <= v <= self.value[1]
 
 
+@dataclass(frozen=True)
+class ColourRange:
+    """One named colour: the words that name it and the HSV boxes its colours fall in (any of them)."""
+
+    name: str
+    words: tuple[str, ...]
+    boxes: tuple[HsvBox, ...]
+
+    def contains(self, hex_rgb: str | None) -> bool:
+        """True if the RRGGBB colour `hex_rgb` is of this name."""
+        hsv = _hsv(hex_rgb)
+        return hsv is not None and any(box.contains(*hsv) for box in self.boxes)
+
+    def size(self) -> float:
+        """The HSV volume the name covers (degrees x saturation x value): smaller is more specific."""
+        return sum(sum(hi - lo for lo, hi in b.hue or ((0, 360),)) * (b.saturation[1] - b.saturation[0]) *
+                   (b.value[1] - b.value[0]) for b in self.boxes)
+
+
+def _box(d: dict) -> HsvBox:
+    return HsvBox(tuple(tuple(r) for r in d.get("hue", [])), tuple(d["saturation"]), tuple(d["value"]))
+
+
 @lru_cache(maxsize=1)
 def colour_ranges() -> dict[str, ColourRange]:
-    """Name -> range, from the data file."""
+    """Name -> range, from the data file (a name's box, or its list of boxes under "ranges")."""
     data = json.loads(_DATA.read_text(encoding="utf-8"))["names"]
-    return {name: ColourRange(name, tuple(d["words"]), tuple(tuple(r) for r in d.get("hue", [])),
-                              tuple(d["saturation"]), tuple(d["value"])) for name, d in data.items()}
+    return {name: ColourRange(name, tuple(d["words"]), tuple(_box(b) for b in d.get("ranges", [d])))
+            for name, d in data.items()}
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +80,17 @@ def colour_names_in(text: str | None) -> list[str]:
         name = owner[m.group(0).lower()]
         if name not in names:
             names.append(name)
+    return names
+
+
+def names_of(hex_rgb: str | None, limit: int = 2) -> list[str]:
+    """The names whose ranges hold `hex_rgb`, most specific (smallest range) first, without a name that is the
+    last word of one listed ("blue" after "dark blue"), at most `limit`: a short label for people."""
+    ranges = [r for r in colour_ranges().values() if r.contains(hex_rgb)]
+    names: list[str] = []
+    for r in sorted(ranges, key=lambda r: r.size()):
+        if len(names) < limit and not any(n.split()[-1] == r.name for n in names):
+            names.append(r.name)
     return names
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from autodw.colours import names_of
 from autodw.errors import ArgumentError
 
 EMU_PER = {"cm": 360000, "mm": 36000, "in": 914400, "pt": 12700, "px": 9525}
@@ -37,14 +38,18 @@ def points(value: str, what: str = "length") -> float:
 
 
 def color_name(hex_rgb: str) -> str | None:
-    """The name of a hex colour for people and validators: the exact name, or "near NAME" for the closest
-    named colour; None if `hex_rgb` is not RRGGBB."""
+    """The name of a hex colour for people and validators: the names whose ranges in ``colour_names.json`` hold it
+    (at most two, most specific first: "dark blue", "gold or orange"), else "near NAME" for the closest of
+    NAMED_COLORS; None if `hex_rgb` is not RRGGBB."""
     if not re.fullmatch(r"[0-9A-Fa-f]{6}", str(hex_rgb)):
         return None
+    names = names_of(hex_rgb.upper())
+    if names:
+        return " or ".join(names)
     rgb = [int(hex_rgb[i:i + 2], 16) for i in (0, 2, 4)]
-    distance, name = min((sum((a - int(h[i:i + 2], 16)) ** 2 for a, i in zip(rgb, (0, 2, 4))), n)
-                         for n, h in NAMED_COLORS.items() if n not in ("grey", "lightgrey"))
-    return name if distance == 0 else f"near {name}"
+    _, name = min((sum((a - int(h[i:i + 2], 16)) ** 2 for a, i in zip(rgb, (0, 2, 4))), n)
+                  for n, h in NAMED_COLORS.items() if n not in ("grey", "lightgrey"))
+    return f"near {name}"
 
 
 def hex_color(value: str, what: str = "colour") -> str:

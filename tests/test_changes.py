@@ -196,7 +196,8 @@ def test_colour_changes_are_named_for_the_validator():
     from autodw.units import color_name
     from autodw.change_summary import summarize_change
 
-    assert color_name("FF0000") == "red" and color_name("0070c0") == "blue" and color_name("FE0101") == "near red"
+    assert color_name("FF0000") == "red" and color_name("0070c0") == "blue" and color_name("FE0101") == "red"
+    assert color_name("7F8FA0") == "near gray"
     assert color_name("auto") is None
     change = {"structural": {}, "content": {}, "style": {}, "table": {}, "hyperlink": {},
               "format": {"runs": [{"paragraph": "p1", "start": 0, "end": 5, "text": "Title",

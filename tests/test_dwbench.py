@@ -185,3 +185,47 @@ def test_one_instruction_never_sets_the_same_property_twice():
     plain = touches(ctx, [Call("insert_page_numbers", {"section": "all", "where": "footer", "template": "{PAGE}"})])
     header = touches(ctx, [Call("set_header_footer", {"section": "all", "where": "header", "text": "Draft"})])
     assert roman & plain and not header & plain
+
+
+def _colour_pairs_in_edits() -> list[tuple[str, str]]:
+    """(name, value) pairs written inline in edits.py: 2-tuples of strings, a colour name and a colour value."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from autodw.colours import colour_names_in
+    from autodw.dwbench import edits
+    from autodw.units import NAMED_COLORS
+
+    def is_value(v):
+        return re.fullmatch(r"[0-9A-F]{6}", v) or v in NAMED_COLORS
+
+    pairs = []
+    for node in ast.walk(ast.parse(Path(edits.__file__).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2 and \
+                all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+            a, b = (e.value for e in node.elts)
+            if is_value(b) and colour_names_in(a):
+                pairs.append((a, b))
+            elif is_value(a) and colour_names_in(b):
+                pairs.append((b, a))
+    return pairs
+
+
+def test_every_colour_dwbench_names_is_of_that_name():
+    """The judge's named-colour tolerance accepts a colour of the instruction's name only if the gold colour is one:
+    every (name, value) the generator writes must fall in the range of the name its words map to."""
+    from autodw.colours import colour_names_in, colour_ranges
+    from autodw.dwbench.context import COLOURS, FILLS
+    from autodw.units import hex_color
+
+    inline = _colour_pairs_in_edits()
+    assert len(inline) >= 8, inline  # style_header's and italic_paragraph's, in both languages
+    pairs = [p for table in (COLOURS, FILLS) for lang in table.values() for p in lang] + inline
+    wrong = []
+    for name, value in pairs:
+        names = colour_names_in(name)
+        if len(names) != 1 or not colour_ranges()[names[0]].contains(hex_color(value)):
+            wrong.append((name, value, names))
+    assert wrong == []
+

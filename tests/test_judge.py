@@ -15,7 +15,7 @@ from autodw.errors import ConfigError, DocumentError
 from autodw.colours import colour_names_in, colour_ranges
 from autodw.eval.judge import align, judge
 from autodw.state import extract_state
-from autodw.units import NAMED_COLORS
+from autodw.units import NAMED_COLORS, color_name
 from autodw.xml import qn
 
 from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
@@ -120,7 +120,7 @@ def test_colour_synonyms_need_the_instruction_to_name_the_colour():
     assert judge(blue1, blue2, instruction="把标题设为蓝色").equivalent
     d = only(judge(blue1, blue2))  # no instruction: no tolerance
     assert d.where == 'paragraph "Quarterly Sales Report" (p1)'
-    assert d.what == "color: expected 0000FF (near navy), actual 0070C0 (blue)"
+    assert d.what == "color: expected 0000FF (blue), actual 0070C0 (blue)"
     d = only(judge(blue1, green, instruction="Make the title blue"))
     assert "0000FF" in d.what and "00B050" in d.what
     assert not judge(blue1, blue2, instruction="Make the title green").equivalent
@@ -131,6 +131,14 @@ def test_colour_synonyms_need_the_instruction_to_name_the_colour():
     ("red", ["FF0000", "C00000", "E74C3C"], ["FFC000", "FFC0CB", "7030A0"]),
     ("green", ["00B050", "00FF00", "006400", "92D050"], ["0070C0", "FFFF00", "008080"]),
     ("gray", ["808080", "C0C0C0", "D9D9D9", "A6A6A6"], ["000000", "FFFFFF", "0070C0"]),
+    # light and pale names: Word's Office-theme tints (Lighter 80%/60%/40%) and web colours of that name
+    ("light blue", ["DDEBF7", "BDD7EE", "9BC2E6", "D9E1F2", "B4C6E7", "8EA9DB", "ADD8E6", "87CEEB", "00B0F0"],
+     ["0070C0", "0000FF", "4F81BD", "E2EFDA", "EDEDED", "FFF2CC"]),
+    ("light green", ["E2EFDA", "C6E0B4", "A9D08E", "90EE90", "98FB98", "C6EFCE", "92D050"],
+     ["DDEBF7", "FFF2CC", "EDEDED", "D9D9D9", "006400"]),
+    ("pale yellow", ["FFF2CC", "FFE699", "FFD966", "FFFFE0", "FFFF99"], ["E2EFDA", "FCE4D6", "FFFFFF", "EDEDED"]),
+    ("light orange", ["FCE4D6", "F8CBAD", "F4B084"], ["FFF2CC", "FFC000", "E2EFDA"]),
+    ("light gray", ["EDEDED", "DBDBDB", "C9C9C9", "D9D9D9", "F2F2F2"], ["E2EFDA", "DDEBF7", "FFF2CC", "FFFFFF"]),
 ])
 def test_named_colour_ranges(name, inside, outside):
     r = colour_ranges()[name]
@@ -146,10 +154,51 @@ def test_every_colour_name_the_apis_accept_is_in_its_own_range():
         assert colour_ranges()[names[0]].contains(hex_rgb), (word, hex_rgb, names)
 
 
+@pytest.mark.parametrize("instruction, expected, others", [
+    ("shade the row in pale yellow", "FFF2CC", ["FFFF99", "FFE699", "FFFFE0"]),
+    ("把该行设为淡黄色底纹", "FFF2CC", ["FFFF99"]),
+    ("shade the row in light green", "E2EFDA", ["C6EFCE", "90EE90", "C6E0B4"]),
+    ("把该行设为浅绿色底纹", "E2EFDA", ["C6EFCE", "90EE90"]),
+    ("shade the row in light blue", "DDEBF7", ["ADD8E6", "BDD7EE"]),
+])
+def test_a_fill_named_light_or_pale_accepts_other_tints_of_that_name(instruction, expected, others):
+    """DWBench's fills (Word's theme tints) against what an agent may pick for the same words."""
+    def shaded(fill):
+        return edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": fill}))
+    gold = shaded(expected)
+    for other in others:
+        assert judge(gold, shaded(other), instruction=instruction).equivalent, other
+    assert not judge(gold, shaded("D9D9D9"), instruction=instruction).equivalent  # light grey is not of that name
+
+
+def test_black_accepts_a_near_black_against_the_automatic_colour():
+    auto = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "color": "000000"}))  # stored as automatic
+    near_black = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "color": "0D0D0D"}))
+    assert judge(auto, near_black, instruction="make the first paragraph black").equivalent
+    assert judge(near_black, auto, instruction="把第一段设为黑色").equivalent
+    assert not judge(auto, near_black).equivalent  # no colour named: no tolerance
+    assert not judge(auto, near_black, instruction="make the first paragraph dark blue").equivalent
+    grey = edited(REPORT, ("set_text_format", {"paragraphs": "p2", "color": "404040"}))
+    assert not judge(auto, grey, instruction="make the first paragraph black").equivalent
+    no_fill = edited(REPORT)  # a missing fill is no fill, not black
+    black_fill = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "0D0D0D"}))
+    assert not judge(no_fill, black_fill, instruction="shade the first paragraph black").equivalent
+
+
+def test_colours_are_labelled_by_the_named_ranges_they_fall_in():
+    pale = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "FFFF99"}))
+    green = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "E2EFDA"}))
+    assert only(judge(pale, green)).what == "shading: expected FFFF99 (pale yellow), actual E2EFDA (light green)"
+    assert color_name("1F4E79") == "dark blue" and color_name("00B0F0") == "light blue"  # not "blue" as well
+    assert color_name("FFC000") == "gold or orange"  # in two ranges: both, the smaller first
+    assert color_name("7F8FA0") == "near gray"  # in no range: the nearest named colour
+
+
 def test_colour_names_in_instructions():
     assert colour_names_in("Make the title dark blue and the heading red") == ["dark blue", "red"]
     assert colour_names_in("Reduce the size; credit the author") == []  # whole words only
     assert colour_names_in("把标题改成深蓝色") == ["dark blue"]
+    assert colour_names_in("a pale yellow fill") == ["pale yellow"] and colour_names_in("淡黄色底纹") == ["pale yellow"]
     assert colour_names_in(None) == []
 
 
@@ -179,6 +228,40 @@ def test_free_text_with_the_initial_document_keeps_existing_texts_exact():
     changed = edited(REPORT, ("set_paragraph_text", {"paragraph": "p8", "text": "Something else entirely, written here."}))
     assert judge(REPORT, changed, free_text=True).equivalent  # without the initial document: any text may be free
     assert not judge(REPORT, changed, free_text=True, initial=REPORT).equivalent  # p8's text was there before
+
+
+def test_free_text_does_not_cover_texts_the_instruction_dictates():
+    summary = "In short, sales grew in every region and the outlook for the next quarter remains positive."
+    other = "Overall, results were good across the regions this year."
+
+    def doc(title=None, cell=None, text=summary):
+        calls = [("insert_paragraph", {"position": {"after": "p39"}, "text": text})]
+        calls += [("set_paragraph_text", {"paragraph": "p1", "text": title})] if title else []
+        calls += [("set_cell_text", {"table": "t1", "row": 2, "col": 1, "text": cell})] if cell else []
+        return edited(REPORT, *calls)
+
+    gold = doc("Annual Report 2024", "105")
+    for instruction in ("Rename the title to 'Annual Report 2024', set the North Q2 cell to 105, and write a one-sentence "
+                        "summary after the methodology paragraph.",
+                        "把标题改为「Annual Report 2024」，北区第二季度单元格改为105，并在方法段后写一句总结",
+                        "Rename the title to “Annual Report 2024.”, set the North Q2 cell to 105 and add a summary"):
+        assert judge(gold, doc("Annual Report 2024", "105", other), instruction=instruction, free_text=True,
+                     initial=REPORT).equivalent  # the summary is free
+        v = judge(gold, doc("Annual Review 2024", "110", other), instruction=instruction, free_text=True, initial=REPORT)
+        assert [d.what for d in v.differences] == ['text: expected "Annual Report 2024", actual "Annual Review 2024"',
+                                                   'text: expected "105", actual "110"'], instruction
+    # left as they were: not written (the title is not quoted here)
+    v = judge(gold, doc(text=other), instruction="Retitle the report for 2024, update the North Q2 cell and add a summary",
+              free_text=True, initial=REPORT)
+    assert [d.what for d in v.differences] == ['text: expected "Annual Report 2024", actual "Quarterly Sales Report"',
+                                               'text: expected "105", actual "98"']
+    # a quoted part of a free text must be in the written one
+    mention = 'After the methodology paragraph, write a sentence that mentions "record growth".'
+    gold = doc(text="Sales saw record growth in every region this year.")
+    assert judge(gold, doc(text="Every region saw record growth in its sales."), instruction=mention, free_text=True,
+                 initial=REPORT).equivalent
+    assert not judge(gold, doc(text="Every region grew its sales strongly."), instruction=mention, free_text=True,
+                     initial=REPORT).equivalent
 
 
 # --- different, with the explanation -----------------------------------------------------------------------
@@ -389,7 +472,7 @@ def test_cli(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["equivalent"] is False
     assert out["differences"] == [{"where": 'paragraph "Quarterly Sales Report" (p1)',
-                                   "what": "color: expected 17365D (near darkblue), actual 0070C0 (blue)"}]
+                                   "what": "color: expected 17365D (dark blue), actual 0070C0 (blue)"}]
     blue = tmp_path / "blue.docx"
     edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0000FF"})).save(blue)
     assert main(["judge", str(blue), str(actual), "--instruction", "Make the title blue"]) == 0

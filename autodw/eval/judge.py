@@ -4,7 +4,8 @@
 their elements by content (never by id: two files number their elements independently), compares
 them and returns a :class:`Verdict` whose differences each say *where* (the element described by
 its text, e.g. ``paragraph "Quarterly results..." (p4)`` or ``table 1 "Region | Q1" row 3 cell 2``;
-ids are those of the expected document) and *what* (``bold: expected yes, actual no``).
+ids are those of the expected document) and *what* (``bold: expected yes, actual no``; colours labelled by the
+named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
 state); ``_Toc`` bookmarks (Word regenerates them); run splits; explicit values equal to the inherited
@@ -21,18 +22,20 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
-| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
-| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
+| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
+| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for texts already in the initial document, on either side (an existing text to keep, or one left as it was) |
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
+from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
 from autodw.state.effective import VISIBLE_ON_SPACES, dominant_format, segments
 from autodw.colours import colour_names_in, same_named_colour
@@ -47,7 +50,9 @@ LINE_TOLERANCE = 0.01
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
+_AUTO_COLOUR = "000000"  # an automatic colour, for the named-colour tolerance (a missing fill is no fill: not this)
 _SNIPPET = 40
+_END_PUNCTUATION = " \t.,;:!?。，；：！？"
 _LISTED = 5  # stretches of text named in one difference
 
 
@@ -91,13 +96,30 @@ class JudgeContext:
     colour_names: tuple[str, ...] = ()
     free_text: bool = False
     initial_texts: frozenset[str] | None = None
+    instruction: str = ""
+    quoted: tuple[str, ...] = ()  # the texts the instruction quotes ("...", '...', “...”, 「...」): dictated
 
     @classmethod
     def make(cls, instruction: str | None = None, free_text: bool = False, initial: Source | None = None) -> "JudgeContext":
         texts = None
         if initial is not None:
             texts = frozenset(_all_texts(prepare(initial).state))
-        return cls(tuple(colour_names_in(instruction)), free_text, texts)
+        return cls(tuple(colour_names_in(instruction)), free_text, texts, instruction or "",
+                   tuple(q.text for q in quotes(instruction or "")))
+
+    def dictates(self, e: str, a: str) -> bool:
+        """True if the instruction gives the expected text `e` word for word (quoted, or as it is: "set the cell to
+        105"), or quotes a part of it that the actual text `a` lacks."""
+        core = e.strip(_END_PUNCTUATION)
+        if not core:
+            return False
+        if any(core == q.strip(_END_PUNCTUATION) for q in self.quoted):
+            return True
+        word = re.compile(r"[A-Za-z0-9]")  # whole words in English; Chinese has no spaces to bound them
+        if re.search((r"(?<![A-Za-z0-9])" if word.match(core[0]) else "") + re.escape(core) +
+                     (r"(?![A-Za-z0-9])" if word.match(core[-1]) else ""), self.instruction):
+            return True
+        return any(q in e and q not in a for q in self.quoted)
 
 
 def judge(expected: Source, actual: Source, *, instruction: str | None = None, free_text: bool = False,
@@ -276,8 +298,11 @@ class _Comparer:
         """Equal up to the tolerances that apply to `key`."""
         if e == a:
             return True
-        if key in _COLOUR_KEYS and isinstance(e, str) and isinstance(a, str):
-            return same_named_colour(e, a, list(self.ctx.colour_names)) is not None
+        if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
+            if key == "color":  # automatic (none) text and line colour is black: "black" accepts 0D0D0D for it
+                e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
+            return isinstance(e, str) and isinstance(a, str) and \
+                same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
                 PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
@@ -310,7 +335,9 @@ class _Comparer:
         e, a = e.strip(), a.strip()
         if not self.ctx.free_text or not e or not a:
             return False
-        if self.ctx.initial_texts is not None and e in self.ctx.initial_texts:
+        if self.ctx.initial_texts is not None and (e in self.ctx.initial_texts or a in self.ctx.initial_texts):
+            return False  # an existing text to keep, or one left as it was (not written)
+        if self.ctx.dictates(e, a):
             return False
         return len(a) >= math.ceil(len(e) * FREE_TEXT_MIN_RATIO)
 
