@@ -423,3 +423,32 @@ def test_a_long_list_of_differences_is_cut_but_counted():
     verdict = judge(made("apples"), made("pears"))
     assert verdict.count == MAX_DIFFERENCES + 60 and len(verdict.differences) == MAX_DIFFERENCES + 1
     assert verdict.differences[-1].what == "60 more difference(s) not listed"
+
+
+# --- properties the state once left out ------------------------------------------------------------
+
+
+def _border(**args):
+    return ("set_paragraph_border", {"paragraphs": "p2", "sides": ["box"], **args})
+
+
+def test_paragraph_borders_are_compared_by_style_width_and_colour():
+    gold = edited(REPORT, _border(style="single", size_pt=1, color="0070C0"))
+    assert judge(gold, edited(REPORT, _border(style="single", size_pt=1, color="0070C0"))).equivalent
+    d = only(judge(gold, edited(REPORT, _border(style="double", size_pt=3, color="FF0000")),
+                   instruction="put a thin blue box around the first paragraph"))
+    assert d.where.endswith("(p2)")
+    assert d.what == ('border top/left/bottom/right style: expected "single", actual "double"; '
+                      "border top/left/bottom/right width: expected 1 pt, actual 3 pt; "
+                      "border top/left/bottom/right color: expected 0070C0 (blue), actual FF0000 (red)")
+    # the named-colour tolerance applies to border colours as to others; the width within an eighth of a point
+    assert judge(gold, edited(REPORT, _border(style="single", size_pt=1, color="0000FF")),
+                 instruction="put a thin blue box around the first paragraph").equivalent
+    assert not judge(gold, edited(REPORT, _border(style="single", size_pt=1, color="0000FF"))).equivalent
+    assert not judge(gold, edited(REPORT, _border(style="single", size_pt=1.5, color="0070C0"))).equivalent
+    # one side missing; an automatic colour is black
+    d = only(judge(edited(REPORT, _border(sides=["bottom"], size_pt=1.5, color="1F4E79")),
+                   edited(REPORT, _border(sides=["top"], size_pt=1.5, color="1F4E79"))))
+    assert "border top: expected none, actual single 1.5 pt 1F4E79" in d.what
+    assert "border bottom: expected single 1.5 pt 1F4E79" in d.what and d.what.endswith("actual none")
+    assert judge(edited(REPORT, _border(color="000000")), edited(REPORT, _border())).equivalent

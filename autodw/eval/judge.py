@@ -13,6 +13,9 @@ colour ``auto`` vs ``000000``; image file and drawing names; list numbering ids 
 and number format are compared); a header or footer linked to the previous section vs an identical
 copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
+Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
+leave out: each side of a paragraph border (style, width, colour).
+
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
 | tolerance | rule | applies |
@@ -21,6 +24,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
+| border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
 """
@@ -41,6 +45,7 @@ from autodw.units import color_name
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
 LINE_TOLERANCE = 0.01
+BORDER_TOLERANCE = 0.125  # paragraph border widths (pt): Word stores eighths of a point
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
@@ -277,7 +282,7 @@ class _Comparer:
             return same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
-                PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
+                BORDER_TOLERANCE if key == "width_pt" else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
             return all(self.same(k, e.get(k), a.get(k)) for k in set(e) | set(a))
@@ -297,6 +302,20 @@ class _Comparer:
             else:
                 out.append(f"{_label(path + (key,))}: expected {show(ev, key)}, actual {show(av, key)}")
         return out
+
+    def border_fields(self, e: dict[str, Any] | None, a: dict[str, Any] | None) -> list[str]:
+        """`what` parts for paragraph borders: each side's style, width and colour; sides with the same difference
+        named together ("border top/left/bottom/right color: ...")."""
+        e, a = e or {}, a or {}
+        by_what: dict[str, list[str]] = {}
+        for side in sorted(set(e) | set(a), key=lambda s: (_SIDES.index(s) if s in _SIDES else len(_SIDES), s)):
+            le, la = e.get(side), a.get(side)
+            if le is None or la is None:
+                by_what.setdefault(f": expected {_line(le)}, actual {_line(la)}", []).append(side)
+                continue
+            for part in self.fields(le, la, ("style", "width_pt", "color")):
+                by_what.setdefault(" " + part, []).append(side)
+        return [f"border {'/'.join(sides)}{what}" for what, sides in by_what.items()]
 
     def text_same(self, e: str, a: str) -> bool:
         """Equal after trimming the ends; or, for free text, a plausible written text (see the module docstring)."""
@@ -393,7 +412,8 @@ class _Comparer:
         if pe.get("style") != pa.get("style"):
             parts.append(f"style: expected {show(pe.get('style'))}, actual {show(pa.get('style'))}")
         fe, fa = self.fe.paragraph(pe), self.fa.paragraph(pa)
-        parts += self.fields(fe, fa, list(fe))
+        parts += self.fields(fe, fa, [k for k in fe if k != "border"])
+        parts += self.border_fields(fe.get("border"), fa.get("border"))
         later: list[tuple[str, str]] = []
         if free or (te.strip() != ta.strip() and _ratio(te, ta) < 0.5):  # other words: their format as a whole
             de, da = dominant_format(pe, self.fe), dominant_format(pa, self.fa)
@@ -728,6 +748,16 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+_SIDES = ("top", "left", "bottom", "right", "between", "bar")
+
+
+def _line(line: dict[str, Any] | None) -> str:
+    """A border line for a `what`: "single 1 pt 0070C0 (blue)", or none."""
+    if not line:
+        return "none"
+    width = f" {show(line['width_pt'], 'width_pt')}" if line.get("width_pt") is not None else ""
+    color = f" {show(line['color'], 'color')}" if line.get("color") else ""
+    return f"{line.get('style')}{width}{color}"
 
 
 def _trimmed(value: Any) -> Any:

@@ -149,7 +149,10 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             if fill not in (None, "auto"):
                 out["shading"] = fill.upper()
         elif tag == _PBDR:
-            out["border"] = sorted(etree.QName(b).localname for b in child)
+            sides = {etree.QName(b).localname: _paragraph_border(b) for b in child}
+            sides = {side: line for side, line in sorted(sides.items()) if line}
+            if sides:
+                out["border"] = sides
         elif tag == _BIDI and on_off(child):
             out["rtl"] = True
         elif tag == _TABS:
@@ -558,6 +561,22 @@ def _border(b: etree._Element) -> str:
     if color and color != "auto" and style not in ("none", "nil"):
         parts.append(color.upper())
     return " ".join(parts)
+
+
+def _paragraph_border(b: etree._Element) -> dict[str, Any] | None:
+    """One side of a paragraph border as {"style", "width_pt", "color"} (colour left out when automatic); None for
+    "none"/"nil" (no line)."""
+    style = wval(b) or "single"
+    if style in ("none", "nil"):
+        return None
+    line: dict[str, Any] = {"style": style}
+    size = b.get(qn("w:sz"))
+    if size and size.isdigit():
+        line["width_pt"] = int(size) / 8
+    color = b.get(qn("w:color"))
+    if color and color.lower() != "auto":
+        line["color"] = color.upper()
+    return line
 
 
 def _grid_before(trpr: etree._Element | None) -> int:
