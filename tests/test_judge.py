@@ -452,3 +452,21 @@ def test_paragraph_borders_are_compared_by_style_width_and_colour():
     assert "border top: expected none, actual single 1.5 pt 1F4E79" in d.what
     assert "border bottom: expected single 1.5 pt 1F4E79" in d.what and d.what.endswith("actual none")
     assert judge(edited(REPORT, _border(color="000000")), edited(REPORT, _border())).equivalent
+
+
+def test_a_comment_on_other_words_of_the_paragraph_differs():
+    comment = lambda match: ("insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": match}})  # noqa: E731
+    gold = edited(REPORT, comment("sales"))
+    assert judge(gold, edited(REPORT, comment("sales"))).equivalent
+    d = only(judge(gold, edited(REPORT, comment("report"))))
+    assert d.where.startswith('comment "Check this." in paragraph "This report summarises')
+    assert d.what == 'commented text: expected "sales", actual "report"'
+
+
+def test_a_note_mark_elsewhere_in_its_paragraph_differs():
+    note = lambda **at: ("insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", **at})  # noqa: E731
+    gold = edited(REPORT, note(offset=5))
+    assert judge(gold, edited(REPORT, note(offset=5))).equivalent
+    d = only(judge(gold, edited(REPORT, note())))
+    assert d.where.startswith('footnote "Unaudited figures." in paragraph "This report summarises')
+    assert d.what == 'reference mark: expected after "This ", actual after "... Revenue grew in every region."'

@@ -110,3 +110,15 @@ def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
                             "top": {"style": "single", "width_pt": 0.5}}
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["box"], "style": "none"})
     assert "border" not in next(p for p in extract_state(report)["paragraphs"] if p["id"] == "p2")
+
+
+def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(report):
+    from autodw.apis import execute
+    execute(report, "insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": "sales"}})
+    execute(report, "insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", "offset": 5})
+    s = extract_state(report)["interactive"]
+    assert next(c for c in s["comments"] if c["text"] == "Check this.")["commented_text"] == "sales"
+    assert next(n for n in s["footnotes"] if n["text"] == "Unaudited figures.")["offset"] == 5
+    text = render_state(extract_state(report))
+    assert "sales" not in text.split("COMMENTS:")[-1].split("\n")[0]  # the prompt shows neither (no growth)
+    assert "offset" not in text

@@ -14,7 +14,9 @@ and number format are compared); a header or footer linked to the previous secti
 copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
-leave out: each side of a paragraph border (style, width, colour).
+leave out: each side of a paragraph border (style, width, colour); the text a comment is on (not only its
+paragraph); where a footnote's or endnote's reference mark sits in its paragraph (the text before it, when both
+paragraphs have the same text).
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -255,6 +257,8 @@ class _Comparer:
         self.pdesc_a: dict[str, str] = {}
         self.cells_e: dict[str, dict[str, Any]] = {}  # cell paragraphs by id, described when needed
         self.cells_a: dict[str, dict[str, Any]] = {}
+        self.ptext_e: dict[str, str] = {}  # paragraph texts by id, body and cells
+        self.ptext_a: dict[str, str] = {}
         # with the same styles and defaults, paragraphs written identically look identical (a fast path)
         self.same_styles = exp.state["styles"] == act.state["styles"] and exp.paragraph_defaults == act.paragraph_defaults
 
@@ -344,6 +348,9 @@ class _Comparer:
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
                             cells[p["id"]] = p
+        for state, texts, cells in ((self.e, self.ptext_e, self.cells_e), (self.a, self.ptext_a, self.cells_a)):
+            texts.update({p["id"]: p["text"] for p in state["paragraphs"]})
+            texts.update({pid: p["text"] for pid, p in cells.items()})
 
     def describe_e(self, pid: str | None) -> str:
         if pid in self.cells_e:
@@ -667,15 +674,17 @@ class _Comparer:
                       ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
-        self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs")
-        self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), ())
-        self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), ())
+        self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs",
+                      check=self._commented_text)
+        self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), (), check=self._note_place)
+        self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), (), check=self._note_place)
         self._records("tracked change", ie["tracked_changes"], ia["tracked_changes"], ("type", "text"), ("author",))
         norm = lambda f: {**f, "instruction": " ".join(f["instruction"].split())}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
-                 compared: tuple[str, ...], refs: str = "paragraph") -> None:
+                 compared: tuple[str, ...], refs: str = "paragraph",
+                 check: Callable[[dict[str, Any], dict[str, Any]], list[str]] | None = None) -> None:
         """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them."""
         def mapped(rec: dict[str, Any], actual: bool) -> Any:
             ref = rec.get(refs)
@@ -704,12 +713,42 @@ class _Comparer:
                 parts.append(f"place: expected in {self.describe_e(_first(e.get(refs)))}, "
                              f"actual in {self.describe_a(_first(a.get(refs)))}")
             parts += self.fields(e, a, [f for f in key if f not in ("text", refs)] + list(compared))
+            if check is not None and mapped(e, False) == mapped(a, True):
+                parts += check(e, a)
             if parts:
                 self.add(where(e, self.describe_e), "; ".join(parts))
         for i in al.missing:
             self.add(where(re_[i], self.describe_e), "missing: absent from the actual document")
         for j in al.extra:
             self.add("extra " + where(ra[j], self.describe_a), "unexpected: not in the expected document")
+
+    def _texts(self, pids: Any, actual: bool) -> list[str | None]:
+        by_id = self.ptext_a if actual else self.ptext_e
+        return [by_id.get(p) for p in (pids if isinstance(pids, list) else [pids])]
+
+    def _commented_text(self, e: dict[str, Any], a: dict[str, Any]) -> list[str]:
+        """The text a comment is on (its paragraphs are compared by the caller)."""
+        ce, ca = (e.get("commented_text") or "").strip(), (a.get("commented_text") or "").strip()
+        if ce == ca:
+            return []
+        if self.ctx.free_text and [(t or "").strip() for t in self._texts(e.get("paragraphs"), False)] != \
+                [(t or "").strip() for t in self._texts(a.get("paragraphs"), True)]:
+            return []  # a written text: its words are free, so are the words commented
+        return [f"commented text: expected {snippet(ce, 60) if ce else 'none'}, actual {snippet(ca, 60) if ca else 'none'}"]
+
+    def _note_place(self, e: dict[str, Any], a: dict[str, Any]) -> list[str]:
+        """Where a note's reference mark sits in its paragraph (compared when both paragraphs have the same text)."""
+        (te,), (ta,) = self._texts(e.get("paragraph"), False), self._texts(a.get("paragraph"), True)
+        if te is None or ta is None or te.strip() != ta.strip() or "offset" not in e or "offset" not in a:
+            return []
+        be, ba = te[: e["offset"]].lstrip(), ta[: a["offset"]].lstrip()
+        if be == ba:
+            return []
+
+        def after(t: str) -> str:
+            return "at the start" if not t.strip() else \
+                "after " + json.dumps(("..." if len(t) > 30 else "") + t[-30:], ensure_ascii=False)
+        return [f"reference mark: expected {after(be)}, actual {after(ba)}"]
 
     def _expected_id(self, pid: str | None) -> str | None:
         """An actual paragraph id as the id of the expected paragraph it corresponds to (``new:ID`` if none)."""
