@@ -470,3 +470,20 @@ def test_a_note_mark_elsewhere_in_its_paragraph_differs():
     d = only(judge(gold, edited(REPORT, note())))
     assert d.where.startswith('footnote "Unaudited figures." in paragraph "This report summarises')
     assert d.what == 'reference mark: expected after "This ", actual after "... Revenue grew in every region."'
+
+
+def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
+    photo = str(EXAMPLES / "images" / "photo.png")
+    replaced = edited(REPORT, ("replace_image", {"image": "img1", "path": photo}))
+    assert judge(replaced, edited(REPORT, ("replace_image", {"image": "img1", "path": photo}))).equivalent
+    d = only(judge(replaced, REPORT))  # "replace the logo with photo.png" left undone
+    assert d.where.startswith("picture 1 in paragraph with a drawing (p30)")
+    assert d.what.startswith("picture: another image")
+    # a crop vs the uncropped picture squeezed to the cropped size
+    cropped = edited(REPORT, ("crop_image", {"image": "img1", "left": 10, "right": 10}))
+    width = extract_state(cropped)["images"][0]["width_cm"]
+    squeezed = edited(REPORT, ("resize_image", {"image": "img1", "width": f"{width}cm", "keep_aspect": False}))
+    d = only(judge(cropped, squeezed))
+    assert d.what == 'crop: expected {"left_pct": 10.0, "right_pct": 10.0}, actual none'
+    d = only(judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 20}))))
+    assert "crop left: expected 10 %, actual 20 %" in d.what and "crop right: expected 10 %, actual none" in d.what

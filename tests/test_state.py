@@ -122,3 +122,15 @@ def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(repo
     text = render_state(extract_state(report))
     assert "sales" not in text.split("COMMENTS:")[-1].split("\n")[0]  # the prompt shows neither (no growth)
     assert "offset" not in text
+
+
+def test_pictures_keep_a_digest_of_their_image_and_their_crop(report):
+    from autodw.apis import execute
+    before = extract_state(report)["images"][0]
+    assert len(before["image_hash"]) == 12 and "crop" not in before
+    execute(report, "replace_image", {"image": "img1", "path": str(EXAMPLES / "images" / "photo.png")})
+    execute(report, "crop_image", {"image": "img1", "left": 10, "bottom": 5})
+    after = extract_state(report)["images"][0]
+    assert after["image_hash"] != before["image_hash"]
+    assert after["crop"] == {"left_pct": 10.0, "bottom_pct": 5.0}
+    assert before["image_hash"] not in render_state(extract_state(report))

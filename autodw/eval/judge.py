@@ -16,7 +16,8 @@ copy; core properties that saving changes (revision, last modified by); comment 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
 leave out: each side of a paragraph border (style, width, colour); the text a comment is on (not only its
 paragraph); where a footnote's or endnote's reference mark sits in its paragraph (the text before it, when both
-paragraphs have the same text).
+paragraphs have the same text); a picture's image (a digest of its bytes, so "replace the picture" left undone is
+seen while file names still do not count) and its cropping.
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -27,6 +28,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
 | border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
+| cropping | each side of a picture's crop within 0.5 % | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
 """
@@ -48,6 +50,7 @@ CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
 LINE_TOLERANCE = 0.01
 BORDER_TOLERANCE = 0.125  # paragraph border widths (pt): Word stores eighths of a point
+CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
@@ -204,14 +207,14 @@ def show(value: Any, key: str = "") -> str:
         return f"{value} ({named})" if named else json.dumps(value, ensure_ascii=False)
     else:
         return json.dumps(value, ensure_ascii=False)
-    unit = " cm" if key.endswith("_cm") else " pt" if key.endswith("_pt") else ""
+    unit = " cm" if key.endswith("_cm") else " pt" if key.endswith("_pt") else " %" if key.endswith("_pct") else ""
     return text + unit
 
 
 def _label(path: Iterable[str]) -> str:
     words = []
     for part in path:
-        for suffix in ("_cm", "_pt"):
+        for suffix in ("_cm", "_pt", "_pct"):
             part = part[: -len(suffix)] if part.endswith(suffix) else part
         words.append(part.replace("_", " "))
     return " ".join(words)
@@ -286,7 +289,7 @@ class _Comparer:
             return same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
-                BORDER_TOLERANCE if key == "width_pt" else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
+                BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
             return all(self.same(k, e.get(k), a.get(k)) for k in set(e) | set(a))
@@ -603,8 +606,10 @@ class _Comparer:
                 self.add(where, f"position: expected in {self.describe_e(ie[i].get('paragraph'))}, "
                                 f"actual in {self.describe_a(ia[j].get('paragraph'))}")
             keys = ("type", "placement", "width_cm", "height_cm", "width", "height", "alt_text", "wrap", "position",
-                    "chart_type", "title", "legend", "categories", "series", "text")
+                    "crop", "chart_type", "title", "legend", "categories", "series", "text")
             parts = self.fields(ie[i], ia[j], keys)
+            if ie[i].get("image_hash") != ia[j].get("image_hash") and ie[i].get("image_hash") and ia[j].get("image_hash"):
+                parts.insert(0, "picture: another image (the picture's content differs)")
             if parts:
                 self.add(where, "; ".join(parts))
         for i in al.missing:

@@ -513,7 +513,7 @@ class _ParagraphReader:
         if el.tag == DRAWING:
             items = [read_drawing(c, self.w.part) for c in el if c.tag in (qn("wp:inline"), qn("wp:anchor"))]
         else:
-            pic = read_vml_picture(el)
+            pic = read_vml_picture(el, self.w.part)
             items = [pic] if pic else []
         for info in items:
             info["paragraph"] = self.pid
