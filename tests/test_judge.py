@@ -506,3 +506,67 @@ def test_a_long_list_of_differences_is_cut_but_counted():
     verdict = judge(made("apples"), made("pears"))
     assert verdict.count == MAX_DIFFERENCES + 60 and len(verdict.differences) == MAX_DIFFERENCES + 1
     assert verdict.differences[-1].what == "60 more difference(s) not listed"
+
+
+# --- properties the state once left out ------------------------------------------------------------
+
+
+def _border(**args):
+    return ("set_paragraph_border", {"paragraphs": "p2", "sides": ["box"], **args})
+
+
+def test_paragraph_borders_are_compared_by_style_width_and_colour():
+    gold = edited(REPORT, _border(style="single", size_pt=1, color="0070C0"))
+    assert judge(gold, edited(REPORT, _border(style="single", size_pt=1, color="0070C0"))).equivalent
+    d = only(judge(gold, edited(REPORT, _border(style="double", size_pt=3, color="FF0000")),
+                   instruction="put a thin blue box around the first paragraph"))
+    assert d.where.endswith("(p2)")
+    assert d.what == ('border top/left/bottom/right style: expected "single", actual "double"; '
+                      "border top/left/bottom/right width: expected 1 pt, actual 3 pt; "
+                      "border top/left/bottom/right color: expected 0070C0 (blue), actual FF0000 (red)")
+    # the named-colour tolerance applies to border colours as to others; the width within an eighth of a point
+    assert judge(gold, edited(REPORT, _border(style="single", size_pt=1, color="0000FF")),
+                 instruction="put a thin blue box around the first paragraph").equivalent
+    assert not judge(gold, edited(REPORT, _border(style="single", size_pt=1, color="0000FF"))).equivalent
+    assert not judge(gold, edited(REPORT, _border(style="single", size_pt=1.5, color="0070C0"))).equivalent
+    # one side missing; an automatic colour is black
+    d = only(judge(edited(REPORT, _border(sides=["bottom"], size_pt=1.5, color="1F4E79")),
+                   edited(REPORT, _border(sides=["top"], size_pt=1.5, color="1F4E79"))))
+    assert "border top: expected none, actual single 1.5 pt 1F4E79" in d.what
+    assert "border bottom: expected single 1.5 pt 1F4E79" in d.what and d.what.endswith("actual none")
+    assert judge(edited(REPORT, _border(color="000000")), edited(REPORT, _border())).equivalent
+
+
+def test_a_comment_on_other_words_of_the_paragraph_differs():
+    comment = lambda match: ("insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": match}})  # noqa: E731
+    gold = edited(REPORT, comment("sales"))
+    assert judge(gold, edited(REPORT, comment("sales"))).equivalent
+    d = only(judge(gold, edited(REPORT, comment("report"))))
+    assert d.where.startswith('comment "Check this." in paragraph "This report summarises')
+    assert d.what == 'commented text: expected "sales", actual "report"'
+
+
+def test_a_note_mark_elsewhere_in_its_paragraph_differs():
+    note = lambda **at: ("insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", **at})  # noqa: E731
+    gold = edited(REPORT, note(offset=5))
+    assert judge(gold, edited(REPORT, note(offset=5))).equivalent
+    d = only(judge(gold, edited(REPORT, note())))
+    assert d.where.startswith('footnote "Unaudited figures." in paragraph "This report summarises')
+    assert d.what == 'reference mark: expected after "This ", actual after "... Revenue grew in every region."'
+
+
+def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
+    photo = str(EXAMPLES / "images" / "photo.png")
+    replaced = edited(REPORT, ("replace_image", {"image": "img1", "path": photo}))
+    assert judge(replaced, edited(REPORT, ("replace_image", {"image": "img1", "path": photo}))).equivalent
+    d = only(judge(replaced, REPORT))  # "replace the logo with photo.png" left undone
+    assert d.where.startswith("picture 1 in paragraph with a drawing (p30)")
+    assert d.what.startswith("picture: another image")
+    # a crop vs the uncropped picture squeezed to the cropped size
+    cropped = edited(REPORT, ("crop_image", {"image": "img1", "left": 10, "right": 10}))
+    width = extract_state(cropped)["images"][0]["width_cm"]
+    squeezed = edited(REPORT, ("resize_image", {"image": "img1", "width": f"{width}cm", "keep_aspect": False}))
+    d = only(judge(cropped, squeezed))
+    assert d.what == 'crop: expected {"left_pct": 10.0, "right_pct": 10.0}, actual none'
+    d = only(judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 20}))))
+    assert "crop left: expected 10 %, actual 20 %" in d.what and "crop right: expected 10 %, actual none" in d.what

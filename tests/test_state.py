@@ -98,3 +98,39 @@ def test_render_respects_budget_and_says_what_it_omitted():
 def test_examples_render(name):
     text = render_state(extract_state(WordDocument.open(EXAMPLES / name)))
     assert text.startswith("DOCUMENT:") and "BODY" in text
+
+
+def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
+    from autodw.apis import execute
+    execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["bottom"], "style": "double", "size_pt": 1.5,
+                                             "color": "1F4E79"})
+    execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["top"]})  # automatic colour: left out
+    p2 = next(p for p in extract_state(report)["paragraphs"] if p["id"] == "p2")
+    assert p2["border"] == {"bottom": {"style": "double", "width_pt": 1.5, "color": "1F4E79"},
+                            "top": {"style": "single", "width_pt": 0.5}}
+    execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["box"], "style": "none"})
+    assert "border" not in next(p for p in extract_state(report)["paragraphs"] if p["id"] == "p2")
+
+
+def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(report):
+    from autodw.apis import execute
+    execute(report, "insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": "sales"}})
+    execute(report, "insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", "offset": 5})
+    s = extract_state(report)["interactive"]
+    assert next(c for c in s["comments"] if c["text"] == "Check this.")["commented_text"] == "sales"
+    assert next(n for n in s["footnotes"] if n["text"] == "Unaudited figures.")["offset"] == 5
+    text = render_state(extract_state(report))
+    assert "sales" not in text.split("COMMENTS:")[-1].split("\n")[0]  # the prompt shows neither (no growth)
+    assert "offset" not in text
+
+
+def test_pictures_keep_a_digest_of_their_image_and_their_crop(report):
+    from autodw.apis import execute
+    before = extract_state(report)["images"][0]
+    assert len(before["image_hash"]) == 12 and "crop" not in before
+    execute(report, "replace_image", {"image": "img1", "path": str(EXAMPLES / "images" / "photo.png")})
+    execute(report, "crop_image", {"image": "img1", "left": 10, "bottom": 5})
+    after = extract_state(report)["images"][0]
+    assert after["image_hash"] != before["image_hash"]
+    assert after["crop"] == {"left_pct": 10.0, "bottom_pct": 5.0}
+    assert before["image_hash"] not in render_state(extract_state(report))

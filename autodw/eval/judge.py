@@ -14,6 +14,12 @@ colour ``auto`` vs ``000000``; image file and drawing names; list numbering ids 
 and number format are compared); a header or footer linked to the previous section vs an identical
 copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
+Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
+leave out: each side of a paragraph border (style, width, colour); the text a comment is on (not only its
+paragraph); where a footnote's or endnote's reference mark sits in its paragraph (the text before it, when both
+paragraphs have the same text); a picture's image (a digest of its bytes, so "replace the picture" left undone is
+seen while file names still do not count) and its cropping.
+
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
 | tolerance | rule | applies |
@@ -22,6 +28,8 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
+| border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
+| cropping | each side of a picture's crop within 0.5 % | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for texts already in the initial document, on either side (an existing text to keep, or one left as it was) |
 """
@@ -47,6 +55,8 @@ versions were recorded) and ``autodw bench rescore --rejudge`` judges an older r
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
 LINE_TOLERANCE = 0.01
+BORDER_TOLERANCE = 0.125  # paragraph border widths (pt): Word stores eighths of a point
+CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
@@ -222,14 +232,14 @@ def show(value: Any, key: str = "") -> str:
         return f"{value} ({named})" if named else json.dumps(value, ensure_ascii=False)
     else:
         return json.dumps(value, ensure_ascii=False)
-    unit = " cm" if key.endswith("_cm") else " pt" if key.endswith("_pt") else ""
+    unit = " cm" if key.endswith("_cm") else " pt" if key.endswith("_pt") else " %" if key.endswith("_pct") else ""
     return text + unit
 
 
 def _label(path: Iterable[str]) -> str:
     words = []
     for part in path:
-        for suffix in ("_cm", "_pt"):
+        for suffix in ("_cm", "_pt", "_pct"):
             part = part[: -len(suffix)] if part.endswith(suffix) else part
         words.append(part.replace("_", " "))
     return " ".join(words)
@@ -275,6 +285,8 @@ class _Comparer:
         self.pdesc_a: dict[str, str] = {}
         self.cells_e: dict[str, dict[str, Any]] = {}  # cell paragraphs by id, described when needed
         self.cells_a: dict[str, dict[str, Any]] = {}
+        self.ptext_e: dict[str, str] = {}  # paragraph texts by id, body and cells
+        self.ptext_a: dict[str, str] = {}
         # with the same styles and defaults, paragraphs written identically look identical (a fast path)
         self.same_styles = exp.state["styles"] == act.state["styles"] and exp.paragraph_defaults == act.paragraph_defaults
 
@@ -305,7 +317,7 @@ class _Comparer:
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
-                PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
+                BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
             return all(self.same(k, e.get(k), a.get(k)) for k in set(e) | set(a))
@@ -325,6 +337,20 @@ class _Comparer:
             else:
                 out.append(f"{_label(path + (key,))}: expected {show(ev, key)}, actual {show(av, key)}")
         return out
+
+    def border_fields(self, e: dict[str, Any] | None, a: dict[str, Any] | None) -> list[str]:
+        """`what` parts for paragraph borders: each side's style, width and colour; sides with the same difference
+        named together ("border top/left/bottom/right color: ...")."""
+        e, a = e or {}, a or {}
+        by_what: dict[str, list[str]] = {}
+        for side in sorted(set(e) | set(a), key=lambda s: (_SIDES.index(s) if s in _SIDES else len(_SIDES), s)):
+            le, la = e.get(side), a.get(side)
+            if le is None or la is None:
+                by_what.setdefault(f": expected {_line(le)}, actual {_line(la)}", []).append(side)
+                continue
+            for part in self.fields(le, la, ("style", "width_pt", "color")):
+                by_what.setdefault(" " + part, []).append(side)
+        return [f"border {'/'.join(sides)}{what}" for what, sides in by_what.items()]
 
     def text_same(self, e: str, a: str) -> bool:
         """Equal after trimming the ends; or, for free text, a plausible written text (see the module docstring)."""
@@ -355,6 +381,9 @@ class _Comparer:
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
                             cells[p["id"]] = p
+        for state, texts, cells in ((self.e, self.ptext_e, self.cells_e), (self.a, self.ptext_a, self.cells_a)):
+            texts.update({p["id"]: p["text"] for p in state["paragraphs"]})
+            texts.update({pid: p["text"] for pid, p in cells.items()})
 
     def describe_e(self, pid: str | None) -> str:
         if pid in self.cells_e:
@@ -423,7 +452,8 @@ class _Comparer:
         if pe.get("style") != pa.get("style"):
             parts.append(f"style: expected {show(pe.get('style'))}, actual {show(pa.get('style'))}")
         fe, fa = self.fe.paragraph(pe), self.fa.paragraph(pa)
-        parts += self.fields(fe, fa, list(fe))
+        parts += self.fields(fe, fa, [k for k in fe if k != "border"])
+        parts += self.border_fields(fe.get("border"), fa.get("border"))
         later: list[tuple[str, str]] = []
         if free or (te.strip() != ta.strip() and _ratio(te, ta) < 0.5):  # other words: their format as a whole
             de, da = dominant_format(pe, self.fe), dominant_format(pa, self.fa)
@@ -606,8 +636,10 @@ class _Comparer:
                 self.add(where, f"position: expected in {self.describe_e(ie[i].get('paragraph'))}, "
                                 f"actual in {self.describe_a(ia[j].get('paragraph'))}")
             keys = ("type", "placement", "width_cm", "height_cm", "width", "height", "alt_text", "wrap", "position",
-                    "chart_type", "title", "legend", "categories", "series", "text")
+                    "crop", "chart_type", "title", "legend", "categories", "series", "text")
             parts = self.fields(ie[i], ia[j], keys)
+            if ie[i].get("image_hash") != ia[j].get("image_hash") and ie[i].get("image_hash") and ia[j].get("image_hash"):
+                parts.insert(0, "picture: another image (the picture's content differs)")
             if parts:
                 self.add(where, "; ".join(parts))
         for i in al.missing:
@@ -677,15 +709,17 @@ class _Comparer:
                       ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
-        self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs")
-        self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), ())
-        self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), ())
+        self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs",
+                      check=self._commented_text)
+        self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), (), check=self._note_place)
+        self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), (), check=self._note_place)
         self._records("tracked change", ie["tracked_changes"], ia["tracked_changes"], ("type", "text"), ("author",))
         norm = lambda f: {**f, "instruction": " ".join(f["instruction"].split())}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
-                 compared: tuple[str, ...], refs: str = "paragraph") -> None:
+                 compared: tuple[str, ...], refs: str = "paragraph",
+                 check: Callable[[dict[str, Any], dict[str, Any]], list[str]] | None = None) -> None:
         """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them."""
         def mapped(rec: dict[str, Any], actual: bool) -> Any:
             ref = rec.get(refs)
@@ -714,12 +748,42 @@ class _Comparer:
                 parts.append(f"place: expected in {self.describe_e(_first(e.get(refs)))}, "
                              f"actual in {self.describe_a(_first(a.get(refs)))}")
             parts += self.fields(e, a, [f for f in key if f not in ("text", refs)] + list(compared))
+            if check is not None and mapped(e, False) == mapped(a, True):
+                parts += check(e, a)
             if parts:
                 self.add(where(e, self.describe_e), "; ".join(parts))
         for i in al.missing:
             self.add(where(re_[i], self.describe_e), "missing: absent from the actual document")
         for j in al.extra:
             self.add("extra " + where(ra[j], self.describe_a), "unexpected: not in the expected document")
+
+    def _texts(self, pids: Any, actual: bool) -> list[str | None]:
+        by_id = self.ptext_a if actual else self.ptext_e
+        return [by_id.get(p) for p in (pids if isinstance(pids, list) else [pids])]
+
+    def _commented_text(self, e: dict[str, Any], a: dict[str, Any]) -> list[str]:
+        """The text a comment is on (its paragraphs are compared by the caller)."""
+        ce, ca = (e.get("commented_text") or "").strip(), (a.get("commented_text") or "").strip()
+        if ce == ca:
+            return []
+        if self.ctx.free_text and [(t or "").strip() for t in self._texts(e.get("paragraphs"), False)] != \
+                [(t or "").strip() for t in self._texts(a.get("paragraphs"), True)]:
+            return []  # a written text: its words are free, so are the words commented
+        return [f"commented text: expected {snippet(ce, 60) if ce else 'none'}, actual {snippet(ca, 60) if ca else 'none'}"]
+
+    def _note_place(self, e: dict[str, Any], a: dict[str, Any]) -> list[str]:
+        """Where a note's reference mark sits in its paragraph (compared when both paragraphs have the same text)."""
+        (te,), (ta,) = self._texts(e.get("paragraph"), False), self._texts(a.get("paragraph"), True)
+        if te is None or ta is None or te.strip() != ta.strip() or "offset" not in e or "offset" not in a:
+            return []
+        be, ba = te[: e["offset"]].lstrip(), ta[: a["offset"]].lstrip()
+        if be == ba:
+            return []
+
+        def after(t: str) -> str:
+            return "at the start" if not t.strip() else \
+                "after " + json.dumps(("..." if len(t) > 30 else "") + t[-30:], ensure_ascii=False)
+        return [f"reference mark: expected {after(be)}, actual {after(ba)}"]
 
     def _expected_id(self, pid: str | None) -> str | None:
         """An actual paragraph id as the id of the expected paragraph it corresponds to (``new:ID`` if none)."""
@@ -758,6 +822,16 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+_SIDES = ("top", "left", "bottom", "right", "between", "bar")
+
+
+def _line(line: dict[str, Any] | None) -> str:
+    """A border line for a `what`: "single 1 pt 0070C0 (blue)", or none."""
+    if not line:
+        return "none"
+    width = f" {show(line['width_pt'], 'width_pt')}" if line.get("width_pt") is not None else ""
+    color = f" {show(line['color'], 'color')}" if line.get("color") else ""
+    return f"{line.get('style')}{width}{color}"
 
 
 def _trimmed(value: Any) -> Any:

@@ -22,7 +22,7 @@ P, R, T, TBL, TR, TC = (qn(t) for t in ("w:p", "w:r", "w:t", "w:tbl", "w:tr", "w
 PPR, RPR, SDT, SDT_CONTENT, SDT_PR = (qn(t) for t in ("w:pPr", "w:rPr", "w:sdt", "w:sdtContent", "w:sdtPr"))
 HYPERLINK, INS, DEL, MOVE_TO, MOVE_FROM = (qn(t) for t in ("w:hyperlink", "w:ins", "w:del", "w:moveTo", "w:moveFrom"))
 SMART_TAG, CUSTOM_XML, FLD_SIMPLE, DIR, BDO = (qn(t) for t in ("w:smartTag", "w:customXml", "w:fldSimple", "w:dir", "w:bdo"))
-BOOKMARK_START, COMMENT_START = qn("w:bookmarkStart"), qn("w:commentRangeStart")
+BOOKMARK_START, COMMENT_START, COMMENT_END = qn("w:bookmarkStart"), qn("w:commentRangeStart"), qn("w:commentRangeEnd")
 TAB, BR, CR, NBH, DRAWING, PICT = (qn(t) for t in ("w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:drawing", "w:pict"))
 FLD_CHAR, INSTR_TEXT, DEL_TEXT, DEL_INSTR = (qn(t) for t in ("w:fldChar", "w:instrText", "w:delText", "w:delInstrText"))
 FOOTNOTE_REF, ENDNOTE_REF, COMMENT_REF = qn("w:footnoteReference"), qn("w:endnoteReference"), qn("w:commentReference")
@@ -51,6 +51,9 @@ class Sink:
     page_breaks: list[dict[str, Any]] = field(default_factory=list)
     comment_anchors: dict[str, list[str]] = field(default_factory=dict)
     note_refs: dict[tuple[str, str], str] = field(default_factory=dict)
+    note_offsets: dict[tuple[str, str], int] = field(default_factory=dict)  # characters before the reference
+    commented: dict[str, list[str]] = field(default_factory=dict)  # comment id -> the text of its range, in pieces
+    open_comments: list[str] = field(default_factory=list)  # ranges started and not yet ended
     tracked_changes: list[dict[str, Any]] = field(default_factory=list)
     fields: list[dict[str, Any]] = field(default_factory=list)
     content_controls: list[dict[str, Any]] = field(default_factory=list)
@@ -149,7 +152,10 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             if fill not in (None, "auto"):
                 out["shading"] = fill.upper()
         elif tag == _PBDR:
-            out["border"] = sorted(etree.QName(b).localname for b in child)
+            sides = {etree.QName(b).localname: _paragraph_border(b) for b in child}
+            sides = {side: line for side, line in sorted(sides.items()) if line}
+            if sides:
+                out["border"] = sides
         elif tag == _BIDI and on_off(child):
             out["rtl"] = True
         elif tag == _TABS:
@@ -203,6 +209,8 @@ class StoryWalker:
                 out.extend(self.walk_blocks(child, cell=cell, control=control))
             elif tag == BOOKMARK_START:
                 self._bookmark(child, None)
+            elif tag == COMMENT_END:
+                _end_comment(self.sink, child.get(_ID))
         return out
 
     def _content_control(self, sdt: etree._Element) -> str | None:
@@ -226,6 +234,8 @@ class StoryWalker:
         para.update(paragraph_format(ppr))
         reader = _ParagraphReader(self, para["id"])
         reader.walk(p)
+        for cid in self.sink.open_comments:  # a comment range that goes on past this paragraph
+            self.sink.commented[cid].append("\n")
         if ppr is not None:
             for tag, kind in ((qn("w:pPrChange"), "paragraph_formatting"), (f"{qn('w:rPr')}/{qn('w:ins')}", "paragraph_mark_insertion"),
                               (f"{qn('w:rPr')}/{qn('w:del')}", "paragraph_mark_deletion")):
@@ -375,6 +385,8 @@ class _ParagraphReader:
     def _append(self, s: str) -> None:
         self.text.append(s)
         self.length += len(s)
+        for cid in self.w.sink.open_comments:
+            self.w.sink.commented[cid].append(s)
 
     def walk(self, parent: etree._Element, *, link: dict[str, Any] | None = None, inserted: bool = False) -> None:
         sink = self.w.sink
@@ -416,7 +428,13 @@ class _ParagraphReader:
             elif tag == BOOKMARK_START:
                 self.w._bookmark(child, self.pid, self.length)
             elif tag == COMMENT_START:
-                sink.comment_anchors.setdefault(child.get(_ID), []).append(self.pid)
+                cid = child.get(_ID)
+                sink.comment_anchors.setdefault(cid, []).append(self.pid)
+                if cid not in sink.open_comments:
+                    sink.open_comments.append(cid)
+                    sink.commented.setdefault(cid, [])
+            elif tag == COMMENT_END:
+                _end_comment(sink, child.get(_ID))
             elif tag == ALT_CONTENT:
                 choice = child.find(ALT_CHOICE)
                 if choice is not None:
@@ -466,6 +484,7 @@ class _ParagraphReader:
             elif tag in (FOOTNOTE_REF, ENDNOTE_REF):
                 kind = "footnote" if tag == FOOTNOTE_REF else "endnote"
                 sink.note_refs[(kind, child.get(_ID))] = self.pid
+                sink.note_offsets[(kind, child.get(_ID))] = self.length + len("".join(buf))
             elif tag == COMMENT_REF:
                 sink.comment_anchors.setdefault(child.get(_ID), [])
                 if self.pid not in sink.comment_anchors[child.get(_ID)]:
@@ -494,7 +513,7 @@ class _ParagraphReader:
         if el.tag == DRAWING:
             items = [read_drawing(c, self.w.part) for c in el if c.tag in (qn("wp:inline"), qn("wp:anchor"))]
         else:
-            pic = read_vml_picture(el)
+            pic = read_vml_picture(el, self.w.part)
             items = [pic] if pic else []
         for info in items:
             info["paragraph"] = self.pid
@@ -524,6 +543,11 @@ class _ParagraphReader:
             return
         kind = instr.split(None, 1)[0].upper()
         self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
+
+
+def _end_comment(sink: Sink, cid: str | None) -> None:
+    if cid in sink.open_comments:
+        sink.open_comments.remove(cid)
 
 
 def _unwrapped(parent: etree._Element, tag: str):
@@ -558,6 +582,22 @@ def _border(b: etree._Element) -> str:
     if color and color != "auto" and style not in ("none", "nil"):
         parts.append(color.upper())
     return " ".join(parts)
+
+
+def _paragraph_border(b: etree._Element) -> dict[str, Any] | None:
+    """One side of a paragraph border as {"style", "width_pt", "color"} (colour left out when automatic); None for
+    "none"/"nil" (no line)."""
+    style = wval(b) or "single"
+    if style in ("none", "nil"):
+        return None
+    line: dict[str, Any] = {"style": style}
+    size = b.get(qn("w:sz"))
+    if size and size.isdigit():
+        line["width_pt"] = int(size) / 8
+    color = b.get(qn("w:color"))
+    if color and color.lower() != "auto":
+        line["color"] = color.upper()
+    return line
 
 
 def _grid_before(trpr: etree._Element | None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from lxml import etree
@@ -65,8 +66,12 @@ def read_drawing(container: etree._Element, part) -> dict[str, Any]:
         target = part.rels.get(r_id) if r_id else None
         if target is not None and not target.is_external:
             info["file"] = str(target.target_part.partname).rsplit("/", 1)[-1]
+            info["image_hash"] = image_hash(target.target_part)
         elif blip is not None and blip.get(qn("r:link")):
             info["file"] = "(linked)"
+        crop = _crop(gd.find(f".//{{{_A}}}srcRect"))
+        if crop:
+            info["crop"] = crop
     elif info["type"] == "chart":
         chart = gd.find(f"{{{_C}}}chart")
         rel = part.rels.get(chart.get(_R_ID)) if chart is not None else None
@@ -137,7 +142,30 @@ def _points(data: etree._Element | None) -> list[str | None]:
     return [points.get(i) for i in range(count)]
 
 
-def read_vml_picture(pict: etree._Element) -> dict[str, Any] | None:
+def image_hash(part) -> str | None:
+    """A short digest of a picture part's bytes: two pictures are the same picture if their digests are equal."""
+    try:
+        return hashlib.sha256(part.blob).hexdigest()[:12]
+    except Exception:  # a part that cannot be read: no digest  # noqa: BLE001
+        return None
+
+
+def _crop(src_rect: etree._Element | None) -> dict[str, float]:
+    """The picture's cropping (``a:srcRect``) as percentages of each side cut off; empty when uncropped."""
+    if src_rect is None:
+        return {}
+    out = {}
+    for attr, key in (("l", "left_pct"), ("t", "top_pct"), ("r", "right_pct"), ("b", "bottom_pct")):
+        try:
+            value = int(src_rect.get(attr) or 0) / 1000
+        except ValueError:
+            continue
+        if value:
+            out[key] = value
+    return out
+
+
+def read_vml_picture(pict: etree._Element, part=None) -> dict[str, Any] | None:
     """Describe a VML ``w:pict`` that shows a picture; None for other VML (text boxes, lines)."""
     imagedata = pict.find(f".//{{{_V}}}imagedata")
     if imagedata is None or pict.find(f".//{{{_V}}}textpath") is not None:
@@ -146,7 +174,7 @@ def read_vml_picture(pict: etree._Element) -> dict[str, Any] | None:
     style = dict(
         item.split(":", 1) for item in (shape.get("style") or "").split(";") if ":" in item
     )
-    return {
+    info = {
         "id": element_id(pict),
         "type": "picture",
         "placement": "vml",
@@ -154,6 +182,10 @@ def read_vml_picture(pict: etree._Element) -> dict[str, Any] | None:
         "height": style.get("height"),
         "alt_text": shape.get("alt") or None,
     }
+    rel = part.rels.get(imagedata.get(_R_ID)) if part is not None and imagedata.get(_R_ID) else None
+    if rel is not None and not rel.is_external:
+        info["image_hash"] = image_hash(rel.target_part)
+    return info
 
 
 def _wrap_of(anchor: etree._Element) -> str:

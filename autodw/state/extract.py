@@ -170,8 +170,11 @@ def _comments(doc: WordDocument, sink: Sink) -> list[dict[str, Any]]:
     for c in root.iterchildren(qn("w:comment")):
         cid = c.get(qn("w:id"))
         text = "\n".join("".join(t.text or "" for t in p.iter(qn("w:t"))) for p in c.iter(qn("w:p")))
-        out.append({"id": int(cid) if cid and cid.lstrip("-").isdigit() else cid, "author": c.get(qn("w:author")),
-                    "initials": c.get(qn("w:initials")), "text": text, "paragraphs": sink.comment_anchors.get(cid, [])})
+        entry = {"id": int(cid) if cid and cid.lstrip("-").isdigit() else cid, "author": c.get(qn("w:author")),
+                 "initials": c.get(qn("w:initials")), "text": text, "paragraphs": sink.comment_anchors.get(cid, [])}
+        if cid in sink.commented:  # the text the comment is on (none for a comment on a point)
+            entry["commented_text"] = "".join(sink.commented[cid]).strip("\n")
+        out.append(entry)
     return out
 
 
@@ -186,8 +189,11 @@ def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[
             continue
         nid = note.get(qn("w:id"))
         text = "\n".join("".join(t.text or "" for t in p.iter(qn("w:t"))) for p in note.iter(qn("w:p"))).strip()
-        out.append({"id": int(nid) if nid and nid.lstrip("-").isdigit() else nid, "text": text,
-                    "paragraph": sink.note_refs.get((kind, nid))})
+        entry = {"id": int(nid) if nid and nid.lstrip("-").isdigit() else nid, "text": text,
+                 "paragraph": sink.note_refs.get((kind, nid))}
+        if (kind, nid) in sink.note_offsets:  # characters of the paragraph before the reference mark
+            entry["offset"] = sink.note_offsets[(kind, nid)]
+        out.append(entry)
     return out
 
 
