@@ -243,6 +243,35 @@ def test_a_header_text():
     assert d.what == 'text: expected "Acme Corporation - Quarterly Report", actual "Appendix"'
 
 
+def test_a_header_left_by_default_equals_one_left_explicitly():
+    """A header paragraph with no alignment is left aligned (nor does the Header style align it): the same as
+    alignment="left" given explicitly (the judge compared the raw ``w:jc`` of header and footer paragraphs)."""
+    plain = edited(REPORT, ("set_header_footer", {"section": "all", "where": "header", "text": "Confidential"}))
+    left = edited(REPORT, ("set_header_footer", {"section": "all", "where": "header", "text": "Confidential",
+                                                 "alignment": "left"}))
+    assert judge(plain, left).equivalent
+    centred = edited(REPORT, ("set_header_footer", {"section": "all", "where": "header", "text": "Confidential",
+                                                    "alignment": "center"}))
+    d = judge(plain, centred).differences[0]
+    assert d.where == "header of section 1" and d.what == 'alignment: expected "left", actual "center"'
+
+
+def test_header_text_formatting_is_compared():
+    """Bold, size and colour of a header's text are compared as in body paragraphs (they were never compared)."""
+    doc = WordDocument.open(REPORT)
+    rel = next(r for r in doc.part.rels.values() if r.reltype.endswith("/header"))
+    run = next(rel.target_part._element.iter(qn("w:r")))
+    rpr = run.find(qn("w:rPr"))
+    if rpr is None:
+        rpr = run.makeelement(qn("w:rPr"), {})
+        run.insert(0, rpr)
+    rpr.append(rpr.makeelement(qn("w:b"), {}))
+    bold = WordDocument.from_bytes(doc.to_bytes(), name="bold.docx")
+    verdict = judge(REPORT, bold)
+    assert [(d.where, d.what) for d in verdict.differences] == [("header of section 1", "bold: expected no, actual yes"),
+                                                                ("header of section 2", "bold: expected no, actual yes")]
+
+
 def test_a_merged_cell():
     actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
     verdict = judge(REPORT, actual)

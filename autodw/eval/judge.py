@@ -627,15 +627,34 @@ class _Comparer:
             if (have.get("text") or "").strip() or have.get("images") or have.get("tables") or have.get("watermark"):
                 self.add(where, f"expected {snippet(xe['text']) if xe else 'none'}, actual {snippet(xa['text']) if xa else 'none'}")
             return
-        if not self.text_same(xe.get("text", ""), xa.get("text", "")):
-            ex, ac = _texts_differ_at(xe.get("text", ""), xa.get("text", ""))
-            self.add(where, f"text: expected {ex}, actual {ac}")
-        parts = self.fields(xe, xa, ("alignments", "page_number", "fields", "watermark"))
+        pe, pa = xe.get("paragraph_details"), xa.get("paragraph_details")
+        if pe is None or pa is None:  # a state without the story's paragraphs: texts and alignments as written
+            if not self.text_same(xe.get("text", ""), xa.get("text", "")):
+                ex, ac = _texts_differ_at(xe.get("text", ""), xa.get("text", ""))
+                self.add(where, f"text: expected {ex}, actual {ac}")
+            parts = self.fields(xe, xa, ("alignments",))
+        else:  # paragraph by paragraph, as body paragraphs: text, style, effective paragraph and run formatting
+            self._story_paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
+            parts = []
+        parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
         for key in ("tables", "images"):
             if len(xe.get(key, [])) != len(xa.get(key, [])):
                 parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
         if parts:
             self.add(where, "; ".join(parts))
+
+    def _story_paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
+        """A header's or footer's paragraphs, aligned by text (one paragraph each side: that pair)."""
+        if len(pe) == 1 and len(pa) == 1:
+            self.paragraph(where, pe[0], pa[0])
+            return
+        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        for i, j in sorted(al.pairs + al.moved):
+            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
+        if (al.missing or al.extra) and [k for k in ke if k] != [k for k in ka if k]:
+            ex, ac = _texts_differ_at(te, ta)
+            self.add(where, f"text: expected {ex}, actual {ac}")
 
     # interactive ---------------------------------------------------------------------------------------------
 
