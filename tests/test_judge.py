@@ -272,6 +272,20 @@ def test_header_text_formatting_is_compared():
                                                                 ("header of section 2", "bold: expected no, actual yes")]
 
 
+def test_underline_given_by_a_style_is_seen():
+    """A style's underline, strike, caps and highlight are part of the effective format: an unasked style underline is
+    a difference, and the same look given by the style or directly differs only by the style's definition."""
+    styled = edited(REPORT, ("modify_style", {"name": "Heading 1", "underline": "single"}))
+    verdict = judge(REPORT, styled)
+    assert not verdict.equivalent
+    assert ('paragraph "Highlights" (p3)', 'underline: expected none, actual "single"') in \
+        [(d.where, d.what) for d in verdict.differences]
+    heading_ids = [p["id"] for p in extract_state(WordDocument.open(REPORT))["paragraphs"] if p.get("style") == "Heading 1"]
+    direct = edited(REPORT, ("set_text_format", {"paragraphs": heading_ids, "underline": "single"}))
+    d = only(judge(styled, direct))
+    assert (d.where, d.what) == ('style "Heading 1"', 'underline: expected "single", actual none')
+
+
 def test_a_merged_cell():
     actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
     verdict = judge(REPORT, actual)

@@ -34,7 +34,7 @@ from difflib import SequenceMatcher
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
-from autodw.state.effective import VISIBLE_ON_SPACES, dominant_format, segments
+from autodw.state.effective import STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
@@ -734,8 +734,8 @@ class _Comparer:
             self.add("document default font", "; ".join(parts))
         by_e = {s["name"]: s for s in se["styles"]}
         by_a = {s["name"]: s for s in sa["styles"]}
-        keys = ("category", "based_on", "font", "east_asia_font", "size_pt", "bold", "italic", "color", "alignment",
-                "spacing", "indent", "keep_with_next", "page_break_before")
+        keys = ("category", "based_on", *STYLE_RUN_KEYS, "alignment", "spacing", "indent", "keep_with_next",
+                "page_break_before")
         for name in sorted(set(by_e) | set(by_a)):
             e, a = by_e.get(name), by_a.get(name)
             if e is not None and a is not None:

@@ -15,7 +15,10 @@ RUN_DEFAULTS: dict[str, Any] = {
 }
 #: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text)
 VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading")
-_STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color")
+#: run formatting a style can give (in the state's style entries)
+STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
+                  "all_caps", "small_caps", "highlight")
+_STYLE_RUN_KEYS = STYLE_RUN_KEYS
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},

@@ -198,8 +198,8 @@ def all_styles(ctx: StateContext) -> dict[str, Any]:
 
 
 def _styles(ctx: StateContext) -> dict[str, Any]:
-    """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, base style,
-    paragraph alignment/spacing/indentation."""
+    """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, colour, underline,
+    strike, caps, highlight, base style, paragraph alignment/spacing/indentation."""
     root = ctx.styles_root
     defaults: dict[str, Any] = {}
     if root is not None:
@@ -229,6 +229,7 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "bold": fmt.get("bold"),
             "italic": fmt.get("italic"),
             "color": fmt.get("color"),
+            **{k: fmt.get(k) for k in ("underline", "strike", "double_strike", "all_caps", "small_caps", "highlight")},
         }
         entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
                       if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
