@@ -286,6 +286,35 @@ def test_underline_given_by_a_style_is_seen():
     assert (d.where, d.what) == ('style "Heading 1"', 'underline: expected "single", actual none')
 
 
+def test_table_values_equal_to_the_inherited_ones_do_not_matter():
+    """A table aligned left, a cell aligned top and borders equal to the table style's (Table Grid) are what a table
+    has without them; a table width is a length (within 0.05 cm)."""
+    doc = WordDocument.open(REPORT)
+    tbl = next(doc.body.iter(qn("w:tbl")))
+    tblpr = tbl.find(qn("w:tblPr"))
+    tblpr.append(tblpr.makeelement(qn("w:jc"), {qn("w:val"): "left"}))
+    borders = tblpr.makeelement(qn("w:tblBorders"), {})
+    for side in ("top", "left", "bottom", "right", "insideH", "insideV"):
+        borders.append(borders.makeelement(qn(f"w:{side}"), {qn("w:val"): "single", qn("w:sz"): "4", qn("w:space"): "0",
+                                                              qn("w:color"): "000000"}))
+    tblpr.append(borders)
+    tc = next(tbl.iter(qn("w:tc")))
+    tcpr = tc.find(qn("w:tcPr"))
+    if tcpr is None:
+        tcpr = tc.makeelement(qn("w:tcPr"), {})
+        tc.insert(0, tcpr)
+    tcpr.append(tcpr.makeelement(qn("w:vAlign"), {qn("w:val"): "top"}))
+    explicit = WordDocument.from_bytes(doc.to_bytes(), name="explicit.docx")
+    assert extract_state(explicit)["tables"][0]["alignment"] == "left"  # written in the file...
+    assert judge(REPORT, explicit).equivalent  # ...and what the table has anyway
+    wide = edited(REPORT, ("set_table_properties", {"table": "t1", "width": "12.5cm"}))
+    assert judge(wide, edited(REPORT, ("set_table_properties", {"table": "t1", "width": "12.52cm"}))).equivalent
+    d = judge(wide, edited(REPORT, ("set_table_properties", {"table": "t1", "width": "13cm"}))).differences[0]
+    assert d.what == "width: expected 12.5 cm, actual 13 cm"
+    dotted = edited(REPORT, ("set_table_properties", {"table": "t1", "alignment": "center"}))
+    assert only(judge(REPORT, dotted)).what == 'alignment: expected "left", actual "center"'
+
+
 def test_a_merged_cell():
     actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
     verdict = judge(REPORT, actual)

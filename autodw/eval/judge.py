@@ -480,7 +480,9 @@ class _Comparer:
         if "nested_in" not in te and self._expected_id(ta.get("after_paragraph")) != te.get("after_paragraph"):
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
-        parts = self.fields(te, ta, ("style", "alignment", "borders", "width", "autofit", "header_rows", "exact_height_rows"))
+        ne, na = self._table_props(te, self.fe), self._table_props(ta, self.fa)
+        parts = self.fields(ne, na, ("style", "alignment", "borders", "width", "width_cm", "autofit", "header_rows",
+                                     "exact_height_rows"))
         if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
             parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
         if parts:
@@ -525,6 +527,27 @@ class _Comparer:
         if len(widths_e) == len(widths_a) and not self.same("widths_cm", widths_e, widths_a):
             self.add(where, f"column widths: expected {widths_e} cm, actual {widths_a} cm")
 
+    @staticmethod
+    def _table_props(t: dict[str, Any], fmt) -> dict[str, Any]:
+        """A table's effective properties: its style's (chain) under its own, alignment left and borders as Word draws
+        them ("auto" colour black, start/end as left/right), a width in centimetres as a length."""
+        out = {k: t.get(k) for k in ("style", "header_rows", "exact_height_rows")}
+        props: dict[str, Any] = {"alignment": "left", "autofit": True}
+        borders: dict[str, str] = {}
+        for layer in [s.get("table") or {} for s in fmt.chain(t.get("style"))] + [t]:
+            props.update({k: layer[k] for k in ("alignment", "width", "autofit") if k in layer})
+            borders.update({_BORDER_SIDES.get(k, k): _border_text(v) for k, v in (layer.get("borders") or {}).items()})
+        out.update(props, borders={k: v for k, v in borders.items() if v != "none"} or None)
+        width = out.pop("width", None)
+        if isinstance(width, str) and width.endswith("cm"):
+            try:
+                out["width_cm"] = float(width[:-2])
+            except ValueError:
+                out["width"] = width
+        elif width is not None:
+            out["width"] = width
+        return out
+
     def _columns(self, where: str, te: dict[str, Any], ta: dict[str, Any],
                  row_pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         if te["cols"] == ta["cols"]:
@@ -547,7 +570,8 @@ class _Comparer:
         if "text" not in ce or "text" not in ca:  # merged continuations: the merge regions say it
             return
         where = f"{where} {snippet(ce['text'])}" if ce["text"].strip() else f"{where} (empty)"
-        parts = self.fields(ce, ca, ("shading", "vertical_alignment"))
+        parts = self.fields({**ce, "vertical_alignment": ce.get("vertical_alignment") or "top"},
+                            {**ca, "vertical_alignment": ca.get("vertical_alignment") or "top"}, ("shading", "vertical_alignment"))
         if parts:
             self.add(where, "; ".join(parts))
         pe, pa = ce.get("paragraphs", []), ca.get("paragraphs", [])
@@ -735,7 +759,7 @@ class _Comparer:
         by_e = {s["name"]: s for s in se["styles"]}
         by_a = {s["name"]: s for s in sa["styles"]}
         keys = ("category", "based_on", *STYLE_RUN_KEYS, "alignment", "spacing", "indent", "keep_with_next",
-                "page_break_before")
+                "page_break_before", "table")
         for name in sorted(set(by_e) | set(by_a)):
             e, a = by_e.get(name), by_a.get(name)
             if e is not None and a is not None:
@@ -747,6 +771,15 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+_BORDER_SIDES = {"start": "left", "end": "right"}
+
+
+def _border_text(border: str) -> str:
+    """A border of the state ("single 0.5pt 000000") as drawn: black written as a colour or as none, nil as none."""
+    parts = border.split()
+    if not parts or parts[0] in ("nil", "none"):
+        return "none"
+    return " ".join(p for p in parts if p != "000000")
 
 
 def _trimmed(value: Any) -> Any:

@@ -9,7 +9,7 @@ from lxml import etree
 
 from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
-from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format
+from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
 from autodw.state.context import StateContext, on_off
 from autodw.state.layout import LayoutReader, table_of_contents
 from autodw.xml import NS, qn, wval
@@ -233,6 +233,9 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         }
         entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
                       if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
+        tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
+        if tblpr is not None:  # what a table of this style looks like without direct table properties
+            entry["table"] = table_properties(tblpr) or None
         if el.get(qn("w:default")) in ("1", "true", "on"):
             entry["default"] = True
         if sid in custom:
