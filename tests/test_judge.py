@@ -315,6 +315,31 @@ def test_table_values_equal_to_the_inherited_ones_do_not_matter():
     assert only(judge(REPORT, dotted)).what == 'alignment: expected "left", actual "center"'
 
 
+def _with_bookmark(name: str, ref_field: bool = False) -> WordDocument:
+    doc = WordDocument.open(REPORT)
+    p = doc.find("p2")
+    p.insert(1, p.makeelement(qn("w:bookmarkStart"), {qn("w:id"): "90", qn("w:name"): name}))
+    p.append(p.makeelement(qn("w:bookmarkEnd"), {qn("w:id"): "90"}))
+    if ref_field:  # a cross-reference to it in another paragraph
+        field = doc.find("p8").makeelement(qn("w:fldSimple"), {qn("w:instr"): f" REF {name} \\h "})
+        doc.find("p8").append(field)
+    return WordDocument.from_bytes(doc.to_bytes(), name="bookmarked.docx")
+
+
+def test_hidden_bookmarks_matter_only_when_referenced():
+    """Word's hidden bookmarks (``_Hlk...``, made by copying and linking) are not a difference unless a field refers to
+    them; a visible bookmark is."""
+    assert judge(REPORT, _with_bookmark("_Hlk123456789")).equivalent
+    assert 'extra bookmark "Results"' in only(judge(REPORT, _with_bookmark("Results"))).where
+    referenced = _with_bookmark("_Ref123456789", ref_field=True)
+    unmarked = WordDocument.from_bytes(referenced.to_bytes(), name="unmarked.docx")
+    for el in list(unmarked.body.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"))):
+        if el.get(qn("w:id")) == "90":
+            el.getparent().remove(el)
+    unmarked = WordDocument.from_bytes(unmarked.to_bytes(), name="unmarked.docx")
+    assert only(judge(referenced, unmarked)).what == "missing: absent from the actual document"
+
+
 def test_a_merged_cell():
     actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
     verdict = judge(REPORT, actual)
