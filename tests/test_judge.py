@@ -340,6 +340,26 @@ def test_hidden_bookmarks_matter_only_when_referenced():
     assert only(judge(referenced, unmarked)).what == "missing: absent from the actual document"
 
 
+def test_a_theme_font_is_the_theme_s_font():
+    """The document default font "theme:minorHAnsi" is the theme's body font (Cambria in python-docx's template, whose
+    headings font is Calibri): that font given directly is no difference, another is, named as a font."""
+    def build(font=None, heading_font=None):
+        def make(d):
+            heading = d.add_heading("Quarterly report", level=1)
+            body = d.add_paragraph("Sales rose in every region this quarter.")
+            if font:
+                body.runs[0].font.name = font
+            if heading_font:
+                heading.runs[0].font.name = heading_font
+        return make_doc(make)
+
+    plain = build()
+    assert extract_state(plain)["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "minor": "Cambria"}
+    assert judge(plain, build("Cambria", "Calibri")).equivalent  # Heading 1 has the theme's headings font
+    d = only(judge(plain, build("Calibri")))
+    assert d.what == 'font: expected "Cambria", actual "Calibri"'
+
+
 def test_a_merged_cell():
     actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
     verdict = judge(REPORT, actual)

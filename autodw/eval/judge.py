@@ -757,7 +757,7 @@ class _Comparer:
         by_e = {s["name"]: s for s in se["styles"]}
         by_a = {s["name"]: s for s in sa["styles"]}
         keys = ("category", "based_on", *STYLE_RUN_KEYS, "alignment", "spacing", "indent", "keep_with_next",
-                "page_break_before", "table")
+                "page_break_before", "table", "theme_font")
         for name in sorted(set(by_e) | set(by_a)):
             e, a = by_e.get(name), by_a.get(name)
             if e is not None and a is not None:

@@ -209,6 +209,9 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
             fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
         defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
+        theme = _theme_fonts(ctx)
+        if theme:
+            defaults["theme_fonts"] = theme
     custom = {sid for sid, el in ctx.style_elements.items() if el.get(qn("w:customStyle")) in ("1", "true", "on")
               and not (el.get(qn("w:type")) == "character" and el.find(qn("w:link")) is not None)}
     wanted = set(ctx.used_styles) | set(ctx.default_style_ids.values()) | custom
@@ -231,6 +234,9 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "color": fmt.get("color"),
             **{k: fmt.get(k) for k in ("underline", "strike", "double_strike", "all_caps", "small_caps", "highlight")},
         }
+        fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
+        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
+            entry["theme_font"] = fonts.get(qn("w:asciiTheme"))  # the font is the theme's (see defaults.theme_fonts)
         entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
                       if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
         tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
@@ -243,3 +249,17 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         out.append({k: v for k, v in entry.items() if v is not None})
     out.sort(key=lambda s: (s["category"], s["name"]))
     return {"defaults": defaults, "styles": out}
+
+
+def _theme_fonts(ctx: StateContext) -> dict[str, str]:
+    """The theme's Latin heading ("major") and body ("minor") fonts, which ``w:asciiTheme`` names refer to."""
+    part = related_part(ctx.doc, RT.THEME)
+    root = part_root(part) if part is not None else None
+    out: dict[str, str] = {}
+    if root is None:
+        return out
+    for kind in ("major", "minor"):
+        latin = root.find(f".//{{{NS['a']}}}{kind}Font/{{{NS['a']}}}latin")
+        if latin is not None and latin.get("typeface"):
+            out[kind] = latin.get("typeface")
+    return out
