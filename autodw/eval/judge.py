@@ -7,11 +7,16 @@ its text, e.g. ``paragraph "Quarterly results..." (p4)`` or ``table 1 "Region | 
 ids are those of the expected document) and *what* (``bold: expected yes, actual no``).
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
-state); ``_Toc`` bookmarks (Word regenerates them); run splits; explicit values equal to the inherited
-ones (formatting is compared as effective values: document defaults, style chain, direct formatting);
-colour ``auto`` vs ``000000``; image file and drawing names; list numbering ids (the list kind, level
-and number format are compared); a header or footer linked to the previous section vs an identical
-copy; core properties that saving changes (revision, last modified by); comment and note ids.
+state); ``_Toc`` bookmarks (Word regenerates them) and Word's other hidden bookmarks (names starting with
+"_", e.g. ``_Hlk``) unless a field or hyperlink refers to them; run splits; explicit values equal to the
+inherited ones (formatting is compared as effective values: document defaults, style chain - font, size,
+bold, italic, colour, underline, strike, caps, highlight -, direct formatting, theme fonts as the theme
+part's fonts; in body paragraphs, table cells and header and footer paragraphs alike); tables as effective
+properties (the table style's alignment, borders, width and layout under the table's own; alignment left and
+cell vertical alignment top by default; border colour ``auto`` as ``000000``); colour ``auto`` vs
+``000000``; image file and drawing names; list numbering ids (the list kind, level and number format are
+compared); a header or footer linked to the previous section vs an identical copy; core properties that
+saving changes (revision, last modified by); comment and note ids.
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -19,7 +24,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 |---|---|---|
 | whitespace at the ends of texts | texts are compared with leading and trailing whitespace removed | always |
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
-| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
+| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; with ``initial`` given, only for texts that are not already in the initial document |
