@@ -211,7 +211,7 @@ def _structural(before: State, after: State) -> Change:
                                     "paragraph", "file", "chart_type", "title", "legend", "categories", "series"))
     if images:
         out["images"] = images
-    layout = deep_changes(before["page_layout"], after["page_layout"])
+    layout = deep_changes(_without_story_details(before["page_layout"]), _without_story_details(after["page_layout"]))
     if layout:
         out["page_layout"] = layout
     info = deep_changes({k: v for k, v in ib.items() if k not in _COUNT_KEYS and k != "word_count"},
@@ -270,6 +270,14 @@ def _keyed_changes(before: list[dict], after: list[dict], key: str, fields: Iter
 
 def _pick(e: dict[str, Any], fields: Iterable[str], key: str) -> dict[str, Any]:
     return {key: e.get(key), **{f: e[f] for f in fields if e.get(f) is not None}}
+
+
+def _without_story_details(layout: dict[str, Any]) -> dict[str, Any]:
+    """The page layout without the header/footer paragraphs' details (their text and alignment say the change)."""
+    sections = [{**s, **{key: {kind: {k: v for k, v in story.items() if k != "paragraph_details"}
+                              for kind, story in s.get(key, {}).items()} for key in ("headers", "footers") if key in s}}
+                for s in layout.get("sections", [])]
+    return {**layout, "sections": sections}
 
 
 def deep_changes(before: Any, after: Any) -> list[dict[str, Any]]:

@@ -296,7 +296,8 @@ def test_set_default_font(report, zh):
     res = execute(report, "set_default_font", {"font": "Georgia", "size_pt": 12})
     assert "Normal style" in res.message
     state = extract_state(report)
-    assert state["styles"]["defaults"] == {"font": "Georgia", "size_pt": 12.0}
+    assert state["styles"]["defaults"] == {"font": "Georgia", "size_pt": 12.0,
+                                           "theme_fonts": {"major": "Calibri", "minor": "Cambria"}}  # theme unchanged
     assert "font" not in _style(state, "Normal") and "size_pt" not in _style(state, "Normal")
     execute(zh, "set_default_font", {"east_asia_font": "宋体"})
     assert extract_state(zh)["styles"]["defaults"]["east_asia_font"] == "宋体"

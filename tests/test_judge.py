@@ -326,6 +326,123 @@ def test_a_header_text():
     assert d.what == 'text: expected "Acme Corporation - Quarterly Report", actual "Appendix"'
 
 
+def test_a_header_left_by_default_equals_one_left_explicitly():
+    """A header paragraph with no alignment is left aligned (nor does the Header style align it): the same as
+    alignment="left" given explicitly (the judge compared the raw ``w:jc`` of header and footer paragraphs)."""
+    plain = edited(REPORT, ("set_header_footer", {"section": "all", "where": "header", "text": "Confidential"}))
+    left = edited(REPORT, ("set_header_footer", {"section": "all", "where": "header", "text": "Confidential",
+                                                 "alignment": "left"}))
+    assert judge(plain, left).equivalent
+    centred = edited(REPORT, ("set_header_footer", {"section": "all", "where": "header", "text": "Confidential",
+                                                    "alignment": "center"}))
+    d = judge(plain, centred).differences[0]
+    assert d.where == "header of section 1" and d.what == 'alignment: expected "left", actual "center"'
+
+
+def test_header_text_formatting_is_compared():
+    """Bold, size and colour of a header's text are compared as in body paragraphs (they were never compared)."""
+    doc = WordDocument.open(REPORT)
+    rel = next(r for r in doc.part.rels.values() if r.reltype.endswith("/header"))
+    run = next(rel.target_part._element.iter(qn("w:r")))
+    rpr = run.find(qn("w:rPr"))
+    if rpr is None:
+        rpr = run.makeelement(qn("w:rPr"), {})
+        run.insert(0, rpr)
+    rpr.append(rpr.makeelement(qn("w:b"), {}))
+    bold = WordDocument.from_bytes(doc.to_bytes(), name="bold.docx")
+    verdict = judge(REPORT, bold)
+    assert [(d.where, d.what) for d in verdict.differences] == [("header of section 1", "bold: expected no, actual yes"),
+                                                                ("header of section 2", "bold: expected no, actual yes")]
+
+
+def test_underline_given_by_a_style_is_seen():
+    """A style's underline, strike, caps and highlight are part of the effective format: an unasked style underline is
+    a difference, and the same look given by the style or directly differs only by the style's definition."""
+    styled = edited(REPORT, ("modify_style", {"name": "Heading 1", "underline": "single"}))
+    verdict = judge(REPORT, styled)
+    assert not verdict.equivalent
+    assert ('paragraph "Highlights" (p3)', 'underline: expected none, actual "single"') in \
+        [(d.where, d.what) for d in verdict.differences]
+    heading_ids = [p["id"] for p in extract_state(WordDocument.open(REPORT))["paragraphs"] if p.get("style") == "Heading 1"]
+    direct = edited(REPORT, ("set_text_format", {"paragraphs": heading_ids, "underline": "single"}))
+    d = only(judge(styled, direct))
+    assert (d.where, d.what) == ('style "Heading 1"', 'underline: expected "single", actual none')
+
+
+def test_table_values_equal_to_the_inherited_ones_do_not_matter():
+    """A table aligned left, a cell aligned top and borders equal to the table style's (Table Grid) are what a table
+    has without them; a table width is a length (within 0.05 cm)."""
+    doc = WordDocument.open(REPORT)
+    tbl = next(doc.body.iter(qn("w:tbl")))
+    tblpr = tbl.find(qn("w:tblPr"))
+    tblpr.append(tblpr.makeelement(qn("w:jc"), {qn("w:val"): "left"}))
+    borders = tblpr.makeelement(qn("w:tblBorders"), {})
+    for side in ("top", "left", "bottom", "right", "insideH", "insideV"):
+        borders.append(borders.makeelement(qn(f"w:{side}"), {qn("w:val"): "single", qn("w:sz"): "4", qn("w:space"): "0",
+                                                              qn("w:color"): "000000"}))
+    tblpr.append(borders)
+    tc = next(tbl.iter(qn("w:tc")))
+    tcpr = tc.find(qn("w:tcPr"))
+    if tcpr is None:
+        tcpr = tc.makeelement(qn("w:tcPr"), {})
+        tc.insert(0, tcpr)
+    tcpr.append(tcpr.makeelement(qn("w:vAlign"), {qn("w:val"): "top"}))
+    explicit = WordDocument.from_bytes(doc.to_bytes(), name="explicit.docx")
+    assert extract_state(explicit)["tables"][0]["alignment"] == "left"  # written in the file...
+    assert judge(REPORT, explicit).equivalent  # ...and what the table has anyway
+    wide = edited(REPORT, ("set_table_properties", {"table": "t1", "width": "12.5cm"}))
+    assert judge(wide, edited(REPORT, ("set_table_properties", {"table": "t1", "width": "12.52cm"}))).equivalent
+    d = judge(wide, edited(REPORT, ("set_table_properties", {"table": "t1", "width": "13cm"}))).differences[0]
+    assert d.what == "width: expected 12.5 cm, actual 13 cm"
+    dotted = edited(REPORT, ("set_table_properties", {"table": "t1", "alignment": "center"}))
+    assert only(judge(REPORT, dotted)).what == 'alignment: expected "left", actual "center"'
+
+
+def _with_bookmark(name: str, ref_field: bool = False) -> WordDocument:
+    doc = WordDocument.open(REPORT)
+    p = doc.find("p2")
+    p.insert(1, p.makeelement(qn("w:bookmarkStart"), {qn("w:id"): "90", qn("w:name"): name}))
+    p.append(p.makeelement(qn("w:bookmarkEnd"), {qn("w:id"): "90"}))
+    if ref_field:  # a cross-reference to it in another paragraph
+        field = doc.find("p8").makeelement(qn("w:fldSimple"), {qn("w:instr"): f" REF {name} \\h "})
+        doc.find("p8").append(field)
+    return WordDocument.from_bytes(doc.to_bytes(), name="bookmarked.docx")
+
+
+def test_hidden_bookmarks_matter_only_when_referenced():
+    """Word's hidden bookmarks (``_Hlk...``, made by copying and linking) are not a difference unless a field refers to
+    them; a visible bookmark is."""
+    assert judge(REPORT, _with_bookmark("_Hlk123456789")).equivalent
+    assert 'extra bookmark "Results"' in only(judge(REPORT, _with_bookmark("Results"))).where
+    referenced = _with_bookmark("_Ref123456789", ref_field=True)
+    unmarked = WordDocument.from_bytes(referenced.to_bytes(), name="unmarked.docx")
+    for el in list(unmarked.body.iter(qn("w:bookmarkStart"), qn("w:bookmarkEnd"))):
+        if el.get(qn("w:id")) == "90":
+            el.getparent().remove(el)
+    unmarked = WordDocument.from_bytes(unmarked.to_bytes(), name="unmarked.docx")
+    assert only(judge(referenced, unmarked)).what == "missing: absent from the actual document"
+
+
+def test_a_theme_font_is_the_theme_s_font():
+    """The document default font "theme:minorHAnsi" is the theme's body font (Cambria in python-docx's template, whose
+    headings font is Calibri): that font given directly is no difference, another is, named as a font."""
+    def build(font=None, heading_font=None):
+        def make(d):
+            heading = d.add_heading("Quarterly report", level=1)
+            body = d.add_paragraph("Sales rose in every region this quarter.")
+            if font:
+                body.runs[0].font.name = font
+            if heading_font:
+                heading.runs[0].font.name = heading_font
+        return make_doc(make)
+
+    plain = build()
+    assert extract_state(plain)["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "minor": "Cambria"}
+    assert judge(plain, build("Cambria", "Calibri")).equivalent  # Heading 1 has the theme's headings font
+    d = only(judge(plain, build("Calibri")))
+    assert d.what == 'font: expected "Cambria", actual "Calibri"'
+
+
 def test_a_merged_cell():
     actual = edited(REPORT, ("merge_cells", {"table": "t1", "first_row": 0, "first_col": 2, "last_row": 0, "last_col": 3}))
     verdict = judge(REPORT, actual)

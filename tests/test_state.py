@@ -7,6 +7,7 @@ import json
 import pytest
 from docx.shared import Pt
 
+from autodw.apis import execute
 from autodw.document import WordDocument
 from autodw.state import STATE_KEYS, extract_state
 from autodw.state.render import estimate_tokens, render_state
@@ -41,6 +42,21 @@ def test_sample_report_state(report):
     assert s["interactive"]["comments"][0]["author"] == "Dana"
     names = {st["name"] for st in s["styles"]["styles"]}
     assert {"Normal", "Title", "Table Grid"} <= names and "Heading 9" not in names  # only styles in use
+
+
+def test_what_the_judge_resolves_effective_values_from(report):
+    """Header/footer paragraphs, a style's underline, a table style's properties and the theme's fonts are in the
+    state (the judge compares effective values with them); the rendering does not show them."""
+    execute(report, "modify_style", {"name": "Heading 1", "underline": "single"})
+    s = extract_state(report)
+    footer = s["page_layout"]["sections"][0]["footers"]["default"]
+    assert [(p["style"], p["alignment"], p["text"]) for p in footer["paragraph_details"]] == [("Footer", "center", footer["text"])]
+    styles = {st["name"]: st for st in s["styles"]["styles"]}
+    assert styles["Heading 1"]["underline"] == "single" and styles["Heading 1"]["theme_font"] == "majorHAnsi"
+    assert styles["Table Grid"]["table"]["borders"]["insideH"] == "single 0.5pt"
+    assert s["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "minor": "Cambria"}
+    text = render_state(s)
+    assert "paragraph_details" not in text and "theme_fonts" not in text and "majorHAnsi" not in text
 
 
 def test_reads_what_python_docx_misses():

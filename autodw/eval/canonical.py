@@ -5,7 +5,8 @@ explicitly that the style already gives, a paragraph left aligned by ``w:jc="lef
 :mod:`autodw.state.effective` resolves every run and paragraph to its *effective* values (document defaults <-
 paragraph style chain <- character style chain <- direct formatting) and turns a paragraph's runs into maximal
 stretches of text with one effective run format, so none of these differences remain; this module prepares a
-document for it. Ids, rsids, proofing marks and ``_GoBack`` bookmarks never reach the state.
+document for it (and the judge compares tables, headers and footers the same way). Ids, rsids, proofing marks
+and ``_GoBack`` bookmarks never reach the state.
 """
 
 from __future__ import annotations

@@ -8,11 +8,16 @@ ids are those of the expected document) and *what* (``bold: expected yes, actual
 named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
-state); ``_Toc`` bookmarks (Word regenerates them); run splits; explicit values equal to the inherited
-ones (formatting is compared as effective values: document defaults, style chain, direct formatting);
-colour ``auto`` vs ``000000``; image file and drawing names; list numbering ids (the list kind, level
-and number format are compared); a header or footer linked to the previous section vs an identical
-copy; core properties that saving changes (revision, last modified by); comment and note ids.
+state); ``_Toc`` bookmarks (Word regenerates them) and Word's other hidden bookmarks (names starting with
+"_", e.g. ``_Hlk``) unless a field or hyperlink refers to them; run splits; explicit values equal to the
+inherited ones (formatting is compared as effective values: document defaults, style chain - font, size,
+bold, italic, colour, underline, strike, caps, highlight -, direct formatting, theme fonts as the theme
+part's fonts; in body paragraphs, table cells and header and footer paragraphs alike); tables as effective
+properties (the table style's alignment, borders, width and layout under the table's own; alignment left and
+cell vertical alignment top by default; border colour ``auto`` as ``000000``); colour ``auto`` vs
+``000000``; image file and drawing names; list numbering ids (the list kind, level and number format are
+compared); a header or footer linked to the previous section vs an identical copy; core properties that
+saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
 leave out: each side of a paragraph border (style, width, colour); the text a comment is on (not only its
@@ -26,7 +31,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 |---|---|---|
 | whitespace at the ends of texts | texts are compared with leading and trailing whitespace removed | always |
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
-| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths) | always |
+| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
 | border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % | always |
@@ -45,9 +50,10 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
-from autodw.state.effective import VISIBLE_ON_SPACES, dominant_format, segments
+from autodw.state.effective import STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
+
 JUDGE_VERSION = 2
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again."""
@@ -540,7 +546,9 @@ class _Comparer:
         if "nested_in" not in te and self._expected_id(ta.get("after_paragraph")) != te.get("after_paragraph"):
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
-        parts = self.fields(te, ta, ("style", "alignment", "borders", "width", "autofit", "header_rows", "exact_height_rows"))
+        ne, na = self._table_props(te, self.fe), self._table_props(ta, self.fa)
+        parts = self.fields(ne, na, ("style", "alignment", "borders", "width", "width_cm", "autofit", "header_rows",
+                                     "exact_height_rows"))
         if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
             parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
         if parts:
@@ -585,6 +593,27 @@ class _Comparer:
         if len(widths_e) == len(widths_a) and not self.same("widths_cm", widths_e, widths_a):
             self.add(where, f"column widths: expected {widths_e} cm, actual {widths_a} cm")
 
+    @staticmethod
+    def _table_props(t: dict[str, Any], fmt) -> dict[str, Any]:
+        """A table's effective properties: its style's (chain) under its own, alignment left and borders as Word draws
+        them ("auto" colour black, start/end as left/right), a width in centimetres as a length."""
+        out = {k: t.get(k) for k in ("style", "header_rows", "exact_height_rows")}
+        props: dict[str, Any] = {"alignment": "left", "autofit": True}
+        borders: dict[str, str] = {}
+        for layer in [s.get("table") or {} for s in fmt.chain(t.get("style"))] + [t]:
+            props.update({k: layer[k] for k in ("alignment", "width", "autofit") if k in layer})
+            borders.update({_BORDER_SIDES.get(k, k): _border_text(v) for k, v in (layer.get("borders") or {}).items()})
+        out.update(props, borders={k: v for k, v in borders.items() if v != "none"} or None)
+        width = out.pop("width", None)
+        if isinstance(width, str) and width.endswith("cm"):
+            try:
+                out["width_cm"] = float(width[:-2])
+            except ValueError:
+                out["width"] = width
+        elif width is not None:
+            out["width"] = width
+        return out
+
     def _columns(self, where: str, te: dict[str, Any], ta: dict[str, Any],
                  row_pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         if te["cols"] == ta["cols"]:
@@ -607,7 +636,8 @@ class _Comparer:
         if "text" not in ce or "text" not in ca:  # merged continuations: the merge regions say it
             return
         where = f"{where} {snippet(ce['text'])}" if ce["text"].strip() else f"{where} (empty)"
-        parts = self.fields(ce, ca, ("shading", "vertical_alignment"))
+        parts = self.fields({**ce, "vertical_alignment": ce.get("vertical_alignment") or "top"},
+                            {**ca, "vertical_alignment": ca.get("vertical_alignment") or "top"}, ("shading", "vertical_alignment"))
         if parts:
             self.add(where, "; ".join(parts))
         pe, pa = ce.get("paragraphs", []), ca.get("paragraphs", [])
@@ -689,24 +719,41 @@ class _Comparer:
             if (have.get("text") or "").strip() or have.get("images") or have.get("tables") or have.get("watermark"):
                 self.add(where, f"expected {snippet(xe['text']) if xe else 'none'}, actual {snippet(xa['text']) if xa else 'none'}")
             return
-        if not self.text_same(xe.get("text", ""), xa.get("text", "")):
-            ex, ac = _texts_differ_at(xe.get("text", ""), xa.get("text", ""))
-            self.add(where, f"text: expected {ex}, actual {ac}")
-        parts = self.fields(xe, xa, ("alignments", "page_number", "fields", "watermark"))
+        pe, pa = xe.get("paragraph_details"), xa.get("paragraph_details")
+        if pe is None or pa is None:  # a state without the story's paragraphs: texts and alignments as written
+            if not self.text_same(xe.get("text", ""), xa.get("text", "")):
+                ex, ac = _texts_differ_at(xe.get("text", ""), xa.get("text", ""))
+                self.add(where, f"text: expected {ex}, actual {ac}")
+            parts = self.fields(xe, xa, ("alignments",))
+        else:  # paragraph by paragraph, as body paragraphs: text, style, effective paragraph and run formatting
+            self._story_paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
+            parts = []
+        parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
         for key in ("tables", "images"):
             if len(xe.get(key, [])) != len(xa.get(key, [])):
                 parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
         if parts:
             self.add(where, "; ".join(parts))
 
+    def _story_paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
+        """A header's or footer's paragraphs, aligned by text (one paragraph each side: that pair)."""
+        if len(pe) == 1 and len(pa) == 1:
+            self.paragraph(where, pe[0], pa[0])
+            return
+        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        for i, j in sorted(al.pairs + al.moved):
+            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
+        if (al.missing or al.extra) and [k for k in ke if k] != [k for k in ka if k]:
+            ex, ac = _texts_differ_at(te, ta)
+            self.add(where, f"text: expected {ex}, actual {ac}")
+
     # interactive ---------------------------------------------------------------------------------------------
 
     def _interactive(self) -> None:
         ie, ia = self.e["interactive"], self.a["interactive"]
         self._records("hyperlink", ie["hyperlinks"], ia["hyperlinks"], ("text",), ("url", "anchor"))
-        keep = lambda b: not (b.get("hidden") and b["name"].startswith("_Toc"))  # noqa: E731 - regenerated by Word
-        self._records("bookmark", [b for b in ie["bookmarks"] if keep(b)], [b for b in ia["bookmarks"] if keep(b)],
-                      ("name",), ("offset",))
+        self._records("bookmark", _visible_bookmarks(ie), _visible_bookmarks(ia), ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
         self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs",
@@ -809,8 +856,8 @@ class _Comparer:
             self.add("document default font", "; ".join(parts))
         by_e = {s["name"]: s for s in se["styles"]}
         by_a = {s["name"]: s for s in sa["styles"]}
-        keys = ("category", "based_on", "font", "east_asia_font", "size_pt", "bold", "italic", "color", "alignment",
-                "spacing", "indent", "keep_with_next", "page_break_before")
+        keys = ("category", "based_on", *STYLE_RUN_KEYS, "alignment", "spacing", "indent", "keep_with_next",
+                "page_break_before", "table", "theme_font")
         for name in sorted(set(by_e) | set(by_a)):
             e, a = by_e.get(name), by_a.get(name)
             if e is not None and a is not None:
@@ -832,6 +879,30 @@ def _line(line: dict[str, Any] | None) -> str:
     width = f" {show(line['width_pt'], 'width_pt')}" if line.get("width_pt") is not None else ""
     color = f" {show(line['color'], 'color')}" if line.get("color") else ""
     return f"{line.get('style')}{width}{color}"
+
+
+_BORDER_SIDES = {"start": "left", "end": "right"}
+
+
+def _border_text(border: str) -> str:
+    """A border of the state ("single 0.5pt 000000") as drawn: black written as a colour or as none, nil as none."""
+    parts = border.split()
+    if not parts or parts[0] in ("nil", "none"):
+        return "none"
+    return " ".join(p for p in parts if p != "000000")
+
+
+def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bookmarks that count: Word's hidden ones (names starting with "_": ``_Hlk``, ``_Ref``...) only when a field
+    or a hyperlink refers to them, and ``_Toc`` ones never (Word regenerates them)."""
+    refs = " ".join(f.get("instruction") or "" for f in interactive.get("fields", []))
+    anchors = {h.get("anchor") for h in interactive.get("hyperlinks", [])}
+
+    def referenced(name: str) -> bool:
+        return name in anchors or any(word.strip('"') == name for word in refs.split())
+
+    return [b for b in interactive["bookmarks"]
+            if not b.get("hidden") or (not b["name"].startswith("_Toc") and referenced(b["name"]))]
 
 
 def _trimmed(value: Any) -> Any:

@@ -299,20 +299,7 @@ class StoryWalker:
         tblpr = tbl.find(qn("w:tblPr"))
         table["style"] = self.ctx.style_name(wval(tblpr.find(qn("w:tblStyle")))) if tblpr is not None else None
         if tblpr is not None:
-            jc = wval(tblpr.find(qn("w:jc")))
-            if jc:
-                table["alignment"] = {"start": "left", "end": "right"}.get(jc, jc)
-            borders = tblpr.find(qn("w:tblBorders"))
-            if borders is not None:
-                table["borders"] = {etree.QName(b).localname: _border(b) for b in borders}
-            width = tblpr.find(qn("w:tblW"))
-            if width is not None and width.get(qn("w:type")) in ("pct", "dxa"):
-                w = width.get(qn("w:w")) or "0"
-                table["width"] = (f"{int(w.rstrip('%')) / 50:g}%" if not w.endswith("%") else w) \
-                    if width.get(qn("w:type")) == "pct" else f"{twips_to_cm(w)}cm"
-            layout = tblpr.find(qn("w:tblLayout"))
-            if layout is not None and layout.get(qn("w:type")) == "fixed":
-                table["autofit"] = False
+            table.update(table_properties(tblpr))
         grid = [twips_to_cm(g.get(qn("w:w"))) for g in tbl.iterfind(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")]
         rows_state: list[list[dict[str, Any] | None]] = []
         heights: list[float | None] = []
@@ -369,6 +356,26 @@ class StoryWalker:
             table["exact_height_rows"] = exact_rows
         table["merged"] = _merge_regions(rows_state)
         return table
+
+
+def table_properties(tblpr: etree._Element) -> dict[str, Any]:
+    """Alignment, borders, width and fixed layout set in a ``w:tblPr`` (a table's or a table style's)."""
+    out: dict[str, Any] = {}
+    jc = wval(tblpr.find(qn("w:jc")))
+    if jc:
+        out["alignment"] = {"start": "left", "end": "right"}.get(jc, jc)
+    borders = tblpr.find(qn("w:tblBorders"))
+    if borders is not None:
+        out["borders"] = {etree.QName(b).localname: _border(b) for b in borders}
+    width = tblpr.find(qn("w:tblW"))
+    if width is not None and width.get(qn("w:type")) in ("pct", "dxa"):
+        w = width.get(qn("w:w")) or "0"
+        out["width"] = (f"{int(w.rstrip('%')) / 50:g}%" if not w.endswith("%") else w) \
+            if width.get(qn("w:type")) == "pct" else f"{twips_to_cm(w)}cm"
+    layout = tblpr.find(qn("w:tblLayout"))
+    if layout is not None and layout.get(qn("w:type")) == "fixed":
+        out["autofit"] = False
+    return out
 
 
 class _ParagraphReader:

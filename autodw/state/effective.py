@@ -15,7 +15,10 @@ RUN_DEFAULTS: dict[str, Any] = {
 }
 #: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text)
 VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading")
-_STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color")
+#: run formatting a style can give (in the state's style entries)
+STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
+                  "all_caps", "small_caps", "highlight")
+_STYLE_RUN_KEYS = STYLE_RUN_KEYS
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
@@ -33,11 +36,26 @@ class Formatting:
 
     def __init__(self, styles: dict[str, Any], paragraph_defaults: dict[str, Any] | None = None):
         """`styles`: the state's "styles" part; `paragraph_defaults`: the paragraph formatting of ``w:docDefaults``."""
-        self.styles: dict[str, dict[str, Any]] = {s["name"]: s for s in styles["styles"]}
+        self._theme: dict[str, str] = styles["defaults"].get("theme_fonts") or {}
+        self.styles: dict[str, dict[str, Any]] = {s["name"]: self._resolved(s) for s in styles["styles"]}
         self._run_base = {**RUN_DEFAULTS, **{k: v for k, v in styles["defaults"].items() if k in RUN_DEFAULTS}}
+        self._run_base["font"] = self._font(self._run_base["font"])
         self._para_base = _merge_paragraph(_copy(_PARAGRAPH_BASE), paragraph_defaults or {})
         self._chains: dict[str | None, list[dict[str, Any]]] = {}
         self._style_runs: dict[str | None, dict[str, Any]] = {}
+
+    def _font(self, font: Any) -> Any:
+        """A font name, a theme font ("theme:minorHAnsi") as the theme's font when the state knows it."""
+        if isinstance(font, str) and font.startswith("theme:"):
+            kind = "major" if font[6:].startswith("major") else "minor" if font[6:].startswith("minor") else None
+            return self._theme.get(kind or "", font)
+        return font
+
+    def _resolved(self, style: dict[str, Any]) -> dict[str, Any]:
+        if "font" not in style and style.get("theme_font"):
+            font = self._font(f"theme:{style['theme_font']}")
+            return {**style, "font": font} if not font.startswith("theme:") else style
+        return style
 
     def chain(self, name: str | None) -> list[dict[str, Any]]:
         """The style and its bases, base first (styles missing from the state end the chain)."""
@@ -66,6 +84,7 @@ class Formatting:
         for style in self.chain(run.get("style")):
             fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
         fmt.update({k: v for k, v in run.items() if k in RUN_DEFAULTS})
+        fmt["font"] = self._font(fmt["font"])
         if fmt["color"] == "000000":  # "auto" text is black on the page
             fmt["color"] = None
         if fmt["underline"] in ("none",):

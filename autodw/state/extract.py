@@ -9,7 +9,7 @@ from lxml import etree
 
 from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
-from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format
+from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
 from autodw.state.context import StateContext, on_off
 from autodw.state.layout import LayoutReader, table_of_contents
 from autodw.xml import NS, qn, wval
@@ -204,8 +204,8 @@ def all_styles(ctx: StateContext) -> dict[str, Any]:
 
 
 def _styles(ctx: StateContext) -> dict[str, Any]:
-    """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, base style,
-    paragraph alignment/spacing/indentation."""
+    """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, colour, underline,
+    strike, caps, highlight, base style, paragraph alignment/spacing/indentation."""
     root = ctx.styles_root
     defaults: dict[str, Any] = {}
     if root is not None:
@@ -215,6 +215,9 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
             fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
         defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
+        theme = _theme_fonts(ctx)
+        if theme:
+            defaults["theme_fonts"] = theme
     custom = {sid for sid, el in ctx.style_elements.items() if el.get(qn("w:customStyle")) in ("1", "true", "on")
               and not (el.get(qn("w:type")) == "character" and el.find(qn("w:link")) is not None)}
     wanted = set(ctx.used_styles) | set(ctx.default_style_ids.values()) | custom
@@ -235,9 +238,16 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "bold": fmt.get("bold"),
             "italic": fmt.get("italic"),
             "color": fmt.get("color"),
+            **{k: fmt.get(k) for k in ("underline", "strike", "double_strike", "all_caps", "small_caps", "highlight")},
         }
+        fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
+        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
+            entry["theme_font"] = fonts.get(qn("w:asciiTheme"))  # the font is the theme's (see defaults.theme_fonts)
         entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
                       if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
+        tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
+        if tblpr is not None:  # what a table of this style looks like without direct table properties
+            entry["table"] = table_properties(tblpr) or None
         if el.get(qn("w:default")) in ("1", "true", "on"):
             entry["default"] = True
         if sid in custom:
@@ -245,3 +255,17 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         out.append({k: v for k, v in entry.items() if v is not None})
     out.sort(key=lambda s: (s["category"], s["name"]))
     return {"defaults": defaults, "styles": out}
+
+
+def _theme_fonts(ctx: StateContext) -> dict[str, str]:
+    """The theme's Latin heading ("major") and body ("minor") fonts, which ``w:asciiTheme`` names refer to."""
+    part = related_part(ctx.doc, RT.THEME)
+    root = part_root(part) if part is not None else None
+    out: dict[str, str] = {}
+    if root is None:
+        return out
+    for kind in ("major", "minor"):
+        latin = root.find(f".//{{{NS['a']}}}{kind}Font/{{{NS['a']}}}latin")
+        if latin is not None and latin.get("typeface"):
+            out[kind] = latin.get("typeface")
+    return out

@@ -79,6 +79,8 @@ class LayoutReader:
                 "part": key.rsplit("/", 1)[-1],
                 "text": "\n".join(p["text"] for p in walker.paragraphs),
                 "paragraphs": [p["id"] for p in walker.paragraphs],
+                # the paragraphs themselves (style, format, runs): the judge compares them as it does body paragraphs
+                "paragraph_details": walker.paragraphs,
             }
             aligned = [p.get("alignment") for p in walker.paragraphs]
             if any(aligned):
