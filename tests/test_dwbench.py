@@ -229,3 +229,44 @@ def test_every_colour_dwbench_names_is_of_that_name():
             wrong.append((name, value, names))
     assert wrong == []
 
+
+
+def test_data_1_1_gold_follows_the_words(dev, test_split):
+    """DWBench 1.1 (README, Changes): a Chinese font named for headings or body text is set for all text, not only as
+    the East Asian font; a table whose gold bolds the header row says so; a deleted picture or chart keeps its
+    paragraph unless the words ask to remove it (the hand-written turns do); a default font set only for East Asian
+    text is called the Chinese / East Asian default. Each of these failed on the 1.0 data."""
+    for s in dev + test_split:
+        for i in s.instructions:
+            for c in i.gold:
+                a = c.args
+                if c.api in ("modify_style", "set_text_format", "create_style") and a.get("east_asia_font"):
+                    assert a.get("font") == a["east_asia_font"], i.key
+                if c.api == "set_default_font" and a.get("east_asia_font") and "font" not in a:
+                    assert any(w in i.text for w in ("中文字体", "Chinese font", "East Asian font")), i.key
+                if c.api in ("delete_image", "delete_chart") and a.get("remove_empty_paragraph"):
+                    assert any(w in i.text for w in ("empty", "空行", "空段落")), i.key
+                if c.api == "insert_table" and a.get("header_row") and "add_table" in i.templates:
+                    assert "bold" in i.text or "加粗" in i.text, i.key
+
+
+def test_fix_record_brings_1_0_records_to_1_1_and_is_idempotent():
+    from autodw.dwbench.generate import fix_record
+
+    def rec(text, templates, *gold):
+        return {"instruction": text, "templates": templates,
+                "gold": [{"api": api, "args": json.dumps(args, ensure_ascii=False, sort_keys=True)} for api, args in gold]}
+
+    old = rec("所有一级标题统一改成微软雅黑15磅紫色（改样式定义）。", ["restyle_headings"],
+              ("modify_style", {"name": "Heading 1", "east_asia_font": "微软雅黑", "size_pt": 15, "color": "purple"}))
+    assert fix_record(old) == 1 and json.loads(old["gold"][0]["args"])["font"] == "微软雅黑"
+    assert fix_record(old) == 0
+    table = rec("After the Education section, add a 3-row table: header Name | Role, then A, B; C, D.", ["add_table"])
+    assert fix_record(table) == 1 and "add a 3-row table: bold header Name" in table["instruction"]
+    zh = rec("在文末加一个3行的表格，第一行是表头“姓名 | 职责”，下面几行：甲, 乙", ["add_table"])
+    assert fix_record(zh) == 1 and "第一行是加粗的表头“" in zh["instruction"]
+    picture = rec("删除第一张图片", ["delete_picture"], ("delete_image", {"image": "img1", "remove_empty_paragraph": True}))
+    assert fix_record(picture) == 1 and json.loads(picture["gold"][0]["args"]) == {"image": "img1"}
+    asked = rec("把“准时送达率（%）”图表删除，不要留下空段落。", ["handwritten"],
+                ("delete_chart", {"chart": "chart1", "remove_empty_paragraph": True}))
+    assert fix_record(asked) == 0

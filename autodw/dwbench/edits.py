@@ -592,10 +592,10 @@ def add_table(c: Ctx) -> str:
     c.memory["table"] = next(i for i in res.created if i.startswith("t"))
     rows = "; ".join(", ".join(r) for r in data[1:])
     return c.say([f"insert a table {where} with the columns {', '.join(data[0])} (header row in bold) and these rows: {rows}",
-                  f"{where}, add a {len(data)}-row table: header {' | '.join(data[0])}, then {rows}",
+                  f"{where}, add a {len(data)}-row table: bold header {' | '.join(data[0])}, then {rows}",
                   f"I need a small table {where}: bold headers {', '.join(data[0])}; rows {rows}"],
                  [f"{where}插入一个表格，表头为{'、'.join(data[0])}（加粗），内容依次为：{rows}",
-                  f"{where}加一个{len(data)}行的表格，第一行是表头“{' | '.join(data[0])}”，下面几行：{rows}",
+                  f"{where}加一个{len(data)}行的表格，第一行是加粗的表头“{' | '.join(data[0])}”，下面几行：{rows}",
                   f"{where}做个小表格：表头{'、'.join(data[0])}加粗，数据为{rows}"])
 
 
@@ -979,7 +979,7 @@ def replace_picture(c: Ctx) -> str:
 @edit(0.5)
 def delete_picture(c: Ctx) -> str:
     img, ref = named(c, prefer(c, c.images(), "image"))
-    c.run("delete_image", image=img["id"], remove_empty_paragraph=True)
+    c.run("delete_image", image=img["id"])  # the paragraph stays, as in Word: the words do not ask to remove it
     c.memory.pop("image", None)
     return c.say([f"delete {ref}", f"take out {ref}", f"{ref} isn't needed, please remove it"], [f"删除{ref}", f"把{ref}去掉", f"{ref}用不上，删掉吧"])
 
@@ -1161,7 +1161,7 @@ def chart_size(c: Ctx) -> str:
 @edit(0.4)
 def chart_delete(c: Ctx) -> str:
     ch, ref = named(c, c.pick(c.charts()))
-    c.run("delete_chart", chart=ch["id"], remove_empty_paragraph=True)
+    c.run("delete_chart", chart=ch["id"])  # the paragraph stays, as in Word: the words do not ask to remove it
     c.memory.pop("chart", None)
     return c.say([f"delete {ref}", f"remove {ref}, we don't need it", f"take {ref} out of the document"], [f"删除{ref}", f"{ref}不需要了，删掉", f"把{ref}从文档里去掉"])
 
@@ -1243,7 +1243,7 @@ def font_paragraphs(c: Ctx) -> str:
         raise Skip("few")
     if c.dl == "zh":
         font, size = c.rng.choice([("宋体", 12), ("仿宋", 14), ("楷体", 12)])
-        c.run("set_text_format", paragraphs=[p["id"] for p in body], east_asia_font=font, size_pt=size)
+        c.run("set_text_format", paragraphs=[p["id"] for p in body], font=font, east_asia_font=font, size_pt=size)  # all text, as Word's font box
     else:
         font, size = c.rng.choice([("Georgia", 11), ("Arial", 10), ("Times New Roman", 12)])
         c.run("set_text_format", paragraphs=[p["id"] for p in body], font=font, size_pt=size)
@@ -1405,7 +1405,7 @@ def restyle_headings(c: Ctx) -> str:
     cname, col = c.colour()
     if c.dl == "zh":
         font, size = c.rng.choice([("黑体", 16), ("微软雅黑", 15)])
-        c.run("modify_style", name="Heading 1", east_asia_font=font, size_pt=size, color=col)
+        c.run("modify_style", name="Heading 1", font=font, east_asia_font=font, size_pt=size, color=col)  # all text, as Word's font box
     else:
         font, size = c.rng.choice([("Arial", 16), ("Georgia", 15), ("Calibri Light", 16)])
         c.run("modify_style", name="Heading 1", font=font, size_pt=size, color=col)
@@ -1423,7 +1423,7 @@ def default_font(c: Ctx) -> str:
         sz = "五号" if size == 10.5 else "小四"
         return c.say([f"set the document's default Chinese font to {font}, {size} pt", f"make {font} at {size} pt the default East Asian font of the document",
                   f"change the default font for Chinese text to {font}, {size} pt"],
-                 [f"把整个文档的默认中文字体设为{font}，字号{sz}", f"文档默认字体改成{font}，{sz}字", f"默认中文字体用{font}，字号设为{sz}"])
+                 [f"把整个文档的默认中文字体设为{font}，字号{sz}", f"文档默认中文字体改成{font}，{sz}字", f"默认中文字体用{font}，字号设为{sz}"])
     font, size = c.rng.choice([("Georgia", 11), ("Arial", 10), ("Cambria", 12)])
     c.run("set_default_font", font=font, size_pt=size)
     return c.say([f"set the document's default font to {font}, {size} pt", f"change the base font of the whole document to {font} {size} pt",

@@ -557,9 +557,53 @@ def apply_review_fixes_to_files() -> int:
             if fix and rec["instruction"] == fix["from"]:
                 rec["instruction"] = fix["to"]
                 changed += 1
+            changed += fix_record(rec)
             out.append(json.dumps(rec, ensure_ascii=False))
         path.write_text("\n".join(out) + "\n", encoding="utf-8")
     return changed
+
+
+DATA_VERSION = "DWBench 1.1 (2026-11-25)"
+"""The data version: 1.0 as generated and reviewed; 1.1 with the item fixes of `fix_record` (README, "Changes")."""
+
+_BOLD_HEADER_EN = re.compile(r"(add a \d+-row table: )header ")
+_BOLD_HEADER_ZH = re.compile(r"(加一个\d+行的表格，第一行是)表头“")
+_ZH_DEFAULT_FONT = re.compile(r"文档默认字体改成(宋体|仿宋|微软雅黑)，(五号|小四)字")
+
+
+def reword(text: str) -> str:
+    """1.1 wording of the phrasings changed in the templates: `add_table`'s second phrasing asks for the bold header
+    its gold gives (header_row=true bolds it); `default_font`'s second Chinese phrasing says the Chinese font (its
+    gold sets only the East Asian font)."""
+    text = _BOLD_HEADER_EN.sub(r"\1bold header ", text)
+    text = _BOLD_HEADER_ZH.sub(r"\1加粗的表头“", text)
+    return _ZH_DEFAULT_FONT.sub(r"文档默认中文字体改成\1，\2字", text)
+
+
+def fix_record(rec: dict) -> int:
+    """Bring a record written by the 1.0 templates to what the 1.1 templates write (the same random draws; a record
+    already in 1.1 form is left alone); returns 1 if it changed, else 0.
+
+    - `restyle_headings`, `font_paragraphs` on Chinese documents: the font named is set for all text (Latin and East
+      Asian), as Word's font box does, not only as the East Asian font (an agent setting both was judged wrong);
+    - `delete_picture`, `chart_delete`: the paragraph that held the picture or chart stays (the API's default, and
+      what Word does); the words never ask to remove it (the hand-written turns that do keep their gold);
+    - `add_table`, `default_font`: the wording of `reword`."""
+    templates = set(rec.get("templates") or ())
+    text = reword(rec["instruction"]) if templates & {"add_table", "default_font"} else rec["instruction"]
+    gold = []
+    for g in rec["gold"]:
+        args = json.loads(g["args"])
+        if g["api"] == "modify_style" and "restyle_headings" in templates or g["api"] == "set_text_format" and "font_paragraphs" in templates:
+            if args.get("east_asia_font") and "font" not in args and set(args) <= {"name", "paragraphs", "east_asia_font", "size_pt", "color"}:
+                args["font"] = args["east_asia_font"]
+        if g["api"] in ("delete_image", "delete_chart") and templates & {"delete_picture", "chart_delete"}:
+            args.pop("remove_empty_paragraph", None)
+        gold.append({"api": g["api"], "args": json.dumps(args, ensure_ascii=False, sort_keys=True)})
+    if text == rec["instruction"] and gold == rec["gold"]:
+        return 0
+    rec["instruction"], rec["gold"] = text, gold
+    return 1
 
 
 TRIM_FILE = DATA_DIR / "trimmed_sessions.json"
