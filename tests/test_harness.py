@@ -619,7 +619,7 @@ def test_an_answer_from_the_llm_cache_costs_the_seconds_it_took_when_asked(tmp_p
     assert cached["median_seconds_per_instruction"] == 3.5 and cached["recalled_seconds_per_instruction"] == 2.5
 
 
-def test_cli_run_and_bad_options(tmp_path):
+def test_cli_run_and_bad_options(tmp_path, monkeypatch):
     out = tmp_path / "run"
     result = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", IDS[0], "--out", str(out),
                      "--no-word-check", "--format", "json")
@@ -628,6 +628,10 @@ def test_cli_run_and_bad_options(tmp_path):
     assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sessions"] == 1
     assert run_cli("bench", "run", "--system", "oracle", "--llm", "local", "--split", "mini", "--out",
                    str(tmp_path / "x")).returncode == 2
+    monkeypatch.delenv("AUTODW_LLM", raising=False)
+    unnamed = run_cli("bench", "run", "--system", "autodw", "--split", "mini", "--out", str(tmp_path / "w"))
+    # a run names the LLM it measures (without --llm it ran the embedded model, saying so in one line)
+    assert unnamed.returncode == 2 and "needs --llm" in unnamed.stderr and not (tmp_path / "w").exists()
     bad = run_cli("bench", "run", "--system", "autodw", "--p", "0.2", "--split", "mini", "--out", str(tmp_path / "y"))
     assert bad.returncode == 2 and "noisy-oracle" in bad.stderr
     unknown = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", "dwb-nope",

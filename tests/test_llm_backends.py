@@ -188,6 +188,16 @@ def test_factory(monkeypatch, tmp_path):
         make_llm("magic:thing")
     with pytest.raises(ConfigError, match="does not exist"):
         make_llm(f"replay:{tmp_path / 'none.jsonl'}")
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="no API key for deepseek: set DEEPSEEK_API_KEY"):
+        make_llm("deepseek:deepseek-chat")  # it went on to the provider's endpoint without a key
+    assert make_llm("deepseek:m", base_url="http://127.0.0.1:1/v1").model == "m"  # a server of one's own, no key
+    monkeypatch.setenv("AUTODW_LLM_TIMEOUT", "900")
+    assert make_llm("openai:m", base_url="http://127.0.0.1:1/v1").client.timeout == 900
+    for bad in ("soon", "0", "nan", "1e9"):
+        monkeypatch.setenv("AUTODW_LLM_TIMEOUT", bad)
+        with pytest.raises(ConfigError, match="AUTODW_LLM_TIMEOUT"):
+            make_llm("openai:m", base_url="http://127.0.0.1:1/v1")
 
 
 def test_factory_without_endpoint_uses_the_local_model_and_says_so(monkeypatch):

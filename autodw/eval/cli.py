@@ -67,6 +67,9 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
 
         return OracleSystem, "none", options
     needs_llm = name != "noisy-oracle" or args.validator == "llm"
+    if needs_llm and not args.llm and not os.environ.get("AUTODW_LLM"):  # a benchmark run names what it measures
+        raise ConfigError(f"--system {name} needs --llm: openai:MODEL (with --base-url for your endpoint), "
+                          "deepseek:MODEL, ..., or local for the embedded model")
     llm = _llm(args) if needs_llm else None
     if llm is not None and args.workers > 1 and llm.name.startswith("local"):
         raise ConfigError("the embedded local model runs one request at a time: use --workers 1")

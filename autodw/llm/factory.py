@@ -5,7 +5,8 @@ provider shortcuts ``deepseek:MODEL``, ``qwen:MODEL``, ``gemini:MODEL``, ``ollam
 OpenAI-compatible endpoints and key variables), ``local[:MODEL]`` (the embedded GGUF model) and
 ``replay:CASSETTE``. With no spec: ``$AUTODW_LLM``; else an endpoint if OPENAI_BASE_URL or
 OPENAI_API_KEY is set (model from ``$AUTODW_MODEL``); else the local model, said in one line.
-``$AUTODW_LOCAL_N_CTX`` sets the local model's context in tokens (default 8192; the model takes up to 32768).
+``$AUTODW_LOCAL_N_CTX`` sets the local model's context in tokens (default 8192; the model takes up to 32768);
+``$AUTODW_LLM_TIMEOUT`` an endpoint's time limit per request in seconds (default 120; 4 retries after it).
 """
 
 from __future__ import annotations
@@ -49,9 +50,10 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
 
         url = base_url or (os.environ.get("OPENAI_BASE_URL") if kind == "openai" else None) or default_url
         key = api_key or (os.environ.get(key_var) if key_var else None)
-        if kind not in ("ollama",) and not key and not url:
+        # a key is needed for a provider's own endpoint; a server of one's own (--base-url) may have none
+        if key_var and not key and not (base_url or kind == "openai" and url):
             raise ConfigError(f"no API key for {kind}: set {key_var} or pass --api-key-env")
-        return OpenAIBackend(rest, base_url=url, api_key=key, temperature=temperature,
+        return OpenAIBackend(rest, base_url=url, api_key=key, temperature=temperature, timeout=_timeout(),
                              response_format=os.environ.get("AUTODW_RESPONSE_FORMAT") or "json_object")
     if kind == "local":
         from autodw.llm.local import LocalBackend
@@ -63,6 +65,18 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
         return ReplayBackend(rest)
     raise ConfigError(f"unknown LLM spec {spec!r}; use openai:MODEL, {', '.join(k + ':MODEL' for k in PROVIDERS if k != 'openai')}, "
                       "local[:MODEL] or replay:CASSETTE")
+
+
+def _timeout() -> float:
+    """``$AUTODW_LLM_TIMEOUT``: seconds an endpoint may take per request (a slow CPU-served model needs more)."""
+    value = os.environ.get("AUTODW_LLM_TIMEOUT") or "120"
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 1 <= seconds <= 3600:
+        raise ConfigError(f"AUTODW_LLM_TIMEOUT must be a number of seconds from 1 to 3600, not {value!r}")
+    return seconds
 
 
 def _local_options() -> dict[str, int]:
