@@ -1,8 +1,9 @@
 #!/bin/sh
 # Copy a run folder's records into the repository (docs/runs/NAME), so a long local-model run survives the machine:
-# run.json, summary.json, every instruction and turn record, and a session's resume document (resume-T.docx, or
-# resume.docx in folders made before 2026-11-25: what `autodw bench run` needs to continue); outputs and traces stay
-# behind (~40 KB and up to 1 MB each). `autodw bench report` and
+# run.json, summary.json, every instruction and turn record, its output document (~40 KB: what `autodw bench rescore
+# --rejudge` needs to judge the run again with a later judge) and a session's resume document (resume-T.docx, or
+# resume.docx in folders made before 2026-11-25: what `autodw bench run` needs to continue); traces stay behind (up
+# to 1 MB each). `autodw bench report` and
 # `compare` read the copy as it is; to continue the run, copy it out (cp -r docs/runs/NAME runs/NAME) and rerun its
 # `autodw bench run` command with `--out runs/NAME`: only the instructions without a record are run.
 # An LLM cache file (--llm-cache CACHE.jsonl, shared by runs) is kept gzipped: docs/runs/CACHE.jsonl.gz; to use it
@@ -18,7 +19,7 @@ for run in "$@"; do
   esac
   [ -f "$run/run.json" ] || { echo "$run is not a run folder (no run.json)" >&2; exit 2; }
   name=$(basename "$run")
-  (cd "$run" && find . \( -name '*.json' -o -name 'resume*.docx' \) -print) | while read -r f; do
+  (cd "$run" && find . \( -name '*.json' -o -name '*.docx' \) -print) | while read -r f; do
     mkdir -p "$dest/$name/$(dirname "$f")"
     cp -p "$run/$f" "$dest/$name/$f"
   done

@@ -719,3 +719,6 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     again = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()  # the session continues
     assert again["sacc"] == 1.0 and again["sessions_stopped"] == 0 and again["complete"]
     assert rescore(out, rejudge=True, progress=False).flipped == []  # the same judge: the same verdicts
+    (out / "instructions" / f"{sid}--1.docx").unlink()  # records kept without their outputs cannot be judged again
+    with pytest.raises(ConfigError, match=f"no output {sid}--1.docx for {sid}#1"):
+        rescore(out, rejudge=True, progress=False)

@@ -406,6 +406,9 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
                  for s in sessions for t in session_turns(out, s)]
     for path, record, forced in tqdm(todo, desc="judging", unit="output", disable=not progress):
         session, ins = units[record["key"]]
+        if not (path.parent / record["output"]).is_file():
+            raise ConfigError(f"{out} has no output {record['output']} for {record['key']}: a run is judged again "
+                              "from its saved outputs (keep_run_records.sh keeps them)")
         output = WordDocument.open(path.parent / record["output"])
         judged = judge_output(session, ins, output, (lambda: session.initial_document(ins.turn)) if forced else None)
         if judged["success"] != record["success"]:
