@@ -306,6 +306,11 @@ def test_a_run_of_chosen_instructions(tmp_path):
     with pytest.raises(ConfigError, match="instruction mode"):
         Runner(RunSpec("oracle", "none", "mini", ["session"], {}, None, None, instructions=keys), tmp_path / "s",
                OracleSystem, progress=False)
+    # on the command line, --instructions means instruction mode unless --mode says otherwise
+    cli = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--instructions", keys[0], "--no-word-check",
+                  "--out", str(tmp_path / "cli"), "--format", "json")
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout)["modes"] == ["instruction"] and json.loads(cli.stdout)["instructions"] == 1
 
 
 def test_a_damaged_file_of_a_run_folder_is_named(tmp_path):

@@ -109,7 +109,8 @@ def run_command(args: argparse.Namespace) -> int:
         args.p = 0.2 if args.p is None else args.p
         args.validator = args.validator or "oracle"
     make, llm_name, options = system_factory(args)
-    modes = ["instruction", "session"] if args.mode == "both" else [args.mode]
+    mode = args.mode or ("instruction" if args.instructions else "both")  # chosen instructions: instruction mode
+    modes = ["instruction", "session"] if mode == "both" else [mode]
     spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
                    stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions))
     runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
@@ -288,8 +289,9 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
     p.add_argument("--system", choices=SYSTEMS, required=True)
     p.add_argument("--split", choices=SPLITS, required=True)
-    p.add_argument("--mode", choices=("instruction", "session", "both"), default="both",
-                   help="instruction: iACC (each from its gold start); session: sACC (own output carried); both")
+    p.add_argument("--mode", choices=("instruction", "session", "both"), default=None,
+                   help="instruction: iACC (each from its gold start); session: sACC (own output carried); both "
+                        "(the default; instruction with --instructions)")
     p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N sessions of the split")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
