@@ -461,6 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``error: internal error ...`` with its traceback and exit status 4."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # what was typed (a run folder keeps its commands)
     try:
         return args.handler(args)
     except AutodwError as exc:

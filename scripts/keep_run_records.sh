@@ -19,7 +19,7 @@ for run in "$@"; do
   esac
   [ -f "$run/run.json" ] || { echo "$run is not a run folder (no run.json)" >&2; exit 2; }
   name=$(basename "$run")
-  (cd "$run" && find . \( -name '*.json' -o -name '*.docx' \) -print) | while read -r f; do
+  (cd "$run" && find . \( -name '*.json' -o -name '*.docx' -o -name commands.txt \) -print) | while read -r f; do
     mkdir -p "$dest/$name/$(dirname "$f")"
     cp -p "$run/$f" "$dest/$name/$f"
   done

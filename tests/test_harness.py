@@ -631,6 +631,9 @@ def test_cli_run_and_bad_options(tmp_path, monkeypatch):
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sessions"] == 1
+    logged = (out / "commands.txt").read_text().splitlines()  # how the run was given, to rerun it
+    assert len(logged) == 1 and logged[0].endswith(f"autodw bench run --system oracle --split mini --sessions {IDS[0]} "
+                                                   f"--out {out} --no-word-check --format json")
     assert run_cli("bench", "run", "--system", "oracle", "--llm", "local", "--split", "mini", "--out",
                    str(tmp_path / "x")).returncode == 2
     monkeypatch.delenv("AUTODW_LLM", raising=False)

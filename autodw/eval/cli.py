@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -114,6 +115,7 @@ def run_command(args: argparse.Namespace) -> int:
     spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
                    stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions))
     runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
+    _log_command(Path(args.out), args.argv)
     try:
         summary = runner.run()
     except KeyboardInterrupt:
@@ -122,6 +124,22 @@ def run_command(args: argparse.Namespace) -> int:
         return 130
     _print_summary(summary, args.format)
     return 0
+
+
+#: environment variables that change what a run measures, written with its command
+_RUN_ENV = ("AUTODW_LOCAL_N_CTX", "AUTODW_RESPONSE_FORMAT", "AUTODW_LLM_TIMEOUT", "AUTODW_LLM", "AUTODW_MODEL",
+            "OPENAI_BASE_URL")
+
+
+def _log_command(out: Path, argv: list[str]) -> None:
+    """Append the command (and the environment settings that change a run) to ``DIR/commands.txt``: run.json holds
+    the settings, this how they were given, to rerun."""
+    import shlex
+
+    env = " ".join(f"{k}={shlex.quote(os.environ[k])}" for k in _RUN_ENV if os.environ.get(k))
+    line = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {env + ' ' if env else ''}autodw {shlex.join(argv)}\n"
+    with open(out / "commands.txt", "a", encoding="utf-8") as fh:
+        fh.write(line)
 
 
 def _session_ids(args: argparse.Namespace) -> list[str] | None:

@@ -12,7 +12,9 @@ Layout of a run folder ``DIR``:
   ``turn-T.json``, and the one before it removed only after, so a run killed between the two continues from the
   document its records describe);
   with ``stop_at_failure`` a session ends at its first failed turn (sACC needs no more);
-- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end.
+- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end;
+- ``commands.txt``: each ``autodw bench run`` command given on the folder, with the environment settings that change
+  a run (written by the CLI).
 
 Every JSON file is written atomically and only after the documents it refers to, so a run that is killed continues
 where it stopped: finished instructions (and finished turns of a session) are never run again.
