@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from autodw.apis.registry import INTENTS
 from autodw.errors import AutodwError, InternalError
 
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("apis", help="list the document APIs")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--intent", default=None, help="only the APIs of one intent")
+    p.add_argument("--intent", default=None, choices=INTENTS, help="only the APIs of one intent")
     p.set_defaults(handler=_apis)
 
     p = sub.add_parser("call", help="run one API on a document and save the result")

@@ -73,7 +73,7 @@ def show_command(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersAction:
     """Add ``bench`` and its subcommands; returns the bench subparsers so more can be added (run, report...)."""
-    bench = sub.add_parser("bench", help="DWBench: validate, describe and show the benchmark")
+    bench = sub.add_parser("bench", help="DWBench: validate, describe and show the benchmark; run systems on it, report, compare, judge again")
     bench_sub = bench.add_subparsers(dest="bench_command", required=True, metavar="SUBCOMMAND")
 
     p = bench_sub.add_parser("validate", help="replay every gold sequence and check it (exit 1 on failures)")
