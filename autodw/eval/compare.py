@@ -60,6 +60,10 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     if versions[0] != versions[1]:
         raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: judge the "
                           f"older again first (autodw bench rescore --rejudge RUN)")
+    for run, records in ((run_a, a), (run_b, b)):
+        if not records:
+            raise ConfigError(f"{run} has no instruction records (a session-only run): compare pairs instructions "
+                              "run from their gold start (--mode instruction)")
     keys = [k for k in a if k in b]
     if not keys:
         raise ConfigError(f"{run_a} and {run_b} have no finished instruction in common")
