@@ -92,9 +92,13 @@ def test_footnotes_and_endnotes(doc):
     execute(doc, "insert_footnote", {"paragraph": "p39", "text": "Unaudited.", "offset": 7})
     execute(doc, "insert_footnote", {"paragraph": "p31", "text": "See brand book.", "kind": "endnote"})
     s = extract_state(doc)
-    notes = {n["text"]: n["paragraph"] for n in s["interactive"]["footnotes"]}
-    assert notes["Unaudited."] == "p39" and notes["Target set in the January plan."] == "p4"
-    assert s["interactive"]["endnotes"][0] == {"id": 1, "text": "See brand book.", "paragraph": "p31"}
+    notes = {n["text"]: n for n in s["interactive"]["footnotes"]}
+    assert notes["Unaudited."]["paragraph"] == "p39" and notes["Target set in the January plan."]["paragraph"] == "p4"
+    assert notes["Unaudited."]["offset"] == 7  # the mark sits where it was asked for
+    p31 = next(p for p in s["paragraphs"] if p["id"] == "p31")
+    # no offset: the mark goes at the end of the paragraph
+    assert s["interactive"]["endnotes"][0] == {"id": 1, "text": "See brand book.", "paragraph": "p31",
+                                               "offset": len(p31["text"])}
 
 
 def test_footnote_part_is_created_when_missing():
@@ -102,7 +106,8 @@ def test_footnote_part_is_created_when_missing():
     execute(d, "insert_paragraph", {"text": "Body", "position": "end"})
     execute(d, "insert_footnote", {"paragraph": "p1", "text": "First note"})
     again = WordDocument.from_bytes(d.to_bytes())
-    assert extract_state(again)["interactive"]["footnotes"] == [{"id": 1, "text": "First note", "paragraph": "p1"}]
+    assert extract_state(again)["interactive"]["footnotes"] == [{"id": 1, "text": "First note", "paragraph": "p1",
+                                                                   "offset": len("Body")}]
 
 
 def test_insert_comment_on_span(doc):
