@@ -117,7 +117,6 @@ def test_examples_render(name):
 
 
 def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
-    from autodw.apis import execute
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["bottom"], "style": "double", "size_pt": 1.5,
                                              "color": "1F4E79"})
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["top"]})  # automatic colour: left out
@@ -129,7 +128,6 @@ def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
 
 
 def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(report):
-    from autodw.apis import execute
     execute(report, "insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": "sales"}})
     execute(report, "insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", "offset": 5})
     s = extract_state(report)["interactive"]
@@ -141,7 +139,6 @@ def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(repo
 
 
 def test_pictures_keep_a_digest_of_their_image_and_their_crop(report):
-    from autodw.apis import execute
     before = extract_state(report)["images"][0]
     assert len(before["image_hash"]) == 12 and "crop" not in before
     execute(report, "replace_image", {"image": "img1", "path": str(EXAMPLES / "images" / "photo.png")})

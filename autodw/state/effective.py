@@ -18,7 +18,6 @@ VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shadi
 #: run formatting a style can give (in the state's style entries)
 STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
                   "all_caps", "small_caps", "highlight")
-_STYLE_RUN_KEYS = STYLE_RUN_KEYS
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
@@ -74,7 +73,7 @@ class Formatting:
         if paragraph_style not in self._style_runs:
             fmt = dict(self._run_base)
             for style in self.chain(paragraph_style):
-                fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
+                fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
             self._style_runs[paragraph_style] = fmt
         return self._style_runs[paragraph_style]
 
@@ -82,7 +81,7 @@ class Formatting:
         """The effective format of a run in a paragraph of `paragraph_style`."""
         fmt = dict(self._style_run(paragraph_style))
         for style in self.chain(run.get("style")):
-            fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
+            fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
         fmt.update({k: v for k, v in run.items() if k in RUN_DEFAULTS})
         fmt["font"] = self._font(fmt["font"])
         if fmt["color"] == "000000":  # "auto" text is black on the page

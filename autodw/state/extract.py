@@ -11,6 +11,7 @@ from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
 from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
 from autodw.state.context import StateContext, on_off
+from autodw.state.effective import STYLE_RUN_KEYS
 from autodw.state.layout import LayoutReader, table_of_contents
 from autodw.xml import NS, qn, wval
 
@@ -232,13 +233,7 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "id": sid,
             "category": el.get(qn("w:type")) or "paragraph",
             "based_on": ctx.style_names.get(wval(el.find(qn("w:basedOn"))) or "", None),
-            "font": fmt.get("font"),
-            "east_asia_font": fmt.get("east_asia_font"),
-            "size_pt": fmt.get("size_pt"),
-            "bold": fmt.get("bold"),
-            "italic": fmt.get("italic"),
-            "color": fmt.get("color"),
-            **{k: fmt.get(k) for k in ("underline", "strike", "double_strike", "all_caps", "small_caps", "highlight")},
+            **{k: fmt.get(k) for k in STYLE_RUN_KEYS},
         }
         fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
         if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
