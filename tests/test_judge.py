@@ -459,6 +459,25 @@ def test_the_order_of_two_paragraphs():
                       'actual after paragraph "Highlights" (p3)')
 
 
+def test_the_order_of_paragraphs_in_a_header_and_in_a_cell():
+    """Two paragraphs swapped in a header or in a table cell are out of order, as in the body (each pair was compared
+    alone and the swap judged equal)."""
+    def header(text):
+        return edited(REPORT, ("set_header_footer", {"section": 0, "where": "header", "text": text}))
+
+    verdict = judge(header("Acme Corporation\nConfidential"), header("Confidential\nAcme Corporation"))
+    assert [(d.where, d.what) for d in verdict.differences] == [  # section 2's header is linked to section 1's
+        (f'paragraph 2 "Confidential" of header of section {n}', "order: expected paragraph 2, actual paragraph 1") for n in (1, 2)]
+
+    def cell(text):
+        return edited(REPORT, ("set_cell_text", {"table": "t1", "row": 0, "col": 0, "text": text}))
+
+    d = only(judge(cell("Region\n(sales office)"), cell("(sales office)\nRegion")))
+    assert d.where == 'paragraph 2 "(sales office)" of table 1 "Region (sales office) | Q1 | Q2 | Q3" row 1 cell 1 "Region (sales office)"'
+    assert d.what == "order: expected paragraph 2, actual paragraph 1"
+    assert judge(cell("Region\n(sales office)"), cell("Region\n(sales office)")).equivalent
+
+
 def test_lengths_within_half_a_millimetre_are_equal():
     a = edited(REPORT, ("resize_image", {"image": "img1", "width": "8cm"}))
     b = edited(REPORT, ("resize_image", {"image": "img1", "width": "8.04cm"}))

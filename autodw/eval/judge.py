@@ -443,6 +443,23 @@ class _Comparer:
         self.add(where, f"order: expected after {exp_after}, actual after {act_after}")
         self.paragraph(where, pe[i], pa[j])
 
+    def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
+        """The paragraphs of a table cell or a header or footer (texts `te`, `ta`), aligned by text: each pair compared
+        (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order, and
+        missing or extra ones as a difference of the whole text."""
+        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        for i, j in sorted(al.pairs + al.moved):
+            self.pmap[pa[j]["id"]] = pe[i]["id"]
+            at = where if len(pe) == len(pa) == 1 else \
+                f"paragraph {i + 1}{' ' + snippet(ke[i]) if ke[i] else ''} of {where}"
+            if (i, j) in al.moved:
+                self.add(at, f"order: expected paragraph {i + 1}, actual paragraph {j + 1}")
+            self.paragraph(at, pe[i], pa[j])
+        if (al.missing or al.extra) and not self.text_same(te, ta):
+            ex, ac = _texts_differ_at(te, ta)
+            self.add(where, f"text: expected {ex}, actual {ac}")
+
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
         """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
         if self.same_styles and _same_raw(pe, pa):
@@ -640,18 +657,7 @@ class _Comparer:
                             {**ca, "vertical_alignment": ca.get("vertical_alignment") or "top"}, ("shading", "vertical_alignment"))
         if parts:
             self.add(where, "; ".join(parts))
-        pe, pa = ce.get("paragraphs", []), ca.get("paragraphs", [])
-        if len(pe) == 1 and len(pa) == 1:
-            self.pmap[pa[0]["id"]] = pe[0]["id"]
-            self.paragraph(where, pe[0], pa[0])
-            return
-        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
-        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
-        for i, j in sorted(al.pairs + al.moved):
-            self.pmap[pa[j]["id"]] = pe[i]["id"]
-            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
-        if al.missing or al.extra:
-            self.add(where, f"text: expected {snippet(ce['text'], 80)}, actual {snippet(ca['text'], 80)}")
+        self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
 
     # images, charts, shapes ---------------------------------------------------------------------------------
 
@@ -726,7 +732,7 @@ class _Comparer:
                 self.add(where, f"text: expected {ex}, actual {ac}")
             parts = self.fields(xe, xa, ("alignments",))
         else:  # paragraph by paragraph, as body paragraphs: text, style, effective paragraph and run formatting
-            self._story_paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
+            self.paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
             parts = []
         parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
         for key in ("tables", "images"):
@@ -734,19 +740,6 @@ class _Comparer:
                 parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
         if parts:
             self.add(where, "; ".join(parts))
-
-    def _story_paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
-        """A header's or footer's paragraphs, aligned by text (one paragraph each side: that pair)."""
-        if len(pe) == 1 and len(pa) == 1:
-            self.paragraph(where, pe[0], pa[0])
-            return
-        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
-        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
-        for i, j in sorted(al.pairs + al.moved):
-            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
-        if (al.missing or al.extra) and [k for k in ke if k] != [k for k in ka if k]:
-            ex, ac = _texts_differ_at(te, ta)
-            self.add(where, f"text: expected {ex}, actual {ac}")
 
     # interactive ---------------------------------------------------------------------------------------------
 
