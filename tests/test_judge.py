@@ -185,6 +185,28 @@ def test_black_accepts_a_near_black_against_the_automatic_colour():
     assert not judge(no_fill, black_fill, instruction="shade the first paragraph black").equivalent
 
 
+def _heading_1(*children) -> WordDocument:
+    """The sample report with Heading 1's run properties ``w:color`` and ``w:u`` (`children`: tag, attributes) set."""
+    doc = WordDocument.open(REPORT)
+    style = next(s for s in doc.part._styles_part.element.iter(qn("w:style")) if s.get(qn("w:styleId")) == "Heading1")
+    rpr = style.find(qn("w:rPr"))
+    for tag, attrs in children:
+        old = rpr.find(qn(tag))
+        if old is not None:
+            rpr.remove(old)
+        rpr.insert(2, rpr.makeelement(qn(tag), {qn(k): v for k, v in attrs.items()}))
+    return WordDocument.from_bytes(doc.to_bytes(), name="heading.docx")
+
+
+def test_an_automatic_colour_is_black_without_an_instruction():
+    """Automatic text colour and 000000 are one colour: a style coloured 000000 differed from one coloured
+    automatically unless the instruction named black."""
+    auto, black = _heading_1(("w:color", {"w:val": "auto"})), _heading_1(("w:color", {"w:val": "000000"}))
+    assert judge(auto, black).equivalent and judge(black, auto, instruction="make the headings blue").equivalent
+    verdict = judge(auto, _heading_1(("w:color", {"w:val": "0D0D0D"})))  # a near black is not black unless named
+    assert ('style "Heading 1"', "color: expected none, actual 0D0D0D (black)") in [(d.where, d.what) for d in verdict.differences]
+
+
 def test_colours_are_labelled_by_the_named_ranges_they_fall_in():
     pale = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "FFFF99"}))
     green = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "E2EFDA"}))

@@ -319,7 +319,7 @@ class _Comparer:
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
             if key == "color":  # automatic (none) text and line colour is black: "black" accepts 0D0D0D for it
                 e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
-            return isinstance(e, str) and isinstance(a, str) and \
+            return e == a or isinstance(e, str) and isinstance(a, str) and \
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
