@@ -711,6 +711,13 @@ def test_a_note_mark_elsewhere_in_its_paragraph_differs():
     d = only(judge(gold, edited(REPORT, note())))
     assert d.where.startswith('footnote "Unaudited figures." in paragraph "This report summarises')
     assert d.what == 'reference mark: expected after "This ", actual after "... Revenue grew in every region."'
+    # at the end of a paragraph that ends with a space (the texts are equal trimmed): the same place
+    spaced = WordDocument.open(REPORT)
+    run = spaced.find("p2").makeelement(qn("w:r"), {})
+    run.append(run.makeelement(qn("w:t"), {"{http://www.w3.org/XML/1998/namespace}space": "preserve"}))
+    run[0].text = " "
+    spaced.find("p2").append(run)
+    assert judge(edited(spaced, note()), edited(REPORT, note())).equivalent
 
 
 def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():

@@ -812,11 +812,12 @@ class _Comparer:
         return [f"commented text: expected {snippet(ce, 60) if ce else 'none'}, actual {snippet(ca, 60) if ca else 'none'}"]
 
     def _note_place(self, e: dict[str, Any], a: dict[str, Any]) -> list[str]:
-        """Where a note's reference mark sits in its paragraph (compared when both paragraphs have the same text)."""
+        """Where a note's reference mark sits in its paragraph (compared when both paragraphs have the same text; the
+        text before it trimmed as texts are)."""
         (te,), (ta,) = self._texts(e.get("paragraph"), False), self._texts(a.get("paragraph"), True)
         if te is None or ta is None or te.strip() != ta.strip() or "offset" not in e or "offset" not in a:
             return []
-        be, ba = te[: e["offset"]].lstrip(), ta[: a["offset"]].lstrip()
+        be, ba = te[: min(e["offset"], len(te.rstrip()))].lstrip(), ta[: min(a["offset"], len(ta.rstrip()))].lstrip()
         if be == ba:
             return []
 
