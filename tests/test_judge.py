@@ -445,6 +445,30 @@ def test_hidden_bookmarks_matter_only_when_referenced():
     assert only(judge(referenced, unmarked)).what == "missing: absent from the actual document"
 
 
+def test_references_to_toc_bookmarks_do_not_count_by_name():
+    """A table of contents whose ``_Toc`` bookmarks Word renumbered: the bookmarks never count, nor do the TOC's
+    hyperlink anchors and PAGEREF fields that name them (8 differences before)."""
+    import re
+
+    path = corpus_file("docxrs__toc1.docx")
+    doc = WordDocument.open(path)
+    for el in doc.part._element.iter():
+        for k, v in el.attrib.items():
+            el.set(k, re.sub(r"_Toc(\d+)", lambda m: f"_Toc{int(m.group(1)) + 1111}", v))
+        if el.text and "_Toc" in el.text:
+            el.text = re.sub(r"_Toc(\d+)", lambda m: f"_Toc{int(m.group(1)) + 1111}", el.text)
+    renumbered = WordDocument.from_bytes(doc.to_bytes(), name="renumbered.docx")
+    interactive = extract_state(renumbered)["interactive"]
+    assert any("_Toc8981" in h.get("anchor", "") for h in interactive["hyperlinks"])
+    assert any("PAGEREF _Toc8981" in f["instruction"] for f in interactive["fields"])
+    assert judge(path, renumbered).equivalent
+    retargeted = WordDocument.from_bytes(renumbered.to_bytes(), name="retargeted.docx")
+    link = next(h for h in retargeted.part._element.iter(qn("w:hyperlink")) if h.get(qn("w:anchor")))
+    link.set(qn("w:anchor"), "Results")  # a visible bookmark's name still counts
+    d = only(judge(path, WordDocument.from_bytes(retargeted.to_bytes(), name="retargeted.docx")))
+    assert d.where.startswith('hyperlink "第１章 Hello 2"') and d.what.startswith('anchor: expected "_Toc')
+
+
 def test_a_theme_font_is_the_theme_s_font():
     """The document default font "theme:minorHAnsi" is the theme's body font (Cambria in python-docx's template, whose
     headings font is Calibri): that font given directly is no difference, another is, named as a font."""

@@ -745,7 +745,8 @@ class _Comparer:
 
     def _interactive(self) -> None:
         ie, ia = self.e["interactive"], self.a["interactive"]
-        self._records("hyperlink", ie["hyperlinks"], ia["hyperlinks"], ("text",), ("url", "anchor"))
+        links_e, links_a = ([_toc_unnamed(h, "anchor") for h in x["hyperlinks"]] for x in (ie, ia))
+        self._records("hyperlink", links_e, links_a, ("text",), ("url", "anchor"))
         self._records("bookmark", _visible_bookmarks(ie), _visible_bookmarks(ia), ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
@@ -754,7 +755,7 @@ class _Comparer:
         self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), (), check=self._note_place)
         self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), (), check=self._note_place)
         self._records("tracked change", ie["tracked_changes"], ia["tracked_changes"], ("type", "text"), ("author",))
-        norm = lambda f: {**f, "instruction": " ".join(f["instruction"].split())}  # noqa: E731
+        norm = lambda f: {**f, "instruction": " ".join(_toc_unnamed(f, "instruction")["instruction"].split())}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
@@ -863,6 +864,7 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+_TOC_NAME = re.compile(r"_Toc\d+")
 _SIDES = ("top", "left", "bottom", "right", "between", "bar")
 
 
@@ -897,6 +899,12 @@ def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
 
     return [b for b in interactive["bookmarks"]
             if not b.get("hidden") or (not b["name"].startswith("_Toc") and referenced(b["name"]))]
+
+
+def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
+    """`record` with the ``_Toc`` bookmark names in its `key` (a hyperlink's anchor, a PAGEREF field's instruction) as
+    "_Toc": the bookmarks never count (Word renumbers them), so neither do the names that refer to them."""
+    return {**record, key: _TOC_NAME.sub("_Toc", record[key])} if record.get(key) else record
 
 
 def _trimmed(value: Any) -> Any:
