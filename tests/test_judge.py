@@ -756,6 +756,9 @@ def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
     width = extract_state(cropped)["images"][0]["width_cm"]
     squeezed = edited(REPORT, ("resize_image", {"image": "img1", "width": f"{width}cm", "keep_aspect": False}))
     d = only(judge(cropped, squeezed))
-    assert d.what == 'crop: expected {"left_pct": 10.0, "right_pct": 10.0}, actual none'
+    assert d.what == "crop left: expected 10 %, actual 0 %; crop right: expected 10 %, actual 0 %"
     d = only(judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 20}))))
-    assert "crop left: expected 10 %, actual 20 %" in d.what and "crop right: expected 10 %, actual none" in d.what
+    assert "crop left: expected 10 %, actual 20 %" in d.what and "crop right: expected 10 %, actual 0 %" in d.what
+    # within 0.5 % a side, also against a side or a picture not cropped
+    assert judge(REPORT, edited(REPORT, ("crop_image", {"image": "img1", "left": 0.2}))).equivalent
+    assert judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 10, "right": 10, "top": 0.2}))).equivalent

@@ -673,7 +673,7 @@ class _Comparer:
                                 f"actual in {self.describe_a(ia[j].get('paragraph'))}")
             keys = ("type", "placement", "width_cm", "height_cm", "width", "height", "alt_text", "wrap", "position",
                     "crop", "chart_type", "title", "legend", "categories", "series", "text")
-            parts = self.fields(ie[i], ia[j], keys)
+            parts = self.fields({**ie[i], "crop": _crop(ie[i])}, {**ia[j], "crop": _crop(ia[j])}, keys)
             if ie[i].get("image_hash") != ia[j].get("image_hash") and ie[i].get("image_hash") and ia[j].get("image_hash"):
                 parts.insert(0, "picture: another image (the picture's content differs)")
             if parts:
@@ -905,6 +905,11 @@ def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
     """`record` with the ``_Toc`` bookmark names in its `key` (a hyperlink's anchor, a PAGEREF field's instruction) as
     "_Toc": the bookmarks never count (Word renumbers them), so neither do the names that refer to them."""
     return {**record, key: _TOC_NAME.sub("_Toc", record[key])} if record.get(key) else record
+
+
+def _crop(image: dict[str, Any]) -> dict[str, float]:
+    """A picture's cropping, each side (a side or a picture not cropped: 0 %)."""
+    return {side: (image.get("crop") or {}).get(side, 0.0) for side in ("left_pct", "top_pct", "right_pct", "bottom_pct")}
 
 
 def _trimmed(value: Any) -> Any:
