@@ -252,6 +252,25 @@ def test_free_text_with_the_initial_document_keeps_existing_texts_exact():
     assert not judge(REPORT, changed, free_text=True, initial=REPORT).equivalent  # p8's text was there before
 
 
+def test_free_text_is_compared_with_the_initial_text_at_its_own_place():
+    """A written value that the initial document has elsewhere (120 and 135 are North's figures, 110 South's) is
+    written, not left as it was: only the initial text at the same place (the aligned paragraph or cell) is."""
+    instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
+
+    def row(*figures):
+        return edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", *figures]}))
+
+    for gold, written in ((row("112", "116", "127"), row("120", "135", "128")), (row("110", "116", "127"), row("121", "136", "128"))):
+        assert judge(gold, written, instruction=instruction, free_text=True, initial=REPORT).equivalent
+    def north_q1(text):
+        return edited(REPORT, ("set_cell_text", {"table": "t1", "row": 1, "col": 1, "text": text}))
+
+    update = "Replace North's Q1 figure with a plausible estimate."
+    assert judge(north_q1("125"), north_q1("98"), instruction=update, free_text=True, initial=REPORT).equivalent  # 98: row 3's
+    d = only(judge(north_q1("125"), REPORT, instruction=update, free_text=True, initial=REPORT))  # left as it was
+    assert (d.where, d.what) == ('table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "125"', 'text: expected "125", actual "120"')
+
+
 def test_free_text_does_not_cover_texts_the_instruction_dictates():
     summary = "In short, sales grew in every region and the outlook for the next quarter remains positive."
     other = "Overall, results were good across the regions this year."

@@ -36,7 +36,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
-| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for texts already in the initial document, on either side (an existing text to keep, or one left as it was) |
+| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph or cell aligned with it), on either side (an existing text to keep, or one left as it was) |
 """
 
 from __future__ import annotations
@@ -107,20 +107,18 @@ class Verdict:
 
 @dataclass(frozen=True)
 class JudgeContext:
-    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial texts."""
+    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial document."""
 
     colour_names: tuple[str, ...] = ()
     free_text: bool = False
-    initial_texts: frozenset[str] | None = None
+    initial: Prepared | None = None
     instruction: str = ""
     quoted: tuple[str, ...] = ()  # the texts the instruction quotes ("...", '...', “...”, 「...」): dictated
 
     @classmethod
     def make(cls, instruction: str | None = None, free_text: bool = False, initial: Source | None = None) -> "JudgeContext":
-        texts = None
-        if initial is not None:
-            texts = frozenset(_all_texts(prepare(initial).state))
-        return cls(tuple(colour_names_in(instruction)), free_text, texts, instruction or "",
+        return cls(tuple(colour_names_in(instruction)), free_text, prepare(initial) if initial is not None else None,
+                   instruction or "",
                    tuple(q.text for q in quotes(instruction or "")))
 
     def dictates(self, e: str, a: str) -> bool:
@@ -143,7 +141,7 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
     """Compare `actual` with `expected` (documents, paths, extracted states or prepared documents).
 
     `instruction` enables the named-colour tolerance for the colours it names; `free_text` the free-text
-    tolerance (limited to texts absent from `initial` when that is given). Raises DocumentError for a
+    tolerance (not for a text `initial`, when given, has at the same place). Raises DocumentError for a
     file that cannot be opened and ConfigError for a dict that is not a state.
     """
     exp, act = prepare(expected), prepare(actual)
@@ -266,15 +264,6 @@ def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
     return excerpt(e, i1, i2), excerpt(a, j1, j2)
 
 
-def _all_texts(state: dict[str, Any]) -> Iterable[str]:
-    for p in state["paragraphs"]:
-        yield p["text"].strip()
-    for t in state["tables"]:
-        for row in t["cells"]:
-            for c in row:
-                yield c.strip()
-
-
 # --- comparing -----------------------------------------------------------------------------------
 
 
@@ -295,6 +284,9 @@ class _Comparer:
         self.ptext_a: dict[str, str] = {}
         # with the same styles and defaults, paragraphs written identically look identical (a fast path)
         self.same_styles = exp.state["styles"] == act.state["styles"] and exp.paragraph_defaults == act.paragraph_defaults
+        # the initial document's texts at the places of the expected and actual paragraphs, by id (free text)
+        self.initial_e = _initial_texts(ctx.initial, exp) if ctx.initial is not None and ctx.free_text else {}
+        self.initial_a = _initial_texts(ctx.initial, act) if ctx.initial is not None and ctx.free_text else {}
 
     def run(self) -> list[Difference]:
         self._describe_paragraphs()
@@ -363,12 +355,14 @@ class _Comparer:
         e, a = e.strip(), a.strip()
         return e == a or self.free_text_ok(e, a)
 
-    def free_text_ok(self, e: str, a: str) -> bool:
+    def free_text_ok(self, e: str, a: str, ids: tuple[str, str] | None = None) -> bool:
+        """Whether `a` is a plausible written text for `e`; `ids`: those of their paragraphs, a text the initial document
+        has at either place is not written (an existing text to keep, or one left as it was)."""
         e, a = e.strip(), a.strip()
         if not self.ctx.free_text or not e or not a:
             return False
-        if self.ctx.initial_texts is not None and (e in self.ctx.initial_texts or a in self.ctx.initial_texts):
-            return False  # an existing text to keep, or one left as it was (not written)
+        if ids is not None and (e == self.initial_e.get(ids[0]) or a == self.initial_a.get(ids[1])):
+            return False
         if self.ctx.dictates(e, a):
             return False
         return len(a) >= math.ceil(len(e) * FREE_TEXT_MIN_RATIO)
@@ -467,7 +461,7 @@ class _Comparer:
         te, ta = pe["text"], pa["text"]
         free = False
         if te.strip() != ta.strip():
-            free = self.free_text_ok(te, ta)
+            free = self.free_text_ok(te, ta, (pe["id"], pa["id"]))
             if not free:
                 ex, ac = _texts_differ_at(te, ta)
                 self.add(where, f"text: expected {ex}, actual {ac}")
@@ -899,6 +893,14 @@ def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
 
     return [b for b in interactive["bookmarks"]
             if not b.get("hidden") or (not b["name"].startswith("_Toc") and referenced(b["name"]))]
+
+
+def _initial_texts(initial: Prepared, doc: Prepared) -> dict[str, str]:
+    """The initial document's text (trimmed) at the place of each paragraph of `doc` in the body and in table cells,
+    by the paragraph's id: the paragraphs aligned as the judge aligns them."""
+    c = _Comparer(initial, doc, JudgeContext())
+    c.run()
+    return {pid: c.ptext_e[iid].strip() for pid, iid in c.pmap.items() if iid in c.ptext_e}
 
 
 def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
