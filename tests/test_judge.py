@@ -738,6 +738,24 @@ def test_paragraph_borders_are_compared_by_style_width_and_colour():
     assert judge(edited(REPORT, _border(color="000000")), edited(REPORT, _border())).equivalent
 
 
+def test_table_borders_have_the_tolerances_of_paragraph_borders():
+    """A table's borders are compared side by side as paragraph borders are (they were strings, "single 1pt 1F4E79",
+    equal or not): a colour the instruction names, widths within an eighth of a point."""
+    def borders(**args):
+        return edited(REPORT, ("set_table_borders", {"table": "t1", "style": "single", "size_pt": 1, "scope": "outside",
+                                                     **args}))
+
+    gold = borders(color="1F4E79")
+    assert judge(gold, borders(color="002060"), instruction="give the table a 1 pt dark blue outline").equivalent
+    d = only(judge(gold, borders(color="002060", size_pt=1.5)))
+    assert d.where == 'table 1 "Region | Q1 | Q2 | Q3"'
+    assert d.what == ("border top/left/bottom/right width: expected 1 pt, actual 1.5 pt; "
+                      "border top/left/bottom/right color: expected 1F4E79 (dark blue), actual 002060 (dark blue)")
+    assert judge(REPORT, borders(size_pt=0.5, color="000000")).equivalent  # Table Grid's lines, black as automatic
+    d = only(judge(REPORT, edited(REPORT, ("set_table_borders", {"table": "t1", "style": "none", "scope": "inside_vertical"}))))
+    assert d.what == "border insideV: expected single 0.5 pt, actual none"
+
+
 def test_a_comment_on_other_words_of_the_paragraph_differs():
     comment = lambda match: ("insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": match}})  # noqa: E731
     gold = edited(REPORT, comment("sales"))

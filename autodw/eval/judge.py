@@ -33,7 +33,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
-| border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
+| border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph or cell aligned with it), on either side (an existing text to keep, or one left as it was) |
@@ -50,7 +50,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
-from autodw.state.effective import STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, segments
+from autodw.state.effective import STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
@@ -61,7 +61,7 @@ versions were recorded) and ``autodw bench rescore --rejudge`` judges an older r
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
 LINE_TOLERANCE = 0.01
-BORDER_TOLERANCE = 0.125  # paragraph border widths (pt): Word stores eighths of a point
+BORDER_TOLERANCE = 0.125  # paragraph and table border widths (pt): Word stores eighths of a point
 CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
@@ -337,8 +337,8 @@ class _Comparer:
         return out
 
     def border_fields(self, e: dict[str, Any] | None, a: dict[str, Any] | None) -> list[str]:
-        """`what` parts for paragraph borders: each side's style, width and colour; sides with the same difference
-        named together ("border top/left/bottom/right color: ...")."""
+        """`what` parts for paragraph and table borders: each side's style, width and colour; sides with the same
+        difference named together ("border top/left/bottom/right color: ...")."""
         e, a = e or {}, a or {}
         by_what: dict[str, list[str]] = {}
         for side in sorted(set(e) | set(a), key=lambda s: (_SIDES.index(s) if s in _SIDES else len(_SIDES), s)):
@@ -558,8 +558,8 @@ class _Comparer:
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
         ne, na = self._table_props(te, self.fe), self._table_props(ta, self.fa)
-        parts = self.fields(ne, na, ("style", "alignment", "borders", "width", "width_cm", "autofit", "header_rows",
-                                     "exact_height_rows"))
+        parts = self.fields(ne, na, ("style", "alignment", "width", "width_cm", "autofit", "header_rows", "exact_height_rows"))
+        parts += self.border_fields(ne["borders"], na["borders"])
         if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
             parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
         if parts:
@@ -606,15 +606,15 @@ class _Comparer:
 
     @staticmethod
     def _table_props(t: dict[str, Any], fmt) -> dict[str, Any]:
-        """A table's effective properties: its style's (chain) under its own, alignment left and borders as Word draws
-        them ("auto" colour black, start/end as left/right), a width in centimetres as a length."""
+        """A table's effective properties: its style's (chain) under its own, side by side for borders; alignment left
+        when nothing sets it; a width in centimetres as a length."""
         out = {k: t.get(k) for k in ("style", "header_rows", "exact_height_rows")}
         props: dict[str, Any] = {"alignment": "left", "autofit": True}
-        borders: dict[str, str] = {}
+        borders: dict[str, dict[str, Any]] = {}
         for layer in [s.get("table") or {} for s in fmt.chain(t.get("style"))] + [t]:
             props.update({k: layer[k] for k in ("alignment", "width", "autofit") if k in layer})
-            borders.update({_BORDER_SIDES.get(k, k): _border_text(v) for k, v in (layer.get("borders") or {}).items()})
-        out.update(props, borders={k: v for k, v in borders.items() if v != "none"} or None)
+            borders.update(layer.get("borders") or {})
+        out.update(props, borders=drawn(borders))
         width = out.pop("width", None)
         if isinstance(width, str) and width.endswith("cm"):
             try:
@@ -859,7 +859,7 @@ class _Comparer:
 
 _VOLATILE = {"id", "index", "section"}
 _TOC_NAME = re.compile(r"_Toc\d+")
-_SIDES = ("top", "left", "bottom", "right", "between", "bar")
+_SIDES = ("top", "left", "bottom", "right", "between", "bar", "insideH", "insideV")
 
 
 def _line(line: dict[str, Any] | None) -> str:
@@ -869,17 +869,6 @@ def _line(line: dict[str, Any] | None) -> str:
     width = f" {show(line['width_pt'], 'width_pt')}" if line.get("width_pt") is not None else ""
     color = f" {show(line['color'], 'color')}" if line.get("color") else ""
     return f"{line.get('style')}{width}{color}"
-
-
-_BORDER_SIDES = {"start": "left", "end": "right"}
-
-
-def _border_text(border: str) -> str:
-    """A border of the state ("single 0.5pt 000000") as drawn: black written as a colour or as none, nil as none."""
-    parts = border.split()
-    if not parts or parts[0] in ("nil", "none"):
-        return "none"
-    return " ".join(p for p in parts if p != "000000")
 
 
 def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:

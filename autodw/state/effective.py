@@ -97,12 +97,15 @@ class Formatting:
             _merge_paragraph(props, {k: style[k] for k in _STYLE_PARAGRAPH_KEYS if k in style})
         _merge_paragraph(props, {k: para[k] for k in _STYLE_PARAGRAPH_KEYS if k in para})
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
-        if props["border"]:  # an automatic line colour is black
-            props["border"] = {side: {k: v for k, v in line.items() if not (k == "color" and v == "000000")}
-                               for side, line in props["border"].items()}
+        props["border"] = drawn(props["border"] or {})
         lst = para.get("list")
         props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text")} if lst else None
         return props
+
+
+def drawn(sides: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]] | None:
+    """The sides of a border that have a line (None if none has)."""
+    return {side: line for side, line in sides.items() if line.get("style") != "none"} or None
 
 
 def _copy(d: dict[str, Any]) -> dict[str, Any]:
