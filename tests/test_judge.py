@@ -738,6 +738,27 @@ def test_paragraph_borders_are_compared_by_style_width_and_colour():
     assert judge(edited(REPORT, _border(color="000000")), edited(REPORT, _border())).equivalent
 
 
+def test_a_paragraph_border_is_resolved_side_by_side_along_the_style_chain():
+    """The sample's Title style draws a bottom line (1 pt 4F81BD): a Title paragraph that takes it away (w:val="nil"
+    on the paragraph, how Word removes a style's line) differs, one that gives the same line directly does not (only
+    direct borders were compared, and a nil side was dropped on reading)."""
+    def title_bottom(**attrs):
+        doc = WordDocument.open(REPORT)
+        ppr = doc.find("p1").find(qn("w:pPr"))
+        pbdr = ppr.makeelement(qn("w:pBdr"), {})
+        pbdr.append(pbdr.makeelement(qn("w:bottom"), {qn(f"w:{k}"): v for k, v in attrs.items()}))
+        ppr.insert(1, pbdr)
+        return WordDocument.from_bytes(doc.to_bytes(), name="title.docx")
+
+    for removed in ("nil", "none"):
+        d = only(judge(REPORT, title_bottom(val=removed)))
+        assert (d.where, d.what) == ('paragraph "Quarterly Sales Report" (p1)',
+                                     "border bottom: expected single 1 pt 4F81BD (blue), actual none")
+    assert judge(REPORT, title_bottom(val="single", sz="8", space="4", color="4F81BD")).equivalent
+    d = only(judge(REPORT, title_bottom(val="double", sz="8", color="4F81BD")))
+    assert d.what == 'border bottom style: expected "single", actual "double"'
+
+
 def test_table_borders_have_the_tolerances_of_paragraph_borders():
     """A table's borders are compared side by side as paragraph borders are (they were strings, "single 1pt 1F4E79",
     equal or not): a colour the instruction names, widths within an eighth of a point."""

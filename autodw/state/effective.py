@@ -22,11 +22,12 @@ STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color"
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
     "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0}, "keep_with_next": False,
-    "page_break_before": False,
+    "page_break_before": False, "border": {},
 }
-_STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")
+#: paragraph formatting a style can give (in the state's style entries)
+STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border")
 #: paragraph properties only direct formatting sets (in the state), with their absent value
-_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "border": None, "rtl": False,
+_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "rtl": False,
                                               "tabs": None, "content_control": None, "ends_section": False}
 
 
@@ -94,10 +95,10 @@ class Formatting:
         """Effective paragraph properties (style chain and direct formatting resolved), without style and text."""
         props = _copy(self._para_base)
         for style in self.chain(para.get("style")):
-            _merge_paragraph(props, {k: style[k] for k in _STYLE_PARAGRAPH_KEYS if k in style})
-        _merge_paragraph(props, {k: para[k] for k in _STYLE_PARAGRAPH_KEYS if k in para})
+            _merge_paragraph(props, {k: style[k] for k in STYLE_PARAGRAPH_KEYS if k in style})
+        _merge_paragraph(props, {k: para[k] for k in STYLE_PARAGRAPH_KEYS if k in para})
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
-        props["border"] = drawn(props["border"] or {})
+        props["border"] = drawn(props["border"])  # a side "none" takes away a line the style gives
         lst = para.get("list")
         props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text")} if lst else None
         return props
@@ -113,10 +114,10 @@ def _copy(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
-    """Apply one layer of paragraph formatting: spacing and indentation key by key, the rest whole."""
+    """Apply one layer of paragraph formatting: spacing, indentation and border sides key by key, the rest whole."""
     for key, value in layer.items():
-        if key == "spacing":
-            props["spacing"] = {**props["spacing"], **value}
+        if key in ("spacing", "border"):
+            props[key] = {**props[key], **value}
         elif key == "indent":
             indent = dict(props["indent"])
             for k, v in value.items():

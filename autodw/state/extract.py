@@ -11,7 +11,7 @@ from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
 from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
 from autodw.state.context import StateContext, on_off
-from autodw.state.effective import STYLE_RUN_KEYS
+from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
 from autodw.state.layout import LayoutReader, table_of_contents
 from autodw.xml import NS, qn, wval
 
@@ -206,7 +206,7 @@ def all_styles(ctx: StateContext) -> dict[str, Any]:
 
 def _styles(ctx: StateContext) -> dict[str, Any]:
     """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, colour, underline,
-    strike, caps, highlight, base style, paragraph alignment/spacing/indentation."""
+    strike, caps, highlight, base style, paragraph alignment/spacing/indentation/borders."""
     root = ctx.styles_root
     defaults: dict[str, Any] = {}
     if root is not None:
@@ -238,8 +238,7 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
         fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
         if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
             entry["theme_font"] = fonts.get(qn("w:asciiTheme"))  # the font is the theme's (see defaults.theme_fonts)
-        entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
-                      if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
+        entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items() if k in STYLE_PARAGRAPH_KEYS})
         tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
         if tblpr is not None:  # what a table of this style looks like without direct table properties
             entry["table"] = table_properties(tblpr) or None
