@@ -506,6 +506,16 @@ def test_a_theme_font_is_the_theme_s_font():
     assert judge(plain, build("Cambria", "Calibri")).equivalent  # Heading 1 has the theme's headings font
     d = only(judge(plain, build("Calibri")))
     assert d.what == 'font: expected "Cambria", actual "Calibri"'
+    # a run in the theme's headings font (Word's "+Headings", w:asciiTheme, before a w:ascii beside it)
+    headings = WordDocument.from_bytes(plain.to_bytes(), name="headings.docx")
+    run = list(headings.body.iter(qn("w:r")))[1]
+    rpr = run.makeelement(qn("w:rPr"), {})
+    rpr.append(rpr.makeelement(qn("w:rFonts"), {qn("w:asciiTheme"): "majorHAnsi", qn("w:ascii"): "Cambria"}))
+    run.insert(0, rpr)
+    headings = WordDocument.from_bytes(headings.to_bytes(), name="headings.docx")
+    assert extract_state(headings)["paragraphs"][1]["runs"][0]["font"] == "theme:majorHAnsi"
+    assert only(judge(plain, headings)).what == 'font: expected "Cambria", actual "Calibri"'
+    assert judge(build("Calibri"), headings).equivalent
 
 
 def test_a_merged_cell():

@@ -53,7 +53,7 @@ def test_what_the_judge_resolves_effective_values_from(report):
     footer = s["page_layout"]["sections"][0]["footers"]["default"]
     assert [(p["style"], p["alignment"], p["text"]) for p in footer["paragraph_details"]] == [("Footer", "center", footer["text"])]
     styles = {st["name"]: st for st in s["styles"]["styles"]}
-    assert styles["Heading 1"]["underline"] == "single" and styles["Heading 1"]["theme_font"] == "majorHAnsi"
+    assert styles["Heading 1"]["underline"] == "single" and styles["Heading 1"]["font"] == "theme:majorHAnsi"
     assert styles["Table Grid"]["table"]["borders"]["insideH"] == {"style": "single", "width_pt": 0.5}
     assert s["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "minor": "Cambria"}
     text = render_state(s)

@@ -73,7 +73,7 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
             val = wval(child)
             fmt["underline"] = False if val in ("none", "0", "false") else (val or "single")
         elif tag == _RFONTS:
-            font = child.get(qn("w:ascii")) or child.get(qn("w:hAnsi"))
+            font = _font(child)
             if font:
                 fmt["font"] = font
             ea = child.get(qn("w:eastAsia"))
@@ -105,6 +105,17 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
     return fmt
 
 
+def _font(fonts: etree._Element) -> str | None:
+    """The Latin font of a ``w:rFonts``: a theme font ("theme:majorHAnsi", which Word puts before a font named
+    alongside it) or a font name; the ASCII slot's first, else the high-ANSI slot's."""
+    for theme, name in ((_ASCII_THEME, _ASCII), (_HANSI_THEME, _HANSI)):
+        font = f"theme:{fonts.get(theme)}" if fonts.get(theme) else fonts.get(name)
+        if font:
+            return font
+    return None
+
+
+_ASCII_THEME, _ASCII, _HANSI_THEME, _HANSI = (qn(t) for t in ("w:asciiTheme", "w:ascii", "w:hAnsiTheme", "w:hAnsi"))
 _JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI, _TABS = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi", "w:tabs"))
 _PARA_FLAGS = {qn("w:keepNext"): "keep_with_next", qn("w:keepLines"): "keep_together",
                qn("w:pageBreakBefore"): "page_break_before"}

@@ -37,7 +37,7 @@ class Formatting:
     def __init__(self, styles: dict[str, Any], paragraph_defaults: dict[str, Any] | None = None):
         """`styles`: the state's "styles" part; `paragraph_defaults`: the paragraph formatting of ``w:docDefaults``."""
         self._theme: dict[str, str] = styles["defaults"].get("theme_fonts") or {}
-        self.styles: dict[str, dict[str, Any]] = {s["name"]: self._resolved(s) for s in styles["styles"]}
+        self.styles: dict[str, dict[str, Any]] = {s["name"]: s for s in styles["styles"]}
         self._run_base = {**RUN_DEFAULTS, **{k: v for k, v in styles["defaults"].items() if k in RUN_DEFAULTS}}
         self._run_base["font"] = self._font(self._run_base["font"])
         self._para_base = _merge_paragraph(_copy(_PARAGRAPH_BASE), paragraph_defaults or {})
@@ -50,12 +50,6 @@ class Formatting:
             kind = "major" if font[6:].startswith("major") else "minor" if font[6:].startswith("minor") else None
             return self._theme.get(kind or "", font)
         return font
-
-    def _resolved(self, style: dict[str, Any]) -> dict[str, Any]:
-        if "font" not in style and style.get("theme_font"):
-            font = self._font(f"theme:{style['theme_font']}")
-            return {**style, "font": font} if not font.startswith("theme:") else style
-        return style
 
     def chain(self, name: str | None) -> list[dict[str, Any]]:
         """The style and its bases, base first (styles missing from the state end the chain)."""

@@ -212,9 +212,6 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
     if root is not None:
         rpr = root.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}")
         fmt = run_format(rpr, ctx)
-        fonts = rpr.find(qn("w:rFonts")) if rpr is not None else None
-        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
-            fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
         defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
         theme = _theme_fonts(ctx)
         if theme:
@@ -235,9 +232,6 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "based_on": ctx.style_names.get(wval(el.find(qn("w:basedOn"))) or "", None),
             **{k: fmt.get(k) for k in STYLE_RUN_KEYS},
         }
-        fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
-        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
-            entry["theme_font"] = fonts.get(qn("w:asciiTheme"))  # the font is the theme's (see defaults.theme_fonts)
         entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items() if k in STYLE_PARAGRAPH_KEYS})
         tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
         if tblpr is not None:  # what a table of this style looks like without direct table properties
