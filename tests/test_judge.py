@@ -410,6 +410,25 @@ def test_underline_given_by_a_style_is_seen():
     assert (d.where, d.what) == ('style "Heading 1"', 'underline: expected "single", actual none')
 
 
+def test_styles_are_compared_by_what_they_give():
+    """A style and the default font are compared resolved (they were compared as written): an underline "none" on a
+    style nothing underlines, Heading 1's theme headings font (Calibri) named, the theme's body font (Cambria) named
+    as the default font."""
+    assert judge(edited(REPORT, ("modify_style", {"name": "Heading 1", "underline": "none"})), REPORT,
+                 instruction="Remove any underline from Heading 1").equivalent  # was "underline: expected none, actual none"
+    assert judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Calibri", "w:hAnsi": "Calibri"}))).equivalent
+    verdict = judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Arial", "w:hAnsi": "Arial"})))
+    assert (verdict.differences[-1].where, verdict.differences[-1].what) == (
+        'style "Heading 1"', 'font: expected "Calibri", actual "Arial"')
+    doc = WordDocument.open(REPORT)
+    fonts = doc.part._styles_part.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:rFonts')}")
+    assert fonts.get(qn("w:asciiTheme")) == "minorHAnsi"
+    fonts.attrib.clear()
+    fonts.set(qn("w:ascii"), "Cambria")
+    fonts.set(qn("w:hAnsi"), "Cambria")
+    assert judge(REPORT, WordDocument.from_bytes(doc.to_bytes(), name="named.docx")).equivalent
+
+
 def test_table_values_equal_to_the_inherited_ones_do_not_matter():
     """A table aligned left, a cell aligned top and borders equal to the table style's (Table Grid) are what a table
     has without them; a table width is a length (within 0.05 cm)."""

@@ -50,7 +50,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
-from autodw.state.effective import STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
+from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
@@ -839,18 +839,21 @@ class _Comparer:
             self.add("document properties", "; ".join(parts))
 
     def _styles(self) -> None:
-        se, sa = self.e["styles"], self.a["styles"]
-        parts = self.fields(se["defaults"], sa["defaults"], sorted(set(se["defaults"]) | set(sa["defaults"])))
+        """The document defaults' font and size, and each style by what it gives (resolved along its chain: theme
+        fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets."""
+        parts = self.fields(self.fe.style(None), self.fa.style(None), ("font", "east_asia_font", "size_pt"))
         if parts:
             self.add("document default font", "; ".join(parts))
-        by_e = {s["name"]: s for s in se["styles"]}
-        by_a = {s["name"]: s for s in sa["styles"]}
-        keys = ("category", "based_on", *STYLE_RUN_KEYS, "alignment", "spacing", "indent", "keep_with_next",
-                "page_break_before", "table", "theme_font")
+        by_e = {s["name"]: s for s in self.e["styles"]["styles"]}
+        by_a = {s["name"]: s for s in self.a["styles"]["styles"]}
         for name in sorted(set(by_e) | set(by_a)):
             e, a = by_e.get(name), by_a.get(name)
             if e is not None and a is not None:
-                parts = self.fields(e, a, keys)
+                given = [k for k in (*STYLE_RUN_KEYS, *STYLE_PARAGRAPH_KEYS) if k in e or k in a]
+                ve, va = self.fe.style(name), self.fa.style(name)
+                parts = self.fields(e, a, ("category", "based_on")) + self.fields(ve, va, [k for k in given if k != "border"])
+                parts += self.border_fields(ve["border"], va["border"]) if "border" in given else []
+                parts += self.fields(e, a, ("table",))
                 if parts:
                     self.add(f"style {snippet(name)}", "; ".join(parts))
             elif (e or a).get("custom"):

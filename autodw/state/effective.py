@@ -78,10 +78,19 @@ class Formatting:
         for style in self.chain(run.get("style")):
             fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
         fmt.update({k: v for k, v in run.items() if k in RUN_DEFAULTS})
+        return self._seen(fmt)
+
+    def style(self, name: str | None) -> dict[str, Any]:
+        """What a style gives (None: the document defaults): the run formatting of its chain over the defaults, as
+        :meth:`run` resolves it, and the paragraph formatting of its chain, as :meth:`paragraph` does."""
+        return {**self._seen(dict(self._style_run(name))), **self.paragraph({"style": name})}
+
+    def _seen(self, fmt: dict[str, Any]) -> dict[str, Any]:
+        """A run format as it looks: a theme font as the theme's font, black as automatic, underline "none" as none."""
         fmt["font"] = self._font(fmt["font"])
         if fmt["color"] == "000000":  # "auto" text is black on the page
             fmt["color"] = None
-        if fmt["underline"] in ("none",):
+        if fmt["underline"] == "none":
             fmt["underline"] = False
         return fmt
 
