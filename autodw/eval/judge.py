@@ -8,22 +8,24 @@ ids are those of the expected document) and *what* (``bold: expected yes, actual
 named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
-state); ``_Toc`` bookmarks (Word regenerates them) and Word's other hidden bookmarks (names starting with
-"_", e.g. ``_Hlk``) unless a field or hyperlink refers to them; run splits; explicit values equal to the
-inherited ones (formatting is compared as effective values: document defaults, style chain - font, size,
-bold, italic, colour, underline, strike, caps, highlight -, direct formatting, theme fonts as the theme
-part's fonts; in body paragraphs, table cells and header and footer paragraphs alike); tables as effective
-properties (the table style's alignment, borders, width and layout under the table's own; alignment left and
-cell vertical alignment top by default; border colour ``auto`` as ``000000``); colour ``auto`` vs
-``000000``; image file and drawing names; list numbering ids (the list kind, level and number format are
-compared); a header or footer linked to the previous section vs an identical copy; core properties that
-saving changes (revision, last modified by); comment and note ids.
+state); ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlinks and PAGEREF fields give
+them do not count either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a
+field or hyperlink refers to them; run splits; explicit values equal to the inherited ones (formatting is compared
+as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
+highlight, paragraph borders side by side -, direct formatting, theme fonts as the theme part's fonts, for runs
+as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
+they give, resolved along their chain); tables as effective properties (the table style's alignment, borders,
+width and layout under the table's own; alignment left and cell vertical alignment top by default); colour
+``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the list kind, level
+and number format are compared); a header or footer linked to the previous section vs an identical copy; core
+properties that saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
-leave out: each side of a paragraph border (style, width, colour); the text a comment is on (not only its
-paragraph); where a footnote's or endnote's reference mark sits in its paragraph (the text before it, when both
-paragraphs have the same text); a picture's image (a digest of its bytes, so "replace the picture" left undone is
-seen while file names still do not count) and its cropping.
+leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
+a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
+mark sits in its paragraph (the text before it, when both paragraphs have the same text); a picture's image (a
+digest of its bytes, so "replace the picture" left undone is seen while file names still do not count) and its
+cropping.
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -34,7 +36,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
-| cropping | each side of a picture's crop within 0.5 % | always |
+| cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph or cell aligned with it), on either side (an existing text to keep, or one left as it was) |
 """
@@ -54,7 +56,7 @@ from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
-JUDGE_VERSION = 2
+JUDGE_VERSION = 3
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again."""
 
