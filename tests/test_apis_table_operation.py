@@ -440,7 +440,8 @@ def test_set_cell_shading_merged_cell_and_removal(report):
 
 def test_set_table_borders_scopes_and_cell_overrides(report):
     call(report, "set_table_borders", table="t1", style="double", size_pt=1.5, color="1F4E79", scope="outside")
-    assert table(report)["borders"] == {side: "double 1.5pt 1F4E79" for side in ("top", "left", "bottom", "right")}
+    assert table(report)["borders"] == {side: {"style": "double", "width_pt": 1.5, "color": "1F4E79"}
+                                        for side in ("top", "left", "bottom", "right")}
     top = report.find("t1").find(f"{qn('w:tblPr')}/{qn('w:tblBorders')}/{qn('w:top')}")
     assert (top.get(qn("w:sz")), top.get(qn("w:color"))) == ("12", "1F4E79")
     tcpr = report.find("t1").find(f"{qn('w:tr')}/{qn('w:tc')}/{qn('w:tcPr')}")
@@ -448,9 +449,9 @@ def test_set_table_borders_scopes_and_cell_overrides(report):
                                     '<w:bottom w:val="nil"/></w:tcBorders>'))
     result = call(report, "set_table_borders", table="t1", style="none", scope="inside_horizontal")
     assert "cleared 1 cell-level" in result.message  # the bottom edge of cell (0,0) is an inside line
-    assert table(report)["borders"]["insideH"] == "none"
+    assert table(report)["borders"]["insideH"] == {"style": "none"}
     call(report, "set_table_borders", table="t1")
-    assert {v.split()[0] for v in table(report)["borders"].values()} == {"single"}
+    assert {v["style"] for v in table(report)["borders"].values()} == {"single"}
     assert not list(report.find("t1").iter(qn("w:tcBorders")))
     check_xml(report)
 

@@ -185,6 +185,28 @@ def test_black_accepts_a_near_black_against_the_automatic_colour():
     assert not judge(no_fill, black_fill, instruction="shade the first paragraph black").equivalent
 
 
+def _heading_1(*children) -> WordDocument:
+    """The sample report with Heading 1's run properties ``w:color`` and ``w:u`` (`children`: tag, attributes) set."""
+    doc = WordDocument.open(REPORT)
+    style = next(s for s in doc.part._styles_part.element.iter(qn("w:style")) if s.get(qn("w:styleId")) == "Heading1")
+    rpr = style.find(qn("w:rPr"))
+    for tag, attrs in children:
+        old = rpr.find(qn(tag))
+        if old is not None:
+            rpr.remove(old)
+        rpr.insert(2, rpr.makeelement(qn(tag), {qn(k): v for k, v in attrs.items()}))
+    return WordDocument.from_bytes(doc.to_bytes(), name="heading.docx")
+
+
+def test_an_automatic_colour_is_black_without_an_instruction():
+    """Automatic text colour and 000000 are one colour: a style coloured 000000 differed from one coloured
+    automatically unless the instruction named black."""
+    auto, black = _heading_1(("w:color", {"w:val": "auto"})), _heading_1(("w:color", {"w:val": "000000"}))
+    assert judge(auto, black).equivalent and judge(black, auto, instruction="make the headings blue").equivalent
+    verdict = judge(auto, _heading_1(("w:color", {"w:val": "0D0D0D"})))  # a near black is not black unless named
+    assert ('style "Heading 1"', "color: expected none, actual 0D0D0D (black)") in [(d.where, d.what) for d in verdict.differences]
+
+
 def test_colours_are_labelled_by_the_named_ranges_they_fall_in():
     pale = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "FFFF99"}))
     green = edited(REPORT, ("set_paragraph_shading", {"paragraphs": "p2", "fill": "E2EFDA"}))
@@ -228,6 +250,25 @@ def test_free_text_with_the_initial_document_keeps_existing_texts_exact():
     changed = edited(REPORT, ("set_paragraph_text", {"paragraph": "p8", "text": "Something else entirely, written here."}))
     assert judge(REPORT, changed, free_text=True).equivalent  # without the initial document: any text may be free
     assert not judge(REPORT, changed, free_text=True, initial=REPORT).equivalent  # p8's text was there before
+
+
+def test_free_text_is_compared_with_the_initial_text_at_its_own_place():
+    """A written value that the initial document has elsewhere (120 and 135 are North's figures, 110 South's) is
+    written, not left as it was: only the initial text at the same place (the aligned paragraph or cell) is."""
+    instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
+
+    def row(*figures):
+        return edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", *figures]}))
+
+    for gold, written in ((row("112", "116", "127"), row("120", "135", "128")), (row("110", "116", "127"), row("121", "136", "128"))):
+        assert judge(gold, written, instruction=instruction, free_text=True, initial=REPORT).equivalent
+    def north_q1(text):
+        return edited(REPORT, ("set_cell_text", {"table": "t1", "row": 1, "col": 1, "text": text}))
+
+    update = "Replace North's Q1 figure with a plausible estimate."
+    assert judge(north_q1("125"), north_q1("98"), instruction=update, free_text=True, initial=REPORT).equivalent  # 98: row 3's
+    d = only(judge(north_q1("125"), REPORT, instruction=update, free_text=True, initial=REPORT))  # left as it was
+    assert (d.where, d.what) == ('table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "125"', 'text: expected "125", actual "120"')
 
 
 def test_free_text_does_not_cover_texts_the_instruction_dictates():
@@ -369,6 +410,25 @@ def test_underline_given_by_a_style_is_seen():
     assert (d.where, d.what) == ('style "Heading 1"', 'underline: expected "single", actual none')
 
 
+def test_styles_are_compared_by_what_they_give():
+    """A style and the default font are compared resolved (they were compared as written): an underline "none" on a
+    style nothing underlines, Heading 1's theme headings font (Calibri) named, the theme's body font (Cambria) named
+    as the default font."""
+    assert judge(edited(REPORT, ("modify_style", {"name": "Heading 1", "underline": "none"})), REPORT,
+                 instruction="Remove any underline from Heading 1").equivalent  # was "underline: expected none, actual none"
+    assert judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Calibri", "w:hAnsi": "Calibri"}))).equivalent
+    verdict = judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Arial", "w:hAnsi": "Arial"})))
+    assert (verdict.differences[-1].where, verdict.differences[-1].what) == (
+        'style "Heading 1"', 'font: expected "Calibri", actual "Arial"')
+    doc = WordDocument.open(REPORT)
+    fonts = doc.part._styles_part.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:rFonts')}")
+    assert fonts.get(qn("w:asciiTheme")) == "minorHAnsi"
+    fonts.attrib.clear()
+    fonts.set(qn("w:ascii"), "Cambria")
+    fonts.set(qn("w:hAnsi"), "Cambria")
+    assert judge(REPORT, WordDocument.from_bytes(doc.to_bytes(), name="named.docx")).equivalent
+
+
 def test_table_values_equal_to_the_inherited_ones_do_not_matter():
     """A table aligned left, a cell aligned top and borders equal to the table style's (Table Grid) are what a table
     has without them; a table width is a length (within 0.05 cm)."""
@@ -423,6 +483,30 @@ def test_hidden_bookmarks_matter_only_when_referenced():
     assert only(judge(referenced, unmarked)).what == "missing: absent from the actual document"
 
 
+def test_references_to_toc_bookmarks_do_not_count_by_name():
+    """A table of contents whose ``_Toc`` bookmarks Word renumbered: the bookmarks never count, nor do the TOC's
+    hyperlink anchors and PAGEREF fields that name them (8 differences before)."""
+    import re
+
+    path = corpus_file("docxrs__toc1.docx")
+    doc = WordDocument.open(path)
+    for el in doc.part._element.iter():
+        for k, v in el.attrib.items():
+            el.set(k, re.sub(r"_Toc(\d+)", lambda m: f"_Toc{int(m.group(1)) + 1111}", v))
+        if el.text and "_Toc" in el.text:
+            el.text = re.sub(r"_Toc(\d+)", lambda m: f"_Toc{int(m.group(1)) + 1111}", el.text)
+    renumbered = WordDocument.from_bytes(doc.to_bytes(), name="renumbered.docx")
+    interactive = extract_state(renumbered)["interactive"]
+    assert any("_Toc8981" in h.get("anchor", "") for h in interactive["hyperlinks"])
+    assert any("PAGEREF _Toc8981" in f["instruction"] for f in interactive["fields"])
+    assert judge(path, renumbered).equivalent
+    retargeted = WordDocument.from_bytes(renumbered.to_bytes(), name="retargeted.docx")
+    link = next(h for h in retargeted.part._element.iter(qn("w:hyperlink")) if h.get(qn("w:anchor")))
+    link.set(qn("w:anchor"), "Results")  # a visible bookmark's name still counts
+    d = only(judge(path, WordDocument.from_bytes(retargeted.to_bytes(), name="retargeted.docx")))
+    assert d.where.startswith('hyperlink "第１章 Hello 2"') and d.what.startswith('anchor: expected "_Toc')
+
+
 def test_a_theme_font_is_the_theme_s_font():
     """The document default font "theme:minorHAnsi" is the theme's body font (Cambria in python-docx's template, whose
     headings font is Calibri): that font given directly is no difference, another is, named as a font."""
@@ -441,6 +525,16 @@ def test_a_theme_font_is_the_theme_s_font():
     assert judge(plain, build("Cambria", "Calibri")).equivalent  # Heading 1 has the theme's headings font
     d = only(judge(plain, build("Calibri")))
     assert d.what == 'font: expected "Cambria", actual "Calibri"'
+    # a run in the theme's headings font (Word's "+Headings", w:asciiTheme, before a w:ascii beside it)
+    headings = WordDocument.from_bytes(plain.to_bytes(), name="headings.docx")
+    run = list(headings.body.iter(qn("w:r")))[1]
+    rpr = run.makeelement(qn("w:rPr"), {})
+    rpr.append(rpr.makeelement(qn("w:rFonts"), {qn("w:asciiTheme"): "majorHAnsi", qn("w:ascii"): "Cambria"}))
+    run.insert(0, rpr)
+    headings = WordDocument.from_bytes(headings.to_bytes(), name="headings.docx")
+    assert extract_state(headings)["paragraphs"][1]["runs"][0]["font"] == "theme:majorHAnsi"
+    assert only(judge(plain, headings)).what == 'font: expected "Cambria", actual "Calibri"'
+    assert judge(build("Calibri"), headings).equivalent
 
 
 def test_a_merged_cell():
@@ -457,6 +551,25 @@ def test_the_order_of_two_paragraphs():
     assert d.where == 'paragraph "Customer satisfaction rose to 4.6 out of..." (p6)'
     assert d.what == ('order: expected after paragraph "A new distribution partner joined in Q2." (p5), '
                       'actual after paragraph "Highlights" (p3)')
+
+
+def test_the_order_of_paragraphs_in_a_header_and_in_a_cell():
+    """Two paragraphs swapped in a header or in a table cell are out of order, as in the body (each pair was compared
+    alone and the swap judged equal)."""
+    def header(text):
+        return edited(REPORT, ("set_header_footer", {"section": 0, "where": "header", "text": text}))
+
+    verdict = judge(header("Acme Corporation\nConfidential"), header("Confidential\nAcme Corporation"))
+    assert [(d.where, d.what) for d in verdict.differences] == [  # section 2's header is linked to section 1's
+        (f'paragraph 2 "Confidential" of header of section {n}', "order: expected paragraph 2, actual paragraph 1") for n in (1, 2)]
+
+    def cell(text):
+        return edited(REPORT, ("set_cell_text", {"table": "t1", "row": 0, "col": 0, "text": text}))
+
+    d = only(judge(cell("Region\n(sales office)"), cell("(sales office)\nRegion")))
+    assert d.where == 'paragraph 2 "(sales office)" of table 1 "Region (sales office) | Q1 | Q2 | Q3" row 1 cell 1 "Region (sales office)"'
+    assert d.what == "order: expected paragraph 2, actual paragraph 1"
+    assert judge(cell("Region\n(sales office)"), cell("Region\n(sales office)")).equivalent
 
 
 def test_lengths_within_half_a_millimetre_are_equal():
@@ -654,6 +767,45 @@ def test_paragraph_borders_are_compared_by_style_width_and_colour():
     assert judge(edited(REPORT, _border(color="000000")), edited(REPORT, _border())).equivalent
 
 
+def test_a_paragraph_border_is_resolved_side_by_side_along_the_style_chain():
+    """The sample's Title style draws a bottom line (1 pt 4F81BD): a Title paragraph that takes it away (w:val="nil"
+    on the paragraph, how Word removes a style's line) differs, one that gives the same line directly does not (only
+    direct borders were compared, and a nil side was dropped on reading)."""
+    def title_bottom(**attrs):
+        doc = WordDocument.open(REPORT)
+        ppr = doc.find("p1").find(qn("w:pPr"))
+        pbdr = ppr.makeelement(qn("w:pBdr"), {})
+        pbdr.append(pbdr.makeelement(qn("w:bottom"), {qn(f"w:{k}"): v for k, v in attrs.items()}))
+        ppr.insert(1, pbdr)
+        return WordDocument.from_bytes(doc.to_bytes(), name="title.docx")
+
+    for removed in ("nil", "none"):
+        d = only(judge(REPORT, title_bottom(val=removed)))
+        assert (d.where, d.what) == ('paragraph "Quarterly Sales Report" (p1)',
+                                     "border bottom: expected single 1 pt 4F81BD (blue), actual none")
+    assert judge(REPORT, title_bottom(val="single", sz="8", space="4", color="4F81BD")).equivalent
+    d = only(judge(REPORT, title_bottom(val="double", sz="8", color="4F81BD")))
+    assert d.what == 'border bottom style: expected "single", actual "double"'
+
+
+def test_table_borders_have_the_tolerances_of_paragraph_borders():
+    """A table's borders are compared side by side as paragraph borders are (they were strings, "single 1pt 1F4E79",
+    equal or not): a colour the instruction names, widths within an eighth of a point."""
+    def borders(**args):
+        return edited(REPORT, ("set_table_borders", {"table": "t1", "style": "single", "size_pt": 1, "scope": "outside",
+                                                     **args}))
+
+    gold = borders(color="1F4E79")
+    assert judge(gold, borders(color="002060"), instruction="give the table a 1 pt dark blue outline").equivalent
+    d = only(judge(gold, borders(color="002060", size_pt=1.5)))
+    assert d.where == 'table 1 "Region | Q1 | Q2 | Q3"'
+    assert d.what == ("border top/left/bottom/right width: expected 1 pt, actual 1.5 pt; "
+                      "border top/left/bottom/right color: expected 1F4E79 (dark blue), actual 002060 (dark blue)")
+    assert judge(REPORT, borders(size_pt=0.5, color="000000")).equivalent  # Table Grid's lines, black as automatic
+    d = only(judge(REPORT, edited(REPORT, ("set_table_borders", {"table": "t1", "style": "none", "scope": "inside_vertical"}))))
+    assert d.what == "border insideV: expected single 0.5 pt, actual none"
+
+
 def test_a_comment_on_other_words_of_the_paragraph_differs():
     comment = lambda match: ("insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": match}})  # noqa: E731
     gold = edited(REPORT, comment("sales"))
@@ -670,6 +822,13 @@ def test_a_note_mark_elsewhere_in_its_paragraph_differs():
     d = only(judge(gold, edited(REPORT, note())))
     assert d.where.startswith('footnote "Unaudited figures." in paragraph "This report summarises')
     assert d.what == 'reference mark: expected after "This ", actual after "... Revenue grew in every region."'
+    # at the end of a paragraph that ends with a space (the texts are equal trimmed): the same place
+    spaced = WordDocument.open(REPORT)
+    run = spaced.find("p2").makeelement(qn("w:r"), {})
+    run.append(run.makeelement(qn("w:t"), {"{http://www.w3.org/XML/1998/namespace}space": "preserve"}))
+    run[0].text = " "
+    spaced.find("p2").append(run)
+    assert judge(edited(spaced, note()), edited(REPORT, note())).equivalent
 
 
 def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
@@ -684,6 +843,9 @@ def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
     width = extract_state(cropped)["images"][0]["width_cm"]
     squeezed = edited(REPORT, ("resize_image", {"image": "img1", "width": f"{width}cm", "keep_aspect": False}))
     d = only(judge(cropped, squeezed))
-    assert d.what == 'crop: expected {"left_pct": 10.0, "right_pct": 10.0}, actual none'
+    assert d.what == "crop left: expected 10 %, actual 0 %; crop right: expected 10 %, actual 0 %"
     d = only(judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 20}))))
-    assert "crop left: expected 10 %, actual 20 %" in d.what and "crop right: expected 10 %, actual none" in d.what
+    assert "crop left: expected 10 %, actual 20 %" in d.what and "crop right: expected 10 %, actual 0 %" in d.what
+    # within 0.5 % a side, also against a side or a picture not cropped
+    assert judge(REPORT, edited(REPORT, ("crop_image", {"image": "img1", "left": 0.2}))).equivalent
+    assert judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 10, "right": 10, "top": 0.2}))).equivalent

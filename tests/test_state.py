@@ -11,6 +11,7 @@ from autodw.apis import execute
 from autodw.document import WordDocument
 from autodw.state import STATE_KEYS, extract_state
 from autodw.state.render import estimate_tokens, render_state
+from autodw.xml import qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 
 
@@ -52,8 +53,8 @@ def test_what_the_judge_resolves_effective_values_from(report):
     footer = s["page_layout"]["sections"][0]["footers"]["default"]
     assert [(p["style"], p["alignment"], p["text"]) for p in footer["paragraph_details"]] == [("Footer", "center", footer["text"])]
     styles = {st["name"]: st for st in s["styles"]["styles"]}
-    assert styles["Heading 1"]["underline"] == "single" and styles["Heading 1"]["theme_font"] == "majorHAnsi"
-    assert styles["Table Grid"]["table"]["borders"]["insideH"] == "single 0.5pt"
+    assert styles["Heading 1"]["underline"] == "single" and styles["Heading 1"]["font"] == "theme:majorHAnsi"
+    assert styles["Table Grid"]["table"]["borders"]["insideH"] == {"style": "single", "width_pt": 0.5}
     assert s["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "minor": "Cambria"}
     text = render_state(s)
     assert "paragraph_details" not in text and "theme_fonts" not in text and "majorHAnsi" not in text
@@ -117,7 +118,6 @@ def test_examples_render(name):
 
 
 def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
-    from autodw.apis import execute
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["bottom"], "style": "double", "size_pt": 1.5,
                                              "color": "1F4E79"})
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["top"]})  # automatic colour: left out
@@ -128,8 +128,24 @@ def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
     assert "border" not in next(p for p in extract_state(report)["paragraphs"] if p["id"] == "p2")
 
 
+def test_paragraph_and_table_borders_are_read_alike(report):
+    """Each side a line {style, width_pt, color} (a table's were strings: "single 1pt 1F4E79"); a side without a line
+    ("nil", "none", or no w:val, which the schema requires) is {"style": "none"}, start and end are left and right."""
+    from docx.oxml import parse_xml
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    p2 = report.find("p2")
+    p2.insert(0, parse_xml(f'<w:pPr {w}><w:pBdr><w:top w:val="nil"/><w:bottom w:sz="8"/>'
+                           '<w:right w:val="single" w:sz="4" w:color="auto"/></w:pBdr></w:pPr>'))
+    report.find("t1").find(qn("w:tblPr")).append(parse_xml(
+        f'<w:tblBorders {w}><w:start w:val="single" w:sz="8" w:color="1f4e79"/><w:end w:val="none"/></w:tblBorders>'))
+    s = extract_state(report)
+    none, thin = {"style": "none"}, {"style": "single", "width_pt": 0.5}
+    assert next(p for p in s["paragraphs"] if p["id"] == "p2")["border"] == {"top": none, "bottom": none, "right": thin}
+    assert s["tables"][0]["borders"] == {"left": {"style": "single", "width_pt": 1.0, "color": "1F4E79"}, "right": none}
+
+
 def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(report):
-    from autodw.apis import execute
     execute(report, "insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": "sales"}})
     execute(report, "insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", "offset": 5})
     s = extract_state(report)["interactive"]
@@ -141,7 +157,6 @@ def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(repo
 
 
 def test_pictures_keep_a_digest_of_their_image_and_their_crop(report):
-    from autodw.apis import execute
     before = extract_state(report)["images"][0]
     assert len(before["image_hash"]) == 12 and "crop" not in before
     execute(report, "replace_image", {"image": "img1", "path": str(EXAMPLES / "images" / "photo.png")})

@@ -8,22 +8,24 @@ ids are those of the expected document) and *what* (``bold: expected yes, actual
 named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
-state); ``_Toc`` bookmarks (Word regenerates them) and Word's other hidden bookmarks (names starting with
-"_", e.g. ``_Hlk``) unless a field or hyperlink refers to them; run splits; explicit values equal to the
-inherited ones (formatting is compared as effective values: document defaults, style chain - font, size,
-bold, italic, colour, underline, strike, caps, highlight -, direct formatting, theme fonts as the theme
-part's fonts; in body paragraphs, table cells and header and footer paragraphs alike); tables as effective
-properties (the table style's alignment, borders, width and layout under the table's own; alignment left and
-cell vertical alignment top by default; border colour ``auto`` as ``000000``); colour ``auto`` vs
-``000000``; image file and drawing names; list numbering ids (the list kind, level and number format are
-compared); a header or footer linked to the previous section vs an identical copy; core properties that
-saving changes (revision, last modified by); comment and note ids.
+state); ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlinks and PAGEREF fields give
+them do not count either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a
+field or hyperlink refers to them; run splits; explicit values equal to the inherited ones (formatting is compared
+as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
+highlight, paragraph borders side by side -, direct formatting, theme fonts as the theme part's fonts, for runs
+as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
+they give, resolved along their chain); tables as effective properties (the table style's alignment, borders,
+width and layout under the table's own; alignment left and cell vertical alignment top by default); colour
+``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the list kind, level
+and number format are compared); a header or footer linked to the previous section vs an identical copy; core
+properties that saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
-leave out: each side of a paragraph border (style, width, colour); the text a comment is on (not only its
-paragraph); where a footnote's or endnote's reference mark sits in its paragraph (the text before it, when both
-paragraphs have the same text); a picture's image (a digest of its bytes, so "replace the picture" left undone is
-seen while file names still do not count) and its cropping.
+leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
+a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
+mark sits in its paragraph (the text before it, when both paragraphs have the same text); a picture's image (a
+digest of its bytes, so "replace the picture" left undone is seen while file names still do not count) and its
+cropping.
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -33,10 +35,10 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
-| border widths | paragraph border widths within 0.125 pt (Word stores eighths of a point) | always |
-| cropping | each side of a picture's crop within 0.5 % | always |
+| border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
+| cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
-| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for texts already in the initial document, on either side (an existing text to keep, or one left as it was) |
+| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph or cell aligned with it), on either side (an existing text to keep, or one left as it was) |
 """
 
 from __future__ import annotations
@@ -50,18 +52,18 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
-from autodw.state.effective import STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, segments
+from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
-JUDGE_VERSION = 2
+JUDGE_VERSION = 3
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again."""
 
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
 LINE_TOLERANCE = 0.01
-BORDER_TOLERANCE = 0.125  # paragraph border widths (pt): Word stores eighths of a point
+BORDER_TOLERANCE = 0.125  # paragraph and table border widths (pt): Word stores eighths of a point
 CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
@@ -107,20 +109,18 @@ class Verdict:
 
 @dataclass(frozen=True)
 class JudgeContext:
-    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial texts."""
+    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial document."""
 
     colour_names: tuple[str, ...] = ()
     free_text: bool = False
-    initial_texts: frozenset[str] | None = None
+    initial: Prepared | None = None
     instruction: str = ""
     quoted: tuple[str, ...] = ()  # the texts the instruction quotes ("...", '...', “...”, 「...」): dictated
 
     @classmethod
     def make(cls, instruction: str | None = None, free_text: bool = False, initial: Source | None = None) -> "JudgeContext":
-        texts = None
-        if initial is not None:
-            texts = frozenset(_all_texts(prepare(initial).state))
-        return cls(tuple(colour_names_in(instruction)), free_text, texts, instruction or "",
+        return cls(tuple(colour_names_in(instruction)), free_text, prepare(initial) if initial is not None else None,
+                   instruction or "",
                    tuple(q.text for q in quotes(instruction or "")))
 
     def dictates(self, e: str, a: str) -> bool:
@@ -143,7 +143,7 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
     """Compare `actual` with `expected` (documents, paths, extracted states or prepared documents).
 
     `instruction` enables the named-colour tolerance for the colours it names; `free_text` the free-text
-    tolerance (limited to texts absent from `initial` when that is given). Raises DocumentError for a
+    tolerance (not for a text `initial`, when given, has at the same place). Raises DocumentError for a
     file that cannot be opened and ConfigError for a dict that is not a state.
     """
     exp, act = prepare(expected), prepare(actual)
@@ -266,15 +266,6 @@ def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
     return excerpt(e, i1, i2), excerpt(a, j1, j2)
 
 
-def _all_texts(state: dict[str, Any]) -> Iterable[str]:
-    for p in state["paragraphs"]:
-        yield p["text"].strip()
-    for t in state["tables"]:
-        for row in t["cells"]:
-            for c in row:
-                yield c.strip()
-
-
 # --- comparing -----------------------------------------------------------------------------------
 
 
@@ -295,6 +286,9 @@ class _Comparer:
         self.ptext_a: dict[str, str] = {}
         # with the same styles and defaults, paragraphs written identically look identical (a fast path)
         self.same_styles = exp.state["styles"] == act.state["styles"] and exp.paragraph_defaults == act.paragraph_defaults
+        # the initial document's texts at the places of the expected and actual paragraphs, by id (free text)
+        self.initial_e = _initial_texts(ctx.initial, exp) if ctx.initial is not None and ctx.free_text else {}
+        self.initial_a = _initial_texts(ctx.initial, act) if ctx.initial is not None and ctx.free_text else {}
 
     def run(self) -> list[Difference]:
         self._describe_paragraphs()
@@ -319,7 +313,7 @@ class _Comparer:
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
             if key == "color":  # automatic (none) text and line colour is black: "black" accepts 0D0D0D for it
                 e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
-            return isinstance(e, str) and isinstance(a, str) and \
+            return e == a or isinstance(e, str) and isinstance(a, str) and \
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
@@ -345,8 +339,8 @@ class _Comparer:
         return out
 
     def border_fields(self, e: dict[str, Any] | None, a: dict[str, Any] | None) -> list[str]:
-        """`what` parts for paragraph borders: each side's style, width and colour; sides with the same difference
-        named together ("border top/left/bottom/right color: ...")."""
+        """`what` parts for paragraph and table borders: each side's style, width and colour; sides with the same
+        difference named together ("border top/left/bottom/right color: ...")."""
         e, a = e or {}, a or {}
         by_what: dict[str, list[str]] = {}
         for side in sorted(set(e) | set(a), key=lambda s: (_SIDES.index(s) if s in _SIDES else len(_SIDES), s)):
@@ -363,12 +357,14 @@ class _Comparer:
         e, a = e.strip(), a.strip()
         return e == a or self.free_text_ok(e, a)
 
-    def free_text_ok(self, e: str, a: str) -> bool:
+    def free_text_ok(self, e: str, a: str, ids: tuple[str, str] | None = None) -> bool:
+        """Whether `a` is a plausible written text for `e`; `ids`: those of their paragraphs, a text the initial document
+        has at either place is not written (an existing text to keep, or one left as it was)."""
         e, a = e.strip(), a.strip()
         if not self.ctx.free_text or not e or not a:
             return False
-        if self.ctx.initial_texts is not None and (e in self.ctx.initial_texts or a in self.ctx.initial_texts):
-            return False  # an existing text to keep, or one left as it was (not written)
+        if ids is not None and (e == self.initial_e.get(ids[0]) or a == self.initial_a.get(ids[1])):
+            return False
         if self.ctx.dictates(e, a):
             return False
         return len(a) >= math.ceil(len(e) * FREE_TEXT_MIN_RATIO)
@@ -443,6 +439,23 @@ class _Comparer:
         self.add(where, f"order: expected after {exp_after}, actual after {act_after}")
         self.paragraph(where, pe[i], pa[j])
 
+    def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
+        """The paragraphs of a table cell or a header or footer (texts `te`, `ta`), aligned by text: each pair compared
+        (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order, and
+        missing or extra ones as a difference of the whole text."""
+        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        for i, j in sorted(al.pairs + al.moved):
+            self.pmap[pa[j]["id"]] = pe[i]["id"]
+            at = where if len(pe) == len(pa) == 1 else \
+                f"paragraph {i + 1}{' ' + snippet(ke[i]) if ke[i] else ''} of {where}"
+            if (i, j) in al.moved:
+                self.add(at, f"order: expected paragraph {i + 1}, actual paragraph {j + 1}")
+            self.paragraph(at, pe[i], pa[j])
+        if (al.missing or al.extra) and not self.text_same(te, ta):
+            ex, ac = _texts_differ_at(te, ta)
+            self.add(where, f"text: expected {ex}, actual {ac}")
+
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
         """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
         if self.same_styles and _same_raw(pe, pa):
@@ -450,7 +463,7 @@ class _Comparer:
         te, ta = pe["text"], pa["text"]
         free = False
         if te.strip() != ta.strip():
-            free = self.free_text_ok(te, ta)
+            free = self.free_text_ok(te, ta, (pe["id"], pa["id"]))
             if not free:
                 ex, ac = _texts_differ_at(te, ta)
                 self.add(where, f"text: expected {ex}, actual {ac}")
@@ -547,8 +560,8 @@ class _Comparer:
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
         ne, na = self._table_props(te, self.fe), self._table_props(ta, self.fa)
-        parts = self.fields(ne, na, ("style", "alignment", "borders", "width", "width_cm", "autofit", "header_rows",
-                                     "exact_height_rows"))
+        parts = self.fields(ne, na, ("style", "alignment", "width", "width_cm", "autofit", "header_rows", "exact_height_rows"))
+        parts += self.border_fields(ne["borders"], na["borders"])
         if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
             parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
         if parts:
@@ -595,15 +608,15 @@ class _Comparer:
 
     @staticmethod
     def _table_props(t: dict[str, Any], fmt) -> dict[str, Any]:
-        """A table's effective properties: its style's (chain) under its own, alignment left and borders as Word draws
-        them ("auto" colour black, start/end as left/right), a width in centimetres as a length."""
+        """A table's effective properties: its style's (chain) under its own, side by side for borders; alignment left
+        when nothing sets it; a width in centimetres as a length."""
         out = {k: t.get(k) for k in ("style", "header_rows", "exact_height_rows")}
         props: dict[str, Any] = {"alignment": "left", "autofit": True}
-        borders: dict[str, str] = {}
+        borders: dict[str, dict[str, Any]] = {}
         for layer in [s.get("table") or {} for s in fmt.chain(t.get("style"))] + [t]:
             props.update({k: layer[k] for k in ("alignment", "width", "autofit") if k in layer})
-            borders.update({_BORDER_SIDES.get(k, k): _border_text(v) for k, v in (layer.get("borders") or {}).items()})
-        out.update(props, borders={k: v for k, v in borders.items() if v != "none"} or None)
+            borders.update(layer.get("borders") or {})
+        out.update(props, borders=drawn(borders))
         width = out.pop("width", None)
         if isinstance(width, str) and width.endswith("cm"):
             try:
@@ -640,18 +653,7 @@ class _Comparer:
                             {**ca, "vertical_alignment": ca.get("vertical_alignment") or "top"}, ("shading", "vertical_alignment"))
         if parts:
             self.add(where, "; ".join(parts))
-        pe, pa = ce.get("paragraphs", []), ca.get("paragraphs", [])
-        if len(pe) == 1 and len(pa) == 1:
-            self.pmap[pa[0]["id"]] = pe[0]["id"]
-            self.paragraph(where, pe[0], pa[0])
-            return
-        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
-        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
-        for i, j in sorted(al.pairs + al.moved):
-            self.pmap[pa[j]["id"]] = pe[i]["id"]
-            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
-        if al.missing or al.extra:
-            self.add(where, f"text: expected {snippet(ce['text'], 80)}, actual {snippet(ca['text'], 80)}")
+        self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
 
     # images, charts, shapes ---------------------------------------------------------------------------------
 
@@ -667,7 +669,7 @@ class _Comparer:
                                 f"actual in {self.describe_a(ia[j].get('paragraph'))}")
             keys = ("type", "placement", "width_cm", "height_cm", "width", "height", "alt_text", "wrap", "position",
                     "crop", "chart_type", "title", "legend", "categories", "series", "text")
-            parts = self.fields(ie[i], ia[j], keys)
+            parts = self.fields({**ie[i], "crop": _crop(ie[i])}, {**ia[j], "crop": _crop(ia[j])}, keys)
             if ie[i].get("image_hash") != ia[j].get("image_hash") and ie[i].get("image_hash") and ia[j].get("image_hash"):
                 parts.insert(0, "picture: another image (the picture's content differs)")
             if parts:
@@ -726,7 +728,7 @@ class _Comparer:
                 self.add(where, f"text: expected {ex}, actual {ac}")
             parts = self.fields(xe, xa, ("alignments",))
         else:  # paragraph by paragraph, as body paragraphs: text, style, effective paragraph and run formatting
-            self._story_paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
+            self.paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
             parts = []
         parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
         for key in ("tables", "images"):
@@ -735,24 +737,12 @@ class _Comparer:
         if parts:
             self.add(where, "; ".join(parts))
 
-    def _story_paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
-        """A header's or footer's paragraphs, aligned by text (one paragraph each side: that pair)."""
-        if len(pe) == 1 and len(pa) == 1:
-            self.paragraph(where, pe[0], pa[0])
-            return
-        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
-        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
-        for i, j in sorted(al.pairs + al.moved):
-            self.paragraph(f"paragraph {i + 1} of {where}", pe[i], pa[j])
-        if (al.missing or al.extra) and [k for k in ke if k] != [k for k in ka if k]:
-            ex, ac = _texts_differ_at(te, ta)
-            self.add(where, f"text: expected {ex}, actual {ac}")
-
     # interactive ---------------------------------------------------------------------------------------------
 
     def _interactive(self) -> None:
         ie, ia = self.e["interactive"], self.a["interactive"]
-        self._records("hyperlink", ie["hyperlinks"], ia["hyperlinks"], ("text",), ("url", "anchor"))
+        links_e, links_a = ([_toc_unnamed(h, "anchor") for h in x["hyperlinks"]] for x in (ie, ia))
+        self._records("hyperlink", links_e, links_a, ("text",), ("url", "anchor"))
         self._records("bookmark", _visible_bookmarks(ie), _visible_bookmarks(ia), ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
@@ -761,7 +751,7 @@ class _Comparer:
         self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), (), check=self._note_place)
         self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), (), check=self._note_place)
         self._records("tracked change", ie["tracked_changes"], ia["tracked_changes"], ("type", "text"), ("author",))
-        norm = lambda f: {**f, "instruction": " ".join(f["instruction"].split())}  # noqa: E731
+        norm = lambda f: {**f, "instruction": " ".join(_toc_unnamed(f, "instruction")["instruction"].split())}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
@@ -819,11 +809,12 @@ class _Comparer:
         return [f"commented text: expected {snippet(ce, 60) if ce else 'none'}, actual {snippet(ca, 60) if ca else 'none'}"]
 
     def _note_place(self, e: dict[str, Any], a: dict[str, Any]) -> list[str]:
-        """Where a note's reference mark sits in its paragraph (compared when both paragraphs have the same text)."""
+        """Where a note's reference mark sits in its paragraph (compared when both paragraphs have the same text; the
+        text before it trimmed as texts are)."""
         (te,), (ta,) = self._texts(e.get("paragraph"), False), self._texts(a.get("paragraph"), True)
         if te is None or ta is None or te.strip() != ta.strip() or "offset" not in e or "offset" not in a:
             return []
-        be, ba = te[: e["offset"]].lstrip(), ta[: a["offset"]].lstrip()
+        be, ba = te[: min(e["offset"], len(te.rstrip()))].lstrip(), ta[: min(a["offset"], len(ta.rstrip()))].lstrip()
         if be == ba:
             return []
 
@@ -850,18 +841,21 @@ class _Comparer:
             self.add("document properties", "; ".join(parts))
 
     def _styles(self) -> None:
-        se, sa = self.e["styles"], self.a["styles"]
-        parts = self.fields(se["defaults"], sa["defaults"], sorted(set(se["defaults"]) | set(sa["defaults"])))
+        """The document defaults' font and size, and each style by what it gives (resolved along its chain: theme
+        fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets."""
+        parts = self.fields(self.fe.style(None), self.fa.style(None), ("font", "east_asia_font", "size_pt"))
         if parts:
             self.add("document default font", "; ".join(parts))
-        by_e = {s["name"]: s for s in se["styles"]}
-        by_a = {s["name"]: s for s in sa["styles"]}
-        keys = ("category", "based_on", *STYLE_RUN_KEYS, "alignment", "spacing", "indent", "keep_with_next",
-                "page_break_before", "table", "theme_font")
+        by_e = {s["name"]: s for s in self.e["styles"]["styles"]}
+        by_a = {s["name"]: s for s in self.a["styles"]["styles"]}
         for name in sorted(set(by_e) | set(by_a)):
             e, a = by_e.get(name), by_a.get(name)
             if e is not None and a is not None:
-                parts = self.fields(e, a, keys)
+                given = [k for k in (*STYLE_RUN_KEYS, *STYLE_PARAGRAPH_KEYS) if k in e or k in a]
+                ve, va = self.fe.style(name), self.fa.style(name)
+                parts = self.fields(e, a, ("category", "based_on")) + self.fields(ve, va, [k for k in given if k != "border"])
+                parts += self.border_fields(ve["border"], va["border"]) if "border" in given else []
+                parts += self.fields(e, a, ("table",))
                 if parts:
                     self.add(f"style {snippet(name)}", "; ".join(parts))
             elif (e or a).get("custom"):
@@ -869,7 +863,8 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
-_SIDES = ("top", "left", "bottom", "right", "between", "bar")
+_TOC_NAME = re.compile(r"_Toc\d+")
+_SIDES = ("top", "left", "bottom", "right", "between", "bar", "insideH", "insideV")
 
 
 def _line(line: dict[str, Any] | None) -> str:
@@ -879,17 +874,6 @@ def _line(line: dict[str, Any] | None) -> str:
     width = f" {show(line['width_pt'], 'width_pt')}" if line.get("width_pt") is not None else ""
     color = f" {show(line['color'], 'color')}" if line.get("color") else ""
     return f"{line.get('style')}{width}{color}"
-
-
-_BORDER_SIDES = {"start": "left", "end": "right"}
-
-
-def _border_text(border: str) -> str:
-    """A border of the state ("single 0.5pt 000000") as drawn: black written as a colour or as none, nil as none."""
-    parts = border.split()
-    if not parts or parts[0] in ("nil", "none"):
-        return "none"
-    return " ".join(p for p in parts if p != "000000")
 
 
 def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
@@ -903,6 +887,25 @@ def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
 
     return [b for b in interactive["bookmarks"]
             if not b.get("hidden") or (not b["name"].startswith("_Toc") and referenced(b["name"]))]
+
+
+def _initial_texts(initial: Prepared, doc: Prepared) -> dict[str, str]:
+    """The initial document's text (trimmed) at the place of each paragraph of `doc` in the body and in table cells,
+    by the paragraph's id: the paragraphs aligned as the judge aligns them."""
+    c = _Comparer(initial, doc, JudgeContext())
+    c.run()
+    return {pid: c.ptext_e[iid].strip() for pid, iid in c.pmap.items() if iid in c.ptext_e}
+
+
+def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
+    """`record` with the ``_Toc`` bookmark names in its `key` (a hyperlink's anchor, a PAGEREF field's instruction) as
+    "_Toc": the bookmarks never count (Word renumbers them), so neither do the names that refer to them."""
+    return {**record, key: _TOC_NAME.sub("_Toc", record[key])} if record.get(key) else record
+
+
+def _crop(image: dict[str, Any]) -> dict[str, float]:
+    """A picture's cropping, each side (a side or a picture not cropped: 0 %)."""
+    return {side: (image.get("crop") or {}).get(side, 0.0) for side in ("left_pct", "top_pct", "right_pct", "bottom_pct")}
 
 
 def _trimmed(value: Any) -> Any:

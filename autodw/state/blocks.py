@@ -73,7 +73,7 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
             val = wval(child)
             fmt["underline"] = False if val in ("none", "0", "false") else (val or "single")
         elif tag == _RFONTS:
-            font = child.get(qn("w:ascii")) or child.get(qn("w:hAnsi"))
+            font = _font(child)
             if font:
                 fmt["font"] = font
             ea = child.get(qn("w:eastAsia"))
@@ -105,6 +105,17 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
     return fmt
 
 
+def _font(fonts: etree._Element) -> str | None:
+    """The Latin font of a ``w:rFonts``: a theme font ("theme:majorHAnsi", which Word puts before a font named
+    alongside it) or a font name; the ASCII slot's first, else the high-ANSI slot's."""
+    for theme, name in ((_ASCII_THEME, _ASCII), (_HANSI_THEME, _HANSI)):
+        font = f"theme:{fonts.get(theme)}" if fonts.get(theme) else fonts.get(name)
+        if font:
+            return font
+    return None
+
+
+_ASCII_THEME, _ASCII, _HANSI_THEME, _HANSI = (qn(t) for t in ("w:asciiTheme", "w:ascii", "w:hAnsiTheme", "w:hAnsi"))
 _JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI, _TABS = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi", "w:tabs"))
 _PARA_FLAGS = {qn("w:keepNext"): "keep_with_next", qn("w:keepLines"): "keep_together",
                qn("w:pageBreakBefore"): "page_break_before"}
@@ -152,10 +163,8 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             if fill not in (None, "auto"):
                 out["shading"] = fill.upper()
         elif tag == _PBDR:
-            sides = {etree.QName(b).localname: _paragraph_border(b) for b in child}
-            sides = {side: line for side, line in sorted(sides.items()) if line}
-            if sides:
-                out["border"] = sides
+            if len(child):
+                out["border"] = border_sides(child)
         elif tag == _BIDI and on_off(child):
             out["rtl"] = True
         elif tag == _TABS:
@@ -366,7 +375,7 @@ def table_properties(tblpr: etree._Element) -> dict[str, Any]:
         out["alignment"] = {"start": "left", "end": "right"}.get(jc, jc)
     borders = tblpr.find(qn("w:tblBorders"))
     if borders is not None:
-        out["borders"] = {etree.QName(b).localname: _border(b) for b in borders}
+        out["borders"] = border_sides(borders)
     width = tblpr.find(qn("w:tblW"))
     if width is not None and width.get(qn("w:type")) in ("pct", "dxa"):
         w = width.get(qn("w:w")) or "0"
@@ -578,25 +587,22 @@ def row_cells(tr: etree._Element):
     return _unwrapped(tr, TC)
 
 
-def _border(b: etree._Element) -> str:
-    """A border as "style size color", e.g. "single 0.5pt 000000"."""
+def border_sides(borders: etree._Element) -> dict[str, dict[str, Any]]:
+    """The sides of a ``w:pBdr`` or ``w:tblBorders`` by name ("start" and "end" as "left" and "right"), each a line."""
+    return {_SIDE_NAMES.get(name, name): line for name, line in
+            sorted((etree.QName(b).localname, _border_line(b)) for b in borders)}
+
+
+_SIDE_NAMES = {"start": "left", "end": "right"}
+
+
+def _border_line(b: etree._Element) -> dict[str, Any]:
+    """One side of a border as {"style", "width_pt", "color"} (colour left out when automatic); {"style": "none"} for
+    no line ("nil", "none", or no ``w:val``, which the schema requires and gives no default), which takes away the line
+    a style gives."""
     style = wval(b) or "none"
-    size = b.get(qn("w:sz"))
-    color = b.get(qn("w:color"))
-    parts = [style]
-    if size and size.isdigit() and style not in ("none", "nil"):
-        parts.append(f"{int(size) / 8:g}pt")
-    if color and color != "auto" and style not in ("none", "nil"):
-        parts.append(color.upper())
-    return " ".join(parts)
-
-
-def _paragraph_border(b: etree._Element) -> dict[str, Any] | None:
-    """One side of a paragraph border as {"style", "width_pt", "color"} (colour left out when automatic); None for
-    "none"/"nil" (no line)."""
-    style = wval(b) or "single"
     if style in ("none", "nil"):
-        return None
+        return {"style": "none"}
     line: dict[str, Any] = {"style": style}
     size = b.get(qn("w:sz"))
     if size and size.isdigit():

@@ -18,16 +18,16 @@ VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shadi
 #: run formatting a style can give (in the state's style entries)
 STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
                   "all_caps", "small_caps", "highlight")
-_STYLE_RUN_KEYS = STYLE_RUN_KEYS
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
     "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0}, "keep_with_next": False,
-    "page_break_before": False,
+    "page_break_before": False, "border": {},
 }
-_STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")
+#: paragraph formatting a style can give (in the state's style entries)
+STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border")
 #: paragraph properties only direct formatting sets (in the state), with their absent value
-_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "border": None, "rtl": False,
+_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "rtl": False,
                                               "tabs": None, "content_control": None, "ends_section": False}
 
 
@@ -37,7 +37,7 @@ class Formatting:
     def __init__(self, styles: dict[str, Any], paragraph_defaults: dict[str, Any] | None = None):
         """`styles`: the state's "styles" part; `paragraph_defaults`: the paragraph formatting of ``w:docDefaults``."""
         self._theme: dict[str, str] = styles["defaults"].get("theme_fonts") or {}
-        self.styles: dict[str, dict[str, Any]] = {s["name"]: self._resolved(s) for s in styles["styles"]}
+        self.styles: dict[str, dict[str, Any]] = {s["name"]: s for s in styles["styles"]}
         self._run_base = {**RUN_DEFAULTS, **{k: v for k, v in styles["defaults"].items() if k in RUN_DEFAULTS}}
         self._run_base["font"] = self._font(self._run_base["font"])
         self._para_base = _merge_paragraph(_copy(_PARAGRAPH_BASE), paragraph_defaults or {})
@@ -50,12 +50,6 @@ class Formatting:
             kind = "major" if font[6:].startswith("major") else "minor" if font[6:].startswith("minor") else None
             return self._theme.get(kind or "", font)
         return font
-
-    def _resolved(self, style: dict[str, Any]) -> dict[str, Any]:
-        if "font" not in style and style.get("theme_font"):
-            font = self._font(f"theme:{style['theme_font']}")
-            return {**style, "font": font} if not font.startswith("theme:") else style
-        return style
 
     def chain(self, name: str | None) -> list[dict[str, Any]]:
         """The style and its bases, base first (styles missing from the state end the chain)."""
@@ -74,7 +68,7 @@ class Formatting:
         if paragraph_style not in self._style_runs:
             fmt = dict(self._run_base)
             for style in self.chain(paragraph_style):
-                fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
+                fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
             self._style_runs[paragraph_style] = fmt
         return self._style_runs[paragraph_style]
 
@@ -82,12 +76,21 @@ class Formatting:
         """The effective format of a run in a paragraph of `paragraph_style`."""
         fmt = dict(self._style_run(paragraph_style))
         for style in self.chain(run.get("style")):
-            fmt.update({k: style[k] for k in _STYLE_RUN_KEYS if k in style})
+            fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
         fmt.update({k: v for k, v in run.items() if k in RUN_DEFAULTS})
+        return self._seen(fmt)
+
+    def style(self, name: str | None) -> dict[str, Any]:
+        """What a style gives (None: the document defaults): the run formatting of its chain over the defaults, as
+        :meth:`run` resolves it, and the paragraph formatting of its chain, as :meth:`paragraph` does."""
+        return {**self._seen(dict(self._style_run(name))), **self.paragraph({"style": name})}
+
+    def _seen(self, fmt: dict[str, Any]) -> dict[str, Any]:
+        """A run format as it looks: a theme font as the theme's font, black as automatic, underline "none" as none."""
         fmt["font"] = self._font(fmt["font"])
         if fmt["color"] == "000000":  # "auto" text is black on the page
             fmt["color"] = None
-        if fmt["underline"] in ("none",):
+        if fmt["underline"] == "none":
             fmt["underline"] = False
         return fmt
 
@@ -95,15 +98,18 @@ class Formatting:
         """Effective paragraph properties (style chain and direct formatting resolved), without style and text."""
         props = _copy(self._para_base)
         for style in self.chain(para.get("style")):
-            _merge_paragraph(props, {k: style[k] for k in _STYLE_PARAGRAPH_KEYS if k in style})
-        _merge_paragraph(props, {k: para[k] for k in _STYLE_PARAGRAPH_KEYS if k in para})
+            _merge_paragraph(props, {k: style[k] for k in STYLE_PARAGRAPH_KEYS if k in style})
+        _merge_paragraph(props, {k: para[k] for k in STYLE_PARAGRAPH_KEYS if k in para})
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
-        if props["border"]:  # an automatic line colour is black
-            props["border"] = {side: {k: v for k, v in line.items() if not (k == "color" and v == "000000")}
-                               for side, line in props["border"].items()}
+        props["border"] = drawn(props["border"])  # a side "none" takes away a line the style gives
         lst = para.get("list")
         props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text")} if lst else None
         return props
+
+
+def drawn(sides: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]] | None:
+    """The sides of a border that have a line (None if none has)."""
+    return {side: line for side, line in sides.items() if line.get("style") != "none"} or None
 
 
 def _copy(d: dict[str, Any]) -> dict[str, Any]:
@@ -111,10 +117,10 @@ def _copy(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
-    """Apply one layer of paragraph formatting: spacing and indentation key by key, the rest whole."""
+    """Apply one layer of paragraph formatting: spacing, indentation and border sides key by key, the rest whole."""
     for key, value in layer.items():
-        if key == "spacing":
-            props["spacing"] = {**props["spacing"], **value}
+        if key in ("spacing", "border"):
+            props[key] = {**props[key], **value}
         elif key == "indent":
             indent = dict(props["indent"])
             for k, v in value.items():

@@ -11,6 +11,7 @@ from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
 from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
 from autodw.state.context import StateContext, on_off
+from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
 from autodw.state.layout import LayoutReader, table_of_contents
 from autodw.xml import NS, qn, wval
 
@@ -205,15 +206,12 @@ def all_styles(ctx: StateContext) -> dict[str, Any]:
 
 def _styles(ctx: StateContext) -> dict[str, Any]:
     """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, colour, underline,
-    strike, caps, highlight, base style, paragraph alignment/spacing/indentation."""
+    strike, caps, highlight, base style, paragraph alignment/spacing/indentation/borders."""
     root = ctx.styles_root
     defaults: dict[str, Any] = {}
     if root is not None:
         rpr = root.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}")
         fmt = run_format(rpr, ctx)
-        fonts = rpr.find(qn("w:rFonts")) if rpr is not None else None
-        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
-            fmt["font"] = f"theme:{fonts.get(qn('w:asciiTheme'))}"
         defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
         theme = _theme_fonts(ctx)
         if theme:
@@ -232,19 +230,9 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "id": sid,
             "category": el.get(qn("w:type")) or "paragraph",
             "based_on": ctx.style_names.get(wval(el.find(qn("w:basedOn"))) or "", None),
-            "font": fmt.get("font"),
-            "east_asia_font": fmt.get("east_asia_font"),
-            "size_pt": fmt.get("size_pt"),
-            "bold": fmt.get("bold"),
-            "italic": fmt.get("italic"),
-            "color": fmt.get("color"),
-            **{k: fmt.get(k) for k in ("underline", "strike", "double_strike", "all_caps", "small_caps", "highlight")},
+            **{k: fmt.get(k) for k in STYLE_RUN_KEYS},
         }
-        fonts = el.find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
-        if fonts is not None and "font" not in fmt and fonts.get(qn("w:asciiTheme")):
-            entry["theme_font"] = fonts.get(qn("w:asciiTheme"))  # the font is the theme's (see defaults.theme_fonts)
-        entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items()
-                      if k in ("alignment", "spacing", "indent", "keep_with_next", "page_break_before")})
+        entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items() if k in STYLE_PARAGRAPH_KEYS})
         tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
         if tblpr is not None:  # what a table of this style looks like without direct table properties
             entry["table"] = table_properties(tblpr) or None

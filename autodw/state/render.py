@@ -132,7 +132,7 @@ def _footer(state: State) -> list[str]:
     styles = state["styles"]
     parts = []
     for s in styles["styles"]:
-        attrs = [str(v) for v in (s.get("font"), f"{s['size_pt']}pt" if s.get("size_pt") else None,
+        attrs = [str(v) for v in (_named(s.get("font")), f"{s['size_pt']}pt" if s.get("size_pt") else None,
                                   "bold" if s.get("bold") else None, "italic" if s.get("italic") else None) if v]
         parts.append(f"{s['name']}({s['category'][0]}{': ' + ' '.join(attrs) if attrs else ''})")
     d = styles["defaults"]
@@ -177,10 +177,15 @@ def _paragraph_text(p: dict[str, Any]) -> str:
     return line
 
 
+def _named(font: Any) -> Any:
+    """A font named in the document; None for a theme font ("theme:majorHAnsi": the prompt does not show them)."""
+    return None if isinstance(font, str) and font.startswith("theme:") else font
+
+
 def _run_summary(runs: list[dict[str, Any]]) -> str:
     formatted = []
     for r in runs:
-        fmt = {k: v for k, v in r.items() if k not in ("text", "image", "equation")}
+        fmt = {k: v for k, v in r.items() if k not in ("text", "image", "equation") and not (k == "font" and _named(v) is None)}
         if fmt and r.get("text", "").strip():
             formatted.append((r["text"], fmt))
     if not formatted:
