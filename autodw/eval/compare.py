@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from autodw.errors import ConfigError
-from autodw.eval.metrics import instruction_records
+from autodw.eval.metrics import instruction_records, judge_version, rejudge_hint
 from autodw.eval.runner import recorded_run
 
 RESAMPLES = 10_000
@@ -56,10 +56,11 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     spec_b, b = _records(run_b)
     if spec_a["split"] != spec_b["split"]:
         raise ConfigError(f"{run_a} ran on {spec_a['split']}, {run_b} on {spec_b['split']}: compare runs of one split")
-    versions = (spec_a.get("judge_version", 1), spec_b.get("judge_version", 1))
+    versions = (judge_version(spec_a), judge_version(spec_b))
     if versions[0] != versions[1]:
-        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: judge the "
-                          f"older again first (autodw bench rescore --rejudge RUN)")
+        older = (run_a, run_b)[versions[1] < versions[0]]
+        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: "
+                          f"{rejudge_hint(older)}")
     for run, records in ((run_a, a), (run_b, b)):
         if not records:
             raise ConfigError(f"{run} has no instruction records (a session-only run): compare pairs instructions "

@@ -40,6 +40,16 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
+def judge_version(data: dict[str, Any]) -> int:
+    """The judge version of a run's settings, summary or record (1: made before versions were recorded)."""
+    return data.get("judge_version", 1)
+
+
+def rejudge_hint(run: Path | str) -> str:
+    """How to judge run folder `run` again with this autodw's judge."""
+    return f"judge {run} again first (autodw bench rescore --rejudge {run})"
+
+
 def _load(path: Path) -> dict[str, Any] | None:
     try:
         return read_json(path)
@@ -199,7 +209,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
 
     summary: dict[str, Any] = {
         "system": spec["system"], "llm": spec["llm"], "split": spec["split"], "modes": spec["modes"],
-        "options": spec.get("options", {}), "judge_version": spec.get("judge_version", 1),
+        "options": spec.get("options", {}), "judge_version": judge_version(spec),
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
         "partial_credit_missing": sum(1 for r in ins if r.get("partial_credit") is None), "sacc": _share(all(t["success"] for t in s) for s in ses),

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from autodw.errors import ConfigError, OutputPathError
-from autodw.eval.metrics import read_json
+from autodw.eval.metrics import judge_version, read_json, rejudge_hint
 from autodw.package import write_atomically
 from autodw.plots import pyplot, save_png
 
@@ -143,11 +143,11 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
     if session_only:
         text += (f"\nSession-only runs ({', '.join(session_only)}): the cost per instruction is over the session turns "
                  "run.\n")
-    versions = sorted({s.get("judge_version", 1) for s in summaries})
+    versions = sorted({judge_version(s) for s in summaries})
     text += ("\nJudged by judge version " + str(versions[0]) + ".\n" if len(versions) == 1 else
              "\nThese runs were judged by different judge versions (" + "; ".join(
-                 f"{s['run']}: {s.get('judge_version', 1)}" for s in summaries) + "): their figures are not comparable; "
-             "`autodw bench rescore --rejudge RUN` judges a run again.\n")
+                 f"{s['run']}: {judge_version(s)}" for s in summaries) + "): their figures are not comparable "
+             f"({rejudge_hint('RUN')}).\n")
     partial = [s["run"] for s in summaries if not s.get("complete")]
     if partial:
         text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"

@@ -37,8 +37,8 @@ from autodw.errors import ConfigError, OutputPathError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
-from autodw.eval.metrics import (instruction_path, instruction_records, read_json, session_finished, session_turns,
-                                 summarize)
+from autodw.eval.metrics import (instruction_path, instruction_records, judge_version, read_json, rejudge_hint,
+                                 session_finished, session_turns, summarize)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 from autodw.validation import ValidatorUnavailableError
@@ -178,11 +178,11 @@ class Runner:
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
-            found = {"stop_at_failure": False, "judge_version": 1, **read_json(path)}  # runs before either setting
+            found = {"stop_at_failure": False, **read_json(path)}  # runs before the setting
+            found["judge_version"] = judge_version(found)
             if found["judge_version"] != wanted["judge_version"]:
                 raise ConfigError(f"{self.out} was judged by judge version {found['judge_version']}, this autodw's is "
-                                  f"{JUDGE_VERSION}: judge its records again first (autodw bench rescore --rejudge "
-                                  f"{self.out}), then resume it")
+                                  f"{JUDGE_VERSION}: {rejudge_hint(self.out)}, then resume it")
             if "session" not in wanted["modes"]:  # a setting of session mode: the recorded one stays
                 wanted["stop_at_failure"] = found["stop_at_failure"]
             elif not (self.out / "sessions").is_dir():  # no session turn yet: the new setting holds
