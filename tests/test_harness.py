@@ -625,14 +625,19 @@ def test_an_answer_from_the_llm_cache_costs_the_seconds_it_took_when_asked(tmp_p
 
 
 def test_cli_run_and_bad_options(tmp_path, monkeypatch):
+    from autodw.paths import data_home
+
     out = tmp_path / "run"
+    monkeypatch.setenv("AUTODW_HOME", str(data_home()))  # where the intent model is: logged with the command
+    monkeypatch.setenv("AUTODW_CORPUS", str(corpus_dir().parent))
     result = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", IDS[0], "--out", str(out),
                      "--no-word-check", "--format", "json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sessions"] == 1
     logged = (out / "commands.txt").read_text().splitlines()  # how the run was given, to rerun it
-    assert len(logged) == 1 and logged[0].endswith(f"autodw bench run --system oracle --split mini --sessions {IDS[0]} "
+    assert len(logged) == 1 and logged[0].endswith(f"AUTODW_HOME={data_home()} AUTODW_CORPUS={corpus_dir().parent} "
+                                                   f"autodw bench run --system oracle --split mini --sessions {IDS[0]} "
                                                    f"--out {out} --no-word-check --format json")
     assert run_cli("bench", "run", "--system", "oracle", "--llm", "local", "--split", "mini", "--out",
                    str(tmp_path / "x")).returncode == 2
@@ -659,6 +664,11 @@ def test_cli_run_and_bad_options(tmp_path, monkeypatch):
         assert none.returncode == 2 and "at least 1" in none.stderr and not (tmp_path / "n").exists()
     rep = run_cli("bench", "report", str(out))
     assert rep.returncode == 0 and "oracle" in rep.stdout
+    # a selection of nothing (an empty list, an instruction outside the sessions named) makes no folder
+    for chosen in ([",", None], [f"{IDS[0]}#1", IDS[1]], [None, ","]):
+        options = [x for name, value in zip(("--instructions", "--sessions"), chosen) if value for x in (name, value)]
+        empty = run_cli("bench", "run", "--system", "oracle", "--split", "mini", *options, "--out", str(tmp_path / "e"))
+        assert empty.returncode == 2 and "choose no instruction" in empty.stderr and not (tmp_path / "e").exists()
 
 
 def test_local_model_command_refuses_a_missing_file(tmp_path):
@@ -685,6 +695,7 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     # the oracle validator is certain (confidence 1): the threshold changes nothing
     assert len({(r["iacc"], r["caught"], r["false_rejections"]) for r in rows}) == 1
     assert (tmp_path / "sweep.png").stat().st_size > 1000 and "| threshold" in result.stdout
+    assert f"autodw bench sweep --split mini --sessions {IDS[0]} " in (out / "commands.txt").read_text()  # to rerun it
 
 
 def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):

@@ -69,8 +69,8 @@ class RunSpec:
 def select_sessions(split: str, limit: int | None = None, ids: list[str] | None = None,
                     keys: list[str] | None = None) -> list[Session]:
     """The sessions of `split` a run covers: those named in `ids` (all if None), then the first `limit` of them; with
-    instruction `keys`, only the sessions that hold them."""
-    sessions = load_split(split)
+    instruction `keys`, only the sessions that hold them. ConfigError if that leaves none."""
+    sessions, asked = load_split(split), ids
     if keys is not None:
         known = {i.key: s.session_id for s in sessions for i in s.instructions}
         unknown = [k for k in keys if k not in known]
@@ -83,6 +83,10 @@ def select_sessions(split: str, limit: int | None = None, ids: list[str] | None 
         if unknown:
             raise ConfigError(f"no session {', '.join(unknown)} in the {split} split")
         sessions = [s for s in sessions if s.session_id in ids]
+    if not sessions:
+        named = ["all" if x is None else ", ".join(x) or "none" for x in (asked, keys)]
+        raise ConfigError(f"the options choose no instruction of the {split} split (sessions: {named[0]}; "
+                          f"instructions: {named[1]})")
     return sessions[:limit] if limit else sessions
 
 
