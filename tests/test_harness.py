@@ -41,6 +41,11 @@ def _run(out: Path, make, system: str = "oracle", modes=("instruction", "session
     return Runner(spec, out, make, word_check=word_check, progress=False).run()
 
 
+def _edit_json(path: Path, **fields) -> None:
+    """Set `fields` in a run folder's JSON file (as a run of another version would have them)."""
+    path.write_text(json.dumps({**json.loads(path.read_text()), **fields}))
+
+
 @pytest.fixture(scope="module")
 def oracle_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "oracle"
@@ -741,3 +746,24 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     (out / "instructions" / f"{sid}--1.docx").unlink()  # records kept without their outputs cannot be judged again
     with pytest.raises(ConfigError, match=f"no output {sid}--1.docx for {sid}#1"):
         rescore(out, rejudge=True, progress=False)
+
+
+def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_path):
+    from autodw.eval.judge import JUDGE_VERSION
+    from autodw.eval.runner import rescore
+
+    out = tmp_path / "run"
+    _run(out, OracleSystem, modes=("instruction",), limit=1)
+    path = out / "instructions" / f"{IDS[0]}--1.json"
+    kept = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("partial_credit", "changes")}
+    kept.update(success=False, n_differences=1, judge_version=1)  # a verdict this judge would not give
+    path.write_text(json.dumps(kept))
+    _edit_json(out / "run.json", judge_version=1)
+    with pytest.raises(ConfigError, match=rf"judge version 1, this autodw's is {JUDGE_VERSION}.*rescore --rejudge"):
+        rescore(out, progress=False)  # another judge's partial credit beside this verdict: refused
+    assert "partial_credit" not in json.loads(path.read_text())
+    _edit_json(out / "run.json", judge_version=JUDGE_VERSION)
+    done = rescore(out, progress=False)
+    record = json.loads(path.read_text())
+    assert done.judged == 1 and record["partial_credit"] is not None and record["changes"] is None
+    assert {k: record[k] for k in kept} == kept  # the verdict is the run's

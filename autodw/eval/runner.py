@@ -395,9 +395,10 @@ class Rescored:
 
 
 def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored:
-    """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs;
-    with `rejudge`, judge every saved output (instructions and session turns) again with this autodw's judge, and
-    record its version in ``run.json``. ``summary.json`` is rewritten."""
+    """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs
+    (their verdicts kept: refused for a run of another judge version); with `rejudge`, judge every saved output
+    (instructions and session turns) again with this autodw's judge, and record its version in ``run.json``.
+    ``summary.json`` is rewritten."""
     from tqdm import tqdm
 
     out = Path(out)
@@ -407,6 +408,10 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
     todo: list[tuple[Path, dict[str, Any], bool]] = [  # (record path, record, teacher-forced)
         (instruction_path(out, units[r["key"]][1]), r, True) for r in instruction_records(out, sessions)
         if rejudge or "partial_credit" not in r]
+    if todo and not rejudge and judge_version(recorded) != JUDGE_VERSION:
+        raise ConfigError(f"{out} was judged by judge version {judge_version(recorded)}, this autodw's is "
+                          f"{JUDGE_VERSION}: partial credit is counted from this judge's differences, so "
+                          f"{rejudge_hint(out)}")
     if rejudge:
         todo += [(out / "sessions" / s.session_id / f"turn-{t['turn']}.json", t, False)
                  for s in sessions for t in session_turns(out, s)]
@@ -417,7 +422,9 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
                               "from its saved outputs (keep_run_records.sh keeps them)")
         output = WordDocument.open(path.parent / record["output"])
         judged = judge_output(session, ins, output, (lambda: session.initial_document(ins.turn)) if forced else None)
-        if judged["success"] != record["success"]:
+        if not rejudge:  # the verdict stays the run's
+            judged = {k: judged[k] for k in ("partial_credit", "changes")}
+        elif judged["success"] != record["success"]:
             done.flipped.append(f"{record['key']}{'' if forced else ' (session)'}: "
                                 f"{'passed' if record['success'] else 'failed'} -> {'passed' if judged['success'] else 'failed'}")
         write_json(path, {**record, **judged})
