@@ -703,9 +703,16 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     assert f"autodw bench sweep --split mini --sessions {IDS[0]} " in (out / "commands.txt").read_text()  # to rerun it
 
 
+def _as_judge_version_1(out: Path) -> None:
+    """Make run folder `out` what a run made before judge versions were recorded is: no judge_version anywhere."""
+    for path in out.rglob("*.json"):
+        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "judge_version"}))
+
+
 def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):
     """An older judge (simulated: it fails turn 2) stopped a session there; `rescore --rejudge` judges every saved output
-    again, records the judge version, names the flipped verdicts and the session to continue, which a rerun does."""
+    again (all or nothing), records the judge version, names the flipped verdicts and the session to continue, which
+    a rerun does."""
     import autodw.eval.runner as runner
     from autodw.eval.compare import compare
     from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
@@ -724,7 +731,7 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
     monkeypatch.setattr(runner, "judge", real)
-    (out / "run.json").write_text(json.dumps({**json.loads((out / "run.json").read_text()), "judge_version": 1}))
+    _as_judge_version_1(out)
     with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False)
     (tmp_path / "new").mkdir()
@@ -732,8 +739,37 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     with pytest.raises(ConfigError, match="judge version 1.*by 2"):
         compare(out, tmp_path / "new")
 
-    done = rescore(out, rejudge=True, progress=False)
+    # all or nothing: a damaged or missing output, or a Ctrl-C, leaves the folder as it was
     sid = MINI[0].session_id
+    files = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    output = out / "instructions" / f"{sid}--3.docx"
+    output.write_bytes(files[output][:1000])
+    with pytest.raises(ConfigError, match=f"{sid}--3.docx is damaged"):
+        rescore(out, rejudge=True, progress=False)
+    output.unlink()  # records kept without their outputs cannot be judged again
+    with pytest.raises(ConfigError, match=rf"no output {sid}--3.docx \({sid}#3\)"):
+        rescore(out, rejudge=True, progress=False)
+    output.write_bytes(files[output])
+    calls = []
+
+    def interrupted(*args, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return judge_output(*args, **kw)
+
+    judge_output = runner.judge_output
+    monkeypatch.setattr(runner, "judge_output", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        rescore(out, rejudge=True, progress=False)
+    monkeypatch.setattr(runner, "judge_output", judge_output)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == files
+    _edit_json(out / "run.json", judge_version=JUDGE_VERSION + 1)  # a later judge's run is not downgraded
+    with pytest.raises(ConfigError, match=f"judge version {JUDGE_VERSION + 1}, newer than this autodw's"):
+        rescore(out, rejudge=True, progress=False)
+    (out / "run.json").write_bytes(files[out / "run.json"])
+
+    done = rescore(out, rejudge=True, progress=False)
     assert sorted(done.flipped) == [f"{sid}#2 (session): failed -> passed", f"{sid}#2: failed -> passed"]
     assert done.to_continue == [sid] and done.summary["judge_version"] == JUDGE_VERSION
     assert done.summary["iacc"] == 1.0 and done.summary["partial_credit"] == 1.0
@@ -742,10 +778,8 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     assert record["success"] and record["differences"] == [] and record["judge_version"] == JUDGE_VERSION
     again = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()  # the session continues
     assert again["sacc"] == 1.0 and again["sessions_stopped"] == 0 and again["complete"]
-    assert rescore(out, rejudge=True, progress=False).flipped == []  # the same judge: the same verdicts
-    (out / "instructions" / f"{sid}--1.docx").unlink()  # records kept without their outputs cannot be judged again
-    with pytest.raises(ConfigError, match=f"no output {sid}--1.docx for {sid}#1"):
-        rescore(out, rejudge=True, progress=False)
+    repeated = rescore(out, rejudge=True, progress=False)  # records of this judge are not judged again
+    assert repeated.judged == 0 and repeated.flipped == [] and repeated.summary["sacc"] == 1.0
 
 
 def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_path):
@@ -767,3 +801,4 @@ def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_p
     record = json.loads(path.read_text())
     assert done.judged == 1 and record["partial_credit"] is not None and record["changes"] is None
     assert {k: record[k] for k in kept} == kept  # the verdict is the run's
+

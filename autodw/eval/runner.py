@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from autodw.document import WordDocument
 from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
-from autodw.errors import ConfigError, OutputPathError
+from autodw.errors import ConfigError, DocumentError, OutputPathError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
@@ -397,38 +397,45 @@ class Rescored:
 def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored:
     """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs
     (their verdicts kept: refused for a run of another judge version); with `rejudge`, judge every saved output
-    (instructions and session turns) again with this autodw's judge, and record its version in ``run.json``.
-    ``summary.json`` is rewritten."""
+    (instructions and session turns) not judged by this autodw's judge again and record its version in ``run.json``.
+    Every output is judged before anything is written; ``run.json`` and ``summary.json`` are written last."""
     from tqdm import tqdm
 
     out = Path(out)
     recorded, sessions = recorded_run(out)
+    if rejudge:
+        _refuse_rejudge(out, recorded)
     units = {i.key: (s, i) for s in sessions for i in s.instructions}
-    done = Rescored(summary={})
+    turns = {s.session_id: session_turns(out, s) for s in sessions} if rejudge else {}
     todo: list[tuple[Path, dict[str, Any], bool]] = [  # (record path, record, teacher-forced)
         (instruction_path(out, units[r["key"]][1]), r, True) for r in instruction_records(out, sessions)
-        if rejudge or "partial_credit" not in r]
+        if (judge_version(r) != JUDGE_VERSION if rejudge else "partial_credit" not in r)]
+    todo += [(out / "sessions" / sid / f"turn-{t['turn']}.json", t, False)
+             for sid, ts in turns.items() for t in ts if judge_version(t) != JUDGE_VERSION]
     if todo and not rejudge and judge_version(recorded) != JUDGE_VERSION:
         raise ConfigError(f"{out} was judged by judge version {judge_version(recorded)}, this autodw's is "
                           f"{JUDGE_VERSION}: partial credit is counted from this judge's differences, so "
                           f"{rejudge_hint(out)}")
-    if rejudge:
-        todo += [(out / "sessions" / s.session_id / f"turn-{t['turn']}.json", t, False)
-                 for s in sessions for t in session_turns(out, s)]
+    missing = [f"{r['output']} ({r['key']})" for path, r, _ in todo if not (path.parent / r["output"]).is_file()]
+    if missing:
+        raise ConfigError(f"{out} has no output {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''} "
+                          f"({len(missing)} in all): a run is judged again from its saved outputs "
+                          "(keep_run_records.sh keeps them)")
+    done = Rescored(summary={})
+    judged: dict[Path, dict[str, Any]] = {}  # nothing is written before every output is judged
     for path, record, forced in tqdm(todo, desc="judging", unit="output", disable=not progress):
         session, ins = units[record["key"]]
-        if not (path.parent / record["output"]).is_file():
-            raise ConfigError(f"{out} has no output {record['output']} for {record['key']}: a run is judged again "
-                              "from its saved outputs (keep_run_records.sh keeps them)")
-        output = WordDocument.open(path.parent / record["output"])
-        judged = judge_output(session, ins, output, (lambda: session.initial_document(ins.turn)) if forced else None)
+        verdict = judge_output(session, ins, _saved_output(path.parent / record["output"]),
+                               (lambda: session.initial_document(ins.turn)) if forced else None)
         if not rejudge:  # the verdict stays the run's
-            judged = {k: judged[k] for k in ("partial_credit", "changes")}
-        elif judged["success"] != record["success"]:
+            verdict = {k: verdict[k] for k in ("partial_credit", "changes")}
+        elif verdict["success"] != record["success"]:
             done.flipped.append(f"{record['key']}{'' if forced else ' (session)'}: "
-                                f"{'passed' if record['success'] else 'failed'} -> {'passed' if judged['success'] else 'failed'}")
-        write_json(path, {**record, **judged})
-        done.judged += 1
+                                f"{'passed' if record['success'] else 'failed'} -> {'passed' if verdict['success'] else 'failed'}")
+        judged[path] = {**record, **verdict}
+    for path, record in judged.items():
+        write_json(path, record)
+    done.judged = len(judged)
     if rejudge:
         write_json(out / "run.json", {**recorded, "judge_version": JUDGE_VERSION})
         recorded = read_json(out / "run.json")
@@ -438,3 +445,20 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
     done.summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
     write_json(out / "summary.json", done.summary)
     return done
+
+
+def _refuse_rejudge(out: Path, recorded: dict[str, Any]) -> None:
+    """ConfigError if run folder `out` cannot be judged again faithfully: judged by a newer judge (it would be
+    downgraded)."""
+    if judge_version(recorded) > JUDGE_VERSION:
+        raise ConfigError(f"{out} was judged by judge version {judge_version(recorded)}, newer than this autodw's "
+                          f"({JUDGE_VERSION}): use the autodw that made it")
+
+
+def _saved_output(path: Path) -> WordDocument:
+    """A record's saved output; ConfigError naming a damaged one."""
+    try:
+        return WordDocument.open(path)
+    except DocumentError as exc:
+        raise ConfigError(f"{path} is damaged ({exc}); nothing was judged again: restore it, or delete its record "
+                          "to run it again") from None
