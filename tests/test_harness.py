@@ -398,6 +398,9 @@ def test_noisy_oracle_with_the_oracle_validator(tmp_path):
         rec = json.loads(path.read_text())
         if not rec["success"]:
             assert any(s["fault"] == "skip" for s in rec["faults"]), rec["key"]
+    # the system called the judge (the validator, each fault's effect): judged again, its figures would be a mix
+    refused = run_cli("bench", "rescore", "--rejudge", str(tmp_path / "on"))
+    assert refused.returncode == 2 and "noisy-oracle run" in refused.stderr and "run it again" in refused.stderr
 
 
 def test_the_noisy_oracles_sub_instruction_is_one_step():

@@ -449,10 +449,15 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
 
 def _refuse_rejudge(out: Path, recorded: dict[str, Any]) -> None:
     """ConfigError if run folder `out` cannot be judged again faithfully: judged by a newer judge (it would be
-    downgraded)."""
+    downgraded), or a noisy-oracle run, whose system calls the judge itself (the oracle validator's verdicts, hence its
+    outputs, and each fault's effect), so that only a new run has this judge's figures."""
     if judge_version(recorded) > JUDGE_VERSION:
         raise ConfigError(f"{out} was judged by judge version {judge_version(recorded)}, newer than this autodw's "
                           f"({JUDGE_VERSION}): use the autodw that made it")
+    if recorded["system"] == "noisy-oracle":
+        raise ConfigError(f"{out} is a noisy-oracle run: the system calls the judge itself (the oracle validator, "
+                          "each fault's effect), so its outputs and fault accounting are its judge's; run it again "
+                          "into a new folder (a sweep: the sweep into a new folder)")
 
 
 def _saved_output(path: Path) -> WordDocument:
