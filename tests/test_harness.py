@@ -805,3 +805,45 @@ def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_p
     assert done.judged == 1 and record["partial_credit"] is not None and record["changes"] is None
     assert {k: record[k] for k in kept} == kept  # the verdict is the run's
 
+
+def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypatch):
+    """With stop_at_failure, a rejudge that fails an earlier turn drops the turns after it (a fresh run stops there);
+    a session is to be continued only if its turns are not finished by the same test as the runner's."""
+    import autodw.eval.runner as runner
+    from autodw.eval.judge import Difference, Verdict
+    from autodw.eval.runner import rescore
+
+    real, session = runner.judge, MINI[0]
+
+    def failing(turn: int):
+        def judge(expected, actual, *, instruction=None, **kw):
+            if instruction == session.instructions[turn - 1].text:
+                return Verdict(False, [Difference("paragraph 1", "a judge that fails this turn")])
+            return real(expected, actual, instruction=instruction, **kw)
+        return judge
+
+    spec = RunSpec("oracle", "none", "mini", ["session"], {}, 1, IDS, stop_at_failure=True)
+    folder = tmp_path / "run" / "sessions" / session.session_id
+    monkeypatch.setattr(runner, "judge", failing(2))
+    Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()  # stopped at turn 2
+    _as_judge_version_1(tmp_path / "run")
+    monkeypatch.setattr(runner, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
+    done = rescore(tmp_path / "run", rejudge=True, progress=False)
+    assert done.dropped == [f"{session.session_id}#2 (session)"] and done.to_continue == []
+    assert sorted(p.name for p in folder.iterdir()) == ["turn-1.docx", "turn-1.json"]
+    fresh = Runner(spec, tmp_path / "fresh", OracleSystem, word_check=False, progress=False).run()
+    keys = ("sacc", "sacc_final", "turns_before_failure", "sessions_stopped", "status", "api_calls_per_instruction")
+    assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys}
+    # a session cut short has no document to continue from: when its last turn passes again, it runs from the start
+    _as_judge_version_1(tmp_path / "run")
+    monkeypatch.setattr(runner, "judge", real)
+    done = rescore(tmp_path / "run", rejudge=True, progress=False)
+    assert done.dropped == [f"{session.session_id}#1 (session)"] and done.to_continue == []
+    assert Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
+    # every turn ran and passed; a later judge fails turn 3: turns 4 to the last are dropped
+    _as_judge_version_1(tmp_path / "run")
+    monkeypatch.setattr(runner, "judge", failing(3))
+    done = rescore(tmp_path / "run", rejudge=True, progress=False)
+    assert done.dropped == [f"{i.key} (session)" for i in session.instructions[3:]]
+    fresh = Runner(spec, tmp_path / "fresh3", OracleSystem, word_check=False, progress=False).run()
+    assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys} and fresh["sessions_stopped"] == 1

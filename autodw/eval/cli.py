@@ -238,9 +238,12 @@ def rescore_command(args: argparse.Namespace) -> int:
               f"({summary['sessions']} sessions)")
         if done.flipped:
             print(f"  {len(done.flipped)} verdict(s) changed: " + "; ".join(done.flipped))
+        if done.dropped:
+            print(f"  {len(done.dropped)} record(s) dropped: {', '.join(done.dropped)}")
         if done.to_continue:
-            print(f"  {len(done.to_continue)} session(s) stopped at a turn that now passes ({', '.join(done.to_continue)}): "
-                  "run the same `autodw bench run` command again to continue them")
+            print(f"  {len(done.to_continue)} session(s) not finished: {', '.join(done.to_continue)}")
+        if not summary["complete"]:
+            print("  unfinished: the same `autodw bench run` command as the run's runs what is missing")
     return 0
 
 

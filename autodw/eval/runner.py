@@ -391,14 +391,16 @@ class Rescored:
     summary: dict[str, Any]
     judged: int = 0  # records judged again (or given their partial credit)
     flipped: list[str] = field(default_factory=list)  # records whose success changed: "SID#T: failed -> passed"
-    to_continue: list[str] = field(default_factory=list)  # sessions stopped at a turn that now passes
+    dropped: list[str] = field(default_factory=list)  # records removed ("SID#T (session)"): bench run runs them again
+    to_continue: list[str] = field(default_factory=list)  # sessions with turns still to run
 
 
 def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored:
     """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs
     (their verdicts kept: refused for a run of another judge version); with `rejudge`, judge every saved output
-    (instructions and session turns) not judged by this autodw's judge again and record its version in ``run.json``.
-    Every output is judged before anything is written; ``run.json`` and ``summary.json`` are written last."""
+    (instructions and session turns) not judged by this autodw's judge again, drop the turns after a session's new
+    first failure (``stop_at_failure``: a fresh run stops there) and record the version in ``run.json``. Every output
+    is judged before anything is written; ``run.json`` and ``summary.json`` are written last."""
     from tqdm import tqdm
 
     out = Path(out)
@@ -436,12 +438,18 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
     for path, record in judged.items():
         write_json(path, record)
     done.judged = len(judged)
+    stop = recorded.get("stop_at_failure", False)
+    for session in sessions:
+        if session.session_id in turns:
+            now = session_turns(out, session)
+            keep = _kept_turns(now, session, stop, out / "sessions" / session.session_id)
+            done.dropped += [f"{t['key']} (session)" for t in now[keep:]]
+            _drop_turns(out / "sessions" / session.session_id, keep, len(now))
     if rejudge:
         write_json(out / "run.json", {**recorded, "judge_version": JUDGE_VERSION})
         recorded = read_json(out / "run.json")
-        stop = recorded.get("stop_at_failure", False)
-        done.to_continue = [s.session_id for s in sessions if stop and (turns := session_turns(out, s))
-                            and len(turns) < len(s.instructions) and turns[-1]["success"]]
+        done.to_continue = [s.session_id for s in sessions
+                            if (ts := session_turns(out, s)) and not session_finished(ts, s, stop)]
     done.summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
     write_json(out / "summary.json", done.summary)
     return done
@@ -467,3 +475,22 @@ def _saved_output(path: Path) -> WordDocument:
     except DocumentError as exc:
         raise ConfigError(f"{path} is damaged ({exc}); nothing was judged again: restore it, or delete its record "
                           "to run it again") from None
+
+
+def _kept_turns(turns: list[dict[str, Any]], session: Session, stop: bool, folder: Path) -> int:
+    """How many of a session's turn records stay: with `stop`, those up to the first failed one (a fresh run stops
+    there); none if the session is to be continued from a turn whose document to continue from is gone (only the last
+    turn's is kept), so that it runs again from its first turn."""
+    keep = next((n + 1 for n, t in enumerate(turns) if not t["success"]), len(turns)) if stop else len(turns)
+    to_continue = not session_finished(turns[:keep], session, stop)
+    return 0 if to_continue and (keep < len(turns) or not _resume_path(folder, keep).is_file()) else keep
+
+
+def _drop_turns(folder: Path, keep: int, turns: int) -> None:
+    """Remove the records of the turns after `keep` of `turns` (the last first: the records left always run from turn
+    1), their documents and traces, and, if any was removed, the documents to continue from."""
+    for turn in range(turns, keep, -1):
+        for name in (f"turn-{turn}.json", f"turn-{turn}.docx", f"turn-{turn}.trace.jsonl"):
+            (folder / name).unlink(missing_ok=True)
+    for resume in folder.glob("resume*.docx") if keep < turns else ():
+        resume.unlink()
