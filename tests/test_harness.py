@@ -706,10 +706,10 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     assert f"autodw bench sweep --split mini --sessions {IDS[0]} " in (out / "commands.txt").read_text()  # to rerun it
 
 
-def _as_judge_version_1(out: Path) -> None:
-    """Make run folder `out` what a run made before judge versions were recorded is: no judge_version anywhere."""
+def _made_before(out: Path, *fields: str) -> None:
+    """Make run folder `out` what a run made before `fields` were recorded is: none of them in any of its files."""
     for path in out.rglob("*.json"):
-        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "judge_version"}))
+        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k not in fields}))
 
 
 def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):
@@ -734,7 +734,7 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
     monkeypatch.setattr(runner, "judge", real)
-    _as_judge_version_1(out)
+    _made_before(out, "judge_version")
     with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False)
     (tmp_path / "new").mkdir()
@@ -796,7 +796,7 @@ def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_p
     kept.update(success=False, n_differences=1, judge_version=1)  # a verdict this judge would not give
     path.write_text(json.dumps(kept))
     _edit_json(out / "run.json", judge_version=1)
-    with pytest.raises(ConfigError, match=rf"judge version 1, this autodw's is {JUDGE_VERSION}.*rescore --rejudge"):
+    with pytest.raises(ConfigError, match=rf"judge version 1 on .* this autodw's are {JUDGE_VERSION}.*rescore --rejudge"):
         rescore(out, progress=False)  # another judge's partial credit beside this verdict: refused
     assert "partial_credit" not in json.loads(path.read_text())
     _edit_json(out / "run.json", judge_version=JUDGE_VERSION)
@@ -826,7 +826,7 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     folder = tmp_path / "run" / "sessions" / session.session_id
     monkeypatch.setattr(runner, "judge", failing(2))
     Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()  # stopped at turn 2
-    _as_judge_version_1(tmp_path / "run")
+    _made_before(tmp_path / "run", "judge_version")
     monkeypatch.setattr(runner, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#2 (session)"] and done.to_continue == []
@@ -835,15 +835,55 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     keys = ("sacc", "sacc_final", "turns_before_failure", "sessions_stopped", "status", "api_calls_per_instruction")
     assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys}
     # a session cut short has no document to continue from: when its last turn passes again, it runs from the start
-    _as_judge_version_1(tmp_path / "run")
+    _made_before(tmp_path / "run", "judge_version")
     monkeypatch.setattr(runner, "judge", real)
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#1 (session)"] and done.to_continue == []
     assert Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
     # every turn ran and passed; a later judge fails turn 3: turns 4 to the last are dropped
-    _as_judge_version_1(tmp_path / "run")
+    _made_before(tmp_path / "run", "judge_version")
     monkeypatch.setattr(runner, "judge", failing(3))
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{i.key} (session)" for i in session.instructions[3:]]
     fresh = Runner(spec, tmp_path / "fresh3", OracleSystem, word_check=False, progress=False).run()
     assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys} and fresh["sessions_stopped"] == 1
+
+
+def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_path):
+    """dwb-223#7 changed in DWBench 1.1 (and so #8's start): a run made on 1.0 (kept before data versions were
+    recorded) is not resumed, compare leaves those two out, and rescore --rejudge drops their records."""
+    from autodw.dwbench.records import DATA_VERSION
+    from autodw.eval.compare import compare
+    from autodw.eval.runner import rescore
+
+    session = next(s for s in load_split("mini") if s.session_id == "dwb-223")
+    keys = [f"dwb-223#{t}" for t in (6, 7, 8)]
+    spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, instructions=keys)
+    old, new = tmp_path / "old", tmp_path / "new"
+    for out in (old, new):
+        Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    assert json.loads((new / "run.json").read_text())["data_version"] == DATA_VERSION
+    assert json.loads((new / "instructions" / "dwb-223--7.json").read_text())["data_hash"] == session.data_hash(7)
+    _made_before(old, "data_version", "data_hash")
+    with pytest.raises(ConfigError, match=r"made on DWBench 1.0 data, this autodw's is 1.1; 2 of its instructions "
+                                          r"changed since \(dwb-223#7, dwb-223#8\).*rescore --rejudge"):
+        Runner(spec, old, OracleSystem, word_check=False, progress=False)
+    assert compare(old, old)["instructions"] == 3  # both made on 1.0
+    paired = compare(old, new)
+    assert paired["instructions"] == 1 and paired["left_out"] == keys[1:] and paired["data_versions"] == ["1.0", "1.1"]
+    text = report([old, new], baseline=old)
+    assert "| 1 (2 left out: dwb-223#7, dwb-223#8) " in text and "(old: 1.0; new: 1.1)" in text
+
+    done = rescore(old, rejudge=True, progress=False)  # the judge's version is this one's: nothing to judge again
+    assert done.dropped == keys[1:] and done.judged == 0 and not done.summary["complete"]
+    assert sorted(p.name for p in (old / "instructions").iterdir()) == ["dwb-223--6.docx", "dwb-223--6.json"]
+    assert json.loads((old / "run.json").read_text())["data_version"] == DATA_VERSION
+    assert Runner(spec, old, OracleSystem, word_check=False, progress=False).run()["instructions"] == 3
+    assert compare(old, new)["left_out"] == []
+    # a session made on 1.0 runs again from its start: the document to continue from at turn 6 is not kept
+    sessions = RunSpec("oracle", "none", "mini", ["session"], {}, sessions=["dwb-223"])
+    Runner(sessions, tmp_path / "s", OracleSystem, word_check=False, progress=False).run()
+    _made_before(tmp_path / "s", "data_version", "data_hash")
+    done = rescore(tmp_path / "s", rejudge=True, progress=False)
+    assert done.dropped == [f"dwb-223#{t} (session)" for t in range(1, 9)] and done.to_continue == []
+    assert Runner(sessions, tmp_path / "s", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
