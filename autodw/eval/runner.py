@@ -228,11 +228,10 @@ class Runner:
     def _other_data(self, version: str) -> str:
         """Why the run folder, made on DWBench data `version`, is not resumed, and what to do."""
         changed = sorted({r["key"] for r in outdated(self.out, self.sessions(), version)})
-        rejudge = f"`autodw bench rescore --rejudge {self.out}`"
-        what = (f"{len(changed)} of its instructions changed since ({', '.join(changed)}): {rejudge} drops their "
-                "records (the same bench run then runs them again)" if changed else
-                f"none of its instructions changed since: {rejudge} records the version")
-        return (f"{self.out} was made on DWBench {version} data, this autodw's is {DATA_VERSION}; {what}; or choose "
+        what = (f"{len(changed)} of its instructions changed since ({', '.join(changed)}); {rejudge_hint(self.out)}: "
+                "it drops their records, which the same bench run then runs again" if changed else
+                f"none of its instructions changed since; {rejudge_hint(self.out)}: it records the version")
+        return (f"{self.out} was made on DWBench {version} data, this autodw's is {DATA_VERSION}: {what}; or choose "
                 "another --out")
 
     def sessions(self) -> list[Session]:
