@@ -270,3 +270,46 @@ def test_fix_record_brings_1_0_records_to_1_1_and_is_idempotent():
     asked = rec("把“准时送达率（%）”图表删除，不要留下空段落。", ["handwritten"],
                 ("delete_chart", {"chart": "chart1", "remove_empty_paragraph": True}))
     assert fix_record(asked) == 0
+
+
+def test_the_data_hash_covers_the_turn_and_every_earlier_one():
+    from dataclasses import replace
+
+    session = load_split("mini")[0]
+    turns = range(1, len(session.instructions) + 1)
+    hashes = [session.data_hash(t) for t in turns]
+    assert len(set(hashes)) == len(hashes) and all(len(h) == 12 for h in hashes)
+    first, second = session.instructions[:2]
+    other_gold = replace(session, instructions=(replace(first, gold=first.gold[:-1]), *session.instructions[1:]))
+    assert all(other_gold.data_hash(t) != session.data_hash(t) for t in turns)  # every later turn starts elsewhere
+    reworded = replace(session, instructions=(first, replace(second, text=second.text + "!"), *session.instructions[2:]))
+    assert [reworded.data_hash(t) == session.data_hash(t) for t in turns] == [True] + [False] * (len(hashes) - 1)
+
+
+def test_changes_in_1_1_are_the_turns_whose_data_hash_changed(dev, test_split):
+    """data/changes-1.1.json against the shards of DWBench 1.0 (before d3f732a), read from git when it has them."""
+    import subprocess
+
+    from autodw.dwbench.records import changed_in_1_1, instruction_from_record
+    from autodw.paths import repo_root
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=repo_root(), capture_output=True, text=True, check=True).stdout
+
+    try:
+        shards = [f for f in git("ls-tree", "--name-only", "d3f732a^", "autodw/dwbench/data/").split()
+                  if f.rsplit("/", 1)[-1].startswith(("dev-", "test-"))]
+        lines = [line for f in shards for line in git("show", f"d3f732a^:{f}").splitlines() if line.strip()]
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("the DWBench 1.0 shards are not in this checkout's git history")
+    old: dict[str, list] = {}
+    for rec in map(json.loads, lines):
+        old.setdefault(rec["session_id"], []).append(instruction_from_record(rec))
+    changed = {}
+    for s in dev + test_split:
+        before = Session(s.session_id, s.language, s.source, tuple(sorted(old[s.session_id], key=lambda i: i.turn)))
+        turn = next((t for t in range(1, len(s.instructions) + 1) if before.data_hash(t) != s.data_hash(t)), None)
+        if turn is not None:
+            changed[s.session_id] = turn
+    assert changed == changed_in_1_1() and changed["dwb-223"] == 7
+    assert sum(len(s.instructions) - changed[s.session_id] + 1 for s in dev if s.session_id in changed) == 53

@@ -41,6 +41,11 @@ def _run(out: Path, make, system: str = "oracle", modes=("instruction", "session
     return Runner(spec, out, make, word_check=word_check, progress=False).run()
 
 
+def _edit_json(path: Path, **fields) -> None:
+    """Set `fields` in a run folder's JSON file (as a run of another version would have them)."""
+    path.write_text(json.dumps({**json.loads(path.read_text()), **fields}))
+
+
 @pytest.fixture(scope="module")
 def oracle_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "oracle"
@@ -393,6 +398,9 @@ def test_noisy_oracle_with_the_oracle_validator(tmp_path):
         rec = json.loads(path.read_text())
         if not rec["success"]:
             assert any(s["fault"] == "skip" for s in rec["faults"]), rec["key"]
+    # the system called the judge (the validator, each fault's effect): judged again, its figures would be a mix
+    refused = run_cli("bench", "rescore", "--rejudge", str(tmp_path / "on"))
+    assert refused.returncode == 2 and "noisy-oracle run" in refused.stderr and "run it again" in refused.stderr
 
 
 def test_the_noisy_oracles_sub_instruction_is_one_step():
@@ -625,14 +633,19 @@ def test_an_answer_from_the_llm_cache_costs_the_seconds_it_took_when_asked(tmp_p
 
 
 def test_cli_run_and_bad_options(tmp_path, monkeypatch):
+    from autodw.paths import data_home
+
     out = tmp_path / "run"
+    monkeypatch.setenv("AUTODW_HOME", str(data_home()))  # where the intent model is: logged with the command
+    monkeypatch.setenv("AUTODW_CORPUS", str(corpus_dir().parent))
     result = run_cli("bench", "run", "--system", "oracle", "--split", "mini", "--sessions", IDS[0], "--out", str(out),
                      "--no-word-check", "--format", "json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["iacc"] == 1.0 and summary["sacc"] == 1.0 and summary["sessions"] == 1
     logged = (out / "commands.txt").read_text().splitlines()  # how the run was given, to rerun it
-    assert len(logged) == 1 and logged[0].endswith(f"autodw bench run --system oracle --split mini --sessions {IDS[0]} "
+    assert len(logged) == 1 and logged[0].endswith(f"AUTODW_HOME={data_home()} AUTODW_CORPUS={corpus_dir().parent} "
+                                                   f"autodw bench run --system oracle --split mini --sessions {IDS[0]} "
                                                    f"--out {out} --no-word-check --format json")
     assert run_cli("bench", "run", "--system", "oracle", "--llm", "local", "--split", "mini", "--out",
                    str(tmp_path / "x")).returncode == 2
@@ -659,6 +672,11 @@ def test_cli_run_and_bad_options(tmp_path, monkeypatch):
         assert none.returncode == 2 and "at least 1" in none.stderr and not (tmp_path / "n").exists()
     rep = run_cli("bench", "report", str(out))
     assert rep.returncode == 0 and "oracle" in rep.stdout
+    # a selection of nothing (an empty list, an instruction outside the sessions named) makes no folder
+    for chosen in ([",", None], [f"{IDS[0]}#1", IDS[1]], [None, ","]):
+        options = [x for name, value in zip(("--instructions", "--sessions"), chosen) if value for x in (name, value)]
+        empty = run_cli("bench", "run", "--system", "oracle", "--split", "mini", *options, "--out", str(tmp_path / "e"))
+        assert empty.returncode == 2 and "choose no instruction" in empty.stderr and not (tmp_path / "e").exists()
 
 
 def test_local_model_command_refuses_a_missing_file(tmp_path):
@@ -685,11 +703,19 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     # the oracle validator is certain (confidence 1): the threshold changes nothing
     assert len({(r["iacc"], r["caught"], r["false_rejections"]) for r in rows}) == 1
     assert (tmp_path / "sweep.png").stat().st_size > 1000 and "| threshold" in result.stdout
+    assert f"autodw bench sweep --split mini --sessions {IDS[0]} " in (out / "commands.txt").read_text()  # to rerun it
+
+
+def _made_before(out: Path, *fields: str) -> None:
+    """Make run folder `out` what a run made before `fields` were recorded is: none of them in any of its files."""
+    for path in out.rglob("*.json"):
+        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k not in fields}))
 
 
 def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):
     """An older judge (simulated: it fails turn 2) stopped a session there; `rescore --rejudge` judges every saved output
-    again, records the judge version, names the flipped verdicts and the session to continue, which a rerun does."""
+    again (all or nothing), records the judge version, names the flipped verdicts and the session to continue, which
+    a rerun does."""
     import autodw.eval.runner as runner
     from autodw.eval.compare import compare
     from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
@@ -708,7 +734,7 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
     monkeypatch.setattr(runner, "judge", real)
-    (out / "run.json").write_text(json.dumps({**json.loads((out / "run.json").read_text()), "judge_version": 1}))
+    _made_before(out, "judge_version")
     with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False)
     (tmp_path / "new").mkdir()
@@ -716,8 +742,37 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     with pytest.raises(ConfigError, match=f"judge version 1.*by {JUDGE_VERSION}"):
         compare(out, tmp_path / "new")
 
-    done = rescore(out, rejudge=True, progress=False)
+    # all or nothing: a damaged or missing output, or a Ctrl-C, leaves the folder as it was
     sid = MINI[0].session_id
+    files = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    output = out / "instructions" / f"{sid}--3.docx"
+    output.write_bytes(files[output][:1000])
+    with pytest.raises(ConfigError, match=f"{sid}--3.docx is damaged"):
+        rescore(out, rejudge=True, progress=False)
+    output.unlink()  # records kept without their outputs cannot be judged again
+    with pytest.raises(ConfigError, match=rf"no output {sid}--3.docx \({sid}#3\)"):
+        rescore(out, rejudge=True, progress=False)
+    output.write_bytes(files[output])
+    calls = []
+
+    def interrupted(*args, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return judge_output(*args, **kw)
+
+    judge_output = runner.judge_output
+    monkeypatch.setattr(runner, "judge_output", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        rescore(out, rejudge=True, progress=False)
+    monkeypatch.setattr(runner, "judge_output", judge_output)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == files
+    _edit_json(out / "run.json", judge_version=JUDGE_VERSION + 1)  # a later judge's run is not downgraded
+    with pytest.raises(ConfigError, match=f"judge version {JUDGE_VERSION + 1}, newer than this autodw's"):
+        rescore(out, rejudge=True, progress=False)
+    (out / "run.json").write_bytes(files[out / "run.json"])
+
+    done = rescore(out, rejudge=True, progress=False)
     assert sorted(done.flipped) == [f"{sid}#2 (session): failed -> passed", f"{sid}#2: failed -> passed"]
     assert done.to_continue == [sid] and done.summary["judge_version"] == JUDGE_VERSION
     assert done.summary["iacc"] == 1.0 and done.summary["partial_credit"] == 1.0
@@ -726,7 +781,109 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     assert record["success"] and record["differences"] == [] and record["judge_version"] == JUDGE_VERSION
     again = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()  # the session continues
     assert again["sacc"] == 1.0 and again["sessions_stopped"] == 0 and again["complete"]
-    assert rescore(out, rejudge=True, progress=False).flipped == []  # the same judge: the same verdicts
-    (out / "instructions" / f"{sid}--1.docx").unlink()  # records kept without their outputs cannot be judged again
-    with pytest.raises(ConfigError, match=f"no output {sid}--1.docx for {sid}#1"):
-        rescore(out, rejudge=True, progress=False)
+    repeated = rescore(out, rejudge=True, progress=False)  # records of this judge are not judged again
+    assert repeated.judged == 0 and repeated.flipped == [] and repeated.summary["sacc"] == 1.0
+
+
+def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_path):
+    from autodw.eval.judge import JUDGE_VERSION
+    from autodw.eval.runner import rescore
+
+    out = tmp_path / "run"
+    _run(out, OracleSystem, modes=("instruction",), limit=1)
+    path = out / "instructions" / f"{IDS[0]}--1.json"
+    kept = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("partial_credit", "changes")}
+    kept.update(success=False, n_differences=1, judge_version=1)  # a verdict this judge would not give
+    path.write_text(json.dumps(kept))
+    _edit_json(out / "run.json", judge_version=1)
+    with pytest.raises(ConfigError, match=rf"judge version 1 on .* this autodw's are {JUDGE_VERSION}.*rescore --rejudge"):
+        rescore(out, progress=False)  # another judge's partial credit beside this verdict: refused
+    assert "partial_credit" not in json.loads(path.read_text())
+    _edit_json(out / "run.json", judge_version=JUDGE_VERSION)
+    done = rescore(out, progress=False)
+    record = json.loads(path.read_text())
+    assert done.judged == 1 and record["partial_credit"] is not None and record["changes"] is None
+    assert {k: record[k] for k in kept} == kept  # the verdict is the run's
+
+
+def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypatch):
+    """With stop_at_failure, a rejudge that fails an earlier turn drops the turns after it (a fresh run stops there);
+    a session is to be continued only if its turns are not finished by the same test as the runner's."""
+    import autodw.eval.runner as runner
+    from autodw.eval.judge import Difference, Verdict
+    from autodw.eval.runner import rescore
+
+    real, session = runner.judge, MINI[0]
+
+    def failing(turn: int):
+        def judge(expected, actual, *, instruction=None, **kw):
+            if instruction == session.instructions[turn - 1].text:
+                return Verdict(False, [Difference("paragraph 1", "a judge that fails this turn")])
+            return real(expected, actual, instruction=instruction, **kw)
+        return judge
+
+    spec = RunSpec("oracle", "none", "mini", ["session"], {}, 1, IDS, stop_at_failure=True)
+    folder = tmp_path / "run" / "sessions" / session.session_id
+    monkeypatch.setattr(runner, "judge", failing(2))
+    Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()  # stopped at turn 2
+    _made_before(tmp_path / "run", "judge_version")
+    monkeypatch.setattr(runner, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
+    done = rescore(tmp_path / "run", rejudge=True, progress=False)
+    assert done.dropped == [f"{session.session_id}#2 (session)"] and done.to_continue == []
+    assert sorted(p.name for p in folder.iterdir()) == ["turn-1.docx", "turn-1.json"]
+    fresh = Runner(spec, tmp_path / "fresh", OracleSystem, word_check=False, progress=False).run()
+    keys = ("sacc", "sacc_final", "turns_before_failure", "sessions_stopped", "status", "api_calls_per_instruction")
+    assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys}
+    # a session cut short has no document to continue from: when its last turn passes again, it runs from the start
+    _made_before(tmp_path / "run", "judge_version")
+    monkeypatch.setattr(runner, "judge", real)
+    done = rescore(tmp_path / "run", rejudge=True, progress=False)
+    assert done.dropped == [f"{session.session_id}#1 (session)"] and done.to_continue == []
+    assert Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
+    # every turn ran and passed; a later judge fails turn 3: turns 4 to the last are dropped
+    _made_before(tmp_path / "run", "judge_version")
+    monkeypatch.setattr(runner, "judge", failing(3))
+    done = rescore(tmp_path / "run", rejudge=True, progress=False)
+    assert done.dropped == [f"{i.key} (session)" for i in session.instructions[3:]]
+    fresh = Runner(spec, tmp_path / "fresh3", OracleSystem, word_check=False, progress=False).run()
+    assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys} and fresh["sessions_stopped"] == 1
+
+
+def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_path):
+    """dwb-223#7 changed in DWBench 1.1 (and so #8's start): a run made on 1.0 (kept before data versions were
+    recorded) is not resumed, compare leaves those two out, and rescore --rejudge drops their records."""
+    from autodw.dwbench.records import DATA_VERSION
+    from autodw.eval.compare import compare
+    from autodw.eval.runner import rescore
+
+    session = next(s for s in load_split("mini") if s.session_id == "dwb-223")
+    keys = [f"dwb-223#{t}" for t in (6, 7, 8)]
+    spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, instructions=keys)
+    old, new = tmp_path / "old", tmp_path / "new"
+    for out in (old, new):
+        Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    assert json.loads((new / "run.json").read_text())["data_version"] == DATA_VERSION
+    assert json.loads((new / "instructions" / "dwb-223--7.json").read_text())["data_hash"] == session.data_hash(7)
+    _made_before(old, "data_version", "data_hash")
+    with pytest.raises(ConfigError, match=r"made on DWBench 1.0 data, this autodw's is 1.1: 2 of its instructions "
+                                          r"changed since \(dwb-223#7, dwb-223#8\).*rescore --rejudge.*drops"):
+        Runner(spec, old, OracleSystem, word_check=False, progress=False)
+    assert compare(old, old)["instructions"] == 3  # both made on 1.0
+    paired = compare(old, new)
+    assert paired["instructions"] == 1 and paired["left_out"] == keys[1:] and paired["data_versions"] == ["1.0", "1.1"]
+    text = report([old, new], baseline=old)
+    assert "| 1 (2 left out: dwb-223#7, dwb-223#8) " in text and "(old: 1.0; new: 1.1)" in text
+
+    done = rescore(old, rejudge=True, progress=False)  # the judge's version is this one's: nothing to judge again
+    assert done.dropped == keys[1:] and done.judged == 0 and not done.summary["complete"]
+    assert sorted(p.name for p in (old / "instructions").iterdir()) == ["dwb-223--6.docx", "dwb-223--6.json"]
+    assert json.loads((old / "run.json").read_text())["data_version"] == DATA_VERSION
+    assert Runner(spec, old, OracleSystem, word_check=False, progress=False).run()["instructions"] == 3
+    assert compare(old, new)["left_out"] == []
+    # a session made on 1.0 runs again from its start: the document to continue from at turn 6 is not kept
+    sessions = RunSpec("oracle", "none", "mini", ["session"], {}, sessions=["dwb-223"])
+    Runner(sessions, tmp_path / "s", OracleSystem, word_check=False, progress=False).run()
+    _made_before(tmp_path / "s", "data_version", "data_hash")
+    done = rescore(tmp_path / "s", rejudge=True, progress=False)
+    assert done.dropped == [f"dwb-223#{t} (session)" for t in range(1, 9)] and done.to_continue == []
+    assert Runner(sessions, tmp_path / "s", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0

@@ -563,9 +563,6 @@ def apply_review_fixes_to_files() -> int:
     return changed
 
 
-DATA_VERSION = "DWBench 1.1 (2026-11-25)"
-"""The data version: 1.0 as generated and reviewed; 1.1 with the item fixes of `fix_record` (README, "Changes")."""
-
 _BOLD_HEADER_EN = re.compile(r"(add a \d+-row table: )header ")
 _BOLD_HEADER_ZH = re.compile(r"(加一个\d+行的表格，第一行是)表头“")
 _ZH_DEFAULT_FONT = re.compile(r"文档默认字体改成(宋体|仿宋|微软雅黑)，(五号|小四)字")

@@ -128,7 +128,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 #: environment variables that change what a run measures, written with its command
 _RUN_ENV = ("AUTODW_LOCAL_N_CTX", "AUTODW_RESPONSE_FORMAT", "AUTODW_LLM_TIMEOUT", "AUTODW_LLM", "AUTODW_MODEL",
-            "OPENAI_BASE_URL")
+            "OPENAI_BASE_URL", "AUTODW_HOME", "AUTODW_CORPUS")  # the saved intent model; the corpus documents
 
 
 def _log_command(out: Path, argv: list[str]) -> None:
@@ -199,7 +199,10 @@ def sweep_command(args: argparse.Namespace) -> int:
         args.threshold = threshold
         make, llm_name, options = system_factory(args)
         spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit, _session_ids(args))
-        summary = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False).run()
+        runner = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False)
+        if threshold == THRESHOLDS[0]:
+            _log_command(out, args.argv)
+        summary = runner.run()
         f = summary.get("faults") or {}
         rows.append({"threshold": threshold, "iacc": summary["iacc"], "caught": f.get("caught"),
                      "judged_faults": f.get("judged_faults"), "false_rejections": f.get("false_rejections"),
@@ -235,9 +238,12 @@ def rescore_command(args: argparse.Namespace) -> int:
               f"({summary['sessions']} sessions)")
         if done.flipped:
             print(f"  {len(done.flipped)} verdict(s) changed: " + "; ".join(done.flipped))
+        if done.dropped:
+            print(f"  {len(done.dropped)} record(s) dropped: {', '.join(done.dropped)}")
         if done.to_continue:
-            print(f"  {len(done.to_continue)} session(s) stopped at a turn that now passes ({', '.join(done.to_continue)}): "
-                  "run the same `autodw bench run` command again to continue them")
+            print(f"  {len(done.to_continue)} session(s) not finished: {', '.join(done.to_continue)}")
+        if not summary["complete"]:
+            print("  unfinished: the same `autodw bench run` command as the run's runs what is missing")
     return 0
 
 

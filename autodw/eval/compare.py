@@ -8,6 +8,9 @@ is far more sensitive than comparing their summaries, and stays fair when a run 
 - partial credit (:mod:`autodw.eval.partial`) of each, the mean difference B - A with a 95% paired bootstrap
   interval (10,000 resamples of the instructions, seeded: the same runs give the same interval), and the
   instructions B scores higher, equal and lower on.
+
+An instruction the two runs made against different DWBench data (another text or gold of it or of an earlier turn of
+its session: :func:`autodw.eval.metrics.made_against`) is left out, and named.
 """
 
 from __future__ import annotations
@@ -17,17 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from autodw.errors import ConfigError
-from autodw.eval.metrics import instruction_records
+from autodw.eval.metrics import data_version, instruction_records, judge_version, made_against, rejudge_hint
 from autodw.eval.runner import recorded_run
 
 RESAMPLES = 10_000
 SEED = 0
 
 
-def _records(run: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+def _records(run: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, str]]:
+    """A run's settings, its instruction records by key and what each was made against (a data hash)."""
     spec, sessions = recorded_run(run)
-    records = instruction_records(run, sessions)
-    return spec, {r["key"]: r for r in records}
+    by_id = {s.session_id: s for s in sessions}
+    records = {r["key"]: r for r in instruction_records(run, sessions)}
+    return spec, records, {k: made_against(r, by_id[r["session_id"]], data_version(spec)) for k, r in records.items()}
 
 
 def mcnemar_p(only_a: int, only_b: int) -> float:
@@ -51,22 +56,26 @@ def bootstrap_interval(differences: list[float], resamples: int = RESAMPLES, see
 
 
 def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
-    """The paired comparison of `run_b` against `run_a` (see the module docstring)."""
-    spec_a, a = _records(run_a)
-    spec_b, b = _records(run_b)
+    """The paired comparison of `run_b` against `run_a` (see the module docstring), on the instructions both finished
+    on the same instruction and gold (``left_out``: those made against other DWBench data)."""
+    spec_a, a, made_a = _records(run_a)
+    spec_b, b, made_b = _records(run_b)
     if spec_a["split"] != spec_b["split"]:
         raise ConfigError(f"{run_a} ran on {spec_a['split']}, {run_b} on {spec_b['split']}: compare runs of one split")
-    versions = (spec_a.get("judge_version", 1), spec_b.get("judge_version", 1))
+    versions = (judge_version(spec_a), judge_version(spec_b))
     if versions[0] != versions[1]:
-        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: judge the "
-                          f"older again first (autodw bench rescore --rejudge RUN)")
+        older = (run_a, run_b)[versions[1] < versions[0]]
+        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: "
+                          f"{rejudge_hint(older)}")
     for run, records in ((run_a, a), (run_b, b)):
         if not records:
             raise ConfigError(f"{run} has no instruction records (a session-only run): compare pairs instructions "
                               "run from their gold start (--mode instruction)")
-    keys = [k for k in a if k in b]
+    left_out = [k for k in a if k in b and made_a[k] != made_b[k]]
+    keys = [k for k in a if k in b and k not in left_out]
     if not keys:
-        raise ConfigError(f"{run_a} and {run_b} have no finished instruction in common")
+        raise ConfigError(f"{run_a} and {run_b} have no finished instruction in common"
+                          + (f" made against the same DWBench data ({len(left_out)} left out)" if left_out else ""))
     unscored = [k for k in keys if a[k].get("partial_credit") is None or b[k].get("partial_credit") is None]
     if unscored:
         raise ConfigError(f"{len(unscored)} common instruction(s) have no partial credit (runs from before it): "
@@ -84,6 +93,7 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
         "partial_credit_difference": round(sum(diffs) / n, 4), "difference_95ci": list(bootstrap_interval(diffs)),
         "b_higher": sum(1 for d in diffs if d > 1e-9), "equal": sum(1 for d in diffs if abs(d) <= 1e-9),
         "b_lower": sum(1 for d in diffs if d < -1e-9),
+        "left_out": left_out, "data_versions": [data_version(spec_a), data_version(spec_b)],
     }
 
 
@@ -97,4 +107,5 @@ def compare_text(result: dict[str, Any]) -> str:
         f"partial credit: A {result['partial_credit_a']:.3f}, B {result['partial_credit_b']:.3f}; B - A "
         f"{result['partial_credit_difference']:+.3f} (95% bootstrap interval {low:+.3f} to {high:+.3f}); "
         f"B higher on {result['b_higher']}, equal on {result['equal']}, lower on {result['b_lower']}",
-    ])
+    ] + ([f"left out, made against other instructions or gold (DWBench data A {result['data_versions'][0]}, B "
+          f"{result['data_versions'][1]}): {', '.join(result['left_out'])}"] if result["left_out"] else []))

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from autodw.dwbench.records import Instruction, Session
+from autodw.dwbench.records import Instruction, Session, changed_in_1_1
 from autodw.errors import ConfigError
 
 
@@ -38,6 +38,33 @@ def read_json(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or delete it "
                           "to run that part again")
     return data
+
+
+def judge_version(data: dict[str, Any]) -> int:
+    """The judge version of a run's settings, summary or record (1: made before versions were recorded)."""
+    return data.get("judge_version", 1)
+
+
+def data_version(data: dict[str, Any]) -> str:
+    """The DWBench data version of a run's settings or summary ("1.0": made before versions were recorded)."""
+    return data.get("data_version", "1.0")
+
+
+def made_against(record: dict[str, Any], session: Session, version: str) -> str:
+    """The data hash (:meth:`Session.data_hash`) of the instruction a record of `session` was made against: its
+    ``data_hash``; a record without one was made before they were recorded, on its run's data `version`: the same as
+    1.1's, unless that is 1.0 and the instruction or an earlier one of its session changed in 1.1 ("1.0")."""
+    if "data_hash" in record:
+        return record["data_hash"]
+    first = changed_in_1_1().get(session.session_id)
+    if version == "1.0" and first is not None and record["turn"] >= first:
+        return "1.0"
+    return session.data_hash(record["turn"])
+
+
+def rejudge_hint(run: Path | str) -> str:
+    """How to judge run folder `run` again with this autodw's judge."""
+    return f"judge {run} again first (autodw bench rescore --rejudge {run})"
 
 
 def _load(path: Path) -> dict[str, Any] | None:
@@ -199,7 +226,8 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
 
     summary: dict[str, Any] = {
         "system": spec["system"], "llm": spec["llm"], "split": spec["split"], "modes": spec["modes"],
-        "options": spec.get("options", {}), "judge_version": spec.get("judge_version", 1),
+        "options": spec.get("options", {}), "judge_version": judge_version(spec),
+        "data_version": data_version(spec),
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
         "partial_credit_missing": sum(1 for r in ins if r.get("partial_credit") is None), "sacc": _share(all(t["success"] for t in s) for s in ses),

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from autodw.errors import ConfigError, OutputPathError
-from autodw.eval.metrics import read_json
+from autodw.eval.metrics import data_version, judge_version, read_json, rejudge_hint
 from autodw.package import write_atomically
 from autodw.plots import pyplot, save_png
 
@@ -123,7 +123,8 @@ def paired(baseline: Path, runs: list[Path]) -> tuple[pd.DataFrame, list[str]]:
             unpaired.append(f"{run.name} ({exc})")
             continue
         low, high = c["difference_95ci"]
-        rows.append({"run": run.name, "instructions": str(c["instructions"]),
+        left_out = f" ({len(c['left_out'])} left out: {', '.join(c['left_out'])})" if c["left_out"] else ""
+        rows.append({"run": run.name, "instructions": f"{c['instructions']}{left_out}",
                      "iACC % (baseline, run)": f"{_pct(c['iacc_a'])}, {_pct(c['iacc_b'])}",
                      "only baseline / only run right": f"{c['only_a_succeeded']} / {c['only_b_succeeded']}",
                      "McNemar p": f"{c['mcnemar_p']:.3g}",
@@ -143,11 +144,16 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
     if session_only:
         text += (f"\nSession-only runs ({', '.join(session_only)}): the cost per instruction is over the session turns "
                  "run.\n")
-    versions = sorted({s.get("judge_version", 1) for s in summaries})
+    versions = sorted({judge_version(s) for s in summaries})
     text += ("\nJudged by judge version " + str(versions[0]) + ".\n" if len(versions) == 1 else
              "\nThese runs were judged by different judge versions (" + "; ".join(
-                 f"{s['run']}: {s.get('judge_version', 1)}" for s in summaries) + "): their figures are not comparable; "
-             "`autodw bench rescore --rejudge RUN` judges a run again.\n")
+                 f"{s['run']}: {judge_version(s)}" for s in summaries) + "): their figures are not comparable; "
+             f"{rejudge_hint('RUN')}.\n")
+    data = sorted({data_version(s) for s in summaries})
+    text += (f"\nOn DWBench {data[0]} data.\n" if len(data) == 1 else
+             "\nThese runs were made on different DWBench data (" + "; ".join(
+                 f"{s['run']}: {data_version(s)}" for s in summaries) + "): the instructions changed in between are "
+             "not the same (`autodw bench compare` leaves them out).\n")
     partial = [s["run"] for s in summaries if not s.get("complete")]
     if partial:
         text += f"\nUnfinished runs (figures over the records so far): {', '.join(partial)}.\n"

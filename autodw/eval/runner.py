@@ -27,18 +27,19 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from itertools import takewhile
 from pathlib import Path
 from threading import Lock, local
 from typing import Any, Callable
 
 from autodw.document import WordDocument
-from autodw.dwbench.records import SPLITS, Instruction, Session, load_split
-from autodw.errors import ConfigError, OutputPathError
+from autodw.dwbench.records import DATA_VERSION, SPLITS, Instruction, Session, load_split
+from autodw.errors import ConfigError, DocumentError, OutputPathError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
-from autodw.eval.metrics import (instruction_path, instruction_records, read_json, session_finished, session_turns,
-                                 summarize)
+from autodw.eval.metrics import (data_version, instruction_path, instruction_records, judge_version, made_against,
+                                 read_json, rejudge_hint, session_finished, session_turns, summarize)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 from autodw.validation import ValidatorUnavailableError
@@ -61,6 +62,7 @@ class RunSpec:
     stop_at_failure: bool = False  # session mode: a session ends at its first failed turn
     instructions: list[str] | None = None  # instruction mode: only these instructions (keys "SID#T") of the sessions
     judge_version: int = JUDGE_VERSION  # every record of a run is judged by one version of the judge
+    data_version: str = DATA_VERSION  # ... against one version of DWBench (each record: its data_hash)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -69,8 +71,8 @@ class RunSpec:
 def select_sessions(split: str, limit: int | None = None, ids: list[str] | None = None,
                     keys: list[str] | None = None) -> list[Session]:
     """The sessions of `split` a run covers: those named in `ids` (all if None), then the first `limit` of them; with
-    instruction `keys`, only the sessions that hold them."""
-    sessions = load_split(split)
+    instruction `keys`, only the sessions that hold them. ConfigError if that leaves none."""
+    sessions, asked = load_split(split), ids
     if keys is not None:
         known = {i.key: s.session_id for s in sessions for i in s.instructions}
         unknown = [k for k in keys if k not in known]
@@ -83,6 +85,10 @@ def select_sessions(split: str, limit: int | None = None, ids: list[str] | None 
         if unknown:
             raise ConfigError(f"no session {', '.join(unknown)} in the {split} split")
         sessions = [s for s in sessions if s.session_id in ids]
+    if not sessions:
+        named = ["all" if x is None else ", ".join(x) or "none" for x in (asked, keys)]
+        raise ConfigError(f"the options choose no instruction of the {split} split (sessions: {named[0]}; "
+                          f"instructions: {named[1]})")
     return sessions[:limit] if limit else sessions
 
 
@@ -97,6 +103,20 @@ def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
         raise ConfigError(f"{out} is not a run folder (no run.json)")
     spec = read_json(Path(out) / "run.json")
     return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"))
+
+
+def current(record: dict[str, Any], session: Session, version: str) -> bool:
+    """Whether a record of `session` in a run on DWBench data `version` was made against this autodw's instruction
+    (:func:`autodw.eval.metrics.made_against`)."""
+    return made_against(record, session, version) == session.data_hash(record["turn"])
+
+
+def outdated(out: Path, sessions: list[Session], version: str) -> list[dict[str, Any]]:
+    """The records of run folder `out` (made on DWBench data `version`) not :func:`current`: instruction records,
+    then session turns."""
+    by_id = {s.session_id: s for s in sessions}
+    records = instruction_records(out, sessions) + [t for s in sessions for t in session_turns(out, s)]
+    return [r for r in records if not current(r, by_id[r["session_id"]], version)]
 
 
 def _wall_seconds(out: Path) -> float | None:
@@ -178,11 +198,13 @@ class Runner:
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
-            found = {"stop_at_failure": False, "judge_version": 1, **read_json(path)}  # runs before either setting
+            found = {"stop_at_failure": False, **read_json(path)}  # runs before the setting
+            found.update(judge_version=judge_version(found), data_version=data_version(found))
             if found["judge_version"] != wanted["judge_version"]:
                 raise ConfigError(f"{self.out} was judged by judge version {found['judge_version']}, this autodw's is "
-                                  f"{JUDGE_VERSION}: judge its records again first (autodw bench rescore --rejudge "
-                                  f"{self.out}), then resume it")
+                                  f"{JUDGE_VERSION}: {rejudge_hint(self.out)}, then resume it")
+            if found["data_version"] != wanted["data_version"]:
+                raise ConfigError(self._other_data(found["data_version"]))
             if "session" not in wanted["modes"]:  # a setting of session mode: the recorded one stays
                 wanted["stop_at_failure"] = found["stop_at_failure"]
             elif not (self.out / "sessions").is_dir():  # no session turn yet: the new setting holds
@@ -202,6 +224,15 @@ class Runner:
                 raise OutputPathError(f"cannot make the run folder {self.out}: {exc.strerror or exc}") from None
         write_json(path, wanted)
         self.recorded = wanted
+
+    def _other_data(self, version: str) -> str:
+        """Why the run folder, made on DWBench data `version`, is not resumed, and what to do."""
+        changed = sorted({r["key"] for r in outdated(self.out, self.sessions(), version)})
+        what = (f"{len(changed)} of its instructions changed since ({', '.join(changed)}); {rejudge_hint(self.out)}: "
+                "it drops their records, which the same bench run then runs again" if changed else
+                f"none of its instructions changed since; {rejudge_hint(self.out)}: it records the version")
+        return (f"{self.out} was made on DWBench {version} data, this autodw's is {DATA_VERSION}: {what}; or choose "
+                "another --out")
 
     def sessions(self) -> list[Session]:
         return select_sessions(self.spec.split, self.spec.limit, self.spec.sessions, self.spec.instructions)
@@ -358,8 +389,8 @@ def judge_output(session: Session, ins: Instruction, doc: WordDocument,
                  initial: Callable[[], WordDocument] | None = None) -> dict[str, Any]:
     """The record fields of the judge's verdict on `doc` as the output of `ins`: ``success``, ``partial_credit`` and
     ``changes`` (with `initial`, the document before the instruction; else None), ``differences`` (the first
-    SHOWN_DIFFERENCES), ``n_differences``, ``judge_error`` (an output the judge cannot read fails, the run goes on)
-    and ``judge_version``."""
+    SHOWN_DIFFERENCES), ``n_differences``, ``judge_error`` (an output the judge cannot read fails, the run goes on),
+    ``judge_version`` and ``data_hash`` (what it was judged against: :meth:`Session.data_hash`)."""
     judge_error = None
     try:
         expected = prepare(session.expected_document(ins.turn))
@@ -376,7 +407,7 @@ def judge_output(session: Session, ins: Instruction, doc: WordDocument,
         "changes": changes.to_dict() if changes else None,
         "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
         "n_differences": len(verdict.differences) if verdict.count is None else verdict.count,
-        "judge_error": judge_error, "judge_version": JUDGE_VERSION,
+        "judge_error": judge_error, "judge_version": JUDGE_VERSION, "data_hash": session.data_hash(ins.turn),
     }
 
 
@@ -387,43 +418,128 @@ class Rescored:
     summary: dict[str, Any]
     judged: int = 0  # records judged again (or given their partial credit)
     flipped: list[str] = field(default_factory=list)  # records whose success changed: "SID#T: failed -> passed"
-    to_continue: list[str] = field(default_factory=list)  # sessions stopped at a turn that now passes
+    dropped: list[str] = field(default_factory=list)  # records removed ("SID#T (session)"): bench run runs them again
+    to_continue: list[str] = field(default_factory=list)  # sessions with turns still to run
 
 
 def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored:
-    """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs;
-    with `rejudge`, judge every saved output (instructions and session turns) again with this autodw's judge, and
-    record its version in ``run.json``. ``summary.json`` is rewritten."""
-    from tqdm import tqdm
-
+    """Give the instruction records of run folder `out` that have none their partial credit, from the saved outputs
+    (their verdicts kept: refused for a run of another judge or data version); with `rejudge`, bring the folder to
+    this autodw's judge and DWBench data: drop the records made against instructions that changed since (a session's
+    from the first such turn), judge every other saved output not judged by this judge again, drop the turns after a
+    session's new first failure (``stop_at_failure``: a fresh run stops there) and record both versions in
+    ``run.json``. Every output is judged before anything is written; ``run.json`` and ``summary.json`` are written
+    last."""
     out = Path(out)
     recorded, sessions = recorded_run(out)
+    if rejudge:
+        _refuse_rejudge(out, recorded)
     units = {i.key: (s, i) for s in sessions for i in s.instructions}
+
+    def on_this_data(record: dict[str, Any]) -> bool:
+        return current(record, units[record["key"]][0], data_version(recorded))
+
+    records = [(instruction_path(out, units[r["key"]][1]), r) for r in instruction_records(out, sessions)]
+    stale = {path: r for path, r in records if rejudge and not on_this_data(r)}
+    turns = {s.session_id: list(takewhile(on_this_data, session_turns(out, s))) for s in sessions} if rejudge else {}
+    todo = [(path, r, True) for path, r in records if path not in stale
+            and (judge_version(r) != JUDGE_VERSION if rejudge else "partial_credit" not in r)]
+    todo += [(out / "sessions" / sid / f"turn-{t['turn']}.json", t, False)
+             for sid, ts in turns.items() for t in ts if judge_version(t) != JUDGE_VERSION]
+    if todo and not rejudge and (judge_version(recorded), data_version(recorded)) != (JUDGE_VERSION, DATA_VERSION):
+        raise ConfigError(f"{out} was judged by judge version {judge_version(recorded)} on DWBench "
+                          f"{data_version(recorded)} data, this autodw's are {JUDGE_VERSION} and {DATA_VERSION}: "
+                          f"partial credit is counted from this judge's differences, so {rejudge_hint(out)}")
     done = Rescored(summary={})
-    todo: list[tuple[Path, dict[str, Any], bool]] = [  # (record path, record, teacher-forced)
-        (instruction_path(out, units[r["key"]][1]), r, True) for r in instruction_records(out, sessions)
-        if rejudge or "partial_credit" not in r]
+    judged = _judged_again(out, todo, units, rejudge, done.flipped, progress)  # nothing written before this
+    for path, record in judged.items():
+        write_json(path, record)
+    done.judged = len(judged)
+    for path, record in stale.items():
+        for name in (path, path.with_suffix(".docx"), path.with_suffix(".trace.jsonl")):  # the record first
+            name.unlink(missing_ok=True)
+        done.dropped.append(record["key"])
+    stop = recorded.get("stop_at_failure", False)
+    for session in sessions:
+        if session.session_id in turns:
+            now, folder = session_turns(out, session), out / "sessions" / session.session_id
+            keep = _kept_turns(now, len(turns[session.session_id]), session, stop, folder)
+            done.dropped += [f"{t['key']} (session)" for t in now[keep:]]
+            _drop_turns(folder, keep, len(now))
     if rejudge:
-        todo += [(out / "sessions" / s.session_id / f"turn-{t['turn']}.json", t, False)
-                 for s in sessions for t in session_turns(out, s)]
-    for path, record, forced in tqdm(todo, desc="judging", unit="output", disable=not progress):
-        session, ins = units[record["key"]]
-        if not (path.parent / record["output"]).is_file():
-            raise ConfigError(f"{out} has no output {record['output']} for {record['key']}: a run is judged again "
-                              "from its saved outputs (keep_run_records.sh keeps them)")
-        output = WordDocument.open(path.parent / record["output"])
-        judged = judge_output(session, ins, output, (lambda: session.initial_document(ins.turn)) if forced else None)
-        if judged["success"] != record["success"]:
-            done.flipped.append(f"{record['key']}{'' if forced else ' (session)'}: "
-                                f"{'passed' if record['success'] else 'failed'} -> {'passed' if judged['success'] else 'failed'}")
-        write_json(path, {**record, **judged})
-        done.judged += 1
-    if rejudge:
-        write_json(out / "run.json", {**recorded, "judge_version": JUDGE_VERSION})
+        write_json(out / "run.json", {**recorded, "judge_version": JUDGE_VERSION, "data_version": DATA_VERSION})
         recorded = read_json(out / "run.json")
-        stop = recorded.get("stop_at_failure", False)
-        done.to_continue = [s.session_id for s in sessions if stop and (turns := session_turns(out, s))
-                            and len(turns) < len(s.instructions) and turns[-1]["success"]]
+        done.to_continue = [s.session_id for s in sessions
+                            if (ts := session_turns(out, s)) and not session_finished(ts, s, stop)]
     done.summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
     write_json(out / "summary.json", done.summary)
     return done
+
+
+def _judged_again(out: Path, todo: list[tuple[Path, dict[str, Any], bool]],
+                  units: dict[str, tuple[Session, Instruction]], rejudge: bool, flipped: list[str],
+                  progress: bool) -> dict[Path, dict[str, Any]]:
+    """The records of `todo` (record path, record, teacher-forced) judged again from their saved outputs, by path
+    (without `rejudge` only their partial credit added); the verdicts that changed added to `flipped`. ConfigError
+    naming the missing or damaged outputs."""
+    from tqdm import tqdm
+
+    missing = [f"{r['output']} ({r['key']})" for path, r, _ in todo if not (path.parent / r["output"]).is_file()]
+    if missing:
+        raise ConfigError(f"{out} has no output {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''} "
+                          f"({len(missing)} in all): a run is judged again from its saved outputs "
+                          "(keep_run_records.sh keeps them)")
+    judged = {}
+    for path, record, forced in tqdm(todo, desc="judging", unit="output", disable=not progress):
+        session, ins = units[record["key"]]
+        verdict = judge_output(session, ins, _saved_output(path.parent / record["output"]),
+                               (lambda: session.initial_document(ins.turn)) if forced else None)
+        if not rejudge:  # the verdict stays the run's
+            verdict = {k: verdict[k] for k in ("partial_credit", "changes")}
+        elif verdict["success"] != record["success"]:
+            flipped.append(f"{record['key']}{'' if forced else ' (session)'}: "
+                           f"{'passed' if record['success'] else 'failed'} -> {'passed' if verdict['success'] else 'failed'}")
+        judged[path] = {**record, **verdict}
+    return judged
+
+
+def _refuse_rejudge(out: Path, recorded: dict[str, Any]) -> None:
+    """ConfigError if run folder `out` cannot be judged again faithfully: judged by a newer judge (it would be
+    downgraded), or a noisy-oracle run, whose system calls the judge itself (the oracle validator's verdicts, hence its
+    outputs, and each fault's effect), so that only a new run has this judge's figures."""
+    if judge_version(recorded) > JUDGE_VERSION:
+        raise ConfigError(f"{out} was judged by judge version {judge_version(recorded)}, newer than this autodw's "
+                          f"({JUDGE_VERSION}): use the autodw that made it")
+    if recorded["system"] == "noisy-oracle":
+        raise ConfigError(f"{out} is a noisy-oracle run: the system calls the judge itself (the oracle validator, "
+                          "each fault's effect), so its outputs and fault accounting are its judge's; run it again "
+                          "into a new folder (a sweep: the sweep into a new folder)")
+
+
+def _saved_output(path: Path) -> WordDocument:
+    """A record's saved output; ConfigError naming a damaged one."""
+    try:
+        return WordDocument.open(path)
+    except DocumentError as exc:
+        raise ConfigError(f"{path} is damaged ({exc}); nothing was judged again: restore it, or delete its record "
+                          "to run it again") from None
+
+
+def _kept_turns(turns: list[dict[str, Any]], usable: int, session: Session, stop: bool, folder: Path) -> int:
+    """How many of a session's turn records stay: the first `usable` (made against this autodw's data), with `stop`
+    only those up to the first failed one (a fresh run stops there); none if the session is to be continued from a
+    turn whose document to continue from is gone (only the last turn's is kept), so that it runs again from its
+    first turn."""
+    keep = next((n + 1 for n, t in enumerate(turns[:usable]) if not t["success"]), usable) if stop else usable
+    to_continue = not session_finished(turns[:keep], session, stop)
+    return 0 if to_continue and (keep < len(turns) or not _resume_path(folder, keep).is_file()) else keep
+
+
+def _drop_turns(folder: Path, keep: int, turns: int) -> None:
+    """Remove the records of the turns after `keep` of `turns` (the last first: the records left always run from turn
+    1), their documents and traces, and, if any was removed, the documents to continue from."""
+    for turn in range(turns, keep, -1):
+        for name in (f"turn-{turn}.json", f"turn-{turn}.docx", f"turn-{turn}.trace.jsonl"):
+            (folder / name).unlink(missing_ok=True)
+    for resume in folder.glob("resume*.docx") if keep < turns else ():
+        resume.unlink()
