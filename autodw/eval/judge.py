@@ -52,6 +52,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
+from autodw.state.blocks import side_order
 from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
@@ -343,7 +344,7 @@ class _Comparer:
         difference named together ("border top/left/bottom/right color: ...")."""
         e, a = e or {}, a or {}
         by_what: dict[str, list[str]] = {}
-        for side in sorted(set(e) | set(a), key=lambda s: (_SIDES.index(s) if s in _SIDES else len(_SIDES), s)):
+        for side in sorted(set(e) | set(a), key=side_order):
             le, la = e.get(side), a.get(side)
             if le is None or la is None:
                 by_what.setdefault(f": expected {_line(le)}, actual {_line(la)}", []).append(side)
@@ -864,7 +865,6 @@ class _Comparer:
 
 _VOLATILE = {"id", "index", "section"}
 _TOC_NAME = re.compile(r"_Toc\d+")
-_SIDES = ("top", "left", "bottom", "right", "between", "bar", "insideH", "insideV")
 
 
 def _line(line: dict[str, Any] | None) -> str:
