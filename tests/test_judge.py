@@ -271,6 +271,25 @@ def test_free_text_is_compared_with_the_initial_text_at_its_own_place():
     assert (d.where, d.what) == ('table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "125"', 'text: expected "125", actual "120"')
 
 
+def test_free_text_with_the_initial_document_covers_cells_and_headers_of_several_paragraphs():
+    """A cell or a header that the gold keeps, overwritten with a text of two paragraphs, is not written: the initial
+    document has the kept text at that place (the whole text of a cell or story was judged without the initial
+    document, so this was equivalent), as for one paragraph; a new cell of two paragraphs is written text."""
+    instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
+    row = ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "112", "116", "127"]})
+    gold = edited(REPORT, row)
+    for text in ("n/a\nestimate", "n/a estimate"):
+        over = edited(REPORT, row, ("set_cell_text", {"table": "t1", "row": 1, "col": 1, "text": text}))
+        v = judge(gold, over, instruction=instruction, free_text=True, initial=REPORT)
+        assert [d.where for d in v.differences] == ['table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "120"'], text
+    for text in ("Acme Corp\nSales Report", "Acme Corp - Sales Report"):
+        over = edited(REPORT, row, ("set_header_footer", {"section": 0, "where": "header", "text": text}))
+        v = judge(gold, over, instruction=instruction, free_text=True, initial=REPORT)
+        assert [d.where for d in v.differences] == ["header of section 1", "header of section 2"], text
+    written = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "about 115\n(estimate)", "116", "127"]}))
+    assert judge(gold, written, instruction=instruction, free_text=True, initial=REPORT).equivalent
+
+
 def test_free_text_does_not_cover_texts_the_instruction_dictates():
     summary = "In short, sales grew in every region and the outlook for the next quarter remains positive."
     other = "Overall, results were good across the regions this year."

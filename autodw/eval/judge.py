@@ -38,7 +38,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
-| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph or cell aligned with it), on either side (an existing text to keep, or one left as it was) |
+| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph, cell, header or footer aligned with it, of one paragraph or several), on either side (an existing text to keep, or one left as it was) |
 """
 
 from __future__ import annotations
@@ -358,13 +358,14 @@ class _Comparer:
         e, a = e.strip(), a.strip()
         return e == a or self.free_text_ok(e, a)
 
-    def free_text_ok(self, e: str, a: str, ids: tuple[str, str] | None = None) -> bool:
-        """Whether `a` is a plausible written text for `e`; `ids`: those of their paragraphs, a text the initial document
-        has at either place is not written (an existing text to keep, or one left as it was)."""
+    def free_text_ok(self, e: str, a: str, places: tuple[str, str] | None = None) -> bool:
+        """Whether `a` is a plausible written text for `e`; `places`: their paragraphs' ids (or a cell's or a story's,
+        :func:`_whole`), a text the initial document has at either place is not written (an existing text to keep, or
+        one left as it was)."""
         e, a = e.strip(), a.strip()
         if not self.ctx.free_text or not e or not a:
             return False
-        if ids is not None and (e == self.initial_e.get(ids[0]) or a == self.initial_a.get(ids[1])):
+        if places is not None and (e == self.initial_e.get(places[0]) or a == self.initial_a.get(places[1])):
             return False
         if self.ctx.dictates(e, a):
             return False
@@ -453,7 +454,8 @@ class _Comparer:
             if (i, j) in al.moved:
                 self.add(at, f"order: expected paragraph {i + 1}, actual paragraph {j + 1}")
             self.paragraph(at, pe[i], pa[j])
-        if (al.missing or al.extra) and not self.text_same(te, ta):
+        places = (_whole(pe[0]["id"]), _whole(pa[0]["id"])) if pe and pa else None
+        if (al.missing or al.extra) and te.strip() != ta.strip() and not self.free_text_ok(te, ta, places):
             ex, ac = _texts_differ_at(te, ta)
             self.add(where, f"text: expected {ex}, actual {ac}")
 
@@ -890,11 +892,40 @@ def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _initial_texts(initial: Prepared, doc: Prepared) -> dict[str, str]:
-    """The initial document's text (trimmed) at the place of each paragraph of `doc` in the body and in table cells,
-    by the paragraph's id: the paragraphs aligned as the judge aligns them."""
-    c = _Comparer(initial, doc, JudgeContext())
-    c.run()
-    return {pid: c.ptext_e[iid].strip() for pid, iid in c.pmap.items() if iid in c.ptext_e}
+    """The initial document's text (trimmed) at the place of each paragraph of `doc` (by its id) and of each table cell,
+    header and footer (by :func:`_whole` of its first paragraph's id)."""
+    return _Places(initial, doc).find()
+
+
+class _Places(_Comparer):
+    """The initial document's texts at the places of another document's: their paragraphs aligned as the judge aligns
+    them, in the body, in table cells and in headers and footers; nothing compared."""
+
+    def __init__(self, initial: Prepared, doc: Prepared):
+        super().__init__(initial, doc, JudgeContext())
+        self.texts: dict[str, str] = {}
+
+    def find(self) -> dict[str, str]:
+        self._body()
+        self._tables()
+        self._sections()
+        return self.texts
+
+    def add(self, where: str, what: str) -> None:
+        pass
+
+    def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
+        self.texts[pa["id"]] = pe["text"].strip()
+
+    def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
+        if pe and pa:
+            self.texts[_whole(pa[0]["id"])] = te.strip()
+        super().paragraphs(where, te, ta, pe, pa)
+
+
+def _whole(pid: str) -> str:
+    """The key of the whole text of the cell, header or footer whose first paragraph is `pid`."""
+    return "whole:" + pid
 
 
 def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
