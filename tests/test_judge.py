@@ -706,6 +706,33 @@ def test_align_pairs_moves_and_leftovers():
     assert al.pairs == [(0, 0), (1, 1)] and al.extra == [2]
 
 
+def test_the_judge_aligns_no_more_than_it_needs(monkeypatch):
+    """Speed: equal sequences (a document against itself re-saved, the initial document against an expected one that
+    changed no text) are paired without a SequenceMatcher, slow when items repeat (empty paragraphs); a cell of one
+    paragraph each side is paired as it is (every cell built one); the initial texts at the places of a document are
+    found once for it, by aligning only (they were found by a whole second and third comparison, each time: partial
+    credit found those of the expected document twice)."""
+    import autodw.eval.judge as j
+    from autodw.eval.partial import partial_credit
+
+    def unused(*args, **kwargs):
+        raise AssertionError("SequenceMatcher built")
+
+    with monkeypatch.context() as m:
+        m.setattr(j, "SequenceMatcher", unused)
+        assert j.align(["a", "", "", "a"], ["a", "", "", "a"]).pairs == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    aligned, found = [], []
+    monkeypatch.setattr(j, "align", lambda a, b, *args, real=j.align, **kw: aligned.append(list(a)) or real(a, b, *args, **kw))
+    instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
+    gold = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "112", "116", "127"]}))
+    output = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "120", "n/a", "x"]}))
+    assert judge(gold, output, instruction=instruction).count == 3
+    assert not [a for a in aligned if len(a) == 1 and isinstance(a[0], str)]  # no cell
+    monkeypatch.setattr(j._Places, "find", lambda self, real=j._Places.find: found.append(self) or real(self))
+    partial_credit(gold, REPORT, output, instruction=instruction, free_text=True)
+    assert len(found) == 3  # the initial document against the expected document, the output and itself
+
+
 def test_a_dict_that_is_not_a_state_is_refused():
     with pytest.raises(ConfigError):
         judge({"paragraphs": []}, REPORT)
