@@ -591,6 +591,32 @@ def test_the_order_of_paragraphs_in_a_header_and_in_a_cell():
     assert judge(cell("Region\n(sales office)"), cell("Region\n(sales office)")).equivalent
 
 
+def test_a_paragraph_more_or_less_in_a_header_or_a_cell_is_named():
+    """A paragraph missing or extra in a header or a cell is reported one by one, as in the body (it was a difference of
+    the whole text, whose excerpts read the same for an empty paragraph: 'expected "Acme Corporation Confidential",
+    actual "Acme Corporation Confidential"'); a text with no paragraph in common stays one difference of the text."""
+    def header(text):
+        return edited(REPORT, ("set_header_footer", {"section": 0, "where": "header", "text": text}))
+
+    verdict = judge(header("Acme Corporation\nConfidential"), header("Acme Corporation\n\nConfidential"))
+    assert [(d.where, d.what) for d in verdict.differences] == [  # section 2's header is linked to section 1's
+        (f"extra empty paragraph in header of section {n}",
+         "unexpected: not in the expected document (actual paragraph 2 of 3)") for n in (1, 2)]
+
+    def cell(text):
+        return edited(REPORT, ("set_cell_text", {"table": "t1", "row": 0, "col": 0, "text": text}))
+
+    where = 'table 1 "Region (sales office) | Q1 | Q2 | Q3" row 1 cell 1 "Region (sales office)"'
+    d = only(judge(cell("Region\n(sales office)"), cell("Region")))
+    assert (d.where, d.what) == (f'paragraph 2 "(sales office)" of {where}', "missing: the paragraph is absent from the "
+                                                                             "actual document")
+    d = only(judge(cell("Region\n(sales office)"), cell("Region\n(sales office)\nEMEA")))
+    assert (d.where, d.what) == (f'extra paragraph "EMEA" in {where}', "unexpected: not in the expected document "
+                                                                       "(actual paragraph 3 of 3)")
+    d = only(judge(cell("Region\n(sales office)"), cell("Area")))
+    assert (d.where, d.what) == (where, 'text: expected "Region (sales office)", actual "Area"')
+
+
 def test_lengths_within_half_a_millimetre_are_equal():
     a = edited(REPORT, ("resize_image", {"image": "img1", "width": "8cm"}))
     b = edited(REPORT, ("resize_image", {"image": "img1", "width": "8.04cm"}))

@@ -446,21 +446,29 @@ class _Comparer:
 
     def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
         """The paragraphs of a table cell or a header or footer (texts `te`, `ta`), aligned by text: each pair compared
-        (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order, and
-        missing or extra ones as a difference of the whole text."""
+        (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order; missing
+        and extra ones, when the whole texts differ (trimmed, and not as free text), one by one, or as a difference of
+        the whole text if no paragraph corresponds."""
         ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
         al = Alignment([(0, 0)], [], [], []) if len(pe) == len(pa) == 1 else align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
         for i, j in sorted(al.pairs + al.moved):
             self.pmap[pa[j]["id"]] = pe[i]["id"]
-            at = where if len(pe) == len(pa) == 1 else \
-                f"paragraph {i + 1}{' ' + snippet(ke[i]) if ke[i] else ''} of {where}"
+            at = where if len(pe) == len(pa) == 1 else _nth(i, ke[i], where)
             if (i, j) in al.moved:
                 self.add(at, f"order: expected paragraph {i + 1}, actual paragraph {j + 1}")
             self.paragraph(at, pe[i], pa[j])
         places = (_whole(pe[0]["id"]), _whole(pa[0]["id"])) if pe and pa else None
-        if (al.missing or al.extra) and te.strip() != ta.strip() and not self.free_text_ok(te, ta, places):
+        if not (al.missing or al.extra) or te.strip() == ta.strip() or self.free_text_ok(te, ta, places):
+            return
+        if not (al.pairs or al.moved):
             ex, ac = _texts_differ_at(te, ta)
             self.add(where, f"text: expected {ex}, actual {ac}")
+            return
+        for i in al.missing:
+            self.add(_nth(i, ke[i], where), "missing: the paragraph is absent from the actual document")
+        for j in al.extra:
+            self.add(f"extra paragraph {snippet(ka[j])} in {where}" if ka[j] else f"extra empty paragraph in {where}",
+                     f"unexpected: not in the expected document (actual paragraph {j + 1} of {len(pa)})")
 
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
         """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
@@ -936,6 +944,11 @@ class _Places(_Comparer):
         if pe and pa:
             self.texts[_whole(pa[0]["id"])] = te.strip()
         super().paragraphs(where, te, ta, pe, pa)
+
+
+def _nth(i: int, text: str, where: str) -> str:
+    """Paragraph `i` (0-based, its text `text`) of a cell or a story described by `where`."""
+    return f"paragraph {i + 1}{' ' + snippet(text) if text else ''} of {where}"
 
 
 def _whole(pid: str) -> str:
