@@ -33,11 +33,18 @@ class Looks:
         self.theme = _theme_fonts(doc)
         self.default_style = self.ctx.style_names.get(self.ctx.default_style_ids.get("paragraph", ""), None)
 
+    def style(self, p: etree._Element) -> str | None:
+        """The name of paragraph `p`'s style (the default paragraph style when it names none)."""
+        style_id = wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
+        return self.ctx.style_names.get(style_id, style_id) if style_id else self.default_style
+
+    def style_border(self, p: etree._Element) -> dict[str, dict[str, Any]]:
+        """The sides of a border that paragraph `p`'s style chain draws (by side name, each a line)."""
+        return self.formatting.paragraph({"style": self.style(p)})["border"] or {}
+
     def of(self, run: etree._Element, p: etree._Element) -> dict[str, Any]:
         """The effective format of `run` in paragraph `p` (keys of :data:`autodw.state.effective.RUN_DEFAULTS`)."""
-        style_id = wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
-        style = self.ctx.style_names.get(style_id, style_id) if style_id else self.default_style
-        fmt = self.formatting.run(run_format(run.find(qn("w:rPr")), self.ctx), style)
+        fmt = self.formatting.run(run_format(run.find(qn("w:rPr")), self.ctx), self.style(p))
         for key in ("font", "east_asia_font"):
             value = fmt.get(key)
             if isinstance(value, str) and value.startswith("theme:"):
