@@ -200,11 +200,21 @@ def _heading_1(*children) -> WordDocument:
 
 def test_an_automatic_colour_is_black_without_an_instruction():
     """Automatic text colour and 000000 are one colour: a style coloured 000000 differed from one coloured
-    automatically unless the instruction named black."""
+    automatically unless the instruction named black; a watermark's colour is not a text colour."""
     auto, black = _heading_1(("w:color", {"w:val": "auto"})), _heading_1(("w:color", {"w:val": "000000"}))
     assert judge(auto, black).equivalent and judge(black, auto, instruction="make the headings blue").equivalent
     verdict = judge(auto, _heading_1(("w:color", {"w:val": "0D0D0D"})))  # a near black is not black unless named
     assert ('style "Heading 1"', "color: expected none, actual 0D0D0D (black)") in [(d.where, d.what) for d in verdict.differences]
+    # only of text and lines: a text watermark without a fill colour (VML: white) is not a black one (they were equal)
+    state = extract_state(WordDocument.open(REPORT))
+
+    def watermarked(**colour):
+        s = copy.deepcopy(state)
+        s["page_layout"]["sections"][0]["headers"]["default"]["watermark"] = {"type": "text", "text": "DRAFT", **colour}
+        return s
+
+    d = only(judge(watermarked(), watermarked(color="000000")))
+    assert (d.where, d.what) == ("header of section 1", "watermark color: expected none, actual 000000 (black)")
 
 
 def test_colours_are_labelled_by_the_named_ranges_they_fall_in():

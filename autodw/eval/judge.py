@@ -310,12 +310,13 @@ class _Comparer:
 
     # values ---------------------------------------------------------------------------------------
 
-    def same(self, key: str, e: Any, a: Any) -> bool:
-        """Equal up to the tolerances that apply to `key`."""
+    def same(self, key: str, e: Any, a: Any, inner: bool = False) -> bool:
+        """Equal up to the tolerances that apply to `key`; `inner`: a value inside another (a watermark's colour, whose
+        default is not black as a run's or a line's is)."""
         if e == a:
             return True
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
-            if key == "color":  # automatic (none) text and line colour is black: "black" accepts 0D0D0D for it
+            if key == "color" and not inner:  # automatic (none) text and line colour is black: "black" accepts 0D0D0D
                 e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
             return e == a or isinstance(e, str) and isinstance(a, str) and \
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
@@ -324,9 +325,9 @@ class _Comparer:
                 BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
-            return all(self.same(k, e.get(k), a.get(k)) for k in set(e) | set(a))
+            return all(self.same(k, e.get(k), a.get(k), True) for k in set(e) | set(a))
         if isinstance(e, list) and isinstance(a, list):
-            return len(e) == len(a) and all(self.same(key, x, y) for x, y in zip(e, a))
+            return len(e) == len(a) and all(self.same(key, x, y, inner) for x, y in zip(e, a))
         return False
 
     def fields(self, e: dict[str, Any], a: dict[str, Any], keys: Iterable[str], path: tuple[str, ...] = ()) -> list[str]:
@@ -334,7 +335,7 @@ class _Comparer:
         out = []
         for key in keys:
             ev, av = e.get(key), a.get(key)
-            if self.same(key, ev, av):
+            if self.same(key, ev, av, bool(path)):
                 continue
             if isinstance(ev, dict) and isinstance(av, dict):
                 out.extend(self.fields(ev, av, sorted(set(ev) | set(av)), path + (key,)))
