@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis import execute
 from autodw.cli import main
@@ -538,7 +539,8 @@ def test_references_to_toc_bookmarks_do_not_count_by_name():
 
 def test_a_theme_font_is_the_theme_s_font():
     """The document default font "theme:minorHAnsi" is the theme's body font (Cambria in python-docx's template, whose
-    headings font is Calibri): that font given directly is no difference, another is, named as a font."""
+    headings font is Calibri): that font given directly is no difference, another is, named as a font; an East Asian
+    slot is the theme's East Asian font."""
     def build(font=None, heading_font=None):
         def make(d):
             heading = d.add_heading("Quarterly report", level=1)
@@ -564,6 +566,20 @@ def test_a_theme_font_is_the_theme_s_font():
     assert extract_state(headings)["paragraphs"][1]["runs"][0]["font"] == "theme:majorHAnsi"
     assert only(judge(plain, headings)).what == 'font: expected "Cambria", actual "Calibri"'
     assert judge(build("Calibri"), headings).equivalent
+    # an East Asian slot is the theme's East Asian font, never its Latin one (it was): none given (an empty typeface),
+    # it stays the slot; given, it is that font
+    east = WordDocument.from_bytes(headings.to_bytes(), name="east.docx")
+    fonts = list(east.body.iter(qn("w:r")))[1].find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
+    fonts.attrib.clear()
+    fonts.set(qn("w:asciiTheme"), "majorEastAsia")
+    east = WordDocument.from_bytes(east.to_bytes(), name="east.docx")
+    assert only(judge(build("Calibri"), east)).what == 'font: expected "Calibri", actual "theme:majorEastAsia"'
+    theme = east.part.part_related_by(RT.THEME)
+    theme._blob = theme.blob.replace(b'<a:ea typeface=""/>', '<a:ea typeface="ＭＳ ゴシック"/>'.encode(), 1)  # majorFont's
+    east = WordDocument.from_bytes(east.to_bytes(), name="east.docx")
+    assert extract_state(east)["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "majorEastAsia": "ＭＳ ゴシック",
+                                                                        "minor": "Cambria"}
+    assert judge(build("ＭＳ ゴシック"), east).equivalent
 
 
 def test_a_merged_cell():
