@@ -448,8 +448,30 @@ def test_styles_are_compared_by_what_they_give():
                  instruction="Remove any underline from Heading 1").equivalent  # was "underline: expected none, actual none"
     assert judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Calibri", "w:hAnsi": "Calibri"}))).equivalent
     verdict = judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Arial", "w:hAnsi": "Arial"})))
-    assert (verdict.differences[-1].where, verdict.differences[-1].what) == (
-        'style "Heading 1"', 'font: expected "Calibri", actual "Arial"')
+    headings = [p for p in extract_state(WordDocument.open(REPORT))["paragraphs"] if p.get("style") == "Heading 1"]
+    assert [(d.where, d.what) for d in verdict.differences] == [
+        (f'paragraph "{p["text"]}" ({p["id"]})', 'font: expected "Calibri", actual "Arial"') for p in headings] + [
+        ('style "Heading 1"', 'font: expected "Calibri", actual "Arial"')]
+    # a table style too, resolved along its chain as tables are (it was compared as written)
+    def table_styles(own_lines=True, base_top="4"):
+        """The report with Normal Table given Table Grid's lines (its top `base_top` eighths of a point wide), and Table
+        Grid, based on it, with its own or none."""
+        doc = WordDocument.open(REPORT)
+        grid, base = (next(s for s in doc.part._styles_part.element.iter(qn("w:style")) if s.get(qn("w:styleId")) == sid)
+                      for sid in ("TableGrid", "TableNormal"))
+        lines = grid.find(f"{qn('w:tblPr')}/{qn('w:tblBorders')}")
+        base.find(qn("w:tblPr")).append(copy.deepcopy(lines))
+        base.find(f"{qn('w:tblPr')}/{qn('w:tblBorders')}/{qn('w:top')}").set(qn("w:sz"), base_top)
+        if not own_lines:
+            lines.getparent().remove(lines)
+        return WordDocument.from_bytes(doc.to_bytes(), name="table-styles.docx")
+
+    assert judge(table_styles(), table_styles(own_lines=False)).equivalent
+    verdict = judge(table_styles(), table_styles(own_lines=False, base_top="8"))
+    assert [(d.where, d.what) for d in verdict.differences] == [
+        ('table 1 "Region | Q1 | Q2 | Q3"', "border top width: expected 0.5 pt, actual 1 pt"),
+        ('style "Normal Table"', "border top width: expected 0.5 pt, actual 1 pt"),
+        ('style "Table Grid"', "border top width: expected 0.5 pt, actual 1 pt")]
     doc = WordDocument.open(REPORT)
     fonts = doc.part._styles_part.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:rFonts')}")
     assert fonts.get(qn("w:asciiTheme")) == "minorHAnsi"

@@ -14,11 +14,11 @@ field or hyperlink refers to them; run splits; explicit values equal to the inhe
 as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
 highlight, paragraph borders side by side -, direct formatting, theme fonts as the theme part's fonts, for runs
 as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
-they give, resolved along their chain); tables as effective properties (the table style's alignment, borders,
-width and layout under the table's own; alignment left and cell vertical alignment top by default); colour
-``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the list kind, level
-and number format are compared); a header or footer linked to the previous section vs an identical copy; core
-properties that saving changes (revision, last modified by); comment and note ids.
+they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
+style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
+by default); colour ``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the
+list kind, level and number format are compared); a header or footer linked to the previous section vs an identical
+copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
 leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
@@ -575,7 +575,7 @@ class _Comparer:
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
         ne, na = self._table_props(te, self.fe), self._table_props(ta, self.fa)
-        parts = self.fields(ne, na, ("style", "alignment", "width", "width_cm", "autofit", "header_rows", "exact_height_rows"))
+        parts = self.fields(ne, na, ("style", *_TABLE_KEYS, "header_rows", "exact_height_rows"))
         parts += self.border_fields(ne["borders"], na["borders"])
         if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
             parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
@@ -857,7 +857,8 @@ class _Comparer:
 
     def _styles(self) -> None:
         """The document defaults' font and size, and each style by what it gives (resolved along its chain: theme
-        fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets."""
+        fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets; a table
+        style by the effective properties of a table of it."""
         parts = self.fields(self.fe.style(None), self.fa.style(None), ("font", "east_asia_font", "size_pt"))
         if parts:
             self.add("document default font", "; ".join(parts))
@@ -870,7 +871,9 @@ class _Comparer:
                 ve, va = self.fe.style(name), self.fa.style(name)
                 parts = self.fields(e, a, ("category", "based_on")) + self.fields(ve, va, [k for k in given if k != "border"])
                 parts += self.border_fields(ve["border"], va["border"]) if "border" in given else []
-                parts += self.fields(e, a, ("table",))
+                if e.get("category") == "table":  # what a table of the style has, resolved as tables are
+                    te, ta = self._table_props({"style": name}, self.fe), self._table_props({"style": name}, self.fa)
+                    parts += self.fields(te, ta, _TABLE_KEYS) + self.border_fields(te["borders"], ta["borders"])
                 if parts:
                     self.add(f"style {snippet(name)}", "; ".join(parts))
             elif (e or a).get("custom"):
@@ -878,6 +881,7 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+_TABLE_KEYS = ("alignment", "width", "width_cm", "autofit")  # a table's and a table style's effective properties
 _TOC_NAME = re.compile(r"_Toc\d+")
 
 
