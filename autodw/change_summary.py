@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodw.units import color_name
 from autodw.changes import Change
+from autodw.state.blocks import side_order
+from autodw.units import color_name
 
 WHOLE_TEXT_BELOW = 0.5  # a text edited in three or more pieces, less than half of it kept, is shown before -> after
 
@@ -27,12 +28,29 @@ def _q(text: Any) -> str:
 
 
 def _q_value(key: str, value: Any) -> str:
-    """A changed property's value; colours also by name, since "FF0000" means little to a language model."""
+    """A changed property's value; colours also by name, since "FF0000" means little to a language model; borders
+    side by side as lines ("double 1.5pt 1F4E79")."""
+    if key in ("border", "borders") and isinstance(value, dict):
+        return _q(_lines(value))
+    if key == "table" and isinstance(value, dict) and isinstance(value.get("borders"), dict):  # a table style's
+        return _q({**value, "borders": _lines(value["borders"])})
     if isinstance(value, str) and ("color" in key or "colour" in key or "fill" in key or "shading" in key):
         name = color_name(value)
         if name:
             return f"{value!r} ({name})"
     return _q(value)
+
+
+def _lines(sides: dict[str, Any]) -> dict[str, Any]:
+    """The sides of a border in their fixed order (top, left, bottom, right, ...), each line as "style 1.5pt 1F4E79"."""
+    return {side: _line(line) for side, line in sorted(sides.items(), key=lambda item: side_order(item[0]))}
+
+
+def _line(line: Any) -> Any:
+    if not isinstance(line, dict):
+        return line
+    width = f"{line['width_pt']:g}pt" if isinstance(line.get("width_pt"), (int, float)) else None
+    return " ".join(str(part) for part in (line.get("style", "none"), width, line.get("color")) if part)
 
 
 def _structural(s: dict[str, Any]) -> list[str]:
@@ -128,7 +146,7 @@ def _table(t: dict[str, Any]) -> list[str]:
         for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
                     "after_paragraph", "width", "autofit", "exact_height_rows"):
             if key in e:
-                out.append(f"table {tid} {key}: {_q(e[key][0])} -> {_q(e[key][1])}")
+                out.append(f"table {tid} {key}: {_q_value(key, e[key][0])} -> {_q_value(key, e[key][1])}")
     return out
 
 

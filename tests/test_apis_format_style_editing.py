@@ -194,6 +194,27 @@ def test_paragraph_shading_and_border(report):
     _assert_schema_order(report)
 
 
+def test_removing_a_border_the_style_draws(report):
+    """style "none" on a side the paragraph's style draws (Title: a line below) takes the line away with w:val="nil",
+    as Word does (it deleted direct sides only: "removed" and nothing changed); a side neither draws is left unset, and
+    the judge sees the result as Word's."""
+    from autodw.eval.judge import judge
+
+    title = lambda: report.find("p1").find(f"{qn('w:pPr')}/{qn('w:pBdr')}")  # noqa: E731
+    assert title() is None and _style(extract_state(report), "Title")["border"]["bottom"]["style"] == "single"
+    word = WordDocument.from_bytes(report.to_bytes(), name="word.docx")
+    pbdr = word.find("p1").find(qn("w:pPr")).makeelement(qn("w:pBdr"), {})
+    pbdr.append(pbdr.makeelement(qn("w:bottom"), {qn("w:val"): "nil"}))
+    word.find("p1").find(qn("w:pPr")).insert(1, pbdr)
+    execute(report, "set_paragraph_border", {"paragraphs": "p1", "sides": ["box"], "style": "none"})
+    assert [(side.tag, side.get(qn("w:val"))) for side in title()] == [(qn("w:bottom"), "nil")]
+    assert judge(word, WordDocument.from_bytes(report.to_bytes(), name="api.docx")).equivalent
+    execute(report, "set_paragraph_border", {"paragraphs": "p1", "sides": ["bottom"], "style": "double"})
+    execute(report, "set_paragraph_border", {"paragraphs": "p1", "sides": ["bottom"], "style": "none"})
+    assert [(side.tag, side.get(qn("w:val"))) for side in title()] == [(qn("w:bottom"), "nil")]
+    _assert_schema_order(report)
+
+
 def test_set_tab_stops(report):
     execute(report, "set_tab_stops", {"paragraphs": "p39", "stops": [{"position": "15cm", "alignment": "right", "leader": "dot"},
                                                                      {"position": "8cm", "alignment": "center"}]})

@@ -203,3 +203,18 @@ def test_colour_changes_are_named_for_the_validator():
               "format": {"runs": [{"paragraph": "p1", "start": 0, "end": 5, "text": "Title",
                                    "changes": {"color": [None, "FF0000"], "bold": [None, True]}}]}}
     assert "color None -> 'FF0000' (red), bold None -> True" in summarize_change(change)
+
+
+def test_borders_are_summarised_side_by_side_as_lines(report):
+    """The validator reads each side of a table or paragraph border as one line, in a fixed order (they were printed
+    as dicts, 1.6 times longer, sides alphabetical)."""
+    from autodw.apis import execute
+
+    before = extract_state(report)
+    execute(report, "set_table_borders", {"table": "t1", "style": "double", "size_pt": 1.5, "color": "1F4E79", "scope": "all"})
+    execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["bottom", "top"], "style": "single"})
+    line = "'double 1.5pt 1F4E79'"
+    assert summarize_change(analyze_change(before, extract_state(report))).splitlines() == [
+        "border of p2: None -> {'top': 'single 0.5pt', 'bottom': 'single 0.5pt'}",
+        "table t1 borders: None -> {" + ", ".join(f"'{side}': {line}" for side in
+                                                 ("top", "left", "bottom", "right", "insideH", "insideV")) + "}"]

@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis import execute
 from autodw.cli import main
@@ -200,11 +201,21 @@ def _heading_1(*children) -> WordDocument:
 
 def test_an_automatic_colour_is_black_without_an_instruction():
     """Automatic text colour and 000000 are one colour: a style coloured 000000 differed from one coloured
-    automatically unless the instruction named black."""
+    automatically unless the instruction named black; a watermark's colour is not a text colour."""
     auto, black = _heading_1(("w:color", {"w:val": "auto"})), _heading_1(("w:color", {"w:val": "000000"}))
     assert judge(auto, black).equivalent and judge(black, auto, instruction="make the headings blue").equivalent
     verdict = judge(auto, _heading_1(("w:color", {"w:val": "0D0D0D"})))  # a near black is not black unless named
     assert ('style "Heading 1"', "color: expected none, actual 0D0D0D (black)") in [(d.where, d.what) for d in verdict.differences]
+    # only of text and lines: a text watermark without a fill colour (VML: white) is not a black one (they were equal)
+    state = extract_state(WordDocument.open(REPORT))
+
+    def watermarked(**colour):
+        s = copy.deepcopy(state)
+        s["page_layout"]["sections"][0]["headers"]["default"]["watermark"] = {"type": "text", "text": "DRAFT", **colour}
+        return s
+
+    d = only(judge(watermarked(), watermarked(color="000000")))
+    assert (d.where, d.what) == ("header of section 1", "watermark color: expected none, actual 000000 (black)")
 
 
 def test_colours_are_labelled_by_the_named_ranges_they_fall_in():
@@ -269,6 +280,25 @@ def test_free_text_is_compared_with_the_initial_text_at_its_own_place():
     assert judge(north_q1("125"), north_q1("98"), instruction=update, free_text=True, initial=REPORT).equivalent  # 98: row 3's
     d = only(judge(north_q1("125"), REPORT, instruction=update, free_text=True, initial=REPORT))  # left as it was
     assert (d.where, d.what) == ('table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "125"', 'text: expected "125", actual "120"')
+
+
+def test_free_text_with_the_initial_document_covers_cells_and_headers_of_several_paragraphs():
+    """A cell or a header that the gold keeps, overwritten with a text of two paragraphs, is not written: the initial
+    document has the kept text at that place (the whole text of a cell or story was judged without the initial
+    document, so this was equivalent), as for one paragraph; a new cell of two paragraphs is written text."""
+    instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
+    row = ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "112", "116", "127"]})
+    gold = edited(REPORT, row)
+    for text in ("n/a\nestimate", "n/a estimate"):
+        over = edited(REPORT, row, ("set_cell_text", {"table": "t1", "row": 1, "col": 1, "text": text}))
+        v = judge(gold, over, instruction=instruction, free_text=True, initial=REPORT)
+        assert [d.where for d in v.differences] == ['table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "120"'], text
+    for text in ("Acme Corp\nSales Report", "Acme Corp - Sales Report"):
+        over = edited(REPORT, row, ("set_header_footer", {"section": 0, "where": "header", "text": text}))
+        v = judge(gold, over, instruction=instruction, free_text=True, initial=REPORT)
+        assert [d.where for d in v.differences] == ["header of section 1", "header of section 2"], text
+    written = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "about 115\n(estimate)", "116", "127"]}))
+    assert judge(gold, written, instruction=instruction, free_text=True, initial=REPORT).equivalent
 
 
 def test_free_text_does_not_cover_texts_the_instruction_dictates():
@@ -418,8 +448,30 @@ def test_styles_are_compared_by_what_they_give():
                  instruction="Remove any underline from Heading 1").equivalent  # was "underline: expected none, actual none"
     assert judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Calibri", "w:hAnsi": "Calibri"}))).equivalent
     verdict = judge(REPORT, _heading_1(("w:rFonts", {"w:ascii": "Arial", "w:hAnsi": "Arial"})))
-    assert (verdict.differences[-1].where, verdict.differences[-1].what) == (
-        'style "Heading 1"', 'font: expected "Calibri", actual "Arial"')
+    headings = [p for p in extract_state(WordDocument.open(REPORT))["paragraphs"] if p.get("style") == "Heading 1"]
+    assert [(d.where, d.what) for d in verdict.differences] == [
+        (f'paragraph "{p["text"]}" ({p["id"]})', 'font: expected "Calibri", actual "Arial"') for p in headings] + [
+        ('style "Heading 1"', 'font: expected "Calibri", actual "Arial"')]
+    # a table style too, resolved along its chain as tables are (it was compared as written)
+    def table_styles(own_lines=True, base_top="4"):
+        """The report with Normal Table given Table Grid's lines (its top `base_top` eighths of a point wide), and Table
+        Grid, based on it, with its own or none."""
+        doc = WordDocument.open(REPORT)
+        grid, base = (next(s for s in doc.part._styles_part.element.iter(qn("w:style")) if s.get(qn("w:styleId")) == sid)
+                      for sid in ("TableGrid", "TableNormal"))
+        lines = grid.find(f"{qn('w:tblPr')}/{qn('w:tblBorders')}")
+        base.find(qn("w:tblPr")).append(copy.deepcopy(lines))
+        base.find(f"{qn('w:tblPr')}/{qn('w:tblBorders')}/{qn('w:top')}").set(qn("w:sz"), base_top)
+        if not own_lines:
+            lines.getparent().remove(lines)
+        return WordDocument.from_bytes(doc.to_bytes(), name="table-styles.docx")
+
+    assert judge(table_styles(), table_styles(own_lines=False)).equivalent
+    verdict = judge(table_styles(), table_styles(own_lines=False, base_top="8"))
+    assert [(d.where, d.what) for d in verdict.differences] == [
+        ('table 1 "Region | Q1 | Q2 | Q3"', "border top width: expected 0.5 pt, actual 1 pt"),
+        ('style "Normal Table"', "border top width: expected 0.5 pt, actual 1 pt"),
+        ('style "Table Grid"', "border top width: expected 0.5 pt, actual 1 pt")]
     doc = WordDocument.open(REPORT)
     fonts = doc.part._styles_part.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:rFonts')}")
     assert fonts.get(qn("w:asciiTheme")) == "minorHAnsi"
@@ -509,7 +561,8 @@ def test_references_to_toc_bookmarks_do_not_count_by_name():
 
 def test_a_theme_font_is_the_theme_s_font():
     """The document default font "theme:minorHAnsi" is the theme's body font (Cambria in python-docx's template, whose
-    headings font is Calibri): that font given directly is no difference, another is, named as a font."""
+    headings font is Calibri): that font given directly is no difference, another is, named as a font; an East Asian
+    slot is the theme's East Asian font."""
     def build(font=None, heading_font=None):
         def make(d):
             heading = d.add_heading("Quarterly report", level=1)
@@ -535,6 +588,20 @@ def test_a_theme_font_is_the_theme_s_font():
     assert extract_state(headings)["paragraphs"][1]["runs"][0]["font"] == "theme:majorHAnsi"
     assert only(judge(plain, headings)).what == 'font: expected "Cambria", actual "Calibri"'
     assert judge(build("Calibri"), headings).equivalent
+    # an East Asian slot is the theme's East Asian font, never its Latin one (it was): none given (an empty typeface),
+    # it stays the slot; given, it is that font
+    east = WordDocument.from_bytes(headings.to_bytes(), name="east.docx")
+    fonts = list(east.body.iter(qn("w:r")))[1].find(f"{qn('w:rPr')}/{qn('w:rFonts')}")
+    fonts.attrib.clear()
+    fonts.set(qn("w:asciiTheme"), "majorEastAsia")
+    east = WordDocument.from_bytes(east.to_bytes(), name="east.docx")
+    assert only(judge(build("Calibri"), east)).what == 'font: expected "Calibri", actual "theme:majorEastAsia"'
+    theme = east.part.part_related_by(RT.THEME)
+    theme._blob = theme.blob.replace(b'<a:ea typeface=""/>', '<a:ea typeface="ＭＳ ゴシック"/>'.encode(), 1)  # majorFont's
+    east = WordDocument.from_bytes(east.to_bytes(), name="east.docx")
+    assert extract_state(east)["styles"]["defaults"]["theme_fonts"] == {"major": "Calibri", "majorEastAsia": "ＭＳ ゴシック",
+                                                                        "minor": "Cambria"}
+    assert judge(build("ＭＳ ゴシック"), east).equivalent
 
 
 def test_a_merged_cell():
@@ -570,6 +637,32 @@ def test_the_order_of_paragraphs_in_a_header_and_in_a_cell():
     assert d.where == 'paragraph 2 "(sales office)" of table 1 "Region (sales office) | Q1 | Q2 | Q3" row 1 cell 1 "Region (sales office)"'
     assert d.what == "order: expected paragraph 2, actual paragraph 1"
     assert judge(cell("Region\n(sales office)"), cell("Region\n(sales office)")).equivalent
+
+
+def test_a_paragraph_more_or_less_in_a_header_or_a_cell_is_named():
+    """A paragraph missing or extra in a header or a cell is reported one by one, as in the body (it was a difference of
+    the whole text, whose excerpts read the same for an empty paragraph: 'expected "Acme Corporation Confidential",
+    actual "Acme Corporation Confidential"'); a text with no paragraph in common stays one difference of the text."""
+    def header(text):
+        return edited(REPORT, ("set_header_footer", {"section": 0, "where": "header", "text": text}))
+
+    verdict = judge(header("Acme Corporation\nConfidential"), header("Acme Corporation\n\nConfidential"))
+    assert [(d.where, d.what) for d in verdict.differences] == [  # section 2's header is linked to section 1's
+        (f"extra empty paragraph in header of section {n}",
+         "unexpected: not in the expected document (actual paragraph 2 of 3)") for n in (1, 2)]
+
+    def cell(text):
+        return edited(REPORT, ("set_cell_text", {"table": "t1", "row": 0, "col": 0, "text": text}))
+
+    where = 'table 1 "Region (sales office) | Q1 | Q2 | Q3" row 1 cell 1 "Region (sales office)"'
+    d = only(judge(cell("Region\n(sales office)"), cell("Region")))
+    assert (d.where, d.what) == (f'paragraph 2 "(sales office)" of {where}', "missing: the paragraph is absent from the "
+                                                                             "actual document")
+    d = only(judge(cell("Region\n(sales office)"), cell("Region\n(sales office)\nEMEA")))
+    assert (d.where, d.what) == (f'extra paragraph "EMEA" in {where}', "unexpected: not in the expected document "
+                                                                       "(actual paragraph 3 of 3)")
+    d = only(judge(cell("Region\n(sales office)"), cell("Area")))
+    assert (d.where, d.what) == (where, 'text: expected "Region (sales office)", actual "Area"')
 
 
 def test_lengths_within_half_a_millimetre_are_equal():
@@ -685,6 +778,33 @@ def test_align_pairs_moves_and_leftovers():
     assert al.moved and not al.missing and not al.extra
     al = align(["a", "b"], ["a", "b", "c"])
     assert al.pairs == [(0, 0), (1, 1)] and al.extra == [2]
+
+
+def test_the_judge_aligns_no_more_than_it_needs(monkeypatch):
+    """Speed: equal sequences (a document against itself re-saved, the initial document against an expected one that
+    changed no text) are paired without a SequenceMatcher, slow when items repeat (empty paragraphs); a cell of one
+    paragraph each side is paired as it is (every cell built one); the initial texts at the places of a document are
+    found once for it, by aligning only (they were found by a whole second and third comparison, each time: partial
+    credit found those of the expected document twice)."""
+    import autodw.eval.judge as j
+    from autodw.eval.partial import partial_credit
+
+    def unused(*args, **kwargs):
+        raise AssertionError("SequenceMatcher built")
+
+    with monkeypatch.context() as m:
+        m.setattr(j, "SequenceMatcher", unused)
+        assert j.align(["a", "", "", "a"], ["a", "", "", "a"]).pairs == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    aligned, found = [], []
+    monkeypatch.setattr(j, "align", lambda a, b, *args, real=j.align, **kw: aligned.append(list(a)) or real(a, b, *args, **kw))
+    instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
+    gold = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "112", "116", "127"]}))
+    output = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "120", "n/a", "x"]}))
+    assert judge(gold, output, instruction=instruction).count == 3
+    assert not [a for a in aligned if len(a) == 1 and isinstance(a[0], str)]  # no cell
+    monkeypatch.setattr(j._Places, "find", lambda self, real=j._Places.find: found.append(self) or real(self))
+    partial_credit(gold, REPORT, output, instruction=instruction, free_text=True)
+    assert len(found) == 3  # the initial document against the expected document, the output and itself
 
 
 def test_a_dict_that_is_not_a_state_is_refused():

@@ -145,6 +145,25 @@ def test_paragraph_and_table_borders_are_read_alike(report):
     assert s["tables"][0]["borders"] == {"left": {"style": "single", "width_pt": 1.0, "color": "1F4E79"}, "right": none}
 
 
+def test_a_border_side_given_twice_is_read_once(report):
+    """A side given twice (invalid, but seen in the wild) is read as LibreOffice reads it, the last one (sorting the
+    sides compared their lines, dicts: TypeError, and the document could not be opened); sides come in a fixed order
+    (top, left, bottom, right, ...), not as written nor alphabetically."""
+    from docx.oxml import parse_xml
+
+    w = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    report.find("p2").insert(0, parse_xml(f'<w:pPr {w}><w:pBdr><w:top w:val="single" w:sz="4"/><w:bottom w:val="single"/>'
+                                          '<w:top w:val="double" w:sz="8"/></w:pBdr></w:pPr>'))
+    report.find("t1").find(qn("w:tblPr")).append(parse_xml(
+        f'<w:tblBorders {w}><w:right w:val="single"/><w:left w:val="single" w:sz="4"/><w:start w:val="dotted"/>'
+        '</w:tblBorders>'))
+    s = extract_state(report)
+    border = next(p for p in s["paragraphs"] if p["id"] == "p2")["border"]
+    assert border == {"top": {"style": "double", "width_pt": 1.0}, "bottom": {"style": "single"}}
+    assert list(border) == ["top", "bottom"]
+    assert list(s["tables"][0]["borders"].items()) == [("left", {"style": "dotted"}), ("right", {"style": "single"})]
+
+
 def test_comments_keep_the_commented_text_and_notes_the_place_of_their_mark(report):
     execute(report, "insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": "sales"}})
     execute(report, "insert_footnote", {"paragraph": "p2", "text": "Unaudited figures.", "offset": 5})

@@ -103,6 +103,7 @@ NAMED = [
     ("set_default_font", {"font": "Georgia", "size_pt": 12}, "examples/report.docx"),
     ("duplicate_block", {"block": "t1", "position": "end"}, "examples/report.docx"),
     ("split_table", {"table": "t1", "row": 2}, "examples/report.docx"),
+    ("set_paragraph_border", {"paragraphs": "p1", "sides": ["bottom"], "style": "none"}, "examples/report.docx"),
 ]
 
 

@@ -26,9 +26,10 @@ from autodw.xml import qn
 State = dict[str, Any]
 
 
-@dataclass
+@dataclass(eq=False)
 class Prepared:
-    """A document's state and the paragraph defaults of its ``w:docDefaults`` (None when only a state was given)."""
+    """A document's state and the paragraph defaults of its ``w:docDefaults`` (None when only a state was given); each
+    one is itself (compared and hashed by identity: the judge keeps what it found about it)."""
 
     state: State
     paragraph_defaults: dict[str, Any] | None = None

@@ -14,11 +14,11 @@ field or hyperlink refers to them; run splits; explicit values equal to the inhe
 as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
 highlight, paragraph borders side by side -, direct formatting, theme fonts as the theme part's fonts, for runs
 as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
-they give, resolved along their chain); tables as effective properties (the table style's alignment, borders,
-width and layout under the table's own; alignment left and cell vertical alignment top by default); colour
-``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the list kind, level
-and number format are compared); a header or footer linked to the previous section vs an identical copy; core
-properties that saving changes (revision, last modified by); comment and note ids.
+they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
+style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
+by default); colour ``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the
+list kind, level and number format are compared); a header or footer linked to the previous section vs an identical
+copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
 leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
@@ -38,7 +38,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
-| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph or cell aligned with it), on either side (an existing text to keep, or one left as it was) |
+| free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph, cell, header or footer aligned with it, of one paragraph or several), on either side (an existing text to keep, or one left as it was) |
 """
 
 from __future__ import annotations
@@ -46,12 +46,14 @@ from __future__ import annotations
 import json
 import math
 import re
+import weakref
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
+from autodw.state.blocks import side_order
 from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
@@ -175,6 +177,8 @@ def align(a: Sequence[Hashable], b: Sequence[Hashable], similarity: Callable[[in
     """Align two sequences by content: equal stretches (SequenceMatcher), then within each replaced
     stretch items paired by position when both sides have as many, else in order by `similarity`;
     finally unmatched items with equal keys (or equal `moves` keys, when given) become moves."""
+    if list(a) == list(b):  # one equal stretch, as SequenceMatcher finds it (slowly when items repeat: empty paragraphs)
+        return Alignment([(i, i) for i in range(len(a))], [], [], [])
     pairs: list[tuple[int, int]] = []
     missing: list[int] = []
     extra: list[int] = []
@@ -306,12 +310,13 @@ class _Comparer:
 
     # values ---------------------------------------------------------------------------------------
 
-    def same(self, key: str, e: Any, a: Any) -> bool:
-        """Equal up to the tolerances that apply to `key`."""
+    def same(self, key: str, e: Any, a: Any, inner: bool = False) -> bool:
+        """Equal up to the tolerances that apply to `key`; `inner`: a value inside another (a watermark's colour, whose
+        default is not black as a run's or a line's is)."""
         if e == a:
             return True
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
-            if key == "color":  # automatic (none) text and line colour is black: "black" accepts 0D0D0D for it
+            if key == "color" and not inner:  # automatic (none) text and line colour is black: "black" accepts 0D0D0D
                 e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
             return e == a or isinstance(e, str) and isinstance(a, str) and \
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
@@ -320,9 +325,9 @@ class _Comparer:
                 BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
-            return all(self.same(k, e.get(k), a.get(k)) for k in set(e) | set(a))
+            return all(self.same(k, e.get(k), a.get(k), True) for k in set(e) | set(a))
         if isinstance(e, list) and isinstance(a, list):
-            return len(e) == len(a) and all(self.same(key, x, y) for x, y in zip(e, a))
+            return len(e) == len(a) and all(self.same(key, x, y, inner) for x, y in zip(e, a))
         return False
 
     def fields(self, e: dict[str, Any], a: dict[str, Any], keys: Iterable[str], path: tuple[str, ...] = ()) -> list[str]:
@@ -330,7 +335,7 @@ class _Comparer:
         out = []
         for key in keys:
             ev, av = e.get(key), a.get(key)
-            if self.same(key, ev, av):
+            if self.same(key, ev, av, bool(path)):
                 continue
             if isinstance(ev, dict) and isinstance(av, dict):
                 out.extend(self.fields(ev, av, sorted(set(ev) | set(av)), path + (key,)))
@@ -343,7 +348,7 @@ class _Comparer:
         difference named together ("border top/left/bottom/right color: ...")."""
         e, a = e or {}, a or {}
         by_what: dict[str, list[str]] = {}
-        for side in sorted(set(e) | set(a), key=lambda s: (_SIDES.index(s) if s in _SIDES else len(_SIDES), s)):
+        for side in sorted(set(e) | set(a), key=side_order):
             le, la = e.get(side), a.get(side)
             if le is None or la is None:
                 by_what.setdefault(f": expected {_line(le)}, actual {_line(la)}", []).append(side)
@@ -357,13 +362,14 @@ class _Comparer:
         e, a = e.strip(), a.strip()
         return e == a or self.free_text_ok(e, a)
 
-    def free_text_ok(self, e: str, a: str, ids: tuple[str, str] | None = None) -> bool:
-        """Whether `a` is a plausible written text for `e`; `ids`: those of their paragraphs, a text the initial document
-        has at either place is not written (an existing text to keep, or one left as it was)."""
+    def free_text_ok(self, e: str, a: str, places: tuple[str, str] | None = None) -> bool:
+        """Whether `a` is a plausible written text for `e`; `places`: their paragraphs' ids (or a cell's or a story's,
+        :func:`_whole`), a text the initial document has at either place is not written (an existing text to keep, or
+        one left as it was)."""
         e, a = e.strip(), a.strip()
         if not self.ctx.free_text or not e or not a:
             return False
-        if ids is not None and (e == self.initial_e.get(ids[0]) or a == self.initial_a.get(ids[1])):
+        if places is not None and (e == self.initial_e.get(places[0]) or a == self.initial_a.get(places[1])):
             return False
         if self.ctx.dictates(e, a):
             return False
@@ -441,20 +447,29 @@ class _Comparer:
 
     def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
         """The paragraphs of a table cell or a header or footer (texts `te`, `ta`), aligned by text: each pair compared
-        (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order, and
-        missing or extra ones as a difference of the whole text."""
+        (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order; missing
+        and extra ones, when the whole texts differ (trimmed, and not as free text), one by one, or as a difference of
+        the whole text if no paragraph corresponds."""
         ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
-        al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
+        al = Alignment([(0, 0)], [], [], []) if len(pe) == len(pa) == 1 else align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
         for i, j in sorted(al.pairs + al.moved):
             self.pmap[pa[j]["id"]] = pe[i]["id"]
-            at = where if len(pe) == len(pa) == 1 else \
-                f"paragraph {i + 1}{' ' + snippet(ke[i]) if ke[i] else ''} of {where}"
+            at = where if len(pe) == len(pa) == 1 else _nth(i, ke[i], where)
             if (i, j) in al.moved:
                 self.add(at, f"order: expected paragraph {i + 1}, actual paragraph {j + 1}")
             self.paragraph(at, pe[i], pa[j])
-        if (al.missing or al.extra) and not self.text_same(te, ta):
+        places = (_whole(pe[0]["id"]), _whole(pa[0]["id"])) if pe and pa else None
+        if not (al.missing or al.extra) or te.strip() == ta.strip() or self.free_text_ok(te, ta, places):
+            return
+        if not (al.pairs or al.moved):
             ex, ac = _texts_differ_at(te, ta)
             self.add(where, f"text: expected {ex}, actual {ac}")
+            return
+        for i in al.missing:
+            self.add(_nth(i, ke[i], where), "missing: the paragraph is absent from the actual document")
+        for j in al.extra:
+            self.add(f"extra paragraph {snippet(ka[j])} in {where}" if ka[j] else f"extra empty paragraph in {where}",
+                     f"unexpected: not in the expected document (actual paragraph {j + 1} of {len(pa)})")
 
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
         """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
@@ -560,7 +575,7 @@ class _Comparer:
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
         ne, na = self._table_props(te, self.fe), self._table_props(ta, self.fa)
-        parts = self.fields(ne, na, ("style", "alignment", "width", "width_cm", "autofit", "header_rows", "exact_height_rows"))
+        parts = self.fields(ne, na, ("style", *_TABLE_KEYS, "header_rows", "exact_height_rows"))
         parts += self.border_fields(ne["borders"], na["borders"])
         if (te["rows"], te["cols"]) != (ta["rows"], ta["cols"]):
             parts.insert(0, f"size: expected {te['rows']} rows x {te['cols']} columns, actual {ta['rows']} rows x {ta['cols']} columns")
@@ -842,7 +857,8 @@ class _Comparer:
 
     def _styles(self) -> None:
         """The document defaults' font and size, and each style by what it gives (resolved along its chain: theme
-        fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets."""
+        fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets; a table
+        style by the effective properties of a table of it."""
         parts = self.fields(self.fe.style(None), self.fa.style(None), ("font", "east_asia_font", "size_pt"))
         if parts:
             self.add("document default font", "; ".join(parts))
@@ -855,7 +871,9 @@ class _Comparer:
                 ve, va = self.fe.style(name), self.fa.style(name)
                 parts = self.fields(e, a, ("category", "based_on")) + self.fields(ve, va, [k for k in given if k != "border"])
                 parts += self.border_fields(ve["border"], va["border"]) if "border" in given else []
-                parts += self.fields(e, a, ("table",))
+                if e.get("category") == "table":  # what a table of the style has, resolved as tables are
+                    te, ta = self._table_props({"style": name}, self.fe), self._table_props({"style": name}, self.fa)
+                    parts += self.fields(te, ta, _TABLE_KEYS) + self.border_fields(te["borders"], ta["borders"])
                 if parts:
                     self.add(f"style {snippet(name)}", "; ".join(parts))
             elif (e or a).get("custom"):
@@ -863,8 +881,8 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
+_TABLE_KEYS = ("alignment", "width", "width_cm", "autofit")  # a table's and a table style's effective properties
 _TOC_NAME = re.compile(r"_Toc\d+")
-_SIDES = ("top", "left", "bottom", "right", "between", "bar", "insideH", "insideV")
 
 
 def _line(line: dict[str, Any] | None) -> str:
@@ -890,11 +908,57 @@ def _visible_bookmarks(interactive: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _initial_texts(initial: Prepared, doc: Prepared) -> dict[str, str]:
-    """The initial document's text (trimmed) at the place of each paragraph of `doc` in the body and in table cells,
-    by the paragraph's id: the paragraphs aligned as the judge aligns them."""
-    c = _Comparer(initial, doc, JudgeContext())
-    c.run()
-    return {pid: c.ptext_e[iid].strip() for pid, iid in c.pmap.items() if iid in c.ptext_e}
+    """The initial document's text (trimmed) at the place of each paragraph of `doc` (by its id) and of each table cell,
+    header and footer (by :func:`_whole` of its first paragraph's id); found once for two documents (partial credit
+    judges the output and the initial document against one expected document)."""
+    found = _PLACES.setdefault(initial, weakref.WeakKeyDictionary())
+    if doc not in found:
+        found[doc] = _Places(initial, doc).find()
+    return found[doc]
+
+
+_PLACES: "weakref.WeakKeyDictionary[Prepared, weakref.WeakKeyDictionary[Prepared, dict[str, str]]]" = \
+    weakref.WeakKeyDictionary()
+
+
+class _Places(_Comparer):
+    """The initial document's texts at the places of another document's: their paragraphs aligned as the judge aligns
+    them, in the body, in table cells and in headers and footers; nothing compared."""
+
+    def __init__(self, initial: Prepared, doc: Prepared):
+        super().__init__(initial, doc, JudgeContext())
+        self.texts: dict[str, str] = {}
+
+    def find(self) -> dict[str, str]:
+        self._body()
+        self._tables()
+        self._sections()
+        return self.texts
+
+    def add(self, where: str, what: str) -> None:
+        pass
+
+    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None) -> None:
+        if ce and ca and "text" in ce and "text" in ca:
+            self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
+
+    def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
+        self.texts[pa["id"]] = pe["text"].strip()
+
+    def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
+        if pe and pa:
+            self.texts[_whole(pa[0]["id"])] = te.strip()
+        super().paragraphs(where, te, ta, pe, pa)
+
+
+def _nth(i: int, text: str, where: str) -> str:
+    """Paragraph `i` (0-based, its text `text`) of a cell or a story described by `where`."""
+    return f"paragraph {i + 1}{' ' + snippet(text) if text else ''} of {where}"
+
+
+def _whole(pid: str) -> str:
+    """The key of the whole text of the cell, header or footer whose first paragraph is `pid`."""
+    return "whole:" + pid
 
 
 def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:

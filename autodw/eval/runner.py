@@ -394,10 +394,11 @@ def judge_output(session: Session, ins: Instruction, doc: WordDocument,
     judge_error = None
     try:
         expected = prepare(session.expected_document(ins.turn))
-        verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text,
-                        initial=session.initial_document(ins.turn) if ins.free_text else None)
+        start = prepare(session.initial_document(ins.turn)) if ins.free_text else None  # prepared once for both
+        verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text, initial=start)
         changes = None if initial is None or verdict.equivalent else partial_credit(
-            expected, initial(), instruction=ins.text, free_text=ins.free_text, end=verdict.differences)
+            expected, start if start is not None else initial(), instruction=ins.text, free_text=ins.free_text,
+            end=verdict.differences)
     except Exception as exc:  # noqa: BLE001 - an output the judge cannot read fails, the run goes on
         judge_error = f"{type(exc).__name__}: {exc}"
         verdict, changes = Verdict(False, [Difference("document", f"not judged: {judge_error}")]), None

@@ -588,12 +588,23 @@ def row_cells(tr: etree._Element):
 
 
 def border_sides(borders: etree._Element) -> dict[str, dict[str, Any]]:
-    """The sides of a ``w:pBdr`` or ``w:tblBorders`` by name ("start" and "end" as "left" and "right"), each a line."""
-    return {_SIDE_NAMES.get(name, name): line for name, line in
-            sorted((etree.QName(b).localname, _border_line(b)) for b in borders)}
+    """The sides of a ``w:pBdr`` or ``w:tblBorders`` by name ("start" and "end" as "left" and "right"), each a line, in
+    the order of :data:`BORDER_SIDES`; of a side given twice (invalid, but seen), the last, as LibreOffice reads it."""
+    sides = {}
+    for b in borders:
+        name = etree.QName(b).localname
+        sides[_SIDE_NAMES.get(name, name)] = _border_line(b)
+    return dict(sorted(sides.items(), key=lambda item: side_order(item[0])))
 
 
+#: the sides of paragraph and table borders, in the order the schema gives them
+BORDER_SIDES = ("top", "left", "bottom", "right", "between", "bar", "insideH", "insideV")
 _SIDE_NAMES = {"start": "left", "end": "right"}
+
+
+def side_order(side: str) -> tuple[int, str]:
+    """A border side's place in :data:`BORDER_SIDES` (a sort key; sides of other names last, by name)."""
+    return (BORDER_SIDES.index(side) if side in BORDER_SIDES else len(BORDER_SIDES), side)
 
 
 def _border_line(b: etree._Element) -> dict[str, Any]:

@@ -45,10 +45,11 @@ class Formatting:
         self._style_runs: dict[str | None, dict[str, Any]] = {}
 
     def _font(self, font: Any) -> Any:
-        """A font name, a theme font ("theme:minorHAnsi") as the theme's font when the state knows it."""
+        """A font name; a theme font ("theme:minorHAnsi") as the theme's font of its slot when the state knows it (an
+        East Asian or complex-script slot as the theme's East Asian or complex-script font, never the Latin one)."""
         if isinstance(font, str) and font.startswith("theme:"):
-            kind = "major" if font[6:].startswith("major") else "minor" if font[6:].startswith("minor") else None
-            return self._theme.get(kind or "", font)
+            slot = font[len("theme:"):]
+            return self._theme.get(slot[:5] if slot.endswith(("HAnsi", "Ascii")) else slot, font)
         return font
 
     def chain(self, name: str | None) -> list[dict[str, Any]]:

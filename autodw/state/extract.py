@@ -246,14 +246,17 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
 
 
 def _theme_fonts(ctx: StateContext) -> dict[str, str]:
-    """The theme's Latin heading ("major") and body ("minor") fonts, which ``w:asciiTheme`` names refer to."""
+    """The theme's fonts by the slot names of ``w:asciiTheme`` and its kin: "major" and "minor" its Latin heading and
+    body fonts (majorHAnsi, minorAscii...), "majorEastAsia", "minorBidi"... its East Asian and complex-script ones (left
+    out when the theme gives none: an empty typeface)."""
     part = related_part(ctx.doc, RT.THEME)
     root = part_root(part) if part is not None else None
     out: dict[str, str] = {}
     if root is None:
         return out
     for kind in ("major", "minor"):
-        latin = root.find(f".//{{{NS['a']}}}{kind}Font/{{{NS['a']}}}latin")
-        if latin is not None and latin.get("typeface"):
-            out[kind] = latin.get("typeface")
+        for script, slot in (("latin", kind), ("ea", kind + "EastAsia"), ("cs", kind + "Bidi")):
+            font = root.find(f".//{{{NS['a']}}}{kind}Font/{{{NS['a']}}}{script}")
+            if font is not None and font.get("typeface"):
+                out[slot] = font.get("typeface")
     return out

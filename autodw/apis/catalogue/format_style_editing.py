@@ -307,12 +307,17 @@ def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: list[str] | 
     wanted = list(dict.fromkeys(wanted))
     line_color = hex_color(color, "color") if color else "auto"
     targets = _paragraphs(doc, paragraphs)
+    looks = Looks(doc) if style == "none" else None
     for _, p in targets:
         ppr = get_or_add_ppr(p)
         pbdr = get_or_add(ppr, "w:pBdr")
+        styled = looks.style_border(p) if looks is not None else {}
         for side in wanted:
-            if style == "none":
-                remove_children(pbdr, f"w:{side}")
+            if style == "none":  # a line the style draws is taken away ("nil", as Word does), a direct one deleted
+                if side in styled:
+                    replace_child(pbdr, f"w:{side}", w_val="nil")
+                else:
+                    remove_children(pbdr, f"w:{side}")
                 continue
             space = space_pt if space_pt is not None else (4 if side in ("left", "right") else 1)
             replace_child(pbdr, f"w:{side}", w_val=_BORDER_STYLES[style], w_sz=str(max(2, round(size_pt * 8))),
