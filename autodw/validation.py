@@ -5,19 +5,21 @@ Microsoft's Open XML SDK validator is the reference for what Word accepts; it ne
 "Word app-compat" heuristics. Findings whose source class is ``sdk_proxy`` mirror the SDK and count as
 errors; the heuristics are reported, never counted.
 
-Each file is validated in its own process: openxml-audit 0.8.0 caches cross-part lookups by
-``id(package)``, so one process that validates many files reports spurious missing ids. Several files
-are validated in parallel processes.
+Each file is validated in its own process (:mod:`autodw.validation_worker`: one worker per parallel
+lane builds the validator once and forks a child per file), several at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+import signal
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -90,8 +92,11 @@ def validate_all(documents: Sequence[Document], workers: int | None = None, time
                 paths.append(path)
             else:
                 paths.append(Path(document))
-        with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-            return list(pool.map(lambda p: _validate_in_process(p, timeout), paths))
+        lanes = max(1, min(workers or os.cpu_count() or 1, len(paths)))
+        with ThreadPoolExecutor(max_workers=lanes) as pool:
+            done = list(pool.map(lambda lane: _validate_in_workers(paths[lane::lanes], Path(tmp), timeout),
+                                 range(lanes)))
+        return [done[i % lanes][i // lanes] for i in range(len(paths))]
 
 
 def added(before: Iterable[Finding], after: Iterable[Finding]) -> list[Finding]:
@@ -109,32 +114,52 @@ def added_errors(original: Document, edited: Document) -> list[Finding]:
     return [f for f in added(before, after) if f.is_error]
 
 
-def _validate_in_process(path: Path, timeout: float) -> list[Finding]:
-    try:
-        done = subprocess.run([sys.executable, "-m", "autodw.validation", str(path)], capture_output=True,
-                              text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        raise ValidatorUnavailableError(f"validating {path.name} took longer than {timeout:.0f} s") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise ValidatorUnavailableError(f"the validator failed on {path.name}: {last}")
-    return [Finding(**item) for item in json.loads(done.stdout)]
+def _validate_in_workers(paths: list[Path], tmp: Path, timeout: float) -> list[list[Finding]]:
+    """The findings of each path, one at a time: one worker for all where the OS forks, else one per file."""
+    per_worker = len(paths) if hasattr(os, "fork") else 1
+    return [findings for start in range(0, len(paths), per_worker)
+            for findings in _validate_in_worker(paths[start:start + per_worker], tmp, timeout)]
 
 
-def _findings_of(path: str) -> list[dict[str, str]]:
-    """Run openxml-audit on one file in this process (the worker side of :func:`validate`)."""
-    try:
-        from openxml_audit import OpenXmlValidator
-    except ImportError:
-        raise ValidatorUnavailableError('openxml-audit is not installed; pip install "autodw[validate]"') from None
-    result = OpenXmlValidator(max_errors=0).validate(path)
-    return [Finding(source=e.source_class.value, severity=e.severity.value, kind=e.error_type.value, part=e.part_uri,
-                    path=e.path, description=e.description, rule=e.id or "").to_dict() for e in result.errors]
+def _validate_in_worker(paths: list[Path], tmp: Path, timeout: float) -> list[list[Finding]]:
+    """The findings of each path from one :mod:`autodw.validation_worker` process."""
+    with tempfile.TemporaryFile(dir=tmp) as errors, \
+            subprocess.Popen([sys.executable, "-m", "autodw.validation_worker"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=errors, text=True, encoding="utf-8",
+                             start_new_session=True) as worker:
+        try:
+            results = []
+            for path in paths:
+                timed_out = threading.Event()
+                timer = threading.Timer(timeout, lambda: (timed_out.set(), _kill(worker)))
+                timer.start()
+                try:
+                    worker.stdin.write(f"{path}\n")
+                    worker.stdin.flush()
+                    line = worker.stdout.readline()
+                except BrokenPipeError:  # the worker ended: its message is in `errors`
+                    line = ""
+                finally:
+                    timer.cancel()
+                if timed_out.is_set():
+                    raise ValidatorUnavailableError(f"validating {path.name} took longer than {timeout:.0f} s")
+                if not line:
+                    errors.seek(0)
+                    last = (errors.read().decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+                    raise ValidatorUnavailableError(f"the validator failed on {path.name}: {last}")
+                answer = json.loads(line)
+                if "error" in answer:
+                    raise ValidatorUnavailableError(f"the validator failed on {path.name}: {answer['error']}")
+                results.append([Finding(**item) for item in answer["findings"]])
+            return results
+        finally:
+            _kill(worker)
 
 
-if __name__ == "__main__":  # the per-file worker: python -m autodw.validation FILE -> JSON findings on stdout
-    try:
-        json.dump(_findings_of(sys.argv[1]), sys.stdout)
-    except ValidatorUnavailableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+def _kill(worker: subprocess.Popen) -> None:
+    """End a worker and the child it may be validating in (its process group, where there is one)."""
+    if hasattr(os, "killpg"):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)
+    elif worker.poll() is None:
+        worker.kill()

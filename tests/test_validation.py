@@ -287,3 +287,52 @@ def test_cli_validate_exit_codes_and_json(tmp_path, capsys):
     text.write_text("not a document")
     assert main(["validate", str(text)]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+# --- the validator's processes -------------------------------------------------------------
+
+
+class _CountingValidator:
+    """Stands in for openxml-audit's validator: each finding says how many files this validator has validated."""
+
+    calls = 0
+
+    def validate(self, path):
+        from types import SimpleNamespace as NS
+
+        if path == "fails":
+            raise ValueError("not a package")
+        if path == "dies":
+            os._exit(3)
+        _CountingValidator.calls += 1
+        return NS(errors=[NS(source_class=NS(value="sdk_proxy"), severity=NS(value="error"), error_type=NS(value="schema"),
+                             part_uri="/word/document.xml", path="", description=f"call {self.calls}: {path}", id="")])
+
+
+def test_the_worker_validates_each_file_in_a_child_that_has_validated_nothing():
+    import io
+    import json
+
+    from autodw.validation_worker import serve
+
+    out = io.StringIO()
+    serve(_CountingValidator(), ["a.docx\n", "fails\n", "b.docx\n", "dies\n", "c.docx\n"], out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a.get("findings", [{}])[0].get("description") for a in answers] == \
+        ["call 1: a.docx", None, "call 1: b.docx", None, "call 1: c.docx"]  # never "call 2": a fresh child each
+    assert answers[1] == {"error": "ValueError: not a package"}
+    assert answers[3]["error"].startswith("the validating process ended with status")
+    assert _CountingValidator.calls == 0  # this process validated nothing
+
+
+def test_validate_all_keeps_the_order_across_lanes_and_names_a_file_that_takes_too_long(tmp_path):
+    from autodw.validation import ValidatorUnavailableError
+
+    review = ROOT / "examples" / "review.docx"
+    broken = _broken_copy(review, tmp_path / "broken.docx")
+    findings = validate_all([broken, review, review, broken, review], workers=2)
+    sideways = [any("sideways" in f.description for f in found) for found in findings]
+    assert sideways == [True, False, False, True, False]
+    assert findings[0] == findings[3] and findings[1] == findings[2] == findings[4]
+    with pytest.raises(ValidatorUnavailableError, match=r"validating review\.docx took longer than 0 s"):
+        validate_all([review], timeout=0.01)
