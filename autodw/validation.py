@@ -116,7 +116,7 @@ def added_errors(original: Document, edited: Document) -> list[Finding]:
 
 def _validate_in_workers(paths: list[Path], tmp: Path, timeout: float) -> list[list[Finding]]:
     """The findings of each path, one at a time: one worker for all where the OS forks, else one per file."""
-    per_worker = len(paths) if hasattr(os, "fork") else 1
+    per_worker = max(1, len(paths)) if hasattr(os, "fork") else 1
     return [findings for start in range(0, len(paths), per_worker)
             for findings in _validate_in_worker(paths[start:start + per_worker], tmp, timeout)]
 

@@ -334,5 +334,6 @@ def test_validate_all_keeps_the_order_across_lanes_and_names_a_file_that_takes_t
     sideways = [any("sideways" in f.description for f in found) for found in findings]
     assert sideways == [True, False, False, True, False]
     assert findings[0] == findings[3] and findings[1] == findings[2] == findings[4]
+    assert validate_all([]) == []
     with pytest.raises(ValidatorUnavailableError, match=r"validating review\.docx took longer than 0 s"):
         validate_all([review], timeout=0.01)
