@@ -15,9 +15,9 @@ import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
-import signal
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor

@@ -15,11 +15,13 @@ import os
 import sys
 from typing import IO, Iterable
 
+from autodw.validation import Finding
+
 
 def findings_of(validator: object, path: str) -> list[dict[str, str]]:
-    """Every finding `validator` (an ``OpenXmlValidator``) reports for the file at `path`."""
-    return [{"source": e.source_class.value, "severity": e.severity.value, "kind": e.error_type.value,
-             "part": e.part_uri, "path": e.path, "description": e.description, "rule": e.id or ""}
+    """Every finding `validator` (an ``OpenXmlValidator``) reports for the file at `path`, as :class:`Finding` dicts."""
+    return [Finding(source=e.source_class.value, severity=e.severity.value, kind=e.error_type.value, part=e.part_uri,
+                    path=e.path, description=e.description, rule=e.id or "").to_dict()
             for e in validator.validate(path).errors]
 
 
