@@ -5,8 +5,8 @@ Microsoft's Open XML SDK validator is the reference for what Word accepts; it ne
 "Word app-compat" heuristics. Findings whose source class is ``sdk_proxy`` mirror the SDK and count as
 errors; the heuristics are reported, never counted.
 
-Each file is validated in its own process (:mod:`autodw.validation_worker`: one worker per parallel
-lane builds the validator once and forks a child per file), several at a time.
+Each file is validated in its own process (:class:`ValidationWorker`: one worker per parallel lane builds
+the validator once and forks a child per file), several at a time.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Sequence, Union
+from typing import IO, Iterable, Sequence, Union
 
 from autodw.errors import AutodwError
 
@@ -83,20 +83,15 @@ def validate(document: Document, timeout: float = 600) -> list[Finding]:
 
 def validate_all(documents: Sequence[Document], workers: int | None = None, timeout: float = 600) -> list[list[Finding]]:
     """The findings of each document, in order; each in its own process, `workers` (default: CPU count) at a time."""
-    with tempfile.TemporaryDirectory(prefix="autodw-validate-") as tmp:
-        paths = []
-        for i, document in enumerate(documents):
-            if isinstance(document, bytes):
-                path = Path(tmp) / f"{i}.docx"
-                path.write_bytes(document)
-                paths.append(path)
-            else:
-                paths.append(Path(document))
-        lanes = max(1, min(workers or os.cpu_count() or 1, len(paths)))
-        with ThreadPoolExecutor(max_workers=lanes) as pool:
-            done = list(pool.map(lambda lane: _validate_in_workers(paths[lane::lanes], Path(tmp), timeout),
-                                 range(lanes)))
-        return [done[i % lanes][i // lanes] for i in range(len(paths))]
+    lanes = max(1, min(workers or os.cpu_count() or 1, len(documents)))
+
+    def lane(first: int) -> list[list[Finding]]:
+        with ValidationWorker(timeout) as worker:
+            return [worker.validate(document) for document in documents[first::lanes]]
+
+    with ThreadPoolExecutor(max_workers=lanes) as pool:
+        done = list(pool.map(lane, range(lanes)))
+    return [done[i % lanes][i // lanes] for i in range(len(documents))]
 
 
 def added(before: Iterable[Finding], after: Iterable[Finding]) -> list[Finding]:
@@ -114,46 +109,80 @@ def added_errors(original: Document, edited: Document) -> list[Finding]:
     return [f for f in added(before, after) if f.is_error]
 
 
-def _validate_in_workers(paths: list[Path], tmp: Path, timeout: float) -> list[list[Finding]]:
-    """The findings of each path, one at a time: one worker for all where the OS forks, else one per file."""
-    per_worker = max(1, len(paths)) if hasattr(os, "fork") else 1
-    return [findings for start in range(0, len(paths), per_worker)
-            for findings in _validate_in_worker(paths[start:start + per_worker], tmp, timeout)]
+class ValidationWorker:
+    """One :mod:`autodw.validation_worker` process kept for many documents, validated one at a time, each by a
+    validator that has validated nothing (a forked child; where the OS does not fork, the process is started again
+    for each document). Not thread-safe: one per lane. Started at the first document; ended by :meth:`close` (or
+    the ``with`` block), after a failure, and when this process exits (the worker's input ends)."""
 
+    def __init__(self, timeout: float = 600):
+        self.timeout = timeout
+        self._tmp = tempfile.TemporaryDirectory(prefix="autodw-validate-")
+        self._process: subprocess.Popen | None = None
+        self._errors: IO[bytes] | None = None
 
-def _validate_in_worker(paths: list[Path], tmp: Path, timeout: float) -> list[list[Finding]]:
-    """The findings of each path from one :mod:`autodw.validation_worker` process."""
-    with tempfile.TemporaryFile(dir=tmp) as errors, \
-            subprocess.Popen([sys.executable, "-m", "autodw.validation_worker"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=errors, text=True, encoding="utf-8",
-                             start_new_session=True) as worker:
+    def __enter__(self) -> "ValidationWorker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def validate(self, document: Document) -> list[Finding]:
+        """Every finding for one .docx (a path or its bytes); ValidatorUnavailableError on a timeout or a crash."""
+        if isinstance(document, bytes):
+            path = Path(self._tmp.name) / "document.docx"
+            path.write_bytes(document)
+        else:
+            path = Path(document)
+        process = self._process or self._start()
+        timed_out = threading.Event()
+        timer = threading.Timer(self.timeout, lambda: (timed_out.set(), _kill(process)))
+        timer.start()
         try:
-            results = []
-            for path in paths:
-                timed_out = threading.Event()
-                timer = threading.Timer(timeout, lambda: (timed_out.set(), _kill(worker)))
-                timer.start()
-                try:
-                    worker.stdin.write(f"{path}\n")
-                    worker.stdin.flush()
-                    line = worker.stdout.readline()
-                except BrokenPipeError:  # the worker ended: its message is in `errors`
-                    line = ""
-                finally:
-                    timer.cancel()
-                if timed_out.is_set():
-                    raise ValidatorUnavailableError(f"validating {path.name} took longer than {timeout:.0f} s")
-                if not line:
-                    errors.seek(0)
-                    last = (errors.read().decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
-                    raise ValidatorUnavailableError(f"the validator failed on {path.name}: {last}")
-                answer = json.loads(line)
-                if "error" in answer:
-                    raise ValidatorUnavailableError(f"the validator failed on {path.name}: {answer['error']}")
-                results.append([Finding(**item) for item in answer["findings"]])
-            return results
+            process.stdin.write(f"{path}\n")
+            process.stdin.flush()
+            line = process.stdout.readline()
+        except BrokenPipeError:  # the worker ended: its message is in `errors`
+            line = ""
         finally:
-            _kill(worker)
+            timer.cancel()
+        try:
+            if timed_out.is_set():
+                raise ValidatorUnavailableError(f"validating {path.name} took longer than {self.timeout:.0f} s")
+            if not line:
+                self._errors.seek(0)
+                last = (self._errors.read().decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+                raise ValidatorUnavailableError(f"the validator failed on {path.name}: {last}")
+            answer = json.loads(line)
+            if "error" in answer:
+                raise ValidatorUnavailableError(f"the validator failed on {path.name}: {answer['error']}")
+        except ValidatorUnavailableError:
+            self._stop()
+            raise
+        if not hasattr(os, "fork"):  # the process validated this file itself: the next one needs a fresh process
+            self._stop()
+        return [Finding(**item) for item in answer["findings"]]
+
+    def close(self) -> None:
+        """End the worker and remove its temporary files."""
+        self._stop()
+        self._tmp.cleanup()
+
+    def _start(self) -> subprocess.Popen:
+        self._errors = tempfile.TemporaryFile(dir=self._tmp.name)
+        self._process = subprocess.Popen([sys.executable, "-m", "autodw.validation_worker"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=self._errors, text=True, encoding="utf-8",
+                                         start_new_session=True)
+        return self._process
+
+    def _stop(self) -> None:
+        if self._process is not None:
+            _kill(self._process)
+            self._process.wait()
+            for stream in (self._process.stdin, self._process.stdout, self._errors):
+                with contextlib.suppress(OSError):
+                    stream.close()
+            self._process = self._errors = None
 
 
 def _kill(worker: subprocess.Popen) -> None:

@@ -250,6 +250,9 @@ def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_
         def added(self, before, after):
             raise ValidatorUnavailableError("validating 0.docx took longer than 600 s")
 
+        def close(self):
+            pass
+
     class MarksTurnTwo(OracleSystem):
         def run_turn(self, doc, instruction, earlier, trace=None):
             if instruction.turn == 2:

@@ -337,3 +337,43 @@ def test_validate_all_keeps_the_order_across_lanes_and_names_a_file_that_takes_t
     assert validate_all([]) == []
     with pytest.raises(ValidatorUnavailableError, match=r"validating review\.docx took longer than 0 s"):
         validate_all([review], timeout=0.01)
+
+
+def test_a_validation_worker_keeps_one_process_for_many_documents_and_starts_a_new_one_after_a_failure(tmp_path):
+    from autodw.validation import ValidationWorker, ValidatorUnavailableError
+
+    review = ROOT / "examples" / "review.docx"
+    broken = _broken_copy(review, tmp_path / "broken.docx")
+    with ValidationWorker() as worker:
+        clean = worker.validate(review)
+        process = worker._process
+        assert any("sideways" in f.description for f in worker.validate(broken.read_bytes()))  # bytes as well as paths
+        assert worker.validate(review) == clean  # the broken file left nothing behind
+        assert worker._process is process and process.poll() is None
+        worker.timeout = 0.01
+        with pytest.raises(ValidatorUnavailableError, match="took longer than 0 s"):
+            worker.validate(review)
+        assert worker._process is None and process.poll() is not None  # the timed-out process is gone
+        worker.timeout = 600
+        assert worker.validate(review) == clean
+        process = worker._process
+    assert process.poll() is not None  # the with block ended it
+
+
+def test_the_runners_word_check_reuses_its_workers_and_close_ends_them(tmp_path):
+    from autodw.eval.runner import WordCheck
+
+    review = (ROOT / "examples" / "review.docx").read_bytes()
+    broken = _broken_copy(ROOT / "examples" / "review.docx", tmp_path / "broken.docx")
+    check = WordCheck()
+    try:
+        assert check.added(review, review) == []
+        added_now = check.added(review, broken.read_bytes())
+        assert any("sideways" in f["description"] for f in added_now)
+        worker = check._idle.get_nowait()
+        assert check._idle.empty()  # one lane in use: one worker, used for all three validations
+        process = worker._process
+        check._idle.put(worker)
+    finally:
+        check.close()
+    assert process.poll() is not None

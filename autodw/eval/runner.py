@@ -22,8 +22,10 @@ where it stopped: finished instructions (and finished turns of a session) are ne
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import queue
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -42,7 +44,7 @@ from autodw.eval.metrics import (data_version, instruction_path, instruction_rec
                                  read_json, rejudge_hint, session_finished, session_turns, summarize)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
-from autodw.validation import ValidatorUnavailableError
+from autodw.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
 
 SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record)
 SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
@@ -135,26 +137,21 @@ def _resume_path(folder: Path, turn: int) -> Path:
 
 class WordCheck:
     """Whether an output added Open XML validation errors to its input (:mod:`autodw.validation`), with the input's
-    findings cached by content (many instructions start from the same document)."""
+    findings cached by content (many instructions start from the same document). Validation workers are kept for
+    the whole run, one per lane in use; :meth:`close` ends them."""
 
     def __init__(self) -> None:
         import importlib.util
 
-        from autodw.validation import validate
-
         if importlib.util.find_spec("openxml_audit") is None:
             raise ValidatorUnavailableError("the Word check of the outputs needs openxml-audit: pip install "
                                             "\"autodw[validate]\", or run with --no-word-check")
-
-        self._validate = validate
-        self._cache: dict[str, list] = {}
+        self._cache: dict[str, list[Finding]] = {}
+        self._idle: queue.SimpleQueue[ValidationWorker] = queue.SimpleQueue()
         self._lock = Lock()
 
     def added(self, before: bytes, after: bytes) -> list[dict[str, str]]:
-        import hashlib
-
-        from autodw.validation import added
-
+        """The findings `after` has that `before` has not, as dicts."""
         key = hashlib.sha256(before).hexdigest()
         with self._lock:
             known = self._cache.get(key)
@@ -163,6 +160,24 @@ class WordCheck:
             with self._lock:
                 self._cache[key] = known
         return [f.to_dict() for f in added(known, self._validate(after))]
+
+    def close(self) -> None:
+        """End the validation workers (a later call starts new ones)."""
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return
+
+    def _validate(self, document: bytes) -> list[Finding]:
+        try:
+            worker = self._idle.get_nowait()
+        except queue.Empty:
+            worker = ValidationWorker()
+        try:
+            return worker.validate(document)
+        finally:
+            self._idle.put(worker)
 
 
 class Runner:
@@ -261,6 +276,8 @@ class Runner:
                         if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
                 self._pool(todo, self.run_session, "sessions", len(sessions))
         finally:
+            if self.word_check is not None:
+                self.word_check.close()
             summary = self.write_summary()
         return summary
 
