@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 
 import docx
@@ -36,7 +37,9 @@ def chat(tmp_path):
     child = pexpect.spawn(sys.executable, ["-m", "tests.chat_driver", str(tmp_path / "script.json"), "chat", str(src),
                                            "-o", str(out), "--llm", "scripted"],
                           cwd=str(ROOT), env={"AUTODW_HOME": str(home), "PATH": os.environ["PATH"], "TERM": "dumb"},
-                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+                          encoding="utf-8", timeout=60, dimensions=(50, 200),
+                          # Ctrl-C must reach the chat even when the suite was started with SIGINT ignored (nohup, &)
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     yield child, src, out, home
     child.close(force=True)
 
