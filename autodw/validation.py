@@ -23,7 +23,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Iterable, Sequence, Union
+from typing import IO, Iterable, NoReturn, Sequence, Union
 
 from autodw.errors import AutodwError
 
@@ -146,19 +146,15 @@ class ValidationWorker:
             line = ""
         finally:
             timer.cancel()
-        try:
-            if timed_out.is_set():
-                raise ValidatorUnavailableError(f"validating {path.name} took longer than {self.timeout:.0f} s")
-            if not line:
-                self._errors.seek(0)
-                last = (self._errors.read().decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
-                raise ValidatorUnavailableError(f"the validator failed on {path.name}: {last}")
-            answer = json.loads(line)
-            if "error" in answer:
-                raise ValidatorUnavailableError(f"the validator failed on {path.name}: {answer['error']}")
-        except ValidatorUnavailableError:
-            self._stop()
-            raise
+        if timed_out.is_set():
+            self._fail(f"validating {path.name} took longer than {self.timeout:.0f} s")
+        if not line:
+            self._errors.seek(0)
+            last = (self._errors.read().decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+            self._fail(f"the validator failed on {path.name}: {last}")
+        answer = json.loads(line)
+        if "error" in answer:
+            self._fail(f"the validator failed on {path.name}: {answer['error']}")
         if not hasattr(os, "fork"):  # the process validated this file itself: the next one needs a fresh process
             self._stop()
         return [Finding(**item) for item in answer["findings"]]
@@ -167,6 +163,11 @@ class ValidationWorker:
         """End the worker and remove its temporary files."""
         self._stop()
         self._tmp.cleanup()
+
+    def _fail(self, message: str) -> NoReturn:
+        """End the worker (the next document gets a new one) and raise ValidatorUnavailableError(`message`)."""
+        self._stop()
+        raise ValidatorUnavailableError(message)
 
     def _start(self) -> subprocess.Popen:
         self._errors = tempfile.TemporaryFile(dir=self._tmp.name)
