@@ -138,7 +138,7 @@ def _call(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     from autodw.package import read_package
-    from autodw.validation import added, validate_all
+    from autodw.validation import added, validate, validate_all
 
     for path in [args.file] + ([args.against] if args.against else []):
         read_package(path)  # a file that is no Word document is bad input (exit 2), not a validation finding
@@ -146,7 +146,7 @@ def _validate(args: argparse.Namespace) -> int:
         before, after = validate_all([args.against, args.file], workers=2)
         findings = added(before, after)
     else:
-        findings = validate_all([args.file])[0]
+        findings = validate(args.file)
     errors = [f for f in findings if f.is_error]
     if args.format == "json":
         _print_json({"file": args.file, "against": args.against, "errors": [f.to_dict() for f in errors],
