@@ -1,8 +1,8 @@
 """Cost of the benchmark runner's Word check per output: the oracle on a split, with and without it.
 
-    python scripts/bench_word_check.py [--split mini] [--repeat 3]
+    python scripts/bench_word_check.py [--split mini] [--mode instruction|session] [--repeat 3]
 
-Runs ``autodw bench run --system oracle --mode instruction`` into fresh folders, `--repeat` times with
+Runs ``autodw bench run --system oracle`` into fresh folders, `--repeat` times with
 the Word check and `--repeat` times with ``--no-word-check``, alternated. Prints the median wall time
 of each and the difference per output checked. The Word check's findings must be the same on every
 pass, or the script fails.
@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(split: str, out: Path, word_check: bool) -> float:
+def run(split: str, mode: str, out: Path, word_check: bool) -> float:
     """Wall seconds of one oracle run into `out`."""
     command = [sys.executable, "-m", "autodw.cli", "bench", "run", "--system", "oracle", "--split", split,
-               "--mode", "instruction", "--out", str(out)] + ([] if word_check else ["--no-word-check"])
+               "--mode", mode, "--out", str(out)] + ([] if word_check else ["--no-word-check"])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     subprocess.run(command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -34,14 +34,16 @@ def run(split: str, out: Path, word_check: bool) -> float:
 
 
 def findings(out: Path) -> dict[str, str]:
-    """Each record's Word check result (findings added, or its error), by file name."""
-    return {p.name: json.dumps([r["word_errors_added"], r["word_check_error"]], sort_keys=True)
-            for p in sorted((out / "instructions").glob("*.json")) for r in [json.loads(p.read_text())]}
+    """Each record's Word check result (findings added, or its error), by record path (instructions or turns)."""
+    records = sorted((out / "instructions").glob("*.json")) + sorted((out / "sessions").glob("*/turn-*.json"))
+    return {str(p.relative_to(out)): json.dumps([r["word_errors_added"], r["word_check_error"]], sort_keys=True)
+            for p in records for r in [json.loads(p.read_text())]}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", default="mini")
+    parser.add_argument("--mode", choices=("instruction", "session"), default="instruction")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     times: dict[bool, list[float]] = {True: [], False: []}
@@ -50,7 +52,7 @@ def main() -> int:
         for i in range(args.repeat):
             for word_check in (True, False):
                 out = Path(tmp) / f"{'with' if word_check else 'without'}-{i}"
-                times[word_check].append(run(args.split, out, word_check))
+                times[word_check].append(run(args.split, args.mode, out, word_check))
                 if word_check:
                     result = findings(out)
                     seen.add(json.dumps(result, sort_keys=True))
@@ -59,7 +61,7 @@ def main() -> int:
         print("error: the passes gave different Word check results", file=sys.stderr)
         return 1
     with_check, without = statistics.median(times[True]), statistics.median(times[False])
-    print(f"oracle on {args.split}, {args.repeat} passes each: median {with_check:.1f} s with the Word check, "
+    print(f"oracle on {args.split} ({args.mode} mode), {args.repeat} passes each: median {with_check:.1f} s with the Word check, "
           f"{without:.1f} s without; {checked} outputs checked, {(with_check - without) / max(1, checked):.2f} s an output")
     return 0
 

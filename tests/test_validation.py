@@ -368,10 +368,15 @@ def test_the_runners_word_check_reuses_its_workers_and_close_ends_them(tmp_path)
     check = WordCheck()
     try:
         assert check.added(review, review) == []
+        assert check.validations == 1  # the same bytes as input and output are validated once
         added_now = check.added(review, broken.read_bytes())
         assert any("sideways" in f["description"] for f in added_now)
+        assert check.validations == 2
+        # the next session turn starts from the output just checked: nothing is validated again
+        assert check.added(broken.read_bytes(), review) == []
+        assert check.validations == 2
         worker = check._idle.get_nowait()
-        assert check._idle.empty()  # one lane in use: one worker, used for all three validations
+        assert check._idle.empty()  # one lane in use: one worker, used for both validations
         process = worker._process
         check._idle.put(worker)
     finally:

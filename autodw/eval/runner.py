@@ -136,9 +136,10 @@ def _resume_path(folder: Path, turn: int) -> Path:
 
 
 class WordCheck:
-    """Whether an output added Open XML validation errors to its input (:mod:`autodw.validation`), with the input's
-    findings cached by content (many instructions start from the same document). Validation workers are kept for
-    the whole run, one per lane in use; :meth:`close` ends them."""
+    """Whether an output added Open XML validation errors to its input (:mod:`autodw.validation`). Every document's
+    findings are cached by content: many instructions start from the same document, and a session turn starts from
+    the output its previous turn was checked on. Validation workers are kept for the whole run, one per lane in use;
+    :meth:`close` ends them."""
 
     def __init__(self) -> None:
         import importlib.util
@@ -149,17 +150,12 @@ class WordCheck:
         self._cache: dict[str, list[Finding]] = {}
         self._idle: queue.SimpleQueue[ValidationWorker] = queue.SimpleQueue()
         self._lock = Lock()
+        #: Documents validated so far (the others came from the cache).
+        self.validations = 0
 
     def added(self, before: bytes, after: bytes) -> list[dict[str, str]]:
         """The findings `after` has that `before` has not, as dicts."""
-        key = hashlib.sha256(before).hexdigest()
-        with self._lock:
-            known = self._cache.get(key)
-        if known is None:
-            known = self._validate(before)
-            with self._lock:
-                self._cache[key] = known
-        return [f.to_dict() for f in added(known, self._validate(after))]
+        return [f.to_dict() for f in added(self._findings(before), self._findings(after))]
 
     def close(self) -> None:
         """End the validation workers (a later call starts new ones)."""
@@ -168,6 +164,18 @@ class WordCheck:
                 self._idle.get_nowait().close()
             except queue.Empty:
                 return
+
+    def _findings(self, document: bytes) -> list[Finding]:
+        """The document's findings, from the cache or validated now."""
+        key = hashlib.sha256(document).hexdigest()
+        with self._lock:
+            known = self._cache.get(key)
+        if known is None:
+            known = self._validate(document)
+            with self._lock:
+                self._cache[key] = known
+                self.validations += 1
+        return known
 
     def _validate(self, document: bytes) -> list[Finding]:
         try:
