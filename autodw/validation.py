@@ -5,8 +5,8 @@ Microsoft's Open XML SDK validator is the reference for what Word accepts; it ne
 "Word app-compat" heuristics. Findings whose source class is ``sdk_proxy`` mirror the SDK and count as
 errors; the heuristics are reported, never counted.
 
-Each file is validated in its own process (:class:`ValidationWorker`: one worker per parallel lane builds
-the validator once and forks a child per file), several at a time.
+Files are validated in worker processes (:class:`ValidationWorker`, one per parallel lane), each file by a new
+validator, several at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -77,12 +76,12 @@ class Finding:
 
 
 def validate(document: Document, timeout: float = 600) -> list[Finding]:
-    """Every finding for one .docx (a path or its bytes), validated in a fresh process."""
+    """Every finding for one .docx (a path or its bytes), validated in a worker process."""
     return validate_all([document], timeout=timeout)[0]
 
 
 def validate_all(documents: Sequence[Document], workers: int | None = None, timeout: float = 600) -> list[list[Finding]]:
-    """The findings of each document, in order; each in its own process, `workers` (default: CPU count) at a time."""
+    """The findings of each document, in order; `workers` (default: CPU count) worker processes at a time."""
     lanes = max(1, min(workers or os.cpu_count() or 1, len(documents)))
 
     def lane(first: int) -> list[list[Finding]]:
@@ -111,8 +110,7 @@ def added_errors(original: Document, edited: Document) -> list[Finding]:
 
 class ValidationWorker:
     """One :mod:`autodw.validation_worker` process kept for many documents, validated one at a time, each by a
-    validator that has validated nothing (a forked child; where the OS does not fork, the process is started again
-    for each document). Not thread-safe: one per lane. Started at the first document; ended by :meth:`close` (or
+    new validator. Not thread-safe: one per lane. Started at the first document; ended by :meth:`close` (or
     the ``with`` block), after a failure, and when this process exits (the worker's input ends)."""
 
     def __init__(self, timeout: float = 600):
@@ -155,8 +153,6 @@ class ValidationWorker:
         answer = json.loads(line)
         if "error" in answer:
             self._fail(f"the validator failed on {path.name}: {answer['error']}")
-        if not hasattr(os, "fork"):  # the process validated this file itself: the next one needs a fresh process
-            self._stop()
         return [Finding(**item) for item in answer["findings"]]
 
     def close(self) -> None:
@@ -187,9 +183,6 @@ class ValidationWorker:
 
 
 def _kill(worker: subprocess.Popen) -> None:
-    """End a worker and the child it may be validating in (its process group, where there is one)."""
-    if hasattr(os, "killpg"):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(worker.pid, signal.SIGKILL)
-    elif worker.poll() is None:
+    """End a worker (nothing happens when it has ended)."""
+    with contextlib.suppress(ProcessLookupError):
         worker.kill()
