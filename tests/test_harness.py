@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the mini sessions these tests run: all of them, or without the shared corpus only those on generated documents
 MINI = [s for s in load_split("mini") if s.source.kind == "generated" or corpus_dir().is_dir()]
 IDS = [s.session_id for s in MINI]
+#: The shortest generated session of mini (5 instructions, no corpus document): for tests that run it many times.
+SHORT = min((s for s in MINI if s.source.kind == "generated"), key=lambda s: len(s.instructions)).session_id
 
 
 def _run(out: Path, make, system: str = "oracle", modes=("instruction", "session"), limit: int | None = 2,
@@ -698,15 +700,15 @@ def test_memo_backend_drops_a_line_cut_by_a_kill(tmp_path):
 
 def test_sweep_writes_a_row_per_threshold(tmp_path):
     out = tmp_path / "sweep"
-    result = run_cli("bench", "sweep", "--split", "mini", "--sessions", IDS[0], "--validator", "oracle", "--out", str(out),
+    result = run_cli("bench", "sweep", "--split", "mini", "--sessions", SHORT, "--validator", "oracle", "--out", str(out),
                      "--plot", str(tmp_path / "sweep.png"))
     assert result.returncode == 0, result.stderr
     rows = json.loads((out / "sweep.json").read_text())
     assert [r["threshold"] for r in rows] == [round(0.1 * n, 1) for n in range(10)]
-    # the oracle validator is certain (confidence 1): the threshold changes nothing
-    assert len({(r["iacc"], r["caught"], r["false_rejections"]) for r in rows}) == 1
+    # the oracle validator is certain (confidence 1): the threshold changes nothing (and there are faults to judge)
+    assert rows[0]["judged_faults"] > 0 and len({(r["iacc"], r["caught"], r["false_rejections"]) for r in rows}) == 1
     assert (tmp_path / "sweep.png").stat().st_size > 1000 and "| threshold" in result.stdout
-    assert f"autodw bench sweep --split mini --sessions {IDS[0]} " in (out / "commands.txt").read_text()  # to rerun it
+    assert f"autodw bench sweep --split mini --sessions {SHORT} " in (out / "commands.txt").read_text()  # to rerun it
 
 
 def _made_before(out: Path, *fields: str) -> None:
