@@ -1,6 +1,6 @@
 """Output Word opens without a repair prompt: no API adds an Open XML SDK-class error.
 
-Validated with openxml-audit (autodw.validation: each document in its own process, in parallel):
+Validated with openxml-audit (autodw.validation: each document by a new validator, in worker processes in parallel):
 
 - every example of every API that edits, on its sample document (slow);
 - API calls adapted (autodw.apis.adapt) to real corpus files chosen by a fixed rule (CORPUS_PLAN):
