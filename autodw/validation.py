@@ -166,6 +166,8 @@ class ValidationWorker:
         raise ValidatorUnavailableError(message)
 
     def _start(self) -> subprocess.Popen:
+        # a session of its own: a Ctrl-C at the terminal reaches autodw alone, which ends the worker (close, or its
+        # input ending) instead of leaving a KeyboardInterrupt traceback in the worker's errors
         self._errors = tempfile.TemporaryFile(dir=self._tmp.name)
         self._process = subprocess.Popen([sys.executable, "-m", "autodw.validation_worker"], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=self._errors, text=True, encoding="utf-8",
