@@ -111,7 +111,8 @@ def added_errors(original: Document, edited: Document) -> list[Finding]:
 class ValidationWorker:
     """One :mod:`autodw.validation_worker` process kept for many documents, validated one at a time, each by a
     new validator. Not thread-safe: one per lane. Started at the first document; ended by :meth:`close` (or
-    the ``with`` block), after a failure, and when this process exits (the worker's input ends)."""
+    the ``with`` block), after a timeout or a crash, and when this process exits (the worker's input ends). A
+    file the validator fails on raises ValidatorUnavailableError and keeps the worker."""
 
     def __init__(self, timeout: float = 600):
         self.timeout = timeout
@@ -126,7 +127,8 @@ class ValidationWorker:
         self.close()
 
     def validate(self, document: Document) -> list[Finding]:
-        """Every finding for one .docx (a path or its bytes); ValidatorUnavailableError on a timeout or a crash."""
+        """Every finding for one .docx (a path or its bytes); ValidatorUnavailableError on a timeout, a crash or
+        a file the validator fails on."""
         if isinstance(document, bytes):
             path = Path(self._tmp.name) / "document.docx"
             path.write_bytes(document)
@@ -151,8 +153,8 @@ class ValidationWorker:
             last = (self._errors.read().decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
             self._fail(f"the validator failed on {path.name}: {last}")
         answer = json.loads(line)
-        if "error" in answer:
-            self._fail(f"the validator failed on {path.name}: {answer['error']}")
+        if "error" in answer:  # the validator's failure on this file: the worker is sound and is kept
+            raise ValidatorUnavailableError(f"the validator failed on {path.name}: {answer['error']}")
         return [Finding(**item) for item in answer["findings"]]
 
     def close(self) -> None:

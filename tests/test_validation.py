@@ -347,6 +347,10 @@ def test_a_validation_worker_keeps_one_process_for_many_documents_and_starts_a_n
         assert any("sideways" in f.description for f in worker.validate(broken.read_bytes()))  # bytes as well as paths
         assert worker.validate(review) == clean  # the broken file left nothing behind
         assert worker._process is process and process.poll() is None
+        (tmp_path / "folder.docx").mkdir()  # the validator fails on this file alone: the worker is kept
+        with pytest.raises(ValidatorUnavailableError, match=r"failed on folder\.docx: IsADirectoryError"):
+            worker.validate(tmp_path / "folder.docx")
+        assert worker._process is process and worker.validate(review) == clean
         worker.timeout = 0.01
         with pytest.raises(ValidatorUnavailableError, match="took longer than 0 s"):
             worker.validate(review)

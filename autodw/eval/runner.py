@@ -392,7 +392,7 @@ class Runner:
         if before is not None:
             try:
                 word = [] if after == before else self.word_check.added(before, after)
-            except ValidatorUnavailableError as exc:  # a timeout or a validator crash on this output
+            except ValidatorUnavailableError as exc:  # a timeout, a crash or the validator failing on this output
                 word_error = str(exc)
         usage = result.usage
         return {
