@@ -321,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--free-text", action="store_true", help="the instruction asks for free text: judge written text "
                                                             "by place, type, formatting and length, not its words")
     p.add_argument("--initial", default=None, metavar="FILE",
-                   help="the document before the instruction (with --free-text: texts already in it must match)")
+                   help="the document before the instruction (with --free-text: texts already in it must match; "
+                        "named colours are tolerated only where the expected document set them)")
     p.add_argument("--judge", choices=("deterministic", "llm"), default="deterministic")
     p.add_argument("--llm", default=None, help="the model of --judge llm (specs as for run)")
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")

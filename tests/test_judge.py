@@ -127,6 +127,24 @@ def test_colour_synonyms_need_the_instruction_to_name_the_colour():
     assert not judge(blue1, blue2, instruction="Make the title green").equivalent
 
 
+def test_colour_synonyms_apply_only_to_colours_the_expected_document_set():
+    """With the initial document known, a heading the instruction left alone is compared exactly, even in a colour
+    of the name the instruction says (Heading 1 is 365F91, dark blue, in the report)."""
+    expected = edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0070C0"}))
+    actual = edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0000FF"}),
+                    ("modify_style", {"name": "Heading 1", "color": "00B0F0"}))
+    ask = "Make the title blue"
+    assert judge(expected, actual, instruction=ask).equivalent  # without the initial document: every blue
+    verdict = judge(expected, actual, instruction=ask, initial=REPORT)
+    assert not verdict.equivalent
+    whats = [(d.where, d.what) for d in verdict.differences]
+    assert ('paragraph "Highlights" (p3)', "color: expected 365F91 (dark blue), actual 00B0F0 (light blue)") in whats
+    assert any(where == 'style "Heading 1"' for where, _ in whats), whats
+    assert not any("p1" in where for where, _ in whats)  # the title, which the instruction set, still accepts 0000FF
+    assert judge(expected, edited(REPORT, ("set_text_format", {"paragraphs": "p1", "color": "0000FF"})),
+                 instruction=ask, initial=REPORT).equivalent
+
+
 @pytest.mark.parametrize("name, inside, outside", [
     ("blue", ["0000FF", "0070C0", "1F4E79", "4472C4", "002060"], ["00B050", "7030A0", "00FFFF", "808080"]),
     ("red", ["FF0000", "C00000", "E74C3C"], ["FFC000", "FFC0CB", "7030A0"]),

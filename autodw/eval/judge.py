@@ -37,7 +37,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
-| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
+| named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name; with ``initial`` given, only for colours the expected document has more often than the initial one (those the instruction set: a heading it left alone is compared exactly) |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph, cell, header or footer aligned with it, of one paragraph or several), on either side (an existing text to keep, or one left as it was) |
 """
 
@@ -47,6 +47,7 @@ import json
 import math
 import re
 import weakref
+from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Callable, Hashable, Iterable, Sequence
@@ -144,8 +145,9 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
           initial: Source | None = None) -> Verdict:
     """Compare `actual` with `expected` (documents, paths, extracted states or prepared documents).
 
-    `instruction` enables the named-colour tolerance for the colours it names; `free_text` the free-text
-    tolerance (not for a text `initial`, when given, has at the same place). Raises DocumentError for a
+    `instruction` enables the named-colour tolerance for the colours it names (with `initial`, only where the
+    expected document set them); `free_text` the free-text tolerance (not for a text `initial`, when given, has at
+    the same place). Raises DocumentError for a
     file that cannot be opened and ConfigError for a dict that is not a state.
     """
     exp, act = prepare(expected), prepare(actual)
@@ -273,6 +275,23 @@ def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
 # --- comparing -----------------------------------------------------------------------------------
 
 
+def colour_counts(state: Any) -> Counter[str]:
+    """How often each colour value (text, line, shading and fill colours) occurs in an extracted state."""
+    counts: Counter[str] = Counter()
+    stack = [state]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key in _COLOUR_KEYS and isinstance(value, str):
+                    counts[value] += 1
+                else:
+                    stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return counts
+
+
 class _Comparer:
     """One comparison of two prepared documents; differences collected in document order."""
 
@@ -280,6 +299,9 @@ class _Comparer:
         self.e, self.a = exp.state, act.state
         self.fe, self.fa = formatting(exp), formatting(act)
         self.ctx = ctx
+        # the colours the named-colour tolerance may apply to: with the initial document known, those the expected
+        # one has more often than it (the instruction's); a colour it left alone is compared exactly
+        self.new_colours = None if ctx.initial is None else set(colour_counts(exp.state) - colour_counts(ctx.initial.state))
         self.diffs: list[Difference] = []
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
         self.pdesc_e: dict[str, str] = {}
@@ -316,6 +338,8 @@ class _Comparer:
         if e == a:
             return True
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
+            if self.new_colours is not None and e not in self.new_colours and e not in (None, "auto"):
+                return False  # a colour the instruction did not set (an automatic one has no count to compare)
             if key == "color" and not inner:  # automatic (none) text and line colour is black: "black" accepts 0D0D0D
                 e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
             return e == a or isinstance(e, str) and isinstance(a, str) and \

@@ -34,6 +34,7 @@ from pathlib import Path
 from threading import Lock, local
 from typing import Any, Callable
 
+from autodw.colours import colour_names_in
 from autodw.document import WordDocument
 from autodw.dwbench.records import DATA_VERSION, SPLITS, Instruction, Session, load_split
 from autodw.errors import ConfigError, DocumentError, OutputPathError
@@ -419,7 +420,8 @@ def judge_output(session: Session, ins: Instruction, doc: WordDocument,
     judge_error = None
     try:
         expected = prepare(session.expected_document(ins.turn))
-        start = prepare(session.initial_document(ins.turn)) if ins.free_text else None  # prepared once for both
+        # the initial document bounds the free-text and named-colour tolerances; prepared once for both uses
+        start = prepare(session.initial_document(ins.turn)) if ins.free_text or colour_names_in(ins.text) else None
         verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text, initial=start)
         changes = None if initial is None or verdict.equivalent else partial_credit(
             expected, start if start is not None else initial(), instruction=ins.text, free_text=ins.free_text,
