@@ -133,6 +133,12 @@ def _char_formats(p: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _unlabelled(lst: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A paragraph's list settings without the number it shows: an item added to a list renumbers the ones after
+    it, which is not a change to them (their settings are compared)."""
+    return {k: v for k, v in lst.items() if k != "label"} if lst else lst
+
+
 def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
     runs, paras = [], []
     for pid, a in after.items():
@@ -140,8 +146,11 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
         if b is None:
             continue
         for key in _PARA_FORMAT_KEYS:
-            if b.get(key) != a.get(key):
-                paras.append({"paragraph": pid, "property": key, "before": b.get(key), "after": a.get(key)})
+            vb, va = b.get(key), a.get(key)
+            if key == "list":
+                vb, va = _unlabelled(vb), _unlabelled(va)
+            if vb != va:
+                paras.append({"paragraph": pid, "property": key, "before": vb, "after": va})
         if b.get("runs") == a.get("runs"):
             continue
         fb, fa = _char_formats(b), _char_formats(a)

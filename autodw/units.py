@@ -61,3 +61,44 @@ def hex_color(value: str, what: str = "colour") -> str:
     if named:
         return named
     raise ArgumentError(f"{what} {value!r} is not a colour; use hex RGB like \"FF0000\" or one of: {', '.join(NAMED_COLORS)}")
+
+
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+_CHINESE_DIGITS = "〇一二三四五六七八九"
+
+
+def _chinese(n: int) -> str:
+    """`n` (1-9999) in Chinese counting numerals: 十一, 二十, 一百零五."""
+    out, zero = "", False
+    for value, unit in ((1000, "千"), (100, "百"), (10, "十"), (1, "")):
+        digit, n = divmod(n, value)
+        if digit:
+            out += ("零" if zero and out else "") + ("" if value == 10 and digit == 1 and not out else _CHINESE_DIGITS[digit]) + unit
+            zero = False
+        elif out:
+            zero = True
+    return out
+
+
+def format_number(n: int, fmt: str) -> str:
+    """`n` written in a WordprocessingML number format (``w:numFmt``, ``w:pgNumType/@w:fmt``): decimal, zero-padded,
+    Roman, letters, Chinese counting and circled numbers; other formats as decimal."""
+    if fmt == "decimalZero":
+        return f"{n:02d}"
+    if fmt in ("chineseCounting", "chineseCountingThousand") and 0 < n < 10000:
+        return _chinese(n)
+    if fmt == "decimalEnclosedCircle" and 0 < n <= 20:
+        return chr(0x2460 + n - 1)
+    if fmt in ("lowerRoman", "upperRoman") and n > 0:
+        out, rest = "", n
+        for value, sym in _ROMAN:
+            while rest >= value:
+                out, rest = out + sym, rest - value
+        return out.upper() if fmt == "upperRoman" else out
+    if fmt in ("lowerLetter", "upperLetter") and n > 0:
+        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+        return letter.upper() if fmt == "upperLetter" else letter
+    return str(n)

@@ -375,6 +375,15 @@ def test_a_heading_level():
     assert d.what.startswith('style: expected "Heading 1", actual "Heading 2"')
 
 
+def test_a_list_that_starts_at_another_number():
+    """The numbers a list shows are compared (counted as Word counts them), not only its kind and format."""
+    verdict = judge(REPORT, edited(REPORT, ("set_list_format", {"paragraphs": ["p34"], "start": 5})))
+    whats = {d.where: d.what for d in verdict.differences}
+    assert whats['paragraph "Review pricing." (p34)'] == 'list label: expected "1.", actual "5."', verdict.to_text()
+    assert whats['paragraph "Prepare the annual forecast." (p36)'] == 'list label: expected "3.", actual "7."'
+    assert judge(REPORT, edited(REPORT, ("set_list_format", {"paragraphs": ["p34"], "start": 1}))).equivalent
+
+
 def test_an_extra_paragraph():
     actual = edited(REPORT, ("insert_paragraph", {"text": "Sales rose in all regions.", "position": {"after": "p2"}}))
     d = only(judge(REPORT, actual))

@@ -184,3 +184,44 @@ def test_pictures_keep_a_digest_of_their_image_and_their_crop(report):
     assert after["image_hash"] != before["image_hash"]
     assert after["crop"] == {"left_pct": 10.0, "bottom_pct": 5.0}
     assert before["image_hash"] not in render_state(extract_state(report))
+
+
+def test_list_labels_are_counted_as_word_counts_them():
+    """Instances of one definition continue each other; a start override restarts where its instance is first used;
+    a level restarts the deeper ones; isLgl writes every level in decimal; a numbering-style link is followed."""
+    from lxml import etree
+
+    from autodw.state.numbering import ListCounter, Numbering
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+    def lvl(i, fmt, text, start=1, extra=""):
+        return (f'<w:lvl w:ilvl="{i}"><w:start w:val="{start}"/><w:numFmt w:val="{fmt}"/>'
+                f'<w:lvlText w:val="{text}"/>{extra}</w:lvl>')
+
+    root = etree.fromstring(
+        f'<w:numbering xmlns:w="{w}">'
+        f'<w:abstractNum w:abstractNumId="0">{lvl(0, "decimal", "%1.")}{lvl(1, "lowerLetter", "(%2)")}'
+        f'{lvl(2, "lowerRoman", "%1.%2.%3", extra="<w:isLgl/>")}</w:abstractNum>'
+        f'<w:abstractNum w:abstractNumId="1">{lvl(0, "chineseCounting", "第%1章", start=3)}</w:abstractNum>'
+        f'<w:abstractNum w:abstractNumId="2"><w:numStyleLink w:val="Chapters"/></w:abstractNum>'
+        f'<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+        f'<w:num w:numId="2"><w:abstractNumId w:val="0"/></w:num>'
+        f'<w:num w:numId="3"><w:abstractNumId w:val="0"/>'
+        f'<w:lvlOverride w:ilvl="0"><w:startOverride w:val="7"/></w:lvlOverride></w:num>'
+        f'<w:num w:numId="4"><w:abstractNumId w:val="1"/></w:num>'
+        f'<w:num w:numId="5"><w:abstractNumId w:val="2"/></w:num>'
+        f'</w:numbering>')
+    style = etree.fromstring(f'<w:style xmlns:w="{w}" w:type="numbering" w:styleId="Chapters">'
+                             f'<w:pPr><w:numPr><w:numId w:val="4"/></w:numPr></w:pPr></w:style>')
+    counter = ListCounter(Numbering(root, {"Chapters": style}))
+    labels = [counter.label(num, level) for num, level in
+              [("1", 0), ("1", 1), ("1", 1), ("1", 2), ("2", 0), ("2", 1), ("3", 0), ("3", 0), ("4", 0), ("5", 0), ("9", 0)]]
+    assert labels == ["1.", "(a)", "(b)", "1.2.1", "2.", "(a)", "7.", "8.", "第三章", "第四章", None]
+
+
+def test_the_state_gives_each_numbered_paragraph_its_label():
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    execute(doc, "set_list_format", {"paragraphs": ["p34"], "start": 5})
+    lists = {p["id"]: p["list"] for p in extract_state(doc)["paragraphs"] if p.get("list")}
+    assert [lists[i].get("label") for i in ("p4", "p34", "p35", "p36")] == [None, "5.", "6.", "7."]  # p4: a bullet

@@ -17,7 +17,7 @@ as for styles; in body paragraphs, table cells and header and footer paragraphs 
 they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
 style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
 by default); colour ``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the
-list kind, level and number format are compared); a header or footer linked to the previous section vs an identical
+list kind, level, number format and the label each item shows, counted as Word counts, are compared); a header or footer linked to the previous section vs an identical
 copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to

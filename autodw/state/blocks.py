@@ -15,6 +15,7 @@ from lxml import etree
 from autodw.ids import element_id
 from autodw.state.context import StateContext, on_off, twips_to_cm, twips_to_pt
 from autodw.state.drawings import read_drawing, read_vml_picture
+from autodw.state.numbering import ListCounter
 from autodw.xml import MC, qn, wval
 
 # tags, resolved once
@@ -187,6 +188,7 @@ class StoryWalker:
         self._count_sections = count_sections
         self._field_stack: list[dict[str, Any]] = []
         self._image_seq = 0
+        self._list_counter = ListCounter(ctx.numbering)
 
     # --- block level -----------------------------------------------------------------
 
@@ -282,6 +284,9 @@ class StoryWalker:
         if fmt:
             info["format"], info["level_text"] = fmt
             info["kind"] = "bullet" if fmt[0] == "bullet" else "numbered"
+        label = self._list_counter.label(num_id, info["level"])
+        if label is not None:
+            info["label"] = label  # the number it shows, counted in document order ("3.", "2.1")
         return info
 
     def _bookmark(self, el: etree._Element, paragraph_id: str | None, offset: int | None = None) -> None:

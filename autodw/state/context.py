@@ -1,4 +1,4 @@
-"""Per-extraction caches: style names, numbering formats, relationship targets."""
+"""Per-extraction caches: style names, list definitions, relationship targets."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from autodw.document import WordDocument
+from autodw.state.numbering import Numbering
 from autodw.xml import qn, wval
 
 EMU_PER_CM = 360000
@@ -105,28 +106,18 @@ class StateContext:
         return self.style_name(style_id or self.default_style_ids.get("paragraph")) or "Normal"
 
     @cached_property
-    def numbering(self) -> tuple[dict[str, str], dict[str, dict[str, tuple[str, str]]]]:
-        """(numId -> abstractNumId, abstractNumId -> {ilvl: (numFmt, lvlText)})."""
+    def numbering(self) -> Numbering:
+        """The numbering part's list definitions (none when the document has no numbering part)."""
         try:
             root = self.doc.part.numbering_part.element
         except (KeyError, NotImplementedError, AttributeError):
-            return {}, {}
-        abstract: dict[str, dict[str, tuple[str, str]]] = {}
-        for an in root.iterchildren(qn("w:abstractNum")):
-            levels = {}
-            for lvl in an.iterchildren(qn("w:lvl")):
-                levels[lvl.get(qn("w:ilvl"))] = (wval(lvl.find(qn("w:numFmt"))) or "decimal", wval(lvl.find(qn("w:lvlText"))) or "")
-            abstract[an.get(qn("w:abstractNumId"))] = levels
-        nums = {n.get(qn("w:numId")): wval(n.find(qn("w:abstractNumId"))) for n in root.iterchildren(qn("w:num"))}
-        return nums, abstract
+            root = None
+        return Numbering(root, self.style_elements)
 
     def list_format(self, num_id: str, ilvl: str) -> tuple[str, str] | None:
         """(numFmt, lvlText) of a list level, or None if the numbering part lacks it."""
-        nums, abstract = self.numbering
-        an = nums.get(num_id)
-        if an is None:
-            return None
-        return abstract.get(an, {}).get(ilvl)
+        level = self.numbering.level(num_id, ilvl)
+        return (level.fmt, level.text) if level is not None else None
 
     def style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
         """(numId, ilvl) a paragraph style (or its bases) gives, if any."""

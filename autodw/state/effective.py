@@ -104,7 +104,7 @@ class Formatting:
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
         props["border"] = drawn(props["border"])  # a side "none" takes away a line the style gives
         lst = para.get("list")
-        props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text")} if lst else None
+        props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text", "label")} if lst else None
         return props
 
 

@@ -16,7 +16,6 @@ from autodw.apis.ooxml.comments import comments_root, remove_comment
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.fields import request_field_update
 from autodw.apis.ooxml.notes import notes_root, remove_note
-from autodw.apis.ooxml.numbering import format_number
 from autodw.apis.ooxml.paragraphs import drop_rel, link_text, paragraph_links, set_link_text
 from autodw.apis.ooxml.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size,
                                         section_at, section_indices, section_of_paragraph, set_orientation,
@@ -28,7 +27,7 @@ from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION
 from autodw.document import WordDocument
 from autodw.errors import ArgumentError
 from autodw.ids import element_id
-from autodw.units import hex_color, twips
+from autodw.units import format_number, hex_color, twips
 from autodw.xml import qn
 
 INTENT = "structure_update"

@@ -77,24 +77,6 @@ def restart_numbering(doc: WordDocument, num_id: int, start: int = 1) -> int:
     return new_id
 
 
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
-
-
-def format_number(n: int, fmt: str) -> str:
-    """`n` written in a page-number format."""
-    if fmt in ("lowerRoman", "upperRoman") and n > 0:
-        out, rest = "", n
-        for value, sym in _ROMAN:
-            while rest >= value:
-                out, rest = out + sym, rest - value
-        return out.upper() if fmt == "upperRoman" else out
-    if fmt in ("lowerLetter", "upperLetter") and n > 0:
-        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-        return letter.upper() if fmt == "upperLetter" else letter
-    return str(n)
-
-
 def numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int, bool]:
     """(numId, level, direct) of a paragraph: its own numPr, else the one its style chain gives."""
     num_pr = p.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
