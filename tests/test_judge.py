@@ -17,7 +17,7 @@ from autodw.colours import colour_names_in, colour_ranges
 from autodw.eval.judge import align, judge
 from autodw.state import extract_state
 from autodw.units import NAMED_COLORS, color_name
-from autodw.xml import qn
+from autodw.xml import W, parse, qn
 
 from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
 
@@ -409,6 +409,30 @@ def test_an_image_size():
     d = only(judge(REPORT, edited(REPORT, ("resize_image", {"image": "img1", "width": "8cm"}))))
     assert d.where == 'picture 1 in paragraph with a drawing (p30) after "Company Logo"'
     assert d.what == "width: expected 4 cm, actual 8 cm; height: expected 2 cm, actual 4 cm"
+
+
+def _with_section_xml(*children: str) -> WordDocument:
+    """The report with elements (WordprocessingML, ``w:`` prefix) added to its last section's properties."""
+    from autodw.apis.ooxml.elements import insert_ordered
+
+    doc = WordDocument.open(REPORT)
+    sect = doc.body.find(qn("w:sectPr"))
+    for child in children:
+        insert_ordered(sect, parse(f'<w:x xmlns:w="{W}">{child}</w:x>')[0])
+    return WordDocument.from_bytes(doc.to_bytes(), name="section.docx")
+
+
+def test_page_borders_vertical_alignment_and_line_numbers():
+    d = only(judge(REPORT, _with_section_xml(
+        '<w:pgBorders w:offsetFrom="page"><w:top w:val="single" w:sz="12" w:space="24" w:color="FF0000"/></w:pgBorders>',
+        '<w:lnNumType w:countBy="5"/>', '<w:vAlign w:val="center"/>')))
+    assert d.where == "page setup of section 2"  # the report's last section
+    assert d.what.startswith('vertical alignment: expected none, actual "center"; page borders: expected none, actual '
+                             '{"top": {"style": "single", "width_pt": 1.5, "color": "FF0000"}, "measured_from": "page"}; '
+                             'line numbering: expected none, actual {"count_by": 5'), d.what
+    # what shows nothing: top alignment, borders of no line, line numbers counted by 0
+    assert judge(REPORT, _with_section_xml('<w:pgBorders><w:top w:val="nil"/></w:pgBorders>', '<w:lnNumType w:countBy="0"/>',
+                                           '<w:vAlign w:val="top"/>')).equivalent
 
 
 def test_the_page_orientation():

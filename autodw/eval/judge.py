@@ -25,7 +25,7 @@ leave out: each side of a paragraph or table border (style, width, colour); the 
 a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
 mark sits in its paragraph (the text before it, when both paragraphs have the same text); a picture's image (a
 digest of its bytes, so "replace the picture" left undone is seen while file names still do not count) and its
-cropping.
+cropping; a section's page borders, the text's vertical alignment on the page and line numbers.
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -735,7 +735,7 @@ class _Comparer:
         if len(se) != len(sa):
             self.add("document", f"sections: expected {len(se)}, actual {len(sa)}")
         keys = ("start", "orientation", "page_width_cm", "page_height_cm", "margins_cm", "columns", "page_numbering",
-                "different_first_page", "different_odd_even")  # watermarks: compared with the headers that hold them
+                "vertical_alignment", "page_borders", "line_numbering", "different_first_page", "different_odd_even")  # watermarks: compared with the headers that hold them
         for n, (xe, xa) in enumerate(zip(se, sa), 1):
             parts = self.fields(xe, xa, keys)
             if parts:

@@ -1,4 +1,4 @@
-"""Page layout: sections (size, margins, columns, numbering), headers, footers, watermarks, TOC."""
+"""Page layout: sections (size, margins, columns, numbering, page borders, line numbers), headers, footers, watermarks, TOC."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.state.blocks import PPR, SECT_PR, Sink, StoryWalker
+from autodw.state.blocks import PPR, SECT_PR, Sink, StoryWalker, border_sides
 from autodw.state.context import StateContext, on_off, twips_to_cm
 from autodw.xml import NS, qn, wval
 
@@ -123,6 +123,18 @@ def _page_setup(sect: etree._Element) -> dict[str, Any]:
     num_type = sect.find(qn("w:pgNumType"))
     if num_type is not None:
         info["page_numbering"] = {k: v for k, v in (("start", num_type.get(qn("w:start"))), ("format", num_type.get(qn("w:fmt")))) if v}
+    v_align = wval(sect.find(qn("w:vAlign")))
+    if v_align and v_align != "top":  # the text's vertical place on the page: top (the default), center, both, bottom
+        info["vertical_alignment"] = v_align
+    page_borders = sect.find(qn("w:pgBorders"))
+    if page_borders is not None and any(line.get("style") != "none" for line in border_sides(page_borders).values()):
+        info["page_borders"] = {**border_sides(page_borders),
+                                "measured_from": page_borders.get(qn("w:offsetFrom")) or "text"}
+    line_numbers = sect.find(qn("w:lnNumType"))
+    count_by = line_numbers.get(qn("w:countBy")) if line_numbers is not None else None
+    if count_by and count_by.isdigit() and int(count_by) > 0:  # numbers shown only with a count of 1 or more
+        info["line_numbering"] = {"count_by": int(count_by), "start": int(line_numbers.get(qn("w:start")) or 0) + 1,
+                                  "restart": line_numbers.get(qn("w:restart")) or "newPage"}
     return info
 
 
