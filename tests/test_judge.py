@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from lxml import etree
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis import execute
@@ -17,7 +18,7 @@ from autodw.colours import colour_names_in, colour_ranges
 from autodw.eval.judge import align, judge
 from autodw.state import extract_state
 from autodw.units import NAMED_COLORS, color_name
-from autodw.xml import qn
+from autodw.xml import W, qn
 
 from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
 
@@ -969,3 +970,76 @@ def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
     # within 0.5 % a side, also against a side or a picture not cropped
     assert judge(REPORT, edited(REPORT, ("crop_image", {"image": "img1", "left": 0.2}))).equivalent
     assert judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 10, "right": 10, "top": 0.2}))).equivalent
+
+
+# --- formatting resolved along the style chain, formatting the state once left out ----------------------
+
+
+def _report_with(*edits: tuple[str, str]) -> WordDocument:
+    """The sample report with `edits`: (place, XML element in the w: namespace, replacing one of its tag there, or
+    "-w:tag" to remove it); a place is a paragraph id ("p2": its w:pPr; "p2/run": its first run's w:rPr) or a style
+    id ("style:Heading1", "style:Normal/run")."""
+    doc = WordDocument.open(REPORT)
+    styles = {s.get(qn("w:styleId")): s for s in doc.part._styles_part.element.iter(qn("w:style"))}
+    for place, xml in edits:
+        target, _, inner = place.partition("/")
+        owner = styles[target[len("style:"):]] if target.startswith("style:") else doc.find(target)
+        if inner == "run" and not target.startswith("style:"):
+            owner = owner.find(qn("w:r"))
+        pr_tag = qn("w:rPr" if inner == "run" else "w:pPr")
+        pr = owner.find(pr_tag)
+        if pr is None:
+            pr = owner.makeelement(pr_tag, {})
+            after = owner.find(qn("w:rPr")) if target.startswith("style:") and inner != "run" else None
+            after.addprevious(pr) if after is not None else owner.append(pr) if target.startswith("style:") \
+                else owner.insert(0, pr)
+        tag = qn(xml[1:]) if xml.startswith("-") else None
+        new = None if tag else etree.fromstring(f'<x xmlns:w="{W}">{xml}</x>')[0]
+        old = pr.find(tag or new.tag)
+        if old is not None:
+            pr.remove(old)
+        if new is not None:
+            pr.append(new)
+    return WordDocument.from_bytes(doc.to_bytes(), name="edited.docx")
+
+
+def _whats(verdict) -> list[str]:
+    """Each difference as "where: what"."""
+    return [f"{d.where}: {d.what}" for d in verdict.differences]
+
+
+def test_keep_lines_shading_direction_and_tab_stops_are_resolved_along_the_style_chain():
+    """keepLines, shading, bidi and tab stops were read from the paragraph alone: a value its style already gives
+    differed, a change to the style went unseen. Heading 1 keeps its lines together in the sample."""
+    assert judge(REPORT, _report_with(("p3", "<w:keepLines/>"))).equivalent  # Heading 1 already does
+    loose = judge(REPORT, _report_with(("style:Heading1", "-w:keepLines")))
+    assert 'paragraph "Highlights" (p3): keep together: expected yes, actual no' in _whats(loose)
+    assert 'style "Heading 1": keep together: expected yes, actual no' in _whats(loose)
+    d = only(judge(REPORT, _report_with(("p3", '<w:keepLines w:val="0"/>'))))  # off takes away the style's
+    assert d.what == "keep together: expected yes, actual no"
+    # shading: a style that shades every paragraph of it, the same fill given directly, no fill over it
+    grey = '<w:shd w:val="clear" w:color="auto" w:fill="D9D9D9"/>'
+    shaded = judge(REPORT, _report_with(("style:Normal", grey)))
+    assert 'paragraph "This report summarises sales for the fir..." (p2): shading: expected none, actual D9D9D9 ' \
+           '(light gray)' in _whats(shaded)
+    assert 'style "Normal": shading: expected none, actual D9D9D9 (light gray)' in _whats(shaded)
+    assert judge(_report_with(("style:Normal", grey)), _report_with(("style:Normal", grey), ("p2", grey))).equivalent
+    d = only(judge(_report_with(("style:Normal", grey)),
+                   _report_with(("style:Normal", grey), ("p2", '<w:shd w:val="clear" w:fill="auto"/>'))))
+    assert d.what == "shading: expected D9D9D9 (light gray), actual none"
+    # right to left: given by the style or directly, the same
+    rtl = _report_with(("style:Normal", "<w:bidi/>"))
+    assert judge(rtl, _report_with(("style:Normal", "<w:bidi/>"), ("p2", "<w:bidi/>"))).equivalent
+    assert 'style "Normal": rtl: expected no, actual yes' in _whats(judge(REPORT, rtl))
+    # tab stops merge along the chain; "clear" takes a style's stop away
+    tab = '<w:tabs><w:tab w:val="left" w:pos="2835"/></w:tabs>'
+    styled = _report_with(("style:Normal", tab))
+    assert judge(styled, _report_with(("style:Normal", tab), ("p2", tab))).equivalent
+    moved = judge(styled, _report_with(("style:Normal", '<w:tabs><w:tab w:val="left" w:pos="6000"/></w:tabs>')))
+    assert 'paragraph "This report summarises sales for the fir..." (p2): tabs: expected left 5 cm, actual left ' \
+           '10.58 cm' in _whats(moved)
+    assert 'style "Normal": tabs: expected left 5 cm, actual left 10.58 cm' in _whats(moved)
+    d = only(judge(styled, _report_with(("style:Normal", tab), ("p2", '<w:tabs><w:tab w:val="clear" w:pos="2835"/>'
+                                                                      '<w:tab w:val="right" w:pos="9000" w:leader="dot"/>'
+                                                                      '</w:tabs>'))))
+    assert d.what == "tabs: expected left 5 cm, actual right 15.88 cm dot"

@@ -12,7 +12,9 @@ state); ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlin
 them do not count either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a
 field or hyperlink refers to them; run splits; explicit values equal to the inherited ones (formatting is compared
 as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
-highlight, paragraph borders side by side -, direct formatting, theme fonts as the theme part's fonts, for runs
+highlight, paragraph borders side by side, keep flags, shading, direction and tab stops (merged along the chain as
+Word does: a stop of a layer replaces the one at its position, a "clear" stop takes it away; an off flag or an
+automatic fill takes away what a style gives) -, direct formatting, theme fonts as the theme part's fonts, for runs
 as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
 they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
 style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
@@ -230,6 +232,9 @@ def show(value: Any, key: str = "") -> str:
     """A value for a `what`: yes/no, none, quoted texts, colours with their name, numbers with units."""
     if value is None or value is False and key == "underline":
         return "none"
+    if key == "tabs" and isinstance(value, list):  # "left 5 cm, right 16 cm dot"
+        return ", ".join(" ".join([str(t.get("alignment")), show(t.get("position_cm"), "position_cm"),
+                                   *([t["leader"]] if t.get("leader") else [])]) for t in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):

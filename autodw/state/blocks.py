@@ -127,7 +127,8 @@ _W_BEFORE, _W_AFTER, _W_LINE, _W_RULE, _W_FILL = (qn(t) for t in ("w:before", "w
 
 
 def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
-    """Alignment, spacing, indentation, keep/page-break flags, shading, borders from a ``w:pPr``."""
+    """Alignment, spacing, indentation, keep/page-break flags, shading, borders, direction and tab stops from a
+    ``w:pPr`` (a paragraph's, a style's or the document defaults'): what it sets, an off flag and no fill included."""
     out: dict[str, Any] = {}
     if ppr is None:
         return out
@@ -155,19 +156,17 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             indent = {key: twips_to_cm(child.get(attr)) for attr, key in _INDENTS if child.get(attr) is not None}
             if indent:
                 out["indent"] = indent
-        elif tag in _PARA_FLAGS:
-            if on_off(child):
-                out[_PARA_FLAGS[tag]] = True
-        elif tag == _PSHD:
+        elif tag in _PARA_FLAGS:  # off too: it takes away what a style gives
+            out[_PARA_FLAGS[tag]] = on_off(child)
+        elif tag == _PSHD:  # an automatic fill (none) takes away a style's shading
             fill = child.get(_W_FILL)
-            if fill not in (None, "auto"):
-                out["shading"] = fill.upper()
+            out["shading"] = fill.upper() if fill not in (None, "auto") else None
         elif tag == _PBDR:
             if len(child):
                 out["border"] = border_sides(child)
-        elif tag == _BIDI and on_off(child):
-            out["rtl"] = True
-        elif tag == _TABS:
+        elif tag == _BIDI:
+            out["rtl"] = on_off(child)
+        elif tag == _TABS:  # a stop of alignment "clear" takes away the style's stop at its position
             out["tabs"] = [{"position_cm": twips_to_cm(t.get(qn("w:pos"))), "alignment": t.get(qn("w:val")),
                             **({"leader": t.get(qn("w:leader"))} if t.get(qn("w:leader")) not in (None, "none") else {})}
                            for t in child.iterchildren(qn("w:tab"))]

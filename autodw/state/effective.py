@@ -22,13 +22,13 @@ STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color"
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
     "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0}, "keep_with_next": False,
-    "page_break_before": False, "border": {},
+    "page_break_before": False, "border": {}, "keep_together": False, "shading": None, "rtl": False, "tabs": None,
 }
 #: paragraph formatting a style can give (in the state's style entries)
-STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border")
-#: paragraph properties only direct formatting sets (in the state), with their absent value
-_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "rtl": False,
-                                              "tabs": None, "content_control": None, "ends_section": False}
+STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border",
+                        "keep_together", "shading", "rtl", "tabs")
+#: paragraph properties only the paragraph itself has (in the state), with their absent value
+_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"content_control": None, "ends_section": False}
 
 
 class Formatting:
@@ -122,6 +122,8 @@ def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, 
     for key, value in layer.items():
         if key in ("spacing", "border"):
             props[key] = {**props[key], **value}
+        elif key == "tabs":
+            props[key] = _merge_tabs(props[key], value)
         elif key == "indent":
             indent = dict(props["indent"])
             for k, v in value.items():
@@ -133,6 +135,18 @@ def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, 
         elif key in _PARAGRAPH_BASE:
             props[key] = value
     return props
+
+
+def _merge_tabs(stops: list[dict[str, Any]] | None, layer: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """Tab stops as Word merges them along the style chain: a layer's stop replaces the one at its position, a stop
+    of alignment "clear" takes it away; by position (None if none is left)."""
+    by_position = {stop["position_cm"]: stop for stop in stops or ()}
+    for stop in layer:
+        if stop.get("alignment") == "clear":
+            by_position.pop(stop["position_cm"], None)
+        else:
+            by_position[stop["position_cm"]] = stop
+    return [by_position[k] for k in sorted(by_position, key=lambda k: (k is None, k or 0))] or None
 
 
 def segments(para: dict[str, Any], fmt: Formatting) -> list[tuple[int, int, dict[str, Any]]]:
