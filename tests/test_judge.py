@@ -1043,3 +1043,35 @@ def test_keep_lines_shading_direction_and_tab_stops_are_resolved_along_the_style
                                                                       '<w:tab w:val="right" w:pos="9000" w:leader="dot"/>'
                                                                       '</w:tabs>'))))
     assert d.what == "tabs: expected left 5 cm, actual right 15.88 cm dot"
+
+
+def test_indents_in_characters_spacing_in_lines_auto_spacing_and_contextual_spacing_are_compared():
+    """w:ind's *Chars attributes (Chinese documents' indents, Word's over the lengths when not 0), w:spacing's
+    beforeLines/afterLines and before/afterAutospacing, and w:contextualSpacing were not read at all."""
+    p2 = 'paragraph "This report summarises sales for the fir..." (p2)'
+    d = only(judge(REPORT, _report_with(("p2", '<w:ind w:firstLineChars="200"/>'))))
+    assert (d.where, d.what) == (p2, "indent first line chars: expected none, actual 2; indent first line: expected "
+                                     "0 cm, actual none")
+    chars = _report_with(("p2", '<w:ind w:firstLineChars="200" w:firstLine="420"/>'))
+    assert judge(chars, _report_with(("p2", '<w:ind w:firstLineChars="200" w:firstLine="640"/>'))).equivalent  # lengths unused
+    assert "indent first line chars: expected 2, actual -1" in only(judge(chars, _report_with(
+        ("p2", '<w:ind w:hangingChars="100" w:hanging="210"/>')))).what
+    # a 0 count written over a style's count brings back the length (how Word cancels a style's characters)
+    styled = _report_with(("style:Normal", '<w:ind w:leftChars="200"/>'))
+    assert judge(styled, _report_with(("style:Normal", '<w:ind w:leftChars="200"/>'), ("p2", '<w:ind w:left="0"/>'))).equivalent
+    d = only(judge(styled, _report_with(("style:Normal", '<w:ind w:leftChars="200"/>'),
+                                        ("p2", '<w:ind w:leftChars="0" w:left="0"/>'))))
+    assert d.what == "indent left chars: expected 2, actual none; indent left: expected none, actual 0 cm"
+    # spacing in lines, automatic spacing
+    d = only(judge(REPORT, _report_with(("p2", '<w:spacing w:beforeLines="300"/>'))))
+    assert d.what == "spacing before lines: expected none, actual 3; spacing before: expected 0 pt, actual none"
+    d = only(judge(REPORT, _report_with(("p2", '<w:spacing w:afterAutospacing="1"/>'))))
+    assert d.what == "spacing after auto: expected no, actual yes; spacing after: expected 10 pt, actual none"
+    lines = _report_with(("p2", '<w:spacing w:beforeLines="100" w:before="240"/>'))
+    assert judge(lines, _report_with(("p2", '<w:spacing w:beforeLines="100" w:before="0"/>'))).equivalent
+    # contextual spacing: List Bullet has it in the sample
+    assert judge(REPORT, _report_with(("p4", "<w:contextualSpacing/>"))).equivalent
+    d = only(judge(REPORT, _report_with(("p2", "<w:contextualSpacing/>"))))
+    assert (d.where, d.what) == (p2, "contextual spacing: expected no, actual yes")
+    assert 'style "List Bullet": contextual spacing: expected yes, actual no' in _whats(
+        judge(REPORT, _report_with(("style:ListBullet", "-w:contextualSpacing"))))

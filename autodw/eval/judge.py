@@ -12,9 +12,11 @@ state); ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlin
 them do not count either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a
 field or hyperlink refers to them; run splits; explicit values equal to the inherited ones (formatting is compared
 as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
-highlight, paragraph borders side by side, keep flags, shading, direction and tab stops (merged along the chain as
-Word does: a stop of a layer replaces the one at its position, a "clear" stop takes it away; an off flag or an
-automatic fill takes away what a style gives) -, direct formatting, theme fonts as the theme part's fonts, for runs
+highlight, paragraph borders side by side, keep flags, contextual spacing, shading, direction, tab stops merged as
+Word merges them - a layer's stop replaces the one at its position, a "clear" stop takes it away; an off flag or an
+automatic fill takes away what a style gives -, direct formatting, theme fonts as the theme part's fonts, an indent
+in characters or a spacing in lines as Word reads it - the count when it is not 0 (each attribute inherited on its
+own), the length written beside it then not compared; automatic spacing before or after over both -, for runs
 as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
 they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
 style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
@@ -36,7 +38,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | whitespace at the ends of texts | texts are compared with leading and trailing whitespace removed | always |
 | formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
-| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
+| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines (indents in characters and spacing in lines, stored in hundredths, exactly) | always |
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |

@@ -118,12 +118,36 @@ def _font(fonts: etree._Element) -> str | None:
 _ASCII_THEME, _ASCII, _HANSI_THEME, _HANSI = (qn(t) for t in ("w:asciiTheme", "w:ascii", "w:hAnsiTheme", "w:hAnsi"))
 _JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI, _TABS = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi", "w:tabs"))
 _PARA_FLAGS = {qn("w:keepNext"): "keep_with_next", qn("w:keepLines"): "keep_together",
-               qn("w:pageBreakBefore"): "page_break_before"}
+               qn("w:pageBreakBefore"): "page_break_before", qn("w:contextualSpacing"): "contextual_spacing"}
 _ALIGN_NAMES = {"both": "justify", "start": "left", "end": "right"}
 _LINE_RULES = {"auto": "multiple", "exact": "exactly", "atLeast": "at_least"}
-_INDENTS = ((qn("w:left"), "left_cm"), (qn("w:start"), "left_cm"), (qn("w:right"), "right_cm"),
-            (qn("w:end"), "right_cm"), (qn("w:firstLine"), "first_line_cm"), (qn("w:hanging"), "hanging_cm"))
-_W_BEFORE, _W_AFTER, _W_LINE, _W_RULE, _W_FILL = (qn(t) for t in ("w:before", "w:after", "w:line", "w:lineRule", "w:fill"))
+
+def _hundredths(v: str | None) -> float | None:
+    """A count in hundredths (``w:firstLineChars="200"``: 2 characters, ``w:beforeLines="50"``: half a line)."""
+    try:
+        return int(v) / 100 if v is not None else None
+    except ValueError:
+        return None
+
+
+def _flag(v: str | None) -> bool | None:
+    """An on/off attribute (``w:beforeAutospacing="1"``)."""
+    return None if v is None else v not in ("0", "false", "off")
+
+
+#: w:ind attributes: state key and conversion (in characters, the form Chinese documents use, Word's over the lengths)
+_INDENTS = tuple((qn(attr), key, convert) for attrs, key, convert in (
+    (("w:left", "w:start"), "left_cm", twips_to_cm), (("w:right", "w:end"), "right_cm", twips_to_cm),
+    (("w:firstLine",), "first_line_cm", twips_to_cm), (("w:hanging",), "hanging_cm", twips_to_cm),
+    (("w:leftChars", "w:startChars"), "left_chars", _hundredths), (("w:rightChars", "w:endChars"), "right_chars", _hundredths),
+    (("w:firstLineChars",), "first_line_chars", _hundredths), (("w:hangingChars",), "hanging_chars", _hundredths))
+    for attr in attrs)
+#: w:spacing attributes besides w:line: state key and conversion (lines and auto spacing are Word's over the points)
+_SPACINGS = tuple((qn(attr), key, convert) for attr, key, convert in (
+    ("w:before", "before_pt", twips_to_pt), ("w:after", "after_pt", twips_to_pt),
+    ("w:beforeLines", "before_lines", _hundredths), ("w:afterLines", "after_lines", _hundredths),
+    ("w:beforeAutospacing", "before_auto", _flag), ("w:afterAutospacing", "after_auto", _flag)))
+_W_LINE, _W_RULE, _W_FILL = (qn(t) for t in ("w:line", "w:lineRule", "w:fill"))
 
 
 def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
@@ -138,11 +162,8 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             val = wval(child)
             out["alignment"] = _ALIGN_NAMES.get(val, val)
         elif tag == _SPACING:
-            sp: dict[str, Any] = {}
-            if child.get(_W_BEFORE) is not None:
-                sp["before_pt"] = twips_to_pt(child.get(_W_BEFORE))
-            if child.get(_W_AFTER) is not None:
-                sp["after_pt"] = twips_to_pt(child.get(_W_AFTER))
+            sp: dict[str, Any] = {key: convert(child.get(attr)) for attr, key, convert in _SPACINGS
+                                  if child.get(attr) is not None}
             line, rule = child.get(_W_LINE), child.get(_W_RULE) or "auto"
             if line is not None:
                 try:
@@ -153,7 +174,7 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             if sp:
                 out["spacing"] = sp
         elif tag == _IND:
-            indent = {key: twips_to_cm(child.get(attr)) for attr, key in _INDENTS if child.get(attr) is not None}
+            indent = {key: convert(child.get(attr)) for attr, key, convert in _INDENTS if child.get(attr) is not None}
             if indent:
                 out["indent"] = indent
         elif tag in _PARA_FLAGS:  # off too: it takes away what a style gives

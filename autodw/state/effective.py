@@ -20,13 +20,20 @@ STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color"
                   "all_caps", "small_caps", "highlight")
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
-    "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
-    "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0}, "keep_with_next": False,
-    "page_break_before": False, "border": {}, "keep_together": False, "shading": None, "rtl": False, "tabs": None,
+    "alignment": "left",
+    "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple", "before_lines": 0.0,
+                "after_lines": 0.0, "before_auto": False, "after_auto": False},
+    "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0, "left_chars": 0.0, "right_chars": 0.0,
+               "first_line_chars": 0.0},
+    "keep_with_next": False, "page_break_before": False, "border": {}, "keep_together": False, "shading": None,
+    "rtl": False, "tabs": None, "contextual_spacing": False,
 }
 #: paragraph formatting a style can give (in the state's style entries)
 STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border",
-                        "keep_together", "shading", "rtl", "tabs")
+                        "keep_together", "shading", "rtl", "tabs", "contextual_spacing")
+#: a length and the count Word uses instead when it is not 0 (indents in characters, spacing in lines)
+_COUNTED = {"indent": (("left_cm", "left_chars"), ("right_cm", "right_chars"), ("first_line_cm", "first_line_chars")),
+            "spacing": (("before_pt", "before_lines"), ("after_pt", "after_lines"))}
 #: paragraph properties only the paragraph itself has (in the state), with their absent value
 _DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"content_control": None, "ends_section": False}
 
@@ -103,6 +110,7 @@ class Formatting:
         _merge_paragraph(props, {k: para[k] for k in STYLE_PARAGRAPH_KEYS if k in para})
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
         props["border"] = drawn(props["border"])  # a side "none" takes away a line the style gives
+        _in_use(props)
         lst = para.get("list")
         props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text")} if lst else None
         return props
@@ -127,14 +135,30 @@ def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, 
         elif key == "indent":
             indent = dict(props["indent"])
             for k, v in value.items():
-                if k == "hanging_cm":
-                    indent["first_line_cm"] = -v if v else 0.0
+                if k in ("hanging_cm", "hanging_chars"):
+                    indent[k.replace("hanging", "first_line")] = -v if v else 0.0
                 elif k in indent:
                     indent[k] = v
             props["indent"] = indent
         elif key in _PARAGRAPH_BASE:
             props[key] = value
     return props
+
+
+def _in_use(props: dict[str, Any]) -> None:
+    """Keep, of each indent and spacing, the value Word goes by: the characters or lines when not 0 (each attribute is
+    inherited on its own, so a 0 count written over a style's count brings back the length), else the length; automatic
+    spacing before or after over both."""
+    for key, pairs in _COUNTED.items():
+        values = dict(props[key])
+        for length, count in pairs:
+            side = length.split("_")[0]
+            if values.get(f"{side}_auto"):
+                values.pop(length)
+                values.pop(count)
+            else:
+                values.pop(length if values.get(count) else count)
+        props[key] = values
 
 
 def _merge_tabs(stops: list[dict[str, Any]] | None, layer: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
