@@ -1075,3 +1075,45 @@ def test_indents_in_characters_spacing_in_lines_auto_spacing_and_contextual_spac
     assert (d.where, d.what) == (p2, "contextual spacing: expected no, actual yes")
     assert 'style "List Bullet": contextual spacing: expected yes, actual no' in _whats(
         judge(REPORT, _report_with(("style:ListBullet", "-w:contextualSpacing"))))
+
+
+def test_character_spacing_position_scale_and_effects_are_compared():
+    """w:spacing, w:position and w:w in a run's properties and the outline, shadow, emboss and imprint effects were
+    not read: a run that had them equalled one that had not."""
+    where = 'text "This report summarises sales for the fir..." in paragraph "This report summarises sales for the fir..." (p2)'
+    for xml, what in (('<w:spacing w:val="60"/>', "char spacing: expected 0 pt, actual 3 pt"),
+                      ('<w:position w:val="12"/>', "position: expected 0 pt, actual 6 pt"),
+                      ('<w:w w:val="200"/>', "scale: expected 100 %, actual 200 %"),
+                      ("<w:outline/>", "outline: expected no, actual yes"), ("<w:shadow/>", "shadow: expected no, actual yes"),
+                      ("<w:emboss/>", "emboss: expected no, actual yes"), ("<w:imprint/>", "imprint: expected no, actual yes")):
+        d = only(judge(REPORT, _report_with(("p2/run", xml))))
+        assert (d.where, d.what) == (where, what)
+    # a character style that gives them, and the same given directly; no tolerance for a spacing (it adds up)
+    styled = _report_with(("style:Normal/run", '<w:spacing w:val="20"/>'))
+    assert judge(styled, _report_with(("style:Normal/run", '<w:spacing w:val="20"/>'), ("p2/run", '<w:spacing w:val="20"/>'))).equivalent
+    assert judge(REPORT, _report_with(("p2/run", '<w:spacing w:val="0"/>'), ("p2/run", '<w:w w:val="100"/>'))).equivalent
+    assert "char spacing: expected 1 pt, actual 1.2 pt" in only(judge(styled, _report_with(
+        ("style:Normal/run", '<w:spacing w:val="20"/>'), ("p2/run", '<w:spacing w:val="24"/>')))).what
+
+
+def test_spacing_and_scale_of_spaces_matter_their_raising_and_effects_do_not():
+    """Whitespace-only stretches are compared on what shows on spaces: character spacing and width scale widen a
+    space as any character; raising, outline, shadow, emboss and imprint do not show on it."""
+    def spaced(*props):
+        doc = WordDocument.open(REPORT)
+        p = doc.find("p2")
+        run = p.makeelement(qn("w:r"), {})
+        rpr = etree.SubElement(run, qn("w:rPr"))
+        for tag, val in props:
+            etree.SubElement(rpr, qn(tag), {qn("w:val"): val} if val else {})
+        t = etree.SubElement(run, qn("w:t"), {"{http://www.w3.org/XML/1998/namespace}space": "preserve"})
+        t.text = "   "
+        first = p.find(qn("w:r"))
+        first.addnext(run)
+        return WordDocument.from_bytes(doc.to_bytes(), name="spaced.docx")
+
+    plain = spaced()
+    for props in ((("w:position", "12"),), (("w:outline", None), ("w:shadow", None), ("w:emboss", None)), (("w:imprint", None),)):
+        assert judge(plain, spaced(*props)).equivalent
+    assert only(judge(plain, spaced(("w:spacing", "100")))).what == "char spacing: expected 0 pt, actual 5 pt"
+    assert only(judge(plain, spaced(("w:w", "150")))).what == "scale: expected 100 %, actual 150 %"

@@ -24,6 +24,10 @@ by default); colour ``auto`` vs ``000000`` (text and lines); image file and draw
 list kind, level and number format are compared); a header or footer linked to the previous section vs an identical
 copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
+Effective run formatting: bold, italic, underline, strike, double strike, caps, small caps, hidden, superscript,
+subscript, font, East Asian font, size, colour, highlight, shading, character spacing, raised or lowered position,
+width scale, outline, shadow, emboss and imprint.
+
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
 leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
 a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
@@ -36,9 +40,9 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | tolerance | rule | applies |
 |---|---|---|
 | whitespace at the ends of texts | texts are compared with leading and trailing whitespace removed | always |
-| formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
+| formatting of spaces | bold, italic, font, size, colour, raised or lowered position, outline, shadow, emboss and imprint of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces; so are character spacing and width scale: they widen a space as any character) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
-| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines (indents in characters and spacing in lines, stored in hundredths, exactly) | always |
+| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines (indents in characters and spacing in lines, stored in hundredths, exactly; a run's character spacing and position exactly, as its size: a spacing adds up along a line) | always |
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name |
@@ -74,6 +78,7 @@ CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
+_EXACT_PT = {"size_pt", "char_spacing_pt", "position_pt"}  # run measures: no tolerance (a spacing adds up along a line)
 _AUTO_COLOUR = "000000"  # an automatic colour, for the named-colour tolerance (a missing fill is no fill: not this)
 _SNIPPET = 40
 _END_PUNCTUATION = " \t.,;:!?。，；：！？"
@@ -329,7 +334,7 @@ class _Comparer:
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
-                BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
+                BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key not in _EXACT_PT else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
             return all(self.same(k, e.get(k), a.get(k), True) for k in set(e) | set(a))

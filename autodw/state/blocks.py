@@ -34,10 +34,15 @@ _AUTHOR, _ID, _NAME = qn("w:author"), qn("w:id"), qn("w:name")
 
 #: run property element -> state key, for the toggles
 _TOGGLES = {"w:b": "bold", "w:i": "italic", "w:strike": "strike", "w:dstrike": "double_strike",
-            "w:caps": "all_caps", "w:smallCaps": "small_caps", "w:vanish": "hidden"}
+            "w:caps": "all_caps", "w:smallCaps": "small_caps", "w:vanish": "hidden", "w:outline": "outline",
+            "w:shadow": "shadow", "w:emboss": "emboss", "w:imprint": "imprint"}
 _TOGGLE_TAGS = {qn(k): v for k, v in _TOGGLES.items()}
 _RFONTS, _SZ, _COLOR, _HIGHLIGHT, _U, _VERT, _RSTYLE, _SHD = (
     qn(t) for t in ("w:rFonts", "w:sz", "w:color", "w:highlight", "w:u", "w:vertAlign", "w:rStyle", "w:shd"))
+#: run property element -> state key and reading of its w:val: character spacing (twips), raised or lowered
+#: position (half-points), width scale (percent)
+_MEASURES = {qn("w:spacing"): ("char_spacing_pt", lambda v: int(v) / 20), qn("w:position"): ("position_pt", lambda v: int(v) / 2),
+             qn("w:w"): ("scale_pct", int)}
 
 
 @dataclass
@@ -98,6 +103,12 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
                 fmt[val] = True
         elif tag == _RSTYLE:
             fmt["style"] = ctx.style_name(wval(child))
+        elif tag in _MEASURES:
+            key, read = _MEASURES[tag]
+            try:
+                fmt[key] = read(wval(child) or "")
+            except ValueError:
+                pass
         elif tag == _SHD:
             fill = child.get(qn("w:fill"))
             if fill and fill != "auto":

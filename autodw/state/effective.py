@@ -12,12 +12,16 @@ RUN_DEFAULTS: dict[str, Any] = {
     "bold": False, "italic": False, "underline": False, "strike": False, "double_strike": False,
     "all_caps": False, "small_caps": False, "hidden": False, "superscript": False, "subscript": False,
     "font": None, "east_asia_font": None, "size_pt": None, "color": None, "highlight": None, "shading": None,
+    "char_spacing_pt": 0.0, "position_pt": 0.0, "scale_pct": 100, "outline": False, "shadow": False, "emboss": False,
+    "imprint": False,
 }
-#: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text)
-VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading")
+#: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text): lines and fills drawn
+#: over them, and character spacing and width scale, which widen a space as any character
+VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading", "char_spacing_pt", "scale_pct")
 #: run formatting a style can give (in the state's style entries)
 STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
-                  "all_caps", "small_caps", "highlight")
+                  "all_caps", "small_caps", "highlight", "char_spacing_pt", "position_pt", "scale_pct", "outline",
+                  "shadow", "emboss", "imprint")
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left",
