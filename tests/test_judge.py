@@ -107,8 +107,11 @@ def test_explicit_values_equal_to_the_inherited_ones_do_not_matter():
 def test_trailing_whitespace_does_not_matter():
     text = "This report summarises sales for the first three quarters of the year. Revenue grew in every region."
     expected = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": text}))
-    actual = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": "  " + text + " \t"}))
+    actual = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": "  " + text + " \u3000"}))
     assert judge(expected, actual).equivalent
+    for tabbed in ("\t" + text, text + "\t"):  # a tab is not a space: at the start it indents the text
+        d = only(judge(expected, edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": tabbed}))))
+        assert d.what.startswith("text: expected ") and "\\t" in d.what
     inner = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": text.replace("the year", "the  year")}))
     d = only(judge(expected, inner))  # whitespace inside a text does count
     assert "p2" in d.where and "expected" in d.what
@@ -1117,3 +1120,22 @@ def test_spacing_and_scale_of_spaces_matter_their_raising_and_effects_do_not():
         assert judge(plain, spaced(*props)).equivalent
     assert only(judge(plain, spaced(("w:spacing", "100")))).what == "char spacing: expected 0 pt, actual 5 pt"
     assert only(judge(plain, spaced(("w:w", "150")))).what == "scale: expected 100 %, actual 150 %"
+
+
+def test_a_column_break_is_recorded_and_compared_as_a_page_break_is():
+    """A column break (w:br w:type="column") was dropped on reading: a document with one equalled one without."""
+    def broken(kind: str, pid: str = "p2") -> WordDocument:
+        doc = WordDocument.open(REPORT)
+        run = doc.find(pid).find(qn("w:r"))
+        run.append(run.makeelement(qn("w:br"), {qn("w:type"): kind}))
+        return WordDocument.from_bytes(doc.to_bytes(), name="broken.docx")
+
+    column = broken("column")
+    assert extract_state(column)["interactive"]["column_breaks"] == [{"paragraph": "p2", "offset": 71}]
+    assert extract_state(column)["paragraphs"][1]["text"] == extract_state(WordDocument.open(REPORT))["paragraphs"][1]["text"]
+    assert judge(column, broken("column")).equivalent
+    d = only(judge(REPORT, column))
+    assert (d.where, d.what) == ('extra column break in paragraph "This report summarises sales for the fir..." (p2)',
+                                 "unexpected: not in the expected document")
+    assert "column break" in " ".join(_whats(judge(column, broken("page"))))
+    assert "column break" in only(judge(column, broken("column", "p4"))).where

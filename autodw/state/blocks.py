@@ -54,6 +54,7 @@ class Sink:
     bookmarks: list[dict[str, Any]] = field(default_factory=list)
     line_breaks: list[dict[str, Any]] = field(default_factory=list)
     page_breaks: list[dict[str, Any]] = field(default_factory=list)
+    column_breaks: list[dict[str, Any]] = field(default_factory=list)
     comment_anchors: dict[str, list[str]] = field(default_factory=dict)
     note_refs: dict[tuple[str, str], str] = field(default_factory=dict)
     note_offsets: dict[tuple[str, str], int] = field(default_factory=dict)  # characters before the reference
@@ -510,9 +511,10 @@ class _ParagraphReader:
                 buf.append("\t")
             elif tag == BR:
                 kind = child.get(qn("w:type"))
-                if kind == "page":
-                    sink.page_breaks.append({"paragraph": self.pid, "offset": self.length + len("".join(buf))})
-                elif kind != "column":
+                if kind in ("page", "column"):
+                    (sink.page_breaks if kind == "page" else sink.column_breaks).append(
+                        {"paragraph": self.pid, "offset": self.length + len("".join(buf))})
+                else:
                     buf.append("\n")
                     sink.line_breaks.append({"paragraph": self.pid, "offset": self.length + len("".join(buf)) - 1})
             elif tag == CR:

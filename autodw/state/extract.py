@@ -47,6 +47,7 @@ def _extract(doc: WordDocument) -> dict[str, Any]:
         "bookmarks": sink.bookmarks,
         "line_breaks": sink.line_breaks,
         "page_breaks": sink.page_breaks,
+        "column_breaks": sink.column_breaks,
         "comments": comments,
         "footnotes": footnotes,
         "endnotes": endnotes,
