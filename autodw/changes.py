@@ -411,8 +411,9 @@ def _interactive(before: State, after: State) -> Change:
     out: Change = {}
     for key, ident in (("hyperlinks", ("paragraph", "text", "url", "anchor")), ("bookmarks", ("name", "paragraph")),
                        ("line_breaks", ("paragraph", "offset")), ("page_breaks", ("paragraph", "offset")),
+                       ("column_breaks", ("paragraph", "offset")),
                        ("tracked_changes", ("type", "paragraph", "text")), ("fields", ("type", "instruction", "paragraph"))):
-        added, removed = _multiset_diff(ib[key], ia[key], ident)
+        added, removed = _multiset_diff(ib.get(key, []), ia.get(key, []), ident)  # a state of before column breaks
         if added or removed:
             out[key] = {k: v for k, v in (("added", added), ("removed", removed)) if v}
     for key in ("comments", "footnotes", "endnotes"):

@@ -173,7 +173,7 @@ def test_first_line_chars_for_chinese(zh):
     execute(zh, "set_paragraph_format", {"paragraphs": ["p5"], "first_line_chars": 2})
     ind = zh.find("p5").find(f"{qn('w:pPr')}/{qn('w:ind')}")
     assert ind.get(qn("w:firstLineChars")) == "200" and ind.get(qn("w:firstLine")) == "440"  # 2 x 11pt
-    assert _para(extract_state(zh), "p5")["indent"] == {"first_line_cm": 0.78}
+    assert _para(extract_state(zh), "p5")["indent"] == {"first_line_cm": 0.78, "first_line_chars": 2.0}
 
 
 def test_paragraph_shading_and_border(report):

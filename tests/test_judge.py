@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from lxml import etree
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis import execute
@@ -106,8 +107,11 @@ def test_explicit_values_equal_to_the_inherited_ones_do_not_matter():
 def test_trailing_whitespace_does_not_matter():
     text = "This report summarises sales for the first three quarters of the year. Revenue grew in every region."
     expected = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": text}))
-    actual = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": "  " + text + " \t"}))
+    actual = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": "  " + text + " \u3000"}))
     assert judge(expected, actual).equivalent
+    for tabbed in ("\t" + text, text + "\t"):  # a tab is not a space: at the start it indents the text
+        d = only(judge(expected, edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": tabbed}))))
+        assert d.what.startswith("text: expected ") and "\\t" in d.what
     inner = edited(REPORT, ("set_paragraph_text", {"paragraph": "p2", "text": text.replace("the year", "the  year")}))
     d = only(judge(expected, inner))  # whitespace inside a text does count
     assert "p2" in d.where and "expected" in d.what
@@ -1020,3 +1024,169 @@ def test_another_picture_at_the_same_size_differs_and_so_does_a_crop():
     # within 0.5 % a side, also against a side or a picture not cropped
     assert judge(REPORT, edited(REPORT, ("crop_image", {"image": "img1", "left": 0.2}))).equivalent
     assert judge(cropped, edited(REPORT, ("crop_image", {"image": "img1", "left": 10, "right": 10, "top": 0.2}))).equivalent
+
+
+# --- formatting resolved along the style chain, formatting the state once left out ----------------------
+
+
+def _report_with(*edits: tuple[str, str]) -> WordDocument:
+    """The sample report with `edits`: (place, XML element in the w: namespace, replacing one of its tag there, or
+    "-w:tag" to remove it); a place is a paragraph id ("p2": its w:pPr; "p2/run": its first run's w:rPr) or a style
+    id ("style:Heading1", "style:Normal/run")."""
+    doc = WordDocument.open(REPORT)
+    styles = {s.get(qn("w:styleId")): s for s in doc.part._styles_part.element.iter(qn("w:style"))}
+    for place, xml in edits:
+        target, _, inner = place.partition("/")
+        owner = styles[target[len("style:"):]] if target.startswith("style:") else doc.find(target)
+        if inner == "run" and not target.startswith("style:"):
+            owner = owner.find(qn("w:r"))
+        pr_tag = qn("w:rPr" if inner == "run" else "w:pPr")
+        pr = owner.find(pr_tag)
+        if pr is None:
+            pr = owner.makeelement(pr_tag, {})
+            after = owner.find(qn("w:rPr")) if target.startswith("style:") and inner != "run" else None
+            after.addprevious(pr) if after is not None else owner.append(pr) if target.startswith("style:") \
+                else owner.insert(0, pr)
+        tag = qn(xml[1:]) if xml.startswith("-") else None
+        new = None if tag else etree.fromstring(f'<x xmlns:w="{W}">{xml}</x>')[0]
+        old = pr.find(tag or new.tag)
+        if old is not None:
+            pr.remove(old)
+        if new is not None:
+            pr.append(new)
+    return WordDocument.from_bytes(doc.to_bytes(), name="edited.docx")
+
+
+def _whats(verdict) -> list[str]:
+    """Each difference as "where: what"."""
+    return [f"{d.where}: {d.what}" for d in verdict.differences]
+
+
+def test_keep_lines_shading_direction_and_tab_stops_are_resolved_along_the_style_chain():
+    """keepLines, shading, bidi and tab stops were read from the paragraph alone: a value its style already gives
+    differed, a change to the style went unseen. Heading 1 keeps its lines together in the sample."""
+    assert judge(REPORT, _report_with(("p3", "<w:keepLines/>"))).equivalent  # Heading 1 already does
+    loose = judge(REPORT, _report_with(("style:Heading1", "-w:keepLines")))
+    assert 'paragraph "Highlights" (p3): keep together: expected yes, actual no' in _whats(loose)
+    assert 'style "Heading 1": keep together: expected yes, actual no' in _whats(loose)
+    d = only(judge(REPORT, _report_with(("p3", '<w:keepLines w:val="0"/>'))))  # off takes away the style's
+    assert d.what == "keep together: expected yes, actual no"
+    # shading: a style that shades every paragraph of it, the same fill given directly, no fill over it
+    grey = '<w:shd w:val="clear" w:color="auto" w:fill="D9D9D9"/>'
+    shaded = judge(REPORT, _report_with(("style:Normal", grey)))
+    assert 'paragraph "This report summarises sales for the fir..." (p2): shading: expected none, actual D9D9D9 ' \
+           '(light gray)' in _whats(shaded)
+    assert 'style "Normal": shading: expected none, actual D9D9D9 (light gray)' in _whats(shaded)
+    assert judge(_report_with(("style:Normal", grey)), _report_with(("style:Normal", grey), ("p2", grey))).equivalent
+    d = only(judge(_report_with(("style:Normal", grey)),
+                   _report_with(("style:Normal", grey), ("p2", '<w:shd w:val="clear" w:fill="auto"/>'))))
+    assert d.what == "shading: expected D9D9D9 (light gray), actual none"
+    # right to left: given by the style or directly, the same
+    rtl = _report_with(("style:Normal", "<w:bidi/>"))
+    assert judge(rtl, _report_with(("style:Normal", "<w:bidi/>"), ("p2", "<w:bidi/>"))).equivalent
+    assert 'style "Normal": rtl: expected no, actual yes' in _whats(judge(REPORT, rtl))
+    # tab stops merge along the chain; "clear" takes a style's stop away
+    tab = '<w:tabs><w:tab w:val="left" w:pos="2835"/></w:tabs>'
+    styled = _report_with(("style:Normal", tab))
+    assert judge(styled, _report_with(("style:Normal", tab), ("p2", tab))).equivalent
+    moved = judge(styled, _report_with(("style:Normal", '<w:tabs><w:tab w:val="left" w:pos="6000"/></w:tabs>')))
+    assert 'paragraph "This report summarises sales for the fir..." (p2): tabs: expected left 5 cm, actual left ' \
+           '10.58 cm' in _whats(moved)
+    assert 'style "Normal": tabs: expected left 5 cm, actual left 10.58 cm' in _whats(moved)
+    d = only(judge(styled, _report_with(("style:Normal", tab), ("p2", '<w:tabs><w:tab w:val="clear" w:pos="2835"/>'
+                                                                      '<w:tab w:val="right" w:pos="9000" w:leader="dot"/>'
+                                                                      '</w:tabs>'))))
+    assert d.what == "tabs: expected left 5 cm, actual right 15.88 cm dot"
+
+
+def test_indents_in_characters_spacing_in_lines_auto_spacing_and_contextual_spacing_are_compared():
+    """w:ind's *Chars attributes (Chinese documents' indents, Word's over the lengths when not 0), w:spacing's
+    beforeLines/afterLines and before/afterAutospacing, and w:contextualSpacing were not read at all."""
+    p2 = 'paragraph "This report summarises sales for the fir..." (p2)'
+    d = only(judge(REPORT, _report_with(("p2", '<w:ind w:firstLineChars="200"/>'))))
+    assert (d.where, d.what) == (p2, "indent first line chars: expected none, actual 2; indent first line: expected "
+                                     "0 cm, actual none")
+    chars = _report_with(("p2", '<w:ind w:firstLineChars="200" w:firstLine="420"/>'))
+    assert judge(chars, _report_with(("p2", '<w:ind w:firstLineChars="200" w:firstLine="640"/>'))).equivalent  # lengths unused
+    assert "indent first line chars: expected 2, actual -1" in only(judge(chars, _report_with(
+        ("p2", '<w:ind w:hangingChars="100" w:hanging="210"/>')))).what
+    # a 0 count written over a style's count brings back the length (how Word cancels a style's characters)
+    styled = _report_with(("style:Normal", '<w:ind w:leftChars="200"/>'))
+    assert judge(styled, _report_with(("style:Normal", '<w:ind w:leftChars="200"/>'), ("p2", '<w:ind w:left="0"/>'))).equivalent
+    d = only(judge(styled, _report_with(("style:Normal", '<w:ind w:leftChars="200"/>'),
+                                        ("p2", '<w:ind w:leftChars="0" w:left="0"/>'))))
+    assert d.what == "indent left chars: expected 2, actual none; indent left: expected none, actual 0 cm"
+    # spacing in lines, automatic spacing
+    d = only(judge(REPORT, _report_with(("p2", '<w:spacing w:beforeLines="300"/>'))))
+    assert d.what == "spacing before lines: expected none, actual 3; spacing before: expected 0 pt, actual none"
+    d = only(judge(REPORT, _report_with(("p2", '<w:spacing w:afterAutospacing="1"/>'))))
+    assert d.what == "spacing after auto: expected no, actual yes; spacing after: expected 10 pt, actual none"
+    lines = _report_with(("p2", '<w:spacing w:beforeLines="100" w:before="240"/>'))
+    assert judge(lines, _report_with(("p2", '<w:spacing w:beforeLines="100" w:before="0"/>'))).equivalent
+    # contextual spacing: List Bullet has it in the sample
+    assert judge(REPORT, _report_with(("p4", "<w:contextualSpacing/>"))).equivalent
+    d = only(judge(REPORT, _report_with(("p2", "<w:contextualSpacing/>"))))
+    assert (d.where, d.what) == (p2, "contextual spacing: expected no, actual yes")
+    assert 'style "List Bullet": contextual spacing: expected yes, actual no' in _whats(
+        judge(REPORT, _report_with(("style:ListBullet", "-w:contextualSpacing"))))
+
+
+def test_character_spacing_position_scale_and_effects_are_compared():
+    """w:spacing, w:position and w:w in a run's properties and the outline, shadow, emboss and imprint effects were
+    not read: a run that had them equalled one that had not."""
+    where = 'text "This report summarises sales for the fir..." in paragraph "This report summarises sales for the fir..." (p2)'
+    for xml, what in (('<w:spacing w:val="60"/>', "char spacing: expected 0 pt, actual 3 pt"),
+                      ('<w:position w:val="12"/>', "position: expected 0 pt, actual 6 pt"),
+                      ('<w:w w:val="200"/>', "scale: expected 100 %, actual 200 %"),
+                      ("<w:outline/>", "outline: expected no, actual yes"), ("<w:shadow/>", "shadow: expected no, actual yes"),
+                      ("<w:emboss/>", "emboss: expected no, actual yes"), ("<w:imprint/>", "imprint: expected no, actual yes")):
+        d = only(judge(REPORT, _report_with(("p2/run", xml))))
+        assert (d.where, d.what) == (where, what)
+    # a character style that gives them, and the same given directly; no tolerance for a spacing (it adds up)
+    styled = _report_with(("style:Normal/run", '<w:spacing w:val="20"/>'))
+    assert judge(styled, _report_with(("style:Normal/run", '<w:spacing w:val="20"/>'), ("p2/run", '<w:spacing w:val="20"/>'))).equivalent
+    assert judge(REPORT, _report_with(("p2/run", '<w:spacing w:val="0"/>'), ("p2/run", '<w:w w:val="100"/>'))).equivalent
+    assert "char spacing: expected 1 pt, actual 1.2 pt" in only(judge(styled, _report_with(
+        ("style:Normal/run", '<w:spacing w:val="20"/>'), ("p2/run", '<w:spacing w:val="24"/>')))).what
+
+
+def test_spacing_and_scale_of_spaces_matter_their_raising_and_effects_do_not():
+    """Whitespace-only stretches are compared on what shows on spaces: character spacing and width scale widen a
+    space as any character; raising, outline, shadow, emboss and imprint do not show on it."""
+    def spaced(*props):
+        doc = WordDocument.open(REPORT)
+        p = doc.find("p2")
+        run = p.makeelement(qn("w:r"), {})
+        rpr = etree.SubElement(run, qn("w:rPr"))
+        for tag, val in props:
+            etree.SubElement(rpr, qn(tag), {qn("w:val"): val} if val else {})
+        t = etree.SubElement(run, qn("w:t"), {"{http://www.w3.org/XML/1998/namespace}space": "preserve"})
+        t.text = "   "
+        first = p.find(qn("w:r"))
+        first.addnext(run)
+        return WordDocument.from_bytes(doc.to_bytes(), name="spaced.docx")
+
+    plain = spaced()
+    for props in ((("w:position", "12"),), (("w:outline", None), ("w:shadow", None), ("w:emboss", None)), (("w:imprint", None),)):
+        assert judge(plain, spaced(*props)).equivalent
+    assert only(judge(plain, spaced(("w:spacing", "100")))).what == "char spacing: expected 0 pt, actual 5 pt"
+    assert only(judge(plain, spaced(("w:w", "150")))).what == "scale: expected 100 %, actual 150 %"
+
+
+def test_a_column_break_is_recorded_and_compared_as_a_page_break_is():
+    """A column break (w:br w:type="column") was dropped on reading: a document with one equalled one without."""
+    def broken(kind: str, pid: str = "p2") -> WordDocument:
+        doc = WordDocument.open(REPORT)
+        run = doc.find(pid).find(qn("w:r"))
+        run.append(run.makeelement(qn("w:br"), {qn("w:type"): kind}))
+        return WordDocument.from_bytes(doc.to_bytes(), name="broken.docx")
+
+    column = broken("column")
+    assert extract_state(column)["interactive"]["column_breaks"] == [{"paragraph": "p2", "offset": 71}]
+    assert extract_state(column)["paragraphs"][1]["text"] == extract_state(WordDocument.open(REPORT))["paragraphs"][1]["text"]
+    assert judge(column, broken("column")).equivalent
+    d = only(judge(REPORT, column))
+    assert (d.where, d.what) == ('extra column break in paragraph "This report summarises sales for the fir..." (p2)',
+                                 "unexpected: not in the expected document")
+    assert "column break" in " ".join(_whats(judge(column, broken("page"))))
+    assert "column break" in only(judge(column, broken("column", "p4"))).where

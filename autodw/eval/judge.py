@@ -12,7 +12,11 @@ state); ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlin
 them do not count either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a
 field or hyperlink refers to them; run splits; explicit values equal to the inherited ones (formatting is compared
 as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
-highlight, paragraph borders side by side -, direct formatting, theme fonts as the theme part's fonts, for runs
+highlight, paragraph borders side by side, keep flags, contextual spacing, shading, direction, tab stops merged as
+Word merges them - a layer's stop replaces the one at its position, a "clear" stop takes it away; an off flag or an
+automatic fill takes away what a style gives -, direct formatting, theme fonts as the theme part's fonts, an indent
+in characters or a spacing in lines as Word reads it - the count when it is not 0 (each attribute inherited on its
+own), the length written beside it then not compared; automatic spacing before or after over both -, for runs
 as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
 they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
 style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
@@ -20,8 +24,13 @@ by default); colour ``auto`` vs ``000000`` (text and lines); image file and draw
 list kind, level, number format and the label each item shows, counted as Word counts, are compared); a header or footer linked to the previous section vs an identical
 copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
+Effective run formatting: bold, italic, underline, strike, double strike, caps, small caps, hidden, superscript,
+subscript, font, East Asian font, size, colour, highlight, shading, character spacing, raised or lowered position,
+width scale, outline, shadow, emboss and imprint.
+
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
-leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
+leave out: each side of a paragraph or table border (style, width, colour); where a line, page or column break sits
+(a column break recorded as a page break is, with no character in the text); the order of the paragraphs of a cell,
 a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
 mark sits in its paragraph (the text before it, when both paragraphs have the same text); a picture's image (a
 digest of its bytes, so "replace the picture" left undone is seen while file names still do not count) and its
@@ -31,10 +40,10 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 
 | tolerance | rule | applies |
 |---|---|---|
-| whitespace at the ends of texts | texts are compared with leading and trailing whitespace removed | always |
-| formatting of spaces | bold, italic, font, size and colour of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces) | always |
+| whitespace at the ends of texts | texts are compared with leading and trailing spaces and line ends removed; not tabs (a tab at the start indents the text) | always |
+| formatting of spaces | bold, italic, font, size, colour, raised or lowered position, outline, shadow, emboss and imprint of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces; so are character spacing and width scale: they widen a space as any character) | always |
 | lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
-| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines | always |
+| spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines (indents in characters and spacing in lines, stored in hundredths, exactly; a run's character spacing and position exactly, as its size: a spacing adds up along a line) | always |
 | border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name; with ``initial`` given, only for colours the expected document has more often than the initial one (those the instruction set: a heading it left alone is compared exactly) |
@@ -71,8 +80,10 @@ CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
+_EXACT_PT = {"size_pt", "char_spacing_pt", "position_pt"}  # run measures: no tolerance (a spacing adds up along a line)
 _AUTO_COLOUR = "000000"  # an automatic colour, for the named-colour tolerance (a missing fill is no fill: not this)
 _SNIPPET = 40
+_ENDS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace() and ch != "\t")  # what trimming removes
 _END_PUNCTUATION = " \t.,;:!?。，；：！？"
 _LISTED = 5  # stretches of text named in one difference
 
@@ -232,6 +243,9 @@ def show(value: Any, key: str = "") -> str:
     """A value for a `what`: yes/no, none, quoted texts, colours with their name, numbers with units."""
     if value is None or value is False and key == "underline":
         return "none"
+    if key == "tabs" and isinstance(value, list):  # "left 5 cm, right 16 cm dot"
+        return ", ".join(" ".join([str(t.get("alignment")), show(t.get("position_cm"), "position_cm"),
+                                   *([t["leader"]] if t.get("leader") else [])]) for t in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -346,7 +360,7 @@ class _Comparer:
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
-                BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key != "size_pt" else 0
+                BORDER_TOLERANCE if key == "width_pt" else CROP_TOLERANCE if key.endswith("_pct") else PT_TOLERANCE if key.endswith("_pt") and key not in _EXACT_PT else 0
             return abs(e - a) <= tol + 1e-9
         if isinstance(e, dict) and isinstance(a, dict):
             return all(self.same(k, e.get(k), a.get(k), True) for k in set(e) | set(a))
@@ -382,15 +396,16 @@ class _Comparer:
         return [f"border {'/'.join(sides)}{what}" for what, sides in by_what.items()]
 
     def text_same(self, e: str, a: str) -> bool:
-        """Equal after trimming the ends; or, for free text, a plausible written text (see the module docstring)."""
-        e, a = e.strip(), a.strip()
+        """Equal after trimming the ends (:func:`trimmed`); or, for free text, a plausible written text (see the module
+        docstring)."""
+        e, a = trimmed(e), trimmed(a)
         return e == a or self.free_text_ok(e, a)
 
     def free_text_ok(self, e: str, a: str, places: tuple[str, str] | None = None) -> bool:
         """Whether `a` is a plausible written text for `e`; `places`: their paragraphs' ids (or a cell's or a story's,
         :func:`_whole`), a text the initial document has at either place is not written (an existing text to keep, or
         one left as it was)."""
-        e, a = e.strip(), a.strip()
+        e, a = trimmed(e), trimmed(a)
         if not self.ctx.free_text or not e or not a:
             return False
         if places is not None and (e == self.initial_e.get(places[0]) or a == self.initial_a.get(places[1])):
@@ -433,7 +448,7 @@ class _Comparer:
 
     def _body(self) -> None:
         pe, pa = self.e["paragraphs"], self.a["paragraphs"]
-        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        ke, ka = [trimmed(p["text"]) for p in pe], [trimmed(p["text"]) for p in pa]
         al = align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
         for i, j in al.pairs + al.moved:
             self.pmap[pa[j]["id"]] = pe[i]["id"]
@@ -474,7 +489,7 @@ class _Comparer:
         (one paragraph each side: `where` itself), a paragraph found at another place reported as out of order; missing
         and extra ones, when the whole texts differ (trimmed, and not as free text), one by one, or as a difference of
         the whole text if no paragraph corresponds."""
-        ke, ka = [p["text"].strip() for p in pe], [p["text"].strip() for p in pa]
+        ke, ka = [trimmed(p["text"]) for p in pe], [trimmed(p["text"]) for p in pa]
         al = Alignment([(0, 0)], [], [], []) if len(pe) == len(pa) == 1 else align(ke, ka, lambda i, j: _ratio(ke[i], ka[j]))
         for i, j in sorted(al.pairs + al.moved):
             self.pmap[pa[j]["id"]] = pe[i]["id"]
@@ -483,7 +498,7 @@ class _Comparer:
                 self.add(at, f"order: expected paragraph {i + 1}, actual paragraph {j + 1}")
             self.paragraph(at, pe[i], pa[j])
         places = (_whole(pe[0]["id"]), _whole(pa[0]["id"])) if pe and pa else None
-        if not (al.missing or al.extra) or te.strip() == ta.strip() or self.free_text_ok(te, ta, places):
+        if not (al.missing or al.extra) or trimmed(te) == trimmed(ta) or self.free_text_ok(te, ta, places):
             return
         if not (al.pairs or al.moved):
             ex, ac = _texts_differ_at(te, ta)
@@ -501,7 +516,7 @@ class _Comparer:
             return
         te, ta = pe["text"], pa["text"]
         free = False
-        if te.strip() != ta.strip():
+        if trimmed(te) != trimmed(ta):
             free = self.free_text_ok(te, ta, (pe["id"], pa["id"]))
             if not free:
                 ex, ac = _texts_differ_at(te, ta)
@@ -513,7 +528,7 @@ class _Comparer:
         parts += self.fields(fe, fa, [k for k in fe if k != "border"])
         parts += self.border_fields(fe.get("border"), fa.get("border"))
         later: list[tuple[str, str]] = []
-        if free or (te.strip() != ta.strip() and _ratio(te, ta) < 0.5):  # other words: their format as a whole
+        if free or (trimmed(te) != trimmed(ta) and _ratio(te, ta) < 0.5):  # other words: their format as a whole
             de, da = dominant_format(pe, self.fe), dominant_format(pa, self.fa)
             runs = self.fields(de, da, list(de)) if de and da else []
             if runs:
@@ -785,6 +800,7 @@ class _Comparer:
         self._records("bookmark", _visible_bookmarks(ie), _visible_bookmarks(ia), ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
+        self._records("column break", ie.get("column_breaks", []), ia.get("column_breaks", []), ("paragraph", "offset"), ())
         self._records("comment", ie["comments"], ia["comments"], ("text",), ("author", "initials"), refs="paragraphs",
                       check=self._commented_text)
         self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), (), check=self._note_place)
@@ -967,11 +983,11 @@ class _Places(_Comparer):
             self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
 
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
-        self.texts[pa["id"]] = pe["text"].strip()
+        self.texts[pa["id"]] = trimmed(pe["text"])
 
     def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
         if pe and pa:
-            self.texts[_whole(pa[0]["id"])] = te.strip()
+            self.texts[_whole(pa[0]["id"])] = trimmed(te)
         super().paragraphs(where, te, ta, pe, pa)
 
 
@@ -994,6 +1010,11 @@ def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
 def _crop(image: dict[str, Any]) -> dict[str, float]:
     """A picture's cropping, each side (a side or a picture not cropped: 0 %)."""
     return {side: (image.get("crop") or {}).get(side, 0.0) for side in ("left_pct", "top_pct", "right_pct", "bottom_pct")}
+
+
+def trimmed(text: str) -> str:
+    """`text` without the spaces and line ends at its ends; tabs kept (a tab at the start indents the text)."""
+    return text.strip(_ENDS)
 
 
 def _trimmed(value: Any) -> Any:

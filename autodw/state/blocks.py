@@ -35,10 +35,15 @@ _AUTHOR, _ID, _NAME = qn("w:author"), qn("w:id"), qn("w:name")
 
 #: run property element -> state key, for the toggles
 _TOGGLES = {"w:b": "bold", "w:i": "italic", "w:strike": "strike", "w:dstrike": "double_strike",
-            "w:caps": "all_caps", "w:smallCaps": "small_caps", "w:vanish": "hidden"}
+            "w:caps": "all_caps", "w:smallCaps": "small_caps", "w:vanish": "hidden", "w:outline": "outline",
+            "w:shadow": "shadow", "w:emboss": "emboss", "w:imprint": "imprint"}
 _TOGGLE_TAGS = {qn(k): v for k, v in _TOGGLES.items()}
 _RFONTS, _SZ, _COLOR, _HIGHLIGHT, _U, _VERT, _RSTYLE, _SHD = (
     qn(t) for t in ("w:rFonts", "w:sz", "w:color", "w:highlight", "w:u", "w:vertAlign", "w:rStyle", "w:shd"))
+#: run property element -> state key and reading of its w:val: character spacing (twips), raised or lowered
+#: position (half-points), width scale (percent)
+_MEASURES = {qn("w:spacing"): ("char_spacing_pt", lambda v: int(v) / 20), qn("w:position"): ("position_pt", lambda v: int(v) / 2),
+             qn("w:w"): ("scale_pct", int)}
 
 
 @dataclass
@@ -50,6 +55,7 @@ class Sink:
     bookmarks: list[dict[str, Any]] = field(default_factory=list)
     line_breaks: list[dict[str, Any]] = field(default_factory=list)
     page_breaks: list[dict[str, Any]] = field(default_factory=list)
+    column_breaks: list[dict[str, Any]] = field(default_factory=list)
     comment_anchors: dict[str, list[str]] = field(default_factory=dict)
     note_refs: dict[tuple[str, str], str] = field(default_factory=dict)
     note_offsets: dict[tuple[str, str], int] = field(default_factory=dict)  # characters before the reference
@@ -99,6 +105,12 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
                 fmt[val] = True
         elif tag == _RSTYLE:
             fmt["style"] = ctx.style_name(wval(child))
+        elif tag in _MEASURES:
+            key, read = _MEASURES[tag]
+            try:
+                fmt[key] = read(wval(child) or "")
+            except ValueError:
+                pass
         elif tag == _SHD:
             fill = child.get(qn("w:fill"))
             if fill and fill != "auto":
@@ -119,16 +131,41 @@ def _font(fonts: etree._Element) -> str | None:
 _ASCII_THEME, _ASCII, _HANSI_THEME, _HANSI = (qn(t) for t in ("w:asciiTheme", "w:ascii", "w:hAnsiTheme", "w:hAnsi"))
 _JC, _SPACING, _IND, _PSHD, _PBDR, _BIDI, _TABS = (qn(t) for t in ("w:jc", "w:spacing", "w:ind", "w:shd", "w:pBdr", "w:bidi", "w:tabs"))
 _PARA_FLAGS = {qn("w:keepNext"): "keep_with_next", qn("w:keepLines"): "keep_together",
-               qn("w:pageBreakBefore"): "page_break_before"}
+               qn("w:pageBreakBefore"): "page_break_before", qn("w:contextualSpacing"): "contextual_spacing"}
 _ALIGN_NAMES = {"both": "justify", "start": "left", "end": "right"}
 _LINE_RULES = {"auto": "multiple", "exact": "exactly", "atLeast": "at_least"}
-_INDENTS = ((qn("w:left"), "left_cm"), (qn("w:start"), "left_cm"), (qn("w:right"), "right_cm"),
-            (qn("w:end"), "right_cm"), (qn("w:firstLine"), "first_line_cm"), (qn("w:hanging"), "hanging_cm"))
-_W_BEFORE, _W_AFTER, _W_LINE, _W_RULE, _W_FILL = (qn(t) for t in ("w:before", "w:after", "w:line", "w:lineRule", "w:fill"))
+
+def _hundredths(v: str | None) -> float | None:
+    """A count in hundredths (``w:firstLineChars="200"``: 2 characters, ``w:beforeLines="50"``: half a line)."""
+    try:
+        return int(v) / 100 if v is not None else None
+    except ValueError:
+        return None
+
+
+def _flag(v: str | None) -> bool | None:
+    """An on/off attribute (``w:beforeAutospacing="1"``)."""
+    return None if v is None else v not in ("0", "false", "off")
+
+
+#: w:ind attributes: state key and conversion (in characters, the form Chinese documents use, Word's over the lengths)
+_INDENTS = tuple((qn(attr), key, convert) for attrs, key, convert in (
+    (("w:left", "w:start"), "left_cm", twips_to_cm), (("w:right", "w:end"), "right_cm", twips_to_cm),
+    (("w:firstLine",), "first_line_cm", twips_to_cm), (("w:hanging",), "hanging_cm", twips_to_cm),
+    (("w:leftChars", "w:startChars"), "left_chars", _hundredths), (("w:rightChars", "w:endChars"), "right_chars", _hundredths),
+    (("w:firstLineChars",), "first_line_chars", _hundredths), (("w:hangingChars",), "hanging_chars", _hundredths))
+    for attr in attrs)
+#: w:spacing attributes besides w:line: state key and conversion (lines and auto spacing are Word's over the points)
+_SPACINGS = tuple((qn(attr), key, convert) for attr, key, convert in (
+    ("w:before", "before_pt", twips_to_pt), ("w:after", "after_pt", twips_to_pt),
+    ("w:beforeLines", "before_lines", _hundredths), ("w:afterLines", "after_lines", _hundredths),
+    ("w:beforeAutospacing", "before_auto", _flag), ("w:afterAutospacing", "after_auto", _flag)))
+_W_LINE, _W_RULE, _W_FILL = (qn(t) for t in ("w:line", "w:lineRule", "w:fill"))
 
 
 def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
-    """Alignment, spacing, indentation, keep/page-break flags, shading, borders from a ``w:pPr``."""
+    """Alignment, spacing, indentation, keep/page-break flags, shading, borders, direction and tab stops from a
+    ``w:pPr`` (a paragraph's, a style's or the document defaults'): what it sets, an off flag and no fill included."""
     out: dict[str, Any] = {}
     if ppr is None:
         return out
@@ -138,11 +175,8 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             val = wval(child)
             out["alignment"] = _ALIGN_NAMES.get(val, val)
         elif tag == _SPACING:
-            sp: dict[str, Any] = {}
-            if child.get(_W_BEFORE) is not None:
-                sp["before_pt"] = twips_to_pt(child.get(_W_BEFORE))
-            if child.get(_W_AFTER) is not None:
-                sp["after_pt"] = twips_to_pt(child.get(_W_AFTER))
+            sp: dict[str, Any] = {key: convert(child.get(attr)) for attr, key, convert in _SPACINGS
+                                  if child.get(attr) is not None}
             line, rule = child.get(_W_LINE), child.get(_W_RULE) or "auto"
             if line is not None:
                 try:
@@ -153,22 +187,20 @@ def paragraph_format(ppr: etree._Element | None) -> dict[str, Any]:
             if sp:
                 out["spacing"] = sp
         elif tag == _IND:
-            indent = {key: twips_to_cm(child.get(attr)) for attr, key in _INDENTS if child.get(attr) is not None}
+            indent = {key: convert(child.get(attr)) for attr, key, convert in _INDENTS if child.get(attr) is not None}
             if indent:
                 out["indent"] = indent
-        elif tag in _PARA_FLAGS:
-            if on_off(child):
-                out[_PARA_FLAGS[tag]] = True
-        elif tag == _PSHD:
+        elif tag in _PARA_FLAGS:  # off too: it takes away what a style gives
+            out[_PARA_FLAGS[tag]] = on_off(child)
+        elif tag == _PSHD:  # an automatic fill (none) takes away a style's shading
             fill = child.get(_W_FILL)
-            if fill not in (None, "auto"):
-                out["shading"] = fill.upper()
+            out["shading"] = fill.upper() if fill not in (None, "auto") else None
         elif tag == _PBDR:
             if len(child):
                 out["border"] = border_sides(child)
-        elif tag == _BIDI and on_off(child):
-            out["rtl"] = True
-        elif tag == _TABS:
+        elif tag == _BIDI:
+            out["rtl"] = on_off(child)
+        elif tag == _TABS:  # a stop of alignment "clear" takes away the style's stop at its position
             out["tabs"] = [{"position_cm": twips_to_cm(t.get(qn("w:pos"))), "alignment": t.get(qn("w:val")),
                             **({"leader": t.get(qn("w:leader"))} if t.get(qn("w:leader")) not in (None, "none") else {})}
                            for t in child.iterchildren(qn("w:tab"))]
@@ -484,9 +516,10 @@ class _ParagraphReader:
                 buf.append("\t")
             elif tag == BR:
                 kind = child.get(qn("w:type"))
-                if kind == "page":
-                    sink.page_breaks.append({"paragraph": self.pid, "offset": self.length + len("".join(buf))})
-                elif kind != "column":
+                if kind in ("page", "column"):
+                    (sink.page_breaks if kind == "page" else sink.column_breaks).append(
+                        {"paragraph": self.pid, "offset": self.length + len("".join(buf))})
+                else:
                     buf.append("\n")
                     sink.line_breaks.append({"paragraph": self.pid, "offset": self.length + len("".join(buf)) - 1})
             elif tag == CR:

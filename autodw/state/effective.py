@@ -12,23 +12,34 @@ RUN_DEFAULTS: dict[str, Any] = {
     "bold": False, "italic": False, "underline": False, "strike": False, "double_strike": False,
     "all_caps": False, "small_caps": False, "hidden": False, "superscript": False, "subscript": False,
     "font": None, "east_asia_font": None, "size_pt": None, "color": None, "highlight": None, "shading": None,
+    "char_spacing_pt": 0.0, "position_pt": 0.0, "scale_pct": 100, "outline": False, "shadow": False, "emboss": False,
+    "imprint": False,
 }
-#: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text)
-VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading")
+#: run formatting that stays visible on spaces (the rest is ignored on whitespace-only text): lines and fills drawn
+#: over them, and character spacing and width scale, which widen a space as any character
+VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading", "char_spacing_pt", "scale_pct")
 #: run formatting a style can give (in the state's style entries)
 STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
-                  "all_caps", "small_caps", "highlight")
+                  "all_caps", "small_caps", "highlight", "char_spacing_pt", "position_pt", "scale_pct", "outline",
+                  "shadow", "emboss", "imprint")
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
-    "alignment": "left", "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple"},
-    "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0}, "keep_with_next": False,
-    "page_break_before": False, "border": {},
+    "alignment": "left",
+    "spacing": {"before_pt": 0.0, "after_pt": 0.0, "line": 1.0, "line_rule": "multiple", "before_lines": 0.0,
+                "after_lines": 0.0, "before_auto": False, "after_auto": False},
+    "indent": {"left_cm": 0.0, "right_cm": 0.0, "first_line_cm": 0.0, "left_chars": 0.0, "right_chars": 0.0,
+               "first_line_chars": 0.0},
+    "keep_with_next": False, "page_break_before": False, "border": {}, "keep_together": False, "shading": None,
+    "rtl": False, "tabs": None, "contextual_spacing": False,
 }
 #: paragraph formatting a style can give (in the state's style entries)
-STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border")
-#: paragraph properties only direct formatting sets (in the state), with their absent value
-_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"keep_together": False, "shading": None, "rtl": False,
-                                              "tabs": None, "content_control": None, "ends_section": False}
+STYLE_PARAGRAPH_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "page_break_before", "border",
+                        "keep_together", "shading", "rtl", "tabs", "contextual_spacing")
+#: a length and the count Word uses instead when it is not 0 (indents in characters, spacing in lines)
+_COUNTED = {"indent": (("left_cm", "left_chars"), ("right_cm", "right_chars"), ("first_line_cm", "first_line_chars")),
+            "spacing": (("before_pt", "before_lines"), ("after_pt", "after_lines"))}
+#: paragraph properties only the paragraph itself has (in the state), with their absent value
+_DIRECT_PARAGRAPH_DEFAULTS: dict[str, Any] = {"content_control": None, "ends_section": False}
 
 
 class Formatting:
@@ -103,6 +114,7 @@ class Formatting:
         _merge_paragraph(props, {k: para[k] for k in STYLE_PARAGRAPH_KEYS if k in para})
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
         props["border"] = drawn(props["border"])  # a side "none" takes away a line the style gives
+        _in_use(props)
         lst = para.get("list")
         props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text", "label")} if lst else None
         return props
@@ -122,17 +134,47 @@ def _merge_paragraph(props: dict[str, Any], layer: dict[str, Any]) -> dict[str, 
     for key, value in layer.items():
         if key in ("spacing", "border"):
             props[key] = {**props[key], **value}
+        elif key == "tabs":
+            props[key] = _merge_tabs(props[key], value)
         elif key == "indent":
             indent = dict(props["indent"])
             for k, v in value.items():
-                if k == "hanging_cm":
-                    indent["first_line_cm"] = -v if v else 0.0
+                if k in ("hanging_cm", "hanging_chars"):
+                    indent[k.replace("hanging", "first_line")] = -v if v else 0.0
                 elif k in indent:
                     indent[k] = v
             props["indent"] = indent
         elif key in _PARAGRAPH_BASE:
             props[key] = value
     return props
+
+
+def _in_use(props: dict[str, Any]) -> None:
+    """Keep, of each indent and spacing, the value Word goes by: the characters or lines when not 0 (each attribute is
+    inherited on its own, so a 0 count written over a style's count brings back the length), else the length; automatic
+    spacing before or after over both."""
+    for key, pairs in _COUNTED.items():
+        values = dict(props[key])
+        for length, count in pairs:
+            side = length.split("_")[0]
+            if values.get(f"{side}_auto"):
+                values.pop(length)
+                values.pop(count)
+            else:
+                values.pop(length if values.get(count) else count)
+        props[key] = values
+
+
+def _merge_tabs(stops: list[dict[str, Any]] | None, layer: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """Tab stops as Word merges them along the style chain: a layer's stop replaces the one at its position, a stop
+    of alignment "clear" takes it away; by position (None if none is left)."""
+    by_position = {stop["position_cm"]: stop for stop in stops or ()}
+    for stop in layer:
+        if stop.get("alignment") == "clear":
+            by_position.pop(stop["position_cm"], None)
+        else:
+            by_position[stop["position_cm"]] = stop
+    return [by_position[k] for k in sorted(by_position, key=lambda k: (k is None, k or 0))] or None
 
 
 def segments(para: dict[str, Any], fmt: Formatting) -> list[tuple[int, int, dict[str, Any]]]:

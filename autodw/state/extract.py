@@ -47,6 +47,7 @@ def _extract(doc: WordDocument) -> dict[str, Any]:
         "bookmarks": sink.bookmarks,
         "line_breaks": sink.line_breaks,
         "page_breaks": sink.page_breaks,
+        "column_breaks": sink.column_breaks,
         "comments": comments,
         "footnotes": footnotes,
         "endnotes": endnotes,
@@ -206,7 +207,8 @@ def all_styles(ctx: StateContext) -> dict[str, Any]:
 
 def _styles(ctx: StateContext) -> dict[str, Any]:
     """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, colour, underline,
-    strike, caps, highlight, base style, paragraph alignment/spacing/indentation/borders."""
+    strike, caps, highlight, base style, paragraph alignment/spacing/indentation/borders/keep flags/shading/direction/tab
+    stops."""
     root = ctx.styles_root
     defaults: dict[str, Any] = {}
     if root is not None:
@@ -230,17 +232,20 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
             "id": sid,
             "category": el.get(qn("w:type")) or "paragraph",
             "based_on": ctx.style_names.get(wval(el.find(qn("w:basedOn"))) or "", None),
-            **{k: fmt.get(k) for k in STYLE_RUN_KEYS},
+            **{k: fmt[k] for k in STYLE_RUN_KEYS if k in fmt},
         }
+        entry = {k: v for k, v in entry.items() if v is not None}
+        # paragraph formatting as written: a shading of None (no fill) takes away the base style's
         entry.update({k: v for k, v in paragraph_format(el.find(qn("w:pPr"))).items() if k in STYLE_PARAGRAPH_KEYS})
         tblpr = el.find(qn("w:tblPr")) if entry["category"] == "table" else None
-        if tblpr is not None:  # what a table of this style looks like without direct table properties
-            entry["table"] = table_properties(tblpr) or None
+        table = table_properties(tblpr) if tblpr is not None else None
+        if table:  # what a table of this style looks like without direct table properties
+            entry["table"] = table
         if el.get(qn("w:default")) in ("1", "true", "on"):
             entry["default"] = True
         if sid in custom:
             entry["custom"] = True
-        out.append({k: v for k, v in entry.items() if v is not None})
+        out.append(entry)
     out.sort(key=lambda s: (s["category"], s["name"]))
     return {"defaults": defaults, "styles": out}
 

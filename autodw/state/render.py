@@ -182,8 +182,28 @@ def _named(font: Any) -> Any:
     return None if isinstance(font, str) and font.startswith("theme:") else font
 
 
+#: run formatting the prompt leaves out, as it did before the state had it: typographic effects no API sets
+#: (the judge compares them)
+_UNSHOWN_EFFECTS = ("char_spacing_pt", "position_pt", "scale_pct", "outline", "shadow", "emboss", "imprint")
+
+
+def _shown_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs without :data:`_UNSHOWN_EFFECTS`, neighbours that then have one format joined (as reading joins runs)."""
+    out: list[dict[str, Any]] = []
+    for r in runs:
+        shown = {k: v for k, v in r.items() if k not in _UNSHOWN_EFFECTS}
+        last = out[-1] if out else None
+        if last is not None and not {"image", "equation"} & (set(last) | set(shown)) and \
+                {k: v for k, v in last.items() if k != "text"} == {k: v for k, v in shown.items() if k != "text"}:
+            last["text"] += shown.get("text", "")
+        else:
+            out.append(shown)
+    return out
+
+
 def _run_summary(runs: list[dict[str, Any]]) -> str:
     formatted = []
+    runs = _shown_runs(runs)
     for r in runs:
         fmt = {k: v for k, v in r.items() if k not in ("text", "image", "equation") and not (k == "font" and _named(v) is None)}
         if fmt and r.get("text", "").strip():
