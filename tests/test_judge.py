@@ -8,13 +8,14 @@ import json
 
 import pytest
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.shared import Cm
 
 from autodw.apis import execute
 from autodw.cli import main
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, DocumentError
 from autodw.colours import colour_names_in, colour_ranges
-from autodw.eval.judge import align, judge
+from autodw.eval.judge import Difference, align, judge
 from autodw.state import extract_state
 from autodw.units import NAMED_COLORS, color_name
 from autodw.xml import qn
@@ -37,6 +38,14 @@ def only(verdict):
     assert not verdict.equivalent
     assert len(verdict.differences) == 1, verdict.to_text()
     return verdict.differences[0]
+
+
+def built(*steps) -> WordDocument:
+    """The report with each of `steps` applied to its python-docx document in turn, saved and re-opened."""
+    doc = WordDocument.open(REPORT)
+    for step in steps:
+        step(doc.docx)
+    return WordDocument.from_bytes(doc.to_bytes(), name="built.docx")
 
 
 # --- equal -------------------------------------------------------------------------------------------
@@ -388,6 +397,65 @@ def test_the_page_orientation():
     d = only(judge(REPORT, edited(REPORT, ("set_page_setup", {"section": 0, "orientation": "landscape"}))))
     assert d.where == "page setup of section 1"
     assert d.what.startswith('orientation: expected "portrait", actual "landscape"')
+
+
+def _header_table(d) -> None:
+    table = d.sections[0].header.add_table(1, 2, Cm(10))
+    table.cell(0, 0).text, table.cell(0, 1).text = "Acme Ltd", "Confidential"
+
+
+def _header_picture(d) -> None:
+    d.sections[0].header.paragraphs[0].add_run().add_picture(str(EXAMPLES / "images" / "logo.png"), width=Cm(2))
+
+
+def _header_link(url: str):
+    def link(d) -> None:
+        p = d.sections[0].header.paragraphs[0]
+        rid = p.part.relate_to(url, RT.HYPERLINK, is_external=True)
+        h = p._p.makeelement(qn("w:hyperlink"), {qn("r:id"): rid})
+        run = h.makeelement(qn("w:r"), {})
+        run.append(run.makeelement(qn("w:t"), {}))
+        run[0].text = "acme.example.com"
+        h.append(run)
+        p._p.append(h)
+    return link
+
+
+def test_a_header_table_is_compared_as_a_body_table():
+    """A header's table was only counted: a cell's text or bold changed in it was equivalent. The report's second
+    section links to the first one's header, so each difference is named in both."""
+    gold = built(_header_table)
+    assert judge(gold, built(_header_table)).equivalent
+
+    def public(d):
+        d.sections[0].header.tables[0].cell(0, 1).paragraphs[0].runs[0].text = "Public"
+    verdict = judge(gold, built(_header_table, public))
+    assert [(d.where, d.what) for d in verdict.differences] == [
+        (f'table 1 "Acme Ltd | Confidential" in header of section {n} row 1 cell 2 "Confidential"',
+         'text: expected "Confidential", actual "Public"') for n in (1, 2)]
+
+    def bold(d):
+        d.sections[0].header.tables[0].cell(0, 0).paragraphs[0].runs[0].bold = True
+    d = judge(gold, built(_header_table, bold)).differences[0]
+    assert (d.where, d.what) == ('table 1 "Acme Ltd | Confidential" in header of section 1 row 1 cell 1 "Acme Ltd"',
+                                 "bold: expected no, actual yes")
+    assert judge(gold, REPORT).differences[0] == Difference(
+        'table 1 "Acme Ltd | Confidential" in header of section 1', "missing: the table is absent from the actual document")
+
+
+def test_a_header_picture_and_hyperlink_are_compared_as_the_body_ones():
+    """A header's picture was only counted (three times larger: equivalent) and its hyperlinks not read at all."""
+    gold = built(_header_picture, _header_link("https://acme.example.com"))
+    assert judge(gold, built(_header_picture, _header_link("https://acme.example.com"))).equivalent
+
+    def larger(d):
+        inline = d.sections[0].header._element.xpath(".//wp:inline")[0]
+        inline.extent.cx, inline.extent.cy = inline.extent.cx * 3, inline.extent.cy * 3
+    d = judge(gold, built(_header_picture, _header_link("https://acme.example.com"), larger)).differences[0]
+    assert d.where == "picture 1 in header of section 1" and d.what.startswith("width: expected 2 cm, actual 6 cm; height:")
+    d = judge(gold, built(_header_picture, _header_link("https://evil.example.net"))).differences[0]
+    assert (d.where, d.what) == ('hyperlink "acme.example.com" in header of section 1',
+                                 'url: expected "https://acme.example.com", actual "https://evil.example.net"')
 
 
 def test_a_header_text():

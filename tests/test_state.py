@@ -184,3 +184,32 @@ def test_pictures_keep_a_digest_of_their_image_and_their_crop(report):
     assert after["image_hash"] != before["image_hash"]
     assert after["crop"] == {"left_pct": 10.0, "bottom_pct": 5.0}
     assert before["image_hash"] not in render_state(extract_state(report))
+
+
+def test_a_header_s_tables_pictures_and_links_are_in_the_state_not_in_the_views(report):
+    """The judge compares a header's tables, pictures and hyperlinks in full (``table_details``, ``image_details``,
+    ``hyperlinks``); the rendering and the change list show only their ids, as before."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.shared import Cm
+
+    from autodw.changes import analyze_change
+    from autodw.state.layout import STORY_DETAILS
+
+    before = extract_state(report)
+    header = report.docx.sections[0].header
+    table = header.add_table(1, 2, Cm(10))
+    table.cell(0, 0).text = "Acme Ltd"
+    header.paragraphs[0].add_run().add_picture(str(EXAMPLES / "images" / "logo.png"), width=Cm(2))
+    rid = header.part.relate_to("https://acme.example.com", RT.HYPERLINK, is_external=True)
+    link = header.paragraphs[0]._p.makeelement(qn("w:hyperlink"), {qn("r:id"): rid})
+    link.append(link.makeelement(qn("w:r"), {}))
+    link[0].append(link.makeelement(qn("w:t"), {}))
+    link[0][0].text = "acme"
+    header.paragraphs[0]._p.append(link)
+    after = extract_state(report)
+    story = after["page_layout"]["sections"][0]["headers"]["default"]
+    assert story["table_details"][0]["cells"] == [["Acme Ltd", ""]]
+    assert story["image_details"][0]["width_cm"] == 2.0
+    assert [(h["text"], h["url"]) for h in story["hyperlinks"]] == [("acme", "https://acme.example.com")]
+    text = render_state(after) + json.dumps(analyze_change(before, after), ensure_ascii=False)
+    assert not any(key in text for key in STORY_DETAILS) and "Acme Ltd" not in text

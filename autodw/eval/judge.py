@@ -22,7 +22,7 @@ copy; core properties that saving changes (revision, last modified by); comment 
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
 leave out: each side of a paragraph or table border (style, width, colour); the order of the paragraphs of a cell,
-a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
+a header or a footer; a header's or footer's tables, pictures and hyperlinks as the body's (cells, size, image, target); the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
 mark sits in its paragraph (the text before it, when both paragraphs have the same text); a picture's image (a
 digest of its bytes, so "replace the picture" left undone is seen while file names still do not count) and its
 cropping.
@@ -384,7 +384,7 @@ class _Comparer:
                 out[p["id"]] = _paragraph_description(p, previous)
                 if p["text"].strip():
                     previous = p["text"]
-            for t in state["tables"]:
+            for t in [*state["tables"], *(t for story in _stories(state) for t in story.get("table_details", []))]:
                 for row in t.get("cell_details", []):
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
@@ -545,7 +545,11 @@ class _Comparer:
     # tables -----------------------------------------------------------------------------------------------
 
     def _tables(self) -> None:
-        te, ta = self.e["tables"], self.a["tables"]
+        self.table_list(self.e["tables"], self.a["tables"])
+
+    def table_list(self, te: list[dict[str, Any]], ta: list[dict[str, Any]], within: str = "") -> None:
+        """Align two lists of tables (the body's, or a header's or footer's: `within` names it) and compare them."""
+        at = f" in {within}" if within else ""
         ce = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in te]
         ca = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in ta]
         # keyed by place and content: tables with the same cells (common in forms) stay apart by where they are
@@ -555,12 +559,12 @@ class _Comparer:
         flat_a = [" ".join(" ".join(r) for r in k) for k in ca]
         al = align(ke, ka, lambda i, j: _ratio(flat_e[i], flat_a[j]), moves=(ce, ca))
         for i, j in sorted(al.pairs + al.moved):
-            self.table(i, te[i], ta[j])
+            self.table(_table_where(i, te[i]) + at, te[i], ta[j])
         for i in al.missing:
-            self.add(_table_where(i, te[i]), "missing: the table is absent from the actual document")
+            self.add(_table_where(i, te[i]) + at, "missing: the table is absent from the actual document")
         for j in al.extra:
             t = ta[j]
-            self.add(f"extra table {snippet(' | '.join(t['cells'][0]) if t['cells'] else '')}",
+            self.add(f"extra table {snippet(' | '.join(t['cells'][0]) if t['cells'] else '')}{at}",
                      f"unexpected: not in the expected document ({t['rows']} rows x {t['cols']} columns, after "
                      f"{self.describe_a(t.get('after_paragraph'))})")
 
@@ -569,8 +573,8 @@ class _Comparer:
             return ("nested", t["nested_in"].get("row"), t["nested_in"].get("col"))
         return self._expected_id(t.get("after_paragraph")) if actual else t.get("after_paragraph")
 
-    def table(self, n: int, te: dict[str, Any], ta: dict[str, Any]) -> None:
-        where = _table_where(n, te)
+    def table(self, where: str, te: dict[str, Any], ta: dict[str, Any]) -> None:
+        """Compare two corresponding tables (`where`: the expected one described): place, properties, rows, cells."""
         if "nested_in" not in te and self._expected_id(ta.get("after_paragraph")) != te.get("after_paragraph"):
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
@@ -673,12 +677,16 @@ class _Comparer:
     # images, charts, shapes ---------------------------------------------------------------------------------
 
     def _images(self) -> None:
-        ie, ia = self.e["images"], self.a["images"]
+        self.image_list(self.e["images"], self.a["images"])
+
+    def image_list(self, ie: list[dict[str, Any]], ia: list[dict[str, Any]], within: str = "") -> None:
+        """Align two lists of drawings (the body's, or a header's or footer's: `within` names it) and compare them:
+        place, size, cropping, the picture's image, a chart's data."""
         ke = [(x.get("type"), x.get("paragraph")) for x in ie]
         ka = [(x.get("type"), self._expected_id(x.get("paragraph"))) for x in ia]
         al = align(ke, ka)
         for i, j in sorted(al.pairs + al.moved):
-            where = self._image_where(ie, i)
+            where = self._image_where(ie, i, within)
             if ke[i][1] != ka[j][1]:
                 self.add(where, f"position: expected in {self.describe_e(ie[i].get('paragraph'))}, "
                                 f"actual in {self.describe_a(ia[j].get('paragraph'))}")
@@ -690,19 +698,20 @@ class _Comparer:
             if parts:
                 self.add(where, "; ".join(parts))
         for i in al.missing:
-            self.add(self._image_where(ie, i), "missing: absent from the actual document")
+            self.add(self._image_where(ie, i, within), "missing: absent from the actual document")
         for j in al.extra:
             x = ia[j]
-            self.add(f"extra {x.get('type', 'drawing')}" + (f" {snippet(x['title'])}" if x.get("title") else ""),
+            self.add(f"extra {x.get('type', 'drawing')}" + (f" {snippet(x['title'])}" if x.get("title") else "") +
+                     (f" in {within}" if within else ""),
                      f"unexpected: in {self.describe_a(x.get('paragraph'))}, {show(x.get('width_cm'), '_cm')} x "
                      f"{show(x.get('height_cm'), '_cm')}")
 
-    def _image_where(self, images: list[dict[str, Any]], i: int) -> str:
+    def _image_where(self, images: list[dict[str, Any]], i: int, within: str = "") -> str:
         x = images[i]
         kind = x.get("type", "drawing")
         number = sum(1 for y in images[: i + 1] if y.get("type") == kind)
         name = f" {snippet(x['title'])}" if x.get("title") else f" {snippet(x['alt_text'])}" if x.get("alt_text") else ""
-        return f"{kind} {number}{name} in {self.describe_e(x.get('paragraph'))}"
+        return f"{kind} {number}{name} in {within or self.describe_e(x.get('paragraph'))}"
 
     # page layout --------------------------------------------------------------------------------------------
 
@@ -746,18 +755,22 @@ class _Comparer:
             self.paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
             parts = []
         parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
-        for key in ("tables", "images"):
-            if len(xe.get(key, [])) != len(xa.get(key, [])):
-                parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
+        for key, details in (("tables", "table_details"), ("images", "image_details")):
+            if any(x.get(key) and details not in x for x in (xe, xa)):  # a state without them: counted
+                if len(xe.get(key, [])) != len(xa.get(key, [])):
+                    parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
         if parts:
             self.add(where, "; ".join(parts))
+        # after the paragraphs, whose pairs place the tables, drawings and links: compared as the body's
+        self.table_list(xe.get("table_details", []), xa.get("table_details", []), where)
+        self.image_list(xe.get("image_details", []), xa.get("image_details", []), where)
+        self.hyperlinks(xe.get("hyperlinks", []), xa.get("hyperlinks", []), where)
 
     # interactive ---------------------------------------------------------------------------------------------
 
     def _interactive(self) -> None:
         ie, ia = self.e["interactive"], self.a["interactive"]
-        links_e, links_a = ([_toc_unnamed(h, "anchor") for h in x["hyperlinks"]] for x in (ie, ia))
-        self._records("hyperlink", links_e, links_a, ("text",), ("url", "anchor"))
+        self.hyperlinks(ie["hyperlinks"], ia["hyperlinks"])
         self._records("bookmark", _visible_bookmarks(ie), _visible_bookmarks(ia), ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
@@ -769,10 +782,16 @@ class _Comparer:
         norm = lambda f: {**f, "instruction": " ".join(_toc_unnamed(f, "instruction")["instruction"].split())}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
+    def hyperlinks(self, he: list[dict[str, Any]], ha: list[dict[str, Any]], within: str = "") -> None:
+        """Two lists of hyperlinks (the body's, or a header's or footer's: `within` names it) by text: target, place."""
+        links_e, links_a = ([_toc_unnamed(h, "anchor") for h in x] for x in (he, ha))
+        self._records("hyperlink", links_e, links_a, ("text",), ("url", "anchor"), within=within)
+
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
                  compared: tuple[str, ...], refs: str = "paragraph",
-                 check: Callable[[dict[str, Any], dict[str, Any]], list[str]] | None = None) -> None:
-        """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them."""
+                 check: Callable[[dict[str, Any], dict[str, Any]], list[str]] | None = None, within: str = "") -> None:
+        """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them;
+        `within`: the story they are in, named instead of their paragraph."""
         def mapped(rec: dict[str, Any], actual: bool) -> Any:
             ref = rec.get(refs)
             conv = self._expected_id if actual else (lambda p: p)
@@ -784,7 +803,7 @@ class _Comparer:
         def where(rec: dict[str, Any], describe: Callable[[str], str]) -> str:
             name = rec.get("name") or rec.get("text")
             ref = _first(rec.get(refs))
-            place = describe(ref) if ref is not None else "the document (between paragraphs)"
+            place = within or (describe(ref) if ref is not None else "the document (between paragraphs)")
             return f"{kind} {snippet(name)} in {place}" if name else f"{kind} in {place}"
 
         ke, ka = [k(r, False) for r in re_], [k(r, True) for r in ra]
@@ -949,6 +968,13 @@ class _Places(_Comparer):
         if pe and pa:
             self.texts[_whole(pa[0]["id"])] = te.strip()
         super().paragraphs(where, te, ta, pe, pa)
+
+
+def _stories(state: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    """The headers and footers of every section (one linked to the previous section's again)."""
+    for section in state["page_layout"]["sections"]:
+        for key in ("headers", "footers"):
+            yield from (section.get(key) or {}).values()
 
 
 def _nth(i: int, text: str, where: str) -> str:
