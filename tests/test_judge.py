@@ -994,6 +994,84 @@ def test_table_borders_have_the_tolerances_of_paragraph_borders():
     assert d.what == "border insideV: expected single 0.5 pt, actual none"
 
 
+def _tcpr(d, row: int, col: int, *children):
+    """Append `children` ((tag, {attribute: value}, [child...]) triples) to a cell's ``w:tcPr`` of the report's table."""
+    parent = d.tables[0].rows[row].cells[col]._tc.get_or_add_tcPr()
+    _append(parent, children)
+
+
+def _append(parent, children) -> None:
+    for tag, attrs, inner in children:
+        el = parent.makeelement(qn(tag), {qn(k): v for k, v in attrs.items()})
+        parent.append(el)
+        _append(el, inner)
+
+
+def _cell_border(**attrs):
+    return lambda d: _tcpr(d, 1, 1, ("w:tcBorders", {}, [("w:bottom", attrs, [])]))
+
+
+CELL = 'table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "120"'
+
+
+def test_a_cell_s_own_border_overrides_the_table_s():
+    """A cell's ``w:tcBorders`` were not read. A side of its own is compared with what the other cell has there (its
+    own, else the table's line at that place): equal to the table's, it changes nothing; one left that the expected
+    document cleared, or cleared where the expected one is drawn, differs."""
+    d = only(judge(REPORT, built(_cell_border(**{"w:val": "double", "w:sz": "24", "w:color": "FF0000"}))))
+    assert (d.where, d.what) == (CELL, 'border bottom style: expected "single", actual "double"; border bottom width: '
+                                       "expected 0.5 pt, actual 3 pt; border bottom color: expected none, actual FF0000 (red)")
+    # Table Grid's inside line given again by the cell: the same line
+    assert judge(REPORT, built(_cell_border(**{"w:val": "single", "w:sz": "4", "w:color": "auto"}))).equivalent
+    cleared = built(_cell_border(**{"w:val": "nil"}))
+    d = only(judge(cleared, REPORT))
+    assert (d.where, d.what) == (CELL, "border bottom: expected none, actual single 0.5 pt")
+    assert judge(cleared, built(_cell_border(**{"w:val": "none"}))).equivalent
+
+
+def test_a_cell_s_width_is_its_tcw_else_its_columns():
+    """A cell's ``w:tcW`` (what Word lays out by) was not compared, only the grid. A width in step with the grid on
+    both sides (as set_column_width writes it, or none) is the grid's: the column widths say a difference once."""
+    def tcw(**attrs):
+        def change(d):
+            for row in range(5):
+                tcpr = d.tables[0].rows[row].cells[0]._tc.get_or_add_tcPr()
+                tcpr.remove(tcpr.find(qn("w:tcW")))
+                if attrs:
+                    _append(tcpr, [("w:tcW", attrs, [])])
+        return change
+
+    d = judge(REPORT, built(tcw(**{"w:w": "4536", "w:type": "dxa"}))).differences  # 8 cm, the grid still 3.81 cm
+    assert [(x.where, x.what) for x in d][:1] == [('table 1 "Region | Q1 | Q2 | Q3" row 1 cell 1 "Region"',
+                                                   "width: expected 3.81 cm, actual 8 cm")] and len(d) == 5
+    for same in (tcw(), tcw(**{"w:w": "0", "w:type": "auto"}), tcw(**{"w:w": "2160", "w:type": "dxa"})):  # 3.81 cm
+        assert judge(REPORT, built(same)).equivalent
+    wider = edited(REPORT, ("set_column_width", {"table": "t1", "col": 0, "width": "5cm"}))
+    assert judge(wider, edited(REPORT, ("set_column_width", {"table": "t1", "col": 0, "width": "5cm"}))).equivalent
+    d = only(judge(REPORT, wider))
+    assert d.what.startswith("column widths: expected [3.81, 3.81, 3.81, 3.81] cm, actual [5.0,")
+
+
+def test_cell_margins_text_direction_and_table_indent():
+    """A cell's margins (over the table's, Word's 0.19 cm left and right by default) and text direction, and the
+    table's indent were not read."""
+    def margin(side: str, twips: str):
+        return lambda d: _tcpr(d, 1, 1, ("w:tcMar", {}, [(f"w:{side}", {"w:w": twips, "w:type": "dxa"}, [])]))
+
+    d = only(judge(REPORT, built(margin("left", "1200"))))
+    assert (d.where, d.what) == (CELL, "margin left: expected 0.19 cm, actual 2.12 cm")
+    assert judge(REPORT, built(margin("start", "108"))).equivalent  # the table's margin given again
+    d = only(judge(REPORT, built(lambda d: _tcpr(d, 1, 1, ("w:textDirection", {"w:val": "btLr"}, [])))))
+    assert (d.where, d.what) == (CELL, 'text direction: expected "lrTb", actual "btLr"')
+    assert judge(REPORT, built(lambda d: _tcpr(d, 1, 1, ("w:textDirection", {"w:val": "lrTb"}, [])))).equivalent
+
+    def indent(twips: str):
+        return lambda d: _append(d.tables[0]._tbl.tblPr, [("w:tblInd", {"w:w": twips, "w:type": "dxa"}, [])])
+    d = only(judge(REPORT, built(indent("1440"))))
+    assert (d.where, d.what) == ('table 1 "Region | Q1 | Q2 | Q3"', "indent: expected 0 cm, actual 2.54 cm")
+    assert judge(REPORT, built(indent("0"))).equivalent
+
+
 def test_a_comment_on_other_words_of_the_paragraph_differs():
     comment = lambda match: ("insert_comment", {"paragraph": "p2", "text": "Check this.", "span": {"match": match}})  # noqa: E731
     gold = edited(REPORT, comment("sales"))
