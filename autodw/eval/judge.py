@@ -290,7 +290,7 @@ class _Comparer:
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
         self.pdesc_e: dict[str, str] = {}
         self.pdesc_a: dict[str, str] = {}
-        self.cells_e: dict[str, dict[str, Any]] = {}  # cell paragraphs by id, described when needed
+        self.cells_e: dict[str, dict[str, Any]] = {}  # cell, header and footer paragraphs by id, described when needed
         self.cells_a: dict[str, dict[str, Any]] = {}
         self.ptext_e: dict[str, str] = {}  # paragraph texts by id, body and cells
         self.ptext_a: dict[str, str] = {}
@@ -395,6 +395,7 @@ class _Comparer:
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
                             cells[p["id"]] = p
+            cells.update({p["id"]: p for story in _stories(state) for p in story.get("paragraph_details") or []})
         for state, texts, cells in ((self.e, self.ptext_e, self.cells_e), (self.a, self.ptext_a, self.cells_a)):
             texts.update({p["id"]: p["text"] for p in state["paragraphs"]})
             texts.update({pid: p["text"] for pid, p in cells.items()})
