@@ -22,6 +22,8 @@ from collections import Counter
 from difflib import SequenceMatcher
 from typing import Any, Iterable
 
+from autodw.state.layout import STORY_DETAILS
+
 State = dict[str, Any]
 Change = dict[str, Any]
 CHANGE_KEYS = ("structural", "content", "format", "style", "table", "hyperlink")
@@ -282,8 +284,9 @@ def _pick(e: dict[str, Any], fields: Iterable[str], key: str) -> dict[str, Any]:
 
 
 def _without_story_details(layout: dict[str, Any]) -> dict[str, Any]:
-    """The page layout without the header/footer paragraphs' details (their text and alignment say the change)."""
-    sections = [{**s, **{key: {kind: {k: v for k, v in story.items() if k != "paragraph_details"}
+    """The page layout without the header/footer contents in full (:data:`STORY_DETAILS`: their text, alignments and
+    tables' and images' ids say the change)."""
+    sections = [{**s, **{key: {kind: {k: v for k, v in story.items() if k not in STORY_DETAILS}
                               for kind, story in s.get(key, {}).items()} for key in ("headers", "footers") if key in s}}
                 for s in layout.get("sections", [])]
     return {**layout, "sections": sections}

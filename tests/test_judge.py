@@ -9,13 +9,14 @@ import json
 import pytest
 from lxml import etree
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.shared import Cm
 
 from autodw.apis import execute
 from autodw.cli import main
 from autodw.document import WordDocument
 from autodw.errors import ConfigError, DocumentError
 from autodw.colours import colour_names_in, colour_ranges
-from autodw.eval.judge import align, judge
+from autodw.eval.judge import Difference, align, judge
 from autodw.state import extract_state
 from autodw.units import NAMED_COLORS, color_name
 from autodw.xml import W, parse, qn
@@ -38,6 +39,14 @@ def only(verdict):
     assert not verdict.equivalent
     assert len(verdict.differences) == 1, verdict.to_text()
     return verdict.differences[0]
+
+
+def built(*steps) -> WordDocument:
+    """The report with each of `steps` applied to its python-docx document in turn, saved and re-opened."""
+    doc = WordDocument.open(REPORT)
+    for step in steps:
+        step(doc.docx)
+    return WordDocument.from_bytes(doc.to_bytes(), name="built.docx")
 
 
 # --- equal -------------------------------------------------------------------------------------------
@@ -443,6 +452,65 @@ def test_the_page_orientation():
     d = only(judge(REPORT, edited(REPORT, ("set_page_setup", {"section": 0, "orientation": "landscape"}))))
     assert d.where == "page setup of section 1"
     assert d.what.startswith('orientation: expected "portrait", actual "landscape"')
+
+
+def _header_table(d) -> None:
+    table = d.sections[0].header.add_table(1, 2, Cm(10))
+    table.cell(0, 0).text, table.cell(0, 1).text = "Acme Ltd", "Confidential"
+
+
+def _header_picture(d) -> None:
+    d.sections[0].header.paragraphs[0].add_run().add_picture(str(EXAMPLES / "images" / "logo.png"), width=Cm(2))
+
+
+def _header_link(url: str):
+    def link(d) -> None:
+        p = d.sections[0].header.paragraphs[0]
+        rid = p.part.relate_to(url, RT.HYPERLINK, is_external=True)
+        h = p._p.makeelement(qn("w:hyperlink"), {qn("r:id"): rid})
+        run = h.makeelement(qn("w:r"), {})
+        run.append(run.makeelement(qn("w:t"), {}))
+        run[0].text = "acme.example.com"
+        h.append(run)
+        p._p.append(h)
+    return link
+
+
+def test_a_header_table_is_compared_as_a_body_table():
+    """A header's table was only counted: a cell's text or bold changed in it was equivalent. The report's second
+    section links to the first one's header, so each difference is named in both."""
+    gold = built(_header_table)
+    assert judge(gold, built(_header_table)).equivalent
+
+    def public(d):
+        d.sections[0].header.tables[0].cell(0, 1).paragraphs[0].runs[0].text = "Public"
+    verdict = judge(gold, built(_header_table, public))
+    assert [(d.where, d.what) for d in verdict.differences] == [
+        (f'table 1 "Acme Ltd | Confidential" in header of section {n} row 1 cell 2 "Confidential"',
+         'text: expected "Confidential", actual "Public"') for n in (1, 2)]
+
+    def bold(d):
+        d.sections[0].header.tables[0].cell(0, 0).paragraphs[0].runs[0].bold = True
+    d = judge(gold, built(_header_table, bold)).differences[0]
+    assert (d.where, d.what) == ('table 1 "Acme Ltd | Confidential" in header of section 1 row 1 cell 1 "Acme Ltd"',
+                                 "bold: expected no, actual yes")
+    assert judge(gold, REPORT).differences[0] == Difference(
+        'table 1 "Acme Ltd | Confidential" in header of section 1', "missing: the table is absent from the actual document")
+
+
+def test_a_header_picture_and_hyperlink_are_compared_as_the_body_ones():
+    """A header's picture was only counted (three times larger: equivalent) and its hyperlinks not read at all."""
+    gold = built(_header_picture, _header_link("https://acme.example.com"))
+    assert judge(gold, built(_header_picture, _header_link("https://acme.example.com"))).equivalent
+
+    def larger(d):
+        inline = d.sections[0].header._element.xpath(".//wp:inline")[0]
+        inline.extent.cx, inline.extent.cy = inline.extent.cx * 3, inline.extent.cy * 3
+    d = judge(gold, built(_header_picture, _header_link("https://acme.example.com"), larger)).differences[0]
+    assert d.where == "picture 1 in header of section 1" and d.what.startswith("width: expected 2 cm, actual 6 cm; height:")
+    d = judge(gold, built(_header_picture, _header_link("https://evil.example.net"))).differences[0]
+    assert (d.where, d.what) == ('hyperlink "acme.example.com" in header of section 1',
+                                 'url: expected "https://acme.example.com", actual "https://evil.example.net"')
 
 
 def test_a_header_text():
@@ -979,6 +1047,84 @@ def test_table_borders_have_the_tolerances_of_paragraph_borders():
     assert judge(REPORT, borders(size_pt=0.5, color="000000")).equivalent  # Table Grid's lines, black as automatic
     d = only(judge(REPORT, edited(REPORT, ("set_table_borders", {"table": "t1", "style": "none", "scope": "inside_vertical"}))))
     assert d.what == "border insideV: expected single 0.5 pt, actual none"
+
+
+def _tcpr(d, row: int, col: int, *children):
+    """Append `children` ((tag, {attribute: value}, [child...]) triples) to a cell's ``w:tcPr`` of the report's table."""
+    parent = d.tables[0].rows[row].cells[col]._tc.get_or_add_tcPr()
+    _append(parent, children)
+
+
+def _append(parent, children) -> None:
+    for tag, attrs, inner in children:
+        el = parent.makeelement(qn(tag), {qn(k): v for k, v in attrs.items()})
+        parent.append(el)
+        _append(el, inner)
+
+
+def _cell_border(**attrs):
+    return lambda d: _tcpr(d, 1, 1, ("w:tcBorders", {}, [("w:bottom", attrs, [])]))
+
+
+CELL = 'table 1 "Region | Q1 | Q2 | Q3" row 2 cell 2 "120"'
+
+
+def test_a_cell_s_own_border_overrides_the_table_s():
+    """A cell's ``w:tcBorders`` were not read. A side of its own is compared with what the other cell has there (its
+    own, else the table's line at that place): equal to the table's, it changes nothing; one left that the expected
+    document cleared, or cleared where the expected one is drawn, differs."""
+    d = only(judge(REPORT, built(_cell_border(**{"w:val": "double", "w:sz": "24", "w:color": "FF0000"}))))
+    assert (d.where, d.what) == (CELL, 'border bottom style: expected "single", actual "double"; border bottom width: '
+                                       "expected 0.5 pt, actual 3 pt; border bottom color: expected none, actual FF0000 (red)")
+    # Table Grid's inside line given again by the cell: the same line
+    assert judge(REPORT, built(_cell_border(**{"w:val": "single", "w:sz": "4", "w:color": "auto"}))).equivalent
+    cleared = built(_cell_border(**{"w:val": "nil"}))
+    d = only(judge(cleared, REPORT))
+    assert (d.where, d.what) == (CELL, "border bottom: expected none, actual single 0.5 pt")
+    assert judge(cleared, built(_cell_border(**{"w:val": "none"}))).equivalent
+
+
+def test_a_cell_s_width_is_its_tcw_else_its_columns():
+    """A cell's ``w:tcW`` (what Word lays out by) was not compared, only the grid. A width in step with the grid on
+    both sides (as set_column_width writes it, or none) is the grid's: the column widths say a difference once."""
+    def tcw(**attrs):
+        def change(d):
+            for row in range(5):
+                tcpr = d.tables[0].rows[row].cells[0]._tc.get_or_add_tcPr()
+                tcpr.remove(tcpr.find(qn("w:tcW")))
+                if attrs:
+                    _append(tcpr, [("w:tcW", attrs, [])])
+        return change
+
+    d = judge(REPORT, built(tcw(**{"w:w": "4536", "w:type": "dxa"}))).differences  # 8 cm, the grid still 3.81 cm
+    assert [(x.where, x.what) for x in d][:1] == [('table 1 "Region | Q1 | Q2 | Q3" row 1 cell 1 "Region"',
+                                                   "width: expected 3.81 cm, actual 8 cm")] and len(d) == 5
+    for same in (tcw(), tcw(**{"w:w": "0", "w:type": "auto"}), tcw(**{"w:w": "2160", "w:type": "dxa"})):  # 3.81 cm
+        assert judge(REPORT, built(same)).equivalent
+    wider = edited(REPORT, ("set_column_width", {"table": "t1", "col": 0, "width": "5cm"}))
+    assert judge(wider, edited(REPORT, ("set_column_width", {"table": "t1", "col": 0, "width": "5cm"}))).equivalent
+    d = only(judge(REPORT, wider))
+    assert d.what.startswith("column widths: expected [3.81, 3.81, 3.81, 3.81] cm, actual [5.0,")
+
+
+def test_cell_margins_text_direction_and_table_indent():
+    """A cell's margins (over the table's, Word's 0.19 cm left and right by default) and text direction, and the
+    table's indent were not read."""
+    def margin(side: str, twips: str):
+        return lambda d: _tcpr(d, 1, 1, ("w:tcMar", {}, [(f"w:{side}", {"w:w": twips, "w:type": "dxa"}, [])]))
+
+    d = only(judge(REPORT, built(margin("left", "1200"))))
+    assert (d.where, d.what) == (CELL, "margin left: expected 0.19 cm, actual 2.12 cm")
+    assert judge(REPORT, built(margin("start", "108"))).equivalent  # the table's margin given again
+    d = only(judge(REPORT, built(lambda d: _tcpr(d, 1, 1, ("w:textDirection", {"w:val": "btLr"}, [])))))
+    assert (d.where, d.what) == (CELL, 'text direction: expected "lrTb", actual "btLr"')
+    assert judge(REPORT, built(lambda d: _tcpr(d, 1, 1, ("w:textDirection", {"w:val": "lrTb"}, [])))).equivalent
+
+    def indent(twips: str):
+        return lambda d: _append(d.tables[0]._tbl.tblPr, [("w:tblInd", {"w:w": twips, "w:type": "dxa"}, [])])
+    d = only(judge(REPORT, built(indent("1440"))))
+    assert (d.where, d.what) == ('table 1 "Region | Q1 | Q2 | Q3"', "indent: expected 0 cm, actual 2.54 cm")
+    assert judge(REPORT, built(indent("0"))).equivalent
 
 
 def test_a_comment_on_other_words_of_the_paragraph_differs():

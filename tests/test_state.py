@@ -225,3 +225,54 @@ def test_the_state_gives_each_numbered_paragraph_its_label():
     execute(doc, "set_list_format", {"paragraphs": ["p34"], "start": 5})
     lists = {p["id"]: p["list"] for p in extract_state(doc)["paragraphs"] if p.get("list")}
     assert [lists[i].get("label") for i in ("p4", "p34", "p35", "p36")] == [None, "5.", "6.", "7."]  # p4: a bullet
+
+
+def test_a_header_s_tables_pictures_and_links_are_in_the_state_not_in_the_views(report):
+    """The judge compares a header's tables, pictures and hyperlinks in full (``table_details``, ``image_details``,
+    ``hyperlinks``); the rendering and the change list show only their ids, as before."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.shared import Cm
+
+    from autodw.changes import analyze_change
+    from autodw.state.layout import STORY_DETAILS
+
+    before = extract_state(report)
+    header = report.docx.sections[0].header
+    table = header.add_table(1, 2, Cm(10))
+    table.cell(0, 0).text = "Acme Ltd"
+    header.paragraphs[0].add_run().add_picture(str(EXAMPLES / "images" / "logo.png"), width=Cm(2))
+    rid = header.part.relate_to("https://acme.example.com", RT.HYPERLINK, is_external=True)
+    link = header.paragraphs[0]._p.makeelement(qn("w:hyperlink"), {qn("r:id"): rid})
+    link.append(link.makeelement(qn("w:r"), {}))
+    link[0].append(link.makeelement(qn("w:t"), {}))
+    link[0][0].text = "acme"
+    header.paragraphs[0]._p.append(link)
+    after = extract_state(report)
+    story = after["page_layout"]["sections"][0]["headers"]["default"]
+    assert story["table_details"][0]["cells"] == [["Acme Ltd", ""]]
+    assert story["image_details"][0]["width_cm"] == 2.0
+    assert [(h["text"], h["url"]) for h in story["hyperlinks"]] == [("acme", "https://acme.example.com")]
+    text = render_state(after) + json.dumps(analyze_change(before, after), ensure_ascii=False)
+    assert not any(key in text for key in STORY_DETAILS) and "Acme Ltd" not in text
+
+
+def test_cell_and_table_properties_read_for_the_judge():
+    """A cell's borders, width (a length or a percentage; an automatic one: none), margins ("start" as "left") and
+    text direction, a table's indent and default cell margins."""
+    from lxml import etree
+
+    from autodw.state.blocks import cell_properties, table_properties
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    tcpr = etree.fromstring(
+        f'<w:tcPr xmlns:w="{w}"><w:tcW w:w="2500" w:type="pct"/><w:tcBorders><w:start w:val="nil"/>'
+        '<w:bottom w:val="double" w:sz="24" w:color="FF0000"/></w:tcBorders><w:tcMar><w:start w:w="567" w:type="dxa"/>'
+        '</w:tcMar><w:textDirection w:val="btLr"/></w:tcPr>')
+    assert cell_properties(tcpr) == {"width": "50%", "borders": {"left": {"style": "none"},
+                                                                  "bottom": {"style": "double", "width_pt": 3.0, "color": "FF0000"}},
+                                     "margins_cm": {"left": 1.0}, "text_direction": "btLr"}
+    auto = etree.fromstring(f'<w:tcPr xmlns:w="{w}"><w:tcW w:w="0" w:type="auto"/></w:tcPr>')
+    assert cell_properties(auto) == {}
+    tblpr = etree.fromstring(f'<w:tblPr xmlns:w="{w}"><w:tblInd w:w="1134" w:type="dxa"/><w:tblCellMar>'
+                             '<w:left w:w="0" w:type="dxa"/><w:right w:w="10" w:type="pct"/></w:tblCellMar></w:tblPr>')
+    assert table_properties(tblpr) == {"indent_cm": 2.0, "cell_margins_cm": {"left": 0.0}}

@@ -7,34 +7,40 @@ its text, e.g. ``paragraph "Quarterly results..." (p4)`` or ``table 1 "Region | 
 ids are those of the expected document) and *what* (``bold: expected yes, actual no``; colours labelled by the
 named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
-Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the
-state); ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlinks and PAGEREF fields give
-them do not count either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a
-field or hyperlink refers to them; run splits; explicit values equal to the inherited ones (formatting is compared
-as effective values: document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps,
-highlight, paragraph borders side by side, keep flags, contextual spacing, shading, direction, tab stops merged as
-Word merges them - a layer's stop replaces the one at its position, a "clear" stop takes it away; an off flag or an
-automatic fill takes away what a style gives -, direct formatting, theme fonts as the theme part's fonts, an indent
-in characters or a spacing in lines as Word reads it - the count when it is not 0 (each attribute inherited on its
-own), the length written beside it then not compared; automatic spacing before or after over both -, for runs
-as for styles; in body paragraphs, table cells and header and footer paragraphs alike; styles themselves by what
-they give, resolved along their chain, a table style as a table of it); tables as effective properties (the table
-style's alignment, borders, width and layout under the table's own; alignment left and cell vertical alignment top
-by default); colour ``auto`` vs ``000000`` (text and lines); image file and drawing names; list numbering ids (the
-list kind, level, number format and the label each item shows, counted as Word counts, are compared); a header or footer linked to the previous section vs an identical
-copy; core properties that saving changes (revision, last modified by); comment and note ids.
+Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the state);
+``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlinks and PAGEREF fields give them do not count
+either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a field or hyperlink
+refers to them; run splits; explicit values equal to the inherited ones (formatting is compared as effective values:
+document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps, highlight, paragraph
+borders side by side, keep flags, contextual spacing, shading, direction, tab stops merged as Word merges them - a
+layer's stop replaces the one at its position, a "clear" stop takes it away; an off flag or an automatic fill takes
+away what a style gives -, direct formatting, theme fonts as the theme part's fonts, an indent in characters or a
+spacing in lines as Word reads it - the count when it is not 0 (each attribute inherited on its own), the length
+written beside it then not compared; automatic spacing before or after over both -, for runs as for styles; in body
+paragraphs, table cells and header and footer paragraphs alike; styles themselves by what they give, resolved along
+their chain, a table style as a table of it); tables as effective properties (the table style's alignment, borders,
+width, layout, indent and default cell margins under the table's own; alignment left, indent 0, cell margins Word's
+0.19 cm left and right, cell vertical alignment top and text direction lrTb by default) and cells as effective
+properties (a cell's own border sides and margins over the table's, a border side of its own against the table's
+line at its place, an automatic or zero cell width as its grid columns); colour ``auto`` vs ``000000`` (text and
+lines); image file and drawing names; list numbering ids (the list kind, level, number format and the label each
+item shows, counted as Word counts, are compared); a header or footer linked to the previous section vs an
+identical copy; core properties that saving changes (revision, last modified by); comment and note ids.
 
 Effective run formatting: bold, italic, underline, strike, double strike, caps, small caps, hidden, superscript,
 subscript, font, East Asian font, size, colour, highlight, shading, character spacing, raised or lowered position,
 width scale, outline, shadow, emboss and imprint.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
-leave out: each side of a paragraph or table border (style, width, colour); where a line, page or column break sits
-(a column break recorded as a page break is, with no character in the text); the order of the paragraphs of a cell,
-a header or a footer; the text a comment is on (not only its paragraph); where a footnote's or endnote's reference
-mark sits in its paragraph (the text before it, when both paragraphs have the same text); a picture's image (a
-digest of its bytes, so "replace the picture" left undone is seen while file names still do not count) and its
-cropping; a section's page borders, the text's vertical alignment on the page and line numbers.
+leave out: each side of a paragraph, table or cell border (style, width, colour; a cell's sides where either cell
+sets them); a cell's width (its ``w:tcW``, what Word lays out by, where either side's is out of step with its grid
+columns: else the column widths say it), margins (where either cell sets them) and text direction; a table's indent;
+where a line, page or column break sits (a column break recorded as a page break is, with no character in the text);
+the order of the paragraphs of a cell, a header or a footer; a header's or footer's tables, pictures and hyperlinks
+as the body's (cells, size, image, target); the text a comment is on (not only its paragraph); where a footnote's or
+endnote's reference mark sits in its paragraph (the text before it, when both paragraphs have the same text); a
+picture's image (a digest of its bytes, so "replace the picture" left undone is seen while file names still do not
+count) and its cropping; a section's page borders, the text's vertical alignment on the page and line numbers.
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -42,9 +48,9 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 |---|---|---|
 | whitespace at the ends of texts | texts are compared with leading and trailing spaces and line ends removed; not tabs (a tab at the start indents the text) | always |
 | formatting of spaces | bold, italic, font, size, colour, raised or lowered position, outline, shadow, emboss and imprint of whitespace-only stretches are not compared (underline, strike, highlight and shading are: they show on spaces; so are character spacing and width scale: they widen a space as any character) | always |
-| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width) | always |
+| lengths | centimetre values within 0.05 cm (page size, margins, indents, image size, column widths, table width and indent, cell widths and margins) | always |
 | spacing | paragraph spacing within 0.5 pt, line spacing within 0.01 lines (indents in characters and spacing in lines, stored in hundredths, exactly; a run's character spacing and position exactly, as its size: a spacing adds up along a line) | always |
-| border widths | paragraph and table border widths within 0.125 pt (Word stores eighths of a point) | always |
+| border widths | paragraph, table and cell border widths within 0.125 pt (Word stores eighths of a point) | always |
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name; with ``initial`` given, only for colours the expected document has more often than the initial one (those the instruction set: a heading it left alone is compared exactly) |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph, cell, header or footer aligned with it, of one paragraph or several), on either side (an existing text to keep, or one left as it was) |
@@ -75,7 +81,7 @@ versions were recorded) and ``autodw bench rescore --rejudge`` judges an older r
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
 LINE_TOLERANCE = 0.01
-BORDER_TOLERANCE = 0.125  # paragraph and table border widths (pt): Word stores eighths of a point
+BORDER_TOLERANCE = 0.125  # paragraph, table and cell border widths (pt): Word stores eighths of a point
 CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
@@ -320,7 +326,7 @@ class _Comparer:
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
         self.pdesc_e: dict[str, str] = {}
         self.pdesc_a: dict[str, str] = {}
-        self.cells_e: dict[str, dict[str, Any]] = {}  # cell paragraphs by id, described when needed
+        self.cells_e: dict[str, dict[str, Any]] = {}  # cell, header and footer paragraphs by id, described when needed
         self.cells_a: dict[str, dict[str, Any]] = {}
         self.ptext_e: dict[str, str] = {}  # paragraph texts by id, body and cells
         self.ptext_a: dict[str, str] = {}
@@ -423,11 +429,12 @@ class _Comparer:
                 out[p["id"]] = _paragraph_description(p, previous)
                 if p["text"].strip():
                     previous = p["text"]
-            for t in state["tables"]:
+            for t in [*state["tables"], *(t for story in _stories(state) for t in story.get("table_details", []))]:
                 for row in t.get("cell_details", []):
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
                             cells[p["id"]] = p
+            cells.update({p["id"]: p for story in _stories(state) for p in story.get("paragraph_details") or []})
         for state, texts, cells in ((self.e, self.ptext_e, self.cells_e), (self.a, self.ptext_a, self.cells_a)):
             texts.update({p["id"]: p["text"] for p in state["paragraphs"]})
             texts.update({pid: p["text"] for pid, p in cells.items()})
@@ -584,7 +591,11 @@ class _Comparer:
     # tables -----------------------------------------------------------------------------------------------
 
     def _tables(self) -> None:
-        te, ta = self.e["tables"], self.a["tables"]
+        self.table_list(self.e["tables"], self.a["tables"])
+
+    def table_list(self, te: list[dict[str, Any]], ta: list[dict[str, Any]], within: str = "") -> None:
+        """Align two lists of tables (the body's, or a header's or footer's: `within` names it) and compare them."""
+        at = f" in {within}" if within else ""
         ce = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in te]
         ca = [tuple(tuple(c.strip() for c in r) for r in t["cells"]) for t in ta]
         # keyed by place and content: tables with the same cells (common in forms) stay apart by where they are
@@ -594,12 +605,12 @@ class _Comparer:
         flat_a = [" ".join(" ".join(r) for r in k) for k in ca]
         al = align(ke, ka, lambda i, j: _ratio(flat_e[i], flat_a[j]), moves=(ce, ca))
         for i, j in sorted(al.pairs + al.moved):
-            self.table(i, te[i], ta[j])
+            self.table(_table_where(i, te[i]) + at, te[i], ta[j])
         for i in al.missing:
-            self.add(_table_where(i, te[i]), "missing: the table is absent from the actual document")
+            self.add(_table_where(i, te[i]) + at, "missing: the table is absent from the actual document")
         for j in al.extra:
             t = ta[j]
-            self.add(f"extra table {snippet(' | '.join(t['cells'][0]) if t['cells'] else '')}",
+            self.add(f"extra table {snippet(' | '.join(t['cells'][0]) if t['cells'] else '')}{at}",
                      f"unexpected: not in the expected document ({t['rows']} rows x {t['cols']} columns, after "
                      f"{self.describe_a(t.get('after_paragraph'))})")
 
@@ -608,8 +619,8 @@ class _Comparer:
             return ("nested", t["nested_in"].get("row"), t["nested_in"].get("col"))
         return self._expected_id(t.get("after_paragraph")) if actual else t.get("after_paragraph")
 
-    def table(self, n: int, te: dict[str, Any], ta: dict[str, Any]) -> None:
-        where = _table_where(n, te)
+    def table(self, where: str, te: dict[str, Any], ta: dict[str, Any]) -> None:
+        """Compare two corresponding tables (`where`: the expected one described): place, properties, rows, cells."""
         if "nested_in" not in te and self._expected_id(ta.get("after_paragraph")) != te.get("after_paragraph"):
             self.add(where, f"position: expected after {self.describe_e(te.get('after_paragraph'))}, "
                             f"actual after {self.describe_a(ta.get('after_paragraph'))}")
@@ -645,7 +656,8 @@ class _Comparer:
             for ci, cj in col_pairs:
                 ce = de[i][ci] if i < len(de) and ci < len(de[i]) else None
                 ca = da[j][cj] if j < len(da) and cj < len(da[j]) else None
-                self.cell(f"{where} row {i + 1} cell {ci + 1}", ce, ca)
+                self.cell(f"{where} row {i + 1} cell {ci + 1}", ce, ca,
+                          _cell_format(ce, te, ne, i, ci), _cell_format(ca, ta, na, j, cj))
         merged_e = {tuple(m) for m in te.get("merged", [])}
         merged_a = set()
         for r1, c1, r2, c2 in ta.get("merged", []):
@@ -662,23 +674,19 @@ class _Comparer:
 
     @staticmethod
     def _table_props(t: dict[str, Any], fmt) -> dict[str, Any]:
-        """A table's effective properties: its style's (chain) under its own, side by side for borders; alignment left
-        when nothing sets it; a width in centimetres as a length."""
+        """A table's effective properties: its style's (chain) under its own, side by side for borders and default cell
+        margins (Word's when nothing sets them); alignment left and indent 0 when nothing sets them; a width in
+        centimetres as a length."""
         out = {k: t.get(k) for k in ("style", "header_rows", "exact_height_rows")}
-        props: dict[str, Any] = {"alignment": "left", "autofit": True}
+        props: dict[str, Any] = {"alignment": "left", "autofit": True, "indent_cm": 0.0}
         borders: dict[str, dict[str, Any]] = {}
+        margins = dict(_CELL_MARGINS_CM)
         for layer in [s.get("table") or {} for s in fmt.chain(t.get("style"))] + [t]:
-            props.update({k: layer[k] for k in ("alignment", "width", "autofit") if k in layer})
+            props.update({k: layer[k] for k in ("alignment", "width", "autofit", "indent_cm") if k in layer})
             borders.update(layer.get("borders") or {})
-        out.update(props, borders=drawn(borders))
-        width = out.pop("width", None)
-        if isinstance(width, str) and width.endswith("cm"):
-            try:
-                out["width_cm"] = float(width[:-2])
-            except ValueError:
-                out["width"] = width
-        elif width is not None:
-            out["width"] = width
+            margins.update(layer.get("cell_margins_cm") or {})
+        out.update(props, borders=drawn(borders), **{f"cell_margin_{side}_cm": cm for side, cm in margins.items()})
+        out.update(_length(out.pop("width", None)))
         return out
 
     def _columns(self, where: str, te: dict[str, Any], ta: dict[str, Any],
@@ -694,7 +702,12 @@ class _Comparer:
             self.add(where, f"extra column {snippet(' | '.join(cols_a[c]), 60)} (actual column {c + 1})")
         return sorted(cal.pairs + cal.moved)
 
-    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None) -> None:
+    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None, fe: dict[str, Any],
+             fa: dict[str, Any]) -> None:
+        """Compare two corresponding cells (`fe`, `fa`: their :func:`_cell_format`): formatting, then paragraphs. The
+        width, margins and border sides are compared where either cell sets them (else the table's differences say
+        it): a cell's own value against what the other cell has there, its own or the table's; the width only when one
+        side's is out of step with its grid columns (else the column widths say it)."""
         ce, ca = ce or {}, ca or {}
         if ce.get("gap") or ca.get("gap"):
             if bool(ce.get("gap")) != bool(ca.get("gap")):
@@ -703,8 +716,15 @@ class _Comparer:
         if "text" not in ce or "text" not in ca:  # merged continuations: the merge regions say it
             return
         where = f"{where} {snippet(ce['text'])}" if ce["text"].strip() else f"{where} (empty)"
-        parts = self.fields({**ce, "vertical_alignment": ce.get("vertical_alignment") or "top"},
-                            {**ca, "vertical_alignment": ca.get("vertical_alignment") or "top"}, ("shading", "vertical_alignment"))
+        parts = self.fields(fe, fa, ("shading", "vertical_alignment", "text_direction"))
+        if ("width" in ce or "width" in ca) and \
+                not all(self.same("width_cm", f.get("width_cm"), f["columns_cm"]) for f in (fe, fa)):
+            parts += self.fields(fe, fa, ("width", "width_cm"))
+        parts += self.fields(fe, fa, [f"margin_{side}_cm" for side in sorted({*ce.get("margins_cm", {}), *ca.get("margins_cm", {})},
+                                                                          key=side_order)])
+        sides = {*(ce.get("borders") or {}), *(ca.get("borders") or {})}
+        parts += self.border_fields({s: line for s, line in fe["borders"].items() if s in sides},
+                                    {s: line for s, line in fa["borders"].items() if s in sides})
         if parts:
             self.add(where, "; ".join(parts))
         self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
@@ -712,12 +732,16 @@ class _Comparer:
     # images, charts, shapes ---------------------------------------------------------------------------------
 
     def _images(self) -> None:
-        ie, ia = self.e["images"], self.a["images"]
+        self.image_list(self.e["images"], self.a["images"])
+
+    def image_list(self, ie: list[dict[str, Any]], ia: list[dict[str, Any]], within: str = "") -> None:
+        """Align two lists of drawings (the body's, or a header's or footer's: `within` names it) and compare them:
+        place, size, cropping, the picture's image, a chart's data."""
         ke = [(x.get("type"), x.get("paragraph")) for x in ie]
         ka = [(x.get("type"), self._expected_id(x.get("paragraph"))) for x in ia]
         al = align(ke, ka)
         for i, j in sorted(al.pairs + al.moved):
-            where = self._image_where(ie, i)
+            where = self._image_where(ie, i, within)
             if ke[i][1] != ka[j][1]:
                 self.add(where, f"position: expected in {self.describe_e(ie[i].get('paragraph'))}, "
                                 f"actual in {self.describe_a(ia[j].get('paragraph'))}")
@@ -729,19 +753,20 @@ class _Comparer:
             if parts:
                 self.add(where, "; ".join(parts))
         for i in al.missing:
-            self.add(self._image_where(ie, i), "missing: absent from the actual document")
+            self.add(self._image_where(ie, i, within), "missing: absent from the actual document")
         for j in al.extra:
             x = ia[j]
-            self.add(f"extra {x.get('type', 'drawing')}" + (f" {snippet(x['title'])}" if x.get("title") else ""),
+            self.add(f"extra {x.get('type', 'drawing')}" + (f" {snippet(x['title'])}" if x.get("title") else "") +
+                     (f" in {within}" if within else ""),
                      f"unexpected: in {self.describe_a(x.get('paragraph'))}, {show(x.get('width_cm'), '_cm')} x "
                      f"{show(x.get('height_cm'), '_cm')}")
 
-    def _image_where(self, images: list[dict[str, Any]], i: int) -> str:
+    def _image_where(self, images: list[dict[str, Any]], i: int, within: str = "") -> str:
         x = images[i]
         kind = x.get("type", "drawing")
         number = sum(1 for y in images[: i + 1] if y.get("type") == kind)
         name = f" {snippet(x['title'])}" if x.get("title") else f" {snippet(x['alt_text'])}" if x.get("alt_text") else ""
-        return f"{kind} {number}{name} in {self.describe_e(x.get('paragraph'))}"
+        return f"{kind} {number}{name} in {within or self.describe_e(x.get('paragraph'))}"
 
     # page layout --------------------------------------------------------------------------------------------
 
@@ -785,18 +810,22 @@ class _Comparer:
             self.paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
             parts = []
         parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
-        for key in ("tables", "images"):
-            if len(xe.get(key, [])) != len(xa.get(key, [])):
-                parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
+        for key, details in (("tables", "table_details"), ("images", "image_details")):
+            if any(x.get(key) and details not in x for x in (xe, xa)):  # a state without them: counted
+                if len(xe.get(key, [])) != len(xa.get(key, [])):
+                    parts.append(f"{key}: expected {len(xe.get(key, []))}, actual {len(xa.get(key, []))}")
         if parts:
             self.add(where, "; ".join(parts))
+        # after the paragraphs, whose pairs place the tables, drawings and links: compared as the body's
+        self.table_list(xe.get("table_details", []), xa.get("table_details", []), where)
+        self.image_list(xe.get("image_details", []), xa.get("image_details", []), where)
+        self.hyperlinks(xe.get("hyperlinks", []), xa.get("hyperlinks", []), where)
 
     # interactive ---------------------------------------------------------------------------------------------
 
     def _interactive(self) -> None:
         ie, ia = self.e["interactive"], self.a["interactive"]
-        links_e, links_a = ([_toc_unnamed(h, "anchor") for h in x["hyperlinks"]] for x in (ie, ia))
-        self._records("hyperlink", links_e, links_a, ("text",), ("url", "anchor"))
+        self.hyperlinks(ie["hyperlinks"], ia["hyperlinks"])
         self._records("bookmark", _visible_bookmarks(ie), _visible_bookmarks(ia), ("name",), ("offset",))
         self._records("line break", ie["line_breaks"], ia["line_breaks"], ("paragraph", "offset"), ())
         self._records("page break", ie["page_breaks"], ia["page_breaks"], ("paragraph", "offset"), ())
@@ -809,10 +838,16 @@ class _Comparer:
         norm = lambda f: {**f, "instruction": " ".join(_toc_unnamed(f, "instruction")["instruction"].split())}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
+    def hyperlinks(self, he: list[dict[str, Any]], ha: list[dict[str, Any]], within: str = "") -> None:
+        """Two lists of hyperlinks (the body's, or a header's or footer's: `within` names it) by text: target, place."""
+        links_e, links_a = ([_toc_unnamed(h, "anchor") for h in x] for x in (he, ha))
+        self._records("hyperlink", links_e, links_a, ("text",), ("url", "anchor"), within=within)
+
     def _records(self, kind: str, re_: list[dict[str, Any]], ra: list[dict[str, Any]], key: tuple[str, ...],
                  compared: tuple[str, ...], refs: str = "paragraph",
-                 check: Callable[[dict[str, Any], dict[str, Any]], list[str]] | None = None) -> None:
-        """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them."""
+                 check: Callable[[dict[str, Any], dict[str, Any]], list[str]] | None = None, within: str = "") -> None:
+        """Align two lists of records by `key` (texts trimmed, paragraph references in expected ids) and compare them;
+        `within`: the story they are in, named instead of their paragraph."""
         def mapped(rec: dict[str, Any], actual: bool) -> Any:
             ref = rec.get(refs)
             conv = self._expected_id if actual else (lambda p: p)
@@ -824,7 +859,7 @@ class _Comparer:
         def where(rec: dict[str, Any], describe: Callable[[str], str]) -> str:
             name = rec.get("name") or rec.get("text")
             ref = _first(rec.get(refs))
-            place = describe(ref) if ref is not None else "the document (between paragraphs)"
+            place = within or (describe(ref) if ref is not None else "the document (between paragraphs)")
             return f"{kind} {snippet(name)} in {place}" if name else f"{kind} in {place}"
 
         ke, ka = [k(r, False) for r in re_], [k(r, True) for r in ra]
@@ -921,7 +956,10 @@ class _Comparer:
 
 
 _VOLATILE = {"id", "index", "section"}
-_TABLE_KEYS = ("alignment", "width", "width_cm", "autofit")  # a table's and a table style's effective properties
+_CELL_MARGINS_CM = {"top": 0.0, "left": 0.19, "bottom": 0.0, "right": 0.19}  # Word's (108 twips left and right)
+# a table's and a table style's effective properties
+_TABLE_KEYS = ("alignment", "width", "width_cm", "autofit", "indent_cm",
+               *(f"cell_margin_{side}_cm" for side in _CELL_MARGINS_CM))
 _TOC_NAME = re.compile(r"_Toc\d+")
 
 
@@ -978,7 +1016,8 @@ class _Places(_Comparer):
     def add(self, where: str, what: str) -> None:
         pass
 
-    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None) -> None:
+    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None, fe: dict[str, Any],
+             fa: dict[str, Any]) -> None:
         if ce and ca and "text" in ce and "text" in ca:
             self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
 
@@ -989,6 +1028,13 @@ class _Places(_Comparer):
         if pe and pa:
             self.texts[_whole(pa[0]["id"])] = trimmed(te)
         super().paragraphs(where, te, ta, pe, pa)
+
+
+def _stories(state: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    """The headers and footers of every section (one linked to the previous section's again)."""
+    for section in state["page_layout"]["sections"]:
+        for key in ("headers", "footers"):
+            yield from (section.get(key) or {}).values()
 
 
 def _nth(i: int, text: str, where: str) -> str:
@@ -1005,6 +1051,42 @@ def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
     """`record` with the ``_Toc`` bookmark names in its `key` (a hyperlink's anchor, a PAGEREF field's instruction) as
     "_Toc": the bookmarks never count (Word renumbers them), so neither do the names that refer to them."""
     return {**record, key: _TOC_NAME.sub("_Toc", record[key])} if record.get(key) else record
+
+
+def _length(width: str | None) -> dict[str, Any]:
+    """A table's or a cell's width as written in the state ("3.5cm", "50%"): {"width_cm": 3.5} for a length (compared
+    with its tolerance), {"width": "50%"} for anything else, {} for none."""
+    if isinstance(width, str) and width.endswith("cm"):
+        try:
+            return {"width_cm": float(width[:-2])}
+        except ValueError:
+            pass
+    return {"width": width} if width is not None else {}
+
+
+def _cell_format(cell: dict[str, Any] | None, t: dict[str, Any], props: dict[str, Any], r: int, c: int) -> dict[str, Any]:
+    """The effective formatting of the cell at row `r`, column `c` of table `t` (`props`: its :meth:`_table_props`):
+    shading, vertical alignment (top when unset), text direction (left to right, top to bottom when unset); each border
+    side its own (a cleared side: no line), else the table's line there (an outer side at the table's edge, an inner one
+    within), only sides with a line; each margin its own, else the table's; its width its own, else (an automatic or
+    zero width) the sum of its grid columns (``columns_cm``), which Word keeps in step with it."""
+    cell = cell or {}
+    span = cell.get("span", 1)
+    table_lines = props.get("borders") or {}
+    place = {"top": "top" if r == 0 else "insideH", "left": "left" if c == 0 else "insideV",
+             "bottom": "bottom" if r == t["rows"] - 1 else "insideH", "right": "right" if c + span >= t["cols"] else "insideV"}
+    lines = {side: table_lines.get(at) for side, at in place.items()}
+    lines.update(cell.get("borders") or {})
+    grid = t.get("column_widths_cm", [])[c:c + span]
+    columns = round(sum(grid), 2) if len(grid) == span and None not in grid else None
+    width = _length(cell.get("width"))
+    if not width or width.get("width_cm") == 0:
+        width = {"width_cm": columns} if columns is not None else {}
+    margins = {f"margin_{side}_cm": props.get(f"cell_margin_{side}_cm") for side in _CELL_MARGINS_CM}
+    margins.update({f"margin_{side}_cm": cm for side, cm in (cell.get("margins_cm") or {}).items()})
+    return {"shading": cell.get("shading"), "vertical_alignment": cell.get("vertical_alignment") or "top",
+            "text_direction": cell.get("text_direction") or "lrTb", **width, "columns_cm": columns, **margins,
+            "borders": drawn({side: line for side, line in lines.items() if line}) or {}}
 
 
 def _crop(image: dict[str, Any]) -> dict[str, float]:

@@ -373,12 +373,7 @@ class StoryWalker:
                 text = "\n".join(p["text"] for p in paras)
                 state: dict[str, Any] = {"text": text, "paragraphs": paras}
                 if tcpr is not None:
-                    shd = tcpr.find(qn("w:shd"))
-                    if shd is not None and shd.get(qn("w:fill")) not in (None, "auto"):
-                        state["shading"] = shd.get(qn("w:fill")).upper()
-                    va = wval(tcpr.find(qn("w:vAlign")))
-                    if va:
-                        state["vertical_alignment"] = va
+                    state.update(cell_properties(tcpr))
                 if span > 1:
                     state["span"] = span
                 if vmerge is not None and wval(vmerge) in (None, "continue"):
@@ -405,7 +400,8 @@ class StoryWalker:
 
 
 def table_properties(tblpr: etree._Element) -> dict[str, Any]:
-    """Alignment, borders, width and fixed layout set in a ``w:tblPr`` (a table's or a table style's)."""
+    """Alignment, borders, width, fixed layout, indent and default cell margins set in a ``w:tblPr`` (a table's or a
+    table style's)."""
     out: dict[str, Any] = {}
     jc = wval(tblpr.find(qn("w:jc")))
     if jc:
@@ -413,14 +409,67 @@ def table_properties(tblpr: etree._Element) -> dict[str, Any]:
     borders = tblpr.find(qn("w:tblBorders"))
     if borders is not None:
         out["borders"] = border_sides(borders)
-    width = tblpr.find(qn("w:tblW"))
-    if width is not None and width.get(qn("w:type")) in ("pct", "dxa"):
-        w = width.get(qn("w:w")) or "0"
-        out["width"] = (f"{int(w.rstrip('%')) / 50:g}%" if not w.endswith("%") else w) \
-            if width.get(qn("w:type")) == "pct" else f"{twips_to_cm(w)}cm"
+    width = _width(tblpr.find(qn("w:tblW")))
+    if width is not None:
+        out["width"] = width
     layout = tblpr.find(qn("w:tblLayout"))
     if layout is not None and layout.get(qn("w:type")) == "fixed":
         out["autofit"] = False
+    indent = tblpr.find(qn("w:tblInd"))
+    if indent is not None and indent.get(qn("w:type")) in (None, "dxa", "nil"):
+        cm = twips_to_cm(indent.get(qn("w:w")) if indent.get(qn("w:type")) != "nil" else "0")
+        if cm is not None:
+            out["indent_cm"] = cm
+    margins = _margins(tblpr.find(qn("w:tblCellMar")))
+    if margins:
+        out["cell_margins_cm"] = margins
+    return out
+
+
+def cell_properties(tcpr: etree._Element) -> dict[str, Any]:
+    """Shading, vertical alignment, borders, width, margins and text direction set in a ``w:tcPr``."""
+    out: dict[str, Any] = {}
+    shd = tcpr.find(qn("w:shd"))
+    if shd is not None and shd.get(qn("w:fill")) not in (None, "auto"):
+        out["shading"] = shd.get(qn("w:fill")).upper()
+    va = wval(tcpr.find(qn("w:vAlign")))
+    if va:
+        out["vertical_alignment"] = va
+    borders = tcpr.find(qn("w:tcBorders"))
+    if borders is not None and len(borders):
+        out["borders"] = border_sides(borders)
+    width = _width(tcpr.find(qn("w:tcW")))
+    if width is not None:
+        out["width"] = width
+    margins = _margins(tcpr.find(qn("w:tcMar")))
+    if margins:
+        out["margins_cm"] = margins
+    direction = wval(tcpr.find(qn("w:textDirection")))
+    if direction:
+        out["text_direction"] = direction
+    return out
+
+
+def _width(el: etree._Element | None) -> str | None:
+    """A ``w:tblW`` or ``w:tcW`` as "3.5cm" or "50%" (None for an automatic width, or none)."""
+    if el is None or el.get(qn("w:type")) not in ("pct", "dxa"):
+        return None
+    w = el.get(qn("w:w")) or "0"
+    if el.get(qn("w:type")) == "dxa":
+        return f"{twips_to_cm(w)}cm"
+    return w if w.endswith("%") else f"{int(w) / 50:g}%"
+
+
+def _margins(el: etree._Element | None) -> dict[str, float]:
+    """The sides of a ``w:tcMar`` or ``w:tblCellMar`` in centimetres ("start" and "end" as "left" and "right"); sides
+    not in twentieths of a point left out."""
+    out = {}
+    for side in el if el is not None else ():
+        kind = side.get(qn("w:type"))
+        cm = twips_to_cm(side.get(qn("w:w")) if kind != "nil" else "0") if kind in (None, "dxa", "nil") else None
+        if cm is not None:
+            name = etree.QName(side).localname
+            out[_SIDE_NAMES.get(name, name)] = cm
     return out
 
 

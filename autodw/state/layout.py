@@ -13,6 +13,9 @@ from autodw.state.context import StateContext, on_off, twips_to_cm
 from autodw.xml import NS, qn, wval
 
 _KINDS = ("default", "first", "even")
+#: a header's or footer's contents in full, for the judge (compared as the body's are); the renderings and the change
+#: lists leave them out (the story's text, its tables' and images' ids and its fields say what is there)
+STORY_DETAILS = ("paragraph_details", "table_details", "image_details", "hyperlinks")
 _V = NS["v"]
 
 
@@ -94,8 +97,12 @@ class LayoutReader:
                 story["watermark"] = mark
             if walker.tables:
                 story["tables"] = [t["id"] for t in walker.tables]
+                story["table_details"] = walker.tables
             if sink.images:
                 story["images"] = [img.get("id") for img in sink.images]
+                story["image_details"] = sink.images
+            if sink.hyperlinks:
+                story["hyperlinks"] = sink.hyperlinks
             self._stories[key] = story
         return self._stories[key]
 
