@@ -606,6 +606,33 @@ def test_agreement_of_the_llm_judge(oracle_run):
     (oracle_run / "agreement.jsonl").unlink()
 
 
+def test_agreement_answers_are_reused_only_for_the_same_output_and_compared_with_the_current_verdicts(oracle_run,
+                                                                                                      tmp_path):
+    """After a rescore flips a record, or a rerun replaces an output, ``bench agree`` compares the record's current
+    verdict, and asks the LLM judge again only about an output that changed."""
+    import shutil
+
+    from autodw.eval.agreement import agreement
+
+    run = tmp_path / "run"
+    shutil.copytree(oracle_run, run)
+    (run / "agreement.jsonl").unlink(missing_ok=True)
+    same = {"equivalent": True, "differences": []}
+    assert agreement(run, ScriptedBackend({"judge": [same, same]}), limit=2)["agreement"] == 1.0
+    first, second = MINI[0].instructions[:2]
+    _edit_json(run / "instructions" / f"{first.session_id}--{first.turn}.json", success=False)  # as a rejudge would
+    again = agreement(run, ScriptedBackend({}), limit=2)  # the output is the same: its answer is kept
+    assert again["agreement"] == 0.5 and again["only_llm_equivalent"] == 1
+    # a rerun left another output: the answer about the old one is not reused
+    shutil.copy(run / "instructions" / f"{first.session_id}--{first.turn}.docx",
+                run / "instructions" / f"{second.session_id}--{second.turn}.docx")
+    other = {"equivalent": False, "differences": [{"where": "p1", "what": "x"}]}
+    judge = ScriptedBackend({"judge": [other]})
+    rerun = agreement(run, judge, limit=2)
+    assert judge.remaining() == {} and rerun["judged"] == 2
+    assert rerun["only_deterministic_equivalent"] == 1 and rerun["only_llm_equivalent"] == 1
+
+
 def test_memo_backend_asks_each_request_once(tmp_path):
     inner = ScriptedBackend({"validator": ['{"a": 1}', '{"a": 2}']})
     cache = tmp_path / "cache.jsonl"
