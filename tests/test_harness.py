@@ -24,7 +24,7 @@ from autodw.eval.faults import perturb
 from autodw.eval.metrics import cost
 from autodw.eval.report import report
 from autodw.eval.runner import Runner, RunSpec
-from autodw.eval.systems import AgentSystem, NoisyOracleSystem, OracleSystem
+from autodw.eval.systems import AgentSystem, NoisyOracleSystem, OracleSystem, TurnResult
 from autodw.llm.replay import MemoBackend
 from autodw.llm.scripted import ScriptedBackend
 from tests.conftest import run_cli
@@ -217,6 +217,32 @@ def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
     assert {t: (folder / f"turn-{t}.json").read_bytes() for t in (1, 2)} == kept  # not run again
     assert 1000 < summary["wall_seconds"] < 1100  # the wall time of both calls
 
+
+class _ErrsThenInterrupt(OracleSystem):
+    """An internal error at turn 2, then stopped (as a Ctrl-C would) at turn 3 of the first session."""
+
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        if instruction.turn == 2:
+            return TurnResult("internal_error", error="boom", api_calls=1)
+        if instruction.turn == 3:
+            raise KeyboardInterrupt
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+def test_an_unfinished_sessions_turns_count_in_the_totals_not_in_sacc(tmp_path):
+    """An interrupted session-only run: its unfinished session has no sACC yet, but the time, statuses, errors and
+    cost per instruction of its recorded turns are in the summary."""
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        _run(out, _ErrsThenInterrupt, modes=("session",), limit=1)
+    folder = out / "sessions" / MINI[0].session_id
+    turns = [json.loads((folder / f"turn-{t}.json").read_text()) for t in (1, 2)]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sessions"] == 0 and summary["sacc"] is None and summary["turns_before_failure"] is None
+    assert summary["api_calls_per_session"] is None and not summary["complete"]
+    assert summary["status"] == {"done": 1, "internal_error": 1} and summary["internal_errors"] == 1
+    assert summary["seconds"] == round(sum(t["seconds"] for t in turns), 1) and summary["seconds"] > 0
+    assert summary["api_calls_per_instruction"] == (turns[0]["api_calls"] + 1) / 2
 
 def test_a_session_killed_between_its_document_and_its_record_continues_from_the_right_document(tmp_path, monkeypatch):
     import autodw.eval.runner as runner_module

@@ -10,10 +10,15 @@
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
   output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
   from before it (``autodw bench rescore DIR`` adds it);
-- cost per instruction (API calls, LLM calls, tokens, seconds; over the session turns run in a session-only run) and
-  per session, by difficulty and language; the seconds of an
+- cost per instruction (API calls, LLM calls, tokens, seconds; over every recorded session turn in a session-only
+  run) and per session (over the finished sessions), by difficulty and language; the seconds of an
   answer recalled from an LLM cache are its recorded ones (:func:`seconds`), ``recalled_seconds`` says how many;
 - the noisy oracle's fault accounting (:func:`fault_stats`) and the Word check (outputs that added errors).
+
+sACC, ``sacc_final``, turns before failure, ``sessions`` and the cost per session count the finished sessions only
+(an unfinished one has no verdict yet); the totals (``seconds``, ``recalled_seconds``), ``status``,
+``internal_errors``, ``judge_errors``, ``word_check`` and ``session_faults`` count every recorded record, the turns
+of sessions not yet finished too, so an interrupted run shows all the time and errors it recorded.
 """
 
 from __future__ import annotations
@@ -206,16 +211,17 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_seconds: float | None = None) -> dict[str, Any]:
-    """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call."""
+    """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call.
+    Session metrics count finished sessions, totals and error counts every recorded turn (module docstring)."""
     ins = instruction_records(out, sessions)
     stop = spec.get("stop_at_failure", False)
-    ses, through = [], []  # finished sessions; those that got through every turn
+    ses, through, turns = [], [], []  # finished sessions; those that got through every turn; every recorded turn
     for session in sessions:
-        if session_finished(recorded := session_turns(out, session), session, stop):
+        turns += (recorded := session_turns(out, session))
+        if session_finished(recorded, session, stop):
             ses.append(recorded)
             if len(recorded) == len(session.instructions):
                 through.append(recorded)
-    turns = [t for s in ses for t in s]
     every = ins or turns
     keys = set(spec.get("instructions") or ())  # chosen instructions: those of the sessions the run covers count
     total_instructions = sum(1 for s in sessions for i in s.instructions if not keys or i.key in keys)
