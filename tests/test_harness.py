@@ -263,6 +263,35 @@ def test_a_session_killed_between_its_document_and_its_record_continues_from_the
     assert _run(out, OracleSystem, modes=("session",), limit=1)["sacc"] == 1.0
 
 
+def test_a_session_whose_damaged_turn_record_is_deleted_runs_again_from_its_first_turn(tmp_path):
+    """Only the last turn's document to continue from is kept: a session whose turn record was deleted (as the
+    message about a damaged one says) runs again from turn 1, its later turns dropped first."""
+    spec = RunSpec("oracle", "none", "mini", ["session"], {}, sessions=[SHORT])
+    out = tmp_path / "run"
+    Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    folder = out / "sessions" / SHORT
+    (folder / "turn-3.json").write_text("[")
+    with pytest.raises(ConfigError, match="turn-3.json is damaged.*delete it to run its session again from turn 1"):
+        Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    (folder / "turn-3.json").unlink()
+    ran = []
+
+    class Counted(OracleSystem):
+        def run_turn(self, doc, instruction, earlier, trace=None):
+            ran.append(instruction.turn)
+            return super().run_turn(doc, instruction, earlier, trace)
+
+    summary = Runner(spec, out, Counted, word_check=False, progress=False).run()
+    turns = len(next(s for s in MINI if s.session_id == SHORT).instructions)
+    assert ran == list(range(1, turns + 1)) and summary["sacc"] == 1.0 and summary["sessions"] == 1
+    assert sorted(p.name for p in folder.glob("resume*.docx")) == [f"resume-{turns}.docx"]
+    # in a folder made before 2026-11-25 the last turn's document is resume.docx: not turn 2's either
+    (folder / f"resume-{turns}.docx").rename(folder / "resume.docx")
+    (folder / "turn-3.json").unlink()
+    ran.clear()
+    assert Runner(spec, out, Counted, word_check=False, progress=False).run()["sacc"] == 1.0
+    assert ran == list(range(1, turns + 1)) and not (folder / "resume.docx").exists()
+
 def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     import autodw.eval.runner as runner_module
     from autodw.validation import ValidatorUnavailableError

@@ -33,15 +33,19 @@ from autodw.dwbench.records import Instruction, Session, changed_in_1_1
 from autodw.errors import ConfigError
 
 
-def read_json(path: Path) -> dict[str, Any]:
-    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object."""
+#: What deleting a damaged session turn record does (the session continues only from its last turn's document).
+SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
+
+
+def read_json(path: Path, remedy: str = "delete it to run that part again") -> dict[str, Any]:
+    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object, with
+    `remedy` (what deleting it does)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-        raise ConfigError(f"{path} is damaged ({exc}); restore it, or delete it to run that part again") from None
+        raise ConfigError(f"{path} is damaged ({exc}); restore it, or {remedy}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or delete it "
-                          "to run that part again")
+        raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or {remedy}")
     return data
 
 
@@ -72,9 +76,9 @@ def rejudge_hint(run: Path | str) -> str:
     return f"judge {run} again first (autodw bench rescore --rejudge {run})"
 
 
-def _load(path: Path) -> dict[str, Any] | None:
+def _load(path: Path, remedy: str = "delete it to run that part again") -> dict[str, Any] | None:
     try:
-        return read_json(path)
+        return read_json(path, remedy)
     except FileNotFoundError:
         return None
 
@@ -103,7 +107,7 @@ def session_turns(out: Path, session: Session) -> list[dict[str, Any]]:
     """The turn records of `session` in the run, in turn order, up to the first turn without one."""
     turns = []
     for i in session.instructions:
-        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json")) is None:
+        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json", SESSION_TURN_REMEDY)) is None:
             break
         turns.append(turn)
     return turns
