@@ -352,6 +352,49 @@ def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     assert not list(out.rglob("*.tmp"))
 
 
+_TERMINATED_RUN = """
+import json, os, signal, sys
+import autodw.eval.runner as runner
+from autodw.eval.runner import Runner, RunSpec
+from autodw.eval.systems import OracleSystem
+
+runner.SUMMARY_EVERY = float("inf")  # no summary as units finish: only the one written on the way out
+
+
+class Terminated(OracleSystem):
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        if instruction.turn == 3:
+            os.kill(os.getpid(), signal.SIGTERM)  # as a job scheduler ending the run would
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, sessions=[sys.argv[2]])
+try:
+    Runner(spec, sys.argv[1], Terminated, word_check=False, progress=False).run()
+except KeyboardInterrupt:
+    print(json.dumps(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL))
+"""
+
+
+def test_a_terminated_run_writes_its_summary_and_wall_time(tmp_path):
+    """SIGTERM ends a run as a Ctrl-C does: the summary, with the run's wall time, is written on the way out, and the
+    default handler is back after the run; a run outside the main thread sets no handler."""
+    import threading
+
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", _TERMINATED_RUN, str(out), SHORT], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "true", done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["instructions"] == 2 and summary["wall_seconds"] > 0
+    spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, instructions=[f"{SHORT}#1"])
+    results = []
+    thread = threading.Thread(target=lambda: results.append(
+        Runner(spec, tmp_path / "thread", OracleSystem, word_check=False, progress=False).run()))
+    thread.start()
+    thread.join()
+    assert results[0]["iacc"] == 1.0
+
 def test_a_run_of_chosen_instructions(tmp_path):
     keys = [f"{MINI[0].session_id}#2", f"{MINI[1].session_id}#1"]
     summary = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, IDS, instructions=keys),

@@ -13,7 +13,8 @@ Layout of a run folder ``DIR``:
   document its records describe; only the last turn's is kept, so a session missing a turn record before its last
   runs again from turn 1);
   with ``stop_at_failure`` a session ends at its first failed turn (sACC needs no more);
-- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end;
+- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end (a Ctrl-C
+  or SIGTERM too);
 - ``commands.txt``: each ``autodw bench run`` command given on the folder, with the environment settings that change
   a run (written by the CLI).
 
@@ -27,13 +28,15 @@ import hashlib
 import json
 import os
 import queue
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import takewhile
 from pathlib import Path
-from threading import Lock, local
-from typing import Any, Callable
+from threading import Lock, current_thread, local, main_thread
+from typing import Any, Callable, Iterator
 
 from autodw.colours import colour_names_in
 from autodw.document import WordDocument
@@ -135,6 +138,25 @@ def _resume_path(folder: Path, turn: int) -> Path:
     2026-11-25 ``resume.docx`` (written then before the turn's record, so stale if a run was killed between the two)."""
     path = folder / f"resume-{turn}.docx"
     return path if path.is_file() else folder / "resume.docx"
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises KeyboardInterrupt, as a Ctrl-C does, so that a terminated run writes its
+    summary (and wall time) on the way out; only in the main thread (the only one that can set a handler), the
+    previous handler restored after."""
+    if current_thread() is not main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:  # None: a handler not set from Python, the default action then
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 class WordCheck:
@@ -271,24 +293,26 @@ class Runner:
     # --- running -------------------------------------------------------------------------------
 
     def run(self) -> dict[str, Any]:
-        """Run every unit not yet done; returns the summary (also written to ``summary.json``)."""
+        """Run every unit not yet done; returns the summary (also written to ``summary.json``, with the wall time, when
+        the run ends, a Ctrl-C or SIGTERM too; a SIGKILL loses the wall time since the last summary was written)."""
         sessions = self.sessions()
         self._wall_before = _wall_seconds(self.out)
         self._started = time.perf_counter()
-        try:
-            if "instruction" in self.spec.modes:
-                chosen = [(s, i) for s in sessions for i in s.instructions
-                          if self.spec.instructions is None or i.key in self.spec.instructions]
-                todo = [(s, i) for s, i in chosen if not instruction_path(self.out, i).is_file()]
-                self._pool(todo, self.run_instruction, "instructions", len(chosen))
-            if "session" in self.spec.modes:
-                todo = [s for s in sessions
-                        if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
-                self._pool(todo, self.run_session, "sessions", len(sessions))
-        finally:
-            if self.word_check is not None:
-                self.word_check.close()
-            summary = self.write_summary()
+        with _terminate_as_interrupt():
+            try:
+                if "instruction" in self.spec.modes:
+                    chosen = [(s, i) for s in sessions for i in s.instructions
+                              if self.spec.instructions is None or i.key in self.spec.instructions]
+                    todo = [(s, i) for s, i in chosen if not instruction_path(self.out, i).is_file()]
+                    self._pool(todo, self.run_instruction, "instructions", len(chosen))
+                if "session" in self.spec.modes:
+                    todo = [s for s in sessions
+                            if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
+                    self._pool(todo, self.run_session, "sessions", len(sessions))
+            finally:
+                if self.word_check is not None:
+                    self.word_check.close()
+                summary = self.write_summary()
         return summary
 
     def write_summary(self) -> dict[str, Any]:
