@@ -674,6 +674,18 @@ def test_report_table_and_plots(oracle_run, tmp_path):
         report([tmp_path])
 
 
+def test_a_difficulty_without_instructions_has_no_bar():
+    """A run with no hard instruction (chosen instructions, an unfinished run) draws no bar for it, not one of 0%."""
+    import math
+
+    from autodw.eval.report import _by_difficulty
+
+    summary = {"system": "oracle", "run": "r", "iacc_by_difficulty": {"easy": {"accuracy": 0.0, "n": 2},
+                                                                        "medium": {"accuracy": 0.5, "n": 2}}}
+    frame = _by_difficulty([summary], "iacc_by_difficulty", "accuracy")
+    easy, medium, hard = frame["oracle (r)"]
+    assert easy == 0.0 and medium == 50.0 and math.isnan(hard)
+
 def test_report_names_the_threshold_only_where_an_llm_validator_uses_it():
     from autodw.eval.report import _setting
 
