@@ -24,7 +24,7 @@ from autodw.eval.faults import perturb
 from autodw.eval.metrics import cost
 from autodw.eval.report import report
 from autodw.eval.runner import Runner, RunSpec
-from autodw.eval.systems import AgentSystem, NoisyOracleSystem, OracleSystem
+from autodw.eval.systems import AgentSystem, NoisyOracleSystem, OracleSystem, TurnResult
 from autodw.llm.replay import MemoBackend
 from autodw.llm.scripted import ScriptedBackend
 from tests.conftest import run_cli
@@ -218,6 +218,32 @@ def test_an_interrupted_session_continues_from_its_last_turn(tmp_path):
     assert 1000 < summary["wall_seconds"] < 1100  # the wall time of both calls
 
 
+class _ErrsThenInterrupt(OracleSystem):
+    """An internal error at turn 2, then stopped (as a Ctrl-C would) at turn 3 of the first session."""
+
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        if instruction.turn == 2:
+            return TurnResult("internal_error", error="boom", api_calls=1)
+        if instruction.turn == 3:
+            raise KeyboardInterrupt
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+def test_an_unfinished_sessions_turns_count_in_the_totals_not_in_sacc(tmp_path):
+    """An interrupted session-only run: its unfinished session has no sACC yet, but the time, statuses, errors and
+    cost per instruction of its recorded turns are in the summary."""
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        _run(out, _ErrsThenInterrupt, modes=("session",), limit=1)
+    folder = out / "sessions" / MINI[0].session_id
+    turns = [json.loads((folder / f"turn-{t}.json").read_text()) for t in (1, 2)]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sessions"] == 0 and summary["sacc"] is None and summary["turns_before_failure"] is None
+    assert summary["api_calls_per_session"] is None and not summary["complete"]
+    assert summary["status"] == {"done": 1, "internal_error": 1} and summary["internal_errors"] == 1
+    assert summary["seconds"] == round(sum(t["seconds"] for t in turns), 1) and summary["seconds"] > 0
+    assert summary["api_calls_per_instruction"] == (turns[0]["api_calls"] + 1) / 2
+
 def test_a_session_killed_between_its_document_and_its_record_continues_from_the_right_document(tmp_path, monkeypatch):
     import autodw.eval.runner as runner_module
 
@@ -236,6 +262,35 @@ def test_a_session_killed_between_its_document_and_its_record_continues_from_the
     # turn 3 runs again on turn 2's document, not on its own output (which would apply it twice)
     assert _run(out, OracleSystem, modes=("session",), limit=1)["sacc"] == 1.0
 
+
+def test_a_session_whose_damaged_turn_record_is_deleted_runs_again_from_its_first_turn(tmp_path):
+    """Only the last turn's document to continue from is kept: a session whose turn record was deleted (as the
+    message about a damaged one says) runs again from turn 1, its later turns dropped first."""
+    spec = RunSpec("oracle", "none", "mini", ["session"], {}, sessions=[SHORT])
+    out = tmp_path / "run"
+    Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    folder = out / "sessions" / SHORT
+    (folder / "turn-3.json").write_text("[")
+    with pytest.raises(ConfigError, match="turn-3.json is damaged.*delete it to run its session again from turn 1"):
+        Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    (folder / "turn-3.json").unlink()
+    ran = []
+
+    class Counted(OracleSystem):
+        def run_turn(self, doc, instruction, earlier, trace=None):
+            ran.append(instruction.turn)
+            return super().run_turn(doc, instruction, earlier, trace)
+
+    summary = Runner(spec, out, Counted, word_check=False, progress=False).run()
+    turns = len(next(s for s in MINI if s.session_id == SHORT).instructions)
+    assert ran == list(range(1, turns + 1)) and summary["sacc"] == 1.0 and summary["sessions"] == 1
+    assert sorted(p.name for p in folder.glob("resume*.docx")) == [f"resume-{turns}.docx"]
+    # in a folder made before 2026-11-25 the last turn's document is resume.docx: not turn 2's either
+    (folder / f"resume-{turns}.docx").rename(folder / "resume.docx")
+    (folder / "turn-3.json").unlink()
+    ran.clear()
+    assert Runner(spec, out, Counted, word_check=False, progress=False).run()["sacc"] == 1.0
+    assert ran == list(range(1, turns + 1)) and not (folder / "resume.docx").exists()
 
 def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     import autodw.eval.runner as runner_module
@@ -296,6 +351,49 @@ def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     assert all(after[name] == data for name, data in before.items())
     assert not list(out.rglob("*.tmp"))
 
+
+_TERMINATED_RUN = """
+import json, os, signal, sys
+import autodw.eval.runner as runner
+from autodw.eval.runner import Runner, RunSpec
+from autodw.eval.systems import OracleSystem
+
+runner.SUMMARY_EVERY = float("inf")  # no summary as units finish: only the one written on the way out
+
+
+class Terminated(OracleSystem):
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        if instruction.turn == 3:
+            os.kill(os.getpid(), signal.SIGTERM)  # as a job scheduler ending the run would
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, sessions=[sys.argv[2]])
+try:
+    Runner(spec, sys.argv[1], Terminated, word_check=False, progress=False).run()
+except KeyboardInterrupt:
+    print(json.dumps(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL))
+"""
+
+
+def test_a_terminated_run_writes_its_summary_and_wall_time(tmp_path):
+    """SIGTERM ends a run as a Ctrl-C does: the summary, with the run's wall time, is written on the way out, and the
+    default handler is back after the run; a run outside the main thread sets no handler."""
+    import threading
+
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", _TERMINATED_RUN, str(out), SHORT], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "true", done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["instructions"] == 2 and summary["wall_seconds"] > 0
+    spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, instructions=[f"{SHORT}#1"])
+    results = []
+    thread = threading.Thread(target=lambda: results.append(
+        Runner(spec, tmp_path / "thread", OracleSystem, word_check=False, progress=False).run()))
+    thread.start()
+    thread.join()
+    assert results[0]["iacc"] == 1.0
 
 def test_a_run_of_chosen_instructions(tmp_path):
     keys = [f"{MINI[0].session_id}#2", f"{MINI[1].session_id}#1"]
@@ -576,6 +674,18 @@ def test_report_table_and_plots(oracle_run, tmp_path):
         report([tmp_path])
 
 
+def test_a_difficulty_without_instructions_has_no_bar():
+    """A run with no hard instruction (chosen instructions, an unfinished run) draws no bar for it, not one of 0%."""
+    import math
+
+    from autodw.eval.report import _by_difficulty
+
+    summary = {"system": "oracle", "run": "r", "iacc_by_difficulty": {"easy": {"accuracy": 0.0, "n": 2},
+                                                                        "medium": {"accuracy": 0.5, "n": 2}}}
+    frame = _by_difficulty([summary], "iacc_by_difficulty", "accuracy")
+    easy, medium, hard = frame["oracle (r)"]
+    assert easy == 0.0 and medium == 50.0 and math.isnan(hard)
+
 def test_report_names_the_threshold_only_where_an_llm_validator_uses_it():
     from autodw.eval.report import _setting
 
@@ -604,6 +714,33 @@ def test_agreement_of_the_llm_judge(oracle_run):
     again = agreement(oracle_run, ScriptedBackend({}), limit=3)  # answers kept: nothing asked again
     assert again["agreement"] == result["agreement"]
     (oracle_run / "agreement.jsonl").unlink()
+
+
+def test_agreement_answers_are_reused_only_for_the_same_output_and_compared_with_the_current_verdicts(oracle_run,
+                                                                                                      tmp_path):
+    """After a rescore flips a record, or a rerun replaces an output, ``bench agree`` compares the record's current
+    verdict, and asks the LLM judge again only about an output that changed."""
+    import shutil
+
+    from autodw.eval.agreement import agreement
+
+    run = tmp_path / "run"
+    shutil.copytree(oracle_run, run)
+    (run / "agreement.jsonl").unlink(missing_ok=True)
+    same = {"equivalent": True, "differences": []}
+    assert agreement(run, ScriptedBackend({"judge": [same, same]}), limit=2)["agreement"] == 1.0
+    first, second = MINI[0].instructions[:2]
+    _edit_json(run / "instructions" / f"{first.session_id}--{first.turn}.json", success=False)  # as a rejudge would
+    again = agreement(run, ScriptedBackend({}), limit=2)  # the output is the same: its answer is kept
+    assert again["agreement"] == 0.5 and again["only_llm_equivalent"] == 1
+    # a rerun left another output: the answer about the old one is not reused
+    shutil.copy(run / "instructions" / f"{first.session_id}--{first.turn}.docx",
+                run / "instructions" / f"{second.session_id}--{second.turn}.docx")
+    other = {"equivalent": False, "differences": [{"where": "p1", "what": "x"}]}
+    judge = ScriptedBackend({"judge": [other]})
+    rerun = agreement(run, judge, limit=2)
+    assert judge.remaining() == {} and rerun["judged"] == 2
+    assert rerun["only_deterministic_equivalent"] == 1 and rerun["only_llm_equivalent"] == 1
 
 
 def test_memo_backend_asks_each_request_once(tmp_path):

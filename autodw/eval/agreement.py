@@ -3,17 +3,23 @@
 Every output of the run (instruction and session records) is judged again by the LLM judge
 (:mod:`autodw.eval.llm_judge`) against its expected document; the answers go to ``RUN/agreement.jsonl`` one per
 output as they come (a rerun continues), then agreement, Cohen's kappa and the disagreements are reported.
+
+A saved answer is reused only for the same question: the same output (its content hash), expected document and
+instruction (the data hash, :meth:`Session.data_hash`) and LLM; the deterministic judge's version does not change
+it. The deterministic verdict is always the record's current one, so a run judged again (``bench rescore
+--rejudge``) or run again is compared as it now stands.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from autodw.document import WordDocument
 from autodw.dwbench.records import Session
-from autodw.errors import LLMOutputError
+from autodw.errors import ConfigError, LLMOutputError
 from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_turns
 from autodw.eval.runner import recorded_run
@@ -42,34 +48,46 @@ def kappa(pairs: list[tuple[bool, bool]]) -> float | None:
     return value if value else 0.0  # not -0.0
 
 
+def _question(key: str, session: Session, record: dict[str, Any], path: Path, llm: LLMBackend) -> dict[str, Any]:
+    """What the LLM judge's answer on an output depends on: the output's content, the data it is judged against (the
+    expected document, the instruction) and the LLM. ConfigError if the output is missing."""
+    if not path.is_file():
+        raise ConfigError(f"{path} is missing: the LLM judge judges a run's saved outputs ({key})")
+    return {"key": key, "output_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "data_hash": session.data_hash(record["turn"]), "judge_llm": llm.name}
+
+
 def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str, Any]:
-    """Judge the run's outputs with `llm` (continuing ``agreement.jsonl``) and compare with the deterministic judge."""
+    """Judge the run's outputs with `llm` (continuing ``agreement.jsonl``: an answer is reused only for the same
+    output, data and LLM) and compare with the records' current deterministic verdicts."""
     _, sessions = recorded_run(run)
     by_id = {s.session_id: s for s in sessions}
     store = run / "agreement.jsonl"
-    done: dict[str, dict[str, Any]] = {}
+    saved: dict[str, dict[str, Any]] = {}  # the last answer saved per output key
     if store.is_file():
         for line in store.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 entry = json.loads(line)
-                done[entry["key"]] = entry
+                saved[entry["key"]] = entry
     outputs = _outputs(run, sessions)[:limit] if limit else _outputs(run, sessions)
+    entries = []
     with store.open("a", encoding="utf-8") as fh:
         for key, record, path in outputs:
-            if key in done:
-                continue
             session = by_id[record["session_id"]]
-            try:
-                verdict = llm_judge(session.expected_document(record["turn"]), WordDocument.open(path), llm=llm,
-                                    instruction=record["instruction"], free_text=record["free_text"])
-                entry = {"key": key, "deterministic": record["success"], "llm": verdict.equivalent,
-                         "differences": [d.to_dict() for d in verdict.differences][:5], "usage": verdict.usage}
-            except LLMOutputError as exc:
-                entry = {"key": key, "deterministic": record["success"], "llm": None, "error": str(exc)}
-            done[key] = entry
-            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
-            fh.flush()
-    entries = [done[k] for k, _, _ in outputs]
+            question = _question(key, session, record, path, llm)
+            entry = saved.get(key, {})
+            if any(entry.get(k) != v for k, v in question.items()):  # not asked, or about another output or data
+                try:
+                    verdict = llm_judge(session.expected_document(record["turn"]), WordDocument.open(path), llm=llm,
+                                        instruction=record["instruction"], free_text=record["free_text"])
+                    entry = {**question, "llm": verdict.equivalent,
+                             "differences": [d.to_dict() for d in verdict.differences][:5], "usage": verdict.usage}
+                except LLMOutputError as exc:
+                    entry = {**question, "llm": None, "error": str(exc)}
+                saved[key] = entry
+                fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+                fh.flush()
+            entries.append({**entry, "deterministic": record["success"]})  # the record's verdict as it now stands
     pairs = [(e["deterministic"], e["llm"]) for e in entries if e["llm"] is not None]
     agree = sum(a == b for a, b in pairs)
     result = {

@@ -10,10 +10,15 @@
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
   output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
   from before it (``autodw bench rescore DIR`` adds it);
-- cost per instruction (API calls, LLM calls, tokens, seconds; over the session turns run in a session-only run) and
-  per session, by difficulty and language; the seconds of an
+- cost per instruction (API calls, LLM calls, tokens, seconds; over every recorded session turn in a session-only
+  run) and per session (over the finished sessions), by difficulty and language; the seconds of an
   answer recalled from an LLM cache are its recorded ones (:func:`seconds`), ``recalled_seconds`` says how many;
 - the noisy oracle's fault accounting (:func:`fault_stats`) and the Word check (outputs that added errors).
+
+sACC, ``sacc_final``, turns before failure, ``sessions`` and the cost per session count the finished sessions only
+(an unfinished one has no verdict yet); the totals (``seconds``, ``recalled_seconds``), ``status``,
+``internal_errors``, ``judge_errors``, ``word_check`` and ``session_faults`` count every recorded record, the turns
+of sessions not yet finished too, so an interrupted run shows all the time and errors it recorded.
 """
 
 from __future__ import annotations
@@ -28,15 +33,19 @@ from autodw.dwbench.records import Instruction, Session, changed_in_1_1
 from autodw.errors import ConfigError
 
 
-def read_json(path: Path) -> dict[str, Any]:
-    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object."""
+#: What deleting a damaged session turn record does (the session continues only from its last turn's document).
+SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
+
+
+def read_json(path: Path, remedy: str = "delete it to run that part again") -> dict[str, Any]:
+    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object, with
+    `remedy` (what deleting it does)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-        raise ConfigError(f"{path} is damaged ({exc}); restore it, or delete it to run that part again") from None
+        raise ConfigError(f"{path} is damaged ({exc}); restore it, or {remedy}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or delete it "
-                          "to run that part again")
+        raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or {remedy}")
     return data
 
 
@@ -67,9 +76,9 @@ def rejudge_hint(run: Path | str) -> str:
     return f"judge {run} again first (autodw bench rescore --rejudge {run})"
 
 
-def _load(path: Path) -> dict[str, Any] | None:
+def _load(path: Path, remedy: str = "delete it to run that part again") -> dict[str, Any] | None:
     try:
-        return read_json(path)
+        return read_json(path, remedy)
     except FileNotFoundError:
         return None
 
@@ -98,7 +107,7 @@ def session_turns(out: Path, session: Session) -> list[dict[str, Any]]:
     """The turn records of `session` in the run, in turn order, up to the first turn without one."""
     turns = []
     for i in session.instructions:
-        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json")) is None:
+        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json", SESSION_TURN_REMEDY)) is None:
             break
         turns.append(turn)
     return turns
@@ -206,16 +215,17 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_seconds: float | None = None) -> dict[str, Any]:
-    """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call."""
+    """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call.
+    Session metrics count finished sessions, totals and error counts every recorded turn (module docstring)."""
     ins = instruction_records(out, sessions)
     stop = spec.get("stop_at_failure", False)
-    ses, through = [], []  # finished sessions; those that got through every turn
+    ses, through, turns = [], [], []  # finished sessions; those that got through every turn; every recorded turn
     for session in sessions:
-        if session_finished(recorded := session_turns(out, session), session, stop):
+        turns += (recorded := session_turns(out, session))
+        if session_finished(recorded, session, stop):
             ses.append(recorded)
             if len(recorded) == len(session.instructions):
                 through.append(recorded)
-    turns = [t for s in ses for t in s]
     every = ins or turns
     keys = set(spec.get("instructions") or ())  # chosen instructions: those of the sessions the run covers count
     total_instructions = sum(1 for s in sessions for i in s.instructions if not keys or i.key in keys)

@@ -182,7 +182,8 @@ def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for s in summaries:
-        x = s["tokens_per_instruction"] or 0
+        if (x := s["tokens_per_instruction"]) is None:  # no record yet: no point (rather than one at 0 tokens)
+            continue
         for metric, marker, label in (("iacc", "o", "iACC"), ("sacc", "s", "sACC"), ("partial_credit", "^", "partial")):
             if s.get(metric) is not None:
                 ax.scatter(x, 100 * s[metric], marker=marker)
@@ -195,6 +196,16 @@ def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
     save_png(fig, path)
 
 
+def _by_difficulty(summaries: list[dict[str, Any]], key: str, value: str) -> pd.DataFrame:
+    """`value` (%) of each run's `key` figures by difficulty, a column per run; NaN (no bar) for a difficulty a run
+    has no instruction of, rather than a bar of 0."""
+    def percent(figures: dict[str, Any] | None) -> float:
+        return float("nan") if (figures or {}).get(value) is None else 100 * figures[value]
+
+    return pd.DataFrame({f"{s['system']} ({s['run']})": [percent((s.get(key) or {}).get(d)) for d in DIFFICULTIES]
+                         for s in summaries}, index=list(DIFFICULTIES))
+
+
 def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
     """iACC and partial credit by difficulty, grouped bars per run with instruction-mode results (partial credit
     orders runs whose iACC is 0); False, and nothing written, when no run has them."""
@@ -205,10 +216,7 @@ def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
     panels = [("iACC", "iacc_by_difficulty", "accuracy"), ("partial credit", "partial_credit_by_difficulty", "partial_credit")]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for ax, (title, key, value) in zip(axes, panels):
-        frame = pd.DataFrame({f"{s['system']} ({s['run']})": [100 * (((s.get(key) or {}).get(d) or {}).get(value) or 0)
-                                                               for d in DIFFICULTIES] for s in summaries},
-                             index=DIFFICULTIES)
-        frame.plot.bar(ax=ax, rot=0, legend=ax is axes[-1])
+        _by_difficulty(summaries, key, value).plot.bar(ax=ax, rot=0, legend=ax is axes[-1])
         ax.set_title(f"{title} by difficulty")
     axes[0].set_ylabel("%")
     axes[-1].legend(fontsize=7)

@@ -10,9 +10,11 @@ Layout of a run folder ``DIR``:
 - ``sessions/SID/turn-T.json``, ``turn-T.docx``, ``turn-T.trace.jsonl`` (the session carries the system's own
   output forward) and ``resume-T.docx`` (turn T's document with its element ids, to continue from: written before
   ``turn-T.json``, and the one before it removed only after, so a run killed between the two continues from the
-  document its records describe);
+  document its records describe; only the last turn's is kept, so a session missing a turn record before its last
+  runs again from turn 1);
   with ``stop_at_failure`` a session ends at its first failed turn (sACC needs no more);
-- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end;
+- ``summary.json``: the metrics (:mod:`autodw.eval.metrics`), rewritten every few seconds and at the end (a Ctrl-C
+  or SIGTERM too);
 - ``commands.txt``: each ``autodw bench run`` command given on the folder, with the environment settings that change
   a run (written by the CLI).
 
@@ -26,13 +28,15 @@ import hashlib
 import json
 import os
 import queue
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import takewhile
 from pathlib import Path
-from threading import Lock, local
-from typing import Any, Callable
+from threading import Lock, current_thread, local, main_thread
+from typing import Any, Callable, Iterator
 
 from autodw.colours import colour_names_in
 from autodw.document import WordDocument
@@ -134,6 +138,25 @@ def _resume_path(folder: Path, turn: int) -> Path:
     2026-11-25 ``resume.docx`` (written then before the turn's record, so stale if a run was killed between the two)."""
     path = folder / f"resume-{turn}.docx"
     return path if path.is_file() else folder / "resume.docx"
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises KeyboardInterrupt, as a Ctrl-C does, so that a terminated run writes its
+    summary (and wall time) on the way out; only in the main thread (the only one that can set a handler), the
+    previous handler restored after."""
+    if current_thread() is not main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:  # None: a handler not set from Python, the default action then
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 class WordCheck:
@@ -270,24 +293,26 @@ class Runner:
     # --- running -------------------------------------------------------------------------------
 
     def run(self) -> dict[str, Any]:
-        """Run every unit not yet done; returns the summary (also written to ``summary.json``)."""
+        """Run every unit not yet done; returns the summary (also written to ``summary.json``, with the wall time, when
+        the run ends, a Ctrl-C or SIGTERM too; a SIGKILL loses the wall time since the last summary was written)."""
         sessions = self.sessions()
         self._wall_before = _wall_seconds(self.out)
         self._started = time.perf_counter()
-        try:
-            if "instruction" in self.spec.modes:
-                chosen = [(s, i) for s in sessions for i in s.instructions
-                          if self.spec.instructions is None or i.key in self.spec.instructions]
-                todo = [(s, i) for s, i in chosen if not instruction_path(self.out, i).is_file()]
-                self._pool(todo, self.run_instruction, "instructions", len(chosen))
-            if "session" in self.spec.modes:
-                todo = [s for s in sessions
-                        if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
-                self._pool(todo, self.run_session, "sessions", len(sessions))
-        finally:
-            if self.word_check is not None:
-                self.word_check.close()
-            summary = self.write_summary()
+        with _terminate_as_interrupt():
+            try:
+                if "instruction" in self.spec.modes:
+                    chosen = [(s, i) for s in sessions for i in s.instructions
+                              if self.spec.instructions is None or i.key in self.spec.instructions]
+                    todo = [(s, i) for s, i in chosen if not instruction_path(self.out, i).is_file()]
+                    self._pool(todo, self.run_instruction, "instructions", len(chosen))
+                if "session" in self.spec.modes:
+                    todo = [s for s in sessions
+                            if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
+                    self._pool(todo, self.run_session, "sessions", len(sessions))
+            finally:
+                if self.word_check is not None:
+                    self.word_check.close()
+                summary = self.write_summary()
         return summary
 
     def write_summary(self) -> dict[str, Any]:
@@ -355,15 +380,20 @@ class Runner:
         turn succeeded."""
         folder = self._session_dir(session)
         folder.mkdir(parents=True, exist_ok=True)
-        finished = [t for t in range(1, len(session.instructions) + 1) if (folder / f"turn-{t}.json").is_file()]
-        first = len(finished) + 1
-        if first > 1:
-            doc = WordDocument.from_bytes(_resume_path(folder, first - 1).read_bytes(), name=session.source.file)
+        # the unbroken turns from turn 1, if their last one's document to continue from is kept: not when a later
+        # turn has a record (one in between was deleted: only the last turn's document is kept); else none. The
+        # records and documents of the turns after them are from another attempt: dropped
+        turns = session_turns(self.out, session)
+        later = any((folder / f"turn-{t}.json").is_file() for t in range(len(turns) + 1, len(session.instructions) + 1))
+        kept = 0 if later else _kept_turns(turns, len(turns), session, self.spec.stop_at_failure, folder)
+        _drop_turns(folder, kept, len(session.instructions))
+        if kept:
+            doc = WordDocument.from_bytes(_resume_path(folder, kept).read_bytes(), name=session.source.file)
             doc.asset_roots = session.initial_document(1).asset_roots
         else:
             doc = session.initial_document(1)
-        earlier = [(i.text, read_json(folder / f"turn-{i.turn}.json")["status"]) for i in session.instructions[: first - 1]]
-        for ins in session.instructions[first - 1:]:
+        earlier = [(i.text, t["status"]) for i, t in zip(session.instructions, turns[:kept])]
+        for ins in session.instructions[kept:]:
             record = self._turn(session, ins, doc, earlier, folder / f"turn-{ins.turn}.trace.jsonl",
                                 folder / f"turn-{ins.turn}.docx")
             write_atomically(folder / f"resume-{ins.turn}.docx", doc.to_bytes(keep_ids=True))
@@ -564,10 +594,15 @@ def _kept_turns(turns: list[dict[str, Any]], usable: int, session: Session, stop
 
 
 def _drop_turns(folder: Path, keep: int, turns: int) -> None:
-    """Remove the records of the turns after `keep` of `turns` (the last first: the records left always run from turn
-    1), their documents and traces, and, if any was removed, the documents to continue from."""
+    """Remove the records of the turns after `keep` up to `turns` (the last first: the records left always run from
+    turn 1), their documents and traces, and, if any was removed, the documents to continue from but turn `keep`'s."""
+    removed = False
     for turn in range(turns, keep, -1):
         for name in (f"turn-{turn}.json", f"turn-{turn}.docx", f"turn-{turn}.trace.jsonl"):
-            (folder / name).unlink(missing_ok=True)
-    for resume in folder.glob("resume*.docx") if keep < turns else ():
-        resume.unlink()
+            if (folder / name).is_file():
+                (folder / name).unlink()
+                removed = True
+    kept = _resume_path(folder, keep) if keep else None
+    for resume in folder.glob("resume*.docx") if removed else ():
+        if resume != kept:
+            resume.unlink()
