@@ -74,7 +74,7 @@ from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
-JUDGE_VERSION = 3
+JUDGE_VERSION = 4
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again."""
 
