@@ -158,6 +158,31 @@ def test_colour_synonyms_apply_only_to_colours_the_expected_document_set():
                  instruction=ask, initial=REPORT).equivalent
 
 
+def test_colour_synonyms_survive_runs_merging_and_automatic_black_stays_black(tmp_path):
+    """A run recoloured to match its neighbours merges with them (fewer runs of the colour, more characters); an
+    expected 000000 the instruction did not set still equals an automatic colour."""
+    import docx
+    from docx.shared import RGBColor
+
+    def made(name, colours, border=None):
+        d = docx.Document()
+        p = d.add_paragraph()
+        for text, colour in zip(["Alpha ", "Beta", " Gamma"], colours):
+            p.add_run(text).font.color.rgb = RGBColor.from_string(colour)
+        if border:
+            ppr = p._p.get_or_add_pPr()
+            ppr.append(parse(f'<w:pBdr xmlns:w="{W}"><w:bottom w:val="single" w:sz="4" w:color="{border}"/></w:pBdr>'))
+        d.save(tmp_path / name)
+        return tmp_path / name
+
+    initial = made("initial.docx", ["0070C0", "FF0000", "0070C0"], "000000")
+    expected = made("expected.docx", ["0070C0"] * 3, "000000")
+    actual = made("actual.docx", ["0070C0", "0000FF", "0070C0"], "auto")
+    assert judge(expected, actual, instruction="Make the red word blue", initial=initial).equivalent
+    assert not judge(expected, made("green.docx", ["0070C0", "00B050", "0070C0"], "auto"),
+                     instruction="Make the red word blue", initial=initial).equivalent
+
+
 @pytest.mark.parametrize("name, inside, outside", [
     ("blue", ["0000FF", "0070C0", "1F4E79", "4472C4", "002060"], ["00B050", "7030A0", "00FFFF", "808080"]),
     ("red", ["FF0000", "C00000", "E74C3C"], ["FFC000", "FFC0CB", "7030A0"]),

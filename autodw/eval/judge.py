@@ -296,15 +296,17 @@ def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
 
 
 def colour_counts(state: Any) -> Counter[str]:
-    """How often each colour value (text, line, shading and fill colours) occurs in an extracted state."""
+    """How much of each colour value (text, line, shading and fill colours) an extracted state has: a run's colour
+    counts its characters (recolouring a run to match its neighbours merges them into fewer runs), any other one 1."""
     counts: Counter[str] = Counter()
     stack = [state]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
+            weight = max(1, len(item["text"])) if isinstance(item.get("text"), str) and "runs" not in item else 1
             for key, value in item.items():
                 if key in _COLOUR_KEYS and isinstance(value, str):
-                    counts[value] += 1
+                    counts[value] += weight
                 else:
                     stack.append(value)
         elif isinstance(item, list):
@@ -358,11 +360,14 @@ class _Comparer:
         if e == a:
             return True
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
-            if self.new_colours is not None and e not in self.new_colours and e not in (None, "auto"):
-                return False  # a colour the instruction did not set (an automatic one has no count to compare)
+            automatic = e in (None, "auto")
             if key == "color" and not inner:  # automatic (none) text and line colour is black: "black" accepts 0D0D0D
                 e, a = (_AUTO_COLOUR if v in (None, "auto") else v for v in (e, a))
-            return e == a or isinstance(e, str) and isinstance(a, str) and \
+                if e == a:
+                    return True
+            if self.new_colours is not None and not automatic and e not in self.new_colours:
+                return False  # a colour the instruction did not set (an automatic one has no count to compare)
+            return isinstance(e, str) and isinstance(a, str) and \
                 same_named_colour(e, a, list(self.ctx.colour_names)) is not None
         if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool) and not isinstance(a, bool):
             tol = CM_TOLERANCE if key.endswith("_cm") else LINE_TOLERANCE if key == "line" else \
