@@ -1109,6 +1109,17 @@ def test_a_cell_s_own_border_overrides_the_table_s():
     assert judge(cleared, built(_cell_border(**{"w:val": "none"}))).equivalent
 
 
+def test_a_line_between_two_cells_is_the_same_on_either_cell():
+    """The line between two cells written as the left cell's right side or as the right cell's left side: Word draws
+    the same edge (each cell's side that it does not set is its neighbour's, where the neighbour sets it)."""
+    line = {"w:val": "double", "w:sz": "12", "w:color": "FF0000"}
+    on_left_cell = built(lambda d: _tcpr(d, 1, 1, ("w:tcBorders", {}, [("w:right", line, [])])))
+    on_right_cell = built(lambda d: _tcpr(d, 1, 2, ("w:tcBorders", {}, [("w:left", line, [])])))
+    assert judge(on_left_cell, on_right_cell).equivalent
+    assert judge(on_right_cell, on_left_cell).equivalent
+    assert any("border right style" in d.what for d in judge(on_left_cell, REPORT).differences)
+
+
 def test_a_cell_s_width_is_its_tcw_else_its_columns():
     """A cell's ``w:tcW`` (what Word lays out by) was not compared, only the grid. A width in step with the grid on
     both sides (as set_column_width writes it, or none) is the grid's: the column widths say a difference once."""

@@ -1081,6 +1081,7 @@ def _cell_format(cell: dict[str, Any] | None, t: dict[str, Any], props: dict[str
     place = {"top": "top" if r == 0 else "insideH", "left": "left" if c == 0 else "insideV",
              "bottom": "bottom" if r == t["rows"] - 1 else "insideH", "right": "right" if c + span >= t["cols"] else "insideV"}
     lines = {side: table_lines.get(at) for side, at in place.items()}
+    lines.update(_shared_edges(t.get("cell_details") or [], r, c, span))
     lines.update(cell.get("borders") or {})
     grid = t.get("column_widths_cm", [])[c:c + span]
     columns = round(sum(grid), 2) if len(grid) == span and None not in grid else None
@@ -1092,6 +1093,26 @@ def _cell_format(cell: dict[str, Any] | None, t: dict[str, Any], props: dict[str
     return {"shading": cell.get("shading"), "vertical_alignment": cell.get("vertical_alignment") or "top",
             "text_direction": cell.get("text_direction") or "lrTb", **width, "columns_cm": columns, **margins,
             "borders": drawn({side: line for side, line in lines.items() if line}) or {}}
+
+
+_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+
+
+def _shared_edges(details: list[list[dict[str, Any] | None]], r: int, c: int, span: int) -> dict[str, Any]:
+    """The sides of the cell at row `r`, column `c` that a neighbouring cell draws: a line between two cells is
+    written as either cell's side (the left cell's right or the right cell's left) and Word draws it either way."""
+    def at(row: int, col: int, spanning: bool = False) -> dict[str, Any] | None:
+        """The cell at `row`, `col` (`spanning`: or the cell spanning from its left into it); None for none."""
+        if not (0 <= row < len(details) and 0 <= col < len(details[row])):
+            return None
+        found = next((details[row][k] for k in range(col, -1, -1) if details[row][k] is not None), None) \
+            if spanning else details[row][col]
+        return None if found is None or found.get("gap") else found
+
+    neighbours = {"left": at(r, c - 1, spanning=True), "right": at(r, c + span),
+                  "top": at(r - 1, c), "bottom": at(r + 1, c)}
+    return {side: ((cell or {}).get("borders") or {})[_OPPOSITE[side]] for side, cell in neighbours.items()
+            if _OPPOSITE[side] in ((cell or {}).get("borders") or {})}
 
 
 def _crop(image: dict[str, Any]) -> dict[str, float]:
