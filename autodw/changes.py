@@ -151,7 +151,7 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
             vb, va = b.get(key), a.get(key)
             if key == "list":
                 vb, va = _unlabelled(vb), _unlabelled(va)
-            if vb != va:
+            if (vb or None) != (va or None):  # a flag written off, or an empty setting, is no setting
                 paras.append({"paragraph": pid, "property": key, "before": vb, "after": va})
         if b.get("runs") == a.get("runs"):
             continue

@@ -11,7 +11,7 @@ from autodw.change_summary import summarize_change
 from autodw.changes import CHANGE_KEYS, analyze_change, has_changes, text_edits
 from autodw.document import WordDocument
 from autodw.state import extract_state
-from tests.conftest import corpus_file, make_doc
+from tests.conftest import EXAMPLES, corpus_file, make_doc
 
 
 def _doc():
@@ -218,3 +218,13 @@ def test_borders_are_summarised_side_by_side_as_lines(report):
         "border of p2: None -> {'top': 'single 0.5pt', 'bottom': 'single 0.5pt'}",
         "table t1 borders: None -> {" + ", ".join(f"'{side}': {line}" for side in
                                                  ("top", "left", "bottom", "right", "insideH", "insideV")) + "}"]
+
+
+def test_a_flag_written_off_is_no_change():
+    """``<w:keepNext w:val="0"/>`` (what python-docx writes for keep_with_next=False) on a paragraph that had no such
+    flag changes nothing the agent should be told of."""
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    before = extract_state(doc)
+    doc.docx.paragraphs[1].paragraph_format.keep_with_next = False
+    assert 'w:val="0"' in doc.docx.paragraphs[1]._p.xml
+    assert not analyze_change(before, extract_state(doc))["format"]
