@@ -323,8 +323,10 @@ class _Comparer:
         self.fe, self.fa = formatting(exp), formatting(act)
         self.ctx = ctx
         # the colours the named-colour tolerance may apply to: with the initial document known, those the expected
-        # one has more often than it (the instruction's); a colour it left alone is compared exactly
-        self.new_colours = None if ctx.initial is None else set(colour_counts(exp.state) - colour_counts(ctx.initial.state))
+        # one has more of than it (the instruction's); a colour it left alone is compared exactly (counted only when
+        # the instruction names a colour: else there is no tolerance to bound)
+        self.new_colours = None if ctx.initial is None or not ctx.colour_names else \
+            set(colour_counts(exp.state) - colour_counts(ctx.initial.state))
         self.diffs: list[Difference] = []
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
         self.pdesc_e: dict[str, str] = {}
@@ -1112,8 +1114,8 @@ def _shared_edges(details: list[list[dict[str, Any] | None]], r: int, c: int, sp
 
     neighbours = {"left": at(r, c - 1, spanning=True), "right": at(r, c + span),
                   "top": at(r - 1, c), "bottom": at(r + 1, c)}
-    return {side: ((cell or {}).get("borders") or {})[_OPPOSITE[side]] for side, cell in neighbours.items()
-            if _OPPOSITE[side] in ((cell or {}).get("borders") or {})}
+    drawn_by = {side: (cell or {}).get("borders") or {} for side, cell in neighbours.items()}
+    return {side: lines[_OPPOSITE[side]] for side, lines in drawn_by.items() if _OPPOSITE[side] in lines}
 
 
 def _crop(image: dict[str, Any]) -> dict[str, float]:
