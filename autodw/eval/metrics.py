@@ -33,11 +33,13 @@ from autodw.dwbench.records import Instruction, Session, changed_in_1_1
 from autodw.errors import ConfigError
 
 
-#: What deleting a damaged session turn record does (the session continues only from its last turn's document).
+#: What deleting a damaged record does: an instruction's (or a settings or summary file) is made again; a session
+#: turn's runs its session again from turn 1 (the session continues only from its last turn's document).
+RECORD_REMEDY = "delete it to run that part again"
 SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
 
 
-def read_json(path: Path, remedy: str = "delete it to run that part again") -> dict[str, Any]:
+def read_json(path: Path, remedy: str = RECORD_REMEDY) -> dict[str, Any]:
     """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object, with
     `remedy` (what deleting it does)."""
     try:
@@ -76,7 +78,7 @@ def rejudge_hint(run: Path | str) -> str:
     return f"judge {run} again first (autodw bench rescore --rejudge {run})"
 
 
-def _load(path: Path, remedy: str = "delete it to run that part again") -> dict[str, Any] | None:
+def _load(path: Path, remedy: str = RECORD_REMEDY) -> dict[str, Any] | None:
     try:
         return read_json(path, remedy)
     except FileNotFoundError:

@@ -415,11 +415,9 @@ def table_properties(tblpr: etree._Element) -> dict[str, Any]:
     layout = tblpr.find(qn("w:tblLayout"))
     if layout is not None and layout.get(qn("w:type")) == "fixed":
         out["autofit"] = False
-    indent = tblpr.find(qn("w:tblInd"))
-    if indent is not None and indent.get(qn("w:type")) in (None, "dxa", "nil"):
-        cm = twips_to_cm(indent.get(qn("w:w")) if indent.get(qn("w:type")) != "nil" else "0")
-        if cm is not None:
-            out["indent_cm"] = cm
+    indent = _measure_cm(tblpr.find(qn("w:tblInd")))
+    if indent is not None:
+        out["indent_cm"] = indent
     margins = _margins(tblpr.find(qn("w:tblCellMar")))
     if margins:
         out["cell_margins_cm"] = margins
@@ -460,13 +458,20 @@ def _width(el: etree._Element | None) -> str | None:
     return w if w.endswith("%") else f"{int(w) / 50:g}%"
 
 
+def _measure_cm(el: etree._Element | None) -> float | None:
+    """A ``w:tblInd`` or a cell margin side (``w:w`` with ``w:type``) in centimetres: twentieths of a point, "nil" as
+    0; None for none, or another type (a percentage, auto)."""
+    if el is None or el.get(qn("w:type")) not in (None, "dxa", "nil"):
+        return None
+    return twips_to_cm(el.get(qn("w:w")) if el.get(qn("w:type")) != "nil" else "0")
+
+
 def _margins(el: etree._Element | None) -> dict[str, float]:
     """The sides of a ``w:tcMar`` or ``w:tblCellMar`` in centimetres ("start" and "end" as "left" and "right"); sides
     not in twentieths of a point left out."""
     out = {}
     for side in el if el is not None else ():
-        kind = side.get(qn("w:type"))
-        cm = twips_to_cm(side.get(qn("w:w")) if kind != "nil" else "0") if kind in (None, "dxa", "nil") else None
+        cm = _measure_cm(side)
         if cm is not None:
             name = etree.QName(side).localname
             out[_SIDE_NAMES.get(name, name)] = cm

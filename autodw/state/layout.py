@@ -134,9 +134,9 @@ def _page_setup(sect: etree._Element) -> dict[str, Any]:
     if v_align and v_align != "top":  # the text's vertical place on the page: top (the default), center, both, bottom
         info["vertical_alignment"] = v_align
     page_borders = sect.find(qn("w:pgBorders"))
-    if page_borders is not None and any(line.get("style") != "none" for line in border_sides(page_borders).values()):
-        info["page_borders"] = {**border_sides(page_borders),
-                                "measured_from": page_borders.get(qn("w:offsetFrom")) or "text"}
+    sides = border_sides(page_borders) if page_borders is not None else {}
+    if any(line.get("style") != "none" for line in sides.values()):
+        info["page_borders"] = {**sides, "measured_from": page_borders.get(qn("w:offsetFrom")) or "text"}
     line_numbers = sect.find(qn("w:lnNumType"))
     count_by = line_numbers.get(qn("w:countBy")) if line_numbers is not None else None
     if count_by and count_by.isdigit() and int(count_by) > 0:  # numbers shown only with a count of 1 or more

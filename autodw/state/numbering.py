@@ -31,6 +31,9 @@ class Level:
     legal: bool = False  # w:isLgl: every level's number in decimal
 
 
+_UNDEFINED = Level("decimal", "")  # a level the definition lacks: from 1, in decimal, restarted as by default
+
+
 def _int(el: etree._Element | None, default: int | None = None) -> int | None:
     value = wval(el)
     try:
@@ -131,7 +134,7 @@ class ListCounter:
                     counts[overridden] = start - 1
         counts[ilvl] = level.start if counts[ilvl] is None else counts[ilvl] + 1
         for deeper in range(ilvl + 1, 9):
-            restart = (self.numbering.level(num_id, str(deeper)) or Level("decimal", "")).restart
+            restart = (self.numbering.level(num_id, str(deeper)) or _UNDEFINED).restart
             if restart is None or (restart > 0 and ilvl <= restart - 1):
                 counts[deeper] = None
         if level.fmt == "bullet":
@@ -139,7 +142,7 @@ class ListCounter:
 
         def number(match: re.Match[str]) -> str:
             at = int(match.group(1)) - 1
-            shown = self.numbering.level(num_id, str(at)) or Level("decimal", "")
+            shown = self.numbering.level(num_id, str(at)) or _UNDEFINED
             value = counts[at] if counts[at] is not None else shown.start
             fmt = "decimal" if level.legal and shown.fmt != "none" else shown.fmt
             return "" if fmt == "none" else format_number(value, fmt)
