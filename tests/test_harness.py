@@ -193,11 +193,13 @@ def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_ru
 
 
 class _Interrupt(OracleSystem):
-    """Stops (as a Ctrl-C would) at turn 3 of the first session."""
+    """Stops (as a Ctrl-C would) at turn 3 of the first session; the turns before take measurable time (the summary
+    keeps wall time to 0.1 s)."""
 
     def run_turn(self, doc, instruction, earlier, trace=None):
         if instruction.turn == 3:
             raise KeyboardInterrupt
+        time.sleep(0.1)
         return super().run_turn(doc, instruction, earlier, trace)
 
 
@@ -226,6 +228,7 @@ class _ErrsThenInterrupt(OracleSystem):
             return TurnResult("internal_error", error="boom", api_calls=1)
         if instruction.turn == 3:
             raise KeyboardInterrupt
+        time.sleep(0.1)  # a turn that takes measurable time, so the summary's seconds (to 0.1 s) cannot round to 0
         return super().run_turn(doc, instruction, earlier, trace)
 
 
@@ -353,7 +356,7 @@ def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
 
 
 _TERMINATED_RUN = """
-import json, os, signal, sys
+import json, os, signal, sys, time
 import autodw.eval.runner as runner
 from autodw.eval.runner import Runner, RunSpec
 from autodw.eval.systems import OracleSystem
@@ -365,6 +368,7 @@ class Terminated(OracleSystem):
     def run_turn(self, doc, instruction, earlier, trace=None):
         if instruction.turn == 3:
             os.kill(os.getpid(), signal.SIGTERM)  # as a job scheduler ending the run would
+        time.sleep(0.1)  # measurable time: the summary keeps wall time to 0.1 s
         return super().run_turn(doc, instruction, earlier, trace)
 
 
