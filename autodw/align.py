@@ -91,7 +91,14 @@ def _collect_ids(state: State) -> list[str]:
     return out
 
 
-def _rename(node: Any, mapping: dict[str, str]) -> Any:
+def _rename(node: Any, mapping: dict[str, str], seen: set[int] | None = None) -> Any:
+    """`node` with its ids renamed in place; a dict or list the state holds in two places (a header shown by two
+    sections) is renamed once."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return node
+    if isinstance(node, (dict, list)):
+        seen.add(id(node))
     if isinstance(node, dict):
         for k, v in node.items():
             if k in _REF_KEYS and isinstance(v, str):
@@ -99,8 +106,8 @@ def _rename(node: Any, mapping: dict[str, str]) -> Any:
             elif k in _REF_KEYS and isinstance(v, list) and all(isinstance(x, str) for x in v):
                 node[k] = [mapping.get(x, x) for x in v]
             else:
-                _rename(v, mapping)
+                _rename(v, mapping, seen)
     elif isinstance(node, list):
         for v in node:
-            _rename(v, mapping)
+            _rename(v, mapping, seen)
     return node

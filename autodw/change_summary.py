@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodw.changes import Change
+from autodw.changes import TABLE_KEYS, Change
 from autodw.state.blocks import side_order
 from autodw.units import color_name
 
@@ -104,15 +104,24 @@ def _format(f: dict[str, Any]) -> list[str]:
     out = []
     for e in f.get("runs", []):
         changes = ", ".join(f"{k} {_q_value(k, b)} -> {_q_value(k, a)}" for k, (b, a) in e["changes"].items())
-        out.append(f"format of {e['paragraph']} chars {e['start']}-{e['end']} {_q(e['text'])}: {changes}")
+        out.append(f"format of {_paragraph(e)} chars {e['start']}-{e['end']} {_q(e['text'])}: {changes}")
     for e in f.get("paragraphs", []):
-        out.append(f"{e['property']} of {e['paragraph']}: {_q_value(e['property'], e['before'])} -> "
+        out.append(f"{e['property']} of {_paragraph(e)}: {_q_value(e['property'], e['before'])} -> "
                    f"{_q_value(e['property'], e['after'])}")
     return out
 
 
+def _paragraph(e: dict[str, Any]) -> str:
+    return e["paragraph"] + _in_story(e)
+
+
+def _in_story(e: dict[str, Any]) -> str:
+    """" (in the header default)" for a change in a header or footer, else nothing."""
+    return f" (in the {e['story'].replace(':', ' ')})" if "story" in e else ""
+
+
 def _style(s: dict[str, Any]) -> list[str]:
-    out = [f"style of {e['paragraph']}: {_q(e['before'])} -> {_q(e['after'])}" for e in s.get("paragraph_styles", [])]
+    out = [f"style of {_paragraph(e)}: {_q(e['before'])} -> {_q(e['after'])}" for e in s.get("paragraph_styles", [])]
     out += [f"style {_q(e['style'])} {e['property']}: {_q_value(e['property'], e['before'])} -> "
             f"{_q_value(e['property'], e['after'])}" for e in s.get("definitions", [])]
     if s.get("styles_now_in_use"):
@@ -125,7 +134,7 @@ def _style(s: dict[str, Any]) -> list[str]:
 def _table(t: dict[str, Any]) -> list[str]:
     out = []
     for e in t.get("tables", []):
-        tid = e["table"]
+        tid = e["table"] + _in_story(e)
         if e.get("added"):
             out.append(f"added table {tid} ({e['size']}), first rows: {e['cells'][:3]}")
             continue
@@ -139,12 +148,12 @@ def _table(t: dict[str, Any]) -> list[str]:
             for x in e.get(label, []):
                 out.append(f"table {tid}: {words} at {x['index']}: {x['cells'][:6]}")
         for c in e.get("cells_changed", [])[:12]:
-            what = f"{_q(c['before'])} -> {_q(c['after'])}" if "before" in c else "structure/format changed"
-            out.append(f"table {tid} cell ({c['row']},{c['col']}): {what}")
+            what = ([f"{_q(c['before'])} -> {_q(c['after'])}"] if "before" in c else []) + [
+                f"{k} {_q_value(k, b)} -> {_q_value(k, a)}" for k, (b, a) in c.get("format", {}).items()]
+            out.append(f"table {tid} cell ({c['row']},{c['col']}): " + ("; ".join(what) or "span or merge changed"))
         if len(e.get("cells_changed", [])) > 12:
             out.append(f"table {tid}: {len(e['cells_changed']) - 12} more cells changed")
-        for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
-                    "after_paragraph", "width", "autofit", "exact_height_rows"):
+        for key in TABLE_KEYS:
             if key in e:
                 out.append(f"table {tid} {key}: {_q_value(key, e[key][0])} -> {_q_value(key, e[key][1])}")
     return out

@@ -30,6 +30,10 @@ CHANGE_KEYS = ("structural", "content", "format", "style", "table", "hyperlink")
 
 _PARA_FORMAT_KEYS = ("alignment", "spacing", "indent", "keep_with_next", "keep_together", "page_break_before",
                      "shading", "border", "rtl", "list", "tabs")
+#: a table's settings reported as changed, and a cell's (a cell's are also part of its signature)
+TABLE_KEYS = ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
+              "after_paragraph", "width", "autofit", "exact_height_rows", "indent_cm", "cell_margins_cm")
+CELL_FORMAT_KEYS = ("shading", "vertical_alignment", "borders", "width", "margins_cm", "text_direction")
 _COUNT_KEYS = ("paragraph_count", "table_count", "section_count", "image_count", "chart_count", "comment_count")
 _SNIP = 60
 # words, single CJK characters, white space and single other characters: the units text edits are found in
@@ -39,9 +43,10 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\
 def analyze_change(before: State, after: State) -> Change:
     """The six-part change between two states; every part is empty when nothing changed."""
     paras_before, paras_after = _all_paragraphs(before), _all_paragraphs(after)
+    body_before, body_after = ({k: p for k, p in ps.items() if "story" not in p} for ps in (paras_before, paras_after))
     return {
         "structural": _structural(before, after),
-        "content": _content(paras_before, paras_after),
+        "content": _content(body_before, body_after),  # a header's or footer's text edits: in the page layout's
         "format": _format(paras_before, paras_after),
         "style": _style(before, after, paras_before, paras_after),
         "table": _tables(before, after),
@@ -58,15 +63,33 @@ def has_changes(change: Change) -> bool:
 
 
 def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
-    """Story paragraphs and table-cell paragraphs by id (cell ones carry a 'cell' location)."""
+    """The body's, headers' and footers' paragraphs and their tables' cell paragraphs by id (cell ones carry a 'cell'
+    location, header and footer ones a 'story': "header:default")."""
     out = {p["id"]: p for p in state["paragraphs"] if p.get("id")}
-    for t in state["tables"]:
+    for name, story in _stories(state):
+        out.update({p["id"]: {**p, "story": name} for p in story.get("paragraph_details", []) if p.get("id")})
+    for t in _all_tables(state):
         for r, row in enumerate(t.get("cell_details", [])):
             for c, cell in enumerate(row):
                 for p in (cell or {}).get("paragraphs", []):
                     if p.get("id"):
-                        out[p["id"]] = {**p, "cell": {"table": t["id"], "row": r, "col": c}}
+                        out[p["id"]] = {**p, "cell": {"table": t["id"], "row": r, "col": c},
+                                        **({"story": t["story"]} if "story" in t else {})}
     return out
+
+
+def _stories(state: State) -> list[tuple[str, dict[str, Any]]]:
+    """Each section's headers and footers as ("header:default", story); a story linked to the previous section's
+    is left out (it is that one)."""
+    return [(f"{key[:-1]}:{kind}", story) for section in state["page_layout"].get("sections", [])
+            for key in ("headers", "footers") for kind, story in section.get(key, {}).items()
+            if not story.get("linked_to_previous")]
+
+
+def _all_tables(state: State) -> list[dict[str, Any]]:
+    """The body's tables, then the headers' and footers' (each with its 'story')."""
+    return state["tables"] + [{**t, "story": name} for name, story in _stories(state)
+                              for t in story.get("table_details", [])]
 
 
 def _snip(text: str, limit: int = _SNIP) -> str:
@@ -147,12 +170,15 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
         b = before.get(pid)
         if b is None:
             continue
+        story = {"story": a["story"]} if "story" in a else {}
         for key in _PARA_FORMAT_KEYS:
+            if story and key == "alignment":  # a header's or footer's alignments: in the page layout's change
+                continue
             vb, va = b.get(key), a.get(key)
             if key == "list":
                 vb, va = _unlabelled(vb), _unlabelled(va)
             if (vb or None) != (va or None):  # a flag written off, or an empty setting, is no setting
-                paras.append({"paragraph": pid, "property": key, "before": vb, "after": va})
+                paras.append({"paragraph": pid, **story, "property": key, "before": vb, "after": va})
         if b.get("runs") == a.get("runs"):
             continue
         fb, fa = _char_formats(b), _char_formats(a)
@@ -168,8 +194,8 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
                 if diff != span_diff:
                     if span_diff:
                         j1, j2 = block.b + span_start, block.b + k
-                        runs.append({"paragraph": pid, "start": j1, "end": j2, "text": _snip(a["text"][j1:j2]),
-                                     "changes": span_diff})
+                        runs.append({"paragraph": pid, **story, "start": j1, "end": j2,
+                                     "text": _snip(a["text"][j1:j2]), "changes": span_diff})
                     span_start, span_diff = k, diff
     out: Change = {}
     if runs:
@@ -181,7 +207,8 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
 
 def _style(before: State, after: State, pb: dict[str, dict], pa: dict[str, dict]) -> Change:
     out: Change = {}
-    changed = [{"paragraph": pid, "before": pb[pid].get("style"), "after": a.get("style")}
+    changed = [{"paragraph": pid, **({"story": a["story"]} if "story" in a else {}), "before": pb[pid].get("style"),
+                "after": a.get("style")}
                for pid, a in pa.items() if pid in pb and pb[pid].get("style") != a.get("style")]
     if changed:
         out["paragraph_styles"] = changed
@@ -327,31 +354,43 @@ def _path_text(path: list[Any]) -> str:
 
 
 def cell_signature(table: dict[str, Any], r: int, c: int) -> str:
-    """hash(content || structure || position || merge) of one cell, as in the paper's Eq. 3."""
-    details = table.get("cell_details", [])
-    cell = details[r][c] if r < len(details) and c < len(details[r]) else None
+    """hash(content || structure || position || merge) of one cell, as in the paper's Eq. 3 (structure: its span,
+    whether a merge covers it, and its :data:`CELL_FORMAT_KEYS`)."""
+    cell = _cell(table, r, c)
     content = table["cells"][r][c] if r < len(table["cells"]) and c < len(table["cells"][r]) else ""
     structure = f"span={(cell or {}).get('span', 1)};covered={cell is None or 'merged_into' in (cell or {})};" \
-                f"shading={(cell or {}).get('shading')};valign={(cell or {}).get('vertical_alignment')}"
+                + ";".join(f"{k}={_cell_format(cell).get(k)}" for k in CELL_FORMAT_KEYS)
     merge = next((m for m in table.get("merged", []) if m[0] <= r <= m[2] and m[1] <= c <= m[3]), None)
     raw = f"{content}||{structure}||{r},{c}||{merge}"
     return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
 
 
+def _cell(table: dict[str, Any], r: int, c: int) -> dict[str, Any] | None:
+    details = table.get("cell_details", [])
+    return details[r][c] if r < len(details) and c < len(details[r]) else None
+
+
+def _cell_format(cell: dict[str, Any] | None) -> dict[str, Any]:
+    return {k: (cell or {}).get(k) for k in CELL_FORMAT_KEYS if (cell or {}).get(k) is not None}
+
+
 def _tables(before: State, after: State) -> Change:
-    tb = {t["id"]: t for t in before["tables"]}
+    tb = {t["id"]: t for t in _all_tables(before)}
+    ta_all = _all_tables(after)
     out_tables = []
-    for ta in after["tables"]:
+    for ta in ta_all:
         t0 = tb.get(ta["id"])
+        where = {"table": ta["id"], **({"story": ta["story"]} if "story" in ta else {})}
         if t0 is None:
-            out_tables.append({"table": ta["id"], "added": True, "size": f"{ta['rows']}x{ta['cols']}", "cells": _snip_matrix(ta["cells"])})
+            out_tables.append({**where, "added": True, "size": f"{ta['rows']}x{ta['cols']}",
+                               "cells": _snip_matrix(ta["cells"])})
             continue
         entry = _table_change(t0, ta)
         if entry:
-            out_tables.append({"table": ta["id"], **entry})
-    for tid in tb:
-        if tid not in {t["id"] for t in after["tables"]}:
-            out_tables.append({"table": tid, "removed": True})
+            out_tables.append({**where, **entry})
+    for tid, t0 in tb.items():
+        if tid not in {t["id"] for t in ta_all}:
+            out_tables.append({"table": tid, **({"story": t0["story"]} if "story" in t0 else {}), "removed": True})
     return {"tables": out_tables} if out_tables else {}
 
 
@@ -377,13 +416,16 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
                     entry = {"row": r, "col": c}
                     if b["cells"][r][c] != a["cells"][r][c]:
                         entry.update(before=_snip(b["cells"][r][c]), after=_snip(a["cells"][r][c]))
-                    else:
-                        entry["structure_or_format"] = True
+                    fb, fa = _cell_format(_cell(b, r, c)), _cell_format(_cell(a, r, c))
+                    formats = {k: [fb.get(k), fa.get(k)] for k in CELL_FORMAT_KEYS if fb.get(k) != fa.get(k)}
+                    if formats:
+                        entry["format"] = formats
+                    if "before" not in entry and not formats:
+                        entry["structure"] = True  # a span or merge (the table's merged regions say which)
                     cells.append(entry)
         if cells:
             out["cells_changed"] = cells
-    for key in ("style", "alignment", "borders", "column_widths_cm", "row_heights_cm", "header_rows", "merged",
-                "after_paragraph", "width", "autofit", "exact_height_rows"):
+    for key in TABLE_KEYS:
         if b.get(key) != a.get(key):
             out[key] = [b.get(key), a.get(key)]
     return out

@@ -5,8 +5,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls, qn
+from docx.shared import Cm
 
 from autodw.align import align_ids
+from autodw.apis.calls import execute
 from autodw.change_summary import summarize_change
 from autodw.changes import CHANGE_KEYS, analyze_change, has_changes, text_edits
 from autodw.document import WordDocument
@@ -143,7 +147,83 @@ def test_cell_signature_detects_merge_without_text_change():
     change = analyze_change(before, extract_state(doc))
     t_change = change["table"]["tables"][0]
     assert t_change["merged"][1] == [[1, 0, 1, 1]]
-    assert any(c.get("structure_or_format") or "after" in c for c in t_change["cells_changed"])
+    assert t_change["cells_changed"] == [
+        {"row": 1, "col": 0, "before": "10", "after": "10\n", "format": {"width": ["7.62cm", "15.24cm"]}},
+        {"row": 1, "col": 1, "before": "11", "after": "", "format": {"width": ["7.62cm", None]}}]
+
+
+def test_a_span_alone_is_a_structure_change():
+    doc = _doc()
+    for tcw in list(doc.docx.tables[0]._tbl.iter(qn("w:tcW"))):
+        tcw.getparent().remove(tcw)
+    before = extract_state(doc)
+    row = doc.docx.tables[0]._tbl.tr_lst[0]
+    row.tc_lst[0].get_or_add_tcPr().append(parse_xml(f'<w:gridSpan {nsdecls("w")} w:val="2"/>'))
+    row.remove(row.tc_lst[1])
+    change = analyze_change(before, extract_state(doc))
+    assert change["table"]["tables"][0]["cells_changed"][0] == {"row": 0, "col": 0, "structure": True}
+    assert "table t1 cell (0,0): span or merge changed" in summarize_change(change)
+
+
+def test_a_cells_borders_margins_and_a_tables_indent_are_changes():
+    """A cell's own borders, width, margins and text direction are part of its signature and reported by name
+    (set_table_borders clears cell borders that would override it: that is a change too); so is a table's indent."""
+    doc = _doc()
+    before = extract_state(doc)
+    tbl = doc.docx.tables[0]._tbl
+    tcpr = tbl.tr_lst[0].tc_lst[1].get_or_add_tcPr()
+    tcpr.append(parse_xml(f'<w:tcBorders {nsdecls("w")}><w:bottom w:val="double" w:sz="12" w:color="FF0000"/>'
+                          '</w:tcBorders>'))
+    tcpr.append(parse_xml(f'<w:textDirection {nsdecls("w")} w:val="btLr"/>'))
+    tbl.tblPr.append(parse_xml(f'<w:tblInd {nsdecls("w")} w:w="567" w:type="dxa"/>'))
+    change = analyze_change(before, extract_state(doc))
+    t_change = change["table"]["tables"][0]
+    assert t_change["cells_changed"] == [{"row": 0, "col": 1, "format": {
+        "borders": [None, {"bottom": {"style": "double", "width_pt": 1.5, "color": "FF0000"}}],
+        "text_direction": [None, "btLr"]}}]
+    assert t_change["indent_cm"] == [None, 1.0]
+    text = summarize_change(change)
+    assert "table t1 cell (0,1): borders None -> {'bottom': 'double 1.5pt FF0000'}; text_direction None -> 'btLr'" \
+        in text and "table t1 indent_cm: None -> 1.0" in text
+
+
+def _with_header_table(d):
+    d.add_paragraph("Body.")
+    header = d.sections[0].header
+    header.paragraphs[0].text = "Acme Corporation"
+    t = header.add_table(1, 2, Cm(10))
+    t.cell(0, 0).text, t.cell(0, 1).text = "Left", "Right"
+
+
+def test_a_headers_formatting_and_its_tables_are_changes():
+    """A header's paragraphs are formatted by id as the body's are, so their run and paragraph format and style are
+    reported (with the story they are in); its tables are compared as the body's. Its alignments are in the page
+    layout's change (not twice), as are its text edits."""
+    doc = make_doc(_with_header_table)
+    before = extract_state(doc)
+    header = before["page_layout"]["sections"][0]["headers"]["default"]
+    pid, tid = header["paragraphs"][0], header["tables"][0]
+    for call, args in (("set_text_format", {"paragraphs": pid, "bold": True}),
+                       ("set_paragraph_format", {"paragraphs": pid, "alignment": "center"}),
+                       ("set_paragraph_shading", {"paragraphs": pid, "fill": "yellow"}),
+                       ("set_cell_text", {"table": tid, "row": 0, "col": 1, "text": "Right side"}),
+                       ("set_cell_shading", {"table": tid, "cells": "all", "fill": "D9D9D9"})):
+        execute(doc, call, args)
+    change = analyze_change(before, extract_state(doc))
+    runs, paras = change["format"]["runs"], change["format"]["paragraphs"]
+    assert runs == [{"paragraph": pid, "story": "header:default", "start": 0, "end": 16, "text": "Acme Corporation",
+                     "changes": {"bold": [None, True]}}]
+    assert paras == [{"paragraph": pid, "story": "header:default", "property": "shading", "before": None,
+                      "after": "FFFF00"}]
+    cells = change["table"]["tables"][0]
+    assert cells["table"] == tid and cells["story"] == "header:default"
+    assert cells["cells_changed"][1] == {"row": 0, "col": 1, "before": "Right", "after": "Right side",
+                                         "format": {"shading": [None, "D9D9D9"]}}
+    assert change["content"] == {}  # the header's text change is the page layout's
+    assert [e["path"] for e in change["structural"]["page_layout"]] == ["sections[0].headers.default.alignments"]
+    text = summarize_change(change)
+    assert f"format of {pid} (in the header default) chars 0-16 'Acme Corporation': bold None -> True" in text
+    assert f"table {tid} (in the header default) cell (0,1): 'Right' -> 'Right side'; shading None -> 'D9D9D9'" in text
 
 
 def test_hyperlink_and_comment_changes():
@@ -228,3 +308,15 @@ def test_a_flag_written_off_is_no_change():
     doc.docx.paragraphs[1].paragraph_format.keep_with_next = False
     assert 'w:val="0"' in doc.docx.paragraphs[1]._p.xml
     assert not analyze_change(before, extract_state(doc))["format"]
+
+
+def test_aligning_renames_a_header_shown_by_two_sections_once(report, tmp_path):
+    """The sample's header is shown by both its sections (one story object in two places): aligning a reopened copy,
+    whose ids have shifted, gives its paragraphs the first state's ids, not those ids renamed a second time."""
+    execute(report, "insert_paragraph", {"position": {"before": "p1"}, "text": "A new first paragraph."})
+    after = extract_state(report)
+    again = align_ids(after, extract_state(WordDocument.open(report.save(tmp_path / "out.docx"))))
+    for state in (after, again):
+        stories = [s["headers"]["default"] for s in state["page_layout"]["sections"]]
+        assert len(stories) == 2 and all([p["id"] for p in s["paragraph_details"]] == s["paragraphs"] for s in stories)
+    assert not has_changes(analyze_change(after, again))
