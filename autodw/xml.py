@@ -51,6 +51,13 @@ def wval(el: etree._Element | None, attr: str = "w:val") -> str | None:
     return el.get(qn(attr))
 
 
+def on_off(el: etree._Element | None) -> bool | None:
+    """Read a WordprocessingML toggle property (``<w:b/>``, ``<w:b w:val="0"/>``)."""
+    if el is None:
+        return None
+    return wval(el) not in ("0", "false", "off", "none")
+
+
 def parse(xml: str | bytes) -> etree._Element:
     """Parse trusted-structure XML text with python-docx's parser (custom element classes)."""
     from docx.oxml.parser import parse_xml

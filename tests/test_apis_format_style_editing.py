@@ -368,6 +368,30 @@ def test_set_list_format_refusals(report):
     _unchanged(report, "set_list_format", {"paragraphs": "p4", "kind": "bullet", "number_format": "decimal"}, match="numbered")
 
 
+def test_a_list_linked_to_a_numbering_style_is_known_by_that_styles_levels(report):
+    """A definition that only links to a numbering style (``w:numStyleLink``, as Word writes a list style's lists)
+    has the levels of the list that style uses: here bullets, so they are kept as bullets and not restarted."""
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
+
+    numbering = report.part.numbering_part.element
+    bullets = next(n.get(qn("w:numId")) for n in numbering.iterchildren(qn("w:num"))
+                   if _list(extract_state(report), "p4")["num_id"] == int(n.get(qn("w:numId"))))
+    report.part.styles.element.append(parse_xml(
+        f'<w:style {nsdecls("w")} w:type="numbering" w:styleId="Ticks"><w:name w:val="Ticks"/>'
+        f'<w:pPr><w:numPr><w:numId w:val="{bullets}"/></w:numPr></w:pPr></w:style>'))
+    first_num = numbering.find(qn("w:num"))
+    first_num.addprevious(parse_xml(f'<w:abstractNum {nsdecls("w")} w:abstractNumId="90">'
+                                    f'<w:numStyleLink w:val="Ticks"/></w:abstractNum>'))
+    numbering.append(parse_xml(f'<w:num {nsdecls("w")} w:numId="90"><w:abstractNumId w:val="90"/></w:num>'))
+    report.find("p8").get_or_add_pPr()._insert_numPr(
+        parse_xml(f'<w:numPr {nsdecls("w")}><w:ilvl w:val="0"/><w:numId w:val="90"/></w:numPr>'))
+    assert _list(extract_state(report), "p8")["kind"] == "bullet"
+    _unchanged(report, "set_list_format", {"paragraphs": "p8", "restart": True}, match="bullets")
+    execute(report, "set_list_format", {"paragraphs": "p8", "kind": "bullet"})
+    assert _list(extract_state(report), "p8")["num_id"] == 90  # already a bullet: its list is kept
+
+
 def test_set_list_format_chinese_counting(zh):
     execute(zh, "set_list_format", {"paragraphs": ["p21", "p22", "p23"], "kind": "numbered", "number_format": "chineseCounting"})
     assert _list(extract_state(zh), "p22")["format"] == "chineseCounting"

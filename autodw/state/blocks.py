@@ -13,10 +13,10 @@ from typing import Any
 from lxml import etree
 
 from autodw.ids import element_id
-from autodw.state.context import StateContext, on_off, twips_to_cm, twips_to_pt
+from autodw.state.context import StateContext, twips_to_cm, twips_to_pt
 from autodw.state.drawings import read_drawing, read_vml_picture
 from autodw.state.numbering import ListCounter
-from autodw.xml import MC, qn, wval
+from autodw.xml import MC, on_off, qn, wval
 
 # tags, resolved once
 P, R, T, TBL, TR, TC = (qn(t) for t in ("w:p", "w:r", "w:t", "w:tbl", "w:tr", "w:tc"))

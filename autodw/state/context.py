@@ -50,13 +50,6 @@ def _ui_name(name: str) -> str:
             "endnote reference": "Endnote Reference", "toc heading": "TOC Heading"}.get(name, name)
 
 
-def on_off(el: etree._Element | None) -> bool | None:
-    """Read a WordprocessingML toggle property (``<w:b/>``, ``<w:b w:val="0"/>``)."""
-    if el is None:
-        return None
-    return wval(el) not in ("0", "false", "off", "none")
-
-
 @dataclass
 class StateContext:
     """Look-ups shared by the state readers for one document."""

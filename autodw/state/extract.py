@@ -10,10 +10,10 @@ from lxml import etree
 from autodw.document import WordDocument
 from autodw.errors import StateExtractionError
 from autodw.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
-from autodw.state.context import StateContext, on_off
+from autodw.state.context import StateContext
 from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
 from autodw.state.layout import LayoutReader, table_of_contents
-from autodw.xml import NS, qn, wval
+from autodw.xml import NS, on_off, qn, wval
 
 STATE_KEYS = ("document_info", "paragraphs", "tables", "images", "page_layout", "interactive", "styles")
 _NOTE_SEPARATORS = {"separator", "continuationSeparator", "continuationNotice"}

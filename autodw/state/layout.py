@@ -9,8 +9,8 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from autodw.state.blocks import PPR, SECT_PR, Sink, StoryWalker, border_sides
-from autodw.state.context import StateContext, on_off, twips_to_cm
-from autodw.xml import NS, qn, wval
+from autodw.state.context import StateContext, twips_to_cm
+from autodw.xml import NS, on_off, qn, wval
 
 _KINDS = ("default", "first", "even")
 #: a header's or footer's contents in full, for the judge (compared as the body's are); the renderings and the change

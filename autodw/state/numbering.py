@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from autodw.units import format_number
-from autodw.xml import qn, wval
+from autodw.xml import on_off, qn, wval
 
 _PLACEHOLDER = re.compile(r"%([1-9])")
 
@@ -45,7 +45,7 @@ def _int(el: etree._Element | None, default: int | None = None) -> int | None:
 def _level(lvl: etree._Element) -> Level:
     return Level(wval(lvl.find(qn("w:numFmt"))) or "decimal", wval(lvl.find(qn("w:lvlText"))) or "",
                  _int(lvl.find(qn("w:start")), 0), _int(lvl.find(qn("w:lvlRestart"))),
-                 lvl.find(qn("w:isLgl")) is not None and wval(lvl.find(qn("w:isLgl"))) not in ("0", "false", "off"))
+                 on_off(lvl.find(qn("w:isLgl"))) is True)
 
 
 class Numbering:
@@ -59,6 +59,10 @@ class Numbering:
             self._nums = {n.get(qn("w:numId")): n for n in root.iterchildren(qn("w:num"))}
         self._styles = styles
         self._levels: dict[tuple[str, str], Level | None] = {}
+
+    def defines(self, num_id: str) -> bool:
+        """True if list instance `num_id` is in the numbering part (numId 0 never is: it means no list)."""
+        return num_id != "0" and num_id in self._nums
 
     def definition(self, num_id: str) -> str | None:
         """The abstractNumId whose levels `num_id` uses (following a numbering style link), None if undefined."""

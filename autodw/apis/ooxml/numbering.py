@@ -12,6 +12,7 @@ from autodw.apis.ooxml.builtin_styles import default_style_id
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
 from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.document import WordDocument
+from autodw.state.context import StateContext
 from autodw.xml import W, parse, qn, wval
 
 BULLETS = ("\u2022", "o", "\u25aa")
@@ -98,19 +99,13 @@ def numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int,
 
 
 def list_kind(doc: WordDocument, num_id: str | None, level: int) -> str | None:
-    """"bullet" or "numbered" for a list instance, None if it is no list (numId 0 or undefined)."""
-    if not num_id or num_id == "0":
+    """"bullet" or "numbered" for a list instance, None if it is no list (numId 0 or undefined); a definition linked
+    to a numbering style has the levels of the list that style uses."""
+    numbering = StateContext(doc).numbering
+    if not num_id or not numbering.defines(num_id):
         return None
-    root = numbering_root(doc)
-    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
-    if num is None:
-        return None
-    abstract_id = wval(num.find(qn("w:abstractNumId")))
-    abstract = next((a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == abstract_id), None)
-    lvl = None if abstract is None else next(
-        (x for x in abstract.iterchildren(qn("w:lvl")) if x.get(qn("w:ilvl")) == str(level)), None)
-    fmt = wval(lvl.find(qn("w:numFmt"))) if lvl is not None else None
-    return "bullet" if fmt == "bullet" else "numbered"
+    lvl = numbering.level(num_id, str(level))
+    return "bullet" if lvl is not None and lvl.fmt == "bullet" else "numbered"
 
 
 def set_num_pr(p: etree._Element, num_id: str, level: int) -> None:

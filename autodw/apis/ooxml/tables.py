@@ -22,8 +22,7 @@ from autodw.apis.ooxml.text import iter_runs, new_run, paragraph_text, replace_s
 from autodw.errors import ArgumentError, UnsupportedOperationError
 from autodw.ids import ID_ATTR
 from autodw.state.blocks import row_cells, table_rows
-from autodw.state.context import on_off
-from autodw.xml import qn, wval
+from autodw.xml import on_off, qn, wval
 
 TBL, TR, TC, P = qn("w:tbl"), qn("w:tr"), qn("w:tc"), qn("w:p")
 TBLPR, TBLGRID, GRIDCOL, TRPR, TCPR, TBLPREX = (qn(t) for t in ("w:tblPr", "w:tblGrid", "w:gridCol", "w:trPr", "w:tcPr",
