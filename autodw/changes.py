@@ -79,11 +79,14 @@ def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
 
 
 def _stories(state: State) -> list[tuple[str, dict[str, Any]]]:
-    """Each section's headers and footers as ("header:default", story); a story linked to the previous section's
-    is left out (it is that one)."""
-    return [(f"{key[:-1]}:{kind}", story) for section in state["page_layout"].get("sections", [])
-            for key in ("headers", "footers") for kind, story in section.get(key, {}).items()
-            if not story.get("linked_to_previous")]
+    """Each header and footer part once, as ("header:default", story), named where it is first shown (a section
+    linked to the previous one, or referencing the same part, shows that story again)."""
+    parts = {}
+    for section in state["page_layout"].get("sections", []):
+        for key in ("headers", "footers"):
+            for kind, story in section.get(key, {}).items():
+                parts.setdefault(story.get("part"), (f"{key[:-1]}:{kind}", story))
+    return list(parts.values())
 
 
 def _all_tables(state: State) -> list[dict[str, Any]]:

@@ -320,3 +320,20 @@ def test_aligning_renames_a_header_shown_by_two_sections_once(report, tmp_path):
         stories = [s["headers"]["default"] for s in state["page_layout"]["sections"]]
         assert len(stories) == 2 and all([p["id"] for p in s["paragraph_details"]] == s["paragraphs"] for s in stories)
     assert not has_changes(analyze_change(after, again))
+
+
+def test_a_header_part_two_sections_reference_is_reported_once():
+    """Two sections whose header references name the same part show one story: its table's edit is one change."""
+    def build(d):
+        _with_header_table(d)
+        d.add_section()
+
+    doc = make_doc(build)
+    first, second = doc.docx.sections[0]._sectPr, doc.docx.sections[1]._sectPr
+    second.insert(0, copy.deepcopy(first.find(qn("w:headerReference"))))
+    before = extract_state(doc)
+    stories = [s["headers"]["default"] for s in before["page_layout"]["sections"]]
+    assert [s["linked_to_previous"] for s in stories] == [False, False] and stories[0]["part"] == stories[1]["part"]
+    execute(doc, "set_cell_text", {"table": stories[0]["tables"][0], "row": 0, "col": 0, "text": "Links"})
+    tables = analyze_change(before, extract_state(doc))["table"]["tables"]
+    assert len(tables) == 1 and tables[0]["cells_changed"] == [{"row": 0, "col": 0, "before": "Left", "after": "Links"}]
