@@ -13,7 +13,7 @@ from difflib import SequenceMatcher
 from typing import Any, Hashable, Sequence
 
 State = dict[str, Any]
-_REF_KEYS = {"id", "paragraph", "paragraphs", "table", "image", "images", "after_paragraph"}
+_REF_KEYS = {"id", "paragraph", "paragraphs", "table", "tables", "image", "images", "after_paragraph"}
 
 
 def pair_positions(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int]]:
@@ -41,6 +41,10 @@ def align_ids(before: State, after: State) -> State:
                 old = sb.get(key, {}).get(kind)
                 if old is not None:
                     mapping.update(zip(story.get("paragraphs", []), old.get("paragraphs", [])))
+                    tb_s, ta_s = old.get("table_details", []), story.get("table_details", [])
+                    for i, j in pair_positions([_table_sig(t) for t in tb_s], [_table_sig(t) for t in ta_s]):
+                        mapping[ta_s[j]["id"]] = tb_s[i]["id"]
+                        _map_cells(tb_s[i], ta_s[j], mapping)
     ib, ia = before["images"], after["images"]
     for i, j in pair_positions([_image_sig(x) for x in ib], [_image_sig(x) for x in ia]):
         if ia[j].get("id") and ib[i].get("id"):
@@ -88,6 +92,7 @@ def _collect_ids(state: State) -> list[str]:
         for key in ("headers", "footers"):
             for story in section.get(key, {}).values():
                 out.extend(story.get("paragraphs", []))
+                walk(story.get("table_details", []))
     return out
 
 

@@ -147,10 +147,11 @@ def _table(t: dict[str, Any]) -> list[str]:
                              ("columns_inserted", "column inserted"), ("columns_deleted", "column deleted")):
             for x in e.get(label, []):
                 out.append(f"table {tid}: {words} at {x['index']}: {x['cells'][:6]}")
-        for c in e.get("cells_changed", [])[:12]:
+        for c in sorted(e.get("cells_changed", []), key=lambda c: "before" not in c)[:12]:  # text edits first
             what = ([f"{_q(c['before'])} -> {_q(c['after'])}"] if "before" in c else []) + [
-                f"{k} {_q_value(k, b)} -> {_q_value(k, a)}" for k, (b, a) in c.get("format", {}).items()]
-            out.append(f"table {tid} cell ({c['row']},{c['col']}): " + ("; ".join(what) or "span or merge changed"))
+                f"{k} {_q_value(k, b)} -> {_q_value(k, a)}" for k, (b, a) in c.get("format", {}).items()] + (
+                ["span or merge changed"] if c.get("structure") else [])
+            out.append(f"table {tid} cell ({c['row']},{c['col']}): " + "; ".join(what))
         if len(e.get("cells_changed", [])) > 12:
             out.append(f"table {tid}: {len(e['cells_changed']) - 12} more cells changed")
         for key in TABLE_KEYS:

@@ -91,7 +91,7 @@ def _stories(state: State) -> list[tuple[str, dict[str, Any]]]:
 
 def _all_tables(state: State) -> list[dict[str, Any]]:
     """The body's tables, then the headers' and footers' (each with its 'story')."""
-    return state["tables"] + [{**t, "story": name} for name, story in _stories(state)
+    return state["tables"] + [{**t, "story": name, "part": story.get("part")} for name, story in _stories(state)
                               for t in story.get("table_details", [])]
 
 
@@ -175,7 +175,7 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
             continue
         story = {"story": a["story"]} if "story" in a else {}
         for key in _PARA_FORMAT_KEYS:
-            if story and key == "alignment":  # a header's or footer's alignments: in the page layout's change
+            if story and "cell" not in a and key == "alignment":  # in the page layout's change (not a cell's: it is not)
                 continue
             vb, va = b.get(key), a.get(key)
             if key == "list":
@@ -361,8 +361,8 @@ def cell_signature(table: dict[str, Any], r: int, c: int) -> str:
     whether a merge covers it, and its :data:`CELL_FORMAT_KEYS`)."""
     cell = _cell(table, r, c)
     content = table["cells"][r][c] if r < len(table["cells"]) and c < len(table["cells"][r]) else ""
-    structure = f"span={(cell or {}).get('span', 1)};covered={cell is None or 'merged_into' in (cell or {})};" \
-                + ";".join(f"{k}={_cell_format(cell).get(k)}" for k in CELL_FORMAT_KEYS)
+    span, covered = _cell_structure(cell)
+    structure = f"span={span};covered={covered};" + ";".join(f"{k}={_cell_format(cell).get(k)}" for k in CELL_FORMAT_KEYS)
     merge = next((m for m in table.get("merged", []) if m[0] <= r <= m[2] and m[1] <= c <= m[3]), None)
     raw = f"{content}||{structure}||{r},{c}||{merge}"
     return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
@@ -373,6 +373,11 @@ def _cell(table: dict[str, Any], r: int, c: int) -> dict[str, Any] | None:
     return details[r][c] if r < len(details) and c < len(details[r]) else None
 
 
+def _cell_structure(cell: dict[str, Any] | None) -> tuple[int, bool]:
+    """A cell's span and whether a merge covers it."""
+    return (cell or {}).get("span", 1), cell is None or "merged_into" in cell
+
+
 def _cell_format(cell: dict[str, Any] | None) -> dict[str, Any]:
     return {k: (cell or {}).get(k) for k in CELL_FORMAT_KEYS if (cell or {}).get(k) is not None}
 
@@ -380,6 +385,12 @@ def _cell_format(cell: dict[str, Any] | None) -> dict[str, Any]:
 def _tables(before: State, after: State) -> Change:
     tb = {t["id"]: t for t in _all_tables(before)}
     ta_all = _all_tables(after)
+    # a header or footer shown (or hidden) as a whole, e.g. by turning "different first page" on: the page layout's
+    # change says so; its tables were not added or removed
+    shown_before, shown_after = ({story.get("part") for _, story in _stories(s)} for s in (before, after))
+    ta_all = [t for t in ta_all if "story" not in t or t["id"] in tb or t["part"] in shown_before]
+    ids_after = {t["id"] for t in ta_all}
+    tb = {tid: t for tid, t in tb.items() if "story" not in t or tid in ids_after or t["part"] in shown_after}
     out_tables = []
     for ta in ta_all:
         t0 = tb.get(ta["id"])
@@ -412,6 +423,8 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
         if items:
             out[label] = items
     if (b["rows"], b["cols"]) == (a["rows"], a["cols"]):
+        # the cells' widths follow their columns': a column's new width is said once (column_widths_cm)
+        keys = [k for k in CELL_FORMAT_KEYS if k != "width" or b.get("column_widths_cm") == a.get("column_widths_cm")]
         cells = []
         for r in range(a["rows"]):
             for c in range(a["cols"]):
@@ -420,12 +433,13 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
                     if b["cells"][r][c] != a["cells"][r][c]:
                         entry.update(before=_snip(b["cells"][r][c]), after=_snip(a["cells"][r][c]))
                     fb, fa = _cell_format(_cell(b, r, c)), _cell_format(_cell(a, r, c))
-                    formats = {k: [fb.get(k), fa.get(k)] for k in CELL_FORMAT_KEYS if fb.get(k) != fa.get(k)}
+                    formats = {k: [fb.get(k), fa.get(k)] for k in keys if fb.get(k) != fa.get(k)}
                     if formats:
                         entry["format"] = formats
-                    if "before" not in entry and not formats:
+                    if _cell_structure(_cell(b, r, c)) != _cell_structure(_cell(a, r, c)):
                         entry["structure"] = True  # a span or merge (the table's merged regions say which)
-                    cells.append(entry)
+                    if len(entry) > 2:  # not only its width, which followed its column's
+                        cells.append(entry)
         if cells:
             out["cells_changed"] = cells
     for key in TABLE_KEYS:

@@ -148,8 +148,11 @@ def test_cell_signature_detects_merge_without_text_change():
     t_change = change["table"]["tables"][0]
     assert t_change["merged"][1] == [[1, 0, 1, 1]]
     assert t_change["cells_changed"] == [
-        {"row": 1, "col": 0, "before": "10", "after": "10\n", "format": {"width": ["7.62cm", "15.24cm"]}},
-        {"row": 1, "col": 1, "before": "11", "after": "", "format": {"width": ["7.62cm", None]}}]
+        {"row": 1, "col": 0, "before": "10", "after": "10\n", "format": {"width": ["7.62cm", "15.24cm"]},
+         "structure": True},
+        {"row": 1, "col": 1, "before": "11", "after": "", "format": {"width": ["7.62cm", None]}, "structure": True}]
+    assert "table t1 cell (1,0): '10' -> '10\\n'; width '7.62cm' -> '15.24cm'; span or merge changed" \
+        in summarize_change(change)
 
 
 def test_a_span_alone_is_a_structure_change():
@@ -337,3 +340,64 @@ def test_a_header_part_two_sections_reference_is_reported_once():
     execute(doc, "set_cell_text", {"table": stories[0]["tables"][0], "row": 0, "col": 0, "text": "Links"})
     tables = analyze_change(before, extract_state(doc))["table"]["tables"]
     assert len(tables) == 1 and tables[0]["cells_changed"] == [{"row": 0, "col": 0, "before": "Left", "after": "Links"}]
+
+
+def test_aligning_two_files_pairs_the_headers_tables_and_their_cells(tmp_path):
+    """Ids are numbered body first: a body table added shifts a header table's ids in a reopened copy. Aligned, the
+    header's table and its cell paragraphs keep their ids, so only the body's new table is a change."""
+    def build(d):
+        d.add_heading("Title", 1)
+        d.add_paragraph("Body two.")
+        _with_header_table(d)
+
+    doc = make_doc(build)
+    execute(doc, "insert_table", {"position": {"after": "p2"}, "rows": 1, "cols": 1})
+    after = extract_state(doc)
+    again = align_ids(after, extract_state(WordDocument.open(doc.save(tmp_path / "out.docx"))))
+    assert not has_changes(analyze_change(after, again))
+    new_body_table = analyze_change(extract_state(make_doc(build)), again)["table"]["tables"]
+    assert [(t.get("story"), t.get("added")) for t in new_body_table] == [(None, True)]
+
+
+def test_a_header_tables_cell_alignment_is_a_format_change():
+    """A header's top-level alignments are the page layout's change; its table cells' paragraphs are not in it."""
+    doc = make_doc(_with_header_table)
+    before = extract_state(doc)
+    cell = before["page_layout"]["sections"][0]["headers"]["default"]["table_details"][0]["cell_details"][0][1]
+    pid = cell["paragraphs"][0]["id"]
+    execute(doc, "set_paragraph_format", {"paragraphs": pid, "alignment": "right"})
+    text = summarize_change(analyze_change(before, extract_state(doc)))
+    assert text == f"alignment of {pid} (in the header default): None -> 'right'"
+
+
+def test_showing_a_first_page_header_does_not_add_its_tables():
+    """A first-page header part the document has but does not show: turning "different first page" on shows it (the
+    page layout's change says so); its table is not reported as added (nor as removed when it is hidden again)."""
+    def build(d):
+        d.add_paragraph("Body.")
+        section = d.sections[0]
+        section.different_first_page_header_footer = True
+        table = section.first_page_header.add_table(1, 2, Cm(10))
+        table.cell(0, 0).text, table.cell(0, 1).text = "Logo", "Date"
+        section.header.paragraphs[0].text = "Running header"
+        section.different_first_page_header_footer = False
+
+    doc = make_doc(build)
+    hidden = extract_state(doc)
+    execute(doc, "set_header_footer_options", {"section": 0, "different_first_page": True})
+    shown = extract_state(doc)
+    for change in (analyze_change(hidden, shown), analyze_change(shown, hidden)):
+        assert change["table"] == {} and any("headers.first" in e["path"] for e in change["structural"]["page_layout"])
+
+
+def test_a_columns_new_width_is_said_once_not_per_cell(report):
+    """set_column_width changes every cell's width in the column with it: the column's width is the change; a cell
+    text edited in the same call comes first in the summary."""
+    before = extract_state(report)
+    execute(report, "set_column_width", {"table": "t1", "col": 1, "width": "5cm"})
+    change = analyze_change(before, extract_state(report))["table"]["tables"][0]
+    assert set(change) == {"table", "column_widths_cm"}
+    summary = summarize_change({**analyze_change(before, before), "table": {"tables": [{"table": "t1", "cells_changed": [
+        {"row": r, "col": 1, "format": {"shading": [None, "FFFF00"]}} for r in range(12)] + [
+        {"row": 3, "col": 2, "before": "98", "after": "99"}]}]}}).splitlines()
+    assert summary[0] == "table t1 cell (3,2): '98' -> '99'" and len(summary) == 13
