@@ -392,6 +392,21 @@ def test_a_list_linked_to_a_numbering_style_is_known_by_that_styles_levels(repor
     assert _list(extract_state(report), "p8")["num_id"] == 90  # already a bullet: its list is kept
 
 
+def test_restarting_a_list_whose_id_is_not_a_number(report):
+    """A list instance id other files write as text (not schema-valid, but seen): restarting it works (it was cast to
+    a number, an internal error)."""
+    numbering = report.part.numbering_part.element
+    num = _list(extract_state(report), "p34")["num_id"]
+    for el in [*numbering.iterchildren(qn("w:num")), *report.body.iter(qn("w:numId")),
+               *report.part.styles.element.iter(qn("w:numId"))]:
+        for attr in (qn("w:numId"), qn("w:val")):
+            if el.get(attr) == str(num):
+                el.set(attr, "L1")
+    result = execute(report, "set_list_format", {"paragraphs": "p35", "restart": True, "start": 3})
+    assert "restarts at 3" in result.message
+    assert _list(extract_state(report), "p35")["label"] == "3."
+
+
 def test_set_list_format_chinese_counting(zh):
     execute(zh, "set_list_format", {"paragraphs": ["p21", "p22", "p23"], "kind": "numbered", "number_format": "chineseCounting"})
     assert _list(extract_state(zh), "p22")["format"] == "chineseCounting"

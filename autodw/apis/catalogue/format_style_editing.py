@@ -635,7 +635,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         old = num_id or first_num
         if list_kind(doc, old, first_lvl) == "bullet":
             raise ArgumentError("bullets have no numbering to restart; give kind \"numbered\" first")
-        fresh = str(restart_numbering(doc, int(old), start if start is not None else 1))
+        fresh = str(restart_numbering(doc, old, start if start is not None else 1))
         moved = renumber_from(doc, targets[0][1], old, fresh)
         note = f"; numbering restarts at {start if start is not None else 1} (numId {fresh}, {moved} paragraph(s))"
     ids = _listing([pid for pid, _ in targets])

@@ -64,10 +64,10 @@ def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_for
     return num_id
 
 
-def restart_numbering(doc: WordDocument, num_id: int, start: int = 1) -> int:
+def restart_numbering(doc: WordDocument, num_id: str, start: int = 1) -> int:
     """A new instance of `num_id`'s definition that restarts at `start`; return the new numId."""
     root = numbering_root(doc)
-    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == str(num_id)), None)
+    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
     if num is None:
         raise KeyError(num_id)
     abstract_id = num.find(qn("w:abstractNumId")).get(qn("w:val"))
