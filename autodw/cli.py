@@ -111,6 +111,7 @@ def _call(args: argparse.Namespace) -> int:
     from autodw.changes import analyze_change
     from autodw.document import WordDocument
     from autodw.errors import ArgumentError, ConfigError
+    from autodw.package import check_extension, check_output_path
     from autodw.state import extract_state
 
     try:
@@ -123,6 +124,8 @@ def _call(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.exists() and out.resolve() == Path(args.file).resolve():
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
+    check_extension(out, doc.main_content_type)  # before the call: nothing is reported done that cannot be saved
+    check_output_path(out)
     doc.asset_roots = [Path(p) for p in args.assets] or []
     before = extract_state(doc)
     result = execute(doc, args.api, call_args)

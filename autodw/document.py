@@ -15,6 +15,7 @@ from lxml import etree
 
 from autodw import ids
 from autodw.errors import ArgumentError, ConfigError, CorruptPackageError
+from autodw.xml import qn
 from autodw.package import (
     MAIN_TYPE_EXTENSIONS,
     Members,
@@ -89,6 +90,12 @@ class WordDocument:
             self._package = load_package(members, self.name)
         except KeyError as exc:  # python-docx's own lookups on a package that passed our checks
             raise CorruptPackageError(f"{self.name} is damaged: {exc}") from None
+        root = self._package.main_document_part._element
+        if root.tag != qn("w:document"):
+            raise CorruptPackageError(f"{self.name}: its main part is not a WordprocessingML document (its root is "
+                                      f"<{etree.QName(root).localname}>, not <w:document>)")
+        if root.find(qn("w:body")) is None:
+            raise CorruptPackageError(f"{self.name}: its main part has no document body (w:body)")
         self.refresh_ids()
 
     # --- python-docx access --------------------------------------------------------

@@ -64,10 +64,14 @@ MAIN_TYPE_EXTENSIONS = {ct: ext for ct, (_, ext) in _WORD_KINDS.items()}
 
 
 def check_extension(path: str | os.PathLike[str], main_content_type: str) -> None:
-    """ConfigError if `path` ends in a Word extension other than the one `main_content_type` needs."""
+    """ConfigError if `path` does not end in the Word extension `main_content_type` needs (a Word file named .pdf or
+    .doc is not what its name says)."""
     wanted = MAIN_TYPE_EXTENSIONS.get(main_content_type, ".docx")
     suffix = Path(path).suffix.lower()
-    if suffix in MAIN_TYPE_EXTENSIONS.values() and suffix != wanted:
+    if suffix not in MAIN_TYPE_EXTENSIONS.values():
+        raise ConfigError(f"{Path(path).name}: autodw writes Word files ({wanted} for this document), not "
+                          f"{suffix or 'files without an extension'}; give a path ending in {wanted}")
+    if suffix != wanted:
         raise ConfigError(f"{Path(path).name}: this is a {WORD_MAIN_TYPES.get(main_content_type, 'Word document')} "
                           f"and Word opens it only as {wanted}; save it with that extension")
 
@@ -159,9 +163,16 @@ def load_package(members: Mapping[str, bytes], name: str = "document") -> Packag
     try:
         Unmarshaller.unmarshal(PackageReader(content_types, pkg_srels, sparts), package, PartFactory)
     except etree.XMLSyntaxError as exc:
-        part = _find_malformed_part(members) or "a part"
-        raise CorruptPackageError(f"{name}: {part} is not well-formed XML: {exc}") from None
+        raise _xml_error(name, _find_malformed_part(members) or "a part", exc) from None
     return package
+
+
+def _xml_error(name: str, part: str, exc: etree.XMLSyntaxError) -> CorruptPackageError:
+    """The error for a part the XML parser refuses: malformed, or beyond the parser's size limits."""
+    detail = " ".join(str(exc).split())
+    if "Resource limit exceeded" in detail or "XML_PARSE_HUGE" in detail:
+        return CorruptPackageError(f"{name}: {part} is larger than the XML parser's limits allow ({detail})")
+    return CorruptPackageError(f"{name}: {part} is not well-formed XML: {detail}")
 
 
 def package_members(package: Package) -> Members:
@@ -362,10 +373,14 @@ def _parse_xml(members: Members, membername: str, name: str) -> etree._Element:
         raise MissingPartError(f"{name} is a zip archive but not an OOXML package: it has no {membername} ({what})")
     if actual != membername:
         members[membername] = members.pop(actual)
+    return _parse_member(members, membername, name)
+
+
+def _parse_member(members: Members, membername: str, name: str) -> etree._Element:
     try:
         return etree.fromstring(members[membername], etree.XMLParser(resolve_entities=False))
     except etree.XMLSyntaxError as exc:
-        raise CorruptPackageError(f"{name}: {membername} is not well-formed XML: {exc}") from None
+        raise _xml_error(name, membername, exc) from None
 
 
 def _find_main_relationship(rels: etree._Element, name: str) -> etree._Element:
@@ -396,7 +411,7 @@ def _repair_and_check_relationships(members: Members, main_rel: etree._Element, 
             continue
         if actual != rels_name:
             members[rels_name] = members.pop(actual)
-        rels = etree.fromstring(members[rels_name], etree.XMLParser(resolve_entities=False))
+        rels = _parse_member(members, rels_name, name)
         changed = False
         base = posixpath.dirname(source) if source != "/" else "/"
         for rel in rels.iter(f"{{{REL_NS}}}Relationship"):

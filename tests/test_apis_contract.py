@@ -153,3 +153,8 @@ def test_call_command_writes_nothing_on_bad_arguments(tmp_path):
                    '{"text": "Hello", "position": "end"}', "-o", str(out_path))
     assert good.returncode == 0, good.stderr
     assert "added paragraph" in good.stdout and out_path.exists()
+    for name in ("out.pdf", "out.doc", "out.docm", "out"):  # refused before the call: no edit reported, nothing written
+        refused = run_cli("call", str(ROOT / "examples" / "report.docx"), "insert_paragraph", "--args",
+                          '{"text": "Hello", "position": "end"}', "-o", str(tmp_path / name))
+        assert refused.returncode == 2 and refused.stdout == "" and ".docx" in refused.stderr, refused.stderr
+        assert not (tmp_path / name).exists()

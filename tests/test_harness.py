@@ -433,11 +433,25 @@ def test_a_damaged_file_of_a_run_folder_is_named(tmp_path):
     with pytest.raises(ConfigError, match=f"{record.name} is damaged \\(a JSON list"):
         _run(out, OracleSystem, modes=("instruction",), limit=1)
     record.write_text(json.dumps({"key": 5, "success": True}))
-    with pytest.raises(ConfigError, match=f"{record.name} holds the record of 5, not of {MINI[0].session_id}#1"):
+    with pytest.raises(ConfigError, match=f"{record.name} is damaged \\('key' is 5\\)"):
         _run(out, OracleSystem, modes=("instruction",), limit=1)
+    good = json.loads((out / "instructions" / f"{MINI[0].session_id}--2.json").read_text())
+    record.write_text(json.dumps({**good, "success": "no"}))  # another instruction's record
+    with pytest.raises(ConfigError, match=f"{record.name} is damaged \\('success' is \"no\"\\)"):
+        _run(out, OracleSystem, modes=("instruction",), limit=1)
+    record.write_text(json.dumps({**good, "turn": 1}))
+    with pytest.raises(ConfigError, match=f"{record.name} holds the record of '{MINI[0].session_id}#2', not of "):
+        _run(out, OracleSystem, modes=("instruction",), limit=1)
+    record.unlink()
+    _run(out, OracleSystem, modes=("instruction",), limit=1)
     (out / "summary.json").write_text("{bad")
     result = run_cli("bench", "report", str(out))
     assert result.returncode == 2 and "summary.json is damaged" in result.stderr
+    for name, text, damage in (("summary.json", '{"x": 1}', "no 'system'"), ("run.json", '{"x": 1}', "no 'system'")):
+        (out / name).write_text(text)
+        result = run_cli("bench", "report" if name == "summary.json" else "compare", str(out), str(out))
+        assert result.returncode == 2 and f"{name} is damaged ({damage})" in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
 
 
 def test_a_folder_of_another_run_is_refused(oracle_run):

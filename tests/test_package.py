@@ -105,6 +105,28 @@ def test_malformed_xml_is_a_corrupt_package():
         WordDocument.from_bytes(data, "x.docx")
 
 
+@pytest.mark.parametrize("member, xml, message", [
+    ("word/_rels/document.xml.rels", b"<<<", "word/_rels/document.xml.rels is not well-formed XML"),
+    ("word/document.xml", b"<foo/>", r"its main part is not a WordprocessingML document \(its root is <foo>"),
+    ("word/document.xml",
+     b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>', r"no document body"),
+    ("word/document.xml", b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                          b'<w:body><w:p a="' + b"x" * 11_000_000 + b'"/></w:body></w:document>',
+     "larger than the XML parser's limits allow"),
+])
+def test_a_damaged_part_is_a_corrupt_package_not_an_internal_error(member, xml, message, tmp_path):
+    """A part's relationships that are not XML, a main part that is not a Word document or has no body, a part too
+    large for the parser: each a one-line error (exit 2) naming the part, not a traceback."""
+    data = _rezip(BLANK, lambda m: m.__setitem__(member, xml))
+    with pytest.raises(CorruptPackageError, match=message) as caught:
+        WordDocument.from_bytes(data, "x.docx")
+    assert "\n" not in str(caught.value)
+    path = tmp_path / "x.docx"
+    path.write_bytes(data)
+    done = run_cli("state", str(path))
+    assert done.returncode == 2 and done.stderr.startswith("error: x.docx") and "Traceback" not in done.stderr
+
+
 def test_dtd_is_refused():
     def add_dtd(m):
         m["word/document.xml"] = m["word/document.xml"].replace(

@@ -37,17 +37,33 @@ from autodw.errors import ConfigError
 #: turn's runs its session again from turn 1 (the session continues only from its last turn's document).
 RECORD_REMEDY = "delete it to run that part again"
 SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
+#: the fields a file of a run folder must have (a missing one, or one of another type, is a damaged file)
+RECORD_FIELDS: dict[str, tuple[type, ...]] = {"key": (str,), "session_id": (str,), "turn": (int,), "success": (bool,),
+                                               "partial_credit": (int, float, type(None))}
+RECORD_OPTIONAL = ("partial_credit",)  # records made before partial credit (``bench rescore`` adds it)
+RUN_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,)}
+RUN_REMEDY = "make the run again in a new folder (run.json holds the run's settings)"
+SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,),
+                                               "iacc": (int, float, type(None)), "sacc": (int, float, type(None))}
+SUMMARY_REMEDY = "write it again from the run's records with autodw bench rescore"
 
 
-def read_json(path: Path, remedy: str = RECORD_REMEDY) -> dict[str, Any]:
-    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object, with
-    `remedy` (what deleting it does)."""
+def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[type, ...]] | None = None,
+              optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object or
+    lacks one of `fields` (but `optional`) or has it of another type, with `remedy` (what to do about it)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
         raise ConfigError(f"{path} is damaged ({exc}); restore it, or {remedy}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or {remedy}")
+    for key, types in (fields or {}).items():
+        if key not in data and key in optional:
+            continue
+        if key not in data or not isinstance(data[key], types) or (isinstance(data[key], bool) and bool not in types):
+            problem = f"no {key!r}" if key not in data else f"{key!r} is {json.dumps(data[key])[:40]}"
+            raise ConfigError(f"{path} is damaged ({problem}); restore it, or {remedy}")
     return data
 
 
@@ -80,7 +96,7 @@ def rejudge_hint(run: Path | str) -> str:
 
 def _load(path: Path, remedy: str = RECORD_REMEDY) -> dict[str, Any] | None:
     try:
-        return read_json(path, remedy)
+        return read_json(path, remedy, RECORD_FIELDS, RECORD_OPTIONAL)
     except FileNotFoundError:
         return None
 

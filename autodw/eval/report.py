@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from autodw.errors import ConfigError, OutputPathError
-from autodw.eval.metrics import data_version, judge_version, read_json, rejudge_hint
+from autodw.eval.metrics import SUMMARY_FIELDS, SUMMARY_REMEDY, data_version, judge_version, read_json, rejudge_hint
 from autodw.package import write_atomically
 from autodw.plots import pyplot, save_png
 
@@ -33,7 +33,7 @@ def load_summaries(runs: list[Path]) -> list[dict[str, Any]]:
         path = run / "summary.json"
         if not path.is_file():
             raise ConfigError(f"{run} is not a run folder (no summary.json); make one with autodw bench run")
-        summary = read_json(path)
+        summary = read_json(path, SUMMARY_REMEDY, SUMMARY_FIELDS)
         summary["run"] = run.name
         out.append(summary)
     return out

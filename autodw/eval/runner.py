@@ -46,7 +46,8 @@ from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
 from autodw.eval.metrics import (data_version, instruction_path, instruction_records, judge_version, made_against,
-                                 read_json, rejudge_hint, session_finished, session_turns, summarize)
+                                 read_json, rejudge_hint, session_finished, session_turns, summarize,
+                                 RUN_FIELDS, RUN_REMEDY, SUMMARY_REMEDY)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 from autodw.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
@@ -108,7 +109,7 @@ def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
     """A run folder's settings (``run.json``) and the sessions it covers; ConfigError if `out` is not a run folder."""
     if not (Path(out) / "run.json").is_file():
         raise ConfigError(f"{out} is not a run folder (no run.json)")
-    spec = read_json(Path(out) / "run.json")
+    spec = read_json(Path(out) / "run.json", RUN_REMEDY, RUN_FIELDS)
     return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"))
 
 
@@ -130,7 +131,7 @@ def _wall_seconds(out: Path) -> float | None:
     """The wall time of the calls of ``bench run`` on run folder `out` so far: 0 for a new folder, None for one whose
     summary does not say (made before 2026-11-25)."""
     path = out / "summary.json"
-    return read_json(path).get("wall_seconds") if path.is_file() else 0.0
+    return read_json(path, SUMMARY_REMEDY).get("wall_seconds") if path.is_file() else 0.0
 
 
 def _resume_path(folder: Path, turn: int) -> Path:
@@ -245,7 +246,7 @@ class Runner:
         path = self.out / "run.json"
         wanted = self.spec.to_dict()
         if path.is_file():
-            found = {"stop_at_failure": False, **read_json(path)}  # runs before the setting
+            found = {"stop_at_failure": False, **read_json(path, RUN_REMEDY, RUN_FIELDS)}  # runs before the setting
             found.update(judge_version=judge_version(found), data_version=data_version(found))
             if found["judge_version"] != wanted["judge_version"]:
                 raise ConfigError(f"{self.out} was judged by judge version {found['judge_version']}, this autodw's is "
@@ -526,7 +527,7 @@ def rescore(out: Path, rejudge: bool = False, progress: bool = True) -> Rescored
             _drop_turns(folder, keep, len(now))
     if rejudge:
         write_json(out / "run.json", {**recorded, "judge_version": JUDGE_VERSION, "data_version": DATA_VERSION})
-        recorded = read_json(out / "run.json")
+        recorded = read_json(out / "run.json", RUN_REMEDY, RUN_FIELDS)
         done.to_continue = [s.session_id for s in sessions
                             if (ts := session_turns(out, s)) and not session_finished(ts, s, stop)]
     done.summary = summarize(out, sessions, recorded, wall_seconds=_wall_seconds(out))
