@@ -445,12 +445,16 @@ def _content_type_of(content_types: etree._Element, main_rel: etree._Element, na
     for o in content_types.iter(f"{{{CT_NS}}}Override"):
         if (o.get("PartName") or "").lower() == str(partname).lower():
             ct = o.get("ContentType")
+    overridden = ct is not None
     if ct is None:
         for d in content_types.iter(f"{{{CT_NS}}}Default"):
             if (d.get("Extension") or "").lower() == partname.ext.lower():
                 ct = d.get("ContentType")
     if ct is None:
         raise MissingPartError(f"{name}: [Content_Types].xml gives no content type for the main part {partname}")
+    if ct not in WORD_MAIN_TYPES and not any(k in ct for k in OTHER_MAIN_TYPES) and not overridden:
+        raise MissingPartError(f"{name}: [Content_Types].xml has no entry for the main part {partname} (the default "
+                               f"for .{partname.ext}, {ct}, is no document type)")
     if ct not in WORD_MAIN_TYPES:
         what = next((v for k, v in OTHER_MAIN_TYPES.items() if k in ct), f"a package of content type {ct}")
         raise NotAWordDocumentError(f"{name} is not a Word document: it is {what}")

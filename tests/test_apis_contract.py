@@ -103,6 +103,7 @@ def test_numbers_a_model_writes_whole_as_floats_are_ints_and_no_number_is_nan_or
     assert result.args["rows"] == 2 and isinstance(result.args["rows"], int)
     parts = doc.members(keep_ids=True)
     for args, message in (({"table": "t1", "index": 2.5}, "must be of type integer"),
+                          ({"table": "t1", "index": 1e308}, r"must be of type integer \(got 1e\+308\)"),
                           ({"table": "t1", "index": float("nan")}, "is nan, not a number")):
         with pytest.raises(ArgumentError, match=message):
             execute(doc, "delete_row", args)

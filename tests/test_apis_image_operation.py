@@ -96,6 +96,11 @@ def test_insert_image_refusals(doc, tmp_path):
         execute(doc, "insert_image", {"path": "images/logo.png", "paragraph": "p31", "offset": 999})
     with pytest.raises(ArgumentError, match="outside the allowed folder"):
         execute(doc, "insert_image", {"path": "/etc/hostname", "position": "end"})
+    roots, doc.asset_roots = doc.asset_roots, [tmp_path, tmp_path / "."]  # one folder named twice is listed once
+    with pytest.raises(ArgumentError, match="outside the allowed folder") as refused:
+        execute(doc, "insert_image", {"path": "/etc/hostname", "position": "end"})
+    assert str(refused.value).count(str(tmp_path.resolve())) == 1, str(refused.value)
+    doc.asset_roots = roots
     with pytest.raises(ArgumentError, match="does not exist"):
         execute(doc, "insert_image", {"path": "images/nothing.png", "position": "end"})
     (tmp_path / "notes.txt").write_text("not a picture")

@@ -141,7 +141,9 @@ def test_cli_stats_and_show(capsys, tmp_path):
     out = capsys.readouterr().out
     assert sid in out and "[1]" in out and "- " in out
     assert main(["bench", "show", "no-such-session"]) == 2
-    assert "error: there is no DWBench session" in capsys.readouterr().err
+    assert "error: there is no DWBench session 'no-such-session'" in capsys.readouterr().err
+    assert main(["bench", "show", "x" * 5000]) == 2
+    assert len(capsys.readouterr().err) < 200  # an id is not echoed whole
 
 
 def test_chinese_corpus_files_get_chinese_instructions(dev, test_split):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zipfile
 
 import pytest
@@ -125,6 +126,16 @@ def test_a_damaged_part_is_a_corrupt_package_not_an_internal_error(member, xml, 
     path.write_bytes(data)
     done = run_cli("state", str(path))
     assert done.returncode == 2 and done.stderr.startswith("error: x.docx") and "Traceback" not in done.stderr
+
+
+def test_a_main_part_without_its_content_type_entry_is_named_as_such():
+    def drop_override(m):
+        m["[Content_Types].xml"] = re.sub(rb'<Override[^>]*PartName="/word/document.xml"[^>]*/>', b"",
+                                          m["[Content_Types].xml"])
+
+    with pytest.raises(MissingPartError, match=r"no entry for the main part /word/document.xml \(the default for "
+                                               r"\.xml, application/xml, is no document type\)"):
+        WordDocument.from_bytes(_rezip(BLANK, drop_override), "x.docx")
 
 
 def test_dtd_is_refused():

@@ -125,6 +125,9 @@ def _check_values(api: str, args: dict[str, Any]) -> None:
                                 "(a line break is \\n, a tab \\t)")
 
 
+_EXACT_FLOAT_INTS = 2 ** 53  # beyond it a float is no exact integer (1e308 would become a 309-digit number)
+
+
 def _whole_floats_to_ints(args: dict[str, Any], errors: list[ValidationError]) -> bool:
     """Make the whole floats `errors` find where an integer is expected ints, in place; whether any was."""
     fixed = False
@@ -133,7 +136,7 @@ def _whole_floats_to_ints(args: dict[str, Any], errors: list[ValidationError]) -
         error = todo.pop()
         expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         if error.validator == "type" and "integer" in expected and isinstance(error.instance, float) \
-                and error.instance.is_integer() and error.absolute_path:
+                and error.instance.is_integer() and abs(error.instance) <= _EXACT_FLOAT_INTS and error.absolute_path:
             *parents, last = error.absolute_path
             holder: Any = args
             for key in parents:

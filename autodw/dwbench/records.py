@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from autodw.document import WordDocument
-from autodw.errors import BenchmarkDataError
+from autodw.errors import BenchmarkDataError, clipped
 from autodw.paths import data_home, repo_root
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -231,7 +231,7 @@ def find_session(session_id: str) -> Session:
         for s in load_split(split):
             if s.session_id == session_id:
                 return s
-    raise BenchmarkDataError(f"there is no DWBench session {session_id!r}")
+    raise BenchmarkDataError(f"there is no DWBench session {clipped(repr(session_id), 80)}")
 
 
 # ----------------------------------------------------------------------------- replay

@@ -21,7 +21,7 @@ def allowed_roots(doc: WordDocument) -> list[Path]:
         roots = [Path.cwd()]
         if doc.source is not None:
             roots.append(doc.source.parent)
-    return [r.resolve() for r in roots]
+    return list(dict.fromkeys(r.resolve() for r in roots))  # each once (the document's folder may be the current one)
 
 
 def resolve_asset(doc: WordDocument, path: str, *, must_exist: bool = True, what: str = "file") -> Path:
