@@ -74,7 +74,7 @@ def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
                 for p in (cell or {}).get("paragraphs", []):
                     if p.get("id"):
                         out[p["id"]] = {**p, "cell": {"table": t["id"], "row": r, "col": c},
-                                        **({"story": t["story"]} if "story" in t else {})}
+                                        **_story(t)}
     return out
 
 
@@ -87,6 +87,11 @@ def _stories(state: State) -> list[tuple[str, dict[str, Any]]]:
             for kind, story in section.get(key, {}).items():
                 parts.setdefault(story.get("part"), (f"{key[:-1]}:{kind}", story))
     return list(parts.values())
+
+
+def _story(element: dict[str, Any]) -> dict[str, str]:
+    """{"story": "header:default"} for a header's or footer's paragraph or table, {} for the body's."""
+    return {"story": element["story"]} if "story" in element else {}
 
 
 def _all_tables(state: State) -> list[dict[str, Any]]:
@@ -173,7 +178,7 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
         b = before.get(pid)
         if b is None:
             continue
-        story = {"story": a["story"]} if "story" in a else {}
+        story = _story(a)
         for key in _PARA_FORMAT_KEYS:
             if story and "cell" not in a and key == "alignment":  # in the page layout's change (not a cell's: it is not)
                 continue
@@ -210,8 +215,7 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
 
 def _style(before: State, after: State, pb: dict[str, dict], pa: dict[str, dict]) -> Change:
     out: Change = {}
-    changed = [{"paragraph": pid, **({"story": a["story"]} if "story" in a else {}), "before": pb[pid].get("style"),
-                "after": a.get("style")}
+    changed = [{"paragraph": pid, **_story(a), "before": pb[pid].get("style"), "after": a.get("style")}
                for pid, a in pa.items() if pid in pb and pb[pid].get("style") != a.get("style")]
     if changed:
         out["paragraph_styles"] = changed
@@ -362,7 +366,8 @@ def cell_signature(table: dict[str, Any], r: int, c: int) -> str:
     cell = _cell(table, r, c)
     content = table["cells"][r][c] if r < len(table["cells"]) and c < len(table["cells"][r]) else ""
     span, covered = _cell_structure(cell)
-    structure = f"span={span};covered={covered};" + ";".join(f"{k}={_cell_format(cell).get(k)}" for k in CELL_FORMAT_KEYS)
+    formats = _cell_format(cell)
+    structure = f"span={span};covered={covered};" + ";".join(f"{k}={formats.get(k)}" for k in CELL_FORMAT_KEYS)
     merge = next((m for m in table.get("merged", []) if m[0] <= r <= m[2] and m[1] <= c <= m[3]), None)
     raw = f"{content}||{structure}||{r},{c}||{merge}"
     return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
@@ -394,7 +399,7 @@ def _tables(before: State, after: State) -> Change:
     out_tables = []
     for ta in ta_all:
         t0 = tb.get(ta["id"])
-        where = {"table": ta["id"], **({"story": ta["story"]} if "story" in ta else {})}
+        where = {"table": ta["id"], **_story(ta)}
         if t0 is None:
             out_tables.append({**where, "added": True, "size": f"{ta['rows']}x{ta['cols']}",
                                "cells": _snip_matrix(ta["cells"])})
@@ -403,8 +408,8 @@ def _tables(before: State, after: State) -> Change:
         if entry:
             out_tables.append({**where, **entry})
     for tid, t0 in tb.items():
-        if tid not in {t["id"] for t in ta_all}:
-            out_tables.append({"table": tid, **({"story": t0["story"]} if "story" in t0 else {}), "removed": True})
+        if tid not in ids_after:
+            out_tables.append({"table": tid, **_story(t0), "removed": True})
     return {"tables": out_tables} if out_tables else {}
 
 
@@ -432,11 +437,12 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
                     entry = {"row": r, "col": c}
                     if b["cells"][r][c] != a["cells"][r][c]:
                         entry.update(before=_snip(b["cells"][r][c]), after=_snip(a["cells"][r][c]))
-                    fb, fa = _cell_format(_cell(b, r, c)), _cell_format(_cell(a, r, c))
+                    cb, ca = _cell(b, r, c), _cell(a, r, c)
+                    fb, fa = _cell_format(cb), _cell_format(ca)
                     formats = {k: [fb.get(k), fa.get(k)] for k in keys if fb.get(k) != fa.get(k)}
                     if formats:
                         entry["format"] = formats
-                    if _cell_structure(_cell(b, r, c)) != _cell_structure(_cell(a, r, c)):
+                    if _cell_structure(cb) != _cell_structure(ca):
                         entry["structure"] = True  # a span or merge (the table's merged regions say which)
                     if len(entry) > 2:  # not only its width, which followed its column's
                         cells.append(entry)

@@ -15,7 +15,6 @@ from lxml import etree
 
 from autodw import ids
 from autodw.errors import ArgumentError, ConfigError, CorruptPackageError
-from autodw.xml import qn
 from autodw.package import (
     MAIN_TYPE_EXTENSIONS,
     Members,
@@ -29,6 +28,7 @@ from autodw.package import (
     write_atomically,
     zip_members,
 )
+from autodw.xml import qn
 
 _ID_PART_RELTYPES = (RT.HEADER, RT.FOOTER)
 

@@ -33,8 +33,8 @@ from autodw.dwbench.records import Instruction, Session, changed_in_1_1
 from autodw.errors import ConfigError
 
 
-#: What deleting a damaged record does: an instruction's (or a settings or summary file) is made again; a session
-#: turn's runs its session again from turn 1 (the session continues only from its last turn's document).
+#: What deleting a damaged record does: an instruction's is made again; a session turn's runs its session again from
+#: turn 1 (the session continues only from its last turn's document).
 RECORD_REMEDY = "delete it to run that part again"
 SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
 #: the fields a file of a run folder must have (a missing one, or one of another type, is a damaged file)

@@ -45,9 +45,9 @@ from autodw.errors import ConfigError, DocumentError, OutputPathError
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
 from autodw.eval.partial import partial_credit
-from autodw.eval.metrics import (data_version, instruction_path, instruction_records, judge_version, made_against,
-                                 read_json, rejudge_hint, session_finished, session_turns, summarize,
-                                 RUN_FIELDS, RUN_REMEDY, SUMMARY_REMEDY)
+from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, SUMMARY_REMEDY, data_version, instruction_path,
+                                 instruction_records, judge_version, made_against, read_json, rejudge_hint,
+                                 session_finished, session_turns, summarize)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
 from autodw.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
