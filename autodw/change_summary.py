@@ -84,6 +84,8 @@ def _content(c: dict[str, Any]) -> list[str]:
     out = []
     for e in c.get("text_edits", []):
         where = f"cell ({e['cell']['row']},{e['cell']['col']}) of {e['cell']['table']}" if "cell" in e else f"index {e.get('index')}"
+        if "story" in e:
+            where += f", in the {e['story'].replace(':', ' ')}"
         if len(e["opcodes"]) > 2 and e.get("kept", 1.0) < WHOLE_TEXT_BELOW:  # edits in pieces: say it as a whole
             out.append(f"text of {e['paragraph']} ({where}): {_q(e['before'])} -> {_q(e['after'])}")
             continue

@@ -43,11 +43,15 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\
 def analyze_change(before: State, after: State) -> Change:
     """The six-part change between two states; every part is empty when nothing changed."""
     paras_before, paras_after = _all_paragraphs(before), _all_paragraphs(after)
-    body_before, body_after = ({k: p for k, p in ps.items() if "story" not in p} for ps in (paras_before, paras_after))
+    kept = _kept_stories(before, after)
+    # a header's or footer's text: edits of its paragraphs when it kept them all, else its whole text in the page
+    # layout's change; its tables' cells are the table change's
+    texts_before, texts_after = ({k: p for k, p in ps.items() if "story" not in p or p.get("part") in kept and "cell" not in p}
+                                 for ps in (paras_before, paras_after))
     return {
-        "structural": _structural(before, after),
-        "content": _content(body_before, body_after),  # a header's or footer's text edits: in the page layout's
-        "format": _format(paras_before, paras_after),
+        "structural": _structural(before, after, kept),
+        "content": _content(texts_before, texts_after),
+        "format": _format(paras_before, paras_after, kept),
         "style": _style(before, after, paras_before, paras_after),
         "table": _tables(before, after),
         "hyperlink": _interactive(before, after),
@@ -67,7 +71,8 @@ def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
     location, header and footer ones a 'story': "header:default")."""
     out = {p["id"]: p for p in state["paragraphs"] if p.get("id")}
     for name, story in _stories(state):
-        out.update({p["id"]: {**p, "story": name} for p in story.get("paragraph_details", []) if p.get("id")})
+        out.update({p["id"]: {**p, "story": name, "part": story.get("part")} for p in story.get("paragraph_details", [])
+                    if p.get("id")})
     for t in _all_tables(state):
         for r, row in enumerate(t.get("cell_details", [])):
             for c, cell in enumerate(row):
@@ -89,6 +94,14 @@ def _stories(state: State) -> list[tuple[str, dict[str, Any]]]:
     return list(parts.values())
 
 
+def _kept_stories(before: State, after: State) -> set[str]:
+    """The header and footer parts shown before and after with the same paragraphs: their text and alignments are
+    compared paragraph by paragraph (the others' in the page layout's change, as whole texts)."""
+    paragraphs_before = {story.get("part"): story.get("paragraphs") for _, story in _stories(before)}
+    return {story.get("part") for _, story in _stories(after)
+            if paragraphs_before.get(story.get("part"), False) == story.get("paragraphs")}
+
+
 def _story(element: dict[str, Any]) -> dict[str, str]:
     """{"story": "header:default"} for a header's or footer's paragraph or table, {} for the body's."""
     return {"story": element["story"]} if "story" in element else {}
@@ -106,8 +119,8 @@ def _snip(text: str, limit: int = _SNIP) -> str:
 
 def _where(p: dict[str, Any]) -> dict[str, Any]:
     if "cell" in p:
-        return {"cell": p["cell"]}
-    return {"index": p.get("index")}
+        return {"cell": p["cell"], **_story(p)}
+    return {"index": p.get("index"), **_story(p)}
 
 
 def _content(before: dict[str, dict], after: dict[str, dict]) -> Change:
@@ -172,7 +185,7 @@ def _unlabelled(lst: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: v for k, v in lst.items() if k != "label"} if lst else lst
 
 
-def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
+def _format(before: dict[str, dict], after: dict[str, dict], kept: set[str]) -> Change:
     runs, paras = [], []
     for pid, a in after.items():
         b = before.get(pid)
@@ -180,7 +193,7 @@ def _format(before: dict[str, dict], after: dict[str, dict]) -> Change:
             continue
         story = _story(a)
         for key in _PARA_FORMAT_KEYS:
-            if story and "cell" not in a and key == "alignment":  # in the page layout's change (not a cell's: it is not)
+            if key == "alignment" and story and "cell" not in a and a.get("part") not in kept:  # the page layout's
                 continue
             vb, va = b.get(key), a.get(key)
             if key == "list":
@@ -240,7 +253,7 @@ def _style(before: State, after: State, pb: dict[str, dict], pa: dict[str, dict]
 # --- structure ----------------------------------------------------------------------
 
 
-def _structural(before: State, after: State) -> Change:
+def _structural(before: State, after: State, kept: set[str]) -> Change:
     out: Change = {}
     ib, ia = before["document_info"], after["document_info"]
     counts = {k: [ib.get(k), ia.get(k)] for k in _COUNT_KEYS if ib.get(k) != ia.get(k)}
@@ -256,7 +269,8 @@ def _structural(before: State, after: State) -> Change:
                                     "paragraph", "file", "chart_type", "title", "legend", "categories", "series"))
     if images:
         out["images"] = images
-    layout = deep_changes(_without_story_details(before["page_layout"]), _without_story_details(after["page_layout"]))
+    layout = deep_changes(_without_story_details(before["page_layout"], kept),
+                          _without_story_details(after["page_layout"], kept))
     if layout:
         out["page_layout"] = layout
     info = deep_changes({k: v for k, v in ib.items() if k not in _COUNT_KEYS and k != "word_count"},
@@ -317,10 +331,15 @@ def _pick(e: dict[str, Any], fields: Iterable[str], key: str) -> dict[str, Any]:
     return {key: e.get(key), **{f: e[f] for f in fields if e.get(f) is not None}}
 
 
-def _without_story_details(layout: dict[str, Any]) -> dict[str, Any]:
+def _without_story_details(layout: dict[str, Any], kept: set[str]) -> dict[str, Any]:
     """The page layout without the header/footer contents in full (:data:`STORY_DETAILS`: their text, alignments and
-    tables' and images' ids say the change)."""
-    sections = [{**s, **{key: {kind: {k: v for k, v in story.items() if k not in STORY_DETAILS}
+    tables' and images' ids say the change), and without the text and alignments of the `kept` parts (their
+    paragraphs' changes say them)."""
+    def brief(story: dict[str, Any]) -> dict[str, Any]:
+        left_out = STORY_DETAILS + (("text", "alignments") if story.get("part") in kept else ())
+        return {k: v for k, v in story.items() if k not in left_out}
+
+    sections = [{**s, **{key: {kind: brief(story)
                               for kind, story in s.get(key, {}).items()} for key in ("headers", "footers") if key in s}}
                 for s in layout.get("sections", [])]
     return {**layout, "sections": sections}

@@ -200,8 +200,7 @@ def _with_header_table(d):
 
 def test_a_headers_formatting_and_its_tables_are_changes():
     """A header's paragraphs are formatted by id as the body's are, so their run and paragraph format and style are
-    reported (with the story they are in); its tables are compared as the body's. Its alignments are in the page
-    layout's change (not twice), as are its text edits."""
+    reported (with the story they are in); its tables are compared as the body's."""
     doc = make_doc(_with_header_table)
     before = extract_state(doc)
     header = before["page_layout"]["sections"][0]["headers"]["default"]
@@ -216,17 +215,42 @@ def test_a_headers_formatting_and_its_tables_are_changes():
     runs, paras = change["format"]["runs"], change["format"]["paragraphs"]
     assert runs == [{"paragraph": pid, "story": "header:default", "start": 0, "end": 16, "text": "Acme Corporation",
                      "changes": {"bold": [None, True]}}]
-    assert paras == [{"paragraph": pid, "story": "header:default", "property": "shading", "before": None,
+    assert paras == [{"paragraph": pid, "story": "header:default", "property": "alignment", "before": None,
+                      "after": "center"},
+                     {"paragraph": pid, "story": "header:default", "property": "shading", "before": None,
                       "after": "FFFF00"}]
     cells = change["table"]["tables"][0]
     assert cells["table"] == tid and cells["story"] == "header:default"
     assert cells["cells_changed"][1] == {"row": 0, "col": 1, "before": "Right", "after": "Right side",
                                          "format": {"shading": [None, "D9D9D9"]}}
-    assert change["content"] == {}  # the header's text change is the page layout's
-    assert [e["path"] for e in change["structural"]["page_layout"]] == ["sections[0].headers.default.alignments"]
+    assert change["content"] == {} and "page_layout" not in change["structural"]  # said once, by paragraph
     text = summarize_change(change)
     assert f"format of {pid} (in the header default) chars 0-16 'Acme Corporation': bold None -> True" in text
     assert f"table {tid} (in the header default) cell (0,1): 'Right' -> 'Right side'; shading None -> 'D9D9D9'" in text
+
+
+def test_a_headers_text_edits_are_edits_of_its_paragraphs_while_it_keeps_them():
+    """A header that keeps its paragraphs has its text edits reported as a body paragraph's (opcodes, with the story
+    named), not as its whole text before and after; one that gains a paragraph has its whole text in the page
+    layout's change, and its edits are not said twice."""
+    doc = make_doc(_with_header_table)
+    before = extract_state(doc)
+    pid = before["page_layout"]["sections"][0]["headers"]["default"]["paragraphs"][0]
+    header = doc.docx.sections[0].header
+    header.paragraphs[0].runs[0].text = "Apex Corporation Ltd"
+    change = analyze_change(before, extract_state(doc))
+    assert change["content"]["text_edits"] == [
+        {"paragraph": pid, "index": 0, "story": "header:default", "before": "Acme Corporation",
+         "after": "Apex Corporation Ltd", "opcodes": [["replace", 0, 4, 0, 4, "Acme", "Apex"],
+                                                      ["insert", 16, 16, 16, 20, "", " Ltd"]], "kept": 0.6}]
+    assert "page_layout" not in change["structural"]
+    assert summarize_change(change) == (f"text of {pid} (index 0, in the header default): replaced 'Acme' with 'Apex' "
+                                        "at 0; inserted ' Ltd' at 16")
+    header.add_paragraph("Confidential")
+    change = analyze_change(before, extract_state(doc))
+    assert change["content"] == {}
+    assert {"path": "sections[0].headers.default.text", "before": "Acme Corporation",
+            "after": "Apex Corporation Ltd\nConfidential"} in change["structural"]["page_layout"]
 
 
 def test_hyperlink_and_comment_changes():
