@@ -17,7 +17,7 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           STYLE_RUN_KEYS, apply_paragraph_props, apply_run_props, check_paragraph_props,
                                           check_run_props, describe, given, set_east_asia_hint)
 from autodw.apis.ooxml.looks import Looks, matches
-from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kind, numbering_of, renumber_from,
+from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kinds, numbering_of, renumber_from,
                                          restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_by_id, style_part)
@@ -603,8 +603,9 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         raise ArgumentError("number_format only applies to numbered lists")
     kind = kind or ("numbered" if number_format else None)
     current = [numbering_of(doc, p) for _, p in targets]
+    list_kind = list_kinds(doc)  # the lists as they are before this call
     if kind is None:
-        outside = [pid for (pid, _), (num, lvl, _) in zip(targets, current) if not list_kind(doc, num, lvl)]
+        outside = [pid for (pid, _), (num, lvl, _) in zip(targets, current) if not list_kind(num, lvl)]
         if outside:
             raise ArgumentError(f"{', '.join(outside)} is not a list item; give kind (bullet or numbered) to make it one")
     first_num, first_lvl, _ = current[0]
@@ -613,12 +614,12 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         num_id = None  # keep each paragraph's list
     elif number_format is not None:
         num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
-    elif list_kind(doc, first_num, first_lvl) == kind:
+    elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
     else:
         prev = _previous_paragraph(targets[0][1])
         prev_num, prev_lvl, _ = numbering_of(doc, prev) if prev is not None else (None, 0, False)
-        if not restart and list_kind(doc, prev_num, prev_lvl) == kind:
+        if not restart and list_kind(prev_num, prev_lvl) == kind:
             num_id = prev_num
         else:
             num_id = str(add_list_definition(doc, "bullet" if kind == "bullet" else "number", start or 1))
@@ -626,14 +627,14 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     list_style = None
     for (pid, p), (num, lvl, _) in zip(targets, current):
         use = num_id or num
-        if kind is not None and not list_kind(doc, num, lvl) and paragraph_style_id(p) in (None, default_style_id(doc)):
+        if kind is not None and not list_kind(num, lvl) and paragraph_style_id(p) in (None, default_style_id(doc)):
             list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
             replace_child(get_or_add_ppr(p), "w:pStyle", w_val=list_style)
         set_num_pr(p, use, level if level is not None else lvl)
     note = ""
     if restart and not new_def:
         old = num_id or first_num
-        if list_kind(doc, old, first_lvl) == "bullet":
+        if list_kind(old, first_lvl) == "bullet":
             raise ArgumentError("bullets have no numbering to restart; give kind \"numbered\" first")
         fresh = str(restart_numbering(doc, old, start if start is not None else 1))
         moved = renumber_from(doc, targets[0][1], old, fresh)
@@ -653,9 +654,10 @@ def remove_list(doc: WordDocument, paragraphs: Any):
     targets = _paragraphs(doc, paragraphs)
     list_style = find_style_id(doc, "List Paragraph", "paragraph")
     changed, skipped = [], []
+    list_kind = list_kinds(doc)
     for pid, p in targets:
         num, lvl, direct = numbering_of(doc, p)
-        if not list_kind(doc, num, lvl):
+        if not list_kind(num, lvl):
             skipped.append(pid)
             continue
         ppr = get_or_add_ppr(p)
@@ -663,7 +665,7 @@ def remove_list(doc: WordDocument, paragraphs: Any):
         if direct and list_style is not None and paragraph_style_id(p) == list_style:
             remove_children(ppr, "w:pStyle")
         style_num, style_lvl, _ = numbering_of(doc, p)
-        if list_kind(doc, style_num, style_lvl):  # the style numbers it: switch numbering off
+        if list_kind(style_num, style_lvl):  # the style numbers it: switch numbering off
             set_num_pr(p, "0", 0)
         changed.append(pid)
     if not changed:

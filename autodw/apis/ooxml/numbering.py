@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from docx.opc.constants import CONTENT_TYPE as CT
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.packuri import PackURI
@@ -13,6 +15,7 @@ from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, rem
 from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.document import WordDocument
 from autodw.state.context import StateContext
+from autodw.state.numbering import Numbering
 from autodw.xml import W, parse, qn, wval
 
 BULLETS = ("\u2022", "o", "\u25aa")
@@ -98,10 +101,15 @@ def numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int,
     return None, 0, False
 
 
-def list_kind(doc: WordDocument, num_id: str | None, level: int) -> str | None:
-    """"bullet" or "numbered" for a list instance, None if it is no list (numId 0 or undefined); a definition linked
-    to a numbering style has the levels of the list that style uses."""
+def list_kinds(doc: WordDocument) -> Callable[[str | None, int], str | None]:
+    """``kind(num_id, level)``: "bullet" or "numbered" for a list instance of `doc` as it is now, None if it is no
+    list (numId 0 or undefined); a definition linked to a numbering style has the levels of the list that style uses.
+    The numbering part is read once; lists defined after the call are not known to it."""
     numbering = StateContext(doc).numbering
+    return lambda num_id, level: _list_kind(numbering, num_id, level)
+
+
+def _list_kind(numbering: Numbering, num_id: str | None, level: int) -> str | None:
     if not num_id or not numbering.defines(num_id):
         return None
     lvl = numbering.level(num_id, str(level))
