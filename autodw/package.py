@@ -209,8 +209,9 @@ def zip_members(members: Mapping[str, bytes]) -> bytes:
 
 
 def check_output_path(path: str | os.PathLike[str], what: str = "output") -> None:
-    """OutputPathError if a file cannot be written at `path`: it is a folder or a device, or a file stands where a
-    folder above it should be (checked before long work, so it fails at once)."""
+    """OutputPathError if a file cannot be written at `path`: it is a folder or a device, a file stands where a
+    folder above it should be, or the nearest folder that exists takes no new file (read-only, no permission: tried
+    with an empty file, removed at once). Checked before long work, so it fails at once."""
     target = Path(path)
     try:
         if target.exists() and not target.is_file():
@@ -218,8 +219,15 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Non
             raise OutputPathError(f"{what} {target} is {kind}; give the path of a file to write")
         if any(p.exists() and not p.is_dir() for p in target.parents):
             raise OutputPathError(f"{what} {target}: a file stands where a folder above it should be")
+        folder = next(p for p in target.absolute().parents if p.exists())
     except OSError as exc:
         raise OutputPathError(f"{what} {target} is not a usable path: {exc.strerror or exc}") from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+    except OSError as exc:
+        raise OutputPathError(f"{what} {target}: no file can be written in {folder} ({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

@@ -6,6 +6,7 @@ import io
 import os
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -191,6 +192,34 @@ def test_an_output_path_that_is_a_folder_a_device_or_under_a_file_is_refused_and
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.docx", "folder.docx", "pipe.docx"]  # no temporary left
     assert run_cli("call", str(tmp_path / "file.docx"), "set_properties", "--args", '{"title": "T"}',
                    "-o", str(tmp_path / "pipe.docx")).returncode == 2
+
+
+def _unwritable_folder(tmp_path):
+    """A folder no file can be written in: a read-only one for a user, /sys/kernel for root (chmod binds no root)."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "read-only"
+        folder.mkdir(mode=0o555)
+        return folder
+    try:
+        os.close(os.open("/sys/kernel/.autodw-probe", os.O_CREAT | os.O_WRONLY))
+    except OSError:
+        return Path("/sys/kernel")
+    os.unlink("/sys/kernel/.autodw-probe")
+    pytest.skip("no folder here refuses new files to this user")
+
+
+def test_an_output_folder_that_takes_no_new_file_is_refused_before_the_edit_and_the_input_kept(tmp_path):
+    """`autodw call` says the folder is not writable before it edits (it printed the edit, then failed to save)."""
+    folder = _unwritable_folder(tmp_path)
+    data = docx_bytes(lambda d: d.add_paragraph("x"))
+    (tmp_path / "in.docx").write_bytes(data)
+    with pytest.raises(OutputPathError, match=f"no file can be written in {folder}"):
+        package.check_output_path(folder / "sub" / "out.docx")
+    result = run_cli("call", str(tmp_path / "in.docx"), "set_properties", "--args", '{"title": "T"}',
+                     "-o", str(folder / "out.docx"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"no file can be written in {folder}" in result.stderr
+    assert (tmp_path / "in.docx").read_bytes() == data and not (folder / "out.docx").exists()
 
 
 @pytest.mark.parametrize(
