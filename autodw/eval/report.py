@@ -178,20 +178,26 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
 
 
 def _plot_tokens(summaries: list[dict[str, Any]], path: Path) -> None:
-    """Accuracy against tokens per instruction, one point per run and metric (the paper's Fig. 3)."""
+    """Accuracy against tokens per instruction (the paper's Fig. 3): a colour per run, a marker per metric, both in
+    the legend (labels beside the points overlapped where runs score alike)."""
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    for s in summaries:
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    metrics = (("iacc", "o", "iACC"), ("sacc", "s", "sACC"), ("partial_credit", "^", "partial credit"))
+    for i, s in enumerate(summaries):
         if (x := s["tokens_per_instruction"]) is None:  # no record yet: no point (rather than one at 0 tokens)
             continue
-        for metric, marker, label in (("iacc", "o", "iACC"), ("sacc", "s", "sACC"), ("partial_credit", "^", "partial")):
+        colour = colours[i % len(colours)]
+        ax.scatter([], [], marker="o", color=colour, label=f"{s['system']} ({s['run']})")
+        for metric, marker, _ in metrics:
             if s.get(metric) is not None:
-                ax.scatter(x, 100 * s[metric], marker=marker)
-                ax.annotate(f"{s['system']} {label}", (x, 100 * s[metric]), fontsize=7,
-                            xytext=(3, 3), textcoords="offset points")
+                ax.scatter(x, 100 * s[metric], marker=marker, color=colour, alpha=0.85)
+    for _, marker, name in metrics:
+        ax.scatter([], [], marker=marker, color="grey", label=name)
     ax.set_xlabel("tokens per instruction")
     ax.set_ylabel("accuracy, partial credit (%)")
-    ax.set_title("accuracy vs tokens (o iACC, s sACC, ^ partial credit)")
+    ax.set_title("accuracy vs tokens per instruction")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
     save_png(fig, path)
 
