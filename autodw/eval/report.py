@@ -220,13 +220,14 @@ def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
     if not summaries:
         return False
     panels = [("iACC", "iacc_by_difficulty", "accuracy"), ("partial credit", "partial_credit_by_difficulty", "partial_credit")]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True)
     for ax, (title, key, value) in zip(axes, panels):
-        _by_difficulty(summaries, key, value).plot.bar(ax=ax, rot=0, legend=ax is axes[-1])
+        _by_difficulty(summaries, key, value).plot.bar(ax=ax, rot=0, legend=False)
         ax.set_title(f"{title} by difficulty")
     axes[0].set_ylabel("%")
-    axes[-1].legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = axes[-1].get_legend_handles_labels()  # below the panels, where no bar is covered
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=3, frameon=False)
+    fig.tight_layout(rect=(0, 0.04 * ((len(labels) + 2) // 3) + 0.02, 1, 1))
     save_png(fig, path)
     return True
 
