@@ -656,6 +656,10 @@ class _Comparer:
         cmap_r = {j: i for i, j in row_pairs}
         cmap_c = {j: i for i, j in col_pairs}
         de, da = te.get("cell_details", []), ta.get("cell_details", [])
+        # cells in the same place of tables formatted alike have the same format (a large table's cells are not each
+        # resolved twice)
+        alike = ne == na and (te["rows"], te["cols"], te.get("column_widths_cm")) == \
+            (ta["rows"], ta["cols"], ta.get("column_widths_cm")) and _frames(de) == _frames(da)
         for i, j in row_pairs:
             if te["row_heights_cm"][i:i + 1] and ta["row_heights_cm"][j:j + 1] and \
                     not self.same("height_cm", te["row_heights_cm"][i], ta["row_heights_cm"][j]):
@@ -664,8 +668,9 @@ class _Comparer:
             for ci, cj in col_pairs:
                 ce = de[i][ci] if i < len(de) and ci < len(de[i]) else None
                 ca = da[j][cj] if j < len(da) and cj < len(da[j]) else None
-                self.cell(f"{where} row {i + 1} cell {ci + 1}", ce, ca,
-                          _cell_format(ce, te, ne, i, ci), _cell_format(ca, ta, na, j, cj))
+                formats = None if alike and (i, ci) == (j, cj) else \
+                    (_cell_format(ce, te, ne, i, ci), _cell_format(ca, ta, na, j, cj))
+                self.cell(f"{where} row {i + 1} cell {ci + 1}", ce, ca, formats)
         merged_e = {tuple(m) for m in te.get("merged", [])}
         merged_a = set()
         for r1, c1, r2, c2 in ta.get("merged", []):
@@ -710,9 +715,10 @@ class _Comparer:
             self.add(where, f"extra column {snippet(' | '.join(cols_a[c]), 60)} (actual column {c + 1})")
         return sorted(cal.pairs + cal.moved)
 
-    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None, fe: dict[str, Any],
-             fa: dict[str, Any]) -> None:
-        """Compare two corresponding cells (`fe`, `fa`: their :func:`_cell_format`): formatting, then paragraphs. The
+    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None,
+             formats: tuple[dict[str, Any], dict[str, Any]] | None) -> None:
+        """Compare two corresponding cells (`formats`: their :func:`_cell_format`s, None when they are known to be the
+        same): formatting, then paragraphs. The
         width, margins and border sides are compared where either cell sets them (else the table's differences say
         it): a cell's own value against what the other cell has there, its own or the table's; the width only when one
         side's is out of step with its grid columns (else the column widths say it)."""
@@ -724,6 +730,12 @@ class _Comparer:
         if "text" not in ce or "text" not in ca:  # merged continuations: the merge regions say it
             return
         where = f"{where} {snippet(ce['text'])}" if ce["text"].strip() else f"{where} (empty)"
+        if formats is not None:
+            self._cell_formats(where, ce, ca, *formats)
+        self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
+
+    def _cell_formats(self, where: str, ce: dict[str, Any], ca: dict[str, Any], fe: dict[str, Any],
+                      fa: dict[str, Any]) -> None:
         parts = self.fields(fe, fa, ("shading", "vertical_alignment", "text_direction"))
         if ("width" in ce or "width" in ca) and \
                 not all(self.same("width_cm", f.get("width_cm"), f["columns_cm"]) for f in (fe, fa)):
@@ -735,7 +747,6 @@ class _Comparer:
                                     {s: line for s, line in fa["borders"].items() if s in sides})
         if parts:
             self.add(where, "; ".join(parts))
-        self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
 
     # images, charts, shapes ---------------------------------------------------------------------------------
 
@@ -1024,8 +1035,8 @@ class _Places(_Comparer):
     def add(self, where: str, what: str) -> None:
         pass
 
-    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None, fe: dict[str, Any],
-             fa: dict[str, Any]) -> None:
+    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None,
+             formats: tuple[dict[str, Any], dict[str, Any]] | None) -> None:
         if ce and ca and "text" in ce and "text" in ca:
             self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
 
@@ -1070,6 +1081,15 @@ def _length(width: str | None) -> dict[str, Any]:
         except ValueError:
             pass
     return {"width": width} if width is not None else {}
+
+
+#: what of a cell (or its neighbour) its :func:`_cell_format` reads
+_FRAME_KEYS = ("gap", "span", "borders", "width", "margins_cm", "shading", "vertical_alignment", "text_direction")
+
+
+def _frames(details: list[list[dict[str, Any] | None]]) -> list[list[tuple | None]]:
+    """Each cell's :data:`_FRAME_KEYS` values: two tables with the same frames and properties format each cell alike."""
+    return [[None if cell is None else tuple(cell.get(k) for k in _FRAME_KEYS) for cell in row] for row in details]
 
 
 def _cell_format(cell: dict[str, Any] | None, t: dict[str, Any], props: dict[str, Any], r: int, c: int) -> dict[str, Any]:
