@@ -129,7 +129,7 @@ def _style(s: dict[str, Any]) -> list[str]:
     if s.get("styles_now_in_use"):
         out.append("styles now in use: " + ", ".join(s["styles_now_in_use"]))
     if "defaults" in s:
-        out.append(f"document default font: {s['defaults']['before']} -> {s['defaults']['after']}")
+        out.append(f"document defaults: {s['defaults']['before']} -> {s['defaults']['after']}")
     return out
 
 

@@ -184,7 +184,7 @@ def test_paragraph_shading_and_border(report):
     execute(report, "set_paragraph_border", {"paragraphs": ["p39"], "sides": ["box", "between"], "size_pt": 1.5, "color": "navy"})
     border = _para(extract_state(report), "p39")["border"]
     assert sorted(border) == ["between", "bottom", "left", "right", "top"]
-    assert border["top"] == {"style": "single", "width_pt": 1.5, "color": "000080"}
+    assert border["top"] == {"style": "single", "width_pt": 1.5, "color": "000080", "space_pt": 1.0}
     top = report.find("p39").find(f"{qn('w:pPr')}/{qn('w:pBdr')}/{qn('w:top')}")
     assert (top.get(qn("w:val")), top.get(qn("w:sz")), top.get(qn("w:color"))) == ("single", "12", "000080")
     execute(report, "set_paragraph_border", {"paragraphs": "p39", "sides": ["left", "right", "between"], "style": "none"})

@@ -101,9 +101,11 @@ def test_set_columns_and_back(report):
     run(report, "set_columns", section=1, count=3, spacing="0.5cm", separator=True)
     assert sections(report)[1]["columns"] == {"count": 3, "space_cm": 0.5, "separator": True}
     run(report, "set_columns", section=1, count=1)
-    assert sections(report)[1]["columns"]["count"] == 1 and sections(report)[1]["columns"]["separator"] is True
+    assert sections(report)[1]["columns"] == {"count": 1}  # one column: no spacing nor line between columns shows
+    cols = report.docx.sections[1]._sectPr.find(qn("w:cols"))
+    assert cols.get(qn("w:sep")) in ("1", "true")  # kept for when the columns come back
     run(report, "set_columns", section=1, count=1, separator=False)
-    assert sections(report)[1]["columns"]["separator"] is False
+    assert cols.get(qn("w:sep")) in (None, "0", "false")
 
 
 def test_remove_section_break_merges_sections(report):

@@ -261,7 +261,7 @@ def test_an_automatic_colour_is_black_without_an_instruction():
     auto, black = _heading_1(("w:color", {"w:val": "auto"})), _heading_1(("w:color", {"w:val": "000000"}))
     assert judge(auto, black).equivalent and judge(black, auto, instruction="make the headings blue").equivalent
     verdict = judge(auto, _heading_1(("w:color", {"w:val": "0D0D0D"})))  # a near black is not black unless named
-    assert ('style "Heading 1"', "color: expected none, actual 0D0D0D (black)") in [(d.where, d.what) for d in verdict.differences]
+    assert ('style "Heading 1"', "color: expected automatic, actual 0D0D0D (black)") in [(d.where, d.what) for d in verdict.differences]
     # only of text and lines: a text watermark without a fill colour (VML: white) is not a black one (they were equal)
     state = extract_state(WordDocument.open(REPORT))
 
@@ -466,7 +466,7 @@ def test_page_borders_vertical_alignment_and_line_numbers():
         '<w:lnNumType w:countBy="5"/>', '<w:vAlign w:val="center"/>')))
     assert d.where == "page setup of section 2"  # the report's last section
     assert d.what.startswith('vertical alignment: expected none, actual "center"; page borders: expected none, actual '
-                             '{"top": {"style": "single", "width_pt": 1.5, "color": "FF0000"}, "measured_from": "page"}; '
+                             '{"top": {"style": "single", "width_pt": 1.5, "color": "FF0000", "space_pt": 24.0}, "measured_from": "page"}; '
                              'line numbering: expected none, actual {"count_by": 5'), d.what
     # what shows nothing: top alignment, borders of no line, line numbers counted by 0
     assert judge(REPORT, _with_section_xml('<w:pgBorders><w:top w:val="nil"/></w:pgBorders>', '<w:lnNumType w:countBy="0"/>',
@@ -1052,7 +1052,7 @@ def test_a_paragraph_border_is_resolved_side_by_side_along_the_style_chain():
         assert (d.where, d.what) == ('paragraph "Quarterly Sales Report" (p1)',
                                      "border bottom: expected single 1 pt 4F81BD (blue), actual none")
     assert judge(REPORT, title_bottom(val="single", sz="8", space="4", color="4F81BD")).equivalent
-    d = only(judge(REPORT, title_bottom(val="double", sz="8", color="4F81BD")))
+    d = only(judge(REPORT, title_bottom(val="double", sz="8", space="4", color="4F81BD")))
     assert d.what == 'border bottom style: expected "single", actual "double"'
 
 
@@ -1100,7 +1100,7 @@ def test_a_cell_s_own_border_overrides_the_table_s():
     document cleared, or cleared where the expected one is drawn, differs."""
     d = only(judge(REPORT, built(_cell_border(**{"w:val": "double", "w:sz": "24", "w:color": "FF0000"}))))
     assert (d.where, d.what) == (CELL, 'border bottom style: expected "single", actual "double"; border bottom width: '
-                                       "expected 0.5 pt, actual 3 pt; border bottom color: expected none, actual FF0000 (red)")
+                                       "expected 0.5 pt, actual 3 pt; border bottom color: expected automatic, actual FF0000 (red)")
     # Table Grid's inside line given again by the cell: the same line
     assert judge(REPORT, built(_cell_border(**{"w:val": "single", "w:sz": "4", "w:color": "auto"}))).equivalent
     cleared = built(_cell_border(**{"w:val": "nil"}))
@@ -1372,3 +1372,114 @@ def test_a_column_break_is_recorded_and_compared_as_a_page_break_is():
                                  "unexpected: not in the expected document")
     assert "column break" in " ".join(_whats(judge(column, broken("page"))))
     assert "column break" in only(judge(column, broken("column", "p4"))).where
+
+
+def _mutated(change, source=REPORT) -> WordDocument:
+    """A copy of `source` changed by `change(doc)` (python-docx and lxml, as another tool writes), reopened."""
+    doc = WordDocument.open(source)
+    change(doc)
+    return WordDocument.from_bytes(doc.to_bytes(), name="mutated.docx")
+
+
+def _el(tag, **attrs):
+    return parse(f'<{tag} xmlns:w="{W}" ' + " ".join(f'w:{k}="{v}"' for k, v in attrs.items()) + "/>")
+
+
+def _first_rpr(doc, index):
+    return doc.docx.paragraphs[index].runs[0]._r.get_or_add_rPr()
+
+
+def _level_0_of_bullets(doc):
+    numbering = doc.docx.part.numbering_part.element
+    num_id = next(p["list"]["num_id"] for p in extract_state(doc)["paragraphs"] if p["id"] == "p4")
+    num = next(n for n in numbering.findall(qn("w:num")) if n.get(qn("w:numId")) == str(num_id))
+    abstract_id = num.find(qn("w:abstractNumId")).get(qn("w:val"))
+    abstract = next(a for a in numbering.findall(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == abstract_id)
+    return abstract.find(qn("w:lvl"))
+
+
+def _swap_footer_fields(doc):
+    first, second = list(doc.docx.sections[0].footer._element.iter(qn("w:fldSimple")))[:2]
+    a, b = first.get(qn("w:instr")), second.get(qn("w:instr"))
+    first.set(qn("w:instr"), b)
+    second.set(qn("w:instr"), a)
+
+
+@pytest.mark.parametrize("change, where, what", [
+    (lambda d: _first_rpr(d, 2).append(_el("w:color", val="auto")),  # a heading's style colour taken away
+     'paragraph "Highlights" (p3)', "color: expected 365F91 (dark blue), actual automatic"),
+    (lambda d: d.docx.styles["Heading 1"]._element.get_or_add_rPr().append(_el("w:vanish")),
+     'style "Heading 1"', "hidden: expected no, actual yes"),
+    (lambda d: d.docx.styles.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}").append(
+        _el("w:color", val="FF0000")), "document defaults", "color: expected automatic, actual FF0000 (red)"),
+    (lambda d: _level_0_of_bullets(d).find(f"{qn('w:pPr')}/{qn('w:ind')}").set(qn("w:left"), "1440"),
+     'paragraph "North region exceeded its target by 12%." (p4)', "indent left: expected 0.64 cm, actual 2.54 cm"),
+    (_swap_footer_fields, "footer of section 1", 'fields: expected ["PAGE", "NUMPAGES"], actual ["NUMPAGES", "PAGE"]'),
+    (lambda d: execute(d, "set_paragraph_border", {"paragraphs": ["p8"], "sides": ["bottom"], "space_pt": 12}),
+     'paragraph "The table below lists sales in thousands..." (p8)', "border bottom: expected none, actual single 0.5 pt"),
+    (lambda d: d.docx.sections[0]._sectPr.find(qn("w:pgMar")).set(qn("w:header"), "1134"),
+     "page setup of section 1", "margins header: expected 1.27 cm, actual 2 cm"),
+    (lambda d: setattr(d.docx.paragraphs[7].runs[0], "text", d.docx.paragraphs[7].runs[0].text.replace(
+        "in thousands", "in\u00a0thousands")), 'paragraph "The table below lists sales in thousands..." (p8)',
+     'text: expected "The table below lists sales in thousands of dollars.", actual "The table below lists sales in '
+     'thousands of dollars." (at character 31: expected U+0020 SPACE, actual U+00A0 NO-BREAK SPACE)'),
+])
+def test_a_change_word_shows_is_a_difference_explained(change, where, what):
+    """Found by mutating the sample (each was judged equivalent, or explained wrongly, before): a run's automatic
+    colour over its style's, a style's hidden text, the document defaults' colour, a list level's indent, the order of
+    a footer's fields, a header distance in centimetres, a no-break space named as such."""
+    verdict = judge(REPORT, _mutated(change))
+    assert (where, what) in [(d.where, d.what) for d in verdict.differences], verdict.differences
+
+
+def test_a_paragraph_borders_distance_from_the_text_is_compared():
+    near, far = (edited(REPORT, ("set_paragraph_border", {"paragraphs": ["p8"], "sides": ["box"], "space_pt": pt}))
+                 for pt in (1, 12))
+    d = only(judge(near, far))
+    assert d.what == "border top/left/bottom/right space: expected 1 pt, actual 12 pt"
+
+
+def test_unequal_section_columns_compare_their_widths():
+    def columns(*widths):
+        def change(doc):
+            cols = doc.docx.sections[0]._sectPr.find(qn("w:cols"))
+            cols.set(qn("w:num"), "2")
+            cols.set(qn("w:equalWidth"), "0")
+            for w in widths:
+                cols.append(_el("w:col", w=str(w), space="720"))
+        return change
+
+    d = only(judge(_mutated(columns(5000, 3640)), _mutated(columns(2640, 6000))))
+    assert d.what == "columns widths: expected [8.82, 6.42] cm, actual [4.66, 10.58] cm"
+
+
+def _superscript_by_style(doc):
+    from docx.enum.style import WD_STYLE_TYPE
+
+    style = doc.docx.styles.add_style("Raised", WD_STYLE_TYPE.CHARACTER)
+    style._element.get_or_add_rPr().append(_el("w:vertAlign", val="superscript"))
+    _first_rpr(doc, 7).insert(0, _el("w:rStyle", val="Raised"))
+
+
+@pytest.mark.parametrize("expected, actual", [
+    # a list item given the indent its list level has
+    (lambda d: None, lambda d: d.docx.paragraphs[4]._p.get_or_add_pPr().append(_el("w:ind", left="360", hanging="360"))),
+    # raised text by a character style or directly
+    (lambda d: (_superscript_by_style(d), _first_rpr(d, 7).remove(_first_rpr(d, 7)[0]),
+                _first_rpr(d, 7).append(_el("w:vertAlign", val="superscript"))), _superscript_by_style),
+    # what Word does not draw: one column's spacing, decimal page numbers, a row height "auto" or 0
+    (lambda d: None, lambda d: d.docx.sections[0]._sectPr.find(qn("w:cols")).set(qn("w:space"), "1440")),
+    (lambda d: None, lambda d: d.docx.sections[0]._sectPr.find(qn("w:cols")).addprevious(_el("w:pgNumType", fmt="decimal"))),
+    (lambda d: None, lambda d: d.docx.tables[0].rows[1]._tr.get_or_add_trPr().append(_el("w:trHeight", val="300", hRule="auto"))),
+    (lambda d: None, lambda d: d.docx.tables[0].rows[1]._tr.get_or_add_trPr().append(_el("w:trHeight", val="0"))),
+    # a field's switch that only keeps its result's formatting
+    (lambda d: None, lambda d: [f.set(qn("w:instr"), f.get(qn("w:instr")) + " \\* MERGEFORMAT")
+                                for f in d.docx.sections[0].footer._element.iter(qn("w:fldSimple"))]),
+    # automatic colour and black in a heading
+    (lambda d: _first_rpr(d, 2).append(_el("w:color", val="auto")),
+     lambda d: _first_rpr(d, 2).append(_el("w:color", val="000000"))),
+])
+def test_what_word_shows_alike_is_equivalent(expected, actual):
+    """Each was a difference before (found by mutating the sample)."""
+    verdict = judge(_mutated(expected), _mutated(actual))
+    assert verdict.equivalent, verdict.differences

@@ -117,13 +117,13 @@ def test_examples_render(name):
     assert text.startswith("DOCUMENT:") and "BODY" in text
 
 
-def test_paragraph_borders_keep_each_sides_style_width_and_colour(report):
+def test_paragraph_borders_keep_each_sides_style_width_colour_and_distance(report):
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["bottom"], "style": "double", "size_pt": 1.5,
                                              "color": "1F4E79"})
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["top"]})  # automatic colour: left out
     p2 = next(p for p in extract_state(report)["paragraphs"] if p["id"] == "p2")
-    assert p2["border"] == {"bottom": {"style": "double", "width_pt": 1.5, "color": "1F4E79"},
-                            "top": {"style": "single", "width_pt": 0.5}}
+    assert p2["border"] == {"bottom": {"style": "double", "width_pt": 1.5, "color": "1F4E79", "space_pt": 1.0},
+                            "top": {"style": "single", "width_pt": 0.5, "space_pt": 1.0}}  # the API's distance
     execute(report, "set_paragraph_border", {"paragraphs": "p2", "sides": ["box"], "style": "none"})
     assert "border" not in next(p for p in extract_state(report)["paragraphs"] if p["id"] == "p2")
 

@@ -11,10 +11,12 @@ Canonicalisation (never a difference): element ids; rsids, proofing marks and ``
 ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlinks and PAGEREF fields give them do not count
 either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a field or hyperlink
 refers to them; run splits; explicit values equal to the inherited ones (formatting is compared as effective values:
-document defaults, style chain - font, size, bold, italic, colour, underline, strike, caps, highlight, paragraph
+document defaults (every run property they set), style chain - font, size, bold, italic, colour (``auto`` on a run
+takes away the style's), underline, strike, caps, hidden, raised or lowered text, highlight, paragraph
 borders side by side, keep flags, contextual spacing, shading, direction, tab stops merged as Word merges them - a
 layer's stop replaces the one at its position, a "clear" stop takes it away; an off flag or an automatic fill takes
-away what a style gives -, direct formatting, theme fonts as the theme part's fonts, an indent in characters or a
+away what a style gives -, a list level's indent (over the paragraph style's, under it when the style gives the
+list), direct formatting, theme fonts as the theme part's fonts, an indent in characters or a
 spacing in lines as Word reads it - the count when it is not 0 (each attribute inherited on its own), the length
 written beside it then not compared; automatic spacing before or after over both -, for runs as for styles; in body
 paragraphs, table cells and header and footer paragraphs alike; styles themselves by what they give, resolved along
@@ -26,22 +28,25 @@ line at its place, a side it does not set its neighbour's opposite side where th
 between two cells written on either cell -, an automatic or zero cell width as its grid columns); colour ``auto`` vs ``000000`` (text and
 lines); image file and drawing names; list numbering ids (the list kind, level, number format and the label each
 item shows, counted as Word counts, are compared); a header or footer linked to the previous section vs an
-identical copy; core properties that saving changes (revision, last modified by); comment and note ids.
+identical copy; core properties that saving changes (revision, last modified by); comment and note ids; what Word
+does not draw: one column's spacing and separator, decimal page numbers, a row height "auto" or 0, a field's
+``\\* MERGEFORMAT`` switch.
 
 Effective run formatting: bold, italic, underline, strike, double strike, caps, small caps, hidden, superscript,
 subscript, font, East Asian font, size, colour, highlight, shading, character spacing, raised or lowered position,
 width scale, outline, shadow, emboss and imprint.
 
 Besides texts, styles and effective formatting, the judge compares properties that show on the page but are easy to
-leave out: each side of a paragraph, table or cell border (style, width, colour; a cell's sides where either cell
-sets them); a cell's width (its ``w:tcW``, what Word lays out by, where either side's is out of step with its grid
+leave out: each side of a paragraph, table or cell border (style, width, colour, distance from the text, shadow; a
+cell's sides where either cell sets them); a cell's width (its ``w:tcW``, what Word lays out by, where either side's is out of step with its grid
 columns: else the column widths say it), margins (where either cell sets them) and text direction; a table's indent;
 where a line, page or column break sits (a column break recorded as a page break is, with no character in the text);
 the order of the paragraphs of a cell, a header or a footer; a header's or footer's tables, pictures and hyperlinks
 as the body's (cells, size, image, target); the text a comment is on (not only its paragraph); where a footnote's or
 endnote's reference mark sits in its paragraph (the text before it, when both paragraphs have the same text); a
 picture's image (a digest of its bytes, so "replace the picture" left undone is seen while file names still do not
-count) and its cropping; a section's page borders, the text's vertical alignment on the page and line numbers.
+count) and its cropping; a section's page borders, the text's vertical alignment on the page, line numbers and
+columns of unequal widths; a header's or footer's fields in order (PAGE and NUMPAGES swapped is "Page 5 of 1").
 
 Tolerances a person would accept (each tested in tests/test_judge.py):
 
@@ -62,6 +67,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
@@ -70,14 +76,18 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
-from autodw.state.blocks import side_order
+from autodw.state.blocks import field_code, side_order
 from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
-JUDGE_VERSION = 4
+JUDGE_VERSION = 5
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
-versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again."""
+versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again. 5: a run's
+automatic colour over its style's, a style's hidden and raised or lowered text, the document defaults' run
+formatting, a list level's indent, a border's distance from the text and shadow, header and footer fields in order,
+unequal section columns; one column's spacing, decimal page numbers, automatic or zero row heights and
+``\\* MERGEFORMAT`` no longer differ."""
 
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
@@ -87,6 +97,7 @@ CROP_TOLERANCE = 0.5  # picture cropping, percent of a side
 FREE_TEXT_MIN_RATIO = 1 / 3
 MAX_DIFFERENCES = 200
 _COLOUR_KEYS = {"color", "shading", "fill"}
+_UNITS = ("_cm", "_pt", "_pct")
 _EXACT_PT = {"size_pt", "char_spacing_pt", "position_pt"}  # run measures: no tolerance (a spacing adds up along a line)
 _AUTO_COLOUR = "000000"  # an automatic colour, for the named-colour tolerance (a missing fill is no fill: not this)
 _SNIPPET = 40
@@ -246,10 +257,11 @@ def snippet(text: str, limit: int = _SNIPPET) -> str:
     return json.dumps(text if len(text) <= limit else text[:limit].rstrip() + "...", ensure_ascii=False)
 
 
-def show(value: Any, key: str = "") -> str:
-    """A value for a `what`: yes/no, none, quoted texts, colours with their name, numbers with units."""
+def show(value: Any, key: str = "", none: str | None = None) -> str:
+    """A value for a `what`: yes/no, `none` for None (by default "automatic" for a text or line colour, else
+    "none"), quoted texts, colours with their name, numbers with units."""
     if value is None or value is False and key == "underline":
-        return "none"
+        return none or ("automatic" if key == "color" else "none")
     if key == "tabs" and isinstance(value, list):  # "left 5 cm, right 16 cm dot"
         return ", ".join(" ".join([str(t.get("alignment")), show(t.get("position_cm"), "position_cm"),
                                    *([t["leader"]] if t.get("leader") else [])]) for t in value)
@@ -263,6 +275,8 @@ def show(value: Any, key: str = "") -> str:
     elif isinstance(value, str):
         named = color_name(value) if key in _COLOUR_KEYS else None
         return f"{value} ({named})" if named else json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        text = json.dumps(value)  # lengths: one unit after them
     else:
         return json.dumps(value, ensure_ascii=False)
     unit = " cm" if key.endswith("_cm") else " pt" if key.endswith("_pt") else " %" if key.endswith("_pct") else ""
@@ -272,16 +286,16 @@ def show(value: Any, key: str = "") -> str:
 def _label(path: Iterable[str]) -> str:
     words = []
     for part in path:
-        for suffix in ("_cm", "_pt", "_pct"):
+        for suffix in _UNITS:
             part = part[: -len(suffix)] if part.endswith(suffix) else part
         words.append(part.replace("_", " "))
     return " ".join(words)
 
 
-def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
-    """Short excerpts of two texts around their first difference."""
-    if len(e) <= 2 * _SNIPPET and len(a) <= 2 * _SNIPPET:
-        return snippet(e, 2 * _SNIPPET), snippet(a, 2 * _SNIPPET)
+def _text_difference(e: str, a: str) -> str:
+    """'text: expected ..., actual ...' with short excerpts of two texts around their first difference; when the
+    excerpts read the same (the texts differ in white space: a no-break space, a tab, a doubled space), the first
+    differing characters are named."""
     ops = [op for op in SequenceMatcher(None, e, a, autojunk=False).get_opcodes() if op[0] != "equal"]
     _, i1, i2, j1, j2 = ops[0] if ops else ("", 0, 0, 0, 0)
 
@@ -290,7 +304,19 @@ def _texts_differ_at(e: str, a: str) -> tuple[str, str]:
         return json.dumps(("..." if lo else "") + " ".join(t[lo:hi].split(" ")) + ("..." if hi < len(t) else ""),
                           ensure_ascii=False)
 
-    return excerpt(e, i1, i2), excerpt(a, j1, j2)
+    if len(e) <= 2 * _SNIPPET and len(a) <= 2 * _SNIPPET:
+        ex, ac = snippet(e, 2 * _SNIPPET), snippet(a, 2 * _SNIPPET)
+    else:
+        ex, ac = excerpt(e, i1, i2), excerpt(a, j1, j2)
+    what = f"text: expected {ex}, actual {ac}"
+    if ex == ac and ops:
+        what += f" (at character {i1 + 1}: expected {_characters(e[i1:i2])}, actual {_characters(a[j1:j2])})"
+    return what
+
+
+def _characters(text: str) -> str:
+    """Characters named by their code points ("U+00A0 NO-BREAK SPACE"), or none."""
+    return ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'character')}" for c in text[:3]) or "none"
 
 
 # --- comparing -----------------------------------------------------------------------------------
@@ -392,7 +418,10 @@ class _Comparer:
             if isinstance(ev, dict) and isinstance(av, dict):
                 out.extend(self.fields(ev, av, sorted(set(ev) | set(av)), path + (key,)))
             else:
-                out.append(f"{_label(path + (key,))}: expected {show(ev, key)}, actual {show(av, key)}")
+                # a value in a dict of lengths ("margins_cm": {"header": 1.27}) has the dict's unit
+                unit = next((k for k in (key, *path[::-1]) if k.endswith(_UNITS)), key) if key not in _COLOUR_KEYS else key
+                none = "none" if path else None  # a colour within a setting (a watermark's) is not automatic
+                out.append(f"{_label(path + (key,))}: expected {show(ev, unit, none)}, actual {show(av, unit, none)}")
         return out
 
     def border_fields(self, e: dict[str, Any] | None, a: dict[str, Any] | None) -> list[str]:
@@ -405,7 +434,7 @@ class _Comparer:
             if le is None or la is None:
                 by_what.setdefault(f": expected {_line(le)}, actual {_line(la)}", []).append(side)
                 continue
-            for part in self.fields(le, la, ("style", "width_pt", "color")):
+            for part in self.fields(le, la, ("style", "width_pt", "color", "space_pt", "shadow")):
                 by_what.setdefault(" " + part, []).append(side)
         return [f"border {'/'.join(sides)}{what}" for what, sides in by_what.items()]
 
@@ -516,8 +545,7 @@ class _Comparer:
         if not (al.missing or al.extra) or trimmed(te) == trimmed(ta) or self.free_text_ok(te, ta, places):
             return
         if not (al.pairs or al.moved):
-            ex, ac = _texts_differ_at(te, ta)
-            self.add(where, f"text: expected {ex}, actual {ac}")
+            self.add(where, _text_difference(te, ta))
             return
         for i in al.missing:
             self.add(_nth(i, ke[i], where), "missing: the paragraph is absent from the actual document")
@@ -534,8 +562,7 @@ class _Comparer:
         if trimmed(te) != trimmed(ta):
             free = self.free_text_ok(te, ta, (pe["id"], pa["id"]))
             if not free:
-                ex, ac = _texts_differ_at(te, ta)
-                self.add(where, f"text: expected {ex}, actual {ac}")
+                self.add(where, _text_difference(te, ta))
         parts = []
         if pe.get("style") != pa.get("style"):
             parts.append(f"style: expected {show(pe.get('style'))}, actual {show(pa.get('style'))}")
@@ -822,8 +849,7 @@ class _Comparer:
         pe, pa = xe.get("paragraph_details"), xa.get("paragraph_details")
         if pe is None or pa is None:  # a state without the story's paragraphs: texts and alignments as written
             if not self.text_same(xe.get("text", ""), xa.get("text", "")):
-                ex, ac = _texts_differ_at(xe.get("text", ""), xa.get("text", ""))
-                self.add(where, f"text: expected {ex}, actual {ac}")
+                self.add(where, _text_difference(xe.get("text", ""), xa.get("text", "")))
             parts = self.fields(xe, xa, ("alignments",))
         else:  # paragraph by paragraph, as body paragraphs: text, style, effective paragraph and run formatting
             self.paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
@@ -854,7 +880,7 @@ class _Comparer:
         self._records("footnote", ie["footnotes"], ia["footnotes"], ("text",), (), check=self._note_place)
         self._records("endnote", ie["endnotes"], ia["endnotes"], ("text",), (), check=self._note_place)
         self._records("tracked change", ie["tracked_changes"], ia["tracked_changes"], ("type", "text"), ("author",))
-        norm = lambda f: {**f, "instruction": " ".join(_toc_unnamed(f, "instruction")["instruction"].split())}  # noqa: E731
+        norm = lambda f: {**f, "instruction": field_code(_toc_unnamed(f, "instruction")["instruction"])}  # noqa: E731
         self._records("field", [norm(f) for f in ie["fields"]], [norm(f) for f in ia["fields"]], ("type", "instruction"), ())
 
     def hyperlinks(self, he: list[dict[str, Any]], ha: list[dict[str, Any]], within: str = "") -> None:
@@ -950,12 +976,12 @@ class _Comparer:
             self.add("document properties", "; ".join(parts))
 
     def _styles(self) -> None:
-        """The document defaults' font and size, and each style by what it gives (resolved along its chain: theme
+        """The document defaults' run formatting (font, size, colour...), and each style by what it gives (resolved along its chain: theme
         fonts as the theme's, an underline "none" where nothing underlines as none) on what either side's sets; a table
         style by the effective properties of a table of it."""
-        parts = self.fields(self.fe.style(None), self.fa.style(None), ("font", "east_asia_font", "size_pt"))
+        parts = self.fields(self.fe.style(None), self.fa.style(None), STYLE_RUN_KEYS)
         if parts:
-            self.add("document default font", "; ".join(parts))
+            self.add("document defaults", "; ".join(parts))
         by_e = {s["name"]: s for s in self.e["styles"]["styles"]}
         by_a = {s["name"]: s for s in self.a["styles"]["styles"]}
         for name in sorted(set(by_e) | set(by_a)):

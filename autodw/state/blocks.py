@@ -7,6 +7,7 @@ comment anchors, note references, tracked changes and fields.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,8 +94,8 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
                 pass
         elif tag == _COLOR:
             val = wval(child)
-            if val and val != "auto":
-                fmt["color"] = val.upper()
+            if val:  # "auto" kept: it takes away a colour the style gives
+                fmt["color"] = "auto" if val == "auto" else val.upper()
         elif tag == _HIGHLIGHT:
             val = wval(child)
             if val and val != "none":
@@ -103,6 +104,8 @@ def run_format(rpr: etree._Element | None, ctx: StateContext) -> dict[str, Any]:
             val = wval(child)
             if val in ("superscript", "subscript"):
                 fmt[val] = True
+            elif val == "baseline":  # takes away a style's raised or lowered text
+                fmt["superscript"] = fmt["subscript"] = False
         elif tag == _RSTYLE:
             fmt["style"] = ctx.style_name(wval(child))
         elif tag in _MEASURES:
@@ -310,12 +313,17 @@ class StoryWalker:
             num_id, ilvl = found
         if not num_id or num_id == "0":
             return None
-        fmt = self.ctx.list_format(num_id, ilvl)
+        level = self.ctx.numbering.level(num_id, ilvl)
         info: dict[str, Any] = {"num_id": int(num_id) if num_id.isdigit() else num_id,
                                 "level": int(ilvl) if ilvl.isdigit() else 0}
-        if fmt:
-            info["format"], info["level_text"] = fmt
-            info["kind"] = "bullet" if fmt[0] == "bullet" else "numbered"
+        if level is not None:
+            info["format"], info["level_text"] = level.fmt, level.text
+            info["kind"] = "bullet" if level.fmt == "bullet" else "numbered"
+            indent = paragraph_format(level.ppr).get("indent") if level.ppr is not None else None
+            if indent:  # the level's indent: over the paragraph style's, or under it when the style gives the list
+                info["indent"] = indent
+                if num_pr is None:
+                    info["by_style"] = True
         label = self._list_counter.label(num_id, info["level"])
         if label is not None:
             info["label"] = label  # the number it shows, counted in document order ("3.", "2.1")
@@ -354,7 +362,9 @@ class StoryWalker:
         for r, tr in enumerate(table_rows(tbl)):
             trpr = tr.find(qn("w:trPr"))
             h = trpr.find(qn("w:trHeight")) if trpr is not None else None
-            heights.append(twips_to_cm(h.get(qn("w:val"))) if h is not None else None)
+            # a height "auto" (the contents decide; its value is ignored) or 0 is no height
+            height = twips_to_cm(h.get(qn("w:val"))) if h is not None and h.get(qn("w:hRule")) != "auto" else None
+            heights.append(height or None)
             if h is not None and h.get(qn("w:hRule")) == "exact":
                 exact_rows.append(r)
             if trpr is not None and on_off(trpr.find(qn("w:tblHeader"))):
@@ -653,6 +663,15 @@ class _ParagraphReader:
         self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
 
 
+_MERGEFORMAT = re.compile(r"\\\*\s*(MERGEFORMAT|CHARFORMAT)\b", re.IGNORECASE)
+
+
+def field_code(instruction: str) -> str:
+    """A field's instruction as compared: white space collapsed, without the switches that only keep the result's
+    formatting when Word updates it (``\\* MERGEFORMAT``, ``\\* CHARFORMAT``)."""
+    return " ".join(_MERGEFORMAT.sub("", instruction).split())
+
+
 def _end_comment(sink: Sink, cid: str | None) -> None:
     if cid in sink.open_comments:
         sink.open_comments.remove(cid)
@@ -713,6 +732,11 @@ def _border_line(b: etree._Element) -> dict[str, Any]:
     color = b.get(qn("w:color"))
     if color and color.lower() != "auto":
         line["color"] = color.upper()
+    space = b.get(qn("w:space"))
+    if space and space.isdigit() and int(space):  # the distance from the text (points)
+        line["space_pt"] = float(space)
+    if b.get(qn("w:shadow")) in ("1", "true", "on"):
+        line["shadow"] = True
     return line
 
 

@@ -107,11 +107,6 @@ class StateContext:
             root = None
         return Numbering(root, self.style_elements)
 
-    def list_format(self, num_id: str, ilvl: str) -> tuple[str, str] | None:
-        """(numFmt, lvlText) of a list level, or None if the numbering part lacks it."""
-        level = self.numbering.level(num_id, ilvl)
-        return (level.fmt, level.text) if level is not None else None
-
     def style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
         """(numId, ilvl) a paragraph style (or its bases) gives, if any."""
         seen = set()

@@ -20,8 +20,9 @@ RUN_DEFAULTS: dict[str, Any] = {
 VISIBLE_ON_SPACES = ("underline", "strike", "double_strike", "highlight", "shading", "char_spacing_pt", "scale_pct")
 #: run formatting a style can give (in the state's style entries)
 STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color", "underline", "strike", "double_strike",
-                  "all_caps", "small_caps", "highlight", "char_spacing_pt", "position_pt", "scale_pct", "outline",
-                  "shadow", "emboss", "imprint")
+                  "all_caps", "small_caps", "hidden", "superscript", "subscript", "highlight", "char_spacing_pt",
+                  "position_pt", "scale_pct", "outline", "shadow", "emboss", "imprint")
+# (not a style's run shading: a style entry's "shading" is its paragraph shading)
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left",
@@ -80,7 +81,7 @@ class Formatting:
         if paragraph_style not in self._style_runs:
             fmt = dict(self._run_base)
             for style in self.chain(paragraph_style):
-                fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
+                _layer(fmt, {k: style[k] for k in STYLE_RUN_KEYS if k in style})
             self._style_runs[paragraph_style] = fmt
         return self._style_runs[paragraph_style]
 
@@ -88,8 +89,8 @@ class Formatting:
         """The effective format of a run in a paragraph of `paragraph_style`."""
         fmt = dict(self._style_run(paragraph_style))
         for style in self.chain(run.get("style")):
-            fmt.update({k: style[k] for k in STYLE_RUN_KEYS if k in style})
-        fmt.update({k: v for k, v in run.items() if k in RUN_DEFAULTS})
+            _layer(fmt, {k: style[k] for k in STYLE_RUN_KEYS if k in style})
+        _layer(fmt, {k: v for k, v in run.items() if k in RUN_DEFAULTS})
         return self._seen(fmt)
 
     def style(self, name: str | None) -> dict[str, Any]:
@@ -100,7 +101,7 @@ class Formatting:
     def _seen(self, fmt: dict[str, Any]) -> dict[str, Any]:
         """A run format as it looks: a theme font as the theme's font, black as automatic, underline "none" as none."""
         fmt["font"] = self._font(fmt["font"])
-        if fmt["color"] == "000000":  # "auto" text is black on the page
+        if fmt["color"] in ("000000", "auto"):  # automatic text is black on the page
             fmt["color"] = None
         if fmt["underline"] == "none":
             fmt["underline"] = False
@@ -109,15 +110,26 @@ class Formatting:
     def paragraph(self, para: dict[str, Any]) -> dict[str, Any]:
         """Effective paragraph properties (style chain and direct formatting resolved), without style and text."""
         props = _copy(self._para_base)
-        for style in self.chain(para.get("style")):
-            _merge_paragraph(props, {k: style[k] for k in STYLE_PARAGRAPH_KEYS if k in style})
+        lst = para.get("list")
+        # a list level's indent: over the paragraph style's, but under it when the style makes the paragraph a list
+        level = [{"indent": lst["indent"]}] if lst and lst.get("indent") else []
+        styles = [{k: style[k] for k in STYLE_PARAGRAPH_KEYS if k in style} for style in self.chain(para.get("style"))]
+        for layer in level + styles if lst and lst.get("by_style") else styles + level:
+            _merge_paragraph(props, layer)
         _merge_paragraph(props, {k: para[k] for k in STYLE_PARAGRAPH_KEYS if k in para})
         props.update({k: para.get(k, v) for k, v in _DIRECT_PARAGRAPH_DEFAULTS.items()})
         props["border"] = drawn(props["border"])  # a side "none" takes away a line the style gives
         _in_use(props)
-        lst = para.get("list")
         props["list"] = {k: lst.get(k) for k in ("kind", "level", "format", "level_text", "label")} if lst else None
         return props
+
+
+def _layer(fmt: dict[str, Any], layer: dict[str, Any]) -> None:
+    """Apply one layer of run formatting: raised text set by a layer is not lowered any more, and the reverse."""
+    fmt.update(layer)
+    for key, other in (("superscript", "subscript"), ("subscript", "superscript")):
+        if layer.get(key) and not layer.get(other):
+            fmt[other] = False
 
 
 def drawn(sides: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]] | None:

@@ -214,7 +214,7 @@ def _styles(ctx: StateContext) -> dict[str, Any]:
     if root is not None:
         rpr = root.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}")
         fmt = run_format(rpr, ctx)
-        defaults = {k: fmt[k] for k in ("font", "east_asia_font", "size_pt") if k in fmt}
+        defaults = {k: fmt[k] for k in STYLE_RUN_KEYS if k in fmt}
         theme = _theme_fonts(ctx)
         if theme:
             defaults["theme_fonts"] = theme

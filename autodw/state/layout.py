@@ -8,7 +8,7 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.state.blocks import PPR, SECT_PR, Sink, StoryWalker, border_sides
+from autodw.state.blocks import PPR, SECT_PR, Sink, StoryWalker, border_sides, field_code
 from autodw.state.context import StateContext, twips_to_cm
 from autodw.xml import NS, on_off, qn, wval
 
@@ -91,7 +91,7 @@ class LayoutReader:
             if any(f["type"] in ("PAGE", "NUMPAGES", "SECTIONPAGES") for f in sink.fields):
                 story["page_number"] = True
             if sink.fields:
-                story["fields"] = sorted({f["type"] for f in sink.fields})
+                story["fields"] = [field_code(f["instruction"] or f["type"]) for f in sink.fields]  # in order
             mark = _watermark(part._element)
             if mark:
                 story["watermark"] = mark
@@ -122,14 +122,22 @@ def _page_setup(sect: etree._Element) -> dict[str, Any]:
     cols = sect.find(qn("w:cols"))
     if cols is not None:
         num = cols.get(qn("w:num"))
-        info["columns"] = {"count": int(num) if num and num.isdigit() else 1,
-                           "space_cm": twips_to_cm(cols.get(qn("w:space"))),
-                           "separator": on_off(cols.find(qn("w:sep"))) or cols.get(qn("w:sep")) in ("1", "true")}
+        count = int(num) if num and num.isdigit() and int(num) > 0 else 1
+        info["columns"] = {"count": count}
+        if count > 1:  # one column has no space between columns nor line between them
+            info["columns"].update(space_cm=twips_to_cm(cols.get(qn("w:space"))),
+                                   separator=on_off(cols.find(qn("w:sep"))) or cols.get(qn("w:sep")) in ("1", "true"))
+            own = cols.findall(qn("w:col"))
+            if own and cols.get(qn("w:equalWidth")) in ("0", "false", "off"):  # columns of their own widths
+                info["columns"]["widths_cm"] = [twips_to_cm(c.get(qn("w:w"))) for c in own]
     else:
         info["columns"] = {"count": 1}
     num_type = sect.find(qn("w:pgNumType"))
     if num_type is not None:
-        info["page_numbering"] = {k: v for k, v in (("start", num_type.get(qn("w:start"))), ("format", num_type.get(qn("w:fmt")))) if v}
+        start, fmt = num_type.get(qn("w:start")), num_type.get(qn("w:fmt"))
+        numbering = {k: v for k, v in (("start", start), ("format", fmt if fmt != "decimal" else None)) if v}
+        if numbering:  # decimal numbers are the default
+            info["page_numbering"] = numbering
     v_align = wval(sect.find(qn("w:vAlign")))
     if v_align and v_align != "top":  # the text's vertical place on the page: top (the default), center, both, bottom
         info["vertical_alignment"] = v_align

@@ -10,7 +10,7 @@ that links to a numbering style (``w:numStyleLink``) takes the levels of the def
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -29,6 +29,7 @@ class Level:
     start: int = 1
     restart: int | None = None  # w:lvlRestart: restart after a use of this (1-based) level or a higher one; 0 never
     legal: bool = False  # w:isLgl: every level's number in decimal
+    ppr: etree._Element | None = field(default=None, compare=False)  # the level's paragraph properties (its indent)
 
 
 _UNDEFINED = Level("decimal", "")  # a level the definition lacks: from 1, in decimal, restarted as by default
@@ -45,7 +46,7 @@ def _int(el: etree._Element | None, default: int | None = None) -> int | None:
 def _level(lvl: etree._Element) -> Level:
     return Level(wval(lvl.find(qn("w:numFmt"))) or "decimal", wval(lvl.find(qn("w:lvlText"))) or "",
                  _int(lvl.find(qn("w:start")), 0), _int(lvl.find(qn("w:lvlRestart"))),
-                 on_off(lvl.find(qn("w:isLgl"))) is True)
+                 on_off(lvl.find(qn("w:isLgl"))) is True, lvl.find(qn("w:pPr")))
 
 
 class Numbering:
