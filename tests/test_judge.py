@@ -1483,3 +1483,13 @@ def test_what_word_shows_alike_is_equivalent(expected, actual):
     """Each was a difference before (found by mutating the sample)."""
     verdict = judge(_mutated(expected), _mutated(actual))
     assert verdict.equivalent, verdict.differences
+
+
+def test_a_character_style_turns_over_the_paragraph_styles_toggles():
+    """Word XORs toggle properties between the paragraph's style and a character style (ECMA-376 17.7.3): the Strong
+    style on a word of a bold heading shows it not bold (it was judged bold); direct bold sets it outright."""
+    strong = edited(REPORT, ("apply_style", {"paragraphs": ["p3"], "style": "Strong", "span": {"start": 0, "end": 4}}))
+    d = only(judge(REPORT, strong))
+    assert (d.where, d.what) == ('text "High" in paragraph "Highlights" (p3)', "bold: expected yes, actual no")
+    direct = edited(REPORT, ("set_text_format", {"paragraphs": ["p3"], "span": {"start": 0, "end": 4}, "bold": True}))
+    assert judge(REPORT, direct).equivalent

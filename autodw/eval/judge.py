@@ -12,7 +12,8 @@ Canonicalisation (never a difference): element ids; rsids, proofing marks and ``
 either) and Word's other hidden bookmarks (names starting with "_", e.g. ``_Hlk``) unless a field or hyperlink
 refers to them; run splits; explicit values equal to the inherited ones (formatting is compared as effective values:
 document defaults (every run property they set), style chain - font, size, bold, italic, colour (``auto`` on a run
-takes away the style's), underline, strike, caps, hidden, raised or lowered text, highlight, paragraph
+takes away the style's), underline, strike, caps, hidden, raised or lowered text, highlight - a character
+style's toggle properties (bold, italic, caps, strike, hidden...) turn over the paragraph style's -, paragraph
 borders side by side, keep flags, contextual spacing, shading, direction, tab stops merged as Word merges them - a
 layer's stop replaces the one at its position, a "clear" stop takes it away; an off flag or an automatic fill takes
 away what a style gives -, a list level's indent (over the paragraph style's, under it when the style gives the
@@ -86,7 +87,7 @@ JUDGE_VERSION = 5
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again. 5: a run's
 automatic colour over its style's, a style's hidden and raised or lowered text, the document defaults' run
 formatting, a list level's indent, a border's distance from the text and shadow, header and footer fields in order,
-unequal section columns; one column's spacing, decimal page numbers, automatic or zero row heights and
+unequal section columns, a character style's toggles over the paragraph style's; one column's spacing, decimal page numbers, automatic or zero row heights and
 ``\\* MERGEFORMAT`` no longer differ."""
 
 CM_TOLERANCE = 0.05

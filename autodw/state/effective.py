@@ -23,6 +23,10 @@ STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "color"
                   "all_caps", "small_caps", "hidden", "superscript", "subscript", "highlight", "char_spacing_pt",
                   "position_pt", "scale_pct", "outline", "shadow", "emboss", "imprint")
 # (not a style's run shading: a style entry's "shading" is its paragraph shading)
+#: toggle properties (ECMA-376 17.7.3): a character style that sets one turns over what the paragraph's style gives
+#: (Strong on a bold heading's word makes it not bold); direct formatting sets them outright
+TOGGLE_KEYS = ("bold", "italic", "strike", "double_strike", "all_caps", "small_caps", "hidden", "outline", "shadow",
+               "emboss", "imprint")
 #: Word's paragraph values when neither the document defaults nor a style set them
 _PARAGRAPH_BASE: dict[str, Any] = {
     "alignment": "left",
@@ -88,8 +92,12 @@ class Formatting:
     def run(self, run: dict[str, Any], paragraph_style: str | None) -> dict[str, Any]:
         """The effective format of a run in a paragraph of `paragraph_style`."""
         fmt = dict(self._style_run(paragraph_style))
+        character: dict[str, Any] = {}
         for style in self.chain(run.get("style")):
-            _layer(fmt, {k: style[k] for k in STYLE_RUN_KEYS if k in style})
+            _layer(character, {k: style[k] for k in STYLE_RUN_KEYS if k in style})
+        layer = {k: v for k, v in character.items() if k not in TOGGLE_KEYS}  # a toggle set off changes nothing
+        layer.update({k: not fmt[k] for k in TOGGLE_KEYS if character.get(k)})
+        _layer(fmt, layer)
         _layer(fmt, {k: v for k, v in run.items() if k in RUN_DEFAULTS})
         return self._seen(fmt)
 
