@@ -200,6 +200,8 @@ def _unwritable_folder(tmp_path):
         folder = tmp_path / "read-only"
         folder.mkdir(mode=0o555)
         return folder
+    if not Path("/sys/kernel").is_dir():
+        pytest.skip("no folder here refuses new files to this user")
     try:
         os.close(os.open("/sys/kernel/.autodw-probe", os.O_CREAT | os.O_WRONLY))
     except OSError:
