@@ -223,7 +223,7 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Non
     except OSError as exc:
         raise OutputPathError(f"{what} {target} is not a usable path: {exc.strerror or exc}") from None
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".probe", dir=folder)
     except OSError as exc:
         raise OutputPathError(f"{what} {target}: no file can be written in {folder} ({exc.strerror or exc})") from None
     os.close(fd)
@@ -246,7 +246,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     check_output_path(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise OutputPathError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:

@@ -1452,6 +1452,15 @@ def test_unequal_section_columns_compare_their_widths():
     d = only(judge(_mutated(columns(5000, 3640)), _mutated(columns(2640, 6000))))
     assert d.what == "columns widths: expected [8.82, 6.42] cm, actual [4.66, 10.58] cm"
 
+    def gap(doc):  # the space after the first column is its own, not the w:cols one
+        doc.docx.sections[0]._sectPr.find(qn("w:cols")).find(qn("w:col")).set(qn("w:space"), "1500")
+        doc.docx.sections[0]._sectPr.find(qn("w:cols")).set(qn("w:space"), "100")
+
+    d = only(judge(_mutated(columns(5000, 3640)), _mutated(lambda doc: (columns(5000, 3640)(doc), gap(doc)))))
+    assert d.what == "columns spaces: expected [1.27] cm, actual [2.65] cm"
+    no_count = _mutated(lambda doc: (columns(5000, 3640)(doc), doc.docx.sections[0]._sectPr.find(qn("w:cols")).attrib.pop(qn("w:num"))))
+    assert extract_state(no_count)["page_layout"]["sections"][0]["columns"]["count"] == 2  # the w:col children
+
 
 def _superscript_by_style(doc):
     from docx.enum.style import WD_STYLE_TYPE
@@ -1472,8 +1481,9 @@ def _superscript_by_style(doc):
     (lambda d: None, lambda d: d.docx.sections[0]._sectPr.find(qn("w:cols")).addprevious(_el("w:pgNumType", fmt="decimal"))),
     (lambda d: None, lambda d: d.docx.tables[0].rows[1]._tr.get_or_add_trPr().append(_el("w:trHeight", val="300", hRule="auto"))),
     (lambda d: None, lambda d: d.docx.tables[0].rows[1]._tr.get_or_add_trPr().append(_el("w:trHeight", val="0"))),
-    # a field's switch that only keeps its result's formatting
-    (lambda d: None, lambda d: [f.set(qn("w:instr"), f.get(qn("w:instr")) + " \\* MERGEFORMAT")
+    # a field's switches that only keep its result's formatting or ask for the default number format, and its name
+    # in small letters (how Word writes "Page X of Y": PAGE \* Arabic \* MERGEFORMAT)
+    (lambda d: None, lambda d: [f.set(qn("w:instr"), f.get(qn("w:instr")).lower() + " \\* Arabic \\* MERGEFORMAT")
                                 for f in d.docx.sections[0].footer._element.iter(qn("w:fldSimple"))]),
     # automatic colour and black in a heading
     (lambda d: _first_rpr(d, 2).append(_el("w:color", val="auto")),
@@ -1493,3 +1503,12 @@ def test_a_character_style_turns_over_the_paragraph_styles_toggles():
     assert (d.where, d.what) == ('text "High" in paragraph "Highlights" (p3)', "bold: expected yes, actual no")
     direct = edited(REPORT, ("set_text_format", {"paragraphs": ["p3"], "span": {"start": 0, "end": 4}, "bold": True}))
     assert judge(REPORT, direct).equivalent
+
+
+def test_a_long_text_differing_in_white_space_names_the_characters():
+    from autodw.eval.judge import _text_difference
+
+    long = "x" * 100
+    what = _text_difference(long + " Total 5 kg " + long, long + " Total 5\u00a0kg " + long)
+    assert what.endswith("(at character 109: expected U+0020 SPACE, actual U+00A0 NO-BREAK SPACE)"), what
+    assert _text_difference("a\tb", "a b").endswith("(at character 2: expected U+0009 TAB, actual U+0020 SPACE)")

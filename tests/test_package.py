@@ -266,3 +266,12 @@ def test_same_file_sees_links_and_spellings_but_not_missing_paths(tmp_path):
     assert not package.same_file(tmp_path / "missing.docx", original)
     assert package.same_file(tmp_path / "missing.docx", tmp_path / "missing.docx")  # one path, not yet written
     assert not package.same_file("bad\0name.docx", original)
+
+
+def test_an_output_name_near_the_length_limit_is_written(tmp_path):
+    """The temporary file beside it takes a shortened copy of the name (the whole name plus its prefix and suffix went
+    past the 255-byte limit, so a valid name was refused)."""
+    target = tmp_path / ("a" * 245 + ".docx")
+    package.check_output_path(target)
+    package.write_atomically(target, b"x")
+    assert target.read_bytes() == b"x" and sorted(p.name for p in tmp_path.iterdir()) == [target.name]

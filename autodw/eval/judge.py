@@ -31,7 +31,7 @@ lines); image file and drawing names; list numbering ids (the list kind, level, 
 item shows, counted as Word counts, are compared); a header or footer linked to the previous section vs an
 identical copy; core properties that saving changes (revision, last modified by); comment and note ids; what Word
 does not draw: one column's spacing and separator, decimal page numbers, a row height "auto" or 0, a field's
-``\\* MERGEFORMAT`` switch.
+``\\* MERGEFORMAT`` and ``\\* Arabic`` switches and the case of its name.
 
 Effective run formatting: bold, italic, underline, strike, double strike, caps, small caps, hidden, superscript,
 subscript, font, East Asian font, size, colour, highlight, shading, character spacing, raised or lowered position,
@@ -82,13 +82,14 @@ from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE
 from autodw.colours import colour_names_in, same_named_colour
 from autodw.units import color_name
 
-JUDGE_VERSION = 5
+JUDGE_VERSION = 6
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again. 5: a run's
 automatic colour over its style's, a style's hidden and raised or lowered text, the document defaults' run
 formatting, a list level's indent, a border's distance from the text and shadow, header and footer fields in order,
 unequal section columns, a character style's toggles over the paragraph style's; one column's spacing, decimal page numbers, automatic or zero row heights and
-``\\* MERGEFORMAT`` no longer differ."""
+``\\* MERGEFORMAT`` no longer differ. 6: a field's name in any case and ``\\* Arabic`` are one field code; unequal
+section columns are their ``w:col`` children (count, widths, spaces)."""
 
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
@@ -310,14 +311,15 @@ def _text_difference(e: str, a: str) -> str:
     else:
         ex, ac = excerpt(e, i1, i2), excerpt(a, j1, j2)
     what = f"text: expected {ex}, actual {ac}"
-    if ex == ac and ops:
+    if ops and " ".join(ex.split()) == " ".join(ac.split()):  # they read the same
         what += f" (at character {i1 + 1}: expected {_characters(e[i1:i2])}, actual {_characters(a[j1:j2])})"
     return what
 
 
 def _characters(text: str) -> str:
     """Characters named by their code points ("U+00A0 NO-BREAK SPACE"), or none."""
-    return ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'character')}" for c in text[:3]) or "none"
+    names = {"\t": "TAB", "\n": "LINE FEED", "\r": "CARRIAGE RETURN"}
+    return ", ".join(f"U+{ord(c):04X} {names.get(c) or unicodedata.name(c, 'CHARACTER')}" for c in text[:3]) or "none"
 
 
 # --- comparing -----------------------------------------------------------------------------------

@@ -663,13 +663,15 @@ class _ParagraphReader:
         self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
 
 
-_MERGEFORMAT = re.compile(r"\\\*\s*(MERGEFORMAT|CHARFORMAT)\b", re.IGNORECASE)
+_UNSEEN_SWITCHES = re.compile(r"\\\*\s*(MERGEFORMAT|CHARFORMAT|Arabic)\b", re.IGNORECASE)
 
 
 def field_code(instruction: str) -> str:
-    """A field's instruction as compared: white space collapsed, without the switches that only keep the result's
-    formatting when Word updates it (``\\* MERGEFORMAT``, ``\\* CHARFORMAT``)."""
-    return " ".join(_MERGEFORMAT.sub("", instruction).split())
+    """A field's instruction as compared: white space collapsed, the field's name in capitals (Word reads it in any
+    case), without the switches that only keep the result's formatting when Word updates it (``\\* MERGEFORMAT``,
+    ``\\* CHARFORMAT``) or ask for the default number format (``\\* Arabic``)."""
+    words = _UNSEEN_SWITCHES.sub("", instruction).split()
+    return " ".join(words[:1]).upper() + "".join(" " + w for w in words[1:])
 
 
 def _end_comment(sink: Sink, cid: str | None) -> None:

@@ -122,14 +122,17 @@ def _page_setup(sect: etree._Element) -> dict[str, Any]:
     cols = sect.find(qn("w:cols"))
     if cols is not None:
         num = cols.get(qn("w:num"))
-        count = int(num) if num and num.isdigit() and int(num) > 0 else 1
+        own = cols.findall(qn("w:col"))
+        unequal = bool(own) and cols.get(qn("w:equalWidth")) in ("0", "false", "off")
+        count = len(own) if unequal else int(num) if num and num.isdigit() and int(num) > 0 else 1
         info["columns"] = {"count": count}
         if count > 1:  # one column has no space between columns nor line between them
-            info["columns"].update(space_cm=twips_to_cm(cols.get(qn("w:space"))),
-                                   separator=on_off(cols.find(qn("w:sep"))) or cols.get(qn("w:sep")) in ("1", "true"))
-            own = cols.findall(qn("w:col"))
-            if own and cols.get(qn("w:equalWidth")) in ("0", "false", "off"):  # columns of their own widths
+            info["columns"]["separator"] = on_off(cols.find(qn("w:sep"))) or cols.get(qn("w:sep")) in ("1", "true")
+            if unequal:  # each column its own width and space after it (the last one's is not drawn)
                 info["columns"]["widths_cm"] = [twips_to_cm(c.get(qn("w:w"))) for c in own]
+                info["columns"]["spaces_cm"] = [twips_to_cm(c.get(qn("w:space"))) for c in own[:-1]]
+            else:
+                info["columns"]["space_cm"] = twips_to_cm(cols.get(qn("w:space")))
     else:
         info["columns"] = {"count": 1}
     num_type = sect.find(qn("w:pgNumType"))
