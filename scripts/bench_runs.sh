@@ -42,7 +42,8 @@ for group in $groups; do
         autodw bench run --system $system --llm local --split mini --mode session --stop-at-failure \
           --llm-cache "$cache" --out "$runs/local-$system-mini"
       done ;;
-    local-noisy)  # the embedded model's LLM validator on the whole of dev, iACC and sACC (~9 s per validator call, 3-4 h per mode);
+    local-noisy)  # the embedded model's LLM validator on the whole of dev, iACC and sACC (~9 s per validator call, 3-4 h per mode;
+      # 10-14 h on 2026-11-28's slower machine; answers kept so far: gunzip -c docs/runs/local-validator-cache.jsonl.gz);
       # with rollback off nothing is validated (0 LLM calls, 4 minutes: the oracle validator's row by construction)
       for rb in none full; do
         autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev \
