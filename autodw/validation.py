@@ -19,14 +19,39 @@ import subprocess
 import sys
 import tempfile
 import threading
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Iterable, NoReturn, Sequence, Union
 
+from lxml import etree
+
 from autodw.errors import AutodwError
 
 SDK_SOURCE = "sdk_proxy"
+#: the source of autodw's own check that each part's root element is the one its content type names (the SDK
+#: refuses such a part; openxml-audit does not look: a chart part replaced by ``<x/>`` passed)
+PART_ROOT_SOURCE = "part_root"
+_W, _MAIN = "http://schemas.openxmlformats.org/wordprocessingml/2006/main", "application/vnd.openxmlformats-officedocument"
+#: content type -> the root element a part of it has
+PART_ROOTS = {
+    f"{_MAIN}.wordprocessingml.document.main+xml": f"{{{_W}}}document",
+    f"{_MAIN}.wordprocessingml.template.main+xml": f"{{{_W}}}document",
+    "application/vnd.ms-word.document.macroEnabled.main+xml": f"{{{_W}}}document",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": f"{{{_W}}}document",
+    f"{_MAIN}.wordprocessingml.styles+xml": f"{{{_W}}}styles",
+    f"{_MAIN}.wordprocessingml.numbering+xml": f"{{{_W}}}numbering",
+    f"{_MAIN}.wordprocessingml.settings+xml": f"{{{_W}}}settings",
+    f"{_MAIN}.wordprocessingml.header+xml": f"{{{_W}}}hdr",
+    f"{_MAIN}.wordprocessingml.footer+xml": f"{{{_W}}}ftr",
+    f"{_MAIN}.wordprocessingml.footnotes+xml": f"{{{_W}}}footnotes",
+    f"{_MAIN}.wordprocessingml.endnotes+xml": f"{{{_W}}}endnotes",
+    f"{_MAIN}.wordprocessingml.comments+xml": f"{{{_W}}}comments",
+    f"{_MAIN}.wordprocessingml.fontTable+xml": f"{{{_W}}}fonts",
+    f"{_MAIN}.drawingml.chart+xml": "{http://schemas.openxmlformats.org/drawingml/2006/chart}chartSpace",
+    f"{_MAIN}.theme+xml": "{http://schemas.openxmlformats.org/drawingml/2006/main}theme",
+}
 #: Findings of the validator that are not errors in WordprocessingML (reported, never counted):
 #: ``w:numId w:val="0"`` means "no numbering" (ECMA-376 17.9.18), not a missing definition.
 FALSE_POSITIVES = (
@@ -60,7 +85,7 @@ class Finding:
     @property
     def is_error(self) -> bool:
         """An SDK-class error (what makes Word offer to repair the file)."""
-        return self.source == SDK_SOURCE and self.severity == "error" and not self.false_positive
+        return self.source in (SDK_SOURCE, PART_ROOT_SOURCE) and self.severity == "error" and not self.false_positive
 
     def signature(self) -> tuple[str, ...]:
         """Identity without positions: element indices and numbers shift when content is inserted."""
@@ -155,7 +180,7 @@ class ValidationWorker:
         answer = json.loads(line)
         if "error" in answer:  # the validator's failure on this file: the worker is sound and is kept
             raise ValidatorUnavailableError(f"the validator failed on {path.name}: {answer['error']}")
-        return [Finding(**item) for item in answer["findings"]]
+        return [Finding(**item) for item in answer["findings"]] + part_root_findings(path)
 
     def close(self) -> None:
         """End the worker and remove its temporary files."""
@@ -184,6 +209,40 @@ class ValidationWorker:
                 with contextlib.suppress(OSError):
                     stream.close()
             self._process = self._errors = None
+
+
+def part_root_findings(path: str | os.PathLike) -> list[Finding]:
+    """An error for each part of :data:`PART_ROOTS`'s content types whose root element is another (a part that is not
+    XML, or a package that is not a zip, is the validator's to report)."""
+    out = []
+    try:
+        with zipfile.ZipFile(path) as package:
+            types = etree.fromstring(package.read("[Content_Types].xml"), _SAFE)
+            names = set(package.namelist())
+            overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType") for o in types if o.tag.endswith("Override")}
+            for name, content_type in overrides.items():
+                expected = PART_ROOTS.get(content_type or "")
+                if expected is None or name not in names:
+                    continue
+                with package.open(name) as part:
+                    root = next(etree.iterparse(part, events=("start",), resolve_entities=False, no_network=True))[1]
+                name_of = etree.QName(root)
+                if f"{{{_STRICT.get(name_of.namespace or '', name_of.namespace)}}}{name_of.localname}" != expected:
+                    out.append(Finding(PART_ROOT_SOURCE, "error", "package", f"/{name}", "/",
+                                       f"the part's root element is {etree.QName(root).localname} "
+                                       f"({etree.QName(root).namespace or 'no namespace'}), not "
+                                       f"{etree.QName(expected).localname}, which its content type {content_type} "
+                                       "needs", "PartRootElement"))
+    except (zipfile.BadZipFile, KeyError, OSError, etree.XMLSyntaxError, StopIteration):
+        pass
+    return out
+
+
+_SAFE = etree.XMLParser(resolve_entities=False, no_network=True)
+#: Strict OOXML's namespaces and their transitional names (a Strict file's parts are the same elements)
+_STRICT = {"http://purl.oclc.org/ooxml/wordprocessingml/main": _W,
+           "http://purl.oclc.org/ooxml/drawingml/chart": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+           "http://purl.oclc.org/ooxml/drawingml/main": "http://schemas.openxmlformats.org/drawingml/2006/main"}
 
 
 def _kill(worker: subprocess.Popen) -> None:

@@ -387,3 +387,18 @@ def test_the_runners_word_check_reuses_its_workers_and_close_ends_them(tmp_path)
     finally:
         check.close()
     assert process.poll() is not None
+
+
+def test_a_part_whose_root_element_is_not_its_content_types_is_an_error(tmp_path):
+    """openxml-audit passes a chart part replaced by ``<x/>`` (the SDK refuses it); autodw's own check names it, and
+    no corpus file (Strict ones included: their namespaces are the same elements) has such a part."""
+    from autodw.validation import part_root_findings, validate
+
+    damaged = tmp_path / "chart.docx"
+    with zipfile.ZipFile(ROOT / "examples" / "report.docx") as source, zipfile.ZipFile(damaged, "w") as out:
+        for item in source.infolist():
+            out.writestr(item, b"<x/>" if item.filename == "word/charts/chart1.xml" else source.read(item.filename))
+    errors = [f for f in validate(damaged) if f.is_error]
+    assert [(f.source, f.part, f.rule) for f in errors] == [("part_root", "/word/charts/chart1.xml", "PartRootElement")]
+    assert errors[0].description.startswith("the part's root element is x (no namespace), not chartSpace")
+    assert not [p for p in sorted(CORPUS.rglob("*.do[ct]*")) if part_root_findings(p)]
