@@ -213,21 +213,27 @@ def check_output_path(path: str | os.PathLike[str], what: str = "output") -> Non
     folder above it should be, or the nearest folder that exists takes no new file (read-only, no permission: tried
     with an empty file, removed at once). Checked before long work, so it fails at once."""
     target = Path(path)
-    try:
-        if target.exists() and not target.is_file():
-            kind = "a folder" if target.is_dir() else "not a regular file (a device, a pipe or a socket)"
-            raise OutputPathError(f"{what} {target} is {kind}; give the path of a file to write")
-        if any(p.exists() and not p.is_dir() for p in target.parents):
-            raise OutputPathError(f"{what} {target}: a file stands where a folder above it should be")
-        folder = next(p for p in target.absolute().parents if p.exists())
-    except OSError as exc:
-        raise OutputPathError(f"{what} {target} is not a usable path: {exc.strerror or exc}") from None
+    folder = _output_folder(target, what)
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".probe", dir=folder)
     except OSError as exc:
         raise OutputPathError(f"{what} {target}: no file can be written in {folder} ({exc.strerror or exc})") from None
     os.close(fd)
     os.unlink(probe)
+
+
+def _output_folder(target: Path, what: str) -> Path:
+    """The nearest folder of `target` that exists; OutputPathError if `target` is a folder or a device, or a file
+    stands where a folder above it should be."""
+    try:
+        if target.exists() and not target.is_file():
+            kind = "a folder" if target.is_dir() else "not a regular file (a device, a pipe or a socket)"
+            raise OutputPathError(f"{what} {target} is {kind}; give the path of a file to write")
+        if any(p.exists() and not p.is_dir() for p in target.parents):
+            raise OutputPathError(f"{what} {target}: a file stands where a folder above it should be")
+        return next(p for p in target.absolute().parents if p.exists())
+    except OSError as exc:
+        raise OutputPathError(f"{what} {target} is not a usable path: {exc.strerror or exc}") from None
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
@@ -243,7 +249,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Write `data` to a temporary file beside `path` (its folders made if missing), then rename it over `path`.
     OutputPathError if `path` is a folder or a device, or cannot be written."""
     target = Path(path)
-    check_output_path(target)
+    _output_folder(target, "output")  # its own temporary file below tries the folder (no probe file first)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)

@@ -28,12 +28,14 @@ from typing import IO, Iterable, NoReturn, Sequence, Union
 from lxml import etree
 
 from autodw.errors import AutodwError
+from autodw.package import CT_NS
+from autodw.xml import NS
 
 SDK_SOURCE = "sdk_proxy"
 #: the source of autodw's own check that each part's root element is the one its content type names (the SDK
 #: refuses such a part; openxml-audit does not look: a chart part replaced by ``<x/>`` passed)
 PART_ROOT_SOURCE = "part_root"
-_W, _MAIN = "http://schemas.openxmlformats.org/wordprocessingml/2006/main", "application/vnd.openxmlformats-officedocument"
+_W, _MAIN = NS["w"], "application/vnd.openxmlformats-officedocument"
 #: content type -> the root element a part of it has
 PART_ROOTS = {
     f"{_MAIN}.wordprocessingml.document.main+xml": f"{{{_W}}}document",
@@ -49,8 +51,8 @@ PART_ROOTS = {
     f"{_MAIN}.wordprocessingml.endnotes+xml": f"{{{_W}}}endnotes",
     f"{_MAIN}.wordprocessingml.comments+xml": f"{{{_W}}}comments",
     f"{_MAIN}.wordprocessingml.fontTable+xml": f"{{{_W}}}fonts",
-    f"{_MAIN}.drawingml.chart+xml": "{http://schemas.openxmlformats.org/drawingml/2006/chart}chartSpace",
-    f"{_MAIN}.theme+xml": "{http://schemas.openxmlformats.org/drawingml/2006/main}theme",
+    f"{_MAIN}.drawingml.chart+xml": f"{{{NS['c']}}}chartSpace",
+    f"{_MAIN}.theme+xml": f"{{{NS['a']}}}theme",
 }
 #: Findings of the validator that are not errors in WordprocessingML (reported, never counted):
 #: ``w:numId w:val="0"`` means "no numbering" (ECMA-376 17.9.18), not a missing definition.
@@ -219,20 +221,19 @@ def part_root_findings(path: str | os.PathLike) -> list[Finding]:
         with zipfile.ZipFile(path) as package:
             types = etree.fromstring(package.read("[Content_Types].xml"), _SAFE)
             names = set(package.namelist())
-            overrides = {o.get("PartName", "").lstrip("/"): o.get("ContentType") for o in types if o.tag.endswith("Override")}
-            for name, content_type in overrides.items():
-                expected = PART_ROOTS.get(content_type or "")
+            for override in types.iter(f"{{{CT_NS}}}Override"):
+                name, content_type = override.get("PartName", "").lstrip("/"), override.get("ContentType") or ""
+                expected = PART_ROOTS.get(content_type)
                 if expected is None or name not in names:
                     continue
                 with package.open(name) as part:
-                    root = next(etree.iterparse(part, events=("start",), resolve_entities=False, no_network=True))[1]
-                name_of = etree.QName(root)
-                if f"{{{_STRICT.get(name_of.namespace or '', name_of.namespace)}}}{name_of.localname}" != expected:
+                    root = etree.QName(next(etree.iterparse(part, events=("start",), resolve_entities=False,
+                                                            no_network=True))[1])
+                if f"{{{_STRICT.get(root.namespace or '', root.namespace)}}}{root.localname}" != expected:
                     out.append(Finding(PART_ROOT_SOURCE, "error", "package", f"/{name}", "/",
-                                       f"the part's root element is {etree.QName(root).localname} "
-                                       f"({etree.QName(root).namespace or 'no namespace'}), not "
-                                       f"{etree.QName(expected).localname}, which its content type {content_type} "
-                                       "needs", "PartRootElement"))
+                                       f"the part's root element is {root.localname} "
+                                       f"({root.namespace or 'no namespace'}), not {etree.QName(expected).localname}, "
+                                       f"which its content type {content_type} needs", "PartRootElement"))
     except (zipfile.BadZipFile, KeyError, OSError, etree.XMLSyntaxError, StopIteration):
         pass
     return out
@@ -241,8 +242,8 @@ def part_root_findings(path: str | os.PathLike) -> list[Finding]:
 _SAFE = etree.XMLParser(resolve_entities=False, no_network=True)
 #: Strict OOXML's namespaces and their transitional names (a Strict file's parts are the same elements)
 _STRICT = {"http://purl.oclc.org/ooxml/wordprocessingml/main": _W,
-           "http://purl.oclc.org/ooxml/drawingml/chart": "http://schemas.openxmlformats.org/drawingml/2006/chart",
-           "http://purl.oclc.org/ooxml/drawingml/main": "http://schemas.openxmlformats.org/drawingml/2006/main"}
+           "http://purl.oclc.org/ooxml/drawingml/chart": NS["c"],
+           "http://purl.oclc.org/ooxml/drawingml/main": NS["a"]}
 
 
 def _kill(worker: subprocess.Popen) -> None:
