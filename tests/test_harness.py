@@ -530,9 +530,30 @@ def test_the_noisy_oracles_sub_instruction_is_one_step():
     text = step_instruction('Bold "Budget" and move it up.', 1, 2, "Set character formatting.",
                             {"paragraphs": ["p7"], "position": {"before": "p3"}, "bold": True})
     assert text.startswith("Step 1 of 2 of the user's instruction, judged alone")
-    assert "Set character formatting (elements: p7, p3)." in text and text.endswith('Bold "Budget" and move it up.')
+    assert "Set character formatting (elements: p7, p3).\n" in text and text.endswith('Bold "Budget" and move it up.')
     head = text.split("The user's instruction:")[0]
     assert "True" not in head and "bold" not in head.lower()  # the gold values are not given away
+
+
+def test_the_step_history_keeps_a_sub_instructions_first_line_cut_to_its_length():
+    from autodw.agent.records import Attempt, InstructionResult, Step
+    from autodw.agent.views import history
+    from autodw.eval.systems import step_instruction
+
+    request = "Bold the title, then " + "add a long closing paragraph " * 20
+    record = InstructionResult(request)
+    for n, purpose in enumerate(("Set character formatting.", "Insert a paragraph " + "x" * 400), 1):
+        step = Step(n, step_instruction(request, n, 2, purpose, {"paragraph": f"p{n}"}))
+        step.attempts.append(Attempt("insert_text", {"paragraph": f"p{n}", "text": "y" * 500}, "first", ok=True,
+                                     message="done", accepted=True))
+        record.steps.append(step)
+    lines = history(record, 300).splitlines()
+    assert len(lines) == 2 and "user's instruction" not in lines[0].split("judged alone")[1]
+    assert request[:40] not in history(record, 300)  # the request is not repeated once per step
+    assert lines[0].startswith("1. Step 1 of 2") and "Set character formatting (elements: p1). ->" in lines[0]
+    second = record.steps[1].sub_instruction.splitlines()[0]
+    assert lines[1].startswith(f"2. {second[:300]}… -> insert_text(")
+    assert lines[1].endswith("…) -> ok: done") and "y" * 301 not in lines[1]
 
 
 def test_noisy_oracle_needs_an_llm_for_the_llm_validator():

@@ -45,7 +45,7 @@ class AgentConfig:
     planner_state_budget: int | None = 6000
     generator_state_budget: int | None = 6000  # the API generator's view, focused on the step's elements
     validator_state_budget: int | None = 6000  # the validator's view (it also gets the change analysis)
-    history_chars: int = 300  # a call in the step history is cut to this many characters
+    history_chars: int = 300  # a call, and a sub-instruction, in the step history is cut to this many characters
     compact_api_docs: bool = False  # first sentences only, no examples
     two_stage_api_choice: bool = False  # choose the API from one-line summaries, then fill in only its arguments
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)

@@ -51,7 +51,9 @@ def session_context(session: list[InstructionResult]) -> str:
 
 
 def history(record: InstructionResult, history_chars: int, exclude: Step | None = None) -> str:
-    """One line per step: sub-instruction -> call (cut to `history_chars`) -> outcome."""
+    """One line per step: sub-instruction -> call -> outcome. The sub-instruction's first line and the call are each
+    cut to `history_chars` (a noisy-oracle step's second line repeats the whole user instruction: kept once per
+    step it made the validator's prompt grow with the square of the number of steps)."""
     lines = []
     for step in record.steps:
         if step is exclude:
@@ -62,8 +64,11 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
         call = prompts.format_call(final.api, final.args) if final.api else "(no call)"
         if len(call) > history_chars:
             call = call[:history_chars] + "…)"
+        sub_instruction = step.sub_instruction.split("\n", 1)[0]
+        if len(sub_instruction) > history_chars:
+            sub_instruction = sub_instruction[:history_chars] + "…"
         outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
-        lines.append(f"{step.number}. {step.sub_instruction} -> {call} -> {outcome}")
+        lines.append(f"{step.number}. {sub_instruction} -> {call} -> {outcome}")
     return "\n".join(lines) or "(none yet)"
 
 

@@ -142,12 +142,12 @@ class _GoldIntent:
 def step_instruction(instruction: str, number: int, total: int, purpose: str, args: dict[str, Any]) -> str:
     """The noisy oracle's sub-instruction for one gold step, as a planner that got the plan right would write it:
     the operation and the elements it works on (the gold call's ids), in the context of the user's instruction, whose
-    texts and values the validator checks the call against. Not the values themselves: the faults are the API
-    generator's, judged against what the user asked."""
+    texts and values the validator checks the call against (on a second line, which the step history leaves out). Not
+    the values themselves: the faults are the API generator's, judged against what the user asked."""
     targets = list(dict.fromkeys(ID_IN_TEXT.findall(json.dumps(args))))
     on = f" (elements: {', '.join(targets)})" if targets else ""
     return (f"Step {number} of {total} of the user's instruction, judged alone (the other steps are done separately): "
-            f"{purpose.rstrip('.')}{on}. The user's instruction: {instruction}")
+            f"{purpose.rstrip('.')}{on}.\nThe user's instruction: {instruction}")
 
 
 class NoisyOracleAgent(Agent):
