@@ -141,7 +141,7 @@ def _call(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     from autodw.package import read_package
-    from autodw.validation import added, validate, validate_all
+    from autodw.validation import PART_ROOT_SOURCE, added, validate, validate_all
 
     for path in [args.file] + ([args.against] if args.against else []):
         read_package(path)  # a file that is no Word document is bad input (exit 2), not a validation finding
@@ -161,7 +161,10 @@ def _validate(args: argparse.Namespace) -> int:
         for f in findings:
             if not f.is_error:
                 print(f"note: {f}")
-        print(f"{len(errors)} Open XML SDK error(s) {what}" + ("; Word should open it without repair" if not errors else ""))
+        own = sum(f.source == PART_ROOT_SOURCE for f in errors)
+        print(f"{len(errors) - own} Open XML SDK error(s)"
+              + (f" and {own} part(s) whose root element is not the one its content type names" if own else "")
+              + f" {what}" + ("; Word should open it without repair" if not errors else ""))
     return 1 if errors else 0
 
 

@@ -389,7 +389,7 @@ def test_the_runners_word_check_reuses_its_workers_and_close_ends_them(tmp_path)
     assert process.poll() is not None
 
 
-def test_a_part_whose_root_element_is_not_its_content_types_is_an_error(tmp_path):
+def test_a_part_whose_root_element_is_not_its_content_types_is_an_error(tmp_path, capsys):
     """openxml-audit passes a chart part replaced by ``<x/>`` (the SDK refuses it); autodw's own check names it, and
     no corpus file (Strict ones included: their namespaces are the same elements) has such a part."""
     from autodw.validation import part_root_findings, validate
@@ -402,3 +402,8 @@ def test_a_part_whose_root_element_is_not_its_content_types_is_an_error(tmp_path
     assert [(f.source, f.part, f.rule) for f in errors] == [("part_root", "/word/charts/chart1.xml", "PartRootElement")]
     assert errors[0].description.startswith("the part's root element is x (no namespace), not chartSpace")
     assert not [p for p in sorted(CORPUS.rglob("*.do[ct]*")) if part_root_findings(p)]
+    from autodw.cli import main
+
+    assert main(["validate", str(damaged)]) == 1
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said == "0 Open XML SDK error(s) and 1 part(s) whose root element is not the one its content type names in the file"
