@@ -42,15 +42,20 @@ for group in $groups; do
         autodw bench run --system $system --llm local --split mini --mode session --stop-at-failure \
           --llm-cache "$cache" --out "$runs/local-$system-mini"
       done ;;
-    local-noisy)  # the embedded model's LLM validator on the whole of dev, iACC and sACC (~9 s per validator call, 3-4 h per mode;
-      # 10-14 h on 2026-11-28's slower machine; answers kept so far: gunzip -c docs/runs/local-validator-cache.jsonl.gz);
-      # with rollback off nothing is validated (0 LLM calls, 4 minutes: the oracle validator's row by construction)
-      for rb in none full; do
-        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $rb --split dev \
-          --mode both --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$rb"
-      done
+    local-noisy)  # the embedded model's LLM validator on the whole of dev: iACC, precision and recall, the threshold sweep,
+      # then sACC (~9 s per validator call at 172 prompt tokens/s, 3-4 h per mode; ~33 s and ~200 s per instruction at
+      # 2026-11-28's 34 tokens/s: ~18 h for instruction mode; answers kept: gunzip -c docs/runs/local-validator-cache.jsonl.gz).
+      # With rollback off nothing is validated (0 LLM calls, 6 minutes: the oracle validator's row by construction).
+      # The sweep's threshold 0.6 is the rollback-on run again, and the other thresholds recall most of its answers.
+      noisy_local() {
+        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $1 --split dev \
+          --mode $2 --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$1"
+      }
+      noisy_local none both
+      noisy_local full instruction
       autodw bench sweep --validator llm --llm local --split dev --llm-cache "$runs/local-validator-cache.jsonl" \
-        --out "$runs/sweep-local-dev" --plot "$runs/sweep-local-dev.png" ;;
+        --out "$runs/sweep-local-dev" --plot "$runs/sweep-local-dev.png"
+      noisy_local full both ;;
     baselines)
       for system in hybrid retrieval-only reasoning-only; do
         autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
