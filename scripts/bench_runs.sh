@@ -43,8 +43,9 @@ for group in $groups; do
           --llm-cache "$cache" --out "$runs/local-$system-mini"
       done ;;
     local-noisy)  # the embedded model's LLM validator on the whole of dev: iACC, precision and recall, the threshold sweep,
-      # then sACC (~9 s per validator call at 172 prompt tokens/s, 3-4 h per mode; ~33 s and ~200 s per instruction at
-      # 2026-11-28's 34 tokens/s: ~18 h for instruction mode; answers kept: gunzip -c docs/runs/local-validator-cache.jsonl.gz).
+      # then sACC (~9 s per validator call at 172 prompt tokens/s, 3-4 h per mode; at 2026-11-28's 34 tokens/s 33-53 s
+      # per call and 160-210 s per instruction: 15-19 h for instruction mode; answers kept: gunzip -c
+      # docs/runs/local-validator-cache.jsonl.gz).
       # With rollback off nothing is validated (0 LLM calls, 6 minutes: the oracle validator's row by construction).
       # The sweep's threshold 0.6 is the rollback-on run again, and the other thresholds recall most of its answers.
       noisy_local() {
