@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 
+import docx
 import pytest
+from docx.shared import Cm
 
 from autodw.agent import checks, grounding
 from autodw.agent.config import AgentConfig
 from autodw.agent.events import ConsoleReporter
-from autodw.apis.calls import validate_arguments
+from autodw.apis.calls import execute, validate_arguments
 from autodw.apis import registry
 from autodw.document import WordDocument
 from autodw.errors import ConfigError
@@ -128,6 +130,28 @@ def test_a_call_that_changes_nothing_is_certain_to_be_wrong(state):
     found = checks.check_call("Make p3 bold.", "Make Highlights bold.", "set_bold", {"paragraphs": "p3"}, state, state)
     assert [(f.check, f.certain) for f in found] == [("unchanged", True)]
     assert checks.check_call("Update the fields.", "Update fields.", "update_fields", {}, state, state) == []
+
+
+@pytest.mark.parametrize("style_indent_cm, unchanged", [(None, True), (2.0, False)])
+def test_a_style_list_written_again_as_direct_numbering_is_unchanged_unless_its_indent_moves(style_indent_cm, unchanged):
+    """dwb-242#4's fault: a bulleted list set to bulleted again. The state records only that the list no longer comes
+    from the style; when the style has an indent of its own, the level's now wins and the paragraph moves."""
+    made = docx.Document()
+    if style_indent_cm is not None:
+        made.styles["List Bullet"].paragraph_format.left_indent = Cm(style_indent_cm)
+    for text in ("Unpack the machine", "Rinse the tank"):
+        made.add_paragraph(text, style="List Bullet")
+    buffer = io.BytesIO()
+    made.save(buffer)
+    doc = WordDocument.from_bytes(buffer.getvalue())
+    before = extract_state(doc)
+    args = {"kind": "bullet", "paragraphs": ["p1", "p2"]}
+    execute(doc, "set_list_format", args)
+    after = extract_state(doc)
+    assert before != after and all(p["list"].get("by_style") for p in before["paragraphs"])
+    found = checks.check_call("Make it a bulleted list.", "Make the list bulleted.", "set_list_format", args, before,
+                              after)
+    assert [f.check for f in found if f.check == "unchanged"] == (["unchanged"] if unchanged else [])
 
 
 def test_an_altered_quote_is_certain_and_the_exact_one_or_a_case_change_is_not(state):

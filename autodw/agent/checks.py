@@ -3,7 +3,8 @@
 Each check gives a :class:`Finding`. A certain finding rejects the call without asking the validator (the agent
 says so in the verdict); the others are shown to the validator as hints. The checks:
 
-- ``unchanged`` (certain): the call changed nothing in the document;
+- ``unchanged`` (certain): the call changed nothing in the document (the same list written as direct numbering over
+  its paragraph style's counts as no change when the paragraph looks the same: :func:`same_content`);
 - ``altered_quote`` (certain): a text the call has is close to, but not, a text the user quoted (a colon appended,
   a letter changed), or a text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or
   with its last words dropped ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with
@@ -80,6 +81,7 @@ from autodw.agent import grounding, requests
 from autodw.colours import colour_names_in, colour_ranges
 from autodw.errors import ArgumentError
 from autodw.ids import ID_IN_TEXT
+from autodw.state.effective import Formatting
 from autodw.units import hex_color
 
 State = dict[str, Any]
@@ -87,6 +89,8 @@ QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal
 MIN_TEXT_CHARS = 4
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 MAY_CHANGE_NOTHING = ("update_fields",)
+_ORIGIN = {"by_style"}  # a list's origin (its paragraph style or direct numbering): not a change of content
+_MISSING = object()
 #: unit words of an instruction -> the unit the APIs write
 _UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm", "pt": "pt", "磅": "pt", "point": "pt",
           "points": "pt", "in": "in", "inch": "in", "inches": "in", "英寸": "in"}
@@ -109,11 +113,37 @@ class Finding:
     fix: dict[str, Any] | None = None  # argument values that answer the finding, when it knows them
 
 
+def same_content(before: State, after: State) -> bool:
+    """Whether a call left the document as it looked: the states are equal, or differ only in where a paragraph's
+    list comes from (``by_style``: its paragraph style or direct numbering) while the paragraph's effective formatting
+    (the indent the origin decides) stays the same. Only the parts that differ are walked: equal subtrees are
+    compared at C speed."""
+    looks: list[Formatting] = []
+
+    def same(a: Any, b: Any) -> bool:
+        if a == b:
+            return True
+        if isinstance(a, dict) and isinstance(b, dict):
+            keys = [*a, *(k for k in b if k not in a)]  # in order: the walk stops at the first real difference
+            if not all(same(a.get(k, _MISSING), b.get(k, _MISSING)) for k in keys if k not in _ORIGIN):
+                return False
+            if "runs" not in a or a.get("list") == b.get("list"):
+                return True
+            if not looks:  # a paragraph whose list changed origin: built once, when first needed
+                looks.append(Formatting(after["styles"]))
+            return looks[0].paragraph(a) == looks[0].paragraph(b)
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            return all(same(x, y) for x, y in zip(a, b))
+        return False
+
+    return same(before, after)
+
+
 def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,
                after: State) -> list[Finding]:
     """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`."""
     findings: list[Finding] = []
-    if before == after and api not in MAY_CHANGE_NOTHING:
+    if api not in MAY_CHANGE_NOTHING and same_content(before, after):
         findings.append(Finding("unchanged", "the call changed nothing in the document", True))
     findings += _altered_quotes(args, instruction)
     findings += _other_target(args, sub_instruction, before)
