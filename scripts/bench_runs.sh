@@ -47,16 +47,19 @@ for group in $groups; do
       # per call and 160-210 s per instruction: 15-19 h for instruction mode; answers kept: gunzip -c
       # docs/runs/local-validator-cache.jsonl.gz).
       # With rollback off nothing is validated (0 LLM calls, 6 minutes: the oracle validator's row by construction).
+      # With rollback on, sACC stops each session at its first failed turn: the turns before it start from outputs
+      # the judge found right, so they mostly recall instruction mode's answers, while every turn after a failure
+      # would start from a state of its own and cost as much as a new run (the final-state variant is not measured).
       # The sweep's threshold 0.6 is the rollback-on run again, and the other thresholds recall most of its answers.
       noisy_local() {
-        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback $1 --split dev \
-          --mode $2 --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$1"
+        autodw bench run --system noisy-oracle --p 0.2 --validator llm --llm local --rollback "$@" --split dev \
+          --no-word-check --llm-cache "$runs/local-validator-cache.jsonl" --out "$runs/noisy-local-dev-$1"
       }
-      noisy_local none both
-      noisy_local full instruction
+      noisy_local none --mode both
+      noisy_local full --mode instruction
+      noisy_local full --mode session --stop-at-failure
       autodw bench sweep --validator llm --llm local --split dev --llm-cache "$runs/local-validator-cache.jsonl" \
-        --out "$runs/sweep-local-dev" --plot "$runs/sweep-local-dev.png"
-      noisy_local full both ;;
+        --out "$runs/sweep-local-dev" --plot "$runs/sweep-local-dev.png" ;;
     baselines)
       for system in hybrid retrieval-only reasoning-only; do
         autodw bench run --system $system --llm local --split mini --mode instruction --out "$runs/local-$system-mini"
