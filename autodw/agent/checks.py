@@ -4,7 +4,7 @@ Each check gives a :class:`Finding`. A certain finding rejects the call without 
 says so in the verdict); the others are shown to the validator as hints. The checks:
 
 - ``unchanged`` (certain): the call changed nothing in the document (the same list written as direct numbering over
-  its paragraph style's counts as no change when the paragraph looks the same: :func:`same_content`);
+  its paragraph style's counts as no change when the paragraph looks the same: :func:`looks_unchanged`);
 - ``altered_quote`` (certain): a text the call has is close to, but not, a text the user quoted (a colon appended,
   a letter changed), or a text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or
   with its last words dropped ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with
@@ -113,7 +113,7 @@ class Finding:
     fix: dict[str, Any] | None = None  # argument values that answer the finding, when it knows them
 
 
-def same_content(before: State, after: State) -> bool:
+def looks_unchanged(before: State, after: State) -> bool:
     """Whether a call left the document as it looked: the states are equal, or differ only in where a paragraph's
     list comes from (``by_style``: its paragraph style or direct numbering) while the paragraph's effective formatting
     (the indent the origin decides) stays the same. Only the parts that differ are walked: equal subtrees are
@@ -143,7 +143,7 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
                after: State) -> list[Finding]:
     """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`."""
     findings: list[Finding] = []
-    if api not in MAY_CHANGE_NOTHING and same_content(before, after):
+    if api not in MAY_CHANGE_NOTHING and looks_unchanged(before, after):
         findings.append(Finding("unchanged", "the call changed nothing in the document", True))
     findings += _altered_quotes(args, instruction)
     findings += _other_target(args, sub_instruction, before)
