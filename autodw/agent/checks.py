@@ -118,9 +118,10 @@ def looks_unchanged(before: State, after: State) -> bool:
     list comes from (``by_style``: its paragraph style or direct numbering) while the paragraph's effective formatting
     (the indent the origin decides) stays the same. Only the parts that differ are walked: equal subtrees are
     compared at C speed."""
-    looks: list[Formatting] = []
+    looks: Formatting | None = None  # built once, for the first paragraph whose list changed origin
 
     def same(a: Any, b: Any) -> bool:
+        nonlocal looks
         if a == b:
             return True
         if isinstance(a, dict) and isinstance(b, dict):
@@ -129,9 +130,8 @@ def looks_unchanged(before: State, after: State) -> bool:
                 return False
             if "runs" not in a or a.get("list") == b.get("list"):
                 return True
-            if not looks:  # a paragraph whose list changed origin: built once, when first needed
-                looks.append(Formatting(after["styles"]))
-            return looks[0].paragraph(a) == looks[0].paragraph(b)
+            looks = looks or Formatting(after["styles"])
+            return looks.paragraph(a) == looks.paragraph(b)
         if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             return all(same(x, y) for x, y in zip(a, b))
         return False
