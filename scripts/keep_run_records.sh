@@ -8,13 +8,14 @@
 # `autodw bench run` command with `--out runs/NAME`: only the instructions without a record are run.
 # An LLM cache file (--llm-cache CACHE.jsonl, shared by runs) is kept gzipped: docs/runs/CACHE.jsonl.gz; to use it
 # again, `gunzip -c docs/runs/CACHE.jsonl.gz > runs/CACHE.jsonl` and pass `--llm-cache runs/CACHE.jsonl`.
-# --no-outputs keeps the JSON records alone, not the output documents: for a long run whose LLM cache is kept too
-# (replaying it with the cache makes the outputs again in minutes), so git does not carry ~15 MB of zipped .docx.
+# --no-outputs keeps the JSON records alone, no .docx (outputs and resume documents): for a finished long run whose
+# LLM cache is kept too (replaying it with the cache makes the outputs again in minutes), so git does not carry
+# ~15 MB of zipped .docx.
 # Usage: sh scripts/keep_run_records.sh [--no-outputs] RUN_DIR|CACHE.jsonl [...]
 set -e
 dest=$(dirname "$0")/../docs/runs
-kinds="-name *.json -o -name *.docx -o -name commands.txt"
-if [ "$1" = "--no-outputs" ]; then kinds="-name *.json -o -name commands.txt"; shift; fi
+documents="-o -name *.docx"
+if [ "$1" = "--no-outputs" ]; then documents=""; shift; fi
 for run in "$@"; do
   case "$run" in *.jsonl)
     gzip -9 -n -c "$run" > "$dest/$(basename "$run").gz"
@@ -23,7 +24,7 @@ for run in "$@"; do
   esac
   [ -f "$run/run.json" ] || { echo "$run is not a run folder (no run.json)" >&2; exit 2; }
   name=$(basename "$run")
-  (set -f; cd "$run" && find . \( $kinds \) -print) | while read -r f; do
+  (set -f; cd "$run" && find . \( -name '*.json' -o -name commands.txt $documents \) -print) | while read -r f; do
     mkdir -p "$dest/$name/$(dirname "$f")"
     cp -p "$run/$f" "$dest/$name/$f"
   done
