@@ -4,6 +4,7 @@ injection, the baselines with scripted LLMs, reports, judge agreement, the LLM a
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import signal
@@ -522,6 +523,29 @@ def test_noisy_oracle_with_the_oracle_validator(tmp_path):
     # the system called the judge (the validator, each fault's effect): judged again, its figures would be a mix
     refused = run_cli("bench", "rescore", "--rejudge", str(tmp_path / "on"))
     assert refused.returncode == 2 and "noisy-oracle run" in refused.stderr and "run it again" in refused.stderr
+
+
+def test_worker_processes_make_the_records_one_process_makes(tmp_path):
+    """--workers with a system without an LLM runs forked processes (CPU-bound work, one core per worker): the same
+    records as one process, written by the workers, in both modes."""
+    spec = RunSpec("noisy-oracle", "none", "mini", ["instruction", "session"], {}, 2, IDS)
+    Runner(spec, tmp_path / "one", _noisy(0.5, "full"), word_check=False, progress=False).run()
+    pool = Runner(spec, tmp_path / "two", _noisy(0.5, "full"), workers=2, word_check=False, progress=False,
+                  processes=True)
+    assert pool.processes  # the test machines fork
+    summary = pool.run()
+    one = json.loads((tmp_path / "one" / "summary.json").read_text())
+    assert summary["faults"] == one["faults"] and summary["iacc"] == one["iacc"] and summary["sacc"] == one["sacc"]
+    records = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.json")
+                     if p.name not in ("run.json", "summary.json"))
+    assert len(records) > 10
+    pids = set()
+    for path in records:
+        a, b = (json.loads((tmp_path / run / path).read_text()) for run in ("one", "two"))
+        assert {k: a[k] for k in ("success", "api_calls", "faults", "differences")} == \
+            {k: b[k] for k in ("success", "api_calls", "faults", "differences")}, path
+        pids.add(b["pid"])
+    assert os.getpid() not in pids
 
 
 def test_the_noisy_oracles_sub_instruction_is_one_step():

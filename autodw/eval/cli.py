@@ -114,7 +114,8 @@ def run_command(args: argparse.Namespace) -> int:
     modes = ["instruction", "session"] if mode == "both" else [mode]
     spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
                    stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions))
-    runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
+    runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check,
+                    processes=llm_name == "none")
     _log_command(Path(args.out), args.argv)
     try:
         summary = runner.run()
@@ -199,7 +200,8 @@ def sweep_command(args: argparse.Namespace) -> int:
         args.threshold = threshold
         make, llm_name, options = system_factory(args)
         spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit, _session_ids(args))
-        runner = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False)
+        runner = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False,
+                        processes=llm_name == "none")
         if threshold == THRESHOLDS[0]:
             _log_command(out, args.argv)
         summary = runner.run()
@@ -321,7 +323,9 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--instructions", default=None, metavar="SID#T,SID#T",
                    help="instruction mode: only these instructions (session id # turn, as in the records' key)")
-    p.add_argument("--workers", type=positive_int, default=1, help="instructions or sessions run at once (hosted endpoints)")
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="instructions or sessions run at once: threads for a hosted endpoint, processes for a system "
+                        "without an LLM (the oracle; the noisy oracle with the oracle or rules validator)")
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "
                         "the same; the final-state sACC and the cost per session are then not measured)")

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import queue
 import signal
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import takewhile
@@ -213,11 +214,34 @@ class WordCheck:
             self._idle.put(worker)
 
 
+_FORKED: tuple["Runner", list, str] | None = None  # what a forked worker process runs: runner, units, method name
+
+
+def _forked_start() -> None:
+    """In a new worker process: a system and Word check of its own (the parent's are not shared across processes),
+    the Word check's validation workers ended when the process ends (a forked process skips atexit)."""
+    from multiprocessing.util import Finalize
+
+    runner = _FORKED[0]
+    runner._local = local()
+    if runner.word_check is not None:
+        runner.word_check = WordCheck()
+        Finalize(runner.word_check, runner.word_check.close, exitpriority=10)
+
+
+def _forked_work(index: int) -> bool:
+    """In a worker process: run unit `index` (its records are written by the worker, as in a thread)."""
+    runner, units, method = _FORKED
+    return getattr(runner, method)(units[index])
+
+
 class Runner:
-    """Runs one system (made per worker by `make_system`) over a split into a run folder."""
+    """Runs one system (made per worker by `make_system`) over a split into a run folder. With `processes` (for a
+    system that calls no LLM: its work is CPU-bound, so threads would share one core) the workers are forked
+    processes where the platform forks (Linux, macOS), else threads."""
 
     def __init__(self, spec: RunSpec, out: Path, make_system: Callable[[], System], *, workers: int = 1,
-                 word_check: bool = True, progress: bool = True):
+                 word_check: bool = True, progress: bool = True, processes: bool = False):
         if spec.split not in SPLITS:
             raise ConfigError(f"unknown split {spec.split!r}")
         if any(m not in ("instruction", "session") for m in spec.modes):
@@ -227,6 +251,7 @@ class Runner:
         if spec.instructions is not None and "session" in spec.modes:
             raise ConfigError("a session runs all its turns: choose instructions (--instructions) in instruction mode")
         self.spec, self.out, self.workers, self.progress = spec, Path(out), workers, progress
+        self.processes = processes and "fork" in multiprocessing.get_all_start_methods()
         self._make_system = make_system
         self._local = local()
         self.word_check = WordCheck() if word_check else None
@@ -346,8 +371,9 @@ class Runner:
                 for unit in units:
                     finished(work(unit))
             else:
-                with ThreadPoolExecutor(self.workers) as pool:
-                    futures = [pool.submit(work, unit) for unit in units]
+                with self._executor(units, work) as pool:
+                    futures = ([pool.submit(_forked_work, i) for i in range(len(units))] if self.processes
+                               else [pool.submit(work, unit) for unit in units])
                     try:
                         for future in as_completed(futures):
                             finished(future.result())
@@ -357,6 +383,15 @@ class Runner:
                         raise
         finally:
             bar.close()
+
+    def _executor(self, units: list, work: Callable[[Any], bool]) -> Executor:
+        """The pool of `workers`: forked processes that inherit this runner and `units`, or threads."""
+        if not self.processes:
+            return ThreadPoolExecutor(self.workers)
+        global _FORKED
+        _FORKED = (self, units, work.__name__)
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_forked_start)
 
     # --- one instruction (teacher forcing) -------------------------------------------------------
 
