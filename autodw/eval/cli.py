@@ -114,8 +114,7 @@ def run_command(args: argparse.Namespace) -> int:
     modes = ["instruction", "session"] if mode == "both" else [mode]
     spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
                    stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions))
-    runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check,
-                    processes=llm_name == "none")
+    runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
     _log_command(Path(args.out), args.argv)
     try:
         summary = runner.run()
@@ -200,8 +199,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         args.threshold = threshold
         make, llm_name, options = system_factory(args)
         spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit, _session_ids(args))
-        runner = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False,
-                        processes=llm_name == "none")
+        runner = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False)
         if threshold == THRESHOLDS[0]:
             _log_command(out, args.argv)
         summary = runner.run()

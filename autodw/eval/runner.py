@@ -236,12 +236,12 @@ def _forked_work(index: int) -> bool:
 
 
 class Runner:
-    """Runs one system (made per worker by `make_system`) over a split into a run folder. With `processes` (for a
-    system that calls no LLM: its work is CPU-bound, so threads would share one core) the workers are forked
-    processes where the platform forks (Linux, macOS), else threads."""
+    """Runs one system (made per worker by `make_system`) over a split into a run folder. The `workers` of a run
+    without an LLM (``spec.llm`` "none": its work is CPU-bound, so threads would share one core) are forked
+    processes where the platform forks (Linux, macOS); else threads."""
 
     def __init__(self, spec: RunSpec, out: Path, make_system: Callable[[], System], *, workers: int = 1,
-                 word_check: bool = True, progress: bool = True, processes: bool = False):
+                 word_check: bool = True, progress: bool = True):
         if spec.split not in SPLITS:
             raise ConfigError(f"unknown split {spec.split!r}")
         if any(m not in ("instruction", "session") for m in spec.modes):
@@ -251,7 +251,7 @@ class Runner:
         if spec.instructions is not None and "session" in spec.modes:
             raise ConfigError("a session runs all its turns: choose instructions (--instructions) in instruction mode")
         self.spec, self.out, self.workers, self.progress = spec, Path(out), workers, progress
-        self.processes = processes and "fork" in multiprocessing.get_all_start_methods()
+        self.processes = spec.llm == "none" and "fork" in multiprocessing.get_all_start_methods()
         self._make_system = make_system
         self._local = local()
         self.word_check = WordCheck() if word_check else None
@@ -371,9 +371,9 @@ class Runner:
                 for unit in units:
                     finished(work(unit))
             else:
-                with self._executor(units, work) as pool:
-                    futures = ([pool.submit(_forked_work, i) for i in range(len(units))] if self.processes
-                               else [pool.submit(work, unit) for unit in units])
+                pool, task = self._executor(units, work)
+                with pool:
+                    futures = [pool.submit(task, i) for i in range(len(units))]
                     try:
                         for future in as_completed(futures):
                             finished(future.result())
@@ -384,14 +384,15 @@ class Runner:
         finally:
             bar.close()
 
-    def _executor(self, units: list, work: Callable[[Any], bool]) -> Executor:
-        """The pool of `workers`: forked processes that inherit this runner and `units`, or threads."""
+    def _executor(self, units: list, work: Callable[[Any], bool]) -> tuple[Executor, Callable[[int], bool]]:
+        """The pool of `workers` and the task running unit i on it: forked processes that inherit this runner and
+        `units`, or threads."""
         if not self.processes:
-            return ThreadPoolExecutor(self.workers)
+            return ThreadPoolExecutor(self.workers), lambda i: work(units[i])
         global _FORKED
         _FORKED = (self, units, work.__name__)
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_forked_start)
+        return (ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
+                                    initializer=_forked_start), _forked_work)
 
     # --- one instruction (teacher forcing) -------------------------------------------------------
 
