@@ -71,6 +71,32 @@ def show_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def author_command(args: argparse.Namespace) -> int:
+    """Check hand-written session files (replay every turn and alternative); print the document after a turn."""
+    from autodw.dwbench import hand
+
+    if args.state is not None:
+        from autodw.state import extract_state
+        from autodw.state.render import render_state
+
+        authored = hand.read(args.files[0])
+        doc = hand.document_after(authored, args.state)
+        if args.save:
+            doc.save(args.save)
+        print(render_state(extract_state(doc)))
+        return 0
+    bad = 0
+    for path in args.files:
+        authored = hand.read(path)
+        problems = hand.check(authored)
+        turns = len(authored.data["turns"])
+        print(f"{authored.session_id}: {turns} turns, " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+        for p in problems:
+            print(f"  {p}")
+        bad += bool(problems)
+    return 1 if bad else 0
+
+
 def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersAction:
     """Add ``bench`` and its subcommands; returns the bench subparsers so more can be added (run, report...)."""
     bench = sub.add_parser("bench", help="DWBench: validate, describe and show the benchmark; run systems on it, report, compare, judge again")
@@ -92,4 +118,10 @@ def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersActio
     p.add_argument("session_id")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(handler=lazy("autodw.dwbench.cli:show_command"))
+    p = bench_sub.add_parser("author", help="check hand-written session files by replaying them; --state N prints the "
+                             "document after turn N with its element ids")
+    p.add_argument("files", nargs="+", metavar="SESSION.json", help="authoring files (data/hand/sessions/dwh-NNN.json)")
+    p.add_argument("--state", type=int, default=None, metavar="N", help="print the document after turn N (0: the source) of the first file")
+    p.add_argument("--save", default=None, metavar="OUT.docx", help="with --state: also save that document (with its ids)")
+    p.set_defaults(handler=lazy("autodw.dwbench.cli:author_command"))
     return bench_sub

@@ -43,6 +43,16 @@ def difficulty_of(n_calls: int) -> str:
     return next(name for name, top in DIFFICULTY if n_calls <= top)
 
 
+DOCUMENT_SPLITS = DATA_DIR / "document_splits.json"
+
+
+@lru_cache(maxsize=None)
+def document_splits() -> dict[str, Any]:
+    """Which source documents each split may start from (``data/document_splits.json``): test never starts from a
+    document dev uses, in either track."""
+    return json.loads(DOCUMENT_SPLITS.read_text(encoding="utf-8"))
+
+
 def corpus_dir() -> Path:
     """The shared corpus's docx folder: ``$AUTODW_CORPUS/docx`` or ``../shared/corpus/docx`` beside the checkout."""
     root = os.environ.get("AUTODW_CORPUS")

@@ -1,0 +1,237 @@
+"""The hand-written track: sessions written by people looking at the document, one JSON file each under
+``data/hand/sessions/``, and the records built from them (``data/hand/{split}-NN.jsonl``).
+
+An authoring file (its schema is :data:`SESSION_SCHEMA`)::
+
+    {"session_id": "dwh-001", "language": "en", "writer": "hand-a", "split": "dev",
+     "source": "corpus:NAME.docx" | "docs/report-en-1.docx", "doc_kind": "report",
+     "turns": [{"text": "make the title a bit bigger", "requests": 1, "tags": ["no-quote"],
+                "gold": [{"api": "set_text_format", "args": {"paragraphs": ["p1"], "size_pt": 28}}],
+                "accept": {"alternatives": [[...calls...]], "tolerances": [{"key": "size_pt", "within": 4}]},
+                "ambiguous": "why the words allow several outcomes (optional)"}]}
+
+``autodw bench author FILE`` replays a file turn by turn and says what is wrong (a call that fails, an id that does
+not exist, a turn that changes nothing, a call that is not needed, an alternative that fails); ``--state N`` prints
+the document after turn N with its element ids, the view a writer writes the next turn from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from autodw.errors import BenchmarkDataError
+
+HAND_DIR = Path(__file__).resolve().parent / "data" / "hand"
+SESSIONS_DIR = HAND_DIR / "sessions"
+
+TAGS = ("back-reference", "pronoun", "description", "goal", "correction", "undo", "no-quote", "typo", "mixed-language",
+        "vague-value", "copy", "free-text")
+"""What a turn does that templated text rarely does (counted by ``bench stats``): refers back to an earlier turn
+("that paragraph too"), names its target by a pronoun or a description instead of quoting it, states a goal ("make
+the headings consistent"), corrects or undoes an earlier turn, gives no quoted value, has a typo, mixes English terms
+into Chinese, leaves a value vague ("a bit bigger"), asks for a copy of something, leaves the words to the agent."""
+
+TOLERANCE_SCHEMA = {
+    "oneOf": [
+        {"type": "object", "required": ["colour"], "additionalProperties": False,
+         "properties": {"colour": {"type": "string", "minLength": 1}}},
+        {"type": "object", "required": ["key", "within"], "additionalProperties": False,
+         "properties": {"key": {"type": "string", "pattern": "^[a-z_]+$"}, "within": {"type": "number", "exclusiveMinimum": 0}}},
+        {"type": "object", "required": ["heading_levels"], "additionalProperties": False,
+         "properties": {"heading_levels": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 9},
+                                           "minItems": 2, "uniqueItems": True}}},
+    ]
+}
+"""A per-property tolerance: any colour of a named family (``{"colour": "dark blue"}``), a numeric property within a
+margin (``{"key": "size_pt", "within": 2}``: a size "a bit bigger"), or a heading at any of several levels
+(``{"heading_levels": [2, 3]}``). Order-free insertions and other whole outcomes are ``alternatives``."""
+
+_CALL = {"type": "object", "required": ["api", "args"], "additionalProperties": False,
+         "properties": {"api": {"type": "string"}, "args": {"type": "object"}}}
+
+SESSION_SCHEMA = {
+    "type": "object",
+    "required": ["session_id", "language", "writer", "split", "source", "turns"],
+    "additionalProperties": False,
+    "properties": {
+        "session_id": {"type": "string", "pattern": "^dwh-[0-9]{3}$"},
+        "language": {"enum": ["en", "zh"]},
+        "writer": {"type": "string", "minLength": 1},
+        "split": {"enum": ["dev", "test"]},
+        "source": {"type": "string", "pattern": "^(corpus:[^/]+\\.docx|docs/[a-z]+-(en|zh)-[0-9]\\.docx)$"},
+        "doc_kind": {"type": "string"},
+        "notes": {"type": "string"},
+        "turns": {"type": "array", "minItems": 3, "maxItems": 12, "items": {
+            "type": "object", "required": ["text", "requests", "gold"], "additionalProperties": False,
+            "properties": {
+                "text": {"type": "string", "minLength": 2},
+                "requests": {"type": "integer", "minimum": 1, "maximum": 6},
+                "tags": {"type": "array", "items": {"enum": list(TAGS)}, "uniqueItems": True},
+                "ambiguous": {"type": "string", "minLength": 3},
+                "gold": {"type": "array", "minItems": 1, "items": _CALL},
+                "accept": {"type": "object", "additionalProperties": False, "properties": {
+                    "alternatives": {"type": "array", "items": {"type": "array", "minItems": 1, "items": _CALL}},
+                    "tolerances": {"type": "array", "items": TOLERANCE_SCHEMA}}},
+            }}},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Authored:
+    """One authoring file, checked against the schema."""
+
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def session_id(self) -> str:
+        return self.data["session_id"]
+
+
+def read(path: str | Path) -> Authored:
+    """Load and schema-check one authoring file (BenchmarkDataError naming the file and the field)."""
+    import jsonschema
+
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BenchmarkDataError(f"{path}: cannot read the session file: {exc}") from exc
+    errors = sorted(jsonschema.Draft202012Validator(SESSION_SCHEMA).iter_errors(data), key=lambda e: list(e.path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        raise BenchmarkDataError(f"{path}: {where}: {e.message[:300]}")
+    if data["session_id"] != path.stem:
+        raise BenchmarkDataError(f"{path}: session_id {data['session_id']!r} differs from the file name")
+    return Authored(path, data)
+
+
+def source_of(data: dict[str, Any]) -> dict[str, str]:
+    """The record's source (kind, file, sha256) of an authoring file's ``source``."""
+    from autodw.dwbench.records import DATA_DIR, corpus_dir
+
+    src = data["source"]
+    kind, name = ("corpus", src.split(":", 1)[1]) if src.startswith("corpus:") else ("generated", src)
+    path = corpus_dir() / name if kind == "corpus" else DATA_DIR / name
+    if not path.is_file():
+        raise BenchmarkDataError(f"{data['session_id']}: source document {src} not found at {path}")
+    return {"kind": kind, "file": name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def document_language(source: dict[str, str]) -> str:
+    """en or zh: a generated document's from its name, a corpus file's from ``data/document_splits.json``."""
+    from autodw.dwbench.records import document_splits
+
+    if source["kind"] == "generated":
+        return "zh" if "-zh-" in source["file"] else "en"
+    return document_splits()["languages"].get(source["file"], "en")
+
+
+def records_of(authored: Authored) -> list[dict[str, Any]]:
+    """The JSONL records of one authored session (``written_by: "hand"``, track ``hand``)."""
+    from autodw.apis import registry
+    from autodw.dwbench.records import instruction_record
+
+    reg = registry()
+    d = authored.data
+    source = source_of(d)
+    doc_language = document_language(source)
+    out = []
+    for n, t in enumerate(d["turns"], 1):
+        calls = [(c["api"], c["args"]) for c in t["gold"]]
+        unknown = [a for a, _ in calls if a not in reg.names()]
+        if unknown:
+            raise BenchmarkDataError(f"{authored.path}: turn {n}: unknown API {unknown[0]!r}")
+        rec = instruction_record(
+            session_id=d["session_id"], turn=n, instruction=t["text"], language=d["language"], doc_language=doc_language,
+            doc_kind=d.get("doc_kind") or ("corpus" if source["kind"] == "corpus" else source["file"].split("/")[-1].split("-")[0]),
+            source=source, calls=calls, intents=[reg.get(a).intent for a, _ in calls],
+            free_text="free-text" in t.get("tags", ()), split=d["split"], templates=["hand"])
+        rec.update(track="hand", written_by="hand", writer=d["writer"], requests=t["requests"], tags=t.get("tags", []),
+                   ambiguous=t.get("ambiguous"), accept=_accept_record(t.get("accept")))
+        out.append(rec)
+    return out
+
+
+def _accept_record(accept: dict[str, Any] | None) -> str | None:
+    """``accept`` as JSON text (so ``datasets`` reads the files without a mixed-type schema), calls' args included."""
+    return json.dumps(accept, ensure_ascii=False, sort_keys=True) if accept else None
+
+
+def authored_sessions() -> list[Authored]:
+    """Every authoring file, in session order."""
+    return [read(p) for p in sorted(SESSIONS_DIR.glob("dwh-*.json"))]
+
+
+def check(authored: Authored) -> list[str]:
+    """Replay an authored session and return its problems (empty: it is good): the gold of each turn as
+    ``autodw bench validate`` checks it, and each alternative from the turn's start (it runs and changes the
+    document)."""
+    from autodw.dwbench.records import fingerprint, instruction_from_record
+    from autodw.dwbench.validate import _run, check_turn
+
+    try:
+        recs = records_of(authored)
+    except BenchmarkDataError as exc:
+        return [str(exc)]
+    from autodw.dwbench.records import Source, open_source
+
+    doc = open_source(Source(recs[0]["source_kind"], recs[0]["source_file"], recs[0]["source_sha256"]))
+    problems: list[str] = []
+    for rec, turn in zip(recs, authored.data["turns"]):
+        ins = instruction_from_record(rec)
+        start = doc.snapshot()
+        for k, alt in enumerate((turn.get("accept") or {}).get("alternatives", []), 1):
+            from autodw.dwbench.records import GoldCall
+
+            calls = [GoldCall(c["api"], c["args"]) for c in alt]
+            before = fingerprint(doc)
+            problem = _run(doc, calls, skip=None)
+            if problem:
+                problems.append(f"turn {ins.turn}: alternative {k}: {problem}")
+            elif fingerprint(doc) == before:
+                problems.append(f"turn {ins.turn}: alternative {k} does not change the document")
+            doc.restore(start)
+        found = check_turn(doc, ins.gold)
+        problems += [f"turn {ins.turn}: {p}" for p in found]
+        if any(" fails: " in p or "names ids" in p for p in found):
+            problems.append(f"later turns not checked after the failure in turn {ins.turn}")
+            break
+    return problems
+
+
+def document_after(authored: Authored, turn: int):
+    """The document after the gold calls of turns 1..`turn` (0: the source)."""
+    from autodw.apis import execute
+    from autodw.dwbench.records import Source, open_source
+
+    src = source_of(authored.data)
+    doc = open_source(Source(src["kind"], src["file"], src["sha256"]))
+    for t in authored.data["turns"][:turn]:
+        for c in t["gold"]:
+            execute(doc, c["api"], c["args"])
+    return doc
+
+
+def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
+    """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files; returns records per split."""
+    from autodw.dwbench.records import SHARD_SESSIONS
+
+    by_split: dict[str, list[list[dict[str, Any]]]] = {}
+    for a in authored_sessions():
+        by_split.setdefault(a.data["split"], []).append(records_of(a))
+    for old in out_dir.glob("*.jsonl"):
+        old.unlink()
+    counts = {}
+    for split, sessions in by_split.items():
+        for k in range(0, len(sessions), SHARD_SESSIONS):
+            lines = [json.dumps(r, ensure_ascii=False) for s in sessions[k:k + SHARD_SESSIONS] for r in s]
+            (out_dir / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        counts[split] = sum(len(s) for s in sessions)
+    return counts
