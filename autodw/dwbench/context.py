@@ -29,6 +29,10 @@ FILLS = {
 }
 
 
+HELD_OUT_FROM = 3
+"""Lists of at least this many phrasings hold their last one out of dev."""
+
+
 class Skip(Exception):
     """The edit does not apply to this document now (nothing was executed)."""
 
@@ -55,7 +59,15 @@ class Ctx:
     fresh: set[str] = field(default_factory=set)  # ids created by the instruction being written
     doc_lang: str = ""
     kind: str = ""  # the document's kind (report, cv, ...; "corpus" for a real file), to keep inserted content topical
+    dev: bool = False  # writing a dev session: the held-out phrasing of every template is never used
+    template: str = ""  # the edit template being run (its phrasings are recorded as "template/lang/index")
+    phrasings: list[str] = field(default_factory=list)
+    initial_ids: frozenset[str] = frozenset()  # the ids the session's document started with
     _state: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.initial_ids:
+            self.initial_ids = frozenset(self.doc.ids())
 
     @property
     def dl(self) -> str:
@@ -86,9 +98,26 @@ class Ctx:
         return self.rng.choice(options)
 
     def say(self, en, zh) -> str:
-        """One of the phrasings for the session's language (a string or a list to choose from)."""
+        """One of the phrasings for the session's language (a string or a list to choose from). Of a list of three or
+        more, the last is held out: a dev session never uses it; the one used is recorded in :attr:`phrasings`."""
         text = en if self.lang == "en" else zh
-        return self.rng.choice(text) if isinstance(text, (list, tuple)) else text
+        if not isinstance(text, (list, tuple)):
+            return text
+        if len(text) < HELD_OUT_FROM:
+            return self.rng.choice(text)
+        k = self.rng.randrange(len(text) - 1 if self.dev else len(text))
+        self.phrasings.append(f"{self.template}/{self.lang}/{k}" + ("/held-out" if k == len(text) - 1 else ""))
+        return text[k]
+
+    def added(self, kind: str) -> list[str]:
+        """Ids of the tables, pictures, charts or body paragraphs the session has added so far (still there)."""
+        items = {"table": self.tables(), "image": self.images(), "chart": self.charts(), "para": self.body()}[kind]
+        return [x["id"] for x in items if x["id"] not in self.initial_ids]
+
+    def recent(self, kind: str, element_id: str) -> bool:
+        """Whether "the table you just added" names `element_id` without doubt: the session added exactly one
+        element of that kind, and it is this one."""
+        return self.memory.get(kind) == element_id and self.added(kind) == [element_id]
 
     # --- what the document holds -----------------------------------------------------
     def paragraphs(self) -> list[dict]:
@@ -177,7 +206,7 @@ class Ctx:
 
     def _ref_para(self, p: dict, allow_memory: bool) -> str:
         options = []
-        if allow_memory and self.memory.get("para") == p["id"]:
+        if allow_memory and self.recent("para", p["id"]):
             options += [self.say(["the paragraph you just added", "that new paragraph"], ["刚才加的那段", "刚加上的那一段"])] * 3
         opening = self.opening(p)
         if opening:
@@ -248,7 +277,7 @@ class Ctx:
             return again
         self.mention("table", t["id"])
         options = []
-        if self.memory.get("table") == t["id"]:
+        if self.recent("table", t["id"]):
             options += [self.say(["the table you just added", "that new table", "the table I asked for earlier"],
                                  ["刚才插入的表格", "新加的那个表格", "前面让你加的表格"])] * 3
         if len(tables) == 1:
@@ -266,7 +295,7 @@ class Ctx:
 
     def ref_image(self, img: dict) -> str:
         imgs = self.images()
-        if self.memory.get("image") == img["id"]:
+        if self.recent("image", img["id"]):
             return self.say(["the picture you inserted", "that new picture"], ["刚插入的图片", "新加的那张图"])
         if len(imgs) == 1:
             return self.say(["the picture", "the image"], ["图片", "那张图片"])
@@ -277,7 +306,7 @@ class Ctx:
 
     def ref_chart(self, ch: dict) -> str:
         charts = self.charts()
-        if self.memory.get("chart") == ch["id"]:
+        if self.recent("chart", ch["id"]):
             return self.say(["the chart you just made", "the new chart"], ["刚才做的图表", "新加的图表"])
         title = (ch.get("title") or "").strip()
         if title and sum(1 for c in charts if (c.get("title") or "").strip() == title) == 1 and self.rng.random() < 0.6:

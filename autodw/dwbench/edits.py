@@ -115,10 +115,41 @@ SECTIONS_FOR_KIND = {"report": (0, 1, 2, 3, 4, 5), "letter": (0, 1, 3), "contrac
 
 
 def fitting(c: Ctx, key: str) -> list:
-    """The extra tables or sections that suit the document being edited (all of them for an unknown kind)."""
+    """The extra tables or sections that suit the document being edited (all of them for an unknown kind), each
+    drawn afresh (:func:`varied`): another session inserting "the same" table gets other rows."""
     pool = extra(c, key)
     fits = (TABLES_FOR_KIND if key == "tables" else SECTIONS_FOR_KIND).get(c.kind)
-    return pool if fits is None else [pool[i] for i in fits if i < len(pool)]
+    chosen = pool if fits is None else [pool[i] for i in fits if i < len(pool)]
+    return [varied(c, x, key) for x in chosen]
+
+
+def varied(c: Ctx, base, key: str):
+    """A fresh copy of a pool table (same header, rows drawn from ``content.json``'s ``variety``) or section (same title
+    and text, three of its list items drawn from the larger pool), so that few sessions insert the same content."""
+    v = content()["variety"][c.dl]
+    if key == "sections":
+        title, para, items = base
+        pool = list(dict.fromkeys(items + v["section_items"].get(title, [])))
+        return [title, para, c.rng.sample(pool, 3)]
+    header, rng = base[0], c.rng
+    kind = next(k for k, h in v["table_headers"].items() if h == header)
+    n = rng.randint(3, 5)
+    if kind == "contacts":
+        people = rng.sample(v["names"], n - 1)
+        rows = [[name, rng.choice(v["roles"]), v["email"].format(name=v["mail_names"][v["names"].index(name)])] for name in people]
+    elif kind == "months":
+        start = rng.randrange(0, 12 - (n - 1))
+        rows = [[v["months"][start + k], str(rng.randrange(600, 2600, 10)), str(rng.randrange(120, 640))] for k in range(n - 1)]
+    elif kind == "tasks":
+        rows = [[task, rng.choice(v["first_names"]), rng.choice(v["statuses"])] for task in rng.sample(v["tasks"], n - 1)]
+    else:
+        rows = [[city, str(rng.randint(1, 9)), str(rng.randint(8, 90))] for city in rng.sample(v["cities"], n - 1)]
+    return [list(header)] + rows
+
+
+def table_kind(c: Ctx, data) -> int:
+    """Which pool table (0 contacts, 1 monthly figures, 2 task status, 3 stores) a drawn table is, by its header."""
+    return [t[0] for t in extra(c, "tables")].index(data[0])
 
 
 _ZH_CLAUSE = re.compile(r"[^，。；：！？、（）()“”‘’《》\s]+")
@@ -185,6 +216,15 @@ def labelled_row(c: Ctx, t: dict, first: int = 1) -> tuple[int, str]:
 
 def _merged(t: dict) -> bool:
     return any(d.get("span", 1) > 1 or d.get("vmerge") for row in t.get("cell_details", []) for d in row if isinstance(d, dict))
+
+
+TOTAL_HEADERS = ("Total", "Sum", "合计", "总计", "小计")
+
+
+def computed_column(t: dict) -> int | None:
+    """The index of a column headed Total (合计...) whose cells a rule computes, or None."""
+    header = [h.strip() for h in t["cells"][0]] if t.get("cells") else []
+    return next((k for k, h in enumerate(header) if h in TOTAL_HEADERS), None)
 
 
 def fmt_num(v: float) -> str:
@@ -610,6 +650,8 @@ def delete_table(c: Ctx) -> str:
 @edit(1.2)
 def change_cell(c: Ctx) -> str:
     t = numeric_table(c)
+    if computed_column(t) is not None:
+        raise Skip("a cell of a table with a Total column: the total would no longer add up")
     r = c.rng.randrange(1, t["rows"])
     col = c.rng.randrange(1, t["cols"])
     old = t["cells"][r][col]
@@ -953,6 +995,8 @@ def add_picture(c: Ctx) -> str:
 @edit(0.8)
 def resize_picture(c: Ctx) -> str:
     img, ref = named(c, prefer(c, c.images(), "image"))
+    if img["id"] in c.fresh:  # inserted at one size by this instruction: resizing or cropping it now is an order trap
+        raise Skip("picture made by this instruction")
     if c.rng.random() < 0.5:
         w = c.pick([x for x in ("4cm", "7cm", "10cm") if abs(float(x[:-2]) - img["width_cm"]) > 0.5])
         c.run("resize_image", image=img["id"], width=w)
@@ -1021,6 +1065,8 @@ def alt_text(c: Ctx) -> str:
 @edit(0.5)
 def crop_picture(c: Ctx) -> str:
     img, ref = named(c, prefer(c, c.images(), "image"))
+    if img["id"] in c.fresh:  # inserted at one size by this instruction: resizing or cropping it now is an order trap
+        raise Skip("picture made by this instruction")
     v = c.rng.choice([10, 15, 20])
     c.run("crop_image", image=img["id"], left=v, right=v)
     return c.say([f"crop {v}% off the left and right edges of {ref}", f"trim {ref} by {v}% on each side (left and right)",
@@ -1527,11 +1573,11 @@ def landscape_section(c: Ctx) -> str:
     before = t.get("after_paragraph")
     if not before or before not in ids:
         raise Skip("no anchor")
-    after_tbl = next((p for p in paras[ids.index(before) + 1:]), None)
-    if after_tbl is None:
-        raise Skip("table at end")
     c.run("insert_section_break", after=before, start="new_page", orientation="landscape")
-    c.run("insert_section_break", after=after_tbl["id"], start="new_page", orientation="portrait")
+    # a section ends at a paragraph: an empty one right after the table ends the landscape page, so the paragraph that
+    # followed the table (often a heading) stays with its text on the portrait pages, as Word does it
+    end = c.run("insert_paragraph", text="", position={"after": t["id"]}).created[0]
+    c.run("insert_section_break", after=end, start="new_page", orientation="portrait")
     return c.say([f"put {ref} on its own landscape page (section breaks before and after it), with the rest staying portrait",
                   f"{ref} is too wide: give it a landscape page of its own using section breaks, the rest of the document stays portrait",
                   f"make just the page with {ref} landscape (new section before and after)"],
@@ -1902,7 +1948,7 @@ def styled_table(c: Ctx) -> str:
     where, pos = place(c)
     fname, fill = c.fill()
     caps = ["Contact list", "Monthly figures", "Task status", "Stores by city"] if c.dl == "en" else ["联系人名单", "月度数据", "任务进度", "各城市门店"]
-    cap = caps[extra(c, "tables").index(data)]
+    cap = caps[table_kind(c, data)]
     res = c.run("insert_table", position=pos, data=data, style="Table Grid")
     tid = next(i for i in res.created if i.startswith("t"))
     c.memory["table"] = tid
@@ -1923,7 +1969,8 @@ def section_with_table(c: Ctx) -> str:
     used = {h["text"].strip().lower() for h in c.headings()}
     sections, tables = extra(c, "sections"), extra(c, "tables")
     fit_s, fit_t = SECTIONS_FOR_KIND.get(c.kind, range(6)), TABLES_FOR_KIND.get(c.kind, range(4))
-    pairs = [(sections[i], tables[k]) for i, k in SECTION_TABLES if sections[i][0].lower() not in used and i in fit_s and k in fit_t]
+    pairs = [(varied(c, sections[i], "sections"), varied(c, tables[k], "tables")) for i, k in SECTION_TABLES
+             if sections[i][0].lower() not in used and i in fit_s and k in fit_t]
     (title, para, _), data = c.pick(pairs)
     if any(t["cells"] and t["cells"][0] == data[0] for t in c.st["tables"]):
         raise Skip("exists")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import re
 import sys
@@ -23,7 +24,7 @@ from autodw.document import WordDocument
 from autodw.dwbench import documents
 from autodw.dwbench.context import Call, Ctx, Skip
 from autodw.dwbench import records
-from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF, UNDOING
+from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF, THEMES, UNDOING
 from autodw.dwbench.validate import check_turn, validate_session
 from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, SHARD_SESSIONS, corpus_dir, difficulty_of, fingerprint,
                                     fingerprint_members, instruction_record)
@@ -33,10 +34,18 @@ N_SESSIONS = 250
 N_DEV = 50
 N_CORPUS = 36
 ZH_SHARE = 0.45
+CORPUS_SHARE = 0.44
 TURN_WEIGHTS = {4: 0.08, 5: 0.10, 6: 0.17, 7: 0.25, 8: 0.40}
-BUCKETS = {"easy": (0.24, 1, 3), "medium": (0.40, 4, 6), "hard": (0.36, 8, 16)}
+CALL_TARGETS = {1: 7, 2: 11, 3: 13, 4: 13, 5: 11, 6: 9, 7: 7.5, 8: 6, 9: 5, 10: 5.2, 11: 4.4, 12: 3.6, 13: 2.9, 14: 2.3,
+                15: 1.9, 16: 1.5, 17: 1.2, 18: 1.0, 19: 0.8, 20: 0.6, 21: 0.5, 22: 0.4}
+"""Weights of the number of gold calls an instruction is written to take (1-22): a smooth, long-tailed shape (mean
+about 5, one call at most 10%, ten or more at least 10%), so that no count spikes where a stopping rule would stop."""
 CALLS_PER_SESSION = (15, 75)
-MAX_CLAUSES = 4
+MAX_CLAUSES = 3
+"""Requests (clauses) per instruction; a target of ten calls or more may take one more. Large instructions come from
+requests that take several calls (a styled table with its caption, a section with text and a list), not from glue."""
+HELD_OUT_SHARE = 0.25
+HELD_OUT_FILE = DATA_DIR / "templated" / "held_out.json"
 
 
 @dataclass
@@ -45,6 +54,19 @@ class Turn:
     calls: list[Call]
     edits: list[str]
     free_text: bool
+    clauses: list[str] = field(default_factory=list)
+    phrasings: list[str] = field(default_factory=list)
+
+
+def held_out_templates(seed: int = SEED) -> list[str]:
+    """The templates test holds out of dev: a seeded HELD_OUT_SHARE of each theme's templates (none of the removals,
+    which only ever open an instruction, so that dev keeps every theme's openings)."""
+    rng = random.Random(f"{seed}-held-out")
+    out = []
+    for theme, names in sorted(THEMES.items()):
+        names = sorted(n for n in names if n in EDITS and n not in UNDOING)
+        out += rng.sample(names, max(1, round(len(names) * HELD_OUT_SHARE)))
+    return sorted(out)
 
 
 @dataclass
@@ -54,6 +76,7 @@ class Session:
     doc_language: str
     doc_kind: str
     source: dict[str, str]
+    split: str = ""
     turns: list[Turn] = field(default_factory=list)
 
 
@@ -120,23 +143,26 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int) -> Turn | None:
-    """One instruction on the live document (left changed), or None when no good one was found."""
-    weights = [v[0] for v in BUCKETS.values()]
-    bucket = rng.choices(list(BUCKETS), weights)[0]
-    _, lo, hi = BUCKETS[bucket]
+def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int, banned: frozenset[str] = frozenset()) -> Turn | None:
+    """One instruction on the live document (left changed), or None when no good one was found; `banned`: templates
+    this session may not use (dev's held-out ones)."""
+    lo = rng.choices(list(CALL_TARGETS), list(CALL_TARGETS.values()))[0]
+    hi = lo + lo // 5
+    hard = lo >= 7
     memory = dict(ctx.memory)
     for _attempt in range(6):
         ctx.memory = dict(memory)
         start = ctx.doc.snapshot()
-        ctx.calls, ctx.free_text, ctx.named, ctx.fresh = [], False, {}, set()
+        ctx.calls, ctx.free_text, ctx.named, ctx.fresh, ctx.phrasings = [], False, {}, set(), []
         clauses, names = [], []
         seen: set[tuple] = set()
         tries = 0
-        while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (bucket == "hard") and tries < 40:
+        while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (lo >= 10) and tries < 40:
             tries += 1
-            name = _choose_edit(ctx, rng, names, turn_no, hard=bucket == "hard")
+            name = _choose_edit(ctx, rng, names, turn_no, hard=hard, banned=banned)
             before, n_before, mem, named, fresh = ctx.doc.snapshot(), len(ctx.calls), dict(ctx.memory), dict(ctx.named), set(ctx.fresh)
+            n_phrasings = len(ctx.phrasings)
+            ctx.template = name
             try:
                 clause = EDITS[name].func(ctx)
                 _check_each_call_changes(ctx, before, n_before)
@@ -146,12 +172,14 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
                 ctx.doc.restore(before)
                 ctx._state = None
                 del ctx.calls[n_before:]
+                del ctx.phrasings[n_phrasings:]
                 ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
             if len(ctx.calls) > hi or (ctx.free_text and len(clauses) > 0):
                 ctx.doc.restore(before)
                 ctx._state = None
                 del ctx.calls[n_before:]
+                del ctx.phrasings[n_phrasings:]
                 ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
             touched = touches(ctx, ctx.calls[n_before:])
@@ -159,6 +187,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
                 ctx.doc.restore(before)
                 ctx._state = None
                 del ctx.calls[n_before:]
+                del ctx.phrasings[n_phrasings:]
                 ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
             seen |= touched
@@ -174,7 +203,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int)
                 _log(f"  turn rejected: {problems[0]}")
             elif text not in used_texts and fingerprint_members(end.members) != _fp_members(start):
                 used_texts.add(text)
-                return Turn(text, list(ctx.calls), names, ctx.free_text)
+                return Turn(text, list(ctx.calls), names, ctx.free_text, clauses, list(ctx.phrasings))
         ctx.doc.restore(start)
         ctx._state = None
     return None
@@ -226,6 +255,8 @@ def touches(ctx: Ctx, calls: list[Call]) -> set[tuple]:
             out |= {(("section", k), "watermark") for k in _sections(ctx, a.get("section"))}
         elif api in ("set_table_properties", "set_table_borders", "set_header_row", "set_cell_alignment", "set_row_height", "sort_table"):
             out |= {(a.get("table"), api, k) for k in a if k not in ("table", "cells", "row", "header_rows", "scope")}
+        elif api in ("resize_image", "crop_image"):  # the width a crop leaves depends on the order of the two
+            out.add((a.get("image"), "size"))
         elif api in ("set_chart_title", "set_chart_legend", "change_chart_type", "resize_chart"):
             out.add((a.get("chart"), api))
         elif api in ("set_properties",):
@@ -262,13 +293,14 @@ def _fp_members(snapshot) -> str:
     return fingerprint_members(snapshot.members)
 
 
-def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, hard: bool = False) -> str:
+def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, hard: bool = False,
+                 banned: frozenset[str] = frozenset()) -> str:
     names, weights = [], []
     theme = THEME_OF.get(taken[0]) if taken and rng.random() < 0.8 else None
     for name, e in EDITS.items():
-        if name in taken or (theme and THEME_OF.get(name) != theme) or (taken and name in UNDOING):
+        if name in taken or name in banned or (theme and THEME_OF.get(name) != theme) or (taken and name in UNDOING):
             continue
-        w = e.weight * (3 if hard and name in MULTI_CALL else 1)
+        w = e.weight * (4 if hard and name in MULTI_CALL else 1)
         if e.needs_memory:
             if not all(k in ctx.memory for k in e.needs_memory):
                 continue
@@ -284,9 +316,11 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
 def write_session(session: Session, data: bytes, rng: random.Random, used_texts: set[str], n_turns: int) -> bool:
     doc = WordDocument.from_bytes(data, name=session.source["file"])
     doc.asset_roots = [documents.ASSETS_DIR]
-    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind)
+    dev = session.split == "dev"
+    ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind, dev=dev)
+    banned = frozenset(held_out_templates()) if dev else frozenset()
     for k in range(n_turns):
-        turn = write_turn(ctx, rng, used_texts, k + 1)
+        turn = write_turn(ctx, rng, used_texts, k + 1, banned)
         if turn is None:
             return False
         session.turns.append(turn)
@@ -339,10 +373,13 @@ class Plan:
     language: str
     choices: list[tuple[dict[str, str], str, str, str]]  # (source, file path, doc language, doc kind) per attempt
     n_turns: list[int]
+    split: str = "test"
 
 
 def make_plans(seed: int, n_sessions: int) -> list[Plan]:
-    """Build the generated documents, pick the corpus files, and plan every session."""
+    """Build the generated documents that are missing, and plan every session: the first N_DEV are dev and start
+    only from dev's documents, the rest test and start only from test's (``data/document_splits.json``); a
+    CORPUS_SHARE of each split starts from a real corpus file."""
     rng = random.Random(seed)
     documents.make_assets()
     DOCS_DIR.mkdir(parents=True, exist_ok=True)
@@ -352,39 +389,44 @@ def make_plans(seed: int, n_sessions: int) -> list[Plan]:
             for v in range(4):
                 spec = documents.random_spec(f"{kind}-{lang}-{v + 1}.docx", kind, lang, rng)
                 path = DOCS_DIR / spec.name
-                path.write_bytes(documents.build(spec))
+                if not path.is_file():  # the committed files are kept: sessions of both tracks name their sha256
+                    path.write_bytes(documents.build(spec))
                 docs.append((spec, path))
-    corpus = corpus_candidates()
-    _log(f"{len(docs)} generated documents, {len(corpus)} usable corpus files")
-    n_corpus = round(N_CORPUS * n_sessions / N_SESSIONS)
-    origins = ["corpus"] * n_corpus + ["generated"] * (n_sessions - n_corpus)
-    rng.shuffle(origins)
-    corpus_order = corpus[:]
-    rng.shuffle(corpus_order)
-    corpus_langs = {name: corpus_language(data) for name, data in corpus}
-    doc_uses: Counter[str] = Counter()
-    plans, ci = [], 0
-    for i, origin in enumerate(origins):
-        lang = "zh" if rng.random() < ZH_SHARE else "en"
-        choices = []
-        if origin == "corpus":
-            # A Chinese file gets Chinese instructions; an English file either language (people do write Chinese
-            # requests about English documents; the text they insert is then quoted English).
-            if corpus_langs[corpus_order[ci % len(corpus_order)][0]] == "zh":
-                lang = "zh"
-            ring = [corpus_order[(ci + k) % len(corpus_order)] for k in range(len(corpus_order))]
-            for name, data in [f for f in ring if lang == "zh" or corpus_langs[f[0]] == "en"][:6]:
-                choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
-                                str(corpus_dir() / name), corpus_langs[name], "corpus"))
-            ci += 1
-        else:
-            pool = sorted((d for d in docs if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
-            doc_uses[pool[0][0].name] += 1
-            for spec, path in pool[:6]:
-                choices.append(({"kind": "generated", "file": f"docs/{spec.name}", "sha256": hashlib.sha256(path.read_bytes()).hexdigest()},
-                                str(path), lang, spec.kind))
-        n_turns = [rng.choices(list(TURN_WEIGHTS), list(TURN_WEIGHTS.values()))[0] for _ in range(12)]
-        plans.append(Plan(i, lang, choices, n_turns))
+    splits = records.document_splits()
+    langs = splits["languages"]
+    plans: list[Plan] = []
+    for split, n in (("dev", min(N_DEV, n_sessions // 5)), ("test", n_sessions - min(N_DEV, n_sessions // 5))):
+        corpus = [(name, (corpus_dir() / name).read_bytes()) for name in splits[split]["corpus"]]
+        generated = [d for d in docs if d[1].name in splits[split]["generated"]]
+        n_corpus = math.ceil(CORPUS_SHARE * n)
+        origins = ["corpus"] * n_corpus + ["generated"] * (n - n_corpus)
+        rng.shuffle(origins)
+        corpus_order = corpus[:]
+        rng.shuffle(corpus_order)
+        doc_uses: Counter[str] = Counter()
+        ci = 0
+        for origin in origins:
+            lang = "zh" if rng.random() < ZH_SHARE else "en"
+            choices = []
+            if origin == "corpus":
+                # A Chinese file gets Chinese instructions; an English file either language (people do write Chinese
+                # requests about English documents; the text they insert is then quoted English).
+                if langs[corpus_order[ci % len(corpus_order)][0]] == "zh":
+                    lang = "zh"
+                ring = [corpus_order[(ci + k) % len(corpus_order)] for k in range(len(corpus_order))]
+                for name, data in [f for f in ring if lang == "zh" or langs[f[0]] == "en"][:6]:
+                    choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
+                                    str(corpus_dir() / name), langs[name], "corpus"))
+                ci += 1
+            else:
+                pool = sorted((d for d in generated if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
+                doc_uses[pool[0][0].name] += 1
+                for spec, path in pool[:6]:
+                    choices.append(({"kind": "generated", "file": f"docs/{spec.name}", "sha256": hashlib.sha256(path.read_bytes()).hexdigest()},
+                                    str(path), lang, spec.kind))
+            n_turns = [rng.choices(list(TURN_WEIGHTS), list(TURN_WEIGHTS.values()))[0] for _ in range(12)]
+            plans.append(Plan(len(plans), lang, choices, n_turns, split))
+    _log(f"{len(docs)} generated documents; {len(plans)} sessions planned")
     return plans
 
 
@@ -393,9 +435,9 @@ def run_plan(plan: Plan, seed: int = SEED, avoid: frozenset[str] = frozenset()) 
     used = set(avoid)
     for attempt in range(12):
         source, path, doc_lang, kind = plan.choices[min(attempt // 2, len(plan.choices) - 1)]
-        session = Session(f"dwb-{plan.index + 1:03d}", plan.language, doc_lang, kind, source)
+        session = Session(f"dwb-{plan.index + 1:03d}", plan.language, doc_lang, kind, source, plan.split)
         if write_session(session, Path(path).read_bytes(), random.Random(f"{seed}-{plan.index}-{attempt}"), used, plan.n_turns[attempt]):
-            failures = validate_session(as_records(session))
+            failures = validate_session(as_records(session), needed=False)
             if not failures:
                 return session
             _log(f"  {session.session_id} attempt {attempt} rejected: {failures[0]}")
@@ -447,55 +489,35 @@ def generate(seed: int = SEED, n_sessions: int = N_SESSIONS, workers: int = 3) -
     return sessions
 
 
-def assign_splits(sessions: list[Session], seed: int = SEED) -> dict[str, list[Session]]:
-    """dev: 50 sessions, stratified by language and origin; test: the rest."""
-    rng = random.Random(seed + 1)
-    groups: dict[tuple[str, str], list[Session]] = {}
-    for s in sessions:
-        groups.setdefault((s.language, s.source["kind"]), []).append(s)
-    dev: list[Session] = []
-    total = len(sessions)
-    n_dev = min(N_DEV, total // 5)
-    for key in sorted(groups):
-        members = groups[key]
-        rng.shuffle(members)
-        dev += members[: round(len(members) * n_dev / total)]
-    rest = [s for s in sessions if s not in dev]
-    while len(dev) < n_dev:
-        dev.append(rest.pop(rng.randrange(len(rest))))
-    while len(dev) > n_dev:
-        rest.append(dev.pop())
-    dev_ids = {s.session_id for s in dev}
-    return {"dev": [s for s in sessions if s.session_id in dev_ids], "test": [s for s in sessions if s.session_id not in dev_ids]}
+def assign_splits(sessions: list[Session]) -> dict[str, list[Session]]:
+    """dev and test as planned (each from its own documents)."""
+    return {split: [s for s in sessions if s.split == split] for split in ("dev", "test")}
 
 
-REVIEW_FILE = DATA_DIR / "review_fixes.json"
-"""Wording fixes from reading the data (SESSION#TURN -> {"from": generated text, "to": fixed text}); gold calls are
-unchanged, so a fix may only reword. Applied when the data is written; a fix whose "from" no longer matches is reported."""
+def clause_key(text: str) -> str:
+    """A clause as compared for leakage: trimmed of spaces and end punctuation."""
+    return text.strip().strip(" .,;:!?。，；：！？").strip()
 
 
-def apply_review_fixes(sessions: list[Session]) -> int:
-    """Reword the instructions listed in REVIEW_FILE; returns how many were applied."""
-    if not REVIEW_FILE.is_file():
-        return 0
-    fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8"))
-    applied = 0
-    for s in sessions:
+def held_out_flags(splits: dict[str, list[Session]]) -> dict[tuple[str, int], bool]:
+    """Per test turn, whether it is in test's held-out part: it uses a template or a phrasing dev never contains, and
+    none of its clauses is word for word a clause of dev (test's documents are never dev's)."""
+    banned = set(held_out_templates())
+    dev_clauses = {clause_key(c) for s in splits["dev"] for t in s.turns for c in t.clauses}
+    flags = {}
+    for s in splits["test"]:
         for n, t in enumerate(s.turns, 1):
-            fix = fixes.get(f"{s.session_id}#{n}")
-            if fix is None:
-                continue
-            if t.instruction != fix["from"]:
-                _log(f"review fix {s.session_id}#{n} does not match the generated text any more; not applied")
-                continue
-            t.instruction = fix["to"]
-            applied += 1
-    return applied
+            new = bool(banned & set(t.edits)) or any(p.endswith("/held-out") for p in t.phrasings)
+            flags[(s.session_id, n)] = new and not any(clause_key(c) in dev_clauses for c in t.clauses)
+    return flags
 
 
-def write(splits: dict[str, list[Session]], clear: bool = True) -> None:
+def write(splits: dict[str, list[Session]], flags: dict[tuple[str, int], bool]) -> None:
+    """The JSONL shards of the templated track (``data/templated/{split}-NN.jsonl``), replacing the old ones."""
     reg = registry()
-    for old in DATA_DIR.glob("*.jsonl") if clear else ():
+    folder = DATA_DIR / "templated"
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.jsonl"):
         old.unlink()
     for split, sessions in splits.items():
         for k in range(0, len(sessions), SHARD_SESSIONS):
@@ -507,165 +529,52 @@ def write(splits: dict[str, list[Session]], clear: bool = True) -> None:
                         doc_language=s.doc_language, doc_kind=s.doc_kind, source=s.source,
                         calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
                         free_text=t.free_text, split=split, templates=t.edits)
+                    rec.update(track="templated", written_by="template", requests=len(t.clauses), tags=[], ambiguous=None,
+                               accept=None, held_out=flags.get((s.session_id, n), False), clauses=t.clauses,
+                               phrasings=[p.removesuffix("/held-out") for p in t.phrasings])
                     lines.append(json.dumps(rec, ensure_ascii=False))
-            (DATA_DIR / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            (folder / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    HELD_OUT_FILE.write_text(json.dumps({
+        "about": "What test holds out of dev: these templates never occur in dev, nor the last phrasing of any list of "
+                 "three or more phrasings (context.HELD_OUT_FROM); a test instruction using any of them, with no clause "
+                 "that is word for word a dev clause, is in test's held-out part (held_out: true).",
+        "templates": held_out_templates()}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
-def choose_mini(test: list[Session], seed: int = SEED, tries: int = 20000) -> list[Session]:
-    """A fixed 8-session subset of test: 45-60 instructions, both languages (4 + 4), a corpus session,
-    every difficulty and every intent."""
+def choose_subset(sessions: list[Session], seed: int, per_language: int, turns: tuple[int, int], tries: int = 20000) -> list[Session]:
+    """A fixed stratified subset: `per_language` sessions of each language, `turns` instructions in all, a corpus
+    session, every difficulty and every intent."""
     from autodw.apis.registry import INTENTS
 
     reg = registry()
-    rng = random.Random(seed + 2)
-    en = [s for s in test if s.language == "en"]
-    zh = [s for s in test if s.language == "zh"]
+    rng = random.Random(seed)
+    en = [s for s in sessions if s.language == "en"]
+    zh = [s for s in sessions if s.language == "zh"]
     for _ in range(tries):
-        pick = rng.sample(en, 4) + rng.sample(zh, 4)
+        pick = rng.sample(en, per_language) + rng.sample(zh, per_language)
         n = sum(len(s.turns) for s in pick)
-        if not 45 <= n <= 60 or not any(s.source["kind"] == "corpus" for s in pick):
+        if not turns[0] <= n <= turns[1] or not any(s.source["kind"] == "corpus" for s in pick):
             continue
         diffs = {difficulty_of(len(t.calls)) for s in pick for t in s.turns}
         intents = {reg.get(c.api).intent for s in pick for t in s.turns for c in t.calls}
         if diffs == {"easy", "medium", "hard"} and set(INTENTS) <= intents:
             return sorted(pick, key=lambda s: s.session_id)
-    raise RuntimeError("no mini subset satisfies the constraints")
-
-
-def write_mini(sessions: list[Session]) -> None:
-    write({"mini": sessions}, clear=False)
+    raise RuntimeError("no subset satisfies the constraints")
 
 
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def apply_review_fixes_to_files() -> int:
-    """Apply `_tidy` and REVIEW_FILE to the written JSONL shards (all splits, mini included); returns the
-    lines changed."""
-    fixes = json.loads(REVIEW_FILE.read_text(encoding="utf-8")) if REVIEW_FILE.is_file() else {}
-    changed = 0
-    for path in sorted(DATA_DIR.glob("*.jsonl")):
-        out = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            rec = json.loads(line)
-            clear = _tidy(rec["instruction"])
-            if clear != rec["instruction"]:
-                rec["instruction"] = clear
-                changed += 1
-            fix = fixes.get(f"{rec['session_id']}#{rec['turn']}")
-            if fix and rec["instruction"] == fix["from"]:
-                rec["instruction"] = fix["to"]
-                changed += 1
-            changed += fix_record(rec)
-            out.append(json.dumps(rec, ensure_ascii=False))
-        path.write_text("\n".join(out) + "\n", encoding="utf-8")
-    return changed
-
-
-_BOLD_HEADER_EN = re.compile(r"(add a \d+-row table: )header ")
-_BOLD_HEADER_ZH = re.compile(r"(加一个\d+行的表格，第一行是)表头“")
-_ZH_DEFAULT_FONT = re.compile(r"文档默认字体改成(宋体|仿宋|微软雅黑)，(五号|小四)字")
-
-
-def reword(text: str) -> str:
-    """1.1 wording of the phrasings changed in the templates: `add_table`'s second phrasing asks for the bold header
-    its gold gives (header_row=true bolds it); `default_font`'s second Chinese phrasing says the Chinese font (its
-    gold sets only the East Asian font)."""
-    text = _BOLD_HEADER_EN.sub(r"\1bold header ", text)
-    text = _BOLD_HEADER_ZH.sub(r"\1加粗的表头“", text)
-    return _ZH_DEFAULT_FONT.sub(r"文档默认中文字体改成\1，\2字", text)
-
-
-def fix_record(rec: dict) -> int:
-    """Bring a record written by the 1.0 templates to what the 1.1 templates write (the same random draws; a record
-    already in 1.1 form is left alone); returns 1 if it changed, else 0.
-
-    - `restyle_headings`, `font_paragraphs` on Chinese documents: the font named is set for all text (Latin and East
-      Asian), as Word's font box does, not only as the East Asian font (an agent setting both was judged wrong);
-    - `delete_picture`, `chart_delete`: the paragraph that held the picture or chart stays (the API's default, and
-      what Word does); the words never ask to remove it (the hand-written turns that do keep their gold);
-    - `add_table`, `default_font`: the wording of `reword`."""
-    templates = set(rec.get("templates") or ())
-    text = reword(rec["instruction"]) if templates & {"add_table", "default_font"} else rec["instruction"]
-    gold = []
-    for g in rec["gold"]:
-        args = json.loads(g["args"])
-        if g["api"] == "modify_style" and "restyle_headings" in templates or g["api"] == "set_text_format" and "font_paragraphs" in templates:
-            if args.get("east_asia_font") and "font" not in args and set(args) <= {"name", "paragraphs", "east_asia_font", "size_pt", "color"}:
-                args["font"] = args["east_asia_font"]
-        if g["api"] in ("delete_image", "delete_chart") and templates & {"delete_picture", "chart_delete"}:
-            args.pop("remove_empty_paragraph", None)
-        gold.append({"api": g["api"], "args": json.dumps(args, ensure_ascii=False, sort_keys=True)})
-    if text == rec["instruction"] and gold == rec["gold"]:
-        return 0
-    rec["instruction"], rec["gold"] = text, gold
-    return 1
-
-
-TRIM_FILE = DATA_DIR / "trimmed_sessions.json"
-"""Sessions cut short after generation (SESSION -> turns kept), to hold a split's mean turns per session inside the
-paper's shape; only last turns are dropped, so every kept turn replays exactly as generated."""
-
-
-def trim_sessions_in_files() -> int:
-    """Drop the turns after the kept number for each session in TRIM_FILE; returns how many records were dropped."""
-    keep = json.loads(TRIM_FILE.read_text(encoding="utf-8")) if TRIM_FILE.is_file() else {}
-    dropped = 0
-    for path in sorted(DATA_DIR.glob("*.jsonl")):
-        recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        kept = [r for r in recs if r["turn"] <= keep.get(r["session_id"], r["turn"])]
-        if len(kept) != len(recs):
-            dropped += len(recs) - len(kept)
-            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in kept) + "\n", encoding="utf-8")
-    return dropped
-
-
-HANDWRITTEN_FILE = DATA_DIR / "handwritten_turns.json"
-"""Turns written by hand and appended to generated sessions (each one's gold checked by validate like the rest):
-used where the templates left an API with fewer than 3 uses (clear_text_format)."""
-
-
-def add_handwritten_turns_to_files() -> int:
-    """Append the hand-written turns to their sessions in the JSONL shards (once); returns how many were added."""
-    reg = registry()
-    added = 0
-    for entry in json.loads(HANDWRITTEN_FILE.read_text(encoding="utf-8")):
-        for path in sorted(DATA_DIR.glob("*.jsonl")):
-            recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            mine = [r for r in recs if r["session_id"] == entry["session_id"]]
-            if not mine or any(r["instruction"] == entry["text"] for r in mine):
-                continue
-            last = max(mine, key=lambda r: r["turn"])
-            calls = [(g["api"], g["args"]) for g in entry["gold"]]
-            rec = instruction_record(
-                session_id=last["session_id"], turn=last["turn"] + 1, instruction=entry["text"], language=last["language"],
-                doc_language=last["doc_language"], doc_kind=last["doc_kind"],
-                source={"kind": last["source_kind"], "file": last["source_file"], "sha256": last["source_sha256"]},
-                calls=calls, intents=[reg.get(a).intent for a, _ in calls], free_text=False, split=last["split"],
-                templates=["handwritten"])
-            recs.insert(recs.index(last) + 1, rec)
-            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in recs) + "\n", encoding="utf-8")
-            added += 1
-    return added
-
-
 def main() -> None:
-    if sys.argv[1:] == ["--apply-review"]:
-        _log(f"{apply_review_fixes_to_files()} instruction lines reworded")
-        _log(f"{trim_sessions_in_files()} trailing turns dropped")
-        _log(f"{add_handwritten_turns_to_files()} hand-written turns added")
-        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     sessions = generate(n_sessions=n, workers=workers)
-    _log(f"{apply_review_fixes(sessions)} review fixes applied")
     splits = assign_splits(sessions)
-    write(splits)
-    write_mini(choose_mini(splits["test"]))
-    _log(f"{trim_sessions_in_files()} trailing turns dropped")
-    _log(f"wrote {len(sessions)} sessions; {add_handwritten_turns_to_files()} hand-written turns added")
-
+    splits["mini"] = choose_subset(splits["test"], SEED + 2, 4, (45, 60))
+    splits["dev-mini"] = choose_subset(splits["dev"], SEED + 3, 2, (20, 32))
+    write(splits, held_out_flags(splits))
+    _log(f"wrote {len(sessions)} sessions: " + ", ".join(f"{k} {len(v)}" for k, v in splits.items()))
 
 
 if __name__ == "__main__":

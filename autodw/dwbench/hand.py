@@ -219,13 +219,41 @@ def document_after(authored: Authored, turn: int):
     return doc
 
 
+SUBSETS = {"mini": ("test", 3), "dev-mini": ("dev", 2)}
+"""Fixed subsets (of which split, sessions per language): ``mini`` for reporting, ``dev-mini`` for quick checks."""
+
+
+def subset(sessions: list[list[dict[str, Any]]], per_language: int, seed: int) -> list[list[dict[str, Any]]]:
+    """A seeded subset with `per_language` sessions of each language, at least one from a corpus file and every
+    intent of the split's gold where it can (the first draw of 2,000 that has the most intents)."""
+    import random
+
+    rng = random.Random(seed)
+    by_lang = {lang: [s for s in sessions if s[0]["language"] == lang] for lang in ("en", "zh")}
+    best, best_score = None, -1
+    for _ in range(2000):
+        pick = [s for lang in ("en", "zh") for s in rng.sample(by_lang[lang], min(per_language, len(by_lang[lang])))]
+        score = len({i for s in pick for r in s for i in r["intents"]}) + 10 * any(s[0]["source_kind"] == "corpus" for s in pick)
+        if score > best_score:
+            best, best_score = pick, score
+    return sorted(best or [], key=lambda s: s[0]["session_id"])
+
+
 def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
-    """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files; returns records per split."""
+    """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
+    ``dev-mini`` and ``mini``); returns records per split. A test turn is held out unless its text is word for word a
+    dev turn's (test never starts from a dev document)."""
     from autodw.dwbench.records import SHARD_SESSIONS
 
     by_split: dict[str, list[list[dict[str, Any]]]] = {}
     for a in authored_sessions():
         by_split.setdefault(a.data["split"], []).append(records_of(a))
+    dev_texts = {r["instruction"].strip() for s in by_split.get("dev", []) for r in s}
+    for s in by_split.get("test", []):
+        for r in s:
+            r["held_out"] = r["instruction"].strip() not in dev_texts
+    for name, (split, per_language) in SUBSETS.items():
+        by_split[name] = [[dict(r, split=name) for r in s] for s in subset(by_split.get(split, []), per_language, seed=len(name))]
     for old in out_dir.glob("*.jsonl"):
         old.unlink()
     counts = {}

@@ -1,8 +1,10 @@
 """DWBench records and the typed loader: sessions, instructions, gold calls, and each turn's
 initial and expected documents rebuilt by replaying the gold calls (cached on disk by content hash).
 
-One JSON line per instruction in ``data/{split}-NN.jsonl`` (``mini`` is a fixed subset of
-``test``). Gold call arguments are stored as JSON text (``args``) so that
+One JSON line per instruction in ``data/{track}/{split}-NN.jsonl``: two tracks, ``hand`` (written by people looking
+at the document; the headline numbers) and ``templated`` (written by the edit templates; larger), each with the splits
+``dev``, ``dev-mini`` (a small subset of dev for quick checks while developing), ``test`` and ``mini`` (a small
+stratified subset of test, for reporting only). Gold call arguments are stored as JSON text (``args``) so that
 ``datasets.load_dataset("json", data_files=...)`` reads the files without a mixed-type schema;
 :class:`GoldCall` gives them back as dicts.
 """
@@ -28,10 +30,12 @@ DOCS_DIR = DATA_DIR / "docs"
 ASSETS_DIR = DATA_DIR / "assets"
 MINI_FILE = DATA_DIR / "mini_sessions.txt"
 CHANGES_1_1 = DATA_DIR / "changes-1.1.json"
-DATA_VERSION = "1.1"
-"""The data version, recorded by the runs: 1.0 as generated and reviewed; 1.1 (2026-11-25) with the item fixes of
-`generate.fix_record` (README, "Changes"). A later version lists what it changes as CHANGES_1_1 does."""
-SPLITS = ("dev", "test", "mini")
+DATA_VERSION = "2.0"
+"""The data version, recorded by the runs (runs of different major versions are never paired): 1.0 as generated and
+reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
+templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (DATASHEET.md)."""
+TRACKS = ("hand", "templated")
+SPLITS = ("dev", "dev-mini", "test", "mini")
 SHARD_SESSIONS = 15
 CACHE_VERSION = "1"
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
@@ -143,6 +147,23 @@ class Instruction:
     free_text: bool
     split: str
     templates: tuple[str, ...]
+    track: str = "templated"
+    written_by: str = "template"
+    requests: int = 1
+    tags: tuple[str, ...] = ()
+    ambiguous: str | None = None
+    accept: dict[str, Any] | None = None  # {"alternatives": [[GoldCall...]...], "tolerances": [...]}
+    held_out: bool = False  # test: uses a template or phrasing dev never contains (templated), or any hand turn of test
+
+    @property
+    def alternatives(self) -> tuple[tuple[GoldCall, ...], ...]:
+        """Other gold sequences a user would accept as well (``accept.alternatives``)."""
+        return tuple(tuple(GoldCall(c["api"], c["args"]) for c in alt) for alt in (self.accept or {}).get("alternatives", ()))
+
+    @property
+    def tolerances(self) -> tuple[dict[str, Any], ...]:
+        """Per-property tolerances a user would accept (``accept.tolerances``)."""
+        return tuple((self.accept or {}).get("tolerances", ()))
 
     @property
     def key(self) -> str:
@@ -195,31 +216,36 @@ def instruction_from_record(rec: dict[str, Any]) -> Instruction:
         source=Source(rec["source_kind"], rec["source_file"], rec["source_sha256"]),
         gold=tuple(GoldCall(g["api"], json.loads(g["args"])) for g in rec["gold"]),
         difficulty=rec["difficulty"], intents=tuple(rec["intents"]), free_text=rec["free_text"], split=rec["split"],
-        templates=tuple(rec.get("templates", ())))
+        templates=tuple(rec.get("templates", ())), track=rec.get("track", "templated"),
+        written_by=rec.get("written_by", "template"), requests=rec.get("requests", 1), tags=tuple(rec.get("tags") or ()),
+        ambiguous=rec.get("ambiguous"), accept=json.loads(rec["accept"]) if rec.get("accept") else None,
+        held_out=bool(rec.get("held_out", False)))
 
 
-def split_files(split: str) -> list[Path]:
-    """The JSONL shards of a split (mini: the mini file)."""
+def split_files(split: str, track: str = "templated") -> list[Path]:
+    """The JSONL shards of a split of a track."""
     if split not in SPLITS:
         raise BenchmarkDataError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
-    files = sorted(DATA_DIR.glob(f"{split}-*.jsonl"))
+    if track not in TRACKS:
+        raise BenchmarkDataError(f"unknown track {track!r}; choose one of {', '.join(TRACKS)}")
+    files = sorted((DATA_DIR / track).glob(f"{split}-[0-9]*.jsonl"))
     if not files:
-        raise BenchmarkDataError(f"no data for split {split!r} in {DATA_DIR}")
+        raise BenchmarkDataError(f"no data for split {split!r} of track {track!r} in {DATA_DIR / track}")
     return files
 
 
-def iter_records(split: str) -> Iterator[dict[str, Any]]:
-    """The raw JSON records of a split, in file order."""
-    for path in split_files(split):
+def iter_records(split: str, track: str = "templated") -> Iterator[dict[str, Any]]:
+    """The raw JSON records of a split of a track, in file order."""
+    for path in split_files(split, track):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 yield json.loads(line)
 
 
-def load_split(split: str = "test") -> list[Session]:
-    """The sessions of a split (``dev``, ``test`` or ``mini``), in order."""
+def load_split(split: str = "test", track: str = "templated") -> list[Session]:
+    """The sessions of a split (``dev``, ``dev-mini``, ``test`` or ``mini``) of a track, in order."""
     sessions: dict[str, list[Instruction]] = {}
-    for rec in iter_records(split):
+    for rec in iter_records(split, track):
         sessions.setdefault(rec["session_id"], []).append(instruction_from_record(rec))
     out = []
     for sid, items in sessions.items():
@@ -230,17 +256,18 @@ def load_split(split: str = "test") -> list[Session]:
     return out
 
 
-def load_instructions(split: str = "test") -> list[Instruction]:
-    """Every instruction of a split, session by session, in turn order."""
-    return [i for s in load_split(split) for i in s.instructions]
+def load_instructions(split: str = "test", track: str = "templated") -> list[Instruction]:
+    """Every instruction of a split of a track, session by session, in turn order."""
+    return [i for s in load_split(split, track) for i in s.instructions]
 
 
 def find_session(session_id: str) -> Session:
-    """The session with this id, from whichever split holds it (dev or test)."""
-    for split in ("dev", "test"):
-        for s in load_split(split):
-            if s.session_id == session_id:
-                return s
+    """The session with this id, from whichever track and split holds it (dev or test)."""
+    for track in TRACKS:
+        for split in ("dev", "test"):
+            for s in load_split(split, track):
+                if s.session_id == session_id:
+                    return s
     raise BenchmarkDataError(f"there is no DWBench session {clipped(repr(session_id), 80)}")
 
 

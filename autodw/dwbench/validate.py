@@ -1,9 +1,12 @@
 """Check DWBench by replaying it: every gold call runs, names ids that exist at that point, every
 instruction changes the document, every gold call is needed (dropping it changes the turn's
-expected state), no two instructions are identical, source files are present and unchanged."""
+expected state), every ``accept`` alternative runs and changes the document, no two instructions are identical,
+source files are present and unchanged; and the faults a reader found in 1.1 (:func:`faults`): a back-reference
+with several candidates, an order trap, a duplicate insertion, a computed value that disagrees with its rule."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter
@@ -12,7 +15,7 @@ from typing import Any, Callable, Iterable
 
 from autodw.apis import execute
 from autodw.errors import AutodwError
-from autodw.dwbench.records import Session, fingerprint_members, load_split, open_source
+from autodw.dwbench.records import GoldCall, Instruction, Session, fingerprint_members, load_split, open_source
 
 _ID = re.compile(r"^(p|t|img|chart|shape)[0-9]+$")
 
@@ -59,14 +62,14 @@ def ids_in(value: Any) -> list[str]:
     return []
 
 
-def validate(splits: Iterable[str], progress: Callable[[str], None] | None = None) -> Report:
-    """Replay every session of the given splits and report every failed check."""
+def validate(splits: Iterable[str], progress: Callable[[str], None] | None = None, track: str = "templated") -> Report:
+    """Replay every session of the given splits of a track and report every failed check."""
     splits = list(splits)
     report = Report(splits)
     start = time.perf_counter()
     seen: dict[str, Session] = {}
     for split in splits:
-        for s in load_split(split):
+        for s in load_split(split, track):
             seen.setdefault(s.session_id, s)
     texts = Counter(i.text for s in seen.values() for i in s.instructions)
     for text, n in texts.items():
@@ -83,15 +86,23 @@ def validate(splits: Iterable[str], progress: Callable[[str], None] | None = Non
     return report
 
 
-def validate_session(session: Session) -> list[Failure]:
-    """The failed checks of one session (replayed from its source file, no cache)."""
+def validate_session(session: Session, needed: bool = True) -> list[Failure]:
+    """The failed checks of one session (replayed from its source file, no cache); `needed` False skips the check that
+    each gold call is needed (the generator has made it turn by turn)."""
     try:
         doc = open_source(session.source)
     except AutodwError as exc:
         return [Failure(session.session_id, str(exc))]
     failures: list[Failure] = []
+    history = Replayed(session, extract(doc))
     for ins in session.instructions:
-        problems = check_turn(doc, ins.gold)
+        start = doc.snapshot()
+        for k, alt in enumerate(ins.alternatives, 1):
+            failures += [Failure(ins.key, f"alternative {k}: {p}") for p in check_alternative(doc, alt)]
+            doc.restore(start)
+        problems = check_turn(doc, ins.gold) if needed else _run_checked(doc, ins.gold)
+        if not problems:
+            problems = history.faults(ins, extract(doc))
         failures += [Failure(ins.key, p) for p in problems]
         if any(" fails: " in p or "names ids" in p for p in problems):  # the document is no longer the expected one
             failures.append(Failure(session.session_id, f"later turns not checked after the failure in turn {ins.turn}"))
@@ -103,18 +114,21 @@ def check_turn(doc, calls) -> list[str]:
     """Run one turn's gold calls on `doc` (left at the turn's expected state) and return its problems:
     a call that fails or names a missing id, no change at all, or a call whose removal changes nothing."""
     start = doc.snapshot()
-    problem = _run(doc, calls, skip=None)
-    if problem:
-        return [problem]
-    end = doc.snapshot()
+    prefixes = [start]  # the document after calls 1..k, so that dropping call k+1 replays only what follows it
+    for k, call in enumerate(calls):
+        problem = _run(doc, calls[k:k + 1], skip=None)
+        if problem:
+            return [problem.replace("gold call 1 ", f"gold call {k + 1} ", 1)]
+        prefixes.append(doc.snapshot())
+    end = prefixes[-1]
     expected = fingerprint_members(end.members)
     problems = []
     if expected == fingerprint_members(start.members):
         problems.append("the gold calls do not change the document")
     if len(calls) > 1:
         for k, call in enumerate(calls):
-            doc.restore(start)
-            if _run(doc, calls, skip=k, check_ids=False) is None and fingerprint_members(doc.snapshot().members) == expected:
+            doc.restore(prefixes[k])
+            if _run(doc, calls[k + 1:], skip=None, check_ids=False) is None and fingerprint_members(doc.snapshot().members) == expected:
                 problems.append(f"gold call {k + 1} ({call.api}) is not needed: the turn ends the same without it")
         doc.restore(end)
     return problems
@@ -134,4 +148,134 @@ def _run(doc, calls, skip: int | None, check_ids: bool = True) -> str | None:
             execute(doc, call.api, call.args)
         except AutodwError as exc:
             return f"gold call {k + 1} ({call.api}) fails: {exc}"
+    return None
+
+
+def _run_checked(doc, calls) -> list[str]:
+    problem = _run(doc, calls, skip=None)
+    return [problem] if problem else []
+
+
+def check_alternative(doc, calls: tuple[GoldCall, ...]) -> list[str]:
+    """An ``accept`` alternative must run from the turn's start and change the document (`doc` is left changed)."""
+    before = fingerprint_members(doc.snapshot().members)
+    problem = _run(doc, calls, skip=None)
+    if problem:
+        return [problem]
+    return ["it does not change the document"] if fingerprint_members(doc.snapshot().members) == before else []
+
+
+# ----------------------------------------------------------------------------- faults found by reading 1.1
+def extract(doc) -> dict[str, Any]:
+    from autodw.state import extract_state
+
+    return extract_state(doc)
+
+
+_RECENT = {
+    "table": re.compile(r"(?:the |that )?(?:table|one) you just (?:added|made|inserted)|that new table|the table I asked for earlier|"
+                        r"刚才(?:插入|加|添加|新建)的(?:那个)?表格?|新加的(?:那个)?表格|前面让你加的表格"),
+    "image": re.compile(r"the (?:picture|image) you (?:just )?inserted|that new (?:picture|image)|刚插入的图片|新加的那张图"),
+    "chart": re.compile(r"the chart you just made|the new chart|刚才做的图表|新加的图表"),
+}
+"""Phrases naming "the one the session added" (both tracks): they are sure only while the session added one."""
+TOTAL_HEADERS = ("Total", "Sum", "合计", "总计", "小计")
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", "").strip())
+    except ValueError:
+        return None
+
+
+def wrong_totals(state: dict[str, Any]) -> set[tuple[int, int]]:
+    """(table index, row) of each row whose Total (合计...) cell is not the sum of the row's other numbers."""
+    out = set()
+    for k, t in enumerate(state["tables"]):
+        cells = t.get("cells") or []
+        header = [h.strip() for h in cells[0]] if cells else []
+        col = next((c for c, h in enumerate(header) if h in TOTAL_HEADERS), None)
+        if col is None or col == 0:
+            continue
+        for r, row in enumerate(cells[1:], 1):
+            values = [_number(v) for c, v in enumerate(row[1:], 1) if c != col]
+            total = _number(row[col]) if col < len(row) else None
+            if total is not None and values and None not in values and abs(sum(values) - total) > 1e-6:
+                out.add((k, r))
+    return out
+
+
+def _target(args: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(sorted(ids_in(args)))
+
+
+_LOCATORS = frozenset({"row", "col", "column", "rows", "cols", "cells", "index", "offset", "span", "section", "where", "kind",
+                       "scope", "level", "start", "end", "name", "query", "find", "header_rows"})
+"""Arguments that say where a call acts (with the element ids), not what it sets there."""
+_SIZE_APIS = ("resize_image", "crop_image")  # the width a crop leaves depends on their order
+
+
+@dataclass
+class Replayed:
+    """What a session has done so far, to find the faults of its next turn."""
+
+    session: Session
+    source: dict[str, Any]
+    inserted: dict[str, str] = field(default_factory=dict)  # content of each table or list inserted -> where first
+
+    def added(self, state: dict[str, Any], kind: str) -> list[str]:
+        """Ids of the tables, pictures or charts of `state` that the source document did not have."""
+        def items(st):
+            if kind == "table":
+                return [t["id"] for t in st["tables"]]
+            return [i["id"] for i in st["images"] if i.get("type") == ("picture" if kind == "image" else "chart")]
+        before = set(items(self.source))
+        return [i for i in items(state) if i not in before]
+
+    def faults(self, ins: Instruction, after: dict[str, Any]) -> list[str]:
+        """The faults of turn `ins` (its gold already replayed, `after` its expected state); records its insertions."""
+        before = self.before
+        out = []
+        for kind, pattern in _RECENT.items():
+            if pattern.search(ins.text):  # counted at the turn's end: the one named may be made by the turn itself
+                made = self.added(after, kind)
+                if len(made) != 1:
+                    out.append(f"back-reference with {len(made)} candidates: {pattern.search(ins.text).group(0)!r} when the "
+                               f"session has added {len(made)} {kind}(s)")
+        seen: dict[tuple, int] = {}
+        for k, call in enumerate(ins.gold, 1):
+            family = "size" if call.api in _SIZE_APIS else call.api
+            if family != "size" and not call.api.startswith(("set_", "modify_", "apply_", "change_")):
+                continue  # insertions and removals: their order is part of what the words say
+            where = {x: v for x, v in call.args.items() if x in _LOCATORS or ids_in(v)}
+            keys = ("size",) if family == "size" else tuple(sorted(x for x in call.args if x not in where))
+            for key in keys:
+                mark = (family, json.dumps(where if family != "size" else _target(call.args), sort_keys=True), key)
+                if _target(call.args) and mark in seen:
+                    out.append(f"order trap: gold calls {seen[mark]} and {k} both set {key} of {', '.join(_target(call.args))}")
+                seen.setdefault(mark, k)
+        for call in ins.gold:
+            content = _inserted_content(call)
+            if content is None:
+                continue
+            if content in self.inserted and "copy" not in ins.tags:
+                out.append(f"duplicate insertion: {call.api} inserts what {self.inserted[content]} inserted already")
+            self.inserted.setdefault(content, ins.key)
+        new_wrong = wrong_totals(after) - wrong_totals(before)
+        if new_wrong:
+            out.append(f"computed value disagrees with its rule: a Total cell is not its row's sum (table, row: {sorted(new_wrong)})")
+        self.before = after
+        return out
+
+    def __post_init__(self) -> None:
+        self.before = self.source
+
+
+def _inserted_content(call: GoldCall) -> str | None:
+    """What a table or list insertion writes (for duplicates), or None for other calls."""
+    if call.api == "insert_table" and call.args.get("data"):
+        return json.dumps(["table", call.args["data"]], ensure_ascii=False)
+    if call.api == "insert_list" and len(call.args.get("items") or ()) >= 2:
+        return json.dumps(["list", call.args["items"]], ensure_ascii=False)
     return None
