@@ -297,10 +297,10 @@ def test_a_session_whose_damaged_turn_record_is_deleted_runs_again_from_its_firs
     assert ran == list(range(1, turns + 1)) and not (folder / "resume.docx").exists()
 
 def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
-    import autodw.eval.runner as runner_module
+    import autodw.eval.accept as accept
     from autodw.validation import ValidatorUnavailableError
 
-    judge = runner_module.judge
+    judge = accept.judge
 
     def judge_failing_on_turn_2(expected, actual, **kwargs):
         if actual is doomed[0]:
@@ -321,7 +321,7 @@ def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_
             return super().run_turn(doc, instruction, earlier, trace)
 
     doomed = [None]
-    monkeypatch.setattr(runner_module, "judge", judge_failing_on_turn_2)
+    monkeypatch.setattr(accept, "judge", judge_failing_on_turn_2)
     runner = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 1, IDS), tmp_path / "run", MarksTurnTwo,
                     word_check=False, progress=False)
     runner.word_check = NoValidator()
@@ -921,24 +921,25 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     """An older judge (simulated: it fails turn 2) stopped a session there; `rescore --rejudge` judges every saved output
     again (all or nothing), records the judge version, names the flipped verdicts and the session to continue, which
     a rerun does."""
+    import autodw.eval.accept as accept
     import autodw.eval.runner as runner
     from autodw.eval.compare import compare
     from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
     from autodw.eval.runner import rescore
 
-    real = runner.judge
+    real = accept.judge
     second = {s.instructions[1].text for s in MINI[:1]}
 
     def older(expected, actual, *, instruction=None, **kw):
         verdict = real(expected, actual, instruction=instruction, **kw)
         return Verdict(False, [Difference("paragraph 1", "older judge: no")]) if instruction in second else verdict
 
-    monkeypatch.setattr(runner, "judge", older)
+    monkeypatch.setattr(accept, "judge", older)
     out = tmp_path / "run"
     spec = RunSpec("oracle", "none", "mini", ["instruction", "session"], {}, 1, IDS, stop_at_failure=True)
     before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
-    monkeypatch.setattr(runner, "judge", real)
+    monkeypatch.setattr(accept, "judge", real)
     _made_before(out, "judge_version")
     with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False)
@@ -1014,11 +1015,11 @@ def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_p
 def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypatch):
     """With stop_at_failure, a rejudge that fails an earlier turn drops the turns after it (a fresh run stops there);
     a session is to be continued only if its turns are not finished by the same test as the runner's."""
-    import autodw.eval.runner as runner
+    import autodw.eval.accept as accept
     from autodw.eval.judge import Difference, Verdict
     from autodw.eval.runner import rescore
 
-    real, session = runner.judge, MINI[0]
+    real, session = accept.judge, MINI[0]
 
     def failing(turn: int):
         def judge(expected, actual, *, instruction=None, **kw):
@@ -1029,10 +1030,10 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
 
     spec = RunSpec("oracle", "none", "mini", ["session"], {}, 1, IDS, stop_at_failure=True)
     folder = tmp_path / "run" / "sessions" / session.session_id
-    monkeypatch.setattr(runner, "judge", failing(2))
+    monkeypatch.setattr(accept, "judge", failing(2))
     Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()  # stopped at turn 2
     _made_before(tmp_path / "run", "judge_version")
-    monkeypatch.setattr(runner, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
+    monkeypatch.setattr(accept, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#2 (session)"] and done.to_continue == []
     assert sorted(p.name for p in folder.iterdir()) == ["turn-1.docx", "turn-1.json"]
@@ -1041,13 +1042,13 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys}
     # a session cut short has no document to continue from: when its last turn passes again, it runs from the start
     _made_before(tmp_path / "run", "judge_version")
-    monkeypatch.setattr(runner, "judge", real)
+    monkeypatch.setattr(accept, "judge", real)
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#1 (session)"] and done.to_continue == []
     assert Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
     # every turn ran and passed; a later judge fails turn 3: turns 4 to the last are dropped
     _made_before(tmp_path / "run", "judge_version")
-    monkeypatch.setattr(runner, "judge", failing(3))
+    monkeypatch.setattr(accept, "judge", failing(3))
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{i.key} (session)" for i in session.instructions[3:]]
     fresh = Runner(spec, tmp_path / "fresh3", OracleSystem, word_check=False, progress=False).run()
@@ -1070,14 +1071,20 @@ def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_pa
     assert json.loads((new / "run.json").read_text())["data_version"] == DATA_VERSION
     assert json.loads((new / "instructions" / "dwb-223--7.json").read_text())["data_hash"] == session.data_hash(7)
     _made_before(old, "data_version", "data_hash")
-    with pytest.raises(ConfigError, match=r"made on DWBench 1.0 data, this autodw's is 1.1: 2 of its instructions "
+    with pytest.raises(ConfigError, match=rf"made on DWBench 1.0 data, this autodw's is {DATA_VERSION}: 2 of its instructions "
                                           r"changed since \(dwb-223#7, dwb-223#8\).*rescore --rejudge.*drops"):
         Runner(spec, old, OracleSystem, word_check=False, progress=False)
     assert compare(old, old)["instructions"] == 3  # both made on 1.0
+    with pytest.raises(ConfigError, match=rf"1.0 data, .* on {DATA_VERSION}: runs of different major data versions"):
+        compare(old, new)
+    for name in ("run.json", "summary.json"):  # as if made on 1.1, paired with 1.0
+        _edit_json(new / name, data_version="1.1")
     paired = compare(old, new)
     assert paired["instructions"] == 1 and paired["left_out"] == keys[1:] and paired["data_versions"] == ["1.0", "1.1"]
     text = report([old, new], baseline=old)
     assert "| 1 (2 left out: dwb-223#7, dwb-223#8) " in text and "(old: 1.0; new: 1.1)" in text
+    for name in ("run.json", "summary.json"):
+        _edit_json(new / name, data_version=DATA_VERSION)
 
     done = rescore(old, rejudge=True, progress=False)  # the judge's version is this one's: nothing to judge again
     assert done.dropped == keys[1:] and done.judged == 0 and not done.summary["complete"]

@@ -1512,3 +1512,63 @@ def test_a_long_text_differing_in_white_space_names_the_characters():
     what = _text_difference(long + " Total 5 kg " + long, long + " Total 5\u00a0kg " + long)
     assert what.endswith("(at character 109: expected U+0020 SPACE, actual U+00A0 NO-BREAK SPACE)"), what
     assert _text_difference("a\tb", "a b").endswith("(at character 2: expected U+0009 TAB, actual U+0020 SPACE)")
+
+
+# --- an instruction's own tolerances (DWBench 2.0 ``accept.tolerances``) ----------------------------------------------
+
+
+def test_a_colour_family_tolerance_accepts_any_colour_of_that_family_and_is_named():
+    expected = edited(REPORT, ("set_text_format", {"paragraphs": "p3", "color": "1F4E79"}))
+    navy = edited(REPORT, ("set_text_format", {"paragraphs": "p3", "color": "000080"}))
+    plain = judge(expected, navy)  # without tolerances: compared exactly, nothing named
+    assert "color: expected 1F4E79 (dark blue), actual 000080 (dark blue)" in only(plain).what
+    assert plain.tolerances_used == [] and "tolerances_used" not in plain.to_dict()
+    accepted = judge(expected, navy, tolerances=[{"colour": "dark blue"}])
+    assert accepted.equivalent and accepted.tolerances_used == ["colour dark blue"]
+    assert accepted.to_dict()["tolerances_used"] == ["colour dark blue"]
+    blue = edited(REPORT, ("set_text_format", {"paragraphs": "p3", "color": "0000FF"}))  # blue, not dark blue
+    refused = judge(expected, blue, tolerances=[{"colour": "dark blue"}])
+    assert "color: expected 1F4E79" in only(refused).what and refused.tolerances_used == []
+    assert not judge(expected, navy, tolerances=[{"colour": "red"}]).equivalent
+
+
+def test_a_number_tolerance_accepts_its_key_within_the_margin_only():
+    expected = edited(REPORT, ("set_text_format", {"paragraphs": "p3", "size_pt": 18}))
+    smaller = edited(REPORT, ("set_text_format", {"paragraphs": "p3", "size_pt": 16}))
+    assert only(judge(expected, smaller)).what == "size: expected 18 pt, actual 16 pt"
+    accepted = judge(expected, smaller, tolerances=[{"key": "size_pt", "within": 2}])
+    assert accepted.equivalent and accepted.tolerances_used == ["size_pt within 2"]
+    outside = judge(expected, smaller, tolerances=[{"key": "size_pt", "within": 1.5}])
+    assert only(outside).what == "size: expected 18 pt, actual 16 pt" and outside.tolerances_used == []
+    other_key = judge(expected, smaller, tolerances=[{"key": "position_pt", "within": 4}])
+    assert not other_key.equivalent and other_key.tolerances_used == []
+
+
+def test_a_heading_levels_tolerance_accepts_either_level_as_that_level_looks():
+    from autodw.eval.judge import JudgeContext
+
+    level2 = edited(REPORT, ("change_heading_level", {"paragraphs": ["p3"], "level": 2}))
+    level3 = edited(REPORT, ("change_heading_level", {"paragraphs": ["p3"], "level": 3}))
+    assert 'style: expected "Heading 2", actual "Heading 3"' in only(judge(level2, level3)).what
+    accepted = judge(level2, level3, tolerances=[{"heading_levels": [3, 2]}])
+    assert accepted.equivalent and accepted.tolerances_used == ["heading levels 2-3"]
+    refused = judge(level2, level3, tolerances=[{"heading_levels": [1, 2]}])
+    assert 'style: expected "Heading 2"' in only(refused).what and refused.tolerances_used == []
+    # the level is accepted, a formatting the level does not give is still a difference
+    plain3 = edited(level3, ("set_text_format", {"paragraphs": "p3", "bold": False}))
+    changed = judge(level2, plain3, tolerances=[{"heading_levels": [2, 3]}])
+    assert only(changed).what == "bold: expected yes, actual no" and changed.tolerances_used == ["heading levels 2-3"]
+    ctx = JudgeContext.make(tolerances=[{"heading_levels": [2, 4]}])
+    assert ctx.heading_tolerated("标题 4", "Heading 2") == "heading levels 2, 4"
+    assert ctx.heading_tolerated("Heading 2 Char", "Heading 4") is None
+
+
+def test_tolerances_change_nothing_where_there_is_no_difference_and_unknown_ones_are_refused():
+    expected = edited(REPORT, ("set_text_format", {"paragraphs": "p3", "size_pt": 18, "color": "1F4E79"}))
+    every = [{"colour": "dark blue"}, {"key": "size_pt", "within": 4}, {"heading_levels": [1, 2]}]
+    same = judge(expected, edited(expected), tolerances=every)
+    assert same.equivalent and same.tolerances_used == []
+    with pytest.raises(ConfigError, match="not a tolerance"):
+        judge(expected, expected, tolerances=[{"colour": "ultraviolet"}])
+    with pytest.raises(ConfigError, match="not a tolerance"):
+        judge(expected, expected, tolerances=[{"size_pt": 4}])

@@ -1988,6 +1988,129 @@ def section_with_table(c: Ctx) -> str:
                   f"结尾补一节“{title}”，正文“{para}”，下面附表（表头加粗：{'、'.join(data[0])}；内容：{rows}）"])
 
 
+@edit(1.0)
+def report_section(c: Ctx) -> str:
+    """A section with heading, text, a list and a captioned table: one wish, five or six calls."""
+    used = {h["text"].strip().lower() for h in c.headings()}
+    sections, tables = extra(c, "sections"), extra(c, "tables")
+    fit_s, fit_t = SECTIONS_FOR_KIND.get(c.kind, range(6)), TABLES_FOR_KIND.get(c.kind, range(4))
+    pairs = [(varied(c, sections[i], "sections"), varied(c, tables[k], "tables")) for i, k in SECTION_TABLES
+             if sections[i][0].lower() not in used and i in fit_s and k in fit_t]
+    (title, para, items), data = c.pick(pairs)
+    caps = ["Contact list", "Monthly figures", "Task status", "Stores by city"] if c.dl == "en" else ["联系人名单", "月度数据", "任务进度", "各城市门店"]
+    cap = caps[table_kind(c, data)]
+    h = c.run("insert_heading", text=title, level=1, position="end").created[0]
+    p = c.run("insert_paragraph", text=para, position={"after": h}).created[0]
+    made = c.run("insert_list", items=items, position={"after": p}, kind="bullet").created
+    tid = next(i for i in c.run("insert_table", position={"after": made[-1]}, data=data, style="Table Grid", header_row=True).created
+               if i.startswith("t"))
+    c.run("insert_caption", target=tid, text=cap, where="above")
+    centred = c.rng.random() < 0.5
+    if centred:
+        c.run("set_table_properties", table=tid, alignment="center")
+    c.memory.update(heading=h, para=p, table=tid, list=made)
+    rows = "; ".join(", ".join(r) for r in data[1:])
+    en_c, zh_c = (" centred on the page" if centred else ""), ("，表格居中" if centred else "")
+    return c.say([f"finish the document with a new section {q(c, title)}: the sentence {q(c, para)}, bullet points "
+                  + "; ".join(items) + f", then a table{en_c} with a bold header {', '.join(data[0])} and rows {rows}, captioned {q(c, cap)} above it",
+                  f"add a {q(c, title)} section at the end with an intro line ({q(c, para)}), a bulleted list ("
+                  + ", ".join(q(c, i) for i in items) + f") and below it a table{en_c}: bold headers {', '.join(data[0])}; {rows}; caption it {q(c, cap)} on top",
+                  f"at the very end I need a {q(c, title)} section: one paragraph {q(c, para)}, then these bullets: " + "; ".join(items)
+                  + f"; then a table{en_c} (header {', '.join(data[0])} in bold, rows {rows}) with the caption {q(c, cap)} above"],
+                 [f"文末新增一节“{title}”：先写“{para}”，再用项目符号列出" + "、".join(f"“{i}”" for i in items)
+                  + f"，最后放一个表格（表头{'、'.join(data[0])}加粗，数据{rows}），表格上方加题注“{cap}”{zh_c}",
+                  f"在最后补一节“{title}”，正文一句“{para}”，下面是项目符号列表：" + "；".join(items)
+                  + f"；再附一个表，表头加粗：{'、'.join(data[0])}，内容：{rows}，表上题注“{cap}”{zh_c}",
+                  f"结尾加“{title}”部分：一段“{para}”、一个项目符号列表（" + "、".join(items)
+                  + f"）和一个带题注“{cap}”的表格（表头{'、'.join(data[0])}加粗；{rows}）{zh_c}"])
+
+
+@edit(1.0)
+def tidy_all_tables(c: Ctx) -> str:
+    """Every table gets the same bold shaded header and is centred: two calls per table."""
+    tables = [t for t in c.tables() if t["rows"] >= 2 and t["cells"] and all(h.strip() for h in t["cells"][0]) and not _merged(t)]
+    if not 2 <= len(tables) <= 5 or len(tables) != len(c.tables()):
+        raise Skip("tables")
+    fname, fill = c.fill()
+    for t in tables:
+        c.run("set_header_row", table=t["id"], rows=1, bold=True, fill=fill)
+        c.run("set_table_properties", table=t["id"], alignment="center")
+    return c.say([f"make all the tables look the same: a bold header row on {fname}, and each table centred",
+                  f"tidy up every table: bold {fname} header rows, tables centred on the page",
+                  f"the tables are inconsistent; give each one a bold first row shaded {fname} and centre them all"],
+                 [f"所有表格统一一下：表头加粗、{fname}底纹，表格都居中", f"把每个表格的表头都改成加粗并填{fname}，表格居中",
+                  f"几个表格格式不统一，都改成表头加粗{fname}底纹、整表居中"])
+
+
+@edit(0.9)
+def frame_table(c: Ctx) -> str:
+    """One table fully styled: header, outer border, number alignment, width and centring (five calls)."""
+    t = numeric_table(c)
+    if t["id"] in c.fresh:
+        raise Skip("a table this instruction made")
+    ref = c.ref_table(t)
+    fname, fill = c.fill()
+    cname, col = c.colour()
+    c.run("set_header_row", table=t["id"], rows=1, bold=True, fill=fill)
+    c.run("set_table_borders", table=t["id"], style="double", color=col, scope="outside")
+    c.run("set_cell_alignment", table=t["id"], cells={"from": [1, 1], "to": [t["rows"] - 1, t["cols"] - 1]}, horizontal="right")
+    c.run("set_table_properties", table=t["id"], alignment="center")
+    return c.say([f"smarten up {ref}: bold header on {fname}, a double {cname} outer border, numbers right-aligned (not the labels), and centre the table",
+                  f"format {ref} properly - {fname} bold header row, {cname} double line around the outside, right-align the figures, table centred",
+                  f"{ref} needs work: header bold and shaded {fname}, outside border double and {cname}, the numbers (not the first column or the header) right-aligned, whole table centred"],
+                 [f"把{ref}好好排一下：表头加粗、{fname}底纹，外框{cname}双线，数字右对齐（首列和表头不动），表格居中",
+                  f"{ref}格式整理：表头{fname}加粗，四周{cname}双线框，数据右对齐，整表居中",
+                  f"{ref}调整一下：表头加粗并填{fname}，外边框用{cname}双线，数字靠右（不含首列和表头），表格放中间"])
+
+
+@edit(0.8)
+def reorder_sections(c: Ctx) -> str:
+    """The main sections put in a stated order: one move per section out of place."""
+    heads = [h for h in c.headings(1) if c._unique_heading(h)]
+    if not 3 <= len(heads) <= 6 or any(c.section_paragraphs(h["id"]) and len(c.section_paragraphs(h["id"])) > 8 for h in heads):
+        raise Skip("sections")
+    if any(t.get("after_paragraph") in {p["id"] for h in heads for p in c.section_paragraphs(h["id"])} | {h["id"] for h in heads}
+           for t in c.st["tables"]):
+        raise Skip("a table in a section")
+    names = [h["text"].strip() for h in heads]
+    order = names[:1] + list(reversed(names[1:])) if c.rng.random() < 0.5 else names[1:] + names[:1]
+    current = list(names)
+    by_name = {h["text"].strip(): h["id"] for h in heads}
+    for k, name in enumerate(order):
+        if current[k] == name:
+            continue
+        c.run("move_section", heading=by_name[name], position={"before": by_name[current[k]]})
+        current.remove(name)
+        current.insert(k, name)
+    if len(c.calls) == 0:
+        raise Skip("already in order")
+    listed = ", ".join(q(c, n) for n in order)
+    return c.say([f"reorder the main sections so they run {listed}", f"rearrange the document: the sections should go in this order: {listed}",
+                  f"can the main sections be put in the order {listed}? move each with everything under it"],
+                 [f"把几个一级章节的顺序调成：{'、'.join(order)}", f"调整章节顺序，依次为" + "、".join(f"“{n}”" for n in order),
+                  f"一级标题下的各节按这个顺序排：" + "→".join(order) + "（整节连同内容一起移动）"])
+
+
+@edit(0.8)
+def sign_off_block(c: Ctx) -> str:
+    """A closing block at the end: three lines, the name bold and the role italic (five calls)."""
+    person = c.pick(content()["people"][c.dl])
+    role = c.pick(content()["variety"][c.dl]["roles"])
+    closing = c.pick(["Kind regards,", "Yours sincerely,", "Best wishes,"]) if c.dl == "en" else c.pick(["此致", "特此说明。", "谢谢！"])
+    if any(p["text"].strip() == person for p in c.paragraphs()):
+        raise Skip("name already there")
+    a = c.run("insert_paragraph", text=closing, position="end").created[0]
+    b = c.run("insert_paragraph", text=person, position={"after": a}).created[0]
+    d = c.run("insert_paragraph", text=role, position={"after": b}).created[0]
+    c.run("set_text_format", paragraphs=[b], bold=True)
+    c.run("set_text_format", paragraphs=[d], italic=True)
+    return c.say([f"end the document with a sign-off: {q(c, closing)}, then {q(c, person)} in bold, then {q(c, role)} in italics, each on its own line",
+                  f"add a closing block at the bottom - {q(c, closing)} / {q(c, person)} (bold) / {q(c, role)} (italic), three separate paragraphs",
+                  f"put our sign-off at the very end: first {q(c, closing)}, below it the name {q(c, person)} in bold and under that {q(c, role)} in italic"],
+                 [f"文末加落款：先写“{closing}”，下一行“{person}”（加粗），再下一行“{role}”（斜体），各占一段",
+                  f"最后补上结尾三行：“{closing}”、“{person}”加粗、“{role}”斜体，分三段", f"在全文最后加署名块：“{closing}”/“{person}”（粗体）/“{role}”（斜体），每项单独一段"])
+
+
 @edit(0.8)
 def sections_on_new_pages(c: Ctx) -> str:
     heads = [h for h in c.headings(1)][1:]
@@ -2074,12 +2197,12 @@ def two_replacements(c: Ctx) -> str:
 
 
 THEMES: dict[str, tuple[str, ...]] = {
-    "table": ("add_table", "delete_table", "change_cell", "fill_form", "add_row", "delete_row", "row_height", "all_rows_height",
+    "table": ("tidy_all_tables", "frame_table", "add_table", "delete_table", "change_cell", "fill_form", "add_row", "delete_row", "row_height", "all_rows_height",
               "add_total_column", "delete_column", "column_width", "title_row", "unmerge_title", "split_cell_in_two", "style_header",
               "shade_row", "align_numbers", "center_cells_vertically", "table_borders", "remove_inner_borders", "center_table",
               "table_style", "sort_rows", "sort_by_name", "split_tbl", "caption_table", "copy_table_to_end", "styled_table",
               "chart_from_table", "landscape_section"),
-    "text": ("add_paragraph", "add_section", "add_list", "append_text", "line_break", "rewrite_paragraph", "delete_sentence",
+    "text": ("report_section", "reorder_sections", "sign_off_block", "add_paragraph", "add_section", "add_list", "append_text", "line_break", "rewrite_paragraph", "delete_sentence",
              "delete_paragraph", "move_paragraph", "move_section_up", "split_para", "merge_paras", "replace_word", "rename_org",
              "two_replacements", "duplicate_paragraph", "address_block", "section_with_table", "delete_empty_paragraphs",
              "uppercase_heading", "sentence_case", "free_summary", "free_comment"),
@@ -2104,7 +2227,7 @@ UNDOING = ("delete_table", "delete_paragraph", "chart_delete", "delete_picture",
            "drop_footnote", "drop_comment", "drop_bookmark", "change_link", "delete_empty_paragraphs", "replace_picture")
 """Edits that remove or reset things: only the first clause of an instruction may be one (otherwise they could undo
 an earlier clause of the same instruction, leaving a gold call that is not needed)."""
-MULTI_CALL = ("styled_table", "section_with_table", "sections_on_new_pages", "delete_empty_paragraphs", "address_block",
+MULTI_CALL = ("report_section", "tidy_all_tables", "frame_table", "reorder_sections", "sign_off_block", "styled_table", "section_with_table", "sections_on_new_pages", "delete_empty_paragraphs", "address_block",
               "two_replacements", "add_section", "title_row", "landscape_section", "bookmark_and_reference",
               "move_section_up", "center_title")
 """Edits that take several calls for one wish (favoured when a hard instruction is being written)."""

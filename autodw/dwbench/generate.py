@@ -30,8 +30,8 @@ from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, SHARD_SESSIONS, corpus_d
                                     fingerprint_members, instruction_record)
 
 SEED = 20251124
-N_SESSIONS = 250
-N_DEV = 50
+N_SESSIONS = 160
+N_DEV = 32
 N_CORPUS = 36
 ZH_SHARE = 0.45
 CORPUS_SHARE = 0.44
@@ -150,7 +150,8 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int,
     hi = lo + lo // 5
     hard = lo >= 7
     memory = dict(ctx.memory)
-    for _attempt in range(6):
+    best: tuple | None = None  # (how far from the target, turn, end state, memory) of the closest attempt so far
+    for _attempt in range(8):
         ctx.memory = dict(memory)
         start = ctx.doc.snapshot()
         ctx.calls, ctx.free_text, ctx.named, ctx.fresh, ctx.phrasings = [], False, {}, set(), []
@@ -193,7 +194,8 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int,
             seen |= touched
             clauses.append(clause)
             names.append(name)
-        if ctx.calls and lo <= len(ctx.calls) <= hi or (ctx.calls and _attempt >= 3):
+        miss = max(lo - len(ctx.calls), len(ctx.calls) - hi, 0)
+        if ctx.calls and (best is None or miss < best[0]):  # checking an attempt no closer than the best is wasted
             text = join_clauses(clauses, ctx.lang, rng)
             end = ctx.doc.snapshot()
             ctx.doc.restore(start)
@@ -202,11 +204,22 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int,
             if problems:
                 _log(f"  turn rejected: {problems[0]}")
             elif text not in used_texts and fingerprint_members(end.members) != _fp_members(start):
-                used_texts.add(text)
-                return Turn(text, list(ctx.calls), names, ctx.free_text, clauses, list(ctx.phrasings))
+                turn = Turn(text, list(ctx.calls), names, ctx.free_text, clauses, list(ctx.phrasings))
+                if miss == 0:
+                    used_texts.add(text)
+                    return turn
+                if best is None or miss < best[0]:
+                    best = (miss, turn, end, dict(ctx.memory))
         ctx.doc.restore(start)
         ctx._state = None
-    return None
+    if best is None:
+        return None
+    # no attempt hit the target: the one closest to it (not whichever came last, which piles up common call counts)
+    _, turn, end, ctx.memory = best
+    ctx.doc.restore(end)
+    ctx._state = None
+    used_texts.add(turn.instruction)
+    return turn
 
 
 _FONT_KEYS = {"font": "font", "east_asia_font": "font", "size_pt": "size", "color": "color", "bold": "bold", "italic": "italic",
@@ -300,7 +313,7 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
     for name, e in EDITS.items():
         if name in taken or name in banned or (theme and THEME_OF.get(name) != theme) or (taken and name in UNDOING):
             continue
-        w = e.weight * (4 if hard and name in MULTI_CALL else 1)
+        w = e.weight * (8 if hard and name in MULTI_CALL else 1)
         if e.needs_memory:
             if not all(k in ctx.memory for k in e.needs_memory):
                 continue
@@ -494,25 +507,35 @@ def assign_splits(sessions: list[Session]) -> dict[str, list[Session]]:
     return {split: [s for s in sessions if s.split == split] for split in ("dev", "test")}
 
 
-def clause_key(text: str) -> str:
-    """A clause as compared for leakage: trimmed of spaces and end punctuation."""
-    return text.strip().strip(" .,;:!?。，；：！？").strip()
+def held_out_flags(dev: list[dict], test: list[dict]) -> list[bool]:
+    """Per test record, whether it is in test's held-out part: it uses a template or a phrasing dev never contains,
+    and none of its clauses is word for word a clause of dev (test's documents are never dev's)."""
+    from autodw.dwbench.leakage import clauses_of, verbatim
 
-
-def held_out_flags(splits: dict[str, list[Session]]) -> dict[tuple[str, int], bool]:
-    """Per test turn, whether it is in test's held-out part: it uses a template or a phrasing dev never contains, and
-    none of its clauses is word for word a clause of dev (test's documents are never dev's)."""
     banned = set(held_out_templates())
-    dev_clauses = {clause_key(c) for s in splits["dev"] for t in s.turns for c in t.clauses}
-    flags = {}
-    for s in splits["test"]:
-        for n, t in enumerate(s.turns, 1):
-            new = bool(banned & set(t.edits)) or any(p.endswith("/held-out") for p in t.phrasings)
-            flags[(s.session_id, n)] = new and not any(clause_key(c) in dev_clauses for c in t.clauses)
-    return flags
+    dev_phrasings = {p for r in dev for p in r["phrasings"]}
+    dev_clauses = {verbatim(c) for r in dev for c in clauses_of(r)}
+    return [(bool(banned & set(r["templates"])) or any(p not in dev_phrasings for p in r["phrasings"]))
+            and not any(verbatim(c) in dev_clauses for c in clauses_of(r)) for r in test]
 
 
-def write(splits: dict[str, list[Session]], flags: dict[tuple[str, int], bool]) -> None:
+def mark_held_out() -> int:
+    """Set ``held_out`` on the templated track's test records (and mini's, the same turns); returns how many are."""
+    folder = DATA_DIR / "templated"
+    dev = [r for p in sorted(folder.glob("dev-[0-9]*.jsonl")) for r in map(json.loads, p.read_text(encoding="utf-8").splitlines())]
+    flags: dict[tuple[str, int], bool] = {}
+    for name in ("test", "mini"):
+        for path in sorted(folder.glob(f"{name}-[0-9]*.jsonl")):
+            recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+            marks = held_out_flags(dev, recs) if name == "test" else [flags[(r["session_id"], r["turn"])] for r in recs]
+            for r, flag in zip(recs, marks):
+                r["held_out"] = flag
+                flags[(r["session_id"], r["turn"])] = flag
+            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in recs) + "\n", encoding="utf-8")
+    return sum(1 for (sid, _), f in flags.items() if f)
+
+
+def write(splits: dict[str, list[Session]]) -> None:
     """The JSONL shards of the templated track (``data/templated/{split}-NN.jsonl``), replacing the old ones."""
     reg = registry()
     folder = DATA_DIR / "templated"
@@ -530,14 +553,15 @@ def write(splits: dict[str, list[Session]], flags: dict[tuple[str, int], bool]) 
                         calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
                         free_text=t.free_text, split=split, templates=t.edits)
                     rec.update(track="templated", written_by="template", requests=len(t.clauses), tags=[], ambiguous=None,
-                               accept=None, held_out=flags.get((s.session_id, n), False), clauses=t.clauses,
+                               accept=None, held_out=False, clauses=t.clauses,
                                phrasings=[p.removesuffix("/held-out") for p in t.phrasings])
                     lines.append(json.dumps(rec, ensure_ascii=False))
             (folder / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     HELD_OUT_FILE.write_text(json.dumps({
         "about": "What test holds out of dev: these templates never occur in dev, nor the last phrasing of any list of "
-                 "three or more phrasings (context.HELD_OUT_FROM); a test instruction using any of them, with no clause "
-                 "that is word for word a dev clause, is in test's held-out part (held_out: true).",
+                 "three or more phrasings (context.HELD_OUT_FROM); a test instruction using a template or phrasing dev "
+                 "never contains, with no clause that is word for word a dev clause, is in test's held-out part "
+                 "(held_out: true; generate.held_out_flags).",
         "templates": held_out_templates()}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
@@ -573,8 +597,9 @@ def main() -> None:
     splits = assign_splits(sessions)
     splits["mini"] = choose_subset(splits["test"], SEED + 2, 4, (45, 60))
     splits["dev-mini"] = choose_subset(splits["dev"], SEED + 3, 2, (20, 32))
-    write(splits, held_out_flags(splits))
-    _log(f"wrote {len(sessions)} sessions: " + ", ".join(f"{k} {len(v)}" for k, v in splits.items()))
+    write(splits)
+    _log(f"wrote {len(sessions)} sessions: " + ", ".join(f"{k} {len(v)}" for k, v in splits.items())
+         + f"; {mark_held_out()} test instructions held out")
 
 
 if __name__ == "__main__":

@@ -109,6 +109,13 @@ def read(path: str | Path) -> Authored:
         raise BenchmarkDataError(f"{path}: {where}: {e.message[:300]}")
     if data["session_id"] != path.stem:
         raise BenchmarkDataError(f"{path}: session_id {data['session_id']!r} differs from the file name")
+    from autodw.colours import colour_names_in
+
+    for n, turn in enumerate(data["turns"], 1):
+        for t in (turn.get("accept") or {}).get("tolerances", ()):
+            if "colour" in t and len(colour_names_in(t["colour"])) != 1:
+                raise BenchmarkDataError(f"{path}: turns/{n}: {t['colour']!r} names no colour family of "
+                                         "autodw/colour_names.json")
     return Authored(path, data)
 
 
@@ -241,17 +248,19 @@ def subset(sessions: list[list[dict[str, Any]]], per_language: int, seed: int) -
 
 def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
-    ``dev-mini`` and ``mini``); returns records per split. A test turn is held out unless its text is word for word a
-    dev turn's (test never starts from a dev document)."""
+    ``dev-mini`` and ``mini``); returns records per split. A test turn is held out unless one of its clauses is word
+    for word a dev clause (test never starts from a dev document)."""
     from autodw.dwbench.records import SHARD_SESSIONS
 
     by_split: dict[str, list[list[dict[str, Any]]]] = {}
     for a in authored_sessions():
         by_split.setdefault(a.data["split"], []).append(records_of(a))
-    dev_texts = {r["instruction"].strip() for s in by_split.get("dev", []) for r in s}
+    from autodw.dwbench.leakage import clauses_of, verbatim
+
+    dev_clauses = {verbatim(c) for s in by_split.get("dev", []) for r in s for c in clauses_of(r)}
     for s in by_split.get("test", []):
         for r in s:
-            r["held_out"] = r["instruction"].strip() not in dev_texts
+            r["held_out"] = not any(verbatim(c) in dev_clauses for c in clauses_of(r))
     for name, (split, per_language) in SUBSETS.items():
         by_split[name] = [[dict(r, split=name) for r in s] for s in subset(by_split.get(split, []), per_language, seed=len(name))]
     for old in out_dir.glob("*.jsonl"):

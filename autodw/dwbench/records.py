@@ -29,7 +29,6 @@ DATA_DIR = PACKAGE_DIR / "data"
 DOCS_DIR = DATA_DIR / "docs"
 ASSETS_DIR = DATA_DIR / "assets"
 MINI_FILE = DATA_DIR / "mini_sessions.txt"
-CHANGES_1_1 = DATA_DIR / "changes-1.1.json"
 DATA_VERSION = "2.0"
 """The data version, recorded by the runs (runs of different major versions are never paired): 1.0 as generated and
 reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
@@ -194,18 +193,12 @@ class Session:
 
     def data_hash(self, turn: int) -> str:
         """What instruction `turn` is run and judged against, as 12 hex digits: a hash of the source document and of
-        the instructions (text, free-text flag, gold calls) of turns 1..turn, which give its initial and expected
+        the instructions (text, free-text flag, gold calls, and what else they accept) of turns 1..turn, which give its initial and expected
         documents and the earlier instructions a system is shown."""
         data = [self.source.sha256,
-                [[i.text, i.free_text, [[c.api, c.args] for c in i.gold]] for i in self.instructions[:turn]]]
+                [[i.text, i.free_text, [[c.api, c.args] for c in i.gold]] + ([i.accept] if i.accept else [])
+                 for i in self.instructions[:turn]]]
         return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:12]
-
-
-@lru_cache(maxsize=None)
-def changed_in_1_1() -> dict[str, int]:
-    """Per session whose instructions changed from DWBench 1.0 to 1.1 (text or gold calls; dev and test), the first
-    turn that changed: its data hash and every later turn's differ between the two (``data/changes-1.1.json``)."""
-    return json.loads(CHANGES_1_1.read_text(encoding="utf-8"))
 
 
 def instruction_from_record(rec: dict[str, Any]) -> Instruction:

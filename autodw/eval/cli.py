@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from autodw.dwbench.records import SPLITS
+from autodw.dwbench.records import SPLITS, TRACKS
 from autodw.errors import ConfigError
 from autodw.eval import AGENT_ROLLBACK, SYSTEMS, VALIDATORS
 
@@ -66,7 +66,10 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
             raise ConfigError("the oracle uses no LLM: leave out --llm")
         from autodw.eval.systems import OracleSystem
 
-        return OracleSystem, "none", options
+        alternative = getattr(args, "alternative", 0) or 0
+        if alternative:
+            options["alternative"] = alternative
+        return (lambda: OracleSystem(alternative)), "none", options
     needs_llm = name != "noisy-oracle" or args.validator == "llm"
     if needs_llm and not args.llm and not os.environ.get("AUTODW_LLM"):  # a benchmark run names what it measures
         raise ConfigError(f"--system {name} needs --llm: openai:MODEL (with --base-url for your endpoint), "
@@ -113,7 +116,7 @@ def run_command(args: argparse.Namespace) -> int:
     mode = args.mode or ("instruction" if args.instructions else "both")  # chosen instructions: instruction mode
     modes = ["instruction", "session"] if mode == "both" else [mode]
     spec = RunSpec(args.system, llm_name, args.split, modes, options, args.limit, _session_ids(args),
-                   stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions))
+                   stop_at_failure=args.stop_at_failure, instructions=_keys(args.instructions), track=args.track)
     runner = Runner(spec, Path(args.out), make, workers=args.workers, word_check=not args.no_word_check)
     _log_command(Path(args.out), args.argv)
     try:
@@ -162,11 +165,13 @@ def _print_summary(summary: dict[str, Any], fmt: str) -> None:
         return "-" if x is None else f"{100 * x:.1f}%"
 
     stopped = f"; {summary['sessions_stopped']} stopped at a failed turn" if summary.get("sessions_stopped") else ""
-    print(f"{summary['system']} ({summary['llm']}) on {summary['split']}: "
+    print(f"{summary['system']} ({summary['llm']}) on {summary['track']}/{summary['split']}: "
           f"iACC {pct(summary['iacc'])} of {summary['instructions']}/{summary['instructions_in_split']} instructions, "
           f"sACC {pct(summary['sacc'])} of {summary['sessions']}/{summary['sessions_in_split']} sessions "
           f"(final state {pct(summary['sacc_final'])}{stopped}), {summary['seconds']:.0f} s of system time"
           + (f", {summary['wall_seconds']:.0f} s wall" if summary.get("wall_seconds") is not None else ""))
+    if "iacc_held_out" in summary:
+        print(f"held out: iACC {pct(summary['iacc_held_out'])} of {summary['held_out_instructions']} instructions")
     print(f"per instruction: {summary['api_calls_per_instruction']} API calls, {summary['llm_calls_per_instruction']} LLM "
           f"calls, {summary['tokens_per_instruction']} tokens, median {summary['median_seconds_per_instruction']} s")
     if "faults" in summary:
@@ -198,7 +203,8 @@ def sweep_command(args: argparse.Namespace) -> int:
     for threshold in THRESHOLDS:
         args.threshold = threshold
         make, llm_name, options = system_factory(args)
-        spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit, _session_ids(args))
+        spec = RunSpec("noisy-oracle", llm_name, args.split, ["instruction"], options, args.limit, _session_ids(args),
+                       track=args.track)
         runner = Runner(spec, out / f"t{threshold:.1f}", make, workers=args.workers, word_check=False)
         if threshold == THRESHOLDS[0]:
             _log_command(out, args.argv)
@@ -292,6 +298,11 @@ def _noisy_options(p: argparse.ArgumentParser, p_default: float | None) -> None:
                    help="noisy-oracle: rollback levels after a rejection (default full)")
 
 
+def _track_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--track", choices=TRACKS, default="templated",
+                   help="DWBench track: hand (written by people) or templated (the default, for now)")
+
+
 def _settings_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="change an agent setting (repeatable), e.g. --set grounding=false for an ablation")
@@ -313,6 +324,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
     p.add_argument("--system", choices=SYSTEMS, required=True)
     p.add_argument("--split", choices=SPLITS, required=True)
+    _track_option(p)
     p.add_argument("--mode", choices=("instruction", "session", "both"), default=None,
                    help="instruction: iACC (each from its gold start); session: sACC (own output carried); both "
                         "(the default; instruction with --instructions)")
@@ -324,6 +336,8 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--workers", type=positive_int, default=1,
                    help="instructions or sessions run at once: threads for a hosted endpoint, processes for a system "
                         "without an LLM (the oracle; the noisy oracle with the oracle or rules validator)")
+    p.add_argument("--alternative", type=positive_int, default=None, metavar="N",
+                   help="the oracle: play each turn's N-th accept alternative where it has one (the gold elsewhere)")
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "
                         "the same; the final-state sACC and the cost per session are then not measured)")
@@ -340,6 +354,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("sweep", help="noisy oracle at acceptance thresholds 0.0-0.9: iACC, faults caught, false "
                                            "rejections, calls")
     p.add_argument("--split", choices=SPLITS, default="dev")
+    _track_option(p)
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--limit", type=positive_int, default=None, metavar="N")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")

@@ -1,7 +1,8 @@
 """Paired comparison of two runs on the instructions both finished: is B better than A, or is it noise?
 
-Two runs of the same split are compared instruction by instruction (the same instruction, the same start), which
-is far more sensitive than comparing their summaries, and stays fair when a run is unfinished. Reported:
+Two runs of the same split of one track, on one major version of DWBench data (1.x and 2.0 are never paired), are
+compared instruction by instruction (the same instruction, the same start), which is far more sensitive than
+comparing their summaries, and stays fair when a run is unfinished. Reported:
 
 - iACC of each, and the instructions only one got right, with the exact two-sided McNemar p-value (a binomial
   test on those discordant instructions);
@@ -20,19 +21,37 @@ from pathlib import Path
 from typing import Any
 
 from autodw.errors import ConfigError
-from autodw.eval.metrics import data_version, instruction_records, judge_version, made_against, rejudge_hint
-from autodw.eval.runner import recorded_run
+from autodw.eval.metrics import (data_major, data_version, instruction_records, judge_version, made_against,
+                                 rejudge_hint, run_track)
+from autodw.eval.runner import run_sessions, run_settings
 
 RESAMPLES = 10_000
 SEED = 0
 
 
-def _records(run: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, str]]:
-    """A run's settings, its instruction records by key and what each was made against (a data hash)."""
-    spec, sessions = recorded_run(run)
+def _records(run: Path, spec: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """A run's instruction records by key and what each was made against (a data hash); `spec`: its settings."""
+    sessions = run_sessions(spec)
     by_id = {s.session_id: s for s in sessions}
     records = {r["key"]: r for r in instruction_records(run, sessions)}
-    return spec, records, {k: made_against(r, by_id[r["session_id"]], data_version(spec)) for k, r in records.items()}
+    return records, {k: made_against(r, by_id[r["session_id"]], data_version(spec)) for k, r in records.items()}
+
+
+def comparable(run_a: Path, spec_a: dict[str, Any], run_b: Path, spec_b: dict[str, Any]) -> None:
+    """ConfigError unless two runs (their settings) can be paired: one track, one split, one major DWBench data
+    version (2.0 is another benchmark than 1.x), one judge version."""
+    for what, value in (("track", run_track), ("split", lambda s: s["split"])):
+        if value(spec_a) != value(spec_b):
+            raise ConfigError(f"{run_a} ran on the {value(spec_a)} {what}, {run_b} on the {value(spec_b)} {what}: "
+                              f"compare runs of one {what}")
+    if data_major(spec_a) != data_major(spec_b):
+        raise ConfigError(f"{run_a} was made on DWBench {data_version(spec_a)} data, {run_b} on {data_version(spec_b)}: "
+                          "runs of different major data versions are of other instructions and are never paired")
+    versions = (judge_version(spec_a), judge_version(spec_b))
+    if versions[0] != versions[1]:
+        older = (run_a, run_b)[versions[1] < versions[0]]
+        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: "
+                          f"{rejudge_hint(older)}")
 
 
 def mcnemar_p(only_a: int, only_b: int) -> float:
@@ -58,15 +77,9 @@ def bootstrap_interval(differences: list[float], resamples: int = RESAMPLES, see
 def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     """The paired comparison of `run_b` against `run_a` (see the module docstring), on the instructions both finished
     on the same instruction and gold (``left_out``: those made against other DWBench data)."""
-    spec_a, a, made_a = _records(run_a)
-    spec_b, b, made_b = _records(run_b)
-    if spec_a["split"] != spec_b["split"]:
-        raise ConfigError(f"{run_a} ran on {spec_a['split']}, {run_b} on {spec_b['split']}: compare runs of one split")
-    versions = (judge_version(spec_a), judge_version(spec_b))
-    if versions[0] != versions[1]:
-        older = (run_a, run_b)[versions[1] < versions[0]]
-        raise ConfigError(f"{run_a} was judged by judge version {versions[0]}, {run_b} by {versions[1]}: "
-                          f"{rejudge_hint(older)}")
+    spec_a, spec_b = run_settings(run_a), run_settings(run_b)
+    comparable(run_a, spec_a, run_b, spec_b)
+    (a, made_a), (b, made_b) = _records(run_a, spec_a), _records(run_b, spec_b)
     for run, records in ((run_a, a), (run_b, b)):
         if not records:
             raise ConfigError(f"{run} has no instruction records (a session-only run): compare pairs instructions "
@@ -85,7 +98,7 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     diffs = [b[k]["partial_credit"] - a[k]["partial_credit"] for k in keys]
     n = len(keys)
     return {
-        "a": str(run_a), "b": str(run_b), "split": spec_a["split"], "instructions": n,
+        "a": str(run_a), "b": str(run_b), "track": run_track(spec_a), "split": spec_a["split"], "instructions": n,
         "iacc_a": round(sum(a[k]["success"] for k in keys) / n, 4), "iacc_b": round(sum(b[k]["success"] for k in keys) / n, 4),
         "only_a_succeeded": only_a, "only_b_succeeded": only_b, "mcnemar_p": round(mcnemar_p(only_a, only_b), 4),
         "partial_credit_a": round(sum(a[k]["partial_credit"] for k in keys) / n, 4),
@@ -101,7 +114,8 @@ def compare_text(result: dict[str, Any]) -> str:
     """`result` as a few lines for a person."""
     low, high = result["difference_95ci"]
     return "\n".join([
-        f"A = {result['a']}\nB = {result['b']}\n{result['instructions']} instructions of {result['split']} finished by both",
+        f"A = {result['a']}\nB = {result['b']}\n{result['instructions']} instructions of {result['track']}/"
+        f"{result['split']} finished by both",
         f"iACC: A {100 * result['iacc_a']:.1f}%, B {100 * result['iacc_b']:.1f}%; only A right {result['only_a_succeeded']}, "
         f"only B right {result['only_b_succeeded']} (McNemar p = {result['mcnemar_p']:.3g})",
         f"partial credit: A {result['partial_credit_a']:.3f}, B {result['partial_credit_b']:.3f}; B - A "

@@ -61,6 +61,7 @@ Tolerances a person would accept (each tested in tests/test_judge.py):
 | cropping | each side of a picture's crop within 0.5 % (a side not cropped: 0 %) | always |
 | named colours | a colour the instruction names in words ("blue", "蓝色") matches any colour of that name, from the HSV ranges in ``colour_names.json`` ("blue" accepts 0000FF and 0070C0, not 00B050; light and pale names cover Word's theme tints and the web colours of that name: "light green" accepts E2EFDA, C6EFCE and 90EE90, "pale yellow" FFF2CC and FFFF99; an automatic text or line colour counts as 000000, so "black" accepts 0D0D0D against it) | only when ``instruction`` names the colour, and only for colours both sides have of that name; with ``initial`` given, only for colours the expected document has more of than the initial one (a run's colour counted by its characters: those the instruction set; a heading it left alone is compared exactly) |
 | free text | a text the instruction asks the system to write is judged by its place, style, formatting (the format of most of its characters) and length (at least a third of the expected text's length, not empty), not by its words | only with ``free_text=True``; not for texts the instruction dictates (quoted: "...", '...', “...”, 「...」, or written out as they are: "set the cell to 105"; a quoted part of a text must be in the actual one); with ``initial`` given, not for a text the initial document has at the same place (the paragraph, cell, header or footer aligned with it, of one paragraph or several), on either side (an existing text to keep, or one left as it was) |
+| the instruction's own | a colour of a named family matches any colour of it (``{"colour": "dark blue"}``, by the ranges of the named-colour rule); a numeric property, by its state key, within a margin (``{"key": "size_pt", "within": 4}``: "make it a bit bigger"); a heading at any of several levels (``{"heading_levels": [2, 3]}``: "Heading 2" and "Heading 3", or "标题 2" and "标题 3", alike; the expected paragraph is then compared at the actual one's level) | only with ``tolerances`` (an instruction's ``accept.tolerances``); each one that turns a difference into a match is named in the verdict's ``tolerances_used`` ("size_pt within 4", "colour dark blue", "heading levels 2-3") |
 """
 
 from __future__ import annotations
@@ -78,18 +79,21 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 from autodw.agent.grounding import quotes
 from autodw.eval.canonical import Prepared, Source, formatting, prepare
 from autodw.state.blocks import field_code, side_order
-from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, dominant_format, drawn, segments
-from autodw.colours import colour_names_in, same_named_colour
+from autodw.state.effective import (STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, Formatting, dominant_format,
+                                    drawn, segments)
+from autodw.colours import colour_names_in, colour_ranges, same_named_colour
+from autodw.errors import ConfigError
 from autodw.units import color_name
 
-JUDGE_VERSION = 6
+JUDGE_VERSION = 7
 """Raised whenever a change can turn a verdict; a run records the version its records were judged by (1: before
 versions were recorded) and ``autodw bench rescore --rejudge`` judges an older run's outputs again. 5: a run's
 automatic colour over its style's, a style's hidden and raised or lowered text, the document defaults' run
 formatting, a list level's indent, a border's distance from the text and shadow, header and footer fields in order,
 unequal section columns, a character style's toggles over the paragraph style's; one column's spacing, decimal page numbers, automatic or zero row heights and
 ``\\* MERGEFORMAT`` no longer differ. 6: a field's name in any case and ``\\* Arabic`` are one field code; unequal
-section columns are their ``w:col`` children (count, widths, spaces)."""
+section columns are their ``w:col`` children (count, widths, spaces). 7: an instruction's own tolerances (a colour
+family, a number within a margin, heading levels), named in the verdict; nothing changes without them."""
 
 CM_TOLERANCE = 0.05
 PT_TOLERANCE = 0.5
@@ -106,6 +110,7 @@ _SNIPPET = 40
 _ENDS = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace() and ch != "\t")  # what trimming removes
 _END_PUNCTUATION = " \t.,;:!?。，；：！？"
 _LISTED = 5  # stretches of text named in one difference
+_HEADING = re.compile(r"(?:heading|标题)\s*(\d)", re.IGNORECASE)  # a heading style's name: "Heading 2", "标题 2"
 
 
 @dataclass(frozen=True)
@@ -128,11 +133,17 @@ class Verdict:
     judge: str = "deterministic"
     usage: dict[str, int] | None = None  # tokens, for the LLM judge
     count: int | None = None  # differences found (the list stops at MAX_DIFFERENCES and says how many more)
+    tolerances_used: list[str] = field(default_factory=list)  # the instruction's tolerances that turned differences
+    matched: str | None = None  # what the output matched: "gold" or "alternative N" (autodw.eval.accept)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"equivalent": self.equivalent, "differences": [d.to_dict() for d in self.differences], "judge": self.judge}
         if self.usage is not None:
             out["usage"] = self.usage
+        if self.tolerances_used:
+            out["tolerances_used"] = self.tolerances_used
+        if self.matched is not None:
+            out["matched"] = self.matched
         return out
 
     def to_text(self) -> str:
@@ -143,19 +154,59 @@ class Verdict:
 
 @dataclass(frozen=True)
 class JudgeContext:
-    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial document."""
+    """What justifies a tolerance: the instruction's colour names, whether its text is free, the initial document; and
+    the instruction's own tolerances."""
 
     colour_names: tuple[str, ...] = ()
     free_text: bool = False
     initial: Prepared | None = None
     instruction: str = ""
     quoted: tuple[str, ...] = ()  # the texts the instruction quotes ("...", '...', “...”, 「...」): dictated
+    families: tuple[str, ...] = ()  # the instruction's own tolerances: colour families,
+    within: tuple[tuple[str, float], ...] = ()  # (state key, margin) pairs,
+    heading_levels: tuple[tuple[int, ...], ...] = ()  # and sets of heading levels alike
 
     @classmethod
-    def make(cls, instruction: str | None = None, free_text: bool = False, initial: Source | None = None) -> "JudgeContext":
+    def make(cls, instruction: str | None = None, free_text: bool = False, initial: Source | None = None,
+             tolerances: Iterable[dict[str, Any]] = ()) -> "JudgeContext":
+        """The context of one judgement; ConfigError for a tolerance of no known kind."""
+        # a colour family by any of its names ("light grey", "浅灰色"): the one name colour_names.json gives it
+        tolerances = [{"colour": _family(t["colour"])} if set(t) == {"colour"} else t for t in tolerances]
+        for t in tolerances:
+            if not ({"colour"} == set(t) and t["colour"] in colour_ranges() or {"key", "within"} == set(t)
+                    or {"heading_levels"} == set(t)):
+                raise ConfigError(f"not a tolerance: {json.dumps(t, ensure_ascii=False)[:80]} (a known colour family, "
+                                  "a key within a margin, or heading levels)")
         return cls(tuple(colour_names_in(instruction)), free_text, prepare(initial) if initial is not None else None,
                    instruction or "",
-                   tuple(q.text for q in quotes(instruction or "")))
+                   tuple(q.text for q in quotes(instruction or "")),
+                   tuple(t["colour"] for t in tolerances if "colour" in t),
+                   tuple((t["key"], float(t["within"])) for t in tolerances if "key" in t),
+                   tuple(tuple(sorted(t["heading_levels"])) for t in tolerances if "heading_levels" in t))
+
+    def tolerated(self, key: str, e: Any, a: Any, inner: bool = False) -> str | None:
+        """The instruction's own tolerance (named as in :attr:`Verdict.tolerances_used`) that accepts actual value `a`
+        for expected `e` of `key`, or None; an automatic text or line colour counts as black."""
+        if not (self.families or self.within):
+            return None
+        if key in _COLOUR_KEYS and self.families:
+            e, a = (_AUTO_COLOUR if key == "color" and not inner and v in (None, "auto") else v for v in (e, a))
+            name = same_named_colour(e, a, list(self.families)) if isinstance(e, str) and isinstance(a, str) else None
+            return f"colour {name}" if name else None
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (e, a))
+        return next((f"{k} within {margin:g}" for k, margin in self.within
+                     if k == key and numbers and abs(e - a) <= margin + 1e-9), None)
+
+    def heading_tolerated(self, e: str | None, a: str | None) -> str | None:
+        """The heading-levels tolerance (named) that accepts paragraph style `a` for expected `e`, or None."""
+        le, la = (_HEADING.fullmatch(s or "") for s in (e, a))
+        if not (le and la):
+            return None
+        levels = next((ls for ls in self.heading_levels if {int(le[1]), int(la[1])} <= set(ls)), None)
+        if levels is None:
+            return None
+        consecutive = list(levels) == list(range(levels[0], levels[-1] + 1))
+        return "heading levels " + (f"{levels[0]}-{levels[-1]}" if consecutive else ", ".join(map(str, levels)))
 
     def dictates(self, e: str, a: str) -> bool:
         """True if the instruction gives the expected text `e` word for word (quoted, or as it is: "set the cell to
@@ -172,24 +223,32 @@ class JudgeContext:
         return any(q in e and q not in a for q in self.quoted)
 
 
+def _family(name: Any) -> Any:
+    """The colour family a tolerance names, as colour_names.json spells it ("light grey" -> "light gray"); the name
+    itself when it names none or several (then refused as no known family)."""
+    found = colour_names_in(name) if isinstance(name, str) else []
+    return found[0] if len(found) == 1 else name
+
+
 def judge(expected: Source, actual: Source, *, instruction: str | None = None, free_text: bool = False,
-          initial: Source | None = None) -> Verdict:
+          initial: Source | None = None, tolerances: Iterable[dict[str, Any]] = ()) -> Verdict:
     """Compare `actual` with `expected` (documents, paths, extracted states or prepared documents).
 
     `instruction` enables the named-colour tolerance for the colours it names (with `initial`, only where the
     expected document set them); `free_text` the free-text tolerance (not for a text `initial`, when given, has at
-    the same place). Raises DocumentError for a
-    file that cannot be opened and ConfigError for a dict that is not a state.
+    the same place); `tolerances` the instruction's own (``accept.tolerances``: module docstring), those that turned a
+    difference into a match named in the verdict's ``tolerances_used``. Raises DocumentError for a
+    file that cannot be opened and ConfigError for a dict that is not a state, or a tolerance of no known kind.
     """
     exp, act = prepare(expected), prepare(actual)
     if exp.paragraph_defaults is None or act.paragraph_defaults is None:  # a state on one side: neither is known
         exp, act = Prepared(exp.state, None, exp.name), Prepared(act.state, None, act.name)
-    ctx = JudgeContext.make(instruction, free_text, initial)
-    diffs = _Comparer(exp, act, ctx).run()
+    comparer = _Comparer(exp, act, JudgeContext.make(instruction, free_text, initial, tolerances))
+    diffs = comparer.run()
     count = len(diffs)
     if count > MAX_DIFFERENCES:
         diffs = diffs[:MAX_DIFFERENCES] + [Difference("document", f"{count - MAX_DIFFERENCES} more difference(s) not listed")]
-    return Verdict(not diffs, diffs, count=count)
+    return Verdict(not diffs, diffs, count=count, tolerances_used=list(comparer.used))
 
 
 # --- alignment ------------------------------------------------------------------------------------
@@ -357,6 +416,7 @@ class _Comparer:
         self.new_colours = None if ctx.initial is None or not ctx.colour_names else \
             set(colour_counts(exp.state) - colour_counts(ctx.initial.state))
         self.diffs: list[Difference] = []
+        self.used: dict[str, None] = {}  # the instruction's own tolerances that turned a difference, in order
         self.pmap: dict[str, str] = {}  # actual paragraph id -> expected paragraph id
         self.pdesc_e: dict[str, str] = {}
         self.pdesc_a: dict[str, str] = {}
@@ -387,8 +447,18 @@ class _Comparer:
     # values ---------------------------------------------------------------------------------------
 
     def same(self, key: str, e: Any, a: Any, inner: bool = False) -> bool:
-        """Equal up to the tolerances that apply to `key`; `inner`: a value inside another (a watermark's colour, whose
-        default is not black as a run's or a line's is)."""
+        """Equal up to the tolerances that apply to `key`, the instruction's own last (recorded when one accepts);
+        `inner`: a value inside another (a watermark's colour, whose default is not black as a run's or a line's is)."""
+        return self._same(key, e, a, inner) or self.use(self.ctx.tolerated(key, e, a, inner))
+
+    def use(self, tolerance: str | None) -> bool:
+        """Record the instruction's `tolerance` (None: none accepts) as used; whether there is one."""
+        if tolerance is not None:
+            self.used[tolerance] = None
+        return tolerance is not None
+
+    def _same(self, key: str, e: Any, a: Any, inner: bool = False) -> bool:
+        """:meth:`same` without the instruction's own tolerances (at this level: inner values get them)."""
         if e == a:
             return True
         if key in _COLOUR_KEYS and (isinstance(e, str) or isinstance(a, str)):
@@ -557,7 +627,12 @@ class _Comparer:
                      f"unexpected: not in the expected document (actual paragraph {j + 1} of {len(pa)})")
 
     def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
-        """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting."""
+        """Compare two corresponding paragraphs: text, style, paragraph format, list, run formatting (a heading at
+        another level the instruction accepts: the expected paragraph at that level, as the actual document's styles
+        make it; the styles themselves are compared apart)."""
+        resolve_e = self.fe
+        if pe.get("style") != pa.get("style") and self.use(self.ctx.heading_tolerated(pe.get("style"), pa.get("style"))):
+            pe, resolve_e = {**pe, "style": pa.get("style")}, self.fa
         if self.same_styles and _same_raw(pe, pa):
             return
         te, ta = pe["text"], pa["text"]
@@ -569,27 +644,28 @@ class _Comparer:
         parts = []
         if pe.get("style") != pa.get("style"):
             parts.append(f"style: expected {show(pe.get('style'))}, actual {show(pa.get('style'))}")
-        fe, fa = self.fe.paragraph(pe), self.fa.paragraph(pa)
+        fe, fa = resolve_e.paragraph(pe), self.fa.paragraph(pa)
         parts += self.fields(fe, fa, [k for k in fe if k != "border"])
         parts += self.border_fields(fe.get("border"), fa.get("border"))
         later: list[tuple[str, str]] = []
         if free or (trimmed(te) != trimmed(ta) and _ratio(te, ta) < 0.5):  # other words: their format as a whole
-            de, da = dominant_format(pe, self.fe), dominant_format(pa, self.fa)
+            de, da = dominant_format(pe, resolve_e), dominant_format(pa, self.fa)
             runs = self.fields(de, da, list(de)) if de and da else []
             if runs:
                 parts.append("formatting of most of the text: " + "; ".join(runs))
         else:
-            for at, what in self._runs(where, pe, pa):
+            for at, what in self._runs(where, pe, pa, resolve_e):
                 parts.append(what) if at == where else later.append((at, what))
         if parts:
             self.add(where, "; ".join(parts))
         for at, what in later:
             self.add(at, what)
 
-    def _runs(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> list[tuple[str, str]]:
-        """(where, what) of the run formatting that differs, by stretch of text (whole paragraph: `where`)."""
+    def _runs(self, where: str, pe: dict[str, Any], pa: dict[str, Any], resolve_e: Formatting) -> list[tuple[str, str]]:
+        """(where, what) of the run formatting that differs, by stretch of text (whole paragraph: `where`); the
+        expected runs resolved by `resolve_e`."""
         te, ta = pe["text"], pa["text"]
-        se, sa = segments(pe, self.fe), segments(pa, self.fa)
+        se, sa = segments(pe, resolve_e), segments(pa, self.fa)
         if len(se) == 1 and len(sa) == 1 and se[0][2] == sa[0][2]:
             return []
         blocks = [(0, 0, len(te))] if te == ta else \
@@ -768,7 +844,7 @@ class _Comparer:
                       fa: dict[str, Any]) -> None:
         parts = self.fields(fe, fa, ("shading", "vertical_alignment", "text_direction"))
         if ("width" in ce or "width" in ca) and \
-                not all(self.same("width_cm", f.get("width_cm"), f["columns_cm"]) for f in (fe, fa)):
+                not all(self._same("width_cm", f.get("width_cm"), f["columns_cm"]) for f in (fe, fa)):
             parts += self.fields(fe, fa, ("width", "width_cm"))
         parts += self.fields(fe, fa, [f"margin_{side}_cm" for side in sorted({*ce.get("margins_cm", {}), *ca.get("margins_cm", {})},
                                                                           key=side_order)])

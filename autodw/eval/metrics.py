@@ -1,7 +1,9 @@
 """The metrics of a run folder, computed from its records (so a resumed or partial run is summarised the same way).
 
-- iACC: the share of instructions whose output the judge finds equivalent to the expected state, each instruction
-  starting from its gold initial state (``instructions/``);
+- iACC: the share of instructions whose output the judge finds equivalent to the expected state (or to an
+  alternative's: :mod:`autodw.eval.accept`), each instruction starting from its gold initial state
+  (``instructions/``); ``iacc_held_out`` (with ``held_out_instructions``, when the run has any): over the held-out
+  instructions only (a template or phrasing dev never has, or a hand-written turn of test);
 - sACC: the share of sessions in which every turn's output is equivalent, the system's output carried forward
   (``sessions/``); ``sacc_final``: only the last turn's; ``turns_before_failure``: the mean number of turns that
   succeeded before the first failure. A run with ``stop_at_failure`` ends a session at its first failed turn: sACC
@@ -29,7 +31,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from autodw.dwbench.records import Instruction, Session, changed_in_1_1
+from autodw.dwbench.records import Instruction, Session
 from autodw.errors import ConfigError
 
 
@@ -77,16 +79,22 @@ def data_version(data: dict[str, Any]) -> str:
     return data.get("data_version", "1.0")
 
 
+def run_track(data: dict[str, Any]) -> str:
+    """The DWBench track of a run's settings or summary ("templated": made before tracks were recorded)."""
+    return data.get("track", "templated")
+
+
+def data_major(data: dict[str, Any]) -> str:
+    """The major DWBench data version of a run's settings or summary ("1" for 1.0 and 1.1): runs of different major
+    versions are never paired (2.0 regenerated the templated track)."""
+    return data_version(data).split(".")[0]
+
+
 def made_against(record: dict[str, Any], session: Session, version: str) -> str:
     """The data hash (:meth:`Session.data_hash`) of the instruction a record of `session` was made against: its
-    ``data_hash``; a record without one was made before they were recorded, on its run's data `version`: the same as
-    1.1's, unless that is 1.0 and the instruction or an earlier one of its session changed in 1.1 ("1.0")."""
-    if "data_hash" in record:
-        return record["data_hash"]
-    first = changed_in_1_1().get(session.session_id)
-    if version == "1.0" and first is not None and record["turn"] >= first:
-        return "1.0"
-    return session.data_hash(record["turn"])
+    ``data_hash``; a record without one was made on DWBench 1.x, before they were recorded, and matches no 2.0
+    instruction."""
+    return record.get("data_hash", f"unrecorded ({version})")
 
 
 def rejudge_hint(run: Path | str) -> str:
@@ -253,7 +261,8 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
         return next((n for n, t in enumerate(s) if not t["success"]), len(s))
 
     summary: dict[str, Any] = {
-        "system": spec["system"], "llm": spec["llm"], "split": spec["split"], "modes": spec["modes"],
+        "system": spec["system"], "llm": spec["llm"], "track": run_track(spec), "split": spec["split"],
+        "modes": spec["modes"],
         "options": spec.get("options", {}), "judge_version": judge_version(spec),
         "data_version": data_version(spec),
         "iacc": _share(r["success"] for r in ins),
@@ -283,6 +292,9 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
                        "outputs_with_added_errors": sum(1 for r in word_checked if r["word_errors_added"]),
                        "failed": sum(1 for r in ins + turns if r.get("word_check_error"))},
     }
+    held_out = [r["success"] for r in ins if r.get("held_out")]
+    if held_out:
+        summary.update(iacc_held_out=_share(held_out), held_out_instructions=len(held_out))
     faults = fault_stats(ins)
     if faults is not None:
         summary["faults"] = faults

@@ -2,7 +2,7 @@
 
 Layout of a run folder ``DIR``:
 
-- ``run.json``: what was run (system, LLM, split, modes, options); a resumed run must match it. Its
+- ``run.json``: what was run (system, LLM, track, split, modes, options); a resumed run must match it. Its
   ``options.config`` is the profile's settings with ``--set``; the system then applies its own (an ablation's
   rollback, the noisy oracle's validator), and the settings in force are in each trace's ``run_start`` event;
 - ``instructions/SID--T.json`` (one per instruction, teacher forcing: it starts from the gold state before turn T),
@@ -39,15 +39,15 @@ from pathlib import Path
 from threading import Lock, current_thread, local, main_thread
 from typing import Any, Callable, Iterator
 
-from autodw.colours import colour_names_in
 from autodw.document import WordDocument
-from autodw.dwbench.records import DATA_VERSION, SPLITS, Instruction, Session, load_split
+from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS, Instruction, Session, load_split
 from autodw.errors import ConfigError, DocumentError, OutputPathError
+from autodw.eval.accept import judge_accepted, needs_initial
 from autodw.eval.canonical import prepare
-from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict, judge
+from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
 from autodw.eval.partial import partial_credit
 from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, SUMMARY_REMEDY, data_version, instruction_path,
-                                 instruction_records, judge_version, made_against, read_json, rejudge_hint,
+                                 instruction_records, judge_version, made_against, read_json, rejudge_hint, run_track,
                                  session_finished, session_turns, summarize)
 from autodw.eval.systems import System, TurnResult
 from autodw.package import write_atomically
@@ -72,16 +72,17 @@ class RunSpec:
     instructions: list[str] | None = None  # instruction mode: only these instructions (keys "SID#T") of the sessions
     judge_version: int = JUDGE_VERSION  # every record of a run is judged by one version of the judge
     data_version: str = DATA_VERSION  # ... against one version of DWBench (each record: its data_hash)
+    track: str = "templated"  # the DWBench track (hand or templated) the split is of
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))
 
 
 def select_sessions(split: str, limit: int | None = None, ids: list[str] | None = None,
-                    keys: list[str] | None = None) -> list[Session]:
-    """The sessions of `split` a run covers: those named in `ids` (all if None), then the first `limit` of them; with
-    instruction `keys`, only the sessions that hold them. ConfigError if that leaves none."""
-    sessions, asked = load_split(split), ids
+                    keys: list[str] | None = None, track: str = "templated") -> list[Session]:
+    """The sessions of `split` of `track` a run covers: those named in `ids` (all if None), then the first `limit` of
+    them; with instruction `keys`, only the sessions that hold them. ConfigError if that leaves none."""
+    sessions, asked = load_split(split, track), ids
     if keys is not None:
         known = {i.key: s.session_id for s in sessions for i in s.instructions}
         unknown = [k for k in keys if k not in known]
@@ -106,12 +107,23 @@ def write_json(path: Path, data: Any) -> None:
     write_atomically(path, (json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n").encode("utf-8"))
 
 
-def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
-    """A run folder's settings (``run.json``) and the sessions it covers; ConfigError if `out` is not a run folder."""
+def run_settings(out: Path) -> dict[str, Any]:
+    """A run folder's settings (``run.json``); ConfigError if `out` is not a run folder."""
     if not (Path(out) / "run.json").is_file():
         raise ConfigError(f"{out} is not a run folder (no run.json)")
-    spec = read_json(Path(out) / "run.json", RUN_REMEDY, RUN_FIELDS)
-    return spec, select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"))
+    return read_json(Path(out) / "run.json", RUN_REMEDY, RUN_FIELDS)
+
+
+def run_sessions(spec: dict[str, Any]) -> list[Session]:
+    """The sessions a run with settings `spec` covers."""
+    return select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"),
+                           run_track(spec))
+
+
+def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:
+    """A run folder's settings (``run.json``) and the sessions it covers; ConfigError if `out` is not a run folder."""
+    spec = run_settings(out)
+    return spec, run_sessions(spec)
 
 
 def current(record: dict[str, Any], session: Session, version: str) -> bool:
@@ -244,6 +256,8 @@ class Runner:
                  word_check: bool = True, progress: bool = True):
         if spec.split not in SPLITS:
             raise ConfigError(f"unknown split {spec.split!r}")
+        if spec.track not in TRACKS:
+            raise ConfigError(f"unknown track {spec.track!r}; choose one of {', '.join(TRACKS)}")
         if any(m not in ("instruction", "session") for m in spec.modes):
             raise ConfigError(f"modes must be instruction and/or session, not {spec.modes}")
         if workers < 1:
@@ -272,7 +286,7 @@ class Runner:
         wanted = self.spec.to_dict()
         if path.is_file():
             found = {"stop_at_failure": False, **read_json(path, RUN_REMEDY, RUN_FIELDS)}  # runs before the setting
-            found.update(judge_version=judge_version(found), data_version=data_version(found))
+            found.update(judge_version=judge_version(found), data_version=data_version(found), track=run_track(found))
             if found["judge_version"] != wanted["judge_version"]:
                 raise ConfigError(f"{self.out} was judged by judge version {found['judge_version']}, this autodw's is "
                                   f"{JUDGE_VERSION}: {rejudge_hint(self.out)}, then resume it")
@@ -308,7 +322,7 @@ class Runner:
                 "another --out")
 
     def sessions(self) -> list[Session]:
-        return select_sessions(self.spec.split, self.spec.limit, self.spec.sessions, self.spec.instructions)
+        return run_sessions(self.spec.to_dict())
 
     def system(self) -> System:
         """This thread's system (a system is not shared between threads)."""
@@ -354,7 +368,7 @@ class Runner:
         from tqdm import tqdm
 
         done = total - len(units)
-        bar = tqdm(total=total, initial=done, desc=f"{self.spec.system} {self.spec.split} {what}", unit=what[:-1],
+        bar = tqdm(total=total, initial=done, desc=f"{self.spec.system} {self.spec.track}/{self.spec.split} {what}", unit=what[:-1],
                    disable=not self.progress, dynamic_ncols=True)
         ok = [0, 0]
 
@@ -464,8 +478,8 @@ class Runner:
                 word_error = str(exc)
         usage = result.usage
         return {
-            "key": ins.key, "session_id": ins.session_id, "turn": ins.turn, "instruction": ins.text,
-            "language": ins.language, "difficulty": ins.difficulty, "free_text": ins.free_text, "gold_calls": len(ins.gold),
+            "key": ins.key, "session_id": ins.session_id, "turn": ins.turn, "instruction": ins.text, "track": ins.track,
+            "held_out": ins.held_out, "language": ins.language, "difficulty": ins.difficulty, "free_text": ins.free_text, "gold_calls": len(ins.gold),
             "status": result.status, "error": result.error, **judged,
             "api_calls": result.api_calls, "llm_calls": sum(u["calls"] for u in usage.values()),
             "prompt_tokens": sum(u["prompt_tokens"] for u in usage.values()),
@@ -480,16 +494,18 @@ class Runner:
 
 def judge_output(session: Session, ins: Instruction, doc: WordDocument,
                  initial: Callable[[], WordDocument] | None = None) -> dict[str, Any]:
-    """The record fields of the judge's verdict on `doc` as the output of `ins`: ``success``, ``partial_credit`` and
-    ``changes`` (with `initial`, the document before the instruction; else None), ``differences`` (the first
-    SHOWN_DIFFERENCES), ``n_differences``, ``judge_error`` (an output the judge cannot read fails, the run goes on),
+    """The record fields of the judge's verdict on `doc` as the output of `ins` (against its gold and alternatives,
+    with its tolerances: :func:`autodw.eval.accept.judge_accepted`): ``success``, ``matched`` ("gold", "alternative
+    N" or None), ``tolerances_used`` (when any), ``partial_credit`` and ``changes`` (with `initial`, the document
+    before the instruction; else None), ``differences`` (the first SHOWN_DIFFERENCES, the gold's when nothing
+    matched), ``n_differences``, ``judge_error`` (an output the judge cannot read fails, the run goes on),
     ``judge_version`` and ``data_hash`` (what it was judged against: :meth:`Session.data_hash`)."""
     judge_error = None
     try:
         expected = prepare(session.expected_document(ins.turn))
         # the initial document bounds the free-text and named-colour tolerances; prepared once for both uses
-        start = prepare(session.initial_document(ins.turn)) if ins.free_text or colour_names_in(ins.text) else None
-        verdict = judge(expected, doc, instruction=ins.text, free_text=ins.free_text, initial=start)
+        start = prepare(session.initial_document(ins.turn)) if needs_initial(ins) else None
+        verdict = judge_accepted(session, ins, doc, expected=expected, initial=start)
         changes = None if initial is None or verdict.equivalent else partial_credit(
             expected, start if start is not None else initial(), instruction=ins.text, free_text=ins.free_text,
             end=verdict.differences)
@@ -497,7 +513,8 @@ def judge_output(session: Session, ins: Instruction, doc: WordDocument,
         judge_error = f"{type(exc).__name__}: {exc}"
         verdict, changes = Verdict(False, [Difference("document", f"not judged: {judge_error}")]), None
     return {
-        "success": verdict.equivalent,
+        "success": verdict.equivalent, "matched": verdict.matched,
+        **({"tolerances_used": verdict.tolerances_used} if verdict.tolerances_used else {}),
         "partial_credit": 1.0 if verdict.equivalent else 0.0 if judge_error else changes.score if changes else None,
         "changes": changes.to_dict() if changes else None,
         "differences": [d.to_dict() for d in verdict.differences[:SHOWN_DIFFERENCES]],
@@ -594,7 +611,7 @@ def _judged_again(out: Path, todo: list[tuple[Path, dict[str, Any], bool]],
         elif verdict["success"] != record["success"]:
             flipped.append(f"{record['key']}{'' if forced else ' (session)'}: "
                            f"{'passed' if record['success'] else 'failed'} -> {'passed' if verdict['success'] else 'failed'}")
-        judged[path] = {**record, **verdict}
+        judged[path] = {**{k: v for k, v in record.items() if k != "tolerances_used"}, **verdict}
     return judged
 
 

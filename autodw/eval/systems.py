@@ -66,15 +66,21 @@ class System(Protocol):
 
 
 class OracleSystem:
-    """Replays the gold calls."""
+    """Replays the gold calls; with `alternative` N, a turn's N-th ``accept`` alternative where it has one (to show
+    that the judge accepts every alternative)."""
 
     name = "oracle"
     llm_name = "none"
 
+    def __init__(self, alternative: int = 0) -> None:
+        self.alternative = alternative
+
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
         result = TurnResult("done")
-        for call in instruction.gold:
+        alternatives = instruction.alternatives
+        calls = alternatives[self.alternative - 1] if 0 < self.alternative <= len(alternatives) else instruction.gold
+        for call in calls:
             try:
                 execute(doc, call.api, call.args)
             except ApiError as exc:  # in session mode after a failed turn; never on the gold initial state
