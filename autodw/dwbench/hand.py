@@ -50,6 +50,13 @@ TOLERANCE_SCHEMA = {
 margin (``{"key": "size_pt", "within": 2}``: a size "a bit bigger"), or a heading at any of several levels
 (``{"heading_levels": [2, 3]}``). Order-free insertions and other whole outcomes are ``alternatives``."""
 
+TOLERANCE_KEYS = frozenset({"size_pt", "char_spacing_pt", "position_pt", "scale_pct", "before_pt", "after_pt", "line",
+                            "left_cm", "right_cm", "first_line_cm", "hanging_cm", "width_cm", "height_cm", "indent_cm",
+                            "page_width_cm", "page_height_cm", "space_cm", "space_pt", "width_pt", "offset_cm",
+                            "position_cm", "left_pct", "right_pct", "top_pct", "bottom_pct"})
+"""The numeric keys of the document state a ``{"key", "within"}`` tolerance may name (a name the judge never compares
+would silently tolerate nothing). Lists of lengths (a table's column widths) take no tolerance: use alternatives."""
+
 _CALL = {"type": "object", "required": ["api", "args"], "additionalProperties": False,
          "properties": {"api": {"type": "string"}, "args": {"type": "object"}}}
 
@@ -116,6 +123,9 @@ def read(path: str | Path) -> Authored:
             if "colour" in t and len(colour_names_in(t["colour"])) != 1:
                 raise BenchmarkDataError(f"{path}: turns/{n}: {t['colour']!r} names no colour family of "
                                          "autodw/colour_names.json")
+            if "key" in t and t["key"] not in TOLERANCE_KEYS:
+                raise BenchmarkDataError(f"{path}: turns/{n}: {t['key']!r} is no numeric property the judge compares; "
+                                         f"one of {', '.join(sorted(TOLERANCE_KEYS))}")
     return Authored(path, data)
 
 

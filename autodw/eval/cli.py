@@ -70,6 +70,12 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
         if alternative:
             options["alternative"] = alternative
         return (lambda: OracleSystem(alternative)), "none", options
+    if name == "noop":
+        if args.llm:
+            raise ConfigError("the noop system uses no LLM: leave out --llm")
+        from autodw.eval.systems import NoopSystem
+
+        return NoopSystem, "none", options
     needs_llm = name != "noisy-oracle" or args.validator == "llm"
     if needs_llm and not args.llm and not os.environ.get("AUTODW_LLM"):  # a benchmark run names what it measures
         raise ConfigError(f"--system {name} needs --llm: openai:MODEL (with --base-url for your endpoint), "

@@ -90,6 +90,18 @@ class OracleSystem:
         return result
 
 
+class NoopSystem:
+    """Does nothing: every turn it passes is one whose untouched document the judge accepts, a fault of the data (a
+    tolerance or alternative that admits the starting state); its iACC must be 0."""
+
+    name = "noop"
+    llm_name = "none"
+
+    def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
+                 trace: Path | None = None) -> TurnResult:
+        return TurnResult("done")
+
+
 # --- the agent and its ablations ----------------------------------------------------------------
 
 
