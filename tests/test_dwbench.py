@@ -216,7 +216,9 @@ def test_parquet_export_loads_offline_with_declared_features(tmp_path, monkeypat
     ds = datasets.load_dataset("parquet", data_files={"dev_mini": str(dev_mini)}, split="dev_mini",
                                cache_dir=str(tmp_path / "cache"))
     assert len(ds) == len(_records("dev-mini", "hand"))
-    assert ds.features["gold"][0]["api"].dtype == "string" and ds.features["turn"].dtype.startswith("int")
+    gold = ds.features["gold"]
+    call = gold.feature if hasattr(gold, "feature") else gold[0]  # datasets' List (4.x) or a one-item list (older)
+    assert call["api"].dtype == "string" and ds.features["turn"].dtype.startswith("int")
 
 
 def test_datasheet_is_there_and_complete():

@@ -147,6 +147,23 @@ def varied(c: Ctx, base, key: str):
     return [list(header)] + rows
 
 
+def section_and_table(c: Ctx):
+    """A new section (title, text, list items) and a table that go together, both suiting the document and drawn
+    afresh; the section's title is not a heading the document has."""
+    used = {h["text"].strip().lower() for h in c.headings()}
+    sections, tables = extra(c, "sections"), extra(c, "tables")
+    fit_s, fit_t = SECTIONS_FOR_KIND.get(c.kind, range(6)), TABLES_FOR_KIND.get(c.kind, range(4))
+    pairs = [(varied(c, sections[i], "sections"), varied(c, tables[k], "tables")) for i, k in SECTION_TABLES
+             if sections[i][0].lower() not in used and i in fit_s and k in fit_t]
+    return c.pick(pairs)
+
+
+def table_caption(c: Ctx, data) -> str:
+    """The caption that names a drawn pool table."""
+    caps = ["Contact list", "Monthly figures", "Task status", "Stores by city"] if c.dl == "en" else ["联系人名单", "月度数据", "任务进度", "各城市门店"]
+    return caps[table_kind(c, data)]
+
+
 def table_kind(c: Ctx, data) -> int:
     """Which pool table (0 contacts, 1 monthly figures, 2 task status, 3 stores) a drawn table is, by its header."""
     return [t[0] for t in extra(c, "tables")].index(data[0])
@@ -1947,8 +1964,7 @@ def styled_table(c: Ctx) -> str:
         raise Skip("exists")
     where, pos = place(c)
     fname, fill = c.fill()
-    caps = ["Contact list", "Monthly figures", "Task status", "Stores by city"] if c.dl == "en" else ["联系人名单", "月度数据", "任务进度", "各城市门店"]
-    cap = caps[table_kind(c, data)]
+    cap = table_caption(c, data)
     res = c.run("insert_table", position=pos, data=data, style="Table Grid")
     tid = next(i for i in res.created if i.startswith("t"))
     c.memory["table"] = tid
@@ -1966,12 +1982,7 @@ def styled_table(c: Ctx) -> str:
 
 @edit(0.8)
 def section_with_table(c: Ctx) -> str:
-    used = {h["text"].strip().lower() for h in c.headings()}
-    sections, tables = extra(c, "sections"), extra(c, "tables")
-    fit_s, fit_t = SECTIONS_FOR_KIND.get(c.kind, range(6)), TABLES_FOR_KIND.get(c.kind, range(4))
-    pairs = [(varied(c, sections[i], "sections"), varied(c, tables[k], "tables")) for i, k in SECTION_TABLES
-             if sections[i][0].lower() not in used and i in fit_s and k in fit_t]
-    (title, para, _), data = c.pick(pairs)
+    (title, para, _), data = section_and_table(c)
     if any(t["cells"] and t["cells"][0] == data[0] for t in c.st["tables"]):
         raise Skip("exists")
     h = c.run("insert_heading", text=title, level=1, position="end").created[0]
@@ -1991,14 +2002,8 @@ def section_with_table(c: Ctx) -> str:
 @edit(1.0)
 def report_section(c: Ctx) -> str:
     """A section with heading, text, a list and a captioned table: one wish, five or six calls."""
-    used = {h["text"].strip().lower() for h in c.headings()}
-    sections, tables = extra(c, "sections"), extra(c, "tables")
-    fit_s, fit_t = SECTIONS_FOR_KIND.get(c.kind, range(6)), TABLES_FOR_KIND.get(c.kind, range(4))
-    pairs = [(varied(c, sections[i], "sections"), varied(c, tables[k], "tables")) for i, k in SECTION_TABLES
-             if sections[i][0].lower() not in used and i in fit_s and k in fit_t]
-    (title, para, items), data = c.pick(pairs)
-    caps = ["Contact list", "Monthly figures", "Task status", "Stores by city"] if c.dl == "en" else ["联系人名单", "月度数据", "任务进度", "各城市门店"]
-    cap = caps[table_kind(c, data)]
+    (title, para, items), data = section_and_table(c)
+    cap = table_caption(c, data)
     h = c.run("insert_heading", text=title, level=1, position="end").created[0]
     p = c.run("insert_paragraph", text=para, position={"after": h}).created[0]
     made = c.run("insert_list", items=items, position={"after": p}, kind="bullet").created

@@ -35,7 +35,7 @@ reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (20
 templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (DATASHEET.md)."""
 TRACKS = ("hand", "templated")
 SPLITS = ("dev", "dev-mini", "test", "mini")
-SHARD_SESSIONS = 15
+SHARD_SESSIONS = 10
 CACHE_VERSION = "1"
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
 """Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""

@@ -171,13 +171,15 @@ def _print_summary(summary: dict[str, Any], fmt: str) -> None:
         return "-" if x is None else f"{100 * x:.1f}%"
 
     stopped = f"; {summary['sessions_stopped']} stopped at a failed turn" if summary.get("sessions_stopped") else ""
-    print(f"{summary['system']} ({summary['llm']}) on {summary['track']}/{summary['split']}: "
+    from autodw.eval.report import split_label
+
+    print(f"{summary['system']} ({summary['llm']}) on {split_label(summary)}: "
           f"iACC {pct(summary['iacc'])} of {summary['instructions']}/{summary['instructions_in_split']} instructions, "
           f"sACC {pct(summary['sacc'])} of {summary['sessions']}/{summary['sessions_in_split']} sessions "
           f"(final state {pct(summary['sacc_final'])}{stopped}), {summary['seconds']:.0f} s of system time"
           + (f", {summary['wall_seconds']:.0f} s wall" if summary.get("wall_seconds") is not None else ""))
     if "iacc_held_out" in summary:
-        print(f"held out: iACC {pct(summary['iacc_held_out'])} of {summary['held_out_instructions']} instructions")
+        print(f"test's held-out part: iACC {pct(summary['iacc_held_out'])} of {summary['held_out_instructions']} instructions")
     print(f"per instruction: {summary['api_calls_per_instruction']} API calls, {summary['llm_calls_per_instruction']} LLM "
           f"calls, {summary['tokens_per_instruction']} tokens, median {summary['median_seconds_per_instruction']} s")
     if "faults" in summary:

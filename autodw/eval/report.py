@@ -10,7 +10,8 @@ from typing import Any
 import pandas as pd
 
 from autodw.errors import ConfigError, OutputPathError
-from autodw.eval.metrics import SUMMARY_FIELDS, SUMMARY_REMEDY, data_version, judge_version, read_json, rejudge_hint
+from autodw.eval.metrics import (SUMMARY_FIELDS, SUMMARY_REMEDY, data_version, judge_version, read_json, rejudge_hint,
+                                 run_track)
 from autodw.package import write_atomically
 from autodw.plots import pyplot, save_png
 
@@ -54,12 +55,25 @@ def _setting(summary: dict[str, Any]) -> str:
     return ", ".join(parts) or "-"
 
 
+def split_label(summary: dict[str, Any]) -> str:
+    """The run's track and split and whether anything was tuned on it (``autodw/provenance.json``): "hand/test (held
+    out)", "templated/dev (tuned on)"; a split of data this autodw does not describe is shown bare."""
+    from autodw.errors import ConfigError
+    from autodw.provenance import label
+
+    track, split = run_track(summary), summary["split"]
+    try:
+        return f"{track}/{split} ({label(data_version(summary), track, split)})"
+    except ConfigError:
+        return f"{track}/{split}"
+
+
 def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per run: accuracy, cost, the validator on injected faults, iACC and partial credit by difficulty and
     language."""
     rows = []
     for s in summaries:
-        row = {"run": s["run"], "system": s["system"], "setting": _setting(s), "LLM": s["llm"], "split": s["split"],
+        row = {"run": s["run"], "system": s["system"], "setting": _setting(s), "LLM": s["llm"], "split": split_label(s),
                "iACC %": _pct(s["iacc"]),
                "partial credit %": _pct(s.get("partial_credit")) + (" (some not scored)" if s.get("partial_credit_missing") else ""),
                "sACC %": _pct(s["sacc"]), "final-state sACC %": _pct(s["sacc_final"]),
