@@ -327,7 +327,7 @@ def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_
     runner.word_check = NoValidator()
     summary = runner.run()
     n = len(MINI[0].instructions)
-    assert summary["instructions"] == n and summary["judge_errors"] == 1 and summary["iacc"] == (n - 1) / n
+    assert summary["instructions"] == n and summary["judge_errors"] == 1 and summary["iacc"] == pytest.approx((n - 1) / n, abs=1e-4)
     assert summary["word_check"]["failed"] == n
     record = json.loads((tmp_path / "run" / "instructions" / f"{MINI[0].session_id}--2.json").read_text())
     assert record["success"] is False and record["partial_credit"] == 0.0
@@ -616,7 +616,9 @@ def test_every_fail_counted_for_the_decision_rule():
 def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):
     rules = lambda p: (lambda: NoisyOracleSystem(p, "rules", None, profile_config("hosted"), seed=1))  # noqa: E731
     clean = _run(tmp_path / "p0", rules(0.0), system="noisy-oracle", modes=("instruction",), limit=None)
-    assert clean["iacc"] == 1.0 and clean["faults"]["false_rejections"] == 0  # no gold call of mini is rejected
+    # mini is part of test: the word lists, derived from dev alone (autodw/provenance.json), reject a few of its gold
+    # calls (a measurement, not zero by construction); a rejected right call is regenerated and accepted again
+    assert clean["iacc"] == 1.0 and clean["faults"]["false_rejections"] <= 3
     noisy = _run(tmp_path / "p5", rules(0.5), system="noisy-oracle", modes=("instruction",), limit=None)
     f = noisy["faults"]
     assert f["caught"] > 0 and f["precision"] >= 0.9 and f["recall"] < 1.0  # certain checks: few faults, rightly
@@ -678,7 +680,7 @@ def test_a_prompt_too_long_for_the_model_fails_its_instruction_not_the_run(tmp_p
     first = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--1.json").read_text())
     assert first["status"] == "context_overflow" and "8231 tokens" in first["error"] and not first["success"]
     assert summary["instructions"] == len(session.instructions) and summary["status"]["context_overflow"] == 1
-    assert summary["iacc"] == (len(session.instructions) - 1) / len(session.instructions)
+    assert summary["iacc"] == pytest.approx((len(session.instructions) - 1) / len(session.instructions), abs=1e-4)
 
 
 def test_hybrid_plans_everything_first_and_never_validates(tmp_path):
@@ -1056,46 +1058,28 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
 
 
 def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_path):
-    """dwb-223#7 changed in DWBench 1.1 (and so #8's start): a run made on 1.0 (kept before data versions were
-    recorded) is not resumed, compare leaves those two out, and rescore --rejudge drops their records."""
+    """A run made on DWBench 1.x (kept before data versions and data hashes were recorded) is not resumed on 2.0, is
+    never paired with a 2.0 run, and rescore --rejudge drops its records so that the run can be made again."""
     from autodw.dwbench.records import DATA_VERSION
     from autodw.eval.compare import compare
     from autodw.eval.runner import rescore
 
-    session = next(s for s in load_split("mini") if s.session_id == "dwb-223")
-    keys = [f"dwb-223#{t}" for t in (6, 7, 8)]
+    session = MINI[0]
+    keys = [f"{session.session_id}#{t}" for t in (1, 2, 3)]
     spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, instructions=keys)
     old, new = tmp_path / "old", tmp_path / "new"
     for out in (old, new):
         Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert json.loads((new / "run.json").read_text())["data_version"] == DATA_VERSION
-    assert json.loads((new / "instructions" / "dwb-223--7.json").read_text())["data_hash"] == session.data_hash(7)
+    record = json.loads((new / "instructions" / f"{session.session_id}--2.json").read_text())
+    assert record["data_hash"] == session.data_hash(2)
     _made_before(old, "data_version", "data_hash")
-    with pytest.raises(ConfigError, match=rf"made on DWBench 1.0 data, this autodw's is {DATA_VERSION}: 2 of its instructions "
-                                          r"changed since \(dwb-223#7, dwb-223#8\).*rescore --rejudge.*drops"):
+    with pytest.raises(ConfigError, match=rf"made on DWBench 1.0 data, this autodw's is {DATA_VERSION}.*rescore --rejudge"):
         Runner(spec, old, OracleSystem, word_check=False, progress=False)
-    assert compare(old, old)["instructions"] == 3  # both made on 1.0
-    with pytest.raises(ConfigError, match=rf"1.0 data, .* on {DATA_VERSION}: runs of different major data versions"):
+    with pytest.raises(ConfigError, match="runs of different major data versions"):
         compare(old, new)
-    for name in ("run.json", "summary.json"):  # as if made on 1.1, paired with 1.0
-        _edit_json(new / name, data_version="1.1")
-    paired = compare(old, new)
-    assert paired["instructions"] == 1 and paired["left_out"] == keys[1:] and paired["data_versions"] == ["1.0", "1.1"]
-    text = report([old, new], baseline=old)
-    assert "| 1 (2 left out: dwb-223#7, dwb-223#8) " in text and "(old: 1.0; new: 1.1)" in text
-    for name in ("run.json", "summary.json"):
-        _edit_json(new / name, data_version=DATA_VERSION)
-
     done = rescore(old, rejudge=True, progress=False)  # the judge's version is this one's: nothing to judge again
-    assert done.dropped == keys[1:] and done.judged == 0 and not done.summary["complete"]
-    assert sorted(p.name for p in (old / "instructions").iterdir()) == ["dwb-223--6.docx", "dwb-223--6.json"]
+    assert done.dropped == keys and done.judged == 0 and not done.summary["complete"]
     assert json.loads((old / "run.json").read_text())["data_version"] == DATA_VERSION
     assert Runner(spec, old, OracleSystem, word_check=False, progress=False).run()["instructions"] == 3
     assert compare(old, new)["left_out"] == []
-    # a session made on 1.0 runs again from its start: the document to continue from at turn 6 is not kept
-    sessions = RunSpec("oracle", "none", "mini", ["session"], {}, sessions=["dwb-223"])
-    Runner(sessions, tmp_path / "s", OracleSystem, word_check=False, progress=False).run()
-    _made_before(tmp_path / "s", "data_version", "data_hash")
-    done = rescore(tmp_path / "s", rejudge=True, progress=False)
-    assert done.dropped == [f"dwb-223#{t} (session)" for t in range(1, 9)] and done.to_continue == []
-    assert Runner(sessions, tmp_path / "s", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0

@@ -2092,8 +2092,8 @@ def reorder_sections(c: Ctx) -> str:
     listed = ", ".join(q(c, n) for n in order)
     return c.say([f"reorder the main sections so they run {listed}", f"rearrange the document: the sections should go in this order: {listed}",
                   f"can the main sections be put in the order {listed}? move each with everything under it"],
-                 [f"把几个一级章节的顺序调成：{'、'.join(order)}", f"调整章节顺序，依次为" + "、".join(f"“{n}”" for n in order),
-                  f"一级标题下的各节按这个顺序排：" + "→".join(order) + "（整节连同内容一起移动）"])
+                 [f"把几个一级章节的顺序调成：{'、'.join(order)}", "调整章节顺序，依次为" + "、".join(f"“{n}”" for n in order),
+                  "一级标题下的各节按这个顺序排：" + "→".join(order) + "（整节连同内容一起移动）"])
 
 
 @edit(0.8)
