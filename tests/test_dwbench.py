@@ -376,3 +376,49 @@ def test_the_data_hash_covers_the_turn_and_every_earlier_one():
     assert all(other_gold.data_hash(t) != session.data_hash(t) for t in turns)  # every later turn starts elsewhere
     reworded = replace(session, instructions=(first, replace(second, text=second.text + "!"), *session.instructions[2:]))
     assert [reworded.data_hash(t) == session.data_hash(t) for t in turns] == [True] + [False] * (len(hashes) - 1)
+
+
+def _session(turns: list[tuple[str, list[tuple[str, dict]]]], tags: tuple[str, ...] = ()) -> Session:
+    """A small session on report-en-1.docx (table t1 with a header row, picture img1) from (text, calls) turns."""
+    import hashlib
+
+    from autodw.dwbench.records import DOCS_DIR, GoldCall, Instruction, Source
+
+    path = DOCS_DIR / "report-en-1.docx"
+    source = Source("generated", "docs/report-en-1.docx", hashlib.sha256(path.read_bytes()).hexdigest())
+    items = tuple(Instruction("dwt-001", n, text, "en", "en", "report", source, tuple(GoldCall(a, args) for a, args in calls),
+                              "easy", (), False, "dev", (), tags=tags) for n, (text, calls) in enumerate(turns, 1))
+    return Session("dwt-001", "en", source, items)
+
+
+def test_validate_catches_each_kind_of_fault_found_in_1_1():
+    """A back-reference with several candidates, an order trap, a duplicate insertion and a Total that is not its
+    row's sum are each reported; the same sessions without the fault are not."""
+    from autodw.dwbench.validate import validate_session
+
+    def found(session):
+        return " | ".join(f.message for f in validate_session(session))
+
+    table = [["Name", "Score"], ["Ann", "3"]]
+    two = ("add two small tables at the end", [("insert_table", {"position": "end", "data": table}),
+                                                ("insert_table", {"position": "end", "data": [["City", "Stores"], ["York", "2"]]})])
+    bold = ("make the table you just added bold", [("set_header_row", {"table": "t2", "rows": 1, "bold": True})])
+    assert "back-reference with 2 candidates" in found(_session([two, bold]))
+    one = ("add a small table at the end", [("insert_table", {"position": "end", "data": table})])
+    assert "back-reference" not in found(_session([one, bold]))
+
+    trap = ("make the picture 8 cm wide and crop its sides", [("resize_image", {"image": "img1", "width": "8cm"}),
+                                                              ("crop_image", {"image": "img1", "left": 10, "right": 10})])
+    assert "order trap" in found(_session([trap]))
+    assert "order trap" not in found(_session([trap[:1] + ([trap[1][0]],)]))
+
+    again = ("add the same table after the first paragraph", [("insert_table", {"position": {"after": "p3"}, "data": table})])
+    assert "duplicate insertion" in found(_session([one, again]))
+    assert "duplicate insertion" not in found(_session([one, again], tags=("copy",)))
+
+    total = [["Total"], ["1"], ["2"], ["3"], ["4"]]
+    wrong = ("add a Total column with each row's sum", [("insert_column", {"table": "t1", "index": 5, "data": [c[0] for c in total]})])
+    assert "computed value disagrees with its rule" in found(_session([wrong]))
+    right = ("add a Total column with each row's sum", [("insert_column", {"table": "t1", "index": 5,
+                                                                           "data": ["Total", "1684", "748", "488", "200"]})])
+    assert "computed value" not in found(_session([right]))
