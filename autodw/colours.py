@@ -83,6 +83,13 @@ def colour_names_in(text: str | None) -> list[str]:
     return names
 
 
+def colour_family(name: str) -> str | None:
+    """The one colour family `name` names, as ``colour_names.json`` spells it ("light grey" -> "light gray",
+    "浅灰色" -> "light gray"); None when it names none or several."""
+    found = colour_names_in(name)
+    return found[0] if len(found) == 1 else None
+
+
 def names_of(hex_rgb: str | None, limit: int = 2) -> list[str]:
     """The names whose ranges hold `hex_rgb`, most specific (smallest range) first, without a name that is the
     last word of one listed ("blue" after "dark blue"), at most `limit`: a short label for people."""

@@ -15,6 +15,7 @@ from typing import Callable
 
 from autodw.dwbench.context import Ctx, Skip, has_cjk, heading_level
 from autodw.dwbench.documents import content
+from autodw.dwbench.validate import computed_column
 
 
 @dataclass(frozen=True)
@@ -233,15 +234,6 @@ def labelled_row(c: Ctx, t: dict, first: int = 1) -> tuple[int, str]:
 
 def _merged(t: dict) -> bool:
     return any(d.get("span", 1) > 1 or d.get("vmerge") for row in t.get("cell_details", []) for d in row if isinstance(d, dict))
-
-
-TOTAL_HEADERS = ("Total", "Sum", "合计", "总计", "小计")
-
-
-def computed_column(t: dict) -> int | None:
-    """The index of a column headed Total (合计...) whose cells a rule computes, or None."""
-    header = [h.strip() for h in t["cells"][0]] if t.get("cells") else []
-    return next((k for k, h in enumerate(header) if h in TOTAL_HEADERS), None)
 
 
 def fmt_num(v: float) -> str:

@@ -26,7 +26,7 @@ from autodw.dwbench.context import Call, Ctx, Skip
 from autodw.dwbench import records
 from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF, THEMES, UNDOING
 from autodw.dwbench.validate import check_turn, validate_session
-from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, SHARD_SESSIONS, corpus_dir, difficulty_of, fingerprint,
+from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, corpus_dir, difficulty_of, fingerprint,
                                     fingerprint_members, instruction_record)
 
 SEED = 20251124
@@ -510,13 +510,13 @@ def assign_splits(sessions: list[Session]) -> dict[str, list[Session]]:
 def held_out_flags(dev: list[dict], test: list[dict]) -> list[bool]:
     """Per test record, whether it is in test's held-out part: it uses a template or a phrasing dev never contains,
     and none of its clauses is word for word a clause of dev (test's documents are never dev's)."""
-    from autodw.dwbench.leakage import clauses_of, verbatim
+    from autodw.dwbench.leakage import verbatim_clauses
 
     banned = set(held_out_templates())
     dev_phrasings = {p for r in dev for p in r["phrasings"]}
-    dev_clauses = {verbatim(c) for r in dev for c in clauses_of(r)}
+    dev_clauses = {c for r in dev for c in verbatim_clauses(r)}
     return [(bool(banned & set(r["templates"])) or any(p not in dev_phrasings for p in r["phrasings"]))
-            and not any(verbatim(c) in dev_clauses for c in clauses_of(r)) for r in test]
+            and not dev_clauses.intersection(verbatim_clauses(r)) for r in test]
 
 
 def mark_held_out() -> int:
@@ -543,20 +543,20 @@ def write(splits: dict[str, list[Session]]) -> None:
     for old in folder.glob("*.jsonl"):
         old.unlink()
     for split, sessions in splits.items():
-        for k in range(0, len(sessions), SHARD_SESSIONS):
-            lines = []
-            for s in sessions[k:k + SHARD_SESSIONS]:
-                for n, t in enumerate(s.turns, 1):
-                    rec = instruction_record(
-                        session_id=s.session_id, turn=n, instruction=t.instruction, language=s.language,
-                        doc_language=s.doc_language, doc_kind=s.doc_kind, source=s.source,
-                        calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
-                        free_text=t.free_text, split=split, templates=t.edits)
-                    rec.update(track="templated", written_by="template", requests=len(t.clauses), tags=[], ambiguous=None,
-                               accept=None, held_out=False, clauses=t.clauses,
-                               phrasings=[p.removesuffix("/held-out") for p in t.phrasings])
-                    lines.append(json.dumps(rec, ensure_ascii=False))
-            (folder / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        written: list[list[dict]] = []
+        for s in sessions:
+            written.append([])
+            for n, t in enumerate(s.turns, 1):
+                rec = instruction_record(
+                    session_id=s.session_id, turn=n, instruction=t.instruction, language=s.language,
+                    doc_language=s.doc_language, doc_kind=s.doc_kind, source=s.source,
+                    calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
+                    free_text=t.free_text, split=split, templates=t.edits)
+                rec.update(track="templated", written_by="template", requests=len(t.clauses), tags=[], ambiguous=None,
+                           accept=None, held_out=False, clauses=t.clauses,
+                           phrasings=[p.removesuffix("/held-out") for p in t.phrasings])
+                written[-1].append(rec)
+        records.write_shards(folder, split, written)
     HELD_OUT_FILE.write_text(json.dumps({
         "about": "What test holds out of dev: these templates never occur in dev, nor the last phrasing of any list of "
                  "three or more phrasings (context.HELD_OUT_FROM); a test instruction using a template or phrasing dev "

@@ -116,11 +116,11 @@ def read(path: str | Path) -> Authored:
         raise BenchmarkDataError(f"{path}: {where}: {e.message[:300]}")
     if data["session_id"] != path.stem:
         raise BenchmarkDataError(f"{path}: session_id {data['session_id']!r} differs from the file name")
-    from autodw.colours import colour_names_in
+    from autodw.colours import colour_family
 
     for n, turn in enumerate(data["turns"], 1):
         for t in (turn.get("accept") or {}).get("tolerances", ()):
-            if "colour" in t and len(colour_names_in(t["colour"])) != 1:
+            if "colour" in t and colour_family(t["colour"]) is None:
                 raise BenchmarkDataError(f"{path}: turns/{n}: {t['colour']!r} names no colour family of "
                                          "autodw/colour_names.json")
             if "key" in t and t["key"] not in TOLERANCE_KEYS:
@@ -186,54 +186,30 @@ def authored_sessions() -> list[Authored]:
     return [read(p) for p in sorted(SESSIONS_DIR.glob("dwh-*.json"))]
 
 
+def session_of(authored: Authored):
+    """The loader's :class:`~autodw.dwbench.records.Session` of an authored session (as ``build`` writes it)."""
+    from autodw.dwbench.records import sessions_of
+
+    return sessions_of(records_of(authored))[0]
+
+
 def check(authored: Authored) -> list[str]:
-    """Replay an authored session and return its problems (empty: it is good): the gold of each turn as
-    ``autodw bench validate`` checks it, and each alternative from the turn's start (it runs and changes the
-    document)."""
-    from autodw.dwbench.records import fingerprint, instruction_from_record
-    from autodw.dwbench.validate import _run, check_turn
+    """Replay an authored session and return its problems (empty: it is good), exactly as ``autodw bench validate``
+    checks a session: each turn's gold and each alternative from the turn's start, and the faults found in 1.1."""
+    from autodw.dwbench.validate import validate_session
 
     try:
-        recs = records_of(authored)
+        session = session_of(authored)
     except BenchmarkDataError as exc:
         return [str(exc)]
-    from autodw.dwbench.records import Source, open_source
-
-    doc = open_source(Source(recs[0]["source_kind"], recs[0]["source_file"], recs[0]["source_sha256"]))
-    problems: list[str] = []
-    for rec, turn in zip(recs, authored.data["turns"]):
-        ins = instruction_from_record(rec)
-        start = doc.snapshot()
-        for k, alt in enumerate((turn.get("accept") or {}).get("alternatives", []), 1):
-            from autodw.dwbench.records import GoldCall
-
-            calls = [GoldCall(c["api"], c["args"]) for c in alt]
-            before = fingerprint(doc)
-            problem = _run(doc, calls, skip=None)
-            if problem:
-                problems.append(f"turn {ins.turn}: alternative {k}: {problem}")
-            elif fingerprint(doc) == before:
-                problems.append(f"turn {ins.turn}: alternative {k} does not change the document")
-            doc.restore(start)
-        found = check_turn(doc, ins.gold)
-        problems += [f"turn {ins.turn}: {p}" for p in found]
-        if any(" fails: " in p or "names ids" in p for p in found):
-            problems.append(f"later turns not checked after the failure in turn {ins.turn}")
-            break
-    return problems
+    return [str(f) for f in validate_session(session)]
 
 
 def document_after(authored: Authored, turn: int):
-    """The document after the gold calls of turns 1..`turn` (0: the source)."""
-    from autodw.apis import execute
-    from autodw.dwbench.records import Source, open_source
+    """The document after the gold calls of turns 1..`turn` (0: the source), with the ids later turns use."""
+    from autodw.dwbench.records import replay
 
-    src = source_of(authored.data)
-    doc = open_source(Source(src["kind"], src["file"], src["sha256"]))
-    for t in authored.data["turns"][:turn]:
-        for c in t["gold"]:
-            execute(doc, c["api"], c["args"])
-    return doc
+    return replay(session_of(authored), turn, use_cache=False)
 
 
 SUBSETS = {"mini": ("test", 3), "dev-mini": ("dev", 2)}
@@ -260,25 +236,21 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
     ``dev-mini`` and ``mini``); returns records per split. A test turn is held out unless one of its clauses is word
     for word a dev clause (test never starts from a dev document)."""
-    from autodw.dwbench.records import SHARD_SESSIONS
+    from autodw.dwbench.records import write_shards
 
     by_split: dict[str, list[list[dict[str, Any]]]] = {}
     for a in authored_sessions():
         by_split.setdefault(a.data["split"], []).append(records_of(a))
-    from autodw.dwbench.leakage import clauses_of, verbatim
+    from autodw.dwbench.leakage import verbatim_clauses
 
-    dev_clauses = {verbatim(c) for s in by_split.get("dev", []) for r in s for c in clauses_of(r)}
+    dev_clauses = {c for s in by_split.get("dev", []) for r in s for c in verbatim_clauses(r)}
     for s in by_split.get("test", []):
         for r in s:
-            r["held_out"] = not any(verbatim(c) in dev_clauses for c in clauses_of(r))
+            r["held_out"] = not dev_clauses.intersection(verbatim_clauses(r))
     for name, (split, per_language) in SUBSETS.items():
         by_split[name] = [[dict(r, split=name) for r in s] for s in subset(by_split.get(split, []), per_language, seed=len(name))]
     for old in out_dir.glob("*.jsonl"):
         old.unlink()
-    counts = {}
     for split, sessions in by_split.items():
-        for k in range(0, len(sessions), SHARD_SESSIONS):
-            lines = [json.dumps(r, ensure_ascii=False) for s in sessions[k:k + SHARD_SESSIONS] for r in s]
-            (out_dir / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        counts[split] = sum(len(s) for s in sessions)
-    return counts
+        write_shards(out_dir, split, sessions)
+    return {split: sum(len(s) for s in sessions) for split, sessions in by_split.items()}

@@ -42,6 +42,11 @@ def verbatim(clause: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def verbatim_clauses(rec: dict[str, Any]) -> list[str]:
+    """A record's clauses as compared verbatim (:func:`verbatim`)."""
+    return [verbatim(c) for c in clauses_of(rec)]
+
+
 def pattern(clause: str, language: str) -> str:
     """A clause with quoted spans, colour words and numbers masked (and, in English, capitalised word sequences not at
     its start), in lower case."""
@@ -56,7 +61,7 @@ KINDS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "documents": lambda r: [r["source_file"]],
     "templates": lambda r: [t for t in r.get("templates") or () if t != "hand"],
     "phrasings": lambda r: list(r.get("phrasings") or ()),
-    "verbatim_clauses": lambda r: [verbatim(c) for c in clauses_of(r)],
+    "verbatim_clauses": verbatim_clauses,
     "clause_patterns": lambda r: [pattern(c, r["language"]) for c in clauses_of(r)],
 }
 """What B may share with A: each kind's keys of one record (B's units: one document per instruction, each template,

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from autodw.document import WordDocument
 from autodw.errors import BenchmarkDataError, clipped
@@ -237,8 +237,13 @@ def iter_records(split: str, track: str = "templated") -> Iterator[dict[str, Any
 
 def load_split(split: str = "test", track: str = "templated") -> list[Session]:
     """The sessions of a split (``dev``, ``dev-mini``, ``test`` or ``mini``) of a track, in order."""
+    return sessions_of(iter_records(split, track))
+
+
+def sessions_of(records: Iterable[dict[str, Any]]) -> list[Session]:
+    """Instruction records grouped into their sessions, in the order sessions first appear."""
     sessions: dict[str, list[Instruction]] = {}
-    for rec in iter_records(split, track):
+    for rec in records:
         sessions.setdefault(rec["session_id"], []).append(instruction_from_record(rec))
     out = []
     for sid, items in sessions.items():
@@ -247,6 +252,14 @@ def load_split(split: str = "test", track: str = "templated") -> list[Session]:
             raise BenchmarkDataError(f"session {sid}: turns are not 1..{len(items)}")
         out.append(Session(sid, items[0].language, items[0].source, tuple(items)))
     return out
+
+
+def write_shards(folder: Path, split: str, sessions: list[list[dict[str, Any]]]) -> None:
+    """Write the records of `sessions` (each a list of records) as ``folder/{split}-NN.jsonl``, SHARD_SESSIONS a
+    file."""
+    for k in range(0, len(sessions), SHARD_SESSIONS):
+        lines = [json.dumps(r, ensure_ascii=False) for s in sessions[k:k + SHARD_SESSIONS] for r in s]
+        (folder / f"{split}-{k // SHARD_SESSIONS:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def load_instructions(split: str = "test", track: str = "templated") -> list[Instruction]:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 from autodw.apis import execute
 from autodw.errors import AutodwError
 from autodw.dwbench.records import GoldCall, Instruction, Session, fingerprint_members, load_split, open_source
+from autodw.state import extract_state
 
 _ID = re.compile(r"^(p|t|img|chart|shape)[0-9]+$")
 
@@ -94,7 +95,7 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
     except AutodwError as exc:
         return [Failure(session.session_id, str(exc))]
     failures: list[Failure] = []
-    history = Replayed(session, extract(doc))
+    history = Replayed(extract_state(doc))
     for ins in session.instructions:
         start = doc.snapshot()
         for k, alt in enumerate(ins.alternatives, 1):
@@ -102,7 +103,7 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
             doc.restore(start)
         problems = check_turn(doc, ins.gold) if needed else _run_checked(doc, ins.gold)
         if not problems:
-            problems = history.faults(ins, extract(doc))
+            problems = history.faults(ins, extract_state(doc))
         failures += [Failure(ins.key, p) for p in problems]
         if any(" fails: " in p or "names ids" in p for p in problems):  # the document is no longer the expected one
             failures.append(Failure(session.session_id, f"later turns not checked after the failure in turn {ins.turn}"))
@@ -166,12 +167,6 @@ def check_alternative(doc, calls: tuple[GoldCall, ...]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- faults found by reading 1.1
-def extract(doc) -> dict[str, Any]:
-    from autodw.state import extract_state
-
-    return extract_state(doc)
-
-
 _RECENT = {
     "table": re.compile(r"(?:the |that )?(?:table|one) you just (?:added|made|inserted)|that new table|the table I asked for earlier|"
                         r"刚才(?:插入|加|添加|新建)的(?:那个)?表格?|新加的(?:那个)?表格|前面让你加的表格"),
@@ -189,16 +184,20 @@ def _number(text: str) -> float | None:
         return None
 
 
+def computed_column(t: dict[str, Any]) -> int | None:
+    """The index of a table's column headed Total (合计...), whose cells a rule computes, or None."""
+    header = [h.strip() for h in t["cells"][0]] if t.get("cells") else []
+    return next((k for k, h in enumerate(header) if h in TOTAL_HEADERS), None)
+
+
 def wrong_totals(state: dict[str, Any]) -> set[tuple[int, int]]:
     """(table index, row) of each row whose Total (合计...) cell is not the sum of the row's other numbers."""
     out = set()
     for k, t in enumerate(state["tables"]):
-        cells = t.get("cells") or []
-        header = [h.strip() for h in cells[0]] if cells else []
-        col = next((c for c, h in enumerate(header) if h in TOTAL_HEADERS), None)
-        if col is None or col == 0:
+        col = computed_column(t)
+        if not col:  # none, or the first column (labels)
             continue
-        for r, row in enumerate(cells[1:], 1):
+        for r, row in enumerate(t["cells"][1:], 1):
             values = [_number(v) for c, v in enumerate(row[1:], 1) if c != col]
             total = _number(row[col]) if col < len(row) else None
             if total is not None and values and None not in values and abs(sum(values) - total) > 1e-6:
@@ -220,9 +219,12 @@ _SIZE_APIS = ("resize_image", "crop_image")  # the width a crop leaves depends o
 class Replayed:
     """What a session has done so far, to find the faults of its next turn."""
 
-    session: Session
-    source: dict[str, Any]
+    source: dict[str, Any]  # the state of the session's source document
+    before: dict[str, Any] = field(init=False)  # the state the next turn starts from
     inserted: dict[str, str] = field(default_factory=dict)  # content of each table or list inserted -> where first
+
+    def __post_init__(self) -> None:
+        self.before = self.source
 
     def added(self, state: dict[str, Any], kind: str) -> list[str]:
         """Ids of the tables, pictures or charts of `state` that the source document did not have."""
@@ -235,13 +237,13 @@ class Replayed:
 
     def faults(self, ins: Instruction, after: dict[str, Any]) -> list[str]:
         """The faults of turn `ins` (its gold already replayed, `after` its expected state); records its insertions."""
-        before = self.before
         out = []
         for kind, pattern in _RECENT.items():
-            if pattern.search(ins.text):  # counted at the turn's end: the one named may be made by the turn itself
+            phrase = pattern.search(ins.text)
+            if phrase:  # counted at the turn's end: the one named may be made by the turn itself
                 made = self.added(after, kind)
                 if len(made) != 1:
-                    out.append(f"back-reference with {len(made)} candidates: {pattern.search(ins.text).group(0)!r} when the "
+                    out.append(f"back-reference with {len(made)} candidates: {phrase.group(0)!r} when the "
                                f"session has added {len(made)} {kind}(s)")
         seen: dict[tuple, int] = {}
         for k, call in enumerate(ins.gold, 1):
@@ -262,14 +264,11 @@ class Replayed:
             if content in self.inserted and "copy" not in ins.tags:
                 out.append(f"duplicate insertion: {call.api} inserts what {self.inserted[content]} inserted already")
             self.inserted.setdefault(content, ins.key)
-        new_wrong = wrong_totals(after) - wrong_totals(before)
+        new_wrong = wrong_totals(after) - wrong_totals(self.before)
         if new_wrong:
             out.append(f"computed value disagrees with its rule: a Total cell is not its row's sum (table, row: {sorted(new_wrong)})")
         self.before = after
         return out
-
-    def __post_init__(self) -> None:
-        self.before = self.source
 
 
 def _inserted_content(call: GoldCall) -> str | None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autodw.dwbench.records import BenchmarkDataError, Session, instruction_from_record, load_split
+from autodw.dwbench.records import Session, load_split
 from autodw.eval.metrics import fault_stats
 
 #: rule check -> the word list it reads
@@ -99,32 +99,6 @@ class GoldRejections:
         return out
 
 
-def split_sessions(split: str, track: str) -> tuple[list[Session], str]:
-    """The sessions of `split` of `track` and where they came from: the built records (``data/{track}/``), or for
-    the hand-written track not yet built, its authoring files read as ``hand.build`` would write them."""
-    try:
-        return load_split(split, track), f"data/{track}/{split}-NN.jsonl"
-    except BenchmarkDataError:
-        if track != "hand":
-            raise
-    from autodw.dwbench import hand
-
-    with tempfile.TemporaryDirectory(prefix="autodw-hand-") as folder:
-        hand.build(Path(folder))
-        records = [json.loads(line) for path in sorted(Path(folder).glob(f"{split}-[0-9]*.jsonl"))
-                   for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if not records:
-        raise BenchmarkDataError(f"no {split} session among the hand-written track's authoring files")
-    grouped: dict[str, list] = {}
-    for rec in records:
-        grouped.setdefault(rec["session_id"], []).append(instruction_from_record(rec))
-    sessions = []
-    for sid, items in grouped.items():
-        items.sort(key=lambda i: i.turn)
-        sessions.append(Session(sid, items[0].language, items[0].source, tuple(items)))
-    return sessions, "data/hand/sessions/*.json (authoring files, not built: read as hand.build writes them)"
-
-
 def _system() -> Any:
     """The noisy oracle at p 0 with the rule checks alone, as ``autodw bench run`` makes it (hosted profile)."""
     from autodw.agent.config import profile_config
@@ -175,7 +149,7 @@ def _work(unit: tuple[Session, int]) -> tuple[list[dict[str, Any]], list[Rejecti
 
 def gold_rejections(split: str, track: str, workers: int = 1) -> GoldRejections:
     """Every gold call of `split` of `track` through the rule checks (module docstring); `workers` forked processes."""
-    sessions, source = split_sessions(split, track)
+    sessions, source = load_split(split, track), f"data/{track}/{split}-NN.jsonl"
     units = [(s, i.turn) for s in sessions for i in s.instructions]
     if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:

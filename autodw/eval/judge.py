@@ -81,7 +81,7 @@ from autodw.eval.canonical import Prepared, Source, formatting, prepare
 from autodw.state.blocks import field_code, side_order
 from autodw.state.effective import (STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS, VISIBLE_ON_SPACES, Formatting, dominant_format,
                                     drawn, segments)
-from autodw.colours import colour_names_in, colour_ranges, same_named_colour
+from autodw.colours import colour_family, colour_names_in, colour_ranges, same_named_colour
 from autodw.errors import ConfigError
 from autodw.units import color_name
 
@@ -171,7 +171,8 @@ class JudgeContext:
              tolerances: Iterable[dict[str, Any]] = ()) -> "JudgeContext":
         """The context of one judgement; ConfigError for a tolerance of no known kind."""
         # a colour family by any of its names ("light grey", "浅灰色"): the one name colour_names.json gives it
-        tolerances = [{"colour": _family(t["colour"])} if set(t) == {"colour"} else t for t in tolerances]
+        tolerances = [{"colour": isinstance(t["colour"], str) and colour_family(t["colour"]) or t["colour"]}
+                      if set(t) == {"colour"} else t for t in tolerances]
         for t in tolerances:
             if not ({"colour"} == set(t) and t["colour"] in colour_ranges() or {"key", "within"} == set(t)
                     or {"heading_levels"} == set(t)):
@@ -221,13 +222,6 @@ class JudgeContext:
                      (r"(?![A-Za-z0-9])" if word.match(core[-1]) else ""), self.instruction):
             return True
         return any(q in e and q not in a for q in self.quoted)
-
-
-def _family(name: Any) -> Any:
-    """The colour family a tolerance names, as colour_names.json spells it ("light grey" -> "light gray"); the name
-    itself when it names none or several (then refused as no known family)."""
-    found = colour_names_in(name) if isinstance(name, str) else []
-    return found[0] if len(found) == 1 else name
 
 
 def judge(expected: Source, actual: Source, *, instruction: str | None = None, free_text: bool = False,
