@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from autodw.dwbench.records import SPLITS, TRACKS
 from autodw.errors import ConfigError
-from autodw.eval import AGENT_ROLLBACK, SYSTEMS, VALIDATORS
+from autodw.eval import registered_systems
+from autodw.eval.system_registry import SystemInputs, SystemRegistry, positive_int
 
 THRESHOLDS = tuple(round(0.1 * n, 1) for n in range(10))  # the paper's sensitivity analysis: 0.0 ... 0.9
 
@@ -59,48 +60,32 @@ def _settings(pairs: list[str]) -> dict[str, Any]:
 
 def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, dict[str, Any]]:
     """A function making the system `args` name (one per worker), the LLM's name and the options to record."""
-    name = args.system
-    options: dict[str, Any] = {}
-    if name == "oracle":
-        if args.llm:
-            raise ConfigError("the oracle uses no LLM: leave out --llm")
-        from autodw.eval.systems import OracleSystem
-
-        alternative = getattr(args, "alternative", 0) or 0
-        if alternative:
-            options["alternative"] = alternative
-        return (lambda: OracleSystem(alternative)), "none", options
-    if name == "noop":
-        if args.llm:
-            raise ConfigError("the noop system uses no LLM: leave out --llm")
-        from autodw.eval.systems import NoopSystem
-
-        return NoopSystem, "none", options
-    needs_llm = name != "noisy-oracle" or args.validator == "llm"
+    registry = registered_systems()
+    spec = registry.get(args.system)
+    options = registry.resolve(spec.name, _given_options(args, registry))
+    if spec.uses_llm is False and args.llm:
+        raise ConfigError(f"--system {spec.name} uses no LLM: leave out --llm")
+    needs_llm = spec.needs_llm(options)
     if needs_llm and not args.llm and not os.environ.get("AUTODW_LLM"):  # a benchmark run names what it measures
-        raise ConfigError(f"--system {name} needs --llm: openai:MODEL (with --base-url for your endpoint), "
+        raise ConfigError(f"--system {spec.name} needs --llm: openai:MODEL (with --base-url for your endpoint), "
                           "deepseek:MODEL, ..., or local for the embedded model")
     llm = _llm(args) if needs_llm else None
     if llm is not None and args.workers > 1 and llm.name.startswith("local"):
         raise ConfigError("the embedded local model runs one request at a time: use --workers 1")
-    config = _config(args, llm)
-    options["config"] = config.to_dict()
-    llm_name = llm.name if llm is not None else "none"
-    if name == "noisy-oracle":
-        from autodw.eval.systems import NoisyOracleSystem
+    recorded: dict[str, Any] = {}
+    config = None
+    if spec.uses_agent_settings:
+        config = _config(args, llm).override(**spec.settings(options))
+        recorded["config"] = config.to_dict()
+    recorded.update(spec.recorded(options))
+    classifier = _classifier(args) if spec.uses_classifier else None
+    make = spec.assemble(SystemInputs(options, llm, config, classifier))
+    return make, llm.name if llm is not None else "none", recorded
 
-        options.update(p=args.p, validator=args.validator, seed=args.seed, rollback=args.rollback)
-        config = config.override(rollback=args.rollback)
-        options["config"] = config.to_dict()
-        return (lambda: NoisyOracleSystem(args.p, args.validator, llm, config, seed=args.seed)), llm_name, options
-    classifier = _classifier(args)
-    if name in AGENT_ROLLBACK:
-        from autodw.eval.systems import AgentSystem
 
-        return (lambda: AgentSystem(name, llm, classifier, config)), llm_name, options
-    from autodw.eval.baselines import make_baseline
-
-    return (lambda: make_baseline(name, llm, classifier, config)), llm_name, options
+def _given_options(args: argparse.Namespace, registry: SystemRegistry) -> dict[str, Any]:
+    """The registered systems' options given on the command line (their arguments are absent unless given)."""
+    return {o.name: getattr(args, o.name) for o in registry.options() if hasattr(args, o.name)}
 
 
 def _classifier(args: argparse.Namespace):
@@ -113,11 +98,6 @@ def run_command(args: argparse.Namespace) -> int:
     """``autodw bench run``: run a system on a split into --out (resumable); print the summary."""
     from autodw.eval.runner import Runner, RunSpec
 
-    if args.system != "noisy-oracle" and (args.p is not None or args.validator is not None):
-        raise ConfigError("--p and --validator are options of --system noisy-oracle")
-    if args.system == "noisy-oracle":
-        args.p = 0.2 if args.p is None else args.p
-        args.validator = args.validator or "oracle"
     make, llm_name, options = system_factory(args)
     mode = args.mode or ("instruction" if args.instructions else "both")  # chosen instructions: instruction mode
     modes = ["instruction", "session"] if mode == "both" else [mode]
@@ -205,7 +185,9 @@ def sweep_command(args: argparse.Namespace) -> int:
     if args.plot and Path(args.plot).suffix.lower() != ".png":  # known before the runs, not after them
         raise ConfigError(f"--plot {args.plot}: plots are PNG pictures; give a file name ending in .png")
     args.system = "noisy-oracle"
-    if args.validator == "llm" and not args.llm_cache:
+    registry = registered_systems()
+    validator = registry.resolve(args.system, _given_options(args, registry))["validator"]
+    if validator == "llm" and not args.llm_cache:
         args.llm_cache = str(out / "llm-cache.jsonl")
     rows = []
     for threshold in THRESHOLDS:
@@ -296,14 +278,22 @@ def _llm_options(p: argparse.ArgumentParser, required: bool = False) -> None:
                         "it report a recalled answer's tokens and seconds as first asked")
 
 
-def _noisy_options(p: argparse.ArgumentParser, p_default: float | None) -> None:
-    p.add_argument("--p", type=float, default=p_default, help="noisy-oracle: probability that a gold call is perturbed (0.2)")
-    p.add_argument("--validator", choices=VALIDATORS, default=None if p_default is None else "oracle",
-                   help="noisy-oracle: the agent's LLM validator (with its rule checks), the rule checks alone "
-                        "(rules) or a perfect one (oracle)")
-    p.add_argument("--seed", type=int, default=0, help="noisy-oracle: seed of the fault draws")
-    p.add_argument("--rollback", default="full", choices=("none", "arg", "full"),
-                   help="noisy-oracle: rollback levels after a rejection (default full)")
+def _system_options(p: argparse.ArgumentParser, names: list[str] | None = None) -> None:
+    """The registered options of the systems `names` (default: all), each said to be whose. Their arguments are left
+    out of the parsed namespace unless given: the registry fills in the defaults, and refuses another system's."""
+    group = p.add_argument_group("options of a system", "each given only with the system(s) it names")
+    for option, systems in registered_systems().options(names).items():
+        default = "" if option.default is None else f" (default {option.default})"
+        group.add_argument(option.flag, dest=option.name, type=option.type, choices=option.choices,
+                           metavar=option.metavar, default=argparse.SUPPRESS,
+                           help=f"{', '.join(systems)}: {option.help}{default}".replace("%", "%%"))
+
+
+def _systems_listed() -> str:
+    """The registered systems, one line each, for --help."""
+    specs = list(registered_systems())
+    width = max(len(s.name) for s in specs)
+    return "systems:\n" + "\n".join(f"  {s.name:<{width}}  {s.help}" for s in specs)
 
 
 def _track_option(p: argparse.ArgumentParser) -> None:
@@ -316,21 +306,11 @@ def _settings_option(p: argparse.ArgumentParser) -> None:
                    help="change an agent setting (repeatable), e.g. --set grounding=false for an ablation")
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     """Add run, sweep, report, rescore, compare and agree to the ``bench`` subcommands."""
-    p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)")
-    p.add_argument("--system", choices=SYSTEMS, required=True)
+    p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)",
+                             epilog=_systems_listed(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--system", choices=registered_systems().names(), required=True, help="the system to run (below)")
     p.add_argument("--split", choices=SPLITS, required=True)
     _track_option(p)
     p.add_argument("--mode", choices=("instruction", "session", "both"), default=None,
@@ -344,8 +324,6 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--workers", type=positive_int, default=1,
                    help="instructions or sessions run at once: threads for a hosted endpoint, processes for a system "
                         "without an LLM (the oracle; the noisy oracle with the oracle or rules validator)")
-    p.add_argument("--alternative", type=positive_int, default=None, metavar="N",
-                   help="the oracle: play each turn's N-th accept alternative where it has one (the gold elsewhere)")
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "
                         "the same; the final-state sACC and the cost per session are then not measured)")
@@ -355,7 +333,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--no-word-check", action="store_true", help="do not check outputs with openxml-audit")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _llm_options(p)
-    _noisy_options(p, None)
+    _system_options(p)
     _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.cli:run_command"))
 
@@ -370,7 +348,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--profile", default=None)
     p.add_argument("--plot", default=None, metavar="FILE.png")
     _llm_options(p)
-    _noisy_options(p, 0.2)
+    _system_options(p, ["noisy-oracle"])
     _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.cli:sweep_command"), threshold=None)
 
