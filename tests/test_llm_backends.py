@@ -10,21 +10,7 @@ from autodw.llm.factory import make_llm
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.llm.openai_backend import OpenAIBackend
 from autodw.llm.replay import MemoBackend
-from tests.fake_openai import FakeServer, completion
-
-
-@pytest.fixture
-def server():
-    servers = []
-
-    def start(replies):
-        s = FakeServer(replies)
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.close()
+from tests.fake_openai import completion
 
 
 MSGS = [{"role": "user", "content": "hi"}]

@@ -14,24 +14,10 @@ from autodw.errors import ConfigError, LLMConnectionError, MalformedResponseErro
 from autodw.llm.factory import make_llm
 from autodw.llm.limits import Limiter, ProviderLimits, TokenBucket
 from autodw.llm.openai_backend import OpenAIBackend
-from tests.fake_openai import FakeServer, Reply, completion
+from tests.fake_openai import Reply, completion
 
 MSGS = [{"role": "user", "content": "hi"}]
 OK = Reply(200, completion('{"a": 1}'))
-
-
-@pytest.fixture
-def server():
-    servers = []
-
-    def start(replies=(), then=None):
-        s = FakeServer(replies, then)
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.close()
 
 
 def backend(s, **options):

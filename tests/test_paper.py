@@ -20,24 +20,10 @@ from autodw.eval import paper_cli
 from autodw.eval.paper import STAND_INS, PaperOptions, load_figures, plan_paper, plan_text
 from autodw.eval.paper_cli import confirmed, run_plan, run_unit
 from tests.conftest import ROOT, run_cli
-from tests.fake_openai import FakeServer, Reply, completion, request_text
+from tests.fake_openai import Reply, completion, request_text
 
 SESSION = "dwb-155"  # 6 instructions, on a generated document (no corpus needed)
 EMPTY_PROGRAM = Reply(200, completion(json.dumps({"calls": []})))  # reasoning-only's answer: no call at all
-
-
-@pytest.fixture
-def server():
-    servers = []
-
-    def start(replies=(), then=None):
-        s = FakeServer(replies, then)
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.close()
 
 
 def options(tmp_path, **more):
