@@ -186,7 +186,10 @@ def _argv(o: PaperOptions, system: str, mode: str, repeat: int, folder: str) -> 
 def plan_text(plan: Plan) -> str:
     """The plan as printed before a run (and alone with --dry-run)."""
     o, f = plan.options, plan.figures
-    endpoint = o.base_url or "the provider's endpoint"
+    from autodw.llm.factory import PROVIDERS
+
+    kind = o.llm.partition(":")[0]
+    endpoint = o.base_url or (PROVIDERS[kind][0] if kind in PROVIDERS else None) or "its endpoint (OPENAI_BASE_URL)"
     lines = [f"autodw bench paper: {o.llm} at {endpoint}, {o.track} {o.split} ({plan.sessions} sessions, "
              f"{plan.instructions} instructions), {o.repeats} repeat(s), into {o.out}",
              f"{len(plan.units)} units (`autodw bench run ...`, each resumable): the {len(plan.units) // o.repeats} of "
