@@ -53,7 +53,7 @@ class LogProgress:
         self.postfix = ""
         self._clock = clock
         self._start = self._logged_at = clock()
-        self._closed = False
+        self._closed = self._pending = False
         self._write()
 
     def __iter__(self) -> Iterator:
@@ -76,11 +76,15 @@ class LogProgress:
         now = self._clock()
         step = self.total * LOG_EVERY_SHARE if self.total else None
         if now - self._logged_at >= LOG_EVERY_SECONDS or (step and self.n - self._logged_n >= step):
-            self._write()
+            self._pending = True
+            if not self.postfix:  # a caller that sets a postfix sets it after the update: the line waits for it
+                self._write()
 
     def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
-        """Text shown after the counts (in the next line)."""
+        """Text shown after the counts (a line due is written with it)."""
         self.postfix = text
+        if self._pending:
+            self._write()
 
     def set_description(self, desc: str | None = None, refresh: bool = True) -> None:
         """The label of the next lines."""
@@ -111,7 +115,7 @@ class LogProgress:
             left = f", ~{_clock_time((self.total - self.n) / rate)} left" if rate else ""
         postfix = f", {self.postfix}" if self.postfix else ""
         print(f"{self.desc}: {done}{share}, {_clock_time(elapsed)} elapsed{left}{postfix}", file=self.file, flush=True)
-        self._logged_n, self._logged_at = self.n, now
+        self._logged_n, self._logged_at, self._pending = self.n, now, False
 
 
 def _number(x: float | None) -> str:

@@ -29,14 +29,14 @@ def test_a_long_loop_written_to_a_file_writes_a_line_per_5_percent():
 def test_a_slow_loop_writes_a_line_per_minute_with_what_is_left():
     out, clock = io.StringIO(), Clock()
     bar = progress(desc="instructions", total=1000, initial=100, file=out, unit="instruction", clock=clock)
-    for _ in range(10):  # 1% every 30 s: the minute comes before the 5%
+    for k in range(1, 11):  # 1% every 30 s: the minute comes before the 5%
         clock.now += 30
         bar.update(10)
-        bar.set_postfix_str("iACC 3/10")
+        bar.set_postfix_str(f"iACC {k}/{10 * k}")  # after the update, as the runner does: the line shows it
     bar.close()
     lines = out.getvalue().splitlines()
     assert len(lines) == 6  # the start and one a minute
-    assert lines[1] == "instructions: 120/1000 instruction (12%), 1:00 elapsed, ~44:00 left, iACC 3/10"
+    assert lines[1] == "instructions: 120/1000 instruction (12%), 1:00 elapsed, ~44:00 left, iACC 2/20"
 
 
 def test_without_a_total_lines_come_a_minute_apart():
