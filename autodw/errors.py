@@ -107,7 +107,13 @@ class LLMError(AutodwError):
 
 
 class LLMConnectionError(LLMError):
-    """The endpoint could not be reached or kept failing after retries."""
+    """The endpoint could not be reached or kept failing after retries (rate limits, server errors, timeouts). A run
+    stops on it with its folder intact; the message says how to continue."""
+
+
+class MalformedResponseError(LLMConnectionError):
+    """The endpoint answered with something that is not a chat completion (not JSON, no choice): a fault of the
+    endpoint or of a proxy before it, not of the model's text."""
 
 
 class ContextOverflowError(LLMError):

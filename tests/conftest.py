@@ -145,3 +145,21 @@ def _train_tiny(backbone: Path, out: Path) -> str:
         code = main(["train-intents", "--out", str(out), "--backbone", str(backbone), "--epochs", "1", "--seed", "13"])
     assert code == 0, buffer.getvalue()
     return buffer.getvalue()
+
+
+@pytest.fixture
+def server():
+    """Start fake OpenAI-compatible endpoints (:class:`tests.fake_openai.FakeServer`): ``server(replies, then)``;
+    stopped after the test."""
+    from tests.fake_openai import FakeServer
+
+    servers = []
+
+    def start(replies=(), then=None):
+        s = FakeServer(replies, then)
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.close()

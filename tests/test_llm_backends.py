@@ -3,10 +3,6 @@ JSON extraction from model output, and the backend factory."""
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
-
 import pytest
 
 from autodw.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError, LLMOutputError
@@ -14,61 +10,7 @@ from autodw.llm.factory import make_llm
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.llm.openai_backend import OpenAIBackend
 from autodw.llm.replay import MemoBackend
-
-
-class FakeServer:
-    """A chat-completions endpoint answering from a list of (status, body) replies; records the requests."""
-
-    def __init__(self, replies):
-        self.replies = list(replies)
-        self.requests = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server API)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append(body)
-                status, reply = outer.replies.pop(0) if outer.replies else (500, {"error": "script exhausted"})
-                data = json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def completion(text, usage=True, finish_reason="stop"):
-    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "fake-model",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish_reason}]}
-    if usage:
-        body["usage"] = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
-    return body
-
-
-@pytest.fixture
-def server():
-    servers = []
-
-    def start(replies):
-        s = FakeServer(replies)
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.close()
+from tests.fake_openai import completion
 
 
 MSGS = [{"role": "user", "content": "hi"}]

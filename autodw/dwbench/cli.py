@@ -20,8 +20,15 @@ def validate_command(args: argparse.Namespace) -> int:
     from autodw.dwbench.validate import validate
 
     splits = [args.split] if args.split else ["dev", "test"]
-    progress = (lambda sid: print(f"  {sid}", file=sys.stderr, flush=True)) if args.verbose else None
-    report = validate(splits, progress=progress, track=args.track)
+    from autodw.progress import progress
+
+    with progress(desc=f"validating {args.track} {'+'.join(splits)}", unit="session") as bar:
+        def done(sid: str) -> None:
+            if args.verbose:
+                print(f"  {sid}", file=sys.stderr, flush=True)
+            bar.update(1)
+
+        report = validate(splits, progress=done, track=args.track)
     if args.format == "json":
         _print_json(report.to_dict())
     else:

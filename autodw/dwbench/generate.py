@@ -21,6 +21,7 @@ from pathlib import Path
 
 from autodw.apis import registry
 from autodw.document import WordDocument
+from autodw.progress import progress
 from autodw.dwbench import documents
 from autodw.dwbench.context import Call, Ctx, Skip
 from autodw.dwbench import records
@@ -488,7 +489,7 @@ def generate(seed: int = SEED, n_sessions: int = N_SESSIONS, workers: int = 3) -
 
     plans = make_plans(seed, n_sessions)
     with multiprocessing.Pool(workers) as pool:
-        results = pool.map(_run_plan, plans, chunksize=1)
+        results = list(progress(pool.imap(_run_plan, plans, chunksize=1), "generating sessions", len(plans), unit="session"))
     sessions = [s for s in results if s is not None]
     seen: set[str] = set()
     for k, s in enumerate(sessions):

@@ -24,6 +24,7 @@ from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_turns
 from autodw.eval.runner import recorded_run
 from autodw.llm.base import LLMBackend
+from autodw.progress import progress
 
 
 def _outputs(run: Path, sessions: list[Session]) -> list[tuple[str, dict[str, Any], Path]]:
@@ -72,7 +73,7 @@ def agreement(run: Path, llm: LLMBackend, limit: int | None = None) -> dict[str,
     outputs = _outputs(run, sessions)[:limit] if limit else _outputs(run, sessions)
     entries = []
     with store.open("a", encoding="utf-8") as fh:
-        for key, record, path in outputs:
+        for key, record, path in progress(outputs, "LLM judge", unit="output"):
             session = by_id[record["session_id"]]
             question = _question(key, session, record, path, llm)
             entry = saved.get(key, {})

@@ -21,9 +21,12 @@ THRESHOLDS = tuple(round(0.1 * n, 1) for n in range(10))  # the paper's sensitiv
 def _llm(args: argparse.Namespace):
     from autodw.llm.factory import make_llm
 
+    from autodw.llm.limits import ProviderLimits
+
     llm = make_llm(args.llm, base_url=args.base_url,
                    api_key=os.environ.get(args.api_key_env) if args.api_key_env else None,
-                   announce=lambda *a, **k: print(*a, file=sys.stderr))
+                   announce=lambda *a, **k: print(*a, file=sys.stderr),
+                   limits=ProviderLimits(args.rpm, args.tpm, args.concurrency))
     if args.llm_cache:
         from autodw.llm.replay import MemoBackend
 
@@ -276,6 +279,10 @@ def _llm_options(p: argparse.ArgumentParser, required: bool = False) -> None:
     p.add_argument("--llm-cache", default=None, metavar="CACHE.jsonl",
                    help="answer a request asked before from this file (and add new answers to it); runs that share "
                         "it report a recalled answer's tokens and seconds as first asked")
+    p.add_argument("--rpm", type=float, default=None, metavar="R", help="the endpoint's requests per minute (kept to)")
+    p.add_argument("--tpm", type=float, default=None, metavar="T", help="the endpoint's tokens per minute (kept to)")
+    p.add_argument("--concurrency", type=positive_int, default=None, metavar="N",
+                   help="requests in flight at once at most (default: one per worker)")
 
 
 def _system_options(p: argparse.ArgumentParser, names: list[str] | None = None) -> None:

@@ -7,6 +7,7 @@ OpenAI-compatible endpoints and key variables), ``local[:MODEL]`` (the embedded 
 OPENAI_API_KEY is set (model from ``$AUTODW_MODEL``); else the local model, said in one line.
 ``$AUTODW_LOCAL_N_CTX`` sets the local model's context in tokens (default 8192; the model takes up to 32768);
 ``$AUTODW_LLM_TIMEOUT`` an endpoint's time limit per request in seconds (default 120; 4 retries after it).
+`limits` (:class:`~autodw.llm.limits.ProviderLimits`: ``--rpm``, ``--tpm``, ``--concurrency``) applies to an endpoint.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 
 from autodw.errors import ConfigError
 from autodw.llm.base import LLMBackend
+from autodw.llm.limits import ProviderLimits
 
 #: provider -> (base URL, environment variable holding its API key)
 PROVIDERS = {
@@ -28,11 +30,14 @@ PROVIDERS = {
 
 
 def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: str | None = None,
-             temperature: float = 0.1, announce=print) -> LLMBackend:
+             temperature: float = 0.1, announce=print, limits: ProviderLimits | None = None) -> LLMBackend:
     """The backend a spec names (see the module docstring)."""
     spec = spec or os.environ.get("AUTODW_LLM")
+    kind = spec.partition(":")[0] if spec else None
+    if limits is not None and limits.any and (kind in ("local", "replay") or not kind and not _endpoint_configured(base_url)):
+        raise ConfigError("--rpm, --tpm and --concurrency limit an LLM endpoint; the embedded model and a replay have none")
     if not spec:
-        if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") or base_url:
+        if _endpoint_configured(base_url):
             model = os.environ.get("AUTODW_MODEL")
             if not model:
                 raise ConfigError("an OpenAI-compatible endpoint is configured but no model: set AUTODW_MODEL or use --llm openai:MODEL")
@@ -54,7 +59,7 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
         if key_var and not key and not (base_url or kind == "openai" and url):
             raise ConfigError(f"no API key for {kind}: set {key_var} or pass --api-key-env")
         return OpenAIBackend(rest, base_url=url, api_key=key, temperature=temperature, timeout=_timeout(),
-                             response_format=os.environ.get("AUTODW_RESPONSE_FORMAT") or "json_object")
+                             response_format=os.environ.get("AUTODW_RESPONSE_FORMAT") or "json_object", limits=limits)
     if kind == "local":
         from autodw.llm.local import LocalBackend
 
@@ -65,6 +70,11 @@ def make_llm(spec: str | None = None, *, base_url: str | None = None, api_key: s
         return ReplayBackend(rest)
     raise ConfigError(f"unknown LLM spec {spec!r}; use openai:MODEL, {', '.join(k + ':MODEL' for k in PROVIDERS if k != 'openai')}, "
                       "local[:MODEL] or replay:CASSETTE")
+
+
+def _endpoint_configured(base_url: str | None) -> bool:
+    """Whether an endpoint is configured without a spec (``--base-url``, ``OPENAI_BASE_URL`` or ``OPENAI_API_KEY``)."""
+    return bool(os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") or base_url)
 
 
 def _timeout() -> float:
