@@ -56,6 +56,7 @@ PLANNER_HEURISTICS = ("refuse_repeated_steps", "end_on_repeated_call", "stop_whe
 GENERATORS = ("llm", "faulty")
 GENERATOR_WRAPPERS = ("repair",)
 VALIDATOR_STAGES = ("rules", "llm", "oracle")
+LIST_PARTS = ("planner", "generator", "validator")
 PART_NAMES = ("requests", "planner", "planner_view", "grounding", "intents", "generator", "api_choice", "api_docs",
               "validator", "verdict_rule")
 
@@ -105,6 +106,8 @@ class Assembly:
 
     def has(self, part: str, member: str) -> bool:
         """Whether the list part `part` (planner, generator, validator) holds `member`."""
+        if part not in LIST_PARTS:
+            raise ValueError(f"{part} is not one of the list parts {', '.join(LIST_PARTS)}")
         return member in getattr(self, part)
 
     def override(self, **settings: Any) -> "Assembly":

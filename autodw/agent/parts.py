@@ -56,14 +56,12 @@ def assemble(assembly: Assembly, classifier: IntentClassifier, registry: Registr
     return Parts(split=requests.split if assembly.requests == "split" else whole,
                  planner_view=planner_view(assembly), planner=planner(assembly),
                  intents=ClassifierIntentFilter(classifier, registry, assembly.numbers.intent_min_probability),
-                 generator=repairing(assembly, LLMCallGenerator(
-                     registry, grounded=assembly.grounding == "quotes", two_stage=assembly.api_choice == "two_stage",
-                     compact_docs=assembly.api_docs == "compact", budget=assembly.numbers.generator_state_budget,
-                     history_chars=assembly.numbers.history_chars), registry),
+                 generator=repairing(assembly, llm_generator(assembly, registry), registry),
                  validator=validation(assembly, registry))
 
 
 def _names(assembly: Assembly, part: str) -> set[str]:
+    """The names a part of `assembly` gives (one, or a list's)."""
     value = getattr(assembly, part)
     return set(value) if isinstance(value, tuple) else {value}
 
@@ -87,6 +85,13 @@ def planner(assembly: Assembly) -> Planner:
         else:
             built = heuristics.StopWhenNothingRemains(built, assembly.numbers.restate_ratio)
     return built
+
+
+def llm_generator(assembly: Assembly, registry: Registry) -> LLMCallGenerator:
+    """The model writing each call, with the views, API choice and documentation the assembly chooses."""
+    return LLMCallGenerator(registry, grounded=assembly.grounding == "quotes", two_stage=assembly.api_choice == "two_stage",
+                            compact_docs=assembly.api_docs == "compact", budget=assembly.numbers.generator_state_budget,
+                            history_chars=assembly.numbers.history_chars)
 
 
 def repairing(assembly: Assembly, generator: CallGenerator, registry: Registry) -> CallGenerator:
