@@ -18,7 +18,7 @@ class Stop(Enum):
 
     DONE = "done"  # the planner says the request is complete (a gold or up-front plan: no step left)
     REPLANNED_OWN_STEP = "replanned_own_step"  # one request of a split message re-planned one of its accepted steps
-    REPLANNED_EARLIER_STEP = "replanned_earlier_step"  # ... re-planned an earlier request's step: it took this one not up
+    REPLANNED_EARLIER_STEP = "replanned_earlier_step"  # ... re-planned an earlier request's step: it has not taken this one up
     OTHER_REQUESTS_STEP = "other_requests_step"  # ... planned new text that another request of the message asks for
     KEPT_REPLANNING = "kept_replanning"  # the planner's retries all re-planned an accepted step: that work is done
 
