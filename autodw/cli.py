@@ -367,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
     p.add_argument("--trace", default=None, metavar="TRACE.jsonl", help="write every event (prompts, calls, verdicts) here")
     p.add_argument("--record", default=None, metavar="CASSETTE.jsonl", help="record every LLM exchange for replay:CASSETTE")
-    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's own: local "
+    p.add_argument("--profile", default=None, help="agent assembly: paper, hosted or local (default: the backend's own: local "
                                                    "for the embedded model, hosted otherwise, the recorded one for replay)")
     p.add_argument("--rollback", default=None, help="none, arg, full or a number of rounds (default: the profile's, full)")
     p.add_argument("--threshold", type=float, default=None, help="validator confidence threshold (default: the profile's, 0.6)")

@@ -67,19 +67,27 @@ def main() -> int:
     from autodw.llm.local import LocalBackend
     from autodw.llm.replay import RecordingBackend
     from autodw.state import extract_state
-    try:  # new layout
-        from autodw.agent.config import profile_config
+    try:  # the agent assembled from parts
+        from autodw.agent.assembly import profile_assembly
         from autodw.agent.loop import Agent
         from autodw.eval.instruction_set import TASKS
         from autodw.intents.classifier import load_or_train
-        config = profile_config("local")
-    except ImportError:  # before the one-package layout (top-level eval/ and intents/ packages)
-        import importlib
+        options = {"assembly": profile_assembly("local")}
+    except ImportError:
+        try:  # the agent's settings as flags
+            from autodw.agent.config import profile_config
+            from autodw.agent.loop import Agent
+            from autodw.eval.instruction_set import TASKS
+            from autodw.intents.classifier import load_or_train
+            options = {"config": profile_config("local")}
+        except ImportError:  # before the one-package layout (top-level eval/ and intents/ packages)
+            import importlib
 
-        from autodw.agent.build import LOCAL_AGENT_CONFIG as config
-        from autodw.agent.loop import Agent
-        TASKS = importlib.import_module("eval.instruction_set").TASKS
-        load_or_train = importlib.import_module("intents.classifier").load_or_train
+            from autodw.agent.build import LOCAL_AGENT_CONFIG
+            from autodw.agent.loop import Agent
+            options = {"config": LOCAL_AGENT_CONFIG}
+            TASKS = importlib.import_module("eval.instruction_set").TASKS
+            load_or_train = importlib.import_module("intents.classifier").load_or_train
 
     args.out.mkdir(parents=True, exist_ok=True)
     if args.intents_from:
@@ -107,7 +115,7 @@ def main() -> int:
         before = extract_state(doc)
         llm = RecordingBackend(backend, args.out / f"{task.id}.jsonl")
         start = time.perf_counter()
-        result = Agent(llm, classifier, config=config).run(doc, [task.instruction])
+        result = Agent(llm, classifier, **options).run(doc, [task.instruction])
         seconds = time.perf_counter() - start
         llm.close()
         row = {"task": task.id, "status": [i.status for i in result.instructions],

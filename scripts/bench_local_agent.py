@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autodw.agent.events import ConsoleReporter  # noqa: E402
-from autodw.agent.config import profile_config  # noqa: E402
+from autodw.agent.assembly import profile_assembly  # noqa: E402
 from autodw.agent.loop import Agent  # noqa: E402
 from autodw.agent.records import RunResult  # noqa: E402
 from autodw.document import WordDocument  # noqa: E402
@@ -36,7 +36,8 @@ from autodw.llm.replay import RecordingBackend  # noqa: E402
 from autodw.state import extract_state  # noqa: E402
 from autodw.eval.instruction_set import TASKS  # noqa: E402
 
-# name -> (LocalBackend options, agent settings that differ from the "local" profile)
+# name -> (LocalBackend options, agent settings that differ from the "local" profile: numbers, parts, or the switches
+# that name parts, see autodw.agent.assembly.SWITCHES)
 CONFIGS: dict[str, tuple[dict, dict]] = {
     "default": ({"grammar": True, "prompt_cache": "role"}, {}),
     "nocache": ({"grammar": True, "prompt_cache": "off"}, {}),
@@ -106,7 +107,7 @@ def main() -> None:
             llm = backend
             if args.record:
                 llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
-            agent = Agent(llm, classifier, config=profile_config("local", **settings), sinks=[ConsoleReporter()] if args.verbose else [])
+            agent = Agent(llm, classifier, assembly=profile_assembly("local", **settings), sinks=[ConsoleReporter()] if args.verbose else [])
             row = run_task(agent, task)
             if llm is not backend:
                 llm.close()  # the cassette; the backend is shared by every task of this configuration

@@ -11,6 +11,7 @@ import pytest
 from autodw.agent import heuristics
 from autodw.agent import loop as loop_module
 from autodw.agent.events import ConsoleReporter
+from autodw.agent.assembly import profile_assembly
 from autodw.agent.config import AgentConfig
 from autodw.agent.loop import Agent
 from autodw.agent.records import Attempt, InstructionResult, Step
@@ -57,9 +58,9 @@ def para(doc, pid):
     return next(p["text"] for p in extract_state(doc)["paragraphs"] if p["id"] == pid)
 
 
-def agent_for(script, config=None, classifier=None):
+def agent_for(script, assembly=None, classifier=None):
     llm = ScriptedBackend(script)
-    return Agent(llm, classifier or FixedClassifier(), config=config or AgentConfig()), llm
+    return Agent(llm, classifier or FixedClassifier(), assembly=assembly or profile_assembly("hosted")), llm
 
 
 @pytest.fixture
@@ -125,7 +126,7 @@ def test_rollback_restores_every_part_exactly(doc):
         "api_generator": [{"api": "insert_comment", "args": {"paragraph": "p2", "text": "x"}},
                           {"api": "insert_comment", "args": {"paragraph": "p2", "text": "y"}}],
         "validator": [fail(), fail()],
-    }, config=AgentConfig(rollback="arg"))
+    }, assembly=profile_assembly("hosted", rollback="arg"))
     seen = []
     agent.sinks.append(lambda event, data: seen.append(doc.members(keep_ids=True)) if event == "rollback" else None)
     agent.run(doc, ["Comment on the intro"])
@@ -137,7 +138,7 @@ def test_a_step_that_kept_no_change_is_named_even_when_the_planner_says_done(doc
         "planner": [plan("Insert a comment."), DONE],
         "api_generator": [{"api": "insert_comment", "args": {"paragraph": "p2", "text": "x"}}] * 2,
         "validator": [fail(), fail()],
-    }, config=AgentConfig(rollback="arg"))
+    }, assembly=profile_assembly("hosted", rollback="arg"))
     console = io.StringIO()
     agent.sinks.append(ConsoleReporter(console))
     result = agent.run(doc, ["Comment on the intro"])
@@ -227,7 +228,7 @@ def test_no_rollback_accepts_without_validator(doc):
     agent, llm = agent_for({
         "planner": [plan("Insert 'B'."), DONE],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "B", "position": "start"}}],
-    }, config=AgentConfig(rollback="none"))
+    }, assembly=profile_assembly("hosted", rollback="none"))
     result = agent.run(doc, ["Add B at the end"])
     assert result.completed and texts(doc)[0] == "B"
     assert not any(r["role"] == "validator" for r in llm.requests)
@@ -262,7 +263,7 @@ def test_step_limit_is_reported(doc):
         "planner": [plan("Insert 'x'."), plan("Insert 'x' again.")],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "x", "position": "end"}}] * 2,
         "validator": [PASS, PASS],
-    }, config=AgentConfig(max_steps=2))
+    }, assembly=profile_assembly("hosted", max_steps=2))
     result = agent.run(doc, ["Loop forever"])
     assert result.instructions[0].status == "step_limit" and not result.completed
 
@@ -328,7 +329,7 @@ def test_unlikely_intents_can_be_dropped_and_docs_compacted(doc):
         "planner": [plan("Insert 'D'."), DONE],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "D", "position": "end"}}],
         "validator": [PASS],
-    }, config=AgentConfig(intent_min_probability=0.05, compact_api_docs=True))
+    }, assembly=profile_assembly("hosted", intent_min_probability=0.05, compact_api_docs=True))
     result = agent.run(doc, ["Add D"])
     step = result.instructions[0].steps[0]
     assert "insert_paragraph" in step.candidates and "replace_text" in step.candidates  # p=0.9 and 0.06 kept
@@ -343,7 +344,7 @@ def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
         "api_chooser": [{"api": "delete_chart"}, {"api": "insert_paragraph"}],  # not a candidate, then a good one
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "E", "position": "end"}}],
         "validator": [PASS],
-    }, config=AgentConfig(two_stage_api_choice=True, generator_state_budget=200))
+    }, assembly=profile_assembly("hosted", two_stage_api_choice=True, generator_state_budget=200))
     result = agent.run(doc, ["Add E"])
     assert result.completed and texts(doc)[-1] == "E" and not llm.remaining()
     chooser, generator, planner = ([r for r in llm.requests if r["role"] == role]
@@ -400,7 +401,7 @@ INSERT_CLOSING = {"api": "insert_paragraph", "args": {"text": "Closing remarks."
 def test_validator_gets_its_own_state_budget(doc):
     agent, llm = agent_for({"planner": [plan("Insert 'Closing remarks.' at the end."), DONE],
                             "api_generator": [INSERT_CLOSING], "validator": [PASS]},
-                           config=AgentConfig(generator_state_budget=400, validator_state_budget=120))
+                           assembly=profile_assembly("hosted", generator_state_budget=400, validator_state_budget=120))
     agent.run(doc, ["Add a closing paragraph that says 'Closing remarks.'"])
     prompts = {r["role"]: r["messages"][1]["content"] for r in llm.requests}
     assert "windowed to fit 120 tokens" in prompts["validator"] and "windowed to fit 400 tokens" in prompts["api_generator"]
@@ -414,7 +415,7 @@ def test_planner_start_state_is_reused_and_changed_elements_are_shown_as_they_ar
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}},
                           {"api": "set_text_format", "args": {"paragraphs": "p1", "bold": True}}],
         "validator": [PASS, PASS],
-    }, config=AgentConfig(planner_state="start"))
+    }, assembly=profile_assembly("hosted", planner_state="start"))
     result = agent.run(doc, ["Add 'Closing remarks.' at the end and make the title bold"])
     assert result.completed and texts(doc)[-1] == "Closing remarks."
     prompts = [r["messages"][-1]["content"] for r in llm.requests if r["role"] == "planner"]
@@ -437,7 +438,7 @@ def test_planner_current_state_shows_each_change(doc):
     prompts = [r["messages"][-1]["content"] for r in llm.requests if r["role"] == "planner"]
     assert "Closing remarks." in prompts[1].split("</document_state>")[0] and "Those elements now" not in prompts[1]
     with pytest.raises(ConfigError):
-        Agent(llm, FixedClassifier(), config=AgentConfig(planner_state="later"))
+        Agent(llm, FixedClassifier(), assembly=profile_assembly("hosted", planner_state="later"))
 
 
 def test_planner_start_state_names_deleted_elements(doc):
@@ -445,7 +446,7 @@ def test_planner_start_state_names_deleted_elements(doc):
         "planner": [plan("Delete paragraph p37."), DONE],
         "api_generator": [{"api": "delete_block", "args": {"block": "p37"}}],
         "validator": [PASS],
-    }, config=AgentConfig(planner_state="start"), classifier=FixedClassifier(
+    }, assembly=profile_assembly("hosted", planner_state="start"), classifier=FixedClassifier(
         [("content_modification", 0.9), ("content_creation", 0.06), ("format_style_editing", 0.04)]))
     agent.run(doc, ["Remove the empty paragraph before the appendix"])
     last = [r for r in llm.requests if r["role"] == "planner"][-1]["messages"][-1]["content"]
@@ -484,7 +485,7 @@ def test_a_step_with_nothing_remaining_ends_the_instruction_once_accepted(doc):
         "planner": [{**plan("Insert 'E' at the end."), "remaining": ["Insert 'F'."]}, plan("Insert 'F' at the end."), last],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in "EF"],
         "validator": [PASS, PASS],
-    }, config=AgentConfig(stop_when_nothing_remains=True))
+    }, assembly=profile_assembly("hosted", stop_when_nothing_remains=True))
     result = agent.run(doc, ["Add E and F"])
     record = result.instructions[0]
     assert record.status == "done" and texts(doc)[-2:] == ["E", "F"] and not llm.remaining()
@@ -503,7 +504,7 @@ def test_a_last_step_that_was_not_carried_out_does_not_end_the_instruction(doc):
     agent, llm = agent_for({
         "planner": [{**plan("Insert 'F' after p999."), "remaining": []}, {**DONE, "remaining": []}],
         "api_generator": [bad],
-    }, config=AgentConfig(stop_when_nothing_remains=True, rollback="none"))
+    }, assembly=profile_assembly("hosted", stop_when_nothing_remains=True, rollback="none"))
     record = agent.run(doc, ["Add F"]).instructions[0]
     assert record.steps[0].accepted is None and "p999" in record.steps[0].attempts[0].error
     assert record.status == "done" and not llm.remaining()
@@ -596,9 +597,9 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
         step = Step(n, text)
         step.attempts.append(Attempt(api="x", args={}, level="first", accepted=True))
         record.steps.append(step)
-    assert heuristics.nothing_remains({"sub_instruction": listed, "remaining": [reworded, heading]}, record, 0.7)
-    assert not heuristics.nothing_remains({"sub_instruction": heading, "remaining": [reworded, "Make p41 bold."]}, record, 0.7)
-    assert not heuristics.nothing_remains({"sub_instruction": listed}, record, 0.7)  # nothing said: not the last
+    assert heuristics.nothing_remains([reworded, heading], record, 0.7)  # after the step `listed`
+    assert not heuristics.nothing_remains([reworded, "Make p41 bold."], record, 0.7)  # after the step `heading`
+    assert not heuristics.nothing_remains(None, record, 0.7)  # nothing said: not the last
 
 
 def test_the_state_is_read_once_per_executed_call(doc, monkeypatch):

@@ -1,5 +1,6 @@
-"""Agent profiles: declared per backend, validated when made, recorded in cassettes and traces, and a replay of a
-local-model run (here a scripted backend that declares the local profile) reproducing it exactly through the CLI."""
+"""Agent assemblies: profiles declared per backend, validated when made, recorded in cassettes and traces, a replay
+of a local-model run (here a scripted backend that declares the local profile) reproducing it exactly through the
+CLI, and configurations recorded before the parts existed rebuilding the same agent."""
 
 from __future__ import annotations
 
@@ -7,8 +8,15 @@ import json
 
 import pytest
 
+from autodw.agent import heuristics
+from autodw.agent.assembly import PROFILES, Assembly, assembly_for, hosted, local, paper, profile_assembly
 from autodw.agent.build import make_agent
-from autodw.agent.config import PROFILES, AgentConfig, config_for, profile_config
+from autodw.agent.config import AgentConfig
+from autodw.agent.generator import LLMCallGenerator, RepairRejected
+from autodw.agent.parts import assemble
+from autodw.agent.planner import LLMPlanner
+from autodw.agent.views import CurrentView
+from autodw.apis import registry
 from autodw.cli import main
 from autodw.document import WordDocument
 from autodw.errors import ConfigError
@@ -20,6 +28,13 @@ from autodw.llm.scripted import ScriptedBackend
 from tests.conftest import EXAMPLES
 from tests.test_agent import FixedClassifier
 
+#: the local profile's configuration as cassettes recorded it before the agent was assembled from parts (91b5107)
+OLD_LOCAL = {"profile": "local", "rollback": "full", "threshold": 0.6, "verdict_rule": "paper", "max_steps": 8,
+             "max_llm_calls": 32, "output_retries": 2, "planner_state_budget": 1500, "generator_state_budget": 350,
+             "validator_state_budget": 180, "history_chars": 300, "compact_api_docs": True, "two_stage_api_choice": True,
+             "intent_min_probability": 0.05, "planner_state": "start", "grounding": True, "rule_checks": True,
+             "llm_validator": False, "repair_calls": True, "split_requests": True, "refuse_repeated_steps": True,
+             "end_on_repeated_call": True, "stop_when_nothing_remains": True, "restate_ratio": 0.7}
 MIXED = [("content_creation", 0.5), ("format_style_editing", 0.4), ("content_modification", 0.1)]
 INSTRUCTIONS = ["Add 'Closing remarks.' at the end and make the title bold", "Add 'Your notes' at the start"]
 
@@ -63,28 +78,37 @@ def test_settings_are_checked_when_the_configuration_is_made():
     with pytest.raises(ConfigError, match="max_steps must be a whole number >= 1.*threshold must be a number in"):
         AgentConfig(max_steps=0, threshold=1.5)
     with pytest.raises(ConfigError, match="generator_state_budget must be a number of tokens"):
-        profile_config("local", generator_state_budget=-1)
-    with pytest.raises(ConfigError, match="unknown agent profile 'tiny'; the profiles are hosted, local"):
-        profile_config("tiny")
+        profile_assembly("local", generator_state_budget=-1)
+    with pytest.raises(ConfigError, match="unknown agent profile 'tiny'; the profiles are paper, hosted, local"):
+        profile_assembly("tiny")
     with pytest.raises(ConfigError, match="unknown agent setting.*state_budget"):
         AgentConfig().override(state_budget=100)
     with pytest.raises(ConfigError, match="profile must be one of hosted, local"):
-        AgentConfig.from_dict({**AgentConfig().to_dict(), "profile": "huge"})
+        Assembly.from_dict({**OLD_LOCAL, "profile": "huge"})
+    with pytest.raises(ConfigError, match="validator must be stages of rules, llm in that order"):
+        hosted().override(validator=["llm", "rules"])
+    with pytest.raises(ConfigError, match="planner must be one of llm, up_front, gold then any of"):
+        hosted().override(planner=["end_on_repeated_call"])
+    with pytest.raises(ConfigError, match="rule_checks must be true or false"):
+        hosted().override(rule_checks="no")
+    with pytest.raises(ConfigError, match="names no verdict_rule"):
+        Assembly.from_dict({**hosted().to_dict(), "parts": {k: v for k, v in hosted().to_dict()["parts"].items()
+                                                            if k != "verdict_rule"}})
     assert AgentConfig(rollback=2).rollback_levels() == ["arg", "api", "arg", "api"]
 
 
 def test_each_backend_declares_its_profile_and_overrides_replace_single_settings():
     assert LocalBackend.profile == "local" and OpenAIBackend.profile == "hosted"
-    assert config_for(ScriptedBackend({})) == PROFILES["hosted"] == AgentConfig()
-    local = config_for(ScriptedBackend({}, profile="local"))
-    assert local == PROFILES["local"] and local.two_stage_api_choice and local.stop_when_nothing_remains
-    changed = local.override(max_steps=3)
-    assert changed.max_steps == 3 and changed.planner_state_budget == 1500 and local.max_steps == 8  # a copy
+    assert assembly_for(ScriptedBackend({})) == PROFILES["hosted"]() == hosted()
+    local_ = assembly_for(ScriptedBackend({}, profile="local"))
+    assert local_ == local() and local_.api_choice == "two_stage" and local_.has("planner", "stop_when_nothing_remains")
+    changed = local_.override(max_steps=3)
+    assert changed.numbers.max_steps == 3 and changed.numbers.planner_state_budget == 1500 and local_.numbers.max_steps == 8
     agent = make_agent(ScriptedBackend({}, profile="local"), classifier=FixedClassifier(), settings={"rollback": "arg"})
-    assert agent.config == PROFILES["local"].override(rollback="arg")
-    assert make_agent(ScriptedBackend({}), classifier=FixedClassifier(), profile="local").config == PROFILES["local"]
-    with pytest.raises(ConfigError, match="a configuration or a profile, not both"):
-        make_agent(ScriptedBackend({}), classifier=FixedClassifier(), profile="local", config=AgentConfig())
+    assert agent.assembly == local().override(rollback="arg") and agent.config.rollback == "arg"
+    assert make_agent(ScriptedBackend({}), classifier=FixedClassifier(), profile="local").assembly == local()
+    with pytest.raises(ConfigError, match="an assembly or a profile, not both"):
+        make_agent(ScriptedBackend({}), classifier=FixedClassifier(), profile="local", assembly=hosted())
     with pytest.raises(ConfigError, match="unknown agent setting"):
         make_agent(ScriptedBackend({}), classifier=FixedClassifier(), settings={"focused_state_budget": 10})
 
@@ -100,7 +124,7 @@ def test_a_replayed_local_run_reproduces_the_recorded_one_exactly(tmp_path, monk
     assert first.completed and not llm.remaining()
     assert first.usage["api_chooser"].calls == 3  # the local profile's two-stage generation ran
     header = json.loads(cassette.read_text(encoding="utf-8").splitlines()[0])["cassette"]
-    assert header["profile"] == "local" and header["config"] == PROFILES["local"].to_dict()
+    assert header["profile"] == "local" and header["config"] == local().to_dict()
     assert ReplayBackend(cassette).profile == "local"
 
     src, out, trace, result = tmp_path / "in.docx", tmp_path / "out.docx", tmp_path / "replay.jsonl", tmp_path / "result.json"
@@ -112,7 +136,7 @@ def test_a_replayed_local_run_reproduces_the_recorded_one_exactly(tmp_path, monk
     replayed = events(trace)
     recorded = events(first_trace)
     start = replayed[0]
-    assert start["event"] == "run_start" and start["profile"] == "local" and start["config"] == PROFILES["local"].to_dict()
+    assert start["event"] == "run_start" and start["profile"] == "local" and start["config"] == local().to_dict()
     assert prompts(replayed) == prompts(recorded) and len(prompts(replayed)) == 10
     assert decisions(replayed) == decisions(recorded)
     assert WordDocument.open(out).to_bytes() == doc.to_bytes()
@@ -121,7 +145,7 @@ def test_a_replayed_local_run_reproduces_the_recorded_one_exactly(tmp_path, monk
 
     # a setting given on the command line replaces the recorded one; the rest stay as recorded
     assert main(args + ["--max-steps", "5"]) == 0
-    assert events(trace)[0]["config"] == PROFILES["local"].override(max_steps=5).to_dict()
+    assert events(trace)[0]["config"] == local().override(max_steps=5).to_dict()
     # the hosted profile asks other questions, which the cassette does not hold
     capsys.readouterr()
     assert main(args + ["--profile", "hosted"]) == 2
@@ -129,6 +153,64 @@ def test_a_replayed_local_run_reproduces_the_recorded_one_exactly(tmp_path, monk
 
 
 def test_a_removed_setting_loads_only_with_its_neutral_value():
-    assert AgentConfig.from_dict({"worked_examples": 0, "rollback": "arg"}).rollback == "arg"
+    assert Assembly.from_dict({"worked_examples": 0, "rollback": "arg"}).numbers.rollback == "arg"
     with pytest.raises(ConfigError, match="removed settings"):
-        AgentConfig.from_dict({"worked_examples": 1})
+        Assembly.from_dict({"worked_examples": 1})
+
+
+def test_a_configuration_recorded_before_the_parts_rebuilds_the_same_agent(tmp_path):
+    """A cassette whose header holds the old flat settings replays with the assembly they describe: every old switch
+    names the part it chose."""
+    assert Assembly.from_dict(OLD_LOCAL) == local()
+    assert Assembly.from_dict({**OLD_LOCAL, "profile": "hosted", "max_steps": 15, "max_llm_calls": None,
+                               "planner_state_budget": 6000, "generator_state_budget": 6000, "validator_state_budget": 6000,
+                               "compact_api_docs": False, "two_stage_api_choice": False, "intent_min_probability": 0.0,
+                               "planner_state": "current", "llm_validator": True, "split_requests": False,
+                               "stop_when_nothing_remains": False}) == hosted()
+    ablation = Assembly.from_dict({**OLD_LOCAL, "grounding": False, "rule_checks": False, "llm_validator": True,
+                                   "repair_calls": False, "split_requests": False, "refuse_repeated_steps": False,
+                                   "end_on_repeated_call": False, "verdict_rule": "decision"})
+    assert (ablation.grounding, ablation.validator, ablation.generator, ablation.requests, ablation.planner,
+            ablation.verdict_rule) == ("none", ("llm",), ("llm",), "whole", ("llm", "stop_when_nothing_remains"), "decision")
+    # the --set names of the ablations still say the same
+    assert local().override(rule_checks=False, llm_validator=True) == ablation.override(
+        grounding=True, repair_calls=True, split_requests=True, refuse_repeated_steps=True, end_on_repeated_call=True,
+        verdict_rule="paper")
+    cassette = tmp_path / "old.jsonl"
+    cassette.write_text(json.dumps({"cassette": {"llm": "local", "profile": "local", "config": OLD_LOCAL}}) + "\n")
+    assert assembly_for(ReplayBackend(cassette)) == local()
+    with pytest.raises(ConfigError, match="unknown setting.*validator"):
+        Assembly.from_dict({**OLD_LOCAL, "validator": ["rules"]})
+
+
+def test_the_paper_profile_is_the_method_and_nothing_else():
+    parts = assemble(paper(), FixedClassifier(), registry())
+    assert type(parts.planner) is LLMPlanner and type(parts.generator) is LLMCallGenerator
+    assert isinstance(parts.planner_view, CurrentView) and not parts.planner_view.grounded
+    assert parts.validator.rules is None and parts.validator.llm.verdict_rule == "paper"
+    assert parts.split("Centre the title; make the Budget heading green.") == ["Centre the title; make the Budget heading green."]
+    assert paper().numbers == hosted().numbers == AgentConfig()
+    built = assemble(local(), FixedClassifier(), registry())
+    assert isinstance(built.generator, RepairRejected) and built.validator.llm is None and built.validator.rules
+    assert isinstance(built.planner, heuristics.StopWhenNothingRemains) and len(built.split("Centre it; make it green.")) == 2
+    with pytest.raises(ConfigError, match="cannot build the gold planner"):
+        assemble(hosted().override(planner=["gold"]), FixedClassifier(), registry())
+
+
+def test_no_class_subclasses_the_agent():
+    """Systems are assembled from parts: no class derives from Agent or defines one of its underscore methods."""
+    import ast
+    from pathlib import Path
+
+    from autodw.agent.loop import Agent
+
+    private = {name for name in vars(Agent) if name.startswith("_") and not name.startswith("__")}
+    offenders = []
+    for path in Path(__file__).resolve().parent.parent.joinpath("autodw").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(getattr(b, "id", getattr(b, "attr", None)) == "Agent"
+                                                      for b in node.bases):
+                offenders.append(f"{path.name}: class {node.name}(Agent)")
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr in private:
+                offenders.append(f"{path.name}: sets {node.attr}")
+    assert private >= {"_run_step", "_attempt"} and offenders == []

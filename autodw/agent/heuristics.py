@@ -1,12 +1,16 @@
-"""Heuristics for planners that re-plan finished work (small local models), each behind a named setting of
-:class:`autodw.agent.config.AgentConfig`. None of them is part of the paper's method.
+"""Heuristics for planners that re-plan finished work (small local models), each a planner wrapper an assembly may
+choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's method.
 
-- ``refuse_repeated_steps``: a planned sub-instruction equal to an accepted one of the same instruction is refused,
+- :class:`RefuseRepeatedSteps`: a planned sub-instruction equal to an accepted one of the same instruction is refused,
   and the planner told so (:func:`repeated_step`); if its retries end on it again, the instruction is done (as when a
   reworded step repeats the accepted call, below); for one request of a split instruction it ends that request at
-  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice ends the
-  request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit.
-- ``end_on_repeated_call``: a step whose call repeats an accepted call of the instruction (API and arguments) and
+  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice
+  ends the request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit. It also
+  ends one request of a split instruction when its planner plans new text another request of the message asks for
+  (:func:`another_requests_step`: a quote of a later request, neither in this request nor in the document): the
+  small planner works through the whole message from its first request, and the rule checks then reject that work
+  as unasked for this request.
+- :class:`EndOnRepeatedCall`: a step whose call repeats an accepted call of the instruction (API and arguments) and
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a
   loop (page numbers inserted five times). Either is undone and the instruction ends (:func:`repeated_call`). A
   second identical call that changes the document stays ("add F twice"): in DWBench's gold, 2 of 1,467 instructions
@@ -14,11 +18,7 @@
   accepted call next to what that call created (the same paragraph inserted after the one just inserted) repeats
   it too: no two gold calls of a DWBench dev instruction share an API and content arguments with only the position
   differing.
-- ``refuse_repeated_steps`` also ends one request of a split instruction when its planner plans new text another
-  request of the message asks for (:func:`another_requests_step`: a quote of a later request, neither in this request
-  nor in the document): the small planner works through the whole message from its first request, and the rule
-  checks then reject that work as unasked for this request.
-- ``stop_when_nothing_remains``: the instruction ends once a step is accepted for which the planner listed no
+- :class:`StopWhenNothingRemains`: the instruction ends once a step is accepted for which the planner listed no
   remaining operation, instead of asking the planner again (:func:`nothing_remains`); listed operations that restate
   done work (``restate_ratio``, :func:`restates`) do not count.
 """
@@ -26,10 +26,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from difflib import SequenceMatcher
-from typing import Any
+from typing import Any, Sequence
 
 from autodw.agent import grounding
+from autodw.agent.outcomes import Plan, StepOutcome, Stop
+from autodw.agent.planner import Planner, PlannerStalled, PlannerWrapper, PlanRequest, Refusal
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.agent.views import ELEMENT_ID
 
@@ -82,10 +85,10 @@ def _next_to_own_copy(attempt: Attempt, earlier: Attempt) -> bool:
     return bool(set(ELEMENT_ID.findall(json.dumps(attempt.args.get("position")))) & set(earlier.created))
 
 
-def nothing_remains(plan: dict[str, Any], record: InstructionResult, restate_ratio: float) -> bool:
-    """Whether the planner listed no operation remaining after this one. Listed operations that restate this step or
-    an accepted earlier one do not count: the 1.5B model often lists the step itself, reworded."""
-    remaining = plan.get("remaining")
+def nothing_remains(remaining: Sequence[str] | None, record: InstructionResult, restate_ratio: float) -> bool:
+    """Whether the planner listed (`remaining`; None: it said nothing) no operation remaining after this one. Listed
+    operations that restate this step or an accepted earlier one do not count: the 1.5B model often lists the step
+    itself, reworded."""
     done = [s.sub_instruction for s in record.steps if s.accepted]
     return remaining is not None and all(any(restates(r, d, restate_ratio) for d in done) for r in remaining)
 
@@ -112,3 +115,59 @@ def another_requests_step(sub_instruction: str, request: str, message: str, stat
         if text not in own and text in whole and text not in document:
             return quote.text
     return None
+
+
+# --- the planner wrappers -----------------------------------------------------------------------------------------
+
+
+class RefuseRepeatedSteps(PlannerWrapper):
+    """The planner is refused a step it already carried out (see the module docstring)."""
+
+    def next_step(self, request: PlanRequest) -> Plan:
+        return self.inner.next_step(replace(request, vetoes=(*request.vetoes, self.veto)))
+
+    @staticmethod
+    def veto(plan: Plan, request: PlanRequest) -> Plan | Refusal:
+        """`plan`, a stop, or the refusal of a step that repeats an accepted one."""
+        sub_instruction, record = plan.sub_instruction or "", request.record
+        if failed_repeatedly(record, sub_instruction):
+            raise PlannerStalled(f"the planner planned again a step that failed {MAX_FAILED_REPEATS} times: "
+                                 f"{sub_instruction}")
+        repeated = repeated_step(record, sub_instruction)
+        if repeated is not None and request.one_of_several:  # this request's own work is done, or (a step of an
+            # earlier request) the planner has not taken this request up
+            stop = Stop.REPLANNED_EARLIER_STEP if repeated.number < request.first_step else Stop.REPLANNED_OWN_STEP
+            return Plan.stopped(stop, f"re-planned step {repeated.number}, which is done")
+        other = (another_requests_step(sub_instruction, request.request, record.instruction, request.state)
+                 if request.one_of_several else None)
+        if other is not None:  # the next step is another request's
+            return Plan.stopped(Stop.OTHER_REQUESTS_STEP, f'planned "{other}", which another request of the message asks for')
+        if repeated is not None:  # if its retries end on it again, the work is done, as when a reworded step repeats
+            # an accepted call (EndOnRepeatedCall)
+            return Refusal(f"step {repeated.number} already carried out this operation and it was accepted; give a "
+                           "different operation, or answer done if the instruction is complete",
+                           Plan.stopped(Stop.KEPT_REPLANNING, f"the planner kept re-planning step {repeated.number}, "
+                                                              "which is done"))
+        return plan
+
+
+class EndOnRepeatedCall(PlannerWrapper):
+    """A call that repeats finished work (:func:`repeated_call`) ends the request."""
+
+    def repeated(self, attempt: Attempt, record: InstructionResult) -> Step | None:
+        return repeated_call(record, attempt) or self.inner.repeated(attempt, record)
+
+
+class StopWhenNothingRemains(PlannerWrapper):
+    """The planner must list what remains; the request ends once a step is accepted after which nothing does."""
+
+    def __init__(self, inner: Planner, restate_ratio: float):
+        super().__init__(inner)
+        self.restate_ratio = restate_ratio
+
+    def next_step(self, request: PlanRequest) -> Plan:
+        return self.inner.next_step(replace(request, require_remaining=True))
+
+    def done_after(self, plan: Plan, outcome: StepOutcome, record: InstructionResult) -> bool:
+        return ((outcome is StepOutcome.ACCEPTED and nothing_remains(plan.remaining, record, self.restate_ratio))
+                or self.inner.done_after(plan, outcome, record))

@@ -26,6 +26,11 @@ ROLES_TEMPLATES = {"planner": "planner.md", "api_chooser": "api_chooser.md", "ap
                    # the baselines of autodw.eval.baselines: the whole instruction as calls at once; every step at once
                    "program": "program.md", "plan_all": "plan_all.md"}
 
+#: the token limit of an answer that holds a whole instruction: the one-shot baselines' dozen calls with their arguments,
+#: hybrid's plan of every step (the agent's answers are one call or step each, within the backend's default of 512;
+#: 512 cut the local model's one-shot answers and hybrid's first plan on mini short)
+PROGRAM_TOKENS = 3072
+
 PLANNER_SCHEMA = {
     "type": "object",
     "properties": {"done": {"type": "boolean"}, "sub_instruction": {"type": ["string", "null"]},

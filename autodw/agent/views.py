@@ -1,10 +1,16 @@
 """What each LLM role is shown besides its request: the document state rendered to a budget around the elements in
-play, the steps done so far, and (for a planner that sees the instruction's start state) the changed elements now."""
+play, the steps done so far, and (for a planner that sees the request's start state) the changed elements now.
+
+How the planner sees the document is a part of the agent (:class:`PlannerView`): :class:`CurrentView` (the document
+as it is now, at every step) or :class:`StartView` (as the request began, then the changed elements as they are now;
+its prompt then starts the same at every step of a request, so a prompt cache reuses it).
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, prompts
 from autodw.agent.records import Attempt, InstructionResult, Step
@@ -87,3 +93,66 @@ def touched_now(record: InstructionResult, state: dict[str, Any]) -> str:
     gone = [i for i in touched if not any(line.startswith(i + " ") for line in lines)]
     lines += [f"{i}: no longer in the document" for i in gone]
     return "\n\nThose elements now:\n" + "\n".join(lines)
+
+
+# --- the planner's view of the document ---------------------------------------------------------------------------
+
+
+class PlannerView(Protocol):
+    """How the planner sees the document and the steps done."""
+
+    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
+        """The view the requests of a split message share (None: each request has its own); `state` reads the
+        document as the message begins."""
+        ...
+
+    def for_step(self, state: dict[str, Any], request: str, record: InstructionResult, kept: str | None) -> str:
+        """The view for planning the next step of `request` (`kept`: the view of the request's previous step, or the
+        message's shared one; None at its first step)."""
+        ...
+
+    def history(self, record: InstructionResult, state: dict[str, Any]) -> str:
+        """The steps so far, as the planner sees them."""
+        ...
+
+
+@dataclass(frozen=True)
+class CurrentView:
+    """The document as it is now, at every step (the paper's). `grounded`: the elements the quoted texts name are
+    kept in view and listed (:func:`grounded_view`)."""
+
+    grounded: bool
+    budget: int | None
+    history_chars: int
+
+    def render(self, state: dict[str, Any], text: str, record: InstructionResult) -> str:
+        if self.grounded:
+            return grounded_view(state, text, record, self.budget, quoted_in=text)
+        return state_view(state, text, record, self.budget)
+
+    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
+        return None
+
+    def for_step(self, state: dict[str, Any], request: str, record: InstructionResult, kept: str | None) -> str:
+        return self.render(state, request, record)
+
+    def history(self, record: InstructionResult, state: dict[str, Any]) -> str:
+        return history(record, self.history_chars)
+
+
+@dataclass(frozen=True)
+class StartView(CurrentView):
+    """The document as the request began (the message, when its requests are planned one at a time), then the history
+    and the current lines of the elements the steps changed."""
+
+    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
+        return self.render(state(), message, record)
+
+    def for_step(self, state: dict[str, Any], request: str, record: InstructionResult, kept: str | None) -> str:
+        return kept if kept is not None else self.render(state, request, record)
+
+    def history(self, record: InstructionResult, state: dict[str, Any]) -> str:
+        if not record.steps:
+            return history(record, self.history_chars)
+        return ("(The document state above is from before these operations; the elements they changed are shown as "
+                "they are now after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))

@@ -5,8 +5,12 @@
 - ``retrieval-only``: the same one-shot answer, but the APIs offered are those whose description is similar to the
   instruction (cosine >= :data:`RETRIEVAL_THRESHOLD` with the intent classifier's multilingual-e5-small encoder),
   at most :data:`RETRIEVAL_TOP_K` of them; no planning.
-- ``hybrid`` (PPTC-style): the planner lists every sub-instruction up front; each is classified, its API chosen and
-  its arguments filled as in the agent; no validation, no rollback, no re-planning.
+- ``hybrid`` (PPTC-style): the agent assembled with the up-front planner (:class:`~autodw.agent.planner.UpFrontPlanner`:
+  every sub-instruction listed at once); each is classified, its API chosen and its arguments filled as in the agent;
+  no validation, no rollback, no re-planning.
+
+The one-shot baselines are their own small system (:class:`OneShot`), run with the agent's session runner (the same
+events, timings and statuses).
 
 Limits, stated: the whole library's documentation (~15k tokens) does not fit the embedded model's 8k context, so with
 ``compact_api_docs`` (the local profile) reasoning-only shows one line per API (signature and first sentence) and
@@ -22,36 +26,44 @@ from pathlib import Path
 from typing import Any
 
 from autodw.agent import prompts, views
-from autodw.agent.config import AgentConfig
+from autodw.agent.assembly import Assembly
+from autodw.agent.context import InstructionContext
 from autodw.agent.loop import Agent
-from autodw.agent.records import Attempt, InstructionResult, RunResult, Step
+from autodw.agent.outcomes import InstructionOutcome, Status
+from autodw.agent.planner import MAX_PLANNED_STEPS
+from autodw.agent.prompts import PROGRAM_TOKENS
+from autodw.agent.records import Attempt, Step
+from autodw.agent.runs import SessionRunner
 from autodw.apis.calls import execute, validate_arguments
 from autodw.apis.registry import ApiSpec, Registry
 from autodw.document import WordDocument
 from autodw.dwbench.records import Instruction
 from autodw.errors import ApiError, ConfigError, LLMOutputError
 from autodw.eval import BASELINES
-from autodw.eval.systems import TurnResult, run_agent_turn
+from autodw.eval.systems import Runs, TurnResult, run_agent_turn
 from autodw.intents.embedding import encoder
 from autodw.llm.base import LLMBackend
 from autodw.state import extract_state
 
+__all__ = ["PROGRAM_TOKENS", "BaselineSystem", "OneShot", "make_baseline", "plain"]
+
 RETRIEVAL_THRESHOLD = 0.75
 RETRIEVAL_TOP_K = 10
 MAX_CALLS = 24  # calls in one one-shot answer (DWBench instructions need at most 13)
-PROGRAM_TOKENS = 3072  # the token limit of an answer that holds a whole instruction: the one-shot baselines' dozen calls
-# with their arguments, hybrid's plan of every step (the agent's answers are one call or step each, within the backend's
-# default of 512; 512 cut the local model's one-shot answers and hybrid's first plan on mini short)
-MAX_PLANNED_STEPS = 16
 
 
-class OneShotAgent(Agent):
-    """Writes all of an instruction's calls in one LLM answer (reasoning-only, retrieval-only) and runs them."""
+class OneShot:
+    """Writes all of an instruction's calls in one LLM answer (reasoning-only, retrieval-only) and runs them; nothing
+    is checked or corrected. `assembly`: its numbers (the planner's state budget, the output retries), its
+    ``api_docs`` and what the traces record."""
 
-    def __init__(self, llm: LLMBackend, classifier: Any, config: AgentConfig, retrieval: bool,
-                 registry: Registry | None = None):
-        super().__init__(llm, classifier, registry, config)
-        self.retrieval = retrieval
+    def __init__(self, llm: LLMBackend, assembly: Assembly, retrieval: bool, registry: Registry | None = None):
+        if registry is None:
+            from autodw.apis import registry as load_registry
+
+            registry = load_registry()
+        self.registry, self.assembly, self.retrieval = registry, assembly, retrieval
+        self.runner = SessionRunner(llm, assembly, self._carry_out)
 
     def offered(self, instruction: str) -> list[ApiSpec]:
         """The APIs the prompt shows: the whole library, or the retrieved ones."""
@@ -64,18 +76,19 @@ class OneShotAgent(Agent):
         order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] >= RETRIEVAL_THRESHOLD]
         return [specs[i] for i in order[:RETRIEVAL_TOP_K]]
 
-    def _carry_out(self, doc: WordDocument, instruction: str, record: InstructionResult, run: RunResult,
-                   session: list[InstructionResult]) -> None:
+    def _carry_out(self, instruction: InstructionContext) -> InstructionOutcome:
+        doc, record = instruction.doc, instruction.record
+        text, compact = record.instruction, self.assembly.api_docs == "compact"
         state = extract_state(doc)
-        specs = self.offered(instruction)
-        self._emit("intents", {"step": 1, "intents": [], "candidates": [s.name for s in specs]})
-        if self.config.compact_api_docs and not self.retrieval:
+        specs = self.offered(text)
+        instruction.emit("intents", {"step": 1, "intents": [], "candidates": [s.name for s in specs]})
+        if compact and not self.retrieval:
             docs = "\n".join(f"{s.signature_text()}: {s.purpose}" for s in specs)
         else:
-            docs = "\n\n".join(s.prompt_doc(compact=self.config.compact_api_docs) for s in specs)
-        msgs = prompts.messages("program", api_docs=docs, session_context=views.session_context(session),
-                                state=views.state_view(state, instruction, record, self.config.planner_state_budget),
-                                instruction=instruction)
+            docs = "\n\n".join(s.prompt_doc(compact=compact) for s in specs)
+        msgs = prompts.messages("program", api_docs=docs, session_context=views.session_context(instruction.session),
+                                state=views.state_view(state, text, record, self.assembly.numbers.planner_state_budget),
+                                instruction=text)
         names = [s.name for s in specs]
         schema = {"type": "object", "properties": {"calls": {
             "type": "array", "maxItems": MAX_CALLS, "items": prompts.api_call_schema(specs, doc.ids())}}, "required": ["calls"]}
@@ -95,10 +108,9 @@ class OneShotAgent(Agent):
             return out
 
         try:
-            calls = self._ask("api_generator", msgs, schema, lambda a: {"calls": check(a)}, run, max_tokens=PROGRAM_TOKENS)["calls"]
+            calls = instruction.ask("api_generator", msgs, schema, lambda a: {"calls": check(a)}, max_tokens=PROGRAM_TOKENS)["calls"]
         except LLMOutputError as exc:
-            record.status, record.error = "error", str(exc)
-            return
+            return InstructionOutcome(Status.ERROR, str(exc))
         for n, call in enumerate(calls, 1):
             step = Step(n, f"call {n} of the answer")
             attempt = Attempt(call["api"], call["args"], "first")
@@ -110,65 +122,44 @@ class OneShotAgent(Agent):
                 attempt.error = str(exc)
             step.attempts.append(attempt)
             record.steps.append(step)
-            self._emit("attempt", {"step": n, "level": "first", "call": prompts.format_call(call["api"], call["args"]),
-                                   "ok": attempt.ok, "message": attempt.message, "error": attempt.error, "changes": "",
-                                   "created": attempt.created})
-        record.status = "done"
+            instruction.emit("attempt", {"step": n, "level": "first", "call": prompts.format_call(call["api"], call["args"]),
+                                         "ok": attempt.ok, "message": attempt.message, "error": attempt.error,
+                                         "changes": "", "created": attempt.created})
+        return InstructionOutcome(Status.DONE)
 
 
-class HybridAgent(Agent):
-    """PPTC-style: the whole plan first, then each step's API call as in the agent; no validation or rollback."""
+def plain(assembly: Assembly) -> Assembly:
+    """`assembly` without the agent's heuristics or issue 18's techniques (the paper's baselines have none)."""
+    return assembly.override(rollback="none", refuse_repeated_steps=False, end_on_repeated_call=False,
+                             stop_when_nothing_remains=False, grounding=False, rule_checks=False, split_requests=False)
 
-    def _plan(self, instruction: str, record: InstructionResult, state_text: str, state: dict[str, Any],
-              run: RunResult, session: list[InstructionResult], context: str = "", first_step: int = 1) -> dict[str, Any]:
-        if not record.steps:
-            schema = {"type": "object", "properties": {"steps": {"type": "array", "maxItems": MAX_PLANNED_STEPS,
-                                                                 "items": {"type": "string", "minLength": 1, "maxLength": 300}}},
-                      "required": ["steps"]}
-            msgs = prompts.messages("plan_all", session_context=views.session_context(session), state=state_text,
-                                    instruction=instruction)
 
-            def check(answer: dict[str, Any]) -> dict[str, Any]:
-                steps = answer.get("steps")
-                if not isinstance(steps, list) or not all(isinstance(s, str) and s.strip() for s in steps):
-                    raise LLMOutputError('"steps" must be a list of non-empty strings')
-                return {"steps": steps[:MAX_PLANNED_STEPS]}
-
-            try:
-                self._pending = list(self._ask("planner", msgs, schema, check, run, max_tokens=PROGRAM_TOKENS)["steps"])
-            except LLMOutputError as exc:
-                from autodw.agent.loop import PlannerStalled
-
-                raise PlannerStalled(f"the planner gave no usable plan: {exc}") from exc
-        if not self._pending:
-            return {"done": True, "sub_instruction": None}
-        return {"done": False, "sub_instruction": self._pending.pop(0), "remaining": list(self._pending)}
+def hybrid(assembly: Assembly) -> Assembly:
+    """The hybrid baseline's assembly: the up-front planner, no validation (nor rollback), room for every planned step."""
+    return plain(assembly).override(planner=["up_front"], validator=[], max_steps=MAX_PLANNED_STEPS + 1)
 
 
 class BaselineSystem:
     """One of :data:`autodw.eval.BASELINES` as a harness system."""
 
-    def __init__(self, name: str, llm: LLMBackend, classifier: Any, config: AgentConfig):
+    def __init__(self, name: str, llm: LLMBackend, classifier: Any, assembly: Assembly):
         self.name, self.llm_name = name, llm.name
-        # the paper's baselines: none of the agent's heuristics or of issue 18's techniques
-        plain = dict(rollback="none", refuse_repeated_steps=False, end_on_repeated_call=False,
-                     stop_when_nothing_remains=False, two_stage_api_choice=config.two_stage_api_choice,
-                     grounding=False, rule_checks=False, split_requests=False)
+        self.runner: Runs
         if name == "hybrid":
-            self.agent: Agent = HybridAgent(llm, classifier, config=config.override(**plain, max_steps=MAX_PLANNED_STEPS + 1))
+            self.runner = Agent(llm, classifier, assembly=hybrid(assembly))
         else:
-            self.agent = OneShotAgent(llm, classifier, config.override(**plain), retrieval=name == "retrieval-only")
+            self.runner = OneShot(llm, plain(assembly), retrieval=name == "retrieval-only").runner
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
-        return run_agent_turn(self.agent, doc, instruction.text, earlier, trace)
+        return run_agent_turn(self.runner, doc, instruction.text, earlier, trace)
 
 
-def make_baseline(name: str, llm: LLMBackend, classifier: Any, config: AgentConfig) -> BaselineSystem:
+def make_baseline(name: str, llm: LLMBackend, classifier: Any, assembly: Assembly) -> BaselineSystem:
     """The baseline called `name` (ConfigError for another name)."""
     if name not in BASELINES:
         raise ConfigError(f"{name!r} is not a baseline ({', '.join(BASELINES)})")
-    return BaselineSystem(name, llm, classifier, config)
+    return BaselineSystem(name, llm, classifier, assembly)
 
 
 def _retrieval_text(spec: ApiSpec) -> str:
@@ -180,4 +171,3 @@ def _retrieval_text(spec: ApiSpec) -> str:
 def _api_vectors(texts: tuple[str, ...]):
     """The embeddings of the API texts (computed once per library)."""
     return encoder().passage(list(texts))
-

@@ -35,13 +35,13 @@ def _llm(args: argparse.Namespace):
 
 
 def _config(args: argparse.Namespace, llm) -> Any:
-    """--profile's configuration, else the backend's (the hosted profile without an LLM), with --threshold."""
-    from autodw.agent.config import config_for, profile_config
+    """--profile's assembly, else the backend's (the hosted profile without an LLM), with --threshold and --set."""
+    from autodw.agent.assembly import assembly_for, profile_assembly
 
     if args.profile or llm is None:
-        config = profile_config(args.profile or "hosted")
+        config = profile_assembly(args.profile or "hosted")
     else:
-        config = config_for(llm)
+        config = assembly_for(llm)
     if args.threshold is not None:
         config = config.override(threshold=args.threshold)
     return config.override(**_settings(args.set))

@@ -101,10 +101,10 @@ class GoldRejections:
 
 def _system() -> Any:
     """The noisy oracle at p 0 with the rule checks alone, as ``autodw bench run`` makes it (hosted profile)."""
-    from autodw.agent.config import profile_config
+    from autodw.agent.assembly import profile_assembly
     from autodw.eval.systems import NoisyOracleSystem
 
-    return NoisyOracleSystem(0.0, "rules", None, profile_config("hosted").override(rollback="full"), seed=0)
+    return NoisyOracleSystem(0.0, "rules", None, profile_assembly("hosted", rollback="full"), seed=0)
 
 
 def _first_verdicts(trace: Path) -> list[dict[str, Any]]:

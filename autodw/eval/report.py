@@ -46,6 +46,9 @@ def _setting(summary: dict[str, Any]) -> str:
     validator its ``validator`` option names, whatever the profile says)."""
     options = summary.get("options", {})
     config = options.get("config") or {}
+    if "parts" in config:  # an agent assembly (autodw.agent.assembly): what of it the setting shows
+        config = {"profile": config["profile"], "threshold": config["numbers"]["threshold"],
+                  "llm_validator": "llm" in config["parts"]["validator"]}
     parts = [f"{k}={v}" for k, v in options.items() if k != "config"]
     if "profile" in config:
         parts.append(f"profile={config['profile']}")

@@ -8,7 +8,7 @@ the texts of the session's earlier instructions, and reports what it did as a :c
 | ``autodw`` | the full agent (its backend's profile; the paper's full rollback) |
 | ``no-rollback``, ``arg-rollback``, ``two-round`` | the agent with rollback off, argument-level only, two full rounds |
 | ``oracle`` | replays the gold calls (proves the harness and the judge: must score 100%) |
-| ``noisy-oracle`` | gold steps, each call perturbed with probability P (:mod:`autodw.eval.faults`), run through the agent's own validation and rollback; a regeneration returns the gold call |
+| ``noisy-oracle`` | the agent assembled from a gold planner, a faulty generator (each gold call perturbed with probability P, :mod:`autodw.eval.faults`; a regeneration returns the gold call) and the oracle, rule-check or LLM validator, with the agent's own rollback |
 | ``hybrid``, ``retrieval-only``, ``reasoning-only`` | the paper's baselines (:mod:`autodw.eval.baselines`) |
 """
 
@@ -20,17 +20,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from autodw.agent.config import AgentConfig, config_for
-from autodw.agent.events import TraceWriter
-from autodw.agent.loop import Agent, StepContext
+from autodw.agent.assembly import Assembly, assembly_for
+from autodw.agent.context import State, StepContext
+from autodw.agent.events import EventSink, TraceWriter
+from autodw.agent.generator import Call, CallRequest, Generated
+from autodw.agent.intent_filter import Candidates
+from autodw.agent.loop import Agent
+from autodw.agent.outcomes import Executed, ObservedChange, Plan, Stop
+from autodw.agent.parts import Parts, repairing, validation, whole
+from autodw.agent.planner import Planner, PlanRequest
 from autodw.agent.records import Attempt, InstructionResult, RunResult, Verdict
+from autodw.agent.validator import Validator
 from autodw.apis.calls import execute
 from autodw.apis.registry import Registry
-from autodw.document import WordDocument
+from autodw.document import Snapshot, WordDocument
 from autodw.dwbench.records import Instruction
 from autodw.errors import ApiError, ConfigError, InternalError
 from autodw.eval import AGENT_ROLLBACK, VALIDATORS
-from autodw.eval.faults import perturb
+from autodw.eval.faults import Fault, perturb
 from autodw.eval.judge import judge
 from autodw.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend
@@ -111,15 +118,28 @@ def _turn_from_record(record: InstructionResult, run: RunResult) -> TurnResult:
                       {role: u.to_dict() for role, u in run.usage.items() if u.calls})
 
 
-def run_agent_turn(agent: Agent, doc: WordDocument, text: str, earlier: list[tuple[str, str]],
+class Runs(Protocol):
+    """Runs instructions on a document: an :class:`~autodw.agent.loop.Agent`, or a baseline's own runner."""
+
+    @property
+    def sinks(self) -> list[EventSink]: ...
+
+    @property
+    def last_complete(self) -> Snapshot | None: ...
+
+    def run(self, doc: WordDocument, instructions: list[str], result: RunResult | None = None) -> RunResult: ...
+
+
+def run_agent_turn(agent: Runs, doc: WordDocument, text: str, earlier: list[tuple[str, str]],
                    trace: Path | None) -> TurnResult:
     """One instruction through `agent`, with the session's earlier instructions as context and a trace file."""
     run = RunResult(instructions=[InstructionResult(t, status) for t, status in earlier])
     writer = TraceWriter(trace) if trace is not None else None
-    agent.sinks = [writer] if writer else []
+    agent.sinks[:] = [writer] if writer else []
     try:
         agent.run(doc, [text], result=run)
     except InternalError as exc:  # our bug: counted apart, the document back to where the instruction began
+        assert agent.last_complete is not None  # the run took it before anything could fail
         doc.restore(agent.last_complete)
         record = run.instructions[-1]
         record.status, record.error = "internal_error", f"{exc}\n{exc.traceback}"
@@ -132,12 +152,12 @@ def run_agent_turn(agent: Agent, doc: WordDocument, text: str, earlier: list[tup
 class AgentSystem:
     """The agent (``autodw``) or one of its rollback ablations, with one LLM backend and the intent classifier."""
 
-    def __init__(self, name: str, llm: LLMBackend, classifier: Any, config: AgentConfig | None = None):
+    def __init__(self, name: str, llm: LLMBackend, classifier: Any, assembly: Assembly | None = None):
         if name not in AGENT_ROLLBACK:
             raise ConfigError(f"{name!r} is not an agent system ({', '.join(AGENT_ROLLBACK)})")
         self.name, self.llm_name = name, llm.name
-        self.config = (config or config_for(llm)).override(rollback=AGENT_ROLLBACK[name])
-        self.agent = Agent(llm, classifier, config=self.config)
+        self.assembly = (assembly or assembly_for(llm)).override(rollback=AGENT_ROLLBACK[name])
+        self.agent = Agent(llm, classifier, assembly=self.assembly)
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
@@ -145,16 +165,6 @@ class AgentSystem:
 
 
 # --- the noisy oracle ------------------------------------------------------------------------------
-
-
-class _GoldIntent:
-    """A classifier that names the intent of the step's gold call (the noisy oracle has no sub-instruction to classify)."""
-
-    def __init__(self) -> None:
-        self.intent = "content_creation"
-
-    def predict(self, text: str, k: int = 3) -> list[tuple[str, float]]:
-        return [(self.intent, 1.0)]
 
 
 def step_instruction(instruction: str, number: int, total: int, purpose: str, args: dict[str, Any]) -> str:
@@ -168,91 +178,146 @@ def step_instruction(instruction: str, number: int, total: int, purpose: str, ar
             f"{purpose.rstrip('.')}{on}.\nThe user's instruction: {instruction}")
 
 
-class NoisyOracleAgent(Agent):
-    """The agent's loop with the planner and API generator replaced by the gold sequence, each call perturbed with
-    probability `p`; a regeneration (after a rejection or a failed call) returns the gold call. The validator is the
-    agent's LLM validator (with its rule checks, unless ``rule_checks`` is off), the rule checks alone
-    (``validator="rules"``: a certain finding rejects, anything else passes), or with ``validator="oracle"`` a perfect
-    one (the state after the call is judged against the state after the gold call)."""
+def _same(after: State | None, gold_after: State | None) -> bool:
+    """Whether a state after a call is the gold call's (the judge's equivalence)."""
+    if after is None or gold_after is None:
+        return after is gold_after
+    return after == gold_after or judge(gold_after, after).equivalent
 
-    def __init__(self, llm: LLMBackend, registry: Registry, config: AgentConfig, p: float, validator: str,
-                 seed: int = 0):
-        self.classifier_stub = _GoldIntent()
-        super().__init__(llm, self.classifier_stub, registry, config)  # type: ignore[arg-type]
-        self.p, self.validator, self.seed = p, validator, seed
-        self._steps: list[dict[str, Any]] = []
 
-    def prepare(self, instruction: Instruction, doc: WordDocument) -> list[dict[str, Any]]:
-        """Draw the faults of `instruction`'s steps (seeded by instruction and step); the list is filled as it runs."""
-        self._doc, self._steps, self._next = doc, [], 0
-        self._gold = list(instruction.gold)
-        self._rng = random.Random(f"{self.seed}:{instruction.key}")
-        # the gold steps are the plan: one request, no limit before the last of them
-        self.config = self.config.override(max_steps=len(self._gold) + 1, split_requests=False, max_llm_calls=None)
-        return self._steps
+class NoisyTurn:
+    """What the noisy oracle's parts share for one instruction: its gold steps, the seeded draws of their faults, the
+    step at hand (gold call, fault, the state after the gold call) and one entry per gold step (the run's record)."""
 
-    def _plan(self, instruction, record, state_text, state, run, session, context="", first_step=1) -> dict[str, Any]:
-        while self._next < len(self._gold):
-            gold = self._gold[self._next]
-            self._next += 1
-            fault = perturb(gold.api, gold.args, self._doc.ids(), self.registry, self._rng) if self._rng.random() < self.p else None
-            entry = {"step": self._next, "gold": {"api": gold.api, "args": gold.args}, "fault": fault.kind if fault else None,
-                     "call": {"api": fault.api, "args": fault.args} if fault and fault.api else None}
-            self._steps.append(entry)
-            if fault is not None and fault.kind == "skip":
-                continue
-            self._current = (gold, fault, entry)
-            self._gold_after = self._state_after(gold.api, gold.args)
-            spec = self.registry.get(gold.api)
-            self.classifier_stub.intent = spec.intent
-            step_text = step_instruction(instruction, self._next, len(self._gold), spec.purpose, gold.args)
-            return {"done": False, "sub_instruction": step_text, "remaining": []}
-        return {"done": True, "sub_instruction": None}
+    def __init__(self, instruction: Instruction, doc: WordDocument, registry: Registry, p: float, seed: int):
+        self.doc, self.registry, self.p = doc, registry, p
+        self.gold = list(instruction.gold)
+        self.rng = random.Random(f"{seed}:{instruction.key}")  # seeded by instruction and step
+        self.drawn = 0  # gold steps drawn so far
+        self.entries: list[dict[str, Any]] = []
+        self.current: tuple[Any, Fault | None, dict[str, Any]] | None = None  # (gold call, fault, its entry)
+        self.gold_after: State | None = None
 
-    def _state_after(self, api: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    def step(self) -> tuple[Any, Fault | None, dict[str, Any]]:
+        if self.current is None:
+            raise InternalError("the noisy oracle's parts were asked about a step before the gold planner gave one")
+        return self.current
+
+    def state_after(self, api: str, args: dict[str, Any]) -> State | None:
         """The state after `api(args)` on the document as it is now (the document is left unchanged)."""
         try:
-            result = execute(self._doc, api, args, self.registry)
+            result = execute(self.doc, api, args, self.registry)
         except ApiError:
             return None
-        after = extract_state(self._doc)
-        self._doc.restore(result.snapshot)
+        after = extract_state(self.doc)
+        self.doc.restore(result.snapshot)
         return after
 
-    def _generate_call(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None) -> dict[str, Any]:
-        gold, fault, entry = self._current
-        if level == "first" and fault is not None:
-            return {"api": fault.api, "args": fault.args}
-        if level != "first":
+
+class GoldPlanner(Planner):
+    """The gold calls are the plan: one step per gold call, each call perturbed with probability p (a skipped one is
+    not planned); then done."""
+
+    def __init__(self, turn: NoisyTurn):
+        self.turn = turn
+
+    def next_step(self, request: PlanRequest) -> Plan:
+        turn = self.turn
+        while turn.drawn < len(turn.gold):
+            gold = turn.gold[turn.drawn]
+            turn.drawn += 1
+            fault = (perturb(gold.api, gold.args, turn.doc.ids(), turn.registry, turn.rng)
+                     if turn.rng.random() < turn.p else None)
+            entry = {"step": turn.drawn, "gold": {"api": gold.api, "args": gold.args},
+                     "fault": fault.kind if fault else None,
+                     "call": {"api": fault.api, "args": fault.args} if fault and fault.api else None}
+            turn.entries.append(entry)
+            if fault is not None and fault.kind == "skip":
+                continue
+            turn.current = (gold, fault, entry)
+            turn.gold_after = turn.state_after(gold.api, gold.args)
+            purpose = turn.registry.get(gold.api).purpose
+            return Plan.step(step_instruction(request.request, turn.drawn, len(turn.gold), purpose, gold.args), ())
+        return Plan(None, stop=Stop.DONE)
+
+
+class GoldIntent:
+    """The candidates of the gold call's intent (the noisy oracle has no sub-instruction to classify)."""
+
+    def __init__(self, turn: NoisyTurn):
+        self.turn = turn
+
+    def candidates(self, sub_instruction: str) -> Candidates:
+        intent = self.turn.registry.get(self.turn.step()[0].api).intent
+        return Candidates([(intent, 1.0)], self.turn.registry.names_for_intents([intent]))
+
+
+class FaultyGenerator:
+    """The step's first call is its fault (the gold call if it drew none); a regeneration returns the gold call."""
+
+    def __init__(self, turn: NoisyTurn):
+        self.turn = turn
+
+    def generate(self, request: CallRequest) -> Generated:
+        gold, fault, entry = self.turn.step()
+        if request.level == "first" and fault is not None:
+            assert fault.api is not None  # a skipped step is not planned
+            return Call(fault.api, fault.args)
+        if request.level != "first":
             entry["regenerated"] = entry.get("regenerated", 0) + 1
-        return {"api": gold.api, "args": gold.args}
+        return Call(gold.api, gold.args)
 
-    def _attempt(self, ctx: StepContext, allowed: list[str], level: str, feedback: str | None,
-                 rejected: Attempt | None = None):
-        outcome = super()._attempt(ctx, allowed, level, feedback, rejected)
-        gold, fault, entry = self._current
-        if level == "first":
-            entry["executed"] = outcome.attempt.ok
-            entry["effective"] = (not outcome.attempt.ok) or not self._same(outcome.after, self._gold_after)
-        return outcome
 
-    def _validate(self, ctx: StepContext, attempt: Attempt, after: dict[str, Any]) -> Verdict:
-        gold, fault, entry = self._current
-        if self.validator == "oracle":
-            same = self._same(after, self._gold_after)
-            verdict = Verdict("pass" if same else "fail", 1.0, "the gold call's state" if same else "differs from the gold call's state",
-                              accepted=same)
-        else:  # the agent's own validation: the rule checks, then the LLM validator unless it is off ("rules")
-            verdict = super()._validate(ctx, attempt, after)
-        entry.setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,
-                                                 "confidence": verdict.confidence, "accepted": verdict.accepted})
+class OracleValidator:
+    """A perfect validator: the state after the call is judged against the state after the gold call."""
+
+    def __init__(self, turn: NoisyTurn):
+        self.turn = turn
+
+    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> Verdict:
+        same = _same(after, self.turn.gold_after)
+        return Verdict("pass" if same else "fail", 1.0,
+                       "the gold call's state" if same else "differs from the gold call's state", accepted=same)
+
+
+class VerdictLog:
+    """Keeps each verdict of a validator in the step's entry."""
+
+    def __init__(self, turn: NoisyTurn, inner: Validator):
+        self.turn, self.inner = turn, inner
+
+    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> Verdict:
+        verdict = self.inner.judge(ctx, attempt, after, change)
+        self.turn.step()[2].setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,
+                                                               "confidence": verdict.confidence,
+                                                               "accepted": verdict.accepted})
         return verdict
 
-    @staticmethod
-    def _same(after: dict[str, Any] | None, gold_after: dict[str, Any] | None) -> bool:
-        if after is None or gold_after is None:
-            return after is gold_after
-        return after == gold_after or judge(gold_after, after).equivalent
+
+class FirstAttemptLog:
+    """Keeps in the step's entry whether its first call ran, and whether it had another effect than the gold call."""
+
+    def __init__(self, turn: NoisyTurn):
+        self.turn = turn
+
+    def attempted(self, ctx: StepContext, executed: Executed) -> None:
+        if executed.attempt.level == "first":
+            entry, ok = self.turn.step()[2], executed.attempt.ok
+            entry["executed"] = ok
+            entry["effective"] = (not ok) or not _same(executed.after, self.turn.gold_after)
+
+
+class Unseen:
+    """The gold planner's view of the document: none (it plans from the gold calls)."""
+
+    def for_message(self, state: Any, message: str, record: InstructionResult) -> str | None:
+        return None
+
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
+        return ""
+
+    def history(self, record: InstructionResult, state: State) -> str:
+        return ""
 
 
 class _NoLLM:
@@ -266,11 +331,14 @@ class _NoLLM:
 
 
 class NoisyOracleSystem:
-    """``noisy-oracle``: see :class:`NoisyOracleAgent`. `llm` is needed only by the LLM validator."""
+    """``noisy-oracle``: the agent with a gold planner, a faulty generator and the validator `validator` names: the
+    agent's LLM validator (after its rule checks, if the assembly has them), the rule checks alone (``rules``: a
+    certain finding rejects, anything else passes), or a perfect one (``oracle``: :class:`OracleValidator`); its
+    rollback and repair are the assembly's. `llm` is needed only by the LLM validator."""
 
     name = "noisy-oracle"
 
-    def __init__(self, p: float, validator: str, llm: LLMBackend | None, config: AgentConfig, seed: int = 0,
+    def __init__(self, p: float, validator: str, llm: LLMBackend | None, assembly: Assembly, seed: int = 0,
                  registry: Registry | None = None):
         if not 0 <= p <= 1:
             raise ConfigError(f"--p must be a probability in [0, 1], not {p}")
@@ -280,16 +348,28 @@ class NoisyOracleSystem:
             raise ConfigError("the LLM validator needs an LLM (--llm SPEC)")
         from autodw.apis import registry as load_registry
 
-        # no heuristics: the gold planner never repeats itself, and a perturbed call may repeat an earlier one
-        config = config.override(end_on_repeated_call=False, refuse_repeated_steps=False, stop_when_nothing_remains=False)
-        # this system measures the validator it names, whatever the profile says
-        config = config.override(llm_validator=validator == "llm")
-        self.llm_name = llm.name if llm is not None else "none"
-        self.agent = NoisyOracleAgent(llm or _NoLLM(), registry or load_registry(), config, p, validator, seed)
+        self.p, self.validator, self.seed = p, validator, seed
+        self.registry = registry or load_registry()
+        self.llm: Any = llm or _NoLLM()
+        self.llm_name = self.llm.name
+        # the gold steps are the plan: one request, no heuristics (the gold planner never repeats itself, and a
+        # perturbed call may repeat an earlier one), no limit before the last of them; the validator this system
+        # measures, whatever the assembly says
+        stages = ("oracle",) if validator == "oracle" else (
+            *(("rules",) if assembly.has("validator", "rules") else ()), *(("llm",) if validator == "llm" else ()))
+        self.assembly = assembly.override(requests="whole", planner=["gold"], intents="gold",
+                                          generator=["faulty", *assembly.generator[1:]], validator=list(stages),
+                                          max_llm_calls=None)
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
-        steps = self.agent.prepare(instruction, doc)
-        result = run_agent_turn(self.agent, doc, instruction.text, earlier, trace)
-        result.faults = steps
+        turn = NoisyTurn(instruction, doc, self.registry, self.p, self.seed)
+        validator = OracleValidator(turn) if self.validator == "oracle" else validation(self.assembly, self.registry)
+        parts = Parts(split=whole, planner_view=Unseen(), planner=GoldPlanner(turn), intents=GoldIntent(turn),
+                      generator=repairing(self.assembly, FaultyGenerator(turn), self.registry),
+                      validator=VerdictLog(turn, validator), observers=(FirstAttemptLog(turn),))
+        agent = Agent(self.llm, parts=parts, assembly=self.assembly.override(max_steps=len(turn.gold) + 1),
+                      registry=self.registry)
+        result = run_agent_turn(agent, doc, instruction.text, earlier, trace)
+        result.faults = turn.entries
         return result

@@ -58,7 +58,7 @@ class LLMBackend(Protocol):
     """A chat model. `schema`, when given, is the JSON Schema the answer must match: backends that
     can constrain decoding (JSON mode, grammars) use it; the caller validates the answer anyway.
 
-    `profile` names the agent settings the model needs (:data:`autodw.agent.config.PROFILES`): ``hosted`` for
+    `profile` names the agent assembly the model needs (:data:`autodw.agent.assembly.PROFILES`): ``hosted`` for
     capable models behind an API, ``local`` for small local ones."""
 
     name: str

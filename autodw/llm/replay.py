@@ -6,8 +6,9 @@ run must ask the very same things; identical requests are answered in recorded o
 that is not in the cassette raises ReplayMissError naming the closest recorded one.
 
 An agent that records writes its configuration first, as a ``{"cassette": {"llm", "profile", "config"}}``
-line; the replay backend declares that profile and hands the agent that configuration, so a replay runs
-with exactly the recorded settings and prompts.
+line (``config``: the agent's assembly, :mod:`autodw.agent.assembly`; in cassettes recorded before it, the flat
+settings it is rebuilt from); the replay backend declares that profile and hands the agent that configuration, so a
+replay runs with exactly the recorded parts, settings and prompts.
 """
 
 from __future__ import annotations
