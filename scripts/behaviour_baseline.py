@@ -27,7 +27,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from autodw.agent.config import profile_config
+from autodw.agent.assembly import profile_assembly
 from autodw.agent.loop import Agent
 from autodw.agent.records import RunResult
 from autodw.document import WordDocument
@@ -105,7 +105,7 @@ def record(only: set[str] | None) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             cassette = Path(tmp) / "c.jsonl"
             llm = RecordingBackend(backend, cassette)
-            status = run(Agent(llm, classifier, config=profile_config("local")), doc, instruction)
+            status = run(Agent(llm, classifier, assembly=profile_assembly("local")), doc, instruction)
             llm.close()
             (FOLDER / f"{name}.jsonl.gz").write_bytes(gzip.compress(cassette.read_bytes(), mtime=0))
         outputs[name] = {"status": status, "output": fingerprint(doc)}

@@ -139,7 +139,7 @@ def test_a_system_option_sets_its_agent_setting_and_is_recorded_as_before(tmp_pa
                                       "none", "--set", "rollback=\"full\"", "--split", "mini", "--out", str(tmp_path)])
     make, llm_name, options = system_factory(args)
     assert llm_name == "none" and list(options) == ["config", "p", "validator", "seed", "rollback"]
-    assert options["config"]["rollback"] == "none"  # the system's option, applied after --set
+    assert options["config"]["numbers"]["rollback"] == "none"  # the system's option, applied after --set
     assert {k: v for k, v in options.items() if k != "config"} == {"p": 0.2, "validator": "rules", "seed": 0,
                                                                    "rollback": "none"}
     assert make().name == "noisy-oracle"
