@@ -1,10 +1,11 @@
 """The rule checks' registry: every check runs, in a fixed order; its declaration binds its findings; its tuned_on is
-provenance's schema."""
+provenance's schema; the catalogue page is written from it."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 
 import jsonschema
@@ -149,6 +150,17 @@ def test_every_check_is_tuned_on_provenance_splits_in_one_schema():
                 assert provenance.label(version, track, split, entries) == provenance.label(version, track, split, filed)
     assert provenance.label("2.0", "templated", "test", entries) == provenance.label("2.0", "hand", "test", entries) == \
         "held out"
+
+
+def test_the_catalogue_page_is_up_to_date():
+    page = repo_root() / "docs" / "rule-checks.md"
+    assert page.read_text(encoding="utf-8") == checks.catalogue_page(), \
+        "docs/rule-checks.md is out of date: run python -m autodw.agent.checks > docs/rule-checks.md"
+    text = checks.catalogue_page()
+    for n, c in enumerate(checks.CHECKS, 1):
+        assert f"| {n} | `{c.name}` | {c.family} | {c.certain.value}" in text
+    rows = [line for line in text.splitlines() if re.match(r"\| \d+ \| `", line)]
+    assert len(rows) == len(ORDER) and all(len(re.findall(r"(?<!\\)\|", row)) == 8 for row in rows)
 
 
 def test_the_word_lists_can_be_read_from_another_folder(tmp_path):

@@ -3,7 +3,8 @@
 Each check gives :class:`Finding` objects. A certain finding rejects the call without asking the validator (the agent
 says so in the verdict); the others are shown to the validator as hints. Each check is registered with what its
 findings do and the DWBench splits it was tuned on (:mod:`autodw.agent.checks.registry`), in a module of its family;
-:data:`ORDER` is the order :func:`check_call` runs them in.
+:data:`ORDER` is the order :func:`check_call` runs them in. Their catalogue, ``docs/rule-checks.md``, is generated
+from the registry: ``python -m autodw.agent.checks > docs/rule-checks.md``.
 
 `instruction` is the user's request the step serves: the whole instruction, or one of its requests when it is split
 (:mod:`autodw.agent.requests`). When it is still compound (the hosted profile does not split), the checks that object
@@ -23,13 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodw.agent.checks import (apis, colours, effect, headings, lists, measures, positions, quotes, targets,
-                                 values)
+from autodw.agent.checks import (apis, catalogue, colours, effect, headings, lists, measures, positions, quotes,
+                                 targets, values)
 from autodw.agent.checks.effect import looks_unchanged
 from autodw.agent.checks.reading import own_request
 from autodw.agent.checks.registry import REGISTRY, Call, Certainty, Check, Finding, State, in_order
 
-__all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "Finding", "check_call",
+__all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "Finding", "catalogue_page", "check_call",
            "findings_text", "looks_unchanged", "own_request", "repair", "wrong_api"]
 #: the modules of the checks by family (importing them registers their checks)
 FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headings, apis, lists)
@@ -70,3 +71,7 @@ def findings_text(findings: list[Finding]) -> str:
     """The findings as prompt lines for the validator ("" when there are none)."""
     return "\n".join(f"- {f.text}" for f in findings)
 
+
+def catalogue_page() -> str:
+    """The checks' catalogue, ``docs/rule-checks.md`` (written by ``python -m autodw.agent.checks``)."""
+    return catalogue.page(CHECKS, FAMILIES, __doc__ or "")
