@@ -16,23 +16,13 @@ import argparse
 import json
 import sys
 import time
-from functools import cache
 from pathlib import Path
 
+from autodw.agent.checks.reading import use_word_lists
 from autodw.dwbench.records import DATA_VERSION, BenchmarkDataError
+from autodw.errors import ConfigError
 from autodw.eval.gold_rejections import gold_rejections
 from autodw.provenance import label
-
-
-def _use_word_lists(folder: Path) -> None:
-    """The rule checks read their word lists from `folder` (in this process and the workers it forks)."""
-    from autodw.agent import checks
-
-    for name in ("api_words.json", "value_words.json"):
-        if not (folder / name).is_file():
-            raise SystemExit(f"{folder / name} does not exist")
-    checks._data = cache(lambda name: json.loads((folder / name).read_text(encoding="utf-8")))
-    checks._api_words.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,8 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--word-lists", metavar="DIR", help="read api_words.json and value_words.json from DIR instead "
                         "of autodw/agent (candidate lists, tried before they are written)")
     args = parser.parse_args(argv)
-    if args.word_lists:
-        _use_word_lists(Path(args.word_lists))
+    if args.word_lists:  # read in this process and the workers it forks
+        try:
+            use_word_lists(Path(args.word_lists))
+        except ConfigError as exc:
+            raise SystemExit(str(exc)) from None
     reports = []
     for track in args.track or ["templated", "hand"]:
         start = time.perf_counter()

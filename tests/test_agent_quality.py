@@ -706,11 +706,13 @@ def test_the_api_words_name_real_apis_and_reject_no_templated_dev_gold_call():
     """The word lists were completed on DWBench 2.0 dev alone (autodw/provenance.json): no templated dev gold call is
     rejected by them; on hand dev, the few the words cannot fix (a reference by "it", a typo, "undo that") are listed
     in the derivation (scripts/derive_word_lists.py --split dev). Test is a measurement, not asserted here."""
+    from autodw.agent.checks.apis import unasked_api
+    from autodw.agent.checks.reading import api_words
     from autodw.dwbench.records import load_instructions
 
-    words = checks._api_words()
+    words = api_words()
     assert words and set(words) <= set(registry().names())
-    rejected = [(g.api, i.key) for i in load_instructions("dev", "templated") for g in i.gold if checks._unasked_api(g.api, i.text)]
+    rejected = [(g.api, i.key) for i in load_instructions("dev", "templated") for g in i.gold if unasked_api(g.api, i.text)]
     assert rejected == []
-    hand = [(g.api, i.key) for i in load_instructions("dev", "hand") for g in i.gold if checks._unasked_api(g.api, i.text)]
+    hand = [(g.api, i.key) for i in load_instructions("dev", "hand") for g in i.gold if unasked_api(g.api, i.text)]
     assert len(hand) <= 5, hand

@@ -77,7 +77,7 @@ def test_label_says_tuned_on_for_a_tuned_split_and_held_out_otherwise():
     # the package's own file
     assert provenance.label("2.0", "templated", "dev") == "tuned on"
     assert provenance.label("2.0", "templated", "mini") == "held out"
-    assert provenance.label("1.1", "templated", "test") == "tuned on"  # checks.py was checked on 1.1 test's gold
+    assert provenance.label("1.1", "templated", "test") == "tuned on"  # the rule checks were checked on 1.1 test's gold
 
 
 def test_tuned_on_and_tuned_splits_read_the_file():

@@ -1,0 +1,7 @@
+"""``python -m autodw.agent.checks > docs/rule-checks.md``: the rule checks' catalogue, written from the registry."""
+
+import sys
+
+from autodw.agent.checks import catalogue_page
+
+sys.stdout.write(catalogue_page())

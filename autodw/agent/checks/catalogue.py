@@ -1,0 +1,75 @@
+"""The rule checks' catalogue (``docs/rule-checks.md``), written from the registry."""
+
+from __future__ import annotations
+
+import re
+from types import ModuleType
+from typing import Iterable, Sequence
+
+from autodw import provenance
+from autodw.agent.checks.registry import Certainty, Check
+
+COMMAND = "python -m autodw.agent.checks > docs/rule-checks.md"
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")  # a Sphinx role (":func:`repair`") -> `repair`
+
+
+def _markdown(text: str) -> str:
+    """A docstring's text as Markdown: roles and double backquotes as code, on one line, pipes escaped for a table."""
+    return " ".join(_ROLE.sub(r"`\1`", text).replace("``", "`").split()).replace("|", "\\|")
+
+
+def _splits(names: Iterable[str]) -> str:
+    """``dwbench-1.1/templated/dev`` and its like, grouped: "1.1 templated: dev, mini; 2.0 hand: dev"."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        version, track, split = provenance.SPLIT_NAME.match(name).groups()  # type: ignore[union-attr]  # validated
+        groups.setdefault(f"{version} {track}", []).append(split)
+    return "; ".join(f"{group}: {', '.join(splits)}" for group, splits in groups.items()) or "none"
+
+
+def _reads(c: Check) -> str:
+    fields = [f"{name} (single request only)" if name == "request" and c.single_request else name for name in c.reads]
+    return ", ".join([*fields, *c.word_lists])
+
+
+def _certainty(c: Check) -> str:
+    gives = "" if c.finding == c.name else f"; its findings are named `{c.finding}`"
+    hints = f"; also hints (`{c.hint}`)" if c.hint else ""
+    return f"{c.certain.value}{gives}{hints}"
+
+
+def page(checks: Sequence[Check], families: Sequence[ModuleType], about: str) -> str:
+    """The catalogue page: `about` (the package's docstring), what a finding does, the `families` (modules) and
+    `checks` in the order they run, with what each reads and the DWBench splits it was tuned on."""
+    title, _, body = about.strip().partition("\n")
+    lines = ["# Rule checks", "",
+             f"<!-- Written from the registry of autodw/agent/checks/ by `{COMMAND}`; do not edit by hand "
+             "(a test fails when this page is out of date). -->", "",
+             _markdown(title), ""]
+    lines += [_markdown(p) + "\n" for p in body.strip().split("\n\n")]
+    lines += ["## What a finding does", ""]
+    lines += [f"- **{c.value}**: {_markdown(c.meaning)}" for c in Certainty]
+    lines += ["", "## Families", ""]
+    lines += [f"- `{m.__name__.rpartition('.')[2]}`: {_markdown((m.__doc__ or '').strip().splitlines()[0])}"
+              for m in families]
+    lines += ["", "## The checks, in the order they run", "",
+              "A check reads only the parts of the call it names: `sub_instruction` (the planner's step), `instruction` "
+              "(the user's request the step serves), `request` (the call's own request of a compound instruction), "
+              "`api`, `args`, `before` and `after` (the document's states), and the word lists it names.", "",
+              "| # | Check | Family | Certain | Reads | Tuned on | What it finds |",
+              "|---|---|---|---|---|---|---|"]
+    lines += [f"| {n} | `{c.name}` | {c.family} | {_certainty(c)} | {_reads(c)} | {_splits(c.tuned_on)} | "
+              f"{_markdown(c.purpose)} |" for n, c in enumerate(checks, 1)]
+    lines += ["", "## Tuned on", "",
+              "Each check names the DWBench splits its code was made or narrowed on and, for a check that reads a word "
+              "list, the splits `autodw/provenance.json` says that list was derived from: one schema with the "
+              "provenance of every other tuned artefact (`autodw/provenance.py`). A figure of the rule checks on a "
+              "split is labelled so (`provenance.label`):", "",
+              "| DWBench | " + " | ".join(provenance.SPLITS) + " |", "|---|" + "---|" * len(provenance.SPLITS)]
+    entries = [c.entry for c in checks]
+    for version, track in sorted({provenance.SPLIT_NAME.match(n).groups()[:2]  # type: ignore[union-attr]
+                                  for c in checks for n in c.tuned_on} | {("2.0", t) for t in provenance.TRACKS}):
+        labels = [provenance.label(version, track, split, entries) for split in provenance.SPLITS]
+        lines.append(f"| {version} {track} | " + " | ".join(labels) + " |")
+    return "\n".join(lines) + "\n"
+

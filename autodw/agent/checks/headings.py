@@ -1,0 +1,45 @@
+"""Rule checks of headings: their level, and a section the request names inserted as body text."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autodw.agent.checks.reading import named
+from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+
+_LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
+_CHINESE_DIGITS = {c: n for n, c in enumerate("一二三四五六", start=1)}
+_SECTION_BEFORE = r"(?:section|heading|title|chapter)\s+(?:called\s+|named\s+|titled\s+|headed\s+|entitled\s+)?[:：]?\s*|" \
+                  r"(?:一节|小节|章节|标题|节)[：:]?\s*"
+_SECTION_AFTER = r"\s*(?:section|heading)\b|\s*(?:小节|一节|章节|标题)"
+
+
+@check("unnamed_level", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
+def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+    """A heading level the request names none of, when it names heading levels ("二级标题" -> level 3); the fix is
+    the one level it names."""
+    level = args.get("level")
+    if api not in ("insert_heading", "change_heading_level") or type(level) is not int:
+        return []
+    levels = {int(d) if d.isdigit() else _CHINESE_DIGITS[d] for m in _LEVEL_WORDS.findall(request) for d in m if d}
+    if not levels or level in levels:
+        return []
+    fix = {"level": next(iter(levels))} if len(levels) == 1 else None
+    return [Finding("unnamed_level", f"level {level}: the request names level {', '.join(map(str, sorted(levels)))}", True,
+                    fix)]
+
+
+@check("heading_as_paragraph", certain=Certainty.WRONG_API, tuned_on=BUILT_ON)
+def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A body paragraph whose text is a quote the request calls a section or heading ("a section called "Next
+    Steps""): insert_heading makes it."""
+    text = args.get("text")
+    if api != "insert_paragraph" or not isinstance(text, str) or not text.strip():
+        return []
+    quoted = re.escape(text.strip())
+    pattern = rf"(?:{_SECTION_BEFORE})[\"“'‘]{quoted}[\"”'’]|[\"“'‘]{quoted}[\"”'’](?:{_SECTION_AFTER})"
+    if not named(pattern, instruction):
+        return []
+    return [Finding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
+                                            "a body paragraph (insert_heading)", True)]

@@ -1,0 +1,87 @@
+"""Rule checks of the lists and tables a call writes against those the request spells out."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autodw.agent import grounding
+from autodw.agent.checks.reading import keyed_strings, loose_text
+from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+
+_CONNECTIVE = re.compile(r"(?:next|then|also|finally|and then|after that|另外|然后|接着|最后|再|并且)\b", re.IGNORECASE)
+_ROW_SEPARATOR = re.compile(r"\s*(?:/|;)\s*")
+_LAST_GAP = re.compile(r'"?\s*,?\s*(?:and|和|及|以及)\s*"?', re.IGNORECASE)
+
+
+def _located(texts: list[str], text: str, start: int = 0) -> list[tuple[int, int]] | None:
+    """Where each of `texts` (loose) occurs in `text` (loose), in order, each after the one before; None if one does
+    not."""
+    spans = []
+    for t in texts:
+        i = text.find(t, start) if t else -1
+        if i < 0:
+            return None
+        spans.append((i, i + len(t)))
+        start = i + len(t)
+    return spans
+
+
+@check("dropped_item", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
+def dropped_item(args: dict[str, Any], request: str) -> list[Finding]:
+    """A list or table the request spells out, written without its last item or row (after the call's last one the
+    request goes on with the same separator and another item: "A", "B", "C" -> "A", "B").
+
+    Rows end at the separator the call's rows use, else "/", so "; centre it" is not a row."""
+    text = grounding.loose(request)
+    out = []
+    items = [loose_text(t) for _, t in keyed_strings(args.get("items") or [])]
+    spans = _located(items, text) if len(items) >= 2 else None
+    if spans:
+        (_, prev_end), (start, end) = spans[-2], spans[-1]
+        separator, rest = text[prev_end:start], text[end:]
+        last_gap = _LAST_GAP.match(rest)  # "A, B and C"
+        gap = separator if rest.startswith(separator) else \
+            last_gap.group(0) if last_gap and ('"' in last_gap.group(0)) == ('"' in separator) else None
+        if separator.strip() and gap is not None:
+            after = rest[len(gap):]
+            nxt = re.match(r"[^,;/、.!?()\"']{2,60}", after)
+            if nxt and not _CONNECTIVE.match(after) and loose_text(nxt.group(0)) not in items:
+                out.append(Finding("dropped_item", f'the list ends before "{nxt.group(0).strip()}", which the request '
+                                                   f"lists next", True))
+    rows = args.get("data")
+    if isinstance(rows, list) and rows and all(isinstance(r, list) and r for r in rows):
+        last = [loose_text(str(c)) for c in rows[-1]]
+        before = [loose_text(str(c)) for c in rows[-2]] if len(rows) >= 2 else []
+        spans = _located(last, text) if len(last) >= 2 and all(last) else None
+        previous = _located(before, text[:spans[0][0]]) if spans and before and all(before) else None
+        if spans:
+            cell_separator = text[spans[0][1]:spans[1][0]]
+            rest = text[spans[-1][1]:]
+            # the separator between the call's last two rows, or else "/" (a ";" may end the request instead)
+            row_gap = text[previous[-1][1]:spans[0][0]] if previous else ""
+            row_gap = row_gap if _ROW_SEPARATOR.fullmatch(row_gap) else " / "
+            gap = _ROW_SEPARATOR.match(rest)
+            if gap and gap.group(0).strip() == row_gap.strip() and cell_separator.strip() in (",", "，", "、") and \
+                    not _CONNECTIVE.match(rest[gap.end():]):
+                cells = rest[gap.end():].split(cell_separator)[:len(last)]
+                if len(cells) == len(last) and all(0 < len(c.strip()) <= 40 for c in cells[:-1]) and \
+                        re.match(r"\s*[^,;/.]{1,40}", cells[-1]):
+                    out.append(Finding("dropped_item", f'the table ends before the row "{cells[0].strip()}, ...", '
+                                                       f"which the request gives next", True))
+    return out
+
+
+@check("nested_first_item", certain=Certainty.FIXES, tuned_on=BUILT_ON)
+def nested_first_item(api: str, args: dict[str, Any]) -> list[Finding]:
+    """A new list whose items are all nested (level 1 or more; 0 is the top level): its first item hangs under
+    nothing. Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level."""
+    items = args.get("items")
+    if api != "insert_list" or not isinstance(items, list) or not items:
+        return []
+    levels = [item.get("level", 0) if isinstance(item, dict) else 0 for item in items]
+    if not all(type(level) is int for level in levels) or (low := min(levels)) < 1:
+        return []
+    fixed = [{**item, "level": item["level"] - low} if isinstance(item, dict) else item for item in items]
+    return [Finding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "
+                                         "under nothing; level 0 is the top level", True, {"items": fixed})]

@@ -1,0 +1,69 @@
+"""Rule checks of the lengths, sizes and numbers a call sets against those the request gives."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: unit words of an instruction -> the unit the APIs write
+_UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm", "pt": "pt", "磅": "pt", "point": "pt",
+          "points": "pt", "in": "in", "inch": "in", "inches": "in", "英寸": "in"}
+_MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")(?![a-z])",
+                       re.IGNORECASE)
+_ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
+_MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
+_FONT_SIZE = re.compile(r"font[- ]size|text size|size of the (?:text|font)|字号|字体大小|文字大小", re.IGNORECASE)
+
+
+def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
+    """An argument's length or size as (number, unit), if it is one."""
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(cm|mm|pt|in)\s*", value)
+        return (float(match.group(1)), match.group(2)) if match else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        unit = None if "border" in api else _ARG_UNIT.get(key)
+        return (float(value), unit) if unit else None
+    return None
+
+
+@check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number", tuned_on=BUILT_ON)
+def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
+    instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives.
+
+    Another measurement the call sets (a spacing, a width) that is a number the instruction does not mention, when it
+    mentions numbers, is a hint (``unnamed_number``)."""
+    given: dict[str, set[float]] = {}
+    for number, unit in _MEASURED.findall(instruction):
+        given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
+    mentioned = {float(n) for n in _NUMBER.findall(instruction)}
+    out = []
+    for key, value in args.items():
+        measure = _measure(api, key, value)
+        if measure is not None and measure[1] in given:
+            if measure[0] not in given[measure[1]]:
+                named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
+                only = next(iter(given[measure[1]])) if len(given[measure[1]]) == 1 else None
+                fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}
+                out.append(Finding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True, fix))
+        elif mentioned and _MEASURE.search(key) and not isinstance(value, bool):
+            numbers = [float(n) for n in _NUMBER.findall(str(value))]
+            if numbers and not any(n in mentioned for n in numbers):
+                out.append(Finding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
+    return out
+
+
+@check("size_as_spacing", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
+def size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: str) -> list[Finding]:
+    """A font size is asked for and the call sets that number of points as a spacing, line height or indent instead
+    ("set its font size to 20pt" -> line_height "20pt")."""
+    if not (_FONT_SIZE.search(sub_instruction) or _FONT_SIZE.search(instruction)) or "size_pt" in args:
+        return []
+    asked = {float(n) for n, unit in _MEASURED.findall(sub_instruction + " " + instruction) if _UNITS[unit.lower()] == "pt"}
+    used = [(k, v) for k, v in args.items() if _MEASURE.search(k) and isinstance(v, str)
+            and _measure("", k, v) in {(n, "pt") for n in asked}]
+    return [Finding("size_as_spacing", f"{k}={v} sets a {k.replace('_', ' ')}, but a font size is asked for (size_pt of "
+                                       "set_text_format)", True) for k, v in used]

@@ -1,0 +1,86 @@
+"""How the rule checks read a call and a request: loose texts, the call's strings, the word lists, the own request."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from autodw.agent import grounding, requests
+from autodw.errors import ConfigError
+from autodw.ids import ID_IN_TEXT
+
+MIN_TEXT_CHARS = 4
+CJK = re.compile(r"[\u3040-\u9fff]")
+#: the folder of the word lists (api_words.json, value_words.json): autodw/agent
+_WORD_LISTS = Path(__file__).resolve().parent.parent
+_folder = _WORD_LISTS
+WORD_LISTS = ("api_words.json", "value_words.json")
+
+
+def loose_text(text: str) -> str:
+    """:func:`grounding.loose` without the punctuation at the ends ("Contacts:" is "Contacts")."""
+    return grounding.loose(text).strip(" .,;:!?\"'")
+
+
+def keyed_strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """(argument name, text) of every string in the arguments; list items keep their list's name."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, list):
+        for v in value:
+            yield from keyed_strings(v, key)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from keyed_strings(v, key if k == "text" and key == "items" else k)
+
+
+def named(pattern: str, instruction: str) -> bool:
+    """Whether `instruction` says `pattern` (a regular expression, case ignored)."""
+    return re.search(pattern, instruction, re.IGNORECASE) is not None
+
+
+@cache
+def word_list(name: str) -> dict[str, Any]:
+    """A word list of the checks (``api_words.json``, ``value_words.json``), read once."""
+    return json.loads((_folder / name).read_text(encoding="utf-8"))
+
+
+@cache
+def api_words() -> dict[str, list[re.Pattern[str]]]:
+    """``api_words.json`` compiled: an API -> the patterns a request must all match to name what it makes."""
+    return {api: [re.compile(w, re.IGNORECASE) for w in ([words] if isinstance(words, str) else words)]
+            for api, words in word_list("api_words.json").items() if not api.startswith("_")}
+
+
+def use_word_lists(folder: Path | None) -> None:
+    """Read the word lists from `folder` from now on (candidate lists, tried before they are written; None: the
+    package's own); ConfigError if it lacks one. Processes forked afterwards inherit it."""
+    global _folder
+    folder = _WORD_LISTS if folder is None else Path(folder)
+    missing = [name for name in WORD_LISTS if not (folder / name).is_file()]
+    if missing:
+        raise ConfigError(f"{folder} has no {' or '.join(missing)}")
+    _folder = folder
+    word_list.cache_clear()
+    api_words.cache_clear()
+
+
+#: arguments whose texts tie a call to one request of a compound instruction (texts it writes or looks for)
+_ANCHOR_KEYS = re.compile(r"^(?:text|title|replace|find|match|caption|bookmark|name|items|data|categories|label|"
+                          r"comment|alt_text|description)$")
+
+
+def own_request(instruction: str, args: dict[str, Any]) -> str:
+    """The request of a compound instruction (:func:`requests.split`) a call serves: the only one in which the texts
+    it writes or looks for occur; else the whole instruction. A single request is its own."""
+    parts = requests.split(instruction)
+    if len(parts) < 2:
+        return instruction
+    texts = {loose_text(t) for key, t in keyed_strings(args)
+             if _ANCHOR_KEYS.match(key) and not ID_IN_TEXT.fullmatch(t) and len(loose_text(t)) >= 2}
+    loose_parts = [grounding.loose(part) for part in parts]
+    hits = [part for part, loose_part in zip(parts, loose_parts) if any(t in loose_part for t in texts)]
+    return hits[0] if len(hits) == 1 else instruction

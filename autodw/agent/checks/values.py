@@ -1,0 +1,111 @@
+"""Rule checks of the values, switches and properties a call sets against those the request names in words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autodw.agent import grounding
+from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
+from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+
+#: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
+_KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾注",
+               "bullet": r"bullet(?:ed|s)?|项目符号|圆点", "numbered": r"numbered|numbering|编号|序号"}
+_KIND_APIS = {"insert_footnote": (("footnote", "endnote"), "footnote"),
+              "delete_footnote": (("footnote", "endnote"), "footnote"),
+              "insert_list": (("bullet", "numbered"), "bullet")}  # not set_list_format: "number the bullet list"
+_COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|一", "two|两|二|double", "three|三", "four|四", "five|五", "six|六"))
+                for w in ws.split("|") if w}
+_COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:columns?\b|栏)", re.IGNORECASE)
+
+
+@check("other_kind", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
+def other_kind(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+    """The request names one kind (footnote or endnote; bulleted or numbered list) and the call that makes or deletes
+    one has the other ``kind`` (or the API's default); the fix is the kind asked for."""
+    kinds, default = _KIND_APIS.get(api, ((), None))
+    if not kinds:
+        return []
+    asked = [k for k in kinds if re.search(_KIND_WORDS[k], request, re.IGNORECASE)]
+    made = args.get("kind", default)
+    if len(asked) != 1 or made not in kinds or made == asked[0]:
+        return []
+    return [Finding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True,
+                    {"kind": asked[0]})]
+
+
+@check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
+def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+    """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
+    word while it names another value of that argument, or a value a request always names that it does not
+    ("even_page"), per ``value_words.json``; the fix is the one other value named."""
+    data = word_list("value_words.json")
+    out = []
+    for key, value in keyed_strings(args):
+        words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
+        if not words or value not in words or named(words[value], request):
+            continue
+        others = [v for v, pattern in words.items() if v != value and named(pattern, request)]
+        if others or value in data["named"].get(key, ()):
+            said = f"; it names {', '.join(others)}" if others else ""
+            fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
+            out.append(Finding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
+    return out
+
+
+def _negated(pattern: str, instruction: str) -> bool:
+    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗")."""
+    negation = word_list("value_words.json")["negation"]
+    for match in re.finditer(pattern, instruction, re.IGNORECASE):
+        window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
+        if re.search(negation, window, re.IGNORECASE):
+            return True
+    return False
+
+
+@check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
+def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[Finding]:
+    """A property switched on that the request never names (bold, a header row, a separator line...), or switched
+    off when the call's own request asks for it and never for its removal; the fix is the other setting."""
+    out = []
+    for key, pattern in word_list("value_words.json")["flags"].items():
+        value = args.get(key)
+        if not isinstance(value, bool):
+            continue
+        if value and not named(pattern, instruction):
+            out.append(Finding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
+        elif not value and named(pattern, request) and not _negated(pattern, request):
+            out.append(Finding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
+    return out
+
+
+@check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value", tuned_on=BUILT_ON)
+def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+    """A number of page columns the request names none of ("分两栏" -> 3); the fix is the one number it names."""
+    count = args.get("count")
+    if api != "set_columns" or type(count) is not int:
+        return []
+    counts = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
+    if not counts or count in counts:
+        return []
+    fix = {"count": next(iter(counts))} if len(counts) == 1 else None
+    return [Finding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
+                                     f"columns", True, fix)]
+
+
+@check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",), tuned_on=BUILT_ON)
+def unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]:
+    """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
+    names neither in words nor by its value ("font": "Arial" when no font is asked for; a line spacing for a
+    highlight)."""
+    out, loose_instruction = [], grounding.loose(instruction)
+    for key, pattern in word_list("value_words.json")["properties"].items():
+        value = args.get(key)
+        if value is None or isinstance(value, bool) or named(pattern, instruction):
+            continue
+        if grounding.loose(str(value)) in loose_instruction:
+            continue
+        out.append(Finding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
+                           True))
+    return out

@@ -1,0 +1,183 @@
+"""The rule checks' registry: every check runs, in a fixed order; its declaration binds its findings; its tuned_on is
+provenance's schema; the catalogue page is written from it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+
+import jsonschema
+import pytest
+
+from autodw import provenance
+from autodw.agent import checks
+from autodw.agent.checks import apis, reading, registry
+from autodw.agent.checks.registry import Certainty, Finding, check
+from autodw.errors import ConfigError, InternalError
+from autodw.paths import repo_root
+
+#: the order of today's checks (the order of their findings in the validator's prompt)
+ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
+         "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
+         "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "row_not_on_top", "dropped_item",
+         "nested_first_item", "unasked_property", "heading_as_paragraph", "unasked_separator", "colour_as_font"]
+SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole"]
+WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
+              "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",)}
+STATE = {"paragraphs": [{"id": "p1", "text": "Intro", "runs": []}], "tables": [], "images": [], "styles": {}}
+
+
+def _recording(monkeypatch) -> list[str]:
+    """Every registered check wrapped to record its name when it runs (its findings unchanged)."""
+    ran: list[str] = []
+
+    def recorder(c):
+        def run(**kwargs):
+            ran.append(c.name)
+            return c.function(**kwargs)
+        return dataclasses.replace(c, function=run)
+
+    monkeypatch.setattr(checks, "CHECKS", tuple(recorder(c) for c in checks.CHECKS))
+    return ran
+
+
+def test_check_call_runs_every_registered_check_once_in_the_fixed_order(monkeypatch):
+    assert list(checks.ORDER) == ORDER and set(ORDER) == set(registry.REGISTRY)
+    assert [c.name for c in checks.CHECKS] == ORDER
+    ran = _recording(monkeypatch)
+    checks.check_call("Add a line.", "Add a line at the end", "insert_paragraph", {"text": "x"}, STATE, STATE)
+    assert ran == ORDER  # a single request: every check runs
+    ran.clear()
+    compound = "Add a line 'x' at the end; then make the title bold"
+    checks.check_call("Add a line.", compound, "insert_paragraph", {"text": "x"}, STATE, STATE)
+    assert ran == [n for n in ORDER if n not in SINGLE_REQUEST]  # words of another request: those checks wait
+    assert [c.name for c in checks.CHECKS if c.single_request] == SINGLE_REQUEST
+
+
+def test_an_order_that_leaves_a_registered_check_out_is_refused():
+    own: dict = {}
+
+    @check("first", certain=Certainty.REJECTS, tuned_on=(), registry=own)
+    def first(api):
+        """Finds nothing."""
+        return []
+
+    @check("second", certain=Certainty.REJECTS, tuned_on=(), registry=own)
+    def second(args):
+        """Finds nothing either."""
+        return []
+
+    assert [c.name for c in registry.in_order(["second", "first"], own)] == ["second", "first"]
+    for order in (["first"], ["first", "second", "third"], ["first", "second", "first"]):
+        with pytest.raises(InternalError, match="order"):
+            registry.in_order(order, own)
+
+
+def test_a_registration_says_what_the_check_reads_and_what_it_is():
+    own: dict = {}
+    with pytest.raises(InternalError, match="reads state"):
+        check("bad", certain=Certainty.HINT, tuned_on=(), registry=own)(lambda state: [])
+    with pytest.raises(InternalError, match="no docstring"):
+        check("bad", certain=Certainty.HINT, tuned_on=(), registry=own)(lambda api: [])
+    with pytest.raises(ConfigError, match="rule check bad"):
+        check("bad", certain=Certainty.HINT, tuned_on=["dwbench-2.0/templated/train"], registry=own)
+    with pytest.raises(ConfigError, match="no provenance entry"):
+        check("bad", certain=Certainty.HINT, tuned_on=(), word_lists=("other_words.json",), registry=own)
+
+    def found(api):
+        """Finds one."""
+        return []
+    check("found", certain=Certainty.HINT, tuned_on=(), registry=own)(found)
+    with pytest.raises(InternalError, match="two rule checks"):
+        check("found", certain=Certainty.HINT, tuned_on=(), registry=own)(found)
+
+
+@pytest.mark.parametrize("finding, ok", [
+    (Finding("mine", "x", True, {"a": 1}), True),
+    (Finding("mine", "x", True), True),
+    (Finding("mine_hint", "x", False), True),
+    (Finding("mine", "x", False), False),  # a certain check's finding given as a hint
+    (Finding("mine_hint", "x", True), False),
+    (Finding("mine_hint", "x", False, {"a": 1}), False),  # a hint with a fix
+    (Finding("other", "x", True), False),  # another check's name
+])
+def test_a_finding_must_be_what_its_check_declares(finding, ok):
+    own: dict = {}
+
+    @check("mine", certain=Certainty.FIXES, hint="mine_hint", tuned_on=(), registry=own)
+    def mine(api):
+        """Finds what it is given."""
+        return [finding]
+
+    call = registry.Call("s", "i", "api", {}, {}, {})
+    if ok:
+        assert own["mine"].run(call) == [finding]
+    else:
+        with pytest.raises(InternalError, match="does not declare"):
+            own["mine"].run(call)
+
+
+def test_wrong_api_and_the_fixes_come_from_the_declarations():
+    wrong = {c.finding for c in checks.CHECKS if c.certain is Certainty.WRONG_API}
+    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole"}
+    assert checks.wrong_api([Finding("part_for_whole", "x", True)])
+    assert not checks.wrong_api([Finding("altered_quote", "x", True)])
+    assert {c.name for c in checks.CHECKS if c.hint} == {"unnamed_measure"}
+    assert {c.name for c in checks.CHECKS if c.finding != c.name} == {"unnamed_count", "row_not_on_top"}
+
+
+def test_every_check_is_tuned_on_provenance_splits_in_one_schema():
+    """A check's tuned_on validates against provenance's schema, label() reads it, it names at least its word lists'
+    splits, and the checks together name what provenance.json says for their code and their word lists."""
+    code = set(provenance.tuned_on("autodw/agent/checks/registry.py"))  # the package's pattern entry
+    lists = {name: set(provenance.tuned_on(f"autodw/agent/{name}")) for name in ("api_words.json", "value_words.json")}
+    for c in checks.CHECKS:
+        jsonschema.validate(list(c.tuned_on), provenance.TUNED_ON_SCHEMA)
+        assert provenance.check_tuned_on(c.tuned_on, c.name) == c.tuned_on and c.tuned_on == tuple(sorted(c.tuned_on))
+        assert c.word_lists == WORD_LISTS.get(c.name, ())
+        read = set().union(*(lists[name] for name in c.word_lists))
+        assert read <= set(c.tuned_on) <= code | read, c.name
+        assert provenance.label("1.1", "templated", "dev", [c.entry]) == "tuned on"
+    assert set().union(*(c.tuned_on for c in checks.CHECKS)) == code | lists["api_words.json"] | lists["value_words.json"]
+    entries = [c.entry for c in checks.CHECKS]
+    filed = [e for e in provenance.all_entries() if e.artefact in ("autodw/agent/checks/*.py", "autodw/agent/api_words.json",
+                                                                   "autodw/agent/value_words.json")]
+    for version in ("1.0", "1.1", "2.0"):
+        for track in ("templated",) if version != "2.0" else provenance.TRACKS:
+            for split in provenance.SPLITS:
+                assert provenance.label(version, track, split, entries) == provenance.label(version, track, split, filed)
+    assert provenance.label("2.0", "templated", "test", entries) == provenance.label("2.0", "hand", "test", entries) == \
+        "held out"
+
+
+def test_the_catalogue_page_is_up_to_date():
+    page = repo_root() / "docs" / "rule-checks.md"
+    assert page.read_text(encoding="utf-8") == checks.catalogue_page(), \
+        "docs/rule-checks.md is out of date: run python -m autodw.agent.checks > docs/rule-checks.md"
+    text = checks.catalogue_page()
+    for n, c in enumerate(checks.CHECKS, 1):
+        assert f"| {n} | `{c.name}` | {c.family} | {c.certain.value}" in text
+    rows = [line for line in text.splitlines() if re.match(r"\| \d+ \| `", line)]
+    assert len(rows) == len(ORDER) and all(len(re.findall(r"(?<!\\)\|", row)) == 8 for row in rows)
+
+
+def test_the_word_lists_can_be_read_from_another_folder(tmp_path):
+    """The seam scripts/derive_word_lists.py uses to try candidate lists."""
+    for name in reading.WORD_LISTS:
+        shutil.copy(repo_root() / "autodw" / "agent" / name, tmp_path / name)
+    words = json.loads((tmp_path / "api_words.json").read_text(encoding="utf-8"))
+    words["insert_page_break"] = "page break|breakage"
+    (tmp_path / "api_words.json").write_text(json.dumps(words), encoding="utf-8")
+    assert apis.unasked_api("insert_page_break", "fix the breakage")
+    try:
+        reading.use_word_lists(tmp_path)
+        assert apis.unasked_api("insert_page_break", "fix the breakage") == []
+    finally:
+        reading.use_word_lists(None)
+    assert apis.unasked_api("insert_page_break", "fix the breakage")
+    (tmp_path / "value_words.json").unlink()
+    with pytest.raises(ConfigError, match="value_words.json"):
+        reading.use_word_lists(tmp_path)
+    assert apis.unasked_api("insert_page_break", "fix the breakage")  # the lists in use are kept
