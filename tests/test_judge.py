@@ -934,7 +934,7 @@ def test_the_judge_aligns_no_more_than_it_needs(monkeypatch):
     paragraph each side is paired as it is (every cell built one); the initial texts at the places of a document are
     found once for it, by aligning only (they were found by a whole second and third comparison, each time: partial
     credit found those of the expected document twice)."""
-    from autodw.eval.judge import alignment, comparer, drawings, interactive, paragraphs, tables
+    from autodw.eval.judge import alignment, drawings, interactive, paragraphs, places, tables
     from autodw.eval.partial import partial_credit
 
     def unused(*args, **kwargs):
@@ -952,7 +952,7 @@ def test_the_judge_aligns_no_more_than_it_needs(monkeypatch):
     output = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "120", "n/a", "x"]}))
     assert judge(gold, output, instruction=instruction).count == 3
     assert not [a for a in aligned if len(a) == 1 and isinstance(a[0], str)]  # no cell
-    monkeypatch.setattr(comparer.Places, "find", lambda self, real=comparer.Places.find: found.append(self) or real(self))
+    monkeypatch.setattr(places.Places, "find", lambda self, real=places.Places.find: found.append(self) or real(self))
     partial_credit(gold, REPORT, output, instruction=instruction, free_text=True)
     assert len(found) == 3  # the initial document against the expected document, the output and itself
 

@@ -7,13 +7,13 @@ its text, e.g. ``paragraph "Quarterly results..." (p4)`` or ``table 1 "Region | 
 ids are those of the expected document) and *what* (``bold: expected yes, actual no``; colours labelled by the
 named ranges they fall in, ``color: expected 1F4E79 (dark blue), actual FFFF99 (pale yellow)``).
 
-The package, one module a part: :mod:`~autodw.eval.judge.comparer` (:func:`judge`, every part in document order),
+The package, one module a part: :mod:`~autodw.eval.judge.comparer` (:func:`judge`: every part in document order),
 :mod:`~autodw.eval.judge.paragraphs`, :mod:`~autodw.eval.judge.tables`, :mod:`~autodw.eval.judge.drawings`,
-:mod:`~autodw.eval.judge.page` (sections, headers and footers), :mod:`~autodw.eval.judge.interactive` (links,
-bookmarks, breaks, comments, notes, fields), :mod:`~autodw.eval.judge.properties` (document properties, styles);
-under them :mod:`~autodw.eval.judge.comparison` (values compared, paragraphs described),
-:mod:`~autodw.eval.judge.tolerances`, :mod:`~autodw.eval.judge.alignment`, :mod:`~autodw.eval.judge.describe` and
-:mod:`~autodw.eval.judge.verdict`.
+:mod:`~autodw.eval.judge.page_layout` (sections, headers and footers), :mod:`~autodw.eval.judge.interactive` (links,
+bookmarks, breaks, comments, notes, fields), :mod:`~autodw.eval.judge.properties` (document properties, styles),
+:mod:`~autodw.eval.judge.places` (the initial document's texts, for the free-text tolerance); under them
+:mod:`~autodw.eval.judge.comparison` (values compared, paragraphs described), :mod:`~autodw.eval.judge.tolerances`,
+:mod:`~autodw.eval.judge.alignment`, :mod:`~autodw.eval.judge.describe` and :mod:`~autodw.eval.judge.verdict`.
 
 Canonicalisation (never a difference): element ids; rsids, proofing marks and ``_GoBack`` (not in the state);
 ``_Toc`` bookmarks (Word regenerates them, so the names a TOC's hyperlinks and PAGEREF fields give them do not count

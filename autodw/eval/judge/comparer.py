@@ -1,16 +1,15 @@
 """The whole comparison: every part of two documents compared in document order, the verdict assembled from the
-differences; and the initial document's texts at another document's places (for the free-text tolerance)."""
+differences."""
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Iterable
 
 from autodw.eval.canonical import Prepared, Source, prepare
-from autodw.eval.judge.comparison import whole
-from autodw.eval.judge.page import PageComparison
+from autodw.eval.judge.page_layout import PageLayoutComparison
+from autodw.eval.judge.places import initial_texts
 from autodw.eval.judge.properties import PropertyComparison
-from autodw.eval.judge.tolerances import JudgeContext, trimmed
+from autodw.eval.judge.tolerances import JudgeContext
 from autodw.eval.judge.verdict import MAX_DIFFERENCES, Difference, Verdict
 
 
@@ -35,7 +34,7 @@ def judge(expected: Source, actual: Source, *, instruction: str | None = None, f
     return Verdict(not diffs, diffs, count=count, tolerances_used=list(comparer.used))
 
 
-class Comparer(PageComparison, PropertyComparison):
+class Comparer(PageLayoutComparison, PropertyComparison):
     """One comparison of two prepared documents, every part; differences collected in document order."""
 
     def __init__(self, exp: Prepared, act: Prepared, ctx: JudgeContext):
@@ -45,6 +44,7 @@ class Comparer(PageComparison, PropertyComparison):
             self.initial_a = initial_texts(ctx.initial, act)
 
     def run(self) -> list[Difference]:
+        """Every part compared, in document order; the differences."""
         self.describe_paragraphs()
         self.compare_body()
         self.compare_tables()
@@ -54,48 +54,3 @@ class Comparer(PageComparison, PropertyComparison):
         self.compare_document_info()
         self.compare_styles()
         return self.diffs
-
-
-def initial_texts(initial: Prepared, doc: Prepared) -> dict[str, str]:
-    """The initial document's text (trimmed) at the place of each paragraph of `doc` (by its id) and of each table cell,
-    header and footer (by :func:`whole` of its first paragraph's id); found once for two documents (partial credit
-    judges the output and the initial document against one expected document)."""
-    found = _PLACES.setdefault(initial, weakref.WeakKeyDictionary())
-    if doc not in found:
-        found[doc] = Places(initial, doc).find()
-    return found[doc]
-
-
-_PLACES: "weakref.WeakKeyDictionary[Prepared, weakref.WeakKeyDictionary[Prepared, dict[str, str]]]" = \
-    weakref.WeakKeyDictionary()
-
-
-class Places(Comparer):
-    """The initial document's texts at the places of another document's: their paragraphs aligned as the judge aligns
-    them, in the body, in table cells and in headers and footers; nothing compared."""
-
-    def __init__(self, initial: Prepared, doc: Prepared):
-        super().__init__(initial, doc, JudgeContext())
-        self.texts: dict[str, str] = {}
-
-    def find(self) -> dict[str, str]:
-        self.compare_body()
-        self.compare_tables()
-        self.compare_sections()
-        return self.texts
-
-    def add(self, where: str, what: str) -> None:
-        pass
-
-    def cell(self, where: str, ce: dict[str, Any] | None, ca: dict[str, Any] | None,
-             formats: tuple[dict[str, Any], dict[str, Any]] | None) -> None:
-        if ce and ca and "text" in ce and "text" in ca:
-            self.paragraphs(where, ce["text"], ca["text"], ce.get("paragraphs", []), ca.get("paragraphs", []))
-
-    def paragraph(self, where: str, pe: dict[str, Any], pa: dict[str, Any]) -> None:
-        self.texts[pa["id"]] = trimmed(pe["text"])
-
-    def paragraphs(self, where: str, te: str, ta: str, pe: list[dict[str, Any]], pa: list[dict[str, Any]]) -> None:
-        if pe and pa:
-            self.texts[whole(pa[0]["id"])] = trimmed(te)
-        super().paragraphs(where, te, ta, pe, pa)

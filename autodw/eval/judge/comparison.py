@@ -152,6 +152,7 @@ class Comparison:
             texts.update({pid: p["text"] for pid, p in cells.items()})
 
     def describe_e(self, pid: str | None) -> str:
+        """An expected paragraph (body, cell, header or footer) by its text."""
         if pid in self.cells_e:
             return paragraph_description(self.cells_e[pid], None)
         return self.pdesc_e.get(pid or "", "the start of the document" if pid is None else f"paragraph {pid}")

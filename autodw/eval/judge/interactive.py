@@ -130,6 +130,7 @@ def _toc_unnamed(record: dict[str, Any], key: str) -> dict[str, Any]:
 
 
 def _trimmed(value: Any) -> Any:
+    """A record's value for its key: a text without the white space at its ends."""
     return value.strip() if isinstance(value, str) else value
 
 

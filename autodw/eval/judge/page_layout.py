@@ -15,7 +15,7 @@ SECTION_KEYS = ("start", "orientation", "page_width_cm", "page_height_cm", "marg
                 "vertical_alignment", "page_borders", "line_numbering", "different_first_page", "different_odd_even")
 
 
-class PageComparison(TableComparison, DrawingComparison, InteractiveComparison):
+class PageLayoutComparison(TableComparison, DrawingComparison, InteractiveComparison):
     """Sections, their headers and footers, and the table of contents."""
 
     def compare_sections(self) -> None:
@@ -29,7 +29,7 @@ class PageComparison(TableComparison, DrawingComparison, InteractiveComparison):
                 self.add(f"page setup of section {n}", "; ".join(parts))
             for key in ("headers", "footers"):
                 for kind in sorted(set(xe.get(key, {})) | set(xa.get(key, {}))):
-                    self.story(f"{'' if kind == 'default' else kind + '-page '}{key[:-1]} of section {n}",
+                    self._story(f"{'' if kind == 'default' else kind + '-page '}{key[:-1]} of section {n}",
                                 xe.get(key, {}).get(kind), xa.get(key, {}).get(kind))
         toc_e, toc_a = self.e["page_layout"].get("table_of_contents"), self.a["page_layout"].get("table_of_contents")
         if bool(toc_e) != bool(toc_a):
@@ -41,7 +41,7 @@ class PageComparison(TableComparison, DrawingComparison, InteractiveComparison):
             if parts:
                 self.add("table of contents", "; ".join(parts))
 
-    def story(self, where: str, xe: dict[str, Any] | None, xa: dict[str, Any] | None) -> None:
+    def _story(self, where: str, xe: dict[str, Any] | None, xa: dict[str, Any] | None) -> None:
         if xe is None or xa is None:
             have = xe or xa or {}
             if (have.get("text") or "").strip() or have.get("images") or have.get("tables") or have.get("watermark"):
