@@ -14,6 +14,8 @@ from autodw.eval.judge.tolerances import (AUTO_COLOUR, COLOUR_KEYS, FREE_TEXT_MI
 from autodw.eval.judge.verdict import Difference
 from autodw.state.blocks import side_order
 
+LINE_KEYS = ("style", "width_pt", "color", "space_pt", "shadow")  # what of a border line is compared
+
 
 class Comparison:
     """One comparison of two prepared documents: its state, value comparison and descriptions; the parts of the
@@ -108,7 +110,7 @@ class Comparison:
             if le is None or la is None:
                 by_what.setdefault(f": expected {border_line(le)}, actual {border_line(la)}", []).append(side)
                 continue
-            for part in self.fields(le, la, ("style", "width_pt", "color", "space_pt", "shadow")):
+            for part in self.fields(le, la, LINE_KEYS):
                 by_what.setdefault(" " + part, []).append(side)
         return [f"border {'/'.join(sides)}{what}" for what, sides in by_what.items()]
 

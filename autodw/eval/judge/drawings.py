@@ -12,6 +12,7 @@ from autodw.eval.judge.describe import show, snippet
 #: what of a drawing is compared (besides its place and, for a picture, its image)
 DRAWING_KEYS = ("type", "placement", "width_cm", "height_cm", "width", "height", "alt_text", "wrap", "position",
                 "crop", "chart_type", "title", "legend", "categories", "series", "text")
+CROP_SIDES = ("left_pct", "top_pct", "right_pct", "bottom_pct")
 
 
 class DrawingComparison(Comparison):
@@ -56,4 +57,4 @@ class DrawingComparison(Comparison):
 
 def _crop(image: dict[str, Any]) -> dict[str, float]:
     """A picture's cropping, each side (a side or a picture not cropped: 0 %)."""
-    return {side: (image.get("crop") or {}).get(side, 0.0) for side in ("left_pct", "top_pct", "right_pct", "bottom_pct")}
+    return {side: (image.get("crop") or {}).get(side, 0.0) for side in CROP_SIDES}

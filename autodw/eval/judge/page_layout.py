@@ -13,6 +13,7 @@ from autodw.eval.judge.tables import TableComparison
 #: a section's page setup (its watermarks are compared with the headers that hold them)
 SECTION_KEYS = ("start", "orientation", "page_width_cm", "page_height_cm", "margins_cm", "columns", "page_numbering",
                 "vertical_alignment", "page_borders", "line_numbering", "different_first_page", "different_odd_even")
+STORY_KEYS = ("page_number", "fields", "watermark")  # what of a header or footer is compared besides its contents
 
 
 class PageLayoutComparison(TableComparison, DrawingComparison, InteractiveComparison):
@@ -42,6 +43,8 @@ class PageLayoutComparison(TableComparison, DrawingComparison, InteractiveCompar
                 self.add("table of contents", "; ".join(parts))
 
     def _story(self, where: str, xe: dict[str, Any] | None, xa: dict[str, Any] | None) -> None:
+        """A header or footer (`where` names it): its paragraphs (or text), fields and watermark, then its tables,
+        drawings and hyperlinks as the body's."""
         if xe is None or xa is None:
             have = xe or xa or {}
             if (have.get("text") or "").strip() or have.get("images") or have.get("tables") or have.get("watermark"):
@@ -55,7 +58,7 @@ class PageLayoutComparison(TableComparison, DrawingComparison, InteractiveCompar
         else:  # paragraph by paragraph, as body paragraphs: text, style, effective paragraph and run formatting
             self.paragraphs(where, xe.get("text", ""), xa.get("text", ""), pe, pa)
             parts = []
-        parts += self.fields(xe, xa, ("page_number", "fields", "watermark"))
+        parts += self.fields(xe, xa, STORY_KEYS)
         for key, details in (("tables", "table_details"), ("images", "image_details")):
             if any(x.get(key) and details not in x for x in (xe, xa)):  # a state without them: counted
                 if len(xe.get(key, [])) != len(xa.get(key, [])):

@@ -9,6 +9,7 @@ from autodw.eval.judge.tables import TABLE_KEYS, table_props
 from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
 
 SAVED_PROPERTIES = ("revision", "last_modified_by")  # core properties that saving changes: not compared
+DOCUMENT_KEYS = ("track_changes", "protection")  # document settings compared
 
 
 class PropertyComparison(Comparison):
@@ -22,7 +23,7 @@ class PropertyComparison(Comparison):
         parts = self.fields(ce, ca, sorted(set(ce) | set(ca)))
         parts += [f"custom property {p}" for p in self.fields(de.get("custom_properties", {}), da.get("custom_properties", {}),
                                                                sorted(set(de.get("custom_properties", {})) | set(da.get("custom_properties", {}))))]
-        parts += self.fields(de, da, ("track_changes", "protection"))
+        parts += self.fields(de, da, DOCUMENT_KEYS)
         if parts:
             self.add("document properties", "; ".join(parts))
 

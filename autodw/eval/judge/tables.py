@@ -18,6 +18,8 @@ TABLE_KEYS = ("alignment", "width", "width_cm", "autofit", "indent_cm",
 #: what of a cell (or its neighbour) its :func:`_cell_format` reads
 _FRAME_KEYS = ("gap", "span", "borders", "width", "margins_cm", "shading", "vertical_alignment", "text_direction")
 _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+#: what of a cell is always compared (its width, margins and border sides where either cell sets them)
+CELL_KEYS = ("shading", "vertical_alignment", "text_direction")
 
 
 class TableComparison(ParagraphComparison):
@@ -145,7 +147,7 @@ class TableComparison(ParagraphComparison):
 
     def _cell_formats(self, where: str, ce: dict[str, Any], ca: dict[str, Any], fe: dict[str, Any],
                       fa: dict[str, Any]) -> None:
-        parts = self.fields(fe, fa, ("shading", "vertical_alignment", "text_direction"))
+        parts = self.fields(fe, fa, CELL_KEYS)
         if ("width" in ce or "width" in ca) and \
                 not all(self.same_without_instruction("width_cm", f.get("width_cm"), f["columns_cm"]) for f in (fe, fa)):
             parts += self.fields(fe, fa, ("width", "width_cm"))
