@@ -934,23 +934,25 @@ def test_the_judge_aligns_no_more_than_it_needs(monkeypatch):
     paragraph each side is paired as it is (every cell built one); the initial texts at the places of a document are
     found once for it, by aligning only (they were found by a whole second and third comparison, each time: partial
     credit found those of the expected document twice)."""
-    import autodw.eval.judge as j
+    from autodw.eval.judge import alignment, drawings, interactive, paragraphs, places, tables
     from autodw.eval.partial import partial_credit
 
     def unused(*args, **kwargs):
         raise AssertionError("SequenceMatcher built")
 
     with monkeypatch.context() as m:
-        m.setattr(j, "SequenceMatcher", unused)
-        assert j.align(["a", "", "", "a"], ["a", "", "", "a"]).pairs == [(0, 0), (1, 1), (2, 2), (3, 3)]
+        m.setattr(alignment, "SequenceMatcher", unused)
+        assert alignment.align(["a", "", "", "a"], ["a", "", "", "a"]).pairs == [(0, 0), (1, 1), (2, 2), (3, 3)]
     aligned, found = [], []
-    monkeypatch.setattr(j, "align", lambda a, b, *args, real=j.align, **kw: aligned.append(list(a)) or real(a, b, *args, **kw))
+    for part in (paragraphs, tables, drawings, interactive):  # every module that aligns
+        monkeypatch.setattr(part, "align", lambda a, b, *args, real=alignment.align, **kw: aligned.append(list(a))
+                            or real(a, b, *args, **kw))
     instruction = "Add a row at the bottom of the sales table for the Central region with plausible figures for each quarter."
     gold = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "112", "116", "127"]}))
     output = edited(REPORT, ("insert_row", {"table": "t1", "index": 5, "data": ["Central", "120", "n/a", "x"]}))
     assert judge(gold, output, instruction=instruction).count == 3
     assert not [a for a in aligned if len(a) == 1 and isinstance(a[0], str)]  # no cell
-    monkeypatch.setattr(j._Places, "find", lambda self, real=j._Places.find: found.append(self) or real(self))
+    monkeypatch.setattr(places.Places, "find", lambda self, real=places.Places.find: found.append(self) or real(self))
     partial_credit(gold, REPORT, output, instruction=instruction, free_text=True)
     assert len(found) == 3  # the initial document against the expected document, the output and itself
 
@@ -1506,12 +1508,12 @@ def test_a_character_style_turns_over_the_paragraph_styles_toggles():
 
 
 def test_a_long_text_differing_in_white_space_names_the_characters():
-    from autodw.eval.judge import _text_difference
+    from autodw.eval.judge.describe import text_difference
 
     long = "x" * 100
-    what = _text_difference(long + " Total 5 kg " + long, long + " Total 5\u00a0kg " + long)
+    what = text_difference(long + " Total 5 kg " + long, long + " Total 5\u00a0kg " + long)
     assert what.endswith("(at character 109: expected U+0020 SPACE, actual U+00A0 NO-BREAK SPACE)"), what
-    assert _text_difference("a\tb", "a b").endswith("(at character 2: expected U+0009 TAB, actual U+0020 SPACE)")
+    assert text_difference("a\tb", "a b").endswith("(at character 2: expected U+0009 TAB, actual U+0020 SPACE)")
 
 
 # --- an instruction's own tolerances (DWBench 2.0 ``accept.tolerances``) ----------------------------------------------
