@@ -457,8 +457,11 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     # It returns the bench subparsers: more subcommands (run, report, ...) are added there.
     from autodw.dwbench.cli import register
     from autodw.eval.cli import register as register_eval
+    from autodw.explore.cli import register as register_explore
 
-    register_eval(register(sub, _lazy), _lazy)
+    bench = register(sub, _lazy)
+    register_eval(bench, _lazy)
+    register_explore(sub, bench, _lazy)
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions, _register_bench]
