@@ -29,7 +29,6 @@ from autodw.explore.runs import OUTCOMES, Gap, Run, Unit, compare_runs, document
 from autodw.explore.trace import Trace, read_trace
 
 LETTERS = ("a", "b")
-SHOWN_TEXT = 160  # characters of an instruction in the table (the whole in its title)
 
 
 @dataclass
@@ -183,14 +182,26 @@ def _breakdown_tables(views: list[dict[str, Any]]) -> dict[str, list[dict[str, A
     return tables
 
 
+def _number(value: Any) -> int | float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _row(unit: Unit) -> dict[str, Any]:
-    text = unit.text
-    return {"unit": unit, "href": f"{_slug(unit)}.html", "text": text,
-            "short": text if len(text) <= SHOWN_TEXT else text[:SHOWN_TEXT] + "...",
-            "facets": {name: "|".join(_facet(unit, name)) for name in FILTERS},  # explore.js splits at |
-            "intents": ", ".join(_intents(unit)), "apis": ", ".join(_apis(unit)),
-            "tokens": (unit.field("prompt_tokens") or 0) + (unit.field("completion_tokens") or 0)
-            if unit.record is not None else None}
+    """One line of the instruction table (``rows.js``): the filters' values, the figures shown, the page's name."""
+    number = _number
+    facets = {name: _facet(unit, name) for name in FILTERS}
+    return {"href": f"{_slug(unit)}.html", "key": unit.key, "text": unit.text,
+            **{name: values if name in ("intent", "api") else values[0] for name, values in facets.items()},
+            "partial_credit": number(unit.field("partial_credit")), "differences": number(unit.field("n_differences")),
+            "api_calls": number(unit.field("api_calls")), "seconds": number(unit.field("seconds")),
+            "tokens": (number(unit.field("prompt_tokens")) or 0) + (number(unit.field("completion_tokens")) or 0)
+            if unit.record is not None else None,
+            "gaps": "; ".join(f"{g.what}: {g.reason}" for g in unit.gaps)}
+
+
+def _rows_script(units: list[Unit]) -> str:
+    """The table's rows as a script that sets ``AUTODW_ROWS`` (data, not markup: explore.js writes it as text)."""
+    return "window.AUTODW_ROWS = " + json.dumps([_row(u) for u in units], ensure_ascii=False) + ";\n"
 
 
 def _run_view(run: Run, letter: str) -> dict[str, Any]:
@@ -205,7 +216,8 @@ def _run_view(run: Run, letter: str) -> dict[str, Any]:
     return {"run": run, "letter": letter, "settings": settings, "summary": run.summary, "split": label,
             "breakdowns": {name: breakdown(run.units, name) for name in BREAKDOWNS},
             "counts": {o: sum(1 for u in run.units if u.outcome == o) for o in OUTCOMES},
-            "gaps": run.gaps + [g for u in run.units for g in u.gaps if g.what != "record" or u.record is None],
+            "gaps": [{"unit": None, "gap": g} for g in run.gaps]
+            + [{"unit": u, "href": f"{letter}/{_slug(u)}.html", "gap": g} for u in run.units for g in u.gaps],
             "units": len(run.units)}
 
 
@@ -233,7 +245,7 @@ def _unit_page(writer: _Writer, run: Run, unit: Unit, letter: str, neighbours: t
         shown = writer.pictures(documents(unit), differences)
         writer.rendered += 1
     trace = read_trace(unit.trace) if unit.trace is not None else None
-    writer.gaps += len(unit.gaps) + (len(trace.gaps) if trace else 0)
+    unit.gaps += [Gap("trace", f"{unit.trace.name}: {g.reason}") for g in trace.gaps] if trace else []
     gold = [{"api": c.api, "args": c.args} for c in unit.instruction.gold] if unit.instruction is not None else None
     writer.page(f"{letter}/{_slug(unit)}.html", "unit.html", title=f"{unit.key} ({unit.mode})", run=run, unit=unit,
                 letter=letter, differences=differences, shown=shown, trace=trace, gold=gold,
@@ -260,20 +272,22 @@ def build_run_site(folders: list[Path], site: Path, renders: str = "failed", cac
     writer.static()
     plots, plots_gap = _report(runs, writer)
     comparison = compare_runs(runs[0], runs[1]) if len(runs) == 2 else None
-    views = [_run_view(run, letter) for run, letter in zip(runs, LETTERS)]
-    writer.page("index.html", "overview.html", title="overview", views=views, plots=plots, plots_gap=plots_gap,
-                comparison=comparison, tables=_breakdown_tables(views))
-    for run, letter in zip(runs, LETTERS):
-        writer.page(f"{letter}/index.html", "table.html", title=f"{run.name}: instructions", run=run, letter=letter,
-                    rows=[_row(u) for u in run.units], options=_options(run.units), filters=FILTERS)
+    for run, letter in zip(runs, LETTERS):  # the instruction pages first: reading the traces finds their gaps
         units = run.units
         for n, unit in enumerate(_progress(units, f"explore {run.name}", progress)):
             _unit_page(writer, run, unit, letter, (units[n - 1] if n else None, units[n + 1] if n + 1 < len(units) else None),
                        renders)
+        (writer.site / letter).mkdir(exist_ok=True)
+        (writer.site / letter / "rows.js").write_text(_rows_script(run.units), encoding="utf-8")
+        writer.page(f"{letter}/index.html", "table.html", title=f"{run.name}: instructions", run=run, letter=letter,
+                    rows=len(run.units), options=_options(run.units), filters=FILTERS)
+    views = [_run_view(run, letter) for run, letter in zip(runs, LETTERS)]
+    writer.page("index.html", "overview.html", title="overview", views=views, plots=plots, plots_gap=plots_gap,
+                comparison=comparison, tables=_breakdown_tables(views))
     if comparison is not None:
         writer.page("compare.html", "compare.html", title="two runs", a=runs[0], b=runs[1], comparison=comparison,
                     slug=_slug)
-    writer.gaps += sum(len(r.gaps) for r in runs)
+    writer.gaps += sum(len(v["gaps"]) for v in views)
     return Built(writer.site, writer.pages, writer.rendered, writer.gaps, round(time.perf_counter() - start, 1))
 
 
