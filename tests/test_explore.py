@@ -4,34 +4,16 @@ page's words, escaping, the two commands. The browser tests are in test_explore_
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from autodw.eval.runner import Runner, RunSpec
-from autodw.eval.systems import OracleSystem
-from autodw.explore.pages import Word, locate, quoted_texts
+from autodw.explore.pages import PageCache, Word, locate, pictures, quoted_texts
 from autodw.explore.runs import compare_runs, documents, read_run
 from autodw.explore.trace import read_trace
 from tests.conftest import run_cli
-
-KEYS = ["dwh-002#1", "dwh-001#2"]  # hand dev, generated (small) documents; the noisy oracle fails the first (seed 0)
-
-
-def make_runs(folder: Path) -> tuple[Path, Path]:
-    """Run A: the noisy oracle (rules validator) on KEYS, with traces; run B: the oracle on the same."""
-    from autodw.agent.config import profile_config
-    from autodw.eval.systems import NoisyOracleSystem
-
-    config = profile_config("hosted").override(rollback="full")
-    noisy = RunSpec("noisy-oracle", "none", "dev", ["instruction"], {"p": 0.5, "validator": "rules", "seed": 0},
-                    instructions=KEYS, track="hand")
-    Runner(noisy, folder / "noisy", lambda: NoisyOracleSystem(0.5, "rules", None, config, seed=0), word_check=False,
-           progress=False).run()
-    oracle = RunSpec("oracle", "none", "dev", ["instruction"], {}, instructions=KEYS, track="hand")
-    Runner(oracle, folder / "oracle", OracleSystem, word_check=False, progress=False).run()
-    return folder / "noisy", folder / "oracle"
+from tests.explore_runs import KEYS, damaged_copy, make_runs
+from tests.rendering import require_renderer
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +101,24 @@ def test_a_difference_is_located_by_the_text_it_quotes():
     assert locate('header of section 1', page) == [] and locate('paragraph "absent words" (p1)', page) == []
 
 
+@pytest.mark.slow
+def test_the_pages_of_a_failed_instruction_with_its_difference_outlined(runs):
+    require_renderer()
+    unit = read_run(runs[0]).by_key()["dwh-002#1"]
+    shown = pictures(documents(unit), unit.record["differences"], PageCache())  # the cache the browser tests' build uses
+    (row,) = shown.rows  # a one-page letter: its one page, changed
+    assert row.number == 1 and row.changed and set(row.cells) == {"initial", "expected", "actual"}
+    assert all(c.picture.is_file() and c.picture.stat().st_size > 1000 for c in row.cells.values())
+    # the paragraph the judge names is written in the initial and expected documents (the output rewrote it)
+    assert shown.located == {0: [("initial", 1), ("expected", 1)]}
+    (outline,) = row.cells["expected"].outlines
+    left, top, right, bottom = outline.box
+    assert 0 < left < right < 1 and 0 < top < bottom < 0.5 and outline.difference == 0
+    assert row.cells["actual"].outlines == []
+    again = pictures(documents(unit), unit.record["differences"], PageCache())
+    assert again.rows[0].cells["expected"].picture == row.cells["expected"].picture
+
+
 def test_two_runs_are_paired_and_their_flips_listed(runs):
     noisy, oracle = (read_run(r) for r in runs)
     assert not noisy.gaps and not oracle.gaps
@@ -129,23 +129,6 @@ def test_two_runs_are_paired_and_their_flips_listed(runs):
     unit = noisy.by_key()["dwh-002#1"]
     assert unit.outcome == "failed" and unit.trace is not None and unit.trace.is_file()
     assert set(documents(unit)) == {"initial", "expected", "actual"}
-
-
-def damaged_copy(run: Path, target: Path) -> Path:
-    """`run` copied with a damaged record, an output gone, a trace cut short, no summary, and planted markup in a
-    record: a `<script>` in the instruction and an `onerror` attribute in a difference."""
-    shutil.copytree(run, target)
-    ins = target / "instructions"
-    (ins / "dwh-001--2.json").write_text('{"key": broken', encoding="utf-8")
-    record = json.loads((ins / "dwh-002--1.json").read_text(encoding="utf-8"))
-    record["instruction"] = '<script>window.__planted = 1</script> Reject <img src=x onerror="window.__planted = 2">'
-    record["differences"][0]["what"] = '<img src=x onerror="window.__planted = 3">'
-    (ins / "dwh-002--1.json").write_text(json.dumps(record), encoding="utf-8")
-    (ins / "dwh-002--1.docx").unlink()
-    trace = ins / "dwh-002--1.trace.jsonl"
-    trace.write_text(trace.read_text(encoding="utf-8")[:400], encoding="utf-8")
-    (target / "summary.json").unlink()
-    return target
 
 
 def test_a_damaged_run_folder_shows_its_gaps_and_escapes_what_it_holds(runs, tmp_path):

@@ -9,6 +9,7 @@ keyed by the SHA-256 of its bytes (``$AUTODW_HOME/explore/pages``): its PDF, its
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 import shutil
@@ -102,9 +103,9 @@ class PageCache:
         path = self.root / digest / f"page-{page}-{self.dpi}.png"
         if not path.is_file():
             image = pdf_pages((self.root / digest / "document.pdf").read_bytes(), [page], self.dpi)[page]
-            tmp = path.with_suffix(".tmp.png")
-            image.save(tmp, format="PNG", optimize=True)
-            tmp.replace(path)
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", optimize=True)
+            write_atomically(path, buffer.getvalue())  # builds running at once may draw the same page
         return path
 
 
