@@ -88,12 +88,18 @@ def _page(*texts: str, top: float = 0.1) -> list[Word]:
 
 
 def test_a_difference_is_located_by_the_text_it_quotes():
-    assert quoted_texts('table 1 "Item | Q1" row 2 cell 3 "1,244"') == ["1,244", "Item | Q1"]
-    page = _page("Item", "Q1", "Q2") + _page("Staff", "1,244", top=0.2)
+    assert quoted_texts('table 1 "Item | Q1" row 2 cell 3 "1,244"') == ["Item | Q1", "1,244"]
+    # a chart's axis labels above the table say Q1 too: the cell is looked for in the table, after its first row
+    page = _page("Q1", "Q2", top=0.05) + _page("Item", "Q1", "Q2") + _page("Staff", "1,244", top=0.2)
     (box,) = locate('table 1 "Item | Q1 | Q2" row 2 cell 2 "1,244"', page)  # the cell, not the table
     assert box[1] == pytest.approx(0.2)
+    (box,) = locate('table 1 "Item | Q1 | Q2" row 1 cell 2 "Q1"', page)
+    assert box[1] == pytest.approx(0.1) and box[0] > 0.14
+    (box,) = locate('text "," in paragraph "Staff, 1,244" (p2)', _page("Staff,", "1,244", top=0.3))  # inner first
+    assert box[2] - box[0] == pytest.approx(0.06)  # the word holding the comma
     (box,) = locate('table 1 "Item | Q1 | Q2"', page)
     assert box[0] == pytest.approx(0.1) and box[1] == pytest.approx(0.1)
+    (box,) = locate('table 1 "Item | Q1 | Q2" row 3 cell 1 "Absent"', page)  # the cell not found: the table
     # a quote cut with "..." and a paragraph over two lines: one box per line
     two_lines = _page("On", "behalf", "of") + _page("Greenfield", "School", top=0.15)
     assert len(locate('paragraph "On behalf of Greenfield Sch..." (p3)', two_lines)) == 2

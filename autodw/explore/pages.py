@@ -131,14 +131,14 @@ def _word_boxes(pdf: Path) -> list[list[list]]:
 
 
 def quoted_texts(where: str) -> list[str]:
-    """The texts a difference's ``where`` quotes (JSON strings), most specific (the last) first."""
+    """The texts a difference's ``where`` quotes (its JSON strings), in order."""
     texts = []
     for match in _QUOTED.findall(where):
         try:
             texts.append(json.loads(match))
         except ValueError:
             continue
-    return texts[::-1]
+    return texts
 
 
 def _squeezed(text: str) -> str:
@@ -147,19 +147,38 @@ def _squeezed(text: str) -> str:
     return "".join(text.replace(" | ", "").split())
 
 
+def _find(joined: str, text: str, start: int) -> tuple[int, int] | None:
+    """Where `text` (squeezed; else its first characters, when it is long: it changed, or was cut) is in `joined` from
+    `start`: (position, length)."""
+    needle = _squeezed(text)
+    for candidate in (needle, needle[:_PREFIX] if len(needle) > _PREFIX + 4 else None):
+        if candidate and (at := joined.find(candidate, start)) >= 0:
+            return at, len(candidate)
+    return None
+
+
 def locate(where: str, page: list[Word]) -> list[tuple[float, float, float, float]]:
-    """Boxes (one per line) around the first place on `page` where a text `where` quotes is written; [] if none."""
+    """Boxes (one per line) around the element a difference's `where` names on `page`, found by the texts it quotes:
+    the longest (the container: a table's first row, a paragraph) first, then the others (a cell, a run of text)
+    after it, the innermost first; the container itself if none of them is there; [] if nothing is."""
+    texts = quoted_texts(where)
+    if not texts:
+        return []
     joined, owners = "", []
     for n, word in enumerate(page):
         squeezed = "".join(word.text.split())
         joined += squeezed
         owners += [n] * len(squeezed)
-    for text in quoted_texts(where):
-        needle = _squeezed(text)
-        for candidate in (needle, needle[:_PREFIX] if len(needle) > _PREFIX + 4 else None):
-            if candidate and (at := joined.find(candidate)) >= 0:
-                return _line_boxes([page[i] for i in sorted(set(owners[at: at + len(candidate)]))])
-    return []
+
+    def boxes(span: tuple[int, int]) -> list[tuple[float, float, float, float]]:
+        return _line_boxes([page[i] for i in sorted(set(owners[span[0]: span[0] + span[1]]))])
+
+    container = max(range(len(texts)), key=lambda i: len(texts[i]))
+    outer = _find(joined, texts[container], 0)
+    for i in reversed(range(len(texts))):
+        if i != container and (inner := _find(joined, texts[i], outer[0] if outer else 0)) is not None:
+            return boxes(inner)
+    return boxes(outer) if outer else []
 
 
 def _line_boxes(words: list[Word]) -> list[tuple[float, float, float, float]]:
