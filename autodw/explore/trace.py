@@ -44,17 +44,37 @@ class Attempt:
 
 @dataclass
 class Step:
+    """One step of the trace: the planner's ``plan`` event for it as written (its sub-instruction, the work it said
+    remains, its reason), the intents and candidates it was classified into, and what followed."""
+
     number: int
-    sub_instruction: str = ""
-    remaining: list[str] = field(default_factory=list)
-    reason: str | None = None
-    intents: list[tuple[str, float]] = field(default_factory=list)
-    candidates: list[str] = field(default_factory=list)
+    plan: dict[str, Any] = field(default_factory=dict)
+    classified: tuple[list[tuple[str, float]], list[str]] = field(default_factory=lambda: ([], []))  # intents, candidates
     attempts: list[Attempt] = field(default_factory=list)
     llm_calls: list[LlmCall] = field(default_factory=list)
     invalid_outputs: list[str] = field(default_factory=list)  # answers of the LLM that were asked again
     started: float | None = None
     ended: float | None = None
+
+    @property
+    def sub_instruction(self) -> str:
+        return str(self.plan.get("sub_instruction") or "")
+
+    @property
+    def remaining(self) -> list[str]:
+        return [str(r) for r in self.plan.get("remaining") or []]
+
+    @property
+    def reason(self) -> str | None:
+        return self.plan.get("reason")
+
+    @property
+    def intents(self) -> list[tuple[str, float]]:
+        return self.classified[0]
+
+    @property
+    def candidates(self) -> list[str]:
+        return self.classified[1]
 
     @property
     def tokens(self) -> int:
@@ -168,9 +188,7 @@ class _Reader:
             self.pending = []
             return
         step = ins.step(d.get("step"))
-        step.sub_instruction = str(d.get("sub_instruction") or "")
-        step.remaining = [str(r) for r in d.get("remaining") or []]
-        step.reason = d.get("reason")
+        step.plan = {k: v for k, v in d.items() if k not in ("t", "event", "step")}
         step.llm_calls = self.pending + step.llm_calls
         step.started = self.pending_since if self.pending else self.last_t
         step.ended = t
@@ -186,8 +204,8 @@ class _Reader:
 
     def _on_intents(self, d: dict[str, Any], t: float | None) -> None:
         step = self._step(d, t)
-        step.intents = [(str(i[0]), float(i[1])) for i in d.get("intents") or [] if isinstance(i, list) and len(i) == 2]
-        step.candidates = [str(c) for c in d.get("candidates") or []]
+        step.classified = ([(str(i[0]), float(i[1])) for i in d.get("intents") or [] if isinstance(i, list) and len(i) == 2],
+                           [str(c) for c in d.get("candidates") or []])
 
     def _on_attempt(self, d: dict[str, Any], t: float | None) -> None:
         self._step(d, t).attempts.append(Attempt(
