@@ -45,7 +45,7 @@ class Built:
 def _environment() -> Environment:
     env = Environment(loader=PackageLoader("autodw.explore", "templates"), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(pct=_pct, num=_num, pretty=_pretty, slug=_slug)
+    env.filters.update(pct=_pct, num=_num, pretty=_pretty)
     return env
 
 
@@ -105,11 +105,17 @@ class _Writer:
 
 
 def _prepare(site: Path) -> Path:
+    """The site's folder, made; a site made before there emptied of what the explorer writes (not of other files)."""
     site = Path(site)
     if site.exists() and not site.is_dir():
         raise OutputPathError(f"{site} is a file; give a folder for the site")
-    if site.is_dir() and any(site.iterdir()) and not (site / "static" / "explore.js").is_file():
-        raise OutputPathError(f"{site} holds other files; give a new or empty folder (or a site made before)")
+    if site.is_dir() and any(site.iterdir()):
+        if not (site / "static" / "explore.js").is_file():
+            raise OutputPathError(f"{site} holds other files; give a new or empty folder (or a site made before)")
+        for name in ("static", "pages", "report", *LETTERS):
+            shutil.rmtree(site / name, ignore_errors=True)
+        for page in site.glob("*.html"):
+            page.unlink()
     site.mkdir(parents=True, exist_ok=True)
     return site
 
@@ -188,8 +194,7 @@ def _number(value: Any) -> int | float | None:
 
 def _row(unit: Unit) -> dict[str, Any]:
     """One line of the instruction table (``rows.js``): the filters' values, the figures shown, the page's name."""
-    number = _number
-    facets = {name: _facet(unit, name) for name in FILTERS}
+    number, facets = _number, {name: _facet(unit, name) for name in FILTERS}
     return {"href": f"{_slug(unit)}.html", "key": unit.key, "text": unit.text,
             **{name: values if name in ("intent", "api") else values[0] for name, values in facets.items()},
             "partial_credit": number(unit.field("partial_credit")), "differences": number(unit.field("n_differences")),
@@ -217,8 +222,7 @@ def _run_view(run: Run, letter: str) -> dict[str, Any]:
             "breakdowns": {name: breakdown(run.units, name) for name in BREAKDOWNS},
             "counts": {o: sum(1 for u in run.units if u.outcome == o) for o in OUTCOMES},
             "gaps": [{"unit": None, "gap": g} for g in run.gaps]
-            + [{"unit": u, "href": f"{letter}/{_slug(u)}.html", "gap": g} for u in run.units for g in u.gaps],
-            "units": len(run.units)}
+            + [{"unit": u, "href": f"{letter}/{_slug(u)}.html", "gap": g} for u in run.units for g in u.gaps]}
 
 
 def _report(runs: list[Run], writer: _Writer) -> tuple[list[str], Gap | None]:
@@ -245,7 +249,8 @@ def _unit_page(writer: _Writer, run: Run, unit: Unit, letter: str, neighbours: t
         shown = writer.pictures(documents(unit), differences)
         writer.rendered += 1
     trace = read_trace(unit.trace) if unit.trace is not None else None
-    unit.gaps += [Gap("trace", f"{unit.trace.name}: {g.reason}") for g in trace.gaps] if trace else []
+    if trace is not None:  # the table and the overview, written after this page, list its gaps too
+        unit.gaps += [Gap("trace", f"{unit.trace.name}: {g.reason}") for g in trace.gaps]
     gold = [{"api": c.api, "args": c.args} for c in unit.instruction.gold] if unit.instruction is not None else None
     writer.page(f"{letter}/{_slug(unit)}.html", "unit.html", title=f"{unit.key} ({unit.mode})", run=run, unit=unit,
                 letter=letter, differences=differences, shown=shown, trace=trace, gold=gold,
