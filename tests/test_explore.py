@@ -11,7 +11,7 @@ import pytest
 from autodw.explore.pages import PageCache, Word, locate, pictures, quoted_texts
 from autodw.explore.runs import compare_runs, documents, read_run
 from autodw.explore.trace import read_trace
-from tests.conftest import run_cli
+from tests.conftest import docx_bytes, run_cli
 from tests.explore_runs import KEYS, damaged_copy, make_runs
 from tests.rendering import require_renderer
 
@@ -123,6 +123,28 @@ def test_the_pages_of_a_failed_instruction_with_its_difference_outlined(runs):
     assert row.cells["actual"].outlines == []
     again = pictures(documents(unit), unit.record["differences"], PageCache())
     assert again.rows[0].cells["expected"].picture == row.cells["expected"].picture
+
+
+@pytest.mark.slow
+def test_documents_are_laid_out_together_and_kept_by_hash(tmp_path, monkeypatch):
+    require_renderer()
+    from autodw.explore import pages
+
+    def not_again(docx: bytes) -> bytes:
+        raise pages.ExternalToolError("laid out again")
+
+    one, two = (docx_bytes(lambda d, t=text: d.add_paragraph(t)) for text in ("First tiny document", "Second one"))
+    cache = PageCache(tmp_path / "cache")
+    cache.prepare([one, two, one])  # one LibreOffice run for both
+    monkeypatch.setattr(pages, "to_pdf", not_again)
+    layouts = [cache.layout(one), cache.layout(two)]
+    assert [w.text for w in layouts[0].pages[0]] == ["First", "tiny", "document"]
+    assert [w.text for w in layouts[1].pages[0]] == ["Second", "one"]
+    assert cache.picture(layouts[1].digest, 1).is_file()
+    monkeypatch.setattr(pages, "to_pdfs", lambda docs: [pages.ExternalToolError("no") for _ in docs])
+    cache.prepare([b"not a document", one, b"nor this"])  # what fails is left for layout() to report
+    with pytest.raises(pages.ExternalToolError, match="laid out again"):
+        cache.layout(b"not a document")
 
 
 def test_two_runs_are_paired_and_their_flips_listed(runs):

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from lxml import etree
 from PIL import Image
@@ -25,7 +26,7 @@ from autodw.errors import AutodwError, ExternalToolError
 from autodw.explore.runs import Gap
 from autodw.package import write_atomically
 from autodw.paths import data_home
-from autodw.render import changed_pages, pdf_pages, to_pdf
+from autodw.render import changed_pages, pdf_pages, to_pdf, to_pdfs
 
 DPI = 72
 SHOWN_PAGES = 4  # page rows of an instruction: the changed ones and those with an outlined difference first
@@ -87,16 +88,36 @@ class PageCache:
 
     def layout(self, docx: bytes) -> Layout:
         """The document laid out (from the cache, else by LibreOffice now); ExternalToolError if it cannot be."""
-        digest = hashlib.sha256(docx).hexdigest()[:32]
-        folder = self.root / digest
-        words = folder / "words.json"
+        digest = _digest(docx)
+        words = self.root / digest / "words.json"
         if not words.is_file():
-            pdf = to_pdf(docx)
-            folder.mkdir(parents=True, exist_ok=True)
-            write_atomically(folder / "document.pdf", pdf)
-            write_atomically(words, json.dumps(_word_boxes(folder / "document.pdf")).encode("utf-8"))
+            self._store(digest, to_pdf(docx))
         pages = json.loads(words.read_text(encoding="utf-8"))
         return Layout(digest, [[Word(w[0], tuple(w[1:])) for w in page] for page in pages])
+
+    def prepare(self, documents: Iterable[bytes]) -> None:
+        """Lay out those of `documents` the cache lacks in one LibreOffice run (it starts once: several times faster
+        than a run each); one it cannot lay out (or no LibreOffice) is left for :meth:`layout` to report."""
+        todo: dict[str, bytes] = {}
+        for docx in documents:
+            digest = _digest(docx)
+            if digest not in todo and not (self.root / digest / "words.json").is_file():
+                todo[digest] = docx
+        if len(todo) < 2:
+            return
+        try:
+            pdfs = to_pdfs(list(todo.values()))
+        except ExternalToolError:
+            return
+        for digest, pdf in zip(todo, pdfs):
+            if not isinstance(pdf, ExternalToolError):
+                self._store(digest, pdf)
+
+    def _store(self, digest: str, pdf: bytes) -> None:
+        """Keep a document's PDF and its words (written last: a folder with words.json is complete)."""
+        folder = self.root / digest
+        write_atomically(folder / "document.pdf", pdf)
+        write_atomically(folder / "words.json", json.dumps(_word_boxes(folder / "document.pdf")).encode("utf-8"))
 
     def picture(self, digest: str, page: int) -> Path:
         """The picture of a page of a laid-out document (drawn now if not yet)."""
@@ -107,6 +128,10 @@ class PageCache:
             image.save(buffer, format="PNG", optimize=True)
             write_atomically(path, buffer.getvalue())  # builds running at once may draw the same page
         return path
+
+
+def _digest(docx: bytes) -> str:
+    return hashlib.sha256(docx).hexdigest()[:32]
 
 
 def _word_boxes(pdf: Path) -> list[list[list]]:

@@ -29,6 +29,7 @@ from autodw.explore.runs import OUTCOMES, Gap, Run, Unit, compare_runs, document
 from autodw.explore.trace import Trace, read_trace
 
 LETTERS = ("a", "b")
+PREPARED = 12  # units whose documents one LibreOffice run lays out
 
 
 @dataclass
@@ -242,11 +243,12 @@ def _report(runs: list[Run], writer: _Writer) -> tuple[list[str], Gap | None]:
 
 
 def _unit_page(writer: _Writer, run: Run, unit: Unit, letter: str, neighbours: tuple[Unit | None, Unit | None],
-               renders: str) -> None:
+               docs: dict[str, bytes | Gap] | None, renders: str) -> None:
+    """Write one unit's page; `docs`: its documents, when its pages are drawn."""
     differences = [d for d in unit.field("differences") or [] if isinstance(d, dict)]
     shown = None
-    if _wants_pictures(unit, renders):
-        shown = writer.pictures(documents(unit), differences)
+    if docs is not None:
+        shown = writer.pictures(docs, differences)
         writer.rendered += 1
     trace = read_trace(unit.trace) if unit.trace is not None else None
     if trace is not None:  # the table and the overview, written after this page, list its gaps too
@@ -278,10 +280,13 @@ def build_run_site(folders: list[Path], site: Path, renders: str = "failed", cac
     plots, plots_gap = _report(runs, writer)
     comparison = compare_runs(runs[0], runs[1]) if len(runs) == 2 else None
     for run, letter in zip(runs, LETTERS):  # the instruction pages first: reading the traces finds their gaps
-        units = run.units
+        units, docs = run.units, {}
         for n, unit in enumerate(_progress(units, f"explore {run.name}", progress)):
+            if n % PREPARED == 0:  # the documents of the next units laid out together
+                docs = {u.key + u.mode: documents(u) for u in units[n: n + PREPARED] if _wants_pictures(u, renders)}
+                writer.cache.prepare(d for unit_docs in docs.values() for d in unit_docs.values() if isinstance(d, bytes))
             _unit_page(writer, run, unit, letter, (units[n - 1] if n else None, units[n + 1] if n + 1 < len(units) else None),
-                       renders)
+                       docs.get(unit.key + unit.mode), renders)
         (writer.site / letter).mkdir(exist_ok=True)
         (writer.site / letter / "rows.js").write_text(_rows_script(run.units), encoding="utf-8")
         writer.page(f"{letter}/index.html", "table.html", title=f"{run.name}: instructions", run=run, letter=letter,
