@@ -12,7 +12,8 @@ def bench_explore_command(args: argparse.Namespace) -> int:
     """Write the site of one run folder, or of two compared."""
     from autodw.explore.site import build_run_site
 
-    built = build_run_site([Path(r) for r in args.runs], Path(args.output), renders=args.renders)
+    runs = [Path(args.run)] + ([Path(args.run_b)] if args.run_b else [])
+    built = build_run_site(runs, Path(args.output), renders=args.renders)
     _report(built)
     return 0
 
@@ -37,7 +38,8 @@ def register(sub: argparse._SubParsersAction, bench_sub: argparse._SubParsersAct
     """Add ``explore`` to the commands and to the ``bench`` subcommands."""
     p = bench_sub.add_parser("explore", help="a static site of a run (or two compared) to open in a browser: "
                                              "overview, filterable instructions, each with its pages and steps")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder; a second one to compare with it (RUN_B)")
+    p.add_argument("run", metavar="RUN", help="a run folder (autodw bench run --out)")
+    p.add_argument("run_b", nargs="?", default=None, metavar="RUN_B", help="a second run folder to compare with it")
     p.add_argument("-o", "--output", required=True, metavar="SITE", help="the site's folder (new, or a site made before)")
     p.add_argument("--renders", choices=RENDERS, default="failed",
                    help="which instructions get page pictures (LibreOffice; cached by document): failed (the "
