@@ -458,10 +458,12 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     from autodw.dwbench.cli import register
     from autodw.eval.cli import register as register_eval
     from autodw.eval.paper_cli import register_paper
+    from autodw.explore.cli import register as register_explore
 
-    bench_sub = register(sub, _lazy)
-    register_eval(bench_sub, _lazy)
-    register_paper(bench_sub, _lazy)
+    bench = register(sub, _lazy)
+    register_eval(bench, _lazy)
+    register_paper(bench, _lazy)
+    register_explore(sub, bench, _lazy)
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions, _register_bench]

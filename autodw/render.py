@@ -77,23 +77,40 @@ def _profile(warm: bool, tmp: Path) -> Iterator[Path]:
 
 def to_pdf(docx: bytes, warm: bool = True, timeout: float = 180) -> bytes:
     """The document laid out by LibreOffice as PDF bytes. `warm`: reuse the kept profile (else a fresh one)."""
+    (pdf,) = to_pdfs([docx], warm, timeout)
+    if isinstance(pdf, ExternalToolError):
+        raise pdf
+    return pdf
+
+
+def to_pdfs(documents: Sequence[bytes], warm: bool = True, timeout: float = 180) -> list[bytes | ExternalToolError]:
+    """Each document laid out as PDF bytes by one LibreOffice run (it starts once, which takes most of a
+    conversion's time); in the place of a document it could not lay out, the ExternalToolError saying so.
+    `timeout`: seconds per document."""
     exe = soffice()
     with tempfile.TemporaryDirectory(prefix="autodw-render-") as tmp_name:
         tmp = Path(tmp_name)
-        src = tmp / "document.docx"
-        src.write_bytes(docx)
+        sources = [tmp / ("document.docx" if len(documents) == 1 else f"document-{n}.docx") for n in range(len(documents))]
+        for source, docx in zip(sources, documents):
+            source.write_bytes(docx)
+        limit = timeout * max(len(documents), 1)
         with _profile(warm, tmp) as profile:
             try:
                 proc = subprocess.run([exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-                                       "--convert-to", "pdf", "--outdir", str(tmp), str(src)],
-                                      capture_output=True, text=True, timeout=timeout)
+                                       "--convert-to", "pdf", "--outdir", str(tmp), *map(str, sources)],
+                                      capture_output=True, text=True, timeout=limit)
             except subprocess.TimeoutExpired:
-                raise ExternalToolError(f"LibreOffice did not lay the document out within {timeout:.0f} s") from None
-        pdf = tmp / "document.pdf"
-        if proc.returncode != 0 or not pdf.is_file():
-            detail = ((proc.stderr or proc.stdout).strip().splitlines() or ["no output"])[-1]
-            raise ExternalToolError(f"LibreOffice could not lay the document out: {detail}")
-        return pdf.read_bytes()
+                failed = ExternalToolError(f"LibreOffice did not lay the document out within {limit:.0f} s")
+                return [failed for _ in documents]
+        out: list[bytes | ExternalToolError] = []
+        for source in sources:
+            pdf = source.with_suffix(".pdf")
+            if proc.returncode != 0 or not pdf.is_file():
+                detail = ((proc.stderr or proc.stdout).strip().splitlines() or ["no output"])[-1]
+                out.append(ExternalToolError(f"LibreOffice could not lay the document out: {detail}"))
+            else:
+                out.append(pdf.read_bytes())
+        return out
 
 
 def pdf_pages(pdf: bytes, pages: Sequence[int] | None = None, dpi: int = DEFAULT_DPI) -> dict[int, Image.Image]:
