@@ -457,8 +457,11 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     # It returns the bench subparsers: more subcommands (run, report, ...) are added there.
     from autodw.dwbench.cli import register
     from autodw.eval.cli import register as register_eval
+    from autodw.perf import register as register_perf
 
-    register_eval(register(sub, _lazy), _lazy)
+    bench_sub = register(sub, _lazy)
+    register_eval(bench_sub, _lazy)
+    register_perf(bench_sub, _lazy)
 
 
 _EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_register_intents, _register_sessions, _register_bench]

@@ -1,15 +1,10 @@
-"""The whole agent with the embedded local model on the evaluation instruction set (eval/instruction_set.py).
+"""The whole agent with the embedded local model on the evaluation instruction set (autodw/eval/instruction_set.py).
 
-    python scripts/bench_local_agent.py [--model NAME] [--configs default,nocache,nogrammar,grammarfirst,nodisk,plannernow,nolast,
-                                        nogrounding,norules,nosplit,norepair,norepeat,
-                                        paperrule,decisionrule] [--tasks ID,...]
-                                        [--json results.json] [--record DIR]
-
-For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of
-the state, ending an instruction after the step with nothing remaining), runs every task's
-instruction on a fresh copy of its document and checks the outcome by code. Reports per task and in
-total: success, wall time per instruction, LLM calls, prompt/completion tokens, cached prompt tokens,
-API calls, and the peak resident memory of this process (model loaded).
+For each configuration (constrained decoding, prompt caching, prompts kept on disk, the planner's view of the
+state, ending an instruction after the step with nothing remaining, each aid of the local profile switched off),
+runs every task's instruction on a fresh copy of its document and checks the outcome by code. Reports per task and
+in total: success, wall time per instruction, LLM calls, prompt/completion tokens, cached prompt tokens, API calls,
+and the peak resident memory of this process (model loaded).
 """
 
 from __future__ import annotations
@@ -18,26 +13,23 @@ import argparse
 import json
 import resource
 import statistics
-import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from autodw.agent.config import profile_config
+from autodw.agent.events import ConsoleReporter
+from autodw.agent.loop import Agent
+from autodw.agent.records import RunResult
+from autodw.document import WordDocument
+from autodw.errors import AutodwError, ConfigError
+from autodw.eval.instruction_set import TASKS, Task
+from autodw.llm.replay import RecordingBackend
+from autodw.paths import repo_root
+from autodw.state import extract_state
 
-from autodw.agent.events import ConsoleReporter  # noqa: E402
-from autodw.agent.config import profile_config  # noqa: E402
-from autodw.agent.loop import Agent  # noqa: E402
-from autodw.agent.records import RunResult  # noqa: E402
-from autodw.document import WordDocument  # noqa: E402
-from autodw.errors import AutodwError  # noqa: E402
-from autodw.llm.local import LocalBackend  # noqa: E402
-from autodw.llm.replay import RecordingBackend  # noqa: E402
-from autodw.state import extract_state  # noqa: E402
-from autodw.eval.instruction_set import TASKS  # noqa: E402
-
-# name -> (LocalBackend options, agent settings that differ from the "local" profile)
 CONFIGS: dict[str, tuple[dict, dict]] = {
+    # name -> (LocalBackend options, agent settings that differ from the "local" profile)
     "default": ({"grammar": True, "prompt_cache": "role"}, {}),
     "nocache": ({"grammar": True, "prompt_cache": "off"}, {}),
     "nogrammar": ({"grammar": False, "prompt_cache": "role"}, {}),
@@ -56,8 +48,9 @@ CONFIGS: dict[str, tuple[dict, dict]] = {
 }
 
 
-def run_task(agent: Agent, task) -> dict:
-    doc = WordDocument.open(ROOT / task.document)
+def run_task(agent: Agent, task: Task) -> dict[str, Any]:
+    """One task on a fresh copy of its document: outcome, time and cost."""
+    doc = WordDocument.open(repo_root() / task.document)
     before = extract_state(doc)
     result = RunResult()
     start = time.perf_counter()
@@ -82,31 +75,36 @@ def run_task(agent: Agent, task) -> dict:
             "calls": [f"{a}" for a, _ in (record.accepted_calls() if record else [])]}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", default=None, help="local model name or .gguf path (default: the package default)")
-    ap.add_argument("--configs", default="default,nocache,nogrammar")
-    ap.add_argument("--tasks", default=None, help="comma-separated task ids (default: all)")
-    ap.add_argument("--json", type=Path, default=None)
-    ap.add_argument("--record", type=Path, default=None, help="folder for one LLM cassette per config and task")
-    ap.add_argument("--verbose", action="store_true", help="print the agent's progress (sub-instructions, calls, verdicts)")
-    args = ap.parse_args()
-    from autodw.intents.classifier import load_or_train
+def summarise(rows: list[dict[str, Any]], tasks: list[Task]) -> dict[str, Any]:
+    """Totals of one configuration's rows."""
+    return {
+        "passed": sum(r["ok"] for r in rows), "tasks": len(rows),
+        "median_seconds": statistics.median(r["seconds"] for r in rows),
+        "mean_llm_calls": round(statistics.mean(r["llm_calls"] for r in rows), 1),
+        "mean_prompt_tokens": round(statistics.mean(r["prompt_tokens"] for r in rows)),
+        "mean_completion_tokens": round(statistics.mean(r["completion_tokens"] for r in rows)),
+        "mean_cached_prompt_tokens": round(statistics.mean(r["cached_prompt_tokens"] for r in rows)),
+        "simple_median_seconds": statistics.median(r["seconds"] for r, t in zip(rows, tasks) if t.calls <= 1) if rows else None,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
 
-    classifier = load_or_train(progress=True)
-    tasks = [t for t in TASKS if args.tasks is None or t.id in args.tasks.split(",")]
+
+def measure(configs: list[str], tasks: list[Task], classifier, open_backend: Callable[[dict], Any],
+            record: Path | None = None, verbose: bool = False) -> dict[str, dict[str, Any]]:
+    """Every task under each configuration, with the backend `open_backend(options)` gives for it (loaded once per
+    configuration, closed after it); per configuration its summary and rows."""
     results = {}
-    for name in args.configs.split(","):
+    for name in configs:
         options, settings = CONFIGS[name]
-        backend = LocalBackend(args.model, **options)
+        backend = open_backend(options)
         print(f"\n== {name}: {backend.name}, {options}, agent {settings or 'default'}, "
               f"loaded in {backend.load_seconds:.1f} s", flush=True)
         rows = []
         for task in tasks:
             llm = backend
-            if args.record:
-                llm = RecordingBackend(backend, args.record / f"{name}-{task.id}.jsonl")
-            agent = Agent(llm, classifier, config=profile_config("local", **settings), sinks=[ConsoleReporter()] if args.verbose else [])
+            if record:
+                llm = RecordingBackend(backend, record / f"{name}-{task.id}.jsonl")
+            agent = Agent(llm, classifier, config=profile_config("local", **settings), sinks=[ConsoleReporter()] if verbose else [])
             row = run_task(agent, task)
             if llm is not backend:
                 llm.close()  # the cassette; the backend is shared by every task of this configuration
@@ -114,26 +112,29 @@ def main() -> None:
             print(f"{task.id:22} {'PASS' if row['ok'] else 'fail'} {row['seconds']:6.1f}s llm={row['llm_calls']:2} "
                   f"prompt={row['prompt_tokens']:6} cached={row['cached_prompt_tokens']:6} out={row['completion_tokens']:5} "
                   f"apis={row['calls']} {row['error'] or ''}", flush=True)
-        passed = sum(r["ok"] for r in rows)
-        summary = {
-            "passed": passed, "tasks": len(rows),
-            "median_seconds": statistics.median(r["seconds"] for r in rows),
-            "mean_llm_calls": round(statistics.mean(r["llm_calls"] for r in rows), 1),
-            "mean_prompt_tokens": round(statistics.mean(r["prompt_tokens"] for r in rows)),
-            "mean_completion_tokens": round(statistics.mean(r["completion_tokens"] for r in rows)),
-            "mean_cached_prompt_tokens": round(statistics.mean(r["cached_prompt_tokens"] for r in rows)),
-            "simple_median_seconds": statistics.median(r["seconds"] for r, t in zip(rows, tasks) if t.calls <= 1) if rows else None,
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-        }
-        print(f"{name}: {passed}/{len(rows)} passed; median {summary['median_seconds']} s per instruction; "
+        summary = summarise(rows, tasks)
+        print(f"{name}: {summary['passed']}/{len(rows)} passed; median {summary['median_seconds']} s per instruction; "
               f"{summary['mean_llm_calls']} LLM calls, {summary['mean_prompt_tokens']} prompt + "
               f"{summary['mean_completion_tokens']} completion tokens per instruction "
               f"({summary['mean_cached_prompt_tokens']} prompt tokens from cache); peak RSS {summary['peak_rss_mb']} MB", flush=True)
         results[name] = {"summary": summary, "tasks": rows}
         backend.close()
+    return results
+
+
+def run(args: argparse.Namespace) -> int:
+    """The measurement with the embedded model and the saved intent classifier (trained first if missing)."""
+    from autodw.intents.classifier import load_or_train
+    from autodw.llm.local import LocalBackend
+
+    names = args.configs.split(",")
+    unknown = [n for n in names if n not in CONFIGS]
+    if unknown:
+        raise ConfigError(f"unknown configuration {', '.join(unknown)}: one of {', '.join(CONFIGS)}")
+    classifier = load_or_train(progress=True)
+    tasks = [t for t in TASKS if args.tasks is None or t.id in args.tasks.split(",")]
+    results = measure(names, tasks, classifier, lambda options: LocalBackend(args.model, **options),
+                      Path(args.record) if args.record else None, args.verbose)
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False))
-
-
-if __name__ == "__main__":
-    main()
+        Path(args.json).write_text(json.dumps(results, indent=1, ensure_ascii=False))
+    return 0
