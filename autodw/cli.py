@@ -459,10 +459,12 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     from autodw.eval.cli import register as register_eval
     from autodw.eval.paper_cli import register_paper
     from autodw.explore.cli import register as register_explore
+    from autodw.perf import register as register_perf
 
     bench = register(sub, _lazy)
     register_eval(bench, _lazy)
     register_paper(bench, _lazy)
+    register_perf(bench, _lazy)
     register_explore(sub, bench, _lazy)
 
 

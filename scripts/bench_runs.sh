@@ -74,7 +74,7 @@ for group in $groups; do
           --out "$runs/local-autodw-mini-no-$name"
       done ;;
     iset-aid-ablations)  # the same aids on the 27-task instruction set (~45 min; not resumable: one JSON at the end)
-      python "$(dirname "$0")/bench_local_agent.py" --configs default,nogrounding,norules,nosplit,norepair,norepeat \
+      autodw bench perf local-agent --configs default,nogrounding,norules,nosplit,norepair,norepeat \
         --json "$runs/iset-aid-ablations.json" ;;
     *) echo "unknown group $group" >&2; exit 2 ;;
   esac

@@ -1,6 +1,6 @@
 """Build the sample documents in examples/ (deterministic: same script, same bytes of content).
 
-    python scripts/make_examples.py
+    python scripts/make_examples.py [DIR]        (default: examples/ of this checkout; autodw must be importable)
 
 Writes examples/report.docx (English: headings, lists, a table, an image, a chart, a comment, a
 footnote, two sections, header and footer with page numbers) and examples/contract_zh.docx
@@ -15,18 +15,14 @@ import sys
 import zlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import docx
+from docx.enum.section import WD_ORIENT, WD_SECTION
+from docx.enum.text import WD_ALIGN_PARAGRAPH
+from docx.shared import Cm, Pt
 
-import docx  # noqa: E402
-from docx.enum.section import WD_ORIENT, WD_SECTION  # noqa: E402
-from docx.enum.text import WD_ALIGN_PARAGRAPH  # noqa: E402
-from docx.shared import Cm, Pt  # noqa: E402
+from autodw.xml import W, parse, qn
 
-from autodw.xml import W, parse, qn  # noqa: E402
-
-EXAMPLES = ROOT / "examples"
-IMAGES = EXAMPLES / "images"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def png(width: int, height: int, colour: tuple[int, int, int], stripe: tuple[int, int, int]) -> bytes:
@@ -56,6 +52,7 @@ def add_page_number_footer(section) -> None:
 
 
 def make_report(path: Path) -> None:
+    """The English sample report (its logo from images/ beside it)."""
     d = docx.Document()
     d.core_properties.title = "Quarterly Sales Report"
     d.core_properties.author = "Finance Team"
@@ -80,7 +77,7 @@ def make_report(path: Path) -> None:
         for j, value in enumerate(row):
             table.cell(i, j).text = value
     d.add_heading("Company Logo", level=1)
-    d.add_picture(str(IMAGES / "logo.png"), width=Cm(4))
+    d.add_picture(str(path.parent / "images" / "logo.png"), width=Cm(4))
     d.add_paragraph("The logo above is used on all customer-facing material.")
     d.add_heading("Next Steps", level=1)
     d.add_paragraph("The team will review pricing before the next quarter.")
@@ -223,17 +220,20 @@ def make_notes(path: Path) -> None:
     d.save(path)
 
 
-def main() -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    (IMAGES / "logo.png").write_bytes(png(120, 60, (30, 90, 160), (250, 200, 40)))
-    (IMAGES / "photo.png").write_bytes(png(160, 120, (60, 140, 80), (240, 240, 240)))
-    (IMAGES / "diagram.png").write_bytes(png(100, 100, (200, 60, 60), (255, 255, 255)))
-    make_report(EXAMPLES / "report.docx")
-    make_contract_zh(EXAMPLES / "contract_zh.docx")
-    make_review(EXAMPLES / "review.docx")
-    make_notes(EXAMPLES / "notes.docx")
-    print("wrote", ", ".join(str(p.relative_to(ROOT)) for p in sorted(EXAMPLES.rglob("*.*"))))
+def write_examples(folder: Path) -> list[Path]:
+    """Every sample document and picture, written into `folder`; the files written."""
+    images = folder / "images"
+    images.mkdir(parents=True, exist_ok=True)
+    (images / "logo.png").write_bytes(png(120, 60, (30, 90, 160), (250, 200, 40)))
+    (images / "photo.png").write_bytes(png(160, 120, (60, 140, 80), (240, 240, 240)))
+    (images / "diagram.png").write_bytes(png(100, 100, (200, 60, 60), (255, 255, 255)))
+    make_report(folder / "report.docx")
+    make_contract_zh(folder / "contract_zh.docx")
+    make_review(folder / "review.docx")
+    make_notes(folder / "notes.docx")
+    return sorted(folder.rglob("*.*"))
 
 
 if __name__ == "__main__":
-    main()
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else EXAMPLES
+    print("wrote", ", ".join(str(p.relative_to(target)) for p in write_examples(target)))

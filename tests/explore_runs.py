@@ -15,10 +15,10 @@ KEYS = ["dwh-002#1", "dwh-001#2"]  # hand dev, generated (small) documents; the 
 
 def make_runs(folder: Path) -> tuple[Path, Path]:
     """Run A: the noisy oracle (rules validator) on KEYS, with traces; run B: the oracle on the same."""
-    from autodw.agent.config import profile_config
+    from autodw.agent.assembly import profile_assembly
     from autodw.eval.systems import NoisyOracleSystem
 
-    config = profile_config("hosted").override(rollback="full")
+    config = profile_assembly("hosted").override(rollback="full")
     noisy = RunSpec("noisy-oracle", "none", "dev", ["instruction"], {"p": 0.5, "validator": "rules", "seed": 0},
                     instructions=KEYS, track="hand")
     Runner(noisy, folder / "noisy", lambda: NoisyOracleSystem(0.5, "rules", None, config, seed=0), word_check=False,

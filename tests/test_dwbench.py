@@ -133,7 +133,7 @@ def test_inserted_content_is_varied(templated):
 def test_test_is_held_out_from_dev():
     """Templated: test never starts from a dev document; at least 20% of templates never occur in dev; its held-out
     part has at least 300 instructions and shares no document and no verbatim clause with dev."""
-    from autodw.dwbench.edits import EDITS
+    from autodw.dwbench.edits import TEMPLATES
     from autodw.dwbench.generate import HELD_OUT_FILE
     from autodw.dwbench.leakage import leakage
 
@@ -143,7 +143,7 @@ def test_test_is_held_out_from_dev():
     held = report["held_out"]
     assert held["instructions"] >= 300 and held["documents"]["shared"] == 0 and held["verbatim_clauses"]["shared"] == 0, held
     banned = set(json.loads(HELD_OUT_FILE.read_text(encoding="utf-8"))["templates"])
-    assert len(banned) >= 0.2 * len(EDITS)
+    assert len(banned) >= 0.2 * len(TEMPLATES)
     assert not banned & {t for r in dev for t in r["templates"]}
     assert len(banned & {t for r in test for t in r["templates"]}) >= 0.9 * len(banned)
     # one phrasing of every template dev never contains: most templates of test show a phrasing dev lacks
@@ -154,6 +154,33 @@ def test_test_is_held_out_from_dev():
             by_template.setdefault(p.split("/")[0], set()).add(p)
     shared = [t for t, ps in by_template.items() if t not in banned]
     assert sum(1 for t in shared if by_template[t] - dev_p) >= 0.8 * len(shared)
+
+
+def test_edit_templates_are_registered_in_the_order_a_seed_was_written_with():
+    """The generator draws templates in registration order with their weights, themes and flags: changing any of it
+    changes what a seed writes (regenerate the templated track on purpose, then update the fingerprint)."""
+    import hashlib
+    from pathlib import Path
+
+    from autodw.dwbench import edits
+
+    rows = [[t.name, t.theme, t.weight, list(t.needs), t.undoing, t.multi_call] for t in edits.TEMPLATES.values()]
+    assert hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:16] == "c597728619baefd6"
+    modules = {p.stem for p in Path(edits.__file__).parent.glob("*.py")} - {"__init__", "template", "helpers"}
+    assert modules == set(edits.MODULES)
+    assert {t.func.__module__.rsplit(".", 1)[1] for t in edits.TEMPLATES.values()} == modules
+
+
+def test_an_edit_template_declares_a_known_theme_and_a_new_name():
+    from autodw.dwbench.edits import template
+
+    with pytest.raises(ValueError, match="unknown theme 'tables'"):
+        template("tables")
+    def add_table(c):  # the name of a registered template
+        return ""
+
+    with pytest.raises(ValueError, match="two edit templates named add_table"):
+        template("table")(add_table)
 
 
 def test_hand_test_is_held_out_from_hand_dev():
@@ -291,7 +318,8 @@ def test_inserted_tables_and_sections_suit_the_document(templated):
 
 
 def test_emphasis_and_comment_spans_are_whole_words_or_number_tokens():
-    from autodw.dwbench.edits import emphasis_span, phrase_span
+    from autodw.dwbench.edits.formatting import emphasis_span
+    from autodw.dwbench.edits.helpers import phrase_span
 
     assert emphasis_span("截至4月30日，学生可以自主选书，并在图书馆登记。") == "4月30日"
     assert emphasis_span("本年度预算增加了12%，主要用于设备更新。") == "12%"
@@ -321,7 +349,7 @@ def test_one_instruction_never_sets_the_same_property_twice():
 
 
 def _colour_pairs_in_edits() -> list[tuple[str, str]]:
-    """(name, value) pairs written inline in edits.py: 2-tuples of strings, a colour name and a colour value."""
+    """(name, value) pairs written inline in the edit templates: 2-tuples of strings, a colour name and a colour value."""
     import ast
     import re
     from pathlib import Path
@@ -334,7 +362,8 @@ def _colour_pairs_in_edits() -> list[tuple[str, str]]:
         return re.fullmatch(r"[0-9A-F]{6}", v) or v in NAMED_COLORS
 
     pairs = []
-    for node in ast.walk(ast.parse(Path(edits.__file__).read_text(encoding="utf-8"))):
+    nodes = [n for path in sorted(Path(edits.__file__).parent.glob("*.py")) for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))]
+    for node in nodes:
         if isinstance(node, ast.Tuple) and len(node.elts) == 2 and \
                 all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
             a, b = (e.value for e in node.elts)

@@ -4,7 +4,7 @@ Ids are mapped, in order, to ids of the same kind from the document's state (par
 tables, pictures, charts; so adjacent example paragraphs stay adjacent); text matches and offsets fit
 the mapped paragraph; table coordinates and data are clamped to the table's size, section numbers to
 the sections. :class:`NotApplicable` says the document has nothing the API could act on. Used to run
-the catalogue on real files (scripts/bench_apis_corpus.py, tests/test_validation.py).
+the catalogue on real files (``autodw bench perf apis``, tests/test_validation.py).
 """
 
 from __future__ import annotations

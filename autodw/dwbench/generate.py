@@ -25,7 +25,7 @@ from autodw.progress import progress
 from autodw.dwbench import documents
 from autodw.dwbench.context import Call, Ctx, Skip
 from autodw.dwbench import records
-from autodw.dwbench.edits import EDITS, MULTI_CALL, THEME_OF, THEMES, UNDOING
+from autodw.dwbench.edits import TEMPLATES, THEMES
 from autodw.dwbench.validate import check_turn, validate_session
 from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, corpus_dir, difficulty_of, fingerprint,
                                     fingerprint_members, instruction_record)
@@ -64,8 +64,8 @@ def held_out_templates(seed: int = SEED) -> list[str]:
     which only ever open an instruction, so that dev keeps every theme's openings)."""
     rng = random.Random(f"{seed}-held-out")
     out = []
-    for theme, names in sorted(THEMES.items()):
-        names = sorted(n for n in names if n in EDITS and n not in UNDOING)
+    for theme in sorted(THEMES):
+        names = sorted(n for n, t in TEMPLATES.items() if t.theme == theme and not t.undoing)
         out += rng.sample(names, max(1, round(len(names) * HELD_OUT_SHARE)))
     return sorted(out)
 
@@ -166,7 +166,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int,
             n_phrasings = len(ctx.phrasings)
             ctx.template = name
             try:
-                clause = EDITS[name].func(ctx)
+                clause = TEMPLATES[name].func(ctx)
                 _check_each_call_changes(ctx, before, n_before)
             except (Skip, Exception) as exc:  # noqa: BLE001 - any failure: undo this edit and try another
                 if not isinstance(exc, Skip) and not isinstance(exc, _NoChange):
@@ -310,13 +310,13 @@ def _fp_members(snapshot) -> str:
 def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, hard: bool = False,
                  banned: frozenset[str] = frozenset()) -> str:
     names, weights = [], []
-    theme = THEME_OF.get(taken[0]) if taken and rng.random() < 0.8 else None
-    for name, e in EDITS.items():
-        if name in taken or name in banned or (theme and THEME_OF.get(name) != theme) or (taken and name in UNDOING):
+    theme = TEMPLATES[taken[0]].theme if taken and rng.random() < 0.8 else None
+    for name, t in TEMPLATES.items():
+        if name in taken or name in banned or (theme and t.theme != theme) or (taken and t.undoing):
             continue
-        w = e.weight * (8 if hard and name in MULTI_CALL else 1)
-        if e.needs_memory:
-            if not all(k in ctx.memory for k in e.needs_memory):
+        w = t.weight * (8 if hard and t.multi_call else 1)
+        if t.needs:
+            if not all(k in ctx.memory for k in t.needs):
                 continue
             w *= 3
         if name.startswith("free_") and (taken or rng.random() < 0.4):

@@ -169,7 +169,7 @@ def load_or_train(path: Path | str | None = None, progress: bool = True, train_m
             file=sys.stderr,
             flush=True,
         )
-        train(TrainConfig(evaluate_test=False), folder, progress=progress)  # the test split is scored by bench_intents.py
+        train(TrainConfig(evaluate_test=False), folder, progress=progress)  # the test split: `autodw bench perf intents`
     return IntentClassifier.load(folder)
 
 

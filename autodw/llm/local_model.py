@@ -81,7 +81,7 @@ MODELS: dict[str, ModelSpec] = {
     )
 }
 
-#: The model used when none is named. Chosen with scripts/bench_local_llm.py on 2 cores: the
+#: The model used when none is named. Chosen by a one-off measurement on 2 cores (docs, one-off studies): the
 #: 1.5B model picked the right API and arguments for 15 of 15 checked single-step instructions
 #: (English and Chinese), the 0.5B model for 10 of 15; with the KV cache reused, a warm 1.5B
 #: API call takes 1-2.5 s (0.5B: 1-1.6 s), so the quality gap costs little time. Its peak RSS

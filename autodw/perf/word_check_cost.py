@@ -1,11 +1,8 @@
 """Cost of the benchmark runner's Word check per output: the oracle on a split, with and without it.
 
-    python scripts/bench_word_check.py [--split mini] [--mode instruction|session] [--repeat 3]
-
-Runs ``autodw bench run --system oracle`` into fresh folders, `--repeat` times with
-the Word check and `--repeat` times with ``--no-word-check``, alternated. Prints the median wall time
-of each and the difference per output checked. The Word check's findings must be the same on every
-pass, or the script fails.
+Runs ``autodw bench run --system oracle`` into fresh folders, `--repeat` times with the Word check and `--repeat`
+times with ``--no-word-check``, alternated. Prints the median wall time of each and the difference per output
+checked. The Word check's findings must be the same on every pass, or the measurement fails.
 """
 
 from __future__ import annotations
@@ -20,16 +17,18 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from autodw.paths import repo_root
 
 
-def run(split: str, mode: str, out: Path, word_check: bool) -> float:
-    """Wall seconds of one oracle run into `out`."""
+def oracle_run(split: str, mode: str, out: Path, word_check: bool, limit: int | None = None) -> float:
+    """Wall seconds of one oracle run into `out` (a new process, as a user starts it)."""
+    root = repo_root()
     command = [sys.executable, "-m", "autodw.cli", "bench", "run", "--system", "oracle", "--split", split,
-               "--mode", mode, "--out", str(out)] + ([] if word_check else ["--no-word-check"])
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+               "--mode", mode, "--out", str(out)] + ([] if word_check else ["--no-word-check"]) \
+        + ([] if limit is None else ["--limit", str(limit)])
+    env = {**os.environ, "PYTHONPATH": str(root)}
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(command, cwd=root, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
@@ -40,19 +39,15 @@ def findings(out: Path) -> dict[str, str]:
             for p in records for r in [json.loads(p.read_text())]}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", default="mini")
-    parser.add_argument("--mode", choices=("instruction", "session"), default="instruction")
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+def run(args: argparse.Namespace) -> int:
+    """Alternate runs with and without the check; 1 if the check's findings differ between passes."""
     times: dict[bool, list[float]] = {True: [], False: []}
     seen, checked = set(), 0
     with tempfile.TemporaryDirectory(prefix="autodw-bench-word-check-") as tmp:
         for i in range(args.repeat):
             for word_check in (True, False):
                 out = Path(tmp) / f"{'with' if word_check else 'without'}-{i}"
-                times[word_check].append(run(args.split, args.mode, out, word_check))
+                times[word_check].append(oracle_run(args.split, args.mode, out, word_check, args.limit))
                 if word_check:
                     result = findings(out)
                     seen.add(json.dumps(result, sort_keys=True))
@@ -64,7 +59,3 @@ def main() -> int:
     print(f"oracle on {args.split} ({args.mode} mode), {args.repeat} passes each: median {with_check:.1f} s with the Word check, "
           f"{without:.1f} s without; {checked} outputs checked, {(with_check - without) / max(1, checked):.2f} s an output")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

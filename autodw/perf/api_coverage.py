@@ -1,53 +1,43 @@
-"""Run every API's example on real corpus files where it applies, and report successes and refusals.
+"""Every API's example on real corpus files where it applies: successes and refusals.
 
-    python scripts/bench_apis_corpus.py [--files 20] [--corpus ../shared/corpus/docx] [--json out.json]
-
-For each API, the first example's arguments are adapted to each document (autodw.apis.adapt). A
-file where the API has nothing to act on (a table API on a file without tables, update_toc without
-a table of contents) is not applicable. An API succeeds on a file when the call runs and the saved result re-opens; otherwise
-the typed error is counted by class and first words.
+For each API, the first example's arguments are adapted to each document (autodw.apis.adapt). A file where the API
+has nothing to act on (a table API on a file without tables, update_toc without a table of contents) is not
+applicable. An API succeeds on a file when the call runs and the saved result re-opens; otherwise the typed error
+is counted by class and first words (any other exception is a bug, counted as one).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from autodw.apis import execute, registry  # noqa: E402
-from autodw.apis.adapt import Adapter, NotApplicable  # noqa: E402
-from autodw.document import WordDocument  # noqa: E402
-from autodw.errors import ApiError, DocumentError  # noqa: E402
-from autodw.state import extract_state  # noqa: E402
-
-CORPUS = ROOT.parent / "shared" / "corpus" / "docx"
+from autodw.apis import execute, registry
+from autodw.apis.adapt import Adapter, NotApplicable
+from autodw.document import WordDocument
+from autodw.dwbench.records import corpus_dir
+from autodw.errors import ApiError, DocumentError
+from autodw.paths import repo_root
+from autodw.state import extract_state
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--files", type=int, default=20, help="applicable files per API")
-    ap.add_argument("--corpus", type=Path, default=CORPUS)
-    ap.add_argument("--json", type=Path, default=None)
-    args = ap.parse_args()
+def run(args: argparse.Namespace) -> int:
+    """Try each API on up to `--files` applicable corpus files and print a line per API and the totals."""
+    root = repo_root()
     docs = []
-    for path in sorted(args.corpus.glob("*.docx")):
+    for path in sorted((Path(args.corpus) if args.corpus else corpus_dir()).glob("*.docx")):
         try:
             doc = WordDocument.open(path)
             docs.append((path, doc.to_bytes(keep_ids=False), Adapter(extract_state(doc))))
         except DocumentError:
             continue
-    reg = registry()
     report: dict[str, Any] = {}
-    totals = Counter()
+    totals: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
-        for spec in reg:
+        for spec in registry():
             ok, errors, tried = 0, Counter(), 0
             for path, data, adapter in docs:
                 if tried >= args.files:
@@ -58,7 +48,7 @@ def main() -> None:
                     continue
                 tried += 1
                 doc = WordDocument.from_bytes(data, path.name)
-                doc.asset_roots = [ROOT / "examples", ROOT, Path(tmp)]
+                doc.asset_roots = [root / "examples", root, Path(tmp)]
                 try:
                     execute(doc, spec.name, call)
                     out = Path(tmp) / "out.docx"
@@ -73,8 +63,8 @@ def main() -> None:
             totals["applicable"] += tried
             totals["succeeded"] += ok
             print(f"{spec.name:32} {ok:3}/{tried:<3} " + "; ".join(f"{n}x {e}" for e, n in errors.most_common(3)), flush=True)
-    by_intent = defaultdict(lambda: [0, 0])
-    for name, r in report.items():
+    by_intent: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in report.values():
         by_intent[r["intent"]][0] += r["succeeded"]
         by_intent[r["intent"]][1] += r["applicable"]
     print("\nper intent: " + ", ".join(f"{k} {s}/{a}" for k, (s, a) in by_intent.items()))
@@ -82,8 +72,5 @@ def main() -> None:
     print(f"total: {totals['succeeded']}/{totals['applicable']} calls succeeded on {len(docs)} readable corpus files; "
           f"APIs applicable to fewer than {args.files} files: {', '.join(short) or 'none'}")
     if args.json:
-        args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
-
-
-if __name__ == "__main__":
-    main()
+        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    return 0

@@ -1,11 +1,8 @@
 """Per-step overhead of the document core: open, snapshot, restore, extract_state, analyze_change, save.
 
-    python scripts/bench_core.py [--repeat 7] [--handbook PATH]
-
-Measures on a generated ~30-page document (headings, 180 paragraphs, 10 tables, 5 images; page
-count checked with LibreOffice when available) and on the corpus's 872-page handbook. Prints
-medians in milliseconds. Targets: snapshot + state + diff of one step under 50 ms on the
-30-page document; full state of the handbook under 2 s.
+Measured on a generated ~30-page document (headings, 180 paragraphs, 10 tables, 5 images; page count checked with
+LibreOffice when available) and on the corpus's 872-page handbook. Prints medians in milliseconds. Targets:
+snapshot + state + diff of one step under 50 ms on the 30-page document; full state of the handbook under 2 s.
 """
 
 from __future__ import annotations
@@ -14,22 +11,20 @@ import argparse
 import io
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import docx
+from docx.shared import Cm
 
-import docx  # noqa: E402
-from docx.shared import Cm  # noqa: E402
+from autodw.changes import analyze_change
+from autodw.document import WordDocument
+from autodw.dwbench.records import corpus_dir
+from autodw.paths import repo_root
+from autodw.state import extract_state
 
-from autodw.changes import analyze_change  # noqa: E402
-from autodw.document import WordDocument  # noqa: E402
-from autodw.state import extract_state  # noqa: E402
-
-HANDBOOK = ROOT.parent / "shared" / "corpus" / "docx" / "unstructured__handbook-872p.docx"
+HANDBOOK = "unstructured__handbook-872p.docx"
 WORDS = ("quarterly revenue regional growth forecast margin customer product pricing review "
          "distribution partner target report summary analysis budget cost operations").split()
 
@@ -37,7 +32,7 @@ WORDS = ("quarterly revenue regional growth forecast margin customer product pri
 def thirty_page_document() -> bytes:
     """A deterministic document of about 30 Letter pages."""
     d = docx.Document()
-    img = ROOT / "examples" / "images" / "photo.png"
+    img = repo_root() / "examples" / "images" / "photo.png"
     for section in range(15):
         d.add_heading(f"Section {section + 1}: {WORDS[section].title()} overview", level=1)
         for k in range(12):
@@ -86,6 +81,7 @@ def timed(fn, repeat: int) -> tuple[float, object]:
 
 
 def measure(name: str, data: bytes, repeat: int) -> dict[str, float]:
+    """Median milliseconds of each core operation on one document, and of one agent step (snapshot, state, diff)."""
     out: dict[str, float] = {}
     out["open"], doc = timed(lambda: WordDocument.from_bytes(data, name), repeat)
     out["snapshot"], snap = timed(doc.snapshot, repeat)
@@ -95,7 +91,8 @@ def measure(name: str, data: bytes, repeat: int) -> dict[str, float]:
     doc.refresh_ids()
     after = extract_state(doc)
     out["analyze_change"], change = timed(lambda: analyze_change(before, after), repeat)
-    assert change["content"], "the edit must be seen"
+    if not change["content"]:
+        raise RuntimeError("the added sentence is not seen by analyze_change")
     out["restore"], _ = timed(lambda: doc.restore(snap), repeat)
     with tempfile.TemporaryDirectory() as tmp:
         out["save"], _ = timed(lambda: doc.save(Path(tmp) / "out.docx"), repeat)
@@ -103,27 +100,21 @@ def measure(name: str, data: bytes, repeat: int) -> dict[str, float]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=7)
-    ap.add_argument("--handbook", type=Path, default=HANDBOOK)
-    args = ap.parse_args()
+def run(args: argparse.Namespace) -> int:
+    """Print the 30-page document's make-up and the table of medians."""
+    handbook = Path(args.handbook) if args.handbook else corpus_dir() / HANDBOOK
     data = thirty_page_document()
-    doc = WordDocument.from_bytes(data)
-    s = extract_state(doc)
-    pages = page_count(data)
+    s = extract_state(WordDocument.from_bytes(data))
+    pages = None if args.no_page_count else page_count(data)
     print(f"30-page document: {len(data) / 1024:.0f} KiB, {s['document_info']['paragraph_count']} paragraphs, "
           f"{s['document_info']['table_count']} tables, {s['document_info']['image_count']} images, "
           f"LibreOffice pages: {pages if pages is not None else 'n/a (no soffice)'}")
     docs = [("30-page", data)]
-    if args.handbook.exists():
-        docs.append(("handbook-872p", args.handbook.read_bytes()))
+    if handbook.exists():
+        docs.append(("handbook-872p", handbook.read_bytes()))
     rows = {name: measure(name, blob, args.repeat if name == "30-page" else max(3, args.repeat // 2)) for name, blob in docs}
     keys = list(next(iter(rows.values())))
     print(f"{'median ms':28}" + "".join(f"{n:>16}" for n in rows))
     for k in keys:
         print(f"{k:28}" + "".join(f"{rows[n][k]:16.1f}" for n in rows))
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,31 +1,27 @@
 """Time of the deterministic judge per pair of .docx files on disk (open both, extract, canonicalise, compare).
 
-    python scripts/bench_judge.py [--corpus DIR] [--limit N] [--repeat 3]
-
-Pairs: every sample document and up to N corpus files (those that open) against a re-saved copy
-(equivalent pairs), plus edited copies of the sample documents made with the API library
-(different pairs, as a benchmark run produces). Each pair is judged `--repeat` times; the median
-of a pair's runs is its time. Prints the median, 90th percentile and maximum over pairs in
-milliseconds, and the slowest pairs. The benchmark harness judges ~1,700 instructions.
+Pairs: every sample document and up to `--limit` corpus files (those that open) against a re-saved copy
+(equivalent pairs), plus edited copies of the sample report made with the API library (different pairs, as a
+benchmark run produces). Each pair is judged `--repeat` times; the median of a pair's runs is its time. Prints the
+median, 90th percentile and maximum over pairs in milliseconds, and the slowest pairs. The benchmark harness
+judges ~1,700 instructions.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from autodw.apis import execute  # noqa: E402
-from autodw.document import WordDocument  # noqa: E402
-from autodw.errors import AutodwError  # noqa: E402
-from autodw.eval.canonical import prepare  # noqa: E402
-from autodw.eval.judge import judge  # noqa: E402
+from autodw.apis import execute
+from autodw.document import WordDocument
+from autodw.dwbench.records import corpus_dir
+from autodw.errors import AutodwError
+from autodw.eval.canonical import prepare
+from autodw.eval.judge import judge
+from autodw.paths import repo_root
 
 EDITS = [  # on examples/report.docx
     ("set_cell_text", {"table": "t1", "row": 2, "col": 1, "text": "99"}),
@@ -40,7 +36,8 @@ EDITS = [  # on examples/report.docx
 def pairs(tmp: Path, corpus: Path, limit: int) -> list[tuple[str, Path, Path]]:
     """(label, expected, actual) files."""
     out = []
-    sources = sorted((ROOT / "examples").glob("*.docx"))
+    examples = repo_root() / "examples"
+    sources = sorted(examples.glob("*.docx"))
     if corpus.is_dir():
         files = sorted(corpus.glob("*.docx"))
         sources += files[:: max(1, len(files) // limit)][:limit] if limit else []
@@ -51,7 +48,7 @@ def pairs(tmp: Path, corpus: Path, limit: int) -> list[tuple[str, Path, Path]]:
         except AutodwError:
             continue
         out.append((f"resaved {path.name}", path, again))
-    report = ROOT / "examples" / "report.docx"
+    report = examples / "report.docx"
     for n, (api, args) in enumerate(EDITS):
         doc = WordDocument.open(report)
         execute(doc, api, args)
@@ -59,14 +56,10 @@ def pairs(tmp: Path, corpus: Path, limit: int) -> list[tuple[str, Path, Path]]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docx")
-    parser.add_argument("--limit", type=int, default=60, help="corpus files (spread over the sorted list)")
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+def run(args: argparse.Namespace) -> int:
+    """Judge every pair `--repeat` times, from the files and from extracted states, and print the figures."""
     with tempfile.TemporaryDirectory() as tmp:
-        todo = pairs(Path(tmp), args.corpus, args.limit)
+        todo = pairs(Path(tmp), Path(args.corpus) if args.corpus else corpus_dir(), args.limit)
         times: list[tuple[float, str, bool]] = []
         compare_ms: list[float] = []
         for label, expected, actual in todo:
@@ -93,7 +86,4 @@ def main() -> None:
     print(f"comparison alone (states given): median {statistics.median(compare_ms):.1f} ms, max {max(compare_ms):.1f} ms")
     print(f"1,700 pairs at the median: {statistics.median(ms) * 1700 / 1000:.1f} s")
     print("slowest:", "; ".join(f"{label} {t:.0f} ms" for t, label, _ in sorted(times, reverse=True)[:5]))
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,12 +1,10 @@
-"""Cold start of the intent classifier: N fresh `autodw intents TEXT --format json` processes, median wall and CPU time.
+"""Cold start of the intent classifier: N fresh `autodw intents TEXT --format json` processes, median wall and CPU
+time.
 
-Usage: python scripts/bench_cold_start.py [--model DIR] [-n 10] [--json]
-
-Each call is a new Python process (import, tokenizer and ONNX model load, one prediction, the
-candidate APIs), as a user or the agent's first step pays it. Reports the median and the spread of
-wall-clock seconds and of the CPU seconds the process used (user + system; on a busy machine wall
-time grows, CPU time much less), the 1-minute load average before and after, and checks that every
-call printed the same intents and probabilities.
+Each call is a new Python process (import, tokenizer and ONNX model load, one prediction, the candidate APIs), as a
+user or the agent's first step pays it. Reports the median and the spread of wall-clock seconds and of the CPU
+seconds the process used (user + system; on a busy machine wall time grows, CPU time much less), the 1-minute load
+average before and after, and checks that every call printed the same intents and probabilities.
 """
 
 from __future__ import annotations
@@ -24,14 +22,8 @@ from pathlib import Path
 TEXTS = ["Make the table header bold", "把文档导出为PDF", "Insert a page break after paragraph 2", "删除第三张图片"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Time the calls and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", type=Path, default=None, help="model folder (default: the agent's model directory)")
-    parser.add_argument("-n", type=int, default=10, help="calls per sentence group (the sentences rotate)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    args = parser.parse_args(argv)
-
+def run(args: argparse.Namespace) -> int:
+    """Time the calls and print the figures; 1 if a call fails."""
     script = Path(sys.executable).parent / "autodw"  # the console script a user runs
     autodw = [str(script)] if script.is_file() else [sys.executable, "-m", "autodw.cli"]
     model = ["--model", str(args.model)] if args.model else []
@@ -65,7 +57,3 @@ def main(argv: list[str] | None = None) -> int:
         for key, value in figures.items():
             print(f"{key}: {value}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

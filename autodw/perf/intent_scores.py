@@ -1,9 +1,7 @@
-"""Benchmark a trained intent classifier: test accuracy (overall, en, zh), top-3 recall, batch-1 latency, size.
+"""A trained intent classifier: accuracy on one split (overall, en, zh), top-3 recall, batch-1 latency, size.
 
-Usage: python scripts/bench_intents.py [--model DIR] [--split test|test_b|validation] [--latency-n 300] [--threads N] [--json]
-
-The default split is the frozen test split: under the evaluation protocol (intents/README.md) it is
-scored once, with the final model; use --split validation while tuning.
+The default split is the frozen test split: under the evaluation protocol (autodw/intents/README.md) it is scored
+once, with the final model; use ``--split validation`` while tuning.
 """
 
 from __future__ import annotations
@@ -17,35 +15,24 @@ import sys
 import time
 from pathlib import Path
 
+from autodw.intents.classifier import IntentClassifier, default_model_dir
+from autodw.intents.datagen import load_dataset, load_test_b
+from autodw.intents.labels import INTENTS
+from autodw.intents.metrics import evaluate_probabilities
 
-def main(argv: list[str] | None = None) -> int:
+
+def run(args: argparse.Namespace) -> int:
     """Load the model, score one split, time single-sentence predictions and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", type=Path, default=None, help="model folder (default: the agent's model directory)")
-    parser.add_argument("--split", default="test", choices=("train", "validation", "test", "test_b"),
-                        help="test_b: the second, hand-written held-out set (intents/data/test_b.jsonl)")
-    parser.add_argument("--latency-n", type=int, default=300, help="sentences timed one by one (batch 1)")
-    parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: its choice)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    args = parser.parse_args(argv)
-
-    from autodw.intents.classifier import IntentClassifier, default_model_dir
-    from autodw.intents.datagen import load_dataset, load_test_b
-    from autodw.intents.labels import INTENTS
-    from autodw.intents.metrics import evaluate_probabilities
-
-    folder = args.model or default_model_dir()
+    folder = Path(args.model) if args.model else default_model_dir()
     load_before = os.getloadavg()
     started = time.perf_counter()
     clf = IntentClassifier.load(folder, threads=args.threads)
     load_seconds = time.perf_counter() - started
-
     rows = load_test_b() if args.split == "test_b" else [e for e in load_dataset() if e.split == args.split]
     started = time.perf_counter()
     probs = clf.probabilities([e.text for e in rows])
     batch_seconds = time.perf_counter() - started
     report = evaluate_probabilities(probs, [INTENTS.index(e.intent) for e in rows], [e.lang for e in rows], INTENTS)
-
     sample = random.Random(0).sample(rows, min(args.latency_n, len(rows)))
     for e in sample[:10]:  # warm-up
         clf.predict(e.text)
@@ -55,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         clf.predict(e.text)
         times.append((time.perf_counter() - t) * 1000)
     times.sort()
-    size_mb = sum(f.stat().st_size for f in Path(folder).iterdir() if f.is_file()) / 2**20
+    size_mb = sum(f.stat().st_size for f in folder.iterdir() if f.is_file()) / 2**20
     figures = {
         "model": str(folder),
         "weights": "fp32 ONNX",
@@ -70,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         "throughput_per_s_batch64": round(len(rows) / batch_seconds, 1),
         "load_seconds": round(load_seconds, 2),
         "model_size_mb": round(size_mb, 1),
-        "model_files_mb": {f.name: round(f.stat().st_size / 2**20, 1) for f in sorted(Path(folder).iterdir()) if f.is_file()},
+        "model_files_mb": {f.name: round(f.stat().st_size / 2**20, 1) for f in sorted(folder.iterdir()) if f.is_file()},
         "threads": args.threads or "onnxruntime default",
         "load_average_1m_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
         "training": {k: clf.meta.training.get(k) for k in ("train_seconds", "precompute_seconds", "n_train", "best_epoch",
@@ -86,7 +73,3 @@ def main(argv: list[str] | None = None) -> int:
                     "threads", "load_average_1m_before_after", "training"):
             print(f"{key}: {figures[key]}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
