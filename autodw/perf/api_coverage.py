@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 tried += 1
                 doc = WordDocument.from_bytes(data, path.name)
-                doc.asset_roots = [root / "examples", root, Path(tmp)]
+                doc.asset_roots = [Path(tmp), root / "examples", root]  # written files (exports, copies) go to the temporary folder
                 try:
                     execute(doc, spec.name, call)
                     out = Path(tmp) / "out.docx"
