@@ -23,7 +23,7 @@ from typing import Any
 from autodw.errors import ConfigError
 from autodw.eval.metrics import (data_major, data_version, instruction_records, judge_version, made_against,
                                  rejudge_hint, run_track)
-from autodw.eval.runner import run_sessions, run_settings
+from autodw.eval.run_folder import run_sessions, run_settings
 
 RESAMPLES = 10_000
 SEED = 0

@@ -10,8 +10,8 @@
   and turns before failure are the same; once a session is stopped (``sessions_stopped``), ``sacc_final`` and the
   cost per session are None (over the sessions that got through they would be biased upwards);
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
-  output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
-  from before it (``autodw bench rescore DIR`` adds it);
+  output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts the instruction
+  records without one (none since every record is given one: runs before it were given theirs by ``bench rescore``);
 - cost per instruction (API calls, LLM calls, tokens, seconds; over every recorded session turn in a session-only
   run) and per session (over the finished sessions), by difficulty and language; the seconds of an
   answer recalled from an LLM cache are its recorded ones (:func:`seconds`), ``recalled_seconds`` says how many;
@@ -35,15 +35,13 @@ from autodw.dwbench.records import Instruction, Session
 from autodw.errors import ConfigError
 
 
-#: What deleting a damaged record does: an instruction's is made again; a session turn's runs its session again from
-#: turn 1 (the session continues only from its last turn's document).
-RECORD_REMEDY = "delete it to run that part again"
-SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
+#: What deleting a damaged record does: its unit is graded again from its saved files (:mod:`autodw.eval.grade`).
+RECORD_REMEDY = "delete it to grade that part again"
 #: the fields a file of a run folder must have (a missing one, or one of another type, is a damaged file)
 RECORD_FIELDS: dict[str, tuple[type, ...]] = {"key": (str,), "session_id": (str,), "turn": (int,), "success": (bool,),
                                                "partial_credit": (int, float, type(None))}
 RECORD_OPTIONAL = ("partial_credit",)  # records made before partial credit (``bench rescore`` adds it)
-RUN_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,)}
+RUN_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,), "stop_at_failure": (bool,)}
 RUN_REMEDY = "make the run again in a new folder (run.json holds the run's settings)"
 SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,),
                                                "iacc": (int, float, type(None)), "sacc": (int, float, type(None))}
@@ -124,7 +122,7 @@ def instruction_records(out: Path, sessions: list[Session]) -> list[dict[str, An
             continue
         if record.get("key") != ins.key:
             raise ConfigError(f"{path} holds the record of {record.get('key')!r}, not of {ins.key}; restore it, or "
-                              "delete it to run that instruction again")
+                              "delete it to grade that instruction again")
         records.append(record)
     return records
 
@@ -133,7 +131,7 @@ def session_turns(out: Path, session: Session) -> list[dict[str, Any]]:
     """The turn records of `session` in the run, in turn order, up to the first turn without one."""
     turns = []
     for i in session.instructions:
-        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json", SESSION_TURN_REMEDY)) is None:
+        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json")) is None:
             break
         turns.append(turn)
     return turns
@@ -244,7 +242,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
     """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call.
     Session metrics count finished sessions, totals and error counts every recorded turn (module docstring)."""
     ins = instruction_records(out, sessions)
-    stop = spec.get("stop_at_failure", False)
+    stop = spec["stop_at_failure"]
     ses, through, turns = [], [], []  # finished sessions; those that got through every turn; every recorded turn
     for session in sessions:
         turns += (recorded := session_turns(out, session))
