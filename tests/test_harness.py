@@ -190,7 +190,7 @@ def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_ru
     assert bootstrap_interval([0.25] * 5) == (0.25, 0.25)
     record = tmp_path / "worse" / "instructions" / f"{MINI[0].session_id}--1.json"
     record.write_text(json.dumps({k: v for k, v in json.loads(record.read_text()).items() if k != "partial_credit"}))
-    with pytest.raises(ConfigError, match="rescore"):
+    with pytest.raises(ConfigError, match="damaged \\(no 'partial_credit'\\)"):
         compare(tmp_path / "worse", oracle_run)
 
 
@@ -972,10 +972,12 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     assert f"autodw bench sweep --split mini --sessions {SHORT} " in (out / "commands.txt").read_text()  # to rerun it
 
 
-def _made_before(out: Path, *fields: str) -> None:
-    """Make run folder `out` what a run made before `fields` were recorded is: none of them in any of its files."""
+def _made_with(out: Path, **fields) -> None:
+    """Make run folder `out` what a run of other versions is: `fields` in its files that have them (settings, summary,
+    records), a field given as None left out (as a record made before it was recorded has none)."""
     for path in out.rglob("*.json"):
-        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k not in fields}))
+        data = json.loads(path.read_text())
+        path.write_text(json.dumps({k: fields.get(k, v) for k, v in data.items() if not (k in fields and fields[k] is None)}))
 
 
 def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):
@@ -1001,7 +1003,7 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
     monkeypatch.setattr(accept, "judge", real)
-    _made_before(out, "judge_version")
+    _made_with(out, judge_version=1)
     with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False)
     (tmp_path / "new").mkdir()
@@ -1124,7 +1126,7 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     folder = tmp_path / "run" / "sessions" / session.session_id
     monkeypatch.setattr(accept, "judge", failing(2))
     Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()  # stopped at turn 2
-    _made_before(tmp_path / "run", "judge_version")
+    _made_with(tmp_path / "run", judge_version=1)
     monkeypatch.setattr(accept, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#2 (session)"] and done.to_continue == []
@@ -1133,13 +1135,13 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     keys = ("sacc", "sacc_final", "turns_before_failure", "sessions_stopped", "status", "api_calls_per_instruction")
     assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys}
     # a session cut short has no document to continue from: when its last turn passes again, it runs from the start
-    _made_before(tmp_path / "run", "judge_version")
+    _made_with(tmp_path / "run", judge_version=1)
     monkeypatch.setattr(accept, "judge", real)
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#1 (session)"] and done.to_continue == []
     assert Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
     # every turn ran and passed; a later judge fails turn 3: turns 4 to the last are dropped
-    _made_before(tmp_path / "run", "judge_version")
+    _made_with(tmp_path / "run", judge_version=1)
     monkeypatch.setattr(accept, "judge", failing(3))
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{i.key} (session)" for i in session.instructions[3:]]
@@ -1163,7 +1165,7 @@ def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_pa
     assert json.loads((new / "run.json").read_text())["data_version"] == DATA_VERSION
     record = json.loads((new / "instructions" / f"{session.session_id}--2.json").read_text())
     assert record["data_hash"] == session.data_hash(2)
-    _made_before(old, "data_version", "data_hash")
+    _made_with(old, data_version="1.0", data_hash=None)
     for path in old.rglob("*.status"):  # what its units were generated against is not known either
         _edit_json(path, data_hash=None)
     with pytest.raises(ConfigError, match=rf"made on DWBench 1.0 data, this autodw's is {DATA_VERSION}.*rescore --rejudge"):

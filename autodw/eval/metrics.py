@@ -39,19 +39,21 @@ from autodw.errors import ConfigError
 RECORD_REMEDY = "delete it to grade that part again"
 #: the fields a file of a run folder must have (a missing one, or one of another type, is a damaged file)
 RECORD_FIELDS: dict[str, tuple[type, ...]] = {"key": (str,), "session_id": (str,), "turn": (int,), "success": (bool,),
-                                               "partial_credit": (int, float, type(None))}
-RECORD_OPTIONAL = ("partial_credit",)  # records made before partial credit (``bench rescore`` adds it)
-RUN_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,), "stop_at_failure": (bool,)}
+                                               "partial_credit": (int, float, type(None)), "judge_version": (int,)}
+#: what a run's settings and summary say it was made on
+VERSION_FIELDS: dict[str, tuple[type, ...]] = {"judge_version": (int,), "data_version": (str,), "track": (str,)}
+RUN_FIELDS: dict[str, tuple[type, ...]] = {
+    "system": (str,), "split": (str,), "llm": (str,), "modes": (list,), "options": (dict,), "limit": (int, type(None)),
+    "sessions": (list, type(None)), "instructions": (list, type(None)), "stop_at_failure": (bool,), **VERSION_FIELDS}
 RUN_REMEDY = "make the run again in a new folder (run.json holds the run's settings)"
-SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,),
+SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,), **VERSION_FIELDS,
                                                "iacc": (int, float, type(None)), "sacc": (int, float, type(None))}
 SUMMARY_REMEDY = "write it again from the run's records with autodw bench rescore"
 
 
-def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[type, ...]] | None = None,
-              optional: tuple[str, ...] = ()) -> dict[str, Any]:
+def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[type, ...]] | None = None) -> dict[str, Any]:
     """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object or
-    lacks one of `fields` (but `optional`) or has it of another type, with `remedy` (what to do about it)."""
+    lacks one of `fields` or has it of another type, with `remedy` (what to do about it)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
@@ -59,8 +61,6 @@ def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[t
     if not isinstance(data, dict):
         raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or {remedy}")
     for key, types in (fields or {}).items():
-        if key not in data and key in optional:
-            continue
         if key not in data or not isinstance(data[key], types) or (isinstance(data[key], bool) and bool not in types):
             problem = f"no {key!r}" if key not in data else f"{key!r} is {json.dumps(data[key])[:40]}"
             raise ConfigError(f"{path} is damaged ({problem}); restore it, or {remedy}")
@@ -68,18 +68,18 @@ def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[t
 
 
 def judge_version(data: dict[str, Any]) -> int:
-    """The judge version of a run's settings, summary or record (1: made before versions were recorded)."""
-    return data.get("judge_version", 1)
+    """The judge version of a run's settings, summary or record."""
+    return data["judge_version"]
 
 
 def data_version(data: dict[str, Any]) -> str:
-    """The DWBench data version of a run's settings or summary ("1.0": made before versions were recorded)."""
-    return data.get("data_version", "1.0")
+    """The DWBench data version of a run's settings or summary."""
+    return data["data_version"]
 
 
 def run_track(data: dict[str, Any]) -> str:
-    """The DWBench track of a run's settings or summary ("templated": made before tracks were recorded)."""
-    return data.get("track", "templated")
+    """The DWBench track of a run's settings or summary."""
+    return data["track"]
 
 
 def data_major(data: dict[str, Any]) -> str:
@@ -102,7 +102,7 @@ def rejudge_hint(run: Path | str) -> str:
 
 def _load(path: Path, remedy: str = RECORD_REMEDY) -> dict[str, Any] | None:
     try:
-        return read_json(path, remedy, RECORD_FIELDS, RECORD_OPTIONAL)
+        return read_json(path, remedy, RECORD_FIELDS)
     except FileNotFoundError:
         return None
 
@@ -251,7 +251,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
             if len(recorded) == len(session.instructions):
                 through.append(recorded)
     every = ins or turns
-    keys = set(spec.get("instructions") or ())  # chosen instructions: those of the sessions the run covers count
+    keys = set(spec["instructions"] or ())  # chosen instructions: those of the sessions the run covers count
     total_instructions = sum(1 for s in sessions for i in s.instructions if not keys or i.key in keys)
     word_checked = [r for r in ins + turns if r.get("word_errors_added") is not None]
 
@@ -261,7 +261,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
     summary: dict[str, Any] = {
         "system": spec["system"], "llm": spec["llm"], "track": run_track(spec), "split": spec["split"],
         "modes": spec["modes"],
-        "options": spec.get("options", {}), "judge_version": judge_version(spec),
+        "options": spec["options"], "judge_version": judge_version(spec),
         "data_version": data_version(spec),
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),

@@ -104,8 +104,7 @@ def wall_seconds(out: Path) -> float | None:
 
 def run_sessions(spec: dict[str, Any]) -> list[Session]:
     """The sessions a run with settings `spec` covers."""
-    return select_sessions(spec["split"], spec.get("limit"), spec.get("sessions"), spec.get("instructions"),
-                           run_track(spec))
+    return select_sessions(spec["split"], spec["limit"], spec["sessions"], spec["instructions"], run_track(spec))
 
 
 def recorded_run(out: Path) -> tuple[dict[str, Any], list[Session]]:

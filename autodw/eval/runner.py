@@ -39,8 +39,8 @@ from typing import Any, Callable, Iterator
 from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS, Session
 from autodw.errors import ConfigError, OutputPathError
 from autodw.eval.judge import JUDGE_VERSION
-from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, data_version, judge_version, read_json, rejudge_hint,
-                                 run_track, session_finished, session_turns, summarize)
+from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, read_json, rejudge_hint, session_finished, session_turns,
+                                 summarize)
 from autodw.eval.run_folder import (RunSpec, check_statuses, instruction_unit, outdated, run_sessions, turn_unit,
                                     wall_seconds, write_json)
 from autodw.eval.systems import System
@@ -107,7 +107,6 @@ class Runner:
         wanted = self.spec.to_dict()
         if path.is_file():
             found = read_json(path, RUN_REMEDY, RUN_FIELDS)
-            found.update(judge_version=judge_version(found), data_version=data_version(found), track=run_track(found))
             if found["judge_version"] != wanted["judge_version"]:
                 raise ConfigError(f"{self.out} was judged by judge version {found['judge_version']}, this autodw's is "
                                   f"{JUDGE_VERSION}: {rejudge_hint(self.out)}, then resume it")
