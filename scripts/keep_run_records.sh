@@ -1,8 +1,8 @@
 #!/bin/sh
 # Copy a run folder's records into the repository (docs/runs/NAME), so a long local-model run survives the machine:
-# run.json, summary.json, every instruction and turn record, its output document (~40 KB: what `autodw bench rescore
-# --rejudge` needs to judge the run again with a later judge) and a session's resume document (resume-T.docx, or
-# resume.docx in folders made before 2026-11-25: what `autodw bench run` needs to continue); traces stay behind (up
+# run.json, summary.json, every instruction and turn record and status (.status: what generating it reported), its
+# output document (~40 KB: what `autodw bench rescore --rejudge` needs to judge the run again with a later judge) and
+# a session's resume document (resume-T.docx: what `autodw bench run` needs to continue); traces stay behind (up
 # to 1 MB each). `autodw bench report` and
 # `compare` read the copy as it is; to continue the run, copy it out (cp -r docs/runs/NAME runs/NAME) and rerun its
 # `autodw bench run` command with `--out runs/NAME`: only the instructions without a record are run.
@@ -24,7 +24,7 @@ for run in "$@"; do
   esac
   [ -f "$run/run.json" ] || { echo "$run is not a run folder (no run.json)" >&2; exit 2; }
   name=$(basename "$run")
-  (set -f; cd "$run" && find . \( -name '*.json' -o -name commands.txt $documents \) -print) | while read -r f; do
+  (set -f; cd "$run" && find . \( -name '*.json' -o -name '*.status' -o -name commands.txt $documents \) -print) | while read -r f; do
     mkdir -p "$dest/$name/$(dirname "$f")"
     cp -p "$run/$f" "$dest/$name/$f"
   done

@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-import autodw.eval.runner as runner
+import autodw.eval.run_folder as run_folder
 from autodw.apis import execute
 from autodw.cli import build_parser, main
 from autodw.dwbench.records import DATA_DIR, DATA_VERSION, GoldCall, Instruction, Session, Source
 from autodw.errors import ConfigError
 from autodw.eval.accept import judge_accepted
 from autodw.eval.compare import compare
-from autodw.eval.runner import Runner, RunSpec, judge_output
+from autodw.eval.grade import judge_output
+from autodw.eval.runner import Runner, RunSpec
 from autodw.eval.systems import OracleSystem
 
 DOC = "docs/report-en-1.docx"  # p3: the first body paragraph, p4 the second
@@ -106,7 +107,7 @@ def loaded(monkeypatch) -> list[tuple[str, str]]:
         asked.append((split, track))
         return [SESSION]
 
-    monkeypatch.setattr(runner, "load_split", load_split)
+    monkeypatch.setattr(run_folder, "load_split", load_split)
     return asked
 
 
@@ -139,7 +140,7 @@ def test_a_run_knows_its_track_and_its_held_out_iacc(tmp_path, loaded):
 
 
 def test_a_run_without_held_out_instructions_has_no_held_out_iacc(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "load_split", lambda split, track: [Session("tst-001", "en", SOURCE, (
+    monkeypatch.setattr(run_folder, "load_split", lambda split, track: [Session("tst-001", "en", SOURCE, (
         _instruction(1, [_format(bold=True)]),))])
     summary = _run(tmp_path / "run", system=OracleSystem)
     assert summary["iacc"] == 1.0 and "iacc_held_out" not in summary and "held_out_instructions" not in summary

@@ -96,11 +96,11 @@ def test_a_failed_turn_is_explained_and_breaks_the_session(tmp_path):
     assert sum(v["n"] for v in by_difficulty.values()) == n
     assert by_difficulty[turn2["difficulty"]]["partial_credit"] < 1.0
     assert all(v["partial_credit"] == 1.0 for d, v in by_difficulty.items() if d != turn2["difficulty"])
-    # a run from before partial credit gets it from its saved outputs (autodw bench rescore)
+    # grading is a function of the saved files: a deleted record is graded again by bench rescore, the same record
     path = tmp_path / "run" / "instructions" / f"{session.session_id}--2.json"
-    path.write_text(json.dumps({k: v for k, v in turn2.items() if k not in ("partial_credit", "changes")}))
+    path.unlink()
     assert run_cli("bench", "rescore", str(tmp_path / "run")).returncode == 0
-    assert json.loads(path.read_text())["changes"] == changes
+    assert json.loads(path.read_text()) == turn2
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["partial_credit"] == summary["partial_credit"]
 
 
@@ -119,6 +119,7 @@ class _FailsTurnTwo(OracleSystem):
 def test_a_session_stopped_at_its_first_failure_costs_two_turns_and_keeps_its_sacc(tmp_path):
     out = tmp_path / "run"
     spec = RunSpec("oracle", "none", "mini", ["session"], {}, 2, IDS, stop_at_failure=True)
+    _FailsTurnTwo.turns_run = 0  # other tests run it too
     summary = Runner(spec, out, _FailsTurnTwo, word_check=False, progress=False).run()
     assert _FailsTurnTwo.turns_run == 4  # two sessions, turns 1 and 2 each
     for s in MINI[:2]:
@@ -190,7 +191,7 @@ def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_ru
     assert bootstrap_interval([0.25] * 5) == (0.25, 0.25)
     record = tmp_path / "worse" / "instructions" / f"{MINI[0].session_id}--1.json"
     record.write_text(json.dumps({k: v for k, v in json.loads(record.read_text()).items() if k != "partial_credit"}))
-    with pytest.raises(ConfigError, match="rescore"):
+    with pytest.raises(ConfigError, match="damaged \\(no 'partial_credit'\\)"):
         compare(tmp_path / "worse", oracle_run)
 
 
@@ -249,53 +250,90 @@ def test_an_unfinished_sessions_turns_count_in_the_totals_not_in_sacc(tmp_path):
     assert summary["seconds"] == round(sum(t["seconds"] for t in turns), 1) and summary["seconds"] > 0
     assert summary["api_calls_per_instruction"] == (turns[0]["api_calls"] + 1) / 2
 
-def test_a_session_killed_between_its_document_and_its_record_continues_from_the_right_document(tmp_path, monkeypatch):
-    import autodw.eval.runner as runner_module
+class _Counted(OracleSystem):
+    """Notes the instructions it runs (session id, turn) in `ran`."""
 
-    write_json = runner_module.write_json
+    ran: list[tuple[str, int]] = []
 
-    def killed_at_turn_3(path, data):
-        if path.name == "turn-3.json":
-            raise KeyboardInterrupt  # after turn 3's document was saved, before its record
+    def run_turn(self, doc, instruction, earlier, trace=None):
+        type(self).ran.append((instruction.session_id, instruction.turn))
+        return super().run_turn(doc, instruction, earlier, trace)
+
+
+def _killed_at(monkeypatch, module, name: str):
+    """Make `module`'s writes of files named `name` stop the run, as a kill then would."""
+    write_json = module.write_json
+
+    def killed(path, data):
+        if path.name == name:
+            raise KeyboardInterrupt
         write_json(path, data)
 
+    monkeypatch.setattr(module, "write_json", killed)
+
+
+def test_a_session_killed_between_its_document_and_its_status_continues_from_the_right_document(tmp_path, monkeypatch):
+    import autodw.eval.generate as generate
+
     out = tmp_path / "run"
-    monkeypatch.setattr(runner_module, "write_json", killed_at_turn_3)
+    _killed_at(monkeypatch, generate, "turn-3.status")  # after turn 3's output and document were saved
     with pytest.raises(KeyboardInterrupt):
         _run(out, OracleSystem, modes=("session",), limit=1)
-    monkeypatch.setattr(runner_module, "write_json", write_json)
+    monkeypatch.undo()
     # turn 3 runs again on turn 2's document, not on its own output (which would apply it twice)
-    assert _run(out, OracleSystem, modes=("session",), limit=1)["sacc"] == 1.0
+    _Counted.ran = []
+    assert _run(out, _Counted, modes=("session",), limit=1)["sacc"] == 1.0
+    assert [t for _, t in _Counted.ran] == list(range(3, len(MINI[0].instructions) + 1))
 
 
-def test_a_session_whose_damaged_turn_record_is_deleted_runs_again_from_its_first_turn(tmp_path):
-    """Only the last turn's document to continue from is kept: a session whose turn record was deleted (as the
-    message about a damaged one says) runs again from turn 1, its later turns dropped first."""
+def test_a_run_killed_between_generating_and_grading_a_unit_grades_it_without_running_it_again(tmp_path, monkeypatch):
+    import autodw.eval.work as work
+
+    session, out = MINI[0], tmp_path / "run"
+    _Counted.ran = []
+    for name in (f"{session.session_id}--2.json", "turn-3.json"):  # an instruction's record, then a session turn's
+        _killed_at(monkeypatch, work, name)
+        with pytest.raises(KeyboardInterrupt):
+            _run(out, _Counted, limit=1)
+        monkeypatch.undo()
+        assert out.joinpath(*(("instructions",) if "--" in name else ("sessions", session.session_id)),
+                            name).with_suffix(".status").is_file()  # generated, not graded
+    summary = _run(out, _Counted, limit=1)
+    assert summary["iacc"] == summary["sacc"] == 1.0 and summary["complete"]
+    # each instruction ran once in each mode: none generated again
+    assert sorted(_Counted.ran) == sorted([(session.session_id, t) for t in range(1, len(session.instructions) + 1)] * 2)
+
+
+def test_a_deleted_turn_record_is_graded_again_and_a_deleted_turn_status_runs_its_session_again(tmp_path):
+    """A turn record deleted (as the message about a damaged one says) is graded again from the turn's saved files; a
+    turn whose status was deleted is generated again, and as only the last turn's document to continue from is kept,
+    its session runs again from turn 1, its later turns dropped first."""
     spec = RunSpec("oracle", "none", "mini", ["session"], {}, sessions=[SHORT])
     out = tmp_path / "run"
     Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     folder = out / "sessions" / SHORT
+    record = (folder / "turn-3.json").read_bytes()
     (folder / "turn-3.json").write_text("[")
-    with pytest.raises(ConfigError, match="turn-3.json is damaged.*delete it to run its session again from turn 1"):
+    with pytest.raises(ConfigError, match="turn-3.json is damaged.*delete it to grade that part again"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     (folder / "turn-3.json").unlink()
-    ran = []
-
-    class Counted(OracleSystem):
-        def run_turn(self, doc, instruction, earlier, trace=None):
-            ran.append(instruction.turn)
-            return super().run_turn(doc, instruction, earlier, trace)
-
-    summary = Runner(spec, out, Counted, word_check=False, progress=False).run()
+    _Counted.ran = []
+    summary = Runner(spec, out, _Counted, word_check=False, progress=False).run()
+    assert _Counted.ran == [] and summary["sacc"] == 1.0  # graded again from its saved files
+    assert json.loads((folder / "turn-3.json").read_bytes()) == json.loads(record)
+    # the last turn's status damaged (its record gone): deleting it, as the message says, runs the session again from
+    # turn 1, as only the last turn's document to continue from is kept, not turn 2's either
     turns = len(next(s for s in MINI if s.session_id == SHORT).instructions)
-    assert ran == list(range(1, turns + 1)) and summary["sacc"] == 1.0 and summary["sessions"] == 1
+    (folder / f"turn-{turns}.json").unlink()
+    (folder / f"turn-{turns}.status").write_text("{}")
+    with pytest.raises(ConfigError, match=f"turn-{turns}.status is damaged.*delete it to run its session again from turn 1"):
+        Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
+    (folder / f"turn-{turns}.status").unlink()
+    summary = Runner(spec, out, _Counted, word_check=False, progress=False).run()
+    assert [t for _, t in _Counted.ran] == list(range(1, turns + 1))
+    assert summary["sacc"] == 1.0 and summary["sessions"] == 1
     assert sorted(p.name for p in folder.glob("resume*.docx")) == [f"resume-{turns}.docx"]
-    # in a folder made before 2026-11-25 the last turn's document is resume.docx: not turn 2's either
-    (folder / f"resume-{turns}.docx").rename(folder / "resume.docx")
-    (folder / "turn-3.json").unlink()
-    ran.clear()
-    assert Runner(spec, out, Counted, word_check=False, progress=False).run()["sacc"] == 1.0
-    assert ran == list(range(1, turns + 1)) and not (folder / "resume.docx").exists()
+
 
 def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     import autodw.eval.accept as accept
@@ -304,7 +342,7 @@ def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_
     judge = accept.judge
 
     def judge_failing_on_turn_2(expected, actual, **kwargs):
-        if actual is doomed[0]:
+        if kwargs["instruction"] == MINI[0].instructions[1].text:
             raise ValueError("unreadable")
         return judge(expected, actual, **kwargs)
 
@@ -315,15 +353,8 @@ def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_
         def close(self):
             pass
 
-    class MarksTurnTwo(OracleSystem):
-        def run_turn(self, doc, instruction, earlier, trace=None):
-            if instruction.turn == 2:
-                doomed[0] = doc
-            return super().run_turn(doc, instruction, earlier, trace)
-
-    doomed = [None]
     monkeypatch.setattr(accept, "judge", judge_failing_on_turn_2)
-    runner = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 1, IDS), tmp_path / "run", MarksTurnTwo,
+    runner = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 1, IDS), tmp_path / "run", OracleSystem,
                     word_check=False, progress=False)
     runner.word_check = NoValidator()
     summary = runner.run()
@@ -446,6 +477,16 @@ def test_a_damaged_file_of_a_run_folder_is_named(tmp_path):
         _run(out, OracleSystem, modes=("instruction",), limit=1)
     record.unlink()
     _run(out, OracleSystem, modes=("instruction",), limit=1)
+    status = record.with_suffix(".status")  # a record is graded from its unit's status: one without it is named
+    kept = status.read_bytes()
+    status.unlink()
+    from autodw.eval.rescore import rescore
+
+    for refused in (lambda: _run(out, OracleSystem, modes=("instruction",), limit=1),
+                    lambda: rescore(out, rejudge=True, progress=False)):
+        with pytest.raises(ConfigError, match=rf"1 record\(s\) without their unit's status \(\S*{record.name}"):
+            refused()
+    status.write_bytes(kept)
     (out / "summary.json").write_text("{bad")
     result = run_cli("bench", "report", str(out))
     assert result.returncode == 2 and "summary.json is damaged" in result.stderr
@@ -547,6 +588,24 @@ def test_worker_processes_make_the_records_one_process_makes(tmp_path):
             {k: b[k] for k in ("success", "api_calls", "faults", "differences")}, path
         pids.add(b["pid"])
     assert os.getpid() not in pids
+
+
+def test_worker_processes_are_given_their_work_by_their_initializer(tmp_path):
+    """Each pool's processes run the work and units it was made with (passed to its initializer, not left in module
+    state by the parent): two pools made before either starts a process each run their own."""
+    from autodw.eval.work import Work, worker_processes
+
+    def where(work, unit):
+        return work.out.name, unit, os.getpid()
+
+    units = {"a": ["a1", "a2"], "b": ["b1"]}
+    pools = {name: worker_processes(1, Work(tmp_path / name, OracleSystem, None, False), where, units[name])
+             for name in units}
+    done = []
+    for name, (pool, run_unit) in pools.items():  # processes start at the first submit
+        with pool:
+            done += [pool.submit(run_unit, i).result() for i in range(len(units[name]))]
+    assert [d[:2] for d in done] == [("a", "a1"), ("a", "a2"), ("b", "b1")] and os.getpid() not in {d[2] for d in done}
 
 
 def test_the_noisy_oracles_sub_instruction_is_one_step():
@@ -915,10 +974,12 @@ def test_sweep_writes_a_row_per_threshold(tmp_path):
     assert f"autodw bench sweep --split mini --sessions {SHORT} " in (out / "commands.txt").read_text()  # to rerun it
 
 
-def _made_before(out: Path, *fields: str) -> None:
-    """Make run folder `out` what a run made before `fields` were recorded is: none of them in any of its files."""
+def _made_with(out: Path, **fields) -> None:
+    """Make run folder `out` what a run of other versions is: `fields` in its files that have them (settings, summary,
+    records), a field given as None left out (as a record made before it was recorded has none)."""
     for path in out.rglob("*.json"):
-        path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k not in fields}))
+        data = json.loads(path.read_text())
+        path.write_text(json.dumps({k: fields.get(k, v) for k, v in data.items() if not (k in fields and fields[k] is None)}))
 
 
 def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, monkeypatch):
@@ -926,10 +987,10 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     again (all or nothing), records the judge version, names the flipped verdicts and the session to continue, which
     a rerun does."""
     import autodw.eval.accept as accept
-    import autodw.eval.runner as runner
+    import autodw.eval.grade as grade
     from autodw.eval.compare import compare
     from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
-    from autodw.eval.runner import rescore
+    from autodw.eval.rescore import rescore
 
     real = accept.judge
     second = {s.instructions[1].text for s in MINI[:1]}
@@ -944,7 +1005,7 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     before = Runner(spec, out, OracleSystem, word_check=False, progress=False).run()
     assert before["iacc"] < 1.0 and before["sacc"] == 0.0 and before["judge_version"] == JUDGE_VERSION
     monkeypatch.setattr(accept, "judge", real)
-    _made_before(out, "judge_version")
+    _made_with(out, judge_version=1)
     with pytest.raises(ConfigError, match=r"judged by judge version 1.*rescore --rejudge"):
         Runner(spec, out, OracleSystem, word_check=False, progress=False)
     (tmp_path / "new").mkdir()
@@ -971,11 +1032,11 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
             raise KeyboardInterrupt
         return judge_output(*args, **kw)
 
-    judge_output = runner.judge_output
-    monkeypatch.setattr(runner, "judge_output", interrupted)
+    judge_output = grade.judge_output
+    monkeypatch.setattr(grade, "judge_output", interrupted)
     with pytest.raises(KeyboardInterrupt):
         rescore(out, rejudge=True, progress=False)
-    monkeypatch.setattr(runner, "judge_output", judge_output)
+    monkeypatch.setattr(grade, "judge_output", judge_output)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == files
     _edit_json(out / "run.json", judge_version=JUDGE_VERSION + 1)  # a later judge's run is not downgraded
     with pytest.raises(ConfigError, match=f"judge version {JUDGE_VERSION + 1}, newer than this autodw's"):
@@ -995,25 +1056,56 @@ def test_a_run_judged_by_an_older_judge_is_refused_until_judged_again(tmp_path, 
     assert repeated.judged == 0 and repeated.flipped == [] and repeated.summary["sacc"] == 1.0
 
 
-def test_rescore_without_rejudge_adds_partial_credit_and_keeps_the_verdict(tmp_path):
+def test_rescore_grades_the_units_generated_and_not_graded_as_a_run_does(tmp_path):
+    """Grading is the same code in ``bench run`` and ``bench rescore``, a function of a unit's saved files: the records
+    of a run, deleted, are made again by rescore byte for byte (no system is run); a folder of another judge version
+    is not graded by this one unless judged again as a whole (--rejudge)."""
     from autodw.eval.judge import JUDGE_VERSION
-    from autodw.eval.runner import rescore
+    from autodw.eval.rescore import rescore
 
     out = tmp_path / "run"
-    _run(out, OracleSystem, modes=("instruction",), limit=1)
-    path = out / "instructions" / f"{IDS[0]}--1.json"
-    kept = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("partial_credit", "changes")}
-    kept.update(success=False, n_differences=1, judge_version=1)  # a verdict this judge would not give
-    path.write_text(json.dumps(kept))
+    summary = _run(out, _FailsTurnTwo, limit=1)
+    assert summary["iacc"] < 1.0 and summary["sacc"] == 0.0  # failures: differences and partial credit to grade
+    records = {p: p.read_bytes() for p in out.rglob("*.json") if p.name not in ("run.json", "summary.json")}
+    for path in records:
+        path.unlink()
+    done = rescore(out, progress=False)
+    assert done.judged == len(records) and done.flipped == [] and done.dropped == []
+    assert {p: p.read_bytes() for p in records} == records
+    assert done.summary == {**summary, "wall_seconds": done.summary["wall_seconds"]}
+    assert rescore(out, progress=False).judged == 0  # graded ones are not graded again
+    path = next(iter(records))
+    path.unlink()
     _edit_json(out / "run.json", judge_version=1)
     with pytest.raises(ConfigError, match=rf"judge version 1 on .* this autodw's are {JUDGE_VERSION}.*rescore --rejudge"):
-        rescore(out, progress=False)  # another judge's partial credit beside this verdict: refused
-    assert "partial_credit" not in json.loads(path.read_text())
-    _edit_json(out / "run.json", judge_version=JUDGE_VERSION)
-    done = rescore(out, progress=False)
-    record = json.loads(path.read_text())
-    assert done.judged == 1 and record["partial_credit"] is not None and record["changes"] is None
-    assert {k: record[k] for k in kept} == kept  # the verdict is the run's
+        rescore(out, progress=False)  # another judge's records beside this one's: refused
+    assert not path.exists()
+
+
+def test_grading_is_a_function_of_the_saved_files(tmp_path):
+    """Grading a unit again from its files gives its record, without running any system; the Word check's findings are
+    the record's when it has them (only the judge may have changed, not the output)."""
+    from autodw.eval.grade import grade
+    from autodw.eval.run_folder import instruction_unit, turn_unit
+
+    out = tmp_path / "run"
+    _run(out, _FailsTurnTwo, limit=1)
+    session = MINI[0]
+    units = [make(out, session, i) for i in session.instructions for make in (instruction_unit, turn_unit)]
+    units = [u for u in units if u.status.is_file()]
+    assert len(units) == 2 * len(session.instructions)
+    for unit in units:
+        record = json.loads(unit.record.read_text())
+        assert grade(unit) == grade(unit) == record, unit.record
+
+    class Found:
+        def added(self, before, after):
+            return [{"description": "found"}]
+
+    unit = units[0]
+    assert grade(unit, Found())["word_errors_added"] == [{"description": "found"}]  # a record without findings
+    _edit_json(unit.record, word_errors_added=[{"description": "kept"}])
+    assert grade(unit, Found())["word_errors_added"] == [{"description": "kept"}]
 
 
 def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypatch):
@@ -1021,7 +1113,7 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     a session is to be continued only if its turns are not finished by the same test as the runner's."""
     import autodw.eval.accept as accept
     from autodw.eval.judge import Difference, Verdict
-    from autodw.eval.runner import rescore
+    from autodw.eval.rescore import rescore
 
     real, session = accept.judge, MINI[0]
 
@@ -1036,22 +1128,22 @@ def test_a_session_judged_again_ends_where_a_fresh_run_would(tmp_path, monkeypat
     folder = tmp_path / "run" / "sessions" / session.session_id
     monkeypatch.setattr(accept, "judge", failing(2))
     Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()  # stopped at turn 2
-    _made_before(tmp_path / "run", "judge_version")
+    _made_with(tmp_path / "run", judge_version=1)
     monkeypatch.setattr(accept, "judge", failing(1))  # turn 1 now fails, turn 2 passes: nothing to continue
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#2 (session)"] and done.to_continue == []
-    assert sorted(p.name for p in folder.iterdir()) == ["turn-1.docx", "turn-1.json"]
+    assert sorted(p.name for p in folder.iterdir()) == ["turn-1.docx", "turn-1.json", "turn-1.status"]
     fresh = Runner(spec, tmp_path / "fresh", OracleSystem, word_check=False, progress=False).run()
     keys = ("sacc", "sacc_final", "turns_before_failure", "sessions_stopped", "status", "api_calls_per_instruction")
     assert {k: done.summary[k] for k in keys} == {k: fresh[k] for k in keys}
     # a session cut short has no document to continue from: when its last turn passes again, it runs from the start
-    _made_before(tmp_path / "run", "judge_version")
+    _made_with(tmp_path / "run", judge_version=1)
     monkeypatch.setattr(accept, "judge", real)
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{session.session_id}#1 (session)"] and done.to_continue == []
     assert Runner(spec, tmp_path / "run", OracleSystem, word_check=False, progress=False).run()["sacc"] == 1.0
     # every turn ran and passed; a later judge fails turn 3: turns 4 to the last are dropped
-    _made_before(tmp_path / "run", "judge_version")
+    _made_with(tmp_path / "run", judge_version=1)
     monkeypatch.setattr(accept, "judge", failing(3))
     done = rescore(tmp_path / "run", rejudge=True, progress=False)
     assert done.dropped == [f"{i.key} (session)" for i in session.instructions[3:]]
@@ -1064,7 +1156,7 @@ def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_pa
     never paired with a 2.0 run, and rescore --rejudge drops its records so that the run can be made again."""
     from autodw.dwbench.records import DATA_VERSION
     from autodw.eval.compare import compare
-    from autodw.eval.runner import rescore
+    from autodw.eval.rescore import rescore
 
     session = MINI[0]
     keys = [f"{session.session_id}#{t}" for t in (1, 2, 3)]
@@ -1075,7 +1167,9 @@ def test_a_run_made_on_other_dwbench_data_is_named_and_brought_up_to_date(tmp_pa
     assert json.loads((new / "run.json").read_text())["data_version"] == DATA_VERSION
     record = json.loads((new / "instructions" / f"{session.session_id}--2.json").read_text())
     assert record["data_hash"] == session.data_hash(2)
-    _made_before(old, "data_version", "data_hash")
+    _made_with(old, data_version="1.0", data_hash=None)
+    for path in old.rglob("*.status"):  # what its units were generated against is not known either
+        _edit_json(path, data_hash=None)
     with pytest.raises(ConfigError, match=rf"made on DWBench 1.0 data, this autodw's is {DATA_VERSION}.*rescore --rejudge"):
         Runner(spec, old, OracleSystem, word_check=False, progress=False)
     with pytest.raises(ConfigError, match="runs of different major data versions"):

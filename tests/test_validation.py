@@ -366,7 +366,7 @@ def test_a_validation_worker_keeps_one_process_for_many_documents_and_starts_a_n
 
 
 def test_the_runners_word_check_reuses_its_workers_and_close_ends_them(tmp_path):
-    from autodw.eval.runner import WordCheck
+    from autodw.eval.word_check import WordCheck
 
     review = (ROOT / "examples" / "review.docx").read_bytes()
     broken = _broken_copy(ROOT / "examples" / "review.docx", tmp_path / "broken.docx")

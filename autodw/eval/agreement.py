@@ -22,7 +22,7 @@ from autodw.dwbench.records import Session
 from autodw.errors import ConfigError, LLMOutputError
 from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_turns
-from autodw.eval.runner import recorded_run
+from autodw.eval.run_folder import recorded_run
 from autodw.llm.base import LLMBackend
 from autodw.progress import progress
 

@@ -225,9 +225,9 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def rescore_command(args: argparse.Namespace) -> int:
-    """``autodw bench rescore``: partial credit for the records of runs made before it, or (``--rejudge``) every
-    output judged again by this autodw's judge; the summary rewritten."""
-    from autodw.eval.runner import rescore
+    """``autodw bench rescore``: the units of runs generated but not graded graded, or (``--rejudge``) every output
+    judged again by this autodw's judge; the summary rewritten."""
+    from autodw.eval.rescore import rescore
 
     for run in args.runs:
         done = rescore(Path(run), rejudge=args.rejudge)
@@ -366,8 +366,9 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
                    help="also pair every run with this one (bench compare): an ablation table")
     p.set_defaults(handler=lazy("autodw.eval.cli:report_command"))
 
-    p = bench_sub.add_parser("rescore", help="add partial credit to the records of runs made before it; with "
-                                             "--rejudge, judge every saved output again with this autodw's judge")
+    p = bench_sub.add_parser("rescore", help="grade the units of runs generated but not graded (a run stopped between "
+                                             "the two); with --rejudge, judge every saved output again with this "
+                                             "autodw's judge")
     p.add_argument("runs", nargs="+", metavar="DIR")
     p.add_argument("--rejudge", action="store_true",
                    help="judge every output again (a run judged by an older judge version; the records are rewritten)")

@@ -23,7 +23,7 @@ from typing import Any
 from autodw.errors import ConfigError
 from autodw.eval.metrics import (data_major, data_version, instruction_records, judge_version, made_against,
                                  rejudge_hint, run_track)
-from autodw.eval.runner import run_sessions, run_settings
+from autodw.eval.run_folder import run_sessions, run_settings
 
 RESAMPLES = 10_000
 SEED = 0
@@ -89,10 +89,6 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     if not keys:
         raise ConfigError(f"{run_a} and {run_b} have no finished instruction in common"
                           + (f" made against the same DWBench data ({len(left_out)} left out)" if left_out else ""))
-    unscored = [k for k in keys if a[k].get("partial_credit") is None or b[k].get("partial_credit") is None]
-    if unscored:
-        raise ConfigError(f"{len(unscored)} common instruction(s) have no partial credit (runs from before it): "
-                          f"autodw bench rescore {run_a} {run_b}")
     only_a = sum(1 for k in keys if a[k]["success"] and not b[k]["success"])
     only_b = sum(1 for k in keys if b[k]["success"] and not a[k]["success"])
     diffs = [b[k]["partial_credit"] - a[k]["partial_credit"] for k in keys]

@@ -10,8 +10,8 @@
   and turns before failure are the same; once a session is stopped (``sessions_stopped``), ``sacc_final`` and the
   cost per session are None (over the sessions that got through they would be biased upwards);
 - partial credit (:mod:`autodw.eval.partial`): the mean over instructions of the share of the expected changes an
-  output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts records of runs
-  from before it (``autodw bench rescore DIR`` adds it);
+  output made, less its unasked ones (1 for an equivalent output); ``partial_credit_missing`` counts the instruction
+  records without one (none since every record is given one: runs before it were given theirs by ``bench rescore``);
 - cost per instruction (API calls, LLM calls, tokens, seconds; over every recorded session turn in a session-only
   run) and per session (over the finished sessions), by difficulty and language; the seconds of an
   answer recalled from an LLM cache are its recorded ones (:func:`seconds`), ``recalled_seconds`` says how many;
@@ -35,25 +35,25 @@ from autodw.dwbench.records import Instruction, Session
 from autodw.errors import ConfigError
 
 
-#: What deleting a damaged record does: an instruction's is made again; a session turn's runs its session again from
-#: turn 1 (the session continues only from its last turn's document).
-RECORD_REMEDY = "delete it to run that part again"
-SESSION_TURN_REMEDY = "delete it to run its session again from turn 1"
+#: What deleting a damaged record does: its unit is graded again from its saved files (:mod:`autodw.eval.grade`).
+RECORD_REMEDY = "delete it to grade that part again"
 #: the fields a file of a run folder must have (a missing one, or one of another type, is a damaged file)
 RECORD_FIELDS: dict[str, tuple[type, ...]] = {"key": (str,), "session_id": (str,), "turn": (int,), "success": (bool,),
-                                               "partial_credit": (int, float, type(None))}
-RECORD_OPTIONAL = ("partial_credit",)  # records made before partial credit (``bench rescore`` adds it)
-RUN_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,)}
+                                               "partial_credit": (int, float, type(None)), "judge_version": (int,)}
+#: what a run's settings and summary say it was made on
+VERSION_FIELDS: dict[str, tuple[type, ...]] = {"judge_version": (int,), "data_version": (str,), "track": (str,)}
+RUN_FIELDS: dict[str, tuple[type, ...]] = {
+    "system": (str,), "split": (str,), "llm": (str,), "modes": (list,), "options": (dict,), "limit": (int, type(None)),
+    "sessions": (list, type(None)), "instructions": (list, type(None)), "stop_at_failure": (bool,), **VERSION_FIELDS}
 RUN_REMEDY = "make the run again in a new folder (run.json holds the run's settings)"
-SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,),
+SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {"system": (str,), "split": (str,), **VERSION_FIELDS,
                                                "iacc": (int, float, type(None)), "sacc": (int, float, type(None))}
 SUMMARY_REMEDY = "write it again from the run's records with autodw bench rescore"
 
 
-def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[type, ...]] | None = None,
-              optional: tuple[str, ...] = ()) -> dict[str, Any]:
+def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[type, ...]] | None = None) -> dict[str, Any]:
     """A run folder's JSON file (settings, summary, record); ConfigError naming it if it is not a JSON object or
-    lacks one of `fields` (but `optional`) or has it of another type, with `remedy` (what to do about it)."""
+    lacks one of `fields` or has it of another type, with `remedy` (what to do about it)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
@@ -61,8 +61,6 @@ def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[t
     if not isinstance(data, dict):
         raise ConfigError(f"{path} is damaged (a JSON {type(data).__name__}, not an object); restore it, or {remedy}")
     for key, types in (fields or {}).items():
-        if key not in data and key in optional:
-            continue
         if key not in data or not isinstance(data[key], types) or (isinstance(data[key], bool) and bool not in types):
             problem = f"no {key!r}" if key not in data else f"{key!r} is {json.dumps(data[key])[:40]}"
             raise ConfigError(f"{path} is damaged ({problem}); restore it, or {remedy}")
@@ -70,18 +68,18 @@ def read_json(path: Path, remedy: str = RECORD_REMEDY, fields: dict[str, tuple[t
 
 
 def judge_version(data: dict[str, Any]) -> int:
-    """The judge version of a run's settings, summary or record (1: made before versions were recorded)."""
-    return data.get("judge_version", 1)
+    """The judge version of a run's settings, summary or record."""
+    return data["judge_version"]
 
 
 def data_version(data: dict[str, Any]) -> str:
-    """The DWBench data version of a run's settings or summary ("1.0": made before versions were recorded)."""
-    return data.get("data_version", "1.0")
+    """The DWBench data version of a run's settings or summary."""
+    return data["data_version"]
 
 
 def run_track(data: dict[str, Any]) -> str:
-    """The DWBench track of a run's settings or summary ("templated": made before tracks were recorded)."""
-    return data.get("track", "templated")
+    """The DWBench track of a run's settings or summary."""
+    return data["track"]
 
 
 def data_major(data: dict[str, Any]) -> str:
@@ -104,7 +102,7 @@ def rejudge_hint(run: Path | str) -> str:
 
 def _load(path: Path, remedy: str = RECORD_REMEDY) -> dict[str, Any] | None:
     try:
-        return read_json(path, remedy, RECORD_FIELDS, RECORD_OPTIONAL)
+        return read_json(path, remedy, RECORD_FIELDS)
     except FileNotFoundError:
         return None
 
@@ -124,7 +122,7 @@ def instruction_records(out: Path, sessions: list[Session]) -> list[dict[str, An
             continue
         if record.get("key") != ins.key:
             raise ConfigError(f"{path} holds the record of {record.get('key')!r}, not of {ins.key}; restore it, or "
-                              "delete it to run that instruction again")
+                              "delete it to grade that instruction again")
         records.append(record)
     return records
 
@@ -133,7 +131,7 @@ def session_turns(out: Path, session: Session) -> list[dict[str, Any]]:
     """The turn records of `session` in the run, in turn order, up to the first turn without one."""
     turns = []
     for i in session.instructions:
-        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json", SESSION_TURN_REMEDY)) is None:
+        if (turn := _load(out / "sessions" / session.session_id / f"turn-{i.turn}.json")) is None:
             break
         turns.append(turn)
     return turns
@@ -244,7 +242,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
     """The run's summary (written to ``summary.json``); `wall_seconds`: the runner's wall time over every call.
     Session metrics count finished sessions, totals and error counts every recorded turn (module docstring)."""
     ins = instruction_records(out, sessions)
-    stop = spec.get("stop_at_failure", False)
+    stop = spec["stop_at_failure"]
     ses, through, turns = [], [], []  # finished sessions; those that got through every turn; every recorded turn
     for session in sessions:
         turns += (recorded := session_turns(out, session))
@@ -253,7 +251,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
             if len(recorded) == len(session.instructions):
                 through.append(recorded)
     every = ins or turns
-    keys = set(spec.get("instructions") or ())  # chosen instructions: those of the sessions the run covers count
+    keys = set(spec["instructions"] or ())  # chosen instructions: those of the sessions the run covers count
     total_instructions = sum(1 for s in sessions for i in s.instructions if not keys or i.key in keys)
     word_checked = [r for r in ins + turns if r.get("word_errors_added") is not None]
 
@@ -263,7 +261,7 @@ def summarize(out: Path, sessions: list[Session], spec: dict[str, Any], wall_sec
     summary: dict[str, Any] = {
         "system": spec["system"], "llm": spec["llm"], "track": run_track(spec), "split": spec["split"],
         "modes": spec["modes"],
-        "options": spec.get("options", {}), "judge_version": judge_version(spec),
+        "options": spec["options"], "judge_version": judge_version(spec),
         "data_version": data_version(spec),
         "iacc": _share(r["success"] for r in ins),
         "partial_credit": _mean(r["partial_credit"] for r in ins if r.get("partial_credit") is not None),
