@@ -4,12 +4,13 @@ page's words, escaping, the two commands. The browser tests are in test_explore_
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from autodw.explore.pages import PageCache, Word, locate, pictures, quoted_texts
-from autodw.explore.runs import compare_runs, documents, read_run
+from autodw.explore.runs import Gap, compare_runs, documents, read_run
 from autodw.explore.trace import read_trace
 from tests.conftest import docx_bytes, run_cli
 from tests.explore_runs import KEYS, damaged_copy, make_runs
@@ -181,6 +182,34 @@ def test_a_damaged_run_folder_shows_its_gaps_and_escapes_what_it_holds(runs, tmp
     assert "is damaged" in found.gaps[0].reason and {u.key for u in found.units} == set(KEYS)
     assert run_cli("bench", "explore", str(damaged), "-o", str(tmp_path / "site2"), "--renders", "failed").returncode == 0
     assert "dwh-002--1.docx is missing" in (tmp_path / "site2" / "a" / "dwh-002--1.html").read_text(encoding="utf-8")
+
+
+def test_a_unit_generated_not_graded_and_units_without_status_are_shown_as_such(runs, tmp_path):
+    folder = tmp_path / "run"
+    shutil.copytree(runs[0], folder)
+    ins = folder / "instructions"
+    (ins / "dwh-002--1.json").unlink()  # generated, not graded (a run stopped between the two)
+    (ins / "dwh-001--2.status").unlink()  # a record without its status (bench run and rescore refuse the folder)
+    by_key = read_run(folder).by_key()
+    ungraded, unstated = by_key["dwh-002#1"], by_key["dwh-001#2"]
+    assert ungraded.outcome == "ungraded" and ungraded.record is None
+    assert [(g.what, g.reason) for g in ungraded.gaps] == [
+        ("record", f"generated, not graded: run `autodw bench rescore {folder}`")]
+    assert ungraded.output.is_file() and ungraded.trace.is_file() and ungraded.field("status") == "done"
+    assert unstated.outcome == "passed" and [g.what for g in unstated.gaps] == ["status"]
+    assert "dwh-001--2.status is missing beside dwh-001--2.json" in unstated.gaps[0].reason
+    site = tmp_path / "site"
+    assert run_cli("bench", "explore", str(folder), "-o", str(site), "--renders", "none").returncode == 0
+    page = (site / "a" / "dwh-002--1.html").read_text(encoding="utf-8")
+    assert "Generated, not graded" in page and "autodw bench rescore" in page and "step 1" in page
+    assert "1 ungraded" in (site / "index.html").read_text(encoding="utf-8")
+    (ins / "dwh-001--2.json").unlink()
+    assert read_run(folder).by_key()["dwh-001#2"].gaps == [Gap("record", "not run yet: no dwh-001--2.status")]
+    (folder / "run.json").write_text("[1]", encoding="utf-8")  # the settings unreadable: the statuses found too
+    assert [(u.key, u.outcome) for u in read_run(folder).units] == [("dwh-002#1", "ungraded")]
+    (folder / "run.json").write_bytes((runs[0] / "run.json").read_bytes())
+    assert run_cli("bench", "rescore", str(folder)).returncode == 0  # what the gap says to do
+    assert read_run(folder).by_key()["dwh-002#1"].outcome == "failed"
 
 
 def test_the_commands(runs, tmp_path):

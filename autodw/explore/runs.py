@@ -1,11 +1,12 @@
-"""A run folder as the explorer reads it: settings, summary, and every judged unit (an instruction run from its gold
-start, or a session turn) with its record, output document, trace and benchmark instruction.
+"""A run folder as the explorer reads it: settings, summary, and every unit (an instruction run from its gold start,
+or a session turn) with what generating it reported (its status), its record (from grading), output document, trace
+and benchmark instruction.
 
 Nothing here raises on a damaged folder: each part that cannot be read is a :class:`Gap` saying what is missing and
-why, so the site shows the gaps instead of failing. This is the one module of the explorer that knows the layout of a
-run folder; it reads through the harness's public readers (:mod:`autodw.eval.metrics`, :mod:`autodw.eval.runner`,
-:mod:`autodw.eval.compare`) and keeps the few paths they do not offer (a session turn's files) here, so a change of
-the layout is adapted in this one place.
+why (a unit generated but not graded too), so the site shows the gaps instead of failing. This is the one module of
+the explorer that knows the layout of a run folder; it reads through the harness's public readers
+(:mod:`autodw.eval.run_folder`, :mod:`autodw.eval.metrics`, :mod:`autodw.eval.compare`), so a change of the layout
+is adapted in this one place.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from typing import Any
 
 from autodw.dwbench.records import TRACKS, Instruction, Session, load_split
 from autodw.errors import AutodwError, ConfigError
-from autodw.eval.metrics import (RECORD_FIELDS, RECORD_OPTIONAL, RECORD_REMEDY, SESSION_TURN_REMEDY, SUMMARY_FIELDS,
-                                 SUMMARY_REMEDY, instruction_path, read_json)
-from autodw.eval.runner import run_sessions, run_settings
+from autodw.eval.metrics import RECORD_FIELDS, RECORD_REMEDY, SUMMARY_FIELDS, SUMMARY_REMEDY, read_json
+from autodw.eval.run_folder import STATUS_FIELDS, instruction_unit, run_sessions, run_settings, turn_unit
 
 MODES = ("instruction", "session")
-OUTCOMES = ("passed", "failed", "error", "missing")
+OUTCOMES = ("passed", "failed", "error", "ungraded", "missing")
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Gap:
 
 @dataclass
 class Unit:
-    """One judged output of a run: an instruction from its gold start (``instruction`` mode) or a session turn
-    carried on from the system's own previous output (``session`` mode)."""
+    """One unit of a run: an instruction from its gold start (``instruction`` mode) or a session turn carried on from
+    the system's own previous output (``session`` mode)."""
 
     key: str  # "SID#T", as in the records
     mode: str
@@ -44,7 +44,9 @@ class Unit:
     turn: int
     instruction: Instruction | None = None  # the benchmark's (None: the run's data could not be read)
     session: Session | None = None
-    record: dict[str, Any] | None = None
+    generation: dict[str, Any] | None = None  # what generating it reported (its status file)
+    record: dict[str, Any] | None = None  # grading's verdict on it
+    record_file: Path | None = None  # its record's file, when there is one (readable or not)
     output: Path | None = None
     trace: Path | None = None
     started_from: Path | None = None  # a session turn after the first: the previous turn's output
@@ -64,9 +66,10 @@ class Unit:
 
     @property
     def outcome(self) -> str:
-        """passed, failed, error (the run could not finish or judge it) or missing (no readable record)."""
+        """passed, failed, error (the run could not finish or judge it), ungraded (generated, no record file yet) or
+        missing (not generated, or its record cannot be read)."""
         if self.record is None:
-            return "missing"
+            return "ungraded" if self.generation is not None and self.record_file is None else "missing"
         if self.record["success"]:
             return "passed"
         if self.record.get("status") == "internal_error" or self.record.get("judge_error"):
@@ -81,8 +84,10 @@ class Unit:
         return [i.text for i in self.session.instructions[: self.turn - 1]]
 
     def field(self, name: str, default: Any = None) -> Any:
-        """A record field (`default` without a record or field)."""
-        return default if self.record is None else self.record.get(name, default)
+        """A field of the record, else (generated, not graded) of the status, which records repeat (`default`
+        without either or the field)."""
+        source = self.record if self.record is not None else self.generation
+        return default if source is None else source.get(name, default)
 
 
 @dataclass
@@ -160,25 +165,27 @@ def _planned_units(folder: Path, settings: dict[str, Any], sessions: list[Sessio
 
 
 def _explain_stopped(units: list[Unit]) -> None:
-    """Say why the turns after a session's failed turn have no record (the run stops a session there)."""
+    """Say why the turns after a session's failed turn were not generated (the run stops a session there)."""
     failed: set[str] = set()
     for unit in units:
         if unit.mode != "session":
             continue
-        if unit.record is None and unit.session_id in failed:
+        if unit.record is None and unit.generation is None and unit.session_id in failed:
             unit.gaps = [Gap("record", "not run: the session stopped at its first failed turn (stop_at_failure)")]
         elif unit.record is not None and not unit.record["success"]:
             failed.add(unit.session_id)
 
 
 def _found_units(folder: Path) -> list[Unit]:
-    """The units whose record files are in the folder (when the run's settings cannot be read)."""
+    """The units whose status or record files are in the folder (when the run's settings cannot be read)."""
     units = []
-    for path in sorted((folder / "instructions").glob("*--*.json")):
+    for path in sorted({p.with_suffix(".json") for suffix in ("json", "status")
+                        for p in (folder / "instructions").glob(f"*--*.{suffix}")}):
         sid, _, turn = path.stem.rpartition("--")
         if turn.isdigit():
             units.append(_unit(folder, "instruction", *_benchmark(sid, int(turn)), found=path))
-    for path in sorted((folder / "sessions").glob("*/turn-*.json")):
+    for path in sorted({p.with_suffix(".json") for suffix in ("json", "status")
+                        for p in (folder / "sessions").glob(f"*/turn-*.{suffix}")}):
         turn = path.stem.removeprefix("turn-")
         if turn.isdigit():
             units.append(_unit(folder, "session", *_benchmark(path.parent.name, int(turn)), found=path))
@@ -198,54 +205,59 @@ def _all_sessions() -> dict[str, Session]:
     return {s.session_id: s for track in TRACKS for split in ("dev", "test") for s in load_split(split, track)}
 
 
-def _turn_path(folder: Path, session_id: str, turn: int) -> Path:
-    """Where a run folder keeps session turn `turn`'s record (as :func:`autodw.eval.metrics.session_turns` reads it)."""
-    return folder / "sessions" / session_id / f"turn-{turn}.json"
-
-
 def _unit(folder: Path, mode: str, session: Session | str, ins: Instruction | int, found: Path | None = None) -> Unit:
-    """The unit of `ins` in `mode` with its record, output and trace read (a Gap for each that cannot be); `found`:
-    its record file, when the run's settings are unknown (`session` and `ins` then the bare ids if the benchmark has
-    no such instruction)."""
+    """The unit of `ins` in `mode` with its status, record, output and trace read (a Gap for each that cannot be);
+    `found`: its record's path, when the run's settings are unknown (`session` and `ins` then the bare ids if the
+    benchmark has no such instruction)."""
     if isinstance(session, str) or isinstance(ins, int):
         unit = Unit(f"{session}#{ins}", mode, str(session), int(ins))
         unit.gaps.append(Gap("benchmark data", f"no DWBench session {session} with a turn {ins} in this autodw: "
                                                "its initial and expected documents and gold calls are unknown"))
+        record, status, remedy = found, found.with_suffix(".status"), "read it with the autodw that made the run"
     else:
         unit = Unit(ins.key, mode, session.session_id, ins.turn, ins, session)
-    if mode == "instruction":
-        path, remedy = found or instruction_path(folder, unit.instruction), RECORD_REMEDY
-    else:
-        path, remedy = found or _turn_path(folder, unit.session_id, unit.turn), SESSION_TURN_REMEDY
-        if unit.turn > 1:
-            unit.started_from = _turn_path(folder, unit.session_id, unit.turn - 1).with_suffix(".docx")
-    unit.record = _record(path, remedy, unit)
-    if unit.record is not None:
-        unit.output = _named_file(path, unit.record.get("output"), "output", unit)
-        if unit.record.get("trace") is not None:
-            unit.trace = _named_file(path, unit.record["trace"], "trace", unit)
+        files = (instruction_unit if mode == "instruction" else turn_unit)(folder, session, ins)
+        record, status, remedy = files.record, files.status, f"delete it {files.rerun}"
+        if mode == "session" and ins.turn > 1:
+            unit.started_from = turn_unit(folder, session, session.instructions[ins.turn - 2]).output
+    unit.record_file = record if record.is_file() else None
+    if status.is_file():
+        unit.generation = _read(status, remedy, STATUS_FIELDS, "status", unit)
+    elif unit.record_file is not None:
+        unit.gaps.append(Gap("status", f"{status.name} is missing beside {record.name} (a record is graded from its "
+                                       "unit's status: bench run and rescore refuse the folder); restore it, or delete "
+                                       f"{record.name} to run the unit again"))
+    if unit.record_file is not None:
+        unit.record = _read(record, RECORD_REMEDY, RECORD_FIELDS, "record", unit)
+    elif unit.generation is not None:
+        unit.gaps.append(Gap("record", f"generated, not graded: run `autodw bench rescore {folder}`"))
+    elif not status.is_file():
+        unit.gaps.append(Gap("record", f"not run yet: no {status.name}"))
+    source, kind = (unit.record, "record") if unit.record is not None else (unit.generation, "status")
+    if source is not None:  # the files it names beside it
+        unit.output = _named_file(record, source.get("output"), "output", kind, unit)
+        if source.get("trace") is not None:
+            unit.trace = _named_file(record, source["trace"], "trace", kind, unit)
     return unit
 
 
-def _record(path: Path, remedy: str, unit: Unit) -> dict[str, Any] | None:
-    if not path.is_file():
-        unit.gaps.append(Gap("record", f"not run yet: no {path.name}"))
-        return None
+def _read(path: Path, remedy: str, fields: dict[str, tuple[type, ...]], kind: str, unit: Unit) -> dict[str, Any] | None:
+    """The unit's `kind` ("record" or "status") at `path`; None with a Gap when it is damaged or another unit's."""
     try:
-        record = read_json(path, remedy, RECORD_FIELDS, RECORD_OPTIONAL)
+        data = read_json(path, remedy, fields)
     except ConfigError as exc:
-        unit.gaps.append(Gap("record", str(exc)))
+        unit.gaps.append(Gap(kind, str(exc)))
         return None
-    if record["key"] != unit.key:
-        unit.gaps.append(Gap("record", f"{path} holds the record of {record['key']!r}, not of {unit.key}"))
+    if data["key"] != unit.key:
+        unit.gaps.append(Gap(kind, f"{path} holds the {kind} of {data['key']!r}, not of {unit.key}"))
         return None
-    return record
+    return data
 
 
-def _named_file(record_path: Path, name: Any, what: str, unit: Unit) -> Path | None:
-    """The file a record names beside it; a Gap when it names none or the file is gone."""
+def _named_file(record_path: Path, name: Any, what: str, named_by: str, unit: Unit) -> Path | None:
+    """The file a record or status (`named_by`) names beside it; a Gap when it names none or the file is gone."""
     if not isinstance(name, str) or not name or Path(name).name != name:
-        unit.gaps.append(Gap(what, f"the record names no {what} file ({name!r})"))
+        unit.gaps.append(Gap(what, f"the {named_by} names no {what} file ({name!r})"))
         return None
     path = record_path.parent / name
     if not path.is_file():
@@ -270,7 +282,8 @@ def documents(unit: Unit) -> dict[str, bytes | Gap]:
     if unit.output is not None:
         out["actual"] = unit.output.read_bytes()
     else:
-        out["actual"] = next((g for g in unit.gaps if g.what in ("output", "record")), Gap("document", "no output"))
+        out["actual"] = next((g for g in unit.gaps if g.what in ("output", "record", "status")),
+                             Gap("document", "no output"))
     return out
 
 

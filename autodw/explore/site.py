@@ -259,6 +259,7 @@ def _unit_page(writer: _Writer, run: Run, unit: Unit, letter: str, neighbours: t
                 calls=unit.field("calls") if isinstance(unit.field("calls"), list) else None,
                 renders=renders, previous=neighbours[0], next=neighbours[1], slug=_slug,
                 record_text=json.dumps(unit.record, ensure_ascii=False, indent=1) if unit.record else None,
+                status_text=json.dumps(unit.generation, ensure_ascii=False, indent=1) if unit.generation else None,
                 labels=DOCUMENT_LABELS)
 
 
