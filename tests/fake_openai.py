@@ -64,6 +64,7 @@ class FakeServer:
                     reply = outer.replies.pop(0) if outer.replies else None
                     outer.in_flight += 1
                     outer.most_in_flight = max(outer.most_in_flight, outer.in_flight)
+                answered, held = False, True
                 try:
                     reply = reply or outer.then(body)
                     time.sleep(reply.delay)
@@ -73,15 +74,22 @@ class FakeServer:
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
-                    self.wfile.write(data)
-                    if reply.status == 200:
-                        with outer._lock:
-                            outer.answered.append(body)
-                except OSError:  # the client gave up (its timeout) or the server is stopping
-                    pass
-                finally:
+                    # released and counted before the body is sent: a client that has its answer (and sends the next
+                    # request) finds it counted and no longer in flight, whichever thread runs first
                     with outer._lock:
                         outer.in_flight -= 1
+                        held, answered = False, reply.status == 200
+                        if answered:
+                            outer.answered.append(body)
+                    self.wfile.write(data)
+                except OSError:  # the client gave up (its timeout) or the server is stopping
+                    if answered:
+                        with outer._lock:
+                            outer.answered.remove(body)
+                finally:
+                    if held:
+                        with outer._lock:
+                            outer.in_flight -= 1
 
             def log_message(self, *args):
                 pass
