@@ -11,9 +11,9 @@ import pytest
 
 import autodw.eval.runner as runner
 from autodw.apis import execute
-from autodw.cli import build_parser, main
+from autodw.interfaces.cli import build_parser, main
 from autodw.dwbench.records import DATA_DIR, DATA_VERSION, GoldCall, Instruction, Session, Source
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval.accept import judge_accepted
 from autodw.eval.compare import compare
 from autodw.eval.runner import Runner, RunSpec, judge_output

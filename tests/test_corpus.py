@@ -8,9 +8,9 @@ import io
 import docx
 import pytest
 
-from autodw.document import WordDocument
-from autodw.errors import DocumentError
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.core.errors import DocumentError
+from autodw.analysis.state import extract_state
 from tests.conftest import CORPUS
 
 DOCX_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"

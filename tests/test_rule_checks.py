@@ -11,12 +11,12 @@ import shutil
 import jsonschema
 import pytest
 
-from autodw import provenance
+from autodw.core import provenance
 from autodw.agent import checks
 from autodw.agent.checks import apis, reading, registry
 from autodw.agent.checks.registry import Certainty, Finding, check
-from autodw.errors import ConfigError, InternalError
-from autodw.paths import repo_root
+from autodw.core.errors import ConfigError, InternalError
+from autodw.core.paths import repo_root
 
 #: the order of today's checks (the order of their findings in the validator's prompt)
 ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",

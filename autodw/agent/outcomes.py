@@ -8,9 +8,9 @@ from enum import Enum
 from typing import Any, Sequence
 
 from autodw.agent.records import Attempt
-from autodw.change_summary import summarize_change
-from autodw.changes import Change, analyze_change
-from autodw.document import Snapshot, WordDocument
+from autodw.analysis.change_summary import summarize_change
+from autodw.analysis.changes import Change, analyze_change
+from autodw.core.document import Snapshot, WordDocument
 
 
 class Stop(Enum):
@@ -82,7 +82,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class ObservedChange:
-    """What an executed call changed in the document state: the analysis (:func:`autodw.changes.analyze_change`) and
+    """What an executed call changed in the document state: the analysis (:func:`autodw.analysis.changes.analyze_change`) and
     its summary (what records and the console show); prompts render it with their own hints."""
 
     analysis: Change

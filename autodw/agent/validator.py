@@ -16,7 +16,7 @@ from autodw.agent.outcomes import ObservedChange
 from autodw.agent.records import Attempt, Verdict
 from autodw.apis.calls import validate_arguments
 from autodw.apis.registry import Registry
-from autodw.errors import ApiError, LLMOutputError
+from autodw.core.errors import ApiError, LLMOutputError
 from autodw.llm.jsonout import validate
 
 if TYPE_CHECKING:

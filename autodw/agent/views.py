@@ -14,8 +14,8 @@ from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, prompts
 from autodw.agent.records import Attempt, InstructionResult, Step
-from autodw.ids import ID_IN_TEXT
-from autodw.state.render import render_elements, render_state
+from autodw.core.ids import ID_IN_TEXT
+from autodw.analysis.state.render import render_elements, render_state
 
 ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.analysis.state import extract_state
 
 ORDINALS = {"en": ["first", "second", "third", "fourth", "fifth", "sixth"], "zh": ["第一", "第二", "第三", "第四", "第五", "第六"]}
 COLOURS = {  # name in the instruction -> argument value

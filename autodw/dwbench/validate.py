@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from autodw.apis import execute
-from autodw.errors import AutodwError
+from autodw.core.errors import AutodwError
 from autodw.dwbench.records import GoldCall, Instruction, Session, fingerprint_members, load_split, open_source
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 
 _ID = re.compile(r"^(p|t|img|chart|shape)[0-9]+$")
 

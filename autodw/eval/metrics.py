@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from autodw.dwbench.records import Instruction, Session
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 
 #: What deleting a damaged record does: an instruction's is made again; a session turn's runs its session again from

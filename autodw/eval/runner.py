@@ -39,9 +39,9 @@ from pathlib import Path
 from threading import Lock, current_thread, local, main_thread
 from typing import Any, Callable, Iterator
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS, Instruction, Session, load_split
-from autodw.errors import ConfigError, DocumentError, OutputPathError
+from autodw.core.errors import ConfigError, DocumentError, OutputPathError
 from autodw.eval.accept import judge_accepted, needs_initial
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
@@ -50,8 +50,8 @@ from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, SUMMARY_REMEDY, data_ve
                                  instruction_records, judge_version, made_against, read_json, rejudge_hint, run_track,
                                  session_finished, session_turns, summarize)
 from autodw.eval.systems import System, TurnResult
-from autodw.package import write_atomically
-from autodw.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
+from autodw.core.package import write_atomically
+from autodw.analysis.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
 
 SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record)
 SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
@@ -174,7 +174,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 class WordCheck:
-    """Whether an output added Open XML validation errors to its input (:mod:`autodw.validation`). Every document's
+    """Whether an output added Open XML validation errors to its input (:mod:`autodw.analysis.validation`). Every document's
     findings are cached by content: many instructions start from the same document, and a session turn starts from
     the output its previous turn was checked on. Validation workers are kept for the whole run, one per lane in use;
     :meth:`close` ends them."""

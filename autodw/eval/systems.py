@@ -33,15 +33,15 @@ from autodw.agent.records import Attempt, InstructionResult, RunResult, Verdict
 from autodw.agent.validator import Validator
 from autodw.apis.calls import execute
 from autodw.apis.registry import Registry
-from autodw.document import Snapshot, WordDocument
+from autodw.core.document import Snapshot, WordDocument
 from autodw.dwbench.records import Instruction
-from autodw.errors import ApiError, ConfigError, InternalError
+from autodw.core.errors import ApiError, ConfigError, InternalError
 from autodw.eval import AGENT_ROLLBACK, VALIDATORS
 from autodw.eval.faults import Fault, perturb
 from autodw.eval.judge import judge
-from autodw.ids import ID_IN_TEXT
+from autodw.core.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 
 
 @dataclass

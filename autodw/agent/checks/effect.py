@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, State, check
-from autodw.state.effective import Formatting
+from autodw.analysis.state.effective import Formatting
 
 #: APIs that may rightly change nothing (fields already up to date)
 MAY_CHANGE_NOTHING = ("update_fields",)

@@ -9,7 +9,7 @@ from typing import Any
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS, keyed_strings, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
-from autodw.ids import ID_IN_TEXT
+from autodw.core.ids import ID_IN_TEXT
 
 QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal) is an altered quote
 #: arguments whose whole text the call writes (not texts it searches for, nor table cells and list items, which a

@@ -3,11 +3,11 @@
 A check is a function registered with :func:`check`. Its parameters are named after the fields of :class:`Call` it
 reads (``api``, ``args``, ``request``...), so each check says what it looks at and is called with exactly that.
 Its declaration is binding: a finding that does not match it (another name, another certainty, a fix from a check
-that has none) is our bug (:class:`~autodw.errors.InternalError`), never the model's mistake.
+that has none) is our bug (:class:`~autodw.core.errors.InternalError`), never the model's mistake.
 
-``tuned_on`` has the schema of :mod:`autodw.provenance` (``dwbench-VERSION/TRACK/SPLIT`` names): the splits the
+``tuned_on`` has the schema of :mod:`autodw.core.provenance` (``dwbench-VERSION/TRACK/SPLIT`` names): the splits the
 check's code was made or narrowed on, and for a check that reads word lists, also the splits
-``autodw/provenance.json`` says those lists were derived from.
+``autodw/core/provenance.json`` says those lists were derived from.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, Callable, Iterable
 
-from autodw import provenance
+from autodw.core import provenance
 from autodw.agent import requests
 from autodw.agent.checks.reading import own_request
-from autodw.errors import InternalError
+from autodw.core.errors import InternalError
 
 State = dict[str, Any]
 
@@ -131,7 +131,7 @@ class Check:
 
     @property
     def entry(self) -> provenance.Entry:
-        """Its provenance, as :mod:`autodw.provenance` reads it (:func:`provenance.label` takes such entries)."""
+        """Its provenance, as :mod:`autodw.core.provenance` reads it (:func:`provenance.label` takes such entries)."""
         return provenance.Entry(f"autodw/agent/checks/{self.family}.py#{self.name}", "heuristic", self.tuned_on,
                                 self.purpose, ())
 

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from autodw.agent import grounding
 from autodw.agent.checks.reading import keyed_strings, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, State, check
-from autodw.ids import ID_IN_TEXT
+from autodw.core.ids import ID_IN_TEXT
 
 _RELATIVE = re.compile(r"\b(?:paragraph|table|block|one|text|list)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
                        r"(?:after|following|below|under|before|above|preceding)\s+(?:the\s+)?(?:paragraph\s+|heading\s+|"
