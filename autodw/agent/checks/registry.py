@@ -64,7 +64,7 @@ _MEANING = {
 
 
 @dataclass(frozen=True)
-class Finding:
+class CheckFinding:
     """What one check found; `certain` findings reject on their own."""
 
     check: str
@@ -102,7 +102,7 @@ CALL_FIELDS = frozenset({f.name for f in fields(Call)} | {"request"})
 
 
 #: a check: its parameters name the Call fields it reads
-CheckFunction = Callable[..., list[Finding]]
+CheckFunction = Callable[..., list[CheckFinding]]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class Check:
         return provenance.Entry(f"autodw/agent/checks/{self.family}.py#{self.name}", "heuristic", self.tuned_on,
                                 self.purpose, ())
 
-    def run(self, call: Call) -> list[Finding]:
+    def run(self, call: Call) -> list[CheckFinding]:
         """Its findings on `call`, each checked against its declaration."""
         found = self.function(**{name: getattr(call, name) for name in self.reads})
         for f in found:
