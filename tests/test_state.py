@@ -13,12 +13,29 @@ from autodw.analysis.state import STATE_KEYS, extract_state
 from autodw.analysis.state.render import estimate_tokens, render_state
 from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
+from tests.state_shape import shape_errors
 
 
 def test_exact_top_level_keys_and_json_serialisable(report):
     state = extract_state(report)
     assert tuple(state) == STATE_KEYS
     assert json.loads(json.dumps(state, ensure_ascii=False)) == state
+
+
+def test_every_record_has_the_shape_the_state_types_give():
+    """The TypedDicts of autodw.analysis.state.types against the states of the sample and benchmark documents: each
+    record's required keys, no unknown key, each value's type (the corpus test checks the shared corpus too)."""
+    from autodw.dwbench.documents import DATA_DIR
+
+    paths = sorted(EXAMPLES.glob("*.docx")) + sorted((DATA_DIR / "docs").glob("*.docx"))
+    assert len(paths) > 40
+    for path in paths:
+        state = extract_state(WordDocument.open(path))
+        assert shape_errors(state) == [], path.name
+    state["paragraphs"][0]["runs"][0]["bold"] = "yes"
+    del state["tables"][0]["cols"]
+    assert shape_errors(state) == ["state.paragraphs[0].runs[0].bold: 'yes' is not bool",
+                                   "state.tables[0]: Table lacks ['cols']"]
 
 
 def test_sample_report_state(report):

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 from autodw.agent.records import Attempt
 from autodw.analysis.change_summary import summarize_change
 from autodw.analysis.changes import Change, analyze_change
+from autodw.analysis.state import State
 from autodw.core.document import Snapshot, WordDocument
 
 
@@ -89,7 +90,7 @@ class ObservedChange:
     summary: str
 
     @classmethod
-    def between(cls, before: dict[str, Any], after: dict[str, Any]) -> "ObservedChange":
+    def between(cls, before: State, after: State) -> "ObservedChange":
         analysis = analyze_change(before, after)
         return cls(analysis, summarize_change(analysis))
 
@@ -101,7 +102,7 @@ class Executed:
 
     attempt: Attempt
     snapshot: Snapshot | None = None
-    after: dict[str, Any] | None = None
+    after: State | None = None
     change: ObservedChange | None = None
 
     def undo(self, doc: WordDocument) -> None:

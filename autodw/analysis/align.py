@@ -12,7 +12,8 @@ import copy
 from difflib import SequenceMatcher
 from typing import Any, Hashable, Sequence
 
-State = dict[str, Any]
+from autodw.analysis.state import State
+
 _REF_KEYS = {"id", "paragraph", "paragraphs", "table", "tables", "image", "images", "after_paragraph"}
 
 

@@ -22,9 +22,9 @@ from collections import Counter
 from difflib import SequenceMatcher
 from typing import Any, Iterable
 
+from autodw.analysis.state import State
 from autodw.analysis.state.layout import STORY_DETAILS
 
-State = dict[str, Any]
 Change = dict[str, Any]
 CHANGE_KEYS = ("structural", "content", "format", "style", "table", "hyperlink")
 

@@ -17,13 +17,11 @@ from typing import Any, Union
 
 from autodw.core.document import WordDocument
 from autodw.core.errors import ConfigError
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import State, extract_state
 from autodw.analysis.state.blocks import paragraph_format
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.effective import Formatting
 from autodw.core.xml import qn
-
-State = dict[str, Any]
 
 
 @dataclass(eq=False)

@@ -11,13 +11,13 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from autodw.analysis.changes import Change, analyze_change
 from autodw.core.document import Snapshot, WordDocument
 from autodw.core.errors import ConfigError, SessionError
 from autodw.core.package import same_file, write_atomically
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import State, extract_state
 
 T = TypeVar("T")
 
@@ -39,7 +39,7 @@ class EditSession:
     def __init__(self, doc: WordDocument):
         self.doc = doc
         self.opened = doc.snapshot()
-        self._opened_state: dict[str, Any] | None = None
+        self._opened_state: State | None = None
         self._undo: list[Edit] = []
         self._redo: list[tuple[Edit, Snapshot]] = []
         self._versions = itertools.count(1)
@@ -104,7 +104,7 @@ class EditSession:
             self._opened_state = self.state_at(self.opened)
         return analyze_change(self._opened_state, extract_state(self.doc))
 
-    def state_at(self, snapshot: Snapshot) -> dict[str, Any]:
+    def state_at(self, snapshot: Snapshot) -> State:
         """The seven-part state of the document as it was at `snapshot`; the document itself is left as it is."""
         return self._at(snapshot, extract_state)
 

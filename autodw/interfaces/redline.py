@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -29,7 +29,7 @@ from autodw.analysis.changes import analyze_change, has_changes
 from autodw.core.document import WordDocument
 from autodw.core.errors import ConfigError, RedlineError
 from autodw.core.package import check_extension, read_input, read_package_bytes, same_file, write_atomically, zip_members
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import State, extract_state
 from autodw.core.xml import NOT_IN_XML, qn
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def resolve_all(data: bytes, accept: bool) -> WordDocument:
     return WordDocument.from_bytes(doc.to_bytes(), "resolved redline")
 
 
-def comparable_state(doc: WordDocument) -> dict[str, Any]:
+def comparable_state(doc: WordDocument) -> State:
     """The document state with what a redline changes by design left out: the tracked changes themselves and the
     Track Changes setting; pictures are named by a digest of their bytes, not by their part name."""
     state = extract_state(doc)
@@ -170,7 +170,7 @@ def comparable_state(doc: WordDocument) -> dict[str, Any]:
     return state
 
 
-def state_differences(expected: dict[str, Any], actual: dict[str, Any], max_lines: int = 12) -> list[str]:
+def state_differences(expected: State, actual: State, max_lines: int = 12) -> list[str]:
     """The differences between two comparable states as summary lines (empty when they are equal)."""
     change = analyze_change(expected, align_ids(expected, actual))
     return summarize_change(change, max_lines=max_lines).splitlines() if has_changes(change) else []

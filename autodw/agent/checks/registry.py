@@ -22,8 +22,8 @@ from autodw.core import provenance
 from autodw.agent import requests
 from autodw.agent.checks.reading import own_request
 from autodw.core.errors import InternalError
+from autodw.analysis.state import State
 
-State = dict[str, Any]
 
 #: the splits every check's code was made and narrowed on: DWBench 1.1 dev's gold calls and the noisy oracle's
 #: injected faults, measured at each change of a check (eff9629 ... 3715b47), while the suite asserted that no gold

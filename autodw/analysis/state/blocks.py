@@ -17,6 +17,8 @@ from autodw.core.ids import element_id
 from autodw.analysis.state.context import StateContext, twips_to_cm, twips_to_pt
 from autodw.analysis.state.drawings import read_drawing, read_vml_picture
 from autodw.analysis.state.numbering import ListCounter
+from autodw.analysis.state.types import (Bookmark, Break, Field, Hyperlink, Image, ListInfo, Paragraph, Table,
+                                         TrackedChange)
 from autodw.core.xml import MC, on_off, qn, wval
 
 # tags, resolved once
@@ -51,19 +53,19 @@ _MEASURES = {qn("w:spacing"): ("char_spacing_pt", lambda v: int(v) / 20), qn("w:
 class Sink:
     """What a walk collects besides paragraphs and tables."""
 
-    images: list[dict[str, Any]] = field(default_factory=list)
-    hyperlinks: list[dict[str, Any]] = field(default_factory=list)
-    bookmarks: list[dict[str, Any]] = field(default_factory=list)
-    line_breaks: list[dict[str, Any]] = field(default_factory=list)
-    page_breaks: list[dict[str, Any]] = field(default_factory=list)
-    column_breaks: list[dict[str, Any]] = field(default_factory=list)
+    images: list[Image] = field(default_factory=list)
+    hyperlinks: list[Hyperlink] = field(default_factory=list)
+    bookmarks: list[Bookmark] = field(default_factory=list)
+    line_breaks: list[Break] = field(default_factory=list)
+    page_breaks: list[Break] = field(default_factory=list)
+    column_breaks: list[Break] = field(default_factory=list)
     comment_anchors: dict[str, list[str]] = field(default_factory=dict)
     note_refs: dict[tuple[str, str], str] = field(default_factory=dict)
     note_offsets: dict[tuple[str, str], int] = field(default_factory=dict)  # characters before the reference
     commented: dict[str, list[str]] = field(default_factory=dict)  # comment id -> the text of its range, in pieces
     open_comments: list[str] = field(default_factory=list)  # ranges started and not yet ended
-    tracked_changes: list[dict[str, Any]] = field(default_factory=list)
-    fields: list[dict[str, Any]] = field(default_factory=list)
+    tracked_changes: list[TrackedChange] = field(default_factory=list)
+    fields: list[Field] = field(default_factory=list)
     content_controls: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -217,8 +219,8 @@ class StoryWalker:
         self.ctx = ctx
         self.part = part
         self.sink = sink
-        self.paragraphs: list[dict[str, Any]] = []
-        self.tables: list[dict[str, Any]] = []
+        self.paragraphs: list[Paragraph] = []
+        self.tables: list[Table] = []
         self.section = 0
         self._count_sections = count_sections
         self._field_stack: list[dict[str, Any]] = []
@@ -301,7 +303,7 @@ class StoryWalker:
             del para["index"]
         return para
 
-    def _list_info(self, ppr: etree._Element | None, style_id: str | None) -> dict[str, Any] | None:
+    def _list_info(self, ppr: etree._Element | None, style_id: str | None) -> ListInfo | None:
         num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
         if num_pr is not None:
             num_id = wval(num_pr.find(qn("w:numId")))

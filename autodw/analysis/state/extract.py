@@ -13,13 +13,14 @@ from autodw.analysis.state.blocks import Sink, StoryWalker, paragraph_format, ru
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
 from autodw.analysis.state.layout import LayoutReader, table_of_contents
+from autodw.analysis.state.types import Comment, DocumentInfo, Note, Section, State, Styles
 from autodw.core.xml import NS, on_off, qn, wval
 
 STATE_KEYS = ("document_info", "paragraphs", "tables", "images", "page_layout", "interactive", "styles")
 _NOTE_SEPARATORS = {"separator", "continuationSeparator", "continuationNotice"}
 
 
-def extract_state(doc: WordDocument) -> dict[str, Any]:
+def extract_state(doc: WordDocument) -> State:
     """Return the document state with exactly the keys of :data:`STATE_KEYS`.
 
     Raises StateExtractionError when the document holds XML or a value that cannot be read (the agent treats this
@@ -31,7 +32,7 @@ def extract_state(doc: WordDocument) -> dict[str, Any]:
         raise StateExtractionError(f"could not read the document state: {type(exc).__name__}: {exc}") from exc
 
 
-def _extract(doc: WordDocument) -> dict[str, Any]:
+def _extract(doc: WordDocument) -> State:
     ctx = StateContext(doc)
     sink = Sink()
     walker = StoryWalker(ctx, doc.part, sink, count_sections=True)
@@ -66,7 +67,7 @@ def _extract(doc: WordDocument) -> dict[str, Any]:
 
 
 def _document_info(doc: WordDocument, ctx: StateContext, walker: StoryWalker, sink: Sink,
-                   sections: list[dict[str, Any]], comments: list[dict[str, Any]]) -> dict[str, Any]:
+                   sections: list[Section], comments: list[Comment]) -> DocumentInfo:
     settings = ctx.settings_root
     protection = settings.find(qn("w:documentProtection")) if settings is not None else None
     words = sum(len(p["text"].split()) for p in walker.paragraphs)
@@ -163,7 +164,7 @@ def related_part(doc: WordDocument, reltype: str):
     return None
 
 
-def _comments(doc: WordDocument, sink: Sink) -> list[dict[str, Any]]:
+def _comments(doc: WordDocument, sink: Sink) -> list[Comment]:
     part = related_part(doc, RT.COMMENTS)
     root = part_root(part) if part is not None else None
     if root is None:
@@ -180,7 +181,7 @@ def _comments(doc: WordDocument, sink: Sink) -> list[dict[str, Any]]:
     return out
 
 
-def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[str, Any]]:
+def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[Note]:
     part = related_part(doc, reltype)
     root = part_root(part) if part is not None else None
     if root is None:
@@ -199,13 +200,13 @@ def _notes(doc: WordDocument, sink: Sink, reltype: str, kind: str) -> list[dict[
     return out
 
 
-def all_styles(ctx: StateContext) -> dict[str, Any]:
+def all_styles(ctx: StateContext) -> Styles:
     """The state's "styles" part with every style of `ctx`'s document, used or not (all are marked used)."""
     ctx.used_styles.update(ctx.style_elements)
     return _styles(ctx)
 
 
-def _styles(ctx: StateContext) -> dict[str, Any]:
+def _styles(ctx: StateContext) -> Styles:
     """Styles in use, custom styles and the defaults: name, category, font, size, bold, italic, colour, underline,
     strike, caps, highlight, base style, paragraph alignment/spacing/indentation/borders/keep flags/shading/direction/tab
     stops."""

@@ -10,6 +10,7 @@ from lxml import etree
 
 from autodw.analysis.state.blocks import PPR, SECT_PR, Sink, StoryWalker, border_sides, field_code
 from autodw.analysis.state.context import StateContext, twips_to_cm
+from autodw.analysis.state.types import Paragraph, Section, Story, TableOfContents, Watermark
 from autodw.core.xml import NS, on_off, qn, wval
 
 _KINDS = ("default", "first", "even")
@@ -29,14 +30,14 @@ class LayoutReader:
 
     def __init__(self, ctx: StateContext):
         self.ctx = ctx
-        self._stories: dict[str, dict[str, Any]] = {}
+        self._stories: dict[str, Story] = {}
 
-    def sections(self) -> list[dict[str, Any]]:
+    def sections(self) -> list[Section]:
         """Per-section page setup, with headers, footers, page numbers and watermark."""
         settings = self.ctx.settings_root
         even_odd = settings is not None and on_off(settings.find(qn("w:evenAndOddHeaders"))) is True
-        out: list[dict[str, Any]] = []
-        inherited: dict[str, dict[str, Any]] = {}
+        out: list[Section] = []
+        inherited: dict[str, Story] = {}
         for i, sect in enumerate(section_properties(self.ctx.doc.body)):
             info = _page_setup(sect)
             info["index"] = i
@@ -68,7 +69,7 @@ class LayoutReader:
             out.append(info)
         return out
 
-    def _story(self, r_id: str | None) -> dict[str, Any] | None:
+    def _story(self, r_id: str | None) -> Story | None:
         rel = self.ctx.doc.part.rels.get(r_id) if r_id else None
         if rel is None or rel.is_external or rel.reltype not in (RT.HEADER, RT.FOOTER):
             return None
@@ -156,7 +157,7 @@ def _page_setup(sect: etree._Element) -> dict[str, Any]:
     return info
 
 
-def _watermark(root: etree._Element) -> dict[str, Any] | None:
+def _watermark(root: etree._Element) -> Watermark | None:
     for textpath in root.iter(f"{{{_V}}}textpath"):
         text = textpath.get("string")
         if text:
@@ -173,7 +174,7 @@ def _watermark(root: etree._Element) -> dict[str, Any] | None:
     return None
 
 
-def table_of_contents(sink: Sink, paragraphs: list[dict[str, Any]]) -> dict[str, Any] | None:
+def table_of_contents(sink: Sink, paragraphs: list[Paragraph]) -> TableOfContents | None:
     """The first TOC field or TOC content control, with its level range and entry texts."""
     field = next((f for f in sink.fields if f["type"] == "TOC"), None)
     gallery = next((c for c in sink.content_controls if (c.get("gallery") or "").lower() == "table of contents"), None)

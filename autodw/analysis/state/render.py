@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-State = dict[str, Any]
+from autodw.analysis.state.types import State
+
 TokenCounter = Callable[[str], int]
 
 MAX_PARAGRAPH_CHARS = 400
