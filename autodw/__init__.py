@@ -19,17 +19,17 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers and editors
     from autodw.agent.build import make_agent
     from autodw.agent.config import AgentConfig
     from autodw.agent.loop import Agent
-    from autodw.changes import analyze_change
-    from autodw.document import WordDocument
-    from autodw.state import extract_state
+    from autodw.analysis.changes import analyze_change
+    from autodw.core.document import WordDocument
+    from autodw.analysis.state import extract_state
 
 __version__ = "0.1.0"
 __all__ = ["open_document", "make_agent", "Agent", "AgentConfig", "WordDocument", "extract_state", "analyze_change"]
 
 
 def open_document(path: str | os.PathLike[str]) -> WordDocument:
-    """Open and validate a .docx/.docm/.dotx/.dotm file for editing (see :class:`autodw.document.WordDocument`)."""
-    from autodw.document import WordDocument
+    """Open and validate a .docx/.docm/.dotx/.dotm file for editing (see :class:`autodw.core.document.WordDocument`)."""
+    from autodw.core.document import WordDocument
 
     return WordDocument.open(path)
 
@@ -48,15 +48,15 @@ def __getattr__(name: str) -> Any:
 
         return make_agent
     if name == "WordDocument":
-        from autodw.document import WordDocument
+        from autodw.core.document import WordDocument
 
         return WordDocument
     if name == "extract_state":
-        from autodw.state import extract_state
+        from autodw.analysis.state import extract_state
 
         return extract_state
     if name == "analyze_change":
-        from autodw.changes import analyze_change
+        from autodw.analysis.changes import analyze_change
 
         return analyze_change
     raise AttributeError(f"module 'autodw' has no attribute {name!r}")

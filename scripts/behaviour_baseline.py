@@ -30,8 +30,8 @@ from pathlib import Path
 from autodw.agent.assembly import profile_assembly
 from autodw.agent.loop import Agent
 from autodw.agent.records import RunResult
-from autodw.document import WordDocument
-from autodw.errors import AutodwError
+from autodw.core.document import WordDocument
+from autodw.core.errors import AutodwError
 from autodw.llm.replay import RecordingBackend, ReplayBackend, request_key
 
 ROOT = Path(__file__).resolve().parent.parent

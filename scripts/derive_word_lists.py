@@ -20,9 +20,9 @@ from pathlib import Path
 
 from autodw.agent.checks.reading import use_word_lists
 from autodw.dwbench.records import DATA_VERSION, BenchmarkDataError
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval.gold_rejections import gold_rejections
-from autodw.provenance import label
+from autodw.core.provenance import label
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -87,4 +87,4 @@ print("install_local: model", DEFAULT_MODEL, "->", ensure_model(DEFAULT_MODEL))
 EOF
 
 # The intent classifier: trained here, once, rather than by surprise at the first `autodw run`.
-"$PYTHON" -m autodw.cli train-intents --if-missing
+"$PYTHON" -m autodw.interfaces.cli train-intents --if-missing

@@ -20,7 +20,7 @@ from docx.enum.section import WD_ORIENT, WD_SECTION
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Cm, Pt
 
-from autodw.xml import W, parse, qn
+from autodw.core.xml import W, parse, qn
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -100,7 +100,7 @@ def _add_chart_and_footnote(path: Path) -> None:
     """Add a bookmark, a comment, a footnote and (at the end, so no earlier id shifts) a native chart with autodw's
     own APIs (which add the styles they use: the Open XML validator finds no error in the result)."""
     from autodw.apis import execute, registry
-    from autodw.document import WordDocument
+    from autodw.core.document import WordDocument
 
     doc = WordDocument.open(path)
     ids = {_text(el): pid for pid, el in doc.iter_elements() if el.tag == qn("w:p")}
@@ -160,7 +160,7 @@ def make_review(path: Path) -> None:
     """A draft under review: a table of contents, a DRAFT watermark, a hyperlink, tracked changes and a
     merged table cell, built with autodw's own APIs (tracked changes written as Word writes them)."""
     from autodw.apis import execute
-    from autodw.document import WordDocument
+    from autodw.core.document import WordDocument
 
     doc = WordDocument.new()
     doc.docx.core_properties.title = "Travel Policy"

@@ -36,7 +36,7 @@ def main() -> int:
     real = factory.make_llm
     factory.make_llm = lambda spec=None, **kw: backend if spec == "scripted" else real(spec, **kw)
     classifier.load_or_train = lambda progress=True: FixedClassifier()
-    from autodw.cli import main as cli_main
+    from autodw.interfaces.cli import main as cli_main
 
     return cli_main(sys.argv[2:])
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import docx
 import pytest
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("AUTODW_CORPUS") or ROOT.parent / "shared" / "corpus").resolve()
@@ -38,8 +38,8 @@ class CliResult:
 
 
 def run_cli(*args: str) -> CliResult:
-    """Run ``autodw ARGS`` in this process (``autodw.cli.main``), capturing its output."""
-    from autodw.cli import main
+    """Run ``autodw ARGS`` in this process (``autodw.interfaces.cli.main``), capturing its output."""
+    from autodw.interfaces.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -136,7 +136,7 @@ def tiny_intent_model(tiny_backbone, tmp_path_factory) -> TinyModel:
 
 
 def _train_tiny(backbone: Path, out: Path) -> str:
-    from autodw.cli import main
+    from autodw.interfaces.cli import main
     from autodw.intents import train as intents_train
 
     buffer = io.StringIO()

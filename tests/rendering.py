@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 
 
 @dataclass

@@ -11,9 +11,9 @@ import pytest
 
 import autodw.eval.run_folder as run_folder
 from autodw.apis import execute
-from autodw.cli import build_parser, main
+from autodw.interfaces.cli import build_parser, main
 from autodw.dwbench.records import DATA_DIR, DATA_VERSION, GoldCall, Instruction, Session, Source
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval.accept import judge_accepted
 from autodw.eval.compare import compare
 from autodw.eval.grade import judge_output

@@ -15,12 +15,12 @@ from autodw.agent.assembly import profile_assembly
 from autodw.agent.config import AgentConfig
 from autodw.agent.loop import Agent
 from autodw.agent.records import Attempt, InstructionResult, Step
-from autodw.document import WordDocument
-from autodw.errors import ConfigError, ContextOverflowError, ReplayMissError, StateExtractionError
+from autodw.core.document import WordDocument
+from autodw.core.errors import ConfigError, ContextOverflowError, ReplayMissError, StateExtractionError
 from autodw.llm.base import Completion, Usage
 from autodw.llm.replay import RecordingBackend, ReplayBackend
 from autodw.llm.scripted import ScriptedBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES, make_doc
 
 CREATE = [("content_creation", 0.9), ("content_modification", 0.06), ("format_style_editing", 0.04)]

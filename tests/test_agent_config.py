@@ -17,9 +17,9 @@ from autodw.agent.parts import assemble
 from autodw.agent.planner import LLMPlanner
 from autodw.agent.views import CurrentView
 from autodw.apis import registry
-from autodw.cli import main
-from autodw.document import WordDocument
-from autodw.errors import ConfigError
+from autodw.interfaces.cli import main
+from autodw.core.document import WordDocument
+from autodw.core.errors import ConfigError
 from autodw.intents import classifier as intents_classifier
 from autodw.llm.local import LocalBackend
 from autodw.llm.openai_backend import OpenAIBackend

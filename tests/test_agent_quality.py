@@ -14,9 +14,9 @@ from autodw.agent.assembly import profile_assembly
 from autodw.agent.events import ConsoleReporter
 from autodw.apis.calls import execute, validate_arguments
 from autodw.apis import registry
-from autodw.document import WordDocument
-from autodw.errors import ConfigError
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.core.errors import ConfigError
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES
 from tests.test_agent import DONE, PASS, FixedClassifier, agent_for, plan, texts
 
@@ -703,7 +703,7 @@ def test_the_rule_checks_alone_as_the_validator(doc):
 
 
 def test_the_api_words_name_real_apis_and_reject_no_templated_dev_gold_call():
-    """The word lists were completed on DWBench 2.0 dev alone (autodw/provenance.json): no templated dev gold call is
+    """The word lists were completed on DWBench 2.0 dev alone (autodw/core/provenance.json): no templated dev gold call is
     rejected by them; on hand dev, the few the words cannot fix (a reference by "it", a typo, "undo that") are listed
     in the derivation (scripts/derive_word_lists.py --split dev). Test is a measurement, not asserted here."""
     from autodw.agent.checks.apis import unasked_api

@@ -7,7 +7,7 @@ import pytest
 from autodw.agent.assembly import profile_assembly
 from autodw.agent.loop import Agent
 from autodw.agent.requests import split
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.llm.scripted import ScriptedBackend
 from tests.conftest import EXAMPLES
 from tests.test_agent import DONE, PASS, FixedClassifier, plan, texts

@@ -12,10 +12,10 @@ import pytest
 from lxml import etree
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.state import extract_state
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.analysis.state import extract_state
+from autodw.core.xml import NS, qn
 from tests.conftest import EXAMPLES, corpus_file
 
 CHART_CT = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"
@@ -238,7 +238,7 @@ def test_every_chart_type_inserted_or_changed_to_adds_no_open_xml_error():
     """openxml-audit (the independent validator) on a chart of every type, inserted and changed to: python-pptx's
     doughnut and area writers give c:roundedCorners already, and a second one made Word repair the file."""
     from autodw.apis.ooxml.charts import CHART_TYPES
-    from autodw.validation import added, validate_all
+    from autodw.analysis.validation import added, validate_all
 
     outputs = []
     for kind in CHART_TYPES:

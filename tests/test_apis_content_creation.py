@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES
 
 

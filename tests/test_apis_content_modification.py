@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.state import extract_state
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.analysis.state import extract_state
+from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, make_doc
 
 

@@ -9,13 +9,13 @@ import json
 import docx
 import pytest
 
-from autodw.align import align_ids
+from autodw.analysis.align import align_ids
 from autodw.apis import execute, registry
-from autodw.changes import analyze_change, has_changes
-from autodw.document import WordDocument
-from autodw.errors import ApiError, ArgumentError, UnknownApiError
+from autodw.analysis.changes import analyze_change, has_changes
+from autodw.core.document import WordDocument
+from autodw.core.errors import ApiError, ArgumentError, UnknownApiError
 from autodw.intents.labels import INTENTS
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 from tests.conftest import ROOT, run_cli
 from tests.rendering import require_renderer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autodw.apis.ooxml.elements import SEQUENCES, insert_ordered, make
-from autodw.xml import qn
+from autodw.core.xml import qn
 from tests.schema_order import CHECKED, declared_sequence, out_of_order
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.state import extract_state
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.analysis.state import extract_state
+from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, make_doc
 from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)

@@ -14,10 +14,10 @@ import docx
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.state import extract_state
-from autodw.xml import NS, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.analysis.state import extract_state
+from autodw.core.xml import NS, parse, qn
 from tests.conftest import EXAMPLES
 
 LOGO = EXAMPLES / "images" / "logo.png"

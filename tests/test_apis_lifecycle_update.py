@@ -13,10 +13,10 @@ import pytest
 
 from autodw.apis import execute
 from autodw.apis.ooxml import lifecycle as lc
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.state import extract_state
-from autodw.xml import W, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.analysis.state import extract_state
+from autodw.core.xml import W, parse, qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 from tests.rendering import require_renderer
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.state import extract_state
-from autodw.xml import W, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.analysis.state import extract_state
+from autodw.core.xml import W, parse, qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 
 

@@ -11,10 +11,10 @@ from docx.shared import Cm, Pt
 
 from autodw.apis import execute
 from autodw.apis.ooxml.tables import TBL, Grid
-from autodw.document import WordDocument
-from autodw.errors import ApiError, ArgumentError, UnsupportedOperationError
-from autodw.state import extract_state
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ApiError, ArgumentError, UnsupportedOperationError
+from autodw.analysis.state import extract_state
+from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 from tests.schema_order import assert_schema_order
 

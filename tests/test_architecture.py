@@ -22,6 +22,18 @@ def test_import_contracts_hold():
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
 
 
+def test_the_package_is_its_layers():
+    """autodw/ holds its __init__.py and subpackages alone, and each subpackage is a layer of the first contract: a new
+    module finds its layer, a new package is placed among the others."""
+    import tomllib
+
+    layers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]["layers"]
+    named = {name.strip() for layer in layers for name in layer.replace("|", ":").split(":")}
+    packages = {f"autodw.{p.parent.name}" for p in (ROOT / "autodw").glob("*/__init__.py")}
+    assert sorted(p.name for p in (ROOT / "autodw").glob("*.py")) == ["__init__.py"]
+    assert packages == named
+
+
 def test_owner_folders_are_links_into_the_package():
     for name in OWNER_FOLDERS:
         link = ROOT / name

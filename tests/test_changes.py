@@ -9,12 +9,12 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls, qn
 from docx.shared import Cm
 
-from autodw.align import align_ids
+from autodw.analysis.align import align_ids
 from autodw.apis.calls import execute
-from autodw.change_summary import summarize_change
-from autodw.changes import CHANGE_KEYS, analyze_change, has_changes, text_edits
-from autodw.document import WordDocument
-from autodw.state import extract_state
+from autodw.analysis.change_summary import summarize_change
+from autodw.analysis.changes import CHANGE_KEYS, analyze_change, has_changes, text_edits
+from autodw.core.document import WordDocument
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 
 
@@ -300,8 +300,8 @@ def test_unmodified_pair_reports_no_content_change():
 
 
 def test_colour_changes_are_named_for_the_validator():
-    from autodw.units import color_name
-    from autodw.change_summary import summarize_change
+    from autodw.core.units import color_name
+    from autodw.analysis.change_summary import summarize_change
 
     assert color_name("FF0000") == "red" and color_name("0070c0") == "blue" and color_name("FE0101") == "red"
     assert color_name("7F8FA0") == "near gray"

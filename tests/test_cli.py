@@ -40,7 +40,7 @@ def test_bad_input_gives_one_error_line_and_status_2(tmp_path):
 
 
 def test_model_free_commands_do_not_import_torch():
-    code = ("import sys, autodw.cli; autodw.cli.main(['state', sys.argv[1]]); "
+    code = ("import sys, autodw.interfaces.cli; autodw.interfaces.cli.main(['state', sys.argv[1]]); "
             "bad = [m for m in ('torch', 'transformers', 'datasets') if m in sys.modules]; "
             "sys.exit(f'imported {bad}' if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "report.docx")], capture_output=True, text=True)
@@ -66,7 +66,7 @@ def test_a_replaced_folder_is_swapped_in_whole_with_the_usual_permissions(tmp_pa
     import os
     import stat
 
-    from autodw.paths import replacing_folder
+    from autodw.core.paths import replacing_folder
 
     out = tmp_path / "model"
     out.mkdir()

@@ -9,11 +9,11 @@ import pytest
 
 from autodw.intents import classifier as intents_classifier
 from autodw.agent.loop import Agent
-from autodw.cli import main
-from autodw.document import WordDocument
+from autodw.interfaces.cli import main
+from autodw.core.document import WordDocument
 from autodw.llm.replay import RecordingBackend
 from autodw.llm.scripted import ScriptedBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES
 from tests.test_agent import DONE, PASS, FixedClassifier, plan
 

@@ -11,10 +11,10 @@ import docx
 import pytest
 from docx.shared import Cm
 
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, ConfigError, OutputPathError
-from autodw.ids import ID_NS
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, ConfigError, OutputPathError
+from autodw.core.ids import ID_NS
+from autodw.core.xml import qn
 from tests.conftest import CORPUS, EXAMPLES, make_doc
 
 

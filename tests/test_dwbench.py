@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from autodw.apis.registry import INTENTS
-from autodw.cli import main
+from autodw.interfaces.cli import main
 from autodw.dwbench.records import (DATA_DIR, PACKAGE_DIR, TRACKS, Session, corpus_dir, fingerprint, iter_records, load_split,
                                     replay, split_files)
 from autodw.dwbench.stats import compute_stats
-from autodw.errors import BenchmarkDataError
+from autodw.core.errors import BenchmarkDataError
 
 needs_corpus = pytest.mark.skipif(not corpus_dir().is_dir(), reason="the shared corpus (../shared/corpus) is not available")
 
@@ -195,7 +195,7 @@ def test_hand_test_is_held_out_from_hand_dev():
 def test_dev_phrasings_never_use_the_held_out_one():
     import random
 
-    from autodw.document import WordDocument
+    from autodw.core.document import WordDocument
     from autodw.dwbench.context import Ctx
     from autodw.dwbench.records import DOCS_DIR
 
@@ -329,7 +329,7 @@ def test_emphasis_and_comment_spans_are_whole_words_or_number_tokens():
 
 
 def test_one_instruction_never_sets_the_same_property_twice():
-    from autodw.document import WordDocument
+    from autodw.core.document import WordDocument
     from autodw.dwbench.context import Call, Ctx
     from autodw.dwbench.generate import touches
     from autodw.dwbench.records import DOCS_DIR
@@ -354,9 +354,9 @@ def _colour_pairs_in_edits() -> list[tuple[str, str]]:
     import re
     from pathlib import Path
 
-    from autodw.colours import colour_names_in
+    from autodw.core.colours import colour_names_in
     from autodw.dwbench import edits
-    from autodw.units import NAMED_COLORS
+    from autodw.core.units import NAMED_COLORS
 
     def is_value(v):
         return re.fullmatch(r"[0-9A-F]{6}", v) or v in NAMED_COLORS
@@ -377,9 +377,9 @@ def _colour_pairs_in_edits() -> list[tuple[str, str]]:
 def test_every_colour_dwbench_names_is_of_that_name():
     """The judge's named-colour tolerance accepts a colour of the instruction's name only if the gold colour is one:
     every (name, value) the generator writes must fall in the range of the name its words map to."""
-    from autodw.colours import colour_names_in, colour_ranges
+    from autodw.core.colours import colour_names_in, colour_ranges
     from autodw.dwbench.context import COLOURS, FILLS
-    from autodw.units import hex_color
+    from autodw.core.units import hex_color
 
     inline = _colour_pairs_in_edits()
     assert len(inline) >= 8, inline  # style_header's and italic_paragraph's, in both languages

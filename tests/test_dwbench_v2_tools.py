@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from autodw.cli import main
+from autodw.interfaces.cli import main
 from autodw.dwbench import records
 from autodw.dwbench.export import export, features, row
 from autodw.dwbench.leakage import clauses_of, leakage

@@ -6,10 +6,10 @@ import docx
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.editing import EditSession, default_output
-from autodw.errors import ApiError, ConfigError, SessionError
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.interfaces.editing import EditSession, default_output
+from autodw.core.errors import ApiError, ConfigError, SessionError
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES
 
 

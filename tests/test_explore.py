@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from autodw.explore.pages import PageCache, Word, locate, pictures, quoted_texts
-from autodw.explore.runs import Gap, compare_runs, documents, read_run
-from autodw.explore.trace import read_trace
+from autodw.interfaces.explore.pages import PageCache, Word, locate, pictures, quoted_texts
+from autodw.interfaces.explore.runs import Gap, compare_runs, documents, read_run
+from autodw.interfaces.explore.trace import read_trace
 from tests.conftest import docx_bytes, run_cli
 from tests.explore_runs import KEYS, damaged_copy, make_runs
 from tests.rendering import require_renderer
@@ -129,7 +129,7 @@ def test_the_pages_of_a_failed_instruction_with_its_difference_outlined(runs):
 @pytest.mark.slow
 def test_documents_are_laid_out_together_and_kept_by_hash(tmp_path, monkeypatch):
     require_renderer()
-    from autodw.explore import pages
+    from autodw.interfaces.explore import pages
 
     def not_again(docx: bytes) -> bytes:
         raise pages.ExternalToolError("laid out again")

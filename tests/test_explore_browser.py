@@ -204,7 +204,7 @@ def test_a_damaged_folder_shows_its_gaps(page, sites):
 
 def test_the_speed_command_on_a_test_split_sized_table(sites, tmp_path):
     """A test split's table (1,440 rows: the rows of the small site copied with new keys) loads and filters within
-    a second of the page's main-thread CPU time (python -m autodw.explore.perf; medians of three runs)."""
+    a second of the page's main-thread CPU time (python -m autodw.interfaces.explore.perf; medians of three runs)."""
     site = tmp_path / "site"
     shutil.copytree(sites / "two", site)
     script = site / "a" / "rows.js"
@@ -212,7 +212,7 @@ def test_the_speed_command_on_a_test_split_sized_table(sites, tmp_path):
     many = [{**row, "key": f"{row['key']}-{n}", "outcome": ("passed", "failed", "error")[n % 3]}
             for n in range(1440 // len(rows) + 1) for row in rows][:1440]
     script.write_text("window.AUTODW_ROWS = " + json.dumps(many) + ";\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "autodw.explore.perf", str(site), "--chromium", _chromium(),
+    done = subprocess.run([sys.executable, "-m", "autodw.interfaces.explore.perf", str(site), "--chromium", _chromium(),
                            "--format", "json", "--repeat", "1"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode in (0, 1), done.stderr  # 1: a second or more
     figures = json.loads(done.stdout)

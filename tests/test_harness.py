@@ -19,7 +19,7 @@ from autodw.agent.assembly import profile_assembly
 from autodw.apis import registry
 from autodw.apis.calls import validate_arguments
 from autodw.dwbench.records import corpus_dir, load_split
-from autodw.errors import ConfigError, ContextOverflowError
+from autodw.core.errors import ConfigError, ContextOverflowError
 from autodw.agent.prompts import PROGRAM_TOKENS
 from autodw.eval.baselines import BaselineSystem, OneShot
 from autodw.eval.faults import perturb
@@ -337,7 +337,7 @@ def test_a_deleted_turn_record_is_graded_again_and_a_deleted_turn_status_runs_it
 
 def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
     import autodw.eval.accept as accept
-    from autodw.validation import ValidatorUnavailableError
+    from autodw.analysis.validation import ValidatorUnavailableError
 
     judge = accept.judge
 
@@ -369,7 +369,7 @@ def test_an_output_the_judge_or_the_word_check_fails_on_is_recorded_and_the_run_
 
 def test_a_killed_run_resumes_without_redoing_finished_instructions(tmp_path):
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "autodw.cli", "bench", "run", "--system", "oracle", "--split", "mini", "--mode",
+    cmd = [sys.executable, "-m", "autodw.interfaces.cli", "bench", "run", "--system", "oracle", "--split", "mini", "--mode",
            "instruction", "--out", str(out), "--no-word-check", "--sessions", ",".join(IDS)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
@@ -676,7 +676,7 @@ def test_every_fail_counted_for_the_decision_rule():
 def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):
     rules = lambda p: (lambda: NoisyOracleSystem(p, "rules", None, profile_assembly("hosted"), seed=1))  # noqa: E731
     clean = _run(tmp_path / "p0", rules(0.0), system="noisy-oracle", modes=("instruction",), limit=None)
-    # mini is part of test: the word lists, derived from dev alone (autodw/provenance.json), reject a few of its gold
+    # mini is part of test: the word lists, derived from dev alone (autodw/core/provenance.json), reject a few of its gold
     # calls (a measurement, not zero by construction); a rejected right call is regenerated and accepted again
     assert clean["iacc"] == 1.0 and clean["faults"]["false_rejections"] <= 3
     noisy = _run(tmp_path / "p5", rules(0.5), system="noisy-oracle", modes=("instruction",), limit=None)
@@ -901,7 +901,7 @@ def test_an_answer_from_the_llm_cache_costs_the_seconds_it_took_when_asked(tmp_p
 
 
 def test_cli_run_and_bad_options(tmp_path, monkeypatch):
-    from autodw.paths import data_home
+    from autodw.core.paths import data_home
 
     out = tmp_path / "run"
     monkeypatch.setenv("AUTODW_HOME", str(data_home()))  # where the intent model is: logged with the command

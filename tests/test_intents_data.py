@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autodw.paths import repo_root
+from autodw.core.paths import repo_root
 from autodw.intents.datagen import (
     DATA_FILE,
     DEFAULT_SEED,

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autodw.cli import main
-from autodw.errors import ConfigError
+from autodw.interfaces.cli import main
+from autodw.core.errors import ConfigError
 from autodw.intents.labels import INTENTS
 from tests.conftest import TINY_TRAINING
 

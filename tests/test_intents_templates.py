@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autodw.errors import TemplateDataError
+from autodw.core.errors import TemplateDataError
 from autodw.intents.labels import INTENTS
 from autodw.intents.template_data import TEMPLATES_DIR, load_templates
 

@@ -13,11 +13,11 @@ from autodw.agent import loop as loop_module
 from autodw.agent.events import TraceWriter
 from autodw.agent.loop import Agent
 from autodw.apis import registry
-from autodw.cli import EXIT_INTERNAL_ERROR, main
-from autodw.document import WordDocument
-from autodw.errors import ApiError, InternalError
+from autodw.interfaces.cli import EXIT_INTERNAL_ERROR, main
+from autodw.core.document import WordDocument
+from autodw.core.errors import ApiError, InternalError
 from autodw.llm.scripted import ScriptedBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 from tests.conftest import EXAMPLES
 from tests.test_agent import DONE, PASS, FixedClassifier, plan
 from tests.test_cli_run import INSTRUCTIONS, cassette  # noqa: F401 - the fixture

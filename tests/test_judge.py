@@ -12,14 +12,14 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.shared import Cm
 
 from autodw.apis import execute
-from autodw.cli import main
-from autodw.document import WordDocument
-from autodw.errors import ConfigError, DocumentError
-from autodw.colours import colour_names_in, colour_ranges
+from autodw.interfaces.cli import main
+from autodw.core.document import WordDocument
+from autodw.core.errors import ConfigError, DocumentError
+from autodw.core.colours import colour_names_in, colour_ranges
 from autodw.eval.judge import Difference, align, judge
-from autodw.state import extract_state
-from autodw.units import NAMED_COLORS, color_name
-from autodw.xml import W, parse, qn
+from autodw.analysis.state import extract_state
+from autodw.core.units import NAMED_COLORS, color_name
+from autodw.core.xml import W, parse, qn
 
 from conftest import CORPUS, EXAMPLES, corpus_file, make_doc
 

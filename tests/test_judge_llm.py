@@ -7,9 +7,9 @@ import json
 import pytest
 
 from autodw.apis import execute
-from autodw.cli import main
-from autodw.document import WordDocument
-from autodw.errors import LLMOutputError
+from autodw.interfaces.cli import main
+from autodw.core.document import WordDocument
+from autodw.core.errors import LLMOutputError
 from autodw.eval.llm_judge import JUDGE_SCHEMA, OUTPUT_RETRIES, ROLE, check_answer, llm_judge
 from autodw.llm.replay import RecordingBackend
 from autodw.llm.scripted import ScriptedBackend

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from autodw.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError, LLMOutputError
+from autodw.core.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError, LLMOutputError
 from autodw.llm.factory import make_llm
 from autodw.llm.jsonout import parse_json_object, validate
 from autodw.llm.openai_backend import OpenAIBackend

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from autodw.errors import ConfigError, LLMConnectionError, MalformedResponseError
+from autodw.core.errors import ConfigError, LLMConnectionError, MalformedResponseError
 from autodw.llm.factory import make_llm
 from autodw.llm.limits import Limiter, ProviderLimits, TokenBucket
 from autodw.llm.openai_backend import OpenAIBackend

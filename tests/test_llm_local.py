@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autodw.errors import ConfigError, LLMError
+from autodw.core.errors import ConfigError, LLMError
 from autodw.llm import local_model
 from autodw.llm.local_model import (
     DEFAULT_MODEL, MODELS, ModelIntegrityError, ModelNotInstalledError, ModelSpec, ensure_model,
@@ -202,7 +202,7 @@ def test_missing_llama_cpp_says_how_to_install(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.parametrize("preset, expected", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
 def test_openmp_threads_wait_passively_unless_the_user_says(preset: str | None,
                                                             expected: str) -> None:
-    code = ("import os\nfrom autodw.errors import ConfigError\n"
+    code = ("import os\nfrom autodw.core.errors import ConfigError\n"
             "from autodw.llm.local import import_llama_cpp\n"
             "try:\n    import_llama_cpp()\nexcept ConfigError:\n    pass\n"
             "print(os.environ['OMP_WAIT_POLICY'])")
@@ -281,7 +281,7 @@ def test_real_model_names_only_grounded_ids_and_grammars_are_bounded() -> None:
     pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (the 'local' extra)")
     from autodw.apis import registry
     from autodw.agent.prompts import api_call_schema
-    from autodw.document import WordDocument
+    from autodw.core.document import WordDocument
     from autodw.llm import local
     from tests.conftest import EXAMPLES
 

@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from autodw.agent.loop import Agent
 from autodw.apis import registry
 from autodw.llm.scripted import ScriptedBackend
-from autodw.mcp_server import SESSION_TOOLS, Workspace, build_server
+from autodw.interfaces.mcp_server import SESSION_TOOLS, Workspace, build_server
 from tests.conftest import EXAMPLES, ROOT
 from tests.test_agent import DONE, PASS, FixedClassifier, plan
 
@@ -29,7 +29,7 @@ def root(tmp_path):
 
 
 def stdio_server(root):
-    return StdioServerParameters(command=sys.executable, args=["-m", "autodw.cli", "mcp", "--root", str(root)],
+    return StdioServerParameters(command=sys.executable, args=["-m", "autodw.interfaces.cli", "mcp", "--root", str(root)],
                                  cwd=str(ROOT), env={"AUTODW_HOME": str(root.parent / "home")})
 
 
@@ -196,7 +196,7 @@ def test_streamable_http_transport(root):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "autodw.cli", "mcp", "--transport", "http", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "autodw.interfaces.cli", "mcp", "--transport", "http", "--port", str(port),
                                "--root", str(root)], cwd=str(ROOT), stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60

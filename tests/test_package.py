@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from autodw import package
-from autodw.document import WordDocument
-from autodw.errors import (
+from autodw.core import package
+from autodw.core.document import WordDocument
+from autodw.core.errors import (
     CorruptPackageError,
     DocumentError,
     DocumentNotFoundError,

@@ -15,10 +15,10 @@ import time
 import pytest
 
 import autodw.llm.factory as factory
-from autodw.errors import ConfigError, LLMConnectionError
-from autodw.eval import paper_cli
+from autodw.core.errors import ConfigError, LLMConnectionError
+from autodw.eval import paper_commands
 from autodw.eval.paper import STAND_INS, PaperOptions, load_figures, plan_paper, plan_text
-from autodw.eval.paper_cli import confirmed, run_plan, run_unit
+from autodw.eval.paper_commands import confirmed, run_plan, run_unit
 from tests.conftest import ROOT, run_cli
 from tests.fake_openai import Reply, completion, request_text
 
@@ -138,7 +138,7 @@ def test_a_killed_run_resumes_without_asking_an_answer_twice(tmp_path, server):
     s = server(then=hold_the_fourth)
     base = plan_paper(options(tmp_path, base_url=s.url), 1, 6, load_figures())
     unit = the_unit(base)
-    proc = subprocess.Popen([sys.executable, "-m", "autodw.cli", "bench", "run", *unit.argv], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "autodw.interfaces.cli", "bench", "run", *unit.argv], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(s.requests) < 4 and proc.poll() is None:
@@ -158,7 +158,7 @@ def test_a_killed_run_resumes_without_asking_an_answer_twice(tmp_path, server):
 def test_units_run_in_order_and_an_interruption_stops_them(tmp_path, monkeypatch, capsys):
     plan = plan_paper(options(tmp_path, repeats=2), 1, 6, load_figures())
     ran = []
-    monkeypatch.setattr(paper_cli, "run_unit", lambda unit: ran.append(unit) or (130 if len(ran) == 3 else 0))
+    monkeypatch.setattr(paper_commands, "run_unit", lambda unit: ran.append(unit) or (130 if len(ran) == 3 else 0))
     assert run_plan(plan, ["bench", "paper", "--yes"]) == 130
     assert ran == plan.units[:3]
     assert "the same `autodw bench paper` command continues" in capsys.readouterr().err

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from autodw.errors import ArgumentError, ConfigError
-from autodw.paths import resolve_inside
+from autodw.core.errors import ArgumentError, ConfigError
+from autodw.core.paths import resolve_inside
 
 
 def test_a_relative_path_is_looked_up_in_each_folder_in_turn(tmp_path):

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from autodw.cli import main
-from autodw.errors import LLMError
+from autodw.interfaces.cli import main
+from autodw.core.errors import LLMError
 
 
 def _perf(capsys, *args: str) -> str:
@@ -82,7 +82,7 @@ def test_cold_start_runs_fresh_processes(capsys, tiny_intent_model):
 
 def test_every_local_agent_configuration_is_a_setting_of_the_local_profile():
     from autodw.agent.assembly import RENAMED, SWITCHES, profile_assembly
-    from autodw.perf.local_agent import CONFIGS
+    from autodw.interfaces.perf.local_agent import CONFIGS
 
     for name, (_options, settings) in CONFIGS.items():
         assembly = profile_assembly("local", **settings)
@@ -99,7 +99,7 @@ def test_local_agent_measures_each_task_under_each_configuration(capsys):
     """With a backend that has no answer, every task fails with the LLM's error and the summary counts it."""
     from autodw.eval.instruction_set import TASKS
     from autodw.llm.scripted import ScriptedBackend
-    from autodw.perf.local_agent import measure
+    from autodw.interfaces.perf.local_agent import measure
 
     class Unanswering(ScriptedBackend):
         load_seconds = 0.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from autodw.progress import LogProgress, progress
+from autodw.core.progress import LogProgress, progress
 
 
 class Clock:

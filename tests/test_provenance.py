@@ -1,4 +1,4 @@
-"""Provenance of tuning (autodw/provenance.json): every tuned artefact says which DWBench splits it was tuned on."""
+"""Provenance of tuning (autodw/core/provenance.json): every tuned artefact says which DWBench splits it was tuned on."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from autodw import provenance
-from autodw.errors import ConfigError
-from autodw.paths import repo_root
+from autodw.core import provenance
+from autodw.core.errors import ConfigError
+from autodw.core.paths import repo_root
 
 WORD_LISTS = ("autodw/agent/api_words.json", "autodw/agent/value_words.json")
 

@@ -39,9 +39,9 @@ def test_main_job_runs_the_agent_on_a_shipped_sample() -> None:
 
 FAKE_PYTHON = """#!/bin/sh
 # Stands in for the venv's python in scripts/install_local.sh: records each call; builds an empty wheel instead of
-# compiling llama-cpp-python; runs `-m autodw.cli ...` with the real interpreter; swallows everything else.
+# compiling llama-cpp-python; runs `-m autodw.interfaces.cli ...` with the real interpreter; swallows everything else.
 echo "$*" >> "$AUTODW_TEST_LOG"
-if [ "$1 $2" = "-m autodw.cli" ]; then exec "$AUTODW_TEST_REAL_PYTHON" "$@"; fi
+if [ "$1 $2" = "-m autodw.interfaces.cli" ]; then exec "$AUTODW_TEST_REAL_PYTHON" "$@"; fi
 if [ "$1 $2 $3" = "-m pip wheel" ]; then
   while [ "$#" -gt 0 ]; do [ "$1" = "-w" ] && touch "$2/llama_cpp_python-0.3.36-cp3-none-any.whl"; shift; done
 fi
@@ -64,12 +64,12 @@ def test_first_command_runs_its_steps_minus_the_llama_build(tmp_path, tiny_inten
     import tomllib
 
     from autodw.agent.build import make_agent
-    from autodw.cli import main
-    from autodw.document import WordDocument
+    from autodw.interfaces.cli import main
+    from autodw.core.document import WordDocument
     from autodw.intents.classifier import IntentClassifier
     from autodw.llm.replay import RecordingBackend
     from autodw.llm.scripted import ScriptedBackend
-    from autodw.state import extract_state
+    from autodw.analysis.state import extract_state
     from tests.test_agent import DONE, PASS, plan
 
     steps = [s.strip() for s in _setup_commands()[0].split("&&")]
@@ -90,7 +90,7 @@ def test_first_command_runs_its_steps_minus_the_llama_build(tmp_path, tiny_inten
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
     assert [c.split()[:3] for c in calls] == [["-m", "pip", "wheel"], ["-m", "pip", "install"], ["-m", "pip", "install"], ["-"],
-                                              ["-m", "autodw.cli", "train-intents"]], calls
+                                              ["-m", "autodw.interfaces.cli", "train-intents"]], calls
     assert calls[-1].endswith("--if-missing") and "intent classifier already trained" in done.stdout
 
     argv = shlex.split(steps[4])

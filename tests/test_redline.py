@@ -12,11 +12,11 @@ import pytest
 from lxml import etree
 
 from autodw.apis import execute
-from autodw.cli import main
-from autodw.document import WordDocument
-from autodw.redline import check_redline, comparable_state, redline_bytes, resolve_all, state_differences
-from autodw.validation import added_errors
-from autodw.xml import qn
+from autodw.interfaces.cli import main
+from autodw.core.document import WordDocument
+from autodw.interfaces.redline import check_redline, comparable_state, redline_bytes, resolve_all, state_differences
+from autodw.analysis.validation import added_errors
+from autodw.core.xml import qn
 from tests.conftest import EXAMPLES
 from tests.test_cli_run import INSTRUCTIONS, cassette  # noqa: F401 - the fixture is used by name
 

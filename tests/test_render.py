@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from autodw import render
+from autodw.interfaces import render
 from autodw.apis import execute
-from autodw.cli import main
-from autodw.document import WordDocument
-from autodw.errors import ConfigError
+from autodw.interfaces.cli import main
+from autodw.core.document import WordDocument
+from autodw.core.errors import ConfigError
 from tests.rendering import require_renderer
 from tests.conftest import EXAMPLES
 from tests.test_cli_run import INSTRUCTIONS, cassette  # noqa: F401  (the recorded two-instruction run)

@@ -11,12 +11,12 @@ import shutil
 import jsonschema
 import pytest
 
-from autodw import provenance
+from autodw.core import provenance
 from autodw.agent import checks
 from autodw.agent.checks import apis, reading, registry
-from autodw.agent.checks.registry import Certainty, Finding, check
-from autodw.errors import ConfigError, InternalError
-from autodw.paths import repo_root
+from autodw.agent.checks.registry import Certainty, CheckFinding, check
+from autodw.core.errors import ConfigError, InternalError
+from autodw.core.paths import repo_root
 
 #: the order of today's checks (the order of their findings in the validator's prompt)
 ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
@@ -95,13 +95,13 @@ def test_a_registration_says_what_the_check_reads_and_what_it_is():
 
 
 @pytest.mark.parametrize("finding, ok", [
-    (Finding("mine", "x", True, {"a": 1}), True),
-    (Finding("mine", "x", True), True),
-    (Finding("mine_hint", "x", False), True),
-    (Finding("mine", "x", False), False),  # a certain check's finding given as a hint
-    (Finding("mine_hint", "x", True), False),
-    (Finding("mine_hint", "x", False, {"a": 1}), False),  # a hint with a fix
-    (Finding("other", "x", True), False),  # another check's name
+    (CheckFinding("mine", "x", True, {"a": 1}), True),
+    (CheckFinding("mine", "x", True), True),
+    (CheckFinding("mine_hint", "x", False), True),
+    (CheckFinding("mine", "x", False), False),  # a certain check's finding given as a hint
+    (CheckFinding("mine_hint", "x", True), False),
+    (CheckFinding("mine_hint", "x", False, {"a": 1}), False),  # a hint with a fix
+    (CheckFinding("other", "x", True), False),  # another check's name
 ])
 def test_a_finding_must_be_what_its_check_declares(finding, ok):
     own: dict = {}
@@ -122,8 +122,8 @@ def test_a_finding_must_be_what_its_check_declares(finding, ok):
 def test_wrong_api_and_the_fixes_come_from_the_declarations():
     wrong = {c.finding for c in checks.CHECKS if c.certain is Certainty.WRONG_API}
     assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole"}
-    assert checks.wrong_api([Finding("part_for_whole", "x", True)])
-    assert not checks.wrong_api([Finding("altered_quote", "x", True)])
+    assert checks.wrong_api([CheckFinding("part_for_whole", "x", True)])
+    assert not checks.wrong_api([CheckFinding("altered_quote", "x", True)])
     assert {c.name for c in checks.CHECKS if c.hint} == {"unnamed_measure"}
     assert {c.name for c in checks.CHECKS if c.finding != c.name} == {"unnamed_count", "row_not_on_top"}
 

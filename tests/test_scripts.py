@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autodw.cli import build_parser
+from autodw.interfaces.cli import build_parser
 from tests.conftest import EXAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent

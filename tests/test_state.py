@@ -8,17 +8,34 @@ import pytest
 from docx.shared import Pt
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.state import STATE_KEYS, extract_state
-from autodw.state.render import estimate_tokens, render_state
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.analysis.state import STATE_KEYS, extract_state
+from autodw.analysis.state.render import estimate_tokens, render_state
+from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
+from tests.state_shape import shape_errors
 
 
 def test_exact_top_level_keys_and_json_serialisable(report):
     state = extract_state(report)
     assert tuple(state) == STATE_KEYS
     assert json.loads(json.dumps(state, ensure_ascii=False)) == state
+
+
+def test_every_record_has_the_shape_the_state_types_give():
+    """The TypedDicts of autodw.analysis.state.types against the states of the sample and benchmark documents: each
+    record's required keys, no unknown key, each value's type (the corpus test checks the shared corpus too)."""
+    from autodw.dwbench.documents import DATA_DIR
+
+    paths = sorted(EXAMPLES.glob("*.docx")) + sorted((DATA_DIR / "docs").glob("*.docx"))
+    assert len(paths) > 40
+    for path in paths:
+        state = extract_state(WordDocument.open(path))
+        assert shape_errors(state) == [], path.name
+    state["paragraphs"][0]["runs"][0]["bold"] = "yes"
+    del state["tables"][0]["cols"]
+    assert shape_errors(state) == ["state.paragraphs[0].runs[0].bold: 'yes' is not bool",
+                                   "state.tables[0]: Table lacks ['cols']"]
 
 
 def test_sample_report_state(report):
@@ -191,7 +208,7 @@ def test_list_labels_are_counted_as_word_counts_them():
     a level restarts the deeper ones; isLgl writes every level in decimal; a numbering-style link is followed."""
     from lxml import etree
 
-    from autodw.state.numbering import ListCounter, Numbering
+    from autodw.analysis.state.numbering import ListCounter, Numbering
 
     w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
@@ -234,8 +251,8 @@ def test_a_header_s_tables_pictures_and_links_are_in_the_state_not_in_the_views(
     from docx.opc.constants import RELATIONSHIP_TYPE as RT
     from docx.shared import Cm
 
-    from autodw.changes import analyze_change
-    from autodw.state.layout import STORY_DETAILS
+    from autodw.analysis.changes import analyze_change
+    from autodw.analysis.state.layout import STORY_DETAILS
 
     before = extract_state(report)
     header = report.docx.sections[0].header
@@ -266,7 +283,7 @@ def test_cell_and_table_properties_read_for_the_judge():
     text direction, a table's indent and default cell margins."""
     from lxml import etree
 
-    from autodw.state.blocks import cell_properties, table_properties
+    from autodw.analysis.state.blocks import cell_properties, table_properties
 
     w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
     tcpr = etree.fromstring(

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval import AGENT_ROLLBACK, BASELINES, registered_systems, system_registry
 from autodw.eval.system_registry import Option, SystemInputs, SystemRegistry, register_system
 from tests.conftest import run_cli
@@ -107,8 +107,8 @@ def idle_registered(monkeypatch):
 
 
 def test_a_system_registered_in_a_test_is_a_choice_of_bench_run_with_its_options(idle_registered, tmp_path):
-    from autodw.cli import build_parser
-    from autodw.eval.cli import system_factory
+    from autodw.interfaces.cli import build_parser
+    from autodw.eval.run_commands import system_factory
 
     args = build_parser().parse_args(["bench", "run", "--system", "idle", "--speed", "2", "--split", "mini",
                                       "--out", str(tmp_path / "r")])
@@ -132,8 +132,8 @@ def test_the_system_registered_in_a_test_is_gone_after_it():
 
 
 def test_a_system_option_sets_its_agent_setting_and_is_recorded_as_before(tmp_path):
-    from autodw.cli import build_parser
-    from autodw.eval.cli import system_factory
+    from autodw.interfaces.cli import build_parser
+    from autodw.eval.run_commands import system_factory
 
     args = build_parser().parse_args(["bench", "run", "--system", "noisy-oracle", "--validator", "rules", "--rollback",
                                       "none", "--set", "rollback=\"full\"", "--split", "mini", "--out", str(tmp_path)])

@@ -1,6 +1,6 @@
 """Output Word opens without a repair prompt: no API adds an Open XML SDK-class error.
 
-Validated with openxml-audit (autodw.validation: each document by a new validator, in worker processes in parallel):
+Validated with openxml-audit (autodw.analysis.validation: each document by a new validator, in worker processes in parallel):
 
 - every example of every API that edits, on its sample document (slow);
 - API calls adapted (autodw.apis.adapt) to real corpus files chosen by a fixed rule (CORPUS_PLAN):
@@ -28,11 +28,11 @@ from lxml import etree
 
 from autodw.apis import execute, registry
 from autodw.apis.adapt import Adapter, NotApplicable
-from autodw.document import WordDocument
-from autodw.errors import ApiError, DocumentError
-from autodw.state import extract_state
-from autodw.validation import Finding, added, validate_all
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ApiError, DocumentError
+from autodw.analysis.state import extract_state
+from autodw.analysis.validation import Finding, added, validate_all
+from autodw.core.xml import qn
 from tests.conftest import CORPUS, ROOT
 
 REG = registry()
@@ -271,7 +271,7 @@ def _broken_copy(source: Path, target: Path) -> Path:
 def test_cli_validate_exit_codes_and_json(tmp_path, capsys):
     import json
 
-    from autodw.cli import main
+    from autodw.interfaces.cli import main
 
     original = ROOT / "examples" / "review.docx"
     assert main(["validate", str(original)]) == 0
@@ -312,7 +312,7 @@ def test_the_worker_validates_each_file_with_a_validator_that_has_validated_noth
     import io
     import json
 
-    from autodw.validation_worker import serve
+    from autodw.analysis.validation_worker import serve
 
     out = io.StringIO()
     serve(_CountingValidator, ["a.docx\n", "fails\n", "b.docx\n", "c.docx\n"], out)
@@ -323,7 +323,7 @@ def test_the_worker_validates_each_file_with_a_validator_that_has_validated_noth
 
 
 def test_validate_all_keeps_the_order_across_lanes_and_names_a_file_that_takes_too_long(tmp_path):
-    from autodw.validation import ValidatorUnavailableError
+    from autodw.analysis.validation import ValidatorUnavailableError
 
     review = ROOT / "examples" / "review.docx"
     broken = _broken_copy(review, tmp_path / "broken.docx")
@@ -337,7 +337,7 @@ def test_validate_all_keeps_the_order_across_lanes_and_names_a_file_that_takes_t
 
 
 def test_a_validation_worker_keeps_one_process_for_many_documents_and_starts_a_new_one_after_a_failure(tmp_path):
-    from autodw.validation import ValidationWorker, ValidatorUnavailableError
+    from autodw.analysis.validation import ValidationWorker, ValidatorUnavailableError
 
     review = ROOT / "examples" / "review.docx"
     broken = _broken_copy(review, tmp_path / "broken.docx")
@@ -392,7 +392,7 @@ def test_the_runners_word_check_reuses_its_workers_and_close_ends_them(tmp_path)
 def test_a_part_whose_root_element_is_not_its_content_types_is_an_error(tmp_path, capsys):
     """openxml-audit passes a chart part replaced by ``<x/>`` (the SDK refuses it); autodw's own check names it, and
     no corpus file (Strict ones included: their namespaces are the same elements) has such a part."""
-    from autodw.validation import part_root_findings, validate
+    from autodw.analysis.validation import part_root_findings, validate
 
     damaged = tmp_path / "chart.docx"
     with zipfile.ZipFile(ROOT / "examples" / "report.docx") as source, zipfile.ZipFile(damaged, "w") as out:
@@ -402,7 +402,7 @@ def test_a_part_whose_root_element_is_not_its_content_types_is_an_error(tmp_path
     assert [(f.source, f.part, f.rule) for f in errors] == [("part_root", "/word/charts/chart1.xml", "PartRootElement")]
     assert errors[0].description.startswith("the part's root element is x (no namespace), not chartSpace")
     assert not [p for p in sorted(CORPUS.rglob("*.do[ct]*")) if part_root_findings(p)]
-    from autodw.cli import main
+    from autodw.interfaces.cli import main
 
     assert main(["validate", str(damaged)]) == 1
     said = capsys.readouterr().out.splitlines()[-1]

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from autodw.agent.config import NUMBER_NAMES, AgentConfig
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 #: one-of parts: name -> its choices
 CHOICES: dict[str, tuple[str, ...]] = {

@@ -10,7 +10,7 @@ from autodw.agent.assembly import Assembly, assembly_for, profile_assembly
 from autodw.agent.events import ConsoleReporter, EventSink, TraceWriter
 from autodw.agent.intent_filter import IntentClassifier
 from autodw.agent.loop import Agent
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.llm.base import LLMBackend
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 ROLLBACK_NAMES = ("none", "arg", "full")
 

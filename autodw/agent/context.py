@@ -8,12 +8,12 @@ from typing import Any, Callable, TypeVar
 
 from autodw.agent.events import EventSink
 from autodw.agent.records import InstructionResult, RunResult, Step
-from autodw.document import WordDocument
-from autodw.errors import ApiError, LLMOutputError
+from autodw.core.document import WordDocument
+from autodw.core.errors import ApiError, LLMOutputError
 from autodw.llm.base import Completion, LLMBackend, Message, Usage
 from autodw.llm.jsonout import ask_json
+from autodw.analysis.state import State
 
-State = dict[str, Any]
 T = TypeVar("T")
 
 

@@ -12,7 +12,7 @@ from autodw.agent.context import StepContext
 from autodw.agent.records import Attempt
 from autodw.apis.calls import validate_arguments
 from autodw.apis.registry import ApiSpec, Registry
-from autodw.errors import ApiError, InternalError, LLMOutputError
+from autodw.core.errors import ApiError, InternalError, LLMOutputError
 
 GENERATOR_GROUNDING_LINES = 6  # grounded elements listed for the API generator (its state view is small)
 

@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-State = dict[str, Any]
+from autodw.analysis.state import State
+
 
 #: Opening -> closing quotation marks. Straight single quotes count only around words (not "project's").
 _QUOTE = re.compile(r'"([^"\n]{1,300})"|“([^”\n]{1,300})”|「([^」\n]{1,300})」|『([^』\n]{1,300})』'

@@ -28,13 +28,14 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from difflib import SequenceMatcher
-from typing import Any, Sequence
+from typing import Sequence
 
 from autodw.agent import grounding
 from autodw.agent.outcomes import Plan, StepOutcome, Stop
 from autodw.agent.planner import Planner, PlannerStalled, PlannerWrapper, PlanRequest, Refusal
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.agent.views import ELEMENT_ID
+from autodw.analysis.state import State
 
 
 def normalized(text: str) -> str:
@@ -105,7 +106,7 @@ def restates(text: str, other: str, ratio: float) -> bool:
     return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
 
 
-def another_requests_step(sub_instruction: str, request: str, message: str, state: dict[str, Any]) -> str | None:
+def another_requests_step(sub_instruction: str, request: str, message: str, state: State) -> str | None:
     """The quoted text of `sub_instruction` that another request of `message` asks for and `request` does not, and
     that the document does not have yet (new text of that request), or None."""
     own, whole = grounding.loose(request), grounding.loose(message)

@@ -29,10 +29,10 @@ from autodw.agent.rollback import Rollback
 from autodw.agent.runs import SessionRunner
 from autodw.apis.calls import execute
 from autodw.apis.registry import Registry
-from autodw.document import Snapshot, WordDocument
-from autodw.errors import ApiError, ConfigError, StateExtractionError
+from autodw.core.document import Snapshot, WordDocument
+from autodw.core.errors import ApiError, ConfigError, StateExtractionError
 from autodw.llm.base import LLMBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 
 
 class Agent:

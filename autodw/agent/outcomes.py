@@ -8,9 +8,10 @@ from enum import Enum
 from typing import Any, Sequence
 
 from autodw.agent.records import Attempt
-from autodw.change_summary import summarize_change
-from autodw.changes import Change, analyze_change
-from autodw.document import Snapshot, WordDocument
+from autodw.analysis.change_summary import summarize_change
+from autodw.analysis.changes import Change, analyze_change
+from autodw.analysis.state import State
+from autodw.core.document import Snapshot, WordDocument
 
 
 class Stop(Enum):
@@ -82,14 +83,14 @@ class Plan:
 
 @dataclass(frozen=True)
 class ObservedChange:
-    """What an executed call changed in the document state: the analysis (:func:`autodw.changes.analyze_change`) and
+    """What an executed call changed in the document state: the analysis (:func:`autodw.analysis.changes.analyze_change`) and
     its summary (what records and the console show); prompts render it with their own hints."""
 
     analysis: Change
     summary: str
 
     @classmethod
-    def between(cls, before: dict[str, Any], after: dict[str, Any]) -> "ObservedChange":
+    def between(cls, before: State, after: State) -> "ObservedChange":
         analysis = analyze_change(before, after)
         return cls(analysis, summarize_change(analysis))
 
@@ -101,7 +102,7 @@ class Executed:
 
     attempt: Attempt
     snapshot: Snapshot | None = None
-    after: dict[str, Any] | None = None
+    after: State | None = None
     change: ObservedChange | None = None
 
     def undo(self, doc: WordDocument) -> None:

@@ -16,7 +16,7 @@ from autodw.agent.planner import LLMPlanner, Planner, UpFrontPlanner
 from autodw.agent.validator import LLMValidator, RuleChecks, Validation, Validator
 from autodw.agent.views import CurrentView, PlannerView, StartView
 from autodw.apis.registry import Registry
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 
 class AttemptObserver(Protocol):

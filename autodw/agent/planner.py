@@ -16,7 +16,7 @@ from autodw.agent import prompts, views
 from autodw.agent.context import Asker, State
 from autodw.agent.outcomes import Plan, StepOutcome, Stop
 from autodw.agent.records import Attempt, InstructionResult, Step
-from autodw.errors import LLMOutputError
+from autodw.core.errors import LLMOutputError
 from autodw.llm.jsonout import validate
 
 MAX_PLANNED_STEPS = 16  # steps of an up-front plan

@@ -17,7 +17,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from autodw.ids import prefixes_of_pattern
+from autodw.core.ids import prefixes_of_pattern
 from autodw.llm.base import Message
 
 PROMPT_DIR = Path(__file__).with_name("prompts")

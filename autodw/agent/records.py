@@ -9,7 +9,7 @@ from autodw.llm.base import ROLES, Usage
 
 
 @dataclass
-class Verdict:
+class ValidatorVerdict:
     """The validator's judgement of one attempt."""
 
     decision: str
@@ -33,7 +33,7 @@ class Attempt:
     changes: str = ""
     changed: bool = True  # False when the call left the document state exactly as it was
     created: list[str] = field(default_factory=list)
-    verdict: Verdict | None = None
+    verdict: ValidatorVerdict | None = None
     accepted: bool = False
     rolled_back: bool = False
     state_failed: bool = False

@@ -2,7 +2,7 @@
 for the agent and for the one-shot baselines (which carry instructions out in their own way).
 
 Any exception that no typed error describes is our bug: the instruction ends as ``internal_error`` and
-:class:`~autodw.errors.InternalError` is raised, never shown to the LLM.
+:class:`~autodw.core.errors.InternalError` is raised, never shown to the LLM.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from autodw.agent.context import Asker, Events, InstructionContext
 from autodw.agent.events import EventSink
 from autodw.agent.outcomes import InstructionOutcome, Status
 from autodw.agent.records import InstructionResult, RunResult
-from autodw.document import Snapshot, WordDocument
-from autodw.errors import AutodwError, ContextOverflowError, InternalError, StateExtractionError
+from autodw.core.document import Snapshot, WordDocument
+from autodw.core.errors import AutodwError, ContextOverflowError, InternalError, StateExtractionError
 from autodw.llm.base import LLMBackend
 from autodw.llm.replay import RecordingBackend
 

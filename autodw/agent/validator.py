@@ -13,19 +13,19 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence
 from autodw.agent import checks, prompts, views
 from autodw.agent.context import State, StepContext
 from autodw.agent.outcomes import ObservedChange
-from autodw.agent.records import Attempt, Verdict
+from autodw.agent.records import Attempt, ValidatorVerdict
 from autodw.apis.calls import validate_arguments
 from autodw.apis.registry import Registry
-from autodw.errors import ApiError, LLMOutputError
+from autodw.core.errors import ApiError, LLMOutputError
 from autodw.llm.jsonout import validate
 
 if TYPE_CHECKING:
-    from autodw.agent.checks import Finding
+    from autodw.agent.checks import CheckFinding
 
 class Validator(Protocol):
     """Judges an executed call (it may be rolled back)."""
 
-    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> Verdict: ...
+    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> ValidatorVerdict: ...
 
 
 def applicable_fix(registry: Registry, api: str, args: dict[str, Any], fix: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -46,16 +46,16 @@ class RuleChecks:
     def __init__(self, registry: Registry):
         self.registry = registry
 
-    def findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[Finding]:
+    def findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[CheckFinding]:
         return checks.check_call(ctx.step.sub_instruction, ctx.request, attempt.api or "", attempt.args or {},
                                  ctx.before, after)
 
-    def rejection(self, findings: list[Finding], attempt: Attempt) -> Verdict | None:
+    def rejection(self, findings: list[CheckFinding], attempt: Attempt) -> ValidatorVerdict | None:
         """The verdict of the certain findings (with their fixes, where the API takes them), or None if none is."""
         certain = [f for f in findings if f.certain]
         if not certain:
             return None
-        return Verdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
+        return ValidatorVerdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
                        applicable_fix(self.registry, attempt.api or "", attempt.args or {}, checks.repair(findings)),
                        wrong_api=checks.wrong_api(certain))
 
@@ -70,7 +70,7 @@ class LLMValidator:
         self.threshold, self.verdict_rule, self.budget, self.history_chars = threshold, verdict_rule, budget, history_chars
 
     def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange,
-              hints: Sequence[Finding] = ()) -> Verdict:
+              hints: Sequence[CheckFinding] = ()) -> ValidatorVerdict:
         step, record = ctx.step, ctx.record
         msgs = prompts.messages("validator", sub_instruction=step.sub_instruction,
                                 call=prompts.format_call(attempt.api, attempt.args), result=attempt.message,
@@ -87,12 +87,12 @@ class LLMValidator:
             accepted = self.verdict_rule == "paper" and confidence < self.threshold
         else:  # a pass, or no usable verdict
             accepted = True
-        verdict = Verdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
+        verdict = ValidatorVerdict(answer["decision"], confidence, answer.get("explanation", ""), accepted)
         ctx.emit("verdict", {"step": step.number, **vars(verdict)})
         return verdict
 
 
-def _changes_text(change: ObservedChange, hints: Sequence[Finding]) -> str:
+def _changes_text(change: ObservedChange, hints: Sequence[CheckFinding]) -> str:
     """The change as the validator's prompt shows it: its summary, then the rule checks' hints."""
     if not hints:
         return change.summary
@@ -105,7 +105,7 @@ class Validation:
     def __init__(self, rules: RuleChecks | None, llm: LLMValidator | None):
         self.rules, self.llm = rules, llm
 
-    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> Verdict:
+    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> ValidatorVerdict:
         findings = self.rules.findings(ctx, attempt, after) if self.rules is not None else []
         rejection = self.rules.rejection(findings, attempt) if self.rules is not None else None
         if rejection is not None:
@@ -113,7 +113,7 @@ class Validation:
                                  **vars(rejection)})
             return rejection
         if self.llm is None:
-            verdict = Verdict("pass", 1.0, "no rule check objected (the LLM validator is off)", True)
+            verdict = ValidatorVerdict("pass", 1.0, "no rule check objected (the LLM validator is off)", True)
             ctx.emit("verdict", {"step": ctx.step.number, "rule": [], **vars(verdict)})
             return verdict
         return self.llm.judge(ctx, attempt, after, change, findings)

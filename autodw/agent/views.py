@@ -14,8 +14,9 @@ from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, prompts
 from autodw.agent.records import Attempt, InstructionResult, Step
-from autodw.ids import ID_IN_TEXT
-from autodw.state.render import render_elements, render_state
+from autodw.core.ids import ID_IN_TEXT
+from autodw.analysis.state import State
+from autodw.analysis.state.render import render_elements, render_state
 
 ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
@@ -26,7 +27,7 @@ def named_ids(attempt: Attempt) -> list[str]:
     return ELEMENT_ID.findall(json.dumps(attempt.args or {})) + list(attempt.created)
 
 
-def state_view(state: dict[str, Any], text: str, record: InstructionResult, budget: int | None,
+def state_view(state: State, text: str, record: InstructionResult, budget: int | None,
                extra_focus: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on the ids `text` names, `extra_focus` and the ids the last two
     steps' attempts named or created."""
@@ -37,7 +38,7 @@ def state_view(state: dict[str, Any], text: str, record: InstructionResult, budg
     return render_state(state, budget_tokens=budget, focus=focus)
 
 
-def grounded_view(state: dict[str, Any], text: str, record: InstructionResult, budget: int | None, quoted_in: str,
+def grounded_view(state: State, text: str, record: InstructionResult, budget: int | None, quoted_in: str,
                   extra_focus: Iterable[str] = (), max_lines: int | None = None) -> str:
     """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them)."""
@@ -78,7 +79,7 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
     return "\n".join(lines) or "(none yet)"
 
 
-def touched_now(record: InstructionResult, state: dict[str, Any]) -> str:
+def touched_now(record: InstructionResult, state: State) -> str:
     """The current lines of the elements this instruction's accepted calls named, created or changed
     (at most `MAX_TOUCHED_SHOWN`)."""
     touched: list[str] = []
@@ -106,12 +107,12 @@ class PlannerView(Protocol):
         document as the message begins."""
         ...
 
-    def for_step(self, state: dict[str, Any], request: str, record: InstructionResult, kept: str | None) -> str:
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
         """The view for planning the next step of `request` (`kept`: the view of the request's previous step, or the
         message's shared one; None at its first step)."""
         ...
 
-    def history(self, record: InstructionResult, state: dict[str, Any]) -> str:
+    def history(self, record: InstructionResult, state: State) -> str:
         """The steps so far, as the planner sees them."""
         ...
 
@@ -125,7 +126,7 @@ class CurrentView:
     budget: int | None
     history_chars: int
 
-    def render(self, state: dict[str, Any], text: str, record: InstructionResult) -> str:
+    def render(self, state: State, text: str, record: InstructionResult) -> str:
         if self.grounded:
             return grounded_view(state, text, record, self.budget, quoted_in=text)
         return state_view(state, text, record, self.budget)
@@ -133,10 +134,10 @@ class CurrentView:
     def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
         return None
 
-    def for_step(self, state: dict[str, Any], request: str, record: InstructionResult, kept: str | None) -> str:
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
         return self.render(state, request, record)
 
-    def history(self, record: InstructionResult, state: dict[str, Any]) -> str:
+    def history(self, record: InstructionResult, state: State) -> str:
         return history(record, self.history_chars)
 
 
@@ -148,10 +149,10 @@ class StartView(CurrentView):
     def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
         return self.render(state(), message, record)
 
-    def for_step(self, state: dict[str, Any], request: str, record: InstructionResult, kept: str | None) -> str:
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
         return kept if kept is not None else self.render(state, request, record)
 
-    def history(self, record: InstructionResult, state: dict[str, Any]) -> str:
+    def history(self, record: InstructionResult, state: State) -> str:
         if not record.steps:
             return history(record, self.history_chars)
         return ("(The document state above is from before these operations; the elements they changed are shown as "

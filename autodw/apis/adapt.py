@@ -15,7 +15,8 @@ from typing import Any, Iterator
 
 from autodw.apis.catalogue.table_operation import common_separator
 from autodw.apis.registry import ApiSpec
-from autodw.ids import PREFIXES, parse_id
+from autodw.analysis.state import State
+from autodw.core.ids import PREFIXES, parse_id
 
 
 class NotApplicable(Exception):
@@ -40,8 +41,8 @@ NEEDS = {
 class Adapter:
     """Rewrites an example call made for a sample document so that it fits another document."""
 
-    def __init__(self, state: dict[str, Any]):
-        """An adapter for the document whose state (autodw.state.extract_state) is `state`."""
+    def __init__(self, state: State):
+        """An adapter for the document whose state (autodw.analysis.state.extract_state) is `state`."""
         self.state = state
         paras = [p for p in state["paragraphs"] if len(p["text"].strip()) >= 12 and not p.get("content_control")]
         self.paras = paras

@@ -14,9 +14,9 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from autodw.apis.registry import ApiSpec, Registry, describe_schema
-from autodw.document import Snapshot, WordDocument
-from autodw.errors import ApiError, ArgumentError, InternalError, clipped
-from autodw.xml import NOT_IN_XML
+from autodw.core.document import Snapshot, WordDocument
+from autodw.core.errors import ApiError, ArgumentError, InternalError, clipped
+from autodw.core.xml import NOT_IN_XML
 
 
 @dataclass

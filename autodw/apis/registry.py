@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from autodw.errors import UnknownApiError
+from autodw.core.errors import UnknownApiError
 
 # The eight intents of the AutoDW paper: every API belongs to one (its catalogue module is named after it).
 # The intent classifier (autodw.intents) predicts these same names.

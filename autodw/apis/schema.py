@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodw.ids import schema_pattern
-from autodw.units import NAMED_COLORS
+from autodw.core.ids import schema_pattern
+from autodw.core.units import NAMED_COLORS
 
 Schema = dict[str, Any]
 
@@ -17,7 +17,7 @@ HIGHLIGHTS = ("yellow", "green", "cyan", "magenta", "blue", "red", "darkBlue", "
 
 
 def id_of(prefixes: str, what: str) -> Schema:
-    """An element id with one of the given prefixes (:data:`autodw.ids.KINDS`), e.g. ``id_of("p|t", "paragraph or table")``."""
+    """An element id with one of the given prefixes (:data:`autodw.core.ids.KINDS`), e.g. ``id_of("p|t", "paragraph or table")``."""
     return {"type": "string", "pattern": schema_pattern(prefixes.split("|")),
             "description": f"{what} id from the document state"}
 

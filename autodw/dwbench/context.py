@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodw.apis import execute
-from autodw.document import WordDocument
-from autodw.state import extract_state
+from autodw.core.document import WordDocument
+from autodw.analysis.state import State, extract_state
 
 ORDINALS = {"en": ["first", "second", "third", "fourth", "fifth", "sixth"], "zh": ["第一", "第二", "第三", "第四", "第五", "第六"]}
 COLOURS = {  # name in the instruction -> argument value
@@ -63,7 +63,7 @@ class Ctx:
     template: str = ""  # the edit template being run (its phrasings are recorded as "template/lang/index")
     phrasings: list[str] = field(default_factory=list)
     initial_ids: frozenset[str] = frozenset()  # the ids the session's document started with
-    _state: dict[str, Any] | None = None
+    _state: State | None = None
 
     def __post_init__(self) -> None:
         if not self.initial_ids:
@@ -84,7 +84,7 @@ class Ctx:
         return result
 
     @property
-    def st(self) -> dict[str, Any]:
+    def st(self) -> State:
         """The current document state (recomputed after each call)."""
         if self._state is None:
             self._state = extract_state(self.doc)

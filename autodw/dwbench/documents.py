@@ -20,8 +20,8 @@ from typing import Any
 import docx
 from lxml import etree
 
-from autodw.document import WordDocument
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.xml import qn
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 ASSETS_DIR = DATA_DIR / "assets"

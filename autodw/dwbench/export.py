@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from autodw.dwbench.records import SPLITS, TRACKS, iter_records, split_files
-from autodw.errors import BenchmarkDataError
+from autodw.core.errors import BenchmarkDataError
 
 if TYPE_CHECKING:
     from datasets import Features

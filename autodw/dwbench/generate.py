@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autodw.apis import registry
-from autodw.document import WordDocument
-from autodw.progress import progress
+from autodw.core.document import WordDocument
+from autodw.core.progress import progress
 from autodw.dwbench import documents
 from autodw.dwbench.context import Call, Ctx, Skip
 from autodw.dwbench import records
@@ -348,7 +348,7 @@ def write_session(session: Session, data: bytes, rng: random.Random, used_texts:
 
 def corpus_candidates() -> list[tuple[str, bytes]]:
     """Real corpus files the document model opens and that have enough text to edit."""
-    from autodw.state import extract_state
+    from autodw.analysis.state import extract_state
 
     folder = corpus_dir()
     out = []
@@ -371,7 +371,7 @@ def corpus_candidates() -> list[tuple[str, bytes]]:
 
 def corpus_language(data: bytes) -> str:
     """zh when at least a fifth of the document's letters are Chinese, else en."""
-    from autodw.state import extract_state
+    from autodw.analysis.state import extract_state
 
     text = "".join(p["text"] for p in extract_state(WordDocument.from_bytes(data))["paragraphs"])
     cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autodw.errors import BenchmarkDataError
+from autodw.core.errors import BenchmarkDataError
 
 HAND_DIR = Path(__file__).resolve().parent / "data" / "hand"
 SESSIONS_DIR = HAND_DIR / "sessions"
@@ -116,7 +116,7 @@ def read(path: str | Path) -> Authored:
         raise BenchmarkDataError(f"{path}: {where}: {e.message[:300]}")
     if data["session_id"] != path.stem:
         raise BenchmarkDataError(f"{path}: session_id {data['session_id']!r} differs from the file name")
-    from autodw.colours import colour_family
+    from autodw.core.colours import colour_family
 
     for n, turn in enumerate(data["turns"], 1):
         for t in (turn.get("accept") or {}).get("tolerances", ()):

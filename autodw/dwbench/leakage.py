@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable
 
-from autodw.colours import _word_pattern
+from autodw.core.colours import _word_pattern
 
 QUOTED = re.compile(r'"[^"]*"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』|(?<!\w)\'[^\']*\'(?!\w)')
 """A quoted span: "...", “...”, ‘...’, '...' (not an apostrophe), 「...」 or 『...』."""

@@ -20,9 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from autodw.document import WordDocument
-from autodw.errors import BenchmarkDataError, clipped
-from autodw.paths import data_home, repo_root
+from autodw.core.document import WordDocument
+from autodw.core.errors import BenchmarkDataError, clipped
+from autodw.core.paths import data_home, repo_root
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DATA_DIR = PACKAGE_DIR / "data"

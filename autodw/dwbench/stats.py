@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from autodw.dwbench.leakage import QUOTED
 from autodw.dwbench.records import Instruction, Session
-from autodw.plots import pyplot, save_png
+from autodw.core.plots import pyplot, save_png
 
 
 def _summary(values: Sequence[int]) -> dict[str, float]:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from autodw.apis import execute
-from autodw.errors import AutodwError
+from autodw.core.errors import AutodwError
 from autodw.dwbench.records import GoldCall, Instruction, Session, fingerprint_members, load_split, open_source
-from autodw.state import extract_state
+from autodw.analysis.state import State, extract_state
 
 _ID = re.compile(r"^(p|t|img|chart|shape)[0-9]+$")
 
@@ -190,7 +190,7 @@ def computed_column(t: dict[str, Any]) -> int | None:
     return next((k for k, h in enumerate(header) if h in TOTAL_HEADERS), None)
 
 
-def wrong_totals(state: dict[str, Any]) -> set[tuple[int, int]]:
+def wrong_totals(state: State) -> set[tuple[int, int]]:
     """(table index, row) of each row whose Total (合计...) cell is not the sum of the row's other numbers."""
     out = set()
     for k, t in enumerate(state["tables"]):
@@ -220,13 +220,13 @@ class Replayed:
     """What a session has done so far, to find the faults of its next turn."""
 
     source: dict[str, Any]  # the state of the session's source document
-    before: dict[str, Any] = field(init=False)  # the state the next turn starts from
+    before: State = field(init=False)  # the state the next turn starts from
     inserted: dict[str, str] = field(default_factory=dict)  # content of each table or list inserted -> where first
 
     def __post_init__(self) -> None:
         self.before = self.source
 
-    def added(self, state: dict[str, Any], kind: str) -> list[str]:
+    def added(self, state: State, kind: str) -> list[str]:
         """Ids of the tables, pictures or charts of `state` that the source document did not have."""
         def items(st):
             if kind == "table":
@@ -235,7 +235,7 @@ class Replayed:
         before = set(items(self.source))
         return [i for i in items(state) if i not in before]
 
-    def faults(self, ins: Instruction, after: dict[str, Any]) -> list[str]:
+    def faults(self, ins: Instruction, after: State) -> list[str]:
         """The faults of turn `ins` (its gold already replayed, `after` its expected state); records its insertions."""
         out = []
         for kind, pattern in _RECENT.items():

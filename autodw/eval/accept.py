@@ -10,8 +10,8 @@ against each alternative's in turn; the first equivalent one wins and the verdic
 from __future__ import annotations
 
 from autodw.apis import execute
-from autodw.colours import colour_names_in
-from autodw.document import WordDocument
+from autodw.core.colours import colour_names_in
+from autodw.core.document import WordDocument
 from autodw.dwbench.records import GoldCall, Instruction, Session
 from autodw.eval.canonical import Prepared, Source, prepare
 from autodw.eval.judge import Verdict, judge

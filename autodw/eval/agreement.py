@@ -17,14 +17,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.dwbench.records import Session
-from autodw.errors import ConfigError, LLMOutputError
+from autodw.core.errors import ConfigError, LLMOutputError
 from autodw.eval.llm_judge import llm_judge
 from autodw.eval.metrics import instruction_records, session_turns
 from autodw.eval.run_folder import recorded_run
 from autodw.llm.base import LLMBackend
-from autodw.progress import progress
+from autodw.core.progress import progress
 
 
 def _outputs(run: Path, sessions: list[Session]) -> list[tuple[str, dict[str, Any], Path]]:

@@ -36,14 +36,14 @@ from autodw.agent.records import Attempt, Step
 from autodw.agent.runs import SessionRunner
 from autodw.apis.calls import execute, validate_arguments
 from autodw.apis.registry import ApiSpec, Registry
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.dwbench.records import Instruction
-from autodw.errors import ApiError, ConfigError, LLMOutputError
+from autodw.core.errors import ApiError, ConfigError, LLMOutputError
 from autodw.eval import BASELINES
 from autodw.eval.systems import Runs, TurnResult, run_agent_turn
 from autodw.intents.embedding import encoder
 from autodw.llm.base import LLMBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 
 __all__ = ["PROGRAM_TOKENS", "BaselineSystem", "OneShot", "make_baseline", "plain"]
 

@@ -2,7 +2,7 @@
 
 Two documents that look the same can be written differently: runs split at other places, a value set
 explicitly that the style already gives, a paragraph left aligned by ``w:jc="left"`` or by nothing.
-:mod:`autodw.state.effective` resolves every run and paragraph to its *effective* values (document defaults <-
+:mod:`autodw.analysis.state.effective` resolves every run and paragraph to its *effective* values (document defaults <-
 paragraph style chain <- character style chain <- direct formatting) and turns a paragraph's runs into maximal
 stretches of text with one effective run format, so none of these differences remain; this module prepares a
 document for it (and the judge compares tables, headers and footers the same way). Ids, rsids, proofing marks
@@ -15,15 +15,13 @@ import os
 from dataclasses import dataclass
 from typing import Any, Union
 
-from autodw.document import WordDocument
-from autodw.errors import ConfigError
-from autodw.state import extract_state
-from autodw.state.blocks import paragraph_format
-from autodw.state.context import StateContext
-from autodw.state.effective import Formatting
-from autodw.xml import qn
-
-State = dict[str, Any]
+from autodw.core.document import WordDocument
+from autodw.core.errors import ConfigError
+from autodw.analysis.state import State, extract_state
+from autodw.analysis.state.blocks import paragraph_format
+from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.effective import Formatting
+from autodw.core.xml import qn
 
 
 @dataclass(eq=False)

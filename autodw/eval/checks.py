@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-State = dict[str, Any]
+from autodw.analysis.state import State
 
 
 def paragraphs(state: State, *, cells: bool = False) -> list[dict[str, Any]]:

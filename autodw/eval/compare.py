@@ -20,7 +20,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval.metrics import (data_major, data_version, instruction_records, judge_version, made_against,
                                  rejudge_hint, run_track)
 from autodw.eval.run_folder import run_sessions, run_settings

@@ -21,9 +21,9 @@ from typing import Any
 
 from autodw.apis.calls import validate_arguments
 from autodw.apis.registry import Registry
-from autodw.errors import ApiError
-from autodw.ids import ID_RE
-from autodw.units import NAMED_COLORS
+from autodw.core.errors import ApiError
+from autodw.core.ids import ID_RE
+from autodw.core.units import NAMED_COLORS
 
 KINDS = ("target", "value", "api", "skip")
 

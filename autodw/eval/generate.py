@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.eval.run_folder import Unit, write_json
 from autodw.eval.systems import System
-from autodw.package import write_atomically
+from autodw.core.package import write_atomically
 
 
 def generate(system: System, unit: Unit, doc: WordDocument, earlier: list[tuple[str, str]],

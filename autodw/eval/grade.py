@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.dwbench.records import Instruction, Session
-from autodw.errors import ConfigError, DocumentError
+from autodw.core.errors import ConfigError, DocumentError
 from autodw.eval.accept import judge_accepted, needs_initial
 from autodw.eval.canonical import prepare
 from autodw.eval.judge import JUDGE_VERSION, Difference, Verdict
@@ -16,7 +16,7 @@ from autodw.eval.metrics import RECORD_FIELDS, RECORD_REMEDY, read_json
 from autodw.eval.partial import partial_credit
 from autodw.eval.run_folder import Unit, read_status
 from autodw.eval.word_check import WordCheck
-from autodw.validation import ValidatorUnavailableError
+from autodw.analysis.validation import ValidatorUnavailableError
 
 SHOWN_DIFFERENCES = 20  # differences kept in a record (the judge's count is kept too)
 

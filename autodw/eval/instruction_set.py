@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from autodw.analysis.state import State
 from autodw.eval import checks as c
-
-State = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,15 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from autodw.align import align_ids
-from autodw.change_summary import summarize_change
-from autodw.changes import analyze_change
-from autodw.errors import LLMOutputError
+from autodw.analysis.align import align_ids
+from autodw.analysis.change_summary import summarize_change
+from autodw.analysis.changes import analyze_change
+from autodw.core.errors import LLMOutputError
 from autodw.eval.canonical import Source, prepare
 from autodw.eval.judge import Difference, Verdict
 from autodw.llm.base import LLMBackend, Message, Usage
 from autodw.llm.jsonout import ask_json, validate
-from autodw.state.render import render_state
+from autodw.analysis.state.render import render_state
 
 ROLE = "judge"
 OUTPUT_RETRIES = 2

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from autodw.dwbench.records import Instruction, Session
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 
 #: What deleting a damaged record does: its unit is graded again from its saved files (:mod:`autodw.eval.grade`).

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 #: per-instruction figures measured from kept runs (see :func:`measure_figures`)
 FIGURES = Path(__file__).with_name("paper_figures.json")

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 from autodw.eval.canonical import Source, prepare
 from autodw.eval.judge import Difference, judge
-from autodw.ids import ID_IN_TEXT
+from autodw.core.ids import ID_IN_TEXT
 
 _IDS = re.compile(rf"\s*\({ID_IN_TEXT.pattern}\)")
 _PART = re.compile(r"; (?=[a-z][a-z0-9 ]*:)")  # "style: expected ...; spacing after: expected ..."

@@ -9,11 +9,11 @@ from typing import Any
 
 import pandas as pd
 
-from autodw.errors import ConfigError, OutputPathError
+from autodw.core.errors import ConfigError, OutputPathError
 from autodw.eval.metrics import (SUMMARY_FIELDS, SUMMARY_REMEDY, data_version, judge_version, read_json, rejudge_hint,
                                  run_track)
-from autodw.package import write_atomically
-from autodw.plots import pyplot, save_png
+from autodw.core.package import write_atomically
+from autodw.core.plots import pyplot, save_png
 
 DIFFICULTIES = ("easy", "medium", "hard")
 LANGUAGES = ("en", "zh")
@@ -59,10 +59,10 @@ def _setting(summary: dict[str, Any]) -> str:
 
 
 def split_label(summary: dict[str, Any]) -> str:
-    """The run's track and split and whether anything was tuned on it (``autodw/provenance.json``): "hand/test (held
+    """The run's track and split and whether anything was tuned on it (``autodw/core/provenance.json``): "hand/test (held
     out)", "templated/dev (tuned on)"; a split of data this autodw does not describe is shown bare."""
-    from autodw.errors import ConfigError
-    from autodw.provenance import label
+    from autodw.core.errors import ConfigError
+    from autodw.core.provenance import label
 
     track, split = run_track(summary), summary["split"]
     try:

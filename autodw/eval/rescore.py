@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from autodw.dwbench.records import DATA_VERSION, Session
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval.grade import grade
 from autodw.eval.judge import JUDGE_VERSION
 from autodw.eval.metrics import (RECORD_FIELDS, RECORD_REMEDY, RUN_FIELDS, RUN_REMEDY, data_version, judge_version, read_json,

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from autodw.dwbench.records import DATA_VERSION, Instruction, Session, load_split
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.eval.judge import JUDGE_VERSION
 from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, SUMMARY_REMEDY, instruction_path, instruction_records, made_against, read_json, run_track,
                                  session_finished, session_turns)
-from autodw.package import write_atomically
+from autodw.core.package import write_atomically
 
 #: the fields a unit's status must have (a missing one, or one of another type, is a damaged file)
 STATUS_FIELDS: dict[str, tuple[type, ...]] = {

@@ -37,7 +37,7 @@ from threading import Lock, current_thread, main_thread
 from typing import Any, Callable, Iterator
 
 from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS, Session
-from autodw.errors import ConfigError, OutputPathError
+from autodw.core.errors import ConfigError, OutputPathError
 from autodw.eval.judge import JUDGE_VERSION
 from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, read_json, rejudge_hint, session_finished, session_turns,
                                  summarize)

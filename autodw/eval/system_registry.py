@@ -14,7 +14,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 #: makes one system (the runner calls it once per worker)
 SystemMaker = Callable[[], Any]

@@ -29,19 +29,19 @@ from autodw.agent.loop import Agent
 from autodw.agent.outcomes import Executed, ObservedChange, Plan, Stop
 from autodw.agent.parts import Parts, repairing, validation, whole
 from autodw.agent.planner import Planner, PlanRequest
-from autodw.agent.records import Attempt, InstructionResult, RunResult, Verdict
+from autodw.agent.records import Attempt, InstructionResult, RunResult, ValidatorVerdict
 from autodw.agent.validator import Validator
 from autodw.apis.calls import execute
 from autodw.apis.registry import Registry
-from autodw.document import Snapshot, WordDocument
+from autodw.core.document import Snapshot, WordDocument
 from autodw.dwbench.records import Instruction
-from autodw.errors import ApiError, ConfigError, InternalError
+from autodw.core.errors import ApiError, ConfigError, InternalError
 from autodw.eval import AGENT_ROLLBACK, VALIDATORS
 from autodw.eval.faults import Fault, perturb
 from autodw.eval.judge import judge
-from autodw.ids import ID_IN_TEXT
+from autodw.core.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend
-from autodw.state import extract_state
+from autodw.analysis.state import extract_state
 
 
 @dataclass
@@ -274,9 +274,9 @@ class OracleValidator:
     def __init__(self, turn: NoisyTurn):
         self.turn = turn
 
-    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> Verdict:
+    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> ValidatorVerdict:
         same = _same(after, self.turn.gold_after)
-        return Verdict("pass" if same else "fail", 1.0,
+        return ValidatorVerdict("pass" if same else "fail", 1.0,
                        "the gold call's state" if same else "differs from the gold call's state", accepted=same)
 
 
@@ -286,7 +286,7 @@ class VerdictLog:
     def __init__(self, turn: NoisyTurn, inner: Validator):
         self.turn, self.inner = turn, inner
 
-    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> Verdict:
+    def judge(self, ctx: StepContext, attempt: Attempt, after: State, change: ObservedChange) -> ValidatorVerdict:
         verdict = self.inner.judge(ctx, attempt, after, change)
         self.turn.step()[2].setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,
                                                                "confidence": verdict.confidence,

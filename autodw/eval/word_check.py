@@ -1,5 +1,5 @@
 """The Word check of a run's outputs: the Open XML validation errors an output added to the document it started
-from (:mod:`autodw.validation`, openxml-audit)."""
+from (:mod:`autodw.analysis.validation`, openxml-audit)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import hashlib
 import queue
 from threading import Lock
 
-from autodw.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
+from autodw.analysis.validation import Finding, ValidationWorker, ValidatorUnavailableError, added
 
 
 class WordCheck:

@@ -12,7 +12,7 @@ from pathlib import Path
 from threading import local
 from typing import Any, Callable
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 from autodw.dwbench.records import Session
 from autodw.eval.generate import generate
 from autodw.eval.grade import grade

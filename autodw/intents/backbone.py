@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autodw.errors import ConfigError
-from autodw.paths import data_home, replacing_folder
+from autodw.core.errors import ConfigError
+from autodw.core.paths import data_home, replacing_folder
 
 if TYPE_CHECKING:  # pragma: no cover
     from transformers import PreTrainedModel, PreTrainedTokenizerBase

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.intents.model_files import (
     ONNX_FILE,
     Q4_EMBEDDINGS_FILE,
@@ -24,7 +24,7 @@ from autodw.intents.model_files import (
     model_format,
     read_meta,
 )
-from autodw.paths import data_home
+from autodw.core.paths import data_home
 
 Prediction = list[tuple[str, float]]
 

@@ -31,12 +31,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.intents.labels import INTENTS
 from autodw.intents.template_data import ALTERNATION as _ALT
 from autodw.intents.template_data import SLOT as _SLOT
 from autodw.intents.template_data import LANGS, load_templates, templates_of
-from autodw.package import read_text_input
+from autodw.core.package import read_text_input
 
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 SHARES: dict[str, float] = {"train": 0.70, "validation": 0.15, "test": 0.15}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 
 @lru_cache(maxsize=1)

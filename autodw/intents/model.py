@@ -17,8 +17,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from autodw.errors import ConfigError
-from autodw.paths import replacing_folder
+from autodw.core.errors import ConfigError
+from autodw.core.paths import replacing_folder
 from autodw.intents.model_files import (
     F32_EMBEDDINGS_FILE,
     FORMAT_VERSION,

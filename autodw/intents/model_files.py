@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 META_FILE = "intents_meta.json"
 ONNX_FILE = "model.onnx"

@@ -5,7 +5,7 @@ One file per intent (``<intent>.yaml``: template families and hand-written sente
 every family, in the order the generator renders them). :func:`load_templates` checks that every
 slot a template uses is defined for its language, that the ``[a|b]`` choices and ``{slot}`` braces are
 well formed, that every value is a string, and that every family is listed in exactly one batch; a
-problem raises :class:`~autodw.errors.TemplateDataError` naming the file and the template.
+problem raises :class:`~autodw.core.errors.TemplateDataError` naming the file and the template.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Union
 
 import yaml
 
-from autodw.errors import TemplateDataError
+from autodw.core.errors import TemplateDataError
 from autodw.intents.labels import INTENTS
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"

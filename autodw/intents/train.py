@@ -21,8 +21,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from autodw.errors import ConfigError
-from autodw.progress import progress as tqdm
+from autodw.core.errors import ConfigError
+from autodw.core.progress import progress as tqdm
 from autodw.intents.backbone import DEFAULT_BACKBONE, load_backbone, resolve_backbone
 from autodw.intents.datagen import DEFAULT_SEED, Example, load_dataset
 from autodw.intents.labels import INTENTS

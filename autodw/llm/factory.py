@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 from autodw.llm.base import LLMBackend
 from autodw.llm.limits import ProviderLimits
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, TypeVar
 
 from jsonschema import Draft202012Validator
 
-from autodw.errors import LLMOutputError, clipped
+from autodw.core.errors import LLMOutputError, clipped
 from autodw.llm.base import Completion, LLMBackend, Message
 
 T = TypeVar("T")

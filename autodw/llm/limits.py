@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from autodw.errors import ConfigError
+from autodw.core.errors import ConfigError
 
 
 @dataclass(frozen=True)

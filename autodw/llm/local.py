@@ -36,11 +36,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from autodw.errors import ConfigError, ContextOverflowError, LLMError
+from autodw.core.errors import ConfigError, ContextOverflowError, LLMError
 from autodw.llm.base import Completion, Message, Usage
 from autodw.llm.grammar_sampler import GrammarLastSampler
 from autodw.llm.local_model import resolve_model
-from autodw.paths import data_home
+from autodw.core.paths import data_home
 
 PromptCache = Literal["role", "prefix", "off"]
 PROMPT_CACHE_MODES: tuple[str, ...] = ("role", "prefix", "off")

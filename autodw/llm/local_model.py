@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from autodw.errors import ConfigError
-from autodw.paths import data_home
+from autodw.core.errors import ConfigError
+from autodw.core.paths import data_home
 
 GGUF_MAGIC = b"GGUF"
 _COPY_BLOCK = 8 * 1024 * 1024

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Any
 
-from autodw.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError, MalformedResponseError
+from autodw.core.errors import ConfigError, ContextOverflowError, LLMConnectionError, LLMError, MalformedResponseError
 from autodw.llm.base import Completion, Message, Usage
 from autodw.llm.limits import Limiter, ProviderLimits
 from autodw.llm.tokens import estimate_usage

@@ -22,8 +22,8 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-from autodw.errors import ConfigError, ReplayMissError
-from autodw.package import read_text_input
+from autodw.core.errors import ConfigError, ReplayMissError
+from autodw.core.package import read_text_input
 from autodw.llm.base import Completion, LLMBackend, Message, Usage
 
 

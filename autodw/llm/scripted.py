@@ -6,7 +6,7 @@ import json
 from collections import deque
 from typing import Any, Callable, Iterable
 
-from autodw.errors import LLMError
+from autodw.core.errors import LLMError
 from autodw.llm.base import Completion, Message
 from autodw.llm.tokens import estimate_usage
 

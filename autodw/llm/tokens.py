@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from autodw.llm.base import Message, Usage
-from autodw.state.render import estimate_tokens
+from autodw.analysis.state.render import estimate_tokens
 
 
 def estimate_usage(messages: list[Message], completion: str) -> Usage:

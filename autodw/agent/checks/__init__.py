@@ -1,6 +1,6 @@
 """Rule checks beside the LLM validator: cheap deterministic checks of an executed call against what was asked.
 
-Each check gives :class:`Finding` objects. A certain finding rejects the call without asking the validator (the agent
+Each check gives :class:`CheckFinding` objects. A certain finding rejects the call without asking the validator (the agent
 says so in the verdict); the others are shown to the validator as hints. Each check is registered with what its
 findings do and the DWBench splits it was tuned on (:mod:`autodw.agent.checks.registry`), in a module of its family;
 :data:`ORDER` is the order :func:`check_call` runs them in. Their catalogue, ``docs/rule-checks.md``, is generated
@@ -28,9 +28,9 @@ from autodw.agent.checks import (apis, catalogue, colours, effect, headings, lis
                                  targets, values)
 from autodw.agent.checks.effect import looks_unchanged
 from autodw.agent.checks.reading import own_request
-from autodw.agent.checks.registry import REGISTRY, Call, Certainty, Check, Finding, State, in_order
+from autodw.agent.checks.registry import REGISTRY, Call, Certainty, Check, CheckFinding, State, in_order
 
-__all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "Finding", "catalogue_page", "check_call",
+__all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "CheckFinding", "catalogue_page", "check_call",
            "findings_text", "looks_unchanged", "own_request", "repair", "wrong_api"]
 #: the modules of the checks by family (importing them registers their checks)
 FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headings, apis, lists)
@@ -48,18 +48,18 @@ WRONG_API_CHECKS = frozenset(c.finding for c in CHECKS if c.certain is Certainty
 
 
 def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,
-               after: State) -> list[Finding]:
+               after: State) -> list[CheckFinding]:
     """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`."""
     call = Call(sub_instruction, instruction, api, args, before, after)
     return [f for c in CHECKS if not c.single_request or call.single for f in c.run(call)]
 
 
-def wrong_api(findings: list[Finding]) -> bool:
+def wrong_api(findings: list[CheckFinding]) -> bool:
     """Whether a certain finding rejects the call's API, not its arguments."""
     return any(f.certain and f.check in WRONG_API_CHECKS for f in findings)
 
 
-def repair(findings: list[Finding]) -> dict[str, Any] | None:
+def repair(findings: list[CheckFinding]) -> dict[str, Any] | None:
     """The argument values that answer every certain finding, or None when one of them has no fix."""
     certain = [f for f in findings if f.certain]
     if not certain or any(f.fix is None for f in certain):
@@ -67,7 +67,7 @@ def repair(findings: list[Finding]) -> dict[str, Any] | None:
     return {k: v for f in certain for k, v in (f.fix or {}).items()}
 
 
-def findings_text(findings: list[Finding]) -> str:
+def findings_text(findings: list[CheckFinding]) -> str:
     """The findings as prompt lines for the validator ("" when there are none)."""
     return "\n".join(f"- {f.text}" for f in findings)
 

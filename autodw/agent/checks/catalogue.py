@@ -6,7 +6,7 @@ import re
 from types import ModuleType
 from typing import Iterable, Sequence
 
-from autodw import provenance
+from autodw.core import provenance
 from autodw.agent.checks.registry import Certainty, Check
 
 COMMAND = "python -m autodw.agent.checks > docs/rule-checks.md"
@@ -62,8 +62,8 @@ def page(checks: Sequence[Check], families: Sequence[ModuleType], about: str) ->
               f"{_markdown(c.purpose)} |" for n, c in enumerate(checks, 1)]
     lines += ["", "## Tuned on", "",
               "Each check names the DWBench splits its code was made or narrowed on and, for a check that reads a word "
-              "list, the splits `autodw/provenance.json` says that list was derived from: one schema with the "
-              "provenance of every other tuned artefact (`autodw/provenance.py`). A figure of the rule checks on a "
+              "list, the splits `autodw/core/provenance.json` says that list was derived from: one schema with the "
+              "provenance of every other tuned artefact (`autodw/core/provenance.py`). A figure of the rule checks on a "
               "split is labelled so (`provenance.label`):", "",
               "| DWBench | " + " | ".join(provenance.SPLITS) + " |", "|---|" + "---|" * len(provenance.SPLITS)]
     entries = [c.entry for c in checks]

@@ -6,10 +6,10 @@ import re
 from typing import Any
 
 from autodw.agent.checks.reading import keyed_strings
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
-from autodw.colours import colour_names_in, colour_ranges
-from autodw.errors import ArgumentError
-from autodw.units import hex_color
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.core.colours import colour_names_in, colour_ranges
+from autodw.core.errors import ArgumentError
+from autodw.core.units import hex_color
 
 _COLOUR_KEYS = re.compile(r"^(?:font_)?colou?r$", re.IGNORECASE)  # text and line colours; fills are often unnamed tints
 _FILL_KEYS = re.compile(r"^(?:fill|shading|highlight)$", re.IGNORECASE)  # checked when the call names a colour
@@ -17,9 +17,9 @@ _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 
 
 @check("unnamed_colour", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def unnamed_colours(args: dict[str, Any], request: str) -> list[Finding]:
+def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A text or line colour the call sets is of none of the colours the request names in words or as hex ("dark
-    red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.colours`); a fill or shading only when
+    red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`); a fill or shading only when
     the call gives it by name ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
     names = colour_names_in(request)
     hexes = {h.upper() for h in _HEX_IN_TEXT.findall(request)}
@@ -37,7 +37,7 @@ def unnamed_colours(args: dict[str, Any], request: str) -> list[Finding]:
             continue
         if rgb not in hexes and not any(ranges[n].contains(rgb) for n in names):
             said = ", ".join([*names, *sorted(hexes)])
-            out.append(Finding("unnamed_colour", f"{key}={value} is not {said} (the colours the request names)", True))
+            out.append(CheckFinding("unnamed_colour", f"{key}={value} is not {said} (the colours the request names)", True))
     return out
 
 
@@ -50,7 +50,7 @@ def _is_colour(text: str) -> bool:
 
 
 @check("colour_as_font", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def colour_as_font(args: dict[str, Any]) -> list[Finding]:
+def colour_as_font(args: dict[str, Any]) -> list[CheckFinding]:
     """A colour given as a font's name ("font": "green")."""
-    return [Finding("colour_as_font", f"{key}={args[key]!r} is a colour, not a font (a colour is set with color)", True)
+    return [CheckFinding("colour_as_font", f"{key}={args[key]!r} is a colour, not a font (a colour is set with color)", True)
             for key in ("font", "east_asia_font") if isinstance(args.get(key), str) and _is_colour(args[key])]

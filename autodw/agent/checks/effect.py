@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, State, check
-from autodw.state.effective import Formatting
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.analysis.state.effective import Formatting
 
 #: APIs that may rightly change nothing (fields already up to date)
 MAY_CHANGE_NOTHING = ("update_fields",)
@@ -40,10 +40,10 @@ def looks_unchanged(before: State, after: State) -> bool:
 
 
 @check("unchanged", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def unchanged(api: str, before: State, after: State) -> list[Finding]:
+def unchanged(api: str, before: State, after: State) -> list[CheckFinding]:
     """The call changed nothing in the document (the same list written as direct numbering over its paragraph style's
     counts as no change when the paragraph looks the same: :func:`looks_unchanged`); not for the APIs that may rightly
     change nothing (:data:`MAY_CHANGE_NOTHING`: fields already up to date)."""
     if api not in MAY_CHANGE_NOTHING and looks_unchanged(before, after):
-        return [Finding("unchanged", "the call changed nothing in the document", True)]
+        return [CheckFinding("unchanged", "the call changed nothing in the document", True)]
     return []

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from autodw.agent.checks.reading import named
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 
 _LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
 _CHINESE_DIGITS = {c: n for n, c in enumerate("一二三四五六", start=1)}
@@ -16,7 +16,7 @@ _SECTION_AFTER = r"\s*(?:section|heading)\b|\s*(?:小节|一节|章节|标题)"
 
 
 @check("unnamed_level", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
-def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A heading level the request names none of, when it names heading levels ("二级标题" -> level 3); the fix is
     the one level it names."""
     level = args.get("level")
@@ -26,12 +26,12 @@ def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[Finding]
     if not levels or level in levels:
         return []
     fix = {"level": next(iter(levels))} if len(levels) == 1 else None
-    return [Finding("unnamed_level", f"level {level}: the request names level {', '.join(map(str, sorted(levels)))}", True,
+    return [CheckFinding("unnamed_level", f"level {level}: the request names level {', '.join(map(str, sorted(levels)))}", True,
                     fix)]
 
 
 @check("heading_as_paragraph", certain=Certainty.WRONG_API, tuned_on=BUILT_ON)
-def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A body paragraph whose text is a quote the request calls a section or heading ("a section called "Next
     Steps""): insert_heading makes it."""
     text = args.get("text")
@@ -41,5 +41,5 @@ def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> li
     pattern = rf"(?:{_SECTION_BEFORE})[\"“'‘]{quoted}[\"”'’]|[\"“'‘]{quoted}[\"”'’](?:{_SECTION_AFTER})"
     if not named(pattern, instruction):
         return []
-    return [Finding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
+    return [CheckFinding("heading_as_paragraph", f'"{text}" is a section or heading the request names; the call inserts it as '
                                             "a body paragraph (insert_heading)", True)]

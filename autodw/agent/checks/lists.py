@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import keyed_strings, loose_text
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 
 _CONNECTIVE = re.compile(r"(?:next|then|also|finally|and then|after that|另外|然后|接着|最后|再|并且)\b", re.IGNORECASE)
 _ROW_SEPARATOR = re.compile(r"\s*(?:/|;)\s*")
@@ -28,7 +28,7 @@ def _located(texts: list[str], text: str, start: int = 0) -> list[tuple[int, int
 
 
 @check("dropped_item", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def dropped_item(args: dict[str, Any], request: str) -> list[Finding]:
+def dropped_item(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A list or table the request spells out, written without its last item or row (after the call's last one the
     request goes on with the same separator and another item: "A", "B", "C" -> "A", "B").
 
@@ -47,7 +47,7 @@ def dropped_item(args: dict[str, Any], request: str) -> list[Finding]:
             after = rest[len(gap):]
             nxt = re.match(r"[^,;/、.!?()\"']{2,60}", after)
             if nxt and not _CONNECTIVE.match(after) and loose_text(nxt.group(0)) not in items:
-                out.append(Finding("dropped_item", f'the list ends before "{nxt.group(0).strip()}", which the request '
+                out.append(CheckFinding("dropped_item", f'the list ends before "{nxt.group(0).strip()}", which the request '
                                                    f"lists next", True))
     rows = args.get("data")
     if isinstance(rows, list) and rows and all(isinstance(r, list) and r for r in rows):
@@ -67,13 +67,13 @@ def dropped_item(args: dict[str, Any], request: str) -> list[Finding]:
                 cells = rest[gap.end():].split(cell_separator)[:len(last)]
                 if len(cells) == len(last) and all(0 < len(c.strip()) <= 40 for c in cells[:-1]) and \
                         re.match(r"\s*[^,;/.]{1,40}", cells[-1]):
-                    out.append(Finding("dropped_item", f'the table ends before the row "{cells[0].strip()}, ...", '
+                    out.append(CheckFinding("dropped_item", f'the table ends before the row "{cells[0].strip()}, ...", '
                                                        f"which the request gives next", True))
     return out
 
 
 @check("nested_first_item", certain=Certainty.FIXES, tuned_on=BUILT_ON)
-def nested_first_item(api: str, args: dict[str, Any]) -> list[Finding]:
+def nested_first_item(api: str, args: dict[str, Any]) -> list[CheckFinding]:
     """A new list whose items are all nested (level 1 or more; 0 is the top level): its first item hangs under
     nothing. Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level."""
     items = args.get("items")
@@ -83,5 +83,5 @@ def nested_first_item(api: str, args: dict[str, Any]) -> list[Finding]:
     if not all(type(level) is int for level in levels) or (low := min(levels)) < 1:
         return []
     fixed = [{**item, "level": item["level"] - low} if isinstance(item, dict) else item for item in items]
-    return [Finding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "
+    return [CheckFinding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "
                                          "under nothing; level 0 is the top level", True, {"items": fixed})]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 #: unit words of an instruction -> the unit the APIs write
@@ -30,7 +30,7 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
 
 
 @check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number", tuned_on=BUILT_ON)
-def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
     instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives.
 
@@ -48,16 +48,16 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[F
                 named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
                 only = next(iter(given[measure[1]])) if len(given[measure[1]]) == 1 else None
                 fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}
-                out.append(Finding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True, fix))
+                out.append(CheckFinding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True, fix))
         elif mentioned and _MEASURE.search(key) and not isinstance(value, bool):
             numbers = [float(n) for n in _NUMBER.findall(str(value))]
             if numbers and not any(n in mentioned for n in numbers):
-                out.append(Finding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
+                out.append(CheckFinding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
     return out
 
 
 @check("size_as_spacing", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: str) -> list[Finding]:
+def size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: str) -> list[CheckFinding]:
     """A font size is asked for and the call sets that number of points as a spacing, line height or indent instead
     ("set its font size to 20pt" -> line_height "20pt")."""
     if not (_FONT_SIZE.search(sub_instruction) or _FONT_SIZE.search(instruction)) or "size_pt" in args:
@@ -65,5 +65,5 @@ def size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: str
     asked = {float(n) for n, unit in _MEASURED.findall(sub_instruction + " " + instruction) if _UNITS[unit.lower()] == "pt"}
     used = [(k, v) for k, v in args.items() if _MEASURE.search(k) and isinstance(v, str)
             and _measure("", k, v) in {(n, "pt") for n in asked}]
-    return [Finding("size_as_spacing", f"{k}={v} sets a {k.replace('_', ' ')}, but a font size is asked for (size_pt of "
+    return [CheckFinding("size_as_spacing", f"{k}={v} sets a {k.replace('_', ' ')}, but a font size is asked for (size_pt of "
                                        "set_text_format)", True) for k, v in used]

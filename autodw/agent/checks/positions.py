@@ -8,7 +8,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, State, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 _DOCUMENT_END = re.compile(r"(?:at|to) the (?:very )?end of the document|at the very end|(?:at|to) the bottom of the "
                            r"document|文档最后|文档末尾|文档结尾|文末|全文最后|全文末尾|全文结尾", re.IGNORECASE)
@@ -34,7 +34,7 @@ def _last_blocks(state: State) -> set[str]:
 
 
 @check("not_at_end", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
-def not_at_end(args: dict[str, Any], request: str, before: State) -> list[Finding]:
+def not_at_end(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The request says "at the end of the document" ("文档最后", "文末") and the call places something elsewhere than
     "end" or after the document's last block (or its trailing empty paragraphs); the fix is position "end"."""
     position = args.get("position")
@@ -44,7 +44,7 @@ def not_at_end(args: dict[str, Any], request: str, before: State) -> list[Findin
     anchor = position.get("after") if isinstance(position, dict) else None
     if anchor is not None and anchor in _last_blocks(before):
         return []
-    return [Finding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
+    return [CheckFinding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
                                   'use position "end"', True, {"position": "end"})]
 
 
@@ -62,7 +62,7 @@ def _mentions(instruction: str, side: str, landmark: str) -> bool:
 
 
 @check("wrong_side", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
-def wrong_side(args: dict[str, Any], request: str, before: State) -> list[Finding]:
+def wrong_side(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The call places something after an element the request says to place it before ("before the appendix" ->
     after the "Appendix: Methodology" heading), or the other way round; an element mentioned on both sides is not
     checked. The fix is the other side."""
@@ -74,16 +74,16 @@ def wrong_side(args: dict[str, Any], request: str, before: State) -> list[Findin
     text = next((p.get("text", "") for p, _ in grounding.paragraphs(before) if p["id"] == anchor), "").strip()
     if other is None or not text or not _mentions(request, other, text) or _mentions(request, side, text):
         return []
-    return [Finding("wrong_side", f'the request says {other} "{text[:40]}", the call places it {side} {anchor}', True,
+    return [CheckFinding("wrong_side", f'the request says {other} "{text[:40]}", the call places it {side} {anchor}', True,
                     {"position": {other: anchor}})]
 
 
 @check("row_not_on_top", certain=Certainty.FIXES, finding="unnamed_value", tuned_on=BUILT_ON)
-def row_not_on_top(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+def row_not_on_top(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A row the request puts at the top of a table ("放在最上方") inserted lower down; the fix is index 0."""
     index = args.get("index")
     if api != "insert_row" or type(index) is not int or index == 0:
         return []
     if not _TOP_ROW.search(request) or _BELOW.search(request):
         return []
-    return [Finding("unnamed_value", f"index={index}: the request puts the row at the top (index 0)", True, {"index": 0})]
+    return [CheckFinding("unnamed_value", f"index={index}: the request puts the row at the top (index 0)", True, {"index": 0})]

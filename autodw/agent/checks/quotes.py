@@ -8,8 +8,8 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS, keyed_strings, loose_text
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
-from autodw.ids import ID_IN_TEXT
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.core.ids import ID_IN_TEXT
 
 QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal) is an altered quote
 #: arguments whose whole text the call writes (not texts it searches for, nor table cells and list items, which a
@@ -18,7 +18,7 @@ _WRITTEN = re.compile(r"^(?:text|title|replace|caption|bookmark|name)$")
 
 
 @check("altered_quote", certain=Certainty.FIXES, tuned_on=BUILT_ON)
-def altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
+def altered_quotes(args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
     ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with case, spacing and punctuation
@@ -42,7 +42,7 @@ def altered_quotes(args: dict[str, Any], instruction: str) -> list[Finding]:
                 not _outside(key, q, loose_instruction)
             if similar or cut or (_WRITTEN.match(arg) and _extends(key, q)):
                 fix = {arg: quote} if args.get(arg) == text else None  # a top-level text argument
-                out.append(Finding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
+                out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
     return out
 
@@ -64,7 +64,7 @@ def _outside(part: str, quote: str, instruction: str) -> bool:
 
 
 @check("unasked_separator", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[Finding]:
+def unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """Merged paragraphs joined by a separator with words the request does not have."""
     separator = args.get("separator")
     if api != "merge_paragraphs" or not isinstance(separator, str):
@@ -73,4 +73,4 @@ def unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[
     missing = [w for w in words if w.casefold() not in instruction.casefold()]
     if not missing:
         return []
-    return [Finding("unasked_separator", f"separator {separator!r}: the request does not say {' '.join(missing)!r}", True)]
+    return [CheckFinding("unasked_separator", f"separator {separator!r}: the request does not say {' '.join(missing)!r}", True)]

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from autodw.agent import grounding, requests
-from autodw.errors import ConfigError
-from autodw.ids import ID_IN_TEXT
+from autodw.core.errors import ConfigError
+from autodw.core.ids import ID_IN_TEXT
 
 MIN_TEXT_CHARS = 4
 CJK = re.compile(r"[\u3040-\u9fff]")

@@ -3,11 +3,11 @@
 A check is a function registered with :func:`check`. Its parameters are named after the fields of :class:`Call` it
 reads (``api``, ``args``, ``request``...), so each check says what it looks at and is called with exactly that.
 Its declaration is binding: a finding that does not match it (another name, another certainty, a fix from a check
-that has none) is our bug (:class:`~autodw.errors.InternalError`), never the model's mistake.
+that has none) is our bug (:class:`~autodw.core.errors.InternalError`), never the model's mistake.
 
-``tuned_on`` has the schema of :mod:`autodw.provenance` (``dwbench-VERSION/TRACK/SPLIT`` names): the splits the
+``tuned_on`` has the schema of :mod:`autodw.core.provenance` (``dwbench-VERSION/TRACK/SPLIT`` names): the splits the
 check's code was made or narrowed on, and for a check that reads word lists, also the splits
-``autodw/provenance.json`` says those lists were derived from.
+``autodw/core/provenance.json`` says those lists were derived from.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, Callable, Iterable
 
-from autodw import provenance
+from autodw.core import provenance
 from autodw.agent import requests
 from autodw.agent.checks.reading import own_request
-from autodw.errors import InternalError
+from autodw.core.errors import InternalError
+from autodw.analysis.state import State
 
-State = dict[str, Any]
 
 #: the splits every check's code was made and narrowed on: DWBench 1.1 dev's gold calls and the noisy oracle's
 #: injected faults, measured at each change of a check (eff9629 ... 3715b47), while the suite asserted that no gold
@@ -64,7 +64,7 @@ _MEANING = {
 
 
 @dataclass(frozen=True)
-class Finding:
+class CheckFinding:
     """What one check found; `certain` findings reject on their own."""
 
     check: str
@@ -102,7 +102,7 @@ CALL_FIELDS = frozenset({f.name for f in fields(Call)} | {"request"})
 
 
 #: a check: its parameters name the Call fields it reads
-CheckFunction = Callable[..., list[Finding]]
+CheckFunction = Callable[..., list[CheckFinding]]
 
 
 @dataclass(frozen=True)
@@ -131,11 +131,11 @@ class Check:
 
     @property
     def entry(self) -> provenance.Entry:
-        """Its provenance, as :mod:`autodw.provenance` reads it (:func:`provenance.label` takes such entries)."""
+        """Its provenance, as :mod:`autodw.core.provenance` reads it (:func:`provenance.label` takes such entries)."""
         return provenance.Entry(f"autodw/agent/checks/{self.family}.py#{self.name}", "heuristic", self.tuned_on,
                                 self.purpose, ())
 
-    def run(self, call: Call) -> list[Finding]:
+    def run(self, call: Call) -> list[CheckFinding]:
         """Its findings on `call`, each checked against its declaration."""
         found = self.function(**{name: getattr(call, name) for name in self.reads})
         for f in found:

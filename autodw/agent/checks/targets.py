@@ -8,8 +8,8 @@ from typing import Any, Iterator
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import keyed_strings, loose_text
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, State, check
-from autodw.ids import ID_IN_TEXT
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.core.ids import ID_IN_TEXT
 
 _RELATIVE = re.compile(r"\b(?:paragraph|table|block|one|text|list)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
                        r"(?:after|following|below|under|before|above|preceding)\s+(?:the\s+)?(?:paragraph\s+|heading\s+|"
@@ -26,7 +26,7 @@ def _ids(state: State) -> Iterator[str]:
 
 
 @check("other_target", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def other_target(args: dict[str, Any], sub_instruction: str, before: State) -> list[Finding]:
+def other_target(args: dict[str, Any], sub_instruction: str, before: State) -> list[CheckFinding]:
     """The sub-instruction names element ids, and the call names other elements of their kind instead (p8 named, p2
     made italic).
 
@@ -41,12 +41,12 @@ def other_target(args: dict[str, Any], sub_instruction: str, before: State) -> l
     kinds = {re.match(r"[a-z]+", i).group(0) for i in named}
     if not any(re.match(r"[a-z]+", i).group(0) in kinds for i in used):
         return []  # the call names other kinds of element (a table for a paragraph's caption): not comparable
-    return [Finding("other_target", f"the sub-instruction names {', '.join(named)}, the call targets "
+    return [CheckFinding("other_target", f"the sub-instruction names {', '.join(named)}, the call targets "
                                     f"{', '.join(sorted(used))}", True)]
 
 
 @check("other_row", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def other_row(api: str, args: dict[str, Any], sub_instruction: str, before: State) -> list[Finding]:
+def other_row(api: str, args: dict[str, Any], sub_instruction: str, before: State) -> list[CheckFinding]:
     """The call's table row (a row to delete, split or fill) does not hold the one text the sub-instruction quotes
     while another row below the header is labelled with it (its first cell; the "West" row at index 4 taken for
     index 3)."""
@@ -64,12 +64,12 @@ def other_row(api: str, args: dict[str, Any], sub_instruction: str, before: Stat
     named = [n for n, cells in enumerate(table["cells"]) if n and cells and loose_text(cells[0] or "") in quoted]
     if not named:
         return []
-    return [Finding("other_row", f"row {row} of {table['id']} holds none of the quoted texts; row "
+    return [CheckFinding("other_row", f"row {row} of {table['id']} holds none of the quoted texts; row "
                                  f"{', '.join(map(str, named))} does", True)]
 
 
 @check("relative_target", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
-def relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding]:
+def relative_target(args: dict[str, Any], sub_instruction: str) -> list[CheckFinding]:
     """The sub-instruction is about the element after or before an id ("delete the paragraph after p24") and the call
     targets that id itself."""
     anchors = set(_RELATIVE.findall(sub_instruction))
@@ -77,5 +77,5 @@ def relative_target(args: dict[str, Any], sub_instruction: str) -> list[Finding]
     hit = sorted(anchors & targets)
     if not hit:
         return []
-    return [Finding("relative_target", f"the sub-instruction is about the element next to {', '.join(hit)}, but the "
+    return [CheckFinding("relative_target", f"the sub-instruction is about the element next to {', '.join(hit)}, but the "
                                        f"call targets {', '.join(hit)} itself", True)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
-from autodw.agent.checks.registry import BUILT_ON, Certainty, Finding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 
 #: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
 _KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾注",
@@ -21,7 +21,7 @@ _COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:col
 
 
 @check("other_kind", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
-def other_kind(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """The request names one kind (footnote or endnote; bulleted or numbered list) and the call that makes or deletes
     one has the other ``kind`` (or the API's default); the fix is the kind asked for."""
     kinds, default = _KIND_APIS.get(api, ((), None))
@@ -31,12 +31,12 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[Finding]:
     made = args.get("kind", default)
     if len(asked) != 1 or made not in kinds or made == asked[0]:
         return []
-    return [Finding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True,
+    return [CheckFinding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True,
                     {"kind": asked[0]})]
 
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
-def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
     ("even_page"), per ``value_words.json``; the fix is the one other value named."""
@@ -50,7 +50,7 @@ def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[Finding
         if others or value in data["named"].get(key, ()):
             said = f"; it names {', '.join(others)}" if others else ""
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
-            out.append(Finding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
+            out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
     return out
 
 
@@ -65,7 +65,7 @@ def _negated(pattern: str, instruction: str) -> bool:
 
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
-def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[Finding]:
+def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting."""
     out = []
@@ -74,14 +74,14 @@ def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[
         if not isinstance(value, bool):
             continue
         if value and not named(pattern, instruction):
-            out.append(Finding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
+            out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
         elif not value and named(pattern, request) and not _negated(pattern, request):
-            out.append(Finding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
+            out.append(CheckFinding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
     return out
 
 
 @check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value", tuned_on=BUILT_ON)
-def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[Finding]:
+def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A number of page columns the request names none of ("分两栏" -> 3); the fix is the one number it names."""
     count = args.get("count")
     if api != "set_columns" or type(count) is not int:
@@ -90,12 +90,12 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[Finding]
     if not counts or count in counts:
         return []
     fix = {"count": next(iter(counts))} if len(counts) == 1 else None
-    return [Finding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
+    return [CheckFinding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
                                      f"columns", True, fix)]
 
 
 @check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",), tuned_on=BUILT_ON)
-def unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]:
+def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words nor by its value ("font": "Arial" when no font is asked for; a line spacing for a
     highlight)."""
@@ -106,6 +106,6 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[Finding]:
             continue
         if grounding.loose(str(value)) in loose_instruction:
             continue
-        out.append(Finding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
+        out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
     return out

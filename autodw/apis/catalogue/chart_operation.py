@@ -12,10 +12,10 @@ from typing import Any
 from autodw.apis.ooxml import charts, drawings
 from autodw.apis.registry import api
 from autodw.apis.schema import CHART_ID, POSITION, boolean, enum, length, text
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.ids import element_id
-from autodw.units import emu
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.ids import element_id
+from autodw.core.units import emu
 
 INTENT = "chart_operation"
 _TYPES = tuple(charts.CHART_TYPES)

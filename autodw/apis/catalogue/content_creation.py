@@ -20,10 +20,10 @@ from autodw.apis.ooxml.text import insert_text as insert_text_at
 from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import api
 from autodw.apis.schema import ALIGNMENT, BLOCK_ID, PARAGRAPH_ID, POSITION, SPAN, boolean, enum, id_of, integer, text
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.ids import element_id
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.ids import element_id
+from autodw.core.xml import qn
 
 INTENT = "content_creation"
 

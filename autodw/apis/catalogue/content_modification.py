@@ -19,10 +19,10 @@ from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_
                                     resolve_span, split_at)
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import BLOCK_ID, PARAGRAPH_ID, POSITION, SEARCH_PARAMS, SPAN, enum, integer, text
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.ids import element_id
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.core.ids import element_id
+from autodw.core.xml import qn
 
 INTENT = "content_modification"
 

@@ -26,11 +26,11 @@ from autodw.apis.ooxml.text import find_matches, isolate, paragraph_text, resolv
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, PARAGRAPH_ID, PARAGRAPH_IDS, SEARCH_PARAMS, SPAN, boolean,
                                 color, enum, id_of, integer, length, number, text)
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.ids import element_id
-from autodw.units import hex_color, twips
-from autodw.xml import MC, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.ids import element_id
+from autodw.core.units import hex_color, twips
+from autodw.core.xml import MC, qn
 
 INTENT = "format_style_editing"
 

@@ -17,11 +17,11 @@ from autodw.apis.ooxml import drawings, locate
 from autodw.apis.ooxml.assets import resolve_asset
 from autodw.apis.registry import api
 from autodw.apis.schema import IMAGE_ID, PARAGRAPH_ID, POSITION, boolean, enum, integer, length, number, text
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.ids import element_id
-from autodw.units import emu
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.core.ids import element_id
+from autodw.core.units import emu
+from autodw.core.xml import NS, qn
 
 INTENT = "image_operation"
 _R_EMBED, _R_LINK, _R_ID = qn("r:embed"), qn("r:link"), qn("r:id")

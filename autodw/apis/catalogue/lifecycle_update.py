@@ -20,10 +20,10 @@ from autodw.apis.ooxml.parts import package_part, part_xml
 from autodw.apis.ooxml.sections import settings_root
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import PARAGRAPH_IDS, boolean, enum, text
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.package import same_file, write_atomically
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.core.package import same_file, write_atomically
+from autodw.core.xml import NS, qn
 
 INTENT = "lifecycle_update"
 

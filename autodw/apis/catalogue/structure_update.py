@@ -24,11 +24,11 @@ from autodw.apis.ooxml.text import atoms, isolate, new_run, paragraph_text, reso
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer,
                                 length, text)
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.ids import element_id
-from autodw.units import format_number, hex_color, twips
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.ids import element_id
+from autodw.core.units import format_number, hex_color, twips
+from autodw.core.xml import qn
 
 INTENT = "structure_update"
 

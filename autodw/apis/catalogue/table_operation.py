@@ -29,11 +29,11 @@ from autodw.apis.ooxml.tables import set_cell_text as write_cell
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (COLOR_NAMES, HEX_COLOR_PATTERN, LENGTH_PATTERN, POSITION, TABLE_ID, boolean, color,
                                 enum, id_of, integer, length, number, text)
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.ids import element_id
-from autodw.units import hex_color, twips
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.core.ids import element_id
+from autodw.core.units import hex_color, twips
+from autodw.core.xml import qn
 
 INTENT = "table_operation"
 

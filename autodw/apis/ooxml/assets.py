@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.paths import resolve_inside
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.paths import resolve_inside
 
 
 def allowed_roots(doc: WordDocument) -> list[Path]:

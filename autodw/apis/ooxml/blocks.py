@@ -11,10 +11,10 @@ from lxml import etree
 
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
 from autodw.apis.ooxml.notes import notes_root, remove_note
-from autodw.document import WordDocument
-from autodw.errors import UnsupportedOperationError
-from autodw.ids import element_id
-from autodw.xml import MC, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import UnsupportedOperationError
+from autodw.core.ids import element_id
+from autodw.core.xml import MC, qn
 
 P, TBL, TC, TR, SDT = (qn(t) for t in ("w:p", "w:tbl", "w:tc", "w:tr", "w:sdt"))
 BODY = qn("w:body")

@@ -18,9 +18,9 @@ from docx.styles import BabelFish
 from lxml import etree
 
 from autodw.apis.ooxml.parts import part_xml
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.xml import W, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.xml import W, parse, qn
 
 _TYPES = {"paragraph": WD_STYLE_TYPE.PARAGRAPH, "character": WD_STYLE_TYPE.CHARACTER, "table": WD_STYLE_TYPE.TABLE}
 

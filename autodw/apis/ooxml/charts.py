@@ -29,10 +29,10 @@ from xlsxwriter import Workbook
 
 from autodw.apis.ooxml import drawings
 from autodw.apis.ooxml import locate
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.state.drawings import CHART_KINDS
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.analysis.state.drawings import CHART_KINDS
+from autodw.core.xml import NS, qn
 
 C = NS["c"]
 CHART_TYPES = {"column": XL.COLUMN_CLUSTERED, "bar": XL.BAR_CLUSTERED, "line": XL.LINE_MARKERS, "pie": XL.PIE,

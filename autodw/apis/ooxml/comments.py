@@ -12,8 +12,8 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.parts import PartXml, part_xml
-from autodw.document import WordDocument
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.xml import qn
 
 
 #: Styles python-docx's comments use, by the id it writes -> (built-in name, kind).

@@ -23,9 +23,9 @@ from collections.abc import Iterator
 from lxml import etree
 
 from autodw.apis.ooxml.notes import notes_root
-from autodw.document import WordDocument
-from autodw.ids import ID_ATTR
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.ids import ID_ATTR
+from autodw.core.xml import NS, qn
 
 _REVISIONS = tuple(qn(f"w:{t}") for t in (
     "ins", "del", "moveFrom", "moveTo", "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart",

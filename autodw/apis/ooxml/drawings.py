@@ -16,11 +16,11 @@ from autodw.apis.ooxml import locate
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
 from autodw.apis.ooxml.paragraphs import JC, make_paragraph, place_inline
 from autodw.apis.ooxml.text import paragraph_text
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.ids import ID_ATTR
-from autodw.units import emu
-from autodw.xml import MC, NS, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.ids import ID_ATTR
+from autodw.core.units import emu
+from autodw.core.xml import MC, NS, parse, qn
 
 PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
 CHART_URI = "http://schemas.openxmlformats.org/drawingml/2006/chart"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from docx.oxml.parser import OxmlElement
 from lxml import etree
 
-from autodw.xml import qn
+from autodw.core.xml import qn
 
 #: Child order of the property elements we edit (ECMA-376 part 1 sequences).
 SEQUENCES: dict[str, tuple[str, ...]] = {

@@ -6,8 +6,8 @@ from lxml import etree
 
 from autodw.apis.ooxml.elements import get_or_add
 from autodw.apis.ooxml.text import text_elements
-from autodw.document import WordDocument
-from autodw.xml import W, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.xml import W, parse, qn
 
 
 def field_runs(instruction: str, placeholder: str = "", rpr_xml: str = "") -> list[etree._Element]:

@@ -16,9 +16,9 @@ from autodw.apis.ooxml.elements import get_or_add, get_or_add_rpr, insert_ordere
 from autodw.apis.ooxml.paragraphs import JC
 from autodw.apis.ooxml.text import RPR, atoms, has_cjk, resolve_span, text_runs
 from autodw.apis.schema import ALIGNMENT, HIGHLIGHTS, boolean, color, enum, length, number, text
-from autodw.errors import ArgumentError
-from autodw.units import hex_color, twips
-from autodw.xml import qn
+from autodw.core.errors import ArgumentError
+from autodw.core.units import hex_color, twips
+from autodw.core.xml import qn
 
 UNDERLINES = ("single", "double", "thick", "dotted", "dash", "wave", "words", "none")
 

@@ -22,9 +22,9 @@ from autodw.apis.ooxml.paragraphs import JC
 from autodw.apis.ooxml.sections import all_sections, section_at, section_indices, settings_root
 from autodw.apis.ooxml.text import new_run
 from autodw.apis.ooxml.watermark import is_watermark_run, renumber_shapes
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.xml import NS, qn
 
 WHERE = ("header", "footer")
 KINDS = ("default", "first", "even")

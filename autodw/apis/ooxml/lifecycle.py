@@ -22,10 +22,10 @@ from lxml import etree
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
 from autodw.apis.ooxml.parts import PartXml, new_package_part, package_part, part_xml
 from autodw.apis.ooxml.text import atom_text, new_run
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.units import format_number
-from autodw.xml import NS, qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.core.units import format_number
+from autodw.core.xml import NS, qn
 
 _PARSER = etree.XMLParser(resolve_entities=False, remove_blank_text=False)
 CUSTOM_NS = "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"

@@ -11,9 +11,9 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.xml import qn
 
 P, TBL = qn("w:p"), qn("w:tbl")
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from lxml import etree
 
-from autodw.document import WordDocument
-from autodw.state.blocks import run_format
-from autodw.state.context import StateContext
-from autodw.state.effective import Formatting
-from autodw.state.extract import all_styles
-from autodw.units import hex_color
-from autodw.xml import qn, wval
+from autodw.core.document import WordDocument
+from autodw.analysis.state.blocks import run_format
+from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.effective import Formatting
+from autodw.analysis.state.extract import all_styles
+from autodw.core.units import hex_color
+from autodw.core.xml import qn, wval
 
 
 class Looks:
@@ -34,7 +34,7 @@ class Looks:
         return self.formatting.paragraph({"style": self.style(p)})["border"] or {}
 
     def of(self, run: etree._Element, p: etree._Element) -> dict[str, Any]:
-        """The effective format of `run` in paragraph `p` (keys of :data:`autodw.state.effective.RUN_DEFAULTS`)."""
+        """The effective format of `run` in paragraph `p` (keys of :data:`autodw.analysis.state.effective.RUN_DEFAULTS`)."""
         return self.formatting.run(run_format(run.find(qn("w:rPr")), self.ctx), self.style(p))
 
 

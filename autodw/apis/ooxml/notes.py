@@ -10,8 +10,8 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.text import text_elements
-from autodw.document import WordDocument
-from autodw.xml import W, parse, qn
+from autodw.core.document import WordDocument
+from autodw.core.xml import W, parse, qn
 
 KINDS = {
     "footnote": (RT.FOOTNOTES, CT.WML_FOOTNOTES, "/word/footnotes.xml", "footnotes", "footnote text", "footnote reference"),

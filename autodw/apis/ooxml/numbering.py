@@ -13,10 +13,10 @@ from lxml import etree
 from autodw.apis.ooxml.builtin_styles import default_style_id
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
 from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
-from autodw.document import WordDocument
-from autodw.state.context import StateContext
-from autodw.state.numbering import Numbering
-from autodw.xml import W, parse, qn, wval
+from autodw.core.document import WordDocument
+from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.numbering import Numbering
+from autodw.core.xml import W, parse, qn, wval
 
 BULLETS = ("\u2022", "o", "\u25aa")
 NUMBER_FORMATS = {"decimal": ("decimal", "lowerLetter", "lowerRoman"), "upperRoman": ("upperRoman", "upperLetter", "decimal"),

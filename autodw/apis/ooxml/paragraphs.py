@@ -7,8 +7,8 @@ from lxml import etree
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.text import atom_text, atoms, new_run, paragraph_text, replace_span, split_at
-from autodw.document import WordDocument
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.xml import qn
 
 #: Alignment names of the API schema -> ``w:jc`` values.
 JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}

@@ -10,7 +10,7 @@ from docx.opc.packuri import PackURI
 from docx.opc.part import Part
 from lxml import etree
 
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 
 _PARSER = etree.XMLParser(resolve_entities=False, remove_blank_text=False)
 

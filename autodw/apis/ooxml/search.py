@@ -6,7 +6,7 @@ from lxml import etree
 
 from autodw.apis.ooxml.blocks import story_paragraphs
 from autodw.apis.ooxml.text import find_matches, paragraph_text
-from autodw.document import WordDocument
+from autodw.core.document import WordDocument
 
 
 def selected_paragraphs(doc: WordDocument, scope: str, paragraphs: list[str] | None) -> list[tuple[etree._Element, str]]:

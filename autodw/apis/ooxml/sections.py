@@ -7,10 +7,10 @@ from typing import Any
 from lxml import etree
 
 from autodw.apis.ooxml.elements import get_or_add, make
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.state.layout import section_properties
-from autodw.xml import qn
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.analysis.state.layout import section_properties
+from autodw.core.xml import qn
 
 #: Argument schema: one section index or every section.
 SECTION: dict[str, Any] = {

@@ -8,9 +8,9 @@ from lxml import etree
 from autodw.apis.ooxml.builtin_styles import (available_styles, default_style_id, ensure_style, find_style_id,
                                               styles_element)
 from autodw.apis.ooxml.elements import insert_ordered, make
-from autodw.document import WordDocument
-from autodw.errors import ArgumentError
-from autodw.xml import qn, wval
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.xml import qn, wval
 
 KINDS = ("paragraph", "character", "table")
 

@@ -19,10 +19,10 @@ from lxml import etree
 from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
                                         remove_children, replace_child)
 from autodw.apis.ooxml.text import iter_runs, new_run, paragraph_text, replace_span
-from autodw.errors import ArgumentError, UnsupportedOperationError
-from autodw.ids import ID_ATTR
-from autodw.state.blocks import row_cells, table_rows
-from autodw.xml import on_off, qn, wval
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
+from autodw.core.ids import ID_ATTR
+from autodw.analysis.state.blocks import row_cells, table_rows
+from autodw.core.xml import on_off, qn, wval
 
 TBL, TR, TC, P = qn("w:tbl"), qn("w:tr"), qn("w:tc"), qn("w:p")
 TBLPR, TBLGRID, GRIDCOL, TRPR, TCPR, TBLPREX = (qn(t) for t in ("w:tblPr", "w:tblGrid", "w:gridCol", "w:trPr", "w:tcPr",

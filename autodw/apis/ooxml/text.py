@@ -15,8 +15,8 @@ from typing import Any, Iterator
 from lxml import etree
 
 from autodw.apis.ooxml.elements import make
-from autodw.errors import ArgumentError, clipped
-from autodw.xml import MC, qn
+from autodw.core.errors import ArgumentError, clipped
+from autodw.core.xml import MC, qn
 
 R, T, TAB, BR, CR, NBH = (qn(t) for t in ("w:r", "w:t", "w:tab", "w:br", "w:cr", "w:noBreakHyphen"))
 RPR = qn("w:rPr")

@@ -17,9 +17,9 @@ from autodw.apis.ooxml.builtin_styles import ensure_style, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import field_runs
 from autodw.apis.ooxml.text import new_run, paragraph_text
-from autodw.document import WordDocument
-from autodw.errors import UnsupportedOperationError
-from autodw.xml import MC, qn, wval
+from autodw.core.document import WordDocument
+from autodw.core.errors import UnsupportedOperationError
+from autodw.core.xml import MC, qn, wval
 
 P = qn("w:p")
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)

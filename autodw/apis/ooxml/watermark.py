@@ -8,7 +8,7 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
-from autodw.xml import NS, W, parse, qn
+from autodw.core.xml import NS, W, parse, qn
 
 _V, _O = NS["v"], NS["o"]
 _SPID = re.compile(r"_x0000_s(\d+)$")

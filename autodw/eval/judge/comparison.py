@@ -6,13 +6,14 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from autodw.colours import same_named_colour
+from autodw.core.colours import same_named_colour
 from autodw.eval.canonical import Prepared, formatting
 from autodw.eval.judge.describe import UNITS, border_line, label, paragraph_description, show
 from autodw.eval.judge.tolerances import (AUTO_COLOUR, COLOUR_KEYS, FREE_TEXT_MIN_RATIO, JudgeContext, colour_counts,
                                           numeric_tolerance, trimmed)
 from autodw.eval.judge.verdict import Difference
-from autodw.state.blocks import side_order
+from autodw.analysis.state import State, Story
+from autodw.analysis.state.blocks import side_order
 
 LINE_KEYS = ("style", "width_pt", "color", "space_pt", "shadow")  # what of a border line is compared
 
@@ -173,7 +174,7 @@ class Comparison:
         return None if pid is None else self.pmap.get(pid, f"new:{pid}")
 
 
-def stories(state: dict[str, Any]) -> Iterable[dict[str, Any]]:
+def stories(state: State) -> Iterable[Story]:
     """The headers and footers of every section (one linked to the previous section's again)."""
     for section in state["page_layout"]["sections"]:
         for key in ("headers", "footers"):

@@ -8,7 +8,7 @@ from difflib import SequenceMatcher
 from typing import Any, Iterable, Sequence
 
 from autodw.eval.judge.tolerances import COLOUR_KEYS
-from autodw.units import color_name
+from autodw.core.units import color_name
 
 UNITS = ("_cm", "_pt", "_pct")  # the suffixes of state keys that name a unit
 LISTED = 5  # stretches of text named in one difference

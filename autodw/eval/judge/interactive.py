@@ -10,7 +10,7 @@ from typing import Any, Callable
 from autodw.eval.judge.alignment import align, ratio
 from autodw.eval.judge.comparison import Comparison
 from autodw.eval.judge.describe import snippet
-from autodw.state.blocks import field_code
+from autodw.analysis.state.blocks import field_code
 
 _TOC_NAME = re.compile(r"_Toc\d+")
 

@@ -10,7 +10,7 @@ from autodw.eval.judge.alignment import Alignment, align, ratio
 from autodw.eval.judge.comparison import Comparison, whole
 from autodw.eval.judge.describe import LISTED, label, nth_paragraph, show, snippet, text_difference
 from autodw.eval.judge.tolerances import trimmed
-from autodw.state.effective import VISIBLE_ON_SPACES, Formatting, dominant_format, segments
+from autodw.analysis.state.effective import VISIBLE_ON_SPACES, Formatting, dominant_format, segments
 
 _VOLATILE = {"id", "index", "section"}  # a paragraph's keys that say where it is, not what it is
 

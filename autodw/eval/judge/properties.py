@@ -6,7 +6,7 @@ from __future__ import annotations
 from autodw.eval.judge.comparison import Comparison
 from autodw.eval.judge.describe import snippet
 from autodw.eval.judge.tables import TABLE_KEYS, table_props
-from autodw.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
+from autodw.analysis.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
 
 SAVED_PROPERTIES = ("revision", "last_modified_by")  # core properties that saving changes: not compared
 DOCUMENT_KEYS = ("track_changes", "protection")  # document settings compared

@@ -8,8 +8,8 @@ from typing import Any, Hashable
 from autodw.eval.judge.alignment import Alignment, align, ratio
 from autodw.eval.judge.describe import cell_range, show, snippet, table_where
 from autodw.eval.judge.paragraphs import ParagraphComparison
-from autodw.state.blocks import side_order
-from autodw.state.effective import Formatting, drawn
+from autodw.analysis.state.blocks import side_order
+from autodw.analysis.state.effective import Formatting, drawn
 
 _CELL_MARGINS_CM = {"top": 0.0, "left": 0.19, "bottom": 0.0, "right": 0.19}  # Word's (108 twips left and right)
 # a table's and a table style's effective properties

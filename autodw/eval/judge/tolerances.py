@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from autodw.agent.grounding import quotes
-from autodw.colours import colour_family, colour_names_in, colour_ranges, same_named_colour
-from autodw.errors import ConfigError
+from autodw.core.colours import colour_family, colour_names_in, colour_ranges, same_named_colour
+from autodw.core.errors import ConfigError
 from autodw.eval.canonical import Prepared, Source, prepare
 
 CM_TOLERANCE = 0.05

@@ -1,0 +1,142 @@
+"""Per-extraction caches: style names, list definitions, relationship targets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from lxml import etree
+
+from autodw.core.document import WordDocument
+from autodw.analysis.state.numbering import Numbering
+from autodw.core.xml import qn, wval
+
+EMU_PER_CM = 360000
+TWIPS_PER_CM = 566.929
+
+
+def emu_to_cm(v: str | int | None) -> float | None:
+    """EMU (as text or int) to centimetres, 2 decimals."""
+    try:
+        return round(int(v) / EMU_PER_CM, 2) if v is not None else None
+    except ValueError:
+        return None
+
+
+def twips_to_cm(v: str | None) -> float | None:
+    """Twentieths of a point (as text) to centimetres, 2 decimals."""
+    try:
+        return round(float(v) / TWIPS_PER_CM, 2) if v is not None else None
+    except ValueError:
+        return None
+
+
+def twips_to_pt(v: str | None) -> float | None:
+    """Twentieths of a point (as text) to points."""
+    try:
+        return round(float(v) / 20, 2) if v is not None else None
+    except ValueError:
+        return None
+
+
+def _ui_name(name: str) -> str:
+    """Word's displayed name for built-ins python-docx's BabelFish does not map ("toc 1" -> "TOC 1")."""
+    if re.fullmatch(r"toc \d", name):
+        return "TOC " + name[4:]
+    return {"table of figures": "Table of Figures", "footnote text": "Footnote Text",
+            "footnote reference": "Footnote Reference", "endnote text": "Endnote Text",
+            "endnote reference": "Endnote Reference", "toc heading": "TOC Heading"}.get(name, name)
+
+
+@dataclass
+class StateContext:
+    """Look-ups shared by the state readers for one document."""
+
+    doc: WordDocument
+    used_styles: set[str] = field(default_factory=set)
+
+    @cached_property
+    def styles_root(self) -> etree._Element | None:
+        try:
+            return self.doc.part._styles_part.element
+        except (KeyError, AttributeError, ValueError):
+            return None
+
+    @cached_property
+    def style_elements(self) -> dict[str, etree._Element]:
+        """Style id -> ``w:style`` element."""
+        if self.styles_root is None:
+            return {}
+        return {s.get(qn("w:styleId")): s for s in self.styles_root.iterchildren(qn("w:style")) if s.get(qn("w:styleId"))}
+
+    @cached_property
+    def style_names(self) -> dict[str, str]:
+        """Style id -> the name Word shows ("Heading 1", not the stored "heading 1")."""
+        from docx.styles import BabelFish
+
+        return {sid: _ui_name(BabelFish.internal2ui(wval(s.find(qn("w:name"))) or sid)) for sid, s in self.style_elements.items()}
+
+    @cached_property
+    def default_style_ids(self) -> dict[str, str]:
+        """Style type (paragraph, character, table, numbering) -> id of its default style."""
+        out: dict[str, str] = {}
+        for sid, s in self.style_elements.items():
+            if s.get(qn("w:default")) in ("1", "true", "on"):
+                out.setdefault(s.get(qn("w:type")) or "paragraph", sid)
+        return out
+
+    def style_name(self, style_id: str | None) -> str | None:
+        """Display name for `style_id` (and remember it as used)."""
+        if style_id is None:
+            return None
+        self.used_styles.add(style_id)
+        return self.style_names.get(style_id, style_id)
+
+    def paragraph_style(self, style_id: str | None) -> str:
+        """The paragraph's style name; an absent pStyle means the default paragraph style."""
+        return self.style_name(style_id or self.default_style_ids.get("paragraph")) or "Normal"
+
+    @cached_property
+    def numbering(self) -> Numbering:
+        """The numbering part's list definitions (none when the document has no numbering part)."""
+        try:
+            root = self.doc.part.numbering_part.element
+        except (KeyError, NotImplementedError, AttributeError):
+            root = None
+        return Numbering(root, self.style_elements)
+
+    def style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
+        """(numId, ilvl) a paragraph style (or its bases) gives, if any."""
+        seen = set()
+        while style_id and style_id not in seen:
+            seen.add(style_id)
+            s = self.style_elements.get(style_id)
+            if s is None:
+                return None
+            num_pr = s.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+            if num_pr is not None:
+                num_id = wval(num_pr.find(qn("w:numId")))
+                if num_id:
+                    return num_id, wval(num_pr.find(qn("w:ilvl"))) or "0"
+            style_id = wval(s.find(qn("w:basedOn")))
+        return None
+
+    def rel_target(self, part, r_id: str | None) -> tuple[str | None, object | None]:
+        """(external target ref, internal target part) of relationship `r_id` in `part`."""
+        if not r_id:
+            return None, None
+        rel = part.rels.get(r_id)
+        if rel is None:
+            return None, None
+        if rel.is_external:
+            return rel.target_ref, None
+        return None, rel.target_part
+
+    @cached_property
+    def settings_root(self) -> etree._Element | None:
+        for rel in self.doc.part.rels.values():
+            if rel.reltype == RT.SETTINGS and not rel.is_external:
+                return getattr(rel.target_part, "element", None)
+        return None

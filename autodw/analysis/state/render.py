@@ -1,0 +1,309 @@
+"""Compact text rendering of a state for LLM prompts, within a token budget.
+
+Over budget, the body is windowed: headings, the first and last blocks and the blocks around
+the focus ids are kept, and every omitted stretch is replaced by a line that says what was left
+out. Nothing is cut silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from autodw.analysis.state.types import State
+
+TokenCounter = Callable[[str], int]
+
+MAX_PARAGRAPH_CHARS = 400
+MAX_TABLE_ROWS = 8
+MAX_CELL_CHARS = 40
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate: ~4 characters per token for ASCII, 1 token per other character."""
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return ascii_chars // 4 + (len(text) - ascii_chars) + 1
+
+
+def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
+                 count_tokens: TokenCounter = estimate_tokens) -> str:
+    """The state as compact text; body blocks windowed around `focus` ids if over `budget_tokens`."""
+    head = _header(state)
+    blocks = _blocks(state)
+    tail = _footer(state)
+    if budget_tokens is None:
+        chosen = set(range(len(blocks)))
+    else:  # the header and footer may take at most 40% of the budget; the body gets the rest
+        head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)")
+        tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)")
+        fixed = "\n".join(head + tail)
+        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), set(focus), count_tokens)
+    body = _with_elisions(blocks, chosen)
+    title = "BODY (id #index [style, format] text)"
+    if len(chosen) < len(blocks):
+        title += f"; windowed to fit {budget_tokens} tokens: {len(blocks) - len(chosen)} of {len(blocks)} blocks omitted"
+    return "\n".join(head + [title + ":"] + body + tail)
+
+
+def render_elements(state: State, ids: Iterable[str]) -> list[str]:
+    """The rendered lines of the body blocks, images and charts with these ids (in document order)."""
+    wanted = set(ids)
+    lines = [text for block_id, _, text in _blocks(state) if block_id in wanted]
+    return lines + [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
+
+
+# --- sections of the rendering -------------------------------------------------------
+
+
+def _header(state: State) -> list[str]:
+    info = state["document_info"]
+    lines = [
+        f"DOCUMENT: {info['paragraph_count']} paragraphs, {info['table_count']} tables, {info['section_count']} sections, "
+        f"{info['image_count']} images, {info['chart_count']} charts, {info['comment_count']} comments; "
+        f"header: {'yes' if info['has_header'] else 'no'}; footer: {'yes' if info['has_footer'] else 'no'}; "
+        f"track changes: {'on' if info['track_changes'] else 'off'}"
+        + (f"; protection: {info['protection']}" if info.get("protection") else ""),
+    ]
+    props = info.get("core_properties") or {}
+    if props:
+        lines.append("PROPERTIES: " + ", ".join(f"{k}={_short(v, 60)!r}" for k, v in props.items() if k != "revision"))
+    previous = None
+    for s in state["page_layout"]["sections"]:
+        line = _section_line(s)
+        body = line.split(": ", 1)[1]
+        if body == previous:
+            lines.append(f"  same as above: section {s['index']}")
+            continue
+        previous = body
+        lines.append(line)
+    toc = state["page_layout"].get("table_of_contents")
+    if toc:
+        lines.append(f"TABLE OF CONTENTS at {toc.get('paragraph')}" + (f", levels {toc['levels']}" if toc.get("levels") else "")
+                     + f", {len(toc.get('entries', []))} entries")
+    return lines
+
+
+def _section_line(s: dict[str, Any]) -> str:
+    m = s.get("margins_cm", {})
+    parts = [f"SECTION {s['index']}: {s.get('orientation', '?')} {s.get('page_width_cm')}x{s.get('page_height_cm')}cm",
+             "margins " + " ".join(f"{k[0]}{v}" for k, v in m.items() if k in ("top", "bottom", "left", "right")),
+             f"{s['columns']['count']} column(s)"]
+    if s.get("start") != "nextPage":
+        parts.append(f"starts {s.get('start')}")
+    for key in ("headers", "footers"):
+        for kind, story in s.get(key, {}).items():
+            text = _short(story.get("text", ""), 60)
+            linked = " (linked)" if story.get("linked_to_previous") else ""
+            parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}" + (" +page no." if story.get("page_number") else ""))
+    if s.get("watermark"):
+        parts.append(f"watermark={s['watermark']!r}")
+    if s.get("page_numbering"):
+        parts.append(f"numbering {s['page_numbering']}")
+    return "; ".join(parts)
+
+
+def _footer(state: State) -> list[str]:
+    lines = []
+    for img in state["images"]:
+        desc = f"{img.get('id')} {img.get('type')} in {img.get('paragraph')} ({img.get('placement')}"
+        if img.get("width_cm"):
+            desc += f", {img['width_cm']}x{img['height_cm']}cm"
+        if img.get("wrap"):
+            desc += f", wrap {img['wrap']}"
+        desc += ")"
+        if img.get("alt_text"):
+            desc += f" alt={_short(img['alt_text'], 50)!r}"
+        if img.get("type") == "chart":
+            desc += (f" {img.get('chart_type')} chart title={img.get('title')!r} categories={img.get('categories')} "
+                     f"series={[(s['name'], s['values']) for s in img.get('series', [])]}")
+        lines.append(desc)
+    if lines:
+        lines.insert(0, "IMAGES AND CHARTS:")
+    inter = state["interactive"]
+    for key, fmt in (("hyperlinks", lambda h: f"{h['paragraph']} {h['text']!r} -> {h.get('url') or '#' + str(h.get('anchor'))}"),
+                     ("bookmarks", lambda b: f"{b['name']} in {b['paragraph']}"),
+                     ("comments", lambda c: f"#{c['id']} by {c.get('author')} on {','.join(c['paragraphs']) or '?'}: {_short(c['text'], 80)!r}"),
+                     ("footnotes", lambda n: f"#{n['id']} in {n['paragraph']}: {_short(n['text'], 80)!r}"),
+                     ("endnotes", lambda n: f"#{n['id']} in {n['paragraph']}: {_short(n['text'], 80)!r}"),
+                     ("tracked_changes", lambda t: f"{t['type']} by {t.get('author')} in {t['paragraph']}: {_short(t['text'], 40)!r}"),
+                     ("page_breaks", lambda b: f"in {b['paragraph']}")):
+        items = [b for b in inter[key] if not b.get("hidden")]
+        if items:
+            shown = "; ".join(fmt(i) for i in items[:12]) + (f"; ... {len(items) - 12} more" if len(items) > 12 else "")
+            lines.append(f"{key.upper().replace('_', ' ')}: {shown}")
+    styles = state["styles"]
+    parts = []
+    for s in styles["styles"]:
+        attrs = [str(v) for v in (_named(s.get("font")), f"{s['size_pt']}pt" if s.get("size_pt") else None,
+                                  "bold" if s.get("bold") else None, "italic" if s.get("italic") else None) if v]
+        parts.append(f"{s['name']}({s['category'][0]}{': ' + ' '.join(attrs) if attrs else ''})")
+    d = styles["defaults"]
+    lines.append(f"STYLES IN USE (default font {d.get('font') or '(theme)'} {d.get('size_pt') or '?'}pt"
+                 + (f", East Asian {d['east_asia_font']}" if d.get("east_asia_font") else "") + "): " + ", ".join(parts))
+    return lines
+
+
+def _blocks(state: State) -> list[tuple[str, bool, str]]:
+    """(id, is_heading, rendered text) per body block, tables placed after their paragraph."""
+    tables_after: dict[str | None, list[dict]] = {}
+    for t in state["tables"]:
+        if "nested_in" not in t:
+            tables_after.setdefault(t.get("after_paragraph"), []).append(t)
+    out = [(t["id"], False, _table_text(t)) for t in tables_after.get(None, [])]
+    for p in state["paragraphs"]:
+        style = p.get("style") or ""
+        heading = style.lower().startswith(("heading", "title"))
+        out.append((p["id"], heading, _paragraph_text(p)))
+        out.extend((t["id"], False, _table_text(t)) for t in tables_after.get(p["id"], []))
+    return out
+
+
+def _paragraph_text(p: dict[str, Any]) -> str:
+    attrs = [p.get("style") or "Normal"]
+    if p.get("alignment"):
+        attrs.append(p["alignment"])
+    if p.get("list"):
+        lst = p["list"]
+        attrs.append(f"{lst.get('kind', 'list')} L{lst.get('level', 0)}")
+    if p.get("content_control"):
+        attrs.append(f"in {p['content_control']!r}")
+    text = p["text"].replace("\n", "\\n")
+    if len(text) > MAX_PARAGRAPH_CHARS:
+        text = text[:MAX_PARAGRAPH_CHARS] + f"…(+{len(text) - MAX_PARAGRAPH_CHARS} chars)"
+    line = f"{p['id']} #{p['index']} [{', '.join(attrs)}] {text}"
+    fmt = _run_summary(p.get("runs", []))
+    if fmt:
+        line += f"  ⟨{fmt}⟩"
+    if p.get("images"):
+        line += f"  ⟨images: {', '.join(str(i) for i in p['images'])}⟩"
+    return line
+
+
+def _named(font: Any) -> Any:
+    """A font named in the document; None for a theme font ("theme:majorHAnsi": the prompt does not show them)."""
+    return None if isinstance(font, str) and font.startswith("theme:") else font
+
+
+#: run formatting the prompt leaves out, as it did before the state had it: typographic effects no API sets
+#: (the judge compares them)
+_UNSHOWN_EFFECTS = ("char_spacing_pt", "position_pt", "scale_pct", "outline", "shadow", "emboss", "imprint")
+
+
+def _shown_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs without :data:`_UNSHOWN_EFFECTS`, neighbours that then have one format joined (as reading joins runs)."""
+    out: list[dict[str, Any]] = []
+    for r in runs:
+        shown = {k: v for k, v in r.items() if k not in _UNSHOWN_EFFECTS}
+        last = out[-1] if out else None
+        if last is not None and not {"image", "equation"} & (set(last) | set(shown)) and \
+                {k: v for k, v in last.items() if k != "text"} == {k: v for k, v in shown.items() if k != "text"}:
+            last["text"] += shown.get("text", "")
+        else:
+            out.append(shown)
+    return out
+
+
+def _run_summary(runs: list[dict[str, Any]]) -> str:
+    formatted = []
+    runs = _shown_runs(runs)
+    for r in runs:
+        fmt = {k: v for k, v in r.items() if k not in ("text", "image", "equation") and not (k == "font" and _named(v) is None)}
+        if fmt and r.get("text", "").strip():
+            formatted.append((r["text"], fmt))
+    if not formatted:
+        return ""
+    if len(formatted) == len([r for r in runs if r.get("text", "").strip()]) and len({str(f) for _, f in formatted}) == 1:
+        return "all: " + _fmt_text(formatted[0][1])
+    parts = [f"{_short(t, 25)!r}={_fmt_text(f)}" for t, f in formatted[:4]]
+    if len(formatted) > 4:
+        parts.append(f"+{len(formatted) - 4} more formatted runs")
+    return "; ".join(parts)
+
+
+def _fmt_text(fmt: dict[str, Any]) -> str:
+    return ",".join(k if v is True else f"{k}={v}" for k, v in fmt.items())
+
+
+def _table_text(t: dict[str, Any]) -> str:
+    head = f"{t['id']} #{t['index']} TABLE {t['rows']}x{t['cols']}" + (f" style={t['style']!r}" if t.get("style") else "")
+    if t.get("header_rows"):
+        head += f" header_rows={t['header_rows']}"
+    if t.get("merged"):
+        head += f" merged={t['merged']}"
+    rows = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t["cells"][:MAX_TABLE_ROWS]]
+    lines = [head] + [f"  r{i}: | {r} |" for i, r in enumerate(rows)]
+    if t["rows"] > MAX_TABLE_ROWS:
+        lines.append(f"  … {t['rows'] - MAX_TABLE_ROWS} more rows not shown")
+    return "\n".join(lines)
+
+
+# --- windowing ------------------------------------------------------------------------
+
+
+def _choose(blocks: list[tuple[str, bool, str]], budget: int, focus: set[str], count: TokenCounter) -> set[int]:
+    costs = [count(text) for _, _, text in blocks]
+    if sum(costs) <= budget:
+        return set(range(len(blocks)))
+    chosen: set[int] = set()
+    spent = 0
+
+    def take(i: int) -> None:
+        nonlocal spent
+        if 0 <= i < len(blocks) and i not in chosen and spent + costs[i] <= budget:
+            chosen.add(i)
+            spent += costs[i]
+
+    focus_idx = [i for i, (bid, _, _) in enumerate(blocks) if bid in focus]
+    for i in focus_idx:
+        take(i)
+    for i in range(min(3, len(blocks))):
+        take(i)
+    for i, (_, heading, _) in enumerate(blocks):
+        if heading:
+            take(i)
+    take(len(blocks) - 1)
+    centres = focus_idx or [0]
+    for dist in range(1, len(blocks)):
+        before = spent
+        for c in centres:
+            take(c - dist)
+            take(c + dist)
+        if spent == before and spent >= budget * 0.98:
+            break
+    return chosen
+
+
+def _with_elisions(blocks: list[tuple[str, bool, str]], chosen: set[int]) -> list[str]:
+    out: list[str] = []
+    gap: list[str] = []
+    for i, (bid, _, text) in enumerate(blocks):
+        if i in chosen:
+            if gap:
+                out.append(_elision(gap))
+                gap = []
+            out.append(text)
+        else:
+            gap.append(bid)
+    if gap:
+        out.append(_elision(gap))
+    return out
+
+
+def _elision(ids: list[str]) -> str:
+    return f"… {len(ids)} block(s) omitted ({ids[0]}…{ids[-1]}) …"
+
+
+def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str) -> list[str]:
+    """Keep leading lines within `budget` tokens and say how many were dropped."""
+    kept, spent = [], 0
+    for i, line in enumerate(lines):
+        cost = count(line)
+        if spent + cost > budget and i > 0:
+            return kept + [f"… {len(lines) - i} more {what} omitted to fit the token budget …"]
+        kept.append(line)
+        spent += cost
+    return kept
+
+
+def _short(text: Any, limit: int) -> str:
+    s = str(text)
+    return s if len(s) <= limit else s[: limit - 1] + "…"

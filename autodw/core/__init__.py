@@ -1,0 +1,4 @@
+"""The document core: the OOXML package as bytes (``package``), XML helpers (``xml``), stable element ids (``ids``),
+the editable document (``document``), units and colour names (``units``, ``colours``), and what every layer
+shares: typed errors (``errors``), paths, progress lines, figures (``plots``) and the provenance of tuning
+(``provenance``). The bottom layer: it imports nothing else of autodw."""

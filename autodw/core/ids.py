@@ -1,0 +1,232 @@
+"""Stable element ids: a private-namespace attribute on paragraphs, tables and drawings.
+
+Ids are assigned in document order when a document is opened (so the same file always gets
+the same ids), survive edits elsewhere and snapshot/restore (they live in the XML), are given
+fresh to new or copied elements, and are stripped when the document is saved.
+
+Kinds and prefixes (:data:`KINDS`): paragraphs ``p``, tables ``t``, pictures ``img``, charts ``chart``,
+other drawings (shapes, text boxes, SmartArt, VML) ``shape``; an id is a prefix and a number from 1
+(``p12``, ``t3``, ``img2``). Each prefix has its own counter. This module is the one place the id
+grammar is written: the API argument schemas, the agent and the scripts derive their patterns from it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from docx.oxml.parser import oxml_parser
+from lxml import etree
+
+from autodw.core.xml import MC, NS, qn
+
+ID_NS = "urn:autodw:element-ids"
+ID_PREFIX = "adw"
+ID_ATTR = f"{{{ID_NS}}}id"
+NEXT_ATTR = f"{{{ID_NS}}}next"
+
+P, TBL = qn("w:p"), qn("w:tbl")
+INLINE, ANCHOR, PICT = qn("wp:inline"), qn("wp:anchor"), qn("w:pict")
+ID_TAGS = (P, TBL, INLINE, ANCHOR, PICT)
+_FALLBACK = f"{{{MC}}}Fallback"
+
+#: id prefix -> what it names, in the order ids are listed.
+KINDS: dict[str, str] = {"p": "paragraph", "t": "table", "img": "picture", "chart": "chart", "shape": "shape"}
+PREFIXES: tuple[str, ...] = tuple(KINDS)
+
+
+def id_pattern(prefixes: Iterable[str] = PREFIXES) -> str:
+    """The regular expression (no anchors) of an id with one of `prefixes`: ``(p|t)[0-9]+``.
+
+    Written with ``[0-9]``, not ``\\d``: it also goes into JSON Schemas that llama.cpp turns into
+    grammars, which reject escapes. Group 1 is the prefix."""
+    prefixes = tuple(prefixes)
+    unknown = [p for p in prefixes if p not in KINDS]
+    if unknown or not prefixes:
+        raise ValueError(f"unknown id prefix(es) {unknown}; known: {', '.join(PREFIXES)}")
+    return f"({'|'.join(prefixes)})[0-9]+"
+
+
+def schema_pattern(prefixes: Iterable[str] = PREFIXES) -> str:
+    """The JSON Schema ``pattern`` of an id with one of `prefixes`: ``^(p|t)[0-9]+$``."""
+    return f"^{id_pattern(prefixes)}$"
+
+
+#: The prefixes of a pattern written by :func:`schema_pattern` (group 1), for readers of a schema.
+_SCHEMA_PATTERN = re.compile(rf"^\^\(((?:{'|'.join(PREFIXES)})(?:\|(?:{'|'.join(PREFIXES)}))*)\)\[0-9\]\+\$$")
+#: An id, whole (group 1 prefix, group 2 number).
+ID_RE = re.compile(rf"^({'|'.join(PREFIXES)})([0-9]+)$")
+#: Ids inside free text ("moved p3 after t1").
+ID_IN_TEXT = re.compile(rf"\b(?:{'|'.join(PREFIXES)})[0-9]+\b")
+
+
+def prefixes_of_pattern(pattern: str) -> tuple[str, ...] | None:
+    """The prefixes of a schema pattern written by :func:`schema_pattern`, or None for any other pattern."""
+    m = _SCHEMA_PATTERN.match(pattern)
+    return tuple(m.group(1).split("|")) if m else None
+
+
+def parse_id(text: str) -> tuple[str, int] | None:
+    """``"p12"`` -> ``("p", 12)``; None if `text` is not an element id."""
+    m = ID_RE.match(text)
+    return (m.group(1), int(m.group(2))) if m else None
+
+_CHART_URI = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+_PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+
+
+_ROOT_TAG = re.compile(rb"<[^\s/>]+")
+_DECLARATION = f' xmlns:{ID_PREFIX}="{ID_NS}"'.encode()
+
+
+def declare_namespace_in_xml(xml: bytes) -> bytes:
+    """Add the id namespace declaration to the root start tag of serialized UTF-8 XML.
+
+    Done on bytes before parsing because re-rooting a parsed tree is slow in lxml for large
+    bodies (every moved node is re-namespaced). Returns `xml` unchanged if already declared
+    or not UTF-8.
+    """
+    if xml.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return xml
+    i = 0
+    while True:
+        j = xml.find(b"<", i)
+        if j < 0:
+            return xml
+        if xml.startswith(b"<?", j):
+            i = xml.find(b"?>", j) + 2
+        elif xml.startswith(b"<!--", j):
+            i = xml.find(b"-->", j) + 3
+        elif xml.startswith(b"<!", j):
+            i = xml.find(b">", j) + 1
+        else:
+            break
+        if i <= 1:
+            return xml
+    m = _ROOT_TAG.match(xml, j)
+    end = xml.find(b">", j)
+    if m is None or _DECLARATION.strip() in xml[j:end]:
+        return xml
+    return xml[: m.end()] + _DECLARATION + xml[m.end():]
+
+
+def declare_namespace(root: etree._Element) -> etree._Element:
+    """Return `root`, or a copy of it that declares the id namespace (children moved, not copied).
+
+    Slow for large trees; used only for parts created after loading (a new header)."""
+    if root.nsmap.get(ID_PREFIX) == ID_NS:
+        return root
+    nsmap = dict(root.nsmap)
+    nsmap[ID_PREFIX] = ID_NS
+    new_root = oxml_parser.makeelement(root.tag, attrib=dict(root.attrib), nsmap=nsmap)
+    new_root.text, new_root.tail = root.text, root.tail
+    for child in list(root):
+        new_root.append(child)
+    return new_root
+
+
+def drawing_prefix(el: etree._Element) -> str:
+    """The id prefix for a drawing container: ``img``, ``chart`` or ``shape``."""
+    if el.tag == PICT:
+        return "img" if el.find(f".//{{{NS['v']}}}imagedata") is not None and el.find(f".//{{{NS['v']}}}textpath") is None else "shape"
+    gd = el.find(f"{{{NS['a']}}}graphic/{{{NS['a']}}}graphicData")
+    uri = gd.get("uri") if gd is not None else None
+    if uri == _PIC_URI:
+        return "img"
+    if uri == _CHART_URI:
+        return "chart"
+    return "shape"
+
+
+def prefix_for(el: etree._Element) -> str:
+    """The id prefix for any id-bearing element."""
+    if el.tag == P:
+        return "p"
+    if el.tag == TBL:
+        return "t"
+    return drawing_prefix(el)
+
+
+def iter_id_elements(root: etree._Element) -> Iterator[etree._Element]:
+    """Every element of `root` that carries an id, in document order (mc:Fallback copies skipped)."""
+    for el in root.iter(*ID_TAGS):
+        if el.tag in (P, TBL) or not _in_fallback(el):
+            yield el
+
+
+def _in_fallback(el: etree._Element) -> bool:
+    parent = el.getparent()
+    while parent is not None:
+        if parent.tag == _FALLBACK:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _read_counters(holder: etree._Element) -> dict[str, int]:
+    raw = holder.get(NEXT_ATTR, "")
+    counters: dict[str, int] = {}
+    for item in raw.split(";"):
+        if "=" in item:
+            k, v = item.split("=", 1)
+            counters[k] = int(v)
+    return counters
+
+
+def assign_ids(roots: Iterable[etree._Element], holder: etree._Element) -> dict[str, etree._Element]:
+    """Give an id to every id-bearing element that lacks one or shares one; return the id index.
+
+    `holder` (the document root) keeps the per-prefix counters, so new ids never reuse an old one.
+    """
+    counters = _read_counters(holder)
+    index: dict[str, etree._Element] = {}
+    fresh: list[etree._Element] = []
+    for root in roots:
+        for el in iter_id_elements(root):
+            current = el.get(ID_ATTR)
+            if current is None or current in index:
+                fresh.append(el)
+                continue
+            index[current] = el
+            parsed = parse_id(current)
+            if parsed and counters.get(parsed[0], 1) <= parsed[1]:
+                counters[parsed[0]] = parsed[1] + 1
+    for el in fresh:
+        prefix = prefix_for(el)
+        n = counters.get(prefix, 1)
+        counters[prefix] = n + 1
+        new_id = f"{prefix}{n}"
+        el.set(ID_ATTR, new_id)
+        index[new_id] = el
+    if fresh or not holder.get(NEXT_ATTR):
+        holder.set(NEXT_ATTR, ";".join(f"{k}={v}" for k, v in sorted(counters.items())))
+    return index
+
+
+def strip_ids(roots: Iterable[etree._Element]) -> list[tuple[etree._Element, str, str]]:
+    """Remove every id-namespace attribute; return what was removed so it can be put back."""
+    removed: list[tuple[etree._Element, str, str]] = []
+    for root in roots:
+        if root.get(NEXT_ATTR) is not None:
+            removed.append((root, NEXT_ATTR, root.attrib.pop(NEXT_ATTR)))
+        for el in root.iter(*ID_TAGS):
+            value = el.attrib.pop(ID_ATTR, None)
+            if value is not None:
+                removed.append((el, ID_ATTR, value))
+    return removed
+
+
+def restore_ids(removed: list[tuple[etree._Element, str, str]]) -> None:
+    """Put back attributes returned by :func:`strip_ids`."""
+    for el, attr, value in removed:
+        el.set(attr, value)
+
+
+def remove_namespace_declaration(xml: bytes) -> bytes:
+    """Drop the id namespace declaration from serialized XML (ids already stripped)."""
+    return xml.replace(f' xmlns:{ID_PREFIX}="{ID_NS}"'.encode(), b"", 1)
+
+
+def element_id(el: etree._Element) -> str | None:
+    """The id of `el`, or None."""
+    return el.get(ID_ATTR)
