@@ -68,6 +68,13 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
     options = registry.resolve(spec.name, _given_options(args, registry))
     if spec.uses_llm is False and args.llm:
         raise ConfigError(f"--system {spec.name} uses no LLM: leave out --llm")
+    unused = [flag for flag, given, used in (
+        ("--profile", getattr(args, "profile", None) is not None, spec.uses_agent_settings),
+        ("--threshold", getattr(args, "threshold", None) is not None, spec.uses_agent_settings),
+        ("--set", bool(getattr(args, "set", None)), spec.uses_agent_settings),
+        ("--intents-model", getattr(args, "intents_model", None) is not None, spec.uses_classifier)) if given and not used]
+    if unused:
+        raise ConfigError(f"--system {spec.name} does not use {', '.join(unused)}: leave {'them' if len(unused) > 1 else 'it'} out")
     needs_llm = spec.needs_llm(options)
     if needs_llm and not args.llm and not os.environ.get("AUTODW_LLM"):  # a benchmark run names what it measures
         raise ConfigError(f"--system {spec.name} needs --llm: openai:MODEL (with --base-url for your endpoint), "
