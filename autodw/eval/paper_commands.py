@@ -116,7 +116,7 @@ def register_paper(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--concurrency", type=positive_int, default=None, metavar="N", help="requests in flight at most")
     p.add_argument("--price-in", type=float, default=None, metavar="X", help="price per million prompt tokens")
     p.add_argument("--price-out", type=float, default=None, metavar="Y", help="price per million completion tokens")
-    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
+    p.add_argument("--profile", default=None, help="agent assembly: paper, hosted or local (default: the backend's own)")
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N sessions")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--no-word-check", action="store_true", help="do not check outputs with openxml-audit")

@@ -341,7 +341,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "
                         "the same; the final-state sACC and the cost per session are then not measured)")
-    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
+    p.add_argument("--profile", default=None, help="agent assembly: paper, hosted or local (default: the backend's own)")
     p.add_argument("--threshold", type=float, default=None, help="validator acceptance threshold (default: the profile's)")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the saved one)")
     p.add_argument("--no-word-check", action="store_true", help="do not check outputs with openxml-audit")
