@@ -53,6 +53,7 @@ class RedlineCheck:
 
     @property
     def complete(self) -> bool:
+        """Whether the redline carries every edit both ways: accepting gives the edited state, rejecting the original."""
         return not self.not_shown and not self.not_restored
 
     def notes(self) -> list[str]:
