@@ -1,7 +1,7 @@
 """Measurements someone reruns after a change: ``autodw bench perf NAME`` (speed, and the quality of a part).
 
-Each subcommand is a module of this package with a ``run(args) -> int``, imported only when it runs; the README
-and docs/measurements-history.md give the figures measured with them. One-off studies are not here: their
+Each subcommand is a module of this package with a ``run(args) -> int``, imported only when it runs; the results
+pages and docs/measurements-history.md give the figures measured with them. One-off studies are not here: their
 conclusions are in docs/measurements-history.md ("One-off studies") with the commit that still has their script.
 """
 
