@@ -181,6 +181,7 @@ class Session:
 
     @property
     def n_calls(self) -> int:
+        """The gold calls of all its instructions."""
         return sum(len(i.gold) for i in self.instructions)
 
     def initial_document(self, turn: int = 1) -> WordDocument:
