@@ -28,9 +28,11 @@ def chromium() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
-    """One headless Chromium for the session."""
+    """One headless Chromium per test module. Not per session: Playwright's sync API keeps an asyncio loop running
+    in the main thread while it is open, and a later test that starts its own loop (the MCP server's, through anyio)
+    would fail with "cannot be called from a running event loop" when the whole suite runs in one process."""
     executable = chromium()
     from playwright.sync_api import sync_playwright
 

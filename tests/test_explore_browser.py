@@ -22,7 +22,7 @@ ARTEFACTS = ROOT / "tmp" / "artefacts" / "explore"
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def sites(browser, tmp_path_factory) -> Path:
     """Two runs compared (pages drawn for the failed instruction) and a damaged run, built once for every worker."""
     from filelock import FileLock
