@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterator
 
 from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS, Session
 from autodw.core.errors import ConfigError, OutputPathError
+from autodw.core.progress import progress
 from autodw.eval.judge import JUDGE_VERSION
 from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, read_json, rejudge_hint, session_finished, session_turns,
                                  summarize)
@@ -184,10 +185,8 @@ class Runner:
 
     def _pool(self, units: list, work: Work, task: Callable[[Work, Any], bool], what: str, total: int) -> None:
         """Run `task` on each of `units` with `work`, on this thread or on the run's workers."""
-        from tqdm import tqdm
-
         done = total - len(units)
-        bar = tqdm(total=total, initial=done, desc=f"{self.spec.system} {self.spec.track}/{self.spec.split} {what}", unit=what[:-1],
+        bar = progress(total=total, initial=done, desc=f"{self.spec.system} {self.spec.track}/{self.spec.split} {what}", unit=what[:-1],
                    disable=not self.progress, dynamic_ncols=True)
         ok = [0, 0]
 
