@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from typing import Callable, TextIO
 
-from autodw.dwbench.records import SPLITS, TRACKS
+from autodw.dwbench.records import SPLITS, TRACKS, Session
 from autodw.core.errors import ConfigError, LLMError
-from autodw.eval.paper import Plan, PaperOptions, Unit, load_figures, plan_paper, plan_text
+from autodw.eval.paper import Plan, PaperOptions, Unit, generated, load_figures, plan_paper, plan_text
 
 
 def paper_command(args: argparse.Namespace) -> int:
@@ -19,8 +19,9 @@ def paper_command(args: argparse.Namespace) -> int:
     options = PaperOptions(args.llm, args.out, args.split, args.track, args.repeats, args.workers, args.base_url,
                            args.api_key_env, args.rpm, args.tpm, args.concurrency, args.price_in, args.price_out,
                            args.profile, args.limit, args.sessions, args.no_word_check)
-    sessions, instructions = _split_size(options)
-    plan = plan_paper(options, sessions, instructions, load_figures())
+    sessions = _sessions(options)
+    plan = plan_paper(options, len(sessions), sum(len(s.instructions) for s in sessions), load_figures(),
+                      done=lambda folder, mode: generated(Path(options.out) / folder, mode, sessions))
     print(plan_text(plan))
     if args.dry_run:
         print("dry run: nothing was run and no LLM was contacted")
@@ -31,8 +32,8 @@ def paper_command(args: argparse.Namespace) -> int:
     return run_plan(plan, args.argv)
 
 
-def _split_size(o: PaperOptions) -> tuple[int, int]:
-    """The sessions and instructions a unit runs (the split's, or those of --limit / --sessions)."""
+def _sessions(o: PaperOptions) -> list[Session]:
+    """The sessions a unit runs (the split's, or those of --limit / --sessions)."""
     from autodw.dwbench.records import load_split
 
     sessions = load_split(o.split, o.track)
@@ -44,7 +45,7 @@ def _split_size(o: PaperOptions) -> tuple[int, int]:
         sessions = [s for s in sessions if s.session_id in wanted]
     if o.limit:
         sessions = sessions[: o.limit]
-    return len(sessions), sum(len(s.instructions) for s in sessions)
+    return sessions
 
 
 def confirmed(plan: Plan, yes: bool, stdin: TextIO | None = None, ask: Callable[[str], str] = input) -> bool:
