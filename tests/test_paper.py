@@ -124,6 +124,12 @@ def test_a_server_that_dies_stops_the_run_and_the_same_command_continues_it(tmp_
     assert run_plan(plan, ["bench", "paper"]) == 0
     asked = [request_text(r) for r in s.answered]
     assert len(asked) == 6 and len(set(asked)) == 6  # one answer per instruction: none asked twice
+    # the run ends with its report: this one unit's figures, the others named unfinished
+    numbers = json.loads((tmp_path / "paper" / "report.json").read_text(encoding="utf-8"))
+    assert numbers["here"]["reasoning-only"]["iacc"]["n"] == 1 and numbers["per_repeat"][0]["asked"]["llm_calls"] == 6
+    assert "r1/autodw (instruction level)" in numbers["unfinished"]
+    assert "not the paper's data" in (tmp_path / "paper" / "report.md").read_text(encoding="utf-8")
+    assert json.loads((tmp_path / "paper" / "paper.json").read_text(encoding="utf-8"))["command"] == "autodw bench paper"
 
 
 def test_a_killed_run_resumes_without_asking_an_answer_twice(tmp_path, server):
