@@ -14,6 +14,10 @@ Usage: python scripts/measure_harness_overhead.py [--system noisy-oracle|reasoni
   The model-bound time is that of a harness that costs nothing: the units, in the order the runner hands them out,
   on `workers` slots, each taking (its LLM calls, from its record) x delay, by the same first-free-slot rule
   (:func:`model_bound`). Overhead = 1 - model-bound / wall; the median over the repeats is printed last.
+- Each repeat also prints the CPU seconds the run's process used (from its start: imports included): the work the
+  harness does between the answers, in one Python process. At 32 requests in flight and a delay D, the model
+  leaves it D / 32 seconds per request; a run that needs more CPU than that per request waits for its CPU, not for
+  the model, and more so on a loaded machine.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import argparse
 import heapq
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -31,20 +36,23 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # this checkout's autodw and tests, not an installed one
 ANSWERS = {"noisy-oracle": {"decision": "pass", "confidence": 0.9, "explanation": "done"},
            "reasoning-only": {"calls": []}}
 
 
-def serve(delay: float, answer: str, port_file: Path) -> None:
-    """The fake endpoint, until killed: every request answered with `answer` after `delay` seconds."""
-    from tests.fake_openai import FakeServer, Reply, completion
+#: the fake endpoint, run in a process of its own from the checkout (tests/ is not installed): every request
+#: answered with argv[2] after argv[1] seconds; its port written to argv[3]
+SERVE = """
+import sys, time
+from pathlib import Path
+from tests.fake_openai import FakeServer, Reply, completion
 
-    reply = Reply(200, completion(answer), delay=delay)
-    server = FakeServer(then=lambda request: reply)
-    port_file.write_text(str(server.port))
-    while True:
-        time.sleep(3600)
+reply = Reply(200, completion(sys.argv[2]), delay=float(sys.argv[1]))
+server = FakeServer(then=lambda request: reply)
+Path(sys.argv[3]).write_text(str(server.port))
+while True:
+    time.sleep(3600)
+"""
 
 
 def model_bound(calls: list[int], slots: int, delay: float) -> float:
@@ -66,7 +74,9 @@ def run_once(args: argparse.Namespace, url: str, out: Path) -> dict[str, float]:
                "--format", "json", "--out", str(out)]
     if args.system == "noisy-oracle":
         command += ["--p", "0", "--validator", "llm"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         sys.exit(f"bench run failed ({done.returncode}):\n{done.stderr[-3000:]}")
     summary = json.loads(done.stdout)
@@ -78,8 +88,9 @@ def run_once(args: argparse.Namespace, url: str, out: Path) -> dict[str, float]:
     calls = [records[f"{s.session_id}--{i.turn}"]["llm_calls"] for s in sessions for i in s.instructions]
     bound = model_bound(calls, args.workers, args.delay)
     wall = summary["wall_seconds"]
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return {"units": len(calls), "llm_calls": sum(calls), "wall": wall, "model_bound": bound,
-            "overhead": 1 - bound / wall}
+            "overhead": 1 - bound / wall, "cpu": cpu}
 
 
 def main() -> None:
@@ -91,18 +102,13 @@ def main() -> None:
     parser.add_argument("--split", default="dev")
     parser.add_argument("--limit", type=int, default=16, help="the first N sessions of the split")
     parser.add_argument("--keep", default=None, metavar="DIR", help="keep the run folders here (default: deleted)")
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--port-file", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve:
-        serve(args.delay, json.dumps(ANSWERS[args.system]), Path(args.port_file))
-        return
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="harness-overhead-"))
     port_file = work / "port"
     work.mkdir(parents=True, exist_ok=True)
     port_file.unlink(missing_ok=True)
-    server = subprocess.Popen([sys.executable, __file__, "--serve", "--system", args.system, "--delay", str(args.delay),
-                               "--port-file", str(port_file)])
+    server = subprocess.Popen([sys.executable, "-c", SERVE, str(args.delay), json.dumps(ANSWERS[args.system]),
+                               str(port_file)], cwd=ROOT)
     try:
         deadline = time.monotonic() + 60
         while not port_file.is_file() or not port_file.read_text():
@@ -117,7 +123,9 @@ def main() -> None:
             r = run_once(args, url, out)
             results.append(r)
             print(f"repeat {k}: {r['units']} units, {r['llm_calls']} LLM calls, wall {r['wall']:.1f} s, model-bound "
-                  f"{r['model_bound']:.1f} s, overhead {100 * r['overhead']:.1f}%", flush=True)
+                  f"{r['model_bound']:.1f} s, overhead {100 * r['overhead']:.1f}%; the run's CPU {r['cpu']:.1f} s "
+                  f"(its process's start and imports too: {1000 * r['cpu'] / r['llm_calls']:.0f} ms per LLM call); "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
         median = statistics.median(r["overhead"] for r in results)
         print(f"harness overhead ({args.system}, {args.workers} requests in flight, answers after {args.delay:g} s, "
               f"{args.split} first {args.limit} sessions): median {100 * median:.1f}% of wall time over "
