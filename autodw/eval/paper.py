@@ -227,21 +227,21 @@ def plan_text(plan: Plan) -> str:
              f"a repeat below, each repeat in OUT/rN with its own LLM cache OUT/llm-cache-rN.jsonl; expected per unit:"]
     for u in plan.units:
         if u.repeat == 1:
-            lines.append(f"  {u.system:<15} {u.mode:<11} {', '.join(u.reports):<24} ~{_count(u.llm_calls)} LLM calls, "
-                         f"~{_count(u.prompt_tokens)} prompt + ~{_count(u.completion_tokens)} completion tokens"
+            lines.append(f"  {u.system:<15} {u.mode:<11} {', '.join(u.reports):<24} ~{count_text(u.llm_calls)} LLM calls, "
+                         f"~{count_text(u.prompt_tokens)} prompt + ~{count_text(u.completion_tokens)} completion tokens"
                          + (f" ({u.done} of {u.done + u.instructions} done before)" if u.done else ""))
     if plan.done:
         lines.append(f"resumed: {plan.done:,} instructions (session turns) of the units were run before, into {o.out}; "
                      "they are not asked again and not counted below")
-    lines.append(f"expected in all{' (what is left)' if plan.done else ''}: ~{_count(plan.llm_calls)} LLM calls, "
-                 f"~{_count(plan.prompt_tokens)} prompt and ~{_count(plan.completion_tokens)} completion tokens")
+    lines.append(f"expected in all{' (what is left)' if plan.done else ''}: ~{count_text(plan.llm_calls)} LLM calls, "
+                 f"~{count_text(plan.prompt_tokens)} prompt and ~{count_text(plan.completion_tokens)} completion tokens")
     if plan.money is None:
         lines.append("money: not estimated (no prices given: --price-in X --price-out Y, per million tokens)")
     else:
         lines.append(f"money: ~{plan.money:,.2f} at {o.price_in:g} per million prompt tokens and {o.price_out:g} per "
                      "million completion tokens (the prices given; discounts for cached prompts not counted)")
     if plan.minimum_minutes is not None:
-        lines.append(f"time: at least {_duration(plan.minimum_minutes)} at the --rpm/--tpm given (more: the model's "
+        lines.append(f"time: at least {duration_text(plan.minimum_minutes)} at the --rpm/--tpm given (more: the model's "
                      "own time is not counted)")
     basis = sorted({(u.system, u.basis) for u in plan.units})
     lines += [f"The estimate rests on per-instruction figures measured with {f['llm']} (agent profile "
@@ -277,15 +277,15 @@ def measure_figures(runs: list[Path], command: str) -> dict[str, Any]:
     return {**first, "command": command, "systems": systems}
 
 
-def _count(x: float) -> str:
-    """A count as people read it: 917, 5.4k, 32.3M."""
+def count_text(x: float) -> str:
+    """A count as people read it: 917, 5.4k, 32.3M (the plan's and the report's)."""
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if x >= size:
             return f"{x / size:.1f}{suffix}"
     return f"{x:.0f}"
 
 
-def _duration(minutes: float) -> str:
+def duration_text(minutes: float) -> str:
     """Minutes as hours and minutes."""
     hours, rest = divmod(round(minutes), 60)
     return f"{hours} h {rest} min" if hours else f"{rest} min"

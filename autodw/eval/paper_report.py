@@ -24,7 +24,7 @@ from autodw.core.errors import ConfigError
 from autodw.core.package import write_atomically
 from autodw.core.plots import pyplot, save_png
 from autodw.eval.metrics import RECORD_REMEDY, SUMMARY_FIELDS, SUMMARY_REMEDY, read_json, seconds
-from autodw.eval.paper import FIG_3, MODES, TABLE_2
+from autodw.eval.paper import FIG_3, MODES, TABLE_2, count_text, duration_text
 
 #: the paper's own figures, with where each comes from
 PUBLISHED = Path(__file__).with_name("paper_results.json")
@@ -245,20 +245,6 @@ def fig_3(numbers: dict[str, Any], paper: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _count(x: float | None) -> str:
-    if x is None:
-        return "-"
-    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(x) >= size:
-            return f"{x / size:.2f}{suffix}"
-    return f"{x:,.0f}"
-
-
-def _duration(s: float) -> str:
-    hours, rest = divmod(round(s), 3600)
-    return f"{hours} h {rest // 60:02d} min" if hours else f"{rest // 60} min {rest % 60:02d} s"
-
-
 def _money_digits(x: float | None) -> int:
     """Cents, or four decimals for sums under one (a trial run on a few sessions)."""
     return 2 if x is None or abs(x) >= 1 else 4
@@ -289,12 +275,12 @@ def repeat_table(numbers: dict[str, Any]) -> pd.DataFrame:
     rows = []
     for r in numbers["per_repeat"]:
         a = r["asked"]
-        rows.append({"repeat": r["repeat"], "wall time": _duration(r["wall_seconds"]),
-                     "LLM calls (units alone)": _count(r["llm_calls"]),
-                     "tokens in + out (units alone)": f"{_count(r['prompt_tokens'])} + {_count(r['completion_tokens'])}",
+        rows.append({"repeat": r["repeat"], "wall time": duration_text(r["wall_seconds"] / 60),
+                     "LLM calls (units alone)": count_text(r["llm_calls"]),
+                     "tokens in + out (units alone)": f"{count_text(r['prompt_tokens'])} + {count_text(r['completion_tokens'])}",
                      "money (units alone)": _money(r["money"]),
-                     "LLM calls asked": _count(a["llm_calls"]),
-                     "tokens in + out asked": f"{_count(a['prompt_tokens'])} + {_count(a['completion_tokens'])}",
+                     "LLM calls asked": count_text(a["llm_calls"]),
+                     "tokens in + out asked": f"{count_text(a['prompt_tokens'])} + {count_text(a['completion_tokens'])}",
                      "money asked": _money(r["asked_money"])})
     return pd.DataFrame(rows)
 
