@@ -141,6 +141,8 @@ def test_an_unfinished_run_is_reported_over_what_finished_and_says_so(tmp_path):
     numbers = json.loads((out / "report.json").read_text())
     assert "r1/hybrid (session level)" in numbers["unfinished"] and "r1/autodw (session level)" not in numbers["unfinished"]
     assert numbers["here"]["reasoning-only"]["iacc"]["n"] == 0
+    assert numbers["cost"]["hybrid session"]["llm_calls"]["n"] == 0  # not run: no cost of 0 averaged in
+    assert numbers["cost"]["hybrid instruction"]["llm_calls"]["mean"] == 4 * 2 * (SYSTEMS.index("hybrid") + 1)
     text = (out / "report.md").read_text()
     assert "**Unfinished**" in text and "of one repeat (no spread)" in text
     assert "no money (no prices given" in text

@@ -155,7 +155,7 @@ def collect(out: Path, prices: tuple[float, float] | None = None) -> dict[str, A
         here[system] = {n: asdict(Spread.of(f[n] for f in runs if f is not None)) for n in names}
         for mode in MODES:
             missing += [f"r{r}/{system} ({mode} level)" for r, f in zip(repeats, runs) if not (f and f["complete"][mode])]
-            totals = [f["cost"][mode] for f in runs if f is not None]
+            totals = [f["cost"][mode] for f in runs if f is not None and f["cost"][mode]["records"]]  # not run: none
             cost[f"{system} {mode}"] = {k: asdict(Spread.of(t[k] for t in totals)) for k in (*COSTS, "records")}
             cost[f"{system} {mode}"]["money"] = asdict(Spread.of(money(t, prices) for t in totals))
     per_repeat = []
