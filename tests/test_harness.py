@@ -432,6 +432,41 @@ def test_a_terminated_run_writes_its_summary_and_wall_time(tmp_path):
     thread.join()
     assert results[0]["iacc"] == 1.0
 
+def test_a_summary_that_is_slow_to_write_is_written_less_often_and_the_split_is_read_once(tmp_path, monkeypatch):
+    """summary.json is rewritten as units finish every SUMMARY_EVERY seconds, or less often when writing it takes
+    long (it reads every record): at most SUMMARY_SHARE of the run's time; the run's sessions are loaded once."""
+    from types import SimpleNamespace
+
+    import autodw.eval.runner as runner_module
+    from autodw.eval.work import Work
+
+    now = [0.0]
+    monkeypatch.setattr(runner_module, "time", SimpleNamespace(monotonic=lambda: now[0], perf_counter=lambda: now[0]))
+    loads, started = [], []
+    real_sessions = runner_module.run_sessions
+    monkeypatch.setattr(runner_module, "run_sessions", lambda spec: loads.append(1) or real_sessions(spec))
+
+    def unit(self, u):  # each unit takes 5 s
+        now[0] += 5.0
+        return True
+
+    def slow_summary(*args, **kwargs):  # each summary takes 2 s: rewritten at most every 2 / SUMMARY_SHARE s
+        started.append(now[0])
+        now[0] += 2.0
+        return {"iacc": None}
+
+    monkeypatch.setattr(Work, "instruction", unit)
+    monkeypatch.setattr(runner_module, "summarize", slow_summary)
+    Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, IDS), tmp_path / "run", OracleSystem,
+           word_check=False, progress=False).run()
+    assert loads == [1]
+    assert now[0] >= 5.0 * 40  # a run of minutes: every SUMMARY_EVERY seconds would be 20 summaries and more
+    as_units_finish = started[:-1]  # the last one is written on the way out
+    gaps = [b - a for a, b in zip(as_units_finish, as_units_finish[1:])]
+    assert len(as_units_finish) >= 2 and all(g >= 2.0 / runner_module.SUMMARY_SHARE for g in gaps), started
+    assert 2.0 * len(started) <= 0.05 * now[0]
+
+
 def test_a_run_of_chosen_instructions(tmp_path):
     keys = [f"{MINI[0].session_id}#2", f"{MINI[1].session_id}#1"]
     summary = Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, None, IDS, instructions=keys),
