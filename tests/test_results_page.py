@@ -35,7 +35,7 @@ def runs(tmp_path_factory) -> Path:
     for path in (unfinished / "instructions").glob("dwh-001--2.*"):
         path.unlink()
     rescore(unfinished)
-    entry = {"track": "hand", "split": "dev", "tuned_on": TUNED_HAND_DEV, "commits": ["b60cb28"], "kept": "whole"}
+    entry = {"track": "hand", "split": "dev", "tuned_on": TUNED_HAND_DEV, "commits": ["b60cb28"], "kept": "records"}
     manifest = {"runs": [
         {"folder": "runs/noisy", "label": "noisy oracle, hand dev", "kind": "noisy oracle", **entry},
         {"folder": "runs/oracle", "label": "oracle, hand dev", "kind": "oracle", **entry, "kept": "summary"},

@@ -37,10 +37,11 @@ from autodw.eval.metrics import data_version, judge_version, run_track
 from autodw.eval.report import SECTIONS, load_summaries, plot_difficulty, table
 
 KINDS = ("oracle", "noisy oracle", "embedded model", "ceiling")
-#: what of a run the repository keeps: its settings, summary and commands only (the rest is rebuilt by running its
-#: command again into a new folder), or the whole folder (records, statuses, traces, outputs)
-KEPT = {"summary": "run.json, summary.json, commands.txt; the rest rebuilt by its command",
-        "whole": "the whole folder"}
+#: what of a run the repository keeps (scripts/keep_run_records.sh): its settings, summary and commands only (the
+#: rest made again by its command into a new folder: a deterministic run), or its records too (a run nothing makes
+#: again: a model's, without its answers)
+KEPT = {"summary": "run.json, summary.json, commands.txt: its command makes the rest again",
+        "records": "run.json, summary.json, commands.txt, records, statuses, outputs (no traces)"}
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["runs"],
