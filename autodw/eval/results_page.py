@@ -15,7 +15,6 @@ Only runs on this autodw's DWBench data version are cited: runs on earlier data 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import shlex
@@ -23,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import jsonschema
 import pandas as pd
 import yaml
 
+from autodw.core.checked_json import read_checked
 from autodw.core.errors import ConfigError
 from autodw.core.package import write_atomically
 from autodw.core.paths import repo_root
@@ -106,15 +105,7 @@ class Page:
 def load_manifest(path: Path) -> list[Entry]:
     """The runs of a manifest, validated against :data:`SCHEMA`; ConfigError if it is unreadable, malformed, or
     names a label or folder twice."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"cannot read the results manifest {path}: {exc}") from None
-    try:
-        jsonschema.validate(data, SCHEMA)
-    except jsonschema.ValidationError as exc:
-        where = "/".join(map(str, exc.absolute_path)) or "the top level"
-        raise ConfigError(f"{path} is malformed at {where}: {exc.message}") from None
+    data = read_checked(path, SCHEMA, "the results manifest")
     entries = [Entry((Path(path).parent / r["folder"]).resolve(), r["label"], r["kind"], r["track"], r["split"],
                      r["tuned_on"], tuple(r["commits"]), r["kept"], r.get("note", "")) for r in data["runs"]]
     for name, values in (("label", [e.label for e in entries]), ("folder", [e.folder for e in entries])):
