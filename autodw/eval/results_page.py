@@ -158,13 +158,16 @@ def commands(folder: Path) -> list[str]:
     return out
 
 
+def done(summary: dict[str, Any]) -> str:
+    """How much of its work a run has recorded, per mode: "N of M instructions, K of L sessions"."""
+    return ", ".join(f"{summary[unit]} of {summary[f'{unit}_in_split']} {unit}"
+                     for mode, unit in (("instruction", "instructions"), ("session", "sessions"))
+                     if mode in summary["modes"])
+
+
 def status(summary: dict[str, Any]) -> str:
-    """"complete", or "unfinished (N of M instructions)" (or sessions, for a session-only run)."""
-    if summary.get("complete"):
-        return "complete"
-    if "instruction" in summary.get("modes", ["instruction"]):
-        return f"unfinished ({summary['instructions']} of {summary['instructions_in_split']} instructions)"
-    return f"unfinished ({summary['sessions']} of {summary['sessions_in_split']} sessions)"
+    """"complete", or "unfinished: N of M instructions"."""
+    return "complete" if summary["complete"] else f"unfinished: {done(summary)}"
 
 
 def _cell(text: str) -> str:
@@ -211,7 +214,7 @@ def build(manifest: Path) -> Page:
     manifest = Path(manifest).resolve()
     entries = load_manifest(manifest)
     summaries = [checked_summary(e) for e in entries]
-    unfinished = [f"{s['run']} ({status(s)})" for s in summaries if not s.get("complete")]
+    unfinished = [f"{s['run']} ({done(s)})" for s in summaries if not s["complete"]]
     text = (_front_matter(manifest, summaries)
             + f"\n<!-- generated from {manifest.name}: edit it and run the command of generated_by above -->\n\n"
             + "# Results\n\n"
@@ -255,7 +258,7 @@ def plot_accuracy(summaries: list[dict[str, Any]], path: Path) -> None:
     an instruction-only run), rather than one of 0."""
     plt = pyplot()
     metrics = (("iacc", "iACC"), ("partial_credit", "partial credit"), ("sacc", "sACC"))
-    labels = [s["run"] + ("" if s.get("complete") else " (unfinished)") for s in summaries]
+    labels = [s["run"] + ("" if s["complete"] else " (unfinished)") for s in summaries]
     frame = pd.DataFrame({name: [math.nan if s.get(key) is None else 100 * s[key] for s in summaries]
                           for key, name in metrics}, index=labels)
     fig, ax = plt.subplots(figsize=(8, 1.2 + 0.55 * len(summaries)))
