@@ -266,8 +266,8 @@ def plot_accuracy(summaries: list[dict[str, Any]], path: Path) -> None:
     for bars, column in zip(ax.containers, frame.columns):  # a figure a run has not: no label either
         ax.bar_label(bars, labels=["" if math.isnan(v) else f"{v:.1f}" for v in frame[column]], fontsize=7, padding=2)
     ax.invert_yaxis()
-    ax.set_xlim(0, 110)
+    ax.set_xlim(0, 115)
     ax.set_xlabel("%")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     save_png(fig, path)
