@@ -218,6 +218,9 @@ def build(manifest: Path) -> Page:
     text = (_front_matter(manifest, summaries)
             + f"\n<!-- generated from {manifest.name}: edit it and run the command of generated_by above -->\n\n"
             + "# Results\n\n"
+            + f"The DWBench {DATA_VERSION} runs listed in [{manifest.name}]({manifest.name}), from their summaries; what "
+            "the figures mean: [metrics](../benchmark/metrics.md); earlier measurements: [changelog of results]"
+            "(changelog.md).\n\n"
             + (f"Unfinished runs, their figures over the records so far: {'; '.join(unfinished)}.\n\n" if unfinished else "")
             + _tables(entries, summaries)
             + "\n## Plots\n\n" + "\n\n".join(f"![{what}]({name})" for name, what in PLOTS.items()) + "\n\n"
