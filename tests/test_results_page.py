@@ -82,21 +82,23 @@ def test_the_tables_are_the_runs_summaries(runs):
 def test_an_unfinished_run_is_said_to_be_one(runs):
     text = results_page.build(runs / "manifest.json").text
     assert _summary(runs / "runs" / "unfinished")["complete"] is False
-    assert _rows(text, "Accuracy")["oracle cut short"]["status"] == "unfinished (1 of 2 instructions)"
+    assert _rows(text, "Accuracy")["oracle cut short"]["status"] == "unfinished: 1 of 2 instructions"
     assert _rows(text, "Accuracy")["oracle, hand dev"]["status"] == "complete"
-    assert "Unfinished runs, their figures over the records so far: oracle cut short (unfinished (1 of 2" in text
+    assert "Unfinished runs, their figures over the records so far: oracle cut short (1 of 2 instructions).\n" in text
 
 
 def test_each_run_has_its_command_commits_and_versions_as_metadata(runs):
     page = results_page.build(runs / "manifest.json").text
     meta = _rows(page, "Runs")["oracle, hand dev"]
-    # the command once (the run was resumed), without its time, and with --out DIR
-    assert meta["command"] == "`autodw bench run --system oracle --track hand --split dev --out DIR`"
+    assert meta["what"] == "oracle" and meta["system"] == "oracle" and meta["LLM"] == "none"
     assert meta["commits"] == "b60cb28" and meta["data version"] == "2.0"
     assert meta["judge version"] == str(_summary(runs / "runs" / "oracle")["judge_version"])
     assert meta["kept"] == results_page.KEPT["summary"]
-    assert _rows(page, "Runs")["noisy oracle, hand dev"]["command"] == "-"  # no commands.txt: none is made up
-    assert _rows(page, "Runs")["oracle cut short"]["note"] == "a test run"
+    listed = {line.split("**")[1]: line for line in page.split("## Commands\n\n")[1].splitlines()}
+    # the command once (the run was resumed), without its time, and with --out DIR
+    assert listed["oracle, hand dev"].endswith(": `autodw bench run --system oracle --track hand --split dev --out DIR`")
+    assert listed["noisy oracle, hand dev"].endswith(": no command kept")  # no commands.txt: none is made up
+    assert listed["oracle cut short"].endswith(". a test run")
     front = page.split("---\n")[1]
     assert "generated_by: autodw bench report --manifest " in front and "data_version: '2.0'" in front
 
@@ -153,3 +155,10 @@ def test_report_takes_run_folders_or_a_manifest(runs):
     result = run_cli("bench", "report", str(runs / "runs" / "oracle"), "--check")
     assert result.returncode != 0 and "give it with --manifest" in result.stderr
 
+
+def test_the_committed_results_page_is_current():
+    """docs/results/index.md is what `autodw bench report --manifest docs/results/manifest.json` makes of the kept
+    runs now: a run kept again, or a manifest edited, without making the page again fails here."""
+    manifest = ROOT / "docs" / "results" / "manifest.json"
+    problems = results_page.stale(manifest, ROOT / "docs" / "results" / "index.md")
+    assert problems == [], "\n".join(problems) + "\nrun: autodw bench report --manifest docs/results/manifest.json"

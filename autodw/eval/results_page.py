@@ -39,8 +39,8 @@ KINDS = ("oracle", "noisy oracle", "embedded model", "ceiling")
 #: what of a run the repository keeps (scripts/keep_run_records.sh): its settings, summary and commands only (the
 #: rest made again by its command into a new folder: a deterministic run), or its records too (a run nothing makes
 #: again: a model's, without its answers)
-KEPT = {"summary": "run.json, summary.json, commands.txt: its command makes the rest again",
-        "records": "run.json, summary.json, commands.txt, records, statuses, outputs (no traces)"}
+KEPT = {"summary": "settings, summary, command (the command makes the rest again)",
+        "records": "settings, summary, command, records, statuses, outputs (no traces)"}
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["runs"],
@@ -65,16 +65,18 @@ SCHEMA: dict[str, Any] = {
         }},
     },
 }
-#: the page's tables: the columns of :func:`autodw.eval.report.table` each shows after ``run`` (with ``what`` and
-#: ``status`` from the manifest); the validator's only for runs that injected faults
+#: the page's tables: the columns of :func:`autodw.eval.report.table` each shows after ``run`` (with ``status``, and
+#: the manifest's ``what``); the validator's only for runs that injected faults; the runs' metadata last
 TABLES = {
-    "Accuracy": ["what", "split", "system", "setting", "LLM", "iACC %", "iACC held-out part %", "partial credit %",
-                 "sACC %", "final-state sACC %", "instructions", "sessions", "status"],
+    "Accuracy": ["split", "iACC %", "iACC held-out part %", "partial credit %", "sACC %", "final-state sACC %",
+                 "instructions", "sessions", "status"],
     "Cost": ["LLM calls / instr.", "API calls / instr.", "tokens / instr.", "s / instr. (median)", "system time (s)",
              "wall time (s)"],
     "By difficulty and language": SECTIONS["By difficulty and language"],
     "The validator on injected faults": SECTIONS["The validator on injected faults"],
 }
+#: the metadata table's columns of :func:`autodw.eval.report.table` (after the manifest's ``what``)
+RUN_COLUMNS = ["system", "setting", "LLM"]
 PLOTS = {"accuracy.png": "iACC, partial credit and sACC of each run",
          "difficulty.png": "iACC and partial credit by difficulty"}
 
@@ -170,18 +172,11 @@ def status(summary: dict[str, Any]) -> str:
     return "complete" if summary["complete"] else f"unfinished: {done(summary)}"
 
 
-def _cell(text: str) -> str:
-    return f"`{text}`".replace("|", "\\|")
-
-
 def _markdown(frame: pd.DataFrame) -> str:
     return frame.to_markdown(index=False, disable_numparse=True)
 
 
-def _tables(entries: list[Entry], summaries: list[dict[str, Any]]) -> str:
-    frame = table(summaries)
-    frame["what"] = [e.kind for e in entries]
-    frame["status"] = [status(s) for s in summaries]
+def _tables(frame: pd.DataFrame) -> str:
     parts = []
     for title, columns in TABLES.items():
         rows = frame[frame["faults caught"] != "-"] if title.startswith("The validator") else frame
@@ -190,14 +185,15 @@ def _tables(entries: list[Entry], summaries: list[dict[str, Any]]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _metadata(entries: list[Entry], summaries: list[dict[str, Any]]) -> str:
-    """The runs' metadata table: what each is, where it is kept and how much of it, its command(s), commits, data and
-    judge versions, and its status."""
-    rows = [{"run": e.label, "what": e.kind, "folder": _cell(shown(e.folder)), "kept": KEPT[e.kept],
-             "command": "<br>".join(_cell(c) for c in commands(e.folder)) or "-",
-             "commits": ", ".join(e.commits), "data version": data_version(s), "judge version": str(judge_version(s)),
-             "status": status(s), "note": e.note or "-"} for e, s in zip(entries, summaries)]
-    return "## Runs\n\n" + _markdown(pd.DataFrame(rows)) + "\n"
+def _metadata(entries: list[Entry], summaries: list[dict[str, Any]], frame: pd.DataFrame) -> str:
+    """The runs' metadata: a table of what each is, its system and settings, commits, data and judge versions and
+    what of it is kept; then each run's folder, command(s) and note."""
+    meta = frame[["run", "what", *RUN_COLUMNS]].assign(**{
+        "commits": [", ".join(e.commits) for e in entries], "data version": [data_version(s) for s in summaries],
+        "judge version": [str(judge_version(s)) for s in summaries], "kept": [KEPT[e.kept] for e in entries]})
+    lines = [f"- **{e.label}** (`{shown(e.folder)}`): " + ("; ".join(f"`{c}`" for c in commands(e.folder)) or "no command kept")
+             + (f". {e.note}" if e.note else "") for e in entries]
+    return "## Runs\n\n" + _markdown(meta) + "\n\n## Commands\n\n" + "\n".join(lines) + "\n"
 
 
 def _front_matter(manifest: Path, summaries: list[dict[str, Any]]) -> str:
@@ -215,6 +211,7 @@ def build(manifest: Path) -> Page:
     entries = load_manifest(manifest)
     summaries = [checked_summary(e) for e in entries]
     unfinished = [f"{s['run']} ({done(s)})" for s in summaries if not s["complete"]]
+    frame = table(summaries).assign(what=[e.kind for e in entries], status=[status(s) for s in summaries])
     text = (_front_matter(manifest, summaries)
             + f"\n<!-- generated from {manifest.name}: edit it and run the command of generated_by above -->\n\n"
             + "# Results\n\n"
@@ -222,9 +219,9 @@ def build(manifest: Path) -> Page:
             "the figures mean: [metrics](../benchmark/metrics.md); earlier measurements: [changelog of results]"
             "(changelog.md).\n\n"
             + (f"Unfinished runs, their figures over the records so far: {'; '.join(unfinished)}.\n\n" if unfinished else "")
-            + _tables(entries, summaries)
+            + _tables(frame)
             + "\n## Plots\n\n" + "\n\n".join(f"![{what}]({name})" for name, what in PLOTS.items()) + "\n\n"
-            + _metadata(entries, summaries))
+            + _metadata(entries, summaries, frame))
     plots = {"accuracy.png": lambda path: plot_accuracy(summaries, path),
              "difficulty.png": lambda path: plot_difficulty(summaries, path)}
     return Page(text, plots)
