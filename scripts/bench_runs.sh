@@ -44,8 +44,8 @@ for group in $groups; do
       done ;;
     local-noisy)  # the embedded model's LLM validator on the whole of dev: iACC, precision and recall, the threshold sweep,
       # then sACC (~9 s per validator call at 172 prompt tokens/s, 3-4 h per mode; at 2026-11-28's 34 tokens/s 33-53 s
-      # per call and 160-210 s per instruction: 15-19 h for instruction mode; answers kept: gunzip -c
-      # docs/runs/local-validator-cache.jsonl.gz).
+      # per call and 160-210 s per instruction: 15-19 h for instruction mode; the answers of those DWBench 1.1 runs:
+      # git show b60cb28:docs/runs/local-validator-cache.jsonl.gz | gunzip -c).
       # With rollback off nothing is validated (0 LLM calls, 6 minutes: the oracle validator's row by construction).
       # With rollback on, sACC stops each session at its first failed turn: the turns before it start from outputs
       # the judge found right, so they mostly recall instruction mode's answers, while every turn after a failure

@@ -130,7 +130,7 @@ def test_bench_runs_refuses_an_unknown_group(tmp_path):
 
 def test_keep_run_records_copies_records_and_outputs_not_traces(tmp_path):
     """Into docs/runs beside the script: the JSON records, commands.txt and (unless --no-outputs) the .docx files;
-    an LLM cache is kept gzipped."""
+    with --summary run.json, summary.json and commands.txt alone; an LLM cache is kept gzipped."""
     (tmp_path / "scripts").mkdir()
     script = tmp_path / "scripts" / "keep_run_records.sh"
     script.write_bytes((SCRIPTS / "keep_run_records.sh").read_bytes())
@@ -155,6 +155,11 @@ def test_keep_run_records_copies_records_and_outputs_not_traces(tmp_path):
     done = _run(["sh", str(script), "--no-outputs", str(other)])
     assert done.returncode == 0, done.stderr
     assert (kept / "other-run" / "run.json").is_file() and not (kept / "other-run" / "outputs").exists()
+    summary_only = other.rename(run.with_name("summary-run"))
+    done = _run(["sh", str(script), "--summary", str(summary_only)])
+    assert done.returncode == 0, done.stderr
+    copied = sorted(str(p.relative_to(kept / "summary-run")) for p in (kept / "summary-run").rglob("*") if p.is_file())
+    assert copied == ["commands.txt", "run.json", "summary.json"]  # no record below instructions/ either
     done = _run(["sh", str(script), str(tmp_path / "work")])
     assert done.returncode == 2 and "is not a run folder" in done.stderr
 

@@ -17,12 +17,11 @@ and its subset overlap either way (``dev-mini`` is part of ``dev``, ``mini`` par
 The ``tuned_on`` list has one schema (:data:`TUNED_ON_SCHEMA`, :func:`check_tuned_on`), so that anything else that
 declares its tuning (a rule check registered with its own ``tuned_on``) carries the same list.
 
-Core layer: the standard library, jsonschema and :mod:`autodw.core.errors` only.
+Core layer: the standard library, jsonschema, :mod:`autodw.core.checked_json` and :mod:`autodw.core.errors` only.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from fnmatch import fnmatchcase
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Any, Iterable
 
 import jsonschema
 
+from autodw.core.checked_json import read_checked
 from autodw.core.errors import ConfigError
 
 PROVENANCE_FILE = Path(__file__).with_name("provenance.json")
@@ -110,15 +110,7 @@ def load(path: str | Path = PROVENANCE_FILE) -> tuple[Entry, ...]:
     """The entries of a provenance file, validated against :data:`SCHEMA`; ConfigError if it is unreadable,
     malformed, or names an artefact twice."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"cannot read the provenance file {path}: {exc}") from None
-    try:
-        jsonschema.validate(data, SCHEMA)
-    except jsonschema.ValidationError as exc:
-        where = "/".join(map(str, exc.absolute_path)) or "the top level"
-        raise ConfigError(f"{path} is malformed at {where}: {exc.message}") from None
+    data = read_checked(path, SCHEMA, "the provenance file")
     entries = tuple(Entry(e["artefact"], e["kind"], tuple(e["tuned_on"]), e["how"], tuple(e["evidence"]))
                     for e in data["entries"])
     seen: set[str] = set()

@@ -72,8 +72,8 @@ def split_label(summary: dict[str, Any]) -> str:
 
 
 def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per run: accuracy, cost, the validator on injected faults, iACC and partial credit by difficulty and
-    language."""
+    """One row per run: accuracy (iACC of test's held-out part too), cost (per instruction, and the systems' and the
+    runner's seconds in all), the validator on injected faults, iACC and partial credit by difficulty and language."""
     rows = []
     for s in summaries:
         row = {"run": s["run"], "system": s["system"], "setting": _setting(s), "LLM": s["llm"], "split": split_label(s),
@@ -86,7 +86,9 @@ def table(summaries: list[dict[str, Any]]) -> pd.DataFrame:
                "API calls / instr.": _num(s["api_calls_per_instruction"], 2),
                "LLM calls / instr.": _num(s["llm_calls_per_instruction"], 2),
                "tokens / instr.": _num(s["tokens_per_instruction"], 0),
-               "s / instr. (median)": _num(s["median_seconds_per_instruction"], 1)}
+               "s / instr. (median)": _num(s["median_seconds_per_instruction"], 1),
+               "iACC held-out part %": _pct(s.get("iacc_held_out")),
+               "system time (s)": _num(s.get("seconds"), 0), "wall time (s)": _num(s.get("wall_seconds"), 0)}
         faults = s.get("faults") or {}
         row["faults caught"] = f"{faults['caught']}/{faults['judged_faults']}" if faults else "-"
         row["validator precision"] = _num(faults.get("precision"), 3) if faults else "-"
@@ -188,7 +190,7 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
         tokens_png, difficulty_png = Path(f"{stem}-accuracy-tokens.png"), Path(f"{stem}-difficulty.png")
         _plot_tokens(summaries, tokens_png)
         text += f"\n![accuracy vs tokens]({tokens_png.name})\n"
-        if _plot_difficulty(summaries, difficulty_png):
+        if plot_difficulty(summaries, difficulty_png):
             text += f"\n![iACC and partial credit by difficulty]({difficulty_png.name})\n"
         write_atomically(out, text.encode("utf-8"))
     return text
@@ -229,7 +231,7 @@ def _by_difficulty(summaries: list[dict[str, Any]], key: str, value: str) -> pd.
                          for s in summaries}, index=list(DIFFICULTIES))
 
 
-def _plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
+def plot_difficulty(summaries: list[dict[str, Any]], path: Path) -> bool:
     """iACC and partial credit by difficulty, grouped bars per run with instruction-mode results (partial credit
     orders runs whose iACC is 0); False, and nothing written, when no run has them."""
     plt = pyplot()

@@ -222,12 +222,40 @@ def sweep_command(args: argparse.Namespace) -> int:
 
 
 def report_command(args: argparse.Namespace) -> int:
-    """``autodw bench report``: Markdown tables across run folders, and plots beside --out."""
+    """``autodw bench report``: Markdown tables across run folders, and plots beside --out; with --manifest, the
+    results page of the manifest's runs (:mod:`autodw.eval.results_page`), or with --check whether it is current."""
+    if args.manifest:
+        return _results_page(args)
+    if not args.runs:
+        raise ConfigError("give the run folders to report (DIR...), or --manifest FILE for the results page")
+    if args.check:
+        raise ConfigError("--check checks the results page: give it with --manifest")
     from autodw.eval.report import report
 
     text = report([Path(d) for d in args.runs], Path(args.out) if args.out else None,
                   Path(args.baseline) if args.baseline else None)
     print(text)
+    return 0
+
+
+def _results_page(args: argparse.Namespace) -> int:
+    """The results page of --manifest written (to --out, default index.md beside it), or with --check compared with
+    the one there (exit status 1 if it is not what the runs make now)."""
+    from autodw.eval import results_page
+
+    if args.runs or args.baseline:
+        raise ConfigError("--manifest reports the runs the manifest lists: leave out run folders and --baseline")
+    manifest = Path(args.manifest)
+    out = Path(args.out) if args.out else manifest.parent / "index.md"
+    if args.check:
+        problems = results_page.stale(manifest, out)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
+            print(f"make it again: autodw bench report --manifest {args.manifest}"
+                  + (f" --out {args.out}" if args.out else ""), file=sys.stderr)
+        return 1 if problems else 0
+    print(f"wrote {results_page.write(manifest, out)} and its plots")
     return 0
 
 
@@ -367,11 +395,17 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.run_commands:sweep_command"), threshold=None)
 
-    p = bench_sub.add_parser("report", help="Markdown tables (Table 2/3 style) across run folders, and plots")
-    p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (autodw bench run --out)")
-    p.add_argument("--out", default=None, metavar="report.md", help="write the tables here; plots go beside it")
+    p = bench_sub.add_parser("report", help="Markdown tables (Table 2/3 style) across run folders, and plots; with "
+                                            "--manifest, the results page of the runs a manifest lists")
+    p.add_argument("runs", nargs="*", metavar="DIR", help="run folders (not with --manifest)")
+    p.add_argument("--out", default=None, metavar="report.md",
+                   help="write the tables here; plots go beside it (with --manifest: default index.md beside it)")
     p.add_argument("--baseline", default=None, metavar="DIR",
                    help="also pair every run with this one (bench compare): an ablation table")
+    p.add_argument("--manifest", default=None, metavar="manifest.json",
+                   help="the results page of the kept runs this manifest lists (docs/results/manifest.json)")
+    p.add_argument("--check", action="store_true",
+                   help="with --manifest: write nothing; exit 1 if the page is not what the manifest's runs make now")
     p.set_defaults(handler=lazy("autodw.eval.run_commands:report_command"))
 
     p = bench_sub.add_parser("rescore", help="grade the units of runs generated but not graded (a run stopped between "
