@@ -335,3 +335,22 @@ def test_a_dtd_behind_a_long_comment_is_refused_not_saved_as_a_dangling_entity(e
     # it opened, and the saved file held "&e;" without its declaration: a file that no longer opens
     with pytest.raises(CorruptPackageError, match="declares a DTD"):
         WordDocument.from_bytes(_rezip(BLANK, hidden_dtd), "x.docx")
+
+
+def test_markup_that_would_parse_to_millions_of_elements_is_refused_before_parsing():
+    """A zip bomb of markup: a 200 KiB package holding 20 million "<w:p/>" (120 MB) would take tens of GiB and
+    hours to open (2 million took 500 s of wall time and 2.5 GiB); refused by counting tags."""
+    from tests.fuzz import zipraw
+
+    members = _members(BLANK)
+    members.pop("word/document.xml")
+    head = b'<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+    bomb = zipraw.bomb("word/document.xml", b"<w:p/>", package.MAX_PART_TAGS + 1, head, b"</w:body></w:document>")
+    data = zipraw.write([zipraw.entry(n, b) for n, b in members.items()] + [bomb])
+    assert len(data) < 100_000
+    with pytest.raises(PackageTooLargeError, match=r"word/document.xml has 1,000,00\d tags"):
+        WordDocument.from_bytes(data, "x.docx")
+    spread = _rezip(BLANK, lambda m: m.update({f"customXml/item{i}.xml": b"<a/>" * (package.MAX_PART_TAGS // 2)
+                                                for i in range(5)}))
+    with pytest.raises(PackageTooLargeError, match="its XML parts hold"):
+        WordDocument.from_bytes(spread, "x.docx")

@@ -120,7 +120,7 @@ def _zip_mutation(draw: Draw, entries: list[zipraw.Entry], done: list[str], sand
         entries[i] = zipraw.lying(e, name=_odd_name(draw, e.name, sandbox))
     elif how == "bomb":
         # within the reader's total limit, or just over it; zeros compress a thousandfold
-        mib = pick(draw, (64, 256, 900, 1100))
+        mib = pick(draw, (16, 16, 16, 64, 64, 256, 900, 1100))  # the large ones are slow to build and to read
         entries.append(zipraw.bomb(pick(draw, ("word/media/bomb.bin", "customXml/item9.xml", e.name.decode("utf-8", "replace"))),
                                    b"\x00" * 4096, mib * 256))
     elif how == "xml_bomb":

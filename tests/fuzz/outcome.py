@@ -11,7 +11,6 @@ import contextlib
 import resource
 import signal
 import stat
-import sys
 import threading
 import traceback
 from pathlib import Path
@@ -19,7 +18,8 @@ from typing import Iterator
 
 from autodw.errors import AutodwError
 
-#: what one input may take before it is a hang (seconds of wall time; the campaign's machine is shared)
+#: what one input may take before it is a hang: seconds of CPU time (the machine is shared: wall time would measure
+#: the other processes); the campaign's supervisor also ends a worker that makes no progress for long in wall time
 TIME_LIMIT = 60
 #: how far one input may raise the process's peak resident set (MiB) before it counts as unbounded memory
 MEMORY_LIMIT_MB = 2048
@@ -76,29 +76,30 @@ def peak_rss_mb() -> float:
 
 @contextlib.contextmanager
 def limits(seconds: float = TIME_LIMIT, memory_mb: float = MEMORY_LIMIT_MB) -> Iterator[dict]:
-    """Run one input under a time limit (SIGALRM in the main thread: a :class:`Hang` becomes a crash) and check
-    after it that the process's peak memory did not grow by more than `memory_mb`. Yields a dict that gets
-    ``seconds`` and ``peak_mb``."""
+    """Run one input under a CPU-time limit (a profiling timer's SIGPROF in the main thread: a :class:`Hang`
+    becomes a crash) and check after it that the process's peak memory did not grow by more than `memory_mb`.
+    Yields a dict that gets ``seconds`` (wall), ``cpu_seconds`` and ``peak_mb``."""
     import time
 
     info: dict = {}
-    start, peak = time.monotonic(), peak_rss_mb()
-    main = threading.current_thread() is threading.main_thread() and sys.platform != "win32"
+    start, cpu, peak = time.monotonic(), time.process_time(), peak_rss_mb()
+    main = threading.current_thread() is threading.main_thread()
     if main:
         def expire(signum, frame):
             raise Hang()
 
-        previous = signal.signal(signal.SIGALRM, expire)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        previous = signal.signal(signal.SIGPROF, expire)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield info
     except Hang:
-        raise Crash("hang", "input", f"over the time limit of {seconds:.0f} s") from None
+        raise Crash("hang", "input", f"over the time limit of {seconds:.0f} s of CPU time") from None
     finally:
         if main:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
         info["seconds"] = time.monotonic() - start
+        info["cpu_seconds"] = time.process_time() - cpu
         info["peak_mb"] = peak_rss_mb()
     grown = info["peak_mb"] - peak
     if grown > memory_mb:

@@ -32,11 +32,14 @@ class ReaderHarness:
         if self._tmp is not None:
             self._tmp.cleanup()
 
+    def case(self, draw: Draw) -> bytes:
+        """A mutated package."""
+        return mutated_package(draw, self.sandbox)[0]
+
     def one(self, draw: Draw) -> dict:
         """Try one mutated package; a dict saying what happened (``outcome``: refused/opened, ``error`` type,
-        ``seconds``, ``peak_mb``, ``mutations``). Raises :class:`Crash`."""
-        data, mutations = mutated_package(draw, self.sandbox)
-        return {**self.check(data), "mutations": mutations}
+        ``seconds``, ``peak_mb``). Raises :class:`Crash`."""
+        return self.check(self.case(draw))
 
     def check(self, data: bytes, name: str = "input.docx") -> dict:
         """The promise on the package `data` (see the module docstring)."""
@@ -52,7 +55,8 @@ class ReaderHarness:
         except Crash as crash:
             crash.detail += f" ({len(data)} bytes)"
             raise
-        result.update(seconds=round(info["seconds"], 3), peak_mb=round(info["peak_mb"], 1))
+        result.update(seconds=round(info["seconds"], 3), cpu_seconds=round(info["cpu_seconds"], 3),
+                      peak_mb=round(info["peak_mb"], 1))
         if source.read_bytes() != data:
             raise Crash("input_changed", "open", "the input file changed")
         after = outcome.files_under(self.sandbox)
