@@ -37,8 +37,8 @@ RESULTS = ROOT / "docs" / "reliability"
 #: bulky things, never committed: crashing inputs, atheris's corpus, the worker's heartbeat
 SCRATCH = ROOT / "runs" / "fuzz"
 
-#: target name -> "module:factory"; the factory returns a harness with ``one(draw) -> dict`` (raising Crash),
-#: optionally ``case(draw)`` / ``check(case)`` to keep a crashing input, and ``close()``
+#: target name -> "module:factory"; the factory returns a harness with ``one(draw) -> dict`` (raising a Crash whose
+#: ``case`` is the input, kept for the recheck) and ``check(case)`` (that input again)
 TARGETS = {
     "reader": "tests.fuzz.reader:ReaderHarness",
     "api": "tests.fuzz.api:ApiHarness",
@@ -124,19 +124,16 @@ class Worker:
     def one(self, draw: Any, seed: Any) -> None:
         self.heartbeat.write_text(json.dumps(seed))
         start = time.monotonic()
-        case = None
         try:
-            if hasattr(self.harness, "case"):
-                case = self.harness.case(draw)
-                info = self.harness.check(case)
-            else:
-                info = self.harness.one(draw)
+            info = self.harness.one(draw)
+            for key, n in info.get("counts", {}).items():
+                self.results.setdefault("counts", {})[key] = self.results.setdefault("counts", {}).get(key, 0) + n
             outcome = info.get("outcome", "ok")
             cpu = info.get("cpu_seconds", 0.0)
             self.results["max_input_cpu_seconds"] = round(max(self.results.get("max_input_cpu_seconds", 0.0), cpu), 2)
             self.results["outcomes"][outcome] = self.results["outcomes"].get(outcome, 0) + 1
         except Crash as crash:
-            record_crash(self.results, crash, seed, self.crash_dir, case)
+            record_crash(self.results, crash, seed, self.crash_dir, crash.case)
         took = time.monotonic() - start
         r = self.results
         r["inputs"] += 1
@@ -252,8 +249,7 @@ def recheck(args: argparse.Namespace) -> int:
             if entry.get("case"):
                 h.check(pickle.loads((SCRATCH / entry["case"]).read_bytes()))
             elif isinstance(entry["seed"], int):
-                draw = RandomDraw(f"{args.target}:{entry['seed']}")
-                h.check(h.case(draw)) if hasattr(h, "case") else h.one(draw)
+                h.one(RandomDraw(f"{args.target}:{entry['seed']}"))
             else:
                 print(f"cannot replay {sig}: no kept input")
                 still += 1
@@ -271,7 +267,7 @@ def replay(args: argparse.Namespace) -> int:
     h = harness(args.target)
     draw = RandomDraw(f"{args.target}:{args.replay}")
     try:
-        info = h.check(h.case(draw)) if hasattr(h, "case") else h.one(draw)
+        info = h.one(draw)
     except Crash as crash:
         print(crash.trace or "", file=sys.stderr)
         print(f"crash: {crash}", file=sys.stderr)

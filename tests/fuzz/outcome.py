@@ -32,6 +32,7 @@ class Crash(Exception):
     def __init__(self, kind: str, where: str, detail: str, trace: str = ""):
         super().__init__(f"{kind} in {where}: {detail}")
         self.kind, self.where, self.detail, self.trace = kind, where, detail, trace
+        self.case: object = None  # the input, as the harness's check() takes it again
 
     def signature(self) -> str:
         """What tells two crashes apart: kind, stage, and the innermost autodw frame of the traceback."""

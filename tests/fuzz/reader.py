@@ -39,7 +39,12 @@ class ReaderHarness:
     def one(self, draw: Draw) -> dict:
         """Try one mutated package; a dict saying what happened (``outcome``: refused/opened, ``error`` type,
         ``seconds``, ``peak_mb``). Raises :class:`Crash`."""
-        return self.check(self.case(draw))
+        data = self.case(draw)
+        try:
+            return self.check(data)
+        except Crash as crash:
+            crash.case = data
+            raise
 
     def check(self, data: bytes, name: str = "input.docx") -> dict:
         """The promise on the package `data` (see the module docstring)."""
