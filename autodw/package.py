@@ -379,8 +379,8 @@ def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
                                       f"{info.compress_type}, which Office does not use (only stored or deflated)")
         try:
             members[info.filename] = zf.read(info)
-        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-            raise CorruptPackageError(f"{name} is a damaged zip archive: member {info.filename!r}: {exc}") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:  # ValueError: an offset before the start
+            raise CorruptPackageError(f"{name} is a damaged zip archive: member {clipped(info.filename, 100)!r}: {exc}") from None
     _check_markup_size(members, name)
     return members
 

@@ -354,3 +354,24 @@ def test_markup_that_would_parse_to_millions_of_elements_is_refused_before_parsi
                                                 for i in range(5)}))
     with pytest.raises(PackageTooLargeError, match="its XML parts hold"):
         WordDocument.from_bytes(spread, "x.docx")
+
+
+def test_a_zip_missing_its_first_bytes_is_damaged_not_an_internal_error():
+    # the central directory then puts the first member before the file's start: zipfile seeks to a negative offset
+    for cut in (10, 30, 100):
+        with pytest.raises(CorruptPackageError, match="damaged zip archive"):  # was ValueError: negative seek value
+            WordDocument.from_bytes(BLANK[cut:], "x.docx")
+
+
+def test_a_footer_whose_content_type_is_no_footers_is_refused():
+    def footer(m):
+        m["word/footer1.xml"] = (b'<w:ftr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                                 b"<w:p/></w:ftr>")
+        m["word/_rels/document.xml.rels"] = m["word/_rels/document.xml.rels"].replace(
+            b"</Relationships>", b'<Relationship Id="rIdF" Type="http://schemas.openxmlformats.org/officeDocument/'
+                                 b'2006/relationships/footer" Target="footer1.xml"/></Relationships>')
+        m["[Content_Types].xml"] = m["[Content_Types].xml"].replace(
+            b"</Types>", b'<Override PartName="/word/footer1.xml" ContentType="application/x-mangled"/></Types>')
+
+    with pytest.raises(CorruptPackageError, match="footer1.xml is related as a header or footer"):  # was AttributeError
+        WordDocument.from_bytes(_rezip(BLANK, footer), "x.docx")

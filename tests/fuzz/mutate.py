@@ -99,6 +99,8 @@ def _zip_mutation(draw: Draw, entries: list[zipraw.Entry], done: list[str], sand
     how = pick(draw, ("size", "crc", "method", "encrypted", "duplicate", "name", "bomb", "xml_bomb", "many",
                       "compressed_size", "drop_central"))
     done.append(f"zip {how}")
+    if not entries:
+        return entries
     i = draw.int(0, len(entries) - 1)
     e = entries[i]
     if how == "size":
@@ -151,6 +153,8 @@ def _odd_name(draw: Draw, name: bytes, sandbox: Path | None) -> bytes:
 
 def _member_mutation(draw: Draw, members: dict[str, bytes], done: list[str], sandbox: Path | None) -> None:
     names = list(members)
+    if not names:
+        return
     name = pick(draw, names)
     how = pick(draw, ("drop", "swap", "rename_case", "empty", "garbage", "copy_over"))
     done.append(f"member {how} {name}")
