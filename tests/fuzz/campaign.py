@@ -41,7 +41,7 @@ SCRATCH = ROOT / "runs" / "fuzz"
 #: ``case`` is the input, kept for the recheck) and ``check(case)`` (that input again)
 TARGETS = {
     "reader": "tests.fuzz.reader:ReaderHarness",
-    "api": "tests.fuzz.api:ApiHarness",
+    "api": "tests.fuzz.api:campaign_harness",
     "parsers": "tests.fuzz.parsers:ParserHarness",
     "judge": "tests.fuzz.pairs:PairHarness",
     "arguments": "tests.fuzz.arguments:ArgumentHarness",
@@ -50,6 +50,11 @@ TARGETS = {
 SAVE_EVERY = 30.0  # seconds between writes of the results file
 WORKER_MEMORY_GB = 8
 WALL_LIMIT = 3600  # seconds of wall time on one input before the supervisor ends the worker (the machine is shared)  # the worker's address-space limit: unbounded memory ends in MemoryError, not the OOM killer
+
+
+def heartbeat_of(results: Path, scratch: Path) -> Path:
+    """The file naming the input a worker is on (one per results file)."""
+    return scratch / f"{results.stem}-{hashlib.sha256(str(results).encode()).hexdigest()[:8]}.current"
 
 
 def harness(target: str) -> Any:
@@ -86,7 +91,8 @@ def save(path: Path, results: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Path, case: Any = None) -> None:
+def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Path, case: Any = None,
+                 scratch: Path = SCRATCH) -> None:
     """Count `crash` under its signature (the first input kept, with its traceback tail)."""
     sig = crash.signature()
     entry = results["crashes"].setdefault(sig, {"kind": crash.kind, "where": crash.where, "count": 0, "seed": seed,
@@ -99,7 +105,7 @@ def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Pa
         crash_dir.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha256(sig.encode()).hexdigest()[:16]
         (crash_dir / f"{name}.pickle").write_bytes(pickle.dumps(case))
-        entry["case"] = str((crash_dir / f"{name}.pickle").relative_to(SCRATCH))
+        entry["case"] = str((crash_dir / f"{name}.pickle").relative_to(scratch))
 
 
 # --- the worker: inputs in this process -------------------------------------------------------
@@ -108,12 +114,12 @@ def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Pa
 class Worker:
     """Runs inputs of one target, counting into the results file (written every SAVE_EVERY seconds)."""
 
-    def __init__(self, target: str, path: Path, inputs: int, deadline: float, engine: str):
-        self.target, self.path, self.goal, self.deadline = target, path, inputs, deadline
+    def __init__(self, target: str, path: Path, inputs: int, deadline: float, engine: str, scratch: Path):
+        self.target, self.path, self.goal, self.deadline, self.scratch = target, path, inputs, deadline, scratch
         self.results = load(path, target, engine)
         self.harness = harness(target)
-        self.crash_dir = SCRATCH / "crashes" / target
-        self.heartbeat = SCRATCH / f"{path.stem}.current"
+        self.crash_dir = scratch / "crashes" / target
+        self.heartbeat = heartbeat_of(path, scratch)
         self.last_save = time.monotonic()
         self.run = {"commit": commit(), "engine": engine, "started": time.strftime("%Y-%m-%dT%H:%M:%S"), "inputs": 0}
         self.results["runs"].append(self.run)
@@ -133,7 +139,13 @@ class Worker:
             self.results["max_input_cpu_seconds"] = round(max(self.results.get("max_input_cpu_seconds", 0.0), cpu), 2)
             self.results["outcomes"][outcome] = self.results["outcomes"].get(outcome, 0) + 1
         except Crash as crash:
-            record_crash(self.results, crash, seed, self.crash_dir, crash.case)
+            record_crash(self.results, crash, seed, self.crash_dir, crash.case, self.scratch)
+        except Exception as exc:  # noqa: BLE001 - a bug of the harness itself (autodw's calls are inside stages)
+            import traceback
+
+            errors = self.results.setdefault("harness_errors", [])
+            if len(errors) < 20:
+                errors.append({"seed": seed, "trace": traceback.format_exc()[-1500:]})
         took = time.monotonic() - start
         r = self.results
         r["inputs"] += 1
@@ -184,10 +196,10 @@ def worker_main(args: argparse.Namespace) -> int:
 
     limit = WORKER_MEMORY_GB << 30
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    w = Worker(args.target, args.results, args.inputs, args.deadline, args.engine)
+    w = Worker(args.target, args.results, args.inputs, args.deadline, args.engine, args.scratch)
     signal.signal(signal.SIGTERM, lambda *_: (w.flush(), os._exit(0)))
     if args.engine == "atheris":
-        w.atheris_loop(SCRATCH / "atheris-corpus" / args.target)
+        w.atheris_loop(args.scratch / "atheris-corpus" / args.target)
     else:
         w.random_loop()
     return 0
@@ -199,8 +211,8 @@ def worker_main(args: argparse.Namespace) -> int:
 def supervise(args: argparse.Namespace) -> int:
     path: Path = args.results
     deadline = time.time() + args.hours * 3600 if args.hours else float("inf")
-    heartbeat = SCRATCH / f"{path.stem}.current"
-    SCRATCH.mkdir(parents=True, exist_ok=True)
+    heartbeat = heartbeat_of(path, args.scratch)
+    args.scratch.mkdir(parents=True, exist_ok=True)
     while True:
         results = load(path, args.target, args.engine)
         if results["inputs"] >= args.inputs or time.time() >= deadline:
@@ -209,7 +221,8 @@ def supervise(args: argparse.Namespace) -> int:
             return 1 if any(c["fixed"] is None for c in results["crashes"].values()) else 0
         heartbeat.unlink(missing_ok=True)
         cmd = [sys.executable, "-m", "tests.fuzz.campaign", args.target, "--worker", "--results", str(path),
-               "--inputs", str(args.inputs), "--deadline", str(deadline), "--engine", args.engine]
+               "--inputs", str(args.inputs), "--deadline", str(deadline), "--engine", args.engine,
+               "--scratch", str(args.scratch)]
         worker = subprocess.Popen(cmd, cwd=ROOT)
         stuck = False
         try:
@@ -228,7 +241,7 @@ def supervise(args: argparse.Namespace) -> int:
             how = f"signal {-code}" if code < 0 else f"exit status {code}"
             crash = (Crash("hang", "worker", f"no progress for {WALL_LIMIT} s of wall time") if stuck else
                      Crash("died", "worker", f"the worker process ended with {how}"))
-            record_crash(results, crash, seed, SCRATCH / "crashes" / args.target)
+            record_crash(results, crash, seed, args.scratch / "crashes" / args.target, scratch=args.scratch)
             if isinstance(seed, int):
                 results["next_seed"] = max(results["next_seed"], seed + 1)
                 results["inputs"] += 1
@@ -247,7 +260,7 @@ def recheck(args: argparse.Namespace) -> int:
             continue
         try:
             if entry.get("case"):
-                h.check(pickle.loads((SCRATCH / entry["case"]).read_bytes()))
+                h.check(pickle.loads((args.scratch / entry["case"]).read_bytes()))
             elif isinstance(entry["seed"], int):
                 h.one(RandomDraw(f"{args.target}:{entry['seed']}"))
             else:
@@ -285,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=None, help=f"default {RESULTS}/TARGET.json")
     ap.add_argument("--recheck", action="store_true", help="try every recorded crash again")
     ap.add_argument("--replay", type=int, default=None, metavar="SEED", help="one input of the random engine")
+    ap.add_argument("--scratch", type=Path, default=SCRATCH, help=f"crashing inputs, atheris's corpus (default {SCRATCH})")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--deadline", type=float, default=float("inf"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

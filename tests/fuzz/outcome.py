@@ -76,12 +76,13 @@ def peak_rss_mb() -> float:
 
 
 @contextlib.contextmanager
-def limits(seconds: float = TIME_LIMIT, memory_mb: float = MEMORY_LIMIT_MB) -> Iterator[dict]:
+def limits(seconds: float | None = None, memory_mb: float = MEMORY_LIMIT_MB) -> Iterator[dict]:
     """Run one input under a CPU-time limit (a profiling timer's SIGPROF in the main thread: a :class:`Hang`
     becomes a crash) and check after it that the process's peak memory did not grow by more than `memory_mb`.
     Yields a dict that gets ``seconds`` (wall), ``cpu_seconds`` and ``peak_mb``."""
     import time
 
+    seconds = TIME_LIMIT if seconds is None else seconds
     info: dict = {}
     start, cpu, peak = time.monotonic(), time.process_time(), peak_rss_mb()
     main = threading.current_thread() is threading.main_thread()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from autodw import WordDocument, analyze_change, extract_state, open_document
 from autodw.apis import execute, registry
-from autodw.errors import ApiError, AutodwError, DocumentError, InternalError, LLMError, LLMOutputError
+from autodw.errors import ApiError, ArgumentError, AutodwError, DocumentError, InternalError, LLMError, LLMOutputError
 from autodw.state.render import render_state
 
 __all__ = ["WordDocument", "analyze_change", "extract_state", "open_document", "execute", "registry",
-           "ApiError", "AutodwError", "DocumentError", "InternalError", "LLMError", "LLMOutputError",
+           "ApiError", "ArgumentError", "AutodwError", "DocumentError", "InternalError", "LLMError", "LLMOutputError",
            "render_state", "summarize_change", "judge", "align_ids"]
 
 
