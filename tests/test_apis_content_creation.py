@@ -119,6 +119,17 @@ def test_insert_comment_on_span(doc):
         execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "span": {"match": "absent words"}})
 
 
+def test_comment_initials_longer_than_word_allows_are_refused_and_nine_are_kept(doc):
+    """Found by the API fuzz campaign (issue 49): 26-character initials were written, and openxml-audit reported the
+    comment (w:initials holds at most 9 characters)."""
+    before = doc.members(keep_ids=True)
+    with pytest.raises(ArgumentError, match="at most 9"):
+        execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "initials": "ABCDEFGHIJ"})
+    assert doc.members(keep_ids=True) == before
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "initials": "ABCDEFGHI"})
+    assert 'w:initials="ABCDEFGHI"' in doc.members()["word/comments.xml"].decode()
+
+
 def test_captions_number_themselves(doc):
     execute(doc, "insert_caption", {"target": "t1", "text": "Sales"})
     execute(doc, "insert_caption", {"target": "img1", "text": "Logo"})
