@@ -74,11 +74,14 @@ class ReaderHarness:
                 doc = open_document(source)
         except AutodwError as exc:
             return {"outcome": "refused", "error": type(exc).__name__}
+        before = doc.snapshot().members
         try:
             with stage("state", (AutodwError,)):
                 render_state(extract_state(doc), budget_tokens=2000)
         except AutodwError as exc:  # typed: a failed step for the agent, not a crash
             return {"outcome": "state_refused", "error": type(exc).__name__}
+        if doc.snapshot().members != before:
+            raise Crash("state_wrote", "state", "reading the state changed the document")
         target = self.sandbox / "out" / f"output{doc.extension}"
         with stage("save"):
             doc.save(target)
