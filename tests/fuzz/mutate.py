@@ -144,7 +144,7 @@ def _odd_name(draw: Draw, name: bytes, sandbox: Path | None) -> bytes:
         b"../../escaped.xml", b"word/../../escaped.xml", b"/" + name, target.encode(),
         b"..\\..\\escaped.xml", b"C:\\Windows\\escaped.xml", b"\\\\server\\share\\escaped.xml",
         name.upper(), name + b"/", b"word//document.xml", b"word/./document.xml", name + b"\x00.xml",
-        b"\xff\xfe" + name, b"", b"a" * 70_000, name.replace(b"/", b"\\"),
+        b"\xff\xfe" + name, b"", b"a" * 65_535, name.replace(b"/", b"\\"),
     ))
 
 
