@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tests.fuzz.draw import ProviderDraw, RandomDraw
 from tests.fuzz.outcome import Crash, peak_rss_mb
@@ -140,7 +140,7 @@ class Worker:
             self.results["outcomes"][outcome] = self.results["outcomes"].get(outcome, 0) + 1
         except Crash as crash:
             record_crash(self.results, crash, seed, self.crash_dir, crash.case, self.scratch)
-        except Exception as exc:  # noqa: BLE001 - a bug of the harness itself (autodw's calls are inside stages)
+        except Exception:  # noqa: BLE001 - a bug of the harness itself (autodw's calls are inside stages)
             import traceback
 
             errors = self.results.setdefault("harness_errors", [])

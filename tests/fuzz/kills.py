@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import os
 import random
@@ -67,8 +66,8 @@ def kill_after(process: subprocess.Popen, delay: float) -> bool:
 
 
 def draw_delay(r: random.Random, full: float) -> float:
-    """A kill moment: anywhere in the run, or (half the time) in its last fifth, where outputs are written."""
-    return r.uniform(0.05, 1.05) * full if r.random() < 0.5 else r.uniform(0.8, 1.02) * full
+    """A kill moment: anywhere in the run, or (half the time) in its last third, where outputs are written."""
+    return r.uniform(0.05, 0.95) * full if r.random() < 0.5 else r.uniform(0.7, 0.98) * full
 
 
 def parts(path: Path) -> dict[str, str]:
@@ -240,7 +239,9 @@ class BenchTrials:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("run", "bench"))
-    ap.add_argument("--trials", type=int, default=5, help="stop when the results file counts this many trials")
+    ap.add_argument("--trials", type=int, default=5, help="stop when the results file counts this many trials in "
+                                                          "which the process was killed (one that ended first is "
+                                                          "counted apart)")
     ap.add_argument("--results", type=Path, default=None)
     ap.add_argument("--scratch", type=Path, default=SCRATCH)
     ap.add_argument("--intents-model", type=Path, default=None, help="run: the intent classifier (default: the saved one)")
@@ -252,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                   "failed": 0, "temporary_left": 0, "log": []}
     trials = (RunTrials(args.scratch / "run", args.intents_model) if args.what == "run"
               else BenchTrials(args.scratch / "bench", instructions=args.instructions))
-    while results["trials"] < args.trials:
+    while results["killed"] < args.trials:
         r = random.Random(f"{args.what}:{results['trials']}")
         outcome = trials.trial(r)
         results["trials"] += 1

@@ -142,3 +142,29 @@ def linked_document(url: str) -> bytes:
     buf = io.BytesIO()
     d.save(buf)
     return buf.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.fuzz.packages macros``: every API on every macro-enabled corpus document (three drawn
+    calls each until one edits), into docs/reliability/macros.json."""
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("what", choices=("macros",))
+    ap.add_argument("--tries", type=int, default=3)
+    ap.add_argument("--results", type=Path, default=ROOT / "docs" / "reliability" / "macros.json")
+    args = ap.parse_args(argv)
+    outcomes = [macro_trials(path, tries=args.tries) for path in macro_documents()]
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    args.results.write_text(json.dumps({"documents": outcomes}, indent=1) + "\n", encoding="utf-8")
+    changed = sum(len(o["changed"]) for o in outcomes)
+    print(f"{sum(len(o['edited']) for o in outcomes)} edits on {len(outcomes)} macro-enabled documents; "
+          f"{changed} changed the macro project")
+    return 1 if changed else 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
