@@ -25,6 +25,7 @@ class Context:
     """What the document holds: ids by kind, texts, names."""
 
     ids: dict[str, list[str]] = field(default_factory=dict)  # "p" -> ["p1", ...]
+    text_of: dict[str, str] = field(default_factory=dict)  # paragraph id -> its text
     texts: list[str] = field(default_factory=list)
     styles: list[str] = field(default_factory=list)
     bookmarks: list[str] = field(default_factory=list)
@@ -39,11 +40,12 @@ class Context:
             if isinstance(i, str) and (m := re.match(r"^([a-z]+)\d+$", i)):
                 ids.setdefault(m.group(1), []).append(i)
 
-        texts = []
+        texts, text_of = [], {}
         for p in state.get("paragraphs", []):
             add(p.get("id"))
             if p.get("text"):
                 texts.append(p["text"])
+                text_of[p["id"]] = p["text"]
         for t in state.get("tables", []):
             add(t.get("id"))
             for row in t.get("cell_details", []) or []:
@@ -56,7 +58,7 @@ class Context:
             add(d.get("id"))
         styles = [s.get("name") for s in state.get("styles", {}).get("styles", []) if s.get("name")]
         bookmarks = [b.get("name") for b in state.get("interactive", {}).get("bookmarks", []) if b.get("name")]
-        return cls(ids, texts, styles, bookmarks, paths, wrong)
+        return cls(ids, text_of, texts, styles, bookmarks, paths, wrong)
 
 
 def value(draw: Draw, schema: dict[str, Any], ctx: Context, name: str = "") -> Any:
@@ -93,13 +95,23 @@ def value(draw: Draw, schema: dict[str, Any], ctx: Context, name: str = "") -> A
 
 
 def obj(draw: Draw, schema: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    """The required properties and some of the optional ones."""
+    """The required properties and some of the optional ones; a span's match taken from its paragraph's text."""
     props = schema.get("properties", {})
     required = set(schema.get("required", []))
     out = {}
     for key, sub in props.items():
         if key in required or coin(draw, 35):
             out[key] = value(draw, sub, ctx, key)
+    categories, series = out.get("categories"), out.get("series")
+    if isinstance(categories, list) and isinstance(series, list) and coin(draw, 85):  # one value per category
+        for one in series:
+            if isinstance(one, dict) and isinstance(one.get("values"), list):
+                one["values"] = [draw.int(0, 100) for _ in categories]
+    own = ctx.text_of.get(out.get("paragraph")) if isinstance(out.get("paragraph"), str) else None
+    span = out.get("span")
+    if own and isinstance(span, dict) and isinstance(span.get("match"), str) and coin(draw, 80):
+        start = draw.int(0, len(own) - 1)
+        span["match"] = own[start:start + 1 + small(draw, 30)]
     return out
 
 
@@ -126,8 +138,8 @@ def string(draw: Draw, schema: dict[str, Any], ctx: Context, name: str) -> str:
         return f"{draw.int(0, 999)}%"
     if pattern == "^[1-9]-[1-9]$":
         return f"{draw.int(1, 9)}-{draw.int(1, 9)}"
-    if name in ("path",):
-        return pick(draw, ctx.paths) if ctx.paths else "missing.png"
+    if name in ("path",):  # the first two paths are usable ones: drawn most of the time
+        return pick(draw, ctx.paths[:2] if coin(draw, 60) else ctx.paths) if ctx.paths else "missing.png"
     if name in ("style", "based_on", "next_style") and ctx.styles and coin(draw, 70):
         return pick(draw, ctx.styles)
     if name in ("bookmark", "name") and ctx.bookmarks and coin(draw, 50):
@@ -151,7 +163,7 @@ def found_text(draw: Draw, ctx: Context) -> str:
 def new_text(draw: Draw) -> str:
     return pick(draw, ("Quarterly results", "新的段落", "Total", "x", "A\tB\nC", "Résumé — naïve café",
                        "😀 emoji", "العربية", "", " spaced ", "https://example.com/a?b=c&d=e", "<w:p>&amp;</w:p>",
-                       "1,234.50", "第二章 方法")) if coin(draw, 70) else draw.text(60)
+                       "1,234.50", "第二章 方法")) if coin(draw, 90) else draw.text(60)
 
 
 def wrong_value(draw: Draw, schema: dict[str, Any], ctx: Context) -> Any:
