@@ -103,6 +103,12 @@ def test_a_refusal_never_echoes_a_huge_argument_name():
         with pytest.raises(ArgumentError) as caught:
             execute(doc, "insert_paragraph", args)
         assert len(str(caught.value)) < 1000, str(caught.value)[:300]
+    for api, args in (("delete_bookmark", {"bookmark": "🙂" * 10_000}), ("apply_style", {"paragraphs": "p1", "style": "s" * 10_000}),
+                      ("insert_cross_reference", {"paragraph": "p1", "bookmark": "b" * 10_000}),
+                      ("insert_hyperlink", {"paragraph": "p1", "text": "x", "bookmark": "b" * 10_000})):
+        with pytest.raises(ArgumentError) as caught:  # a name looked up and not found: the second finding
+            execute(doc, api, args)
+        assert len(str(caught.value)) < 3000, (api, str(caught.value)[:300])
 
 
 def test_numbers_a_model_writes_whole_as_floats_are_ints_and_no_number_is_nan_or_nested_too_deep():
