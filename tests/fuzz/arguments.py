@@ -12,7 +12,7 @@ from __future__ import annotations
 from tests.fuzz import outcome
 from tests.fuzz.draw import Draw, coin, pick
 from tests.fuzz.mutate import ROOT
-from tests.fuzz.outcome import Crash, stage
+from tests.fuzz.outcome import Crash, checked, stage
 from tests.fuzz.schema_draw import Context, value
 from tests.fuzz.seams import ApiError, ArgumentError, InternalError, WordDocument, execute, extract_state, registry
 
@@ -44,11 +44,7 @@ class ArgumentHarness:
         spec = pick(draw, self.specs)
         args = odd_arguments(draw) if coin(draw, 15) else value(draw, spec.parameters, self.ctx)
         case = {"api": spec.name, "args": args}
-        try:
-            return self.check(case)
-        except Crash as crash:
-            crash.case = case
-            raise
+        return checked(self.check, case)
 
     def check(self, case: dict) -> dict:
         from autodw.apis import validate_arguments

@@ -27,7 +27,7 @@ from typing import Any
 from tests.fuzz import outcome
 from tests.fuzz.draw import Draw, coin, pick
 from tests.fuzz.mutate import ROOT
-from tests.fuzz.outcome import Crash
+from tests.fuzz.outcome import Crash, checked
 from tests.fuzz.schema_draw import wrong_value
 
 ANSWER_TIMEOUT = 120.0  # seconds of wall time for one answer (the machine is shared)
@@ -226,11 +226,7 @@ class McpHarness:
 
     def one(self, draw: Draw) -> dict:
         case = {"http": coin(draw, 25), "messages": messages(draw, self.outside)}
-        try:
-            return self.check(case)
-        except Crash as crash:
-            crash.case = case
-            raise
+        return checked(self.check, case)
 
     def check(self, case: dict) -> dict:
         before = outcome.files_under(self.outside)

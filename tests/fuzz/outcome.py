@@ -14,7 +14,7 @@ import stat
 import threading
 import traceback
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from autodw.errors import AutodwError
 
@@ -39,6 +39,15 @@ class Crash(Exception):
         frames = [line.strip() for line in self.trace.splitlines() if line.strip().startswith('File "')]
         ours = [f for f in frames if "/autodw/" in f] or frames
         return f"{self.kind}:{self.where}:{ours[-1] if ours else self.detail[:80]}"
+
+
+def checked(check: Callable[[Any], dict], case: Any) -> dict:
+    """`check(case)`; a Crash it raises carries `case` (the input, kept for the campaign's recheck)."""
+    try:
+        return check(case)
+    except Crash as crash:
+        crash.case = case
+        raise
 
 
 class Hang(BaseException):

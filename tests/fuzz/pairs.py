@@ -14,7 +14,7 @@ from tests.fuzz import outcome
 from tests.fuzz.api import ApiHarness
 from tests.fuzz.draw import Draw, coin, pick
 from tests.fuzz.mutate import ROOT, choose_seed
-from tests.fuzz.outcome import Crash, stage
+from tests.fuzz.outcome import Crash, checked, stage
 from tests.fuzz.schema_draw import new_text
 from tests.fuzz.seams import (AutodwError, WordDocument, align_ids, analyze_change, execute, extract_state, judge,
                               summarize_change)
@@ -38,11 +38,7 @@ class PairHarness:
         if coin(draw, 60):
             case["instruction"] = new_text(draw) if coin(draw) else pick(draw, (
                 "Make the title dark red", "把标题改成蓝色", "Colour the heading light blue", "highlight in yellow"))
-        try:
-            return self.check(case)
-        except Crash as crash:
-            crash.case = case
-            raise
+        return checked(self.check, case)
 
     def _document(self, draw: Draw) -> Path:
         seed = choose_seed(draw)

@@ -17,7 +17,7 @@ from typing import Any
 from tests.fuzz import outcome
 from tests.fuzz.draw import Draw, coin, pick, small
 from tests.fuzz.mutate import ROOT
-from tests.fuzz.outcome import Crash, stage
+from tests.fuzz.outcome import Crash, checked, stage
 from tests.fuzz.schema_draw import Context, value
 from tests.fuzz.seams import LLMError, LLMOutputError, WordDocument, extract_state, registry
 
@@ -107,12 +107,7 @@ class ParserHarness:
                 crash.case = {"agent": texts}
                 raise
         role = pick(draw, list(self.schemas))
-        text = answer_text(draw, self.schemas[role], self.ctx)
-        try:
-            return self._parse(role, text)
-        except Crash as crash:
-            crash.case = {"role": role, "text": text}
-            raise
+        return checked(self.check, {"role": role, "text": answer_text(draw, self.schemas[role], self.ctx)})
 
     def check(self, case: dict) -> dict:
         if "agent" in case:

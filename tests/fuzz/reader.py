@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.fuzz import outcome
 from tests.fuzz.draw import Draw
 from tests.fuzz.mutate import mutated_package
-from tests.fuzz.outcome import Crash, stage
+from tests.fuzz.outcome import Crash, checked, stage
 from tests.fuzz.seams import AutodwError, extract_state, open_document, render_state
 
 
@@ -39,12 +39,7 @@ class ReaderHarness:
     def one(self, draw: Draw) -> dict:
         """Try one mutated package; a dict saying what happened (``outcome``: refused/opened, ``error`` type,
         ``seconds``, ``peak_mb``). Raises :class:`Crash`."""
-        data = self.case(draw)
-        try:
-            return self.check(data)
-        except Crash as crash:
-            crash.case = data
-            raise
+        return checked(self.check, self.case(draw))
 
     def check(self, data: bytes, name: str = "input.docx") -> dict:
         """The promise on the package `data` (see the module docstring)."""

@@ -22,7 +22,7 @@ GOALS = {"reader": 100_000, "api_calls": 10_000, "validated": 1_000, "edits_per_
          "kills-run": 20}
 COMMANDS = {
     "reader": "nice -n 19 python -m tests.fuzz.campaign reader --inputs 100000",
-    "api": "nice -n 19 python -m tests.fuzz.campaign api --inputs 3000",
+    "api": "nice -n 19 python -m tests.fuzz.campaign api --inputs 4000",
     "parsers": "nice -n 19 python -m tests.fuzz.campaign parsers --inputs 5000",
     "judge": "nice -n 19 python -m tests.fuzz.campaign judge --inputs 1000",
     "arguments": "nice -n 19 python -m tests.fuzz.campaign arguments --inputs 5000",
@@ -58,7 +58,10 @@ def fuzz_section() -> list[str]:
              "input is 60 s of CPU time (a hang) and 2 GiB of growth of the peak resident set.", "",
              "| target | inputs | outcomes | crashes found | open | hangs | wall hours | slowest input (CPU s) | peak MiB |",
              "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
-    for target, title in TARGET_NAMES.items():
+    rows = [(t, title) for t, title in TARGET_NAMES.items()]
+    rows += [(f"{t}-atheris", f"{title}, atheris (coverage-guided)") for t, title in TARGET_NAMES.items()
+             if load(f"{t}-atheris") is not None]
+    for target, title in rows:
         r = load(target)
         if r is None:
             lines.append(f"| {title} | not run | | | | | | | |")
@@ -68,7 +71,9 @@ def fuzz_section() -> list[str]:
         outcomes = ", ".join(f"{k} {_n(v)}" for k, v in sorted(r["outcomes"].items()))
         lines.append(f"| {title} | {_n(r['inputs'])} | {outcomes} | {len(crashes)} | {open_} | {r['hangs']} | "
                      f"{r['seconds'] / 3600:.1f} | {r.get('max_input_cpu_seconds', 0):.1f} | {r['peak_mb']:,.0f} |")
-    lines += ["", "Commands: " + "; ".join(f"`{COMMANDS[t]}`" for t in TARGET_NAMES), ""]
+    lines += ["", "Commands: " + "; ".join(f"`{COMMANDS[t]}`" for t in TARGET_NAMES) + "; the atheris rows add "
+              "`--engine atheris` (libFuzzer's mutations of the decision bytes, guided by coverage of every Python "
+              "function loaded).", ""]
     reader = load("reader")
     if reader:
         left = GOALS["reader"] - reader["inputs"]
@@ -117,7 +122,8 @@ def findings_section() -> list[str]:
              f"{len(findings)} in all):", "", "| found by | input | was | regression test |", "|---|---|---|---|"]
     for f in findings:
         lines.append(f"| {f['target']} | {f['input']} | {f['was']} | `{f['test']}` |")
-    open_ = [(t, sig) for t in TARGET_NAMES if (r := load(t)) for sig, c in r["crashes"].items() if c["fixed"] is None]
+    names = [*TARGET_NAMES, *(f"{t}-atheris" for t in TARGET_NAMES)]
+    open_ = [(t, sig) for t in names if (r := load(t)) for sig, c in r["crashes"].items() if c["fixed"] is None]
     lines += ["", f"Open crash signatures in the results files: {len(open_)}"
               + ("".join(f"\n- {t}: `{sig[:160]}`" for t, sig in open_) if open_ else "."), ""]
     return lines

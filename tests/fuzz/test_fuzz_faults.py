@@ -53,8 +53,8 @@ def test_a_full_disk_in_a_benchmark_run_is_a_clear_error_and_running_again_gives
 
 def test_kill_9_of_autodw_run_keeps_the_input_and_writes_no_half_output(tmp_path, tiny_intent_model):
     trials = RunTrials(tmp_path, tiny_intent_model.path)
-    outcomes = [trials.trial(random.Random(f"suite:{n}")) for n in range(2)]
-    assert [o["problems"] for o in outcomes] == [[], []], outcomes
+    outcome = trials.trial(random.Random("suite:0"))
+    assert outcome["problems"] == [], outcome
 
 
 def test_kill_9_of_a_benchmark_run_then_the_same_command_gives_the_same_records(tmp_path):
