@@ -171,4 +171,4 @@ def _explain(spec: ApiSpec, error: ValidationError) -> str:
         return f"argument {path!r} has the wrong form (got {got}); expected {describe_schema(schema) or error.validator_value}"
     if error.validator == "type":
         return f"argument {path!r} must be of type {error.validator_value} (got {got})"
-    return f"argument {path!r}: {error.message}"
+    return f"argument {path!r}: {clipped(error.message, 300)}"  # jsonschema's message quotes the whole value

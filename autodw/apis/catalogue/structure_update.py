@@ -169,8 +169,8 @@ def set_columns(doc: WordDocument, section: Any, count: int, spacing: str | None
      examples=[{"section": 0}])
 def remove_section_break(doc: WordDocument, section: int):
     """Merge a section with the following one by removing its break."""
+    sect = section_at(doc, section)  # first: it gives a document without any section properties its final one
     sections = all_sections(doc)
-    sect = section_at(doc, section)
     if section == len(sections) - 1:
         raise ArgumentError(f"section {section} is the last section; it ends with the document, not with a break. "
                             f"Breaks end sections 0 to {len(sections) - 2}" if len(sections) > 1 else
