@@ -478,3 +478,12 @@ def test_render_toc_watermark_page_numbers_and_landscape(report, tmp_path):
     sizes = _page_sizes(out.pdf, tmp_path)
     assert sizes[0][0] < sizes[0][1] and sizes[1][0] > sizes[1][1]  # portrait, then the landscape section
     assert _reddish_pixels(out.pdf, tmp_path, 1) > 200
+
+
+def test_removing_the_break_of_a_document_without_section_properties_is_refused():
+    """Found by the API fuzz campaign (issue 49): a body without w:sectPr (poi__TestCreatePackageOUTPUT.docx) made
+    remove_section_break index past its list of sections (IndexError, an internal error)."""
+    doc = make_doc(lambda d: d.add_paragraph("x"))
+    doc.body.remove(doc.body.find(qn("w:sectPr")))
+    with pytest.raises(ArgumentError, match="single section"):
+        execute(doc, "remove_section_break", {"section": 0})

@@ -175,7 +175,8 @@ def sync_styles_with_effects(doc: WordDocument) -> bool:
         xml.root.insert(0, copy.deepcopy(defaults))
     have = {s.get(qn("w:styleId")) for s in xml.root.iterchildren(qn("w:style"))}
     for style in styles.iterchildren(qn("w:style")):
-        if style.get(qn("w:styleId")) not in have:
+        sid = style.get(qn("w:styleId"))
+        if sid is not None and sid not in have:  # a style without an id is a fault of styles.xml: not copied
             xml.root.append(copy.deepcopy(style))
     xml.commit()
     return True
