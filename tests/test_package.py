@@ -375,3 +375,15 @@ def test_a_footer_whose_content_type_is_no_footers_is_refused():
 
     with pytest.raises(CorruptPackageError, match="footer1.xml is related as a header or footer"):  # was AttributeError
         WordDocument.from_bytes(_rezip(BLANK, footer), "x.docx")
+
+
+@pytest.mark.parametrize("opened", [b"<!-- never closed", b"<?pi never closed", b"<!DOCTYPE never closed"])
+def test_a_part_cut_inside_a_comment_before_its_root_is_refused_not_a_hang(opened):
+    """The id namespace was declared by scanning past the prologue; a comment opened at byte 2 or later and never
+    closed sent the scan back to it for ever (found by the reader fuzz campaign: a document.xml cut short)."""
+    from autodw.core.ids import declare_namespace_in_xml
+
+    xml = b'<?xml version="1.0" encoding="UTF-8"?>\n' + opened
+    assert declare_namespace_in_xml(xml) == xml
+    with pytest.raises(CorruptPackageError):
+        WordDocument.from_bytes(_rezip(BLANK, lambda m: m.update({"word/document.xml": xml})), "x.docx")

@@ -93,16 +93,14 @@ def declare_namespace_in_xml(xml: bytes) -> bytes:
         j = xml.find(b"<", i)
         if j < 0:
             return xml
-        if xml.startswith(b"<?", j):
-            i = xml.find(b"?>", j) + 2
-        elif xml.startswith(b"<!--", j):
-            i = xml.find(b"-->", j) + 3
-        elif xml.startswith(b"<!", j):
-            i = xml.find(b">", j) + 1
-        else:
+        close = b"?>" if xml.startswith(b"<?", j) else b"-->" if xml.startswith(b"<!--", j) else \
+            b">" if xml.startswith(b"<!", j) else None
+        if close is None:
             break
-        if i <= 1:
+        end = xml.find(close, j + 2)
+        if end < 0:  # a declaration, instruction or comment never closed: the parser will refuse the part
             return xml
+        i = end + len(close)
     m = _ROOT_TAG.match(xml, j)
     end = xml.find(b">", j)
     if m is None or _DECLARATION.strip() in xml[j:end]:
