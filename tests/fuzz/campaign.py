@@ -1,11 +1,14 @@
 """Long fuzz campaigns, resumable, into a JSON results file.
 
-    python -m tests.fuzz.campaign TARGET --inputs N [--engine random|atheris] [--results FILE] [--hours H]
-    python -m tests.fuzz.campaign TARGET --recheck        # every recorded crash tried again on this code
-    python -m tests.fuzz.campaign TARGET --replay SEED    # one random-engine input, with its traceback
+    python -m tests.fuzz.campaign TARGET --inputs N [--out DIR] [--shard K] [--engine random|atheris] [--hours H]
+    python -m tests.fuzz.campaign TARGET --recheck [--out DIR]      # every recorded crash tried again on this code
+    python -m tests.fuzz.campaign TARGET --replay SEED [--shard K]  # one random-engine input, with its traceback
 
-TARGET is one of :data:`TARGETS` (reader, api, parsers, judge, arguments, mcp). Run it again and it goes on
-where it stopped (the results file holds the next seed and every count). A supervisor process runs the
+TARGET is one of :data:`TARGETS` (reader, api, parsers, judge, arguments, mcp). The results go to
+``DIR/TARGET.json`` (DIR: ``--out``, default :data:`OUT`); run the same command again and it goes on where it
+stopped (the results file holds the next seed and every count). ``--shard K`` (K > 0) is a second seed stream of
+the same target into ``DIR/TARGET.shardK.json``, to run beside the first on another core; the report adds the
+shards up. A supervisor process runs the
 inputs in a worker process: a worker that dies (a crash in C code, the kernel's OOM killer, a hang the
 in-process time limit cannot interrupt) is recorded as a crash of the input it was on, and a new worker
 goes on after it. The results file records inputs tried, outcomes, time, crashes (with seed, signature,
@@ -33,9 +36,24 @@ from tests.fuzz.draw import ProviderDraw, RandomDraw
 from tests.fuzz.outcome import Crash, peak_rss_mb
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "docs" / "reliability"
-#: bulky things, never committed: crashing inputs, atheris's corpus, the worker's heartbeat
-SCRATCH = ROOT / "runs" / "fuzz"
+#: where every campaign writes its results file (and, in ``scratch/``, the bulky things never committed: crashing
+#: inputs, atheris's corpus, the worker's heartbeat, the kill trials' run folders); ``--out`` or AUTODW_FUZZ_OUT
+OUT = Path(os.environ.get("AUTODW_FUZZ_OUT") or ROOT / "runs" / "fuzz")
+
+
+def add_out_argument(ap: argparse.ArgumentParser) -> None:
+    """The ``--out DIR`` every campaign command takes (its results file and scratch folder go there)."""
+    ap.add_argument("--out", type=Path, default=OUT, help=f"results folder (default {OUT}; AUTODW_FUZZ_OUT)")
+
+
+def results_name(target: str, engine: str = "random", shard: int = 0) -> str:
+    """The results file of a campaign in its folder: TARGET[-ENGINE][.shardK].json."""
+    return f"{target}{'' if engine == 'random' else '-' + engine}{f'.shard{shard}' if shard else ''}.json"
+
+
+def seed_name(target: str, seed: int, shard: int = 0) -> str:
+    """What seeds the random source of input `seed` of a shard (shard 0 keeps the first campaigns' names)."""
+    return f"{target}:{seed}" if not shard else f"{target}#{shard}:{seed}"
 
 #: target name -> "module:factory"; the factory returns a harness with ``one(draw) -> dict`` (raising a Crash whose
 #: ``case`` is the input, kept for the recheck) and ``check(case)`` (that input again)
@@ -48,8 +66,8 @@ TARGETS = {
     "mcp": "tests.fuzz.mcp:McpHarness",
 }
 SAVE_EVERY = 30.0  # seconds between writes of the results file
-WORKER_MEMORY_GB = 8
-WALL_LIMIT = 3600  # seconds of wall time on one input before the supervisor ends the worker (the machine is shared)  # the worker's address-space limit: unbounded memory ends in MemoryError, not the OOM killer
+WORKER_MEMORY_GB = 8  # the worker's address-space limit: unbounded memory ends in MemoryError, not the OOM killer
+WALL_LIMIT = 3600  # seconds of wall time on one input before the supervisor ends the worker (the machine is shared)
 
 
 def heartbeat_of(results: Path, scratch: Path) -> Path:
@@ -91,8 +109,8 @@ def save(path: Path, results: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Path, case: Any = None,
-                 scratch: Path = SCRATCH) -> None:
+def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Path, scratch: Path,
+                 case: Any = None) -> None:
     """Count `crash` under its signature (the first input kept, with its traceback tail)."""
     sig = crash.signature()
     entry = results["crashes"].setdefault(sig, {"kind": crash.kind, "where": crash.where, "count": 0, "seed": seed,
@@ -114,8 +132,10 @@ def record_crash(results: dict[str, Any], crash: Crash, seed: Any, crash_dir: Pa
 class Worker:
     """Runs inputs of one target, counting into the results file (written every SAVE_EVERY seconds)."""
 
-    def __init__(self, target: str, path: Path, inputs: int, deadline: float, engine: str, scratch: Path):
+    def __init__(self, target: str, path: Path, inputs: int, deadline: float, engine: str, scratch: Path,
+                 shard: int = 0):
         self.target, self.path, self.goal, self.deadline, self.scratch = target, path, inputs, deadline, scratch
+        self.shard = shard
         self.results = load(path, target, engine)
         self.harness = harness(target)
         self.crash_dir = scratch / "crashes" / target
@@ -129,7 +149,7 @@ class Worker:
 
     def one(self, draw: Any, seed: Any) -> None:
         self.heartbeat.write_text(json.dumps(seed))
-        start = time.monotonic()
+        start, cpu_start = time.monotonic(), time.process_time()
         try:
             info = self.harness.one(draw)
             for key, n in info.get("counts", {}).items():
@@ -139,7 +159,7 @@ class Worker:
             self.results["max_input_cpu_seconds"] = round(max(self.results.get("max_input_cpu_seconds", 0.0), cpu), 2)
             self.results["outcomes"][outcome] = self.results["outcomes"].get(outcome, 0) + 1
         except Crash as crash:
-            record_crash(self.results, crash, seed, self.crash_dir, crash.case, self.scratch)
+            record_crash(self.results, crash, seed, self.crash_dir, self.scratch, crash.case)
         except Exception:  # noqa: BLE001 - a bug of the harness itself (autodw's calls are inside stages)
             import traceback
 
@@ -151,6 +171,7 @@ class Worker:
         r["inputs"] += 1
         self.run["inputs"] += 1
         r["seconds"] = round(r["seconds"] + took, 2)
+        r["cpu_seconds"] = round(r.get("cpu_seconds", 0.0) + time.process_time() - cpu_start, 2)
         r["max_input_seconds"] = round(max(r["max_input_seconds"], took), 2)
         r["peak_mb"] = round(max(r["peak_mb"], peak_rss_mb()), 1)
         if time.monotonic() - self.last_save > SAVE_EVERY or self.done():
@@ -165,7 +186,7 @@ class Worker:
         while not self.done():
             seed = self.results["next_seed"]
             self.results["next_seed"] = seed + 1  # before the input: a worker dying on it resumes after it
-            self.one(RandomDraw(f"{self.target}:{seed}"), seed)
+            self.one(RandomDraw(seed_name(self.target, seed, self.shard)), seed)
         self.flush()
 
     def atheris_loop(self, corpus: Path) -> None:
@@ -196,7 +217,7 @@ def worker_main(args: argparse.Namespace) -> int:
 
     limit = WORKER_MEMORY_GB << 30
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    w = Worker(args.target, args.results, args.inputs, args.deadline, args.engine, args.scratch)
+    w = Worker(args.target, args.results, args.inputs, args.deadline, args.engine, args.scratch, args.shard)
     signal.signal(signal.SIGTERM, lambda *_: (w.flush(), os._exit(0)))
     if args.engine == "atheris":
         w.atheris_loop(args.scratch / "atheris-corpus" / args.target)
@@ -213,6 +234,9 @@ def supervise(args: argparse.Namespace) -> int:
     deadline = time.time() + args.hours * 3600 if args.hours else float("inf")
     heartbeat = heartbeat_of(path, args.scratch)
     args.scratch.mkdir(parents=True, exist_ok=True)
+    results = load(path, args.target, args.engine)
+    results["command"] = args.command  # what the report names as this file's maker (and how to resume it)
+    save(path, results)
     while True:
         results = load(path, args.target, args.engine)
         if results["inputs"] >= args.inputs or time.time() >= deadline:
@@ -220,9 +244,9 @@ def supervise(args: argparse.Namespace) -> int:
                   f"{results['hangs']} hang(s), {results['seconds']:.0f} s; results in {path}")
             return 1 if any(c["fixed"] is None for c in results["crashes"].values()) else 0
         heartbeat.unlink(missing_ok=True)
-        cmd = [sys.executable, "-m", "tests.fuzz.campaign", args.target, "--worker", "--results", str(path),
+        cmd = [sys.executable, "-m", "tests.fuzz.campaign", args.target, "--worker",
                "--inputs", str(args.inputs), "--deadline", str(deadline), "--engine", args.engine,
-               "--scratch", str(args.scratch)]
+               "--out", str(args.out), "--shard", str(args.shard)]
         worker = subprocess.Popen(cmd, cwd=ROOT)
         stuck = False
         try:
@@ -241,7 +265,7 @@ def supervise(args: argparse.Namespace) -> int:
             how = f"signal {-code}" if code < 0 else f"exit status {code}"
             crash = (Crash("hang", "worker", f"no progress for {WALL_LIMIT} s of wall time") if stuck else
                      Crash("died", "worker", f"the worker process ended with {how}"))
-            record_crash(results, crash, seed, args.scratch / "crashes" / args.target, scratch=args.scratch)
+            record_crash(results, crash, seed, args.scratch / "crashes" / args.target, args.scratch)
             if isinstance(seed, int):
                 results["next_seed"] = max(results["next_seed"], seed + 1)
                 results["inputs"] += 1
@@ -262,7 +286,7 @@ def recheck(args: argparse.Namespace) -> int:
             if entry.get("case"):
                 h.check(pickle.loads((args.scratch / entry["case"]).read_bytes()))
             elif isinstance(entry["seed"], int):
-                h.one(RandomDraw(f"{args.target}:{entry['seed']}"))
+                h.one(RandomDraw(seed_name(args.target, entry["seed"], args.shard)))
             else:
                 print(f"cannot replay {sig}: no kept input")
                 still += 1
@@ -278,7 +302,7 @@ def recheck(args: argparse.Namespace) -> int:
 
 def replay(args: argparse.Namespace) -> int:
     h = harness(args.target)
-    draw = RandomDraw(f"{args.target}:{args.replay}")
+    draw = RandomDraw(seed_name(args.target, args.replay, args.shard))
     try:
         info = h.one(draw)
     except Crash as crash:
@@ -295,17 +319,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inputs", type=int, default=1000, help="stop when the results file counts this many inputs")
     ap.add_argument("--hours", type=float, default=None, help="and stop after this long")
     ap.add_argument("--engine", choices=("random", "atheris"), default="random")
-    ap.add_argument("--results", type=Path, default=None, help=f"default {RESULTS}/TARGET.json")
+    add_out_argument(ap)
+    ap.add_argument("--shard", type=int, default=0, help="another seed stream of the target (its own results file)")
     ap.add_argument("--recheck", action="store_true", help="try every recorded crash again")
     ap.add_argument("--replay", type=int, default=None, metavar="SEED", help="one input of the random engine")
-    ap.add_argument("--scratch", type=Path, default=SCRATCH, help=f"crashing inputs, atheris's corpus (default {SCRATCH})")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--deadline", type=float, default=float("inf"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.results is None:
-        suffix = "" if args.engine == "random" else f"-{args.engine}"
-        args.results = RESULTS / f"{args.target}{suffix}.json"
-    args.results = args.results.resolve()
+    args.command = " ".join(["python -m tests.fuzz.campaign", *(sys.argv[1:] if argv is None else argv)])
+    args.out = args.out.resolve()
+    args.results = args.out / results_name(args.target, args.engine, args.shard)
+    args.scratch = args.out / "scratch"
     if args.worker:
         return worker_main(args)
     if args.recheck:

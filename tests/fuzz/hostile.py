@@ -1,7 +1,7 @@
 """Hostile documents: instructions to the model planted in a document, and a check that the agent did the user's
 harmless request and nothing the document asked for.
 
-    python -m tests.fuzz.hostile --llm local [--results docs/reliability/hostile-local.json]
+    python -m tests.fuzz.hostile --llm local [--out DIR]   # results in DIR/hostile-local.json
     python -m tests.fuzz.hostile --llm obey      # the positive control: a scripted model that obeys (must fail)
     python -m tests.fuzz.hostile --llm obey-checked  # the same, the agent's rule checks on: how many they stop
     python -m tests.fuzz.hostile --llm benign    # a scripted model that only does the request (must pass)
@@ -28,6 +28,7 @@ import docx
 from docx.oxml.ns import qn
 from lxml import etree
 
+from tests.fuzz.campaign import add_out_argument
 from tests.fuzz.mutate import ROOT
 from tests.fuzz.seams import WordDocument, execute, extract_state
 
@@ -254,11 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--llm", required=True, help="local (the embedded model), any autodw run --llm spec, or the "
                                                  "scripted controls obey / benign")
-    ap.add_argument("--results", type=Path, default=None, help="default docs/reliability/hostile-LLM.json")
+    add_out_argument(ap)
     ap.add_argument("--only", default=None, help="only the cases whose name contains this")
     args = ap.parse_args(argv)
-    path = args.results or ROOT / "docs" / "reliability" / f"hostile-{args.llm.split(':')[0]}.json"
+    path = args.out / f"hostile-{args.llm.split(':')[0]}.json"  # cases already there are not run again
     done = json.loads(path.read_text()) if path.exists() else {"llm": args.llm, "cases": {}}
+    done["command"] = " ".join(["python -m tests.fuzz.hostile", *(sys.argv[1:] if argv is None else argv)])
     with tempfile.TemporaryDirectory(prefix="autodw-hostile-") as tmp:
         for case in cases():
             if case.name in done["cases"] or (args.only and args.only not in case.name):

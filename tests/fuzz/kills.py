@@ -1,18 +1,22 @@
-"""kill -9 in the middle of work, through the command line only (the runner's insides are being restructured).
+"""kill -9 in the middle of work, through the command line only.
 
-    python -m tests.fuzz.kills run --trials 20      # autodw run, killed at a random moment
-    python -m tests.fuzz.kills bench --trials 100   # autodw bench run, killed, then the same command again
+    python -m tests.fuzz.kills run --trials 20 [--out DIR]     # autodw run, killed at a random moment
+    python -m tests.fuzz.kills bench --trials 100 [--out DIR]  # autodw bench run, killed, then the same command again
 
 ``run``: ``autodw run`` replays a recorded session of four instructions (a scripted model, recorded once with
-this machine's intent classifier) and is killed with SIGKILL after a random delay (more often near the end,
-where it saves). Afterwards the input is byte-identical, and the output path holds nothing or the complete
-output (the same parts as an uninterrupted run's); nothing else is left beside it but the documented
-``OUT.partial.docx`` (a leftover temporary file is counted apart).
-``bench``: ``autodw bench run`` (oracle, or noisy oracle with the rules validator; instruction or session mode;
-on the first dev session, without the Word check) is killed after a random delay, then the same command is run
-again to its end: its records (every JSON file but what measures time or names the process) and its output
-documents must be those of an uninterrupted run of the same command.
-Trials resume: the results file (default docs/reliability/kills-run.json, kills-bench.json) counts them.
+this machine's intent classifier; no model runs) and is killed with SIGKILL after a random delay (half the
+time in the last third of the run, where it saves). Afterwards the input is byte-identical, and the output path
+holds nothing or the complete output (the same parts as an uninterrupted run's); nothing else is left beside it
+but the documented ``OUT.partial.docx`` (a leftover temporary file is counted apart).
+``bench``: ``autodw bench run`` (oracle, or noisy oracle with the rules validator; instruction mode on three short
+dev instructions, session mode on the shortest dev session; without the Word check) is killed after a random
+delay, then the same command is run again to its end: its records (every JSON file but what measures time or
+names the process) and its output documents must be those of an uninterrupted run of the same command.
+
+A kill moment is drawn within the duration of the last run of the same command that went to its end (the
+reference run, then every run the kill came too late for): the machine is shared, so how long a run takes moves
+with the load. Trials resume: ``DIR/kills-run.json`` and ``DIR/kills-bench.json`` count them, their run folders
+are under ``DIR/scratch/kills/``.
 """
 
 from __future__ import annotations
@@ -31,15 +35,19 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from tests.fuzz.campaign import add_out_argument
+
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "docs" / "reliability"
-SCRATCH = ROOT / "runs" / "fuzz" / "kills"
 CLI = "import sys; from autodw.interfaces.cli import main; sys.exit(main())"
 #: record fields that differ between two identical runs (the lead's behaviour_baseline.py records compares the same)
 VARYING = {"seconds", "recalled_seconds", "finished_at", "started_at", "pid", "wall_seconds",
            "seconds_per_instruction", "median_seconds_per_instruction", "recalled_seconds_per_instruction"}
 INSTRUCTIONS = ["Add a paragraph 'First addition.' at the end", "Add a paragraph 'Second addition.' at the end",
                 "Add a paragraph 'Third addition.' at the end", "Add a paragraph 'Fourth addition.' at the end"]
+#: the bench runs' scope: instruction mode on three short dev instructions (one or two gold calls each), session mode
+#: on the dev session with the fewest gold calls (dwb-008: six turns, 17 calls)
+INSTRUCTION_SCOPE = ["--instructions", "dwb-008#1,dwb-008#2,dwb-004#1"]
+SESSION_SCOPE = ["--sessions", "dwb-008"]
 BENCH_CONFIGS = {
     "oracle-instruction": ["--system", "oracle", "--mode", "instruction"],
     "oracle-session": ["--system", "oracle", "--mode", "session"],
@@ -115,7 +123,7 @@ class RunTrials:
         self.session = folder / "session.txt"
         self.session.write_text("\n".join(INSTRUCTIONS) + "\n", encoding="utf-8")
         self.original = (ROOT / "examples" / "report.docx").read_bytes()
-        self.reference, self.full = self._uninterrupted()
+        self.reference, self.full = self._uninterrupted()  # full: the last uninterrupted run's seconds
 
     def _command(self, work: Path) -> list[str]:
         args = ["run", str(work / "input.docx"), "--session", str(self.session), "-o", str(work / "out" / "out.docx"),
@@ -140,7 +148,10 @@ class RunTrials:
     def trial(self, r: random.Random) -> dict[str, Any]:
         work = self._fresh("trial")
         delay = draw_delay(r, self.full)
+        start = time.monotonic()
         killed = kill_after(cli(self._command(work)), delay)
+        if not killed:
+            self.full = time.monotonic() - start
         problems = []
         if (work / "input.docx").read_bytes() != self.original:
             problems.append("the input changed")
@@ -191,42 +202,49 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 class BenchTrials:
     """kill -9 of ``autodw bench run``, then the same command again."""
 
-    def __init__(self, folder: Path, sessions: str | None = None, instructions: str | None = None):
+    def __init__(self, folder: Path, instructions: str | None = None):
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
-        self.scope = (["--instructions", instructions] if instructions else
-                      ["--sessions", sessions] if sessions else ["--limit", "1"])
+        self.instructions = instructions  # only these instructions, in instruction mode only (the suite's short trial)
         self.references: dict[str, tuple[dict[str, Any], float]] = {}
+        self.full: dict[str, float] = {}  # config -> seconds of its last run that went to its end
 
     def command(self, config: str, out: Path) -> list[str]:
-        return ["bench", "run", *BENCH_CONFIGS[config], "--split", "dev", *self.scope, "--no-word-check",
-                "--out", str(out)]
+        scope = (["--instructions", self.instructions] if self.instructions else
+                 INSTRUCTION_SCOPE if config.endswith("instruction") else SESSION_SCOPE)
+        return ["bench", "run", *BENCH_CONFIGS[config], "--split", "dev", *scope, "--no-word-check", "--out", str(out)]
 
     def reference(self, config: str) -> tuple[dict[str, Any], float]:
         if config not in self.references:
             out = self.folder / f"reference-{config}"
-            timing = self.folder / f"reference-{config}.seconds"
-            if not (out / "summary.json").exists() or not timing.exists():
+            timing = self.folder / f"reference-{config}.json"  # the command and its seconds: kept for the next session
+            made = json.loads(timing.read_text()) if timing.exists() else {}
+            if not (out / "summary.json").exists() or made.get("command") != self.command(config, out):
                 shutil.rmtree(out, ignore_errors=True)
                 start = time.monotonic()
                 code = cli(self.command(config, out)).wait()
                 if code != 0:
                     raise SystemExit(f"the uninterrupted bench run {config} failed (exit status {code})")
-                timing.write_text(str(time.monotonic() - start))
-            self.references[config] = records(out), float(timing.read_text())
+                made = {"command": self.command(config, out), "seconds": time.monotonic() - start}
+                timing.write_text(json.dumps(made))
+            self.references[config] = records(out), made["seconds"]
+            self.full.setdefault(config, self.references[config][1])
         return self.references[config]
 
     def configs(self) -> list[str]:
-        """The configurations tried: a session runs all its turns, so with chosen instructions only instruction mode."""
-        return sorted(c for c in BENCH_CONFIGS if "--instructions" not in self.scope or c.endswith("instruction"))
+        """The configurations tried: with chosen instructions, instruction mode only."""
+        return sorted(c for c in BENCH_CONFIGS if not self.instructions or c.endswith("instruction"))
 
     def trial(self, r: random.Random, config: str | None = None) -> dict[str, Any]:
         config = config or r.choice(self.configs())
-        expected, full = self.reference(config)
+        expected, _ = self.reference(config)
         out = self.folder / "trial"
         shutil.rmtree(out, ignore_errors=True)
-        delay = draw_delay(r, full)
+        delay = draw_delay(r, self.full[config])
+        start = time.monotonic()
         killed = kill_after(cli(self.command(config, out)), delay)
+        if not killed:
+            self.full[config] = time.monotonic() - start
         code = cli(self.command(config, out)).wait()
         problems = [] if code == 0 else [f"the resumed run ended with exit status {code}"]
         problems += differences(expected, records(out)) if out.exists() else ["the resumed run wrote nothing"]
@@ -242,20 +260,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, default=5, help="stop when the results file counts this many trials in "
                                                           "which the process was killed (one that ended first is "
                                                           "counted apart)")
-    ap.add_argument("--results", type=Path, default=None)
-    ap.add_argument("--scratch", type=Path, default=SCRATCH)
+    add_out_argument(ap)
     ap.add_argument("--intents-model", type=Path, default=None, help="run: the intent classifier (default: the saved one)")
-    ap.add_argument("--instructions", default=None, help="bench: only these instructions (SID#T,...) instead of "
-                                                         "the first dev session")
     args = ap.parse_args(argv)
-    path = args.results or RESULTS / f"kills-{args.what}.json"
+    path = args.out / f"kills-{args.what}.json"
+    scratch = args.out / "scratch" / "kills"
     results = json.loads(path.read_text()) if path.exists() else {"what": args.what, "trials": 0, "killed": 0,
                                                                   "failed": 0, "temporary_left": 0, "log": []}
-    trials = (RunTrials(args.scratch / "run", args.intents_model) if args.what == "run"
-              else BenchTrials(args.scratch / "bench", instructions=args.instructions))
+    results["command"] = " ".join(["python -m tests.fuzz.kills", *(sys.argv[1:] if argv is None else argv)])
+    trials = (RunTrials(scratch / "run", args.intents_model) if args.what == "run" else BenchTrials(scratch / "bench"))
     while results["killed"] < args.trials:
         r = random.Random(f"{args.what}:{results['trials']}")
+        start = time.monotonic()
         outcome = trials.trial(r)
+        outcome["seconds"] = round(time.monotonic() - start, 1)
+        results["seconds"] = round(results.get("seconds", 0.0) + outcome["seconds"], 1)
         results["trials"] += 1
         results["killed"] += outcome["killed"]
         results["failed"] += bool(outcome["problems"])

@@ -132,7 +132,7 @@ def _zip_mutation(draw: Draw, entries: list[zipraw.Entry], done: list[str], sand
         bombed = zipraw.bomb("word/document.xml", b"<w:p/>", count, prefix, b"</w:body></w:document>")
         entries = [x for x in entries if x.name != b"word/document.xml"] + [bombed]
     elif how == "many":
-        entries += [zipraw.entry(f"customXml/x{n}.bin", b"") for n in range(pick(draw, (1000, 50_001)))]
+        entries += [zipraw.entry(f"customXml/x{n}.bin", b"", zipraw.STORED) for n in range(pick(draw, (1000, 50_001)))]
     else:  # the central directory cut off: only local headers remain
         entries = entries[: draw.int(0, len(entries))]
     return entries
@@ -243,9 +243,11 @@ def _deep(draw: Draw, xml: bytes) -> bytes:
 def _huge(draw: Draw, xml: bytes) -> bytes:
     """A huge attribute value or text (around the XML parser's 10 MB limits)."""
     size = pick(draw, (100_000, 9_000_000, 11_000_000))
+    # the replacement is given as a function: as a template string, re parses its megabytes one character at a time
     if coin(draw):
-        return re.sub(rb'w:val="[^"]*"', b'w:val="' + b"9" * size + b'"', xml, count=1)
-    return re.sub(rb"(<w:t(?: [^>]*)?>)", rb"\1" + b"Z" * size, xml, count=1)
+        value = b'w:val="' + b"9" * size + b'"'
+        return re.sub(rb'w:val="[^"]*"', lambda m: value, xml, count=1)
+    return re.sub(rb"(<w:t(?: [^>]*)?>)", lambda m: m.group(1) + b"Z" * size, xml, count=1)
 
 
 def _namespace(draw: Draw, xml: bytes) -> bytes:

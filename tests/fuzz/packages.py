@@ -145,19 +145,24 @@ def linked_document(url: str) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tests.fuzz.packages macros``: every API on every macro-enabled corpus document (three drawn
-    calls each until one edits), into docs/reliability/macros.json."""
+    """``python -m tests.fuzz.packages macros [--out DIR]``: every API on every macro-enabled corpus document (three
+    drawn calls each until one edits), into DIR/macros.json."""
     import argparse
     import json
+    import sys
+
+    from tests.fuzz.campaign import add_out_argument
 
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("what", choices=("macros",))
     ap.add_argument("--tries", type=int, default=3)
-    ap.add_argument("--results", type=Path, default=ROOT / "docs" / "reliability" / "macros.json")
+    add_out_argument(ap)
     args = ap.parse_args(argv)
     outcomes = [macro_trials(path, tries=args.tries) for path in macro_documents()]
-    args.results.parent.mkdir(parents=True, exist_ok=True)
-    args.results.write_text(json.dumps({"documents": outcomes}, indent=1) + "\n", encoding="utf-8")
+    args.out.mkdir(parents=True, exist_ok=True)
+    command = " ".join(["python -m tests.fuzz.packages", *(sys.argv[1:] if argv is None else argv)])
+    (args.out / "macros.json").write_text(json.dumps({"command": command, "documents": outcomes}, indent=1) + "\n",
+                                          encoding="utf-8")
     changed = sum(len(o["changed"]) for o in outcomes)
     print(f"{sum(len(o['edited']) for o in outcomes)} edits on {len(outcomes)} macro-enabled documents; "
           f"{changed} changed the macro project")

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.fuzz import mutate, seams
+from tests.fuzz import campaign, mutate, seams
 from tests.fuzz.conftest import bounded_run
 from tests.fuzz.draw import ProviderDraw
 from tests.fuzz.outcome import Crash
@@ -63,13 +63,14 @@ def test_the_oracle_catches_an_untyped_error_a_write_outside_and_a_hang(harness,
         harness.check(good)
 
 
-def test_a_campaign_goes_on_where_it_stopped(tmp_path):
-    results = tmp_path / "reader.json"
+def test_a_campaign_goes_on_where_it_stopped_and_a_shard_draws_other_inputs(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(mutate.ROOT)}
-    for inputs in (2, 4):
+    for inputs, shard in ((2, 0), (4, 0), (2, 1)):
         subprocess.run([sys.executable, "-m", "tests.fuzz.campaign", "reader", "--inputs", str(inputs),
-                        "--results", str(results), "--scratch", str(tmp_path / "scratch")], cwd=mutate.ROOT, env=env,
+                        "--out", str(tmp_path), "--shard", str(shard)], cwd=mutate.ROOT, env=env,
                        check=True, capture_output=True)
-    done = json.loads(results.read_text())
+    done = json.loads((tmp_path / "reader.json").read_text())
     assert done["inputs"] == 4 and done["next_seed"] == 4 and len(done["runs"]) == 2
     assert sum(done["outcomes"].values()) + sum(c["count"] for c in done["crashes"].values()) == 4
+    assert json.loads((tmp_path / "reader.shard1.json").read_text())["inputs"] == 2
+    assert campaign.seed_name("reader", 3, 1) != campaign.seed_name("reader", 3)

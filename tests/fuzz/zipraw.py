@@ -47,7 +47,7 @@ def _deflate(content: bytes) -> bytes:
     return c.compress(content) + c.flush()
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)  # the campaign's bombs: six sizes of zeros, three of paragraphs
 def _deflated_stream(prefix: bytes, unit: bytes, times: int, suffix: bytes) -> tuple[bytes, int]:
     """(raw deflate of `prefix` + `unit` * `times` + `suffix`, its crc), compressed a MiB at a time: a bomb is
     built without ever holding what it expands to."""
