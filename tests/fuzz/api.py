@@ -1,25 +1,30 @@
 """Every API on random corpus documents, with arguments drawn from its schema and ids from the document's state.
 
-One input: a corpus document (small ones more often), opened, then one to five calls, each to an API drawn
-evenly from the registry (an API that needs a table, a picture or a chart on a document without one gets one
-made first by insert_table, insert_image or insert_chart). The promise for each call: a typed
-:class:`~autodw.core.errors.ApiError` that leaves the document exactly as it was, or a result after which the
-state extracts and renders, the document saves and reopens with a state; never an internal error; no file
-written outside the folder the APIs may use. A sample of the edits is checked with openxml-audit against
-the document as opened: an SDK-class error the edit added is a crash.
+One input: a corpus document (small ones more often), opened, then one to six calls, each to an API drawn
+from the registry, the ones with the fewest real edits so far most often (an API that needs a table, a picture
+or a chart on a document without one gets one made first; one that works on something few documents have,
+a comment, a bookmark, tracked changes, gets it made first most of the time: :data:`.api_args.PREREQUISITES`).
+Most calls have their drawn arguments fitted to the document (:mod:`.api_args`). The promise for each call: a
+typed :class:`~autodw.core.errors.ApiError` that leaves the document exactly as it was, or a result after which
+the state extracts and renders, the document saves and reopens with a state; never an internal error; no file
+written outside the folder the APIs may use. A sample of the edits is checked with openxml-audit against the
+document as opened: an SDK-class error the edit added is a crash.
 """
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
+import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
 from tests.fuzz import outcome
+from tests.fuzz.api_args import PREREQUISITES, fit
 from tests.fuzz.draw import Draw, coin, pick
-from tests.fuzz.mutate import ROOT, choose_seed
+from tests.fuzz.mutate import ROOT, choose_seed, seed_files
 from tests.fuzz.outcome import Crash, stage
 from tests.fuzz.schema_draw import Context, value
 from tests.fuzz.seams import (ApiError, AutodwError, InternalError, WordDocument, execute, extract_state, registry,
@@ -27,16 +32,9 @@ from tests.fuzz.seams import (ApiError, AutodwError, InternalError, WordDocument
 
 #: the API that makes an element of each kind, for an API that needs one
 MAKERS = {"t": "insert_table", "img": "insert_image", "chart": "insert_chart"}
-#: what an API works on that few corpus documents have: made first, most of the time
-PREREQUISITES = {"delete_comment": "insert_comment", "delete_footnote": "insert_footnote",
-                 "remove_watermark": "add_watermark", "update_toc": "insert_toc", "edit_hyperlink": "insert_hyperlink",
-                 "delete_bookmark": "add_bookmark", "remove_list": "insert_list", "remove_section_break":
-                 "insert_section_break", "insert_cross_reference": "add_bookmark", "resolve_tracked_changes":
-                 "set_track_changes", "move_section": "insert_heading", "change_heading_level": "insert_heading"}
-#: optional arguments a maker is given (insert_table needs a size or data)
-MAKER_ARGS = {"insert_table": {"rows": 3, "cols": 3}}
 #: APIs that start LibreOffice (seconds each): drawn a tenth as often
 SLOW = {"export_document", "update_toc", "update_fields"}
+FIT_PERCENT = 85  # calls whose drawn arguments are fitted to the document (the rest are tried as drawn)
 
 
 class ApiHarness:
@@ -56,17 +54,28 @@ class ApiHarness:
         link = self.assets / "link-out.png"
         if not link.exists():
             link.symlink_to(self.outside / "secret.png")
-        self.paths = ["picture.png", str(self.assets / "picture.png"), "not-a-picture.png", "link-out.png",
+        other = next(p for p in sorted((ROOT / "examples" / "images").glob("*.png")) if p.name != picture.name)
+        shutil.copy(other, self.assets / "other.png")
+        self.paths = ["picture.png", str(self.assets / "picture.png"), "other.png", "not-a-picture.png", "link-out.png",
                       "../outside/secret.png", str(self.outside / "secret.png"), "/etc/passwd", "missing.png",
                       "copy.docx", "export.txt", "export.pdf", "../outside/escape.docx", "sub/dir/copy.docx",
                       "C:\\Windows\\x.docx", "\\\\server\\share\\x.docx", "copy.docm", "a\x00b.docx", "."]
         self.apis = [s for s in registry()]
-        self.edits: dict[str, int] = {s.name: 0 for s in self.apis}  # this process's edits per API (for balance)
+        self.edits: dict[str, int] = {s.name: 0 for s in self.apis}  # real edits per API (for balance)
         self.unopenable: set[Path] = set()
+        self.extension = ".docx"  # the open document's
         self.validate_percent = validate_percent
         self.wrong_percent = wrong_percent
         self._validator = None
         self._original_findings: dict[str, list] = {}
+
+    def resume(self, results: dict[str, Any]) -> None:
+        """Count the real edits of a campaign's earlier inputs (the balance goes on from them)."""
+        for key, n in results.get("counts", {}).items():
+            if key.startswith("api:") and key.endswith((":edited", ":done")):
+                api = key.split(":")[1]
+                if api in self.edits:
+                    self.edits[api] += n
 
     def close(self) -> None:
         if self._validator is not None:
@@ -77,12 +86,14 @@ class ApiHarness:
     # --- one input ---------------------------------------------------------------------------
 
     def one(self, draw: Draw) -> dict:
-        """Open a document and make one to five calls; a dict of counts (``counts``: api:NAME:edited/refused/
-        unchanged, validated, added_errors). Raises :class:`Crash` (its ``case``: the document and the calls)."""
-        source = self._document(draw)
+        """Open a document and call one to three APIs on it (each after what it needs made first); a dict of counts
+        (``counts``: api:NAME:edited/refused/unchanged/done, validated, added_errors). Raises :class:`Crash` (its
+        ``case``: the document and the calls)."""
+        first = self._pick(draw)
+        source = self._document(draw, tracked=first.name == "resolve_tracked_changes" and coin(draw, 80))
         calls: list[dict[str, Any]] = []
         try:
-            return self._run(source, draw, calls)
+            return self._run(source, draw, calls, first=first.name)
         except Crash as crash:
             crash.case = {"document": str(source), "calls": calls}
             raise
@@ -91,8 +102,11 @@ class ApiHarness:
         """The calls of a kept case again, in order, on its document."""
         return self._run(Path(case["document"]), None, list(case["calls"]), replay=True)
 
-    def _document(self, draw: Draw) -> Path:
-        """A corpus document that opens (one that did not is not drawn again in this process)."""
+    def _document(self, draw: Draw, tracked: bool = False) -> Path:
+        """A corpus document that opens (one that did not is not drawn again in this process); `tracked`: one with
+        tracked changes in its body (no API makes them)."""
+        if tracked and tracked_documents():
+            return pick(draw, tracked_documents())
         for _ in range(12):
             seed = choose_seed(draw)
             if seed.suffix.lower() in (".docx", ".docm", ".dotx", ".dotm") and seed.stat().st_size < 3_000_000 \
@@ -104,7 +118,8 @@ class ApiHarness:
                     self.unopenable.add(seed)
         return ROOT / "examples" / "report.docx"
 
-    def _run(self, source: Path, draw: Draw | None, calls: list[dict[str, Any]], replay: bool = False) -> dict:
+    def _run(self, source: Path, draw: Draw | None, calls: list[dict[str, Any]], replay: bool = False,
+             first: str | None = None) -> dict:
         counts: dict[str, int] = {}
         data = source.read_bytes()
         try:
@@ -112,29 +127,23 @@ class ApiHarness:
         except AutodwError:
             return {"outcome": "document_refused", "counts": counts}
         doc.asset_roots = [self.assets]
+        self.extension = doc.extension
         with stage("state"):
             state = extract_state(doc)
-        todo = list(calls) if replay else []
-        if replay:
-            calls.clear()
         before_files = outcome.files_under(self.outside), outcome.files_under(self.sandbox / "assets")
-        pending = None  # an API whose prerequisite was made by the call before
-        for _ in range(len(todo) if replay else 1 + draw.int(0, 5)):
-            if replay:
-                call = todo[len(calls)]
-            else:
-                call = self._next_call(draw, state, pending)
-                pending = None
-                maker = self._missing_kind(call["api"], state)
-                if maker is None and call["api"] in PREREQUISITES and coin(draw, 60):
-                    maker = PREREQUISITES[call["api"]]
-                if maker is not None:  # made first; the API itself is the next call
-                    args = value(draw, registry().get(maker).parameters, self._context(state, wrong=0))
-                    pending, call = call["api"], {"api": maker, "args": {**MAKER_ARGS.get(maker, {}), **args}}
-            calls.append(call)
-            with outcome.limits() as info:
-                state = self._call(doc, call, state, counts, data)
-            counts["cpu_seconds_x1000"] = counts.get("cpu_seconds_x1000", 0) + int(info["cpu_seconds"] * 1000)
+        if replay:
+            todo = list(calls)
+            calls.clear()
+            for call in todo:
+                calls.append(call)
+                state = self._timed_call(doc, call, state, counts, data)
+        else:
+            for n in range(1 + draw.int(0, 2)):
+                plan = self._plan(draw, state, first if n == 0 else None)
+                for i, (api, fixed) in enumerate(plan):
+                    call = self._call_of(draw, api, state, fixed, fitted=i < len(plan) - 1 or coin(draw, FIT_PERCENT))
+                    calls.append(call)
+                    state = self._timed_call(doc, call, state, counts, data)
         outside_now = outcome.files_under(self.outside)
         outcome.check_no_write(before_files[0], outside_now, set(), "api")
         assets_now = outcome.files_under(self.assets)
@@ -142,6 +151,13 @@ class ApiHarness:
             raise Crash("write_outside", "api", f"a file in the asset folder was removed: {name}")
         self._clean_outputs(before_files[1])
         return {"outcome": "ran", "counts": counts}
+
+    def _timed_call(self, doc: WordDocument, call: dict[str, Any], state: dict, counts: dict[str, int],
+                    original: bytes) -> dict:
+        with outcome.limits() as info:
+            state = self._call(doc, call, state, counts, original)
+        counts["cpu_seconds_x1000"] = counts.get("cpu_seconds_x1000", 0) + int(info["cpu_seconds"] * 1000)
+        return state
 
     def _clean_outputs(self, keep: dict) -> None:
         for path in list(self.assets.rglob("*")):
@@ -152,14 +168,31 @@ class ApiHarness:
     def _context(self, state: dict, wrong: int | None = None) -> Context:
         return Context.of(state, self.paths, self.wrong_percent if wrong is None else wrong)
 
-    def _next_call(self, draw: Draw, state: dict, api: str | None = None) -> dict[str, Any]:
-        if api:
-            spec = registry().get(api)
-        else:  # of three drawn, the API with the fewest edits so far: every API gets its share of real edits
-            spec = min((pick(draw, self.apis) for _ in range(3)), key=lambda s: self.edits[s.name])
-        if spec.name in SLOW and not api and not coin(draw, 10):
-            spec = pick(draw, self.apis)
-        return {"api": spec.name, "args": value(draw, spec.parameters, self._context(state))}
+    def _pick(self, draw: Draw) -> Any:
+        """An API: of three drawn, the one with the fewest real edits so far (every API gets its share); one that
+        starts LibreOffice a tenth as often."""
+        spec = min((pick(draw, self.apis) for _ in range(3)), key=lambda s: self.edits[s.name])
+        return pick(draw, self.apis) if spec.name in SLOW and not coin(draw, 10) else spec
+
+    def _plan(self, draw: Draw, state: dict, api: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """`api` (default: one picked) after what it needs made first."""
+        api = api or self._pick(draw).name
+        maker = self._missing_kind(api, state)
+        first = [(maker, {})] if maker else PREREQUISITES.get(api, []) if coin(draw, 60) else []
+        return [*first, (api, {})]
+
+    def draw_call(self, draw: Draw, state: dict) -> dict[str, Any]:
+        """One call of an API drawn as the campaign draws them (without what it needs made first)."""
+        return self._call_of(draw, self._pick(draw).name, state, {}, fitted=coin(draw, FIT_PERCENT))
+
+    def _call_of(self, draw: Draw, api: str, state: dict, fixed: dict[str, Any], fitted: bool) -> dict[str, Any]:
+        """A call of `api`: arguments drawn from its schema, fitted to the document when `fitted`."""
+        ctx = self._context(state, wrong=0 if fitted else None)
+        ctx.clean, ctx.extension = fitted, self.extension
+        args = value(draw, registry().get(api).parameters, ctx)
+        if fitted and isinstance(args, dict):
+            args = {**fit(draw, api, args, ctx), **fixed}
+        return {"api": api, "args": args}
 
     def _missing_kind(self, api: str, state: dict) -> str | None:
         """The maker of a kind of element `api` needs and the document lacks."""
@@ -187,7 +220,10 @@ class ApiHarness:
         except InternalError as exc:
             raise Crash("internal", api, str(exc)[:300], exc.traceback) from exc
         if result.snapshot is None or doc.snapshot().members == before:
-            _count(counts, f"api:{api}:unchanged")
+            spec = registry().get(api)  # an API that reads or writes a file of its own did its job
+            _count(counts, f"api:{api}:{'done' if spec.read_only or spec.writes_files else 'unchanged'}")
+            if spec.read_only or spec.writes_files:
+                self.edits[api] = self.edits.get(api, 0) + 1
             return state
         _count(counts, f"api:{api}:edited")
         self.edits[api] = self.edits.get(api, 0) + 1
@@ -225,6 +261,24 @@ class ApiHarness:
         if errors:
             _count(counts, "added_errors", len(errors))
             raise Crash("validation", api, "; ".join(str(e)[:200] for e in errors[:3]))
+
+
+@functools.lru_cache(maxsize=1)
+def tracked_documents() -> tuple[Path, ...]:
+    """The corpus documents with tracked insertions or deletions in their body, that open."""
+    found = []
+    for seed in seed_files():
+        if seed.suffix.lower() not in (".docx", ".docm") or seed.stat().st_size > 3_000_000:
+            continue
+        try:
+            with zipfile.ZipFile(seed) as zf:
+                body = zf.read("word/document.xml")
+            if b"<w:ins " in body or b"<w:del " in body:
+                WordDocument.from_bytes(seed.read_bytes(), seed.name)
+                found.append(seed)
+        except (KeyError, zipfile.BadZipFile, AutodwError):
+            continue
+    return tuple(found)
 
 
 def _count(counts: dict[str, int], key: str, n: int = 1) -> None:

@@ -138,6 +138,8 @@ class Worker:
         self.shard = shard
         self.results = load(path, target, engine)
         self.harness = harness(target)
+        if hasattr(self.harness, "resume"):  # a harness that balances its inputs by what the campaign has done so far
+            self.harness.resume(self.results)
         self.crash_dir = scratch / "crashes" / target
         self.heartbeat = heartbeat_of(path, scratch)
         self.last_save = time.monotonic()

@@ -53,7 +53,7 @@ class PairHarness:
         doc.asset_roots = [self.api.assets]
         kept = []
         for _ in range(1 + draw.int(0, 3)):
-            call = self.api._next_call(draw, extract_state(doc))
+            call = self.api.draw_call(draw, extract_state(doc))
             try:
                 execute(doc, call["api"], call["args"])
                 kept.append(call)

@@ -17,6 +17,7 @@ from typing import Any
 from tests.fuzz.draw import Draw, coin, pick, small
 
 ID_PATTERN = re.compile(r"^\^\(([a-z|]+)\)\[0-9\]\+\$$")
+HEADING = re.compile(r"(?i)^(heading\s*[1-9]|title|标题\s*[1-9])$")
 LENGTH_UNITS = ("cm", "mm", "in", "pt", "px")
 
 
@@ -31,6 +32,19 @@ class Context:
     bookmarks: list[str] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)  # files an API may read or write (some outside its roots)
     wrong: int = 0  # percent of values made wrong on purpose
+    # what :mod:`.api_args` fits an API's arguments to (a merge inside the table, a heading to move, ...)
+    order: list[str] = field(default_factory=list)  # the body's paragraph ids in order
+    tables: dict[str, tuple[int, int]] = field(default_factory=dict)  # table id -> (rows, columns)
+    headings: list[str] = field(default_factory=list)  # body paragraphs with a heading or title style
+    listed: list[str] = field(default_factory=list)  # paragraphs that are list items
+    linked: list[str] = field(default_factory=list)  # paragraphs holding a hyperlink
+    comments: list[int] = field(default_factory=list)
+    notes: dict[str, list[int]] = field(default_factory=dict)  # "footnote" / "endnote" -> ids
+    sections: int = 1
+    tracked: list[dict[str, Any]] = field(default_factory=list)  # tracked changes (paragraph, author)
+    style_kinds: dict[str, str] = field(default_factory=dict)  # style name -> paragraph, character, table, numbering
+    extension: str = ".docx"  # the document's (a copy keeps it)
+    clean: bool = False  # texts only of the kind a document holds (no control characters, no lone surrogates)
 
     @classmethod
     def of(cls, state: dict[str, Any], paths: list[str], wrong: int = 0) -> "Context":
@@ -57,8 +71,23 @@ class Context:
         for d in state.get("images", []):  # pictures, charts and shapes
             add(d.get("id"))
         styles = [s.get("name") for s in state.get("styles", {}).get("styles", []) if s.get("name")]
-        bookmarks = [b.get("name") for b in state.get("interactive", {}).get("bookmarks", []) if b.get("name")]
-        return cls(ids, text_of, texts, styles, bookmarks, paths, wrong)
+        interactive = state.get("interactive", {})
+        bookmarks = [b.get("name") for b in interactive.get("bookmarks", []) if b.get("name")]
+        paragraphs = state.get("paragraphs", [])
+        return cls(
+            ids, text_of, texts, styles, bookmarks, paths, wrong,
+            order=[p["id"] for p in paragraphs if p.get("id")],
+            tables={t["id"]: (t.get("rows", 0), t.get("cols", 0)) for t in state.get("tables", []) if t.get("id")},
+            headings=[p["id"] for p in paragraphs if HEADING.match(p.get("style") or "")],
+            listed=[p["id"] for p in paragraphs if p.get("list")],
+            linked=[h["paragraph"] for h in interactive.get("hyperlinks", []) if h.get("paragraph")],
+            comments=[c["id"] for c in interactive.get("comments", []) if isinstance(c.get("id"), int)],
+            notes={kind: [n["id"] for n in interactive.get(f"{kind}s", []) if isinstance(n.get("id"), int)]
+                   for kind in ("footnote", "endnote")},
+            sections=len(state.get("page_layout", {}).get("sections", [])) or 1,
+            tracked=list(interactive.get("tracked_changes", [])),
+            style_kinds={s["name"]: s.get("category", "") for s in state.get("styles", {}).get("styles", [])
+                         if s.get("name")})
 
 
 def value(draw: Draw, schema: dict[str, Any], ctx: Context, name: str = "") -> Any:
@@ -145,7 +174,7 @@ def string(draw: Draw, schema: dict[str, Any], ctx: Context, name: str) -> str:
     if name in ("bookmark", "name") and ctx.bookmarks and coin(draw, 50):
         return pick(draw, ctx.bookmarks)
     low = schema.get("minLength", 0)
-    text = found_text(draw, ctx) if ctx.texts and coin(draw, 55) else new_text(draw)
+    text = found_text(draw, ctx) if ctx.texts and coin(draw, 55) else new_text(draw, ctx.clean)
     if len(text) < low:
         text += "x" * (low - len(text))
     if "maxLength" in schema:
@@ -160,10 +189,12 @@ def found_text(draw: Draw, ctx: Context) -> str:
     return text[start:start + 1 + small(draw, 40)]
 
 
-def new_text(draw: Draw) -> str:
+def new_text(draw: Draw, clean: bool = False) -> str:
+    """A text of a few kinds (scripts, markup, tabs and breaks, empty); unless `clean`, now and then any code
+    points at all."""
     return pick(draw, ("Quarterly results", "新的段落", "Total", "x", "A\tB\nC", "Résumé — naïve café",
                        "😀 emoji", "العربية", "", " spaced ", "https://example.com/a?b=c&d=e", "<w:p>&amp;</w:p>",
-                       "1,234.50", "第二章 方法")) if coin(draw, 90) else draw.text(60)
+                       "1,234.50", "第二章 方法")) if clean or coin(draw, 90) else draw.text(60)
 
 
 def wrong_value(draw: Draw, schema: dict[str, Any], ctx: Context) -> Any:
