@@ -190,3 +190,23 @@ def test_the_styles_mirror_of_word_2010_gets_no_style_without_an_id():
     mirror = etree.fromstring(zipfile.ZipFile(io.BytesIO(doc.to_bytes())).read("word/stylesWithEffects.xml"))
     ids = [s.get(qn("w:styleId")) for s in mirror.iterchildren(qn("w:style"))]
     assert "FootnoteText" in ids and None not in ids
+
+
+def test_a_styles_part_made_for_a_document_without_one_defines_the_styles_it_already_uses():
+    """Found by the API fuzz campaign (issue 49): poi__Bug60341.docx has no styles part and a footer in style
+    'Footer'; insert_table needs Table Grid, so a styles part was made, and the footer's style, unchecked before,
+    became an SDK-class error ("Style 'Footer' referenced but not defined")."""
+    import io
+    import zipfile
+
+    from lxml import etree
+
+    from autodw.core.xml import qn
+    from tests.conftest import corpus_file
+
+    doc = WordDocument.open(corpus_file("poi__Bug60341.docx"))
+    execute(doc, "insert_table", {"rows": 2, "cols": 2, "position": "end"})
+    styles = etree.fromstring(zipfile.ZipFile(io.BytesIO(doc.to_bytes())).read("word/styles.xml"))
+    by_id = {s.get(qn("w:styleId")): s for s in styles.iterchildren(qn("w:style"))}
+    assert "TableGrid" in by_id and by_id["Footer"].get(qn("w:type")) == "paragraph"
+    assert by_id["Footer"].find(qn("w:basedOn")).get(qn("w:val")) == "Normal"

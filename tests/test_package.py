@@ -381,9 +381,9 @@ def test_a_footer_whose_content_type_is_no_footers_is_refused():
 def test_a_part_cut_inside_a_comment_before_its_root_is_refused_not_a_hang(opened):
     """The id namespace was declared by scanning past the prologue; a comment opened at byte 2 or later and never
     closed sent the scan back to it for ever (found by the reader fuzz campaign: a document.xml cut short)."""
-    from autodw.core.ids import declare_namespace_in_xml
+    from autodw.core.xml import declare_namespaces_in_xml
 
     xml = b'<?xml version="1.0" encoding="UTF-8"?>\n' + opened
-    assert declare_namespace_in_xml(xml) == xml
+    assert declare_namespaces_in_xml(xml, {"r": "urn:r"}) == xml
     with pytest.raises(CorruptPackageError):
         WordDocument.from_bytes(_rezip(BLANK, lambda m: m.update({"word/document.xml": xml})), "x.docx")

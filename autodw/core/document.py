@@ -28,7 +28,7 @@ from autodw.core.package import (
     write_atomically,
     zip_members,
 )
-from autodw.core.xml import qn
+from autodw.core.xml import NS, declare_namespaces_in_xml, qn
 
 _ID_PART_RELTYPES = (RT.HEADER, RT.FOOTER)
 
@@ -85,7 +85,7 @@ class WordDocument:
 
     def _load(self, members: Members) -> None:
         for name in _id_part_names(members):
-            members[name] = ids.declare_namespace_in_xml(members[name])
+            members[name] = declare_namespaces_in_xml(members[name], {ids.ID_PREFIX: ids.ID_NS, "r": NS["r"]})
         try:
             self._package = load_package(members, self.name)
         except KeyError as exc:  # python-docx's own lookups on a package that passed our checks

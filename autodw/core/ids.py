@@ -75,39 +75,6 @@ _CHART_URI = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
 
 
-_ROOT_TAG = re.compile(rb"<[^\s/>]+")
-_DECLARATION = f' xmlns:{ID_PREFIX}="{ID_NS}"'.encode()
-
-
-def declare_namespace_in_xml(xml: bytes) -> bytes:
-    """Add the id namespace declaration to the root start tag of serialized UTF-8 XML.
-
-    Done on bytes before parsing because re-rooting a parsed tree is slow in lxml for large
-    bodies (every moved node is re-namespaced). Returns `xml` unchanged if already declared
-    or not UTF-8.
-    """
-    if xml.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return xml
-    i = 0
-    while True:
-        j = xml.find(b"<", i)
-        if j < 0:
-            return xml
-        close = b"?>" if xml.startswith(b"<?", j) else b"-->" if xml.startswith(b"<!--", j) else \
-            b">" if xml.startswith(b"<!", j) else None
-        if close is None:
-            break
-        end = xml.find(close, j + 2)
-        if end < 0:  # a declaration, instruction or comment never closed: the parser will refuse the part
-            return xml
-        i = end + len(close)
-    m = _ROOT_TAG.match(xml, j)
-    end = xml.find(b">", j)
-    if m is None or _DECLARATION.strip() in xml[j:end]:
-        return xml
-    return xml[: m.end()] + _DECLARATION + xml[m.end():]
-
-
 def declare_namespace(root: etree._Element) -> etree._Element:
     """Return `root`, or a copy of it that declares the id namespace (children moved, not copied).
 

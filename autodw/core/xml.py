@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 from lxml import etree
 
@@ -63,3 +64,40 @@ def parse(xml: str | bytes) -> etree._Element:
     from docx.oxml.parser import parse_xml
 
     return parse_xml(xml)
+
+
+_ROOT_TAG = re.compile(rb"<[^\s/>]+")
+
+
+def declare_namespaces_in_xml(xml: bytes, namespaces: Mapping[str, str]) -> bytes:
+    """Add declarations of `namespaces` (prefix -> URI) to the root start tag of serialized UTF-8 XML: each one
+    whose prefix and URI the tag does not declare already.
+
+    Done on bytes before parsing: re-rooting a parsed tree is slow in lxml for large bodies (every moved node is
+    re-namespaced), and lxml names a namespace declared nowhere in scope ``ns0``, ``ns1``, ... itself, which a
+    document written by ElementTree already uses for its own prefixes: an ``r:id`` set on such a document's element
+    came out as ``ns0:id`` under a local ``xmlns:ns0`` that moved the element itself into the relationships
+    namespace. Returns `xml` unchanged if it is not UTF-8 or has no root start tag.
+    """
+    if xml.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return xml
+    i = 0
+    while True:
+        j = xml.find(b"<", i)
+        if j < 0:
+            return xml
+        close = b"?>" if xml.startswith(b"<?", j) else b"-->" if xml.startswith(b"<!--", j) else \
+            b">" if xml.startswith(b"<!", j) else None
+        if close is None:
+            break
+        end = xml.find(close, j + 2)
+        if end < 0:  # a declaration, instruction or comment never closed: the parser will refuse the part
+            return xml
+        i = end + len(close)
+    m = _ROOT_TAG.match(xml, j)
+    if m is None:
+        return xml
+    tag = xml[j:xml.find(b">", j)]
+    added = b"".join(f' xmlns:{prefix}="{uri}"'.encode() for prefix, uri in namespaces.items()
+                     if f'"{uri}"'.encode() not in tag and f"xmlns:{prefix}=".encode() not in tag)
+    return xml[: m.end()] + added + xml[m.end():] if added else xml
