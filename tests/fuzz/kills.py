@@ -35,7 +35,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from tests.fuzz.campaign import add_out_argument
+from tests.fuzz.campaign import add_out_argument, commit
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = "import sys; from autodw.interfaces.cli import main; sys.exit(main())"
@@ -217,15 +217,16 @@ class BenchTrials:
     def reference(self, config: str) -> tuple[dict[str, Any], float]:
         if config not in self.references:
             out = self.folder / f"reference-{config}"
-            timing = self.folder / f"reference-{config}.json"  # the command and its seconds: kept for the next session
+            timing = self.folder / f"reference-{config}.json"  # command, commit, seconds: kept for the next session
             made = json.loads(timing.read_text()) if timing.exists() else {}
-            if not (out / "summary.json").exists() or made.get("command") != self.command(config, out):
+            if not (out / "summary.json").exists() or made.get("command") != self.command(config, out) \
+                    or made.get("commit") != commit():  # other code may write other records
                 shutil.rmtree(out, ignore_errors=True)
                 start = time.monotonic()
                 code = cli(self.command(config, out)).wait()
                 if code != 0:
                     raise SystemExit(f"the uninterrupted bench run {config} failed (exit status {code})")
-                made = {"command": self.command(config, out), "seconds": time.monotonic() - start}
+                made = {"command": self.command(config, out), "commit": commit(), "seconds": time.monotonic() - start}
                 timing.write_text(json.dumps(made))
             self.references[config] = records(out), made["seconds"]
             self.full.setdefault(config, self.references[config][1])
