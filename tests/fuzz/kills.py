@@ -87,7 +87,7 @@ def parts(path: Path) -> dict[str, str]:
 # --- autodw run ----------------------------------------------------------------------------------------
 
 
-def record_session(folder: Path, intents_model: Path | None) -> Path:
+def record_session(path: Path, intents_model: Path | None) -> Path:
     """A cassette of the four instructions on the sample, recorded with a scripted model and this classifier."""
     from autodw import WordDocument
     from autodw.agent.build import make_agent
@@ -101,7 +101,6 @@ def record_session(folder: Path, intents_model: Path | None) -> Path:
                                                      {"done": True, "sub_instruction": None, "reason": "complete"})],
               "api_generator": [{"api": "insert_paragraph", "args": {"text": t, "position": "end"}} for t in texts],
               "validator": [{"decision": "pass", "confidence": 0.95, "explanation": "ok"}] * len(texts)}
-    path = folder / "session.cassette.jsonl"
     recorder = RecordingBackend(ScriptedBackend(script), path)
     classifier = load_or_train(intents_model, progress=False, train_missing=False)
     agent = make_agent(recorder, classifier=classifier, profile="hosted")
@@ -117,9 +116,9 @@ class RunTrials:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.model = intents_model
-        self.cassette = folder / "session.cassette.jsonl"
+        self.cassette = folder / f"session-{commit()}.cassette.jsonl"  # the prompts are the code's: one per commit
         if not self.cassette.exists():
-            record_session(folder, intents_model)
+            record_session(self.cassette, intents_model)
         self.session = folder / "session.txt"
         self.session.write_text("\n".join(INSTRUCTIONS) + "\n", encoding="utf-8")
         self.original = (ROOT / "examples" / "report.docx").read_bytes()
