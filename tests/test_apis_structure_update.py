@@ -370,6 +370,18 @@ def test_edit_hyperlink_url_text_target_and_remove(report):
         run(report, "edit_hyperlink", paragraph="p31", index=3, url="https://x.y")
 
 
+def test_a_link_retargeted_to_the_address_it_has_keeps_its_relationship(report):
+    """Found by the API fuzz campaign (issue 49): relate_to gives back the link's own relationship for the same URL,
+    and python-docx's drop_rel then dropped it (it counts the caller's reference as one still to go): a link to a
+    relationship that no longer exists, an SDK-class error."""
+    run(report, "insert_hyperlink", paragraph="p31", text=" (guide)", url="https://example.com/a")
+    run(report, "edit_hyperlink", paragraph="p31", url="https://example.com/a")
+    saved = WordDocument.from_bytes(report.to_bytes(), "saved.docx")
+    link = saved.find("p31", "p").find(qn("w:hyperlink"))
+    assert saved.part.rels[link.get(qn("r:id"))].target_ref == "https://example.com/a"
+    assert extract_state(saved)["interactive"]["hyperlinks"][0]["url"] == "https://example.com/a"
+
+
 def test_edit_hyperlink_in_a_paragraph_without_links(report):
     with pytest.raises(ArgumentError, match="no hyperlinks"):
         run(report, "edit_hyperlink", paragraph="p2", url="https://example.com")
