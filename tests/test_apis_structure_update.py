@@ -499,3 +499,28 @@ def test_removing_the_break_of_a_document_without_section_properties_is_refused(
     doc.body.remove(doc.body.find(qn("w:sectPr")))
     with pytest.raises(ArgumentError, match="single section"):
         execute(doc, "remove_section_break", {"section": 0})
+
+
+def test_linking_a_section_to_the_previous_keeps_a_header_another_section_still_shows():
+    """Found beside the fuzz campaign's finding on drop_rel (issue 49): two sections showing one header part,
+    the second linked to the first: python-docx dropped the relationship the first still used."""
+    import copy
+    import io
+
+    import docx
+    from docx.enum.section import WD_SECTION
+
+    d = docx.Document()
+    for text in ("a", "b"):
+        d.add_paragraph(text)
+        d.add_section(WD_SECTION.NEW_PAGE)
+    d.sections[1].header.is_linked_to_previous = False
+    d.sections[1].header.paragraphs[0].text = "Shared"
+    d.sections[2]._sectPr.insert(0, copy.deepcopy(d.sections[1]._sectPr.find(qn("w:headerReference"))))
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = WordDocument.from_bytes(buf.getvalue(), "shared.docx")
+    execute(doc, "set_header_footer_options", {"section": 2, "link_to_previous": True, "where": "header"})
+    saved = docx.Document(io.BytesIO(doc.to_bytes()))
+    assert saved.sections[1]._sectPr.find(qn("w:headerReference")).get(qn("r:id")) in saved.part.rels
+    assert saved.sections[1].header.paragraphs[0].text == "Shared"
