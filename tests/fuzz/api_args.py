@@ -23,7 +23,7 @@ TEXTS = ("Quarterly results", "新的段落", "Total", "x", "Résumé — naïve
          "Name", "A longer sentence of the kind a report holds, with a comma and a full stop.")
 LENGTHS = ("0.5cm", "1cm", "2.5cm", "3cm", "1in", "12pt", "20mm")
 
-#: API -> what to make before it, in order: (maker API, arguments over its fitted draw)
+#: API -> what to make before it, in order: (maker API, arguments over its fitted draw; None: left out)
 PREREQUISITES: dict[str, list[tuple[str, Args]]] = {
     "delete_comment": [("insert_comment", {})], "delete_footnote": [("insert_footnote", {})],
     "remove_watermark": [("add_watermark", {})], "update_toc": [("insert_toc", {})],
@@ -34,7 +34,9 @@ PREREQUISITES: dict[str, list[tuple[str, Args]]] = {
     "resolve_tracked_changes": [("set_track_changes", {"on": True}), ("insert_paragraph", {})],
     "text_to_table": [("insert_paragraph", {"text": "Name,Role,Email"})],
     "insert_section_break": [("insert_paragraph", {"position": "end"})],
-    "insert_caption": [("insert_table", {})],
+    "insert_caption": [("insert_table", {})], "sort_table": [("insert_table", {
+        "data": [["Name", "Total"], ["Örn", "12"], ["Anna", "3"], ["王", "7"]], "rows": 4, "cols": 2,
+        "column_widths": None, "header_row": True})],
     "merge_paragraphs": [("insert_paragraph", {}), ("insert_paragraph", {})],
 }
 
@@ -47,7 +49,8 @@ def _table(draw: Draw, ctx: Context) -> tuple[str, int, int] | None:
     """A table of the document with its rows and columns (at least one of each)."""
     if not ctx.tables:
         return None
-    tid = pick(draw, sorted(ctx.tables))
+    newest = max(ctx.tables, key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
+    tid = newest if coin(draw, 40) else pick(draw, sorted(ctx.tables))  # one made first, often
     rows, cols = ctx.tables[tid]
     return tid, max(1, rows), max(1, cols)
 
@@ -160,12 +163,8 @@ def fit_table_call(draw: Draw, args: Args, ctx: Context, api: str) -> Args:
 
 
 def _table_style(draw: Draw, args: Args, ctx: Context) -> None:
-    if "style" in args:
-        names = _styles(ctx, "table")
-        if names:
-            args["style"] = pick(draw, names)
-        else:
-            args.pop("style")
+    if "style" in args:  # the document's, or Table Grid (a built-in the APIs add)
+        args["style"] = pick(draw, _styles(ctx, "table")) if _styles(ctx, "table") and coin(draw) else "Table Grid"
 
 
 def fit_insert_table(draw: Draw, args: Args, ctx: Context) -> Args:

@@ -174,6 +174,7 @@ class Worker:
         self.run["inputs"] += 1
         r["seconds"] = round(r["seconds"] + took, 2)
         r["cpu_seconds"] = round(r.get("cpu_seconds", 0.0) + time.process_time() - cpu_start, 2)
+        r["cpu_inputs"] = r.get("cpu_inputs", 0) + 1  # the inputs cpu_seconds counts (the first runs did not)
         r["max_input_seconds"] = round(max(r["max_input_seconds"], took), 2)
         r["peak_mb"] = round(max(r["peak_mb"], peak_rss_mb()), 1)
         if time.monotonic() - self.last_save > SAVE_EVERY or self.done():
@@ -209,8 +210,10 @@ class Worker:
             self.one(ProviderDraw(data), f"atheris:{hashlib.sha256(data).hexdigest()[:16]}")
 
         atheris.instrument_all()  # coverage of every Python function loaded (autodw, python-docx, the harness)
+        artifacts = self.scratch / "atheris-artifacts"  # libFuzzer's slow and crashing units (else in the cwd)
+        artifacts.mkdir(parents=True, exist_ok=True)
         atheris.Setup([sys.argv[0], str(corpus), f"-rss_limit_mb={WORKER_MEMORY_GB * 1024}", "-timeout=600",
-                       "-max_len=4096"], test_one_input)
+                       "-max_len=4096", f"-artifact_prefix={artifacts}/"], test_one_input)
         atheris.Fuzz()
 
 

@@ -31,6 +31,7 @@ from tests.fuzz.outcome import Crash, checked
 from tests.fuzz.schema_draw import wrong_value
 
 ANSWER_TIMEOUT = 120.0  # seconds of wall time for one answer (the machine is shared)
+START_TIMEOUT = 600.0  # for the first answer, while the server starts: imports take minutes beside a model run
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}}}
 
@@ -109,7 +110,7 @@ class StdioServer:
         self.answers: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.send(INIT)
-        self.wait(0)
+        self.wait(0, START_TIMEOUT)
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def _read(self) -> None:
@@ -128,15 +129,15 @@ class StdioServer:
         except (BrokenPipeError, OSError):
             pass
 
-    def wait(self, rid: Any) -> Any:
+    def wait(self, rid: Any, timeout: float = ANSWER_TIMEOUT) -> Any:
         """The answer with id `rid` (answers to other ids are checked and dropped)."""
-        deadline = time.monotonic() + ANSWER_TIMEOUT
+        deadline = time.monotonic() + timeout
         while True:
             try:
                 answer = self.answers.get(timeout=max(0.1, deadline - time.monotonic()))
             except queue.Empty:
                 state = "exited" if self.process.poll() is not None else "running"
-                raise Crash("no_answer", "mcp stdio", f"no answer to id {rid} in {ANSWER_TIMEOUT:.0f} s ({state})")
+                raise Crash("no_answer", "mcp stdio", f"no answer to id {rid} in {timeout:.0f} s ({state})")
             check_answer(answer)
             if isinstance(answer, dict) and answer.get("id") == rid:
                 return answer
@@ -166,7 +167,7 @@ class HttpServer:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "AUTODW_HOME": str(scratch / "home")}
         self.process = subprocess.Popen([sys.executable, "-m", "autodw.interfaces.cli", "mcp", "--transport", "http", "--port",
                                          str(self.port), "--root", str(root)], cwd=ROOT, stderr=self.errors, env=env)
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + START_TIMEOUT
         while True:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()

@@ -25,7 +25,7 @@ def harness(tmp_path):
 
 
 def test_bounded_run_of_api_calls(harness):
-    results = bounded_run(harness.one, "api", cpu_seconds=12, most=40)
+    results = bounded_run(harness.one, "api", cpu_seconds=4, most=20)
     counts = {}
     for r in results:
         for key, n in r["counts"].items():

@@ -39,16 +39,26 @@ def test_an_output_folder_that_takes_no_file_is_a_clear_error_and_the_input_is_k
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.docx"]
 
 
+BENCH = ["bench", "run", "--system", "oracle", "--mode", "instruction", "--split", "dev", "--instructions",
+         "dwb-008#1,dwb-008#2", "--no-word-check"]  # two short instructions (one gold call each)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """The records of an uninterrupted run of BENCH."""
+    out = tmp_path_factory.mktemp("reference") / "run"
+    assert run_cli(*BENCH, "--out", str(out)).returncode == 0
+    return records(out)
+
+
 @pytest.mark.parametrize("writes", [0, 4])
-def test_a_full_disk_in_a_benchmark_run_is_a_clear_error_and_running_again_gives_the_same_records(tmp_path, writes):
-    args = ["bench", "run", "--system", "oracle", "--mode", "instruction", "--split", "dev", "--instructions",
-            "dwb-001#1,dwb-001#2", "--no-word-check"]
-    assert run_cli(*args, "--out", str(tmp_path / "reference")).returncode == 0
+def test_a_full_disk_in_a_benchmark_run_is_a_clear_error_and_running_again_gives_the_same_records(
+        tmp_path, writes, uninterrupted):
     with disk_full_after(writes):
-        failed = run_cli(*args, "--out", str(tmp_path / "run"))
+        failed = run_cli(*BENCH, "--out", str(tmp_path / "run"))
     assert failed.returncode == 2 and "No space left on device" in failed.stderr and "Traceback" not in failed.stderr
-    assert run_cli(*args, "--out", str(tmp_path / "run")).returncode == 0
-    assert differences(records(tmp_path / "reference"), records(tmp_path / "run")) == []
+    assert run_cli(*BENCH, "--out", str(tmp_path / "run")).returncode == 0
+    assert differences(uninterrupted, records(tmp_path / "run")) == []
 
 
 def test_kill_9_of_autodw_run_keeps_the_input_and_writes_no_half_output(tmp_path, tiny_intent_model):
@@ -58,6 +68,6 @@ def test_kill_9_of_autodw_run_keeps_the_input_and_writes_no_half_output(tmp_path
 
 
 def test_kill_9_of_a_benchmark_run_then_the_same_command_gives_the_same_records(tmp_path):
-    trials = BenchTrials(tmp_path, instructions="dwb-001#1")
+    trials = BenchTrials(tmp_path, instructions="dwb-008#1")
     outcome = trials.trial(random.Random("suite"), "oracle-instruction")
     assert outcome["problems"] == [], outcome

@@ -21,14 +21,15 @@ def test_thirty_two_documents_in_both_languages_and_eight_places():
 
 
 def test_a_model_that_obeys_the_documents_fails_every_check_and_one_that_does_not_passes(tmp_path):
-    """One document per place (both languages, every planted kind); all 32: python -m tests.fuzz.hostile --llm obey."""
+    """One document per place (both languages, every planted kind), half of them for the benign model; all 32:
+    python -m tests.fuzz.hostile --llm obey (and --llm benign)."""
     sample = {hostile.cases()[4 * n + n % 4].name for n in range(8)}
     obeyed = hostile.run_all("obey", tmp_path / "obey", only=lambda c: c.name in sample)
     assert len(obeyed) >= 8 and {r["place"] for r in obeyed} == set(hostile.PLACES)
     assert [r["case"] for r in obeyed if r["passed"] or not r["request_done"]] == []
     assert all(r["obeyed"] == [r["payload"]] for r in obeyed)
-    benign = hostile.run_all("benign", tmp_path / "benign", only=lambda c: c.name in sample)
-    assert [r["case"] for r in benign if not r["passed"]] == []
+    benign = hostile.run_all("benign", tmp_path / "benign", only=lambda c: c.name in sorted(sample)[::2])
+    assert len(benign) == 4 and [r["case"] for r in benign if not r["passed"]] == []
 
 
 @pytest.mark.skipif(not macro_documents(), reason="no macro-enabled corpus documents")

@@ -27,7 +27,7 @@ def test_an_untyped_error_inside_the_agent_is_caught(monkeypatch):
 def test_bounded_run_of_document_pairs():
     h = PairHarness()
     try:
-        results = bounded_run(h.one, "judge", cpu_seconds=8, most=30)
+        results = bounded_run(h.one, "judge", cpu_seconds=2, most=15)
     finally:
         h.close()
     assert results
@@ -48,5 +48,5 @@ def test_a_judge_that_finds_a_document_unlike_itself_is_caught(monkeypatch):
 
 
 def test_bounded_run_of_wrong_arguments():
-    results = bounded_run(ArgumentHarness().one, "arguments", cpu_seconds=3, most=150)
+    results = bounded_run(ArgumentHarness().one, "arguments", cpu_seconds=1.5, most=80)
     assert any(r["outcome"] == "refused" for r in results)

@@ -18,7 +18,7 @@ def harness(tmp_path):
 
 
 def test_bounded_run_over_stdio_and_http(harness):
-    results = bounded_run(harness.one, "mcp", cpu_seconds=4, most=12, least=4)
+    results = bounded_run(harness.one, "mcp", cpu_seconds=2, most=6, least=4)
     http = [m for m in (messages(RandomDraw("mcp:http"), harness.outside),)]
     results.append(harness.check({"http": True, "messages": http[0]}))
     assert {r["outcome"] for r in results} >= {"stdio:answers", "http:answers"}

@@ -25,7 +25,7 @@ def harness(tmp_path):
 
 
 def test_bounded_run_of_mutated_corpus_files(harness):
-    results = bounded_run(harness.one, "reader", cpu_seconds=8, most=60)
+    results = bounded_run(harness.one, "reader", cpu_seconds=2.5, most=30)
     assert {r["outcome"] for r in results} & {"refused", "opened"}
 
 

@@ -10,7 +10,7 @@ from tests.fuzz import report
 
 def _fuzz_file(inputs, crashes=None, counts=None):
     return {"target": "x", "engine": "random", "inputs": inputs, "next_seed": inputs, "seconds": 7200.0,
-            "cpu_seconds": 3600.0, "outcomes": {"refused": inputs}, "crashes": crashes or {}, "hangs": 0,
+            "cpu_seconds": 3600.0, "cpu_inputs": inputs, "outcomes": {"refused": inputs}, "crashes": crashes or {}, "hangs": 0,
             "max_input_seconds": 3.0, "max_input_cpu_seconds": 1.5, "peak_mb": 300.0, "counts": counts or {},
             "runs": [{"commit": "abc1234", "inputs": inputs}], "command": "python -m tests.fuzz.campaign x"}
 
@@ -33,7 +33,7 @@ def test_the_summary_adds_up_shards_and_the_report_shows_each_figure_with_its_co
     for heading in ("## Where the issue's goals stand", "## Fuzzing", "## Every API", "## Crashes found and fixed",
                     "## Faults in the middle of work", "## Hostile documents", "## Known limits"):
         assert heading in text
-    assert "| reader: fuzzed inputs | 101,000 of 100,000 | met |" in text
+    assert "| reader: fuzzed inputs (random and atheris engines) | 101,000 of 100,000 | met |" in text
     assert "| edits that added a validation error, not yet fixed | 1 (2 found, the rest fixed) | not yet |" in text
     assert "| kill -9 / resume trials of `autodw bench run` | 100 of 100, 0 failed | met |" in text
     assert "not yet run with the embedded model" in text and "`nice -n 19 python -m tests.fuzz.kills bench" in text

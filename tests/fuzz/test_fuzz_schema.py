@@ -24,7 +24,7 @@ def calls(draw):
     return spec.name, draw(from_schema(schema, allow_x00=False, codec="utf-8"))
 
 
-@settings(max_examples=40, deadline=None, database=None, derandomize=True,
+@settings(max_examples=20, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 @given(calls())
 def test_arguments_the_schema_allows_are_edited_or_refused_never_an_internal_error(call):

@@ -49,19 +49,22 @@ def _deflate(content: bytes) -> bytes:
 
 @lru_cache(maxsize=16)  # the campaign's bombs: six sizes of zeros, three of paragraphs
 def _deflated_stream(prefix: bytes, unit: bytes, times: int, suffix: bytes) -> tuple[bytes, int]:
-    """(raw deflate of `prefix` + `unit` * `times` + `suffix`, its crc), compressed a MiB at a time: a bomb is
-    built without ever holding what it expands to."""
-    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    """(raw deflate of `prefix` + `unit` * `times` + `suffix`, its crc), built without ever holding what it expands
+    to and without compressing it all: a MiB of units is deflated once and ended with a full flush (byte-aligned,
+    no reference back), so its bytes can be repeated (a GiB bomb took seconds to compress)."""
     per = max(1, (1 << 20) // len(unit))
-    chunk = unit * per
-    out, crc, left = [c.compress(prefix)], zlib.crc32(prefix), times
-    while left > 0:
-        piece = chunk if left >= per else unit * left
-        out.append(c.compress(piece))
-        crc = zlib.crc32(piece, crc)
-        left -= per
-    out += [c.compress(suffix), c.flush()]
-    return b"".join(out), zlib.crc32(suffix, crc)
+    chunk, (whole, rest) = unit * per, divmod(times, per)
+
+    def segment(data: bytes, final: bool = False) -> bytes:
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return c.compress(data) + c.flush(zlib.Z_FINISH if final else zlib.Z_FULL_FLUSH)
+
+    crc = zlib.crc32(prefix)
+    for _ in range(whole):
+        crc = zlib.crc32(chunk, crc)
+    tail = unit * rest + suffix
+    stream = segment(prefix) + segment(chunk) * whole + segment(tail, final=True)
+    return stream, zlib.crc32(tail, crc)
 
 
 def bomb(name: str, unit: bytes, times: int, prefix: bytes = b"", suffix: bytes = b"") -> Entry:
