@@ -387,3 +387,20 @@ def test_a_part_cut_inside_a_comment_before_its_root_is_refused_not_a_hang(opene
     assert declare_namespaces_in_xml(xml, {"r": "urn:r"}) == xml
     with pytest.raises(CorruptPackageError):
         WordDocument.from_bytes(_rezip(BLANK, lambda m: m.update({"word/document.xml": xml})), "x.docx")
+
+
+def test_a_main_part_override_nested_inside_another_element_is_no_override():
+    """python-docx reads the children of <Types> only; the check read every descendant, so an override of the main
+    part moved inside another one passed it and python-docx loaded the main part as an opaque part (an
+    AttributeError; found by the reader fuzz campaign)."""
+    main = b'<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.' \
+           b'wordprocessingml.document.main+xml"/>'
+
+    def nest(m):
+        types = m["[Content_Types].xml"].replace(main, b"")
+        m["[Content_Types].xml"] = types.replace(b"</Types>", b'<Override PartName="/x.xml" ContentType="text/x">'
+                                                 + main + b"</Override></Types>")
+
+    assert main in _members(BLANK)["[Content_Types].xml"]
+    with pytest.raises(MissingPartError, match="has no entry for the main part"):
+        WordDocument.from_bytes(_rezip(BLANK, nest), "x.docx")

@@ -530,13 +530,13 @@ def _repair_and_check_relationships(members: Members, main_rel: etree._Element, 
 
 def _content_type_of(content_types: etree._Element, main_rel: etree._Element, name: str) -> str:
     partname = PackURI.from_rel_ref("/", main_rel.get("Target", ""))
-    ct = None
-    for o in content_types.iter(f"{{{CT_NS}}}Override"):
+    ct = None  # read as python-docx reads them, children of <Types> only (one nested elsewhere is not seen)
+    for o in content_types.iterchildren(f"{{{CT_NS}}}Override"):
         if (o.get("PartName") or "").lower() == str(partname).lower():
             ct = o.get("ContentType")
     overridden = ct is not None
     if ct is None:
-        for d in content_types.iter(f"{{{CT_NS}}}Default"):
+        for d in content_types.iterchildren(f"{{{CT_NS}}}Default"):
             if (d.get("Extension") or "").lower() == partname.ext.lower():
                 ct = d.get("ContentType")
     if ct is None:
