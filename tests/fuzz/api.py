@@ -3,7 +3,8 @@
 One input: a corpus document (small ones more often), opened, then one to six calls, each to an API drawn
 from the registry, the ones with the fewest real edits so far most often (an API that needs a table, a picture
 or a chart on a document without one gets one made first; one that works on something few documents have,
-a comment, a bookmark, tracked changes, gets it made first most of the time: :data:`.api_args.PREREQUISITES`).
+a comment, a bookmark, gets it made first: :data:`.api_args.PREREQUISITES`; resolve_tracked_changes gets a
+document that has tracked changes, which no API makes).
 Most calls have their drawn arguments fitted to the document (:mod:`.api_args`). The promise for each call: a
 typed :class:`~autodw.core.errors.ApiError` that leaves the document exactly as it was, or a result after which
 the state extracts and renders, the document saves and reopens with a state; never an internal error; no file
@@ -170,17 +171,24 @@ class ApiHarness:
         return Context.of(state, self.paths, self.wrong_percent if wrong is None else wrong)
 
     def _pick(self, draw: Draw) -> Any:
-        """An API: of three drawn, the one with the fewest real edits so far (every API gets its share); one that
-        starts LibreOffice a tenth as often once it has its share."""
-        spec = min((pick(draw, self.apis) for _ in range(3)), key=lambda s: self.edits[s.name])
+        """An API: of three drawn, the one with the fewest real edits so far (every API gets its share), drawn nine
+        times in ten from the APIs still short of EDIT_GOAL (else, as the goal nears, most draws would go to APIs
+        past it); one that starts LibreOffice a tenth as often once it has its share."""
+        short = [s for s in self.apis if self.edits[s.name] < EDIT_GOAL]
+        pool = short if short and coin(draw, 90) else self.apis
+        spec = min((pick(draw, pool) for _ in range(3)), key=lambda s: self.edits[s.name])
         slowed = spec.name in SLOW and self.edits[spec.name] >= EDIT_GOAL and not coin(draw, 10)
         return pick(draw, self.apis) if slowed else spec
 
     def _plan(self, draw: Draw, state: dict, api: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-        """`api` (default: one picked) after what it needs made first."""
+        """`api` (default: one picked) after what it needs made first (its prerequisites: always while it is short
+        of EDIT_GOAL real edits, then most of the time)."""
         api = api or self._pick(draw).name
+        if api == "resolve_tracked_changes" and not self._context(state, 0).tracked and coin(draw, 80):
+            api = self._pick(draw).name  # no API makes tracked changes: only a document that has some is edited
         maker = self._missing_kind(api, state)
-        first = [(maker, {})] if maker else PREREQUISITES.get(api, []) if coin(draw, 60) else []
+        wanted = self.edits[api] < EDIT_GOAL or coin(draw, 60)
+        first = [(maker, {})] if maker else PREREQUISITES.get(api, []) if wanted else []
         return [*first, (api, {})]
 
     def draw_call(self, draw: Draw, state: dict) -> dict[str, Any]:

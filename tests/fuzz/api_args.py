@@ -31,13 +31,13 @@ PREREQUISITES: dict[str, list[tuple[str, Args]]] = {
     "insert_cross_reference": [("add_bookmark", {})], "remove_list": [("insert_list", {})],
     "set_list_format": [("insert_list", {})], "remove_section_break": [("insert_paragraph", {"position": "end"}), ("insert_section_break", {})],
     "move_section": [("insert_heading", {}), ("insert_paragraph", {"position": "end"})], "change_heading_level": [("insert_heading", {})],
-    "resolve_tracked_changes": [("set_track_changes", {"on": True}), ("insert_paragraph", {})],
     "text_to_table": [("insert_paragraph", {"text": "Name,Role,Email"})],
     "insert_section_break": [("insert_paragraph", {"position": "end"})],
     "insert_caption": [("insert_table", {})], "sort_table": [("insert_table", {
         "data": [["Name", "Total"], ["Örn", "12"], ["Anna", "3"], ["王", "7"]], "rows": 4, "cols": 2,
         "column_widths": None, "header_row": True})],
     "merge_paragraphs": [("insert_paragraph", {}), ("insert_paragraph", {})],
+    "copy_format": [("insert_paragraph", {})],
 }
 
 
@@ -45,12 +45,14 @@ def _text(draw: Draw) -> str:
     return pick(draw, TEXTS)
 
 
-def _table(draw: Draw, ctx: Context) -> tuple[str, int, int] | None:
-    """A table of the document with its rows and columns (at least one of each)."""
+def _table(draw: Draw, ctx: Context, min_rows: int = 1) -> tuple[str, int, int] | None:
+    """A table of the document with its rows and columns (at least one of each); one of at least `min_rows` rows
+    when there is one."""
     if not ctx.tables:
         return None
-    newest = max(ctx.tables, key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
-    tid = newest if coin(draw, 40) else pick(draw, sorted(ctx.tables))  # one made first, often
+    tall = sorted(t for t, (rows, _) in ctx.tables.items() if rows >= min_rows) or sorted(ctx.tables)
+    newest = max(tall, key=lambda t: int(t[1:]) if t[1:].isdigit() else 0)
+    tid = newest if coin(draw, 40) else pick(draw, tall)  # one made first, often
     rows, cols = ctx.tables[tid]
     return tid, max(1, rows), max(1, cols)
 
@@ -107,7 +109,7 @@ def _grid(draw: Draw, rows: int, cols: int) -> list[list[str]]:
 
 def fit_table_call(draw: Draw, args: Args, ctx: Context, api: str) -> Args:
     """Rows, columns and cells inside the table named (or a table of the document)."""
-    found = _table(draw, ctx)
+    found = _table(draw, ctx, min_rows=3 if api == "sort_table" else 1)  # sorting needs two rows below a header
     if found is None:
         return args
     tid, rows, cols = found
@@ -124,7 +126,7 @@ def fit_table_call(draw: Draw, args: Args, ctx: Context, api: str) -> Args:
         c2 = draw.int(c1, cols - 1) if down else draw.int(min(c1 + 1, cols - 1), cols - 1)
         args.update(first_row=r1, first_col=c1, last_row=r2, last_col=c2)
     elif api == "sort_table":
-        args.update(column=draw.int(0, cols - 1), header_rows=draw.int(0, min(1, rows - 1)), footer_rows=0)
+        args.update(column=draw.int(0, cols - 1), header_rows=draw.int(0, 1) if rows >= 3 else 0, footer_rows=0)
     elif api == "fill_table":
         r0, c0 = draw.int(0, rows - 1), draw.int(0, cols - 1)
         args.update(start_row=r0, start_col=c0, data=_grid(draw, draw.int(1, rows - r0), draw.int(1, cols - c0)))
@@ -204,9 +206,9 @@ def fit_text_to_table(draw: Draw, args: Args, ctx: Context) -> Args:
 def fit_heading(draw: Draw, args: Args, ctx: Context, api: str) -> Args:
     if not ctx.headings:
         return args
-    if api == "move_section":
+    if api == "move_section":  # to the start when it is not there already, else to the end
         args["heading"] = pick(draw, ctx.headings)
-        args["position"] = pick(draw, ("start", "end"))
+        args["position"] = "start" if ctx.order and args["heading"] != ctx.order[0] else "end"
     else:
         args["paragraphs"] = [pick(draw, ctx.headings)]
         _one_of(draw, args, {"level": lambda d: d.int(1, 9), "delta": lambda d: pick(d, (-1, 1, 2))})
@@ -491,11 +493,35 @@ def fit_tracked(draw: Draw, args: Args, ctx: Context) -> Args:
     return args
 
 
+def _cased(text: str) -> list[int]:
+    """Where `text` has a letter with an upper and a lower case."""
+    return [i for i, c in enumerate(text) if c.lower() != c.upper()]
+
+
+def fit_change_case(draw: Draw, args: Args, ctx: Context) -> Args:
+    """A paragraph with cased letters, a span starting at one, and a case that changes them (an edit, not a
+    "nothing changed")."""
+    cased = sorted(pid for pid, text in ctx.text_of.items() if _cased(text))
+    if not cased:
+        return fit_span_call(draw, args, ctx)
+    pid = args["paragraph"] = pick(draw, cased)
+    part = own = ctx.text_of[pid]
+    if "span" in args:
+        start = pick(draw, _cased(own))
+        part = own[start:start + 1 + small(draw, 20)]
+        args["span"] = {"match": part}
+    args["case"] = pick(draw, [case for case, new in (("upper", part.upper()), ("lower", part.lower()))
+                               if new != part] + ["toggle"])
+    return args
+
+
 def fit_copy_format(draw: Draw, args: Args, ctx: Context) -> Args:
-    if len(ctx.order) >= 2:
-        source, target = pick(draw, ctx.order), pick(draw, ctx.order)
+    """A source and another paragraph (of the body, or of a table's cells when the body has only one)."""
+    pool = ctx.order if len(ctx.order) >= 2 else ctx.ids.get("p", [])
+    if len(set(pool)) >= 2:
+        source, target = pick(draw, pool), pick(draw, pool)
         while target == source:
-            target = pick(draw, ctx.order)
+            target = pick(draw, pool)
         args.update(source=source, targets=target)
         own = ctx.text_of.get(source)
         if "source_span" in args and own:
@@ -515,7 +541,7 @@ def fit_block(draw: Draw, args: Args, ctx: Context, api: str) -> Args:
     if api == "move_block" or api == "duplicate_block":
         if ctx.order:
             args["block"] = pick(draw, ctx.order)
-    if "style" in args:
+    if "style" in args and api != "insert_table":  # a table's style is a table style (fit_insert_table's)
         names = _styles(ctx, "paragraph")
         args.pop("style") if not names else args.update(style=pick(draw, names))
     if api == "insert_heading":
@@ -528,7 +554,7 @@ def fit_block(draw: Draw, args: Args, ctx: Context, api: str) -> Args:
 TABLE_APIS = ("set_cell_text", "split_cell", "merge_cells", "sort_table", "fill_table", "set_row_height", "insert_row",
               "insert_column", "delete_row", "delete_column", "split_table", "set_column_width", "set_cell_shading",
               "set_cell_alignment", "set_header_row", "set_table_properties")
-SPAN_APIS = ("delete_text", "change_case", "clear_text_format", "set_text_format", "insert_text", "insert_line_break",
+SPAN_APIS = ("delete_text", "clear_text_format", "set_text_format", "insert_text", "insert_line_break",
              "insert_footnote", "split_paragraph")
 
 #: API -> fit(draw, args, ctx) -> args
@@ -560,7 +586,7 @@ FIT: dict[str, Callable[[Draw, Args, Context], Args]] = {
     "insert_table": fit_insert_table, "merge_paragraphs": fit_merge_paragraphs, "text_to_table": fit_text_to_table,
     "delete_footnote": fit_note, "insert_chart": fit_chart,
     "update_chart_data": fit_chart, "set_custom_property": fit_custom_property,
-    "resolve_tracked_changes": fit_tracked, "copy_format": fit_copy_format,
+    "resolve_tracked_changes": fit_tracked, "copy_format": fit_copy_format, "change_case": fit_change_case,
 }
 
 
