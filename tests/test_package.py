@@ -304,7 +304,13 @@ def _lie(field, value, member="word/document.xml"):
     (lambda: _raw(BLANK, _lie("flags", 0x801)), EncryptedDocumentError, "is encrypted"),  # was RuntimeError (password)
     (lambda: _raw(BLANK, _lie("name", b"word/\x9f.xml")), CorruptPackageError, "not UTF-8"),  # was UnicodeDecodeError
     (lambda: _raw(BLANK, _lie("name", b"")), CorruptPackageError, "empty name"),  # was IndexError in zipfile
-], ids=["method-99", "lzma", "encrypted-flag", "name-not-utf8", "empty-name"])
+    # found by the reader fuzz campaign (NotImplementedError from zipfile): a version needed past 6.3, a flag
+    # zipfile cannot read (compressed patched data, strong encryption without the encryption bit)
+    (lambda: _raw(BLANK, _lie("version", 217)), CorruptPackageError, "newer zip format"),
+    (lambda: _raw(BLANK, _lie("flags", 0x820)), CorruptPackageError, "patched data or strongly encrypted"),
+    (lambda: _raw(BLANK, _lie("flags", 0x840)), CorruptPackageError, "patched data or strongly encrypted"),
+], ids=["method-99", "lzma", "encrypted-flag", "name-not-utf8", "empty-name", "zip-version-21.7", "patched-flag",
+        "strong-encryption-flag"])
 def test_zip_members_the_reader_cannot_read_are_refused_by_type(data, error, words):
     with pytest.raises(error, match=words):
         WordDocument.from_bytes(data(), "x.docx")

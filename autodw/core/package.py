@@ -151,6 +151,8 @@ def read_package_bytes(data: bytes, name: str = "document") -> RawPackage:
         raise _not_a_zip_error(data, name) from None
     except UnicodeDecodeError:  # zipfile decodes the names of members flagged as UTF-8 while reading the directory
         raise CorruptPackageError(f"{name} is a damaged zip archive: a member name flagged as UTF-8 is not UTF-8") from None
+    except NotImplementedError as exc:  # a member needing a zip version past zipfile's MAX_EXTRACT_VERSION (6.3)
+        raise CorruptPackageError(f"{name}: a zip member needs a newer zip format than Office writes ({exc})") from None
     with zf:
         members = _read_members(zf, name)
     _refuse_doctypes(members, name)
@@ -356,6 +358,7 @@ def _not_a_zip_error(data: bytes, name: str) -> NotAZipError:
 
 #: compression methods of a zip member that can be read (stored, deflated; Office writes no other)
 READABLE_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
+UNREADABLE_FLAGS = 0x20 | 0x40  # compressed patched data, strong encryption: zipfile raises NotImplementedError
 
 
 def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
@@ -374,6 +377,9 @@ def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
         if info.flag_bits & 0x1:
             raise EncryptedDocumentError(f"{name}: zip member {clipped(info.filename, 100)!r} is encrypted; Office "
                                          "documents are not (a password-protected one is an OLE2 file); refused")
+        if info.flag_bits & UNREADABLE_FLAGS:
+            raise CorruptPackageError(f"{name}: zip member {clipped(info.filename, 100)!r} is flagged as patched data "
+                                      "or strongly encrypted, which Office does not use")
         if info.compress_type not in READABLE_METHODS:
             raise CorruptPackageError(f"{name}: zip member {clipped(info.filename, 100)!r} is compressed with method "
                                       f"{info.compress_type}, which Office does not use (only stored or deflated)")

@@ -97,7 +97,7 @@ def _raw_mutation(draw: Draw, data: bytes, done: list[str]) -> bytes:
 
 def _zip_mutation(draw: Draw, entries: list[zipraw.Entry], done: list[str], sandbox: Path | None) -> list[zipraw.Entry]:
     how = pick(draw, ("size", "crc", "method", "encrypted", "duplicate", "name", "bomb", "xml_bomb", "many",
-                      "compressed_size", "drop_central"))
+                      "compressed_size", "drop_central", "version"))
     done.append(f"zip {how}")
     if not entries:
         return entries
@@ -110,8 +110,10 @@ def _zip_mutation(draw: Draw, entries: list[zipraw.Entry], done: list[str], sand
         entries[i] = zipraw.lying(e, crc=draw.int(0, 0xFFFFFFFF))
     elif how == "method":
         entries[i] = zipraw.lying(e, method=pick(draw, (1, 6, 9, 12, 14, 93, 95, 98, 99, draw.int(0, 0xFFFF))))
-    elif how == "encrypted":
-        entries[i] = zipraw.lying(e, flags=e.flags | pick(draw, (0x1, 0x41, 0x2000)))
+    elif how == "encrypted":  # traditional, strong (with and without bit 0), patched data, central directory
+        entries[i] = zipraw.lying(e, flags=e.flags | pick(draw, (0x1, 0x41, 0x40, 0x20, 0x2000)))
+    elif how == "version":  # the version needed to extract: 6.3 is the newest zipfile reads
+        entries[i] = zipraw.lying(e, version=pick(draw, (10, 45, 63, 64, 217, 0xFFFF)))
     elif how == "compressed_size":
         entries[i] = zipraw.lying(e, compressed_size=pick(draw, (0, 1, len(e.data) + 10, 0xFFFFFFFF)))
     elif how == "duplicate":

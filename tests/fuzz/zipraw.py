@@ -28,6 +28,7 @@ class Entry:
     crc: int | None = None
     flags: int = 0x800  # bit 11: the name is UTF-8
     compressed_size: int | None = None
+    version: int = 20  # version needed to extract (2.0: deflate)
 
 
 def entry(name: str | bytes, content: bytes, method: int = DEFLATED) -> Entry:
@@ -82,9 +83,9 @@ def write(entries: list[Entry], comment: bytes = b"") -> bytes:
         crc = 0 if e.crc is None else e.crc
         csize = len(e.data) if e.compressed_size is None else e.compressed_size
         offset = len(out)
-        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, e.flags, e.method, 0, 0x21, crc & 0xFFFFFFFF,
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, e.version, e.flags, e.method, 0, 0x21, crc & 0xFFFFFFFF,
                            csize & 0xFFFFFFFF, size & 0xFFFFFFFF, len(e.name), 0) + e.name + e.data
-        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, e.flags, e.method, 0, 0x21,
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, e.version, e.flags, e.method, 0, 0x21,
                                crc & 0xFFFFFFFF, csize & 0xFFFFFFFF, size & 0xFFFFFFFF, len(e.name), 0, 0, 0, 0,
                                0o644 << 16, offset & 0xFFFFFFFF) + e.name
     start = len(out)
