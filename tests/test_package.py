@@ -410,3 +410,25 @@ def test_a_main_part_override_nested_inside_another_element_is_no_override():
     assert main in _members(BLANK)["[Content_Types].xml"]
     with pytest.raises(MissingPartError, match="has no entry for the main part"):
         WordDocument.from_bytes(_rezip(BLANK, nest), "x.docx")
+
+
+def test_a_body_written_in_utf16_gets_its_ids_without_its_parsed_tree_being_moved(monkeypatch):
+    """A UTF-16 document.xml (with its byte-order mark, as XML allows) got the id namespace declared on its parsed
+    tree: lxml re-namespaced every node moved to the new root, minutes for a large body (a hang found by the reader
+    fuzz campaign, shard 1 seed 15796: 12 MB of text). It is transcoded to UTF-8 before parsing instead."""
+    from autodw.core import ids
+    from autodw.core.xml import utf8_xml
+
+    def utf16(m):
+        xml = m["word/document.xml"].decode("utf-8").replace("hello", "héllo 你好")
+        m["word/document.xml"] = re.sub(r"encoding=(['\"])UTF-8\1", r"encoding=\1UTF-16\1", xml, count=1).encode("utf-16")
+
+    data = _rezip(BLANK, utf16)
+    body = _members(data)["word/document.xml"]
+    assert body.startswith(b"\xff\xfe") and "encoding='UTF-16'" in body.decode("utf-16")[:60]
+    assert b"encoding='UTF-8'" in utf8_xml(body)[:60]
+    monkeypatch.setattr(ids, "declare_namespace", lambda root: pytest.fail("the parsed body was moved to a new root"))
+    doc = WordDocument.from_bytes(data, "x.docx")
+    assert [p.text for p in doc.docx.paragraphs] == ["héllo 你好"]
+    reopened = WordDocument.from_bytes(doc.to_bytes(), "x.docx")
+    assert reopened.find("p1", "p") is not None and reopened.docx.paragraphs[0].text == "héllo 你好"
