@@ -432,3 +432,20 @@ def test_a_body_written_in_utf16_gets_its_ids_without_its_parsed_tree_being_move
     assert [p.text for p in doc.docx.paragraphs] == ["héllo 你好"]
     reopened = WordDocument.from_bytes(doc.to_bytes(), "x.docx")
     assert reopened.find("p1", "p") is not None and reopened.docx.paragraphs[0].text == "héllo 你好"
+
+
+def test_the_checks_before_parsing_read_a_part_name_in_any_case():
+    """OPC names are case-insensitive: WORD/FONTTABLE.XML is read as word/fontTable.xml once repaired, but the DTD
+    and tag-count checks looked only at names ending in lower-case .xml: a DTD in the (unparsed) font table went
+    through to the output, which then did not reopen (found by the reader fuzz campaign, shard 0 seed 31383)."""
+    dtd = b'<?xml version="1.0"?><!DOCTYPE w:fonts [<!ENTITY x SYSTEM "file:///etc/passwd">]><w:fonts/>'
+
+    def upper(m, blob):
+        m.pop("word/fontTable.xml")
+        m["WORD/FONTTABLE.XML"] = blob
+
+    assert "word/fontTable.xml" in _members(BLANK)
+    with pytest.raises(CorruptPackageError, match="WORD/FONTTABLE.XML declares a DTD"):
+        WordDocument.from_bytes(_rezip(BLANK, lambda m: upper(m, dtd)), "x.docx")
+    with pytest.raises(PackageTooLargeError, match="WORD/FONTTABLE.XML has"):
+        WordDocument.from_bytes(_rezip(BLANK, lambda m: upper(m, b"<a/>" * (package.MAX_PART_TAGS + 1))), "x.docx")

@@ -391,13 +391,19 @@ def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
     return members
 
 
+def _is_markup(membername: str) -> bool:
+    """Whether a member is an XML part by its name, in any case (OPC names are case-insensitive: a WORD/X.XML is
+    read as word/x.xml once its relationship's case is repaired)."""
+    return membername.lower().endswith((".xml", ".rels"))
+
+
 def _check_markup_size(members: Members, name: str) -> None:
     """PackageTooLargeError if the XML parts hold more markup than :data:`MAX_PART_TAGS` (one part),
     :data:`MAX_PACKAGE_TAGS` or :data:`MAX_XML_BYTES` (all of them) allow: refused before parsing, in one pass of
     byte counting."""
     total_tags = total_bytes = 0
     for membername, blob in members.items():
-        if not membername.endswith((".xml", ".rels")):
+        if not _is_markup(membername):
             continue
         tags = blob.count(b"<")
         if tags > MAX_PART_TAGS:
@@ -415,7 +421,7 @@ def _refuse_doctypes(members: Members, name: str) -> None:
     the first bytes of each part (cheap, before parsing); :func:`_refuse_dtd` checks every part parsed (a DTD
     behind a long comment, or in UTF-16)."""
     for membername, blob in members.items():
-        if membername.endswith((".xml", ".rels")) and b"<!DOCTYPE" in blob[:4096]:
+        if _is_markup(membername) and b"<!DOCTYPE" in blob[:4096]:
             raise _dtd_error(membername, name)
 
 
@@ -558,7 +564,7 @@ def _content_type_of(content_types: etree._Element, main_rel: etree._Element, na
 
 def _find_malformed_part(members: Mapping[str, bytes]) -> str | None:
     for membername, blob in members.items():
-        if membername.endswith((".xml", ".rels")):
+        if _is_markup(membername):
             try:
                 etree.fromstring(blob, etree.XMLParser(resolve_entities=False))
             except etree.XMLSyntaxError:
