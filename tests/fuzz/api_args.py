@@ -25,7 +25,8 @@ LENGTHS = ("0.5cm", "1cm", "2.5cm", "3cm", "1in", "12pt", "20mm")
 
 #: API -> what to make before it, in order: (maker API, arguments over its fitted draw; None: left out)
 PREREQUISITES: dict[str, list[tuple[str, Args]]] = {
-    "delete_comment": [("insert_comment", {})], "delete_footnote": [("insert_footnote", {})],
+    "delete_comment": [("insert_paragraph", {"text": "Total"}), ("insert_comment", {})],
+    "delete_footnote": [("insert_paragraph", {"text": "Total"}), ("insert_footnote", {})],
     "remove_watermark": [("add_watermark", {})], "update_toc": [("insert_toc", {})],
     "edit_hyperlink": [("insert_hyperlink", {})], "delete_bookmark": [("add_bookmark", {})],
     "insert_cross_reference": [("add_bookmark", {})], "remove_list": [("insert_list", {})],
