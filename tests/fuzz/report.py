@@ -197,7 +197,8 @@ def fuzz_section(s: dict[str, Any]) -> list[str]:
              "A row adds up a target's results files (`TARGET.json` and its shards `TARGET.shardK.json`). *Crash "
              "signatures* are distinct (kind, stage, innermost autodw frame); *open* ones are not yet fixed (`python -m "
              "tests.fuzz.campaign TARGET --recheck --out DIR` marks one fixed when its kept input no longer crashes). "
-             "Wall hours are the time spent on inputs at `nice -n 19` beside a model run; CPU seconds per input are the "
+             "Wall hours are the time spent on inputs at a lowered priority (`nice`), beside model runs and test suites, so "
+             "they move with the machine's load; CPU seconds per input are the "
              "campaign process's own (not its subprocesses': the validator, a server) over the inputs that recorded it "
              "(the first runs did not). An input may take 60 s of CPU time (longer is a hang) and raise the peak "
              "resident set by 2 GiB.", "",
