@@ -217,6 +217,11 @@ def fuzz_section(s: dict[str, Any]) -> list[str]:
                          f"{len(e['crashes'])} | {sum(c['fixed'] is None for c in e['crashes'])} | {e['hangs']} | "
                          f"{e['wall_seconds'] / 3600:.1f} | {cpu} | {e['max_input_cpu_seconds']:.1f} | "
                          f"{e['peak_mb']:,.0f} |")
+    errors = {key[5:]: e["harness_errors"] for key, e in s.items() if key.startswith("fuzz:") and e.get("harness_errors")}
+    if errors:
+        lines += ["", "Inputs a harness failed on itself (its own bug, not autodw's: the input was not tried; the results "
+                  "file keeps the traceback under `harness_errors`): " + ", ".join(f"{t} {_n(n)}" for t, n in errors.items())
+                  + "."]
     lines += ["", "Commands (run from the repository root; the same command resumes):", ""]
     for key, e in s.items():
         if key.startswith("fuzz:"):

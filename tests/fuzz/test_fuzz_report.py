@@ -17,7 +17,8 @@ def _fuzz_file(inputs, crashes=None, counts=None):
 
 def test_the_summary_adds_up_shards_and_the_report_shows_each_figure_with_its_command(tmp_path):
     (tmp_path / "reader.json").write_text(json.dumps(_fuzz_file(60_000)))
-    (tmp_path / "reader.shard1.json").write_text(json.dumps(_fuzz_file(41_000)))
+    (tmp_path / "reader.shard1.json").write_text(json.dumps({**_fuzz_file(41_000),
+                                                            "harness_errors": [{"seed": 7, "trace": "struct.error"}]}))
     crash = {"kind": "validation", "where": "insert_table", "count": 2, "seed": 5, "fixed": None, "detail": "",
              "trace": ""}
     counts = {"api:insert_table:edited": 60, "api:insert_table:refused": 9, "api:find_text:done": 3, "validated": 998}
@@ -37,6 +38,7 @@ def test_the_summary_adds_up_shards_and_the_report_shows_each_figure_with_its_co
     assert "| edits that added a validation error, not yet fixed | 1 (2 found, the rest fixed) | not yet |" in text
     assert "| kill -9 / resume trials of `autodw bench run` | 100 of 100, 0 failed | met |" in text
     assert "not yet run with the embedded model" in text and "`nice -n 19 python -m tests.fuzz.kills bench" in text
+    assert "failed on itself (its own bug, not autodw's: the input was not tried" in text and "): reader 1." in text
     assert "find_text 3" in text  # under 50 real uses: a read-only API counts the calls it did
 
 
