@@ -252,3 +252,21 @@ def test_every_chart_type_inserted_or_changed_to_adds_no_open_xml_error():
     original, *edited = validate_all([(EXAMPLES / "report.docx").read_bytes(), *outputs], workers=2)
     for kind, findings in zip(CHART_TYPES, edited):
         assert [str(f) for f in added(original, findings) if f.is_error] == [], kind
+
+
+@pytest.mark.parametrize("api", ["insert_chart", "update_chart_data"])
+def test_category_labels_mixing_numbers_and_text_are_written_as_text(api):
+    """Found by the API fuzz campaign (issue 49): with a number first, python-pptx took every category for a number
+    and wrote the text ones unescaped: "&" broke the chart part (XMLSyntaxError, an internal error) and "<w:p>" was
+    written as markup."""
+    d = WordDocument.open(EXAMPLES / "report.docx")
+    categories = [66.0, "a&b", "<w:p>&amp;</w:p>", 2]
+    series = [{"name": "S", "values": [1, 2, 3, 4]}]
+    if api == "insert_chart":
+        execute(d, "insert_chart", {"position": "end", "chart_type": "doughnut", "categories": categories, "series": series})
+    else:
+        execute(d, "insert_chart", {"position": "end", "chart_type": "column", "categories": ["x"], "series": [{"name": "S", "values": [1]}]})
+        execute(d, "update_chart_data", {"chart": extract_state(d)["images"][-1]["id"], "categories": categories, "series": series})
+    charts = [etree.fromstring(v) for k, v in d.members().items() if k.startswith("word/charts/chart")]
+    labels = [[v.text for cat in chart.iter(qn("c:cat")) for v in cat.iter(qn("c:v"))][:4] for chart in charts]
+    assert ["66", "a&b", "<w:p>&amp;</w:p>", "2"] in labels, labels

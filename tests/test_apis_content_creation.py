@@ -119,6 +119,17 @@ def test_insert_comment_on_span(doc):
         execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "span": {"match": "absent words"}})
 
 
+def test_comment_initials_longer_than_word_allows_are_refused_and_nine_are_kept(doc):
+    """Found by the API fuzz campaign (issue 49): 26-character initials were written, and openxml-audit reported the
+    comment (w:initials holds at most 9 characters)."""
+    before = doc.members(keep_ids=True)
+    with pytest.raises(ArgumentError, match="at most 9"):
+        execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "initials": "ABCDEFGHIJ"})
+    assert doc.members(keep_ids=True) == before
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "x", "initials": "ABCDEFGHI"})
+    assert 'w:initials="ABCDEFGHI"' in doc.members()["word/comments.xml"].decode()
+
+
 def test_captions_number_themselves(doc):
     execute(doc, "insert_caption", {"target": "t1", "text": "Sales"})
     execute(doc, "insert_caption", {"target": "img1", "text": "Logo"})
@@ -161,3 +172,41 @@ def test_lists_footnotes_and_captions_render():
     assert "1. Alpha item" in flat and "2. Beta item" in flat
     assert "Second paragraph.1 Third paragraph.2" in flat
     assert flat.index("1 Earlier note.") < flat.index("2 Later note.")
+
+
+def test_the_styles_mirror_of_word_2010_gets_no_style_without_an_id():
+    """Found by the API fuzz campaign (issue 49): in a document whose styles.xml has a style without w:styleId
+    (poi__60329.docx), adding a footnote copied that style into stylesWithEffects.xml, a new SDK-class error there."""
+    import io
+    import zipfile
+
+    from lxml import etree
+
+    from autodw.core.xml import qn
+    from tests.conftest import corpus_file
+
+    doc = WordDocument.open(corpus_file("poi__60329.docx"))
+    execute(doc, "insert_footnote", {"paragraph": "p20", "text": "x"})
+    mirror = etree.fromstring(zipfile.ZipFile(io.BytesIO(doc.to_bytes())).read("word/stylesWithEffects.xml"))
+    ids = [s.get(qn("w:styleId")) for s in mirror.iterchildren(qn("w:style"))]
+    assert "FootnoteText" in ids and None not in ids
+
+
+def test_a_styles_part_made_for_a_document_without_one_defines_the_styles_it_already_uses():
+    """Found by the API fuzz campaign (issue 49): poi__Bug60341.docx has no styles part and a footer in style
+    'Footer'; insert_table needs Table Grid, so a styles part was made, and the footer's style, unchecked before,
+    became an SDK-class error ("Style 'Footer' referenced but not defined")."""
+    import io
+    import zipfile
+
+    from lxml import etree
+
+    from autodw.core.xml import qn
+    from tests.conftest import corpus_file
+
+    doc = WordDocument.open(corpus_file("poi__Bug60341.docx"))
+    execute(doc, "insert_table", {"rows": 2, "cols": 2, "position": "end"})
+    styles = etree.fromstring(zipfile.ZipFile(io.BytesIO(doc.to_bytes())).read("word/styles.xml"))
+    by_id = {s.get(qn("w:styleId")): s for s in styles.iterchildren(qn("w:style"))}
+    assert "TableGrid" in by_id and by_id["Footer"].get(qn("w:type")) == "paragraph"
+    assert by_id["Footer"].find(qn("w:basedOn")).get(qn("w:val")) == "Normal"

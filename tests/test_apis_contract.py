@@ -95,6 +95,23 @@ def test_a_character_a_document_cannot_hold_is_refused_naming_the_argument():
     execute(doc, "insert_paragraph", {"position": "end", "text": "tab\there, line\nbreak"})  # these it can
 
 
+def test_a_refusal_never_echoes_a_huge_argument_name():
+    """Found by the arguments fuzz harness (issue 49): an unknown argument named with 100,000 characters came back
+    whole in the refusal, which goes to the model."""
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    for args in ({"a" * 100_000: 1}, {"a" * 100_000: "bell\x07"}, {"text": "x", "position": "end", **{f"k{i}": 1 for i in range(50)}}):
+        with pytest.raises(ArgumentError) as caught:
+            execute(doc, "insert_paragraph", args)
+        assert len(str(caught.value)) < 1000, str(caught.value)[:300]
+    for api, args in (("delete_bookmark", {"bookmark": "🙂" * 10_000}), ("apply_style", {"paragraphs": "p1", "style": "s" * 10_000}),
+                      ("insert_cross_reference", {"paragraph": "p1", "bookmark": "b" * 10_000}),
+                      ("insert_hyperlink", {"paragraph": "p1", "text": "x", "bookmark": "b" * 10_000}),
+                      ("set_custom_property", {"name": "n" * 1_000_000, "value": 1})):  # too long for the schema
+        with pytest.raises(ArgumentError) as caught:  # a name looked up and not found, or too long: later findings
+            execute(doc, api, args)
+        assert len(str(caught.value)) < 3000, (api, str(caught.value)[:300])
+
+
 def test_numbers_a_model_writes_whole_as_floats_are_ints_and_no_number_is_nan_or_nested_too_deep():
     doc = WordDocument.open(ROOT / "examples" / "report.docx")
     result = execute(doc, "delete_row", {"table": "t1", "index": 2.0})  # small models write 2.0

@@ -11,6 +11,7 @@ import pytest
 
 from autodw.apis import execute
 from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, make_doc
@@ -465,3 +466,20 @@ def test_render_lists_and_formatted_text(report):
     raw = out.text.splitlines()
     heading = next(line for line in raw if "Appendix: Methodology" in line)
     assert len(heading) - len(heading.lstrip()) > 10  # centred
+
+
+@pytest.mark.parametrize("api, args", [
+    ("set_default_font", {"east_asia_font": "F" * 41}),
+    ("set_default_font", {"font": "F" * 32}),
+    ("set_text_format", {"paragraphs": "p1", "font": "F" * 32}),
+    ("modify_style", {"name": "Normal", "font": "F" * 32}),
+])
+def test_a_font_name_longer_than_word_allows_is_refused(api, args):
+    """Found by the API fuzz campaign (issue 49): a 41-character East Asian font name was written into the document
+    defaults, and openxml-audit reported it (w:rFonts holds names of at most 31 characters)."""
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    before = doc.members(keep_ids=True)
+    with pytest.raises(ArgumentError, match="at most 31"):
+        execute(doc, api, args)
+    assert doc.members(keep_ids=True) == before
+    execute(doc, api, {**args, **{k: "F" * 31 for k in args if "font" in k}})  # 31 is allowed

@@ -370,6 +370,18 @@ def test_edit_hyperlink_url_text_target_and_remove(report):
         run(report, "edit_hyperlink", paragraph="p31", index=3, url="https://x.y")
 
 
+def test_a_link_retargeted_to_the_address_it_has_keeps_its_relationship(report):
+    """Found by the API fuzz campaign (issue 49): relate_to gives back the link's own relationship for the same URL,
+    and python-docx's drop_rel then dropped it (it counts the caller's reference as one still to go): a link to a
+    relationship that no longer exists, an SDK-class error."""
+    run(report, "insert_hyperlink", paragraph="p31", text=" (guide)", url="https://example.com/a")
+    run(report, "edit_hyperlink", paragraph="p31", url="https://example.com/a")
+    saved = WordDocument.from_bytes(report.to_bytes(), "saved.docx")
+    link = saved.find("p31", "p").find(qn("w:hyperlink"))
+    assert saved.part.rels[link.get(qn("r:id"))].target_ref == "https://example.com/a"
+    assert extract_state(saved)["interactive"]["hyperlinks"][0]["url"] == "https://example.com/a"
+
+
 def test_edit_hyperlink_in_a_paragraph_without_links(report):
     with pytest.raises(ArgumentError, match="no hyperlinks"):
         run(report, "edit_hyperlink", paragraph="p2", url="https://example.com")
@@ -478,3 +490,37 @@ def test_render_toc_watermark_page_numbers_and_landscape(report, tmp_path):
     sizes = _page_sizes(out.pdf, tmp_path)
     assert sizes[0][0] < sizes[0][1] and sizes[1][0] > sizes[1][1]  # portrait, then the landscape section
     assert _reddish_pixels(out.pdf, tmp_path, 1) > 200
+
+
+def test_removing_the_break_of_a_document_without_section_properties_is_refused():
+    """Found by the API fuzz campaign (issue 49): a body without w:sectPr (poi__TestCreatePackageOUTPUT.docx) made
+    remove_section_break index past its list of sections (IndexError, an internal error)."""
+    doc = make_doc(lambda d: d.add_paragraph("x"))
+    doc.body.remove(doc.body.find(qn("w:sectPr")))
+    with pytest.raises(ArgumentError, match="single section"):
+        execute(doc, "remove_section_break", {"section": 0})
+
+
+def test_linking_a_section_to_the_previous_keeps_a_header_another_section_still_shows():
+    """Found beside the fuzz campaign's finding on drop_rel (issue 49): two sections showing one header part,
+    the second linked to the first: python-docx dropped the relationship the first still used."""
+    import copy
+    import io
+
+    import docx
+    from docx.enum.section import WD_SECTION
+
+    d = docx.Document()
+    for text in ("a", "b"):
+        d.add_paragraph(text)
+        d.add_section(WD_SECTION.NEW_PAGE)
+    d.sections[1].header.is_linked_to_previous = False
+    d.sections[1].header.paragraphs[0].text = "Shared"
+    d.sections[2]._sectPr.insert(0, copy.deepcopy(d.sections[1]._sectPr.find(qn("w:headerReference"))))
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = WordDocument.from_bytes(buf.getvalue(), "shared.docx")
+    execute(doc, "set_header_footer_options", {"section": 2, "link_to_previous": True, "where": "header"})
+    saved = docx.Document(io.BytesIO(doc.to_bytes()))
+    assert saved.sections[1]._sectPr.find(qn("w:headerReference")).get(qn("r:id")) in saved.part.rels
+    assert saved.sections[1].header.paragraphs[0].text == "Shared"

@@ -186,3 +186,26 @@ def test_a_document_is_saved_only_with_the_extension_word_needs_for_its_kind(tmp
         plain.save(tmp_path / "report.dotm")
     assert macro.save(tmp_path / "macro.docm").is_file() and plain.save(tmp_path / "report.docx").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["macro.docm", "report.docx"]
+
+
+def test_a_relationship_id_set_in_a_document_written_with_ns0_prefixes_stays_a_relationship_id():
+    """ElementTree writes WordprocessingML as ns0:document; lxml named the relationships namespace, declared nowhere,
+    ns0 too, so a header reference came out as <ns0:headerReference xmlns:ns0="...relationships" ns0:id=...>: an
+    element of the wrong namespace (found by the API fuzz campaign through openxml-audit, pandoc__ns0-reference.docx)."""
+    from autodw.apis import execute
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    body = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<ns0:document xmlns:ns0="{w}"><ns0:body>'
+            '<ns0:p><ns0:r><ns0:t>ref</ns0:t></ns0:r></ns0:p><ns0:sectPr><ns0:pgSz ns0:w="12240" ns0:h="15840"/>'
+            '</ns0:sectPr></ns0:body></ns0:document>').encode()
+    buf = io.BytesIO()
+    docx.Document().save(buf)
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as zin, zipfile.ZipFile(out := io.BytesIO(), "w") as zout:
+        for item in zin.infolist():
+            zout.writestr(item, body if item.filename == "word/document.xml" else zin.read(item))
+    doc = WordDocument.from_bytes(out.getvalue(), "ns0.docx")
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": "Draft"})
+    saved = docx.Document(io.BytesIO(doc.to_bytes()))
+    ref = saved.element.body.sectPr.find(qn("w:headerReference"))
+    assert ref is not None and ref.get(qn("r:id")) in saved.part.rels
+    assert saved.sections[0].header.paragraphs[0].text == "Draft"

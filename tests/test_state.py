@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from docx.shared import Pt
@@ -12,7 +13,7 @@ from autodw.core.document import WordDocument
 from autodw.analysis.state import STATE_KEYS, extract_state
 from autodw.analysis.state.render import estimate_tokens, render_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, corpus_file, make_doc
+from tests.conftest import EXAMPLES, corpus_file, docx_bytes, make_doc
 from tests.state_shape import shape_errors
 
 
@@ -298,3 +299,28 @@ def test_cell_and_table_properties_read_for_the_judge():
     tblpr = etree.fromstring(f'<w:tblPr xmlns:w="{w}"><w:tblInd w:w="1134" w:type="dxa"/><w:tblCellMar>'
                              '<w:left w:w="0" w:type="dxa"/><w:right w:w="10" w:type="pct"/></w:tblCellMar></w:tblPr>')
     assert table_properties(tblpr) == {"indent_cm": 2.0, "cell_margins_cm": {"left": 0.0}}
+
+
+def test_reading_the_state_adds_no_part_to_a_document_without_styles():
+    """Found by the API fuzz harness (issue 49): python-docx's styles accessor makes a default styles part when
+    there is none, so reading the state of such a document added one (and its footer's style then counted as
+    missing for the validator)."""
+    import io
+    import zipfile
+
+    def without(data, *names):
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            members = {i.filename: zf.read(i) for i in zf.infolist() if i.filename not in names}
+        for rels in ("word/_rels/document.xml.rels",):
+            members[rels] = re.sub(rb'<Relationship [^>]*(styles|numbering)"[^>]*/>', b"", members[rels])
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            for name, blob in members.items():
+                zf.writestr(name, blob)
+        return buf.getvalue()
+
+    doc = WordDocument.from_bytes(without(docx_bytes(lambda d: d.add_paragraph("x")), "word/styles.xml",
+                                          "word/numbering.xml"), "x.docx")
+    before = doc.members(keep_ids=True)
+    state = extract_state(doc)
+    assert doc.members(keep_ids=True) == before and state["paragraphs"][0]["text"] == "x"

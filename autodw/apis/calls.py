@@ -108,13 +108,13 @@ def validate_arguments(spec: ApiSpec, args: Any) -> dict[str, Any]:
 def _check_values(api: str, args: dict[str, Any]) -> None:
     """ArgumentError for arguments nested deeper than MAX_NESTING, a number that is not finite (NaN, Infinity) or a
     string holding a character XML cannot hold."""
-    stack: list[tuple[str, Any, int]] = [(str(k), v, 1) for k, v in args.items()]
+    stack: list[tuple[str, Any, int]] = [(clipped(str(k), 80), v, 1) for k, v in args.items()]  # a key may be huge
     while stack:
         path, value, depth = stack.pop()
         if depth > MAX_NESTING:
             raise ArgumentError(f"{api}: argument {path.split('.')[0]!r} is nested more than {MAX_NESTING} levels deep")
         if isinstance(value, dict):
-            stack += [(f"{path}.{k}", v, depth + 1) for k, v in value.items()]
+            stack += [(f"{path}.{clipped(str(k), 80)}", v, depth + 1) for k, v in value.items()]
         elif isinstance(value, list):
             stack += [(f"{path}.{n}", v, depth + 1) for n, v in enumerate(value)]
         elif isinstance(value, float) and not math.isfinite(value):
@@ -159,7 +159,8 @@ def _explain(spec: ApiSpec, error: ValidationError) -> str:
         return f"missing required argument {missing!r}{where}" + (f" ({describe_schema(arg_schema)})" if arg_schema else "")
     if error.validator == "additionalProperties" and not path:
         extra = sorted(set(error.instance) - set(props))
-        return f"unknown argument(s) {', '.join(map(repr, extra))}; allowed: {', '.join(props)}"
+        shown = ", ".join(clipped(repr(name), 80) for name in extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+        return f"unknown argument(s) {shown}; allowed: {', '.join(props)}"
     schema = props.get(top, {}) if top else {}
     got = clipped(json.dumps(error.instance, ensure_ascii=False), 80)
     if error.validator in ("oneOf", "anyOf") or (error.validator == "additionalProperties" and path):
@@ -170,4 +171,4 @@ def _explain(spec: ApiSpec, error: ValidationError) -> str:
         return f"argument {path!r} has the wrong form (got {got}); expected {describe_schema(schema) or error.validator_value}"
     if error.validator == "type":
         return f"argument {path!r} must be of type {error.validator_value} (got {got})"
-    return f"argument {path!r}: {error.message}"
+    return f"argument {path!r}: {clipped(error.message, 300)}"  # jsonschema's message quotes the whole value

@@ -28,7 +28,7 @@ from autodw.core.package import (
     write_atomically,
     zip_members,
 )
-from autodw.core.xml import qn
+from autodw.core.xml import NS, declare_namespaces_in_xml, qn
 
 _ID_PART_RELTYPES = (RT.HEADER, RT.FOOTER)
 
@@ -85,11 +85,15 @@ class WordDocument:
 
     def _load(self, members: Members) -> None:
         for name in _id_part_names(members):
-            members[name] = ids.declare_namespace_in_xml(members[name])
+            members[name] = declare_namespaces_in_xml(members[name], {ids.ID_PREFIX: ids.ID_NS, "r": NS["r"]})
         try:
             self._package = load_package(members, self.name)
         except KeyError as exc:  # python-docx's own lookups on a package that passed our checks
             raise CorruptPackageError(f"{self.name} is damaged: {exc}") from None
+        for part in self.header_footer_parts():  # a header or footer whose content type is no XML part's is opaque
+            if not isinstance(part, XmlPart):
+                raise CorruptPackageError(f"{self.name}: {part.partname} is related as a header or footer, but its "
+                                          f"content type is {part.content_type!r}, not a header's or footer's")
         root = self._package.main_document_part._element
         if root.tag != qn("w:document"):
             raise CorruptPackageError(f"{self.name}: its main part is not a WordprocessingML document (its root is "

@@ -75,41 +75,6 @@ _CHART_URI = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 _PIC_URI = "http://schemas.openxmlformats.org/drawingml/2006/picture"
 
 
-_ROOT_TAG = re.compile(rb"<[^\s/>]+")
-_DECLARATION = f' xmlns:{ID_PREFIX}="{ID_NS}"'.encode()
-
-
-def declare_namespace_in_xml(xml: bytes) -> bytes:
-    """Add the id namespace declaration to the root start tag of serialized UTF-8 XML.
-
-    Done on bytes before parsing because re-rooting a parsed tree is slow in lxml for large
-    bodies (every moved node is re-namespaced). Returns `xml` unchanged if already declared
-    or not UTF-8.
-    """
-    if xml.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return xml
-    i = 0
-    while True:
-        j = xml.find(b"<", i)
-        if j < 0:
-            return xml
-        if xml.startswith(b"<?", j):
-            i = xml.find(b"?>", j) + 2
-        elif xml.startswith(b"<!--", j):
-            i = xml.find(b"-->", j) + 3
-        elif xml.startswith(b"<!", j):
-            i = xml.find(b">", j) + 1
-        else:
-            break
-        if i <= 1:
-            return xml
-    m = _ROOT_TAG.match(xml, j)
-    end = xml.find(b">", j)
-    if m is None or _DECLARATION.strip() in xml[j:end]:
-        return xml
-    return xml[: m.end()] + _DECLARATION + xml[m.end():]
-
-
 def declare_namespace(root: etree._Element) -> etree._Element:
     """Return `root`, or a copy of it that declares the id namespace (children moved, not copied).
 

@@ -42,6 +42,7 @@ from autodw.core.errors import (
     PackageTooLargeError,
     StrictOOXMLError,
     UnreadableFileError,
+    clipped,
 )
 
 Members = dict[str, bytes]
@@ -84,6 +85,13 @@ OTHER_MAIN_TYPES = {
 
 MAX_UNCOMPRESSED_BYTES = 1 << 30  # 1 GiB: refuse zip bombs before expanding them
 MAX_MEMBERS = 50_000
+#: Markup limits, checked before any part is parsed: parsing, the id index and the state take memory and time in
+#: proportion to the elements, and a few MiB of "<w:p/>" (a megabyte compresses to a kilobyte) are millions of
+#: them. The largest part of the 289 real documents of the test corpus has 506,380 tags ("<" counted) in 12 MiB,
+#: its package 611,963 tags in 15 MiB; the limits are twice to three times that, and about 1.5 GiB of memory.
+MAX_PART_TAGS = 1_000_000
+MAX_PACKAGE_TAGS = 2_000_000
+MAX_XML_BYTES = 200 << 20  # the XML parts (.xml, .rels) together
 
 for _ct in WORD_MAIN_TYPES:  # python-docx only maps the .docx main type to DocumentPart
     PartFactory.part_type_for.setdefault(_ct, DocumentPart)
@@ -141,6 +149,10 @@ def read_package_bytes(data: bytes, name: str = "document") -> RawPackage:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise _not_a_zip_error(data, name) from None
+    except UnicodeDecodeError:  # zipfile decodes the names of members flagged as UTF-8 while reading the directory
+        raise CorruptPackageError(f"{name} is a damaged zip archive: a member name flagged as UTF-8 is not UTF-8") from None
+    except NotImplementedError as exc:  # a member needing a zip version past zipfile's MAX_EXTRACT_VERSION (6.3)
+        raise CorruptPackageError(f"{name}: a zip member needs a newer zip format than Office writes ({exc})") from None
     with zf:
         members = _read_members(zf, name)
     _refuse_doctypes(members, name)
@@ -164,6 +176,9 @@ def load_package(members: Mapping[str, bytes], name: str = "document") -> Packag
         Unmarshaller.unmarshal(PackageReader(content_types, pkg_srels, sparts), package, PartFactory)
     except etree.XMLSyntaxError as exc:
         raise _xml_error(name, _find_malformed_part(members) or "a part", exc) from None
+    for part in package.iter_parts():
+        if isinstance(part, XmlPart):
+            _refuse_dtd(part._element, part.partname.membername, name)
     return package
 
 
@@ -341,7 +356,14 @@ def _not_a_zip_error(data: bytes, name: str) -> NotAZipError:
     return NotAZipError(f"{name} is {kind}; a .docx must be an OOXML zip package")
 
 
+#: compression methods of a zip member that can be read (stored, deflated; Office writes no other)
+READABLE_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
+UNREADABLE_FLAGS = 0x20 | 0x40  # compressed patched data, strong encryption: zipfile raises NotImplementedError
+
+
 def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
+    if any(not i.filename for i in zf.infolist()):
+        raise CorruptPackageError(f"{name} is a damaged zip archive: a member has an empty name")
     infos = [i for i in zf.infolist() if not i.is_dir()]
     if len(infos) > MAX_MEMBERS:
         raise PackageTooLargeError(f"{name} has {len(infos)} zip members (limit {MAX_MEMBERS})")
@@ -352,21 +374,70 @@ def _read_members(zf: zipfile.ZipFile, name: str) -> Members:
         )
     members: Members = {}
     for info in infos:
+        if info.flag_bits & 0x1:
+            raise EncryptedDocumentError(f"{name}: zip member {clipped(info.filename, 100)!r} is encrypted; Office "
+                                         "documents are not (a password-protected one is an OLE2 file); refused")
+        if info.flag_bits & UNREADABLE_FLAGS:
+            raise CorruptPackageError(f"{name}: zip member {clipped(info.filename, 100)!r} is flagged as patched data "
+                                      "or strongly encrypted, which Office does not use")
+        if info.compress_type not in READABLE_METHODS:
+            raise CorruptPackageError(f"{name}: zip member {clipped(info.filename, 100)!r} is compressed with method "
+                                      f"{info.compress_type}, which Office does not use (only stored or deflated)")
         try:
             members[info.filename] = zf.read(info)
-        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-            raise CorruptPackageError(f"{name} is a damaged zip archive: member {info.filename!r}: {exc}") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:  # ValueError: an offset before the start
+            raise CorruptPackageError(f"{name} is a damaged zip archive: member {clipped(info.filename, 100)!r}: {exc}") from None
+    _check_markup_size(members, name)
     return members
 
 
-def _refuse_doctypes(members: Members, name: str) -> None:
-    """Office refuses XML parts with a DTD; they are also how XML external entity attacks arrive."""
+def _is_markup(membername: str) -> bool:
+    """Whether a member is an XML part by its name, in any case (OPC names are case-insensitive: a WORD/X.XML is
+    read as word/x.xml once its relationship's case is repaired)."""
+    return membername.lower().endswith((".xml", ".rels"))
+
+
+def _check_markup_size(members: Members, name: str) -> None:
+    """PackageTooLargeError if the XML parts hold more markup than :data:`MAX_PART_TAGS` (one part),
+    :data:`MAX_PACKAGE_TAGS` or :data:`MAX_XML_BYTES` (all of them) allow: refused before parsing, in one pass of
+    byte counting."""
+    total_tags = total_bytes = 0
     for membername, blob in members.items():
-        if membername.endswith((".xml", ".rels")) and b"<!DOCTYPE" in blob[:4096]:
-            raise CorruptPackageError(
-                f"{name}: {membername} declares a DTD (<!DOCTYPE ...>), which Office documents may not contain "
-                "(it is how XML external entity attacks are delivered); refused"
-            )
+        if not _is_markup(membername):
+            continue
+        tags = blob.count(b"<")
+        if tags > MAX_PART_TAGS:
+            raise PackageTooLargeError(f"{name}: {clipped(membername, 100)} has {tags:,} tags (limit {MAX_PART_TAGS:,} "
+                                       "a part); autodw edits documents of up to a few hundred thousand paragraphs")
+        total_tags += tags
+        total_bytes += len(blob)
+    if total_tags > MAX_PACKAGE_TAGS or total_bytes > MAX_XML_BYTES:
+        raise PackageTooLargeError(f"{name}: its XML parts hold {total_tags:,} tags in {total_bytes / 2**20:.0f} MiB "
+                                   f"(limit {MAX_PACKAGE_TAGS:,} tags in {MAX_XML_BYTES / 2**20:.0f} MiB)")
+
+
+def _refuse_doctypes(members: Members, name: str) -> None:
+    """Office refuses XML parts with a DTD; they are also how XML external entity attacks arrive. This looks at
+    the first bytes of each part (cheap, before parsing); :func:`_refuse_dtd` checks every part parsed (a DTD
+    behind a long comment, or in UTF-16)."""
+    for membername, blob in members.items():
+        if _is_markup(membername) and b"<!DOCTYPE" in blob[:4096]:
+            raise _dtd_error(membername, name)
+
+
+def _refuse_dtd(root: etree._Element, membername: str, name: str) -> None:
+    """CorruptPackageError if the parsed part `root` came with a DTD (an entity it declares would stay a dangling
+    reference: python-docx's parser does not expand them, and saving drops the declaration)."""
+    info = root.getroottree().docinfo
+    if info.internalDTD is not None or info.doctype:
+        raise _dtd_error(membername, name)
+
+
+def _dtd_error(membername: str, name: str) -> CorruptPackageError:
+    return CorruptPackageError(
+        f"{name}: {membername} declares a DTD (<!DOCTYPE ...>), which Office documents may not contain "
+        "(it is how XML external entity attacks are delivered); refused"
+    )
 
 
 def _member(members: Members, membername: str) -> str | None:
@@ -390,17 +461,33 @@ def _parse_xml(members: Members, membername: str, name: str) -> etree._Element:
     return _parse_member(members, membername, name)
 
 
+#: the root element of each kind of package part autodw reads itself
+_PACKAGE_ROOTS = {".rels": f"{{{REL_NS}}}Relationships", "].xml": f"{{{CT_NS}}}Types"}
+
+
 def _parse_member(members: Members, membername: str, name: str) -> etree._Element:
+    """A relationships or content-types part, parsed and checked to have its root element (python-docx reads them
+    by element names, and a part of another kind fails deep inside it)."""
     try:
-        return etree.fromstring(members[membername], etree.XMLParser(resolve_entities=False))
+        root = etree.fromstring(members[membername], etree.XMLParser(resolve_entities=False))
     except etree.XMLSyntaxError as exc:
         raise _xml_error(name, membername, exc) from None
+    _refuse_dtd(root, membername, name)
+    expected = next(tag for end, tag in _PACKAGE_ROOTS.items() if membername.endswith(end))
+    if root.tag != expected:
+        raise CorruptPackageError(f"{name}: {membername} is not a {'relationships' if membername.endswith('.rels') else 'content types'} "
+                                  f"part (its root is <{clipped(str(root.tag), 80)}>, not <{etree.QName(expected).localname}> "
+                                  f"in {etree.QName(expected).namespace})")
+    return root
 
 
 def _find_main_relationship(rels: etree._Element, name: str) -> etree._Element:
-    for rel in rels.iter(f"{{{REL_NS}}}Relationship"):
-        if rel.get("Type") == RT.OFFICE_DOCUMENT:
-            return rel
+    mains = [rel for rel in rels.iter(f"{{{REL_NS}}}Relationship") if rel.get("Type") == RT.OFFICE_DOCUMENT]
+    if len(mains) > 1:
+        raise CorruptPackageError(f"{name} is damaged: _rels/.rels names {len(mains)} main document parts "
+                                  f"({', '.join(clipped(str(r.get('Target')), 60) for r in mains[:3])}); a package has one")
+    if mains:
+        return mains[0]
     for rel in rels.iter(f"{{{REL_NS}}}Relationship"):
         if rel.get("Type") == STRICT_OFFICE_DOCUMENT:
             raise StrictOOXMLError(
@@ -455,13 +542,13 @@ def _repair_and_check_relationships(members: Members, main_rel: etree._Element, 
 
 def _content_type_of(content_types: etree._Element, main_rel: etree._Element, name: str) -> str:
     partname = PackURI.from_rel_ref("/", main_rel.get("Target", ""))
-    ct = None
-    for o in content_types.iter(f"{{{CT_NS}}}Override"):
+    ct = None  # read as python-docx reads them, children of <Types> only (one nested elsewhere is not seen)
+    for o in content_types.iterchildren(f"{{{CT_NS}}}Override"):
         if (o.get("PartName") or "").lower() == str(partname).lower():
             ct = o.get("ContentType")
     overridden = ct is not None
     if ct is None:
-        for d in content_types.iter(f"{{{CT_NS}}}Default"):
+        for d in content_types.iterchildren(f"{{{CT_NS}}}Default"):
             if (d.get("Extension") or "").lower() == partname.ext.lower():
                 ct = d.get("ContentType")
     if ct is None:
@@ -477,7 +564,7 @@ def _content_type_of(content_types: etree._Element, main_rel: etree._Element, na
 
 def _find_malformed_part(members: Mapping[str, bytes]) -> str | None:
     for membername, blob in members.items():
-        if membername.endswith((".xml", ".rels")):
+        if _is_markup(membername):
             try:
                 etree.fromstring(blob, etree.XMLParser(resolve_entities=False))
             except etree.XMLSyntaxError:

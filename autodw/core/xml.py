@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 from lxml import etree
 
@@ -63,3 +64,54 @@ def parse(xml: str | bytes) -> etree._Element:
     from docx.oxml.parser import parse_xml
 
     return parse_xml(xml)
+
+
+_ROOT_TAG = re.compile(rb"<[^\s/>]+")
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_DECLARED_ENCODING = re.compile(rb"""^(<\?xml[^>]*?encoding\s*=\s*)(["'])[^"']*\2""")
+
+
+def utf8_xml(xml: bytes) -> bytes:
+    """`xml` in UTF-8: a part written in UTF-16 (with the byte-order mark the XML spec asks of it) transcoded, its
+    declaration saying UTF-8; any other `xml` as it is (one that does not decode is left to the parser to refuse)."""
+    if not xml.startswith(_UTF16_BOMS):
+        return xml
+    try:
+        text = xml.decode("utf-16")
+    except UnicodeDecodeError:
+        return xml
+    return _DECLARED_ENCODING.sub(rb"\1\2UTF-8\2", text.encode("utf-8"), count=1)
+
+
+def declare_namespaces_in_xml(xml: bytes, namespaces: Mapping[str, str]) -> bytes:
+    """Add declarations of `namespaces` (prefix -> URI) to the root start tag of serialized UTF-8 XML: each one
+    whose prefix and URI the tag does not declare already.
+
+    Done on bytes before parsing: re-rooting a parsed tree is slow in lxml for large bodies (every moved node is
+    re-namespaced), and lxml names a namespace declared nowhere in scope ``ns0``, ``ns1``, ... itself, which a
+    document written by ElementTree already uses for its own prefixes: an ``r:id`` set on such a document's element
+    came out as ``ns0:id`` under a local ``xmlns:ns0`` that moved the element itself into the relationships
+    namespace. A UTF-16 part is transcoded to UTF-8 first (:func:`utf8_xml`; declaring on its parsed tree instead
+    took minutes for a large body). Returns `xml` (transcoded) without declarations if it has no root start tag.
+    """
+    xml = utf8_xml(xml)
+    i = 0
+    while True:
+        j = xml.find(b"<", i)
+        if j < 0:
+            return xml
+        close = b"?>" if xml.startswith(b"<?", j) else b"-->" if xml.startswith(b"<!--", j) else \
+            b">" if xml.startswith(b"<!", j) else None
+        if close is None:
+            break
+        end = xml.find(close, j + 2)
+        if end < 0:  # a declaration, instruction or comment never closed: the parser will refuse the part
+            return xml
+        i = end + len(close)
+    m = _ROOT_TAG.match(xml, j)
+    if m is None:
+        return xml
+    tag = xml[j:xml.find(b">", j)]
+    added = b"".join(f' xmlns:{prefix}="{uri}"'.encode() for prefix, uri in namespaces.items()
+                     if f'"{uri}"'.encode() not in tag and f"xmlns:{prefix}=".encode() not in tag)
+    return xml[: m.end()] + added + xml[m.end():] if added else xml

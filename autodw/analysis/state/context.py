@@ -59,8 +59,8 @@ class StateContext:
 
     @cached_property
     def styles_root(self) -> etree._Element | None:
-        try:
-            return self.doc.part._styles_part.element
+        try:  # the related part, never python-docx's _styles_part: reading must not add a styles part it lacks
+            return self.doc.part.part_related_by(RT.STYLES).element
         except (KeyError, AttributeError, ValueError):
             return None
 
@@ -102,8 +102,8 @@ class StateContext:
     def numbering(self) -> Numbering:
         """The numbering part's list definitions (none when the document has no numbering part)."""
         try:
-            root = self.doc.part.numbering_part.element
-        except (KeyError, NotImplementedError, AttributeError):
+            root = self.doc.part.part_related_by(RT.NUMBERING).element
+        except (KeyError, AttributeError):
             root = None
         return Numbering(root, self.style_elements)
 

@@ -21,7 +21,7 @@ from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_spa
 from autodw.apis.registry import api
 from autodw.apis.schema import ALIGNMENT, BLOCK_ID, PARAGRAPH_ID, POSITION, SPAN, boolean, enum, id_of, integer, text
 from autodw.core.document import WordDocument
-from autodw.core.errors import ArgumentError
+from autodw.core.errors import ArgumentError, clipped
 from autodw.core.ids import element_id
 from autodw.core.xml import qn
 
@@ -161,7 +161,7 @@ def insert_hyperlink(doc: WordDocument, paragraph: str, text: str, url: str | No
     else:
         names = {b.get(qn("w:name")) for b in doc.body.iter(qn("w:bookmarkStart"))}
         if bookmark not in names:
-            raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
+            raise ArgumentError(f"there is no bookmark {clipped(bookmark, 80)!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
         link.set(qn("w:anchor"), bookmark)
     link.set(qn("w:history"), "1")
     link.append(hyperlink_runs(doc, text))
@@ -254,7 +254,7 @@ def insert_cross_reference(doc: WordDocument, paragraph: str, bookmark: str, sho
     p = doc.find(paragraph, "p")
     marks = {b.get(qn("w:name")): b for b in doc.body.iter(qn("w:bookmarkStart"))}
     if bookmark not in marks:
-        raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in marks if n)) or 'none'}")
+        raise ArgumentError(f"there is no bookmark {clipped(bookmark, 80)!r}; bookmarks: {', '.join(sorted(n for n in marks if n)) or 'none'}")
     placeholder = bookmark_text(marks[bookmark]) if show == "text" else "1"
     switch = " \\h" if hyperlink else ""
     instr = f"{'REF' if show == 'text' else 'PAGEREF'} {bookmark}{switch}"

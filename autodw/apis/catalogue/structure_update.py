@@ -25,7 +25,7 @@ from autodw.apis.registry import Example, api
 from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer,
                                 length, text)
 from autodw.core.document import WordDocument
-from autodw.core.errors import ArgumentError
+from autodw.core.errors import ArgumentError, clipped
 from autodw.core.ids import element_id
 from autodw.core.units import format_number, hex_color, twips
 from autodw.core.xml import qn
@@ -169,8 +169,8 @@ def set_columns(doc: WordDocument, section: Any, count: int, spacing: str | None
      examples=[{"section": 0}])
 def remove_section_break(doc: WordDocument, section: int):
     """Merge a section with the following one by removing its break."""
+    sect = section_at(doc, section)  # first: it gives a document without any section properties its final one
     sections = all_sections(doc)
-    sect = section_at(doc, section)
     if section == len(sections) - 1:
         raise ArgumentError(f"section {section} is the last section; it ends with the document, not with a break. "
                             f"Breaks end sections 0 to {len(sections) - 2}" if len(sections) > 1 else
@@ -519,7 +519,7 @@ def delete_bookmark(doc: WordDocument, bookmark: str):
     starts = [b for b in _bookmark_starts(doc) if b.get(qn("w:name")) == name]
     if not starts:
         names = sorted({b.get(qn("w:name")) for b in _bookmark_starts(doc) if b.get(qn("w:name")) and b.get(qn("w:name")) != "_GoBack"})
-        raise ArgumentError(f"there is no bookmark {name!r}; bookmarks: {', '.join(names) or 'none'}")
+        raise ArgumentError(f"there is no bookmark {clipped(name, 80)!r}; bookmarks: {', '.join(names) or 'none'}")
     for b in starts:
         bid = b.get(qn("w:id"))
         root = b.getroottree().getroot()
@@ -594,7 +594,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
     if bookmark is not None:
         names = {b.get(qn("w:name")) for b in _bookmark_starts(doc)}
         if bookmark not in names:
-            raise ArgumentError(f"there is no bookmark {bookmark!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
+            raise ArgumentError(f"there is no bookmark {clipped(bookmark, 80)!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
         link.attrib.pop(qn("r:id"), None)
         link.set(qn("w:anchor"), bookmark)
         drop_rel(part, old_rid)

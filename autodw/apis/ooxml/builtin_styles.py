@@ -14,6 +14,7 @@ import copy
 import re
 
 from docx.enum.style import WD_STYLE_TYPE
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.styles import BabelFish
 from lxml import etree
 
@@ -69,8 +70,37 @@ DEFAULT_ROLES = {"Normal": "paragraph", "DefaultParagraphFont": "character", "Ta
 
 
 def styles_element(doc: WordDocument) -> etree._Element:
-    """The ``w:styles`` root (python-docx adds a styles part if the document has none)."""
-    return doc.docx.styles.element
+    """The ``w:styles`` root. A document without a styles part gets python-docx's default one, and in it a plain
+    definition (on the default style of its type) of every style its parts already use: Word shows a style it
+    cannot find as the default, and the Open XML SDK says nothing of it while there is no styles part, but reports
+    every such reference once there is one (an edit that needs a style then added errors to the file)."""
+    try:
+        return doc.docx.part.part_related_by(RT.STYLES).element
+    except KeyError:
+        root = doc.docx.styles.element  # python-docx relates its default styles part
+        _define_used_styles(doc, root)
+        return root
+
+
+_USES = {qn("w:pStyle"): "paragraph", qn("w:rStyle"): "character", qn("w:tblStyle"): "table"}
+
+
+def _define_used_styles(doc: WordDocument, root: etree._Element) -> None:
+    defined = {s.get(qn("w:styleId")) for s in root.iterchildren(qn("w:style"))}
+    bases = {kind: default_style_id(doc, kind) for kind in ("paragraph", "character", "table")}
+    for part in doc.docx.part.package.iter_parts():
+        element = getattr(part, "_element", None)
+        if element is None or element is root:
+            continue
+        for ref in element.iter(*_USES):
+            sid = ref.get(qn("w:val"))
+            if not sid or sid in defined:
+                continue
+            defined.add(sid)
+            style = etree.SubElement(root, qn("w:style"), {qn("w:type"): _USES[ref.tag], qn("w:styleId"): sid})
+            etree.SubElement(style, qn("w:name"), {qn("w:val"): sid})
+            if bases[_USES[ref.tag]]:
+                etree.SubElement(style, qn("w:basedOn"), {qn("w:val"): bases[_USES[ref.tag]]})
 
 
 def find_style_id(doc: WordDocument, name: str, kind: str) -> str | None:
@@ -175,7 +205,8 @@ def sync_styles_with_effects(doc: WordDocument) -> bool:
         xml.root.insert(0, copy.deepcopy(defaults))
     have = {s.get(qn("w:styleId")) for s in xml.root.iterchildren(qn("w:style"))}
     for style in styles.iterchildren(qn("w:style")):
-        if style.get(qn("w:styleId")) not in have:
+        sid = style.get(qn("w:styleId"))
+        if sid is not None and sid not in have:  # a style without an id is a fault of styles.xml: not copied
             xml.root.append(copy.deepcopy(style))
     xml.commit()
     return True

@@ -105,7 +105,11 @@ def chart_data(kind: str, categories: list, series: list[dict[str, Any]]):
                 xy.add_data_point(_int_if_whole(x), y)
         return data
     data = _CategoryData()
-    data.categories = [c if isinstance(c, str) else _int_if_whole(c) for c in categories]
+    if any(isinstance(c, str) for c in categories):  # text labels, all of them: python-pptx takes the categories as
+        # numbers when the first is one, and writes a later text label unescaped ("&" broke the part, "<w:p>" was markup)
+        data.categories = [c if isinstance(c, str) else str(_int_if_whole(c)) for c in categories]
+    else:
+        data.categories = [_int_if_whole(c) for c in categories]
     for s in series:
         data.add_series(s["name"], s["values"])
     return data

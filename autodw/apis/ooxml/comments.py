@@ -13,8 +13,13 @@ from lxml import etree
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.parts import PartXml, part_xml
 from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, clipped
 from autodw.core.xml import qn
 
+
+#: The longest initials a comment may carry: w:initials is a string of at most 9 characters (ECMA-376), and the
+#: Open XML SDK reports a longer one as an error (Word offers to repair the file)
+MAX_INITIALS = 9
 
 #: Styles python-docx's comments use, by the id it writes -> (built-in name, kind).
 _COMMENT_STYLES = {"CommentReference": ("annotation reference", "character"), "CommentText": ("annotation text", "paragraph")}
@@ -27,6 +32,9 @@ def add_comment(doc: WordDocument, paragraph: Paragraph, runs: list[etree._Eleme
     python-docx writes the comment and its anchors; its runs and paragraph name the styles
     ``CommentReference`` and ``CommentText``, which are added here (or mapped to the document's own
     ids for them) so that no reference dangles."""
+    if len(initials) > MAX_INITIALS:
+        raise ArgumentError(f"initials {clipped(initials, 20)!r} has {len(initials)} characters; a comment's initials "
+                            f"have at most {MAX_INITIALS}")
     comment = doc.docx.add_comment([Run(r, paragraph) for r in runs], text=text, author=author, initials=initials)
     cid = str(comment.comment_id)
     anchors = [ref.getparent() for ref in paragraph._p.iter(qn("w:commentReference")) if ref.get(qn("w:id")) == cid]

@@ -16,7 +16,7 @@ from autodw.apis.ooxml.elements import get_or_add, get_or_add_rpr, insert_ordere
 from autodw.apis.ooxml.paragraphs import JC
 from autodw.apis.ooxml.text import RPR, atoms, has_cjk, resolve_span, text_runs
 from autodw.apis.schema import ALIGNMENT, HIGHLIGHTS, boolean, color, enum, length, number, text
-from autodw.core.errors import ArgumentError
+from autodw.core.errors import ArgumentError, clipped
 from autodw.core.units import hex_color, twips
 from autodw.core.xml import qn
 
@@ -88,8 +88,17 @@ def check_run_props(props: dict[str, Any]) -> None:
         raise ArgumentError("superscript and subscript cannot both be true; give one of them")
 
 
+#: The longest font name w:rFonts holds (its attributes are strings of at most 31 characters, ECMA-376; Word's own
+#: font names are shorter): a longer one makes the Open XML SDK report the part and Word offer to repair it
+MAX_FONT_NAME = 31
+
+
 def apply_run_props(rpr: etree._Element, props: dict[str, Any]) -> None:
     """Write the given run properties into ``w:rPr`` (or a style's/docDefaults' rPr)."""
+    for key in ("font", "east_asia_font"):
+        if len(props.get(key) or "") > MAX_FONT_NAME:
+            raise ArgumentError(f"{key} {clipped(props[key], 40)!r} has {len(props[key])} characters; a font name "
+                                f"has at most {MAX_FONT_NAME}")
     for key, tags in _TOGGLES.items():
         if key in props:
             for tag in tags:

@@ -18,7 +18,7 @@ from autodw.apis.ooxml.builtin_styles import find_style_id
 from autodw.apis.ooxml.copies import renew_ids
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.fields import field_runs
-from autodw.apis.ooxml.paragraphs import JC
+from autodw.apis.ooxml.paragraphs import JC, drop_rel
 from autodw.apis.ooxml.sections import all_sections, section_at, section_indices, settings_root
 from autodw.apis.ooxml.text import new_run
 from autodw.apis.ooxml.watermark import is_watermark_run, renumber_shapes
@@ -151,8 +151,7 @@ def unlink(doc: WordDocument, index: int, where: str, kind: str) -> str:
         return ""
     r_id = ref.get(qn("r:id"))
     sect.remove(ref)
-    if r_id and r_id in doc.part.rels:
-        doc.part.drop_rel(r_id)  # only dropped when no other section references it
+    drop_rel(doc.part, r_id)  # only dropped when no other section references it
     return f"linked section {index}'s {kind} {where} to the previous section"
 
 

@@ -8,7 +8,7 @@ from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.text import atom_text, atoms, new_run, paragraph_text, replace_span, split_at
 from autodw.core.document import WordDocument
-from autodw.core.xml import qn
+from autodw.core.xml import NS, qn
 
 #: Alignment names of the API schema -> ``w:jc`` values.
 JC = {"left": "left", "center": "center", "right": "right", "justify": "both"}
@@ -70,9 +70,14 @@ def link_text(link: etree._Element) -> str:
 
 
 def drop_rel(part, r_id: str | None) -> None:
-    """Drop relationship `r_id` of `part` if it has it."""
-    if r_id and r_id in part.rels:
-        part.drop_rel(r_id)  # python-docx keeps it while another element still uses it
+    """Drop relationship `r_id` of `part` once nothing in the part's XML names it any more. (python-docx's own
+    drop_rel expects the caller's reference to be there still: it dropped a relationship one element still used,
+    the one a retargeted link got back from relate_to for the same URL, or a header another section shares.)"""
+    if not r_id or r_id not in part.rels:
+        return
+    r = f"{{{NS['r']}}}"
+    if not any(v == r_id for el in part.element.iter() for k, v in el.attrib.items() if k.startswith(r)):
+        del part.rels[r_id]
 
 
 def set_link_text(p: etree._Element, link: etree._Element, new_text: str) -> None:

@@ -9,7 +9,7 @@ from autodw.apis.ooxml.builtin_styles import (available_styles, default_style_id
                                               styles_element)
 from autodw.apis.ooxml.elements import insert_ordered, make
 from autodw.core.document import WordDocument
-from autodw.core.errors import ArgumentError
+from autodw.core.errors import ArgumentError, clipped
 from autodw.core.xml import qn, wval
 
 KINDS = ("paragraph", "character", "table")
@@ -46,7 +46,7 @@ def find_style(doc: WordDocument, name: str, kinds: tuple[str, ...] = KINDS) -> 
                 if kinds == ("character",) else "")
         raise ArgumentError(f"{name!r} is a {taken} style, not a {' or '.join(kinds)} style{hint}")
     names = [f"{n} ({k})" for k in kinds for n in sorted(available_styles(doc, k))]
-    raise ArgumentError(f"there is no style {name!r}; styles: {', '.join(names[:60])}"
+    raise ArgumentError(f"there is no style {clipped(name, 80)!r}; styles: {', '.join(names[:60])}"
                         + (f", ... ({len(names)} in all)" if len(names) > 60 else ""))
 
 
