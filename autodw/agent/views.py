@@ -68,15 +68,23 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
         final = step.accepted or (step.attempts[-1] if step.attempts else None)
         if final is None:
             continue
-        call = prompts.format_call(final.api, final.args) if final.api else "(no call)"
-        if len(call) > history_chars:
-            call = call[:history_chars] + "…)"
-        sub_instruction = step.sub_instruction.split("\n", 1)[0]
-        if len(sub_instruction) > history_chars:
-            sub_instruction = sub_instruction[:history_chars] + "…"
+        call = history_call(final.api, final.args, history_chars) if final.api else "(no call)"
+        sub_instruction = history_step(step.sub_instruction, history_chars)
         outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
         lines.append(f"{step.number}. {sub_instruction} -> {call} -> {outcome}")
     return "\n".join(lines) or "(none yet)"
+
+
+def history_call(api: str, args: Any, history_chars: int) -> str:
+    """A call as a line of the step history shows it: cut to `history_chars`."""
+    call = prompts.format_call(api, args)
+    return call if len(call) <= history_chars else call[:history_chars] + "…)"
+
+
+def history_step(sub_instruction: str, history_chars: int) -> str:
+    """A sub-instruction as a line of the step history shows it: its first line, cut to `history_chars`."""
+    first = sub_instruction.split("\n", 1)[0]
+    return first if len(first) <= history_chars else first[:history_chars] + "…"
 
 
 def touched_now(record: InstructionResult, state: State) -> str:
