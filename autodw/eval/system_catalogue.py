@@ -89,3 +89,12 @@ def noisy_oracle(given: SystemInputs) -> SystemMaker:
 
 for _name in BASELINES:
     register_system(_name, help=BASELINE_HELP[_name], uses_classifier=True)(_named(_name, _baseline))
+
+
+@register_system("ceiling", help="the agent of --profile with a perfect model that sees only its prompts: the ceiling "
+                                 "our prompts put on any model, each failure attributed (autodw bench ceiling)",
+                 uses_llm=False, uses_classifier=True)
+def ceiling(given: SystemInputs) -> SystemMaker:
+    from autodw.eval.ceiling.system import CeilingSystem
+
+    return lambda: CeilingSystem(given.classifier, given.config)
