@@ -48,14 +48,14 @@ REMAINING_ITEMS, REMAINING_CHARS, REASON_CHARS = 6, 200, 300  # the planner sche
 
 
 def assign_requests(requests: list[str], registry: Registry, gold: list[Any]) -> list[int]:
-    """The request (0-based) of a split message each gold call serves: the request that names most of its values
-    (:func:`~autodw.eval.ceiling.needs.evidence`), never one before the previous call's (the gold order is kept); a
-    call that names nothing serves the previous call's request."""
+    """The request (0-based) of a split message each gold call serves: the request that names most of its copied
+    texts, then of its other values (:func:`~autodw.eval.ceiling.needs.evidence`), never one before the previous
+    call's (the gold order is kept); a call that names nothing serves the previous call's request."""
     out, current = [], 0
     for call in gold:
         scores = [evidence(registry.get(call.api), call.args, r) for r in requests]
         best = max(range(len(requests)), key=lambda k: (scores[k], -k))
-        if scores[best] and best > current:
+        if any(scores[best]) and best > current:
             current = best
         out.append(current)
     return out

@@ -54,7 +54,8 @@ def kind(detail: str) -> str:
     text = re.sub(r"'[^']*'|\"[^\"]*\"|“[^”]*”", "'…'", detail)
     text = ID_IN_TEXT.sub("ID", text)
     text = re.sub(r"\d+", "N", text)
-    text = re.sub(r"(?:ID|'…')(?:, (?:ID|'…'))+", lambda m: m.group(0).split(",")[0] + "…", text)
+    text = re.sub(r"ID(?:, ID)*", "IDs", text)
+    text = re.sub(r"'…'(?:, '…')*", "'…'", text)
     return text[:160]
 
 

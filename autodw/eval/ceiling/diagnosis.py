@@ -73,12 +73,11 @@ def _call_of(attempt: dict[str, Any]) -> tuple[str, Any] | None:
 def _cause(k: int, gold: tuple[str, Any], instead: Any, end: dict[str, Any],
            events: list[tuple[str, dict[str, Any]]]) -> tuple[str, str]:
     """Why gold step `k` (0-based) was not kept (`instead`: the call kept in its place, if any)."""
-    met = [d for e, d in events if e == "ceiling" and d.get("gold_step") == k + 1]
-    if met:
-        return met[0]["cause"], f"{met[0]['role']}: {met[0]['detail']}"
     tried = [d for e, d in events if e == "attempt" and _call_of(d) is not None and _same(_call_of(d), gold)]
     steps = {d.get("step") for d in tried}
-    for e, d in events:
+    for e, d in events:  # the first thing that stopped the gold call, in the order they happened
+        if e == "ceiling" and d.get("gold_step") == k + 1:
+            return d["cause"], f"{d['role']}: {d['detail']}"
         if d.get("step") not in steps:
             continue
         if e == "verdict" and d.get("rule") and not d.get("accepted"):

@@ -153,10 +153,11 @@ def phrase(spec: ApiSpec, args: dict[str, Any]) -> str:
     return f"{purpose}: {values}." if values else f"{purpose}."
 
 
-def evidence(spec: ApiSpec, args: dict[str, Any], text: str) -> int:
-    """How many of the call's values (its texts, choices and lengths; not its ids) `text` names: which request of a
-    compound message a call serves."""
+def evidence(spec: ApiSpec, args: dict[str, Any], text: str) -> tuple[int, int]:
+    """How many of the call's copied texts, then of its other values (choices, lengths; not its ids), `text` names:
+    which request of a compound message a call serves."""
     squeezed = loose(text).replace(" ", "")
+    texts = {loose(t).replace(" ", "") for t in needs(spec, args).texts}
     values = {loose(leaf).replace(" ", "") for value in args.values() for leaf in _leaves(value)
-              if len(leaf.strip()) >= MIN_VALUE_CHARS and not ID_RE.match(leaf.strip())}
-    return sum(1 for v in values if v in squeezed)
+              if len(leaf.strip()) >= MIN_VALUE_CHARS and not ID_RE.match(leaf.strip())} - texts
+    return sum(1 for t in texts if t in squeezed), sum(1 for v in values if v in squeezed)
