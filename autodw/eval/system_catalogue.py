@@ -95,6 +95,9 @@ for _name in BASELINES:
                                  "our prompts put on any model, each failure attributed (autodw bench ceiling)",
                  uses_llm=False, uses_classifier=True)
 def ceiling(given: SystemInputs) -> SystemMaker:
-    from autodw.eval.ceiling.system import CeilingSystem
+    import os
 
-    return lambda: CeilingSystem(given.classifier, given.config)
+    from autodw.eval.ceiling.system import CeilingSystem, own_classifier
+
+    loaded_in = os.getpid()
+    return lambda: CeilingSystem(own_classifier(given.classifier, loaded_in), given.config)

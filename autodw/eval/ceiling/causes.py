@@ -1,5 +1,6 @@
-"""The table of causes of a ceiling run: for every instruction below the ceiling, the cause its diagnosis names (the
-``ceiling_turn`` event that ends its trace), counted; and how often each obstacle was met, recovered or not."""
+"""The table of causes of a ceiling run: for every instruction below the ceiling, the cause its diagnosis names (made
+from the events of its trace: :func:`~autodw.eval.ceiling.diagnosis.diagnose`), counted; and how often each obstacle
+was met, recovered or not."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from autodw.core.ids import ID_IN_TEXT
 from autodw.core.package import write_atomically
 from autodw.eval.ceiling.backend import GENERATOR_VIEW, INTENT_FILTER, LOOP, PLANNER_VIEW, SCHEMA
-from autodw.eval.ceiling.diagnosis import OTHER, RULE_CHECKS, STATE_EXTRACTION
+from autodw.eval.ceiling.diagnosis import OTHER, READ, RULE_CHECKS, STATE_EXTRACTION, diagnose
 from autodw.eval.metrics import instruction_records
 from autodw.eval.run_folder import recorded_run
 
@@ -28,24 +29,23 @@ CAUSES = {
     STATE_EXTRACTION: "the document state could not be read after a gold call",
     OTHER: "a gold call failed or another call replaced it, or an internal error",
     UNEXPLAINED: "every gold call was kept, in order, and the judge still failed the output",
-    UNDIAGNOSED: "the trace holds no diagnosis (ceiling_turn event)",
+    UNDIAGNOSED: "no ceiling trace (its events are what the diagnosis is made from)",
 }
 EXAMPLES = 3  # instruction keys shown per kind of detail
 KINDS = 6  # kinds of detail shown per cause
 
 
-def diagnosis(out: Path, record: dict[str, Any]) -> dict[str, Any] | None:
-    """The ``ceiling_turn`` event of an instruction record's trace, or None."""
+def diagnosis(out: Path, record: dict[str, Any], gold: list[tuple[str, Any]]) -> dict[str, Any] | None:
+    """The diagnosis of an instruction record, made again from the events of its trace (a pure function of them, so
+    a table made by a newer autodw reads an older run the newer way), or None without a ceiling trace."""
     trace = record.get("trace")
     path = out / "instructions" / trace if trace else None
     if path is None or not path.is_file():
         return None
-    for line in reversed(path.read_text(encoding="utf-8").splitlines()):
-        if '"ceiling_turn"' in line:
-            event = json.loads(line)
-            if event.get("event") == "ceiling_turn":
-                return event
-    return None
+    events = [(e.pop("event"), e) for e in map(json.loads, path.read_text(encoding="utf-8").splitlines())]
+    if not any(name == "ceiling_turn" for name, _ in events):
+        return None
+    return diagnose(gold, [(name, data) for name, data in events if name in READ])
 
 
 def kind(detail: str) -> str:
@@ -63,18 +63,19 @@ def cause_table(out: Path) -> dict[str, Any]:
     """The causes of a ceiling run folder `out` (module docstring), as data."""
     spec, sessions = recorded_run(out)
     records = instruction_records(out, sessions)
+    gold = {i.key: [(c.api, c.args) for c in i.gold] for s in sessions for i in s.instructions}
     below: Counter[str] = Counter()
     met: Counter[str] = Counter()
     kinds: dict[str, Counter[str]] = {c: Counter() for c in CAUSES}
     examples: dict[tuple[str, str], list[str]] = {}
     for record in records:
-        found = diagnosis(out, record)
+        found = diagnosis(out, record, gold[record["key"]])
         for cause in {o["cause"] for o in (found or {}).get("obstacles", [])}:
             met[cause] += 1
         if record["success"]:
             continue
         if found is None:
-            cause, detail = UNDIAGNOSED, "no ceiling_turn event"
+            cause, detail = UNDIAGNOSED, "no ceiling trace"
         elif found["cause"] is None:
             cause, detail = UNEXPLAINED, f"{record.get('n_differences')} difference(s) from the expected document"
         else:

@@ -9,6 +9,7 @@ prompt did not show.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,15 @@ from autodw.dwbench.records import Instruction
 from autodw.eval.ceiling.backend import CeilingBackend
 from autodw.eval.ceiling.diagnosis import TurnLog
 from autodw.eval.systems import TurnResult, run_agent_turn
+
+
+def own_classifier(classifier: IntentClassifier, loaded_in: int) -> IntentClassifier:
+    """`classifier`, or in a worker process forked from the process it was loaded in (`loaded_in`), the same model
+    loaded again: an ONNX Runtime session does not survive a fork (its thread pool stays behind)."""
+    path = getattr(classifier, "path", None)
+    if os.getpid() == loaded_in or path is None:
+        return classifier
+    return type(classifier).load(path, threads=1)  # type: ignore[attr-defined]
 
 
 class LeanTrace(TraceWriter):
