@@ -278,3 +278,26 @@ def test_the_ceiling_command_and_system_are_registered():
     spec = registered_systems().get("ceiling")
     assert not spec.needs_llm({}) and spec.uses_classifier and spec.uses_agent_settings
     assert re.search(r"\bceiling\b", run_cli("bench", "run", "--help").stdout)
+
+
+# --- what the views show, as the ceiling found they must ---------------------------------------------------------
+
+
+def test_the_step_history_names_the_ids_a_call_created_that_its_message_does_not():
+    from autodw.agent.records import Attempt, InstructionResult, Step
+    from autodw.agent.views import history
+
+    row = Attempt("insert_row", {"table": "t1"}, "first", ok=True, accepted=True,
+                  message="inserted row 2 into t1; it now has 3 rows", created=["p9", "p10"])
+    caption = Attempt("insert_caption", {"target": "t1"}, "first", ok=True, accepted=True,
+                      message="inserted caption p11 for t1", created=["p11"])
+    record = InstructionResult("x", steps=[Step(1, "Add a row.", attempts=[row]), Step(2, "Caption.", attempts=[caption])])
+    lines = history(record, 300).splitlines()
+    assert lines[0].endswith("it now has 3 rows (new: p9, p10)") and lines[1].endswith("inserted caption p11 for t1")
+
+
+def test_a_step_on_the_cells_of_a_new_row_is_within_the_ceiling(tmp_path):
+    calls = [("insert_row", {"data": ["Total", "9"], "index": 2, "table": "t1"}),
+             ("set_text_format", {"bold": True, "paragraphs": ["p9", "p10"]})]
+    _, result, turn = _run(tmp_path, "Add a Total row at the bottom of the table, and make it bold.", calls)
+    assert turn["cause"] is None and turn["kept"] == 2, turn

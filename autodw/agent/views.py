@@ -9,6 +9,7 @@ its prompt then starts the same at every step of a request, so a prompt cache re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
@@ -20,6 +21,7 @@ from autodw.analysis.state.render import render_elements, render_state
 
 ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
+MAX_NEW_IDS = 16  # ids a step created that the step history lists
 
 
 def named_ids(attempt: Attempt) -> list[str]:
@@ -70,9 +72,19 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
             continue
         call = history_call(final.api, final.args, history_chars) if final.api else "(no call)"
         sub_instruction = history_step(step.sub_instruction, history_chars)
-        outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
+        outcome = f"ok: {final.message}{new_ids(final)}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
         lines.append(f"{step.number}. {sub_instruction} -> {call} -> {outcome}")
     return "\n".join(lines) or "(none yet)"
+
+
+def new_ids(attempt: Attempt) -> str:
+    """The ids a call created that its message does not name (the cells of a new row or table, a watermark's shape),
+    as the history shows them (at most :data:`MAX_NEW_IDS`): later steps can only name what the model has seen."""
+    unnamed = [i for i in attempt.created if not re.search(rf"(?<![\w-]){i}(?!\w)", attempt.message)]
+    if not unnamed:
+        return ""
+    more = f" and {len(unnamed) - MAX_NEW_IDS} more" if len(unnamed) > MAX_NEW_IDS else ""
+    return f" (new: {', '.join(unnamed[:MAX_NEW_IDS])}{more})"
 
 
 def history_call(api: str, args: Any, history_chars: int) -> str:
