@@ -301,3 +301,13 @@ def test_a_step_on_the_cells_of_a_new_row_is_within_the_ceiling(tmp_path):
              ("set_text_format", {"bold": True, "paragraphs": ["p9", "p10"]})]
     _, result, turn = _run(tmp_path, "Add a Total row at the bottom of the table, and make it bold.", calls)
     assert turn["cause"] is None and turn["kept"] == 2, turn
+
+
+def test_a_deleted_note_or_comment_is_quoted_in_its_calls_message():
+    from autodw.apis.calls import execute
+    from autodw.dwbench.records import find_session
+
+    doc = find_session("dwh-017").initial_document(2)  # a footnote moved: deleted, then added again elsewhere
+    assert execute(doc, "delete_footnote", {"note": 1}).message == "deleted footnote 1 ('Use only the descaler supplied.')"
+    doc = find_session("dwh-035").initial_document(6)
+    assert execute(doc, "delete_comment", {"comment": 0}).message == "deleted comment 0 ('Confirm the park booking.')"
