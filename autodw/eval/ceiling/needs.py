@@ -109,10 +109,11 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
     """Whether a prompt shows what `need` lists: an id in its document view (`state`, elision lines aside) or its step
-    history; a text in the user's `words`, or in the view when the `document` holds it (`document`: the document
-    rendered whole, as :func:`~autodw.agent.grounding.loose` gives it)."""
+    history; a text in the user's `words`, or, when the `document` holds it, in the view or the step history (what an
+    earlier step read or removed) (`document`: the document rendered whole, as :func:`~autodw.agent.grounding.loose`
+    gives it)."""
     ids = shown_ids(state, history)
-    in_words, in_view, in_document = loose(words), loose("\n".join(shown_lines(state))), document
+    in_words, in_view, in_document = loose(words), loose("\n".join([*shown_lines(state), history])), document
     hidden, interpreted = [], []
     for text in need.texts:
         key = loose(text)
