@@ -187,6 +187,27 @@ def test_a_searched_text_or_another_quote_is_not_an_altered_quote(state):
                              {"paragraphs": "p2", "span": {"match": "Revenue"}, "bold": True}, state, {}) == []
 
 
+def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_not_altered(state):
+    """What the hosted ceiling found rejected on DWBench 2.0 dev (hand and templated): the old text quoted to be fixed,
+    a passage quoted around the text to change, a live template for an example of its output, a caption's label."""
+    fix = 'a few entries say "docx  (one section)with", with two spaces before the bracket. Fix the spacing'
+    assert checks.check_call("Fix it.", fix, "replace_text", {"find": "docx  (one section)with",
+                                                              "replace": "docx (one section) with"}, state, {}) == []
+    typed = "“2006年1月1日以后”也改成2007年1月1日"
+    assert checks.check_call("Fix it.", typed, "replace_text", {"find": "2006年1月1日", "replace": "2007年1月1日"},
+                             state, {}) == []
+    live = "The page header shows 'Page x of y'. Put the name in front, like 'Harbour Lane Bakery | Page 3 of 31'."
+    assert checks.check_call("Set it.", live, "set_header_footer", {"text": "Harbour Lane Bakery | Page {PAGE} of {NUMPAGES}",
+                                                                    "where": "header"}, state, {}) == []
+    assert checks.check_call("Set it.", live, "set_header_footer", {"text": "Harbour Lane Bakery | Page {PAGE}",
+                                                                    "where": "header"}, state, {})  # a field short
+    caption = 'caption the table as "Table 1: Summary of the details"'
+    assert checks.check_call("Caption it.", caption, "insert_caption", {"target": "t1", "text": "Summary of the details"},
+                             state, {}) == []
+    assert checks.check_call("Caption it.", caption, "insert_caption", {"target": "t1", "text": "Summary of details"},
+                             state, {})
+
+
 def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
     request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
     assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],
