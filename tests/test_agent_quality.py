@@ -208,6 +208,18 @@ def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_no
                              state, {})
 
 
+def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("insert_row", "add one more action at the end: book the rooms, Li Wei, due 1 August")
+    assert unasked_api("insert_row", "add one more action at the end: book the rooms, Li Wei, due 1 August",
+                       previous="In the actions table, write the owners out properly.") == []
+    assert unasked_api("insert_row", "add one more action at the end", previous="Fix the month in the welcome line.")
+    found = checks.check_call("Centre it.", "Centre it as well", "set_image_alignment", {"image": "img1", "alignment": "center"},
+                              state, {}, previous="The screenshot is far too tall. Shrink it to half its size.")
+    assert "unasked_api" not in [f.check for f in found]
+
+
 def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
     request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
     assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],

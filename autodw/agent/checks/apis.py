@@ -22,12 +22,15 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                       "words it finds (set_paragraph_text replaces a paragraph's text)", True)]
 
 
-@check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",), tuned_on=BUILT_ON + ALSO_1_1_TEST)
-def unasked_api(api: str, instruction: str) -> list[CheckFinding]:
+@check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",),
+       tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev",))
+def unasked_api(api: str, instruction: str, previous: str = "") -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
     that the request names in none of the words of ``api_words.json``, or deletes one when the request says nothing
-    of deleting (a move done as a deletion)."""
+    of deleting (a move done as a deletion). The session's instruction before this one counts as said: a follow-up
+    names its thing there ("In the actions table, ..." then "add one more action at the end"; "The screenshot is far
+    too tall" then "Centre it as well")."""
     words = api_words().get(api)
-    if words is None or all(w.search(instruction) for w in words):
+    if words is None or all(w.search(instruction) or w.search(previous) for w in words):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
