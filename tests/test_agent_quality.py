@@ -91,6 +91,15 @@ def test_elements_named_without_quotes(state, request_text, found):
     assert [(m.quote, m.id, m.kind) for m in grounding.named(state, request_text)] == found
 
 
+def test_the_sixth_table_and_the_empty_paragraphs_are_named():
+    """What the hosted ceiling found missing from the view on DWBench 2.0 templated dev: a table past the fifth."""
+    state = {"paragraphs": [{"id": "p1", "text": "Intro"}, {"id": "p2", "text": " "},
+                            {"id": "p3", "text": "", "images": ["img1"]}, {"id": "p4", "text": ""}],
+             "tables": [{"id": f"t{n}", "cells": [[f"h{n}"]]} for n in range(1, 8)], "images": []}
+    assert [(m.id, m.kind) for m in grounding.named(state, "给第六个表格加灰色双线外框")] == [("t6", "table")]
+    assert [m.id for m in grounding.named(state, "Give the sixth table a border")] == ["t6"]
+
+
 def test_paragraphs_described_by_what_they_say(state):
     found = grounding.described(state, "Add a comment to the paragraph about the logo being used on customer material.")
     assert found[0].id == "p31" and found[0].how == "about"  # "The logo above is used on all customer-facing material."

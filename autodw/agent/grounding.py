@@ -185,9 +185,12 @@ def _first_under(state: State, text: str, found: list[Match]) -> list[Match]:
 # --- elements named without quotes ------------------------------------------------------------
 
 _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-                  "fifth": 5, "5th": 5, "last": -1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "最后一": -1}
-_NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+table\b|\btable\s+([1-9])\b"
-                        r"|第\s*([一二三四五1-5])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
+                  "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
+                  "ninth": 9, "9th": 9, "tenth": 10, "10th": 10, "last": -1, "一": 1, "二": 2, "三": 3, "四": 4,
+                  "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "最后一": -1}
+_NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|"
+                        r"9th|tenth|10th|last)\s+table\b|\btable\s+([1-9])\b"
+                        r"|第\s*([一二三四五六七八九十1-9])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
 _ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
            ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
@@ -207,7 +210,7 @@ def _names_in(text: str, name: str) -> bool:
 
 def named(state: State, text: str) -> list[Match]:
     """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
-    section", "the West row"), the n-th or last table ("the second table", "第二个表格"), and the chart or picture
+    section", "the West row"), the n-th or last table ("the second table", "第六个表格"), and the chart or picture
     when the document has just one."""
     quoted = {loose(q.text) for q in quotes(text)}
     out: list[Match] = []
