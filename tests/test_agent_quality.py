@@ -92,12 +92,16 @@ def test_elements_named_without_quotes(state, request_text, found):
 
 
 def test_the_sixth_table_and_the_empty_paragraphs_are_named():
-    """What the hosted ceiling found missing from the view on DWBench 2.0 templated dev: a table past the fifth."""
+    """What the hosted ceiling found missing from the view on DWBench 2.0 templated dev: a table past the fifth, and the
+    empty paragraphs of a long document (outside the window, and the request names them all at once)."""
     state = {"paragraphs": [{"id": "p1", "text": "Intro"}, {"id": "p2", "text": " "},
                             {"id": "p3", "text": "", "images": ["img1"]}, {"id": "p4", "text": ""}],
              "tables": [{"id": f"t{n}", "cells": [[f"h{n}"]]} for n in range(1, 8)], "images": []}
     assert [(m.id, m.kind) for m in grounding.named(state, "给第六个表格加灰色双线外框")] == [("t6", "table")]
     assert [m.id for m in grounding.named(state, "Give the sixth table a border")] == ["t6"]
+    for request in ("get rid of the blank lines (empty paragraphs) in the body", "把文档正文中的空行（空段落）都删掉"):
+        assert [(m.id, m.kind) for m in grounding.named(state, request)] == [("p2", "empty paragraph"), ("p4", "empty paragraph")]
+    assert grounding.named(state, "Add a line under the intro") == []
 
 
 def test_paragraphs_described_by_what_they_say(state):

@@ -191,6 +191,9 @@ _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd"
 _NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|"
                         r"9th|tenth|10th|last)\s+table\b|\btable\s+([1-9])\b"
                         r"|第\s*([一二三四五六七八九十1-9])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
+#: the empty paragraphs of the body, named together ("delete the blank lines", "空段落都删掉")
+_EMPTY_PARAGRAPHS = re.compile(r"\b(?:empty|blank)\s+(?:paragraphs?|lines?)\b|空行|空段落?|空白(?:段落?|行)", re.IGNORECASE)
+MAX_EMPTY_SHOWN = 20  # empty paragraphs listed when a request names them
 _ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
            ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
@@ -210,8 +213,8 @@ def _names_in(text: str, name: str) -> bool:
 
 def named(state: State, text: str) -> list[Match]:
     """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
-    section", "the West row"), the n-th or last table ("the second table", "第六个表格"), and the chart or picture
-    when the document has just one."""
+    section", "the West row"), the n-th or last table ("the second table", "第六个表格"), the empty paragraphs of the
+    body ("the blank lines", "空段落"), and the chart or picture when the document has just one."""
     quoted = {loose(q.text) for q in quotes(text)}
     out: list[Match] = []
     for p in state.get("paragraphs", []):
@@ -230,6 +233,10 @@ def named(state: State, text: str) -> list[Match]:
         if tables and -1 <= n <= len(tables) and n != 0:
             t = tables[n - 1 if n > 0 else -1]
             out.append(Match(m.group(0), t["id"], "table", "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+    said = _EMPTY_PARAGRAPHS.search(text)
+    if said is not None:  # in a long document they lie outside the view: the request names them all at once
+        empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
+        out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty[:MAX_EMPTY_SHOWN]]
     inside_descriptions = [m.span() for m in _DESCRIBED.finditer(text)]  # "the paragraph about the logo": no picture
     for kind, pattern in _ONE_OF:
         found = [i for i in state.get("images", []) if i.get("type") == kind and i.get("id")]
