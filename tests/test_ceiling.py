@@ -320,3 +320,10 @@ def test_a_value_an_earlier_step_reported_is_shown():
     history = "1. Delete a footnote: note 1. -> delete_footnote({\"note\": 1}) -> ok: deleted footnote 1 " \
               "('Use only the descaler supplied.')"
     assert seen(need, state="p11 #5 [Normal] Descale monthly.", history=history, words="Move it", document=document).shown
+
+
+def test_a_run_of_ids_shows_every_id_in_it():
+    from autodw.eval.ceiling.reading import shown_ids
+
+    assert shown_ids("  r1 (cells p24-p26): | Red | Empty | Fill |") >= {"p24", "p25", "p26"}
+    assert "p5" not in shown_ids("… 5 block(s) omitted (p3…p9) …")

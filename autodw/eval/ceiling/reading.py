@@ -73,9 +73,19 @@ def shown_lines(state: str) -> list[str]:
     return [line for line in state.splitlines() if not _ELISION.match(line.strip())]
 
 
+#: a run of ids a view writes as its ends ("cells p24-p26": the row's cell paragraphs)
+_ID_RUN = re.compile(r"\b([a-z]+)(\d+)-\1(\d+)\b")
+
+
 def shown_ids(*texts: str) -> set[str]:
-    """The element ids `texts` show (a state's elision lines name ids without showing them)."""
-    return {i for text in texts for line in shown_lines(text) for i in ID_IN_TEXT.findall(line)}
+    """The element ids `texts` show, runs written as their ends included ("p24-p26"; a state's elision lines name
+    ids without showing them)."""
+    lines = [line for text in texts for line in shown_lines(text)]
+    ids = {i for line in lines for i in ID_IN_TEXT.findall(line)}
+    for line in lines:
+        for prefix, first, last in _ID_RUN.findall(line):
+            ids.update(f"{prefix}{n}" for n in range(int(first), int(last) + 1))
+    return ids
 
 
 def request_of(context: str) -> tuple[int, int, str] | None:
