@@ -466,6 +466,12 @@ def test_a_list_or_table_cut_short(state):
     assert _checks(rows, "insert_table", table, state) == ["dropped_item"]
     # the request goes on after the last row ("; centre it, bold header" is not a row)
     assert _checks(rows, "insert_table", {**table, "data": table["data"] + [["Approval", "Lee"]]}, state) == []
+    # nor words that run past the next row separator (DWBench 2.0 templated dev, found by the hosted ceiling)
+    caption = ('a table: bold headers Task, Owner, Status; Quotes, Kim, Open; Budget check, Max, Not started; caption '
+               'it "Task status" on top; next, just above the "Bibliography" heading, create a heading')
+    full = {"data": [["Task", "Owner", "Status"], ["Quotes", "Kim", "Open"], ["Budget check", "Max", "Not started"]],
+            "header_row": True, "position": "end"}
+    assert "dropped_item" not in _checks(caption, "insert_table", full, state)
     one_row = "Add a table with the header Name, Role and the rows Ann, Chair / Bo, Clerk"
     assert _checks(one_row, "insert_table", {"data": [["Name", "Role"], ["Ann", "Chair"]], "position": "end"},
                    state) == ["dropped_item"]
