@@ -517,8 +517,12 @@ def test_a_property_switched_the_other_way(state):
                    {**table, "header_row": True}, state) == []
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "italic": False}, state) == ["unasked_flag"]
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "bold": True}, state) == ["unasked_flag"]
-    for request in ("p3 should no longer be bold", "把第3段取消加粗"):
+    for request in ("p3 should no longer be bold", "把第3段取消加粗",
+                    "Hmm, the bold Case lines now shout louder than the headings. Undo that please.",  # DWBench 2.0
+                    "第3段加粗太显眼了，撤销吧"):  # hand dev, found by the hosted ceiling: a request to undo
         assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+    assert _checks("Hmm, the bold Case lines now shout louder than the headings.", "set_text_format",
+                   {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]
 
 
 def test_a_formatting_property_the_request_does_not_name(state):

@@ -55,7 +55,10 @@ def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFi
 
 
 def _negated(pattern: str, instruction: str) -> bool:
-    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗")."""
+    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗"), or
+    asks to undo what was done ("the bold lines shout louder than the headings. Undo that")."""
+    if re.search(word_list("value_words.json")["reversal"], instruction, re.IGNORECASE):
+        return True
     negation = word_list("value_words.json")["negation"]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
