@@ -37,7 +37,7 @@ class PhraseClassifier:
         self.wrong = wrong
 
     def predict(self, text: str, k: int = 3):
-        spec = next(s for s in REG if text.startswith(phrase(s, {}).rstrip(".")))
+        spec = max((s for s in REG if text.startswith(phrase(s, {}).rstrip("."))), key=lambda s: len(phrase(s, {})))
         intent = "chart_operation" if self.wrong else spec.intent
         return [(intent, 1.0)]
 
@@ -327,3 +327,9 @@ def test_a_run_of_ids_shows_every_id_in_it():
 
     assert shown_ids("  r1 (cells p24-p26): | Red | Empty | Fill |") >= {"p24", "p25", "p26"}
     assert "p5" not in shown_ids("… 5 block(s) omitted (p3…p9) …")
+
+
+def test_a_value_in_a_steps_own_words_is_not_reported_by_the_history():
+    need = Needs((), ("harbor master",))
+    failed = '1. Replace text: find "harbor master". -> (no call) -> FAILED: no valid API call'
+    assert seen(need, state="p1 #0 [Normal] x", history=failed, words="Fix it", document="the harbor master").hidden

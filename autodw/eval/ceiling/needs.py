@@ -109,11 +109,11 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
     """Whether a prompt shows what `need` lists: an id in its document view (`state`, elision lines aside) or its step
-    history; a text in the user's `words`, or, when the `document` holds it, in the view or the step history (what an
-    earlier step read or removed) (`document`: the document rendered whole, as :func:`~autodw.agent.grounding.loose`
-    gives it)."""
+    history; a text in the user's `words`, or, when the `document` holds it, in the view or in what the step history
+    reports of the document (:func:`reported`: what an earlier step read or removed) (`document`: the document
+    rendered whole, as :func:`~autodw.agent.grounding.loose` gives it)."""
     ids = shown_ids(state, history)
-    in_words, in_view, in_document = loose(words), loose("\n".join([*shown_lines(state), history])), document
+    in_words, in_view, in_document = loose(words), loose("\n".join([*shown_lines(state), *reported(history)])), document
     hidden, interpreted = [], []
     for text in need.texts:
         key = loose(text)
@@ -121,6 +121,22 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
             continue
         (hidden if key in in_document else interpreted).append(text)
     return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
+
+
+def reported(history: str) -> list[str]:
+    """What a step history reports of the document: an accepted step's outcome (after ``-> ok:``) and the lines that
+    are not steps (the elements as they are now); not the steps' sub-instructions and calls (the planner's words, which
+    a value must not be taken from), nor a failure's error."""
+    out = []
+    for line in history.splitlines():
+        if not _STEP_LINE.match(line):
+            out.append(line)
+        elif " -> ok: " in line:
+            out.append(line.rsplit(" -> ok: ", 1)[1])
+    return out
+
+
+_STEP_LINE = re.compile(r"^\d+\. .* -> (?:ok|FAILED): ")
 
 
 def _cut(text: str, limit: int) -> str:
@@ -145,10 +161,12 @@ def _value_words(value: Any, texts: set[str]) -> str:
 
 
 def phrase(spec: ApiSpec, args: dict[str, Any]) -> str:
-    """The step a perfect planner writes for the call: what the API does (the first sentence of its description,
-    without its asides in brackets), then the call's elements and exact values, as the planner's prompt asks ("what
-    to change, where (by element id), and the exact values"), the texts it copies quoted."""
-    purpose = re.sub(r"\s*\([^()]*\)", "", spec.purpose).strip().rstrip(".")
+    """The step a perfect planner writes for the call: what the API does (the main clause of the first sentence of its
+    description: without its asides in brackets, up to its first comma, colon or semicolon), then the call's elements
+    and exact values, as the planner's prompt asks ("what to change, where (by element id), and the exact values"),
+    the texts it copies quoted."""
+    purpose = re.sub(r"\s*\([^()]*\)", "", spec.purpose).replace("`", "").strip().rstrip(".")
+    purpose = re.split(r",\s|:\s|;\s", purpose, maxsplit=1)[0]
     texts = set(needs(spec, args).texts)
     values = "; ".join(f"{name.replace('_', ' ')} {_value_words(value, texts)}" for name, value in args.items())
     return f"{purpose}: {values}." if values else f"{purpose}."
