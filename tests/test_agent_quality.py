@@ -416,6 +416,16 @@ def test_a_caption_side_a_separator_and_a_named_fill_the_request_does_not_ask_fo
                    {"table": "t1", "cells": {"row": 1}, "fill": "FFF2CC"}, state) == []  # an unnamed tint
 
 
+def test_a_chinese_colour_said_in_one_character_before_text_or_background(state):
+    """"深蓝底白字" is white text on dark blue, "红字" red text (DWBench 2.0 hand dev, found by the hosted ceiling)."""
+    header = {"table": "t1", "fill": "1F3864"}
+    assert _checks("这个表的表头弄成深蓝底白字", "set_header_row", {**header, "font_color": "white"}, state) == []
+    assert _checks("这个表的表头弄成深蓝底白字", "set_header_row", {**header, "font_color": "red"}, state) == ["unnamed_colour"]
+    colour = {"paragraphs": ["p2"], "color": "red"}
+    assert _checks("红灯用红字，橙灯橙色，绿灯绿色", "set_text_format", colour, state) == []
+    assert _checks("橙灯橙色，绿灯绿色", "set_text_format", colour, state) == ["unnamed_colour"]
+
+
 def test_a_compound_instruction_is_checked_against_the_request_whose_texts_the_call_has(state):
     compound = ("改几个地方：页脚写上“第2版”，左对齐；另外，页眉统一写“征求意见稿”，居中；另外，全文分两栏，中间加分隔线")
     footer = {"where": "footer", "section": "all", "text": "第2版"}
