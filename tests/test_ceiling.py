@@ -333,3 +333,15 @@ def test_a_value_in_a_steps_own_words_is_not_reported_by_the_history():
     need = Needs((), ("harbor master",))
     failed = '1. Replace text: find "harbor master". -> (no call) -> FAILED: no valid API call'
     assert seen(need, state="p1 #0 [Normal] x", history=failed, words="Fix it", document="the harbor master").hidden
+
+
+def test_the_held_out_part_of_a_split_is_chosen_by_its_flag():
+    from autodw.core.errors import ConfigError
+    from autodw.dwbench.records import load_instructions
+    from autodw.eval.ceiling.commands import held_out_keys
+
+    keys = held_out_keys("mini", "templated", None)
+    assert keys and all(i.held_out for i in load_instructions("mini", "templated") if i.key in keys)
+    assert len(keys) == sum(i.held_out for i in load_instructions("mini", "templated"))
+    with pytest.raises(ConfigError, match="holds no held-out instruction"):
+        held_out_keys("dev-mini", "hand", None)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from autodw.agent.assembly import PROFILES
+from autodw.core.errors import ConfigError
 from autodw.dwbench.records import SPLITS, TRACKS
 from autodw.eval.system_registry import positive_int
 
@@ -20,8 +21,11 @@ def ceiling_command(args: argparse.Namespace) -> int:
 
     args.system, args.llm, args.threshold = "ceiling", None, None
     make, llm_name, options = system_factory(args)
+    instructions = _keys(args.instructions)
+    if args.held_out:
+        instructions = held_out_keys(args.split, args.track, instructions)
     spec = RunSpec("ceiling", llm_name, args.split, ["instruction"], options, args.limit, _keys(args.sessions),
-                   instructions=_keys(args.instructions), track=args.track)
+                   instructions=instructions, track=args.track)
     out = Path(args.out)
     runner = Runner(spec, out, make, workers=args.workers, word_check=args.word_check)
     _log_command(out, args.argv)
@@ -36,6 +40,18 @@ def ceiling_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def held_out_keys(split: str, track: str, chosen: list[str] | None) -> list[str]:
+    """The keys of the held-out instructions of `split` (of those `chosen`, if given); ConfigError for a split that
+    holds none (dev is what is tuned on)."""
+    from autodw.dwbench.records import load_instructions
+
+    keys = [i.key for i in load_instructions(split, track) if i.held_out and (chosen is None or i.key in chosen)]
+    if not keys:
+        raise ConfigError(f"--held-out: the {track} {split} split holds no held-out instruction"
+                          f"{' among those chosen' if chosen else ''} (test and mini hold them)")
+    return keys
+
+
 def register_ceiling(bench_sub: argparse._SubParsersAction, lazy) -> None:
     """Add ``ceiling`` to the ``bench`` subcommands."""
     p = bench_sub.add_parser("ceiling", help="the ceiling our prompts put on any model: the agent of a profile with a "
@@ -47,6 +63,8 @@ def register_ceiling(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N sessions")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
     p.add_argument("--instructions", default=None, metavar="SID#T,SID#T", help="only these instructions")
+    p.add_argument("--held-out", action="store_true",
+                   help="only the held-out instructions of the split (test's part no dev template or phrasing has)")
     p.add_argument("--workers", type=positive_int, default=1, help="instructions run at once (processes)")
     p.add_argument("--word-check", action="store_true", help="also check the outputs with openxml-audit")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the saved one)")
