@@ -239,6 +239,13 @@ def test_the_requests_of_a_split_message_take_the_gold_calls_that_name_their_val
     assert assign_requests(requests, REG, gold) == [0, 1, 2, 2]
     backwards = [gold[2], gold[0]]  # never before the previous call's request
     assert assign_requests(requests, REG, backwards) == [2, 2]
+    # a call without copied texts serves the request that names its kind of change, or quotes the element it acts on
+    requests = ["删除首列表头为“姓名”的表格", "所有表格统一一下：表头加粗、浅蓝色底纹，表格都居中", "调换顺序，让“出席人员”这一节排在前面"]
+    gold = [GoldCall("delete_table", {"table": "t3"}),
+            GoldCall("set_header_row", {"bold": True, "fill": "DDEBF7", "rows": 1, "table": "t1"}),
+            GoldCall("move_section", {"heading": "p7", "position": {"before": "p2"}})]
+    assert assign_requests(requests, REG, gold, {"p7": "出席人员", "p2": "讨论事项"}) == [0, 1, 2]
+    assert assign_requests(requests, REG, gold) == [0, 1, 1]  # without the elements' texts
 
 
 # --- a run folder and its table of causes ------------------------------------------------------------------------

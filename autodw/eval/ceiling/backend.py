@@ -47,13 +47,16 @@ LOCAL_ANSWER_TOKENS = 512  # the embedded model's answer limit (autodw.llm.local
 REMAINING_ITEMS, REMAINING_CHARS, REASON_CHARS = 6, 200, 300  # the planner schema's bounds
 
 
-def assign_requests(requests: list[str], registry: Registry, gold: list[Any]) -> list[int]:
-    """The request (0-based) of a split message each gold call serves: the request that names most of its copied
-    texts, then of its other values (:func:`~autodw.eval.ceiling.needs.evidence`), never one before the previous
-    call's (the gold order is kept); a call that names nothing serves the previous call's request."""
+def assign_requests(requests: list[str], registry: Registry, gold: list[Any],
+                    elements: dict[str, str] | None = None) -> list[int]:
+    """The request (0-based) of a split message each gold call serves: the request that names it best (its copied
+    texts and the elements it acts on, then the words of its kind of change, then its other values; `elements`: each
+    id's text in the document: :func:`~autodw.eval.ceiling.needs.evidence`),
+    never one before the previous call's (the gold order is kept); a call that no request names serves the previous
+    call's request."""
     out, current = [], 0
     for call in gold:
-        scores = [evidence(registry.get(call.api), call.args, r) for r in requests]
+        scores = [evidence(registry.get(call.api), call.args, r, elements) for r in requests]
         best = max(range(len(requests)), key=lambda k: (scores[k], -k))
         if any(scores[best]) and best > current:
             current = best
@@ -64,14 +67,15 @@ def assign_requests(requests: list[str], registry: Registry, gold: list[Any]) ->
 class CeilingBackend:
     """Answers each role's prompt as a perfect model would for `instruction` (module docstring). `document`: the
     document as the instruction begins, rendered whole (where a value the view does not show could have been read);
-    `emit` receives the obstacles."""
+    `elements`: each element id's text then (which request of a split message names a call's target); `emit`
+    receives the obstacles."""
 
     name = "ceiling"
 
     def __init__(self, instruction: Instruction, assembly: Assembly, registry: Registry, document: str,
-                 emit: Callable[[str, dict[str, Any]], None] | None = None):
+                 emit: Callable[[str, dict[str, Any]], None] | None = None, elements: dict[str, str] | None = None):
         self.profile = assembly.profile
-        self.instruction, self.registry, self.emit = instruction, registry, emit
+        self.instruction, self.registry, self.emit, self.elements = instruction, registry, emit, elements or {}
         self.document = loose(document)
         self.gold = list(instruction.gold)
         self.needs = [needs(registry.get(g.api), g.args) for g in self.gold]
@@ -214,7 +218,7 @@ class CeilingBackend:
         if len(requests) != of:
             raise InternalError(f"the planner's prompt says the message makes {of} requests; split gives "
                                 f"{len(requests)}")
-        return assign_requests(requests, self.registry, self.gold)
+        return assign_requests(requests, self.registry, self.gold, self.elements)
 
     # --- obstacles ----------------------------------------------------------------------------------------------
 

@@ -172,11 +172,24 @@ def phrase(spec: ApiSpec, args: dict[str, Any]) -> str:
     return f"{purpose}: {values}." if values else f"{purpose}."
 
 
-def evidence(spec: ApiSpec, args: dict[str, Any], text: str) -> tuple[int, int]:
-    """How many of the call's copied texts, then of its other values (choices, lengths; not its ids), `text` names:
-    which request of a compound message a call serves."""
+def evidence(spec: ApiSpec, args: dict[str, Any], text: str,
+             elements: dict[str, str] | None = None) -> tuple[int, int, int]:
+    """How strongly `text` names the call ``spec.name(args)``, to tell which request of a compound message a call
+    serves: how many of its copied texts it names, with the elements it acts on that `text` quotes (`elements`: each
+    id's text in the document), then how often it says the words that name the call's kind of change (the rule
+    checks' word lists: the API's thing, the flags it sets), then how many of its other values (choices, lengths; not
+    its ids)."""
+    from autodw.agent.checks.reading import api_words, word_list
+    from autodw.agent.grounding import quotes
+
     squeezed = loose(text).replace(" ", "")
     texts = {loose(t).replace(" ", "") for t in needs(spec, args).texts}
     values = {loose(leaf).replace(" ", "") for value in args.values() for leaf in _leaves(value)
               if len(leaf.strip()) >= MIN_VALUE_CHARS and not ID_RE.match(leaf.strip())} - texts
-    return sum(1 for t in texts if t in squeezed), sum(1 for v in values if v in squeezed)
+    targets = [loose((elements or {}).get(i, "")) for i in needs(spec, args).ids]
+    quoted = [loose(q.text) for q in quotes(text)]
+    named = sum(1 for target in targets if target and any(q in target for q in quoted))
+    flags = word_list("value_words.json")["flags"]
+    kind = [len(w.findall(text)) for w in api_words().get(spec.name, [])]
+    kind += [len(re.findall(flags[k], text, re.IGNORECASE)) for k, v in args.items() if v is True and k in flags]
+    return sum(1 for t in texts if t in squeezed) + named, sum(kind), sum(1 for v in values if v in squeezed)

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from autodw.agent import grounding
 from autodw.agent.assembly import Assembly
 from autodw.agent.events import TraceWriter
 from autodw.agent.intent_filter import IntentClassifier
@@ -60,8 +61,9 @@ class CeilingSystem:
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
-        document = render_state(extract_state(doc))
-        backend = CeilingBackend(instruction, self.assembly, self.registry, document)
+        state = extract_state(doc)
+        elements = {p["id"]: p.get("text", "") for p, _ in grounding.paragraphs(state)}
+        backend = CeilingBackend(instruction, self.assembly, self.registry, render_state(state), elements=elements)
         agent = Agent(backend, self.classifier, registry=self.registry, assembly=self.assembly)
         backend.emit = agent.runner.events
         log = TurnLog([(g.api, g.args) for g in instruction.gold], agent.runner.events)
