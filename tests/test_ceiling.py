@@ -352,3 +352,9 @@ def test_the_held_out_part_of_a_split_is_chosen_by_its_flag():
     assert len(keys) == sum(i.held_out for i in load_instructions("mini", "templated"))
     with pytest.raises(ConfigError, match="holds no held-out instruction"):
         held_out_keys("dev-mini", "hand", None)
+
+
+def test_a_value_the_apis_documentation_quotes_is_not_required_shown():
+    assert "Table Grid" not in needs(REG.get("insert_table"), {"position": "end", "data": [["Name"]],
+                                                               "style": "Table Grid"}).texts
+    assert "Light List" in needs(REG.get("insert_table"), {"position": "end", "style": "Light List"}).texts

@@ -3,9 +3,9 @@
 A call needs its element ids shown (in the document view, or in the step history that names what earlier steps made)
 and its literal values shown: a text the user typed (in the user's words) or one the document holds (where the
 document view shows it). Values a person or model interprets rather than copies are not checked: an argument's
-choice (an enum), a length, a colour, a number, a boolean, and a text that is in neither the user's words nor the
-document (a hex colour for "light blue", a sum of a table's column, an asset's file name); each check says which
-values it left to interpretation.
+choice (an enum, or a value its documentation quotes: 'default "Table Grid"'), a length, a colour, a number, a
+boolean, and a text that is in neither the user's words nor the document (a hex colour for "light blue", a sum of a
+table's column, an asset's file name); each check says which values it left to interpretation.
 """
 
 from __future__ import annotations
@@ -59,8 +59,12 @@ class Seen:
         return "; ".join(parts)
 
 
+_QUOTED_IN_DOC = re.compile(r'"([^"]{2,40})"')
+
+
 def _free_values(schema: Any) -> tuple[set[Any], list[str]]:
-    """The enum choices and the non-id patterns anywhere in an argument's schema."""
+    """The enum choices, the values its descriptions quote (a default, an example: 'default "Table Grid"') and the
+    non-id patterns anywhere in an argument's schema: the API's documentation gives them."""
     choices: set[Any] = set()
     patterns: list[str] = []
     stack = [schema]
@@ -70,6 +74,8 @@ def _free_values(schema: Any) -> tuple[set[Any], list[str]]:
             stack += node
         elif isinstance(node, dict):
             choices.update(v for v in node.get("enum", ()) if isinstance(v, (str, int, float, bool)))
+            if isinstance(node.get("description"), str):
+                choices.update(_QUOTED_IN_DOC.findall(node["description"]))
             pattern = node.get("pattern")
             if isinstance(pattern, str) and not prefixes_of_pattern(pattern):
                 patterns.append(pattern)
