@@ -1,5 +1,5 @@
 #!/bin/sh
-# The runs behind the README's DWBench tables, in order; each is resumable (rerun this script to continue).
+# The runs behind the DWBench tables of docs/measurements-history.md (from the README), in order; each is resumable (rerun this script to continue).
 # Usage: sh scripts/bench_runs.sh RUNS_DIR [GROUP...]
 #   groups: oracle noisy local-autodw local-noisy baselines local-ablations local-mini-sessions local-aid-ablations
 #           iset-aid-ablations

@@ -70,6 +70,17 @@ def report() -> WordDocument:
     return WordDocument.open(EXAMPLES / "report.docx")
 
 
+@pytest.fixture(scope="session")
+def oracle_run(tmp_path_factory) -> Path:
+    """A run folder of the oracle on all of mini's sessions (tests/test_harness*.py read it)."""
+    from autodw.eval.systems import OracleSystem
+    from tests.harness_cases import run_mini
+
+    out = tmp_path_factory.mktemp("runs") / "oracle"
+    run_mini(out, OracleSystem, limit=None)
+    return out
+
+
 def _session_tmp(tmp_path_factory) -> Path:
     """A temporary folder of this test run that all xdist workers see."""
     base = tmp_path_factory.getbasetemp()

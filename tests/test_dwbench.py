@@ -12,10 +12,11 @@ import pytest
 
 from autodw.apis.registry import INTENTS
 from autodw.interfaces.cli import main
-from autodw.dwbench.records import (DATA_DIR, PACKAGE_DIR, TRACKS, Session, corpus_dir, fingerprint, iter_records, load_split,
+from autodw.dwbench.records import (DATA_DIR, TRACKS, Session, corpus_dir, fingerprint, iter_records, load_split,
                                     replay, split_files)
 from autodw.dwbench.stats import compute_stats
 from autodw.core.errors import BenchmarkDataError
+from tests.conftest import ROOT
 
 needs_corpus = pytest.mark.skipif(not corpus_dir().is_dir(), reason="the shared corpus (../shared/corpus) is not available")
 
@@ -249,7 +250,7 @@ def test_parquet_export_loads_offline_with_declared_features(tmp_path, monkeypat
 
 
 def test_datasheet_is_there_and_complete():
-    text = (PACKAGE_DIR / "DATASHEET.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "benchmark" / "datasheet.md").read_text(encoding="utf-8")
     for heading in ("Motivation", "Composition", "Collection", "Splits", "Leakage", "Known issues", "Licences",
                     "Versioning", "Changelog"):
         assert f"## {heading}" in text, heading

@@ -235,3 +235,30 @@ def test_the_commands(runs, tmp_path):
     done = run_cli("explore", str(trace), "-o", str(tmp_path / "trace-site"))
     assert done.returncode == 0, done.stderr
     assert "step 1" in (tmp_path / "trace-site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_trace_without_the_pages_main_thread_is_traced_again_then_refused():
+    """The speed command never reports 0 ms of CPU for a trace that missed the page's main thread: it traces the
+    action again, and raises after a third miss."""
+    from autodw.core.errors import ExternalToolError
+    from autodw.interfaces.explore import perf
+
+    named = {"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}}
+    task = {"ph": "X", "name": perf._TASK, "pid": 1, "tid": 2, "tdur": 1500}
+
+    class Browser:
+        def __init__(self, traces):
+            self.traces = list(traces)
+
+        def start_tracing(self, **_):
+            pass
+
+        def stop_tracing(self):
+            return json.dumps({"traceEvents": self.traces.pop(0)}).encode()
+
+    calls = []
+    browser = Browser([[task], [named, task]])  # the first trace lacks the thread's name
+    assert perf._traced(browser, None, lambda: calls.append(1) or "done") == ("done", 1.5)
+    assert len(calls) == 2
+    with pytest.raises(ExternalToolError, match="no task of a page's main thread"):
+        perf._traced(Browser([[task]] * 3), None, lambda: None)

@@ -6,7 +6,6 @@ Playwright is missing, failed instead when ``CI`` is set (.ci/run installs both)
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -14,42 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import browser, chromium  # noqa: F401 - a fixture, imported by name
 from tests.conftest import ROOT, _session_tmp, run_cli
 from tests.explore_runs import damaged_copy, make_runs
 from tests.rendering import require_renderer
 
 ARTEFACTS = ROOT / "tmp" / "artefacts" / "explore"
-MISSING = ("the explorer's browser tests need Chromium and Playwright, which are not installed; to run them: "
-           "apt-get install chromium and pip install -e '.[test]' (what .ci/run does)")
-
 pytestmark = pytest.mark.slow
 
 
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        path = None
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set, so a browser test may not be skipped: {MISSING}")
-        pytest.skip(MISSING)
-    return path
-
-
-@pytest.fixture(scope="session")
-def browser():
-    executable = _chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def sites(browser, tmp_path_factory) -> Path:
     """Two runs compared (pages drawn for the failed instruction) and a damaged run, built once for every worker."""
     from filelock import FileLock
@@ -212,7 +185,7 @@ def test_the_speed_command_on_a_test_split_sized_table(sites, tmp_path):
     many = [{**row, "key": f"{row['key']}-{n}", "outcome": ("passed", "failed", "error")[n % 3]}
             for n in range(1440 // len(rows) + 1) for row in rows][:1440]
     script.write_text("window.AUTODW_ROWS = " + json.dumps(many) + ";\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "autodw.interfaces.explore.perf", str(site), "--chromium", _chromium(),
+    done = subprocess.run([sys.executable, "-m", "autodw.interfaces.explore.perf", str(site), "--chromium", chromium(),
                            "--format", "json", "--repeat", "1"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode in (0, 1), done.stderr  # 1: a second or more
     figures = json.loads(done.stdout)

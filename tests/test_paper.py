@@ -124,6 +124,12 @@ def test_a_server_that_dies_stops_the_run_and_the_same_command_continues_it(tmp_
     assert run_plan(plan, ["bench", "paper"]) == 0
     asked = [request_text(r) for r in s.answered]
     assert len(asked) == 6 and len(set(asked)) == 6  # one answer per instruction: none asked twice
+    # the run ends with its report: this one unit's figures, the others named unfinished
+    numbers = json.loads((tmp_path / "paper" / "report.json").read_text(encoding="utf-8"))
+    assert numbers["here"]["reasoning-only"]["iacc"]["n"] == 1 and numbers["per_repeat"][0]["asked"]["llm_calls"] == 6
+    assert "r1/autodw (instruction level)" in numbers["unfinished"]
+    assert "not the paper's data" in (tmp_path / "paper" / "report.md").read_text(encoding="utf-8")
+    assert json.loads((tmp_path / "paper" / "paper.json").read_text(encoding="utf-8"))["command"] == "autodw bench paper"
 
 
 def test_a_killed_run_resumes_without_asking_an_answer_twice(tmp_path, server):
@@ -163,3 +169,47 @@ def test_units_run_in_order_and_an_interruption_stops_them(tmp_path, monkeypatch
     assert ran == plan.units[:3]
     assert "the same `autodw bench paper` command continues" in capsys.readouterr().err
     assert (tmp_path / "paper" / "commands.txt").read_text(encoding="utf-8") == "autodw bench paper --yes\n"
+
+
+def test_a_resumed_plan_counts_only_what_is_left(tmp_path):
+    from autodw.dwbench.records import load_split
+    from autodw.eval.paper import generated
+
+    sessions = [s for s in load_split("mini") if s.session_id == SESSION]
+    o = options(tmp_path, price_in=1.0, price_out=2.0)
+    out = tmp_path / "paper"
+    figures = load_figures()
+    fresh = plan_paper(o, 1, 6, figures, done=lambda folder, mode: generated(out / folder, mode, sessions))
+    assert fresh.done == 0 and all(u.instructions == 6 for u in fresh.units)
+    # reasoning-only generated 4 instructions and 2 session turns (its document to continue from kept); hybrid's
+    # session generated turn 1 and turn 3 (turn 2 deleted: it runs again from turn 1), autodw's turn 1 without its
+    # document to continue from (so again from turn 1)
+    for key in ("1", "2", "3", "5"):
+        (out / "r1/reasoning-only/instructions").mkdir(parents=True, exist_ok=True)
+        (out / f"r1/reasoning-only/instructions/{SESSION}--{key}.status").write_text("{}")
+    folder = out / "r1/reasoning-only/sessions" / SESSION
+    folder.mkdir(parents=True)
+    for name in ("turn-1.status", "turn-2.status", "resume-2.docx"):
+        (folder / name).write_text("{}")
+    for system, names in (("hybrid", ("turn-1.status", "turn-3.status", "resume-3.docx")), ("autodw", ("turn-1.status",))):
+        (out / f"r1/{system}/sessions" / SESSION).mkdir(parents=True)
+        for name in names:
+            (out / f"r1/{system}/sessions" / SESSION / name).write_text("{}")
+    resumed = plan_paper(o, 1, 6, figures, done=lambda folder, mode: generated(out / folder, mode, sessions))
+    left = {(u.system, u.mode): (u.done, u.instructions) for u in resumed.units}
+    assert left[("reasoning-only", "instruction")] == (4, 2) and left[("reasoning-only", "session")] == (2, 4)
+    assert left[("hybrid", "session")] == (0, 6) and left[("autodw", "session")] == (0, 6)
+    assert resumed.done == 6
+    per = figures["systems"]["reasoning-only"]
+    assert the_unit(resumed).llm_calls == pytest.approx(2 * per["llm_calls_per_instruction"])
+    assert fresh.llm_calls - resumed.llm_calls == pytest.approx(6 * per["llm_calls_per_instruction"])
+    assert fresh.money - resumed.money == pytest.approx(
+        6 * (per["prompt_tokens_per_instruction"] * 1.0 + per["completion_tokens_per_instruction"] * 2.0) / 1e6)
+    text = plan_text(resumed)
+    assert "resumed: 6 instructions (session turns) of the units were run before" in text
+    assert "(4 of 6 done before)" in text and "expected in all (what is left)" in text
+    # the command's own dry run reads the folder the same way
+    result = run_cli("bench", "paper", "--llm", "openai:fake", "--split", "mini", "--sessions", SESSION, "--repeats",
+                     "1", "--dry-run", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "resumed: 6 instructions" in result.stdout

@@ -8,7 +8,7 @@ from autodw.eval.judge import Difference
 from autodw.eval.partial import aspects, credit, partial_credit
 
 from conftest import EXAMPLES
-from test_judge import edited
+from tests.judge_cases import edited
 
 REPORT = EXAMPLES / "report.docx"
 CELL = ("set_cell_text", {"table": "t1", "row": 2, "col": 1, "text": "99"})

@@ -62,3 +62,22 @@ def test_a_terminal_gets_a_bar_and_ci_gets_lines(monkeypatch):
     monkeypatch.setenv("CI", "true")
     assert isinstance(progress(desc="x", total=3, file=Terminal()), LogProgress)
     assert not isinstance(progress(desc="x", total=3, file=io.StringIO(), disable=True), LogProgress)  # silent
+
+
+def test_a_run_written_to_a_log_writes_a_bounded_number_of_progress_lines(tmp_path, monkeypatch, capsys):
+    from autodw.eval import runner as runner_module
+    from autodw.eval.runner import Runner, RunSpec
+    from autodw.eval.systems import OracleSystem
+    from autodw.eval.work import Work
+
+    done = []
+    monkeypatch.setattr(Work, "instruction", lambda self, unit: done.append(unit) or True)  # no real work: only the bar
+    monkeypatch.setattr(runner_module, "summarize", lambda *a, **k: {"iacc": None})
+    Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}), tmp_path / "run", OracleSystem,
+           word_check=False).run()  # stderr is captured: no terminal, as in a redirected run or a CI log
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("oracle templated/mini instructions")]
+    assert "\r" not in err  # no bar redrawn in a log
+    assert len(done) > 40  # every instruction of mini: more than a line per 5% would allow
+    assert 3 <= len(lines) <= 22, lines  # the start, one per 5% (or a minute), the end: not one per instruction
+    assert lines[-1].startswith(f"oracle templated/mini instructions: {len(done)}/{len(done)} instruction (100%)")

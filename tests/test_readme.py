@@ -1,7 +1,10 @@
-"""The README's two set-up commands stay true: CI runs the test command, the CLI knows the main job's flags."""
+"""The README stays a front page and stays true: at most 250 lines and 20 KB; its two set-up commands (CI runs the
+test command, the CLI knows the main job's flags); every command and option it names exists; every file it links
+to is there."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
@@ -13,6 +16,75 @@ def _setup_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Set-up", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```sh\n(.+?)\n```", section, flags=re.S)
+
+
+README_LINES, README_BYTES = 250, 20_000
+
+
+def test_readme_is_a_front_page() -> None:
+    data = (ROOT / "README.md").read_bytes()
+    assert len(data.splitlines()) <= README_LINES and len(data) <= README_BYTES, \
+        f"README.md has {len(data.splitlines())} lines and {len(data)} bytes: at most {README_LINES} and {README_BYTES}; " \
+        "details go to the site (docs/), results to the results page"
+
+
+def _named_commands() -> tuple[list[list[str]], list[list[str]]]:
+    """The ``autodw ...`` commands the README gives: whole lines of its ``sh`` blocks (each part of a ``&&`` chain),
+    and inline code spans (a mention may leave arguments out); each as its words, environment settings dropped."""
+    import shlex
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.+?)\n```", text, flags=re.S)
+    lines = [part.strip() for block in blocks for line in block.splitlines() for part in line.split("&&")]
+    spans = re.findall(r"(?<!`)`([^`\n]+)`(?!`)", re.sub(r"```.+?```", "", text, flags=re.S))
+
+    def words(command: str) -> list[str]:
+        if not re.match(r"(?:[A-Z_]+=\S*\s+)*autodw\s", command):
+            return []
+        found = shlex.split(command)
+        while found and re.fullmatch(r"[A-Z_]+=\S*", found[0]):
+            found.pop(0)
+        return found if found[:1] == ["autodw"] else []
+
+    return [w for w in map(words, lines) if w], [w for w in map(words, spans) if w and "..." not in w]
+
+
+def test_every_command_the_readme_gives_runs_as_written() -> None:
+    from autodw.interfaces.cli import build_parser
+
+    whole, _ = _named_commands()
+    assert len(whole) >= 8, whole
+    for command in whole:
+        try:
+            build_parser().parse_args(command[1:])
+        except SystemExit:
+            raise AssertionError(f"the README gives a command the CLI refuses: {' '.join(command)}") from None
+
+
+def test_every_command_and_option_the_readme_names_exists() -> None:
+    from autodw.interfaces.cli import build_parser
+    from autodw.interfaces.reference_pages import arguments, commands
+
+    known = {words: sub for words, _, sub in commands(build_parser())}
+    whole, spans = _named_commands()
+    assert len(spans) >= 5, spans
+    for command in whole + spans:
+        path = next(tuple(command[:n]) for n in range(len(command), 0, -1) if tuple(command[:n]) in known)
+        options = {o for a in arguments(known[path]) for o in a.option_strings}
+        unknown = [w.split("=")[0] for w in command[len(path):] if w.startswith("-") and w.split("=")[0] not in options]
+        group = any(isinstance(a, argparse._SubParsersAction) for a in known[path]._actions)  # needs a subcommand
+        assert len(path) > 1 and not group and not unknown, \
+            f"the README names {' '.join(command)}: {unknown or 'no such command'}"
+
+
+def test_every_file_the_readme_links_to_is_there() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [t.split("#")[0] for t in re.findall(r"\]\(([^)]+)\)", text) if not t.startswith(("http", "#"))]
+    assert len(targets) > 20 and not [t for t in targets if not (ROOT / t).exists()], targets
+
+
+def test_the_site_home_gives_the_readme_install_command() -> None:
+    assert _setup_commands()[0] in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
 
 
 def test_readme_gives_exactly_two_setup_commands() -> None:

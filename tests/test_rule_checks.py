@@ -153,9 +153,9 @@ def test_every_check_is_tuned_on_provenance_splits_in_one_schema():
 
 
 def test_the_catalogue_page_is_up_to_date():
-    page = repo_root() / "docs" / "rule-checks.md"
+    page = repo_root() / "docs" / "reference" / "rule-checks.md"
     assert page.read_text(encoding="utf-8") == checks.catalogue_page(), \
-        "docs/rule-checks.md is out of date: run python -m autodw.agent.checks > docs/rule-checks.md"
+        "docs/reference/rule-checks.md is out of date: run python -m autodw.agent.checks > docs/reference/rule-checks.md"
     text = checks.catalogue_page()
     for n, c in enumerate(checks.CHECKS, 1):
         assert f"| {n} | `{c.name}` | {c.family} | {c.certain.value}" in text

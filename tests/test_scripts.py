@@ -157,3 +157,10 @@ def test_keep_run_records_copies_records_and_outputs_not_traces(tmp_path):
     assert (kept / "other-run" / "run.json").is_file() and not (kept / "other-run" / "outputs").exists()
     done = _run(["sh", str(script), str(tmp_path / "work")])
     assert done.returncode == 2 and "is not a run folder" in done.stderr
+
+
+def test_the_model_bound_time_of_the_harness_overhead_is_the_pool_of_a_harness_that_costs_nothing():
+    model_bound = _script("measure_harness_overhead").model_bound
+    assert model_bound([1] * 64, 32, 1.0) == 2.0  # two rounds of 32 one-call units
+    assert model_bound([3, 1, 1, 1], 2, 0.5) == 1.5  # the long unit holds one slot; the others share the second
+    assert model_bound([1, 1, 4], 2, 1.0) == 5.0  # handed out in order: the long one starts when a slot frees

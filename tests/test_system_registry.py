@@ -143,3 +143,20 @@ def test_a_system_option_sets_its_agent_setting_and_is_recorded_as_before(tmp_pa
     assert {k: v for k, v in options.items() if k != "config"} == {"p": 0.2, "validator": "rules", "seed": 0,
                                                                    "rollback": "none"}
     assert make().name == "noisy-oracle"
+
+
+@pytest.mark.parametrize("extra, named", [(["--profile", "hosted"], "--profile"), (["--threshold", "0.5"], "--threshold"),
+                                          (["--set", "rollback=\"full\""], "--set"),
+                                          (["--intents-model", "x", "--profile", "local"], "--profile, --intents-model")])
+def test_a_setting_the_system_does_not_use_is_refused_not_ignored(extra, named, tmp_path):
+    """The oracle uses no agent settings and no intent classifier: a flag setting them would be silently ignored."""
+    from autodw.interfaces.cli import build_parser
+    from autodw.eval.run_commands import system_factory
+
+    args = build_parser().parse_args(["bench", "run", "--system", "oracle", *extra, "--split", "mini",
+                                      "--out", str(tmp_path)])
+    with pytest.raises(ConfigError, match=f"--system oracle does not use {named}: leave"):
+        system_factory(args)
+    args = build_parser().parse_args(["bench", "run", "--system", "noisy-oracle", "--threshold", "0.5", "--split",
+                                      "mini", "--out", str(tmp_path)])
+    assert system_factory(args)[2]["config"]["numbers"]["threshold"] == 0.5  # a system that uses it takes it

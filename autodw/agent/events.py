@@ -6,8 +6,89 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """One kind of event the agent emits: what it marks and the fields its data has (each with what it holds)."""
+
+    description: str
+    fields: dict[str, str]
+
+
+#: Every field of a trace line besides the event's own: :class:`TraceWriter` adds them.
+TRACE_LINE_FIELDS: dict[str, str] = {"t": "Unix time the line was written, in seconds (3 decimals)",
+                                     "event": "the event's kind: a key of TRACE_EVENTS"}
+
+#: The events the agent emits, in the order a run emits them (a test checks that the code emits exactly these, with
+#: these fields; the reference page ``docs/reference/trace-events.md`` is written from it). Fields marked
+#: "(optional)" are left out when they do not apply.
+TRACE_EVENTS: dict[str, TraceEvent] = {
+    "run_start": TraceEvent("a run of one or more instructions (a session) begins", {
+        "llm": "the backend's name, e.g. local:qwen2.5-coder-1.5b-q4km",
+        "profile": "the assembly's profile: paper, hosted or local",
+        "instructions": "the session's instructions, in order",
+        "config": "the whole assembly (parts and numbers), as replay:CASSETTE rebuilds it"}),
+    "instruction_start": TraceEvent("one instruction of the session begins", {
+        "number": "its number in the session, from 1", "total": "how many instructions the session has",
+        "instruction": "the instruction's text"}),
+    "llm_call": TraceEvent("a role of the model answered (every exchange, retries included)", {
+        "role": "planner, api_chooser, api_generator or validator",
+        "messages": "the prompt, as chat messages", "response": "the answer's text",
+        "usage": "prompt, completion and total tokens (cached prompt tokens where the backend says)",
+        "seconds": "how long the answer took", "model": "the model that answered"}),
+    "invalid_output": TraceEvent("an answer was not valid (not JSON, or against its schema); the role is asked again", {
+        "role": "the role that answered", "attempt": "which answer of the role this was, from 1",
+        "error": "what was wrong with it (shown to the model when it is asked again)"}),
+    "plan": TraceEvent("the planner gave the next sub-instruction, or said the instruction is done", {
+        "step": "the number of the step it plans, from 1",
+        "done": "true when the planner says the instruction (or its request) is done",
+        "sub_instruction": "the one atomic step to do next (when done: null, or what the planner wrote)",
+        "remaining": "(optional) the operations the planner expects to remain after this step",
+        "other_request": "(optional) the planner re-planned an accepted step: another request's (true) or its own (false)",
+        "reason": "(optional) why the plan ends or was replaced"}),
+    "intents": TraceEvent("the intent filter chose the step's candidate APIs", {
+        "step": "the step's number", "intents": "the top intents kept, as [name, probability] pairs",
+        "candidates": "the API names offered to the generator"}),
+    "attempt": TraceEvent("one generated call was executed (or could not be)", {
+        "step": "the step's number",
+        "level": "first, arg (argument-level rollback) or api (API-level rollback)",
+        "call": "the call as text, api(args); \"(none)\" when no valid call was generated",
+        "ok": "(optional) whether the call ran without error",
+        "message": "(optional) what the API reported",
+        "error": "the error of a call that failed or was refused, else null",
+        "changes": "(optional) the change analysis' summary of what the call did",
+        "created": "(optional) the ids of the elements the call made",
+        "repaired": "(optional) the rule checks' fix of its rejection was applied to a repeated call"}),
+    "verdict": TraceEvent("the validation of an executed call: accepted or rejected", {
+        "step": "the step's number",
+        "rule": "(optional) the rule checks that rejected the call on their own (empty: none objected)",
+        "decision": "pass, fail or none (no valid answer: read as unsure)", "confidence": "from 0 to 1",
+        "explanation": "why", "accepted": "whether the call is kept",
+        "repair": "the rule checks' fixes of a rejected call (argument values), or null",
+        "wrong_api": "a rule check found the API cannot do what was asked (straight to API-level rollback)"}),
+    "redundant_step": TraceEvent("the step repeats an accepted call: it is undone and the instruction ends", {
+        "step": "the step's number", "repeats": "the number of the step it repeats",
+        "changed": "whether the repeated call changed the document again (a loop)",
+        "copy": "whether it put the content next to the copy the first call made"}),
+    "rollback": TraceEvent("the attempt was rejected or failed: the document is restored and the call regenerated", {
+        "step": "the step's number", "next": "the level of the next attempt: arg or api"}),
+    "internal_error": TraceEvent("a bug of autodw ended the instruction (never shown to the model)", {
+        "error": "the error's message", "traceback": "its traceback"}),
+    "instruction_end": TraceEvent("the instruction ended", {
+        "status": "done, step_limit, call_limit, error, context_overflow or internal_error",
+        "steps": "how many steps it took", "error": "what stopped it, or null",
+        "steps_not_kept": "the steps whose every call failed or was rolled back",
+        "api_calls": "document API calls executed", "seconds": "its wall time",
+        "accepted_calls": "the calls kept, in order"}),
+    "run_end": TraceEvent("the run ended (also after an interruption or an error)", {
+        "instructions": "instructions run", "steps": "steps in all", "api_calls": "document API calls in all",
+        "llm_calls": "LLM calls in all", "total_tokens": "tokens in all",
+        "usage": "calls and tokens per role", "seconds": "the run's wall time"}),
+}
 
 
 class EventSink(Protocol):
@@ -29,6 +110,7 @@ class TraceWriter:
         self._fh.flush()
 
     def close(self) -> None:
+        """Close the trace file."""
         self._fh.close()
 
 

@@ -94,6 +94,7 @@ class RunResult:
 
     @property
     def total_usage(self) -> Usage:
+        """The calls and tokens of every role together."""
         total = Usage()
         for u in self.usage.values():
             total.add(u)

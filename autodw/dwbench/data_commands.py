@@ -148,15 +148,17 @@ def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersActio
 
     p = bench_sub.add_parser("validate", help="replay every gold sequence and check it (exit 1 on failures)")
     p.add_argument("--split", choices=SPLITS, default=None, help="one split (default: dev and test)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.add_argument("--track", choices=TRACKS, default="templated", help="hand-written or templated (default: templated)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each session id as it is checked")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:validate_command"))
 
     p = bench_sub.add_parser("stats", help="sessions, instructions, languages, intents, difficulty, distributions")
     p.add_argument("--track", choices=TRACKS, default="templated", help="hand or templated (default: templated)")
-    p.add_argument("--split", choices=SPLITS, default="test")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--split", choices=SPLITS, default="test", help="the split described (default test)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the three distributions (as the paper's Fig. 2)")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:stats_command"))
 
@@ -165,17 +167,19 @@ def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersActio
     p.add_argument("--track", choices=(*TRACKS, "all"), default="all", help="one track, or all (pairs across tracks too)")
     p.add_argument("--a", choices=SPLITS, default="dev", help="the split B is compared with (default dev)")
     p.add_argument("--b", choices=SPLITS, default="test", help="the split checked (default test)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:leakage_command"))
 
     p = bench_sub.add_parser("export", help="write the data as Parquet files (DIR/TRACK/SPLIT.parquet) with a README.md")
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--track", choices=(*TRACKS, "all"), default="all")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder the Parquet files and README.md go to")
+    p.add_argument("--track", choices=(*TRACKS, "all"), default="all", help="one track, or all (the default)")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:export_command"))
 
     p = bench_sub.add_parser("show", help="print a session's turns, instructions and gold calls")
-    p.add_argument("session_id")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("session_id", help="the session's id, e.g. dwb-001 or dwh-001")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:show_command"))
     p = bench_sub.add_parser("author", help="check hand-written session files by replaying them; --state N prints the "
                              "document after turn N with its element ids")

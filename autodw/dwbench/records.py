@@ -32,7 +32,7 @@ MINI_FILE = DATA_DIR / "mini_sessions.txt"
 DATA_VERSION = "2.0"
 """The data version, recorded by the runs (runs of different major versions are never paired): 1.0 as generated and
 reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
-templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (DATASHEET.md)."""
+templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (docs/benchmark/datasheet.md)."""
 TRACKS = ("hand", "templated")
 SPLITS = ("dev", "dev-mini", "test", "mini")
 SHARD_SESSIONS = 10
@@ -181,6 +181,7 @@ class Session:
 
     @property
     def n_calls(self) -> int:
+        """The gold calls of all its instructions."""
         return sum(len(i.gold) for i in self.instructions)
 
     def initial_document(self, turn: int = 1) -> WordDocument:

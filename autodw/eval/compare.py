@@ -96,7 +96,7 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     return {
         "a": str(run_a), "b": str(run_b), "track": run_track(spec_a), "split": spec_a["split"], "instructions": n,
         "iacc_a": round(sum(a[k]["success"] for k in keys) / n, 4), "iacc_b": round(sum(b[k]["success"] for k in keys) / n, 4),
-        "only_a_succeeded": only_a, "only_b_succeeded": only_b, "mcnemar_p": round(mcnemar_p(only_a, only_b), 4),
+        "only_a_succeeded": only_a, "only_b_succeeded": only_b, "mcnemar_p": mcnemar_p(only_a, only_b),
         "partial_credit_a": round(sum(a[k]["partial_credit"] for k in keys) / n, 4),
         "partial_credit_b": round(sum(b[k]["partial_credit"] for k in keys) / n, 4),
         "partial_credit_difference": round(sum(diffs) / n, 4), "difference_95ci": list(bootstrap_interval(diffs)),

@@ -17,9 +17,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from autodw.core.errors import ConfigError
+from autodw.dwbench.records import Session
+from autodw.eval.run_folder import generated_turns, instruction_unit, resume_path, session_folder, turn_unit
 
 #: per-instruction figures measured from kept runs (see :func:`measure_figures`)
 FIGURES = Path(__file__).with_name("paper_figures.json")
@@ -84,12 +86,15 @@ class Unit:
     folder: str
     argv: tuple[str, ...]
     reports: tuple[str, ...]
+    #: the instructions (session turns in session mode) it has left to run: the expected figures are theirs
     instructions: int
     llm_calls: float
     prompt_tokens: float
     completion_tokens: float
     #: where the figures come from: the system's own measured run, or a stand-in's (said why)
     basis: str
+    #: the instructions (turns) of the unit generated before (a resumed run): not asked again, not counted
+    done: int = 0
 
 
 @dataclass
@@ -101,6 +106,11 @@ class Plan:
     instructions: int
     units: list[Unit]
     figures: dict[str, Any] = field(repr=False)
+
+    @property
+    def done(self) -> int:
+        """The instructions (turns) of every unit generated before: not counted in the expected figures."""
+        return sum(u.done for u in self.units)
 
     @property
     def llm_calls(self) -> float:
@@ -136,8 +146,11 @@ def load_figures(path: Path = FIGURES) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def plan_paper(options: PaperOptions, sessions: int, instructions: int, figures: dict[str, Any]) -> Plan:
-    """The units of a paper run on a split of `sessions` sessions and `instructions` instructions, and their cost."""
+def plan_paper(options: PaperOptions, sessions: int, instructions: int, figures: dict[str, Any],
+               done: Callable[[str, str], int] | None = None) -> Plan:
+    """The units of a paper run on a split of `sessions` sessions and `instructions` instructions, and the cost of
+    what they have left: `done(folder, mode)`, the instructions (turns) a unit generated before (:func:`generated`;
+    None: a new run), is not counted."""
     if options.repeats < 1:
         raise ConfigError(f"--repeats must be at least 1, not {options.repeats}")
     units = []
@@ -150,11 +163,29 @@ def plan_paper(options: PaperOptions, sessions: int, instructions: int, figures:
                     reports = (*reports[:1], "Table 3", *reports[1:])
                 per, basis = _figures_of(system, figures)
                 folder = f"r{repeat}/{system}"
+                before = min(done(folder, mode), instructions) if done else 0
+                left = instructions - before
                 units.append(Unit(system, mode, repeat, folder, _argv(options, system, mode, repeat, folder),
-                                  reports, instructions, per["llm_calls_per_instruction"] * instructions,
-                                  per["prompt_tokens_per_instruction"] * instructions,
-                                  per["completion_tokens_per_instruction"] * instructions, basis))
+                                  reports, left, per["llm_calls_per_instruction"] * left,
+                                  per["prompt_tokens_per_instruction"] * left,
+                                  per["completion_tokens_per_instruction"] * left, basis, before))
     return Plan(options, sessions, instructions, units, figures)
+
+
+def generated(folder: Path, mode: str, sessions: list[Session]) -> int:
+    """How many instructions of a unit run folder `folder` generated before, which a resumed run does not ask for
+    again (:mod:`autodw.eval.work`): in instruction mode those with a status; in session mode the turns each session
+    continues after (those generated one after another from turn 1, none if the session runs again from turn 1: a
+    later turn has files, or the document to continue from is gone)."""
+    if mode == "instruction":
+        return sum(instruction_unit(folder, s, i).status.is_file() for s in sessions for i in s.instructions)
+    total = 0
+    for s in sessions:
+        turns = generated_turns(folder, s)
+        later = any(turn_unit(folder, s, i).status.is_file() for i in s.instructions[turns:])
+        lost = 0 < turns < len(s.instructions) and not resume_path(session_folder(folder, s), turns).is_file()
+        total += 0 if later or lost else turns
+    return total
 
 
 def _figures_of(system: str, figures: dict[str, Any]) -> tuple[dict[str, float], str]:
@@ -196,17 +227,21 @@ def plan_text(plan: Plan) -> str:
              f"a repeat below, each repeat in OUT/rN with its own LLM cache OUT/llm-cache-rN.jsonl; expected per unit:"]
     for u in plan.units:
         if u.repeat == 1:
-            lines.append(f"  {u.system:<15} {u.mode:<11} {', '.join(u.reports):<24} ~{_count(u.llm_calls)} LLM calls, "
-                         f"~{_count(u.prompt_tokens)} prompt + ~{_count(u.completion_tokens)} completion tokens")
-    lines.append(f"expected in all: ~{_count(plan.llm_calls)} LLM calls, ~{_count(plan.prompt_tokens)} prompt and "
-                 f"~{_count(plan.completion_tokens)} completion tokens")
+            lines.append(f"  {u.system:<15} {u.mode:<11} {', '.join(u.reports):<24} ~{count_text(u.llm_calls)} LLM calls, "
+                         f"~{count_text(u.prompt_tokens)} prompt + ~{count_text(u.completion_tokens)} completion tokens"
+                         + (f" ({u.done} of {u.done + u.instructions} done before)" if u.done else ""))
+    if plan.done:
+        lines.append(f"resumed: {plan.done:,} instructions (session turns) of the units were run before, into {o.out}; "
+                     "they are not asked again and not counted below")
+    lines.append(f"expected in all{' (what is left)' if plan.done else ''}: ~{count_text(plan.llm_calls)} LLM calls, "
+                 f"~{count_text(plan.prompt_tokens)} prompt and ~{count_text(plan.completion_tokens)} completion tokens")
     if plan.money is None:
         lines.append("money: not estimated (no prices given: --price-in X --price-out Y, per million tokens)")
     else:
         lines.append(f"money: ~{plan.money:,.2f} at {o.price_in:g} per million prompt tokens and {o.price_out:g} per "
                      "million completion tokens (the prices given; discounts for cached prompts not counted)")
     if plan.minimum_minutes is not None:
-        lines.append(f"time: at least {_duration(plan.minimum_minutes)} at the --rpm/--tpm given (more: the model's "
+        lines.append(f"time: at least {duration_text(plan.minimum_minutes)} at the --rpm/--tpm given (more: the model's "
                      "own time is not counted)")
     basis = sorted({(u.system, u.basis) for u in plan.units})
     lines += [f"The estimate rests on per-instruction figures measured with {f['llm']} (agent profile "
@@ -215,7 +250,7 @@ def plan_text(plan: Plan) -> str:
               "  session units: the instruction figures times the turns (each turn runs as an instruction does);",
               f"  {CAVEAT}",
               "  Units of one repeat share its LLM cache, so prompts they share are asked once: the calls made are "
-              "fewer. A resumed run asks only what is missing; the figures above are the whole plan's."]
+              "fewer. A resumed run asks only what is missing, and the figures above count only that."]
     return "\n".join(lines)
 
 
@@ -242,15 +277,15 @@ def measure_figures(runs: list[Path], command: str) -> dict[str, Any]:
     return {**first, "command": command, "systems": systems}
 
 
-def _count(x: float) -> str:
-    """A count as people read it: 917, 5.4k, 32.3M."""
+def count_text(x: float) -> str:
+    """A count as people read it: 917, 5.4k, 32.3M (the plan's and the report's)."""
     for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if x >= size:
             return f"{x / size:.1f}{suffix}"
     return f"{x:.0f}"
 
 
-def _duration(minutes: float) -> str:
+def duration_text(minutes: float) -> str:
     """Minutes as hours and minutes."""
     hours, rest = divmod(round(minutes), 60)
     return f"{hours} h {rest} min" if hours else f"{rest} min"

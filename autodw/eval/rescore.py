@@ -96,7 +96,7 @@ def _record(unit: Unit) -> dict[str, Any]:
 def _graded(out: Path, todo: list[Unit], flipped: list[str], progress: bool) -> list[tuple[Unit, dict[str, Any]]]:
     """The units of `todo` with their records graded from their saved files; the verdicts that changed added to
     `flipped`. ConfigError naming the missing or damaged outputs."""
-    from tqdm import tqdm
+    from autodw.core.progress import progress as progress_display
 
     missing = [f"{u.output.name} ({u.instruction.key})" for u in todo if not u.output.is_file()]
     if missing:
@@ -104,7 +104,7 @@ def _graded(out: Path, todo: list[Unit], flipped: list[str], progress: bool) -> 
                           f"({len(missing)} in all): a run is judged again from its saved outputs "
                           "(keep_run_records.sh keeps them)")
     graded = []
-    for unit in tqdm(todo, desc="judging", unit="output", disable=not progress):
+    for unit in progress_display(todo, desc="judging", unit="output", disable=not progress):
         earlier = _record(unit) if unit.record.is_file() else None
         record = grade(unit)
         graded.append((unit, record))

@@ -68,6 +68,13 @@ def system_factory(args: argparse.Namespace) -> tuple[Callable[[], Any], str, di
     options = registry.resolve(spec.name, _given_options(args, registry))
     if spec.uses_llm is False and args.llm:
         raise ConfigError(f"--system {spec.name} uses no LLM: leave out --llm")
+    unused = [flag for flag, given, used in (
+        ("--profile", getattr(args, "profile", None) is not None, spec.uses_agent_settings),
+        ("--threshold", getattr(args, "threshold", None) is not None, spec.uses_agent_settings),
+        ("--set", bool(getattr(args, "set", None)), spec.uses_agent_settings),
+        ("--intents-model", getattr(args, "intents_model", None) is not None, spec.uses_classifier)) if given and not used]
+    if unused:
+        raise ConfigError(f"--system {spec.name} does not use {', '.join(unused)}: leave {'them' if len(unused) > 1 else 'it'} out")
     needs_llm = spec.needs_llm(options)
     if needs_llm and not args.llm and not os.environ.get("AUTODW_LLM"):  # a benchmark run names what it measures
         raise ConfigError(f"--system {spec.name} needs --llm: openai:MODEL (with --base-url for your endpoint), "
@@ -318,7 +325,7 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("run", help="run a system on a split: iACC/sACC, cost, per-instruction records (resumable)",
                              epilog=_systems_listed(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--system", choices=registered_systems().names(), required=True, help="the system to run (below)")
-    p.add_argument("--split", choices=SPLITS, required=True)
+    p.add_argument("--split", choices=SPLITS, required=True, help="the DWBench split to run on (mini: a quick one)")
     _track_option(p)
     p.add_argument("--mode", choices=("instruction", "session", "both"), default=None,
                    help="instruction: iACC (each from its gold start); session: sACC (own output carried); both "
@@ -334,11 +341,12 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--stop-at-failure", action="store_true",
                    help="session mode: end a session at its first failed turn (sACC and turns before failure are "
                         "the same; the final-state sACC and the cost per session are then not measured)")
-    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
+    p.add_argument("--profile", default=None, help="agent assembly: paper, hosted or local (default: the backend's own)")
     p.add_argument("--threshold", type=float, default=None, help="validator acceptance threshold (default: the profile's)")
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the saved one)")
     p.add_argument("--no-word-check", action="store_true", help="do not check outputs with openxml-audit")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     _llm_options(p)
     _system_options(p)
     _settings_option(p)
@@ -346,21 +354,21 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
 
     p = bench_sub.add_parser("sweep", help="noisy oracle at acceptance thresholds 0.0-0.9: iACC, faults caught, false "
                                            "rejections, calls")
-    p.add_argument("--split", choices=SPLITS, default="dev")
+    p.add_argument("--split", choices=SPLITS, default="dev", help="the DWBench split (default dev)")
     _track_option(p)
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--limit", type=positive_int, default=None, metavar="N")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder of the sweep: a run folder per threshold")
+    p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N sessions of the split")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
-    p.add_argument("--workers", type=positive_int, default=1)
-    p.add_argument("--profile", default=None)
-    p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.add_argument("--workers", type=positive_int, default=1, help="instructions run at once (as for bench run)")
+    p.add_argument("--profile", default=None, help="agent settings: hosted or local (default: the backend's)")
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="also draw the sweep (iACC, faults, false rejections)")
     _llm_options(p)
     _system_options(p, ["noisy-oracle"])
     _settings_option(p)
     p.set_defaults(handler=lazy("autodw.eval.run_commands:sweep_command"), threshold=None)
 
     p = bench_sub.add_parser("report", help="Markdown tables (Table 2/3 style) across run folders, and plots")
-    p.add_argument("runs", nargs="+", metavar="DIR")
+    p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (autodw bench run --out)")
     p.add_argument("--out", default=None, metavar="report.md", help="write the tables here; plots go beside it")
     p.add_argument("--baseline", default=None, metavar="DIR",
                    help="also pair every run with this one (bench compare): an ablation table")
@@ -369,21 +377,23 @@ def register(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p = bench_sub.add_parser("rescore", help="grade the units of runs generated but not graded (a run stopped between "
                                              "the two); with --rejudge, judge every saved output again with this "
                                              "autodw's judge")
-    p.add_argument("runs", nargs="+", metavar="DIR")
+    p.add_argument("runs", nargs="+", metavar="DIR", help="run folders to grade")
     p.add_argument("--rejudge", action="store_true",
                    help="judge every output again (a run judged by an older judge version; the records are rewritten)")
     p.set_defaults(handler=lazy("autodw.eval.run_commands:rescore_command"))
 
     p = bench_sub.add_parser("compare", help="run B against run A on the instructions both finished: iACC with "
                                              "McNemar's test, partial credit with a bootstrap interval")
-    p.add_argument("a", metavar="RUN_A")
-    p.add_argument("b", metavar="RUN_B")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("a", metavar="RUN_A", help="the run compared against (e.g. without the change)")
+    p.add_argument("b", metavar="RUN_B", help="the run compared (e.g. with it)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.set_defaults(handler=lazy("autodw.eval.run_commands:compare_command"))
 
     p = bench_sub.add_parser("agree", help="agreement of the LLM judge with the deterministic judge on a run's outputs")
-    p.add_argument("run", metavar="RUN_DIR")
+    p.add_argument("run", metavar="RUN_DIR", help="the run folder whose outputs are judged again")
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N outputs")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     _llm_options(p, required=True)
     p.set_defaults(handler=lazy("autodw.eval.run_commands:agree_command"))

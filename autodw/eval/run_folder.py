@@ -13,6 +13,11 @@ that carries the system's own output forward (``sessions/SID/turn-T.*``). Its fi
 A session folder also keeps ``resume-T.docx``: the document (with its element ids) after its last generated turn T,
 written before that turn's status, to continue the session from. Every file is written atomically, so a run that is
 killed continues where it stopped: a generated unit is never generated again, only graded.
+
+Beside the units: ``summary.json``, the run's metrics (:mod:`autodw.eval.metrics`), written by grading as units
+finish and by ``bench rescore``; ``commands.txt``, each ``bench run`` command given on the folder with the
+environment settings that change a run (``run.json`` holds the settings, this how they were given); and, when asked
+for, ``agreement.jsonl`` (``bench agree``: the LLM judge's answers).
 """
 
 from __future__ import annotations

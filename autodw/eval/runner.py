@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterator
 
 from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS, Session
 from autodw.core.errors import ConfigError, OutputPathError
+from autodw.core.progress import progress
 from autodw.eval.judge import JUDGE_VERSION
 from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, read_json, rejudge_hint, session_finished, session_turns,
                                  summarize)
@@ -47,7 +48,8 @@ from autodw.eval.systems import System
 from autodw.eval.word_check import WordCheck
 from autodw.eval.work import Work, worker_processes
 
-SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record)
+SUMMARY_EVERY = 10.0  # seconds between rewrites of summary.json during a run (it reads every record) ...
+SUMMARY_SHARE = 0.02  # ... or more, so that rewriting it takes at most this share of the run's time
 
 
 @contextmanager
@@ -91,10 +93,11 @@ class Runner:
         self._make_system = make_system
         self.word_check = WordCheck() if word_check else None
         self._lock = Lock()
-        self._summary_written = 0.0
+        self._summary_written = self._summary_took = 0.0  # when summary.json was last written, and how long it took
         self._wall_before: float | None = 0.0
         self._started = time.perf_counter()
-        self.sessions()  # unknown sessions or instructions are refused before the folder is made
+        self._sessions = run_sessions(spec.to_dict())  # unknown sessions or instructions are refused before the
+        # folder is made; loaded once (a summary rewritten as units finish reads them)
         self._check_folder()
 
     # --- folder ------------------------------------------------------------------------------
@@ -142,7 +145,7 @@ class Runner:
                 "another --out")
 
     def sessions(self) -> list[Session]:
-        return run_sessions(self.spec.to_dict())
+        return self._sessions
 
     # --- running -------------------------------------------------------------------------------
 
@@ -180,14 +183,13 @@ class Runner:
         with self._lock:
             summary = summarize(self.out, self.sessions(), self.recorded, wall_seconds=wall)
             write_json(self.out / "summary.json", summary)
+        self._summary_took = time.monotonic() - self._summary_written
         return summary
 
     def _pool(self, units: list, work: Work, task: Callable[[Work, Any], bool], what: str, total: int) -> None:
         """Run `task` on each of `units` with `work`, on this thread or on the run's workers."""
-        from tqdm import tqdm
-
         done = total - len(units)
-        bar = tqdm(total=total, initial=done, desc=f"{self.spec.system} {self.spec.track}/{self.spec.split} {what}", unit=what[:-1],
+        bar = progress(total=total, initial=done, desc=f"{self.spec.system} {self.spec.track}/{self.spec.split} {what}", unit=what[:-1],
                    disable=not self.progress, dynamic_ncols=True)
         ok = [0, 0]
 
@@ -196,7 +198,7 @@ class Runner:
             ok[1] += 1
             bar.update(1)
             bar.set_postfix_str(f"{'iACC' if what == 'instructions' else 'sACC'} {ok[0]}/{ok[1]} this call")
-            if time.monotonic() - self._summary_written >= SUMMARY_EVERY:
+            if time.monotonic() - self._summary_written >= max(SUMMARY_EVERY, self._summary_took / SUMMARY_SHARE):
                 self.write_summary()
 
         try:

@@ -306,22 +306,25 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("state", help="print the seven-part document state")
-    p.add_argument("file")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("file", help="the Word document (.docx, .docm, .dotx or .dotm)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: the compact rendering the prompts use; json: the whole seven-part state")
     p.add_argument("--budget", type=int, default=None, metavar="TOKENS", help="token budget of the text rendering")
     p.set_defaults(handler=_state)
 
     p = sub.add_parser("diff", help="analyse the change between two documents")
-    p.add_argument("before")
-    p.add_argument("after")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("before", help="the document before the edit")
+    p.add_argument("after", help="the document after it (ids are aligned by content)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.add_argument("--max-lines", type=int, default=60, help="lines of the text summary")
     p.set_defaults(handler=_diff)
 
     p = sub.add_parser("judge", help="is ACTUAL equivalent to EXPECTED? (exit 0 yes, 1 no, 2 bad input)")
     p.add_argument("expected", help="the expected document")
     p.add_argument("actual", help="the document to judge")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.add_argument("--instruction", default=None, metavar="TEXT",
                    help="the instruction: colours it names in words accept any colour of that name")
     p.add_argument("--free-text", action="store_true", help="the instruction asks for free text: judge written text "
@@ -329,20 +332,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--initial", default=None, metavar="FILE",
                    help="the document before the instruction (with --free-text: texts already in it must match; "
                         "named colours are tolerated only where the expected document set them)")
-    p.add_argument("--judge", choices=("deterministic", "llm"), default="deterministic")
+    p.add_argument("--judge", choices=("deterministic", "llm"), default="deterministic",
+                   help="deterministic (the default: the benchmark's judge) or llm (the paper's LLM judge, with --llm)")
     p.add_argument("--llm", default=None, help="the model of --judge llm (specs as for run)")
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
     p.add_argument("--api-key-env", default=None, metavar="VAR", help="environment variable holding the API key")
     p.set_defaults(handler=_judge)
 
     p = sub.add_parser("apis", help="list the document APIs")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.add_argument("--intent", default=None, choices=INTENTS, help="only the APIs of one intent")
     p.set_defaults(handler=_apis)
 
     p = sub.add_parser("call", help="run one API on a document and save the result")
-    p.add_argument("file")
-    p.add_argument("api")
+    p.add_argument("file", help="the Word document to edit (never written to)")
+    p.add_argument("api", help="the API's name (autodw apis lists them)")
     p.add_argument("--args", default="{}", help="the arguments as a JSON object")
     p.add_argument("-o", "--output", required=True, help="output .docx (never the input file)")
     p.add_argument("--assets", action="append", default=[], metavar="DIR",
@@ -350,13 +355,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_call)
 
     p = sub.add_parser("validate", help="check that Word opens a .docx without repair (Open XML SDK checks, via openxml-audit)")
-    p.add_argument("file")
+    p.add_argument("file", help="the Word document to check")
     p.add_argument("--against", default=None, metavar="ORIGINAL", help="only the errors FILE has that ORIGINAL did not")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.set_defaults(handler=_validate)
 
     p = sub.add_parser("run", help="run the agent: carry out instructions on a document")
-    p.add_argument("file")
+    p.add_argument("file", help="the Word document to edit (never written to)")
     p.add_argument("-i", "--instruction", action="append", help="an instruction (repeat for a session)")
     p.add_argument("--session", help="a text file with one instruction per line (# comments allowed)")
     p.add_argument("-o", "--output", required=True, help="output .docx (never the input file)")
@@ -393,12 +399,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_local_model)
 
     p = sub.add_parser("redline", help="write the edits between two documents as Word tracked changes")
-    p.add_argument("original")
-    p.add_argument("edited")
+    p.add_argument("original", help="the document before the edits")
+    p.add_argument("edited", help="the document after them")
     p.add_argument("-o", "--output", required=True, help="output .docx (never one of the inputs)")
     p.add_argument("--author", default="autodw", help="author of the tracked changes (default autodw)")
     p.add_argument("--date", default=None, help="ISO 8601 date of the tracked changes (default: now, UTC)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.set_defaults(handler=_redline)
 
     for register in _EXTRA_COMMANDS:
@@ -410,16 +417,17 @@ def _register_intents(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train-intents", help="train the intent classifier")
     p.add_argument("--out", default=None, help="output directory (default: the model directory the agent uses)")
     p.add_argument("--backbone", default=None, help="a transformers model folder (default: the packaged multilingual-e5-small; nothing is downloaded)")
-    p.add_argument("--epochs", type=int, default=None)
-    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--epochs", type=int, default=None, help="training epochs (default: the recipe's)")
+    p.add_argument("--seed", type=int, default=13, help="random seed of the training (default 13)")
     p.add_argument("--if-missing", action="store_true",
                    help="train the default recipe only if no model is there (one of the old format is converted); "
                         "scripts/install_local.sh runs this")
     p.set_defaults(handler=_lazy("autodw.intents.intent_commands:train_command"))
 
     p = sub.add_parser("intents", help="classify a sub-instruction: top-3 intents and candidate APIs")
-    p.add_argument("text")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("text", help="the sub-instruction to classify")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text to read (the default) or json for programs")
     p.add_argument("--model", default=None, help="trained model directory")
     p.set_defaults(handler=_lazy("autodw.intents.intent_commands:intents_command"))
 
@@ -428,7 +436,7 @@ def _register_sessions(sub: argparse._SubParsersAction) -> None:
     from autodw.interfaces.session_agent import add_arguments
 
     p = sub.add_parser("chat", help="an interactive session: instructions one after another, with undo")
-    p.add_argument("file")
+    p.add_argument("file", help="the Word document to edit (never written to)")
     p.add_argument("-o", "--output", default=None, help="where :save writes (default NAME-edited.docx; never the input)")
     p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
     add_arguments(p)
@@ -445,7 +453,7 @@ def _register_sessions(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_lazy("autodw.interfaces.mcp_server:mcp_command"))
 
     p = sub.add_parser("render", help="draw pages of a document as a PNG picture (LibreOffice)")
-    p.add_argument("file")
+    p.add_argument("file", help="the Word document to draw")
     p.add_argument("--pages", default=None, help="pages to draw, e.g. 1-3 or 1,4 (default: all)")
     p.add_argument("-o", "--output", required=True, help="output .png (the pages side by side)")
     p.add_argument("--dpi", type=int, default=60, help="resolution (default 60)")

@@ -2,8 +2,9 @@
 
 The comparison itself is done by Docxodus (python-redlines' ``DocxodusEngine``, a self-contained .NET
 binary shipped inside the ``python-redlines-docxodus`` wheel), chosen by measurement over
-jubarte-redlines, docx-trackdiff and docx-redline (a one-off study, docs/measurements-history.md; README
-"Redlines"), with two repairs of what it gets wrong (:func:`with_new_styles`, :func:`complete_row_properties`).
+jubarte-redlines, docx-trackdiff and docx-redline (a one-off study, docs/measurements-history.md: "One-off
+studies" and "Redlines: engine and timings"), with two repairs of what it gets wrong (:func:`with_new_styles`,
+:func:`complete_row_properties`).
 What no engine does is say which edits its redline leaves out, so :func:`check_redline`
 accepts and rejects every change with autodw's own resolver and compares the resulting states with
 the edited and the original document: whatever differs is reported instead of silently dropped.
@@ -53,6 +54,7 @@ class RedlineCheck:
 
     @property
     def complete(self) -> bool:
+        """Whether the redline carries every edit both ways: accepting gives the edited state, rejecting the original."""
         return not self.not_shown and not self.not_restored
 
     def notes(self) -> list[str]:

@@ -26,6 +26,7 @@ class Usage:
 
     @property
     def total_tokens(self) -> int:
+        """Prompt and completion tokens together."""
         return self.prompt_tokens + self.completion_tokens
 
     def add(self, other: "Usage") -> None:
@@ -37,6 +38,7 @@ class Usage:
         self.recalled_seconds += other.recalled_seconds
 
     def to_dict(self) -> dict[str, float]:
+        """The counts as JSON data, with ``total_tokens``."""
         return {**asdict(self), "total_tokens": self.total_tokens}
 
 
@@ -66,4 +68,6 @@ class LLMBackend(Protocol):
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        """The model's answer to `messages` for `role`; with `schema`, JSON that the backend constrains or asks for
+        (the caller validates it). LLMError (typed) when the backend cannot answer."""
         ...

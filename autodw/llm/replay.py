@@ -63,6 +63,7 @@ class RecordingBackend:
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        """The inner backend's answer, written to the cassette as it comes."""
         result = self.inner.complete(messages, role=role, schema=schema, temperature=temperature, max_tokens=max_tokens)
         entry = {"key": request_key(role, messages, schema, temperature, max_tokens), "role": role,
                  "request": {"messages": messages, "schema": schema, "temperature": temperature, "max_tokens": max_tokens},
@@ -72,6 +73,7 @@ class RecordingBackend:
         return result
 
     def close(self) -> None:
+        """Close the cassette."""
         self._fh.close()
 
 
@@ -121,6 +123,8 @@ class ReplayBackend:
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        """The recorded answer to this request (answers to the same request in recorded order); ReplayMissError for
+        a request the cassette does not hold."""
         key = request_key(role, messages, schema, temperature, max_tokens)
         queue = self._answers.get(key)
         if not queue:
@@ -165,6 +169,8 @@ class MemoBackend:
 
     def complete(self, messages: list[Message], *, role: str, schema: dict[str, Any] | None = None,
                  temperature: float | None = None, max_tokens: int | None = None) -> Completion:
+        """The answer stored for this request, else the inner backend's (then stored); a recalled answer keeps the
+        tokens and seconds it took when first asked."""
         key = request_key(role, messages, schema, temperature, max_tokens)
         known = self._known.get(key)
         if known is not None:

@@ -3,8 +3,8 @@
 Each check gives :class:`CheckFinding` objects. A certain finding rejects the call without asking the validator (the agent
 says so in the verdict); the others are shown to the validator as hints. Each check is registered with what its
 findings do and the DWBench splits it was tuned on (:mod:`autodw.agent.checks.registry`), in a module of its family;
-:data:`ORDER` is the order :func:`check_call` runs them in. Their catalogue, ``docs/rule-checks.md``, is generated
-from the registry: ``python -m autodw.agent.checks > docs/rule-checks.md``.
+:data:`ORDER` is the order :func:`check_call` runs them in. Their catalogue, ``docs/reference/rule-checks.md``, is
+generated from the registry: ``python -m autodw.agent.checks > docs/reference/rule-checks.md``.
 
 `instruction` is the user's request the step serves: the whole instruction, or one of its requests when it is split
 (:mod:`autodw.agent.requests`). When it is still compound (the hosted profile does not split), the checks that object
@@ -74,5 +74,5 @@ def findings_text(findings: list[CheckFinding]) -> str:
 
 
 def catalogue_page() -> str:
-    """The checks' catalogue, ``docs/rule-checks.md`` (written by ``python -m autodw.agent.checks``)."""
+    """The checks' catalogue, ``docs/reference/rule-checks.md`` (written by ``python -m autodw.agent.checks``)."""
     return catalogue.page(CHECKS, FAMILIES, __doc__ or "")

@@ -1,4 +1,4 @@
-"""``python -m autodw.agent.checks > docs/rule-checks.md``: the rule checks' catalogue, written from the registry."""
+"""``python -m autodw.agent.checks > docs/reference/rule-checks.md``: the rule checks' catalogue, from the registry."""
 
 import sys
 

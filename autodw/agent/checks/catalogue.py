@@ -1,4 +1,4 @@
-"""The rule checks' catalogue (``docs/rule-checks.md``), written from the registry."""
+"""The rule checks' catalogue (``docs/reference/rule-checks.md``), written from the registry."""
 
 from __future__ import annotations
 
@@ -9,13 +9,27 @@ from typing import Iterable, Sequence
 from autodw.core import provenance
 from autodw.agent.checks.registry import Certainty, Check
 
-COMMAND = "python -m autodw.agent.checks > docs/rule-checks.md"
+COMMAND = "python -m autodw.agent.checks > docs/reference/rule-checks.md"
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")  # a Sphinx role (":func:`repair`") -> `repair`
 
 
-def _markdown(text: str) -> str:
-    """A docstring's text as Markdown: roles and double backquotes as code, on one line, pipes escaped for a table."""
-    return " ".join(_ROLE.sub(r"`\1`", text).replace("``", "`").split()).replace("|", "\\|")
+def _inline(text: str) -> str:
+    """A docstring's text as Markdown on one line: roles and double backquotes as code."""
+    return " ".join(_ROLE.sub(r"`\1`", text).replace("``", "`").split())
+
+
+def markdown_line(text: str) -> str:
+    """A docstring's text as Markdown for a table cell: on one line, pipes escaped."""
+    return _inline(text).replace("|", "\\|")
+
+
+def markdown_paragraphs(text: str) -> str:
+    """A docstring's text as Markdown paragraphs: each paragraph, and each ``- `` item of a list, on one line."""
+    blocks = []
+    for paragraph in text.strip().split("\n\n"):
+        items = re.split(r"\n(?=\s*- )", paragraph.strip())
+        blocks.append("\n".join(_inline(item) for item in items))
+    return "\n\n".join(blocks)
 
 
 def _splits(names: Iterable[str]) -> str:
@@ -45,12 +59,12 @@ def page(checks: Sequence[Check], families: Sequence[ModuleType], about: str) ->
     lines = ["# Rule checks", "",
              f"<!-- Written from the registry of autodw/agent/checks/ by `{COMMAND}`; do not edit by hand "
              "(a test fails when this page is out of date). -->", "",
-             _markdown(title), ""]
-    lines += [_markdown(p) + "\n" for p in body.strip().split("\n\n")]
+             markdown_line(title), ""]
+    lines += [markdown_paragraphs(body), ""]
     lines += ["## What a finding does", ""]
-    lines += [f"- **{c.value}**: {_markdown(c.meaning)}" for c in Certainty]
+    lines += [f"- **{c.value}**: {markdown_line(c.meaning)}" for c in Certainty]
     lines += ["", "## Families", ""]
-    lines += [f"- `{m.__name__.rpartition('.')[2]}`: {_markdown((m.__doc__ or '').strip().splitlines()[0])}"
+    lines += [f"- `{m.__name__.rpartition('.')[2]}`: {markdown_line((m.__doc__ or '').strip().splitlines()[0])}"
               for m in families]
     lines += ["", "## The checks, in the order they run", "",
               "A check reads only the parts of the call it names: `sub_instruction` (the planner's step), `instruction` "
@@ -59,7 +73,7 @@ def page(checks: Sequence[Check], families: Sequence[ModuleType], about: str) ->
               "| # | Check | Family | Certain | Reads | Tuned on | What it finds |",
               "|---|---|---|---|---|---|---|"]
     lines += [f"| {n} | `{c.name}` | {c.family} | {_certainty(c)} | {_reads(c)} | {_splits(c.tuned_on)} | "
-              f"{_markdown(c.purpose)} |" for n, c in enumerate(checks, 1)]
+              f"{markdown_line(c.purpose)} |" for n, c in enumerate(checks, 1)]
     lines += ["", "## Tuned on", "",
               "Each check names the DWBench splits its code was made or narrowed on and, for a check that reads a word "
               "list, the splits `autodw/core/provenance.json` says that list was derived from: one schema with the "

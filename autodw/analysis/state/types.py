@@ -110,6 +110,8 @@ class _TabPlace(TypedDict):
 
 
 class TabStop(_TabPlace, total=False):
+    """A tab stop of a paragraph or style: its position, alignment and leader."""
+
     leader: str  # "dot", "hyphen", ...
 
 
@@ -183,6 +185,8 @@ class Paragraph(CellParagraph):
 
 
 class CellLocation(TypedDict):
+    """Where a paragraph in a table cell is: the table's id, the row and the column."""
+
     table: str
     row: int
     col: int
@@ -237,6 +241,8 @@ class AnchorPosition(TypedDict, total=False):
 
 
 class ChartSeries(TypedDict):
+    """One data series of a chart: its name and values."""
+
     name: str
     values: list[float | int | None]
 
@@ -281,6 +287,8 @@ class _WatermarkType(TypedDict):
 
 
 class Watermark(_WatermarkType, total=False):
+    """A header's watermark: its text (or picture), colour, layout and font."""
+
     text: str
     color: str
     layout: str  # "diagonal" or "horizontal"
@@ -294,6 +302,8 @@ class _HyperlinkText(TypedDict):
 
 
 class Hyperlink(_HyperlinkText, total=False):
+    """A hyperlink: where it is, its text, and its URL or the bookmark it goes to."""
+
     url: str
     anchor: str  # a bookmark's name
 
@@ -325,6 +335,8 @@ class _ColumnCount(TypedDict):
 
 
 class Columns(_ColumnCount, total=False):
+    """A section's text columns: how many, the separator line and the spacing."""
+
     separator: bool
     space_cm: float | None
     widths_cm: list[float | None]  # unequal columns: each one's width
@@ -350,6 +362,8 @@ class _SectionShape(TypedDict):
 
 
 class Section(_SectionShape, total=False):
+    """A section: page size, orientation, margins, columns, headers, footers and page numbers."""
+
     page_width_cm: float | None
     page_height_cm: float | None
     orientation: str
@@ -366,12 +380,16 @@ class _TocEntries(TypedDict):
 
 
 class TableOfContents(_TocEntries, total=False):
+    """The document's table of contents: whether there is one, its entries and field."""
+
     paragraph: str
     instruction: str
     levels: str  # "1-3"
 
 
 class PageLayout(TypedDict):
+    """The state's ``page_layout``: the sections and the table of contents."""
+
     sections: list[Section]
     table_of_contents: TableOfContents | None
 
@@ -385,11 +403,15 @@ class _BookmarkName(TypedDict):
 
 
 class Bookmark(_BookmarkName, total=False):
+    """A bookmark: its name and the paragraph it starts in."""
+
     hidden: bool  # a name starting with "_"
     offset: int
 
 
 class Break(TypedDict):
+    """A line, page or column break: its paragraph and place in it."""
+
     paragraph: str | None
     offset: int
 
@@ -403,6 +425,8 @@ class _CommentText(TypedDict):
 
 
 class Comment(_CommentText, total=False):
+    """A comment: author, text, the paragraphs it is anchored in and the text it is on."""
+
     commented_text: str  # the text it is on (none for a comment on a point)
 
 
@@ -413,10 +437,14 @@ class _NoteText(TypedDict):
 
 
 class Note(_NoteText, total=False):
+    """A footnote or endnote: its text and where its reference mark is."""
+
     offset: int  # characters of the paragraph before its reference mark
 
 
 class TrackedChange(TypedDict):
+    """A tracked change (revision) in the document: its kind, paragraph, author and text."""
+
     type: str  # "insertion", "deletion", "formatting", "paragraph_formatting", ...
     paragraph: str | None
     author: str | None
@@ -424,12 +452,16 @@ class TrackedChange(TypedDict):
 
 
 class Field(TypedDict):
+    """A field (PAGE, REF, ...): its instruction and paragraph."""
+
     type: str  # "PAGE", "REF", ...
     instruction: str
     paragraph: str | None
 
 
 class Interactive(TypedDict):
+    """The state's ``interactive`` part: hyperlinks, bookmarks, breaks, comments, notes, revisions, fields."""
+
     hyperlinks: list[Hyperlink]
     bookmarks: list[Bookmark]
     line_breaks: list[Break]
@@ -446,6 +478,8 @@ class Interactive(TypedDict):
 
 
 class DocumentInfo(TypedDict):
+    """The state's ``document_info``: the file's kind, counts, properties, protection, tracking."""
+
     file_type: str  # "document", "template", "macroEnabled", ...
     paragraph_count: int
     table_count: int
@@ -463,6 +497,8 @@ class DocumentInfo(TypedDict):
 
 
 class StyleDefaults(CharacterFormat, total=False):
+    """The document defaults' run formatting and theme fonts."""
+
     theme_fonts: dict[str, str]  # "major", "minor", "majorEastAsia", ...
 
 
@@ -482,6 +518,8 @@ class Style(_StyleName, CharacterFormat, ParagraphFormat, total=False):
 
 
 class Styles(TypedDict):
+    """The state's ``styles``: the document defaults and the styles in use, custom or default."""
+
     defaults: StyleDefaults  # the document defaults' run formatting
     styles: list[Style]
 

@@ -57,7 +57,7 @@ picture's image (a digest of its bytes, so "replace the picture" left undone is 
 count) and its cropping; a section's page borders, the text's vertical alignment on the page, line numbers and
 columns of unequal widths; a header's or footer's fields in order (PAGE and NUMPAGES swapped is "Page 5 of 1").
 
-Tolerances a person would accept (each tested in tests/test_judge.py):
+Tolerances a person would accept (each tested in tests/test_judge.py or tests/test_judge_formatting.py):
 
 | tolerance | rule | applies |
 |---|---|---|

@@ -26,6 +26,7 @@ class Difference:
     what: str
 
     def to_dict(self) -> dict[str, str]:
+        """``{"where", "what"}``, as a record and ``autodw judge --format json`` give it."""
         return {"where": self.where, "what": self.what}
 
 
@@ -42,6 +43,7 @@ class Verdict:
     matched: str | None = None  # what the output matched: "gold" or "alternative N" (autodw.eval.accept)
 
     def to_dict(self) -> dict[str, Any]:
+        """The verdict as JSON data (``autodw judge --format json``)."""
         out = {"equivalent": self.equivalent, "differences": [d.to_dict() for d in self.differences], "judge": self.judge}
         if self.usage is not None:
             out["usage"] = self.usage

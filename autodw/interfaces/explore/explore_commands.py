@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction, bench_sub: argparse._SubParsersAct
 
     p = sub.add_parser("explore", help="a static site of one run's trace (autodw run --trace): the agent's steps, "
                                        "and with --before/--after the pages it changed")
-    p.add_argument("trace", metavar="TRACE.jsonl")
+    p.add_argument("trace", metavar="TRACE.jsonl", help="a trace written by autodw run --trace")
     p.add_argument("-o", "--output", required=True, metavar="SITE", help="the site's folder")
     p.add_argument("--before", default=None, metavar="IN.docx", help="the document the run started from")
     p.add_argument("--after", default=None, metavar="OUT.docx", help="the document the run saved")

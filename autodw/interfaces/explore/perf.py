@@ -53,8 +53,29 @@ def _main_thread_ms(trace: bytes) -> float:
     events = json.loads(trace)["traceEvents"]
     mains = {(e["pid"], e["tid"]) for e in events
              if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
-    return sum(e.get("tdur", 0) for e in events if e.get("ph") == "X" and e.get("name") == _TASK
-               and (e["pid"], e.get("tid")) in mains) / 1000
+    micros = sum(e.get("tdur", 0) for e in events if e.get("ph") == "X" and e.get("name") == _TASK
+                 and (e["pid"], e.get("tid")) in mains)
+    if not micros:
+        raise _NoMainThread(f"Chrome's trace holds no task of a page's main thread ({len(events)} events)")
+    return micros / 1000
+
+
+class _NoMainThread(ExternalToolError):
+    """A trace that missed the page's main thread (Chrome now and then leaves out its thread names)."""
+
+
+def _traced(browser: Any, page: Any, action: Any) -> tuple[Any, float]:
+    """`action()`'s result and the main-thread CPU time (ms) it took, traced again up to twice when Chrome's trace
+    missed the page's main thread (a third miss raises)."""
+    for attempt in range(3):
+        browser.start_tracing(page=page, categories=_CATEGORIES)
+        result = action()
+        try:
+            return result, _main_thread_ms(browser.stop_tracing())
+        except _NoMainThread:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 _TASK = "ThreadControllerImpl::RunTask"  # a task of a Chrome thread (its tdur: thread CPU time, in µs)
@@ -78,15 +99,14 @@ def measure(site: Path, chromium: str | None = None, table: str = "a/index.html"
         try:
             for _ in range(repeat):
                 page = browser.new_page(viewport={"width": 1400, "height": 900})
-                browser.start_tracing(page=page, categories=_CATEGORIES)
-                page.goto(page_path.as_uri(), wait_until="load")
-                wall = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
-                timed["load"].append((wall, _main_thread_ms(browser.stop_tracing())))
+                def load() -> float:
+                    page.goto(page_path.as_uri(), wait_until="load")
+                    return page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+
+                timed["load"].append(_traced(browser, page, load))
                 rows = page.evaluate("window.AUTODW_ROWS.length")
                 for name, value in FILTERS:
-                    browser.start_tracing(page=page, categories=_CATEGORIES)
-                    result = page.evaluate(_FILTER, [name, value])
-                    cpu = _main_thread_ms(browser.stop_tracing())
+                    result, cpu = _traced(browser, page, lambda: page.evaluate(_FILTER, [name, value]))
                     if result is not None:
                         timed[f"{name}={value}"].append((result[0], cpu))
                         shown[f"{name}={value}"] = result[1]

@@ -122,9 +122,9 @@ def _prepare(site: Path) -> Path:
 
 
 def _progress(units: list, label: str, show: bool) -> Iterable:
-    from tqdm import tqdm
+    from autodw.core.progress import progress
 
-    return tqdm(units, desc=label, unit="page", disable=not show, dynamic_ncols=True, file=sys.stderr)
+    return progress(units, desc=label, unit="page", disable=not show, dynamic_ncols=True, file=sys.stderr)
 
 
 # --- a run --------------------------------------------------------------------------------------------------------

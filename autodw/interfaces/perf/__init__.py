@@ -1,7 +1,7 @@
 """Measurements someone reruns after a change: ``autodw bench perf NAME`` (speed, and the quality of a part).
 
-Each subcommand is a module of this package with a ``run(args) -> int``, imported only when it runs; the README
-and docs/measurements-history.md give the figures measured with them. One-off studies are not here: their
+Each subcommand is a module of this package with a ``run(args) -> int``, imported only when it runs; the results
+pages and docs/measurements-history.md give the figures measured with them. One-off studies are not here: their
 conclusions are in docs/measurements-history.md ("One-off studies") with the commit that still has their script.
 """
 
@@ -22,13 +22,13 @@ def register(bench_sub: argparse._SubParsersAction, lazy: Callable[[str], Handle
     p = sub.add_parser("core", help="per-step overhead of the document core: open, snapshot, state, change, restore, "
                        "save, on a generated 30-page document and the corpus's 872-page handbook (targets: a step "
                        "under 50 ms on 30 pages, the handbook's state under 2 s)")
-    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--repeat", type=int, default=7, help="passes; the median is reported (default 7)")
     p.add_argument("--handbook", default=None, metavar="DOCX", help="default: the corpus's unstructured__handbook-872p.docx")
     p.add_argument("--no-page-count", action="store_true", help="do not lay the 30 pages out with LibreOffice")
     p.set_defaults(handler=lazy("autodw.interfaces.perf.step_overhead:run"))
 
     p = sub.add_parser("render", help="time to draw a document's pages (LibreOffice, then pdftoppm), cold and warm")
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=5, help="renders of each kind; the median is reported (default 5)")
     p.add_argument("--file", default=None, metavar="DOCX", help="default: examples/report.docx")
     p.add_argument("--dpi", type=int, default=None, help="default: autodw render's")
     p.set_defaults(handler=lazy("autodw.interfaces.perf.render_time:run"))
@@ -37,22 +37,23 @@ def register(bench_sub: argparse._SubParsersAction, lazy: Callable[[str], Handle
                        "tests use")
     p.add_argument("--corpus", default=None, metavar="DIR", help="default: the shared corpus's docx folder")
     p.add_argument("--limit", type=int, default=24, help="corpus files (every k-th in name order) beside the samples")
-    p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--repeat", type=int, default=3, help="passes; the median is reported (default 3)")
+    p.add_argument("--workers", type=int, default=2, help="validation lanes (default 2)")
     p.set_defaults(handler=lazy("autodw.interfaces.perf.validation_time:run"))
 
     p = sub.add_parser("word-check", help="cost of the benchmark runner's Word check per output: the oracle on a split "
                        "with and without it")
-    p.add_argument("--split", default="mini")
-    p.add_argument("--mode", choices=("instruction", "session"), default="instruction")
+    p.add_argument("--split", default="mini", help="the DWBench split the oracle runs on (default mini)")
+    p.add_argument("--mode", choices=("instruction", "session"), default="instruction",
+                   help="the run's mode (default instruction)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N sessions of the split")
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=3, help="passes; the median is reported (default 3)")
     p.set_defaults(handler=lazy("autodw.interfaces.perf.word_check_cost:run"))
 
     p = sub.add_parser("judge", help="time of the deterministic judge per pair of .docx files (open, extract, compare)")
     p.add_argument("--corpus", default=None, metavar="DIR", help="default: the shared corpus's docx folder")
     p.add_argument("--limit", type=int, default=60, help="corpus files (spread over the sorted list)")
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--repeat", type=int, default=3, help="passes; the median is reported (default 3)")
     p.set_defaults(handler=lazy("autodw.interfaces.perf.judge_time:run"))
 
     p = sub.add_parser("intents", help="a trained intent classifier: accuracy (en, zh), top-3 recall, batch-1 "
