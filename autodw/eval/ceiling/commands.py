@@ -58,7 +58,8 @@ def register_ceiling(bench_sub: argparse._SubParsersAction, lazy) -> None:
                                              "perfect model that sees only its prompts, each failure attributed")
     p.add_argument("--profile", choices=tuple(PROFILES), required=True, help="the agent profile measured")
     p.add_argument("--track", choices=TRACKS, default="templated", help="DWBench track")
-    p.add_argument("--split", choices=SPLITS, required=True)
+    p.add_argument("--split", choices=SPLITS, required=True,
+                   help="the DWBench split (dev: tuned on; test with --held-out: the one look)")
     p.add_argument("--out", required=True, metavar="DIR", help="run folder (an unfinished run there is continued)")
     p.add_argument("--limit", type=positive_int, default=None, metavar="N", help="only the first N sessions")
     p.add_argument("--sessions", default=None, metavar="ID,ID", help="only these sessions of the split")
