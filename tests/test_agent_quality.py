@@ -233,6 +233,15 @@ def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     assert "unasked_api" not in [f.check for f in found]
 
 
+def test_a_letter_typed_three_times_names_the_thing_as_the_word_does():
+    """"the commment about the park booking can go now" (DWBench 2.0 hand dev, found by the hosted ceiling)."""
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("delete_comment", "the commment about the park booking can go now") == []
+    assert unasked_api("delete_comment", "the park booking can go now")
+    assert unasked_api("delete_comment", "the commment about the park booking needs a date")  # still no deletion
+
+
 def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
     request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
     assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],
