@@ -544,6 +544,18 @@ def test_a_property_switched_the_other_way(state):
                    {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]
 
 
+def test_a_table_given_only_its_column_names_has_them_as_its_header():
+    """DWBench 2.0 hand dev, found by the hosted ceiling: the column names, then three empty rows to fill in."""
+    from autodw.agent.checks.values import unasked_flags
+
+    request = "借用设备那部分下面加个表格：设备名称、数量、借用日期、预计归还日期，下面留三行空的给人填"
+    table = {"cols": 4, "data": [["设备名称", "数量", "借用日期", "预计归还日期"]], "rows": 4, "header_row": True}
+    assert unasked_flags(table, request, request) == []
+    filled = {**table, "data": [*table["data"], ["投影仪", "1", "5月2日", "5月9日"]]}
+    assert [f.check for f in unasked_flags(filled, request, request)] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags({**table, "rows": 1}, request, request)] == ["unasked_flag"]
+
+
 def test_a_formatting_property_the_request_does_not_name(state):
     highlight = 'Put a yellow highlight on "pleasure" in p1'
     assert _checks(highlight, "set_paragraph_format", {"paragraphs": "p1", "line_spacing": 10},
