@@ -556,6 +556,15 @@ def test_a_table_given_only_its_column_names_has_them_as_its_header():
     assert [f.check for f in unasked_flags({**table, "rows": 1}, request, request)] == ["unasked_flag"]
 
 
+def test_a_chinese_line_chart_typed_by_its_sound():
+    """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
+    from autodw.agent.checks.values import unnamed_values
+
+    line = {"chart": "chart1", "chart_type": "line"}
+    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换成折现图吧，看趋势更直观一点") == []
+    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧")
+
+
 def test_a_formatting_property_the_request_does_not_name(state):
     highlight = 'Put a yellow highlight on "pleasure" in p1'
     assert _checks(highlight, "set_paragraph_format", {"paragraphs": "p1", "line_spacing": 10},
