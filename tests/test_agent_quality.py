@@ -104,6 +104,20 @@ def test_the_sixth_table_and_the_empty_paragraphs_are_named():
     assert grounding.named(state, "Add a line under the intro") == []
 
 
+def test_the_nth_table_is_also_named_counting_only_grids_when_that_is_another():
+    """A one-row or one-column table reads as a box: DWBench 2.0 templated dev's "第六个表格" is the sixth of the
+    tables of 2x2 or more (found by the hosted ceiling); both readings are shown, each saying which it is."""
+    def table(n: int, rows: int, cols: int) -> dict:
+        return {"id": f"t{n}", "rows": rows, "cols": cols, "cells": [[f"h{n}"] * cols] * rows}
+
+    boxed = {"paragraphs": [], "images": [], "tables": [table(1, 1, 1)] + [table(n, 2, 3) for n in range(2, 9)]}
+    assert [(m.id, m.kind) for m in grounding.named(boxed, "给第六个表格加灰色双线外框")] == [
+        ("t6", "table"), ("t7", "table, counting only tables of 2 rows and 2 columns or more")]
+    assert [m.id for m in grounding.named(boxed, "the last table")] == ["t8"]  # the same either way: once
+    grids = {**boxed, "tables": [table(n, 2, 3) for n in range(1, 9)]}
+    assert [m.id for m in grounding.named(grids, "the sixth table")] == ["t6"]
+
+
 def test_paragraphs_described_by_what_they_say(state):
     found = grounding.described(state, "Add a comment to the paragraph about the logo being used on customer material.")
     assert found[0].id == "p31" and found[0].how == "about"  # "The logo above is used on all customer-facing material."

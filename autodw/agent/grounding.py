@@ -211,10 +211,16 @@ def _names_in(text: str, name: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(fold(text).split()), flags) is not None
 
 
+def _nth(tables: list[Any], n: int) -> Any:
+    """The `n`-th of `tables` (-1: the last), or None."""
+    return tables[n - 1 if n > 0 else -1] if tables and n != 0 and -1 <= n <= len(tables) else None
+
+
 def named(state: State, text: str) -> list[Match]:
     """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
-    section", "the West row"), the n-th or last table ("the second table", "第六个表格"), the empty paragraphs of the
-    body ("the blank lines", "空段落"), and the chart or picture when the document has just one."""
+    section", "the West row"), the n-th or last table ("the second table", "第六个表格"; also the n-th of the tables
+    of 2 rows and 2 columns or more when it is another: a one-row or one-column table reads as a box), the empty
+    paragraphs of the body ("the blank lines", "空段落"), and the chart or picture when the document has just one."""
     quoted = {loose(q.text) for q in quotes(text)}
     out: list[Match] = []
     for p in state.get("paragraphs", []):
@@ -227,12 +233,14 @@ def named(state: State, text: str) -> list[Match]:
             if label and loose(label) not in quoted and _names_in(text, label):
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]
     for m in _NTH_TABLE.finditer(text):
         word = next(g for g in m.groups() if g is not None)
         n = int(word) if word.isdigit() else _ORDINAL_WORDS[word.lower()]
-        if tables and -1 <= n <= len(tables) and n != 0:
-            t = tables[n - 1 if n > 0 else -1]
-            out.append(Match(m.group(0), t["id"], "table", "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+        first, of_grids = _nth(tables, n), _nth(grids, n)
+        for t, kind in ((first, "table"), (of_grids, "table, counting only tables of 2 rows and 2 columns or more")):
+            if t is not None and (kind == "table" or t is not first):
+                out.append(Match(m.group(0), t["id"], kind, "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
     said = _EMPTY_PARAGRAPHS.search(text)
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
         empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
