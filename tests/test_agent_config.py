@@ -166,7 +166,7 @@ def test_a_configuration_recorded_before_the_parts_rebuilds_the_same_agent(tmp_p
                                "planner_state_budget": 6000, "generator_state_budget": 6000, "validator_state_budget": 6000,
                                "compact_api_docs": False, "two_stage_api_choice": False, "intent_min_probability": 0.0,
                                "planner_state": "current", "llm_validator": True, "split_requests": False,
-                               "stop_when_nothing_remains": False}) == hosted()
+                               "stop_when_nothing_remains": False}) == hosted().override(max_steps=15)  # then its limit
     ablation = Assembly.from_dict({**OLD_LOCAL, "grounding": False, "rule_checks": False, "llm_validator": True,
                                    "repair_calls": False, "split_requests": False, "refuse_repeated_steps": False,
                                    "end_on_repeated_call": False, "verdict_rule": "decision"})
@@ -189,7 +189,7 @@ def test_the_paper_profile_is_the_method_and_nothing_else():
     assert isinstance(parts.planner_view, CurrentView) and not parts.planner_view.grounded
     assert parts.validator.rules is None and parts.validator.llm.verdict_rule == "paper"
     assert parts.split("Centre the title; make the Budget heading green.") == ["Centre the title; make the Budget heading green."]
-    assert paper().numbers == hosted().numbers == AgentConfig()
+    assert paper().numbers == AgentConfig() == hosted().numbers.override(max_steps=15)  # hosted plans longer
     built = assemble(local(), FixedClassifier(), registry())
     assert isinstance(built.generator, RepairRejected) and built.validator.llm is None and built.validator.rules
     assert isinstance(built.planner, heuristics.StopWhenNothingRemains) and len(built.split("Centre it; make it green.")) == 2

@@ -61,13 +61,13 @@ def test_options_are_resolved_checked_and_refused_for_another_system():
 
 def test_every_system_of_autodw_is_registered_in_the_order_the_command_line_listed_them():
     registry = registered_systems()
-    assert registry.names() == [*AGENT_ROLLBACK, "oracle", "noop", "noisy-oracle", *BASELINES]
+    assert registry.names() == [*AGENT_ROLLBACK, "oracle", "noop", "noisy-oracle", *BASELINES, "ceiling"]
     assert all(spec.help and "\n" not in spec.help for spec in registry)
     noisy = registry.get("noisy-oracle")
     assert not noisy.needs_llm(registry.resolve("noisy-oracle", {"validator": "rules"}))
     assert noisy.needs_llm(registry.resolve("noisy-oracle", {"validator": "llm"}))
-    assert [s.name for s in registry if s.uses_llm is False] == ["oracle", "noop"]
-    assert [s.name for s in registry if s.uses_classifier] == [*AGENT_ROLLBACK, *BASELINES]
+    assert [s.name for s in registry if s.uses_llm is False] == ["oracle", "noop", "ceiling"]
+    assert [s.name for s in registry if s.uses_classifier] == [*AGENT_ROLLBACK, *BASELINES, "ceiling"]
 
 
 def test_help_lists_every_registered_system_with_its_line():

@@ -206,7 +206,7 @@ def _from_old(data: dict[str, Any]) -> Assembly:
     profile = data.get("profile", "hosted")
     if profile not in OLD_PROFILES:
         raise ConfigError(f"profile must be one of {', '.join(OLD_PROFILES)}, not {profile!r}")
-    base = hosted()
+    base = replace(hosted(), numbers=AgentConfig())  # the old defaults' numbers were AgentConfig's
     part_names = [k for k in settings if k not in NUMBER_NAMES]
     not_old = [k for k in part_names if k not in SWITCHES and k not in RENAMED and k != "verdict_rule"]
     if not_old:
@@ -228,12 +228,19 @@ def paper() -> Assembly:
                     validator=("llm",), verdict_rule="paper", numbers=AgentConfig())
 
 
+#: Steps the ``hosted`` profile plans per instruction at most: the paper's 15 stopped a perfect model (the ceiling,
+#: ``autodw bench ceiling``) short of DWBench dev instructions of 16 edits; the loop heuristics, not this limit, end a
+#: planner that repeats itself.
+HOSTED_MAX_STEPS = 24
+
+
 def hosted() -> Assembly:
     """For models behind an API: the paper's method with grounded views, the rule checks before the LLM validator,
     repair of a repeated rejected call, and the planner refused a step it already carried out, the instruction ending
-    on a call that repeats an accepted one."""
+    on a call that repeats an accepted one; up to :data:`HOSTED_MAX_STEPS` steps."""
     return replace(paper(), profile="hosted", planner=("llm", "refuse_repeated_steps", "end_on_repeated_call"),
-                   grounding="quotes", generator=("llm", "repair"), validator=("rules", "llm"))
+                   grounding="quotes", generator=("llm", "repair"), validator=("rules", "llm"),
+                   numbers=AgentConfig(max_steps=HOSTED_MAX_STEPS))
 
 
 #: The ``local`` profile's numbers, for the embedded small model, where every prompt token costs ~10-35 ms on 2 cores:

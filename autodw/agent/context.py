@@ -77,3 +77,4 @@ class StepContext:
     request: str  # the user's request the step serves: the instruction, or one of its requests when it is split
     ask: Asker
     emit: Callable[[str, dict[str, Any]], None]
+    previous: str = ""  # the session's instruction before this one ("" for the first): what a follow-up refers back to

@@ -84,6 +84,17 @@ TRACE_EVENTS: dict[str, TraceEvent] = {
         "steps_not_kept": "the steps whose every call failed or was rolled back",
         "api_calls": "document API calls executed", "seconds": "its wall time",
         "accepted_calls": "the calls kept, in order"}),
+    "ceiling": TraceEvent("only under autodw bench ceiling: the perfect model's prompt did not show what the gold step "
+                          "needs, so it answered forced-wrong or stopped (autodw.eval.ceiling)", {
+        "role": "the role whose prompt fell short", "gold_step": "the gold step (from 1), or null: no gold step left",
+        "api": "the gold step's API, or null", "cause": "the first cause: intent filter, planner view, ...",
+        "detail": "what was missing", "also": "the other causes at that prompt, each with its detail",
+        "interpreted": "values a model interprets rather than copies, not required to be shown"}),
+    "ceiling_turn": TraceEvent("only under autodw bench ceiling: the instruction's diagnosis, as the run ends", {
+        "gold_steps": "how many gold calls the instruction has", "kept": "the gold calls kept, in order",
+        "status": "the instruction's end status", "obstacles": "every ceiling event of the instruction",
+        "failed_step": "the first gold step not kept (from 1), or null",
+        "cause": "what stopped it (null: every gold call kept)", "detail": "the cause's detail"}),
     "run_end": TraceEvent("the run ended (also after an interruption or an error)", {
         "instructions": "instructions run", "steps": "steps in all", "api_calls": "document API calls in all",
         "llm_calls": "LLM calls in all", "total_tokens": "tokens in all",

@@ -185,9 +185,15 @@ def _first_under(state: State, text: str, found: list[Match]) -> list[Match]:
 # --- elements named without quotes ------------------------------------------------------------
 
 _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-                  "fifth": 5, "5th": 5, "last": -1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "最后一": -1}
-_NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+table\b|\btable\s+([1-9])\b"
-                        r"|第\s*([一二三四五1-5])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
+                  "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
+                  "ninth": 9, "9th": 9, "tenth": 10, "10th": 10, "last": -1, "一": 1, "二": 2, "三": 3, "四": 4,
+                  "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "最后一": -1}
+_NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|"
+                        r"9th|tenth|10th|last)\s+table\b|\btable\s+([1-9])\b"
+                        r"|第\s*([一二三四五六七八九十1-9])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
+#: the empty paragraphs of the body, named together ("delete the blank lines", "空段落都删掉")
+_EMPTY_PARAGRAPHS = re.compile(r"\b(?:empty|blank)\s+(?:paragraphs?|lines?)\b|空行|空段落?|空白(?:段落?|行)", re.IGNORECASE)
+MAX_EMPTY_SHOWN = 20  # empty paragraphs listed when a request names them
 _ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
            ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
@@ -205,10 +211,16 @@ def _names_in(text: str, name: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(fold(text).split()), flags) is not None
 
 
+def _nth(tables: list[Any], n: int) -> Any:
+    """The `n`-th of `tables` (-1: the last), or None."""
+    return tables[n - 1 if n > 0 else -1] if tables and n != 0 and -1 <= n <= len(tables) else None
+
+
 def named(state: State, text: str) -> list[Match]:
     """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
-    section", "the West row"), the n-th or last table ("the second table", "第二个表格"), and the chart or picture
-    when the document has just one."""
+    section", "the West row"), the n-th or last table ("the second table", "第六个表格"; also the n-th of the tables
+    of 2 rows and 2 columns or more when it is another: a one-row or one-column table reads as a box), the empty
+    paragraphs of the body ("the blank lines", "空段落"), and the chart or picture when the document has just one."""
     quoted = {loose(q.text) for q in quotes(text)}
     out: list[Match] = []
     for p in state.get("paragraphs", []):
@@ -221,12 +233,18 @@ def named(state: State, text: str) -> list[Match]:
             if label and loose(label) not in quoted and _names_in(text, label):
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]
     for m in _NTH_TABLE.finditer(text):
         word = next(g for g in m.groups() if g is not None)
         n = int(word) if word.isdigit() else _ORDINAL_WORDS[word.lower()]
-        if tables and -1 <= n <= len(tables) and n != 0:
-            t = tables[n - 1 if n > 0 else -1]
-            out.append(Match(m.group(0), t["id"], "table", "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+        first, of_grids = _nth(tables, n), _nth(grids, n)
+        for t, kind in ((first, "table"), (of_grids, "table, counting only tables of 2 rows and 2 columns or more")):
+            if t is not None and (kind == "table" or t is not first):
+                out.append(Match(m.group(0), t["id"], kind, "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+    said = _EMPTY_PARAGRAPHS.search(text)
+    if said is not None:  # in a long document they lie outside the view: the request names them all at once
+        empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
+        out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty[:MAX_EMPTY_SHOWN]]
     inside_descriptions = [m.span() for m in _DESCRIBED.finditer(text)]  # "the paragraph about the logo": no picture
     for kind, pattern in _ONE_OF:
         found = [i for i in state.get("images", []) if i.get("type") == kind and i.get("id")]

@@ -125,7 +125,9 @@ class Agent:
                 return RequestOutcome(Status.DONE)
             step = Step(number=len(record.steps) + 1, sub_instruction=plan.step_text)
             record.steps.append(step)
-            outcome = self._run_step(StepContext(doc, step, state, record, request, instruction.ask, instruction.emit))
+            previous = instruction.session[-1].instruction if instruction.session else ""
+            outcome = self._run_step(StepContext(doc, step, state, record, request, instruction.ask, instruction.emit,
+                                                 previous))
             if outcome is StepOutcome.REDUNDANT or self.parts.planner.done_after(plan, outcome, record):
                 return RequestOutcome(Status.DONE)
         return RequestOutcome(Status.STEP_LIMIT)

@@ -58,7 +58,8 @@ VALIDATOR_SCHEMA = {
 
 
 @lru_cache(maxsize=None)
-def _template(role: str) -> tuple[Template, Template]:
+def template(role: str) -> tuple[Template, Template]:
+    """The system and user parts of `role`'s prompt template (their ``${name}`` placeholders unfilled)."""
     text = (PROMPT_DIR / ROLES_TEMPLATES[role]).read_text(encoding="utf-8")
     system, user = text.split("=== USER ===\n", 1)
     return Template(system.strip()), Template(user)
@@ -71,7 +72,7 @@ def fence(text: str) -> str:
 
 def messages(role: str, **values: str) -> list[Message]:
     """The chat messages of one role's prompt, placeholders filled."""
-    system, user = _template(role)
+    system, user = template(role)
     if "state" in values:
         values["state"] = fence(values["state"])
     return [{"role": "system", "content": system.substitute(values)},

@@ -48,7 +48,7 @@ class RuleChecks:
 
     def findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[CheckFinding]:
         return checks.check_call(ctx.step.sub_instruction, ctx.request, attempt.api or "", attempt.args or {},
-                                 ctx.before, after)
+                                 ctx.before, after, previous=ctx.previous)
 
     def rejection(self, findings: list[CheckFinding], attempt: Attempt) -> ValidatorVerdict | None:
         """The verdict of the certain findings (with their fixes, where the API takes them), or None if none is."""

@@ -9,6 +9,7 @@ its prompt then starts the same at every step of a request, so a prompt cache re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
@@ -20,6 +21,7 @@ from autodw.analysis.state.render import render_elements, render_state
 
 ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
+MAX_NEW_IDS = 16  # ids a step created that the step history lists
 
 
 def named_ids(attempt: Attempt) -> list[str]:
@@ -68,15 +70,33 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
         final = step.accepted or (step.attempts[-1] if step.attempts else None)
         if final is None:
             continue
-        call = prompts.format_call(final.api, final.args) if final.api else "(no call)"
-        if len(call) > history_chars:
-            call = call[:history_chars] + "…)"
-        sub_instruction = step.sub_instruction.split("\n", 1)[0]
-        if len(sub_instruction) > history_chars:
-            sub_instruction = sub_instruction[:history_chars] + "…"
-        outcome = f"ok: {final.message}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
+        call = history_call(final.api, final.args, history_chars) if final.api else "(no call)"
+        sub_instruction = history_step(step.sub_instruction, history_chars)
+        outcome = f"ok: {final.message}{new_ids(final)}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
         lines.append(f"{step.number}. {sub_instruction} -> {call} -> {outcome}")
     return "\n".join(lines) or "(none yet)"
+
+
+def new_ids(attempt: Attempt) -> str:
+    """The ids a call created that its message does not name (the cells of a new row or table, a watermark's shape),
+    as the history shows them (at most :data:`MAX_NEW_IDS`): later steps can only name what the model has seen."""
+    unnamed = [i for i in attempt.created if not re.search(rf"(?<![\w-]){i}(?!\w)", attempt.message)]
+    if not unnamed:
+        return ""
+    more = f" and {len(unnamed) - MAX_NEW_IDS} more" if len(unnamed) > MAX_NEW_IDS else ""
+    return f" (new: {', '.join(unnamed[:MAX_NEW_IDS])}{more})"
+
+
+def history_call(api: str, args: Any, history_chars: int) -> str:
+    """A call as a line of the step history shows it: cut to `history_chars`."""
+    call = prompts.format_call(api, args)
+    return call if len(call) <= history_chars else call[:history_chars] + "…)"
+
+
+def history_step(sub_instruction: str, history_chars: int) -> str:
+    """A sub-instruction as a line of the step history shows it: its first line, cut to `history_chars`."""
+    first = sub_instruction.split("\n", 1)[0]
+    return first if len(first) <= history_chars else first[:history_chars] + "…"
 
 
 def touched_now(record: InstructionResult, state: State) -> str:

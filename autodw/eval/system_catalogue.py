@@ -89,3 +89,15 @@ def noisy_oracle(given: SystemInputs) -> SystemMaker:
 
 for _name in BASELINES:
     register_system(_name, help=BASELINE_HELP[_name], uses_classifier=True)(_named(_name, _baseline))
+
+
+@register_system("ceiling", help="the agent of --profile with a perfect model that sees only its prompts: the ceiling "
+                                 "our prompts put on any model, each failure attributed (autodw bench ceiling)",
+                 uses_llm=False, uses_classifier=True)
+def ceiling(given: SystemInputs) -> SystemMaker:
+    import os
+
+    from autodw.eval.ceiling.system import CeilingSystem, own_classifier
+
+    loaded_in = os.getpid()
+    return lambda: CeilingSystem(own_classifier(given.classifier, loaded_in), given.config)

@@ -18,7 +18,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from autodw.agent.assembly import Assembly, assembly_for
 from autodw.agent.context import State, StepContext
@@ -131,11 +131,13 @@ class Runs(Protocol):
 
 
 def run_agent_turn(agent: Runs, doc: WordDocument, text: str, earlier: list[tuple[str, str]],
-                   trace: Path | None) -> TurnResult:
-    """One instruction through `agent`, with the session's earlier instructions as context and a trace file."""
+                   trace: Path | None, sinks: Sequence[EventSink] = (),
+                   writer: Callable[[Path], TraceWriter] = TraceWriter) -> TurnResult:
+    """One instruction through `agent`, with the session's earlier instructions as context and a trace file (written
+    by `writer`); `sinks` see the events after it (an event they send goes to the trace too)."""
     run = RunResult(instructions=[InstructionResult(t, status) for t, status in earlier])
-    writer = TraceWriter(trace) if trace is not None else None
-    agent.sinks[:] = [writer] if writer else []
+    trace_writer = writer(trace) if trace is not None else None
+    agent.sinks[:] = [*([trace_writer] if trace_writer else []), *sinks]
     try:
         agent.run(doc, [text], result=run)
     except InternalError as exc:  # our bug: counted apart, the document back to where the instruction began
@@ -144,8 +146,8 @@ def run_agent_turn(agent: Runs, doc: WordDocument, text: str, earlier: list[tupl
         record = run.instructions[-1]
         record.status, record.error = "internal_error", f"{exc}\n{exc.traceback}"
     finally:
-        if writer:
-            writer.close()
+        if trace_writer:
+            trace_writer.close()
     return _turn_from_record(run.instructions[-1], run)
 
 

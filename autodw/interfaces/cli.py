@@ -465,6 +465,7 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     # It returns the bench subparsers: more subcommands (run, report, ...) are added there.
     from autodw.dwbench.data_commands import register
     from autodw.eval.run_commands import register as register_eval
+    from autodw.eval.ceiling.commands import register_ceiling
     from autodw.eval.paper_commands import register_paper
     from autodw.interfaces.explore.explore_commands import register as register_explore
     from autodw.interfaces.perf import register as register_perf
@@ -472,6 +473,7 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     bench = register(sub, _lazy)
     register_eval(bench, _lazy)
     register_paper(bench, _lazy)
+    register_ceiling(bench, _lazy)
     register_perf(bench, _lazy)
     register_explore(sub, bench, _lazy)
 

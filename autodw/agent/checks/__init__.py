@@ -48,9 +48,10 @@ WRONG_API_CHECKS = frozenset(c.finding for c in CHECKS if c.certain is Certainty
 
 
 def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,
-               after: State) -> list[CheckFinding]:
-    """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`."""
-    call = Call(sub_instruction, instruction, api, args, before, after)
+               after: State, previous: str = "") -> list[CheckFinding]:
+    """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`
+    (`previous`: the session's instruction before this one, "" for none)."""
+    call = Call(sub_instruction, instruction, api, args, before, after, previous)
     return [f for c in CHECKS if not c.single_request or call.single for f in c.run(call)]
 
 

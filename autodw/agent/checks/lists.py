@@ -27,12 +27,13 @@ def _located(texts: list[str], text: str, start: int = 0) -> list[tuple[int, int
     return spans
 
 
-@check("dropped_item", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
+@check("dropped_item", certain=Certainty.REJECTS, tuned_on=BUILT_ON + ("dwbench-2.0/templated/dev",))
 def dropped_item(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A list or table the request spells out, written without its last item or row (after the call's last one the
     request goes on with the same separator and another item: "A", "B", "C" -> "A", "B").
 
-    Rows end at the separator the call's rows use, else "/", so "; centre it" is not a row."""
+    Rows end at the separator the call's rows use, else "/", so "; centre it" is not a row, nor are words that run
+    past the next separator ('; caption it "Task status" on top; next, ...')."""
     text = grounding.loose(request)
     out = []
     items = [loose_text(t) for _, t in keyed_strings(args.get("items") or [])]
@@ -65,7 +66,8 @@ def dropped_item(args: dict[str, Any], request: str) -> list[CheckFinding]:
             if gap and gap.group(0).strip() == row_gap.strip() and cell_separator.strip() in (",", "，", "、") and \
                     not _CONNECTIVE.match(rest[gap.end():]):
                 cells = rest[gap.end():].split(cell_separator)[:len(last)]
-                if len(cells) == len(last) and all(0 < len(c.strip()) <= 40 for c in cells[:-1]) and \
+                if len(cells) == len(last) and all(0 < len(c.strip()) <= 40 and row_gap.strip() not in c
+                                                   for c in cells[:-1]) and \
                         re.match(r"\s*[^,;/.]{1,40}", cells[-1]):
                     out.append(CheckFinding("dropped_item", f'the table ends before the row "{cells[0].strip()}, ...", '
                                                        f"which the request gives next", True))

@@ -15,27 +15,48 @@ QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal
 #: arguments whose whole text the call writes (not texts it searches for, nor table cells and list items, which a
 #: quoted caption or heading may begin with)
 _WRITTEN = re.compile(r"^(?:text|title|replace|caption|bookmark|name)$")
+#: arguments holding a text the call looks for (to replace, format or comment on), not one it writes
+_SEARCHED = re.compile(r"^(?:find|match)$")
+#: a caption's label and number ("Table 1: ", "图 2 "), which the caption API writes itself
+_CAPTION_LABEL = re.compile(r"^(?:table|figure|fig\.|chart|图表|图|表)\s*\d+\s*[:：.\-–—]?\s*")
+#: a field of a header or footer template ("{PAGE}"), in a loose text
+_FIELD = re.compile(r"\\\{[a-z]+\\\}")
 
 
-@check("altered_quote", certain=Certainty.FIXES, tuned_on=BUILT_ON)
-def altered_quotes(args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+@check("altered_quote", certain=Certainty.FIXES, tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+def altered_quotes(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
     ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with case, spacing and punctuation
     width ignored.
 
-    Table cells and list items are not checked for dropped words: on DWBench dev gold they often begin another quote
-    ("Task" and the caption "Task status"). The fix is the quoted text, for a top-level text argument."""
+    Not altered: a text the user typed unquoted ("change “2006年1月1日以后” to 2007年1月1日"); a text the call looks for
+    that is part of a quote (the quote gives its context); a text written in place of a quote the call looks for (the
+    quote is the old text: "a few entries say "docx  (one section)with"; fix the spacing"); a template whose fields are
+    the numbers of a quote ("Page {PAGE} of {NUMPAGES}" for "like 'Page 3 of 31'"); a caption without the label and
+    number of a quote ("Table 1: ..."), which the caption API writes. Table cells and list items are not checked for
+    dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task status"). The fix
+    is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
+    searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
+    unquoted = grounding.loose(instruction)
+    for quote in quoted:
+        unquoted = unquoted.replace(grounding.loose(quote), " ")
     out = []
     loose_instruction = grounding.loose(instruction)
     for arg, text in keyed_strings(args):
         key = loose_text(text)
-        if key in keys or ID_IN_TEXT.fullmatch(text):
+        if key in keys or ID_IN_TEXT.fullmatch(text) or (len(key) >= MIN_TEXT_CHARS and key in unquoted):
+            continue
+        if _SEARCHED.match(arg) and any(key in loose_text(q) for q in quoted):
             continue
         for quote in quoted:
             q = loose_text(quote)
+            if api == "insert_caption":
+                q = _CAPTION_LABEL.sub("", q)
+            if key == q or (q in searched and not _SEARCHED.match(arg)) or _fills(key, q):
+                continue
             similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
             cut = _WRITTEN.match(arg) and q.startswith(key) and _extends(q, key) and \
@@ -45,6 +66,12 @@ def altered_quotes(args: dict[str, Any], instruction: str) -> list[CheckFinding]
                 out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
     return out
+
+
+def _fills(template: str, quote: str) -> bool:
+    """Whether `quote` is `template` with numbers in place of its fields ("page {page} of {numpages}")."""
+    pattern = re.escape(template)
+    return _FIELD.search(pattern) is not None and re.fullmatch(_FIELD.sub(r"\\d+", pattern), quote) is not None
 
 
 def _extends(longer: str, shorter: str) -> bool:

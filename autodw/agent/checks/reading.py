@@ -37,6 +37,12 @@ def keyed_strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
             yield from keyed_strings(v, key if k == "text" and key == "items" else k)
 
 
+def without_tripled_letters(text: str) -> str:
+    """`text` with a letter typed three times or more read as twice ("commment" is "comment"): a slip of the keys,
+    not a word of its own (no English word has a letter three times in a row)."""
+    return re.sub(r"([A-Za-z])\1{2,}", r"\1\1", text)
+
+
 def named(pattern: str, instruction: str) -> bool:
     """Whether `instruction` says `pattern` (a regular expression, case ignored)."""
     return re.search(pattern, instruction, re.IGNORECASE) is not None

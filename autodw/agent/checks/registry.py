@@ -85,6 +85,7 @@ class Call:
     args: dict[str, Any]
     before: State
     after: State
+    previous: str = ""  # the session's instruction before this one ("" for the first)
 
     @cached_property
     def request(self) -> str:

@@ -55,7 +55,10 @@ def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFi
 
 
 def _negated(pattern: str, instruction: str) -> bool:
-    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗")."""
+    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗"), or
+    asks to undo what was done ("the bold lines shout louder than the headings. Undo that")."""
+    if re.search(word_list("value_words.json")["reversal"], instruction, re.IGNORECASE):
+        return True
     negation = word_list("value_words.json")["negation"]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
@@ -67,17 +70,25 @@ def _negated(pattern: str, instruction: str) -> bool:
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
 def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
-    off when the call's own request asks for it and never for its removal; the fix is the other setting."""
+    off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
+    given only its column names, its other rows left to fill in, has them as its header row unasked."""
     out = []
     for key, pattern in word_list("value_words.json")["flags"].items():
         value = args.get(key)
         if not isinstance(value, bool):
             continue
-        if value and not named(pattern, instruction):
+        if value and not named(pattern, instruction) and not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
         elif not value and named(pattern, request) and not _negated(pattern, request):
             out.append(CheckFinding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
     return out
+
+
+def _names_only(args: dict[str, Any]) -> bool:
+    """Whether a new table's data is one row (its columns' names) with more rows to fill in ("设备名称、数量、借用日期，
+    下面留三行空的给人填")."""
+    data, rows = args.get("data"), args.get("rows")
+    return isinstance(data, list) and len(data) == 1 and type(rows) is int and rows > 1
 
 
 @check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value", tuned_on=BUILT_ON)

@@ -230,10 +230,26 @@ def _table_text(t: dict[str, Any]) -> str:
     if t.get("merged"):
         head += f" merged={t['merged']}"
     rows = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t["cells"][:MAX_TABLE_ROWS]]
-    lines = [head] + [f"  r{i}: | {r} |" for i, r in enumerate(rows)]
+    details = t.get("cell_details") or []
+    ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(rows))]
+    lines = [head] + [f"  r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(rows)]
     if t["rows"] > MAX_TABLE_ROWS:
         lines.append(f"  … {t['rows'] - MAX_TABLE_ROWS} more rows not shown")
     return "\n".join(lines)
+
+
+def _row_ids(row: list[Any]) -> str:
+    """The paragraph ids of a table row's cells, left to right, so that a cell's text can be named: ``p24-p26`` when
+    each cell holds one paragraph and their ids run on; else each grid position's (``+`` joins a cell's paragraphs,
+    ``-`` stands for a position a merged cell covers)."""
+    cells = [[p["id"] for p in (c.get("paragraphs") or []) if p.get("id")] if c and "text" in c else [] for c in row]
+    flat = [i for cell in cells for i in cell]
+    if not flat:
+        return ""
+    numbers = [int(i[1:]) for i in flat if i[:1] == "p" and i[1:].isdigit()]
+    if len(flat) > 1 and all(len(c) == 1 for c in cells) and numbers == list(range(numbers[0], numbers[0] + len(flat))):
+        return f"{flat[0]}-{flat[-1]}"
+    return ", ".join("+".join(c) or "-" for c in cells)
 
 
 # --- windowing ------------------------------------------------------------------------

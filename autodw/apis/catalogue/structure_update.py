@@ -622,9 +622,10 @@ def delete_comment(doc: WordDocument, comment: int):
     if target is None:
         ids = ", ".join(c.get(qn("w:id")) or "?" for c in comments)
         raise ArgumentError(f"there is no comment {comment}; comment ids: {ids or 'none (the document has no comments)'}")
+    said = _said(target)
     doomed = remove_comment(doc, target)
     extra = f" and {len(doomed) - 1} repl{'y' if len(doomed) == 2 else 'ies'}" if len(doomed) > 1 else ""
-    return f"deleted comment {comment}{extra}"
+    return f"deleted comment {comment}{extra} ({said})"
 
 
 @api(intent=INTENT,
@@ -639,12 +640,23 @@ def delete_footnote(doc: WordDocument, note: int, kind: str = "footnote"):
         if root is not None else None
     if found is not None and found.get(qn("w:type")) not in (None, "normal"):
         raise ArgumentError(f"{kind} {note} is the {found.get(qn('w:type'))} note Word needs, not a {kind} to delete")
+    said = _said(found) if found is not None else ""
     if found is None or not remove_note(doc, kind, note):
         root = notes_root(doc, kind, create=False)
         ids = [n.get(qn("w:id")) for n in root.iterchildren(qn(f"w:{kind}"))
                if n.get(qn("w:type")) in (None, "normal")] if root is not None else []
         raise ArgumentError(f"there is no {kind} {note}; {kind} ids: {', '.join(i for i in ids if i) or 'none'}")
-    return f"deleted {kind} {note}"
+    return f"deleted {kind} {note} ({said})"
+
+
+SAID_CHARS = 200  # characters of a deleted comment or note that its call's message repeats
+
+
+def _said(element: Any) -> str:
+    """What a comment or note said, quoted and cut, for the message of the call deleting it: once it is gone the
+    document shows it nowhere, and a step that moves it (deletes it, then adds it elsewhere) needs its text."""
+    text = " ".join("".join(t.text or "" for t in p.iter(qn("w:t"))) for p in element.iter(qn("w:p"))).strip()
+    return repr(text if len(text) <= SAID_CHARS else text[:SAID_CHARS - 1] + "…") if text else "it was empty"
 
 
 @api(intent=INTENT,

@@ -1,0 +1,201 @@
+"""What a gold call needs a prompt to show, whether a prompt shows it, and the step a perfect planner writes for it.
+
+A call needs its element ids shown (in the document view, or in the step history that names what earlier steps made)
+and its literal values shown: a text the user typed (in the user's words) or one the document holds (where the
+document view shows it). Values a person or model interprets rather than copies are not checked: an argument's
+choice (an enum, or a value its documentation quotes: 'default "Table Grid"'), a length, a colour, a number, a
+boolean, and a text that is in neither the user's words nor the document (a hex colour for "light blue", a sum of a
+table's column, an asset's file name); each check says which values it left to interpretation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from autodw.agent.grounding import loose
+from autodw.apis.registry import ApiSpec
+from autodw.core.ids import ID_RE, prefixes_of_pattern
+from autodw.eval.ceiling.reading import shown_ids, shown_lines
+
+MIN_VALUE_CHARS = 2  # a shorter text is not checked (it would be found anywhere)
+PHRASE_VALUE_CHARS = 80  # a text value quoted in a step's phrasing is cut to this many characters
+PHRASE_ITEMS = 6  # items of a list argument quoted in a step's phrasing
+_NUMBER = re.compile(r"^[-+]?[\d.,\s]+%?$")
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a call needs shown: the element ids it names and the texts it copies."""
+
+    ids: tuple[str, ...]
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one check of a prompt found: the ids and texts it does not show (`missing_ids`; `hidden`: texts the
+    document holds but the view does not show) and the texts left to interpretation (in neither the user's words
+    nor the document)."""
+
+    missing_ids: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    interpreted: tuple[str, ...] = ()
+
+    @property
+    def shown(self) -> bool:
+        return not self.missing_ids and not self.hidden
+
+    def detail(self) -> str:
+        """What is missing, in words."""
+        parts = []
+        if self.missing_ids:
+            parts.append(f"element(s) {', '.join(self.missing_ids)} not shown")
+        if self.hidden:
+            parts.append("value(s) " + ", ".join(repr(_cut(t, 60)) for t in self.hidden)
+                         + " in the document but not in the view")
+        return "; ".join(parts)
+
+
+_QUOTED_IN_DOC = re.compile(r'"([^"]{2,40})"')
+
+
+def _free_values(schema: Any) -> tuple[set[Any], list[str]]:
+    """The enum choices, the values its descriptions quote (a default, an example: 'default "Table Grid"') and the
+    non-id patterns anywhere in an argument's schema: the API's documentation gives them."""
+    choices: set[Any] = set()
+    patterns: list[str] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            choices.update(v for v in node.get("enum", ()) if isinstance(v, (str, int, float, bool)))
+            if isinstance(node.get("description"), str):
+                choices.update(_QUOTED_IN_DOC.findall(node["description"]))
+            pattern = node.get("pattern")
+            if isinstance(pattern, str) and not prefixes_of_pattern(pattern):
+                patterns.append(pattern)
+            stack += [v for k, v in node.items() if k not in ("enum", "pattern", "description")]
+    return choices, patterns
+
+
+def _leaves(value: Any) -> Iterator[str]:
+    """The strings of an argument's value (nested lists and objects included; object keys are names, not values)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+
+
+def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
+    """The ids and copied texts of the call `spec.name(args)` (see the module docstring)."""
+    ids: list[str] = []
+    texts: list[str] = []
+    for name, value in args.items():
+        choices, patterns = _free_values(spec.parameters["properties"].get(name, {}))
+        for leaf in _leaves(value):
+            text = leaf.strip()
+            if ID_RE.match(text):
+                ids.append(text)
+            elif (len(text) < MIN_VALUE_CHARS or text in choices or _NUMBER.match(text)
+                  or any(re.fullmatch(p.strip("^$"), text) for p in patterns)):
+                continue
+            else:
+                texts.append(text)
+    return Needs(tuple(dict.fromkeys(ids)), tuple(dict.fromkeys(texts)))
+
+
+def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
+    """Whether a prompt shows what `need` lists: an id in its document view (`state`, elision lines aside) or its step
+    history; a text in the user's `words`, or, when the `document` holds it, in the view or in what the step history
+    reports of the document (:func:`reported`: what an earlier step read or removed) (`document`: the document
+    rendered whole, as :func:`~autodw.agent.grounding.loose` gives it)."""
+    ids = shown_ids(state, history)
+    in_words, in_view, in_document = loose(words), loose("\n".join([*shown_lines(state), *reported(history)])), document
+    hidden, interpreted = [], []
+    for text in need.texts:
+        key = loose(text)
+        if key in in_words or key in in_view:
+            continue
+        (hidden if key in in_document else interpreted).append(text)
+    return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
+
+
+def reported(history: str) -> list[str]:
+    """What a step history reports of the document: an accepted step's outcome (after ``-> ok:``) and the lines that
+    are not steps (the elements as they are now); not the steps' sub-instructions and calls (the planner's words, which
+    a value must not be taken from), nor a failure's error."""
+    out = []
+    for line in history.splitlines():
+        if not _STEP_LINE.match(line):
+            out.append(line)
+        elif " -> ok: " in line:
+            out.append(line.rsplit(" -> ok: ", 1)[1])
+    return out
+
+
+_STEP_LINE = re.compile(r"^\d+\. .* -> (?:ok|FAILED): ")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _value_words(value: Any, texts: set[str]) -> str:
+    """An argument's value as a step's phrasing gives it: the copied `texts` quoted, other values (ids, choices,
+    lengths, numbers) as they are, lists joined."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text not in texts:
+            return text
+        mark = ("“", "”") if '"' in text else ('"', '"')
+        return f"{mark[0]}{_cut(text, PHRASE_VALUE_CHARS)}{mark[1]}"
+    if isinstance(value, list):
+        shown = ", ".join(_value_words(v, texts) for v in value[:PHRASE_ITEMS])
+        return shown + (f" and {len(value) - PHRASE_ITEMS} more" if len(value) > PHRASE_ITEMS else "")
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {_value_words(v, texts)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def phrase(spec: ApiSpec, args: dict[str, Any]) -> str:
+    """The step a perfect planner writes for the call: what the API does (the main clause of the first sentence of its
+    description: without its asides in brackets, up to its first comma, colon or semicolon), then the call's elements
+    and exact values, as the planner's prompt asks ("what to change, where (by element id), and the exact values"),
+    the texts it copies quoted."""
+    purpose = re.sub(r"\s*\([^()]*\)", "", spec.purpose).replace("`", "").strip().rstrip(".")
+    purpose = re.split(r",\s|:\s|;\s", purpose, maxsplit=1)[0]
+    texts = set(needs(spec, args).texts)
+    values = "; ".join(f"{name.replace('_', ' ')} {_value_words(value, texts)}" for name, value in args.items())
+    return f"{purpose}: {values}." if values else f"{purpose}."
+
+
+def evidence(spec: ApiSpec, args: dict[str, Any], text: str,
+             elements: dict[str, str] | None = None) -> tuple[int, int, int]:
+    """How strongly `text` names the call ``spec.name(args)``, to tell which request of a compound message a call
+    serves: how many of its copied texts it names, with the elements it acts on that `text` quotes (`elements`: each
+    id's text in the document), then how often it says the words that name the call's kind of change (the rule
+    checks' word lists: the API's thing, the flags it sets), then how many of its other values (choices, lengths; not
+    its ids)."""
+    from autodw.agent.checks.reading import api_words, word_list
+    from autodw.agent.grounding import quotes
+
+    squeezed = loose(text).replace(" ", "")
+    texts = {loose(t).replace(" ", "") for t in needs(spec, args).texts}
+    values = {loose(leaf).replace(" ", "") for value in args.values() for leaf in _leaves(value)
+              if len(leaf.strip()) >= MIN_VALUE_CHARS and not ID_RE.match(leaf.strip())} - texts
+    targets = [loose((elements or {}).get(i, "")) for i in needs(spec, args).ids]
+    quoted = [loose(q.text) for q in quotes(text)]
+    named = sum(1 for target in targets if target and any(q in target for q in quoted))
+    flags = word_list("value_words.json")["flags"]
+    kind = [len(w.findall(text)) for w in api_words().get(spec.name, [])]
+    kind += [len(re.findall(flags[k], text, re.IGNORECASE)) for k, v in args.items() if v is True and k in flags]
+    return sum(1 for t in texts if t in squeezed) + named, sum(kind), sum(1 for v in values if v in squeezed)

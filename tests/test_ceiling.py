@@ -1,0 +1,360 @@
+"""The ceiling (autodw bench ceiling): the backend reads each role's prompt as the model does and answers as a perfect
+model would with what it shows; every cause of an instruction below the ceiling can be detected, on small documents
+run through the real agent."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from autodw.agent import prompts
+from autodw.agent.assembly import profile_assembly
+from autodw.apis import registry
+from autodw.core.document import WordDocument
+from autodw.core.errors import InternalError, StateExtractionError
+from autodw.dwbench.records import GoldCall, Instruction, Source, load_split
+from autodw.eval.ceiling import backend as ceiling_backend
+from autodw.eval.ceiling.backend import FORCED_API, CeilingBackend, assign_requests
+from autodw.eval.ceiling.causes import cause_table, kind, write_causes
+from autodw.eval.ceiling.diagnosis import diagnose
+from autodw.eval.ceiling.needs import Needs, needs, phrase, seen
+from autodw.eval.ceiling.reading import fields, offered_apis
+from autodw.eval.ceiling.system import CeilingSystem
+from autodw.eval.runner import Runner, RunSpec
+from tests.conftest import docx_bytes, run_cli
+
+REG = registry()
+LINES = 60  # paragraphs of the long test document
+
+
+class PhraseClassifier:
+    """Ranks first the intent of the API whose description a ceiling step starts with; `wrong` ranks another."""
+
+    def __init__(self, wrong: bool = False):
+        self.wrong = wrong
+
+    def predict(self, text: str, k: int = 3):
+        spec = max((s for s in REG if text.startswith(phrase(s, {}).rstrip("."))), key=lambda s: len(phrase(s, {})))
+        intent = "chart_operation" if self.wrong else spec.intent
+        return [(intent, 1.0)]
+
+
+def _doc(lines: int = 3) -> WordDocument:
+    def build(d):
+        d.add_heading("Budget", 1)
+        for n in range(1, lines + 1):
+            d.add_paragraph(f"Line {n} of the plan." if n != 45 else "The harbor master approves every berth.")
+        t = d.add_table(rows=2, cols=2)
+        t.cell(0, 0).text, t.cell(1, 0).text = "Item", "Rent"
+    return WordDocument.from_bytes(docx_bytes(build), name="t.docx")
+
+
+def _instruction(text: str, calls: list[tuple[str, dict]]) -> Instruction:
+    return Instruction(session_id="t", turn=1, text=text, language="en", doc_language="en", doc_kind="test",
+                       source=Source("generated", "t.docx", "0"), gold=tuple(GoldCall(a, c) for a, c in calls),
+                       difficulty="easy", intents=(), free_text=False, split="dev", templates=())
+
+
+def _run(tmp_path: Path, text: str, calls, *, profile: str = "hosted", classifier=None, doc=None, **settings):
+    """One instruction through the ceiling system; the document after it and the diagnosis its trace ends with."""
+    doc = doc or _doc()
+    system = CeilingSystem(classifier or PhraseClassifier(), profile_assembly(profile, **settings), REG)
+    trace = tmp_path / "trace.jsonl"
+    result = system.run_turn(doc, _instruction(text, calls), [], trace)
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert not any("messages" in e for e in events if e["event"] == "llm_call")  # the lean trace
+    turn = [e for e in events if e["event"] == "ceiling_turn"]
+    assert len(turn) == 1
+    return doc, result, turn[0]
+
+
+# --- through the real agent: each cause detected --------------------------------------------------------------
+
+
+def test_a_step_the_prompts_show_is_carried_out(tmp_path):
+    doc, result, turn = _run(tmp_path, 'Make the "Budget" heading bold.',
+                             [("set_text_format", {"bold": True, "paragraphs": ["p1"]})])
+    assert turn["cause"] is None and turn["kept"] == 1 and turn["obstacles"] == []
+    assert result.calls == [{"api": "set_text_format", "args": {"bold": True, "paragraphs": ["p1"]}}]
+
+
+def test_the_intent_filter_is_named_when_the_gold_api_is_not_a_candidate(tmp_path):
+    doc, result, turn = _run(tmp_path, 'Make the "Budget" heading bold.',
+                             [("set_text_format", {"bold": True, "paragraphs": ["p1"]})],
+                             classifier=PhraseClassifier(wrong=True))
+    assert turn["cause"] == "intent filter" and turn["failed_step"] == 1 and result.calls == []
+    assert "set_text_format not among the offered" in turn["detail"]
+
+
+def test_the_planner_view_is_named_when_its_window_hides_the_target(tmp_path):
+    calls = [("set_text_format", {"bold": True, "paragraphs": ["p46"]})]
+    _, _, turn = _run(tmp_path, "Make the line of the plan with the harbour bold.", calls, doc=_doc(LINES),
+                      planner_state_budget=200)
+    assert turn["cause"] == "planner view" and "p46 not shown" in turn["detail"]
+    _, _, whole = _run(tmp_path, "Make the line of the plan with the harbour bold.", calls, doc=_doc(LINES))
+    assert whole["cause"] is None  # the same step with the profile's budget
+
+
+def test_the_generator_view_is_named_when_its_window_hides_a_value(tmp_path):
+    calls = [("replace_text", {"find": "harbor master", "replace": "harbour master"})]
+    _, _, turn = _run(tmp_path, "Fix the spelling of harbour master.", calls, doc=_doc(LINES), profile="paper",
+                      generator_state_budget=150)  # the paper's agent: no grounding of the step's quotes
+    assert turn["cause"] == "generator view" and "'harbor master' in the document but not in the view" in turn["detail"]
+    assert turn["obstacles"][0]["role"] == "api_generator"
+
+
+def test_a_heuristic_that_refuses_a_gold_step_is_loop_mechanics(tmp_path):
+    twice = [("set_text_format", {"bold": True, "paragraphs": ["p1"]})] * 2
+    _, result, turn = _run(tmp_path, 'Make the "Budget" heading bold, twice.', twice)
+    assert turn["cause"] == "loop mechanics" and "re-planning step 1" in turn["detail"] and turn["kept"] == 1
+    _, _, paper = _run(tmp_path, 'Make the "Budget" heading bold, twice.', twice, profile="paper")
+    assert paper["cause"] is None  # the paper's agent has no such heuristic
+
+
+def test_a_state_that_cannot_be_read_after_the_gold_call_is_named(tmp_path, monkeypatch):
+    from autodw.agent import loop
+
+    real, calls = loop.extract_state, []
+
+    def fails_after_the_first_call(doc):
+        calls.append(1)
+        if len(calls) == 2:
+            raise StateExtractionError("a part could not be parsed")
+        return real(doc)
+
+    monkeypatch.setattr(loop, "extract_state", fails_after_the_first_call)
+    _, _, turn = _run(tmp_path, 'Make the "Budget" heading bold.',
+                      [("set_text_format", {"bold": True, "paragraphs": ["p1"]})])
+    assert turn["cause"] == "state extraction"
+
+
+def test_rule_checks_rejecting_the_gold_call_and_heuristic_stops_are_told_apart():
+    gold = [("set_text_format", {"bold": True, "paragraphs": ["p1"]}), ("set_text_format", {"paragraphs": ["p2"]})]
+    call = prompts.format_call(*gold[1])
+    rejected = [("attempt", {"step": 2, "call": call, "ok": True}),
+                ("verdict", {"step": 2, "rule": ["colour"], "accepted": False, "explanation": "rule check: colour"}),
+                ("instruction_end", {"status": "done", "accepted_calls": [gold[0]]})]
+    assert diagnose(gold, rejected)["cause"] == "rule checks"
+    stopped = [("plan", {"done": True, "reason": "re-planned step 1, which is done"}),
+               ("instruction_end", {"status": "done", "accepted_calls": [gold[0]]})]
+    assert diagnose(gold, stopped)["cause"] == "loop mechanics" and "heuristic" in diagnose(gold, stopped)["detail"]
+    limit = [("instruction_end", {"status": "step_limit", "accepted_calls": []})]
+    assert diagnose(gold, limit)["cause"] == "loop mechanics" and diagnose(gold, limit)["failed_step"] == 1
+    assert diagnose(gold, [("instruction_end", {"status": "done", "accepted_calls": gold})])["cause"] is None
+
+
+# --- the backend on prompts built directly -----------------------------------------------------------------------
+
+
+def _generator_prompt(state: str, instruction: str, sub: str, apis=("set_text_format",)):
+    docs = "\n\n".join(REG.get(a).prompt_doc() for a in apis)
+    return prompts.messages("api_generator", api_docs=docs, state=state, history="(none yet)",
+                            instruction=instruction, sub_instruction=sub, feedback="")
+
+
+def test_every_role_prompt_is_read_back_as_filled():
+    values = {"state": "p1 #0 [Normal] x", "instruction": "Do it.", "session_context": "", "history": "(none yet)"}
+    assert fields("planner", prompts.messages("planner", **values)) == values
+    chooser = prompts.messages("api_chooser", api_list="\n".join(REG.get(a).summary() for a in ("insert_row", "delete_row")),
+                               sub_instruction="Add a row.", feedback="")
+    assert offered_apis(fields("api_chooser", chooser)["api_list"], one_line=True) == ["insert_row", "delete_row"]
+    generator = fields("api_generator", _generator_prompt("p1", "Do it.", "Bold p1.", ("insert_row", "set_text_format")))
+    assert generator["sub_instruction"] == "Bold p1." and offered_apis(generator["api_docs"]) == ["insert_row", "set_text_format"]
+    with pytest.raises(InternalError, match="not its template filled in"):
+        fields("planner", [{"role": "system", "content": "You plan."}, {"role": "user", "content": "hi"}])
+
+
+def test_an_id_named_only_outside_the_document_view_is_not_shown():
+    need = Needs(("p7",), ())
+    assert not seen(need, state="p1 #0 [Normal] a\n… 5 block(s) omitted (p2…p7) …", history="", words="p7",
+                    document="").shown  # an elision line names p7 without showing it; the user's words are no view
+    assert seen(need, state="p7 #6 [Normal] a", history="", words="", document="").shown
+    assert seen(need, state="", history="1. x -> insert_paragraph({}) -> ok: inserted paragraph p7", words="",
+                document="").shown
+
+
+def test_the_generator_gives_the_gold_call_only_when_offered_shown_and_expressible():
+    gold = ("set_text_format", {"bold": True, "paragraphs": ["p2"]})
+    events = []
+    b = CeilingBackend(_instruction("Make the second line bold.", [gold]), profile_assembly("hosted"), REG, "",
+                       emit=lambda e, d: events.append(d))
+    sub = phrase(REG.get(gold[0]), gold[1])
+    ok = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub)
+    assert json.loads(b.complete(ok, role="api_generator").text) == {"api": gold[0], "args": gold[1]}
+    narrow = prompts.api_call_schema([REG.get("set_text_format")], known_ids=["p1", "p3"])  # p2 left out
+    answer = json.loads(b.complete(ok, role="api_generator", schema=narrow).text)
+    assert answer["api"] == FORCED_API and events[-1]["cause"] == "schema"
+    hidden = _generator_prompt("p1 #0 [Normal] Line one", "Make the second line bold.", sub)
+    assert json.loads(b.complete(hidden, role="api_generator").text)["api"] == FORCED_API
+    assert events[-1]["cause"] == "generator view" and "p2 not shown" in events[-1]["detail"]
+    other = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub, ("insert_row",))
+    assert json.loads(b.complete(other, role="api_generator").text)["api"] == FORCED_API
+    assert events[-1]["cause"] == "intent filter"
+
+
+def test_the_embedded_models_answer_limit_makes_a_long_call_inexpressible():
+    text = "word " * 800
+    gold = ("insert_paragraph", {"position": "end", "text": text})
+    events = []
+    b = CeilingBackend(_instruction(f'Add "{text}" at the end.', [gold]), profile_assembly("local"), REG, "",
+                       emit=lambda e, d: events.append(d))
+    prompt = _generator_prompt("p1 #0 [Normal] a", f'Add "{text}" at the end.', phrase(REG.get(gold[0]), gold[1]),
+                               ("insert_paragraph",))
+    assert json.loads(b.complete(prompt, role="api_generator").text)["api"] == FORCED_API
+    assert events[-1]["cause"] == "schema" and "answer limit of 512" in events[-1]["detail"]
+
+
+def test_the_validator_passes_exactly_the_gold_call():
+    gold = ("set_text_format", {"bold": True, "paragraphs": ["p2"]})
+    b = CeilingBackend(_instruction("x", [gold]), profile_assembly("paper"), REG, "")
+    sub = phrase(REG.get(gold[0]), gold[1])
+
+    def verdict(call):
+        msgs = prompts.messages("validator", sub_instruction=sub, call=prompts.format_call(*call), result="ok",
+                                changes="", history="(none yet)", state="p2 #1 [Normal] x")
+        return json.loads(b.complete(msgs, role="validator").text)["decision"]
+
+    assert verdict(gold) == "pass" and verdict(("set_text_format", {"italic": True, "paragraphs": ["p2"]})) == "fail"
+
+
+def test_values_a_model_interprets_are_not_required_and_copied_texts_are():
+    need = needs(REG.get("set_header_row"), {"bold": True, "fill": "DEEAF6", "rows": 1, "table": "t1"})
+    assert need == Needs(("t1",), ())
+    need = needs(REG.get("insert_row"), {"data": ["Total", "744"], "index": 5, "table": "t1"})
+    assert need == Needs(("t1",), ("Total",))
+    found = seen(Needs((), ("Contacts", "harbor master", "Total")), state="", history="", words="add Contacts",
+                 document="the harbor master approves")
+    assert found.hidden == ("harbor master",) and found.interpreted == ("Total",)
+
+
+def test_the_requests_of_a_split_message_take_the_gold_calls_that_name_their_values():
+    requests = ['add a heading "Contacts" at the end', "set the paper to A4", 'bold "Sofia Rossi"']
+    gold = [GoldCall("insert_heading", {"level": 1, "position": "end", "text": "Contacts"}),
+            GoldCall("set_page_setup", {"size": "A4"}),
+            GoldCall("insert_paragraph", {"position": "end", "text": "Sofia Rossi"}),
+            GoldCall("set_text_format", {"bold": True, "paragraphs": ["p9"]})]
+    assert assign_requests(requests, REG, gold) == [0, 1, 2, 2]
+    backwards = [gold[2], gold[0]]  # never before the previous call's request
+    assert assign_requests(requests, REG, backwards) == [2, 2]
+    # a call without copied texts serves the request that names its kind of change, or quotes the element it acts on
+    requests = ["删除首列表头为“姓名”的表格", "所有表格统一一下：表头加粗、浅蓝色底纹，表格都居中", "调换顺序，让“出席人员”这一节排在前面"]
+    gold = [GoldCall("delete_table", {"table": "t3"}),
+            GoldCall("set_header_row", {"bold": True, "fill": "DDEBF7", "rows": 1, "table": "t1"}),
+            GoldCall("move_section", {"heading": "p7", "position": {"before": "p2"}})]
+    assert assign_requests(requests, REG, gold, {"p7": "出席人员", "p2": "讨论事项"}) == [0, 1, 2]
+    assert assign_requests(requests, REG, gold) == [0, 1, 1]  # without the elements' texts
+
+
+# --- a run folder and its table of causes ------------------------------------------------------------------------
+
+
+def test_a_ceiling_run_is_graded_and_its_causes_tabled(tmp_path, monkeypatch):
+    session = next(s for s in load_split("mini") if s.source.kind == "generated")
+    keys = [i.key for i in session.instructions[:2]]
+    spec = RunSpec("ceiling", "none", "mini", ["instruction"], {"config": profile_assembly("hosted").to_dict()},
+                   sessions=[session.session_id], instructions=keys)
+    right = Runner(spec, tmp_path / "right", lambda: CeilingSystem(PhraseClassifier(), profile_assembly("hosted"), REG),
+                   word_check=False, progress=False).run()
+    table = write_causes(tmp_path / "right")
+    assert table["ceiling"] == right["iacc"] and table["instructions"] == len(keys)
+    assert table["below"] == round((1 - right["iacc"]) * len(keys))
+    wrong = Runner(spec, tmp_path / "wrong", lambda: CeilingSystem(PhraseClassifier(wrong=True), profile_assembly("hosted"), REG),
+                   word_check=False, progress=False).run()
+    table = cause_table(tmp_path / "wrong")
+    assert wrong["iacc"] < right["iacc"]
+    rows = {r["cause"]: r for r in table["causes"]}
+    assert rows["intent filter"]["instructions"] > 0 and rows["intent filter"]["met"] >= rows["intent filter"]["instructions"]
+    text = (tmp_path / "right" / "causes.md").read_text()
+    assert text.startswith("# Ceiling of the hosted profile on templated/mini") and "| cause |" in text
+
+
+def test_details_of_one_kind_count_together():
+    assert kind("planner: element(s) p46, p47, p48 not shown") == kind("planner: element(s) p3 not shown")
+    assert kind("value(s) 'a b', 'c' in the document") == kind("value(s) 'x' in the document")
+
+
+def test_the_ceiling_command_and_system_are_registered():
+    assert run_cli("bench", "ceiling", "--help").returncode == 0
+    bad = run_cli("bench", "ceiling", "--profile", "nonsense", "--split", "dev", "--out", "x")
+    assert bad.returncode == 2 and "nonsense" in bad.stderr
+    from autodw.eval import registered_systems
+
+    spec = registered_systems().get("ceiling")
+    assert not spec.needs_llm({}) and spec.uses_classifier and spec.uses_agent_settings
+    assert re.search(r"\bceiling\b", run_cli("bench", "run", "--help").stdout)
+
+
+# --- what the views show, as the ceiling found they must ---------------------------------------------------------
+
+
+def test_the_step_history_names_the_ids_a_call_created_that_its_message_does_not():
+    from autodw.agent.records import Attempt, InstructionResult, Step
+    from autodw.agent.views import history
+
+    row = Attempt("insert_row", {"table": "t1"}, "first", ok=True, accepted=True,
+                  message="inserted row 2 into t1; it now has 3 rows", created=["p9", "p10"])
+    caption = Attempt("insert_caption", {"target": "t1"}, "first", ok=True, accepted=True,
+                      message="inserted caption p11 for t1", created=["p11"])
+    record = InstructionResult("x", steps=[Step(1, "Add a row.", attempts=[row]), Step(2, "Caption.", attempts=[caption])])
+    lines = history(record, 300).splitlines()
+    assert lines[0].endswith("it now has 3 rows (new: p9, p10)") and lines[1].endswith("inserted caption p11 for t1")
+
+
+def test_a_step_on_the_cells_of_a_new_row_is_within_the_ceiling(tmp_path):
+    calls = [("insert_row", {"data": ["Total", "9"], "index": 2, "table": "t1"}),
+             ("set_text_format", {"bold": True, "paragraphs": ["p9", "p10"]})]
+    _, result, turn = _run(tmp_path, "Add a Total row at the bottom of the table, and make it bold.", calls)
+    assert turn["cause"] is None and turn["kept"] == 2, turn
+
+
+def test_a_deleted_note_or_comment_is_quoted_in_its_calls_message():
+    from autodw.apis.calls import execute
+    from autodw.dwbench.records import find_session
+
+    doc = find_session("dwh-017").initial_document(2)  # a footnote moved: deleted, then added again elsewhere
+    assert execute(doc, "delete_footnote", {"note": 1}).message == "deleted footnote 1 ('Use only the descaler supplied.')"
+    doc = find_session("dwh-035").initial_document(6)
+    assert execute(doc, "delete_comment", {"comment": 0}).message == "deleted comment 0 ('Confirm the park booking.')"
+
+
+def test_a_value_an_earlier_step_reported_is_shown():
+    need = Needs((), ("Use only the descaler supplied.",))
+    document = "footnotes: #1 in p6: 'use only the descaler supplied.'"
+    assert seen(need, state="p11 #5 [Normal] Descale monthly.", history="", words="Move it", document=document).hidden
+    history = "1. Delete a footnote: note 1. -> delete_footnote({\"note\": 1}) -> ok: deleted footnote 1 " \
+              "('Use only the descaler supplied.')"
+    assert seen(need, state="p11 #5 [Normal] Descale monthly.", history=history, words="Move it", document=document).shown
+
+
+def test_a_run_of_ids_shows_every_id_in_it():
+    from autodw.eval.ceiling.reading import shown_ids
+
+    assert shown_ids("  r1 (cells p24-p26): | Red | Empty | Fill |") >= {"p24", "p25", "p26"}
+    assert "p5" not in shown_ids("… 5 block(s) omitted (p3…p9) …")
+
+
+def test_a_value_in_a_steps_own_words_is_not_reported_by_the_history():
+    need = Needs((), ("harbor master",))
+    failed = '1. Replace text: find "harbor master". -> (no call) -> FAILED: no valid API call'
+    assert seen(need, state="p1 #0 [Normal] x", history=failed, words="Fix it", document="the harbor master").hidden
+
+
+def test_the_held_out_part_of_a_split_is_chosen_by_its_flag():
+    from autodw.core.errors import ConfigError
+    from autodw.dwbench.records import load_instructions
+    from autodw.eval.ceiling.commands import held_out_keys
+
+    keys = held_out_keys("mini", "templated", None)
+    assert keys and all(i.held_out for i in load_instructions("mini", "templated") if i.key in keys)
+    assert len(keys) == sum(i.held_out for i in load_instructions("mini", "templated"))
+    with pytest.raises(ConfigError, match="holds no held-out instruction"):
+        held_out_keys("dev-mini", "hand", None)
+
+
+def test_a_value_the_apis_documentation_quotes_is_not_required_shown():
+    assert "Table Grid" not in needs(REG.get("insert_table"), {"position": "end", "data": [["Name"]],
+                                                               "style": "Table Grid"}).texts
+    assert "Light List" in needs(REG.get("insert_table"), {"position": "end", "style": "Light List"}).texts
