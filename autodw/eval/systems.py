@@ -41,7 +41,7 @@ from autodw.eval.faults import Fault, perturb
 from autodw.eval.judge import judge
 from autodw.core.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import StateCache
 
 
 @dataclass
@@ -189,8 +189,9 @@ class NoisyTurn:
     """What the noisy oracle's parts share for one instruction: its gold steps, the seeded draws of their faults, the
     step at hand (gold call, fault, the state after the gold call) and one entry per gold step (the run's record)."""
 
-    def __init__(self, instruction: Instruction, doc: WordDocument, registry: Registry, p: float, seed: int):
-        self.doc, self.registry, self.p = doc, registry, p
+    def __init__(self, instruction: Instruction, doc: WordDocument, registry: Registry, p: float, seed: int,
+                 states: StateCache):
+        self.doc, self.registry, self.p, self.states = doc, registry, p, states
         self.gold = list(instruction.gold)
         self.rng = random.Random(f"{seed}:{instruction.key}")  # seeded by instruction and step
         self.drawn = 0  # gold steps drawn so far
@@ -204,12 +205,13 @@ class NoisyTurn:
         return self.current
 
     def state_after(self, api: str, args: dict[str, Any]) -> State | None:
-        """The state after `api(args)` on the document as it is now (the document is left unchanged)."""
+        """The state after `api(args)` on the document as it is now (the document is left unchanged). Kept in the
+        agent's states: a call that makes the same edit from the same revision finds it there."""
         try:
             result = execute(self.doc, api, args, self.registry)
         except ApiError:
             return None
-        after = extract_state(self.doc)
+        after = self.states.of(self.doc)
         self.doc.restore(result.snapshot)
         return after
 
@@ -363,13 +365,14 @@ class NoisyOracleSystem:
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
-        turn = NoisyTurn(instruction, doc, self.registry, self.p, self.seed)
+        states = StateCache()  # the gold planner's and the agent's: the state after a gold call is read once
+        turn = NoisyTurn(instruction, doc, self.registry, self.p, self.seed, states)
         validator = OracleValidator(turn) if self.validator == "oracle" else validation(self.assembly, self.registry)
         parts = Parts(split=whole, planner_view=Unseen(), planner=GoldPlanner(turn), intents=GoldIntent(turn),
                       generator=repairing(self.assembly, FaultyGenerator(turn), self.registry),
                       validator=VerdictLog(turn, validator), observers=(FirstAttemptLog(turn),))
         agent = Agent(self.llm, parts=parts, assembly=self.assembly.override(max_steps=len(turn.gold) + 1),
-                      registry=self.registry)
+                      registry=self.registry, states=states)
         result = run_agent_turn(agent, doc, instruction.text, earlier, trace)
         result.faults = turn.entries
         return result
