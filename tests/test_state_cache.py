@@ -123,3 +123,24 @@ def test_the_noisy_oracle_reads_each_state_once_and_changes_none(monkeypatch):
     assert result.status == "done" and result.api_calls == len(ins.gold)
     assert len(given) == 1 + len(ins.gold)
     assert all(state == kept for state, kept in given)
+
+
+def test_a_pictures_digest_is_that_of_its_bytes_whether_known_or_not():
+    import hashlib
+    from types import SimpleNamespace
+
+    from autodw.analysis.state.drawings import image_hash
+
+    blobs = [bytes([n]) * 1000 for n in range(3)]
+    for _ in range(2):  # the second time known by identity
+        assert [image_hash(SimpleNamespace(blob=b)) for b in blobs] == \
+            [hashlib.sha256(b).hexdigest()[:12] for b in blobs]
+    equal = bytes(blobs[0])  # equal bytes, another object
+    assert image_hash(SimpleNamespace(blob=equal)) == image_hash(SimpleNamespace(blob=blobs[0]))
+
+
+def test_the_token_estimate_counts_ascii_characters_by_four():
+    from autodw.analysis.state.render import estimate_tokens
+
+    assert estimate_tokens("") == 1 and estimate_tokens("abcdefgh") == 3
+    assert estimate_tokens("héllo 中文") == 6 // 4 + 3 + 1  # 6 ASCII characters, 3 others

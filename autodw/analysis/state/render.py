@@ -20,7 +20,7 @@ MAX_CELL_CHARS = 40
 
 def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate: ~4 characters per token for ASCII, 1 token per other character."""
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    ascii_chars = len(text.encode("ascii", "ignore"))  # the non-ASCII characters dropped
     return ascii_chars // 4 + (len(text) - ascii_chars) + 1
 
 
