@@ -144,3 +144,22 @@ def test_the_token_estimate_counts_ascii_characters_by_four():
 
     assert estimate_tokens("") == 1 and estimate_tokens("abcdefgh") == 3
     assert estimate_tokens("héllo 中文") == 6 // 4 + 3 + 1  # 6 ASCII characters, 3 others
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0])
+def test_the_noisy_oracle_makes_a_gold_call_of_its_own_only_for_a_step_with_a_fault(monkeypatch, p):
+    """A step without a fault: the agent's first call is the gold call, whose state the oracle validator and the
+    fault log compare with; a step with one: the gold call is made apart, from the same starting document."""
+    from autodw.eval import systems
+
+    made = []
+    real = systems.execute
+    monkeypatch.setattr(systems, "execute", lambda doc, api, args, reg: made.append(api) or real(doc, api, args, reg))
+    session = next(s for s in MINI if len(s.instructions[0].gold) > 1)
+    ins = session.instructions[0]
+    system = NoisyOracleSystem(p, "oracle", None, profile_assembly("hosted"), seed=1)
+    result = system.run_turn(session.initial_document(1), ins, [])
+    faulty = [e for e in result.faults if e["fault"] not in (None, "skip")]
+    assert len(made) == len(faulty) and (p == 0.0) == (not faulty)
+    if p == 0.0:  # every first call the gold call: no effect of its own
+        assert result.status == "done" and [e["effective"] for e in result.faults] == [False] * len(ins.gold)

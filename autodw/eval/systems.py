@@ -187,7 +187,11 @@ def _same(after: State | None, gold_after: State | None) -> bool:
 
 class NoisyTurn:
     """What the noisy oracle's parts share for one instruction: its gold steps, the seeded draws of their faults, the
-    step at hand (gold call, fault, the state after the gold call) and one entry per gold step (the run's record)."""
+    step at hand (gold call, fault, the state after the gold call) and one entry per gold step (the run's record).
+
+    The state after a step's gold call is read when the step is planned, unless the step drew no fault: its first
+    call is then the gold call, made by the agent from the same revision (an API call is deterministic), and the state
+    it leaves is the gold call's (:meth:`first_attempted`); so the gold call is not made twice."""
 
     def __init__(self, instruction: Instruction, doc: WordDocument, registry: Registry, p: float, seed: int,
                  states: StateCache):
@@ -197,12 +201,44 @@ class NoisyTurn:
         self.drawn = 0  # gold steps drawn so far
         self.entries: list[dict[str, Any]] = []
         self.current: tuple[Any, Fault | None, dict[str, Any]] | None = None  # (gold call, fault, its entry)
-        self.gold_after: State | None = None
+        self._gold_after: State | None = None
+        self._gold_read = False  # whether _gold_after is the step's
 
     def step(self) -> tuple[Any, Fault | None, dict[str, Any]]:
         if self.current is None:
             raise InternalError("the noisy oracle's parts were asked about a step before the gold planner gave one")
         return self.current
+
+    def plan(self, gold: Any, fault: Fault | None, entry: dict[str, Any]) -> None:
+        """Make (gold, fault, entry) the step at hand; the state after its gold call read now if the step drew a
+        fault, else from its first attempt."""
+        self.current = (gold, fault, entry)
+        self._gold_read = fault is not None
+        self._gold_after = self.state_after(gold.api, gold.args) if fault is not None else None
+
+    def first_attempted(self, executed: Executed) -> None:
+        """The step's first attempt was made: when the step drew no fault and the attempt ran the gold call, the state
+        it left is the gold call's; otherwise the gold call is made now, from the revision the step started from."""
+        if self._gold_read:
+            return
+        gold, attempt = self.step()[0], executed.attempt
+        if attempt.ok and (attempt.api, attempt.args) == (gold.api, gold.args):
+            self._gold_after = executed.after
+        elif attempt.ok and executed.snapshot is not None:  # another call changed the document: read from its start
+            now = self.doc.snapshot()
+            self.doc.restore(executed.snapshot)
+            self._gold_after = self.state_after(gold.api, gold.args)
+            self.doc.restore(now)
+        else:  # nothing the attempt did stayed: the document is as the step started
+            self._gold_after = self.state_after(gold.api, gold.args)
+        self._gold_read = True
+
+    @property
+    def gold_after(self) -> State | None:
+        """The state after the step's gold call (None if the call fails)."""
+        if not self._gold_read:
+            raise InternalError("the noisy oracle asked for the gold call's state before the step's first attempt")
+        return self._gold_after
 
     def state_after(self, api: str, args: dict[str, Any]) -> State | None:
         """The state after `api(args)` on the document as it is now (the document is left unchanged). Kept in the
@@ -236,8 +272,7 @@ class GoldPlanner(Planner):
             turn.entries.append(entry)
             if fault is not None and fault.kind == "skip":
                 continue
-            turn.current = (gold, fault, entry)
-            turn.gold_after = turn.state_after(gold.api, gold.args)
+            turn.plan(gold, fault, entry)
             purpose = turn.registry.get(gold.api).purpose
             return Plan.step(step_instruction(request.request, turn.drawn, len(turn.gold), purpose, gold.args), ())
         return Plan(None, stop=Stop.DONE)
@@ -304,6 +339,7 @@ class FirstAttemptLog:
 
     def attempted(self, ctx: StepContext, executed: Executed) -> None:
         if executed.attempt.level == "first":
+            self.turn.first_attempted(executed)
             entry, ok = self.turn.step()[2], executed.attempt.ok
             entry["executed"] = ok
             entry["effective"] = (not ok) or not _same(executed.after, self.turn.gold_after)
