@@ -9,7 +9,6 @@ import json
 import pytest
 
 from autodw.agent import heuristics
-from autodw.agent import loop as loop_module
 from autodw.agent.events import ConsoleReporter
 from autodw.agent.assembly import profile_assembly
 from autodw.agent.config import AgentConfig
@@ -20,7 +19,7 @@ from autodw.core.errors import ConfigError, ContextOverflowError, ReplayMissErro
 from autodw.llm.base import Completion, Usage
 from autodw.llm.replay import RecordingBackend, ReplayBackend
 from autodw.llm.scripted import ScriptedBackend
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import StateCache, extract_state
 from tests.conftest import EXAMPLES, make_doc
 
 CREATE = [("content_creation", 0.9), ("content_modification", 0.06), ("format_style_editing", 0.04)]
@@ -58,9 +57,10 @@ def para(doc, pid):
     return next(p["text"] for p in extract_state(doc)["paragraphs"] if p["id"] == pid)
 
 
-def agent_for(script, assembly=None, classifier=None):
+def agent_for(script, assembly=None, classifier=None, states=None):
     llm = ScriptedBackend(script)
-    return Agent(llm, classifier or FixedClassifier(), assembly=assembly or profile_assembly("hosted")), llm
+    return Agent(llm, classifier or FixedClassifier(), assembly=assembly or profile_assembly("hosted"),
+                 states=states), llm
 
 
 @pytest.fixture
@@ -201,23 +201,21 @@ def test_api_error_counts_as_failed_attempt_and_escalates(doc):
     assert not attempts[0].ok and "p999" in attempts[0].error and attempts[1].accepted
 
 
-def test_state_extraction_failure_goes_straight_to_api_level(doc, monkeypatch):
-    real = loop_module.extract_state
+def test_state_extraction_failure_goes_straight_to_api_level(doc):
     calls = {"n": 0}
 
     def flaky(d):
         calls["n"] += 1
         if calls["n"] == 2:  # the read right after the first call
             raise StateExtractionError("boom")
-        return real(d)
+        return extract_state(d)
 
-    monkeypatch.setattr(loop_module, "extract_state", flaky)
     agent, _ = agent_for({
         "planner": [plan("Insert 'A'."), DONE],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "A", "position": "end"}},
                           {"api": "insert_text", "args": {"paragraph": "p39", "text": " A"}}],
         "validator": [],
-    })
+    }, states=StateCache(extract=flaky))
     result = agent.run(doc, ["Add A"])
     attempts = result.instructions[0].steps[0].attempts
     assert [a.level for a in attempts] == ["first", "api"] and attempts[0].state_failed
@@ -602,18 +600,18 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     assert not heuristics.nothing_remains(None, record, 0.7)  # nothing said: not the last
 
 
-def test_the_state_is_read_once_per_executed_call(doc, monkeypatch):
+def test_the_state_is_read_once_per_executed_call(doc):
     reads = []
-    real = loop_module.extract_state
-    monkeypatch.setattr(loop_module, "extract_state", lambda d: reads.append(1) or real(d))
     agent, llm = agent_for({
         "planner": [plan("Insert 'Risks follow.' after p38."), DONE],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "Risks follow.", "position": "start"}},
                           {"api": "insert_paragraph", "args": {"text": "Risks follow.", "position": {"after": "p38"}}}],
         "validator": [fail("inserted at the start"), PASS],
-    })
+    }, states=StateCache(extract=lambda d: reads.append(d.revision) or extract_state(d)))
     agent.run(doc, ["Put 'Risks follow.' after the appendix heading"])
-    assert not llm.remaining() and len(reads) == 2 + 2  # two plans, two validated calls (the validator reuses the read)
+    # the first plan's, then one per validated call (the validator reuses the read); the second plan is given the
+    # state the accepted call left, not a read of its own
+    assert not llm.remaining() and len(reads) == 1 + 2 and len(set(reads)) == 3
 
 
 def test_a_call_that_only_reads_is_accepted_and_repeating_it_is_not_an_internal_error(doc):

@@ -32,7 +32,7 @@ from autodw.apis.registry import Registry
 from autodw.core.document import Snapshot, WordDocument
 from autodw.core.errors import ApiError, ConfigError, StateExtractionError
 from autodw.llm.base import LLMBackend
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import StateCache
 
 
 class Agent:
@@ -41,11 +41,13 @@ class Agent:
     `assembly`: None takes the backend's (a replay cassette's recorded one, else the backend's profile: see
     :func:`autodw.agent.assembly.assembly_for`); its parts are built with `classifier`. A system that brings its own
     parts gives `parts` (then no classifier) and the assembly that describes them. A recording backend keeps the
-    assembly in its cassette.
+    assembly in its cassette. `states`: where the document's states are kept by revision (each read once; a system
+    whose parts read states too shares its own).
     """
 
     def __init__(self, llm: LLMBackend, classifier: IntentClassifier | None = None, *, registry: Registry | None = None,
-                 assembly: Assembly | None = None, parts: Parts | None = None, sinks: list[EventSink] | None = None):
+                 assembly: Assembly | None = None, parts: Parts | None = None, sinks: list[EventSink] | None = None,
+                 states: StateCache | None = None):
         if registry is None:
             from autodw.apis import registry as load_registry
 
@@ -59,6 +61,7 @@ class Agent:
         elif classifier is not None:
             raise ConfigError("an agent given its parts takes no intent classifier (its intent filter is one of them)")
         self.parts = parts
+        self.states = states if states is not None else StateCache()
         self.config = self.assembly.numbers
         self.runner = SessionRunner(llm, self.assembly, self._carry_out, sinks)
 
@@ -90,7 +93,7 @@ class Agent:
         texts = self.parts.split(message)
         # the requests of a split message may share the planner's view of the document as the message began (their
         # steps' elements shown as they are now after it), so its long prompt prefix is evaluated once
-        view = (self.parts.planner_view.for_message(lambda: extract_state(instruction.doc), message, record)
+        view = (self.parts.planner_view.for_message(lambda: self.states.of(instruction.doc), message, record)
                 if len(texts) > 1 else None)
         return InstructionOutcome.of_requests([self._run_request(instruction, text, k, len(texts), view)
                                                for k, text in enumerate(texts, 1)])
@@ -108,7 +111,7 @@ class Agent:
             limit = self.config.max_llm_calls
             if limit is not None and run.total_usage.calls - calls_before >= limit:
                 return RequestOutcome(Status.CALL_LIMIT)
-            state = extract_state(doc)
+            state = self.states.of(doc)  # the state the last accepted call left, read once
             view = self.parts.planner_view.for_step(state, request, record, view)
             try:
                 plan = self.parts.planner.next_step(PlanRequest(
@@ -191,7 +194,7 @@ class Agent:
             if result.data is not None:
                 attempt.message += " " + json.dumps(result.data, ensure_ascii=False)[:1500]
             try:
-                executed.after = extract_state(ctx.doc)
+                executed.after = self.states.of(ctx.doc)
                 attempt.changed = executed.after != ctx.before
                 executed.change = ObservedChange.between(ctx.before, executed.after)
                 attempt.changes = executed.change.summary

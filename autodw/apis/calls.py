@@ -52,7 +52,7 @@ def execute(doc: WordDocument, name: str, args: Any, registry: Registry | None =
     args = validate_arguments(spec, args)
     start = time.perf_counter()
     snapshot = None if spec.read_only else doc.snapshot()
-    before = set(doc.ids())
+    before, revision = set(doc.ids()), doc.revision
     try:
         out = spec.func(doc, **args)
         doc.refresh_ids()
@@ -64,6 +64,10 @@ def execute(doc: WordDocument, name: str, args: Any, registry: Registry | None =
         if snapshot is not None:
             doc.restore(snapshot)
         raise InternalError.wrap(exc, f"API {name}") from exc
+    try:
+        doc.name_edit(revision, json.dumps([name, args], sort_keys=True, ensure_ascii=False))
+    except TypeError:  # arguments that are not JSON (a caller's own objects) name no revision: the new one stays
+        pass
     after = doc.ids()
     message, data = (out, None) if isinstance(out, str) or out is None else (out.pop("message", ""), out)
     return ApiResult(api=name, args=args, message=message or f"{name} done", created=[i for i in after if i not in before],

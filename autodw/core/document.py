@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -31,13 +33,20 @@ from autodw.core.package import (
 from autodw.core.xml import NS, declare_namespaces_in_xml, qn
 
 _ID_PART_RELTYPES = (RT.HEADER, RT.FOOTER)
+_OPENED = itertools.count(1)  # numbers the revisions not derived from another (a document opened, an edit by hand)
+
+
+def _new_revision() -> str:
+    return f"new-{next(_OPENED)}"
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The whole package (every XML part, relationship and binary part) at one moment."""
+    """The whole package (every XML part, relationship and binary part) at one moment, and the document's
+    :attr:`~WordDocument.revision` then (a snapshot made by hand gets a revision of its own)."""
 
     members: Members
+    revision: str = field(default_factory=_new_revision)
 
     @property
     def nbytes(self) -> int:
@@ -50,6 +59,11 @@ class WordDocument:
 
     Elements are addressed by stable ids (see :mod:`autodw.core.ids`). Never keep python-docx objects
     or lxml elements across :meth:`restore`: the whole package is rebuilt. Look them up again.
+
+    :attr:`revision` names the document's content, so that what is derived from it (its state) can be kept: a new name
+    whenever it may have changed (opened, :meth:`refresh_ids` after an edit), the snapshot's own on :meth:`restore`, and
+    after an API call one derived from the revision before and the call (:meth:`name_edit`). It holds only if every
+    edit is followed by :meth:`refresh_ids`, as an API call's is.
     """
 
     def __init__(self, raw: RawPackage, source: Path | None = None, name: str = "document"):
@@ -60,6 +74,7 @@ class WordDocument:
         self.asset_roots: list[Path] = []  # folders APIs may read/write files in (see apis.assets)
         self._package: Package
         self._index: dict[str, etree._Element] = {}
+        self._revision = ""  # named by _load
         self._load(raw.members)
 
     # --- opening -------------------------------------------------------------------
@@ -139,11 +154,25 @@ class WordDocument:
     # --- ids -----------------------------------------------------------------------
 
     def refresh_ids(self) -> None:
-        """Give fresh ids to new or copied elements; rebuild the id index. Call after every edit."""
+        """Give fresh ids to new or copied elements; rebuild the id index; a new :attr:`revision`. Call after every
+        edit."""
         for part in self._id_parts():
             if part._element.nsmap.get(ids.ID_PREFIX) != ids.ID_NS:
                 part._element = ids.declare_namespace(part._element)
         self._index = ids.assign_ids(self.id_roots(), self.part._element)
+        self._revision = _new_revision()
+
+    # --- revisions -------------------------------------------------------------------
+
+    @property
+    def revision(self) -> str:
+        """The name of the document's content (see the class docstring): two equal revisions, equal content."""
+        return self._revision
+
+    def name_edit(self, before: str, edit: str) -> None:
+        """Name the revision that the deterministic `edit` (an API call, as text) made from revision `before`: the
+        same edit from the same revision gives the same content, so the same name."""
+        self._revision = "edit-" + hashlib.blake2b(f"{before}\n{edit}".encode(), digest_size=16).hexdigest()
 
     def find(self, element_id: str, kind: str | None = None) -> etree._Element:
         """The element with id `element_id` (optionally checked to be of `kind`: p, t, img, chart, shape).
@@ -173,11 +202,12 @@ class WordDocument:
 
     def snapshot(self) -> Snapshot:
         """Capture the whole package; cheap (XML serialised, binary parts shared)."""
-        return Snapshot(package_members(self._package))
+        return Snapshot(package_members(self._package), self._revision)
 
     def restore(self, snapshot: Snapshot) -> None:
-        """Make the document exactly what it was when `snapshot` was taken."""
+        """Make the document exactly what it was when `snapshot` was taken (its revision too)."""
         self._load(dict(snapshot.members))
+        self._revision = snapshot.revision
 
     # --- saving --------------------------------------------------------------------
 

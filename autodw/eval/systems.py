@@ -41,7 +41,7 @@ from autodw.eval.faults import Fault, perturb
 from autodw.eval.judge import judge
 from autodw.core.ids import ID_IN_TEXT
 from autodw.llm.base import LLMBackend
-from autodw.analysis.state import extract_state
+from autodw.analysis.state import StateCache
 
 
 @dataclass
@@ -189,29 +189,67 @@ def _same(after: State | None, gold_after: State | None) -> bool:
 
 class NoisyTurn:
     """What the noisy oracle's parts share for one instruction: its gold steps, the seeded draws of their faults, the
-    step at hand (gold call, fault, the state after the gold call) and one entry per gold step (the run's record)."""
+    step at hand (gold call, fault, the state after the gold call) and one entry per gold step (the run's record).
 
-    def __init__(self, instruction: Instruction, doc: WordDocument, registry: Registry, p: float, seed: int):
-        self.doc, self.registry, self.p = doc, registry, p
+    The state after a step's gold call is read when the step is planned, unless the step drew no fault: its first
+    call is then the gold call, made by the agent from the same revision (an API call is deterministic), and the state
+    it leaves is the gold call's (:meth:`first_attempted`); so the gold call is not made twice."""
+
+    def __init__(self, instruction: Instruction, doc: WordDocument, registry: Registry, p: float, seed: int,
+                 states: StateCache):
+        self.doc, self.registry, self.p, self.states = doc, registry, p, states
         self.gold = list(instruction.gold)
         self.rng = random.Random(f"{seed}:{instruction.key}")  # seeded by instruction and step
         self.drawn = 0  # gold steps drawn so far
         self.entries: list[dict[str, Any]] = []
         self.current: tuple[Any, Fault | None, dict[str, Any]] | None = None  # (gold call, fault, its entry)
-        self.gold_after: State | None = None
+        self._gold_after: State | None = None
+        self._gold_read = False  # whether _gold_after is the step's
 
     def step(self) -> tuple[Any, Fault | None, dict[str, Any]]:
         if self.current is None:
             raise InternalError("the noisy oracle's parts were asked about a step before the gold planner gave one")
         return self.current
 
+    def plan(self, gold: Any, fault: Fault | None, entry: dict[str, Any]) -> None:
+        """Make (gold, fault, entry) the step at hand; the state after its gold call read now if the step drew a
+        fault, else from its first attempt."""
+        self.current = (gold, fault, entry)
+        self._gold_read = fault is not None
+        self._gold_after = self.state_after(gold.api, gold.args) if fault is not None else None
+
+    def first_attempted(self, executed: Executed) -> None:
+        """The step's first attempt was made: when the step drew no fault and the attempt ran the gold call, the state
+        it left is the gold call's; otherwise the gold call is made now, from the revision the step started from."""
+        if self._gold_read:
+            return
+        gold, attempt = self.step()[0], executed.attempt
+        if attempt.ok and (attempt.api, attempt.args) == (gold.api, gold.args):
+            self._gold_after = executed.after
+        elif attempt.ok and executed.snapshot is not None:  # another call changed the document: read from its start
+            now = self.doc.snapshot()
+            self.doc.restore(executed.snapshot)
+            self._gold_after = self.state_after(gold.api, gold.args)
+            self.doc.restore(now)
+        else:  # nothing the attempt did stayed: the document is as the step started
+            self._gold_after = self.state_after(gold.api, gold.args)
+        self._gold_read = True
+
+    @property
+    def gold_after(self) -> State | None:
+        """The state after the step's gold call (None if the call fails)."""
+        if not self._gold_read:
+            raise InternalError("the noisy oracle asked for the gold call's state before the step's first attempt")
+        return self._gold_after
+
     def state_after(self, api: str, args: dict[str, Any]) -> State | None:
-        """The state after `api(args)` on the document as it is now (the document is left unchanged)."""
+        """The state after `api(args)` on the document as it is now (the document is left unchanged). Kept in the
+        agent's states: a call that makes the same edit from the same revision finds it there."""
         try:
             result = execute(self.doc, api, args, self.registry)
         except ApiError:
             return None
-        after = extract_state(self.doc)
+        after = self.states.of(self.doc)
         self.doc.restore(result.snapshot)
         return after
 
@@ -236,8 +274,7 @@ class GoldPlanner(Planner):
             turn.entries.append(entry)
             if fault is not None and fault.kind == "skip":
                 continue
-            turn.current = (gold, fault, entry)
-            turn.gold_after = turn.state_after(gold.api, gold.args)
+            turn.plan(gold, fault, entry)
             purpose = turn.registry.get(gold.api).purpose
             return Plan.step(step_instruction(request.request, turn.drawn, len(turn.gold), purpose, gold.args), ())
         return Plan(None, stop=Stop.DONE)
@@ -304,6 +341,7 @@ class FirstAttemptLog:
 
     def attempted(self, ctx: StepContext, executed: Executed) -> None:
         if executed.attempt.level == "first":
+            self.turn.first_attempted(executed)
             entry, ok = self.turn.step()[2], executed.attempt.ok
             entry["executed"] = ok
             entry["effective"] = (not ok) or not _same(executed.after, self.turn.gold_after)
@@ -365,13 +403,14 @@ class NoisyOracleSystem:
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
-        turn = NoisyTurn(instruction, doc, self.registry, self.p, self.seed)
+        states = StateCache()  # the gold planner's and the agent's: the state after a gold call is read once
+        turn = NoisyTurn(instruction, doc, self.registry, self.p, self.seed, states)
         validator = OracleValidator(turn) if self.validator == "oracle" else validation(self.assembly, self.registry)
         parts = Parts(split=whole, planner_view=Unseen(), planner=GoldPlanner(turn), intents=GoldIntent(turn),
                       generator=repairing(self.assembly, FaultyGenerator(turn), self.registry),
                       validator=VerdictLog(turn, validator), observers=(FirstAttemptLog(turn),))
         agent = Agent(self.llm, parts=parts, assembly=self.assembly.override(max_steps=len(turn.gold) + 1),
-                      registry=self.registry)
+                      registry=self.registry, states=states)
         result = run_agent_turn(agent, doc, instruction.text, earlier, trace)
         result.faults = turn.entries
         return result

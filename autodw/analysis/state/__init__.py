@@ -1,5 +1,7 @@
-"""The seven-part document state (``extract_state``), its shape (:mod:`.types`) and its compact text rendering."""
+"""The seven-part document state (``extract_state``; ``StateCache`` keeps it by revision), its shape
+(:mod:`.types`) and its compact text rendering."""
 
+from autodw.analysis.state.cache import StateCache
 from autodw.analysis.state.extract import STATE_KEYS, extract_state
 from autodw.analysis.state.types import (Borders, BorderLine, Bookmark, Break, Cell, CellLocation, CellParagraph,
                                          CharacterFormat, ChartSeries, Columns, Comment, DocumentInfo, Field,
@@ -8,7 +10,7 @@ from autodw.analysis.state.types import (Borders, BorderLine, Bookmark, Break, C
                                          StyleDefaults, Styles, Table, TableFormat, TableOfContents, TabStop,
                                          TrackedChange, Watermark)
 
-__all__ = ["STATE_KEYS", "extract_state", "State", "DocumentInfo", "Paragraph", "CellParagraph", "Run", "ListInfo",
+__all__ = ["STATE_KEYS", "extract_state", "StateCache", "State", "DocumentInfo", "Paragraph", "CellParagraph", "Run", "ListInfo",
            "Table", "Cell", "CellLocation", "Image", "ChartSeries", "PageLayout", "Section", "Columns", "Story",
            "Watermark", "TableOfContents", "Interactive", "Hyperlink", "Bookmark", "Break", "Comment", "Note",
            "TrackedChange", "Field", "Styles", "Style", "StyleDefaults", "CharacterFormat", "RunFormat",

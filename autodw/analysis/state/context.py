@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
@@ -50,6 +50,14 @@ def _ui_name(name: str) -> str:
             "endnote reference": "Endnote Reference", "toc heading": "TOC Heading"}.get(name, name)
 
 
+@lru_cache(maxsize=4096)
+def _shown_name(stored: str) -> str:
+    """The name Word shows for a style's stored name (a document's hundreds of styles, read at every state)."""
+    from docx.styles import BabelFish
+
+    return _ui_name(BabelFish.internal2ui(stored))
+
+
 @dataclass
 class StateContext:
     """Look-ups shared by the state readers for one document."""
@@ -74,9 +82,7 @@ class StateContext:
     @cached_property
     def style_names(self) -> dict[str, str]:
         """Style id -> the name Word shows ("Heading 1", not the stored "heading 1")."""
-        from docx.styles import BabelFish
-
-        return {sid: _ui_name(BabelFish.internal2ui(wval(s.find(qn("w:name"))) or sid)) for sid, s in self.style_elements.items()}
+        return {sid: _shown_name(wval(s.find(qn("w:name"))) or sid) for sid, s in self.style_elements.items()}
 
     @cached_property
     def default_style_ids(self) -> dict[str, str]:

@@ -142,12 +142,27 @@ def _points(data: etree._Element | None) -> list[str | None]:
     return [points.get(i) for i in range(count)]
 
 
+#: the digests of the picture blobs seen last, by the blob's identity (a snapshot shares its binary parts' bytes, so
+#: a document's pictures are the same objects from revision to revision); the blob is kept with its digest, so an id
+#: is never taken for another object's
+_DIGESTS: dict[int, tuple[bytes, str]] = {}
+_DIGESTS_KEPT = 256
+
+
 def image_hash(part) -> str | None:
     """A short digest of a picture part's bytes: two pictures are the same picture if their digests are equal."""
     try:
-        return hashlib.sha256(part.blob).hexdigest()[:12]
+        blob = part.blob
+        known = _DIGESTS.get(id(blob))
+        if known is not None and known[0] is blob:
+            return known[1]
+        digest = hashlib.sha256(blob).hexdigest()[:12]
     except Exception:  # a part that cannot be read: no digest  # noqa: BLE001
         return None
+    if len(_DIGESTS) >= _DIGESTS_KEPT:
+        _DIGESTS.clear()
+    _DIGESTS[id(blob)] = (blob, digest)
+    return digest
 
 
 def _crop(src_rect: etree._Element | None) -> dict[str, float]:
