@@ -22,7 +22,10 @@
 # Environment:
 #   PYTHON                  interpreter of the environment with autodw and llama-cpp-python (default: python)
 #   AUTODW_LLAMA_PORT       the server's port (default 8765)
-#   AUTODW_LLAMA_THREADS    the server's threads, for prompts and answers alike (default 2)
+#   AUTODW_LLAMA_THREADS    the server's threads, for prompts and answers alike (default 2; on a machine whose cores
+#                           other work keeps busy, 1: llama.cpp's threads wait for each other at every step, and a
+#                           descheduled one stalls the rest; on 2 cores under a load of 16, 2 threads decoded 0.25
+#                           tokens/s and 1 thread 2.6)
 #   AUTODW_PAPER_SESSIONS   the mini sessions run (default dwb-133,dwb-155: the two with the fewest turns, 6 each, and
 #                           the fewest gold calls, 20 and 22; Chinese and English; every difficulty)
 #   AUTODW_LLAMA_ARGS       more arguments for llama_cpp.server
@@ -76,7 +79,13 @@ echo "serving $MODEL on $URL (log: $OUT/llama-server.log)"
     --n_threads "$THREADS" --n_threads_batch "$THREADS" --cache true \
     ${AUTODW_LLAMA_ARGS:-} >>"$OUT/llama-server.log" 2>&1 &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
+stop_server() {
+    kill "$SERVER" 2>/dev/null || return 0
+    # uvicorn finishes the answer it is generating before it stops (minutes on a CPU): 15 s, then it is ended
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do kill -0 "$SERVER" 2>/dev/null || return 0; sleep 1; done
+    kill -9 "$SERVER" 2>/dev/null || true
+}
+trap stop_server EXIT
 trap 'exit 130' INT TERM
 
 "$PYTHON" - "$URL" "$SERVER" <<'PY'
@@ -98,7 +107,12 @@ while time.monotonic() < deadline:
 sys.exit("the llama server did not answer within 10 minutes")
 PY
 
-paper --yes
+# in the background and waited for, so that a TERM or INT sent to this script stops the run (which keeps what it
+# finished) and the server at once, instead of after the run
+paper --yes &
+RUN=$!
+trap 'kill $RUN 2>/dev/null || true; wait $RUN || true; exit 130' INT TERM
+wait $RUN
 test -s "$OUT/report.md" || { echo "no $OUT/report.md" >&2; exit 1; }
 for section in "## Table 2" "## Table 3" "## Fig. 3" "## Cost" "not the paper's data"; do
     grep -q "$section" "$OUT/report.md" || { echo "$OUT/report.md has no '$section'" >&2; exit 1; }
