@@ -43,17 +43,18 @@ URL="http://127.0.0.1:$PORT/v1"
 
 # The server's answers are the local model's, so the agent runs under the local profile (prompts sized for a small
 # model's 8192-token context); JSON mode with the schema as a grammar is how llama-cpp-python's server constrains an
-# answer; a CPU-bound server answers a long prompt slowly, hence the long timeout.
+# answer; a CPU-bound server answers a long prompt slowly, hence the long timeout (on 2 cores that other work kept
+# busy, it read about 2.4 prompt tokens/s: 40 minutes for a 6k-token prompt before the answer; a request that times
+# out is sent again while the server still computes the first).
 export AUTODW_RESPONSE_FORMAT=json_object_schema
-export AUTODW_LLM_TIMEOUT=${AUTODW_LLM_TIMEOUT:-1800}
-paper() {
-    "$PYTHON" -m autodw.interfaces.cli bench paper --llm openai:embedded --base-url "$URL" --profile local \
+export AUTODW_LLM_TIMEOUT=${AUTODW_LLM_TIMEOUT:-14400}
+paper() {  # exec: run in the background, its process id is the run's, not a subshell's
+    exec "$PYTHON" -m autodw.interfaces.cli bench paper --llm openai:embedded --base-url "$URL" --profile local \
         --split mini --sessions "$SESSIONS" --repeats 1 --workers 1 --concurrency 1 --out "$OUT" "$@"
 }
 
 if [ -n "$DRY_RUN" ]; then
     paper --dry-run
-    exit 0
 fi
 
 if ! "$PYTHON" -c "import llama_cpp.server.app" 2>/dev/null; then
