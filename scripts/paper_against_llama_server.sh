@@ -43,9 +43,9 @@ URL="http://127.0.0.1:$PORT/v1"
 
 # The server's answers are the local model's, so the agent runs under the local profile (prompts sized for a small
 # model's 8192-token context); JSON mode with the schema as a grammar is how llama-cpp-python's server constrains an
-# answer; a CPU-bound server answers a long prompt slowly, hence the long timeout (on 2 cores that other work kept
-# busy, it read about 2.4 prompt tokens/s: 40 minutes for a 6k-token prompt before the answer; a request that times
-# out is sent again while the server still computes the first).
+# answer; a CPU-bound server answers slowly, hence the long timeout (on 2 cores that other work kept busy it decoded
+# 0.2 to 2.6 tokens/s, and a baseline's answer may take 3072 tokens; a request that times out is sent again while the
+# server still computes the first).
 export AUTODW_RESPONSE_FORMAT=json_object_schema
 export AUTODW_LLM_TIMEOUT=${AUTODW_LLM_TIMEOUT:-14400}
 paper() {  # exec: run in the background, its process id is the run's, not a subshell's
@@ -83,8 +83,10 @@ SERVER=$!
 stop_server() {
     kill "$SERVER" 2>/dev/null || return 0
     # uvicorn finishes the answer it is generating before it stops (minutes on a CPU): 15 s, then it is ended
-    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do kill -0 "$SERVER" 2>/dev/null || return 0; sleep 1; done
-    kill -9 "$SERVER" 2>/dev/null || true
+    (sleep 15; kill -9 "$SERVER" 2>/dev/null) &
+    WATCH=$!
+    wait "$SERVER" 2>/dev/null || true
+    kill "$WATCH" 2>/dev/null || true
 }
 trap stop_server EXIT
 trap 'exit 130' INT TERM

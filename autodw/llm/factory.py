@@ -77,9 +77,10 @@ def _endpoint_configured(base_url: str | None) -> bool:
     return bool(os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") or base_url)
 
 
-#: the longest ``$AUTODW_LLM_TIMEOUT``: a model served by a busy CPU takes hours for a long prompt (llama-cpp-python's
-#: server on 2 cores that other work kept busy read about 2.4 prompt tokens/s, 40 minutes for 6k tokens), and a request
-#: that times out is sent again while the server, which does not cancel it, is still computing the first
+#: the longest ``$AUTODW_LLM_TIMEOUT``: a model served by a busy CPU can take hours for one answer (llama-cpp-python's
+#: server with 2 threads on 2 cores that other work kept busy decoded 0.2 tokens/s: 3072 answer tokens, a baseline's
+#: limit, in over 4 hours), and a request that times out is sent again while the server, which does not cancel it,
+#: still computes the first
 MAX_TIMEOUT = 86400.0
 
 
