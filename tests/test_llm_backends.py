@@ -136,7 +136,9 @@ def test_factory(monkeypatch, tmp_path):
     assert make_llm("deepseek:m", base_url="http://127.0.0.1:1/v1").model == "m"  # a server of one's own, no key
     monkeypatch.setenv("AUTODW_LLM_TIMEOUT", "900")
     assert make_llm("openai:m", base_url="http://127.0.0.1:1/v1").client.timeout == 900
-    for bad in ("soon", "0", "nan", "1e9"):
+    monkeypatch.setenv("AUTODW_LLM_TIMEOUT", "14400")  # a CPU-served model under load takes hours for a long prompt
+    assert make_llm("openai:m", base_url="http://127.0.0.1:1/v1").client.timeout == 14400
+    for bad in ("soon", "0", "nan", "1e9", "86401"):
         monkeypatch.setenv("AUTODW_LLM_TIMEOUT", bad)
         with pytest.raises(ConfigError, match="AUTODW_LLM_TIMEOUT"):
             make_llm("openai:m", base_url="http://127.0.0.1:1/v1")

@@ -169,3 +169,83 @@ def test_the_model_bound_time_of_the_harness_overhead_is_the_pool_of_a_harness_t
     assert model_bound([1] * 64, 32, 1.0) == 2.0  # two rounds of 32 one-call units
     assert model_bound([3, 1, 1, 1], 2, 0.5) == 1.5  # the long unit holds one slot; the others share the second
     assert model_bound([1, 1, 4], 2, 1.0) == 5.0  # handed out in order: the long one starts when a slot frees
+
+
+_FAKE_LLAMA_SERVER = """
+import http.server, os, sys
+port = int(sys.argv[sys.argv.index("--port") + 1])
+open(os.environ["FAKE_SERVER_PID"], "w").write(str(os.getpid()))
+class Models(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b'{"data": []}')
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", port), Models).serve_forever()
+"""
+
+_FAKE_BENCH = """
+import json, os, sys
+argv = sys.argv[1:]
+open(os.environ["FAKE_CALLS"], "a").write(json.dumps([argv, os.environ.get("AUTODW_RESPONSE_FORMAT")]) + "\\n")
+out = argv[argv.index("--out") + 1]
+report = "not the paper's data\\n## Table 2\\n## Table 3\\n## Fig. 3\\n## Cost\\n" if "--yes" in argv else ""
+open(os.path.join(out, "report.md"), "w").write(report)
+"""
+
+
+def _llama_stand_in(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A PYTHON for scripts/paper_against_llama_server.sh: `-m llama_cpp.server` is a server that answers /v1/models,
+    `-m autodw.interfaces.cli` records its arguments and writes a report; anything else is this interpreter."""
+    (tmp_path / "server.py").write_text(_FAKE_LLAMA_SERVER)
+    (tmp_path / "bench.py").write_text(_FAKE_BENCH)
+    python = tmp_path / "python"
+    python.write_text(f"""#!/bin/sh
+case "$1 $2" in
+    "-m llama_cpp.server") shift 2; exec {sys.executable} {tmp_path / 'server.py'} "$@" ;;
+    "-m autodw.interfaces.cli") shift 2; exec {sys.executable} {tmp_path / 'bench.py'} "$@" ;;
+    "-c import llama_cpp.server.app") exit 0 ;;
+    "-c from autodw.llm.local_model import resolve_model; print(resolve_model()[1])") echo {tmp_path / 'm.gguf'} ;;
+    *) exec {sys.executable} "$@" ;;
+esac
+""")
+    python.chmod(0o755)
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return python, {"PYTHON": str(python), "AUTODW_LLAMA_PORT": str(port), "FAKE_CALLS": str(tmp_path / "calls.jsonl"),
+                    "FAKE_SERVER_PID": str(tmp_path / "server.pid")}
+
+
+def test_paper_against_llama_server_starts_the_server_runs_the_paper_and_stops_it(tmp_path):
+    """The whole sequence: the server started on the port, the run given its URL (JSON mode with the schema as a
+    grammar, the CLI accepting every argument), the report checked, the server stopped at the end."""
+    _, env = _llama_stand_in(tmp_path)
+    done = _run(["sh", str(SCRIPTS / "paper_against_llama_server.sh"), str(tmp_path / "out")], env=env)
+    assert done.returncode == 0, done.stderr
+    assert "the server answers" in done.stdout and done.stdout.rstrip().endswith(f"done: {tmp_path / 'out'}/report.md")
+    [(argv, response_format)] = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
+    build_parser().parse_args(argv)
+    assert argv[argv.index("--base-url") + 1] == f"http://127.0.0.1:{env['AUTODW_LLAMA_PORT']}/v1"
+    assert response_format == "json_object_schema" and "--yes" in argv
+    pid = int((tmp_path / "server.pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_paper_against_llama_server_refuses_a_port_another_server_answers_on(tmp_path):
+    python, env = _llama_stand_in(tmp_path)
+    other = subprocess.Popen([str(python), "-m", "llama_cpp.server", "--port", env["AUTODW_LLAMA_PORT"]],
+                             env={**os.environ, **env})
+    try:
+        for _ in range(100):  # until it answers
+            if _run([sys.executable, "-c", "import sys, urllib.request; urllib.request.urlopen(sys.argv[1])",
+                     f"http://127.0.0.1:{env['AUTODW_LLAMA_PORT']}/v1/models"]).returncode == 0:
+                break
+        done = _run(["sh", str(SCRIPTS / "paper_against_llama_server.sh"), str(tmp_path / "out")], env=env)
+        assert done.returncode == 2 and "already answers" in done.stderr
+        assert not (tmp_path / "calls.jsonl").exists()
+    finally:
+        other.terminate()
+        other.wait()

@@ -77,6 +77,13 @@ def _endpoint_configured(base_url: str | None) -> bool:
     return bool(os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") or base_url)
 
 
+#: the longest ``$AUTODW_LLM_TIMEOUT``: a model served by a busy CPU can take hours for one answer (llama-cpp-python's
+#: server with 2 threads on 2 cores that other work kept busy decoded 0.2 tokens/s: 3072 answer tokens, a baseline's
+#: limit, in over 4 hours), and a request that times out is sent again while the server, which does not cancel it,
+#: still computes the first
+MAX_TIMEOUT = 86400.0
+
+
 def _timeout() -> float:
     """``$AUTODW_LLM_TIMEOUT``: seconds an endpoint may take per request (a slow CPU-served model needs more)."""
     value = os.environ.get("AUTODW_LLM_TIMEOUT") or "120"
@@ -84,8 +91,8 @@ def _timeout() -> float:
         seconds = float(value)
     except ValueError:
         seconds = 0.0
-    if not 1 <= seconds <= 3600:
-        raise ConfigError(f"AUTODW_LLM_TIMEOUT must be a number of seconds from 1 to 3600, not {value!r}")
+    if not 1 <= seconds <= MAX_TIMEOUT:
+        raise ConfigError(f"AUTODW_LLM_TIMEOUT must be a number of seconds from 1 to {MAX_TIMEOUT:g} (a day), not {value!r}")
     return seconds
 
 
