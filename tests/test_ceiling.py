@@ -16,7 +16,6 @@ from autodw.apis import registry
 from autodw.core.document import WordDocument
 from autodw.core.errors import InternalError, StateExtractionError
 from autodw.dwbench.records import GoldCall, Instruction, Source, load_split
-from autodw.eval.ceiling import backend as ceiling_backend
 from autodw.eval.ceiling.backend import FORCED_API, CeilingBackend, assign_requests
 from autodw.eval.ceiling.causes import cause_table, kind, write_causes
 from autodw.eval.ceiling.diagnosis import diagnose
@@ -115,9 +114,9 @@ def test_a_heuristic_that_refuses_a_gold_step_is_loop_mechanics(tmp_path):
 
 
 def test_a_state_that_cannot_be_read_after_the_gold_call_is_named(tmp_path, monkeypatch):
-    from autodw.agent import loop
+    from autodw.analysis.state import cache as state_cache
 
-    real, calls = loop.extract_state, []
+    real, calls = state_cache.extract_state, []
 
     def fails_after_the_first_call(doc):
         calls.append(1)
@@ -125,7 +124,7 @@ def test_a_state_that_cannot_be_read_after_the_gold_call_is_named(tmp_path, monk
             raise StateExtractionError("a part could not be parsed")
         return real(doc)
 
-    monkeypatch.setattr(loop, "extract_state", fails_after_the_first_call)
+    monkeypatch.setattr(state_cache, "extract_state", fails_after_the_first_call)
     _, _, turn = _run(tmp_path, 'Make the "Budget" heading bold.',
                       [("set_text_format", {"bold": True, "paragraphs": ["p1"]})])
     assert turn["cause"] == "state extraction"

@@ -67,7 +67,9 @@ def test_a_bug_inside_an_api_is_an_internal_error_not_the_models_mistake(buggy_i
 
 
 def test_a_bug_in_the_state_readers_is_not_a_failed_step(monkeypatch):
-    real, calls = loop_module.extract_state, {"n": 0}
+    from autodw.analysis.state import cache as state_cache
+
+    real, calls = state_cache.extract_state, {"n": 0}
 
     def buggy(doc):
         calls["n"] += 1
@@ -75,7 +77,7 @@ def test_a_bug_in_the_state_readers_is_not_a_failed_step(monkeypatch):
             raise AttributeError("'NoneType' object has no attribute 'find'")
         return real(doc)
 
-    monkeypatch.setattr(loop_module, "extract_state", buggy)
+    monkeypatch.setattr(state_cache, "extract_state", buggy)  # the agent's StateCache reads states with it
     llm = ScriptedBackend({"planner": [plan("Insert 'A'."), DONE],
                            "api_generator": [{"api": "insert_paragraph", "args": {"text": "A", "position": "end"}}] * 2})
     doc = WordDocument.open(EXAMPLES / "report.docx")

@@ -19,7 +19,7 @@ def test_bounded_run_of_model_answers():
 
 def test_an_untyped_error_inside_the_agent_is_caught(monkeypatch):
     h = ParserHarness()
-    monkeypatch.setattr("autodw.agent.loop.extract_state", lambda doc: {}["planted"])
+    monkeypatch.setattr("autodw.analysis.state.cache.extract_state", lambda doc: {}["planted"])
     with pytest.raises(Crash, match="agent"):
         h.check({"agent": ['{"done": false, "sub_instruction": "Make the title blue"}'] * 3})
 
