@@ -67,7 +67,8 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
-@check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
+@check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
 def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
