@@ -117,10 +117,11 @@ SECTIONS = {
 }
 
 
-def _sections(frame: pd.DataFrame) -> str:
-    """The Markdown tables of :data:`SECTIONS`."""
+def sections(frame: pd.DataFrame, tables: dict[str, list[str]] = SECTIONS) -> str:
+    """The Markdown tables of `tables` (title: columns; default :data:`SECTIONS`), each of the rows that have its
+    figures."""
     parts = []
-    for title, columns in SECTIONS.items():
+    for title, columns in tables.items():
         rows = frame[frame["faults caught"] != "-"] if title.startswith("The validator") else frame
         if len(rows):
             parts.append(f"## {title}\n\n" + rows[["run", *columns]].to_markdown(index=False, disable_numparse=True))
@@ -158,7 +159,7 @@ def report(runs: list[Path], out: Path | None = None, baseline: Path | None = No
     the plots beside it."""
     summaries = load_summaries(runs + ([baseline] if baseline is not None else []))[: len(runs)]  # the baseline too
     frame = table(summaries)
-    text = "# DWBench results\n\n" + _sections(frame)
+    text = "# DWBench results\n\n" + sections(frame)
     session_only = [s["run"] for s in summaries if s["instructions"] == 0 and s["sessions"]]
     if session_only:
         text += (f"\nSession-only runs ({', '.join(session_only)}): the cost per instruction is over the session turns "

@@ -33,7 +33,7 @@ from autodw.core.plots import pyplot, save_png
 from autodw.core.provenance import TUNED, label as provenance_label
 from autodw.dwbench.records import DATA_VERSION, SPLITS, TRACKS
 from autodw.eval.metrics import data_version, judge_version, run_track
-from autodw.eval.report import SECTIONS, load_summaries, plot_difficulty, table
+from autodw.eval.report import SECTIONS, load_summaries, plot_difficulty, sections, table
 
 KINDS = ("oracle", "noisy oracle", "embedded model", "ceiling")
 #: what of a run the repository keeps (scripts/keep_run_records.sh): its settings, summary and commands only (the
@@ -176,15 +176,6 @@ def _markdown(frame: pd.DataFrame) -> str:
     return frame.to_markdown(index=False, disable_numparse=True)
 
 
-def _tables(frame: pd.DataFrame) -> str:
-    parts = []
-    for title, columns in TABLES.items():
-        rows = frame[frame["faults caught"] != "-"] if title.startswith("The validator") else frame
-        if len(rows):
-            parts.append(f"## {title}\n\n" + _markdown(rows[["run", *columns]]))
-    return "\n\n".join(parts) + "\n"
-
-
 def _metadata(entries: list[Entry], summaries: list[dict[str, Any]], frame: pd.DataFrame) -> str:
     """The runs' metadata: a table of what each is, its system and settings, commits, data and judge versions and
     what of it is kept; then each run's folder, command(s) and note."""
@@ -219,7 +210,7 @@ def build(manifest: Path) -> Page:
             "the figures mean: [metrics](../benchmark/metrics.md); earlier measurements: [changelog of results]"
             "(changelog.md).\n\n"
             + (f"Unfinished runs, their figures over the records so far: {'; '.join(unfinished)}.\n\n" if unfinished else "")
-            + _tables(frame)
+            + sections(frame, TABLES)
             + "\n## Plots\n\n" + "\n\n".join(f"![{what}]({name})" for name, what in PLOTS.items()) + "\n\n"
             + _metadata(entries, summaries, frame))
     plots = {"accuracy.png": lambda path: plot_accuracy(summaries, path),
