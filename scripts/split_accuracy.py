@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="allow a test or mini split: the caller knows it is held out (counts only)")
     args = parser.parse_args(argv)
     if args.split in HELD_OUT and not args.held_out_ok:
-        parser.error(f"{args.split} is held out: the splitter is tuned on dev only; pass --held-out-ok to count it anyway")
+        parser.error(f"{args.split} is held out: the splitter is tuned on dev only; --held-out-ok counts it anyway")
     show = args.show and args.format == "text" and args.split not in HELD_OUT
     out = []
     for track in args.track or list(TRACKS):
