@@ -14,7 +14,7 @@ A lead-in ("A few changes:", "Several edits, please.", "有几处要改：") and
 dropped; connectives that start a request are removed. A clause that qualifies the request before it ("; no password
 needed", "; rows Draft, Sam, Done") or a Chinese list item after "：" (no action word) stays with that request. A part
 that only states context ("The chart is tiny.", "提示字的颜色太浅了") stays with the request after it, or with the one
-before when it follows a semicolon or ends the instruction; a part makes a request when a clause of it starts with an
+before when it follows a semicolon, opens with a pronoun ("It only repeats ...", "这段...") or ends the instruction; a part makes a request when a clause of it starts with an
 action verb, it opens like an imperative, starts with "and/also/can/could", or asks ("can you", "please", "I'd like",
 "let's", "should", "needs to"); in Chinese when it has an action word, 请/帮/麻烦 or a "：". An instruction without
 boundaries is one request.
@@ -79,10 +79,12 @@ _EN_ASKS = re.compile(r"^(?:oh,? )?(?:and|also|plus|can|could|would|will)\b|\b(?
 _ZH_ASKS = re.compile(r"请|帮|麻烦|接受|拒绝|撤销|恢复|还原|精简|靠[左右]|去掉|去除|清除|填|统一|突出|高亮|放大|缩小|限制|排序|：")
 #: Chinese words that hold an action character (标, 在, 为, 用, 写...) but ask nothing: masked before _ZH_ACTION is read
 _ZH_NOT_ACTION = re.compile(r"标题|标准|目标|正在|现在|存在|在于|因为|为什么|认为|作为|成为|以为|用户|有用|没用|费用|写着|写的")
+#: a context part that opens with one of these is about the request before it ("It only repeats the first one.")
+_BACK_REFERENCE = re.compile(r"(?:(?:it|its|it's|they|they're|them|that|that's|this|these|those)\b|[它这那])", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: ", and also add", ", also add", " and then add", ", and add a row", " and make it ...": another request mid-sentence
 #: (an action verb with an object of its own after "and"; not "and then converted", "and all four margins to 3 cm")
-_EN_MID = re.compile(rf"(?:(?:,\s+|,?\s+and\s+)also\s+(?:{_EN_ACTION})\b"
+_EN_MID = re.compile(rf"(?:(?:,\s+|,?\s+and\s+)also\s+(?:{_EN_ACTION})\s+{_EN_OBJECT}"
                      rf"|\s+and\s+then\s+(?:{_EN_ACTION})\b"
                      rf"|,\s+and\s+(?:{_EN_ACTION})\s+{_EN_OBJECT}"
                      rf"|\s+and\s+(?:{_EN_ACTION})\s+(?:it|them|its|their|the|this|that|these|those)\b)", re.IGNORECASE)
@@ -134,7 +136,7 @@ def _abbreviation(before: str) -> bool:
 
 
 def _clean(part: str) -> str:
-    part = _TRAILING_COURTESY.sub("", part.strip()).strip("；;，,").strip()
+    part = re.sub(r"\s[-–—]$", "", _TRAILING_COURTESY.sub("", part.strip())).strip("；;，,").strip()  # "... -, and put"
     previous = None
     while previous != part:
         previous, part = part, _LEAD_CONNECTIVE.sub("", part).strip()
@@ -173,8 +175,8 @@ def split(instruction: str) -> list[str]:
         elif _asks(raw.strip()):
             requests.append(context + part)  # "The chart is tiny. Make it wider."
             context = ""
-        elif requests and not context and before.strip() in (";", "；"):
-            requests[-1] += before + part  # "...；下一行“张伟”，各占一段": it goes on with the request before it
+        elif requests and not context and (before.strip() in (";", "；") or _BACK_REFERENCE.match(part)):
+            requests[-1] += before + part  # "...；下一行“张伟”，各占一段", "... It only repeats the first.": about that one
         else:
             context, context_before = context + part + after, context_before if context else before
     if context and requests:  # after the last request: it qualifies that one ("Delete the copies. They are junk.")
