@@ -8,16 +8,16 @@ section", but not the data list "Draft, Sam, Done; Review, Kim, Open"); ", then"
 article or number (", then insert ...", but not ", then a table with ..." that describes the same request's
 content); a sentence end followed by a capital letter. Mid-sentence: ", and also" or ", also" before an action
 verb; " and then" before one; "and" before an action verb with an object of its own (", and add a row", "... and
-make it smaller", but not "centre and bold the title", one verb's two words); in Chinese a "，" before a clause with its own subject and
-也 ("，页眉也跟着改") or "V完" ("，改完把批注删掉": after that).
+make it smaller", but not "centre and bold the title", one verb's two words); in Chinese a "，" before a clause
+with its own subject and 也 ("，页眉也跟着改") or "V完" ("，改完把批注删掉": after that).
 A lead-in ("A few changes:", "Several edits, please.", "有几处要改：") and closing courtesies ("谢谢", "thanks") are
 dropped; connectives that start a request are removed. A clause that qualifies the request before it ("; no password
 needed", "; rows Draft, Sam, Done") or a Chinese list item after "：" (no action word) stays with that request. A part
 that only states context ("The chart is tiny.", "提示字的颜色太浅了") stays with the request after it, or with the one
-before when it follows a semicolon, opens with a pronoun ("It only repeats ...", "这段...") or ends the instruction; a part makes a request when a clause of it starts with an
-action verb, it opens like an imperative, starts with "and/also/can/could", or asks ("can you", "please", "I'd like",
-"let's", "should", "needs to"); in Chinese when it has an action word, 请/帮/麻烦 or a "：". An instruction without
-boundaries is one request.
+before when it follows a semicolon, opens with a pronoun ("It only repeats ...", "这段...") or ends the instruction.
+A part makes a request when a clause of it starts with an action verb, it opens like an imperative, starts with
+"and/also/can/could", or asks ("can you", "please", "I'd like", "let's", "should", "needs to"); in Chinese when it
+has an action word, 请/帮/麻烦 or a "：". An instruction without boundaries is one request.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ _EN_ACTION = (r"add|put|insert|make|move|delete|remove|change|set|replace|fix|up
               r"include|append|bump|double|halve|wrap|rotate|crop|link|translate|capitali[sz]e|shade|promote|demote|"
               r"keep|leave|switch|combine|join|clear|erase|trim|tighten|shift|pull|push|send|bring|place|fit|scale|"
               r"stretch|correct|edit|revise|adjust|tweak|modify|amend|simplify|mark|protect|lock|hide|show|type|"
-              r"spell|end|finish|start|begin|repeat|draw|restrict|caption|divide|colou?r|throw|lose|number|do|redo")
+              r"spell|end|finish|start|begin|repeat|draw|restrict|caption|divide|colou?r|throw|lose|do|redo")
 _EN_FILLER = (r"(?:(?:now|just|also|then|and|so|please|oh|ok|okay|actually|finally|lastly|first|next|simply|kindly|"
               r"only)\b,?\s*)*")
 #: a place before the verb ("at the end of p7 insert a cross-reference"), and the start of the object after it
@@ -75,12 +75,14 @@ _EN_IMPERATIVE = re.compile(rf"^{_EN_FILLER}(?!(?:{_EN_FUNCTION})\b)[a-z]+(?<!ly
 _EN_ASKS = re.compile(r"^(?:oh,? )?(?:and|also|plus|can|could|would|will)\b|\b(?:can|could|would|will) you\b|"
                       r"\bplease\b|\b(?:I|we)(?:'d| would)? (?:like|want)\b|\blet'?s\b|\bshould\b|\bneeds? to\b",
                       re.IGNORECASE)
-#: Chinese words that ask for something beyond the action words of a list item (_ZH_ACTION)
+#: Chinese words that ask for something beyond the action words of a list item (_ZH_ACTION), and a "：" that spells a
+#: setting out ("首页不同：第一页不显示页眉")
 _ZH_ASKS = re.compile(r"请|帮|麻烦|接受|拒绝|撤销|恢复|还原|精简|靠[左右]|去掉|去除|清除|填|统一|突出|高亮|放大|缩小|限制|排序|：")
 #: Chinese words that hold an action character (标, 在, 为, 用, 写...) but ask nothing: masked before _ZH_ACTION is read
 _ZH_NOT_ACTION = re.compile(r"标题|标准|目标|正在|现在|存在|在于|因为|为什么|认为|作为|成为|以为|用户|有用|没用|费用|写着|写的")
 #: a context part that opens with one of these is about the request before it ("It only repeats the first one.")
-_BACK_REFERENCE = re.compile(r"(?:(?:it|its|it's|they|they're|them|that|that's|this|these|those)\b|[它这那])", re.IGNORECASE)
+_BACK_REFERENCE = re.compile(r"(?:(?:it|its|it's|they|they're|them|that|that's|this|these|those)\b|[它这那])",
+                             re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: ", and also add", ", also add", " and then add", ", and add a row", " and make it ...": another request mid-sentence
 #: (an action verb with an object of its own after "and"; not "and then converted", "and all four margins to 3 cm")
