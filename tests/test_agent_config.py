@@ -44,10 +44,11 @@ def local_plan(sub, remaining):
 
 
 def local_script():
-    """A session the local profile runs: two-stage generation, the start-state planner, an instruction ending once
-    nothing remains, and an argument-level rollback after a rule check (the local profile has no LLM validator)."""
+    """A session the local profile runs: two-stage generation, the start-state planner, an instruction of two requests
+    (split_requests), each ending once nothing remains, and an argument-level rollback after a rule check (the local
+    profile has no LLM validator)."""
     return {
-        "planner": [local_plan("Insert a paragraph 'Closing remarks.' at the end.", ["Make p1 bold."]),
+        "planner": [local_plan("Insert a paragraph 'Closing remarks.' at the end.", []),
                     local_plan("Make paragraph p1 bold.", []), local_plan("Insert 'Your notes' at the start.", [])],
         "api_chooser": [{"api": "insert_paragraph"}, {"api": "set_text_format"}, {"api": "insert_paragraph"}],
         "api_generator": [{"api": "insert_paragraph", "args": {"text": "Closing remarks.", "position": "end"}},

@@ -43,6 +43,51 @@ def test_requests_of_an_instruction(instruction, requests):
     assert split(instruction) == (requests or [instruction])
 
 
+@pytest.mark.parametrize("instruction, requests", [
+    # a part that states context stays with the request after it
+    ("The logo looks blurry. Replace it with logo.png. Then centre the title.",
+     ["The logo looks blurry. Replace it with logo.png", "centre the title."]),
+    ("The summary table is hard to read. Can you give it a grey header row? The footer is wrong too. Fix it.",
+     ["The summary table is hard to read. Can you give it a grey header row", "The footer is wrong too. Fix it."]),
+    ("第二段的字太小了，看着费劲。把它改成12磅，再把标题居中", ["第二段的字太小了，看着费劲。把它改成12磅", "把标题居中"]),
+    ("Bold the summary table. Make the title red.", ["Bold the summary table", "Make the title red."]),  # both ask
+    ("Hyphenate all the compound words. The title should be red.",  # an unlisted verb; "should"
+     ["Hyphenate all the compound words", "The title should be red."]),
+    ("把页边距设为2厘米。标题用黑体", ["把页边距设为2厘米", "标题用黑体"]),  # 标题 asks nothing, 用 does
+    ("首页不同：第一页不显示页眉。页脚写上页码", ["首页不同：第一页不显示页眉", "页脚写上页码"]),  # a "：" spec asks
+    # ... with the one before when it ends the instruction, opens with a pronoun, or follows a semicolon
+    ("Remove the blank lines at the end. They make the page count wrong.", None),
+    ("Delete the second table. It only repeats the first one. Then add a page break before the summary.",
+     ["Delete the second table. It only repeats the first one", "add a page break before the summary."]),
+    ("把最后两个空段落删掉。这两段是多余的", None),
+    ("在文末加一段“完”；字体是宋体", None),
+    ("在文末加一段“完”；把标题居中", ["在文末加一段“完”", "把标题居中"]),
+])
+def test_a_part_that_states_context_stays_with_a_request(instruction, requests):
+    assert split(instruction) == (requests or [instruction])
+
+
+@pytest.mark.parametrize("instruction, requests", [
+    ("Centre the title, and also add a page number to the footer", ["Centre the title", "add a page number to the footer"]),
+    ("Make the heading blue, also remove the blank line under it", ["Make the heading blue", "remove the blank line under it"]),
+    ("Make the heading blue and also bold", None),  # an adjective after "also", no object
+    ("Insert the logo at the top and then centre it", ["Insert the logo at the top", "centre it"]),
+    ("Add the note that the figures were checked and then corrected", None),  # "and then" before no action verb
+    ("Move the chart below the table and make it smaller", ["Move the chart below the table", "make it smaller"]),
+    ("In the footer, put the page number, and add the date on the right",
+     ["In the footer, put the page number", "add the date on the right"]),
+    ("Centre and bold the title", None),  # one request's two verbs
+    ("Set the margins to 2 cm and the paper to A4", None),  # no verb after "and"
+    ("把标题改成“年度总结”，目录也跟着更新", ["把标题改成“年度总结”", "目录也跟着更新"]),
+    ("把标题改成红色，也加粗", None),  # 也 with no subject of its own: the same request
+    ("把图片居中，字号也保持不变", None),  # no action word after 也
+    ("在结尾加一段总结，写完把批注删掉", ["在结尾加一段总结", "写完把批注删掉"]),
+    ("把写完的那段加粗", None),  # 写完 not after "，"
+])
+def test_a_request_ends_at_a_connective_mid_sentence(instruction, requests):
+    assert split(instruction) == (requests or [instruction])
+
+
 def last(sub):
     return {**plan(sub), "remaining": []}
 

@@ -249,3 +249,13 @@ def test_paper_against_llama_server_refuses_a_port_another_server_answers_on(tmp
     finally:
         other.terminate()
         other.wait()
+
+
+def test_split_accuracy_counts_dev_and_refuses_a_held_out_split():
+    refused = _run([sys.executable, "scripts/split_accuracy.py", "--split", "test"])
+    assert refused.returncode == 2 and "held out" in refused.stderr and not refused.stdout
+    done = _run([sys.executable, "scripts/split_accuracy.py", "--track", "hand", "--format", "json"])
+    assert done.returncode == 0, done.stderr
+    [hand] = json.loads(done.stdout)
+    assert (hand["track"], hand["split"], hand["label"]) == ("hand", "dev", "tuned on")
+    assert hand["right"] + hand["over"] + hand["under"] == hand["turns"] > 0

@@ -6,11 +6,18 @@ by a connective (然后, 接着, 另外, 此外, 同时, 最后, 再), or a conn
 sentence end and before a capital ('... "on Monday." Then ...'); an ASCII semicolon followed by a lower-case word ("; add a
 section", but not the data list "Draft, Sam, Done; Review, Kim, Open"); ", then" before a word that is not an
 article or number (", then insert ...", but not ", then a table with ..." that describes the same request's
-content); a sentence end followed by a capital letter.
+content); a sentence end followed by a capital letter. Mid-sentence: ", and also" or ", also" before an action
+verb; " and then" before one; "and" before an action verb with an object of its own (", and add a row", "... and
+make it smaller", but not "centre and bold the title", one verb's two words); in Chinese a "，" before a clause
+with its own subject and 也 ("，页眉也跟着改") or "V完" ("，改完把批注删掉": after that).
 A lead-in ("A few changes:", "Several edits, please.", "有几处要改：") and closing courtesies ("谢谢", "thanks") are
 dropped; connectives that start a request are removed. A clause that qualifies the request before it ("; no password
-needed", "; rows Draft, Sam, Done") or a Chinese list item after "：" (no action word) stays with that request. An
-instruction without boundaries is one request.
+needed", "; rows Draft, Sam, Done") or a Chinese list item after "：" (no action word) stays with that request. A part
+that only states context ("The chart is tiny.", "提示字的颜色太浅了") stays with the request after it, or with the one
+before when it follows a semicolon, opens with a pronoun ("It only repeats ...", "这段...") or ends the instruction.
+A part makes a request when a clause of it starts with an action verb, it opens like an imperative, starts with
+"and/also/can/could", or asks ("can you", "please", "I'd like", "let's", "should", "needs to"); in Chinese when it
+has an action word, 请/帮/麻烦 or a "：". An instruction without boundaries is one request.
 """
 
 from __future__ import annotations
@@ -37,6 +44,56 @@ _QUALIFIER = re.compile(r"^(?:no|not|leave|leaving|without|keep|keeping|but|exce
 _ZH_ACTION = re.compile(r"把|将|在|给|为|设|改|加|删|插|换|用|让|调|移|挪|复制|创建|新增|新建|应用|套用|取消|更新|刷新|居中|"
                         r"标|做|放|写|开启|打开|关闭|启用|保护|断开|拆|合并|缩进|对齐|排|替换|添加|定义")
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "mr", "mrs", "ms", "dr", "no", "fig", "vs", "st")
+#: English verbs that start a request ("Make it wider", "..., so just delete that placeholder"); no noun-like verbs
+#: (name, date, title, note, number, list) that also open a statement ("Number 3 is wrong")
+_EN_ACTION = (r"add|put|insert|make|move|delete|remove|change|set|replace|fix|update|reword|rewrite|rename|bold|"
+              r"italici[sz]e|underline|cent(?:re|er)|align|left-align|right-align|justify|shrink|resize|enlarge|widen|"
+              r"shorten|swap|undo|give|use|apply|turn|get|take|drop|cut|highlight|format|fill|refresh|split|merge|sort|"
+              r"write|call|tidy|clean|restore|reject|accept|convert|indent|increase|reduce|copy|paste|attach|create|"
+              r"include|append|bump|double|halve|wrap|rotate|crop|link|translate|capitali[sz]e|shade|promote|demote|"
+              r"keep|leave|switch|combine|join|clear|erase|trim|tighten|shift|pull|push|send|bring|place|fit|scale|"
+              r"stretch|correct|edit|revise|adjust|tweak|modify|amend|simplify|mark|protect|lock|hide|show|type|"
+              r"spell|end|finish|start|begin|repeat|draw|restrict|caption|divide|colou?r|throw|lose|do|redo")
+_EN_FILLER = (r"(?:(?:now|just|also|then|and|so|please|oh|ok|okay|actually|finally|lastly|first|next|simply|kindly|"
+              r"only)\b,?\s*)*")
+#: a place before the verb ("at the end of p7 insert a cross-reference"), and the start of the object after it
+_EN_PLACE = r"(?:at|in|on|under|after|before|below|above|within|inside|near|next to|right after|just (?:above|below))\s"
+_EN_OBJECT = r"(?:it|them|its|their|the|a|an|this|that|these|those|all|every|each|both|some|one|another|[\"“'])"
+#: a clause that starts with an action verb: at the start of a part or after a comma, dash, colon or "so/and/but"
+_EN_CLAUSE_ACTION = re.compile(rf"(?:^|[,;:–—]\s*|\s-\s+|\b(?:so|and|but|then)\s+){_EN_FILLER}(?:{_EN_ACTION})\b"
+                               rf"|^{_EN_FILLER}{_EN_PLACE}[^,]*?\s(?:{_EN_ACTION})\s+{_EN_OBJECT}", re.IGNORECASE)
+#: a part that opens like an imperative whose verb is not listed: a word that is no function word, then an object
+#: ("Bookmark the heading", "Hyphenate all of it"; not "With the logo on top", "Tom has a point")
+_EN_FUNCTION = (r"with|in|on|at|under|over|for|from|of|by|about|as|since|because|when|if|after|before|like|than|into|"
+                r"to|all|both|only|just|even|still|is|are|was|were|has|have|had|does|did|not|but|or|there|here|it|this|"
+                r"that|these|those|the|a|an|i|we|you|he|she|they|my|our|your|his|her|their|its|some|any|every|each|"
+                r"what|which|who|how|why|where|too|maybe|perhaps|yes|no|well|sorry|thanks|per|via|between|across|"
+                r"through|around|near|below|above|except|without|within|during|until|against|behind|inside|outside|"
+                r"despite")
+_EN_IMPERATIVE = re.compile(rf"^{_EN_FILLER}(?!(?:{_EN_FUNCTION})\b)[a-z]+(?<!ly)\s+{_EN_OBJECT}\s", re.IGNORECASE)
+#: words that ask for something anywhere in a part
+_EN_ASKS = re.compile(r"^(?:oh,? )?(?:and|also|plus|can|could|would|will)\b|\b(?:can|could|would|will) you\b|"
+                      r"\bplease\b|\b(?:I|we)(?:'d| would)? (?:like|want)\b|\blet'?s\b|\bshould\b|\bneeds? to\b",
+                      re.IGNORECASE)
+#: Chinese words that ask for something beyond the action words of a list item (_ZH_ACTION), and a "：" that spells a
+#: setting out ("首页不同：第一页不显示页眉")
+_ZH_ASKS = re.compile(r"请|帮|麻烦|接受|拒绝|撤销|恢复|还原|精简|靠[左右]|去掉|去除|清除|填|统一|突出|高亮|放大|缩小|限制|排序|：")
+#: Chinese words that hold an action character (标, 在, 为, 用, 写...) but ask nothing: masked before _ZH_ACTION is read
+_ZH_NOT_ACTION = re.compile(r"标题|标准|目标|正在|现在|存在|在于|因为|为什么|认为|作为|成为|以为|用户|有用|没用|费用|写着|写的")
+#: a context part that opens with one of these is about the request before it ("It only repeats the first one.")
+_BACK_REFERENCE = re.compile(r"(?:(?:it|its|it's|they|they're|them|that|that's|this|these|those)\b|[它这那])",
+                             re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+#: ", and also add", ", also add", " and then add", ", and add a row", " and make it ...": another request mid-sentence
+#: (an action verb with an object of its own after "and"; not "and then converted", "and all four margins to 3 cm")
+_EN_MID = re.compile(rf"(?:(?:,\s+|,?\s+and\s+)also\s+(?:{_EN_ACTION})\s+{_EN_OBJECT}"
+                     rf"|\s+and\s+then\s+(?:{_EN_ACTION})\b"
+                     rf"|,\s+and\s+(?:{_EN_ACTION})\s+{_EN_OBJECT}"
+                     rf"|\s+and\s+(?:{_EN_ACTION})\s+(?:it|them|its|their|the|this|that|these|those)\b)", re.IGNORECASE)
+#: after "，": a clause with its own subject and 也 (页眉也跟着改) or "V完" (改完把…, after that), before an action word of
+#: that clause
+_ZH_MID = re.compile(rf"(?:[^，。；“”也但]{{1,6}}也|[\u4e00-\u9fff]{{1,2}}完(?:之?后|以后)?)"
+                     rf"(?=[^，。；]*(?:{_ZH_ACTION.pattern}))")
 _TRAILING_COURTESY = re.compile(r"[，,]\s*(?:谢谢|多谢|麻烦了|辛苦了|thanks|thank you)[!.。！]*$", re.IGNORECASE)
 MIN_REQUEST_CHARS = 4
 
@@ -63,6 +120,11 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
                 found.append((i, i + 1))
             elif ch == "," and re.match(r"\s+(?:and\s+)?then\s+(?!(?:a|an|the|one|two|three)\b)[a-z]", rest):
                 found.append((i, i + 1))
+            elif ch == "，" and _ZH_MID.match(rest):
+                found.append((i, i + 1))
+            elif ch in ", " and not (ch == " " and text[i - 1:i] == ",") and _EN_MID.match(text[i:]) \
+                    and len(re.split(r"[.,;:!?]", text[:i])[-1].split()) >= 2:
+                found.append((i, i + 1))
             elif ch == ";" and re.match(r"\s+[a-z]", rest):
                 found.append((i, i + 1))
             elif ch in ".?!" and re.match(r"\s+[A-Z\u4e00-\u9fff“\"]", rest) and not _abbreviation(text[:i]):
@@ -76,11 +138,18 @@ def _abbreviation(before: str) -> bool:
 
 
 def _clean(part: str) -> str:
-    part = _TRAILING_COURTESY.sub("", part.strip()).strip("；;，,").strip()
+    part = re.sub(r"\s[-–—]$", "", _TRAILING_COURTESY.sub("", part.strip())).strip("；;，,").strip()  # "... -, and put"
     previous = None
     while previous != part:
         previous, part = part, _LEAD_CONNECTIVE.sub("", part).strip()
     return part
+
+
+def _asks(part: str) -> bool:
+    """Whether `part` makes a request (not only states context: "The chart is tiny", "提示字的颜色太浅了")."""
+    if _CJK.search(part):
+        return bool(_ZH_ACTION.search(_ZH_NOT_ACTION.sub("", part)) or _ZH_ASKS.search(part))
+    return bool(_EN_CLAUSE_ACTION.search(part) or _EN_ASKS.search(part) or _EN_IMPERATIVE.match(part))
 
 
 def split(instruction: str) -> list[str]:
@@ -88,21 +157,30 @@ def split(instruction: str) -> list[str]:
     text = instruction.strip()
     lead = _LEAD_IN.match(text)
     body = text[lead.end():] if lead and _LEAD_IN_WORDS.search(lead.group(0)) else text
-    parts, start = [], 0
+    parts, seps, start = [], [""], 0  # seps[k]: the separator before parts[k], as the text has it
     for b_start, b_end in _boundaries(body):
         parts.append(body[start:b_start])
+        seps.append(body[b_start:b_end] + (" " if body[b_end:b_end + 1].isspace() else ""))
         start = b_end
     parts.append(body[start:])
     requests: list[str] = []
-    for raw, part in zip(parts, map(_clean, parts)):
-        if _COURTESY.match(part) or (not requests and _LEAD_IN_SENTENCE.match(part)):
+    context, context_before = "", ""  # parts that state context, with the separators after them and before the first
+    for raw, part, before, after in zip(parts, map(_clean, parts), seps, seps[1:] + [""]):
+        if _COURTESY.match(part) or (not requests and not context and _LEAD_IN_SENTENCE.match(part)):
             continue
         if len(part) < MIN_REQUEST_CHARS and not re.search(r"[\u4e00-\u9fff]{2}", part):
             continue
         zh_item = requests and re.search(r"[:：]", requests[-1]) and re.search(r"[\u4e00-\u9fff]", part) \
             and not _ZH_ACTION.search(part)
-        if requests and (_QUALIFIER.match(raw.strip()) or zh_item):
+        if requests and not context and (_QUALIFIER.match(raw.strip()) or zh_item):
             requests[-1] += ("；" if zh_item else "; ") + part
+        elif _asks(raw.strip()):
+            requests.append(context + part)  # "The chart is tiny. Make it wider."
+            context = ""
+        elif requests and not context and (before.strip() in (";", "；") or _BACK_REFERENCE.match(part)):
+            requests[-1] += before + part  # "...；下一行“张伟”，各占一段", "... It only repeats the first.": about that one
         else:
-            requests.append(part)
+            context, context_before = context + part + after, context_before if context else before
+    if context and requests:  # after the last request: it qualifies that one ("Delete the copies. They are junk.")
+        requests[-1] += context_before + context.rstrip()
     return requests if len(requests) > 1 else [text]
