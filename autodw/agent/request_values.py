@@ -27,6 +27,7 @@ from autodw.agent import grounding
 from autodw.analysis.state import State
 from autodw.apis.catalogue.table_operation import delimited_rows
 from autodw.core.colours import ColourSaid, colour_hex, colours_said
+from autodw.core.errors import ArgumentError
 from autodw.core.units import NAMED_COLORS
 
 _VALUE_WORDS = Path(__file__).with_name("value_words.json")
@@ -205,7 +206,7 @@ def _pasted(text: str) -> list[list[str]] | None:
                 continue
             try:
                 rows = delimited_rows(block, "auto")
-            except Exception:  # noqa: BLE001 - delimited_rows raises ArgumentError for lines it cannot split
+            except ArgumentError:  # lines it cannot split (an unclosed CSV quote): not a table
                 continue
             if len(rows) >= 2 and len({len(r) for r in rows}) == 1 and len(rows[0]) >= 2 and (best is None or len(rows) > len(best)):
                 best = rows
