@@ -3,7 +3,6 @@ the API generator's prompt with and without them, and the offered values against
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections import Counter
@@ -14,7 +13,9 @@ from autodw.agent.request_values import (CharacterFormat, Colour, HeadingLevel, 
                                          TableData, character_formats, colours, heading_level, levels_named, measures,
                                          replacements, request_values, table_data, value_lines)
 from autodw.core.colours import colour_ranges, colours_said
+from autodw.core.document import WordDocument
 from autodw.core.units import hex_color
+from tests.conftest import CORPUS, EXAMPLES
 from tests.test_agent import DONE, PASS, agent_for, plan
 
 
@@ -50,6 +51,8 @@ def test_replace_in_chinese():
     assert replacements("全文的 thru 都改成 through 吧") == [Replacement("thru", "through", everywhere=True)]
     assert replacements("Case 3 现在也已经实现了，下面的 TODO 改成 Done") == [Replacement("TODO", "Done")]
     assert replacements("摘要里怎么写成青禾食品了，应该是青禾中学") == [Replacement("青禾食品", "青禾中学")]
+    assert replacements("摘要里“青禾食品”写错了，是青禾中学") == [Replacement("青禾食品", "青禾中学")]
+    assert replacements("“青禾食品”是青禾中学的前身") == []  # no correction said
     assert replacements("把“远航机器人”全部替换成“滨江诊所”，页眉页脚也要改") == [
         Replacement("远航机器人", "滨江诊所", everywhere=True, headers=True)]
 
@@ -92,6 +95,8 @@ def test_table_in_chinese():
     data = table_data("接一个表格，表头姓名、职责、邮箱（加粗），数据黄静, 设计师, huangjing@example.org; 胡斌, 组长, hubin@example.org。")
     assert data.rows == (("姓名", "职责", "邮箱"), ("黄静", "设计师", "huangjing@example.org"), ("胡斌", "组长", "hubin@example.org"))
     assert table_data("加个表格，数据：张三、经理、北京；李四、助理、上海").rows == (("张三", "经理", "北京"), ("李四", "助理", "上海"))
+    assert table_data("加个表格，表头：姓名，职责，邮箱，数据：张三，经理，a@b.c；李四，助理，d@e.f").rows == (
+        ("姓名", "职责", "邮箱"), ("张三", "经理", "a@b.c"), ("李四", "助理", "d@e.f"))
 
 
 def test_table_pasted_as_csv_or_markdown():
@@ -195,6 +200,11 @@ def test_no_values_no_lines():
     assert not RequestValues() and value_lines(request_values("Move the table up so it comes before the chart.", REPORT)) == ""
 
 
+@pytest.fixture
+def doc():
+    return WordDocument.open(EXAMPLES / "report.docx")
+
+
 def test_the_generator_prompt_lists_the_values_and_is_unchanged_without_them(doc):
     agent, llm = agent_for({
         "planner": [plan("Replace 'region' with 'territory'."), DONE,
@@ -210,14 +220,6 @@ def test_the_generator_prompt_lists_the_values_and_is_unchanged_without_them(doc
     assert block.startswith("Values from the user's request") and '"region" -> "territory"' in block
     assert re.search(r'"region" -> "territory", \d+ in the document; every occurrence', block)
     assert "</user_instruction>\n\nSub-instruction: Insert a paragraph" in without  # nothing added: as before
-
-
-@pytest.fixture
-def doc():
-    from autodw.core.document import WordDocument
-    from tests.conftest import EXAMPLES
-
-    return WordDocument.open(EXAMPLES / "report.docx")
 
 
 def test_reading_a_request_takes_well_under_a_millisecond_or_so():
@@ -315,12 +317,11 @@ def dev_figures():
     return counts, shown
 
 
-@pytest.mark.skipif(not os.environ.get("AUTODW_CORPUS") and not os.path.isdir("../shared/corpus"),
-                    reason="hand dev starts from corpus documents (set AUTODW_CORPUS)")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="hand dev starts from corpus documents (set AUTODW_CORPUS)")
 def test_offered_values_are_the_gold_arguments_on_hand_dev():
     counts, shown = dev_figures()
     print("\n".join(f"{kind}: {dict(c)}" for kind, c in counts.items()))
     print("\n".join(shown))
-    for kind, c in counts.items():
-        assert c["hits"] >= 0.75 * c["offers"], (kind, dict(c), shown)
-    assert sum(c["false"] for c in counts.values()) <= 8, shown
+    for kind, c in counts.items():  # measured when written: every offer a hit but one false bold (see the report)
+        assert c["offers"] and c["hits"] >= 0.85 * c["offers"], (kind, dict(c), shown)
+    assert sum(c["false"] + c["wrong"] for c in counts.values()) <= 3, shown

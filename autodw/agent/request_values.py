@@ -82,8 +82,8 @@ _ZH_TAIL = r"(?:\s*(?:都|也|全部|全都|一律|统统|要|请))*"
 _ZH_REPLACE = [
     re.compile(rf"(?:{_QUOTED.format(name='qf')}|(?:{_ZH_HEAD}|^)(?P<f>{_ZH_THING})){_ZH_TAIL}\s*{_ZH_VERB}\s*"
                rf"(?:{_QUOTED.format(name='qr')}|(?P<r>[^，。；！？,;!?\n]{{1,40}}?)(?=\s*(?:吧|了|啊|呢)?(?:[，。；！？,;!?\n]|$)))"),
-    re.compile(rf"(?:{_QUOTED.format(name='qf')}|(?:写成|写错成)\s*(?P<f>{_ZH_THING}))\s*(?:了)?\s*(?:写错了|是错的|不对)?[，,]?\s*"
-               rf"(?:应该|应|其实)是\s*(?:{_QUOTED.format(name='qr')}|(?P<r>[^，。；！？,;!?\n]{{1,40}}?)(?=\s*(?:吧|了|啊)?(?:[，。；！？,;!?\n]|$)))"),
+    re.compile(rf"(?:{_QUOTED.format(name='qf')}|(?:写成|写错成)\s*(?P<f>{_ZH_THING}))\s*(?:了)?\s*(?P<wrong>写错了|错了|是错的|不对|有误)?[，,]?\s*"
+               rf"(?:应该|应|其实|(?(wrong)|(?!)))是\s*(?:{_QUOTED.format(name='qr')}|(?P<r>[^，。；！？,;!?\n]{{1,40}}?)(?=\s*(?:吧|了|啊)?(?:[，。；！？,;!?\n]|$)))"),
 ]
 _PRONOUNS = {"it", "them", "this", "that", "these", "those", "one", "ones", "its"}
 
@@ -161,8 +161,11 @@ _EN_HEADER = re.compile(r"\b(?:columns?|column\s+(?:headings?|headers?|names?|ti
                         r"\s*(?:called|named|are|is|[:：])?\s*(?P<list>[^.;:!?\n(]+?)"
                         r"(?=,?\s+(?:with|then|plus|under|below|above|and\s+(?:rows?|data|then|\d+|one|two|three|four|five))\b"
                         r"|\s*[.;:!?\n(]|$)", re.IGNORECASE)
-_ZH_HEADER = re.compile(r"(?:表头|列名|列标题|栏目)(?:是|为|有|用|写)?\s*[:：]?\s*(?P<list>[^，。；;（(\n]+)|"
-                        r"表格?\s*[:：]\s*(?P<list2>[^，。；;（(\n]+)")
+_ZH_HEADER = re.compile(r"(?:表头|列名|列标题|栏目)(?:是|为|有|用|写)?\s*[:：]?\s*(?P<list>[^。；;（(\n]+)|"
+                        r"表格?\s*[:：]\s*(?P<list2>[^。；;（(\n]+)")
+#: a clause after a Chinese header list that is no column name ("，下面留三行空的", "，数据…")
+_ZH_AFTER_HEADER = re.compile(r"^(?:数据|内容|下面|下方|然后|接着|另外|再|最后|并|加粗|留|要|把|放|用|表头|其中)")
+MAX_ZH_CELL_CHARS = 8  # a comma-separated item longer than this is a clause, not a column name
 _EN_ROWS = re.compile(r"\b(?:rows?|data|entries)\s*(?:are|of|[:：])?\s*(?P<rows>[^.\n]+?)(?=\.(?:\s|$)|\n|$|\)|,\s*(?:then|and then|finally)\b)",
                       re.IGNORECASE)
 _ZH_ROWS = re.compile(r"(?:数据|内容|各行|每行)(?:是|为|有)?\s*[:：]?\s*(?P<rows>[^。\n）)]+?)(?=[。\n）)]|[，,]\s*(?:然后|接着|另外|再|最后)|$)")
@@ -228,6 +231,14 @@ def table_data(text: str) -> TableData | None:
     m = _ZH_HEADER.search(text) or _EN_HEADER.search(text)
     if m:
         listing = m.groupdict().get("list") or m.groupdict().get("list2") or ""
+        if m.re is _ZH_HEADER:  # "姓名、职责、邮箱，下面…" or "姓名，职责，邮箱，数据…"
+            clauses = re.split(r"\s*[，,]\s*", listing)
+            names = []
+            for clause in clauses if "、" not in clauses[0] else clauses[:1]:
+                if _ZH_AFTER_HEADER.match(clause) or len(clause) > MAX_ZH_CELL_CHARS and "、" not in clause:
+                    break
+                names.append(clause)
+            listing = "、".join(names)
         header = _items(listing) if len(_items(listing)) >= 2 else []
     rows: list[list[str]] = []
     for pattern in (_ZH_ROWS, _EN_ROWS):
