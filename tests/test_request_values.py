@@ -67,7 +67,7 @@ def test_a_replacement_is_offered_only_when_its_text_is_in_the_document():
     state["tables"][0]["cell_details"] = [[{"paragraphs": [{"id": "p9", "text": "meeting"}]}]]
     values = request_values("replace meeting with session everywhere; replace the picnic sentence with a thank-you", state)
     assert values.replacements == [Replacement("meeting", "session", True, False, 3)]
-    assert 'replace: "meeting" -> "session", 3 in the document; every occurrence (leave count out)' in value_lines(values)
+    assert '- replace: "meeting" -> "session" (3 in the document; every one: leave count out)\n' in value_lines(values)
 
 
 # --- tables ----------------------------------------------------------------------------------------------------
@@ -128,7 +128,8 @@ def test_font_sizes_spacing_and_character_indents():
     assert [m.value for m in measures("五号字")] == [10.5]
     assert [m.value for m in measures("调小点，22号左右")] == [22.0]
     assert measures("提示字小一号") == []  # one size smaller, not 小一 (24 pt)
-    assert measures("4月30号太赶了") == []  # a date
+    assert measures("4月30号太赶了") == [] and measures("截止日期改成15号") == []  # dates
+    assert [m.value for m in measures("标题三号，正文小四")] == [16, 12]
     assert measures("行距太挤了，调成1.5倍") == [Measure("line spacing", 1.5, "1.5倍")]
     assert measures("set line spacing to 1.5 lines")[0] == Measure("line spacing", 1.5, "1.5 lines")
     assert measures("use double spacing")[0].value == 2.0
@@ -165,7 +166,8 @@ def test_character_formats_and_the_part_they_are_for():
         CharacterFormat("italic", True)]
     assert character_formats("DEFINITIONS 下面的 N/A 不用加粗") == [CharacterFormat("bold", False)]
     line = value_lines(RequestValues(formats=character_formats("make the 2 in m2 superscript")))
-    assert 'superscript true on the "2" in "m2" only' in line and "<sup>" in line  # named as what not to write
+    assert 'superscript true on the "2" in "m2" only (e.g. find "(?<=m)2" with regex true)' in line
+    assert "never markup such as <sup>" in line
 
 
 # --- heading levels --------------------------------------------------------------------------------------------
@@ -196,6 +198,20 @@ def test_named_levels_titles_and_no_level():
 # --- the prompt ------------------------------------------------------------------------------------------------
 
 
+def test_the_lines_of_every_kind_of_value():
+    contract = _state(("Heading 1", "合同"), ("Normal", "甲方：某公司。甲方负责。"), ("Heading 2", "条款"))
+    values = request_values("把“甲方”全部替换成“委托方”，表头字号小四，加一节“附录”，浅灰底纹，行距1.5倍，H2O里的2设为下标", contract)
+    assert value_lines(values) == (
+        "Values from the user's request (in the form the APIs take):\n"
+        '- replace: "甲方" -> "委托方" (2 in the document; every one: leave count out)\n'
+        "- font size: size_pt 12 (小四)\n"
+        "- line spacing: line_spacing 1.5 (1.5倍)\n"
+        '- colour: "D9D9D9" (浅灰, background)\n'
+        '- character format: subscript true on the "2" in "H2O" only (e.g. find "(?<=H)2(?=O)" with regex true); '
+        "never markup such as <sup>, <b>, ** or _ in the text\n"
+        "- heading level: 1 (the document's sections are Heading 1, subsections Heading 2)\n\n")
+
+
 def test_no_values_no_lines():
     assert not RequestValues() and value_lines(request_values("Move the table up so it comes before the chart.", REPORT)) == ""
 
@@ -218,7 +234,7 @@ def test_the_generator_prompt_lists_the_values_and_is_unchanged_without_them(doc
     with_values, without = [r["messages"][1]["content"] for r in llm.requests if r["role"] == "api_generator"]
     block = re.search(r"</user_instruction>\n\n(.*?)Sub-instruction:", with_values, re.S).group(1)
     assert block.startswith("Values from the user's request") and '"region" -> "territory"' in block
-    assert re.search(r'"region" -> "territory", \d+ in the document; every occurrence', block)
+    assert re.search(r'"region" -> "territory" \(\d+ in the document; every one: leave count out\)', block)
     assert "</user_instruction>\n\nSub-instruction: Insert a paragraph" in without  # nothing added: as before
 
 

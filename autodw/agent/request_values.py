@@ -25,7 +25,7 @@ from typing import Any, Union
 
 from autodw.agent import grounding
 from autodw.analysis.state import State
-from autodw.apis.catalogue.table_operation import delimited_rows
+from autodw.apis.catalogue.table_operation import SEPARATORS, delimited_rows
 from autodw.core.colours import ColourSaid, colour_hex, colours_said
 from autodw.core.errors import ArgumentError
 from autodw.core.units import NAMED_COLORS
@@ -60,7 +60,7 @@ class Replacement:
 
 _EVERYWHERE = re.compile(r"\beverywhere\b|\bthroughout\b|\ball\s+(?:the\s+)?(?:occurrences|instances|mentions|of\s+them)\b|"
                          r"\bevery\s+(?:occurrence|instance|mention|one|paragraph|time)\b|\bglobally\b|\bwhole\s+document\b|"
-                         r"\b(?:replace|change)\s+(?:all|every|each)\b|全部|所有|全文|通篇|一律|统统|全都|每[个处]|都", re.IGNORECASE)
+                         r"\b(?:replace|change)\s+(?:all|every|each)\b|全部|所有|全文|通篇|一律|统统|全都|每[个处]|都(?=\s*要?\s*(?:改|换|替))", re.IGNORECASE)
 _HEADERS = re.compile(r"\bheaders?\b(?:\s+(?:and|or|&)\s+footers?)?\s+(?:included|too|as well)|including\s+(?:the\s+)?"
                       r"headers?|\bin\s+the\s+headers?\b|页眉页脚|页眉和页脚|页眉(?:也|里)", re.IGNORECASE)
 _EN_WORD = r"[^\s,.;:!?\"“”]+"
@@ -194,27 +194,33 @@ def _grid(listing: str) -> list[list[str]] | None:
     return None
 
 
+def _runs(lines: list[str], has: Any) -> list[list[str]]:
+    """The runs of two or more consecutive `lines` for which `has(line)` holds."""
+    runs: list[list[str]] = [[]]
+    for line in lines:
+        if has(line):
+            runs[-1].append(line)
+        elif runs[-1]:
+            runs.append([])
+    return [run for run in runs if len(run) >= 2]
+
+
 def _pasted(text: str) -> list[list[str]] | None:
-    """A table pasted into the request as lines: Markdown, or tab-, comma- or semicolon-separated (two lines or more
-    with the same number of cells)."""
+    """The longest table pasted into the request as lines: Markdown, or tab-, comma- or semicolon-separated (two
+    lines or more with the same number of cells, two or more)."""
     lines = text.split("\n")
-    best: list[list[str]] | None = None
-    for start in range(len(lines)):
-        for end in range(len(lines), start + 1, -1):
-            block = lines[start:end]
-            if not all(line.strip() for line in block):
-                continue
-            markdown = all(line.lstrip().startswith("|") for line in block)
-            if not markdown and not any(all(ch in line for line in block) for ch in "\t,;"):
-                continue
+    found: list[list[list[str]]] = []
+    kinds = [("markdown", lambda line: line.lstrip().startswith("|"))]
+    kinds += [(name, lambda line, ch=ch: ch in line) for name, ch in SEPARATORS.items()]
+    for separator, has in kinds:
+        for run in _runs(lines, has):
             try:
-                rows = delimited_rows(block, "auto")
-            except ArgumentError:  # lines it cannot split (an unclosed CSV quote): not a table
+                rows = delimited_rows(run, separator)
+            except ArgumentError:  # lines it cannot split: not a table
                 continue
-            if len(rows) >= 2 and len({len(r) for r in rows}) == 1 and len(rows[0]) >= 2 and (best is None or len(rows) > len(best)):
-                best = rows
-            break
-    return best
+            if len(rows) >= 2 and len({len(r) for r in rows}) == 1 and len(rows[0]) >= 2:
+                found.append(rows)
+    return max(found, key=len, default=None)
 
 
 def table_data(text: str) -> TableData | None:
@@ -284,7 +290,7 @@ class Measure:
 UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm", "pt": "pt", "磅": "pt", "point": "pt",
          "points": "pt", "in": "in", "inch": "in", "inches": "in", "英寸": "in"}
 #: a number with a unit word ("2.5 cm", "12pt", "8厘米")
-MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")(?![a-z])", re.IGNORECASE)
+MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*-?\s*(" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")(?![a-z])", re.IGNORECASE)
 _FRACTION_WORDS = re.compile(r"\b(?P<n>half\s+an?|a\s+half|a\s+quarter\s+of\s+an?|quarter\s+of\s+an?|an?|one|two|three)"
                              r"(?:\s+and\s+a\s+(?P<half>half))?\s+(?P<unit>inch(?:es)?|centimet(?:re|er)s?|millimet(?:re|er)s?)\b",
                              re.IGNORECASE)
@@ -294,8 +300,11 @@ _UNIT_WORDS = {"inch": "in", "centimet": "cm", "millimet": "mm"}
 #: Chinese font size names (字号) -> points, as Word's size box lists them
 CHINESE_FONT_SIZES = {"初号": 42, "小初": 36, "一号": 26, "小一": 24, "二号": 22, "小二": 18, "三号": 16, "小三": 15,
                       "四号": 14, "小四": 12, "五号": 10.5, "小五": 9, "六号": 7.5, "小六": 6.5, "七号": 5.5, "八号": 5}
-_CHINESE_SIZE = re.compile(r"(?:(?<=[成为到用是：:，,\s号])|^)(?P<name>小[初一二三四五六](?!号)|[初一二三四五六七八]号|小[初一二三四五六]号)"
-                           r"|(?<![月日路街道巷弄楼室村第\d.])(?P<n>[1-7]?\d(?:\.5)?)\s*号(?![楼房室线院])")  # not a date or address
+#: a Chinese font size: a name ("小四", "五号"; "小一号" after 改成/用/号/a comma only: else one size smaller) or a number
+#: of points ("22号"), not a date, address or number ("4月30号", "88号楼", "第3号")
+_CHINESE_SIZE = re.compile(r"(?<![第月日路街道巷弄楼室村])(?:(?P<name>小一(?!号)|(?<=[成为到用是：:，,\s号])小一号|^小一号|"
+                           r"小[初二三四五六]号?|(?<![小大])[初一二三四五六七八]号)|(?<![\d.])(?P<n>[1-7]?\d(?:\.5)?)\s*号)(?![楼房室线院])")
+_FONT_CONTEXT = re.compile(r"字|标题|正文|大小|调[大小]|[大小]一?点|font|size", re.IGNORECASE)  # a Chinese size is read only with these
 _SPACING_CONTEXT = re.compile(r"spacing|line\s+height|between\s+(?:the\s+)?lines|行距|行间距", re.IGNORECASE)
 _SPACING = re.compile(r"\b(?P<word>single|double)[- ]spac|(?P<n>\d+(?:\.\d+)?)\s*(?:-|\s)?(?:lines?|times)\b|"
                       r"(?P<zh>\d+(?:\.\d+)?|单|双|两)\s*倍(?:行距)?", re.IGNORECASE)
@@ -320,7 +329,7 @@ def measures(text: str) -> list[Measure]:
         value = _WORD_VALUES[n] + (0.5 if m.group("half") else 0)
         unit = next(u for w, u in _UNIT_WORDS.items() if m.group("unit").lower().startswith(w))
         found.append((m.start(), Measure("length", f"{_fmt(value)}{unit}", m.group(0))))
-    for m in _CHINESE_SIZE.finditer(text):
+    for m in _CHINESE_SIZE.finditer(text) if _FONT_CONTEXT.search(text) else ():
         name = m.group("name")
         points = CHINESE_FONT_SIZES[name.rstrip("号") if name.startswith("小") else name] if name else float(m.group("n"))
         found.append((m.start(), Measure("font size", points, m.group(0))))
@@ -567,39 +576,47 @@ def request_values(text: str, state: State | None = None) -> RequestValues:
 _MARKUP = "never markup such as <sup>, <b>, ** or _ in the text"
 
 
+def _part_pattern(f: CharacterFormat) -> str:
+    """A regular expression for `f.part` only where it is in `f.within` ("(?<=m)2" for the 2 in m2)."""
+    assert f.part is not None and f.within is not None
+    at = f.within.index(f.part)
+    before, after = f.within[:at], f.within[at + len(f.part):]
+    return (f"(?<={re.escape(before)})" if before else "") + re.escape(f.part) + (f"(?={re.escape(after)})" if after else "")
+
+
+def _line(value: Value) -> str:
+    """One value as a prompt line."""
+    if isinstance(value, Replacement):
+        count = f"{value.occurrences} in the document" if value.occurrences is not None else ""
+        every = "every one: leave count out" if value.everywhere else ""
+        scope = 'headers and footers too: scope "all"' if value.headers else ""
+        notes = "; ".join(n for n in (count, every, scope) if n)
+        return f'replace: "{value.find}" -> "{value.replace}"' + (f" ({notes})" if notes else "")
+    if isinstance(value, TableData):
+        n_rows, n_cols = value.size
+        data = json.dumps([list(r) for r in value.rows], ensure_ascii=False)
+        blank = f", rows {n_rows} (the last {value.blank_rows} empty)" if value.blank_rows else ""
+        return f"table data ({n_rows} rows x {n_cols} columns): data {data}{blank}"
+    if isinstance(value, Measure):
+        number = _fmt(float(str(value.value).removesuffix("pt"))) if value.kind != "length" or str(value.value).endswith("pt") else ""
+        return {"length": f'length: "{value.value}" ({value.said})' if not number else
+                          f'points: {number} ({value.said}): a font size is size_pt {number}, a spacing or indent "{value.value}"',
+                "font size": f"font size: size_pt {number} ({value.said})",
+                "line spacing": f"line spacing: line_spacing {number} ({value.said})",
+                "indent in characters": f"first-line indent: first_line_chars {number} ({value.said})"}[value.kind]
+    if isinstance(value, Colour):
+        return f'colour: "{value.hex}" ({value.said}{", " + value.role if value.role else ""})'
+    if isinstance(value, CharacterFormat):
+        where = (f'on the "{value.part}" in "{value.within}" only (e.g. find "{_part_pattern(value)}" with regex true)'
+                 if value.part else "as a formatting argument")
+        return f"character format: {value.flag} {str(value.on).lower()} {where}; {_MARKUP}"
+    return f"heading level: {value.level} ({value.why})"
+
+
 def value_lines(values: RequestValues) -> str:
     """The values as prompt lines, with a blank line after them ("" when there are none)."""
-    lines = []
-    for r in values.replacements:
-        where = f"{r.occurrences} in the document; " if r.occurrences is not None else ""
-        every = "every occurrence (leave count out)" if r.everywhere else "as the request says"
-        scope = '; headers and footers too (scope "all")' if r.headers else ""
-        lines.append(f'replace: "{r.find}" -> "{r.replace}", {where}{every}{scope}')
-    if values.table:
-        n_rows, n_cols = values.table.size
-        data = json.dumps([list(r) for r in values.table.rows], ensure_ascii=False)
-        blank = f", then {values.table.blank_rows} empty rows (rows {n_rows})" if values.table.blank_rows else ""
-        lines.append(f"table data: {n_rows} rows x {n_cols} columns, data {data}{blank}")
-    for m in values.measures:
-        if m.kind == "length" and str(m.value).endswith("pt"):
-            n = str(m.value)[:-2]
-            lines.append(f'{m.value} ({m.said}): a font size is size_pt {n}; a spacing or indent "{m.value}"')
-        elif m.kind == "length":
-            lines.append(f'length: "{m.value}" ({m.said})')
-        elif m.kind == "font size":
-            lines.append(f"font size: size_pt {_fmt(float(m.value))} ({m.said})")
-        elif m.kind == "line spacing":
-            lines.append(f"line spacing: line_spacing {_fmt(float(m.value))} ({m.said})")
-        else:
-            lines.append(f"first-line indent: first_line_chars {_fmt(float(m.value))} ({m.said})")
-    for c in values.colours:
-        role = f", {c.role}" if c.role else ""
-        lines.append(f'colour: "{c.hex}" ({c.said}{role})')
-    for f in values.formats:
-        what = f'the "{f.part}" in "{f.within}" only' if f.part else "the characters the request names"
-        lines.append(f"character format: {f.flag} {str(f.on).lower()} on {what}, as a formatting argument; {_MARKUP}")
-    if values.heading:
-        lines.append(f"heading level: {values.heading.level} ({values.heading.why})")
-    if not lines:
+    listed: list[Value] = [*values.replacements, *([values.table] if values.table else []), *values.measures,
+                           *values.colours, *values.formats, *([values.heading] if values.heading else [])]
+    if not listed:
         return ""
-    return "Values from the user's request (in the form the APIs take):\n" + "\n".join(f"- {line}" for line in lines) + "\n\n"
+    return "Values from the user's request (in the form the APIs take):\n" + "".join(f"- {_line(v)}\n" for v in listed) + "\n"
