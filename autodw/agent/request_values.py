@@ -503,11 +503,6 @@ def levels_named(text: str) -> set[int]:
     return {int(d) if d.isdigit() else _CHINESE_LEVELS[d] for m in LEVEL_WORDS.findall(text) for d in m if d}
 
 
-def _levels_used(state: State) -> list[int]:
-    """The heading levels (1 and deeper) the document's body paragraphs use, shallowest first."""
-    return sorted({lv for p in state.get("paragraphs", []) if (lv := grounding.heading_level(p.get("style"))) and lv >= 1})
-
-
 def _scheme(used: list[int]) -> str:
     if not used:
         return "the document has no headings yet"
@@ -522,7 +517,6 @@ def heading_level(text: str, state: State) -> HeadingLevel | None:
     Conclusion") or subsection (the next level used). None when it names none, or turns a heading into body text."""
     if _NOT_HEADING.search(text):
         return None
-    used = _levels_used(state)
     named = set() if _CONTENTS.search(text) else levels_named(text)
     if len(named) == 1:
         return HeadingLevel(next(iter(named)), "the level the request names")
@@ -533,9 +527,14 @@ def heading_level(text: str, state: State) -> HeadingLevel | None:
     sub = _SUBSECTION.search(text)
     if not (sub or _SECTION.search(text)):
         return None
-    near = [lv for m in grounding.named(state, text) if m.kind == "heading"
-            and (lv := grounding.heading_level(next((p.get("style") for p in state.get("paragraphs", []) if p["id"] == m.id), None)))]
-    section = near[0] if near and len(set(near)) == 1 and near[0] >= 1 else (used[0] if used else 1)
+    paragraphs = state.get("paragraphs", [])
+    level_of = {style: grounding.heading_level(style) for style in {p.get("style") for p in paragraphs}}
+    headings = [(lv, " ".join(p.get("text", "").split()).strip(" .:：")) for p in paragraphs
+                if (lv := level_of[p.get("style")]) is not None and lv >= 1]
+    used = sorted({lv for lv, _ in headings})
+    folded = text.casefold()  # a cheap look first: a long document has thousands of headings
+    near = {lv for lv, label in headings if label and label.casefold() in folded and grounding.names_in(text, label)}
+    section = near.pop() if len(near) == 1 else (used[0] if used else 1)
     if sub:
         deeper = [lv for lv in used if lv > section]
         return HeadingLevel(deeper[0] if deeper else section + 1, _scheme(used))
