@@ -248,7 +248,7 @@ def test_reading_a_request_takes_well_under_a_millisecond_or_so():
 
 # --- against the gold calls of hand dev -------------------------------------------------------------------------
 
-_LENGTH_KEYS = re.compile(r"width|height|indent|space_|spacing|margin")
+_LENGTH_KEYS = re.compile(r"width|height|indent|space_|spacing|margin|^(?:top|bottom|left|right)$")
 
 
 def _gold_values(calls):
@@ -260,10 +260,11 @@ def _gold_values(calls):
             out["replace"].append((args["find"], args["replace"]))
         if call.api == "insert_table" and args.get("data"):
             out["table"].append(([list(map(str, r)) for r in args["data"]], args.get("rows") or len(args["data"])))
-        for key, value in args.items():
+        flat = {**args, **{k: v for d in args.values() if isinstance(d, dict) for k, v in d.items()}}  # margins, borders
+        for key, value in flat.items():
             if isinstance(value, str) and _LENGTH_KEYS.search(key) and re.fullmatch(r"[\d.]+(cm|mm|pt|in)", value):
                 out["measure"].append(("length", value))
-            elif key == "size_pt" and call.api != "set_paragraph_border":
+            elif key == "size_pt":  # a font's size, or a border line's width in points
                 out["measure"].append(("font size", float(value)))
             elif key == "line_spacing":
                 out["measure"].append(("line spacing", float(value)))
@@ -301,8 +302,8 @@ def _hit(kind, offer, gold) -> bool:
     return offer in gold
 
 
-def dev_figures():
-    """Per kind of value, over every turn of hand dev from its gold initial state: offers, hits (the gold call has the
+def dev_figures(track: str = "hand"):
+    """Per kind of value, over every turn of `track`'s dev split from its gold initial state: offers, hits (the gold call has the
     offered value), wrong (the gold sets that kind of value, another one), false (the gold sets none of that kind)
     and misses (the gold sets one, nothing offered); colours also by named colour (the judge's tolerance)."""
     from autodw.analysis.state import extract_state
@@ -310,7 +311,7 @@ def dev_figures():
 
     counts: dict[str, Counter] = {}
     shown: list[str] = []
-    for session in load_split("dev", "hand"):
+    for session in load_split("dev", track):
         for ins in session.instructions:
             state = extract_state(session.initial_document(ins.turn))
             values = request_values(ins.text, state)

@@ -200,7 +200,7 @@ _ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
 
 
-def names_in(text: str, name: str) -> bool:
+def _names_in(text: str, name: str) -> bool:
     """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words, as written
     for one word (so the heading "Notes" is not named by "take notes"); CJK names by containment."""
     name = " ".join(name.split()).strip(" .:：")
@@ -226,12 +226,12 @@ def named(state: State, text: str) -> list[Match]:
     out: list[Match] = []
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if heading_level(p.get("style")) is not None and loose(label) not in quoted and names_in(text, label):
+        if heading_level(p.get("style")) is not None and loose(label) not in quoted and _names_in(text, label):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()
-            if label and loose(label) not in quoted and names_in(text, label):
+            if label and loose(label) not in quoted and _names_in(text, label):
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]

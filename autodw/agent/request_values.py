@@ -49,7 +49,7 @@ def _number(word: str) -> int | None:
 class Replacement:
     """Text to replace: `find` -> `replace`; `everywhere`: the request says every occurrence ("everywhere", "全部",
     "都"); `headers`: headers and footers too (replace_text's scope "all"); `occurrences`: how often `find` is in
-    the document's body (None: not looked up)."""
+    the document (its body, and its headers and footers with `headers`; None: not looked up)."""
 
     find: str
     replace: str
@@ -100,11 +100,21 @@ def _same_shape_part(find: str, replace: str) -> str:
     return find
 
 
-def _plausible(find: str, replace: str, quoted: bool) -> bool:
-    """Whether an unquoted pair reads as text for text (not "the deadline" -> "7 May": a description of the place)."""
-    if not find or not replace or find == replace or find.lower() in _PRONOUNS:
+#: an unquoted new "text" that is a format ("改成句首大写", "change it to bold", "改成红色"), not text
+_FORMAT_WORDS = re.compile(r"大写|小写|居中|对齐|斜体|加粗|粗体|下划线|字体|字号|样式|格式|颜色|[一二三四五六]级|标题\s*\d|正文|"
+                           r"\b(?:upper|lower|title|sentence)[ -]?case\b|\bcapitals?\b|\bbold\b|\bitalics?\b|\bunderlined?\b|"
+                           r"\bcent(?:re|er)d?\b|\bheading\s*\d|\bstyle\b", re.IGNORECASE)
+
+
+def _plausible(find: str, replace: str, quoted_find: bool, quoted_replace: bool) -> bool:
+    """Whether a pair reads as text for text: not a pronoun ("replace "X" with it": the name said before), not a
+    format as the new text ("改成句首大写", "change "X" to bold"), and unquoted, not a description of the place for
+    a value ("the deadline" -> "7 May")."""
+    if not find or not replace or find == replace or find.lower() in _PRONOUNS or replace.lower() in _PRONOUNS:
         return False
-    return quoted or bool(re.search(r"\d", find)) == bool(re.search(r"\d", replace))
+    if not quoted_replace and (_FORMAT_WORDS.search(replace) or colours_said(replace) or measures(replace)):
+        return False
+    return quoted_find or quoted_replace or bool(re.search(r"\d", find)) == bool(re.search(r"\d", replace))
 
 
 def replacements(text: str) -> list[Replacement]:
@@ -123,7 +133,7 @@ def replacements(text: str) -> list[Replacement]:
             elif not quoted and pattern is _ZH_REPLACE[0] and CJK.search(find) and not re.search(r"[A-Za-z0-9]", find):
                 if not (re.search(r"把|将", text[max(0, m.start() - 20):m.end()]) or everywhere):
                     continue
-            if not _plausible(find, replace, quoted or m.group("qr") is not None):
+            if not _plausible(find, replace, quoted, m.group("qr") is not None):
                 continue
             find = _same_shape_part(find, replace)
             if all(r.find != find for r in out):
@@ -131,9 +141,16 @@ def replacements(text: str) -> list[Replacement]:
     return out
 
 
-def _occurrences(state: State, find: str) -> int:
-    """How often `find` is in the body's paragraphs and table cells (as replace_text matches: case kept)."""
-    return sum(p.get("text", "").count(find) for p, _ in grounding.paragraphs(state))
+def _occurrences(state: State, find: str, headers: bool) -> int:
+    """How often `find` is in the body's paragraphs and table cells, and with `headers` in the headers and footers
+    (as replace_text matches: case kept)."""
+    body = sum(p.get("text", "").count(find) for p, _ in grounding.paragraphs(state))
+    if not headers:
+        return body
+    sections = (state.get("page_layout") or {}).get("sections", [])
+    stories = {s.get("part"): s.get("text", "") for section in sections
+               for kind in ("headers", "footers") for s in (section.get(kind) or {}).values()}
+    return body + sum(text.count(find) for text in stories.values())
 
 
 # --- table data ------------------------------------------------------------------------------------------------
@@ -161,11 +178,11 @@ _EN_HEADER = re.compile(r"\b(?:columns?|column\s+(?:headings?|headers?|names?|ti
                         r"\s*(?:called|named|are|is|[:：])?\s*(?P<list>[^.;:!?\n(]+?)"
                         r"(?=,?\s+(?:with|then|plus|under|below|above|and\s+(?:rows?|data|then|\d+|one|two|three|four|five))\b"
                         r"|\s*[.;:!?\n(]|$)", re.IGNORECASE)
-_ZH_HEADER = re.compile(r"(?:表头|列名|列标题|栏目)(?:是|为|有|用|写)?\s*[:：]?\s*(?P<list>[^。；;（(\n]+)|"
-                        r"表格?\s*[:：]\s*(?P<list2>[^。；;（(\n]+)")
+_ZH_HEADER = re.compile(r"(?:表头|列名|列标题|栏目)(?:\s*加粗)?(?:是|为|有|用|写)?\s*[:：]?\s*(?P<list>[^。；;（(\n]+)|"
+                        r"(?<!列)表格?\s*[:：]\s*(?P<list2>[^。；;（(\n]+)")
 #: a clause after a Chinese header list that is no column name ("，下面留三行空的", "，数据…")
 _ZH_AFTER_HEADER = re.compile(r"^(?:数据|内容|下面|下方|然后|接着|另外|再|最后|并|加粗|留|要|把|放|用|表头|其中)")
-MAX_ZH_CELL_CHARS = 8  # a comma-separated item longer than this is a clause, not a column name
+MAX_ZH_CELL_CHARS = 8  # an item of more Chinese characters is a clause, not a cell
 _EN_ROWS = re.compile(r"\b(?:rows?|data|entries)\s*(?:are|of|[:：])?\s*(?P<rows>[^.\n]+?)(?=\.(?:\s|$)|\n|$|\)|,\s*(?:then|and then|finally)\b)",
                       re.IGNORECASE)
 _ZH_ROWS = re.compile(r"(?:数据|内容|各行|每行)(?:是|为|有)?\s*[:：]?\s*(?P<rows>[^。\n）)]+?)(?=[。\n）)]|[，,]\s*(?:然后|接着|另外|再|最后)|$)")
@@ -178,18 +195,29 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 MAX_CELL_WORDS = 4  # a header's or first column's item of more words is no cell name
 
 
+_CELL_FORMAT = re.compile(r"\s*(?:[（(][^）)]*[）)]?|加粗|粗体|\(bold\))$")  # "邮箱（加粗）", "邮箱加粗": a bold header
+
+
 def _items(listing: str) -> list[str]:
-    items = [re.sub(r"[（(][^）)]*[）)]?$", "", _ARTICLE.sub("", i.strip(" \"“”'‘’"))).strip() for i in _LIST_SPLIT.split(listing)]
+    """The names of a list ("Item, Quantity, From and To", "姓名、职责、邮箱（加粗）"), articles and a bracket or
+    format word at the end left out; none when one is longer than a cell's name."""
+    items = [_CELL_FORMAT.sub("", _ARTICLE.sub("", i.strip(" \"“”'‘’"))).strip() for i in _LIST_SPLIT.split(listing)]
     items = [i for i in items if i]
     return items if all(len(i.split()) <= MAX_CELL_WORDS for i in items) else []  # longer: words about the table
 
 
 def _grid(listing: str) -> list[list[str]] | None:
-    """Rows separated by semicolons, cells by commas ("Draft, Sam, Done; Review, Kim, Open"): two rows or more of
-    the same number of cells (two or more), else None."""
+    """Rows separated by semicolons, cells by commas ("Draft, Sam, Done; Review, Kim, Open"): the first two rows or
+    more of the same number of cells (two or more), the last one's cells after that number left out (", captioned
+    "X" above it": a clause after the data), else None."""
     rows = [[c.strip(" \"“”'‘’") for c in _CELL_SPLIT.split(r.strip())] for r in _ROW_SPLIT.split(listing.strip(" ;；"))]
     rows = [r for r in rows if any(r)]
-    if len(rows) >= 2 and len({len(r) for r in rows}) == 1 and len(rows[0]) >= 2:
+    end = next((i for i, r in enumerate(rows) if len(r) != len(rows[0])), len(rows))
+    if end < len(rows) and len(rows[end]) > len(rows[0]):  # "…; Approval, Pat, In progress, captioned "X" above it"
+        rows[end], end = rows[end][:len(rows[0])], end + 1
+    rows = rows[:end]
+    short = all(len(c.split()) <= MAX_CELL_WORDS and len(CJK.findall(c)) <= MAX_ZH_CELL_CHARS for r in rows for c in r)
+    if short and len(rows) >= 2 and len({len(r) for r in rows}) == 1 and len(rows[0]) >= 2:
         return rows
     return None
 
@@ -234,8 +262,8 @@ def table_data(text: str) -> TableData | None:
     if pasted:
         return TableData(tuple(tuple(r) for r in pasted))
     header: list[str] = []
-    m = _ZH_HEADER.search(text) or _EN_HEADER.search(text)
-    if m:
+    m = None
+    for m in [*_ZH_HEADER.finditer(text), *_EN_HEADER.finditer(text)]:  # the first that lists two names or more
         listing = m.groupdict().get("list") or m.groupdict().get("list2") or ""
         if m.re is _ZH_HEADER:  # "姓名、职责、邮箱，下面…" or "姓名，职责，邮箱，数据…"
             clauses = re.split(r"\s*[，,]\s*", listing)
@@ -246,17 +274,19 @@ def table_data(text: str) -> TableData | None:
                 names.append(clause)
             listing = "、".join(names)
         header = _items(listing) if len(_items(listing)) >= 2 else []
+        if header:
+            break
     rows: list[list[str]] = []
-    for pattern in (_ZH_ROWS, _EN_ROWS):
-        found = next((g for r in pattern.finditer(text) if (g := _grid(r.group("rows")))), None)
+    after = text[m.start():] if header and m else text  # a header's rows come after it
+    if header and m and m.re is _EN_HEADER and (more := re.match(r"\s*;(?!\s*(?:rows?|data)\b)((?:[^.\n)]|\.(?=\S))+)", text[m.end():])):
+        rows = _grid(more.group(1)) or []  # "bold headers Name, Role; Priya, Analyst; Grace, Designer"
+    for pattern in (() if rows else (_ZH_ROWS, _EN_ROWS)):
+        found = next((g for r in pattern.finditer(after) if (g := _grid(r.group("rows")))), None)
         if found:
             rows = found
             break
-    if not rows and not header:
-        for clause in re.split(r"[:：。\n]", text):
-            if (found := _grid(clause)) is not None:
-                rows = found
-                break
+    if not rows and not header:  # "Add a table: Draft, Sam, Done; Review, Kim, Open"
+        rows = next((g for clause in re.split(r"[:：]", text)[1:] if (g := _grid(re.split(r"[。\n]|\.(?:\s|$)", clause)[0]))), [])
     if header and not rows and (m := _ROWS_FOR.search(text)):
         firsts = _items(m.group("list"))
         if all(h[:1].isupper() for h in header if h[:1].isalpha()):
@@ -488,9 +518,14 @@ class HeadingLevel:
 #: a heading level named in a request ("Heading 2", "标题1", "level 2", "h2", "二级标题"; not "up to three levels")
 LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
 _CHINESE_LEVELS = {c: n for n, c in enumerate("一二三四五六", start=1)}
-_NEW_TITLE = re.compile(r"\b(?:give|add|put|insert)\s+(?:it\s+|the\s+document\s+)?an?\s+(?:main\s+|document\s+)?title\b", re.IGNORECASE)
+_NEW_TITLE = re.compile(r"\b(?:give|add|put|insert)\s+(?:it\s+|the\s+document\s+)?an?\s+(?:main\s+|document\s+)?title\b"
+                        r"(?!\s+(?:row|column|cell|page|property|properties|field))", re.IGNORECASE)
+#: just before a level the request names that is the level to take ("make it a Heading 1", "降为二级标题", "用标题1的
+#: 样式"), not the headings it selects ("every level-1 heading", "所有一级标题", "the Heading 1 style")
+_TO_LEVEL = re.compile(r"(?:\bto|\binto|\bas|\bbe|\bmake\s+(?:it|them)|成|为|用|是)\s*(?:an?\s+|the\s+)?$", re.IGNORECASE)
 _SUBSECTION = re.compile(r"\bsub-?(?:section|heading|headline)s?\b|小节|子节|子标题|小标题", re.IGNORECASE)
-_SECTION = re.compile(r"\b(?:new|another|extra|own|an?|one\s+more)\s+(?:\w+\s+){0,2}?(?:section|chapter|heading)\b|"
+_SECTION = re.compile(r"\b(?:new|another|extra|own|one\s+more)\s+(?:[a-z]+\s+)?(?:section|chapter|heading)\b(?!\s+breaks?)|"
+                      r"\b(?:add|insert|put|create|start)\s+an?\s+(?:new\s+)?(?:[a-z]+\s+)?(?:section|chapter|heading)\b(?!\s+breaks?)|"
                       r"\b(?:section|heading)\s+(?:called|named|titled|headed|entitled)\b|"
                       r"(?:加|新增|添加|插入|补|增加|另起)\s*(?:一|个|一个)?\s*(?:节|章|部分|标题)|新的一节|一节[“\"「]", re.IGNORECASE)
 _CONTENTS = re.compile(r"\btable\s+of\s+contents\b|\bTOC\b|目录", re.IGNORECASE)  # "目录到三级标题": its depth
@@ -498,9 +533,11 @@ _NOT_HEADING = re.compile(r"\bnormal\s+(?:paragraph|text)|\bbody\s+text\b|\bplai
                           re.IGNORECASE)
 
 
-def levels_named(text: str) -> set[int]:
-    """The heading levels `text` names ("Heading 2", "标题1", "level 2", "二级标题")."""
-    return {int(d) if d.isdigit() else _CHINESE_LEVELS[d] for m in LEVEL_WORDS.findall(text) for d in m if d}
+def levels_named(text: str, targets_only: bool = False) -> set[int]:
+    """The heading levels `text` names ("Heading 2", "标题1", "level 2", "二级标题"); `targets_only`: only those it
+    names as the level to take (:data:`_TO_LEVEL`)."""
+    return {int(d) if d.isdigit() else _CHINESE_LEVELS[d] for m in LEVEL_WORDS.finditer(text)
+            if not targets_only or _TO_LEVEL.search(text[max(0, m.start() - 16):m.start()]) for d in m.groups() if d}
 
 
 def _scheme(used: list[int]) -> str:
@@ -511,13 +548,13 @@ def _scheme(used: list[int]) -> str:
 
 
 def heading_level(text: str, state: State) -> HeadingLevel | None:
-    """The level of the heading the request adds or changes, when it says which: a level it names ("Heading 2",
-    "二级标题"), the Title style for a new title ("give it a title"), else the document's own scheme for a new
-    section (its shallowest heading level, or that of the heading the request names: "a section before the
-    Conclusion") or subsection (the next level used). None when it names none, or turns a heading into body text."""
+    """The level of the heading the request adds or changes, when it says which: a level it names as the one to take
+    ("make it a Heading 2", "降为二级标题"), the Title style for a new title ("give it a title"), else the document's
+    own scheme for a new section (its shallowest heading level) or subsection (the next level it uses). None when it
+    says none, or turns a heading into body text."""
     if _NOT_HEADING.search(text):
         return None
-    named = set() if _CONTENTS.search(text) else levels_named(text)
+    named = set() if _CONTENTS.search(text) else levels_named(text, targets_only=True)
     if len(named) == 1:
         return HeadingLevel(next(iter(named)), "the level the request names")
     if named:
@@ -529,12 +566,8 @@ def heading_level(text: str, state: State) -> HeadingLevel | None:
         return None
     paragraphs = state.get("paragraphs", [])
     level_of = {style: grounding.heading_level(style) for style in {p.get("style") for p in paragraphs}}
-    headings = [(lv, " ".join(p.get("text", "").split()).strip(" .:：")) for p in paragraphs
-                if (lv := level_of[p.get("style")]) is not None and lv >= 1]
-    used = sorted({lv for lv, _ in headings})
-    folded = text.casefold()  # a cheap look first: a long document has thousands of headings
-    near = {lv for lv, label in headings if label and label.casefold() in folded and grounding.names_in(text, label)}
-    section = near.pop() if len(near) == 1 else (used[0] if used else 1)
+    used = sorted({lv for p in paragraphs if (lv := level_of[p.get("style")]) is not None and lv >= 1})
+    section = used[0] if used else 1
     if sub:
         deeper = [lv for lv in used if lv > section]
         return HeadingLevel(deeper[0] if deeper else section + 1, _scheme(used))
@@ -566,8 +599,9 @@ def request_values(text: str, state: State | None = None) -> RequestValues:
     document (with its count), and the heading level is read against the document's headings."""
     found = replacements(text)
     if state is not None:
-        counted = [Replacement(r.find, r.replace, r.everywhere, r.headers, _occurrences(state, r.find)) for r in found]
-        found = [r for r in counted if r.occurrences or r.headers]
+        counted = [Replacement(r.find, r.replace, r.everywhere, r.headers, _occurrences(state, r.find, r.headers))
+                   for r in found]
+        found = [r for r in counted if r.occurrences]
     return RequestValues(found, table_data(text), measures(text), colours(text), character_formats(text),
                          heading_level(text, state) if state is not None else None)
 
