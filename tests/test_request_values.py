@@ -42,6 +42,8 @@ def test_descriptions_are_not_texts_to_replace():
     assert replacements("change it to 3 weeks") == []
     assert replacements("回复的截止日期改成5月5日") == []  # a description of the place, not its text
     assert replacements("标题改成“CM-200 咖啡机使用说明书”") == []
+    assert replacements('the firm is now "Maple Street Library": replace "Cobalt Energy" with it everywhere') == []
+    assert replacements("把标题“Next Steps”改成句首大写") == [] and replacements('change "Total" to bold') == []
 
 
 def test_replace_in_chinese():
@@ -104,6 +106,17 @@ def test_table_pasted_as_csv_or_markdown():
     assert table_data(csv).rows == (("Name", "Qty", "Price"), ("Pens", "12", "1.50"), ("Ink", "3", "4.00"))
     markdown = "Insert this table at the end:\n| Step | Owner |\n|---|---|\n| Draft | Sam |\n| Review | Kim |"
     assert table_data(markdown).rows == (("Step", "Owner"), ("Draft", "Sam"), ("Review", "Kim"))
+
+
+def test_table_rows_after_their_header_up_to_the_next_clause():
+    data = table_data("a table with bold headers Name, Role, Email; Priya Nair, Analyst, priya.nair@example.org; Grace Liu, "
+                      'Designer, grace.liu@example.org; caption it "Contact list"; then a table (bold header Task, Owner; '
+                      "rows Site visit, Sam; Printing, Dana)")
+    assert data.rows == (("Name", "Role", "Email"), ("Priya Nair", "Analyst", "priya.nair@example.org"),
+                         ("Grace Liu", "Designer", "grace.liu@example.org"))
+    data = table_data("再附一个表，表头加粗：姓名、职责，内容：赵磊, 会计; 王珊, 会计，表上题注“联系人名单”，表格居中")
+    assert data.rows == (("姓名", "职责"), ("赵磊", "会计"), ("王珊", "会计"))
+    assert table_data("下面再加一个编号列表：发布版本；提交摘要；更新计划，最后放一个表格") is None  # 列表： is a list
 
 
 def test_no_table_without_one():
@@ -192,6 +205,11 @@ def test_named_levels_titles_and_no_level():
     assert heading_level("第3步那行变成二级标题了，改回普通正文", REPORT) is None
     assert heading_level("最后在标题下面插个目录，到三级标题就行", REPORT) is None
     assert heading_level("make the title blue", REPORT) is None
+    assert heading_level('Add a title row "Summary" at the top of the table', REPORT) is None
+    assert heading_level("give the table a landscape page of its own using section breaks", REPORT) is None
+    assert heading_level("所有一级标题统一改成黑体16磅紫色", REPORT) is None  # the level selects headings
+    assert heading_level("Please update the Heading 1 style itself: Georgia, 15 pt", REPORT) is None
+    assert heading_level("把“预算”标题降为二级标题", REPORT).level == 2
     assert levels_named("把“预算”降为二级标题") == {2} and levels_named("demote it to level 3") == {3}
 
 
