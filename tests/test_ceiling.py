@@ -151,7 +151,7 @@ def test_rule_checks_rejecting_the_gold_call_and_heuristic_stops_are_told_apart(
 def _generator_prompt(state: str, instruction: str, sub: str, apis=("set_text_format",)):
     docs = "\n\n".join(REG.get(a).prompt_doc() for a in apis)
     return prompts.messages("api_generator", api_docs=docs, state=state, history="(none yet)",
-                            instruction=instruction, sub_instruction=sub, feedback="")
+                            instruction=instruction, values="", sub_instruction=sub, feedback="")
 
 
 def test_every_role_prompt_is_read_back_as_filled():

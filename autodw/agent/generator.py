@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, Union
 
-from autodw.agent import grounding, prompts, views
+from autodw.agent import grounding, prompts, request_values, views
 from autodw.agent.context import StepContext
 from autodw.agent.records import Attempt
 from autodw.apis.calls import validate_arguments
@@ -64,7 +64,8 @@ def _candidate(answer: dict[str, Any], allowed: list[str]) -> str:
 
 
 class LLMCallGenerator:
-    """The model writes the call from the candidates' documentation, the step's view of the document and the history.
+    """The model writes the call from the candidates' documentation, the step's view of the document, the history and
+    the values the user's request gives, in the APIs' form (:mod:`autodw.agent.request_values`; none: no lines).
 
     `grounded`: the elements the quoted texts name are listed with the view; `two_stage`: with several candidates, the
     API is first chosen from one-line summaries, then only its arguments are filled in; `compact_docs`: the APIs'
@@ -101,9 +102,10 @@ class LLMCallGenerator:
             specs = [self._choose_api(ctx, specs, feedback)]
             allowed = [specs[0].name]
         docs = "\n\n".join(s.prompt_doc(compact=self.compact_docs) for s in specs)
+        values = request_values.value_lines(request_values.request_values(ctx.request, ctx.before))
         msgs = prompts.messages("api_generator", api_docs=docs, state=state_text,
-                                history=views.history(record, self.history_chars),
-                                instruction=record.instruction, sub_instruction=step.sub_instruction, feedback=feedback)
+                                history=views.history(record, self.history_chars), instruction=record.instruction,
+                                values=values, sub_instruction=step.sub_instruction, feedback=feedback)
 
         user_quotes = [q.text for q in grounding.quotes(record.instruction)]
 

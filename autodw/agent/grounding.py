@@ -89,7 +89,8 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
                     yield p, f"cell of {t['id']} row r{r} (index {r}), column index {c}"  # 0-based, as the APIs count
 
 
-def _heading_level(style: str | None) -> int | None:
+def heading_level(style: str | None) -> int | None:
+    """The heading level of a paragraph style's name ("Heading 2", "标题 1"; 0 for "Title"), or None."""
     match = re.search(r"(?:heading|标题)\s*(\d)", style or "", re.IGNORECASE)
     if match:
         return int(match.group(1))
@@ -100,12 +101,12 @@ def _section(state: State, pid: str) -> tuple[str, str] | None:
     """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
-    level = _heading_level(paras[start].get("style")) if start is not None else None
+    level = heading_level(paras[start].get("style")) if start is not None else None
     if level is None:
         return None
     end = start
     for i in range(start + 1, len(paras)):
-        other = _heading_level(paras[i].get("style"))
+        other = heading_level(paras[i].get("style"))
         if other is not None and other <= level:
             break
         end = i
@@ -225,7 +226,7 @@ def named(state: State, text: str) -> list[Match]:
     out: list[Match] = []
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if _heading_level(p.get("style")) is not None and loose(label) not in quoted and _names_in(text, label):
+        if heading_level(p.get("style")) is not None and loose(label) not in quoted and _names_in(text, label):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):

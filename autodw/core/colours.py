@@ -38,6 +38,7 @@ class ColourRange:
     name: str
     words: tuple[str, ...]
     boxes: tuple[HsvBox, ...]
+    hex: str  # the colour a request naming it means (Word's standard colour or pale tint of the name)
 
     def contains(self, hex_rgb: str | None) -> bool:
         """True if the RRGGBB colour `hex_rgb` is of this name."""
@@ -58,7 +59,7 @@ def _box(d: dict) -> HsvBox:
 def colour_ranges() -> dict[str, ColourRange]:
     """Name -> range, from the data file (a name's box, or its list of boxes under "ranges")."""
     data = json.loads(_DATA.read_text(encoding="utf-8"))["names"]
-    return {name: ColourRange(name, tuple(d["words"]), tuple(_box(b) for b in d.get("ranges", [d])))
+    return {name: ColourRange(name, tuple(d["words"]), tuple(_box(b) for b in d.get("ranges", [d])), d["hex"])
             for name, d in data.items()}
 
 
@@ -70,17 +71,89 @@ def _word_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile("|".join(alternatives), re.IGNORECASE), owner
 
 
+@lru_cache(maxsize=1)
+def _words() -> tuple[dict[str, str], tuple[str, ...], int]:
+    """Colour word -> its name; the Chinese words, longest first; the most tokens an English word has."""
+    owner = {w.lower(): name for name, r in colour_ranges().items() for w in r.words}
+    chinese = tuple(sorted((w for w in owner if not w.isascii()), key=len, reverse=True))
+    return owner, chinese, max(len(w.split()) for w in owner if w.isascii())
+
+
+def _said(text: str) -> list[tuple[int, str, str]]:
+    """(position, name, words) of each colour word of `text`, in order: English words as whole words (runs of word
+    characters, several words one space apart, longest first: "dark blue" is not also "blue"), Chinese ones as
+    substrings (longest first). As :func:`_word_pattern` finds them, without its alternation of 150 words (ms)."""
+    lower = text.lower()
+    owner, chinese, most = _words()
+    found: list[tuple[int, str, str]] = []
+    tokens = list(re.finditer(r"\w+", lower))
+    i = 0
+    while i < len(tokens):
+        for n in range(min(most, len(tokens) - i), 0, -1):
+            run = tokens[i:i + n]
+            words = lower[run[0].start():run[-1].end()]
+            if words in owner and all(lower[a.end():b.start()] == " " for a, b in zip(run, run[1:])):
+                found.append((run[0].start(), owner[words], text[run[0].start():run[-1].end()]))
+                i += n
+                break
+        else:
+            i += 1
+    taken: list[tuple[int, int]] = []
+    for word in chinese:
+        at = lower.find(word)
+        while at >= 0:
+            if not any(a < at + len(word) and at < b for a, b in taken):
+                taken.append((at, at + len(word)))
+                found.append((at, owner[word], text[at:at + len(word)]))
+            at = lower.find(word, at + 1)
+    return sorted(found)
+
+
 def colour_names_in(text: str | None) -> list[str]:
     """The colour names an instruction mentions in words, in order of appearance, without repeats."""
     if not text:
         return []
-    pattern, owner = _word_pattern()
     names: list[str] = []
-    for m in pattern.finditer(text):
-        name = owner[m.group(0).lower()]
+    for _, name, _ in _said(text):
         if name not in names:
             names.append(name)
     return names
+
+
+@dataclass(frozen=True)
+class ColourSaid:
+    """A colour a text names: its name in ``colour_names.json``, the words that said it and where."""
+
+    name: str
+    words: str
+    at: int
+
+
+#: a colour said in one character before 字 (text) or 底 (background): "深蓝底白字", "红灯用红字"
+_CHARACTER_COLOUR = re.compile(r"([红橙黄绿青蓝紫黑白灰粉棕])(?=[字底])")
+
+
+def colours_said(text: str | None) -> list[ColourSaid]:
+    """The colours `text` names, in order of appearance, without repeats: its colour words, and a Chinese colour
+    said in one character before 字 or 底 ("白字" is white text, as "白色" names it; not the 蓝 of "深蓝底")."""
+    if not text:
+        return []
+    found = _said(text)
+    spans = [(start, start + len(words)) for start, _, words in found]
+    for m in _CHARACTER_COLOUR.finditer(text):
+        name = colour_family(m.group(1) + "色")
+        if name is not None and not any(a <= m.start() < b for a, b in spans):
+            found.append((m.start(), name, m.group(1)))
+    out: list[ColourSaid] = []
+    for at, name, words in sorted(found):
+        if all(s.name != name for s in out):
+            out.append(ColourSaid(name, words, at))
+    return out
+
+
+def colour_hex(name: str) -> str:
+    """The RRGGBB a request naming colour `name` (a ``colour_names.json`` name) means."""
+    return colour_ranges()[name].hex
 
 
 def colour_family(name: str) -> str | None:

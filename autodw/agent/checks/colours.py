@@ -7,15 +7,13 @@ from typing import Any
 
 from autodw.agent.checks.reading import keyed_strings
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
-from autodw.core.colours import colour_names_in, colour_ranges
+from autodw.core.colours import colour_ranges, colours_said
 from autodw.core.errors import ArgumentError
 from autodw.core.units import hex_color
 
 _COLOUR_KEYS = re.compile(r"^(?:font_)?colou?r$", re.IGNORECASE)  # text and line colours; fills are often unnamed tints
 _FILL_KEYS = re.compile(r"^(?:fill|shading|highlight)$", re.IGNORECASE)  # checked when the call names a colour
 _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
-#: a colour said in one character before 字 (text) or 底 (background): "深蓝底白字", "红灯用红字"
-_CHARACTER_COLOUR = re.compile(r"([红橙黄绿青蓝紫黑白灰粉棕])(?=[字底])")
 
 
 @check("unnamed_colour", certain=Certainty.REJECTS, tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
@@ -24,9 +22,7 @@ def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
     red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour also in
     its one character before 字 or 底: "白字", white text); a fill or shading only when the call gives it by name
     ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
-    names = colour_names_in(request)
-    for character in _CHARACTER_COLOUR.findall(request):  # "白字" is white text: named as "白色" is
-        names += [n for n in colour_names_in(character + "色") if n not in names]
+    names = [said.name for said in colours_said(request)]  # "白字" is white text: named as "白色" is
     hexes = {h.upper() for h in _HEX_IN_TEXT.findall(request)}
     if not names and not hexes:
         return []

@@ -7,9 +7,8 @@ from typing import Any
 
 from autodw.agent.checks.reading import named
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.request_values import levels_named
 
-_LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
-_CHINESE_DIGITS = {c: n for n, c in enumerate("一二三四五六", start=1)}
 _SECTION_BEFORE = r"(?:section|heading|title|chapter)\s+(?:called\s+|named\s+|titled\s+|headed\s+|entitled\s+)?[:：]?\s*|" \
                   r"(?:一节|小节|章节|标题|节)[：:]?\s*"
 _SECTION_AFTER = r"\s*(?:section|heading)\b|\s*(?:小节|一节|章节|标题)"
@@ -22,7 +21,7 @@ def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[CheckFin
     level = args.get("level")
     if api not in ("insert_heading", "change_heading_level") or type(level) is not int:
         return []
-    levels = {int(d) if d.isdigit() else _CHINESE_DIGITS[d] for m in _LEVEL_WORDS.findall(request) for d in m if d}
+    levels = levels_named(request)
     if not levels or level in levels:
         return []
     fix = {"level": next(iter(levels))} if len(levels) == 1 else None

@@ -6,13 +6,9 @@ import re
 from typing import Any
 
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.request_values import MEASURED as _MEASURED, UNITS as _UNITS
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-#: unit words of an instruction -> the unit the APIs write
-_UNITS = {"cm": "cm", "厘米": "cm", "公分": "cm", "mm": "mm", "毫米": "mm", "pt": "pt", "磅": "pt", "point": "pt",
-          "points": "pt", "in": "in", "inch": "in", "inches": "in", "英寸": "in"}
-_MEASURED = re.compile(r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r")(?![a-z])",
-                       re.IGNORECASE)
 _ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
 _MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
 _FONT_SIZE = re.compile(r"font[- ]size|text size|size of the (?:text|font)|字号|字体大小|文字大小", re.IGNORECASE)
