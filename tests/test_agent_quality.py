@@ -449,6 +449,24 @@ def test_a_chinese_colour_said_in_one_character_before_text_or_background(state)
     assert _checks("橙灯橙色，绿灯绿色", "set_text_format", colour, state) == ["unnamed_colour"]
 
 
+def test_the_light_tints_people_name_are_api_colours_and_checked_in_chinese_without_se(state):
+    """"light blue background", "换成淡绿的" (DWBench 2.0 hand dev: 7 of 26 colour turns name a light tint): the APIs
+    take the name as Word's tint, and a Chinese tint said without 色 is a colour the request names."""
+    from autodw.core.units import hex_color
+
+    assert [hex_color(n) for n in ("light blue", "lightgreen", "pale yellow", "light yellow", "light orange")] == \
+        ["DEEAF6", "E2EFDA", "FFF2CC", "FFF2CC", "FBE4D5"]  # the hand dev gold calls' DEEAF6, E2EFDA, FFF2CC
+    shading = {"table": "t1", "cells": {"row": 0}, "fill": "lightblue"}
+    assert validate_arguments(registry().get("set_cell_shading"), shading) == shading
+    assert _checks("表头加个淡蓝底", "set_cell_shading", shading, state) == []
+    green = {"table": "t1", "cells": {"row": 0}, "fill": "lightgreen"}
+    assert _checks("第一行的底色还是换成淡绿的吧", "set_cell_shading", green, state) == []
+    assert _checks("第一行的底色还是换成淡绿的吧", "set_cell_shading", {**green, "fill": "lightgray"},
+                   state) == ["unnamed_colour"]
+    assert _checks("第一行加个浅橙的底色", "set_cell_shading", {**green, "fill": "orange"}, state) == ["unnamed_colour"]
+    assert _checks("第一行加个浅橙的底色", "set_cell_shading", {**green, "fill": "lightorange"}, state) == []
+
+
 def test_a_compound_instruction_is_checked_against_the_request_whose_texts_the_call_has(state):
     compound = ("改几个地方：页脚写上“第2版”，左对齐；另外，页眉统一写“征求意见稿”，居中；另外，全文分两栏，中间加分隔线")
     footer = {"where": "footer", "section": "all", "text": "第2版"}

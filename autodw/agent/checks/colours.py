@@ -16,17 +16,19 @@ _FILL_KEYS = re.compile(r"^(?:fill|shading|highlight)$", re.IGNORECASE)  # check
 _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 #: a colour said in one character before 字 (text) or 底 (background): "深蓝底白字", "红灯用红字"
 _CHARACTER_COLOUR = re.compile(r"([红橙黄绿青蓝紫黑白灰粉棕])(?=[字底])")
+#: a light tint said without 色: "淡蓝底", "浅橙的" (read as 淡蓝色, 浅橙色)
+_TINT = re.compile(r"[浅淡][红橙黄绿青蓝紫灰粉棕](?!色)")
 
 
 @check("unnamed_colour", certain=Certainty.REJECTS, tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
 def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A text or line colour the call sets is of none of the colours the request names in words or as hex ("dark
     red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour also in
-    its one character before 字 or 底: "白字", white text); a fill or shading only when the call gives it by name
-    ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
+    its one character before 字 or 底: "白字", white text; a light tint also without 色: "淡蓝"); a fill or shading
+    only when the call gives it by name ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
     names = colour_names_in(request)
-    for character in _CHARACTER_COLOUR.findall(request):  # "白字" is white text: named as "白色" is
-        names += [n for n in colour_names_in(character + "色") if n not in names]
+    for said in _CHARACTER_COLOUR.findall(request) + _TINT.findall(request):  # "白字" is white text, as "白色" is
+        names += [n for n in colour_names_in(said + "色") if n not in names]
     hexes = {h.upper() for h in _HEX_IN_TEXT.findall(request)}
     if not names and not hexes:
         return []
