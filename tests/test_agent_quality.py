@@ -538,6 +538,32 @@ def test_a_list_whose_every_item_is_nested(state):
     assert _checks(request, "insert_list", outline, state) == []  # nested under a top-level item
 
 
+def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(doc):
+    """A header's text changed and its right alignment reset, a note's mark put at the paragraph's start (DWBench 2.0
+    hand dev dwh-018#7, dwh-076#4): the fix leaves the option out; an option named, or as it would be, stays."""
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": "Working paper", "alignment": "right"})
+    state = extract_state(doc)
+    header = {"section": 0, "where": "header", "text": "Draft - not for citation"}
+    request = "And change the header from Working paper to Draft - not for citation."
+    found = checks.check_call("Do it.", request, "set_header_footer", {**header, "alignment": "left"}, state, {})
+    assert [f.check for f in found] == ["unasked_option"] and checks.repair(found) == {"alignment": None}
+    assert _checks(request, "set_header_footer", {**header, "alignment": "right"}, state) == []  # as it is
+    assert _checks(request, "set_header_footer", header, state) == []
+    assert _checks(request + " Centre it.", "set_header_footer", {**header, "alignment": "center"}, state) == []
+    assert _checks("页眉也跟着改成“说明书”", "set_header_footer", {"section": "all", "where": "header", "text": "说明书",
+                                                      "alignment": "center"}, state) == ["unasked_option"]
+    paragraph = next(p for p in state["paragraphs"] if len(p["text"]) > 20)
+    note = {"paragraph": paragraph["id"], "text": "如遇下雨，野餐顺延至6月28日。"}
+    assert _checks("野餐那句话加个脚注，注明如遇下雨顺延到6月28日", "insert_footnote", {**note, "offset": 0},
+                   state) == ["unasked_option"]
+    assert _checks("野餐那句话加个脚注，注明如遇下雨顺延到6月28日", "insert_footnote",
+                   {**note, "offset": len(paragraph["text"])}, state) == []  # the end, where it goes anyway
+    assert _checks("在这段开头加个脚注", "insert_footnote", {**note, "offset": 0}, state) == []
+    assert _checks("The sentence about descaling gets the footnote", "insert_footnote", {**note, "offset": 12},
+                   state) == []
+    assert _checks("Footnote this paragraph", "insert_footnote", {**note, "offset": 12}, state) == ["unasked_option"]
+
+
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
     assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]
