@@ -131,9 +131,8 @@ def cut_answer_hint(specs: list[Any]) -> str:
     """What an API generator's answer cut at its token limit is told: to name fewer ids, and the optional lists of
     element ids of `specs` it may leave out (a search's "paragraphs": the whole document is searched)."""
     lists = ", ".join(f'"{name}"' for name in optional_id_lists(specs))
-    return ("Write a shorter answer: name fewer ids" +
-            (f", or leave out the optional {lists} where the API acts on the whole document without it." if lists
-             else ", and shorter texts."))
+    return ("Write a shorter answer (fewer ids, shorter texts)" +
+            (f"; leave out the optional {lists} where the API then acts on the whole document" if lists else "") + ".")
 
 
 def optional_id_lists(specs: list[Any]) -> list[str]:
