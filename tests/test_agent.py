@@ -161,19 +161,50 @@ def test_invalid_json_and_hallucinated_api_are_fed_back(doc):
     assert "must be one of the available APIs" in gen[2]["messages"][-1]["content"] and "make_it_nice" in gen[2]["messages"][-1]["content"]
 
 
-def test_an_answer_cut_at_its_token_limit_is_not_asked_again(doc):
-    """Greedy decoding would run on the same way: the attempt fails at once and the step escalates."""
-    runaway = Completion('{"api": "insert_paragraph", "args": {"text": "p1 p2 p3 p4', Usage(900, 512, 1), truncated=True)
+def test_an_answer_cut_at_its_token_limit_is_asked_again_once_told_it_was_cut(doc):
+    """Greedy decoding would run on the same way: the retry says the answer was cut and how to answer shorter (a
+    search's optional "paragraphs" list left out); a second cut answer ends the attempt."""
+    runaway = Completion('{"api": "replace_text", "args": {"find": "thru", "replace": "through", "paragraphs": ["p1", "p2',
+                         Usage(900, 512, 1), truncated=True)
+    search = [("content_modification", 0.9), ("content_creation", 0.06), ("format_style_editing", 0.04)]
+    agent, llm = agent_for({
+        "planner": [plan("Replace 'Q3' with 'third quarter' everywhere."), DONE],
+        "api_generator": [runaway, {"api": "replace_text", "args": {"find": "Q3", "replace": "third quarter"}}],
+        "validator": [PASS],
+    }, classifier=FixedClassifier(search))
+    result = agent.run(doc, ["Write Q3 as third quarter everywhere"])
+    attempts = result.instructions[0].steps[0].attempts
+    assert len(attempts) == 1 and attempts[0].accepted
+    retry = [r for r in llm.requests if r["role"] == "api_generator"][1]["messages"]
+    assert "was cut: it ran to the limit of 512 tokens" in retry[-1]["content"]
+    assert 'leave out the optional "paragraphs"' in retry[-1]["content"]
+    assert retry[-2]["role"] == "assistant" and len(retry[-2]["content"]) < 400  # the cut answer, clipped
+
     agent, llm = agent_for({
         "planner": [plan("Insert 'Thanks.' at the end."), DONE],
-        "api_generator": [runaway, {"api": "insert_paragraph", "args": {"text": "Thanks.", "position": "end"}}],
+        "api_generator": [runaway, runaway, {"api": "insert_paragraph", "args": {"text": "Thanks.", "position": "end"}}],
         "validator": [PASS],
     })
     result = agent.run(doc, ["Add 'Thanks.' at the end"])
     first, second = result.instructions[0].steps[0].attempts
-    assert "ran to its token limit without ending (512 tokens)" in first.error and second.accepted
+    assert "ran to its token limit without ending again (512 tokens)" in first.error and second.accepted
     gen = [r for r in llm.requests if r["role"] == "api_generator"]
-    assert "That answer is invalid" not in gen[1]["messages"][-1]["content"]  # a fresh question, not a retry
+    assert "was cut" not in gen[2]["messages"][-1]["content"]  # a fresh question, not a third try
+
+
+def test_an_answer_names_at_most_max_id_items_ids(doc):
+    """A constrained decoder cannot list a long document's paragraphs until its token limit."""
+    from autodw.apis import registry
+    from autodw.agent.prompts import MAX_ID_ITEMS, api_call_schema
+
+    spec = registry().get("replace_text")
+    for ids in ([f"p{i}" for i in range(1, 120)], [f"p{i}" for i in range(1, 1200)]):  # enum, and pattern kept
+        listed = api_call_schema([spec], ids)["anyOf"][0]["properties"]["args"]["properties"]["paragraphs"]
+        assert listed["maxItems"] == MAX_ID_ITEMS == 40
+        assert ("enum" in listed["items"]) == (len(ids) < 400)
+    few = api_call_schema([spec], ["p1", "p2", "p3"])["anyOf"][0]["properties"]["args"]["properties"]["paragraphs"]
+    assert few["maxItems"] == 3
+    assert "maxItems" not in spec.parameters["properties"]["paragraphs"]  # the API itself takes any number
 
 
 def test_schema_invalid_arguments_are_fed_back(doc):
@@ -461,7 +492,7 @@ def test_element_ids_in_the_answer_schema_are_grounded_in_the_document(doc):
     single, many = para_ids
     assert single["enum"] == [i for i in doc.ids() if i[0] in "pt" and i[1:].isdigit()] and "pattern" not in single
     assert "p1" in single["enum"] and "t1" in single["enum"] and "p99" not in single["enum"] and "img1" not in single["enum"]
-    assert many["maxItems"] == len(many["items"]["enum"])
+    assert many["maxItems"] == min(len(many["items"]["enum"]), 40)
     assert api_call_schema([spec])["anyOf"][0]["properties"]["args"] == spec.parameters  # no ids: unchanged
 
 

@@ -449,6 +449,24 @@ def test_a_chinese_colour_said_in_one_character_before_text_or_background(state)
     assert _checks("橙灯橙色，绿灯绿色", "set_text_format", colour, state) == ["unnamed_colour"]
 
 
+def test_the_light_tints_people_name_are_api_colours_and_checked_in_chinese_without_se(state):
+    """"light blue background", "换成淡绿的" (DWBench 2.0 hand dev: 7 of 26 colour turns name a light tint): the APIs
+    take the name as Word's tint, and a Chinese tint said without 色 is a colour the request names."""
+    from autodw.core.units import hex_color
+
+    assert [hex_color(n) for n in ("light blue", "lightgreen", "pale yellow", "light yellow", "light orange")] == \
+        ["DEEAF6", "E2EFDA", "FFF2CC", "FFF2CC", "FBE4D5"]  # the hand dev gold calls' DEEAF6, E2EFDA, FFF2CC
+    shading = {"table": "t1", "cells": {"row": 0}, "fill": "lightblue"}
+    assert validate_arguments(registry().get("set_cell_shading"), shading) == shading
+    assert _checks("表头加个淡蓝底", "set_cell_shading", shading, state) == []
+    green = {"table": "t1", "cells": {"row": 0}, "fill": "lightgreen"}
+    assert _checks("第一行的底色还是换成淡绿的吧", "set_cell_shading", green, state) == []
+    assert _checks("第一行的底色还是换成淡绿的吧", "set_cell_shading", {**green, "fill": "lightgray"},
+                   state) == ["unnamed_colour"]
+    assert _checks("第一行加个浅橙的底色", "set_cell_shading", {**green, "fill": "orange"}, state) == ["unnamed_colour"]
+    assert _checks("第一行加个浅橙的底色", "set_cell_shading", {**green, "fill": "lightorange"}, state) == []
+
+
 def test_a_compound_instruction_is_checked_against_the_request_whose_texts_the_call_has(state):
     compound = ("改几个地方：页脚写上“第2版”，左对齐；另外，页眉统一写“征求意见稿”，居中；另外，全文分两栏，中间加分隔线")
     footer = {"where": "footer", "section": "all", "text": "第2版"}
@@ -518,6 +536,32 @@ def test_a_list_whose_every_item_is_nested(state):
     assert checks.repair(found) == {"items": [{"text": t, "level": 0} for t in ("计划", "实施", "总结")]}
     outline = {"items": ["计划", {"text": "预算", "level": 1}, "总结"], "kind": "numbered", "position": "end"}
     assert _checks(request, "insert_list", outline, state) == []  # nested under a top-level item
+
+
+def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(doc):
+    """A header's text changed and its right alignment reset, a note's mark put at the paragraph's start (DWBench 2.0
+    hand dev dwh-018#7, dwh-076#4): the fix leaves the option out; an option named, or as it would be, stays."""
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": "Working paper", "alignment": "right"})
+    state = extract_state(doc)
+    header = {"section": 0, "where": "header", "text": "Draft - not for citation"}
+    request = "And change the header from Working paper to Draft - not for citation."
+    found = checks.check_call("Do it.", request, "set_header_footer", {**header, "alignment": "left"}, state, {})
+    assert [f.check for f in found] == ["unasked_option"] and checks.repair(found) == {"alignment": None}
+    assert _checks(request, "set_header_footer", {**header, "alignment": "right"}, state) == []  # as it is
+    assert _checks(request, "set_header_footer", header, state) == []
+    assert _checks(request + " Centre it.", "set_header_footer", {**header, "alignment": "center"}, state) == []
+    assert _checks("页眉也跟着改成“说明书”", "set_header_footer", {"section": "all", "where": "header", "text": "说明书",
+                                                      "alignment": "center"}, state) == ["unasked_option"]
+    paragraph = next(p for p in state["paragraphs"] if len(p["text"]) > 20)
+    note = {"paragraph": paragraph["id"], "text": "如遇下雨，野餐顺延至6月28日。"}
+    assert _checks("野餐那句话加个脚注，注明如遇下雨顺延到6月28日", "insert_footnote", {**note, "offset": 0},
+                   state) == ["unasked_option"]
+    assert _checks("野餐那句话加个脚注，注明如遇下雨顺延到6月28日", "insert_footnote",
+                   {**note, "offset": len(paragraph["text"])}, state) == []  # the end, where it goes anyway
+    assert _checks("在这段开头加个脚注", "insert_footnote", {**note, "offset": 0}, state) == []
+    assert _checks("The sentence about descaling gets the footnote", "insert_footnote", {**note, "offset": 12},
+                   state) == []
+    assert _checks("Footnote this paragraph", "insert_footnote", {**note, "offset": 12}, state) == ["unasked_option"]
 
 
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):

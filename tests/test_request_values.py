@@ -4,7 +4,6 @@ the API generator's prompt with and without them, and the offered values against
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 
 import pytest
@@ -254,14 +253,6 @@ def test_the_generator_prompt_lists_the_values_and_is_unchanged_without_them(doc
     assert block.startswith("Values from the user's request") and '"region" -> "territory"' in block
     assert re.search(r'"region" -> "territory" \(\d+ in the document; every one: leave count out\)', block)
     assert "</user_instruction>\n\nSub-instruction: Insert a paragraph" in without  # nothing added: as before
-
-
-def test_reading_a_request_takes_well_under_a_millisecond_or_so():
-    text = "replace Cobalt Energy with Maple Street Library everywhere, and make the header row light grey, 12 pt"
-    start = time.perf_counter()
-    for _ in range(100):
-        request_values(text, REPORT)
-    assert (time.perf_counter() - start) / 100 < 0.01  # ~0.5 ms on an idle core; a pattern that backtracks takes seconds
 
 
 # --- against the gold calls of hand dev -------------------------------------------------------------------------

@@ -22,10 +22,12 @@ from autodw.core.paths import repo_root
 ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
          "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "row_not_on_top", "dropped_item",
-         "nested_first_item", "unasked_property", "heading_as_paragraph", "unasked_separator", "colour_as_font"]
+         "nested_first_item", "unasked_property", "unasked_option", "heading_as_paragraph", "unasked_separator",
+         "colour_as_font"]
 SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole"]
 WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
-              "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",)}
+              "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",),
+              "unasked_option": ("value_words.json",)}
 STATE = {"paragraphs": [{"id": "p1", "text": "Intro", "runs": []}], "tables": [], "images": [], "styles": {}}
 
 

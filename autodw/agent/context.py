@@ -39,9 +39,9 @@ class Asker:
     emit: Callable[[str, dict[str, Any]], None]
 
     def __call__(self, role: str, msgs: list[Message], schema: dict[str, Any], check: Callable[[dict], T],
-                 max_tokens: int | None = None) -> T:
+                 max_tokens: int | None = None, cut_hint: str = "") -> T:
         """The role's answer as `check` makes it (LLMOutputError when none is valid). `max_tokens`: the answer's limit
-        (None: the backend's)."""
+        (None: the backend's); `cut_hint`: how to answer shorter, told to an answer cut at that limit."""
         def answered(conversation: list[Message], completion: Completion) -> None:
             self.usage[role].add(completion.usage)
             self.emit("llm_call", {"role": role, "messages": conversation, "response": completion.text,
@@ -49,7 +49,7 @@ class Asker:
                                    "model": completion.model})
 
         return ask_json(self.llm, msgs, role=role, schema=schema, check=check, retries=self.retries,
-                        max_tokens=max_tokens, correctable=(LLMOutputError, ApiError), on_answer=answered,
+                        max_tokens=max_tokens, cut_hint=cut_hint, correctable=(LLMOutputError, ApiError), on_answer=answered,
                         on_invalid=lambda attempt, error: self.emit("invalid_output", {"role": role, "attempt": attempt,
                                                                                         "error": error}))
 

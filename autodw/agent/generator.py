@@ -114,7 +114,8 @@ class LLMCallGenerator:
             args = grounding.keep_user_characters(answer.get("args", {}), user_quotes)
             return Call(name, validate_arguments(self.registry.get(name), args))
 
-        return ctx.ask("api_generator", msgs, prompts.api_call_schema(specs, ctx.doc.ids()), check)
+        return ctx.ask("api_generator", msgs, prompts.api_call_schema(specs, ctx.doc.ids()), check,
+                       cut_hint=prompts.cut_answer_hint(specs))
 
     def _choose_api(self, ctx: StepContext, specs: list[ApiSpec], feedback: str) -> ApiSpec:
         """Two-stage generation, first stage: the API alone, picked from one-line summaries and the sub-instruction

@@ -89,12 +89,17 @@ def api_call_schema(specs: list[Any], known_ids: list[str] | None = None) -> dic
 
 
 MAX_GROUNDED_IDS = 400  # above this many ids of a kind, the id pattern is kept (a grammar of thousands of names is slow)
+#: the most ids an array of element ids in an answer holds: a call on more elements leaves the list out or names a
+#: table. A 1.5B model listed a long document's paragraph ids until its 512-token limit; 40 ids are ~250 tokens, and the
+#: longest list a DWBench 2.0 hand dev gold call gives has 20 (tuned_on: dwbench-2.0/hand/dev)
+MAX_ID_ITEMS = 40
 
 
 def ground_ids(schema: Any, known_ids: list[str]) -> Any:
     """A copy of `schema` in which every element-id pattern becomes the enum of the document's ids of those kinds,
-    and every array of such ids holds at most that many items. A constrained decoder then cannot name an element
-    that does not exist, nor run on through p42, p43, ... (a 1.5B model listed ids until its token limit)."""
+    and every array of element ids holds at most as many items as there are such ids, and at most MAX_ID_ITEMS. A
+    constrained decoder then cannot name an element that does not exist, nor run on through p42, p43, ... (a 1.5B
+    model listed ids until its token limit)."""
     if isinstance(schema, list):
         return [ground_ids(item, known_ids) for item in schema]
     if not isinstance(schema, dict):
@@ -107,9 +112,40 @@ def ground_ids(schema: Any, known_ids: list[str]) -> Any:
             del out["pattern"]
             out["enum"] = ids
     items = out.get("items")
-    if out.get("type") == "array" and isinstance(items, dict) and "enum" in items:
-        out["maxItems"] = min(out.get("maxItems", len(items["enum"])), len(items["enum"]))
+    if out.get("type") == "array" and isinstance(items, dict):
+        caps = [out["maxItems"]] if "maxItems" in out else []
+        caps += [len(items["enum"])] if "enum" in items else []
+        caps += [MAX_ID_ITEMS] if _is_id(schema["items"]) else []
+        if caps:
+            out["maxItems"] = min(caps)
     return out
+
+
+def _is_id(schema: dict[str, Any]) -> bool:
+    """Whether `schema` is that of an element id (a pattern of id prefixes)."""
+    pattern = schema.get("pattern")
+    return isinstance(pattern, str) and bool(prefixes_of_pattern(pattern))
+
+
+def cut_answer_hint(specs: list[Any]) -> str:
+    """What an API generator's answer cut at its token limit is told: to name fewer ids, and the optional lists of
+    element ids of `specs` it may leave out (a search's "paragraphs": the whole document is searched)."""
+    lists = ", ".join(f'"{name}"' for name in optional_id_lists(specs))
+    return ("Write a shorter answer (fewer ids, shorter texts)" +
+            (f"; leave out the optional {lists} where the API then acts on the whole document" if lists else "") + ".")
+
+
+def optional_id_lists(specs: list[Any]) -> list[str]:
+    """The optional arguments of `specs` that are lists of element ids."""
+    names = []
+    for spec in specs:
+        required = set(spec.parameters.get("required", ()))
+        for name, schema in spec.parameters.get("properties", {}).items():
+            items = schema.get("items")
+            if name not in required and schema.get("type") == "array" and isinstance(items, dict) and _is_id(items) \
+                    and name not in names:
+                names.append(name)
+    return names
 
 
 def api_choice_schema(names: list[str]) -> dict[str, Any]:

@@ -131,15 +131,23 @@ class ColourSaid:
 
 #: a colour said in one character before 字 (text) or 底 (background): "深蓝底白字", "红灯用红字"
 _CHARACTER_COLOUR = re.compile(r"([红橙黄绿青蓝紫黑白灰粉棕])(?=[字底])")
+#: a light tint said without 色: "淡蓝底", "浅橙的" (read as 淡蓝色, 浅橙色)
+_TINT = re.compile(r"[浅淡][红橙黄绿青蓝紫灰粉棕](?!色)")
 
 
 def colours_said(text: str | None) -> list[ColourSaid]:
     """The colours `text` names, in order of appearance, without repeats: its colour words, and a Chinese colour
-    said in one character before 字 or 底 ("白字" is white text, as "白色" names it; not the 蓝 of "深蓝底")."""
+    said in one character before 字 or 底 ("白字" is white text, as "白色" names it; not the 蓝 of "深蓝底"), and a light
+    tint said without 色 ("淡蓝" as "淡蓝色")."""
     if not text:
         return []
     found = _said(text)
     spans = [(start, start + len(words)) for start, _, words in found]
+    for m in _TINT.finditer(text):
+        name = colour_family(m.group(0) + "色")
+        if name is not None and not any(a <= m.start() < b for a, b in spans):
+            found.append((m.start(), name, m.group(0)))
+            spans.append((m.start(), m.end()))
     for m in _CHARACTER_COLOUR.finditer(text):
         name = colour_family(m.group(1) + "色")
         if name is not None and not any(a <= m.start() < b for a, b in spans):

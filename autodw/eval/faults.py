@@ -80,9 +80,17 @@ def _wrong_value(api: str, args: dict[str, Any], ids: list[str], registry: Regis
     return None
 
 
+#: the colour names a fault is drawn from: the API's 25 names when DWBench 2.0's faults were first drawn, kept when the
+#: API learns another (light tints, issue 51), so that a seed draws the same faults and noisy-oracle runs stay comparable
+FAULT_COLOURS = tuple(NAMED_COLORS)[:25]
+_FAULT_HEXES = {NAMED_COLORS[name] for name in FAULT_COLOURS}
+
+
 def _other_values(value: Any, schema: dict[str, Any], rng: random.Random) -> list[Any]:
     """Candidate replacements for `value`, most plausible mistakes first."""
     enum = schema.get("enum") or next((s["enum"] for s in schema.get("anyOf", []) if "enum" in s), None)
+    if enum is not None and set(enum) == set(NAMED_COLORS):
+        enum = list(FAULT_COLOURS)
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, int):
@@ -93,7 +101,7 @@ def _other_values(value: Any, schema: dict[str, Any], rng: random.Random) -> lis
         out: list[Any] = []
         if enum:
             out += rng.sample([e for e in enum if e != value], k=min(3, len(enum) - 1))
-        if value.upper() in NAMED_COLORS.values() or value in NAMED_COLORS:
+        if value.upper() in _FAULT_HEXES or value in FAULT_COLOURS:
             out += [c for c in ("red", "green", "blue", "orange") if c != value]
         number = value.rstrip("cmintpx")
         if number != value and number.replace(".", "", 1).isdigit():

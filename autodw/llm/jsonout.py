@@ -20,6 +20,10 @@ T = TypeVar("T")
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
+#: characters of an answer cut at its token limit shown back to the model with the request to answer shorter (the
+#: whole of it is hundreds of tokens of what ran on, a list of ids say)
+CUT_ANSWER_SHOWN = 300
+
 #: how deep an answer may nest (a call's arguments nest a few levels); deeper is a degenerate answer
 MAX_NESTING = 24
 
@@ -99,13 +103,14 @@ def ask_json(llm: LLMBackend, messages: list[Message], *, role: str, schema: dic
              check: Callable[[dict[str, Any]], T], retries: int, max_tokens: int | None = None,
              correctable: tuple[type[Exception], ...] = (LLMOutputError,),
              on_answer: Callable[[list[Message], Completion], None] | None = None,
-             on_invalid: Callable[[int, str], None] | None = None) -> T:
+             on_invalid: Callable[[int, str], None] | None = None, cut_hint: str = "") -> T:
     """`check` of the JSON object `llm` answers. An answer that fails with a `correctable` error (one whose
-    ``retryable`` is not false) is shown its error and asked again, at most `retries` times; an answer cut at
-    its token limit is not (greedy decoding runs on the same way again). Then LLMOutputError. `on_answer`
-    sees every completion with the conversation it answered, `on_invalid` every rejected answer's error."""
+    ``retryable`` is not false) is shown its error and asked again, at most `retries` times. An answer cut at its
+    token limit is asked again once (one of those `retries`), told it was cut and `cut_hint` (how to answer shorter):
+    greedy decoding would run on the same way without it; a second cut answer ends the asking. Then LLMOutputError.
+    `on_answer` sees every completion with the conversation it answered, `on_invalid` every rejected answer's error."""
     conversation = list(messages)
-    error = ""
+    error, was_cut = "", False
     for attempt in range(1, retries + 2):
         completion = llm.complete(conversation, role=role, schema=schema, max_tokens=max_tokens)
         if on_answer is not None:
@@ -119,8 +124,18 @@ def ask_json(llm: LLMBackend, messages: list[Message], *, role: str, schema: dic
             if on_invalid is not None:
                 on_invalid(attempt, error)
             if completion.truncated:
-                raise LLMOutputError(f"the {role}'s answer ran to its token limit without ending "
-                                     f"({completion.usage.completion_tokens} tokens): {error}") from None
+                tokens = completion.usage.completion_tokens
+                if was_cut:
+                    raise LLMOutputError(f"the {role}'s answer ran to its token limit without ending again "
+                                         f"({tokens} tokens): {error}") from None
+                was_cut = True
+                conversation = conversation + [
+                    {"role": "assistant", "content": clipped(completion.text, CUT_ANSWER_SHOWN)},
+                    {"role": "user", "content": f"That answer was cut: it ran to the limit of {tokens} tokens without "
+                                                f"ending. {cut_hint or 'Write a shorter answer.'}\n"
+                                                "Answer again with only a short, complete JSON object."},
+                ]
+                continue
             conversation = conversation + [
                 {"role": "assistant", "content": completion.text},
                 {"role": "user", "content": f"That answer is invalid: {error}\nAnswer again with only the corrected JSON object."},

@@ -7,7 +7,8 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
-from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.core.errors import InternalError
 
 #: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
 _KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾注",
@@ -121,3 +122,43 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFind
         out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
     return out
+
+
+@check("unasked_option", certain=Certainty.FIXES, word_lists=("value_words.json",),
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
+def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+    """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
+    a header's alignment other than the one it has (a right-aligned header reset to left), a note's mark anywhere
+    but at the paragraph's end, where the API puts it; the fix is to leave it out."""
+    out = []
+    for key, value in args.items():
+        words = word_list("value_words.json")["options"].get(f"{api}.{key}")
+        if words is None or named(words.get(str(value), words["any"]), instruction):
+            continue
+        if key not in _LEFT_OUT:
+            raise InternalError(f"value_words.json names the option {api}.{key}, which unasked_option cannot read")
+        kept = _LEFT_OUT[key](args, before)
+        if kept is not None and value != kept:
+            out.append(CheckFinding("unasked_option", f"{key}={value!r} is not asked for (without it: {kept!r}); "
+                                    f"leave {key} out", True, {key: None}))
+    return out
+
+
+def _paragraph_end(args: dict[str, Any], before: State) -> int | None:
+    """Where a note's mark goes when the call gives no offset: the end of the paragraph's text."""
+    text = next((p["text"] for p in before["paragraphs"] if p["id"] == args.get("paragraph")), None)
+    return None if text is None else len(text)
+
+
+def _story_alignment(args: dict[str, Any], before: State) -> str | None:
+    """The alignment a rewritten header or footer keeps when the call gives none: its first aligned paragraph's (left
+    when none is), the same in every story the call rewrites; None when they differ or the section is unknown."""
+    sections, section = before["page_layout"]["sections"], args.get("section")
+    chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
+    stories = [s[f"{args.get('where')}s"].get(args.get("kind", "default")) for s in chosen]
+    kept = {next((a for a in (story or {}).get("alignments", ()) if a), "left") for story in stories}
+    return kept.pop() if len(kept) == 1 else None
+
+
+#: an option's argument -> what the API gives it when the call leaves it out
+_LEFT_OUT = {"offset": _paragraph_end, "alignment": _story_alignment}

@@ -259,7 +259,7 @@ def set_paragraph_format(doc: WordDocument, paragraphs: Any, alignment: str | No
     return f"set {describe(props)} on {_listing([pid for pid, _ in targets])}"
 
 
-FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3", a name (yellow, lightgray, ...), '
+FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3", a name (yellow, lightgray, lightblue, ...), '
                                          'or "none" to remove the shading',
         "anyOf": [{"pattern": HEX_COLOR_PATTERN}, {"enum": [*COLOR_NAMES, "none"]}]}
 

@@ -63,7 +63,7 @@ CELLS = {
         {"type": "object", "properties": {"col": {"type": "integer", "minimum": 0}}, "required": ["col"], "additionalProperties": False},
     ],
 }
-FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3" or a name (lightgray, yellow, ...); "none" removes the fill',
+FILL = {"type": "string", "description": 'fill colour: hex RGB like "D9E2F3" or a name (lightgray, lightblue, yellow, ...); "none" removes the fill',
         "anyOf": [{"pattern": HEX_COLOR_PATTERN}, {"enum": [*COLOR_NAMES, "none"]}]}
 TABLE_WIDTH = {"type": "string",
                "description": 'table width: a length like "15cm", a percentage of the text width like "100%", or "auto"',
