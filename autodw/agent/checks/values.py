@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
-from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
 _KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾注",
@@ -102,7 +102,7 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
     if not counts or count in counts:
         return []
     fix = {"count": next(iter(counts))} if len(counts) == 1 else None
-    return [CheckFinding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
+    return [CheckFinding("one_occurrence", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
                                      f"columns", True, fix)]
 
 
@@ -121,3 +121,51 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFind
         out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
     return out
+
+
+#: a request to change every occurrence ("everywhere", "every "meeting"", "全部换掉", "都改成")
+_EVERY = re.compile(r"\b(?:everywhere|throughout|wherever|globally)\b|\b(?:all|every|each)\s+(?:the\s+)?(?:[\"“'‘]|"
+                    r"occurrences?|instances?|mentions?|times?|places?|of\s+them\b)|\b(?:replace|change|swap|rename)\s+all\b|"
+                    r"全部|所有|一律|统统|都(?:要)?(?:改|换|替换)", re.IGNORECASE)
+#: a request that limits the occurrences ("only the first", "just once", "第一处", "前两个", "两处")
+_SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|mention|match|\d)|\bonly\s+(?:the\s+)?(?:first|once|one)\b|"
+                   r"\bonce\b|\b(?:\d+|two|three|four|five)\s+(?:times|occurrences|instances|places)\b|"
+                   r"[第前][一二两三四五六七八九十\d]+[处个次]|[一二两三四五六七八九十\d]+处", re.IGNORECASE)
+
+
+def _occurrences(state: State, args: dict[str, Any]) -> int | None:
+    """How many times replace_text's `find` occurs where the call searches (its paragraphs, the body and its tables,
+    or with scope "all" also the headers and footers); None when the pattern is not a valid expression."""
+    find = args.get("find")
+    if not isinstance(find, str) or not find:
+        return None
+    pattern = find if args.get("regex") else re.escape(find)
+    if args.get("whole_word"):
+        pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
+    try:
+        compiled = re.compile(pattern, 0 if args.get("match_case", True) else re.IGNORECASE)
+    except re.error:
+        return None
+    only = args.get("paragraphs")
+    texts = [p.get("text", "") for p, _ in grounding.paragraphs(state) if not only or p.get("id") in only]
+    if args.get("scope") == "all" and not only:
+        texts += [story.get("text", "") for section in state.get("page_layout", {}).get("sections", [])
+                  for key in ("headers", "footers") for story in section.get(key, {}).values()]
+    return sum(1 for t in texts for m in compiled.finditer(t) if m.end() > m.start())
+
+
+@check("one_occurrence", certain=Certainty.FIXES, single_request=True,
+       tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+    """replace_text limited to fewer occurrences (``count``) than the document has, for a request to change them all
+    ("everywhere", "every "meeting"", "全部换掉", "都改成") that limits them nowhere ("the first", "两处"); the fix
+    leaves ``count`` out (every occurrence)."""
+    count = args.get("count")
+    if api != "replace_text" or type(count) is not int or not _EVERY.search(request) or _SOME.search(request):
+        return []
+    found = _occurrences(before, args)
+    if found is not None and found <= count:
+        return []
+    return [CheckFinding("one_occurrence", f"count={count}: the request asks to replace every occurrence"
+                                           f"{f' (the document has {found})' if found is not None else ''}", True,
+                          {"count": None})]
