@@ -176,8 +176,9 @@ def spelled_tables(request: str) -> list[tuple[list[list[str]], bool]]:
     end = 0
     for start, kind in starts:
         rest = request[start.end():]
-        if start.start() < end or (kind == "colon" and (_TABLE_HEADER.match(rest) or _TABLE_ROWS.match(rest))):
-            continue
+        if start.start() < end or (kind == "colon" and any(key.search(start.group(0)) or key.match(rest)
+                                                            for key in (_TABLE_HEADER, _TABLE_ROWS))):
+            continue  # "a table: bold headers ...", "表格，表头...，数据：...": the header or the rows say where it starts
         header, after = None, 0
         if kind == "header":
             rows_key, first = _TABLE_ROWS.search(rest), _TABLE_SEPARATOR.search(rest)
