@@ -102,7 +102,7 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
     if not counts or count in counts:
         return []
     fix = {"count": next(iter(counts))} if len(counts) == 1 else None
-    return [CheckFinding("one_occurrence", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
+    return [CheckFinding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
                                      f"columns", True, fix)]
 
 
