@@ -836,7 +836,8 @@ def test_a_replacement_everywhere_limited_to_fewer_occurrences_than_the_document
 
     once = {"find": "Quarterly", "replace": "Annual", "scope": "all", "count": 1}  # three in the body and header
     for request in ('Replace "Quarterly" with "Annual" everywhere, headers included', 'Change every "Quarterly" to '
-                    '"Annual"', "把所有的“Quarterly”都改成“Annual”", "全文的Quarterly都替换成Annual"):
+                    '"Annual"', "把所有的“Quarterly”都改成“Annual”", "全文的Quarterly都替换成Annual",
+                    "“Quarterly”改成“Annual”，这几处都要改"):
         found = checks.check_call("Do it.", request, "replace_text", once, state, {"a": 1})
         assert [f.check for f in found] == ["one_occurrence"], request
         assert checks.repair(found) == {"count": None}
@@ -879,13 +880,15 @@ def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
                  "文末加一个表格，表头Name、Role（加粗），数据：Ann, Chair; Bo, Clerk"]
     for request in requests_:
         assert spelled_tables(request) == [(data, True)], request
-        for args in ({"rows": 3, "cols": 2, "position": "end"}, {"data": [["Name", "Role"]], "rows": 3, "position": "end"},
+        for args in ({"rows": 3, "cols": 2, "position": "end"},
+                     {"data": [["Name", "Role"]], "rows": 3, "position": "end"},
                      {"data": [["Name", "Role"], ["", ""], ["", ""]], "position": "end"}):
             found = checks.check_call("Do it.", request, "insert_table", args, state, {"a": 1})
             assert [f.check for f in found] == ["empty_cells"], (request, args)
             fix = checks.repair(found)
             assert fix == {"data": data, "rows": None, "cols": None}
-            validate_arguments(registry().get("insert_table"), {k: v for k, v in {**args, **fix}.items() if v is not None})
+            repaired = {k: v for k, v in {**args, **fix}.items() if v is not None}
+            validate_arguments(registry().get("insert_table"), repaired)
         assert _checks(request, "insert_table", {"data": data, "position": "end"}, state) == []
     # rows without a header: the table is the rows; a header of another width is left out, and no fix is offered
     assert spelled_tables("Add a table with the rows A, B, C; D, E, F") == [([["A", "B", "C"], ["D", "E", "F"]], True)]
@@ -897,8 +900,10 @@ def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
                    {"data": [["Name", "Role"]], "rows": 3, "position": "end"}, state) == []
     assert _checks("文末加表格：设备名称、数量，下面留三行空的给人填", "insert_table",
                    {"data": [["设备名称", "数量"]], "rows": 4, "position": "end"}, state) == []
-    assert _checks(requests_[0], "insert_table", {"data": [["Task", "Owner"], ["", ""]], "position": "end"}, state) == []
-    assert _checks("Add a 3 by 2 table at the end", "insert_table", {"rows": 3, "cols": 2, "position": "end"}, state) == []
+    other = {"data": [["Task", "Owner"], ["", ""]], "position": "end"}
+    assert _checks(requests_[0], "insert_table", other, state) == []
+    assert _checks("Add a 3 by 2 table at the end", "insert_table", {"rows": 3, "cols": 2, "position": "end"},
+                   state) == []
 
 
 def test_a_header_written_again_to_change_a_name_in_it(state, tmp_path):
@@ -922,7 +927,8 @@ def test_a_header_written_again_to_change_a_name_in_it(state, tmp_path):
                    {**rewrite, "text": "Acme Group - Confidential"}, mixed) == []
     # the footer's page fields written as plain numbers
     footer = {"section": 0, "where": "footer", "text": "Seite 1 of 1"}
-    assert _checks("In the footer, change Page to Seite", "set_header_footer", footer, state) == ["whole_story_for_words"]
+    assert _checks("In the footer, change Page to Seite", "set_header_footer", footer,
+                   state) == ["whole_story_for_words"]
     assert _checks("In the footer, change Page to Seite", "set_header_footer",
                    {**footer, "text": "Seite {PAGE} of {NUMPAGES}"}, state) == []
 

@@ -22,8 +22,8 @@ from autodw.core.paths import repo_root
 ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
          "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "one_occurrence",
-         "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property", "heading_as_paragraph",
-         "unasked_separator", "literal_markup", "colour_as_font"]
+         "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
+         "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font"]
 SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole", "one_occurrence"]
 WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
               "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",)}

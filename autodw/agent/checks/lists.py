@@ -223,5 +223,6 @@ def empty_cells(api: str, args: dict[str, Any], request: str) -> list[CheckFindi
         return []
     table, clean = matching[0]
     fix = {"data": table, "rows": None, "cols": None} if len(matching) == 1 and clean else None
+    shown = "; ".join(", ".join(row) for row in table[:2])
     return [CheckFinding("empty_cells", f"the table has empty cells where the request gives their text (it spells out "
-                                        f"{len(table)} rows: {'; '.join(', '.join(r) for r in table[:2])}...)", True, fix)]
+                                        f"{len(table)} rows: {shown}...)", True, fix)]

@@ -108,8 +108,8 @@ def unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[
 #: "H_2"); not a run of underscores left to write on ("签订日期：______年____月____日")
 _MARKUP = re.compile(r"</?(?:sup|sub|b|i|u|s|em|strong|span|font|mark|small|big|del|ins|br|p)\b[^<>]*>|"
                      r"(?<![*\w])\*\*(?=[^\s*])[^*\n]+?(?<=[^\s*])\*\*(?![*\w])|"
-                     r"(?<![_\w])__(?=[^\s_])[^_\n]+?(?<=[^\s_])__(?![_\w])|\w\^\{?[\w.+-]+\}?|\b[A-Za-z]{1,2}_\{?\d+\}?",
-                     re.IGNORECASE)
+                     r"(?<![_\w])__(?=[^\s_])[^_\n]+?(?<=[^\s_])__(?![_\w])|"
+                     r"\w\^\{?[\w.+-]+\}?|\b[A-Za-z]{1,2}_\{?\d+\}?", re.IGNORECASE)
 #: arguments that do not write document text (an address, an image file)
 _NOT_WRITTEN = re.compile(r"^(?:find|match|url|address|image|path|file)$")
 

@@ -123,14 +123,15 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFind
     return out
 
 
-#: a request to change every occurrence ("everywhere", "every "meeting"", "全部换掉", "都改成")
-_EVERY = re.compile(r"\b(?:everywhere|throughout|wherever|globally)\b|\b(?:all|every|each)\s+(?:the\s+)?(?:[\"“'‘]|"
-                    r"occurrences?|instances?|mentions?|times?|places?|of\s+them\b)|\b(?:replace|change|swap|rename)\s+all\b|"
-                    r"全部|所有|一律|统统|都(?:要)?(?:改|换|替换)", re.IGNORECASE)
-#: a request that limits the occurrences ("only the first", "just once", "第一处", "前两个", "两处")
-_SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|mention|match|\d)|\bonly\s+(?:the\s+)?(?:first|once|one)\b|"
-                   r"\bonce\b|\b(?:\d+|two|three|four|five)\s+(?:times|occurrences|instances|places)\b|"
-                   r"[第前][一二两三四五六七八九十\d]+[处个次]|[一二两三四五六七八九十\d]+处", re.IGNORECASE)
+#: a request to change every occurrence ("everywhere", "every "meeting"", "in all the headings", "全部换掉", "都改成",
+#: "全文的")
+_EVERY = re.compile(r"\b(?:everywhere|throughout|wherever|globally|every|each|all|both)\b|"
+                    r"全部|所有|一律|统统|全文|通篇|都(?:要)?(?:改|换|替换)", re.IGNORECASE)
+#: a request that limits the occurrences ("only the first", "just once", "第一处", "前两个", "两处" but not "两处都")
+_SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|mention|match|\d)|"
+                   r"\bonly\s+(?:the\s+)?(?:first|once|one)\b|\bonce\b|"
+                   r"\b(?:\d+|two|three|four|five)\s+(?:times|occurrences|instances|places)\b|"
+                   r"[第前][一二两三四五六七八九十\d]+[处个次]|[一二两三四五六七八九十\d]+处(?!都)", re.IGNORECASE)
 
 
 def _occurrences(state: State, args: dict[str, Any]) -> int | None:
@@ -158,7 +159,7 @@ def _occurrences(state: State, args: dict[str, Any]) -> int | None:
        tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """replace_text limited to fewer occurrences (``count``) than the document has, for a request to change them all
-    ("everywhere", "every "meeting"", "全部换掉", "都改成") that limits them nowhere ("the first", "两处"); the fix
+    ("everywhere", "every "meeting"", "全部换掉", "都改成") that limits them nowhere ("the first", "两处" but not "两处都"); the fix
     leaves ``count`` out (every occurrence)."""
     count = args.get("count")
     if api != "replace_text" or type(count) is not int or not _EVERY.search(request) or _SOME.search(request):
