@@ -893,7 +893,7 @@ def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
     # rows without a header: the table is the rows; a header of another width is left out, and no fix is offered
     assert spelled_tables("Add a table with the rows A, B, C; D, E, F") == [([["A", "B", "C"], ["D", "E", "F"]], True)]
     odd = checks.check_call("Do it.", "Add a table with the header Name and the rows Ann, Chair; Bo, Clerk",
-                            "insert_table", {"rows": 3, "cols": 2, "position": "end"}, state, {"a": 1})
+                            "insert_table", {"data": [["Ann", ""], ["", ""]], "position": "end"}, state, {"a": 1})
     assert [f.check for f in odd] == ["empty_cells"] and checks.repair(odd) is None
     # blank rows asked for, another table, or a table the request does not spell out
     assert _checks("Add a table with the header Name, Role and two blank rows to fill in", "insert_table",
@@ -904,6 +904,8 @@ def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
     assert _checks(requests_[0], "insert_table", other, state) == []
     assert _checks("Add a 3 by 2 table at the end", "insert_table", {"rows": 3, "cols": 2, "position": "end"},
                    state) == []
+    assert _checks("Add a 4 by 4 table at the end; then a table with the header Name, Role and the rows Ann, Chair; "
+                   "Bo, Clerk", "insert_table", {"rows": 4, "cols": 4, "position": "end"}, state) == []
 
 
 def test_a_header_written_again_to_change_a_name_in_it(state, tmp_path):

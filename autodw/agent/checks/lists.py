@@ -202,8 +202,9 @@ def spelled_tables(request: str) -> list[tuple[list[list[str]], bool]]:
 @check("empty_cells", certain=Certainty.FIXES, tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def empty_cells(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A new table with empty cells where the table the request spells out has text (a Markdown table, lines of
-    cells, a header and rows in words), its written cells all those of that table; not when the request asks for
-    blank rows to fill in. The fix is the request's table, when it is the only one and read unambiguously."""
+    cells, a header and rows in words), its written cells all those of that table (a table with none, its size); not
+    when the request asks for blank rows to fill in. The fix is the request's table, when it is the only one and read
+    unambiguously."""
     data = args.get("data") if isinstance(args.get("data"), list) else []
     if api != "insert_table" or _BLANK.search(request) or not all(isinstance(r, list) for r in data):
         return []
@@ -211,9 +212,11 @@ def empty_cells(api: str, args: dict[str, Any], request: str) -> list[CheckFindi
     cols = max([args["cols"] if type(args.get("cols")) is int else 0, *(len(r) for r in data)])
     grid = [[loose_text(str(r[c])) if c < len(r) and r[c] is not None else "" for c in range(cols)]
             for r in [*data, *[[]] * (rows - len(data))]]
-    matching = []
+    matching, written = [], any(any(row) for row in grid)
     for table, clean in spelled_tables(request):
         cells = [[loose_text(c) for c in row] for row in table]
+        if not written and (len(grid), cols) != (len(table), len(table[0])):
+            continue  # an empty table of another size: another table of the message
         within = [(r, c) for r in range(min(len(grid), len(cells))) for c in range(min(cols, len(cells[r])))]
         if any(grid[r][c] and grid[r][c] != cells[r][c] for r, c in within):
             continue  # another table
