@@ -701,6 +701,20 @@ def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
     assert not again.repaired and again.args == endnote["args"] and again.accepted
 
 
+def test_a_fix_that_leaves_an_argument_out_repairs_the_repeated_call(doc):
+    """one_occurrence's fix is count left out (None): the regenerated call replaces every occurrence."""
+    once = {"api": "replace_text", "args": {"find": "Quarterly", "replace": "Annual", "scope": "all", "count": 1}}
+    agent, _ = agent_for({"planner": [plan("Replace Quarterly with Annual everywhere."), DONE],
+                          "api_generator": [once, once], "validator": [PASS]})
+    record = agent.run(doc, ['Replace "Quarterly" with "Annual" everywhere, headers included']).instructions[0]
+    first, second = record.steps[0].attempts
+    assert first.verdict.repair == {"count": None} and second.repaired and second.accepted
+    assert second.args == {"find": "Quarterly", "replace": "Annual", "scope": "all"}
+    after = extract_state(doc)
+    assert "Quarterly" not in " ".join(p["text"] for p in after["paragraphs"])
+    assert "Quarterly" not in after["page_layout"]["sections"][0]["headers"]["default"]["text"]
+
+
 def test_the_rejected_call_repeated_without_a_fix_is_not_run_again(doc):
     noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}  # it has that style
     agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop, noop]},
