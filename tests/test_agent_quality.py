@@ -860,6 +860,15 @@ def test_a_replacement_everywhere_limited_to_fewer_occurrences_than_the_document
     assert _checks(everywhere, "replace_text", {**once, "count": 3}, state) == []  # no occurrence is left
     assert _checks(everywhere, "replace_text", {**once, "scope": "body"}, state) == []  # the body has one
     assert _checks(everywhere, "replace_text", {k: v for k, v in once.items() if k != "count"}, state) == []
+    # limited to some paragraphs for a request to change them everywhere
+    title = {"find": "Sales", "replace": "Revenue", "paragraphs": ["p1"]}  # p1, p7 and p40 have it
+    for request, args, fix in (('Replace "Sales" with "Revenue" throughout the document', title, {"paragraphs": None}),
+                               ("把全文的“Sales”都改成“Revenue”", {**title, "count": 1}, {"count": None, "paragraphs": None})):
+        found = checks.check_call("Do it.", request, "replace_text", args, state, {"a": 1})
+        assert [f.check for f in found] == ["one_occurrence"] and checks.repair(found) == fix, request
+    assert _checks('Replace all "Sales" with "Revenue" in the title', "replace_text", title, state) == []
+    assert _checks('Replace "Sales" with "Revenue" throughout the document', "replace_text",
+                   {**title, "paragraphs": ["p1", "p7", "p40"]}, state) == []
     for request in ('Replace only the first "Quarterly" with "Annual"', 'Replace "Quarterly" with "Annual" once',
                     "把第一处“Quarterly”改成“Annual”，其余的都不动", 'Replace "Quarterly" with "Annual" in the title'):
         assert _checks(request, "replace_text", once, state) == [], request

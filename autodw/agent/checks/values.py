@@ -127,6 +127,9 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFind
 #: "全文的")
 _EVERY = re.compile(r"\b(?:everywhere|throughout|wherever|globally|every|each|all|both)\b|"
                     r"全部|所有|一律|统统|全文|通篇|都(?:要)?(?:改|换|替换)", re.IGNORECASE)
+#: a request to change them everywhere, not only in some paragraphs ("throughout the document", "全文的", "文中和...")
+_EVERYWHERE = re.compile(r"\b(?:everywhere|throughout|globally|wherever)\b|\b(?:whole|entire)\s+(?:document|text|file)|"
+                         r"全文|通篇|整篇|(?<!正)文中(?:所有|和)", re.IGNORECASE)
 #: a request that limits the occurrences ("only the first", "just once", "第一处", "前两个", "两处" but not "两处都")
 _SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|mention|match|\d)|"
                    r"\bonly\s+(?:the\s+)?(?:first|once|one)\b|\bonce\b|"
@@ -158,15 +161,20 @@ def _occurrences(state: State, args: dict[str, Any]) -> int | None:
 @check("one_occurrence", certain=Certainty.FIXES, single_request=True,
        tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
-    """replace_text limited to fewer occurrences (``count``) than the document has, for a request to change them all
-    ("everywhere", "every "meeting"", "全部换掉", "都改成") that limits them nowhere ("the first", "两处" but not "两处都"); the fix
-    leaves ``count`` out (every occurrence)."""
-    count = args.get("count")
-    if api != "replace_text" or type(count) is not int or not _EVERY.search(request) or _SOME.search(request):
+    """replace_text that reaches fewer occurrences than the document has, for a request to change them all that limits
+    them nowhere ("the first", "两处" but not "两处都"): limited by ``count`` when the request says every occurrence
+    ("every "meeting"", "all", "全部换掉", "都改成"), or to some ``paragraphs`` when it says everywhere ("throughout
+    the document", "全文"); the fix leaves those arguments out."""
+    count, only = args.get("count"), args.get("paragraphs")
+    limiting = (("count", type(count) is int, _EVERY), ("paragraphs", bool(only), _EVERYWHERE))
+    limits = [k for k, limited, words in limiting if limited and words.search(request)]
+    if api != "replace_text" or not limits or _SOME.search(request):
         return []
-    found = _occurrences(before, args)
-    if found is not None and found <= count:
+    total = _occurrences(before, {k: v for k, v in args.items() if k not in limits})
+    reached = _occurrences(before, args)
+    if total is not None and reached is not None and total <= min(reached, count if "count" in limits else reached):
         return []
-    return [CheckFinding("one_occurrence", f"count={count}: the request asks to replace every occurrence"
-                                           f"{f' (the document has {found})' if found is not None else ''}", True,
-                          {"count": None})]
+    said = ", ".join(f"{k}={args[k]}" for k in limits)
+    return [CheckFinding("one_occurrence", f"{said}: the request asks to replace every occurrence"
+                                           f"{f' (the document has {total})' if total is not None else ''}", True,
+                         dict.fromkeys(limits))]
