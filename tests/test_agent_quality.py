@@ -950,6 +950,14 @@ def test_a_header_written_again_to_change_a_name_in_it(state, tmp_path):
                    {"section": 0, "where": "header", "text": "Acme Ltd - Quarterly Report"}, state) == []
     assert _checks("In the header, change Acme Inc to Acme Ltd", "set_header_footer",
                    {**rewrite, "text": "Acme Group - Confidential"}, mixed) == []
+    # one run each, but paragraphs of another style and alignment
+    source = docx.Document()
+    source.sections[0].header.paragraphs[0].add_run("Acme Inc - Confidential")
+    source.sections[0].header.add_paragraph("Quarterly Report").alignment = 2  # right
+    source.save(tmp_path / "aligned.docx")
+    aligned = extract_state(WordDocument.open(tmp_path / "aligned.docx"))
+    assert _checks("In the header, change Acme Inc to Acme Ltd", "set_header_footer",
+                   {**rewrite, "text": "Acme Ltd - Confidential\nQuarterly Report"}, aligned) == ["whole_story_for_words"]
     # the footer's page fields written as plain numbers
     footer = {"section": 0, "where": "footer", "text": "Seite 1 of 1"}
     assert _checks("In the footer, change Page to Seite", "set_header_footer", footer,

@@ -54,12 +54,16 @@ def _in_word(char: str) -> bool:
 
 
 def _lost(story: dict[str, Any], text: str) -> str | None:
-    """What writing `text` over a header or footer loses (set_header_footer keeps its first run's formatting only),
-    or None when it loses nothing."""
+    """What writing `text` over a header or footer loses (set_header_footer keeps its first run's formatting and
+    gives every paragraph one style and alignment), or None when it loses nothing."""
     if any(len([r for r in p.get("runs", []) if r.get("text")]) > 1 for p in story.get("paragraph_details", [])):
         return "its runs of other formatting"
     if story.get("fields") and "{" not in text:
         return "its fields"
+    paragraphs = story.get("paragraph_details", [])
+    for key in ("alignment", "style"):
+        if len({p.get(key) for p in paragraphs}) > 1:
+            return f"its paragraphs' {key}s"
     for key in ("tables", "images", "hyperlinks"):
         if story.get(key):
             return f"its {key}"
@@ -70,8 +74,8 @@ def _lost(story: dict[str, Any], text: str) -> str | None:
 def whole_story_for_words(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """set_header_footer writing a header's or footer's text again with one part changed ("Acme Inc - Confidential"
     -> "Acme Ltd - Confidential") when the request gives the new words but not that whole text, and writing it loses
-    what the old one had (runs of other formatting, fields, tables, pictures, links): replace_text changes only those
-    words."""
+    what the old one had (runs of other formatting, fields, paragraphs of other styles or alignments, tables, pictures, links):
+    replace_text changes only those words."""
     text, where = args.get("text"), args.get("where")
     if api != "set_header_footer" or not isinstance(text, str) or where not in ("header", "footer") or \
             grounding.loose(text) in grounding.loose(request):
