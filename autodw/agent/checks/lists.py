@@ -99,7 +99,7 @@ _TABLE_COLON = re.compile(r"(?:\btable\b|表格?)[^;；:：\n。.\"“]{0,40}[:�
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
 _TABLE_SEPARATOR = re.compile(r"\s*(?:[;；\n]|\s/\s)\s*")
 _CELL_SEPARATOR = re.compile(r"\s*[,，、\t]\s*")
-_BOLD_WORDS = re.compile(r"[（(]?(?:加粗|bold)[)）]?", re.IGNORECASE)
+_BOLD_WORDS = re.compile(r"[（(]?\s*(?:in\s+)?(?:加粗|\bbold\b)\s*[)）]?", re.IGNORECASE)  # "（加粗）", "in bold"
 #: a segment that goes on with the request rather than the table ("; after the Cleaning section, add ...")
 _NOT_A_ROW = re.compile(r"(?:after|before|add|put|make|cent(?:re|er)|caption|insert|set|move|delete|change|replace|"
                         r"also|please|then|next|finally)\b", re.IGNORECASE)
