@@ -74,8 +74,8 @@ def _lost(story: dict[str, Any], text: str) -> str | None:
 def whole_story_for_words(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """set_header_footer writing a header's or footer's text again with one part changed ("Acme Inc - Confidential"
     -> "Acme Ltd - Confidential") when the request gives the new words but not that whole text, and writing it loses
-    what the old one had (runs of other formatting, fields, paragraphs of other styles or alignments, tables, pictures, links):
-    replace_text changes only those words."""
+    what the old one had (runs of other formatting, fields, paragraphs of other styles or alignments, tables,
+    pictures, links): replace_text changes only those words."""
     text, where = args.get("text"), args.get("where")
     if api != "set_header_footer" or not isinstance(text, str) or where not in ("header", "footer") or \
             grounding.loose(text) in grounding.loose(request):
