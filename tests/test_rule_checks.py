@@ -21,10 +21,10 @@ from autodw.core.paths import repo_root
 #: the order of today's checks (the order of their findings in the validator's prompt)
 ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
-         "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "row_not_on_top", "dropped_item",
-         "nested_first_item", "unasked_property", "unasked_option", "heading_as_paragraph", "unasked_separator",
-         "colour_as_font"]
-SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole"]
+         "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "one_occurrence",
+         "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
+         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font"]
+SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole", "one_occurrence"]
 WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
               "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",),
               "unasked_option": ("value_words.json",)}
@@ -123,7 +123,7 @@ def test_a_finding_must_be_what_its_check_declares(finding, ok):
 
 def test_wrong_api_and_the_fixes_come_from_the_declarations():
     wrong = {c.finding for c in checks.CHECKS if c.certain is Certainty.WRONG_API}
-    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole"}
+    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole", "whole_story_for_words"}
     assert checks.wrong_api([CheckFinding("part_for_whole", "x", True)])
     assert not checks.wrong_api([CheckFinding("altered_quote", "x", True)])
     assert {c.name for c in checks.CHECKS if c.hint} == {"unnamed_measure"}
@@ -141,7 +141,8 @@ def test_every_check_is_tuned_on_provenance_splits_in_one_schema():
         assert c.word_lists == WORD_LISTS.get(c.name, ())
         read = set().union(*(lists[name] for name in c.word_lists))
         assert read <= set(c.tuned_on) <= code | read, c.name
-        assert provenance.label("1.1", "templated", "dev", [c.entry]) == "tuned on"
+        version, track, split = re.fullmatch(r"dwbench-([\d.]+)/(\w+)/(\w+)", c.tuned_on[0]).groups()
+        assert provenance.label(version, track, split, [c.entry]) == "tuned on"
     assert set().union(*(c.tuned_on for c in checks.CHECKS)) == code | lists["api_words.json"] | lists["value_words.json"]
     entries = [c.entry for c in checks.CHECKS]
     filed = [e for e in provenance.all_entries() if e.artefact in ("autodw/agent/checks/*.py", "autodw/agent/api_words.json",

@@ -29,12 +29,13 @@ class Validator(Protocol):
 
 
 def applicable_fix(registry: Registry, api: str, args: dict[str, Any], fix: dict[str, Any] | None) -> dict[str, Any] | None:
-    """`fix` if the API accepts the call with it, else None: the rule checks' value words are shared by APIs whose
-    choices differ ("justify" is named, but set_image_alignment has no such value)."""
+    """`fix` if the API accepts the call with it (a None value leaves the argument out), else None: the rule checks'
+    value words are shared by APIs whose choices differ ("justify" is named, but set_image_alignment has no such
+    value)."""
     if fix is None or api not in registry:
         return None
     try:
-        validate_arguments(registry.get(api), {**args, **fix})
+        validate_arguments(registry.get(api), {k: v for k, v in {**args, **fix}.items() if v is not None})
     except ApiError:
         return None
     return fix

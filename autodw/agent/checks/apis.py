@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+from typing import Any, Iterator
 
+from autodw.agent import grounding
 from autodw.agent.checks.reading import api_words, without_tripled_letters
-from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, State, check
 
 #: a request that gives a paragraph a whole new text ("replace the text of ... with", "... should just say ... instead")
 _WHOLE_TEXT = re.compile(r"replace the (?:whole |entire )?text of|so (?:that )?it (?:now )?reads|should (?:just|only|now) "
@@ -35,3 +38,63 @@ def unasked_api(api: str, instruction: str, previous: str = "") -> list[CheckFin
     if words is None or all(w.search(instruction) or w.search(previous) for w in words):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
+
+
+def _stories(before: State, where: str, kind: str) -> Iterator[dict[str, Any]]:
+    """The section headers or footers (`where`) of `kind` the document has before the call."""
+    for section in before.get("page_layout", {}).get("sections", []):
+        story = section.get(f"{where}s", {}).get(kind)
+        if story:
+            yield story
+
+
+def _in_word(char: str) -> bool:
+    """Whether `char` is a letter or digit of a word written with spaces between words."""
+    return char.isascii() and char.isalnum()
+
+
+def _lost(story: dict[str, Any], text: str) -> str | None:
+    """What writing `text` over a header or footer loses (set_header_footer keeps its first run's formatting and
+    gives every paragraph one style and alignment), or None when it loses nothing."""
+    if any(len([r for r in p.get("runs", []) if r.get("text")]) > 1 for p in story.get("paragraph_details", [])):
+        return "its runs of other formatting"
+    if story.get("fields") and "{" not in text:
+        return "its fields"
+    paragraphs = story.get("paragraph_details", [])
+    for key in ("alignment", "style"):
+        if len({p.get(key) for p in paragraphs}) > 1:
+            return f"its paragraphs' {key}s"
+    for key in ("tables", "images", "hyperlinks"):
+        if story.get(key):
+            return f"its {key}"
+    return None
+
+
+@check("whole_story_for_words", certain=Certainty.WRONG_API, tuned_on=("dwbench-2.0/hand/dev",))
+def whole_story_for_words(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+    """set_header_footer writing a header's or footer's text again with one part changed ("Acme Inc - Confidential"
+    -> "Acme Ltd - Confidential") when the request gives the new words but not that whole text, and writing it loses
+    what the old one had (runs of other formatting, fields, paragraphs of other styles or alignments, tables,
+    pictures, links): replace_text changes only those words."""
+    text, where = args.get("text"), args.get("where")
+    if api != "set_header_footer" or not isinstance(text, str) or where not in ("header", "footer") or \
+            grounding.loose(text) in grounding.loose(request):
+        return []
+    for story in _stories(before, where, args.get("kind", "default")):
+        old = story.get("text", "")
+        head = len(os.path.commonprefix([old, text]))
+        tail = len(os.path.commonprefix([old[head:][::-1], text[head:][::-1]]))
+        while head and _in_word(old[head - 1]):  # whole words: "Acme Inc" -> "Acme Ltd" changes "Inc"
+            head -= 1
+        while tail and _in_word(old[len(old) - tail]):
+            tail -= 1
+        changed, kept = old[head:len(old) - tail], (old[:head] + old[len(old) - tail:]).strip()
+        new = text[head:len(text) - tail].strip()
+        named = not new or grounding.loose(new) in grounding.loose(request)  # the words the request gives
+        lost = _lost(story, text) if changed.strip() and kept and named else None
+        if lost:
+            ids = ", ".join(story.get("paragraphs", []))
+            return [CheckFinding("whole_story_for_words", f'the call writes the whole {where} again to change '
+                                 f'"{changed}" to "{new}", losing {lost}; replace_text '
+                                 f"(paragraphs {ids}) changes only those words", True)]
+    return []

@@ -8,7 +8,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS, keyed_strings, loose_text
-from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.core.ids import ID_IN_TEXT
 
 QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal) is an altered quote
@@ -101,3 +101,43 @@ def unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[
     if not missing:
         return []
     return [CheckFinding("unasked_separator", f"separator {separator!r}: the request does not say {' '.join(missing)!r}", True)]
+
+
+#: markup a small model writes into a document's text for formatting it cannot express: HTML-like tags ("<sup>2</sup>",
+#: '<span style="...">'), Markdown emphasis ("**Total**", "__x__"), caret or underscore exponents ("m^2", "x^{2}",
+#: "H_2"); not a run of underscores left to write on ("签订日期：______年____月____日")
+_MARKUP = re.compile(r"</?(?:sup|sub|b|i|u|s|em|strong|span|font|mark|small|big|del|ins|br|p)\b[^<>]*>|"
+                     r"(?<![*\w])\*\*(?=[^\s*])[^*\n]+?(?<=[^\s*])\*\*(?![*\w])|"
+                     r"(?<![_\w])__(?=[^\s_])[^_\n]+?(?<=[^\s_])__(?![_\w])|"
+                     r"\w\^\{?[\w.+-]+\}?|\b[A-Za-z]{1,2}_\{?\d+\}?", re.IGNORECASE)
+#: arguments that do not write document text (an address, an image file)
+_NOT_WRITTEN = re.compile(r"^(?:find|match|url|address|image|path|file)$")
+
+
+def _marker(markup: str) -> str:
+    """What marks `markup` as markup: a tag's opening ("<sup"), "**", "__", "^", or the subscript itself ("H_2")."""
+    if markup.startswith("<"):
+        return re.match(r"</?\w+", markup).group(0).replace("/", "")
+    if markup[:2] in ("**", "__"):
+        return markup[:2]
+    return "^" if "^" in markup else markup
+
+
+@check("literal_markup", certain=Certainty.REJECTS, tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+def literal_markup(args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+    """A text the call writes holds markup that neither the request nor the document has: an HTML-like tag
+    ("m<sup>2</sup>"), Markdown emphasis ("**Total**") or a caret or underscore exponent ("m^2" for "m2 with the 2
+    superscript"); a document shows it as typed, and the formatting it stands for is set with the formatting APIs."""
+    said = instruction.casefold()
+    document: str | None = None  # read once, when a call has markup
+    for arg, text in keyed_strings(args):
+        if _NOT_WRITTEN.match(arg):
+            continue
+        for match in _MARKUP.finditer(text):
+            if document is None:
+                document = "\n".join(p.get("text", "") for p, _ in grounding.paragraphs(before)).casefold()
+            if _marker(match.group(0)).casefold() not in said and match.group(0).casefold() not in document:
+                return [CheckFinding("literal_markup", f'the call writes "{match.group(0)}" into the text, markup the '
+                                                       "request does not have: the document shows it as typed; "
+                                                       "superscript, bold and the like are formatting", True)]
+    return []

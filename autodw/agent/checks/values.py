@@ -162,3 +162,60 @@ def _story_alignment(args: dict[str, Any], before: State) -> str | None:
 
 #: an option's argument -> what the API gives it when the call leaves it out
 _LEFT_OUT = {"offset": _paragraph_end, "alignment": _story_alignment}
+
+
+#: a request to change every occurrence ("everywhere", "every "meeting"", "in all the headings", "全部换掉", "都改成",
+#: "全文的")
+_EVERY = re.compile(r"\b(?:everywhere|throughout|wherever|globally|every|each|all|both)\b|"
+                    r"全部|所有|一律|统统|全文|通篇|都(?:要)?(?:改|换|替换)", re.IGNORECASE)
+#: a request to change them everywhere, not only in some paragraphs ("throughout the document", "全文的", "文中和...")
+_EVERYWHERE = re.compile(r"\b(?:everywhere|throughout|globally|wherever)\b|\b(?:whole|entire)\s+(?:document|text|file)|"
+                         r"全文|通篇|整篇|(?<!正)文中(?:所有|和)", re.IGNORECASE)
+#: a request that limits the occurrences ("only the first", "just once", "第一处", "前两个", "两处" but not "两处都")
+_SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|mention|match|\d)|"
+                   r"\bonly\s+(?:the\s+)?(?:first|once|one)\b|\bonce\b|"
+                   r"\b(?:\d+|two|three|four|five)\s+(?:times|occurrences|instances|places)\b|"
+                   r"[第前][一二两三四五六七八九十\d]+[处个次]|[一二两三四五六七八九十\d]+处(?!都)", re.IGNORECASE)
+
+
+def _occurrences(state: State, args: dict[str, Any]) -> int | None:
+    """How many times replace_text's `find` occurs where the call searches (its paragraphs, the body and its tables,
+    or with scope "all" also the headers and footers); None when the pattern is not a valid expression."""
+    find = args.get("find")
+    if not isinstance(find, str) or not find:
+        return None
+    pattern = find if args.get("regex") else re.escape(find)
+    if args.get("whole_word"):
+        pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
+    try:
+        compiled = re.compile(pattern, 0 if args.get("match_case", True) else re.IGNORECASE)
+    except re.error:
+        return None
+    only = args.get("paragraphs")
+    texts = [p.get("text", "") for p, _ in grounding.paragraphs(state) if not only or p.get("id") in only]
+    if args.get("scope") == "all" and not only:
+        texts += [story.get("text", "") for section in state.get("page_layout", {}).get("sections", [])
+                  for key in ("headers", "footers") for story in section.get(key, {}).values()]
+    return sum(1 for t in texts for m in compiled.finditer(t) if m.end() > m.start())
+
+
+@check("one_occurrence", certain=Certainty.FIXES, single_request=True,
+       tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+    """replace_text that reaches fewer occurrences than the document has, for a request to change them all that limits
+    them nowhere ("the first", "两处" but not "两处都"): limited by ``count`` when the request says every occurrence
+    ("every "meeting"", "all", "全部换掉", "都改成"), or to some ``paragraphs`` when it says everywhere ("throughout
+    the document", "全文"); the fix leaves those arguments out."""
+    count, only = args.get("count"), args.get("paragraphs")
+    limiting = (("count", type(count) is int, _EVERY), ("paragraphs", bool(only), _EVERYWHERE))
+    limits = [k for k, limited, words in limiting if limited and words.search(request)]
+    if api != "replace_text" or not limits or _SOME.search(request):
+        return []
+    total = _occurrences(before, {k: v for k, v in args.items() if k not in limits})
+    reached = _occurrences(before, args)
+    if total is not None and reached is not None and total <= min(reached, count if "count" in limits else reached):
+        return []
+    said = ", ".join(f"{k}={args[k]}" for k in limits)
+    return [CheckFinding("one_occurrence", f"{said}: the request asks to replace every occurrence"
+                                           f"{f' (the document has {total})' if total is not None else ''}", True,
+                         dict.fromkeys(limits))]
