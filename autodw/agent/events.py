@@ -79,8 +79,8 @@ TRACE_EVENTS: dict[str, TraceEvent] = {
     "step_failed": TraceEvent("the last level's attempt was rejected (and undone) or failed: nothing of the step is "
                               "kept, the document is as before it, and the planner sees the step failed", {
         "step": "the step's number", "level": "the level of its last attempt: first, arg or api",
-        "rejected": "whether that call ran and the validator rejected it (the planner may not plan the same step "
-                    "again); false: it failed",
+        "rejected": "whether that call ran and the validator rejected it (refuse_repeated_steps then ends the "
+                    "request if the same step is planned again); false: it failed",
         "reason": "the rejection's explanation or the error, as the step's record keeps it (failure)"}),
     "internal_error": TraceEvent("a bug of autodw ended the instruction (never shown to the model)", {
         "error": "the error's message", "traceback": "its traceback"}),
