@@ -12,7 +12,7 @@ class Rollback:
     """Where one step's attempts stand: the level of the next attempt, the APIs it may use, what it is told of the
     last attempt, and the rejected call an argument-level regeneration corrects."""
 
-    def __init__(self, levels: list[str], candidates: list[str], library: list[str], last_level: str = "keep"):
+    def __init__(self, levels: list[str], candidates: list[str], library: list[str], last_level: str):
         self.remaining = list(levels)  # the levels still to go to
         self.validate_last = last_level == "validate" and bool(levels)  # without rollback nothing is validated
         self.level = "first"
