@@ -76,6 +76,8 @@ def prompts(trace):
 def test_settings_are_checked_when_the_configuration_is_made():
     with pytest.raises(ConfigError, match="rollback must be none, arg, full or a number of rounds >= 0, not 'sometimes'"):
         AgentConfig(rollback="sometimes")
+    with pytest.raises(ConfigError, match="last_level must be one of keep, validate, not 'retry'"):
+        profile_assembly("hosted", last_level="retry")
     with pytest.raises(ConfigError, match="max_steps must be a whole number >= 1.*threshold must be a number in"):
         AgentConfig(max_steps=0, threshold=1.5)
     with pytest.raises(ConfigError, match="generator_state_budget must be a number of tokens"):
@@ -161,13 +163,13 @@ def test_a_removed_setting_loads_only_with_its_neutral_value():
 
 def test_a_configuration_recorded_before_the_parts_rebuilds_the_same_agent(tmp_path):
     """A cassette whose header holds the old flat settings replays with the assembly they describe: every old switch
-    names the part it chose."""
-    assert Assembly.from_dict(OLD_LOCAL) == local()
+    names the part it chose; the last rollback level's call was kept then (the numbers' default)."""
+    assert Assembly.from_dict(OLD_LOCAL) == local().override(last_level="keep")
     assert Assembly.from_dict({**OLD_LOCAL, "profile": "hosted", "max_steps": 15, "max_llm_calls": None,
                                "planner_state_budget": 6000, "generator_state_budget": 6000, "validator_state_budget": 6000,
                                "compact_api_docs": False, "two_stage_api_choice": False, "intent_min_probability": 0.0,
                                "planner_state": "current", "llm_validator": True, "split_requests": False,
-                               "stop_when_nothing_remains": False}) == hosted().override(max_steps=15)  # then its limit
+                               "stop_when_nothing_remains": False}) == hosted().override(max_steps=15, last_level="keep")
     ablation = Assembly.from_dict({**OLD_LOCAL, "grounding": False, "rule_checks": False, "llm_validator": True,
                                    "repair_calls": False, "split_requests": False, "refuse_repeated_steps": False,
                                    "end_on_repeated_call": False, "verdict_rule": "decision"})
@@ -176,10 +178,10 @@ def test_a_configuration_recorded_before_the_parts_rebuilds_the_same_agent(tmp_p
     # the --set names of the ablations still say the same
     assert local().override(rule_checks=False, llm_validator=True) == ablation.override(
         grounding=True, repair_calls=True, split_requests=True, refuse_repeated_steps=True, end_on_repeated_call=True,
-        verdict_rule="paper")
+        verdict_rule="paper", last_level="validate")
     cassette = tmp_path / "old.jsonl"
     cassette.write_text(json.dumps({"cassette": {"llm": "local", "profile": "local", "config": OLD_LOCAL}}) + "\n")
-    assert assembly_for(ReplayBackend(cassette)) == local()
+    assert assembly_for(ReplayBackend(cassette)) == local().override(last_level="keep")
     with pytest.raises(ConfigError, match="unknown setting.*validator"):
         Assembly.from_dict({**OLD_LOCAL, "validator": ["rules"]})
 
@@ -190,7 +192,10 @@ def test_the_paper_profile_is_the_method_and_nothing_else():
     assert isinstance(parts.planner_view, CurrentView) and not parts.planner_view.grounded
     assert parts.validator.rules is None and parts.validator.llm.verdict_rule == "paper"
     assert parts.split("Centre the title; make the Budget heading green.") == ["Centre the title; make the Budget heading green."]
-    assert paper().numbers == AgentConfig() == hosted().numbers.override(max_steps=15)  # hosted plans longer
+    # hosted plans longer, and validates the last rollback level's call (the paper keeps it whatever it is)
+    assert paper().numbers == AgentConfig() == hosted().numbers.override(max_steps=15, last_level="keep")
+    assert (paper().numbers.last_level, hosted().numbers.last_level, local().numbers.last_level) == (
+        "keep", "validate", "validate")
     built = assemble(local(), FixedClassifier(), registry())
     assert isinstance(built.generator, RepairRejected) and built.validator.llm is None and built.validator.rules
     assert isinstance(built.planner, heuristics.StopWhenNothingRemains) and len(built.split("Centre it; make it green.")) == 2

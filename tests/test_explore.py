@@ -67,6 +67,26 @@ def test_a_trace_is_a_timeline_of_steps(tmp_path):
     assert any("line 16 is not JSON" in r for r in reasons) and any("ends before run_end" in r for r in reasons)
 
 
+def test_a_step_rejected_at_its_last_level_is_shown_failed(tmp_path):
+    from autodw.interfaces.explore.site import build_trace_site
+
+    path = tmp_path / "t.jsonl"
+    reason = "rejected: rule check: font='Arial': the request names no font"
+    path.write_text(_events(
+        {"event": "instruction_start", "number": 1, "total": 1, "instruction": "Make the title blue"},
+        {"event": "plan", "step": 1, "done": False, "sub_instruction": "Colour p1 blue"},
+        {"event": "attempt", "step": 1, "level": "api", "call": "set_default_font({\"font\": \"Arial\"})", "ok": True},
+        {"event": "verdict", "step": 1, "rule": ["unasked_property"], "decision": "fail", "confidence": 1.0,
+         "explanation": reason[10:], "accepted": False},
+        {"event": "step_failed", "step": 1, "level": "api", "rejected": True, "reason": reason},
+        {"event": "run_end"}))
+    trace = read_trace(path)
+    (ins,) = trace.instructions
+    assert ins.steps[0].failed == {"level": "api", "rejected": True, "reason": reason} and not ins.other_events
+    page = (build_trace_site(path, tmp_path / "site").site / "index.html").read_text(encoding="utf-8")
+    assert "nothing of this step kept (its last call undone); the step failed (rejected: rule check: font=" in page
+
+
 def test_a_trace_cut_at_its_head_or_unreadable_is_shown_with_its_gaps(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_text(_events({"event": "attempt", "step": 1, "level": "first", "call": "x()", "ok": False,

@@ -154,12 +154,15 @@ def test_noisy_oracle_needs_an_llm_for_the_llm_validator():
         NoisyOracleSystem(1.5, "oracle", None, profile_assembly("hosted"))
 
 
-def test_noisy_oracle_with_a_scripted_llm_validator_that_rejects_everything(tmp_path):
+@pytest.mark.parametrize("last_level, iacc", [("keep", 1.0), ("validate", 0.0)])
+def test_noisy_oracle_with_a_scripted_llm_validator_that_rejects_everything(tmp_path, last_level, iacc):
     llm = ScriptedBackend({"validator": [{"decision": "fail", "confidence": 0.9, "explanation": "no"}] * 500})
-    make = lambda: NoisyOracleSystem(0.0, "llm", llm, profile_assembly("hosted"), seed=1)  # noqa: E731
+    assembly = profile_assembly("hosted", last_level=last_level)
+    make = lambda: NoisyOracleSystem(0.0, "llm", llm, assembly, seed=1)  # noqa: E731
     summary = run_mini(tmp_path / "run", make, system="noisy-oracle", modes=("instruction",), limit=1, llm="scripted")
-    # every gold call rejected, regenerated as the gold call: the last level's result is kept, so nothing is lost
-    assert summary["iacc"] == 1.0
+    # every gold call rejected, regenerated as the gold call: the paper keeps the last level's call, so nothing is
+    # lost; validated too, it is rejected at every level and nothing is kept
+    assert summary["iacc"] == iacc
     f = summary["faults"]
     assert f["faults"] == 0 and f["false_rejections"] == f["judged"] > 0 and f["precision"] == 0.0
     assert f["if_every_fail_rejected"] == {"caught": 0, "false_rejections": f["judged"]}
@@ -184,8 +187,10 @@ def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):
     rules = lambda p: (lambda: NoisyOracleSystem(p, "rules", None, profile_assembly("hosted"), seed=1))  # noqa: E731
     clean = run_mini(tmp_path / "p0", rules(0.0), system="noisy-oracle", modes=("instruction",), limit=None)
     # mini is part of test: the word lists, derived from dev alone (autodw/core/provenance.json), reject a few of its gold
-    # calls (a measurement, not zero by construction); a rejected right call is regenerated and accepted again
-    assert clean["iacc"] == 1.0 and clean["faults"]["false_rejections"] <= 3
+    # calls (a measurement, not zero by construction); a rejected right call is regenerated as itself and rejected at
+    # every level (the last one validated too): each false rejection may cost its instruction, nothing else does
+    rejected = clean["faults"]["false_rejections"]
+    assert rejected <= 3 and clean["iacc"] >= round(1 - rejected / clean["instructions"], 4)
     noisy = run_mini(tmp_path / "p5", rules(0.5), system="noisy-oracle", modes=("instruction",), limit=None)
     f = noisy["faults"]
     assert f["caught"] > 0 and f["precision"] >= 0.9 and f["recall"] < 1.0  # certain checks: few faults, rightly

@@ -170,6 +170,7 @@ def test_run_instruction_uses_the_agent_and_is_one_undoable_edit(root):
     assert not ran.is_error and ran.structured_content["status"] == "done", text(ran)
     assert ran.structured_content["steps"][0]["call"] == {"api": "insert_paragraph",
                                                           "args": {"text": "Thanks.", "position": "end"}}
+    assert ran.structured_content["steps"][0]["failure"] is None
     assert "added paragraph" in text(ran) and "Thanks." in after
     assert failed.is_error and text(failed).startswith("error: ") and "as it was before the instruction" in text(failed)
     assert unchanged == after and "Thanks." not in restored and text(undone).startswith("undid: instruction")

@@ -236,19 +236,20 @@ HOSTED_MAX_STEPS = 24
 
 def hosted() -> Assembly:
     """For models behind an API: the paper's method with grounded views, the rule checks before the LLM validator,
-    repair of a repeated rejected call, and the planner refused a step it already carried out, the instruction ending
-    on a call that repeats an accepted one; up to :data:`HOSTED_MAX_STEPS` steps."""
+    repair of a repeated rejected call, the last rollback level's call validated too (a rejected one is undone and the
+    step fails: the paper keeps it whatever it is), and the planner refused a step it already carried out, the
+    instruction ending on a call that repeats an accepted one; up to :data:`HOSTED_MAX_STEPS` steps."""
     return replace(paper(), profile="hosted", planner=("llm", "refuse_repeated_steps", "end_on_repeated_call"),
                    grounding="quotes", generator=("llm", "repair"), validator=("rules", "llm"),
-                   numbers=AgentConfig(max_steps=HOSTED_MAX_STEPS))
+                   numbers=AgentConfig(max_steps=HOSTED_MAX_STEPS, last_level="validate"))
 
 
 #: The ``local`` profile's numbers, for the embedded small model, where every prompt token costs ~10-35 ms on 2 cores:
 #: a shorter windowed state for the planner, a focused one for the API generator and a smaller one for the validator
 #: (which also gets the change analysis), no negligible intents, and no new step after 32 LLM calls (~2.5 minutes on
-#: 2 cores; a count, not a clock, so a replay ends the same way).
-LOCAL_NUMBERS = AgentConfig(planner_state_budget=1500, generator_state_budget=350, validator_state_budget=180,
-                            intent_min_probability=0.05, max_steps=8, max_llm_calls=32)
+#: 2 cores; a count, not a clock, so a replay ends the same way); the last level validated, as under ``hosted``.
+LOCAL_NUMBERS = AgentConfig(last_level="validate", planner_state_budget=1500, generator_state_budget=350,
+                            validator_state_budget=180, intent_min_probability=0.05, max_steps=8, max_llm_calls=32)
 
 
 def local() -> Assembly:

@@ -13,17 +13,21 @@ from typing import Any
 from autodw.core.errors import ConfigError
 
 ROLLBACK_NAMES = ("none", "arg", "full")
+LAST_LEVELS = ("keep", "validate")
 
 
 @dataclass(frozen=True)
 class AgentConfig:
     """Numbers of the loop and its parts (immutable; validated when made; ConfigError names what is wrong).
 
-    The defaults are the paper's (the ``paper`` and ``hosted`` profiles). `rollback`: "none", "arg" (argument-level
-    only), "full" (one round: argument-level then API-level; the paper's default) or a number of full rounds.
+    The defaults are the paper's (the ``paper`` profile's). `rollback`: "none", "arg" (argument-level only), "full"
+    (one round: argument-level then API-level; the paper's default) or a number of full rounds. `last_level`: what
+    becomes of the call made at the last level: "keep" (the paper's: kept whatever it is) or "validate" (validated
+    like any other; a rejected one is rolled back and the step fails). Without rollback nothing is validated.
     """
 
     rollback: str | int = "full"
+    last_level: str = "keep"
     threshold: float = 0.6  # validator confidence at or above which a "fail" is believed (the paper's verdict rule)
     max_steps: int = 15  # sub-instructions per request before it stops at the step limit
     max_llm_calls: int | None = None  # LLM calls per request after which no new step starts (None: no limit)
@@ -78,6 +82,8 @@ def _problems(c: AgentConfig) -> list[str]:
     out = []
     if not (c.rollback in ROLLBACK_NAMES or (type(c.rollback) is int and c.rollback >= 0)):
         out.append(f"rollback must be none, arg, full or a number of rounds >= 0, not {c.rollback!r}")
+    if c.last_level not in LAST_LEVELS:
+        out.append(f"last_level must be one of {', '.join(LAST_LEVELS)}, not {c.last_level!r}")
     for name in ("max_steps", "history_chars"):
         value = getattr(c, name)
         if type(value) is not int or value < 1:

@@ -76,6 +76,12 @@ TRACE_EVENTS: dict[str, TraceEvent] = {
         "copy": "whether it put the content next to the copy the first call made"}),
     "rollback": TraceEvent("the attempt was rejected or failed: the document is restored and the call regenerated", {
         "step": "the step's number", "next": "the level of the next attempt: arg or api"}),
+    "step_failed": TraceEvent("the last level's attempt was rejected (and undone) or failed: nothing of the step is "
+                              "kept, the document is as before it, and the planner sees the step failed", {
+        "step": "the step's number", "level": "the level of its last attempt: first, arg or api",
+        "rejected": "whether that call ran and the validator rejected it (refuse_repeated_steps then ends the "
+                    "request if the same step is planned again); false: it failed",
+        "reason": "the rejection's explanation or the error, as the step's record keeps it (failure)"}),
     "internal_error": TraceEvent("a bug of autodw ended the instruction (never shown to the model)", {
         "error": "the error's message", "traceback": "its traceback"}),
     "instruction_end": TraceEvent("the instruction ended", {
@@ -181,6 +187,9 @@ class ConsoleReporter:
 
     def _on_rollback(self, d: dict[str, Any]) -> None:
         self._p(f"    rollback: document restored; next: {d['next']}-level")
+
+    def _on_step_failed(self, d: dict[str, Any]) -> None:
+        self._p(f"    no level left: nothing of step {d['step']} kept" + (" (document restored)" if d.get("rejected") else ""))
 
     def _on_instruction_end(self, d: dict[str, Any]) -> None:
         status = {"done": "done", "step_limit": "STOPPED: step limit reached",

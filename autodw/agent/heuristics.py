@@ -4,8 +4,9 @@ choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's metho
 - :class:`RefuseRepeatedSteps`: a planned sub-instruction equal to an accepted one of the same instruction is refused,
   and the planner told so (:func:`repeated_step`); if its retries end on it again, the instruction is done (as when a
   reworded step repeats the accepted call, below); for one request of a split instruction it ends that request at
-  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice
-  ends the request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit. It also
+  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice,
+  or once with its last level's call rejected (every level was tried and validated), ends the request
+  (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit. It also
   ends one request of a split instruction when its planner plans new text another request of the message asks for
   (:func:`another_requests_step`: a quote of a later request, neither in this request nor in the document): the
   small planner works through the whole message from its first request, and the rule checks then reject that work
@@ -52,12 +53,16 @@ def repeated_step(record: InstructionResult, sub_instruction: str) -> Step | Non
 MAX_FAILED_REPEATS = 2  # times a sub-instruction may fail before planning it again stops the request
 
 
-def failed_repeatedly(record: InstructionResult, sub_instruction: str) -> bool:
-    """Whether this sub-instruction (see :func:`normalized`) already failed :data:`MAX_FAILED_REPEATS` times in the
-    instruction (every attempt rejected or in error): planning it again would loop."""
+def failed_repeatedly(record: InstructionResult, sub_instruction: str) -> str | None:
+    """How this sub-instruction (see :func:`normalized`) already failed in the instruction if planning it again would
+    loop: :data:`MAX_FAILED_REPEATS` times (every attempt rejected or in error), or once with its last level's call
+    rejected (:attr:`~autodw.agent.records.Step.rejected`: every level was validated and said no); else None."""
     key = normalized(sub_instruction)
-    return sum(1 for s in record.steps if s.accepted is None and s.attempts and normalized(s.sub_instruction) == key) \
-        >= MAX_FAILED_REPEATS
+    failed = [s for s in record.steps if s.accepted is None and s.attempts and normalized(s.sub_instruction) == key]
+    rejected = next((s for s in failed if s.rejected), None)
+    if rejected is not None:
+        return f"step {rejected.number}, whose call was rejected at every level ({rejected.failure})"
+    return f"a step that failed {len(failed)} times" if len(failed) >= MAX_FAILED_REPEATS else None
 
 
 MAX_SAME_CALLS = 2  # accepted identical calls (API and arguments) an instruction may make
@@ -131,9 +136,9 @@ class RefuseRepeatedSteps(PlannerWrapper):
     def veto(plan: Plan, request: PlanRequest) -> Plan | Refusal:
         """`plan`, a stop, or the refusal of a step that repeats an accepted one."""
         sub_instruction, record = plan.sub_instruction or "", request.record
-        if failed_repeatedly(record, sub_instruction):
-            raise PlannerStalled(f"the planner planned again a step that failed {MAX_FAILED_REPEATS} times: "
-                                 f"{sub_instruction}")
+        failed = failed_repeatedly(record, sub_instruction)
+        if failed is not None:
+            raise PlannerStalled(f"the planner planned again {failed}: {sub_instruction}")
         repeated = repeated_step(record, sub_instruction)
         if repeated is not None and request.one_of_several:  # this request's own work is done, or (a step of an
             # earlier request) the planner has not taken this request up

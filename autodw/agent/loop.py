@@ -5,7 +5,8 @@ For each instruction (each of its requests, when the assembly splits them), unti
 hit: the :class:`~autodw.agent.planner.Planner` gives ONE atomic sub-instruction; the
 :class:`~autodw.agent.intent_filter.IntentFilter` narrows the APIs to its candidates; then :meth:`Agent._run_step`
 carries the step out (generate, snapshot, execute, read the state, analyse the change, validate; accept, or roll
-back and regenerate at argument level, then API level). The last level's result is kept whatever it is.
+back and regenerate at argument level, then API level). The last level's call is kept whatever it is (the paper), or
+validated like the others (``last_level: validate``): rejected, it is undone too, and the step fails with its reason.
 
 What the agent is made of is an :class:`~autodw.agent.assembly.Assembly` (a profile's, or a replay cassette's
 recorded one); the events, timings and statuses around each instruction are :mod:`autodw.agent.runs`'.
@@ -143,7 +144,8 @@ class Agent:
         offered = self.parts.intents.candidates(step.sub_instruction)
         step.intents, step.candidates = offered.intents, offered.apis
         ctx.emit("intents", {"step": step.number, "intents": step.intents, "candidates": step.candidates})
-        rollback = Rollback(self.config.rollback_levels(), step.candidates, self.registry.names())
+        rollback = Rollback(self.config.rollback_levels(), step.candidates, self.registry.names(),
+                            self.config.last_level)
         while True:
             executed = self._attempt(ctx, rollback)  # generate, snapshot, execute, read the state, analyse the change
             attempt = executed.attempt
@@ -158,7 +160,7 @@ class Agent:
                     ctx.emit("redundant_step", {"step": step.number, "repeats": repeated.number,
                                                 "changed": attempt.changed, "copy": attempt.args != repeated.accepted.args})
                     return StepOutcome.REDUNDANT
-                if rollback.last or self.registry.get(attempt.api).read_only:  # nothing to roll back to; or a call
+                if not rollback.validates or self.registry.get(attempt.api).read_only:  # kept as it is; or a call
                     attempt.accepted = True  # that only reads (find_text): nothing to validate
                     return StepOutcome.ACCEPTED
                 attempt.verdict = self.parts.validator.judge(ctx, attempt, executed.after, executed.change)
@@ -168,7 +170,7 @@ class Agent:
                 executed.undo(ctx.doc)
                 attempt.rolled_back = True
             if not rollback.escalate(attempt):
-                return StepOutcome.NOT_KEPT
+                return _failed(ctx, attempt)
             ctx.emit("rollback", {"step": step.number, "next": rollback.level})
 
     def _attempt(self, ctx: StepContext, rollback: Rollback) -> Executed:
@@ -208,6 +210,16 @@ class Agent:
                              "ok": attempt.ok, "message": attempt.message, "error": attempt.error,
                              "changes": attempt.changes, "created": attempt.created, "repaired": attempt.repaired})
         return executed
+
+
+def _failed(ctx: StepContext, last: Attempt) -> StepOutcome:
+    """The step ends with nothing of it kept (no level left after `last`): recorded with its reason."""
+    verdict = last.verdict if last.ok else None
+    rejected = verdict is not None and not verdict.accepted
+    ctx.step.failure = f"rejected: {verdict.explanation}" if verdict is not None and rejected else f"failed: {last.error}"
+    ctx.emit("step_failed", {"step": ctx.step.number, "level": last.level, "rejected": rejected,
+                             "reason": ctx.step.failure})
+    return StepOutcome.NOT_KEPT
 
 
 def _request_as_step(request: str, why: str) -> Plan:

@@ -51,11 +51,20 @@ class Step:
     candidates: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     redundant: bool = False  # its call repeated an accepted call of the instruction and changed nothing: it ended the instruction
+    failure: str | None = None  # why nothing of it stayed, once no level was left: its last call's rejection or error
 
     @property
     def accepted(self) -> Attempt | None:
         """The attempt whose effect stayed in the document, if any."""
         return next((a for a in self.attempts if a.accepted), None)
+
+    @property
+    def rejected(self) -> bool:
+        """Whether it failed with its last level's call run and rejected by the validator (and undone): the same step
+        would make the same calls again."""
+        last = self.attempts[-1] if self.attempts else None
+        return (self.failure is not None and last is not None and last.verdict is not None
+                and not last.verdict.accepted)
 
 
 @dataclass

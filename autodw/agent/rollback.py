@@ -1,5 +1,6 @@
 """The paper's dual-level rollback of one step: after a rejected or failed attempt, the same API with new arguments
-(argument level), then a different API (API level), as many rounds as the numbers say."""
+(argument level), then a different API (API level), as many rounds as the numbers say. The call made at the last
+level is kept whatever it is (the paper), or validated like the others (``last_level: validate``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ class Rollback:
     """Where one step's attempts stand: the level of the next attempt, the APIs it may use, what it is told of the
     last attempt, and the rejected call an argument-level regeneration corrects."""
 
-    def __init__(self, levels: list[str], candidates: list[str], library: list[str]):
+    def __init__(self, levels: list[str], candidates: list[str], library: list[str], last_level: str):
         self.remaining = list(levels)  # the levels still to go to
+        self.validate_last = last_level == "validate" and bool(levels)  # without rollback nothing is validated
         self.level = "first"
         self.allowed = list(candidates)
         self.feedback: str | None = None
@@ -21,8 +23,15 @@ class Rollback:
 
     @property
     def last(self) -> bool:
-        """Whether no level is left to roll back to (an executed call is then kept, whatever it is)."""
+        """Whether no level is left to roll back to."""
         return not self.remaining
+
+    @property
+    def validates(self) -> bool:
+        """Whether the next executed call is validated: before the last level always; at the last level only with
+        ``last_level: validate`` and some rollback (a rejected call there is undone and the step fails). Else it is
+        kept whatever it is: the paper's last level, and every call of the no-rollback ablation."""
+        return not self.last or self.validate_last
 
     def corrected(self) -> Attempt | None:
         """The call the next attempt corrects: the rejected one, at argument level."""

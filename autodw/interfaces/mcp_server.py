@@ -317,14 +317,15 @@ class Workspace:
         record = result.instructions[0]
         changes = summarize_change(analyze_change(before, extract_state(session.doc))) if edit else "nothing changed"
         steps = [f"step {s.number}: {s.sub_instruction} -> "
-                 + (f"{s.accepted.api} {json.dumps(s.accepted.args, ensure_ascii=False)}" if s.accepted else "no change kept")
+                 + (f"{s.accepted.api} {json.dumps(s.accepted.args, ensure_ascii=False)}" if s.accepted else
+                    "no change kept" + (f" ({s.failure})" if s.failure else ""))
                  for s in record.steps]
         text = "\n".join([f"{record.status} after {len(record.steps)} step(s)" + (f": {record.error}" if record.error else ""),
                           *steps, "changes:", changes])
         return text, {"status": record.status, "error": record.error, "changes": changes, "undoable": edit is not None,
                       "steps": [{"sub_instruction": s.sub_instruction,
-                                 "call": {"api": s.accepted.api, "args": s.accepted.args} if s.accepted else None}
-                                for s in record.steps],
+                                 "call": {"api": s.accepted.api, "args": s.accepted.args} if s.accepted else None,
+                                 "failure": s.failure} for s in record.steps],
                       "llm_calls": result.total_usage.calls, "seconds": round(result.seconds, 2)}
 
 

@@ -55,6 +55,7 @@ class Step:
     invalid_outputs: list[str] = field(default_factory=list)  # answers of the LLM that were asked again
     started: float | None = None
     ended: float | None = None
+    failed: dict[str, Any] | None = None  # step_failed: no level left, nothing of it kept (level, rejected, reason)
 
     @property
     def sub_instruction(self) -> str:
@@ -226,6 +227,9 @@ class _Reader:
     def _on_rollback(self, d: dict[str, Any], t: float | None) -> None:
         if (attempt := self._last_attempt(d, t, "rollback")) is not None:
             attempt.rollback = str(d.get("next", "?"))
+
+    def _on_step_failed(self, d: dict[str, Any], t: float | None) -> None:
+        self._step(d, t).failed = {k: v for k, v in d.items() if k not in ("t", "event", "step")}
 
     def _on_redundant_step(self, d: dict[str, Any], t: float | None) -> None:
         if (attempt := self._last_attempt(d, t, "repeated step")) is not None:
