@@ -6,9 +6,13 @@ the API generator run, every quoted text is looked up in the state (exact text, 
 with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids (not for a
 quote that only begins or is part of more paragraphs than are shown: a text to search for, not a name); a
 heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A
-quote that matches nothing is new text, and is left alone. Elements named without quotes are found too (:func:`named`):
-headings and row labels by their words, the n-th table, the only chart or picture ("the company logo"); and paragraphs described by what
-they say (:func:`described`: "the paragraph about parking"), by shared words and multilingual-e5 similarity.
+quote that matches nothing is new text, and is left alone; a Latin run in a Chinese request ("thru", "fo:page-sequence")
+is looked up the same way. Elements named without quotes are found too (:func:`named`): headings and row labels by
+their words, the n-th table, a table's header row ("表头", "the top row of the rates table"), the only chart or picture
+("the company logo", with the paragraph holding it); and paragraphs described by what they say (:func:`described`:
+"the paragraph about parking", "the picnic sentence", "野餐那句话"), by shared words and multilingual-e5 similarity.
+A table of contents entry is never taken for the heading of its text. A request that grounds nothing and only refers
+back ("make it bigger") is grounded by the session's previous instruction, shown apart.
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
 as typed, CJK punctuation included, even when the model rewrote "。" as "." on the way.
