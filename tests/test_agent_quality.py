@@ -173,6 +173,17 @@ def test_a_tables_header_row_is_grounded(language, request_text, said, table):
     assert f'"{said}" -> {table} (its header row, row r0 (index 0)) is "{first_row}"' in grounding.grounding_lines(matches)
 
 
+@pytest.mark.parametrize("language, request_text, previous", [
+    ("zh", "这个表的表头弄成深蓝底白字", "第二个表里把甲方改成买方"),
+    ("en", "Now make that table's top row bold", "Add an empty row to the second table"),
+])
+def test_the_header_row_of_a_table_the_previous_instruction_named(language, request_text, previous):
+    state = _two_tables(language)
+    assert [(m.id, m.kind, m.earlier) for m in grounding.ground(state, request_text, previous)] == [
+        ("t2", "its header row, row r0 (index 0)", False)]
+    assert grounding.ground(state, request_text) == []  # which table, without the instruction before?
+
+
 def test_the_header_row_of_the_only_table_and_what_is_no_header_row(state):
     for request in ("Make the header row bold", "Also that table's top row should stand out more", "表头加粗居中"):
         assert [(m.id, m.kind) for m in grounding.named(state, request)][:1] == [("t1", "its header row, row r0 (index 0)")]

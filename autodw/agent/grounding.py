@@ -162,13 +162,15 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
         if m.id not in {o.id for o in out}:
             out.append(m)
     found = [*_first_under(state, text, out), *out]
+    if previous and _REFERS_BACK.search(text) and not any(m.kind == HEADER_ROW for m in found):
+        found += _header_rows(state, text, tables_named(state, previous))  # "这个表的表头" after "预算那个表…"
     if not found and previous and _REFERS_BACK.search(text):
         return [replace(m, earlier=True) for m in ground(state, previous)]
     return found
 
 
 #: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注")
-_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these)\b|它们?|那个|这些|那些", re.IGNORECASE)
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these)\b|它们?|那个|这个|这些|那些", re.IGNORECASE)
 #: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
 _LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")
 MIN_LATIN_LETTERS = 3  # a shorter run ("pt", "cm", "A") is a unit or a letter, not a text
@@ -378,17 +380,20 @@ def tables_named(state: State, text: str) -> list[dict[str, Any]]:
     return out
 
 
-def _header_rows(state: State, text: str) -> list[Match]:
-    """The header row (row 0) of each table `text` names, when it names a table's header row ("the top row of the
-    budget table", "那个价格表，表头加粗")."""
+HEADER_ROW = "its header row, row r0 (index 0)"  # a header row match's kind
+
+
+def _header_rows(state: State, text: str, tables: list[dict[str, Any]] | None = None) -> list[Match]:
+    """The header row (row 0) of each table `text` names (or of `tables`), when it names a table's header row ("the
+    top row of the budget table", "那个价格表，表头加粗")."""
     said = _HEADER_ROW.search(text)
     if said is None:
         return []
-    tables = tables_named(state, text)
+    tables = tables_named(state, text) if tables is None else tables
     alone = [t for t in state.get("tables", []) if "nested_in" not in t]
     if not tables and len(alone) == 1 and _ONLY_A_HEADER_ROW.search(text):  # "make the header row bold"
         tables = alone
-    return [Match(said.group(0), t["id"], "its header row, row r0 (index 0)", "named",
+    return [Match(said.group(0), t["id"], HEADER_ROW, "named",
                   " | ".join(map(str, (t.get("cells") or [[]])[0]))) for t in tables]
 
 
