@@ -499,8 +499,9 @@ def _overlaps(description: str, text: str) -> bool:
 
 
 def described(state: State, text: str) -> list[Match]:
-    """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段"): those sharing
-    a word with the description, ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
+    """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段", "the picnic
+    sentence", "野餐那句话"): those sharing a word with the description (no heading for a sentence or paragraph named
+    by the words before it), ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
     out: list[Match] = []
     body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
     for description, body_only in _descriptions(text):
