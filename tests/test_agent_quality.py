@@ -173,6 +173,12 @@ def test_a_tables_header_row_is_grounded(language, request_text, said, table):
     assert f'"{said}" -> {table} (its header row, row r0 (index 0)) is "{first_row}"' in grounding.grounding_lines(matches)
 
 
+def test_of_the_tables_a_description_shares_words_with_the_one_sharing_most_is_named():
+    state = _two_tables("en")  # the client services billing table: "services", "billed" in t1, "Client" in t2
+    assert [t["id"] for t in grounding.tables_named(state, "the client services billing table")] == ["t1"]
+    assert [t["id"] for t in grounding.tables_named(state, "the client table")] == ["t2"]
+
+
 @pytest.mark.parametrize("language, request_text, previous", [
     ("zh", "这个表的表头弄成深蓝底白字", "第二个表里把甲方改成买方"),
     ("en", "Now make that table's top row bold", "Add an empty row to the second table"),
@@ -257,6 +263,8 @@ def test_paragraphs_named_by_words_before_sentence_line_or_paragraph(state):
     zh = extract_state(WordDocument.open(EXAMPLES / "contract_zh.docx"))
     assert [m.id for m in grounding.described(zh, "帮我把生效那句话改成斜体")][:1] == ["p25"]
     assert grounding.described(zh, "表头那行加粗") == []  # a table's header row, not a paragraph
+    assert grounding.described(zh, "第一条下面那段加粗") == []  # the paragraph under a heading, not one about it
+    assert [m.quote for m in grounding.described(state, "Bold the pricing in the bold review sentence")][:1] == ["review"]
 
 
 def test_a_latin_run_in_a_chinese_request_is_looked_up_like_a_quote(state):

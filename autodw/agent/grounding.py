@@ -349,20 +349,21 @@ def _table_context(state: State, table: dict[str, Any]) -> str:
     return "\n".join(text)
 
 
-def _shares_words(description: str, context: str) -> bool:
-    """Whether `description` shares a word (its first 4 letters) or, for Chinese, two characters with `context`."""
+def _shared_words(description: str, context: str) -> int:
+    """How many words (their first 4 letters) or, for Chinese, pairs of characters `description` shares with
+    `context`."""
     if re.search(r"[\u4e00-\u9fff]", description):
-        pairs = [description[i:i + 2] for i in range(len(description) - 1)]
-        return any(pair in context for pair in pairs
+        pairs = {description[i:i + 2] for i in range(len(description) - 1)}
+        return sum(pair in context for pair in pairs
                    if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not _FUNCTION_CHARACTERS.search(pair))
     words = {w[:4] for w in re.findall(r"[a-z]{4,}", description.casefold()) if w not in _NOT_DESCRIPTIONS}
-    return bool(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
+    return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
 
 
 def tables_named(state: State, text: str) -> list[dict[str, Any]]:
-    """The tables `text` names: the n-th ("the second table", "第二个表"), those whose text or title shares a word with
-    the words before "table" ("the rates table", "价格表"), else the only table of the document when `text` says
-    table / 表."""
+    """The tables `text` names: the n-th ("the second table", "第二个表"), those whose text or title shares most words
+    with the words before "table" ("the rates table", "价格表"), else the only table of the document when `text`
+    says table / 表."""
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     out: list[dict[str, Any]] = []
     for m in _NTH_TABLE.finditer(text):
@@ -372,9 +373,11 @@ def tables_named(state: State, text: str) -> list[dict[str, Any]]:
             out.append(t)
     if out:
         return out
-    for m in _TABLE_DESCRIBED.finditer(text):
+    for m in _TABLE_DESCRIBED.finditer(text):  # the tables that share the most words with the description
         description = next((g for g in m.groups() if g is not None), "")
-        out += [t for t in tables if t not in out and _shares_words(description, _table_context(state, t))]
+        shared = {t["id"]: _shared_words(description, _table_context(state, t)) for t in tables}
+        best = max(shared.values(), default=0)
+        out += [t for t in tables if t not in out and best and shared[t["id"]] == best]
     if not out and len(tables) == 1 and _TABLE_WORD.search(text):
         out = tables
     return out
@@ -458,11 +461,15 @@ _DESCRIBED = re.compile(r"\b(?:paragraph|sentence|text|part|one|line|passage)\s+
                         re.IGNORECASE)
 #: a paragraph named by words before "sentence" / "line" / "paragraph" ("the base year hours sentence", "the I agree
 #: line", "野餐那句话", "Fax那行"); ordinals and the like are not descriptions ("the first paragraph", "the new line")
-_DESCRIBED_BEFORE = re.compile(r"\b(?:the|that|this|those|these)\s+((?:[\w'’-]+\s+){1,5}?)(?:sentences?|lines?|paragraphs?)\b"
+_DESCRIBED_BEFORE = re.compile(r"\b(?:the|that|this|those|these)\s+((?:(?!(?:the|that|this|those|these)\b)[\w'’-]+\s+){1,5}?)"
+                               r"(?:sentences?|lines?|paragraphs?)\b"
                                r"|([^\s，。；！？、“”\"（）()：:]{2,16}?)\s*(?:那|这)(?:一)?(?:句话?|段话?|行)", re.IGNORECASE)
 _NOT_DESCRIBING = _NOT_DESCRIPTIONS | {"last", "opening", "closing", "final", "top", "bottom", "empty", "blank", "this",
-                                       "that", "two", "four", "five", "several", "few", "a", "an", "of", "in", "and"}
-_CHINESE_LEAD = re.compile(r"^.*(?:把|给|将|在|对|和|跟|帮我|请)")  # "帮我把野餐" -> "野餐"
+                                       "that", "two", "four", "five", "several", "few", "a", "an", "of", "in", "and",
+                                       "bold", "italic", "underlined", "highlighted", "red", "blue", "green", "grey",
+                                       "gray", "black", "big", "small", "long", "short"}  # how it looks, not what it says
+_CHINESE_LEAD = re.compile(r"^.*(?:把|给|将|在|对|和|跟|帮我|请|说)")  # "帮我把野餐" -> "野餐", "刘洋说上线" -> "上线"
+_PLACE_WORDS = re.compile(r"(?:下面|上面|后面|前面|下方|上方|里|中)$")  # "X下面那段": the paragraph under X, not about it
 _HEADER_WORDS = re.compile(r"表头|标题行|第一行|最后一行")
 
 
@@ -478,9 +485,9 @@ def _descriptions(text: str) -> Iterator[tuple[str, bool]]:
             words = [w for w in english.split() if w.casefold() not in _NOT_DESCRIBING and not w.isdigit()]
             if words:
                 yield " ".join(words), body_only
-        elif not _HEADER_WORDS.search(chinese):
+        elif not _HEADER_WORDS.search(chinese) and not _PLACE_WORDS.search(chinese):
             described = _CHINESE_LEAD.sub("", chinese).strip() or chinese
-            if len(described) >= 2:
+            if len(described) >= 2 and re.search(r"[\u4e00-\u9fff]", described):  # a Latin run is looked up as one
                 yield described, body_only
 
 
