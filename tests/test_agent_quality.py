@@ -196,6 +196,9 @@ def test_the_header_row_of_the_only_table_and_what_is_no_header_row(state):
     for request in ("Bold the top row", "首行缩进2字符", "第一行加粗"):  # no table named: a page's top, a first line
         assert not [m for m in grounding.named(state, request) if "header row" in m.kind]
     assert not [m for m in grounding.named(_two_tables(), "表头加粗") if "header row" in m.kind]  # which of the two?
+    both = grounding.ground(state, "Make the header row and the West row of the first table bold")
+    assert [(m.id, m.kind) for m in both] == [("t1", "its header row, row r0 (index 0)"),
+                                             ("t1", "row r4 (index 4) of t1")]  # the row label's line stays
 
 
 @pytest.mark.parametrize("request_text, previous, found", [
@@ -260,6 +263,7 @@ def test_paragraphs_named_by_words_before_sentence_line_or_paragraph(state):
         == ["p31"]  # "The logo above is used on all customer-facing material."
     assert [m.id for m in grounding.described(state, "Italicise the unaudited figures paragraph")][:1] == ["p39"]
     assert grounding.described(state, "Make the first paragraph and the next two lines bold") == []  # no description
+    assert grounding.described(state, "Join the paragraph after it into one paragraph") == []  # no words of its own
     zh = extract_state(WordDocument.open(EXAMPLES / "contract_zh.docx"))
     assert [m.id for m in grounding.described(zh, "帮我把生效那句话改成斜体")][:1] == ["p25"]
     assert grounding.described(zh, "表头那行加粗") == []  # a table's header row, not a paragraph

@@ -159,7 +159,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
                              _section(state, p["id"]) if body_paragraph else None,
                              _list_run(state, p["id"]) if body_paragraph else None))
     for m in [*named(state, text), *described(state, text)]:
-        if m.id not in {o.id for o in out}:
+        if m.kind == HEADER_ROW or m.id not in {o.id for o in out if o.kind != HEADER_ROW}:  # a row label stays
             out.append(m)
     found = [*_first_under(state, text, out), *out]
     if previous and _REFERS_BACK.search(text) and not any(m.kind == HEADER_ROW for m in found):
@@ -461,8 +461,9 @@ _DESCRIBED = re.compile(r"\b(?:paragraph|sentence|text|part|one|line|passage)\s+
                         re.IGNORECASE)
 #: a paragraph named by words before "sentence" / "line" / "paragraph" ("the base year hours sentence", "the I agree
 #: line", "野餐那句话", "Fax那行"); ordinals and the like are not descriptions ("the first paragraph", "the new line")
-_DESCRIBED_BEFORE = re.compile(r"\b(?:the|that|this|those|these)\s+((?:(?!(?:the|that|this|those|these)\b)[\w'’-]+\s+){1,5}?)"
-                               r"(?:sentences?|lines?|paragraphs?)\b"
+_DESCRIBED_BEFORE = re.compile(r"\b(?:the|that|this|those|these)\s+((?:(?!(?:the|that|this|those|these|an?|of|in|on|at|to|"
+                               r"for|from|by|with|into|after|before|under|above|below|it|its|and|or|containing|called|"
+                               r"sentences?|lines?|paragraphs?)\b)[\w'’-]+\s+){1,5}?)(?:sentences?|lines?|paragraphs?)\b"
                                r"|([^\s，。；！？、“”\"（）()：:]{2,16}?)\s*(?:那|这)(?:一)?(?:句话?|段话?|行)", re.IGNORECASE)
 _NOT_DESCRIBING = _NOT_DESCRIPTIONS | {"last", "opening", "closing", "final", "top", "bottom", "empty", "blank", "this",
                                        "that", "two", "four", "five", "several", "few", "a", "an", "of", "in", "and",
