@@ -83,8 +83,9 @@ def test_a_quoted_list_item_is_grounded_with_its_list(state):
     ("Delete the first table.", [("first table", "t1", "table")]),
     ("把第一个表格居中", [("第一个表格", "t1", "table")]),
     ("Resize the chart to 10 cm and put the logo on the right",
-     [("the chart", "chart1", "chart"), ("the logo", "img1", "picture")]),
-    ("Make the company logo 6 cm wide", [("Company Logo", "p29", "heading"), ("the company logo", "img1", "picture")]),
+     [("the chart", "chart1", "chart, in p41"), ("the logo", "img1", "picture, in p30")]),
+    ("Make the company logo 6 cm wide",
+     [("Company Logo", "p29", "heading"), ("the company logo", "img1", "picture, in p30")]),
     ("Take notes on the highlights; delete the third table.", []),  # a heading's word in lower case; no third table
 ])
 def test_elements_named_without_quotes(state, request_text, found):
@@ -140,6 +141,141 @@ def test_grounding_skips_cells_covered_by_a_merge():
     state = {"paragraphs": [], "tables": [{"id": "t1", "cell_details": [[{"paragraphs": [{"id": "p1", "text": "AB"}]},
                                                                             None]]}]}
     assert [m.id for m in grounding.ground(state, 'the "AB" cell')] == ["p1"]
+
+
+def _two_tables(language: str = "zh") -> dict:
+    """A contract with two tables: the services' prices under clause 3, and the signatures."""
+    zh = language == "zh"
+    paras = [{"id": "p1", "text": "第三条 费用" if zh else "3. Fees", "style": "Heading 1"},
+             {"id": "p2", "text": "服务按下表价格结算。" if zh else "Services are billed at these prices."},
+             {"id": "p3", "text": "第四条 签字" if zh else "4. Signatures", "style": "Heading 1"},
+             {"id": "p4", "text": "双方签字如下。" if zh else "Both parties sign below."}]
+    return {"paragraphs": paras, "images": [], "tables": [
+        {"id": "t1", "rows": 3, "cols": 2, "after_paragraph": "p2",
+         "cells": [["服务" if zh else "Service", "单价" if zh else "Rate"], ["保洁", "50"], ["清洗", "80"]]},
+        {"id": "t2", "rows": 2, "cols": 2, "after_paragraph": "p4",
+         "cells": [["甲方" if zh else "Client", "乙方" if zh else "Contractor"], ["", ""]]}]}
+
+
+@pytest.mark.parametrize("language, request_text, said, table", [
+    ("zh", "第三条下面那个价格表，表头加粗，底色弄成浅灰色", "表头", "t1"),  # named by what the text before it says
+    ("zh", "把价格那个表格的表头加粗", "表头", "t1"),
+    ("zh", "第二个表的标题行加粗", "标题行", "t2"),  # the n-th
+    ("en", "Make the top row of the second table bold", "top row", "t2"),
+    ("en", "Give that price table's header row a grey fill", "table's header row", "t1"),
+    ("en", "The rates table's heading row should be bold", "heading row", "t1"),
+])
+def test_a_tables_header_row_is_grounded(language, request_text, said, table):
+    state = _two_tables(language)
+    matches = grounding.ground(state, request_text)
+    assert [(m.quote, m.id, m.kind) for m in matches][:1] == [(said, table, "its header row, row r0 (index 0)")]
+    first_row = " | ".join(next(t for t in state["tables"] if t["id"] == table)["cells"][0])
+    assert f'"{said}" -> {table} (its header row, row r0 (index 0)) is "{first_row}"' in grounding.grounding_lines(matches)
+
+
+def test_of_the_tables_a_description_shares_words_with_the_one_sharing_most_is_named():
+    state = _two_tables("en")  # the client services billing table: "services", "billed" in t1, "Client" in t2
+    assert [t["id"] for t in grounding.tables_named(state, "the client services billing table")] == ["t1"]
+    assert [t["id"] for t in grounding.tables_named(state, "the client table")] == ["t2"]
+
+
+@pytest.mark.parametrize("language, request_text, previous", [
+    ("zh", "这个表的表头弄成深蓝底白字", "第二个表里把甲方改成买方"),
+    ("en", "Now make that table's top row bold", "Add an empty row to the second table"),
+])
+def test_the_header_row_of_a_table_the_previous_instruction_named(language, request_text, previous):
+    state = _two_tables(language)
+    assert [(m.id, m.kind, m.earlier) for m in grounding.ground(state, request_text, previous)] == [
+        ("t2", "its header row, row r0 (index 0)", False)]
+    assert grounding.ground(state, request_text) == []  # which table, without the instruction before?
+
+
+def test_the_header_row_of_the_only_table_and_what_is_no_header_row(state):
+    for request in ("Make the header row bold", "Also that table's top row should stand out more", "表头加粗居中"):
+        assert [(m.id, m.kind) for m in grounding.named(state, request)][:1] == [("t1", "its header row, row r0 (index 0)")]
+    for request in ("Bold the top row", "首行缩进2字符", "第一行加粗"):  # no table named: a page's top, a first line
+        assert not [m for m in grounding.named(state, request) if "header row" in m.kind]
+    assert not [m for m in grounding.named(_two_tables(), "表头加粗") if "header row" in m.kind]  # which of the two?
+    both = grounding.ground(state, "Make the header row and the West row of the first table bold")
+    assert [(m.id, m.kind) for m in both] == [("t1", "its header row, row r0 (index 0)"),
+                                             ("t1", "row r4 (index 4) of t1")]  # the row label's line stays
+
+
+@pytest.mark.parametrize("request_text, previous, found", [
+    ("and put a caption under it saying On-time delivery by quarter", "The chart under Sales Chart is tiny", "chart1"),
+    ("给它加个图注", "Make the company logo 6 cm wide", "img1"),
+    ("Make them numbered rather than bullets", 'Bold "North region exceeded its target by 12%."', "p4"),
+])
+def test_a_request_that_only_refers_back_grounds_the_previous_instruction(state, request_text, previous, found):
+    matches = grounding.ground(state, request_text, previous=previous)
+    assert found in [m.id for m in matches] and all(m.earlier for m in matches)
+    lines = grounding.grounding_lines(matches)
+    assert lines.startswith("Elements the previous instruction named (what the request refers back to):\n")
+    assert grounding.ground(state, request_text) == []  # the first instruction of a session
+
+
+def test_a_request_that_grounds_something_or_has_no_pronoun_does_not_ground_the_previous_one(state):
+    previous = "Resize the chart to 10 cm"
+    assert [m.earlier for m in grounding.ground(state, "Make the West row bold too; it stands out", previous)] == [False]
+    assert grounding.ground(state, "Add a page break at the end", previous) == []  # no pronoun
+    assert grounding.ground(state, "再加粗一点", "把图表放大") == []
+
+
+def _contents() -> dict:
+    """A document with a table of contents whose entries have the headings' texts (and page numbers)."""
+    paras = [{"id": "p1", "text": "Contents", "style": "TOC Heading"}, {"id": "p2", "text": "Education\t2", "style": "TOC 1"},
+             {"id": "p3", "text": "风险", "style": "TOC 1"}, {"id": "p4", "text": "Missing", "style": "toc 2"},
+             {"id": "p5", "text": "Education", "style": "Heading 1"}, {"id": "p6", "text": "MSc, Leeds.", "style": "Normal"},
+             {"id": "p7", "text": "风险", "style": "Heading 1"}, {"id": "p8", "text": "供应商延误。", "style": "Normal"}]
+    return {"paragraphs": paras, "tables": [], "images": []}
+
+
+def test_contents_entries_are_not_the_headings_they_name():
+    state = _contents()
+    assert grounding.contents_entries(state) == {"p2": "p5", "p3": "p7", "p4": None}
+    assert [m.id for m in grounding.ground(state, 'Move the "Education" section to the end')] == ["p5"]
+    assert [m.id for m in grounding.ground(state, "把“风险”这一节挪到最后")] == ["p7"]
+    assert [m.id for m in grounding.named(state, "swap the Education and 风险 sections")] == ["p5", "p7"]
+    assert [m.id for m in grounding.ground(state, 'Bold "Missing"')] == ["p4"]  # an entry without its heading
+
+
+def test_contents_entries_are_shown_as_entries_with_their_heading():
+    from autodw.agent import views
+    from autodw.agent.records import InstructionResult
+
+    marked = views.contents_marked(_contents())["paragraphs"]
+    assert [p["text"] for p in marked[1:4]] == ["Education\t2 (a contents entry; the heading is p5)",
+                                                "风险 (a contents entry; the heading is p7)", "Missing (a contents entry)"]
+    assert [p["text"] for p in marked[4:]] == [p["text"] for p in _contents()["paragraphs"][4:]]  # the rest as it was
+    unmarked = {"paragraphs": _contents()["paragraphs"][4:], "tables": [], "images": []}
+    assert views.contents_marked(unmarked) is unmarked
+
+
+def test_a_picture_or_chart_is_grounded_with_the_paragraph_holding_it(state):
+    matches = grounding.named(state, "Move the table up so it comes before the chart, and shrink the logo")
+    assert [(m.id, m.kind) for m in matches] == [("chart1", "chart, in p41"), ("img1", "picture, in p30")]
+    assert '"the chart" -> chart1 (chart, in p41)' in grounding.grounding_lines(matches)
+    assert [m.id for m in grounding.named(state, "配送表现里那个柱状图换成折线图")] == ["chart1"]
+
+
+def test_paragraphs_named_by_words_before_sentence_line_or_paragraph(state):
+    assert [m.id for m in grounding.described(state, "Leave a comment on the logo sentence asking who approved it")][:1] \
+        == ["p31"]  # "The logo above is used on all customer-facing material."
+    assert [m.id for m in grounding.described(state, "Italicise the unaudited figures paragraph")][:1] == ["p39"]
+    assert grounding.described(state, "Make the first paragraph and the next two lines bold") == []  # no description
+    assert grounding.described(state, "Join the paragraph after it into one paragraph") == []  # no words of its own
+    zh = extract_state(WordDocument.open(EXAMPLES / "contract_zh.docx"))
+    assert [m.id for m in grounding.described(zh, "帮我把生效那句话改成斜体")][:1] == ["p25"]
+    assert grounding.described(zh, "表头那行加粗") == []  # a table's header row, not a paragraph
+    assert grounding.described(zh, "第一条下面那段加粗") == []  # the paragraph under a heading, not one about it
+    assert [m.quote for m in grounding.described(state, "Bold the pricing in the bold review sentence")][:1] == ["review"]
+
+
+def test_a_latin_run_in_a_chinese_request_is_looked_up_like_a_quote(state):
+    found = grounding.ground(state, "Next Steps 下面 Review pricing 那条改成斜体")
+    assert [(m.quote, m.id, m.how) for m in found][:2] == [("Next Steps", "p32", "is"), ("Review pricing", "p34", "starts")]
+    assert [m.quote for m in grounding.ground(state, "字号改成 12 pt，用 Arial")] == []  # units, a font not in the text
+    assert not [m for m in grounding.ground(state, "Review pricing should be italic") if m.quote == "Review pricing"]
 
 
 def test_the_users_characters_are_written_back():

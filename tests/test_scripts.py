@@ -259,3 +259,10 @@ def test_split_accuracy_counts_dev_and_refuses_a_held_out_split():
     [hand] = json.loads(done.stdout)
     assert (hand["track"], hand["split"], hand["label"]) == ("hand", "dev", "tuned on")
     assert hand["right"] + hand["over"] + hand["under"] == hand["turns"] > 0
+
+
+@pytest.mark.parametrize("split", ["test", "mini"])
+def test_grounding_recall_refuses_the_held_out_splits(split):
+    with pytest.raises(SystemExit) as refused:
+        _script("grounding_recall").main(["--split", split, "--track", "hand"])
+    assert refused.value.code == 2  # argparse's error, before any data is read

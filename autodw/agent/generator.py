@@ -95,7 +95,8 @@ class LLMCallGenerator:
         if self.grounded:  # the sub-instruction's quotes, else the instruction's
             quoted_in = step.sub_instruction if grounding.quotes(step.sub_instruction) else ctx.request
             state_text = views.grounded_view(ctx.before, step.sub_instruction, record, self.budget,
-                                             quoted_in=quoted_in, max_lines=GENERATOR_GROUNDING_LINES)
+                                             quoted_in=quoted_in, max_lines=GENERATOR_GROUNDING_LINES,
+                                             previous=ctx.previous)
         else:
             state_text = views.state_view(ctx.before, step.sub_instruction, record, self.budget)
         if self.two_stage and len(specs) > 1:

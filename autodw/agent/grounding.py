@@ -6,9 +6,13 @@ the API generator run, every quoted text is looked up in the state (exact text, 
 with case, spacing and the width of punctuation ignored) and the matches are shown first, with their ids (not for a
 quote that only begins or is part of more paragraphs than are shown: a text to search for, not a name); a
 heading's match also gives the paragraphs under it (its section, up to the next heading of its level or higher). A
-quote that matches nothing is new text, and is left alone. Elements named without quotes are found too (:func:`named`):
-headings and row labels by their words, the n-th table, the only chart or picture ("the company logo"); and paragraphs described by what
-they say (:func:`described`: "the paragraph about parking"), by shared words and multilingual-e5 similarity.
+quote that matches nothing is new text, and is left alone; a Latin run in a Chinese request ("thru", "fo:page-sequence")
+is looked up the same way. Elements named without quotes are found too (:func:`named`): headings and row labels by
+their words, the n-th table, a table's header row ("表头", "the top row of the rates table"), the only chart or picture
+("the company logo", with the paragraph holding it); and paragraphs described by what they say (:func:`described`:
+"the paragraph about parking", "the picnic sentence", "野餐那句话"), by shared words and multilingual-e5 similarity.
+A table of contents entry is never taken for the heading of its text. A request that grounds nothing and only refers
+back ("make it bigger") is grounded by the session's previous instruction, shown apart.
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
 as typed, CJK punctuation included, even when the model rewrote "。" as "." on the way.
@@ -17,7 +21,7 @@ as typed, CJK punctuation included, even when the model rewrote "。" as "." on 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 from autodw.analysis.state import State
@@ -76,6 +80,7 @@ class Match:
     text: str
     under: tuple[str, str] | None = None  # a heading's section: its first and last paragraph after the heading
     items: tuple[str, str] | None = None  # a list item's list: its first and last item
+    earlier: bool = False  # named by the session's previous instruction (the request only refers back to it)
 
 
 def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
@@ -129,15 +134,18 @@ def _list_run(state: State, pid: str) -> tuple[str, str] | None:
     return (paras[first]["id"], paras[last]["id"]) if last > first else None
 
 
-def ground(state: State, text: str) -> list[Match]:
-    """The elements of `state` that the texts quoted in `text` name (at most MAX_MATCHES per quote, best first)."""
+def ground(state: State, text: str, previous: str = "") -> list[Match]:
+    """The elements of `state` that the texts quoted in `text` name (at most MAX_MATCHES per quote, best first), and
+    those it names or describes otherwise. A request that grounds nothing and only refers back with a pronoun ("make
+    it bigger", "把它删掉") grounds `previous` (the session's instruction before it), marked `earlier`."""
     out: list[Match] = []
-    for quote in quotes(text):
+    headings = _headed_entries(state)
+    for quote in [*quotes(text), *_latin_runs(text)]:
         key = loose(quote.text)
         ranked: list[tuple[tuple[int, bool], str, dict[str, Any], str]] = []
         for p, kind in paragraphs(state):
             body = loose(p.get("text", ""))
-            if not body:
+            if not body or p["id"] in headings:  # a contents entry is not the heading its text names
                 continue
             how = ("is" if body == key and not quote.opening else "starts" if body.startswith(key)
                    else "contains" if key in body else None)
@@ -152,9 +160,56 @@ def ground(state: State, text: str) -> list[Match]:
                              _section(state, p["id"]) if body_paragraph else None,
                              _list_run(state, p["id"]) if body_paragraph else None))
     for m in [*named(state, text), *described(state, text)]:
-        if m.id not in {o.id for o in out}:
+        if m.kind == HEADER_ROW or m.id not in {o.id for o in out if o.kind != HEADER_ROW}:  # a row label stays
             out.append(m)
-    return [*_first_under(state, text, out), *out]
+    found = [*_first_under(state, text, out), *out]
+    if previous and _REFERS_BACK.search(text) and not any(m.kind == HEADER_ROW for m in found):
+        found += _header_rows(state, text, tables_named(state, previous))  # "这个表的表头" after "预算那个表…"
+    if not found and previous and _REFERS_BACK.search(text):
+        return [replace(m, earlier=True) for m in ground(state, previous)]
+    return found
+
+
+#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注")
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these)\b|它们?|那个|这个|这些|那些", re.IGNORECASE)
+#: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
+_LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")
+MIN_LATIN_LETTERS = 3  # a shorter run ("pt", "cm", "A") is a unit or a letter, not a text
+_URL = re.compile(r"^(?:https?|www\.|mailto:)", re.IGNORECASE)
+
+
+def _latin_runs(text: str) -> list[Quote]:
+    """The Latin runs of a Chinese `text` ("fo:page-sequence", "thru", "return LayoutMasterSet"), not those quoted;
+    none for a text without Chinese characters."""
+    if not re.search(r"[\u4e00-\u9fff]", text):
+        return []
+    quoted = " ".join(q.text for q in quotes(text))
+    out: list[Quote] = []
+    for match in _LATIN_RUN.finditer(text):
+        run = match.group(0).strip(" .:/'-")
+        if (len(re.findall(r"[A-Za-z]", run)) >= MIN_LATIN_LETTERS and not _URL.match(run) and run not in quoted
+                and Quote(run) not in out):
+            out.append(Quote(run))
+    return out
+
+
+#: a table of contents entry's style ("TOC 1", "toc 2", "目录 1")
+_CONTENTS_STYLE = re.compile(r"^(?:toc|目录)\s*\d", re.IGNORECASE)
+_PAGE_NUMBER = re.compile(r"(?:\t.*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
+
+
+def contents_entries(state: State) -> dict[str, str | None]:
+    """The table of contents' entry paragraphs (style "TOC n"), each with the heading of the same text (None when
+    there is none)."""
+    heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
+             if _heading_level(p.get("style")) is not None and p.get("text", "").strip()}
+    return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
+            if _CONTENTS_STYLE.match(p.get("style") or "")}
+
+
+def _headed_entries(state: State) -> set[str]:
+    """The contents entries whose heading is in the document (grounding names the heading, never the entry)."""
+    return {entry for entry, heading in contents_entries(state).items() if heading is not None}
 
 
 #: "the first paragraph under "X"", "the opening paragraph of the X section", "the paragraph below X",
@@ -195,8 +250,10 @@ _NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th
 #: the empty paragraphs of the body, named together ("delete the blank lines", "空段落都删掉")
 _EMPTY_PARAGRAPHS = re.compile(r"\b(?:empty|blank)\s+(?:paragraphs?|lines?)\b|空行|空段落?|空白(?:段落?|行)", re.IGNORECASE)
 MAX_EMPTY_SHOWN = 20  # empty paragraphs listed when a request names them
-_ONE_OF = (("chart", re.compile(r"\bthe\s+chart\b|图表", re.IGNORECASE)),
-           ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo)\b|图片|照片", re.IGNORECASE)))
+_ONE_OF = (("chart", re.compile(r"\bthe\s+(?:(?:bar|column|line|pie)\s+)?(?:chart|graph)\b|图表|柱状图|条形图|折线图|饼图",
+                                re.IGNORECASE)),
+           ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo|screenshot)\b|图片|照片|截图|示意图",
+                                  re.IGNORECASE)))
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
 
 
@@ -246,19 +303,116 @@ def named(state: State, text: str) -> list[Match]:
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
         empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
         out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty[:MAX_EMPTY_SHOWN]]
-    inside_descriptions = [m.span() for m in _DESCRIBED.finditer(text)]  # "the paragraph about the logo": no picture
+    inside_descriptions = [m.span() for pattern in (_DESCRIBED, _DESCRIBED_BEFORE)  # "the logo sentence": no picture
+                           for m in pattern.finditer(text)]
     for kind, pattern in _ONE_OF:
         found = [i for i in state.get("images", []) if i.get("type") == kind and i.get("id")]
         said = next((m for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in inside_descriptions)), None)
         if len(found) == 1 and said is not None:
-            out.append(Match(said.group(0), found[0]["id"], kind, "named", found[0].get("title") or ""))
+            held = f", in {found[0]['paragraph']}" if found[0].get("paragraph") else ""  # where a move or caption goes
+            out.append(Match(said.group(0), found[0]["id"], kind + held, "named", found[0].get("title") or ""))
+    return _header_rows(state, text) + out  # before "the first table": a table's line is its header row's
+
+
+#: a table's header row ("the top row", "the header row of the rates table", "表头", "标题行"); "top row", "first row"
+#: and "第一行" only with a table named too (a paragraph's first line, a page's top)
+_HEADER_ROW = re.compile(r"\b(?:top|header|heading|first|title)\s+row\b|\btable(?:'s)?\s+header(?:\s+row)?\b|表头|标题行|第一行",
+                         re.IGNORECASE)
+_ONLY_A_HEADER_ROW = re.compile(r"\b(?:header|heading)\s+row\b|\btable(?:'s)?\s+header\b|表头|标题行", re.IGNORECASE)
+#: a table named by what it holds: "the budget table", "that price table", "预算那个表", "事项一览表" (the words before
+#: "table" / 表 are compared with the table's text and the paragraphs before it)
+_TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+){1,3}?)tables?\b"
+                              r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)", re.IGNORECASE)
+_FUNCTION_CHARACTERS = re.compile(r"[那这个张的里把给在和下上面]")  # a two-character pair with one names nothing
+_TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
+_NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
+                     "below", "following", "previous", "only", "one", "two", "three", "each", "every", "all", "both"}
+TABLE_CONTEXT_PARAGRAPHS = 3  # non-empty body paragraphs before a table (back to its heading) read as its title
+
+
+def _table_context(state: State, table: dict[str, Any]) -> str:
+    """What names a table: its first row and first column, the paragraphs before it in its section and a caption
+    after it."""
+    cells = table.get("cells") or [[]]
+    text = [*map(str, cells[0]), *(str(row[0]) for row in cells[1:] if row)]
+    paras = state.get("paragraphs", [])
+    at = next((i for i, p in enumerate(paras) if p["id"] == table.get("after_paragraph")), None)
+    if at is not None:
+        before: list[str] = []
+        for p in reversed(paras[:at + 1]):  # back to its section's heading
+            if p.get("text", "").strip():
+                before.append(p["text"])
+            if len(before) >= TABLE_CONTEXT_PARAGRAPHS or _heading_level(p.get("style")) is not None:
+                break
+        text += before
+        if at + 1 < len(paras) and "caption" in (paras[at + 1].get("style") or "").casefold():
+            text.append(paras[at + 1].get("text", ""))
+    return "\n".join(text)
+
+
+def _shared_words(description: str, context: str) -> int:
+    """How many words (their first 4 letters) or, for Chinese, pairs of characters `description` shares with
+    `context`."""
+    if re.search(r"[\u4e00-\u9fff]", description):
+        pairs = {description[i:i + 2] for i in range(len(description) - 1)}
+        return sum(pair in context for pair in pairs
+                   if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not _FUNCTION_CHARACTERS.search(pair))
+    words = {w[:4] for w in re.findall(r"[a-z]{4,}", description.casefold()) if w not in _NOT_DESCRIPTIONS}
+    return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
+
+
+def tables_named(state: State, text: str) -> list[dict[str, Any]]:
+    """The tables `text` names: the n-th ("the second table", "第二个表"), those whose text or title shares most words
+    with the words before "table" ("the rates table", "价格表"), else the only table of the document when `text`
+    says table / 表."""
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    out: list[dict[str, Any]] = []
+    for m in _NTH_TABLE.finditer(text):
+        word = next(g for g in m.groups() if g is not None)
+        t = _nth(tables, int(word) if word.isdigit() else _ORDINAL_WORDS[word.lower()])
+        if t is not None and t not in out:
+            out.append(t)
+    if out:
+        return out
+    for m in _TABLE_DESCRIBED.finditer(text):  # the tables that share the most words with the description
+        description = next((g for g in m.groups() if g is not None), "")
+        shared = {t["id"]: _shared_words(description, _table_context(state, t)) for t in tables}
+        best = max(shared.values(), default=0)
+        out += [t for t in tables if t not in out and best and shared[t["id"]] == best]
+    if not out and len(tables) == 1 and _TABLE_WORD.search(text):
+        out = tables
     return out
+
+
+HEADER_ROW = "its header row, row r0 (index 0)"  # a header row match's kind
+
+
+def _header_rows(state: State, text: str, tables: list[dict[str, Any]] | None = None) -> list[Match]:
+    """The header row (row 0) of each table `text` names (or of `tables`), when it names a table's header row ("the
+    top row of the budget table", "那个价格表，表头加粗")."""
+    said = _HEADER_ROW.search(text)
+    if said is None:
+        return []
+    tables = tables_named(state, text) if tables is None else tables
+    alone = [t for t in state.get("tables", []) if "nested_in" not in t]
+    if not tables and len(alone) == 1 and _ONLY_A_HEADER_ROW.search(text):  # "make the header row bold"
+        tables = alone
+    return [Match(said.group(0), t["id"], HEADER_ROW, "named",
+                  " | ".join(map(str, (t.get("cells") or [[]])[0]))) for t in tables]
 
 
 def grounding_lines(matches: list[Match]) -> str:
     """The matches as prompt lines ("" when there are none)."""
     if not matches:
         return ""
+    now = _lines([m for m in matches if not m.earlier])
+    earlier = _lines([m for m in matches if m.earlier])
+    return "\n\n".join(([f"Elements the request names, found in the document:\n{now}"] if now else [])
+                       + ([f"Elements the previous instruction named (what the request refers back to):\n{earlier}"]
+                          if earlier else []))
+
+
+def _lines(matches: list[Match]) -> str:
     lines = []
     for m in matches:
         where = f"{m.id} ({m.kind})"
@@ -271,7 +425,7 @@ def grounding_lines(matches: list[Match]) -> str:
         if m.items:
             line += f"; a list item: its list runs from {m.items[0]} to {m.items[1]}"
         lines.append(line)
-    return "Elements the request names, found in the document:\n" + "\n".join(lines)
+    return "\n".join(lines)
 
 
 def keep_user_characters(value: Any, user_quotes: list[str]) -> Any:
@@ -306,6 +460,39 @@ _DESCRIBED = re.compile(r"\b(?:paragraph|sentence|text|part|one|line|passage)\s+
                         r"(?:the\s+)?(.{3,80}?)(?=[,.;:!?]|\s+(?:and|then|to|into|with|as|in\s+(?:bold|italics?))\b|$)"
                         r"|关于(.{2,30}?)的(?:段落|那段|那一段|那句话|内容)|(?:讲|谈|提到|说)(.{2,30}?)的(?:段落|那段|那一段|那句话)",
                         re.IGNORECASE)
+#: a paragraph named by words before "sentence" / "line" / "paragraph" ("the base year hours sentence", "the I agree
+#: line", "野餐那句话", "Fax那行"); ordinals and the like are not descriptions ("the first paragraph", "the new line")
+_DESCRIBED_BEFORE = re.compile(r"\b(?:the|that|this|those|these)\s+((?:(?!(?:the|that|this|those|these|an?|of|in|on|at|to|"
+                               r"for|from|by|with|into|after|before|under|above|below|it|its|and|or|containing|called|"
+                               r"sentences?|lines?|paragraphs?)\b)[\w'’-]+\s+){1,5}?)(?:sentences?|lines?|paragraphs?)\b"
+                               r"|([^\s，。；！？、“”\"（）()：:]{2,16}?)\s*(?:那|这)(?:一)?(?:句话?|段话?|行)", re.IGNORECASE)
+_NOT_DESCRIBING = _NOT_DESCRIPTIONS | {"last", "opening", "closing", "final", "top", "bottom", "empty", "blank", "this",
+                                       "that", "two", "four", "five", "several", "few", "a", "an", "of", "in", "and",
+                                       "bold", "italic", "underlined", "highlighted", "red", "blue", "green", "grey",
+                                       "gray", "black", "big", "small", "long", "short"}  # how it looks, not what it says
+_CHINESE_LEAD = re.compile(r"^.*(?:把|给|将|在|对|和|跟|帮我|请|说)")  # "帮我把野餐" -> "野餐", "刘洋说上线" -> "上线"
+_PLACE_WORDS = re.compile(r"(?:下面|上面|后面|前面|下方|上方|里|中)$")  # "X下面那段": the paragraph under X, not about it
+_HEADER_WORDS = re.compile(r"表头|标题行|第一行|最后一行")
+
+
+def _descriptions(text: str) -> Iterator[tuple[str, bool]]:
+    """What `text` describes paragraphs by: "the paragraph about X" / "关于X的那段", and "the X sentence" / "X那句"; each
+    with whether it names body text only (a sentence or paragraph so named is no heading; a line may be)."""
+    for m in _DESCRIBED.finditer(text):
+        yield _LOOK_WORDS.sub("", next(g for g in m.groups() if g is not None)).strip(), False
+    for m in _DESCRIBED_BEFORE.finditer(text):
+        english, chinese = m.groups()
+        body_only = not re.search(r"(?:\blines?|行)$", m.group(0), re.IGNORECASE)
+        if english is not None:
+            words = [w for w in english.split() if w.casefold() not in _NOT_DESCRIBING and not w.isdigit()]
+            if words:
+                yield " ".join(words), body_only
+        elif not _HEADER_WORDS.search(chinese) and not _PLACE_WORDS.search(chinese):
+            described = _CHINESE_LEAD.sub("", chinese).strip() or chinese
+            if len(described) >= 2 and re.search(r"[\u4e00-\u9fff]", described):  # a Latin run is looked up as one
+                yield described, body_only
+
+
 _LOOK_WORDS = re.compile(r"(?:\s+(?:italic|italics|bold|underlined|red|blue|green|black|grey|gray|orange|purple|"
                          r"yellow|larger|smaller|centred|centered))+$", re.IGNORECASE)  # "the paragraph about X italic"
 MAX_DESCRIBED = 2  # paragraphs shown per description
@@ -321,13 +508,14 @@ def _overlaps(description: str, text: str) -> bool:
 
 
 def described(state: State, text: str) -> list[Match]:
-    """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段"): those sharing
-    a word with the description, ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
+    """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段", "the picnic
+    sentence", "野餐那句话"): those sharing a word with the description (no heading for a sentence or paragraph named
+    by the words before it), ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
     out: list[Match] = []
     body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
-    for m in _DESCRIBED.finditer(text):
-        description = _LOOK_WORDS.sub("", next(g for g in m.groups() if g is not None)).strip()
-        candidates = [p for p in body if _overlaps(description, p["text"])][:MAX_EMBEDDED]
+    for description, body_only in _descriptions(text):
+        candidates = [p for p in body if _overlaps(description, p["text"])
+                      and not (body_only and _heading_level(p.get("style")) is not None)][:MAX_EMBEDDED]
         if not candidates:
             continue
         from autodw.intents.embedding import encoder  # loaded only when a request describes an element

@@ -92,9 +92,10 @@ class Agent:
         """Each request of the instruction in turn (every one runs, whatever the others did)."""
         message, record = instruction.record.instruction, instruction.record
         texts = self.parts.split(message)
+        previous = instruction.session[-1].instruction if instruction.session else ""  # what a follow-up refers to
         # the requests of a split message may share the planner's view of the document as the message began (their
         # steps' elements shown as they are now after it), so its long prompt prefix is evaluated once
-        view = (self.parts.planner_view.for_message(lambda: self.states.of(instruction.doc), message, record)
+        view = (self.parts.planner_view.for_message(lambda: self.states.of(instruction.doc), message, record, previous)
                 if len(texts) > 1 else None)
         return InstructionOutcome.of_requests([self._run_request(instruction, text, k, len(texts), view)
                                                for k, text in enumerate(texts, 1)])
@@ -105,6 +106,7 @@ class Agent:
         `view`: the planner's view the message's requests share (None: each request has its own)."""
         doc, record, run = instruction.doc, instruction.record, instruction.run
         calls_before, first_step = run.total_usage.calls, len(record.steps) + 1
+        previous = instruction.session[-1].instruction if instruction.session else ""  # what a follow-up refers to
         context = "" if of == 1 else (
             f"The user's message makes {of} requests; this is request {number}: do it alone (the others are done "
             f"before or after it). The whole message: {record.instruction}\n\n")
@@ -113,7 +115,7 @@ class Agent:
             if limit is not None and run.total_usage.calls - calls_before >= limit:
                 return RequestOutcome(Status.CALL_LIMIT)
             state = self.states.of(doc)  # the state the last accepted call left, read once
-            view = self.parts.planner_view.for_step(state, request, record, view)
+            view = self.parts.planner_view.for_step(state, request, record, view, previous)
             try:
                 plan = self.parts.planner.next_step(PlanRequest(
                     request, of, context, first_step, record, instruction.session, state, view,
@@ -129,7 +131,6 @@ class Agent:
                 return RequestOutcome(Status.DONE)
             step = Step(number=len(record.steps) + 1, sub_instruction=plan.step_text)
             record.steps.append(step)
-            previous = instruction.session[-1].instruction if instruction.session else ""
             outcome = self._run_step(StepContext(doc, step, state, record, request, instruction.ask, instruction.emit,
                                                  previous))
             if outcome is StepOutcome.REDUNDANT or self.parts.planner.done_after(plan, outcome, record):

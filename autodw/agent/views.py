@@ -37,14 +37,30 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus |= set(named_ids(attempt))
-    return render_state(state, budget_tokens=budget, focus=focus)
+    return render_state(contents_marked(state), budget_tokens=budget, focus=focus)
+
+
+def contents_marked(state: State) -> State:
+    """`state` with each table of contents entry's text saying that it is an entry and which paragraph is its heading
+    (a small model otherwise takes the first line with a heading's text, the entry, for the heading)."""
+    entries = grounding.contents_entries(state)
+    if not entries:
+        return state
+
+    def marked(p: dict[str, Any]) -> dict[str, Any]:
+        heading = entries[p["id"]]
+        note = f"a contents entry; the heading is {heading}" if heading else "a contents entry"
+        return {**p, "text": f"{p.get('text', '')} ({note})"}
+
+    return {**state, "paragraphs": [marked(p) if p["id"] in entries else p for p in state.get("paragraphs", [])]}
 
 
 def grounded_view(state: State, text: str, record: InstructionResult, budget: int | None, quoted_in: str,
-                  extra_focus: Iterable[str] = (), max_lines: int | None = None) -> str:
+                  extra_focus: Iterable[str] = (), max_lines: int | None = None, previous: str = "") -> str:
     """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
-    (:mod:`autodw.agent.grounding`; at most `max_lines` of them)."""
-    matches = grounding.ground(state, quoted_in)[:max_lines]
+    (:mod:`autodw.agent.grounding`; at most `max_lines` of them; `previous`: the session's instruction before, which a
+    request that only refers back with a pronoun grounds)."""
+    matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
     view = state_view(state, text, record, budget, extra_focus=focus)
     lines = grounding.grounding_lines(matches)
@@ -110,7 +126,7 @@ def touched_now(record: InstructionResult, state: State) -> str:
     touched = touched[-MAX_TOUCHED_SHOWN:]
     if not touched:
         return ""
-    lines = render_elements(state, touched)
+    lines = render_elements(contents_marked(state), touched)
     gone = [i for i in touched if not any(line.startswith(i + " ") for line in lines)]
     lines += [f"{i}: no longer in the document" for i in gone]
     return "\n\nThose elements now:\n" + "\n".join(lines)
@@ -122,12 +138,14 @@ def touched_now(record: InstructionResult, state: State) -> str:
 class PlannerView(Protocol):
     """How the planner sees the document and the steps done."""
 
-    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
+    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult,
+                    previous: str = "") -> str | None:
         """The view the requests of a split message share (None: each request has its own); `state` reads the
-        document as the message begins."""
+        document as the message begins; `previous`: the session's instruction before this one ("" for none)."""
         ...
 
-    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None,
+                 previous: str = "") -> str:
         """The view for planning the next step of `request` (`kept`: the view of the request's previous step, or the
         message's shared one; None at its first step)."""
         ...
@@ -146,16 +164,18 @@ class CurrentView:
     budget: int | None
     history_chars: int
 
-    def render(self, state: State, text: str, record: InstructionResult) -> str:
+    def render(self, state: State, text: str, record: InstructionResult, previous: str = "") -> str:
         if self.grounded:
-            return grounded_view(state, text, record, self.budget, quoted_in=text)
+            return grounded_view(state, text, record, self.budget, quoted_in=text, previous=previous)
         return state_view(state, text, record, self.budget)
 
-    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
+    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult,
+                    previous: str = "") -> str | None:
         return None
 
-    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
-        return self.render(state, request, record)
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None,
+                 previous: str = "") -> str:
+        return self.render(state, request, record, previous)
 
     def history(self, record: InstructionResult, state: State) -> str:
         return history(record, self.history_chars)
@@ -166,11 +186,13 @@ class StartView(CurrentView):
     """The document as the request began (the message, when its requests are planned one at a time), then the history
     and the current lines of the elements the steps changed."""
 
-    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult) -> str | None:
-        return self.render(state(), message, record)
+    def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult,
+                    previous: str = "") -> str | None:
+        return self.render(state(), message, record, previous)
 
-    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
-        return kept if kept is not None else self.render(state, request, record)
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None,
+                 previous: str = "") -> str:
+        return kept if kept is not None else self.render(state, request, record, previous)
 
     def history(self, record: InstructionResult, state: State) -> str:
         if not record.steps:

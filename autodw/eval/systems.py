@@ -350,10 +350,11 @@ class FirstAttemptLog:
 class Unseen:
     """The gold planner's view of the document: none (it plans from the gold calls)."""
 
-    def for_message(self, state: Any, message: str, record: InstructionResult) -> str | None:
+    def for_message(self, state: Any, message: str, record: InstructionResult, previous: str = "") -> str | None:
         return None
 
-    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None) -> str:
+    def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None,
+                 previous: str = "") -> str:
         return ""
 
     def history(self, record: InstructionResult, state: State) -> str:
