@@ -202,7 +202,7 @@ def contents_entries(state: State) -> dict[str, str | None]:
     """The table of contents' entry paragraphs (style "TOC n"), each with the heading of the same text (None when
     there is none)."""
     heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
-             if _heading_level(p.get("style")) is not None and p.get("text", "").strip()}
+             if heading_level(p.get("style")) is not None and p.get("text", "").strip()}
     return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
             if _CONTENTS_STYLE.match(p.get("style") or "")}
 
@@ -342,7 +342,7 @@ def _table_context(state: State, table: dict[str, Any]) -> str:
         for p in reversed(paras[:at + 1]):  # back to its section's heading
             if p.get("text", "").strip():
                 before.append(p["text"])
-            if len(before) >= TABLE_CONTEXT_PARAGRAPHS or _heading_level(p.get("style")) is not None:
+            if len(before) >= TABLE_CONTEXT_PARAGRAPHS or heading_level(p.get("style")) is not None:
                 break
         text += before
         if at + 1 < len(paras) and "caption" in (paras[at + 1].get("style") or "").casefold():
@@ -515,7 +515,7 @@ def described(state: State, text: str) -> list[Match]:
     body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
     for description, body_only in _descriptions(text):
         candidates = [p for p in body if _overlaps(description, p["text"])
-                      and not (body_only and _heading_level(p.get("style")) is not None)][:MAX_EMBEDDED]
+                      and not (body_only and heading_level(p.get("style")) is not None)][:MAX_EMBEDDED]
         if not candidates:
             continue
         from autodw.intents.embedding import encoder  # loaded only when a request describes an element
