@@ -852,7 +852,8 @@ def test_a_call_whose_api_cannot_do_it_goes_straight_to_api_level(doc):
     partial = {"api": "replace_text", "args": {"find": "Sales", "replace": "Sales fell.", "scope": "body"}}
     whole = {"api": "set_paragraph_text", "args": {"paragraph": "p5", "text": "Sales fell."}}
     agent, llm = agent_for({"planner": [plan("Replace the text of p5 with 'Sales fell.'"), DONE],
-                            "api_generator": [partial, whole], "validator": []}, assembly=profile_assembly("hosted", rollback="full"))
+                            "api_generator": [partial, whole], "validator": [PASS]},  # the last level is validated too
+                           assembly=profile_assembly("hosted", rollback="full"))
     record = agent.run(doc, ["Replace the text of the paragraph p5 with \"Sales fell.\""]).instructions[0]
     first, second = record.steps[0].attempts
     assert first.verdict.wrong_api and first.rolled_back
@@ -877,8 +878,8 @@ def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
     agent, _ = agent_for({"planner": [plan("Insert a footnote in p39."), DONE], "api_generator": [endnote, endnote]},
                          assembly=profile_assembly("hosted", repair_calls=False, rollback="arg"))
     record = agent.run(WordDocument.open(EXAMPLES / "report.docx"), ["Add a footnote 'Audit pending.'"]).instructions[0]
-    again = record.steps[0].attempts[1]  # the last level's call is accepted unjudged (the paper): the endnote stays
-    assert not again.repaired and again.args == endnote["args"] and again.accepted
+    again = record.steps[0].attempts[1]  # the last level's call is judged too: rejected again, no endnote stays
+    assert not again.repaired and again.args == endnote["args"] and again.rolled_back and record.steps[0].rejected
 
 
 def test_a_fix_that_leaves_an_argument_out_repairs_the_repeated_call(doc):
