@@ -145,16 +145,27 @@ def replacements(text: str) -> list[Replacement]:
     return out
 
 
-def _occurrences(state: State, find: str, headers: bool) -> int:
-    """How often `find` is in the body's paragraphs and table cells, and with `headers` in the headers and footers
-    (as replace_text matches: case kept)."""
-    body = sum(p.get("text", "").count(find) for p, _ in grounding.paragraphs(state))
-    if not headers:
-        return body
-    sections = (state.get("page_layout") or {}).get("sections", [])
-    stories = {s.get("part"): s.get("text", "") for section in sections
-               for kind in ("headers", "footers") for s in (section.get(kind) or {}).values()}
-    return body + sum(text.count(find) for text in stories.values())
+def occurrences(state: State, args: dict[str, Any]) -> int | None:
+    """How many times replace_text's `find` occurs where a call with `args` searches (its paragraphs, the body and its
+    tables, or with scope "all" also the headers and footers, each story once); None when the pattern is not a valid
+    expression."""
+    find = args.get("find")
+    if not isinstance(find, str) or not find:
+        return None
+    pattern = find if args.get("regex") else re.escape(find)
+    if args.get("whole_word"):
+        pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
+    try:
+        compiled = re.compile(pattern, 0 if args.get("match_case", True) else re.IGNORECASE)
+    except re.error:
+        return None
+    only = args.get("paragraphs")
+    texts = [p.get("text", "") for p, _ in grounding.paragraphs(state) if not only or p.get("id") in only]
+    if args.get("scope") == "all" and not only:
+        sections = (state.get("page_layout") or {}).get("sections", [])
+        texts += list({s.get("part"): s.get("text", "") for section in sections
+                       for kind in ("headers", "footers") for s in (section.get(kind) or {}).values()}.values())
+    return sum(1 for t in texts for m in compiled.finditer(t) if m.end() > m.start())
 
 
 # --- table data ------------------------------------------------------------------------------------------------
@@ -610,7 +621,8 @@ def request_values(text: str, state: State | None = None) -> RequestValues:
     document (with its count), and the heading level is read against the document's headings."""
     found = replacements(text)
     if state is not None:
-        counted = [Replacement(r.find, r.replace, r.everywhere, r.headers, _occurrences(state, r.find, r.headers))
+        counted = [Replacement(r.find, r.replace, r.everywhere, r.headers,
+                               occurrences(state, {"find": r.find, "scope": "all" if r.headers else "body"}))
                    for r in found]
         found = [r for r in counted if r.occurrences]
     return RequestValues(found, table_data(text), measures(text), colours(text), character_formats(text),

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from autodw.agent import grounding
+from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.core.errors import InternalError
@@ -178,27 +179,6 @@ _SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|menti
                    r"[第前][一二两三四五六七八九十\d]+[处个次]|[一二两三四五六七八九十\d]+处(?!都)", re.IGNORECASE)
 
 
-def _occurrences(state: State, args: dict[str, Any]) -> int | None:
-    """How many times replace_text's `find` occurs where the call searches (its paragraphs, the body and its tables,
-    or with scope "all" also the headers and footers); None when the pattern is not a valid expression."""
-    find = args.get("find")
-    if not isinstance(find, str) or not find:
-        return None
-    pattern = find if args.get("regex") else re.escape(find)
-    if args.get("whole_word"):
-        pattern = rf"(?<!\w)(?:{pattern})(?!\w)"
-    try:
-        compiled = re.compile(pattern, 0 if args.get("match_case", True) else re.IGNORECASE)
-    except re.error:
-        return None
-    only = args.get("paragraphs")
-    texts = [p.get("text", "") for p, _ in grounding.paragraphs(state) if not only or p.get("id") in only]
-    if args.get("scope") == "all" and not only:
-        texts += [story.get("text", "") for section in state.get("page_layout", {}).get("sections", [])
-                  for key in ("headers", "footers") for story in section.get(key, {}).values()]
-    return sum(1 for t in texts for m in compiled.finditer(t) if m.end() > m.start())
-
-
 @check("one_occurrence", certain=Certainty.FIXES, single_request=True,
        tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
@@ -211,8 +191,8 @@ def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) 
     limits = [k for k, limited, words in limiting if limited and words.search(request)]
     if api != "replace_text" or not limits or _SOME.search(request):
         return []
-    total = _occurrences(before, {k: v for k, v in args.items() if k not in limits})
-    reached = _occurrences(before, args)
+    total = occurrences(before, {k: v for k, v in args.items() if k not in limits})
+    reached = occurrences(before, args)
     if total is not None and reached is not None and total <= min(reached, count if "count" in limits else reached):
         return []
     said = ", ".join(f"{k}={args[k]}" for k in limits)
