@@ -241,7 +241,6 @@ def test_contents_entries_are_not_the_headings_they_name():
 
 def test_contents_entries_are_shown_as_entries_with_their_heading():
     from autodw.agent import views
-    from autodw.agent.records import InstructionResult
 
     marked = views.contents_marked(_contents())["paragraphs"]
     assert [p["text"] for p in marked[1:4]] == ["Education\t2 (a contents entry; the heading is p5)",
