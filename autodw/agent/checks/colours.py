@@ -20,8 +20,8 @@ _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A text or line colour the call sets is of none of the colours the request names in words or as hex ("dark
     red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour also in
-    its one character before 字 or 底: "白字", white text; a light tint also without 色: "淡蓝"); a fill or shading only when the call gives it by name
-    ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
+    its one character before 字 or 底: "白字", white text; a light tint also without 色: "淡蓝"); a fill or shading
+    only when the call gives it by name ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
     names = [said.name for said in colours_said(request)]  # "白字" is white text: named as "白色" is
     hexes = {h.upper() for h in _HEX_IN_TEXT.findall(request)}
     if not names and not hexes:

@@ -8,6 +8,10 @@ from typing import Any
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 from autodw.agent.request_values import MEASURED as _MEASURED, UNITS as _UNITS
 
+#: the unit pattern these checks read (request_values.MEASURED) was widened while issue 51 tuned the request values on
+#: DWBench 2.0 dev ("12-point", c28860b): so they are tuned on those splits too
+UNIT_WORDS_2_0 = ("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev")
+
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
 _MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
@@ -25,7 +29,7 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
     return None
 
 
-@check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number", tuned_on=BUILT_ON)
+@check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number", tuned_on=BUILT_ON + UNIT_WORDS_2_0)
 def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
     instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives.
@@ -52,7 +56,7 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[C
     return out
 
 
-@check("size_as_spacing", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
+@check("size_as_spacing", certain=Certainty.REJECTS, tuned_on=BUILT_ON + UNIT_WORDS_2_0)
 def size_as_spacing(args: dict[str, Any], sub_instruction: str, instruction: str) -> list[CheckFinding]:
     """A font size is asked for and the call sets that number of points as a spacing, line height or indent instead
     ("set its font size to 20pt" -> line_height "20pt")."""
