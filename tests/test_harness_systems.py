@@ -97,6 +97,31 @@ def test_worker_processes_make_the_records_one_process_makes(tmp_path):
     assert os.getpid() not in pids
 
 
+def test_worker_threads_generate_and_the_runner_grades(tmp_path, monkeypatch):
+    """With an LLM the workers are threads that only generate: the runner's thread grades each unit as it is
+    generated (a worker starts its next unit meanwhile), writing the records one thread writes."""
+    import threading
+
+    from autodw.eval import work
+
+    spec = RunSpec("noisy-oracle", "scripted", "mini", ["instruction"], {}, None, [SHORT])
+    Runner(spec, tmp_path / "one", _noisy(0.5, "full"), word_check=False, progress=False).run()
+    generating, grading = set(), set()
+    generate, grade = work.generate, work.grade
+    monkeypatch.setattr(work, "generate", lambda *a, **k: generating.add(threading.current_thread()) or generate(*a, **k))
+    monkeypatch.setattr(work, "grade", lambda *a, **k: grading.add(threading.current_thread()) or grade(*a, **k))
+    pool = Runner(spec, tmp_path / "two", _noisy(0.5, "full"), workers=2, word_check=False, progress=False)
+    assert not pool.processes
+    pool.run()
+    assert grading == {threading.main_thread()} and generating and threading.main_thread() not in generating
+    records = sorted(p.name for p in (tmp_path / "one" / "instructions").glob("*.json"))
+    assert records and records == sorted(p.name for p in (tmp_path / "two" / "instructions").glob("*.json"))
+    for name in records:
+        a, b = (json.loads((tmp_path / run / "instructions" / name).read_text()) for run in ("one", "two"))
+        assert {k: a[k] for k in ("success", "api_calls", "faults", "differences")} == \
+            {k: b[k] for k in ("success", "api_calls", "faults", "differences")}, name
+
+
 def test_worker_processes_are_given_their_work_by_their_initializer(tmp_path):
     """Each pool's processes run the work and units it was made with (passed to its initializer, not left in module
     state by the parent): two pools made before either starts a process each run their own."""

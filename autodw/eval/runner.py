@@ -165,7 +165,8 @@ class Runner:
                     chosen = [instruction_unit(self.out, s, i) for s in sessions for i in s.instructions
                               if self.spec.instructions is None or i.key in self.spec.instructions]
                     todo = [unit for unit in chosen if not unit.record.is_file()]
-                    self._pool(todo, work, Work.instruction, "instructions", len(chosen))
+                    self._pool(todo, work, Work.instruction, "instructions", len(chosen),
+                               split=(Work.generated, Work.graded))
                 if "session" in self.spec.modes:
                     todo = [s for s in sessions
                             if not session_finished(session_turns(self.out, s), s, self.spec.stop_at_failure)]
@@ -186,8 +187,13 @@ class Runner:
         self._summary_took = time.monotonic() - self._summary_written
         return summary
 
-    def _pool(self, units: list, work: Work, task: Callable[[Work, Any], bool], what: str, total: int) -> None:
-        """Run `task` on each of `units` with `work`, on this thread or on the run's workers."""
+    def _pool(self, units: list, work: Work, task: Callable[[Work, Any], bool], what: str, total: int,
+              split: tuple[Callable[[Work, Any], Any], Callable[[Work, Any], bool]] | None = None) -> None:
+        """Run `task` on each of `units` with `work`, on this thread or on the run's workers. `split`: `task` in two
+        parts, generating (the unit's LLM requests) then grading what the first returns: worker threads then only
+        generate, and this thread grades each unit as it is generated, so that a worker starts its next unit (and
+        sends its first request) while the last one is graded; worker processes (CPU-bound, grading in parallel)
+        and a single worker run `task` whole."""
         done = total - len(units)
         bar = progress(total=total, initial=done, desc=f"{self.spec.system} {self.spec.track}/{self.spec.split} {what}", unit=what[:-1],
                    disable=not self.progress, dynamic_ncols=True)
@@ -206,12 +212,13 @@ class Runner:
                 for unit in units:
                     finished(task(work, unit))
             else:
-                pool, run_unit = self._executor(units, work, task)
+                run, grade = split if split is not None and not self.processes else (task, None)
+                pool, run_unit = self._executor(units, work, run)
                 with pool:
                     futures = [pool.submit(run_unit, i) for i in range(len(units))]
                     try:
                         for future in as_completed(futures):
-                            finished(future.result())
+                            finished(future.result() if grade is None else grade(work, future.result()))
                     except BaseException:
                         for f in futures:
                             f.cancel()
@@ -219,7 +226,7 @@ class Runner:
         finally:
             bar.close()
 
-    def _executor(self, units: list, work: Work, task: Callable[[Work, Any], bool]) -> tuple[Executor, Callable[[int], bool]]:
+    def _executor(self, units: list, work: Work, task: Callable[[Work, Any], Any]) -> tuple[Executor, Callable[[int], Any]]:
         """The pool of `workers` and the function running `task` on unit i on it: forked processes, each given the
         work and the units by its initializer, or threads."""
         if self.processes:

@@ -81,10 +81,11 @@ def noop(given: SystemInputs) -> SystemMaker:
                      Option("rollback", "rollback levels after a rejection", choices=("none", "arg", "full"),
                             default="full", setting="rollback")))
 def noisy_oracle(given: SystemInputs) -> SystemMaker:
+    from autodw.apis import registry
     from autodw.eval.systems import NoisyOracleSystem
 
-    o = given.options
-    return lambda: NoisyOracleSystem(o["p"], o["validator"], given.llm, given.config, seed=o["seed"])
+    o, apis = given.options, registry()  # loaded once as the run is built, not by every worker's system at its start
+    return lambda: NoisyOracleSystem(o["p"], o["validator"], given.llm, given.config, seed=o["seed"], registry=apis)
 
 
 for _name in BASELINES:

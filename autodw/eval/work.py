@@ -1,7 +1,8 @@
 """What a worker of a run does with a unit: generate it unless it was (:mod:`autodw.eval.generate`), then grade it
 (:mod:`autodw.eval.grade`); a session's turns one after another, continued after its last generated turn. The same
-:class:`Work` runs in the runner's thread, in a pool of threads (a system each) or in worker processes, which are
-given it by their initializer (:func:`worker_processes`)."""
+:class:`Work` runs in the runner's thread, in a pool of threads (a system each; in instruction mode they only
+generate, the runner's thread grades) or in worker processes, which are given it by their initializer
+(:func:`worker_processes`)."""
 
 from __future__ import annotations
 
@@ -49,10 +50,18 @@ class Work:
     def instruction(self, unit: Unit) -> bool:
         """Run one instruction from its gold initial state (unless it was) and grade it. Returns whether it
         succeeded."""
+        return self.graded(self.generated(unit))
+
+    def generated(self, unit: Unit) -> Unit:
+        """Run one instruction from its gold initial state, unless it was; the unit (to grade)."""
         if not unit.status.is_file():
             session, ins = unit.session, unit.instruction
             earlier = [(i.text, "done") for i in session.instructions[: ins.turn - 1]]
             generate(self.system(), unit, session.initial_document(ins.turn), earlier)
+        return unit
+
+    def graded(self, unit: Unit) -> bool:
+        """Grade generated `unit` (its record written); whether it succeeded."""
         return self.grade(unit)["success"]
 
     def session(self, session: Session) -> bool:
