@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from autodw.agent import grounding
-from autodw.analysis.state import State
+from autodw.analysis.state import State, header_footer_stories
 from autodw.apis.catalogue.table_operation import SEPARATORS, delimited_rows
 from autodw.core.colours import ColourSaid, colour_hex, colours_said
 from autodw.core.errors import ArgumentError
@@ -162,9 +162,7 @@ def occurrences(state: State, args: dict[str, Any]) -> int | None:
     only = args.get("paragraphs")
     texts = [p.get("text", "") for p, _ in grounding.paragraphs(state) if not only or p.get("id") in only]
     if args.get("scope") == "all" and not only:
-        sections = (state.get("page_layout") or {}).get("sections", [])
-        texts += list({s.get("part"): s.get("text", "") for section in sections
-                       for kind in ("headers", "footers") for s in (section.get(kind) or {}).values()}.values())
+        texts += [story.get("text", "") for _, _, story in header_footer_stories(state, once=True)]
     return sum(1 for t in texts for m in compiled.finditer(t) if m.end() > m.start())
 
 
