@@ -1074,7 +1074,7 @@ def test_markup_written_into_the_text_unless_the_request_or_the_document_has_it(
 
 
 def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
-    from autodw.agent.checks.lists import spelled_tables
+    from autodw.agent.request_values import TableData, tables
 
     data = [["Name", "Role"], ["Ann", "Chair"], ["Bo", "Clerk"]]
     requests_ = ["Add a table at the end with the header Name, Role and the rows Ann, Chair; Bo, Clerk",
@@ -1082,7 +1082,7 @@ def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
                  "Insert this table at the end:\n| Name | Role |\n|---|---|\n| Ann | Chair |\n| Bo | Clerk |",
                  "文末加一个表格，表头Name、Role（加粗），数据：Ann, Chair; Bo, Clerk"]
     for request in requests_:
-        assert spelled_tables(request) == [(data, True)], request
+        assert tables(request) == [TableData(tuple(map(tuple, data)))], request
         for args in ({"rows": 3, "cols": 2, "position": "end"},
                      {"data": [["Name", "Role"]], "rows": 3, "position": "end"},
                      {"data": [["Name", "Role"], ["", ""], ["", ""]], "position": "end"}):
@@ -1094,7 +1094,7 @@ def test_a_new_table_left_empty_where_the_request_gives_its_data(state):
             validate_arguments(registry().get("insert_table"), repaired)
         assert _checks(request, "insert_table", {"data": data, "position": "end"}, state) == []
     # rows without a header: the table is the rows; a header of another width is left out, and no fix is offered
-    assert spelled_tables("Add a table with the rows A, B, C; D, E, F") == [([["A", "B", "C"], ["D", "E", "F"]], True)]
+    assert tables("Add a table with the rows A, B, C; D, E, F") == [TableData((("A", "B", "C"), ("D", "E", "F")))]
     odd = checks.check_call("Do it.", "Add a table with the header Name and the rows Ann, Chair; Bo, Clerk",
                             "insert_table", {"data": [["Ann", ""], ["", ""]], "position": "end"}, state, {"a": 1})
     assert [f.check for f in odd] == ["empty_cells"] and checks.repair(odd) is None

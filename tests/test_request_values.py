@@ -10,7 +10,7 @@ import pytest
 
 from autodw.agent.request_values import (CharacterFormat, Colour, HeadingLevel, Measure, Replacement, RequestValues,
                                          TableData, character_formats, colours, heading_level, levels_named, measures,
-                                         replacements, request_values, table_data, value_lines)
+                                         replacements, request_values, table_data, tables, value_lines)
 from autodw.core.colours import colour_ranges, colours_said
 from autodw.core.document import WordDocument
 from autodw.core.units import hex_color
@@ -116,6 +116,16 @@ def test_table_rows_after_their_header_up_to_the_next_clause():
     data = table_data("再附一个表，表头加粗：姓名、职责，内容：赵磊, 会计; 王珊, 会计，表上题注“联系人名单”，表格居中")
     assert data.rows == (("姓名", "职责"), ("赵磊", "会计"), ("王珊", "会计"))
     assert table_data("下面再加一个编号列表：发布版本；提交摘要；更新计划，最后放一个表格") is None  # 列表： is a list
+
+
+def test_every_table_of_a_request_and_an_ambiguous_header():
+    text = ("a table (bold header Name, Email; rows Ann, ann@example.org; Bo, bo@example.org). Then a table with the "
+            "header Task, Owner and the rows Draft, Sam; Review, Kim; after that, centre the first one")
+    assert tables(text) == [TableData((("Name", "Email"), ("Ann", "ann@example.org"), ("Bo", "bo@example.org"))),
+                            TableData((("Task", "Owner"), ("Draft", "Sam"), ("Review", "Kim")))]
+    odd = "Add a table with the header Name and the rows Ann, Chair; Bo, Clerk"  # a header of one name: the rows alone
+    assert table_data(odd) == TableData((("Ann", "Chair"), ("Bo", "Clerk")), clean=False)
+    assert request_values(odd).table is None  # not offered
 
 
 def test_no_table_without_one():

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from autodw.agent import grounding
-from autodw.analysis.state import State
+from autodw.analysis.state import State, header_footer_stories
 from autodw.apis.catalogue.table_operation import SEPARATORS, delimited_rows
 from autodw.core.colours import ColourSaid, colour_hex, colours_said
 from autodw.core.errors import ArgumentError
@@ -162,9 +162,7 @@ def occurrences(state: State, args: dict[str, Any]) -> int | None:
     only = args.get("paragraphs")
     texts = [p.get("text", "") for p, _ in grounding.paragraphs(state) if not only or p.get("id") in only]
     if args.get("scope") == "all" and not only:
-        sections = (state.get("page_layout") or {}).get("sections", [])
-        texts += list({s.get("part"): s.get("text", "") for section in sections
-                       for kind in ("headers", "footers") for s in (section.get(kind) or {}).values()}.values())
+        texts += [story.get("text", "") for _, _, story in header_footer_stories(state, once=True)]
     return sum(1 for t in texts for m in compiled.finditer(t) if m.end() > m.start())
 
 
@@ -174,10 +172,12 @@ def occurrences(state: State, args: dict[str, Any]) -> int | None:
 @dataclass(frozen=True)
 class TableData:
     """A table's contents given in the request: `rows` of cell texts (the header first when there is one), then
-    `blank_rows` empty rows to fill in."""
+    `blank_rows` empty rows to fill in; not `clean` when the request names a header that is not as wide as its rows
+    (the rows alone, read as ambiguous)."""
 
     rows: tuple[tuple[str, ...], ...]
     blank_rows: int = 0
+    clean: bool = True
 
     @property
     def size(self) -> tuple[int, int]:
@@ -191,16 +191,19 @@ _ROW_SPLIT = re.compile(r"\s*[;；]\s*")
 _TABLE_WORD = re.compile(r"\btables?\b|表格|表", re.IGNORECASE)
 _EN_HEADER = re.compile(r"\b(?:columns?|column\s+(?:headings?|headers?|names?|titles?)|headers?(?:\s+row)?|headings?)"
                         r"\s*(?:called|named|are|is|[:：])?\s*(?P<list>[^.;:!?\n(]+?)"
-                        r"(?=,?\s+(?:with|then|plus|under|below|above|and\s+(?:rows?|data|then|\d+|one|two|three|four|five))\b"
+                        r"(?=,?\s+(?:with|then|plus|under|below|above|and\s+(?:the\s+)?(?:rows?|data|then|\d+|one|two|three|four|five))\b"
                         r"|\s*[.;:!?\n(]|$)", re.IGNORECASE)
 _ZH_HEADER = re.compile(r"(?:表头|列名|列标题|栏目)(?:\s*加粗)?(?:是|为|有|用|写)?\s*[:：]?\s*(?P<list>[^。；;（(\n]+)|"
                         r"(?<!列)表格?\s*[:：]\s*(?P<list2>[^。；;（(\n]+)")
 #: a clause after a Chinese header list that is no column name ("，下面留三行空的", "，数据…")
 _ZH_AFTER_HEADER = re.compile(r"^(?:数据|内容|下面|下方|然后|接着|另外|再|最后|并|加粗|留|要|把|放|用|表头|其中)")
 MAX_ZH_CELL_CHARS = 8  # an item of more Chinese characters is a clause, not a cell
-_EN_ROWS = re.compile(r"\b(?:rows?|data|entries)\s*(?:are|of|[:：])?\s*(?P<rows>[^.\n]+?)"
+_EN_ROWS = re.compile(r"\b(?:rows?|data|entries)\s*(?:are|of|[:：])?\s*(?P<rows>(?:[^.\n]|\.(?=\S))+?)"
                       r"(?=\.(?:\s|$)|\n|$|\)|,\s*(?:then|and then|finally)\b)", re.IGNORECASE)
 _ZH_ROWS = re.compile(r"(?:数据|内容|各行|每行)(?:是|为|有)?\s*[:：]?\s*(?P<rows>[^。\n）)]+?)(?=[。\n）)]|[，,]\s*(?:然后|接着|另外|再|最后)|$)")
+#: a row that goes on with the request rather than the table ("; after the Cleaning section, add ...", "；另外，...")
+_NOT_A_ROW = re.compile(r"(?:after|before|add|put|make|cent(?:re|er)|caption|insert|set|move|delete|change|replace|also|"
+                        r"please|then|next|finally)\b|另外|然后|接着|最后|并且", re.IGNORECASE)
 _ROWS_FOR = re.compile(r"\brows\s+for\s+(?:a\s+|an\s+|the\s+)?(?P<list>[^.;:!?\n]+?)"
                        r"(?=[.;:!?\n]|$|,?\s+(?:and\s+)?(?:with|then|under|plus)\b)", re.IGNORECASE)
 #: after an English header list: more rows separated by semicolons ("headers Name, Role; Priya, Analyst; …")
@@ -225,18 +228,28 @@ def _items(listing: str) -> list[str]:
 
 def _grid(listing: str) -> list[list[str]] | None:
     """Rows separated by semicolons, cells by commas ("Draft, Sam, Done; Review, Kim, Open"): the first two rows or
-    more of the same number of cells (two or more), the last one's cells after that number left out (", captioned
-    "X" above it": a clause after the data), else None."""
+    more of the same number of short cells (two or more), up to one that is not (a clause after the data: "; after
+    the Next Meeting section, add ..."), a longer one's cells after that number left out (", captioned "X" above
+    it"), else None."""
     rows = [[c.strip(" \"“”'‘’") for c in _CELL_SPLIT.split(r.strip())] for r in _ROW_SPLIT.split(listing.strip(" ;；"))]
     rows = [r for r in rows if any(r)]
-    end = next((i for i, r in enumerate(rows) if len(r) != len(rows[0])), len(rows))
-    if end < len(rows) and len(rows[end]) > len(rows[0]):  # "…; Approval, Pat, In progress, captioned "X" above it"
-        rows[end], end = rows[end][:len(rows[0])], end + 1
-    rows = rows[:end]
-    short = all(len(c.split()) <= MAX_CELL_WORDS and len(CJK.findall(c)) <= MAX_ZH_CELL_CHARS for r in rows for c in r)
-    if short and len(rows) >= 2 and len({len(r) for r in rows}) == 1 and len(rows[0]) >= 2:
-        return rows
-    return None
+    width, grid = len(rows[0]) if rows else 0, []
+    for row in rows:
+        if len(row) < width or _NOT_A_ROW.match(row[0]) or not all(len(c.split()) <= MAX_CELL_WORDS and len(CJK.findall(c)) <= MAX_ZH_CELL_CHARS
+                                       for c in row[:width]):
+            break
+        grid.append(row[:width])
+        if len(row) > width:  # "…; Approval, Pat, In progress, captioned "X" above it"
+            break
+    return grid if len(grid) >= 2 and width >= 2 else None
+
+
+def _end(text: str, rows: list[list[str]], start: int) -> int:
+    """Where `rows`, read from `text` at `start`, end in it (after the last of their cells found in order)."""
+    for cell in (c for row in rows for c in row if c):
+        at = text.find(cell, start)
+        start = at + len(cell) if at >= 0 else start
+    return start
 
 
 def _runs(lines: list[str], has: Any) -> list[list[str]]:
@@ -268,19 +281,35 @@ def _pasted(text: str) -> list[list[str]] | None:
     return max(found, key=len, default=None)
 
 
-def table_data(text: str) -> TableData | None:
-    """The contents of a table the request gives (None if it gives none): pasted lines (Markdown, CSV, tabs), or
-    inline: a header ("columns Item, Qty and Price", "表头姓名、职责、邮箱"), rows ("rows Draft, Sam, Done; Review,
-    Kim, Open", "数据黄静, 设计师; 胡斌, 组长", "rows for a laptop, monitor and headset": the first column), and
-    blank rows to fill in ("three blank rows", "下面留三行空的")."""
+def tables(text: str) -> list[TableData]:
+    """The contents of the tables the request gives, in order (none when it names no table): pasted lines
+    (Markdown, CSV, tabs: the longest run), or inline: a header ("columns Item, Qty and Price", "表头姓名、职责、邮箱"),
+    rows ("rows Draft, Sam, Done; Review, Kim, Open", "数据黄静, 设计师; 胡斌, 组长", "rows for a laptop, monitor and
+    headset": the first column), and blank rows to fill in ("three blank rows", "下面留三行空的"); each table read
+    after the one before."""
     if not _TABLE_WORD.search(text):
-        return None
+        return []
     pasted = _pasted(text)
     if pasted:
-        return TableData(tuple(tuple(r) for r in pasted))
+        return [TableData(tuple(tuple(r) for r in pasted))]
+    out: list[TableData] = []
+    start = 0
+    while (read := _inline_table(text, start)) is not None:
+        table, start = read
+        out.append(table)
+    return out
+
+
+def table_data(text: str) -> TableData | None:
+    """The first table the request gives (:func:`tables`), None if it gives none."""
+    return next(iter(tables(text)), None)
+
+
+def _inline_table(text: str, start: int) -> tuple[TableData, int] | None:
+    """The first table given in words in `text` from `start`, and where its words end; None if there is none."""
     header: list[str] = []
-    m = None
-    for m in [*_ZH_HEADER.finditer(text), *_EN_HEADER.finditer(text)]:  # the first that lists two names or more
+    m, named = None, False  # named: a header of one name ("the header Name and the rows ...")
+    for m in [*_ZH_HEADER.finditer(text, start), *_EN_HEADER.finditer(text, start)]:  # the first of two names or more
         listing = m.groupdict().get("list") or m.groupdict().get("list2") or ""
         if m.re is _ZH_HEADER:  # "姓名、职责、邮箱，下面…" or "姓名，职责，邮箱，数据…"
             clauses = re.split(r"\s*[，,]\s*", listing)
@@ -290,34 +319,37 @@ def table_data(text: str) -> TableData | None:
                     break
                 names.append(clause)
             listing = "、".join(names)
-        header = _items(listing) if len(_items(listing)) >= 2 else []
+        names = _items(listing)
+        header = names if len(names) >= 2 else []
+        named = named or len(names) == 1
         if header:
             break
     rows: list[list[str]] = []
-    after = text[m.start():] if header and m else text  # a header's rows come after it
+    end = after = m.start() if header and m else start  # a header's rows come after it
     if header and m and m.re is _EN_HEADER and (more := _ROWS_AFTER_HEADER.match(text, m.end())):
         rows = _grid(more.group(1)) or []
     for pattern in (() if rows else (_ZH_ROWS, _EN_ROWS)):
-        found = next((g for r in pattern.finditer(after) if (g := _grid(r.group("rows")))), None)
-        if found:
-            rows = found
+        rows = next((g for r in pattern.finditer(text, after) if (g := _grid(r.group("rows")))), [])
+        if rows:
             break
     if not rows and not header:  # "Add a table: Draft, Sam, Done; Review, Kim, Open"
-        rows = next((g for clause in re.split(r"[:：]", text)[1:] if (g := _grid(re.split(r"[。\n]|\.(?:\s|$)", clause)[0]))), [])
-    if header and not rows and (m := _ROWS_FOR.search(text)):
+        rows = next((g for clause in re.split(r"[:：]", text[start:])[1:]
+                     if (g := _grid(re.split(r"[。\n]|\.(?:\s|$)", clause)[0]))), [])
+    end = _end(text, ([header] if header else []) + rows, end)
+    if header and not rows and (m := _ROWS_FOR.search(text, start)):
         firsts = _items(m.group("list"))
         if all(h[:1].isupper() for h in header if h[:1].isalpha()):
             firsts = [f[:1].upper() + f[1:] for f in firsts]
-        rows = [[f] + [""] * (len(header) - 1) for f in firsts]
-    if header and rows and len(rows[0]) != len(header):
-        return None
+        rows, end = [[f] + [""] * (len(header) - 1) for f in firsts], m.end()
+    clean = not rows or (len(header) == len(rows[0]) if header else not named)
+    header = header if clean else []  # a header not as wide as the rows: the rows alone
     blank = 0
-    if (b := _BLANK_ROWS.search(text)) is not None:
+    if (b := _BLANK_ROWS.search(text, start)) is not None:
         blank = _number(b.group("n") or b.group("zh") or b.group("zh2")) or 0
     all_rows = ([header] if header else []) + rows
     if not all_rows or (len(all_rows) == 1 and not blank):
         return None
-    return TableData(tuple(tuple(r) for r in all_rows), blank)
+    return TableData(tuple(tuple(r) for r in all_rows), blank, clean), max(end, start + 1)
 
 
 # --- lengths, sizes and spacing --------------------------------------------------------------------------------
@@ -625,8 +657,9 @@ def request_values(text: str, state: State | None = None) -> RequestValues:
                                occurrences(state, {"find": r.find, "scope": "all" if r.headers else "body"}))
                    for r in found]
         found = [r for r in counted if r.occurrences]
-    return RequestValues(found, table_data(text), measures(text), colours(text), character_formats(text),
-                         heading_level(text, state) if state is not None else None)
+    table = table_data(text)  # offered only when read unambiguously
+    return RequestValues(found, table if table and table.clean else None, measures(text), colours(text),
+                         character_formats(text), heading_level(text, state) if state is not None else None)
 
 
 _MARKUP = "never markup such as <sup>, <b>, ** or _ in the text"

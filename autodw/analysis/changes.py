@@ -22,7 +22,7 @@ from collections import Counter
 from difflib import SequenceMatcher
 from typing import Any, Iterable
 
-from autodw.analysis.state import State
+from autodw.analysis.state import State, header_footer_stories
 from autodw.analysis.state.layout import STORY_DETAILS
 
 Change = dict[str, Any]
@@ -70,7 +70,7 @@ def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
     """The body's, headers' and footers' paragraphs and their tables' cell paragraphs by id (cell ones carry a 'cell'
     location, header and footer ones a 'story': "header:default")."""
     out = {p["id"]: p for p in state["paragraphs"] if p.get("id")}
-    for name, story in _stories(state):
+    for _, name, story in header_footer_stories(state, once=True):
         out.update({p["id"]: {**p, "story": name, "part": story.get("part")} for p in story.get("paragraph_details", [])
                     if p.get("id")})
     for t in _all_tables(state):
@@ -83,22 +83,12 @@ def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _stories(state: State) -> list[tuple[str, dict[str, Any]]]:
-    """Each header and footer part once, as ("header:default", story), named where it is first shown (a section
-    linked to the previous one, or referencing the same part, shows that story again)."""
-    parts = {}
-    for section in state["page_layout"].get("sections", []):
-        for key in ("headers", "footers"):
-            for kind, story in section.get(key, {}).items():
-                parts.setdefault(story.get("part"), (f"{key[:-1]}:{kind}", story))
-    return list(parts.values())
-
-
 def _kept_stories(before: State, after: State) -> set[str]:
     """The header and footer parts shown before and after with the same paragraphs: their text and alignments are
     compared paragraph by paragraph (the others' in the page layout's change, as whole texts)."""
-    paragraphs_before = {story.get("part"): story.get("paragraphs") for _, story in _stories(before)}
-    return {story.get("part") for _, story in _stories(after)
+    paragraphs_before = {story.get("part"): story.get("paragraphs")
+                         for *_, story in header_footer_stories(before, once=True)}
+    return {story.get("part") for *_, story in header_footer_stories(after, once=True)
             if paragraphs_before.get(story.get("part"), False) == story.get("paragraphs")}
 
 
@@ -109,7 +99,8 @@ def _story(element: dict[str, Any]) -> dict[str, str]:
 
 def _all_tables(state: State) -> list[dict[str, Any]]:
     """The body's tables, then the headers' and footers' (each with its 'story')."""
-    return state["tables"] + [{**t, "story": name, "part": story.get("part")} for name, story in _stories(state)
+    return state["tables"] + [{**t, "story": name, "part": story.get("part")}
+                              for _, name, story in header_footer_stories(state, once=True)
                               for t in story.get("table_details", [])]
 
 
@@ -411,7 +402,8 @@ def _tables(before: State, after: State) -> Change:
     ta_all = _all_tables(after)
     # a header or footer shown (or hidden) as a whole, e.g. by turning "different first page" on: the page layout's
     # change says so; its tables were not added or removed
-    shown_before, shown_after = ({story.get("part") for _, story in _stories(s)} for s in (before, after))
+    shown_before, shown_after = ({story.get("part") for *_, story in header_footer_stories(s, once=True)}
+                                 for s in (before, after))
     ta_all = [t for t in ta_all if "story" not in t or t["id"] in tb or t["part"] in shown_before]
     ids_after = {t["id"] for t in ta_all}
     tb = {tid: t for tid, t in tb.items() if "story" not in t or tid in ids_after or t["part"] in shown_after}

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator
+from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import api_words, without_tripled_letters
 from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.analysis.state import header_footer_stories
 
 #: a request that gives a paragraph a whole new text ("replace the text of ... with", "... should just say ... instead")
 _WHOLE_TEXT = re.compile(r"replace the (?:whole |entire )?text of|so (?:that )?it (?:now )?reads|should (?:just|only|now) "
@@ -38,14 +39,6 @@ def unasked_api(api: str, instruction: str, previous: str = "") -> list[CheckFin
     if words is None or all(w.search(instruction) or w.search(previous) for w in words):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
-
-
-def _stories(before: State, where: str, kind: str) -> Iterator[dict[str, Any]]:
-    """The section headers or footers (`where`) of `kind` the document has before the call."""
-    for section in before.get("page_layout", {}).get("sections", []):
-        story = section.get(f"{where}s", {}).get(kind)
-        if story:
-            yield story
 
 
 def _in_word(char: str) -> bool:
@@ -80,7 +73,8 @@ def whole_story_for_words(api: str, args: dict[str, Any], request: str, before: 
     if api != "set_header_footer" or not isinstance(text, str) or where not in ("header", "footer") or \
             grounding.loose(text) in grounding.loose(request):
         return []
-    for story in _stories(before, where, args.get("kind", "default")):
+    shown = f"{where}:{args.get('kind', 'default')}"
+    for story in (story for _, name, story in header_footer_stories(before) if name == shown):  # each section's
         old = story.get("text", "")
         head = len(os.path.commonprefix([old, text]))
         tail = len(os.path.commonprefix([old[head:][::-1], text[head:][::-1]]))

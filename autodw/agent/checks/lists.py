@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from autodw.agent import grounding
+from autodw.agent.request_values import tables
 from autodw.agent.checks.reading import keyed_strings, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 
@@ -89,122 +90,16 @@ def nested_first_item(api: str, args: dict[str, Any]) -> list[CheckFinding]:
                                          "under nothing; level 0 is the top level", True, {"items": fixed})]
 
 
-#: where a request starts spelling out a table: its header ("bold header", "表头加粗："), its rows ("rows", "数据："), or
-#: a colon after the word table ("a table: A, B; C, D")
-_TABLE_HEADER = re.compile(r"(?<![Pp]age )(?<![Pp]age-)\b(?:bold\s+)?headers?(?:\s+row)?\b\s*[:：]?\s*|"
-                           r"(?<![Pp]age )\bcolumns?\b\s*[:：]?\s*|表头(?:加粗)?\s*[:：]?\s*", re.IGNORECASE)
-_TABLE_ROWS = re.compile(r"\b(?:and\s+)?(?:the\s+)?rows?\b\s*[:：]?\s*|\bdata\b\s*[:：]?\s*|(?:数据|内容)\s*[:：]?\s*",
-                         re.IGNORECASE)
-_TABLE_COLON = re.compile(r"(?:\btable\b|表格?)[^;；:：\n。.\"“]{0,40}[:：]\s*", re.IGNORECASE)
-_TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
-_TABLE_SEPARATOR = re.compile(r"\s*(?:[;；\n]|\s/\s)\s*")
-_CELL_SEPARATOR = re.compile(r"\s*[,，、\t]\s*")
-_BOLD_WORDS = re.compile(r"[（(]?\s*(?:in\s+)?(?:加粗|\bbold\b)\s*[)）]?", re.IGNORECASE)  # "（加粗）", "in bold"
-#: a segment that goes on with the request rather than the table ("; after the Cleaning section, add ...")
-_NOT_A_ROW = re.compile(r"(?:after|before|add|put|make|cent(?:re|er)|caption|insert|set|move|delete|change|replace|"
-                        r"also|please|then|next|finally)\b", re.IGNORECASE)
 #: a table left (partly) empty on purpose: blank rows to fill in
 _BLANK = re.compile(r"\bblank\b|\bempty\b|\bfill(?:ed)?\s+in\b|to\s+be\s+filled|留空|空白|空行|空的|待填|填写", re.IGNORECASE)
-_MAX_CELL = 40
-
-
-def _row(segment: str, width: int | None) -> list[str] | None:
-    """The cells of one row of a spelled-out table (the first `width` of them when the request goes on after it),
-    or None when `segment` is no row of that many short cells."""
-    if _CONNECTIVE.match(segment) or _NOT_A_ROW.match(segment):
-        return None
-    cells = [c.strip().rstrip(".。)）").strip() for c in _CELL_SEPARATOR.split(segment.strip())]
-    width = width or len(cells)
-    cells = cells[:width]
-    if width < 2 or len(cells) < width or any(not 0 < len(c) <= _MAX_CELL or re.search(r"[\"“”'‘’:：]", c)
-                                               for c in cells):
-        return None
-    return cells
-
-
-def _spelled_rows(text: str) -> tuple[list[list[str]], int]:
-    """The rows spelled out at the start of `text` ("A, B, C; D, E, F"), all as wide as the first, and where they
-    end."""
-    rows: list[list[str]] = []
-    start, width = 0, None
-    while start < len(text):
-        gap = _TABLE_SEPARATOR.search(text, start)
-        segment = text[start:gap.start() if gap else len(text)]
-        row = _row(segment, width)
-        if row is None:
-            break
-        rows.append(row)
-        width = len(row)
-        if len(_CELL_SEPARATOR.split(segment.strip())) > width or gap is None:  # the request goes on after it
-            return rows, start + len(segment)
-        start = gap.end()
-    return rows, start
-
-
-def _lines(request: str) -> list[list[list[str]]]:
-    """The tables of a request's lines: a Markdown table, or two lines or more of as many comma- or tab-separated
-    cells."""
-    lines = [line.strip() for line in request.splitlines()]
-    markdown = [[c.strip() for c in line.strip("|").split("|")] for line in lines
-                if line.startswith("|") and not re.fullmatch(r"[|:\-\s]+", line)]
-    tables = [markdown] if len(markdown) >= 2 and len({len(r) for r in markdown}) == 1 and len(markdown[0]) >= 2 else []
-    run: list[list[str]] = []
-    for line in [*lines, ""]:
-        cells = _row(line, None) if line and not line.startswith("|") else None
-        if cells and (not run or len(cells) == len(run[0])):
-            run.append(cells)
-            continue
-        if len(run) >= 2:
-            tables.append(run)
-        run = [cells] if cells else []
-    return tables
-
-
-def spelled_tables(request: str) -> list[tuple[list[list[str]], bool]]:
-    """The tables a request that names a table spells out, each with whether it is read unambiguously: a Markdown
-    table, lines of comma- or tab-separated cells, or a header and rows in words ("bold header Name, Role and rows
-    Ann, Chair; Bo, Clerk", "表头姓名、职责（加粗），数据：张伟, 组长; 李娜, 会计"). A header whose cells do not match
-    its rows in number is left out, and the table read as ambiguous."""
-    if not _TABLE_WORD.search(request):
-        return []
-    tables = [(t, True) for t in _lines(request)]
-    if tables:
-        return tables
-    starts = sorted([(m, "header") for m in _TABLE_HEADER.finditer(request)] +
-                    [(m, "rows") for m in _TABLE_ROWS.finditer(request)] +
-                    [(m, "colon") for m in _TABLE_COLON.finditer(request)], key=lambda s: s[0].start())
-    end = 0
-    for start, kind in starts:
-        rest = request[start.end():]
-        if start.start() < end or (kind == "colon" and any(key.search(start.group(0)) or key.match(rest)
-                                                            for key in (_TABLE_HEADER, _TABLE_ROWS))):
-            continue  # "a table: bold headers ...", "表格，表头...，数据：...": the header or the rows say where it starts
-        header, after = None, 0
-        if kind == "header":
-            rows_key, first = _TABLE_ROWS.search(rest), _TABLE_SEPARATOR.search(rest)
-            if rows_key and (first is None or rows_key.start() < first.start()):
-                stop, after = rows_key.start(), rows_key.end()
-            else:  # "bold header Task, Owner; rows Draft, Sam", "bold headers Task, Owner; Draft, Sam"
-                stop, after = (first.start(), first.end()) if first else (len(rest), len(rest))
-                after = rows_key.end() if rows_key and rows_key.start() == after else after
-            header = _row(_BOLD_WORDS.sub("", rest[:stop]).strip(" ,，;；"), None)
-        rows, length = _spelled_rows(rest[after:])
-        if not rows or (kind != "header" and len(rows) < 2):
-            continue
-        if header and len(header) == len(rows[0]) - 1 and " and " in header[-1]:
-            header = header[:-1] + header[-1].split(" and ", 1)  # "Item, Quantity, From and To"
-        clean = kind != "header" or (header is not None and len(header) == len(rows[0]))
-        tables.append(([header, *rows] if header and clean else rows, clean))
-        end = start.end() + after + length
-    return tables
 
 
 @check("empty_cells", certain=Certainty.FIXES, tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def empty_cells(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
-    """A new table with empty cells where the table the request spells out has text (a Markdown table, lines of
-    cells, a header and rows in words), its written cells all those of that table (a table with none, its size); not
-    when the request asks for blank rows to fill in. The fix is the request's table, when it is the only one and read
-    unambiguously."""
+    """A new table with empty cells where a table the request spells out has text (:func:`request_values.tables`: a
+    Markdown table, lines of cells, a header and rows in words), its written cells all those of that table (a table
+    with none, its size); not when the request asks for blank rows to fill in. The fix is the request's table, when
+    it is the only one and read unambiguously (`clean`)."""
     data = args.get("data") if isinstance(args.get("data"), list) else []
     if api != "insert_table" or _BLANK.search(request) or not all(isinstance(r, list) for r in data):
         return []
@@ -213,7 +108,8 @@ def empty_cells(api: str, args: dict[str, Any], request: str) -> list[CheckFindi
     grid = [[loose_text(str(r[c])) if c < len(r) and r[c] is not None else "" for c in range(cols)]
             for r in [*data, *[[]] * (rows - len(data))]]
     matching, written = [], any(any(row) for row in grid)
-    for table, clean in spelled_tables(request):
+    for spelled in tables(request):
+        table = [list(r) for r in spelled.rows]
         cells = [[loose_text(c) for c in row] for row in table]
         if not written and (len(grid), cols) != (len(table), len(table[0])):
             continue  # an empty table of another size: another table of the message
@@ -221,7 +117,7 @@ def empty_cells(api: str, args: dict[str, Any], request: str) -> list[CheckFindi
         if any(grid[r][c] and grid[r][c] != cells[r][c] for r, c in within):
             continue  # another table
         if any(not grid[r][c] and cells[r][c] for r, c in within):
-            matching.append((table, clean))
+            matching.append((table, spelled.clean))
     if not matching:
         return []
     table, clean = matching[0]

@@ -9,6 +9,7 @@ from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.analysis.state import header_footer_stories
 from autodw.core.errors import InternalError
 
 #: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
@@ -154,10 +155,11 @@ def _paragraph_end(args: dict[str, Any], before: State) -> int | None:
 def _story_alignment(args: dict[str, Any], before: State) -> str | None:
     """The alignment a rewritten header or footer keeps when the call gives none: its first aligned paragraph's (left
     when none is), the same in every story the call rewrites; None when they differ or the section is unknown."""
-    sections, section = before["page_layout"]["sections"], args.get("section")
+    sections, section = range(len(before["page_layout"]["sections"])), args.get("section")
     chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
-    stories = [s[f"{args.get('where')}s"].get(args.get("kind", "default")) for s in chosen]
-    kept = {next((a for a in (story or {}).get("alignments", ()) if a), "left") for story in stories}
+    shown = f"{args.get('where')}:{args.get('kind', 'default')}"
+    stories = {i: story for i, name, story in header_footer_stories(before) if name == shown}
+    kept = {next((a for a in stories.get(i, {}).get("alignments", ()) if a), "left") for i in chosen}
     return kept.pop() if len(kept) == 1 else None
 
 

@@ -1,4 +1,5 @@
-"""The seven-part state's shape, as TypedDicts: a state is JSON data (plain dicts and lists) and these name its keys.
+"""The seven-part state's shape, as TypedDicts: a state is JSON data (plain dicts and lists) and these name its keys;
+and :func:`header_footer_stories`, the walk over its sections' headers and footers.
 
 :class:`State` holds the seven parts of the paper's Table 1; each part, and each record in a part's lists, has its
 type here. A class's keys without ``total=False`` are always there; the others only when the document sets them
@@ -534,3 +535,18 @@ class State(TypedDict):
     page_layout: PageLayout
     interactive: Interactive
     styles: Styles
+
+
+def header_footer_stories(state: State, once: bool = False) -> list[tuple[int, str, Story]]:
+    """The headers and footers of the state's sections, in order, as (section index, "header:default", story);
+    `once`: each part only where it is first shown (a section linked to the previous one, or referencing the same
+    part, shows that story again)."""
+    out: list[tuple[int, str, Story]] = []
+    shown: set[str | None] = set()
+    for i, section in enumerate((state.get("page_layout") or {}).get("sections", [])):
+        for key in ("headers", "footers"):
+            for kind, story in (section.get(key) or {}).items():
+                if not (once and story.get("part") in shown):
+                    out.append((i, f"{key[:-1]}:{kind}", story))
+                    shown.add(story.get("part"))
+    return out
