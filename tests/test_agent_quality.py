@@ -735,6 +735,11 @@ def test_a_property_switched_the_other_way(state):
         assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
     assert _checks("Hmm, the bold Case lines now shout louder than the headings.", "set_text_format",
                    {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]
+    for request in ("The bold Case lines are louder than the headings now - take the bold off again.",  # hand
+                    "把 REFERENCES 下那两条加上圆点符号，还有 DEFINITIONS 下面 N/A 的加粗去掉"):  # dev-paraphrased
+        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+    assert _checks("p3 should be bold, the italics can go off", "set_text_format",
+                   {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]  # a removal of another property
 
 
 def test_a_table_given_only_its_column_names_has_them_as_its_header():
