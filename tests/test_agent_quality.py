@@ -494,6 +494,9 @@ def test_an_api_for_something_the_request_never_names(state):
         assert checks.check_call("Insert it.", request, "insert_page_break", {"position": {"after": "p41"}}, state, {}) == []
     assert checks.check_call("Insert it.", "Add a heading 'Contacts' after p41", "insert_heading",
                              {"text": "Contacts", "level": 1, "position": {"after": "p41"}}, state, {}) == []  # not listed
+    # hand dev-paraphrased: bullets said as dots, as other_kind reads them
+    assert checks.check_call("Bullet them.", "把 REFERENCES 下那两条加上圆点符号", "set_list_format",
+                             {"paragraphs": ["p3", "p4"], "kind": "bullet"}, state, {}) == []
 
 
 def test_a_note_or_list_of_the_other_kind(state):
