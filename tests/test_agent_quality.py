@@ -370,6 +370,16 @@ def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_no
                              state, {})
 
 
+def test_a_quote_with_the_item_number_the_documents_list_has_is_not_altered():
+    """hand dev-paraphrased: the new item of a list numbered by hand takes the next number."""
+    request = "附件3的清单加一条“申请人近三年财务审计报告复印件”，放在“其他相关证书”前面，格式照上面几条，之后的序号顺延"
+    numbered = {"paragraphs": [{"id": "p1", "text": "8．出口证明；"}, {"id": "p2", "text": "9．其他相关证书。"}]}
+    call = ("Insert it.", request, "insert_paragraph", {"text": "9．申请人近三年财务审计报告复印件；", "position": {"before": "p2"}})
+    assert checks.check_call(*call, numbered, {}) == []
+    plain = {"paragraphs": [{"id": "p1", "text": "出口证明；"}, {"id": "p2", "text": "其他相关证书。"}]}
+    assert [f.check for f in checks.check_call(*call, plain, {})] == ["altered_quote"]  # no list numbered so
+
+
 def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     from autodw.agent.checks.apis import unasked_api
 
