@@ -392,6 +392,21 @@ def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     assert "unasked_api" not in [f.check for f in found]
 
 
+def test_a_table_called_by_its_caption_or_title_names_the_calls_table():
+    """hand dev-paraphrased: "Add 2024 to the year overview" for the table captioned "Table 1: Year overview"."""
+    from autodw.agent.checks.apis import unasked_api
+
+    before = {"paragraphs": [{"id": "p12", "text": "Led the rollout.", "style": "Normal"},
+                             {"id": "p13", "text": "Table 1: Year overview", "style": "Caption"},
+                             {"id": "p26", "text": "Education", "style": "Heading 1"}],
+              "tables": [{"id": "t1", "after_paragraph": "p13"}, {"id": "t2", "after_paragraph": "p26"}]}
+    request = "Add 2024 to the year overview - Head of Delivery with a team of 18"
+    assert unasked_api("insert_row", request, args={"table": "t1", "index": 4}, before=before) == []
+    assert unasked_api("insert_row", request, args={"table": "t2", "index": 1}, before=before)  # another table
+    assert unasked_api("insert_row", "Add 2024 to my career - Head of Delivery", args={"table": "t1"}, before=before)
+    assert unasked_api("delete_row", "the year overview is fine", args={"table": "t1"}, before=before)  # no deletion
+
+
 def test_a_letter_typed_three_times_names_the_thing_as_the_word_does():
     """"the commment about the park booking can go now" (DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.apis import unasked_api
