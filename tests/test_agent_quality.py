@@ -440,6 +440,17 @@ def test_a_row_other_than_the_quoted_one(state):
                                                                              "text": "9"}, state, {}) == []  # a header
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("the section headings feel squashed, give them a bit of breathing room below", False),  # hand dev
+    ("can you give the section headings some more room underneath? they look cramped", False),  # dev-paraphrased
+    ("leave a small gap under the headings", False),
+    ("make the section headings dark blue", True),
+])
+def test_a_space_after_said_as_room_or_a_gap_beneath(state, request_text, unasked):
+    found = _checks(request_text, "modify_style", {"name": "Heading 1", "space_after": "6pt"}, state)
+    assert found == (["unasked_property"] if unasked else [])
+
+
 def test_measures_against_the_instructions_numbers(state):
     instruction = "Indent the paragraph by 1 cm on both sides and use 12 pt text."
     found = checks.check_call("Indent p8.", instruction, "set_paragraph_format",
