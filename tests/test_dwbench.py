@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -304,6 +305,16 @@ def test_replay_chains_turns_and_uses_the_cache(tmp_path, monkeypatch):
     fresh = replay(session, 1, use_cache=False)
     assert fingerprint(fresh) == fingerprint(first)
     assert fingerprint(session.initial_document(1)) != fingerprint(first)
+
+
+@needs_corpus
+def test_threads_replaying_the_same_turns_at_once_share_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTODW_HOME", str(tmp_path))  # each thread writes the same cached file at once
+    session = load_split("dev-mini", "hand")[0]
+    with ThreadPoolExecutor(8) as pool:
+        documents = list(pool.map(lambda _: replay(session, 1), range(16)))
+    assert len({fingerprint(d) for d in documents}) == 1
+    assert {p.suffix for p in (tmp_path / "dwbench" / "cache").iterdir()} == {".docx"}  # no temporary file left
 
 
 def test_missing_corpus_is_a_clear_error(monkeypatch, tmp_path):

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Iterator
 
 from autodw.core.document import WordDocument
 from autodw.core.errors import BenchmarkDataError, clipped
+from autodw.core.package import write_atomically
 from autodw.core.paths import data_home, repo_root
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -316,9 +317,6 @@ def replay(session: Session, turns: int, use_cache: bool = True) -> WordDocument
         doc = replay(session, turns - 1, use_cache)
         for call in session.instructions[turns - 1].gold:
             execute(doc, call.api, call.args)
-    if use_cache:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(doc.to_bytes(keep_ids=True))
-        os.replace(tmp, cached)
+    if use_cache:  # a temporary file of its own: threads of one run replay the same turns at once
+        write_atomically(cached, doc.to_bytes(keep_ids=True))
     return doc
