@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from autodw.agent.checks.reading import use_word_lists
-from autodw.dwbench.records import DATA_VERSION, BenchmarkDataError
+from autodw.dwbench.records import DATA_VERSION, SPLITS, BenchmarkDataError
 from autodw.core.errors import ConfigError
 from autodw.eval.gold_rejections import gold_rejections
 from autodw.core.provenance import label
@@ -27,7 +27,7 @@ from autodw.core.provenance import label
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="dev", choices=("dev", "dev-mini", "test", "mini"))
+    parser.add_argument("--split", default="dev", choices=SPLITS)
     parser.add_argument("--track", action="append", choices=("templated", "hand"),
                         help="a track (repeatable; default both; a hand track without sessions of the split is skipped)")
     parser.add_argument("--workers", type=int, default=1, help="forked processes (default 1)")

@@ -370,6 +370,16 @@ def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_no
                              state, {})
 
 
+def test_a_quote_with_the_item_number_the_documents_list_has_is_not_altered():
+    """hand dev-paraphrased: the new item of a list numbered by hand takes the next number."""
+    request = "附件3的清单加一条“申请人近三年财务审计报告复印件”，放在“其他相关证书”前面，格式照上面几条，之后的序号顺延"
+    numbered = {"paragraphs": [{"id": "p1", "text": "8．出口证明；"}, {"id": "p2", "text": "9．其他相关证书。"}]}
+    call = ("Insert it.", request, "insert_paragraph", {"text": "9．申请人近三年财务审计报告复印件；", "position": {"before": "p2"}})
+    assert checks.check_call(*call, numbered, {}) == []
+    plain = {"paragraphs": [{"id": "p1", "text": "出口证明；"}, {"id": "p2", "text": "其他相关证书。"}]}
+    assert [f.check for f in checks.check_call(*call, plain, {})] == ["altered_quote"]  # no list numbered so
+
+
 def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     from autodw.agent.checks.apis import unasked_api
 
@@ -380,6 +390,21 @@ def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     found = checks.check_call("Centre it.", "Centre it as well", "set_image_alignment", {"image": "img1", "alignment": "center"},
                               state, {}, previous="The screenshot is far too tall. Shrink it to half its size.")
     assert "unasked_api" not in [f.check for f in found]
+
+
+def test_a_table_called_by_its_caption_or_title_names_the_calls_table():
+    """hand dev-paraphrased: "Add 2024 to the year overview" for the table captioned "Table 1: Year overview"."""
+    from autodw.agent.checks.apis import unasked_api
+
+    before = {"paragraphs": [{"id": "p12", "text": "Led the rollout.", "style": "Normal"},
+                             {"id": "p13", "text": "Table 1: Year overview", "style": "Caption"},
+                             {"id": "p26", "text": "Education", "style": "Heading 1"}],
+              "tables": [{"id": "t1", "after_paragraph": "p13"}, {"id": "t2", "after_paragraph": "p26"}]}
+    request = "Add 2024 to the year overview - Head of Delivery with a team of 18"
+    assert unasked_api("insert_row", request, args={"table": "t1", "index": 4}, before=before) == []
+    assert unasked_api("insert_row", request, args={"table": "t2", "index": 1}, before=before)  # another table
+    assert unasked_api("insert_row", "Add 2024 to my career - Head of Delivery", args={"table": "t1"}, before=before)
+    assert unasked_api("delete_row", "the year overview is fine", args={"table": "t1"}, before=before)  # no deletion
 
 
 def test_a_letter_typed_three_times_names_the_thing_as_the_word_does():
@@ -413,6 +438,17 @@ def test_a_row_other_than_the_quoted_one(state):
     assert checks.check_call('Delete the "West" row.', "Delete the West row", "delete_row", {"table": "t1", "index": 4}, state, {}) == []
     assert checks.check_call('Shade the "Q3" column.', "Shade the Q3 column", "set_cell_text", {"table": "t1", "row": 2, "column": 1,
                                                                              "text": "9"}, state, {}) == []  # a header
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("the section headings feel squashed, give them a bit of breathing room below", False),  # hand dev
+    ("can you give the section headings some more room underneath? they look cramped", False),  # dev-paraphrased
+    ("leave a small gap under the headings", False),
+    ("make the section headings dark blue", True),
+])
+def test_a_space_after_said_as_room_or_a_gap_beneath(state, request_text, unasked):
+    found = _checks(request_text, "modify_style", {"name": "Heading 1", "space_after": "6pt"}, state)
+    assert found == (["unasked_property"] if unasked else [])
 
 
 def test_measures_against_the_instructions_numbers(state):
@@ -494,6 +530,9 @@ def test_an_api_for_something_the_request_never_names(state):
         assert checks.check_call("Insert it.", request, "insert_page_break", {"position": {"after": "p41"}}, state, {}) == []
     assert checks.check_call("Insert it.", "Add a heading 'Contacts' after p41", "insert_heading",
                              {"text": "Contacts", "level": 1, "position": {"after": "p41"}}, state, {}) == []  # not listed
+    # hand dev-paraphrased: bullets said as dots, as other_kind reads them
+    assert checks.check_call("Bullet them.", "把 REFERENCES 下那两条加上圆点符号", "set_list_format",
+                             {"paragraphs": ["p3", "p4"], "kind": "bullet"}, state, {}) == []
 
 
 def test_a_note_or_list_of_the_other_kind(state):
@@ -735,6 +774,11 @@ def test_a_property_switched_the_other_way(state):
         assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
     assert _checks("Hmm, the bold Case lines now shout louder than the headings.", "set_text_format",
                    {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]
+    for request in ("The bold Case lines are louder than the headings now - take the bold off again.",  # hand
+                    "把 REFERENCES 下那两条加上圆点符号，还有 DEFINITIONS 下面 N/A 的加粗去掉"):  # dev-paraphrased
+        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+    assert _checks("p3 should be bold, the italics can go off", "set_text_format",
+                   {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]  # a removal of another property
 
 
 def test_a_table_given_only_its_column_names_has_them_as_its_header():

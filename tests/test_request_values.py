@@ -187,6 +187,9 @@ def test_character_formats_and_the_part_they_are_for():
     assert character_formats("Under my name, add my job title - Head of Partnerships - in italics.") == [
         CharacterFormat("italic", True)]
     assert character_formats("DEFINITIONS 下面的 N/A 不用加粗") == [CharacterFormat("bold", False)]
+    for removal in ("把 DEFINITIONS 下面 N/A 的加粗去掉", "The bold lines are louder than the headings - take the bold off"):
+        assert character_formats(removal) == [CharacterFormat("bold", False)]  # dev-paraphrased: said after the word
+    assert character_formats("bold the Case lines, the bold can stay on the headings") == [CharacterFormat("bold", True)]
     line = value_lines(RequestValues(formats=character_formats("make the 2 in m2 superscript")))
     assert 'superscript true on the "2" in "m2" only (e.g. find "(?<=m)2" with regex true)' in line
     assert "never markup such as <sup>" in line

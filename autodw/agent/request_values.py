@@ -527,14 +527,14 @@ _PART_OF = re.compile(r"\bthe\s+[\"“'‘]?(?P<part>[^\s\"”'’]{1,12}?)[\"�
 @cache
 def _value_words() -> dict[str, Any]:
     """The rule checks' value word list (``value_words.json``, the package's own: candidate lists tried with
-    ``checks.reading.use_word_lists`` are the checks' alone): its format flags' words and reversal words."""
+    ``checks.reading.use_word_lists`` are the checks' alone): its format flags' words, removal and reversal words."""
     return json.loads(_VALUE_WORDS.read_text(encoding="utf-8"))
 
 
 def character_formats(text: str) -> list[CharacterFormat]:
     """The character formats the request names (bold, italic, underline, strikethrough, superscript, subscript: the
-    words of ``value_words.json``), on unless it says not to just before ("not bold", "不用加粗") or undoes what was
-    done ("Undo that"), with the characters they are for when it names them in a longer text ("make the 2 in m2
+    words of ``value_words.json``), on unless it says not to where it names one, just before ("not bold", "不用加粗")
+    or after ("take the bold off", "加粗去掉": ``negation_after``), or undoes what was done ("Undo that"), with the characters they are for when it names them in a longer text ("make the 2 in m2
     superscript", "H2O里的2设为下标"). None when it clears formatting ("just make it plain text")."""
     words = _value_words()
     if _CLEAR.search(text):
@@ -542,11 +542,12 @@ def character_formats(text: str) -> list[CharacterFormat]:
     out: list[CharacterFormat] = []
     flags = [(k, words["flags"][k]) for k in _CHARACTER_FLAGS] + [("underline", _UNDERLINE)]
     for flag, pattern in flags:
-        m = re.search(pattern, text, re.IGNORECASE)
-        if m is None:
+        said = list(re.finditer(pattern, text, re.IGNORECASE))
+        if not said:
             continue
-        before = text[max(0, m.start() - 16):m.start()]
-        on = not (_OFF_BEFORE.search(before) or re.search(words["reversal"], text, re.IGNORECASE))
+        on = not (any(_OFF_BEFORE.search(text[max(0, m.start() - 16):m.start()])
+                      or re.search(words["negation_after"], text[m.end():], re.IGNORECASE) for m in said)
+                  or re.search(words["reversal"], text, re.IGNORECASE))
         part = within = None
         if flag in ("superscript", "subscript") and (p := _PART_OF.search(text)):
             part, within = p.group("part") or p.group("part2"), p.group("within") or p.group("within2")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from autodw.agent import grounding
 from autodw.agent.checks.reading import api_words, without_tripled_letters
@@ -27,18 +27,50 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
 
 
 @check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",),
-       tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev",))
-def unasked_api(api: str, instruction: str, previous: str = "") -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased"))
+def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
+                before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
     that the request names in none of the words of ``api_words.json``, or deletes one when the request says nothing
     of deleting (a move done as a deletion). The session's instruction before this one counts as said: a follow-up
     names its thing there ("In the actions table, ..." then "add one more action at the end"; "The screenshot is far
-    too tall" then "Centre it as well"). A letter typed three times is read as two ("the commment ... can go")."""
+    too tall" then "Centre it as well"). A letter typed three times is read as two ("the commment ... can go"). A
+    table the request calls by its caption or title names the call's table ("Add 2024 to the year overview" for the
+    table captioned "Table 1: Year overview")."""
     words = api_words().get(api)
     instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
-    if words is None or all(w.search(instruction) or w.search(previous) for w in words):
+    if words is None:
+        return []
+    titled = _table_titled(instruction, (args or {}).get("table"), before or {})
+    if all(w.search(instruction) or w.search(previous) or (n == 0 and titled) for n, w in enumerate(words)):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
+
+
+#: a caption's or title's label and number ("Table 1: ", "表2 "), which a request leaves out
+_TABLE_LABEL = re.compile(r"^(?:table|tab\.|表格|表)\s*\d*\s*[:：.\-–—]?\s*", re.IGNORECASE)
+MIN_TITLE_CHARS = 6  # a shorter title ("Q1") is found in too many requests
+
+
+def _table_titled(request: str, table: Any, before: State) -> bool:
+    """Whether `request` says the caption or title of the call's table (``table``: its id), its label left out: the
+    caption-styled paragraph right after or before it, or a heading right before it."""
+    if not isinstance(table, str):
+        return False
+    said = grounding.loose(request)
+    return any(len(title) >= MIN_TITLE_CHARS and title in said for title in _table_titles(before, table))
+
+
+def _table_titles(before: State, table: str) -> Iterator[str]:
+    """The loose captions and titles of table `table` (module :func:`_table_titled`)."""
+    paragraphs = before.get("paragraphs", [])
+    found = next((t for t in before.get("tables", []) if t.get("id") == table), None)
+    at = next((i for i, p in enumerate(paragraphs) if found and p["id"] == found.get("after_paragraph")), None)
+    if at is None:
+        return
+    for i, titled in ((at, ("caption", "heading", "title")), (at + 1, ("caption",))):
+        if 0 <= i < len(paragraphs) and any(k in (paragraphs[i].get("style") or "").casefold() for k in titled):
+            yield _TABLE_LABEL.sub("", grounding.loose(paragraphs[i].get("text", ""))).strip()
 
 
 def _in_word(char: str) -> bool:

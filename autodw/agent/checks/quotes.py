@@ -23,8 +23,25 @@ _CAPTION_LABEL = re.compile(r"^(?:table|figure|fig\.|chart|图表|图|表)\s*\d+
 _FIELD = re.compile(r"\\\{[a-z]+\\\}")
 
 
-@check("altered_quote", certain=Certainty.FIXES, tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
-def altered_quotes(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+#: an item number typed at a paragraph's start ("9. ", "9．", "(3) ", "2) ", "三、"), in a loose text
+_ITEM_NUMBER = re.compile(r"^(?:[(（]\d+[)）]|\d+[.)、．）]|[一二三四五六七八九十]+、)\s*")
+
+
+def _unnumbered(text: str, before: State) -> str:
+    """`text` (loose) without the item number it starts with when the document's paragraphs start with numbers of
+    that form too ("9. X" where the list has "8. Y"): the number a list written by hand has, not words added to a quote."""
+    number = _ITEM_NUMBER.match(text)
+    if number is None:
+        return text
+    form = re.compile(re.sub(r"\d+", r"\\d+", re.escape(number.group(0).strip())))
+    if any(form.match(grounding.loose(p.get("text", ""))) for p, _ in grounding.paragraphs(before)):
+        return text[number.end():]
+    return text
+
+
+@check("altered_quote", certain=Certainty.FIXES,
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/templated/dev"))
+def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
     ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with case, spacing and punctuation
@@ -34,7 +51,8 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str) -> list[Che
     that is part of a quote (the quote gives its context); a text written in place of a quote the call looks for (the
     quote is the old text: "a few entries say "docx  (one section)with"; fix the spacing"); a template whose fields are
     the numbers of a quote ("Page {PAGE} of {NUMPAGES}" for "like 'Page 3 of 31'"); a caption without the label and
-    number of a quote ("Table 1: ..."), which the caption API writes. Table cells and list items are not checked for
+    number of a quote ("Table 1: ..."), which the caption API writes; a quote with the item number the document's
+    paragraphs start with ("9．X；" for "add “X” before item 9, numbered like the others"). Table cells and list items are not checked for
     dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task status"). The fix
     is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
@@ -47,7 +65,8 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str) -> list[Che
     loose_instruction = grounding.loose(instruction)
     for arg, text in keyed_strings(args):
         key = loose_text(text)
-        if key in keys or ID_IN_TEXT.fullmatch(text) or (len(key) >= MIN_TEXT_CHARS and key in unquoted):
+        if key in keys or (_WRITTEN.match(arg) and _unnumbered(key, before) in keys) or ID_IN_TEXT.fullmatch(text) or \
+                (len(key) >= MIN_TEXT_CHARS and key in unquoted):
             continue
         if _SEARCHED.match(arg) and any(key in loose_text(q) for q in quoted):
             continue

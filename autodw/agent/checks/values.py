@@ -58,20 +58,22 @@ def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFi
 
 
 def _negated(pattern: str, instruction: str) -> bool:
-    """Whether the request says not to (or to remove) the property `pattern` names ("no longer bold", "取消加粗"), or
-    asks to undo what was done ("the bold lines shout louder than the headings. Undo that")."""
-    if re.search(word_list("value_words.json")["reversal"], instruction, re.IGNORECASE):
+    """Whether the request says not to (or to remove) the property `pattern` names, before it ("no longer bold",
+    "取消加粗") or after it ("take the bold off", "加粗去掉"), or asks to undo what was done ("the bold lines shout
+    louder than the headings. Undo that")."""
+    words = word_list("value_words.json")
+    if re.search(words["reversal"], instruction, re.IGNORECASE):
         return True
-    negation = word_list("value_words.json")["negation"]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
-        if re.search(negation, window, re.IGNORECASE):
+        if re.search(words["negation"], window, re.IGNORECASE) or \
+                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE):
             return True
     return False
 
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased"))
 def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
