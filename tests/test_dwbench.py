@@ -223,32 +223,35 @@ def test_subsets_are_stratified_subsets():
 
 
 
-def test_dev_paraphrased_rewords_hand_dev_only(hand):
-    """Tuning only: its files are what `hand.paraphrased` builds from dev and data/hand/paraphrases.json; each of its
-    instructions rewords the hand dev instruction its ``paraphrase_of`` names, with the same gold calls, alternatives
-    and tolerances, and keeps every text the original quotes; no other track has it, and a figure on it is labelled
-    tuned on."""
+@pytest.mark.parametrize("split", ["dev-paraphrased", "dev-reworded"])
+def test_dev_paraphrased_rewords_hand_dev_only(hand, split):
+    """Tuning only: its files are what `hand.paraphrased` builds from dev and its file of `hand.PARAPHRASES`; each of
+    its instructions rewords the hand dev instruction its ``paraphrase_of`` names, with the same gold calls,
+    alternatives and tolerances, and keeps every text the original quotes; no other track has it, a figure on it is
+    labelled tuned on, and the two reworded splits share no dev session (dev-reworded measures words not tuned on)."""
     from autodw.agent import grounding
     from autodw.core import provenance
     from autodw.dwbench import hand as authoring
 
     dev = {i.key: i for s in hand["dev"] for i in s.instructions}
-    records = _records("dev-paraphrased", "hand")
+    records = _records(split, "hand")
     dev_records = [[r for r in _records("dev", "hand") if r["session_id"] == s.session_id] for s in hand["dev"]]
-    assert records == [r for s in authoring.paraphrased(dev_records) for r in s]
+    assert records == [r for s in authoring.paraphrased(dev_records, split) for r in s]
     assert 160 <= len(records) and len({r["instruction"] for r in records}) == len(records)
-    for rec, ins in zip(records, [i for s in load_split("dev-paraphrased", "hand") for i in s.instructions]):
+    for rec, ins in zip(records, [i for s in load_split(split, "hand") for i in s.instructions]):
         original = dev[rec["paraphrase_of"]]
         assert (ins.turn, ins.gold, ins.accept, ins.source) == (original.turn, original.gold, original.accept,
                                                                original.source), rec["paraphrase_of"]
-        assert ins.split == "dev-paraphrased" and ins.written_by == "paraphrase" and ins.text != original.text
+        assert ins.split == split and ins.written_by == "paraphrase" and ins.text != original.text
         assert rec["session_id"].startswith(original.session_id + "-p")
         for quote in grounding.quotes(original.text):
             assert grounding.loose(quote.text) in grounding.loose(ins.text), (rec["paraphrase_of"], quote.text)
     assert {r["paraphrase_of"].split("#")[0] for r in records} <= {s.session_id for s in hand["dev"]}
     with pytest.raises(BenchmarkDataError):
-        split_files("dev-paraphrased", "templated")
-    assert provenance.label("2.0", "hand", "dev-paraphrased") == "tuned on"
+        split_files(split, "templated")
+    assert provenance.label("2.0", "hand", split) == "tuned on"
+    sessions = {name: {r["paraphrase_of"].split("#")[0] for r in _records(name, "hand")} for name in authoring.PARAPHRASES}
+    assert not set.intersection(*sessions.values())
 
 def test_files_are_small_and_load_with_datasets():
     for path in DATA_DIR.rglob("*"):

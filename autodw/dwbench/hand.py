@@ -27,8 +27,9 @@ from autodw.core.errors import BenchmarkDataError
 
 HAND_DIR = Path(__file__).resolve().parent / "data" / "hand"
 SESSIONS_DIR = HAND_DIR / "sessions"
-PARAPHRASES = HAND_DIR / "paraphrases.json"
-"""Hand dev turns reworded (``{"paraphrases": {"SID#T": [text, ...]}}``): the ``dev-paraphrased`` split, for tuning."""
+PARAPHRASES = {"dev-paraphrased": HAND_DIR / "paraphrases.json", "dev-reworded": HAND_DIR / "rewordings.json"}
+"""Hand dev turns reworded (``{"paraphrases": {"SID#T": [text, ...]}}``), a split each, for tuning: ``dev-paraphrased``
+(tuned on) and ``dev-reworded`` (other sessions, written later by another hand, to see how far that tuning carries)."""
 
 TAGS = ("back-reference", "pronoun", "description", "goal", "correction", "undo", "no-quote", "typo", "mixed-language",
         "vague-value", "copy", "free-text")
@@ -236,7 +237,7 @@ def subset(sessions: list[list[dict[str, Any]]], per_language: int, seed: int) -
 
 def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
-    ``dev-mini`` and ``mini``) and ``dev-paraphrased`` (:func:`paraphrased`); returns records per split. A test turn is held out unless one of its clauses is word
+    ``dev-mini`` and ``mini``) and the splits of :data:`PARAPHRASES` (:func:`paraphrased`); returns records per split. A test turn is held out unless one of its clauses is word
     for word a dev clause (test never starts from a dev document)."""
     from autodw.dwbench.records import write_shards
 
@@ -251,7 +252,8 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
             r["held_out"] = not dev_clauses.intersection(verbatim_clauses(r))
     for name, (split, per_language) in SUBSETS.items():
         by_split[name] = [[dict(r, split=name) for r in s] for s in subset(by_split.get(split, []), per_language, seed=len(name))]
-    by_split["dev-paraphrased"] = paraphrased(by_split.get("dev", []))
+    for name in PARAPHRASES:
+        by_split[name] = paraphrased(by_split.get("dev", []), name)
     for old in out_dir.glob("*.jsonl"):
         old.unlink()
     for split, sessions in by_split.items():
@@ -259,24 +261,25 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     return {split: sum(len(s) for s in sessions) for split, sessions in by_split.items()}
 
 
-def paraphrased(dev: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
-    """The ``dev-paraphrased`` sessions (tuning only): for each session of :data:`PARAPHRASES`, session ``SID-pK`` is
+def paraphrased(dev: list[list[dict[str, Any]]], split: str) -> list[list[dict[str, Any]]]:
+    """The sessions of `split` (tuning only): for each session of its file in :data:`PARAPHRASES`, session ``SID-pK`` is
     dev session SID with every turn's text its K-th paraphrase; gold calls, alternatives and tolerances are the
     original's, ``paraphrase_of`` names it, ``written_by`` is "paraphrase" (no typo tag: the rewording has none).
     BenchmarkDataError if a session is not in `dev` or not every one of its turns has the same number of paraphrases."""
-    texts: dict[str, list[str]] = json.loads(PARAPHRASES.read_text(encoding="utf-8"))["paraphrases"]
+    path = PARAPHRASES[split]
+    texts: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))["paraphrases"]
     by_id = {s[0]["session_id"]: s for s in dev}
     out = []
     for sid in sorted({key.partition("#")[0] for key in texts}):
         if sid not in by_id:
-            raise BenchmarkDataError(f"{PARAPHRASES.name}: {sid} is not a hand dev session")
+            raise BenchmarkDataError(f"{path.name}: {sid} is not a hand dev session")
         keys = [f"{sid}#{r['turn']}" for r in by_id[sid]]
         counts = {len(texts.get(k, ())) for k in keys}
         if len(counts) != 1 or 0 in counts or {k for k in texts if k.partition("#")[0] == sid} - set(keys):
-            raise BenchmarkDataError(f"{PARAPHRASES.name}: every turn of {sid} (and no other) needs the same number of "
+            raise BenchmarkDataError(f"{path.name}: every turn of {sid} (and no other) needs the same number of "
                                      "paraphrases")
         for k in range(counts.pop()):
-            out.append([dict(r, session_id=f"{sid}-p{k + 1}", instruction=texts[key][k], split="dev-paraphrased",
+            out.append([dict(r, session_id=f"{sid}-p{k + 1}", instruction=texts[key][k], split=split,
                              written_by="paraphrase", writer="paraphrase", paraphrase_of=key,
                              tags=[t for t in r["tags"] if t != "typo"]) for r, key in zip(by_id[sid], keys)])
     return out

@@ -5,7 +5,8 @@ One JSON line per instruction in ``data/{track}/{split}-NN.jsonl``: two tracks, 
 at the document; the headline numbers) and ``templated`` (written by the edit templates; larger), each with the splits
 ``dev``, ``dev-mini`` (a small subset of dev for quick checks while developing), ``test`` and ``mini`` (a small
 stratified subset of test, for reporting only); the hand track also has ``dev-paraphrased`` (tuning only: sessions of
-hand dev with every instruction reworded, the same gold calls; each record's ``paraphrase_of`` names its original). Gold call arguments are stored as JSON text (``args``) so that
+hand dev with every instruction reworded, the same gold calls; each record's ``paraphrase_of`` names its original) and
+``dev-reworded`` (the same for other dev sessions, reworded by another hand: how far tuning on dev-paraphrased carries). Gold call arguments are stored as JSON text (``args``) so that
 ``datasets.load_dataset("json", data_files=...)`` reads the files without a mixed-type schema;
 :class:`GoldCall` gives them back as dicts.
 """
@@ -36,7 +37,7 @@ DATA_VERSION = "2.0"
 reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
 templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (docs/benchmark/datasheet.md)."""
 TRACKS = ("hand", "templated")
-SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased")
+SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded")
 SHARD_SESSIONS = 10
 CACHE_VERSION = "1"
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
@@ -239,8 +240,8 @@ def iter_records(split: str, track: str = "templated") -> Iterator[dict[str, Any
 
 
 def load_split(split: str = "test", track: str = "templated") -> list[Session]:
-    """The sessions of a split (``dev``, ``dev-mini``, ``test``, ``mini`` or ``dev-paraphrased``) of a track, in
-    order."""
+    """The sessions of a split (``dev``, ``dev-mini``, ``test``, ``mini``, ``dev-paraphrased`` or ``dev-reworded``)
+    of a track, in order."""
     return sessions_of(iter_records(split, track))
 
 
