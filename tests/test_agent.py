@@ -711,6 +711,8 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     assert heuristics.restates(reworded, listed, 0.7) and not heuristics.restates(reworded, heading, 0.7)
     assert not heuristics.restates("Set the alignment of paragraph p5 to justify.", "Set the alignment of paragraph p4 to justify.", 0.7)
     assert not heuristics.restates("Insert a heading 'Appendix' at the end.", "Insert a heading 'Contacts' at the end.", 0.7)
+    assert not heuristics.restates("Delete a comment by its id: comment 31.", "Delete a comment by its id: comment 30.", 0.7)
+    assert not heuristics.restates("Change a style's font to 黑体; name Heading 1.", "Change a style's font to 黑体; name Title.", 0.7)
     record = InstructionResult("Add a Risks section")
     for n, text in enumerate([heading, listed], 1):
         step = Step(n, text)
