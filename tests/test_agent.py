@@ -442,6 +442,21 @@ def test_unlikely_intents_can_be_dropped_and_docs_compacted(doc):
     assert "insert_paragraph(" in prompt and "example:" not in prompt
 
 
+def test_a_dropped_intent_still_offers_the_few_apis_the_step_names():
+    from autodw.agent.intent_filter import ClassifierIntentFilter, apis_named
+    from autodw.apis import registry
+
+    misread = FixedClassifier([("format_style_editing", 0.96), ("content_modification", 0.035),
+                               ("table_operation", 0.003)])  # the classifier on the step below
+    offered = ClassifierIntentFilter(misread, registry(), 0.05, apis_named).candidates(
+        "Delete a whole paragraph or table: block p12.").apis
+    assert "set_text_format" in offered and "delete_block" in offered  # named by "Delete"
+    assert "merge_paragraphs" not in offered  # content modification's other APIs stay dropped
+    assert "insert_row" not in offered and "delete_table" not in offered  # "table" names most table APIs: none
+    kept = ClassifierIntentFilter(misread, registry(), 0.0, apis_named).candidates("Delete block p12.").apis
+    assert "merge_paragraphs" in kept and "insert_row" in kept  # no floor: the top-3 intents' APIs
+
+
 def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
     agent, llm = agent_for({
         "planner": [plan("Insert 'E' at the end."), DONE],
@@ -696,6 +711,8 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     assert heuristics.restates(reworded, listed, 0.7) and not heuristics.restates(reworded, heading, 0.7)
     assert not heuristics.restates("Set the alignment of paragraph p5 to justify.", "Set the alignment of paragraph p4 to justify.", 0.7)
     assert not heuristics.restates("Insert a heading 'Appendix' at the end.", "Insert a heading 'Contacts' at the end.", 0.7)
+    assert not heuristics.restates("Delete a comment by its id: comment 31.", "Delete a comment by its id: comment 30.", 0.7)
+    assert not heuristics.restates("Change a style's font to 黑体; name Heading 1.", "Change a style's font to 黑体; name Title.", 0.7)
     record = InstructionResult("Add a Risks section")
     for n, text in enumerate([heading, listed], 1):
         step = Step(n, text)

@@ -27,6 +27,7 @@ choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's metho
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import Sequence
@@ -99,11 +100,17 @@ def nothing_remains(remaining: Sequence[str] | None, record: InstructionResult, 
     return remaining is not None and all(any(restates(r, d, restate_ratio) for d in done) for r in remaining)
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
 def restates(text: str, other: str, ratio: float) -> bool:
-    """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= `ratio`) and names no element id or
-    quoted text that `other` does not ("format p5" is not "format p4", "insert 'Appendix'" is not "insert
-    'Contacts'", but "insert a list after the new heading" can restate "insert a list after p44")."""
+    """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= `ratio`) and names no element id,
+    number or quoted text that `other` does not ("format p5" is not "format p4", "delete comment 31" is not "delete
+    comment 30", "style Heading 1" is not "style Title", "insert 'Appendix'" is not "insert 'Contacts'", but "insert a
+    list after the new heading" can restate "insert a list after p44")."""
     if not set(ELEMENT_ID.findall(text)) <= set(ELEMENT_ID.findall(other)):
+        return False
+    if not set(_NUMBER.findall(text)) <= set(_NUMBER.findall(other)):
         return False
     loose_other = grounding.loose(other)
     if any(grounding.loose(q.text) not in loose_other for q in grounding.quotes(text)):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Collection, Protocol
 
+from autodw.agent.checks.reading import api_words
 from autodw.apis.registry import Registry
 
 
@@ -28,14 +29,35 @@ class IntentFilter(Protocol):
     def candidates(self, sub_instruction: str) -> Candidates: ...
 
 
+def apis_named(text: str) -> set[str]:
+    """The APIs whose thing `text` names in the words of ``api_words.json`` (every pattern of the API matches: "Delete
+    ... block p12" names delete_block)."""
+    return {api for api, words in api_words().items() if all(w.search(text) for w in words)}
+
+
+#: the most APIs of a less likely intent a step's words may name for them to be offered: words that name more (every
+#: table API is named by "table") name the intent's kind of thing, not an API, and the classifier found it unlikely
+MAX_NAMED_APIS = 2
+
+
 class ClassifierIntentFilter:
     """The top-3 intents of the classifier; a top-3 intent's APIs are offered if it is at least `min_probability`
-    likely (the top-1 always)."""
+    likely (the top-1 always); of a less likely one, the APIs the step names (`named`: the APIs a text names by their
+    words, :func:`apis_named`), when it names at most :data:`MAX_NAMED_APIS` of them. The classifier reads "Delete a
+    whole paragraph or table: block p12." as formatting at 96% and content modification at 3.5%: dropping that intent
+    left no API that deletes a paragraph."""
 
-    def __init__(self, classifier: IntentClassifier, registry: Registry, min_probability: float):
-        self.classifier, self.registry, self.min_probability = classifier, registry, min_probability
+    def __init__(self, classifier: IntentClassifier, registry: Registry, min_probability: float,
+                 named: Callable[[str], Collection[str]]):
+        self.classifier, self.registry, self.min_probability, self.named = classifier, registry, min_probability, named
 
     def candidates(self, sub_instruction: str) -> Candidates:
         intents = [(i, round(float(p), 4)) for i, p in self.classifier.predict(sub_instruction, k=3)]
         kept = [i for n, (i, p) in enumerate(intents) if n == 0 or p >= self.min_probability]
-        return Candidates(intents, self.registry.names_for_intents(kept))
+        apis = self.registry.names_for_intents(kept)
+        dropped = [i for i, _ in intents if i not in kept]
+        said = set(self.named(sub_instruction)) if dropped else set()
+        for intent in dropped:
+            named = [a for a in self.registry.names_for_intents([intent]) if a in said and a not in apis]
+            apis += named if len(named) <= MAX_NAMED_APIS else []
+        return Candidates(intents, apis)

@@ -10,7 +10,7 @@ from autodw.agent import heuristics, requests
 from autodw.agent.assembly import Assembly
 from autodw.agent.context import StepContext
 from autodw.agent.generator import CallGenerator, LLMCallGenerator, RepairRejected
-from autodw.agent.intent_filter import ClassifierIntentFilter, IntentClassifier, IntentFilter
+from autodw.agent.intent_filter import ClassifierIntentFilter, IntentClassifier, IntentFilter, apis_named
 from autodw.agent.outcomes import Executed
 from autodw.agent.planner import LLMPlanner, Planner, UpFrontPlanner
 from autodw.agent.validator import LLMValidator, RuleChecks, Validation, Validator
@@ -55,7 +55,8 @@ def assemble(assembly: Assembly, classifier: IntentClassifier, registry: Registr
         raise ConfigError(f"an agent cannot build {', '.join(brought)}: the system that uses it brings it")
     return Parts(split=requests.split if assembly.requests == "split" else whole,
                  planner_view=planner_view(assembly), planner=planner(assembly),
-                 intents=ClassifierIntentFilter(classifier, registry, assembly.numbers.intent_min_probability),
+                 intents=ClassifierIntentFilter(classifier, registry, assembly.numbers.intent_min_probability,
+                                                 apis_named),
                  generator=repairing(assembly, llm_generator(assembly, registry), registry),
                  validator=validation(assembly, registry))
 
