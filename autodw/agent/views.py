@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, prompts
+from autodw.agent.distinctive import distinctive_blocks
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ID_IN_TEXT
 from autodw.analysis.state import State
@@ -59,12 +60,21 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
                   extra_focus: Iterable[str] = (), max_lines: int | None = None, previous: str = "") -> str:
     """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them; `previous`: the session's instruction before, which a
-    request that only refers back with a pronoun grounds)."""
+    request that only refers back with a pronoun grounds), and the blocks holding its distinctive words
+    (:mod:`autodw.agent.distinctive`) kept in view too when the window would leave them out."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
     view = state_view(state, text, record, budget, extra_focus=focus)
+    unseen = [i for i in distinctive_blocks(state, quoted_in) if not _shown(i, view)]
+    if unseen:  # a windowed view that misses the blocks holding the request's distinctive words is centred on them
+        view = state_view(state, text, record, budget, extra_focus=[*focus, *unseen])
     lines = grounding.grounding_lines(matches)
     return f"{view}\n\n{lines}" if lines else view
+
+
+def _shown(element_id: str, view: str) -> bool:
+    """Whether a rendered view has the line of `element_id`."""
+    return re.search(rf"^{re.escape(element_id)} ", view, re.MULTILINE) is not None
 
 
 def session_context(session: list[InstructionResult]) -> str:

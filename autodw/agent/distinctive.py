@@ -1,0 +1,94 @@
+"""The body blocks that hold a request's distinctive words, for centring a windowed view on them.
+
+A request often names its target by words it shares with it and with few other paragraphs ("Case 3 (negative top
+margin)", "附件3那个申报材料清单", "BH.ADM.014"), without quoting or naming it as grounding reads names. A word is
+distinctive when it is in at most :data:`MAX_DOCUMENT_FREQUENCY` blocks of this document (an everyday word, "make",
+"same", is in many or in none) and is no function word; Chinese is read as pairs of characters (digits kept with
+them: 表2), code-like tokens split at their punctuation (BH.ADM.014 -> bh, adm, 014). A block is ranked by the sum
+of 1 / document frequency of the distinctive words it holds; one is returned only when it holds two of them or a
+code-like one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from autodw.analysis.state import State
+
+MAX_DOCUMENT_FREQUENCY = 3  # blocks a distinctive word may be in
+MAX_BLOCKS = 2  # blocks returned
+MIN_SCORE = 1.5  # e.g. two words each in one block, or one in one block and one in two
+_CJK = r"\u3400-\u9fff"
+#: function words that a document's few paragraphs may hold too ("the same", "can you"): never distinctive
+_FUNCTION_WORDS = frozenset("""the and for are but not you your can could would should will make made same also
+this that these those with from into onto over under above below then than them they their there here what which
+who whom when where why how all any each every both some more most other such only own just very too again once
+please thanks thank like want need change set put use keep give take let its it's was were been being have has had
+does did doing done one two three first last next new text paragraph paragraphs line lines sentence word words
+section document table row column cell page bold italic font size colour color""".split())
+_FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那这个些里上下中对将请帮我你他她它们一]")
+_LATIN = re.compile(r"[A-Za-z0-9]+(?:[._:/-][A-Za-z0-9]+)*")
+_CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
+
+
+def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
+    """Each Latin word of `text` (lower case) with whether it is code-like (part of a token with punctuation inside,
+    or holding a digit and a letter, or written in capitals)."""
+    for m in _LATIN.finditer(text):
+        token = m.group(0)
+        parts = re.findall(r"[A-Za-z0-9]+", token)
+        code = len(parts) > 1 or (re.search(r"\d", token) is not None and re.search(r"[A-Za-z]", token) is not None)
+        for part in parts:
+            word = part.casefold()
+            capitals = len(part) >= 2 and part.isupper()
+            if word in _FUNCTION_WORDS or part.isdigit() and len(parts) == 1:
+                continue  # a bare number is a count or a size more often than a name
+            if len(word) >= 3 or capitals or (code and len(word) >= 2):
+                yield word, code or capitals
+
+
+def _pairs(text: str) -> set[str]:
+    """The pairs of CJK characters (and digits next to them) of `text`, without function characters."""
+    out: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        if not re.search(rf"[{_CJK}]", run):
+            continue
+        out |= {run[i:i + 2] for i in range(len(run) - 1)
+                if re.search(rf"[{_CJK}]", run[i:i + 2]) and not _FUNCTION_CHARACTERS.search(run[i:i + 2])}
+    return out
+
+
+def _block_texts(state: State) -> list[tuple[str, str]]:
+    """(id, text) per body block: each body paragraph, each table (its cells' text)."""
+    out = [(p["id"], p.get("text", "")) for p in state.get("paragraphs", [])]
+    for t in state.get("tables", []):
+        if "nested_in" not in t:
+            out.append((t["id"], " ".join(str(c) for row in t.get("cells", []) for c in row)))
+    return out
+
+
+def distinctive_blocks(state: State, text: str) -> list[str]:
+    """The ids of at most :data:`MAX_BLOCKS` body blocks holding `text`'s distinctive words, best first."""
+    words = dict(_latin_words(text))
+    pairs = _pairs(text)
+    if not words and not pairs:
+        return []
+    held: list[tuple[str, set[str]]] = []
+    for block_id, body in _block_texts(state):
+        mine = {w for w, _ in _latin_words(body)} & words.keys()
+        joined = re.sub(r"\s+", "", body)  # "填 写 说 明" spaced out for width
+        held.append((block_id, mine | {p for p in pairs if p in joined}))
+    frequency: dict[str, int] = {}
+    for _, tokens in held:
+        for token in tokens:
+            frequency[token] = frequency.get(token, 0) + 1
+    rare = {t for t, n in frequency.items() if n <= MAX_DOCUMENT_FREQUENCY}
+    ranked: list[tuple[float, int, str]] = []
+    for n, (block_id, tokens) in enumerate(held):
+        mine = tokens & rare
+        score = sum(1 / frequency[t] for t in mine)
+        if score >= MIN_SCORE or any(words.get(t) and frequency[t] == 1 for t in mine):
+            ranked.append((-score, n, block_id))
+    return [block_id for _, _, block_id in sorted(ranked)[:MAX_BLOCKS]]
+

@@ -1,0 +1,56 @@
+"""The blocks holding a request's distinctive words, and the planner's windowed view centred on them."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import docx
+
+from autodw.agent import views
+from autodw.agent.distinctive import distinctive_blocks
+from autodw.agent.records import InstructionResult
+from autodw.analysis.state import extract_state
+from autodw.core.document import WordDocument
+
+
+def _long_document(target: str, filler: str = "The team met on Monday and made the same plans as before.") -> dict:
+    """A 60-paragraph document whose paragraph p45 is `target`, the others `filler` (with a number each)."""
+    texts = [f"{filler} Item {n}." for n in range(60)]
+    texts[45] = target
+    return {"paragraphs": [{"id": f"p{n}", "index": n, "text": t, "style": "Normal", "runs": []}
+                           for n, t in enumerate(texts)], "tables": [], "images": []}
+
+
+def test_a_paragraph_sharing_rare_words_is_found_and_everyday_words_are_not():
+    state = _long_document("Case 3 (negative top margin) is still TODO.")
+    assert distinctive_blocks(state, "Case 3 (negative top margin) is done now, mark it like the others.") == ["p45"]
+    assert distinctive_blocks(state, "Make the team plans the same as before.") == []  # in every paragraph, or none
+
+
+def test_a_code_token_is_split_and_one_alone_is_enough():
+    state = _long_document("Ref BH.ADM.014: retention of records.")
+    assert distinctive_blocks(state, "Bold the BH.ADM.014 line please") == ["p45"]
+
+
+def test_chinese_is_read_as_pairs_of_characters():
+    state = _long_document("附件3：申报材料清单", filler="本办法自发布之日起施行。")
+    assert distinctive_blocks(state, "附件3那个申报材料清单，序号换成自动编号") == ["p45"]
+
+
+def test_the_planner_view_is_centred_on_them_only_when_the_window_leaves_them_out():
+    document = docx.Document()
+    for n in range(60):
+        document.add_paragraph("Case 3 (negative top margin) is still TODO." if n == 45
+                               else f"The team met on Monday and made the same plans as before. Item {n}.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    state = extract_state(WordDocument.from_bytes(buffer.getvalue()))
+    target = next(p["id"] for p in state["paragraphs"] if "negative" in p["text"])
+    request = "Case 3 (negative top margin) is done now, mark it as done."
+    record = InstructionResult(request)
+    line = re.compile(rf"^{target} ", re.MULTILINE)
+    assert not line.search(views.state_view(state, request, record, 300))  # the window alone leaves it out
+    assert line.search(views.grounded_view(state, request, record, 300, quoted_in=request))
+    whole = views.grounded_view(state, request, record, None, quoted_in=request)
+    assert whole == views.state_view(state, request, record, None)  # nothing windowed: nothing changed
