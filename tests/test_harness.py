@@ -131,7 +131,7 @@ def test_compare_pairs_two_runs_on_their_common_instructions(tmp_path, oracle_ru
     assert run_cli("bench", "compare", str(tmp_path / "worse"), str(oracle_run)).returncode == 0
     run_mini(tmp_path / "sessions-only", OracleSystem, modes=("session",), limit=1)
     table = report([oracle_run, tmp_path / "worse", tmp_path / "sessions-only"], baseline=oracle_run)
-    assert "Not paired: sessions-only (" in table and "has no instruction records (a session-only run)" in table
+    assert "Not paired: sessions-only (" in table and "has no instruction records (a session-only run" in table
     with pytest.raises(ConfigError, match="not a run folder"):  # the baseline itself must be a run
         report([oracle_run], baseline=tmp_path / "missing")
     paired_rows = table.split("## Paired with")[1].splitlines()

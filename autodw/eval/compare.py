@@ -82,8 +82,8 @@ def compare(run_a: Path, run_b: Path) -> dict[str, Any]:
     (a, made_a), (b, made_b) = _records(run_a, spec_a), _records(run_b, spec_b)
     for run, records in ((run_a, a), (run_b, b)):
         if not records:
-            raise ConfigError(f"{run} has no instruction records (a session-only run): compare pairs instructions "
-                              "run from their gold start (--mode instruction)")
+            raise ConfigError(f"{run} has no instruction records (a session-only run, or one kept as its summary "
+                              "only): compare pairs instructions run from their gold start (--mode instruction)")
     left_out = [k for k in a if k in b and made_a[k] != made_b[k]]
     keys = [k for k in a if k in b and k not in left_out]
     if not keys:
