@@ -12,7 +12,7 @@ from autodw.eval.judge.describe import UNITS, border_line, label, paragraph_desc
 from autodw.eval.judge.tolerances import (AUTO_COLOUR, COLOUR_KEYS, FREE_TEXT_MIN_RATIO, JudgeContext, colour_counts,
                                           numeric_tolerance, trimmed)
 from autodw.eval.judge.verdict import Difference
-from autodw.analysis.state import State, Story
+from autodw.analysis.state import header_footer_stories
 from autodw.analysis.state.blocks import side_order
 
 LINE_KEYS = ("style", "width_pt", "color", "space_pt", "shadow")  # what of a border line is compared
@@ -144,12 +144,13 @@ class Comparison:
                 out[p["id"]] = paragraph_description(p, previous)
                 if p["text"].strip():
                     previous = p["text"]
-            for t in [*state["tables"], *(t for story in stories(state) for t in story.get("table_details", []))]:
+            stories = [story for *_, story in header_footer_stories(state)]
+            for t in [*state["tables"], *(t for story in stories for t in story.get("table_details", []))]:
                 for row in t.get("cell_details", []):
                     for cell in row:
                         for p in (cell or {}).get("paragraphs", []):
                             cells[p["id"]] = p
-            cells.update({p["id"]: p for story in stories(state) for p in story.get("paragraph_details") or []})
+            cells.update({p["id"]: p for story in stories for p in story.get("paragraph_details") or []})
         for state, texts, cells in ((self.e, self.ptext_e, self.cells_e), (self.a, self.ptext_a, self.cells_a)):
             texts.update({p["id"]: p["text"] for p in state["paragraphs"]})
             texts.update({pid: p["text"] for pid, p in cells.items()})
@@ -172,13 +173,6 @@ class Comparison:
     def expected_id(self, pid: str | None) -> str | None:
         """An actual paragraph id as the id of the expected paragraph it corresponds to (``new:ID`` if none)."""
         return None if pid is None else self.pmap.get(pid, f"new:{pid}")
-
-
-def stories(state: State) -> Iterable[Story]:
-    """The headers and footers of every section (one linked to the previous section's again)."""
-    for section in state["page_layout"]["sections"]:
-        for key in ("headers", "footers"):
-            yield from (section.get(key) or {}).values()
 
 
 def whole(pid: str) -> str:
