@@ -95,7 +95,8 @@ def _lost(story: dict[str, Any], text: str) -> str | None:
     return None
 
 
-@check("whole_story_for_words", certain=Certainty.WRONG_API, tuned_on=("dwbench-2.0/hand/dev",))
+@check("whole_story_for_words", certain=Certainty.WRONG_API,
+       tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def whole_story_for_words(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """set_header_footer writing a header's or footer's text again with one part changed ("Acme Inc - Confidential"
     -> "Acme Ltd - Confidential") when the request gives the new words but not that whole text, and writing it loses

@@ -16,7 +16,8 @@ _FILL_KEYS = re.compile(r"^(?:fill|shading|highlight)$", re.IGNORECASE)  # check
 _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 
 
-@check("unnamed_colour", certain=Certainty.REJECTS, tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
+@check("unnamed_colour", certain=Certainty.REJECTS,
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
 def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A text or line colour the call sets is of none of the colours the request names in words or as hex ("dark
     red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour also in
