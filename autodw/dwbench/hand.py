@@ -71,7 +71,7 @@ SESSION_SCHEMA = {
         "session_id": {"type": "string", "pattern": "^dwh-[0-9]{3}$"},
         "language": {"enum": ["en", "zh"]},
         "writer": {"type": "string", "minLength": 1},
-        "split": {"enum": ["dev", "test"]},
+        "split": {"enum": ["dev", "test", "dev-second"]},
         "source": {"type": "string", "pattern": "^(corpus:[^/]+\\.docx|docs/[a-z]+-(en|zh)-[0-9]\\.docx)$"},
         "doc_kind": {"type": "string"},
         "notes": {"type": "string"},
@@ -237,8 +237,9 @@ def subset(sessions: list[list[dict[str, Any]]], per_language: int, seed: int) -
 
 def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
-    ``dev-mini`` and ``mini``) and the splits of :data:`PARAPHRASES` (:func:`paraphrased`); returns records per split. A test turn is held out unless one of its clauses is word
-    for word a dev clause (test never starts from a dev document)."""
+    ``dev-mini`` and ``mini``), ``dev-second`` (later dev sessions, tuning only) and the splits of :data:`PARAPHRASES`
+    (:func:`paraphrased`); returns records per split. A test turn is held out unless one of its clauses is word for word
+    a clause of dev or dev-second (test never starts from a dev document)."""
     from autodw.dwbench.records import write_shards
 
     by_split: dict[str, list[list[dict[str, Any]]]] = {}
@@ -246,7 +247,8 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
         by_split.setdefault(a.data["split"], []).append(records_of(a))
     from autodw.dwbench.leakage import verbatim_clauses
 
-    dev_clauses = {c for s in by_split.get("dev", []) for r in s for c in verbatim_clauses(r)}
+    dev_clauses = {c for split in ("dev", "dev-second") for s in by_split.get(split, []) for r in s
+                   for c in verbatim_clauses(r)}
     for s in by_split.get("test", []):
         for r in s:
             r["held_out"] = not dev_clauses.intersection(verbatim_clauses(r))
