@@ -494,3 +494,15 @@ def test_validate_catches_each_kind_of_fault_found_in_1_1():
     right = ("add a Total column with each row's sum", [("insert_column", {"table": "t1", "index": 5,
                                                                            "data": ["Total", "1684", "748", "488", "200"]})])
     assert "computed value" not in found(_session([right]))
+
+
+def test_a_session_file_with_too_few_turns_is_refused_by_its_count_not_a_dump_of_its_turns(tmp_path):
+    from autodw.dwbench import hand as authoring
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))
+    data["session_id"] = "dwh-999"
+    data["turns"] = data["turns"][:1]
+    path = tmp_path / "dwh-999.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BenchmarkDataError, match=r"turns: has 1 item\(s\); needs at least 3$"):
+        authoring.read(path)

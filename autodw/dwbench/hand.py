@@ -116,7 +116,7 @@ def read(path: str | Path) -> Authored:
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
-        raise BenchmarkDataError(f"{path}: {where}: {e.message[:300]}")
+        raise BenchmarkDataError(f"{path}: {where}: {_schema_message(e)}")
     if data["session_id"] != path.stem:
         raise BenchmarkDataError(f"{path}: session_id {data['session_id']!r} differs from the file name")
     from autodw.core.colours import colour_family
@@ -130,6 +130,14 @@ def read(path: str | Path) -> Authored:
                 raise BenchmarkDataError(f"{path}: turns/{n}: {t['key']!r} is no numeric property the judge compares; "
                                          f"one of {', '.join(sorted(TOLERANCE_KEYS))}")
     return Authored(path, data)
+
+
+def _schema_message(error: Any) -> str:
+    """A schema error in words that do not repeat the whole value (a too-short list of turns printed in full)."""
+    bounds = {"minItems": "at least", "maxItems": "at most"}
+    if error.validator in bounds:
+        return f"has {len(error.instance)} item(s); needs {bounds[error.validator]} {error.validator_value}"
+    return error.message[:300]
 
 
 def source_of(data: dict[str, Any]) -> dict[str, str]:
