@@ -120,7 +120,8 @@ def set_chart_title(doc: WordDocument, chart: str, title: str):
 
 
 @api(intent=INTENT,
-     description="Show a chart's legend at a position (right, left, top, bottom, top right) or hide it (none).",
+     description="Show a chart's legend at a position (r right, l left, t top, b bottom, tr top right) or hide it "
+                 "(none).",
      params={"chart": CHART_ID, "position": LEGEND},
      examples=[{"chart": "chart1", "position": "r"}, {"chart": "chart1", "position": "none"}])
 def set_chart_legend(doc: WordDocument, chart: str, position: str):
