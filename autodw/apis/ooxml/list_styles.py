@@ -12,7 +12,7 @@ are matched by their ``w:name``, never by id (a localized document has other ids
    "List Number (n)": that family's counterpart ("List Number" for "List Bullet"), if defined with numbering of the kind.
 
 Nested levels take the list style's own numbering at that level when it defines one, else the family's next style
-("List Bullet 2" for level 1), as Word does; a level neither gives leaves the document without a usable list style.
+("List Bullet 2" under "List Bullet"), as Word does; new items at a level neither gives all take "List Paragraph".
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from autodw.analysis.state.numbering import Numbering
 from autodw.core.document import WordDocument
 from autodw.core.xml import qn, wval
 
-_FAMILY = re.compile(r"(list bullet|list number)(?: ([2-9]))?")
+_FAMILY = re.compile(r"(list bullet|list number)(?: ([2-5]))?")
 _COUNTERPART = {"list bullet": "list number", "list number": "list bullet"}
 
 
@@ -123,18 +123,15 @@ def _kind(numbering: Numbering, num_id: str | None, level: int) -> str | None:
 
 
 def _list_style(styles: _Styles, numbering: Numbering, sid: str, kind: str) -> ListStyle | None:
-    """`sid`'s levels (from the family's first style when `sid` is "List Bullet 2" etc.); None unless its own
-    numbering gives `kind` items from level 0."""
-    family = _FAMILY.fullmatch(styles.name(sid))
-    if family and family.group(2) and family.group(1) in styles.by_name:
-        sid = styles.by_name[family.group(1)]
+    """`sid`'s levels; None unless its own numbering gives `kind` items from level 0."""
     own = styles.numbering(sid)
     if own is None or own[1] != 0 or _kind(numbering, *own) != kind:
         return None
-    num = own[0]
+    num, family = own[0], _FAMILY.fullmatch(styles.name(sid))
+    first = int(family.group(2) or 1) if family else 0  # "List Bullet 2" is its family's second
     levels = [(sid, num, 0)]
     for lvl in range(1, 9):
-        nested = styles.by_name.get(f"{family.group(1)} {lvl + 1}") if family else None
+        nested = styles.by_name.get(f"{family.group(1)} {first + lvl}") if family else None
         nested_own = styles.numbering(nested)
         if _kind(numbering, num, lvl) == kind:
             levels.append((sid, num, lvl))
