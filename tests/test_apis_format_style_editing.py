@@ -341,6 +341,7 @@ def test_set_list_format_bullets_to_numbers_and_continue(report):
     # List Bullet items made numbered take the document's numbered list style, numbered afresh
     assert {_para(state, p)["style"] for p in ("p4", "p5", "p6")} == {"List Number"}
     assert [x["label"] for x in lists] == ["1.", "2.", "3."]
+    assert _list(state, "p34")["label"] == "1."  # a copy of the style's numbering: the later list does not go on from it
     new = execute(report, "insert_paragraph", {"text": "Fourth point", "position": {"after": "p6"}}).created[0]
     execute(report, "set_list_format", {"paragraphs": new, "kind": "numbered"})
     state = extract_state(report)

@@ -48,6 +48,15 @@ def test_a_numbered_list_takes_list_number_and_its_family_numbered_afresh():
     assert _paras(doc, again)[0]["list"]["label"] == "1."  # a new list starts afresh, not after "4."
 
 
+def test_a_new_numbered_list_and_the_documents_own_count_apart():
+    """report.docx's List Number items p34-p36 come after the new list: they still count from 1 (a new instance of
+    the style's definition would share its count, and they would go on from the new list's)."""
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    new = execute(doc, "insert_list", {"items": ["a", "b"], "position": {"after": "p2"}, "kind": "numbered"}).created
+    assert [p["list"]["label"] for p in _paras(doc, [*new, "p34", "p35"])] == ["1.", "2.", "1.", "2."]
+    assert {p["style"] for p in _paras(doc, new)} == {"List Number"}
+
+
 def test_set_list_format_takes_the_documents_list_style():
     doc = WordDocument.open(GENERATED)
     execute(doc, "set_list_format", {"paragraphs": ["p9", "p10"], "kind": "bullet"})

@@ -15,7 +15,7 @@ from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
 from autodw.apis.ooxml.list_styles import adjacent_paragraph, document_list_style
-from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, restart_numbering
+from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
 from autodw.apis.ooxml.text import insert_text as insert_text_at
 from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
@@ -98,13 +98,13 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
         for p, level in zip(paras, levels):
             _list_item(p, style, str(num_id), level)
         return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id})"
-    fresh: dict[str, str] = {}  # a numbered list's own instance of each numbering it uses
+    fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
     for i, (p, level) in enumerate(zip(paras, levels)):
         style, num_id, ilvl = found.at(level)
         if kind == "numbered":
             new_run = num_id not in fresh or (level > levels[i - 1] and num_id != found.at(0)[1])  # a nested list of its own
             if new_run:
-                fresh[num_id] = str(restart_numbering(doc, num_id, start if level == 0 else 1))
+                fresh[num_id] = str(copy_list_definition(doc, num_id, start if level == 0 else 1))
             num_id = fresh[num_id]
         _list_item(p, style, num_id if (num_id, ilvl) != found.own(style) else None, ilvl)
     return (f"inserted {kind} list {_new_ids(doc, *paras)} in the document's list style \"{found.name}\" "

@@ -18,8 +18,8 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           check_run_props, describe, given, set_east_asia_hint)
 from autodw.apis.ooxml.looks import Looks, matches
 from autodw.apis.ooxml.list_styles import ListStyle, adjacent_paragraph, document_list_style, style_numbered
-from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kinds, numbering_of, renumber_from,
-                                         restart_numbering, set_num_pr)
+from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
+                                         numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_by_id, style_part)
 from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
@@ -614,7 +614,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     if kind is None:
         num_id = None  # keep each paragraph's list
     elif number_format is not None and model is not None:
-        num_id, new_def = str(restart_numbering(doc, model.at(0)[1], start or 1)), True
+        num_id, new_def = str(copy_list_definition(doc, model.at(0)[1], start or 1)), True
     elif number_format is not None:
         num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
     elif list_kind(first_num, first_lvl) == kind:
@@ -626,7 +626,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
             num_id = prev_num
         elif model is not None:
             own = model.at(0)[1]
-            num_id, new_def = (str(restart_numbering(doc, own, start or 1)) if kind == "numbered" else own), True
+            num_id, new_def = (str(copy_list_definition(doc, own, start or 1)) if kind == "numbered" else own), True
         else:
             num_id = str(add_list_definition(doc, "bullet" if kind == "bullet" else "number", start or 1))
             new_def = True
