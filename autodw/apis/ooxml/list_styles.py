@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from autodw.apis.ooxml.builtin_styles import styles_element
-from autodw.apis.ooxml.numbering import numbering_of
+from autodw.apis.ooxml.builtin_styles import default_style_id, styles_element
 from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.numbering import Numbering
@@ -62,6 +61,7 @@ class _Styles:
         self.by_id = {s.get(qn("w:styleId")): s for s in styles_element(doc).iterchildren(qn("w:style"))
                       if (s.get(qn("w:type")) or "paragraph") == "paragraph"}
         self.by_name: dict[str, str] = {}
+        self._numbering: dict[str | None, tuple[str, int] | None] = {}
         for sid, s in self.by_id.items():
             self.by_name.setdefault(self.name(sid), sid)
 
@@ -69,36 +69,56 @@ class _Styles:
         style = self.by_id.get(sid)
         return (wval(style.find(qn("w:name"))) or "").lower() if style is not None else ""
 
-    def numbering(self, sid: str | None) -> tuple[str, int] | None:
-        """(numId, ilvl) the style's chain numbers its paragraphs with; None for no numbering or a heading's."""
+    def heading(self, sid: str | None) -> bool:
+        """Whether `sid` is a heading or an outline level's style (its numbering is an outline, not a list)."""
         seen: set[str] = set()
-        found = None
         while sid and sid not in seen and sid in self.by_id:
             seen.add(sid)
-            style = self.by_id[sid]
-            ppr = style.find(qn("w:pPr"))
+            ppr = self.by_id[sid].find(qn("w:pPr"))
             outline = wval(ppr.find(qn("w:outlineLvl"))) if ppr is not None else None
             if self.name(sid).startswith("heading") or (outline is not None and outline != "9"):
-                return None
-            num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
-            if found is None and num_pr is not None and num_pr.find(qn("w:numId")) is not None:
-                ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-                found = (wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0)
-            sid = wval(style.find(qn("w:basedOn")))
-        return found
+                return True
+            sid = wval(self.by_id[sid].find(qn("w:basedOn")))
+        return False
+
+    def numbering(self, sid: str | None) -> tuple[str, int] | None:
+        """(numId, ilvl) the style's chain numbers its paragraphs with; None for no numbering or a heading's."""
+        if sid not in self._numbering:
+            self._numbering[sid] = None if self.heading(sid) else self._chain_numbering(sid)
+        return self._numbering[sid]
+
+    def _chain_numbering(self, sid: str | None) -> tuple[str, int] | None:
+        seen: set[str] = set()
+        while sid and sid not in seen and sid in self.by_id:
+            seen.add(sid)
+            found = _num_pr(self.by_id[sid])
+            if found is not None:
+                return found
+            sid = wval(self.by_id[sid].find(qn("w:basedOn")))
+        return None
+
+
+def _num_pr(el: etree._Element) -> tuple[str, int] | None:
+    """(numId, ilvl) of the ``w:numPr`` of a paragraph or style's own properties, None without one naming a list."""
+    num_pr = el.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+    if num_pr is None or num_pr.find(qn("w:numId")) is None:
+        return None
+    ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+    return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0
 
 
 def document_list_style(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListStyle | None:
     """The list style new `kind` ("bullet"/"numbered") items next to `neighbours` (paragraphs or None, nearest
     first) take by the rule above, or None when the document has none for them."""
-    styles, numbering = _Styles(doc), StateContext(doc).numbering
+    styles, numbering, default = _Styles(doc), StateContext(doc).numbering, default_style_id(doc)
 
     def scheme(p: etree._Element, wanted: str) -> str | None:
-        """The list style a `wanted` item takes its look from, "" for direct numbering, None for no such item."""
-        if _kind(numbering, *numbering_of(doc, p)[:2]) != wanted:
-            return None
-        sid = paragraph_style_id(p)
+        """The list style a `wanted` item takes its look from, "" for direct numbering, None for no such item (a
+        numbered heading is none)."""
+        sid = paragraph_style_id(p) or default
         own = styles.numbering(sid)
+        if styles.heading(sid) or _kind(numbering, *(_num_pr(p) or own or (None, 0))) != wanted:
+            return None
         return sid if own is not None and _kind(numbering, *own) == wanted else ""
 
     for p in neighbours:
