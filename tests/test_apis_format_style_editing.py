@@ -338,10 +338,14 @@ def test_set_list_format_bullets_to_numbers_and_continue(report):
     state = extract_state(report)
     lists = [_list(state, p) for p in ("p4", "p5", "p6")]
     assert all(x["kind"] == "numbered" and x["level"] == 0 for x in lists) and len({x["num_id"] for x in lists}) == 1
+    # List Bullet items made numbered take the document's numbered list style, numbered afresh
+    assert {_para(state, p)["style"] for p in ("p4", "p5", "p6")} == {"List Number"}
+    assert [x["label"] for x in lists] == ["1.", "2.", "3."]
+    assert _list(state, "p34")["label"] == "1."  # a copy of the style's numbering: the later list does not go on from it
     new = execute(report, "insert_paragraph", {"text": "Fourth point", "position": {"after": "p6"}}).created[0]
     execute(report, "set_list_format", {"paragraphs": new, "kind": "numbered"})
     state = extract_state(report)
-    assert _list(state, new)["num_id"] == lists[0]["num_id"] and _para(state, new)["style"] == "List Paragraph"
+    assert _list(state, new)["num_id"] == lists[0]["num_id"] and _para(state, new)["style"] == "List Number"
     execute(report, "set_list_format", {"paragraphs": "p5", "level": 1})
     assert _list(extract_state(report), "p5")["level"] == 1
     _assert_schema_order(report)
@@ -421,7 +425,8 @@ def test_remove_list(report):
     res = execute(report, "remove_list", {"paragraphs": [last, "p8"]})
     assert "p8 were not list items" in res.message
     state = extract_state(report)
-    assert "list" not in _para(state, last) and _para(state, last)["style"] == "Normal"
+    # the item took the document's List Number style, whose numbering is switched off (as Word does)
+    assert "list" not in _para(state, last) and _para(state, last)["style"] == "List Number"
     _unchanged(report, "remove_list", {"paragraphs": ["p8", "p2"]}, match="not list items")
 
 
@@ -457,7 +462,7 @@ def test_render_lists_and_formatted_text(report):
     assert "1. North region exceeded its target by 12%.1" in lines or "1. North region exceeded its target by 12%." in lines
     assert "2. A new distribution partner joined in Q2." in lines
     assert "3. Customer satisfaction rose to 4.6 out of 5." in lines
-    assert any(line.startswith("• Review pricing.") for line in lines)
+    assert "\uf0b7 Review pricing." in lines  # the document's own List Bullet, in its Symbol-font bullet
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "out.pdf"
         pdf.write_bytes(out.pdf)

@@ -14,7 +14,8 @@ from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
-from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition
+from autodw.apis.ooxml.list_styles import adjacent_paragraph, document_list_style
+from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
 from autodw.apis.ooxml.text import insert_text as insert_text_at
 from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
@@ -65,34 +66,59 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
 
 @api(intent=INTENT,
      description="Insert a bulleted or numbered list with a real Word numbering definition; items may be "
-                 "strings or {\"text\", \"level\"} for nested items (level 0-8).",
+                 "strings or {\"text\", \"level\"} for nested items (level 0-8). Items take the document's own "
+                 "list style when it has one (e.g. \"List Bullet\"/\"List Number\", as the list beside them or most "
+                 "of its lists of that kind use; nested levels \"List Bullet 2\" etc.), else \"List Paragraph\"; "
+                 "a numbered list starts afresh at `start`.",
      params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
                        "description": 'list items: strings (top-level items), or {"text": "...", "level": n} where '
                                       'level 0 is the top level and 1 an item nested under the one before'},
              "position": POSITION, "kind": enum("list kind", ("bullet", "numbered")),
              "start": integer("first number of a numbered list", 0, 32767),
-             "number_format": enum("numbering style of a numbered list", tuple(NUMBER_FORMATS))},
+             "number_format": enum("numbering style of a numbered list (omit: the document's list style's, else "
+                                   "decimal); one its list style lacks gives the list \"List Paragraph\"",
+                                   tuple(NUMBER_FORMATS))},
      examples=[{"items": ["Hire two analysts", "Open the Denver office"], "position": {"after": "p31"}, "kind": "bullet"},
                {"items": ["Plan", {"text": "Budget", "level": 1}, "Review"], "position": "end", "kind": "numbered",
                 "start": 1, "number_format": "decimal"}])
 def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bullet", start: int = 1,
-                number_format: str = "decimal"):
-    num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format)
-    style = ensure_style(doc, "List Paragraph", "paragraph")
-    paras = []
-    for item in items:
-        content, level = (item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0))
-        p = make_paragraph(doc, content)
-        ppr = get_or_add_ppr(p)
-        insert_ordered(ppr, make("w:pStyle", w_val=style))
-        num_pr = insert_ordered(ppr, make("w:numPr"))
-        num_pr.append(make("w:ilvl", w_val=str(level)))
-        num_pr.append(make("w:numId", w_val=str(num_id)))
-        paras.append(p)
+                number_format: str | None = None):
+    entries = [(item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0)) for item in items]
+    paras = [make_paragraph(doc, content) for content, _ in entries]
+    levels = [level for _, level in entries]
     locate.insert_block(doc, position, paras[0])
     for prev, p in zip(paras, paras[1:]):
         prev.addnext(p)
-    return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id})"
+    found = document_list_style(doc, kind, [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")])
+    if found is not None and (not found.covers(levels) or number_format not in (None, found.format)):
+        found = None  # a level or a number format the document's list style lacks
+    if found is None:
+        num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format or "decimal")
+        style = ensure_style(doc, "List Paragraph", "paragraph")
+        for p, level in zip(paras, levels):
+            _list_item(p, style, str(num_id), level)
+        return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id})"
+    fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
+    for i, (p, level) in enumerate(zip(paras, levels)):
+        style, num_id, ilvl = found.at(level)
+        if kind == "numbered":
+            new_run = num_id not in fresh or (level > levels[i - 1] and num_id != found.at(0)[1])  # a nested list of its own
+            if new_run:
+                fresh[num_id] = str(copy_list_definition(doc, num_id, start if level == 0 else 1))
+            num_id = fresh[num_id]
+        _list_item(p, style, num_id if (num_id, ilvl) != found.own(style) else None, ilvl)
+    return (f"inserted {kind} list {_new_ids(doc, *paras)} in the document's list style \"{found.name}\" "
+            f"(numId {fresh.get(found.at(0)[1], found.at(0)[1])})")
+
+
+def _list_item(p, style: str, num_id: str | None, level: int) -> None:
+    """Give paragraph `p` list style `style` and, unless the style numbers it itself (`num_id` None), a numPr."""
+    ppr = get_or_add_ppr(p)
+    insert_ordered(ppr, make("w:pStyle", w_val=style))
+    if num_id is not None:
+        num_pr = insert_ordered(ppr, make("w:numPr"))
+        num_pr.append(make("w:ilvl", w_val=str(level)))
+        num_pr.append(make("w:numId", w_val=num_id))
 
 
 @api(intent=INTENT,

@@ -17,8 +17,9 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           STYLE_RUN_KEYS, apply_paragraph_props, apply_run_props, check_paragraph_props,
                                           check_run_props, describe, given, set_east_asia_hint)
 from autodw.apis.ooxml.looks import Looks, matches
-from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, list_kinds, numbering_of, renumber_from,
-                                         restart_numbering, set_num_pr)
+from autodw.apis.ooxml.list_styles import ListStyle, adjacent_paragraph, document_list_style, style_numbered
+from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
+                                         numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_by_id, style_part)
 from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
@@ -570,23 +571,20 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
 # --- lists ------------------------------------------------------------------------------------
 
 
-def _previous_paragraph(p: etree._Element) -> etree._Element | None:
-    prev = p.getprevious()
-    while prev is not None and prev.tag not in (P, TBL):
-        prev = prev.getprevious()
-    return prev if prev is not None and prev.tag == P else None
-
-
 @api(intent=INTENT,
      description="Make paragraphs bulleted or numbered list items (with a real Word numbering definition), change "
                  "their list level (0 = top, up to 8), or restart numbering at the first of them (optionally at a "
-                 "given number). Without restart, new items continue a list of the same kind directly above them.",
+                 "given number). Without restart, new items continue a list of the same kind directly above them. "
+                 "New items take the document's own list style when it has one (e.g. \"List Bullet\"/\"List "
+                 "Number\", as the list beside them or most of its lists of that kind use), else plain paragraphs "
+                 "become \"List Paragraph\".",
      params={"paragraphs": PARAGRAPHS,
              "kind": enum("list kind; omit to keep the current list and only change level or numbering", ("bullet", "numbered")),
              "level": integer("list level, 0 = top level, 1 = first sub-level, ... 8", 0, 8),
              "start": integer("number the (first) paragraph gets; implies a restart", 0, 32767),
              "restart": boolean("restart numbering at the first paragraph (later items of the same list follow on)"),
-             "number_format": enum("numbering style for a new numbered list", tuple(NUMBER_FORMATS))},
+             "number_format": enum("numbering style for a new numbered list (one the document's list style lacks "
+                                   "gives plain paragraphs \"List Paragraph\")", tuple(NUMBER_FORMATS))},
      examples=[{"paragraphs": ["p4", "p5", "p6"], "kind": "numbered"},
                {"paragraphs": ["p39"], "kind": "bullet"},
                {"paragraphs": "p35", "level": 1},
@@ -608,29 +606,46 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         outside = [pid for (pid, _), (num, lvl, _) in zip(targets, current) if not list_kind(num, lvl)]
         if outside:
             raise ArgumentError(f"{', '.join(outside)} is not a list item; give kind (bullet or numbered) to make it one")
+    restyled = [kind is not None and _takes_list_style(doc, p, list_kind(num, lvl), kind)
+                for (_, p), (num, lvl, _) in zip(targets, current)]
+    model = _list_style_for(doc, kind, targets, current, restyled, level, number_format, list_kind)
     first_num, first_lvl, _ = current[0]
     new_def = False
     if kind is None:
         num_id = None  # keep each paragraph's list
+    elif number_format is not None and model is not None:
+        num_id, new_def = str(copy_list_definition(doc, model.at(0)[1], start or 1)), True
     elif number_format is not None:
         num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
     elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
     else:
-        prev = _previous_paragraph(targets[0][1])
+        prev = adjacent_paragraph(targets[0][1], "previous")
         prev_num, prev_lvl, _ = numbering_of(doc, prev) if prev is not None else (None, 0, False)
         if not restart and list_kind(prev_num, prev_lvl) == kind:
             num_id = prev_num
+        elif model is not None:
+            own = model.at(0)[1]
+            num_id, new_def = (str(copy_list_definition(doc, own, start or 1)) if kind == "numbered" else own), True
         else:
             num_id = str(add_list_definition(doc, "bullet" if kind == "bullet" else "number", start or 1))
             new_def = True
     list_style = None
-    for (pid, p), (num, lvl, _) in zip(targets, current):
-        use = num_id or num
-        if kind is not None and not list_kind(num, lvl) and paragraph_style_id(p) in (None, default_style_id(doc)):
+    for (pid, p), (num, lvl, _), restyle in zip(targets, current, restyled):
+        use, at = num_id or num, level if level is not None else lvl
+        if restyle and model is not None:
+            style, style_num, ilvl = model.at(at)
+            if style_num != model.at(0)[1]:  # a nested level's own style and list ("List Bullet 2")
+                use = style_num
+            at = ilvl
+            replace_child(get_or_add_ppr(p), "w:pStyle", w_val=style)
+            if (use, at) == model.own(style):  # the style numbers it: no numbering of its own, as the document's items
+                remove_children(get_or_add_ppr(p), "w:numPr")
+                continue
+        elif restyle and paragraph_style_id(p) in (None, default_style_id(doc)):
             list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
             replace_child(get_or_add_ppr(p), "w:pStyle", w_val=list_style)
-        set_num_pr(p, use, level if level is not None else lvl)
+        set_num_pr(p, use, at)
     note = ""
     if restart and not new_def:
         old = num_id or first_num
@@ -639,9 +654,35 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         fresh = str(restart_numbering(doc, old, start if start is not None else 1))
         moved = renumber_from(doc, targets[0][1], old, fresh)
         note = f"; numbering restarts at {start if start is not None else 1} (numId {fresh}, {moved} paragraph(s))"
+    if model is not None and any(restyled):
+        note += f"; in the document's list style \"{model.name}\""
     ids = _listing([pid for pid, _ in targets])
     what = f"{kind} list" if kind else "list"
     return f"made {ids} {what} items" + (f" at level {level}" if level is not None else "") + note
+
+
+def _takes_list_style(doc: WordDocument, p: etree._Element, current: str | None, kind: str) -> bool:
+    """Whether `p`, made a `kind` item, takes a list style: a plain paragraph (default style or "List Paragraph")
+    that is no list item yet, or an item of the other kind whose style numbers it ("List Bullet" made numbered)."""
+    sid = paragraph_style_id(p)
+    if not current:
+        return sid in (None, default_style_id(doc), find_style_id(doc, "List Paragraph", "paragraph"))
+    return current != kind and style_numbered(doc, sid)
+
+
+def _list_style_for(doc: WordDocument, kind: str | None, targets, current, restyled, level: int | None,
+                    number_format: str | None, list_kind) -> ListStyle | None:
+    """The document's list style the `restyled` targets take (None: "List Paragraph" as Word's toolbar gives)."""
+    if not any(restyled):
+        return None
+    chosen = {id(p) for _, p in targets}
+    ends = [adjacent_paragraph(targets[0][1], "previous"), adjacent_paragraph(targets[-1][1], "next")]
+    model = document_list_style(doc, kind, [p for p in ends if p is None or id(p) not in chosen])
+    levels = [level if level is not None else lvl if list_kind(num, lvl) else 0
+              for (num, lvl, _), restyle in zip(current, restyled) if restyle]
+    if model is None or not model.covers(levels) or number_format not in (None, model.format):
+        return None
+    return model
 
 
 @api(intent=INTENT,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Callable
 
 from docx.opc.constants import CONTENT_TYPE as CT
@@ -65,6 +66,31 @@ def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_for
     num_id = _next_id(root, "w:num", "w:numId", 1)
     insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/></w:num>'))
     return num_id
+
+
+def copy_list_definition(doc: WordDocument, num_id: str, start: int = 1) -> int:
+    """A new list of the look of list instance `num_id`: a copy of its definition (levels, indents, bullets) counted
+    on its own from `start`, so neither it nor the lists of the original definition continue the other; return its
+    numId. The copy claims no style (its levels' ``w:pStyle`` and style links are left out)."""
+    root = numbering_root(doc)
+    source = StateContext(doc).numbering.definition(num_id)
+    abstract = next((a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == source), None)
+    if abstract is None:
+        raise KeyError(num_id)
+    copied = copy.deepcopy(abstract)
+    copied.set(qn("w:abstractNumId"), str(_next_id(root, "w:abstractNum", "w:abstractNumId", 0)))
+    for el in [*copied.iterchildren(qn("w:nsid"), qn("w:tmpl"), qn("w:styleLink"), qn("w:numStyleLink")),
+               *copied.iter(qn("w:pStyle"))]:
+        el.getparent().remove(el)
+    first = next((lvl for lvl in copied.iterchildren(qn("w:lvl")) if lvl.get(qn("w:ilvl")) == "0"), None)
+    if first is not None:
+        remove_children(first, "w:start")
+        first.insert(0, make("w:start", w_val=str(start)))
+    insert_ordered(root, copied)
+    new_id = _next_id(root, "w:num", "w:numId", 1)
+    insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{new_id}">'
+                               f'<w:abstractNumId w:val="{copied.get(qn("w:abstractNumId"))}"/></w:num>'))
+    return new_id
 
 
 def restart_numbering(doc: WordDocument, num_id: str, start: int = 1) -> int:

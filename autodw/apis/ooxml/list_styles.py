@@ -1,0 +1,176 @@
+"""The document's own list paragraph styles: which style (List Bullet, List Number, a custom one) new list items of a
+kind take, so they look like the document's other lists.
+
+A list style is a paragraph style whose own numbering (``w:numPr`` in its chain, not a heading's outline numbering)
+gives list items of a kind, as Word's "List Bullet" and "List Number" and python-docx's documents make them. Styles
+are matched by their ``w:name``, never by id (a localized document has other ids). The rule, for a kind:
+
+1. a list item of that kind right before (else right after) the new items: its list style, or none (today's
+   "List Paragraph" with its own numbering) when its numbering is direct on another style;
+2. else the scheme most of the document's items of that kind use (a list style, or direct numbering);
+3. else, when the document has no item of that kind but its other lists mostly use "List Bullet (n)" or
+   "List Number (n)": that family's counterpart ("List Number" for "List Bullet"), if defined with numbering of the kind.
+
+Nested levels take the list style's own numbering at that level when it defines one, else the family's next style
+("List Bullet 2" under "List Bullet"), as Word does; new items at a level neither gives all take "List Paragraph".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from lxml import etree
+
+from autodw.apis.ooxml.builtin_styles import default_style_id, styles_element
+from autodw.apis.ooxml.styles_edit import paragraph_style_id
+from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.numbering import Numbering
+from autodw.core.document import WordDocument
+from autodw.core.xml import qn, wval
+
+_FAMILY = re.compile(r"(list bullet|list number)(?: ([2-5]))?")
+_COUNTERPART = {"list bullet": "list number", "list number": "list bullet"}
+
+
+@dataclass(frozen=True)
+class ListStyle:
+    """The list style new items of a kind take: for each list level from 0, (style id, numId, ilvl) as the style
+    gives them; levels past the last are not available."""
+
+    name: str
+    format: str  # level 0's number format ("bullet", "decimal", ...)
+    levels: tuple[tuple[str, str, int], ...]
+
+    def at(self, level: int) -> tuple[str, str, int]:
+        return self.levels[level]
+
+    def own(self, style: str) -> tuple[str, int]:
+        """(numId, ilvl) list style `style` numbers its paragraphs with by itself."""
+        return next((num, ilvl) for sid, num, ilvl in self.levels if sid == style)
+
+    def covers(self, levels) -> bool:
+        return all(0 <= lvl < len(self.levels) for lvl in levels)
+
+
+class _Styles:
+    """The paragraph styles of a document, read once: names and the numbering each one's chain gives."""
+
+    def __init__(self, doc: WordDocument):
+        self.by_id = {s.get(qn("w:styleId")): s for s in styles_element(doc).iterchildren(qn("w:style"))
+                      if (s.get(qn("w:type")) or "paragraph") == "paragraph"}
+        self.by_name: dict[str, str] = {}
+        self._numbering: dict[str | None, tuple[str, int] | None] = {}
+        for sid, s in self.by_id.items():
+            self.by_name.setdefault(self.name(sid), sid)
+
+    def name(self, sid: str) -> str:
+        style = self.by_id.get(sid)
+        return (wval(style.find(qn("w:name"))) or "").lower() if style is not None else ""
+
+    def heading(self, sid: str | None) -> bool:
+        """Whether `sid` is a heading or an outline level's style (its numbering is an outline, not a list)."""
+        seen: set[str] = set()
+        while sid and sid not in seen and sid in self.by_id:
+            seen.add(sid)
+            ppr = self.by_id[sid].find(qn("w:pPr"))
+            outline = wval(ppr.find(qn("w:outlineLvl"))) if ppr is not None else None
+            if self.name(sid).startswith("heading") or (outline is not None and outline != "9"):
+                return True
+            sid = wval(self.by_id[sid].find(qn("w:basedOn")))
+        return False
+
+    def numbering(self, sid: str | None) -> tuple[str, int] | None:
+        """(numId, ilvl) the style's chain numbers its paragraphs with; None for no numbering or a heading's."""
+        if sid not in self._numbering:
+            self._numbering[sid] = None if self.heading(sid) else self._chain_numbering(sid)
+        return self._numbering[sid]
+
+    def _chain_numbering(self, sid: str | None) -> tuple[str, int] | None:
+        seen: set[str] = set()
+        while sid and sid not in seen and sid in self.by_id:
+            seen.add(sid)
+            found = _num_pr(self.by_id[sid])
+            if found is not None:
+                return found
+            sid = wval(self.by_id[sid].find(qn("w:basedOn")))
+        return None
+
+
+def _num_pr(el: etree._Element) -> tuple[str, int] | None:
+    """(numId, ilvl) of the ``w:numPr`` of a paragraph or style's own properties, None without one naming a list."""
+    num_pr = el.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+    if num_pr is None or num_pr.find(qn("w:numId")) is None:
+        return None
+    ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+    return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0
+
+
+def document_list_style(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListStyle | None:
+    """The list style new `kind` ("bullet"/"numbered") items next to `neighbours` (paragraphs or None, nearest
+    first) take by the rule above, or None when the document has none for them."""
+    styles, numbering, default = _Styles(doc), StateContext(doc).numbering, default_style_id(doc)
+
+    def scheme(p: etree._Element, wanted: str) -> str | None:
+        """The list style a `wanted` item takes its look from, "" for direct numbering, None for no such item (a
+        numbered heading is none)."""
+        sid = paragraph_style_id(p) or default
+        own = styles.numbering(sid)
+        if styles.heading(sid) or _kind(numbering, *(_num_pr(p) or own or (None, 0))) != wanted:
+            return None
+        return sid if own is not None and _kind(numbering, *own) == wanted else ""
+
+    for p in neighbours:
+        found = scheme(p, kind) if p is not None else None
+        if found is not None:
+            return _list_style(styles, numbering, found, kind) if found else None
+    used = Counter(s for p in doc.body.iter(qn("w:p")) if (s := scheme(p, kind)) is not None)
+    if used:
+        found = used.most_common(1)[0][0]
+        return _list_style(styles, numbering, found, kind) if found else None
+    other = Counter(s for p in doc.body.iter(qn("w:p"))
+                    if (s := scheme(p, "numbered" if kind == "bullet" else "bullet")) is not None)
+    family = _FAMILY.fullmatch(styles.name(other.most_common(1)[0][0])) if other else None
+    counterpart = styles.by_name.get(_COUNTERPART[family.group(1)]) if family else None
+    return _list_style(styles, numbering, counterpart, kind) if counterpart else None
+
+
+def _kind(numbering: Numbering, num_id: str | None, level: int) -> str | None:
+    """"bullet" or "numbered" for a defined level of list instance `num_id`, else None."""
+    lvl = numbering.level(num_id, str(level)) if num_id and numbering.defines(num_id) else None
+    return None if lvl is None else "bullet" if lvl.fmt == "bullet" else "numbered"
+
+
+def _list_style(styles: _Styles, numbering: Numbering, sid: str, kind: str) -> ListStyle | None:
+    """`sid`'s levels; None unless its own numbering gives `kind` items from level 0."""
+    own = styles.numbering(sid)
+    if own is None or own[1] != 0 or _kind(numbering, *own) != kind:
+        return None
+    num, family = own[0], _FAMILY.fullmatch(styles.name(sid))
+    first = int(family.group(2) or 1) if family else 0  # "List Bullet 2" is its family's second
+    levels = [(sid, num, 0)]
+    for lvl in range(1, 9):
+        nested = styles.by_name.get(f"{family.group(1)} {first + lvl}") if family else None
+        nested_own = styles.numbering(nested)
+        if _kind(numbering, num, lvl) == kind:
+            levels.append((sid, num, lvl))
+        elif nested_own is not None and _kind(numbering, *nested_own) == kind:
+            levels.append((nested, *nested_own))
+        else:
+            break
+    return ListStyle(wval(styles.by_id[sid].find(qn("w:name"))) or sid, numbering.level(num, "0").fmt, tuple(levels))
+
+
+def adjacent_paragraph(p: etree._Element, step: str) -> etree._Element | None:
+    """The paragraph right before (`step` "previous") or after ("next") `p` among its block siblings; None when
+    that block is a table or there is none."""
+    sibling = getattr(p, f"get{step}")()
+    while sibling is not None and sibling.tag not in (qn("w:p"), qn("w:tbl")):
+        sibling = getattr(sibling, f"get{step}")()
+    return sibling if sibling is not None and sibling.tag == qn("w:p") else None
+
+
+def style_numbered(doc: WordDocument, style_id: str | None) -> bool:
+    """Whether paragraph style `style_id` numbers its paragraphs itself (a list style, not a heading's outline)."""
+    return _Styles(doc).numbering(style_id) is not None

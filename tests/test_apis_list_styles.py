@@ -1,0 +1,132 @@
+"""New list items (insert_list, set_list_format) take the document's own list style (List Bullet, List Number, by
+w:name) when it has one, and "List Paragraph" when it has none; the outputs add no Open XML SDK error."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodw.analysis.state import extract_state
+from autodw.analysis.validation import added, validate_all
+from autodw.apis import execute
+from autodw.core.document import WordDocument
+from autodw.core.xml import qn
+from tests.conftest import ROOT, corpus_file
+
+GENERATED = ROOT / "autodw" / "dwbench" / "data" / "docs" / "manual-zh-1.docx"  # python-docx-made: List Bullet p13-p15
+
+
+def _paras(doc: WordDocument, ids) -> list[dict]:
+    by_id = {p["id"]: p for p in extract_state(doc)["paragraphs"]}
+    return [by_id[i] for i in ids]
+
+
+def _direct_num_pr(doc: WordDocument, pid: str) -> bool:
+    return doc.find(pid, "p").find(f"{qn('w:pPr')}/{qn('w:numPr')}") is not None
+
+
+def test_a_bullet_list_beside_list_bullet_items_is_list_bullet():
+    doc = WordDocument.open(GENERATED)
+    r = execute(doc, "insert_list", {"items": ["Fill the tank", "Close the lid"], "position": {"after": "p15"},
+                                     "kind": "bullet"})
+    old, *new = _paras(doc, ["p13", *r.created])
+    assert old["style"] == "List Bullet" and all(p["style"] == "List Bullet" for p in new)
+    assert all(p["list"]["num_id"] == old["list"]["num_id"] and p["list"]["indent"] == old["list"]["indent"] for p in new)
+    assert not any(_direct_num_pr(doc, pid) for pid in r.created)  # numbered by the style, as the items beside them
+    assert '"List Bullet"' in r.message
+
+
+def test_a_numbered_list_takes_list_number_and_its_family_numbered_afresh():
+    """No numbered item yet: the counterpart of the List Bullet the document's bullets use; nested items List
+    Number 2 (the style family, as Word nests them), each nested run and the list numbered from its own start."""
+    doc = WordDocument.open(GENERATED)
+    items = ["a", {"text": "b", "level": 1}, {"text": "c", "level": 1}, "d", {"text": "e", "level": 1}]
+    r = execute(doc, "insert_list", {"items": items, "position": {"after": "p17"}, "kind": "numbered", "start": 3})
+    new = _paras(doc, r.created)
+    assert [p["style"] for p in new] == ["List Number", "List Number 2", "List Number 2", "List Number", "List Number 2"]
+    assert [p["list"]["label"] for p in new] == ["3.", "1.", "2.", "4.", "1."]
+    again = execute(doc, "insert_list", {"items": ["x"], "position": "end", "kind": "numbered"}).created
+    assert _paras(doc, again)[0]["list"]["label"] == "1."  # a new list starts afresh, not after "4."
+
+
+def test_a_new_numbered_list_and_the_documents_own_count_apart():
+    """report.docx's List Number items p34-p36 come after the new list: they still count from 1 (a new instance of
+    the style's definition would share its count, and they would go on from the new list's)."""
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    new = execute(doc, "insert_list", {"items": ["a", "b"], "position": {"after": "p2"}, "kind": "numbered"}).created
+    assert [p["list"]["label"] for p in _paras(doc, [*new, "p34", "p35"])] == ["1.", "2.", "1.", "2."]
+    assert {p["style"] for p in _paras(doc, new)} == {"List Number"}
+
+
+def test_set_list_format_takes_the_documents_list_style():
+    doc = WordDocument.open(GENERATED)
+    execute(doc, "set_list_format", {"paragraphs": ["p9", "p10"], "kind": "bullet"})
+    execute(doc, "set_list_format", {"paragraphs": ["p17"], "kind": "numbered"})
+    execute(doc, "set_list_format", {"paragraphs": ["p19"], "kind": "numbered", "number_format": "lowerRoman"})
+    p9, p10, p17, p19 = _paras(doc, ["p9", "p10", "p17", "p19"])
+    assert p9["style"] == p10["style"] == "List Bullet" and p9["list"]["kind"] == "bullet"
+    assert p17["style"] == "List Number" and p17["list"]["label"] == "1."
+    assert p19["style"] == "List Paragraph" and p19["list"]["format"] == "lowerRoman"  # a look the style lacks
+
+
+def test_list_styles_are_found_by_name_not_id():
+    """A localized document's list styles have other ids (Word writes e.g. "a7"): the name finds them."""
+    doc = WordDocument.open(GENERATED)
+    styles = doc.part.styles.element
+    renamed = {}
+    for s in styles.iterchildren(qn("w:style")):
+        if s.find(qn("w:name")).get(qn("w:val")).startswith("List "):
+            renamed[s.get(qn("w:styleId"))] = f"a{len(renamed) + 70}"
+            s.set(qn("w:styleId"), renamed[s.get(qn("w:styleId"))])
+    for ref in [*doc.body.iter(qn("w:pStyle")), *styles.iter(qn("w:basedOn"), qn("w:next"), qn("w:pStyle"))]:
+        ref.set(qn("w:val"), renamed.get(ref.get(qn("w:val")), ref.get(qn("w:val"))))
+    r = execute(doc, "insert_list", {"items": ["a", "b"], "position": {"after": "p15"}, "kind": "bullet"})
+    assert {p["style"] for p in _paras(doc, r.created)} == {"List Bullet"}
+    assert doc.find(r.created[0], "p").find(f"{qn('w:pPr')}/{qn('w:pStyle')}").get(qn("w:val")) == renamed["ListBullet"]
+    r = execute(doc, "insert_list", {"items": ["c"], "position": "end", "kind": "numbered"})
+    assert _paras(doc, r.created)[0]["style"] == "List Number"
+
+
+def test_a_corpus_file_follows_the_list_beside_else_most_of_its_lists():
+    """docx4j__headers_footers.docx: most bullets List Bullet, a few and all numbered items List Paragraph with
+    their own numbering."""
+    path = corpus_file("docx4j__headers_footers.docx")
+    doc = WordDocument.open(path)
+    end = execute(doc, "insert_list", {"items": ["a", "b"], "position": "end", "kind": "bullet"}).created
+    numbered = execute(doc, "insert_list", {"items": ["c"], "position": "end", "kind": "numbered"}).created
+    beside = execute(doc, "insert_list", {"items": ["d"], "position": {"after": "p8"}, "kind": "bullet"}).created
+    made = execute(doc, "insert_paragraph", {"text": "e", "position": {"after": "p130"}}).created
+    execute(doc, "set_list_format", {"paragraphs": made, "kind": "bullet"})
+    styles = [p["style"] for p in _paras(doc, [*end, *numbered, *beside, *made])]
+    assert styles == ["List Bullet", "List Bullet", "List Paragraph", "List Paragraph", "List Bullet"]
+
+
+@pytest.mark.parametrize("source", ["new", "docx4j__Docx4j_GettingStarted.docx"])
+def test_a_document_without_list_styles_keeps_list_paragraph(source):
+    """A blank document (its template defines List Bullet, but no list uses it) and a Word document whose lists are
+    List Paragraph with their own numbering: new items are "List Paragraph"."""
+    doc = WordDocument.new() if source == "new" else WordDocument.open(corpus_file(source))
+    if source == "new":
+        execute(doc, "insert_paragraph", {"text": "Plain", "position": "end"})
+    plain = extract_state(doc)["paragraphs"][-1]["id"]
+    bullets = execute(doc, "insert_list", {"items": ["a", {"text": "b", "level": 1}], "position": "end", "kind": "bullet"})
+    numbers = execute(doc, "insert_list", {"items": ["c"], "position": "end", "kind": "numbered"})
+    execute(doc, "set_list_format", {"paragraphs": [plain], "kind": "numbered"})
+    new = _paras(doc, [*bullets.created, *numbers.created, plain])
+    assert {p["style"] for p in new} == {"List Paragraph"} and all(p.get("list") for p in new)
+    assert "list style" not in bullets.message
+    execute(doc, "remove_list", {"paragraphs": numbers.created})
+    assert _paras(doc, numbers.created)[0]["style"] == "Normal"
+
+
+def test_outputs_add_no_open_xml_sdk_error():
+    generated, corpus = WordDocument.open(GENERATED), WordDocument.open(corpus_file("docx4j__headers_footers.docx"))
+    for doc in (generated, corpus):
+        execute(doc, "insert_list", {"items": ["a", {"text": "b", "level": 1}, "c"], "position": "end", "kind": "numbered"})
+        execute(doc, "insert_list", {"items": ["d", "e"], "position": "end", "kind": "bullet"})
+    execute(generated, "set_list_format", {"paragraphs": ["p9", "p10"], "kind": "numbered"})
+    execute(generated, "set_list_format", {"paragraphs": ["p13"], "kind": "numbered", "restart": True, "start": 4})
+    execute(corpus, "set_list_format", {"paragraphs": ["p128", "p129"], "kind": "numbered"})
+    sources = [GENERATED, corpus_file("docx4j__headers_footers.docx")]
+    findings = validate_all([*sources, generated.to_bytes(keep_ids=False), corpus.to_bytes(keep_ids=False)], workers=2)
+    for before, after in zip(findings[:2], findings[2:]):
+        assert [f for f in added(before, after) if f.is_error] == []
