@@ -535,6 +535,20 @@ def test_an_api_for_something_the_request_never_names(state):
                              {"paragraphs": ["p3", "p4"], "kind": "bullet"}, state, {}) == []
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("摘要下面那条修订我不要了，恢复成原来那句话", False),  # hand dev: the revision named
+    ("摘要下边那个修改不要了，改回原句", False),  # dev-reworded: an edit taken back to the original sentence
+    ("拒绝摘要下面“措辞待定”那处修改，用回原句", False),  # dev-reworded: rejected, in Chinese
+    ("Go back to the original wording under the abstract", False),
+    ("Accept Maria's edit in the summary", False),
+    ("摘要下面那段改得更简洁一些", True),  # an edit asked for, none taken back
+    ("Shorten the sentence under the abstract", True),
+])
+def test_a_tracked_change_rejected_or_accepted_in_other_words(state, request_text, unasked):
+    found = _checks(request_text, "resolve_tracked_changes", {"action": "reject", "paragraphs": ["p10"]}, state)
+    assert found == (["unasked_api"] if unasked else [])
+
+
 def test_a_note_or_list_of_the_other_kind(state):
     wrong = checks.check_call("Add a footnote to p39.", "Add a footnote 'Audit pending.' to the methodology paragraph",
                               "insert_footnote", {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}, state, {})
