@@ -857,6 +857,18 @@ def test_a_deletion_the_request_does_not_ask_for(state):
                    state) == ["unasked_api"]
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("Actually take the kitchen cleaning back out, they still haven't quoted for it.", False),  # hand dev
+    ("take the kitchen cleaning out again - no quote from them yet", False),  # dev-reworded: a longer object
+    ("take out the kitchen cleaning line", False),
+    ("Take the whole paragraph about kitchen cleaning out", False),
+    ("take a look at the kitchen cleaning. Print it out later", True),  # not one clause
+    ("take the kitchen cleaning line and move it to the end, then print the page out", True),  # too far apart
+])
+def test_a_deletion_said_as_take_its_object_out(state, request_text, unasked):
+    assert _checks(request_text, "delete_block", {"block": "p9"}, state) == (["unasked_api"] if unasked else [])
+
+
 def test_the_generator_sees_the_quoted_elements_first(doc):
     agent, llm = agent_for({
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
