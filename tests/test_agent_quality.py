@@ -451,6 +451,19 @@ def test_a_space_after_said_as_room_or_a_gap_beneath(state, request_text, unaske
     assert found == (["unasked_property"] if unasked else [])
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("Center the form title and make it a little smaller, it's shouting.", False),  # hand dev
+    ("please center the title of the form and shrink it a bit", False),  # dev-reworded: a verb of size
+    ("enlarge the title a touch", False),
+    ("let the title grow a little", False),
+    ("scale the title down", False),
+    ("please center the title of the form", True),
+])
+def test_a_size_said_by_a_verb_that_changes_it(state, request_text, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": ["p1"], "size_pt": 22}, state)
+    assert found == (["unasked_property"] if unasked else [])
+
+
 def test_measures_against_the_instructions_numbers(state):
     instruction = "Indent the paragraph by 1 cm on both sides and use 12 pt text."
     found = checks.check_call("Indent p8.", instruction, "set_paragraph_format",
