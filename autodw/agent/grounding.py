@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, Iterator
 
+from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
 
 
@@ -324,7 +325,6 @@ _ONLY_A_HEADER_ROW = re.compile(r"\b(?:header|heading)\s+row\b|\btable(?:'s)?\s+
 #: "table" / 表 are compared with the table's text and the paragraphs before it)
 _TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+){1,3}?)tables?\b"
                               r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)", re.IGNORECASE)
-_FUNCTION_CHARACTERS = re.compile(r"[那这个张的里把给在和下上面]")  # a two-character pair with one names nothing
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
 _NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
                      "below", "following", "previous", "only", "one", "two", "three", "each", "every", "all", "both"}
@@ -366,7 +366,7 @@ def _shared_words(description: str, context: str) -> int:
     if re.search(r"[\u4e00-\u9fff]", description):
         pairs = {description[i:i + 2] for i in range(len(description) - 1)}
         return sum(pair in context for pair in pairs
-                   if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not _FUNCTION_CHARACTERS.search(pair))
+                   if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not FUNCTION_CHARACTERS.search(pair))
     words = {w[:4] for w in re.findall(r"[a-z]{4,}", description.casefold()) if w not in _NOT_DESCRIPTIONS}
     return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
 
