@@ -451,6 +451,19 @@ def test_a_space_after_said_as_room_or_a_gap_beneath(state, request_text, unaske
     assert found == (["unasked_property"] if unasked else [])
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("Center the form title and make it a little smaller, it's shouting.", False),  # hand dev
+    ("please center the title of the form and shrink it a bit", False),  # dev-reworded: a verb of size
+    ("enlarge the title a touch", False),
+    ("let the title grow a little", False),
+    ("scale the title down", False),
+    ("please center the title of the form", True),
+])
+def test_a_size_said_by_a_verb_that_changes_it(state, request_text, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": ["p1"], "size_pt": 22}, state)
+    assert found == (["unasked_property"] if unasked else [])
+
+
 def test_measures_against_the_instructions_numbers(state):
     instruction = "Indent the paragraph by 1 cm on both sides and use 12 pt text."
     found = checks.check_call("Indent p8.", instruction, "set_paragraph_format",
@@ -533,6 +546,20 @@ def test_an_api_for_something_the_request_never_names(state):
     # hand dev-paraphrased: bullets said as dots, as other_kind reads them
     assert checks.check_call("Bullet them.", "把 REFERENCES 下那两条加上圆点符号", "set_list_format",
                              {"paragraphs": ["p3", "p4"], "kind": "bullet"}, state, {}) == []
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("摘要下面那条修订我不要了，恢复成原来那句话", False),  # hand dev: the revision named
+    ("摘要下边那个修改不要了，改回原句", False),  # dev-reworded: an edit taken back to the original sentence
+    ("拒绝摘要下面“措辞待定”那处修改，用回原句", False),  # dev-reworded: rejected, in Chinese
+    ("Go back to the original wording under the abstract", False),
+    ("Accept Maria's edit in the summary", False),
+    ("摘要下面那段改得更简洁一些", True),  # an edit asked for, none taken back
+    ("Shorten the sentence under the abstract", True),
+])
+def test_a_tracked_change_rejected_or_accepted_in_other_words(state, request_text, unasked):
+    found = _checks(request_text, "resolve_tracked_changes", {"action": "reject", "paragraphs": ["p10"]}, state)
+    assert found == (["unasked_api"] if unasked else [])
 
 
 def test_a_note_or_list_of_the_other_kind(state):
@@ -841,6 +868,18 @@ def test_a_deletion_the_request_does_not_ask_for(state):
                    state) == []
     assert _checks("Centre the table and give it a caption", "set_table_borders", {"table": "t1"},
                    state) == ["unasked_api"]
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("Actually take the kitchen cleaning back out, they still haven't quoted for it.", False),  # hand dev
+    ("take the kitchen cleaning out again - no quote from them yet", False),  # dev-reworded: a longer object
+    ("take out the kitchen cleaning line", False),
+    ("Take the whole paragraph about kitchen cleaning out", False),
+    ("take a look at the kitchen cleaning. Print it out later", True),  # not one clause
+    ("take the kitchen cleaning line and move it to the end, then print the page out", True),  # too far apart
+])
+def test_a_deletion_said_as_take_its_object_out(state, request_text, unasked):
+    assert _checks(request_text, "delete_block", {"block": "p9"}, state) == (["unasked_api"] if unasked else [])
 
 
 def test_the_generator_sees_the_quoted_elements_first(doc):

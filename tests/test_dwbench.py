@@ -228,7 +228,7 @@ def test_dev_paraphrased_rewords_hand_dev_only(hand, split):
     """Tuning only: its files are what `hand.paraphrased` builds from dev and its file of `hand.PARAPHRASES`; each of
     its instructions rewords the hand dev instruction its ``paraphrase_of`` names, with the same gold calls,
     alternatives and tolerances, and keeps every text the original quotes; no other track has it, a figure on it is
-    labelled tuned on, and the two reworded splits share no dev session (dev-reworded measures words not tuned on)."""
+    labelled tuned on, and the two reworded splits share no dev session (dev-reworded measured words not tuned on, once)."""
     from autodw.agent import grounding
     from autodw.core import provenance
     from autodw.dwbench import hand as authoring

@@ -27,7 +27,9 @@ who whom when where why how all any each every both some more most other such on
 please thanks thank like want need change set put use keep give take let its it's was were been being have has had
 does did doing done one two three first last next new text paragraph paragraphs line lines sentence word words
 section document table row column cell page bold italic font size colour color""".split())
-_FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那这个些里上下中对将请帮我你他她它们一]")
+#: Chinese function characters (particles, pronouns, measure words, place words): a pair of characters with one names
+#: nothing, here nor in grounding's table descriptions ("那张", "上面", "的表")
+FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那这个张些里上下中面对将请帮我你他她它们一]")
 _LATIN = re.compile(r"[A-Za-z0-9]+(?:[._:/-][A-Za-z0-9]+)*")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 
@@ -55,7 +57,7 @@ def _pairs(text: str) -> set[str]:
         if not re.search(rf"[{_CJK}]", run):
             continue
         out |= {run[i:i + 2] for i in range(len(run) - 1)
-                if re.search(rf"[{_CJK}]", run[i:i + 2]) and not _FUNCTION_CHARACTERS.search(run[i:i + 2])}
+                if re.search(rf"[{_CJK}]", run[i:i + 2]) and not FUNCTION_CHARACTERS.search(run[i:i + 2])}
     return out
 
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any, Iterator
 
+from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
 
 
@@ -323,30 +325,38 @@ _ONLY_A_HEADER_ROW = re.compile(r"\b(?:header|heading)\s+row\b|\btable(?:'s)?\s+
 #: "table" / 表 are compared with the table's text and the paragraphs before it)
 _TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+){1,3}?)tables?\b"
                               r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)", re.IGNORECASE)
-_FUNCTION_CHARACTERS = re.compile(r"[那这个张的里把给在和下上面]")  # a two-character pair with one names nothing
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
 _NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
                      "below", "following", "previous", "only", "one", "two", "three", "each", "every", "all", "both"}
 TABLE_CONTEXT_PARAGRAPHS = 3  # non-empty body paragraphs before a table (back to its heading) read as its title
 
 
-def _table_context(state: State, table: dict[str, Any]) -> str:
-    """What names a table: its first row and first column, the paragraphs before it in its section and a caption
-    after it."""
-    cells = table.get("cells") or [[]]
-    text = [*map(str, cells[0]), *(str(row[0]) for row in cells[1:] if row)]
+def table_surroundings(state: State, table: dict[str, Any]) -> tuple[Iterator[dict[str, Any]], dict[str, Any] | None]:
+    """The body paragraphs around `table`, where its title or caption is: those before it, nearest first, back to
+    its section's heading (included; read lazily), and the one right after it (None at the end); none when its
+    place is unknown."""
     paras = state.get("paragraphs", [])
     at = next((i for i, p in enumerate(paras) if p["id"] == table.get("after_paragraph")), None)
-    if at is not None:
-        before: list[str] = []
-        for p in reversed(paras[:at + 1]):  # back to its section's heading
-            if p.get("text", "").strip():
-                before.append(p["text"])
-            if len(before) >= TABLE_CONTEXT_PARAGRAPHS or heading_level(p.get("style")) is not None:
-                break
-        text += before
-        if at + 1 < len(paras) and "caption" in (paras[at + 1].get("style") or "").casefold():
-            text.append(paras[at + 1].get("text", ""))
+    if at is None:
+        return iter(()), None
+
+    def before() -> Iterator[dict[str, Any]]:
+        for p in reversed(paras[:at + 1]):
+            yield p
+            if heading_level(p.get("style")) is not None:
+                return
+    return before(), paras[at + 1] if at + 1 < len(paras) else None
+
+
+def _table_context(state: State, table: dict[str, Any]) -> str:
+    """What names a table: its first row and first column, the paragraphs before it in its section (at most
+    :data:`TABLE_CONTEXT_PARAGRAPHS` with text) and a caption after it."""
+    cells = table.get("cells") or [[]]
+    text = [*map(str, cells[0]), *(str(row[0]) for row in cells[1:] if row)]
+    before, after = table_surroundings(state, table)
+    text += islice((p["text"] for p in before if p.get("text", "").strip()), TABLE_CONTEXT_PARAGRAPHS)
+    if after is not None and "caption" in (after.get("style") or "").casefold():
+        text.append(after.get("text", ""))
     return "\n".join(text)
 
 
@@ -356,7 +366,7 @@ def _shared_words(description: str, context: str) -> int:
     if re.search(r"[\u4e00-\u9fff]", description):
         pairs = {description[i:i + 2] for i in range(len(description) - 1)}
         return sum(pair in context for pair in pairs
-                   if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not _FUNCTION_CHARACTERS.search(pair))
+                   if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not FUNCTION_CHARACTERS.search(pair))
     words = {w[:4] for w in re.findall(r"[a-z]{4,}", description.casefold()) if w not in _NOT_DESCRIPTIONS}
     return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
 

@@ -63,14 +63,13 @@ def _table_titled(request: str, table: Any, before: State) -> bool:
 
 def _table_titles(before: State, table: str) -> Iterator[str]:
     """The loose captions and titles of table `table` (module :func:`_table_titled`)."""
-    paragraphs = before.get("paragraphs", [])
     found = next((t for t in before.get("tables", []) if t.get("id") == table), None)
-    at = next((i for i, p in enumerate(paragraphs) if found and p["id"] == found.get("after_paragraph")), None)
-    if at is None:
+    if found is None:
         return
-    for i, titled in ((at, ("caption", "heading", "title")), (at + 1, ("caption",))):
-        if 0 <= i < len(paragraphs) and any(k in (paragraphs[i].get("style") or "").casefold() for k in titled):
-            yield _TABLE_LABEL.sub("", grounding.loose(paragraphs[i].get("text", ""))).strip()
+    paragraphs, after = grounding.table_surroundings(before, found)
+    for paragraph, titled in ((next(paragraphs, None), ("caption", "heading", "title")), (after, ("caption",))):
+        if paragraph is not None and any(k in (paragraph.get("style") or "").casefold() for k in titled):
+            yield _TABLE_LABEL.sub("", grounding.loose(paragraph.get("text", ""))).strip()
 
 
 def _in_word(char: str) -> bool:
