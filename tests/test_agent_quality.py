@@ -507,6 +507,19 @@ def test_a_colour_the_request_does_not_name(state):
         assert checks.check_call("Do it.", instruction, "set_text_format", {"paragraphs": "p3", **args}, state, {}) == []
 
 
+def test_a_colour_the_request_names_to_undo_or_judges_is_not_one_to_set(state):
+    """DWBench 2.0 hand dev-second (found by the hosted ceiling): "the blue is too much ... put the colour back to
+    normal" names blue as the colour to take away; a colour said to replace or remove is not one to set either."""
+    black = {"paragraphs": ["p3"], "color": "black"}
+    assert _checks("Hmm, the blue is too much. Keep it bold but put the colour back to normal.", "set_text_format",
+                   black, state) == []
+    assert _checks("That red looks a bit loud, make it black", "set_text_format", black, state) == []
+    assert _checks("Make it dark green rather than blue", "set_text_format", {**black, "color": "blue"},
+                   state) == ["unnamed_colour"]  # named to replace: not a colour to set
+    assert _checks("That red looks a bit loud, make it dark red", "set_text_format", {**black, "color": "red"},
+                   state) == ["unnamed_colour"]
+
+
 def test_a_single_request_for_the_end_of_the_document(state):
     last = state["paragraphs"][-1]["id"]
     wrong = checks.check_call("Insert it after p8.", "在文档最后加一段“完”", "insert_paragraph",
