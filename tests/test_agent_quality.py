@@ -380,6 +380,21 @@ def test_a_quote_with_the_item_number_the_documents_list_has_is_not_altered():
     assert [f.check for f in checks.check_call(*call, plain, {})] == ["altered_quote"]  # no list numbered so
 
 
+def test_a_text_of_the_document_with_a_part_replaced_by_the_quote_is_not_altered():
+    """hand dev-second: "改成“办公场所保洁服务合同”，页眉里的合同名也跟着改一下": the header keeps its other words."""
+    request = "标题太笼统了，改成“办公场所保洁服务合同”，页眉里的合同名也跟着改一下"
+    header = {"section": 0, "where": "header", "text": "办公场所保洁服务合同 - 远航机器人"}
+    state = {"paragraphs": [{"id": "p1", "text": "服务合同"}],
+             "page_layout": {"sections": [{"headers": {"default": {"text": "服务合同 - 远航机器人"}}}]}}
+    assert checks.check_call("Set it.", request, "set_header_footer", header, state, {}) == []
+    no_header = {"paragraphs": [{"id": "p1", "text": "服务合同"}], "page_layout": {"sections": [{"headers": {}}]}}
+    assert [f.check for f in checks.check_call("Set it.", request, "set_header_footer", header, no_header, {})] == \
+        ["altered_quote"]  # words the document does not have beside the name
+    added = {**header, "text": "办公场所保洁服务合同 - 远航机器人 草稿"}
+    assert [f.check for f in checks.check_call("Set it.", request, "set_header_footer", added, state, {})] == \
+        ["altered_quote"]
+
+
 def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     from autodw.agent.checks.apis import unasked_api
 
