@@ -270,6 +270,19 @@ def test_paragraphs_named_by_words_before_sentence_line_or_paragraph(state):
     assert [m.quote for m in grounding.described(state, "Bold the pricing in the bold review sentence")][:1] == ["review"]
 
 
+def test_a_note_named_by_its_brackets_is_grounded_when_few_paragraphs_are_in_brackets():
+    """hand dev-second: "the note in brackets under the break-even formula should be in italics"."""
+    request = "last thing, the note in brackets under the break-even formula should be in italics"
+    texts = ["Break-Even Analysis", "Expressed as a formula, break-even is:", "(Where fixed costs are in dollars.)",
+             "Include all assumptions (in brackets too)."]
+    state = {"paragraphs": [{"id": f"p{n}", "text": t, "style": "Normal"} for n, t in enumerate(texts)], "tables": []}
+    assert [(m.id, m.kind) for m in grounding.ground(state, request)] == [("p2", "paragraph in brackets")]
+    assert grounding.ground(state, "italicise the note under the break-even formula") == []
+    many = {**state, "paragraphs": state["paragraphs"] + [{"id": f"p{n}", "text": "(Insert text here.)", "style": "Normal"}
+                                                          for n in range(4, 8)]}
+    assert grounding.ground(many, request) == []  # a form many paragraphs have names none
+
+
 def test_a_latin_run_in_a_chinese_request_is_looked_up_like_a_quote(state):
     found = grounding.ground(state, "Next Steps 下面 Review pricing 那条改成斜体")
     assert [(m.quote, m.id, m.how) for m in found][:2] == [("Next Steps", "p32", "is"), ("Review pricing", "p34", "starts")]
