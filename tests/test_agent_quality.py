@@ -270,6 +270,19 @@ def test_paragraphs_named_by_words_before_sentence_line_or_paragraph(state):
     assert [m.quote for m in grounding.described(state, "Bold the pricing in the bold review sentence")][:1] == ["review"]
 
 
+def test_a_note_named_by_its_brackets_is_grounded_when_few_paragraphs_are_in_brackets():
+    """hand dev-second: "the note in brackets under the break-even formula should be in italics"."""
+    request = "last thing, the note in brackets under the break-even formula should be in italics"
+    texts = ["Break-Even Analysis", "Expressed as a formula, break-even is:", "(Where fixed costs are in dollars.)",
+             "Include all assumptions (in brackets too)."]
+    state = {"paragraphs": [{"id": f"p{n}", "text": t, "style": "Normal"} for n, t in enumerate(texts)], "tables": []}
+    assert [(m.id, m.kind) for m in grounding.ground(state, request)] == [("p2", "paragraph in brackets")]
+    assert grounding.ground(state, "italicise the note under the break-even formula") == []
+    many = {**state, "paragraphs": state["paragraphs"] + [{"id": f"p{n}", "text": "(Insert text here.)", "style": "Normal"}
+                                                          for n in range(4, 8)]}
+    assert grounding.ground(many, request) == []  # a form many paragraphs have names none
+
+
 def test_a_latin_run_in_a_chinese_request_is_looked_up_like_a_quote(state):
     found = grounding.ground(state, "Next Steps 下面 Review pricing 那条改成斜体")
     assert [(m.quote, m.id, m.how) for m in found][:2] == [("Next Steps", "p32", "is"), ("Review pricing", "p34", "starts")]
@@ -378,6 +391,21 @@ def test_a_quote_with_the_item_number_the_documents_list_has_is_not_altered():
     assert checks.check_call(*call, numbered, {}) == []
     plain = {"paragraphs": [{"id": "p1", "text": "出口证明；"}, {"id": "p2", "text": "其他相关证书。"}]}
     assert [f.check for f in checks.check_call(*call, plain, {})] == ["altered_quote"]  # no list numbered so
+
+
+def test_a_text_of_the_document_with_a_part_replaced_by_the_quote_is_not_altered():
+    """hand dev-second: "改成“办公场所保洁服务合同”，页眉里的合同名也跟着改一下": the header keeps its other words."""
+    request = "标题太笼统了，改成“办公场所保洁服务合同”，页眉里的合同名也跟着改一下"
+    header = {"section": 0, "where": "header", "text": "办公场所保洁服务合同 - 远航机器人"}
+    state = {"paragraphs": [{"id": "p1", "text": "服务合同"}],
+             "page_layout": {"sections": [{"headers": {"default": {"text": "服务合同 - 远航机器人"}}}]}}
+    assert checks.check_call("Set it.", request, "set_header_footer", header, state, {}) == []
+    no_header = {"paragraphs": [{"id": "p1", "text": "服务合同"}], "page_layout": {"sections": [{"headers": {}}]}}
+    assert [f.check for f in checks.check_call("Set it.", request, "set_header_footer", header, no_header, {})] == \
+        ["altered_quote"]  # words the document does not have beside the name
+    added = {**header, "text": "办公场所保洁服务合同 - 远航机器人 草稿"}
+    assert [f.check for f in checks.check_call("Set it.", request, "set_header_footer", added, state, {})] == \
+        ["altered_quote"]
 
 
 def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
@@ -518,6 +546,19 @@ def test_a_colour_the_request_does_not_name(state):
                               ("Frame p3 with a 1 pt teal line", {"border": {"color": "008080"}}),
                               ("Make p3 red on a pale yellow background", {"color": "FF0000", "fill": "FFF2CC"})):
         assert checks.check_call("Do it.", instruction, "set_text_format", {"paragraphs": "p3", **args}, state, {}) == []
+
+
+def test_a_colour_the_request_names_to_undo_or_judges_is_not_one_to_set(state):
+    """DWBench 2.0 hand dev-second (found by the hosted ceiling): "the blue is too much ... put the colour back to
+    normal" names blue as the colour to take away; a colour said to replace or remove is not one to set either."""
+    black = {"paragraphs": ["p3"], "color": "black"}
+    assert _checks("Hmm, the blue is too much. Keep it bold but put the colour back to normal.", "set_text_format",
+                   black, state) == []
+    assert _checks("That red looks a bit loud, make it black", "set_text_format", black, state) == []
+    assert _checks("Make it dark green rather than blue", "set_text_format", {**black, "color": "blue"},
+                   state) == ["unnamed_colour"]  # named to replace: not a colour to set
+    assert _checks("That red looks a bit loud, make it dark red", "set_text_format", {**black, "color": "red"},
+                   state) == ["unnamed_colour"]
 
 
 def test_a_single_request_for_the_end_of_the_document(state):

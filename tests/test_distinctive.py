@@ -33,6 +33,17 @@ def test_a_code_token_is_split_and_one_alone_is_enough():
     assert distinctive_blocks(state, "Bold the BH.ADM.014 line please") == ["p45"]
 
 
+def test_two_words_said_one_after_the_other_in_one_block_alone_are_enough():
+    """hand dev-second: "move market research studies up", "the sentence that introduces the payables aging table":
+    each word is in many blocks, the phrase in one."""
+    state = _long_document("Market research studies", filler="Our market research and the studies of aging payables.")
+    assert distinctive_blocks(state, "In the list of appendices, move market research studies up") == ["p45"]
+    assert distinctive_blocks(state, "move the studies of market research up") == []  # no phrase: words everywhere
+    state = _long_document("A payables aging looks like the following table.",
+                           filler="Aging receivables and payables are shown in the table.")
+    assert distinctive_blocks(state, "comment on the sentence that introduces the payables aging table") == ["p45"]
+
+
 def test_chinese_is_read_as_pairs_of_characters():
     state = _long_document("附件3：申报材料清单", filler="本办法自发布之日起施行。")
     assert distinctive_blocks(state, "附件3那个申报材料清单，序号换成自动编号") == ["p45"]

@@ -4,9 +4,11 @@ A request often names its target by words it shares with it and with few other p
 margin)", "附件3那个申报材料清单", "BH.ADM.014"), without quoting or naming it as grounding reads names. A word is
 distinctive when it is in at most :data:`MAX_DOCUMENT_FREQUENCY` blocks of this document (an everyday word, "make",
 "same", is in many or in none) and is no function word; Chinese is read as pairs of characters (digits kept with
-them: 表2), code-like tokens split at their punctuation (BH.ADM.014 -> bh, adm, 014). A block is ranked by the sum
-of 1 / document frequency of the distinctive words it holds; one is returned only when it holds two of them or a
-code-like one.
+them: 表2), code-like tokens split at their punctuation (BH.ADM.014 -> bh, adm, 014). Two words the request says
+one after the other are also read as a phrase ("payables aging", "research studies"), found where a block says them
+so too: its words may each be in many blocks ("market", "research"), the phrase in few. A block is ranked by the sum
+of 1 / document frequency of the distinctive words and phrases it holds; one is returned only when it holds two of
+them, or a code-like word or a phrase that no other block holds.
 """
 
 from __future__ import annotations
@@ -50,6 +52,18 @@ def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
                 yield word, code or capitals
 
 
+def _phrases(text: str) -> set[str]:
+    """The pairs of words `text` says one after the other (lower case, one space apart), neither a function word nor
+    a number nor shorter than 3 letters: "Market research studies" -> "market research", "research studies"."""
+    words = list(re.finditer(r"[A-Za-z]+", text))
+    out: set[str] = set()
+    for a, b in zip(words, words[1:]):
+        first, second = a.group(0).casefold(), b.group(0).casefold()
+        if text[a.end():b.start()].isspace() and all(len(w) >= 3 and w not in _FUNCTION_WORDS for w in (first, second)):
+            out.add(f"{first} {second}")
+    return out
+
+
 def _pairs(text: str) -> set[str]:
     """The pairs of CJK characters (and digits next to them) of `text`, without function characters."""
     out: set[str] = set()
@@ -73,12 +87,14 @@ def _block_texts(state: State) -> list[tuple[str, str]]:
 def distinctive_blocks(state: State, text: str) -> list[str]:
     """The ids of at most :data:`MAX_BLOCKS` body blocks holding `text`'s distinctive words, best first."""
     words = dict(_latin_words(text))
+    phrases = _phrases(text)
+    words.update({phrase: True for phrase in phrases})  # a phrase in one block names it as a code does
     pairs = _pairs(text)
     if not words and not pairs:
         return []
     held: list[tuple[str, set[str]]] = []
     for block_id, body in _block_texts(state):
-        mine = {w for w, _ in _latin_words(body)} & words.keys()
+        mine = ({w for w, _ in _latin_words(body)} | (_phrases(body) & phrases if phrases else set())) & words.keys()
         joined = re.sub(r"\s+", "", body)  # "填 写 说 明" spaced out for width
         held.append((block_id, mine | {p for p in pairs if p in joined}))
     frequency: dict[str, int] = {}

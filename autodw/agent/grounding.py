@@ -252,6 +252,12 @@ _NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th
 #: the empty paragraphs of the body, named together ("delete the blank lines", "空段落都删掉")
 _EMPTY_PARAGRAPHS = re.compile(r"\b(?:empty|blank)\s+(?:paragraphs?|lines?)\b|空行|空段落?|空白(?:段落?|行)", re.IGNORECASE)
 MAX_EMPTY_SHOWN = 20  # empty paragraphs listed when a request names them
+#: a text named by its brackets ("the note in brackets", "the bracketed remark", "括号里的说明")
+_IN_BRACKETS = re.compile(r"\b(?:in|inside|within)\s+(?:the\s+)?(?:round\s+)?(?:brackets|parenthes[ie]s)\b|"
+                          r"\b(?:bracketed|parenthetical)\s+(?:note|text|line|sentence|paragraph|remark|comment)s?\b|"
+                          r"括号(?:里|中|内)", re.IGNORECASE)
+_BRACKETED = re.compile(r"\s*[(（\[【][^\n]*[)）\]】][.。]?\s*")  # a paragraph wholly in brackets
+MAX_BRACKETED = 3  # more paragraphs in brackets than this: the brackets name none of them
 _ONE_OF = (("chart", re.compile(r"\bthe\s+(?:(?:bar|column|line|pie)\s+)?(?:chart|graph)\b|图表|柱状图|条形图|折线图|饼图",
                                 re.IGNORECASE)),
            ("picture", re.compile(r"\bthe\s+(?:[a-z-]+\s+){0,2}?(?:picture|image|photo|logo|screenshot)\b|图片|照片|截图|示意图",
@@ -280,7 +286,8 @@ def named(state: State, text: str) -> list[Match]:
     """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
     section", "the West row"), the n-th or last table ("the second table", "第六个表格"; also the n-th of the tables
     of 2 rows and 2 columns or more when it is another: a one-row or one-column table reads as a box), the empty
-    paragraphs of the body ("the blank lines", "空段落"), and the chart or picture when the document has just one."""
+    paragraphs of the body ("the blank lines", "空段落"), the body paragraphs wholly in brackets when the request names
+    a text in brackets and there are at most :data:`MAX_BRACKETED` ("the note in brackets", "括号里的说明"), and the chart or picture when the document has just one."""
     quoted = {loose(q.text) for q in quotes(text)}
     out: list[Match] = []
     for p in state.get("paragraphs", []):
@@ -301,6 +308,11 @@ def named(state: State, text: str) -> list[Match]:
         for t, kind in ((first, "table"), (of_grids, "table, counting only tables of 2 rows and 2 columns or more")):
             if t is not None and (kind == "table" or t is not first):
                 out.append(Match(m.group(0), t["id"], kind, "named", " | ".join(map(str, (t.get("cells") or [[]])[0]))))
+    said = _IN_BRACKETS.search(text)
+    if said is not None:  # "the note in brackets under the formula": a form few paragraphs have
+        bracketed = [p for p in state.get("paragraphs", []) if _BRACKETED.fullmatch(p.get("text", ""))]
+        if len(bracketed) <= MAX_BRACKETED:
+            out += [Match(said.group(0), p["id"], "paragraph in brackets", "named", p["text"]) for p in bracketed]
     said = _EMPTY_PARAGRAPHS.search(text)
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
         empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]

@@ -453,13 +453,16 @@ _NOT_THE_VALUE_BEFORE = re.compile(r"(?:rather\s+than|instead\s+of|\bnot|\bfrom|
 #: after "the [word] COLOUR": a noun of the element ("the two blue section titles"), unless one of these
 _NOT_A_NOUN = {"and", "or", "with", "please", "instead", "too", "then", "but", "for", "so", "to", "in", "on", "at", "as",
                "of", "rather", "again", "now", "like", "it", "them", "this", "that", "colour", "color", "one", "ones"}
-_JUDGED_AFTER = re.compile(r"^\s*的?(?:不太|不够|太|有点|看不清)")  # "浅蓝不太显眼": the colour it has
+#: after a colour the request judges, the colour the element has: "浅蓝不太显眼", "that blue is too much", "this red
+#: looks a bit loud", "the grey isn't readable"
+_JUDGED_AFTER = re.compile(r"^\s*的?(?:不太|不够|太|有点|看不清)|^\s+(?:is|looks|seems|feels)\s+(?:too|a\s+bit|a\s+little|rather|"
+                           r"quite|way|not|hard)\b|^\s+(?:isn't|isn’t|doesn't|doesn’t)\b", re.IGNORECASE)
 
 
 def _not_the_value(text: str, said: ColourSaid, role: str | None) -> bool:
     """Whether a colour named is not one to set: one to replace or remove ("dark green rather than blue", "take the
-    blue background off", "浅蓝不太显眼"), the colour of the element meant ("the two blue section titles"), or part
-    of a name ("Arial Black", "Blue Door Café")."""
+    blue background off"), one judged ("浅蓝不太显眼", "that blue is too much"), the colour of the element meant ("the
+    two blue section titles"), or part of a name ("Arial Black", "Blue Door Café")."""
     before, after = text[max(0, said.at - 30):said.at], text[said.at + len(said.words):]
     if _JUDGED_AFTER.search(after):
         return True
@@ -475,16 +478,24 @@ def _not_the_value(text: str, said: ColourSaid, role: str | None) -> bool:
         any(name_word.fullmatch(w) for w in neighbours)
 
 
-def colours(text: str) -> list[Colour]:
-    """The colours the request names to set, in words ("light grey", "浅灰色", "navy", "红字") or as hex ("#1F4E79"),
-    in order, each with its role when the next words say it ("light blue background", "深蓝底白字"); not a colour
-    it names to replace or remove or to describe an element (:func:`_not_the_value`)."""
-    out: list[Colour] = []
+def colours_to_set(text: str) -> list[tuple[ColourSaid, str | None]]:
+    """The colours the request names in words to set, in order, each with its role when the next words say it
+    ("light blue background", "深蓝底白字"); not a colour it names to replace or remove or to describe an element
+    (:func:`_not_the_value`)."""
+    out: list[tuple[ColourSaid, str | None]] = []
     for said in colours_said(text):
         after = text[said.at + len(said.words):said.at + len(said.words) + 14]
         role = "background" if _BACKGROUND.search(after) else "text" if _TEXT.search(after) else None
-        if _not_the_value(text, said, role):
-            continue
+        if not _not_the_value(text, said, role):
+            out.append((said, role))
+    return out
+
+
+def colours(text: str) -> list[Colour]:
+    """The colours the request names to set (:func:`colours_to_set`), in words ("light grey", "浅灰色", "navy",
+    "红字") or as hex ("#1F4E79"), in order, each with its role."""
+    out: list[Colour] = []
+    for said, role in colours_to_set(text):
         api_name = NAMED_COLORS.get(said.words.lower().replace(" ", ""))
         colour = Colour(api_name or colour_hex(said.name), said.words, role)
         if all(c.hex != colour.hex for c in out):

@@ -7,7 +7,8 @@ from typing import Any
 
 from autodw.agent.checks.reading import keyed_strings
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
-from autodw.core.colours import colour_ranges, colours_said
+from autodw.agent.request_values import colours_to_set
+from autodw.core.colours import colour_ranges
 from autodw.core.errors import ArgumentError
 from autodw.core.units import hex_color
 
@@ -17,13 +18,15 @@ _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 
 
 @check("unnamed_colour", certain=Certainty.REJECTS,
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-second", "dwbench-2.0/templated/dev"))
 def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
-    """A text or line colour the call sets is of none of the colours the request names in words or as hex ("dark
-    red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour also in
-    its one character before 字 or 底: "白字", white text; a light tint also without 色: "淡蓝"); a fill or shading
-    only when the call gives it by name ("lightgrey" for "pale yellow"): requests leave their hex tints unnamed."""
-    names = [said.name for said in colours_said(request)]  # "白字" is white text: named as "白色" is
+    """A text or line colour the call sets is of none of the colours the request names to set, in words or as hex
+    ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour
+    also in its one character before 字 or 底: "白字", white text; a light tint also without 色: "淡蓝"); a fill or
+    shading only when the call gives it by name ("lightgrey" for "pale yellow"): requests leave their hex tints
+    unnamed. A colour named to replace, remove or judge is not one to set (:func:`request_values.colours_to_set`):
+    "the blue is too much, put the colour back to normal" names none."""
+    names = [said.name for said, _ in colours_to_set(request)]  # "白字" is white text: named as "白色" is
     hexes = {h.upper() for h in _HEX_IN_TEXT.findall(request)}
     if not names and not hexes:
         return []
