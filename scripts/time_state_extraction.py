@@ -1,5 +1,5 @@
 """Time the document work one agent step does, on a few documents: median of N runs each of opening the document,
-extract_state and analyze_change (between two extractions of the document: every paragraph and table compared, as
+extract_state, render_state (the prompts' view) and analyze_change (between two extractions of the document: every paragraph and table compared, as
 an edit leaves most of them), in milliseconds of CPU.
 
 Usage: python scripts/time_state_extraction.py [--runs N] [DOCX ...]
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from autodw.analysis.changes import analyze_change
 from autodw.analysis.state.extract import extract_state
+from autodw.analysis.state.render import render_state
 from autodw.core.document import WordDocument
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,14 +43,15 @@ def main() -> None:
     args = parser.parse_args()
     docs = args.docs or DEFAULT + ([Path(os.environ["AUTODW_CORPUS"]) / "docx" / n for n in CORPUS]
                                    if os.environ.get("AUTODW_CORPUS") else [])
-    totals = [0.0, 0.0, 0.0]
-    print(f"{'document':60} {'paras':>6} {'open':>7} {'state':>7} {'change':>7}  (ms of CPU, median of {args.runs})")
+    totals = [0.0, 0.0, 0.0, 0.0]
+    print(f"{'document':60} {'paras':>6} {'open':>7} {'state':>7} {'render':>7} {'change':>7}  (ms of CPU, median of {args.runs})")
     for path in docs:
         data = path.read_bytes()
         doc = WordDocument.from_bytes(data, path.name)
         state, again = extract_state(doc), extract_state(doc)
         row = [cpu_ms(lambda: WordDocument.from_bytes(data, path.name), args.runs),
                cpu_ms(lambda: extract_state(doc), args.runs),
+               cpu_ms(lambda: render_state(state), args.runs),
                cpu_ms(lambda: analyze_change(state, again), args.runs)]
         totals = [t + r for t, r in zip(totals, row)]
         print(f"{path.name[:60]:60} {len(state['paragraphs']):6} " + " ".join(f"{r:7.1f}" for r in row))
