@@ -180,7 +180,7 @@ def _format(before: dict[str, dict], after: dict[str, dict], kept: set[str]) -> 
     runs, paras = [], []
     for pid, a in after.items():
         b = before.get(pid)
-        if b is None:
+        if b is None or b == a:  # an unchanged paragraph (most of them) has nothing to compare
             continue
         story = _story(a)
         for key in _PARA_FORMAT_KEYS:
@@ -374,13 +374,17 @@ def cell_signature(table: dict[str, Any], r: int, c: int) -> str:
     """hash(content || structure || position || merge) of one cell, as in the paper's Eq. 3 (structure: its span,
     whether a merge covers it, and its :data:`CELL_FORMAT_KEYS`)."""
     cell = _cell(table, r, c)
-    content = table["cells"][r][c] if r < len(table["cells"]) and c < len(table["cells"][r]) else ""
+    content = _cell_text(table, r, c)
     span, covered = _cell_structure(cell)
     formats = _cell_format(cell)
     structure = f"span={span};covered={covered};" + ";".join(f"{k}={formats.get(k)}" for k in CELL_FORMAT_KEYS)
     merge = next((m for m in table.get("merged", []) if m[0] <= r <= m[2] and m[1] <= c <= m[3]), None)
     raw = f"{content}||{structure}||{r},{c}||{merge}"
     return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
+
+
+def _cell_text(table: dict[str, Any], r: int, c: int) -> str:
+    return table["cells"][r][c] if r < len(table["cells"]) and c < len(table["cells"][r]) else ""
 
 
 def _cell(table: dict[str, Any], r: int, c: int) -> dict[str, Any] | None:
@@ -425,6 +429,8 @@ def _tables(before: State, after: State) -> Change:
 
 
 def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
+    if b == a:  # an unchanged table (most of them) has nothing to compare
+        return {}
     out: Change = {}
     if (b["rows"], b["cols"]) != (a["rows"], a["cols"]):
         out["size"] = [f"{b['rows']}x{b['cols']}", f"{a['rows']}x{a['cols']}"]
@@ -442,8 +448,11 @@ def _table_change(b: dict[str, Any], a: dict[str, Any]) -> Change:
         # the cells' widths follow their columns': a column's new width is said once (column_widths_cm)
         keys = [k for k in CELL_FORMAT_KEYS if k != "width" or b.get("column_widths_cm") == a.get("column_widths_cm")]
         cells = []
+        same_merges = b.get("merged", []) == a.get("merged", [])
         for r in range(a["rows"]):
             for c in range(a["cols"]):
+                if same_merges and _cell_text(b, r, c) == _cell_text(a, r, c) and _cell(b, r, c) == _cell(a, r, c):
+                    continue  # all its signature is made of is the same: so is its signature
                 if cell_signature(b, r, c) != cell_signature(a, r, c):
                     entry = {"row": r, "col": c}
                     if b["cells"][r][c] != a["cells"][r][c]:

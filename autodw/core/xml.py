@@ -45,6 +45,27 @@ def qn(tag: str) -> str:
         return value
 
 
+def first_child(el: etree._Element, *tags: str) -> etree._Element | None:
+    """The first element down the path of child tags (Clark names) from `el`, as ``el.find("a/b")`` finds it, or
+    None; several times faster than ``find``, whose ElementPath parsing the state reader paid per paragraph and run."""
+    if len(tags) == 1:
+        return next(el.iterchildren(tags[0]), None)
+    for sub in el.iterchildren(tags[0]):
+        found = first_child(sub, *tags[1:])
+        if found is not None:
+            return found
+    return None
+
+
+def first_children(el: etree._Element) -> dict:
+    """Each tag among the children of `el` -> its first child of that tag (what :func:`first_child` finds, for every
+    tag in one pass)."""
+    out: dict = {}
+    for sub in el:
+        out.setdefault(sub.tag, sub)
+    return out
+
+
 def wval(el: etree._Element | None, attr: str = "w:val") -> str | None:
     """The value of attribute `attr` (default ``w:val``) of `el`, or None when `el` is None."""
     if el is None:

@@ -19,7 +19,7 @@ from autodw.analysis.state.drawings import read_drawing, read_vml_picture
 from autodw.analysis.state.numbering import ListCounter
 from autodw.analysis.state.types import (Bookmark, Break, Field, Hyperlink, Image, ListInfo, Paragraph, Table,
                                          TrackedChange)
-from autodw.core.xml import MC, on_off, qn, wval
+from autodw.core.xml import MC, first_child, first_children, on_off, qn, wval
 
 # tags, resolved once
 P, R, T, TBL, TR, TC = (qn(t) for t in ("w:p", "w:r", "w:t", "w:tbl", "w:tr", "w:tc"))
@@ -32,6 +32,10 @@ FLD_CHAR, INSTR_TEXT, DEL_TEXT, DEL_INSTR = (qn(t) for t in ("w:fldChar", "w:ins
 FOOTNOTE_REF, ENDNOTE_REF, COMMENT_REF = qn("w:footnoteReference"), qn("w:endnoteReference"), qn("w:commentReference")
 SECT_PR, ALT_CONTENT, ALT_CHOICE = qn("w:sectPr"), f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
 OMATH, OMATH_PARA = qn("m:oMath"), qn("m:oMathPara")
+_PSTYLE, _NUM_PR, _RPR_CHANGE = qn("w:pStyle"), qn("w:numPr"), qn("w:rPrChange")
+#: the tracked changes a paragraph's ``w:pPr`` may hold: the path to each, and its kind
+_PARAGRAPH_CHANGES = (((qn("w:pPrChange"),), "paragraph_formatting"), ((RPR, INS), "paragraph_mark_insertion"),
+                      ((RPR, DEL), "paragraph_mark_deletion"))
 _INLINE_CONTAINERS = {SMART_TAG, CUSTOM_XML, DIR, BDO}
 _BLOCK_CONTAINERS = {CUSTOM_XML}
 _AUTHOR, _ID, _NAME = qn("w:author"), qn("w:id"), qn("w:name")
@@ -244,13 +248,13 @@ class StoryWalker:
                     para["index"] = len(self.paragraphs)
                     para["section"] = self.section
                     self.paragraphs.append(para)
-                    if self._count_sections and child.find(f"{qn('w:pPr')}/{SECT_PR}") is not None:
+                    if self._count_sections and first_child(child, qn("w:pPr"), SECT_PR) is not None:
                         self.section += 1
             elif tag == TBL:
                 self.read_table(child, parent=cell)
             elif tag == SDT:
                 name = self._content_control(child)
-                content = child.find(SDT_CONTENT)
+                content = first_child(child, SDT_CONTENT)
                 if content is not None:
                     out.extend(self.walk_blocks(content, cell=cell, control=name or control))
             elif tag in _BLOCK_CONTAINERS:
@@ -262,11 +266,11 @@ class StoryWalker:
         return out
 
     def _content_control(self, sdt: etree._Element) -> str | None:
-        pr = sdt.find(SDT_PR)
+        pr = first_child(sdt, SDT_PR)
         if pr is None:
             return None
-        alias, tag = wval(pr.find(qn("w:alias"))), wval(pr.find(qn("w:tag")))
-        gallery = wval(pr.find(f"{qn('w:docPartObj')}/{qn('w:docPartGallery')}"))
+        alias, tag = wval(first_child(pr, qn("w:alias"))), wval(first_child(pr, qn("w:tag")))
+        gallery = wval(first_child(pr, qn("w:docPartObj"), qn("w:docPartGallery")))
         name = alias or tag or gallery or "content control"
         self.sink.content_controls.append({"name": name, "tag": tag, "gallery": gallery})
         return name
@@ -275,8 +279,9 @@ class StoryWalker:
 
     def read_paragraph(self, p: etree._Element, *, in_cell: bool = False) -> dict[str, Any]:
         """The state of one paragraph (id, text, style, format, runs, list, images)."""
-        ppr = p.find(PPR)
-        style_id = wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None
+        ppr = first_child(p, PPR)
+        props = first_children(ppr) if ppr is not None else {}
+        style_id = wval(props.get(_PSTYLE))
         para: dict[str, Any] = {"id": element_id(p), "index": None, "text": "",
                                 "style": self.ctx.paragraph_style(style_id)}
         para.update(paragraph_format(ppr))
@@ -285,29 +290,28 @@ class StoryWalker:
         for cid in self.sink.open_comments:  # a comment range that goes on past this paragraph
             self.sink.commented[cid].append("\n")
         if ppr is not None:
-            for tag, kind in ((qn("w:pPrChange"), "paragraph_formatting"), (f"{qn('w:rPr')}/{qn('w:ins')}", "paragraph_mark_insertion"),
-                              (f"{qn('w:rPr')}/{qn('w:del')}", "paragraph_mark_deletion")):
-                change = ppr.find(tag)
+            for path, kind in _PARAGRAPH_CHANGES:
+                change = first_child(ppr, *path) if path[0] in props else None
                 if change is not None:
                     self.sink.tracked_changes.append({"type": kind, "paragraph": para["id"], "author": change.get(_AUTHOR), "text": ""})
         para["text"] = "".join(reader.text)
         para["runs"] = reader.runs
-        list_info = self._list_info(ppr, style_id)
+        list_info = self._list_info(props.get(_NUM_PR), style_id)
         if list_info:
             para["list"] = list_info
         if reader.images:
             para["images"] = reader.images
-        if ppr is not None and ppr.find(SECT_PR) is not None:
+        if SECT_PR in props:
             para["ends_section"] = True
         if in_cell:
             del para["index"]
         return para
 
-    def _list_info(self, ppr: etree._Element | None, style_id: str | None) -> ListInfo | None:
-        num_pr = ppr.find(qn("w:numPr")) if ppr is not None else None
+    def _list_info(self, num_pr: etree._Element | None, style_id: str | None) -> ListInfo | None:
+        """The list a paragraph is in, from its ``w:numPr`` (None: its style's, if any)."""
         if num_pr is not None:
-            num_id = wval(num_pr.find(qn("w:numId")))
-            ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+            num_id = wval(first_child(num_pr, qn("w:numId")))
+            ilvl = wval(first_child(num_pr, qn("w:ilvl"))) or "0"
         else:
             found = self.ctx.style_num_pr(style_id)
             if found is None:
@@ -352,8 +356,8 @@ class StoryWalker:
             table["nested_in"] = parent["location"]
         else:
             table["after_paragraph"] = self.paragraphs[-1]["id"] if self.paragraphs else None
-        tblpr = tbl.find(qn("w:tblPr"))
-        table["style"] = self.ctx.style_name(wval(tblpr.find(qn("w:tblStyle")))) if tblpr is not None else None
+        tblpr = first_child(tbl, qn("w:tblPr"))
+        table["style"] = self.ctx.style_name(wval(first_child(tblpr, qn("w:tblStyle")))) if tblpr is not None else None
         if tblpr is not None:
             table.update(table_properties(tblpr))
         grid = [twips_to_cm(g.get(qn("w:w"))) for g in tbl.iterfind(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")]
@@ -362,23 +366,23 @@ class StoryWalker:
         header_rows: list[int] = []
         exact_rows: list[int] = []
         for r, tr in enumerate(table_rows(tbl)):
-            trpr = tr.find(qn("w:trPr"))
-            h = trpr.find(qn("w:trHeight")) if trpr is not None else None
+            trpr = first_child(tr, qn("w:trPr"))
+            h = first_child(trpr, qn("w:trHeight")) if trpr is not None else None
             # a height "auto" (the contents decide; its value is ignored) or 0 is no height
             height = twips_to_cm(h.get(qn("w:val"))) if h is not None and h.get(qn("w:hRule")) != "auto" else None
             heights.append(height or None)
             if h is not None and h.get(qn("w:hRule")) == "exact":
                 exact_rows.append(r)
-            if trpr is not None and on_off(trpr.find(qn("w:tblHeader"))):
+            if trpr is not None and on_off(first_child(trpr, qn("w:tblHeader"))):
                 header_rows.append(r)
             row: list[dict[str, Any] | None] = []
             col = _grid_before(trpr)
             row.extend([{"gap": True}] * col)
             for tc in row_cells(tr):
-                tcpr = tc.find(qn("w:tcPr"))
-                span = _int(wval(tcpr.find(qn("w:gridSpan")))) if tcpr is not None else None
+                tcpr = first_child(tc, qn("w:tcPr"))
+                span = _int(wval(first_child(tcpr, qn("w:gridSpan")))) if tcpr is not None else None
                 span = span or 1
-                vmerge = tcpr.find(qn("w:vMerge")) if tcpr is not None else None
+                vmerge = first_child(tcpr, qn("w:vMerge")) if tcpr is not None else None
                 location = {"table": table["id"], "row": r, "col": col}
                 cell: dict[str, Any] = {"location": location}
                 paras = self.walk_blocks(tc, cell=cell)
@@ -415,22 +419,22 @@ def table_properties(tblpr: etree._Element) -> dict[str, Any]:
     """Alignment, borders, width, fixed layout, indent and default cell margins set in a ``w:tblPr`` (a table's or a
     table style's)."""
     out: dict[str, Any] = {}
-    jc = wval(tblpr.find(qn("w:jc")))
+    jc = wval(first_child(tblpr, qn("w:jc")))
     if jc:
         out["alignment"] = {"start": "left", "end": "right"}.get(jc, jc)
-    borders = tblpr.find(qn("w:tblBorders"))
+    borders = first_child(tblpr, qn("w:tblBorders"))
     if borders is not None:
         out["borders"] = border_sides(borders)
-    width = _width(tblpr.find(qn("w:tblW")))
+    width = _width(first_child(tblpr, qn("w:tblW")))
     if width is not None:
         out["width"] = width
-    layout = tblpr.find(qn("w:tblLayout"))
+    layout = first_child(tblpr, qn("w:tblLayout"))
     if layout is not None and layout.get(qn("w:type")) == "fixed":
         out["autofit"] = False
-    indent = _measure_cm(tblpr.find(qn("w:tblInd")))
+    indent = _measure_cm(first_child(tblpr, qn("w:tblInd")))
     if indent is not None:
         out["indent_cm"] = indent
-    margins = _margins(tblpr.find(qn("w:tblCellMar")))
+    margins = _margins(first_child(tblpr, qn("w:tblCellMar")))
     if margins:
         out["cell_margins_cm"] = margins
     return out
@@ -439,22 +443,23 @@ def table_properties(tblpr: etree._Element) -> dict[str, Any]:
 def cell_properties(tcpr: etree._Element) -> dict[str, Any]:
     """Shading, vertical alignment, borders, width, margins and text direction set in a ``w:tcPr``."""
     out: dict[str, Any] = {}
-    shd = tcpr.find(qn("w:shd"))
+    props = first_children(tcpr)
+    shd = props.get(qn("w:shd"))
     if shd is not None and shd.get(qn("w:fill")) not in (None, "auto"):
         out["shading"] = shd.get(qn("w:fill")).upper()
-    va = wval(tcpr.find(qn("w:vAlign")))
+    va = wval(props.get(qn("w:vAlign")))
     if va:
         out["vertical_alignment"] = va
-    borders = tcpr.find(qn("w:tcBorders"))
+    borders = props.get(qn("w:tcBorders"))
     if borders is not None and len(borders):
         out["borders"] = border_sides(borders)
-    width = _width(tcpr.find(qn("w:tcW")))
+    width = _width(props.get(qn("w:tcW")))
     if width is not None:
         out["width"] = width
-    margins = _margins(tcpr.find(qn("w:tcMar")))
+    margins = _margins(props.get(qn("w:tcMar")))
     if margins:
         out["margins_cm"] = margins
-    direction = wval(tcpr.find(qn("w:textDirection")))
+    direction = wval(props.get(qn("w:textDirection")))
     if direction:
         out["text_direction"] = direction
     return out
@@ -536,7 +541,7 @@ class _ParagraphReader:
                                              "text": deleted})
             elif tag == SDT:
                 self.w._content_control(child)
-                content = child.find(SDT_CONTENT)
+                content = first_child(child, SDT_CONTENT)
                 if content is not None:
                     self.walk(content, link=link, inserted=inserted)
             elif tag in _INLINE_CONTAINERS:
@@ -555,17 +560,17 @@ class _ParagraphReader:
             elif tag == COMMENT_END:
                 _end_comment(sink, child.get(_ID))
             elif tag == ALT_CONTENT:
-                choice = child.find(ALT_CHOICE)
+                choice = first_child(child, ALT_CHOICE)
                 if choice is not None:
                     self.walk(choice, link=link, inserted=inserted)
             elif tag in (OMATH, OMATH_PARA):
                 self.runs.append({"text": "", "equation": True})
 
     def _run(self, r: etree._Element, link: dict[str, Any] | None, inserted: bool) -> None:
-        rpr = r.find(RPR)
+        rpr = first_child(r, RPR)
         fmt = run_format(rpr, self.w.ctx)
-        if rpr is not None and rpr.find(qn("w:rPrChange")) is not None:
-            change = rpr.find(qn("w:rPrChange"))
+        change = first_child(rpr, _RPR_CHANGE) if rpr is not None else None
+        if change is not None:
             self.w.sink.tracked_changes.append({"type": "formatting", "paragraph": self.pid, "author": change.get(_AUTHOR),
                                                 "text": "".join(t.text or "" for t in r.iter(T))})
         if link is not None:
@@ -617,15 +622,15 @@ class _ParagraphReader:
         s = "".join(buf)
         self._append(s)
         last = self.runs[-1] if self.runs else None
-        if last is not None and "image" not in last and "equation" not in last and \
-                {k: v for k, v in last.items() if k != "text"} == fmt:
+        if last is not None and "image" not in last and "equation" not in last and len(last) == len(fmt) + 1 and \
+                all(k in last and last[k] == v for k, v in fmt.items()):  # the same format (fmt has no "text")
             last["text"] += s
         else:
             self.runs.append({"text": s, **fmt})
 
     def _drawing(self, el: etree._Element) -> None:
         if el.tag == ALT_CONTENT:
-            choice = el.find(ALT_CHOICE)
+            choice = first_child(el, ALT_CHOICE)
             for sub in (choice if choice is not None else ()):
                 if sub.tag in (DRAWING, PICT):
                     self._drawing(sub)
@@ -687,7 +692,7 @@ def _unwrapped(parent: etree._Element, tag: str):
         if child.tag == tag:
             yield child
         elif child.tag in (SDT, CUSTOM_XML):
-            inner = child.find(SDT_CONTENT) if child.tag == SDT else child
+            inner = first_child(child, SDT_CONTENT) if child.tag == SDT else child
             if inner is not None:
                 yield from _unwrapped(inner, tag)
 
@@ -747,7 +752,7 @@ def _border_line(b: etree._Element) -> dict[str, Any]:
 def _grid_before(trpr: etree._Element | None) -> int:
     if trpr is None:
         return 0
-    return _int(wval(trpr.find(qn("w:gridBefore")))) or 0
+    return _int(wval(first_child(trpr, qn("w:gridBefore")))) or 0
 
 
 def _int(v: str | None) -> int | None:

@@ -11,7 +11,7 @@ from lxml import etree
 
 from autodw.core.document import WordDocument
 from autodw.analysis.state.numbering import Numbering
-from autodw.core.xml import qn, wval
+from autodw.core.xml import first_child, qn, wval
 
 EMU_PER_CM = 360000
 TWIPS_PER_CM = 566.929
@@ -82,7 +82,7 @@ class StateContext:
     @cached_property
     def style_names(self) -> dict[str, str]:
         """Style id -> the name Word shows ("Heading 1", not the stored "heading 1")."""
-        return {sid: _shown_name(wval(s.find(qn("w:name"))) or sid) for sid, s in self.style_elements.items()}
+        return {sid: _shown_name(wval(first_child(s, qn("w:name"))) or sid) for sid, s in self.style_elements.items()}
 
     @cached_property
     def default_style_ids(self) -> dict[str, str]:
@@ -113,20 +113,31 @@ class StateContext:
             root = None
         return Numbering(root, self.style_elements)
 
+    @cached_property
+    def _style_num_prs(self) -> dict[str | None, tuple[str, str] | None]:
+        return {}
+
     def style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
-        """(numId, ilvl) a paragraph style (or its bases) gives, if any."""
+        """(numId, ilvl) a paragraph style (or its bases) gives, if any (read once per style: asked per paragraph)."""
+        try:
+            return self._style_num_prs[style_id]
+        except KeyError:
+            found = self._style_num_prs[style_id] = self._read_style_num_pr(style_id)
+            return found
+
+    def _read_style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
         seen = set()
         while style_id and style_id not in seen:
             seen.add(style_id)
             s = self.style_elements.get(style_id)
             if s is None:
                 return None
-            num_pr = s.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+            num_pr = first_child(s, qn("w:pPr"), qn("w:numPr"))
             if num_pr is not None:
-                num_id = wval(num_pr.find(qn("w:numId")))
+                num_id = wval(first_child(num_pr, qn("w:numId")))
                 if num_id:
-                    return num_id, wval(num_pr.find(qn("w:ilvl"))) or "0"
-            style_id = wval(s.find(qn("w:basedOn")))
+                    return num_id, wval(first_child(num_pr, qn("w:ilvl"))) or "0"
+            style_id = wval(first_child(s, qn("w:basedOn")))
         return None
 
     def rel_target(self, part, r_id: str | None) -> tuple[str | None, object | None]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from autodw.core.units import format_number
-from autodw.core.xml import on_off, qn, wval
+from autodw.core.xml import first_child, on_off, qn, wval
 
 _PLACEHOLDER = re.compile(r"%([1-9])")
 
@@ -44,9 +44,9 @@ def _int(el: etree._Element | None, default: int | None = None) -> int | None:
 
 
 def _level(lvl: etree._Element) -> Level:
-    return Level(wval(lvl.find(qn("w:numFmt"))) or "decimal", wval(lvl.find(qn("w:lvlText"))) or "",
-                 _int(lvl.find(qn("w:start")), 0), _int(lvl.find(qn("w:lvlRestart"))),
-                 on_off(lvl.find(qn("w:isLgl"))) is True, lvl.find(qn("w:pPr")))
+    return Level(wval(first_child(lvl, qn("w:numFmt"))) or "decimal", wval(first_child(lvl, qn("w:lvlText"))) or "",
+                 _int(first_child(lvl, qn("w:start")), 0), _int(first_child(lvl, qn("w:lvlRestart"))),
+                 on_off(first_child(lvl, qn("w:isLgl"))) is True, first_child(lvl, qn("w:pPr")))
 
 
 class Numbering:
@@ -69,17 +69,17 @@ class Numbering:
         """The abstractNumId whose levels `num_id` uses (following a numbering style link), None if undefined."""
         seen: set[str] = set()
         num = self._nums.get(num_id)
-        abstract_id = wval(num.find(qn("w:abstractNumId"))) if num is not None else None
+        abstract_id = wval(first_child(num, qn("w:abstractNumId"))) if num is not None else None
         while abstract_id is not None and abstract_id not in seen:
             seen.add(abstract_id)
             abstract = self._abstract.get(abstract_id)
-            link = wval(abstract.find(qn("w:numStyleLink"))) if abstract is not None else None
+            link = wval(first_child(abstract, qn("w:numStyleLink"))) if abstract is not None else None
             style = self._styles.get(link) if link else None
-            linked = wval(style.find(f"{qn('w:pPr')}/{qn('w:numPr')}/{qn('w:numId')}")) if style is not None else None
+            linked = wval(first_child(style, qn("w:pPr"), qn("w:numPr"), qn("w:numId"))) if style is not None else None
             linked_num = self._nums.get(linked) if linked else None
             if linked_num is None:
                 return abstract_id if abstract is not None else None
-            abstract_id = wval(linked_num.find(qn("w:abstractNumId")))
+            abstract_id = wval(first_child(linked_num, qn("w:abstractNumId")))
         return None
 
     def level(self, num_id: str, ilvl: str) -> Level | None:
@@ -89,8 +89,8 @@ class Numbering:
             found = None
             num = self._nums.get(num_id)
             override = self._override(num, ilvl)
-            if override is not None and override.find(qn("w:lvl")) is not None:
-                found = _level(override.find(qn("w:lvl")))
+            if override is not None and first_child(override, qn("w:lvl")) is not None:
+                found = _level(first_child(override, qn("w:lvl")))
             else:
                 abstract = self._abstract.get(self.definition(num_id) or "")
                 lvl = None if abstract is None else next(
@@ -104,7 +104,7 @@ class Numbering:
         num = self._nums.get(num_id)
         out: dict[int, int] = {}
         for override in num.iterchildren(qn("w:lvlOverride")) if num is not None else ():
-            start, ilvl = _int(override.find(qn("w:startOverride"))), override.get(qn("w:ilvl")) or ""
+            start, ilvl = _int(first_child(override, qn("w:startOverride"))), override.get(qn("w:ilvl")) or ""
             if start is not None and ilvl.isdigit():
                 out[int(ilvl)] = start
         return out

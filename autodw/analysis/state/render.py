@@ -185,21 +185,31 @@ def _named(font: Any) -> Any:
 
 #: run formatting the prompt leaves out, as it did before the state had it: typographic effects no API sets
 #: (the judge compares them)
-_UNSHOWN_EFFECTS = ("char_spacing_pt", "position_pt", "scale_pct", "outline", "shadow", "emboss", "imprint")
+_UNSHOWN_EFFECTS = frozenset(("char_spacing_pt", "position_pt", "scale_pct", "outline", "shadow", "emboss", "imprint"))
 
 
 def _shown_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The runs without :data:`_UNSHOWN_EFFECTS`, neighbours that then have one format joined (as reading joins runs)."""
     out: list[dict[str, Any]] = []
     for r in runs:
-        shown = {k: v for k, v in r.items() if k not in _UNSHOWN_EFFECTS}
+        shown = dict(r) if _UNSHOWN_EFFECTS.isdisjoint(r) else {k: v for k, v in r.items() if k not in _UNSHOWN_EFFECTS}
         last = out[-1] if out else None
-        if last is not None and not {"image", "equation"} & (set(last) | set(shown)) and \
-                {k: v for k, v in last.items() if k != "text"} == {k: v for k, v in shown.items() if k != "text"}:
+        if last is not None and _JOIN_BLOCKERS.isdisjoint(last) and _JOIN_BLOCKERS.isdisjoint(shown) and \
+                _same_but_text(last, shown):
             last["text"] += shown.get("text", "")
         else:
             out.append(shown)
     return out
+
+
+_JOIN_BLOCKERS = frozenset(("image", "equation"))
+
+
+def _same_but_text(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """`a` and `b` alike but for their "text" (without copying either)."""
+    if len(a) - ("text" in a) != len(b) - ("text" in b):
+        return False
+    return all(k == "text" or (k in a and a[k] == v) for k, v in b.items())
 
 
 def _run_summary(runs: list[dict[str, Any]]) -> str:
