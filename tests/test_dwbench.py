@@ -69,7 +69,7 @@ def test_hand_records_are_built_from_the_authoring_files(hand):
     from autodw.dwbench import hand as authoring
 
     built = {r["session_id"]: r for a in authoring.authored_sessions() for r in authoring.records_of(a)}
-    on_disk = {(r["session_id"], r["turn"]): r for split in ("dev", "test", "dev-second") for r in _records(split, "hand")}
+    on_disk = {(r["session_id"], r["turn"]): r for split in ("dev", "test", *authoring.WRITTEN_LATER) for r in _records(split, "hand")}
     assert len(on_disk) == sum(len(a.data["turns"]) for a in authoring.authored_sessions())
     for (sid, turn), rec in on_disk.items():
         fresh = authoring.records_of(authoring.read(authoring.SESSIONS_DIR / f"{sid}.json"))[turn - 1]

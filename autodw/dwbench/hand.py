@@ -27,6 +27,9 @@ from autodw.core.errors import BenchmarkDataError
 
 HAND_DIR = Path(__file__).resolve().parent / "data" / "hand"
 SESSIONS_DIR = HAND_DIR / "sessions"
+WRITTEN_LATER = ("dev-second", "dev-third")
+"""Splits of hand dev sessions written after the track (on dev's documents, by other writers), for tuning: each read
+once untuned to see how far tuning on the splits before it carries to requests and targets it has not seen."""
 PARAPHRASES = {"dev-paraphrased": HAND_DIR / "paraphrases.json", "dev-reworded": HAND_DIR / "rewordings.json"}
 """Hand dev turns reworded (``{"paraphrases": {"SID#T": [text, ...]}}``), a split each, for tuning: ``dev-paraphrased``
 (tuned on) and ``dev-reworded`` (other sessions, written later by another hand, to see how far that tuning carries)."""
@@ -71,7 +74,7 @@ SESSION_SCHEMA = {
         "session_id": {"type": "string", "pattern": "^dwh-[0-9]{3}$"},
         "language": {"enum": ["en", "zh"]},
         "writer": {"type": "string", "minLength": 1},
-        "split": {"enum": ["dev", "test", "dev-second"]},
+        "split": {"enum": ["dev", "test", *WRITTEN_LATER]},
         "source": {"type": "string", "pattern": "^(corpus:[^/]+\\.docx|docs/[a-z]+-(en|zh)-[0-9]\\.docx)$"},
         "doc_kind": {"type": "string"},
         "notes": {"type": "string"},
@@ -245,9 +248,9 @@ def subset(sessions: list[list[dict[str, Any]]], per_language: int, seed: int) -
 
 def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
-    ``dev-mini`` and ``mini``), ``dev-second`` (later dev sessions, tuning only) and the splits of :data:`PARAPHRASES`
+    ``dev-mini`` and ``mini``), :data:`WRITTEN_LATER` (later dev sessions, tuning only) and the splits of :data:`PARAPHRASES`
     (:func:`paraphrased`); returns records per split. A test turn is held out unless one of its clauses is word for word
-    a clause of dev or dev-second (test never starts from a dev document)."""
+    a clause of dev or a split written later (test never starts from a dev document)."""
     from autodw.dwbench.records import write_shards
 
     by_split: dict[str, list[list[dict[str, Any]]]] = {}
@@ -255,7 +258,7 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
         by_split.setdefault(a.data["split"], []).append(records_of(a))
     from autodw.dwbench.leakage import verbatim_clauses
 
-    dev_clauses = {c for split in ("dev", "dev-second") for s in by_split.get(split, []) for r in s
+    dev_clauses = {c for split in ("dev", *WRITTEN_LATER) for s in by_split.get(split, []) for r in s
                    for c in verbatim_clauses(r)}
     for s in by_split.get("test", []):
         for r in s:
