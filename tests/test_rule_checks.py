@@ -23,7 +23,8 @@ ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_mea
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
          "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "one_occurrence",
          "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
-         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font"]
+         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font",
+         "copied_text"]
 SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole", "one_occurrence"]
 WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
               "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",),
@@ -123,7 +124,8 @@ def test_a_finding_must_be_what_its_check_declares(finding, ok):
 
 def test_wrong_api_and_the_fixes_come_from_the_declarations():
     wrong = {c.finding for c in checks.CHECKS if c.certain is Certainty.WRONG_API}
-    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole", "whole_story_for_words"}
+    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole", "whole_story_for_words",
+                     "copied_text"}
     assert checks.wrong_api([CheckFinding("part_for_whole", "x", True)])
     assert not checks.wrong_api([CheckFinding("altered_quote", "x", True)])
     assert {c.name for c in checks.CHECKS if c.hint} == {"unnamed_measure"}

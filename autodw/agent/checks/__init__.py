@@ -40,7 +40,8 @@ ORDER = ("unchanged", "altered_quote", "other_target", "other_row", "unnamed_mea
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level",
          "part_for_whole", "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count",
          "one_occurrence", "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
-         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font")
+         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font",
+         "copied_text")
 #: every registered check, in :data:`ORDER`
 CHECKS = in_order(ORDER, REGISTRY)
 #: the findings that say the API itself cannot do what was asked: retrying its arguments is no use
