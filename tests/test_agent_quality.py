@@ -907,6 +907,20 @@ def test_a_call_whose_api_cannot_do_it_goes_straight_to_api_level(doc):
     assert "set_paragraph_text" in offered and "replace_text" not in offered  # the rejected API is not offered again
 
 
+def test_api_level_rollback_offers_the_apis_a_wrong_api_finding_names():
+    from autodw.agent.records import Attempt, ValidatorVerdict
+    from autodw.agent.rollback import Rollback
+
+    library = ["insert_paragraph", "insert_heading", "insert_list", "move_block", "move_section"]
+    for instead, allowed in ((("move_block",), ["move_block"]), ((), ["insert_heading", "insert_list"]),
+                             (("no_such_api", "insert_paragraph"), ["insert_heading", "insert_list"])):
+        rollback = Rollback(["arg", "api"], library[:3], library, "validate")
+        copied = Attempt("insert_paragraph", {"text": "x"}, "first", ok=True,
+                         verdict=ValidatorVerdict("fail", 1.0, "rule check: copied", False, wrong_api=True,
+                                                  instead=instead))
+        assert rollback.escalate(copied) and rollback.level == "api" and rollback.allowed == allowed, instead
+
+
 def test_the_rejected_call_repeated_gets_the_rule_checks_fix(doc):
     endnote = {"api": "insert_footnote", "args": {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}}
     agent, llm = agent_for({"planner": [plan("Insert a footnote 'Audit pending.' in p39."), DONE],
@@ -1133,10 +1147,16 @@ def test_a_new_paragraph_that_writes_again_a_text_the_document_has():
                                             "position": {"after": "p1"}})):
         found = checks.check_call("Do it.", move, api, args, doc, {"a": 1})
         assert [f.check for f in found] == ["copied_text"] and checks.wrong_api(found), api
-        assert "move_section" in found[0].text
+        assert "move_section" in found[0].text and checks.instead(found) == ("move_section", "move_block")[
+            api == "insert_paragraph":]  # a heading's text: its section moves
     part = {"text": "按下表价格结算", "position": {"after": "p12"}}  # quoted, and the request moves it
-    assert _checks("第二条最后那句“按下表价格结算”，这句挪过去放到表格前面吧", "insert_paragraph", part,
-                   doc) == ["copied_text"]
+    found = checks.check_call("Do it.", "第二条最后那句“按下表价格结算”，这句挪过去放到表格前面吧", "insert_paragraph",
+                              part, doc, {"a": 1})
+    assert [f.check for f in found] == ["copied_text"] and checks.instead(found) == ("move_block",)
+    again = checks.check_call("Do it.", "签字那块最后再加一行签订日期", "insert_paragraph",  # not a move: nothing offered
+                              {"text": "The team recommends investing in ten electric vans.", "position": "end"},
+                              doc, {"a": 1})
+    assert [f.check for f in again] == ["copied_text"] and checks.instead(again) == ()
     # asked: a quoted text to write (an earlier paragraph has it too), a copy; short or new texts; contents entries
     closing = {"text": "Conclusion", "position": "end"}
     assert _checks('End the document with a line "Conclusion"', "insert_paragraph", closing, doc) == []

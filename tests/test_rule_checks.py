@@ -105,6 +105,7 @@ def test_a_registration_says_what_the_check_reads_and_what_it_is():
     (CheckFinding("mine_hint", "x", True), False),
     (CheckFinding("mine_hint", "x", False, {"a": 1}), False),  # a hint with a fix
     (CheckFinding("other", "x", True), False),  # another check's name
+    (CheckFinding("mine", "x", True, instead=("move_block",)), False),  # other APIs from a check of arguments
 ])
 def test_a_finding_must_be_what_its_check_declares(finding, ok):
     own: dict = {}
@@ -128,6 +129,8 @@ def test_wrong_api_and_the_fixes_come_from_the_declarations():
                      "copied_text"}
     assert checks.wrong_api([CheckFinding("part_for_whole", "x", True)])
     assert not checks.wrong_api([CheckFinding("altered_quote", "x", True)])
+    assert checks.instead([CheckFinding("copied_text", "x", True, instead=("move_block",)),
+                           CheckFinding("altered_quote", "x", True, instead=("set_paragraph_text",))]) == ("move_block",)
     assert {c.name for c in checks.CHECKS if c.hint} == {"unnamed_measure"}
     assert {c.name for c in checks.CHECKS if c.finding != c.name} == {"unnamed_count", "row_not_on_top"}
 

@@ -31,7 +31,7 @@ from autodw.agent.checks.reading import own_request
 from autodw.agent.checks.registry import REGISTRY, Call, Certainty, Check, CheckFinding, State, in_order
 
 __all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "CheckFinding", "catalogue_page", "check_call",
-           "findings_text", "looks_unchanged", "own_request", "repair", "wrong_api"]
+           "findings_text", "instead", "looks_unchanged", "own_request", "repair", "wrong_api"]
 #: the modules of the checks by family (importing them registers their checks)
 FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headings, apis, lists)
 
@@ -59,6 +59,11 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
 def wrong_api(findings: list[CheckFinding]) -> bool:
     """Whether a certain finding rejects the call's API, not its arguments."""
     return any(f.certain and f.check in WRONG_API_CHECKS for f in findings)
+
+
+def instead(findings: list[CheckFinding]) -> tuple[str, ...]:
+    """The APIs the certain wrong-API findings say do what was asked, in their order (none when they do not say)."""
+    return tuple(dict.fromkeys(api for f in findings if f.certain and f.check in WRONG_API_CHECKS for api in f.instead))
 
 
 def repair(findings: list[CheckFinding]) -> dict[str, Any] | None:

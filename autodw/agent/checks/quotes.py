@@ -185,8 +185,9 @@ def copied_text(api: str, args: dict[str, Any], request: str, before: State) -> 
     part of it), when the request asks for no copy: a move done as an insertion of the same text ("can the
     conclusion section go right after the executive summary?" as a new "Conclusion" heading) or a paragraph written
     again in place of the new one asked for; the old one stays where it was. A text the request quotes is asked for
-    ("end with “Best wishes,”" where an earlier letter has it) unless the request moves something. Contents entries are not texts of their
-    own (a heading's text is in the table of contents too)."""
+    ("end with “Best wishes,”" where an earlier letter has it) unless the request moves something. When it moves
+    something, API-level rollback is offered move_block (and move_section for a heading's text). Contents entries
+    are not texts of their own (a heading's text is in the table of contents too)."""
     key = _NEW_PARAGRAPH.get(api)
     text = args.get(key) if key else None
     if not isinstance(text, str) or _COPY_ASKED.search(request):
@@ -201,8 +202,10 @@ def copied_text(api: str, args: dict[str, Any], request: str, before: State) -> 
         old = loose_text(p.get("text", ""))
         if written == old or (written in old and _long_part(written)):
             where = "has this text" if written == old else f'has this text in "{p.get("text", "")[:60]}"'
+            heading = grounding.heading_level(p.get("style")) is not None
+            moves = ("move_section", "move_block") if heading else ("move_block",)
             return [CheckFinding("copied_text", f'{p["id"]} already {where}: {api} would write it a second time. '
                                  f"To move it, use move_block (a paragraph) or move_section (a heading with its "
                                  f"section); to change it, change {p['id']}; a new paragraph needs the new text",
-                                 True)]
+                                 True, instead=moves if _MOVE_ASKED.search(request) else ())]
     return []
