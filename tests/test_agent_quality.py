@@ -1147,12 +1147,16 @@ def test_a_new_paragraph_that_writes_again_a_text_the_document_has():
                                             "position": {"after": "p1"}})):
         found = checks.check_call("Do it.", move, api, args, doc, {"a": 1})
         assert [f.check for f in found] == ["copied_text"] and checks.wrong_api(found), api
-        assert "move_section" in found[0].text and checks.instead(found) == ("move_section", "move_block")[
-            api == "insert_paragraph":]  # a heading's text: its section moves
+        moves = "move_block" if api == "insert_paragraph" else "move_section"  # a heading's text: its section moves
+        assert checks.instead(found) == (moves,) and "with the position the request names" not in found[0].text
+    heading = checks.check_call("Do it.", move, "insert_heading",  # next to itself: no position to copy
+                                {"text": "Conclusion", "level": 1, "position": {"after": "p42"}}, doc, {"a": 1})
+    assert 'move_section({"heading": "p42"}), with the position the request names' in heading[0].text
     part = {"text": "按下表价格结算", "position": {"after": "p12"}}  # quoted, and the request moves it
     found = checks.check_call("Do it.", "第二条最后那句“按下表价格结算”，这句挪过去放到表格前面吧", "insert_paragraph",
                               part, doc, {"a": 1})
     assert [f.check for f in found] == ["copied_text"] and checks.instead(found) == ("move_block",)
+    assert 'move_block({"block": "p10", "position": {"after": "p12"}})' in found[0].text  # the call to copy
     again = checks.check_call("Do it.", "签字那块最后再加一行签订日期", "insert_paragraph",  # not a move: nothing offered
                               {"text": "The team recommends investing in ten electric vans.", "position": "end"},
                               doc, {"a": 1})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from difflib import SequenceMatcher
 from typing import Any
@@ -186,7 +187,8 @@ def copied_text(api: str, args: dict[str, Any], request: str, before: State) -> 
     conclusion section go right after the executive summary?" as a new "Conclusion" heading) or a paragraph written
     again in place of the new one asked for; the old one stays where it was. A text the request quotes is asked for
     ("end with “Best wishes,”" where an earlier letter has it) unless the request moves something. When it moves
-    something, API-level rollback is offered move_block (and move_section for a heading's text). Contents entries
+    something, API-level rollback is offered the move that does it: move_block of the paragraph to where the insertion
+    put it (move_section for a heading's text), written out for the model to copy. Contents entries
     are not texts of their own (a heading's text is in the table of contents too)."""
     key = _NEW_PARAGRAPH.get(api)
     text = args.get(key) if key else None
@@ -202,10 +204,26 @@ def copied_text(api: str, args: dict[str, Any], request: str, before: State) -> 
         old = loose_text(p.get("text", ""))
         if written == old or (written in old and _long_part(written)):
             where = "has this text" if written == old else f'has this text in "{p.get("text", "")[:60]}"'
-            heading = grounding.heading_level(p.get("style")) is not None
-            moves = ("move_section", "move_block") if heading else ("move_block",)
-            return [CheckFinding("copied_text", f'{p["id"]} already {where}: {api} would write it a second time. '
-                                 f"To move it, use move_block (a paragraph) or move_section (a heading with its "
-                                 f"section); to change it, change {p['id']}; a new paragraph needs the new text",
-                                 True, instead=moves if _MOVE_ASKED.search(request) else ())]
+            if not _MOVE_ASKED.search(request):
+                return [CheckFinding("copied_text", f"{p['id']} already {where}: {api} would write it a second "
+                                     f"time; to change it, change {p['id']}; a new paragraph needs the new text", True)]
+            return [CheckFinding("copied_text", f"{p['id']} already {where}: {api} would write it a second time. "
+                                 f"Move it instead: {_move(p, args.get('position'))}", True,
+                                 instead=(_move_api(p),))]
     return []
+
+
+def _move_api(paragraph: dict[str, Any]) -> str:
+    """The API that moves `paragraph`: move_section for a heading (its section goes with it), else move_block."""
+    return "move_section" if grounding.heading_level(paragraph.get("style")) is not None else "move_block"
+
+
+def _move(paragraph: dict[str, Any], position: Any) -> str:
+    """The move of `paragraph` to `position` (the insertion's, unless it is next to the paragraph itself), as a call
+    to copy."""
+    api = _move_api(paragraph)
+    args: dict[str, Any] = {"heading" if api == "move_section" else "block": paragraph["id"]}
+    if position and paragraph["id"] not in (position.values() if isinstance(position, dict) else ()):
+        args["position"] = position
+    call = f"{api}({json.dumps(args, ensure_ascii=False)})"
+    return call + ("" if "position" in args else ", with the position the request names")
