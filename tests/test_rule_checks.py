@@ -23,8 +23,7 @@ ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_mea
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
          "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "one_occurrence",
          "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
-         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font",
-         "copied_text"]
+         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font"]
 SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole", "one_occurrence"]
 WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
               "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",),
@@ -105,7 +104,6 @@ def test_a_registration_says_what_the_check_reads_and_what_it_is():
     (CheckFinding("mine_hint", "x", True), False),
     (CheckFinding("mine_hint", "x", False, {"a": 1}), False),  # a hint with a fix
     (CheckFinding("other", "x", True), False),  # another check's name
-    (CheckFinding("mine", "x", True, instead=("move_block",)), False),  # other APIs from a check of arguments
 ])
 def test_a_finding_must_be_what_its_check_declares(finding, ok):
     own: dict = {}
@@ -125,12 +123,9 @@ def test_a_finding_must_be_what_its_check_declares(finding, ok):
 
 def test_wrong_api_and_the_fixes_come_from_the_declarations():
     wrong = {c.finding for c in checks.CHECKS if c.certain is Certainty.WRONG_API}
-    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole", "whole_story_for_words",
-                     "copied_text"}
+    assert wrong == {"unasked_api", "heading_as_paragraph", "part_for_whole", "whole_story_for_words"}
     assert checks.wrong_api([CheckFinding("part_for_whole", "x", True)])
     assert not checks.wrong_api([CheckFinding("altered_quote", "x", True)])
-    assert checks.instead([CheckFinding("copied_text", "x", True, instead=("move_block",)),
-                           CheckFinding("altered_quote", "x", True, instead=("set_paragraph_text",))]) == ("move_block",)
     assert {c.name for c in checks.CHECKS if c.hint} == {"unnamed_measure"}
     assert {c.name for c in checks.CHECKS if c.finding != c.name} == {"unnamed_count", "row_not_on_top"}
 

@@ -69,8 +69,7 @@ TRACE_EVENTS: dict[str, TraceEvent] = {
         "decision": "pass, fail or none (no valid answer: read as unsure)", "confidence": "from 0 to 1",
         "explanation": "why", "accepted": "whether the call is kept",
         "repair": "the rule checks' fixes of a rejected call (argument values), or null",
-        "wrong_api": "a rule check found the API cannot do what was asked (straight to API-level rollback)",
-        "instead": "the APIs a rule check said do what was asked, offered at API level (empty: none said)"}),
+        "wrong_api": "a rule check found the API cannot do what was asked (straight to API-level rollback)"}),
     "redundant_step": TraceEvent("the step repeats an accepted call: it is undone and the instruction ends", {
         "step": "the step's number", "repeats": "the number of the step it repeats",
         "changed": "whether the repeated call changed the document again (a loop)",

@@ -18,7 +18,6 @@ class ValidatorVerdict:
     accepted: bool
     repair: dict[str, Any] | None = None  # the rule checks' fixes of a rejected call (autodw.agent.checks.repair)
     wrong_api: bool = False  # a rule check found that the API cannot do what was asked (no argument-level retry)
-    instead: tuple[str, ...] = ()  # the APIs a rule check says do what was asked: API-level rollback offers them
 
 
 @dataclass

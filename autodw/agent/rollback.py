@@ -40,7 +40,7 @@ class Rollback:
     def escalate(self, attempt: Attempt) -> bool:
         """Move on after `attempt` was rejected (and rolled back) or failed: the next level, or False if none is left.
         A call the rule checks found to be the wrong API, and a state that could not be read after a call (the paper),
-        go straight to API level; there the APIs the checks said do what was asked are offered, when they said."""
+        go straight to API level."""
         if attempt.ok:  # rejected by the validator
             assert attempt.verdict is not None
             self.feedback = (f"The previous call {prompts.format_call(attempt.api, attempt.args)} was rejected by the "
@@ -59,12 +59,8 @@ class Rollback:
         self.level = self.remaining.pop(0)
         if attempt.api:
             self._tried.append(attempt.api)
-        offered = [a for a in (attempt.verdict.instead if attempt.ok and attempt.verdict else ())
-                   if a in self._library and a not in self._tried]
         if self.level == "arg" and attempt.api:
             self.allowed = [attempt.api]
-        elif offered:  # a rule check named the APIs that do what was asked
-            self.allowed = offered
         else:
             self.allowed = ([c for c in self._candidates if c not in self._tried]
                             or [c for c in self._library if c not in self._tried])

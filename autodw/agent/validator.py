@@ -58,7 +58,7 @@ class RuleChecks:
             return None
         return ValidatorVerdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
                        applicable_fix(self.registry, attempt.api or "", attempt.args or {}, checks.repair(findings)),
-                       wrong_api=checks.wrong_api(certain), instead=checks.instead(certain))
+                       wrong_api=checks.wrong_api(certain))
 
 
 class LLMValidator:

@@ -31,7 +31,7 @@ from autodw.agent.checks.reading import own_request
 from autodw.agent.checks.registry import REGISTRY, Call, Certainty, Check, CheckFinding, State, in_order
 
 __all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "CheckFinding", "catalogue_page", "check_call",
-           "findings_text", "instead", "looks_unchanged", "own_request", "repair", "wrong_api"]
+           "findings_text", "looks_unchanged", "own_request", "repair", "wrong_api"]
 #: the modules of the checks by family (importing them registers their checks)
 FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headings, apis, lists)
 
@@ -40,8 +40,7 @@ ORDER = ("unchanged", "altered_quote", "other_target", "other_row", "unnamed_mea
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level",
          "part_for_whole", "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count",
          "one_occurrence", "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
-         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font",
-         "copied_text")
+         "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font")
 #: every registered check, in :data:`ORDER`
 CHECKS = in_order(ORDER, REGISTRY)
 #: the findings that say the API itself cannot do what was asked: retrying its arguments is no use
@@ -59,11 +58,6 @@ def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str,
 def wrong_api(findings: list[CheckFinding]) -> bool:
     """Whether a certain finding rejects the call's API, not its arguments."""
     return any(f.certain and f.check in WRONG_API_CHECKS for f in findings)
-
-
-def instead(findings: list[CheckFinding]) -> tuple[str, ...]:
-    """The APIs the certain wrong-API findings say do what was asked, in their order (none when they do not say)."""
-    return tuple(dict.fromkeys(api for f in findings if f.certain and f.check in WRONG_API_CHECKS for api in f.instead))
 
 
 def repair(findings: list[CheckFinding]) -> dict[str, Any] | None:

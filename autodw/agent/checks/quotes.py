@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from difflib import SequenceMatcher
 from typing import Any
@@ -161,69 +160,3 @@ def literal_markup(args: dict[str, Any], instruction: str, before: State) -> lis
                                                        "request does not have: the document shows it as typed; "
                                                        "superscript, bold and the like are formatting", True)]
     return []
-
-
-#: APIs that write a new paragraph, and the argument holding its text
-_NEW_PARAGRAPH = {"insert_paragraph": "text", "insert_heading": "text"}
-MIN_COPIED_CHARS = 6  # a shorter text ("Notes", "附件") may rightly stand twice
-MIN_COPIED_PART = {"latin_words": 3, "cjk_chars": 6}  # a part of a paragraph long enough to be that sentence
-#: a request that asks for a second copy of a text
-_COPY_ASKED = re.compile(r"\b(?:cop(?:y|ies|ied)|duplicat\w*|again|repeat\w*|twice)\b|复制|拷贝|重复|再[写抄打]?一遍|"
-                         r"同样的", re.IGNORECASE)
-#: a request that moves a text ("move", "put it before", "can the X section go after", "挪过去", "移到", "放到")
-_MOVE_ASKED = re.compile(r"\b(?:mov(?:e|es|ed|ing)|put|go|goes)\b|挪|移|放到|搬", re.IGNORECASE)
-
-
-def _long_part(text: str) -> bool:
-    """Whether `text` (loose) is long enough to be a sentence of its own, not a phrase (:data:`MIN_COPIED_PART`)."""
-    return (len(CJK.findall(text)) >= MIN_COPIED_PART["cjk_chars"]
-            or len(re.findall(r"[a-z0-9]+", text)) >= MIN_COPIED_PART["latin_words"])
-
-
-@check("copied_text", certain=Certainty.WRONG_API, tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
-def copied_text(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
-    """A new paragraph or heading whose text a body paragraph already has (the whole paragraph, or a sentence-long
-    part of it), when the request asks for no copy: a move done as an insertion of the same text ("can the
-    conclusion section go right after the executive summary?" as a new "Conclusion" heading) or a paragraph written
-    again in place of the new one asked for; the old one stays where it was. A text the request quotes is asked for
-    ("end with “Best wishes,”" where an earlier letter has it) unless the request moves something. When it moves
-    something, API-level rollback is offered the move that does it: move_block of the paragraph to where the insertion
-    put it (move_section for a heading's text), written out for the model to copy. Contents entries
-    are not texts of their own (a heading's text is in the table of contents too)."""
-    key = _NEW_PARAGRAPH.get(api)
-    text = args.get(key) if key else None
-    if not isinstance(text, str) or _COPY_ASKED.search(request):
-        return []
-    written = loose_text(text)
-    dictated = written in {loose_text(q.text) for q in grounding.quotes(request)}
-    if len(written) < MIN_COPIED_CHARS or (dictated and not _MOVE_ASKED.search(request)):
-        return []
-    for p in before.get("paragraphs", []):
-        if grounding.contents_entries({"paragraphs": [p]}):
-            continue
-        old = loose_text(p.get("text", ""))
-        if written == old or (written in old and _long_part(written)):
-            where = "has this text" if written == old else f'has this text in "{p.get("text", "")[:60]}"'
-            if not _MOVE_ASKED.search(request):
-                return [CheckFinding("copied_text", f"{p['id']} already {where}: {api} would write it a second "
-                                     f"time; to change it, change {p['id']}; a new paragraph needs the new text", True)]
-            return [CheckFinding("copied_text", f"{p['id']} already {where}: {api} would write it a second time. "
-                                 f"Move it instead: {_move(p, args.get('position'))}", True,
-                                 instead=(_move_api(p),))]
-    return []
-
-
-def _move_api(paragraph: dict[str, Any]) -> str:
-    """The API that moves `paragraph`: move_section for a heading (its section goes with it), else move_block."""
-    return "move_section" if grounding.heading_level(paragraph.get("style")) is not None else "move_block"
-
-
-def _move(paragraph: dict[str, Any], position: Any) -> str:
-    """The move of `paragraph` to `position` (the insertion's, unless it is next to the paragraph itself), as a call
-    to copy."""
-    api = _move_api(paragraph)
-    args: dict[str, Any] = {"heading" if api == "move_section" else "block": paragraph["id"]}
-    if position and paragraph["id"] not in (position.values() if isinstance(position, dict) else ()):
-        args["position"] = position
-    call = f"{api}({json.dumps(args, ensure_ascii=False)})"
-    return call + ("" if "position" in args else ", with the position the request names")

@@ -71,7 +71,6 @@ class CheckFinding:
     text: str
     certain: bool
     fix: dict[str, Any] | None = None  # argument values that answer the finding, when it knows them
-    instead: tuple[str, ...] = ()  # the APIs that do what was asked, when a wrong-API finding knows them
 
 
 @dataclass(frozen=True)
@@ -143,8 +142,7 @@ class Check:
         for f in found:
             declared = self.certain if f.check == self.finding else Certainty.HINT if f.check == self.hint else None
             fixes = declared is Certainty.FIXES
-            if declared is None or f.certain != declared.certain or (f.fix is not None and not fixes) or \
-                    (f.instead and declared is not Certainty.WRONG_API):
+            if declared is None or f.certain != declared.certain or (f.fix is not None and not fixes):
                 raise InternalError(f"rule check {self.name} gave a finding it does not declare: {f}")
         return found
 
