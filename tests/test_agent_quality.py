@@ -806,6 +806,24 @@ def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(d
     assert _checks("Footnote this paragraph", "insert_footnote", {**note, "offset": 12}, state) == ["unasked_option"]
 
 
+def test_an_unasked_height_that_changes_a_pictures_aspect_ratio_is_left_out():
+    """"放大点" done as 6x3.6 -> 12x18 cm (DWBench 2.0 hand dev-mini dwh-076#5): the fix leaves the height out, so the
+    width keeps the aspect ratio; a height that keeps it, or one the request names, stays."""
+    state = {"paragraphs": [{"id": "p11", "text": "", "runs": []}], "tables": [], "styles": {},
+             "images": [{"id": "img1", "type": "picture", "width_cm": 6.0, "height_cm": 3.6, "paragraph": "p11"},
+                        {"id": "chart1", "type": "chart", "width_cm": 12.0, "height_cm": 7.0, "paragraph": "p11"}]}
+    stretched = {"image": "img1", "width": "12.0cm", "height": "18.0cm"}
+    found = checks.check_call("Do it.", "客服部那张图太小了看不清，放大点", "resize_image", stretched, state, {})
+    assert [f.check for f in found] == ["unasked_option"] and checks.repair(found) == {"height": None}
+    assert "7.20cm" in found[0].text
+    assert _checks("The chart is tiny, make it wider", "resize_chart",
+                   {"chart": "chart1", "width": "15cm", "height": "7cm"}, state) == ["unasked_option"]
+    assert _checks("客服部那张图放大点", "resize_image", {**stretched, "height": "7.2cm"}, state) == []  # kept
+    assert _checks("客服部那张图放大点", "resize_image", {"image": "img1", "width": "12cm"}, state) == []
+    for named in ("Make the picture 12 x 18 cm", "Make the picture 18 cm tall and 12 cm wide"):
+        assert "unasked_option" not in _checks(named, "resize_image", stretched, state), named
+
+
 def test_a_case_the_request_does_not_ask_for_and_a_colour_as_a_font(state):
     sentence = "把“Highlights”这个标题转换为句首字母大写的形式"
     assert _checks(sentence, "change_case", {"paragraph": "p3", "case": "upper"}, state) == ["unnamed_value"]

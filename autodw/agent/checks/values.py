@@ -10,7 +10,8 @@ from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
-from autodw.core.errors import InternalError
+from autodw.core.errors import ArgumentError, InternalError
+from autodw.core.units import EMU_PER, emu
 
 #: kinds the request names in words -> how it says them; per API, the kinds of its ``kind`` argument and its default
 _KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾注",
@@ -133,7 +134,8 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFind
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
     a header's alignment other than the one it has (a right-aligned header reset to left), a note's mark anywhere
-    but at the paragraph's end, where the API puts it; the fix is to leave it out."""
+    but at the paragraph's end, where the API puts it, a resized picture's or chart's height beside its width that
+    changes its aspect ratio ("放大点": 6x3.6 -> 12x18 cm); the fix is to leave it out."""
     out = []
     for key, value in args.items():
         words = word_list("value_words.json")["options"].get(f"{api}.{key}")
@@ -166,7 +168,26 @@ def _story_alignment(args: dict[str, Any], before: State) -> str | None:
 
 
 #: an option's argument -> what the API gives it when the call leaves it out
-_LEFT_OUT = {"offset": _paragraph_end, "alignment": _story_alignment}
+ASPECT_TOLERANCE = 0.05  # a height this close to the one that keeps the aspect ratio keeps it
+
+
+def _aspect_height(args: dict[str, Any], before: State) -> str | None:
+    """The height a resized picture or chart gets when the call gives a width and no height: the one that keeps its
+    aspect ratio (the call's own height when within :data:`ASPECT_TOLERANCE` of it); None without a width, or for an
+    element or a length it cannot read."""
+    element = args.get("image") or args.get("chart")
+    found = next((i for i in before.get("images", []) if i.get("id") == element), None)
+    if found is None or not found.get("width_cm") or not found.get("height_cm") or args.get("width") is None:
+        return None
+    try:
+        width, height = emu(str(args["width"])) / EMU_PER["cm"], emu(str(args["height"])) / EMU_PER["cm"]
+    except ArgumentError:
+        return None
+    kept = found["height_cm"] * width / found["width_cm"]
+    return args["height"] if abs(height - kept) <= ASPECT_TOLERANCE * kept else f"{kept:.2f}cm"
+
+
+_LEFT_OUT = {"offset": _paragraph_end, "alignment": _story_alignment, "height": _aspect_height}
 
 
 #: a request to change every occurrence ("everywhere", "every "meeting"", "in all the headings", "全部换掉", "都改成",
