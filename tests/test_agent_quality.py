@@ -923,6 +923,22 @@ def test_a_deletion_said_as_take_its_object_out(state, request_text, unasked):
     assert _checks(request_text, "delete_block", {"block": "p9"}, state) == (["unasked_api"] if unasked else [])
 
 
+@pytest.mark.parametrize("request_text, previous, unasked", [
+    ("the page-and-region diagram in the XSL FO part is huge, shrink it to about half", "", False),  # dev-second
+    ("actually it's unreadable that small. put it back how it was",
+     "the page-and-region diagram in the XSL FO part is huge, shrink it to about half", False),  # dev-second: follow-up
+    ("Make the illustration on page 2 a bit smaller", "", False),
+    ("The little drawing of the machine is too wide, halve it", "", False),
+    ("Scale the graphic under the title down to 5 cm", "", False),
+    ("把那张相片缩小一半", "", False),
+    ("Make the table under the title a bit smaller", "", True),  # not a picture
+])
+def test_a_picture_named_as_a_diagram_drawing_or_graphic(state, request_text, previous, unasked):
+    found = checks.check_call("Do it.", request_text, "resize_image", {"image": "img1", "width": "5cm"}, state, {},
+                              previous=previous)
+    assert ("unasked_api" in [f.check for f in found]) == unasked
+
+
 def test_the_generator_sees_the_quoted_elements_first(doc):
     agent, llm = agent_for({
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
