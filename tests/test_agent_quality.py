@@ -939,6 +939,19 @@ def test_a_picture_named_as_a_diagram_drawing_or_graphic(state, request_text, pr
     assert ("unasked_api" in [f.check for f in found]) == unasked
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("安全须知第一条后面那个脚注说的是除垢剂，放错地方了。把它挪到清洁保养那段的末尾", False),  # dev-second
+    ("把第二个脚注移到上一段末尾", False),
+    ("这个尾注搬到结论那段后面去", False),
+    ("Relocate the footnote on the cost figure to the end of the summary", False),
+    ("Shift that endnote to the paragraph about staffing", False),
+    ("把第二个脚注的字号改小一点", True),  # the note changed, not moved or deleted
+])
+def test_a_note_moved_in_other_words(state, request_text, unasked):
+    found = _checks(request_text, "delete_footnote", {"note": 1}, state)
+    assert ("unasked_api" in found) == unasked
+
+
 def test_the_generator_sees_the_quoted_elements_first(doc):
     agent, llm = agent_for({
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
