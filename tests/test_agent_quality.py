@@ -952,6 +952,20 @@ def test_a_note_moved_in_other_words(state, request_text, unasked):
     assert ("unasked_api" in found) == unasked
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("The attendees sentence is hard to scan. Turn it into a bullet list with one person per bullet.", False),  # dev-second
+    ("Convert the paragraph listing the risks into a numbered list", False),
+    ("Split the long sentence about deliverables into bullet points", False),
+    ("Make the budget paragraph into a table with one row per item", False),
+    ("把参会人员那句话改成项目符号列表，一人一条", False),
+    ("把预算那段整理成表格", False),
+    ("Turn the heading into Heading 2", True),  # a change of style, nothing replaced
+    ("Make the attendees sentence bold", True),
+])
+def test_a_paragraph_turned_into_a_list_or_table_is_replaced(state, request_text, unasked):
+    assert ("unasked_api" in _checks(request_text, "delete_block", {"block": "p9"}, state)) == unasked
+
+
 def test_the_generator_sees_the_quoted_elements_first(doc):
     agent, llm = agent_for({
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
