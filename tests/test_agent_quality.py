@@ -10,6 +10,7 @@ import pytest
 from docx.shared import Cm
 
 from autodw.agent import checks, grounding
+from autodw.agent.checks import apis
 from autodw.agent.assembly import profile_assembly
 from autodw.agent.events import ConsoleReporter
 from autodw.apis.calls import execute, validate_arguments
@@ -964,6 +965,26 @@ def test_a_note_moved_in_other_words(state, request_text, unasked):
 ])
 def test_a_paragraph_turned_into_a_list_or_table_is_replaced(state, request_text, unasked):
     assert ("unasked_api" in _checks(request_text, "delete_block", {"block": "p9"}, state)) == unasked
+
+
+def _listed(*kinds):
+    """A state whose paragraphs p1, p2... are list items of `kinds` (None: no list)."""
+    return {"paragraphs": [{"id": f"p{i}", "text": f"line {i}", "list": {"kind": k} if k else None}
+                           for i, k in enumerate(kinds, 1)]}
+
+
+@pytest.mark.parametrize("request_text, kinds, kind, unasked", [
+    # dev-second: a new case added after the last of a numbered list of cases
+    ("and add another case after it: sections_mixed_orientation: A docx with a portrait section", ("numbered", "numbered", None),
+     "numbered", False),
+    ("Add one more step before the first: fill the tank", (None, None, None, "numbered"), "numbered", False),
+    ("Put another point after the last one: budget approved", ("bullet", "bullet", None), "bullet", False),
+    ("Add one more step after it: refill the tank", ("numbered", "numbered", None), "bullet", True),  # other kind
+    ("Add a closing remark after it", ("numbered", None, None), "numbered", True),  # no list beside p3
+])
+def test_an_entry_added_to_a_list_joins_it(request_text, kinds, kind, unasked):
+    found = apis.unasked_api("set_list_format", request_text, "", {"paragraphs": ["p3"], "kind": kind}, _listed(*kinds))
+    assert bool(found) == unasked
 
 
 def test_the_generator_sees_the_quoted_elements_first(doc):
