@@ -10,6 +10,7 @@ import pytest
 from docx.shared import Cm
 
 from autodw.agent import checks, grounding
+from autodw.agent.checks import apis
 from autodw.agent.assembly import profile_assembly
 from autodw.agent.events import ConsoleReporter
 from autodw.apis.calls import execute, validate_arguments
@@ -939,6 +940,69 @@ def test_a_deletion_the_request_does_not_ask_for(state):
 ])
 def test_a_deletion_said_as_take_its_object_out(state, request_text, unasked):
     assert _checks(request_text, "delete_block", {"block": "p9"}, state) == (["unasked_api"] if unasked else [])
+
+
+@pytest.mark.parametrize("request_text, previous, unasked", [
+    ("the page-and-region diagram in the XSL FO part is huge, shrink it to about half", "", False),  # dev-second
+    ("actually it's unreadable that small. put it back how it was",
+     "the page-and-region diagram in the XSL FO part is huge, shrink it to about half", False),  # dev-second: follow-up
+    ("Make the illustration on page 2 a bit smaller", "", False),
+    ("The little drawing of the machine is too wide, halve it", "", False),
+    ("Scale the graphic under the title down to 5 cm", "", False),
+    ("把那张相片缩小一半", "", False),
+    ("Make the table under the title a bit smaller", "", True),  # not a picture
+])
+def test_a_picture_named_as_a_diagram_drawing_or_graphic(state, request_text, previous, unasked):
+    found = checks.check_call("Do it.", request_text, "resize_image", {"image": "img1", "width": "5cm"}, state, {},
+                              previous=previous)
+    assert ("unasked_api" in [f.check for f in found]) == unasked
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("安全须知第一条后面那个脚注说的是除垢剂，放错地方了。把它挪到清洁保养那段的末尾", False),  # dev-second
+    ("把第二个脚注移到上一段末尾", False),
+    ("这个尾注搬到结论那段后面去", False),
+    ("Relocate the footnote on the cost figure to the end of the summary", False),
+    ("Shift that endnote to the paragraph about staffing", False),
+    ("把第二个脚注的字号改小一点", True),  # the note changed, not moved or deleted
+])
+def test_a_note_moved_in_other_words(state, request_text, unasked):
+    found = _checks(request_text, "delete_footnote", {"note": 1}, state)
+    assert ("unasked_api" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("The attendees sentence is hard to scan. Turn it into a bullet list with one person per bullet.", False),  # dev-second
+    ("Convert the paragraph listing the risks into a numbered list", False),
+    ("Split the long sentence about deliverables into bullet points", False),
+    ("Make the budget paragraph into a table with one row per item", False),
+    ("把参会人员那句话改成项目符号列表，一人一条", False),
+    ("把预算那段整理成表格", False),
+    ("Turn the heading into Heading 2", True),  # a change of style, nothing replaced
+    ("Make the attendees sentence bold", True),
+])
+def test_a_paragraph_turned_into_a_list_or_table_is_replaced(state, request_text, unasked):
+    assert ("unasked_api" in _checks(request_text, "delete_block", {"block": "p9"}, state)) == unasked
+
+
+def _listed(*kinds):
+    """A state whose paragraphs p1, p2... are list items of `kinds` (None: no list)."""
+    return {"paragraphs": [{"id": f"p{i}", "text": f"line {i}", "list": {"kind": k} if k else None}
+                           for i, k in enumerate(kinds, 1)]}
+
+
+@pytest.mark.parametrize("request_text, kinds, kind, unasked", [
+    # dev-second: a new case added after the last of a numbered list of cases
+    ("and add another case after it: sections_mixed_orientation: A docx with a portrait section", ("numbered", "numbered", None),
+     "numbered", False),
+    ("Add one more step before the first: fill the tank", (None, None, None, "numbered"), "numbered", False),
+    ("Put another point after the last one: budget approved", ("bullet", "bullet", None), "bullet", False),
+    ("Add one more step after it: refill the tank", ("numbered", "numbered", None), "bullet", True),  # other kind
+    ("Add a closing remark after it", ("numbered", None, None), "numbered", True),  # no list beside p3
+])
+def test_an_entry_added_to_a_list_joins_it(request_text, kinds, kind, unasked):
+    found = apis.unasked_api("set_list_format", request_text, "", {"paragraphs": ["p3"], "kind": kind}, _listed(*kinds))
+    assert bool(found) == unasked
 
 
 def test_the_generator_sees_the_quoted_elements_first(doc):

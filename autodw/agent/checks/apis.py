@@ -27,7 +27,8 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
 
 
 @check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",),
-       tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased"))
+       tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
+                                            "dwbench-2.0/hand/dev-second"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -36,15 +37,34 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     names its thing there ("In the actions table, ..." then "add one more action at the end"; "The screenshot is far
     too tall" then "Centre it as well"). A letter typed three times is read as two ("the commment ... can go"). A
     table the request calls by its caption or title names the call's table ("Add 2024 to the year overview" for the
-    table captioned "Table 1: Year overview")."""
+    table captioned "Table 1: Year overview"). A paragraph made an item of the list of its kind right beside it joins
+    that list, which the request need not say ("add another case after it" in a numbered list of cases)."""
     words = api_words().get(api)
     instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     if words is None:
         return []
-    titled = _table_titled(instruction, (args or {}).get("table"), before or {})
-    if all(w.search(instruction) or w.search(previous) or (n == 0 and titled) for n, w in enumerate(words)):
+    args, before = args or {}, before or {}
+    named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before)
+    if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
+
+
+def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:
+    """Whether the call makes paragraphs outside any list items of the list right before or after each of them, of
+    its kind: an entry added to a list ("add another case after it") joins it, which no request says."""
+    paragraphs, kind = args.get("paragraphs"), args.get("kind")
+    if api != "set_list_format" or not paragraphs or not isinstance(paragraphs, list) or not isinstance(kind, str):
+        return False
+    paras = before.get("paragraphs", [])
+    at = {p.get("id"): i for i, p in enumerate(paras)}
+
+    def joins(pid: Any) -> bool:
+        i = at.get(pid)
+        if i is None or paras[i].get("list"):
+            return False
+        return any(0 <= j < len(paras) and (paras[j].get("list") or {}).get("kind") == kind for j in (i - 1, i + 1))
+    return all(joins(pid) for pid in paragraphs)
 
 
 #: a caption's or title's label and number ("Table 1: ", "表2 "), which a request leaves out
