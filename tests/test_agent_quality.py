@@ -381,6 +381,10 @@ def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_no
                              state, {}) == []
     assert checks.check_call("Caption it.", caption, "insert_caption", {"target": "t1", "text": "Summary of details"},
                              state, {})
+    for label in ("公式", "图"):  # Word's Chinese labels, which the caption API writes too
+        zh = f"给第一个表下面加题注“{label} 2：能量守恒的推导过程”"
+        assert checks.check_call("Caption it.", zh, "insert_caption", {"target": "t1", "text": "能量守恒的推导过程",
+                                                                       "label": label}, state, {}) == []
 
 
 def test_a_quote_with_the_item_number_the_documents_list_has_is_not_altered():
