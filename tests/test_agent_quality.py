@@ -179,6 +179,20 @@ def test_of_the_tables_a_description_shares_words_with_the_one_sharing_most_is_n
     assert [t["id"] for t in grounding.tables_named(state, "the client table")] == ["t2"]
 
 
+@pytest.mark.parametrize("label, request_text", [("表", "在表1最后加一行"), ("表", "表 1 的表头加粗"),
+                                                  ("Table", "Add a row to Table 1")])
+def test_a_table_named_by_its_caption_number_is_the_captioned_table(label, request_text):
+    """"Table 1" / "表1" names the table captioned so (Word's Chinese label 表 too), not the first table."""
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    execute(doc, "insert_table", {"rows": 2, "cols": 2, "position": "end"})
+    second = extract_state(doc)["tables"][1]["id"]
+    execute(doc, "insert_caption", {"target": second, "text": "Costs", "label": label})
+    state = extract_state(doc)
+    assert [t["id"] for t in grounding.tables_named(state, request_text)] == [second]
+    assert [(m.id, m.kind) for m in grounding.named(state, request_text) if m.kind.startswith("table")] == \
+        [(second, "table, by its caption")]
+
+
 @pytest.mark.parametrize("language, request_text, previous", [
     ("zh", "这个表的表头弄成深蓝底白字", "第二个表里把甲方改成买方"),
     ("en", "Now make that table's top row bold", "Add an empty row to the second table"),
