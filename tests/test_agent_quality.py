@@ -180,6 +180,20 @@ def test_of_the_tables_a_description_shares_words_with_the_one_sharing_most_is_n
     assert [t["id"] for t in grounding.tables_named(state, "the client table")] == ["t2"]
 
 
+@pytest.mark.parametrize("label, request_text", [("表", "在表1最后加一行"), ("表", "表 1 的表头加粗"),
+                                                  ("Table", "Add a row to Table 1")])
+def test_a_table_named_by_its_caption_number_is_the_captioned_table(label, request_text):
+    """"Table 1" / "表1" names the table captioned so (Word's Chinese label 表 too), not the first table."""
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    execute(doc, "insert_table", {"rows": 2, "cols": 2, "position": "end"})
+    second = extract_state(doc)["tables"][1]["id"]
+    execute(doc, "insert_caption", {"target": second, "text": "Costs", "label": label})
+    state = extract_state(doc)
+    assert [t["id"] for t in grounding.tables_named(state, request_text)] == [second]
+    assert [(m.id, m.kind) for m in grounding.named(state, request_text) if m.kind.startswith("table")] == \
+        [(second, "table, by its caption")]
+
+
 @pytest.mark.parametrize("language, request_text, previous", [
     ("zh", "这个表的表头弄成深蓝底白字", "第二个表里把甲方改成买方"),
     ("en", "Now make that table's top row bold", "Add an empty row to the second table"),
@@ -382,6 +396,10 @@ def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_no
                              state, {}) == []
     assert checks.check_call("Caption it.", caption, "insert_caption", {"target": "t1", "text": "Summary of details"},
                              state, {})
+    for label in ("公式", "图"):  # Word's Chinese labels, which the caption API writes too
+        zh = f"给第一个表下面加题注“{label} 2：能量守恒的推导过程”"
+        assert checks.check_call("Caption it.", zh, "insert_caption", {"target": "t1", "text": "能量守恒的推导过程",
+                                                                       "label": label}, state, {}) == []
 
 
 def test_a_quote_with_the_item_number_the_documents_list_has_is_not_altered():

@@ -140,6 +140,47 @@ def test_captions_number_themselves(doc):
     assert sum(1 for f in s["interactive"]["fields"] if f["type"] == "SEQ") == 3
 
 
+ZH_PAPER = EXAMPLES.parent / "dwbench" / "data" / "docs" / "paper-zh-1.docx"  # a table and two pictures, no captions
+
+
+def _captions(d: WordDocument) -> list[str]:
+    return [p["text"] for p in extract_state(d)["paragraphs"] if p["style"] == "Caption"]
+
+
+def test_a_chinese_document_gets_word_chinese_captions_each_label_counting_itself():
+    """Word's Chinese caption labels (图, 表, 公式, 图表) were refused; by default a Chinese document's captions take
+    them, "图 1" as Word writes it, each label its own SEQ sequence (图 does not count the 图表 captions)."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added, validate_all
+
+    d = WordDocument.open(ZH_PAPER)
+    first, second = (i["id"] for i in extract_state(d)["images"][:2])
+    execute(d, "insert_caption", {"target": second, "text": "图表标题", "label": "图表"})
+    execute(d, "insert_caption", {"target": first, "text": "系统结构"})
+    execute(d, "insert_caption", {"target": second, "text": "测试结果", "label": "图"})
+    execute(d, "insert_caption", {"target": "t1", "text": "参数汇总"})
+    inserted = _captions(d)
+    execute(d, "update_fields", {"count_pages": False})
+    reopened = WordDocument.from_bytes(d.to_bytes())
+    assert inserted == _captions(reopened) == ["图 1 系统结构", "图 2 测试结果", "图表 1 图表标题", "表 1 参数汇总"]
+    seq = [f["instruction"] for f in extract_state(reopened)["interactive"]["fields"] if f["type"] == "SEQ"]
+    assert sorted(seq) == ["SEQ 图 \\* ARABIC", "SEQ 图 \\* ARABIC", "SEQ 图表 \\* ARABIC", "SEQ 表 \\* ARABIC"]
+    original, edited = validate_all([ZH_PAPER.read_bytes(), d.to_bytes()], workers=2)
+    assert [str(f) for f in added(original, edited) if f.is_error] == []
+
+
+def test_a_default_caption_label_keeps_the_label_the_document_already_uses(doc):
+    """A Chinese document whose tables are captioned "Table n" goes on with Table; an English one keeps Table and
+    Figure whatever labels the other kind uses."""
+    d = WordDocument.open(EXAMPLES.parent / "dwbench" / "data" / "docs" / "contract-zh-1.docx")  # "Table 1: ..."
+    execute(d, "insert_table", {"position": "end", "rows": 2, "cols": 2})
+    execute(d, "insert_caption", {"target": extract_state(d)["tables"][-1]["id"], "text": "附表"})
+    assert [c for c in _captions(d) if c.startswith("Table")][-1] == "Table 2: 附表"
+    execute(doc, "insert_caption", {"target": "t1", "text": "Sales", "label": "表"})
+    execute(doc, "insert_caption", {"target": "img1", "text": "Logo"})
+    assert _captions(doc) == ["表 1 Sales", "Figure 1: Logo"]
+
+
 def test_duplicate_block_gets_new_ids(doc):
     r = execute(doc, "duplicate_block", {"block": "t1", "position": "end"})
     s = extract_state(doc)

@@ -284,7 +284,7 @@ def _nth(tables: list[Any], n: int) -> Any:
 
 def named(state: State, text: str) -> list[Match]:
     """Elements `text` names without quotes: headings and table-row labels by their words ("the Introduction
-    section", "the West row"), the n-th or last table ("the second table", "第六个表格"; also the n-th of the tables
+    section", "the West row"), a table by its caption ("Table 2", "表2"), the n-th or last table ("the second table", "第六个表格"; also the n-th of the tables
     of 2 rows and 2 columns or more when it is another: a one-row or one-column table reads as a box), the empty
     paragraphs of the body ("the blank lines", "空段落"), the body paragraphs wholly in brackets when the request names
     a text in brackets and there are at most :data:`MAX_BRACKETED` ("the note in brackets", "括号里的说明"), and the chart or picture when the document has just one."""
@@ -301,7 +301,12 @@ def named(state: State, text: str) -> list[Match]:
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]
+    by_caption = _caption_named(state, text)
+    out += [Match(m.group(0), t["id"], "table, by its caption", "named", " | ".join(map(str, (t.get("cells") or [[]])[0])))
+            for m, t in by_caption]
     for m in _NTH_TABLE.finditer(text):
+        if any(c.start() < m.end() and m.start() < c.end() for c, _ in by_caption):
+            continue  # "table 2" is the table captioned "Table 2", not the second table
         word = next(g for g in m.groups() if g is not None)
         n = int(word) if word.isdigit() else _ORDINAL_WORDS[word.lower()]
         first, of_grids = _nth(tables, n), _nth(grids, n)
@@ -338,6 +343,9 @@ _ONLY_A_HEADER_ROW = re.compile(r"\b(?:header|heading)\s+row\b|\btable(?:'s)?\s+
 _TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+){1,3}?)tables?\b"
                               r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)", re.IGNORECASE)
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
+#: a table named by its caption's label and number ("Table 2", "表2", "表 2"), and such a caption's opening
+_CAPTION_NUMBER = re.compile(r"\btable\s+(\d+)(?!\d)|(?<![图列附])表\s*(\d+)(?!\d)", re.IGNORECASE)
+_TABLE_CAPTION = re.compile(r"^(?:table|表)\s*(\d+)(?!\d)", re.IGNORECASE)
 _NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
                      "below", "following", "previous", "only", "one", "two", "three", "each", "every", "all", "both"}
 TABLE_CONTEXT_PARAGRAPHS = 3  # non-empty body paragraphs before a table (back to its heading) read as its title
@@ -383,12 +391,42 @@ def _shared_words(description: str, context: str) -> int:
     return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
 
 
+def captioned_tables(state: State) -> dict[int, dict[str, Any]]:
+    """Caption number -> the table a Caption-styled "Table n" / "表 n" paragraph names: the one right before a table
+    (where Word puts table captions), else the one right after it."""
+    out: dict[int, dict[str, Any]] = {}
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    for side in (0, 1):
+        for t in tables:
+            before, after = table_surroundings(state, t)
+            p = next(before, None) if side == 0 else after
+            m = _TABLE_CAPTION.match(loose(p.get("text", ""))) if p and "caption" in (p.get("style") or "").casefold() else None
+            if m:
+                out.setdefault(int(m.group(1)), t)
+    return out
+
+
+def _caption_named(state: State, text: str) -> list[tuple[re.Match, dict[str, Any]]]:
+    """The tables `text` names by a caption the document has ("Table 2", "表2"), with the words that name each."""
+    if not _CAPTION_NUMBER.search(text):
+        return []
+    captioned = captioned_tables(state)
+    return [(m, captioned[n]) for m in _CAPTION_NUMBER.finditer(text)
+            if (n := int(m.group(1) or m.group(2))) in captioned]
+
+
 def tables_named(state: State, text: str) -> list[dict[str, Any]]:
-    """The tables `text` names: the n-th ("the second table", "第二个表"), those whose text or title shares most words
+    """The tables `text` names: by a caption the document has ("Table 2", "表2"), else the n-th ("the second table",
+    "第二个表"), those whose text or title shares most words
     with the words before "table" ("the rates table", "价格表"), else the only table of the document when `text`
     says table / 表."""
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     out: list[dict[str, Any]] = []
+    for _, t in _caption_named(state, text):  # "Table 2" / "表2" of a captioned document: its caption's table
+        if t not in out:
+            out.append(t)
+    if out:
+        return out
     for m in _NTH_TABLE.finditer(text):
         word = next(g for g in m.groups() if g is not None)
         t = _nth(tables, int(word) if word.isdigit() else _ORDINAL_WORDS[word.lower()])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
@@ -12,7 +13,7 @@ from autodw.apis.ooxml.comments import add_comment
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number
+from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number, seq_labels
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
 from autodw.apis.ooxml.list_styles import adjacent_paragraph, document_list_style
 from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
@@ -232,24 +233,46 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
     return f"added comment {cid} on {paragraph} chars {start}-{end}"
 
 
+#: Word's caption labels, English and as Word's Chinese UI names them (表 table, 图 figure, 公式 equation, 图表 chart)
+CAPTION_LABELS = ("Table", "Figure", "Chart", "Equation", "表", "图", "公式", "图表")
+CHINESE_CAPTION_LABELS = frozenset({"表", "图", "公式", "图表"})
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def default_caption_label(doc: WordDocument, is_table: bool) -> str:
+    """The label of a caption the caller did not label: the one the document's captions of that kind already use
+    (Table or 表; Figure or 图), else by the body's language (Chinese when its CJK characters outnumber its letters)."""
+    english, chinese = ("Table", "表") if is_table else ("Figure", "图")
+    used = [label for label in seq_labels(doc) if label in (english, chinese)]
+    if used:
+        return used[-1]
+    body = "".join(t.text or "" for t in doc.body.iter(qn("w:t")))
+    return chinese if len(_CJK.findall(body)) > len(_LATIN.findall(body)) else english
+
+
 @api(intent=INTENT,
-     description="Add a numbered caption (\"Table 1: ...\", \"Figure 2: ...\") to a table, picture or chart, using a "
-                 "SEQ field so numbering stays correct.",
+     description="Add a numbered caption (\"Table 1: ...\", \"Figure 2: ...\"; Chinese labels as Word writes them: "
+                 "\"表 1 ...\", \"图 2 ...\") to a table, picture or chart, using a SEQ field named by the label so "
+                 "numbering stays correct (each label counts on its own).",
      params={"target": id_of("t|img|chart", "table, picture or chart"), "text": text("caption text after the number"),
-             "label": enum("caption label (default: Table for tables, Figure otherwise)", ("Table", "Figure", "Chart", "Equation")),
+             "label": enum("caption label: English, or Chinese 表 (table), 图 (figure), 公式 (equation), 图表 (chart); "
+                           "default: the label the document's captions of that kind use, else Table/表 for tables and "
+                           "Figure/图 otherwise, by the document's language", CAPTION_LABELS),
              "where": enum("above or below the target (default: above tables, below figures)", ("above", "below"))},
-     examples=[{"target": "t1", "text": "Sales by region (k$)"}, {"target": "img1", "text": "Company logo", "where": "below"}])
+     examples=[{"target": "t1", "text": "Sales by region (k$)"}, {"target": "img1", "text": "Company logo", "where": "below"},
+               {"target": "t1", "text": "各地区销售额", "label": "表"}])
 def insert_caption(doc: WordDocument, target: str, text: str, label: str | None = None, where: str | None = None):
     el = doc.find(target)
     is_table = el.tag == qn("w:tbl")
-    label = label or ("Table" if is_table else "Figure")
+    label = label or default_caption_label(doc, is_table)
     where = where or ("above" if is_table else "below")
     anchor = el if is_table else host_paragraph(el)
     p = make_paragraph(doc, f"{label} ", "Caption")
     for run in field_runs(f"SEQ {label} \\* ARABIC", str(next_seq_number(doc, label))):
         p.append(run)
-    if text:
-        p.append(new_run(f": {text}"))
+    if text:  # "Table 1: text"; Chinese captions put a space between number and text ("表 1 text", GB/T 7713.1)
+        p.append(new_run(f" {text}" if label in CHINESE_CAPTION_LABELS else f": {text}"))
     (anchor.addprevious if where == "above" else anchor.addnext)(p)
     return f"inserted caption {_new_ids(doc, p)} for {target}"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from autodw.apis.ooxml.elements import get_or_add
@@ -32,11 +34,24 @@ def request_field_update(settings_root: etree._Element) -> None:
     get_or_add(settings_root, "w:updateFields").set(f"{{{W}}}val", "true")
 
 
+#: a SEQ field's instruction and its sequence name ("SEQ 图 \* ARABIC" -> 图)
+SEQ_INSTRUCTION = re.compile(r"^SEQ\s+(\S+)", re.IGNORECASE)
+
+
+def seq_labels(doc: WordDocument) -> list[str]:
+    """The sequence names of the body's SEQ fields, in document order ("Table", "图" ...)."""
+    out = []
+    for el in doc.body.iter(qn("w:instrText"), qn("w:fldSimple")):
+        instr = el.text if el.tag == qn("w:instrText") else el.get(qn("w:instr"))
+        m = SEQ_INSTRUCTION.match((instr or "").strip())
+        if m:
+            out.append(m.group(1))
+    return out
+
+
 def next_seq_number(doc: WordDocument, label: str) -> int:
-    """The number the next ``SEQ label`` field in the body will show."""
-    count = sum(1 for t in doc.body.iter(qn("w:instrText")) if (t.text or "").strip().startswith(f"SEQ {label}"))
-    count += sum(1 for f in doc.body.iter(qn("w:fldSimple")) if (f.get(qn("w:instr")) or "").strip().startswith(f"SEQ {label}"))
-    return count + 1
+    """The number the next ``SEQ label`` field in the body will show (its own sequence: 图 is not 图表)."""
+    return seq_labels(doc).count(label) + 1
 
 
 def bookmark_text(start: etree._Element) -> str:
