@@ -311,6 +311,21 @@ def test_replay_chains_turns_and_uses_the_cache(tmp_path, monkeypatch):
 
 
 @needs_corpus
+def test_the_replay_cache_misses_when_the_api_code_changes(tmp_path, monkeypatch):
+    from autodw.dwbench import records
+
+    monkeypatch.setenv("AUTODW_HOME", str(tmp_path))
+    session = load_split("dev-mini", "hand")[0]
+    replay(session, 1)
+    cached = set((tmp_path / "dwbench" / "cache").glob("*.docx"))
+    replay(session, 1)
+    assert set((tmp_path / "dwbench" / "cache").glob("*.docx")) == cached
+    monkeypatch.setattr(records, "replay_code", lambda: "other code")
+    replay(session, 1)
+    assert len(set((tmp_path / "dwbench" / "cache").glob("*.docx")) - cached) == 2  # turns 0 and 1 replayed again
+
+
+@needs_corpus
 def test_threads_replaying_the_same_turns_at_once_share_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTODW_HOME", str(tmp_path))  # each thread writes the same cached file at once
     session = load_split("dev-mini", "hand")[0]

@@ -41,9 +41,6 @@ templated track regenerated with a held-out test split, ``accept`` alternatives 
 TRACKS = ("hand", "templated")
 SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third")
 SHARD_SESSIONS = 10
-CACHE_VERSION = "2"
-"""Part of the replay cache's key: bumped when an API the gold calls use changes what it writes (2: new list items
-take the document's own list style), so expected documents are replayed again rather than read stale."""
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
 """Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""
 
@@ -299,10 +296,22 @@ def cache_dir() -> Path:
     return data_home() / "dwbench" / "cache"
 
 
+@lru_cache(maxsize=1)
+def replay_code() -> str:
+    """A fingerprint of the code a replay runs (the sources and data of ``autodw/apis`` and ``autodw/core``), part of
+    the replay cache's key: an API that changes what it writes makes the cache miss instead of returning stale
+    expected documents (a version bumped by hand was forgotten twice)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(p for part in ("apis", "core") for p in (root / part).rglob("*") if p.suffix in (".py", ".json")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def replay(session: Session, turns: int, use_cache: bool = True) -> WordDocument:
     """The document after the gold calls of the first `turns` turns (0: the source document).
 
-    Cached under :func:`cache_dir` by a hash of the source checksum and the calls replayed; the
+    Cached under :func:`cache_dir` by a hash of :func:`replay_code`, the source checksum and the calls replayed; the
     cached file keeps the element ids, so ids in later gold calls still match.
     """
     from autodw.apis import execute
@@ -310,7 +319,7 @@ def replay(session: Session, turns: int, use_cache: bool = True) -> WordDocument
     if not 0 <= turns <= len(session.instructions):
         raise BenchmarkDataError(f"session {session.session_id} has {len(session.instructions)} turns, not {turns}")
     calls = [(c.api, c.args) for i in session.instructions[:turns] for c in i.gold]
-    key = hashlib.sha256(json.dumps([CACHE_VERSION, session.source.sha256, calls], sort_keys=True).encode()).hexdigest()[:32]
+    key = hashlib.sha256(json.dumps([replay_code(), session.source.sha256, calls], sort_keys=True).encode()).hexdigest()[:32]
     cached = cache_dir() / f"{key}.docx"
     if use_cache and cached.is_file():
         doc = WordDocument.from_bytes(cached.read_bytes(), name=session.source.file)
