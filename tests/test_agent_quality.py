@@ -868,6 +868,18 @@ def test_a_property_switched_the_other_way(state):
                    {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]  # a removal of another property
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("The N/A under Definitions doesn't need to be bold.", False),  # hand dev-third (hosted ceiling)
+    ("p3 shouldn't be bold", False),
+    ("p3 isn’t meant to be in bold", False),
+    ("We don't want p3 bold any more", False),
+    ("The third line doesn't stand out at all next to the others; make p3 bold", True),  # a negation of another verb
+])
+def test_a_property_negated_by_a_contraction(state, request_text, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "bold": False}, state)
+    assert found == (["unasked_flag"] if unasked else [])
+
+
 def test_a_table_given_only_its_column_names_has_them_as_its_header():
     """DWBench 2.0 hand dev, found by the hosted ceiling: the column names, then three empty rows to fill in."""
     from autodw.agent.checks.values import unasked_flags
