@@ -901,6 +901,19 @@ def test_a_chinese_line_chart_typed_by_its_sound():
     assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧")
 
 
+@pytest.mark.parametrize("request_text, color, unasked", [
+    ("第一条里的“两周”加粗标红，老有人超期不还", "FF0000", False),  # hand dev-third (hosted ceiling)
+    ("把第三段的日期标蓝", "0000FF", False),
+    ("这几个字涂黄一下", "FFFF00", False),
+    ("标题变绿吧", "00B050", False),
+    ("正文里的说明标黑", "000000", False),
+    ("把第三段改成黑体", "000000", True),  # a font, not a colour
+])
+def test_a_chinese_colour_said_without_its_character_for_colour(state, request_text, color, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "color": color}, state)
+    assert ("unasked_property" in found) == unasked
+
+
 def test_a_formatting_property_the_request_does_not_name(state):
     highlight = 'Put a yellow highlight on "pleasure" in p1'
     assert _checks(highlight, "set_paragraph_format", {"paragraphs": "p1", "line_spacing": 10},
