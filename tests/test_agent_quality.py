@@ -481,6 +481,19 @@ def test_a_space_after_said_as_room_or_a_gap_beneath(state, request_text, unaske
 
 
 @pytest.mark.parametrize("request_text, unasked", [
+    ("最后签名那行放到右边，和上面的条款之间空大一点", False),  # hand dev-third (hosted ceiling)
+    ("签名上面多留点空", False),
+    ("标题和正文隔开一点", False),
+    ("这段和上一段拉开些", False),
+    ("两段中间空一行的样子", False),
+    ("下面留三行空的给人填", True),  # blank rows, not a paragraph's space
+])
+def test_a_space_said_as_a_chinese_gap_between(state, request_text, unasked):
+    found = _checks(request_text, "set_paragraph_format", {"paragraphs": ["p3"], "space_before": "24pt"}, state)
+    assert found == (["unasked_property"] if unasked else [])
+
+
+@pytest.mark.parametrize("request_text, unasked", [
     ("Center the form title and make it a little smaller, it's shouting.", False),  # hand dev
     ("please center the title of the form and shrink it a bit", False),  # dev-reworded: a verb of size
     ("enlarge the title a touch", False),
