@@ -1023,6 +1023,18 @@ def test_a_paragraph_turned_into_a_list_or_table_is_replaced(state, request_text
     assert ("unasked_api" in _checks(request_text, "delete_block", {"block": "p9"}, state)) == unasked
 
 
+@pytest.mark.parametrize("api, request_text, unasked", [
+    ("add_watermark", "Stamp it as a draft until both sides have signed", False),  # hand dev-third (hosted ceiling)
+    ("add_watermark", "Stamp CONFIDENTIAL across every page", False),
+    ("add_watermark", "每页都印上“内部资料”几个字", False),
+    ("add_watermark", "加个背景文字：样本", False),
+    ("remove_watermark", "Both sides signed, so the draft stamp can go", False),
+    ("add_watermark", "Mark it as a draft in the title", True),  # the title's words, not a watermark
+])
+def test_a_watermark_said_as_a_stamp(api, request_text, unasked):
+    assert bool(apis.unasked_api(api, request_text, "", {"text": "DRAFT"}, {})) == unasked
+
+
 def _listed(*kinds):
     """A state whose paragraphs p1, p2... are list items of `kinds` (None: no list)."""
     return {"paragraphs": [{"id": f"p{i}", "text": f"line {i}", "list": {"kind": k} if k else None}
