@@ -1055,6 +1055,22 @@ def test_an_entry_added_to_a_list_joins_it(request_text, kinds, kind, unasked):
     assert bool(found) == unasked
 
 
+@pytest.mark.parametrize("request_text, kinds, position, kind, unasked", [
+    # hand dev-third (hosted ceiling): an agenda item added after the last of a bullet list
+    ("午餐后面再加一项：14:00 参观新门诊楼，时间也一样加粗", ("bullet", "bullet", "bullet", None), {"after": "p3"}, "bullet",
+     False),
+    ("Add one more after lunch: 14:00 tour of the new wing", ("bullet", "bullet", "bullet", None), {"after": "p3"},
+     "bullet", False),
+    ("Before the opening, put 9:00 registration", ("numbered", "numbered", None), {"before": "p1"}, "numbered", False),
+    ("在开幕前面再加上 9:00 签到", ("numbered", "numbered", None), {"before": "p1"}, "bullet", True),  # another kind
+    ("After the greeting, add 9:00 registration", ("bullet", None, None), {"after": "p2"}, "bullet", True),  # no list
+])
+def test_an_entry_inserted_beside_a_list_joins_it(request_text, kinds, position, kind, unasked):
+    found = apis.unasked_api("insert_list", request_text, "", {"items": ["x"], "position": position, "kind": kind},
+                             _listed(*kinds))
+    assert bool(found) == unasked
+
+
 def test_the_generator_sees_the_quoted_elements_first(doc):
     agent, llm = agent_for({
         "planner": [plan('Make the "Next Steps" heading italic.'), DONE],
