@@ -499,6 +499,19 @@ def test_a_space_after_said_as_room_or_a_gap_beneath(state, request_text, unaske
 
 
 @pytest.mark.parametrize("request_text, unasked", [
+    ("最后签名那行放到右边，和上面的条款之间空大一点", False),  # hand dev-third (hosted ceiling)
+    ("签名上面多留点空", False),
+    ("标题和正文隔开一点", False),
+    ("这段和上一段拉开些", False),
+    ("两段中间空一行的样子", False),
+    ("下面留三行空的给人填", True),  # blank rows, not a paragraph's space
+])
+def test_a_space_said_as_a_chinese_gap_between(state, request_text, unasked):
+    found = _checks(request_text, "set_paragraph_format", {"paragraphs": ["p3"], "space_before": "24pt"}, state)
+    assert found == (["unasked_property"] if unasked else [])
+
+
+@pytest.mark.parametrize("request_text, unasked", [
     ("Center the form title and make it a little smaller, it's shouting.", False),  # hand dev
     ("please center the title of the form and shrink it a bit", False),  # dev-reworded: a verb of size
     ("enlarge the title a touch", False),
@@ -886,6 +899,18 @@ def test_a_property_switched_the_other_way(state):
                    {"paragraphs": "p3", "bold": False}, state) == ["unasked_flag"]  # a removal of another property
 
 
+@pytest.mark.parametrize("request_text, unasked", [
+    ("The N/A under Definitions doesn't need to be bold.", False),  # hand dev-third (hosted ceiling)
+    ("p3 shouldn't be bold", False),
+    ("p3 isn’t meant to be in bold", False),
+    ("We don't want p3 bold any more", False),
+    ("The third line doesn't stand out at all next to the others; make p3 bold", True),  # a negation of another verb
+])
+def test_a_property_negated_by_a_contraction(state, request_text, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "bold": False}, state)
+    assert found == (["unasked_flag"] if unasked else [])
+
+
 def test_a_table_given_only_its_column_names_has_them_as_its_header():
     """DWBench 2.0 hand dev, found by the hosted ceiling: the column names, then three empty rows to fill in."""
     from autodw.agent.checks.values import unasked_flags
@@ -905,6 +930,19 @@ def test_a_chinese_line_chart_typed_by_its_sound():
     line = {"chart": "chart1", "chart_type": "line"}
     assert unnamed_values("change_chart_type", line, "准时率那个柱状图换成折现图吧，看趋势更直观一点") == []
     assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧")
+
+
+@pytest.mark.parametrize("request_text, color, unasked", [
+    ("第一条里的“两周”加粗标红，老有人超期不还", "FF0000", False),  # hand dev-third (hosted ceiling)
+    ("把第三段的日期标蓝", "0000FF", False),
+    ("这几个字涂黄一下", "FFFF00", False),
+    ("标题变绿吧", "00B050", False),
+    ("正文里的说明标黑", "000000", False),
+    ("把第三段改成黑体", "000000", True),  # a font, not a colour
+])
+def test_a_chinese_colour_said_without_its_character_for_colour(state, request_text, color, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "color": color}, state)
+    assert ("unasked_property" in found) == unasked
 
 
 def test_a_formatting_property_the_request_does_not_name(state):
@@ -1003,6 +1041,18 @@ def test_a_paragraph_turned_into_a_list_or_table_is_replaced(state, request_text
     assert ("unasked_api" in _checks(request_text, "delete_block", {"block": "p9"}, state)) == unasked
 
 
+@pytest.mark.parametrize("api, request_text, unasked", [
+    ("add_watermark", "Stamp it as a draft until both sides have signed", False),  # hand dev-third (hosted ceiling)
+    ("add_watermark", "Stamp CONFIDENTIAL across every page", False),
+    ("add_watermark", "每页都印上“内部资料”几个字", False),
+    ("add_watermark", "加个背景文字：样本", False),
+    ("remove_watermark", "Both sides signed, so the draft stamp can go", False),
+    ("add_watermark", "Mark it as a draft in the title", True),  # the title's words, not a watermark
+])
+def test_a_watermark_said_as_a_stamp(api, request_text, unasked):
+    assert bool(apis.unasked_api(api, request_text, "", {"text": "DRAFT"}, {})) == unasked
+
+
 def _listed(*kinds):
     """A state whose paragraphs p1, p2... are list items of `kinds` (None: no list)."""
     return {"paragraphs": [{"id": f"p{i}", "text": f"line {i}", "list": {"kind": k} if k else None}
@@ -1020,6 +1070,22 @@ def _listed(*kinds):
 ])
 def test_an_entry_added_to_a_list_joins_it(request_text, kinds, kind, unasked):
     found = apis.unasked_api("set_list_format", request_text, "", {"paragraphs": ["p3"], "kind": kind}, _listed(*kinds))
+    assert bool(found) == unasked
+
+
+@pytest.mark.parametrize("request_text, kinds, position, kind, unasked", [
+    # hand dev-third (hosted ceiling): an agenda item added after the last of a bullet list
+    ("午餐后面再加一项：14:00 参观新门诊楼，时间也一样加粗", ("bullet", "bullet", "bullet", None), {"after": "p3"}, "bullet",
+     False),
+    ("Add one more after lunch: 14:00 tour of the new wing", ("bullet", "bullet", "bullet", None), {"after": "p3"},
+     "bullet", False),
+    ("Before the opening, put 9:00 registration", ("numbered", "numbered", None), {"before": "p1"}, "numbered", False),
+    ("在开幕前面再加上 9:00 签到", ("numbered", "numbered", None), {"before": "p1"}, "bullet", True),  # another kind
+    ("After the greeting, add 9:00 registration", ("bullet", None, None), {"after": "p2"}, "bullet", True),  # no list
+])
+def test_an_entry_inserted_beside_a_list_joins_it(request_text, kinds, position, kind, unasked):
+    found = apis.unasked_api("insert_list", request_text, "", {"items": ["x"], "position": position, "kind": kind},
+                             _listed(*kinds))
     assert bool(found) == unasked
 
 

@@ -28,7 +28,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
 
 @check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",),
        tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
-                                            "dwbench-2.0/hand/dev-second"))
+                                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -38,7 +38,8 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     too tall" then "Centre it as well"). A letter typed three times is read as two ("the commment ... can go"). A
     table the request calls by its caption or title names the call's table ("Add 2024 to the year overview" for the
     table captioned "Table 1: Year overview"). A paragraph made an item of the list of its kind right beside it joins
-    that list, which the request need not say ("add another case after it" in a numbered list of cases)."""
+    that list, and so do items inserted right after or before an item of a list of their kind, which the request need
+    not say ("add another case after it" in a numbered list of cases; "午餐后面再加一项" after a bulleted agenda)."""
     words = api_words().get(api)
     instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     if words is None:
@@ -51,19 +52,29 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
 
 
 def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:
-    """Whether the call makes paragraphs outside any list items of the list right before or after each of them, of
-    its kind: an entry added to a list ("add another case after it") joins it, which no request says."""
+    """Whether the call adds entries to the list right beside them, of its kind: set_list_format making paragraphs
+    outside any list items of the list right before or after each of them ("add another case after it"), or
+    insert_list putting its items right after or before an item of a list of its kind ("午餐后面再加一项"). An entry
+    added to a list joins it, which no request says."""
+    paras = before.get("paragraphs", [])
+    at = {p.get("id"): i for i, p in enumerate(paras)}
+
+    def kind_at(j: int) -> Any:
+        return (paras[j].get("list") or {}).get("kind") if 0 <= j < len(paras) else None
+
+    if api == "insert_list":
+        position = args.get("position")
+        side, anchor = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
+        return side in ("after", "before") and anchor in at and kind_at(at[anchor]) == args.get("kind", "bullet")
     paragraphs, kind = args.get("paragraphs"), args.get("kind")
     if api != "set_list_format" or not paragraphs or not isinstance(paragraphs, list) or not isinstance(kind, str):
         return False
-    paras = before.get("paragraphs", [])
-    at = {p.get("id"): i for i, p in enumerate(paras)}
 
     def joins(pid: Any) -> bool:
         i = at.get(pid)
         if i is None or paras[i].get("list"):
             return False
-        return any(0 <= j < len(paras) and (paras[j].get("list") or {}).get("kind") == kind for j in (i - 1, i + 1))
+        return any(kind_at(j) == kind for j in (i - 1, i + 1))
     return all(joins(pid) for pid in paragraphs)
 
 
