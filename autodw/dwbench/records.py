@@ -7,8 +7,8 @@ at the document; the headline numbers) and ``templated`` (written by the edit te
 stratified subset of test, for reporting only); the hand track also has ``dev-paraphrased`` (tuning only: sessions of
 hand dev with every instruction reworded, the same gold calls; each record's ``paraphrase_of`` names its original) and
 ``dev-reworded`` (the same for other dev sessions, reworded by another hand: how far tuning on dev-paraphrased carries), and ``dev-second`` (tuning only: further sessions on dev's documents, written later by other hands, to
-see how far tuning on dev carries to requests and targets it has not seen) and ``dev-third`` (the same, written after
-``dev-second`` was tuned on). Gold call arguments are stored as JSON text (``args``) so that
+see how far tuning on dev carries to requests and targets it has not seen) ``dev-third`` and ``dev-fourth`` (the same, each
+written after the one before was tuned on). Gold call arguments are stored as JSON text (``args``) so that
 ``datasets.load_dataset("json", data_files=...)`` reads the files without a mixed-type schema;
 :class:`GoldCall` gives them back as dicts.
 """
@@ -39,7 +39,7 @@ DATA_VERSION = "2.0"
 reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
 templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (docs/benchmark/datasheet.md)."""
 TRACKS = ("hand", "templated")
-SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third")
+SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth")
 SHARD_SESSIONS = 10
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
 """Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""
