@@ -106,6 +106,32 @@ def test_the_sixth_table_and_the_empty_paragraphs_are_named():
     assert grounding.named(state, "Add a line under the intro") == []
 
 
+def _label(pid: str, text: str, size: float = 15.0, bold: bool = True) -> dict:
+    return {"id": pid, "text": text, "style": "Normal", "runs": [{"text": text, "bold": bold, "size_pt": size}]}
+
+
+def test_labels_standing_for_headings_are_named_with_what_follows_them():
+    """DWBench 2.0 hand dev-third (local ceiling, planner view): documents without heading styles whose parts are
+    named by short labels ("附件3", "表2", "续表2", "审 定 意 见", "DEFINITIONS"); the request says the label whole and the
+    label's part runs up to the next paragraph that looks the same."""
+    body = lambda pid, text: _label(pid, text, 16.0, False)  # noqa: E731
+    state = {"paragraphs": [_label("p1", "附件1"), body("p2", "目录"), _label("p3", "表2"), body("p4", "说明"),
+                            _label("p5", "续表2"), _label("p6", "审 定 意 见", 18.0, False), _label("p7", "附件3"),
+                            body("p8", "1．营业执照复印件；"), body("p9", "2．商标复印件；"), _label("p10", "附件4"),
+                            body("p11", "注：本表可放大填写。"), _label("p12", "DEFINITIONS"), body("p13", "N/A")],
+             "tables": [], "images": []}
+    found = lambda request: [(m.id, m.under) for m in grounding.named(state, request)]  # noqa: E731
+    assert found("附件3那九条材料清单，行距设成1.5倍") == [("p7", ("p8", "p9"))]
+    assert [i for i, _ in found("表2和续表2顶上的年份那三列")] == ["p3", "p5"]
+    assert [i for i, _ in found("续表2的表头加粗")] == ["p5"]  # 表2 only inside 续表2
+    assert [i for i, _ in found("审定意见那张表左边一栏太窄了")] == ["p6"]
+    assert [i for i, _ in found("附件1到附件4这几个小标签字号不统一")] == ["p1", "p7", "p10"]  # the series by its ends
+    assert [i for i, _ in found("附件12删掉")] == []
+    assert found("rather than N/A, put in definitions") == [("p13", None)]
+    assert found("Under DEFINITIONS, add a line") == [("p12", ("p13", "p13"))]
+    assert found("make the notes shorter") == []
+
+
 def test_the_nth_table_is_also_named_counting_only_grids_when_that_is_another():
     """A one-row or one-column table reads as a box: DWBench 2.0 templated dev's "第六个表格" is the sixth of the
     tables of 2x2 or more (found by the hosted ceiling); both readings are shown, each saying which it is."""
