@@ -132,6 +132,17 @@ def test_labels_standing_for_headings_are_named_with_what_follows_them():
     assert found("make the notes shorter") == []
 
 
+def test_the_empty_paragraphs_of_a_named_part_are_those_named():
+    """DWBench 2.0 hand dev-third's "附件3清单最后面那几个空行删掉": the empty paragraphs of the part the request names
+    (past the first MAX_EMPTY_SHOWN of the document), not the document's first ones."""
+    empty = lambda pid: {"id": pid, "text": "", "style": "Normal", "runs": []}  # noqa: E731
+    state = {"paragraphs": [_label("p1", "附件1"), empty("p2"), empty("p3"), _label("p4", "附件3"),
+                            _label("p5", "1．营业执照复印件；", 16.0, False), empty("p6"), empty("p7")],
+             "tables": [], "images": []}
+    assert [m.id for m in grounding.named(state, "附件3清单最后面那几个空行删掉") if m.kind == "empty paragraph"] == ["p6", "p7"]
+    assert [m.id for m in grounding.named(state, "空行都删掉")] == ["p2", "p3", "p6", "p7"]
+
+
 def test_the_nth_table_is_also_named_counting_only_grids_when_that_is_another():
     """A one-row or one-column table reads as a box: DWBench 2.0 templated dev's "第六个表格" is the sixth of the
     tables of 2x2 or more (found by the hosted ceiling); both readings are shown, each saying which it is."""

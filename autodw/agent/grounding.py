@@ -402,6 +402,10 @@ def named(state: State, text: str) -> list[Match]:
     said = _EMPTY_PARAGRAPHS.search(text)
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
         empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
+        at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
+        parts = [(at[m.under[0]], at[m.under[1]]) for m in out if m.under]  # "附件3清单最后面那几个空行": those in 附件3
+        inside = [p for p in empty if any(a <= at[p["id"]] <= b for a, b in parts)]
+        empty = inside or empty
         out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty[:MAX_EMPTY_SHOWN]]
     inside_descriptions = [m.span() for pattern in (_DESCRIBED, _DESCRIBED_BEFORE)  # "the logo sentence": no picture
                            for m in pattern.finditer(text)]
