@@ -132,6 +132,15 @@ def test_labels_standing_for_headings_are_named_with_what_follows_them():
     assert found("make the notes shorter") == []
 
 
+def test_a_change_back_grounds_the_previous_instruction():
+    """DWBench 2.0 hand dev-third's "算了，这样一页放不下，改回单倍行距" after "附件3那九条材料清单，行距设成1.5倍": a change
+    back names nothing itself; it is about what the previous instruction named."""
+    state = {"paragraphs": [_label("p1", "附件3"), _label("p2", "1．营业执照复印件；", 16.0, False)], "tables": [], "images": []}
+    for request in ("算了，这样一页放不下，改回单倍行距", "no, change back to single spacing"):
+        found = grounding.ground(state, request, previous="附件3那九条材料清单，行距设成1.5倍")
+        assert [(m.id, m.earlier) for m in found] == [("p1", True)]
+
+
 def test_the_empty_paragraphs_of_a_named_part_are_those_named():
     """DWBench 2.0 hand dev-third's "附件3清单最后面那几个空行删掉": the empty paragraphs of the part the request names
     (past the first MAX_EMPTY_SHOWN of the document), not the document's first ones."""

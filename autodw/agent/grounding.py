@@ -172,8 +172,10 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     return found
 
 
-#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注")
-_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these)\b|它们?|那个|这个|这些|那些", re.IGNORECASE)
+#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), or a change
+#: back ("改回单倍行距", "change back to single spacing")
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|revert|undo)\b|它们?|那个|这个|这些|那些|改回|恢复|还原|撤销",
+                          re.IGNORECASE)
 #: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
 _LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")
 MIN_LATIN_LETTERS = 3  # a shorter run ("pt", "cm", "A") is a unit or a letter, not a text
