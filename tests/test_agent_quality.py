@@ -106,6 +106,52 @@ def test_the_sixth_table_and_the_empty_paragraphs_are_named():
     assert grounding.named(state, "Add a line under the intro") == []
 
 
+def _label(pid: str, text: str, size: float = 15.0, bold: bool = True) -> dict:
+    return {"id": pid, "text": text, "style": "Normal", "runs": [{"text": text, "bold": bold, "size_pt": size}]}
+
+
+def test_labels_standing_for_headings_are_named_with_what_follows_them():
+    """DWBench 2.0 hand dev-third (local ceiling, planner view): documents without heading styles whose parts are
+    named by short labels ("附件3", "表2", "续表2", "审 定 意 见", "DEFINITIONS"); the request says the label whole and the
+    label's part runs up to the next paragraph that looks the same."""
+    body = lambda pid, text: _label(pid, text, 16.0, False)  # noqa: E731
+    state = {"paragraphs": [_label("p1", "附件1"), body("p2", "目录"), _label("p3", "表2"), body("p4", "说明"),
+                            _label("p5", "续表2"), _label("p6", "审 定 意 见", 18.0, False), _label("p7", "附件3"),
+                            body("p8", "1．营业执照复印件；"), body("p9", "2．商标复印件；"), _label("p10", "附件4"),
+                            body("p11", "注：本表可放大填写。"), _label("p12", "DEFINITIONS"), body("p13", "N/A")],
+             "tables": [], "images": []}
+    found = lambda request: [(m.id, m.under) for m in grounding.named(state, request)]  # noqa: E731
+    assert found("附件3那九条材料清单，行距设成1.5倍") == [("p7", ("p8", "p9"))]
+    assert [i for i, _ in found("表2和续表2顶上的年份那三列")] == ["p3", "p5"]
+    assert [i for i, _ in found("续表2的表头加粗")] == ["p5"]  # 表2 only inside 续表2
+    assert [i for i, _ in found("审定意见那张表左边一栏太窄了")] == ["p6"]
+    assert [i for i, _ in found("附件1到附件4这几个小标签字号不统一")] == ["p1", "p7", "p10"]  # the series by its ends
+    assert [i for i, _ in found("附件12删掉")] == []
+    assert found("rather than N/A, put in definitions") == [("p13", None)]
+    assert found("Under DEFINITIONS, add a line") == [("p12", ("p13", "p13"))]
+    assert found("make the notes shorter") == []
+
+
+def test_a_change_back_grounds_the_previous_instruction():
+    """DWBench 2.0 hand dev-third's "算了，这样一页放不下，改回单倍行距" after "附件3那九条材料清单，行距设成1.5倍": a change
+    back names nothing itself; it is about what the previous instruction named."""
+    state = {"paragraphs": [_label("p1", "附件3"), _label("p2", "1．营业执照复印件；", 16.0, False)], "tables": [], "images": []}
+    for request in ("算了，这样一页放不下，改回单倍行距", "no, change back to single spacing"):
+        found = grounding.ground(state, request, previous="附件3那九条材料清单，行距设成1.5倍")
+        assert [(m.id, m.earlier) for m in found] == [("p1", True)]
+
+
+def test_the_empty_paragraphs_of_a_named_part_are_those_named():
+    """DWBench 2.0 hand dev-third's "附件3清单最后面那几个空行删掉": the empty paragraphs of the part the request names
+    (past the first MAX_EMPTY_SHOWN of the document), not the document's first ones."""
+    empty = lambda pid: {"id": pid, "text": "", "style": "Normal", "runs": []}  # noqa: E731
+    state = {"paragraphs": [_label("p1", "附件1"), empty("p2"), empty("p3"), _label("p4", "附件3"),
+                            _label("p5", "1．营业执照复印件；", 16.0, False), empty("p6"), empty("p7")],
+             "tables": [], "images": []}
+    assert [m.id for m in grounding.named(state, "附件3清单最后面那几个空行删掉") if m.kind == "empty paragraph"] == ["p6", "p7"]
+    assert [m.id for m in grounding.named(state, "空行都删掉")] == ["p2", "p3", "p6", "p7"]
+
+
 def test_the_nth_table_is_also_named_counting_only_grids_when_that_is_another():
     """A one-row or one-column table reads as a box: DWBench 2.0 templated dev's "第六个表格" is the sixth of the
     tables of 2x2 or more (found by the hosted ceiling); both readings are shown, each saying which it is."""

@@ -172,8 +172,10 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     return found
 
 
-#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注")
-_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these)\b|它们?|那个|这个|这些|那些", re.IGNORECASE)
+#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), or a change
+#: back ("改回单倍行距", "change back to single spacing")
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|revert|undo)\b|它们?|那个|这个|这些|那些|改回|恢复|还原|撤销",
+                          re.IGNORECASE)
 #: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
 _LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")
 MIN_LATIN_LETTERS = 3  # a shorter run ("pt", "cm", "A") is a unit or a letter, not a text
@@ -277,6 +279,89 @@ def _names_in(text: str, name: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(fold(text).split()), flags) is not None
 
 
+MAX_LABEL_CHARS = 30  # a body paragraph this short that a request says whole is a label it names ("附件3", "表2")
+#: a numbered series named by its ends: "附件1到附件4", "附件1至4", "Appendix 2 to 5", "Tables 1-3"
+_RANGE = r"{prefix}s?\s*(\d+)\s*(?:到|至|~|～|-|–|—|\bto\b|\bthrough\b|\bthru\b)\s*(?:{prefix}s?)?\s*(\d+)(?!\d)"
+
+
+def _labels_said(state: State, text: str, quoted: set[str]) -> set[str]:
+    """The ids of the short body paragraphs without a heading style whose whole text `text` says, unquoted: labels
+    that stand for headings in documents without heading styles ("附件3清单", "表2和续表2", "under DEFINITIONS",
+    "rather than N/A"), each number of a numbered series named by its ends ("附件1到附件4") included. Spaces set for
+    width are ignored ("审 定 意 见"); a CJK label said only inside a longer one said ("表2" in "续表2") or followed or
+    preceded by a digit ("附件1" in "附件12") is not; a text more than :data:`MAX_MATCHES` paragraphs hold names none."""
+    entries = contents_entries(state)
+    candidates = [p for p in state.get("paragraphs", []) if heading_level(p.get("style")) is None
+                  and p["id"] not in entries and 0 < len(_compact(p.get("text", ""))) <= MAX_LABEL_CHARS]
+    held: dict[str, list[str]] = {}
+    for p in candidates:
+        held.setdefault(_compact(p["text"]), []).append(p["id"])
+    said = _cjk_labels_said(text, [name for name in held if re.search(r"[\u3040-\u9fff]", name)])
+    out: set[str] = set()
+    for name, ids in held.items():
+        if len(ids) > MAX_MATCHES or name in quoted or len(name) < 2:
+            continue
+        cjk = re.search(r"[\u3040-\u9fff]", name) is not None
+        if (name in said if cjk else _names_in(text, ids and _text_of(state, ids[0]))) or _in_range(text, name):
+            out.update(ids)
+    return out
+
+
+def _compact(label: str) -> str:
+    """A label's text as a request would say it: loose, without the spaces set between CJK characters for width and
+    without a closing colon."""
+    folded = loose(label).strip(" .:")
+    return re.sub(r"(?<=[\u3040-\u9fff]) +|(?<=\d) +(?=[\u3040-\u9fff])", "", folded)
+
+
+def _text_of(state: State, pid: str) -> str:
+    return next(p.get("text", "") for p in state.get("paragraphs", []) if p["id"] == pid)
+
+
+def _cjk_labels_said(text: str, names: list[str]) -> set[str]:
+    """Those of the CJK `names` that `text` says, not only inside a longer one of them said, nor next to a digit."""
+    said = loose(text)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for name in names:
+        spans[name] = [(m.start(), m.end()) for m in re.finditer(re.escape(name), said)
+                       if not (name[-1].isdigit() and said[m.end():m.end() + 1].isdigit())
+                       and not (name[0].isdigit() and said[m.start() - 1:m.start()].isdigit())]
+    longer = [span for name in names for span in spans[name]]
+    return {name for name in names
+            if any(not any(a <= s and e <= b and (b - a) > (e - s) for a, b in longer) for s, e in spans[name])}
+
+
+def _in_range(text: str, name: str) -> bool:
+    """Whether `text` names the numbered label `name` ("附件3") by the ends of its series ("附件1到附件4")."""
+    numbered = re.fullmatch(r"(\D*?)\s*(\d+)", name)
+    if numbered is None or not numbered.group(1).strip():
+        return False
+    prefix = re.escape(numbered.group(1).strip())
+    number = int(numbered.group(2))
+    return any(int(m.group(1)) <= number <= int(m.group(2))
+               for m in re.finditer(_RANGE.format(prefix=prefix), loose(text)))
+
+
+def _look(p: dict[str, Any]) -> tuple[Any, ...]:
+    """How a paragraph looks: its style, alignment and the bold, size and font of its runs with text."""
+    runs = frozenset((r.get("bold"), r.get("size_pt"), r.get("font")) for r in p.get("runs", []) if r.get("text", "").strip())
+    return p.get("style"), p.get("alignment"), runs
+
+
+def _label_section(state: State, pid: str) -> tuple[str, str] | None:
+    """The first and last body paragraph after label `pid`, up to the next paragraph that looks the same (a label of
+    its kind: "附件3" up to "附件4") or the end."""
+    paras = state.get("paragraphs", [])
+    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
+    look = _look(paras[start])
+    end = start
+    for i in range(start + 1, len(paras)):
+        if paras[i].get("text", "").strip() and _look(paras[i]) == look:
+            break
+        end = i
+    return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None
+
+
 def _nth(tables: list[Any], n: int) -> Any:
     """The `n`-th of `tables` (-1: the last), or None."""
     return tables[n - 1 if n > 0 else -1] if tables and n != 0 and -1 <= n <= len(tables) else None
@@ -290,10 +375,13 @@ def named(state: State, text: str) -> list[Match]:
     a text in brackets and there are at most :data:`MAX_BRACKETED` ("the note in brackets", "括号里的说明"), and the chart or picture when the document has just one."""
     quoted = {loose(q.text) for q in quotes(text)}
     out: list[Match] = []
+    labels = _labels_said(state, text, quoted)
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
         if heading_level(p.get("style")) is not None and loose(label) not in quoted and _names_in(text, label):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
+        elif p["id"] in labels:
+            out.append(Match(label, p["id"], "paragraph", "named", label, _label_section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()
@@ -321,6 +409,10 @@ def named(state: State, text: str) -> list[Match]:
     said = _EMPTY_PARAGRAPHS.search(text)
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
         empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
+        at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
+        parts = [(at[m.under[0]], at[m.under[1]]) for m in out if m.under]  # "附件3清单最后面那几个空行": those in 附件3
+        inside = [p for p in empty if any(a <= at[p["id"]] <= b for a, b in parts)]
+        empty = inside or empty
         out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty[:MAX_EMPTY_SHOWN]]
     inside_descriptions = [m.span() for pattern in (_DESCRIBED, _DESCRIBED_BEFORE)  # "the logo sentence": no picture
                            for m in pattern.finditer(text)]
