@@ -1507,3 +1507,15 @@ def test_the_issue_51_checks_reject_no_gold_call_of_dev():
                     checked += 1
                     rejected += [(session.session_id, i.turn, f.check) for f in found]
     assert checked > 1000 and rejected == []
+
+
+@pytest.mark.parametrize("request_text, unnamed", [
+    ("准时率那个图换成line chart吧，看趋势更清楚", False),  # hand dev-fourth (hosted ceiling)
+    ("把c1改成line图", False),
+    ("图表类型换成line", False),
+    ("c1换成pie chart吧", True),  # another type named after a Chinese character
+    ("c1换成折线图", False),
+])
+def test_an_english_value_written_after_a_chinese_character(state, request_text, unnamed):
+    found = _checks(request_text, "change_chart_type", {"chart": "c1", "chart_type": "line"}, state)
+    assert ("unnamed_value" in found) == unnamed
