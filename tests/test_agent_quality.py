@@ -1519,3 +1519,16 @@ def test_the_issue_51_checks_reject_no_gold_call_of_dev():
 def test_an_english_value_written_after_a_chinese_character(state, request_text, unnamed):
     found = _checks(request_text, "change_chart_type", {"chart": "c1", "chart_type": "line"}, state)
     assert ("unnamed_value" in found) == unnamed
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("For the booklet, every section after the safety one should start on a fresh page.", False),  # hand dev-fourth
+    ("Paragraph 3 should begin on a clean page", False),
+    ("Give p3 a page of its own", False),
+    ("第3段从新的一页开始", False),
+    ("第3段单独一页", False),
+    ("Give p3 a fresh heading style", True),  # fresh, but no page
+])
+def test_a_page_break_said_as_a_fresh_page(state, request_text, unasked):
+    found = _checks(request_text, "set_paragraph_format", {"paragraphs": "p3", "page_break_before": True}, state)
+    assert ("unasked_flag" in found) == unasked

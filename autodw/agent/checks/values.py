@@ -75,7 +75,7 @@ def _negated(pattern: str, instruction: str) -> bool:
 
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-fourth"))
 def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
