@@ -1532,3 +1532,16 @@ def test_an_english_value_written_after_a_chinese_character(state, request_text,
 def test_a_page_break_said_as_a_fresh_page(state, request_text, unasked):
     found = _checks(request_text, "set_paragraph_format", {"paragraphs": "p3", "page_break_before": True}, state)
     assert ("unasked_flag" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, value, unasked", [
+    ("actually the yellow is a bit much, leave the date just bold", "none", False),  # hand dev-fourth
+    ("p3: the green behind the words can go", "none", False),
+    ("第3段那个黄的太扎眼了，只留加粗", "none", False),
+    ("p3 looks fine without the yellow", "none", False),
+    ("leave p3 just bold", "none", True),  # no highlight and no colour named
+    ("actually the yellow is a bit much, leave the date just bold", "green", True),  # a colour named is no new highlight
+])
+def test_a_highlight_removed_named_by_its_colour(state, request_text, value, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "highlight": value}, state)
+    assert ("unasked_property" in found) == unasked
