@@ -1511,3 +1511,41 @@ def test_the_issue_51_checks_reject_no_gold_call_of_dev():
                     checked += 1
                     rejected += [(session.session_id, i.turn, f.check) for f in found]
     assert checked > 1000 and rejected == []
+
+
+@pytest.mark.parametrize("request_text, unnamed", [
+    ("准时率那个图换成line chart吧，看趋势更清楚", False),  # hand dev-fourth (hosted ceiling)
+    ("把c1改成line图", False),
+    ("图表类型换成line", False),
+    ("c1换成pie chart吧", True),  # another type named after a Chinese character
+    ("c1换成折线图", False),
+])
+def test_an_english_value_written_after_a_chinese_character(state, request_text, unnamed):
+    found = _checks(request_text, "change_chart_type", {"chart": "c1", "chart_type": "line"}, state)
+    assert ("unnamed_value" in found) == unnamed
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("For the booklet, every section after the safety one should start on a fresh page.", False),  # hand dev-fourth
+    ("Paragraph 3 should begin on a clean page", False),
+    ("Give p3 a page of its own", False),
+    ("第3段从新的一页开始", False),
+    ("第3段单独一页", False),
+    ("Give p3 a fresh heading style", True),  # fresh, but no page
+])
+def test_a_page_break_said_as_a_fresh_page(state, request_text, unasked):
+    found = _checks(request_text, "set_paragraph_format", {"paragraphs": "p3", "page_break_before": True}, state)
+    assert ("unasked_flag" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, value, unasked", [
+    ("actually the yellow is a bit much, leave the date just bold", "none", False),  # hand dev-fourth
+    ("p3: the green behind the words can go", "none", False),
+    ("第3段那个黄的太扎眼了，只留加粗", "none", False),
+    ("p3 looks fine without the yellow", "none", False),
+    ("leave p3 just bold", "none", True),  # no highlight and no colour named
+    ("actually the yellow is a bit much, leave the date just bold", "green", True),  # a colour named is no new highlight
+])
+def test_a_highlight_removed_named_by_its_colour(state, request_text, value, unasked):
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "highlight": value}, state)
+    assert ("unasked_property" in found) == unasked

@@ -52,12 +52,12 @@ def test_the_word_lists_name_only_dev_splits_and_of_2_0_both_tracks_dev():
         names = provenance.tuned_on(artefact)
         assert names, artefact
         splits = [provenance.SPLIT_NAME.match(n).groups() for n in names]
-        # dev-paraphrased and dev-reworded are dev's sessions reworded, dev-second and dev-third new sessions on dev's
+        # dev-paraphrased and dev-reworded are dev's sessions reworded, dev-second, dev-third and dev-fourth new sessions on dev's
         # documents
-        assert all(split in ("dev", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third") for _, _, split in splits), f"{artefact} names a split other than dev: {names}"
+        assert all(split in ("dev", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth") for _, _, split in splits), f"{artefact} names a split other than dev: {names}"
         assert {"dwbench-2.0/templated/dev", "dwbench-2.0/hand/dev"} <= {n for n in names if n.startswith("dwbench-2.0/")} <= \
             {"dwbench-2.0/templated/dev", "dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
-             "dwbench-2.0/hand/dev-reworded", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third"}
+             "dwbench-2.0/hand/dev-reworded", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"}
         assert provenance.label("2.0", "templated", "test") == provenance.label("2.0", "hand", "test") == "held out"
 
 
@@ -87,7 +87,7 @@ def test_label_says_tuned_on_for_a_tuned_split_and_held_out_otherwise():
 def test_tuned_on_and_tuned_splits_read_the_file():
     assert provenance.tuned_on("autodw/agent/prompts/planner.md") == ()  # the pattern's entry
     assert "dwbench-1.1/templated/mini" in provenance.tuned_on("autodw/agent/heuristics.py")
-    assert provenance.tuned_splits("2.0", "hand") == {"dev", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third"}
+    assert provenance.tuned_splits("2.0", "hand") == {"dev", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth"}
     with pytest.raises(ConfigError, match="no provenance entry"):
         provenance.tuned_on("autodw/agent/nothing.py")
     with pytest.raises(ConfigError, match="no DWBench split"):

@@ -44,8 +44,9 @@ def without_tripled_letters(text: str) -> str:
 
 
 def named(pattern: str, instruction: str) -> bool:
-    """Whether `instruction` says `pattern` (a regular expression, case ignored)."""
-    return re.search(pattern, instruction, re.IGNORECASE) is not None
+    """Whether `instruction` says `pattern` (a regular expression, case ignored). Its word boundaries and classes
+    are ASCII's: an English word written straight after a Chinese character is a word of its own ("换成line chart")."""
+    return re.search(pattern, instruction, re.IGNORECASE | re.ASCII) is not None
 
 
 @cache

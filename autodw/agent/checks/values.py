@@ -39,7 +39,8 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
                     {"kind": asked[0]})]
 
 
-@check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",), tuned_on=BUILT_ON)
+@check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
 def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
@@ -74,7 +75,7 @@ def _negated(pattern: str, instruction: str) -> bool:
 
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-fourth"))
 def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
@@ -112,15 +113,20 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
                                      f"columns", True, fix)]
 
 
-@check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",), tuned_on=BUILT_ON)
+@check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",),
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
 def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words nor by its value ("font": "Arial" when no font is asked for; a line spacing for a
-    highlight)."""
+    highlight). A property removed is also named by what it is now (``removed``: a highlight by its colour, "the
+    yellow is a bit much")."""
     out, loose_instruction = [], grounding.loose(instruction)
+    removed = word_list("value_words.json")["removed"]
     for key, pattern in word_list("value_words.json")["properties"].items():
         value = args.get(key)
         if value is None or isinstance(value, bool) or named(pattern, instruction):
+            continue
+        if str(value).lower() == "none" and named(removed.get(key, "(?!)"), instruction):
             continue
         if grounding.loose(str(value)) in loose_instruction:
             continue
