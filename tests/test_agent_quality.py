@@ -130,10 +130,6 @@ def test_labels_standing_for_headings_are_named_with_what_follows_them():
     assert found("rather than N/A, put in definitions") == [("p13", None)]
     assert found("Under DEFINITIONS, add a line") == [("p12", ("p13", "p13"))]
     assert found("make the notes shorter") == []
-    multiword = {"paragraphs": [_label("p1", "First page header"), body("p2", "A docx with a first page header")],
-                 "tables": [], "images": []}  # dev-second's dwh-099#6: a label's words in prose name no label
-    assert [m.id for m in grounding.named(multiword, "a copy of the different first page header one")] == []
-    assert [m.id for m in grounding.named(multiword, "Under First page header, add a line")] == ["p1"]
 
 
 def test_a_change_back_grounds_the_previous_instruction():

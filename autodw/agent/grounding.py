@@ -267,16 +267,15 @@ _ONE_OF = (("chart", re.compile(r"\bthe\s+(?:(?:bar|column|line|pie)\s+)?(?:char
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
 
 
-def _names_in(text: str, name: str, as_written: bool = False) -> bool:
-    """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words (unless
-    `as_written`), as written for one word (so the heading "Notes" is not named by "take notes"); CJK names by
-    containment."""
+def _names_in(text: str, name: str) -> bool:
+    """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words, as written
+    for one word (so the heading "Notes" is not named by "take notes"); CJK names by containment."""
     name = " ".join(name.split()).strip(" .:：")
     if len(name) < MIN_NAME_CHARS and not re.search(r"[\u3040-\u9fff]", name):
         return False
     if re.search(r"[\u3040-\u9fff]", name):
         return len(name) >= 2 and loose(name) in loose(text)
-    flags = re.IGNORECASE if " " in name and not as_written else 0
+    flags = re.IGNORECASE if " " in name else 0
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(fold(text).split()), flags) is not None
 
 
@@ -303,9 +302,7 @@ def _labels_said(state: State, text: str, quoted: set[str]) -> set[str]:
         if len(ids) > MAX_MATCHES or name in quoted or len(name) < 2:
             continue
         cjk = re.search(r"[\u3040-\u9fff]", name) is not None
-        # a Latin label is said as written: a heading's words in lower case are a heading, a label's are prose ("a
-        # different first page header" does not name the label "First page header")
-        if (name in said if cjk else _names_in(text, ids and _text_of(state, ids[0]), as_written=True)) or _in_range(text, name):
+        if (name in said if cjk else _names_in(text, ids and _text_of(state, ids[0]))) or _in_range(text, name):
             out.update(ids)
     return out
 
