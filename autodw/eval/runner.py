@@ -124,6 +124,8 @@ class Runner:
                 raise ConfigError(f"{self.out} holds another run (its {', '.join(differs)} differ); "
                                   f"choose another --out, or rerun with the same options to resume it")
             wanted["modes"] = [m for m in ("instruction", "session") if m in found["modes"] or m in wanted["modes"]]
+            for stale in self.out.rglob(".*.tmp"):  # a write the killed run left half done (write_atomically's temp)
+                stale.unlink(missing_ok=True)
         else:
             try:
                 self.out.mkdir(parents=True, exist_ok=True)
