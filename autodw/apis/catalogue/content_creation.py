@@ -91,7 +91,7 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
     for prev, p in zip(paras, paras[1:]):
         prev.addnext(p)
     found = document_list_style(doc, kind, [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")])
-    if found is not None and (not found.covers(levels) or number_format not in (None, found.format)):
+    if found is not None and not found.fits(levels, number_format):
         found = None  # a level or a number format the document's list style lacks
     if found is None:
         num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format or "decimal")

@@ -680,9 +680,7 @@ def _list_style_for(doc: WordDocument, kind: str | None, targets, current, resty
     model = document_list_style(doc, kind, [p for p in ends if p is None or id(p) not in chosen])
     levels = [level if level is not None else lvl if list_kind(num, lvl) else 0
               for (num, lvl, _), restyle in zip(current, restyled) if restyle]
-    if model is None or not model.covers(levels) or number_format not in (None, model.format):
-        return None
-    return model
+    return model if model is not None and model.fits(levels, number_format) else None
 
 
 @api(intent=INTENT,

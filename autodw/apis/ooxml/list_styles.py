@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import default_style_id, styles_element
+from autodw.apis.ooxml.numbering import own_num_pr
 from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.numbering import Numbering
@@ -50,8 +51,9 @@ class ListStyle:
         """(numId, ilvl) list style `style` numbers its paragraphs with by itself."""
         return next((num, ilvl) for sid, num, ilvl in self.levels if sid == style)
 
-    def covers(self, levels) -> bool:
-        return all(0 <= lvl < len(self.levels) for lvl in levels)
+    def fits(self, levels, number_format: str | None) -> bool:
+        """Whether items at `levels` can take this style with `number_format` (None: the style's own)."""
+        return all(0 <= lvl < len(self.levels) for lvl in levels) and number_format in (None, self.format)
 
 
 class _Styles:
@@ -91,20 +93,11 @@ class _Styles:
         seen: set[str] = set()
         while sid and sid not in seen and sid in self.by_id:
             seen.add(sid)
-            found = _num_pr(self.by_id[sid])
+            found = own_num_pr(self.by_id[sid])
             if found is not None:
                 return found
             sid = wval(self.by_id[sid].find(qn("w:basedOn")))
         return None
-
-
-def _num_pr(el: etree._Element) -> tuple[str, int] | None:
-    """(numId, ilvl) of the ``w:numPr`` of a paragraph or style's own properties, None without one naming a list."""
-    num_pr = el.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-    if num_pr is None or num_pr.find(qn("w:numId")) is None:
-        return None
-    ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-    return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0
 
 
 def document_list_style(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListStyle | None:
@@ -117,7 +110,7 @@ def document_list_style(doc: WordDocument, kind: str, neighbours: list[etree._El
         numbered heading is none)."""
         sid = paragraph_style_id(p) or default
         own = styles.numbering(sid)
-        if styles.heading(sid) or _kind(numbering, *(_num_pr(p) or own or (None, 0))) != wanted:
+        if styles.heading(sid) or _kind(numbering, *(own_num_pr(p) or own or (None, 0))) != wanted:
             return None
         return sid if own is not None and _kind(numbering, *own) == wanted else ""
 

@@ -107,22 +107,30 @@ def restart_numbering(doc: WordDocument, num_id: str, start: int = 1) -> int:
     return new_id
 
 
+def own_num_pr(el: etree._Element) -> tuple[str | None, int] | None:
+    """(numId, level) of the ``w:numPr`` in a paragraph's or a style's own properties; None without one naming a
+    list."""
+    num_pr = el.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+    if num_pr is None or num_pr.find(qn("w:numId")) is None:
+        return None
+    ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
+    return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0
+
+
 def numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int, bool]:
     """(numId, level, direct) of a paragraph: its own numPr, else the one its style chain gives."""
-    num_pr = p.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-    if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
-        ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-        return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, True
+    own = own_num_pr(p)
+    if own is not None:
+        return *own, True
     sid, seen = paragraph_style_id(p) or default_style_id(doc), set()
     while sid and sid not in seen:
         seen.add(sid)
         style = style_by_id(doc, sid)
         if style is None:
             break
-        num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-        if num_pr is not None and num_pr.find(qn("w:numId")) is not None:
-            ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-            return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0, False
+        own = own_num_pr(style)
+        if own is not None:
+            return *own, False
         sid = wval(style.find(qn("w:basedOn")))
     return None, 0, False
 
