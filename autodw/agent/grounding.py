@@ -293,17 +293,17 @@ def _labels_said(state: State, text: str, quoted: set[str]) -> set[str]:
     entries = contents_entries(state)
     candidates = [p for p in state.get("paragraphs", []) if heading_level(p.get("style")) is None
                   and p["id"] not in entries and 0 < len(_compact(p.get("text", ""))) <= MAX_LABEL_CHARS]
-    held: dict[str, list[str]] = {}
+    held: dict[str, list[dict[str, Any]]] = {}
     for p in candidates:
-        held.setdefault(_compact(p["text"]), []).append(p["id"])
+        held.setdefault(_compact(p["text"]), []).append(p)
     said = _cjk_labels_said(text, [name for name in held if re.search(r"[\u3040-\u9fff]", name)])
     out: set[str] = set()
-    for name, ids in held.items():
-        if len(ids) > MAX_MATCHES or name in quoted or len(name) < 2:
+    for name, paras in held.items():
+        if len(paras) > MAX_MATCHES or name in quoted or len(name) < 2:
             continue
         cjk = re.search(r"[\u3040-\u9fff]", name) is not None
-        if (name in said if cjk else _names_in(text, ids and _text_of(state, ids[0]))) or _in_range(text, name):
-            out.update(ids)
+        if (name in said if cjk else _names_in(text, paras[0]["text"])) or _in_range(text, name):
+            out.update(p["id"] for p in paras)
     return out
 
 
@@ -312,10 +312,6 @@ def _compact(label: str) -> str:
     without a closing colon."""
     folded = loose(label).strip(" .:")
     return re.sub(r"(?<=[\u3040-\u9fff]) +|(?<=\d) +(?=[\u3040-\u9fff])", "", folded)
-
-
-def _text_of(state: State, pid: str) -> str:
-    return next(p.get("text", "") for p in state.get("paragraphs", []) if p["id"] == pid)
 
 
 def _cjk_labels_said(text: str, names: list[str]) -> set[str]:
@@ -487,14 +483,15 @@ def captioned_tables(state: State) -> dict[int, dict[str, Any]]:
     """Caption number -> the table a Caption-styled "Table n" / "表 n" paragraph names: the one right before a table
     (where Word puts table captions), else the one right after it."""
     out: dict[int, dict[str, Any]] = {}
-    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
-    for side in (0, 1):
-        for t in tables:
+    around = []  # each table with the paragraph right before it and the one right after it
+    for t in state.get("tables", []):
+        if "nested_in" not in t:
             before, after = table_surroundings(state, t)
-            p = next(before, None) if side == 0 else after
-            m = _TABLE_CAPTION.match(loose(p.get("text", ""))) if p and "caption" in (p.get("style") or "").casefold() else None
-            if m:
-                out.setdefault(int(m.group(1)), t)
+            around.append((t, next(before, None), after))
+    for t, p in [*((t, before) for t, before, _ in around), *((t, after) for t, _, after in around)]:  # before first
+        m = _TABLE_CAPTION.match(loose(p.get("text", ""))) if p and "caption" in (p.get("style") or "").casefold() else None
+        if m:
+            out.setdefault(int(m.group(1)), t)
     return out
 
 
