@@ -316,7 +316,7 @@ class StoryWalker:
             found = self.ctx.style_num_pr(style_id)
             if found is None:
                 return None
-            num_id, ilvl = found
+            num_id, ilvl = found[0], str(found[1])
         if not num_id or num_id == "0":
             return None
         level = self.ctx.numbering.level(num_id, ilvl)

@@ -10,7 +10,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from autodw.core.document import WordDocument
-from autodw.analysis.state.numbering import Numbering
+from autodw.analysis.state.numbering import Numbering, style_chain_num_pr
 from autodw.core.xml import first_child, qn, wval
 
 EMU_PER_CM = 360000
@@ -114,31 +114,16 @@ class StateContext:
         return Numbering(root, self.style_elements)
 
     @cached_property
-    def _style_num_prs(self) -> dict[str | None, tuple[str, str] | None]:
+    def _style_num_prs(self) -> dict[str | None, tuple[str | None, int] | None]:
         return {}
 
-    def style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
-        """(numId, ilvl) a paragraph style (or its bases) gives, if any (read once per style: asked per paragraph)."""
+    def style_num_pr(self, style_id: str | None) -> tuple[str | None, int] | None:
+        """(numId, level) a paragraph style (or its bases) gives, if any (read once per style: asked per paragraph)."""
         try:
             return self._style_num_prs[style_id]
         except KeyError:
-            found = self._style_num_prs[style_id] = self._read_style_num_pr(style_id)
+            found = self._style_num_prs[style_id] = style_chain_num_pr(self.style_elements.get, style_id)
             return found
-
-    def _read_style_num_pr(self, style_id: str | None) -> tuple[str, str] | None:
-        seen = set()
-        while style_id and style_id not in seen:
-            seen.add(style_id)
-            s = self.style_elements.get(style_id)
-            if s is None:
-                return None
-            num_pr = first_child(s, qn("w:pPr"), qn("w:numPr"))
-            if num_pr is not None:
-                num_id = wval(first_child(num_pr, qn("w:numId")))
-                if num_id:
-                    return num_id, wval(first_child(num_pr, qn("w:ilvl"))) or "0"
-            style_id = wval(first_child(s, qn("w:basedOn")))
-        return None
 
     def rel_target(self, part, r_id: str | None) -> tuple[str | None, object | None]:
         """(external target ref, internal target part) of relationship `r_id` in `part`."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from lxml import etree
 
@@ -18,6 +19,33 @@ from autodw.core.units import format_number
 from autodw.core.xml import first_child, on_off, qn, wval
 
 _PLACEHOLDER = re.compile(r"%([1-9])")
+
+
+def own_num_pr(el: etree._Element) -> tuple[str | None, int] | None:
+    """(numId, level) of the ``w:numPr`` in a paragraph's or a style's own properties; None without one naming a
+    list."""
+    num_pr = first_child(el, qn("w:pPr"), qn("w:numPr"))
+    if num_pr is None or first_child(num_pr, qn("w:numId")) is None:
+        return None
+    ilvl = wval(first_child(num_pr, qn("w:ilvl"))) or "0"
+    return wval(first_child(num_pr, qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0
+
+
+def style_chain_num_pr(style_of: Callable[[str], etree._Element | None], style_id: str | None
+                       ) -> tuple[str | None, int] | None:
+    """(numId, level) the first style of `style_id`'s ``w:basedOn`` chain with a ``w:numPr`` gives; None if none
+    does. `style_of` finds a style element by id (None for a missing one)."""
+    seen: set[str] = set()
+    while style_id and style_id not in seen:
+        seen.add(style_id)
+        style = style_of(style_id)
+        if style is None:
+            return None
+        found = own_num_pr(style)
+        if found is not None:
+            return found
+        style_id = wval(first_child(style, qn("w:basedOn")))
+    return None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import default_style_id, styles_element
-from autodw.apis.ooxml.numbering import own_num_pr
+from autodw.analysis.state.numbering import own_num_pr, style_chain_num_pr
 from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.numbering import Numbering
@@ -86,18 +86,8 @@ class _Styles:
     def numbering(self, sid: str | None) -> tuple[str, int] | None:
         """(numId, ilvl) the style's chain numbers its paragraphs with; None for no numbering or a heading's."""
         if sid not in self._numbering:
-            self._numbering[sid] = None if self.heading(sid) else self._chain_numbering(sid)
+            self._numbering[sid] = None if self.heading(sid) else style_chain_num_pr(self.by_id.get, sid)
         return self._numbering[sid]
-
-    def _chain_numbering(self, sid: str | None) -> tuple[str, int] | None:
-        seen: set[str] = set()
-        while sid and sid not in seen and sid in self.by_id:
-            seen.add(sid)
-            found = own_num_pr(self.by_id[sid])
-            if found is not None:
-                return found
-            sid = wval(self.by_id[sid].find(qn("w:basedOn")))
-        return None
 
 
 def document_list_style(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListStyle | None:

@@ -16,8 +16,8 @@ from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, rem
 from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.core.document import WordDocument
 from autodw.analysis.state.context import StateContext
-from autodw.analysis.state.numbering import Numbering
-from autodw.core.xml import W, parse, qn, wval
+from autodw.analysis.state.numbering import Numbering, own_num_pr, style_chain_num_pr
+from autodw.core.xml import W, parse, qn
 
 BULLETS = ("\u2022", "o", "\u25aa")
 NUMBER_FORMATS = {"decimal": ("decimal", "lowerLetter", "lowerRoman"), "upperRoman": ("upperRoman", "upperLetter", "decimal"),
@@ -107,32 +107,13 @@ def restart_numbering(doc: WordDocument, num_id: str, start: int = 1) -> int:
     return new_id
 
 
-def own_num_pr(el: etree._Element) -> tuple[str | None, int] | None:
-    """(numId, level) of the ``w:numPr`` in a paragraph's or a style's own properties; None without one naming a
-    list."""
-    num_pr = el.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-    if num_pr is None or num_pr.find(qn("w:numId")) is None:
-        return None
-    ilvl = wval(num_pr.find(qn("w:ilvl"))) or "0"
-    return wval(num_pr.find(qn("w:numId"))), int(ilvl) if ilvl.isdigit() else 0
-
-
 def numbering_of(doc: WordDocument, p: etree._Element) -> tuple[str | None, int, bool]:
     """(numId, level, direct) of a paragraph: its own numPr, else the one its style chain gives."""
     own = own_num_pr(p)
     if own is not None:
         return *own, True
-    sid, seen = paragraph_style_id(p) or default_style_id(doc), set()
-    while sid and sid not in seen:
-        seen.add(sid)
-        style = style_by_id(doc, sid)
-        if style is None:
-            break
-        own = own_num_pr(style)
-        if own is not None:
-            return *own, False
-        sid = wval(style.find(qn("w:basedOn")))
-    return None, 0, False
+    found = style_chain_num_pr(lambda sid: style_by_id(doc, sid), paragraph_style_id(p) or default_style_id(doc))
+    return (*found, False) if found is not None else (None, 0, False)
 
 
 def list_kinds(doc: WordDocument) -> Callable[[str | None, int], str | None]:
