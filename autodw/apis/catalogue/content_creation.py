@@ -135,7 +135,7 @@ def insert_text(doc: WordDocument, paragraph: str, text: str, offset: int | None
         offset = length
     if offset > length:
         raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({length} characters)")
-    insert_text_at(p, offset, text)
+    insert_text_at(doc, p, offset, text)
     return f"inserted {len(text)} characters into {paragraph} at {offset}"
 
 
@@ -162,7 +162,7 @@ def insert_line_break(doc: WordDocument, paragraph: str, offset: int | None = No
     offset = len(text) if offset is None else offset
     if offset > len(text):
         raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({len(text)} characters)")
-    insert_text_at(p, offset, "\n")
+    insert_text_at(doc, p, offset, "\n")
     return f"inserted a line break in {paragraph} at {offset}"
 
 

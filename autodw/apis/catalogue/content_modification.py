@@ -109,7 +109,7 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
         raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
     for p, edits in plan:
         for start, end, new in reversed(edits):
-            replace_span(p, start, end, new)
+            replace_span(doc, p, start, end, new)
     n = sum(len(e) for _, e in plan)
     where = ", ".join(element_id(p) or "?" for p, _ in plan[:20]) + (", ..." if len(plan) > 20 else "")
     return f"replaced {n} occurrence(s) of {find!r} with {replace!r} in {len(plan)} paragraph(s): {where}"
@@ -120,14 +120,16 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
 
 @api(intent=INTENT,
      description="Replace the whole text of one paragraph, keeping its paragraph style and the formatting of its "
-                 "first run. Pictures, footnote marks and other non-text content stay where they are.",
+                 "first run. Pictures, footnote marks and other non-text content stay where they are. Over tracked "
+                 "changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
+                 "insertion) and the paragraph's deleted text is removed.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the new text (\\n makes a line break, \\t a tab)")},
      examples=[{"paragraph": "p8", "text": "Sales per region, in thousands of dollars:"},
                Example({"paragraph": "p2", "text": "甲方：深圳某某科技有限公司"}, document="examples/contract_zh.docx")])
 def set_paragraph_text(doc: WordDocument, paragraph: str, text: str):
     p = doc.find(paragraph, "p")
     old = paragraph_text(p)
-    replace_span(p, 0, len(old), text)
+    replace_span(doc, p, 0, len(old), text)
     return f"set the text of {paragraph} ({len(old)} -> {len(text)} characters)"
 
 
@@ -142,7 +144,7 @@ def delete_text(doc: WordDocument, paragraph: str, span: dict):
     if start == end:
         raise ArgumentError(f"the span {start}-{end} of {paragraph} is empty; nothing to delete")
     removed = paragraph_text(p)[start:end]
-    replace_span(p, start, end, "")
+    replace_span(doc, p, start, end, "")
     return f"deleted {removed!r} from {paragraph} (chars {start}-{end})"
 
 
@@ -322,7 +324,7 @@ def merge_paragraphs(doc: WordDocument, first: str, second: str, separator: str 
     left, right = paragraph_text(a), paragraph_text(b)
     sep = (" " if needs_space(left, right) else "") if separator is None else separator
     if sep:
-        insert_text(a, len(left), sep)
+        insert_text(doc, a, len(left), sep)
     for el in between:
         a.append(el)
     for child in list(b):

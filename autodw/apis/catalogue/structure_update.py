@@ -600,7 +600,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
         drop_rel(part, old_rid)
         done.append(f"target -> bookmark {bookmark}")
     if new_text is not None:
-        set_link_text(p, link, new_text)
+        set_link_text(doc, p, link, new_text)
         done.append(f"text -> {new_text!r}")
     return f"edited the link {label!r} in {paragraph}: {', '.join(done)}"
 
