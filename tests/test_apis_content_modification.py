@@ -456,3 +456,43 @@ def test_replace_text_inside_a_tracked_insertion_splits_it_and_delete_text_drops
     assert paragraph_text(p8) == "This policy explains how employees book and claim"
     assert p8.find(qn("w:del")) is None
     assert _changes(review, "p8") == []
+
+
+# --- a table of contents ------------------------------------------------------------------------------
+
+
+def _field_depths(doc):
+    """The running depth of the body's complex fields after each fldChar (all >= 0 and ending at 0 when whole)."""
+    depth, out = 0, []
+    for ch in doc.body.iter(qn("w:fldChar")):
+        kind = ch.get(qn("w:fldCharType"))
+        depth += 1 if kind == "begin" else -1 if kind == "end" else 0
+        out.append(depth)
+    return out
+
+
+def test_delete_block_on_the_tocs_first_entry_deletes_the_whole_toc_and_never_half_its_field():
+    """oxpt TableOfContents.docx: a 'Table of Contents' content control holds the title p1, the entries p2-p5
+    (the TOC field begins in p2, where the state puts the TOC) and the empty p6 (the field's end). Deleting p2 left
+    p3-p6 and an end without a begin; now the whole TOC goes and the file audits clean. A middle entry still goes
+    alone; deleting the empty p6 hands the field's end to p5 (as Word joins it); moving p2 is refused."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    path = corpus_file("oxpt__TableOfContents.docx")
+    d = WordDocument.open(path)
+    assert extract_state(d)["page_layout"]["table_of_contents"]["paragraph"] == "p2"
+    message = execute(d, "delete_block", {"block": "p2"}).message
+    assert "table of contents" in message
+    assert _ids(extract_state(d))[:2] == ["p7", "p8"]
+    assert d.body.find(qn("w:sdt")) is None and not extract_state(d)["page_layout"].get("table_of_contents")
+    assert min(_field_depths(d), default=0) >= 0 and _field_depths(d)[-1:] in ([], [0])
+    assert [str(f) for f in added_errors(path.read_bytes(), d.to_bytes())] == []
+
+    d = WordDocument.open(path)
+    execute(d, "delete_block", {"block": "p3"})
+    assert _ids(extract_state(d))[:3] == ["p1", "p2", "p4"] and _field_depths(d)[-1] == 0
+    _unchanged(d, "move_block", {"block": "p2", "position": "end"}, UnsupportedOperationError, "field")
+    assert "field it closed moved to p5" in execute(d, "delete_block", {"block": "p6"}).message
+    assert _field_depths(d)[-1] == 0 and min(_field_depths(d)) >= 0
+    assert extract_state(d)["page_layout"]["table_of_contents"]["paragraph"] == "p2"
