@@ -9,7 +9,8 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, UnsupportedOperationError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, make_doc
+from autodw.apis.ooxml.text import paragraph_text
+from tests.conftest import EXAMPLES, corpus_file, make_doc
 
 
 def _state(doc):
@@ -38,6 +39,11 @@ def _unchanged(doc, name, args, error=ArgumentError, match=None):
     with pytest.raises(error, match=match):
         execute(doc, name, args)
     assert doc.members(keep_ids=True) == before
+
+
+@pytest.fixture
+def review():
+    return WordDocument.open(EXAMPLES / "review.docx")
 
 
 @pytest.fixture
@@ -399,3 +405,94 @@ def test_render_replaced_moved_and_split_text(report):
     lines = [line.strip() for line in out.text.splitlines()]
     assert "Revenue grew in every region." in lines
     assert out.pages == 2
+
+
+# --- text over tracked changes -------------------------------------------------------------------
+
+
+def _changes(doc, pid):
+    return [c for c in extract_state(doc)["interactive"]["tracked_changes"] if c["paragraph"] == pid]
+
+
+def _inserted(run):
+    return any(a.tag in (qn("w:ins"), qn("w:moveTo")) for a in run.iterancestors())
+
+
+def test_set_paragraph_text_over_tracked_changes_writes_plain_text_and_drops_the_old_changes():
+    """A paragraph of tracked insertions ('W', 'a', 'rld') and a deletion ('Hello '): the new text went into the
+    first insertion (shown as the other author's) and the deletion stayed. Now, as retyping it in Word with
+    tracking off: one plain run, no insertion, the deleted text gone; Word opens it without repair."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    path = corpus_file("docxrs__history.docx")
+    d = WordDocument.open(path)
+    assert {c["type"] for c in _changes(d, "p1")} == {"insertion", "deletion"}
+    execute(d, "set_paragraph_text", {"paragraph": "p1", "text": "Hello World"})
+    p = d.find("p1", "p")
+    assert _para(extract_state(d), "p1")["text"] == "Hello World"
+    assert _changes(d, "p1") == []
+    assert [el.tag for el in p.iter(qn("w:ins"), qn("w:del"), qn("w:delText"))] == []
+    assert [str(f) for f in added_errors(path.read_bytes(), d.to_bytes())] == []
+
+
+def test_replace_text_inside_a_tracked_insertion_splits_it_and_delete_text_drops_deleted_text(review):
+    """review.docx: p26 ends with Alex's insertion " Late claims need a manager's approval."; p8 holds his
+    deletion ' and claim'. Replacing words inside the insertion leaves the new text plain, between two parts of
+    it (the second with its own revision id); deleting a span up to the end, where the deletion sits, removes
+    the deleted text too."""
+    execute(review, "replace_text", {"find": "need a manager", "replace": "require a director"})
+    p = review.find("p26", "p")
+    assert paragraph_text(p) == "Submit claims within 30 days with receipts. Late claims require a director's approval."
+    new = next(r for r in p.iter(qn("w:r")) if "director" in "".join(t.text for t in r.iter(qn("w:t"))))
+    assert not _inserted(new)
+    ins = p.findall(qn("w:ins"))
+    assert ["".join(t.text for t in i.iter(qn("w:t"))) for i in ins] == [" Late claims ", "'s approval."]
+    ids = [int(e.get(qn("w:id"))) for root in review.id_roots() for e in root.iter(qn("w:ins"), qn("w:del"))]
+    assert len(ids) == len(set(ids))
+
+    p8 = review.find("p8", "p")  # its deletion ' and claim' sits after its last visible character
+    execute(review, "delete_text", {"paragraph": "p8", "span": {"match": " business travel."}})
+    assert paragraph_text(p8) == "This policy explains how employees book and claim"
+    assert p8.find(qn("w:del")) is None
+    assert _changes(review, "p8") == []
+
+
+# --- a table of contents ------------------------------------------------------------------------------
+
+
+def _field_depths(doc):
+    """The running depth of the body's complex fields after each fldChar (all >= 0 and ending at 0 when whole)."""
+    depth, out = 0, []
+    for ch in doc.body.iter(qn("w:fldChar")):
+        kind = ch.get(qn("w:fldCharType"))
+        depth += 1 if kind == "begin" else -1 if kind == "end" else 0
+        out.append(depth)
+    return out
+
+
+def test_delete_block_on_the_tocs_first_entry_deletes_the_whole_toc_and_never_half_its_field():
+    """oxpt TableOfContents.docx: a 'Table of Contents' content control holds the title p1, the entries p2-p5
+    (the TOC field begins in p2, where the state puts the TOC) and the empty p6 (the field's end). Deleting p2 left
+    p3-p6 and an end without a begin; now the whole TOC goes and the file audits clean. A middle entry still goes
+    alone; deleting the empty p6 hands the field's end to p5 (as Word joins it); moving p2 is refused."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    path = corpus_file("oxpt__TableOfContents.docx")
+    d = WordDocument.open(path)
+    assert extract_state(d)["page_layout"]["table_of_contents"]["paragraph"] == "p2"
+    message = execute(d, "delete_block", {"block": "p2"}).message
+    assert "table of contents" in message
+    assert _ids(extract_state(d))[:2] == ["p7", "p8"]
+    assert d.body.find(qn("w:sdt")) is None and not extract_state(d)["page_layout"].get("table_of_contents")
+    assert min(_field_depths(d), default=0) >= 0 and _field_depths(d)[-1:] in ([], [0])
+    assert [str(f) for f in added_errors(path.read_bytes(), d.to_bytes())] == []
+
+    d = WordDocument.open(path)
+    execute(d, "delete_block", {"block": "p3"})
+    assert _ids(extract_state(d))[:3] == ["p1", "p2", "p4"] and _field_depths(d)[-1] == 0
+    _unchanged(d, "move_block", {"block": "p2", "position": "end"}, UnsupportedOperationError, "field")
+    assert "field it closed moved to p5" in execute(d, "delete_block", {"block": "p6"}).message
+    assert _field_depths(d)[-1] == 0 and min(_field_depths(d)) >= 0
+    assert extract_state(d)["page_layout"]["table_of_contents"]["paragraph"] == "p2"

@@ -12,6 +12,7 @@ from autodw.apis import execute
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
+from autodw.analysis.state.render import render_state
 from autodw.core.xml import W, parse, qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 
@@ -393,8 +394,27 @@ def test_delete_comment_removes_marks_and_reference(report):
     assert state["interactive"]["comments"] == [] and state["document_info"]["comment_count"] == 0
     assert not list(report.body.iter(qn("w:commentRangeStart"), qn("w:commentReference")))
     assert para(report, "p33")["text"] == "The team will review pricing before the next quarter."
-    with pytest.raises(ArgumentError, match="no comment 0"):
+    with pytest.raises(ArgumentError, match="no comment 0; the document has no comments"):
         run(report, "delete_comment", comment=0)
+
+
+def test_comment_apis_take_the_id_the_state_shows_and_name_the_ids_there_are():
+    """The state prints comments as '#1'; delete_comment wanted the bare integer and refused "#1" by schema. Now
+    "#1", "1" and 1 name the same comment (one parser, autodw.apis.ooxml.comments.find_comment), insert_comment
+    reports the new one the same way, and a wrong id gets an error listing the comments there are."""
+    path = corpus_file("docxrs__extended_comments.docx")
+    doc = WordDocument.open(path)
+    assert "COMMENTS: #1 by" in render_state(extract_state(doc))
+    with pytest.raises(ArgumentError, match=r"no comment 'c1'; the comments are #1, #2 \(give one as the state shows it"):
+        run(doc, "delete_comment", comment="c1")
+    with pytest.raises(ArgumentError, match="the comments are #1, #2"):
+        run(doc, "delete_comment", comment="#7")
+    assert run(doc, "delete_comment", comment="#2").message == "deleted comment #2 ('yo')"
+    for same in ("#1", "1", 1):
+        message = run(WordDocument.open(path), "delete_comment", comment=same).message
+        assert message.startswith("deleted comment #1 and 1 reply")
+    added = run(doc, "insert_comment", paragraph="p1", text="Check this.").message
+    assert added.startswith("added comment #") and f"#{extract_state(doc)['interactive']['comments'][-1]['id']}" in added
 
 
 def test_delete_comment_with_reply_on_a_real_file():

@@ -316,7 +316,7 @@ def test_a_deleted_note_or_comment_is_quoted_in_its_calls_message():
     doc = find_session("dwh-017").initial_document(2)  # a footnote moved: deleted, then added again elsewhere
     assert execute(doc, "delete_footnote", {"note": 1}).message == "deleted footnote 1 ('Use only the descaler supplied.')"
     doc = find_session("dwh-035").initial_document(6)
-    assert execute(doc, "delete_comment", {"comment": 0}).message == "deleted comment 0 ('Confirm the park booking.')"
+    assert execute(doc, "delete_comment", {"comment": 0}).message == "deleted comment #0 ('Confirm the park booking.')"
 
 
 def test_a_value_an_earlier_step_reported_is_shown():

@@ -124,8 +124,11 @@ class Adapter:
         if isinstance(out.get("bookmark"), str) and bookmarks:
             out["bookmark"] = bookmarks[0]
         for key, kind in (("comment", "comments"), ("note", "footnotes")):
-            if isinstance(out.get(key), int) and self.state["interactive"][kind]:
-                out[key] = self.state["interactive"][kind][0]["id"]
+            found = self.state["interactive"][kind]
+            if isinstance(out.get(key), int) and found:
+                out[key] = found[0]["id"]
+            elif isinstance(out.get(key), str) and found:  # a comment id as the state shows it ("#0")
+                out[key] = f"#{found[0]['id']}"
         return out
 
 

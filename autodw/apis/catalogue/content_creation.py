@@ -9,7 +9,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis.ooxml import locate
 from autodw.apis.ooxml.builtin_styles import ensure_style
-from autodw.apis.ooxml.comments import add_comment
+from autodw.apis.ooxml.comments import add_comment, comment_label
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
@@ -135,7 +135,7 @@ def insert_text(doc: WordDocument, paragraph: str, text: str, offset: int | None
         offset = length
     if offset > length:
         raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({length} characters)")
-    insert_text_at(p, offset, text)
+    insert_text_at(doc, p, offset, text)
     return f"inserted {len(text)} characters into {paragraph} at {offset}"
 
 
@@ -162,7 +162,7 @@ def insert_line_break(doc: WordDocument, paragraph: str, offset: int | None = No
     offset = len(text) if offset is None else offset
     if offset > len(text):
         raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({len(text)} characters)")
-    insert_text_at(p, offset, "\n")
+    insert_text_at(doc, p, offset, "\n")
     return f"inserted a line break in {paragraph} at {offset}"
 
 
@@ -230,7 +230,7 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
     if not runs:
         raise ArgumentError(f"{paragraph} has no text to attach a comment to; choose a paragraph with text")
     cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, author, initials)
-    return f"added comment {cid} on {paragraph} chars {start}-{end}"
+    return f"added comment {comment_label(cid)} on {paragraph} chars {start}-{end}"
 
 
 #: Word's caption labels, English and as Word's Chinese UI names them (表 table, 图 figure, 公式 equation, 图表 chart)

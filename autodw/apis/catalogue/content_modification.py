@@ -10,7 +10,7 @@ from lxml import etree
 from autodw.apis.ooxml import locate
 from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check_container_keeps_paragraph,
-                                      drop_dangling_marks, field_depth_before, hand_over_section_break, section_number,
+                                      check_fields_whole, drop_dangling_marks, hand_over_field_ends, field_depth_before, hand_over_section_break, section_number,
                                       split_up_to)
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
@@ -109,7 +109,7 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
         raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
     for p, edits in plan:
         for start, end, new in reversed(edits):
-            replace_span(p, start, end, new)
+            replace_span(doc, p, start, end, new)
     n = sum(len(e) for _, e in plan)
     where = ", ".join(element_id(p) or "?" for p, _ in plan[:20]) + (", ..." if len(plan) > 20 else "")
     return f"replaced {n} occurrence(s) of {find!r} with {replace!r} in {len(plan)} paragraph(s): {where}"
@@ -120,14 +120,16 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
 
 @api(intent=INTENT,
      description="Replace the whole text of one paragraph, keeping its paragraph style and the formatting of its "
-                 "first run. Pictures, footnote marks and other non-text content stay where they are.",
+                 "first run. Pictures, footnote marks and other non-text content stay where they are. Over tracked "
+                 "changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
+                 "insertion) and the paragraph's deleted text is removed.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the new text (\\n makes a line break, \\t a tab)")},
      examples=[{"paragraph": "p8", "text": "Sales per region, in thousands of dollars:"},
                Example({"paragraph": "p2", "text": "甲方：深圳某某科技有限公司"}, document="examples/contract_zh.docx")])
 def set_paragraph_text(doc: WordDocument, paragraph: str, text: str):
     p = doc.find(paragraph, "p")
     old = paragraph_text(p)
-    replace_span(p, 0, len(old), text)
+    replace_span(doc, p, 0, len(old), text)
     return f"set the text of {paragraph} ({len(old)} -> {len(text)} characters)"
 
 
@@ -142,7 +144,7 @@ def delete_text(doc: WordDocument, paragraph: str, span: dict):
     if start == end:
         raise ArgumentError(f"the span {start}-{end} of {paragraph} is empty; nothing to delete")
     removed = paragraph_text(p)[start:end]
-    replace_span(p, start, end, "")
+    replace_span(doc, p, start, end, "")
     return f"deleted {removed!r} from {paragraph} (chars {start}-{end})"
 
 
@@ -184,17 +186,42 @@ def change_case(doc: WordDocument, paragraph: str, case: str, span: dict | None 
 @api(intent=INTENT,
      description="Delete a whole paragraph or table. A paragraph that ends a section hands its section break to "
                  "the paragraph before it. Footnotes and comments anchored in the deleted block are deleted too. "
-                 "Refused for the last paragraph of a table cell or of the document.",
+                 "A table of contents' first paragraph (where the state puts it) deletes the whole table of "
+                 "contents, with its content control and title. Refused for the last paragraph of a table cell or "
+                 "of the document.",
      params={"block": BLOCK_ID},
      examples=[{"block": "p31"}, {"block": "t1"}, {"block": "p37"}])
 def delete_block(doc: WordDocument, block: str):
     el = locate.block(doc, block)
+    toc = toc_lib.toc_starting_at(doc, el) if el.tag == P else None
+    if toc is not None:
+        return _delete_toc(doc, block, toc)
     check_container_keeps_paragraph(el, block)
-    note = hand_over_section_break(doc, el, block)
+    note = hand_over_field_ends(doc, el, block) + hand_over_section_break(doc, el, block)
     el.getparent().remove(el)
     dropped = drop_dangling_marks(doc, el)
     extra = f"; also deleted {', '.join(dropped)}" if dropped else ""
     return f"deleted {'table' if el.tag == TBL else 'paragraph'} {block}{note}{extra}"
+
+
+def _delete_toc(doc: WordDocument, block: str, toc: toc_lib.TocField) -> str:
+    """Delete a whole table of contents (its field, and its content control when it has one)."""
+    blocks = toc_lib.toc_blocks(toc)
+    paragraphs = [p for b in blocks for p in ([b] if b.tag == P else b.iter(P))]
+    ids = [element_id(p) for p in paragraphs]
+    notes, dropped = [], []
+    for b in blocks:
+        if b.tag != P and b.find(f".//{qn('w:sectPr')}") is not None:
+            raise UnsupportedOperationError(f"the table of contents ({ids[0]}-{ids[-1]}) holds a section break; "
+                                            "remove the section break first")
+        bid = element_id(b) or block
+        check_container_keeps_paragraph(b, bid)
+        notes.append(hand_over_section_break(doc, b, bid))
+        b.getparent().remove(b)
+        dropped += drop_dangling_marks(doc, b)
+    extra = f"; also deleted {', '.join(dropped)}" if dropped else ""
+    return (f"deleted the table of contents, {len(ids)} paragraph(s) {ids[0]}-{ids[-1]} ({block} holds the "
+            f"start of its field, so it goes whole){''.join(notes)}{extra}")
 
 
 @api(intent=INTENT,
@@ -210,6 +237,7 @@ def move_block(doc: WordDocument, block: str, position: Any):
     if anchor.getroottree().getroot() is not el.getroottree().getroot():
         raise UnsupportedOperationError(f"{block} and the target position are in different parts (body, header, footer); "
                                         "blocks can only move within their part. Copy the text instead")
+    check_fields_whole(el, block)
     check_container_keeps_paragraph(el, block)
     note = hand_over_section_break(doc, el, block)
     el.getparent().remove(el)
@@ -322,7 +350,7 @@ def merge_paragraphs(doc: WordDocument, first: str, second: str, separator: str 
     left, right = paragraph_text(a), paragraph_text(b)
     sep = (" " if needs_space(left, right) else "") if separator is None else separator
     if sep:
-        insert_text(a, len(left), sep)
+        insert_text(doc, a, len(left), sep)
     for el in between:
         a.append(el)
     for child in list(b):

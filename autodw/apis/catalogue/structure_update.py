@@ -12,7 +12,7 @@ from autodw.apis.ooxml import locate
 from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml import watermark as wm
 from autodw.apis.ooxml.builtin_styles import ensure_style
-from autodw.apis.ooxml.comments import comments_root, remove_comment
+from autodw.apis.ooxml.comments import COMMENT_ID, comment_label, find_comment, remove_comment
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.fields import request_field_update
 from autodw.apis.ooxml.notes import notes_root, remove_note
@@ -600,7 +600,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
         drop_rel(part, old_rid)
         done.append(f"target -> bookmark {bookmark}")
     if new_text is not None:
-        set_link_text(p, link, new_text)
+        set_link_text(doc, p, link, new_text)
         done.append(f"text -> {new_text!r}")
     return f"edited the link {label!r} in {paragraph}: {', '.join(done)}"
 
@@ -609,23 +609,17 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
 
 
 @api(intent=INTENT,
-     description="Delete a comment by its id (from the state's interactive.comments), with its range marks and "
-                 "reference; replies to it are deleted too. The commented text stays.",
-     params={"comment": integer("comment id", 0)},
-     examples=[{"comment": 0}])
-def delete_comment(doc: WordDocument, comment: int):
+     description="Delete a comment by its id as the state shows it (\"#0\"), with its range marks and reference; "
+                 "replies to it are deleted too. The commented text stays.",
+     params={"comment": COMMENT_ID},
+     examples=[{"comment": "#0"}])
+def delete_comment(doc: WordDocument, comment: str | int):
     """Remove a comment, its replies, range marks and reference runs."""
-    cid_wanted = str(comment)
-    root = comments_root(doc)
-    comments = list(root.iterchildren(qn("w:comment"))) if root is not None else []
-    target = next((c for c in comments if c.get(qn("w:id")) == cid_wanted), None)
-    if target is None:
-        ids = ", ".join(c.get(qn("w:id")) or "?" for c in comments)
-        raise ArgumentError(f"there is no comment {comment}; comment ids: {ids or 'none (the document has no comments)'}")
+    target = find_comment(doc, comment)
     said = _said(target)
     doomed = remove_comment(doc, target)
     extra = f" and {len(doomed) - 1} repl{'y' if len(doomed) == 2 else 'ies'}" if len(doomed) > 1 else ""
-    return f"deleted comment {comment}{extra} ({said})"
+    return f"deleted comment {comment_label(target.get(qn('w:id')))}{extra} ({said})"
 
 
 @api(intent=INTENT,

@@ -140,7 +140,7 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
             tc.append(make("w:p"))
             value = cell_value_text(values[c]) if c < len(values) else None
             if value:
-                write_cell(tc, value)
+                write_cell(doc, tc, value)
             tr.append(tc)
         tbl.append(tr)
     locate.insert_block(doc, position, tbl)
@@ -273,7 +273,7 @@ def set_cell_text(doc: WordDocument, table: str, row: int, col: int, text: str):
     grid = _grid(doc, table)
     cell = grid.cell(row, col)
     origin = grid.origin(cell)
-    write_cell(origin.tc, text)
+    write_cell(doc, origin.tc, text)
     where = f"({row},{col})"
     if (origin.row, origin.col) != (row, col):
         where += f" (the merged cell starting at ({origin.row},{origin.col}))"
@@ -310,7 +310,7 @@ def fill_table(doc: WordDocument, table: str, data: list, start_row: int = 0, st
         for _ in range(missing):
             new_row(grid, grid.n_rows, grid.n_rows - 1)
             grid = Grid(tbl, table)
-    written = sum(write_row(grid, start_row + i, start_col, values) for i, values in enumerate(data))
+    written = sum(write_row(doc, grid, start_row + i, start_col, values) for i, values in enumerate(data))
     added = f"; appended {missing} row(s)" if missing > 0 else ""
     return f"wrote {written} cell(s) of {table} from ({start_row},{start_col}){added}"
 
@@ -343,7 +343,7 @@ def insert_row(doc: WordDocument, table: str, index: int, data: list | None = No
     new_row(grid, index, template)
     grid = Grid(tbl, table)
     if data:
-        write_row(grid, index, 0, data)
+        write_row(doc, grid, index, 0, data)
     return f"inserted row {index} into {table} (format of row {template if template < index else template + 1}); it now has {grid.n_rows} rows"
 
 
@@ -466,7 +466,7 @@ def insert_column(doc: WordDocument, table: str, index: int, data: list | None =
             why = (f"the merged cell {region_text(grid.region(row.covering(index)))} spans that position"
                    if row.covering(index) is not None else f"the row covers only columns {row.before}-{row.end - 1}")
             raise ArgumentError(f"row {r} gets no new cell at column {index} ({why}); leave its value empty or null")
-        write_cell(new_cells[r], s)
+        write_cell(doc, new_cells[r], s)
     return f"inserted column {index} into {table}; it now has {grid.n_cols} columns"
 
 

@@ -141,6 +141,57 @@ def drop_dangling_marks(doc: WordDocument, removed: etree._Element) -> list[str]
     return dropped
 
 
+def _field_balance(el: etree._Element) -> tuple[int, list[etree._Element]]:
+    """(fields `el` begins and does not end, the fldChar/instrText nodes of fields begun before `el`)."""
+    depth, outer = 0, []
+    for node in el.iter(qn("w:fldChar"), qn("w:instrText")):
+        kind = node.get(qn("w:fldCharType")) if node.tag == qn("w:fldChar") else None
+        if kind == "begin":
+            depth += 1
+        elif depth == 0:
+            outer.append(node)  # the instruction, separator or end of a field begun earlier
+        elif kind == "end":
+            depth -= 1
+    return depth, outer
+
+
+def check_fields_whole(el: etree._Element, bid: str) -> None:
+    """Refuse to move block `el` when it holds the begin or the end of a complex field whose other end lies
+    outside it (Word repairs a file with half a field)."""
+    depth, outer = _field_balance(el)
+    if depth or outer:
+        raise UnsupportedOperationError(
+            f"{bid} holds the {'start' if depth else 'end'} of a field that goes on in another paragraph; moving it "
+            "would cut the field in two. Move its text instead (cut and insert it)")
+
+
+def hand_over_field_ends(doc: WordDocument, el: etree._Element, bid: str) -> str:
+    """Before paragraph `el` is deleted: the end of a field begun in an earlier paragraph moves to the end of the
+    paragraph before `el` (as when Word joins an emptied paragraph to the one before), so the field stays whole;
+    return a note for the message. Refuses when `el` begins a field that ends after it."""
+    depth, outer = _field_balance(el)
+    if depth:
+        raise UnsupportedOperationError(
+            f"{bid} holds the start of a field that ends in a later paragraph; deleting it would cut the field in "
+            "two. Delete the text of the paragraph (set_paragraph_text) or every paragraph of the field")
+    if not outer:
+        return ""
+    prev = el.getprevious()
+    while prev is not None and prev.tag not in BLOCKS:
+        prev = prev.getprevious()
+    if prev is None or prev.tag != P:
+        raise UnsupportedOperationError(f"{bid} holds the end of a field begun earlier and no paragraph comes just "
+                                        "before it to take that end; delete the text of the paragraph instead")
+    runs: list[etree._Element] = []
+    for node in outer:
+        run = node.getparent()
+        if run.tag == qn("w:r") and run not in runs:
+            runs.append(run)
+    for run in runs:
+        prev.append(run)
+    return f"; the end of the field it closed moved to {element_id(prev)}"
+
+
 def field_depth_before(p: etree._Element, node: etree._Element) -> int:
     """How many complex fields are open at `node` inside paragraph `p`."""
     depth = 0

@@ -57,6 +57,33 @@ W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 
 
+#: The argument naming a comment: its id as the state shows it ("#0"); a bare number (0 or "0") is the same id.
+#: Any string passes the schema, so that a wrong one gets find_comment's error, which names the comments there are
+COMMENT_ID = {"description": 'the comment\'s id as the state shows it, e.g. "#0"',
+              "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 0}]}
+
+
+def comment_label(cid: str | int) -> str:
+    """A comment id as the state shows it: ``#0``."""
+    return f"#{cid}"
+
+
+def find_comment(doc: WordDocument, ref: str | int) -> etree._Element:
+    """The ``w:comment`` a :data:`COMMENT_ID` argument names ("#3", "3" or 3); an ArgumentError naming the
+    document's comment ids when there is none."""
+    number = str(ref).strip().removeprefix("#")
+    root = comments_root(doc)
+    comments = list(root.iterchildren(qn("w:comment"))) if root is not None else []
+    if number.isdigit():
+        for c in comments:
+            if c.get(qn("w:id")) == str(int(number)):
+                return c
+    ids = ", ".join(comment_label(c.get(qn("w:id")) or "?") for c in comments)
+    raise ArgumentError(f"there is no comment {ref!r}; "
+                        + (f"the comments are {ids} (give one as the state shows it, e.g. \"{comment_label(comments[0].get(qn('w:id')))}\")"
+                           if comments else "the document has no comments"))
+
+
 def para_ids(comment: etree._Element) -> list[str]:
     """The ``w14:paraId`` of each paragraph of a comment."""
     return [p.get(f"{{{W14}}}paraId") for p in comment.iter(qn("w:p")) if p.get(f"{{{W14}}}paraId")]

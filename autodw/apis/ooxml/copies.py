@@ -22,18 +22,12 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from autodw.apis.ooxml.elements import REVISION_MARKS
 from autodw.apis.ooxml.notes import notes_root
 from autodw.core.document import WordDocument
 from autodw.core.ids import ID_ATTR
 from autodw.core.xml import NS, qn
 
-_REVISIONS = tuple(qn(f"w:{t}") for t in (
-    "ins", "del", "moveFrom", "moveTo", "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart",
-    "moveToRangeEnd", "rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "trPrChange", "tcPrChange",
-    "tblGridChange", "tblPrExChange", "numberingChange", "cellIns", "cellDel", "cellMerge",
-    "customXmlInsRangeStart", "customXmlInsRangeEnd", "customXmlDelRangeStart", "customXmlDelRangeEnd",
-    "customXmlMoveFromRangeStart", "customXmlMoveFromRangeEnd", "customXmlMoveToRangeStart",
-    "customXmlMoveToRangeEnd"))
 _DROPPED = tuple(qn(f"w:{t}") for t in (
     "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd", "permStart", "permEnd"))
 _W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
@@ -94,10 +88,10 @@ def _inside(e: etree._Element, ancestor: etree._Element) -> bool:
 
 
 def _renew_revision_ids(roots: list[etree._Element], clone: etree._Element) -> None:
-    marks = [e for e in clone.iter(*_REVISIONS) if e.get(_W_ID) is not None]
+    marks = [e for e in clone.iter(*REVISION_MARKS) if e.get(_W_ID) is not None]
     if not marks:
         return
-    next_id = max([0, *_ids_outside(roots, clone, _REVISIONS, _W_ID)]) + 1
+    next_id = max([0, *_ids_outside(roots, clone, REVISION_MARKS, _W_ID)]) + 1
     renamed: dict[str, str] = {}
     for e in marks:
         old = e.get(_W_ID)

@@ -7,6 +7,15 @@ from lxml import etree
 
 from autodw.core.xml import qn
 
+#: revision marks: elements whose w:id numbers a tracked change (unique in the document)
+REVISION_MARKS = tuple(qn(f"w:{t}") for t in (
+    "ins", "del", "moveFrom", "moveTo", "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart",
+    "moveToRangeEnd", "rPrChange", "pPrChange", "sectPrChange", "tblPrChange", "trPrChange", "tcPrChange",
+    "tblGridChange", "tblPrExChange", "numberingChange", "cellIns", "cellDel", "cellMerge",
+    "customXmlInsRangeStart", "customXmlInsRangeEnd", "customXmlDelRangeStart", "customXmlDelRangeEnd",
+    "customXmlMoveFromRangeStart", "customXmlMoveFromRangeEnd", "customXmlMoveToRangeStart",
+    "customXmlMoveToRangeEnd"))
+
 #: Child order of the property elements we edit (ECMA-376 part 1 sequences).
 SEQUENCES: dict[str, tuple[str, ...]] = {
     "w:pPr": ("w:pStyle", "w:keepNext", "w:keepLines", "w:pageBreakBefore", "w:framePr", "w:widowControl",

@@ -80,11 +80,11 @@ def drop_rel(part, r_id: str | None) -> None:
         del part.rels[r_id]
 
 
-def set_link_text(p: etree._Element, link: etree._Element, new_text: str) -> None:
+def set_link_text(doc: WordDocument, p: etree._Element, link: etree._Element, new_text: str) -> None:
     """Replace the text a hyperlink of paragraph `p` shows, keeping the formatting of its first run."""
     runs = [a for a in atoms(p) if any(anc is link for anc in a.run.iterancestors())]
     if runs:
-        replace_span(p, runs[0].start, runs[-1].end, new_text)
+        replace_span(doc, p, runs[0].start, runs[-1].end, new_text)
         return
     rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r"))), None)
     link.append(new_run(new_text, rpr))

@@ -19,6 +19,7 @@ from lxml import etree
 from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
                                         remove_children, replace_child)
 from autodw.apis.ooxml.text import iter_runs, new_run, paragraph_text, replace_span
+from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, UnsupportedOperationError
 from autodw.core.ids import ID_ATTR
 from autodw.analysis.state.blocks import row_cells, table_rows
@@ -389,7 +390,7 @@ def blank_cell_like(tc: etree._Element, width: int | None = None, keep_span: boo
     return new
 
 
-def set_cell_text(tc: etree._Element, text: str) -> None:
+def set_cell_text(doc: WordDocument, tc: etree._Element, text: str) -> None:
     """Replace the cell's text; each line becomes a paragraph. The first paragraph is kept (its id, style,
     bookmarks and pictures) and its text takes the formatting of its first run; later paragraphs are
     removed and new lines are new paragraphs formatted like the first. Nested tables stay."""
@@ -403,7 +404,7 @@ def set_cell_text(tc: etree._Element, text: str) -> None:
         for p in paras[1:]:
             remove_block(p)
     rpr = first_run_rpr(tc)
-    replace_span(first, 0, len(paragraph_text(first)), lines[0])
+    replace_span(doc, first, 0, len(paragraph_text(first)), lines[0])
     if not lines[0] and rpr is not None and len(rpr) and first.find(f"{qn('w:pPr')}/{qn('w:rPr')}") is None:
         insert_ordered(get_or_add_ppr(first), rpr)  # an emptied cell keeps its text formatting for later typing
     anchor = first
@@ -553,7 +554,7 @@ def writable_cell(grid: Grid, r: int, c: int, value: str) -> Cell | None:
     return cell
 
 
-def write_row(grid: Grid, r: int, c0: int, values: list[Any]) -> int:
+def write_row(doc: WordDocument, grid: Grid, r: int, c0: int, values: list[Any]) -> int:
     """Write `values` into row `r` from column `c0`; None values are skipped. Returns cells written."""
     if c0 + len(values) > grid.n_cols:
         raise ArgumentError(f"{len(values)} values from column {c0} do not fit: {grid.size()}; "
@@ -565,7 +566,7 @@ def write_row(grid: Grid, r: int, c0: int, values: list[Any]) -> int:
             continue
         cell = writable_cell(grid, r, c0 + j, s)
         if cell is not None:
-            set_cell_text(cell.tc, s)
+            set_cell_text(doc, cell.tc, s)
             written += 1
     return written
 

@@ -14,8 +14,9 @@ from typing import Any, Iterator
 
 from lxml import etree
 
-from autodw.apis.ooxml.elements import make
-from autodw.core.errors import ArgumentError, clipped
+from autodw.apis.ooxml.elements import REVISION_MARKS, make
+from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError, UnsupportedOperationError, clipped
 from autodw.core.xml import MC, qn
 
 R, T, TAB, BR, CR, NBH = (qn(t) for t in ("w:r", "w:t", "w:tab", "w:br", "w:cr", "w:noBreakHyphen"))
@@ -23,6 +24,15 @@ RPR = qn("w:rPr")
 _CONTAINERS = {qn(t) for t in ("w:hyperlink", "w:ins", "w:moveTo", "w:smartTag", "w:customXml", "w:fldSimple",
                                "w:dir", "w:bdo")}
 _SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
+#: tracked insertions (text in them shows as another author's) and tracked deletions (text in them does not show)
+_TRACKED_INS, _DEL = (qn("w:ins"), qn("w:moveTo")), qn("w:del")
+#: wrappers a run may sit in inside a tracked insertion, which lifting a run out of it splits
+_WRAPPERS = {qn(t) for t in ("w:smartTag", "w:customXml", "w:dir", "w:bdo")}
+_WRAPPER_PROPS = {qn("w:smartTagPr"), qn("w:customXmlPr")}
+#: run children of deleted text (a run of only these, in a w:del, is deleted text and nothing else)
+_DELETED_TEXT = {qn(t) for t in ("w:rPr", "w:delText", "w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen",
+                                 "w:sym", "w:lastRenderedPageBreak")}
+_RUN_REVISIONS = {qn(t) for t in ("w:ins", "w:del", "w:moveFrom", "w:moveTo", "w:rPrChange")}
 _ALT, _CHOICE = f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
@@ -227,13 +237,38 @@ def _remove_with_empty_containers(el: etree._Element) -> None:
         parent = grand
 
 
-def replace_span(p: etree._Element, start: int, end: int, new: str) -> None:
-    """Replace characters [start, end) with `new`, in the formatting of the first replaced run."""
+def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new: str) -> None:
+    """Replace characters [start, end) with `new`, in the formatting of the first replaced run.
+
+    Tracked changes go as when one types over the span in Word with tracking off: the new text is never part of
+    another author's tracked insertion (a ``w:ins``/``w:moveTo`` around the first replaced run is split and the
+    new text put between its parts), and the deleted text of tracked deletions inside the span (or at the
+    paragraph's edge that the span reaches) is removed with the replaced text. Deleted pictures, fields, note and
+    comment marks are not text: they stay tracked deletions (removing half a field would break it)."""
+    deleted = _deletions_in(p, start, end)
     if start == end:
-        insert_text(p, start, new)
-        return
-    runs = isolate(p, start, end)
-    first = runs[0]
+        insert_text(doc, p, start, new)
+    else:
+        runs = isolate(p, start, end)
+        first = runs[0]
+        if _tracked_insertion(first, p) is not None:
+            if new:
+                lifted = new_run(new, _plain_rpr(first.find(RPR)))
+                first.addprevious(lifted)
+            for r in runs:
+                remove_text(r)
+            if new:
+                _lift(doc, lifted, p)
+        else:
+            _replace_in_run(first, new)
+            for r in runs[1:]:
+                remove_text(r)
+    for d in deleted:
+        _drop_deleted_text(d)
+
+
+def _replace_in_run(first: etree._Element, new: str) -> None:
+    """Put `new` where the text of run `first` is (its other children stay around it)."""
     keep_after = next((c for c in first if atom_text(c) is not None), None)
     anchor = keep_after.getprevious() if keep_after is not None else None
     for child in list(first):
@@ -247,12 +282,11 @@ def replace_span(p: etree._Element, start: int, end: int, new: str) -> None:
             first.insert(1 if first.find(RPR) is not None else 0, el)
     if not pieces and all(c.tag == RPR for c in first):
         _remove_with_empty_containers(first)
-    for r in runs[1:]:
-        remove_text(r)
 
 
-def insert_text(p: etree._Element, offset: int, new: str) -> etree._Element | None:
-    """Insert `new` at `offset`, formatted like the text just before it (or after it at offset 0)."""
+def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> etree._Element | None:
+    """Insert `new` at `offset`, formatted like the text just before it (or after it at offset 0); never inside
+    another author's tracked insertion."""
     if not new:
         return None
     split_at(p, offset)
@@ -261,16 +295,127 @@ def insert_text(p: etree._Element, offset: int, new: str) -> etree._Element | No
     after = [a for a in items if a.start >= offset and a.text]
     if before:
         ref = before[-1].run
-        run = new_run(new, ref.find(RPR))
+        run = new_run(new, _plain_rpr(ref.find(RPR)))
         ref.addnext(run)
     elif after:
         ref = after[0].run
-        run = new_run(new, ref.find(RPR))
+        run = new_run(new, _plain_rpr(ref.find(RPR)))
         ref.addprevious(run)
     else:
         run = new_run(new, _paragraph_mark_rpr(p))
         p.append(run)
+    _lift(doc, run, p)
     return run
+
+
+def _plain_rpr(rpr: etree._Element | None) -> etree._Element | None:
+    """A copy of run properties without their tracked-change records."""
+    if rpr is None:
+        return None
+    out = copy.deepcopy(rpr)
+    for child in list(out):
+        if child.tag in _RUN_REVISIONS:
+            out.remove(child)
+    return out
+
+
+def _tracked_insertion(run: etree._Element, p: etree._Element) -> etree._Element | None:
+    """The tracked insertion (``w:ins``/``w:moveTo``) of paragraph `p` that `run` lies in, if any."""
+    for anc in run.iterancestors():
+        if anc is p:
+            return None
+        if anc.tag in _TRACKED_INS:
+            return anc
+    return None
+
+
+def _lift(doc: WordDocument, run: etree._Element, p: etree._Element) -> None:
+    """Take `run` out of the tracked insertion it lies in (if any): the insertion is split into the part before
+    the run and the part after it (which gets a revision id of its own), the run stays between them."""
+    ins = _tracked_insertion(run, p)
+    if ins is None:
+        return
+    node = run
+    while True:
+        parent = node.getparent()
+        if parent is not ins and parent.tag not in _WRAPPERS:
+            raise UnsupportedOperationError(
+                "the text lies in a content control or field inside another author's tracked insertion; accept or "
+                "reject that change first (resolve_tracked_changes)")
+        after = list(node.itersiblings())
+        if after:
+            tail = _shallow_copy(parent)
+            parent.addnext(tail)
+            tail.extend(after)
+            if parent is ins:
+                tail.set(qn("w:id"), _unused_revision_id(doc))
+        if any(s.tag not in _WRAPPER_PROPS for s in node.itersiblings(preceding=True)):
+            middle = _shallow_copy(parent)
+            parent.addnext(middle)
+            middle.append(node)
+            parent = middle
+        node = parent
+        if parent.tag in _TRACKED_INS:
+            break
+    node.addprevious(run)
+    node.getparent().remove(node)
+
+
+def _shallow_copy(el: etree._Element) -> etree._Element:
+    out = etree.Element(el.tag, nsmap=el.nsmap)
+    for attr, value in el.attrib.items():
+        out.set(attr, value)
+    return out
+
+
+def _unused_revision_id(doc: WordDocument) -> str:
+    """A revision id (``w:id`` of a tracked change) that no part of `doc` uses."""
+    used = [int(v) for part in doc.package.iter_parts() if hasattr(part, "_element")
+            for e in part._element.iter(*REVISION_MARKS) if (v := e.get(qn("w:id"), "")).isdigit()]
+    return str(max([0, *used]) + 1)
+
+
+def _deletions_in(p: etree._Element, start: int, end: int) -> list[etree._Element]:
+    """The tracked deletions (``w:del``) of paragraph `p` inside [start, end): those between its characters, and
+    those at the paragraph's start or end when the span reaches it (the whole paragraph: all of them)."""
+    length = len(paragraph_text(p))
+    if start == end and length:
+        return []
+    found: list[tuple[etree._Element, int]] = []
+    _walk_deletions(p, 0, found)
+    return [d for d, pos in found
+            if start < pos < end or (pos == start == 0) or (pos == end == length)]
+
+
+def _walk_deletions(parent: etree._Element, pos: int, found: list[tuple[etree._Element, int]]) -> int:
+    """Collect the w:del children met in reading order with the text offset where each sits; return the offset
+    after `parent` (the walk of :func:`iter_runs`)."""
+    for child in parent:
+        tag = child.tag
+        if tag == R:
+            pos += sum(len(s) for s in (atom_text(c) for c in child) if s is not None)
+        elif tag == _DEL:
+            found.append((child, pos))
+        elif tag in _CONTAINERS:
+            pos = _walk_deletions(child, pos, found)
+        elif tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                pos = _walk_deletions(content, pos, found)
+        elif tag == _ALT:
+            choice = child.find(_CHOICE)
+            if choice is not None:
+                pos = _walk_deletions(choice, pos, found)
+    return pos
+
+
+def _drop_deleted_text(deletion: etree._Element) -> None:
+    """Remove the runs of a tracked deletion that hold only deleted text; the deletion too if nothing is left."""
+    for r in list(deletion.iter(R)):
+        if all(c.tag in _DELETED_TEXT for c in r if isinstance(c.tag, str)):
+            r.getparent().remove(r)
+    if not any(isinstance(c.tag, str) for c in deletion.iter() if c is not deletion):
+        deletion.getparent().remove(deletion)
 
 
 def _paragraph_mark_rpr(p: etree._Element) -> etree._Element | None:

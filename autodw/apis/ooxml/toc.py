@@ -218,6 +218,24 @@ def regenerate(doc: WordDocument, field: TocField) -> list[etree._Element]:
     return new
 
 
+def toc_starting_at(doc: WordDocument, p: etree._Element) -> TocField | None:
+    """The TOC whose field begins in paragraph `p` (where the state puts the TOC)."""
+    return next((f for f in find_tocs(doc) if p is f.first), None)
+
+
+def toc_blocks(field: TocField) -> list[etree._Element]:
+    """The blocks a TOC takes: its "Table of Contents" content control (title included) when it sits in one,
+    else the field's paragraphs."""
+    paragraphs = region(field)
+    parent = paragraphs[0].getparent()
+    if parent.tag == qn("w:sdtContent"):
+        sdt = parent.getparent()
+        gallery = sdt.find(f"{qn('w:sdtPr')}/{qn('w:docPartObj')}/{qn('w:docPartGallery')}")
+        if gallery is not None and (wval(gallery) or "").lower() == "table of contents":
+            return [sdt]
+    return paragraphs
+
+
 def _top(node: etree._Element, p: etree._Element) -> etree._Element:
     while node.getparent() is not p:
         node = node.getparent()
