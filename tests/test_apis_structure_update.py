@@ -432,10 +432,18 @@ def test_delete_footnote_and_endnote(report):
     state = extract_state(report)
     assert state["interactive"]["footnotes"] == [] and len(state["interactive"]["endnotes"]) == 1
     assert not list(report.body.iter(qn("w:footnoteReference")))
-    run(report, "delete_footnote", note=1, kind="endnote")
+    run(report, "delete_footnote", note="#1", kind="endnote")  # the id as the state shows it
     assert extract_state(report)["interactive"]["endnotes"] == []
-    with pytest.raises(ArgumentError, match="no footnote 1"):
+    with pytest.raises(ArgumentError, match="no footnote 1; the footnotes are none"):
         run(report, "delete_footnote", note=1)
+
+
+def test_a_wrong_note_id_is_refused_naming_the_notes_there_are(report):
+    run(report, "insert_footnote", paragraph="p39", text="Source: ledger.")
+    shown = extract_state(report)["interactive"]["footnotes"][0]["id"]
+    with pytest.raises(ArgumentError, match=rf"no footnote 'n1'; the footnotes are #{shown}(, #\d+)* \(give one as the state shows it\)"):
+        run(report, "delete_footnote", note="n1")
+    assert run(report, "delete_footnote", note=f" #{shown}").message.startswith(f"deleted footnote #{shown} ")
 
 
 def test_change_heading_level_by_level_and_delta(report):

@@ -314,7 +314,7 @@ def test_a_deleted_note_or_comment_is_quoted_in_its_calls_message():
     from autodw.dwbench.records import find_session
 
     doc = find_session("dwh-017").initial_document(2)  # a footnote moved: deleted, then added again elsewhere
-    assert execute(doc, "delete_footnote", {"note": 1}).message == "deleted footnote 1 ('Use only the descaler supplied.')"
+    assert execute(doc, "delete_footnote", {"note": 1}).message == "deleted footnote #1 ('Use only the descaler supplied.')"
     doc = find_session("dwh-035").initial_document(6)
     assert execute(doc, "delete_comment", {"comment": 0}).message == "deleted comment #0 ('Confirm the park booking.')"
 
@@ -323,7 +323,7 @@ def test_a_value_an_earlier_step_reported_is_shown():
     need = Needs((), ("Use only the descaler supplied.",))
     document = "footnotes: #1 in p6: 'use only the descaler supplied.'"
     assert seen(need, state="p11 #5 [Normal] Descale monthly.", history="", words="Move it", document=document).hidden
-    history = "1. Delete a footnote: note 1. -> delete_footnote({\"note\": 1}) -> ok: deleted footnote 1 " \
+    history = "1. Delete a footnote: note 1. -> delete_footnote({\"note\": 1}) -> ok: deleted footnote #1 " \
               "('Use only the descaler supplied.')"
     assert seen(need, state="p11 #5 [Normal] Descale monthly.", history=history, words="Move it", document=document).shown
 

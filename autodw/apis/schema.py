@@ -90,6 +90,19 @@ def integer(what: str, minimum: int | None = None, maximum: int | None = None) -
     return out
 
 
+def shown_id(what: str, example: str = "#0") -> Schema:
+    """An element numbered as the state shows it ("#3"), its number also taken bare ("3", 3); read it with
+    :func:`shown_number`."""
+    return {"description": f'{what} as the state shows it, e.g. "{example}"',
+            "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 0}]}
+
+
+def shown_number(ref: str | int) -> str | None:
+    """The number a :func:`shown_id` argument names ("#3", "3" or 3: "3"); None for anything else."""
+    number = str(ref).strip().removeprefix("#")
+    return str(int(number)) if number.isdigit() else None
+
+
 def number(what: str, minimum: float | None = None, maximum: float | None = None) -> Schema:
     """A number with optional bounds."""
     out: Schema = {"type": "number", "description": what}

@@ -22,7 +22,7 @@ from autodw.apis.ooxml.sections import (ONE_SECTION, PAPER_SIZES, SECTION, START
                                         settings_root, text_area, twips_attr, write_page_size)
 from autodw.apis.ooxml.text import atoms, isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import Example, api
-from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer,
+from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer, shown_id, shown_number,
                                 length, text)
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, clipped
@@ -625,21 +625,23 @@ def delete_comment(doc: WordDocument, comment: str | int):
 @api(intent=INTENT,
      description="Delete a footnote or endnote (its text and its reference mark in the body) by its id from the "
                  "state's interactive.footnotes / endnotes.",
-     params={"note": integer("footnote or endnote id", 0), "kind": enum("note kind", ("footnote", "endnote"))},
-     examples=[{"note": 1}])
-def delete_footnote(doc: WordDocument, note: int, kind: str = "footnote"):
+     params={"note": shown_id("the footnote's or endnote's id", "#1"), "kind": enum("note kind", ("footnote", "endnote"))},
+     examples=[{"note": "#1"}])
+def delete_footnote(doc: WordDocument, note: str | int, kind: str = "footnote"):
     """Remove a footnote or endnote and its reference."""
+    number = shown_number(note)
     root = notes_root(doc, kind, create=False)
-    found = next((n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:id")) == str(note)), None) \
-        if root is not None else None
+    found = next((n for n in root.iterchildren(qn(f"w:{kind}")) if n.get(qn("w:id")) == number), None) \
+        if root is not None and number is not None else None
     if found is not None and found.get(qn("w:type")) not in (None, "normal"):
-        raise ArgumentError(f"{kind} {note} is the {found.get(qn('w:type'))} note Word needs, not a {kind} to delete")
+        raise ArgumentError(f"{kind} #{number} is the {found.get(qn('w:type'))} note Word needs, not a {kind} to delete")
     said = _said(found) if found is not None else ""
-    if found is None or not remove_note(doc, kind, note):
-        root = notes_root(doc, kind, create=False)
+    if found is None or not remove_note(doc, kind, int(number)):
         ids = [n.get(qn("w:id")) for n in root.iterchildren(qn(f"w:{kind}"))
                if n.get(qn("w:type")) in (None, "normal")] if root is not None else []
-        raise ArgumentError(f"there is no {kind} {note}; {kind} ids: {', '.join(i for i in ids if i) or 'none'}")
+        raise ArgumentError(f"there is no {kind} {note!r}; the {kind}s are "
+                            f"{', '.join('#' + i for i in ids if i) or 'none'} (give one as the state shows it)")
+    note = f"#{number}"
     return f"deleted {kind} {note} ({said})"
 
 

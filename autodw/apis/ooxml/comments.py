@@ -12,6 +12,7 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.parts import PartXml, part_xml
+from autodw.apis.schema import shown_id, shown_number
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, clipped
 from autodw.core.xml import qn
@@ -59,8 +60,7 @@ W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 
 #: The argument naming a comment: its id as the state shows it ("#0"); a bare number (0 or "0") is the same id.
 #: Any string passes the schema, so that a wrong one gets find_comment's error, which names the comments there are
-COMMENT_ID = {"description": 'the comment\'s id as the state shows it, e.g. "#0"',
-              "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 0}]}
+COMMENT_ID = shown_id("the comment's id")
 
 
 def comment_label(cid: str | int) -> str:
@@ -71,13 +71,12 @@ def comment_label(cid: str | int) -> str:
 def find_comment(doc: WordDocument, ref: str | int) -> etree._Element:
     """The ``w:comment`` a :data:`COMMENT_ID` argument names ("#3", "3" or 3); an ArgumentError naming the
     document's comment ids when there is none."""
-    number = str(ref).strip().removeprefix("#")
+    number = shown_number(ref)
     root = comments_root(doc)
     comments = list(root.iterchildren(qn("w:comment"))) if root is not None else []
-    if number.isdigit():
-        for c in comments:
-            if c.get(qn("w:id")) == str(int(number)):
-                return c
+    for c in comments:
+        if number is not None and c.get(qn("w:id")) == number:
+            return c
     ids = ", ".join(comment_label(c.get(qn("w:id")) or "?") for c in comments)
     raise ArgumentError(f"there is no comment {ref!r}; "
                         + (f"the comments are {ids} (give one as the state shows it, e.g. \"{comment_label(comments[0].get(qn('w:id')))}\")"
