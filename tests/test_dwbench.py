@@ -521,3 +521,27 @@ def test_a_session_file_with_too_few_turns_is_refused_by_its_count_not_a_dump_of
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(BenchmarkDataError, match=r"turns: has 1 item\(s\); needs at least 3$"):
         authoring.read(path)
+
+
+def test_a_tolerance_may_name_the_api_argument_that_sets_one_state_key(tmp_path):
+    """Writers wrote {"key": "space_before"} (the argument) for the state's before_pt: taken where the argument sets one
+    key, refused naming the keys it may mean where it sets several, and listing the valid keys for any other name."""
+    from autodw.dwbench import hand as authoring
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))
+    data["session_id"] = "dwh-999"
+    path = tmp_path / "dwh-999.json"
+
+    def with_key(key: str):
+        data["turns"][0]["accept"] = {"tolerances": [{"key": key, "within": 3}]}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return authoring.read(path)
+
+    assert with_key("space_before").data["turns"][0]["accept"]["tolerances"] == [{"key": "before_pt", "within": 3}]
+    assert with_key("first_line_indent").data["turns"][0]["accept"]["tolerances"][0]["key"] == "first_line_cm"
+    assert with_key("size_pt").data["turns"][0]["accept"]["tolerances"][0]["key"] == "size_pt"
+    with pytest.raises(BenchmarkDataError, match=r"turns/1: 'width' .* sets width_cm or page_width_cm: name the one "
+                                                 r"meant; a state key \(after_pt, before_pt, .*\) or an API argument"):
+        with_key("width")
+    with pytest.raises(BenchmarkDataError, match=r"'spacing_before' is no numeric property .*before_pt.*space_before"):
+        with_key("spacing_before")

@@ -56,12 +56,33 @@ TOLERANCE_SCHEMA = {
 margin (``{"key": "size_pt", "within": 2}``: a size "a bit bigger"), or a heading at any of several levels
 (``{"heading_levels": [2, 3]}``). Order-free insertions and other whole outcomes are ``alternatives``."""
 
-TOLERANCE_KEYS = frozenset({"size_pt", "char_spacing_pt", "position_pt", "scale_pct", "before_pt", "after_pt", "line",
-                            "left_cm", "right_cm", "first_line_cm", "hanging_cm", "width_cm", "height_cm", "indent_cm",
-                            "page_width_cm", "page_height_cm", "space_cm", "space_pt", "width_pt", "offset_cm",
-                            "position_cm", "left_pct", "right_pct", "top_pct", "bottom_pct"})
+TOLERANCE_KEYS: dict[str, tuple[str, ...]] = {
+    "size_pt": (), "char_spacing_pt": (), "position_pt": (), "scale_pct": (), "before_pt": ("space_before",),
+    "after_pt": ("space_after",), "line": ("line_spacing", "line_height"), "left_cm": ("left_indent",),
+    "right_cm": ("right_indent",), "first_line_cm": ("first_line_indent",), "hanging_cm": ("hanging_indent",),
+    "width_cm": ("width",), "height_cm": ("height",), "indent_cm": (), "page_width_cm": ("width",),
+    "page_height_cm": ("height",), "space_cm": ("spacing",), "space_pt": (), "width_pt": ("size_pt",),
+    "offset_cm": ("x", "y"), "position_cm": (), "left_pct": ("left",), "right_pct": ("right",), "top_pct": ("top",),
+    "bottom_pct": ("bottom",)}
 """The numeric keys of the document state a ``{"key", "within"}`` tolerance may name (a name the judge never compares
-would silently tolerate nothing). Lists of lengths (a table's column widths) take no tolerance: use alternatives."""
+would silently tolerate nothing), each with the API arguments that set it. A writer may name such an argument
+instead (``space_before``: the state's ``before_pt``) where it sets one key only; a state key's own name is that key.
+Lists of lengths (a table's column widths) take no tolerance: use alternatives."""
+
+
+def tolerance_key(name: str) -> str:
+    """The state key a tolerance's ``key`` names: a key of :data:`TOLERANCE_KEYS`, or the one key the API argument
+    `name` sets; BenchmarkDataError listing the valid keys (and those `name` may mean) otherwise."""
+    if name in TOLERANCE_KEYS:
+        return name
+    meant = [key for key, arguments in TOLERANCE_KEYS.items() if name in arguments]
+    if len(meant) == 1:
+        return meant[0]
+    hint = (f"the argument {name!r} sets {' or '.join(meant)}: name the one meant; " if meant else "")
+    raise BenchmarkDataError(f"{name!r} is no numeric property the judge compares; {hint}"
+                   f"a state key ({', '.join(sorted(TOLERANCE_KEYS))}) or an API argument that sets one "
+                   f"({', '.join(sorted({a for args in TOLERANCE_KEYS.values() for a in args}))})")
+
 
 _CALL = {"type": "object", "required": ["api", "args"], "additionalProperties": False,
          "properties": {"api": {"type": "string"}, "args": {"type": "object"}}}
@@ -129,9 +150,11 @@ def read(path: str | Path) -> Authored:
             if "colour" in t and colour_family(t["colour"]) is None:
                 raise BenchmarkDataError(f"{path}: turns/{n}: {t['colour']!r} names no colour family of "
                                          "autodw/colour_names.json")
-            if "key" in t and t["key"] not in TOLERANCE_KEYS:
-                raise BenchmarkDataError(f"{path}: turns/{n}: {t['key']!r} is no numeric property the judge compares; "
-                                         f"one of {', '.join(sorted(TOLERANCE_KEYS))}")
+            if "key" in t:
+                try:
+                    t["key"] = tolerance_key(t["key"])
+                except BenchmarkDataError as exc:
+                    raise BenchmarkDataError(f"{path}: turns/{n}: {exc}") from None
     return Authored(path, data)
 
 
