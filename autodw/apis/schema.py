@@ -62,12 +62,13 @@ BARE_UNIT = "x-bare-unit"
 
 def length(what: str, bare_unit: str | None = None) -> Schema:
     """A length with unit; with `bare_unit` (the unit Word shows it in, e.g. "pt" for paragraph spacing) also a bare
-    number in that unit. Without one a bare number is ambiguous (8 what?) and refused."""
+    number in that unit (anyOf, not a list of types: llama.cpp's grammar keeps the pattern of a branch only). Without
+    one a bare number is ambiguous (8 what?) and refused."""
     forms = 'a number with unit cm, mm, in, pt or px, e.g. "2.5cm", "1in", "12pt"'
     if bare_unit is None:
         return {"type": "string", "pattern": LENGTH_PATTERN, "description": f"{what}, {forms}"}
-    return {"type": ["string", "number"], "pattern": LENGTH_PATTERN, "minimum": 0, BARE_UNIT: bare_unit,
-            "description": f"{what}: a number of {UNIT_NAMES[bare_unit]} (e.g. 12) or {forms}"}
+    return {"anyOf": [{"type": "string", "pattern": LENGTH_PATTERN}, {"type": "number", "minimum": 0}],
+            BARE_UNIT: bare_unit, "description": f"{what}: a number of {UNIT_NAMES[bare_unit]} (e.g. 12) or {forms}"}
 
 
 def color(what: str) -> Schema:
