@@ -176,3 +176,28 @@ def test_call_command_writes_nothing_on_bad_arguments(tmp_path):
                           '{"text": "Hello", "position": "end"}', "-o", str(tmp_path / name))
         assert refused.returncode == 2 and refused.stdout == "" and ".docx" in refused.stderr, refused.stderr
         assert not (tmp_path / name).exists()
+
+
+def test_a_bare_number_is_a_length_only_where_the_schema_states_its_unit():
+    """Writers wrote space_before 12 and width 8: a length whose description states its unit (points for paragraph
+    spacing) takes a bare number in it, written with that unit; any other refuses it, naming the accepted forms."""
+    doc = WordDocument.open(ROOT / "examples" / "report.docx")
+    result = execute(doc, "set_paragraph_format", {"paragraphs": ["p1"], "space_before": 12, "space_after": 6.5,
+                                                   "line_height": 20})
+    assert {k: result.args[k] for k in ("space_before", "space_after", "line_height")} == \
+        {"space_before": "12pt", "space_after": "6.5pt", "line_height": "20pt"}
+    assert extract_state(doc)["paragraphs"][0]["spacing"]["before_pt"] == 12
+    stated = {(spec.name, key) for spec in REG for key, schema in spec.parameters["properties"].items()
+              if schema.get("x-bare-unit")}
+    assert ("set_paragraph_format", "space_before") in stated and all("points" in REG.get(api).parameters["properties"][key]["description"]
+                                                                      for api, key in stated)
+    parts = doc.members(keep_ids=True)
+    for api, args, path in (("resize_image", {"image": "img1", "width": 8}, "width"),
+                            ("resize_chart", {"chart": "chart1", "height": 8}, "height"),
+                            ("set_paragraph_format", {"paragraphs": ["p1"], "left_indent": 2}, "left_indent"),
+                            ("insert_table", {"position": "end", "rows": 1, "cols": 1, "column_widths": [3]}, "column_widths.0")):
+        with pytest.raises(ArgumentError, match=rf"argument '{path}' is a bare number .*\"8cm\", \"25mm\", \"3in\", \"200pt\""):
+            execute(doc, api, args)
+    with pytest.raises(ArgumentError, match=r"argument .space_before. is invalid \(got -2\); expected space above the paragraph: a number of points"):
+        execute(doc, "set_paragraph_format", {"paragraphs": ["p1"], "space_before": -2})
+    assert doc.members(keep_ids=True) == parts

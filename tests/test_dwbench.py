@@ -521,3 +521,58 @@ def test_a_session_file_with_too_few_turns_is_refused_by_its_count_not_a_dump_of
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(BenchmarkDataError, match=r"turns: has 1 item\(s\); needs at least 3$"):
         authoring.read(path)
+
+
+def test_a_tolerance_may_name_the_api_argument_that_sets_one_state_key(tmp_path):
+    """Writers wrote {"key": "space_before"} (the argument) for the state's before_pt: taken where the argument sets one
+    key, refused naming the keys it may mean where it sets several, and listing the valid keys for any other name."""
+    from autodw.dwbench import hand as authoring
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))
+    data["session_id"] = "dwh-999"
+    path = tmp_path / "dwh-999.json"
+
+    def with_key(key: str):
+        data["turns"][0]["accept"] = {"tolerances": [{"key": key, "within": 3}]}
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return authoring.read(path)
+
+    assert with_key("space_before").data["turns"][0]["accept"]["tolerances"] == [{"key": "before_pt", "within": 3}]
+    assert with_key("first_line_indent").data["turns"][0]["accept"]["tolerances"][0]["key"] == "first_line_cm"
+    assert with_key("size_pt").data["turns"][0]["accept"]["tolerances"][0]["key"] == "size_pt"
+    with pytest.raises(BenchmarkDataError, match=r"turns/1: 'width' .* sets width_cm or page_width_cm: name the one "
+                                                 r"meant; a state key \(after_pt, before_pt, .*\) or an API argument"):
+        with_key("width")
+    with pytest.raises(BenchmarkDataError, match=r"'spacing_before' is no numeric property .*before_pt.*space_before"):
+        with_key("spacing_before")
+
+
+def test_bench_author_reviews_each_gold_target_and_warns_of_a_part_the_request_does_not_name(tmp_path):
+    """Footer paragraphs have ids too: a gold call on p44 of the footer where the writer meant a body paragraph passes
+    every check, so `bench author` shows each target's id, part and first words and warns when the part is not the
+    body and the request names no such part (a warning: the verdict stays ok)."""
+    from autodw.dwbench import hand as authoring
+    from tests.conftest import run_cli
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-999"
+    data["turns"] = [{"text": text, "requests": 1, "gold": [{"api": "set_text_format", "args": {"paragraphs": [pid], look: True}}]}
+                     for text, pid, look in (("make the first paragraph bold", "p44", "bold"),
+                                             ("and the page number in the footer italic", "p44", "italic"),
+                                             ("bold the title", "p1", "bold"))]
+    path = tmp_path / "dwh-999.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    turns = authoring.review(authoring.read(path))
+    assert [text for text, _ in turns] == [t["text"] for t in data["turns"]]
+    assert [[(c.api, c.targets, c.unnamed_parts) for c in calls] for _, calls in turns] == [
+        [("set_text_format", (authoring.Target("p44", "footer", "Page 1"),), ("footer",))],
+        [("set_text_format", (authoring.Target("p44", "footer", "Page 1"),), ())],
+        [("set_text_format", (authoring.Target("p1", "body", "Apex Robotics Annual Operations Report"),), ())]]
+    result = run_cli("bench", "author", str(path))
+    assert result.returncode == 0 and result.stdout.startswith("dwh-999: 3 turns, ok\n"), result.stdout
+    assert "  [1] make the first paragraph bold\n      set_text_format: p44 footer 'Page 1'\n" in result.stdout
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("  warning:")]
+    assert warnings == ["  warning: dwh-999 turn 1: set_text_format acts on the footer, which the request does not name "
+                        "(p44 footer 'Page 1')"]
+    quiet = run_cli("bench", "author", "--quiet", str(path)).stdout
+    assert quiet.splitlines() == ["dwh-999: 3 turns, ok", warnings[0]]

@@ -14,8 +14,10 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from autodw.apis.registry import ApiSpec, Registry, describe_schema
+from autodw.apis.schema import BARE_UNIT, LENGTH_PATTERN
 from autodw.core.document import Snapshot, WordDocument
 from autodw.core.errors import ApiError, ArgumentError, InternalError, clipped
+from autodw.core.units import LENGTH_FORMS, length_text
 from autodw.core.xml import NOT_IN_XML
 
 
@@ -106,7 +108,19 @@ def validate_arguments(spec: ApiSpec, args: Any) -> dict[str, Any]:
         errors.sort(key=lambda e: (list(e.path), e.validator))
         problems = list(dict.fromkeys(_explain(spec, e) for e in errors))
         raise ArgumentError(f"{spec.name}: " + "; ".join(problems[:6]) + f". Usage: {spec.signature_text()}")
-    return args
+    return _with_units(args, spec.parameters)
+
+
+def _with_units(value: Any, schema: dict[str, Any]) -> Any:
+    """`value` (valid against `schema`) with every bare number the schema gives a unit (:data:`BARE_UNIT`) written
+    with that unit, so that an API is always given lengths as "12pt"."""
+    if schema.get(BARE_UNIT) and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return length_text(value, bare_unit=schema[BARE_UNIT])
+    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+        return {k: _with_units(v, schema["properties"].get(k, {})) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_with_units(v, schema["items"]) for v in value]
+    return value
 
 
 def _check_values(api: str, args: dict[str, Any]) -> None:
@@ -151,6 +165,12 @@ def _whole_floats_to_ints(args: dict[str, Any], errors: list[ValidationError]) -
     return fixed
 
 
+def _is_length(schema: Any) -> bool:
+    """Whether `schema` is that of a length with unit (or allows one among other forms)."""
+    return isinstance(schema, dict) and (schema.get("pattern") == LENGTH_PATTERN
+                                         or any(_is_length(branch) for branch in schema.get("anyOf", ())))
+
+
 def _explain(spec: ApiSpec, error: ValidationError) -> str:
     """One LLM-readable sentence for a schema violation."""
     props = spec.parameters["properties"]
@@ -173,6 +193,8 @@ def _explain(spec: ApiSpec, error: ValidationError) -> str:
         return f"argument {path!r} must be one of {', '.join(map(str, error.validator_value))} (got {got})"
     if error.validator == "pattern":
         return f"argument {path!r} has the wrong form (got {got}); expected {describe_schema(schema) or error.validator_value}"
+    if error.validator == "type" and isinstance(error.instance, (int, float)) and _is_length(error.schema):
+        return f"argument {path!r} is a bare number ({got}), which says no unit; write {LENGTH_FORMS}"
     if error.validator == "type":
         return f"argument {path!r} must be of type {error.validator_value} (got {got})"
     return f"argument {path!r}: {clipped(error.message, 300)}"  # jsonschema's message quotes the whole value

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from autodw.core.ids import schema_pattern
-from autodw.core.units import NAMED_COLORS
+from autodw.core.units import NAMED_COLORS, UNIT_NAMES
 
 Schema = dict[str, Any]
 
@@ -55,10 +55,20 @@ SPAN: Schema = {
 }
 
 
-def length(what: str) -> Schema:
-    """A length with unit."""
-    return {"type": "string", "pattern": LENGTH_PATTERN,
-            "description": f'{what}, a number with unit cm, mm, in, pt or px, e.g. "2.5cm", "1in", "12pt"'}
+#: the schema keyword of a length argument whose description states the unit of a bare number (12 = "12pt"):
+#: validation (autodw.apis.calls.validate_arguments) writes such a number with its unit
+BARE_UNIT = "x-bare-unit"
+
+
+def length(what: str, bare_unit: str | None = None) -> Schema:
+    """A length with unit; with `bare_unit` (the unit Word shows it in, e.g. "pt" for paragraph spacing) also a bare
+    number in that unit (anyOf, not a list of types: llama.cpp's grammar keeps the pattern of a branch only). Without
+    one a bare number is ambiguous (8 what?) and refused."""
+    forms = 'a number with unit cm, mm, in, pt or px, e.g. "2.5cm", "1in", "12pt"'
+    if bare_unit is None:
+        return {"type": "string", "pattern": LENGTH_PATTERN, "description": f"{what}, {forms}"}
+    return {"anyOf": [{"type": "string", "pattern": LENGTH_PATTERN}, {"type": "number", "minimum": 0}],
+            BARE_UNIT: bare_unit, "description": f"{what}: a number of {UNIT_NAMES[bare_unit]} (e.g. 12) or {forms}"}
 
 
 def color(what: str) -> Schema:

@@ -25,22 +25,38 @@ NAMED_COLORS = {
 }
 
 
-def emu(value: str, what: str = "length") -> int:
-    """English Metric Units of a length with unit."""
-    m = _LENGTH.match(str(value))
-    if not m:
-        raise ArgumentError(f'{what} {value!r} is not a length; write a number with unit, e.g. "2.5cm", "1in", "12pt"')
+#: the forms a length is written in, for refusals
+LENGTH_FORMS = 'a number with unit cm, mm, in, pt or px, e.g. "8cm", "25mm", "3in", "200pt"'
+UNIT_NAMES = {"cm": "centimetres", "mm": "millimetres", "in": "inches", "pt": "points", "px": "pixels"}
+
+
+def length_text(value: str | float, what: str = "length", bare_unit: str | None = None) -> str:
+    """`value` as a length with unit ("2.5cm"): a string as written; a bare number in `bare_unit`, the unit the
+    argument's schema states for one (:func:`autodw.apis.schema.length`); ArgumentError for anything else."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if bare_unit is None:
+            raise ArgumentError(f"{what} {value!r} has no unit and none is implied; write {LENGTH_FORMS}")
+        value = f"{value:.4f}".rstrip("0").rstrip(".") + bare_unit
+    if not isinstance(value, str) or not _LENGTH.match(value):
+        raise ArgumentError(f"{what} {value!r} is not a length; write {LENGTH_FORMS}")
+    return value
+
+
+def emu(value: str | float, what: str = "length", bare_unit: str | None = None) -> int:
+    """English Metric Units of a length (see :func:`length_text` for the forms accepted)."""
+    m = _LENGTH.match(length_text(value, what, bare_unit))
+    assert m is not None
     return round(float(m.group(1)) * EMU_PER[m.group(2)])
 
 
-def twips(value: str, what: str = "length") -> int:
+def twips(value: str | float, what: str = "length", bare_unit: str | None = None) -> int:
     """Twentieths of a point (the unit of most WordprocessingML lengths)."""
-    return round(emu(value, what) / 635)
+    return round(emu(value, what, bare_unit) / 635)
 
 
-def points(value: str, what: str = "length") -> float:
+def points(value: str | float, what: str = "length", bare_unit: str | None = None) -> float:
     """Points."""
-    return emu(value, what) / 12700
+    return emu(value, what, bare_unit) / 12700
 
 
 def color_name(hex_rgb: str) -> str | None:

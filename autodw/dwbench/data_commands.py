@@ -138,7 +138,23 @@ def author_command(args: argparse.Namespace) -> int:
         for p in problems:
             print(f"  {p}")
         bad += bool(problems)
+        _print_review(authored.session_id, hand.review(authored), args.quiet)
     return 1 if bad else 0
+
+
+def _print_review(session_id: str, turns, quiet: bool) -> None:
+    """The writer's review of :func:`autodw.dwbench.hand.review`: each turn's request and its gold calls' targets
+    (id, part, first words); a warning for a call on a part the request does not name (with `quiet`, only those)."""
+    for n, (text, calls) in enumerate(turns, 1):
+        if not quiet:
+            print(f"  [{n}] {text}")
+        for call in calls:
+            targets = "; ".join(f"{t.id} {t.part} {t.words!r}" for t in call.targets) or "no element named"
+            if not quiet:
+                print(f"      {call.api}: {targets}")
+            if call.unnamed_parts:
+                print(f"  warning: {session_id} turn {n}: {call.api} acts on the {' and '.join(call.unnamed_parts)}, "
+                      f"which the request does not name ({targets})")
 
 
 def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersAction:
@@ -187,5 +203,7 @@ def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersActio
     p.add_argument("--state", type=int, default=None, metavar="N", help="print the document after turn N (0: the source) of the first file")
     p.add_argument("--save", default=None, metavar="OUT.docx", help="with --state: also save that document, keeping the replay's ids")
     p.add_argument("--format", choices=("text", "json"), default="text", help="with --state: compact text or the whole state as JSON")
+    p.add_argument("--quiet", action="store_true", help="print each file's verdict, problems and warnings, not the review "
+                   "of its turns (each request and its gold calls' targets: id, part, first words)")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:author_command"))
     return bench_sub

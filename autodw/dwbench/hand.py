@@ -11,7 +11,9 @@ An authoring file (its schema is :data:`SESSION_SCHEMA`)::
                 "ambiguous": "why the words allow several outcomes (optional)"}]}
 
 ``autodw bench author FILE`` replays a file turn by turn and says what is wrong (a call that fails, an id that does
-not exist, a turn that changes nothing, a call that is not needed, an alternative that fails); ``--state N`` prints
+not exist, a turn that changes nothing, a call that is not needed, an alternative that fails) and reviews each turn
+(:func:`review`: its request, and each gold call's targets with their part and first words; a warning for a target
+outside the body in a part the request does not name); ``--state N`` prints
 the document after turn N with its element ids, the view a writer writes the next turn from.
 """
 
@@ -56,12 +58,33 @@ TOLERANCE_SCHEMA = {
 margin (``{"key": "size_pt", "within": 2}``: a size "a bit bigger"), or a heading at any of several levels
 (``{"heading_levels": [2, 3]}``). Order-free insertions and other whole outcomes are ``alternatives``."""
 
-TOLERANCE_KEYS = frozenset({"size_pt", "char_spacing_pt", "position_pt", "scale_pct", "before_pt", "after_pt", "line",
-                            "left_cm", "right_cm", "first_line_cm", "hanging_cm", "width_cm", "height_cm", "indent_cm",
-                            "page_width_cm", "page_height_cm", "space_cm", "space_pt", "width_pt", "offset_cm",
-                            "position_cm", "left_pct", "right_pct", "top_pct", "bottom_pct"})
+TOLERANCE_KEYS: dict[str, tuple[str, ...]] = {
+    "size_pt": (), "char_spacing_pt": (), "position_pt": (), "scale_pct": (), "before_pt": ("space_before",),
+    "after_pt": ("space_after",), "line": ("line_spacing", "line_height"), "left_cm": ("left_indent",),
+    "right_cm": ("right_indent",), "first_line_cm": ("first_line_indent",), "hanging_cm": ("hanging_indent",),
+    "width_cm": ("width",), "height_cm": ("height",), "indent_cm": (), "page_width_cm": ("width",),
+    "page_height_cm": ("height",), "space_cm": ("spacing",), "space_pt": (), "width_pt": ("size_pt",),
+    "offset_cm": ("x", "y"), "position_cm": (), "left_pct": ("left",), "right_pct": ("right",), "top_pct": ("top",),
+    "bottom_pct": ("bottom",)}
 """The numeric keys of the document state a ``{"key", "within"}`` tolerance may name (a name the judge never compares
-would silently tolerate nothing). Lists of lengths (a table's column widths) take no tolerance: use alternatives."""
+would silently tolerate nothing), each with the API arguments that set it. A writer may name such an argument
+instead (``space_before``: the state's ``before_pt``) where it sets one key only; a state key's own name is that key.
+Lists of lengths (a table's column widths) take no tolerance: use alternatives."""
+
+
+def tolerance_key(name: str) -> str:
+    """The state key a tolerance's ``key`` names: a key of :data:`TOLERANCE_KEYS`, or the one key the API argument
+    `name` sets; BenchmarkDataError listing the valid keys (and those `name` may mean) otherwise."""
+    if name in TOLERANCE_KEYS:
+        return name
+    meant = [key for key, arguments in TOLERANCE_KEYS.items() if name in arguments]
+    if len(meant) == 1:
+        return meant[0]
+    hint = (f"the argument {name!r} sets {' or '.join(meant)}: name the one meant; " if meant else "")
+    raise BenchmarkDataError(f"{name!r} is no numeric property the judge compares; {hint}"
+                   f"a state key ({', '.join(sorted(TOLERANCE_KEYS))}) or an API argument that sets one "
+                   f"({', '.join(sorted({a for args in TOLERANCE_KEYS.values() for a in args}))})")
+
 
 _CALL = {"type": "object", "required": ["api", "args"], "additionalProperties": False,
          "properties": {"api": {"type": "string"}, "args": {"type": "object"}}}
@@ -129,9 +152,11 @@ def read(path: str | Path) -> Authored:
             if "colour" in t and colour_family(t["colour"]) is None:
                 raise BenchmarkDataError(f"{path}: turns/{n}: {t['colour']!r} names no colour family of "
                                          "autodw/colour_names.json")
-            if "key" in t and t["key"] not in TOLERANCE_KEYS:
-                raise BenchmarkDataError(f"{path}: turns/{n}: {t['key']!r} is no numeric property the judge compares; "
-                                         f"one of {', '.join(sorted(TOLERANCE_KEYS))}")
+            if "key" in t:
+                try:
+                    t["key"] = tolerance_key(t["key"])
+                except BenchmarkDataError as exc:
+                    raise BenchmarkDataError(f"{path}: turns/{n}: {exc}") from None
     return Authored(path, data)
 
 
@@ -224,6 +249,97 @@ def document_after(authored: Authored, turn: int):
     from autodw.dwbench.records import replay
 
     return replay(session_of(authored), turn, use_cache=False)
+
+
+PART_WORDS: dict[str, tuple[str, ...]] = {
+    "header": ("header", "页眉"), "footer": ("footer", "page number", "页脚", "页码"),
+    "footnote": ("footnote", "脚注"), "comment": ("comment", "批注", "评论")}
+"""The words (lower case) by which a request names a part other than the body: :func:`review` warns of a gold call on
+a part the request names none of these words of (footer paragraphs have ids too: p3 of the footer for p3 of the body
+passes every check)."""
+_NOTE_ARGUMENTS = {"note": ("footnote", "footnotes"), "comment": ("comment", "comments")}  # integer references
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a gold call names: an element id (or a footnote's or comment's number), its part and its first words."""
+
+    id: str
+    part: str
+    words: str
+
+
+@dataclass(frozen=True)
+class CallReview:
+    """One gold call, its targets and the parts among them its turn's request does not name."""
+
+    api: str
+    targets: tuple[Target, ...]
+    unnamed_parts: tuple[str, ...]
+
+
+def review(authored: Authored) -> list[tuple[str, list[CallReview]]]:
+    """Per turn, its request and its gold calls' targets, each looked up in the document the call runs on (the
+    earlier calls replayed); a call that fails ends the review there (:func:`check` says why)."""
+    from autodw.apis import execute
+    from autodw.core.errors import ApiError
+
+    session = session_of(authored)
+    doc = session.initial_document(1)
+    out = []
+    for ins in session.instructions:
+        text = ins.text.lower()
+        named = {part for part, words in PART_WORDS.items() if any(w in text for w in words)}
+        calls = []
+        for call in ins.gold:
+            targets = tuple(_targets(doc, call.args))
+            unnamed = tuple(dict.fromkeys(t.part for t in targets if t.part not in ("body", *named)))
+            calls.append(CallReview(call.api, targets, unnamed))
+            try:
+                execute(doc, call.api, call.args)
+            except ApiError:
+                return out + [(ins.text, calls)]
+        out.append((ins.text, calls))
+    return out
+
+
+def _targets(doc, args: Any) -> list[Target]:
+    """The elements `args` name by id (any string that is one) and the footnotes and comments they name by number."""
+    from autodw.analysis.state import extract_state
+    from autodw.apis.ooxml.locate import story_of
+    from autodw.core.errors import ArgumentError
+    from autodw.core.ids import parse_id
+    from autodw.core.xml import qn
+
+    out = []
+    for key, value in _leaves(args):
+        if isinstance(value, str) and parse_id(value):
+            try:
+                el = doc.find(value)
+            except ArgumentError:
+                out.append(Target(value, "no such element", ""))
+                continue
+            out.append(Target(value, story_of(doc, el), _first_words(" ".join("".join(t.text or "" for t in p.iter(qn("w:t")))
+                                                                    for p in el.iter(qn("w:p"))))))
+        elif key in _NOTE_ARGUMENTS and isinstance(value, int) and not isinstance(value, bool):
+            part, kind = _NOTE_ARGUMENTS[key]
+            found = next((n for n in extract_state(doc)["interactive"][kind] if n.get("id") == value), None)
+            out.append(Target(f"{part} {value}", part, _first_words(found["text"]) if found else "(not found)"))
+    return out
+
+
+def _leaves(value: Any, key: str = "") -> list[tuple[str, Any]]:
+    """(argument name, value) of every string and number in nested arguments."""
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in _leaves(v, k)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v, key)]
+    return [(key, value)]
+
+
+def _first_words(text: str, words: int = 8) -> str:
+    cut = text.split()
+    return " ".join(cut[:words]) + (" ..." if len(cut) > words else "") if cut else "(no text)"
 
 
 SUBSETS = {"mini": ("test", 3), "dev-mini": ("dev", 2)}

@@ -43,10 +43,10 @@ STYLE_RUN_KEYS = ("font", "east_asia_font", "size_pt", "bold", "italic", "underl
 #: paragraph-formatting arguments (set_paragraph_format; a subset is used by the style APIs)
 PARAGRAPH_PARAMS: dict[str, dict[str, Any]] = {
     "alignment": ALIGNMENT,
-    "space_before": length("space above the paragraph"),
-    "space_after": length("space below the paragraph"),
+    "space_before": length("space above the paragraph", "pt"),
+    "space_after": length("space below the paragraph", "pt"),
     "line_spacing": number("line spacing as a multiple of single spacing: 1, 1.15, 1.5, 2", 0.5, 10),
-    "line_height": length("exact line height instead of a multiple (Word's 'Exactly'), e.g. \"20pt\""),
+    "line_height": length("exact line height instead of a multiple (Word's 'Exactly')", "pt"),
     "first_line_indent": length("first-line indent"),
     "first_line_chars": number("first-line indent in characters (Chinese 首行缩进, usually 2)", 0, 20),
     "hanging_indent": length("hanging indent: lines after the first are indented by this much"),

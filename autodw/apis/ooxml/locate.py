@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
@@ -32,6 +33,15 @@ def part_of(doc: WordDocument, el: etree._Element):
         if part._element is root:
             return part
     raise ArgumentError("the element is not in the document body, a header or a footer")
+
+
+def story_of(doc: WordDocument, el: etree._Element) -> str:
+    """"body", "header" or "footer": which story the part holding `el` is (:func:`part_of`)."""
+    part = part_of(doc, el)
+    if part is doc.part:
+        return "body"
+    return next("header" if rel.reltype == RT.HEADER else "footer" for rel in doc.part.rels.values()
+                if not rel.is_external and rel.target_part is part)
 
 
 def paragraph(doc: WordDocument, pid: str) -> Paragraph:
