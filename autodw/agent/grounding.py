@@ -61,13 +61,15 @@ class Quote:
     opening: bool = False
 
 
+#: the Chinese verbs that give a text its new text ("改成", "换为"; also :mod:`autodw.agent.request_values`' replacements)
+ZH_CHANGE_TO = r"(?:改成|改为|换成|换为|替换成|替换为|更换为|修改为|更改为|变成)"
 #: words after which a request gives the text to write, unquoted: "It should say: X", "the footer should read X", "edit
 #: it to read X", "change it to X", "replace the logo text with X", "add another case after it: X", "改成X", "写成：X"
 _DICTATES = re.compile(r"\bshould\s+(?:now\s+|just\s+|only\s+|also\s+)?(?:say|read)\b|\bso\s+(?:that\s+)?it\s+(?:now\s+)?(?:says|reads)\b"
                        r"|\bto\s+(?:say|read)\b|\b(?:change|rename|set)[ds]?\s+(?:it|this|that|them|these|those)\s+(?:back\s+)?to\b"
                        r"|\brenamed?\b[^.;:!?\n]*?\bto\b|\breplaced?\b[^.;:!?\n]*?\bwith\b"
                        r"|\b(?:add|insert|append|write|type)\b[^.;:!?\n\"“「]*:"
-                       r"|(?:改成|改为|换成|换为|替换成|替换为|更换为|修改为|更改为|变成|写成|写为|写上|应该是|应为)", re.IGNORECASE)
+                       r"|" + ZH_CHANGE_TO + r"|写成|写为|写上|应该是|应为", re.IGNORECASE)
 #: where an unquoted dictated text ends: after a colon, its sentence; else its clause
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；\n]")
 _CLAUSE_END = re.compile(r"[.!?;,](?=\s|$)|[。！？；，\n]|\s+(?:and|then)\s")
