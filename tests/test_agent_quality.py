@@ -132,6 +132,27 @@ def test_labels_standing_for_headings_are_named_with_what_follows_them():
     assert found("make the notes shorter") == []
 
 
+def test_dictated_text_names_no_target():
+    """DWBench 2.0 hand dev-second's dwh-099#6 "and add another case after it" after "... a copy of the
+    different_first_page one. It should say: A docx with ... a different first page header": the text a request gives
+    to write is content, so its words name no label, heading or described paragraph, in the request or in the earlier
+    one read for a back-reference; outside it, the same words still name the label."""
+    state = {"paragraphs": [_label("p1", "First page header"), _label("p2", "Summary", 14.0, True),
+                            {"id": "p3", "text": "odd_even_different_first_page: A docx with different odd/even headers",
+                             "style": "List Paragraph", "runs": []}], "tables": [], "images": []}
+    state["paragraphs"][1]["style"] = "Heading 1"
+    previous = ("The last test case's description is a copy of the different_first_page one. It should say: A docx "
+                "with different odd/even headers and a different first page header")
+    assert grounding.named(state, previous) == []
+    assert grounding.ground(state, "and add another case after it", previous=previous) == []
+    for request in ("Change it to: see the Summary", 'Add a line "see the Summary" after it', "把结尾改成：详见 Summary",
+                    "the footer should read First page header, centred"):
+        assert grounding.named(state, request) == [], request
+    assert [m.id for m in grounding.named(state, "Under First page header, add a line")] == ["p1"]
+    assert [m.id for m in grounding.named(state, "Move the Summary section up. It should say: done")] == ["p2"]
+    assert grounding.undictated("It should say: A, B. Then bold it") == "It should say:" + " " * 5 + ". Then bold it"
+
+
 def test_a_change_back_grounds_the_previous_instruction():
     """DWBench 2.0 hand dev-third's "算了，这样一页放不下，改回单倍行距" after "附件3那九条材料清单，行距设成1.5倍": a change
     back names nothing itself; it is about what the previous instruction named."""

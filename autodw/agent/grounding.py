@@ -12,7 +12,9 @@ their words, the n-th table, a table's header row ("表头", "the top row of the
 ("the company logo", with the paragraph holding it); and paragraphs described by what they say (:func:`described`:
 "the paragraph about parking", "the picnic sentence", "野餐那句话"), by shared words and multilingual-e5 similarity.
 A table of contents entry is never taken for the heading of its text. A request that grounds nothing and only refers
-back ("make it bigger") is grounded by the session's previous instruction, shown apart.
+back ("make it bigger") is grounded by the session's previous instruction, shown apart. Text a request dictates
+(:func:`dictated`: quoted, or after "It should say:", "change it to", "改成") is content: no label, heading or
+description is read from it (a quoted text is looked up whole, as a name).
 
 The same quotes are the user's characters (:func:`keep_user_characters`): text the user quoted reaches the document
 as typed, CJK punctuation included, even when the model rewrote "。" as "." on the way.
@@ -57,6 +59,40 @@ class Quote:
 
     text: str
     opening: bool = False
+
+
+#: the Chinese verbs that give a text its new text ("改成", "换为"; also :mod:`autodw.agent.request_values`' replacements)
+ZH_CHANGE_TO = r"(?:改成|改为|换成|换为|替换成|替换为|更换为|修改为|更改为|变成)"
+#: words after which a request gives the text to write, unquoted: "It should say: X", "the footer should read X", "edit
+#: it to read X", "change it to X", "replace the logo text with X", "add another case after it: X", "改成X", "写成：X"
+_DICTATES = re.compile(r"\bshould\s+(?:now\s+|just\s+|only\s+|also\s+)?(?:say|read)\b|\bso\s+(?:that\s+)?it\s+(?:now\s+)?(?:says|reads)\b"
+                       r"|\bto\s+(?:say|read)\b|\b(?:change|rename|set)[ds]?\s+(?:it|this|that|them|these|those)\s+(?:back\s+)?to\b"
+                       r"|\brenamed?\b[^.;:!?\n]*?\bto\b|\breplaced?\b[^.;:!?\n]*?\bwith\b"
+                       r"|\b(?:add|insert|append|write|type)\b[^.;:!?\n\"“「]*:"
+                       r"|" + ZH_CHANGE_TO + r"|写成|写为|写上|应该是|应为", re.IGNORECASE)
+#: where an unquoted dictated text ends: after a colon, its sentence; else its clause
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；\n]")
+_CLAUSE_END = re.compile(r"[.!?;,](?=\s|$)|[。！？；，\n]|\s+(?:and|then)\s")
+
+
+def dictated(text: str) -> list[tuple[int, int]]:
+    """The spans of `text` that give text to write rather than describe a target: each quoted text (the marks
+    :func:`quotes` reads) and the unquoted text after words that dictate (:data:`_DICTATES`), to the end of its
+    sentence after a colon ("It should say: ..."), else of its clause ("change it to Done, and ...")."""
+    spans = [m.span() for m in _QUOTE.finditer(text)]
+    for m in _DICTATES.finditer(text):
+        colon = re.compile(r"\s*[:：]").match(text, m.end())
+        start = colon.end() if colon else m.end()
+        end = (_SENTENCE_END if colon or m.group(0).endswith(":") else _CLAUSE_END).search(text, start)
+        spans.append((start, end.start() if end else len(text)))
+    return sorted(s for s in spans if s[1] > s[0])
+
+
+def undictated(text: str) -> str:
+    """`text` with its :func:`dictated` spans blanked (positions kept): what it says of its targets."""
+    for start, end in dictated(text):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def quotes(text: str) -> list[Quote]:
@@ -165,9 +201,11 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
         if m.kind == HEADER_ROW or m.id not in {o.id for o in out if o.kind != HEADER_ROW}:  # a row label stays
             out.append(m)
     found = [*_first_under(state, text, out), *out]
-    if previous and _REFERS_BACK.search(text) and not any(m.kind == HEADER_ROW for m in found):
-        found += _header_rows(state, text, tables_named(state, previous))  # "这个表的表头" after "预算那个表…"
-    if not found and previous and _REFERS_BACK.search(text):
+    said = undictated(text)
+    refers_back = previous and _REFERS_BACK.search(said)
+    if refers_back and not any(m.kind == HEADER_ROW for m in found):  # "这个表的表头" after "预算那个表…"
+        found += _header_rows(state, said, tables_named(state, undictated(previous)))
+    if not found and refers_back:
         return [replace(m, earlier=True) for m in ground(state, previous)]
     return found
 
@@ -183,15 +221,15 @@ _URL = re.compile(r"^(?:https?|www\.|mailto:)", re.IGNORECASE)
 
 
 def _latin_runs(text: str) -> list[Quote]:
-    """The Latin runs of a Chinese `text` ("fo:page-sequence", "thru", "return LayoutMasterSet"), not those quoted;
-    none for a text without Chinese characters."""
+    """The Latin runs of a Chinese `text` ("fo:page-sequence", "thru", "return LayoutMasterSet"), not those it
+    dictates (:func:`dictated`: quoted, or new text: "标题改成References"); none for a text without Chinese characters."""
+    text = undictated(text)
     if not re.search(r"[\u4e00-\u9fff]", text):
         return []
-    quoted = " ".join(q.text for q in quotes(text))
     out: list[Quote] = []
     for match in _LATIN_RUN.finditer(text):
         run = match.group(0).strip(" .:/'-")
-        if (len(re.findall(r"[A-Za-z]", run)) >= MIN_LATIN_LETTERS and not _URL.match(run) and run not in quoted
+        if (len(re.findall(r"[A-Za-z]", run)) >= MIN_LATIN_LETTERS and not _URL.match(run)
                 and Quote(run) not in out):
             out.append(Quote(run))
     return out
@@ -284,8 +322,8 @@ MAX_LABEL_CHARS = 30  # a body paragraph this short that a request says whole is
 _RANGE = r"{prefix}s?\s*(\d+)\s*(?:到|至|~|～|-|–|—|\bto\b|\bthrough\b|\bthru\b)\s*(?:{prefix}s?)?\s*(\d+)(?!\d)"
 
 
-def _labels_said(state: State, text: str, quoted: set[str]) -> set[str]:
-    """The ids of the short body paragraphs without a heading style whose whole text `text` says, unquoted: labels
+def _labels_said(state: State, text: str) -> set[str]:
+    """The ids of the short body paragraphs without a heading style whose whole text `text` says: labels
     that stand for headings in documents without heading styles ("附件3清单", "表2和续表2", "under DEFINITIONS",
     "rather than N/A"), each number of a numbered series named by its ends ("附件1到附件4") included. Spaces set for
     width are ignored ("审 定 意 见"); a CJK label said only inside a longer one said ("表2" in "续表2") or followed or
@@ -299,7 +337,7 @@ def _labels_said(state: State, text: str, quoted: set[str]) -> set[str]:
     said = _cjk_labels_said(text, [name for name in held if re.search(r"[\u3040-\u9fff]", name)])
     out: set[str] = set()
     for name, paras in held.items():
-        if len(paras) > MAX_MATCHES or name in quoted or len(name) < 2:
+        if len(paras) > MAX_MATCHES or len(name) < 2:
             continue
         cjk = re.search(r"[\u3040-\u9fff]", name) is not None
         if (name in said if cjk else _names_in(text, paras[0]["text"])) or _in_range(text, name):
@@ -368,20 +406,21 @@ def named(state: State, text: str) -> list[Match]:
     section", "the West row"), a table by its caption ("Table 2", "表2"), the n-th or last table ("the second table", "第六个表格"; also the n-th of the tables
     of 2 rows and 2 columns or more when it is another: a one-row or one-column table reads as a box), the empty
     paragraphs of the body ("the blank lines", "空段落"), the body paragraphs wholly in brackets when the request names
-    a text in brackets and there are at most :data:`MAX_BRACKETED` ("the note in brackets", "括号里的说明"), and the chart or picture when the document has just one."""
-    quoted = {loose(q.text) for q in quotes(text)}
+    a text in brackets and there are at most :data:`MAX_BRACKETED` ("the note in brackets", "括号里的说明"), and the chart or picture when the document has just one;
+    none in what `text` dictates (:func:`dictated`)."""
+    text = undictated(text)  # a quoted name is looked up whole (:func:`ground`); a text to write names nothing
     out: list[Match] = []
-    labels = _labels_said(state, text, quoted)
+    labels = _labels_said(state, text)
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if heading_level(p.get("style")) is not None and loose(label) not in quoted and _names_in(text, label):
+        if heading_level(p.get("style")) is not None and _names_in(text, label):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, _label_section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()
-            if label and loose(label) not in quoted and _names_in(text, label):
+            if label and _names_in(text, label):
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]
@@ -659,7 +698,9 @@ def _overlaps(description: str, text: str) -> bool:
 def described(state: State, text: str) -> list[Match]:
     """Paragraphs `text` describes by what they say ("the paragraph about the logo", "关于停车的那段", "the picnic
     sentence", "野餐那句话"): those sharing a word with the description (no heading for a sentence or paragraph named
-    by the words before it), ranked by multilingual-e5 similarity (the intent classifier's encoder)."""
+    by the words before it), ranked by multilingual-e5 similarity (the intent classifier's encoder); none described in
+    what `text` dictates (:func:`dictated`)."""
+    text = undictated(text)
     out: list[Match] = []
     body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
     for description, body_only in _descriptions(text):

@@ -77,7 +77,7 @@ _EN_REPLACE = [
     re.compile(rf"\b(?:change|correct|fix|rename|turn|swap)\s+{_EN_LEAD}(?:{_QUOTED.format(name='qf')}|(?P<f>{_EN_THING}))"
                rf"\s+(?:to|into|for|with)\s+(?:{_QUOTED.format(name='qr')}|(?P<r>{_EN_THING}){_EN_END})", re.IGNORECASE),
 ]
-_ZH_VERB = r"(?:改成|改为|换成|换为|替换成|替换为|更换为|修改为|更改为|变成)"
+_ZH_VERB = grounding.ZH_CHANGE_TO
 _ZH_THING = r"[^\s，。；：！？,;:!?“”\"「」]{1,40}?"
 _ZH_HEAD = r"(?:把|将|全文|文中|里面|里|中|的|所有|全部|\s)"  # what an unquoted Chinese text to replace comes after
 _ZH_TAIL = r"(?:\s*(?:都|也|全部|全都|一律|统统|要|请))*"
