@@ -1545,3 +1545,40 @@ def test_a_page_break_said_as_a_fresh_page(state, request_text, unasked):
 def test_a_highlight_removed_named_by_its_colour(state, request_text, value, unasked):
     found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "highlight": value}, state)
     assert ("unasked_property" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, args, check, unasked", [
+    # a property named by a word of its catalogue name that the word lists lack
+    ("p3 should sit at the top of a page", {"paragraphs": "p3", "page_break_before": True}, "unasked_flag", False),
+    ("Break p3 onto the following page", {"paragraphs": "p3", "page_break_before": True}, "unasked_flag", False),
+    ("Loosen the spacing of p3", {"paragraphs": "p3", "line_spacing": 1.5}, "unasked_property", False),
+    # a word the catalogue gives another argument, or none, still leaves it unasked
+    ("Give p3 a fresh heading style", {"paragraphs": "p3", "page_break_before": True}, "unasked_flag", True),
+    ("Make p3 bold", {"paragraphs": "p3", "bold": True, "italic": True}, "unasked_flag", True),
+    ("Indent p3 a little", {"paragraphs": "p3", "line_spacing": 1.5}, "unasked_property", True),
+])
+def test_a_property_named_by_the_words_of_its_catalogue_name(state, request_text, args, check, unasked):
+    api = "set_text_format" if "bold" in args else "set_paragraph_format"
+    found = _checks(request_text, api, args, state)
+    assert (check in found) == unasked
+
+
+def test_the_catalogue_names_a_page_break_before_without_the_words_added_for_it(state, tmp_path):
+    """hand dev-fourth's dwh-117#8 passes on the catalogue's words alone: the word lists as they were before
+    1ae7534 added 'fresh page' (the miss it fixed) and the catalogue's 'page' name page_break_before."""
+    import json
+    from autodw.agent.checks import reading
+
+    for name in reading.WORD_LISTS:
+        data = reading.word_list(name)
+        if name == "value_words.json":
+            data = {**data, "flags": {**data["flags"], "page_break_before": "page break|new page|next page|own page|"
+                                                                             "分页|新页|另起一页"}}
+        (tmp_path / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reading.use_word_lists(tmp_path)
+    try:
+        found = _checks("For the booklet, every section after the safety one should start on a fresh page.",
+                        "set_paragraph_format", {"paragraphs": "p3", "page_break_before": True}, state)
+    finally:
+        reading.use_word_lists(None)
+    assert "unasked_flag" not in found

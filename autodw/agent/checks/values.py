@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
+from autodw.agent.checks.reading import CJK, catalogue_value, catalogue_words, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 from autodw.core.errors import ArgumentError, InternalError
@@ -49,7 +49,7 @@ def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFi
     out = []
     for key, value in keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
-        if not words or value not in words or named(words[value], request):
+        if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
         others = [v for v, pattern in words.items() if v != value and named(pattern, request)]
         if others or value in data["named"].get(key, ()):
@@ -76,7 +76,7 @@ def _negated(pattern: str, instruction: str) -> bool:
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-fourth"))
-def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
+def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
     given only its column names, its other rows left to fill in, has them as its header row unasked."""
@@ -85,11 +85,17 @@ def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[
         value = args.get(key)
         if not isinstance(value, bool):
             continue
-        if value and not named(pattern, instruction) and not (key == "header_row" and _names_only(args)):
+        if value and not _asked(api, key, pattern, instruction) and not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
         elif not value and named(pattern, request) and not _negated(pattern, request):
             out.append(CheckFinding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
     return out
+
+
+def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
+    """Whether `instruction` names the property `key` of `api`: by the words of the list (`pattern`) or by the words
+    the API catalogue names the argument by (:func:`catalogue_words`: "a fresh page" names page_break_before)."""
+    return named(pattern, instruction) or named(catalogue_words(api).get(key, "(?!)"), instruction)
 
 
 def _names_only(args: dict[str, Any]) -> bool:
@@ -115,7 +121,7 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
 
 @check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
-def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+def unasked_properties(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words nor by its value ("font": "Arial" when no font is asked for; a line spacing for a
     highlight). A property removed is also named by what it is now (``removed``: a highlight by its colour, "the
@@ -124,7 +130,7 @@ def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFind
     removed = word_list("value_words.json")["removed"]
     for key, pattern in word_list("value_words.json")["properties"].items():
         value = args.get(key)
-        if value is None or isinstance(value, bool) or named(pattern, instruction):
+        if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction):
             continue
         if str(value).lower() == "none" and named(removed.get(key, "(?!)"), instruction):
             continue
