@@ -1582,3 +1582,29 @@ def test_the_catalogue_names_a_page_break_before_without_the_words_added_for_it(
     finally:
         reading.use_word_lists(None)
     assert "unasked_flag" not in found
+
+
+@pytest.mark.parametrize("request_text, highlighted, unasked", [
+    ("actually the yellow is a bit much, leave the date just bold", "yellow", False),  # hand dev-fourth dwh-123#9
+    ("p3: the dark yellow behind the words can go", "darkYellow", False),
+    ("actually the yellow is a bit much, leave the date just bold", "green", True),  # another colour than it has
+    ("actually the yellow is a bit much, leave the date just bold", None, True),  # no highlight there
+])
+def test_a_highlight_removed_named_by_the_colour_it_has_now(doc, tmp_path, request_text, highlighted, unasked):
+    """The state, not the word list: ``removed`` emptied, a highlight is named by the colour p3 has now."""
+    import json
+    from autodw.agent.checks import reading
+
+    if highlighted:
+        execute(doc, "set_text_format", {"paragraphs": "p3", "highlight": highlighted, "span": {"match": "High"}})
+    for name in reading.WORD_LISTS:
+        data = reading.word_list(name)
+        if name == "value_words.json":
+            data = {**data, "removed": {}}
+        (tmp_path / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reading.use_word_lists(tmp_path)
+    try:
+        found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "highlight": "none"}, extract_state(doc))
+    finally:
+        reading.use_word_lists(None)
+    assert ("unasked_property" in found) == unasked

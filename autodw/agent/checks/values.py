@@ -10,6 +10,7 @@ from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import CJK, catalogue_value, catalogue_words, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
+from autodw.core.colours import colours_said
 from autodw.core.errors import ArgumentError, InternalError
 from autodw.core.units import EMU_PER, emu
 
@@ -98,6 +99,21 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
     return named(pattern, instruction) or named(catalogue_words(api).get(key, "(?!)"), instruction)
 
 
+def _hue(colour: str) -> str:
+    """A colour's hue word: Word's highlight "darkYellow" and the said "dark yellow" are yellow; grey is gray."""
+    return re.sub(r"^(?:dark|light|pale)\s*", "", colour.lower()).replace("grey", "gray")
+
+
+def _named_as_it_is(key: str, args: dict[str, Any], instruction: str, before: State) -> bool:
+    """Whether the request names a colour property the call removes by the colour the call's paragraphs have now
+    (read from the state, not a list: a highlight yellow there is named by "the yellow is a bit much")."""
+    targets = args.get("paragraphs")
+    targets = {targets} if isinstance(targets, str) else set(targets) if isinstance(targets, list) else set()
+    now = {_hue(str(r[key])) for p in before.get("paragraphs", []) if p.get("id") in targets
+           for r in p.get("runs", []) if r.get(key)}
+    return any(_hue(said.name) in now for said in colours_said(instruction))
+
+
 def _names_only(args: dict[str, Any]) -> bool:
     """Whether a new table's data is one row (its columns' names) with more rows to fill in ("设备名称、数量、借用日期，
     下面留三行空的给人填")."""
@@ -120,19 +136,21 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
 
 
 @check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
-def unasked_properties(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
+def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
-    names neither in words nor by its value ("font": "Arial" when no font is asked for; a line spacing for a
-    highlight). A property removed is also named by what it is now (``removed``: a highlight by its colour, "the
-    yellow is a bit much")."""
+    names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
+    ("font": "Arial" when no font is asked for; a line spacing for a highlight). A property removed is also named by
+    what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
+    yellow highlight), or by the words of ``removed`` (a highlight by its colour)."""
     out, loose_instruction = [], grounding.loose(instruction)
     removed = word_list("value_words.json")["removed"]
     for key, pattern in word_list("value_words.json")["properties"].items():
         value = args.get(key)
         if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction):
             continue
-        if str(value).lower() == "none" and named(removed.get(key, "(?!)"), instruction):
+        if str(value).lower() == "none" and (named(removed.get(key, "(?!)"), instruction) or
+                                             _named_as_it_is(key, args, instruction, before)):
             continue
         if grounding.loose(str(value)) in loose_instruction:
             continue
