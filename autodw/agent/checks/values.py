@@ -41,7 +41,7 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
@@ -76,7 +76,8 @@ def _negated(pattern: str, instruction: str) -> bool:
 
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-fourth"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
     off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
