@@ -1608,3 +1608,13 @@ def test_a_highlight_removed_named_by_the_colour_it_has_now(doc, tmp_path, reque
     finally:
         reading.use_word_lists(None)
     assert ("unasked_property" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("Put a page break after p3", False),
+    ("p3 then a page-break", False),
+    ("Put the table on its own landscape page (section breaks before and after it)", True),  # page, breaks: apart
+])
+def test_an_api_named_by_the_words_of_its_catalogue_name_said_together(state, request_text, unasked):
+    found = _checks(request_text, "insert_page_break", {"position": {"after": "p3"}}, state)
+    assert ("unasked_api" in found) == unasked

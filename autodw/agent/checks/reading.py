@@ -94,11 +94,12 @@ def catalogue_words(api: str) -> dict[str, str]:
 
 @cache
 def catalogue_thing(api: str) -> str | None:
-    """A pattern of what the catalogue names the thing `api` makes or changes by: every word of its name after the
-    verb (``insert_page_break``: page and break; ``resize_image``: image), all said; None for a one-word name."""
+    """A pattern of what the catalogue names the thing `api` makes or changes by: the words of its name after the
+    verb, said together in their order (``insert_page_break``: "page break", not "page ... section breaks";
+    ``resize_image``: image); None for a one-word name."""
     words = [w for w in _NAME_WORD.findall(api)[1:]
              if w not in set(word_list("value_words.json")["catalogue_relations"])]
-    return "".join(rf"(?=.*{_name_pattern([w])})" for w in words) if words else None
+    return r"\b" + r"[\s_-]+".join(rf"{re.escape(w)}(?:s|es|ed|ing)?" for w in words) + r"\b" if words else None
 
 
 def catalogue_value(value: str) -> str:
