@@ -1618,3 +1618,23 @@ def test_a_highlight_removed_named_by_the_colour_it_has_now(doc, tmp_path, reque
 def test_an_api_named_by_the_words_of_its_catalogue_name_said_together(state, request_text, unasked):
     found = _checks(request_text, "insert_page_break", {"position": {"after": "p3"}}, state)
     assert ("unasked_api" in found) == unasked
+
+
+@pytest.mark.parametrize("bold_now, span, request_text, unasked", [
+    (True, None, "The Highlights heading doesn't need to be bold.", False),  # hand dev-third dwh-113#5, negation aside
+    (True, None, "p3 and bold, hmm: leave it plain", False),
+    (True, {"match": "High"}, "High in p3 has bold, plain is enough", False),
+    (False, None, "p3 and bold, hmm: leave it plain", True),  # not bold now: the request may ask for bold
+    (True, {"match": "lights"}, "lights in p3 has bold, plain is enough", True),  # that part is not bold now
+])
+def test_a_flag_turned_off_where_it_is_on_everywhere_now(doc, bold_now, span, request_text, unasked):
+    """The state, not the negation words: text bold everywhere now can only be made not bold by a request naming
+    bold (the word lists' negation words are not said in these requests)."""
+    if bold_now:
+        execute(doc, "set_text_format", {"paragraphs": "p3", "bold": True, "span": {"match": "High"}})
+    args = {"paragraphs": "p3", "bold": False, **({"span": span} if span else {"span": {"match": "High"}})}
+    if "doesn't" in request_text or "hmm" in request_text:
+        execute(doc, "set_text_format", {"paragraphs": "p3", "bold": bold_now})
+        args = {"paragraphs": "p3", "bold": False}
+    found = _checks(request_text, "set_text_format", args, extract_state(doc))
+    assert ("unasked_flag" in found) == unasked

@@ -78,10 +78,12 @@ def _negated(pattern: str, instruction: str) -> bool:
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
-def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
+def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str, before: State) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
-    off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
-    given only its column names, its other rows left to fill in, has them as its header row unasked."""
+    off when the call's own request asks for it and never for its removal, unless the call's text has it on now
+    everywhere (read from the state: a request naming bold for text all bold can only take it off, "doesn't need to
+    be bold"); the fix is the other setting. A table given only its column names, its other rows left to fill in,
+    has them as its header row unasked."""
     out = []
     for key, pattern in word_list("value_words.json")["flags"].items():
         value = args.get(key)
@@ -89,7 +91,8 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str
             continue
         if value and not _asked(api, key, pattern, instruction) and not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
-        elif not value and named(pattern, request) and not _negated(pattern, request):
+        elif not value and named(pattern, request) and not _negated(pattern, request) and \
+                not _all_on(key, args, before):
             out.append(CheckFinding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
     return out
 
@@ -98,6 +101,33 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
     """Whether `instruction` names the property `key` of `api`: by the words of the list (`pattern`) or by the words
     the API catalogue names the argument by (:func:`catalogue_words`: "a fresh page" names page_break_before)."""
     return named(pattern, instruction) or named(catalogue_words(api).get(key, "(?!)"), instruction)
+
+
+def _all_on(key: str, args: dict[str, Any], before: State) -> bool:
+    """Whether every run with text of the call's paragraphs (of its ``span``'s match when it gives one) has the
+    character property `key` on now; False for a paragraph not in the state or a span given otherwise."""
+    targets = args.get("paragraphs")
+    targets = [targets] if isinstance(targets, str) else targets if isinstance(targets, list) else []
+    span = args.get("span")
+    found = {p.get("id"): p for p in before.get("paragraphs", [])}
+    if not targets or any(t not in found for t in targets) or (span is not None and "match" not in span):
+        return False
+    for target in targets:
+        runs, at = [], 0
+        for run in found[target].get("runs", []):
+            runs.append((at, at + len(run.get("text", "")), run))
+            at += len(run.get("text", ""))
+        start, end = 0, at
+        if span is not None:
+            text = "".join(r.get("text", "") for _, _, r in runs)
+            start = text.find(str(span["match"]))
+            if start < 0:
+                return False
+            end = start + len(str(span["match"]))
+        chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
+        if not chosen or not all(r.get(key) is True for r in chosen):
+            return False
+    return True
 
 
 def _hue(colour: str) -> str:
