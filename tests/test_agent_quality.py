@@ -963,10 +963,10 @@ def test_a_table_given_only_its_column_names_has_them_as_its_header():
 
     request = "借用设备那部分下面加个表格：设备名称、数量、借用日期、预计归还日期，下面留三行空的给人填"
     table = {"cols": 4, "data": [["设备名称", "数量", "借用日期", "预计归还日期"]], "rows": 4, "header_row": True}
-    assert unasked_flags(table, request, request) == []
+    assert unasked_flags("insert_table", table, request, request, {}) == []
     filled = {**table, "data": [*table["data"], ["投影仪", "1", "5月2日", "5月9日"]]}
-    assert [f.check for f in unasked_flags(filled, request, request)] == ["unasked_flag"]
-    assert [f.check for f in unasked_flags({**table, "rows": 1}, request, request)] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags("insert_table", filled, request, request, {})] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags("insert_table", {**table, "rows": 1}, request, request, {})] == ["unasked_flag"]
 
 
 def test_a_chinese_line_chart_typed_by_its_sound():
