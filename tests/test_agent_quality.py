@@ -984,10 +984,10 @@ def test_a_table_given_only_its_column_names_has_them_as_its_header():
 
     request = "借用设备那部分下面加个表格：设备名称、数量、借用日期、预计归还日期，下面留三行空的给人填"
     table = {"cols": 4, "data": [["设备名称", "数量", "借用日期", "预计归还日期"]], "rows": 4, "header_row": True}
-    assert unasked_flags(table, request, request) == []
+    assert unasked_flags("insert_table", table, request, request, {}) == []
     filled = {**table, "data": [*table["data"], ["投影仪", "1", "5月2日", "5月9日"]]}
-    assert [f.check for f in unasked_flags(filled, request, request)] == ["unasked_flag"]
-    assert [f.check for f in unasked_flags({**table, "rows": 1}, request, request)] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags("insert_table", filled, request, request, {})] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags("insert_table", {**table, "rows": 1}, request, request, {})] == ["unasked_flag"]
 
 
 def test_a_chinese_line_chart_typed_by_its_sound():
@@ -1566,3 +1566,96 @@ def test_a_page_break_said_as_a_fresh_page(state, request_text, unasked):
 def test_a_highlight_removed_named_by_its_colour(state, request_text, value, unasked):
     found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "highlight": value}, state)
     assert ("unasked_property" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, args, check, unasked", [
+    # a property named by a word of its catalogue name that the word lists lack
+    ("p3 should sit at the top of a page", {"paragraphs": "p3", "page_break_before": True}, "unasked_flag", False),
+    ("Break p3 onto the following page", {"paragraphs": "p3", "page_break_before": True}, "unasked_flag", False),
+    ("Loosen the spacing of p3", {"paragraphs": "p3", "line_spacing": 1.5}, "unasked_property", False),
+    # a word the catalogue gives another argument, or none, still leaves it unasked
+    ("Give p3 a fresh heading style", {"paragraphs": "p3", "page_break_before": True}, "unasked_flag", True),
+    ("Make p3 bold", {"paragraphs": "p3", "bold": True, "italic": True}, "unasked_flag", True),
+    ("Indent p3 a little", {"paragraphs": "p3", "line_spacing": 1.5}, "unasked_property", True),
+])
+def test_a_property_named_by_the_words_of_its_catalogue_name(state, request_text, args, check, unasked):
+    api = "set_text_format" if "bold" in args else "set_paragraph_format"
+    found = _checks(request_text, api, args, state)
+    assert (check in found) == unasked
+
+
+def test_the_catalogue_names_a_page_break_before_without_the_words_added_for_it(state, tmp_path):
+    """hand dev-fourth's dwh-117#8 passes on the catalogue's words alone: the word lists as they were before
+    1ae7534 added 'fresh page' (the miss it fixed) and the catalogue's 'page' name page_break_before."""
+    import json
+    from autodw.agent.checks import reading
+
+    for name in reading.WORD_LISTS:
+        data = reading.word_list(name)
+        if name == "value_words.json":
+            data = {**data, "flags": {**data["flags"], "page_break_before": "page break|new page|next page|own page|"
+                                                                             "分页|新页|另起一页"}}
+        (tmp_path / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reading.use_word_lists(tmp_path)
+    try:
+        found = _checks("For the booklet, every section after the safety one should start on a fresh page.",
+                        "set_paragraph_format", {"paragraphs": "p3", "page_break_before": True}, state)
+    finally:
+        reading.use_word_lists(None)
+    assert "unasked_flag" not in found
+
+
+@pytest.mark.parametrize("request_text, highlighted, unasked", [
+    ("actually the yellow is a bit much, leave the date just bold", "yellow", False),  # hand dev-fourth dwh-123#9
+    ("p3: the dark yellow behind the words can go", "darkYellow", False),
+    ("actually the yellow is a bit much, leave the date just bold", "green", True),  # another colour than it has
+    ("actually the yellow is a bit much, leave the date just bold", None, True),  # no highlight there
+])
+def test_a_highlight_removed_named_by_the_colour_it_has_now(doc, tmp_path, request_text, highlighted, unasked):
+    """The state, not the word list: ``removed`` emptied, a highlight is named by the colour p3 has now."""
+    import json
+    from autodw.agent.checks import reading
+
+    if highlighted:
+        execute(doc, "set_text_format", {"paragraphs": "p3", "highlight": highlighted, "span": {"match": "High"}})
+    for name in reading.WORD_LISTS:
+        data = reading.word_list(name)
+        if name == "value_words.json":
+            data = {**data, "removed": {}}
+        (tmp_path / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reading.use_word_lists(tmp_path)
+    try:
+        found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "highlight": "none"}, extract_state(doc))
+    finally:
+        reading.use_word_lists(None)
+    assert ("unasked_property" in found) == unasked
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("Put a page break after p3", False),
+    ("p3 then a page-break", False),
+    ("Put the table on its own landscape page (section breaks before and after it)", True),  # page, breaks: apart
+])
+def test_an_api_named_by_the_words_of_its_catalogue_name_said_together(state, request_text, unasked):
+    found = _checks(request_text, "insert_page_break", {"position": {"after": "p3"}}, state)
+    assert ("unasked_api" in found) == unasked
+
+
+@pytest.mark.parametrize("bold_now, span, request_text, unasked", [
+    (True, None, "The Highlights heading doesn't need to be bold.", False),  # hand dev-third dwh-113#5, negation aside
+    (True, None, "p3 and bold, hmm: leave it plain", False),
+    (True, {"match": "High"}, "High in p3 has bold, plain is enough", False),
+    (False, None, "p3 and bold, hmm: leave it plain", True),  # not bold now: the request may ask for bold
+    (True, {"match": "lights"}, "lights in p3 has bold, plain is enough", True),  # that part is not bold now
+])
+def test_a_flag_turned_off_where_it_is_on_everywhere_now(doc, bold_now, span, request_text, unasked):
+    """The state, not the negation words: text bold everywhere now can only be made not bold by a request naming
+    bold (the word lists' negation words are not said in these requests)."""
+    if bold_now:
+        execute(doc, "set_text_format", {"paragraphs": "p3", "bold": True, "span": {"match": "High"}})
+    args = {"paragraphs": "p3", "bold": False, **({"span": span} if span else {"span": {"match": "High"}})}
+    if "doesn't" in request_text or "hmm" in request_text:
+        execute(doc, "set_text_format", {"paragraphs": "p3", "bold": bold_now})
+        args = {"paragraphs": "p3", "bold": False}
+    found = _checks(request_text, "set_text_format", args, extract_state(doc))
+    assert ("unasked_flag" in found) == unasked

@@ -7,7 +7,7 @@ import re
 from typing import Any, Iterator
 
 from autodw.agent import grounding
-from autodw.agent.checks.reading import api_words, without_tripled_letters
+from autodw.agent.checks.reading import api_words, catalogue_thing, named as says, without_tripled_letters
 from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 
@@ -28,7 +28,8 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
 
 @check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",),
        tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
-                                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third"))
+                                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
+                                            "dwbench-2.0/hand/dev-fourth"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -45,7 +46,9 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     if words is None:
         return []
     args, before = args or {}, before or {}
-    named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before)
+    thing = catalogue_thing(api)
+    named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before) or \
+        thing is not None and (says(thing, instruction) or says(thing, previous))
     if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]

@@ -62,6 +62,51 @@ def api_words() -> dict[str, list[re.Pattern[str]]]:
             for api, words in word_list("api_words.json").items() if not api.startswith("_")}
 
 
+#: a word of an argument's or API's name: letters only, three or more ("pt", "id" say no property)
+_NAME_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _name_pattern(words: list[str]) -> str:
+    """A pattern saying any of `words` as a whole English word, plural or verb forms allowed ("pages", "breaks")."""
+    return r"\b(?:" + "|".join(map(re.escape, words)) + r")(?:s|es|ed|ing)?\b"
+
+
+@cache
+def catalogue_words(api: str) -> dict[str, str]:
+    """What the API catalogue itself names `api`'s arguments by, read from their names: an argument -> a pattern of
+    the words of its name (``page_break_before``: page, break) that no other argument of `api` has (``space_before``
+    and ``space_after`` share space) and that say what, not where or how (``catalogue_relations`` of
+    ``value_words.json``: before, after, with...); {} for an API the catalogue lacks. A request saying one of them
+    names the argument, alongside the word lists: "start on a fresh page" names page_break_before."""
+    from autodw.apis import registry
+
+    if api not in registry():
+        return {}
+    relations = set(word_list("value_words.json")["catalogue_relations"])
+    names = {key: set(_NAME_WORD.findall(key)) - relations for key in registry().get(api).parameters["properties"]}
+    out = {}
+    for key, words in names.items():
+        own = sorted(w for w in words if not any(w in other for k, other in names.items() if k != key))
+        if own:
+            out[key] = _name_pattern(own)
+    return out
+
+
+@cache
+def catalogue_thing(api: str) -> str | None:
+    """A pattern of what the catalogue names the thing `api` makes or changes by: the words of its name after the
+    verb, said together in their order (``insert_page_break``: "page break", not "page ... section breaks";
+    ``resize_image``: image); None for a one-word name."""
+    words = [w for w in _NAME_WORD.findall(api)[1:]
+             if w not in set(word_list("value_words.json")["catalogue_relations"])]
+    return r"\b" + r"[\s_-]+".join(rf"{re.escape(w)}(?:s|es|ed|ing)?" for w in words) + r"\b" if words else None
+
+
+def catalogue_value(value: str) -> str:
+    """A pattern of an enumerated value said in its own words (``line``; ``new_page``: "new page")."""
+    return r"\b" + r"[\s_-]*".join(map(re.escape, value.split("_"))) + r"\b"
+
+
 def use_word_lists(folder: Path | None) -> None:
     """Read the word lists from `folder` from now on (candidate lists, tried before they are written; None: the
     package's own); ConfigError if it lacks one. Processes forked afterwards inherit it."""
@@ -71,8 +116,8 @@ def use_word_lists(folder: Path | None) -> None:
     if missing:
         raise ConfigError(f"{folder} has no {' or '.join(missing)}")
     _folder = folder
-    word_list.cache_clear()
-    api_words.cache_clear()
+    for cached in (word_list, api_words, catalogue_words, catalogue_thing):
+        cached.cache_clear()
 
 
 #: arguments whose texts tie a call to one request of a compound instruction (texts it writes or looks for)

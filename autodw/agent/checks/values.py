@@ -7,9 +7,10 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import CJK, keyed_strings, named, word_list
+from autodw.agent.checks.reading import CJK, catalogue_value, catalogue_words, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
+from autodw.core.colours import colours_said
 from autodw.core.errors import ArgumentError, InternalError
 from autodw.core.units import EMU_PER, emu
 
@@ -40,7 +41,7 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
@@ -49,7 +50,7 @@ def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFi
     out = []
     for key, value in keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
-        if not words or value not in words or named(words[value], request):
+        if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
         others = [v for v, pattern in words.items() if v != value and named(pattern, request)]
         if others or value in data["named"].get(key, ()):
@@ -75,21 +76,73 @@ def _negated(pattern: str, instruction: str) -> bool:
 
 
 @check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-fourth"))
-def unasked_flags(args: dict[str, Any], instruction: str, request: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
+def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str, before: State) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), or switched
-    off when the call's own request asks for it and never for its removal; the fix is the other setting. A table
-    given only its column names, its other rows left to fill in, has them as its header row unasked."""
+    off when the call's own request asks for it and never for its removal, unless the call's text has it on now
+    everywhere (read from the state: a request naming bold for text all bold can only take it off, "doesn't need to
+    be bold"); the fix is the other setting. A table given only its column names, its other rows left to fill in,
+    has them as its header row unasked."""
     out = []
     for key, pattern in word_list("value_words.json")["flags"].items():
         value = args.get(key)
         if not isinstance(value, bool):
             continue
-        if value and not named(pattern, instruction) and not (key == "header_row" and _names_only(args)):
+        if value and not _asked(api, key, pattern, instruction) and not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
-        elif not value and named(pattern, request) and not _negated(pattern, request):
+        elif not value and named(pattern, request) and not _negated(pattern, request) and \
+                not _all_on(key, args, before):
             out.append(CheckFinding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
     return out
+
+
+def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
+    """Whether `instruction` names the property `key` of `api`: by the words of the list (`pattern`) or by the words
+    the API catalogue names the argument by (:func:`catalogue_words`: "a fresh page" names page_break_before)."""
+    return named(pattern, instruction) or named(catalogue_words(api).get(key, "(?!)"), instruction)
+
+
+def _all_on(key: str, args: dict[str, Any], before: State) -> bool:
+    """Whether every run with text of the call's paragraphs (of its ``span``'s match when it gives one) has the
+    character property `key` on now; False for a paragraph not in the state or a span given otherwise."""
+    targets = args.get("paragraphs")
+    targets = [targets] if isinstance(targets, str) else targets if isinstance(targets, list) else []
+    span = args.get("span")
+    found = {p.get("id"): p for p in before.get("paragraphs", [])}
+    if not targets or any(t not in found for t in targets) or (span is not None and "match" not in span):
+        return False
+    for target in targets:
+        runs, at = [], 0
+        for run in found[target].get("runs", []):
+            runs.append((at, at + len(run.get("text", "")), run))
+            at += len(run.get("text", ""))
+        start, end = 0, at
+        if span is not None:
+            text = "".join(r.get("text", "") for _, _, r in runs)
+            start = text.find(str(span["match"]))
+            if start < 0:
+                return False
+            end = start + len(str(span["match"]))
+        chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
+        if not chosen or not all(r.get(key) is True for r in chosen):
+            return False
+    return True
+
+
+def _hue(colour: str) -> str:
+    """A colour's hue word: Word's highlight "darkYellow" and the said "dark yellow" are yellow; grey is gray."""
+    return re.sub(r"^(?:dark|light|pale)\s*", "", colour.lower()).replace("grey", "gray")
+
+
+def _named_as_it_is(key: str, args: dict[str, Any], instruction: str, before: State) -> bool:
+    """Whether the request names a colour property the call removes by the colour the call's paragraphs have now
+    (read from the state, not a list: a highlight yellow there is named by "the yellow is a bit much")."""
+    targets = args.get("paragraphs")
+    targets = {targets} if isinstance(targets, str) else set(targets) if isinstance(targets, list) else set()
+    now = {_hue(str(r[key])) for p in before.get("paragraphs", []) if p.get("id") in targets
+           for r in p.get("runs", []) if r.get(key)}
+    return any(_hue(said.name) in now for said in colours_said(instruction))
 
 
 def _names_only(args: dict[str, Any]) -> bool:
@@ -114,19 +167,21 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
 
 
 @check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))
-def unasked_properties(args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
+def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
-    names neither in words nor by its value ("font": "Arial" when no font is asked for; a line spacing for a
-    highlight). A property removed is also named by what it is now (``removed``: a highlight by its colour, "the
-    yellow is a bit much")."""
+    names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
+    ("font": "Arial" when no font is asked for; a line spacing for a highlight). A property removed is also named by
+    what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
+    yellow highlight), or by the words of ``removed`` (a highlight by its colour)."""
     out, loose_instruction = [], grounding.loose(instruction)
     removed = word_list("value_words.json")["removed"]
     for key, pattern in word_list("value_words.json")["properties"].items():
         value = args.get(key)
-        if value is None or isinstance(value, bool) or named(pattern, instruction):
+        if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction):
             continue
-        if str(value).lower() == "none" and named(removed.get(key, "(?!)"), instruction):
+        if str(value).lower() == "none" and (named(removed.get(key, "(?!)"), instruction) or
+                                             _named_as_it_is(key, args, instruction, before)):
             continue
         if grounding.loose(str(value)) in loose_instruction:
             continue
