@@ -322,6 +322,89 @@ def test_move_section_refusals(report):
     _unchanged(report, "move_section", {"heading": "p32", "position": {"after": "p34"}}, match="inside the section")
 
 
+def _section_break_holders(doc):
+    return [pid for pid, el in doc.iter_elements() if el.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None]
+
+
+@pytest.mark.parametrize("name, heading, before, moved, table, after", [
+    ("report-en-1", "p40", "p13", ["p40", "p41"], "t1", "p42"),  # "move Risks above Budget"
+    ("cv-zh-1", "p19", "p4", ["p19", "p20"], "t1", "p21"),  # 教育背景 above 工作经历
+])
+def test_move_section_whose_break_follows_a_table_leaves_the_break_on_a_new_empty_paragraph(
+        name, heading, before, moved, table, after):
+    """Generated documents where a table ends a section's content and the section's last paragraph (moved with
+    its heading) holds the break: the move was refused ("insert a paragraph first"). Now the content moves and
+    the break stays after the table on a new empty paragraph, so both sections keep their layout and the file
+    audits clean."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+    from tests.conftest import ROOT
+
+    path = ROOT / "dwbench" / "data" / "docs" / f"{name}.docx"
+    d = WordDocument.open(path)
+    sections = _state(d)["page_layout"]["sections"]
+    res = execute(d, "move_section", {"heading": heading, "position": {"before": before}})
+    (holder,) = res.created
+    assert f"new empty paragraph {holder} after {table}" in res.message
+    state = _state(d)
+    ids = _ids(state)
+    assert ids[ids.index(before) - len(moved):ids.index(before)] == moved
+    assert _section_break_holders(d) == [holder] and paragraph_text(d.find(holder, "p")) == ""
+    assert d.find(holder, "p").getprevious() is d.find(table, "t")
+    assert [_para(state, pid)["section"] for pid in (*moved, holder, after)] == [0] * (len(moved) + 1) + [1]
+    assert state["page_layout"]["sections"] == sections
+    assert [str(f) for f in added_errors(path.read_bytes(), d.to_bytes())] == []
+
+
+def _break_after_table_doc(only_paragraph: bool = False):
+    """intro, a table, then the paragraph holding section 0's break (the only paragraph of section 0 when
+    `only_paragraph`, with no table), then a landscape section."""
+    def build(d):
+        from docx.enum.section import WD_ORIENT, WD_SECTION
+        d.add_paragraph("intro")
+        if not only_paragraph:
+            d.add_table(rows=1, cols=1).cell(0, 0).text = "x"
+        d.add_paragraph("ends section")
+        section = d.add_section(WD_SECTION.NEW_PAGE)
+        section.orientation = WD_ORIENT.LANDSCAPE
+        section.page_width, section.page_height = section.page_height, section.page_width
+        d.add_paragraph("next section")
+    doc = make_doc(build)
+    if not only_paragraph:
+        doc.body.remove(doc.find("p3"))  # the section break paragraph now directly follows the table
+        doc.refresh_ids()
+    return doc
+
+
+def test_move_block_of_a_break_after_a_table_leaves_an_empty_paragraph_with_the_break():
+    """move_block shares the rule: the break stays after the table; a deletion is still refused."""
+    doc = _break_after_table_doc()
+    (holder,) = _section_break_holders(doc)
+    _unchanged(doc, "delete_block", {"block": holder}, UnsupportedOperationError, match="section 0.*table")
+    res = execute(doc, "move_block", {"block": holder, "position": "start"})
+    (new,) = res.created
+    assert _section_break_holders(doc) == [new] and doc.find(new, "p").getprevious().tag == qn("w:tbl")
+    state = _state(doc)
+    assert state["paragraphs"][0]["id"] == holder and state["paragraphs"][0]["section"] == 0
+    assert [s["orientation"] for s in state["page_layout"]["sections"]] == ["portrait", "landscape"]
+
+
+def test_move_block_of_a_first_sections_only_paragraph_keeps_the_section():
+    """Moving the only paragraph of section 0 (the first block) into section 1 leaves section 0 as an empty
+    paragraph with its break (two sections, as before) instead of refusing; deleting it is still refused."""
+    doc = _break_after_table_doc(only_paragraph=True)
+    (breaker,) = _section_break_holders(doc)
+    *others, last = [pid for pid in doc.ids("p") if pid != breaker]
+    for pid in others:  # breaker is now section 0's only paragraph
+        execute(doc, "delete_block", {"block": pid})
+    _unchanged(doc, "delete_block", {"block": breaker}, UnsupportedOperationError, match="section 0 and it is the first block")
+    res = execute(doc, "move_block", {"block": breaker, "position": "end"})
+    assert "new empty paragraph" in res.message and "at the start of the document" in res.message
+    state = _state(doc)
+    assert [(p["id"], p["section"]) for p in state["paragraphs"]] == [(res.created[0], 0), (last, 1), (breaker, 1)]
+    assert [s["orientation"] for s in state["page_layout"]["sections"]] == ["portrait", "landscape"]
+
+
 # --- split and merge ----------------------------------------------------------------------
 
 

@@ -226,7 +226,9 @@ def _delete_toc(doc: WordDocument, block: str, toc: toc_lib.TocField) -> str:
 
 @api(intent=INTENT,
      description="Move a paragraph or table to another position (its id stays the same). A paragraph that ends a "
-                 "section leaves its section break behind, on the paragraph before it.",
+                 "section leaves its section break in place, on the paragraph before it; when that is a table (or "
+                 "there is none, or it ends a section too), on a new empty paragraph put where the moved one was, "
+                 "so the page layout of every section stays the same.",
      params={"block": BLOCK_ID, "position": POSITION},
      examples=[{"block": "p6", "position": {"before": "p4"}}, {"block": "p31", "position": {"after": "p8"}}])
 def move_block(doc: WordDocument, block: str, position: Any):
@@ -239,7 +241,7 @@ def move_block(doc: WordDocument, block: str, position: Any):
                                         "blocks can only move within their part. Copy the text instead")
     check_fields_whole(el, block)
     check_container_keeps_paragraph(el, block)
-    note = hand_over_section_break(doc, el, block)
+    note = hand_over_section_break(doc, el, block, moving=True)
     el.getparent().remove(el)
     locate.insert_block(doc, position, el)
     added = ""
@@ -252,11 +254,15 @@ def move_block(doc: WordDocument, block: str, position: Any):
 
 @api(intent=INTENT,
      description="Move a whole section: a heading and every paragraph and table under it, up to the next heading of "
-                 "the same or a higher level, in their order (their ids stay the same). For one paragraph use "
-                 "move_block.",
+                 "the same or a higher level, in their order (their ids stay the same). Section breaks (page "
+                 "layout) stay where they are: a moved paragraph that ends a section leaves its break on the "
+                 "paragraph before the section, or on a new empty paragraph there when a table comes before it. "
+                 "For one paragraph use move_block.",
      params={"heading": PARAGRAPH_ID, "position": POSITION},
      examples=[{"heading": "p29", "position": {"before": "p7"}}, {"heading": "p3", "position": "end"}])
 def move_section(doc: WordDocument, heading: str, position: Any):
+    """Move `heading` and its blocks one by one (move_block), so section breaks stay in place (see
+    hand_over_section_break): the content moves, the page layout of each section does not."""
     p = doc.find(heading, "p")
     levels = toc_lib.StyleLevels(doc)
     level = toc_lib.paragraph_level(p, levels)

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.notes import notes_root, remove_note
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
@@ -93,9 +93,12 @@ def check_container_keeps_paragraph(el: etree._Element, bid: str) -> None:
                                     f"table; it cannot be removed. {fix}")
 
 
-def hand_over_section_break(doc: WordDocument, el: etree._Element, bid: str) -> str:
-    """If paragraph `el` ends a section, move its section break to the paragraph before it (the section keeps
-    its place); return a note for the message. Refuses when there is no paragraph to take it."""
+def hand_over_section_break(doc: WordDocument, el: etree._Element, bid: str, *, moving: bool = False) -> str:
+    """If paragraph `el` ends a section, keep that section break where it is before `el` leaves; return a note for
+    the message. The break goes to the paragraph just before `el`. When none can take it (`el` follows a table,
+    is the first block, or is its section's only paragraph) a move (`moving`) leaves a new empty paragraph in the
+    default style holding the break in `el`'s place, as Word keeps a paragraph mark after a table, so both
+    sections keep their page layout; a deletion is refused."""
     sect = el.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") if el.tag == P else None
     if sect is None:
         return ""
@@ -103,17 +106,25 @@ def hand_over_section_break(doc: WordDocument, el: etree._Element, bid: str) -> 
     prev = el.getprevious()
     while prev is not None and prev.tag not in BLOCKS:
         prev = prev.getprevious()
+    if prev is not None and prev.tag == P and prev.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is None:
+        insert_ordered(get_or_add_ppr(prev), sect)
+        return f"; the section break ending section {n} moved to {element_id(prev)}"
+    if moving:
+        holder = make("w:p")
+        insert_ordered(get_or_add_ppr(holder), sect)
+        el.addprevious(holder)
+        doc.refresh_ids()
+        where = "at the start of the document" if prev is None else f"after {element_id(prev)}"
+        return (f"; the section break ending section {n} stayed in place, on a new empty paragraph "
+                f"{element_id(holder)} {where}")
     if prev is None or prev.tag != P:
         what = "it is the first block of the document" if prev is None else f"the block before it is table {element_id(prev)}"
         raise UnsupportedOperationError(
             f"{bid} holds the section break that ends section {n} and {what}, so the break cannot move to the "
             f"previous paragraph; insert a paragraph before {bid} first, or remove the section break")
-    if prev.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
-        raise UnsupportedOperationError(
-            f"{bid} is the only paragraph of section {n} and holds its section break; removing it would merge two "
-            "sections. Remove the section break first")
-    insert_ordered(get_or_add_ppr(prev), sect)
-    return f"; the section break ending section {n} moved to {element_id(prev)}"
+    raise UnsupportedOperationError(
+        f"{bid} is the only paragraph of section {n} and holds its section break; removing it would merge two "
+        "sections. Remove the section break first")
 
 
 def drop_dangling_marks(doc: WordDocument, removed: etree._Element) -> list[str]:
