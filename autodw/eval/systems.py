@@ -400,6 +400,7 @@ class NoisyOracleSystem:
             *(("rules",) if assembly.has("validator", "rules") else ()), *(("llm",) if validator == "llm" else ()))
         self.assembly = assembly.override(requests="whole", planner=["gold"], intents="gold",
                                           generator=["faulty", *assembly.generator[1:]], validator=list(stages),
+                                          absence_findings=assembly.absence_findings if "llm" in stages else "reject",
                                           max_llm_calls=None)
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],

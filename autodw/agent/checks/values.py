@@ -75,7 +75,7 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
-@check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
+@check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str, before: State) -> list[CheckFinding]:
@@ -166,7 +166,7 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
                                      f"columns", True, fix)]
 
 
-@check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",),
+@check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -190,7 +190,7 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
     return out
 
 
-@check("unasked_option", certain=Certainty.FIXES, word_lists=("value_words.json",),
+@check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
