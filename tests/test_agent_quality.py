@@ -1355,7 +1355,7 @@ def test_the_rule_checks_alone_as_the_validator(doc):
     noop = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 1"}}
     level2 = {"api": "apply_style", "args": {"paragraphs": "p3", "style": "Heading 2"}}
     agent, llm = agent_for({"planner": [plan("Make p3 a level-2 heading."), DONE], "api_generator": [noop, level2]},
-                           assembly=profile_assembly("hosted", llm_validator=False))
+                           assembly=profile_assembly("hosted", llm_validator=False, absence_findings="reject"))
     record = agent.run(doc, ["Make Highlights a level-2 heading."]).instructions[0]
     first, second = record.steps[0].attempts
     assert first.verdict.explanation.startswith("rule check:") and second.accepted
