@@ -40,7 +40,8 @@ FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headi
 #: the order the checks run in, and so the order of their findings in a prompt: it never changes without a reason
 ORDER = ("unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level",
-         "part_for_whole", "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count",
+         "part_for_whole", "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "asked_flag_off",
+         "unnamed_count",
          "one_occurrence", "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
          "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font")
 #: every registered check, in :data:`ORDER`
