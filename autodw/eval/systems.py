@@ -329,7 +329,7 @@ class VerdictLog:
         verdict = self.inner.judge(ctx, attempt, after, change)
         self.turn.step()[2].setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,
                                                                "confidence": verdict.confidence,
-                                                               "accepted": verdict.accepted})
+                                                               "accepted": verdict.accepted, "rule": verdict.rule})
         return verdict
 
 
