@@ -128,7 +128,7 @@ REJECTED = [{"api": "set_text_format", "args": {"paragraphs": "p1", "color": "re
             {"api": "set_default_font", "args": {"font": "Arial"}},
             {"api": "set_default_font", "args": {"font": "Times New Roman"}},
             {"api": "set_paragraph_shading", "args": {"paragraphs": "p1", "fill": "red"}}]
-RULES_ONLY = profile_assembly("hosted", validator=["rules"])
+RULES_ONLY = profile_assembly("hosted", validator=["rules"], absence_findings="reject")
 
 
 def test_a_last_level_call_the_rule_checks_reject_is_undone_and_the_step_fails(doc):
@@ -748,3 +748,34 @@ def test_a_call_that_only_reads_is_accepted_and_repeating_it_is_not_an_internal_
     record = agent.run(doc, ["Where does 'region' occur?"]).instructions[0]
     assert record.status == "done" and record.steps[0].accepted.api == "find_text"
     assert record.steps[1].redundant and not llm.remaining()
+
+
+def test_under_hosted_an_absence_finding_is_a_hint_the_llm_validator_sees(doc):
+    """set_default_font(Arial) for "Make the title blue": the request names no font (unasked_property reads absence),
+    so under hosted the LLM validator decides, shown the finding as a hint; its fail then rejects."""
+    agent, llm = agent_for({"planner": [plan(BLUE_TITLE), DONE], "api_generator": [REJECTED[2]],
+                            "validator": [PASS]}, classifier=FixedClassifier(FORMAT))
+    events = []
+    agent.sinks.append(lambda name, data: events.append((name, data)))
+    (step,) = agent.run(doc, ["Make the title blue"]).instructions[0].steps
+    assert step.accepted is step.attempts[0] and step.attempts[0].verdict.rule == []
+    (prompt,) = [r for r in llm.requests if r["role"] == "validator"]
+    content = prompt["messages"][-1]["content"]
+    assert "Automatic checks noticed (hints, not verdicts):\n- font='Arial': the request names no font" in content
+    assert [d["rule"] for e, d in events if e == "verdict"] == [[]] and not llm.remaining()
+
+
+def test_under_hosted_a_contradiction_still_rejects_without_asking_the_validator(doc):
+    """set_text_format(color=red) for "Make the title blue" names another colour: it rejects under hint too, and the
+    verdict (record and trace) names the check."""
+    agent, llm = agent_for({"planner": [plan(BLUE_TITLE), DONE], "api_generator": REJECTED[:1] + [
+        {"api": "set_text_format", "args": {"paragraphs": "p1", "color": "blue"}}], "validator": [PASS]},
+        classifier=FixedClassifier(FORMAT))
+    events = []
+    agent.sinks.append(lambda name, data: events.append((name, data)))
+    result = agent.run(doc, ["Make the title blue"])
+    first = result.instructions[0].steps[0].attempts[0]
+    assert not first.verdict.accepted and first.verdict.rule == ["unnamed_colour"]
+    assert result.to_dict()["instructions"][0]["steps"][0]["attempts"][0]["verdict"]["rule"] == ["unnamed_colour"]
+    assert [d["rule"] for e, d in events if e == "verdict"] == [["unnamed_colour"], []]
+    assert len([r for r in llm.requests if r["role"] == "validator"]) == 1 and not llm.remaining()

@@ -169,7 +169,8 @@ def test_a_configuration_recorded_before_the_parts_rebuilds_the_same_agent(tmp_p
                                "planner_state_budget": 6000, "generator_state_budget": 6000, "validator_state_budget": 6000,
                                "compact_api_docs": False, "two_stage_api_choice": False, "intent_min_probability": 0.0,
                                "planner_state": "current", "llm_validator": True, "split_requests": False,
-                               "stop_when_nothing_remains": False}) == hosted().override(max_steps=15, last_level="keep")
+                               "stop_when_nothing_remains": False}) == hosted().override(max_steps=15, last_level="keep",
+                                                                                absence_findings="reject")
     ablation = Assembly.from_dict({**OLD_LOCAL, "grounding": False, "rule_checks": False, "llm_validator": True,
                                    "repair_calls": False, "split_requests": False, "refuse_repeated_steps": False,
                                    "end_on_repeated_call": False, "verdict_rule": "decision"})
@@ -220,3 +221,27 @@ def test_no_class_subclasses_the_agent():
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr in private:
                 offenders.append(f"{path.name}: sets {node.attr}")
     assert private >= {"_run_step", "_attempt"} and offenders == []
+
+
+def test_absence_hints_need_the_llm_validator():
+    """absence_findings=hint shows findings to the LLM validator: an assembly without one is refused when made."""
+    assert (paper().absence_findings, hosted().absence_findings, local().absence_findings) == ("reject", "hint", "reject")
+    with pytest.raises(ConfigError, match="absence_findings hint"):
+        hosted().override(validator=["rules"])
+    with pytest.raises(ConfigError, match="absence_findings hint"):
+        local().override(absence_findings="hint")
+    with pytest.raises(ConfigError, match="absence_findings must be one of reject, hint"):
+        hosted().override(absence_findings="veto")
+    assert hosted().override(validator=["rules"], absence_findings="reject").validator == ("rules",)
+
+
+def test_a_configuration_recorded_before_absence_hints_loads_as_reject(tmp_path):
+    """run.json, cassettes and old flat configurations recorded without the part replay as they ran: rejecting."""
+    recorded = hosted().to_dict()
+    del recorded["parts"]["absence_findings"]
+    assert Assembly.from_dict(recorded) == hosted().override(absence_findings="reject")
+    assert Assembly.from_dict(hosted().to_dict()) == hosted()
+    assert Assembly.from_dict({"profile": "hosted"}).absence_findings == "reject"
+    cassette = tmp_path / "old-hosted.jsonl"
+    cassette.write_text(json.dumps({"cassette": {"llm": "x", "profile": "hosted", "config": recorded}}) + "\n")
+    assert assembly_for(ReplayBackend(cassette)).absence_findings == "reject"

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from autodw.agent import checks
 from autodw.agent.assembly import profile_assembly
 from autodw.apis import registry
 from autodw.apis.calls import validate_arguments
@@ -220,6 +221,8 @@ def test_noisy_oracle_with_the_rule_checks_alone(tmp_path):
     f = noisy["faults"]
     assert f["caught"] > 0 and f["precision"] >= 0.9 and f["recall"] < 1.0  # certain checks: few faults, rightly
     assert noisy["llm_calls_per_instruction"] == 0
+    # each catch names the rule checks that made it; the hosted assembly's absence hints do not apply without an LLM
+    assert sum(f["caught_by_rule"].values()) >= f["caught"] and set(f["caught_by_rule"]) <= set(checks.ORDER)
 
 
 def test_cli_set_changes_an_agent_setting(tmp_path):

@@ -21,12 +21,13 @@ from autodw.core.paths import repo_root
 #: the order of today's checks (the order of their findings in the validator's prompt)
 ORDER = ["unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole",
-         "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count", "one_occurrence",
+         "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "asked_flag_off", "unnamed_count",
+         "one_occurrence",
          "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
          "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font"]
 SINGLE_REQUEST = ["not_at_end", "other_kind", "wrong_side", "unnamed_level", "part_for_whole", "one_occurrence"]
 WORD_LISTS = {"unasked_api": ("api_words.json",), "unnamed_value": ("value_words.json",),
-              "unasked_flag": ("value_words.json",), "unasked_property": ("value_words.json",),
+              "unasked_flag": ("value_words.json",), "asked_flag_off": ("value_words.json",), "unasked_property": ("value_words.json",),
               "unasked_option": ("value_words.json",)}
 STATE = {"paragraphs": [{"id": "p1", "text": "Intro", "runs": []}], "tables": [], "images": [], "styles": {}}
 
@@ -184,3 +185,22 @@ def test_the_word_lists_can_be_read_from_another_folder(tmp_path):
     with pytest.raises(ConfigError, match="value_words.json"):
         reading.use_word_lists(tmp_path)
     assert apis.unasked_api("insert_page_break", "fix the breakage")  # the lists in use are kept
+
+
+def test_the_checks_that_read_absence_are_declared_so_and_say_the_request_does_not_name_it():
+    """absence=True is the registry's data: exactly the checks whose certain findings say the request does not
+    mention what the call does; a check whose findings are hints already cannot declare it."""
+    assert [c.name for c in checks.CHECKS if c.absence] == ["unasked_api", "unasked_flag", "unasked_property",
+                                                             "unasked_option", "unasked_separator"]
+    assert checks.ABSENCE_FINDINGS == {"unasked_api", "unasked_flag", "unasked_property", "unasked_option",
+                                       "unasked_separator"}
+    hint = checks.as_hint(CheckFinding("unasked_flag", "bold=true: the request does not ask for it", True, {"bold": False}))
+    assert not hint.certain and hint.fix is None and not checks.wrong_api([hint])
+    with pytest.raises(InternalError, match="does not read absence"):
+        checks.as_hint(CheckFinding("unnamed_colour", "color=red is not blue", True))
+    def absent_hint(api):
+        """A hint that claims to read absence."""
+        return []
+    with pytest.raises(InternalError, match="hints already"):
+        check("absent_hint", certain=Certainty.HINT, tuned_on=(), absence=True, registry={})(absent_hint)
+    assert "reads absence" in (repo_root() / "docs/reference/rule-checks.md").read_text(encoding="utf-8")

@@ -106,4 +106,4 @@ def validation(assembly: Assembly, registry: Registry) -> Validation:
     llm = (LLMValidator(threshold=numbers.threshold, verdict_rule=assembly.verdict_rule,
                         budget=numbers.validator_state_budget, history_chars=numbers.history_chars)
            if assembly.has("validator", "llm") else None)
-    return Validation(RuleChecks(registry) if assembly.has("validator", "rules") else None, llm)
+    return Validation(RuleChecks(registry, assembly.absence_findings) if assembly.has("validator", "rules") else None, llm)

@@ -18,6 +18,7 @@ class ValidatorVerdict:
     accepted: bool
     repair: dict[str, Any] | None = None  # the rule checks' fixes of a rejected call (autodw.agent.checks.repair)
     wrong_api: bool = False  # a rule check found that the API cannot do what was asked (no argument-level retry)
+    rule: list[str] = field(default_factory=list)  # the rule checks whose certain findings rejected it (empty: none)
 
 
 @dataclass

@@ -42,14 +42,21 @@ def applicable_fix(registry: Registry, api: str, args: dict[str, Any], fix: dict
 
 
 class RuleChecks:
-    """The deterministic checks of a call against the request and the state before and after it."""
+    """The deterministic checks of a call against the request and the state before and after it. `absence`
+    (the assembly's ``absence_findings``): ``reject``, or ``hint``: the certain findings of the checks that read
+    absence become hints for the LLM validator."""
 
-    def __init__(self, registry: Registry):
-        self.registry = registry
+    def __init__(self, registry: Registry, absence: str = "reject"):
+        if absence not in ("reject", "hint"):
+            raise ValueError(f"absence must be reject or hint, not {absence!r}")
+        self.registry, self.absence = registry, absence
 
     def findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[CheckFinding]:
-        return checks.check_call(ctx.step.sub_instruction, ctx.request, attempt.api or "", attempt.args or {},
-                                 ctx.before, after, previous=ctx.previous)
+        found = checks.check_call(ctx.step.sub_instruction, ctx.request, attempt.api or "", attempt.args or {},
+                                  ctx.before, after, previous=ctx.previous)
+        if self.absence == "reject":
+            return found
+        return [checks.as_hint(f) if f.certain and f.check in checks.ABSENCE_FINDINGS else f for f in found]
 
     def rejection(self, findings: list[CheckFinding], attempt: Attempt) -> ValidatorVerdict | None:
         """The verdict of the certain findings (with their fixes, where the API takes them), or None if none is."""
@@ -58,7 +65,7 @@ class RuleChecks:
             return None
         return ValidatorVerdict("fail", 1.0, "rule check: " + "; ".join(f.text for f in certain), False,
                        applicable_fix(self.registry, attempt.api or "", attempt.args or {}, checks.repair(findings)),
-                       wrong_api=checks.wrong_api(certain))
+                       wrong_api=checks.wrong_api(certain), rule=list(dict.fromkeys(f.check for f in certain)))
 
 
 class LLMValidator:
@@ -110,11 +117,10 @@ class Validation:
         findings = self.rules.findings(ctx, attempt, after) if self.rules is not None else []
         rejection = self.rules.rejection(findings, attempt) if self.rules is not None else None
         if rejection is not None:
-            ctx.emit("verdict", {"step": ctx.step.number, "rule": [f.check for f in findings if f.certain],
-                                 **vars(rejection)})
+            ctx.emit("verdict", {"step": ctx.step.number, **vars(rejection)})
             return rejection
         if self.llm is None:
             verdict = ValidatorVerdict("pass", 1.0, "no rule check objected (the LLM validator is off)", True)
-            ctx.emit("verdict", {"step": ctx.step.number, "rule": [], **vars(verdict)})
+            ctx.emit("verdict", {"step": ctx.step.number, **vars(verdict)})
             return verdict
         return self.llm.judge(ctx, attempt, after, change, findings)

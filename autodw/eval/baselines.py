@@ -129,9 +129,11 @@ class OneShot:
 
 
 def plain(assembly: Assembly) -> Assembly:
-    """`assembly` without the agent's heuristics or issue 18's techniques (the paper's baselines have none)."""
+    """`assembly` without the agent's heuristics or issue 18's techniques (the paper's baselines have none; without
+    rule checks, no absence finding is there to hint)."""
     return assembly.override(rollback="none", refuse_repeated_steps=False, end_on_repeated_call=False,
-                             stop_when_nothing_remains=False, grounding=False, rule_checks=False, split_requests=False)
+                             stop_when_nothing_remains=False, grounding=False, rule_checks=False, split_requests=False,
+                             absence_findings="reject")
 
 
 def hybrid(assembly: Assembly) -> Assembly:

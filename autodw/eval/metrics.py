@@ -212,6 +212,8 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     attempts that were right (no fault, or a fault without effect). Precision and recall are the validator's on the
     first attempts it judged; skipped steps never reach it and are counted apart. ``if_every_fail_rejected``: the
     same first verdicts read with ``verdict_rule="decision"`` (every fail rejects, whatever its confidence).
+    ``caught_by_rule``: of the catches, how many each rule check's certain finding made (a catch by two checks counts
+    for both; records made before verdicts named their rule checks count none).
     """
     steps = [s for r in records for s in r.get("faults") or []]
     if not steps:
@@ -235,6 +237,7 @@ def fault_stats(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         "recall": round(len(caught) / len(faulty), 4) if faulty else None,
         "regenerations": sum(s.get("regenerated", 0) for s in steps), "validator_verdicts": validator_calls,
         "if_every_fail_rejected": {"caught": len(fails_caught), "false_rejections": len(fails) - len(fails_caught)},
+        "caught_by_rule": dict(sorted(Counter(r for s in caught for r in s["verdicts"][0].get("rule", [])).items())),
     }
 
 

@@ -329,7 +329,7 @@ class VerdictLog:
         verdict = self.inner.judge(ctx, attempt, after, change)
         self.turn.step()[2].setdefault("verdicts", []).append({"level": attempt.level, "decision": verdict.decision,
                                                                "confidence": verdict.confidence,
-                                                               "accepted": verdict.accepted})
+                                                               "accepted": verdict.accepted, "rule": verdict.rule})
         return verdict
 
 
@@ -400,6 +400,7 @@ class NoisyOracleSystem:
             *(("rules",) if assembly.has("validator", "rules") else ()), *(("llm",) if validator == "llm" else ()))
         self.assembly = assembly.override(requests="whole", planner=["gold"], intents="gold",
                                           generator=["faulty", *assembly.generator[1:]], validator=list(stages),
+                                          absence_findings=assembly.absence_findings if "llm" in stages else "reject",
                                           max_llm_calls=None)
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],

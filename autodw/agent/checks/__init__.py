@@ -22,15 +22,17 @@ rejects the API itself (:func:`wrong_api`) sends the step to API-level rollback.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from autodw.agent.checks import (apis, catalogue, colours, effect, headings, lists, measures, positions, quotes,
                                  targets, values)
 from autodw.agent.checks.effect import looks_unchanged
 from autodw.agent.checks.reading import own_request
+from autodw.core.errors import InternalError
 from autodw.agent.checks.registry import REGISTRY, Call, Certainty, Check, CheckFinding, State, in_order
 
-__all__ = ["CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "CheckFinding", "catalogue_page", "check_call",
+__all__ = ["ABSENCE_FINDINGS", "CHECKS", "FAMILIES", "ORDER", "Certainty", "Check", "CheckFinding", "as_hint", "catalogue_page", "check_call",
            "findings_text", "looks_unchanged", "own_request", "repair", "wrong_api"]
 #: the modules of the checks by family (importing them registers their checks)
 FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headings, apis, lists)
@@ -38,13 +40,25 @@ FAMILIES = (effect, quotes, targets, measures, colours, positions, values, headi
 #: the order the checks run in, and so the order of their findings in a prompt: it never changes without a reason
 ORDER = ("unchanged", "altered_quote", "other_target", "other_row", "unnamed_measure", "size_as_spacing",
          "relative_target", "unnamed_colour", "not_at_end", "other_kind", "wrong_side", "unnamed_level",
-         "part_for_whole", "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "unnamed_count",
+         "part_for_whole", "whole_story_for_words", "unasked_api", "unnamed_value", "unasked_flag", "asked_flag_off",
+         "unnamed_count",
          "one_occurrence", "row_not_on_top", "dropped_item", "empty_cells", "nested_first_item", "unasked_property",
          "unasked_option", "heading_as_paragraph", "unasked_separator", "literal_markup", "colour_as_font")
 #: every registered check, in :data:`ORDER`
 CHECKS = in_order(ORDER, REGISTRY)
 #: the findings that say the API itself cannot do what was asked: retrying its arguments is no use
 WRONG_API_CHECKS = frozenset(c.finding for c in CHECKS if c.certain is Certainty.WRONG_API)
+#: the findings of the checks that read absence (the request does not mention what the call does)
+ABSENCE_FINDINGS = frozenset(c.finding for c in CHECKS if c.absence)
+if ABSENCE_FINDINGS & {c.finding for c in CHECKS if not c.absence}:
+    raise InternalError("a finding name is given both by a check that reads absence and by one that does not")
+
+
+def as_hint(finding: CheckFinding) -> CheckFinding:
+    """A certain finding of a check that reads absence, as a hint for the LLM validator (no fix: it rejects nothing)."""
+    if finding.check not in ABSENCE_FINDINGS:
+        raise InternalError(f"{finding.check} does not read absence: its findings stay what they are")
+    return replace(finding, certain=False, fix=None)
 
 
 def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,

@@ -26,7 +26,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                       "words it finds (set_paragraph_text replaces a paragraph's text)", True)]
 
 
-@check("unasked_api", certain=Certainty.WRONG_API, word_lists=("api_words.json",),
+@check("unasked_api", absence=True, certain=Certainty.WRONG_API, word_lists=("api_words.json",),
        tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
                                             "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                                             "dwbench-2.0/hand/dev-fourth"))

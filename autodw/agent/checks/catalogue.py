@@ -49,7 +49,8 @@ def _reads(c: Check) -> str:
 def _certainty(c: Check) -> str:
     gives = "" if c.finding == c.name else f"; its findings are named `{c.finding}`"
     hints = f"; also hints (`{c.hint}`)" if c.hint else ""
-    return f"{c.certain.value}{gives}{hints}"
+    absence = "; **reads absence**" if c.absence else ""
+    return f"{c.certain.value}{gives}{hints}{absence}"
 
 
 def page(checks: Sequence[Check], families: Sequence[ModuleType], about: str) -> str:
@@ -63,6 +64,12 @@ def page(checks: Sequence[Check], families: Sequence[ModuleType], about: str) ->
     lines += [markdown_paragraphs(body), ""]
     lines += ["## What a finding does", ""]
     lines += [f"- **{c.value}**: {markdown_line(c.meaning)}" for c in Certainty]
+    lines += ["", "A check that **reads absence** finds that the request does not mention what the call does (an "
+              "API, a flag, a property, an option, a separator's words): open-vocabulary evidence, since each new "
+              "writer finds new words. Under an assembly whose `absence_findings` is `hint` (the `hosted` profile) its "
+              "certain findings are shown to the LLM validator as hints (no fix, no API rollback); under `reject` "
+              "(`local`, `paper`, and the noisy oracle's rule-check validator) they reject as declared. The checks that "
+              "find a contradiction (the request names X, the call does Y) always reject."]
     lines += ["", "## Families", ""]
     lines += [f"- `{m.__name__.rpartition('.')[2]}`: {markdown_line((m.__doc__ or '').strip().splitlines()[0])}"
               for m in families]

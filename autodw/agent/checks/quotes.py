@@ -137,7 +137,7 @@ def _outside(part: str, quote: str, instruction: str) -> bool:
     return instruction.count(part) > instruction.count(quote) * quote.count(part)
 
 
-@check("unasked_separator", certain=Certainty.REJECTS, tuned_on=BUILT_ON)
+@check("unasked_separator", absence=True, certain=Certainty.REJECTS, tuned_on=BUILT_ON)
 def unasked_separator(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """Merged paragraphs joined by a separator with words the request does not have."""
     separator = args.get("separator")

@@ -119,6 +119,7 @@ class Check:
     word_lists: tuple[str, ...] = ()  # the word lists it reads (files of WORD_LIST_FOLDER)
     single_request: bool = False  # run only when the call's own request is a single request
     reads: tuple[str, ...] = ()  # the Call fields it is given
+    absence: bool = False  # its certain findings read absence: the request does not mention what the call does
 
     @property
     def family(self) -> str:
@@ -153,13 +154,15 @@ REGISTRY: dict[str, Check] = {}
 
 def check(name: str, *, certain: Certainty, tuned_on: Iterable[str], finding: str | None = None,
           hint: str | None = None, word_lists: Iterable[str] = (), single_request: bool = False,
-          registry: dict[str, Check] = REGISTRY) -> Callable[[CheckFunction], CheckFunction]:
+          absence: bool = False, registry: dict[str, Check] = REGISTRY) -> Callable[[CheckFunction], CheckFunction]:
     """Register a rule check (a decorator; the function is returned unchanged).
 
     `certain`: what its findings do; `tuned_on`: the splits its code was tuned on (its `word_lists` add the splits
     provenance.json names for them); `finding`: the name its findings carry when not `name`; `hint`: the name of
     the hint findings it also gives; `single_request`: it reads words another request of a compound instruction
-    may own, so it runs only for a single request."""
+    may own, so it runs only for a single request; `absence`: its certain findings read the absence of words (the
+    request does not mention what the call does), open-vocabulary evidence that the ``absence_findings`` part of an
+    assembly may turn into hints for the LLM validator (:class:`~autodw.agent.validator.RuleChecks`)."""
     lists = tuple(word_lists)
     splits = set(tuned_on).union(*(provenance.tuned_on(f"{WORD_LIST_FOLDER}/{words}") for words in lists))
     tuned = provenance.check_tuned_on(sorted(splits), f"rule check {name}")
@@ -173,7 +176,10 @@ def check(name: str, *, certain: Certainty, tuned_on: Iterable[str], finding: st
                                 f"call does not have (it has {', '.join(sorted(CALL_FIELDS))})")
         if not (function.__doc__ or "").strip():
             raise InternalError(f"rule check {name} has no docstring to say what it finds")
-        registry[name] = Check(name, certain, function, tuned, finding or name, hint, lists, single_request, reads)
+        if absence and not certain.certain:
+            raise InternalError(f"rule check {name} reads absence but its findings are hints already")
+        registry[name] = Check(name, certain, function, tuned, finding or name, hint, lists, single_request, reads,
+                               absence)
         return function
 
     return register

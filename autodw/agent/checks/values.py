@@ -75,25 +75,34 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
-@check("unasked_flag", certain=Certainty.FIXES, word_lists=("value_words.json",),
+@check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
-def unasked_flags(api: str, args: dict[str, Any], instruction: str, request: str, before: State) -> list[CheckFinding]:
-    """A property switched on that the request never names (bold, a header row, a separator line...), or switched
-    off when the call's own request asks for it and never for its removal, unless the call's text has it on now
-    everywhere (read from the state: a request naming bold for text all bold can only take it off, "doesn't need to
-    be bold"); the fix is the other setting. A table given only its column names, its other rows left to fill in,
-    has them as its header row unasked."""
+def unasked_flags(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+    """A property switched on that the request never names (bold, a header row, a separator line...); the fix is to
+    switch it off. A table given only its column names, its other rows left to fill in, has them as its header row
+    unasked."""
     out = []
     for key, pattern in word_list("value_words.json")["flags"].items():
-        value = args.get(key)
-        if not isinstance(value, bool):
-            continue
-        if value and not _asked(api, key, pattern, instruction) and not (key == "header_row" and _names_only(args)):
+        if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
+                not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
-        elif not value and named(pattern, request) and not _negated(pattern, request) and \
+    return out
+
+
+@check("asked_flag_off", certain=Certainty.FIXES, word_lists=("value_words.json",),
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
+def asked_flags_off(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+    """A property switched off when the call's own request asks for it and never for its removal, unless the call's
+    text has it on now everywhere (read from the state: a request naming bold for text all bold can only take it off,
+    "doesn't need to be bold"); the fix is to switch it on. (Until unasked_flag read absence alone, it was that
+    check's second finding.)"""
+    out = []
+    for key, pattern in word_list("value_words.json")["flags"].items():
+        if args.get(key) is False and named(pattern, request) and not _negated(pattern, request) and \
                 not _all_on(key, args, before):
-            out.append(CheckFinding("unasked_flag", f"{key}=false: the request asks for it", True, {key: True}))
+            out.append(CheckFinding("asked_flag_off", f"{key}=false: the request asks for it", True, {key: True}))
     return out
 
 
@@ -166,7 +175,7 @@ def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFin
                                      f"columns", True, fix)]
 
 
-@check("unasked_property", certain=Certainty.REJECTS, word_lists=("value_words.json",),
+@check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -190,7 +199,7 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
     return out
 
 
-@check("unasked_option", certain=Certainty.FIXES, word_lists=("value_words.json",),
+@check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
