@@ -311,6 +311,23 @@ def test_replay_chains_turns_and_uses_the_cache(tmp_path, monkeypatch):
 
 
 @needs_corpus
+def test_a_gold_call_that_no_longer_fits_the_apis_is_a_data_error_naming_the_turn(tmp_path, monkeypatch):
+    import dataclasses
+
+    from autodw.core.errors import BenchmarkDataError
+    from autodw.dwbench.records import GoldCall
+
+    monkeypatch.setenv("AUTODW_HOME", str(tmp_path))
+    session = load_split("dev-mini", "hand")[0]
+    first = session.instructions[0]
+    broken = dataclasses.replace(first, gold=(*first.gold, GoldCall("delete_block", {"block": "p999"})))
+    session = dataclasses.replace(session, instructions=(broken, *session.instructions[1:]))
+    with pytest.raises(BenchmarkDataError, match=rf"{session.session_id}#{first.turn}: gold call {len(broken.gold)} "
+                                                 r"\(delete_block\) fails at this commit: .*p999.*bench author"):
+        replay(session, 1, use_cache=False)
+
+
+@needs_corpus
 def test_the_replay_cache_misses_when_the_api_code_changes(tmp_path, monkeypatch):
     from autodw.dwbench import records
 

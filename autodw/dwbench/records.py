@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from autodw.core.document import WordDocument
-from autodw.core.errors import BenchmarkDataError, clipped
+from autodw.core.errors import ArgumentError, BenchmarkDataError, clipped
 from autodw.core.package import write_atomically
 from autodw.core.paths import data_home, repo_root
 
@@ -329,8 +329,14 @@ def replay(session: Session, turns: int, use_cache: bool = True) -> WordDocument
         doc = open_source(session.source)
     else:
         doc = replay(session, turns - 1, use_cache)
-        for call in session.instructions[turns - 1].gold:
-            execute(doc, call.api, call.args)
+        ins = session.instructions[turns - 1]
+        for k, call in enumerate(ins.gold, 1):
+            try:
+                execute(doc, call.api, call.args)
+            except ArgumentError as exc:  # the data no longer fits the APIs: a benchmark bug, not the system's
+                raise BenchmarkDataError(f"{session.session_id}#{ins.turn}: gold call {k} ({call.api}) fails at this "
+                                         f"commit: {exc}; check the session's data (for a hand session: "
+                                         f"`autodw bench author FILE`)") from exc
     if use_cache:  # a temporary file of its own: threads of one run replay the same turns at once
         write_atomically(cached, doc.to_bytes(keep_ids=True))
     return doc
