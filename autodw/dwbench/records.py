@@ -39,7 +39,7 @@ DATA_VERSION = "2.0"
 reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
 templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (docs/benchmark/datasheet.md)."""
 TRACKS = ("hand", "templated")
-SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixth")
+SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixth", "dev-seventh")
 SHARD_SESSIONS = 10
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
 """Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""
