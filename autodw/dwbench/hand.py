@@ -25,13 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autodw.core import provenance
 from autodw.core.errors import BenchmarkDataError
 
 HAND_DIR = Path(__file__).resolve().parent / "data" / "hand"
 SESSIONS_DIR = HAND_DIR / "sessions"
-WRITTEN_LATER = ("dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixth", "dev-seventh")
-"""Splits of hand dev sessions written after the track (on dev's documents, by other writers), for tuning: each read
-once untuned to see how far tuning on the splits before it carries to requests and targets it has not seen."""
+WRITTEN_LATER = provenance.WRITTEN_LATER
 PARAPHRASES = {"dev-paraphrased": HAND_DIR / "paraphrases.json", "dev-reworded": HAND_DIR / "rewordings.json"}
 """Hand dev turns reworded (``{"paraphrases": {"SID#T": [text, ...]}}``), a split each, for tuning: ``dev-paraphrased``
 (tuned on) and ``dev-reworded`` (other sessions, written later by another hand, to see how far that tuning carries)."""

@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from autodw.core import provenance
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, BenchmarkDataError, clipped
 from autodw.core.package import write_atomically
@@ -39,7 +40,7 @@ DATA_VERSION = "2.0"
 reviewed; 1.1 (2026-11-25) with the item fixes of `generate.fix_record`; 2.0 (2026-12-01) the hand-written track, a
 templated track regenerated with a held-out test split, ``accept`` alternatives and tolerances (docs/benchmark/datasheet.md)."""
 TRACKS = ("hand", "templated")
-SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixth", "dev-seventh")
+SPLITS = provenance.SPLITS
 SHARD_SESSIONS = 10
 DIFFICULTY = (("easy", 3), ("medium", 6), ("hard", 10**9))
 """Difficulty by gold calls per instruction: easy <= 3, medium 4-6, hard >= 7 (the paper's levels)."""
