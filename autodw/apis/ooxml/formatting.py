@@ -49,7 +49,9 @@ PARAGRAPH_PARAMS: dict[str, dict[str, Any]] = {
     "line_height": length("exact line height instead of a multiple (Word's 'Exactly')", "pt"),
     "first_line_indent": length("first-line indent"),
     "first_line_chars": number("first-line indent in characters (Chinese 首行缩进, usually 2)", 0, 20),
-    "hanging_indent": length("hanging indent: lines after the first are indented by this much"),
+    "hanging_indent": length("hanging indent: the first line starts this much left of the others, which stay at the "
+                             "left indent (give left_indent too to place them: left_indent 1cm with hanging_indent "
+                             "1cm starts the first line at the margin)"),
     "left_indent": length("indent of the whole paragraph from the left margin"),
     "right_indent": length("indent from the right margin"),
     "keep_with_next": boolean("keep on the same page as the next paragraph"),
