@@ -29,6 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
+from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
 #: Opening -> closing quotation marks. Straight single quotes count only around words (not "project's").
@@ -472,7 +473,17 @@ _TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+)
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
 #: a table named by its caption's label and number ("Table 2", "表2", "表 2"), and such a caption's opening
 _CAPTION_NUMBER = re.compile(r"\btable\s+(\d+)(?!\d)|(?<![图列附])表\s*(\d+)(?!\d)", re.IGNORECASE)
-_TABLE_CAPTION = re.compile(r"^(?:table|表)\s*(\d+)(?!\d)", re.IGNORECASE)
+
+
+def caption_labels(tables_only: bool = False) -> str:
+    """A regex alternation (match it ignoring case) of Word's caption labels, the API library's list, and their other
+    spellings ("Fig.", "表格"), longest first; `tables_only`: the labels of tables."""
+    labels = TABLE_CAPTION_LABELS if tables_only else CAPTION_LABELS
+    names = [name for label in labels for name in (label, *CAPTION_LABEL_SPELLINGS.get(label, ()))]
+    return "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+
+
+_TABLE_CAPTION = re.compile(rf"^(?:{caption_labels(tables_only=True)})\s*(\d+)(?!\d)", re.IGNORECASE)
 _NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
                      "below", "following", "previous", "only", "one", "two", "three", "each", "every", "all", "both"}
 TABLE_CONTEXT_PARAGRAPHS = 3  # non-empty body paragraphs before a table (back to its heading) read as its title

@@ -82,7 +82,7 @@ def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:
 
 
 #: a caption's or title's label and number ("Table 1: ", "表2 "), which a request leaves out
-_TABLE_LABEL = re.compile(r"^(?:table|tab\.|表格|表)\s*\d*\s*[:：.\-–—]?\s*", re.IGNORECASE)
+_TABLE_LABEL = re.compile(rf"^(?:{grounding.caption_labels(tables_only=True)})\s*\d*\s*[:：.\-–—]?\s*", re.IGNORECASE)
 MIN_TITLE_CHARS = 6  # a shorter title ("Q1") is found in too many requests
 
 

@@ -19,7 +19,7 @@ _WRITTEN = re.compile(r"^(?:text|title|replace|caption|bookmark|name)$")
 #: arguments holding a text the call looks for (to replace, format or comment on), not one it writes
 _SEARCHED = re.compile(r"^(?:find|match)$")
 #: a caption's label and number ("Table 1: ", "图 2 "), which the caption API writes itself
-_CAPTION_LABEL = re.compile(r"^(?:table|figure|fig\.|chart|equation|图表|图|表|公式)\s*\d+\s*[:：.\-–—]?\s*")
+_CAPTION_LABEL = re.compile(rf"^(?:{grounding.caption_labels()})\s*\d+\s*[:：.\-–—]?\s*", re.IGNORECASE)
 #: a field of a header or footer template ("{PAGE}"), in a loose text
 _FIELD = re.compile(r"\\\{[a-z]+\\\}")
 

@@ -236,6 +236,9 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
 #: Word's caption labels, English and as Word's Chinese UI names them (表 table, 图 figure, 公式 equation, 图表 chart)
 CAPTION_LABELS = ("Table", "Figure", "Chart", "Equation", "表", "图", "公式", "图表")
 CHINESE_CAPTION_LABELS = frozenset({"表", "图", "公式", "图表"})
+TABLE_CAPTION_LABELS = ("Table", "表")
+#: how a text may write a label (caption label -> its other spellings): read in requests and documents, never written
+CAPTION_LABEL_SPELLINGS = {"Figure": ("Fig.",), "Table": ("Tab.",), "表": ("表格",)}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -243,7 +246,7 @@ _LATIN = re.compile(r"[A-Za-z]")
 def default_caption_label(doc: WordDocument, is_table: bool) -> str:
     """The label of a caption the caller did not label: the one the document's captions of that kind already use
     (Table or 表; Figure or 图), else by the body's language (Chinese when its CJK characters outnumber its letters)."""
-    english, chinese = ("Table", "表") if is_table else ("Figure", "图")
+    english, chinese = TABLE_CAPTION_LABELS if is_table else ("Figure", "图")
     used = [label for label in seq_labels(doc) if label in (english, chinese)]
     if used:
         return used[-1]
