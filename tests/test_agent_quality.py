@@ -444,6 +444,17 @@ def test_a_searched_text_or_another_quote_is_not_an_altered_quote(state):
                              {"paragraphs": "p2", "span": {"match": "Revenue"}, "bold": True}, state, {}) == []
 
 
+def test_searched_words_respaced_around_a_quote_are_not_an_altered_quote(state):
+    """Hand dev-fifth: a double space before 'text' fixed by writing back the words the call looks for, one space
+    between them: the quote sits among the document's words, none added. Words the call adds are still an alteration."""
+    request = "the note about selecting Arabic and English has a double space before 'text'."
+    assert checks.check_call("Fix it.", request, "replace_text", {"find": "English  text", "replace": "English text"},
+                             state, {}) == []
+    assert [f.check for f in checks.check_call("Fix it.", request, "replace_text",
+                                               {"find": "English  text", "replace": "Arabic text"}, state, {})] \
+        == ["altered_quote"]
+
+
 def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_not_altered(state):
     """What the hosted ceiling found rejected on DWBench 2.0 dev (hand and templated): the old text quoted to be fixed,
     a passage quoted around the text to change, a live template for an example of its output, a caption's label."""
