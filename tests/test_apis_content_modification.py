@@ -579,3 +579,36 @@ def test_delete_block_on_the_tocs_first_entry_deletes_the_whole_toc_and_never_ha
     assert "field it closed moved to p5" in execute(d, "delete_block", {"block": "p6"}).message
     assert _field_depths(d)[-1] == 0 and min(_field_depths(d)) >= 0
     assert extract_state(d)["page_layout"]["table_of_contents"]["paragraph"] == "p2"
+
+
+# --- text of a hyperlink -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, paragraph, link, kept", [
+    ("docx4j__themeFontLang.docx", "p2", "fonts", "hyperlinks"),  # a w:hyperlink element
+    ("docx2python__invalid_tag_name.docx", "p52", "James.Postell@va.gov", "fields"),  # a HYPERLINK field
+])
+def test_delete_text_keeps_a_link_on_what_remains_of_its_text_and_removes_it_with_all_its_text(name, paragraph, link,
+                                                                                                kept):
+    """As in Word: deleting part of a link's text leaves the link on the rest; deleting all of it (alone or with
+    the text around it) removes the link, a HYPERLINK field's codes too, and Word opens the file without repair."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    def links(doc):
+        found = extract_state(doc)["interactive"][kept]
+        return [x for x in found if x["paragraph"] == paragraph and (kept == "hyperlinks" or x["type"] == "HYPERLINK")]
+
+    path = corpus_file(name)
+    part = WordDocument.open(path)
+    text = _para(extract_state(part), paragraph)["text"]
+    execute(part, "delete_text", {"paragraph": paragraph, "span": {"match": link[1:]}})
+    assert len(links(part)) == 1 and _para(extract_state(part), paragraph)["text"] == text.replace(link, link[0], 1)
+    if kept == "hyperlinks":
+        assert links(part)[0]["text"] == link[0]
+    for span in (link, f" {link}"):
+        whole = WordDocument.open(path)
+        execute(whole, "delete_text", {"paragraph": paragraph, "span": {"match": span}})
+        assert links(whole) == [] and _para(extract_state(whole), paragraph)["text"] == text.replace(span, "", 1)
+        assert not [el for el in whole.find(paragraph, "p").iter(qn("w:fldChar"), qn("w:instrText"), qn("w:hyperlink"))]
+        assert [str(f) for f in added_errors(path.read_bytes(), whole.to_bytes())] == []

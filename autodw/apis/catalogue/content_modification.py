@@ -14,6 +14,7 @@ from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check
                                       split_up_to)
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.lifecycle import Field, iter_fields
 from autodw.apis.ooxml.search import not_found, selected_paragraphs
 from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, needs_space, recase, replace_span,
                                     resolve_span, split_at)
@@ -134,7 +135,8 @@ def set_paragraph_text(doc: WordDocument, paragraph: str, text: str):
 
 
 @api(intent=INTENT,
-     description="Delete part of a paragraph's text (the paragraph itself stays; use delete_block to remove it).",
+     description="Delete part of a paragraph's text (the paragraph itself stays; use delete_block to remove it). "
+                 "A hyperlink keeps its link on the text of it that remains; deleting all its text removes the link.",
      params={"paragraph": PARAGRAPH_ID, "span": {**SPAN, "description": "the text to delete: " + SPAN["description"].split(";")[0]}},
      examples=[{"paragraph": "p2", "span": {"match": " Revenue grew in every region."}},
                {"paragraph": "p39", "span": {"start": 0, "end": 8}}])
@@ -144,8 +146,26 @@ def delete_text(doc: WordDocument, paragraph: str, span: dict):
     if start == end:
         raise ArgumentError(f"the span {start}-{end} of {paragraph} is empty; nothing to delete")
     removed = paragraph_text(p)[start:end]
+    emptied = _links_within(p, start, end)
     replace_span(doc, p, start, end, "")
+    for link in emptied:  # as in Word: a link whose whole text goes goes with it (a w:hyperlink goes when emptied)
+        for run in (r for r in link.code_runs if r.getparent() is not None):
+            run.getparent().remove(run)
     return f"deleted {removed!r} from {paragraph} (chars {start}-{end})"
+
+
+def _links_within(p: etree._Element, start: int, end: int) -> list[Field]:
+    """The HYPERLINK fields of paragraph `p` whose whole (non-empty) shown text lies in characters [start, end)."""
+    spans: dict[etree._Element, list[int]] = {}
+    for a in atoms(p):
+        spans.setdefault(a.run, []).extend((a.start, a.end))
+    out = []
+    for f in iter_fields(p):
+        shown = [offset for run in f.result_runs for offset in spans.get(run, ())]
+        if f.simple is None and f.instruction.upper().startswith("HYPERLINK") and shown and \
+                start <= min(shown) and max(shown) <= end:
+            out.append(f)
+    return out
 
 
 _CASES = ("upper", "lower", "title", "sentence", "toggle")

@@ -4,6 +4,7 @@ resolution, Word's protection password hash, and LibreOffice conversion."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import hashlib
 import re
@@ -448,12 +449,14 @@ def layout_page_count(doc: WordDocument, timeout: float = 180) -> int:
 
 @dataclass
 class Field:
-    """One field: its instruction and the runs holding its result (for ``w:fldSimple``: the element itself)."""
+    """One field: its instruction and the runs holding its result (for ``w:fldSimple``: the element itself); for a
+    complex field, the runs of its codes (begin, instruction, separate, end) too."""
 
     instruction: str
     result_runs: list[etree._Element]
     simple: etree._Element | None = None
     separator: etree._Element | None = None
+    code_runs: list[etree._Element] = dataclasses.field(default_factory=list)
 
 
 def iter_fields(root: etree._Element) -> list[Field]:
@@ -467,15 +470,18 @@ def iter_fields(root: etree._Element) -> list[Field]:
             elif el.tag == qn("w:fldChar"):
                 kind = el.get(qn("w:fldCharType"))
                 if kind == "begin":
-                    stack.append({"instr": [], "result": None, "sep": None})
+                    stack.append({"instr": [], "result": None, "sep": None, "codes": [el.getparent()]})
                 elif kind == "separate" and stack:
                     stack[-1]["result"], stack[-1]["sep"] = [], el.getparent()
+                    stack[-1]["codes"].append(el.getparent())
                 elif kind == "end" and stack:
                     f = stack.pop()
                     if f["result"] is not None:
-                        out.append(Field("".join(f["instr"]).strip(), f["result"], separator=f["sep"]))
+                        out.append(Field("".join(f["instr"]).strip(), f["result"], separator=f["sep"],
+                                         code_runs=list(dict.fromkeys([*f["codes"], el.getparent()]))))
             elif el.tag == qn("w:instrText") and stack and stack[-1]["result"] is None:
                 stack[-1]["instr"].append(el.text or "")
+                stack[-1]["codes"].append(el.getparent())
             elif el.tag == qn("w:r") and stack and stack[-1]["result"] is not None and el.find(qn("w:fldChar")) is None \
                     and not any(a.tag == qn("w:fldSimple") for a in el.iterancestors()):
                 stack[-1]["result"].append(el)
