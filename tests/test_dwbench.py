@@ -595,10 +595,9 @@ def test_bench_author_reviews_each_gold_target_and_warns_of_a_part_the_request_d
     assert quiet.splitlines() == ["dwh-999: 3 turns, ok", warnings[0]]
 
 
-def test_a_call_asked_for_then_rewritten_is_needed_and_a_call_not_asked_for_is_not():
+def test_revisions_resolved_then_rewritten_are_needed_and_a_text_written_over_is_not():
     """docxrs__history.docx p1 holds tracked changes. Accepting them, then rewriting p1, ends as rewriting it alone,
-    but the request asks for both (in Word the revisions leave the history): not flagged. The same calls for a
-    request that only asks for the new text, and a text written and then written over, are flagged."""
+    but in Word the revisions leave the history: not flagged. A text written and then written over is flagged."""
     from autodw.core.document import WordDocument
     from autodw.dwbench.records import GoldCall
     from autodw.dwbench.validate import check_turn
@@ -607,13 +606,10 @@ def test_a_call_asked_for_then_rewritten_is_needed_and_a_call_not_asked_for_is_n
     accept = GoldCall("resolve_tracked_changes", {"action": "accept", "paragraphs": ["p1"]})
     rewrite = GoldCall("set_paragraph_text", {"paragraph": "p1", "text": "Hello World"})
     draft = GoldCall("set_paragraph_text", {"paragraph": "p1", "text": "Hello"})
-    both = "Accept the tracked changes in the first paragraph, then rewrite it as 'Hello World'"
 
-    def problems(calls, request):
-        return check_turn(WordDocument.open(corpus_file("docxrs__history.docx")), calls, request)
+    def problems(calls):
+        return check_turn(WordDocument.open(corpus_file("docxrs__history.docx")), calls)
 
-    assert problems([accept, rewrite], both) == []
-    assert problems([accept, rewrite], "Rewrite the first paragraph as 'Hello World'") == \
-        ["gold call 1 (resolve_tracked_changes) is not needed: the turn ends the same without it"]
-    assert problems([draft, rewrite], both) == \
+    assert problems([accept, rewrite]) == []
+    assert problems([draft, rewrite]) == \
         ["gold call 1 (set_paragraph_text) is not needed: the turn ends the same without it"]

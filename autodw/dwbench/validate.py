@@ -13,7 +13,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from autodw.agent.checks.reading import api_words
 from autodw.apis import execute
 from autodw.core.errors import AutodwError
 from autodw.dwbench.records import GoldCall, Instruction, Session, fingerprint_members, load_split, open_source
@@ -102,7 +101,7 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
         for k, alt in enumerate(ins.alternatives, 1):
             failures += [Failure(ins.key, f"alternative {k}: {p}") for p in check_alternative(doc, alt)]
             doc.restore(start)
-        problems = check_turn(doc, ins.gold, ins.text) if needed else _run_checked(doc, ins.gold)
+        problems = check_turn(doc, ins.gold) if needed else _run_checked(doc, ins.gold)
         if not problems:
             problems = history.faults(ins, extract_state(doc))
         failures += [Failure(ins.key, p) for p in problems]
@@ -112,10 +111,10 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
     return failures
 
 
-def check_turn(doc, calls, request: str | None = None) -> list[str]:
+def check_turn(doc, calls) -> list[str]:
     """Run one turn's gold calls on `doc` (left at the turn's expected state) and return its problems:
-    a call that fails or names a missing id, no change at all, or a call whose removal changes nothing, unless
-    `request` (the turn's words) asks for it and a later call rewrites what it changed (:func:`_asked_then_rewritten`)."""
+    a call that fails or names a missing id, no change at all, or a call whose removal changes nothing, unless it
+    resolves revisions a later call then rewrites (:func:`_resolved_then_rewritten`)."""
     start = doc.snapshot()
     prefixes = [start]  # the document after calls 1..k, so that dropping call k+1 replays only what follows it
     for k, call in enumerate(calls):
@@ -133,32 +132,32 @@ def check_turn(doc, calls, request: str | None = None) -> list[str]:
             doc.restore(prefixes[k])
             if _run(doc, calls[k + 1:], skip=None, check_ids=False) is None and \
                     fingerprint_members(doc.snapshot().members) == expected and \
-                    not _asked_then_rewritten(doc, prefixes, k, calls[k].api, request):
+                    not _resolved_then_rewritten(doc, prefixes, k):
                 problems.append(f"gold call {k + 1} ({call.api}) is not needed: the turn ends the same without it")
         doc.restore(end)
     return problems
 
 
-def _asked_then_rewritten(doc, prefixes: list, k: int, api: str, request: str | None) -> bool:
-    """Whether gold call `k` (0-based; ``prefixes``: the document before each call and after the last) is one the
-    request asks for (it names the call's kind of thing, by ``api_words.json``) whose whole effect is on paragraphs
-    (their runs and tracked changes) that a later call of the turn gives another text. Accepting or rejecting tracked changes and then rewriting the
-    paragraph ends in the same document as rewriting it alone, but in Word it is a change of its own: the
-    revisions leave the history. An API without a word list (a text or format change) is never such a call."""
-    words = api_words().get(api)
-    if request is None or not words or not all(w.search(request) for w in words):
-        return False
+def _resolved_then_rewritten(doc, prefixes: list, k: int) -> bool:
+    """Whether gold call `k` (0-based; ``prefixes``: the document before each call and after the last) accepts or
+    rejects tracked changes, keeping the text, changes nothing but paragraphs and their revisions, and only paragraphs
+    a later call of the turn gives another text. The turn then ends as the rewrite alone would, but in Word resolving the revisions
+    is a change of its own (they leave the history), so the call is needed; a text written and then written over is
+    not such a call (it resolves no revision)."""
     states = []
     for snapshot in (prefixes[k], prefixes[k + 1], prefixes[-1]):
         doc.restore(snapshot)
         states.append(extract_state(doc))
     before, after, end = states
+    if before["interactive"]["tracked_changes"] == after["interactive"]["tracked_changes"]:
+        return False  # it resolved no revision
     if {**before, "paragraphs": None, "interactive": {**before["interactive"], "tracked_changes": None}} != \
             {**after, "paragraphs": None, "interactive": {**after["interactive"], "tracked_changes": None}}:
         return False  # it changed more than paragraphs and their tracked changes
     old, new, last = ({p["id"]: p for p in state["paragraphs"]} for state in states)
     changed = [i for i in old.keys() | new.keys() if old.get(i) != new.get(i)]
-    return bool(changed) and all(i in new and i in last and last[i]["text"] != new[i]["text"] for i in changed)
+    return bool(changed) and all(i in old and i in new and i in last and old[i]["text"] == new[i]["text"] != last[i]["text"]
+                                 for i in changed)
 
 
 def _run(doc, calls, skip: int | None, check_ids: bool = True) -> str | None:
