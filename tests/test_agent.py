@@ -457,6 +457,20 @@ def test_a_dropped_intent_still_offers_the_few_apis_the_step_names():
     assert "merge_paragraphs" in kept and "insert_row" in kept  # no floor: the top-3 intents' APIs
 
 
+def test_a_dropped_intent_still_offers_the_api_the_step_names_by_its_own_name():
+    from autodw.agent.intent_filter import ClassifierIntentFilter, apis_named, names_itself
+    from autodw.apis import registry
+
+    misread = FixedClassifier([("content_modification", 0.97), ("content_creation", 0.017),
+                               ("format_style_editing", 0.013)])  # the classifier on insert_text's description
+    step = 'Insert text into an existing paragraph at a character offset: paragraph p20; text "(in k$)".'
+    offered = ClassifierIntentFilter(misread, registry(), 0.05, apis_named).candidates(step).apis
+    assert "replace_text" in offered and "insert_text" in offered
+    assert "insert_paragraph" not in offered and "set_text_format" not in offered  # the rest stay dropped
+    assert names_itself("call insert_text on p3", "insert_text") and not names_itself("Insert the text", "insert_text")
+    assert not names_itself("reinsert texts", "insert_text")
+
+
 def test_two_stage_generation_offers_only_the_chosen_apis_documentation(doc):
     agent, llm = agent_for({
         "planner": [plan("Insert 'E' at the end."), DONE],

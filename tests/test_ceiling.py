@@ -14,9 +14,9 @@ from autodw.agent import prompts
 from autodw.agent.assembly import profile_assembly
 from autodw.apis import registry
 from autodw.core.document import WordDocument
-from autodw.core.errors import InternalError, StateExtractionError
+from autodw.core.errors import BenchmarkDataError, InternalError, StateExtractionError
 from autodw.dwbench.records import GoldCall, Instruction, Source, load_split
-from autodw.eval.ceiling.backend import FORCED_API, CeilingBackend, assign_requests
+from autodw.eval.ceiling.backend import FORCED_API, CeilingBackend, assign_requests, executed_gold
 from autodw.eval.ceiling.causes import cause_table, kind, write_causes
 from autodw.eval.ceiling.diagnosis import diagnose
 from autodw.eval.ceiling.needs import Needs, needs, phrase, seen
@@ -148,10 +148,10 @@ def test_rule_checks_rejecting_the_gold_call_and_heuristic_stops_are_told_apart(
 # --- the backend on prompts built directly -----------------------------------------------------------------------
 
 
-def _generator_prompt(state: str, instruction: str, sub: str, apis=("set_text_format",)):
+def _generator_prompt(state: str, instruction: str, sub: str, apis=("set_text_format",), feedback: str = ""):
     docs = "\n\n".join(REG.get(a).prompt_doc() for a in apis)
     return prompts.messages("api_generator", api_docs=docs, state=state, history="(none yet)",
-                            instruction=instruction, values="", sub_instruction=sub, feedback="")
+                            instruction=instruction, values="", sub_instruction=sub, feedback=feedback)
 
 
 def test_every_role_prompt_is_read_back_as_filled():
@@ -194,6 +194,20 @@ def test_the_generator_gives_the_gold_call_only_when_offered_shown_and_expressib
     assert events[-1]["cause"] == "intent filter"
 
 
+def test_a_retry_that_leaves_out_the_api_already_tried_is_the_rollback_not_the_intent_filter():
+    gold = ("set_text_format", {"bold": True, "paragraphs": ["p2"]})
+    events = []
+    b = CeilingBackend(_instruction("Make the second line bold.", [gold]), profile_assembly("hosted"), REG, "",
+                       emit=lambda e, d: events.append(d))
+    sub = phrase(REG.get(gold[0]), gold[1])
+    first = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub)
+    assert json.loads(b.complete(first, role="api_generator").text)["api"] == gold[0]
+    retry = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub, ("clear_text_format",),
+                              feedback="The previous call set_text_format(...) was rejected by the validator: no.\n")
+    assert json.loads(b.complete(retry, role="api_generator").text)["api"] == FORCED_API
+    assert events[-1]["cause"] == "loop mechanics" and "rollback left out set_text_format" in events[-1]["detail"]
+
+
 def test_the_embedded_models_answer_limit_makes_a_long_call_inexpressible():
     text = "word " * 800
     gold = ("insert_paragraph", {"position": "end", "text": text})
@@ -217,6 +231,16 @@ def test_the_validator_passes_exactly_the_gold_call():
         return json.loads(b.complete(msgs, role="validator").text)["decision"]
 
     assert verdict(gold) == "pass" and verdict(("set_text_format", {"italic": True, "paragraphs": ["p2"]})) == "fail"
+
+
+def test_a_gold_call_is_compared_as_the_agent_executes_it(tmp_path):
+    gold = [("set_paragraph_format", {"paragraphs": ["p2"], "space_before": 6})]  # the agent executes "6pt"
+    assert executed_gold(REG, _instruction("x", gold)) == [("set_paragraph_format",
+                                                            {"paragraphs": ["p2"], "space_before": "6pt"})]
+    _, result, turn = _run(tmp_path, "Add a little space before the first line.", gold)
+    assert turn["cause"] is None and turn["kept"] == 1 and turn["obstacles"] == []  # the validator passed it
+    with pytest.raises(BenchmarkDataError, match="gold call 1 \\(set_paragraph_format\\)"):
+        executed_gold(REG, _instruction("x", [("set_paragraph_format", {"paragraphs": ["p2"], "space_before": "a bit"})]))
 
 
 def test_values_a_model_interprets_are_not_required_and_copied_texts_are():

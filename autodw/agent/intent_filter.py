@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Collection, Protocol
 
@@ -35,6 +36,12 @@ def apis_named(text: str) -> set[str]:
     return {api for api, words in api_words().items() if all(w.search(text) for w in words)}
 
 
+def names_itself(text: str, api: str) -> bool:
+    """Whether `text` names `api` by the API's own name, its words in order ("Insert text into p3" and "insert_text"
+    name insert_text)."""
+    return re.search(r"\b" + r"[\s_]+".join(map(re.escape, api.split("_"))) + r"\b", text, re.IGNORECASE) is not None
+
+
 #: the most APIs of a less likely intent a step's words may name for them to be offered: words that name more (every
 #: table API is named by "table") name the intent's kind of thing, not an API, and the classifier found it unlikely
 MAX_NAMED_APIS = 2
@@ -43,9 +50,11 @@ MAX_NAMED_APIS = 2
 class ClassifierIntentFilter:
     """The top-3 intents of the classifier; a top-3 intent's APIs are offered if it is at least `min_probability`
     likely (the top-1 always); of a less likely one, the APIs the step names (`named`: the APIs a text names by their
-    words, :func:`apis_named`), when it names at most :data:`MAX_NAMED_APIS` of them. The classifier reads "Delete a
-    whole paragraph or table: block p12." as formatting at 96% and content modification at 3.5%: dropping that intent
-    left no API that deletes a paragraph."""
+    words, :func:`apis_named`; or by their own name, :func:`names_itself`), when it names at most
+    :data:`MAX_NAMED_APIS` of them. The classifier reads "Delete a whole paragraph or table: block p12." as formatting
+    at 96% and content modification at 3.5%, and "Insert text into an existing paragraph at a character offset: ..."
+    (insert_text's own description) as content modification, content creation at 0.3-3%: dropping those intents
+    left no API that deletes a paragraph or inserts text into one."""
 
     def __init__(self, classifier: IntentClassifier, registry: Registry, min_probability: float,
                  named: Callable[[str], Collection[str]]):
@@ -58,6 +67,7 @@ class ClassifierIntentFilter:
         dropped = [i for i, _ in intents if i not in kept]
         said = set(self.named(sub_instruction)) if dropped else set()
         for intent in dropped:
-            named = [a for a in self.registry.names_for_intents([intent]) if a in said and a not in apis]
+            named = [a for a in self.registry.names_for_intents([intent])
+                     if (a in said or names_itself(sub_instruction, a)) and a not in apis]
             apis += named if len(named) <= MAX_NAMED_APIS else []
         return Candidates(intents, apis)

@@ -11,8 +11,10 @@ It knows the instruction's gold calls (what the user wants) and reads each promp
 - API chooser and generator: the gold API or call when the API is offered, the call fits the answer schema (and, for
   the embedded model, its answer limit) and the prompt shows its ids and values; else an answer marked forced-wrong
   (no API of the list: the agent sees an invalid answer and makes no call), the obstacle attributed to the intent
-  filter, the schema or the generator's view;
-- validator: pass exactly for the gold call of the step (the same call on the same document makes the gold change).
+  filter (to the rollback when a retry leaves out the API the ceiling already answered), the schema or the
+  generator's view;
+- validator: pass exactly for the gold call of the step (the same call on the same document makes the gold change),
+  compared as the agent executes and shows calls (:func:`executed_gold`).
 
 Each obstacle is sent as a ``ceiling`` event (``emit``): role, gold step, cause and what was missing.
 """
@@ -31,8 +33,9 @@ from autodw.agent.grounding import loose
 from autodw.agent.requests import split
 from autodw.agent.views import history_call, history_step
 from autodw.analysis.state.render import estimate_tokens
+from autodw.apis.calls import validate_arguments
 from autodw.apis.registry import Registry
-from autodw.core.errors import InternalError
+from autodw.core.errors import ArgumentError, BenchmarkDataError, InternalError
 from autodw.dwbench.records import Instruction
 from autodw.eval.ceiling.needs import evidence, needs, phrase, seen
 from autodw.eval.ceiling.reading import executed_call, fields, offered_apis, request_of
@@ -45,6 +48,20 @@ INTENT_FILTER, PLANNER_VIEW, GENERATOR_VIEW, SCHEMA, LOOP = ("intent filter", "p
 FORCED_API = "(forced wrong: no API)"  # the API of a forced-wrong answer: no offered API has this name
 LOCAL_ANSWER_TOKENS = 512  # the embedded model's answer limit (autodw.llm.local.LocalBackend's max_tokens)
 REMAINING_ITEMS, REMAINING_CHARS, REASON_CHARS = 6, 200, 300  # the planner schema's bounds
+
+
+def executed_gold(registry: Registry, instruction: Instruction) -> list[tuple[str, Any]]:
+    """Each gold call of `instruction` as the agent executes it and its prompts and trace show it: its arguments
+    validated (:func:`~autodw.apis.calls.validate_arguments`: a bare paragraph spacing of 6 is the call's "6pt"), so
+    that the gold call the agent made compares equal to its gold. BenchmarkDataError for a gold call the APIs refuse."""
+    out = []
+    for k, call in enumerate(instruction.gold, 1):
+        try:
+            out.append((call.api, validate_arguments(registry.get(call.api), call.args)))
+        except ArgumentError as exc:
+            raise BenchmarkDataError(f"{instruction.key}: gold call {k} ({call.api}) does not fit the APIs at this "
+                                     f"commit: {exc}; check the session's data") from exc
+    return out
 
 
 def assign_requests(requests: list[str], registry: Registry, gold: list[Any],
@@ -78,14 +95,16 @@ class CeilingBackend:
         self.instruction, self.registry, self.emit, self.elements = instruction, registry, emit, elements or {}
         self.document = loose(document)
         self.gold = list(instruction.gold)
+        self.executed = executed_gold(registry, instruction)  # the gold calls as the agent's prompts show them
         self.needs = [needs(registry.get(g.api), g.args) for g in self.gold]
         self.phrases = [phrase(registry.get(g.api), g.args) for g in self.gold]
         chars = assembly.numbers.history_chars
-        self.history_calls = [history_call(g.api, g.args, chars) for g in self.gold]
+        self.history_calls = [history_call(api, args, chars) for api, args in self.executed]
         self.history_steps = [history_step(p, chars) for p in self.phrases]
         self.answer_limit = LOCAL_ANSWER_TOKENS if assembly.profile == "local" else None
         self.current: int | None = None  # the gold step the planner gave last
         self._done: set[int] = set()  # the gold steps the last step history read showed carried out
+        self._answered: set[int] = set()  # the gold steps whose API the ceiling answered a chooser or generator with
         self._answers: dict[str, dict[str, Any]] = {}
 
     # --- the backend interface ----------------------------------------------------------------------------------
@@ -136,8 +155,9 @@ class CeilingBackend:
         offered = offered_apis(f["api_list"], one_line=True)
         api = self.gold[step].api
         if api not in offered:
-            self._obstacle("api_chooser", step, [(INTENT_FILTER, f"{api} not among the offered {', '.join(offered)}")])
+            self._obstacle("api_chooser", step, [self._not_offered(step, offered, f["feedback"])])
             return {"api": FORCED_API}
+        self._answered.add(step)
         return {"api": api}
 
     def _generate(self, messages: list[Message], schema: Any, max_tokens: int | None) -> dict[str, Any]:
@@ -150,9 +170,10 @@ class CeilingBackend:
         obstacles = []
         offered = offered_apis(f["api_docs"])
         if gold.api not in offered:
-            obstacles.append((INTENT_FILTER, f"{gold.api} not among the offered {', '.join(offered)}"))
-        elif schema is not None:
-            errors = sorted(Draft202012Validator(schema).iter_errors(answer), key=lambda e: list(e.path))
+            obstacles.append(self._not_offered(step, offered, f["feedback"]))
+        else:
+            errors = [] if schema is None else sorted(Draft202012Validator(schema).iter_errors(answer),
+                                                      key=lambda e: list(e.path))
             if errors:
                 obstacles.append((SCHEMA, "the answer schema refuses the gold call: " + "; ".join(
                     f"{'.'.join(map(str, e.path)) or 'answer'}: {e.message[:160]}" for e in errors[:3])))
@@ -168,13 +189,14 @@ class CeilingBackend:
             self._obstacle("api_generator", step, obstacles, found.interpreted)
             return {"api": FORCED_API, "args": {}}
         self.current = step
+        self._answered.add(step)
         return answer
 
     def _judge(self, messages: list[Message], schema: Any, max_tokens: int | None) -> dict[str, Any]:
         f = fields("validator", messages)
         api, args = executed_call(f["call"])
         step = self._step_of(f["sub_instruction"], f["history"])
-        if step is not None and (api, args) == (self.gold[step].api, self.gold[step].args):
+        if step is not None and (api, args) == self.executed[step]:
             return {"decision": "pass", "confidence": 1.0, "explanation": f"ceiling: the gold call of step {step + 1}"}
         return {"decision": "fail", "confidence": 1.0,
                 "explanation": "ceiling: not the gold call of this step" if step is not None else
@@ -221,6 +243,15 @@ class CeilingBackend:
         return assign_requests(requests, self.registry, self.gold, self.elements)
 
     # --- obstacles ----------------------------------------------------------------------------------------------
+
+    def _not_offered(self, step: int, offered: list[str], feedback: str) -> tuple[str, str]:
+        """The cause of a prompt that does not offer gold step `step`'s API: the intent filter; or, for a retry (the
+        prompt tells of a rejected or failed attempt) after the ceiling answered with that API, the rollback, which
+        leaves out the APIs already tried."""
+        api = self.gold[step].api
+        if feedback.strip() and step in self._answered:
+            return LOOP, f"the rollback left out {api}, already tried at this step (its call was rejected or failed)"
+        return INTENT_FILTER, f"{api} not among the offered {', '.join(offered)}"
 
     def _obstacle(self, role: str, step: int, causes: list[tuple[str, str]], interpreted: tuple[str, ...] = ()) -> None:
         if self.emit is not None:

@@ -10,9 +10,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from autodw.apis import registry as load_registry
 from autodw.core.ids import ID_IN_TEXT
 from autodw.core.package import write_atomically
-from autodw.eval.ceiling.backend import GENERATOR_VIEW, INTENT_FILTER, LOOP, PLANNER_VIEW, SCHEMA
+from autodw.eval.ceiling.backend import GENERATOR_VIEW, INTENT_FILTER, LOOP, PLANNER_VIEW, SCHEMA, executed_gold
 from autodw.eval.ceiling.diagnosis import OTHER, READ, RULE_CHECKS, STATE_EXTRACTION, diagnose
 from autodw.eval.metrics import instruction_records
 from autodw.eval.run_folder import recorded_run
@@ -63,7 +64,8 @@ def cause_table(out: Path) -> dict[str, Any]:
     """The causes of a ceiling run folder `out` (module docstring), as data."""
     spec, sessions = recorded_run(out)
     records = instruction_records(out, sessions)
-    gold = {i.key: [(c.api, c.args) for c in i.gold] for s in sessions for i in s.instructions}
+    registry = load_registry()
+    gold = {i.key: executed_gold(registry, i) for s in sessions for i in s.instructions}
     below: Counter[str] = Counter()
     met: Counter[str] = Counter()
     kinds: dict[str, Counter[str]] = {c: Counter() for c in CAUSES}

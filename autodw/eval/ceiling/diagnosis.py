@@ -43,7 +43,8 @@ def _same(call: Any, gold: tuple[str, Any]) -> bool:
 
 
 def diagnose(gold: list[tuple[str, Any]], events: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    """The diagnosis of one instruction from its events (module docstring): ``gold_steps``, ``kept`` (gold calls kept
+    """The diagnosis of one instruction from its events (module docstring; `gold`: its gold calls as the agent executes
+    them, :func:`~autodw.eval.ceiling.backend.executed_gold`): ``gold_steps``, ``kept`` (gold calls kept
     in order), ``cause`` and ``detail`` (None when every gold call was kept), ``failed_step`` (1-based) and every
     ``obstacle`` the ceiling met (recovered ones too)."""
     end = next((d for e, d in reversed(events) if e == "instruction_end"), {})
