@@ -19,11 +19,13 @@ from autodw.analysis.state import State
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
+MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is not pointed at whole)
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 
-_END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
+_END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
+                  r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
                   r"|\b(?:last|final)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后", re.IGNORECASE)
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
@@ -67,8 +69,9 @@ def body_ids(state: State) -> list[str]:
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text, those holding
-    its rarest words (and the paragraphs like
-    them when it asks for more: "policy, purpose etc"), the last ones when it points at the end, the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long), every block when it means the whole document."""
+    its rarest words (and the paragraphs like them when it asks for more: "policy, purpose etc"), the last ones when
+    it points at the end, the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long), every
+    block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
@@ -82,7 +85,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         if m.under and m.under[0] in at and m.under[1] in at:
             section = order[at[m.under[0]]:at[m.under[1]] + 1]
             out += section if len(section) <= MAX_SECTION_BLOCKS else []
-    if _WHOLE.search(said):
+    if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
 

@@ -20,7 +20,7 @@ MAX_PARAGRAPH_CHARS = 400
 MAX_TABLE_ROWS = 8
 MAX_CELL_CHARS = 40
 MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focus is shown whole as the budget allows)
-SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if the budget allows)
+SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
 PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
          "ENDNOTES", "TRACKED CHANGES", "PAGE BREAKS", "STYLES")
@@ -303,8 +303,9 @@ def _row_ids(row: list[Any]) -> str:
 def _choose(blocks: list[tuple[str, bool, str, str]], budget: int, focus: list[str], pointed: list[str],
             count: TokenCounter) -> dict[int, bool]:
     """The blocks shown (index -> whole, else as its short line): the first focus block whole, the first
-    :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then each of them whole as the budget allows, then headings,
-    the first three and the last block, then the blocks nearest the focus."""
+    :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then each of them
+    whole as the budget allows, then headings, the first three and the last block, then the blocks nearest the
+    focus."""
     costs = [count(text) for _, _, text, _ in blocks]
     if sum(costs) <= budget:
         return dict.fromkeys(range(len(blocks)), True)
@@ -370,9 +371,9 @@ def _elision(ids: list[str]) -> str:
 
 def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str,
                rank: Callable[[str], int] = lambda line: 2) -> list[str]:
-    """Keep lines within `budget` tokens (the first at least), the lowest `rank` first (0 and 1: wanted, a wanted line that
-    does not fit whole is cut short, saying so), then the leading ones, in their order, and say how many were
-    dropped."""
+    """Keep lines within `budget` tokens (the first at least), the lowest `rank` first (0 and 1: wanted, a wanted
+    line that does not fit whole is cut short, saying so), then the leading ones, in their order, and say how many
+    were dropped."""
     order = sorted(range(len(lines)), key=lambda i: (rank(lines[i]), i))
     kept: dict[int, str] = {}
     spent = 0
