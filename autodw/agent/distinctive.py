@@ -67,6 +67,7 @@ def _phrases(text: str) -> set[str]:
 def _pairs(text: str) -> set[str]:
     """The pairs of CJK characters (and digits next to them) of `text`, without function characters."""
     out: set[str] = set()
+    text = re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text)  # "申 请 表" spaced out for width
     for run in _CJK_RUN.findall(text):
         if not re.search(rf"[{_CJK}]", run):
             continue
@@ -86,6 +87,13 @@ def _block_texts(state: State) -> list[tuple[str, str]]:
 
 def distinctive_blocks(state: State, text: str) -> list[str]:
     """The ids of at most :data:`MAX_BLOCKS` body blocks holding `text`'s distinctive words, best first."""
+    return [block_id for block_id, score, named in ranked_blocks(state, text) if score >= MIN_SCORE or named][:MAX_BLOCKS]
+
+
+def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
+    """Each body block holding a word of `text` that at most :data:`MAX_DOCUMENT_FREQUENCY` blocks hold, best first:
+    (id, sum of 1 / document frequency of those words, whether one is a code-like word or phrase no other block
+    holds)."""
     words = dict(_latin_words(text))
     phrases = _phrases(text)
     words.update({phrase: True for phrase in phrases})  # a phrase in one block names it as a code does
@@ -102,11 +110,10 @@ def distinctive_blocks(state: State, text: str) -> list[str]:
         for token in tokens:
             frequency[token] = frequency.get(token, 0) + 1
     rare = {t for t, n in frequency.items() if n <= MAX_DOCUMENT_FREQUENCY}
-    ranked: list[tuple[float, int, str]] = []
+    ranked: list[tuple[float, int, str, bool]] = []
     for n, (block_id, tokens) in enumerate(held):
         mine = tokens & rare
-        score = sum(1 / frequency[t] for t in mine)
-        if score >= MIN_SCORE or any(words.get(t) and frequency[t] == 1 for t in mine):
-            ranked.append((-score, n, block_id))
-    return [block_id for _, _, block_id in sorted(ranked)[:MAX_BLOCKS]]
-
+        if mine:
+            named = any(words.get(t) and frequency[t] == 1 for t in mine)
+            ranked.append((-sum(1 / frequency[t] for t in mine), n, block_id, named))
+    return [(block_id, -score, named) for score, _, block_id, named in sorted(ranked)]

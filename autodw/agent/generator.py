@@ -96,7 +96,8 @@ class LLMCallGenerator:
             quoted_in = step.sub_instruction if grounding.quotes(step.sub_instruction) else ctx.request
             state_text = views.grounded_view(ctx.before, step.sub_instruction, record, self.budget,
                                              quoted_in=quoted_in, max_lines=GENERATOR_GROUNDING_LINES,
-                                             previous=ctx.previous)
+                                             previous=ctx.previous,
+                                             pointing_in=f"{step.sub_instruction}\n{ctx.request}")
         else:
             state_text = views.state_view(ctx.before, step.sub_instruction, record, self.budget)
         if self.two_stage and len(specs) > 1:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
-from autodw.agent import grounding, prompts
+from autodw.agent import grounding, pointing, prompts
 from autodw.agent.distinctive import distinctive_blocks
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ID_IN_TEXT
@@ -31,14 +31,15 @@ def named_ids(attempt: Attempt) -> list[str]:
 
 
 def state_view(state: State, text: str, record: InstructionResult, budget: int | None,
-               extra_focus: Iterable[str] = ()) -> str:
-    """`state` rendered to `budget` tokens, focused on the ids `text` names, `extra_focus` and the ids the last two
-    steps' attempts named or created."""
-    focus = set(ELEMENT_ID.findall(text)) | set(extra_focus)
+               extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = ()) -> str:
+    """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, `extra_focus` and the ids
+    the last two steps' attempts named or created, the `pointed` blocks shown next (the window not centred on them);
+    the header and footer lines of `parts` kept first."""
+    focus = [*ELEMENT_ID.findall(text), *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
-            focus |= set(named_ids(attempt))
-    return render_state(contents_marked(state), budget_tokens=budget, focus=focus)
+            focus += named_ids(attempt)
+    return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed)
 
 
 def contents_marked(state: State) -> State:
@@ -57,24 +58,23 @@ def contents_marked(state: State) -> State:
 
 
 def grounded_view(state: State, text: str, record: InstructionResult, budget: int | None, quoted_in: str,
-                  extra_focus: Iterable[str] = (), max_lines: int | None = None, previous: str = "") -> str:
+                  extra_focus: Iterable[str] = (), max_lines: int | None = None, previous: str = "",
+                  pointing_in: str | None = None) -> str:
     """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them; `previous`: the session's instruction before, which a
-    request that only refers back with a pronoun grounds), and the blocks holding its distinctive words
-    (:mod:`autodw.agent.distinctive`) kept in view too when the window would leave them out."""
+    request that only refers back with a pronoun grounds) and the blocks holding its distinctive words
+    (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
+    (:mod:`autodw.agent.pointing`: by its words, its position, the sections of the headings it names; in `pointing_in`,
+    by default `quoted_in`), shown ahead of the blocks far from them."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
-    focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
-    view = state_view(state, text, record, budget, extra_focus=focus)
-    unseen = [i for i in distinctive_blocks(state, quoted_in) if not _shown(i, view)]
-    if unseen:  # a windowed view that misses the blocks holding the request's distinctive words is centred on them
-        view = state_view(state, text, record, budget, extra_focus=[*focus, *unseen])
+    pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
+                          (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
+    focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under),
+             *distinctive_blocks(state, quoted_in)]
+    view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
+                      pointed=pointing.pointed(state, pointing_in, named))
     lines = grounding.grounding_lines(matches)
     return f"{view}\n\n{lines}" if lines else view
-
-
-def _shown(element_id: str, view: str) -> bool:
-    """Whether a rendered view has the line of `element_id`."""
-    return re.search(rf"^{re.escape(element_id)} ", view, re.MULTILINE) is not None
 
 
 def session_context(session: list[InstructionResult]) -> str:

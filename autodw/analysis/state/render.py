@@ -1,12 +1,15 @@
 """Compact text rendering of a state for LLM prompts, within a token budget.
 
-Over budget, the body is windowed: headings, the first and last blocks and the blocks around
-the focus ids are kept, and every omitted stretch is replaced by a line that says what was left
-out. Nothing is cut silently.
+Over budget, the body is windowed: the focus ids (in their order of priority) are kept, each at least as a short
+line (its text cut, saying how much) and then whole as the budget allows, then headings, the first and last blocks and
+the blocks around the focus; every omitted stretch is replaced by a line that says what was left out. The header and
+footer lines are cut to their shares of the budget, the lines of the parts asked for (`parts`) kept first. Nothing is
+cut silently.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterable
 
 from autodw.analysis.state.types import State
@@ -16,6 +19,11 @@ TokenCounter = Callable[[str], int]
 MAX_PARAGRAPH_CHARS = 400
 MAX_TABLE_ROWS = 8
 MAX_CELL_CHARS = 40
+MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focus is shown whole as the budget allows)
+SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
+#: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
+PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
+         "ENDNOTES", "TRACKED CHANGES", "PAGE BREAKS", "STYLES")
 
 
 def estimate_tokens(text: str) -> int:
@@ -25,29 +33,56 @@ def estimate_tokens(text: str) -> int:
 
 
 def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
-                 count_tokens: TokenCounter = estimate_tokens) -> str:
-    """The state as compact text; body blocks windowed around `focus` ids if over `budget_tokens`."""
+                 count_tokens: TokenCounter = estimate_tokens, parts: Iterable[str] = (),
+                 pointed: Iterable[str] = ()) -> str:
+    """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
+    the `pointed` ones (the window is not centred on them) shown first, the most wanted first; the header and footer
+    lines of `parts` (:data:`PARTS`) and of the focus images kept first."""
     head = _header(state)
     blocks = _blocks(state)
     tail = _footer(state)
+    focus = list(dict.fromkeys(focus))
     if budget_tokens is None:
-        chosen = set(range(len(blocks)))
+        chosen = dict.fromkeys(range(len(blocks)), True)
     else:  # the header and footer may take at most 40% of the budget; the body gets the rest
-        head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)")
-        tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)")
+        rank = _line_rank(tuple(parts), set(focus))
+        head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)", rank)
+        tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
-        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), set(focus), count_tokens)
+        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, list(pointed), count_tokens)
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
     if len(chosen) < len(blocks):
         title += f"; windowed to fit {budget_tokens} tokens: {len(blocks) - len(chosen)} of {len(blocks)} blocks omitted"
+    cut = sum(1 for whole in chosen.values() if not whole)
+    if cut:
+        title += f"; {cut} shown cut short"
     return "\n".join(head + [title + ":"] + body + tail)
+
+
+def _line_rank(parts: tuple[str, ...], focus: set[str]) -> Callable[[str], int]:
+    """How much a header or footer line is wanted: 0, a focus image's or chart's line (or their title line); 1, a line
+    of one of `parts` (an image's line: of "IMAGES"); 2, any other."""
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        raise ValueError(f"unknown state part(s) {sorted(unknown)}; known: {', '.join(PARTS)}")
+    drawings = "IMAGES" in parts or any(_DRAWING_ID.fullmatch(i) for i in focus)
+
+    def rank(line: str) -> int:
+        first = line.split(" ", 1)[0]
+        if first in focus or drawings and line.startswith("IMAGES AND CHARTS:"):
+            return 0
+        return 1 if line.startswith(parts) or "IMAGES" in parts and _DRAWING_ID.fullmatch(first) else 2
+    return rank
+
+
+_DRAWING_ID = re.compile(r"(?:img|chart|shape)[0-9]+")
 
 
 def render_elements(state: State, ids: Iterable[str]) -> list[str]:
     """The rendered lines of the body blocks, images and charts with these ids (in document order)."""
     wanted = set(ids)
-    lines = [text for block_id, _, text in _blocks(state) if block_id in wanted]
+    lines = [text for block_id, _, text, _ in _blocks(state) if block_id in wanted]
     return lines + [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
 
 
@@ -142,22 +177,22 @@ def _footer(state: State) -> list[str]:
     return lines
 
 
-def _blocks(state: State) -> list[tuple[str, bool, str]]:
-    """(id, is_heading, rendered text) per body block, tables placed after their paragraph."""
+def _blocks(state: State) -> list[tuple[str, bool, str, str]]:
+    """(id, is_heading, rendered text, short line) per body block, tables placed after their paragraph."""
     tables_after: dict[str | None, list[dict]] = {}
     for t in state["tables"]:
         if "nested_in" not in t:
             tables_after.setdefault(t.get("after_paragraph"), []).append(t)
-    out = [(t["id"], False, _table_text(t)) for t in tables_after.get(None, [])]
+    out = [(t["id"], False, _table_text(t), _table_text(t, rows=0)) for t in tables_after.get(None, [])]
     for p in state["paragraphs"]:
         style = p.get("style") or ""
         heading = style.lower().startswith(("heading", "title"))
-        out.append((p["id"], heading, _paragraph_text(p)))
-        out.extend((t["id"], False, _table_text(t)) for t in tables_after.get(p["id"], []))
+        out.append((p["id"], heading, _paragraph_text(p), _paragraph_text(p, SHORT_CHARS, formats=False)))
+        out.extend((t["id"], False, _table_text(t), _table_text(t, rows=0)) for t in tables_after.get(p["id"], []))
     return out
 
 
-def _paragraph_text(p: dict[str, Any]) -> str:
+def _paragraph_text(p: dict[str, Any], max_chars: int = MAX_PARAGRAPH_CHARS, formats: bool = True) -> str:
     attrs = [p.get("style") or "Normal"]
     if p.get("alignment"):
         attrs.append(p["alignment"])
@@ -167,10 +202,10 @@ def _paragraph_text(p: dict[str, Any]) -> str:
     if p.get("content_control"):
         attrs.append(f"in {p['content_control']!r}")
     text = p["text"].replace("\n", "\\n")
-    if len(text) > MAX_PARAGRAPH_CHARS:
-        text = text[:MAX_PARAGRAPH_CHARS] + f"…(+{len(text) - MAX_PARAGRAPH_CHARS} chars)"
+    if len(text) > max_chars:
+        text = text[:max_chars] + f"…(+{len(text) - max_chars} chars)"
     line = f"{p['id']} #{p['index']} [{', '.join(attrs)}] {text}"
-    fmt = _run_summary(p.get("runs", []))
+    fmt = _run_summary(p.get("runs", [])) if formats else ""
     if fmt:
         line += f"  ⟨{fmt}⟩"
     if p.get("images"):
@@ -233,18 +268,18 @@ def _fmt_text(fmt: dict[str, Any]) -> str:
     return ",".join(k if v is True else f"{k}={v}" for k, v in fmt.items())
 
 
-def _table_text(t: dict[str, Any]) -> str:
+def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS) -> str:
     head = f"{t['id']} #{t['index']} TABLE {t['rows']}x{t['cols']}" + (f" style={t['style']!r}" if t.get("style") else "")
     if t.get("header_rows"):
         head += f" header_rows={t['header_rows']}"
     if t.get("merged"):
         head += f" merged={t['merged']}"
-    rows = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t["cells"][:MAX_TABLE_ROWS]]
+    shown = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t["cells"][:rows]]
     details = t.get("cell_details") or []
-    ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(rows))]
-    lines = [head] + [f"  r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(rows)]
-    if t["rows"] > MAX_TABLE_ROWS:
-        lines.append(f"  … {t['rows'] - MAX_TABLE_ROWS} more rows not shown")
+    ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(shown))]
+    lines = [head] + [f"  r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(shown)]
+    if t["rows"] > rows:
+        lines.append(f"  … {t['rows'] - rows} {'more ' if rows else ''}rows not shown")
     return "\n".join(lines)
 
 
@@ -265,25 +300,41 @@ def _row_ids(row: list[Any]) -> str:
 # --- windowing ------------------------------------------------------------------------
 
 
-def _choose(blocks: list[tuple[str, bool, str]], budget: int, focus: set[str], count: TokenCounter) -> set[int]:
-    costs = [count(text) for _, _, text in blocks]
+def _choose(blocks: list[tuple[str, bool, str, str]], budget: int, focus: list[str], pointed: list[str],
+            count: TokenCounter) -> dict[int, bool]:
+    """The blocks shown (index -> whole, else as its short line): the first focus block whole, the first
+    :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then each of them
+    whole as the budget allows, then headings, the first three and the last block, then the blocks nearest the
+    focus."""
+    costs = [count(text) for _, _, text, _ in blocks]
     if sum(costs) <= budget:
-        return set(range(len(blocks)))
-    chosen: set[int] = set()
+        return dict.fromkeys(range(len(blocks)), True)
+    chosen: dict[int, bool] = {}
     spent = 0
 
     def take(i: int) -> None:
         nonlocal spent
-        if 0 <= i < len(blocks) and i not in chosen and spent + costs[i] <= budget:
-            chosen.add(i)
-            spent += costs[i]
+        if 0 <= i < len(blocks) and chosen.get(i) is not True:
+            extra = costs[i] - (count(blocks[i][3]) if i in chosen else 0)
+            if spent + extra <= budget:
+                chosen[i] = True
+                spent += extra
 
-    focus_idx = [i for i, (bid, _, _) in enumerate(blocks) if bid in focus]
-    for i in focus_idx:
+    at = {bid: i for i, (bid, _, _, _) in enumerate(blocks)}
+    focus_idx = list(dict.fromkeys(at[b] for b in focus if b in at))
+    wanted = list(dict.fromkeys([*focus_idx, *(at[b] for b in pointed if b in at)]))
+    for i in focus_idx[:1]:  # the first focus block whole (a step's target: its text is copied)
+        take(i)
+    for i in wanted[:MAX_SHORT]:  # the others named first, cut short; then each whole in order of priority
+        cost = count(blocks[i][3])
+        if i not in chosen and spent + cost <= budget:
+            chosen[i] = False
+            spent += cost
+    for i in wanted:
         take(i)
     for i in range(min(3, len(blocks))):
         take(i)
-    for i, (_, heading, _) in enumerate(blocks):
+    for i, (_, heading, _, _) in enumerate(blocks):
         if heading:
             take(i)
     take(len(blocks) - 1)
@@ -298,15 +349,15 @@ def _choose(blocks: list[tuple[str, bool, str]], budget: int, focus: set[str], c
     return chosen
 
 
-def _with_elisions(blocks: list[tuple[str, bool, str]], chosen: set[int]) -> list[str]:
+def _with_elisions(blocks: list[tuple[str, bool, str, str]], chosen: dict[int, bool]) -> list[str]:
     out: list[str] = []
     gap: list[str] = []
-    for i, (bid, _, text) in enumerate(blocks):
+    for i, (bid, _, text, short) in enumerate(blocks):
         if i in chosen:
             if gap:
                 out.append(_elision(gap))
                 gap = []
-            out.append(text)
+            out.append(text if chosen[i] else short)
         else:
             gap.append(bid)
     if gap:
@@ -318,16 +369,39 @@ def _elision(ids: list[str]) -> str:
     return f"… {len(ids)} block(s) omitted ({ids[0]}…{ids[-1]}) …"
 
 
-def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str) -> list[str]:
-    """Keep leading lines within `budget` tokens and say how many were dropped."""
-    kept, spent = [], 0
-    for i, line in enumerate(lines):
-        cost = count(line)
-        if spent + cost > budget and i > 0:
-            return kept + [f"… {len(lines) - i} more {what} omitted to fit the token budget …"]
-        kept.append(line)
+def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str,
+               rank: Callable[[str], int] = lambda line: 2) -> list[str]:
+    """Keep lines within `budget` tokens (the first at least), the lowest `rank` first (0 and 1: wanted, a wanted
+    line that does not fit whole is cut short, saying so), then the leading ones, in their order, and say how many
+    were dropped."""
+    order = sorted(range(len(lines)), key=lambda i: (rank(lines[i]), i))
+    kept: dict[int, str] = {}
+    spent = 0
+    for n, i in enumerate(order):
+        line, cost = lines[i], count(lines[i])
+        if spent + cost > budget and (n > 0 or rank(line) < 2):
+            if rank(line) == 2:
+                break
+            line = _cut_to(line, budget - spent, count)
+            if line is None:
+                continue
+            cost = count(line)
+        kept[i] = line
         spent += cost
-    return kept
+    out = [kept[i] for i in sorted(kept)]
+    if len(kept) < len(lines):
+        out.append(f"… {len(lines) - len(kept)} more {what} omitted to fit the token budget …")
+    return out
+
+
+def _cut_to(line: str, budget: int, count: TokenCounter) -> str | None:
+    """`line` cut to fit `budget` tokens, saying how much was cut (None when not even its start fits)."""
+    for chars in (240, 160, 100, 60):
+        if chars < len(line):
+            short = line[:chars] + f"…(+{len(line) - chars} chars)"
+            if count(short) <= budget:
+                return short
+    return None
 
 
 def _short(text: Any, limit: int) -> str:

@@ -1,0 +1,121 @@
+"""What a request points at, for a windowed view of the document to show first (:func:`pointed`, :func:`parts`).
+
+A request names its targets by content (words of it that few blocks of the document hold:
+:mod:`autodw.agent.distinctive`), by a heading whose section it means (grounding's matches), by position ("at the
+end", "the last paragraph", "文末") or as the whole document ("double-space the whole thing", "全文"); and it may
+name a part shown outside the body (the page header, the pictures, the comments). Text the request dictates is not
+read as pointing (:func:`~autodw.agent.grounding.undictated`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from autodw.agent.distinctive import ranked_blocks
+from autodw.agent.grounding import Match, loose, undictated
+from autodw.analysis.state import State
+
+MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
+MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
+END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
+MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
+MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is not pointed at whole)
+MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
+MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
+
+_END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
+                  r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
+                  r"|\b(?:last|final)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
+                  r"|文末|末尾|结尾|最后面|最下面|文档最后", re.IGNORECASE)
+_WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
+                    r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
+                    re.IGNORECASE)
+#: where a request's segments end: each may be a paragraph's whole text ("the titles (申 请 表, 填 写 说 明)")
+_SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」]|\s+(?:and|or)\s+|\.(?=\s|$)", re.IGNORECASE)
+_TRIM = " .:;,。：；，"
+#: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
+_MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
+                         r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: the parts outside the body (:data:`autodw.analysis.state.render.PARTS`) by the words that name them
+_PARTS = {"SECTION": r"\bheaders?\b|\bfooters?\b|\bmargins?\b|\blandscape\b|\bportrait\b|\borientation\b|"
+                     r"\bwatermark\b|\bpage\s+(?:size|number|numbers|numbering|layout|setup)\b|"
+                     r"页眉|页脚|页码|页边距|边距|横向|纵向|水印|纸张|分栏",
+          "PROPERTIES": r"\bproperties\b|\bauthor\b|\bmetadata\b|\bkeywords\b|属性|作者",
+          "IMAGES": r"\bimages?\b|\bpictures?\b|\bphotos?\b|\bfigures?\b|\bcharts?\b|\bgraphs?\b|\blogo\b|"
+                    r"图片|图表|照片|插图|标志",
+          "HYPERLINKS": r"\b(?:hyper)?links?\b|\burls?\b|链接|网址",
+          "BOOKMARKS": r"\bbookmarks?\b|书签",
+          "COMMENTS": r"\bcomments?\b|批注|评论",
+          "FOOTNOTES": r"\bfootnotes?\b|脚注",
+          "ENDNOTES": r"\bendnotes?\b|尾注",
+          "TRACKED CHANGES": r"\btrack(?:ed)?\s+changes?\b|\brevisions?\b|修订",
+          "STYLES": r"\bstyles?\b|样式"}
+_PART_WORDS = {part: re.compile(words, re.IGNORECASE) for part, words in _PARTS.items()}
+
+
+def body_ids(state: State) -> list[str]:
+    """The body blocks' ids in document order (each table after its paragraph, as the rendering places it)."""
+    tables_after: dict[str | None, list[str]] = {}
+    for t in state.get("tables", []):
+        if "nested_in" not in t:
+            tables_after.setdefault(t.get("after_paragraph"), []).append(t["id"])
+    out = list(tables_after.get(None, []))
+    for p in state.get("paragraphs", []):
+        out.append(p["id"])
+        out += tables_after.get(p["id"], [])
+    return out
+
+
+def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
+    """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text, those holding
+    its rarest words (and the paragraphs like them when it asks for more: "policy, purpose etc"), the last ones when
+    it points at the end, the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long), every
+    block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
+    said = undictated(text)
+    order = body_ids(state)
+    at = {bid: n for n, bid in enumerate(order)}
+    out = said_whole(state, said) + [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS]
+                                     if score >= MIN_WORD_SCORE]
+    if _MORE_ALIKE.search(said):
+        out += alike(state, out)
+    if _END.search(said):
+        out += order[::-1][:END_BLOCKS]
+    for m in matches:
+        if m.under and m.under[0] in at and m.under[1] in at:
+            section = order[at[m.under[0]]:at[m.under[1]] + 1]
+            out += section if len(section) <= MAX_SECTION_BLOCKS else []
+    if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
+        out += order
+    return list(dict.fromkeys(out))
+
+
+def said_whole(state: State, text: str) -> list[str]:
+    """The body paragraphs whose whole text (case, spacing and end punctuation aside) is a segment of `text` (between
+    its punctuation), in the segments' order."""
+    segments = [key for part in _SEGMENT_END.split(text) if len(key := loose(part).strip(_TRIM).replace(" ", "")) >= 2]
+    if not segments:
+        return []
+    by_text: dict[str, list[str]] = {}
+    for p in state.get("paragraphs", []):
+        by_text.setdefault(loose(p.get("text", "")).strip(_TRIM).replace(" ", ""), []).append(p["id"])
+    return [i for key in dict.fromkeys(segments) for i in by_text.get(key, [])[:MAX_MATCHES]]
+
+
+def alike(state: State, ids: list[str]) -> list[str]:
+    """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
+    of the first of `ids` first."""
+    def kind(p: dict[str, Any]) -> tuple[Any, ...]:
+        lst = p.get("list") or {}
+        return p.get("style"), lst.get("num_id"), lst.get("level")
+    paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
+    of = {p["id"]: kind(p) for p in paras}
+    named = [of[i] for i in ids if i in of]
+    kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
+    return [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
+
+
+def parts(text: str) -> tuple[str, ...]:
+    """The parts outside the body that `text` names (the page header, the pictures, the comments...)."""
+    said = undictated(text)
+    return tuple(part for part, words in _PART_WORDS.items() if words.search(said))

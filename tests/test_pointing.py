@@ -1,0 +1,95 @@
+"""What a request points at (autodw.agent.pointing) and a windowed view showing it first (render_state's focus order,
+short lines and header/footer parts)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from autodw.agent import pointing, views
+from autodw.agent.records import InstructionResult
+from autodw.analysis.state.render import MAX_SHORT, render_state
+
+FILLER = "The team met on Monday and made the same plans as before, with the usual notes on cost and time."
+
+
+def _paragraph(n: int, text: str, style: str = "Normal", lst: dict | None = None) -> dict:
+    return {"id": f"p{n}", "index": n - 1, "text": text, "style": style, "runs": [], **({"list": lst} if lst else {})}
+
+
+def _state(paragraphs: list[dict], header: str = "") -> dict:
+    section = {"index": 0, "orientation": "portrait", "page_width_cm": 21.0, "page_height_cm": 29.7,
+               "margins_cm": {"top": 2.5, "bottom": 2.5, "left": 2.5, "right": 2.5}, "columns": {"count": 1},
+               "start": "nextPage", "headers": {"default": {"text": header}} if header else {}, "footers": {}}
+    info = {"paragraph_count": len(paragraphs), "table_count": 0, "section_count": 1, "image_count": 0,
+            "chart_count": 0, "comment_count": 0, "has_header": bool(header), "has_footer": False,
+            "track_changes": False, "core_properties": {"title": "A long report about many things " * 3,
+                                                        "author": "Someone with a long name"}}
+    inter = {k: [] for k in ("hyperlinks", "bookmarks", "comments", "footnotes", "endnotes", "tracked_changes",
+                             "page_breaks")}
+    return {"document_info": info, "page_layout": {"sections": [section]}, "paragraphs": paragraphs, "tables": [],
+            "images": [], "interactive": inter, "styles": {"styles": [], "defaults": {}}}
+
+
+def _filled(targets: dict[int, dict], n: int = 80) -> dict:
+    return _state([targets.get(i, _paragraph(i, f"{FILLER} Item {i}.")) for i in range(1, n + 1)])
+
+
+def _shown(view: str, *ids: str) -> bool:
+    return all(re.search(rf"^{i} ", view, re.MULTILINE) for i in ids)
+
+
+def test_a_title_named_by_its_whole_text_and_those_like_the_named_ones_when_it_says_etc():
+    item = {"num_id": 4, "level": 0, "kind": "numbered"}
+    titles = {1: _paragraph(1, "POLICY:", lst=item), 30: _paragraph(30, " PURPOSE ", lst=item),
+              50: _paragraph(50, "DEFINITIONS", lst=item), 70: _paragraph(70, "REFERENCES", lst=item)}
+    state = _filled(titles)
+    request = "The main section titles (policy, purpose, definitions etc) get lost. Make them 14pt."
+    assert pointing.said_whole(state, request) == ["p1", "p30"]  # "definitions etc" is no paragraph's whole text
+    assert {"p1", "p30", "p50", "p70"} <= set(pointing.pointed(state, request))
+    assert "p70" not in pointing.pointed(state, "The titles purpose and definitions get lost.")  # no "etc"
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request)
+    assert _shown(view, "p1", "p30", "p50", "p70")
+    assert not _shown(views.state_view(state, request, InstructionResult(request), 1500), "p50", "p70")
+
+
+def test_spaced_out_titles_are_named_by_their_whole_text():
+    state = _filled({40: _paragraph(40, "申 请 表"), 60: _paragraph(60, "审  定  意  见")})
+    assert pointing.said_whole(state, "The titles spaced out letter by letter (申 请 表, 审 定 意 见) break my tool") \
+        == ["p40", "p60"]
+
+
+def test_the_end_and_the_whole_document():
+    state = _filled({})
+    assert pointing.pointed(state, "Add a third reference at the bottom, same as the other two.")[:2] == ["p80", "p79"]
+    assert pointing.pointed(state, "Make the heading bold.") == []
+    assert len(pointing.pointed(_filled({}, 20), "Now double-space the whole thing.")) == 20
+    assert pointing.pointed(state, "Now double-space the whole thing.") == []  # too long to name every block
+    assert pointing.pointed(state, 'Add a line at the end: "Signed at the bottom"') == ["p80", "p79", "p78", "p77"]
+    assert pointing.pointed(state, 'Change it to "the whole thing".') == []  # dictated text points at nothing
+
+
+def test_parts_outside_the_body():
+    assert pointing.parts("正文第一条里甲方的名字也改成全称，跟页眉保持一致") == ("SECTION",)
+    assert pointing.parts("figure caption under the chart") == ("IMAGES",)
+    assert pointing.parts("Make the heading bold.") == ()
+
+
+def test_focus_blocks_are_named_first_by_short_lines_then_whole_as_the_budget_allows():
+    state = _filled({})
+    wanted = [f"p{i}" for i in range(40, 40 + MAX_SHORT)]
+    view = render_state(state, budget_tokens=700, focus=wanted)
+    assert _shown(view, *wanted) and "shown cut short" in view and "…(+" in view
+    assert not _shown(render_state(state, budget_tokens=700, focus=wanted[:1]), *wanted)
+    first = render_state(state, budget_tokens=1200, focus=["p60"])
+    assert _shown(first, "p60") and "cut short" not in first  # one block fits whole
+
+
+def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
+    state = _state([_paragraph(i, f"{FILLER} Item {i}.") for i in range(1, 30)], header="远航机器人有限公司 " * 3)
+    plain = render_state(state, budget_tokens=250)
+    asked = render_state(state, budget_tokens=250, parts=("SECTION",))
+    assert "远航机器人有限公司" not in plain and "远航机器人有限公司" in asked
+    with pytest.raises(ValueError, match="unknown state part"):
+        render_state(state, budget_tokens=250, parts=("HEADER",))
