@@ -8,12 +8,16 @@ LibreOffice's PDF export shows the stored result, so we store the current headin
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 
 from lxml import etree
 
-from autodw.apis.ooxml.builtin_styles import ensure_style, styles_element
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+from autodw.analysis.state.numbering import ListCounter, Numbering, own_num_pr, style_chain_num_pr
+from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import field_runs
 from autodw.apis.ooxml.text import new_run, paragraph_text
@@ -32,14 +36,14 @@ class StyleLevels:
     def __init__(self, doc: WordDocument):
         root = styles_element(doc)
         self._styles = {s.get(qn("w:styleId")): s for s in root.iterchildren(qn("w:style"))}
-        self._default = next((sid for sid, s in self._styles.items()
+        self.default = next((sid for sid, s in self._styles.items()
                               if s.get(qn("w:type"), "paragraph") == "paragraph" and s.get(qn("w:default")) in ("1", "true")), None)
         self._cache: dict[str | None, int | None] = {}
 
     def level(self, style_id: str | None) -> int | None:
         """The outline level a paragraph of this style has (1 = top)."""
         if style_id not in self._cache:
-            self._cache[style_id] = self._compute(style_id or self._default)
+            self._cache[style_id] = self._compute(style_id or self.default)
         return self._cache[style_id]
 
     def _compute(self, style_id: str | None) -> int | None:
@@ -104,22 +108,221 @@ def parse_levels(instruction: str) -> tuple[int, int]:
     return min(a, b), max(a, b)
 
 
-def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None = None) -> list[etree._Element]:
-    """The paragraphs of a TOC field with `instruction`, its result filled with the current headings."""
-    first, last = parse_levels(instruction)
-    entries = [h for h in headings(doc, first, last) if id(h.element) not in (exclude or set())]
+_SWITCH = re.compile(r'\\([A-Za-z])(?:\s+(?:"([^"]*)"|([^\\\s"]+)))?')
+_RANGE = re.compile(r"^\s*([1-9])\s*-\s*([1-9])\s*$")
+#: "Heading N" as Word writes it in a \\t switch in some languages (the stored style name stays "heading N")
+_LOCAL_HEADING = re.compile(r"^(?:heading|überschrift|titre|título|titolo|kop|nagłówek|заголовок|标题|標題|見出し)\s*([1-9])$",
+                            re.IGNORECASE)
+
+
+@dataclass
+class TocSwitches:
+    """Which paragraphs a TOC lists and at which level: ``\\o`` (style outline levels), ``\\t`` (styles mapped to
+    levels), ``\\u`` (paragraphs' own outline level); ``\\n`` (levels without page numbers)."""
+
+    outline: tuple[int, int] | None
+    styles: dict[str, int]
+    own_levels: bool
+    no_pages: tuple[int, int] | None
+
+    def level(self, p: etree._Element, levels: StyleLevels) -> int | None:
+        """The TOC level of paragraph `p`, None if the TOC does not list it."""
+        ppr = p.find(qn("w:pPr"))
+        sid = wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None
+        sid = sid or levels.default
+        if sid in self.styles:
+            return self.styles[sid]
+        first, last = self.outline or (1, 9)
+        direct = wval(ppr.find(qn("w:outlineLvl"))) if ppr is not None else None
+        if self.own_levels and direct is not None and direct.isdigit():
+            level = int(direct) + 1 if int(direct) < 9 else None
+        elif self.outline is not None:
+            level = levels.level(sid)
+        else:
+            return None
+        return level if level is not None and first <= level <= last else None
+
+    def pages(self, level: int) -> bool:
+        """False if ``\\n`` omits page numbers at `level`."""
+        return self.no_pages is None or not self.no_pages[0] <= level <= self.no_pages[1]
+
+
+def parse_switches(doc: WordDocument, instruction: str) -> TocSwitches:
+    """The listing switches of a TOC instruction; with none of \\o, \\t, \\u, Word's default \\o "1-9"."""
+    outline, styles, own, no_pages = None, {}, False, None
+    for m in _SWITCH.finditer(instruction):
+        name, arg = m.group(1).lower(), m.group(2) if m.group(2) is not None else m.group(3)
+        if name == "o":
+            r = _RANGE.match(arg or "")
+            outline = tuple(sorted((int(r.group(1)), int(r.group(2))))) if r else (1, 9)
+        elif name == "t":
+            styles.update(_style_levels(doc, arg or ""))
+        elif name == "u":
+            own = True
+        elif name == "n":
+            r = _RANGE.match(arg or "")
+            no_pages = tuple(sorted((int(r.group(1)), int(r.group(2))))) if r else (1, 9)
+    if outline is None and not styles and not own:
+        outline = (1, 9)
+    return TocSwitches(outline, styles, own, no_pages)
+
+
+def _style_levels(doc: WordDocument, arg: str) -> dict[str, int]:
+    """Style id -> level from a \\t argument ("Style,level,Style,level"; ";" in some locales). Styles the
+    document does not define are skipped, as Word does."""
+    parts = [x.strip() for x in re.split(r"[,;]", arg)]
+    out: dict[str, int] = {}
+    for name, level in zip(parts[::2], parts[1::2]):
+        if not name or not level.isdigit() or not 1 <= int(level) <= 9:
+            continue
+        sid = find_style_id(doc, name, "paragraph")
+        local = _LOCAL_HEADING.match(name)
+        if sid is None and local:
+            sid = find_style_id(doc, f"heading {local.group(1)}", "paragraph")
+        if sid is not None:
+            out[sid] = int(level)
+    return out
+
+
+@dataclass
+class _Entry:
+    """One listed paragraph: its heading, TOC level and list number text ("" if not numbered)."""
+
+    element: etree._Element
+    level: int
+    text: str
+    number: str
+
+
+def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> list[_Entry]:
+    """The paragraphs a TOC lists, in document order, with the list numbers they show."""
+    levels = StyleLevels(doc)
+    styles = {s.get(qn("w:styleId")): s for s in styles_element(doc).iterchildren(qn("w:style"))}
+    try:
+        numbering = doc.part.part_related_by(RT.NUMBERING).element
+    except KeyError:
+        numbering = None
+    counter = ListCounter(Numbering(numbering, styles))
+    skip = {qn("w:txbxContent"), f"{{{MC}}}Fallback"}
+    out = []
+    for p in doc.body.iter(P):
+        if any(a.tag in skip for a in p.iterancestors()):
+            continue
+        ppr = p.find(qn("w:pPr"))
+        sid = (wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None) or levels.default
+        num = own_num_pr(p) or style_chain_num_pr(styles.get, sid)
+        label = counter.label(num[0], num[1]) if num and num[0] and num[0] != "0" else None
+        if id(p) in exclude:
+            continue
+        level = switches.level(p, levels)
+        text = " ".join(paragraph_text(p).replace("\t", " ").split())
+        if level is not None and text:
+            out.append(_Entry(p, level, text, label or ""))
+    return out
+
+
+@dataclass
+class _OldEntries:
+    """What the entries of the TOC being replaced carried: hyperlinks, page numbers (bookmark -> page text)."""
+
+    links: bool = False
+    pages: dict[str, str] | None = None
+
+
+def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
+    """Read the hyperlinks and PAGEREF results of a TOC's old entries."""
+    out = _OldEntries()
+    for p in paragraphs:
+        out.links = out.links or any(h.get(qn("w:anchor")) for h in p.iter(qn("w:hyperlink")))
+        anchor, result = None, None
+        for el in p.iter(qn("w:instrText"), qn("w:fldChar"), qn("w:t")):
+            if el.tag == qn("w:instrText"):
+                m = re.match(r"\s*PAGEREF\s+(\S+)", el.text or "")
+                if m:
+                    anchor, result = m.group(1), None
+                    out.pages = out.pages if out.pages is not None else {}
+            elif el.tag == qn("w:fldChar") and anchor is not None:
+                kind = el.get(qn("w:fldCharType"))
+                if kind == "separate":
+                    result = ""
+                elif kind == "end":
+                    out.pages[anchor] = (result or "").strip()
+                    anchor = None
+            elif result is not None and anchor is not None:
+                result += el.text or ""
+    return out
+
+
+def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> str:
+    """The name of a ``_Toc`` bookmark in heading `p` (one the old entries referred to first), added if it has
+    none."""
+    names = [b.get(qn("w:name")) or "" for b in p.iter(qn("w:bookmarkStart"))]
+    found = [n for n in names if n in known] or [n for n in names if n.startswith("_Toc")]
+    if found:
+        return found[0]
+    marks = list(doc.part._element.iter(qn("w:bookmarkStart")))
+    ids = [int(b.get(qn("w:id"))) for b in marks if (b.get(qn("w:id")) or "").isdigit()]
+    names = {b.get(qn("w:name")) for b in marks}
+    bid, n = max(ids, default=0) + 1, 1
+    while f"_Toc{n:09d}" in names:
+        n += 1
+    name = f"_Toc{n:09d}"
+    ppr = p.find(qn("w:pPr"))
+    start = make("w:bookmarkStart", w_id=str(bid), w_name=name)
+    if ppr is not None:
+        ppr.addnext(start)
+    else:
+        p.insert(0, start)
+    p.append(make("w:bookmarkEnd", w_id=str(bid)))
+    return name
+
+
+def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: TocSwitches) -> list[etree._Element]:
+    """An entry's content: its list number and a tab, its text, and (where the old entries had page numbers) a
+    tab and a PAGEREF field to the heading, showing the old entry's page number for the same heading or nothing,
+    in a hyperlink to the heading where the old entries had links."""
+    runs = [new_run(entry.number), _tab()] if entry.number else []
+    runs.append(new_run(entry.text))
+    pages = old.pages is not None and switches.pages(entry.level)
+    anchor = _bookmark(doc, entry.element, old.pages or {}) if pages or old.links else None
+    if pages:
+        runs.append(_tab())
+        runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, "")))
+    if not old.links:
+        return runs
+    link = make("w:hyperlink", w_anchor=anchor, w_history="1")
+    for r in runs:
+        link.append(r)
+    return [link]
+
+
+def _tab() -> etree._Element:
+    r = make("w:r")
+    r.append(make("w:tab"))
+    return r
+
+
+def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None = None,
+                   old: _OldEntries | None = None) -> list[etree._Element]:
+    """The paragraphs of a TOC field with `instruction`, its result filled with the paragraphs it lists (entries
+    shaped like `old`'s: with hyperlinks and page numbers only if those had them)."""
+    switches = parse_switches(doc, instruction)
+    entries = _entries(doc, switches, exclude or set())
+    old = old or _OldEntries()
     begin, instr, separate, placeholder, end = field_runs(instruction, "")
+    first = switches.outline[0] if switches.outline else min(switches.styles.values(), default=1)
     paragraphs = []
-    for n, heading in enumerate(entries or [None]):
+    for n, entry in enumerate(entries or [None]):
         p = make("w:p")
         ppr = get_or_add_ppr(p)
-        level = heading.level if heading else first
+        level = entry.level if entry else first
         insert_ordered(ppr, make("w:pStyle", w_val=ensure_style(doc, f"toc {level}", "paragraph")))
         if n == 0:
             for r in (begin, instr, separate):
                 p.append(r)
-        if heading is not None:
-            p.append(new_run(heading.text))
+        if entry is not None:
+            for r in _entry_runs(doc, entry, old, switches):
+                p.append(r)
         paragraphs.append(p)
     paragraphs[-1].append(end)
     return paragraphs
@@ -196,26 +399,61 @@ def region(field: TocField) -> list[etree._Element]:
 def regenerate(doc: WordDocument, field: TocField) -> list[etree._Element]:
     """Replace a TOC's paragraphs by a fresh result from the current headings; return the new paragraphs.
 
-    Text before the field in its first paragraph and after it in its last one is kept, and so is a
-    section break carried by the last paragraph.
+    Text before the field in its first paragraph is kept. When the field ends at the start of a paragraph with
+    text of its own (e.g. the first heading after the TOC), that paragraph is not part of the TOC: it keeps its
+    text, style and id, and the field's end moves to the last entry. Otherwise text after the field in its last
+    paragraph is kept after the last entry, and so is a section break carried by the last paragraph.
     """
     old = region(field)
+    keep_last = _ends_before_text(field)
+    if keep_last:
+        old = old[:-1]
     before = _siblings_before(field.first, field.begin)
-    after = _siblings_after(field.last, field.end)
-    new = toc_paragraphs(doc, field.instruction, exclude={id(p) for p in old})
+    after = [] if keep_last else _siblings_after(field.last, field.end)
+    new = toc_paragraphs(doc, field.instruction, exclude={id(p) for p in old}, old=_old_entries(old))
     for node in reversed(before):
         new[0].insert(1, node)
     for node in after:
         new[-1].append(node)
-    sect = field.last.find(f"{qn('w:pPr')}/{qn('w:sectPr')}")
+    sect = old[-1].find(f"{qn('w:pPr')}/{qn('w:sectPr')}")
     if sect is not None:
         insert_ordered(get_or_add_ppr(new[-1]), sect)
+    if keep_last:
+        _remove_field_char(field.end)
     anchor = old[0]
     for p in new:
         anchor.addprevious(p)
     for p in old:
         p.getparent().remove(p)
     return new
+
+
+def _ends_before_text(field: TocField) -> bool:
+    """True if the field ends at the start of a later paragraph that has text after the end."""
+    if field.last is field.first:
+        return False
+    top = _top(field.end, field.last)
+    if any(paragraph_text(_wrap(c)).strip() for c in _siblings_before(field.last, field.end)):
+        return False
+    trailing = [c for c in top.itersiblings() if c.tag != qn("w:pPr")]
+    return any(paragraph_text(_wrap(c)).strip() for c in trailing)
+
+
+def _wrap(node: etree._Element) -> etree._Element:
+    """A detached paragraph holding a copy of `node` (to read its text)."""
+    p = make("w:p")
+    p.append(copy.deepcopy(node))
+    return p
+
+
+def _remove_field_char(node: etree._Element) -> None:
+    """Remove the run holding a field's end (just the ``w:fldChar`` if the run shows more)."""
+    run = node if node.tag == qn("w:r") else node.getparent()
+    char = run.find(qn("w:fldChar"))
+    if char is not None:
+        run.remove(char)
+    if not [c for c in run if c.tag not in (qn("w:rPr"), qn("w:lastRenderedPageBreak"))]:
+        run.getparent().remove(run)
 
 
 def toc_starting_at(doc: WordDocument, p: etree._Element) -> TocField | None:
