@@ -13,6 +13,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
 from autodw.analysis.state.render import render_state
+from autodw.apis.ooxml.text import paragraph_text
 from autodw.core.xml import W, parse, qn
 from tests.conftest import EXAMPLES, corpus_file, make_doc
 
@@ -267,6 +268,60 @@ def test_update_toc_keeps_a_section_break_on_the_last_toc_paragraph(report):
     n = len(sections(report))
     run(report, "update_toc")
     assert len(sections(report)) == n
+
+
+def test_update_toc_on_a_styles_toc_keeps_the_heading_after_it():
+    """The corpus business plan's TOC is ``TOC \\h \\z \\t "Heading 3,1"`` and its field ends at the start of the
+    "Executive Summary" heading: update_toc merged that heading into the last entry and listed every heading
+    level without numbers or page numbers. Now only Heading 3 paragraphs are listed, with their roman numerals
+    and the old page numbers, and the heading after the field keeps its text, style and id."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    path = corpus_file("oxsdk__Business_Plan_for_a_Startup_Business_July.docx")
+    doc = WordDocument.open(path)
+    before = extract_state(doc)
+    heads = [p for p in before["paragraphs"] if p["style"] == "Heading 3"]
+    after_toc = next(p for p in before["paragraphs"] if p["text"] == "Executive Summary" and p["style"] == "Heading 3")
+    old_entries = before["page_layout"]["table_of_contents"]["entries"]
+    run(doc, "set_paragraph_text", paragraph=heads[3]["id"], text="Goods and Services")
+    run(doc, "update_toc")
+    state = extract_state(doc)
+    assert _para_by_id(state, after_toc["id"])["text"] == "Executive Summary"
+    assert _para_by_id(state, after_toc["id"])["style"] == "Heading 3"
+    entries = state["page_layout"]["table_of_contents"]["entries"]
+    assert len(entries) == len(heads) == len(old_entries)
+    assert entries == [e.replace("Products and Services", "Goods and Services") for e in old_entries]
+    assert entries[1] == "II.\tExecutive Summary\t4"
+    toc_paras = [p for p in state["paragraphs"] if p["style"].lower().startswith("toc ")]
+    assert {p["style"] for p in toc_paras} == {"TOC 1"} and len(toc_paras) == len(heads)
+    assert [str(f) for f in added_errors(path.read_bytes(), doc.to_bytes())] == []
+
+
+def test_toc_switches_choose_the_listed_paragraphs(report):
+    """\\o lists heading levels, \\t only the named styles (by UI name) at their levels, both together the union."""
+    from autodw.apis.ooxml import toc as toc_lib
+
+    ids = {p["text"]: p["id"] for p in extract_state(report)["paragraphs"]}
+    run(report, "change_heading_level", paragraphs=[ids["Company Logo"], ids["Sales Chart"]], level=2)
+    levels = {p["text"]: p for p in extract_state(report)["paragraphs"]}
+
+    def listed(instruction):
+        paragraphs = toc_lib.toc_paragraphs(report, instruction)
+        return [(paragraph_text(p), p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}").get(qn("w:val"))) for p in paragraphs]
+    h1 = [t for t, p in levels.items() if p["style"] == "Heading 1"]
+    h2 = [t for t, p in levels.items() if p["style"] == "Heading 2"]
+    assert h1 and h2
+    only_h2 = listed('TOC \\h \\z \\t "Heading 2,1"')
+    assert [t for t, _ in only_h2] == h2 and {s for _, s in only_h2} == {"TOC1"}
+    both = listed('TOC \\o "1-1" \\t "heading 2;3"')
+    assert [t for t, _ in both] == [t for t, p in levels.items() if p["style"] in ("Heading 1", "Heading 2")]
+    assert {s for t, s in both if t in h2} == {"TOC3"}
+    assert [t for t, _ in listed('TOC \\o "1-1"')] == h1
+
+
+def _para_by_id(state: dict, pid: str) -> dict:
+    return next(p for p in state["paragraphs"] if p["id"] == pid)
 
 
 def test_update_toc_without_toc(report):
