@@ -374,7 +374,11 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
 
 @api(intent=INTENT,
      description="Regenerate the table(s) of contents from the current headings (after headings were added, removed "
-                 "or renamed). Entries are written without page numbers; Word is asked to update fields on opening.",
+                 "or renamed). Each TOC lists what its field's switches select (\\o heading levels, \\t named styles, "
+                 "\\u paragraph outline levels); an entry shows the heading's list number and text. Page numbers "
+                 "cannot be computed here: where the old entries had page numbers, each entry gets a page-number field "
+                 "showing the old entry's number for the same heading (none for a new heading), and hyperlinks are "
+                 "kept where the old entries had them. Word is asked to update fields (page numbers) on opening.",
      params={},
      examples=[Example({}, document="examples/review.docx")])
 def update_toc(doc: WordDocument):

@@ -2,8 +2,9 @@
 
 A TOC is a complex field (``TOC \\o "1-3" \\h \\z \\u``) whose result is one paragraph per heading in
 the ``TOC N`` styles. Word recomputes the result (with page numbers) when it updates fields;
-LibreOffice's PDF export shows the stored result, so we store the current headings' texts there
-(without page numbers: page layout is Word's to compute).
+LibreOffice's PDF export shows the stored result, so we store the listed headings there (list number and text).
+Page layout is Word's to compute: an entry gets a PAGEREF field only where the old entries had page numbers,
+showing the old number for the same heading.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from autodw.core.xml import MC, qn, wval
 
 P = qn("w:p")
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
-_LEVELS = re.compile(r'\\o\s+"?\s*([1-9])\s*-\s*([1-9])\s*"?')
 
 
 class StyleLevels:
@@ -97,15 +97,6 @@ def headings(doc: WordDocument, first: int = 1, last: int = 9) -> list[Heading]:
         if text:
             out.append(Heading(p, level, text))
     return out
-
-
-def parse_levels(instruction: str) -> tuple[int, int]:
-    """The \\o level range of a TOC instruction (1-9 when absent)."""
-    m = _LEVELS.search(instruction)
-    if not m:
-        return 1, 9
-    a, b = int(m.group(1)), int(m.group(2))
-    return min(a, b), max(a, b)
 
 
 _SWITCH = re.compile(r'\\([A-Za-z])(?:\s+(?:"([^"]*)"|([^\\\s"]+)))?')
