@@ -129,6 +129,8 @@ def test_labels_standing_for_headings_are_named_with_what_follows_them():
     assert [i for i, _ in found("附件12删掉")] == []
     assert found("rather than N/A, put in definitions") == [("p13", None)]
     assert found("Under DEFINITIONS, add a line") == [("p12", ("p13", "p13"))]
+    # dev-seventh dwh-153#7: a label in capitals said capitalised; in lower case it is a word ("put in definitions")
+    assert found("the two lines listed under Definitions") == [("p12", ("p13", "p13"))]
     assert found("make the notes shorter") == []
 
 
