@@ -129,6 +129,8 @@ def test_labels_standing_for_headings_are_named_with_what_follows_them():
     assert [i for i, _ in found("附件12删掉")] == []
     assert found("rather than N/A, put in definitions") == [("p13", None)]
     assert found("Under DEFINITIONS, add a line") == [("p12", ("p13", "p13"))]
+    # dev-seventh dwh-153#7: a label in capitals said capitalised; in lower case it is a word ("put in definitions")
+    assert found("the two lines listed under Definitions") == [("p12", ("p13", "p13"))]
     assert found("make the notes shorter") == []
 
 
@@ -432,6 +434,21 @@ def test_an_altered_quote_is_certain_and_the_exact_one_or_a_case_change_is_not(s
 def test_words_added_to_or_dropped_from_a_quote(state, request_text, args, altered):
     found = checks.check_call("Set the chart title.", request_text, "set_chart_title", args, state, {})
     assert [f.check for f in found] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("text, altered", [
+    ("Acme Works Ltd\n1 Mill Lane, Leeds", False),  # the two quotes as two lines
+    ("Acme Works Ltd | 1 Mill Lane, Leeds", False),  # joined by a bar
+    ("Acme Works Ltd\n1 Mill Lane, Leeds\nEngland", True),  # a line the request does not have
+    ("Acme Works Limited\n1 Mill Lane, Leeds", True),  # a quote altered within its line
+    ("Acme Works Ltd 1 Mill Lane, Leeds", True),  # run together on one line: words added to the first quote
+])
+def test_quotes_written_as_lines_of_one_text_are_not_an_altered_quote(state, text, altered):
+    """Hand dev-seventh dwh-151#1: a name and, on the line below, an address, both quoted, written as one header."""
+    request = 'Put "Acme Works Ltd" centred in the header, with "1 Mill Lane, Leeds" on the line below it.'
+    found = checks.check_call("Set the header.", request, "set_header_footer",
+                              {"section": 0, "where": "header", "text": text}, state, {})
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
 
 
 def test_a_searched_text_or_another_quote_is_not_an_altered_quote(state):

@@ -215,3 +215,15 @@ def test_a_request_whose_planner_plans_another_requests_new_text_ends():
     asked_in = [next(n for n in (1, 2) if f"this is request {n}" in str(r["messages"]))
                 for r in llm.requests if r["role"] == "planner"]
     assert asked_in == [1, 1, 2, 2]  # 'Two.' was planned in request 1, which then ended, and done in request 2
+
+
+def test_a_quote_is_this_requests_own_whatever_its_end_punctuation():
+    """Hand dev-seventh dwh-157#10: the split leaves the request's last full stop out; the step's quote keeps it."""
+    from autodw.agent.heuristics import another_requests_step
+    from autodw.analysis.state import extract_state
+    state = extract_state(WordDocument.open(EXAMPLES / "report.docx"))
+    message = "最后加一节“局限”，下面写一句：样本只来自一所学校。加完把目录更新了"
+    own, other = "最后加一节“局限”，下面写一句：样本只来自一所学校", "加完把目录更新了"
+    step = "Insert a paragraph: text \"样本只来自一所学校。\"."
+    assert another_requests_step(step, own, message, state) is None
+    assert another_requests_step(step, other, message, state) == "样本只来自一所学校。"

@@ -129,6 +129,16 @@ def test_render_respects_budget_and_says_what_it_omitted():
     assert "omitted" not in full
 
 
+def test_a_section_line_lists_its_header_paragraph_ids(report):
+    """Hand dev-seventh dwh-151#2: a header's line is formatted by its paragraph id, which the view showed nowhere."""
+    created = execute(report, "set_header_footer", {"section": 0, "where": "header", "text": "Acme Ltd\n1 Mill Lane"}).created
+    header = next(story for s in extract_state(report)["page_layout"]["sections"]
+                  for story in s["headers"].values() if story["text"].startswith("Acme"))
+    assert header["paragraphs"] and set(header["paragraphs"]) <= set(created)
+    line = next(x for x in render_state(extract_state(report)).splitlines() if x.startswith("SECTION 0"))
+    assert f"({', '.join(header['paragraphs'])})" in line
+
+
 @pytest.mark.parametrize("name", ["report.docx", "contract_zh.docx"])
 def test_examples_render(name):
     text = render_state(extract_state(WordDocument.open(EXAMPLES / name)))

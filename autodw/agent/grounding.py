@@ -308,14 +308,20 @@ MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to 
 
 def _names_in(text: str, name: str) -> bool:
     """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words, as written
-    for one word (so the heading "Notes" is not named by "take notes"); CJK names by containment."""
+    for one word (so the heading "Notes" is not named by "take notes") or, for one in capitals, capitalised ("under
+    References" names "REFERENCES"); CJK names by containment."""
     name = " ".join(name.split()).strip(" .:：")
     if len(name) < MIN_NAME_CHARS and not re.search(r"[\u3040-\u9fff]", name):
         return False
     if re.search(r"[\u3040-\u9fff]", name):
         return len(name) >= 2 and loose(name) in loose(text)
     flags = re.IGNORECASE if " " in name else 0
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(fold(text).split()), flags) is not None
+    said = " ".join(fold(text).split())
+    if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", said, flags):
+        return True
+    # a label in capitals said capitalised ("under References" for "REFERENCES"), not in lower case ("take notes")
+    return name.isupper() and len(name) > 1 and \
+        re.search(rf"(?<!\w){re.escape(name.capitalize())}(?!\w)", said) is not None
 
 
 MAX_LABEL_CHARS = 30  # a body paragraph this short that a request says whole is a label it names ("附件3", "表2")

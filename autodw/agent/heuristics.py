@@ -118,14 +118,18 @@ def restates(text: str, other: str, ratio: float) -> bool:
     return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
 
 
+_END_PUNCTUATION = " .!?;,:。！？；，：…"  # what may end a quoted text and not the request it is in
+
+
 def another_requests_step(sub_instruction: str, request: str, message: str, state: State) -> str | None:
     """The quoted text of `sub_instruction` that another request of `message` asks for and `request` does not, and
-    that the document does not have yet (new text of that request), or None."""
+    that the document does not have yet (new text of that request), or None. In `request` its end punctuation aside:
+    the split leaves a request's last full stop out ("...写一句：X。加完..." gives the request "...写一句：X")."""
     own, whole = grounding.loose(request), grounding.loose(message)
     document = "\n".join(grounding.loose(p.get("text", "")) for p, _ in grounding.paragraphs(state))
     for quote in grounding.quotes(sub_instruction):
         text = grounding.loose(quote.text)
-        if text not in own and text in whole and text not in document:
+        if text.rstrip(_END_PUNCTUATION) not in own and text in whole and text not in document:
             return quote.text
     return None
 

@@ -20,6 +20,8 @@ _WRITTEN = re.compile(r"^(?:text|title|replace|caption|bookmark|name)$")
 _SEARCHED = re.compile(r"^(?:find|match)$")
 #: a caption's label and number ("Table 1: ", "图 2 "), which the caption API writes itself
 _CAPTION_LABEL = re.compile(rf"^(?:{grounding.caption_labels()})\s*\d+\s*[:：.\-–—]?\s*", re.IGNORECASE)
+#: what joins quotes written as one text: line breaks, tabs, a bar or a bullet between spaces
+_JOINER = re.compile(r"[\r\n\t\v\f\u2028\u2029]+|\s+[|·•]\s+")
 #: a field of a header or footer template ("{PAGE}"), in a loose text
 _FIELD = re.compile(r"\\\{[a-z]+\\\}")
 
@@ -42,7 +44,7 @@ def _unnumbered(text: str, before: State) -> str:
 
 @check("altered_quote", certain=Certainty.FIXES,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
-                            "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/hand/dev-seventh", "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
@@ -56,7 +58,8 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     words ("English  text" -> "English text" for "a double space before 'text'"); a template whose fields are
     the numbers of a quote ("Page {PAGE} of {NUMPAGES}" for "like 'Page 3 of 31'"); a caption without the label and
     number of a quote ("Table 1: ..."), which the caption API writes; a quote with the item number the document's
-    paragraphs start with ("9．X；" for "add “X” before item 9, numbered like the others"); a text of the document
+    paragraphs start with ("9．X；" for "add “X” before item 9, numbered like the others"); quotes written as the
+    lines of one text ("Name\\nAddress" for 'put "Name" ..., with "Address" on the line below'); a text of the document
     with one part of it replaced by a quote, the rest kept ("服务合同 - 远航机器人" -> "办公场所保洁服务合同 - 远航机器人" for
     "改成“办公场所保洁服务合同”，页眉里的合同名也跟着改": the name is part of the header). Table cells and list items are not checked for
     dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task status"). The fix
@@ -77,6 +80,8 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
         if key in keys or (_WRITTEN.match(arg) and _unnumbered(key, before) in keys) or ID_IN_TEXT.fullmatch(text) or \
                 (len(key) >= MIN_TEXT_CHARS and key in unquoted):
             continue
+        if _joined_quotes(text, keys):
+            continue  # the quotes written as lines of one text ("Name" with "Address" on the line below)
         if _WRITTEN.match(arg) and grounding.loose(text) in respaced:
             continue  # the document's words written again, their spacing, case or width fixed: no quote's
         if _WRITTEN.match(arg):
@@ -100,6 +105,12 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
                 out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
     return out
+
+
+def _joined_quotes(text: str, keys: set[str]) -> bool:
+    """Whether `text` is two or more of the quotes (loose `keys`) joined by line breaks or separators, nothing else."""
+    parts = [loose_text(part) for part in _JOINER.split(text) if part.strip()]
+    return len(parts) >= 2 and all(part in keys for part in parts)
 
 
 def _texts(state: State) -> set[str]:

@@ -21,6 +21,7 @@ MAX_TABLE_ROWS = 8
 MAX_CELL_CHARS = 40
 MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focus is shown whole as the budget allows)
 SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
+MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
 PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
          "ENDNOTES", "TRACKED CHANGES", "PAGE BREAKS", "STYLES")
@@ -128,12 +129,23 @@ def _section_line(s: dict[str, Any]) -> str:
         for kind, story in s.get(key, {}).items():
             text = _short(story.get("text", ""), 60)
             linked = " (linked)" if story.get("linked_to_previous") else ""
-            parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}" + (" +page no." if story.get("page_number") else ""))
+            parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}{_story_ids(story)}"
+                         + (" +page no." if story.get("page_number") else ""))
     if s.get("watermark"):
         parts.append(f"watermark={s['watermark']!r}")
     if s.get("page_numbering"):
         parts.append(f"numbering {s['page_numbering']}")
     return "; ".join(parts)
+
+
+def _story_ids(story: dict[str, Any]) -> str:
+    """The ids of a header's or footer's paragraphs in order, so that its text can be formatted by paragraph (shown
+    nowhere else): " (p666, p667)"; the first :data:`MAX_STORY_IDS` of a longer story."""
+    ids = [i for i in story.get("paragraphs") or [] if i]
+    if not ids:
+        return ""
+    more = f", +{len(ids) - MAX_STORY_IDS} more" if len(ids) > MAX_STORY_IDS else ""
+    return f" ({', '.join(ids[:MAX_STORY_IDS])}{more})"
 
 
 def _footer(state: State) -> list[str]:
