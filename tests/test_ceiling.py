@@ -175,12 +175,17 @@ def test_an_id_named_only_outside_the_document_view_is_not_shown():
                 document="").shown
 
 
-def test_the_generator_gives_the_gold_call_only_when_offered_shown_and_expressible():
+def _bolding_backend():
+    """A hosted ceiling backend for "Make the second line bold." (gold: p2 bold), its events and the step's phrase."""
     gold = ("set_text_format", {"bold": True, "paragraphs": ["p2"]})
     events = []
     b = CeilingBackend(_instruction("Make the second line bold.", [gold]), profile_assembly("hosted"), REG, "",
                        emit=lambda e, d: events.append(d))
-    sub = phrase(REG.get(gold[0]), gold[1])
+    return gold, events, b, phrase(REG.get(gold[0]), gold[1])
+
+
+def test_the_generator_gives_the_gold_call_only_when_offered_shown_and_expressible():
+    gold, events, b, sub = _bolding_backend()
     ok = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub)
     assert json.loads(b.complete(ok, role="api_generator").text) == {"api": gold[0], "args": gold[1]}
     narrow = prompts.api_call_schema([REG.get("set_text_format")], known_ids=["p1", "p3"])  # p2 left out
@@ -195,11 +200,7 @@ def test_the_generator_gives_the_gold_call_only_when_offered_shown_and_expressib
 
 
 def test_a_retry_that_leaves_out_the_api_already_tried_is_the_rollback_not_the_intent_filter():
-    gold = ("set_text_format", {"bold": True, "paragraphs": ["p2"]})
-    events = []
-    b = CeilingBackend(_instruction("Make the second line bold.", [gold]), profile_assembly("hosted"), REG, "",
-                       emit=lambda e, d: events.append(d))
-    sub = phrase(REG.get(gold[0]), gold[1])
+    gold, events, b, sub = _bolding_backend()
     first = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub)
     assert json.loads(b.complete(first, role="api_generator").text)["api"] == gold[0]
     retry = _generator_prompt("p2 #1 [Normal] Line two", "Make the second line bold.", sub, ("clear_text_format",),
