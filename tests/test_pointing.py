@@ -93,3 +93,35 @@ def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
     assert "远航机器人有限公司" not in plain and "远航机器人有限公司" in asked
     with pytest.raises(ValueError, match="unknown state part"):
         render_state(state, budget_tokens=250, parts=("HEADER",))
+
+
+def test_an_unstyled_label_points_at_its_section_by_its_long_words_in_any_case():
+    label = "Inside Section Heading"
+    bullets = {i: _paragraph(i, f"Point {i} of the list", "Bulleted List") for i in range(41, 46)}
+    state = _filled({40: _paragraph(40, "For Investors", label), 46: _paragraph(46, "Manufacturing", label),
+                     **bullets, 47: _paragraph(47, "Planned levels", "Bulleted List")})
+    assert pointing.labelled(state, "Add one more point at the end of that investors list.") == [("p40", "p45")]
+    assert pointing.labelled(state, "Drop the manufacturing checklist.") == [("p46", "p80")]
+    assert pointing.labelled(state, "Make the list of points bold.") == []  # no label's words said
+    request = "Add one more point at the end of that investors list."
+    assert {"p40", "p45"} <= set(pointing.pointed(state, request))
+
+
+def test_a_request_that_points_at_nothing_is_shown_what_the_previous_one_pointed_at():
+    state = _filled({70: _paragraph(70, "Exit strategy for investors (buyback, sale, or IPO)")})
+    previous = "Move the exit strategy point to the top and bold it."
+    request = "hmm, bold looks shouty. Italic instead."
+    assert pointing.pointed(state, request) == []
+    assert not _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request), "p70")
+    assert _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
+                                      previous=previous), "p70")
+
+
+def test_the_window_stays_where_a_paragraph_was_removed():
+    from autodw.agent.records import Attempt
+    state = _filled({})
+    del state["paragraphs"][59]  # p60 removed: p61 is now at index 59
+    attempt = Attempt(api="delete_block", args={"block": "p60"}, level="first", ok=True, accepted=True,
+                      changes="paragraph count: 80 -> 79\nremoved paragraph p60 (was index 59): 'x'")
+    assert views.where_removed(state, attempt) == ["p61", "p59"]
+    assert views.where_removed(state, Attempt(api="delete_block", args={}, level="first", changes=attempt.changes)) == []

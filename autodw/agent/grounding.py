@@ -389,7 +389,7 @@ def _look(p: dict[str, Any]) -> tuple[Any, ...]:
     return p.get("style"), p.get("alignment"), runs
 
 
-def _label_section(state: State, pid: str) -> tuple[str, str] | None:
+def label_section(state: State, pid: str) -> tuple[str, str] | None:
     """The first and last body paragraph after label `pid`, up to the next paragraph that looks the same (a label of
     its kind: "附件3" up to "附件4") or the end."""
     paras = state.get("paragraphs", [])
@@ -423,7 +423,7 @@ def named(state: State, text: str) -> list[Match]:
         if heading_level(p.get("style")) is not None and _names_in(text, label):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
         elif p["id"] in labels:
-            out.append(Match(label, p["id"], "paragraph", "named", label, _label_section(state, p["id"])))
+            out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()

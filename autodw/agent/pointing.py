@@ -13,7 +13,7 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import Match, loose, undictated
+from autodw.agent.grounding import Match, heading_level, label_section, loose, undictated
 from autodw.analysis.state import State
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -23,6 +23,8 @@ MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one 
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is not pointed at whole)
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
+MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
+MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
@@ -81,13 +83,35 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     if _END.search(said):
         out += order[::-1][:END_BLOCKS]
-    for m in matches:
-        if m.under and m.under[0] in at and m.under[1] in at:
-            section = order[at[m.under[0]]:at[m.under[1]] + 1]
+    sections = [(m.under[0], m.under[1]) for m in matches if m.under]
+    sections += [(pid, end) for pid, end in labelled(state, said)]
+    for first, last in sections:
+        if first in at and last in at:
+            section = order[at[first]:at[last] + 1]
             out += section if len(section) <= MAX_SECTION_BLOCKS else []
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def labelled(state: State, text: str) -> list[tuple[str, str]]:
+    """The sections (the label and the last paragraph before the next label like it) of the short unstyled label
+    paragraphs that stand for headings ("Manufacturing", "For Investors") whose every word of
+    :data:`MIN_LABEL_WORD` letters or more `text` says, in any case ("the manufacturing checklist", "that investors
+    list"); a label more than :data:`MAX_MATCHES` paragraphs hold names none."""
+    said = set(re.findall(r"\w+", loose(text)))
+    held: dict[str, list[dict[str, Any]]] = {}
+    for p in state.get("paragraphs", []):
+        words = re.findall(r"\w+", loose(p.get("text", "")))
+        if heading_level(p.get("style")) is None and 0 < len(words) <= MAX_LABEL_WORDS \
+                and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
+            held.setdefault(" ".join(words), []).append(p)
+    out = []
+    for label, paras in held.items():
+        key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
+        if key and len(paras) <= MAX_MATCHES and all(w in said for w in key):
+            out += [(p["id"], under[1]) for p in paras if (under := label_section(state, p["id"])) is not None]
+    return out
 
 
 def said_whole(state: State, text: str) -> list[str]:

@@ -38,8 +38,24 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
     focus = [*ELEMENT_ID.findall(text), *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
-            focus += named_ids(attempt)
+            focus += named_ids(attempt) + where_removed(state, attempt)
     return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed)
+
+
+_REMOVED = re.compile(r"^removed paragraph (\S+) \(was index (\d+)\)", re.MULTILINE)  # a change summary's line
+
+
+def where_removed(state: State, attempt: Attempt) -> list[str]:
+    """The paragraphs now either side of those an accepted attempt removed (the window stays where a deletion was:
+    the next block of a section being deleted one by one is there)."""
+    paras = state.get("paragraphs", [])
+    present = {p["id"] for p in paras}
+    out = []
+    for pid, index in _REMOVED.findall(attempt.changes or "") if attempt.accepted else ():
+        if pid not in present:
+            n = int(index)
+            out += [paras[i]["id"] for i in (n, n - 1) if 0 <= i < len(paras)]
+    return out
 
 
 def contents_marked(state: State) -> State:
@@ -65,14 +81,18 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     request that only refers back with a pronoun grounds) and the blocks holding its distinctive words
     (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
     (:mod:`autodw.agent.pointing`: by its words, its position, the sections of the headings it names; in `pointing_in`,
-    by default `quoted_in`), shown ahead of the blocks far from them."""
+    by default `quoted_in`; when it points at nothing, what `previous` points at), shown ahead of the blocks far from
+    them."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
     focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under),
              *distinctive_blocks(state, quoted_in)]
+    pointed = pointing.pointed(state, pointing_in, named)
+    if not pointed and previous:  # a request that points at nothing ("Italic instead") means what the one before did
+        pointed = pointing.pointed(state, previous, grounding.ground(state, previous)[:max_lines])
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
-                      pointed=pointing.pointed(state, pointing_in, named))
+                      pointed=pointed)
     lines = grounding.grounding_lines(matches)
     return f"{view}\n\n{lines}" if lines else view
 
