@@ -14,7 +14,7 @@ from autodw.apis.ooxml import watermark as wm
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.comments import COMMENT_ID, comment_label, find_comment, remove_comment
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
-from autodw.apis.ooxml.fields import request_field_update
+from autodw.apis.ooxml.fields import bookmark_starts, new_bookmark_id, request_field_update
 from autodw.apis.ooxml.notes import notes_root, remove_note
 from autodw.apis.ooxml.paragraphs import drop_rel, link_text, paragraph_links, set_link_text
 from autodw.apis.ooxml.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size,
@@ -473,11 +473,6 @@ def remove_watermark(doc: WordDocument, section: Any = "all"):
 _BOOKMARK_NAME = re.compile(r"^[^\W\d_][\w]{0,39}$")
 
 
-def _bookmark_starts(doc: WordDocument):
-    for root in doc.id_roots():
-        yield from root.iter(qn("w:bookmarkStart"))
-
-
 @api(intent=INTENT,
      description="Add a named bookmark around a paragraph or part of its text, so hyperlinks and cross-references "
                  "can point to it. Names start with a letter and contain letters, digits and underscores (max 40).",
@@ -489,13 +484,12 @@ def add_bookmark(doc: WordDocument, name: str, paragraph: str, span: dict | None
     if not _BOOKMARK_NAME.match(name):
         raise ArgumentError(f"bookmark name {name!r} is invalid: start with a letter, then letters, digits or "
                             "underscores, at most 40 characters (e.g. \"section_2\")")
-    existing = list(_bookmark_starts(doc))
+    existing = list(bookmark_starts(doc))
     if any((b.get(qn("w:name")) or "").lower() == name.lower() for b in existing):
         raise ArgumentError(f"a bookmark named {name!r} already exists; choose another name or delete it first")
     p = doc.find(paragraph, "p")
     start, end = resolve_span(p, span, paragraph)
-    ids = [int(b.get(qn("w:id"))) for b in existing if (b.get(qn("w:id")) or "").lstrip("-").isdigit()]
-    bid = str(max([-1, *ids]) + 1)
+    bid = new_bookmark_id(doc)
     b_start, b_end = make("w:bookmarkStart", w_id=bid, w_name=name), make("w:bookmarkEnd", w_id=bid)
     runs = isolate(p, start, end) if end > start else []
     if runs:
@@ -520,9 +514,9 @@ def add_bookmark(doc: WordDocument, name: str, paragraph: str, span: dict | None
 def delete_bookmark(doc: WordDocument, bookmark: str):
     """Remove a bookmark's start and end marks."""
     name = bookmark
-    starts = [b for b in _bookmark_starts(doc) if b.get(qn("w:name")) == name]
+    starts = [b for b in bookmark_starts(doc) if b.get(qn("w:name")) == name]
     if not starts:
-        names = sorted({b.get(qn("w:name")) for b in _bookmark_starts(doc) if b.get(qn("w:name")) and b.get(qn("w:name")) != "_GoBack"})
+        names = sorted({b.get(qn("w:name")) for b in bookmark_starts(doc) if b.get(qn("w:name")) and b.get(qn("w:name")) != "_GoBack"})
         raise ArgumentError(f"there is no bookmark {clipped(name, 80)!r}; bookmarks: {', '.join(names) or 'none'}")
     for b in starts:
         bid = b.get(qn("w:id"))
@@ -596,7 +590,7 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
         drop_rel(part, old_rid)
         done.append(f"url -> {url.strip()}")
     if bookmark is not None:
-        names = {b.get(qn("w:name")) for b in _bookmark_starts(doc)}
+        names = {b.get(qn("w:name")) for b in bookmark_starts(doc)}
         if bookmark not in names:
             raise ArgumentError(f"there is no bookmark {clipped(bookmark, 80)!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
         link.attrib.pop(qn("r:id"), None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from lxml import etree
 
@@ -52,6 +53,18 @@ def seq_labels(doc: WordDocument) -> list[str]:
 def next_seq_number(doc: WordDocument, label: str) -> int:
     """The number the next ``SEQ label`` field in the body will show (its own sequence: 图 is not 图表)."""
     return seq_labels(doc).count(label) + 1
+
+
+def bookmark_starts(doc: WordDocument) -> Iterator[etree._Element]:
+    """Every ``w:bookmarkStart`` of the document (body, headers, footers, notes, comments)."""
+    for root in doc.id_roots():
+        yield from root.iter(qn("w:bookmarkStart"))
+
+
+def new_bookmark_id(doc: WordDocument) -> str:
+    """An id no bookmark of the document has (one above the highest)."""
+    ids = [int(b.get(qn("w:id"))) for b in bookmark_starts(doc) if (b.get(qn("w:id")) or "").lstrip("-").isdigit()]
+    return str(max([-1, *ids]) + 1)
 
 
 def bookmark_text(start: etree._Element) -> str:

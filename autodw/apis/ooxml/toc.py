@@ -20,7 +20,8 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from autodw.analysis.state.numbering import ListCounter, Numbering, own_num_pr, style_chain_num_pr
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.fields import field_runs
+from autodw.apis.ooxml.lifecycle import iter_fields
+from autodw.apis.ooxml.fields import bookmark_starts, field_runs, new_bookmark_id
 from autodw.apis.ooxml.text import new_run, paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
@@ -35,8 +36,8 @@ class StyleLevels:
 
     def __init__(self, doc: WordDocument):
         root = styles_element(doc)
-        self._styles = {s.get(qn("w:styleId")): s for s in root.iterchildren(qn("w:style"))}
-        self.default = next((sid for sid, s in self._styles.items()
+        self.styles = {s.get(qn("w:styleId")): s for s in root.iterchildren(qn("w:style"))}
+        self.default = next((sid for sid, s in self.styles.items()
                               if s.get(qn("w:type"), "paragraph") == "paragraph" and s.get(qn("w:default")) in ("1", "true")), None)
         self._cache: dict[str | None, int | None] = {}
 
@@ -50,7 +51,7 @@ class StyleLevels:
         seen: set[str] = set()
         while style_id and style_id not in seen:
             seen.add(style_id)
-            style = self._styles.get(style_id)
+            style = self.styles.get(style_id)
             if style is None:
                 return None
             lvl = wval(style.find(f"{qn('w:pPr')}/{qn('w:outlineLvl')}"))
@@ -188,7 +189,7 @@ class _Entry:
 def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> list[_Entry]:
     """The paragraphs a TOC lists, in document order, with the list numbers they show."""
     levels = StyleLevels(doc)
-    styles = {s.get(qn("w:styleId")): s for s in styles_element(doc).iterchildren(qn("w:style"))}
+    styles = levels.styles
     try:
         numbering = doc.part.part_related_by(RT.NUMBERING).element
     except KeyError:
@@ -225,22 +226,11 @@ def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
     out = _OldEntries()
     for p in paragraphs:
         out.links = out.links or any(h.get(qn("w:anchor")) for h in p.iter(qn("w:hyperlink")))
-        anchor, result = None, None
-        for el in p.iter(qn("w:instrText"), qn("w:fldChar"), qn("w:t")):
-            if el.tag == qn("w:instrText"):
-                m = re.match(r"\s*PAGEREF\s+(\S+)", el.text or "")
-                if m:
-                    anchor, result = m.group(1), None
-                    out.pages = out.pages if out.pages is not None else {}
-            elif el.tag == qn("w:fldChar") and anchor is not None:
-                kind = el.get(qn("w:fldCharType"))
-                if kind == "separate":
-                    result = ""
-                elif kind == "end":
-                    out.pages[anchor] = (result or "").strip()
-                    anchor = None
-            elif result is not None and anchor is not None:
-                result += el.text or ""
+        for f in iter_fields(p):
+            m = re.match(r"PAGEREF\s+(\S+)", f.instruction)
+            if m and f.simple is None:
+                out.pages = out.pages if out.pages is not None else {}
+                out.pages[m.group(1)] = "".join(t.text or "" for r in f.result_runs for t in r.iter(qn("w:t"))).strip()
     return out
 
 
@@ -251,20 +241,18 @@ def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> st
     found = [n for n in names if n in known] or [n for n in names if n.startswith("_Toc")]
     if found:
         return found[0]
-    marks = list(doc.part._element.iter(qn("w:bookmarkStart")))
-    ids = [int(b.get(qn("w:id"))) for b in marks if (b.get(qn("w:id")) or "").isdigit()]
-    names = {b.get(qn("w:name")) for b in marks}
-    bid, n = max(ids, default=0) + 1, 1
-    while f"_Toc{n:09d}" in names:
+    taken = {b.get(qn("w:name")) for b in bookmark_starts(doc)}
+    n = 1
+    while f"_Toc{n:09d}" in taken:
         n += 1
-    name = f"_Toc{n:09d}"
+    name, bid = f"_Toc{n:09d}", new_bookmark_id(doc)
     ppr = p.find(qn("w:pPr"))
-    start = make("w:bookmarkStart", w_id=str(bid), w_name=name)
+    start = make("w:bookmarkStart", w_id=bid, w_name=name)
     if ppr is not None:
         ppr.addnext(start)
     else:
         p.insert(0, start)
-    p.append(make("w:bookmarkEnd", w_id=str(bid)))
+    p.append(make("w:bookmarkEnd", w_id=bid))
     return name
 
 
@@ -272,12 +260,12 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
     """An entry's content: its list number and a tab, its text, and (where the old entries had page numbers) a
     tab and a PAGEREF field to the heading, showing the old entry's page number for the same heading or nothing,
     in a hyperlink to the heading where the old entries had links."""
-    runs = [new_run(entry.number), _tab()] if entry.number else []
+    runs = [new_run(entry.number), new_run("\t")] if entry.number else []
     runs.append(new_run(entry.text))
     pages = old.pages is not None and switches.pages(entry.level)
     anchor = _bookmark(doc, entry.element, old.pages or {}) if pages or old.links else None
     if pages:
-        runs.append(_tab())
+        runs.append(new_run("\t"))
         runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, "")))
     if not old.links:
         return runs
@@ -285,12 +273,6 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
     for r in runs:
         link.append(r)
     return [link]
-
-
-def _tab() -> etree._Element:
-    r = make("w:r")
-    r.append(make("w:tab"))
-    return r
 
 
 def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None = None,
