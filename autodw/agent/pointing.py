@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from autodw.agent.distinctive import ranked_blocks
 from autodw.agent.grounding import Match, heading_level, label_section, loose, undictated
 from autodw.analysis.state import State
+from autodw.analysis.state.render import body_blocks
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
@@ -58,15 +59,7 @@ _PART_WORDS = {part: re.compile(words, re.IGNORECASE) for part, words in _PARTS.
 
 def body_ids(state: State) -> list[str]:
     """The body blocks' ids in document order (each table after its paragraph, as the rendering places it)."""
-    tables_after: dict[str | None, list[str]] = {}
-    for t in state.get("tables", []):
-        if "nested_in" not in t:
-            tables_after.setdefault(t.get("after_paragraph"), []).append(t["id"])
-    out = list(tables_after.get(None, []))
-    for p in state.get("paragraphs", []):
-        out.append(p["id"])
-        out += tables_after.get(p["id"], [])
-    return out
+    return [el["id"] for el, _ in body_blocks(state)]
 
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:

@@ -189,18 +189,29 @@ def _footer(state: State) -> list[str]:
     return lines
 
 
-def _blocks(state: State) -> list[tuple[str, bool, str, str]]:
-    """(id, is_heading, rendered text, short line) per body block, tables placed after their paragraph."""
+def body_blocks(state: State) -> list[tuple[dict[str, Any], bool]]:
+    """(element, is_table) per body block in the order the rendering shows them: each top-level table after its
+    paragraph."""
     tables_after: dict[str | None, list[dict]] = {}
     for t in state["tables"]:
         if "nested_in" not in t:
             tables_after.setdefault(t.get("after_paragraph"), []).append(t)
-    out = [(t["id"], False, _table_text(t), _table_text(t, rows=0)) for t in tables_after.get(None, [])]
+    out = [(t, True) for t in tables_after.get(None, [])]
     for p in state["paragraphs"]:
-        style = p.get("style") or ""
-        heading = style.lower().startswith(("heading", "title"))
-        out.append((p["id"], heading, _paragraph_text(p), _paragraph_text(p, SHORT_CHARS, formats=False)))
-        out.extend((t["id"], False, _table_text(t), _table_text(t, rows=0)) for t in tables_after.get(p["id"], []))
+        out.append((p, False))
+        out.extend((t, True) for t in tables_after.get(p["id"], []))
+    return out
+
+
+def _blocks(state: State) -> list[tuple[str, bool, str, str]]:
+    """(id, is_heading, rendered text, short line) per body block (:func:`body_blocks`)."""
+    out = []
+    for el, is_table in body_blocks(state):
+        if is_table:
+            out.append((el["id"], False, _table_text(el), _table_text(el, rows=0)))
+        else:
+            heading = (el.get("style") or "").lower().startswith(("heading", "title"))
+            out.append((el["id"], heading, _paragraph_text(el), _paragraph_text(el, SHORT_CHARS, formats=False)))
     return out
 
 

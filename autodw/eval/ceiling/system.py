@@ -23,7 +23,7 @@ from autodw.analysis.state.render import render_state
 from autodw.apis.registry import Registry
 from autodw.core.document import WordDocument
 from autodw.dwbench.records import Instruction
-from autodw.eval.ceiling.backend import CeilingBackend, executed_gold
+from autodw.eval.ceiling.backend import CeilingBackend
 from autodw.eval.ceiling.diagnosis import TurnLog
 from autodw.eval.systems import TurnResult, run_agent_turn
 
@@ -66,5 +66,5 @@ class CeilingSystem:
         backend = CeilingBackend(instruction, self.assembly, self.registry, render_state(state), elements=elements)
         agent = Agent(backend, self.classifier, registry=self.registry, assembly=self.assembly)
         backend.emit = agent.runner.events
-        log = TurnLog(executed_gold(self.registry, instruction), agent.runner.events)
+        log = TurnLog(backend.executed, agent.runner.events)
         return run_agent_turn(agent, doc, instruction.text, earlier, trace, sinks=[log], writer=LeanTrace)
