@@ -10,6 +10,8 @@ cut silently.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Iterable
 
 from autodw.analysis.state.types import State
@@ -83,7 +85,7 @@ _DRAWING_ID = re.compile(r"(?:img|chart|shape)[0-9]+")
 def render_elements(state: State, ids: Iterable[str]) -> list[str]:
     """The rendered lines of the body blocks, images and charts with these ids (in document order)."""
     wanted = set(ids)
-    lines = [text for block_id, _, text, _ in _blocks(state) if block_id in wanted]
+    lines = [b.text for b in _blocks(state) if b.id in wanted]
     return lines + [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
 
 
@@ -203,15 +205,33 @@ def body_blocks(state: State) -> list[tuple[dict[str, Any], bool]]:
     return out
 
 
-def _blocks(state: State) -> list[tuple[str, bool, str, str]]:
-    """(id, is_heading, rendered text, short line) per body block (:func:`body_blocks`)."""
+@dataclass
+class _Block:
+    """A body block as the rendering shows it: whole (`text`) or, when windowed, by a short line."""
+
+    id: str
+    heading: bool
+    text: str
+    element: dict[str, Any]
+    is_table: bool
+
+    @cached_property
+    def short(self) -> str:
+        """The block's short line (made only for a windowed view)."""
+        if self.is_table:
+            return _table_text(self.element, rows=0)
+        return _paragraph_text(self.element, SHORT_CHARS, formats=False)
+
+
+def _blocks(state: State) -> list[_Block]:
+    """The body blocks (:func:`body_blocks`) rendered whole."""
     out = []
     for el, is_table in body_blocks(state):
         if is_table:
-            out.append((el["id"], False, _table_text(el), _table_text(el, rows=0)))
+            out.append(_Block(el["id"], False, _table_text(el), el, True))
         else:
             heading = (el.get("style") or "").lower().startswith(("heading", "title"))
-            out.append((el["id"], heading, _paragraph_text(el), _paragraph_text(el, SHORT_CHARS, formats=False)))
+            out.append(_Block(el["id"], heading, _paragraph_text(el), el, False))
     return out
 
 
@@ -323,13 +343,13 @@ def _row_ids(row: list[Any]) -> str:
 # --- windowing ------------------------------------------------------------------------
 
 
-def _choose(blocks: list[tuple[str, bool, str, str]], budget: int, focus: list[str], pointed: list[str],
+def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[str],
             count: TokenCounter) -> dict[int, bool]:
     """The blocks shown (index -> whole, else as its short line): the first focus block whole, the first
     :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then each of them
     whole as the budget allows, then headings, the first three and the last block, then the blocks nearest the
     focus."""
-    costs = [count(text) for _, _, text, _ in blocks]
+    costs = [count(b.text) for b in blocks]
     if sum(costs) <= budget:
         return dict.fromkeys(range(len(blocks)), True)
     chosen: dict[int, bool] = {}
@@ -338,18 +358,18 @@ def _choose(blocks: list[tuple[str, bool, str, str]], budget: int, focus: list[s
     def take(i: int) -> None:
         nonlocal spent
         if 0 <= i < len(blocks) and chosen.get(i) is not True:
-            extra = costs[i] - (count(blocks[i][3]) if i in chosen else 0)
+            extra = costs[i] - (count(blocks[i].short) if i in chosen else 0)
             if spent + extra <= budget:
                 chosen[i] = True
                 spent += extra
 
-    at = {bid: i for i, (bid, _, _, _) in enumerate(blocks)}
+    at = {b.id: i for i, b in enumerate(blocks)}
     focus_idx = list(dict.fromkeys(at[b] for b in focus if b in at))
     wanted = list(dict.fromkeys([*focus_idx, *(at[b] for b in pointed if b in at)]))
     for i in focus_idx[:1]:  # the first focus block whole (a step's target: its text is copied)
         take(i)
     for i in wanted[:MAX_SHORT]:  # the others named first, cut short; then each whole in order of priority
-        cost = count(blocks[i][3])
+        cost = count(blocks[i].short)
         if i not in chosen and spent + cost <= budget:
             chosen[i] = False
             spent += cost
@@ -357,8 +377,8 @@ def _choose(blocks: list[tuple[str, bool, str, str]], budget: int, focus: list[s
         take(i)
     for i in range(min(3, len(blocks))):
         take(i)
-    for i, (_, heading, _, _) in enumerate(blocks):
-        if heading:
+    for i, b in enumerate(blocks):
+        if b.heading:
             take(i)
     take(len(blocks) - 1)
     centres = focus_idx or [0]
@@ -372,17 +392,17 @@ def _choose(blocks: list[tuple[str, bool, str, str]], budget: int, focus: list[s
     return chosen
 
 
-def _with_elisions(blocks: list[tuple[str, bool, str, str]], chosen: dict[int, bool]) -> list[str]:
+def _with_elisions(blocks: list[_Block], chosen: dict[int, bool]) -> list[str]:
     out: list[str] = []
     gap: list[str] = []
-    for i, (bid, _, text, short) in enumerate(blocks):
+    for i, b in enumerate(blocks):
         if i in chosen:
             if gap:
                 out.append(_elision(gap))
                 gap = []
-            out.append(text if chosen[i] else short)
+            out.append(b.text if chosen[i] else b.short)
         else:
-            gap.append(bid)
+            gap.append(b.id)
     if gap:
         out.append(_elision(gap))
     return out
