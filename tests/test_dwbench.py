@@ -540,6 +540,21 @@ def test_a_session_file_with_too_few_turns_is_refused_by_its_count_not_a_dump_of
         authoring.read(path)
 
 
+def test_a_session_starts_only_from_a_document_of_its_side_of_the_split(tmp_path):
+    """Writers of a later dev split picked generated documents of variants 2-4, which are test's: tuning on them would
+    tune on test's documents. Dev and every later dev split start from dev's documents, test from test's."""
+    from autodw.dwbench import hand as authoring
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-999"
+    assert authoring.source_of(data)["file"] == "docs/report-en-1.docx"
+    for split, source in (("dev-second", "docs/report-en-3.docx"), ("test", "docs/report-en-1.docx"),
+                          ("dev", "corpus:oxsdk__comment.docx")):
+        with pytest.raises(BenchmarkDataError, match=rf"dwh-999: a {split} session cannot start from {source}: it is "
+                                                     "not one of (dev|test)'s documents"):
+            authoring.source_of({**data, "split": split, "source": source})
+
+
 def test_a_tolerance_may_name_the_api_argument_that_sets_one_state_key(tmp_path):
     """Writers wrote {"key": "space_before"} (the argument) for the state's before_pt: taken where the argument sets one
     key, refused naming the keys it may mean where it sets several, and listing the valid keys for any other name."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from autodw.core import provenance
@@ -169,13 +169,17 @@ def _schema_message(error: Any) -> str:
 
 def source_of(data: dict[str, Any]) -> dict[str, str]:
     """The record's source (kind, file, sha256) of an authoring file's ``source``."""
-    from autodw.dwbench.records import DATA_DIR, corpus_dir
+    from autodw.dwbench.records import DATA_DIR, corpus_dir, document_splits
 
     src = data["source"]
     kind, name = ("corpus", src.split(":", 1)[1]) if src.startswith("corpus:") else ("generated", src)
     path = corpus_dir() / name if kind == "corpus" else DATA_DIR / name
     if not path.is_file():
         raise BenchmarkDataError(f"{data['session_id']}: source document {src} not found at {path}")
+    side = "test" if data["split"] == "test" else "dev"
+    if PurePosixPath(name).name not in document_splits()[side][kind]:
+        raise BenchmarkDataError(f"{data['session_id']}: a {data['split']} session cannot start from {src}: it is not "
+                                 f"one of {side}'s documents (data/document_splits.json)")
     return {"kind": kind, "file": name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
