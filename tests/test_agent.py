@@ -83,6 +83,17 @@ def test_accepted_step_then_done(doc):
     assert result.total_usage.prompt_tokens > 0 and not llm.remaining()
 
 
+def test_an_accepted_deletion_hands_the_removed_paragraphs_to_its_attempt_as_data(doc):
+    agent, _ = agent_for({
+        "planner": [plan("Delete paragraph p5."), DONE],
+        "api_generator": [{"api": "delete_block", "args": {"block": "p5"}}],
+        "validator": [PASS],
+    })
+    result = agent.run(doc, ["Delete the paragraph about the distribution partner"])
+    attempt = result.instructions[0].steps[0].accepted
+    assert attempt.removed == [("p5", 4)] and "removed paragraph p5" in attempt.changes
+
+
 def test_argument_level_rollback_fixes_a_rejected_step(doc):
     before = texts(doc)
     agent, _ = agent_for({

@@ -122,6 +122,19 @@ def test_the_window_stays_where_a_paragraph_was_removed():
     state = _filled({})
     del state["paragraphs"][59]  # p60 removed: p61 is now at index 59
     attempt = Attempt(api="delete_block", args={"block": "p60"}, level="first", ok=True, accepted=True,
-                      changes="paragraph count: 80 -> 79\nremoved paragraph p60 (was index 59): 'x'")
+                      removed=[("p60", 59)])
     assert views.where_removed(state, attempt) == ["p61", "p59"]
-    assert views.where_removed(state, Attempt(api="delete_block", args={}, level="first", changes=attempt.changes)) == []
+    assert views.where_removed(state, Attempt(api="delete_block", args={}, level="first", removed=attempt.removed)) == []
+    # the change summary's text is not read: a summary saying a paragraph was removed does not move the window
+    said = Attempt(api="delete_block", args={}, level="first", ok=True, accepted=True,
+                   changes="paragraph count: 80 -> 79\nremoved paragraph p60 (was index 59): 'x'")
+    assert views.where_removed(state, said) == []
+
+
+def test_the_change_analysis_hands_every_removed_paragraph_over_even_past_the_summarys_lines():
+    from autodw.agent.outcomes import ObservedChange
+    before = _filled({})
+    after = {**before, "paragraphs": before["paragraphs"][:10] + before["paragraphs"][60:]}
+    change = ObservedChange.between(before, after)
+    assert change.removed_paragraphs == [(f"p{n}", n - 1) for n in range(11, 61)]
+    assert "p60" not in change.summary  # 50 removals: the summary is cut at its 40 lines

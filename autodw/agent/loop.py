@@ -201,6 +201,7 @@ class Agent:
                 attempt.changed = executed.after != ctx.before
                 executed.change = ObservedChange.between(ctx.before, executed.after)
                 attempt.changes = executed.change.summary
+                attempt.removed = executed.change.removed_paragraphs
             except StateExtractionError as exc:
                 executed.undo(ctx.doc)
                 executed.after = None

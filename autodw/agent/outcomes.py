@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from autodw.agent.records import Attempt
 from autodw.analysis.change_summary import summarize_change
-from autodw.analysis.changes import Change, analyze_change
+from autodw.analysis.changes import Change, analyze_change, removed_paragraphs
 from autodw.analysis.state import State
 from autodw.core.document import Snapshot, WordDocument
 
@@ -88,6 +88,11 @@ class ObservedChange:
 
     analysis: Change
     summary: str
+
+    @property
+    def removed_paragraphs(self) -> list[tuple[str, int]]:
+        """The body paragraphs the call removed: (id, index before the call)."""
+        return removed_paragraphs(self.analysis)
 
     @classmethod
     def between(cls, before: State, after: State) -> "ObservedChange":

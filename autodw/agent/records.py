@@ -31,7 +31,8 @@ class Attempt:
     ok: bool = False
     message: str = ""
     error: str | None = None
-    changes: str = ""
+    changes: str = ""  # the change summary (autodw.analysis.change_summary)
+    removed: list[tuple[str, int]] = field(default_factory=list)  # body paragraphs the call removed: (id, former index)
     changed: bool = True  # False when the call left the document state exactly as it was
     created: list[str] = field(default_factory=list)
     verdict: ValidatorVerdict | None = None

@@ -42,18 +42,14 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
     return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed)
 
 
-_REMOVED = re.compile(r"^removed paragraph (\S+) \(was index (\d+)\)", re.MULTILINE)  # a change summary's line
-
-
 def where_removed(state: State, attempt: Attempt) -> list[str]:
     """The paragraphs now either side of those an accepted attempt removed (the window stays where a deletion was:
     the next block of a section being deleted one by one is there)."""
     paras = state.get("paragraphs", [])
     present = {p["id"] for p in paras}
     out = []
-    for pid, index in _REMOVED.findall(attempt.changes or "") if attempt.accepted else ():
+    for pid, n in attempt.removed if attempt.accepted else ():
         if pid not in present:
-            n = int(index)
             out += [paras[i]["id"] for i in (n, n - 1) if 0 <= i < len(paras)]
     return out
 

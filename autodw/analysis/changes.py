@@ -66,6 +66,11 @@ def has_changes(change: Change) -> bool:
 # --- paragraphs ---------------------------------------------------------------------
 
 
+def removed_paragraphs(change: Change) -> list[tuple[str, int]]:
+    """The body paragraphs a change removed, each as (its id, its index before the change)."""
+    return [(e["id"], e["index"]) for e in change["structural"].get("paragraphs_removed", [])]
+
+
 def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
     """The body's, headers' and footers' paragraphs and their tables' cell paragraphs by id (cell ones carry a 'cell'
     location, header and footer ones a 'story': "header:default")."""
