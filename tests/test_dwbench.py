@@ -610,6 +610,35 @@ def test_bench_author_reviews_each_gold_target_and_warns_of_a_part_the_request_d
     assert quiet.splitlines() == ["dwh-999: 3 turns, ok", warnings[0]]
 
 
+def test_bench_author_says_what_a_gold_call_that_names_no_element_acts_on(tmp_path):
+    """A comment given as "#0" is the comment it names; a style, a search or the document as a whole is said as such,
+    not as "no element named" (which read like an error)."""
+    from autodw.dwbench import hand as authoring
+    from tests.conftest import run_cli
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-999"
+    data["turns"] = [
+        {"text": "comment on the title: check the name", "requests": 1,
+         "gold": [{"api": "insert_comment", "args": {"paragraph": "p1", "text": "Check the name"}}]},
+        {"text": "drop that comment, and make the Title style dark blue", "requests": 1,
+         "gold": [{"api": "delete_comment", "args": {"comment": "#0"}},
+                  {"api": "modify_style", "args": {"name": "Title", "color": "1F4E79"}}]},
+        {"text": "say Apex Corp for Apex Robotics everywhere", "requests": 1,
+         "gold": [{"api": "replace_text", "args": {"find": "Apex Robotics", "replace": "Apex Corp"}}]},
+        {"text": "set the document title to Annual report", "requests": 1,
+         "gold": [{"api": "set_properties", "args": {"title": "Annual report"}}]}]
+    path = tmp_path / "dwh-999.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("bench", "author", str(path))
+    assert result.returncode == 0 and "no element named" not in result.stdout, result.stdout
+    assert ("      delete_comment: comment #0 comment 'Check the name'\n"
+            "      modify_style: acts on style 'Title' (names no element)\n") in result.stdout
+    assert "      replace_text: acts on the text matching 'Apex Robotics' (names no element)\n" in result.stdout
+    assert "      set_properties: acts on the whole document (names no element)\n" in result.stdout
+    assert "warning" not in result.stdout
+
+
 def test_revisions_resolved_then_rewritten_are_needed_and_a_text_written_over_is_not():
     """docxrs__history.docx p1 holds tracked changes. Accepting them, then rewriting p1, ends as rewriting it alone,
     but in Word the revisions leave the history: not flagged. A text written and then written over is flagged."""

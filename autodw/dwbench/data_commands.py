@@ -149,7 +149,7 @@ def _print_review(session_id: str, turns, quiet: bool) -> None:
         if not quiet:
             print(f"  [{n}] {text}")
         for call in calls:
-            targets = "; ".join(f"{t.id} {t.part} {t.words!r}" for t in call.targets) or "no element named"
+            targets = call.shown()
             if not quiet:
                 print(f"      {call.api}: {targets}")
             if call.unnamed_parts:

@@ -12,7 +12,8 @@ An authoring file (its schema is :data:`SESSION_SCHEMA`)::
 
 ``autodw bench author FILE`` replays a file turn by turn and says what is wrong (a call that fails, an id that does
 not exist, a turn that changes nothing, a call that is not needed, an alternative that fails) and reviews each turn
-(:func:`review`: its request, and each gold call's targets with their part and first words; a warning for a target
+(:func:`review`: its request, and each gold call's targets with their part and first words, or what a call that
+names none acts on; a warning for a target
 outside the body in a part the request does not name); ``--state N`` prints
 the document after turn N with its element ids, the view a writer writes the next turn from.
 """
@@ -274,11 +275,18 @@ class Target:
 
 @dataclass(frozen=True)
 class CallReview:
-    """One gold call, its targets and the parts among them its turn's request does not name."""
+    """One gold call, its targets and the parts among them its turn's request does not name; `acts_on`: what a call
+    that names no element acts on (:func:`acts_on`; "" for one that names some)."""
 
     api: str
     targets: tuple[Target, ...]
     unnamed_parts: tuple[str, ...]
+    acts_on: str = ""
+
+    def shown(self) -> str:
+        """Its targets as the writer's review prints them."""
+        return ("; ".join(f"{t.id} {t.part} {t.words!r}" for t in self.targets)
+                or f"acts on {self.acts_on} (names no element)")
 
 
 def review(authored: Authored) -> list[tuple[str, list[CallReview]]]:
@@ -297,7 +305,7 @@ def review(authored: Authored) -> list[tuple[str, list[CallReview]]]:
         for call in ins.gold:
             targets = tuple(_targets(doc, call.args))
             unnamed = tuple(dict.fromkeys(t.part for t in targets if t.part not in ("body", *named)))
-            calls.append(CallReview(call.api, targets, unnamed))
+            calls.append(CallReview(call.api, targets, unnamed, "" if targets else acts_on(call.api, call.args)))
             try:
                 execute(doc, call.api, call.args)
             except ApiError:
@@ -310,6 +318,7 @@ def _targets(doc, args: Any) -> list[Target]:
     """The elements `args` name by id (any string that is one) and the footnotes and comments they name by number."""
     from autodw.analysis.state import extract_state
     from autodw.apis.ooxml.locate import story_of
+    from autodw.apis.schema import shown_number
     from autodw.core.errors import ArgumentError
     from autodw.core.ids import parse_id
     from autodw.core.xml import qn
@@ -324,11 +333,24 @@ def _targets(doc, args: Any) -> list[Target]:
                 continue
             out.append(Target(value, story_of(doc, el), _first_words(" ".join("".join(t.text or "" for t in p.iter(qn("w:t")))
                                                                     for p in el.iter(qn("w:p"))))))
-        elif key in _NOTE_ARGUMENTS and isinstance(value, int) and not isinstance(value, bool):
+        elif key in _NOTE_ARGUMENTS and not isinstance(value, bool) and shown_number(value) is not None:  # 3 or "#3"
             part, kind = _NOTE_ARGUMENTS[key]
-            found = next((n for n in extract_state(doc)["interactive"][kind] if n.get("id") == value), None)
+            number = shown_number(value)
+            found = next((n for n in extract_state(doc)["interactive"][kind] if str(n.get("id")) == number), None)
             out.append(Target(f"{part} {value}", part, _first_words(found["text"]) if found else "(not found)"))
     return out
+
+
+def acts_on(api: str, args: dict[str, Any]) -> str:
+    """What a call that names no element acts on, as the review says it: the style it names, the sections, the text
+    it finds, else the whole document."""
+    if api.endswith("_style") and isinstance(args.get("name"), str):
+        return f"style {args['name']!r}"
+    if "section" in args:
+        return "every section" if args["section"] == "all" else f"section {args['section']}"
+    if isinstance(args.get("find"), str):
+        return f"the text matching {args['find']!r}"
+    return "the whole document"
 
 
 def _leaves(value: Any, key: str = "") -> list[tuple[str, Any]]:
