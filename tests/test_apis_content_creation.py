@@ -110,6 +110,21 @@ def test_footnote_part_is_created_when_missing():
                                                                    "offset": len("Body")}]
 
 
+def test_a_comment_that_names_no_author_is_by_the_documents_author(doc):
+    """One setting (WordDocument.author: --author of run and chat) signs the comments and the tracked changes."""
+    from autodw.core import DEFAULT_AUTHOR
+
+    def author_of(text):
+        return next(c["author"] for c in extract_state(doc)["interactive"]["comments"] if c["text"] == text)
+
+    assert doc.author == DEFAULT_AUTHOR == "autodw"
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "By default."})
+    doc.author = "Legal"
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "By the run's author."})
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "By Kim.", "author": "Kim"})
+    assert [author_of(t) for t in ("By default.", "By the run's author.", "By Kim.")] == ["autodw", "Legal", "Kim"]
+
+
 def test_insert_comment_on_span(doc):
     execute(doc, "insert_comment", {"paragraph": "p2", "text": "Source?", "span": {"match": "Revenue grew"}, "author": "Kim"})
     comments = extract_state(doc)["interactive"]["comments"]

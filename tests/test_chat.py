@@ -35,7 +35,7 @@ def chat(tmp_path):
     (tmp_path / "script.json").write_text(json.dumps(script), encoding="utf-8")
     out, home = tmp_path / "out.docx", tmp_path / "home"
     child = pexpect.spawn(sys.executable, ["-m", "tests.chat_driver", str(tmp_path / "script.json"), "chat", str(src),
-                                           "-o", str(out), "--llm", "scripted"],
+                                           "-o", str(out), "--llm", "scripted", "--author", "Legal"],
                           cwd=str(ROOT), env={"AUTODW_HOME": str(home), "PATH": os.environ["PATH"], "TERM": "dumb"},
                           encoding="utf-8", timeout=60, dimensions=(50, 200),
                           # Ctrl-C must reach the chat even when the suite was started with SIGINT ignored (nohup, &)
@@ -88,7 +88,7 @@ def test_a_session_with_undo_redo_interrupt_history_and_save(chat):
     child.expect_exact("report.docx> ")
     review = out.with_name("review.docx")
     child.sendline(f":redline {review}")
-    child.expect_exact(f"saved {review} (the edits as tracked changes)")
+    child.expect_exact(f"saved {review} (the edits as tracked changes by Legal)")  # --author
     child.expect_exact("report.docx> ")
     child.sendline(f":redline {src}")
     child.expect_exact("write the redline to a new .docx path")
@@ -100,7 +100,7 @@ def test_a_session_with_undo_redo_interrupt_history_and_save(chat):
     import zipfile
 
     redline = zipfile.ZipFile(review).read("word/document.xml").decode("utf-8")
-    assert 'w:author="autodw"' in redline and "<w:ins " in redline and "First addition." in redline
+    assert 'w:author="Legal"' in redline and "<w:ins " in redline and "First addition." in redline
     texts = [p.text for p in docx.Document(out).paragraphs]
     assert texts[-1] == "First addition." and "Second addition." not in texts
     assert src.read_bytes() == (EXAMPLES / "report.docx").read_bytes()

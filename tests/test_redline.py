@@ -144,10 +144,11 @@ def test_cli_redline_bad_input_is_one_error_line(case, tmp_path, capsys):
     assert a.read_bytes() == (EXAMPLES / "report.docx").read_bytes() and not (tmp_path / "o.docx").exists()
 
 
-def test_run_writes_a_redline_of_its_edits(cassette, tmp_path, capsys):  # noqa: F811 - pytest fixture
+@pytest.mark.parametrize("option", ["--author", "--redline-author"])  # the second: the option's former name
+def test_run_writes_a_redline_of_its_edits(option, cassette, tmp_path, capsys):  # noqa: F811 - pytest fixture
     src, out, red = tmp_path / "in.docx", tmp_path / "out.docx", tmp_path / "out-redline.docx"
     src.write_bytes((EXAMPLES / "report.docx").read_bytes())
-    args = ["run", str(src), "-o", str(out), "--llm", f"replay:{cassette}", "--redline", str(red), "--redline-author", "Bot"]
+    args = ["run", str(src), "-o", str(out), "--llm", f"replay:{cassette}", "--redline", str(red), option, "Bot"]
     for instruction in INSTRUCTIONS:
         args += ["-i", instruction]
     assert main(args) == 0
@@ -157,6 +158,26 @@ def test_run_writes_a_redline_of_its_edits(cassette, tmp_path, capsys):  # noqa:
     assert {el.get(qn("w:author")) for el in inserted} == {"Bot"}
     assert "".join(t.text for el in inserted for t in el.iter(qn("w:t"))) == "First addition.Second addition."
     assert check_redline(src.read_bytes(), out.read_bytes(), red.read_bytes()).complete
+
+
+def test_a_sessions_comments_and_tracked_changes_are_by_the_documents_author(tmp_path):
+    from autodw.interfaces.editing import EditSession
+    from autodw.interfaces.redline import write_session_redline
+
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    doc.author = "Legal"  # what --author of run and chat sets
+    session = EditSession(doc)
+    session.apply("comment", lambda d: execute(d, "insert_comment", {"paragraph": "p2", "text": "Check this."}))
+    session.apply("paragraph", lambda d: execute(d, "insert_paragraph", {"text": "Added.", "position": "end"}))
+    out = tmp_path / "red.docx"
+    write_session_redline(session, out)
+    data = out.read_bytes()
+    assert {el.get(qn("w:author")) for el in _xml(data, "word/document.xml").iter(qn("w:ins"))} == {"Legal"}
+    comments = {"".join(t.text for t in el.iter(qn("w:t"))): el.get(qn("w:author"))
+                for el in _xml(data, "word/comments.xml").iter(qn("w:comment"))}
+    assert comments["Check this."] == "Legal"
+    write_session_redline(session, out, author="Bot")  # a redline's own author still wins
+    assert {el.get(qn("w:author")) for el in _xml(out.read_bytes(), "word/document.xml").iter(qn("w:ins"))} == {"Bot"}
 
 
 def test_tracked_changes_already_in_the_original_are_reported_and_taken_as_accepted():

@@ -15,7 +15,7 @@ from docx.opc.part import XmlPart
 from docx.package import Package
 from lxml import etree
 
-from autodw.core import ids
+from autodw.core import DEFAULT_AUTHOR, ids
 from autodw.core.errors import ArgumentError, ConfigError, CorruptPackageError
 from autodw.core.package import (
     MAIN_TYPE_EXTENSIONS,
@@ -72,6 +72,7 @@ class WordDocument:
         self.main_content_type = raw.main_content_type
         self.repairs = list(raw.repairs)
         self.asset_roots: list[Path] = []  # folders APIs may read/write files in (see apis.assets)
+        self.author = DEFAULT_AUTHOR  # who the comments calls add are by when a call names no author
         self._package: Package
         self._index: dict[str, etree._Element] = {}
         self._revision = ""  # named by _load

@@ -176,7 +176,7 @@ class Chat:
         if not path:
             raise ConfigError(":redline needs the path of the .docx to write")
         result = write_session_redline(self.session, path)
-        self.say(f"saved {result.path} (the edits as tracked changes)")
+        self.say(f"saved {result.path} (the edits as tracked changes by {self.session.doc.author})")
         for note in result.check.notes():
             self.say(f"note: {note}")
 
@@ -229,6 +229,7 @@ def chat_command(args: argparse.Namespace) -> int:
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
     doc = WordDocument.open(args.file)
     doc.asset_roots = [Path(p) for p in args.assets]
+    doc.author = args.author
     for note in doc.repairs:
         print(f"note: {note}", file=sys.stderr)
     options = AgentOptions.from_args(args)

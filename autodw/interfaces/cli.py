@@ -14,12 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from autodw.apis.registry import INTENTS
+from autodw.core import DEFAULT_AUTHOR
 from autodw.core.errors import AutodwError, InternalError
 
 if TYPE_CHECKING:
     from autodw.interfaces.redline import RedlineResult
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: the one setting of who the comments and the tracked changes autodw writes are by
+AUTHOR_HELP = (f"author of the comments added (unless an instruction names one) and of the tracked changes written "
+               f"(default {DEFAULT_AUTHOR})")
 
 #: Exit status of a bug of autodw (an InternalError); bad input is 2, an incomplete `run` 3, an interruption 130.
 EXIT_INTERNAL_ERROR = 4
@@ -200,6 +205,7 @@ def _run(args: argparse.Namespace) -> int:
             check_output_path(path, option)  # before the run, not after it
     doc = WordDocument.open(args.file)
     doc.asset_roots = [Path(p) for p in args.assets]
+    doc.author = args.author
     rollback = int(args.rollback) if args.rollback is not None and args.rollback.isdigit() else args.rollback
     given = {"rollback": rollback, "threshold": args.threshold, "max_steps": args.max_steps,
              "planner_state_budget": args.state_budget}
@@ -238,7 +244,7 @@ def _run(args: argparse.Namespace) -> int:
     doc.save(out)
     print(f"saved {out}")
     if args.redline:
-        _save_redline(args.file, out, args.redline, args.redline_author)
+        _save_redline(args.file, out, args.redline, args.author)
     if args.show is not None:
         from autodw.interfaces.render import show_run
 
@@ -389,7 +395,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                                           "train-intents saved; trained first if absent)")
     p.add_argument("--redline", default=None, metavar="OUT-redline.docx",
                    help="also write the input with the run's edits as Word tracked changes")
-    p.add_argument("--redline-author", default="autodw", metavar="NAME", help="author of those tracked changes")
+    p.add_argument("--author", "--redline-author", default=DEFAULT_AUTHOR, metavar="NAME", dest="author",
+                   help=AUTHOR_HELP)
     p.set_defaults(handler=_run)
 
     p = sub.add_parser("local-model", help="print the embedded model's GGUF file (joined from its packages if needed), "
@@ -402,7 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("original", help="the document before the edits")
     p.add_argument("edited", help="the document after them")
     p.add_argument("-o", "--output", required=True, help="output .docx (never one of the inputs)")
-    p.add_argument("--author", default="autodw", help="author of the tracked changes (default autodw)")
+    p.add_argument("--author", default=DEFAULT_AUTHOR, metavar="NAME",
+                   help=f"author of the tracked changes (default {DEFAULT_AUTHOR})")
     p.add_argument("--date", default=None, help="ISO 8601 date of the tracked changes (default: now, UTC)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text to read (the default) or json for programs")
@@ -439,6 +447,7 @@ def _register_sessions(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="the Word document to edit (never written to)")
     p.add_argument("-o", "--output", default=None, help="where :save writes (default NAME-edited.docx; never the input)")
     p.add_argument("--assets", action="append", default=[], metavar="DIR", help="folder image/export paths may use")
+    p.add_argument("--author", default=DEFAULT_AUTHOR, metavar="NAME", help=AUTHOR_HELP)
     add_arguments(p)
     p.set_defaults(handler=_lazy("autodw.interfaces.chat:chat_command"))
 

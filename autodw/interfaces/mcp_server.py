@@ -282,11 +282,11 @@ class Workspace:
         return f"saved {shown}", {"path": str(shown)}
 
     def _redline(self, session: EditSession, path: str, author: str | None = None) -> tuple[str, dict[str, Any]]:
-        from autodw.interfaces.redline import DEFAULT_AUTHOR, write_session_redline
+        from autodw.interfaces.redline import write_session_redline
 
         target = self.path(path, must_exist=False)
         self._not_an_original(target, session)
-        result = write_session_redline(session, target, author or DEFAULT_AUTHOR)
+        result = write_session_redline(session, target, author)
         notes = result.check.notes()
         shown = target.relative_to(self.root)
         return "\n".join([f"saved {shown} (the edits as tracked changes)", *notes]), {"path": str(shown), "notes": notes}

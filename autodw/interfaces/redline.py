@@ -27,6 +27,7 @@ from autodw.analysis.align import align_ids
 from autodw.apis.ooxml.lifecycle import change_roots, resolve_changes
 from autodw.analysis.change_summary import summarize_change
 from autodw.analysis.changes import analyze_change, has_changes
+from autodw.core import DEFAULT_AUTHOR
 from autodw.core.document import WordDocument
 from autodw.core.errors import ConfigError, RedlineError
 from autodw.core.package import check_extension, read_input, read_package_bytes, same_file, write_atomically, zip_members
@@ -36,7 +37,6 @@ from autodw.core.xml import NOT_IN_XML, qn
 if TYPE_CHECKING:
     from autodw.interfaces.editing import EditSession
 
-DEFAULT_AUTHOR = "autodw"
 #: state keys that differ between a redline and a clean document by design, not by content
 _IGNORED_INFO = ("track_changes",)
 
@@ -220,14 +220,16 @@ def write_redline(original: str | os.PathLike[str], edited: str | os.PathLike[st
     return write_redline_of_bytes(read_input(original), read_input(edited), target, author, date, check)
 
 
-def write_session_redline(session: EditSession, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR) -> RedlineResult:
+def write_session_redline(session: EditSession, out: str | os.PathLike[str], author: str | None = None) -> RedlineResult:
     """The redline of an editing session (the document as opened, with every edit since) written to `out`: a new
-    .docx path, never the file the session was opened from."""
+    .docx path, never the file the session was opened from; the changes by `author`, by default the document's
+    (:attr:`WordDocument.author`, who its new comments are by)."""
     target = Path(out).resolve()
     source = session.doc.source
     if target.suffix.lower() != session.doc.extension or (source is not None and same_file(target, source)):
         raise ConfigError(f"write the redline to a new {session.doc.extension} path, not {Path(out).name!r}")
-    return write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target, author)
+    return write_redline_of_bytes(session.bytes_at(session.opened), session.doc.to_bytes(), target,
+                                  session.doc.author if author is None else author)
 
 
 def write_redline_of_bytes(before: bytes, after: bytes, out: str | os.PathLike[str], author: str = DEFAULT_AUTHOR,

@@ -220,8 +220,9 @@ def insert_footnote(doc: WordDocument, paragraph: str, text: str, offset: int | 
              "author": text("comment author name"), "initials": text("author initials")},
      examples=[{"paragraph": "p31", "text": "Is this the latest logo?", "author": "Reviewer"},
                {"paragraph": "p2", "text": "Source?", "span": {"match": "Revenue grew"}}])
-def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | None = None, author: str = "autodw",
+def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | None = None, author: str | None = None,
                    initials: str = "AD"):
+    """A comment by `author`, or by the document's author (:attr:`WordDocument.author`: the run's ``--author``)."""
     p = doc.find(paragraph, "p")
     if p.getroottree().getroot() is not doc.part._element:
         raise ArgumentError("comments can only be attached to text in the document body")
@@ -229,7 +230,7 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
     runs = isolate(p, start, end) if end > start else []
     if not runs:
         raise ArgumentError(f"{paragraph} has no text to attach a comment to; choose a paragraph with text")
-    cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, author, initials)
+    cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, doc.author if author is None else author, initials)
     return f"added comment {comment_label(cid)} on {paragraph} chars {start}-{end}"
 
 
