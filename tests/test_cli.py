@@ -18,6 +18,29 @@ def test_state_json_and_text():
     assert text.returncode == 0 and text.stdout.startswith("DOCUMENT:")
 
 
+def test_state_numbers_a_saved_files_ids_afresh_as_its_help_says_unlike_a_replays_live_ids(tmp_path):
+    """After a deletion `autodw state` of a saved file has no gap in its ids (p2 again), while the live ids (the ones
+    `bench author --state N` shows, and a file saved keeping them) stay as they were: both help texts say so."""
+    from autodw.apis import execute
+    from autodw.core.document import WordDocument
+
+    doc = WordDocument.open(EXAMPLES / "report.docx")
+    second = run("state", str(EXAMPLES / "report.docx"), "--format", "json")
+    execute(doc, "delete_block", {"block": "p2"})
+    saved, kept = tmp_path / "saved.docx", tmp_path / "kept.docx"
+    doc.save(saved)
+    kept.write_bytes(doc.to_bytes(keep_ids=True))
+    ids = {f: [p["id"] for p in json.loads(run("state", str(f), "--format", "json").stdout)["paragraphs"][:3]]
+           for f in (saved, kept)}
+    assert ids == {saved: ["p1", "p2", "p3"], kept: ["p1", "p3", "p4"]}
+    assert json.loads(second.stdout)["paragraphs"][2]["text"] == json.loads(run("state", str(saved), "--format", "json")
+                                                                            .stdout)["paragraphs"][1]["text"]
+    state_help = " ".join(run("state", "-h").stdout.split())
+    author_help = " ".join(run("bench", "author", "-h").stdout.split())
+    assert "numbered afresh" in state_help and "live ids" in state_help and "bench author --save" in state_help
+    assert "live ids" in author_help and "stable across deletions" in author_help and "afresh" in author_help
+
+
 def test_diff_between_two_files():
     out = run("diff", str(corpus_file("oxpt__WC002-Unmodified.docx")), str(corpus_file("oxpt__WC002-InsertAtBeginning.docx")),
               "--format", "json")

@@ -198,7 +198,11 @@ def register(sub: argparse._SubParsersAction, lazy) -> argparse._SubParsersActio
                    help="text to read (the default) or json for programs")
     p.set_defaults(handler=lazy("autodw.dwbench.data_commands:show_command"))
     p = bench_sub.add_parser("author", help="check hand-written session files by replaying them; --state N prints the "
-                             "document after turn N with its element ids")
+                             "document after turn N with its element ids", description=(
+        "Check hand-written session files by replaying them; --state N prints the document after turn N with its "
+        "element ids. Those are the replay's live ids, the ones gold calls use, stable across deletions (after p2 is "
+        "deleted the next paragraph is still p3), whereas `autodw state` numbers the paragraphs of a saved file afresh "
+        "(p1, p2, ...) unless it was saved with --save, which keeps the replay's ids."))
     p.add_argument("files", nargs="+", metavar="SESSION.json", help="authoring files (data/hand/sessions/dwh-NNN.json)")
     p.add_argument("--state", type=int, default=None, metavar="N", help="print the document after turn N (0: the source) of the first file")
     p.add_argument("--save", default=None, metavar="OUT.docx", help="with --state: also save that document, keeping the replay's ids")

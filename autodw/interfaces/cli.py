@@ -311,7 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="autodw", description="Edit Word documents from natural-language instructions.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("state", help="print the seven-part document state")
+    p = sub.add_parser("state", help="print the seven-part document state", description=(
+        "Print the seven-part document state. Its element ids are numbered afresh in document order as the file is "
+        "opened (p1, p2, ...), so after a deletion they differ from the live ids, stable across deletions, that "
+        "`autodw bench author FILE --state N` shows of a replay, unless the file was saved with `bench author --save`, "
+        "which keeps those."))
     p.add_argument("file", help="the Word document (.docx, .docm, .dotx or .dotm)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the compact rendering the prompts use; json: the whole seven-part state")
