@@ -17,7 +17,8 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           STYLE_RUN_KEYS, apply_paragraph_props, apply_run_props, check_paragraph_props,
                                           check_run_props, describe, given, set_east_asia_hint)
 from autodw.apis.ooxml.looks import Looks, matches
-from autodw.apis.ooxml.list_styles import ListStyle, adjacent_paragraph, document_list_style, style_numbered
+from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_list_style, join_list_beside, list_beside,
+                                           style_numbered)
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
                                          numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
@@ -398,6 +399,7 @@ def apply_style(doc: WordDocument, paragraphs: Any, style: str, span: dict | Non
     for pid, p in targets:
         if kind == "paragraph":
             replace_child(get_or_add_ppr(p), "w:pStyle", w_val=sid)
+            join_list_beside(doc, p)
             done.append(pid)
             continue
         runs, label = _span_runs(p, pid, span)
@@ -620,10 +622,9 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
     else:
-        prev = adjacent_paragraph(targets[0][1], "previous")
-        prev_num, prev_lvl, _ = numbering_of(doc, prev) if prev is not None else (None, 0, False)
-        if not restart and list_kind(prev_num, prev_lvl) == kind:
-            num_id = prev_num
+        beside = None if restart else list_beside(doc, kind, [adjacent_paragraph(targets[0][1], "previous")])
+        if beside is not None:
+            num_id = beside.num_id
         elif model is not None:
             own = model.at(0)[1]
             num_id, new_def = (str(copy_list_definition(doc, own, start or 1)) if kind == "numbered" else own), True
