@@ -41,12 +41,12 @@ def test_set_text_format_on_span_across_runs_changes_only_given_properties(repor
     execute(report, "set_text_format", {"paragraphs": "p2", "bold": False, "underline": "double", "strike": True,
                                         "superscript": True, "all_caps": True, "small_caps": False, "highlight": "yellow",
                                         "font": "Arial"})
-    for run in _para(extract_state(report), "p2")["runs"]:
-        assert run["bold"] is False and run["underline"] == "double" and run["strike"] and run["superscript"]
-        assert run["all_caps"] and run["small_caps"] is False and run["highlight"] == "yellow" and run["font"] == "Arial"
+    for run in _para(extract_state(report), "p2")["runs"]:  # not bold: no style makes it bold, so nothing says so
+        assert "bold" not in run and run["underline"] == "double" and run["strike"] and run["superscript"]
+        assert run["all_caps"] and "small_caps" not in run and run["highlight"] == "yellow" and run["font"] == "Arial"
     execute(report, "set_text_format", {"paragraphs": "p2", "superscript": False, "highlight": "none", "underline": "none"})
     run = _para(extract_state(report), "p2")["runs"][0]
-    assert "superscript" not in run and "highlight" not in run and run["underline"] is False
+    assert "superscript" not in run and "highlight" not in run and "underline" not in run
     _assert_schema_order(report)
 
 
@@ -488,3 +488,37 @@ def test_a_font_name_longer_than_word_allows_is_refused(api, args):
         execute(doc, api, args)
     assert doc.members(keep_ids=True) == before
     execute(doc, api, {**args, **{k: "F" * 31 for k in args if "font" in k}})  # 31 is allowed
+
+
+MANUAL_ZH = Path(__file__).resolve().parents[1] / "autodw" / "dwbench" / "data" / "docs" / "manual-zh-1.docx"
+
+
+def _own(doc, pid: str, tag: str) -> list[str | None]:
+    """The w:val of each `tag` in paragraph `pid`'s runs and paragraph mark ("on" for one without a value)."""
+    return [el.get(qn("w:val"), "on") for el in doc.find(pid, "p").iter(qn(tag))]
+
+
+def test_turning_formatting_off_writes_an_off_value_only_where_a_style_turns_it_on():
+    """Word's way: "not bold" on text no style makes bold removes the run's own bold and writes nothing; on a Heading
+    1 (bold by its style) or a Strong word it writes w:b w:val="0"; the state and the judge read both as not bold."""
+    from autodw.analysis.validation import added, validate_all
+    from autodw.eval.judge import judge
+
+    source = WordDocument.open(MANUAL_ZH)
+    doc = WordDocument.open(MANUAL_ZH)
+    execute(doc, "set_text_format", {"paragraphs": ["p9", "p10"], "bold": True, "italic": True, "underline": "single"})
+    execute(doc, "set_text_format", {"paragraphs": ["p9", "p10"], "bold": False, "italic": False, "underline": "none"})
+    assert [_own(doc, pid, tag) for pid in ("p9", "p10") for tag in ("w:b", "w:i", "w:u")] == [[]] * 6
+    assert doc.find("p10", "p").find(qn("w:pPr")) is None  # no empty properties left behind
+    assert judge(source, WordDocument.from_bytes(doc.to_bytes())).equivalent  # as it was: nothing says "not bold"
+    execute(doc, "apply_style", {"paragraphs": "p12", "style": "Strong", "span": {"match": "冷水"}})
+    execute(doc, "set_text_format", {"paragraphs": ["p8", "p12"], "bold": False})
+    assert _own(doc, "p8", "w:b") == ["0", "0"]  # the heading's run and its mark: Heading 1 is bold
+    assert _own(doc, "p12", "w:b") == ["0"]  # only the Strong run
+    for p in (p for p in extract_state(doc)["paragraphs"] if p["id"] in ("p8", "p9", "p12")):
+        assert not any(r.get("bold") for r in p["runs"])
+    execute(doc, "set_table_properties", {"table": "t1", "style": "Light Shading"})  # its header row is bold
+    execute(doc, "set_text_format", {"paragraphs": "t1", "bold": False})
+    assert set(_own(doc, "p21", "w:b")) == {"0"}  # a table style's bold is kept off too
+    original, edited = validate_all([MANUAL_ZH, doc.to_bytes(keep_ids=False)], workers=2)
+    assert [f for f in added(original, edited) if f.is_error] == []

@@ -130,3 +130,60 @@ def test_outputs_add_no_open_xml_sdk_error():
     findings = validate_all([*sources, generated.to_bytes(keep_ids=False), corpus.to_bytes(keep_ids=False)], workers=2)
     for before, after in zip(findings[:2], findings[2:]):
         assert [f for f in added(before, after) if f.is_error] == []
+
+
+def _labels(doc: WordDocument, ids) -> list[tuple[str, str | None]]:
+    return [(p["style"], (p.get("list") or {}).get("label")) for p in _paras(doc, ids)]
+
+
+MINUTES = ROOT / "autodw" / "dwbench" / "data" / "docs" / "minutes-zh-1.docx"
+
+
+def test_a_paragraph_inserted_with_a_list_style_beside_a_list_of_its_kind_continues_it():
+    """The writers' case: p38 ends a numbered list of its own numbering (a copy, so it counts apart from the style's);
+    a "List Number" paragraph after it is "3.", not a new list's "1."; before the list's first item it takes "1.";
+    apart from any list, or after a bullet list, it keeps its style's own numbering (today's behaviour)."""
+    doc = WordDocument.open(GENERATED)
+    made = execute(doc, "insert_list", {"items": ["a", "b"], "position": {"after": "p17"}, "kind": "numbered"}).created
+    assert made[-1] == "p38"
+    after = execute(doc, "insert_paragraph", {"text": "c", "position": {"after": "p38"}, "style": "List Number"})
+    before = execute(doc, "insert_paragraph", {"text": "z", "position": {"before": made[0]}, "style": "List Number"})
+    alone = execute(doc, "insert_paragraph", {"text": "x", "position": {"after": "p19"}, "style": "List Number"})
+    bullets = execute(doc, "insert_paragraph", {"text": "y", "position": {"after": "p15"}, "style": "List Number"})
+    assert _labels(doc, [*before.created, *made, *after.created]) == [("List Number", f"{n}.") for n in range(1, 5)]
+    assert "continuing the list" in after.message and "continuing" not in alone.message + bullets.message
+    num = {p["id"]: p["list"]["num_id"] for p in _paras(doc, [*made, *after.created, *alone.created, *bullets.created])}
+    assert num[after.created[0]] == num["p38"] and num[alone.created[0]] != num["p38"]
+    assert not _direct_num_pr(doc, alone.created[0]) and not _direct_num_pr(doc, bullets.created[0])
+
+
+def test_list_number_inserted_or_applied_after_set_list_format_items_joins_them():
+    """minutes-zh-1: items numbered by set_list_format (a numbering of their own) and its List Bullet agenda."""
+    doc = WordDocument.open(MINUTES)
+    execute(doc, "set_list_format", {"paragraphs": ["p9", "p10", "p11"], "kind": "numbered"})
+    more = execute(doc, "insert_paragraph", {"text": "d", "position": {"after": "p11"}, "style": "List Number"}).created
+    assert [label for _, label in _labels(doc, ["p9", "p10", "p11", *more])] == ["1.", "2.", "3.", "4."]
+    applied = execute(doc, "insert_paragraph", {"text": "e", "position": {"after": more[0]}}).created
+    execute(doc, "apply_style", {"paragraphs": applied, "style": "List Number"})
+    assert _labels(doc, applied) == [("List Number", "5.")]
+
+
+def test_insert_list_beside_a_list_of_its_kind_continues_it_unless_start_is_given():
+    doc = WordDocument.open(GENERATED)
+    first = execute(doc, "insert_list", {"items": ["a", "b"], "position": {"after": "p17"}, "kind": "numbered",
+                                         "number_format": "lowerRoman"}).created
+    more = execute(doc, "insert_list", {"items": ["c", {"text": "c1", "level": 1}], "position": {"after": first[-1]},
+                                        "kind": "numbered"})
+    fresh = execute(doc, "insert_list", {"items": ["x"], "position": {"after": more.created[-1]}, "kind": "numbered",
+                                         "start": 1}).created
+    assert [label for _, label in _labels(doc, [*first, *more.created, *fresh])] == ["i.", "ii.", "iii.", "a.", "1."]
+    assert "continuing the list beside it" in more.message
+
+
+def test_joined_lists_add_no_open_xml_sdk_error():
+    doc = WordDocument.open(GENERATED)
+    made = execute(doc, "insert_list", {"items": ["a", "b"], "position": {"after": "p17"}, "kind": "numbered"}).created
+    execute(doc, "insert_paragraph", {"text": "c", "position": {"after": made[-1]}, "style": "List Number"})
+    execute(doc, "insert_list", {"items": ["d", {"text": "d1", "level": 1}], "position": {"before": made[0]}, "kind": "numbered"})
+    original, edited = validate_all([GENERATED, doc.to_bytes(keep_ids=False)], workers=2)
+    assert [f for f in added(original, edited) if f.is_error] == []

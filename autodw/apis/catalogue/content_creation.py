@@ -15,7 +15,8 @@ from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number, seq_labels
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
-from autodw.apis.ooxml.list_styles import adjacent_paragraph, document_list_style
+from autodw.apis.ooxml.list_styles import (adjacent_paragraph, document_list_style, join_list_beside, levels_beside,
+                                           list_beside)
 from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
 from autodw.apis.ooxml.text import insert_text as insert_text_at
@@ -45,7 +46,8 @@ def _new_ids(doc: WordDocument, *elements) -> str:
 def insert_paragraph(doc: WordDocument, text: str, position: Any, style: str | None = None, alignment: str | None = None):
     p = make_paragraph(doc, text, style, alignment)
     locate.insert_block(doc, position, p)
-    return f"inserted paragraph {_new_ids(doc, p)}"
+    joined = join_list_beside(doc, p) if style else None
+    return f"inserted paragraph {_new_ids(doc, p)}" + (f" continuing the list beside it (numId {joined})" if joined else "")
 
 
 @api(intent=INTENT,
@@ -69,20 +71,22 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
      description="Insert a bulleted or numbered list with a real Word numbering definition; items may be "
                  "strings or {\"text\", \"level\"} for nested items (level 0-8). Items take the document's own "
                  "list style when it has one (e.g. \"List Bullet\"/\"List Number\", as the list beside them or most "
-                 "of its lists of that kind use; nested levels \"List Bullet 2\" etc.), else \"List Paragraph\"; "
-                 "a numbered list starts afresh at `start`.",
+                 "of its lists of that kind use; nested levels \"List Bullet 2\" etc.), else \"List Paragraph\". "
+                 "Items right after (or before) an item of a list of their kind continue that list, unless `start` "
+                 "is given; elsewhere a numbered list starts afresh at `start` (default 1).",
      params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
                        "description": 'list items: strings (top-level items), or {"text": "...", "level": n} where '
                                       'level 0 is the top level and 1 an item nested under the one before'},
              "position": POSITION, "kind": enum("list kind", ("bullet", "numbered")),
-             "start": integer("first number of a numbered list", 0, 32767),
+             "start": integer("first number of a numbered list; given, the list starts afresh even beside a list "
+                              "of its kind", 0, 32767),
              "number_format": enum("numbering style of a numbered list (omit: the document's list style's, else "
                                    "decimal); one its list style lacks gives the list \"List Paragraph\"",
                                    tuple(NUMBER_FORMATS))},
      examples=[{"items": ["Hire two analysts", "Open the Denver office"], "position": {"after": "p31"}, "kind": "bullet"},
                {"items": ["Plan", {"text": "Budget", "level": 1}, "Review"], "position": "end", "kind": "numbered",
                 "start": 1, "number_format": "decimal"}])
-def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bullet", start: int = 1,
+def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bullet", start: int | None = None,
                 number_format: str | None = None):
     entries = [(item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0)) for item in items]
     paras = [make_paragraph(doc, content) for content, _ in entries]
@@ -90,26 +94,42 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
     locate.insert_block(doc, position, paras[0])
     for prev, p in zip(paras, paras[1:]):
         prev.addnext(p)
-    found = document_list_style(doc, kind, [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")])
+    ends = [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")]
+    found = document_list_style(doc, kind, ends)
     if found is not None and not found.fits(levels, number_format):
         found = None  # a level or a number format the document's list style lacks
-    if found is None:
+    beside = list_beside(doc, kind, ends) if start is None else None
+    if beside is not None:  # the items of the style's own list (not of a nested style's, "List Number 2") join it
+        joins = [found is None or found.at(level)[1] == found.at(0)[1] for level in levels]
+        depths = [found.at(level)[2] if found is not None else level for level, j in zip(levels, joins) if j]
+        joined = levels_beside(doc, beside, kind, depths, number_format) if depths else None
+        beside = beside if joined is not None else None
+    start = 1 if start is None else start
+    plain = ensure_style(doc, "List Paragraph", "paragraph") if found is None else None
+    if found is None and beside is None:
         num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format or "decimal")
-        style = ensure_style(doc, "List Paragraph", "paragraph")
         for p, level in zip(paras, levels):
-            _list_item(p, style, str(num_id), level)
+            _list_item(p, plain, str(num_id), level)
         return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id})"
+    joined_levels = iter(joined if beside is not None else ())
     fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
     for i, (p, level) in enumerate(zip(paras, levels)):
-        style, num_id, ilvl = found.at(level)
-        if kind == "numbered":
-            new_run = num_id not in fresh or (level > levels[i - 1] and num_id != found.at(0)[1])  # a nested list of its own
-            if new_run:
-                fresh[num_id] = str(copy_list_definition(doc, num_id, start if level == 0 else 1))
-            num_id = fresh[num_id]
-        _list_item(p, style, num_id if (num_id, ilvl) != found.own(style) else None, ilvl)
-    return (f"inserted {kind} list {_new_ids(doc, *paras)} in the document's list style \"{found.name}\" "
-            f"(numId {fresh.get(found.at(0)[1], found.at(0)[1])})")
+        if found is None:
+            style, num_id, ilvl = plain, beside.num_id, next(joined_levels)
+        else:
+            style, num_id, ilvl = found.at(level)
+            if beside is not None and num_id == found.at(0)[1]:
+                num_id, ilvl = beside.num_id, next(joined_levels)
+            elif kind == "numbered":
+                new_run = num_id not in fresh or (level > levels[i - 1] and num_id != found.at(0)[1])  # a nested list of its own
+                if new_run:
+                    fresh[num_id] = str(copy_list_definition(doc, num_id, start if level == 0 else 1))
+                num_id = fresh[num_id]
+        _list_item(p, style, num_id if found is None or (num_id, ilvl) != found.own(style) else None, ilvl)
+    look = f' in the document\'s list style "{found.name}"' if found is not None else ""
+    if beside is not None:
+        return f"inserted {kind} list {_new_ids(doc, *paras)}{look} continuing the list beside it (numId {beside.num_id})"
+    return f"inserted {kind} list {_new_ids(doc, *paras)}{look} (numId {fresh.get(found.at(0)[1], found.at(0)[1])})"
 
 
 def _list_item(p, style: str, num_id: str | None, level: int) -> None:

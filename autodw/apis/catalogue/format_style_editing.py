@@ -15,9 +15,11 @@ from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_r
 from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, copy_run_properties, in_hyperlink,
                                           source_rpr, PARAGRAPH_PARAMS, RUN_PARAMS, STYLE_PARAGRAPH_KEYS,
                                           STYLE_RUN_KEYS, apply_paragraph_props, apply_run_props, check_paragraph_props,
-                                          check_run_props, describe, given, set_east_asia_hint)
+                                          apply_own_run_props, check_run_props, describe, given, set_east_asia_hint,
+                                          turned_off)
 from autodw.apis.ooxml.looks import Looks, matches
-from autodw.apis.ooxml.list_styles import ListStyle, adjacent_paragraph, document_list_style, style_numbered
+from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_list_style, join_list_beside, list_beside,
+                                           style_numbered)
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
                                          numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
@@ -99,13 +101,21 @@ def _run_props(values: dict[str, Any], api_name: str) -> dict[str, Any]:
     return props
 
 
-def _format_runs(runs: list[etree._Element], props: dict[str, Any]) -> None:
-    """Apply `props` to each run (an East Asian font also sets the run's font hint)."""
+def _format_runs(runs: list[etree._Element], props: dict[str, Any], p: etree._Element, looks: Looks | None) -> None:
+    """Apply `props` to each run of paragraph `p` (an East Asian font also sets the run's font hint); a property
+    turned off is written off only where the run's styles turn it on (`looks`: the document's, given when one is)."""
     for r in runs:
         rpr = get_or_add_rpr(r)
-        apply_run_props(rpr, props)
+        _apply_own(rpr, props, p, looks)
         if props.get("east_asia_font"):
             set_east_asia_hint(rpr, _run_text(r))
+        if not len(rpr):
+            r.remove(rpr)
+
+
+def _apply_own(rpr: etree._Element, props: dict[str, Any], p: etree._Element, looks: Looks | None) -> None:
+    off = turned_off(props)
+    apply_own_run_props(rpr, props, looks.styled_on(rpr, p, off) if off else set())
 
 
 @api(intent=INTENT,
@@ -125,12 +135,17 @@ def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None
                     color: str | None = None, highlight: str | None = None, superscript: bool | None = None,
                     subscript: bool | None = None, all_caps: bool | None = None, small_caps: bool | None = None):
     props = _run_props(locals(), "set_text_format")
+    looks = Looks(doc) if turned_off(props) else None
     done = []
     for pid, p in _paragraphs(doc, paragraphs, tables=True):
         runs, label = _span_runs(p, pid, span)
-        _format_runs(runs, props)
+        _format_runs(runs, props, p, looks)
         if span is None:
-            apply_run_props(_mark_rpr(p), props)
+            mark = _mark_rpr(p)
+            _apply_own(mark, props, p, looks)
+            for el in (mark, mark.getparent()):  # nothing left to say: Word writes no empty properties
+                if not len(el):
+                    el.getparent().remove(el)
         done.append(label)
     return f"set {describe(props)} on {_listing(done)}"
 
@@ -183,8 +198,9 @@ def format_matches(doc: WordDocument, find: str | None = None, having: dict | No
         if find is not None and looks is None:
             raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
         raise ArgumentError(_nothing_looks_like(doc, looks, having, find, scope, paragraphs))
-    for _, runs in chosen:
-        _format_runs(runs, props)
+    looks = looks or (Looks(doc) if turned_off(props) else None)
+    for p, runs in chosen:
+        _format_runs(runs, props, p, looks)
     what = " and ".join(x for x in (f"{find!r}" if find is not None else "",
                                     f"text with {describe(having)}" if having else "") if x)
     count = f"{occurrences} occurrence(s)" if looks is None else f"{sum(len(r) for _, r in chosen)} run(s)"
@@ -398,6 +414,7 @@ def apply_style(doc: WordDocument, paragraphs: Any, style: str, span: dict | Non
     for pid, p in targets:
         if kind == "paragraph":
             replace_child(get_or_add_ppr(p), "w:pStyle", w_val=sid)
+            join_list_beside(doc, p)
             done.append(pid)
             continue
         runs, label = _span_runs(p, pid, span)
@@ -620,10 +637,9 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
     else:
-        prev = adjacent_paragraph(targets[0][1], "previous")
-        prev_num, prev_lvl, _ = numbering_of(doc, prev) if prev is not None else (None, 0, False)
-        if not restart and list_kind(prev_num, prev_lvl) == kind:
-            num_id = prev_num
+        beside = None if restart else list_beside(doc, kind, [adjacent_paragraph(targets[0][1], "previous")])
+        if beside is not None:
+            num_id = beside.num_id
         elif model is not None:
             own = model.at(0)[1]
             num_id, new_def = (str(copy_list_definition(doc, own, start or 1)) if kind == "numbered" else own), True

@@ -2,7 +2,8 @@
 style and default-font APIs (one place decides how "bold", "12pt" or "justify" becomes OOXML).
 
 Every writer changes only the properties it is given; ``None`` means "leave as it is". A toggle
-set to ``False`` is written as ``w:val="0"`` so that it also overrides a style (un-bold a heading).
+set to ``False`` is written as ``w:val="0"`` so that it also overrides a style (un-bold a heading); in a run's own
+formatting (:func:`apply_own_run_props`) only where a style would turn it on, as Word writes it.
 """
 
 from __future__ import annotations
@@ -64,6 +65,15 @@ STYLE_PARAGRAPH_KEYS = ("alignment", "space_before", "space_after", "line_spacin
 _TOGGLES = {"bold": ("w:b", "w:bCs"), "italic": ("w:i", "w:iCs"), "strike": ("w:strike",),
             "all_caps": ("w:caps",), "small_caps": ("w:smallCaps",)}
 _PARA_TOGGLES = {"keep_with_next": "w:keepNext", "keep_together": "w:keepLines", "page_break_before": "w:pageBreakBefore"}
+
+
+#: run properties a run's own formatting can turn off ("bold": false, "underline": "none"), with their elements
+OFF_TAGS = {**_TOGGLES, "underline": ("w:u",)}
+
+
+def turned_off(props: dict[str, Any]) -> tuple[str, ...]:
+    """The properties of `props` that turn something off (a toggle false, underline "none")."""
+    return tuple(k for k in OFF_TAGS if props.get(k, True) in (False, "none"))
 
 
 def given(values: dict[str, Any], keys) -> dict[str, Any]:
@@ -137,6 +147,17 @@ def apply_run_props(rpr: etree._Element, props: dict[str, Any]) -> None:
                 replace_child(rpr, "w:vertAlign", w_val=key)
             elif current is not None and current.get(qn("w:val")) == key:
                 rpr.remove(current)
+
+
+def apply_own_run_props(rpr: etree._Element, props: dict[str, Any], styled_on: set[str]) -> None:
+    """:func:`apply_run_props` for a run's or a paragraph mark's own ``w:rPr``: a property turned off drops the
+    run's own setting and is written off (``w:b w:val="0"``, ``w:u w:val="none"``) only when it is in `styled_on`, the
+    properties the run's styles would otherwise turn on."""
+    off = [k for k in turned_off(props) if k not in styled_on]
+    for key in off:
+        for tag in OFF_TAGS[key]:
+            remove_children(rpr, tag)
+    apply_run_props(rpr, {k: v for k, v in props.items() if k not in off})
 
 
 def set_east_asia_hint(rpr: etree._Element, run_text: str) -> None:

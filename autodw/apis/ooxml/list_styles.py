@@ -13,6 +13,10 @@ are matched by their ``w:name``, never by id (a localized document has other ids
 
 Nested levels take the list style's own numbering at that level when it defines one, else the family's next style
 ("List Bullet 2" under "List Bullet"), as Word does; new items at a level neither gives all take "List Paragraph".
+
+New items right beside an item of a list of their kind join that list (its ``w:numId``), as Word continues a list
+a paragraph is added to (:func:`list_beside`, :func:`join_list_beside`): a list a writer made numbers its items
+with a numbering of its own, which a list style's own numbering would not continue.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import default_style_id, styles_element
+from autodw.apis.ooxml.numbering import set_num_pr
 from autodw.analysis.state.numbering import own_num_pr, style_chain_num_pr
 from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.analysis.state.context import StateContext
@@ -143,6 +148,66 @@ def _list_style(styles: _Styles, numbering: Numbering, sid: str, kind: str) -> L
         else:
             break
     return ListStyle(wval(styles.by_id[sid].find(qn("w:name"))) or sid, numbering.level(num, "0").fmt, tuple(levels))
+
+
+@dataclass(frozen=True)
+class ListBeside:
+    """The list item next to new items: its list (``w:numId``), its level, and the level of that list an item of
+    list nesting `depth` 0 takes (its top level for an item at the top)."""
+
+    num_id: str
+    level: int
+    base: int
+
+
+def list_beside(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListBeside | None:
+    """The first of `neighbours` (paragraphs or None, nearest first) that is an item of a `kind` ("bullet"/
+    "numbered") list, a heading's outline numbering being none; None when none is."""
+    styles, numbering, default = _Styles(doc), StateContext(doc).numbering, default_style_id(doc)
+    for p in neighbours:
+        if p is None:
+            continue
+        sid = paragraph_style_id(p) or default
+        num_pr = own_num_pr(p) or styles.numbering(sid)
+        if styles.heading(sid) or num_pr is None or _kind(numbering, *num_pr) != kind:
+            continue
+        depth = _depth(styles, sid) if styles.numbering(sid) is not None else num_pr[1]
+        return ListBeside(num_pr[0], num_pr[1], num_pr[1] - depth)
+    return None
+
+
+def _depth(styles: _Styles, sid: str) -> int:
+    """How deep list style `sid` nests its items: "List Number 3" 2, else the level its own numbering gives."""
+    family = _FAMILY.fullmatch(styles.name(sid))
+    return int(family.group(2) or 1) - 1 if family else styles.numbering(sid)[1]
+
+
+def levels_beside(doc: WordDocument, beside: ListBeside, kind: str, depths: list[int],
+                  number_format: str | None = None) -> list[int] | None:
+    """The levels of `beside`'s list that new items nested `depths` deep take there (0: its top), or None when that
+    list has no `kind` item at one of them, or the first's number format is not `number_format` (None: any)."""
+    numbering = StateContext(doc).numbering
+    levels = [beside.base + depth for depth in depths]
+    if not all(0 <= level <= 8 and _kind(numbering, beside.num_id, level) == kind for level in levels):
+        return None
+    return levels if number_format in (None, numbering.level(beside.num_id, str(levels[0])).fmt) else None
+
+
+def join_list_beside(doc: WordDocument, p: etree._Element) -> str | None:
+    """Paragraph `p` (in the document, without numbering of its own) whose style numbers it as a list item: make it
+    an item of the list of its kind right before it (else right after) at the level its style's nesting takes
+    there, when that numbering differs from its style's own; return the numId it joined, None when it joined none."""
+    styles, numbering = _Styles(doc), StateContext(doc).numbering
+    sid = paragraph_style_id(p) or default_style_id(doc)
+    own = styles.numbering(sid)
+    if own_num_pr(p) is not None or own is None or (kind := _kind(numbering, *own)) is None:
+        return None
+    beside = list_beside(doc, kind, [adjacent_paragraph(p, "previous"), adjacent_paragraph(p, "next")])
+    levels = levels_beside(doc, beside, kind, [_depth(styles, sid)]) if beside is not None else None
+    if levels is None or (beside.num_id, levels[0]) == own:
+        return None
+    set_num_pr(p, beside.num_id, levels[0])
+    return beside.num_id
 
 
 def adjacent_paragraph(p: etree._Element, step: str) -> etree._Element | None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from lxml import etree
 
+from autodw.apis.ooxml.formatting import OFF_TAGS
 from autodw.core.document import WordDocument
 from autodw.analysis.state.blocks import run_format
 from autodw.analysis.state.context import StateContext
@@ -32,6 +33,25 @@ class Looks:
     def style_border(self, p: etree._Element) -> dict[str, dict[str, Any]]:
         """The sides of a border that paragraph `p`'s style chain draws (by side name, each a line)."""
         return self.formatting.paragraph({"style": self.style(p)})["border"] or {}
+
+    def styled_on(self, rpr: etree._Element | None, p: etree._Element, keys) -> set[str]:
+        """The run properties among `keys` that the styles of text with run properties `rpr` (its character style)
+        in paragraph `p` turn on, its own setting of them left out. A table style that sets one counts as turning
+        it on (its conditional formatting, a bold header row, is not resolved here)."""
+        own = {k: v for k, v in run_format(rpr, self.ctx).items() if k not in keys}
+        fmt = self.formatting.run(own, self.style(p))
+        return {k for k in keys if fmt.get(k) or self._table_style_sets(p, k)}
+
+    def _table_style_sets(self, p: etree._Element, key: str) -> bool:
+        table = next(p.iterancestors(qn("w:tbl")), None)
+        style_id = wval(table.find(f"{qn('w:tblPr')}/{qn('w:tblStyle')}")) if table is not None else None
+        seen: set[str] = set()
+        while style_id and style_id not in seen and (style := self.ctx.style_elements.get(style_id)) is not None:
+            seen.add(style_id)
+            if any(el.find(qn(tag)) is not None for el in style.iter(qn("w:rPr")) for tag in OFF_TAGS[key]):
+                return True
+            style_id = wval(style.find(qn("w:basedOn")))
+        return False
 
     def of(self, run: etree._Element, p: etree._Element) -> dict[str, Any]:
         """The effective format of `run` in paragraph `p` (keys of :data:`autodw.analysis.state.effective.RUN_DEFAULTS`)."""
