@@ -87,9 +87,7 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
     entries = [(item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0)) for item in items]
     paras = [make_paragraph(doc, content) for content, _ in entries]
     levels = [level for _, level in entries]
-    locate.insert_block(doc, position, paras[0])
-    for prev, p in zip(paras, paras[1:]):
-        prev.addnext(p)
+    locate.insert_block(doc, position, *paras)
     found = document_list_style(doc, kind, [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")])
     if found is not None and not found.fits(levels, number_format):
         found = None  # a level or a number format the document's list style lacks
@@ -276,7 +274,10 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
         p.append(run)
     if text:  # "Table 1: text"; Chinese captions put a space between number and text ("表 1 text", GB/T 7713.1)
         p.append(new_run(f" {text}" if label in CHINESE_CAPTION_LABELS else f": {text}"))
-    (anchor.addprevious if where == "above" else anchor.addnext)(p)
+    if where == "above":
+        anchor.addprevious(p)
+    else:
+        locate.insert_after(anchor, p)  # below a picture ending a section: the caption stays in that section
     return f"inserted caption {_new_ids(doc, p)} for {target}"
 
 
@@ -289,8 +290,8 @@ def duplicate_block(doc: WordDocument, block: str, position: Any):
     clone = renewed_copy(doc, el)
     for sect in list(clone.iter(qn("w:sectPr"))):  # a copy must not duplicate a section break
         sect.getparent().remove(sect)
-    locate.insert_block(doc, position, clone)
-    return f"copied {block} as {_new_ids(doc, clone)}"
+    holder = locate.insert_block(doc, position, clone)
+    return f"copied {block} as {_new_ids(doc, clone)}{locate.holder_note(doc, holder)}"
 
 
 @api(intent=INTENT,

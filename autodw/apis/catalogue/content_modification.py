@@ -263,11 +263,11 @@ def move_block(doc: WordDocument, block: str, position: Any):
     check_container_keeps_paragraph(el, block)
     note = hand_over_section_break(doc, el, block, moving=True)
     el.getparent().remove(el)
-    locate.insert_block(doc, position, el)
-    added = ""
+    holder = locate.insert_block(doc, position, el)
+    added = locate.holder_note(doc, holder)
     if el.tag == TBL and el.getparent().tag == BODY and not any(s.tag == P for s in el.itersiblings()):
         el.addnext(make("w:p"))  # a document must end with a paragraph
-        added = "; added an empty paragraph after it (a document cannot end with a table)"
+        added += "; added an empty paragraph after it (a document cannot end with a table)"
     where = position if isinstance(position, str) else " ".join(f"{k} {v}" for k, v in position.items())
     return f"moved {block} to {where}{note}{added}"
 
