@@ -13,7 +13,8 @@ from autodw.apis.ooxml.comments import add_comment, comment_label
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number, seq_labels
+from autodw.apis.ooxml.fields import bookmark_text, field_runs, seq_labels
+from autodw.apis.ooxml.sequences import renumber_seq_fields
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
 from autodw.apis.ooxml.list_styles import adjacent_paragraph, document_list_style
 from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
@@ -270,7 +271,7 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
     where = where or ("above" if is_table else "below")
     anchor = el if is_table else host_paragraph(el)
     p = make_paragraph(doc, f"{label} ", "Caption")
-    for run in field_runs(f"SEQ {label} \\* ARABIC", str(next_seq_number(doc, label))):
+    for run in field_runs(f"SEQ {label} \\* ARABIC"):
         p.append(run)
     if text:  # "Table 1: text"; Chinese captions put a space between number and text ("表 1 text", GB/T 7713.1)
         p.append(new_run(f" {text}" if label in CHINESE_CAPTION_LABELS else f": {text}"))
@@ -278,7 +279,10 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
         anchor.addprevious(p)
     else:
         locate.insert_after(anchor, p)  # below a picture ending a section: the caption stays in that section
-    return f"inserted caption {_new_ids(doc, p)} for {target}"
+    later = [q for q in renumber_seq_fields(doc, label, since=p) if q is not p]  # numbered in document order
+    new_id = _new_ids(doc, p)
+    note = f"; renumbered the {label} captions after it: {', '.join(element_id(q) for q in later)}" if later else ""
+    return f"inserted caption {new_id} for {target}{note}"
 
 
 @api(intent=INTENT,
