@@ -131,12 +131,32 @@ def _call(args: argparse.Namespace) -> int:
     result = execute(doc, args.api, call_args)
     if result.data is not None:
         _print_json(result.data)
-    print(result.message)
-    if result.snapshot is not None:
-        print(summarize_change(analyze_change(before, extract_state(doc))))
-        doc.save(out)
-        print(f"saved {out}")
+    if result.snapshot is None:
+        print(result.message)
+        return 0
+    report = f"{result.message}\n{summarize_change(analyze_change(before, extract_state(doc)))}"
+    doc.save(out)
+    print(_in_saved_numbering(doc, report, out))
+    print(f"saved {out}")
     return 0
+
+
+def _in_saved_numbering(doc, report: str, out: Path) -> str:
+    """`report` (what the call did, in the ids of the edited document) with its ids as `out`, read afresh, numbers
+    them (a saved file carries no ids: a new paragraph p111 may be p3 there, and p111 another one), so printed ids
+    can name elements in a next call on `out`. When reading `out` does not give the elements that numbering
+    expects, the ids stay and a note says so."""
+    from autodw.core.document import WordDocument
+    from autodw.core.ids import ids_in_text, rename_ids_in_text
+
+    names = doc.saved_ids()
+    if list(names.values()) != WordDocument.open(out).ids():
+        return (f"{report}\nnote: the ids above are this call's, not {out}'s: reading {out} numbers its elements "
+                f"afresh (see `autodw state {out}`)")
+    gone = [i for i in ids_in_text(report) if i not in names]
+    note = (f"\nnote: {', '.join(gone)} above named element(s) of the input that {out} no longer has; the other ids "
+            f"above are {out}'s") if gone else ""
+    return rename_ids_in_text(report, names) + note
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -349,7 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="the Word document to edit (never written to)")
     p.add_argument("api", help="the API's name (autodw apis lists them)")
     p.add_argument("--args", default="{}", help="the arguments as a JSON object")
-    p.add_argument("-o", "--output", required=True, help="output .docx (never the input file)")
+    p.add_argument("-o", "--output", required=True, help="output .docx (never the input file); the ids printed are "
+                                                         "the ones it has when read, as a next call on it uses them")
     p.add_argument("--assets", action="append", default=[], metavar="DIR",
                    help="folder image/export paths may use (repeatable; default: the document's folder and the current one)")
     p.set_defaults(handler=_call)
