@@ -69,6 +69,22 @@ def test_when_reading_the_output_numbers_otherwise_call_says_its_ids_are_not_the
     assert f"note: the ids above are this call's, not {out_path}'s" in out.stdout
 
 
+def test_state_and_call_take_the_sources_bench_author_takes(tmp_path, monkeypatch):
+    """`autodw state corpus:NAME.docx` said "no such file" though a session's source may be written so."""
+    corpus_file("oxpt__Hebrew-01.docx")
+    state = _state_of("corpus:oxpt__Hebrew-01.docx")
+    assert state["document_info"]["paragraph_count"] == 75
+    assert _state_of("docs/report-en-3.docx")["paragraphs"][0]["text"].startswith("Maple Street Library")
+    out = run("call", "corpus:oxpt__Hebrew-01.docx", "insert_paragraph", "--args", '{"text": "x", "position": "end"}',
+              "-o", str(tmp_path / "out.docx"))
+    assert out.returncode == 0 and (tmp_path / "out.docx").exists(), out.stderr
+    missing = run("state", "corpus:no-such-file.docx")
+    assert missing.returncode == 2 and "corpus:no-such-file.docx: no such file (looked at " in missing.stderr
+    monkeypatch.setenv("AUTODW_CORPUS", str(tmp_path / "elsewhere"))
+    gone = run("state", "corpus:oxpt__Hebrew-01.docx")
+    assert gone.returncode == 2 and "the shared corpus is not at" in gone.stderr and "AUTODW_CORPUS" in gone.stderr
+
+
 def test_bad_input_gives_one_error_line_and_status_2(tmp_path):
     bad = tmp_path / "notes.docx"
     bad.write_text("just text")

@@ -25,12 +25,29 @@ Handler = Callable[[argparse.Namespace], int]
 EXIT_INTERNAL_ERROR = 4
 
 
+def _document_path(arg: str) -> Path:
+    """The FILE of state and call: a path, or a source as DWBench sessions name one (``bench author`` reads them):
+    ``corpus:NAME.docx`` (the shared corpus) or ``docs/NAME.docx`` (the benchmark's data) when no such path exists."""
+    from autodw.core.errors import DocumentNotFoundError
+    from autodw.dwbench.records import corpus_dir, source_path
+
+    if not arg.startswith("corpus:") and (Path(arg).exists() or not arg.startswith("docs/")):
+        return Path(arg)
+    path = source_path(arg)
+    if path.is_file():
+        return path
+    if arg.startswith("corpus:") and not corpus_dir().is_dir():
+        raise DocumentNotFoundError(f"{arg}: the shared corpus is not at {corpus_dir().parent} (set AUTODW_CORPUS "
+                                    "to the corpus folder, the one holding docx/)")
+    raise DocumentNotFoundError(f"{arg}: no such file (looked at {path})")
+
+
 def _state(args: argparse.Namespace) -> int:
     from autodw.core.document import WordDocument
     from autodw.analysis.state import extract_state
     from autodw.analysis.state.render import render_state
 
-    doc = WordDocument.open(args.file)
+    doc = WordDocument.open(_document_path(args.file))
     state = extract_state(doc)
     if args.format == "json":
         _print_json(state)
@@ -120,9 +137,10 @@ def _call(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--args is not valid JSON: {exc}") from None
     except RecursionError:
         raise ArgumentError("--args is nested too deeply to read") from None
-    doc = WordDocument.open(args.file)
+    source = _document_path(args.file)
+    doc = WordDocument.open(source)
     out = Path(args.output)
-    if out.exists() and out.resolve() == Path(args.file).resolve():
+    if out.exists() and out.resolve() == source.resolve():
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
     check_extension(out, doc.main_content_type)  # before the call: nothing is reported done that cannot be saved
     check_output_path(out)
@@ -326,7 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("state", help="print the seven-part document state")
-    p.add_argument("file", help="the Word document (.docx, .docm, .dotx or .dotm)")
+    p.add_argument("file", help="the Word document (.docx, .docm, .dotx or .dotm), or a DWBench source: "
+                                "corpus:NAME.docx (the shared corpus) or docs/NAME.docx (the benchmark's documents)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the compact rendering the prompts use; json: the whole seven-part state")
     p.add_argument("--budget", type=int, default=None, metavar="TOKENS", help="token budget of the text rendering")
@@ -366,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_apis)
 
     p = sub.add_parser("call", help="run one API on a document and save the result")
-    p.add_argument("file", help="the Word document to edit (never written to)")
+    p.add_argument("file", help="the Word document to edit (never written to), or a DWBench source as for state")
     p.add_argument("api", help="the API's name (autodw apis lists them)")
     p.add_argument("--args", default="{}", help="the arguments as a JSON object")
     p.add_argument("-o", "--output", required=True, help="output .docx (never the input file); the ids printed are "
