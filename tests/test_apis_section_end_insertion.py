@@ -110,3 +110,23 @@ def test_insertions_after_a_sections_last_paragraph_pass_the_word_check():
     original, *found = validate_all([path.read_bytes(), *edited], workers=2)
     errors = {case: [str(f) for f in added(original, f) if f.is_error] for case, f in zip(CASES, found)}
     assert errors == {case: [] for case in CASES}
+
+
+def test_a_section_with_a_table_inside_moved_after_a_sections_last_paragraph_leaves_no_empty_paragraph():
+    """move_section moved block by block: the table took the section break onto a new empty paragraph after it,
+    and the blocks after the table went in before that paragraph, so the section ended with an empty paragraph.
+    The blocks now go in together and the last one takes the break."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    d = _open(REPORT)
+    (after_table,) = execute(d, "insert_paragraph", {"text": "Figures in thousands of dollars.",
+                                                     "position": {"after": "t1"}}).created
+    res = execute(d, "move_section", {"heading": "p12", "position": {"after": "p40"}})
+    assert res.created == [] and "empty paragraph" not in res.message
+    paragraphs, _ = _sections(d)
+    order = list(paragraphs)
+    assert order[order.index("p40"):order.index("p41")] == ["p40", "p12", "p13", after_table]
+    assert [i for i, p in paragraphs.items() if p.get("ends_section")] == [after_table]
+    assert d.find("t1", "t").getnext() is d.find(after_table, "p")
+    assert [str(f) for f in added_errors(REPORT.read_bytes(), d.to_bytes())] == []
