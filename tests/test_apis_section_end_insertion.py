@@ -130,3 +130,16 @@ def test_a_section_with_a_table_inside_moved_after_a_sections_last_paragraph_lea
     assert [i for i, p in paragraphs.items() if p.get("ends_section")] == [after_table]
     assert d.find("t1", "t").getnext() is d.find(after_table, "p")
     assert [str(f) for f in added_errors(REPORT.read_bytes(), d.to_bytes())] == []
+
+
+def test_after_the_last_block_of_the_body_new_content_fills_the_empty_last_section():
+    """When the blocks after a section's break were all moved away, the last section has no content of its own:
+    inserting after the paragraph holding the break puts the content there, as "end" does (the alternative of
+    dev session dwh-114 turn 5, move_section to "end" or after that paragraph, must stay the same edit)."""
+    path = corpus_file(SECTIONS)
+    ends, at_end = (_run([("move_block", {"block": "p9", "position": "start"}),
+                          ("insert_paragraph", {"text": "Closing words.", "position": position})], path)[0]
+                    for position in ({"after": "p8"}, "end"))
+    paragraphs, layout = _sections(ends)
+    assert paragraphs["p8"].get("ends_section") and paragraphs[list(paragraphs)[-1]]["section"] == 4
+    assert ends.to_bytes() == at_end.to_bytes() and len(layout) == 5

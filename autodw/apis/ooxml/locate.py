@@ -19,6 +19,7 @@ from autodw.core.ids import element_id
 from autodw.core.xml import qn
 
 P, TBL, PPR, SECT_PR = qn("w:p"), qn("w:tbl"), qn("w:pPr"), qn("w:sectPr")
+BLOCK_TAGS = (P, TBL, qn("w:sdt"), qn("w:customXml"))
 
 
 class PartParent:
@@ -115,11 +116,14 @@ def insert_after(anchor: etree._Element, *new: etree._Element) -> etree._Element
     """Put blocks `new`, in order, just after block `anchor`. When `anchor` is the paragraph that ends a section
     (its ``w:pPr`` holds the ``w:sectPr``), they stay in that section, as text typed at a section's end does in
     Word: the section break moves to the last of them, or, when that is a table, to a new empty paragraph after
-    it (returned; else None)."""
-    for el in reversed(new):
-        anchor.addnext(el)
+    it (returned; else None). When no block follows `anchor` (the next section has no content of its own, as after
+    a move took it all), the new blocks become that section's content and the break stays."""
     ppr = anchor.find(PPR) if anchor.tag == P else None
     sect = ppr.find(SECT_PR) if ppr is not None else None
+    if sect is not None and not any(s.tag in BLOCK_TAGS for s in anchor.itersiblings()):
+        sect = None
+    for el in reversed(new):
+        anchor.addnext(el)
     if sect is None:
         return None
     last, holder = new[-1], None
