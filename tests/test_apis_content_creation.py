@@ -8,7 +8,7 @@ from autodw.apis import execute
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, corpus_file
 
 
 @pytest.fixture
@@ -182,6 +182,40 @@ def test_a_chinese_document_gets_word_chinese_captions_each_label_counting_itsel
     assert sorted(seq) == ["SEQ 图 \\* ARABIC", "SEQ 图 \\* ARABIC", "SEQ 图表 \\* ARABIC", "SEQ 表 \\* ARABIC"]
     original, edited = validate_all([ZH_PAPER.read_bytes(), d.to_bytes()], workers=2)
     assert [str(f) for f in added(original, edited) if f.is_error] == []
+
+
+def test_a_caption_takes_its_number_in_document_order_and_renumbers_the_later_ones():
+    """A caption added above an existing one showed the next number in insertion order: the later picture was
+    "图 1". Its number now follows document order, the later captions' results move up one (still SEQ fields),
+    and update_fields (Word's numbering) has nothing left to renumber."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added, validate_all
+
+    d = WordDocument.open(ZH_PAPER)
+    first, second = (i["id"] for i in extract_state(d)["images"][:2])
+    later = execute(d, "insert_caption", {"target": second, "text": "测试结果"}).created[0]
+    res = execute(d, "insert_caption", {"target": first, "text": "系统结构"})
+    assert _captions(d) == ["图 1 系统结构", "图 2 测试结果"]
+    assert res.message.endswith(f"renumbered the 图 captions after it: {later}")
+    seq = [f["instruction"] for f in extract_state(d)["interactive"]["fields"] if f["type"] == "SEQ"]
+    assert seq == ["SEQ 图 \\* ARABIC"] * 2
+    assert "SEQ" not in execute(d, "update_fields", {"count_pages": False}).message
+    original, edited = validate_all([ZH_PAPER.read_bytes(), d.to_bytes()], workers=2)
+    assert [str(f) for f in added(original, edited) if f.is_error] == []
+
+
+def test_caption_numbers_follow_words_chapter_resets():
+    """A corpus thesis numbers its figures per chapter (SEQ Figure \\s 1: "Figure 3-2"). Its numbers are what Word
+    shows: update_fields leaves them (it renumbered them 1..18), and a caption put back on a picture of chapter 3
+    counts on from 3-1 and leaves the later chapter-numbered captions as they are."""
+    d = WordDocument.open(corpus_file("oxsdk__complex2005_12rtm.docx"))
+    shown = _captions(d)
+    assert "SEQ" not in execute(d, "update_fields", {"count_pages": False}).message and _captions(d) == shown
+    caption = next(p["id"] for p in extract_state(d)["paragraphs"] if p["text"].startswith("Figure 3-2:"))
+    execute(d, "delete_block", {"block": caption})
+    res = execute(d, "insert_caption", {"target": "img3", "text": "The help section"})
+    assert "renumbered" not in res.message
+    assert _captions(d) == [c if not c.startswith("Figure 3-2:") else "Figure 2: The help section" for c in shown]
 
 
 def test_a_default_caption_label_keeps_the_label_the_document_already_uses(doc):

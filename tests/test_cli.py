@@ -50,6 +50,64 @@ def test_diff_between_two_files():
     assert "inserted 'Yes, '" in data["summary"]
 
 
+def _state_of(path) -> dict:
+    out = run("state", str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_the_ids_call_prints_are_those_of_the_saved_file_so_calls_chain(tmp_path):
+    """`autodw call` printed the new paragraph's id in the edited document's numbering (the next free number,
+    p48 here) while reading the output numbers afresh in document order, where p48 was a header paragraph: a
+    next call with the printed id edited that. Now every id printed is the output's."""
+    source = corpus_file("pandoc__0_level_headers.docx")  # body p1-p26, then header and footer paragraphs
+    first, second = tmp_path / "first.docx", tmp_path / "second.docx"
+    out = run("call", str(source), "insert_paragraph", "--args",
+              '{"text": "Scope of this guide.", "position": {"after": "p25"}}', "-o", str(first))
+    assert out.returncode == 0, out.stderr
+    (new,) = {line.split()[-1] for line in out.stdout.splitlines() if line.startswith("inserted paragraph")}
+    assert new == "p26" and f"added paragraph {new} at index 15" in out.stdout
+    out = run("call", str(first), "insert_text", "--args", json.dumps({"paragraph": new, "text": " Read it first."}),
+              "-o", str(second))
+    assert out.returncode == 0, out.stderr
+    texts = {p["id"]: p["text"] for p in _state_of(second)["paragraphs"]}
+    assert texts[new] == "Scope of this guide. Read it first." and texts["p27"] == "Nothing to introduce, yet."
+
+
+def test_a_call_that_deletes_says_which_printed_ids_the_output_no_longer_has(tmp_path):
+    out_path = tmp_path / "out.docx"
+    out = run("call", str(EXAMPLES / "report.docx"), "delete_block", "--args", '{"block": "p3"}', "-o", str(out_path))
+    assert out.returncode == 0, out.stderr
+    assert f"note: p3 above named element(s) of the input that {out_path} no longer has" in out.stdout
+
+
+def test_when_reading_the_output_numbers_otherwise_call_says_its_ids_are_not_the_outputs(tmp_path, monkeypatch):
+    from autodw.core.document import WordDocument
+
+    monkeypatch.setattr(WordDocument, "saved_ids", lambda self: {"p1": "p1"})  # not what a fresh read gives
+    out_path = tmp_path / "out.docx"
+    out = run("call", str(EXAMPLES / "report.docx"), "insert_paragraph", "--args",
+              '{"text": "x", "position": "end"}', "-o", str(out_path))
+    assert out.returncode == 0, out.stderr
+    assert f"note: the ids above are this call's, not {out_path}'s" in out.stdout
+
+
+def test_state_and_call_take_the_sources_bench_author_takes(tmp_path, monkeypatch):
+    """`autodw state corpus:NAME.docx` said "no such file" though a session's source may be written so."""
+    corpus_file("oxpt__Hebrew-01.docx")
+    state = _state_of("corpus:oxpt__Hebrew-01.docx")
+    assert state["document_info"]["paragraph_count"] == 75
+    assert _state_of("docs/report-en-3.docx")["paragraphs"][0]["text"].startswith("Maple Street Library")
+    out = run("call", "corpus:oxpt__Hebrew-01.docx", "insert_paragraph", "--args", '{"text": "x", "position": "end"}',
+              "-o", str(tmp_path / "out.docx"))
+    assert out.returncode == 0 and (tmp_path / "out.docx").exists(), out.stderr
+    missing = run("state", "corpus:no-such-file.docx")
+    assert missing.returncode == 2 and "corpus:no-such-file.docx: no such file (looked at " in missing.stderr
+    monkeypatch.setenv("AUTODW_CORPUS", str(tmp_path / "elsewhere"))
+    gone = run("state", "corpus:oxpt__Hebrew-01.docx")
+    assert gone.returncode == 2 and "the shared corpus is not at" in gone.stderr and "AUTODW_CORPUS" in gone.stderr
+
+
 def test_bad_input_gives_one_error_line_and_status_2(tmp_path):
     bad = tmp_path / "notes.docx"
     bad.write_text("just text")

@@ -195,6 +195,19 @@ class WordDocument:
         shown = ", ".join(valid[:12]) + (f", ... ({len(valid)} in all)" if len(valid) > 12 else "")
         return f"there is no {what} with id {element_id!r}; valid {what} ids: {shown or 'none'}"
 
+    def saved_ids(self) -> dict[str, str]:
+        """Each current id -> the id its element gets when the saved document is read afresh: a file carries no
+        ids, so reading numbers its elements in document order from 1, each prefix on its own (:func:`ids.assign_ids`)
+        where this document's new elements took the next free numbers. In document order."""
+        counters: dict[str, int] = {}
+        out: dict[str, str] = {}
+        for root in self.id_roots():
+            for el in ids.iter_id_elements(root):
+                prefix = ids.prefix_for(el)
+                counters[prefix] = counters.get(prefix, 0) + 1
+                out[ids.element_id(el)] = f"{prefix}{counters[prefix]}"
+        return out
+
     def iter_elements(self) -> Iterator[tuple[str, etree._Element]]:
         """(id, element) pairs in document order."""
         return iter(self._index.items())

@@ -60,6 +60,23 @@ ID_RE = re.compile(rf"^({'|'.join(PREFIXES)})([0-9]+)$")
 ID_IN_TEXT = re.compile(rf"\b(?:{'|'.join(PREFIXES)})[0-9]+\b")
 
 
+#: A quoted text as Python's repr writes it in a message ('...' or "..." not inside a word): ids inside are text.
+_QUOTED = re.compile(r"""(?<!\w)('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+
+
+def ids_in_text(text: str) -> list[str]:
+    """The ids a message names outside quoted text, each once, in order."""
+    parts = _QUOTED.split(text)  # odd items are the quoted texts
+    return list(dict.fromkeys(i for part in parts[::2] for i in ID_IN_TEXT.findall(part)))
+
+
+def rename_ids_in_text(text: str, names: dict[str, str]) -> str:
+    """`text` with each id of `names` outside quoted text replaced by its new name (other ids kept)."""
+    parts = _QUOTED.split(text)
+    return "".join(part if i % 2 else ID_IN_TEXT.sub(lambda m: names.get(m.group(0), m.group(0)), part)
+                   for i, part in enumerate(parts))
+
+
 def prefixes_of_pattern(pattern: str) -> tuple[str, ...] | None:
     """The prefixes of a schema pattern written by :func:`schema_pattern`, or None for any other pattern."""
     m = _SCHEMA_PATTERN.match(pattern)

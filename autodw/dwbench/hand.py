@@ -170,11 +170,11 @@ def _schema_message(error: Any) -> str:
 
 def source_of(data: dict[str, Any]) -> dict[str, str]:
     """The record's source (kind, file, sha256) of an authoring file's ``source``."""
-    from autodw.dwbench.records import DATA_DIR, corpus_dir, document_splits
+    from autodw.dwbench.records import document_splits, source_path
 
     src = data["source"]
     kind, name = ("corpus", src.split(":", 1)[1]) if src.startswith("corpus:") else ("generated", src)
-    path = corpus_dir() / name if kind == "corpus" else DATA_DIR / name
+    path = source_path(src)
     if not path.is_file():
         raise BenchmarkDataError(f"{data['session_id']}: source document {src} not found at {path}")
     side = "test" if data["split"] == "test" else "dev"

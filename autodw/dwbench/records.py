@@ -68,6 +68,18 @@ def corpus_dir() -> Path:
     return base / "docx"
 
 
+def source_path(src: str) -> Path:
+    """The file a session's ``source`` names (it may be missing): ``corpus:NAME.docx`` in the shared corpus
+    (:func:`corpus_dir`), else a file of ``data/`` such as ``docs/report-en-1.docx``."""
+    if not src.startswith("corpus:"):
+        return DATA_DIR / src
+    name = src.split(":", 1)[1]
+    if not name or Path(name).name != name or name in (".", ".."):
+        raise ArgumentError(f"{src!r}: corpus:NAME takes the name of a file of the corpus's docx folder, e.g. "
+                            "corpus:oxpt__Hebrew-01.docx")
+    return corpus_dir() / name
+
+
 _ID_ATTRS = re.compile(rb' adw:(?:id|next)="[^"]*"| xmlns:adw="urn:autodw:element-ids"')
 
 

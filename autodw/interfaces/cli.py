@@ -30,12 +30,29 @@ AUTHOR_HELP = (f"author of the comments added (unless an instruction names one) 
 EXIT_INTERNAL_ERROR = 4
 
 
+def _document_path(arg: str) -> Path:
+    """The FILE of state and call: a path, or a source as DWBench sessions name one (``bench author`` reads them):
+    ``corpus:NAME.docx`` (the shared corpus) or ``docs/NAME.docx`` (the benchmark's data) when no such path exists."""
+    from autodw.core.errors import DocumentNotFoundError
+    from autodw.dwbench.records import corpus_dir, source_path
+
+    if not arg.startswith("corpus:") and (Path(arg).exists() or not arg.startswith("docs/")):
+        return Path(arg)
+    path = source_path(arg)
+    if path.is_file():
+        return path
+    if arg.startswith("corpus:") and not corpus_dir().is_dir():
+        raise DocumentNotFoundError(f"{arg}: the shared corpus is not at {corpus_dir().parent} (set AUTODW_CORPUS "
+                                    "to the corpus folder, the one holding docx/)")
+    raise DocumentNotFoundError(f"{arg}: no such file (looked at {path})")
+
+
 def _state(args: argparse.Namespace) -> int:
     from autodw.core.document import WordDocument
     from autodw.analysis.state import extract_state
     from autodw.analysis.state.render import render_state
 
-    doc = WordDocument.open(args.file)
+    doc = WordDocument.open(_document_path(args.file))
     state = extract_state(doc)
     if args.format == "json":
         _print_json(state)
@@ -125,9 +142,10 @@ def _call(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--args is not valid JSON: {exc}") from None
     except RecursionError:
         raise ArgumentError("--args is nested too deeply to read") from None
-    doc = WordDocument.open(args.file)
+    source = _document_path(args.file)
+    doc = WordDocument.open(source)
     out = Path(args.output)
-    if out.exists() and out.resolve() == Path(args.file).resolve():
+    if out.exists() and out.resolve() == source.resolve():
         raise ConfigError("refusing to overwrite the input file; choose another -o path")
     check_extension(out, doc.main_content_type)  # before the call: nothing is reported done that cannot be saved
     check_output_path(out)
@@ -136,12 +154,32 @@ def _call(args: argparse.Namespace) -> int:
     result = execute(doc, args.api, call_args)
     if result.data is not None:
         _print_json(result.data)
-    print(result.message)
-    if result.snapshot is not None:
-        print(summarize_change(analyze_change(before, extract_state(doc))))
-        doc.save(out)
-        print(f"saved {out}")
+    if result.snapshot is None:
+        print(result.message)
+        return 0
+    report = f"{result.message}\n{summarize_change(analyze_change(before, extract_state(doc)))}"
+    doc.save(out)
+    print(_in_saved_numbering(doc, report, out))
+    print(f"saved {out}")
     return 0
+
+
+def _in_saved_numbering(doc, report: str, out: Path) -> str:
+    """`report` (what the call did, in the ids of the edited document) with its ids as `out`, read afresh, numbers
+    them (a saved file carries no ids: a new paragraph p111 may be p3 there, and p111 another one), so printed ids
+    can name elements in a next call on `out`. When reading `out` does not give the elements that numbering
+    expects, the ids stay and a note says so."""
+    from autodw.core.document import WordDocument
+    from autodw.core.ids import ids_in_text, rename_ids_in_text
+
+    names = doc.saved_ids()
+    if list(names.values()) != WordDocument.open(out).ids():
+        return (f"{report}\nnote: the ids above are this call's, not {out}'s: reading {out} numbers its elements "
+                f"afresh (see `autodw state {out}`)")
+    gone = [i for i in ids_in_text(report) if i not in names]
+    note = (f"\nnote: {', '.join(gone)} above named element(s) of the input that {out} no longer has; the other ids "
+            f"above are {out}'s") if gone else ""
+    return rename_ids_in_text(report, names) + note
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -316,7 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
         "opened (p1, p2, ...), so after a deletion they differ from the live ids, stable across deletions, that "
         "`autodw bench author FILE --state N` shows of a replay, unless the file was saved with `bench author --save`, "
         "which keeps those."))
-    p.add_argument("file", help="the Word document (.docx, .docm, .dotx or .dotm)")
+    p.add_argument("file", help="the Word document (.docx, .docm, .dotx or .dotm), or a DWBench source: "
+                                "corpus:NAME.docx (the shared corpus) or docs/NAME.docx (the benchmark's documents)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the compact rendering the prompts use; json: the whole seven-part state")
     p.add_argument("--budget", type=int, default=None, metavar="TOKENS", help="token budget of the text rendering")
@@ -356,10 +395,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_apis)
 
     p = sub.add_parser("call", help="run one API on a document and save the result")
-    p.add_argument("file", help="the Word document to edit (never written to)")
+    p.add_argument("file", help="the Word document to edit (never written to), or a DWBench source as for state")
     p.add_argument("api", help="the API's name (autodw apis lists them)")
     p.add_argument("--args", default="{}", help="the arguments as a JSON object")
-    p.add_argument("-o", "--output", required=True, help="output .docx (never the input file)")
+    p.add_argument("-o", "--output", required=True, help="output .docx (never the input file); the ids printed are "
+                                                         "the ones it has when read, as a next call on it uses them")
     p.add_argument("--assets", action="append", default=[], metavar="DIR",
                    help="folder image/export paths may use (repeatable; default: the document's folder and the current one)")
     p.set_defaults(handler=_call)

@@ -13,7 +13,8 @@ from autodw.apis.ooxml.comments import add_comment, comment_label
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.fields import bookmark_text, field_runs, next_seq_number, seq_labels
+from autodw.apis.ooxml.fields import bookmark_text, field_runs, seq_labels
+from autodw.apis.ooxml.sequences import renumber_seq_fields
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
 from autodw.apis.ooxml.list_styles import (adjacent_paragraph, document_list_style, join_list_beside, levels_beside,
                                            list_beside)
@@ -91,9 +92,7 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
     entries = [(item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0)) for item in items]
     paras = [make_paragraph(doc, content) for content, _ in entries]
     levels = [level for _, level in entries]
-    locate.insert_block(doc, position, paras[0])
-    for prev, p in zip(paras, paras[1:]):
-        prev.addnext(p)
+    locate.insert_block(doc, position, *paras)
     ends = [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")]
     found = document_list_style(doc, kind, ends)
     if found is not None and not found.fits(levels, number_format):
@@ -293,12 +292,18 @@ def insert_caption(doc: WordDocument, target: str, text: str, label: str | None 
     where = where or ("above" if is_table else "below")
     anchor = el if is_table else host_paragraph(el)
     p = make_paragraph(doc, f"{label} ", "Caption")
-    for run in field_runs(f"SEQ {label} \\* ARABIC", str(next_seq_number(doc, label))):
+    for run in field_runs(f"SEQ {label} \\* ARABIC"):
         p.append(run)
     if text:  # "Table 1: text"; Chinese captions put a space between number and text ("表 1 text", GB/T 7713.1)
         p.append(new_run(f" {text}" if label in CHINESE_CAPTION_LABELS else f": {text}"))
-    (anchor.addprevious if where == "above" else anchor.addnext)(p)
-    return f"inserted caption {_new_ids(doc, p)} for {target}"
+    if where == "above":
+        anchor.addprevious(p)
+    else:
+        locate.insert_after(anchor, p)  # below a picture ending a section: the caption stays in that section
+    later = [q for q in renumber_seq_fields(doc, label, since=p) if q is not p]  # numbered in document order
+    new_id = _new_ids(doc, p)
+    note = f"; renumbered the {label} captions after it: {', '.join(element_id(q) for q in later)}" if later else ""
+    return f"inserted caption {new_id} for {target}{note}"
 
 
 @api(intent=INTENT,
@@ -310,8 +315,8 @@ def duplicate_block(doc: WordDocument, block: str, position: Any):
     clone = renewed_copy(doc, el)
     for sect in list(clone.iter(qn("w:sectPr"))):  # a copy must not duplicate a section break
         sect.getparent().remove(sect)
-    locate.insert_block(doc, position, clone)
-    return f"copied {block} as {_new_ids(doc, clone)}"
+    holder = locate.insert_block(doc, position, clone)
+    return f"copied {block} as {_new_ids(doc, clone)}{locate.holder_note(doc, holder)}"
 
 
 @api(intent=INTENT,

@@ -253,23 +253,41 @@ def _delete_toc(doc: WordDocument, block: str, toc: toc_lib.TocField) -> str:
      examples=[{"block": "p6", "position": {"before": "p4"}}, {"block": "p31", "position": {"after": "p8"}}])
 def move_block(doc: WordDocument, block: str, position: Any):
     el = locate.block(doc, block)
+    note = _lift(doc, [(el, block)], position)
+    return f"moved {block} to {_where(position)}{note}{_place(doc, position, [el])}"
+
+
+def _lift(doc: WordDocument, blocks: list, position: Any) -> str:
+    """Take the (element, id) `blocks` out of the tree, in order, for a move to `position`: each leaves its
+    section break in place (:func:`hand_over_section_break`). Returns the notes for the message."""
     anchor = locate.block(doc, next(iter(position.values()))) if isinstance(position, dict) else doc.body
-    if anchor is el or el in anchor.iterancestors():
-        raise ArgumentError(f"cannot move {block} relative to itself or to a block inside it; choose a position outside {block}")
-    if anchor.getroottree().getroot() is not el.getroottree().getroot():
-        raise UnsupportedOperationError(f"{block} and the target position are in different parts (body, header, footer); "
-                                        "blocks can only move within their part. Copy the text instead")
-    check_fields_whole(el, block)
-    check_container_keeps_paragraph(el, block)
-    note = hand_over_section_break(doc, el, block, moving=True)
-    el.getparent().remove(el)
-    locate.insert_block(doc, position, el)
-    added = ""
-    if el.tag == TBL and el.getparent().tag == BODY and not any(s.tag == P for s in el.itersiblings()):
-        el.addnext(make("w:p"))  # a document must end with a paragraph
-        added = "; added an empty paragraph after it (a document cannot end with a table)"
-    where = position if isinstance(position, str) else " ".join(f"{k} {v}" for k, v in position.items())
-    return f"moved {block} to {where}{note}{added}"
+    notes = []
+    for el, bid in blocks:
+        if anchor is el or el in anchor.iterancestors():
+            raise ArgumentError(f"cannot move {bid} relative to itself or to a block inside it; choose a position outside {bid}")
+        if anchor.getroottree().getroot() is not el.getroottree().getroot():
+            raise UnsupportedOperationError(f"{bid} and the target position are in different parts (body, header, footer); "
+                                            "blocks can only move within their part. Copy the text instead")
+        check_fields_whole(el, bid)
+        check_container_keeps_paragraph(el, bid)
+        notes.append(hand_over_section_break(doc, el, bid, moving=True))
+        el.getparent().remove(el)
+    return "".join(notes)
+
+
+def _place(doc: WordDocument, position: Any, els: list) -> str:
+    """Insert the lifted blocks `els` together at `position` (after a section's last paragraph the section break
+    goes to the last of them, :func:`locate.insert_after`); return a note for the message."""
+    added = locate.holder_note(doc, locate.insert_block(doc, position, *els))
+    last = els[-1]
+    if last.tag == TBL and last.getparent().tag == BODY and not any(s.tag == P for s in last.itersiblings()):
+        last.addnext(make("w:p"))  # a document must end with a paragraph
+        added += "; added an empty paragraph after it (a document cannot end with a table)"
+    return added
+
+
+def _where(position: Any) -> str:
+    return position if isinstance(position, str) else " ".join(f"{k} {v}" for k, v in position.items())
 
 
 @api(intent=INTENT,
@@ -281,8 +299,8 @@ def move_block(doc: WordDocument, block: str, position: Any):
      params={"heading": PARAGRAPH_ID, "position": POSITION},
      examples=[{"heading": "p29", "position": {"before": "p7"}}, {"heading": "p3", "position": "end"}])
 def move_section(doc: WordDocument, heading: str, position: Any):
-    """Move `heading` and its blocks one by one (move_block), so section breaks stay in place (see
-    hand_over_section_break): the content moves, the page layout of each section does not."""
+    """Take `heading` and its blocks out (each leaving its section break in place, see hand_over_section_break)
+    and insert them together: the content moves, the page layout of each section does not."""
     p = doc.find(heading, "p")
     levels = toc_lib.StyleLevels(doc)
     level = toc_lib.paragraph_level(p, levels)
@@ -291,7 +309,7 @@ def move_section(doc: WordDocument, heading: str, position: Any):
                             "(use move_block to move one paragraph)")
     if p.getparent() is not doc.body:
         raise ArgumentError(f"{heading} is not a heading of the document body (it is in a table or text box)")
-    blocks = [heading]
+    els = [p]
     for sibling in p.itersiblings():
         if sibling.tag not in (P, TBL):
             break
@@ -299,17 +317,13 @@ def move_section(doc: WordDocument, heading: str, position: Any):
             other = toc_lib.paragraph_level(sibling, levels)
             if other is not None and other <= level:
                 break
-        blocks.append(element_id(sibling))
+        els.append(sibling)
+    blocks = [element_id(el) for el in els]
     if isinstance(position, dict) and next(iter(position.values())) in blocks:
         raise ArgumentError(f"the position {position} is inside the section of {heading} ({blocks[0]}-{blocks[-1]}); "
                             "choose a position outside it")
-    notes = [move_block(doc, blocks[0], position)]
-    for previous, block in zip(blocks, blocks[1:]):
-        notes.append(move_block(doc, block, {"after": previous}))
-    extra = [n.split("; ", 1)[1] for n in notes if "; " in n]
-    where = position if isinstance(position, str) else " ".join(f"{k} {v}" for k, v in position.items())
-    return (f"moved the section of {heading} ({len(blocks)} block(s): {', '.join(blocks)}) to {where}"
-            + ("; " + "; ".join(extra) if extra else ""))
+    note = _lift(doc, list(zip(els, blocks)), position) + _place(doc, position, els)
+    return f"moved the section of {heading} ({len(blocks)} block(s): {', '.join(blocks)}) to {_where(position)}{note}"
 
 
 # --- split and merge -----------------------------------------------------------------------

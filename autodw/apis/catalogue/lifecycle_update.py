@@ -18,6 +18,7 @@ from autodw.apis.ooxml.elements import insert_ordered, make, remove_children
 from autodw.apis.ooxml.fields import request_field_update
 from autodw.apis.ooxml.parts import package_part, part_xml
 from autodw.apis.ooxml.sections import settings_root
+from autodw.apis.ooxml.sequences import renumber_seq_fields
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import PARAGRAPH_IDS, boolean, enum, text
 from autodw.core.document import WordDocument
@@ -230,7 +231,8 @@ def update_fields(doc: WordDocument, count_pages: bool = True):
         toc_lib.regenerate(doc, toc_lib.find_tocs(doc)[k])
     if tocs:
         done.append(f"{len(tocs)} table(s) of contents regenerated")
-    seq, ref = lc.refresh_seq_and_ref_fields(doc)
+    seq = len(renumber_seq_fields(doc))
+    ref = lc.refresh_ref_fields(doc)
     if seq:
         done.append(f"{seq} SEQ number(s) renumbered")
     if ref:

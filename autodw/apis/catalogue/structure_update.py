@@ -362,9 +362,7 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
         insert_ordered(get_or_add_ppr(heading), make("w:pStyle", w_val=ensure_style(doc, "TOC Heading", "paragraph")))
         heading.append(new_run(title))
         paragraphs.insert(0, heading)
-    locate.insert_block(doc, position, paragraphs[0])
-    for prev, p in zip(paragraphs, paragraphs[1:]):
-        prev.addnext(p)
+    locate.insert_block(doc, position, *paragraphs)
     request_field_update(settings_root(doc))
     entries = len(toc_lib.headings(doc, first, last))
     doc.refresh_ids()

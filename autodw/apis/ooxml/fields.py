@@ -50,11 +50,6 @@ def seq_labels(doc: WordDocument) -> list[str]:
     return out
 
 
-def next_seq_number(doc: WordDocument, label: str) -> int:
-    """The number the next ``SEQ label`` field in the body will show (its own sequence: 图 is not 图表)."""
-    return seq_labels(doc).count(label) + 1
-
-
 def bookmark_starts(doc: WordDocument) -> Iterator[etree._Element]:
     """Every ``w:bookmarkStart`` of the document (body, headers, footers, notes, comments)."""
     for root in doc.id_roots():

@@ -25,7 +25,6 @@ from autodw.apis.ooxml.parts import PartXml, new_package_part, package_part, par
 from autodw.apis.ooxml.text import atom_text, new_run
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, UnsupportedOperationError
-from autodw.core.units import format_number
 from autodw.core.xml import NS, qn
 
 _PARSER = etree.XMLParser(resolve_entities=False, remove_blank_text=False)
@@ -534,16 +533,7 @@ def custom_value(value: Any, kind: str | None) -> tuple[str, str]:
     return "lpwstr", str(value)
 
 
-_SEQ = re.compile(r"^SEQ\s+(\S+)(.*)$", re.IGNORECASE)
-
-
 _REF = re.compile(r"^REF\s+(\S+)", re.IGNORECASE)
-
-
-def _seq_text(n: int, switches: str) -> str:
-    m = re.search(r"\\\*\s*(\w+)", switches)
-    fmt = {"roman": "lowerRoman", "ROMAN": "upperRoman", "alphabetic": "lowerLetter", "ALPHABETIC": "upperLetter"}
-    return format_number(n, fmt.get(m.group(1), "decimal") if m else "decimal")
 
 
 def _bookmark_texts(doc: WordDocument) -> dict[str, str]:
@@ -570,24 +560,12 @@ def _bookmark_texts(doc: WordDocument) -> dict[str, str]:
     return out
 
 
-def refresh_seq_and_ref_fields(doc: WordDocument) -> tuple[int, int]:
-    """Renumber the SEQ fields of the body (with their \\r resets and \\c repeats) and refresh REF fields from
-    their bookmarks' text; return how many SEQ and REF results changed."""
-    counters: dict[str, int] = {}
+def refresh_ref_fields(doc: WordDocument) -> int:
+    """Refresh the body's REF fields from their bookmarks' text; return how many results changed."""
     marks = _bookmark_texts(doc)
-    seq = ref = 0
+    ref = 0
     for field in iter_fields(doc.body):
-        m = _SEQ.match(field.instruction)
-        if m:
-            label, switches = m.group(1), m.group(2)
-            reset = re.search(r"\\r\s*(\d+)", switches)
-            if reset:
-                counters[label] = int(reset.group(1))
-            elif not re.search(r"\\c\b", switches):
-                counters[label] = counters.get(label, 0) + 1
-            seq += set_field_result(field, _seq_text(counters.get(label, 1), switches))
-            continue
         m = _REF.match(field.instruction)
         if m and m.group(1) in marks and marks[m.group(1)]:
             ref += set_field_result(field, marks[m.group(1)])
-    return seq, ref
+    return ref
