@@ -315,8 +315,8 @@ def duplicate_block(doc: WordDocument, block: str, position: Any):
     clone = renewed_copy(doc, el)
     for sect in list(clone.iter(qn("w:sectPr"))):  # a copy must not duplicate a section break
         sect.getparent().remove(sect)
-    holder = locate.insert_block(doc, position, clone)
-    return f"copied {block} as {_new_ids(doc, clone)}{locate.holder_note(doc, holder)}"
+    locate.insert_block(doc, position, clone)
+    return f"copied {block} as {_new_ids(doc, clone)}"
 
 
 @api(intent=INTENT,

@@ -277,13 +277,13 @@ def _lift(doc: WordDocument, blocks: list, position: Any) -> str:
 
 def _place(doc: WordDocument, position: Any, els: list) -> str:
     """Insert the lifted blocks `els` together at `position` (after a section's last paragraph the section break
-    goes to the last of them, :func:`locate.insert_after`); return a note for the message."""
-    added = locate.holder_note(doc, locate.insert_block(doc, position, *els))
+    goes to the last of them when it is a paragraph, :func:`locate.insert_after`); return a note for the message."""
+    locate.insert_block(doc, position, *els)
     last = els[-1]
     if last.tag == TBL and last.getparent().tag == BODY and not any(s.tag == P for s in last.itersiblings()):
         last.addnext(make("w:p"))  # a document must end with a paragraph
-        added += "; added an empty paragraph after it (a document cannot end with a table)"
-    return added
+        return "; added an empty paragraph after it (a document cannot end with a table)"
+    return ""
 
 
 def _where(position: Any) -> str:

@@ -143,7 +143,7 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
                 write_cell(doc, tc, value)
             tr.append(tc)
         tbl.append(tr)
-    holder = locate.insert_block(doc, position, tbl)
+    locate.insert_block(doc, position, tbl)
     for neighbour, place in ((tbl.getprevious(), tbl.addprevious), (tbl.getnext(), tbl.addnext)):
         if neighbour is not None and neighbour.tag == TBL:
             place(make("w:p"))  # adjacent tables would join into one
@@ -159,7 +159,7 @@ def insert_table(doc: WordDocument, position: Any, rows: int | None = None, cols
     if header_row:
         apply_header(grid, 1, bold=True, fill=None, font_color=None, repeat=True)
     doc.refresh_ids()
-    return f"inserted table {element_id(tbl)} with {n_rows} rows and {n_cols} columns{locate.holder_note(doc, holder)}"
+    return f"inserted table {element_id(tbl)} with {n_rows} rows and {n_cols} columns"
 
 
 SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";"}

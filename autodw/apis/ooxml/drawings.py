@@ -13,11 +13,12 @@ from typing import Iterable
 from lxml import etree
 
 from autodw.apis.ooxml import locate
+from autodw.apis.ooxml.blocks import hand_over_section_break
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
 from autodw.apis.ooxml.paragraphs import JC, make_paragraph, place_inline
 from autodw.apis.ooxml.text import paragraph_text
 from autodw.core.document import WordDocument
-from autodw.core.errors import ArgumentError
+from autodw.core.errors import ArgumentError, UnsupportedOperationError
 from autodw.core.ids import ID_ATTR
 from autodw.core.units import emu
 from autodw.core.xml import MC, NS, parse, qn
@@ -285,15 +286,17 @@ def remove_drawing(doc: WordDocument, container: etree._Element, remove_empty_pa
     empty = not paragraph_text(p) and p.find(f".//{qn('w:drawing')}") is None and p.find(f".//{qn('w:pict')}") is None
     pid = p.get(ID_ATTR) or "its paragraph"
     if empty and remove_empty_paragraph and p.getparent() is not None and _removable_paragraph(p):
+        try:  # a paragraph ending a section hands its break to the paragraph before it, as a deletion does
+            moved = hand_over_section_break(doc, p, pid)
+        except UnsupportedOperationError:
+            return f"; paragraph {pid} is now empty (it holds a section break)"
         p.getparent().remove(p)
-        return f"; the now-empty paragraph {pid} was removed"
+        return f"; the now-empty paragraph {pid} was removed{moved}"
     return f"; paragraph {pid} is now empty" if empty else ""
 
 
 def _removable_paragraph(p: etree._Element) -> bool:
-    """A paragraph that can go without breaking the structure (no section break, not a cell's last one)."""
-    if p.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None:
-        return False
+    """A paragraph that can go without breaking the structure (not a cell's last one)."""
     parent = p.getparent()
     return not (parent.tag == qn("w:tc") and len(parent.findall(qn("w:p"))) == 1)
 

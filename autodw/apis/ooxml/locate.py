@@ -12,10 +12,9 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
-from autodw.core.ids import element_id
 from autodw.core.xml import qn
 
 P, TBL, PPR, SECT_PR = qn("w:p"), qn("w:tbl"), qn("w:pPr"), qn("w:sectPr")
@@ -77,12 +76,10 @@ def in_table_cell(el: etree._Element) -> bool:
     return False
 
 
-def insert_block(doc: WordDocument, position: Any, *new: etree._Element) -> etree._Element | None:
+def insert_block(doc: WordDocument, position: Any, *new: etree._Element) -> None:
     """Insert the paragraph or table elements `new`, in order, at `position` ("start", "end", {"after": id},
-    {"before": id}). After a paragraph that ends a section they stay in that section (:func:`insert_after`);
-    returns the paragraph added then to hold the section break after a table, else None."""
+    {"before": id}). After a paragraph that ends a section they stay in that section (:func:`insert_after`)."""
     body = doc.body
-    holder = None
     if position == "start":
         first = next((c for c in body if c.tag != qn("w:sectPr")), None)
         if first is None:
@@ -99,7 +96,7 @@ def insert_block(doc: WordDocument, position: Any, *new: etree._Element) -> etre
             else:
                 body.append(el)
     elif isinstance(position, dict) and "after" in position:
-        holder = insert_after(block(doc, position["after"]), *new)
+        insert_after(block(doc, position["after"]), *new)
     elif isinstance(position, dict) and "before" in position:
         anchor = block(doc, position["before"])
         for el in new:
@@ -109,40 +106,27 @@ def insert_block(doc: WordDocument, position: Any, *new: etree._Element) -> etre
     last = new[-1]
     if last.tag == TBL and last.getnext() is None and last.getparent().tag == qn("w:tc"):
         last.addnext(etree.SubElement(last.getparent(), P))  # a cell must end with a paragraph
-    return holder
 
 
-def insert_after(anchor: etree._Element, *new: etree._Element) -> etree._Element | None:
+def insert_after(anchor: etree._Element, *new: etree._Element) -> None:
     """Put blocks `new`, in order, just after block `anchor`. When `anchor` is the paragraph that ends a section
-    (its ``w:pPr`` holds the ``w:sectPr``), they stay in that section, as text typed at a section's end does in
-    Word: the section break moves to the last of them, or, when that is a table, to a new empty paragraph after
-    it (returned; else None). When no block follows `anchor` (the next section has no content of its own, as after
-    a move took it all), the new blocks become that section's content and the break stays."""
+    (its ``w:pPr`` holds the ``w:sectPr``) and the last new block is a paragraph, they stay in that section, as text
+    typed at a section's end does in Word: the section break moves to that paragraph. New content that ends with a
+    table starts the next section instead: keeping it would need a new paragraph after the table to hold the break,
+    and that paragraph's id would renumber the ids later gold calls of DWBench 2.0 name. When no block follows
+    `anchor` (the next section has no content of its own, as after a move took it all), the new blocks become that
+    section's content and the break stays."""
     ppr = anchor.find(PPR) if anchor.tag == P else None
     sect = ppr.find(SECT_PR) if ppr is not None else None
     if sect is not None and not any(s.tag in BLOCK_TAGS for s in anchor.itersiblings()):
         sect = None
     for el in reversed(new):
         anchor.addnext(el)
-    if sect is None:
-        return None
-    last, holder = new[-1], None
-    if last.tag != P:
-        holder = make("w:p")
-        last.addnext(holder)
-        last = holder
-    insert_ordered(get_or_add_ppr(last), sect)  # moves it: an element has one parent
+    if sect is None or new[-1].tag != P:
+        return
+    insert_ordered(get_or_add_ppr(new[-1]), sect)  # moves it: an element has one parent
     if not len(ppr) and not ppr.attrib:
         anchor.remove(ppr)
-    return holder
-
-
-def holder_note(doc: WordDocument, holder: etree._Element | None) -> str:
-    """The message note for the paragraph :func:`insert_after` added to hold a section break ("" for none)."""
-    if holder is None:
-        return ""
-    doc.refresh_ids()
-    return f"; it stays at the end of its section: the section break now follows it on a new empty paragraph {element_id(holder)}"
 
 
 def drawing(doc: WordDocument, did: str, kind: str | None = None) -> etree._Element:
