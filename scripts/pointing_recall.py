@@ -18,11 +18,14 @@ For each request and profile the planner's prompt is built as the agent builds i
 (:func:`autodw.agent.parts.planner_view` of the profile's assembly, the message split as the profile splits it,
 :func:`autodw.agent.prompts.messages`), read back as the ceiling reads it
 (:func:`autodw.eval.ceiling.reading.fields`), and the target counts as shown when
-:func:`~autodw.eval.ceiling.reading.shown_ids` of its state and history holds its id. Reported per kind and profile:
-recall, and the median planner prompt (characters, estimated tokens).
+:func:`~autodw.eval.ceiling.reading.shown_ids` of its state and history holds its id (a row also when a line names it
+by its index, "row r18 (index 18) of t5": a call on the row can name it so). Reported per kind and profile: recall,
+and the median planner prompt (characters) and document view (estimated tokens).
 
-Fixes this measured were tuned on these documents with these requests (no benchmark split): see the commits of
-branch pointing9 and ``autodw/core/provenance.json``.
+Tuned on these documents with these requests, no benchmark split (autodw/core/provenance.json): the last paragraph
+with text (pointing.end_blocks; docx2python__libreoffice_conversion), "the final table" and headings named without
+their filler words (grounding; docx4j__Docx4j_GettingStarted, docx4j__headers_footers, oxsdk__632399964516872542_1),
+words of every alphabetic script (distinctive; docx4j__Docx4j_Russian, poi__bug65649).
 """
 
 from __future__ import annotations
