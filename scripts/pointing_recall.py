@@ -25,7 +25,9 @@ and the median planner prompt (characters) and document view (estimated tokens).
 Tuned on these documents with these requests, no benchmark split (autodw/core/provenance.json): the last paragraph
 with text (pointing.end_blocks; docx2python__libreoffice_conversion), "the final table" and headings named without
 their filler words (grounding; docx4j__Docx4j_GettingStarted, docx4j__headers_footers, oxsdk__632399964516872542_1),
-words of every alphabetic script (distinctive; docx4j__Docx4j_Russian, poi__bug65649).
+words of every alphabetic script (distinctive; docx4j__Docx4j_Russian, poi__bug65649). Targets shown, 488 requests
+over 28 documents: hosted 381 -> 465 (78.1% -> 95.3%), local 359 -> 445 (73.6% -> 91.2%); the hosted planner prompt's
+median 26,512 -> 26,539 characters (d31cea2 -> 9ef21ab).
 """
 
 from __future__ import annotations
