@@ -65,3 +65,11 @@ def test_the_planner_view_is_centred_on_them_only_when_the_window_leaves_them_ou
     assert line.search(views.grounded_view(state, request, record, 300, quoted_in=request))
     whole = views.grounded_view(state, request, record, None, quoted_in=request)
     assert whole == views.state_view(state, request, record, None)  # nothing windowed: nothing changed
+
+
+def test_words_of_other_alphabetic_scripts_are_read_as_words():
+    """docx4j__Docx4j_Russian.docx (scripts/pointing_recall.py): Cyrillic words were no words at all."""
+    state = _long_document("Коммерческая лицензия позволяет выделенную поддержку.",
+                           filler="Документ описывает библиотеку и её использование.")
+    assert distinctive_blocks(state, "Выделите абзац про коммерческая лицензия жирным.") == ["p45"]
+    assert distinctive_blocks(state, "Сделайте документ описывает жирным.") == []  # in every paragraph

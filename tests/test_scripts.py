@@ -265,3 +265,20 @@ def test_split_accuracy_counts_dev_and_refuses_a_held_out_split():
 def test_grounding_recall_refuses_the_held_out_splits(split):
     refused = _run([sys.executable, "scripts/grounding_recall.py", "--split", split, "--track", "hand"])
     assert refused.returncode == 2 and "held out" in refused.stderr and not refused.stdout  # before any data is read
+
+
+def test_pointing_recall_refuses_a_test_document_and_names_targets_in_the_second_half():
+    spec = importlib.util.spec_from_file_location("pointing_recall", SCRIPTS / "pointing_recall.py")
+    recall = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = recall  # its dataclasses look their module up
+    spec.loader.exec_module(recall)
+    splits = json.loads((ROOT / "dwbench/data/document_splits.json").read_text())
+    with pytest.raises(SystemExit, match="test document"):
+        next(recall.documents(splits["test"]["generated"][0]))
+    paras = [{"id": f"p{n}", "index": n - 1, "text": f"Plain words of line {n} here.", "style": "Normal"}
+             for n in range(1, 81)]
+    paras[59] = {**paras[59], "text": "Spending Plan", "style": "Heading 1"}
+    state = {"paragraphs": paras, "tables": []}
+    made = recall.requests_of("x.docx", state)
+    assert {r.kind for r in made} >= {"section first", "final paragraph"}
+    assert all(int(r.target[1:]) > 40 for r in made)

@@ -32,17 +32,20 @@ section document table row column cell page bold italic font size colour color""
 #: Chinese function characters (particles, pronouns, measure words, place words): a pair of characters with one names
 #: nothing, here nor in grounding's table descriptions ("那张", "上面", "的表")
 FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那这个张些里上下中面对将请帮我你他她它们一]")
-_LATIN = re.compile(r"[A-Za-z0-9]+(?:[._:/-][A-Za-z0-9]+)*")
+#: a letter or digit of an alphabetic script (Latin, Cyrillic, Greek, Arabic...: not CJK, read as pairs), and a letter
+_ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
+_LETTER = rf"[^\W\d_{_CJK}\u3040-\u30ff]"
+_LATIN = re.compile(rf"{_ALNUM}+(?:[._:/-]{_ALNUM}+)*")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 
 
 def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
-    """Each Latin word of `text` (lower case) with whether it is code-like (part of a token with punctuation inside,
-    or holding a digit and a letter, or written in capitals)."""
+    """Each word of `text` in an alphabetic script (Latin, Cyrillic, Greek, Arabic...; lower case) with whether it is
+    code-like (part of a token with punctuation inside, or holding a digit and a letter, or written in capitals)."""
     for m in _LATIN.finditer(text):
         token = m.group(0)
-        parts = re.findall(r"[A-Za-z0-9]+", token)
-        code = len(parts) > 1 or (re.search(r"\d", token) is not None and re.search(r"[A-Za-z]", token) is not None)
+        parts = re.findall(rf"{_ALNUM}+", token)
+        code = len(parts) > 1 or (re.search(r"\d", token) is not None and re.search(_LETTER, token) is not None)
         for part in parts:
             word = part.casefold()
             capitals = len(part) >= 2 and part.isupper()
@@ -55,7 +58,7 @@ def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
 def _phrases(text: str) -> set[str]:
     """The pairs of words `text` says one after the other (lower case, one space apart), neither a function word nor
     a number nor shorter than 3 letters: "Market research studies" -> "market research", "research studies"."""
-    words = list(re.finditer(r"[A-Za-z]+", text))
+    words = list(re.finditer(rf"{_LETTER}+", text))
     out: set[str] = set()
     for a, b in zip(words, words[1:]):
         first, second = a.group(0).casefold(), b.group(0).casefold()

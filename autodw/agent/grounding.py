@@ -285,10 +285,10 @@ def _first_under(state: State, text: str, found: list[Match]) -> list[Match]:
 
 _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
                   "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
-                  "ninth": 9, "9th": 9, "tenth": 10, "10th": 10, "last": -1, "一": 1, "二": 2, "三": 3, "四": 4,
+                  "ninth": 9, "9th": 9, "tenth": 10, "10th": 10, "last": -1, "final": -1, "一": 1, "二": 2, "三": 3, "四": 4,
                   "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "最后一": -1}
 _NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|"
-                        r"9th|tenth|10th|last)\s+table\b|\btable\s+([1-9])\b"
+                        r"9th|tenth|10th|last|final)\s+table\b|\btable\s+([1-9])\b"
                         r"|第\s*([一二三四五六七八九十1-9])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
 #: the empty paragraphs of the body, named together ("delete the blank lines", "空段落都删掉")
 _EMPTY_PARAGRAPHS = re.compile(r"\b(?:empty|blank)\s+(?:paragraphs?|lines?)\b|空行|空段落?|空白(?:段落?|行)", re.IGNORECASE)
@@ -322,6 +322,34 @@ def _names_in(text: str, name: str) -> bool:
     # a label in capitals said capitalised ("under References" for "REFERENCES"), not in lower case ("take notes")
     return name.isupper() and len(name) > 1 and \
         re.search(rf"(?<!\w){re.escape(name.capitalize())}(?!\w)", said) is not None
+
+
+#: the words a request leaves out of a heading it names ("the scale preference section" for "Scale of Preference")
+_HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs".split())
+MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
+_SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
+                  r"|\b{w}\s+(?:section|heading|chapter)\b|\bunder\s+(?:the\s+)?{w}\b")
+
+
+def _heading_said(text: str, heading: str) -> bool:
+    """Whether `text` names `heading` by its words in its order and any case, leaving out its filler words, numbers
+    and punctuation ("the scale preference section" for "4.2 Scale of Preference", "under pgmar page margins" for
+    "pgMar (Page Margins)"); a one-word heading only said beside "section", "heading" or "under" ("the section on
+    colophon")."""
+    if re.search(r"[\u3040-\u9fff]", heading):
+        return False
+    words = re.findall(r"[^\W\d_]+", fold(heading).casefold())
+    while words and words[0] in _HEADING_FILLER:
+        words.pop(0)
+    if not words:
+        return False
+    if len(words) == 1:
+        return len(words[0]) >= MIN_HEADING_WORD and re.search(
+            _SECTION_WORDS.format(w=re.escape(words[0])), fold(text), re.IGNORECASE) is not None
+    pattern = re.escape(words[0])  # each filler word the heading has may be left out, no other word put in
+    for word in words[1:]:
+        pattern += rf"(?:\W+{re.escape(word)})?" if word in _HEADING_FILLER else rf"\W+{re.escape(word)}"
+    return re.search(rf"(?<!\w){pattern}(?!\w)", fold(text), re.IGNORECASE) is not None
 
 
 MAX_LABEL_CHARS = 30  # a body paragraph this short that a request says whole is a label it names ("附件3", "表2")
@@ -420,7 +448,7 @@ def named(state: State, text: str) -> list[Match]:
     labels = _labels_said(state, text)
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if heading_level(p.get("style")) is not None and _names_in(text, label):
+        if heading_level(p.get("style")) is not None and (_names_in(text, label) or _heading_said(text, label)):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))

@@ -29,7 +29,7 @@ MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For"
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
-                  r"|\b(?:last|final)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
+                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后", re.IGNORECASE)
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
@@ -75,7 +75,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     if _END.search(said):
-        out += order[::-1][:END_BLOCKS]
+        out += end_blocks(state)
     sections = [(m.under[0], m.under[1]) for m in matches if m.under]
     sections += [(pid, end) for pid, end in labelled(state, said)]
     for first, last in sections:
@@ -85,6 +85,20 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def end_blocks(state: State) -> list[str]:
+    """The body's last :data:`END_BLOCKS` blocks that show something (tables, paragraphs with text or a picture), last
+    first, then the empty paragraphs after them (up to as many): a document often ends in empty paragraphs, and "the
+    last paragraph" is the last one with text."""
+    blocks = body_blocks(state)[::-1]
+    shown = [el["id"] for el, table in blocks if table or el.get("text", "").strip() or el.get("images")]
+    trailing = []
+    for el, table in blocks:
+        if table or el.get("text", "").strip() or el.get("images"):
+            break
+        trailing.append(el["id"])
+    return shown[:END_BLOCKS] + trailing[:END_BLOCKS]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
