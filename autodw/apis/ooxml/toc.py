@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from docx.opc.constants import RELATIONSHIP_TYPE as RT
-
-from autodw.analysis.state.numbering import ListCounter, Numbering, own_num_pr, style_chain_num_pr
+from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.numbering import ListCounter
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.lifecycle import iter_fields
@@ -188,22 +187,16 @@ class _Entry:
 
 def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> list[_Entry]:
     """The paragraphs a TOC lists, in document order, with the list numbers they show."""
-    levels = StyleLevels(doc)
-    styles = levels.styles
-    try:
-        numbering = doc.part.part_related_by(RT.NUMBERING).element
-    except KeyError:
-        numbering = None
-    counter = ListCounter(Numbering(numbering, styles))
+    levels = StyleLevels(doc)  # first: it adds the styles part a document without one lacks
+    lists = StateContext(doc)
+    counter = ListCounter(lists.numbering)
     skip = {qn("w:txbxContent"), f"{{{MC}}}Fallback"}
     out = []
     for p in doc.body.iter(P):
         if any(a.tag in skip for a in p.iterancestors()):
             continue
-        ppr = p.find(qn("w:pPr"))
-        sid = (wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None) or levels.default
-        num = own_num_pr(p) or style_chain_num_pr(styles.get, sid)
-        label = counter.label(num[0], num[1]) if num and num[0] and num[0] != "0" else None
+        num = lists.list_num_pr(p)
+        label = counter.label(*num) if num else None
         if id(p) in exclude:
             continue
         level = switches.level(p, levels)
