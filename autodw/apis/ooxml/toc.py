@@ -229,16 +229,19 @@ def _tc_entries(p: etree._Element, switches: TocSwitches) -> list[_Entry]:
     out = []
     for f in iter_fields(p) if switches.tc_identifier is not None else []:
         m = _TC_TEXT.match(f.instruction)
-        level = switches.tc_level(f.instruction[m.end():]) if m else None
-        text = " ".join((m.group(1) if m and m.group(1) is not None else m.group(2) if m else "").split())
+        if m is None:
+            continue
+        rest = f.instruction[m.end():]
+        level = switches.tc_level(rest)
+        text = " ".join((m.group(1) if m.group(1) is not None else m.group(2)).split())
         if level is not None and text:
-            page = not re.search(r"\\n\b", f.instruction[m.end():], re.IGNORECASE)
-            out.append(_Entry(p, level, text, "", page))
+            out.append(_Entry(p, level, text, "", not re.search(r"\\n\b", rest, re.IGNORECASE)))
     return out
 
 
-def _in_bookmark(doc: WordDocument, name: str) -> set[int]:
-    """ids of the body paragraphs that overlap bookmark `name`'s range (the ``\\b`` switch)."""
+def _in_bookmark(doc: WordDocument, name: str) -> set[etree._Element]:
+    """The body paragraphs that overlap bookmark `name`'s range (the ``\\b`` switch); the elements themselves,
+    not their ids: lxml's proxies (and so their ids) live only while referenced."""
     start = next((b for b in bookmark_starts(doc) if b.get(qn("w:name")) == name), None)
     if start is None or not any(a is doc.body for a in start.iterancestors()):
         raise UnsupportedOperationError(f"the TOC's \\b switch names bookmark {name!r}, which the document body "
@@ -247,9 +250,9 @@ def _in_bookmark(doc: WordDocument, name: str) -> set[int]:
     for el in doc.body.iter():
         if el is start:
             inside = True
-            out.update(id(a) for a in el.iterancestors(P))
+            out.update(el.iterancestors(P))
         elif inside and el.tag == P:
-            out.add(id(el))
+            out.add(el)
         elif inside and el.tag == qn("w:bookmarkEnd") and el.get(qn("w:id")) == bid:
             return out
     return out
@@ -268,7 +271,7 @@ def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> lis
             continue
         num = lists.list_num_pr(p)
         label = counter.label(*num) if num else None
-        if id(p) in exclude or (within is not None and id(p) not in within):
+        if id(p) in exclude or (within is not None and p not in within):
             continue
         level = switches.level(p, levels)
         text = " ".join(paragraph_text(p).replace("\t", " ").split())
