@@ -296,7 +296,7 @@ class StoryWalker:
                     self.sink.tracked_changes.append({"type": kind, "paragraph": para["id"], "author": change.get(_AUTHOR), "text": ""})
         para["text"] = "".join(reader.text)
         para["runs"] = reader.runs
-        list_info = self._list_info(props.get(_NUM_PR), style_id)
+        list_info = self._list_info(p, props.get(_NUM_PR))
         if list_info:
             para["list"] = list_info
         if reader.images:
@@ -307,18 +307,12 @@ class StoryWalker:
             del para["index"]
         return para
 
-    def _list_info(self, num_pr: etree._Element | None, style_id: str | None) -> ListInfo | None:
-        """The list a paragraph is in, from its ``w:numPr`` (None: its style's, if any)."""
-        if num_pr is not None:
-            num_id = wval(first_child(num_pr, qn("w:numId")))
-            ilvl = wval(first_child(num_pr, qn("w:ilvl"))) or "0"
-        else:
-            found = self.ctx.style_num_pr(style_id)
-            if found is None:
-                return None
-            num_id, ilvl = found[0], str(found[1])
-        if not num_id or num_id == "0":
+    def _list_info(self, p: etree._Element, num_pr: etree._Element | None) -> ListInfo | None:
+        """The list paragraph `p` is in (`num_pr`: its own ``w:numPr``; None: its style's, if any)."""
+        found = self.ctx.list_num_pr(p)
+        if found is None:
             return None
+        num_id, ilvl = found[0], str(found[1])
         level = self.ctx.numbering.level(num_id, ilvl)
         info: dict[str, Any] = {"num_id": int(num_id) if num_id.isdigit() else num_id,
                                 "level": int(ilvl) if ilvl.isdigit() else 0}

@@ -125,6 +125,21 @@ class StateContext:
             found = self._style_num_prs[style_id] = style_chain_num_pr(self.style_elements.get, style_id)
             return found
 
+    def list_num_pr(self, p: etree._Element) -> tuple[str, int] | None:
+        """(numId, level) of the list paragraph `p` is in: its own ``w:numPr``, else its style's; None outside a
+        list (no numId, or numId 0)."""
+        num_pr = first_child(p, qn("w:pPr"), qn("w:numPr"))
+        if num_pr is not None:
+            num_id = wval(first_child(num_pr, qn("w:numId")))
+            ilvl = wval(first_child(num_pr, qn("w:ilvl"))) or "0"
+            found = (num_id, int(ilvl) if ilvl.isdigit() else 0)
+        else:
+            style_id = wval(first_child(p, qn("w:pPr"), qn("w:pStyle")))
+            found = self.style_num_pr(style_id or self.default_style_ids.get("paragraph"))
+        if found is None or not found[0] or found[0] == "0":
+            return None
+        return found[0], found[1]
+
     def rel_target(self, part, r_id: str | None) -> tuple[str | None, object | None]:
         """(external target ref, internal target part) of relationship `r_id` in `part`."""
         if not r_id:

@@ -339,8 +339,8 @@ def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", 
 @api(intent=INTENT,
      description="Insert a table of contents (a Word TOC field) listing the current headings of the chosen levels, "
                  "with an optional title above it. The entries are filled in now, one paragraph per heading in the "
-                 "TOC 1-9 styles but without page numbers; Word is asked to update the field (adding page numbers "
-                 "and links) when it opens the file.",
+                 "TOC 1-9 styles, each a hyperlink to its heading, but without page numbers; Word is asked to update "
+                 "the field (adding page numbers) when it opens the file.",
      params={"position": POSITION,
              "levels": {"type": "string", "pattern": "^[1-9]-[1-9]$",
                         "description": 'heading levels to list, "first-last", e.g. "1-3" (default) or "1-2"'},
@@ -373,10 +373,12 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
 @api(intent=INTENT,
      description="Regenerate the table(s) of contents from the current headings (after headings were added, removed "
                  "or renamed). Each TOC lists what its field's switches select (\\o heading levels, \\t named styles, "
-                 "\\u paragraph outline levels); an entry shows the heading's list number and text. Page numbers "
-                 "cannot be computed here: where the old entries had page numbers, each entry gets a page-number field "
-                 "showing the old entry's number for the same heading (none for a new heading), and hyperlinks are "
-                 "kept where the old entries had them. Word is asked to update fields (page numbers) on opening.",
+                 "\\u paragraph outline levels, \\f with \\l TC fields of an identifier and levels, \\b only "
+                 "inside a bookmark); an entry shows the heading's list number and text, in the TOC N style of its "
+                 "level, as a hyperlink for \\h or where the old entries had links. Page numbers cannot be computed "
+                 "here: where the old entries had page numbers, each entry gets the \\p separator (a tab by default) "
+                 "and a page-number field showing the old entry's number for the same heading (none for a new "
+                 "heading). Word is asked to update fields (page numbers) on opening.",
      params={},
      examples=[Example({}, document="examples/review.docx")])
 def update_toc(doc: WordDocument):

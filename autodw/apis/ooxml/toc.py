@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from docx.opc.constants import RELATIONSHIP_TYPE as RT
-
-from autodw.analysis.state.numbering import ListCounter, Numbering, own_num_pr, style_chain_num_pr
+from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.numbering import ListCounter
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.lifecycle import iter_fields
@@ -25,7 +24,7 @@ from autodw.apis.ooxml.fields import bookmark_starts, field_runs, new_bookmark_i
 from autodw.apis.ooxml.text import new_run, paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
-from autodw.core.xml import MC, qn, wval
+from autodw.core.xml import MC, W, parse, qn, wval
 
 P = qn("w:p")
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
@@ -110,12 +109,31 @@ _LOCAL_HEADING = re.compile(r"^(?:heading|überschrift|titre|título|titolo|kop|
 @dataclass
 class TocSwitches:
     """Which paragraphs a TOC lists and at which level: ``\\o`` (style outline levels), ``\\t`` (styles mapped to
-    levels), ``\\u`` (paragraphs' own outline level); ``\\n`` (levels without page numbers)."""
+    levels), ``\\u`` (paragraphs' own outline level), ``\\f`` / ``\\l`` (TC fields of an identifier and levels),
+    ``\\b`` (only inside a bookmark); how entries look: ``\\n`` (levels without page numbers), ``\\p`` (the
+    separator before the page number), ``\\h`` (entries are hyperlinks)."""
 
     outline: tuple[int, int] | None
     styles: dict[str, int]
     own_levels: bool
     no_pages: tuple[int, int] | None
+    bookmark: str | None = None
+    tc_identifier: str | None = None  # \f's identifier ("C" for a bare \f); None: TC fields are not listed
+    tc_levels: tuple[int, int] = (1, 9)
+    separator: str = "\t"
+    links: bool = False
+
+    def tc_level(self, instruction: str) -> int | None:
+        """The TOC level of a TC field with `instruction`, None if the TOC does not list it."""
+        if self.tc_identifier is None:
+            return None
+        found = {m.group(1).lower(): m.group(2) if m.group(2) is not None else m.group(3)
+                 for m in _SWITCH.finditer(instruction)}
+        if (found.get("f") or "C").upper() != self.tc_identifier.upper():
+            return None
+        level = (found.get("l") or "1").strip()
+        level_n = int(level) if level.isdigit() else 1
+        return level_n if self.tc_levels[0] <= level_n <= self.tc_levels[1] else None
 
     def level(self, p: etree._Element, levels: StyleLevels) -> int | None:
         """The TOC level of paragraph `p`, None if the TOC does not list it."""
@@ -142,6 +160,7 @@ class TocSwitches:
 def parse_switches(doc: WordDocument, instruction: str) -> TocSwitches:
     """The listing switches of a TOC instruction; with none of \\o, \\t, \\u, Word's default \\o "1-9"."""
     outline, styles, own, no_pages = None, {}, False, None
+    extra: dict = {}
     for m in _SWITCH.finditer(instruction):
         name, arg = m.group(1).lower(), m.group(2) if m.group(2) is not None else m.group(3)
         if name == "o":
@@ -154,9 +173,24 @@ def parse_switches(doc: WordDocument, instruction: str) -> TocSwitches:
         elif name == "n":
             r = _RANGE.match(arg or "")
             no_pages = tuple(sorted((int(r.group(1)), int(r.group(2))))) if r else (1, 9)
-    if outline is None and not styles and not own:
+        elif name == "b":
+            if not arg:
+                raise UnsupportedOperationError(f"the TOC field's \\b switch names no bookmark: {instruction!r}")
+            extra["bookmark"] = arg
+        elif name == "f":
+            extra["tc_identifier"] = arg or "C"
+        elif name == "l":
+            r = _RANGE.match(arg or "") or re.match(r"^\s*([1-9])()\s*$", arg or "")
+            first_last = (int(r.group(1)), int(r.group(2) or r.group(1))) if r else (1, 9)
+            extra["tc_levels"] = tuple(sorted(first_last))
+            extra.setdefault("tc_identifier", "C")
+        elif name == "p":
+            extra["separator"] = arg if arg is not None else "\t"
+        elif name == "h":
+            extra["links"] = True
+    if outline is None and not styles and not own and "tc_identifier" not in extra:
         outline = (1, 9)
-    return TocSwitches(outline, styles, own, no_pages)
+    return TocSwitches(outline, styles, own, no_pages, **extra)
 
 
 def _style_levels(doc: WordDocument, arg: str) -> dict[str, int]:
@@ -184,32 +218,66 @@ class _Entry:
     level: int
     text: str
     number: str
+    page: bool = True  # False for a TC field with \\n
+
+
+_TC_TEXT = re.compile(r'^TC\s+(?:"([^"]*)"|([^\\\s"]+))', re.IGNORECASE)
+
+
+def _tc_entries(p: etree._Element, switches: TocSwitches) -> list[_Entry]:
+    """The entries the TC fields of paragraph `p` give (``TC "text" \\f id \\l level \\n``)."""
+    out = []
+    for f in iter_fields(p) if switches.tc_identifier is not None else []:
+        m = _TC_TEXT.match(f.instruction)
+        if m is None:
+            continue
+        rest = f.instruction[m.end():]
+        level = switches.tc_level(rest)
+        text = " ".join((m.group(1) if m.group(1) is not None else m.group(2)).split())
+        if level is not None and text:
+            out.append(_Entry(p, level, text, "", not re.search(r"\\n\b", rest, re.IGNORECASE)))
+    return out
+
+
+def _in_bookmark(doc: WordDocument, name: str) -> set[etree._Element]:
+    """The body paragraphs that overlap bookmark `name`'s range (the ``\\b`` switch); the elements themselves,
+    not their ids: lxml's proxies (and so their ids) live only while referenced."""
+    start = next((b for b in bookmark_starts(doc) if b.get(qn("w:name")) == name), None)
+    if start is None or not any(a is doc.body for a in start.iterancestors()):
+        raise UnsupportedOperationError(f"the TOC's \\b switch names bookmark {name!r}, which the document body "
+                                        "does not have (Word shows \"Error! Bookmark not defined.\")")
+    out, inside, bid = set(), False, start.get(qn("w:id"))
+    for el in doc.body.iter():
+        if el is start:
+            inside = True
+            out.update(el.iterancestors(P))
+        elif inside and el.tag == P:
+            out.add(el)
+        elif inside and el.tag == qn("w:bookmarkEnd") and el.get(qn("w:id")) == bid:
+            return out
+    return out
 
 
 def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> list[_Entry]:
-    """The paragraphs a TOC lists, in document order, with the list numbers they show."""
-    levels = StyleLevels(doc)
-    styles = levels.styles
-    try:
-        numbering = doc.part.part_related_by(RT.NUMBERING).element
-    except KeyError:
-        numbering = None
-    counter = ListCounter(Numbering(numbering, styles))
+    """The paragraphs (and TC fields) a TOC lists, in document order, with the list numbers they show."""
+    levels = StyleLevels(doc)  # first: it adds the styles part a document without one lacks
+    lists = StateContext(doc)
+    counter = ListCounter(lists.numbering)
     skip = {qn("w:txbxContent"), f"{{{MC}}}Fallback"}
+    within = _in_bookmark(doc, switches.bookmark) if switches.bookmark else None
     out = []
     for p in doc.body.iter(P):
         if any(a.tag in skip for a in p.iterancestors()):
             continue
-        ppr = p.find(qn("w:pPr"))
-        sid = (wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None) or levels.default
-        num = own_num_pr(p) or style_chain_num_pr(styles.get, sid)
-        label = counter.label(num[0], num[1]) if num and num[0] and num[0] != "0" else None
-        if id(p) in exclude:
+        num = lists.list_num_pr(p)
+        label = counter.label(*num) if num else None
+        if id(p) in exclude or (within is not None and p not in within):
             continue
         level = switches.level(p, levels)
         text = " ".join(paragraph_text(p).replace("\t", " ").split())
         if level is not None and text:
             out.append(_Entry(p, level, text, label or ""))
+        out.extend(_tc_entries(p, switches))
     return out
 
 
@@ -219,12 +287,16 @@ class _OldEntries:
 
     links: bool = False
     pages: dict[str, str] | None = None
+    ppr: dict[str, etree._Element] | None = None  # TOC N style id -> the paragraph properties of its first entry
 
 
 def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
-    """Read the hyperlinks and PAGEREF results of a TOC's old entries."""
-    out = _OldEntries()
+    """Read the hyperlinks, PAGEREF results and paragraph properties (tab stops) of a TOC's old entries."""
+    out = _OldEntries(ppr={})
     for p in paragraphs:
+        style = wval(p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}"))
+        if style and style not in out.ppr:
+            out.ppr[style] = p.find(qn("w:pPr"))
         out.links = out.links or any(h.get(qn("w:anchor")) for h in p.iter(qn("w:hyperlink")))
         for f in iter_fields(p):
             m = re.match(r"PAGEREF\s+(\S+)", f.instruction)
@@ -257,17 +329,23 @@ def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> st
 
 
 def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: TocSwitches) -> list[etree._Element]:
-    """An entry's content: its list number and a tab, its text, and (where the old entries had page numbers) a
-    tab and a PAGEREF field to the heading, showing the old entry's page number for the same heading or nothing,
-    in a hyperlink to the heading where the old entries had links."""
-    runs = [new_run(entry.number), new_run("\t")] if entry.number else []
-    runs.append(new_run(entry.text))
-    pages = old.pages is not None and switches.pages(entry.level)
-    anchor = _bookmark(doc, entry.element, old.pages or {}) if pages or old.links else None
+    """An entry's content as Word writes it: its list number and a tab, its text, and (where the old entries had
+    page numbers) the ``\\p`` separator (a tab by default) and a PAGEREF field to the heading, showing the old
+    entry's page number for the same heading or nothing; in a hyperlink to the heading for ``\\h`` or where the
+    old entries had links, its text in the Hyperlink character style and the rest hidden on the web."""
+    links = old.links or switches.links
+    text_rpr = parse(f'<w:rPr xmlns:w="{W}"><w:noProof/></w:rPr>')
+    if links:
+        text_rpr.insert(0, make("w:rStyle", w_val=ensure_style(doc, "Hyperlink", "character")))
+    rest = f'<w:rPr xmlns:w="{W}"><w:noProof/>{"<w:webHidden/>" if links else ""}</w:rPr>'
+    runs = [new_run(entry.number, text_rpr), new_run("\t", text_rpr)] if entry.number else []
+    runs.append(new_run(entry.text, text_rpr))
+    pages = old.pages is not None and switches.pages(entry.level) and entry.page
+    anchor = _bookmark(doc, entry.element, old.pages or {}) if pages or links else None
     if pages:
-        runs.append(new_run("\t"))
-        runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, "")))
-    if not old.links:
+        runs.append(new_run(switches.separator, parse(rest)))
+        runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, ""), rest.replace(f' xmlns:w="{W}"', "")))
+    if not links:
         return runs
     link = make("w:hyperlink", w_anchor=anchor, w_history="1")
     for r in runs:
@@ -287,9 +365,17 @@ def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None
     paragraphs = []
     for n, entry in enumerate(entries or [None]):
         p = make("w:p")
-        ppr = get_or_add_ppr(p)
         level = entry.level if entry else first
-        insert_ordered(ppr, make("w:pStyle", w_val=ensure_style(doc, f"toc {level}", "paragraph")))
+        style = ensure_style(doc, f"toc {level}", "paragraph")
+        kept = (old.ppr or {}).get(style)
+        if kept is not None:
+            ppr = copy.deepcopy(kept)
+            for drop in (qn("w:sectPr"), qn("w:pPrChange")):
+                for el in ppr.findall(drop):
+                    ppr.remove(el)
+            p.append(ppr)
+        else:
+            insert_ordered(get_or_add_ppr(p), make("w:pStyle", w_val=style))
         if n == 0:
             for r in (begin, instr, separate):
                 p.append(r)
