@@ -117,6 +117,29 @@ def test_a_request_that_points_at_nothing_is_shown_what_the_previous_one_pointed
                                       previous=previous), "p70")
 
 
+def test_a_request_that_refers_back_is_shown_the_paragraph_the_previous_one_wrote():
+    costs = "Northgate Bakery: fixed costs are roughly $4,200 a month and variable costs run at about 38% of sales."
+    state = _filled({i: _paragraph(i, f"Variable costs and break-even sales, part {i}.") for i in range(2, 8)}
+                    | {75: _paragraph(75, costs)})
+    previous = ("At the end of the break-even section add a line with our numbers: fixed costs are roughly $4,200 "
+                "a month and variable costs run at about 38% of sales.")
+    request = "variable costs are more like 40%. Fix that line, the break-even then comes out at 7,000"
+    assert "p75" not in pointing.pointed(state, request)  # its own words point at the break-even paragraphs
+    assert "p75" in pointing.earlier(state, previous)  # the text the previous instruction wrote
+    assert _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
+                                      previous=previous), "p75")
+
+
+def test_a_header_table_is_shown_with_its_cells_paragraph_ids():
+    state = _state([_paragraph(1, "Body text.")], header=" ")
+    cell = lambda *ids: {"text": "", "paragraphs": [{"id": i, "text": ""} for i in ids]}  # noqa: E731
+    state["page_layout"]["sections"][0]["headers"]["default"].update(
+        paragraphs=["p9"], table_details=[{"id": "t1", "rows": 1, "cols": 2, "cells": [["Policy", "Revised Date: "]],
+                                           "cell_details": [[cell("p5"), cell("p6", "p7")]]}])
+    section = next(line for line in render_state(state).splitlines() if line.startswith("SECTION"))
+    assert "(p9) with table t1 1x2: r0 (cells p5, p6+p7): | Policy | Revised Date:  |" in section
+
+
 def test_the_window_stays_where_a_paragraph_was_removed():
     from autodw.agent.records import Attempt
     state = _filled({})

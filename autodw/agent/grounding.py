@@ -203,12 +203,22 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
             out.append(m)
     found = [*_first_under(state, text, out), *out]
     said = undictated(text)
-    refers_back = previous and _REFERS_BACK.search(said)
+    refers_back = previous and refers_back_in(said)
     if refers_back and not any(m.kind == HEADER_ROW for m in found):  # "这个表的表头" after "预算那个表…"
         found += _header_rows(state, said, tables_named(state, undictated(previous)))
     if not found and refers_back:
         return [replace(m, earlier=True) for m in ground(state, previous)]
     return found
+
+
+def refers_back(text: str) -> bool:
+    """Whether `text` (what it says, not what it dictates) refers back to what an earlier instruction named."""
+    return refers_back_in(undictated(text))
+
+
+def refers_back_in(said: str) -> bool:
+    """Whether undictated text `said` holds a word that refers back (:data:`_REFERS_BACK`)."""
+    return _REFERS_BACK.search(said) is not None
 
 
 #: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), or a change

@@ -87,6 +87,14 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     return list(dict.fromkeys(out))
 
 
+def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
+    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`), then those holding the
+    rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs are $4,200...",
+    then "fix that line")."""
+    wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
+    return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+
+
 def end_blocks(state: State) -> list[str]:
     """The body's last :data:`END_BLOCKS` blocks that show something (tables, paragraphs with text or a picture), last
     first, then the empty paragraphs after them (up to as many): a document often ends in empty paragraphs, and "the

@@ -132,12 +132,25 @@ def _section_line(s: dict[str, Any]) -> str:
             text = _short(story.get("text", ""), 60)
             linked = " (linked)" if story.get("linked_to_previous") else ""
             parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}{_story_ids(story)}"
-                         + (" +page no." if story.get("page_number") else ""))
+                         + (" +page no." if story.get("page_number") else "") + _story_tables(story))
     if s.get("watermark"):
         parts.append(f"watermark={s['watermark']!r}")
     if s.get("page_numbering"):
         parts.append(f"numbering {s['page_numbering']}")
     return "; ".join(parts)
+
+
+def _story_tables(story: dict[str, Any]) -> str:
+    """The tables of a header or footer, each row's cells with their paragraph ids (a header's boxes, "the revised
+    date in the header box", are named nowhere else): " with table t1 2x2: r0 (cells p3, p4): | Title | Date |"."""
+    out = []
+    for t in story.get("table_details") or []:
+        rows = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t.get("cells", [])]
+        details = t.get("cell_details") or []
+        ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(rows))]
+        out.append(f" with table {t['id']} {t.get('rows')}x{t.get('cols')}: " + " ".join(
+            f"r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(rows[:MAX_TABLE_ROWS])))
+    return "".join(out)
 
 
 def _story_ids(story: dict[str, Any]) -> str:
