@@ -119,12 +119,12 @@ def test_a_request_that_points_at_nothing_is_shown_what_the_previous_one_pointed
 
 def test_a_request_that_refers_back_is_shown_the_paragraph_the_previous_one_wrote():
     costs = "Northgate Bakery: fixed costs are roughly $4,200 a month and variable costs run at about 38% of sales."
-    state = _filled({i: _paragraph(i, f"Variable costs and break-even sales, part {i}.") for i in range(2, 8)}
-                    | {75: _paragraph(75, costs)})
+    state = _filled({i: _paragraph(i, f"Variable costs and break-even sales, part {i}.") for i in range(3, 8)}
+                    | {2: _paragraph(2, "Our accountant checks the books."), 75: _paragraph(75, costs)})
     previous = ("At the end of the break-even section add a line with our numbers: fixed costs are roughly $4,200 "
                 "a month and variable costs run at about 38% of sales.")
-    request = "variable costs are more like 40%. Fix that line, the break-even then comes out at 7,000"
-    assert "p75" not in pointing.pointed(state, request)  # its own words point at the break-even paragraphs
+    request = "I checked with my accountant, variable costs are more like 40%. Fix that line, break-even is 7,000"
+    assert pointing.pointed(state, request) == ["p2"]  # its own words point elsewhere
     assert "p75" in pointing.earlier(state, previous)  # the text the previous instruction wrote
     assert _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
                                       previous=previous), "p75")
