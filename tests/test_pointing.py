@@ -140,6 +140,29 @@ def test_a_header_table_is_shown_with_its_cells_paragraph_ids():
     assert "(p9) with table t1 1x2: r0 (cells p5, p6+p7): | Policy | Revised Date:  |" in section
 
 
+def test_the_cells_a_request_says_whole_show_their_rows_past_those_a_table_shows():
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+    head = ["序号", "类别", "包括产品"]
+    rows = [[cell(100 + 3 * r + c, head[c] if r in (1, 12) else f"{r}-{c}") for c in range(3)] for r in range(20)]
+    state = _state([_paragraph(1, "附件1")])
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 20, "cols": 3, "after_paragraph": "p1",
+                        "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows}]
+    request = "每一类下面那行序号、类别、包括产品的小表头也加粗"
+    said = pointing.said_whole(state, request)
+    assert said == ["p104", "t1", "p137"]  # 类别 is a segment said whole (序号 and 包括产品 run into other words)
+    view = render_state(state, pointed=said)
+    assert "r12 (cells p136-p138): | 序号 | 类别 | 包括产品 |" in view and "… 4 rows not shown" in view
+    assert "r12" not in render_state(state) and "… 12 more rows not shown" in render_state(state)
+
+
+def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
+    assert grounding.referred(["第二段加粗", "第三段居中"]) == "第三段居中"
+    assert grounding.referred(["第二段加粗", "这条注的字有点小，调大一点"]) == "第二段加粗\n这条注的字有点小，调大一点"
+    assert grounding.referred(["make it bold", "make it bigger", "now it is too big", "change it back"]) == \
+        "make it bigger\nnow it is too big\nchange it back"  # up to MAX_REFERRED
+    assert grounding.referred([]) == ""
+
+
 def test_the_window_stays_where_a_paragraph_was_removed():
     from autodw.agent.records import Attempt
     state = _filled({})
