@@ -117,6 +117,52 @@ def test_a_request_that_points_at_nothing_is_shown_what_the_previous_one_pointed
                                       previous=previous), "p70")
 
 
+def test_a_request_that_refers_back_is_shown_the_paragraph_the_previous_one_wrote():
+    costs = "Northgate Bakery: fixed costs are roughly $4,200 a month and variable costs run at about 38% of sales."
+    state = _filled({i: _paragraph(i, f"Variable costs and break-even sales, part {i}.") for i in range(3, 8)}
+                    | {2: _paragraph(2, "Our accountant checks the books."), 75: _paragraph(75, costs)})
+    previous = ("At the end of the break-even section add a line with our numbers: fixed costs are roughly $4,200 "
+                "a month and variable costs run at about 38% of sales.")
+    request = "I checked with my accountant, variable costs are more like 40%. Fix that line, break-even is 7,000"
+    assert pointing.pointed(state, request) == ["p2"]  # its own words point elsewhere
+    assert "p75" in pointing.earlier(state, previous)  # the text the previous instruction wrote
+    assert _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
+                                      previous=previous), "p75")
+
+
+def test_a_header_table_is_shown_with_its_cells_paragraph_ids():
+    state = _state([_paragraph(1, "Body text.")], header=" ")
+    cell = lambda *ids: {"text": "", "paragraphs": [{"id": i, "text": ""} for i in ids]}  # noqa: E731
+    state["page_layout"]["sections"][0]["headers"]["default"].update(
+        paragraphs=["p9"], table_details=[{"id": "t1", "rows": 1, "cols": 2, "cells": [["Policy", "Revised Date: "]],
+                                           "cell_details": [[cell("p5"), cell("p6", "p7")]]}])
+    section = next(line for line in render_state(state).splitlines() if line.startswith("SECTION"))
+    assert "(p9) with table t1 1x2: r0 (cells p5, p6+p7): | Policy | Revised Date:  |" in section
+
+
+def test_the_cells_a_request_says_whole_show_their_rows_past_those_a_table_shows():
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+    head = ["序号", "类别", "包括产品"]
+    rows = [[cell(100 + 3 * r + c, head[c] if r in (1, 12) else f"{r}-{c}") for c in range(3)] for r in range(20)]
+    state = _state([_paragraph(1, "附件1")])
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 20, "cols": 3, "after_paragraph": "p1",
+                        "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows}]
+    request = "每一类下面那行序号、类别、包括产品的小表头也加粗"
+    said = pointing.said_whole(state, request)
+    assert said == ["p104", "t1", "p137"]  # 类别 is a segment said whole (序号 and 包括产品 run into other words)
+    view = render_state(state, pointed=said)
+    assert "r12 (cells p136-p138): | 序号 | 类别 | 包括产品 |" in view and "… 4 rows not shown" in view
+    assert "r12" not in render_state(state) and "… 12 more rows not shown" in render_state(state)
+
+
+def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
+    assert grounding.referred(["第二段加粗", "第三段居中"]) == "第三段居中"
+    assert grounding.referred(["第二段加粗", "这条注的字有点小，调大一点"]) == "第二段加粗\n这条注的字有点小，调大一点"
+    assert grounding.referred(["make it bold", "make it bigger", "now it is too big", "change it back"]) == \
+        "make it bigger\nnow it is too big\nchange it back"  # up to MAX_REFERRED
+    assert grounding.referred([]) == ""
+
+
 def test_the_window_stays_where_a_paragraph_was_removed():
     from autodw.agent.records import Attempt
     state = _filled({})

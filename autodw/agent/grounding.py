@@ -203,7 +203,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
             out.append(m)
     found = [*_first_under(state, text, out), *out]
     said = undictated(text)
-    refers_back = previous and _REFERS_BACK.search(said)
+    refers_back = previous and refers_back_in(said)
     if refers_back and not any(m.kind == HEADER_ROW for m in found):  # "这个表的表头" after "预算那个表…"
         found += _header_rows(state, said, tables_named(state, undictated(previous)))
     if not found and refers_back:
@@ -211,9 +211,33 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     return found
 
 
+MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make it bigger", "change it back") reaches
+
+
+def referred(session: list[str]) -> str:
+    """What a follow-up of the session's instructions `session` refers back to: the last one, and while one refers back
+    itself the one before it, up to :data:`MAX_REFERRED` in their order ("" for none)."""
+    chain: list[str] = []
+    for text in reversed(session):
+        chain.insert(0, text)
+        if len(chain) == MAX_REFERRED or not refers_back(text):
+            break
+    return "\n".join(chain)
+
+
+def refers_back(text: str) -> bool:
+    """Whether `text` (what it says, not what it dictates) refers back to what an earlier instruction named."""
+    return refers_back_in(undictated(text))
+
+
+def refers_back_in(said: str) -> bool:
+    """Whether undictated text `said` holds a word that refers back (:data:`_REFERS_BACK`)."""
+    return _REFERS_BACK.search(said) is not None
+
+
 #: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), or a change
 #: back ("改回单倍行距", "change back to single spacing")
-_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|revert|undo)\b|它们?|那个|这个|这些|那些|改回|恢复|还原|撤销",
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|revert|undo)\b|它们?|[这那](?:个|些|条|张|段|句|行|项|处)|改回|恢复|还原|撤销",
                           re.IGNORECASE)
 #: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
 _LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")

@@ -87,6 +87,14 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     return list(dict.fromkeys(out))
 
 
+def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
+    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`), then those holding the
+    rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs are $4,200...",
+    then "fix that line")."""
+    wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
+    return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+
+
 def end_blocks(state: State) -> list[str]:
     """The body's last :data:`END_BLOCKS` blocks that show something (tables, paragraphs with text or a picture), last
     first, then the empty paragraphs after them (up to as many): a document often ends in empty paragraphs, and "the
@@ -122,15 +130,27 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
 
 
 def said_whole(state: State, text: str) -> list[str]:
-    """The body paragraphs whose whole text (case, spacing and end punctuation aside) is a segment of `text` (between
-    its punctuation), in the segments' order."""
+    """The body paragraphs, then the table cells' paragraphs (each with its table), whose whole text (case, spacing
+    and end punctuation aside) is a segment of `text` (between its punctuation), in the segments' order: "the row of
+    序号、类别、包括产品 under each category" names the cells of a long table's rows past those shown."""
     segments = [key for part in _SEGMENT_END.split(text) if len(key := loose(part).strip(_TRIM).replace(" ", "")) >= 2]
     if not segments:
         return []
-    by_text: dict[str, list[str]] = {}
+    by_text: dict[str, list[list[str]]] = {}
     for p in state.get("paragraphs", []):
-        by_text.setdefault(loose(p.get("text", "")).strip(_TRIM).replace(" ", ""), []).append(p["id"])
-    return [i for key in dict.fromkeys(segments) for i in by_text.get(key, [])[:MAX_MATCHES]]
+        by_text.setdefault(_whole_key(p), []).append([p["id"]])
+    for t in state.get("tables", []):
+        for row in t.get("cell_details", []):
+            for cell in row:
+                for p in (cell or {}).get("paragraphs", []):  # None: a cell covered by a merge
+                    by_text.setdefault(_whole_key(p), []).append([p["id"], t["id"]])
+    return list(dict.fromkeys(i for key in dict.fromkeys(segments) for ids in by_text.get(key, [])[:MAX_MATCHES]
+                              for i in ids))
+
+
+def _whole_key(p: dict[str, Any]) -> str:
+    """A paragraph's text as :func:`said_whole` compares it."""
+    return loose(p.get("text", "")).strip(_TRIM).replace(" ", "")
 
 
 def alike(state: State, ids: list[str]) -> list[str]:

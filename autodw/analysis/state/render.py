@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Iterable
+from typing import AbstractSet, Any, Callable, Iterable
 
 from autodw.analysis.state.types import State
 
@@ -41,10 +41,10 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
     the `pointed` ones (the window is not centred on them) shown first, the most wanted first; the header and footer
     lines of `parts` (:data:`PARTS`) and of the focus images kept first."""
+    focus, pointed = list(dict.fromkeys(focus)), list(pointed)
     head = _header(state)
-    blocks = _blocks(state)
+    blocks = _blocks(state, cells=set(focus) | set(pointed))
     tail = _footer(state)
-    focus = list(dict.fromkeys(focus))
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
     else:  # the header and footer may take at most 40% of the budget; the body gets the rest
@@ -52,7 +52,7 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
         head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)", rank)
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
-        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, list(pointed), count_tokens)
+        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens)
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
     if len(chosen) < len(blocks):
@@ -132,12 +132,25 @@ def _section_line(s: dict[str, Any]) -> str:
             text = _short(story.get("text", ""), 60)
             linked = " (linked)" if story.get("linked_to_previous") else ""
             parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}{_story_ids(story)}"
-                         + (" +page no." if story.get("page_number") else ""))
+                         + (" +page no." if story.get("page_number") else "") + _story_tables(story))
     if s.get("watermark"):
         parts.append(f"watermark={s['watermark']!r}")
     if s.get("page_numbering"):
         parts.append(f"numbering {s['page_numbering']}")
     return "; ".join(parts)
+
+
+def _story_tables(story: dict[str, Any]) -> str:
+    """The tables of a header or footer, each row's cells with their paragraph ids (a header's boxes, "the revised
+    date in the header box", are named nowhere else): " with table t1 2x2: r0 (cells p3, p4): | Title | Date |"."""
+    out = []
+    for t in story.get("table_details") or []:
+        rows = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t.get("cells", [])]
+        details = t.get("cell_details") or []
+        ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(rows))]
+        out.append(f" with table {t['id']} {t.get('rows')}x{t.get('cols')}: " + " ".join(
+            f"r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(rows[:MAX_TABLE_ROWS])))
+    return "".join(out)
 
 
 def _story_ids(story: dict[str, Any]) -> str:
@@ -223,12 +236,13 @@ class _Block:
         return _paragraph_text(self.element, SHORT_CHARS, formats=False)
 
 
-def _blocks(state: State) -> list[_Block]:
-    """The body blocks (:func:`body_blocks`) rendered whole."""
+def _blocks(state: State, cells: AbstractSet[str] = frozenset()) -> list[_Block]:
+    """The body blocks (:func:`body_blocks`) rendered whole (a table's rows past the first :data:`MAX_TABLE_ROWS`
+    shown too when they hold a paragraph of `cells`)."""
     out = []
     for el, is_table in body_blocks(state):
         if is_table:
-            out.append(_Block(el["id"], False, _table_text(el), el, True))
+            out.append(_Block(el["id"], False, _table_text(el, cells=cells), el, True))
         else:
             heading = (el.get("style") or "").lower().startswith(("heading", "title"))
             out.append(_Block(el["id"], heading, _paragraph_text(el), el, False))
@@ -311,19 +325,32 @@ def _fmt_text(fmt: dict[str, Any]) -> str:
     return ",".join(k if v is True else f"{k}={v}" for k, v in fmt.items())
 
 
-def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS) -> str:
+def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSet[str] = frozenset()) -> str:
+    """A table's head line and its first `rows` rows, then the later rows holding a paragraph of `cells` ("the
+    序号 row under each category" of a long table), each gap of rows left out said."""
     head = f"{t['id']} #{t['index']} TABLE {t['rows']}x{t['cols']}" + (f" style={t['style']!r}" if t.get("style") else "")
     if t.get("header_rows"):
         head += f" header_rows={t['header_rows']}"
     if t.get("merged"):
         head += f" merged={t['merged']}"
-    shown = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t["cells"][:rows]]
     details = t.get("cell_details") or []
-    ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(shown))]
-    lines = [head] + [f"  r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(shown)]
-    if t["rows"] > rows:
-        lines.append(f"  … {t['rows'] - rows} {'more ' if rows else ''}rows not shown")
+    wanted = [n for n, row in enumerate(details) if n >= rows and cells & _cell_ids(row)] if rows else []
+    lines, after = [head], 0  # after: the first row not yet shown or said left out
+    for n in [*range(min(rows, len(t["cells"]))), *wanted]:
+        if n > after:
+            lines.append(f"  … {n - after} rows not shown")
+        text = " | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in t["cells"][n])
+        ids = _row_ids(details[n]) if n < len(details) else ""
+        lines.append(f"  r{n}{f' (cells {ids})' if ids else ''}: | {text} |")
+        after = n + 1
+    if t["rows"] > after:
+        lines.append(f"  … {t['rows'] - after} {'more ' if after else ''}rows not shown")
     return "\n".join(lines)
+
+
+def _cell_ids(row: list[Any]) -> set[str]:
+    """The paragraph ids of a table row's cells."""
+    return {p["id"] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
 
 
 def _row_ids(row: list[Any]) -> str:
