@@ -282,3 +282,20 @@ def test_pointing_recall_refuses_a_test_document_and_names_targets_in_the_second
     made = recall.requests_of("x.docx", state)
     assert {r.kind for r in made} >= {"section first", "final paragraph"}
     assert all(int(r.target[1:]) > 40 for r in made)
+
+
+def test_gold_created_ids_prints_each_gold_calls_created_and_removed_ids(monkeypatch, capsys):
+    """On hand dev-mini: one line per gold call, in order, naming the ids it creates (an insertion's new paragraph)."""
+    from autodw.dwbench.records import load_split
+
+    script = _script("gold_created_ids")
+    monkeypatch.setattr(script, "TRACKS", ("hand",))
+    monkeypatch.setattr(script, "SPLITS", ("dev-mini", "no-such-split"))
+    script.main()
+    lines = capsys.readouterr().out.splitlines()
+    sessions = load_split("dev-mini", "hand")
+    assert len(lines) == sum(len(i.gold) for s in sessions for i in s.instructions)
+    first = sessions[0]
+    assert lines[0].startswith(f"hand dev-mini {first.session_id} 1 0 {first.instructions[0].gold[0].api} [")
+    assert not [line for line in lines if "FAILS" in line]
+    assert any(" insert_paragraph ['p" in line for line in lines)
