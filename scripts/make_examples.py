@@ -11,7 +11,6 @@ footnote, two sections, header and footer with page numbers) and examples/contra
 from __future__ import annotations
 
 import struct
-import sys
 import zlib
 from pathlib import Path
 
@@ -235,5 +234,9 @@ def write_examples(folder: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else EXAMPLES
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Build the sample documents (default folder: examples/).")
+    parser.add_argument("dir", nargs="?", type=Path, default=EXAMPLES, help="the folder to write them to")
+    target = parser.parse_args().dir
     print("wrote", ", ".join(str(p.relative_to(target)) for p in write_examples(target)))
