@@ -703,25 +703,6 @@ def test_a_single_request_for_the_end_of_the_document(state):
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
 
 
-@pytest.mark.parametrize("request_text, at_end", [
-    ("Add a line at the very end: Approved by the board.", True),
-    ("Add a line at the very end of the document: Approved.", True),
-    ("Add a line to the bottom of the whole document: Approved.", True),
-    # hand dev-ninth (dwh-182#3): "at the very end of it" is the end of the list "it" refers to
-    ("Add one more step at the very end of it: call the ward.", False),
-    ("Add one more step at the very end of the checklist: call the ward.", False),
-    # a bare "very end" in a request that puts the content in an element of its own may be that element's end
-    ("In the list for transfers, add one more step at the very end: call the ward.", False),
-    ("Add Spanish to the languages list at the very end.", False),
-    # an end "of" something else does not hide a later end of the document
-    ("Copy the line at the very end of the Results section to the end of the document.", True),
-])
-def test_the_end_a_request_says_is_the_document_s_only_when_it_says_so(state, request_text, at_end):
-    found = checks.check_call("Insert it after p8.", request_text, "insert_paragraph",
-                              {"text": "x", "position": {"after": "p8"}}, state, {})
-    assert [f.check for f in found] == (["not_at_end"] if at_end else [])
-
-
 def test_an_api_for_something_the_request_never_names(state):
     wrong = checks.check_call("Insert it after p41.", "Add a heading 'Contacts' after p41", "insert_page_break",
                               {"position": {"after": "p41"}}, state, {})

@@ -10,16 +10,8 @@ from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
-#: "at the (very) end" or "bottom", and the "of" after it when the phrase goes on to say what it is the end of
-_END_PHRASE = re.compile(r"\b(?:at|to) the (?P<very>very )?(?P<side>end|bottom)\b(?P<of>\s+of\b)?", re.IGNORECASE)
-_THE_DOCUMENT = re.compile(r"\s+the\s+(?:whole\s+|entire\s+)?document\b", re.IGNORECASE)
-#: a Chinese end that names the document itself
-_DOCUMENT_END_ZH = re.compile(r"文档最后|文档末尾|文档结尾|文末|全文最后|全文末尾|全文结尾")
-#: the request puts the content in an element of its own ("In the list for ...", "to the Risks section"): a bare
-#: "at the very end" may then be that element's end
-_IN_ELEMENT = re.compile(r"\b(?:in|into|inside|within|to)\s+(?:the|this|that|its|my|our|your)\s+(?:[\w'-]+\s+){0,5}?"
-                         r"(?:list|table|section|chapter|paragraph|sentence|row|column|cell|part|appendix|steps|bullets|"
-                         r"items|block|note|footnote|comment|caption|header|footer)s?\b", re.IGNORECASE)
+_DOCUMENT_END = re.compile(r"(?:at|to) the (?:very )?end of the document|at the very end|(?:at|to) the bottom of the "
+                           r"document|文档最后|文档末尾|文档结尾|文末|全文最后|全文末尾|全文结尾", re.IGNORECASE)
 #: (side, words) in English (before the landmark) and Chinese (after it)
 _SIDE_WORDS = {"before": (r"before|above|ahead\s+of|preceding|in\s+front\s+of", r"之前|前面|以前|上方|上面|前"),
                "after": (r"after|below|following|under(?:neath)?|beneath", r"之后|后面|以后|下方|下面|后")}
@@ -27,24 +19,6 @@ _FILLER = r"(?:the\s+)?(?:(?:heading|section|paragraph|title|chapter|part)\s+)?[
 _TOP_ROW = re.compile(r"at the top|top row|(?:as|a new) first row|最上方|最上面|最前面|顶部|顶端|首行|第一行",
                       re.IGNORECASE)
 _BELOW = re.compile(r"\b(?:below|under|after|beneath)\b|下方|下面|之后|后面", re.IGNORECASE)
-
-
-def _document_end(request: str) -> str | None:
-    """The words by which `request` puts something at the end of the document, or None. An English end phrase is the
-    document's when it names the document ("at the end of the document", "at the bottom of the document") or, said
-    "at the very end" with no "of", when the request names no element of its own to hold the content; an end "of"
-    anything else ("at the very end of it", "of the list") is that thing's end."""
-    chinese = _DOCUMENT_END_ZH.search(request)
-    if chinese is not None:
-        return chinese.group(0)
-    for said in _END_PHRASE.finditer(request):
-        if said.group("of") is not None:
-            named = _THE_DOCUMENT.match(request, said.end())
-            if named is not None:
-                return request[said.start():named.end()]
-        elif said.group("very") and said.group("side").lower() == "end" and not _IN_ELEMENT.search(request):
-            return said.group(0)
-    return None
 
 
 def _last_blocks(state: State) -> set[str]:
@@ -59,23 +33,18 @@ def _last_blocks(state: State) -> set[str]:
     return ends | {t["id"] for t in state.get("tables", []) if t.get("after_paragraph") in ends}
 
 
-@check("not_at_end", certain=Certainty.FIXES, single_request=True,
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-eighth", "dwbench-2.0/hand/dev-fifth",
-                            "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-ninth", "dwbench-2.0/hand/dev-second",
-                            "dwbench-2.0/hand/dev-seventh", "dwbench-2.0/hand/dev-sixth", "dwbench-2.0/hand/dev-third",
-                            "dwbench-2.0/templated/dev"))  # hand dev-ninth's dwh-182#3 (fix9r); the others guards
+@check("not_at_end", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
 def not_at_end(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
-    """The request says "at the end of the document" ("文档最后", "文末"; "at the very end" when it names no element of
-    its own to hold the content, not "at the very end of it") and the call places something elsewhere than "end" or
-    after the document's last block (or its trailing empty paragraphs); the fix is position "end"."""
+    """The request says "at the end of the document" ("文档最后", "文末") and the call places something elsewhere than
+    "end" or after the document's last block (or its trailing empty paragraphs); the fix is position "end"."""
     position = args.get("position")
-    said = _document_end(request)
+    said = _DOCUMENT_END.search(request)
     if said is None or position is None or position == "end":
         return []
     anchor = position.get("after") if isinstance(position, dict) else None
     if anchor is not None and anchor in _last_blocks(before):
         return []
-    return [CheckFinding("not_at_end", f'the request says "{said}" but the call places it at {json.dumps(position)}; '
+    return [CheckFinding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
                                   'use position "end"', True, {"position": "end"})]
 
 
