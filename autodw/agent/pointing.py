@@ -9,6 +9,7 @@ read as pointing (:func:`~autodw.agent.grounding.undictated`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Iterable
 
@@ -99,14 +100,11 @@ def end_blocks(state: State) -> list[str]:
     """The body's last :data:`END_BLOCKS` blocks that show something (tables, paragraphs with text or a picture), last
     first, then the empty paragraphs after them (up to as many): a document often ends in empty paragraphs, and "the
     last paragraph" is the last one with text."""
-    blocks = body_blocks(state)[::-1]
-    shown = [el["id"] for el, table in blocks if table or el.get("text", "").strip() or el.get("images")]
-    trailing = []
-    for el, table in blocks:
-        if table or el.get("text", "").strip() or el.get("images"):
-            break
-        trailing.append(el["id"])
-    return shown[:END_BLOCKS] + trailing[:END_BLOCKS]
+    blocks = [(el["id"], bool(table or el.get("text", "").strip() or el.get("images")))
+              for el, table in body_blocks(state)[::-1]]
+    shown = [bid for bid, shows in blocks if shows]
+    trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
+    return shown[:END_BLOCKS] + [bid for bid, _ in trailing[:END_BLOCKS]]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:

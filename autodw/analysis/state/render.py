@@ -143,14 +143,9 @@ def _section_line(s: dict[str, Any]) -> str:
 def _story_tables(story: dict[str, Any]) -> str:
     """The tables of a header or footer, each row's cells with their paragraph ids (a header's boxes, "the revised
     date in the header box", are named nowhere else): " with table t1 2x2: r0 (cells p3, p4): | Title | Date |"."""
-    out = []
-    for t in story.get("table_details") or []:
-        rows = [" | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in row) for row in t.get("cells", [])]
-        details = t.get("cell_details") or []
-        ids = [_row_ids(details[i]) if i < len(details) else "" for i in range(len(rows))]
-        out.append(f" with table {t['id']} {t.get('rows')}x{t.get('cols')}: " + " ".join(
-            f"r{i}{f' (cells {ids[i]})' if ids[i] else ''}: | {r} |" for i, r in enumerate(rows[:MAX_TABLE_ROWS])))
-    return "".join(out)
+    return "".join(f" with table {t['id']} {t.get('rows')}x{t.get('cols')}: "
+                   + " ".join(_row_line(t, n) for n in range(min(len(t.get("cells", [])), MAX_TABLE_ROWS)))
+                   for t in story.get("table_details") or [])
 
 
 def _story_ids(story: dict[str, Any]) -> str:
@@ -339,13 +334,19 @@ def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSe
     for n in [*range(min(rows, len(t["cells"]))), *wanted]:
         if n > after:
             lines.append(f"  … {n - after} rows not shown")
-        text = " | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in t["cells"][n])
-        ids = _row_ids(details[n]) if n < len(details) else ""
-        lines.append(f"  r{n}{f' (cells {ids})' if ids else ''}: | {text} |")
+        lines.append(f"  {_row_line(t, n)}")
         after = n + 1
     if t["rows"] > after:
         lines.append(f"  … {t['rows'] - after} {'more ' if after else ''}rows not shown")
     return "\n".join(lines)
+
+
+def _row_line(t: dict[str, Any], n: int) -> str:
+    """Row `n` of table `t` as one line: its index, its cells' paragraph ids and its cells' short texts."""
+    details = t.get("cell_details") or []
+    ids = _row_ids(details[n]) if n < len(details) else ""
+    text = " | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in t["cells"][n])
+    return f"r{n}{f' (cells {ids})' if ids else ''}: | {text} |"
 
 
 def _cell_ids(row: list[Any]) -> set[str]:
