@@ -115,14 +115,16 @@ def test_a_comment_that_names_no_author_is_by_the_documents_author(doc):
     from autodw.core import DEFAULT_AUTHOR
 
     def author_of(text):
-        return next(c["author"] for c in extract_state(doc)["interactive"]["comments"] if c["text"] == text)
+        return next((c["author"], c["initials"]) for c in extract_state(doc)["interactive"]["comments"] if c["text"] == text)
 
     assert doc.author == DEFAULT_AUTHOR == "autodw"
     execute(doc, "insert_comment", {"paragraph": "p2", "text": "By default."})
     doc.author = "Legal"
     execute(doc, "insert_comment", {"paragraph": "p2", "text": "By the run's author."})
-    execute(doc, "insert_comment", {"paragraph": "p2", "text": "By Kim.", "author": "Kim"})
-    assert [author_of(t) for t in ("By default.", "By the run's author.", "By Kim.")] == ["autodw", "Legal", "Kim"]
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "By Kim.", "author": "Kim Lee"})
+    execute(doc, "insert_comment", {"paragraph": "p2", "text": "Initialled.", "author": "Kim Lee", "initials": "K"})
+    assert [author_of(t) for t in ("By default.", "By the run's author.", "By Kim.", "Initialled.")] == [
+        ("autodw", "A"), ("Legal", "L"), ("Kim Lee", "KL"), ("Kim Lee", "K")]
 
 
 def test_insert_comment_on_span(doc):

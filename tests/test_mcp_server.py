@@ -240,6 +240,25 @@ def test_redline_of_the_session_as_tracked_changes(root):
     assert (root / "report.docx").read_bytes() == (EXAMPLES / "report.docx").read_bytes()
 
 
+def test_the_servers_author_writes_comments_and_redlines(root):
+    """``autodw mcp --author`` is who every open document's comments and tracked changes are by, unless a call names
+    another."""
+    async def session(client):
+        await client.call_tool("open_document", {"path": "report.docx"})
+        await client.call_tool("insert_comment", {"doc": "d1", "paragraph": "p2", "text": "Check"})
+        await client.call_tool("replace_text", {"doc": "d1", "find": "Quarterly", "replace": "Annual"})
+        return await client.call_tool("redline", {"doc": "d1", "path": "review.docx"})
+
+    written = serve(build_server(Workspace(root, author="Mia Chen")), session)
+    assert not written.is_error
+    import zipfile
+
+    package = zipfile.ZipFile(root / "review.docx")
+    assert 'w:author="Mia Chen"' in package.read("word/document.xml").decode("utf-8")
+    comments = package.read("word/comments.xml").decode("utf-8")
+    assert 'w:author="Mia Chen"' in comments and 'w:initials="MC"' in comments
+
+
 def test_no_write_escapes_the_root_or_replaces_an_open_documents_original(root, tmp_path):
     outside = tmp_path / "outside.docx"
     outside.write_bytes(b"keep me")

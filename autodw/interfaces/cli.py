@@ -502,6 +502,7 @@ def _register_sessions(sub: argparse._SubParsersAction) -> None:
                    help="stdio (default: the client starts the server) or streamable HTTP")
     p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument("--author", default=DEFAULT_AUTHOR, metavar="NAME", help=AUTHOR_HELP)
     add_arguments(p)
     p.set_defaults(handler=_lazy("autodw.interfaces.mcp_server:mcp_command"))
 

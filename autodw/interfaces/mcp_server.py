@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from autodw.interfaces.editing import EditSession, default_output
+from autodw.core import DEFAULT_AUTHOR
 from autodw.core.errors import ArgumentError, AutodwError, ConfigError, LLMError, SessionError, clipped
 from autodw.core.package import same_file
 from autodw.core.paths import resolve_inside
@@ -71,7 +72,7 @@ SESSION_TOOLS: dict[str, tuple[str, dict[str, Any], list[str], bool]] = {
                 "to review and accept or reject in Word), to a .docx path inside the allowed folder; the result "
                 "lists the kinds of edit the redline cannot show.",
                 {"doc": _DOC, "path": {"type": "string", "minLength": 1, "description": "output path"},
-                 "author": {"type": "string", "minLength": 1, "description": "author of the changes (default autodw)"}},
+                 "author": {"type": "string", "minLength": 1, "description": "author of the changes (default: the server's --author)"}},
                 ["doc", "path"], False),
     "close_document": ("Close an open document and free its memory. A document with unsaved edits is not closed "
                        "unless discard_unsaved is true (its unsaved edits are then lost).",
@@ -105,8 +106,9 @@ class Workspace:
     """The documents a server has open, by handle, and the folder every path must stay in."""
 
     def __init__(self, root: Path, agent_options: AgentOptions | None = None,
-                 make_agent: Callable[[AgentOptions], Any] | None = None):
+                 make_agent: Callable[[AgentOptions], Any] | None = None, author: str = DEFAULT_AUTHOR):
         self.root = root.resolve()
+        self.author = author  # who the comments and tracked changes of every document opened here are by
         if not self.root.is_dir():
             raise ConfigError(f"--root {root} is not a folder")
         self.agent_options = agent_options or AgentOptions()
@@ -190,6 +192,7 @@ class Workspace:
 
         doc = WordDocument.open(self.path(path, must_exist=True))
         doc.asset_roots = [self.root]
+        doc.author = self.author
         with self._open_lock:
             self._count += 1
             handle = f"d{self._count}"
@@ -379,7 +382,7 @@ def mcp_command(args: argparse.Namespace) -> int:
     import anyio
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="autodw mcp: %(message)s")
-    workspace = Workspace(Path(args.root), AgentOptions.from_args(args))
+    workspace = Workspace(Path(args.root), AgentOptions.from_args(args), author=args.author)
     server = build_server(workspace)
     if args.transport == "stdio":
         from mcp.server.stdio import stdio_server

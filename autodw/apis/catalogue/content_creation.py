@@ -9,7 +9,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 
 from autodw.apis.ooxml import locate
 from autodw.apis.ooxml.builtin_styles import ensure_style
-from autodw.apis.ooxml.comments import add_comment, comment_label
+from autodw.apis.ooxml.comments import add_comment, comment_label, initials_of
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
@@ -236,12 +236,13 @@ def insert_footnote(doc: WordDocument, paragraph: str, text: str, offset: int | 
 @api(intent=INTENT,
      description="Attach a review comment to a paragraph or to part of its text.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the comment's text", 1), "span": SPAN,
-             "author": text("comment author name"), "initials": text("author initials")},
+             "author": text("comment author name"), "initials": text("author initials (default: the author's)")},
      examples=[{"paragraph": "p31", "text": "Is this the latest logo?", "author": "Reviewer"},
                {"paragraph": "p2", "text": "Source?", "span": {"match": "Revenue grew"}}])
 def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | None = None, author: str | None = None,
-                   initials: str = "AD"):
-    """A comment by `author`, or by the document's author (:attr:`WordDocument.author`: the run's ``--author``)."""
+                   initials: str | None = None):
+    """A comment by `author`, or by the document's author (:attr:`WordDocument.author`: the run's ``--author``),
+    initialled with `initials` or the author's."""
     p = doc.find(paragraph, "p")
     if p.getroottree().getroot() is not doc.part._element:
         raise ArgumentError("comments can only be attached to text in the document body")
@@ -249,7 +250,8 @@ def insert_comment(doc: WordDocument, paragraph: str, text: str, span: dict | No
     runs = isolate(p, start, end) if end > start else []
     if not runs:
         raise ArgumentError(f"{paragraph} has no text to attach a comment to; choose a paragraph with text")
-    cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, doc.author if author is None else author, initials)
+    by = doc.author if author is None else author
+    cid = add_comment(doc, locate.paragraph(doc, paragraph), runs, text, by, initials_of(by) if initials is None else initials)
     return f"added comment {comment_label(cid)} on {paragraph} chars {start}-{end}"
 
 

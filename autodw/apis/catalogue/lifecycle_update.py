@@ -14,6 +14,7 @@ from lxml import etree
 from autodw.apis.ooxml import lifecycle as lc
 from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml.assets import resolve_asset
+from autodw.apis.ooxml.comments import initials_of
 from autodw.apis.ooxml.elements import insert_ordered, make, remove_children
 from autodw.apis.ooxml.fields import request_field_update
 from autodw.apis.ooxml.parts import package_part, part_xml
@@ -118,7 +119,7 @@ def remove_personal_info(doc: WordDocument, replacement: str = "Author"):
                 el.set(qn("w:author"), replacement)
                 renamed += 1
             if el.tag == qn("w:comment") and el.get(qn("w:initials")) is not None:
-                el.set(qn("w:initials"), replacement[:1].upper())
+                el.set(qn("w:initials"), initials_of(replacement))
     if renamed:
         done.append(f"{renamed} comment/revision author name(s)")
     for rel in doc.part.rels.values():  # word/people.xml lists reviewers with their accounts

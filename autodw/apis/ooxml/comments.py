@@ -22,6 +22,12 @@ from autodw.core.xml import qn
 #: Open XML SDK reports a longer one as an error (Word offers to repair the file)
 MAX_INITIALS = 9
 
+def initials_of(name: str) -> str:
+    """A name's initials as Word writes them for its user: each word's first letter, capitalised ("Jane Roe" -> "JR",
+    "autodw" -> "A"), at most :data:`MAX_INITIALS` of them."""
+    return "".join(word[:1].upper() for word in name.split())[:MAX_INITIALS]
+
+
 #: Styles python-docx's comments use, by the id it writes -> (built-in name, kind).
 _COMMENT_STYLES = {"CommentReference": ("annotation reference", "character"), "CommentText": ("annotation text", "paragraph")}
 
