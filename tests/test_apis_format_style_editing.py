@@ -44,10 +44,21 @@ def test_set_text_format_on_span_across_runs_changes_only_given_properties(repor
     for run in _para(extract_state(report), "p2")["runs"]:  # not bold: no style makes it bold, so nothing says so
         assert "bold" not in run and run["underline"] == "double" and run["strike"] and run["superscript"]
         assert run["all_caps"] and "small_caps" not in run and run["highlight"] == "yellow" and run["font"] == "Arial"
-    execute(report, "set_text_format", {"paragraphs": "p2", "superscript": False, "highlight": "none", "underline": "none"})
+    execute(report, "set_text_format", {"paragraphs": "p2", "superscript": False, "highlight": "none", "underline": "none",
+                                        "color": "none"})
     run = _para(extract_state(report), "p2")["runs"][0]
-    assert "superscript" not in run and "highlight" not in run and "underline" not in run
+    assert "superscript" not in run and "highlight" not in run and "underline" not in run and "color" not in run
+    assert report.find("p2").find(f".//{qn('w:color')}") is None  # the red is gone, not painted over
     _assert_schema_order(report)
+
+
+def test_colour_none_gives_a_heading_its_styles_colour_back(report):
+    heading = next(p for p in extract_state(report)["paragraphs"] if p["style"].startswith("Heading"))
+    execute(report, "set_text_format", {"paragraphs": heading["id"], "color": "00B050"})
+    assert _para(extract_state(report), heading["id"])["runs"][0]["color"] == "00B050"
+    execute(report, "set_text_format", {"paragraphs": heading["id"], "color": "none"})
+    assert _para(extract_state(report), heading["id"])["runs"] == heading["runs"]  # as the style has it again
+    assert report.find(heading["id"]).find(f".//{qn('w:color')}") is None
 
 
 def test_set_text_format_whole_paragraph_table_and_list_mark(report):

@@ -152,7 +152,8 @@ def set_text_format(doc: WordDocument, paragraphs: Any, span: dict | None = None
 
 HAVING_KEYS = ("bold", "italic", "underline", "strike", "font", "east_asia_font", "size_pt", "color", "highlight",
                "superscript", "subscript")
-HAVING = {"type": "object", "properties": {k: RUN_PARAMS[k] for k in HAVING_KEYS}, "additionalProperties": False,
+HAVING = {"type": "object", "properties": {**{k: RUN_PARAMS[k] for k in HAVING_KEYS}, "color": color("font colour")},
+          "additionalProperties": False,
           "minProperties": 1,
           "description": 'only text that now looks like this (as shown: styles and theme fonts count), e.g. '
                          '{"font": "Comic Sans MS"} or {"color": "FF0000", "bold": true}'}
