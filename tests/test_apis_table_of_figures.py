@@ -17,6 +17,7 @@ from autodw.apis.ooxml.text import new_run
 from autodw.core.document import WordDocument
 from autodw.core.xml import qn, wval
 from tests.conftest import EXAMPLES, corpus_file
+from tests.state_shape import shape_errors
 
 #: Apache Tika's testWORD_2006ml.docx: a TOC, then TOC \h \z \c "Table" listing "Table 1: Table1 Caption" (page 2)
 TIKA = "tika__testWORD_2006ml.docx"
@@ -122,6 +123,7 @@ def test_captions_inserted_with_insert_caption_are_listed_in_the_table_of_figure
     figures = state["page_layout"]["tables_of_figures"]
     assert [t["label"] for t in figures] == ["Figure", "Table"]
     assert f"TABLE OF FIGURES at {figures[0]['paragraph']} (Figure captions), 0 entries" in render_state(state)
+    assert shape_errors(state) == []
     result = execute(doc, "update_toc", {})
     assert result.message == "regenerated 2 table(s) of figures (Figure: 2, Table: 1 entries)"
     assert _figures(doc) == {"Figure": ["Figure 1: Company logo", "Figure 2: Sales trend"],
