@@ -213,7 +213,8 @@ def test_caption_numbers_follow_words_chapter_resets():
     d = WordDocument.open(corpus_file("oxsdk__complex2005_12rtm.docx"))
     shown = _captions(d)
     assert "SEQ" not in execute(d, "update_fields", {"count_pages": False}).message and _captions(d) == shown
-    caption = next(p["id"] for p in extract_state(d)["paragraphs"] if p["text"].startswith("Figure 3-2:"))
+    caption = next(p["id"] for p in extract_state(d)["paragraphs"]  # the caption, not its table-of-figures entry
+                   if p["text"].startswith("Figure 3-2:") and p["style"] == "Caption")
     execute(d, "delete_block", {"block": caption})
     res = execute(d, "insert_caption", {"target": "img3", "text": "The help section"})
     assert "renumbered" not in res.message

@@ -12,8 +12,8 @@ from autodw.core.errors import StateExtractionError
 from autodw.analysis.state.blocks import Sink, StoryWalker, paragraph_format, run_format, table_properties
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.effective import STYLE_PARAGRAPH_KEYS, STYLE_RUN_KEYS
-from autodw.analysis.state.layout import LayoutReader, table_of_contents
-from autodw.analysis.state.types import Comment, DocumentInfo, Note, Section, State, Styles
+from autodw.analysis.state.layout import LayoutReader, table_of_contents, tables_of_figures
+from autodw.analysis.state.types import Comment, DocumentInfo, Note, PageLayout, Section, State, Styles
 from autodw.core.xml import NS, on_off, qn, wval
 
 STATE_KEYS = ("document_info", "paragraphs", "tables", "images", "page_layout", "interactive", "styles")
@@ -42,7 +42,10 @@ def _extract(doc: WordDocument) -> State:
     comments = _comments(doc, sink)
     footnotes = _notes(doc, sink, RT.FOOTNOTES, "footnote")
     endnotes = _notes(doc, sink, RT.ENDNOTES, "endnote")
-    page_layout = {"sections": sections, "table_of_contents": table_of_contents(sink, walker.paragraphs)}
+    page_layout: PageLayout = {"sections": sections, "table_of_contents": table_of_contents(sink, walker.paragraphs)}
+    figures = tables_of_figures(sink, walker.paragraphs)
+    if figures:
+        page_layout["tables_of_figures"] = figures
     interactive = {
         "hyperlinks": sink.hyperlinks,
         "bookmarks": sink.bookmarks,

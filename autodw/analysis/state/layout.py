@@ -1,4 +1,5 @@
-"""Page layout: sections (size, margins, columns, numbering, page borders, line numbers), headers, footers, watermarks, TOC."""
+"""Page layout: sections (size, margins, columns, numbering, page borders, line numbers), headers, footers, watermarks, TOC,
+tables of figures."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from lxml import etree
 
 from autodw.analysis.state.blocks import PPR, SECT_PR, Sink, StoryWalker, border_sides, field_code
 from autodw.analysis.state.context import StateContext, twips_to_cm
-from autodw.analysis.state.types import Paragraph, Section, Story, TableOfContents, Watermark
+from autodw.analysis.state.types import Paragraph, Section, Story, TableOfContents, TableOfFigures, Watermark
 from autodw.core.xml import NS, on_off, qn, wval
 
 _KINDS = ("default", "first", "even")
@@ -174,9 +175,21 @@ def _watermark(root: etree._Element) -> Watermark | None:
     return None
 
 
+_TOC_SWITCH = re.compile(r'\\([A-Za-z])(?:\s+(?:"([^"]*)"|([^\\\s"]+)))?')
+
+
+def figures_identifier(instruction: str) -> str | None:
+    """The SEQ identifier a TOC field's ``\\c`` or ``\\a`` switch names: the field is a table of figures ("" for a
+    bare ``\\c``, which lists by style); None for a table of contents."""
+    for m in _TOC_SWITCH.finditer(instruction):
+        if m.group(1).lower() in ("c", "a"):
+            return m.group(2) if m.group(2) is not None else (m.group(3) or "")
+    return None
+
+
 def table_of_contents(sink: Sink, paragraphs: list[Paragraph]) -> TableOfContents | None:
-    """The first TOC field or TOC content control, with its level range and entry texts."""
-    field = next((f for f in sink.fields if f["type"] == "TOC"), None)
+    """The first TOC field (not a table of figures) or TOC content control, with its level range and entry texts."""
+    field = next((f for f in sink.fields if f["type"] == "TOC" and figures_identifier(f["instruction"]) is None), None)
     gallery = next((c for c in sink.content_controls if (c.get("gallery") or "").lower() == "table of contents"), None)
     if field is None and gallery is None:
         return None
@@ -190,3 +203,24 @@ def table_of_contents(sink: Sink, paragraphs: list[Paragraph]) -> TableOfContent
             toc["levels"] = rng
     toc["entries"] = [p["text"] for p in paragraphs if re.fullmatch(r"toc \d", (p.get("style") or "").lower()) and p["text"].strip()]
     return toc
+
+
+def tables_of_figures(sink: Sink, paragraphs: list[Paragraph]) -> list[TableOfFigures]:
+    """The TOC fields with ``\\c`` or ``\\a`` (tables of figures): where each starts, its SEQ identifier and its
+    entries (the "table of figures" paragraphs from its first one on, up to the next TOC field)."""
+    out: list[TableOfFigures] = []
+    at = {p["id"]: n for n, p in enumerate(paragraphs)}
+    starts = {f["paragraph"] for f in sink.fields if f["type"] == "TOC"}
+    for field in sink.fields:
+        label = figures_identifier(field["instruction"]) if field["type"] == "TOC" else None
+        if label is None:
+            continue
+        entries = []
+        for n, p in enumerate(paragraphs[at[field["paragraph"]]:] if field["paragraph"] in at else []):
+            if (p.get("style") or "").lower() != "table of figures" or n and p["id"] in starts:
+                break
+            if p["text"].strip():
+                entries.append(p["text"])
+        out.append({"paragraph": field["paragraph"], "instruction": field["instruction"], "label": label,
+                    "entries": entries})
+    return out

@@ -25,7 +25,7 @@ MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focu
 SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
-PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
+PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "TABLE OF FIGURES", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
          "ENDNOTES", "TRACKED CHANGES", "PAGE BREAKS", "STYLES")
 
 
@@ -117,6 +117,9 @@ def _header(state: State) -> list[str]:
     if toc:
         lines.append(f"TABLE OF CONTENTS at {toc.get('paragraph')}" + (f", levels {toc['levels']}" if toc.get("levels") else "")
                      + f", {len(toc.get('entries', []))} entries")
+    for tof in state["page_layout"].get("tables_of_figures", []):
+        lines.append(f"TABLE OF FIGURES at {tof['paragraph']}" + (f" ({tof['label']} captions)" if tof["label"] else "")
+                     + f", {len(tof['entries'])} entries")
     return lines
 
 

@@ -388,11 +388,25 @@ class TableOfContents(_TocEntries, total=False):
     levels: str  # "1-3"
 
 
-class PageLayout(TypedDict):
-    """The state's ``page_layout``: the sections and the table of contents."""
+class TableOfFigures(TypedDict):
+    """A table of figures: a TOC field listing the captions of a SEQ identifier (``\\c "Figure"``)."""
 
+    paragraph: str
+    instruction: str
+    label: str  # the SEQ identifier, "Figure"; "" for a bare \c (listing by style)
+    entries: list[str]
+
+
+class _PageLayout(TypedDict):
     sections: list[Section]
     table_of_contents: TableOfContents | None
+
+
+class PageLayout(_PageLayout, total=False):
+    """The state's ``page_layout``: the sections, the table of contents and (only when there are) the tables of
+    figures."""
+
+    tables_of_figures: list[TableOfFigures]
 
 
 # --- interactive elements ------------------------------------------------------------------------------------

@@ -216,8 +216,8 @@ def set_protection(doc: WordDocument, mode: str, password: str | None = None):
 
 
 @api(intent=INTENT,
-     description="Update fields as far as possible without Word: regenerate tables of contents from the headings, "
-                 "renumber SEQ caption numbers, refresh REF cross-references from their bookmarks, and (count_pages) "
+     description="Update fields as far as possible without Word: renumber SEQ caption numbers, regenerate tables "
+                 "of contents from the headings and tables of figures from the captions, refresh REF cross-references from their bookmarks, and (count_pages) "
                  "store LibreOffice's page count in NUMPAGES fields (Word may paginate slightly differently). PAGE and "
                  "PAGEREF numbers are computed when the document is displayed; Word is also asked to update every "
                  "field when it opens the file.",
@@ -227,12 +227,15 @@ def set_protection(doc: WordDocument, mode: str, password: str | None = None):
 def update_fields(doc: WordDocument, count_pages: bool = True):
     """Refresh the field results that can be computed without Word."""
     done = []
+    seq = len(renumber_seq_fields(doc))  # first: a table of figures lists the captions with their numbers
     tocs = toc_lib.find_tocs(doc)
     for k in range(len(tocs)):
         toc_lib.regenerate(doc, toc_lib.find_tocs(doc)[k])
-    if tocs:
-        done.append(f"{len(tocs)} table(s) of contents regenerated")
-    seq = len(renumber_seq_fields(doc))
+    figures = sum(f.figures is not None for f in tocs)
+    if len(tocs) > figures:
+        done.append(f"{len(tocs) - figures} table(s) of contents regenerated")
+    if figures:
+        done.append(f"{figures} table(s) of figures regenerated")
     ref = lc.refresh_ref_fields(doc)
     if seq:
         done.append(f"{seq} SEQ number(s) renumbered")

@@ -352,7 +352,7 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
     first, last = (int(x) for x in levels.split("-"))
     if first > last:
         raise ArgumentError(f'levels {levels!r} must be "first-last" with first <= last, e.g. "1-3"')
-    existing = toc_lib.find_tocs(doc)
+    existing = [f for f in toc_lib.find_tocs(doc) if f.figures is None]
     if existing:
         raise ArgumentError(f"the document already has a table of contents (starting in {element_id(existing[0].first)}); "
                             "use update_toc to refresh it")
@@ -375,23 +375,30 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
                  "or renamed). Each TOC lists what its field's switches select (\\o heading levels, \\t named styles, "
                  "\\u paragraph outline levels, \\f with \\l TC fields of an identifier and levels, \\b only "
                  "inside a bookmark); an entry shows the heading's list number and text, in the TOC N style of its "
-                 "level, as a hyperlink for \\h or where the old entries had links. Page numbers cannot be computed "
+                 "level, as a hyperlink for \\h or where the old entries had links. A table of figures (\\c \"Figure\" "
+                 "or \\a \"Figure\") lists instead the captions numbered by that SEQ label in document order, in the "
+                 "\"Table of Figures\" style: with \\c the whole caption (\"Figure 1: Sales by region\"), with \\a "
+                 "the text after the number. Page numbers cannot be computed "
                  "here: where the old entries had page numbers, each entry gets the \\p separator (a tab by default) "
                  "and a page-number field showing the old entry's number for the same heading (none for a new "
                  "heading). Word is asked to update fields (page numbers) on opening.",
      params={},
      examples=[Example({}, document="examples/review.docx")])
 def update_toc(doc: WordDocument):
-    """Rebuild every TOC's entries from the current headings."""
+    """Rebuild every TOC's entries from the current headings (a table of figures' from the captions)."""
     fields = toc_lib.find_tocs(doc)
     if not fields:
         raise ArgumentError("the document has no table of contents; insert one with insert_toc")
-    counts = []
-    for k in range(len(fields)):
+    contents, figures = [], []
+    for k, field in enumerate(fields):
+        label = field.figures
         new = toc_lib.regenerate(doc, toc_lib.find_tocs(doc)[k])  # look up again: earlier ones were rebuilt
-        counts.append(sum(1 for p in new if paragraph_text(p).strip()))
+        count = sum(1 for p in new if paragraph_text(p).strip())
+        (contents if label is None else figures).append(str(count) if label is None else f"{label or 'styles'}: {count}")
     request_field_update(settings_root(doc))
-    return f"regenerated {len(counts)} table(s) of contents with {', '.join(map(str, counts))} entries"
+    done = [f"{len(contents)} table(s) of contents with {', '.join(contents)} entries"] if contents else []
+    done += [f"{len(figures)} table(s) of figures ({', '.join(figures)} entries)"] if figures else []
+    return "regenerated " + " and ".join(done)
 
 
 # --- watermark -----------------------------------------------------------------------------

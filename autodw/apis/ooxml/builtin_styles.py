@@ -58,6 +58,8 @@ BUILTINS: dict[str, tuple[str, str, str]] = {
     **{f"TOC{n}": (f"toc {n}", "paragraph", f'<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:uiPriority w:val="39"/>'
                    f'<w:unhideWhenUsed/><w:pPr><w:spacing w:after="100"/><w:ind w:left="{220 * (n - 1)}"/></w:pPr>')
        for n in range(1, 10)},
+    "TableofFigures": ("table of figures", "paragraph", '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/>'
+                       '<w:uiPriority w:val="99"/><w:unhideWhenUsed/><w:pPr><w:spacing w:after="0"/></w:pPr>'),
     "TableGrid": ("Table Grid", "table", '<w:basedOn w:val="TableNormal"/><w:uiPriority w:val="39"/>'
                   '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:tblPr><w:tblBorders>'
                   + "".join(f'<w:{s} w:val="single" w:sz="4" w:space="0" w:color="auto"/>'

@@ -1,7 +1,8 @@
-"""Headings and the table of contents.
+"""Headings, the table of contents and tables of figures.
 
 A TOC is a complex field (``TOC \\o "1-3" \\h \\z \\u``) whose result is one paragraph per heading in
-the ``TOC N`` styles. Word recomputes the result (with page numbers) when it updates fields;
+the ``TOC N`` styles. A table of figures is a TOC field with ``\\c "Figure"`` (or ``\\a "Figure"``): one paragraph
+per caption holding a ``SEQ Figure`` field, in the "table of figures" style. Word recomputes the result (with page numbers) when it updates fields;
 LibreOffice's PDF export shows the stored result, so we store the listed headings there (list number and text).
 Page layout is Word's to compute: an entry gets a PAGEREF field only where the old entries had page numbers,
 showing the old number for the same heading.
@@ -16,12 +17,13 @@ from dataclasses import dataclass
 from lxml import etree
 
 from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.layout import figures_identifier
 from autodw.analysis.state.numbering import ListCounter
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.lifecycle import iter_fields
 from autodw.apis.ooxml.fields import bookmark_starts, field_runs, new_bookmark_id
-from autodw.apis.ooxml.text import new_run, paragraph_text
+from autodw.apis.ooxml.text import atoms, new_run, paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
 from autodw.core.xml import MC, W, parse, qn, wval
@@ -110,7 +112,8 @@ _LOCAL_HEADING = re.compile(r"^(?:heading|überschrift|titre|título|titolo|kop|
 class TocSwitches:
     """Which paragraphs a TOC lists and at which level: ``\\o`` (style outline levels), ``\\t`` (styles mapped to
     levels), ``\\u`` (paragraphs' own outline level), ``\\f`` / ``\\l`` (TC fields of an identifier and levels),
-    ``\\b`` (only inside a bookmark); how entries look: ``\\n`` (levels without page numbers), ``\\p`` (the
+    ``\\b`` (only inside a bookmark), ``\\c`` / ``\\a`` (captions numbered by a SEQ identifier: a table of
+    figures, with or without their label and number); how entries look: ``\\n`` (levels without page numbers), ``\\p`` (the
     separator before the page number), ``\\h`` (entries are hyperlinks)."""
 
     outline: tuple[int, int] | None
@@ -122,6 +125,8 @@ class TocSwitches:
     tc_levels: tuple[int, int] = (1, 9)
     separator: str = "\t"
     links: bool = False
+    figures: str | None = None  # \c or \a: a table of figures of this SEQ identifier ("" for a bare \c); None: a TOC
+    figure_numbers: bool = True  # False for \a: entries without the caption's label and number
 
     def tc_level(self, instruction: str) -> int | None:
         """The TOC level of a TC field with `instruction`, None if the TOC does not list it."""
@@ -158,7 +163,8 @@ class TocSwitches:
 
 
 def parse_switches(doc: WordDocument, instruction: str) -> TocSwitches:
-    """The listing switches of a TOC instruction; with none of \\o, \\t, \\u, Word's default \\o "1-9"."""
+    """The listing switches of a TOC instruction; with none of \\o, \\t, \\u, \\f, \\c "id", \\a "id", Word's default
+    \\o "1-9"."""
     outline, styles, own, no_pages = None, {}, False, None
     extra: dict = {}
     for m in _SWITCH.finditer(instruction):
@@ -188,7 +194,9 @@ def parse_switches(doc: WordDocument, instruction: str) -> TocSwitches:
             extra["separator"] = arg if arg is not None else "\t"
         elif name == "h":
             extra["links"] = True
-    if outline is None and not styles and not own and "tc_identifier" not in extra:
+        elif name in ("c", "a"):
+            extra["figures"], extra["figure_numbers"] = arg or "", name == "c"
+    if outline is None and not styles and not own and "tc_identifier" not in extra and not extra.get("figures"):
         outline = (1, 9)
     return TocSwitches(outline, styles, own, no_pages, **extra)
 
@@ -239,6 +247,31 @@ def _tc_entries(p: etree._Element, switches: TocSwitches) -> list[_Entry]:
     return out
 
 
+_SEQ_ID = re.compile(r"^SEQ\s+(\S+)", re.IGNORECASE)
+#: what Word's captions put between the number and the text (Insert Caption's separators)
+_CAPTION_SEPARATOR = re.compile(r"^[\s:.\-\u2013\u2014\uff1a\u3002]+")
+
+
+def _caption_entry(p: etree._Element, switches: TocSwitches) -> _Entry | None:
+    """The table-of-figures entry of paragraph `p` if it holds a SEQ field of the switches' identifier: the whole
+    caption for \\c ("Figure 1: Sales by region"), the text after the number for \\a ("Sales by region")."""
+    for f in iter_fields(p):
+        m = _SEQ_ID.match(f.instruction)
+        first = f.simple if f.simple is not None else f.code_runs[0]
+        if m is None or m.group(1) != switches.figures or next(first.iterancestors(P)) is not p:
+            continue
+        if switches.figure_numbers:
+            text = paragraph_text(p)
+        else:
+            last = f.simple if f.simple is not None else f.code_runs[-1]
+            order = {el: n for n, el in enumerate(p.iter())}
+            end = max(order[el] for el in last.iter())
+            text = _CAPTION_SEPARATOR.sub("", "".join(a.text for a in atoms(p) if order[a.run] > end))
+        text = " ".join(text.replace("\t", " ").split())
+        return _Entry(p, 1, text, "") if text else None
+    return None
+
+
 def _in_bookmark(doc: WordDocument, name: str) -> set[etree._Element]:
     """The body paragraphs that overlap bookmark `name`'s range (the ``\\b`` switch); the elements themselves,
     not their ids: lxml's proxies (and so their ids) live only while referenced."""
@@ -259,11 +292,13 @@ def _in_bookmark(doc: WordDocument, name: str) -> set[etree._Element]:
 
 
 def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> list[_Entry]:
-    """The paragraphs (and TC fields) a TOC lists, in document order, with the list numbers they show."""
+    """The paragraphs (and TC fields) a TOC lists, in document order, with the list numbers they show; for a table
+    of figures, the captions of its SEQ identifier (text boxes included, as Word lists their captions too)."""
     levels = StyleLevels(doc)  # first: it adds the styles part a document without one lacks
     lists = StateContext(doc)
     counter = ListCounter(lists.numbering)
-    skip = {qn("w:txbxContent"), f"{{{MC}}}Fallback"}
+    captions = bool(switches.figures)
+    skip = {f"{{{MC}}}Fallback"} if captions else {qn("w:txbxContent"), f"{{{MC}}}Fallback"}
     within = _in_bookmark(doc, switches.bookmark) if switches.bookmark else None
     out = []
     for p in doc.body.iter(P):
@@ -272,6 +307,10 @@ def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> lis
         num = lists.list_num_pr(p)
         label = counter.label(*num) if num else None
         if id(p) in exclude or (within is not None and p not in within):
+            continue
+        caption = _caption_entry(p, switches) if captions else None
+        if caption is not None:
+            out.append(caption)
             continue
         level = switches.level(p, levels)
         text = " ".join(paragraph_text(p).replace("\t", " ").split())
@@ -356,7 +395,8 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
 def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None = None,
                    old: _OldEntries | None = None) -> list[etree._Element]:
     """The paragraphs of a TOC field with `instruction`, its result filled with the paragraphs it lists (entries
-    shaped like `old`'s: with hyperlinks and page numbers only if those had them)."""
+    shaped like `old`'s: with hyperlinks and page numbers only if those had them), in the TOC N style of their level
+    or, for a table of figures, in the "table of figures" style."""
     switches = parse_switches(doc, instruction)
     entries = _entries(doc, switches, exclude or set())
     old = old or _OldEntries()
@@ -366,7 +406,7 @@ def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None
     for n, entry in enumerate(entries or [None]):
         p = make("w:p")
         level = entry.level if entry else first
-        style = ensure_style(doc, f"toc {level}", "paragraph")
+        style = ensure_style(doc, "table of figures" if switches.figures is not None else f"toc {level}", "paragraph")
         kept = (old.ppr or {}).get(style)
         if kept is not None:
             ppr = copy.deepcopy(kept)
@@ -396,6 +436,11 @@ class TocField:
     begin: etree._Element
     end: etree._Element
     instruction: str
+
+    @property
+    def figures(self) -> str | None:
+        """The SEQ identifier of a table of figures (``\\c "Figure"``; "" for a bare ``\\c``), None for a TOC."""
+        return figures_identifier(self.instruction)
 
 
 def find_tocs(doc: WordDocument) -> list[TocField]:
