@@ -140,6 +140,21 @@ def test_a_header_table_is_shown_with_its_cells_paragraph_ids():
     assert "(p9) with table t1 1x2: r0 (cells p5, p6+p7): | Policy | Revised Date:  |" in section
 
 
+def test_a_budgeted_view_shows_a_header_tables_rows_only_when_the_request_names_the_header_or_a_cell():
+    # dwh-079#5 of hand dev: two header tables' rows took the local planner's view from the body paragraph it named
+    state = _state([_paragraph(1, "Body text.")], header=" ")
+    cell = lambda *ids: {"text": "", "paragraphs": [{"id": i, "text": ""} for i in ids]}  # noqa: E731
+    state["page_layout"]["sections"][0]["headers"]["default"].update(
+        paragraphs=["p9"], table_details=[{"id": "t1", "rows": 1, "cols": 2, "cells": [["Policy", "Revised Date: "]],
+                                           "cell_details": [[cell("p5"), cell("p6", "p7")]]}])
+
+    def section(**kw) -> str:
+        return next(line for line in render_state(state, 1500, **kw).splitlines() if line.startswith("SECTION"))
+    assert section().endswith("(p9) with table t1 1x2") and "Revised Date" not in section()
+    assert "r0 (cells p5, p6+p7): | Policy | Revised Date:  |" in section(parts=["SECTION"])
+    assert "r0 (cells p5, p6+p7)" in section(focus=["p6"])
+
+
 def test_the_cells_a_request_says_whole_show_their_rows_past_those_a_table_shows():
     cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
     head = ["序号", "类别", "包括产品"]
@@ -156,11 +171,39 @@ def test_the_cells_a_request_says_whole_show_their_rows_past_those_a_table_shows
 
 
 def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
-    assert grounding.referred(["第二段加粗", "第三段居中"]) == "第三段居中"
-    assert grounding.referred(["第二段加粗", "这条注的字有点小，调大一点"]) == "第二段加粗\n这条注的字有点小，调大一点"
-    assert grounding.referred(["make it bold", "make it bigger", "now it is too big", "change it back"]) == \
+    state = _filled({})
+    assert grounding.referred(state, ["第二段加粗", "第三段居中"]) == "第三段居中"
+    assert grounding.referred(state, ["第二段加粗", "这条注的字有点小，调大一点"]) == "第二段加粗\n这条注的字有点小，调大一点"
+    assert grounding.referred(state, ["make it bold", "make it bigger", "now it is too big", "change it back"]) == \
         "make it bigger\nnow it is too big\nchange it back"  # up to MAX_REFERRED
-    assert grounding.referred([]) == ""
+    assert grounding.referred(state, []) == ""
+
+
+def test_a_chain_of_back_references_stops_at_an_instruction_that_names_its_own_target():
+    # dwh-080#7 of hand dev: #6 names its picture and says 那张 ("that"); the chain reached #5's 30-block section,
+    # whose blocks took the local planner's view from the title #7 inserts a contents table under
+    state = _filled({20: _paragraph(20, "XSL FO concepts", style="Heading 1"),
+                     65: _paragraph(65, "Figure 3: region body margin and the page regions")})
+    session = ["XSL FO concepts 那里两行代码加个浅灰色底纹", "region body margin 那张示意图太占地方了，缩小一半"]
+    assert grounding.refers_back(session[1]) and not grounding.leans_back(state, session[1])
+    assert grounding.referred(state, session) == session[1]
+    assert grounding.leans_back(state, "这条注的字有点小，调大一点")
+
+
+def test_a_pronoun_whose_target_the_request_names_itself_does_not_show_the_previous_instructions_blocks():
+    # dwh-003#2 of hand dev: "It's" refers to the text the request names, not to the contact block before it
+    contact = {60: _paragraph(60, "Harbour Lane Bakery, 14 Quay Street, Falmouth")}
+    intro = {i: _paragraph(i, f"{FILLER} Intro {i}.") for i in range(2, 12)}
+    state = _filled({1: _paragraph(1, "Business Plan Template", style="Heading 1"), **intro,
+                     12: _paragraph(12, "Business Plan", style="Heading 1"), **contact})
+    previous = "Fill in the contact block: Harbour Lane Bakery, 14 Quay Street, Falmouth. Delete the placeholder."
+    request = ("Now get rid of the template's intro text between the first heading and the Business Plan heading. "
+               "It's only instructions on how to use the template.")
+    assert grounding.refers_back(request) and grounding.ground(state, request)
+    assert not grounding.leans_back(state, request)
+    assert pointing.earlier(state, previous) == ["p60"]
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert not _shown(view, "p60")  # the previous instruction's blocks are not pointed at
 
 
 def test_the_window_stays_where_a_paragraph_was_removed():

@@ -214,15 +214,23 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
 MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make it bigger", "change it back") reaches
 
 
-def referred(session: list[str]) -> str:
-    """What a follow-up of the session's instructions `session` refers back to: the last one, and while one refers back
-    itself the one before it, up to :data:`MAX_REFERRED` in their order ("" for none)."""
+def referred(state: State, session: list[str]) -> str:
+    """What a follow-up of the session's instructions `session` refers back to: the last one, and while one leans back
+    itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED` in their order ("" for none)."""
     chain: list[str] = []
     for text in reversed(session):
         chain.insert(0, text)
-        if len(chain) == MAX_REFERRED or not refers_back(text):
+        if len(chain) == MAX_REFERRED or not leans_back(state, text):
             break
     return "\n".join(chain)
+
+
+def leans_back(state: State, text: str) -> bool:
+    """Whether `text` takes its target from an earlier instruction: it refers back (:func:`refers_back`) and its own
+    words ground nothing in `state` ("Fix that line", "这条注的字有点小"). A request that names its target keeps it,
+    whatever pronoun or demonstrative it also holds ("get rid of the intro text between the first heading and the
+    Business Plan heading. It's only instructions", "region body margin 那张示意图太占地方了")."""
+    return refers_back(text) and not ground(state, text)
 
 
 def refers_back(text: str) -> bool:

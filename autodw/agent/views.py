@@ -85,8 +85,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under),
              *distinctive_blocks(state, quoted_in)]
     pointed = pointing.pointed(state, pointing_in, named)
-    if previous and (not pointed or grounding.refers_back(pointing_in)):
-        # a request that points at nothing ("Italic instead") or refers back ("Fix that line") means what the one
+    if previous and (not pointed or grounding.leans_back(state, pointing_in)):
+        # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
         # before did, or the text it wrote
         pointed += pointing.earlier(state, previous, grounding.ground(state, previous)[:max_lines])
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),

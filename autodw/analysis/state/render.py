@@ -41,14 +41,15 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
     the `pointed` ones (the window is not centred on them) shown first, the most wanted first; the header and footer
     lines of `parts` (:data:`PARTS`) and of the focus images kept first."""
-    focus, pointed = list(dict.fromkeys(focus)), list(pointed)
-    head = _header(state)
+    focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
+    # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
+    head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
     blocks = _blocks(state, cells=set(focus) | set(pointed))
     tail = _footer(state)
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
     else:  # the header and footer may take at most 40% of the budget; the body gets the rest
-        rank = _line_rank(tuple(parts), set(focus))
+        rank = _line_rank(parts, set(focus))
         head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)", rank)
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
@@ -92,7 +93,9 @@ def render_elements(state: State, ids: Iterable[str]) -> list[str]:
 # --- sections of the rendering -------------------------------------------------------
 
 
-def _header(state: State) -> list[str]:
+def _header(state: State, story_cells: AbstractSet[str] | None = None) -> list[str]:
+    """The document, properties, section and contents lines; a header's or footer's table shows its rows when
+    `story_cells` is None or holds one of its cells' paragraphs (:func:`_story_tables`)."""
     info = state["document_info"]
     lines = [
         f"DOCUMENT: {info['paragraph_count']} paragraphs, {info['table_count']} tables, {info['section_count']} sections, "
@@ -106,7 +109,7 @@ def _header(state: State) -> list[str]:
         lines.append("PROPERTIES: " + ", ".join(f"{k}={_short(v, 60)!r}" for k, v in props.items() if k != "revision"))
     previous = None
     for s in state["page_layout"]["sections"]:
-        line = _section_line(s)
+        line = _section_line(s, story_cells)
         body = line.split(": ", 1)[1]
         if body == previous:
             lines.append(f"  same as above: section {s['index']}")
@@ -123,7 +126,7 @@ def _header(state: State) -> list[str]:
     return lines
 
 
-def _section_line(s: dict[str, Any]) -> str:
+def _section_line(s: dict[str, Any], story_cells: AbstractSet[str] | None = None) -> str:
     m = s.get("margins_cm", {})
     parts = [f"SECTION {s['index']}: {s.get('orientation', '?')} {s.get('page_width_cm')}x{s.get('page_height_cm')}cm",
              "margins " + " ".join(f"{k[0]}{v}" for k, v in m.items() if k in ("top", "bottom", "left", "right")),
@@ -135,7 +138,7 @@ def _section_line(s: dict[str, Any]) -> str:
             text = _short(story.get("text", ""), 60)
             linked = " (linked)" if story.get("linked_to_previous") else ""
             parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}{_story_ids(story)}"
-                         + (" +page no." if story.get("page_number") else "") + _story_tables(story))
+                         + (" +page no." if story.get("page_number") else "") + _story_tables(story, story_cells))
     if s.get("watermark"):
         parts.append(f"watermark={s['watermark']!r}")
     if s.get("page_numbering"):
@@ -143,12 +146,17 @@ def _section_line(s: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _story_tables(story: dict[str, Any]) -> str:
+def _story_tables(story: dict[str, Any], cells: AbstractSet[str] | None = None) -> str:
     """The tables of a header or footer, each row's cells with their paragraph ids (a header's boxes, "the revised
-    date in the header box", are named nowhere else): " with table t1 2x2: r0 (cells p3, p4): | Title | Date |"."""
-    return "".join(f" with table {t['id']} {t.get('rows')}x{t.get('cols')}: "
-                   + " ".join(_row_line(t, n) for n in range(min(len(t.get("cells", [])), MAX_TABLE_ROWS)))
-                   for t in story.get("table_details") or [])
+    date in the header box", are named nowhere else): " with table t1 2x2: r0 (cells p3, p4): | Title | Date |"; only
+    " with table t1 2x2" unless `cells` is None or holds a paragraph of the table's."""
+    out = []
+    for t in story.get("table_details") or []:
+        line = f" with table {t['id']} {t.get('rows')}x{t.get('cols')}"
+        if cells is None or any(cells & _cell_ids(row) for row in t.get("cell_details") or []):
+            line += ": " + " ".join(_row_line(t, n) for n in range(min(len(t.get("cells", [])), MAX_TABLE_ROWS)))
+        out.append(line)
+    return "".join(out)
 
 
 def _story_ids(story: dict[str, Any]) -> str:
