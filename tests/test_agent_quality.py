@@ -564,6 +564,21 @@ def test_the_quoted_change_without_the_words_both_quotes_share_is_not_altered(st
     assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
 
 
+@pytest.mark.parametrize("request_text, template, unasked", [
+    ("页脚只剩一个数字了，换成“第N页/共M页”的样子", "第 {PAGE} 页/共 {NUMPAGES} 页", False),  # hand dev-tenth, local
+    ("页脚只剩一个数字了，换成“第 1 页，共 9 页”的样子", "第 {PAGE} 页，共 {NUMPAGES} 页", False),
+    ("页脚只剩一个数字了，换成“第N页”的样子", "第 {PAGE} 页/共 {NUMPAGES} 页", True),  # a field the quote lacks
+    ("页脚只剩一个数字了，换成“第N章”的样子", "第 {PAGE} 页", True),  # other words than the template's
+])
+def test_a_quote_of_what_a_field_template_shows_names_its_api(request_text, template, unasked):
+    """The request quotes the page number as it should show, a letter or number for each field: that names the
+    page numbers, which the request need not call so."""
+    from autodw.agent.checks.apis import unasked_api
+
+    found = unasked_api("insert_page_numbers", request_text, args={"template": template, "where": "footer"})
+    assert [f.check for f in found] == (["unasked_api"] if unasked else [])
+
+
 def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     from autodw.agent.checks.apis import unasked_api
 
@@ -1023,28 +1038,28 @@ def test_a_property_switched_the_other_way(state):
                    {**table, "header_row": True}, state) == []
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "italic": False}, state) == ["asked_flag_off"]
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "bold": True}, state) == ["unasked_flag"]
-    for request in ("p3 should no longer be bold", "把第3段取消加粗",
+    for request in ("p8 should no longer be bold", "把第8段取消加粗",
                     "Hmm, the bold Case lines now shout louder than the headings. Undo that please.",  # DWBench 2.0
-                    "第3段加粗太显眼了，撤销吧"):  # hand dev, found by the hosted ceiling: a request to undo
-        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+                    "第8段加粗太显眼了，撤销吧"):  # hand dev, found by the hosted ceiling: a request to undo
+        assert _checks(request, "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
     assert _checks("Hmm, the bold Case lines now shout louder than the headings.", "set_text_format",
-                   {"paragraphs": "p3", "bold": False}, state) == ["asked_flag_off"]
+                   {"paragraphs": "p8", "bold": False}, state) == ["asked_flag_off"]
     for request in ("The bold Case lines are louder than the headings now - take the bold off again.",  # hand
                     "把 REFERENCES 下那两条加上圆点符号，还有 DEFINITIONS 下面 N/A 的加粗去掉"):  # dev-paraphrased
-        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
-    assert _checks("p3 should be bold, the italics can go off", "set_text_format",
-                   {"paragraphs": "p3", "bold": False}, state) == ["asked_flag_off"]  # a removal of another property
+        assert _checks(request, "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
+    assert _checks("p8 should be bold, the italics can go off", "set_text_format",
+                   {"paragraphs": "p8", "bold": False}, state) == ["asked_flag_off"]  # a removal of another property
 
 
 @pytest.mark.parametrize("request_text, unasked", [
     ("The N/A under Definitions doesn't need to be bold.", False),  # hand dev-third (hosted ceiling)
-    ("p3 shouldn't be bold", False),
-    ("p3 isn’t meant to be in bold", False),
-    ("We don't want p3 bold any more", False),
-    ("The third line doesn't stand out at all next to the others; make p3 bold", True),  # a negation of another verb
+    ("p8 shouldn't be bold", False),
+    ("p8 isn’t meant to be in bold", False),
+    ("We don't want p8 bold any more", False),
+    ("The third line doesn't stand out at all next to the others; make p8 bold", True),  # a negation of another verb
 ])
 def test_a_property_negated_by_a_contraction(state, request_text, unasked):
-    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "bold": False}, state)
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p8", "bold": False}, state)
     assert found == (["asked_flag_off"] if unasked else [])
 
 
@@ -1742,7 +1757,9 @@ def test_an_api_named_by_the_words_of_its_catalogue_name_said_together(state, re
 ])
 def test_a_flag_turned_off_where_it_is_on_everywhere_now(doc, bold_now, span, request_text, unasked):
     """The state, not the negation words: text bold everywhere now can only be made not bold by a request naming
-    bold (the word lists' negation words are not said in these requests)."""
+    bold (the word lists' negation words are not said in these requests). The heading p3 is made plain first: bold
+    by its style, it is bold now as it looks."""
+    execute(doc, "set_text_format", {"paragraphs": "p3", "bold": False})
     if bold_now:
         execute(doc, "set_text_format", {"paragraphs": "p3", "bold": True, "span": {"match": "High"}})
     args = {"paragraphs": "p3", "bold": False, **({"span": span} if span else {"span": {"match": "High"}})}
