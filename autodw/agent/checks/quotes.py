@@ -66,9 +66,9 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     ("项目指导委员会会议纪要" for a header "指导委员会会议纪要" that "少了“项目”两个字"); a text the call looks for that holds
     a quote with the document's words around it ("9．其他相关证书" for "“其他相关证书”前面再加一条 ... 后面的序号顺延"); the
     quoted change written without the words both quotes share ("each of have" -> "each of which has" for "'each of
-    have a relationship' ... should be 'each of which has a relationship'"). Table cells and list items are not checked for
-    dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task status"). The fix
-    is the quoted text, for a top-level text argument."""
+    have a relationship' ... should be 'each of which has a relationship'"). Table cells and list items are not
+    checked for dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task
+    status"). The fix is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
