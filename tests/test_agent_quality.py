@@ -522,6 +522,63 @@ def test_a_text_of_the_document_with_a_part_replaced_by_the_quote_is_not_altered
         ["altered_quote"]
 
 
+@pytest.mark.parametrize("request_text, footer, text, altered", [
+    ("页脚的公司名前面少了“华东”两个字，改成跟封面一样的全称", "精密仪器有限公司", "华东精密仪器有限公司", False),
+    ("页脚的公司名前面少了“华东”两个字，改成跟封面一样的全称", "精密仪器有限公司", "华东精密仪器有限公司草稿", True),
+    ("页脚的公司名前面少了“华东”两个字，改成跟封面一样的全称", "仪器有限公司", "华东精密仪器有限公司", True),
+    ("The footer lost the word 'Northern' in front of the company name", "Instruments Ltd", "Northern Instruments Ltd",
+     False),
+    ("The footer lost the word 'Northern' in front of the company name", "Instruments Ltd",
+     "Northern Instruments Ltd draft", True),
+])
+def test_a_text_of_the_document_with_the_quote_put_into_it_is_not_altered(request_text, footer, text, altered):
+    """hand dev-tenth: a quoted word missing from a header, put back into the header's text, adds no words."""
+    state = {"paragraphs": [{"id": "p1", "text": "Cover"}],
+             "page_layout": {"sections": [{"footers": {"default": {"text": footer}}}]}}
+    found = checks.check_call("Set it.", request_text, "set_header_footer",
+                              {"section": 0, "where": "footer", "text": text}, state, {})
+    assert [f.check for f in found] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("paragraph, altered", [("6．培训记录。", False), ("6．培训资料。", True)])
+def test_a_searched_text_holding_a_quote_with_the_documents_words_around_it_is_not_altered(paragraph, altered):
+    """hand dev-tenth: the item after a new one numbered on by hand, looked for with its number, which the document
+    has before the quoted words; a text the document does not have is still an altered quote."""
+    request = "清单最后那条“培训记录”前面再加一条：安全检查表。格式跟上面一样，后面的序号顺延"
+    state = {"paragraphs": [{"id": "p1", "text": "5．考勤表；"}, {"id": "p2", "text": paragraph}]}
+    found = checks.check_call("Renumber it.", request, "replace_text", {"find": "6．培训记录", "replace": "7．培训记录"},
+                              state, {})
+    assert [f.check for f in found] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("replace, altered", [
+    ("the figures were", False),  # the quoted change, the words both quotes share left out
+    ("the figures were checked", True),  # a word of the shared end written as well: written twice
+    ("the figures were check", True),  # a word of the shared end, cut short, written as well
+])
+def test_the_quoted_change_without_the_words_both_quotes_share_is_not_altered(state, replace, altered):
+    """hand dev-tenth: an old and a new text quoted, the call replaces only the words that differ."""
+    request = "'the figures was checked by' is in the method section twice; it should say 'the figures were checked by'"
+    found = checks.check_call("Fix it.", request, "replace_text", {"find": "the figures was", "replace": replace},
+                              state, {})
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("request_text, template, unasked", [
+    ("页脚只剩一个数字了，换成“第N页/共M页”的样子", "第 {PAGE} 页/共 {NUMPAGES} 页", False),  # hand dev-tenth, local
+    ("页脚只剩一个数字了，换成“第 1 页，共 9 页”的样子", "第 {PAGE} 页，共 {NUMPAGES} 页", False),
+    ("页脚只剩一个数字了，换成“第N页”的样子", "第 {PAGE} 页/共 {NUMPAGES} 页", True),  # a field the quote lacks
+    ("页脚只剩一个数字了，换成“第N章”的样子", "第 {PAGE} 页", True),  # other words than the template's
+])
+def test_a_quote_of_what_a_field_template_shows_names_its_api(request_text, template, unasked):
+    """The request quotes the page number as it should show, a letter or number for each field: that names the
+    page numbers, which the request need not call so."""
+    from autodw.agent.checks.apis import unasked_api
+
+    found = unasked_api("insert_page_numbers", request_text, args={"template": template, "where": "footer"})
+    assert [f.check for f in found] == (["unasked_api"] if unasked else [])
+
+
 def test_a_follow_up_names_its_thing_in_the_instruction_before_it(state):
     from autodw.agent.checks.apis import unasked_api
 
@@ -981,29 +1038,51 @@ def test_a_property_switched_the_other_way(state):
                    {**table, "header_row": True}, state) == []
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "italic": False}, state) == ["asked_flag_off"]
     assert _checks("Set p3 in grey italics", "set_text_format", {"paragraphs": "p3", "bold": True}, state) == ["unasked_flag"]
-    for request in ("p3 should no longer be bold", "把第3段取消加粗",
+    for request in ("p8 should no longer be bold", "把第8段取消加粗",
                     "Hmm, the bold Case lines now shout louder than the headings. Undo that please.",  # DWBench 2.0
-                    "第3段加粗太显眼了，撤销吧"):  # hand dev, found by the hosted ceiling: a request to undo
-        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
+                    "第8段加粗太显眼了，撤销吧"):  # hand dev, found by the hosted ceiling: a request to undo
+        assert _checks(request, "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
     assert _checks("Hmm, the bold Case lines now shout louder than the headings.", "set_text_format",
-                   {"paragraphs": "p3", "bold": False}, state) == ["asked_flag_off"]
+                   {"paragraphs": "p8", "bold": False}, state) == ["asked_flag_off"]
     for request in ("The bold Case lines are louder than the headings now - take the bold off again.",  # hand
                     "把 REFERENCES 下那两条加上圆点符号，还有 DEFINITIONS 下面 N/A 的加粗去掉"):  # dev-paraphrased
-        assert _checks(request, "set_text_format", {"paragraphs": "p3", "bold": False}, state) == []
-    assert _checks("p3 should be bold, the italics can go off", "set_text_format",
-                   {"paragraphs": "p3", "bold": False}, state) == ["asked_flag_off"]  # a removal of another property
+        assert _checks(request, "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
+    assert _checks("p8 should be bold, the italics can go off", "set_text_format",
+                   {"paragraphs": "p8", "bold": False}, state) == ["asked_flag_off"]  # a removal of another property
 
 
 @pytest.mark.parametrize("request_text, unasked", [
     ("The N/A under Definitions doesn't need to be bold.", False),  # hand dev-third (hosted ceiling)
-    ("p3 shouldn't be bold", False),
-    ("p3 isn’t meant to be in bold", False),
-    ("We don't want p3 bold any more", False),
-    ("The third line doesn't stand out at all next to the others; make p3 bold", True),  # a negation of another verb
+    ("p8 shouldn't be bold", False),
+    ("p8 isn’t meant to be in bold", False),
+    ("We don't want p8 bold any more", False),
+    ("The third line doesn't stand out at all next to the others; make p8 bold", True),  # a negation of another verb
 ])
 def test_a_property_negated_by_a_contraction(state, request_text, unasked):
-    found = _checks(request_text, "set_text_format", {"paragraphs": "p3", "bold": False}, state)
+    found = _checks(request_text, "set_text_format", {"paragraphs": "p8", "bold": False}, state)
     assert found == (["asked_flag_off"] if unasked else [])
+
+
+def _italic_style_state(italic: bool | None):
+    """A document whose two "Sidebar Heading" paragraphs (p1, p2) take italic from their style (`italic`), not runs."""
+    made = docx.Document()
+    style = made.styles.add_style("Sidebar Heading", docx.enum.style.WD_STYLE_TYPE.PARAGRAPH)
+    style.font.italic = italic
+    for text in ("Costs", "Risks"):
+        made.add_paragraph(text, style="Sidebar Heading")
+    buffer = io.BytesIO()
+    made.save(buffer)
+    return extract_state(WordDocument.from_bytes(buffer.getvalue()))
+
+
+@pytest.mark.parametrize("api, args", [("modify_style", {"name": "Sidebar Heading", "italic": False}),
+                                       ("set_text_format", {"paragraphs": ["p1", "p2"], "italic": False})])
+def test_a_property_on_now_by_its_style_is_one_the_request_can_only_take_off(api, args):
+    """hand dev-tenth: the request names italic for a style (or its paragraphs) that is italic now; switching it off
+    is the only change it can ask for. The same request for a style not italic now asks for it."""
+    request = "those sidebar headings look fussy in italic; the green is enough"
+    assert _checks(request, api, args, _italic_style_state(True)) == []
+    assert _checks(request, api, args, _italic_style_state(None)) == ["asked_flag_off"]
 
 
 def test_a_table_given_only_its_column_names_has_them_as_its_header():
@@ -1678,7 +1757,9 @@ def test_an_api_named_by_the_words_of_its_catalogue_name_said_together(state, re
 ])
 def test_a_flag_turned_off_where_it_is_on_everywhere_now(doc, bold_now, span, request_text, unasked):
     """The state, not the negation words: text bold everywhere now can only be made not bold by a request naming
-    bold (the word lists' negation words are not said in these requests)."""
+    bold (the word lists' negation words are not said in these requests). The heading p3 is made plain first: bold
+    by its style, it is bold now as it looks."""
+    execute(doc, "set_text_format", {"paragraphs": "p3", "bold": False})
     if bold_now:
         execute(doc, "set_text_format", {"paragraphs": "p3", "bold": True, "span": {"match": "High"}})
     args = {"paragraphs": "p3", "bold": False, **({"span": span} if span else {"span": {"match": "High"}})}

@@ -29,7 +29,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
 @check("unasked_api", absence=True, certain=Certainty.WRONG_API, word_lists=("api_words.json",),
        tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
                                             "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
-                                            "dwbench-2.0/hand/dev-fourth"))
+                                            "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -40,7 +40,9 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     table the request calls by its caption or title names the call's table ("Add 2024 to the year overview" for the
     table captioned "Table 1: Year overview"). A paragraph made an item of the list of its kind right beside it joins
     that list, and so do items inserted right after or before an item of a list of their kind, which the request need
-    not say ("add another case after it" in a numbered list of cases; "午餐后面再加一项" after a bulleted agenda)."""
+    not say ("add another case after it" in a numbered list of cases; "午餐后面再加一项" after a bulleted agenda). A
+    request that quotes what the call's field template shows, a letter or number in place of each field, names it
+    ("改成“第X页 共Y页”" for page numbers "第 {PAGE} 页 共 {NUMPAGES} 页")."""
     words = api_words().get(api)
     instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     if words is None:
@@ -48,7 +50,7 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     args, before = args or {}, before or {}
     thing = catalogue_thing(api)
     named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before) or \
-        thing is not None and (says(thing, instruction) or says(thing, previous))
+        _template_quoted(args, instruction) or thing is not None and (says(thing, instruction) or says(thing, previous))
     if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
@@ -79,6 +81,25 @@ def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:
             return False
         return any(kind_at(j) == kind for j in (i - 1, i + 1))
     return all(joins(pid) for pid in paragraphs)
+
+
+#: a field of a template ("{PAGE}"), and what a request writes in its place when it quotes the template's output: a
+#: letter ("X"), a number or a hash
+_TEMPLATE_FIELD = re.compile(r"\\\{[a-z]+\\\}")
+_FIELD_SHOWN = r"(?:[a-z]|\d+|#)"
+
+
+def _template_quoted(args: dict[str, Any], request: str) -> bool:
+    """Whether `request` quotes what the call's ``template`` shows, with a letter, number or hash in place of each of
+    its fields, spacing, case and punctuation width ignored ("第X页 共Y页" for "第 {PAGE} 页 共 {NUMPAGES} 页")."""
+    template = args.get("template")
+    if not isinstance(template, str):
+        return False
+    pattern = re.escape("".join(grounding.loose(template).split()))
+    if _TEMPLATE_FIELD.search(pattern) is None:
+        return False
+    shown = re.compile(_TEMPLATE_FIELD.sub(lambda _: _FIELD_SHOWN, pattern))
+    return any(shown.fullmatch("".join(grounding.loose(q.text).split())) for q in grounding.quotes(request))
 
 
 #: a caption's or title's label and number ("Table 1: ", "表2 "), which a request leaves out

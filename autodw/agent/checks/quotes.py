@@ -45,7 +45,7 @@ def _unnumbered(text: str, before: State) -> str:
 @check("altered_quote", certain=Certainty.FIXES,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/hand/dev-sixth", "dwbench-2.0/hand/dev-seventh",
-                            "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
@@ -62,9 +62,13 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     paragraphs start with ("9．X；" for "add “X” before item 9, numbered like the others"); quotes written as the
     lines of one text ("Name\\nAddress" for 'put "Name" ..., with "Address" on the line below'); a text of the document
     with one part of it replaced by a quote, the rest kept ("服务合同 - 远航机器人" -> "办公场所保洁服务合同 - 远航机器人" for
-    "改成“办公场所保洁服务合同”，页眉里的合同名也跟着改": the name is part of the header). Table cells and list items are not checked for
-    dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task status"). The fix
-    is the quoted text, for a top-level text argument."""
+    "改成“办公场所保洁服务合同”，页眉里的合同名也跟着改": the name is part of the header) or with a quote put into it
+    ("项目指导委员会会议纪要" for a header "指导委员会会议纪要" that "少了“项目”两个字"); a text the call looks for that holds
+    a quote with the document's words around it ("9．其他相关证书" for "“其他相关证书”前面再加一条 ... 后面的序号顺延"); the
+    quoted change written without the words both quotes share ("each of have" -> "each of which has" for "'each of
+    have a relationship' ... should be 'each of which has a relationship'"). Table cells and list items are not
+    checked for dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task
+    status"). The fix is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
@@ -91,6 +95,12 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
                 continue
         if _SEARCHED.match(arg) and any(key in loose_text(q) for q in quoted):
             continue
+        if _WRITTEN.match(arg) and _same_change(key, searched, keys):
+            continue  # the quoted change without the words both quotes share ("X b" -> "Y b" written as X -> Y)
+        if _SEARCHED.match(arg) and any(loose_text(q) in key for q in quoted):
+            existing = _texts(before) if existing is None else existing
+            if any(key in t for t in existing):
+                continue  # the quote with the document's words around it ("9．X" for "X" in an item "9．X；")
         for quote in quoted:
             q = loose_text(quote)
             if api == "insert_caption":
@@ -121,16 +131,26 @@ def _texts(state: State) -> set[str]:
 
 
 def _replaces_part(written: str, quote: str, texts: set[str]) -> bool:
-    """Whether `written` is one of `texts` with one part of it (not all of it) replaced by `quote`, the rest of it
-    kept around the quote: the call keeps what the document has beside the quoted text, it adds no words."""
+    """Whether `written` is one of `texts` with one part of it (not all of it) replaced by `quote`, or with `quote`
+    put into it ("项目" missing from a header "指导委员会会议纪要"), the rest of it kept around the quote: the call
+    keeps what the document has beside the quoted text, it adds no words."""
     at = written.find(quote) if quote else -1
     if at < 0:
         return False
     head, tail = written[:at], written[at + len(quote):]
     if not (head + tail).strip():
         return False
-    return any(len(t) > len(head) + len(tail) and t.startswith(head) and t.endswith(tail) and t != written
-               for t in texts)
+    kept = " ".join((head + tail).split())  # the text without the quote put into it
+    return any(t != written and (t == kept or (len(t) > len(head) + len(tail) and t.startswith(head) and
+                                               t.endswith(tail))) for t in texts)
+
+
+def _same_change(written: str, searched: set[str], quotes: set[str]) -> bool:
+    """Whether a text the call looks for, part of one quote, written as `written` makes that quote another quote
+    (all loose): the call makes the quoted change and leaves out the words both quotes share ("each of have" ->
+    "each of which has" for "'each of have a relationship' ... should be 'each of which has a relationship'")."""
+    return any(found and found != old and found in old and old.replace(found, written) == new
+               for found in searched for old in quotes for new in quotes if new != old)
 
 
 def _fills(template: str, quote: str) -> bool:

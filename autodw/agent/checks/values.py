@@ -10,6 +10,7 @@ from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import CJK, catalogue_value, catalogue_words, keyed_strings, named, word_list
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
+from autodw.analysis.state.effective import Formatting
 from autodw.core.colours import colours_said
 from autodw.core.errors import ArgumentError, InternalError
 from autodw.core.units import EMU_PER, emu
@@ -92,16 +93,16 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str) -> list[Chec
 
 @check("asked_flag_off", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
-                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
-def asked_flags_off(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
-    """A property switched off when the call's own request asks for it and never for its removal, unless the call's
-    text has it on now everywhere (read from the state: a request naming bold for text all bold can only take it off,
-    "doesn't need to be bold"); the fix is to switch it on. (Until unasked_flag read absence alone, it was that
-    check's second finding.)"""
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth"))
+def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+    """A property switched off when the call's own request asks for it and never for its removal, unless what the
+    call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
+    style that is bold, can only take it off, "doesn't need to be bold", "lose the italic"); the fix is to switch it
+    on. (Until unasked_flag read absence alone, it was that check's second finding.)"""
     out = []
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is False and named(pattern, request) and not _negated(pattern, request) and \
-                not _all_on(key, args, before):
+                not _all_on(key, api, args, before):
             out.append(CheckFinding("asked_flag_off", f"{key}=false: the request asks for it", True, {key: True}))
     return out
 
@@ -112,9 +113,14 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
     return named(pattern, instruction) or named(catalogue_words(api).get(key, "(?!)"), instruction)
 
 
-def _all_on(key: str, args: dict[str, Any], before: State) -> bool:
-    """Whether every run with text of the call's paragraphs (of its ``span``'s match when it gives one) has the
-    character property `key` on now; False for a paragraph not in the state or a span given otherwise."""
+def _all_on(key: str, api: str, args: dict[str, Any], before: State) -> bool:
+    """Whether the character property `key` is on now, as it looks (styles resolved), in every run with text of the
+    call's paragraphs (of its ``span``'s match when it gives one), or in the style ``modify_style`` changes; False
+    for a paragraph or style not in the state or a span given otherwise."""
+    looks = Formatting(before["styles"])
+    if api == "modify_style":
+        name = args.get("name")
+        return isinstance(name, str) and bool(looks.chain(name)) and looks.style(name).get(key) is True
     targets = args.get("paragraphs")
     targets = [targets] if isinstance(targets, str) else targets if isinstance(targets, list) else []
     span = args.get("span")
@@ -134,7 +140,8 @@ def _all_on(key: str, args: dict[str, Any], before: State) -> bool:
                 return False
             end = start + len(str(span["match"]))
         chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
-        if not chosen or not all(r.get(key) is True for r in chosen):
+        style = found[target].get("style")
+        if not chosen or not all(looks.run(r, style).get(key) is True for r in chosen):
             return False
     return True
 
