@@ -382,3 +382,61 @@ def test_a_value_the_apis_documentation_quotes_is_not_required_shown():
     assert "Table Grid" not in needs(REG.get("insert_table"), {"position": "end", "data": [["Name"]],
                                                                "style": "Table Grid"}).texts
     assert "Light List" in needs(REG.get("insert_table"), {"position": "end", "style": "Light List"}).texts
+
+
+# --- what a deletion removed stays in view (issue 47, hosted ceiling on hand dev-tenth) ---------------------------
+
+
+def _captioned_doc() -> WordDocument:
+    def build(d):
+        d.add_heading("Running costs", 1)
+        d.add_paragraph("The office costs below are paid each month.")
+        d.add_paragraph("Table 1: Monthly office costs", style="Caption")
+        t = d.add_table(rows=4, cols=3)
+        for r, row in enumerate([("Item", "Owner", "Due"), ("Rent", "Finance", "1 May"),
+                                 ("Cleaning", "Facilities", "20 May"), ("Printer toner", "Admin office", "30 May")]):
+            for c, text in enumerate(row):
+                t.cell(r, c).text = text
+        d.add_paragraph("Costs are reviewed every quarter.")
+    return WordDocument.from_bytes(docx_bytes(build), name="t.docx")
+
+
+def test_a_caption_deleted_to_be_written_again_keeps_its_words_in_view(tmp_path):
+    calls = [("delete_block", {"block": "p3"}),
+             ("insert_caption", {"target": "t1", "text": "Monthly office costs", "label": "表", "where": "above"})]
+    _, result, turn = _run(tmp_path, "The caption over the table still says Table 1 in English; make it a Chinese "
+                           "caption instead.", calls, doc=_captioned_doc())
+    assert turn["cause"] is None and turn["kept"] == 2, turn
+
+
+def test_a_row_moved_by_deleting_and_inserting_it_keeps_its_cells_in_view(tmp_path):
+    calls = [("delete_row", {"table": "t1", "index": 3}),
+             ("insert_row", {"table": "t1", "index": 2, "data": ["Printer toner", "Admin office", "15 May"]})]
+    _, result, turn = _run(tmp_path, "The toner is due 15 May now, not the 30th, so that row goes above the cleaning "
+                           "one: keep the dates in order.", calls, doc=_captioned_doc())
+    assert turn["cause"] is None and turn["kept"] == 2, turn
+
+
+def test_the_step_history_quotes_what_a_deletion_removed_cut_to_its_length():
+    from autodw.agent.outcomes import ObservedChange
+    from autodw.agent.records import Attempt, InstructionResult, Step
+    from autodw.analysis.state import extract_state
+    from autodw.apis.calls import execute
+    from autodw.agent.views import history
+
+    doc = _captioned_doc()
+    before = extract_state(doc)
+    execute(doc, "delete_row", {"table": "t1", "index": 3})
+    execute(doc, "delete_block", {"block": "p3"})
+    change = ObservedChange.between(before, extract_state(doc))
+    assert change.removed_texts == (("p3", "Table 1: Monthly office costs"),
+                                    ("row 3 of t1", "Printer toner | Admin office | 30 May"))
+    attempt = Attempt("delete_row", {"table": "t1", "index": 3}, "first", ok=True, accepted=True,
+                      message="deleted row(s) 3-3 of t1", removed_texts=list(change.removed_texts))
+    record = InstructionResult("x", steps=[Step(1, "Delete the row.", attempts=[attempt])])
+    assert history(record, 300).endswith('deleted row(s) 3-3 of t1 (removed p3: "Table 1: Monthly office costs"; '
+                                         'row 3 of t1: "Printer toner | Admin office | 30 May")')
+    assert history(record, 20).endswith('(removed p3: "Table 1: Monthl…)')  # 20 characters
+    rejected = Attempt("delete_row", {"table": "t1", "index": 3}, "first", ok=True, accepted=False,
+                       message="deleted row(s) 3-3 of t1", error="rejected", removed_texts=[("p3", "x")])
+    assert "removed" not in history(InstructionResult("x", steps=[Step(1, "Delete.", attempts=[rejected])]), 300)

@@ -36,7 +36,7 @@ class AgentConfig:
     planner_state_budget: int | None = 6000
     generator_state_budget: int | None = 6000  # the API generator's view, focused on the step's elements
     validator_state_budget: int | None = 6000  # the validator's view (it also gets the change analysis)
-    history_chars: int = 300  # a call, and a sub-instruction, in the step history is cut to this many characters
+    history_chars: int = 300  # a call, a sub-instruction and what a call removed are each cut to this many characters in the step history
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
     restate_ratio: float = 0.7  # a listed remaining operation this similar to a done step restates it (does not count)
 

@@ -202,6 +202,7 @@ class Agent:
                 executed.change = ObservedChange.between(ctx.before, executed.after)
                 attempt.changes = executed.change.summary
                 attempt.removed = executed.change.removed_paragraphs
+                attempt.removed_texts = list(executed.change.removed_texts)
             except StateExtractionError as exc:
                 executed.undo(ctx.doc)
                 executed.after = None

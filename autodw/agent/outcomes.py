@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from autodw.agent.records import Attempt
 from autodw.analysis.change_summary import summarize_change
-from autodw.analysis.changes import Change, analyze_change, removed_paragraphs
+from autodw.analysis.changes import Change, analyze_change, removed_paragraphs, removed_texts
 from autodw.analysis.state import State
 from autodw.core.document import Snapshot, WordDocument
 
@@ -88,6 +88,7 @@ class ObservedChange:
 
     analysis: Change
     summary: str
+    removed_texts: tuple[tuple[str, str], ...] = ()  # what it removed, whole (autodw.analysis.changes.removed_texts)
 
     @property
     def removed_paragraphs(self) -> list[tuple[str, int]]:
@@ -97,7 +98,7 @@ class ObservedChange:
     @classmethod
     def between(cls, before: State, after: State) -> "ObservedChange":
         analysis = analyze_change(before, after)
-        return cls(analysis, summarize_change(analysis))
+        return cls(analysis, summarize_change(analysis), tuple(removed_texts(analysis, before)))
 
 
 @dataclass

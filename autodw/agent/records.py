@@ -33,6 +33,7 @@ class Attempt:
     error: str | None = None
     changes: str = ""  # the change summary (autodw.analysis.change_summary)
     removed: list[tuple[str, int]] = field(default_factory=list)  # body paragraphs the call removed: (id, former index)
+    removed_texts: list[tuple[str, str]] = field(default_factory=list)  # what it removed: (what, its text then)
     changed: bool = True  # False when the call left the document state exactly as it was
     created: list[str] = field(default_factory=list)
     verdict: ValidatorVerdict | None = None

@@ -116,7 +116,7 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
             continue
         call = history_call(final.api, final.args, history_chars) if final.api else "(no call)"
         sub_instruction = history_step(step.sub_instruction, history_chars)
-        outcome = f"ok: {final.message}{new_ids(final)}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
+        outcome = f"ok: {final.message}{new_ids(final)}{removed(final, history_chars)}" if final.accepted else f"FAILED: {final.error or 'rejected: ' + (final.verdict.explanation if final.verdict else '')}"
         lines.append(f"{step.number}. {sub_instruction} -> {call} -> {outcome}")
     return "\n".join(lines) or "(none yet)"
 
@@ -129,6 +129,16 @@ def new_ids(attempt: Attempt) -> str:
         return ""
     more = f" and {len(unnamed) - MAX_NEW_IDS} more" if len(unnamed) > MAX_NEW_IDS else ""
     return f" (new: {', '.join(unnamed[:MAX_NEW_IDS])}{more})"
+
+
+def removed(attempt: Attempt, history_chars: int) -> str:
+    """What a call removed, as the history shows it (each removed paragraph's, row's or column's text, together cut to
+    `history_chars`): the document no longer shows it, and a later step may need it (a row or paragraph moved by
+    deleting it and inserting it again, a caption replaced by a new one with the same words)."""
+    if not attempt.removed_texts:
+        return ""
+    shown = "; ".join(f'{what}: "{text}"' for what, text in attempt.removed_texts)
+    return f" (removed {shown if len(shown) <= history_chars else shown[:history_chars] + '…'})"
 
 
 def history_call(api: str, args: Any, history_chars: int) -> str:

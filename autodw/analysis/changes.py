@@ -71,6 +71,24 @@ def removed_paragraphs(change: Change) -> list[tuple[str, int]]:
     return [(e["id"], e["index"]) for e in change["structural"].get("paragraphs_removed", [])]
 
 
+def removed_texts(change: Change, before: State) -> list[tuple[str, str]]:
+    """What a change removed, whole, as the document held it `before`: each removed body paragraph (its id, its
+    text) and each deleted table row or column (``"row 4 of t1"``, its cells joined by " | "); texts that were empty
+    are left out."""
+    paragraphs = {p["id"]: p.get("text", "") for p in before.get("paragraphs", [])}
+    out = [(e["id"], paragraphs.get(e["id"], e.get("text", ""))) for e in change["structural"].get("paragraphs_removed", [])]
+    tables = {t["id"]: t for t in _all_tables(before)}
+    for e in change["table"].get("tables", []):
+        cells = tables.get(e["table"], {}).get("cells", [])
+        for x in e.get("rows_deleted", []):
+            if x["index"] < len(cells):
+                out.append((f"row {x['index']} of {e['table']}", " | ".join(cells[x["index"]])))
+        for x in e.get("columns_deleted", []):
+            out.append((f"column {x['index']} of {e['table']}",
+                        " | ".join(row[x["index"]] for row in cells if x["index"] < len(row))))
+    return [(what, text) for what, text in out if text.strip(" |")]
+
+
 def _all_paragraphs(state: State) -> dict[str, dict[str, Any]]:
     """The body's, headers' and footers' paragraphs and their tables' cell paragraphs by id (cell ones carry a 'cell'
     location, header and footer ones a 'story': "header:default")."""
