@@ -760,6 +760,34 @@ def test_a_single_request_for_the_end_of_the_document(state):
                              "insert_paragraph", {"text": "x", "position": {"after": "p8"}}, state, {}) == []
 
 
+@pytest.mark.parametrize("request_text", [
+    "In the checklist for new starters, put one more item at the very end of it: collect a badge.",  # a pronoun's end
+    "Add a final row at the very end of the budget table",
+    "Inside the safety section, write one more rule at the very end: no running.",  # the place named, end bare
+    "Under Contacts, add the fax number at the very end",
+    "Add a sentence at the end of the document's second section",  # the document's section
+    "在文档最后一节里加一段“完”",  # the document's last section
+    "文末的表格再加一行",  # the table at the end
+])
+def test_the_end_of_something_other_than_the_document(state, request_text):
+    """An end said of another part (a list, a table, a section) or of a pronoun, or "at the very end" in a request
+    naming another part as the place, is not the document's end: placing something elsewhere is not rejected."""
+    assert checks.check_call("Insert it after p8.", request_text, "insert_paragraph",
+                             {"text": "x", "position": {"after": "p8"}}, state, {}) == []
+
+
+@pytest.mark.parametrize("request_text", [
+    "Write a closing line at the very end of the doc, please.",
+    "Sign it off with my name at the very end.",  # the very end of nothing else
+    "In the whole document, add a thank-you note at the very end",
+    "文末加一句“以上”",
+])
+def test_the_end_of_the_document_said_in_other_words(state, request_text):
+    wrong = checks.check_call("Insert it after p8.", request_text, "insert_paragraph",
+                              {"text": "x", "position": {"after": "p8"}}, state, {})
+    assert [(f.check, f.fix) for f in wrong] == [("not_at_end", {"position": "end"})]
+
+
 def test_an_api_for_something_the_request_never_names(state):
     wrong = checks.check_call("Insert it after p41.", "Add a heading 'Contacts' after p41", "insert_page_break",
                               {"position": {"after": "p41"}}, state, {})

@@ -10,8 +10,44 @@ from autodw.agent import grounding
 from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
-_DOCUMENT_END = re.compile(r"(?:at|to) the (?:very )?end of the document|at the very end|(?:at|to) the bottom of the "
-                           r"document|文档最后|文档末尾|文档结尾|文末|全文最后|全文末尾|全文结尾", re.IGNORECASE)
+#: an English end: "at the very end", "to the bottom of ...", with what follows "of" (what it is the end of)
+_END = re.compile(r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b(?:\s+of\s+(?P<of>[^,.;:!?()]*))?",
+                  re.IGNORECASE)
+#: what an end is of that is the document: the document, doc or file itself (not "the document's last section")
+_DOCUMENT = re.compile(r"(?:(?:the|this|that|my|our|your|whole|entire)\s+)*(?:document|doc|file)\b(?!\s*['’]s\b)",
+                       re.IGNORECASE)
+#: the document's end in Chinese, and what follows it when it is the last of something ("文档最后一节", "文末的表格")
+_DOCUMENT_END_ZH = re.compile(r"(?:文档|全文)(?:最后|末尾|结尾)|文末")
+_ZH_LAST_OF = re.compile(r"\s*的?\s*[一二两三四五六七八九十几]?\s*[个张节章段项条行列句页部表]")
+#: the parts of a document an end may be of, other than the document
+_PART = (r"(?:list|bullets?|steps?|items?|points?|section|chapter|part|appendix|table|rows?|columns?|cells?|paragraph|"
+         r"sentence|line|heading|header|footer|note|footnote|box|caption|clause|block|page)s?")
+#: a request naming another part as where things go: "in the list for ...", "to this table", "under References"
+_PLACE_ELSEWHERE = re.compile(rf"\b(?:in|into|within|inside|under|to)\s+(?:(?:the|this|that|these|those|its|their|each)"
+                              rf"\s+(?:[\w'’-]+\s+){{0,3}}?{_PART}\b|(?:it|them)\b)|\bunder\s+[\"'“‘]?(?-i:[A-Z])",
+                              re.IGNORECASE)
+
+
+def _document_end(request: str) -> str | None:
+    """The words by which `request` puts something at the document's end, or None when it does not or when an end
+    it says may be another's. An English end is the document's when it is said of the document ("at the end of the
+    document"), or when "at the very end" is said of nothing and the request names no other part as the place ("In
+    the list ..., add a step at the very end" is the list's); the end of anything else ("of it", "of the section") is
+    not. A Chinese end says the document (文档最后, 文末), unless it is the last of something (文档最后一节)."""
+    document, other = [], []
+    for m in _END.finditer(request):
+        if m.group("of") is not None:
+            named = _DOCUMENT.match(m.group("of"))
+            if named:
+                document.append(request[m.start():m.start("of") + named.end()])
+            else:
+                other.append(m.group(0))
+        elif re.fullmatch(r"at\s+the\s+very\s+end", m.group(0), re.IGNORECASE) and not _PLACE_ELSEWHERE.search(request):
+            document.append(m.group(0))
+    document += [m.group(0) for m in _DOCUMENT_END_ZH.finditer(request) if not _ZH_LAST_OF.match(request, m.end())]
+    return document[0] if document and not other else None
+
+
 #: (side, words) in English (before the landmark) and Chinese (after it)
 _SIDE_WORDS = {"before": (r"before|above|ahead\s+of|preceding|in\s+front\s+of", r"之前|前面|以前|上方|上面|前"),
                "after": (r"after|below|following|under(?:neath)?|beneath", r"之后|后面|以后|下方|下面|后")}
@@ -33,18 +69,23 @@ def _last_blocks(state: State) -> set[str]:
     return ends | {t["id"] for t in state.get("tables", []) if t.get("after_paragraph") in ends}
 
 
-@check("not_at_end", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
+#: hand dev-ninth: what an end is of (dwh-182#3), with its guards (hosted ceiling, noisy oracle on dev)
+@check("not_at_end", certain=Certainty.FIXES, single_request=True,
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-sixth",
+                            "dwbench-2.0/hand/dev-ninth", "dwbench-2.0/templated/dev"))
 def not_at_end(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
-    """The request says "at the end of the document" ("文档最后", "文末") and the call places something elsewhere than
-    "end" or after the document's last block (or its trailing empty paragraphs); the fix is position "end"."""
+    """The request says "at the end of the document" ("文档最后", "文末") or "at the very end" of nothing else (not of
+    "it", a list or a section, nor in a request naming another part as the place; :func:`_document_end`) and the call
+    places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs); the
+    fix is position "end"."""
     position = args.get("position")
-    said = _DOCUMENT_END.search(request)
+    said = _document_end(request)
     if said is None or position is None or position == "end":
         return []
     anchor = position.get("after") if isinstance(position, dict) else None
     if anchor is not None and anchor in _last_blocks(before):
         return []
-    return [CheckFinding("not_at_end", f'the request says "{said.group(0)}" but the call places it at {json.dumps(position)}; '
+    return [CheckFinding("not_at_end", f'the request says "{said}" but the call places it at {json.dumps(position)}; '
                                   'use position "end"', True, {"position": "end"})]
 
 
