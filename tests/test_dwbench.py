@@ -657,3 +657,25 @@ def test_revisions_resolved_then_rewritten_are_needed_and_a_text_written_over_is
     assert problems([accept, rewrite]) == []
     assert problems([draft, rewrite]) == \
         ["gold call 1 (set_paragraph_text) is not needed: the turn ends the same without it"]
+
+
+def test_bench_author_checks_a_draft_with_fewer_turns_than_a_session_needs(tmp_path):
+    """A writer keeps a file passing turn by turn: `bench author` checks a one-turn draft and says it is one, while
+    the build (strict :func:`read`) refuses it."""
+    from autodw.dwbench import hand as authoring
+    from tests.conftest import run_cli
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-999"
+    data["turns"] = [{"text": "bold the title", "requests": 1,
+                      "gold": [{"api": "set_text_format", "args": {"paragraphs": ["p1"], "bold": True}}]}]
+    path = tmp_path / "dwh-999.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("bench", "author", "--quiet", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == ["dwh-999: 1 turns, ok so far (a draft: a session needs at least 3 turns)"]
+    with pytest.raises(BenchmarkDataError, match=r"turns: has 1 item\(s\); needs at least 3"):
+        authoring.read(path)
+    data["turns"][0]["gold"][0]["args"]["paragraphs"] = ["p9999"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run_cli("bench", "author", "--quiet", str(path)).returncode == 1  # a draft's problems are still problems

@@ -131,10 +131,13 @@ def author_command(args: argparse.Namespace) -> int:
         return 0
     bad = 0
     for path in args.files:
-        authored = hand.read(path)
+        authored = hand.read(path, draft=True)
         problems = hand.check(authored)
         turns = len(authored.data["turns"])
-        print(f"{authored.session_id}: {turns} turns, " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+        needed = hand.SESSION_SCHEMA["properties"]["turns"]["minItems"]
+        verdict = f"{len(problems)} problem(s)" if problems else "ok" if turns >= needed else \
+            f"ok so far (a draft: a session needs at least {needed} turns)"
+        print(f"{authored.session_id}: {turns} turns, {verdict}")
         for p in problems:
             print(f"  {p}")
         bad += bool(problems)

@@ -129,8 +129,9 @@ class Authored:
         return self.data["session_id"]
 
 
-def read(path: str | Path) -> Authored:
-    """Load and schema-check one authoring file (BenchmarkDataError naming the file and the field)."""
+def read(path: str | Path, draft: bool = False) -> Authored:
+    """Load and schema-check one authoring file (BenchmarkDataError naming the file and the field); a `draft` (a
+    session being written, checked by ``bench author``) may have fewer turns than a session needs."""
     import jsonschema
 
     path = Path(path)
@@ -138,7 +139,9 @@ def read(path: str | Path) -> Authored:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BenchmarkDataError(f"{path}: cannot read the session file: {exc}") from exc
-    errors = sorted(jsonschema.Draft202012Validator(SESSION_SCHEMA).iter_errors(data), key=lambda e: list(e.path))
+    errors = sorted((e for e in jsonschema.Draft202012Validator(SESSION_SCHEMA).iter_errors(data)
+                     if not (draft and list(e.absolute_path) == ["turns"] and e.validator == "minItems")),
+                    key=lambda e: list(e.path))
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
