@@ -277,6 +277,10 @@ def test_the_requests_of_a_split_message_take_the_gold_calls_that_name_their_val
     gold = [GoldCall("insert_text", {"paragraph": "p2", "text": " 3 May"}),
             GoldCall("set_paragraph_format", {"paragraphs": ["p8", "p9"], "space_before": 18})]
     assert assign_requests(requests, REG, gold) == [0, 1]
+    requests = ["标题改成蓝色", "第二段是重点，那段再加个黄色底色"]  # a property named once, however often its words recur
+    gold = [GoldCall("set_text_format", {"paragraphs": ["p1"], "color": "0000FF"}),
+            GoldCall("set_paragraph_format", {"paragraphs": ["p2"], "shading": "FFFF00"})]
+    assert assign_requests(requests, REG, gold)[0] == 0
     requests = ["add a row for the picnic to the table", "shade the table's first row dark green"]
     gold = [GoldCall("insert_row", {"table": "t1", "index": 2, "data": ["Picnic", "June"]}),
             GoldCall("set_header_row", {"table": "t1", "fill": "006400"})]
