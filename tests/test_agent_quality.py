@@ -472,6 +472,19 @@ def test_searched_words_respaced_around_a_quote_are_not_an_altered_quote(state):
         == ["altered_quote"]
 
 
+def test_a_space_added_to_the_searched_words_is_not_an_altered_quote(state):
+    """Hand dev-eleventh: a missing space after a quote put back by writing the words the call looks for with the
+    space added; a word changed as well is still an alteration."""
+    request = 'the item list lacks a space after "(part two)" in a few places, please fix'
+    state = {**state, "paragraphs": [{**state["paragraphs"][0], "text": "Notes (part two)and more"},
+                                     *state["paragraphs"][1:]]}
+    assert checks.check_call("Fix it.", request, "replace_text", {"find": "(part two)and", "replace": "(part two) and"},
+                             state, {}) == []
+    assert [f.check for f in checks.check_call("Fix it.", request, "replace_text",
+                                               {"find": "(part two)and", "replace": "(part two) or"}, state, {})] \
+        == ["altered_quote"]
+
+
 def test_a_quote_the_call_replaces_or_fills_in_or_labels_or_the_user_typed_is_not_altered(state):
     """What the hosted ceiling found rejected on DWBench 2.0 dev (hand and templated): the old text quoted to be fixed,
     a passage quoted around the text to change, a live template for an example of its output, a caption's label."""
@@ -949,6 +962,9 @@ def test_a_column_count_a_top_row_and_a_header_switched_off_in_its_own_request(s
     assert [f.check for f in top] == ["unnamed_value"] and checks.repair(top) == {"index": 0}
     assert _checks("给表格加个标题行“汇总”，放在最上方", "insert_row", {**row, "index": 0}, state) == []
     assert _checks("在第一行下面插入一行“汇总”", "insert_row", {**row, "index": 1}, state) == []
+    # hand dev-eleventh: the "top row" of another request (typed in lower case after a full stop) places nothing
+    both = "put a row in the table for Totals at its foot. and shade the top row grey"
+    assert _checks(both, "insert_row", {"table": "t1", "data": ["Totals", "", ""], "index": 3}, state) == []
     # "not the header" in another request of the message does not excuse a table without the header this one asks for
     message = ('Right-align the numbers in the first table (not the labels or the header); finally, insert a table at '
                'the end with the columns Name, Role (header row in bold) and the rows Ann, Chair')

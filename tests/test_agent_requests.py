@@ -83,6 +83,9 @@ def test_a_part_that_states_context_stays_with_a_request(instruction, requests):
     ("把图片居中，字号也保持不变", None),  # no action word after 也
     ("在结尾加一段总结，写完把批注删掉", ["在结尾加一段总结", "写完把批注删掉"]),
     ("把写完的那段加粗", None),  # 写完 not after "，"
+    ("put a row in the budget table for printing, 300. and make its last column wider",
+     ["put a row in the budget table for printing, 300", "make its last column wider"]),  # a sentence in lower case
+    ("put a row in the budget table for printing. and the total too", None),  # no action verb after "and"
 ])
 def test_a_request_ends_at_a_connective_mid_sentence(instruction, requests):
     assert split(instruction) == (requests or [instruction])

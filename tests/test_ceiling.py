@@ -269,7 +269,22 @@ def test_the_requests_of_a_split_message_take_the_gold_calls_that_name_their_val
             GoldCall("set_header_row", {"bold": True, "fill": "DDEBF7", "rows": 1, "table": "t1"}),
             GoldCall("move_section", {"heading": "p7", "position": {"before": "p2"}})]
     assert assign_requests(requests, REG, gold, {"p7": "出席人员", "p2": "讨论事项"}) == [0, 1, 2]
-    assert assign_requests(requests, REG, gold) == [0, 1, 1]  # without the elements' texts
+    # without the elements' texts no request names move_section; the last request serves the last call
+    assert assign_requests(requests, REG, gold) == [0, 1, 2]
+    # hand dev-eleventh: the properties a call gives values name it ("more room above" for space_before); the last
+    # request takes the last call when it names it as well as the one before does
+    requests = ["put the date 3 May in the intro", "give the two closing lines a bit more room above"]
+    gold = [GoldCall("insert_text", {"paragraph": "p2", "text": " 3 May"}),
+            GoldCall("set_paragraph_format", {"paragraphs": ["p8", "p9"], "space_before": 18})]
+    assert assign_requests(requests, REG, gold) == [0, 1]
+    requests = ["标题改成蓝色", "第二段是重点，那段再加个黄色底色"]  # a property named once, however often its words recur
+    gold = [GoldCall("set_text_format", {"paragraphs": ["p1"], "color": "0000FF"}),
+            GoldCall("set_paragraph_format", {"paragraphs": ["p2"], "shading": "FFFF00"})]
+    assert assign_requests(requests, REG, gold)[0] == 0
+    requests = ["add a row for the picnic to the table", "shade the table's first row dark green"]
+    gold = [GoldCall("insert_row", {"table": "t1", "index": 2, "data": ["Picnic", "June"]}),
+            GoldCall("set_header_row", {"table": "t1", "fill": "006400"})]
+    assert assign_requests(requests, REG, gold) == [0, 1]
 
 
 # --- a run folder and its table of causes ------------------------------------------------------------------------

@@ -6,7 +6,8 @@ by a connective (然后, 接着, 另外, 此外, 同时, 最后, 再), or a conn
 sentence end and before a capital ('... "on Monday." Then ...'); an ASCII semicolon followed by a lower-case word ("; add a
 section", but not the data list "Draft, Sam, Done; Review, Kim, Open"); ", then" before a word that is not an
 article or number (", then insert ...", but not ", then a table with ..." that describes the same request's
-content); a sentence end followed by a capital letter. Mid-sentence: ", and also" or ", also" before an action
+content); a sentence end followed by a capital letter, or by a lower-case "and", "also" or "then" before an action
+verb with an object (". and make the top row bold"). Mid-sentence: ", and also" or ", also" before an action
 verb; " and then" before one; "and" before an action verb with an object of its own (", and add a row", "... and
 make it smaller", but not "centre and bold the title", one verb's two words); in Chinese a "，" before a clause
 with its own subject and 也 ("，页眉也跟着改") or "V完" ("，改完把批注删掉": after that).
@@ -94,6 +95,9 @@ _EN_MID = re.compile(rf"(?:(?:,\s+|,?\s+and\s+)also\s+(?:{_EN_ACTION})\s+{_EN_OB
 #: that clause
 _ZH_MID = re.compile(rf"(?:[^，。；“”也但]{{1,6}}也|[\u4e00-\u9fff]{{1,2}}完(?:之?后|以后)?)"
                      rf"(?=[^，。；]*(?:{_ZH_ACTION.pattern}))")
+#: a sentence typed in lower case that opens a request with a connective and an action verb with its object (". and
+#: make the top row bold", ". also add a row")
+_EN_LOWER_START = re.compile(rf"\s+(?:and\s+(?:then\s+)?|also\s+|then\s+)(?:{_EN_ACTION})\s+{_EN_OBJECT}")
 _TRAILING_COURTESY = re.compile(r"[，,]\s*(?:谢谢|多谢|麻烦了|辛苦了|thanks|thank you)[!.。！]*$", re.IGNORECASE)
 MIN_REQUEST_CHARS = 4
 
@@ -127,7 +131,8 @@ def _boundaries(text: str) -> list[tuple[int, int]]:
                 found.append((i, i + 1))
             elif ch == ";" and re.match(r"\s+[a-z]", rest):
                 found.append((i, i + 1))
-            elif ch in ".?!" and re.match(r"\s+[A-Z\u4e00-\u9fff“\"]", rest) and not _abbreviation(text[:i]):
+            elif ch in ".?!" and (re.match(r"\s+[A-Z\u4e00-\u9fff“\"]", rest) or _EN_LOWER_START.match(rest)) \
+                    and not _abbreviation(text[:i]):
                 found.append((i, i + 1))
     return found
 

@@ -119,9 +119,11 @@ def wrong_side(args: dict[str, Any], request: str, before: State) -> list[CheckF
                     {"position": {other: anchor}})]
 
 
-@check("row_not_on_top", certain=Certainty.FIXES, finding="unnamed_value", tuned_on=BUILT_ON)
+@check("row_not_on_top", certain=Certainty.FIXES, finding="unnamed_value",
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eleventh",))
 def row_not_on_top(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
-    """A row the request puts at the top of a table ("放在最上方") inserted lower down; the fix is index 0."""
+    """A row the call's own request puts at the top of a table ("放在最上方") inserted lower down; the fix is index 0.
+    The top row another request of the message names (". and make the top row bold") places nothing."""
     index = args.get("index")
     if api != "insert_row" or type(index) is not int or index == 0:
         return []

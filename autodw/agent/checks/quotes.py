@@ -45,7 +45,8 @@ def _unnumbered(text: str, before: State) -> str:
 @check("altered_quote", certain=Certainty.FIXES,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/hand/dev-sixth", "dwbench-2.0/hand/dev-seventh",
-                            "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/hand/dev-eleventh",
+                            "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
@@ -55,8 +56,9 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     Not altered: a text the user typed unquoted ("change “2006年1月1日以后” to 2007年1月1日"); a text the call looks for
     that is part of a quote (the quote gives its context); a text written in place of a quote the call looks for (the
     quote is the old text: "a few entries say "docx  (one section)with"; fix the spacing"); a text the call looks for
-    written again with only its spacing, case or punctuation width changed, which holds a quote among the document's
-    words ("English  text" -> "English text" for "a double space before 'text'"); a template whose fields are
+    written again with only its spacing (a space doubled, dropped or added), case or punctuation width changed, which
+    holds a quote among the document's words ("English  text" -> "English text" for "a double space before 'text'",
+    "(one section)with" -> "(one section) with" for 'a space missing after "(one section)"'); a template whose fields are
     the numbers of a quote ("Page {PAGE} of {NUMPAGES}" for "like 'Page 3 of 31'"); a caption without the label and
     number of a quote ("Table 1: ..."), which the caption API writes; a quote with the item number the document's
     paragraphs start with ("9．X；" for "add “X” before item 9, numbered like the others"); quotes written as the
@@ -72,8 +74,9 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
-    #: the texts the call looks for, only spacing, case and punctuation width ignored (their end punctuation kept)
-    respaced = {grounding.loose(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
+    #: the texts the call looks for, spaces (added, dropped or doubled), case and punctuation width ignored (their end
+    #: punctuation kept)
+    respaced = {_unspaced(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
     unquoted = grounding.loose(instruction)
     for quote in quoted:
         unquoted = unquoted.replace(grounding.loose(quote), " ")
@@ -87,7 +90,7 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
             continue
         if _joined_quotes(text, keys):
             continue  # the quotes written as lines of one text ("Name" with "Address" on the line below)
-        if _WRITTEN.match(arg) and grounding.loose(text) in respaced:
+        if _WRITTEN.match(arg) and _unspaced(text) in respaced:
             continue  # the document's words written again, their spacing, case or width fixed: no quote's
         if _WRITTEN.match(arg):
             existing = _texts(before) if existing is None else existing
@@ -116,6 +119,11 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
                 out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
     return out
+
+
+def _unspaced(text: str) -> str:
+    """`text` loose (:func:`grounding.loose`) with no spaces at all: a space added or dropped is only spacing."""
+    return grounding.loose(text).replace(" ", "")
 
 
 def _joined_quotes(text: str, keys: set[str]) -> bool:

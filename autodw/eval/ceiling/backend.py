@@ -70,13 +70,16 @@ def assign_requests(requests: list[str], registry: Registry, gold: list[Any],
     texts and the elements it acts on, then the words of its kind of change, then its other values; `elements`: each
     id's text in the document: :func:`~autodw.eval.ceiling.needs.evidence`),
     never one before the previous call's (the gold order is kept); a call that no request names serves the previous
-    call's request."""
+    call's request, unless the next request names it as well as that one and the calls left are no more than the
+    requests after it (each request serves a call: "add a row ... . and make the top row bold")."""
     out, current = [], 0
-    for call in gold:
+    for i, call in enumerate(gold):
         scores = [evidence(registry.get(call.api), call.args, r, elements) for r in requests]
         best = max(range(len(requests)), key=lambda k: (scores[k], -k))
         if any(scores[best]) and best > current:
             current = best
+        elif len(gold) - i <= len(requests) - 1 - current and scores[current + 1] >= scores[current]:
+            current += 1
         out.append(current)
     return out
 

@@ -183,8 +183,8 @@ def evidence(spec: ApiSpec, args: dict[str, Any], text: str,
     """How strongly `text` names the call ``spec.name(args)``, to tell which request of a compound message a call
     serves: how many of its copied texts it names, with the elements it acts on that `text` quotes (`elements`: each
     id's text in the document), then how often it says the words that name the call's kind of change (the rule
-    checks' word lists: the API's thing, the flags it sets), then how many of its other values (choices, lengths; not
-    its ids)."""
+    checks' word lists: the API's thing, the flags it sets; once each property it gives a value), then how many of
+    its other values (choices, lengths; not its ids)."""
     from autodw.agent.checks.reading import api_words, word_list
     from autodw.agent.grounding import quotes
 
@@ -195,7 +195,10 @@ def evidence(spec: ApiSpec, args: dict[str, Any], text: str,
     targets = [loose((elements or {}).get(i, "")) for i in needs(spec, args).ids]
     quoted = [loose(q.text) for q in quotes(text)]
     named = sum(1 for target in targets if target and any(q in target for q in quoted))
-    flags = word_list("value_words.json")["flags"]
+    words = word_list("value_words.json")
+    flags, properties = words["flags"], words["properties"]
     kind = [len(w.findall(text)) for w in api_words().get(spec.name, [])]
     kind += [len(re.findall(flags[k], text, re.IGNORECASE)) for k, v in args.items() if v is True and k in flags]
+    kind += [1 for k, v in args.items() if k in properties and v is not None and not isinstance(v, bool)
+             and re.search(properties[k], text, re.IGNORECASE)]  # once: a colour's words recur ("黄色底色")
     return sum(1 for t in texts if t in squeezed) + named, sum(kind), sum(1 for v in values if v in squeezed)
