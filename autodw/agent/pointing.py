@@ -22,7 +22,8 @@ MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
-MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is not pointed at whole)
+MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
+SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
@@ -77,15 +78,45 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     if _END.search(said):
         out += end_blocks(state)
-    sections = [(m.under[0], m.under[1]) for m in matches if m.under]
-    sections += [(pid, end) for pid, end in labelled(state, said)]
-    for first, last in sections:
-        if first in at and last in at:
-            section = order[at[first]:at[last] + 1]
-            out += section if len(section) <= MAX_SECTION_BLOCKS else []
+    sections = [(m.id, m.under[1]) for m in matches if m.under]
+    sections += labelled(state, said)
+    for head, last in sections:
+        if head in at and last in at:
+            section = section_blocks(state, order, at[head], at[last])
+            out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def section_blocks(state: State, order: list[str], head: int, last: int) -> list[str]:
+    """The body blocks after the heading or label at `head` (in `order`) up to the paragraph at `last`, and the tables
+    right after that paragraph: a section is counted in blocks (the table under the label "审 定 意 见" is in it)."""
+    paragraphs = {p["id"] for p in state.get("paragraphs", [])}
+    end = last + 1
+    while end < len(order) and order[end] not in paragraphs:
+        end += 1
+    return order[head + 1:end]
+
+
+def outline(state: State, section: list[str]) -> list[str]:
+    """A long section's opening (its first :data:`SECTION_OPENING` blocks with text) and its top-level lines: the
+    headings of the highest level in it, or else its list items of the lowest list level ("the subsection lines under
+    Procedure"), up to :data:`MAX_SECTION_BLOCKS` in all."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    shown = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip()]
+    lines = [paras[bid] for bid in shown if bid in paras]
+    headings = [p for p in lines if heading_level(p.get("style")) is not None]
+    listed = [p for p in lines if (p.get("list") or {}).get("level") is not None]
+    if headings:
+        top = min(heading_level(p.get("style")) for p in headings)
+        tops = [p["id"] for p in headings if heading_level(p.get("style")) == top]
+    elif listed:
+        top = min(p["list"]["level"] for p in listed)
+        tops = [p["id"] for p in listed if p["list"]["level"] == top]
+    else:
+        tops = []
+    return list(dict.fromkeys(shown[:SECTION_OPENING] + tops))[:MAX_SECTION_BLOCKS]
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
