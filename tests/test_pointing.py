@@ -300,3 +300,11 @@ def test_a_heading_is_named_by_its_term_before_the_gloss_in_brackets_beside_desc
     heading = "titlePg (Different First Page Headers and Footers)"
     assert grounding._heading_said("leave a comment on the titlePg description saying more", heading)
     assert not grounding._heading_said("the titlePg element is specified", heading)
+
+
+def test_the_list_items_under_a_quoted_lead_in_are_pointed_at():
+    lead = _paragraph(30, "The contractor shall:", lst={"num_id": 5, "level": 0})
+    bullets = {n: _paragraph(n, f"Do task {n} well,", lst={"num_id": 6, "level": 0}) for n in range(31, 37)}
+    state = _filled({30: lead, **bullets, 37: _paragraph(37, "The agency shall:", lst={"num_id": 5, "level": 0})})
+    out = pointing.pointed(state, "several of the bullets under 'The contractor shall' end with a comma. fix them")
+    assert {"p30", *(f"p{n}" for n in range(31, 37))} <= set(out) and "p37" not in out

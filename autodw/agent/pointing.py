@@ -36,8 +36,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
                     re.IGNORECASE)
-#: where a request's segments end: each may be a paragraph's whole text ("the titles (申 请 表, 填 写 说 明)")
-_SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」]|\s+(?:and|or)\s+|\.(?=\s|$)", re.IGNORECASE)
+#: where a request's segments end: each may be a paragraph's whole text ("the titles (申 请 表, 填 写 说 明)", "under
+#: 'The contractor shall'"; an apostrophe inside a word ends none)
+_SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」‘]|(?<!\w)'|'(?!\w)|’(?!\w)|\s+(?:and|or)\s+|\.(?=\s|$)",
+                          re.IGNORECASE)
 _TRIM = " .:;,。：；，"
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -65,15 +67,17 @@ def body_ids(state: State) -> list[str]:
 
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
-    """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text, those holding
-    its rarest words (and the paragraphs like them when it asks for more: "policy, purpose etc"), the last ones when
-    it points at the end, the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long), every
-    block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
+    """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
+    not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
+    paragraphs like them when it asks for more ("policy, purpose etc"), the last ones when it points at the end, the
+    sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
+    every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
-    out = said_whole(state, said) + [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS]
-                                     if score >= MIN_WORD_SCORE]
+    whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
+    worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
+    out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     if _END.search(said):
@@ -87,6 +91,23 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def items_under(state: State, pid: str) -> list[str]:
+    """The list items right after paragraph `pid` that are deeper than it or of another list (the bullets under "The
+    contractor shall:", the steps under a subsection line), up to :data:`MAX_SECTION_BLOCKS`."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    if at is None:
+        return []
+    lead = paras[at].get("list") or {}
+    out = []
+    for p in paras[at + 1:]:
+        lst = p.get("list") or {}
+        if lst.get("level") is None or (lst.get("num_id") == lead.get("num_id") and lst["level"] <= lead.get("level", -1)):
+            break
+        out.append(p["id"])
+    return out[:MAX_SECTION_BLOCKS]
 
 
 def section_blocks(state: State, order: list[str], head: int, last: int) -> list[str]:
