@@ -270,3 +270,41 @@ def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_pu
     assert headings("Compare the scale and the preference.") == []  # its words, not in its order
     request = "In the scale preference section, bold the first paragraph."
     assert {"p31", "p49"} <= set(pointing.pointed(state, request, grounding.ground(state, request)))
+
+
+def test_a_long_section_is_pointed_at_by_its_opening_and_its_top_level_lines():
+    bold = [{"text": "x", "bold": True}]
+    label = {**_paragraph(10, "PROCEDURE", lst={"num_id": 1, "level": 0}), "runs": bold}
+    lines = {}
+    for n in range(11, 71):
+        top = (n - 11) % 6 == 0  # a subsection line (level 1, bold like the label) and its five steps (level 2)
+        lines[n] = {**_paragraph(n, f"{'Subsection' if top else 'Step'} {n} of the procedure",
+                                 lst={"num_id": 1, "level": 1 if top else 2}), "runs": bold if top else []}
+    state = _filled({10: label, **lines, 71: {**_paragraph(71, "REFERENCES", lst={"num_id": 1, "level": 0}),
+                                              "runs": bold}})
+    assert pointing.labelled(state, "Under Procedure, make the subsection lines bold.") == [("p10", "p70")]
+    out = pointing.pointed(state, "Under Procedure, make the subsection lines bold.")
+    assert {f"p{n}" for n in range(11, 71, 6)} <= set(out)  # every subsection line, those past 30 blocks too
+    assert "p70" not in out and "p12" in out  # not the steps, past the section's opening
+
+
+def test_a_labels_section_is_counted_in_blocks_so_a_table_right_under_it_is_in_it():
+    state = _filled({20: _paragraph(20, "审 定 意 见"), 21: {**_paragraph(21, "附件3"), "runs": [{"text": "附件3", "bold": True}]},
+                     22: _paragraph(22, "申报材料清单")}, n=30)
+    state["tables"] = [{"id": "t1", "after_paragraph": "p20", "rows": 2, "cols": 2, "cells": [["a", "b"], ["c", "d"]]}]
+    request = "审定意见那张表左边那一列加个底纹"
+    assert "t1" in pointing.pointed(state, request, grounding.ground(state, request))
+
+
+def test_a_heading_is_named_by_its_term_before_the_gloss_in_brackets_beside_description():
+    heading = "titlePg (Different First Page Headers and Footers)"
+    assert grounding._heading_said("leave a comment on the titlePg description saying more", heading)
+    assert not grounding._heading_said("the titlePg element is specified", heading)
+
+
+def test_the_list_items_under_a_quoted_lead_in_are_pointed_at():
+    lead = _paragraph(30, "The contractor shall:", lst={"num_id": 5, "level": 0})
+    bullets = {n: _paragraph(n, f"Do task {n} well,", lst={"num_id": 6, "level": 0}) for n in range(31, 37)}
+    state = _filled({30: lead, **bullets, 37: _paragraph(37, "The agency shall:", lst={"num_id": 5, "level": 0})})
+    out = pointing.pointed(state, "several of the bullets under 'The contractor shall' end with a comma. fix them")
+    assert {"p30", *(f"p{n}" for n in range(31, 37))} <= set(out) and "p37" not in out

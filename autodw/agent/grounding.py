@@ -360,16 +360,21 @@ def _names_in(text: str, name: str) -> bool:
 _HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs".split())
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
-                  r"|\b{w}\s+(?:section|heading|chapter)\b|\bunder\s+(?:the\s+)?{w}\b")
+                  r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b")
 
 
 def _heading_said(text: str, heading: str) -> bool:
     """Whether `text` names `heading` by its words in its order and any case, leaving out its filler words, numbers
     and punctuation ("the scale preference section" for "4.2 Scale of Preference", "under pgmar page margins" for
-    "pgMar (Page Margins)"); a one-word heading only said beside "section", "heading" or "under" ("the section on
-    colophon")."""
+    "pgMar (Page Margins)"); a one-word heading, or the term before a heading's gloss in brackets, only said beside
+    "section", "heading", "description" or "under" ("the section on colophon", "the titlePg description" for "titlePg
+    (Different First Page Headers and Footers)")."""
     if re.search(r"[\u3040-\u9fff]", heading):
         return False
+    term = re.fullmatch(r"\s*([^\W\d_]+)\s*\(.*\)\s*", fold(heading).casefold())
+    if term is not None and len(term.group(1)) >= MIN_HEADING_WORD and re.search(
+            _SECTION_WORDS.format(w=re.escape(term.group(1))), fold(text), re.IGNORECASE) is not None:
+        return True
     words = re.findall(r"[^\W\d_]+", fold(heading).casefold())
     while words and words[0] in _HEADING_FILLER:
         words.pop(0)
@@ -444,9 +449,10 @@ def _in_range(text: str, name: str) -> bool:
 
 
 def _look(p: dict[str, Any]) -> tuple[Any, ...]:
-    """How a paragraph looks: its style, alignment and the bold, size and font of its runs with text."""
+    """How a paragraph looks: its style, alignment, list level (a bold label "PROCEDURE" at level 0 is not like its
+    bold subsection lines at level 1) and the bold, size and font of its runs with text."""
     runs = frozenset((r.get("bold"), r.get("size_pt"), r.get("font")) for r in p.get("runs", []) if r.get("text", "").strip())
-    return p.get("style"), p.get("alignment"), runs
+    return p.get("style"), p.get("alignment"), (p.get("list") or {}).get("level"), runs
 
 
 def label_section(state: State, pid: str) -> tuple[str, str] | None:

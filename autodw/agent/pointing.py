@@ -22,7 +22,8 @@ MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
-MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is not pointed at whole)
+MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
+SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
@@ -35,8 +36,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
                     re.IGNORECASE)
-#: where a request's segments end: each may be a paragraph's whole text ("the titles (申 请 表, 填 写 说 明)")
-_SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」]|\s+(?:and|or)\s+|\.(?=\s|$)", re.IGNORECASE)
+#: where a request's segments end: each may be a paragraph's whole text ("the titles (申 请 表, 填 写 说 明)", "under
+#: 'The contractor shall'"; an apostrophe inside a word ends none)
+_SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」‘]|(?<!\w)'|'(?!\w)|’(?!\w)|\s+(?:and|or)\s+|\.(?=\s|$)",
+                          re.IGNORECASE)
 _TRIM = " .:;,。：；，"
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -64,28 +67,77 @@ def body_ids(state: State) -> list[str]:
 
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
-    """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text, those holding
-    its rarest words (and the paragraphs like them when it asks for more: "policy, purpose etc"), the last ones when
-    it points at the end, the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long), every
-    block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
+    """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
+    not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
+    paragraphs like them when it asks for more ("policy, purpose etc"), the last ones when it points at the end, the
+    sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
+    every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
-    out = said_whole(state, said) + [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS]
-                                     if score >= MIN_WORD_SCORE]
+    whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
+    worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
+    out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     if _END.search(said):
         out += end_blocks(state)
-    sections = [(m.under[0], m.under[1]) for m in matches if m.under]
-    sections += [(pid, end) for pid, end in labelled(state, said)]
-    for first, last in sections:
-        if first in at and last in at:
-            section = order[at[first]:at[last] + 1]
-            out += section if len(section) <= MAX_SECTION_BLOCKS else []
+    sections = [(m.id, m.under[1]) for m in matches if m.under]
+    sections += labelled(state, said)
+    for head, last in sections:
+        if head in at and last in at:
+            section = section_blocks(state, order, at[head], at[last])
+            out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def items_under(state: State, pid: str) -> list[str]:
+    """The list items right after paragraph `pid` that are deeper than it or of another list (the bullets under "The
+    contractor shall:", the steps under a subsection line), up to :data:`MAX_SECTION_BLOCKS`."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    if at is None:
+        return []
+    lead = paras[at].get("list") or {}
+    out = []
+    for p in paras[at + 1:]:
+        lst = p.get("list") or {}
+        if lst.get("level") is None or (lst.get("num_id") == lead.get("num_id") and lst["level"] <= lead.get("level", -1)):
+            break
+        out.append(p["id"])
+    return out[:MAX_SECTION_BLOCKS]
+
+
+def section_blocks(state: State, order: list[str], head: int, last: int) -> list[str]:
+    """The body blocks after the heading or label at `head` (in `order`) up to the paragraph at `last`, and the tables
+    right after that paragraph: a section is counted in blocks (the table under the label "审 定 意 见" is in it)."""
+    paragraphs = {p["id"] for p in state.get("paragraphs", [])}
+    end = last + 1
+    while end < len(order) and order[end] not in paragraphs:
+        end += 1
+    return order[head + 1:end]
+
+
+def outline(state: State, section: list[str]) -> list[str]:
+    """A long section's opening (its first :data:`SECTION_OPENING` blocks with text) and its top-level lines: the
+    headings of the highest level in it, or else its list items of the lowest list level ("the subsection lines under
+    Procedure"), up to :data:`MAX_SECTION_BLOCKS` in all."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    shown = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip()]
+    lines = [paras[bid] for bid in shown if bid in paras]
+    headings = [p for p in lines if heading_level(p.get("style")) is not None]
+    listed = [p for p in lines if (p.get("list") or {}).get("level") is not None]
+    if headings:
+        top = min(heading_level(p.get("style")) for p in headings)
+        tops = [p["id"] for p in headings if heading_level(p.get("style")) == top]
+    elif listed:
+        top = min(p["list"]["level"] for p in listed)
+        tops = [p["id"] for p in listed if p["list"]["level"] == top]
+    else:
+        tops = []
+    return list(dict.fromkeys(shown[:SECTION_OPENING] + tops))[:MAX_SECTION_BLOCKS]
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
