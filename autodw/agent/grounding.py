@@ -54,6 +54,11 @@ def loose(text: str) -> str:
     return " ".join(fold(text).casefold().split())
 
 
+def unspaced(text: str) -> str:
+    """:func:`loose` with no spaces at all: for matching where a space added or dropped does not count."""
+    return loose(text).replace(" ", "")
+
+
 @dataclass(frozen=True)
 class Quote:
     """A quoted text; `opening` when it ended with an ellipsis (it names an element by its first words)."""

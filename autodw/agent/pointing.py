@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import Match, heading_level, label_section, loose, undictated
+from autodw.agent.grounding import Match, heading_level, label_section, loose, undictated, unspaced
 from autodw.analysis.state import State
 from autodw.analysis.state.render import body_blocks
 
@@ -183,7 +183,7 @@ def said_whole(state: State, text: str) -> list[str]:
     """The body paragraphs, then the table cells' paragraphs (each with its table), whose whole text (case, spacing
     and end punctuation aside) is a segment of `text` (between its punctuation), in the segments' order: "the row of
     序号、类别、包括产品 under each category" names the cells of a long table's rows past those shown."""
-    segments = [key for part in _SEGMENT_END.split(text) if len(key := loose(part).strip(_TRIM).replace(" ", "")) >= 2]
+    segments = [key for part in _SEGMENT_END.split(text) if len(key := unspaced(part).strip(_TRIM)) >= 2]
     if not segments:
         return []
     by_text: dict[str, list[list[str]]] = {}
@@ -200,7 +200,7 @@ def said_whole(state: State, text: str) -> list[str]:
 
 def _whole_key(p: dict[str, Any]) -> str:
     """A paragraph's text as :func:`said_whole` compares it."""
-    return loose(p.get("text", "")).strip(_TRIM).replace(" ", "")
+    return unspaced(p.get("text", "")).strip(_TRIM)
 
 
 def alike(state: State, ids: list[str]) -> list[str]:

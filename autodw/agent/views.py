@@ -138,19 +138,22 @@ def removed(attempt: Attempt, history_chars: int) -> str:
     if not attempt.removed_texts:
         return ""
     shown = "; ".join(f'{what}: "{text}"' for what, text in attempt.removed_texts)
-    return f" (removed {shown if len(shown) <= history_chars else shown[:history_chars] + '…'})"
+    return f" (removed {cut(shown, history_chars)})"
 
 
 def history_call(api: str, args: Any, history_chars: int) -> str:
     """A call as a line of the step history shows it: cut to `history_chars`."""
-    call = prompts.format_call(api, args)
-    return call if len(call) <= history_chars else call[:history_chars] + "…)"
+    return cut(prompts.format_call(api, args), history_chars, "…)")
 
 
 def history_step(sub_instruction: str, history_chars: int) -> str:
     """A sub-instruction as a line of the step history shows it: its first line, cut to `history_chars`."""
-    first = sub_instruction.split("\n", 1)[0]
-    return first if len(first) <= history_chars else first[:history_chars] + "…"
+    return cut(sub_instruction.split("\n", 1)[0], history_chars)
+
+
+def cut(text: str, limit: int, more: str = "…") -> str:
+    """`text`, or its first `limit` characters and `more`: a line of the step history."""
+    return text if len(text) <= limit else text[:limit] + more
 
 
 def touched_now(record: InstructionResult, state: State) -> str:

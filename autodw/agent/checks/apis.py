@@ -95,11 +95,11 @@ def _template_quoted(args: dict[str, Any], request: str) -> bool:
     template = args.get("template")
     if not isinstance(template, str):
         return False
-    pattern = re.escape("".join(grounding.loose(template).split()))
+    pattern = re.escape(grounding.unspaced(template))
     if _TEMPLATE_FIELD.search(pattern) is None:
         return False
     shown = re.compile(_TEMPLATE_FIELD.sub(lambda _: _FIELD_SHOWN, pattern))
-    return any(shown.fullmatch("".join(grounding.loose(q.text).split())) for q in grounding.quotes(request))
+    return any(shown.fullmatch(grounding.unspaced(q.text)) for q in grounding.quotes(request))
 
 
 #: a caption's or title's label and number ("Table 1: ", "表2 "), which a request leaves out

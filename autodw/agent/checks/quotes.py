@@ -76,7 +76,7 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
     #: the texts the call looks for, spaces (added, dropped or doubled), case and punctuation width ignored (their end
     #: punctuation kept)
-    respaced = {_unspaced(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
+    respaced = {grounding.unspaced(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
     unquoted = grounding.loose(instruction)
     for quote in quoted:
         unquoted = unquoted.replace(grounding.loose(quote), " ")
@@ -90,7 +90,7 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
             continue
         if _joined_quotes(text, keys):
             continue  # the quotes written as lines of one text ("Name" with "Address" on the line below)
-        if _WRITTEN.match(arg) and _unspaced(text) in respaced:
+        if _WRITTEN.match(arg) and grounding.unspaced(text) in respaced:
             continue  # the document's words written again, their spacing, case or width fixed: no quote's
         if _WRITTEN.match(arg):
             existing = _texts(before) if existing is None else existing
@@ -119,11 +119,6 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
                 out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
     return out
-
-
-def _unspaced(text: str) -> str:
-    """`text` loose (:func:`grounding.loose`) with no spaces at all: a space added or dropped is only spacing."""
-    return grounding.loose(text).replace(" ", "")
 
 
 def _joined_quotes(text: str, keys: set[str]) -> bool:

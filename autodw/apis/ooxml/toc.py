@@ -22,7 +22,7 @@ from autodw.analysis.state.numbering import ListCounter
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.lifecycle import iter_fields
-from autodw.apis.ooxml.fields import bookmark_starts, field_runs, new_bookmark_id
+from autodw.apis.ooxml.fields import SEQ_INSTRUCTION, bookmark_starts, field_runs, new_bookmark_id
 from autodw.apis.ooxml.text import atoms, new_run, paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
@@ -247,7 +247,6 @@ def _tc_entries(p: etree._Element, switches: TocSwitches) -> list[_Entry]:
     return out
 
 
-_SEQ_ID = re.compile(r"^SEQ\s+(\S+)", re.IGNORECASE)
 #: what Word's captions put between the number and the text (Insert Caption's separators)
 _CAPTION_SEPARATOR = re.compile(r"^[\s:.\-\u2013\u2014\uff1a\u3002]+")
 
@@ -256,7 +255,7 @@ def _caption_entry(p: etree._Element, switches: TocSwitches) -> _Entry | None:
     """The table-of-figures entry of paragraph `p` if it holds a SEQ field of the switches' identifier: the whole
     caption for \\c ("Figure 1: Sales by region"), the text after the number for \\a ("Sales by region")."""
     for f in iter_fields(p):
-        m = _SEQ_ID.match(f.instruction)
+        m = SEQ_INSTRUCTION.match(f.instruction)
         first = f.simple if f.simple is not None else f.code_runs[0]
         if m is None or m.group(1) != switches.figures or next(first.iterancestors(P)) is not p:
             continue

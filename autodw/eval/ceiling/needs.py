@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from autodw.agent.grounding import loose
+from autodw.agent.grounding import loose, unspaced
 from autodw.apis.registry import ApiSpec
 from autodw.core.ids import ID_RE, prefixes_of_pattern
 from autodw.eval.ceiling.reading import shown_ids, shown_lines
@@ -188,9 +188,9 @@ def evidence(spec: ApiSpec, args: dict[str, Any], text: str,
     from autodw.agent.checks.reading import api_words, word_list
     from autodw.agent.grounding import quotes
 
-    squeezed = loose(text).replace(" ", "")
-    texts = {loose(t).replace(" ", "") for t in needs(spec, args).texts}
-    values = {loose(leaf).replace(" ", "") for value in args.values() for leaf in _leaves(value)
+    squeezed = unspaced(text)
+    texts = {unspaced(t) for t in needs(spec, args).texts}
+    values = {unspaced(leaf) for value in args.values() for leaf in _leaves(value)
               if len(leaf.strip()) >= MIN_VALUE_CHARS and not ID_RE.match(leaf.strip())} - texts
     targets = [loose((elements or {}).get(i, "")) for i in needs(spec, args).ids]
     quoted = [loose(q.text) for q in quotes(text)]
