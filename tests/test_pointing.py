@@ -130,23 +130,26 @@ def test_a_request_that_refers_back_is_shown_the_paragraph_the_previous_one_wrot
                                       previous=previous), "p75")
 
 
-def test_a_header_table_is_shown_with_its_cells_paragraph_ids():
+def _with_header_table() -> dict:
+    """A one-paragraph document whose page header (p9) holds a table t1 of one row: "Policy" (p5) and "Revised
+    Date: " (p6, p7)."""
     state = _state([_paragraph(1, "Body text.")], header=" ")
     cell = lambda *ids: {"text": "", "paragraphs": [{"id": i, "text": ""} for i in ids]}  # noqa: E731
     state["page_layout"]["sections"][0]["headers"]["default"].update(
         paragraphs=["p9"], table_details=[{"id": "t1", "rows": 1, "cols": 2, "cells": [["Policy", "Revised Date: "]],
                                            "cell_details": [[cell("p5"), cell("p6", "p7")]]}])
+    return state
+
+
+def test_a_header_table_is_shown_with_its_cells_paragraph_ids():
+    state = _with_header_table()
     section = next(line for line in render_state(state).splitlines() if line.startswith("SECTION"))
     assert "(p9) with table t1 1x2: r0 (cells p5, p6+p7): | Policy | Revised Date:  |" in section
 
 
 def test_a_budgeted_view_shows_a_header_tables_rows_only_when_the_request_names_the_header_or_a_cell():
     # dwh-079#5 of hand dev: two header tables' rows took the local planner's view from the body paragraph it named
-    state = _state([_paragraph(1, "Body text.")], header=" ")
-    cell = lambda *ids: {"text": "", "paragraphs": [{"id": i, "text": ""} for i in ids]}  # noqa: E731
-    state["page_layout"]["sections"][0]["headers"]["default"].update(
-        paragraphs=["p9"], table_details=[{"id": "t1", "rows": 1, "cols": 2, "cells": [["Policy", "Revised Date: "]],
-                                           "cell_details": [[cell("p5"), cell("p6", "p7")]]}])
+    state = _with_header_table()
 
     def section(**kw) -> str:
         return next(line for line in render_state(state, 1500, **kw).splitlines() if line.startswith("SECTION"))
