@@ -51,16 +51,13 @@ from autodw.agent.views import session_context
 from autodw.analysis.state import extract_state
 from autodw.analysis.state.render import estimate_tokens
 from autodw.core.document import WordDocument
-from autodw.core.errors import DocumentError, StateExtractionError
+from autodw.dwbench import outside
 from autodw.eval.ceiling.reading import fields, shown_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLITS = ROOT / "dwbench/data/document_splits.json"
 GENERATED = ROOT / "dwbench/data/docs"
-CORPUS = Path("/work/shared/corpus/docx")
 MIN_PARAGRAPHS = 60  # non-empty body paragraphs of a long document
-HEAD_CHARS = 1000  # body text compared with a test document's
-MAX_JACCARD = 0.5  # word sets closer than this to a test document's are excluded
 PER_KIND = 3  # targets per kind and document
 
 STOP = set("""a an the and or of to in on for with by at from as is are was were be been this that these those it its
@@ -112,41 +109,16 @@ class Request:
 # --- documents ------------------------------------------------------------------------------------------------------
 
 
-def _body_text(state: dict[str, Any]) -> str:
-    return "\n".join(p.get("text", "") for p in state.get("paragraphs", []))
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.lower()))
-
-
 def documents(only: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """(name, state) of the long documents no test session starts from (see the module's docstring)."""
     splits = json.loads(SPLITS.read_text())
-    test = set(splits["test"]["corpus"]) | set(splits["test"]["generated"])
-    if only is not None and only in test:
+    if only is not None and only in set(splits["test"]["corpus"]) | set(splits["test"]["generated"]):
         raise SystemExit(f"{only} is a test document: refused")
-    dev_generated = set(splits["dev"]["generated"])
-    test_texts = [_body_text(extract_state(WordDocument.open(CORPUS / n if (CORPUS / n).exists() else GENERATED / n)))
-                  for n in sorted(test)]
-    test_keys = [(t[:HEAD_CHARS], _words(t)) for t in test_texts]
-    files = [GENERATED / n for n in sorted(dev_generated)] + sorted(CORPUS.glob("*.docx"))
-    for path in files:
-        if path.name in test or (only is not None and path.name != only):
-            continue
-        try:
-            state = extract_state(WordDocument.open(path))
-        except (DocumentError, StateExtractionError) as exc:
-            print(f"{path.name}: skipped, unreadable ({type(exc).__name__})", file=sys.stderr)
-            continue
-        if sum(bool(p.get("text", "").strip()) for p in state["paragraphs"]) < MIN_PARAGRAPHS:
-            continue
-        text = _body_text(state)
-        words = _words(text)
-        if any(text[:HEAD_CHARS] == head or len(words & tw) / max(1, len(words | tw)) > MAX_JACCARD
-               for head, tw in test_keys):
-            continue
-        yield path.name, state
+    paths = [GENERATED / n for n in sorted(splits["dev"]["generated"])]
+    generated = [(p, extract_state(WordDocument.open(p))) for p in paths]
+    for path, state in [*generated, *outside.corpus_documents(MIN_PARAGRAPHS)]:
+        if (only is None or path.name == only) and outside.non_empty_paragraphs(state) >= MIN_PARAGRAPHS:
+            yield path.name, state
 
 
 # --- targets and requests -------------------------------------------------------------------------------------------

@@ -551,8 +551,26 @@ def test_a_session_starts_only_from_a_document_of_its_side_of_the_split(tmp_path
     for split, source in (("dev-second", "docs/report-en-3.docx"), ("test", "docs/report-en-1.docx"),
                           ("dev", "corpus:oxsdk__comment.docx")):
         with pytest.raises(BenchmarkDataError, match=rf"dwh-999: a {split} session cannot start from {source}: it is "
-                                                     "not one of (dev|test)'s documents"):
+                                                     "not one of (dev|test)'s (or the tuning )?documents"):
             authoring.source_of({**data, "split": split, "source": source})
+
+
+def test_the_tuning_documents_are_neither_splits_and_open_only_to_splits_written_later():
+    """The corpus files outside DWBench (data/document_splits.json "tuning") share no file with dev or test; a later
+    dev split may start from them, dev and test may not."""
+    from autodw.dwbench import hand as authoring
+    from autodw.dwbench.records import document_splits
+
+    splits = document_splits()
+    tuning = set(splits["tuning"]["corpus"])
+    assert tuning and not tuning & (set(splits["dev"]["corpus"]) | set(splits["test"]["corpus"]))
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))
+    source = f"corpus:{sorted(tuning)[0]}"
+    data = {**data, "session_id": "dwh-999", "source": source}
+    assert authoring.source_of({**data, "split": authoring.WRITTEN_LATER[0]})["file"] == sorted(tuning)[0]
+    for split in ("dev", "test"):
+        with pytest.raises(BenchmarkDataError, match=rf"a {split} session cannot start from {source}"):
+            authoring.source_of({**data, "split": split})
 
 
 def test_a_tolerance_may_name_the_api_argument_that_sets_one_state_key(tmp_path):

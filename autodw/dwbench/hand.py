@@ -181,9 +181,13 @@ def source_of(data: dict[str, Any]) -> dict[str, str]:
     if not path.is_file():
         raise BenchmarkDataError(f"{data['session_id']}: source document {src} not found at {path}")
     side = "test" if data["split"] == "test" else "dev"
-    if PurePosixPath(name).name not in document_splits()[side][kind]:
+    allowed = set(document_splits()[side][kind])
+    if data["split"] in WRITTEN_LATER:
+        allowed |= set(document_splits()["tuning"].get(kind, []))
+    if PurePosixPath(name).name not in allowed:
+        sides = f"{side}'s or the tuning" if data["split"] in WRITTEN_LATER else f"{side}'s"
         raise BenchmarkDataError(f"{data['session_id']}: a {data['split']} session cannot start from {src}: it is not "
-                                 f"one of {side}'s documents (data/document_splits.json)")
+                                 f"one of {sides} documents (data/document_splits.json)")
     return {"kind": kind, "file": name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
