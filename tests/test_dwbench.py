@@ -657,6 +657,24 @@ def test_bench_author_says_what_a_gold_call_that_names_no_element_acts_on(tmp_pa
     assert "warning" not in result.stdout
 
 
+def test_bench_author_says_a_gold_call_with_a_malformed_id_fails_not_that_it_acts_on_the_whole_document(tmp_path):
+    """A writer's "P 3" is no element id: the review said the call "acts on the whole document"; it says it fails."""
+    from autodw.dwbench import hand as authoring
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-999"
+    data["turns"] = [{"text": "make the title bold", "requests": 1,
+                      "gold": [{"api": "set_text_format", "args": {"paragraphs": ["p1"], "bold": True}}]},
+                     {"text": "and the third paragraph too", "requests": 1,
+                      "gold": [{"api": "set_text_format", "args": {"paragraphs": ["P 3"], "bold": True}}]}]
+    path = tmp_path / "dwh-999.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    reviewed = authoring.review(authoring.read(path, draft=True))
+    assert reviewed[0][1][0].shown().startswith("p1 body")
+    last = reviewed[-1][1][-1]
+    assert last.fails and "P 3" in last.fails and last.shown() == f"fails: {last.fails}"
+
+
 def test_revisions_resolved_then_rewritten_are_needed_and_a_text_written_over_is_not():
     """docxrs__history.docx p1 holds tracked changes. Accepting them, then rewriting p1, ends as rewriting it alone,
     but in Word the revisions leave the history: not flagged. A text written and then written over is flagged."""

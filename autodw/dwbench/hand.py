@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -289,9 +289,12 @@ class CallReview:
     targets: tuple[Target, ...]
     unnamed_parts: tuple[str, ...]
     acts_on: str = ""
+    fails: str = ""  # the error of a call that fails on the document its turn reaches (the review ends there)
 
     def shown(self) -> str:
         """Its targets as the writer's review prints them."""
+        if self.fails:
+            return f"fails: {self.fails}"
         return ("; ".join(f"{t.id} {t.part} {t.words!r}" for t in self.targets)
                 or f"acts on {self.acts_on} (names no element)")
 
@@ -312,11 +315,12 @@ def review(authored: Authored) -> list[tuple[str, list[CallReview]]]:
         for call in ins.gold:
             targets = tuple(_targets(doc, call.args))
             unnamed = tuple(dict.fromkeys(t.part for t in targets if t.part not in ("body", *named)))
-            calls.append(CallReview(call.api, targets, unnamed, "" if targets else acts_on(call.api, call.args)))
+            review = CallReview(call.api, targets, unnamed, "" if targets else acts_on(call.api, call.args))
             try:
                 execute(doc, call.api, call.args)
-            except ApiError:
-                return out + [(ins.text, calls)]
+            except ApiError as exc:
+                return out + [(ins.text, [*calls, replace(review, fails=str(exc))])]
+            calls.append(review)
         out.append((ins.text, calls))
     return out
 
