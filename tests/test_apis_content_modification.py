@@ -612,3 +612,15 @@ def test_delete_text_keeps_a_link_on_what_remains_of_its_text_and_removes_it_wit
         assert links(whole) == [] and _para(extract_state(whole), paragraph)["text"] == text.replace(span, "", 1)
         assert not [el for el in whole.find(paragraph, "p").iter(qn("w:fldChar"), qn("w:instrText"), qn("w:hyperlink"))]
         assert [str(f) for f in added_errors(path.read_bytes(), whole.to_bytes())] == []
+
+
+def test_change_case_describes_each_case_by_the_value_the_call_takes():
+    """A writer gave "Title Case" (the description's display name) and the call refused it: the description names
+    the values the schema accepts."""
+    from autodw.apis import registry
+
+    import re
+
+    spec = registry().get("change_case")
+    cases = spec.parameters["properties"]["case"]["enum"]
+    assert set(re.findall(r"\b[a-z]+\b", spec.description)) >= set(cases), spec.description

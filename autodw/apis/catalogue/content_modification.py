@@ -172,9 +172,9 @@ _CASES = ("upper", "lower", "title", "sentence", "toggle")
 
 
 @api(intent=INTENT,
-     description="Change the letter case of a paragraph's text or part of it: UPPER, lower, Title Case (each "
-                 "word capitalised), Sentence case or tOGGLE. This rewrites the letters; to only display capitals "
-                 "use set_text_format all_caps.",
+     description="Change the letter case of a paragraph's text or part of it: case upper (UPPER), lower, title "
+                 "(Title Case: each word capitalised), sentence (Sentence case) or toggle (tOGGLE). This rewrites the "
+                 "letters; to only display capitals use set_text_format all_caps.",
      params={"paragraph": PARAGRAPH_ID, "span": SPAN, "case": enum("the new case", _CASES)},
      examples=[{"paragraph": "p3", "case": "upper"}, {"paragraph": "p39", "span": {"match": "Figures are unaudited"}, "case": "title"}])
 def change_case(doc: WordDocument, paragraph: str, case: str, span: dict | None = None):
