@@ -62,8 +62,9 @@ def test_a_table_of_figures_lists_the_captions_not_the_headings():
     assert "1 table(s) of figures (Table: 2 entries)" in result.message
     assert _figures(doc) == {"Table": ["Table 1: Table1 Caption\t2", "Table 2: Added first\t"]}
     assert not any(e.startswith("Table") for e in extract_state(doc)["page_layout"]["table_of_contents"]["entries"])
-    entries = _region(doc, "Table")
+    *entries, end = _region(doc, "Table")  # the field's end stays in its own empty paragraph, as Word keeps it
     assert [_style_of(p) for p in entries] == ["TableofFigures"] * 2
+    assert _style_of(end) is None and not "".join(t.text for t in end.iter(qn("w:t")))
     marks = {b.get(qn("w:name")): b for b in doc.body.iter(qn("w:bookmarkStart"))}
     for p, caption in zip(entries, ("Table 1: Table1 Caption", "Table 2: Added first")):
         link = p.find(qn("w:hyperlink"))

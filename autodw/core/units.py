@@ -90,6 +90,7 @@ _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "x
 
 
 _CHINESE_DIGITS = "〇一二三四五六七八九"
+_FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 
 
 def _chinese(n: int) -> str:
@@ -107,9 +108,11 @@ def _chinese(n: int) -> str:
 
 def format_number(n: int, fmt: str) -> str:
     """`n` written in a WordprocessingML number format (``w:numFmt``, ``w:pgNumType/@w:fmt``): decimal, zero-padded,
-    Roman, letters, Chinese counting and circled numbers; other formats as decimal."""
+    full-width, Roman, letters, Chinese counting and circled numbers; other formats as decimal."""
     if fmt == "decimalZero":
         return f"{n:02d}"
+    if fmt in ("decimalFullWidth", "decimalFullWidth2"):  # "double byte Arabic numerals" (LibreOffice: FULLWIDTH_ARABIC)
+        return str(n).translate(_FULL_WIDTH)
     if fmt in ("chineseCounting", "chineseCountingThousand") and 0 < n < 10000:
         return _chinese(n)
     if fmt == "decimalEnclosedCircle" and 0 < n <= 20:

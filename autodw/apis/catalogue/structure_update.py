@@ -20,7 +20,7 @@ from autodw.apis.ooxml.paragraphs import drop_rel, link_text, paragraph_links, s
 from autodw.apis.ooxml.sections import (ONE_SECTION, PAPER_SIZES, SECTION, STARTS, all_sections, describe, page_size,
                                         section_at, section_indices, section_of_paragraph, set_orientation,
                                         settings_root, text_area, twips_attr, write_page_size)
-from autodw.apis.ooxml.text import atoms, isolate, new_run, paragraph_text, resolve_span
+from autodw.apis.ooxml.text import atoms, isolate, new_run, resolve_span
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import (ALIGNMENT, PARAGRAPH_ID, PARAGRAPH_IDS, POSITION, SPAN, boolean, color, enum, integer, shown_id, shown_number,
                                 length, text)
@@ -393,7 +393,7 @@ def update_toc(doc: WordDocument):
     for k, field in enumerate(fields):
         label = field.figures
         new = toc_lib.regenerate(doc, toc_lib.find_tocs(doc)[k])  # look up again: earlier ones were rebuilt
-        count = sum(1 for p in new if paragraph_text(p).strip())
+        count = toc_lib.entry_count(new)
         (contents if label is None else figures).append(str(count) if label is None else f"{label or 'styles'}: {count}")
     request_field_update(settings_root(doc))
     done = [f"{len(contents)} table(s) of contents with {', '.join(contents)} entries"] if contents else []

@@ -391,21 +391,33 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
     return [link]
 
 
+#: what Word writes as the result of a TOC field that lists nothing (in English), for a TOC and a table of figures
+NO_ENTRIES = {"contents": "No table of contents entries found.", "figures": "No table of figures entries found."}
+
+
 def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None = None,
-                   old: _OldEntries | None = None) -> list[etree._Element]:
+                   old: _OldEntries | None = None, end: bool = True) -> list[etree._Element]:
     """The paragraphs of a TOC field with `instruction`, its result filled with the paragraphs it lists (entries
     shaped like `old`'s: with hyperlinks and page numbers only if those had them), in the TOC N style of their level
-    or, for a table of figures, in the "table of figures" style."""
+    or, for a table of figures, in the "table of figures" style. With nothing to list, the result is Word's message
+    ("No table of contents entries found.") in bold, in a paragraph of the default style, as Word writes it. The
+    field's end closes the last paragraph, unless `end` is False (the caller keeps the paragraph holding it)."""
     switches = parse_switches(doc, instruction)
     entries = _entries(doc, switches, exclude or set())
     old = old or _OldEntries()
-    begin, instr, separate, placeholder, end = field_runs(instruction, "")
-    first = switches.outline[0] if switches.outline else min(switches.styles.values(), default=1)
-    paragraphs = []
-    for n, entry in enumerate(entries or [None]):
+    begin, instr, separate, _, field_end = field_runs(instruction, "")
+    if not entries:
+        message = NO_ENTRIES["figures" if switches.figures is not None else "contents"]
         p = make("w:p")
-        level = entry.level if entry else first
-        style = ensure_style(doc, "table of figures" if switches.figures is not None else f"toc {level}", "paragraph")
+        for r in (begin, instr, separate, new_run(message, parse(f'<w:rPr xmlns:w="{W}"><w:b/><w:bCs/><w:noProof/></w:rPr>'))):
+            p.append(r)
+        if end:
+            p.append(field_end)
+        return [p]
+    paragraphs = []
+    for n, entry in enumerate(entries):
+        p = make("w:p")
+        style = ensure_style(doc, "table of figures" if switches.figures is not None else f"toc {entry.level}", "paragraph")
         kept = (old.ppr or {}).get(style)
         if kept is not None:
             ppr = copy.deepcopy(kept)
@@ -418,12 +430,17 @@ def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None
         if n == 0:
             for r in (begin, instr, separate):
                 p.append(r)
-        if entry is not None:
-            for r in _entry_runs(doc, entry, old, switches):
-                p.append(r)
+        for r in _entry_runs(doc, entry, old, switches):
+            p.append(r)
         paragraphs.append(p)
-    paragraphs[-1].append(end)
+    if end:
+        paragraphs[-1].append(field_end)
     return paragraphs
+
+
+def entry_count(paragraphs: list[etree._Element]) -> int:
+    """How many entries a TOC's paragraphs show (Word's no-entries message is none)."""
+    return sum(1 for p in paragraphs if paragraph_text(p).strip() not in ("", *NO_ENTRIES.values()))
 
 
 @dataclass
@@ -502,18 +519,19 @@ def region(field: TocField) -> list[etree._Element]:
 def regenerate(doc: WordDocument, field: TocField) -> list[etree._Element]:
     """Replace a TOC's paragraphs by a fresh result from the current headings; return the new paragraphs.
 
-    Text before the field in its first paragraph is kept. When the field ends at the start of a paragraph with
-    text of its own (e.g. the first heading after the TOC), that paragraph is not part of the TOC: it keeps its
-    text, style and id, and the field's end moves to the last entry. Otherwise text after the field in its last
-    paragraph is kept after the last entry, and so is a section break carried by the last paragraph.
+    Text before the field in its first paragraph is kept. When the field ends at the start of a later paragraph
+    (Word's own layout: the end in an empty paragraph after the last entry, or at the start of the heading that
+    follows), that paragraph is kept as it is, field end, properties, text and id included, as Word's update keeps
+    it. Otherwise text after the field in its last paragraph is kept after the last entry, and so is a section
+    break carried by the last paragraph.
     """
     old = region(field)
-    keep_last = _ends_before_text(field)
+    keep_last = _ends_at_paragraph_start(field)
     if keep_last:
         old = old[:-1]
     before = _siblings_before(field.first, field.begin)
     after = [] if keep_last else _siblings_after(field.last, field.end)
-    new = toc_paragraphs(doc, field.instruction, exclude={id(p) for p in old}, old=_old_entries(old))
+    new = toc_paragraphs(doc, field.instruction, exclude={id(p) for p in old}, old=_old_entries(old), end=not keep_last)
     for node in reversed(before):
         new[0].insert(1, node)
     for node in after:
@@ -521,8 +539,6 @@ def regenerate(doc: WordDocument, field: TocField) -> list[etree._Element]:
     sect = old[-1].find(f"{qn('w:pPr')}/{qn('w:sectPr')}")
     if sect is not None:
         insert_ordered(get_or_add_ppr(new[-1]), sect)
-    if keep_last:
-        _remove_field_char(field.end)
     anchor = old[0]
     for p in new:
         anchor.addprevious(p)
@@ -531,15 +547,11 @@ def regenerate(doc: WordDocument, field: TocField) -> list[etree._Element]:
     return new
 
 
-def _ends_before_text(field: TocField) -> bool:
-    """True if the field ends at the start of a later paragraph that has text after the end."""
+def _ends_at_paragraph_start(field: TocField) -> bool:
+    """True if the field ends in a later paragraph than it begins, with no text before the end there."""
     if field.last is field.first:
         return False
-    top = _top(field.end, field.last)
-    if any(paragraph_text(_wrap(c)).strip() for c in _siblings_before(field.last, field.end)):
-        return False
-    trailing = [c for c in top.itersiblings() if c.tag != qn("w:pPr")]
-    return any(paragraph_text(_wrap(c)).strip() for c in trailing)
+    return not any(paragraph_text(_wrap(c)).strip() for c in _siblings_before(field.last, field.end))
 
 
 def _wrap(node: etree._Element) -> etree._Element:
@@ -547,16 +559,6 @@ def _wrap(node: etree._Element) -> etree._Element:
     p = make("w:p")
     p.append(copy.deepcopy(node))
     return p
-
-
-def _remove_field_char(node: etree._Element) -> None:
-    """Remove the run holding a field's end (just the ``w:fldChar`` if the run shows more)."""
-    run = node if node.tag == qn("w:r") else node.getparent()
-    char = run.find(qn("w:fldChar"))
-    if char is not None:
-        run.remove(char)
-    if not [c for c in run if c.tag not in (qn("w:rPr"), qn("w:lastRenderedPageBreak"))]:
-        run.getparent().remove(run)
 
 
 def toc_starting_at(doc: WordDocument, p: etree._Element) -> TocField | None:
