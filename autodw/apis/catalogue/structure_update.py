@@ -381,7 +381,9 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
                  "the text after the number. Page numbers cannot be computed "
                  "here: where the old entries had page numbers, each entry gets the \\p separator (a tab by default) "
                  "and a page-number field showing the old entry's number for the same heading (none for a new "
-                 "heading). Word is asked to update fields (page numbers) on opening.",
+                 "heading). With nothing to list it writes Word's message (\"No table of contents entries found.\"); "
+                 "the paragraph holding the field's end, after the last entry, is kept. Word is asked to update "
+                 "fields (page numbers) on opening.",
      params={},
      examples=[Example({}, document="examples/review.docx")])
 def update_toc(doc: WordDocument):
