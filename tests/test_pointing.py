@@ -311,3 +311,16 @@ def test_the_list_items_under_a_quoted_lead_in_are_pointed_at():
     state = _filled({30: lead, **bullets, 37: _paragraph(37, "The agency shall:", lst={"num_id": 5, "level": 0})})
     out = pointing.pointed(state, "several of the bullets under 'The contractor shall' end with a comma. fix them")
     assert {"p30", *(f"p{n}" for n in range(31, 37))} <= set(out) and "p37" not in out
+
+
+def test_a_table_named_by_words_of_its_header_is_pointed_at_in_any_alphabetic_script():
+    """poi__bug65649 (scripts/pointing_recall.py): "the Цвет table", Цвет a header cell of one table of many."""
+    state = _state([_paragraph(n, f"Пункт {n} договора.") for n in range(1, 41)])
+    state["tables"] = [{"id": f"t{k}", "index": k - 1, "rows": 2, "cols": 2, "after_paragraph": f"p{10 * k}",
+                        "cells": [head, ["1", "2"]]}
+                       for k, head in enumerate([["Наименование", "Количество"], ["Цвет", "Состояние"],
+                                                 ["Name", "Colour"]], 1)]
+    assert [t["id"] for t in grounding.tables_named(state, "Make the borders of the Цвет table thicker.")] == ["t2"]
+    assert "t2" in pointing.pointed(state, "Make the borders of the Цвет table thicker.")
+    assert "t3" in pointing.pointed(state, "Make the colour table's header bold.")
+    assert not {"t1", "t2", "t3"} & set(pointing.pointed(state, "Make the Пункт paragraph bold."))

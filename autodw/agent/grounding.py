@@ -595,15 +595,18 @@ def _table_context(state: State, table: dict[str, Any]) -> str:
     return "\n".join(text)
 
 
+_WORD4 = r"[^\W\d_\u3400-\u9fff]{4,}"  # a word of 4 letters or more of an alphabetic script (Latin, Cyrillic...)
+
+
 def _shared_words(description: str, context: str) -> int:
-    """How many words (their first 4 letters) or, for Chinese, pairs of characters `description` shares with
+    """How many words (their first 4 letters, in any alphabetic script: "the Цвет table") or, for Chinese, pairs of characters `description` shares with
     `context`."""
     if re.search(r"[\u4e00-\u9fff]", description):
         pairs = {description[i:i + 2] for i in range(len(description) - 1)}
         return sum(pair in context for pair in pairs
                    if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not FUNCTION_CHARACTERS.search(pair))
-    words = {w[:4] for w in re.findall(r"[a-z]{4,}", description.casefold()) if w not in _NOT_DESCRIPTIONS}
-    return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
+    words = {w[:4] for w in re.findall(_WORD4, description.casefold()) if w not in _NOT_DESCRIPTIONS}
+    return len(words & {w[:4] for w in re.findall(_WORD4, context.casefold())})
 
 
 def captioned_tables(state: State) -> dict[int, dict[str, Any]]:

@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import Match, heading_level, label_section, loose, undictated, unspaced
+from autodw.agent.grounding import Match, heading_level, label_section, loose, tables_named, undictated, unspaced
 from autodw.analysis.state import State
 from autodw.analysis.state.render import body_blocks
 
@@ -69,7 +69,8 @@ def body_ids(state: State) -> list[str]:
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
     not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
-    paragraphs like them when it asks for more ("policy, purpose etc"), the last ones when it points at the end, the
+    paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
+    (:func:`~autodw.agent.grounding.tables_named`), the last ones when it points at the end, the
     sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
@@ -78,6 +79,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     if _END.search(said):
