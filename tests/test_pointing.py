@@ -260,7 +260,8 @@ def test_the_final_table_is_the_last_table():
 def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_punctuation():
     state = _filled({30: _paragraph(30, "4.2 Scale of Preference", "Heading 1"),
                      50: _paragraph(50, "pgMar (Page Margins)", "Heading 2"),
-                     60: _paragraph(60, "Colophon", "Heading 1"), 70: _paragraph(70, "Notes", "Heading 1")})
+                     60: _paragraph(60, "Colophon", "Heading 1"), 70: _paragraph(70, "Notes", "Heading 1"),
+                     80: _paragraph(80, "Other Support Options", "Heading 1")})
 
     def headings(request: str) -> list[str]:
         return [m.id for m in grounding.named(state, request) if m.kind == "heading"]
@@ -268,6 +269,7 @@ def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_pu
     assert headings("The first paragraph of the scale preference section should be justified.") == ["p30"]
     assert headings("Under pgmar page margins, indent the opening paragraph by 1 cm.") == ["p50"]
     assert headings("In the section on colophon, make the first paragraph italic.") == ["p60"]
+    assert headings("Make the final paragraph of the support options section bold.") == ["p80"]  # "Other" left out
     assert headings("Make the colophon wording shorter.") == []  # one word, not said as a section's name
     assert headings("Please take notes under each point.") == []  # too short to be said in lower case
     assert headings("Compare the scale and the preference.") == []  # its words, not in its order
@@ -324,3 +326,4 @@ def test_a_table_named_by_words_of_its_header_is_pointed_at_in_any_alphabetic_sc
     assert "t2" in pointing.pointed(state, "Make the borders of the Цвет table thicker.")
     assert "t3" in pointing.pointed(state, "Make the colour table's header bold.")
     assert not {"t1", "t2", "t3"} & set(pointing.pointed(state, "Make the Пункт paragraph bold."))
+

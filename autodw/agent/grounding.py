@@ -362,7 +362,10 @@ def _names_in(text: str, name: str) -> bool:
 
 
 #: the words a request leaves out of a heading it names ("the scale preference section" for "Scale of Preference")
-_HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs".split())
+#: words a heading's name may leave out: articles, prepositions, and determiners ("the support options section" for
+#: "Other Support Options")
+_HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs other some more all any each such"
+                            .split())
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
                   r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b")
