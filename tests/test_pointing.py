@@ -327,3 +327,12 @@ def test_a_table_named_by_words_of_its_header_is_pointed_at_in_any_alphabetic_sc
     assert "t3" in pointing.pointed(state, "Make the colour table's header bold.")
     assert not {"t1", "t2", "t3"} & set(pointing.pointed(state, "Make the Пункт paragraph bold."))
 
+
+def test_the_last_paragraph_of_a_named_section_comes_before_the_documents_end():
+    """docx4j__Docx4j_GettingStarted (scripts/pointing_recall.py): "the final paragraph of the support options section"
+    pointed at the document's last blocks first, the section's last paragraph after them."""
+    state = _filled({40: _paragraph(40, "Support Options", "Heading 1"), 50: _paragraph(50, "Appendix", "Heading 1")})
+    request = "Make the final paragraph of the support options section bold."
+    out = pointing.pointed(state, request, grounding.ground(state, request))
+    assert out[:2] == ["p40", "p49"] and out.index("p49") < out.index("p80")  # its heading (its words), its end
+    assert pointing.pointed(state, "Delete the last paragraph.")[0] == "p80"  # no section named: the document's end

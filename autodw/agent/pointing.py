@@ -70,8 +70,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
     not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
-    (:func:`~autodw.agent.grounding.tables_named`), the last ones when it points at the end, the
-    sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
+    (:func:`~autodw.agent.grounding.tables_named`), the last ones when it points at the end (of the
+    sections `matches` found first, then of the body), the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
     order = body_ids(state)
@@ -82,14 +82,13 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
-    if _END.search(said):
-        out += end_blocks(state)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += labelled(state, said)
-    for head, last in sections:
-        if head in at and last in at:
-            section = section_blocks(state, order, at[head], at[last])
-            out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
+    blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
+    if _END.search(said):  # "the final paragraph of the support section": the section's end before the document's
+        out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
+    for section in blocks:
+        out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
@@ -159,6 +158,14 @@ def end_blocks(state: State) -> list[str]:
     shown = [bid for bid, shows in blocks if shows]
     trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
     return shown[:END_BLOCKS] + [bid for bid, _ in trailing[:END_BLOCKS]]
+
+
+def shown_last(state: State, section: list[str]) -> list[str]:
+    """The last :data:`END_BLOCKS` blocks of `section` that show something (tables, paragraphs with text or a
+    picture), last first."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    shows = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip() or paras[bid].get("images")]
+    return shows[::-1][:END_BLOCKS]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
