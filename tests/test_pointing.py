@@ -336,3 +336,17 @@ def test_the_last_paragraph_of_a_named_section_comes_before_the_documents_end():
     out = pointing.pointed(state, request, grounding.ground(state, request))
     assert out[:2] == ["p40", "p49"] and out.index("p49") < out.index("p80")  # its heading (its words), its end
     assert pointing.pointed(state, "Delete the last paragraph.")[0] == "p80"  # no section named: the document's end
+
+
+def test_a_table_whose_header_cell_a_request_says_whole_is_pointed_at():
+    """docx2python__libreoffice_conversion, poi__stress010 (scripts/pointing_recall.py): "the table whose columns
+    include 项目概况", 项目概况 in the body of another table too, in the header row of one."""
+    state = _state([_paragraph(n, f"第{n}条。") for n in range(1, 41)])
+    heads = [["序号", "内容"], ["项目概况", "金额"], ["Coffs-Res.", "Total"], ["1", "x"]]
+    state["tables"] = [{"id": f"t{k}", "index": k - 1, "rows": 2, "cols": 2, "after_paragraph": f"p{10 * k}",
+                        "cells": [head, ["项目概况说明", "2"]]} for k, head in enumerate(heads, 1)]
+    assert pointing.header_named(state, "Add a row to the table whose columns include 项目概况.") == ["t2"]
+    assert pointing.header_named(state, "Add a row to the table whose columns include Coffs-Res..") == ["t3"]
+    assert pointing.header_named(state, "Bold the Coffs-Res. paragraph.") == []  # no table or column said
+    assert pointing.header_named(state, "Delete the x column.") == []  # a one-letter cell names nothing
+    assert "t2" in pointing.pointed(state, "Add a row to the table whose columns include 项目概况.")

@@ -41,6 +41,7 @@ _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\b
 _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」‘]|(?<!\w)'|'(?!\w)|’(?!\w)|\s+(?:and|or)\s+|\.(?=\s|$)",
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
+_TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
@@ -70,7 +71,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
     not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
-    (:func:`~autodw.agent.grounding.tables_named`), the last ones when it points at the end (of the
+    (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
     sections `matches` found first, then of the body), the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
@@ -80,6 +81,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
+    out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
@@ -166,6 +168,26 @@ def shown_last(state: State, section: list[str]) -> list[str]:
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
     shows = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip() or paras[bid].get("images")]
     return shows[::-1][:END_BLOCKS]
+
+
+def header_named(state: State, text: str) -> list[str]:
+    """The body tables a header cell of which (its first row's; a number or a one-letter cell names none) `text` says
+    whole, when it speaks of a table or a column ("the table whose columns include 项目概况", "the table with the
+    Coffs-Res. column"); none when more than :data:`MAX_MATCHES` tables have such a cell."""
+    if not _TABLE_OR_COLUMN.search(text):
+        return []
+    said = loose(text)
+    out = []
+    for t in [t for t in state.get("tables", []) if "nested_in" not in t]:
+        for cell in (t.get("cells") or [[]])[0]:
+            key = loose(str(cell)).strip(_TRIM)
+            if len(key) < 2 or re.fullmatch(r"[\d\W_]+", key):
+                continue
+            cjk = re.search(r"[\u3040-\u9fff]", key) is not None  # Chinese runs into the words around it
+            if re.search(re.escape(key) if cjk else rf"(?<!\w){re.escape(key)}(?!\w)", said):
+                out.append(t["id"])
+                break
+    return out if len(out) <= MAX_MATCHES else []
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
