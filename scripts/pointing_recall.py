@@ -27,7 +27,11 @@ with text (pointing.end_blocks; docx2python__libreoffice_conversion), "the final
 their filler words (grounding; docx4j__Docx4j_GettingStarted, docx4j__headers_footers, oxsdk__632399964516872542_1),
 words of every alphabetic script (distinctive; docx4j__Docx4j_Russian, poi__bug65649). Targets shown, 488 requests
 over 28 documents: hosted 381 -> 465 (78.1% -> 95.3%), local 359 -> 445 (73.6% -> 91.2%); the hosted planner prompt's
-median 26,512 -> 26,539 characters (d31cea2 -> 9ef21ab).
+median 26,512 -> 26,539 characters (d31cea2 -> 9ef21ab). Then (b3d34f4 -> 093e5a6): blocks holding the most of a
+request's words when each word is in many (distinctive), the tables a request names by words before "table" in any
+script or by a header cell it says whole (pointing, grounding), a heading named without its determiners ("Other")
+and a named section's end before the document's (grounding, pointing): hosted 465 -> 480 (95.3% -> 98.4%), local
+451 -> 471 (92.4% -> 96.5%); planner prompt medians hosted 26,564 -> 26,575, local 9,575 -> 9,584 characters.
 """
 
 from __future__ import annotations

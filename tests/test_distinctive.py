@@ -73,3 +73,19 @@ def test_words_of_other_alphabetic_scripts_are_read_as_words():
                            filler="Документ описывает библиотеку и её использование.")
     assert distinctive_blocks(state, "Выделите абзац про коммерческая лицензия жирным.") == ["p45"]
     assert distinctive_blocks(state, "Сделайте документ описывает жирным.") == []  # in every paragraph
+
+
+def test_words_each_in_many_blocks_name_the_few_that_hold_them_all():
+    """oxsdk__BackgroundReport (scripts/pointing_recall.py): "the paragraph that talks about common, respective and
+    roles", each word in many paragraphs, all three in one."""
+    from autodw.agent.pointing import pointed
+
+    state = _long_document("A common understanding of the respective roles of stakeholders.")
+    fillers = ["A common market opened.", "Their respective offices closed.", "New roles were defined."]
+    for n in range(0, 40):
+        state["paragraphs"][n]["text"] = fillers[n % 3]
+    assert "p45" in pointed(state, "Delete the paragraph that talks about common, respective and roles.")
+    assert "p45" not in pointed(state, "Delete the paragraph that talks about common and roles.")  # two: not enough
+    state["paragraphs"][10]["text"] = state["paragraphs"][20]["text"] = state["paragraphs"][30]["text"] = \
+        "Common, respective and distinct roles."
+    assert "p45" not in pointed(state, "Delete the paragraph that talks about common, respective and roles.")  # 4 hold all

@@ -260,7 +260,8 @@ def test_the_final_table_is_the_last_table():
 def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_punctuation():
     state = _filled({30: _paragraph(30, "4.2 Scale of Preference", "Heading 1"),
                      50: _paragraph(50, "pgMar (Page Margins)", "Heading 2"),
-                     60: _paragraph(60, "Colophon", "Heading 1"), 70: _paragraph(70, "Notes", "Heading 1")})
+                     60: _paragraph(60, "Colophon", "Heading 1"), 70: _paragraph(70, "Notes", "Heading 1"),
+                     80: _paragraph(80, "Other Support Options", "Heading 1")})
 
     def headings(request: str) -> list[str]:
         return [m.id for m in grounding.named(state, request) if m.kind == "heading"]
@@ -268,6 +269,7 @@ def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_pu
     assert headings("The first paragraph of the scale preference section should be justified.") == ["p30"]
     assert headings("Under pgmar page margins, indent the opening paragraph by 1 cm.") == ["p50"]
     assert headings("In the section on colophon, make the first paragraph italic.") == ["p60"]
+    assert headings("Make the final paragraph of the support options section bold.") == ["p80"]  # "Other" left out
     assert headings("Make the colophon wording shorter.") == []  # one word, not said as a section's name
     assert headings("Please take notes under each point.") == []  # too short to be said in lower case
     assert headings("Compare the scale and the preference.") == []  # its words, not in its order
@@ -311,3 +313,40 @@ def test_the_list_items_under_a_quoted_lead_in_are_pointed_at():
     state = _filled({30: lead, **bullets, 37: _paragraph(37, "The agency shall:", lst={"num_id": 5, "level": 0})})
     out = pointing.pointed(state, "several of the bullets under 'The contractor shall' end with a comma. fix them")
     assert {"p30", *(f"p{n}" for n in range(31, 37))} <= set(out) and "p37" not in out
+
+
+def test_a_table_named_by_words_of_its_header_is_pointed_at_in_any_alphabetic_script():
+    """poi__bug65649 (scripts/pointing_recall.py): "the Цвет table", Цвет a header cell of one table of many."""
+    state = _state([_paragraph(n, f"Пункт {n} договора.") for n in range(1, 41)])
+    state["tables"] = [{"id": f"t{k}", "index": k - 1, "rows": 2, "cols": 2, "after_paragraph": f"p{10 * k}",
+                        "cells": [head, ["1", "2"]]}
+                       for k, head in enumerate([["Наименование", "Количество"], ["Цвет", "Состояние"],
+                                                 ["Name", "Colour"]], 1)]
+    assert [t["id"] for t in grounding.tables_named(state, "Make the borders of the Цвет table thicker.")] == ["t2"]
+    assert "t2" in pointing.pointed(state, "Make the borders of the Цвет table thicker.")
+    assert "t3" in pointing.pointed(state, "Make the colour table's header bold.")
+    assert not {"t1", "t2", "t3"} & set(pointing.pointed(state, "Make the Пункт paragraph bold."))
+
+
+def test_the_last_paragraph_of_a_named_section_comes_before_the_documents_end():
+    """docx4j__Docx4j_GettingStarted (scripts/pointing_recall.py): "the final paragraph of the support options section"
+    pointed at the document's last blocks first, the section's last paragraph after them."""
+    state = _filled({40: _paragraph(40, "Support Options", "Heading 1"), 50: _paragraph(50, "Appendix", "Heading 1")})
+    request = "Make the final paragraph of the support options section bold."
+    out = pointing.pointed(state, request, grounding.ground(state, request))
+    assert out[:2] == ["p40", "p49"] and out.index("p49") < out.index("p80")  # its heading (its words), its end
+    assert pointing.pointed(state, "Delete the last paragraph.")[0] == "p80"  # no section named: the document's end
+
+
+def test_a_table_whose_header_cell_a_request_says_whole_is_pointed_at():
+    """docx2python__libreoffice_conversion, poi__stress010 (scripts/pointing_recall.py): "the table whose columns
+    include 项目概况", 项目概况 in the body of another table too, in the header row of one."""
+    state = _state([_paragraph(n, f"第{n}条。") for n in range(1, 41)])
+    heads = [["序号", "内容"], ["项目概况", "金额"], ["Coffs-Res.", "Total"], ["1", "x"]]
+    state["tables"] = [{"id": f"t{k}", "index": k - 1, "rows": 2, "cols": 2, "after_paragraph": f"p{10 * k}",
+                        "cells": [head, ["项目概况说明", "2"]]} for k, head in enumerate(heads, 1)]
+    assert pointing.header_named(state, "Add a row to the table whose columns include 项目概况.") == ["t2"]
+    assert pointing.header_named(state, "Add a row to the table whose columns include Coffs-Res..") == ["t3"]
+    assert pointing.header_named(state, "Bold the Coffs-Res. paragraph.") == []  # no table or column said
+    assert pointing.header_named(state, "Delete the x column.") == []  # a one-letter cell names nothing
+    assert "t2" in pointing.pointed(state, "Add a row to the table whose columns include 项目概况.")

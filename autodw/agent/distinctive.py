@@ -21,6 +21,7 @@ from autodw.analysis.state import State
 MAX_DOCUMENT_FREQUENCY = 3  # blocks a distinctive word may be in
 MAX_BLOCKS = 2  # blocks returned
 MIN_SCORE = 1.5  # e.g. two words each in one block, or one in one block and one in two
+MIN_TOGETHER = 3  # the request's words a block holds together that name it when each is in many blocks
 _CJK = r"\u3400-\u9fff"
 #: function words that a document's few paragraphs may hold too ("the same", "can you"): never distinctive
 _FUNCTION_WORDS = frozenset("""the and for are but not you your can could would should will make made same also
@@ -113,10 +114,24 @@ def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
         for token in tokens:
             frequency[token] = frequency.get(token, 0) + 1
     rare = {t for t, n in frequency.items() if n <= MAX_DOCUMENT_FREQUENCY}
+    said = set(words) - phrases | pairs
+    together = _together(held, said)
     ranked: list[tuple[float, int, str, bool]] = []
     for n, (block_id, tokens) in enumerate(held):
         mine = tokens & rare
-        if mine:
+        if mine or block_id in together:
             named = any(words.get(t) and frequency[t] == 1 for t in mine)
-            ranked.append((-sum(1 / frequency[t] for t in mine), n, block_id, named))
+            score = sum(1 / frequency[t] for t in mine) + (len(tokens & said) / len(together) if block_id in together else 0)
+            ranked.append((-score, n, block_id, named))
     return [(block_id, -score, named) for score, _, block_id, named in sorted(ranked)]
+
+
+def _together(held: list[tuple[str, set[str]]], said: set[str]) -> set[str]:
+    """The blocks holding the most of the request's words (`said`: its words and Chinese pairs, not its phrases) when
+    they are :data:`MIN_TOGETHER` or more and at most :data:`MAX_DOCUMENT_FREQUENCY` blocks hold as many: words that
+    are each in many blocks ("common", "respective", "roles") name the few that hold them all, as if each word were
+    in those blocks only (a block's score: the words it holds / the blocks holding as many)."""
+    counts = {block_id: len(tokens & said) for block_id, tokens in held}
+    most = max(counts.values(), default=0)
+    best = {block_id for block_id, n in counts.items() if n == most}
+    return best if most >= MIN_TOGETHER and len(best) <= MAX_DOCUMENT_FREQUENCY else set()

@@ -362,7 +362,10 @@ def _names_in(text: str, name: str) -> bool:
 
 
 #: the words a request leaves out of a heading it names ("the scale preference section" for "Scale of Preference")
-_HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs".split())
+#: words a heading's name may leave out: articles, prepositions, and determiners ("the support options section" for
+#: "Other Support Options")
+_HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs other some more all any each such"
+                            .split())
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
                   r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b")
@@ -595,15 +598,18 @@ def _table_context(state: State, table: dict[str, Any]) -> str:
     return "\n".join(text)
 
 
+_WORD4 = r"[^\W\d_\u3400-\u9fff]{4,}"  # a word of 4 letters or more of an alphabetic script (Latin, Cyrillic...)
+
+
 def _shared_words(description: str, context: str) -> int:
-    """How many words (their first 4 letters) or, for Chinese, pairs of characters `description` shares with
+    """How many words (their first 4 letters, in any alphabetic script: "the Цвет table") or, for Chinese, pairs of characters `description` shares with
     `context`."""
     if re.search(r"[\u4e00-\u9fff]", description):
         pairs = {description[i:i + 2] for i in range(len(description) - 1)}
         return sum(pair in context for pair in pairs
                    if re.fullmatch(r"[\u4e00-\u9fff]{2}", pair) and not FUNCTION_CHARACTERS.search(pair))
-    words = {w[:4] for w in re.findall(r"[a-z]{4,}", description.casefold()) if w not in _NOT_DESCRIPTIONS}
-    return len(words & {w[:4] for w in re.findall(r"[a-z]{4,}", context.casefold())})
+    words = {w[:4] for w in re.findall(_WORD4, description.casefold()) if w not in _NOT_DESCRIPTIONS}
+    return len(words & {w[:4] for w in re.findall(_WORD4, context.casefold())})
 
 
 def captioned_tables(state: State) -> dict[int, dict[str, Any]]:

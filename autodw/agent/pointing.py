@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import Match, heading_level, label_section, loose, undictated, unspaced
+from autodw.agent.grounding import Match, heading_level, label_section, loose, tables_named, undictated, unspaced
 from autodw.analysis.state import State
 from autodw.analysis.state.render import body_blocks
 
@@ -41,6 +41,7 @@ _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\b
 _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」‘]|(?<!\w)'|'(?!\w)|’(?!\w)|\s+(?:and|or)\s+|\.(?=\s|$)",
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
+_TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
@@ -69,8 +70,9 @@ def body_ids(state: State) -> list[str]:
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
     not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
-    paragraphs like them when it asks for more ("policy, purpose etc"), the last ones when it points at the end, the
-    sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
+    paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
+    (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
+    sections `matches` found first, then of the body), the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
     order = body_ids(state)
@@ -78,16 +80,17 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
+    out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
-    if _END.search(said):
-        out += end_blocks(state)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += labelled(state, said)
-    for head, last in sections:
-        if head in at and last in at:
-            section = section_blocks(state, order, at[head], at[last])
-            out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
+    blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
+    if _END.search(said):  # "the final paragraph of the support section": the section's end before the document's
+        out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
+    for section in blocks:
+        out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
@@ -157,6 +160,34 @@ def end_blocks(state: State) -> list[str]:
     shown = [bid for bid, shows in blocks if shows]
     trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
     return shown[:END_BLOCKS] + [bid for bid, _ in trailing[:END_BLOCKS]]
+
+
+def shown_last(state: State, section: list[str]) -> list[str]:
+    """The last :data:`END_BLOCKS` blocks of `section` that show something (tables, paragraphs with text or a
+    picture), last first."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    shows = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip() or paras[bid].get("images")]
+    return shows[::-1][:END_BLOCKS]
+
+
+def header_named(state: State, text: str) -> list[str]:
+    """The body tables a header cell of which (its first row's; a number or a one-letter cell names none) `text` says
+    whole, when it speaks of a table or a column ("the table whose columns include 项目概况", "the table with the
+    Coffs-Res. column"); none when more than :data:`MAX_MATCHES` tables have such a cell."""
+    if not _TABLE_OR_COLUMN.search(text):
+        return []
+    said = loose(text)
+    out = []
+    for t in [t for t in state.get("tables", []) if "nested_in" not in t]:
+        for cell in (t.get("cells") or [[]])[0]:
+            key = loose(str(cell)).strip(_TRIM)
+            if len(key) < 2 or re.fullmatch(r"[\d\W_]+", key):
+                continue
+            cjk = re.search(r"[\u3040-\u9fff]", key) is not None  # Chinese runs into the words around it
+            if re.search(re.escape(key) if cjk else rf"(?<!\w){re.escape(key)}(?!\w)", said):
+                out.append(t["id"])
+                break
+    return out if len(out) <= MAX_MATCHES else []
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
