@@ -28,6 +28,19 @@ def corpus_file(name: str) -> Path:
     return path
 
 
+def open_corpus(name: str) -> tuple[bytes, WordDocument]:
+    """A corpus file's bytes and the document opened from them (skipped when the corpus is absent)."""
+    data = corpus_file(name).read_bytes()
+    return data, WordDocument.from_bytes(data, name)
+
+
+def assert_word_opens(before: bytes, doc: WordDocument) -> None:
+    """`doc` adds no error of the Open XML SDK's rules (``openxml-audit``) to those of `before`."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+    assert [str(f) for f in added_errors(before, doc.to_bytes())] == []
+
+
 @dataclass
 class CliResult:
     """What a command printed and its exit status (the shape of subprocess.CompletedProcess)."""

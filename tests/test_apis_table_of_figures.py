@@ -4,8 +4,6 @@ entries do; and what the state reports for such a field."""
 
 from __future__ import annotations
 
-import pytest
-
 from autodw.analysis.state import extract_state
 from autodw.analysis.state.render import render_state
 from autodw.apis import execute
@@ -16,24 +14,13 @@ from autodw.apis.ooxml.lifecycle import iter_fields
 from autodw.apis.ooxml.text import new_run
 from autodw.core.document import WordDocument
 from autodw.core.xml import qn, wval
-from tests.conftest import EXAMPLES, corpus_file
+from tests.conftest import EXAMPLES, assert_word_opens, open_corpus
 from tests.state_shape import shape_errors
 
 #: Apache Tika's testWORD_2006ml.docx: a TOC, then TOC \h \z \c "Table" listing "Table 1: Table1 Caption" (page 2)
 TIKA = "tika__testWORD_2006ml.docx"
 #: the Open XML SDK's complex2005_12rtm.docx: a TOC, then TOC \h \z \c "Figure" over 18 chapter-numbered captions
 FLAGPOLE = "oxsdk__complex2005_12rtm.docx"
-
-
-def _open(name: str) -> tuple[bytes, WordDocument]:
-    data = corpus_file(name).read_bytes()
-    return data, WordDocument.from_bytes(data, name)
-
-
-def _word_check(before: bytes, doc: WordDocument) -> None:
-    pytest.importorskip("openxml_audit")
-    from autodw.analysis.validation import added_errors
-    assert [str(f) for f in added_errors(before, doc.to_bytes())] == []
 
 
 def _figures(doc: WordDocument) -> dict[str, list[str]]:
@@ -54,7 +41,7 @@ def test_a_table_of_figures_lists_the_captions_not_the_headings():
     in document order, in the document's TableofFigures style, each a hyperlink to a bookmark in its caption with a
     PAGEREF to it (the old page number kept for the old caption); the heading TOC lists no caption. update_toc listed
     the headings here."""
-    before, doc = _open(TIKA)
+    before, doc = open_corpus(TIKA)
     assert _figures(doc) == {"Table": ["Table 1: Table1 Caption\t2"]}
     first = next(t["id"] for t in extract_state(doc)["tables"] if "nested_in" not in t)
     execute(doc, "insert_caption", {"target": first, "text": "Added first", "label": "Table"})
@@ -71,21 +58,21 @@ def test_a_table_of_figures_lists_the_captions_not_the_headings():
         anchor = link.get(qn("w:anchor"))
         assert "".join(t.text for t in next(marks[anchor].iterancestors(qn("w:p"))).iter(qn("w:t"))) == caption
         assert any(f.instruction == f"PAGEREF {anchor} \\h" for f in iter_fields(p))
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
 
 
 def test_an_up_to_date_table_of_figures_stays_as_it_was():
     """The 18 chapter-numbered figure captions ("Figure 3-1: ...") come back as they were, page numbers included."""
-    before, doc = _open(FLAGPOLE)
+    before, doc = open_corpus(FLAGPOLE)
     old = _figures(doc)["Figure"]
     assert len(old) == 18
     execute(doc, "update_toc", {})
     assert _figures(doc)["Figure"] == old
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
 
 
 def test_a_switch_lists_the_captions_without_label_and_number():
-    _, doc = _open(FLAGPOLE)
+    _, doc = open_corpus(FLAGPOLE)
     instr = next(t for t in doc.body.iter(qn("w:instrText")) if '\\c "Figure"' in (t.text or ""))
     instr.text = instr.text.replace('\\c "Figure"', '\\a "Figure"')
     execute(doc, "update_toc", {})
@@ -134,7 +121,7 @@ def test_captions_inserted_with_insert_caption_are_listed_in_the_table_of_figure
     for p in _region(doc, "Figure") + _region(doc, "Table"):
         assert _style_of(p) == "TableofFigures"
         assert p.find(qn("w:hyperlink")).get(qn("w:anchor")).startswith("_Toc")
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
 
 
 def test_insert_toc_is_not_refused_for_a_table_of_figures():

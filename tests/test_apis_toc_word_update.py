@@ -4,25 +4,12 @@ end kept where Word keeps it."""
 
 from __future__ import annotations
 
-import pytest
-
 from autodw.analysis.state import extract_state
 from autodw.apis import execute
 from autodw.apis.ooxml.text import paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.xml import qn, wval
-from tests.conftest import corpus_file
-
-
-def _open(name: str) -> tuple[bytes, WordDocument]:
-    data = corpus_file(name).read_bytes()
-    return data, WordDocument.from_bytes(data, name)
-
-
-def _word_check(before: bytes, doc: WordDocument) -> None:
-    pytest.importorskip("openxml_audit")
-    from autodw.analysis.validation import added_errors
-    assert [str(f) for f in added_errors(before, doc.to_bytes())] == []
+from tests.conftest import assert_word_opens, open_corpus
 
 
 def _style(p) -> str | None:
@@ -38,13 +25,13 @@ def _rename(doc: WordDocument, old: str, new: str) -> None:
 def test_full_width_heading_numbers_stay_full_width():
     """docx-rs' toc1.docx numbers its headings 第%1章 / 第%2節 in decimalFullWidth: Word's TOC shows "第１章"; the
     rebuilt entries showed "第1章"."""
-    before, doc = _open("docxrs__toc1.docx")
+    before, doc = open_corpus("docxrs__toc1.docx")
     _rename(doc, "Hello", "Greetings")
     execute(doc, "update_toc", {})
     entries = extract_state(doc)["page_layout"]["table_of_contents"]["entries"]
     assert entries == ["第１章\tGreetings\t2", "第１節\tWorld\t2", "第２章\tこんにちは\t3", "第１節\t世界\t3"]
     assert [p["list"]["label"] for p in extract_state(doc)["paragraphs"] if p.get("list")][:2] == ["第１章", "第１節"]
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
 
 
 def _field_results(doc: WordDocument, instruction: str) -> list[str]:
@@ -56,7 +43,7 @@ def _field_results(doc: WordDocument, instruction: str) -> list[str]:
 def test_tables_of_figures_without_captions_show_words_message():
     """pandoc's 0_level_headers.docx has two tables of figures with no captions, whose result Word wrote as
     "No table of figures entries found.": update_toc turned them into empty "Table of Figures" paragraphs."""
-    before, doc = _open("pandoc__0_level_headers.docx")
+    before, doc = open_corpus("pandoc__0_level_headers.docx")
     execute(doc, "update_toc", {})
     for instruction in ('TOC \\c "Figure"', 'TOC \\c "Table"'):
         texts = _field_results(doc, instruction)
@@ -67,11 +54,11 @@ def test_tables_of_figures_without_captions_show_words_message():
     assert run.find(f"{qn('w:rPr')}/{qn('w:b')}") is not None  # bold, as Word writes it
     assert [t["entries"] for t in extract_state(doc)["page_layout"]["tables_of_figures"]] == [[], []]
     assert "Figure: 0, Table: 0 entries" in execute(doc, "update_toc", {}).message
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
 
 
 def test_a_toc_without_headings_shows_words_message():
-    before, doc = _open("oxpt__TableOfContents.docx")
+    before, doc = open_corpus("oxpt__TableOfContents.docx")
     for p in doc.body.iter(qn("w:p")):
         style = p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}")
         if style is not None and style.get(qn("w:val")).startswith("Heading"):
@@ -81,13 +68,13 @@ def test_a_toc_without_headings_shows_words_message():
     start = next(t for t in doc.body.iter(qn("w:instrText")) if t.text.strip().startswith("TOC"))
     assert paragraph_text(start.getparent().getparent()) == "No table of contents entries found."
     assert extract_state(doc)["page_layout"]["table_of_contents"]["entries"] == []
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
 
 
 def test_the_paragraph_holding_the_field_end_is_kept():
     """Open-XML-PowerTools' TableOfContents.docx ends its TOC field in an empty paragraph after the last entry (p6),
     as Word writes it; update_toc dropped that paragraph and moved the end into the last entry."""
-    before, doc = _open("oxpt__TableOfContents.docx")
+    before, doc = open_corpus("oxpt__TableOfContents.docx")
     paragraphs = list(doc.body.iter(qn("w:p")))
     end_p = next(p for p in paragraphs if p.find(f"{qn('w:r')}/{qn('w:fldChar')}") is not None
                  and p.find(f"{qn('w:r')}/{qn('w:fldChar')}").get(qn("w:fldCharType")) == "end"
@@ -102,4 +89,4 @@ def test_the_paragraph_holding_the_field_end_is_kept():
     assert _style(last_entry) == "TOC2" and paragraph_text(last_entry).startswith("Heading 2 again")
     ends = [c for c in last_entry.iter(qn("w:fldChar")) if c.get(qn("w:fldCharType")) == "end"]
     assert len(ends) == 1  # the PAGEREF's only: the TOC's end stayed in its own paragraph
-    _word_check(before, doc)
+    assert_word_opens(before, doc)
