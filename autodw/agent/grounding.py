@@ -802,10 +802,9 @@ def described(state: State, text: str) -> list[Match]:
                       and not (body_only and heading_level(p.get("style")) is not None)][:MAX_EMBEDDED]
         if not candidates:
             continue
-        from autodw.intents.embedding import encoder  # loaded only when a request describes an element
+        from autodw.intents.embedding import encoder, passages  # loaded only when a request describes an element
 
-        e5 = encoder()
-        scores = (e5.passage([p["text"] for p in candidates]) @ e5.query([description]).T).ravel()
+        scores = (passages([p["text"] for p in candidates]) @ encoder().query([description]).T).ravel()
         for i in sorted(range(len(candidates)), key=lambda i: -scores[i])[:MAX_DESCRIBED]:
             p = candidates[i]
             out.append(Match(description, p["id"], "paragraph", "about", p["text"], items=_list_run(state, p["id"])))
