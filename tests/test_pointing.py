@@ -307,6 +307,13 @@ def test_a_heading_is_named_by_its_term_before_the_gloss_in_brackets_beside_desc
     assert not grounding._heading_said("the titlePg element is specified", heading)
 
 
+def test_a_heading_that_starts_with_its_kind_is_named_with_the_kind_after_its_title():
+    heading = "Appendix 1 – Font Mapping"
+    assert grounding._heading_said("The code lines in the font mapping appendix are tiny, 8pt.", heading)
+    assert not grounding._heading_said("Add a font mapping to the last appendix.", heading)  # another word between
+    assert not grounding._heading_said("the mapping font appendix", heading)  # its words, not in its order
+
+
 def test_the_list_items_under_a_quoted_lead_in_are_pointed_at():
     lead = _paragraph(30, "The contractor shall:", lst={"num_id": 5, "level": 0})
     bullets = {n: _paragraph(n, f"Do task {n} well,", lst={"num_id": 6, "level": 0}) for n in range(31, 37)}
