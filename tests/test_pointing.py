@@ -307,6 +307,26 @@ def test_a_heading_is_named_by_its_term_before_the_gloss_in_brackets_beside_desc
     assert not grounding._heading_said("the titlePg element is specified", heading)
 
 
+def test_a_heading_that_starts_with_its_kind_is_named_with_the_kind_after_its_title():
+    heading = "Appendix 1 – Font Mapping"
+    assert grounding._heading_said("The code lines in the font mapping appendix are tiny, 8pt.", heading)
+    assert not grounding._heading_said("Add a font mapping to the last appendix.", heading)  # another word between
+    assert not grounding._heading_said("the mapping font appendix", heading)  # its words, not in its order
+
+
+def test_the_blocks_right_before_a_named_label_are_pointed_at_back_to_the_heading_before_them():
+    targets = {10: _paragraph(10, "Glossary\t71"), 60: _paragraph(60, "Secretariat of the Group", "Title"),
+               61: _paragraph(61, "", "Title"), 62: _paragraph(62, "Anna Smith, Coordinator"), 63: _paragraph(63, "****"),
+               64: _paragraph(64, "Bo Lee, Intern"), 65: _paragraph(65, "", "Header"),
+               66: _paragraph(66, "Glossary", "Header")}
+    state = _filled(targets, n=80)
+    request = "in the staff list right before the glossary, get rid of the line that is just asterisks"
+    out = pointing.pointed(state, request, grounding.ground(state, request))
+    assert {"p60", "p62", "p63", "p64", "p65"} <= set(out)  # back to the Title with text, not the empty one
+    assert "p59" not in out and "p9" not in out  # nor before it, nor before the contents line
+    assert not {"p60", "p63"} & set(pointing.pointed(state, "in the staff list after the glossary, delete the asterisks"))
+
+
 def test_the_list_items_under_a_quoted_lead_in_are_pointed_at():
     lead = _paragraph(30, "The contractor shall:", lst={"num_id": 5, "level": 0})
     bullets = {n: _paragraph(n, f"Do task {n} well,", lst={"num_id": 6, "level": 0}) for n in range(31, 37)}

@@ -366,6 +366,9 @@ def _names_in(text: str, name: str) -> bool:
 #: "Other Support Options")
 _HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via into as vs other some more all any each such"
                             .split())
+#: the kinds of part a heading may start with ("Appendix 1 – Font Mapping"), said after its title ("the font mapping
+#: appendix")
+_PART_KINDS = frozenset("appendix annex annexe chapter part section schedule exhibit attachment".split())
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
                   r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b")
@@ -391,7 +394,14 @@ def _heading_said(text: str, heading: str) -> bool:
     if len(words) == 1:
         return len(words[0]) >= MIN_HEADING_WORD and re.search(
             _SECTION_WORDS.format(w=re.escape(words[0])), fold(text), re.IGNORECASE) is not None
-    pattern = re.escape(words[0])  # each filler word the heading has may be left out, no other word put in
+    if words[0] in _PART_KINDS and len(words) > 1 and _words_said(text, words[1:] + words[:1]):
+        return True  # "the font mapping appendix" for "Appendix 1 – Font Mapping"
+    return _words_said(text, words)
+
+
+def _words_said(text: str, words: list[str]) -> bool:
+    """Whether `text` says `words` in this order, each filler word of them left out or not, no other word put in."""
+    pattern = re.escape(words[0])
     for word in words[1:]:
         pattern += rf"(?:\W+{re.escape(word)})?" if word in _HEADING_FILLER else rf"\W+{re.escape(word)}"
     return re.search(rf"(?<!\w){pattern}(?!\w)", fold(text), re.IGNORECASE) is not None

@@ -45,6 +45,9 @@ _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.I
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: the words after "before" that may name the heading or label a request places its target before
+_BEFORE = re.compile(r"\b(?:before|above|preceding)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
+_CONTENTS_LINE = re.compile(r"(?:\t|\.{3,}|…)\s*\d+\s*$")  # "Glossary\t71", "Glossary ..... 71"
 #: the parts outside the body (:data:`autodw.analysis.state.render.PARTS`) by the words that name them
 _PARTS = {"SECTION": r"\bheaders?\b|\bfooters?\b|\bmargins?\b|\blandscape\b|\bportrait\b|\borientation\b|"
                      r"\bwatermark\b|\bpage\s+(?:size|number|numbers|numbering|layout|setup)\b|"
@@ -87,6 +90,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += labelled(state, said)
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
+    out += [bid for head, _ in sections if head in at and said_before(state, said, head)
+            for bid in preceding(state, order, at[head])]
     if _END.search(said):  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     for section in blocks:
@@ -111,6 +116,31 @@ def items_under(state: State, pid: str) -> list[str]:
             break
         out.append(p["id"])
     return out[:MAX_SECTION_BLOCKS]
+
+
+def said_before(state: State, text: str, head: str) -> bool:
+    """Whether `text` points before the heading or label `head` ("the list right before the glossary"): a word of
+    its of :data:`MIN_LABEL_WORD` letters or more is said within a few words after "before", "above" or "preceding"
+    (a contents line, its page number after a tab or dot leader, is none)."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    text_of = paras[head].get("text", "") if head in paras else ""
+    if _CONTENTS_LINE.search(text_of):
+        return False
+    words = {w for w in re.findall(r"\w+", loose(text_of)) if len(w) >= MIN_LABEL_WORD}
+    return any(set(re.findall(r"\w+", loose(after))) & words for after in _BEFORE.findall(text))
+
+
+def preceding(state: State, order: list[str], head: int) -> list[str]:
+    """The body blocks right before the heading or label at `head` (in `order`), back to the heading before them
+    (itself included), up to :data:`MAX_SECTION_BLOCKS`: the section a request places "before" a named one."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    start = head
+    while start > 0 and head - start < MAX_SECTION_BLOCKS:
+        start -= 1
+        para = paras.get(order[start], {})
+        if heading_level(para.get("style")) is not None and para.get("text", "").strip():
+            break
+    return order[start:head]
 
 
 def section_blocks(state: State, order: list[str], head: int, last: int) -> list[str]:
