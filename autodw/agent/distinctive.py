@@ -28,7 +28,7 @@ _CJK = r"\u3400-\u9fff"
 #: function words that a document's few paragraphs may hold too ("the same", "can you"): never distinctive
 _FUNCTION_WORDS = frozenset("""the and for are but not you your can could would should will make made same also
 this that these those with from into onto over under above below then than them they their there here what which
-who whom when where why how all any each every both some more most other such only own just very too again once
+who whom when where why how all any each every both some more most other such only own just very too again once after out
 please thanks thank like want need change set put use keep give take let its it's was were been being have has had
 does did doing done one two three first last next new text paragraph paragraphs line lines sentence word words
 section document table row column cell page bold italic font size colour color""".split())
