@@ -8,7 +8,7 @@ import re
 import docx
 
 from autodw.agent import views
-from autodw.agent.distinctive import distinctive_blocks
+from autodw.agent.distinctive import distinctive_blocks, ranked_blocks
 from autodw.agent.records import InstructionResult
 from autodw.analysis.state import extract_state
 from autodw.core.document import WordDocument
@@ -31,6 +31,29 @@ def test_a_paragraph_sharing_rare_words_is_found_and_everyday_words_are_not():
 def test_a_code_token_is_split_and_one_alone_is_enough():
     state = _long_document("Ref BH.ADM.014: retention of records.")
     assert distinctive_blocks(state, "Bold the BH.ADM.014 line please") == ["p45"]
+
+
+def test_a_word_glued_to_a_number_is_read_as_the_word_too():
+    """hand dev-thirteenth dwh-228#5: "the zip code glued to the city name (Livermore, New Orleans)" names the
+    line "599 Livermore94550"."""
+    state = _long_document("599 Livermore94550")
+    assert [b for b, *_ in ranked_blocks(state, "the zip code is glued to the city name (Livermore), put a space in")] \
+        == ["p45"]
+
+
+def test_after_and_out_are_function_words():
+    """hand dev-thirteenth dwh-228#6: "the GS-12 line has a stray closing bracket after GS-12, take it out": the
+    blocks saying "after" or "out" and GS-12 are not the few that hold the request's words together."""
+    texts = ["Filler text number one."] * 40
+    texts[5] = "(  ) grade GS-12  )  (respond to factors B1 - B5)"
+    texts[7] = "(  ) grade GS-11 (with promotion potential to GS-12)"
+    texts[20:24] = ["GS-12 staff serve after a review.", "GS-12 staff go out often.",
+                    "GS-12 pay begins after a year.", "After GS-12, go out."]
+    texts[30:36] = ["A grade of GS-9 is a step."] * 6
+    state = {"paragraphs": [{"id": f"p{n}", "index": n, "text": t, "style": "Normal", "runs": []}
+                            for n, t in enumerate(texts)], "tables": [], "images": []}
+    ranked = [b for b, *_ in ranked_blocks(state, "the GS-12 line of the grade list has a bracket after GS-12, take it out")]
+    assert set(ranked[:2]) == {"p5", "p7"}
 
 
 def test_two_words_said_one_after_the_other_in_one_block_alone_are_enough():

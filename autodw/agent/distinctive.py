@@ -4,7 +4,8 @@ A request often names its target by words it shares with it and with few other p
 margin)", "附件3那个申报材料清单", "BH.ADM.014"), without quoting or naming it as grounding reads names. A word is
 distinctive when it is in at most :data:`MAX_DOCUMENT_FREQUENCY` blocks of this document (an everyday word, "make",
 "same", is in many or in none) and is no function word; Chinese is read as pairs of characters (digits kept with
-them: 表2), code-like tokens split at their punctuation (BH.ADM.014 -> bh, adm, 014). Two words the request says
+them: 表2), code-like tokens split at their punctuation (BH.ADM.014 -> bh, adm, 014), a word glued to a number read as a word
+too (Livermore94550 -> livermore94550, livermore). Two words the request says
 one after the other are also read as a phrase ("payables aging", "research studies"), found where a block says them
 so too: its words may each be in many blocks ("market", "research"), the phrase in few. A block is ranked by the sum
 of 1 / document frequency of the distinctive words and phrases it holds; one is returned only when it holds two of
@@ -21,12 +22,13 @@ from autodw.analysis.state import State
 MAX_DOCUMENT_FREQUENCY = 3  # blocks a distinctive word may be in
 MAX_BLOCKS = 2  # blocks returned
 MIN_SCORE = 1.5  # e.g. two words each in one block, or one in one block and one in two
+MIN_GLUED = 4  # letters of a word glued to a number that is read as a word too
 MIN_TOGETHER = 3  # the request's words a block holds together that name it when each is in many blocks
 _CJK = r"\u3400-\u9fff"
 #: function words that a document's few paragraphs may hold too ("the same", "can you"): never distinctive
 _FUNCTION_WORDS = frozenset("""the and for are but not you your can could would should will make made same also
 this that these those with from into onto over under above below then than them they their there here what which
-who whom when where why how all any each every both some more most other such only own just very too again once
+who whom when where why how all any each every both some more most other such only own just very too again once after out
 please thanks thank like want need change set put use keep give take let its it's was were been being have has had
 does did doing done one two three first last next new text paragraph paragraphs line lines sentence word words
 section document table row column cell page bold italic font size colour color""".split())
@@ -38,6 +40,8 @@ _ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
 _LETTER = rf"[^\W\d_{_CJK}\u3040-\u30ff]"
 _LATIN = re.compile(rf"{_ALNUM}+(?:[._:/-]{_ALNUM}+)*")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
+#: a word glued to a number in a code-like token ("Livermore94550", "Orleans70146"): read as a word too
+_GLUED = re.compile(rf"(?:(?<=\d)|^){_LETTER}{{{MIN_GLUED}}}{_LETTER}*(?=\d|$)")
 
 
 def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
@@ -54,6 +58,9 @@ def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
                 continue  # a bare number is a count or a size more often than a name
             if len(word) >= 3 or capitals or (code and len(word) >= 2):
                 yield word, code or capitals
+            for glued in _GLUED.findall(part) if re.search(r"\d", part) else ():  # "Livermore94550": "Livermore"
+                if glued.casefold() not in _FUNCTION_WORDS:
+                    yield glued.casefold(), False
 
 
 def _phrases(text: str) -> set[str]:
