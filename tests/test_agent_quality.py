@@ -1821,3 +1821,13 @@ def test_a_flag_turned_off_where_it_is_on_everywhere_now(doc, bold_now, span, re
         args = {"paragraphs": "p3", "bold": False}
     found = _checks(request_text, "set_text_format", args, extract_state(doc))
     assert ("asked_flag_off" in found) == unasked
+
+
+def test_a_list_said_by_the_verb_and_empty_lines_said_as_left_empty_name_their_apis():
+    from autodw.agent.checks.apis import unasked_api
+    items = {"items": ["a", "b"], "kind": "numbered", "position": {"after": "p2"}}
+    assert unasked_api("insert_list", "然后列四条注意事项", "", items, {}) == []
+    assert unasked_api("insert_list", "表格第一列加粗", "", items, {})  # a table's column is no list
+    block = {"block": "p5"}
+    assert unasked_api("delete_block", "第二张表后面空了三行，太多了", "", block, {}) == []
+    assert unasked_api("delete_block", "第二张表后面空一行", "", block, {})  # a gap asked for deletes nothing
