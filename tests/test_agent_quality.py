@@ -696,6 +696,11 @@ def test_measures_against_the_instructions_numbers(state):
     assert [(f.check, f.certain) for f in found] == [("unnamed_measure", True)] and "1.5cm" in found[0].text
     found = checks.check_call("Size p8.", instruction, "set_text_format", {"paragraphs": "p8", "size_pt": 14}, state, {})
     assert [f.check for f in found] == ["unnamed_measure"]
+    # the unit goes with the size the text has now; the size asked for is a bare number
+    now = "The caption's 8pt is hard to read, make it 11 instead"
+    assert checks.check_call("Size p8.", now, "set_text_format", {"paragraphs": "p8", "size_pt": 11}, state, {}) == []
+    found = checks.check_call("Size p8.", now, "set_text_format", {"paragraphs": "p8", "size_pt": 12}, state, {})
+    assert "unnamed_measure" in [f.check for f in found]
     # a thin border's size is not the 10.5 pt the instruction gives a font (a hint at most); a spacing is a hint
     border = checks.check_call("Border.", "灰色10.5磅斜体，加细边框", "set_paragraph_border",
                                {"paragraphs": "p8", "size_pt": 1}, state, {})
@@ -957,6 +962,10 @@ def test_a_column_count_a_top_row_and_a_header_switched_off_in_its_own_request(s
     assert _checks("全文分两栏，中间加分隔线", "set_columns", {**columns, "count": 3}, state) == ["unnamed_value"]
     assert _checks("全文分两栏，中间加分隔线", "set_columns", {**columns, "count": 2}, state) == []
     assert _checks("Lay the page out in 3 columns with a line between", "set_columns", {**columns, "count": 3}, state) == []
+    # the count the layout has now is named beside the one asked for ("from three columns to a single column")
+    back = "The three-column layout is cramped: go back to a single column"
+    assert _checks(back, "set_columns", {"section": "all", "count": 1}, state) == []
+    assert _checks(back, "set_columns", {"section": "all", "count": 2}, state) == ["unnamed_value"]
     row = {"table": "t1", "data": ["汇总", "", ""]}
     top = checks.check_call("Do it.", "给表格加个标题行“汇总”，放在最上方", "insert_row", {**row, "index": 1}, state, {"a": 1})
     assert [f.check for f in top] == ["unnamed_value"] and checks.repair(top) == {"index": 0}
@@ -1812,3 +1821,13 @@ def test_a_flag_turned_off_where_it_is_on_everywhere_now(doc, bold_now, span, re
         args = {"paragraphs": "p3", "bold": False}
     found = _checks(request_text, "set_text_format", args, extract_state(doc))
     assert ("asked_flag_off" in found) == unasked
+
+
+def test_a_list_said_by_the_verb_and_empty_lines_said_as_left_empty_name_their_apis():
+    from autodw.agent.checks.apis import unasked_api
+    items = {"items": ["a", "b"], "kind": "numbered", "position": {"after": "p2"}}
+    assert unasked_api("insert_list", "然后列四条注意事项", "", items, {}) == []
+    assert unasked_api("insert_list", "表格第一列加粗", "", items, {})  # a table's column is no list
+    block = {"block": "p5"}
+    assert unasked_api("delete_block", "第二张表后面空了三行，太多了", "", block, {}) == []
+    assert unasked_api("delete_block", "第二张表后面空一行", "", block, {})  # a gap asked for deletes nothing

@@ -29,7 +29,8 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
 @check("unasked_api", absence=True, certain=Certainty.WRONG_API, word_lists=("api_words.json",),
        tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
                                             "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
-                                            "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth"))
+                                            "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
+                                            "dwbench-2.0/hand/dev-thirteenth"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)

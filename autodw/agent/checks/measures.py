@@ -29,10 +29,12 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
     return None
 
 
-@check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number", tuned_on=BUILT_ON + UNIT_WORDS_2_0)
+@check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number",
+       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-thirteenth",))
 def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
-    instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives.
+    instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives. A number
+    the instruction gives bare is named too: the unit may go with the value it replaces ("9pt is too small ... 10 then").
 
     Another measurement the call sets (a spacing, a width) that is a number the instruction does not mention, when it
     mentions numbers, is a hint (``unnamed_number``)."""
@@ -40,11 +42,12 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[C
     for number, unit in _MEASURED.findall(instruction):
         given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
     mentioned = {float(n) for n in _NUMBER.findall(instruction)}
+    bare = {float(n) for n in _NUMBER.findall(_MEASURED.sub(" ", instruction))}
     out = []
     for key, value in args.items():
         measure = _measure(api, key, value)
         if measure is not None and measure[1] in given:
-            if measure[0] not in given[measure[1]]:
+            if measure[0] not in given[measure[1]] and measure[0] not in bare:
                 named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
                 only = next(iter(given[measure[1]])) if len(given[measure[1]]) == 1 else None
                 fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}

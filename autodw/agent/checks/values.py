@@ -21,7 +21,7 @@ _KIND_WORDS = {"footnote": r"foot-?notes?|脚注", "endnote": r"end-?notes?|尾�
 _KIND_APIS = {"insert_footnote": (("footnote", "endnote"), "footnote"),
               "delete_footnote": (("footnote", "endnote"), "footnote"),
               "insert_list": (("bullet", "numbered"), "bullet")}  # not set_list_format: "number the bullet list"
-_COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|一", "two|两|二|double", "three|三", "four|四", "five|五", "six|六"))
+_COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|single|一", "two|两|二|double", "three|三", "four|四", "five|五", "six|六"))
                 for w in ws.split("|") if w}
 _COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:columns?\b|栏)", re.IGNORECASE)
 
@@ -168,9 +168,11 @@ def _names_only(args: dict[str, Any]) -> bool:
     return isinstance(data, list) and len(data) == 1 and type(rows) is int and rows > 1
 
 
-@check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value", tuned_on=BUILT_ON)
+@check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value",
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-thirteenth",))
 def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
-    """A number of page columns the request names none of ("分两栏" -> 3); the fix is the one number it names."""
+    """A number of page columns the request names none of ("分两栏" -> 3; "single" names one); the fix is the one number
+    it names."""
     count = args.get("count")
     if api != "set_columns" or type(count) is not int:
         return []
