@@ -28,6 +28,7 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
@@ -228,7 +229,7 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     said = set(re.findall(r"\w+", loose(text)))
     held: dict[str, list[dict[str, Any]]] = {}
     for p in state.get("paragraphs", []):
-        words = re.findall(r"\w+", loose(p.get("text", "")))
+        words = re.findall(r"\w+", _SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if heading_level(p.get("style")) is None and 0 < len(words) <= MAX_LABEL_WORDS \
                 and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
             held.setdefault(" ".join(words), []).append(p)
@@ -236,8 +237,27 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
         if key and len(paras) <= MAX_MATCHES and all(w in said for w in key):
-            out += [(p["id"], under[1]) for p in paras if (under := label_section(state, p["id"])) is not None]
+            out += [(p["id"], _numbered_end(state, p["id"], under[1])) for p in paras
+                    if (under := label_section(state, p["id"])) is not None]
     return out
+
+
+def _numbered_end(state: State, pid: str, last: str) -> str:
+    """`last`, or for a label with a section number ("6.2 Future Research Areas") the paragraph before the next one
+    numbered at its depth or above ("7 REFERENCES", "6.3 ..."), when that comes first."""
+    paras = state.get("paragraphs", [])
+    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
+    number = _SECTION_NUMBER.match(loose(paras[start].get("text", "")))
+    if number is None:
+        return last
+    depth = number.group(0).strip().strip(".").count(".")
+    for i in range(start + 1, len(paras)):
+        if paras[i - 1]["id"] == last:
+            return last
+        other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
+        if other is not None and other.group(0).strip().strip(".").count(".") <= depth:
+            return paras[i - 1]["id"]
+    return last
 
 
 def said_whole(state: State, text: str) -> list[str]:
