@@ -380,3 +380,15 @@ def test_a_numbered_unstyled_label_points_at_its_section_up_to_the_next_number_a
     request = "At the end of the Future Research Areas section, add a short paragraph."
     assert pointing.labelled(state, request) == [("p40", "p45")]
     assert {"p40", "p45"} <= set(pointing.pointed(state, request))
+
+
+def test_a_plural_label_is_named_in_the_singular_and_its_section_ends_before_a_label_aligned_otherwise():
+    # dev-fourteenth dwh-234#4: "the reference list" for a justified bold "7<tab>REFERENCES" before "APPENDIX 1"
+    def bold(n: int, text: str, alignment: str | None) -> dict:
+        return {**_paragraph(n, text), "alignment": alignment, "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({40: bold(40, "7\tREFERENCES", "justify"),
+                     **{i: _paragraph(i, f"Author {i} (2001) A book on ageing.") for i in range(41, 46)},
+                     46: bold(46, "APPENDIX 1\t\tQUESTIONNAIRE 1", None)})
+    request = "Left-align the entries of the reference list before the appendices."
+    assert pointing.labelled(state, request) == [("p40", "p45")]
