@@ -370,3 +370,25 @@ def test_a_table_whose_header_cell_a_request_says_whole_is_pointed_at():
     assert pointing.header_named(state, "Bold the Coffs-Res. paragraph.") == []  # no table or column said
     assert pointing.header_named(state, "Delete the x column.") == []  # a one-letter cell names nothing
     assert "t2" in pointing.pointed(state, "Add a row to the table whose columns include 项目概况.")
+
+
+def test_a_numbered_unstyled_label_points_at_its_section_up_to_the_next_number_at_its_depth():
+    # dev-fourteenth dwh-234#8: "6.2<tab>Future Research Areas" in a footer style, "7<tab>REFERENCES" in Normal
+    state = _filled({40: _paragraph(40, "6.2\tFuture Research Areas", "Footer"),
+                     **{i: _paragraph(i, f"Research point {i} is worth a closer look later on.") for i in range(41, 46)},
+                     46: _paragraph(46, "7\tREFERENCES"), 47: _paragraph(47, "Smith, J. (2001) Ageing well.")})
+    request = "At the end of the Future Research Areas section, add a short paragraph."
+    assert pointing.labelled(state, request) == [("p40", "p45")]
+    assert {"p40", "p45"} <= set(pointing.pointed(state, request))
+
+
+def test_a_plural_label_is_named_in_the_singular_and_its_section_ends_before_a_label_aligned_otherwise():
+    # dev-fourteenth dwh-234#4: "the reference list" for a justified bold "7<tab>REFERENCES" before "APPENDIX 1"
+    def bold(n: int, text: str, alignment: str | None) -> dict:
+        return {**_paragraph(n, text), "alignment": alignment, "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({40: bold(40, "7\tREFERENCES", "justify"),
+                     **{i: _paragraph(i, f"Author {i} (2001) A book on ageing.") for i in range(41, 46)},
+                     46: bold(46, "APPENDIX 1\t\tQUESTIONNAIRE 1", None)})
+    request = "Left-align the entries of the reference list before the appendices."
+    assert pointing.labelled(state, request) == [("p40", "p45")]

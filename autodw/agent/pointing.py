@@ -14,7 +14,8 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import Match, heading_level, label_section, loose, tables_named, undictated, unspaced
+from autodw.agent.grounding import (Match, _look, heading_level, label_section, loose, tables_named, undictated,
+                                    unspaced)
 from autodw.analysis.state import State
 from autodw.analysis.state.render import body_blocks
 
@@ -28,6 +29,7 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
@@ -224,20 +226,48 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     """The sections (the label and the last paragraph before the next label like it) of the short unstyled label
     paragraphs that stand for headings ("Manufacturing", "For Investors") whose every word of
     :data:`MIN_LABEL_WORD` letters or more `text` says, in any case ("the manufacturing checklist", "that investors
-    list"); a label more than :data:`MAX_MATCHES` paragraphs hold names none."""
+    list"; a plural word said in the singular: "the reference list" for "REFERENCES"); a label more than
+    :data:`MAX_MATCHES` paragraphs hold names none."""
     said = set(re.findall(r"\w+", loose(text)))
     held: dict[str, list[dict[str, Any]]] = {}
     for p in state.get("paragraphs", []):
-        words = re.findall(r"\w+", loose(p.get("text", "")))
+        words = re.findall(r"\w+", _SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if heading_level(p.get("style")) is None and 0 < len(words) <= MAX_LABEL_WORDS \
                 and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
             held.setdefault(" ".join(words), []).append(p)
     out = []
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
-        if key and len(paras) <= MAX_MATCHES and all(w in said for w in key):
-            out += [(p["id"], under[1]) for p in paras if (under := label_section(state, p["id"])) is not None]
+        if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
+            out += [(p["id"], _numbered_end(state, p["id"], under[1])) for p in paras
+                    if (under := label_section(state, p["id"])) is not None]
     return out
+
+
+def _numbered_end(state: State, pid: str, last: str) -> str:
+    """`last`, or for a label with a section number ("6.2 Future Research Areas") the paragraph before the next one
+    numbered at its depth or above ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
+    after a justified "7 REFERENCES"), when that comes first."""
+    paras = state.get("paragraphs", [])
+    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
+    number = _SECTION_NUMBER.match(loose(paras[start].get("text", "")))
+    if number is None:
+        return last
+    depth = number.group(0).strip().strip(".").count(".")
+
+    def unaligned(para: dict[str, Any]) -> tuple[Any, ...]:
+        style, _, level, runs = _look(para)
+        return style, level, runs
+
+    look = unaligned(paras[start])
+    for i in range(start + 1, len(paras)):
+        if paras[i - 1]["id"] == last:
+            return last
+        other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
+        if other is not None and other.group(0).strip().strip(".").count(".") <= depth \
+                or paras[i].get("text", "").strip() and unaligned(paras[i]) == look:
+            return paras[i - 1]["id"]
+    return last
 
 
 def said_whole(state: State, text: str) -> list[str]:
