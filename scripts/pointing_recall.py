@@ -118,10 +118,10 @@ def documents(only: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     splits = json.loads(SPLITS.read_text())
     if only is not None and only in set(splits["test"]["corpus"]) | set(splits["test"]["generated"]):
         raise SystemExit(f"{only} is a test document: refused")
-    paths = [GENERATED / n for n in sorted(splits["dev"]["generated"])]
-    generated = [(p, extract_state(WordDocument.open(p))) for p in paths]
-    for path, state in [*generated, *outside.corpus_documents(MIN_PARAGRAPHS)]:
-        if (only is None or path.name == only) and outside.non_empty_paragraphs(state) >= MIN_PARAGRAPHS:
+    paths = [GENERATED / n for n in sorted(splits["dev"]["generated"]) if only is None or n == only]
+    generated = ((p, extract_state(WordDocument.open(p))) for p in paths)
+    for path, state in [*generated, *outside.corpus_documents(MIN_PARAGRAPHS, only=only)]:
+        if outside.non_empty_paragraphs(state) >= MIN_PARAGRAPHS:
             yield path.name, state
 
 

@@ -466,11 +466,12 @@ def _in_range(text: str, name: str) -> bool:
                for m in re.finditer(_RANGE.format(prefix=prefix), loose(text)))
 
 
-def _look(p: dict[str, Any]) -> tuple[Any, ...]:
-    """How a paragraph looks: its style, alignment, list level (a bold label "PROCEDURE" at level 0 is not like its
-    bold subsection lines at level 1) and the bold, size and font of its runs with text."""
+def look(p: dict[str, Any], alignment: bool = True) -> tuple[Any, ...]:
+    """How a paragraph looks: its style, alignment (unless `alignment` is false), list level (a bold label "PROCEDURE"
+    at level 0 is not like its bold subsection lines at level 1) and the bold, size and font of its runs with text."""
     runs = frozenset((r.get("bold"), r.get("size_pt"), r.get("font")) for r in p.get("runs", []) if r.get("text", "").strip())
-    return p.get("style"), p.get("alignment"), (p.get("list") or {}).get("level"), runs
+    aligned = (p.get("alignment"),) if alignment else ()
+    return (p.get("style"), *aligned, (p.get("list") or {}).get("level"), runs)
 
 
 def label_section(state: State, pid: str) -> tuple[str, str] | None:
@@ -478,10 +479,10 @@ def label_section(state: State, pid: str) -> tuple[str, str] | None:
     its kind: "附件3" up to "附件4") or the end."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    look = _look(paras[start])
+    first = look(paras[start])
     end = start
     for i in range(start + 1, len(paras)):
-        if paras[i].get("text", "").strip() and _look(paras[i]) == look:
+        if paras[i].get("text", "").strip() and look(paras[i]) == first:
             break
         end = i
     return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None

@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import (Match, _look, heading_level, label_section, loose, tables_named, undictated,
+from autodw.agent.grounding import (Match, heading_level, label_section, look, loose, tables_named, undictated,
                                     unspaced)
 from autodw.analysis.state import State
 from autodw.analysis.state.render import body_blocks
@@ -253,21 +253,21 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
     number = _SECTION_NUMBER.match(loose(paras[start].get("text", "")))
     if number is None:
         return last
-    depth = number.group(0).strip().strip(".").count(".")
-
-    def unaligned(para: dict[str, Any]) -> tuple[Any, ...]:
-        style, _, level, runs = _look(para)
-        return style, level, runs
-
-    look = unaligned(paras[start])
+    depth = _depth(number)
+    first = look(paras[start], alignment=False)
     for i in range(start + 1, len(paras)):
         if paras[i - 1]["id"] == last:
             return last
         other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
-        if other is not None and other.group(0).strip().strip(".").count(".") <= depth \
-                or paras[i].get("text", "").strip() and unaligned(paras[i]) == look:
+        if other is not None and _depth(other) <= depth \
+                or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
             return paras[i - 1]["id"]
     return last
+
+
+def _depth(number: re.Match[str]) -> int:
+    """The depth of a section number matched by :data:`_SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
+    return number.group(0).strip().strip(".").count(".")
 
 
 def said_whole(state: State, text: str) -> list[str]:

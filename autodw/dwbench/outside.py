@@ -47,15 +47,16 @@ def non_empty_paragraphs(state: dict[str, Any]) -> int:
     return sum(bool(p.get("text", "").strip()) for p in state.get("paragraphs", []))
 
 
-def corpus_documents(min_paragraphs: int = 1, *, dev: bool = True) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """(path, state) of the corpus files no test session starts from (dev's too unless `dev` is false) with at least
-    `min_paragraphs` non-empty body paragraphs, less unreadable files (named on stderr) and those whose text overlaps a
-    test document's."""
+def corpus_documents(min_paragraphs: int = 1, *, dev: bool = True,
+                     only: str | None = None) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """(path, state) of the corpus files no test session starts from (dev's too unless `dev` is false; the file named
+    `only`, if given) with at least `min_paragraphs` non-empty body paragraphs, less unreadable files (named on
+    stderr) and those whose text overlaps a test document's."""
     splits = document_splits()
     refused = set(splits["test"]["corpus"]) | (set() if dev else set(splits["dev"]["corpus"]))
     keys = _test_keys()
     for path in sorted(corpus_dir().glob("*.docx")):
-        if path.name in refused:
+        if path.name in refused or (only is not None and path.name != only):
             continue
         try:
             state = extract_state(WordDocument.open(path))
