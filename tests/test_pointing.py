@@ -392,3 +392,13 @@ def test_a_plural_label_is_named_in_the_singular_and_its_section_ends_before_a_l
                      46: bold(46, "APPENDIX 1\t\tQUESTIONNAIRE 1", None)})
     request = "Left-align the entries of the reference list before the appendices."
     assert pointing.labelled(state, request) == [("p40", "p45")]
+
+
+def test_a_text_repeated_more_than_the_matches_kept_is_taken_from_the_end_when_the_request_points_there():
+    # a handbook repeating its chapters four times: "Chapter 7, right at the end" is the last copy
+    copies = {n: _paragraph(n, "CHAPTER 7") for n in (10, 30, 50, 70)}
+    state = _filled(copies)
+    assert pointing.said_whole(state, "make this one a heading (Chapter 7)") == ["p10", "p30", "p50"]
+    assert pointing.said_whole(state, "Chapter 7, right at the end", from_end=True) == ["p70", "p50", "p30"]
+    assert "p70" in pointing.pointed(state, "I only need the last chapter (Chapter 7, right at the end).")
+    assert "p70" not in pointing.pointed(state, "I only need Chapter 7.")

@@ -82,7 +82,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     said = undictated(text)
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
-    whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
+    at_end = _END.search(said) is not None
+    # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
+    whole = said_whole(state, text, from_end=at_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
@@ -94,7 +96,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
     out += [bid for head, _ in sections if head in at and said_before(state, said, head)
             for bid in preceding(state, order, at[head])]
-    if _END.search(said):  # "the final paragraph of the support section": the section's end before the document's
+    if at_end:  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     for section in blocks:
         out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
@@ -181,6 +183,11 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     then "fix that line")."""
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+
+
+def at_end(text: str) -> bool:
+    """Whether `text` (its words, not the text it dictates) points at the end ("near the end", "the last paragraph")."""
+    return _END.search(undictated(text)) is not None
 
 
 def end_blocks(state: State) -> list[str]:
@@ -270,10 +277,12 @@ def _depth(number: re.Match[str]) -> int:
     return number.group(0).strip().strip(".").count(".")
 
 
-def said_whole(state: State, text: str) -> list[str]:
+def said_whole(state: State, text: str, from_end: bool = False) -> list[str]:
     """The body paragraphs, then the table cells' paragraphs (each with its table), whose whole text (case, spacing
     and end punctuation aside) is a segment of `text` (between its punctuation), in the segments' order: "the row of
-    序号、类别、包括产品 under each category" names the cells of a long table's rows past those shown."""
+    序号、类别、包括产品 under each category" names the cells of a long table's rows past those shown. Of a text more
+    than :data:`MAX_MATCHES` paragraphs hold, the first ones; `from_end` (the request points at the end: "Chapter 7,
+    right at the end" of a document that repeats its chapters), the last ones, last first."""
     segments = [key for part in _SEGMENT_END.split(text) if len(key := unspaced(part).strip(_TRIM)) >= 2]
     if not segments:
         return []
@@ -285,8 +294,10 @@ def said_whole(state: State, text: str) -> list[str]:
             for cell in row:
                 for p in (cell or {}).get("paragraphs", []):  # None: a cell covered by a merge
                     by_text.setdefault(_whole_key(p), []).append([p["id"], t["id"]])
-    return list(dict.fromkeys(i for key in dict.fromkeys(segments) for ids in by_text.get(key, [])[:MAX_MATCHES]
-                              for i in ids))
+    def held(key: str) -> list[list[str]]:
+        holders = by_text.get(key, [])
+        return holders[::-1][:MAX_MATCHES] if from_end else holders[:MAX_MATCHES]
+    return list(dict.fromkeys(i for key in dict.fromkeys(segments) for ids in held(key) for i in ids))
 
 
 def _whole_key(p: dict[str, Any]) -> str:
