@@ -402,3 +402,13 @@ def test_a_text_repeated_more_than_the_matches_kept_is_taken_from_the_end_when_t
     assert pointing.said_whole(state, "Chapter 7, right at the end", from_end=True) == ["p70", "p50", "p30"]
     assert "p70" in pointing.pointed(state, "I only need the last chapter (Chapter 7, right at the end).")
     assert "p70" not in pointing.pointed(state, "I only need Chapter 7.")
+
+
+def test_the_many_headings_of_a_long_document_leave_room_for_the_blocks_around_the_focus():
+    # a handbook whose hundreds of headings alone would fill the budget: those nearest the focus are shown, and the
+    # paragraphs right around it
+    paragraphs = [_paragraph(n, f"{n}. A HEADING OF THE HANDBOOK, CHAPTER {n}", style="Heading 2") if n % 3 == 0
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 601)]
+    view = render_state(_state(paragraphs), budget_tokens=1500, focus=["p590"])
+    assert _shown(view, "p590", "p589", "p591", "p588", "p592")
+    assert _shown(view, "p585", "p582")  # the nearest headings
