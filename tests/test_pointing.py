@@ -412,3 +412,14 @@ def test_the_many_headings_of_a_long_document_leave_room_for_the_blocks_around_t
     view = render_state(_state(paragraphs), budget_tokens=1500, focus=["p590"])
     assert _shown(view, "p590", "p589", "p591", "p588", "p592")
     assert _shown(view, "p585", "p582")  # the nearest headings
+
+
+def test_a_request_pointing_at_the_end_centres_the_window_there():
+    state = _filled({79: _paragraph(79, "d. Removal from existing case assignments")}, n=300)
+    request = "Near the end, the items lost their letters. Put c. and d. in front of them."
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request)
+    assert _shown(view, "p300", "p299", "p298", "p297", "p296", "p295", "p294")
+    follow_up = "make those bold"
+    view = views.grounded_view(state, follow_up, InstructionResult(follow_up), 1500, quoted_in=follow_up,
+                               previous=request)
+    assert _shown(view, "p300", "p295", "p294")
