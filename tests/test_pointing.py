@@ -423,3 +423,11 @@ def test_a_request_pointing_at_the_end_centres_the_window_there():
     view = views.grounded_view(state, follow_up, InstructionResult(follow_up), 1500, quoted_in=follow_up,
                                previous=request)
     assert _shown(view, "p300", "p295", "p294")
+
+
+def test_the_headings_that_fit_the_budget_are_all_shown_however_far_from_the_focus():
+    # headings that fit are the document's outline: only when they alone would overflow are the nearest kept
+    paragraphs = [_paragraph(n, f"{n}. A HEADING OF THE REPORT, PART {n}", style="Heading 2") if n % 10 == 0
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    view = render_state(_state(paragraphs), budget_tokens=700, focus=["p290"])
+    assert _shown(view, *(f"p{n}" for n in range(10, 301, 10)))
