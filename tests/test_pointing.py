@@ -425,6 +425,20 @@ def test_a_request_pointing_at_the_end_centres_the_window_there():
     assert _shown(view, "p300", "p295", "p294")
 
 
+def test_a_colour_the_request_describes_its_targets_by_points_at_the_paragraphs_of_that_colour():
+    # dwh-006#4: "make the two blue section titles dark red instead" after a request about the end of the document
+    def coloured(n: int, text: str, colour: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "color": colour}]}
+
+    state = _filled({5: coloured(5, "GENERAL INFORMATION", "4F81BD"), 47: coloured(47, "DESCRIPTION", "4F81BD"),
+                     60: coloured(60, "Warning: read the terms below.", "C00000")}, n=300)
+    request = "make the two blue section titles dark red instead"
+    assert pointing.pointed(state, request) == ["p5", "p47"]  # not the dark red one: that is the colour asked for
+    previous = "Near the end, the items lost their letters. Put c. and d. in front of them."
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, "p5", "p47")
+
+
 def test_the_headings_that_fit_the_budget_are_all_shown_however_far_from_the_focus():
     # headings that fit are the document's outline: only when they alone would overflow are the nearest kept
     paragraphs = [_paragraph(n, f"{n}. A HEADING OF THE REPORT, PART {n}", style="Heading 2") if n % 10 == 0

@@ -16,11 +16,15 @@ from typing import Any, Iterable
 from autodw.agent.distinctive import ranked_blocks
 from autodw.agent.grounding import (Match, heading_level, label_section, look, loose, tables_named, undictated,
                                     unspaced)
+from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
+from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import body_blocks
+from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
+MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
@@ -88,6 +92,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
+    out += coloured(state, said)  # "make the two blue section titles dark red"
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
@@ -183,6 +188,25 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     then "fix that line")."""
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+
+
+def coloured(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all of a colour `said` (undictated
+    text) describes its target by, not one it asks for: "make the two blue section titles dark red" names the blue
+    paragraphs."""
+    described = {c.name for c in colours_said(said)} - {c.name for c, _ in colours_to_set(said)}
+    if not described:
+        return []
+    ranges = [colour_ranges()[name] for name in described]
+    looks = Formatting(state.get("styles", {}))
+    out: list[str] = []
+    for p in state.get("paragraphs", []):
+        colours = {looks.run(r, p.get("style")).get("color") for r in p.get("runs", []) if r.get("text", "").strip()}
+        if len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges):
+            out.append(p["id"])
+            if len(out) == MAX_COLOURED:
+                break
+    return out
 
 
 def at_end(text: str) -> bool:
