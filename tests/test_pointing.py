@@ -445,3 +445,15 @@ def test_the_headings_that_fit_the_budget_are_all_shown_however_far_from_the_foc
                   else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
     view = render_state(_state(paragraphs), budget_tokens=700, focus=["p290"])
     assert _shown(view, *(f"p{n}" for n in range(10, 301, 10)))
+
+
+def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():
+    # dwh-238#1: "the last chapter of this file (Chapter 7, right at the end)" of a handbook typed as plain text:
+    # "CHAPTER 7" runs to the end; its outline is its "A." and "1." lines (no heading styles, no lists)
+    body = {10: "CHAPTER 6", 40: "CHAPTER 7", 42: "CHAPTER 7 – REPORTS AND AUDITS", 44: "A.\tMONTHLY REPORTS",
+            50: "B.\tAUDITS", 52: "1.\tINDEPENDENT AUDITS", 54: "a.\tPurpose", 60: "2.   MANAGEMENT REVIEWS",
+            70: "C.\tEVALUATION"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=120)
+    assert pointing.series_end(state, "p40") == "p120" and pointing.series_end(state, "p10") == "p39"
+    out = pointing.pointed(state, "I only need the last chapter of this file (Chapter 7, right at the end).")
+    assert {"p42", "p44", "p50", "p52", "p60", "p70"} <= set(out) and "p54" not in out

@@ -33,6 +33,8 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+_ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
+_SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
@@ -98,6 +100,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += labelled(state, said)
+    sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
     out += [bid for head, _ in sections if head in at and said_before(state, said, head)
             for bid in preceding(state, order, at[head])]
@@ -177,9 +180,33 @@ def outline(state: State, section: list[str]) -> list[str]:
     elif listed:
         top = min(p["list"]["level"] for p in listed)
         tops = [p["id"] for p in listed if p["list"]["level"] == top]
-    else:
-        tops = []
+    else:  # a plain-text outline: the lines typed with the section's first two kinds of enumerator ("A.", then "1.")
+        kinds = {p["id"]: _enumerator_kind(p.get("text", "")) for p in lines}
+        firsts = list(dict.fromkeys(k for k in kinds.values() if k is not None))[:2]
+        tops = [bid for bid, kind in kinds.items() if kind is not None and kind in firsts]
     return list(dict.fromkeys(shown[:SECTION_OPENING] + tops))[:MAX_SECTION_BLOCKS]
+
+
+def _enumerator_kind(text: str) -> str | None:
+    """The kind of enumerator a paragraph's text is typed with ("A.\tMONTHLY REPORTS": "A", "2.   REMEDIAL": "1",
+    "b) Reduced": "a"), or None."""
+    m = _ENUMERATOR.match(text)
+    return None if m is None else "1" if m.group(1).isdigit() else "A" if m.group(1).isupper() else "a"
+
+
+def series_end(state: State, pid: str) -> str | None:
+    """For a short label ending in a number ("CHAPTER 7", "Part 3"), the last paragraph of its part: the one before
+    the next label of the same words with another number ("CHAPTER 8", or "CHAPTER 1" of a document that repeats its
+    chapters), else the document's last; None for another paragraph."""
+    paras = state.get("paragraphs", [])
+    start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
+    if start is None or (m := _SERIES_LABEL.match(loose(paras[start].get("text", "")))) is None:
+        return None
+    for i in range(start + 1, len(paras)):
+        other = _SERIES_LABEL.match(loose(paras[i].get("text", "")))
+        if other is not None and other.group(1) == m.group(1) and other.group(2) != m.group(2):
+            return paras[i - 1]["id"]
+    return paras[-1]["id"] if len(paras) > start + 1 else None
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
