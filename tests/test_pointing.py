@@ -457,3 +457,13 @@ def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline
     assert pointing.series_end(state, "p40") == "p120" and pointing.series_end(state, "p10") == "p39"
     out = pointing.pointed(state, "I only need the last chapter of this file (Chapter 7, right at the end).")
     assert {"p42", "p44", "p50", "p52", "p60", "p70"} <= set(out) and "p54" not in out
+
+
+def test_an_unstyled_label_the_request_names_is_pointed_at_itself_not_only_its_section():
+    # dwh-238#2: "the numbered ones inside those sections (independent audits, management reviews)": the labels
+    # in a handbook repeating its chapters (each label three times: no word of it is rare)
+    body = {c + n: text for c in (0, 40, 80) for n, text in ((10, "1.\tINDEPENDENT AUDITS"), (11, ""), (12, "Audits are done."),
+                                                            (20, "2.\tMANAGEMENT REVIEWS"), (21, ""), (22, "Reviews are done."))}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=120)
+    out = pointing.pointed(state, "and the numbered ones inside those sections (independent audits, management reviews)")
+    assert {"p10", "p20", "p90", "p100"} <= set(out)
