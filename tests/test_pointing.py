@@ -467,3 +467,13 @@ def test_an_unstyled_label_the_request_names_is_pointed_at_itself_not_only_its_s
     state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=120)
     out = pointing.pointed(state, "and the numbered ones inside those sections (independent audits, management reviews)")
     assert {"p10", "p20", "p90", "p100"} <= set(out)
+
+
+def test_a_plain_text_section_whose_title_is_made_a_heading_keeps_its_typed_lines_in_the_outline():
+    # dwh-238#1's second step: the chapter title is a Heading 1 now, its "A." lines not yet
+    body = {40: "CHAPTER 7", 42: "CHAPTER 7 – REPORTS AND AUDITS", 44: "A.\tMONTHLY REPORTS", 50: "B.\tAUDITS",
+            52: "1.\tINDEPENDENT AUDITS", 70: "C.\tEVALUATION"}
+    paragraphs = {n: _paragraph(n, text, style="Heading 1" if n == 42 else "Normal") for n, text in body.items()}
+    state = _filled(paragraphs, n=120)
+    out = pointing.pointed(state, "I only need the last chapter of this file (Chapter 7, right at the end).")
+    assert {"p42", "p44", "p50", "p52", "p70"} <= set(out)

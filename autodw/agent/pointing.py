@@ -176,16 +176,18 @@ def outline(state: State, section: list[str]) -> list[str]:
     lines = [paras[bid] for bid in shown if bid in paras]
     headings = [p for p in lines if heading_level(p.get("style")) is not None]
     listed = [p for p in lines if (p.get("list") or {}).get("level") is not None]
+    tops: list[str] = []
     if headings:
         top = min(heading_level(p.get("style")) for p in headings)
         tops = [p["id"] for p in headings if heading_level(p.get("style")) == top]
-    elif listed:
+    if listed:
         top = min(p["list"]["level"] for p in listed)
-        tops = [p["id"] for p in listed if p["list"]["level"] == top]
-    else:  # a plain-text outline: the lines typed with the section's first two kinds of enumerator ("A.", then "1.")
+        tops += [] if headings else [p["id"] for p in listed if p["list"]["level"] == top]
+    else:  # a plain-text outline: the lines typed with the section's first two kinds of enumerator ("A.", then "1."),
+        # also under the headings it has (its title made a heading, its "A." lines not yet)
         kinds = {p["id"]: _enumerator_kind(p.get("text", "")) for p in lines}
         firsts = list(dict.fromkeys(k for k in kinds.values() if k is not None))[:2]
-        tops = [bid for bid, kind in kinds.items() if kind is not None and kind in firsts]
+        tops += [bid for bid, kind in kinds.items() if kind is not None and kind in firsts]
     return list(dict.fromkeys(shown[:SECTION_OPENING] + tops))[:MAX_SECTION_BLOCKS]
 
 
