@@ -392,3 +392,88 @@ def test_a_plural_label_is_named_in_the_singular_and_its_section_ends_before_a_l
                      46: bold(46, "APPENDIX 1\t\tQUESTIONNAIRE 1", None)})
     request = "Left-align the entries of the reference list before the appendices."
     assert pointing.labelled(state, request) == [("p40", "p45")]
+
+
+def test_a_text_repeated_more_than_the_matches_kept_is_taken_from_the_end_when_the_request_points_there():
+    # a handbook repeating its chapters four times: "Chapter 7, right at the end" is the last copy
+    copies = {n: _paragraph(n, "CHAPTER 7") for n in (10, 30, 50, 70)}
+    state = _filled(copies)
+    assert pointing.said_whole(state, "make this one a heading (Chapter 7)") == ["p10", "p30", "p50"]
+    assert pointing.said_whole(state, "Chapter 7, right at the end", from_end=True) == ["p70", "p50", "p30"]
+    assert "p70" in pointing.pointed(state, "I only need the last chapter (Chapter 7, right at the end).")
+    assert "p70" not in pointing.pointed(state, "I only need Chapter 7.")
+
+
+def test_the_many_headings_of_a_long_document_leave_room_for_the_blocks_around_the_focus():
+    # a handbook whose hundreds of headings alone would fill the budget: those nearest the focus are shown, and the
+    # paragraphs right around it
+    paragraphs = [_paragraph(n, f"{n}. A HEADING OF THE HANDBOOK, CHAPTER {n}", style="Heading 2") if n % 3 == 0
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 601)]
+    view = render_state(_state(paragraphs), budget_tokens=1500, focus=["p590"])
+    assert _shown(view, "p590", "p589", "p591", "p588", "p592")
+    assert _shown(view, "p585", "p582")  # the nearest headings
+
+
+def test_a_request_pointing_at_the_end_centres_the_window_there():
+    state = _filled({79: _paragraph(79, "d. Removal from existing case assignments")}, n=300)
+    request = "Near the end, the items lost their letters. Put c. and d. in front of them."
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request)
+    assert _shown(view, "p300", "p299", "p298", "p297", "p296", "p295", "p294")
+    follow_up = "make those bold"
+    view = views.grounded_view(state, follow_up, InstructionResult(follow_up), 1500, quoted_in=follow_up,
+                               previous=request)
+    assert _shown(view, "p300", "p295", "p294")
+
+
+def test_a_colour_the_request_describes_its_targets_by_points_at_the_paragraphs_of_that_colour():
+    # dwh-006#4: "make the two blue section titles dark red instead" after a request about the end of the document
+    def coloured(n: int, text: str, colour: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "color": colour}]}
+
+    state = _filled({5: coloured(5, "GENERAL INFORMATION", "4F81BD"), 47: coloured(47, "DESCRIPTION", "4F81BD"),
+                     60: coloured(60, "Warning: read the terms below.", "C00000")}, n=300)
+    request = "make the two blue section titles dark red instead"
+    assert pointing.pointed(state, request) == ["p5", "p47"]  # not the dark red one: that is the colour asked for
+    previous = "Near the end, the items lost their letters. Put c. and d. in front of them."
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, "p5", "p47")
+
+
+def test_the_headings_that_fit_the_budget_are_all_shown_however_far_from_the_focus():
+    # headings that fit are the document's outline: only when they alone would overflow are the nearest kept
+    paragraphs = [_paragraph(n, f"{n}. A HEADING OF THE REPORT, PART {n}", style="Heading 2") if n % 10 == 0
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    view = render_state(_state(paragraphs), budget_tokens=700, focus=["p290"])
+    assert _shown(view, *(f"p{n}" for n in range(10, 301, 10)))
+
+
+def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():
+    # dwh-238#1: "the last chapter of this file (Chapter 7, right at the end)" of a handbook typed as plain text:
+    # "CHAPTER 7" runs to the end; its outline is its "A." and "1." lines (no heading styles, no lists)
+    body = {10: "CHAPTER 6", 40: "CHAPTER 7", 42: "CHAPTER 7 – REPORTS AND AUDITS", 44: "A.\tMONTHLY REPORTS",
+            50: "B.\tAUDITS", 52: "1.\tINDEPENDENT AUDITS", 54: "a.\tPurpose", 60: "2.   MANAGEMENT REVIEWS",
+            70: "C.\tEVALUATION"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=120)
+    assert pointing.series_end(state, "p40") == "p120" and pointing.series_end(state, "p10") == "p39"
+    out = pointing.pointed(state, "I only need the last chapter of this file (Chapter 7, right at the end).")
+    assert {"p42", "p44", "p50", "p52", "p60", "p70"} <= set(out) and "p54" not in out
+
+
+def test_an_unstyled_label_the_request_names_is_pointed_at_itself_not_only_its_section():
+    # dwh-238#2: "the numbered ones inside those sections (independent audits, management reviews)": the labels
+    # in a handbook repeating its chapters (each label three times: no word of it is rare)
+    body = {c + n: text for c in (0, 40, 80) for n, text in ((10, "1.\tINDEPENDENT AUDITS"), (11, ""), (12, "Audits are done."),
+                                                            (20, "2.\tMANAGEMENT REVIEWS"), (21, ""), (22, "Reviews are done."))}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=120)
+    out = pointing.pointed(state, "and the numbered ones inside those sections (independent audits, management reviews)")
+    assert {"p10", "p20", "p90", "p100"} <= set(out)
+
+
+def test_a_plain_text_section_whose_title_is_made_a_heading_keeps_its_typed_lines_in_the_outline():
+    # dwh-238#1's second step: the chapter title is a Heading 1 now, its "A." lines not yet
+    body = {40: "CHAPTER 7", 42: "CHAPTER 7 – REPORTS AND AUDITS", 44: "A.\tMONTHLY REPORTS", 50: "B.\tAUDITS",
+            52: "1.\tINDEPENDENT AUDITS", 70: "C.\tEVALUATION"}
+    paragraphs = {n: _paragraph(n, text, style="Heading 1" if n == 42 else "Normal") for n, text in body.items()}
+    state = _filled(paragraphs, n=120)
+    out = pointing.pointed(state, "I only need the last chapter of this file (Chapter 7, right at the end).")
+    assert {"p42", "p44", "p50", "p52", "p70"} <= set(out)

@@ -16,11 +16,15 @@ from typing import Any, Iterable
 from autodw.agent.distinctive import ranked_blocks
 from autodw.agent.grounding import (Match, heading_level, label_section, look, loose, tables_named, undictated,
                                     unspaced)
+from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
+from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import body_blocks
+from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
+MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
@@ -29,6 +33,8 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+_ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
+_SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
@@ -82,19 +88,25 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     said = undictated(text)
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
-    whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
+    at_end = _END.search(said) is not None
+    # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
+    whole = said_whole(state, text, from_end=at_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
+    out += coloured(state, said)  # "make the two blue section titles dark red"
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
-    sections += labelled(state, said)
+    labels = labelled(state, said)
+    out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
+    sections += labels
+    sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
     out += [bid for head, _ in sections if head in at and said_before(state, said, head)
             for bid in preceding(state, order, at[head])]
-    if _END.search(said):  # "the final paragraph of the support section": the section's end before the document's
+    if at_end:  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     for section in blocks:
         out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
@@ -164,15 +176,41 @@ def outline(state: State, section: list[str]) -> list[str]:
     lines = [paras[bid] for bid in shown if bid in paras]
     headings = [p for p in lines if heading_level(p.get("style")) is not None]
     listed = [p for p in lines if (p.get("list") or {}).get("level") is not None]
+    tops: list[str] = []
     if headings:
         top = min(heading_level(p.get("style")) for p in headings)
         tops = [p["id"] for p in headings if heading_level(p.get("style")) == top]
-    elif listed:
+    if listed:
         top = min(p["list"]["level"] for p in listed)
-        tops = [p["id"] for p in listed if p["list"]["level"] == top]
-    else:
-        tops = []
+        tops += [] if headings else [p["id"] for p in listed if p["list"]["level"] == top]
+    else:  # a plain-text outline: the lines typed with the section's first two kinds of enumerator ("A.", then "1."),
+        # also under the headings it has (its title made a heading, its "A." lines not yet)
+        kinds = {p["id"]: _enumerator_kind(p.get("text", "")) for p in lines}
+        firsts = list(dict.fromkeys(k for k in kinds.values() if k is not None))[:2]
+        tops += [bid for bid, kind in kinds.items() if kind is not None and kind in firsts]
     return list(dict.fromkeys(shown[:SECTION_OPENING] + tops))[:MAX_SECTION_BLOCKS]
+
+
+def _enumerator_kind(text: str) -> str | None:
+    """The kind of enumerator a paragraph's text is typed with ("A.\tMONTHLY REPORTS": "A", "2.   REMEDIAL": "1",
+    "b) Reduced": "a"), or None."""
+    m = _ENUMERATOR.match(text)
+    return None if m is None else "1" if m.group(1).isdigit() else "A" if m.group(1).isupper() else "a"
+
+
+def series_end(state: State, pid: str) -> str | None:
+    """For a short label ending in a number ("CHAPTER 7", "Part 3"), the last paragraph of its part: the one before
+    the next label of the same words with another number ("CHAPTER 8", or "CHAPTER 1" of a document that repeats its
+    chapters), else the document's last; None for another paragraph."""
+    paras = state.get("paragraphs", [])
+    start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
+    if start is None or (m := _SERIES_LABEL.match(loose(paras[start].get("text", "")))) is None:
+        return None
+    for i in range(start + 1, len(paras)):
+        other = _SERIES_LABEL.match(loose(paras[i].get("text", "")))
+        if other is not None and other.group(1) == m.group(1) and other.group(2) != m.group(2):
+            return paras[i - 1]["id"]
+    return paras[-1]["id"] if len(paras) > start + 1 else None
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
@@ -181,6 +219,30 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     then "fix that line")."""
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+
+
+def coloured(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all of a colour `said` (undictated
+    text) describes its target by, not one it asks for: "make the two blue section titles dark red" names the blue
+    paragraphs."""
+    described = {c.name for c in colours_said(said)} - {c.name for c, _ in colours_to_set(said)}
+    if not described:
+        return []
+    ranges = [colour_ranges()[name] for name in described]
+    looks = Formatting(state.get("styles", {}))
+    out: list[str] = []
+    for p in state.get("paragraphs", []):
+        colours = {looks.run(r, p.get("style")).get("color") for r in p.get("runs", []) if r.get("text", "").strip()}
+        if len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges):
+            out.append(p["id"])
+            if len(out) == MAX_COLOURED:
+                break
+    return out
+
+
+def at_end(text: str) -> bool:
+    """Whether `text` (its words, not the text it dictates) points at the end ("near the end", "the last paragraph")."""
+    return _END.search(undictated(text)) is not None
 
 
 def end_blocks(state: State) -> list[str]:
@@ -270,10 +332,12 @@ def _depth(number: re.Match[str]) -> int:
     return number.group(0).strip().strip(".").count(".")
 
 
-def said_whole(state: State, text: str) -> list[str]:
+def said_whole(state: State, text: str, from_end: bool = False) -> list[str]:
     """The body paragraphs, then the table cells' paragraphs (each with its table), whose whole text (case, spacing
     and end punctuation aside) is a segment of `text` (between its punctuation), in the segments' order: "the row of
-    序号、类别、包括产品 under each category" names the cells of a long table's rows past those shown."""
+    序号、类别、包括产品 under each category" names the cells of a long table's rows past those shown. Of a text more
+    than :data:`MAX_MATCHES` paragraphs hold, the first ones; `from_end` (the request points at the end: "Chapter 7,
+    right at the end" of a document that repeats its chapters), the last ones, last first."""
     segments = [key for part in _SEGMENT_END.split(text) if len(key := unspaced(part).strip(_TRIM)) >= 2]
     if not segments:
         return []
@@ -285,8 +349,10 @@ def said_whole(state: State, text: str) -> list[str]:
             for cell in row:
                 for p in (cell or {}).get("paragraphs", []):  # None: a cell covered by a merge
                     by_text.setdefault(_whole_key(p), []).append([p["id"], t["id"]])
-    return list(dict.fromkeys(i for key in dict.fromkeys(segments) for ids in by_text.get(key, [])[:MAX_MATCHES]
-                              for i in ids))
+    def held(key: str) -> list[list[str]]:
+        holders = by_text.get(key, [])
+        return holders[::-1][:MAX_MATCHES] if from_end else holders[:MAX_MATCHES]
+    return list(dict.fromkeys(i for key in dict.fromkeys(segments) for ids in held(key) for i in ids))
 
 
 def _whole_key(p: dict[str, Any]) -> str:

@@ -85,10 +85,13 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under),
              *distinctive_blocks(state, quoted_in)]
     pointed = pointing.pointed(state, pointing_in, named)
-    if previous and (not pointed or grounding.leans_back(state, pointing_in)):
+    refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
+    if refers:
         # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
         # before did, or the text it wrote
         pointed += pointing.earlier(state, previous, grounding.ground(state, previous)[:max_lines])
+    if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
+        focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
                       pointed=pointed)
     lines = grounding.grounding_lines(matches)

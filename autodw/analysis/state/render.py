@@ -23,6 +23,7 @@ MAX_TABLE_ROWS = 8
 MAX_CELL_CHARS = 40
 MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focus is shown whole as the budget allows)
 SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
+HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest the focus are shown when not all fit
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
 PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "TABLE OF FIGURES", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
@@ -386,7 +387,8 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
             count: TokenCounter) -> dict[int, bool]:
     """The blocks shown (index -> whole, else as its short line): the first focus block whole, the first
     :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then each of them
-    whole as the budget allows, then headings, the first three and the last block, then the blocks nearest the
+    whole as the budget allows, then the first three blocks, the headings (all when they fit, else those nearest the
+    focus until :data:`HEADINGS_SHARE` of the budget is spent) and the last block, then the blocks nearest the
     focus."""
     costs = [count(b.text) for b in blocks]
     if sum(costs) <= budget:
@@ -416,11 +418,17 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
         take(i)
     for i in range(min(3, len(blocks))):
         take(i)
-    for i, b in enumerate(blocks):
-        if b.heading:
+    centres = focus_idx or [0]
+    headings = [i for i, b in enumerate(blocks) if b.heading and chosen.get(i) is not True]
+    if spent + sum(costs[i] for i in headings) <= budget:
+        for i in headings:  # all of them fit
+            take(i)
+    else:  # a long handbook's hundreds of headings would leave nothing for the blocks around the focus
+        for i in sorted(headings, key=lambda i: min(abs(i - c) for c in centres)):  # the nearest, up to a share
+            if spent + costs[i] > budget * HEADINGS_SHARE:
+                break
             take(i)
     take(len(blocks) - 1)
-    centres = focus_idx or [0]
     for dist in range(1, len(blocks)):
         before = spent
         for c in centres:
