@@ -392,3 +392,20 @@ def test_a_plural_label_is_named_in_the_singular_and_its_section_ends_before_a_l
                      46: bold(46, "APPENDIX 1\t\tQUESTIONNAIRE 1", None)})
     request = "Left-align the entries of the reference list before the appendices."
     assert pointing.labelled(state, request) == [("p40", "p45")]
+
+
+def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels():
+    """dwh-240#3 ("the subsection titles 1.1, 1.2, 2.1 and 2.2"), dwh-242#2 ("01CD到08CD这几行"): the paragraphs
+    starting with the numbers said, or with each label of the range, and not a number in a longer one."""
+    sections = _filled({10: _paragraph(10, "1.1 REGULACIONES PARA LA EQUIDAD"),
+                        30: _paragraph(30, "1.2  REGULACIONES PARA LA INTEGRACIÓN"),
+                        50: _paragraph(50, "2.1 MEDIDAS DE GESTIÓN"), 60: _paragraph(60, "2.1.1 Otra cosa"),
+                        70: _paragraph(70, "2.2 MEDIDAS DE SUELO")})
+    pointed = pointing.pointed(sections, "the subsection titles 1.1, 1.2, 2.1 and 2.2 should be Heading 2")
+    assert {"p10", "p30", "p50", "p70"} <= set(pointed) and "p60" not in pointed
+    discs = _filled({4 + 9 * k: _paragraph(4 + 9 * k, f"0{k + 1}CD：") for k in range(8)})
+    pointed = pointing.pointed(discs, "01CD到08CD这几行是每张光盘的标题，把它们都设成一级标题")
+    assert [f"p{4 + 9 * k}" for k in range(8)] == [i for i in pointed if i in {f"p{4 + 9 * k}" for k in range(8)}]
+    labels = _filled({5 * k: _paragraph(5 * k, f"MEDIDA {k}") for k in range(1, 13)})
+    assert {f"p{5 * k}" for k in range(1, 13)} <= set(pointing.pointed(labels, "every MEDIDA label (MEDIDA 1 to MEDIDA 12)"))
+    assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels

@@ -30,6 +30,12 @@ MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks f
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
+#: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"): numbers joined by dots
+_SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
+#: a range of numbered labels a request names by its ends ("01CD到08CD", "MEDIDA 1 to MEDIDA 22", "chapters 2-5"):
+#: the letters before the first number, it, the letters after it, the last number
+_RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
+                    r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
@@ -84,7 +90,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     at = {bid: n for n, bid in enumerate(order)}
     whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    out = whole + numbered(state, said) + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
@@ -100,6 +106,34 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
+    return list(dict.fromkeys(out))
+
+
+def numbered(state: State, text: str) -> list[str]:
+    """The body paragraphs `text` names by their leading number: a section number it says ("the subsection titles 1.1,
+    1.2 and 2.1" names "1.1 REGULACIONES..."), or each label of a range it names by its ends ("01CD到08CD" names
+    "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"), when the document has labels at both ends and the range
+    is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
+    none."""
+    said = loose(text)
+    starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
+
+    def starting(pattern: str) -> list[str]:
+        held = [pid for pid, t in starts if re.match(pattern, t)]
+        return held if len(held) <= MAX_MATCHES else []
+
+    out = [pid for n in _SAID_NUMBER.findall(said) for pid in starting(rf"{re.escape(n)}\.?(?:\s|$)")]
+    for before, first, after, last in _RANGE.findall(said):
+        a, b = int(first), int(last)
+        if not a < b <= a + MAX_SECTION_BLOCKS:
+            continue
+        for prefix in (before[i:] for i in range(len(before) + 1)):  # "把第01CD": the label may start at any letter
+            if not prefix + after:
+                continue
+            label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{re.escape(after)}") for n in range(a, b + 1)]
+            if label[0] and label[-1]:
+                out += [pid for held in label for pid in held]
+                break
     return list(dict.fromkeys(out))
 
 
