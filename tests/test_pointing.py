@@ -409,3 +409,18 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     labels = _filled({5 * k: _paragraph(5 * k, f"MEDIDA {k}") for k in range(1, 13)})
     assert {f"p{5 * k}" for k in range(1, 13)} <= set(pointing.pointed(labels, "every MEDIDA label (MEDIDA 1 to MEDIDA 12)"))
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
+
+
+def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():
+    """dwh-240#8 ("the short-term list ... "Medidas de Corto plazo:""): the list items under the label the request
+    quotes, each after an empty paragraph, are pointed at; the list ends at the next text that is not an item."""
+    item = {"num_id": 32, "level": 0}
+    state = _filled({40: _paragraph(40, "Medidas de Corto plazo:"), 41: _paragraph(41, ""),
+                     42: _paragraph(42, "Gestión directa (medida 8).", "List Paragraph", item),
+                     43: _paragraph(43, "", "List Paragraph"),
+                     44: _paragraph(44, "Priorización de recursos (medida 14).", "List Paragraph", item),
+                     45: _paragraph(45, ""), 46: _paragraph(46, "Implementación (medida 6).", "List Paragraph", item),
+                     47: _paragraph(47, ""), 48: _paragraph(48, "Medidas de Mediano Plazo"),
+                     49: _paragraph(49, "Otra medida.", "List Paragraph", item)})
+    assert pointing.items_under(state, "p40") == ["p42", "p44", "p46"]
+    assert {"p42", "p44", "p46"} <= set(pointing.pointed(state, 'the list titles "Medidas de Corto plazo:" vs "X"'))

@@ -139,7 +139,8 @@ def numbered(state: State, text: str) -> list[str]:
 
 def items_under(state: State, pid: str) -> list[str]:
     """The list items right after paragraph `pid` that are deeper than it or of another list (the bullets under "The
-    contractor shall:", the steps under a subsection line), up to :data:`MAX_SECTION_BLOCKS`."""
+    contractor shall:", the steps under a subsection line; empty paragraphs between them aside), up to
+    :data:`MAX_SECTION_BLOCKS`."""
     paras = state.get("paragraphs", [])
     at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
     if at is None:
@@ -148,6 +149,8 @@ def items_under(state: State, pid: str) -> list[str]:
     out = []
     for p in paras[at + 1:]:
         lst = p.get("list") or {}
+        if lst.get("level") is None and not p.get("text", "").strip():
+            continue  # the empty paragraphs a label or its items are spaced out with ("Medidas de Corto plazo:")
         if lst.get("level") is None or (lst.get("num_id") == lead.get("num_id") and lst["level"] <= lead.get("level", -1)):
             break
         out.append(p["id"])
