@@ -424,3 +424,13 @@ def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them(
                      49: _paragraph(49, "Otra medida.", "List Paragraph", item)})
     assert pointing.items_under(state, "p40") == ["p42", "p44", "p46"]
     assert {"p42", "p44", "p46"} <= set(pointing.pointed(state, 'the list titles "Medidas de Corto plazo:" vs "X"'))
+
+
+def test_paragraphs_alike_the_named_ones_that_also_look_like_them_come_first():
+    """dwh-235#4 ("the bold lines that name each code file (Class Culmann, Class IntroPanel and so on)"): among many
+    plain Normal lines, the bold Normal lines like the two named are the ones pointed at first."""
+    bold = [{"text": "x", "bold": True}]
+    labels = {n: {**_paragraph(n, f"Class Panel{n}"), "runs": bold} for n in (5, 30, 55, 70, 78)}
+    state = _filled({**labels, **{n: _paragraph(n, f"int x{n} = {n};") for n in range(1, 80) if n not in labels}})
+    alike = pointing.alike(state, ["p5", "p30"])
+    assert alike[:5] == ["p5", "p30", "p55", "p70", "p78"]

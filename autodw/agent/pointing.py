@@ -333,15 +333,19 @@ def _whole_key(p: dict[str, Any]) -> str:
 
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
-    of the first of `ids` first."""
+    of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each."""
     def kind(p: dict[str, Any]) -> tuple[Any, ...]:
         lst = p.get("list") or {}
         return p.get("style"), lst.get("num_id"), lst.get("level")
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
-    of = {p["id"]: kind(p) for p in paras}
-    named = [of[i] for i in ids if i in of]
-    kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
-    return [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
+    out = []
+    for key in (lambda p: (kind(p), look(p)), kind):
+        of = {p["id"]: key(p) for p in paras}
+        named = [of[i] for i in ids if i in of]
+        kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
+        out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
+    return list(dict.fromkeys(out))
 
 
 def parts(text: str) -> tuple[str, ...]:
