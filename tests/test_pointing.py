@@ -434,3 +434,18 @@ def test_paragraphs_alike_the_named_ones_that_also_look_like_them_come_first():
     state = _filled({**labels, **{n: _paragraph(n, f"int x{n} = {n};") for n in range(1, 80) if n not in labels}})
     alike = pointing.alike(state, ["p5", "p30"])
     assert alike[:5] == ["p5", "p30", "p55", "p70", "p78"]
+
+
+def test_a_named_section_of_short_lines_is_pointed_at_whole_past_the_block_limit():
+    """dwh-226#5,#6 ("the code lines in the font mapping appendix"): a section of 36 short code lines is pointed at
+    whole; one of as many long paragraphs (or of 60 short ones) is pointed at by its outline."""
+    heading = _paragraph(10, "Appendix 1 – Font Mapping", "Heading 1")
+    code = {n: _paragraph(n, f"\tfontMapper.put(x{n});") for n in range(11, 47)}
+    long = {n: _paragraph(n, f"{FILLER} {FILLER}") for n in range(11, 47)}
+    after = _paragraph(47, "Appendix 2 – Other", "Heading 1")
+    text = "The code lines in the font mapping appendix are tiny"
+    many = {n: _paragraph(n, f"\tfontMapper.put(x{n});") for n in range(11, 71)}
+    for lines, whole, end in ((code, True, 47), (long, False, 47), (many, False, 71)):
+        state = _filled({10: heading, **lines, end: {**after, "id": f"p{end}", "index": end - 1}})
+        pointed = pointing.pointed(state, text, grounding.ground(state, text))
+        assert ({f"p{n}" for n in range(11, end)} <= set(pointed)) is whole

@@ -24,6 +24,7 @@ MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
+MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) pointed at whole past MAX_SECTION_BLOCKS
 SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
@@ -103,7 +104,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _END.search(said):  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     for section in blocks:
-        out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
+        out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
@@ -190,6 +191,16 @@ def section_blocks(state: State, order: list[str], head: int, last: int) -> list
     while end < len(order) and order[end] not in paragraphs:
         end += 1
     return order[head + 1:end]
+
+
+def fits(state: State, section: list[str]) -> bool:
+    """Whether `section` is pointed at whole: up to :data:`MAX_SECTION_BLOCKS` blocks, or half as many again of short
+    lines (code, names) of up to :data:`MAX_SHORT_SECTION_CHARS` characters in all (no table)."""
+    if len(section) <= MAX_SECTION_BLOCKS:
+        return True
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    return len(section) <= MAX_SECTION_BLOCKS * 3 // 2 and all(bid in paras for bid in section) \
+        and sum(len(paras[bid].get("text", "")) for bid in section) <= MAX_SHORT_SECTION_CHARS
 
 
 def outline(state: State, section: list[str]) -> list[str]:
