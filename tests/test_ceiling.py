@@ -455,3 +455,15 @@ def test_the_step_history_quotes_what_a_deletion_removed_cut_to_its_length():
     rejected = Attempt("delete_row", {"table": "t1", "index": 3}, "first", ok=True, accepted=False,
                        message="deleted row(s) 3-3 of t1", error="rejected", removed_texts=[("p3", "x")])
     assert "removed" not in history(InstructionResult("x", steps=[Step(1, "Delete.", attempts=[rejected])]), 300)
+
+
+def test_the_fix_of_a_misspelling_the_user_quotes_is_interpreted_wherever_else_the_document_holds_it():
+    """dwh-234#3 ("fix 'condideration'", 'consideration' also in a paragraph the view leaves out)."""
+    words = "Also fix 'condideration' in the one stop shop sentence, and 'Mid North Cost' in the paragraph"
+    found = seen(Needs((), ("consideration", "Mid North Coast", "shop sentence", "Riverina")), state="", history="",
+                 words=words, document="include consideration of the mid north cost and mid north coast, serious "
+                                       "condideration, riverina")
+    assert found.interpreted == ("consideration", "Mid North Coast") and found.hidden == ("Riverina",)
+    found = seen(Needs((), ("harbor master",)), state="", history="", words="Fix the spelling of harbour master.",
+                 document="the harbor master approves")  # the document's spelling, not the user's: read from the view
+    assert found.hidden == ("harbor master",)

@@ -477,3 +477,58 @@ def test_a_plain_text_section_whose_title_is_made_a_heading_keeps_its_typed_line
     state = _filled(paragraphs, n=120)
     out = pointing.pointed(state, "I only need the last chapter of this file (Chapter 7, right at the end).")
     assert {"p42", "p44", "p50", "p52", "p70"} <= set(out)
+def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels():
+    """dwh-240#3 ("the subsection titles 1.1, 1.2, 2.1 and 2.2"), dwh-242#2 ("01CD到08CD这几行"): the paragraphs
+    starting with the numbers said, or with each label of the range, and not a number in a longer one."""
+    sections = _filled({10: _paragraph(10, "1.1 REGULACIONES PARA LA EQUIDAD"),
+                        30: _paragraph(30, "1.2  REGULACIONES PARA LA INTEGRACIÓN"),
+                        50: _paragraph(50, "2.1 MEDIDAS DE GESTIÓN"), 60: _paragraph(60, "2.1.1 Otra cosa"),
+                        70: _paragraph(70, "2.2 MEDIDAS DE SUELO")})
+    pointed = pointing.pointed(sections, "the subsection titles 1.1, 1.2, 2.1 and 2.2 should be Heading 2")
+    assert {"p10", "p30", "p50", "p70"} <= set(pointed) and "p60" not in pointed
+    discs = _filled({4 + 9 * k: _paragraph(4 + 9 * k, f"0{k + 1}CD：") for k in range(8)})
+    pointed = pointing.pointed(discs, "01CD到08CD这几行是每张光盘的标题，把它们都设成一级标题")
+    assert [f"p{4 + 9 * k}" for k in range(8)] == [i for i in pointed if i in {f"p{4 + 9 * k}" for k in range(8)}]
+    labels = _filled({5 * k: _paragraph(5 * k, f"MEDIDA {k}") for k in range(1, 13)})
+    assert {f"p{5 * k}" for k in range(1, 13)} <= set(pointing.pointed(labels, "every MEDIDA label (MEDIDA 1 to MEDIDA 12)"))
+    assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
+
+
+def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():
+    """dwh-240#8 ("the short-term list ... "Medidas de Corto plazo:""): the list items under the label the request
+    quotes, each after an empty paragraph, are pointed at; the list ends at the next text that is not an item."""
+    item = {"num_id": 32, "level": 0}
+    state = _filled({40: _paragraph(40, "Medidas de Corto plazo:"), 41: _paragraph(41, ""),
+                     42: _paragraph(42, "Gestión directa (medida 8).", "List Paragraph", item),
+                     43: _paragraph(43, "", "List Paragraph"),
+                     44: _paragraph(44, "Priorización de recursos (medida 14).", "List Paragraph", item),
+                     45: _paragraph(45, ""), 46: _paragraph(46, "Implementación (medida 6).", "List Paragraph", item),
+                     47: _paragraph(47, ""), 48: _paragraph(48, "Medidas de Mediano Plazo"),
+                     49: _paragraph(49, "Otra medida.", "List Paragraph", item)})
+    assert pointing.items_under(state, "p40") == ["p42", "p44", "p46"]
+    assert {"p42", "p44", "p46"} <= set(pointing.pointed(state, 'the list titles "Medidas de Corto plazo:" vs "X"'))
+
+
+def test_paragraphs_alike_the_named_ones_that_also_look_like_them_come_first():
+    """dwh-235#4 ("the bold lines that name each code file (Class Culmann, Class IntroPanel and so on)"): among many
+    plain Normal lines, the bold Normal lines like the two named are the ones pointed at first."""
+    bold = [{"text": "x", "bold": True}]
+    labels = {n: {**_paragraph(n, f"Class Panel{n}"), "runs": bold} for n in (5, 30, 55, 70, 78)}
+    state = _filled({**labels, **{n: _paragraph(n, f"int x{n} = {n};") for n in range(1, 80) if n not in labels}})
+    alike = pointing.alike(state, ["p5", "p30"])
+    assert alike[:5] == ["p5", "p30", "p55", "p70", "p78"]
+
+
+def test_a_named_section_of_short_lines_is_pointed_at_whole_past_the_block_limit():
+    """dwh-226#5,#6 ("the code lines in the font mapping appendix"): a section of 36 short code lines is pointed at
+    whole; one of as many long paragraphs (or of 60 short ones) is pointed at by its outline."""
+    heading = _paragraph(10, "Appendix 1 – Font Mapping", "Heading 1")
+    code = {n: _paragraph(n, f"\tfontMapper.put(x{n});") for n in range(11, 47)}
+    long = {n: _paragraph(n, f"{FILLER} {FILLER}") for n in range(11, 47)}
+    after = _paragraph(47, "Appendix 2 – Other", "Heading 1")
+    text = "The code lines in the font mapping appendix are tiny"
+    many = {n: _paragraph(n, f"\tfontMapper.put(x{n});") for n in range(11, 71)}
+    for lines, whole, end in ((code, True, 47), (long, False, 47), (many, False, 71)):
+        state = _filled({10: heading, **lines, end: {**after, "id": f"p{end}", "index": end - 1}})
+        pointed = pointing.pointed(state, text, grounding.ground(state, text))
+        assert ({f"p{n}" for n in range(11, end)} <= set(pointed)) is whole

@@ -28,6 +28,7 @@ MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by (
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
+MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) pointed at whole past MAX_SECTION_BLOCKS
 SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
@@ -36,6 +37,12 @@ MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For"
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
+#: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"): numbers joined by dots
+_SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
+#: a range of numbered labels a request names by its ends ("01CD到08CD", "MEDIDA 1 to MEDIDA 22", "chapters 2-5"):
+#: the letters before the first number, it, the letters after it, the last number
+_RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
+                    r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
 
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
@@ -92,7 +99,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=at_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    out = whole + numbered(state, said) + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     out += coloured(state, said)  # "make the two blue section titles dark red"
     out += header_named(state, said)
@@ -109,15 +116,44 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if at_end:  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     for section in blocks:
-        out += section if len(section) <= MAX_SECTION_BLOCKS else outline(state, section)
+        out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
 
 
+def numbered(state: State, text: str) -> list[str]:
+    """The body paragraphs `text` names by their leading number: a section number it says ("the subsection titles 1.1,
+    1.2 and 2.1" names "1.1 REGULACIONES..."), or each label of a range it names by its ends ("01CD到08CD" names
+    "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"), when the document has labels at both ends and the range
+    is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
+    none."""
+    said = loose(text)
+    starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
+
+    def starting(pattern: str) -> list[str]:
+        held = [pid for pid, t in starts if re.match(pattern, t)]
+        return held if len(held) <= MAX_MATCHES else []
+
+    out = [pid for n in _SAID_NUMBER.findall(said) for pid in starting(rf"{re.escape(n)}\.?(?:\s|$)")]
+    for before, first, after, last in _RANGE.findall(said):
+        a, b = int(first), int(last)
+        if not a < b <= a + MAX_SECTION_BLOCKS:
+            continue
+        for prefix in (before[i:] for i in range(len(before) + 1)):  # "把第01CD": the label may start at any letter
+            if not prefix + after:
+                continue
+            label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{re.escape(after)}") for n in range(a, b + 1)]
+            if label[0] and label[-1]:
+                out += [pid for held in label for pid in held]
+                break
+    return list(dict.fromkeys(out))
+
+
 def items_under(state: State, pid: str) -> list[str]:
     """The list items right after paragraph `pid` that are deeper than it or of another list (the bullets under "The
-    contractor shall:", the steps under a subsection line), up to :data:`MAX_SECTION_BLOCKS`."""
+    contractor shall:", the steps under a subsection line; empty paragraphs between them aside), up to
+    :data:`MAX_SECTION_BLOCKS`."""
     paras = state.get("paragraphs", [])
     at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
     if at is None:
@@ -126,6 +162,8 @@ def items_under(state: State, pid: str) -> list[str]:
     out = []
     for p in paras[at + 1:]:
         lst = p.get("list") or {}
+        if lst.get("level") is None and not p.get("text", "").strip():
+            continue  # the empty paragraphs a label or its items are spaced out with ("Medidas de Corto plazo:")
         if lst.get("level") is None or (lst.get("num_id") == lead.get("num_id") and lst["level"] <= lead.get("level", -1)):
             break
         out.append(p["id"])
@@ -165,6 +203,16 @@ def section_blocks(state: State, order: list[str], head: int, last: int) -> list
     while end < len(order) and order[end] not in paragraphs:
         end += 1
     return order[head + 1:end]
+
+
+def fits(state: State, section: list[str]) -> bool:
+    """Whether `section` is pointed at whole: up to :data:`MAX_SECTION_BLOCKS` blocks, or half as many again of short
+    lines (code, names) of up to :data:`MAX_SHORT_SECTION_CHARS` characters in all (no table)."""
+    if len(section) <= MAX_SECTION_BLOCKS:
+        return True
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    return len(section) <= MAX_SECTION_BLOCKS * 3 // 2 and all(bid in paras for bid in section) \
+        and sum(len(paras[bid].get("text", "")) for bid in section) <= MAX_SHORT_SECTION_CHARS
 
 
 def outline(state: State, section: list[str]) -> list[str]:
@@ -362,15 +410,19 @@ def _whole_key(p: dict[str, Any]) -> str:
 
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
-    of the first of `ids` first."""
+    of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each."""
     def kind(p: dict[str, Any]) -> tuple[Any, ...]:
         lst = p.get("list") or {}
         return p.get("style"), lst.get("num_id"), lst.get("level")
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
-    of = {p["id"]: kind(p) for p in paras}
-    named = [of[i] for i in ids if i in of]
-    kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
-    return [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
+    out = []
+    for key in (lambda p: (kind(p), look(p)), kind):
+        of = {p["id"]: key(p) for p in paras}
+        named = [of[i] for i in ids if i in of]
+        kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
+        out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
+    return list(dict.fromkeys(out))
 
 
 def parts(text: str) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from autodw.core.ids import ID_RE, prefixes_of_pattern
 from autodw.eval.ceiling.reading import shown_ids, shown_lines
 
 MIN_VALUE_CHARS = 2  # a shorter text is not checked (it would be found anywhere)
+MIN_RESPELT_CHARS = 5  # a shorter text one letter from a word of the user's is not read as a misspelling's fix
 PHRASE_VALUE_CHARS = 80  # a text value quoted in a step's phrasing is cut to this many characters
 PHRASE_ITEMS = 6  # items of a list argument quoted in a step's phrasing
 _NUMBER = re.compile(r"^[-+]?[\d.,\s]+%?$")
@@ -125,8 +126,31 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
         key = loose(text)
         if key in in_words or key in in_view:
             continue
-        (hidden if key in in_document else interpreted).append(text)
+        (hidden if key in in_document and not respelt(key, in_words, in_document) else interpreted).append(text)
     return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
+
+
+def respelt(key: str, words: str, document: str) -> bool:
+    """Whether `key` (of :data:`MIN_RESPELT_CHARS` characters or more) is a word of `words` that `document` holds, or
+    as many words one after the other, respelt by one letter added, dropped, changed or two swapped: the fix of a
+    misspelling the user quotes from the document ("fix 'condideration'"), which a model writes from the user's words,
+    wherever else the document holds it (the document's own spelling of a word the user spells right is still read
+    from the view)."""
+    if len(key) < MIN_RESPELT_CHARS:
+        return False
+    tokens, n = words.split(), len(key.split())
+    grams = (" ".join(tokens[i:i + n]).strip("'\"‘’“”.,;:!?()") for i in range(len(tokens) - n + 1))
+    return any(_one_edit(key, gram) and gram in document for gram in grams)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by one letter added, dropped or changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return a[start + 1:] == b[start + 1:] or (a[start + 2:] == b[start + 2:] and a[start:start + 2] == b[start:start + 2][::-1])
+    return a[start + 1:] == b[start:] if len(a) > len(b) else a[start:] == b[start + 1:]
 
 
 def reported(history: str) -> list[str]:
