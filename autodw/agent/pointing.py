@@ -17,6 +17,7 @@ from autodw.agent.distinctive import ranked_blocks
 from autodw.agent.grounding import (Match, heading_level, label_section, look, loose, tables_named, undictated,
                                     unspaced)
 from autodw.analysis.state import State
+from autodw.core.colours import colour_ranges, colours_said
 from autodw.analysis.state.render import body_blocks
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -49,6 +50,9 @@ _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
 #: the words after "before" that may name the heading or label a request places its target before
 _BEFORE = re.compile(r"\b(?:before|above|preceding)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
+#: the words after a colour that say it is the colour of text: "红字", "红色的字", "the red lines", "the blue text"
+_COLOURED_TEXT = re.compile(r"(?:色的?)?(?:字|文字|行|段)|\s+(?:text|lines?|words?|paragraphs?|sentences?|letters)\b",
+                            re.IGNORECASE)
 _CONTENTS_LINE = re.compile(r"(?:\t|\.{3,}|…)\s*\d+\s*$")  # "Glossary\t71", "Glossary ..... 71"
 #: the parts outside the body (:data:`autodw.analysis.state.render.PARTS`) by the words that name them
 _PARTS = {"SECTION": r"\bheaders?\b|\bfooters?\b|\bmargins?\b|\blandscape\b|\bportrait\b|\borientation\b|"
@@ -84,7 +88,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     at = {bid: n for n, bid in enumerate(order)}
     whole = said_whole(state, text)  # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    out = whole + coloured(state, said) + worded
+    out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
@@ -103,9 +108,24 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     return list(dict.fromkeys(out))
 
 
+def coloured(state: State, said: str) -> list[str]:
+    """The body paragraphs with text in a colour `said` names as its text's ("那两行红字", "the red lines", "the blue
+    text"), when at most :data:`MAX_WORD_BLOCKS` have text of that colour."""
+    out: list[str] = []
+    for colour in colours_said(said):
+        if not _COLOURED_TEXT.match(said, colour.at + len(colour.words)):
+            continue
+        named = colour_ranges()[colour.name]
+        held = [p["id"] for p in state.get("paragraphs", [])
+                if any(r.get("text", "").strip() and named.contains(r.get("color")) for r in p.get("runs", []))]
+        out += held if len(held) <= MAX_WORD_BLOCKS else []
+    return out
+
+
 def items_under(state: State, pid: str) -> list[str]:
     """The list items right after paragraph `pid` that are deeper than it or of another list (the bullets under "The
-    contractor shall:", the steps under a subsection line), up to :data:`MAX_SECTION_BLOCKS`."""
+    contractor shall:", the steps under a subsection line; empty paragraphs between them passed over), up to
+    :data:`MAX_SECTION_BLOCKS`."""
     paras = state.get("paragraphs", [])
     at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
     if at is None:
@@ -114,6 +134,8 @@ def items_under(state: State, pid: str) -> list[str]:
     out = []
     for p in paras[at + 1:]:
         lst = p.get("list") or {}
+        if lst.get("level") is None and not p.get("text", "").strip():
+            continue  # an empty paragraph between the items, or between the lead-in and them
         if lst.get("level") is None or (lst.get("num_id") == lead.get("num_id") and lst["level"] <= lead.get("level", -1)):
             break
         out.append(p["id"])
