@@ -446,3 +446,22 @@ def test_text_named_by_its_colour_is_pointed_at():
     assert pointing.pointed(state, "那两行红字太刺眼了，改成深红色")[:2] == ["p50", "p52"]
     assert pointing.coloured(state, "the red lines") == ["p50", "p52"]
     assert pointing.coloured(state, "make the heading red") == []  # a colour to give is no look named
+
+
+def test_beside_the_blocks_a_request_points_at_itself_few_of_the_previous_instructions_are_shown(monkeypatch):
+    # dev-fourteenth dwh-234#2: "the lonely full stop after the bit about cultural groups. delete that line" leans back
+    # (its words ground nothing), and the many blocks the previous instruction pointed at took the lines around the
+    # request's own target from the view
+    lead = _paragraph(20, "The contractor shall:", lst={"num_id": 5, "level": 0})
+    items = {n: _paragraph(n, f"Do task {n} well,", lst={"num_id": 6, "level": 0}) for n in range(21, 51)}
+    state = _filled({20: lead, **items, 70: _paragraph(70, "Zebra crossings near the school need repainting."),
+                     71: _paragraph(71, ".")})
+    request = "there's a lonely full stop after the bit about zebra crossings. delete that"
+    previous = "several of the bullets under 'The contractor shall' end with a comma. fix them"
+    shown: list[list[str]] = []
+    monkeypatch.setattr(views, "render_state", lambda *a, pointed=(), **k: shown.append(list(pointed)) or "")
+    views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    own = pointing.pointed(state, request)
+    assert own and own[0] == "p70" and grounding.leans_back(state, request)
+    assert len(pointing.earlier(state, previous)) > views.MAX_EARLIER_BESIDE
+    assert shown[0][:len(own)] == own and len(shown[0]) <= len(own) + views.MAX_EARLIER_BESIDE
