@@ -532,3 +532,74 @@ def test_a_named_section_of_short_lines_is_pointed_at_whole_past_the_block_limit
         state = _filled({10: heading, **lines, end: {**after, "id": f"p{end}", "index": end - 1}})
         pointed = pointing.pointed(state, text, grounding.ground(state, text))
         assert ({f"p{n}" for n in range(11, end)} <= set(pointed)) is whole
+def test_a_paragraph_of_filler_words_is_no_label_a_follow_up_names():
+    # dev-fourteenth dwh-234#6: a title page's "and" between tab stops took "take the highlight off again and just
+    # make it bold" for a request naming its target, so the previous instruction's paragraph was not shown
+    state = _filled({4: _paragraph(4, "and \t\t\t   \t"), 60: _paragraph(60, f"{FILLER} About 2,500 new retirees.")})
+    request = "hmm, that looks garish. take the highlight off again and just make it bold"
+    assert grounding.ground(state, request) == []
+    assert grounding.leans_back(state, request)
+
+
+def test_the_list_items_under_a_lead_in_are_pointed_at_across_empty_paragraphs():
+    # dev-fourteenth dwh-240#9: the numbered items under "Medidas de Corto Plazo" sit between empty paragraphs
+    items = {n: _paragraph(n, f"Medida {n} (medida {n - 30})", lst={"num_id": 32, "level": 0}) for n in (32, 34, 36)}
+    blanks = {n: _paragraph(n, "") for n in (31, 33, 35, 37)}
+    state = _filled({30: _paragraph(30, "Medidas de Corto Plazo"), **items, **blanks,
+                     38: _paragraph(38, "Medidas de Mediano Plazo")})
+    assert pointing.items_under(state, "p30") == ["p32", "p34", "p36"]
+
+
+def test_a_follow_up_recalls_the_earlier_instruction_it_shares_words_with():
+    # dev-thirteenth dwh-225#10: "take the bold off the fee threshold again" six turns after "bold the 750 square
+    # feet threshold", the turns between it naming other things
+    state = _filled({40: _paragraph(40, "Impact Fees", style="Heading 1"),
+                     41: _paragraph(41, "No fee is charged for an ADU under 750 square feet.")})
+    session = ["in the impact fees section, bold the 750 square feet threshold", "center the dots lines",
+               "header still says attachment 2, it's going in as attachment 3"]
+    request = "and take the bold off the fee threshold again, the director doesn't want emphasis"
+    assert grounding.refers_back(request)  # "again"
+    assert grounding.referred(state, session, request).split("\n")[0] == session[0]
+    assert grounding.recalled(session, "make the summary bold") is None
+    assert "p41" in pointing.earlier(state, grounding.referred(state, session, request))
+
+
+def test_the_original_sentence_is_no_description_and_a_heading_is_named_by_its_word_before_and():
+    # dev-fourteenth dwh-235#8: "put the original sentence back" after "The last paragraph of the conclusion sounds
+    # too chatty", the heading being "Conclusion and Outlook"
+    body = {n: _paragraph(n, f"The project original plan {n} had many parts and worked.") for n in range(61, 66)}
+    state = _filled({60: _paragraph(60, "Conclusion and Outlook", style="Heading 1"), **body,
+                     66: _paragraph(66, "Appendix", style="Heading 1")})
+    previous = "The last paragraph of the conclusion sounds too chatty. Could you rewrite it in a more formal tone?"
+    assert grounding.ground(state, "on second thought put the original sentence back") == []
+    assert [(m.id, m.under) for m in grounding.ground(state, previous)] == [("p60", ("p61", "p65"))]
+    assert "p65" in pointing.earlier(state, previous, grounding.ground(state, previous))
+    assert grounding.ground(state, "the outlook for conclusion is good") == []
+
+
+def test_text_named_by_its_colour_is_pointed_at():
+    # dev-thirteenth dwh-230#2: "那两行红字" names the two lines in red
+    red = {n: {**_paragraph(n, f"截止时间 {n}"), "runs": [{"text": f"截止时间 {n}", "color": "FF0000"}]} for n in (50, 52)}
+    state = _filled(red)
+    assert pointing.pointed(state, "那两行红字太刺眼了，改成深红色")[:2] == ["p50", "p52"]
+    assert pointing.coloured(state, "the red lines") == ["p50", "p52"]
+    assert pointing.coloured(state, "make the heading red") == []  # a colour to give is no look named
+
+
+def test_beside_the_blocks_a_request_points_at_itself_few_of_the_previous_instructions_are_shown(monkeypatch):
+    # dev-fourteenth dwh-234#2: "the lonely full stop after the bit about cultural groups. delete that line" leans back
+    # (its words ground nothing), and the many blocks the previous instruction pointed at took the lines around the
+    # request's own target from the view
+    lead = _paragraph(20, "The contractor shall:", lst={"num_id": 5, "level": 0})
+    items = {n: _paragraph(n, f"Do task {n} well,", lst={"num_id": 6, "level": 0}) for n in range(21, 51)}
+    state = _filled({20: lead, **items, 70: _paragraph(70, "Zebra crossings near the school need repainting."),
+                     71: _paragraph(71, ".")})
+    request = "there's a lonely full stop after the bit about zebra crossings. delete that"
+    previous = "several of the bullets under 'The contractor shall' end with a comma. fix them"
+    shown: list[list[str]] = []
+    monkeypatch.setattr(views, "render_state", lambda *a, pointed=(), **k: shown.append(list(pointed)) or "")
+    views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    own = pointing.pointed(state, request)
+    assert own and own[0] == "p70" and grounding.leans_back(state, request)
+    assert len(pointing.earlier(state, previous)) > views.MAX_EARLIER_BESIDE
+    assert shown[0][:len(own)] == own and len(shown[0]) <= len(own) + views.MAX_EARLIER_BESIDE

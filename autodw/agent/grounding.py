@@ -219,15 +219,35 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
 MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make it bigger", "change it back") reaches
 
 
-def referred(state: State, session: list[str]) -> str:
+def referred(state: State, session: list[str], request: str = "") -> str:
     """What a follow-up of the session's instructions `session` refers back to: the last one, and while one leans back
-    itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED` in their order ("" for none)."""
+    itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED` in their order ("" for none); when
+    `request` leans back, first the earlier instruction it shares the most words with (:func:`recalled`: "take the
+    bold off the fee threshold again" several turns after "bold the 750 square feet threshold")."""
     chain: list[str] = []
     for text in reversed(session):
         chain.insert(0, text)
         if len(chain) == MAX_REFERRED or not leans_back(state, text):
             break
-    return "\n".join(chain)
+    again = recalled(session, request) if request and leans_back(state, request) else None
+    return "\n".join(([again] if again is not None and again not in chain else []) + chain)
+
+
+MIN_RECALLED_WORDS = 2  # words a request shares with an earlier instruction that it names its target by
+#: words of any request, which name no target
+_REQUEST_WORDS = frozenset("make take change keep just please also again want there their these those this that with "
+                           "into from have does doesn don't text line lines paragraph paragraphs sentence".split())
+
+
+def recalled(session: list[str], request: str) -> str | None:
+    """The instruction of `session` that shares the most words with `request` (their first four letters; for Chinese,
+    pairs of characters), at least :data:`MIN_RECALLED_WORDS` and the latest of equals; None when none does."""
+    said = " ".join(w for w in re.findall(r"[\w']+", undictated(request)) if w.casefold() not in _REQUEST_WORDS)
+    best, most = None, MIN_RECALLED_WORDS
+    for text in session:
+        if (shared := _shared_words(said, undictated(text))) >= most:
+            best, most = text, shared
+    return best
 
 
 def leans_back(state: State, text: str) -> bool:
@@ -250,7 +270,7 @@ def refers_back_in(said: str) -> bool:
 
 #: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), or a change
 #: back ("改回单倍行距", "change back to single spacing")
-_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|revert|undo)\b|它们?|[这那](?:个|些|条|张|段|句|行|项|处)|改回|恢复|还原|撤销",
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|again|revert|undo)\b|它们?|[这那](?:个|些|条|张|段|句|行|项|处)|改回|恢复|还原|撤销",
                           re.IGNORECASE)
 #: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
 _LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")
@@ -371,14 +391,16 @@ _HEADING_FILLER = frozenset("a an the of and or for to in on at by with from via
 _PART_KINDS = frozenset("appendix annex annexe chapter part section schedule exhibit attachment".split())
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
-                  r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b")
+                  r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b"
+                  r"|\b(?:paragraph|sentence|line)s?\s+(?:of|in)\s+the\s+{w}\b")
 
 
 def _heading_said(text: str, heading: str) -> bool:
     """Whether `text` names `heading` by its words in its order and any case, leaving out its filler words, numbers
     and punctuation ("the scale preference section" for "4.2 Scale of Preference", "under pgmar page margins" for
-    "pgMar (Page Margins)"); a one-word heading, or the term before a heading's gloss in brackets, only said beside
-    "section", "heading", "description" or "under" ("the section on colophon", "the titlePg description" for "titlePg
+    "pgMar (Page Margins)"); a one-word heading, the one word before a heading's "and" ("the conclusion" for
+    "Conclusion and Outlook"), or the term before a heading's gloss in brackets, only said beside "section",
+    "heading", "description", "under" or after "paragraph of the" ("the section on colophon", "the titlePg description" for "titlePg
     (Different First Page Headers and Footers)")."""
     if re.search(r"[\u3040-\u9fff]", heading):
         return False
@@ -392,11 +414,19 @@ def _heading_said(text: str, heading: str) -> bool:
     if not words:
         return False
     if len(words) == 1:
-        return len(words[0]) >= MIN_HEADING_WORD and re.search(
-            _SECTION_WORDS.format(w=re.escape(words[0])), fold(text), re.IGNORECASE) is not None
+        return _one_word_said(text, words[0])
+    if len(words) > 2 and words[1] == "and" and _one_word_said(text, words[0]):
+        return True  # "the last paragraph of the conclusion" for "Conclusion and Outlook"
     if words[0] in _PART_KINDS and len(words) > 1 and _words_said(text, words[1:] + words[:1]):
         return True  # "the font mapping appendix" for "Appendix 1 – Font Mapping"
     return _words_said(text, words)
+
+
+def _one_word_said(text: str, word: str) -> bool:
+    """Whether `text` names a heading by its one word `word` (of :data:`MIN_HEADING_WORD` letters or more) beside
+    "section", "heading", "under" or a part of it ("the section on colophon", "the last paragraph of the conclusion")."""
+    return len(word) >= MIN_HEADING_WORD and re.search(
+        _SECTION_WORDS.format(w=re.escape(word)), fold(text), re.IGNORECASE) is not None
 
 
 def _words_said(text: str, words: list[str]) -> bool:
@@ -427,12 +457,18 @@ def _labels_said(state: State, text: str) -> set[str]:
     said = _cjk_labels_said(text, [name for name in held if re.search(r"[\u3040-\u9fff]", name)])
     out: set[str] = set()
     for name, paras in held.items():
-        if len(paras) > MAX_MATCHES or len(name) < 2:
-            continue
+        if len(paras) > MAX_MATCHES or len(name) < 2 or _filler_only(name):
+            continue  # a paragraph of filler words ("and" left of a title page's tab stops) is no label
         cjk = re.search(r"[\u3040-\u9fff]", name) is not None
         if (name in said if cjk else _names_in(text, paras[0]["text"])) or _in_range(text, name):
             out.update(p["id"] for p in paras)
     return out
+
+
+def _filler_only(name: str) -> bool:
+    """Whether a label's text is words, each a filler word (:data:`_HEADING_FILLER`: "and", "of the")."""
+    words = set(re.findall(r"\w+", name))
+    return bool(words) and words <= _HEADING_FILLER
 
 
 def _compact(label: str) -> str:
@@ -576,7 +612,7 @@ def caption_labels(tables_only: bool = False) -> str:
 
 _TABLE_CAPTION = re.compile(rf"^(?:{caption_labels(tables_only=True)})\s*(\d+)(?!\d)", re.IGNORECASE)
 _NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
-                     "below", "following", "previous", "only", "one", "two", "three", "each", "every", "all", "both"}
+                     "below", "following", "previous", "original", "earlier", "former", "only", "one", "two", "three", "each", "every", "all", "both"}
 TABLE_CONTEXT_PARAGRAPHS = 3  # non-empty body paragraphs before a table (back to its heading) read as its title
 
 

@@ -92,7 +92,8 @@ class Agent:
         """Each request of the instruction in turn (every one runs, whatever the others did)."""
         message, record = instruction.record.instruction, instruction.record
         texts = self.parts.split(message)
-        previous = grounding.referred(self.states.of(instruction.doc), [s.instruction for s in instruction.session])
+        previous = grounding.referred(self.states.of(instruction.doc), [s.instruction for s in instruction.session],
+                                      message)
         # the requests of a split message may share the planner's view of the document as the message began (their
         # steps' elements shown as they are now after it), so its long prompt prefix is evaluated once
         view = (self.parts.planner_view.for_message(lambda: self.states.of(instruction.doc), message, record, previous)
@@ -106,7 +107,7 @@ class Agent:
         `view`: the planner's view the message's requests share (None: each request has its own)."""
         doc, record, run = instruction.doc, instruction.record, instruction.run
         calls_before, first_step = run.total_usage.calls, len(record.steps) + 1
-        previous = grounding.referred(self.states.of(doc), [s.instruction for s in instruction.session])
+        previous = grounding.referred(self.states.of(doc), [s.instruction for s in instruction.session], request)
         context = "" if of == 1 else (
             f"The user's message makes {of} requests; this is request {number}: do it alone (the others are done "
             f"before or after it). The whole message: {record.instruction}\n\n")

@@ -99,9 +99,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=at_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + numbered(state, said) + worded + [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    out = whole + numbered(state, said) + coloured(state, said) + worded  # "make the two blue section titles dark red"
+    out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
-    out += coloured(state, said)  # "make the two blue section titles dark red"
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)

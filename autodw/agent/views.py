@@ -23,6 +23,7 @@ from autodw.analysis.state.render import render_elements, render_state
 ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
 MAX_NEW_IDS = 16  # ids a step created that the step history lists
+MAX_EARLIER_BESIDE = 12  # blocks the previous instruction pointed at, shown beside those a request points at itself
 
 
 def named_ids(attempt: Attempt) -> list[str]:
@@ -82,14 +83,19 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
-    focus = [*extra_focus, *(m.id for m in matches), *(i for m in matches if m.under for i in m.under),
-             *distinctive_blocks(state, quoted_in)]
+    own = [m for m in matches if not m.earlier]  # what the previous instruction named comes after the request's words
+    focus = [*extra_focus, *(m.id for m in own), *(i for m in own if m.under for i in m.under),
+             *distinctive_blocks(state, quoted_in), *(m.id for m in matches if m.earlier),
+             *(i for m in matches if m.earlier and m.under for i in m.under)]
     pointed = pointing.pointed(state, pointing_in, named)
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
     if refers:
         # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
         # before did, or the text it wrote
-        pointed += pointing.earlier(state, previous, grounding.ground(state, previous)[:max_lines])
+        # (beside blocks its own words point at, the first MAX_EARLIER_BESIDE: the end of a long document the
+        # previous one pointed at took the lines around the request's own target from the view, dwh-234#2)
+        back = pointing.earlier(state, previous, grounding.ground(state, previous)[:max_lines])
+        pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
