@@ -172,6 +172,13 @@ def test_colours_as_hex_with_their_role():
     assert colours("make it bold") == []
 
 
+def test_a_colour_that_describes_the_element_is_not_one_to_set():
+    # dev-thirteenth dwh-230#2: "那两行红字" is the two red lines, the colour to give is 深红
+    assert colours("那两行红字太刺眼了，改成深红色") == [Colour("C00000", "深红色")]
+    assert colours("这些蓝色的字改成黑色") == [Colour("000000", "黑色")]
+    assert colours("把标题改成红字") == [Colour("FF0000", "红", "text")]  # said after the verb: the value
+
+
 def test_each_named_colour_means_a_colour_of_its_name():
     for name, colour in colour_ranges().items():
         assert colour.contains(colour.hex), name

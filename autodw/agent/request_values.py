@@ -448,8 +448,10 @@ _HEX = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
 
 
 #: before a colour that is not the one asked for: the one to replace or remove, or a description of the element
+#: ("the two blue section titles", "那两行红字")
 _NOT_THE_VALUE_BEFORE = re.compile(r"(?:rather\s+than|instead\s+of|\bnot|\bfrom|\bthan|\b(?:take|remove|drop|strip|get\s+rid\s+of)"
-                                   r"\s+(?:the\s+)?|(?P<the>\bthe\s+(?:\w+\s+)?))\s*$|(?:去掉|取消|不要)\s*$", re.IGNORECASE)
+                                   r"\s+(?:the\s+)?|(?P<the>\bthe\s+(?:\w+\s+)?))\s*$|(?:去掉|取消|不要)\s*$"
+                                   r"|[那这](?:[一二两三四五六七八九十几]?\s*(?:行|段|句|条|处|个|些))?\s*$", re.IGNORECASE)
 #: after "the [word] COLOUR": a noun of the element ("the two blue section titles"), unless one of these
 _NOT_A_NOUN = {"and", "or", "with", "please", "instead", "too", "then", "but", "for", "so", "to", "in", "on", "at", "as",
                "of", "rather", "again", "now", "like", "it", "them", "this", "that", "colour", "color", "one", "ones"}
