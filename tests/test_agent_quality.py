@@ -1002,6 +1002,14 @@ def test_a_list_or_table_cut_short(state):
     full = {"data": [["Task", "Owner", "Status"], ["Quotes", "Kim", "Open"], ["Budget check", "Max", "Not started"]],
             "header_row": True, "position": "end"}
     assert "dropped_item" not in _checks(caption, "insert_table", full, state)
+    # a Chinese connective right after the list's last item ("；再附一个表") starts the next request, not an item
+    # (templated dev-outside dwo-001#1, dwo-031#1: the noisy oracle at p=0)
+    zh = ("再列出下面是项目符号列表：Book the meeting room；Send the summary to the board；Collect feedback by Friday；"
+          "再附一个表，表头加粗：Task、Owner")
+    items = {"items": ["Book the meeting room", "Send the summary to the board", "Collect feedback by Friday"],
+             "kind": "bullet", "position": "end"}
+    assert _checks(zh, "insert_list", items, state) == []
+    assert _checks(zh, "insert_list", {**items, "items": items["items"][:2]}, state) == ["dropped_item"]
     one_row = "Add a table with the header Name, Role and the rows Ann, Chair / Bo, Clerk"
     assert _checks(one_row, "insert_table", {"data": [["Name", "Role"], ["Ann", "Chair"]], "position": "end"},
                    state) == ["dropped_item"]
