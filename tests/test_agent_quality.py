@@ -1202,6 +1202,12 @@ def test_a_heading_level_the_request_does_not_name(state):
                    state) == []  # "降一级" (one level down) names no level
     assert _checks("Add a heading 'Risks' at the end", "insert_heading", {"text": "Risks", "level": 2,
                                                                            "position": "end"}, state) == []
+    # a section the request names by its quoted title ("the "Heading 3" section") names no level
+    # (templated dev-outside dwo-018#1: the noisy oracle at p=0)
+    named = 'at the end of the "Heading 3" section, add a new heading "Appendix"'
+    args = {"text": "Appendix", "level": 1, "position": {"after": "p3"}}
+    assert _checks(named, "insert_heading", args, state) == []
+    assert _checks('add a new heading "Appendix" (Heading 3)', "insert_heading", args, state) == ["unnamed_level"]
 
 
 def test_a_section_name_inserted_as_a_body_paragraph(state):
