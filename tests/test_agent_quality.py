@@ -881,6 +881,13 @@ def _checks(request: str, api: str, args: dict, state) -> list[str]:
 
 def test_a_value_the_request_does_not_name(state):
     chart = {"categories": ["A", "B"], "series": [{"name": "S", "values": [1, 2]}], "position": "end"}
+    # a legend a later request says the chart does not need, after an earlier one put it on the right
+    # (templated dev-outside dwo-016#2: the noisy oracle at p=0)
+    legend = ('insert a pie chart titled "Share" with the legend on the right; and the chart you just made doesn\'t '
+              'need a legend; turn it off')
+    assert _checks(legend, "set_chart_legend", {"chart": "chart1", "position": "none"}, state) == []
+    assert _checks("put the legend on the right", "set_chart_legend", {"chart": "chart1", "position": "none"},
+                   state) == ["unnamed_value"]
     assert _checks("Add a pie chart at the end", "insert_chart", {**chart, "chart_type": "line"}, state) == ["unnamed_value"]
     assert _checks("在全文最后加一个饼图", "insert_chart", {**chart, "chart_type": "pie"}, state) == []
     wrong = checks.check_call("Do it.", "Centre the table t1", "set_table_properties", {"table": "t1", "alignment": "right"},
