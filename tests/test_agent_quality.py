@@ -71,6 +71,20 @@ def test_a_word_found_in_many_paragraphs_is_not_grounded(state):
     assert [m.id for m in grounding.ground(state, "Bold 'Sales by Region'")][:1] == ["p7"]  # the heading's own text
 
 
+def test_a_paragraph_named_by_its_opening_is_grounded_though_others_hold_those_words():
+    """A quoted opening that one paragraph starts with names it, though more than MAX_MATCHES others quote it
+    (a press digest citing one agency in every item; templated dev-outside dwo-032#2, #6, #7: the hosted ceiling)."""
+    opening = "Moody’s Investors Service присвоило"
+    paragraphs = [{"id": f"p{k}", "text": f"Сегодня {opening} рейтинг {k}."} for k in range(1, 6)]
+    paragraphs.insert(2, {"id": "p9", "text": f"{opening} корпоративный рейтинг."})
+    state = {"paragraphs": paragraphs, "tables": []}
+    found = grounding.ground(state, f'Make the paragraph beginning "{opening}" italic.')
+    assert [(m.id, m.how) for m in found] == [("p9", "starts")]
+    # a word many paragraphs hold, though one starts with it, is still a text to search for
+    state["paragraphs"].append({"id": "p10", "text": "Сегодня утром."})
+    assert grounding.ground(state, 'Replace every "Сегодня" with "Вчера"') == []
+
+
 def test_a_quoted_list_item_is_grounded_with_its_list(state):
     matches = grounding.ground(state, 'Remove the bullets from the list that starts with "North region exceeded"')
     assert (matches[0].id, matches[0].how, matches[0].items) == ("p4", "starts", ("p4", "p6"))  # then the North row
