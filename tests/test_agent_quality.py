@@ -71,6 +71,20 @@ def test_a_word_found_in_many_paragraphs_is_not_grounded(state):
     assert [m.id for m in grounding.ground(state, "Bold 'Sales by Region'")][:1] == ["p7"]  # the heading's own text
 
 
+def test_a_paragraph_named_by_its_opening_is_grounded_though_others_hold_those_words():
+    """A quoted opening that one paragraph starts with names it, though more than MAX_MATCHES others quote it
+    (a press digest citing one agency in every item; templated dev-outside dwo-032#2, #6, #7: the hosted ceiling)."""
+    opening = "Moody’s Investors Service присвоило"
+    paragraphs = [{"id": f"p{k}", "text": f"Сегодня {opening} рейтинг {k}."} for k in range(1, 6)]
+    paragraphs.insert(2, {"id": "p9", "text": f"{opening} корпоративный рейтинг."})
+    state = {"paragraphs": paragraphs, "tables": []}
+    found = grounding.ground(state, f'Make the paragraph beginning "{opening}" italic.')
+    assert [(m.id, m.how) for m in found] == [("p9", "starts")]
+    # a word many paragraphs hold, though one starts with it, is still a text to search for
+    state["paragraphs"].append({"id": "p10", "text": "Сегодня утром."})
+    assert grounding.ground(state, 'Replace every "Сегодня" with "Вчера"') == []
+
+
 def test_a_quoted_list_item_is_grounded_with_its_list(state):
     matches = grounding.ground(state, 'Remove the bullets from the list that starts with "North region exceeded"')
     assert (matches[0].id, matches[0].how, matches[0].items) == ("p4", "starts", ("p4", "p6"))  # then the North row
@@ -881,6 +895,13 @@ def _checks(request: str, api: str, args: dict, state) -> list[str]:
 
 def test_a_value_the_request_does_not_name(state):
     chart = {"categories": ["A", "B"], "series": [{"name": "S", "values": [1, 2]}], "position": "end"}
+    # a legend a later request says the chart does not need, after an earlier one put it on the right
+    # (templated dev-outside dwo-016#2: the noisy oracle at p=0)
+    legend = ('insert a pie chart titled "Share" with the legend on the right; and the chart you just made doesn\'t '
+              'need a legend; turn it off')
+    assert _checks(legend, "set_chart_legend", {"chart": "chart1", "position": "none"}, state) == []
+    assert _checks("put the legend on the right", "set_chart_legend", {"chart": "chart1", "position": "none"},
+                   state) == ["unnamed_value"]
     assert _checks("Add a pie chart at the end", "insert_chart", {**chart, "chart_type": "line"}, state) == ["unnamed_value"]
     assert _checks("在全文最后加一个饼图", "insert_chart", {**chart, "chart_type": "pie"}, state) == []
     wrong = checks.check_call("Do it.", "Centre the table t1", "set_table_properties", {"table": "t1", "alignment": "right"},
@@ -1002,6 +1023,14 @@ def test_a_list_or_table_cut_short(state):
     full = {"data": [["Task", "Owner", "Status"], ["Quotes", "Kim", "Open"], ["Budget check", "Max", "Not started"]],
             "header_row": True, "position": "end"}
     assert "dropped_item" not in _checks(caption, "insert_table", full, state)
+    # a Chinese connective right after the list's last item ("；再附一个表") starts the next request, not an item
+    # (templated dev-outside dwo-001#1, dwo-031#1: the noisy oracle at p=0)
+    zh = ("再列出下面是项目符号列表：Book the meeting room；Send the summary to the board；Collect feedback by Friday；"
+          "再附一个表，表头加粗：Task、Owner")
+    items = {"items": ["Book the meeting room", "Send the summary to the board", "Collect feedback by Friday"],
+             "kind": "bullet", "position": "end"}
+    assert _checks(zh, "insert_list", items, state) == []
+    assert _checks(zh, "insert_list", {**items, "items": items["items"][:2]}, state) == ["dropped_item"]
     one_row = "Add a table with the header Name, Role and the rows Ann, Chair / Bo, Clerk"
     assert _checks(one_row, "insert_table", {"data": [["Name", "Role"], ["Ann", "Chair"]], "position": "end"},
                    state) == ["dropped_item"]
@@ -1194,6 +1223,12 @@ def test_a_heading_level_the_request_does_not_name(state):
                    state) == []  # "降一级" (one level down) names no level
     assert _checks("Add a heading 'Risks' at the end", "insert_heading", {"text": "Risks", "level": 2,
                                                                            "position": "end"}, state) == []
+    # a section the request names by its quoted title ("the "Heading 3" section") names no level
+    # (templated dev-outside dwo-018#1: the noisy oracle at p=0)
+    named = 'at the end of the "Heading 3" section, add a new heading "Appendix"'
+    args = {"text": "Appendix", "level": 1, "position": {"after": "p3"}}
+    assert _checks(named, "insert_heading", args, state) == []
+    assert _checks('add a new heading "Appendix" (Heading 3)', "insert_heading", args, state) == ["unnamed_level"]
 
 
 def test_a_section_name_inserted_as_a_body_paragraph(state):

@@ -158,6 +158,30 @@ def test_test_is_held_out_from_dev():
     assert sum(1 for t in shared if by_template[t] - dev_p) >= 0.8 * len(shared)
 
 
+def test_dev_outside_is_tuning_only_and_leaks_little_into_test():
+    """Templated dev-outside (tuning only): dev's templates only, on the tuning corpus files and on generated documents
+    of its own seed, none of dev or test; no clause of test word for word (a held-out instruction sharing one would
+    leave test's held-out part if it counted as dev)."""
+    from autodw.core import provenance
+    from autodw.dwbench.generate import held_out_templates, make_tuning_plans
+    from autodw.dwbench.leakage import leakage
+    from autodw.dwbench.records import document_splits
+
+    assert "dev-outside" in provenance.DEV_PARTS and "dev-outside" not in provenance.WRITTEN_LATER
+    outside, test = _records("dev-outside", "templated"), _records("test", "templated")
+    assert len({r["session_id"] for r in outside}) >= 30 and all(r["session_id"].startswith("dwo-") for r in outside)
+    assert not set(held_out_templates()) & {t for r in outside for t in r["templates"]}
+    splits = document_splits()
+    dwbench_docs = {n for side in ("dev", "test") for kind in ("corpus", "generated") for n in splits[side][kind]}
+    for r in outside:
+        assert r["source_file"] not in dwbench_docs and not r["held_out"]
+        assert (r["source_file"] in splits["tuning"]["corpus"] if r["source_kind"] == "corpus"
+                else r["source_file"].startswith("docs/tuning/")), r["source_file"]
+    assert leakage(outside, test)["verbatim_clauses"]["shared"] == 0  # generate.test_clauses: none is written
+    with pytest.raises(ValueError, match="not a templated tuning split"):
+        make_tuning_plans("dev", 1, 4)
+
+
 def test_edit_templates_are_registered_in_the_order_a_seed_was_written_with():
     """The generator draws templates in registration order with their weights, themes and flags: changing any of it
     changes what a seed writes (regenerate the templated track on purpose, then update the fingerprint)."""

@@ -38,6 +38,7 @@ _QUOTE = re.compile(r'"([^"\n]{1,300})"|“([^”\n]{1,300})”|「([^」\n]{1,3
 _ELLIPSIS = re.compile(r"(?:\.\.\.|…+|\.{2,})\s*$")
 MAX_MATCHES = 3  # elements shown per quoted text
 MIN_QUOTE_CHARS = 2
+MIN_OPENING_CHARS = 12  # a quote this long that a few paragraphs start with names them, though more hold it
 
 #: Full-width / CJK punctuation -> its ASCII twin, one character for one (so positions survive the mapping).
 _WIDTH = str.maketrans({"。": ".", "，": ",", "；": ";", "：": ":", "！": "!", "？": "?", "（": "(", "）": ")",
@@ -197,7 +198,10 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
                 ranked.append((({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph"), how, p, kind))
         ranked.sort(key=lambda r: r[0])
         if len(ranked) > MAX_MATCHES and all(how != "is" for _, how, _, _ in ranked):
-            continue  # a word found in many paragraphs is a text to search for ("replace every 'sales'"), not a name
+            starts = [r for r in ranked if r[1] == "starts"]
+            if len(key) < MIN_OPENING_CHARS or not starts or len(starts) > MAX_MATCHES:
+                continue  # a word found in many paragraphs is a text to search for ("replace every 'sales'"), not a name
+            ranked = starts  # an opening a few paragraphs start with names them, however many others quote it
         for _, how, p, kind in ranked[:MAX_MATCHES]:  # a section and a list are looked up for the shown ones only
             body_paragraph = kind == "paragraph"
             out.append(Match(quote.text, p["id"], kind, how, p.get("text", ""),

@@ -1,7 +1,13 @@
 """Write DWBench: build the initial documents, write every session turn by turn (edit templates
 joined into instructions, gold calls run as they are chosen), split, and save JSONL shards.
 
-Run: ``python -m autodw.dwbench.generate`` (deterministic for a seed; needs the shared corpus).
+Run: ``python -m autodw.dwbench.generate`` (deterministic for a seed; needs the shared corpus). A templated tuning
+split (``provenance.TEMPLATED_LATER``) is made with its own seed beside the dev and test shards, which it leaves alone:
+``python -m autodw.dwbench.generate --tuning-split dev-outside --seed S --sessions 40`` writes
+``data/templated/dev-outside-NN.jsonl`` from dev's templates only (no template held out for test, never a phrasing dev
+holds out), on the tuning corpus files (``data/document_splits.json`` "tuning") and on generated documents of seed S
+(``data/docs/tuning/``; neither dev's nor test's), and writes no clause test has word for word (test's clauses are
+read for that exclusion only).
 The checks `autodw bench validate` makes are also made here, per instruction, so a session that
 would fail them is never written: each call must change the document and each instruction must
 change it; ids are right by construction (calls run on the live document).
@@ -16,16 +22,18 @@ import random
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autodw.apis import registry
+from autodw.core import provenance
 from autodw.core.document import WordDocument
 from autodw.core.progress import progress
 from autodw.dwbench import documents
 from autodw.dwbench.context import Call, Ctx, Skip
 from autodw.dwbench import records
 from autodw.dwbench.edits import TEMPLATES, THEMES
+from autodw.dwbench.leakage import clauses_of, verbatim
 from autodw.dwbench.validate import check_turn, validate_session
 from autodw.dwbench.records import (DATA_DIR, DOCS_DIR, corpus_dir, difficulty_of, fingerprint,
                                     fingerprint_members, instruction_record)
@@ -47,6 +55,11 @@ MAX_CLAUSES = 3
 requests that take several calls (a styled table with its caption, a section with text and a list), not from glue."""
 HELD_OUT_SHARE = 0.25
 HELD_OUT_FILE = DATA_DIR / "templated" / "held_out.json"
+TUNING_SPLITS = provenance.TEMPLATED_LATER
+TUNING_MAX_PARAGRAPHS = 400
+"""Paragraphs a tuning corpus file may have at most (the bar dev's and test's files passed)."""
+TUNING_DOCS = DOCS_DIR / "tuning"
+"""Where the generated documents of the templated tuning splits are kept (named by kind, language and seed)."""
 
 
 @dataclass
@@ -144,9 +157,11 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int, banned: frozenset[str] = frozenset()) -> Turn | None:
+def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int, banned: frozenset[str] = frozenset(),
+               avoid: frozenset[str] = frozenset()) -> Turn | None:
     """One instruction on the live document (left changed), or None when no good one was found; `banned`: templates
-    this session may not use (dev's held-out ones)."""
+    this session may not use (dev's held-out ones); `avoid`: clauses (as :func:`leakage.verbatim` compares them) it may
+    not write (test's, for a tuning split)."""
     lo = rng.choices(list(CALL_TARGETS), list(CALL_TARGETS.values()))[0]
     hi = lo + lo // 5
     hard = lo >= 7
@@ -185,7 +200,8 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int,
                 ctx.memory, ctx.named, ctx.fresh = mem, named, fresh
                 continue
             touched = touches(ctx, ctx.calls[n_before:])
-            if touched & seen:  # a second clause setting what an earlier one set reads as a contradiction
+            if touched & seen or (avoid and verbatim(clause) in avoid):
+                # a second clause setting what an earlier one set reads as a contradiction; an avoided clause is redrawn
                 ctx.doc.restore(before)
                 ctx._state = None
                 del ctx.calls[n_before:]
@@ -327,14 +343,15 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
 
 
 # ----------------------------------------------------------------------------- sessions
-def write_session(session: Session, data: bytes, rng: random.Random, used_texts: set[str], n_turns: int) -> bool:
+def write_session(session: Session, data: bytes, rng: random.Random, used_texts: set[str], n_turns: int,
+                  avoid: frozenset[str] = frozenset()) -> bool:
     doc = WordDocument.from_bytes(data, name=session.source["file"])
     doc.asset_roots = [documents.ASSETS_DIR]
-    dev = session.split == "dev"
+    dev = session.split == "dev" or session.split in TUNING_SPLITS
     ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind, dev=dev)
     banned = frozenset(held_out_templates()) if dev else frozenset()
     for k in range(n_turns):
-        turn = write_turn(ctx, rng, used_texts, k + 1, banned)
+        turn = write_turn(ctx, rng, used_texts, k + 1, banned, avoid)
         if turn is None:
             return False
         session.turns.append(turn)
@@ -348,25 +365,26 @@ def write_session(session: Session, data: bytes, rng: random.Random, used_texts:
 
 def corpus_candidates() -> list[tuple[str, bytes]]:
     """Real corpus files the document model opens and that have enough text to edit."""
+    return [(path.name, path.read_bytes()) for path in sorted(corpus_dir().glob("*.docx")) if usable_corpus_file(path)]
+
+
+def usable_corpus_file(path: Path, max_paragraphs: int = 400, english_text: bool = True) -> bool:
+    """Whether a corpus file can start a session: at most 700 kB, opened by the document model, four body paragraphs
+    or more and at most `max_paragraphs` paragraphs, and (if `english_text`) English prose or Chinese."""
     from autodw.analysis.state import extract_state
 
-    folder = corpus_dir()
-    out = []
-    for path in sorted(folder.glob("*.docx")):
-        if path.stat().st_size > 700_000:
-            continue
-        data = path.read_bytes()
-        try:
-            doc = WordDocument.from_bytes(data, name=path.name)
-            st = extract_state(doc)
-        except Exception:  # noqa: BLE001 - files the model refuses are simply not used
-            continue
-        ctx = Ctx(doc, "en", random.Random(0))
-        text = " ".join(p["text"] for p in st["paragraphs"]).lower()
-        english_or_chinese = text.count(" the ") >= 5 or corpus_language(data) == "zh"
-        if len(ctx.body()) >= 4 and len(st["paragraphs"]) <= 400 and english_or_chinese:
-            out.append((path.name, data))
-    return out
+    if path.stat().st_size > 700_000:
+        return False
+    data = path.read_bytes()
+    try:
+        doc = WordDocument.from_bytes(data, name=path.name)
+        st = extract_state(doc)
+    except Exception:  # noqa: BLE001 - files the model refuses are simply not used
+        return False
+    ctx = Ctx(doc, "en", random.Random(0))
+    text = " ".join(p["text"] for p in st["paragraphs"]).lower()
+    english_or_chinese = not english_text or text.count(" the ") >= 5 or corpus_language(data) == "zh"
+    return len(ctx.body()) >= 4 and len(st["paragraphs"]) <= max_paragraphs and english_or_chinese
 
 
 def corpus_language(data: bytes) -> str:
@@ -388,6 +406,9 @@ class Plan:
     choices: list[tuple[dict[str, str], str, str, str]]  # (source, file path, doc language, doc kind) per attempt
     n_turns: list[int]
     split: str = "test"
+    prefix: str = "dwb"
+    seed: int = SEED
+    avoid: frozenset[str] = frozenset()  # clauses its sessions may not write (write_turn)
 
 
 def make_plans(seed: int, n_sessions: int) -> list[Plan]:
@@ -407,50 +428,99 @@ def make_plans(seed: int, n_sessions: int) -> list[Plan]:
                     path.write_bytes(documents.build(spec))
                 docs.append((spec, path))
     splits = records.document_splits()
-    langs = splits["languages"]
     plans: list[Plan] = []
     for split, n in (("dev", min(N_DEV, n_sessions // 5)), ("test", n_sessions - min(N_DEV, n_sessions // 5))):
         corpus = [(name, (corpus_dir() / name).read_bytes()) for name in splits[split]["corpus"]]
         generated = [d for d in docs if d[1].name in splits[split]["generated"]]
-        n_corpus = math.ceil(CORPUS_SHARE * n)
-        origins = ["corpus"] * n_corpus + ["generated"] * (n - n_corpus)
-        rng.shuffle(origins)
-        corpus_order = corpus[:]
-        rng.shuffle(corpus_order)
-        doc_uses: Counter[str] = Counter()
-        ci = 0
-        for origin in origins:
-            lang = "zh" if rng.random() < ZH_SHARE else "en"
-            choices = []
-            if origin == "corpus":
-                # A Chinese file gets Chinese instructions; an English file either language (people do write Chinese
-                # requests about English documents; the text they insert is then quoted English).
-                if langs[corpus_order[ci % len(corpus_order)][0]] == "zh":
-                    lang = "zh"
-                ring = [corpus_order[(ci + k) % len(corpus_order)] for k in range(len(corpus_order))]
-                for name, data in [f for f in ring if lang == "zh" or langs[f[0]] == "en"][:6]:
-                    choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
-                                    str(corpus_dir() / name), langs[name], "corpus"))
-                ci += 1
-            else:
-                pool = sorted((d for d in generated if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
-                doc_uses[pool[0][0].name] += 1
-                for spec, path in pool[:6]:
-                    choices.append(({"kind": "generated", "file": f"docs/{spec.name}", "sha256": hashlib.sha256(path.read_bytes()).hexdigest()},
-                                    str(path), lang, spec.kind))
-            n_turns = [rng.choices(list(TURN_WEIGHTS), list(TURN_WEIGHTS.values()))[0] for _ in range(12)]
-            plans.append(Plan(len(plans), lang, choices, n_turns, split))
+        plans += _plan_split(rng, split, n, corpus, generated, len(plans))
     _log(f"{len(docs)} generated documents; {len(plans)} sessions planned")
     return plans
 
 
-def run_plan(plan: Plan, seed: int = SEED, avoid: frozenset[str] = frozenset()) -> Session | None:
-    """Write the session of one plan (None if no attempt gave a valid session)."""
+def make_tuning_plans(split: str, seed: int, n_sessions: int) -> list[Plan]:
+    """Plan the sessions of a templated tuning split, which writes no clause of test (:func:`test_clauses`): a CORPUS_SHARE from the tuning corpus files the generator can
+    use (few hold the English prose dev's and test's files were chosen for, so any text is taken here), the rest from
+    one generated document of each kind and language built from `seed` (kept in :data:`TUNING_DOCS`); none of them is
+    a document of dev or test."""
+    if split not in TUNING_SPLITS:
+        raise ValueError(f"{split!r} is not a templated tuning split; choose one of {', '.join(TUNING_SPLITS)}")
+    if seed == SEED:
+        raise ValueError(f"a tuning split takes a seed other than the benchmark's ({SEED})")
+    rng = random.Random(f"{seed}-{split}")
+    documents.make_assets()
+    TUNING_DOCS.mkdir(parents=True, exist_ok=True)
+    docs: list[tuple[documents.DocSpec, Path]] = []
+    for kind in documents.KINDS:
+        for lang in ("en", "zh"):
+            spec = documents.random_spec(f"tuning/{kind}-{lang}-s{seed}.docx", kind, lang, rng)
+            path = DOCS_DIR / spec.name
+            if not path.is_file():
+                path.write_bytes(documents.build(spec))
+            docs.append((spec, path))
+    splits = records.document_splits()
+    taken = {n for side in ("dev", "test") for n in splits[side]["corpus"]}
+    names = [n for n in splits["tuning"]["corpus"]
+             if n not in taken and usable_corpus_file(corpus_dir() / n, TUNING_MAX_PARAGRAPHS, english_text=False)]
+    corpus = [(name, (corpus_dir() / name).read_bytes()) for name in names]
+    plans = _plan_split(rng, split, n_sessions, corpus, docs, 0, prefix="dwo", seed=seed)
+    avoid = test_clauses()
+    plans = [replace(p, avoid=avoid) for p in plans]
+    _log(f"{split}: {len(docs)} generated documents, {len(corpus)} tuning corpus files; {len(plans)} sessions planned")
+    return plans
+
+
+def test_clauses() -> frozenset[str]:
+    """The clauses of the templated test split as compared verbatim (:func:`leakage.verbatim`), read for one use: a
+    tuning split writes none of them, so that it shares no clause with test word for word (nothing of test is shown)."""
+    return frozenset(verbatim(c) for r in records.iter_records("test", "templated") for c in clauses_of(r))
+
+
+def _plan_split(rng: random.Random, split: str, n: int, corpus: list[tuple[str, bytes]],
+                generated: list[tuple[documents.DocSpec, Path]], first: int, prefix: str = "dwb",
+                seed: int = SEED) -> list[Plan]:
+    """Plan `n` sessions of `split` (indices from `first`): a CORPUS_SHARE from `corpus`, the rest from `generated`."""
+    langs = records.document_splits()["languages"]
+    plans: list[Plan] = []
+    n_corpus = math.ceil(CORPUS_SHARE * n)
+    origins = ["corpus"] * n_corpus + ["generated"] * (n - n_corpus)
+    rng.shuffle(origins)
+    corpus_order = corpus[:]
+    rng.shuffle(corpus_order)
+    doc_uses: Counter[str] = Counter()
+    ci = 0
+    for origin in origins:
+        lang = "zh" if rng.random() < ZH_SHARE else "en"
+        choices = []
+        if origin == "corpus":
+            # A Chinese file gets Chinese instructions; an English file either language (people do write Chinese
+            # requests about English documents; the text they insert is then quoted English).
+            if langs[corpus_order[ci % len(corpus_order)][0]] == "zh":
+                lang = "zh"
+            ring = [corpus_order[(ci + k) % len(corpus_order)] for k in range(len(corpus_order))]
+            for name, data in [f for f in ring if lang == "zh" or langs[f[0]] == "en"][:6]:
+                choices.append(({"kind": "corpus", "file": name, "sha256": hashlib.sha256(data).hexdigest()},
+                                str(corpus_dir() / name), langs[name], "corpus"))
+            ci += 1
+        else:
+            pool = sorted((d for d in generated if d[0].lang == lang), key=lambda d: (doc_uses[d[0].name], rng.random()))
+            doc_uses[pool[0][0].name] += 1
+            for spec, path in pool[:6]:
+                choices.append(({"kind": "generated", "file": f"docs/{spec.name}", "sha256": hashlib.sha256(path.read_bytes()).hexdigest()},
+                                str(path), lang, spec.kind))
+        n_turns = [rng.choices(list(TURN_WEIGHTS), list(TURN_WEIGHTS.values()))[0] for _ in range(12)]
+        plans.append(Plan(first + len(plans), lang, choices, n_turns, split, prefix))
+    return plans
+
+
+def run_plan(plan: Plan, seed: int | None = None, avoid: frozenset[str] = frozenset()) -> Session | None:
+    """Write the session of one plan (None if no attempt gave a valid session); `seed`: the plan's unless given."""
+    seed = plan.seed if seed is None else seed
     used = set(avoid)
     for attempt in range(12):
         source, path, doc_lang, kind = plan.choices[min(attempt // 2, len(plan.choices) - 1)]
-        session = Session(f"dwb-{plan.index + 1:03d}", plan.language, doc_lang, kind, source, plan.split)
-        if write_session(session, Path(path).read_bytes(), random.Random(f"{seed}-{plan.index}-{attempt}"), used, plan.n_turns[attempt]):
+        session = Session(f"{plan.prefix}-{plan.index + 1:03d}", plan.language, doc_lang, kind, source, plan.split)
+        if write_session(session, Path(path).read_bytes(), random.Random(f"{seed}-{plan.index}-{attempt}"), used, plan.n_turns[attempt],
+                         plan.avoid):
             failures = validate_session(as_records(session), needed=False)
             if not failures:
                 return session
@@ -483,11 +553,13 @@ def _run_plan(plan: Plan) -> Session | None:
     return session
 
 
-def generate(seed: int = SEED, n_sessions: int = N_SESSIONS, workers: int = 3) -> list[Session]:
-    """Plan and write every session (in `workers` processes); duplicated instructions are rewritten."""
+def generate(seed: int = SEED, n_sessions: int = N_SESSIONS, workers: int = 3,
+             plans: list[Plan] | None = None) -> list[Session]:
+    """Plan and write every session (in `workers` processes), or those of `plans`; duplicated instructions are
+    rewritten."""
     import multiprocessing
 
-    plans = make_plans(seed, n_sessions)
+    plans = make_plans(seed, n_sessions) if plans is None else plans
     with multiprocessing.Pool(workers) as pool:
         results = list(progress(pool.imap(_run_plan, plans, chunksize=1), "generating sessions", len(plans), unit="session"))
     sessions = [s for s in results if s is not None]
@@ -495,7 +567,8 @@ def generate(seed: int = SEED, n_sessions: int = N_SESSIONS, workers: int = 3) -
     for k, s in enumerate(sessions):
         texts = [t.instruction for t in s.turns]
         if seen & set(texts) or len(set(texts)) < len(texts):
-            redo = run_plan(plans[int(s.session_id.split("-")[1]) - 1], seed + 7, frozenset(seen))
+            plan = plans[int(s.session_id.split("-")[1]) - 1]
+            redo = run_plan(plan, plan.seed + 7, frozenset(seen))
             if redo is None:
                 raise RuntimeError(f"{s.session_id}: could not rewrite a session with a duplicated instruction")
             sessions[k] = s = redo
@@ -542,28 +615,44 @@ def write(splits: dict[str, list[Session]]) -> None:
     folder = DATA_DIR / "templated"
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.jsonl"):
-        old.unlink()
+        if not any(old.name.startswith(f"{t}-") for t in TUNING_SPLITS):  # tuning splits are made on their own
+            old.unlink()
     for split, sessions in splits.items():
-        written: list[list[dict]] = []
-        for s in sessions:
-            written.append([])
-            for n, t in enumerate(s.turns, 1):
-                rec = instruction_record(
-                    session_id=s.session_id, turn=n, instruction=t.instruction, language=s.language,
-                    doc_language=s.doc_language, doc_kind=s.doc_kind, source=s.source,
-                    calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
-                    free_text=t.free_text, split=split, templates=t.edits)
-                rec.update(track="templated", written_by="template", requests=len(t.clauses), tags=[], ambiguous=None,
-                           accept=None, held_out=False, clauses=t.clauses,
-                           phrasings=[p.removesuffix("/held-out") for p in t.phrasings])
-                written[-1].append(rec)
-        records.write_shards(folder, split, written)
+        records.write_shards(folder, split, [session_records(s, split, reg) for s in sessions])
     HELD_OUT_FILE.write_text(json.dumps({
         "about": "What test holds out of dev: these templates never occur in dev, nor the last phrasing of any list of "
                  "three or more phrasings (context.HELD_OUT_FROM); a test instruction using a template or phrasing dev "
                  "never contains, with no clause that is word for word a dev clause, is in test's held-out part "
                  "(held_out: true; generate.held_out_flags).",
         "templates": held_out_templates()}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def session_records(s: Session, split: str, reg=None) -> list[dict]:
+    """The JSON records of one written session in `split`."""
+    reg = reg or registry()
+    out = []
+    for n, t in enumerate(s.turns, 1):
+        rec = instruction_record(
+            session_id=s.session_id, turn=n, instruction=t.instruction, language=s.language,
+            doc_language=s.doc_language, doc_kind=s.doc_kind, source=s.source,
+            calls=[(c.api, c.args) for c in t.calls], intents=[reg.get(c.api).intent for c in t.calls],
+            free_text=t.free_text, split=split, templates=t.edits)
+        rec.update(track="templated", written_by="template", requests=len(t.clauses), tags=[], ambiguous=None,
+                   accept=None, held_out=False, clauses=t.clauses,
+                   phrasings=[p.removesuffix("/held-out") for p in t.phrasings])
+        out.append(rec)
+    return out
+
+
+def write_tuning(split: str, sessions: list[Session]) -> None:
+    """The shards of a templated tuning split (``data/templated/{split}-NN.jsonl``), replacing only that split's."""
+    if split not in TUNING_SPLITS:
+        raise ValueError(f"{split!r} is not a templated tuning split; choose one of {', '.join(TUNING_SPLITS)}")
+    folder = DATA_DIR / "templated"
+    for old in folder.glob(f"{split}-[0-9]*.jsonl"):
+        old.unlink()
+    reg = registry()
+    records.write_shards(folder, split, [session_records(s, split, reg) for s in sessions])
 
 
 def choose_subset(sessions: list[Session], seed: int, per_language: int, turns: tuple[int, int], tries: int = 20000) -> list[Session]:
@@ -591,9 +680,30 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else N_SESSIONS
-    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write DWBench's templated track (dev, test and their subsets), or "
+                                                 "with --tuning-split one templated tuning split beside them.")
+    parser.add_argument("n", nargs="?", type=int, default=None, help=f"sessions (default {N_SESSIONS})")
+    parser.add_argument("workers_pos", nargs="?", type=int, default=None, metavar="workers")
+    parser.add_argument("--tuning-split", choices=TUNING_SPLITS, default=None,
+                        help="write only this tuning split, from dev's templates on the tuning documents")
+    parser.add_argument("--seed", type=int, default=None, help="required with --tuning-split: a seed of its own")
+    parser.add_argument("--sessions", type=int, default=None, help="sessions (same as n)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default 3)")
+    args = parser.parse_args(argv)
+    n = args.sessions or args.n or N_SESSIONS
+    workers = args.workers or args.workers_pos or 3
+    if args.tuning_split:
+        if args.seed is None:
+            parser.error("--tuning-split takes --seed (a seed other than the benchmark's)")
+        sessions = generate(workers=workers, plans=make_tuning_plans(args.tuning_split, args.seed, n))
+        write_tuning(args.tuning_split, sessions)
+        _log(f"wrote {args.tuning_split}: {len(sessions)} sessions, {sum(len(s.turns) for s in sessions)} instructions")
+        return
+    if args.seed is not None and args.seed != SEED:
+        parser.error(f"the benchmark is written with seed {SEED}; another seed only makes a tuning split")
     sessions = generate(n_sessions=n, workers=workers)
     splits = assign_splits(sessions)
     splits["mini"] = choose_subset(splits["test"], SEED + 2, 4, (45, 60))

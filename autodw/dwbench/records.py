@@ -8,7 +8,8 @@ stratified subset of test, for reporting only); the hand track also has ``dev-pa
 hand dev with every instruction reworded, the same gold calls; each record's ``paraphrase_of`` names its original) and
 ``dev-reworded`` (the same for other dev sessions, reworded by another hand: how far tuning on dev-paraphrased carries), and ``dev-second`` (tuning only: further sessions on dev's documents, written later by other hands, to
 see how far tuning on dev carries to requests and targets it has not seen) ``dev-third`` and ``dev-fourth`` (the same, each
-written after the one before was tuned on). Gold call arguments are stored as JSON text (``args``) so that
+written after the one before was tuned on); the templated track also has ``dev-outside`` (tuning only: sessions the
+generator wrote later with a seed of its own and dev's templates, on the tuning documents outside DWBench). Gold call arguments are stored as JSON text (``args``) so that
 ``datasets.load_dataset("json", data_files=...)`` reads the files without a mixed-type schema;
 :class:`GoldCall` gives them back as dicts.
 """

@@ -14,14 +14,22 @@ _SECTION_BEFORE = r"(?:section|heading|title|chapter)\s+(?:called\s+|named\s+|ti
 _SECTION_AFTER = r"\s*(?:section|heading)\b|\s*(?:小节|一节|章节|标题)"
 
 
-@check("unnamed_level", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
+#: a section named by its quoted title ("the "Heading 3" section", "section "Level 2"", "“标题 1”这一节"): a name, no level
+_QUOTED_SECTION = re.compile(r"[\"“'‘][^\"”'’]{1,80}[\"”'’]\s*(?:section|chapter|part)\b|"
+                             r"\b(?:section|chapter)\s+[\"“'‘][^\"”'’]{1,80}[\"”'’]|"
+                             r"[\"“'‘][^\"”'’]{1,80}[\"”'’]\s*(?:这一?节|一节|小节|章节|部分)", re.IGNORECASE)
+
+
+@check("unnamed_level", certain=Certainty.FIXES, single_request=True,
+       tuned_on=BUILT_ON + ("dwbench-2.0/templated/dev-outside",))
 def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A heading level the request names none of, when it names heading levels ("二级标题" -> level 3); the fix is
-    the one level it names."""
+    the one level it names. A section the request names by a quoted title that reads like a level ("the "Heading 3"
+    section") names none."""
     level = args.get("level")
     if api not in ("insert_heading", "change_heading_level") or type(level) is not int:
         return []
-    levels = levels_named(request)
+    levels = levels_named(_QUOTED_SECTION.sub(" ", request))
     if not levels or level in levels:
         return []
     fix = {"level": next(iter(levels))} if len(levels) == 1 else None

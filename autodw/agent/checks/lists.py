@@ -10,7 +10,8 @@ from autodw.agent.request_values import tables
 from autodw.agent.checks.reading import keyed_strings, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
 
-_CONNECTIVE = re.compile(r"(?:next|then|also|finally|and then|after that|另外|然后|接着|最后|再|并且)\b", re.IGNORECASE)
+#: words that start the next request after a list's last item (a Chinese one runs into the verb after it: "再附一个表")
+_CONNECTIVE = re.compile(r"(?:next|then|also|finally|and then|after that)\b|另外|然后|接着|最后|再|并且", re.IGNORECASE)
 _ROW_SEPARATOR = re.compile(r"\s*(?:/|;)\s*")
 _LAST_GAP = re.compile(r'"?\s*,?\s*(?:and|和|及|以及)\s*"?', re.IGNORECASE)
 
@@ -28,7 +29,8 @@ def _located(texts: list[str], text: str, start: int = 0) -> list[tuple[int, int
     return spans
 
 
-@check("dropped_item", certain=Certainty.REJECTS, tuned_on=BUILT_ON + ("dwbench-2.0/templated/dev",))
+@check("dropped_item", certain=Certainty.REJECTS,
+       tuned_on=BUILT_ON + ("dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside"))
 def dropped_item(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A list or table the request spells out, written without its last item or row (after the call's last one the
     request goes on with the same separator and another item: "A", "B", "C" -> "A", "B").

@@ -42,7 +42,8 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
+                            "dwbench-2.0/templated/dev-outside"))
 def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
