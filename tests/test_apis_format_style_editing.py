@@ -14,7 +14,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, make_doc
+from tests.conftest import EXAMPLES, make_doc, open_corpus
 from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
 
@@ -421,6 +421,17 @@ def test_restarting_a_list_whose_id_is_not_a_number(report):
     result = execute(report, "set_list_format", {"paragraphs": "p35", "restart": True, "start": 3})
     assert "restarts at 3" in result.message
     assert _list(extract_state(report), "p35")["label"] == "3."
+
+
+def test_restart_moves_every_named_item_of_the_list():
+    """A Pages file puts the first sub-item (p8) in its own instance of the definition its siblings (p9, p10) use:
+    restarting p8-p10 moves all three to the restarted list (it moved only p8, "1 paragraph(s)")."""
+    _, doc = open_corpus("docx2python__created-in-pages-bulleted-lists.docx")
+    result = execute(doc, "set_list_format", {"paragraphs": ["p8", "p9", "p10"], "restart": True})
+    assert "3 paragraph(s)" in result.message
+    state = extract_state(doc)
+    assert len({_list(state, pid)["num_id"] for pid in ("p8", "p9", "p10")}) == 1
+    assert [_list(state, pid)["label"] for pid in ("p4", "p5", "p6", "p8", "p9", "p10")] == ["A.", "B.", "C.", "A.", "B.", "C."]
 
 
 def test_set_list_format_chinese_counting(zh):

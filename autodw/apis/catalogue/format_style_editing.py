@@ -669,7 +669,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         if list_kind(old, first_lvl) == "bullet":
             raise ArgumentError("bullets have no numbering to restart; give kind \"numbered\" first")
         fresh = str(restart_numbering(doc, old, start if start is not None else 1))
-        moved = renumber_from(doc, targets[0][1], old, fresh)
+        moved = renumber_from(doc, [p for _, p in targets], old, fresh)
         note = f"; numbering restarts at {start if start is not None else 1} (numId {fresh}, {moved} paragraph(s))"
     if model is not None and any(restyled):
         note += f"; in the document's list style \"{model.name}\""
