@@ -52,6 +52,15 @@ def test_set_text_format_on_span_across_runs_changes_only_given_properties(repor
     _assert_schema_order(report)
 
 
+def test_the_description_says_underline_is_removed_with_none_not_false(report):
+    """It said "false turns a property off", but underline takes a style name and refuses false."""
+    from autodw.apis import registry
+    spec = registry().get("set_text_format")
+    assert "false turns a property off" not in spec.description
+    assert '"none" removes an underline' in spec.description and '"none" (not false)' in spec.parameters["properties"]["underline"]["description"]
+    _unchanged(report, "set_text_format", {"paragraphs": "p2", "underline": False}, match="none")
+
+
 def test_colour_none_gives_a_heading_its_styles_colour_back(report):
     heading = next(p for p in extract_state(report)["paragraphs"] if p["style"].startswith("Heading"))
     execute(report, "set_text_format", {"paragraphs": heading["id"], "color": "00B050"})

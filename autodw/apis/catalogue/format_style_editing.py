@@ -121,7 +121,8 @@ def _apply_own(rpr: etree._Element, props: dict[str, Any], p: etree._Element, lo
 @api(intent=INTENT,
      description="Set character formatting (bold, italic, underline, strikethrough, font, East Asian font, size, "
                  "colour, highlight, superscript/subscript, caps) on whole paragraphs or on part of a paragraph. "
-                 "Only the properties you give change; false turns a property off. Without a span the paragraph "
+                 "Only the properties you give change; false turns bold, italic, strike, caps or super/subscript off, "
+                 "\"none\" removes an underline, highlight or colour. Without a span the paragraph "
                  "mark (and so a list number) gets the formatting too.",
      params={"paragraphs": TARGETS, "span": SPAN_EACH, **RUN_PARAMS},
      examples=[{"paragraphs": "p2", "span": {"match": "first three quarters"}, "bold": True, "color": "C00000"},
