@@ -732,3 +732,11 @@ def test_bench_author_state_shows_a_draft_after_its_turns_so_far(tmp_path):
     result = run_cli("bench", "author", "--state", "1", str(path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Closing line" in result.stdout
+
+
+def test_a_heading_levels_tolerance_may_name_the_title_as_level_0():
+    """The schema refused {"heading_levels": [0, 1]} though insert_heading makes level 0 the Title."""
+    import jsonschema
+
+    from autodw.dwbench.hand import TOLERANCE_SCHEMA
+    jsonschema.validate({"heading_levels": [0, 1]}, TOLERANCE_SCHEMA)
