@@ -14,7 +14,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, make_doc
+from tests.conftest import EXAMPLES, make_doc, open_corpus
 from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
 
@@ -50,6 +50,15 @@ def test_set_text_format_on_span_across_runs_changes_only_given_properties(repor
     assert "superscript" not in run and "highlight" not in run and "underline" not in run and "color" not in run
     assert report.find("p2").find(f".//{qn('w:color')}") is None  # the red is gone, not painted over
     _assert_schema_order(report)
+
+
+def test_the_description_says_underline_is_removed_with_none_not_false(report):
+    """It said "false turns a property off", but underline takes a style name and refuses false."""
+    from autodw.apis import registry
+    spec = registry().get("set_text_format")
+    assert "false turns a property off" not in spec.description
+    assert '"none" removes an underline' in spec.description and '"none" (not false)' in spec.parameters["properties"]["underline"]["description"]
+    _unchanged(report, "set_text_format", {"paragraphs": "p2", "underline": False}, match="none")
 
 
 def test_colour_none_gives_a_heading_its_styles_colour_back(report):
@@ -421,6 +430,17 @@ def test_restarting_a_list_whose_id_is_not_a_number(report):
     result = execute(report, "set_list_format", {"paragraphs": "p35", "restart": True, "start": 3})
     assert "restarts at 3" in result.message
     assert _list(extract_state(report), "p35")["label"] == "3."
+
+
+def test_restart_moves_every_named_item_of_the_list():
+    """A Pages file puts the first sub-item (p8) in its own instance of the definition its siblings (p9, p10) use:
+    restarting p8-p10 moves all three to the restarted list (it moved only p8, "1 paragraph(s)")."""
+    _, doc = open_corpus("docx2python__created-in-pages-bulleted-lists.docx")
+    result = execute(doc, "set_list_format", {"paragraphs": ["p8", "p9", "p10"], "restart": True})
+    assert "3 paragraph(s)" in result.message
+    state = extract_state(doc)
+    assert len({_list(state, pid)["num_id"] for pid in ("p8", "p9", "p10")}) == 1
+    assert [_list(state, pid)["label"] for pid in ("p4", "p5", "p6", "p8", "p9", "p10")] == ["A.", "B.", "C.", "A.", "B.", "C."]
 
 
 def test_set_list_format_chinese_counting(zh):

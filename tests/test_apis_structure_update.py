@@ -438,6 +438,17 @@ def test_a_link_retargeted_to_the_address_it_has_keeps_its_relationship(report):
     assert extract_state(saved)["interactive"]["hyperlinks"][0]["url"] == "https://example.com/a"
 
 
+def test_new_text_of_an_empty_link_is_in_the_hyperlink_style():
+    """poi stress008's p983 holds a link without runs: the text edit_hyperlink gave it had no formatting at all
+    (insert_hyperlink gives the Hyperlink character style)."""
+    doc = WordDocument.open(corpus_file("poi__stress008.docx"))
+    run(doc, "edit_hyperlink", paragraph="p983", index=0, new_text="abstracts@example.org",
+        url="mailto:abstracts@example.org")
+    link = doc.find("p983", "p").find(qn("w:hyperlink"))
+    assert [r.find(f"{qn('w:rPr')}/{qn('w:rStyle')}").get(qn("w:val")) for r in link.iter(qn("w:r"))] == ["Hyperlink"]
+    assert extract_state(doc)["interactive"]["hyperlinks"][-1]["text"] == "abstracts@example.org"
+
+
 def test_edit_hyperlink_in_a_paragraph_without_links(report):
     with pytest.raises(ArgumentError, match="no hyperlinks"):
         run(report, "edit_hyperlink", paragraph="p2", url="https://example.com")

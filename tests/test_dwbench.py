@@ -739,3 +739,28 @@ def test_bench_author_checks_a_draft_with_fewer_turns_than_a_session_needs(tmp_p
     data["turns"][0]["gold"][0]["args"]["paragraphs"] = ["p9999"]
     path.write_text(json.dumps(data), encoding="utf-8")
     assert run_cli("bench", "author", "--quiet", str(path)).returncode == 1  # a draft's problems are still problems
+
+
+def test_bench_author_state_shows_a_draft_after_its_turns_so_far(tmp_path):
+    """`bench author --state N` refused a file with fewer turns than a session needs: the writer could not see the
+    document after turn 1 while writing turn 2."""
+    from autodw.dwbench import hand as authoring
+    from tests.conftest import run_cli
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-999"
+    data["turns"] = [{"text": "add a closing line after the title", "requests": 1,
+                      "gold": [{"api": "insert_paragraph", "args": {"text": "Closing line", "position": {"after": "p1"}}}]}]
+    path = tmp_path / "dwh-999.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("bench", "author", "--state", "1", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Closing line" in result.stdout
+
+
+def test_a_heading_levels_tolerance_may_name_the_title_as_level_0():
+    """The schema refused {"heading_levels": [0, 1]} though insert_heading makes level 0 the Title."""
+    import jsonschema
+
+    from autodw.dwbench.hand import TOLERANCE_SCHEMA
+    jsonschema.validate({"heading_levels": [0, 1]}, TOLERANCE_SCHEMA)

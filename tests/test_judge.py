@@ -715,6 +715,10 @@ def test_a_heading_levels_tolerance_accepts_either_level_as_that_level_looks():
     ctx = JudgeContext.make(tolerances=[{"heading_levels": [2, 4]}])
     assert ctx.heading_tolerated("标题 4", "Heading 2") == "heading levels 2, 4"
     assert ctx.heading_tolerated("Heading 2 Char", "Heading 4") is None
+    title = JudgeContext.make(tolerances=[{"heading_levels": [0, 1]}])  # level 0: the Title, as insert_heading has it
+    assert title.heading_tolerated("Title", "Heading 1") == "heading levels 0-1"
+    assert title.heading_tolerated("Heading 1", "title") == "heading levels 0-1"
+    assert title.heading_tolerated("Title", "Heading 2") is None and title.heading_tolerated("Subtitle", "Heading 1") is None
 
 
 def test_tolerances_change_nothing_where_there_is_no_difference_and_unknown_ones_are_refused():

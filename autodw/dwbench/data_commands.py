@@ -119,7 +119,7 @@ def author_command(args: argparse.Namespace) -> int:
         from autodw.analysis.state import extract_state
         from autodw.analysis.state.render import render_state
 
-        authored = hand.read(args.files[0])
+        authored = hand.read(args.files[0], draft=True)  # a session being written: its turns so far
         doc = hand.document_after(authored, args.state)
         if args.save:  # with the replay's ids, so that `autodw state` of the saved file shows the ids gold calls use
             Path(args.save).write_bytes(doc.to_bytes(keep_ids=True))

@@ -50,13 +50,14 @@ TOLERANCE_SCHEMA = {
         {"type": "object", "required": ["key", "within"], "additionalProperties": False,
          "properties": {"key": {"type": "string", "pattern": "^[a-z_]+$"}, "within": {"type": "number", "exclusiveMinimum": 0}}},
         {"type": "object", "required": ["heading_levels"], "additionalProperties": False,
-         "properties": {"heading_levels": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 9},
+         "properties": {"heading_levels": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 9},
                                            "minItems": 2, "uniqueItems": True}}},
     ]
 }
 """A per-property tolerance: any colour of a named family (``{"colour": "dark blue"}``), a numeric property within a
 margin (``{"key": "size_pt", "within": 2}``: a size "a bit bigger"), or a heading at any of several levels
-(``{"heading_levels": [2, 3]}``). Order-free insertions and other whole outcomes are ``alternatives``."""
+(``{"heading_levels": [2, 3]}``; 0 is the Title, as insert_heading numbers it). Order-free insertions and other whole
+outcomes are ``alternatives``."""
 
 TOLERANCE_KEYS: dict[str, tuple[str, ...]] = {
     "size_pt": (), "char_spacing_pt": (), "position_pt": (), "scale_pct": (), "before_pt": ("space_before",),

@@ -73,8 +73,10 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
                  "strings or {\"text\", \"level\"} for nested items (level 0-8). Items take the document's own "
                  "list style when it has one (e.g. \"List Bullet\"/\"List Number\", as the list beside them or most "
                  "of its lists of that kind use; nested levels \"List Bullet 2\" etc.), else \"List Paragraph\". "
-                 "Items right after (or before) an item of a list of their kind continue that list, unless `start` "
-                 "is given; elsewhere a numbered list starts afresh at `start` (default 1).",
+                 "Items right after (or before) an item of a list of their kind continue that list (unless `start` "
+                 "is given) at their own levels: to add items to a sub-list, give them its level (level-0 items "
+                 "after level-1 items are top-level items of that list); elsewhere a numbered list starts afresh at "
+                 "`start` (default 1).",
      params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
                        "description": 'list items: strings (top-level items), or {"text": "...", "level": n} where '
                                       'level 0 is the top level and 1 an item nested under the one before'},

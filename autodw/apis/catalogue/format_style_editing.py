@@ -121,7 +121,8 @@ def _apply_own(rpr: etree._Element, props: dict[str, Any], p: etree._Element, lo
 @api(intent=INTENT,
      description="Set character formatting (bold, italic, underline, strikethrough, font, East Asian font, size, "
                  "colour, highlight, superscript/subscript, caps) on whole paragraphs or on part of a paragraph. "
-                 "Only the properties you give change; false turns a property off. Without a span the paragraph "
+                 "Only the properties you give change; false turns bold, italic, strike, caps or super/subscript off, "
+                 "\"none\" removes an underline, highlight or colour. Without a span the paragraph "
                  "mark (and so a list number) gets the formatting too.",
      params={"paragraphs": TARGETS, "span": SPAN_EACH, **RUN_PARAMS},
      examples=[{"paragraphs": "p2", "span": {"match": "first three quarters"}, "bold": True, "color": "C00000"},
@@ -669,7 +670,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         if list_kind(old, first_lvl) == "bullet":
             raise ArgumentError("bullets have no numbering to restart; give kind \"numbered\" first")
         fresh = str(restart_numbering(doc, old, start if start is not None else 1))
-        moved = renumber_from(doc, targets[0][1], old, fresh)
+        moved = renumber_from(doc, [p for _, p in targets], old, fresh)
         note = f"; numbering restarts at {start if start is not None else 1} (numId {fresh}, {moved} paragraph(s))"
     if model is not None and any(restyled):
         note += f"; in the document's list style \"{model.name}\""

@@ -27,7 +27,7 @@ UNDERLINES = ("single", "double", "thick", "dotted", "dash", "wave", "words", "n
 RUN_PARAMS: dict[str, dict[str, Any]] = {
     "bold": boolean("bold on (true) or off (false)"),
     "italic": boolean("italic on (true) or off (false)"),
-    "underline": enum("underline style (none removes it)", UNDERLINES),
+    "underline": enum("underline style; \"none\" (not false) removes it", UNDERLINES),
     "strike": boolean("strikethrough on (true) or off (false)"),
     "font": text('font for Latin text, e.g. "Arial", "Times New Roman"', 1),
     "east_asia_font": text('font for Chinese/Japanese/Korean text, e.g. "SimSun", "宋体", "黑体", "Microsoft YaHei"', 1),

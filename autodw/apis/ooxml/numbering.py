@@ -140,8 +140,15 @@ def set_num_pr(p: etree._Element, num_id: str, level: int) -> None:
     insert_ordered(ppr, num_pr)
 
 
-def renumber_from(doc: WordDocument, first: etree._Element, old: str, new: str) -> int:
-    """Move `first` and every later paragraph of its story that uses list `old` to list `new`."""
+def renumber_from(doc: WordDocument, targets: list[etree._Element], old: str, new: str) -> int:
+    """Restart list `old` at the first of `targets`: move every target whose list instance shares `old`'s definition
+    (Word counts those instances as one list), then every later paragraph of its story in one of those instances,
+    to list `new`; return how many paragraphs moved."""
+    numbering = StateContext(doc).numbering
+    definition = numbering.definition(old)
+    lists = {old} | {num for num, _, _ in (numbering_of(doc, p) for p in targets)
+                     if num and numbering.definition(num) == definition}
+    first = targets[0]
     story = first.getroottree().getroot()
     moved, seen_first = 0, False
     for p in story.iter(qn("w:p")):
@@ -149,7 +156,7 @@ def renumber_from(doc: WordDocument, first: etree._Element, old: str, new: str) 
         if not seen_first:
             continue
         num, lvl, _ = numbering_of(doc, p)
-        if num == old:
+        if num in lists:
             set_num_pr(p, new, lvl)
             moved += 1
     return moved

@@ -81,10 +81,11 @@ def drop_rel(part, r_id: str | None) -> None:
 
 
 def set_link_text(doc: WordDocument, p: etree._Element, link: etree._Element, new_text: str) -> None:
-    """Replace the text a hyperlink of paragraph `p` shows, keeping the formatting of its first run."""
+    """Replace the text a hyperlink of paragraph `p` shows, keeping the formatting of its first run (a link without
+    formatted runs, e.g. an empty one, gets a run in the Hyperlink character style, as insert_hyperlink gives)."""
     runs = [a for a in atoms(p) if any(anc is link for anc in a.run.iterancestors())]
     if runs:
         replace_span(doc, p, runs[0].start, runs[-1].end, new_text)
         return
-    rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r"))), None)
-    link.append(new_run(new_text, rpr))
+    rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r")) if r.find(qn("w:rPr")) is not None), None)
+    link.append(new_run(new_text, rpr) if rpr is not None else hyperlink_runs(doc, new_text))

@@ -34,6 +34,13 @@ _END_PUNCTUATION = " \t.,;:!?。，；：！？"
 _HEADING = re.compile(r"(?:heading|标题)\s*(\d)", re.IGNORECASE)  # a heading style's name: "Heading 2", "标题 2"
 
 
+def _heading_level(style: str | None) -> int | None:
+    """The heading level a paragraph style's name gives ("Heading 2", "标题 2"; 0 for "Title", as insert_heading
+    numbers it), or None."""
+    match = _HEADING.fullmatch(style or "")
+    return int(match[1]) if match else 0 if (style or "").casefold() == "title" else None
+
+
 def numeric_tolerance(key: str) -> float:
     """How far two numbers of state key `key` may lie apart (:data:`KEY_TOLERANCES`, :data:`UNIT_TOLERANCES`)."""
     if key in KEY_TOLERANCES:
@@ -113,10 +120,10 @@ class JudgeContext:
 
     def heading_tolerated(self, e: str | None, a: str | None) -> str | None:
         """The heading-levels tolerance (named) that accepts paragraph style `a` for expected `e`, or None."""
-        le, la = (_HEADING.fullmatch(s or "") for s in (e, a))
-        if not (le and la):
+        le, la = (_heading_level(s) for s in (e, a))
+        if le is None or la is None:
             return None
-        levels = next((ls for ls in self.heading_levels if {int(le[1]), int(la[1])} <= set(ls)), None)
+        levels = next((ls for ls in self.heading_levels if {le, la} <= set(ls)), None)
         if levels is None:
             return None
         consecutive = list(levels) == list(range(levels[0], levels[-1] + 1))
