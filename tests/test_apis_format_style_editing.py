@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from autodw.apis import execute
+from autodw.apis.ooxml.looks import Looks
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
@@ -68,6 +69,19 @@ def test_colour_none_gives_a_heading_its_styles_colour_back(report):
     execute(report, "set_text_format", {"paragraphs": heading["id"], "color": "none"})
     assert _para(extract_state(report), heading["id"])["runs"] == heading["runs"]  # as the style has it again
     assert report.find(heading["id"]).find(f".//{qn('w:color')}") is None
+
+
+def test_colour_auto_is_words_automatic_over_the_styles_colour(report):
+    heading = next(p for p in extract_state(report)["paragraphs"] if p["style"].startswith("Heading"))
+
+    def colour():
+        p = report.find(heading["id"])
+        return Looks(report).of(p.find(qn("w:r")), p).get("color")
+    assert colour() not in (None, "000000")  # the style colours it ("none" would leave that colour)
+    execute(report, "set_text_format", {"paragraphs": heading["id"], "color": "auto"})
+    assert colour() is None  # automatic: black on a light page
+    assert report.find(heading["id"]).find(f".//{qn('w:color')}").get(qn("w:val")) == "auto"
+    _assert_schema_order(report)
 
 
 def test_set_text_format_whole_paragraph_table_and_list_mark(report):

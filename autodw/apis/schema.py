@@ -71,10 +71,11 @@ def length(what: str, bare_unit: str | None = None) -> Schema:
             BARE_UNIT: bare_unit, "description": f"{what}: a number of {UNIT_NAMES[bare_unit]} (e.g. 12) or {forms}"}
 
 
-def color(what: str, none: str | None = None) -> Schema:
-    """A colour: hex RGB or a common name; with `none` (what it does, e.g. "removes it") also "none"."""
-    names = [*COLOR_NAMES, "none"] if none else list(COLOR_NAMES)
-    said = f'; "none" {none}' if none else ""
+def color(what: str, none: str | None = None, auto: str | None = None) -> Schema:
+    """A colour: hex RGB or a common name; with `none` / `auto` (what each does, e.g. "removes it") also "none" /
+    "auto" (Word's Automatic colour)."""
+    names = [*COLOR_NAMES, *(["none"] if none else []), *(["auto"] if auto else [])]
+    said = (f'; "none" {none}' if none else "") + (f'; "auto" {auto}' if auto else "")
     return {"type": "string", "description": f'{what}: a name ({", ".join(COLOR_NAMES[:10])}, ...) or hex RGB like '
                                              f'"1F4E79"{said}', "anyOf": [{"pattern": HEX_COLOR_PATTERN}, {"enum": names}]}
 

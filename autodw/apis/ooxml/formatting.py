@@ -32,7 +32,8 @@ RUN_PARAMS: dict[str, dict[str, Any]] = {
     "font": text('font for Latin text, e.g. "Arial", "Times New Roman"', 1),
     "east_asia_font": text('font for Chinese/Japanese/Korean text, e.g. "SimSun", "宋体", "黑体", "Microsoft YaHei"', 1),
     "size_pt": number("font size in points, e.g. 12 or 10.5 (五号)", 1, 1638),
-    "color": color("font colour", none="removes the text's own colour (its style's shows)"),
+    "color": color("font colour", none="removes the text's own colour (its style's shows)",
+                   auto="is Word's Automatic colour (black on a light page), over any colour its style gives"),
     "highlight": enum("highlighter colour (none removes it)", HIGHLIGHTS),
     "superscript": boolean("raise as superscript (true) or back to normal (false)"),
     "subscript": boolean("lower as subscript (true) or back to normal (false)"),
@@ -133,6 +134,8 @@ def apply_run_props(rpr: etree._Element, props: dict[str, Any]) -> None:
         replace_child(rpr, "w:szCs", w_val=half_points)
     if props.get("color") == "none":
         remove_children(rpr, "w:color")
+    elif props.get("color") == "auto":
+        replace_child(rpr, "w:color", w_val="auto")
     elif "color" in props:
         replace_child(rpr, "w:color", w_val=hex_color(props["color"], "color"))
     if "highlight" in props:
