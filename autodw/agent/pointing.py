@@ -95,9 +95,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     said = undictated(text)
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
-    at_end = _END.search(said) is not None
+    to_end = at_end(text)
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
-    whole = said_whole(state, text, from_end=at_end)
+    whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + numbered(state, said) + coloured(state, said) + worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
@@ -113,7 +113,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
     out += [bid for head, _ in sections if head in at and said_before(state, said, head)
             for bid in preceding(state, order, at[head])]
-    if at_end:  # "the final paragraph of the support section": the section's end before the document's
+    if to_end:  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     for section in blocks:
         out += section if fits(state, section) else outline(state, section)
@@ -228,10 +228,10 @@ def outline(state: State, section: list[str]) -> list[str]:
     if headings:
         top = min(heading_level(p.get("style")) for p in headings)
         tops = [p["id"] for p in headings if heading_level(p.get("style")) == top]
-    if listed:
+    elif listed:
         top = min(p["list"]["level"] for p in listed)
-        tops += [] if headings else [p["id"] for p in listed if p["list"]["level"] == top]
-    else:  # a plain-text outline: the lines typed with the section's first two kinds of enumerator ("A.", then "1."),
+        tops = [p["id"] for p in listed if p["list"]["level"] == top]
+    if not listed:  # a plain-text outline: the lines typed with the section's first two kinds of enumerator ("A.", then "1."),
         # also under the headings it has (its title made a heading, its "A." lines not yet)
         kinds = {p["id"]: _enumerator_kind(p.get("text", "")) for p in lines}
         firsts = list(dict.fromkeys(k for k in kinds.values() if k is not None))[:2]

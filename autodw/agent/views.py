@@ -84,9 +84,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
     own = [m for m in matches if not m.earlier]  # what the previous instruction named comes after the request's words
-    focus = [*extra_focus, *(m.id for m in own), *(i for m in own if m.under for i in m.under),
-             *distinctive_blocks(state, quoted_in), *(m.id for m in matches if m.earlier),
-             *(i for m in matches if m.earlier and m.under for i in m.under)]
+    focus = [*extra_focus, *_matched(own), *distinctive_blocks(state, quoted_in),
+             *_matched([m for m in matches if m.earlier])]
     pointed = pointing.pointed(state, pointing_in, named)
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
     if refers:
@@ -102,6 +101,11 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
                       pointed=pointed)
     lines = grounding.grounding_lines(matches)
     return f"{view}\n\n{lines}" if lines else view
+
+
+def _matched(matches: list[grounding.Match]) -> list[str]:
+    """The ids of `matches`, then the ids under them (a heading's section, a list's items)."""
+    return [*(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
 
 
 def session_context(session: list[InstructionResult]) -> str:

@@ -438,8 +438,8 @@ def make_plans(seed: int, n_sessions: int) -> list[Plan]:
 
 
 def make_tuning_plans(split: str, seed: int, n_sessions: int) -> list[Plan]:
-    """Plan the sessions of a templated tuning split, which writes no clause of test (:func:`test_clauses`): a CORPUS_SHARE from the tuning corpus files the generator can
-    use (few hold the English prose dev's and test's files were chosen for, so any text is taken here), the rest from
+    """Plan the sessions of a templated tuning split, which writes no clause of test (:func:`test_clauses`): a
+    CORPUS_SHARE from the tuning corpus files the generator can use (few hold the English prose dev's and test's files were chosen for, so any text is taken here), the rest from
     one generated document of each kind and language built from `seed` (kept in :data:`TUNING_DOCS`); none of them is
     a document of dev or test."""
     if split not in TUNING_SPLITS:
