@@ -603,3 +603,23 @@ def test_beside_the_blocks_a_request_points_at_itself_few_of_the_previous_instru
     assert own and own[0] == "p70" and grounding.leans_back(state, request)
     assert len(pointing.earlier(state, previous)) > views.MAX_EARLIER_BESIDE
     assert shown[0][:len(own)] == own and len(shown[0]) <= len(own) + views.MAX_EARLIER_BESIDE
+
+
+def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section():
+    """dev-fifteenth dwh-250#6, #8 ("the penalty formula in section 7", "Start section 12 ... on a new page"): the
+    paragraph typed with that number that reads as a title (not a clause "7. Long sentence." of a later list), and
+    its section up to the next number of its depth; a number said otherwise names nothing."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({30: bold(30, "7.\tОтветственность сторон и иные последствия нарушения обязательств"),
+                     31: _paragraph(31, "7.1.\tЗа просрочку Подрядчик уплачивает пени."),
+                     32: _paragraph(32, "П = (Ц - В) x С"),
+                     34: bold(34, "8.\tРАЗРЕШЕНИЕ СПОРОВ"), 60: bold(60, "12.\tАДРЕСА И ПОДПИСИ СТОРОН"),
+                     70: _paragraph(70, "7.\tЦена за единицу рассчитывается как начальная цена.")})
+    assert pointing.sections_numbered(state, "the penalty formula in section 7") == [("p30", "p33")]
+    out = pointing.pointed(state, "Highlight the penalty formula in section 7 yellow.")
+    assert {"p30", "p32", "p33"} <= set(out) and "p34" not in out and "p70" not in out
+    assert pointing.sections_numbered(state, "Начните раздел 12 с новой страницы")[0][0] == "p60"
+    assert "p60" in pointing.pointed(state, "Start section 12 on a new page.")
+    assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []

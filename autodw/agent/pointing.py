@@ -37,6 +37,12 @@ MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For"
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
+#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"): the number
+_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|раздел\w*|глав\w*|"
+                          r"пункт\w*|стать\w*|част\w*|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
+                          r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
+                          re.IGNORECASE)
+MAX_TITLE_WORDS = 12  # words after a section number of a paragraph read as the section's title, not a clause
 #: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"): numbers joined by dots
 _SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
 #: a range of numbered labels a request names by its ends ("01CD到08CD", "MEDIDA 1 to MEDIDA 22", "chapters 2-5"):
@@ -90,7 +96,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
-    sections `matches` found first, then of the body), the sections of the headings `matches` found (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
+    sections `matches` found first, then of the body), the sections of the headings `matches` found, of the labels
+    it names (:func:`labelled`) or numbers (:func:`sections_numbered`: "section 7") (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
     order = body_ids(state)
@@ -106,7 +113,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
-    labels = labelled(state, said)
+    labels = labelled(state, said) + sections_numbered(state, said)
     out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
@@ -351,6 +358,27 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
         if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
             out += [(p["id"], _numbered_end(state, p["id"], under[1])) for p in paras
                     if (under := label_section(state, p["id"])) is not None]
+    return out
+
+
+def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
+    """The sections `text` names by their number ("section 7", "раздел 12", "第3章"): the paragraphs typed with that
+    section number ("7.\tОтветственность сторон", "12 REFERENCES"), those reading as a title (up to
+    :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
+    number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
+    names none."""
+    paras = state.get("paragraphs", [])
+    if not paras:
+        return []
+    out = []
+    for said in dict.fromkeys(a or b for a, b in _PART_NUMBER.findall(loose(text))):
+        held = [p for p in paras if (m := _SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
+                and m.group(0).strip().rstrip(".") == said and p["text"][m.end():].strip()]
+        titles = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1
+                  and not re.search(r"[.:;,!?。]\s*$", p["text"])]
+        held = titles or held
+        if len(held) <= MAX_MATCHES:
+            out += [(p["id"], _numbered_end(state, p["id"], paras[-1]["id"])) for p in held]
     return out
 
 
