@@ -623,3 +623,24 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Начните раздел 12 с новой страницы")[0][0] == "p60"
     assert "p60" in pointing.pointed(state, "Start section 12 on a new page.")
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
+
+
+def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_first_row():
+    """dev-fifteenth dwh-250#4, #5 ("The abbreviations table in the spec: bold header ...", then "and sort its rows"):
+    in a long Russian contract no table is named; every table is listed by a short line with its first row (merged
+    cells counted, not listed), the one referred back to as well; a request naming a table lists none."""
+    state = _filled({})
+    heads = [["Предмет контракта", "Сумма"], ["Сокращение", "Определение"], ["№", "Наименование работ", "Объем"]]
+    state["tables"] = [{"id": f"t{k + 1}", "index": k, "rows": 12, "cols": len(head), "after_paragraph": f"p{20 * k + 10}",
+                        "cells": [head] + [[f"{r}-{c}" for c in range(len(head))] for r in range(1, 12)],
+                        "merged": [[1, 0, 1, 1]] * 40} for k, head in enumerate(heads)]
+    request = "The abbreviations table in the spec: bold header with a light grey fill, please"
+    assert pointing.tables_listed(state, request, pointing.pointed(state, request)) == ["t1", "t2", "t3"]
+    assert pointing.tables_listed(state, "Make the last paragraph bold.", []) == []
+    assert pointing.tables_listed(state, "Bold the header of the second table.", ["t2"]) == []
+    record = InstructionResult(instruction=request)
+    view = views.grounded_view(state, request, record, 900, quoted_in=request)
+    assert "t2 #1 TABLE 12x2 (merged cells: 40)\n  r0: | Сокращение | Определение |\n  … 11 more rows not shown" in view
+    assert _shown(view, "t1", "t3")
+    later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
+    assert "r0: | Сокращение | Определение |" in later

@@ -62,6 +62,8 @@ _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\b
 _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」‘]|(?<!\w)'|'(?!\w)|’(?!\w)|\s+(?:and|or)\s+|\.(?=\s|$)",
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
+MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
+_TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -337,6 +339,16 @@ def header_named(state: State, text: str) -> list[str]:
                 out.append(t["id"])
                 break
     return out if len(out) <= MAX_MATCHES else []
+
+
+def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
+    """Every body table (of up to :data:`MAX_LISTED_TABLES`) when `text` (what it does not dictate) speaks of a table
+    and none of the ids it points at or names (`named`) is one: "the abbreviations table" of a contract whose tables
+    are headed in Russian is found by its first row ("Сокращение | Определение")."""
+    tables = [t["id"] for t in state.get("tables", []) if "nested_in" not in t]
+    if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
+        return []
+    return tables
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:

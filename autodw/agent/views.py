@@ -32,15 +32,17 @@ def named_ids(attempt: Attempt) -> list[str]:
 
 
 def state_view(state: State, text: str, record: InstructionResult, budget: int | None,
-               extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = ()) -> str:
+               extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = (),
+               listed: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, `extra_focus` and the ids
-    the last two steps' attempts named or created, the `pointed` blocks shown next (the window not centred on them);
-    the header and footer lines of `parts` kept first."""
+    the last two steps' attempts named or created, the `pointed` blocks shown next (the window not centred on them),
+    then the `listed` ones at least by their short lines; the header and footer lines of `parts` kept first."""
     focus = [*ELEMENT_ID.findall(text), *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus += named_ids(attempt) + where_removed(state, attempt)
-    return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed)
+    return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed,
+                        listed=listed)
 
 
 def where_removed(state: State, attempt: Attempt) -> list[str]:
@@ -79,7 +81,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
     (:mod:`autodw.agent.pointing`: by its words, its position, the sections of the headings it names; in `pointing_in`,
     by default `quoted_in`; when it points at nothing, what `previous` points at), shown ahead of the blocks far from
-    them."""
+    them; every table by its first row when it speaks of a table but names none (:func:`~autodw.agent.pointing.tables_listed`)."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
@@ -87,18 +89,22 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     focus = [*extra_focus, *_matched(own), *distinctive_blocks(state, quoted_in),
              *_matched([m for m in matches if m.earlier])]
     pointed = pointing.pointed(state, pointing_in, named)
+    # a request that speaks of a table but names none: every table by its first row, to tell which it means
+    listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
     if refers:
         # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
         # before did, or the text it wrote
         # (beside blocks its own words point at, the first MAX_EARLIER_BESIDE: the end of a long document the
         # previous one pointed at took the lines around the request's own target from the view, dwh-234#2)
-        back = pointing.earlier(state, previous, grounding.ground(state, previous)[:max_lines])
+        before = grounding.ground(state, previous)[:max_lines]
+        back = pointing.earlier(state, previous, before)
+        listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
         pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
-                      pointed=pointed)
+                      pointed=pointed, listed=listed)
     lines = grounding.grounding_lines(matches)
     return f"{view}\n\n{lines}" if lines else view
 

@@ -23,6 +23,7 @@ MAX_TABLE_ROWS = 8
 MAX_CELL_CHARS = 40
 MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focus is shown whole as the budget allows)
 SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
+MAX_SHORT_CELLS = 8  # cells of a table's first row its short line shows
 HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest the focus are shown when not all fit
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
@@ -38,10 +39,11 @@ def estimate_tokens(text: str) -> int:
 
 def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
                  count_tokens: TokenCounter = estimate_tokens, parts: Iterable[str] = (),
-                 pointed: Iterable[str] = ()) -> str:
+                 pointed: Iterable[str] = (), listed: Iterable[str] = ()) -> str:
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
-    the `pointed` ones (the window is not centred on them) shown first, the most wanted first; the header and footer
-    lines of `parts` (:data:`PARTS`) and of the focus images kept first."""
+    the `pointed` ones (the window is not centred on them) shown first, the most wanted first, then the `listed` ones
+    at least by their short lines; the header and footer lines of `parts` (:data:`PARTS`) and of the focus images
+    kept first."""
     focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
@@ -54,7 +56,7 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
         head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)", rank)
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
-        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens)
+        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed))
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
     if len(chosen) < len(blocks):
@@ -239,7 +241,7 @@ class _Block:
     def short(self) -> str:
         """The block's short line (made only for a windowed view)."""
         if self.is_table:
-            return _table_text(self.element, rows=0)
+            return _table_short(self.element)
         return _paragraph_text(self.element, SHORT_CHARS, formats=False)
 
 
@@ -335,11 +337,7 @@ def _fmt_text(fmt: dict[str, Any]) -> str:
 def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSet[str] = frozenset()) -> str:
     """A table's head line and its first `rows` rows, then the later rows holding a paragraph of `cells` ("the
     序号 row under each category" of a long table), each gap of rows left out said."""
-    head = f"{t['id']} #{t['index']} TABLE {t['rows']}x{t['cols']}" + (f" style={t['style']!r}" if t.get("style") else "")
-    if t.get("header_rows"):
-        head += f" header_rows={t['header_rows']}"
-    if t.get("merged"):
-        head += f" merged={t['merged']}"
+    head = _table_head(t) + (f" merged={t['merged']}" if t.get("merged") else "")
     details = t.get("cell_details") or []
     wanted = [n for n, row in enumerate(details) if n >= rows and cells & _cell_ids(row)] if rows else []
     lines, after = [head], 0  # after: the first row not yet shown or said left out
@@ -350,6 +348,28 @@ def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSe
         after = n + 1
     if t["rows"] > after:
         lines.append(f"  … {t['rows'] - after} {'more ' if after else ''}rows not shown")
+    return "\n".join(lines)
+
+
+def _table_head(t: dict[str, Any]) -> str:
+    """A table's head line but for its merged cells: id, index, size, style and header rows."""
+    head = f"{t['id']} #{t['index']} TABLE {t['rows']}x{t['cols']}" + (f" style={t['style']!r}" if t.get("style") else "")
+    return head + (f" header_rows={t['header_rows']}" if t.get("header_rows") else "")
+
+
+def _table_short(t: dict[str, Any]) -> str:
+    """A table's short line: its head line (its merged cells counted) and its first row's first
+    :data:`MAX_SHORT_CELLS` cells cut to :data:`SHORT_CHARS` (what tells "the abbreviations table" from the others:
+    "| Сокращение | Определение |")."""
+    lines = [_table_head(t) + (f" (merged cells: {len(t['merged'])})" if t.get("merged") else "")]
+    first = (t.get("cells") or [[]])[0]
+    if first:
+        cells = [_short(str(c).replace("\n", " ").strip(), SHORT_CHARS) for c in first[:MAX_SHORT_CELLS]]
+        more = f" +{len(first) - MAX_SHORT_CELLS} more cells" if len(first) > MAX_SHORT_CELLS else ""
+        lines.append(f"  r0: | {' | '.join(cells)} |{more}")
+    left = t["rows"] - (1 if first else 0)
+    if left > 0:
+        lines.append(f"  … {left} {'more ' if first else ''}rows not shown")
     return "\n".join(lines)
 
 
@@ -384,12 +404,12 @@ def _row_ids(row: list[Any]) -> str:
 
 
 def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[str],
-            count: TokenCounter) -> dict[int, bool]:
+            count: TokenCounter, listed: Iterable[str] = ()) -> dict[int, bool]:
     """The blocks shown (index -> whole, else as its short line): the first focus block whole, the first
-    :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then each of them
-    whole as the budget allows, then the first three blocks, the headings (all when they fit, else those nearest the
-    focus until :data:`HEADINGS_SHARE` of the budget is spent) and the last block, then the blocks nearest the
-    focus."""
+    :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then the `listed`
+    ones as short lines, then each focus and pointed block whole as the budget allows, then the first three blocks,
+    the headings (all when they fit, else those nearest the focus until :data:`HEADINGS_SHARE` of the budget is
+    spent) and the last block, then the blocks nearest the focus."""
     costs = [count(b.text) for b in blocks]
     if sum(costs) <= budget:
         return dict.fromkeys(range(len(blocks)), True)
@@ -404,16 +424,22 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
                 chosen[i] = True
                 spent += extra
 
+    def name(i: int) -> None:
+        nonlocal spent
+        cost = count(blocks[i].short)
+        if i not in chosen and spent + cost <= budget:
+            chosen[i] = False
+            spent += cost
+
     at = {b.id: i for i, b in enumerate(blocks)}
     focus_idx = list(dict.fromkeys(at[b] for b in focus if b in at))
     wanted = list(dict.fromkeys([*focus_idx, *(at[b] for b in pointed if b in at)]))
     for i in focus_idx[:1]:  # the first focus block whole (a step's target: its text is copied)
         take(i)
     for i in wanted[:MAX_SHORT]:  # the others named first, cut short; then each whole in order of priority
-        cost = count(blocks[i].short)
-        if i not in chosen and spent + cost <= budget:
-            chosen[i] = False
-            spent += cost
+        name(i)
+    for i in (at[b] for b in listed if b in at):  # a list to choose from ("the abbreviations table"): short lines
+        name(i)
     for i in wanted:
         take(i)
     for i in range(min(3, len(blocks))):
