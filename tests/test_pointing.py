@@ -235,6 +235,16 @@ def test_the_change_analysis_hands_every_removed_paragraph_over_even_past_the_su
 # --- misses found by scripts/pointing_recall.py on long corpus documents (no DWBench split) ------------------------
 
 
+def test_chinese_words_for_the_end_point_at_the_end():
+    """dwh-254#8 ("列表结束以后再补一句收尾的话，说明…最后一条应该显示成什么"): the end of a list of 3,482 items that ends the
+    document; "the last N" and "at the end" in Chinese too, not "最后" for "finally" nor for "in the end"."""
+    state = _filled({})
+    for request in ("列表结束以后再补一句收尾的话，说明一共多少条、最后一条应该显示成什么", "把最后两段删掉", "在最后加一句说明"):
+        assert pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    for request in ("最后把标题加粗", "到最后再说吧，先把标题加粗"):
+        assert not pointing.at_end(request), request
+
+
 def test_the_last_paragraph_is_the_last_with_text_when_the_document_ends_in_empty_ones():
     """docx2python__libreoffice_conversion.docx ends in five empty paragraphs: "the last paragraph" was shown them."""
     state = _filled({i: _paragraph(i, "") for i in range(76, 81)})
