@@ -504,6 +504,22 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
 
 
+def test_list_items_named_by_their_labels():
+    """dwh-254#4, #7: in a list of 3,482 items numbered in Chinese, "从第三千零一条开始另起一页" names the item labelled
+    "三千零一|" and "“二千”那一条" the one labelled "二千|" (not "三千" nor "一" inside them, nor "那一条" item "一");
+    "item iv" a roman label; the text a request dictates names none."""
+    from autodw.core.units import format_number
+    item = {"num_id": 1, "level": 0, "kind": "numbered", "format": "chineseCounting"}
+    state = _state([_paragraph(n, str(n), lst={**item, "label": format_number(n, "chineseCounting") + "|"})
+                    for n in range(1, 3483)])
+    assert pointing.pointed(state, "从第三千零一条开始另起一页")[0] == "p3001"
+    assert pointing.list_labelled(state, "从第三千零一条开始另起一页") == ["p3001"]
+    assert pointing.list_labelled(state, "“二千”那一条帮我加个批注：请核对这里显示的是“二千”还是“两千”。") == ["p2000"]
+    roman = _state([_paragraph(n, FILLER, lst={**item, "label": format_number(n, "lowerRoman") + ")"}) for n in range(1, 9)])
+    assert pointing.list_labelled(roman, "bold item iv please") == ["p4"]
+    assert pointing.list_labelled(roman, "add a line: see item iv") == []
+
+
 def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():
     """dwh-240#8 ("the short-term list ... "Medidas de Corto plazo:""): the list items under the label the request
     quotes, each after an empty paragraph, are pointed at; the list ends at the next text that is not an item."""
