@@ -1718,7 +1718,7 @@ def test_the_issue_51_checks_reject_no_gold_call_of_dev():
                         before = extract_state(replay(session, i.turn - 1))
                     empty = {"paragraphs": [], "tables": []}
                     found = [*one_occurrence(g.api, g.args, request, before or empty),
-                             *literal_markup(g.args, i.text, empty), *empty_cells(g.api, g.args, request),
+                             *literal_markup(g.api, g.args, i.text, empty), *empty_cells(g.api, g.args, request),
                              *(whole_story_for_words(g.api, g.args, request, before) if before else [])]
                     checked += 1
                     rejected += [(session.session_id, i.turn, f.check) for f in found]

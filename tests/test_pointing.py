@@ -235,6 +235,16 @@ def test_the_change_analysis_hands_every_removed_paragraph_over_even_past_the_su
 # --- misses found by scripts/pointing_recall.py on long corpus documents (no DWBench split) ------------------------
 
 
+def test_chinese_words_for_the_end_point_at_the_end():
+    """dwh-254#8 ("列表结束以后再补一句收尾的话，说明…最后一条应该显示成什么"): the end of a list of 3,482 items that ends the
+    document; "the last N" and "at the end" in Chinese too, not "最后" for "finally" nor for "in the end"."""
+    state = _filled({})
+    for request in ("列表结束以后再补一句收尾的话，说明一共多少条、最后一条应该显示成什么", "把最后两段删掉", "在最后加一句说明"):
+        assert pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    for request in ("最后把标题加粗", "到最后再说吧，先把标题加粗"):
+        assert not pointing.at_end(request), request
+
+
 def test_the_last_paragraph_is_the_last_with_text_when_the_document_ends_in_empty_ones():
     """docx2python__libreoffice_conversion.docx ends in five empty paragraphs: "the last paragraph" was shown them."""
     state = _filled({i: _paragraph(i, "") for i in range(76, 81)})
@@ -492,6 +502,22 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     labels = _filled({5 * k: _paragraph(5 * k, f"MEDIDA {k}") for k in range(1, 13)})
     assert {f"p{5 * k}" for k in range(1, 13)} <= set(pointing.pointed(labels, "every MEDIDA label (MEDIDA 1 to MEDIDA 12)"))
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
+
+
+def test_list_items_named_by_their_labels():
+    """dwh-254#4, #7: in a list of 3,482 items numbered in Chinese, "从第三千零一条开始另起一页" names the item labelled
+    "三千零一|" and "“二千”那一条" the one labelled "二千|" (not "三千" nor "一" inside them, nor "那一条" item "一");
+    "item iv" a roman label; the text a request dictates names none."""
+    from autodw.core.units import format_number
+    item = {"num_id": 1, "level": 0, "kind": "numbered", "format": "chineseCounting"}
+    state = _state([_paragraph(n, str(n), lst={**item, "label": format_number(n, "chineseCounting") + "|"})
+                    for n in range(1, 3483)])
+    assert pointing.pointed(state, "从第三千零一条开始另起一页")[0] == "p3001"
+    assert pointing.list_labelled(state, "从第三千零一条开始另起一页") == ["p3001"]
+    assert pointing.list_labelled(state, "“二千”那一条帮我加个批注：请核对这里显示的是“二千”还是“两千”。") == ["p2000"]
+    roman = _state([_paragraph(n, FILLER, lst={**item, "label": format_number(n, "lowerRoman") + ")"}) for n in range(1, 9)])
+    assert pointing.list_labelled(roman, "bold item iv please") == ["p4"]
+    assert pointing.list_labelled(roman, "add a line: see item iv") == []
 
 
 def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():

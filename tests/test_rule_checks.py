@@ -204,3 +204,16 @@ def test_the_checks_that_read_absence_are_declared_so_and_say_the_request_does_n
     with pytest.raises(InternalError, match="hints already"):
         check("absent_hint", certain=Certainty.HINT, tuned_on=(), absence=True, registry={})(absent_hint)
     assert "reads absence" in (repo_root() / "docs/reference/rule-checks.md").read_text(encoding="utf-8")
+
+
+def test_a_style_name_that_looks_like_markup_is_no_text_written():
+    """dwh-251#3 ("make all the small sub-headings ... dark blue"): modify_style of the style "_ H_2/3_GA" was rejected
+    as writing the subscript "H_2" into the text; a style's name (of a style API, or a style argument) is no text."""
+    from autodw.agent.checks.quotes import literal_markup
+    request = "make all the small sub-headings dark blue throughout"
+    assert literal_markup("modify_style", {"name": "_ H_2/3_GA", "color": "1F3864"}, request, STATE) == []
+    assert literal_markup("create_style", {"name": "Note H_2", "based_on": "_ H_2/3_GA"}, request, STATE) == []
+    assert literal_markup("apply_style", {"paragraphs": ["p1"], "style": "_ H_2/3_GA"}, request, STATE) == []
+    assert [f.check for f in literal_markup("insert_paragraph", {"text": "CO_2 output", "position": "end"}, request,
+                                            STATE)] == ["literal_markup"]
+

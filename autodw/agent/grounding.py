@@ -353,7 +353,7 @@ _NTH_TABLE = re.compile(r"\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th
                         r"|第\s*([一二三四五六七八九十1-9])\s*个?(?:表格|表)|(最后一)个?(?:表格|表)", re.IGNORECASE)
 #: the empty paragraphs of the body, named together ("delete the blank lines", "空段落都删掉")
 _EMPTY_PARAGRAPHS = re.compile(r"\b(?:empty|blank)\s+(?:paragraphs?|lines?)\b|空行|空段落?|空白(?:段落?|行)", re.IGNORECASE)
-MAX_EMPTY_SHOWN = 20  # empty paragraphs listed when a request names them
+MAX_EMPTY_SHOWN = 20  # empty paragraphs listed when a request names them (runs of them, when there are more)
 #: a text named by its brackets ("the note in brackets", "the bracketed remark", "括号里的说明")
 _IN_BRACKETS = re.compile(r"\b(?:in|inside|within)\s+(?:the\s+)?(?:round\s+)?(?:brackets|parenthes[ie]s)\b|"
                           r"\b(?:bracketed|parenthetical)\s+(?:note|text|line|sentence|paragraph|remark|comment)s?\b|"
@@ -580,7 +580,10 @@ def named(state: State, text: str) -> list[Match]:
         parts = [(at[m.under[0]], at[m.under[1]]) for m in out if m.under]  # "附件3清单最后面那几个空行": those in 附件3
         inside = [p for p in empty if any(a <= at[p["id"]] <= b for a, b in parts)]
         empty = inside or empty
-        out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty[:MAX_EMPTY_SHOWN]]
+        if len(empty) <= MAX_EMPTY_SHOWN:
+            out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty]
+        else:  # too many to list one by one: by runs ("a whole pile of empty lines after the notes")
+            out += _empty_runs(state, said.group(0), [p["id"] for p in empty])
     inside_descriptions = [m.span() for pattern in (_DESCRIBED, _DESCRIBED_BEFORE)  # "the logo sentence": no picture
                            for m in pattern.finditer(text)]
     for kind, pattern in _ONE_OF:
@@ -718,6 +721,32 @@ def tables_named(state: State, text: str) -> list[dict[str, Any]]:
 
 
 HEADER_ROW = "its header row, row r0 (index 0)"  # a header row match's kind
+
+
+def _empty_runs(state: State, quote: str, empty: list[str]) -> list[Match]:
+    """The runs of consecutive paragraphs among `empty` (ids, in document order) as matches, the longest
+    :data:`MAX_EMPTY_SHOWN` in document order: a run of two or more is one match whose kind gives its ids as a range
+    and the paragraph before it ("14 empty paragraphs in a row, p962-p975, after p961 ...")."""
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    runs: list[list[str]] = []
+    for pid in empty:
+        if runs and at[runs[-1][-1]] + 1 == at[pid]:
+            runs[-1].append(pid)
+        else:
+            runs.append([pid])
+    kept = sorted(sorted(runs, key=len, reverse=True)[:MAX_EMPTY_SHOWN], key=lambda r: at[r[0]])
+    out = []
+    for run in kept:
+        kind = "empty paragraph"
+        if len(run) > 1:
+            before = paras[at[run[0]] - 1] if at[run[0]] > 0 else None
+            said = " ".join((before or {}).get("text", "").split())
+            said = said if len(said) <= 40 else said[:37] + "..."
+            after = f', after {before["id"]} "{said}"' if before else ""
+            kind = f"{len(run)} empty paragraphs in a row, {run[0]}-{run[-1]}{after}"
+        out.append(Match(quote, run[0], kind, "named", ""))
+    return out
 
 
 def _header_rows(state: State, text: str, tables: list[dict[str, Any]] | None = None) -> list[Match]:

@@ -50,10 +50,16 @@ _SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
 _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
                     r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
 
+#: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
+#: ("“二千”那一条")
+_LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
+_LABEL_QUOTED = r"[\"“‘'「『]\s*{}\s*[\"”’'」』]"
+_CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
                   r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
-                  r"|文末|末尾|结尾|最后面|最下面|文档最后", re.IGNORECASE)
+                  r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
+                  r"|(?:列表|清单|文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
                     re.IGNORECASE)
@@ -108,7 +114,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + numbered(state, said) + coloured(state, said) + worded  # "make the two blue section titles dark red"
+    out = whole + numbered(state, said) + list_labelled(state, text) + coloured(state, said) + worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     out += header_named(state, said)
@@ -157,6 +163,28 @@ def numbered(state: State, text: str) -> list[str]:
                 out += [pid for held in label for pid in held]
                 break
     return list(dict.fromkeys(out))
+
+
+def list_labelled(state: State, text: str) -> list[str]:
+    """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
+    after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
+    labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
+    "三千"); a label more than :data:`MAX_MATCHES` items hold names none."""
+    said = undictated(text)
+    held: dict[str, list[str]] = {}
+    for p in state.get("paragraphs", []):
+        key = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or "")
+        if key and key.casefold() in text.casefold():
+            held.setdefault(key, []).append(p["id"])
+    out = []
+    for key, ids in held.items():
+        same = (f"[{_CHINESE_NUMERAL}]" if all(c in _CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
+                else "[A-Za-z]" if key.isascii() and key.isalpha() else r"\w")  # what may not go on the label
+        alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
+        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, said, re.IGNORECASE)
+                                        or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
+            out += ids
+    return out
 
 
 def items_under(state: State, pid: str) -> list[str]:

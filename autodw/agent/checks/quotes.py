@@ -198,8 +198,8 @@ _MARKUP = re.compile(r"</?(?:sup|sub|b|i|u|s|em|strong|span|font|mark|small|big|
                      r"(?<![*\w])\*\*(?=[^\s*])[^*\n]+?(?<=[^\s*])\*\*(?![*\w])|"
                      r"(?<![_\w])__(?=[^\s_])[^_\n]+?(?<=[^\s_])__(?![_\w])|"
                      r"\w\^\{?[\w.+-]+\}?|\b[A-Za-z]{1,2}_\{?\d+\}?", re.IGNORECASE)
-#: arguments that do not write document text (an address, an image file)
-_NOT_WRITTEN = re.compile(r"^(?:find|match|url|address|image|path|file)$")
+#: arguments that do not write document text (an address, an image file, a style's name)
+_NOT_WRITTEN = re.compile(r"^(?:find|match|url|address|image|path|file|style|based_on|next_style)$")
 
 
 def _marker(markup: str) -> str:
@@ -211,15 +211,17 @@ def _marker(markup: str) -> str:
     return "^" if "^" in markup else markup
 
 
-@check("literal_markup", certain=Certainty.REJECTS, tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
-def literal_markup(args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+@check("literal_markup", certain=Certainty.REJECTS,
+       tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-fifteenth", "dwbench-2.0/templated/dev"))
+def literal_markup(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A text the call writes holds markup that neither the request nor the document has: an HTML-like tag
     ("m<sup>2</sup>"), Markdown emphasis ("**Total**") or a caret or underscore exponent ("m^2" for "m2 with the 2
-    superscript"); a document shows it as typed, and the formatting it stands for is set with the formatting APIs."""
+    superscript"); a document shows it as typed, and the formatting it stands for is set with the formatting APIs.
+    A style's name is no text it writes (the name of a style API's style, "_ H_2/3_GA"; a style, based_on style)."""
     said = instruction.casefold()
     document: str | None = None  # read once, when a call has markup
     for arg, text in keyed_strings(args):
-        if _NOT_WRITTEN.match(arg):
+        if _NOT_WRITTEN.match(arg) or arg == "name" and api.endswith("_style"):
             continue
         for match in _MARKUP.finditer(text):
             if document is None:

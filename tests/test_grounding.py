@@ -1,0 +1,29 @@
+"""Elements a request names (autodw.agent.grounding)."""
+
+from __future__ import annotations
+
+from autodw.agent import grounding
+
+
+def _para(n: int, text: str) -> dict:
+    return {"id": f"p{n}", "text": text, "style": "Normal", "runs": []}
+
+
+def test_many_empty_paragraphs_are_named_by_their_runs():
+    """More empty paragraphs than are listed one by one (dwh-247#6: "a whole pile of empty lines after Bajari's notes"
+    of 226 in a long document): each run of them is one line giving its ids as a range and the paragraph before it,
+    the longest runs kept, in document order."""
+    texts = []
+    for n in range(30):  # 30 single empty paragraphs between text, then a pile of 14 after the notes
+        texts += [f"Text {n}.", ""]
+    texts += ["Notes: the last one.", *[""] * 14, "Dear colleagues,"]
+    state = {"paragraphs": [_para(n, t) for n, t in enumerate(texts, 1)], "tables": [], "images": []}
+    found = grounding.named(state, "get rid of the pile of empty lines after the notes")
+    assert len(found) == grounding.MAX_EMPTY_SHOWN
+    assert [m.id for m in found[:2]] == ["p2", "p4"] and found[0].kind == "empty paragraph"
+    assert found[-1].id == "p62" and found[-1].kind == '14 empty paragraphs in a row, p62-p75, after p61 "Notes: the last one."'
+    lines = grounding.grounding_lines(found)
+    assert '"empty lines" -> p62 (14 empty paragraphs in a row, p62-p75, after p61 "Notes: the last one.")' in lines
+    few = {"paragraphs": state["paragraphs"][:6], "tables": [], "images": []}  # as many as are listed: one by one
+    assert [(m.id, m.kind) for m in grounding.named(few, "delete the empty lines")] == [
+        ("p2", "empty paragraph"), ("p4", "empty paragraph"), ("p6", "empty paragraph")]
