@@ -112,3 +112,18 @@ def test_words_each_in_many_blocks_name_the_few_that_hold_them_all():
     state["paragraphs"][10]["text"] = state["paragraphs"][20]["text"] = state["paragraphs"][30]["text"] = \
         "Common, respective and distinct roles."
     assert "p45" not in pointed(state, "Delete the paragraph that talks about common, respective and roles.")  # 4 hold all
+
+
+def test_a_long_documents_lines_saying_only_a_word_the_request_says_are_found_though_four_hold_it():
+    # dwh-246#2: "the two Maven dependency snippets for slf4j": "<dependency>" opens and closes each snippet of a
+    # 196-block document, four lines; a word in 2% of a long document's blocks is distinctive
+    state = _long_document("Add the library:")
+    texts = [f"The team met on Monday and made the same plans as before. Item {n}." for n in range(200)]
+    for n, line in ((100, "  <dependency>"), (101, "    <groupId>org.slf4j</groupId>"), (102, "  </dependency>"),
+                    (110, "  <dependency>"), (111, "    <groupId>org.slf4j</groupId>"), (112, "  </dependency>")):
+        texts[n] = line
+    state["paragraphs"] = [{"id": f"p{n}", "index": n, "text": t, "style": "Normal", "runs": []}
+                           for n, t in enumerate(texts)]
+    assert distinctive_blocks(state, "Shade the two Maven dependency snippets for slf4j.") == ["p100", "p102"]
+    assert distinctive_blocks({**state, "paragraphs": state["paragraphs"][:120]},
+                              "Shade the two Maven dependency snippets for slf4j.") == []  # 4 of 120: not rare

@@ -9,7 +9,7 @@ import pytest
 
 from autodw.agent import grounding, pointing, views
 from autodw.agent.records import InstructionResult
-from autodw.analysis.state.render import MAX_SHORT, render_state
+from autodw.analysis.state.render import MAX_SHORT, custom_headings, render_state
 
 FILLER = "The team met on Monday and made the same plans as before, with the usual notes on cost and time."
 
@@ -455,6 +455,37 @@ def test_the_headings_that_fit_the_budget_are_all_shown_however_far_from_the_foc
                   else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
     view = render_state(_state(paragraphs), budget_tokens=700, focus=["p290"])
     assert _shown(view, *(f"p{n}" for n in range(10, 301, 10)))
+
+
+
+def _custom_styles(*styles: dict) -> dict:
+    return {"defaults": {}, "styles": [{"category": "paragraph", "custom": True, "id": s["name"], **s} for s in styles]}
+
+
+def test_custom_styles_that_look_like_headings_are_headings_of_a_document_without_heading_styles():
+    # dwh-251#1: a UN document's chapters are in "_ H _Ch_GA" (bold, 14 pt, kept with the next paragraph), its title
+    # in "_ H __M_GA" (17 pt); "_ H_2/3_GA" is bold but not kept with the next one, a bold note's lines are long
+    styles = _custom_styles({"name": "_ H _Ch_GA", "bold": True, "size_pt": 14.0, "keep_with_next": True},
+                            {"name": "_ H __M_GA", "bold": True, "size_pt": 17.0, "keep_with_next": True},
+                            {"name": "_ H_2/3_GA", "bold": True},
+                            {"name": "Note", "bold": True, "keep_with_next": True})
+    paragraphs = [_paragraph(n, f"Chapter {n}", style="_ H _Ch_GA") if n % 20 == 0
+                  else _paragraph(n, FILLER * 2, style="Note") if n == 5
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    paragraphs[0] = _paragraph(1, "General comment", style="_ H __M_GA")
+    paragraphs[1] = _paragraph(2, "A subheading", style="_ H_2/3_GA")
+    state = {**_state(paragraphs), "styles": styles}
+    assert custom_headings(state) == {"_ H __M_GA": 1, "_ H _Ch_GA": 2}
+    assert grounding.heading_level("_ H _Ch_GA", custom_headings(state)) == 2
+    assert grounding._section(state, "p20") == ("p21", "p39") and grounding._section(state, "p1") == ("p2", "p300")
+    view = render_state(state, budget_tokens=700, focus=["p3"])
+    assert _shown(view, *(f"p{n}" for n in range(20, 301, 20)))
+    # a document using a heading style keeps its headings; a custom style based on one is a heading of its level
+    based = {**state, "styles": _custom_styles({"name": "Chapter", "based_on": "Heading 2"},
+                                               {"name": "_ H _Ch_GA", "bold": True, "keep_with_next": True})}
+    assert custom_headings(based) == {"Chapter": 2, "_ H _Ch_GA": 1}  # "Chapter" is not used
+    assert custom_headings({**based, "paragraphs": paragraphs + [_paragraph(301, "Chapter", style="Chapter")]}) \
+        == {"Chapter": 2}
 
 
 def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():

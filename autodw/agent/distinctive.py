@@ -2,24 +2,27 @@
 
 A request often names its target by words it shares with it and with few other paragraphs ("Case 3 (negative top
 margin)", "附件3那个申报材料清单", "BH.ADM.014"), without quoting or naming it as grounding reads names. A word is
-distinctive when it is in at most :data:`MAX_DOCUMENT_FREQUENCY` blocks of this document (an everyday word, "make",
-"same", is in many or in none) and is no function word; Chinese is read as pairs of characters (digits kept with
+distinctive when it is in at most :data:`MAX_DOCUMENT_FREQUENCY` blocks of this document, or
+:data:`MAX_DOCUMENT_SHARE` of a long one's (an everyday word, "make", "same", is in many or in none) and is no function word; Chinese is read as pairs of characters (digits kept with
 them: 表2), code-like tokens split at their punctuation (BH.ADM.014 -> bh, adm, 014), a word glued to a number read as a word
 too (Livermore94550 -> livermore94550, livermore). Two words the request says
 one after the other are also read as a phrase ("payables aging", "research studies"), found where a block says them
 so too: its words may each be in many blocks ("market", "research"), the phrase in few. A block is ranked by the sum
 of 1 / document frequency of the distinctive words and phrases it holds; one is returned only when it holds two of
-them, or a code-like word or a phrase that no other block holds.
+them, or a code-like word or a phrase that no other block holds, or it says nothing but distinctive words the request
+says (the lines "<dependency>" of "the two Maven dependency snippets").
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Iterator
 
 from autodw.analysis.state import State
 
-MAX_DOCUMENT_FREQUENCY = 3  # blocks a distinctive word may be in
+MAX_DOCUMENT_FREQUENCY = 3  # blocks a distinctive word may be in (in a short document)
+MAX_DOCUMENT_SHARE = 0.02  # of a long document's blocks a distinctive word may be in, when more than the above
 MAX_BLOCKS = 2  # blocks returned
 MIN_SCORE = 1.5  # e.g. two words each in one block, or one in one block and one in two
 MIN_GLUED = 4  # letters of a word glued to a number that is read as a word too
@@ -102,9 +105,9 @@ def distinctive_blocks(state: State, text: str) -> list[str]:
 
 
 def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
-    """Each body block holding a word of `text` that at most :data:`MAX_DOCUMENT_FREQUENCY` blocks hold, best first:
-    (id, sum of 1 / document frequency of those words, whether one is a code-like word or phrase no other block
-    holds)."""
+    """Each body block holding a word of `text` that at most :func:`most_blocks` blocks hold, best first: (id, sum of
+    1 / document frequency of those words, whether one is a code-like word or phrase no other block holds or the
+    block's words are all such words)."""
     words = dict(_latin_words(text))
     phrases = _phrases(text)
     words.update({phrase: True for phrase in phrases})  # a phrase in one block names it as a code does
@@ -112,33 +115,43 @@ def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
     if not words and not pairs:
         return []
     held: list[tuple[str, set[str]]] = []
+    whole: list[set[str]] = []  # each block's words, when the request says them all ("  <dependency>")
     for block_id, body in _block_texts(state):
-        mine = ({w for w, _ in _latin_words(body)} | (_phrases(body) & phrases if phrases else set())) & words.keys()
+        own = {w for w, _ in _latin_words(body)}
+        mine = (own | (_phrases(body) & phrases if phrases else set())) & words.keys()
+        whole.append(own if own <= mine else set())
         joined = re.sub(r"\s+", "", body)  # "填 写 说 明" spaced out for width
         held.append((block_id, mine | {p for p in pairs if p in joined}))
     frequency: dict[str, int] = {}
     for _, tokens in held:
         for token in tokens:
             frequency[token] = frequency.get(token, 0) + 1
-    rare = {t for t, n in frequency.items() if n <= MAX_DOCUMENT_FREQUENCY}
+    limit = most_blocks(len(held))
+    rare = {t for t, n in frequency.items() if n <= limit}
     said = set(words) - phrases | pairs
-    together = _together(held, said)
+    together = _together(held, said, limit)
     ranked: list[tuple[float, int, str, bool]] = []
     for n, (block_id, tokens) in enumerate(held):
         mine = tokens & rare
         if mine or block_id in together:
-            named = any(words.get(t) and frequency[t] == 1 for t in mine)
+            named = any(words.get(t) and frequency[t] == 1 for t in mine) or bool(mine) and mine == whole[n]
             score = sum(1 / frequency[t] for t in mine) + (len(tokens & said) / len(together) if block_id in together else 0)
             ranked.append((-score, n, block_id, named))
     return [(block_id, -score, named) for score, _, block_id, named in sorted(ranked)]
 
 
-def _together(held: list[tuple[str, set[str]]], said: set[str]) -> set[str]:
+def most_blocks(blocks: int) -> int:
+    """The blocks a distinctive word may be in, of a document of `blocks` blocks: :data:`MAX_DOCUMENT_FREQUENCY`, or
+    :data:`MAX_DOCUMENT_SHARE` of a long document's (rounded up)."""
+    return max(MAX_DOCUMENT_FREQUENCY, math.ceil(blocks * MAX_DOCUMENT_SHARE))
+
+
+def _together(held: list[tuple[str, set[str]]], said: set[str], limit: int) -> set[str]:
     """The blocks holding the most of the request's words (`said`: its words and Chinese pairs, not its phrases) when
-    they are :data:`MIN_TOGETHER` or more and at most :data:`MAX_DOCUMENT_FREQUENCY` blocks hold as many: words that
-    are each in many blocks ("common", "respective", "roles") name the few that hold them all, as if each word were
-    in those blocks only (a block's score: the words it holds / the blocks holding as many)."""
+    they are :data:`MIN_TOGETHER` or more and at most `limit` blocks hold as many: words that are each in many blocks
+    ("common", "respective", "roles") name the few that hold them all, as if each word were in those blocks only (a
+    block's score: the words it holds / the blocks holding as many)."""
     counts = {block_id: len(tokens & said) for block_id, tokens in held}
     most = max(counts.values(), default=0)
     best = {block_id for block_id, n in counts.items() if n == most}
-    return best if most >= MIN_TOGETHER and len(best) <= MAX_DOCUMENT_FREQUENCY else set()
+    return best if most >= MIN_TOGETHER and len(best) <= limit else set()

@@ -29,6 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
+from autodw.analysis.state.render import custom_headings, heading_level
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -139,24 +140,17 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
                     yield p, f"cell of {t['id']} row r{r} (index {r}), column index {c}"  # 0-based, as the APIs count
 
 
-def heading_level(style: str | None) -> int | None:
-    """The heading level of a paragraph style's name ("Heading 2", "标题 1"; 0 for "Title"), or None."""
-    match = re.search(r"(?:heading|标题)\s*(\d)", style or "", re.IGNORECASE)
-    if match:
-        return int(match.group(1))
-    return 0 if (style or "").casefold() == "title" else None
-
-
 def _section(state: State, pid: str) -> tuple[str, str] | None:
     """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
-    level = heading_level(paras[start].get("style")) if start is not None else None
+    custom = custom_headings(state)
+    level = heading_level(paras[start].get("style"), custom) if start is not None else None
     if level is None:
         return None
     end = start
     for i in range(start + 1, len(paras)):
-        other = heading_level(paras[i].get("style"))
+        other = heading_level(paras[i].get("style"), custom)
         if other is not None and other <= level:
             break
         end = i
@@ -305,8 +299,9 @@ _PAGE_NUMBER = re.compile(r"(?:\t.*|[\s.·…]+\d+)$")  # "Education\t3", "Educa
 def contents_entries(state: State) -> dict[str, str | None]:
     """The table of contents' entry paragraphs (style "TOC n"), each with the heading of the same text (None when
     there is none)."""
+    custom = custom_headings(state)
     heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
-             if heading_level(p.get("style")) is not None and p.get("text", "").strip()}
+             if heading_level(p.get("style"), custom) is not None and p.get("text", "").strip()}
     return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
             if _CONTENTS_STYLE.match(p.get("style") or "")}
 
@@ -452,8 +447,8 @@ def _labels_said(state: State, text: str) -> set[str]:
     "rather than N/A"), each number of a numbered series named by its ends ("附件1到附件4") included. Spaces set for
     width are ignored ("审 定 意 见"); a CJK label said only inside a longer one said ("表2" in "续表2") or followed or
     preceded by a digit ("附件1" in "附件12") is not; a text more than :data:`MAX_MATCHES` paragraphs hold names none."""
-    entries = contents_entries(state)
-    candidates = [p for p in state.get("paragraphs", []) if heading_level(p.get("style")) is None
+    entries, custom = contents_entries(state), custom_headings(state)
+    candidates = [p for p in state.get("paragraphs", []) if heading_level(p.get("style"), custom) is None
                   and p["id"] not in entries and 0 < len(_compact(p.get("text", ""))) <= MAX_LABEL_CHARS]
     held: dict[str, list[dict[str, Any]]] = {}
     for p in candidates:
@@ -542,10 +537,10 @@ def named(state: State, text: str) -> list[Match]:
     none in what `text` dictates (:func:`dictated`)."""
     text = undictated(text)  # a quoted name is looked up whole (:func:`ground`); a text to write names nothing
     out: list[Match] = []
-    labels = _labels_said(state, text)
+    labels, custom = _labels_said(state, text), custom_headings(state)
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if heading_level(p.get("style")) is not None and (_names_in(text, label) or _heading_said(text, label)):
+        if heading_level(p.get("style"), custom) is not None and (_names_in(text, label) or _heading_said(text, label)):
             out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))
@@ -633,9 +628,10 @@ def table_surroundings(state: State, table: dict[str, Any]) -> tuple[Iterator[di
         return iter(()), None
 
     def before() -> Iterator[dict[str, Any]]:
+        custom = custom_headings(state)
         for p in reversed(paras[:at + 1]):
             yield p
-            if heading_level(p.get("style")) is not None:
+            if heading_level(p.get("style"), custom) is not None:
                 return
     return before(), paras[at + 1] if at + 1 < len(paras) else None
 
@@ -877,9 +873,10 @@ def described(state: State, text: str) -> list[Match]:
     text = undictated(text)
     out: list[Match] = []
     body = [p for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) >= 12]
+    custom = custom_headings(state)
     for description, body_only in _descriptions(text):
         candidates = [p for p in body if _overlaps(description, p["text"])
-                      and not (body_only and heading_level(p.get("style")) is not None)][:MAX_EMBEDDED]
+                      and not (body_only and heading_level(p.get("style"), custom) is not None)][:MAX_EMBEDDED]
         if not candidates:
             continue
         from autodw.intents.embedding import encoder, passages  # loaded only when a request describes an element

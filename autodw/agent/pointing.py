@@ -19,7 +19,7 @@ from autodw.agent.grounding import (Match, heading_level, label_section, look, l
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks
+from autodw.analysis.state.render import body_blocks, custom_headings
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -223,11 +223,12 @@ def preceding(state: State, order: list[str], head: int) -> list[str]:
     """The body blocks right before the heading or label at `head` (in `order`), back to the heading before them
     (itself included), up to :data:`MAX_SECTION_BLOCKS`: the section a request places "before" a named one."""
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    custom = custom_headings(state)
     start = head
     while start > 0 and head - start < MAX_SECTION_BLOCKS:
         start -= 1
         para = paras.get(order[start], {})
-        if heading_level(para.get("style")) is not None and para.get("text", "").strip():
+        if heading_level(para.get("style"), custom) is not None and para.get("text", "").strip():
             break
     return order[start:head]
 
@@ -259,12 +260,13 @@ def outline(state: State, section: list[str]) -> list[str]:
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
     shown = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip()]
     lines = [paras[bid] for bid in shown if bid in paras]
-    headings = [p for p in lines if heading_level(p.get("style")) is not None]
+    custom = custom_headings(state)
+    levels = {p["id"]: level for p in lines if (level := heading_level(p.get("style"), custom)) is not None}
     listed = [p for p in lines if (p.get("list") or {}).get("level") is not None]
     tops: list[str] = []
-    if headings:
-        top = min(heading_level(p.get("style")) for p in headings)
-        tops = [p["id"] for p in headings if heading_level(p.get("style")) == top]
+    if levels:
+        top = min(levels.values())
+        tops = [pid for pid, level in levels.items() if level == top]
     elif listed:
         top = min(p["list"]["level"] for p in listed)
         tops = [p["id"] for p in listed if p["list"]["level"] == top]
@@ -387,9 +389,10 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     :data:`MAX_MATCHES` paragraphs hold names none."""
     said = set(re.findall(r"\w+", loose(text)))
     held: dict[str, list[dict[str, Any]]] = {}
+    custom = custom_headings(state)
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", _SECTION_NUMBER.sub("", loose(p.get("text", ""))))
-        if heading_level(p.get("style")) is None and 0 < len(words) <= MAX_LABEL_WORDS \
+        if heading_level(p.get("style"), custom) is None and 0 < len(words) <= MAX_LABEL_WORDS \
                 and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
             held.setdefault(" ".join(words), []).append(p)
     out = []

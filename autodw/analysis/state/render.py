@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import AbstractSet, Any, Callable, Iterable
 
+from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.types import State
 
 TokenCounter = Callable[[str], int]
@@ -26,6 +27,8 @@ SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; i
 MAX_SHORT_CELLS = 8  # cells of a table's first row its short line shows
 HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest the focus are shown when not all fit
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
+MAX_HEADING_CHARS = 120  # characters of each line of a custom style read as a heading by its look
+_HEADING_NAME = re.compile(r"(?:heading|标题)\s*(\d)", re.IGNORECASE)
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
 PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "TABLE OF FIGURES", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
          "ENDNOTES", "TRACKED CHANGES", "PAGE BREAKS", "STYLES")
@@ -245,15 +248,61 @@ class _Block:
         return _paragraph_text(self.element, SHORT_CHARS, formats=False)
 
 
+def heading_level(style: str | None, custom: dict[str, int] | None = None) -> int | None:
+    """The heading level of a paragraph style by its name ("Heading 2", "标题 1"; 0 for "Title"), else its level in
+    `custom` (:func:`custom_headings`), or None."""
+    match = _HEADING_NAME.search(style or "")
+    if match:
+        return int(match.group(1))
+    return 0 if (style or "").casefold() == "title" else (custom or {}).get(style or "")
+
+
+def custom_headings(state: State) -> dict[str, int]:
+    """The custom paragraph styles that are headings though not named so, with their levels: one based on a heading
+    style (that style's level); and in a document using no heading style, those that look like Word's headings, bold
+    and kept with the next paragraph, on lines of at most :data:`MAX_HEADING_CHARS` only ("_ H _Ch_GA" of a UN
+    document), the larger font the higher (1 the largest)."""
+    styles = {"defaults": {}, "styles": [], **(state.get("styles") or {})}
+    custom = [s["name"] for s in styles["styles"] if s.get("custom") and s.get("category") == "paragraph"
+              and heading_level(s["name"]) is None]
+    if not custom:
+        return {}
+    based_on = {s["name"]: s.get("based_on") for s in styles["styles"]}
+    out = {}
+    for name in custom:
+        base, seen = based_on.get(name), {name}
+        while base and base not in seen and heading_level(base) is None:
+            seen.add(base)
+            base = based_on.get(base)
+        if base and heading_level(base) is not None:
+            out[name] = heading_level(base)
+    lines: dict[str, list[str]] = {}
+    for p in state.get("paragraphs", []):
+        if p.get("text", "").strip():
+            lines.setdefault(p.get("style") or "", []).append(p["text"].strip())
+    if any(heading_level(style, out) is not None for style in lines):
+        return out
+    looks, sizes = Formatting(styles), {}
+    for name in custom:
+        look = looks.style(name)
+        if name in lines and look.get("bold") and look.get("keep_with_next") \
+                and all(len(line) <= MAX_HEADING_CHARS for line in lines[name]):
+            sizes[name] = look.get("size_pt") or 0
+    ranks = sorted(set(sizes.values()), reverse=True)
+    return {**out, **{name: ranks.index(size) + 1 for name, size in sizes.items()}}
+
+
 def _blocks(state: State, cells: AbstractSet[str] = frozenset()) -> list[_Block]:
     """The body blocks (:func:`body_blocks`) rendered whole (a table's rows past the first :data:`MAX_TABLE_ROWS`
-    shown too when they hold a paragraph of `cells`)."""
+    shown too when they hold a paragraph of `cells`), the headings (by name, or :func:`custom_headings`) marked."""
     out = []
+    custom = custom_headings(state)
     for el, is_table in body_blocks(state):
         if is_table:
             out.append(_Block(el["id"], False, _table_text(el, cells=cells), el, True))
         else:
-            heading = (el.get("style") or "").lower().startswith(("heading", "title"))
+            style = el.get("style") or ""
+            heading = style.lower().startswith(("heading", "title")) or style in custom
             out.append(_Block(el["id"], heading, _paragraph_text(el), el, False))
     return out
 
