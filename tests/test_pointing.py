@@ -9,7 +9,7 @@ import pytest
 
 from autodw.agent import grounding, pointing, views
 from autodw.agent.records import InstructionResult
-from autodw.analysis.state.render import MAX_SHORT, custom_headings, render_state
+from autodw.analysis.state.render import MAX_SHORT, custom_headings, heading_level, render_state
 
 FILLER = "The team met on Monday and made the same plans as before, with the usual notes on cost and time."
 
@@ -476,7 +476,7 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
     paragraphs[1] = _paragraph(2, "A subheading", style="_ H_2/3_GA")
     state = {**_state(paragraphs), "styles": styles}
     assert custom_headings(state) == {"_ H __M_GA": 1, "_ H _Ch_GA": 2}
-    assert grounding.heading_level("_ H _Ch_GA", custom_headings(state)) == 2
+    assert heading_level("_ H _Ch_GA", custom_headings(state)) == 2
     assert grounding._section(state, "p20") == ("p21", "p39") and grounding._section(state, "p1") == ("p2", "p300")
     view = render_state(state, budget_tokens=700, focus=["p3"])
     assert _shown(view, *(f"p{n}" for n in range(20, 301, 20)))

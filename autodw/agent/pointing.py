@@ -14,12 +14,11 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import (Match, heading_level, label_section, look, loose, tables_named, undictated,
-                                    unspaced)
+from autodw.agent.grounding import Match, label_section, look, loose, tables_named, undictated, unspaced
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks, custom_headings
+from autodw.analysis.state.render import body_blocks, custom_headings, heading_level
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text

@@ -26,6 +26,7 @@ from typing import Any, Union
 
 from autodw.agent import grounding
 from autodw.analysis.state import State, header_footer_stories
+from autodw.analysis.state import render
 from autodw.apis.catalogue.table_operation import SEPARATORS, delimited_rows
 from autodw.core.colours import ColourSaid, colour_hex, colours_said
 from autodw.core.errors import ArgumentError
@@ -633,7 +634,7 @@ def heading_level(text: str, state: State) -> HeadingLevel | None:
     if not (sub or _SECTION.search(text)):
         return None
     paragraphs = state.get("paragraphs", [])
-    level_of = {style: grounding.heading_level(style) for style in {p.get("style") for p in paragraphs}}
+    level_of = {style: render.heading_level(style) for style in {p.get("style") for p in paragraphs}}
     used = sorted({lv for p in paragraphs if (lv := level_of[p.get("style")]) is not None and lv >= 1})
     section = used[0] if used else 1
     if sub:
