@@ -239,10 +239,24 @@ def test_chinese_words_for_the_end_point_at_the_end():
     """dwh-254#8 ("列表结束以后再补一句收尾的话，说明…最后一条应该显示成什么"): the end of a list of 3,482 items that ends the
     document; "the last N" and "at the end" in Chinese too, not "最后" for "finally" nor for "in the end"."""
     state = _filled({})
-    for request in ("列表结束以后再补一句收尾的话，说明一共多少条、最后一条应该显示成什么", "把最后两段删掉", "在最后加一句说明"):
+    for request in ("把最后两段删掉", "在最后加一句说明", "全文最后加一句说明"):
         assert pointing.pointed(state, request)[:2] == ["p80", "p79"], request
     for request in ("最后把标题加粗", "到最后再说吧，先把标题加粗"):
         assert not pointing.at_end(request), request
+
+
+def test_the_end_of_a_list_is_its_last_item_not_the_end_of_the_document():
+    """dwh-080#4 ("列表最后再加一条用例"): the end of the list of cases in the middle of the document, which pointing at
+    the document's end left unshown; dwh-254#8 ("列表结束以后再补一句") where the list ends the document."""
+    cases = {i: _paragraph(i, f"case_{i}: a document with one feature", lst={"num_id": 26, "level": 0, "label": f"{i}."})
+             for i in range(30, 39)}
+    notes = {i: _paragraph(i, f"note {i}", lst={"num_id": 2, "level": 0, "label": "•"}) for i in (50, 51)}
+    state = _filled({**cases, **notes})
+    for request in ("列表最后再加一条用例：sections_landscape，多节文档", "Add one more case at the bottom of the list."):
+        assert pointing.pointed(state, request)[:2] == ["p38", "p51"], request
+    assert not pointing.at_end("列表最后再加一条用例")  # the window is not moved to the document's end
+    ending = _filled({i: _paragraph(i, f"第{i}条", lst={"num_id": 5, "level": 0, "label": f"{i}、"}) for i in range(3, 81)})
+    assert pointing.pointed(ending, "列表结束以后再补一句收尾的话，说明一共多少条")[:1] == ["p80"]
 
 
 def test_the_last_paragraph_is_the_last_with_text_when_the_document_ends_in_empty_ones():

@@ -58,7 +58,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
                   r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
-                  r"|(?:列表|清单|文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
+                  r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
+#: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
+_LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
+                       r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
                     re.IGNORECASE)
@@ -113,7 +116,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + numbered(state, said) + list_labelled(state, text) + coloured(state, said) + worded  # "make the two blue section titles dark red"
+    out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
     out += header_named(state, said)
@@ -184,6 +188,18 @@ def list_labelled(state: State, text: str) -> list[str]:
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
+
+
+def list_ends(state: State, text: str) -> list[str]:
+    """The last items of the :data:`MAX_MATCHES` longest lists, longest first, when `text` points at the end of a list
+    ("列表最后再加一条", "列表结束以后再补一句", "at the bottom of the list"): where the list ends, not the document."""
+    if not _LIST_END.search(text):
+        return []
+    lists: dict[Any, list[str]] = {}
+    for p in state.get("paragraphs", []):
+        if (p.get("list") or {}).get("num_id") is not None:
+            lists.setdefault(p["list"]["num_id"], []).append(p["id"])
+    return [ids[-1] for ids in sorted(lists.values(), key=len, reverse=True)[:MAX_MATCHES]]
 
 
 def items_under(state: State, pid: str) -> list[str]:
