@@ -733,3 +733,12 @@ def test_a_request_in_another_language_points_by_its_numbers():
     view = views.grounded_view(state, text, InstructionResult(text), 400, quoted_in=text,
                                previous="Bold the quarterly budget overview.")
     assert _shown(view, "p40", "p60", "p70")  # and what the request before pointed at
+
+
+def test_a_named_table_points_at_its_caption_too():
+    """A table a request names is pointed at with its caption, typed as body text with its title line after it
+    (dwh-262#8, local: "make it read the same as the table's own title" of "table 6" needs the title's words)."""
+    state = _filled({10: _paragraph(10, "الجدول 6"), 11: _paragraph(11, "عدد حالات العنف أثناء السنة"),
+                     12: _paragraph(12, "")})
+    state["tables"] = [{"id": "t1", "after_paragraph": "p12", "rows": 2, "cols": 2, "cells": [["a", "b"], ["1", "2"]]}]
+    assert pointing.pointed(state, "make entry 6 read the same as the title of table 6") == ["t1", "p10", "p11"]

@@ -688,6 +688,20 @@ def captioned_tables(state: State) -> dict[int, dict[str, Any]]:
     return out
 
 
+def table_caption(state: State, table: dict[str, Any]) -> list[str]:
+    """The ids of the paragraphs captioning `table`: Caption-styled ones right before or after it, else a caption typed
+    as body text before it (:func:`_typed_captions`) with the title lines between it and the table ("الجدول 2", then
+    its title): where a request asking for "the table's own title" finds it (dwh-262#8)."""
+    before, after = table_surroundings(state, table)
+    styled = [p["id"] for p in (next(before, None), after) if p and "caption" in (p.get("style") or "").casefold()]
+    typed = _typed_captions(state, table)
+    if styled or not typed:
+        return styled
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    return [p["id"] for p in paras[at[typed[-1]["id"]]:at[table["after_paragraph"]] + 1] if p.get("text", "").strip()]
+
+
 def _typed_captions(state: State, table: dict[str, Any]) -> list[dict[str, Any]]:
     """The paragraphs among the :data:`TYPED_CAPTION_PARAGRAPHS` non-empty ones right before `table` (not past the
     table before it) that are its caption typed in body text ("الجدول 6: عدد حالات..." or "Table 2" then its title),

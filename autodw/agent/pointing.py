@@ -14,7 +14,8 @@ import re
 from typing import Any, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
-from autodw.agent.grounding import Match, label_section, look, loose, tables_named, undictated, unspaced
+from autodw.agent.grounding import (Match, label_section, look, loose, table_caption, tables_named, undictated,
+                                    unspaced)
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -121,7 +122,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
     out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
-    out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
+    tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
+    out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
