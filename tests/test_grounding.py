@@ -27,3 +27,18 @@ def test_many_empty_paragraphs_are_named_by_their_runs():
     few = {"paragraphs": state["paragraphs"][:6], "tables": [], "images": []}  # as many as are listed: one by one
     assert [(m.id, m.kind) for m in grounding.named(few, "delete the empty lines")] == [
         ("p2", "empty paragraph"), ("p4", "empty paragraph"), ("p6", "empty paragraph")]
+
+
+def test_a_caption_typed_as_body_text_names_its_table():
+    """Captions typed in body paragraphs, not Caption-styled, in another language (dwh-262#1: "Table 6" of an Arabic
+    document is the table after "الجدول 6: ..." and an empty line, its 9th table): the label and number alone or
+    before a colon, within the two non-empty paragraphs before the table and not past the table before it; a sentence
+    starting "Table 2 shows" is no caption."""
+    texts = ["الجدول 1", "عنوان الجدول الأول", "", "نص.", "Table 2 shows the rates.", "الجدول 6: عدد الحالات", ""]
+    paras = [_para(n, t) for n, t in enumerate(texts, 1)]
+    tables = [{"id": "t1", "after_paragraph": "p2", "cells": [["a", "b"]]},
+              {"id": "t2", "after_paragraph": "p5", "cells": [["c", "d"]]},
+              {"id": "t3", "after_paragraph": "p7", "cells": [["e", "f"]]}]
+    state = {"paragraphs": paras, "tables": tables, "images": []}
+    assert {n: t["id"] for n, t in grounding.captioned_tables(state).items()} == {1: "t1", 6: "t3"}
+    assert [t["id"] for t in grounding.tables_named(state, "bold the headings of Table 6")] == ["t3"]

@@ -715,3 +715,30 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert _shown(view, "t1", "t3")
     later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
     assert "r0: | Сокращение | Определение |" in later
+
+
+def test_a_request_in_another_language_points_by_its_numbers():
+    """A request whose words the document does not share (dwh-262#7: "the paragraph about the police collecting data
+    since 1995" on an Arabic document) points at the few blocks holding a number of three digits or more it says, not
+    at those of a number many hold, nor by one it dictates; the windowed view shows them beside what the request before
+    pointed at."""
+    targets = {40: _paragraph(40, "ومنذ عام 1995، بدأت قيادة الشرطة تجمع البيانات."),
+               60: _paragraph(60, "في عام 1995 صدر القانون."), 70: _paragraph(70, "Quarterly budget overview."),
+               **{n: _paragraph(n, f"نص رقم 2009 {n}.") for n in range(2, 30, 3)}}
+    state = _filled(targets)
+    text = 'The paragraph about the police collecting data since 1995 - comment on it: "Check against 2009 data."'
+    assert pointing.pointed(state, text) == [] and pointing.numbers_held(state, text) == ["p40", "p60"]
+    assert pointing.numbers_held(state, "since 2009") == []  # in 10 blocks: names none
+    assert pointing.numbers_held(state, "set it to 12 pt") == []
+    view = views.grounded_view(state, text, InstructionResult(text), 400, quoted_in=text,
+                               previous="Bold the quarterly budget overview.")
+    assert _shown(view, "p40", "p60", "p70")  # and what the request before pointed at
+
+
+def test_a_named_table_points_at_its_caption_too():
+    """A table a request names is pointed at with its caption, typed as body text with its title line after it
+    (dwh-262#8, local: "make it read the same as the table's own title" of "table 6" needs the title's words)."""
+    state = _filled({10: _paragraph(10, "الجدول 6"), 11: _paragraph(11, "عدد حالات العنف أثناء السنة"),
+                     12: _paragraph(12, "")})
+    state["tables"] = [{"id": "t1", "after_paragraph": "p12", "rows": 2, "cols": 2, "cells": [["a", "b"], ["1", "2"]]}]
+    assert pointing.pointed(state, "make entry 6 read the same as the title of table 6") == ["t1", "p10", "p11"]

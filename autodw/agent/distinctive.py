@@ -90,7 +90,7 @@ def _pairs(text: str) -> set[str]:
     return out
 
 
-def _block_texts(state: State) -> list[tuple[str, str]]:
+def block_texts(state: State) -> list[tuple[str, str]]:
     """(id, text) per body block: each body paragraph, each table (its cells' text)."""
     out = [(p["id"], p.get("text", "")) for p in state.get("paragraphs", [])]
     for t in state.get("tables", []):
@@ -116,7 +116,7 @@ def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
         return []
     held: list[tuple[str, set[str]]] = []
     whole: list[set[str]] = []  # each block's words, when the request says them all ("  <dependency>")
-    for block_id, body in _block_texts(state):
+    for block_id, body in block_texts(state):
         own = {w for w, _ in _latin_words(body)}
         mine = (own | (_phrases(body) & phrases if phrases else set())) & words.keys()
         whole.append(own if own <= mine else set())

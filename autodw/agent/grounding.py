@@ -613,6 +613,13 @@ def caption_labels(tables_only: bool = False) -> str:
 
 
 _TABLE_CAPTION = re.compile(rf"^(?:{caption_labels(tables_only=True)})\s*(\d+)(?!\d)", re.IGNORECASE)
+#: how documents in other languages label a table caption they type as body text ("الجدول 6: ...", "Tableau 2")
+OTHER_TABLE_LABELS = ("الجدول", "جدول", "Tableau", "Tabla", "Cuadro", "Tabelle", "Tabella", "Tabela", "Таблица")
+#: a table's caption typed as a body paragraph: its label and number alone or before a colon, dot or dash ("Table 2
+#: shows" is a sentence, not a caption)
+_TYPED_CAPTION = re.compile(rf"^(?:{caption_labels(tables_only=True)}|{'|'.join(map(re.escape, OTHER_TABLE_LABELS))})"
+                            r"\s*(\d+)\s*(?:[:：.\-–—]|$)", re.IGNORECASE)
+TYPED_CAPTION_PARAGRAPHS = 2  # non-empty paragraphs right before a table where a caption typed as body text is
 _NOT_DESCRIPTIONS = {"first", "second", "third", "last", "next", "same", "whole", "entire", "other", "new", "above",
                      "below", "following", "previous", "original", "earlier", "former", "only", "one", "two", "three", "each", "every", "all", "both"}
 TABLE_CONTEXT_PARAGRAPHS = 3  # non-empty body paragraphs before a table (back to its heading) read as its title
@@ -675,7 +682,41 @@ def captioned_tables(state: State) -> dict[int, dict[str, Any]]:
         m = _TABLE_CAPTION.match(loose(p.get("text", ""))) if p and "caption" in (p.get("style") or "").casefold() else None
         if m:
             out.setdefault(int(m.group(1)), t)
+    for t, _, _ in around:
+        for p in _typed_captions(state, t):
+            out.setdefault(int(_TYPED_CAPTION.match(loose(p.get("text", ""))).group(1)), t)
     return out
+
+
+def table_caption(state: State, table: dict[str, Any]) -> list[str]:
+    """The ids of the paragraphs captioning `table`: Caption-styled ones right before or after it, else a caption typed
+    as body text before it (:func:`_typed_captions`) with the title lines between it and the table ("الجدول 2", then
+    its title): where a request asking for "the table's own title" finds it (dwh-262#8)."""
+    before, after = table_surroundings(state, table)
+    styled = [p["id"] for p in (next(before, None), after) if p and "caption" in (p.get("style") or "").casefold()]
+    typed = _typed_captions(state, table)
+    if styled or not typed:
+        return styled
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    return [p["id"] for p in paras[at[typed[-1]["id"]]:at[table["after_paragraph"]] + 1] if p.get("text", "").strip()]
+
+
+def _typed_captions(state: State, table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The paragraphs among the :data:`TYPED_CAPTION_PARAGRAPHS` non-empty ones right before `table` (not past the
+    table before it) that are its caption typed in body text ("الجدول 6: عدد حالات..." or "Table 2" then its title),
+    nearest first (dwh-262)."""
+    others = {t.get("after_paragraph") for t in state.get("tables", []) if t is not table and "nested_in" not in t}
+    before, _ = table_surroundings(state, table)
+    near = []
+    for n, p in enumerate(before):
+        if n and p["id"] in others:  # the paragraph another table follows: what is before it is that table's
+            break
+        if p.get("text", "").strip():
+            near.append(p)
+        if len(near) == TYPED_CAPTION_PARAGRAPHS:
+            break
+    return [p for p in near if _TYPED_CAPTION.match(loose(p.get("text", "")))]
 
 
 def _caption_named(state: State, text: str) -> list[tuple[re.Match, dict[str, Any]]]:

@@ -13,8 +13,9 @@ import itertools
 import re
 from typing import Any, Iterable
 
-from autodw.agent.distinctive import ranked_blocks
-from autodw.agent.grounding import Match, label_section, look, loose, tables_named, undictated, unspaced
+from autodw.agent.distinctive import block_texts, ranked_blocks
+from autodw.agent.grounding import (Match, label_section, look, loose, table_caption, tables_named, undictated,
+                                    unspaced)
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -33,6 +34,8 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+#: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more
+_NUMBER_SAID = re.compile(r"(?<![\d.,])\d{3,}(?![\d]|[.,]\d)")
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
@@ -119,7 +122,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
     out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
-    out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
+    tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
+    out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
@@ -166,6 +170,18 @@ def numbered(state: State, text: str) -> list[str]:
                 out += [pid for held in label for pid in held]
                 break
     return list(dict.fromkeys(out))
+
+
+def numbers_held(state: State, text: str) -> list[str]:
+    """The body blocks holding a number of three digits or more that `text` says (not in what it dictates), of each
+    number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the police collecting data
+    since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7)."""
+    numbers = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
+    if not numbers:
+        return []
+    blocks = block_texts(state)
+    held = [[bid for bid, body in blocks if re.search(rf"(?<![\d.,]){n}(?![\d]|[.,]\d)", body)] for n in numbers]
+    return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
 
 
 def list_labelled(state: State, text: str) -> list[str]:

@@ -80,7 +80,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     request that only refers back with a pronoun grounds) and the blocks holding its distinctive words
     (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
     (:mod:`autodw.agent.pointing`: by its words, its position, the sections of the headings it names; in `pointing_in`,
-    by default `quoted_in`; when it points at nothing, what `previous` points at), shown ahead of the blocks far from
+    by default `quoted_in`; when it points at nothing, the few blocks holding a number it says
+    (:func:`~autodw.agent.pointing.numbers_held`) and what `previous` points at), shown ahead of the blocks far from
     them; every table by its first row when it speaks of a table but names none (:func:`~autodw.agent.pointing.tables_listed`)."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
@@ -92,6 +93,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
+    # words the document does not share (a request in another language): the numbers it says may still name the target
+    numbers = [] if pointed else pointing.numbers_held(state, pointing_in)
     if refers:
         # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
         # before did, or the text it wrote
@@ -101,6 +104,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         back = pointing.earlier(state, previous, before)
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
         pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
+    pointed = [*numbers, *pointed]
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
