@@ -715,3 +715,17 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert _shown(view, "t1", "t3")
     later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
     assert "r0: | Сокращение | Определение |" in later
+
+
+def test_the_opening_page_points_at_the_documents_first_blocks():
+    """dwh-259#5 ("The bismillah line on the opening page looks tiny"): a line of the front matter, past the title
+    page's empty paragraphs, that a view centred on the previous request's target at the end left unshown."""
+    state = _filled({i: _paragraph(i, "") for i in (1, 2, 3, 5, 7)})
+    for request in ("The bismillah line on the opening page looks tiny, make it larger", "把第一页那行字放大一点"):
+        assert pointing.pointed(state, request)[:3] == ["p4", "p6", "p8"], request
+        assert "p15" in pointing.pointed(state, request) and "p25" not in pointing.pointed(state, request)
+    view = views.grounded_view(state, "The bismillah line on the opening page looks tiny", InstructionResult("x"),
+                               1200, quoted_in="The bismillah line on the opening page looks tiny",
+                               previous="Leave a comment on the very last paragraph")
+    assert _shown(view, "p15")
+    assert pointing.pointed(state, "Make the heading bold.") == []

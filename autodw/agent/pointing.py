@@ -2,7 +2,7 @@
 
 A request names its targets by content (words of it that few blocks of the document hold:
 :mod:`autodw.agent.distinctive`), by a heading whose section it means (grounding's matches), by position ("at the
-end", "the last paragraph", "文末") or as the whole document ("double-space the whole thing", "全文"); and it may
+end", "the last paragraph", "文末", "on the opening page") or as the whole document ("double-space the whole thing", "全文"); and it may
 name a part shown outside the body (the page header, the pictures, the comments). Text the request dictates is not
 read as pointing (:func:`~autodw.agent.grounding.undictated`).
 """
@@ -25,6 +25,7 @@ MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
+START_BLOCKS = 12  # the body's first blocks a request for the opening page points at (a title page's lines)
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
 MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) pointed at whole past MAX_SECTION_BLOCKS
@@ -59,6 +60,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
+#: the start of the document ("on the opening page", "at the top of the document", "文档开头", "第一页")
+_START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
+                    r"|\b(?:top|start|beginning)\s+of\s+the\s+(?:document|doc|file|text|book)\b"
+                    r"|(?:文档|全文|文章|正文)(?:的)?(?:开头|最前面)|第一页|首页|封面|扉页|最上面|最前面", re.IGNORECASE)
 #: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
 _LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
                        r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
@@ -106,7 +111,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
-    sections `matches` found first, then of the body), the sections of the headings `matches` found, of the labels
+    sections `matches` found first, then of the body), the first ones when it points at the start ("the opening
+    page": :func:`start_blocks`), the sections of the headings `matches` found, of the labels
     it names (:func:`labelled`) or numbers (:func:`sections_numbered`: "section 7") (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
@@ -133,6 +139,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
             for bid in preceding(state, order, at[head])]
     if to_end:  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
+    if _START.search(said):  # "the bismillah line on the opening page"
+        out += start_blocks(state)
     for section in blocks:
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
@@ -356,6 +364,12 @@ def end_blocks(state: State) -> list[str]:
     shown = [bid for bid, shows in blocks if shows]
     trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
     return shown[:END_BLOCKS] + [bid for bid, _ in trailing[:END_BLOCKS]]
+
+
+def start_blocks(state: State) -> list[str]:
+    """The body's first :data:`START_BLOCKS` blocks that show something (tables, paragraphs with text or a picture)."""
+    return [el["id"] for el, table in body_blocks(state)
+            if table or el.get("text", "").strip() or el.get("images")][:START_BLOCKS]
 
 
 def shown_last(state: State, section: list[str]) -> list[str]:
