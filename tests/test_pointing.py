@@ -729,3 +729,14 @@ def test_the_opening_page_points_at_the_documents_first_blocks():
                                previous="Leave a comment on the very last paragraph")
     assert _shown(view, "p15")
     assert pointing.pointed(state, "Make the heading bold.") == []
+
+
+def test_the_line_under_each_table_a_request_speaks_of():
+    """dwh-259#9 ("Each of the little Arabic couplet tables has the Persian translation in the line right under it"):
+    the paragraph after each table, far apart in a long book, is shown with the tables listed."""
+    state = {**_filled({41: _paragraph(41, "")}), "tables": [_table(1, "p10"), _table(2, "p40"), _table(3, "p70")]}
+    request = "Each of the couplet tables has the translation in the line right under it. Put those lines in italics"
+    assert pointing.lines_under(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
+    assert pointing.lines_under(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
+    view = views.grounded_view(state, request, InstructionResult(request), 1200, quoted_in=request)
+    assert _shown(view, "p11", "p42", "p71")

@@ -77,6 +77,8 @@ _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“�
 _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
+_UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -408,6 +410,23 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
         return []
     return tables
+
+
+def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
+    """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
+    dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
+    right under it")."""
+    said = undictated(text)
+    if not (_TABLE_SAID.search(said) and _UNDER.search(said)):
+        return []
+    wanted, out, after = set(tables), [], False
+    for el, table in body_blocks(state):
+        if table:
+            after = after or el["id"] in wanted
+        elif after and el.get("text", "").strip():
+            out.append(el["id"])
+            after = False
+    return out[:MAX_LISTED_TABLES]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
