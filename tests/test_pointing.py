@@ -740,3 +740,13 @@ def test_the_line_under_each_table_a_request_speaks_of():
     assert pointing.lines_under(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
     view = views.grounded_view(state, request, InstructionResult(request), 1200, quoted_in=request)
     assert _shown(view, "p11", "p42", "p71")
+
+
+def test_a_range_of_bare_numbers_names_the_paragraphs_that_are_those_numbers():
+    """dwh-266#4 ("最后那五条（3496到3500）帮我标成黄色高亮"): a list of numbered items whose texts are their numbers."""
+    item = {"num_id": 1, "level": 1, "kind": "numbered"}
+    state = _state([_paragraph(i, str(i), "Heading 2", lst=item) for i in range(1, 101)]
+                   + [_paragraph(101, "96 items were checked in 2 rounds")])
+    assert pointing.numbered(state, "最后那五条（96到100）帮我标成黄色高亮") == ["p96", "p97", "p98", "p99", "p100"]
+    assert pointing.numbered(state, "items 2 to 5 are wrong") == ["p2", "p3", "p4", "p5"]
+    assert "p101" not in pointing.numbered(state, "items 96 to 100")

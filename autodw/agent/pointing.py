@@ -153,7 +153,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
 def numbered(state: State, text: str) -> list[str]:
     """The body paragraphs `text` names by their leading number: a section number it says ("the subsection titles 1.1,
     1.2 and 2.1" names "1.1 REGULACIONES..."), or each label of a range it names by its ends ("01CD到08CD" names
-    "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"), when the document has labels at both ends and the range
+    "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
+    "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
     none."""
     said = loose(text)
@@ -169,9 +170,9 @@ def numbered(state: State, text: str) -> list[str]:
         if not a < b <= a + MAX_SECTION_BLOCKS:
             continue
         for prefix in (before[i:] for i in range(len(before) + 1)):  # "把第01CD": the label may start at any letter
-            if not prefix + after:
-                continue
-            label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{re.escape(after)}") for n in range(a, b + 1)]
+            # bare numbers ("3496到3500") name the paragraphs that are only those numbers, not those starting with one
+            end = re.escape(after) if prefix + after else "$"
+            label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{end}") for n in range(a, b + 1)]
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
