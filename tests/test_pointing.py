@@ -750,3 +750,14 @@ def test_a_range_of_bare_numbers_names_the_paragraphs_that_are_those_numbers():
     assert pointing.numbered(state, "最后那五条（96到100）帮我标成黄色高亮") == ["p96", "p97", "p98", "p99", "p100"]
     assert pointing.numbered(state, "items 2 to 5 are wrong") == ["p2", "p3", "p4", "p5"]
     assert "p101" not in pointing.numbered(state, "items 96 to 100")
+
+
+def test_a_request_describing_its_target_as_highlighted_points_at_the_highlighted_paragraphs():
+    """dwh-266#9 ("刚才高亮的那几条再加粗一下"): the items an earlier request highlighted, at the end of a long list."""
+    marked = {i: {**_paragraph(i, f"Item {i}"), "runs": [{"text": f"Item {i}", "highlight": "yellow"}]}
+              for i in (76, 77, 78)}
+    state = _filled(marked)
+    for request in ("刚才高亮的那几条再加粗一下", "Make the highlighted items bold too"):
+        assert pointing.pointed(state, request)[:3] == ["p76", "p77", "p78"], request
+    for request in ("把这几条标成黄色高亮", "Make them highlighted in yellow"):  # asking for a highlight
+        assert pointing.highlighted(state, request) == [], request

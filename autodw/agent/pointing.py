@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from autodw.agent.distinctive import ranked_blocks
 from autodw.agent.grounding import Match, label_section, look, loose, tables_named, undictated, unspaced
@@ -24,6 +24,8 @@ from autodw.core.colours import colour_ranges, colours_said
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
+#: a request describing its target as highlighted ("the highlighted rows", "刚才高亮的那几条"), not asking for it
+_HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 START_BLOCKS = 12  # the body's first blocks a request for the opening page points at (a title page's lines)
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
@@ -110,7 +112,8 @@ def body_ids(state: State) -> list[str]:
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
-    not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
+    not), those of a colour it describes them by or highlighted when it says so, those holding its rarest words, the
+    list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
     sections `matches` found first, then of the body), the first ones when it points at the start ("the opening
@@ -125,6 +128,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     out += [t["id"] for t in tables_named(state, said)[:MAX_MATCHES]]  # "the Цвет table", "the rates table", "Table 2"
@@ -342,11 +346,29 @@ def coloured(state: State, said: str) -> list[str]:
     if not described:
         return []
     ranges = [colour_ranges()[name] for name in described]
+
+    def of_colour(looks: list[dict[str, Any]]) -> bool:
+        colours = {look.get("color") for look in looks}
+        return len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges)
+    return _looking(state, of_colour)
+
+
+def highlighted(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all highlighted, when `said`
+    (undictated text) describes its target as highlighted ("make the highlighted items bold too")."""
+    if not _HIGHLIGHTED.search(said):
+        return []
+    return _looking(state, lambda looks: all(look.get("highlight") not in (None, "none") for look in looks))
+
+
+def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs with text the effective formats of whose runs with text `keep`
+    accepts."""
     looks = Formatting(state.get("styles", {}))
     out: list[str] = []
     for p in state.get("paragraphs", []):
-        colours = {looks.run(r, p.get("style")).get("color") for r in p.get("runs", []) if r.get("text", "").strip()}
-        if len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges):
+        runs = [looks.run(r, p.get("style")) for r in p.get("runs", []) if r.get("text", "").strip()]
+        if runs and keep(runs):
             out.append(p["id"])
             if len(out) == MAX_COLOURED:
                 break
