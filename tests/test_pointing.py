@@ -742,3 +742,49 @@ def test_a_named_table_points_at_its_caption_too():
                      12: _paragraph(12, "")})
     state["tables"] = [{"id": "t1", "after_paragraph": "p12", "rows": 2, "cols": 2, "cells": [["a", "b"], ["1", "2"]]}]
     assert pointing.pointed(state, "make entry 6 read the same as the title of table 6") == ["t1", "p10", "p11"]
+
+
+def test_the_opening_page_points_at_the_documents_first_blocks():
+    """dwh-259#5 ("The bismillah line on the opening page looks tiny"): a line of the front matter, past the title
+    page's empty paragraphs, that a view centred on the previous request's target at the end left unshown."""
+    state = _filled({i: _paragraph(i, "") for i in (1, 2, 3, 5, 7)})
+    for request in ("The bismillah line on the opening page looks tiny, make it larger", "把第一页那行字放大一点"):
+        assert pointing.pointed(state, request)[:3] == ["p4", "p6", "p8"], request
+        assert "p15" in pointing.pointed(state, request) and "p25" not in pointing.pointed(state, request)
+    view = views.grounded_view(state, "The bismillah line on the opening page looks tiny", InstructionResult("x"),
+                               1200, quoted_in="The bismillah line on the opening page looks tiny",
+                               previous="Leave a comment on the very last paragraph")
+    assert _shown(view, "p15")
+    assert pointing.pointed(state, "Make the heading bold.") == []
+
+
+def test_the_line_under_each_table_a_request_speaks_of():
+    """dwh-259#9 ("Each of the little Arabic couplet tables has the Persian translation in the line right under it"):
+    the paragraph after each table, far apart in a long book, is shown with the tables listed."""
+    state = {**_filled({41: _paragraph(41, "")}), "tables": [_table(1, "p10"), _table(2, "p40"), _table(3, "p70")]}
+    request = "Each of the couplet tables has the translation in the line right under it. Put those lines in italics"
+    assert pointing.lines_under(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
+    assert pointing.lines_under(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
+    view = views.grounded_view(state, request, InstructionResult(request), 1200, quoted_in=request)
+    assert _shown(view, "p11", "p42", "p71")
+
+
+def test_a_range_of_bare_numbers_names_the_paragraphs_that_are_those_numbers():
+    """dwh-266#4 ("最后那五条（3496到3500）帮我标成黄色高亮"): a list of numbered items whose texts are their numbers."""
+    item = {"num_id": 1, "level": 1, "kind": "numbered"}
+    state = _state([_paragraph(i, str(i), "Heading 2", lst=item) for i in range(1, 101)]
+                   + [_paragraph(101, "96 items were checked in 2 rounds")])
+    assert pointing.numbered(state, "最后那五条（96到100）帮我标成黄色高亮") == ["p96", "p97", "p98", "p99", "p100"]
+    assert pointing.numbered(state, "items 2 to 5 are wrong") == ["p2", "p3", "p4", "p5"]
+    assert "p101" not in pointing.numbered(state, "items 96 to 100")
+
+
+def test_a_request_describing_its_target_as_highlighted_points_at_the_highlighted_paragraphs():
+    """dwh-266#9 ("刚才高亮的那几条再加粗一下"): the items an earlier request highlighted, at the end of a long list."""
+    marked = {i: {**_paragraph(i, f"Item {i}"), "runs": [{"text": f"Item {i}", "highlight": "yellow"}]}
+              for i in (76, 77, 78)}
+    state = _filled(marked)
+    for request in ("刚才高亮的那几条再加粗一下", "Make the highlighted items bold too"):
+        assert pointing.pointed(state, request)[:3] == ["p76", "p77", "p78"], request
+    for request in ("把这几条标成黄色高亮", "Make them highlighted in yellow"):  # asking for a highlight
+        assert pointing.highlighted(state, request) == [], request

@@ -2,7 +2,7 @@
 
 A request names its targets by content (words of it that few blocks of the document hold:
 :mod:`autodw.agent.distinctive`), by a heading whose section it means (grounding's matches), by position ("at the
-end", "the last paragraph", "文末") or as the whole document ("double-space the whole thing", "全文"); and it may
+end", "the last paragraph", "文末", "on the opening page") or as the whole document ("double-space the whole thing", "全文"); and it may
 name a part shown outside the body (the page header, the pictures, the comments). Text the request dictates is not
 read as pointing (:func:`~autodw.agent.grounding.undictated`).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
 from autodw.agent.grounding import (Match, label_section, look, loose, table_caption, tables_named, undictated,
@@ -25,7 +25,10 @@ from autodw.core.colours import colour_ranges, colours_said
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
+#: a request describing its target as highlighted ("the highlighted rows", "刚才高亮的那几条"), not asking for it
+_HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
+START_BLOCKS = 12  # the body's first blocks a request for the opening page points at (a title page's lines)
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
 MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) pointed at whole past MAX_SECTION_BLOCKS
@@ -62,6 +65,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
+#: the start of the document ("on the opening page", "at the top of the document", "文档开头", "第一页")
+_START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
+                    r"|\b(?:top|start|beginning)\s+of\s+the\s+(?:document|doc|file|text|book)\b"
+                    r"|(?:文档|全文|文章|正文)(?:的)?(?:开头|最前面)|第一页|首页|封面|扉页|最上面|最前面", re.IGNORECASE)
 #: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
 _LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
                        r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
@@ -75,6 +82,8 @@ _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“�
 _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
+_UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -106,10 +115,12 @@ def body_ids(state: State) -> list[str]:
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
-    not), those holding its rarest words, the list items under the first of those (:func:`items_under`), the
+    not), those of a colour it describes them by or highlighted when it says so, those holding its rarest words, the
+    list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
-    sections `matches` found first, then of the body), the sections of the headings `matches` found, of the labels
+    sections `matches` found first, then of the body), the first ones when it points at the start ("the opening
+    page": :func:`start_blocks`), the sections of the headings `matches` found, of the labels
     it names (:func:`labelled`) or numbers (:func:`sections_numbered`: "section 7") (up to :data:`MAX_SECTION_BLOCKS` long, a longer one by its outline),
     every block when it means the whole document (of up to :data:`MAX_WHOLE_BLOCKS`)."""
     said = undictated(text)
@@ -120,6 +131,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
@@ -137,6 +149,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
             for bid in preceding(state, order, at[head])]
     if to_end:  # "the final paragraph of the support section": the section's end before the document's
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
+    if _START.search(said):  # "the bismillah line on the opening page"
+        out += start_blocks(state)
     for section in blocks:
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
@@ -147,7 +161,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
 def numbered(state: State, text: str) -> list[str]:
     """The body paragraphs `text` names by their leading number: a section number it says ("the subsection titles 1.1,
     1.2 and 2.1" names "1.1 REGULACIONES..."), or each label of a range it names by its ends ("01CD到08CD" names
-    "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"), when the document has labels at both ends and the range
+    "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
+    "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
     none."""
     said = loose(text)
@@ -163,9 +178,9 @@ def numbered(state: State, text: str) -> list[str]:
         if not a < b <= a + MAX_SECTION_BLOCKS:
             continue
         for prefix in (before[i:] for i in range(len(before) + 1)):  # "把第01CD": the label may start at any letter
-            if not prefix + after:
-                continue
-            label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{re.escape(after)}") for n in range(a, b + 1)]
+            # bare numbers ("3496到3500") name the paragraphs that are only those numbers, not those starting with one
+            end = re.escape(after) if prefix + after else "$"
+            label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{end}") for n in range(a, b + 1)]
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
@@ -347,11 +362,29 @@ def coloured(state: State, said: str) -> list[str]:
     if not described:
         return []
     ranges = [colour_ranges()[name] for name in described]
+
+    def of_colour(looks: list[dict[str, Any]]) -> bool:
+        colours = {look.get("color") for look in looks}
+        return len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges)
+    return _looking(state, of_colour)
+
+
+def highlighted(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all highlighted, when `said`
+    (undictated text) describes its target as highlighted ("make the highlighted items bold too")."""
+    if not _HIGHLIGHTED.search(said):
+        return []
+    return _looking(state, lambda looks: all(look.get("highlight") not in (None, "none") for look in looks))
+
+
+def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs with text the effective formats of whose runs with text `keep`
+    accepts."""
     looks = Formatting(state.get("styles", {}))
     out: list[str] = []
     for p in state.get("paragraphs", []):
-        colours = {looks.run(r, p.get("style")).get("color") for r in p.get("runs", []) if r.get("text", "").strip()}
-        if len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges):
+        runs = [looks.run(r, p.get("style")) for r in p.get("runs", []) if r.get("text", "").strip()]
+        if runs and keep(runs):
             out.append(p["id"])
             if len(out) == MAX_COLOURED:
                 break
@@ -372,6 +405,12 @@ def end_blocks(state: State) -> list[str]:
     shown = [bid for bid, shows in blocks if shows]
     trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
     return shown[:END_BLOCKS] + [bid for bid, _ in trailing[:END_BLOCKS]]
+
+
+def start_blocks(state: State) -> list[str]:
+    """The body's first :data:`START_BLOCKS` blocks that show something (tables, paragraphs with text or a picture)."""
+    return [el["id"] for el, table in body_blocks(state)
+            if table or el.get("text", "").strip() or el.get("images")][:START_BLOCKS]
 
 
 def shown_last(state: State, section: list[str]) -> list[str]:
@@ -410,6 +449,23 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
         return []
     return tables
+
+
+def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
+    """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
+    dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
+    right under it")."""
+    said = undictated(text)
+    if not (_TABLE_SAID.search(said) and _UNDER.search(said)):
+        return []
+    wanted, out, after = set(tables), [], False
+    for el, table in body_blocks(state):
+        if table:
+            after = after or el["id"] in wanted
+        elif after and el.get("text", "").strip():
+            out.append(el["id"])
+            after = False
+    return out[:MAX_LISTED_TABLES]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
