@@ -293,6 +293,25 @@ def test_an_answer_names_at_most_max_id_items_ids(doc):
     assert "maxItems" not in spec.parameters["properties"]["paragraphs"]  # the API itself takes any number
 
 
+def test_the_hosted_profile_lists_any_number_of_ids():
+    """The cap on an answer's id lists is the local model's: a hosted answer may list a long document's 78 code lines
+    (hand dev-sixteenth dwh-258#5), which the generator's schema then accepts."""
+    from jsonschema import Draft202012Validator
+    from autodw.agent.assembly import hosted, local
+    from autodw.agent.parts import llm_generator
+    from autodw.agent.prompts import MAX_ID_ITEMS, api_call_schema
+    from autodw.apis import registry
+
+    reg, ids = registry(), [f"p{i}" for i in range(1, 200)]
+    answer = {"api": "set_text_format", "args": {"paragraphs": ids[3:159:2], "font": "Consolas", "size_pt": 9}}
+    caps = {}
+    for assembly in (hosted(), local()):
+        cap = llm_generator(assembly, reg).max_id_items
+        schema = api_call_schema([reg.get("set_text_format")], ids, cap)
+        caps[assembly.profile] = (cap, Draft202012Validator(schema).is_valid(answer))
+    assert caps == {"hosted": (None, True), "local": (MAX_ID_ITEMS, False)}
+
+
 def test_schema_invalid_arguments_are_fed_back(doc):
     agent, llm = agent_for({
         "planner": [plan("Insert a level 2 heading."), DONE],

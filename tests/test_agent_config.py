@@ -163,14 +163,14 @@ def test_a_removed_setting_loads_only_with_its_neutral_value():
 
 def test_a_configuration_recorded_before_the_parts_rebuilds_the_same_agent(tmp_path):
     """A cassette whose header holds the old flat settings replays with the assembly they describe: every old switch
-    names the part it chose; the last rollback level's call was kept then (the numbers' default)."""
+    names the part it chose; the last rollback level's call was kept then and id lists capped (the numbers' defaults)."""
     assert Assembly.from_dict(OLD_LOCAL) == local().override(last_level="keep")
     assert Assembly.from_dict({**OLD_LOCAL, "profile": "hosted", "max_steps": 15, "max_llm_calls": None,
                                "planner_state_budget": 6000, "generator_state_budget": 6000, "validator_state_budget": 6000,
                                "compact_api_docs": False, "two_stage_api_choice": False, "intent_min_probability": 0.0,
                                "planner_state": "current", "llm_validator": True, "split_requests": False,
                                "stop_when_nothing_remains": False}) == hosted().override(max_steps=15, last_level="keep",
-                                                                                absence_findings="reject")
+                                                                                absence_findings="reject", max_id_items=40)
     ablation = Assembly.from_dict({**OLD_LOCAL, "grounding": False, "rule_checks": False, "llm_validator": True,
                                    "repair_calls": False, "split_requests": False, "refuse_repeated_steps": False,
                                    "end_on_repeated_call": False, "verdict_rule": "decision"})
@@ -193,8 +193,9 @@ def test_the_paper_profile_is_the_method_and_nothing_else():
     assert isinstance(parts.planner_view, CurrentView) and not parts.planner_view.grounded
     assert parts.validator.rules is None and parts.validator.llm.verdict_rule == "paper"
     assert parts.split("Centre the title; make the Budget heading green.") == ["Centre the title; make the Budget heading green."]
-    # hosted plans longer, and validates the last rollback level's call (the paper keeps it whatever it is)
-    assert paper().numbers == AgentConfig() == hosted().numbers.override(max_steps=15, last_level="keep")
+    # hosted plans longer, validates the last rollback level's call (the paper keeps it whatever it is) and lists any
+    # number of ids in an answer
+    assert paper().numbers == AgentConfig() == hosted().numbers.override(max_steps=15, last_level="keep", max_id_items=40)
     assert (paper().numbers.last_level, hosted().numbers.last_level, local().numbers.last_level) == (
         "keep", "validate", "validate")
     built = assemble(local(), FixedClassifier(), registry())

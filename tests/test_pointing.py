@@ -173,6 +173,22 @@ def test_the_cells_a_request_says_whole_show_their_rows_past_those_a_table_shows
     assert "r12" not in render_state(state) and "… 12 more rows not shown" in render_state(state)
 
 
+def test_the_last_entry_of_a_table_its_words_point_at_is_its_last_row():
+    """dwh-269#4 ("最后一条委员会开会那行，日期格里 Февраль 和 Август 后面..."): the months are in the table's date cells,
+    and the last entry's row was past the rows a table shows."""
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+    dates = ["Февраль 2017", "Август 2017", "Октябрь 2017"]
+    rows = [[cell(100 + 3 * r + c, dates[r % 3] if c == 2 else f"{r}-{c}") for c in range(3)] for r in range(12)]
+    state = _state([_paragraph(1, "Отчет"), _paragraph(2, "Председатель комиссии")])
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 12, "cols": 3, "after_paragraph": "p1",
+                        "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows}]
+    request = "最后一条那行，日期格里 Февраль 和 Август 后面都敲了两个空格，改成一个"
+    pointed = pointing.pointed(state, request)
+    assert pointed[:4] == ["t1", "p133", "p134", "p135"]
+    assert "r11 (cells p133-p135)" in render_state(state, pointed=pointed)
+    assert "p133" not in pointing.pointed(state, "日期格里 Февраль 和 Август 后面都敲了两个空格，改成一个")  # no end
+
+
 def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
     state = _filled({})
     assert grounding.referred(state, ["第二段加粗", "第三段居中"]) == "第三段居中"

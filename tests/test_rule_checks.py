@@ -217,3 +217,16 @@ def test_a_style_name_that_looks_like_markup_is_no_text_written():
     assert [f.check for f in literal_markup("insert_paragraph", {"text": "CO_2 output", "position": "end"}, request,
                                             STATE)] == ["literal_markup"]
 
+
+
+def test_a_length_given_as_the_space_another_change_frees_is_no_unnamed_measure():
+    """dwh-263#4 ("Make it about 3 cm and give the space it frees up to the document names column"): the names
+    column's 12.42cm is its width plus what the 3 cm column freed, a share worked out, not a number said (a hint only)."""
+    from autodw.agent.checks.measures import unnamed_measures
+    request = "Make the Pages column about 3 cm and give the space it frees up to the document names column."
+    share = unnamed_measures("set_column_width", {"table": "t2", "col": 1, "width": "12.42cm"}, request)
+    assert [(f.check, f.certain) for f in share] == [("unnamed_number", False)]
+    assert unnamed_measures("set_column_width", {"table": "t2", "col": 2, "width": "3cm"}, request) == []
+    for said in ("Make the Pages column 3 cm wide.", "Indent it 3 cm and delete the remaining text."):
+        wrong = unnamed_measures("set_column_width", {"table": "t2", "col": 2, "width": "4cm"}, said)
+        assert [(f.check, f.certain, f.fix) for f in wrong] == [("unnamed_measure", True, {"width": "3cm"})]

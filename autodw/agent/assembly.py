@@ -253,10 +253,12 @@ def hosted() -> Assembly:
     instruction ending on a call that repeats an accepted one; up to :data:`HOSTED_MAX_STEPS` steps. The rule checks that
     read absence (the request does not mention what the call does) hint to the LLM validator instead of rejecting:
     absence of a word is open-vocabulary evidence, and every miss of the ceiling (a perfect model) on hand dev-second
-    .. dev-fifth, read untuned, was a rule check's rejection, most of them such a check's (tuned_on: those splits)."""
+    .. dev-fifth, read untuned, was a rule check's rejection, most of them such a check's (tuned_on: those splits).
+    An answer's lists of element ids are as long as the document allows: the cap of the other profiles is for a small
+    model's short answers, and a hand dev-sixteenth request formats 78 code lines in one call (dwh-258#5)."""
     return replace(paper(), profile="hosted", planner=("llm", "refuse_repeated_steps", "end_on_repeated_call"),
                    grounding="quotes", generator=("llm", "repair"), validator=("rules", "llm"), absence_findings="hint",
-                   numbers=AgentConfig(max_steps=HOSTED_MAX_STEPS, last_level="validate"))
+                   numbers=AgentConfig(max_steps=HOSTED_MAX_STEPS, last_level="validate", max_id_items=None))
 
 
 #: The ``local`` profile's numbers, for the embedded small model, where every prompt token costs ~10-35 ms on 2 cores:

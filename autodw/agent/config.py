@@ -39,6 +39,9 @@ class AgentConfig:
     history_chars: int = 300  # a call, a sub-instruction and what a call removed are each cut to this many characters in the step history
     intent_min_probability: float = 0.0  # offer a top-3 intent's APIs only if it is at least this likely (top-1 always)
     restate_ratio: float = 0.7  # a listed remaining operation this similar to a done step restates it (does not count)
+    #: the most ids an array of element ids in the API generator's answer schema holds (None: as many as the document
+    #: has); 40 is autodw.agent.prompts.MAX_ID_ITEMS, set for a 1.5B model's 512-token answers
+    max_id_items: int | None = 40
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -88,6 +91,8 @@ def _problems(c: AgentConfig) -> list[str]:
         value = getattr(c, name)
         if type(value) is not int or value < 1:
             out.append(f"{name} must be a whole number >= 1, not {value!r}")
+    if c.max_id_items is not None and (type(c.max_id_items) is not int or c.max_id_items < 1):
+        out.append(f"max_id_items must be a whole number >= 1 or None, not {c.max_id_items!r}")
     if c.max_llm_calls is not None and (type(c.max_llm_calls) is not int or c.max_llm_calls < 1):
         out.append(f"max_llm_calls must be a whole number >= 1 or None, not {c.max_llm_calls!r}")
     if type(c.output_retries) is not int or c.output_retries < 0:

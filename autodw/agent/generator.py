@@ -69,13 +69,13 @@ class LLMCallGenerator:
 
     `grounded`: the elements the quoted texts name are listed with the view; `two_stage`: with several candidates, the
     API is first chosen from one-line summaries, then only its arguments are filled in; `compact_docs`: the APIs'
-    first sentences only, no examples."""
+    first sentences only, no examples; `max_id_items`: the longest list of element ids an answer may give (None: any)."""
 
     def __init__(self, registry: Registry, *, grounded: bool, two_stage: bool, compact_docs: bool,
-                 budget: int | None, history_chars: int):
+                 budget: int | None, history_chars: int, max_id_items: int | None = prompts.MAX_ID_ITEMS):
         self.registry = registry
         self.grounded, self.two_stage, self.compact_docs = grounded, two_stage, compact_docs
-        self.budget, self.history_chars = budget, history_chars
+        self.budget, self.history_chars, self.max_id_items = budget, history_chars, max_id_items
 
     def generate(self, request: CallRequest) -> Generated:
         try:
@@ -116,7 +116,7 @@ class LLMCallGenerator:
             args = grounding.keep_user_characters(answer.get("args", {}), user_quotes)
             return Call(name, validate_arguments(self.registry.get(name), args))
 
-        return ctx.ask("api_generator", msgs, prompts.api_call_schema(specs, ctx.doc.ids()), check,
+        return ctx.ask("api_generator", msgs, prompts.api_call_schema(specs, ctx.doc.ids(), self.max_id_items), check,
                        cut_hint=prompts.cut_answer_hint(specs))
 
     def _choose_api(self, ctx: StepContext, specs: list[ApiSpec], feedback: str) -> ApiSpec:

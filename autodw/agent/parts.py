@@ -92,7 +92,7 @@ def llm_generator(assembly: Assembly, registry: Registry) -> LLMCallGenerator:
     """The model writing each call, with the views, API choice and documentation the assembly chooses."""
     return LLMCallGenerator(registry, grounded=assembly.grounding == "quotes", two_stage=assembly.api_choice == "two_stage",
                             compact_docs=assembly.api_docs == "compact", budget=assembly.numbers.generator_state_budget,
-                            history_chars=assembly.numbers.history_chars)
+                            history_chars=assembly.numbers.history_chars, max_id_items=assembly.numbers.max_id_items)
 
 
 def repairing(assembly: Assembly, generator: CallGenerator, registry: Registry) -> CallGenerator:

@@ -148,6 +148,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += [bid for head, _ in sections if head in at and said_before(state, said, head)
             for bid in preceding(state, order, at[head])]
     if to_end:  # "the final paragraph of the support section": the section's end before the document's
+        out += last_rows(state, out)  # "最后一条…那行" of a table its words point at: that table's last row
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
@@ -231,6 +232,14 @@ def list_ends(state: State, text: str) -> list[str]:
         if (p.get("list") or {}).get("num_id") is not None:
             lists.setdefault(p["list"]["num_id"], []).append(p["id"])
     return [ids[-1] for ids in sorted(lists.values(), key=len, reverse=True)[:MAX_MATCHES]]
+
+
+def last_rows(state: State, ids: list[str]) -> list[str]:
+    """The paragraphs of the last row of each table among `ids`, for a request that points at the end: "the last
+    entry" of a table it names, or whose words it says, is its last row (a long table's is past the rows shown)."""
+    tables = {t["id"]: t for t in state.get("tables", [])}
+    return [p["id"] for bid in ids if bid in tables and tables[bid].get("cell_details")
+            for cell in tables[bid]["cell_details"][-1] for p in (cell or {}).get("paragraphs", []) if p.get("id")]
 
 
 def items_under(state: State, pid: str) -> list[str]:

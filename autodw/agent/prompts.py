@@ -79,32 +79,38 @@ def messages(role: str, **values: str) -> list[Message]:
             {"role": "user", "content": user.substitute(values)}]
 
 
-def api_call_schema(specs: list[Any], known_ids: list[str] | None = None) -> dict[str, Any]:
+#: the most ids an array of element ids in an answer holds: a call on more elements leaves the list out or names a
+#: table. A 1.5B model listed a long document's paragraph ids until its 512-token limit; 40 ids are ~250 tokens, and the
+#: longest list a DWBench 2.0 hand dev gold call gives has 20 (tuned_on: dwbench-2.0/hand/dev). The default of the
+#: agent's max_id_items (autodw.agent.config), which the hosted profile lifts (hand dev-sixteenth's dwh-258#5 lists 78)
+MAX_ID_ITEMS = 40
+
+
+def api_call_schema(specs: list[Any], known_ids: list[str] | None = None,
+                    max_items: int | None = MAX_ID_ITEMS) -> dict[str, Any]:
     """The answer schema of the API generator: one of the candidate APIs with its argument schema; with
-    `known_ids`, element ids are grounded in the document (see :func:`ground_ids`)."""
+    `known_ids`, element ids are grounded in the document, an array of them up to `max_items` long (see
+    :func:`ground_ids`)."""
     return {"anyOf": [{"type": "object",
                        "properties": {"api": {"type": "string", "enum": [s.name]},
-                                      "args": s.parameters if known_ids is None else ground_ids(s.parameters, known_ids)},
+                                      "args": s.parameters if known_ids is None else
+                                      ground_ids(s.parameters, known_ids, max_items)},
                        "required": ["api", "args"]} for s in specs]}
 
 
 MAX_GROUNDED_IDS = 400  # above this many ids of a kind, the id pattern is kept (a grammar of thousands of names is slow)
-#: the most ids an array of element ids in an answer holds: a call on more elements leaves the list out or names a
-#: table. A 1.5B model listed a long document's paragraph ids until its 512-token limit; 40 ids are ~250 tokens, and the
-#: longest list a DWBench 2.0 hand dev gold call gives has 20 (tuned_on: dwbench-2.0/hand/dev)
-MAX_ID_ITEMS = 40
 
 
-def ground_ids(schema: Any, known_ids: list[str]) -> Any:
+def ground_ids(schema: Any, known_ids: list[str], max_items: int | None = MAX_ID_ITEMS) -> Any:
     """A copy of `schema` in which every element-id pattern becomes the enum of the document's ids of those kinds,
-    and every array of element ids holds at most as many items as there are such ids, and at most MAX_ID_ITEMS. A
-    constrained decoder then cannot name an element that does not exist, nor run on through p42, p43, ... (a 1.5B
-    model listed ids until its token limit)."""
+    and every array of element ids holds at most as many items as there are such ids, and at most `max_items` (None:
+    no more). A constrained decoder then cannot name an element that does not exist, nor run on through p42, p43, ...
+    (a 1.5B model listed ids until its token limit)."""
     if isinstance(schema, list):
-        return [ground_ids(item, known_ids) for item in schema]
+        return [ground_ids(item, known_ids, max_items) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: ground_ids(value, known_ids) for key, value in schema.items()}
+    out = {key: ground_ids(value, known_ids, max_items) for key, value in schema.items()}
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and prefixes_of_pattern(pattern):
         ids = [i for i in known_ids if re.match(pattern, i)]
@@ -115,7 +121,7 @@ def ground_ids(schema: Any, known_ids: list[str]) -> Any:
     if out.get("type") == "array" and isinstance(items, dict):
         caps = [out["maxItems"]] if "maxItems" in out else []
         caps += [len(items["enum"])] if "enum" in items else []
-        caps += [MAX_ID_ITEMS] if _is_id(schema["items"]) else []
+        caps += [max_items] if max_items is not None and _is_id(schema["items"]) else []
         if caps:
             out["maxItems"] = min(caps)
     return out

@@ -15,6 +15,12 @@ UNIT_WORDS_2_0 = ("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _ARG_UNIT = {"size_pt": "pt"}  # bare-number arguments with a unit (a font size; a border's is its line: "thin")
 _MEASURE = re.compile(r"size|width|height|spacing|indent|margin|space|_pt|_cm|points", re.IGNORECASE)
+#: a request that gives a length as what another change frees or leaves ("give the space it frees up to the names
+#: column", "the rest of the width", "剩下的宽度"): a length the call sets may be that share, worked out, not a number said
+_SHARE = re.compile(r"\b(?:space|room|width)\s+(?:it|this|that|they|which)\s+(?:frees?|freed|saves?|leaves?)\b"
+                    r"|\b(?:remaining|spare|freed(?:[\s-]up)?|leftover|left-?over|saved)\s+(?:space|room|width)\b"
+                    r"|\b(?:rest|remainder)\s+of\s+the\s+(?:space|room|width)\b|\b(?:space|room|width)\s+(?:that\s+is\s+)?left\b"
+                    r"|(?:剩余|剩下|余下|多出|腾出|空出)来?的?(?:空间|宽度|地方)", re.IGNORECASE)
 _FONT_SIZE = re.compile(r"font[- ]size|text size|size of the (?:text|font)|字号|字体大小|文字大小", re.IGNORECASE)
 
 
@@ -30,14 +36,16 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
 
 
 @check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number",
-       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-thirteenth",))
+       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-sixteenth", "dwbench-2.0/hand/dev-thirteenth"))
 def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
     instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives. A number
     the instruction gives bare is named too: the unit may go with the value it replaces ("9pt is too small ... 10 then").
 
     Another measurement the call sets (a spacing, a width) that is a number the instruction does not mention, when it
-    mentions numbers, is a hint (``unnamed_number``)."""
+    mentions numbers, is a hint (``unnamed_number``), and so is an unnamed length when the instruction gives one as
+    what another change frees or leaves (:data:`_SHARE`: "make it 3 cm and give the space it frees up to the names
+    column" sets that column to its width plus what was freed)."""
     given: dict[str, set[float]] = {}
     for number, unit in _MEASURED.findall(instruction):
         given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
@@ -51,7 +59,10 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[C
                 named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
                 only = next(iter(given[measure[1]])) if len(given[measure[1]]) == 1 else None
                 fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}
-                out.append(CheckFinding("unnamed_measure", f"{key}={value}: the instruction gives {named}", True, fix))
+                share = _SHARE.search(instruction) is not None
+                out.append(CheckFinding("unnamed_number" if share else "unnamed_measure", f"{key}={value}: the "
+                                        f"instruction gives {named}" + (" and a share of space" if share else ""),
+                                        not share, None if share else fix))
         elif mentioned and _MEASURE.search(key) and not isinstance(value, bool):
             numbers = [float(n) for n in _NUMBER.findall(str(value))]
             if numbers and not any(n in mentioned for n in numbers):
