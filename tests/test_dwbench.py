@@ -218,6 +218,15 @@ def test_hand_test_is_held_out_from_hand_dev():
     assert held["instructions"] >= 250 and held["verbatim_clauses"]["shared"] == 0 and held["documents"]["shared"] == 0
 
 
+def test_hand_test_sessions_seen_during_development_are_not_held_out():
+    from autodw.dwbench.hand import SEEN_TEST_FILE
+
+    seen = json.loads(SEEN_TEST_FILE.read_text(encoding="utf-8"))["sessions"]
+    records = [r for r in _records("test", "hand") if r["session_id"] in seen]
+    assert seen and {r["session_id"] for r in records} == set(seen)  # each a test session
+    assert not [r["key"] if "key" in r else r["session_id"] for r in records if r["held_out"]]
+
+
 def test_dev_phrasings_never_use_the_held_out_one():
     import random
 

@@ -30,6 +30,7 @@ from autodw.core import provenance
 from autodw.core.errors import BenchmarkDataError
 
 HAND_DIR = Path(__file__).resolve().parent / "data" / "hand"
+SEEN_TEST_FILE = HAND_DIR / "seen_test.json"  # test sessions seen during development: none of their turns is held out
 SESSIONS_DIR = HAND_DIR / "sessions"
 WRITTEN_LATER = provenance.WRITTEN_LATER
 PARAPHRASES = {"dev-paraphrased": HAND_DIR / "paraphrases.json", "dev-reworded": HAND_DIR / "rewordings.json"}
@@ -403,7 +404,8 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
     """Write ``{split}-NN.jsonl`` of the hand-written track from the authoring files (dev, test and their subsets
     ``dev-mini`` and ``mini``), :data:`WRITTEN_LATER` (later dev sessions, tuning only) and the splits of :data:`PARAPHRASES`
     (:func:`paraphrased`); returns records per split. A test turn is held out unless one of its clauses is word for word
-    a clause of dev or a split written later (test never starts from a dev document)."""
+    a clause of dev or a split written later (test never starts from a dev document) or its session was seen during
+    development (:data:`SEEN_TEST_FILE`)."""
     from autodw.dwbench.records import write_shards
 
     by_split: dict[str, list[list[dict[str, Any]]]] = {}
@@ -413,9 +415,10 @@ def build(out_dir: Path = HAND_DIR) -> dict[str, int]:
 
     dev_clauses = {c for split in ("dev", *WRITTEN_LATER) for s in by_split.get(split, []) for r in s
                    for c in verbatim_clauses(r)}
+    seen = json.loads(SEEN_TEST_FILE.read_text(encoding="utf-8"))["sessions"]
     for s in by_split.get("test", []):
         for r in s:
-            r["held_out"] = not dev_clauses.intersection(verbatim_clauses(r))
+            r["held_out"] = r["session_id"] not in seen and not dev_clauses.intersection(verbatim_clauses(r))
     for name, (split, per_language) in SUBSETS.items():
         by_split[name] = [[dict(r, split=name) for r in s] for s in subset(by_split.get(split, []), per_language, seed=len(name))]
     for name in PARAPHRASES:
