@@ -518,6 +518,25 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
         == {"Chapter": 2}
 
 
+def test_a_custom_heading_style_with_one_long_title_among_many_short_ones_is_still_a_heading():
+    # dev-seventeenth dwh-271#9 ("Part Two (the convention-specific document) should start on a new page"): a UN
+    # report's "_ H_1" has one title of 165 characters among 22 short ones; its "الباب الثاني" line is a heading
+    styles = _custom_styles({"name": "_ H _Ch", "bold": True, "size_pt": 14.0, "keep_with_next": True},
+                            {"name": "_ H_1", "bold": True, "size_pt": 12.0, "keep_with_next": True},
+                            {"name": "Note", "bold": True, "keep_with_next": True})
+    paragraphs = [_paragraph(n, f"Part {n}", style="_ H_1") if n % 10 == 0
+                  else _paragraph(n, FILLER * 2, style="Note") if n in (5, 6)
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    paragraphs[0] = _paragraph(1, "Report", style="_ H _Ch")
+    paragraphs[9] = _paragraph(10, "A title " * 21, style="_ H_1")  # 168 characters: one of 30 lines
+    state = {**_state(paragraphs), "styles": styles}
+    assert custom_headings(state) == {"_ H _Ch": 1, "_ H_1": 2}  # the bold note's lines are all long
+    paragraphs[19] = _paragraph(20, "A title " * 21, style="_ H_1")
+    paragraphs[29] = _paragraph(30, "A title " * 21, style="_ H_1")
+    paragraphs[39] = _paragraph(40, "A title " * 21, style="_ H_1")  # four of 30: no longer titles only
+    assert custom_headings({**state, "paragraphs": paragraphs}) == {"_ H _Ch": 1}
+
+
 def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():
     # dwh-238#1: "the last chapter of this file (Chapter 7, right at the end)" of a handbook typed as plain text:
     # "CHAPTER 7" runs to the end; its outline is its "A." and "1." lines (no heading styles, no lists)
