@@ -731,6 +731,25 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
 
 
+def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it():
+    """dev-seventeenth dwh-271#6, #8: a UN report's paragraphs are typed with their numbers ("105 - ... below:");
+    "the trafficking table after paragraph 105" names the paragraph and the table in it, "Paragraph 38 appears twice"
+    both paragraphs typed 38."""
+    state = _filled({30: _paragraph(30, "38 -\tThe first text of the paragraph numbered thirty-eight here."),
+                     31: _paragraph(31, "38 -\tThe second text, which should have been numbered thirty-nine."),
+                     40: _paragraph(40, "105 - Information on the matter is given in the table below:"),
+                     41: _paragraph(41, ""), 42: _paragraph(42, "Source: the ministry."),
+                     60: _paragraph(60, "106 - During the period the figures went up.")})
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 3, "cols": 2, "after_paragraph": "p41",
+                        "cells": [["Year", "Cases"], ["2005", "10"], ["2006", "12"]]}]
+    request = "The trafficking table after paragraph 105 has no totals. Add a row at the bottom with the sums"
+    assert pointing.sections_numbered(state, request) == [("p40", "p41")]  # to the next line looking like it
+    out = pointing.pointed(state, request)
+    assert {"p40", "t1"} <= set(out)
+    assert {"p30", "p31"} <= set(pointing.pointed(state, "Paragraph 38 appears twice. Comment on the second one."))
+    assert [head for head, _ in pointing.sections_numbered(state, "Paragraph 38 appears twice")] == ["p30", "p31"]
+
+
 def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_first_row():
     """dev-fifteenth dwh-250#4, #5 ("The abbreviations table in the spec: bold header ...", then "and sort its rows"):
     in a long Russian contract no table is named; every table is listed by a short line with its first row (merged

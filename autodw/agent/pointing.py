@@ -42,8 +42,10 @@ _NUMBER_SAID = re.compile(r"(?<![\d.,])\d{3,}(?![\d]|[.,]\d)")
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
-#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"): the number
-_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|раздел\w*|глав\w*|"
+#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"; "paragraph 105" of a
+#: report whose paragraphs are typed with their numbers, "105 - ..."): the number
+_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|paragraphs?|paras?\.?|"
+                          r"раздел\w*|глав\w*|"
                           r"пункт\w*|стать\w*|част\w*|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
@@ -501,9 +503,9 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
-    """The sections `text` names by their number ("section 7", "раздел 12", "第3章"): the paragraphs typed with that
-    section number ("7.\tОтветственность сторон", "12 REFERENCES"), those reading as a title (up to
-    :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
+    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"): the paragraphs
+    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
+    title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
     names none."""
     paras = state.get("paragraphs", [])
