@@ -750,6 +750,20 @@ def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it(
     assert [head for head, _ in pointing.sections_numbered(state, "Paragraph 38 appears twice")] == ["p30", "p31"]
 
 
+def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
+    """dev-seventeenth dwh-272#9 ("add a comment on the EPC Obligation definition ..."): the term's words are in many
+    paragraphs of a lease, its definition opens with them ("EPC Obligation means ...")."""
+    state = _filled({n: _paragraph(n, f"The EPC and its obligation {n} under the lease.") for n in range(10, 30)})
+    state["paragraphs"][49] = _paragraph(50, "EPC Obligation means an EPC rating of [A or B].")
+    state["paragraphs"][50] = _paragraph(51, "Works means the works to the Premises.")
+    state["paragraphs"][51] = _paragraph(52, "“甲方”是指出租人。")
+    request = "add a comment on the EPC Obligation definition asking the client to confirm whether we go for A or B"
+    assert pointing.defined(state, request) == ["p50"]
+    assert "p50" in pointing.pointed(state, request)
+    assert pointing.defined(state, "add a comment on the EPC Obligation asking the client to confirm") == []
+    assert pointing.defined(state, "“甲方”的定义后面加一句") == ["p52"]
+
+
 def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_first_row():
     """dev-fifteenth dwh-250#4, #5 ("The abbreviations table in the spec: bold header ...", then "and sort its rows"):
     in a long Russian contract no table is named; every table is listed by a short line with its first row (merged
