@@ -889,6 +889,21 @@ def test_the_other_side_of_the_element_the_request_names(state):
                                                {"text": "风险", "position": {"after": "p38"}}, chinese, {})] == ["wrong_side"]
 
 
+def test_a_word_said_beside_before_is_no_side_of_the_element_the_request_quotes_whole():
+    """dev-seventeenth dwh-281#3 ("引言后面新开一章“安装”，先一句话说明安装前要准备什么"): the new chapter's title "安装"
+    is named by its quote; "安装前" is "before installing", not a place before the title. Quoted, it is a side."""
+    state = {"paragraphs": [{"id": "p47", "text": "引言"}, {"id": "p48", "text": "安装"}]}
+    request = "引言后面新开一章“安装”，先一句话说明安装前要准备什么，然后列出安装步骤，用编号列表"
+    sentence = {"text": "安装前请确认服务器满足系统要求。", "position": {"after": "p48"}}
+    assert "wrong_side" not in _checks(request, "insert_paragraph", sentence, state)
+    assert "wrong_side" in _checks("在“安装”前面加一句说明", "insert_paragraph", sentence, state)
+    english = {"paragraphs": [{"id": "p48", "text": "Installation"}]}
+    args = {"text": "Check the server first.", "position": {"after": "p48"}}
+    said = "Add a chapter 'Installation', then a sentence on what to prepare before installation"
+    assert "wrong_side" not in _checks(said, "insert_paragraph", args, english)
+    assert "wrong_side" in _checks("Add a sentence before 'Installation'", "insert_paragraph", args, english)
+
+
 def _checks(request: str, api: str, args: dict, state) -> list[str]:
     return [f.check for f in checks.check_call("Do it.", request, api, args, state, {})]
 
