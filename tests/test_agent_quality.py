@@ -451,6 +451,20 @@ def test_words_added_to_or_dropped_from_a_quote(state, request_text, args, alter
 
 
 @pytest.mark.parametrize("text, altered", [
+    ("安装前请确认服务器满足下面的系统要求，并准备好数据库的连接地址、用户名和密码。", False),  # a sentence of its own
+    ("安装前请确认服务器满足下面的系统要求", True),  # no sentence: the quote with words added
+    ("安装说明。", True),  # a sentence, but hardly longer than the quote
+])
+def test_a_sentence_of_its_own_opening_with_a_quote_is_not_an_altered_quote(state, text, altered):
+    """dev-seventeenth dwh-281#3: after the chapter title "安装" the request quotes, "a sentence on what to prepare
+    before installing" opens with the title's word."""
+    request = "引言后面新开一章“安装”，先一句话说明安装前要准备什么，然后列出安装步骤，用编号列表"
+    found = checks.check_call("Insert it.", request, "insert_paragraph", {"text": text, "position": {"after": "p2"}},
+                              state, {})
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("text, altered", [
     ("Acme Works Ltd\n1 Mill Lane, Leeds", False),  # the two quotes as two lines
     ("Acme Works Ltd | 1 Mill Lane, Leeds", False),  # joined by a bar
     ("Acme Works Ltd\n1 Mill Lane, Leeds\nEngland", True),  # a line the request does not have
