@@ -518,6 +518,25 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
         == {"Chapter": 2}
 
 
+def test_a_custom_heading_style_with_one_long_title_among_many_short_ones_is_still_a_heading():
+    # dev-seventeenth dwh-271#9 ("Part Two (the convention-specific document) should start on a new page"): a UN
+    # report's "_ H_1" has one title of 165 characters among 22 short ones; its "الباب الثاني" line is a heading
+    styles = _custom_styles({"name": "_ H _Ch", "bold": True, "size_pt": 14.0, "keep_with_next": True},
+                            {"name": "_ H_1", "bold": True, "size_pt": 12.0, "keep_with_next": True},
+                            {"name": "Note", "bold": True, "keep_with_next": True})
+    paragraphs = [_paragraph(n, f"Part {n}", style="_ H_1") if n % 10 == 0
+                  else _paragraph(n, FILLER * 2, style="Note") if n in (5, 6)
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    paragraphs[0] = _paragraph(1, "Report", style="_ H _Ch")
+    paragraphs[9] = _paragraph(10, "A title " * 21, style="_ H_1")  # 168 characters: one of 30 lines
+    state = {**_state(paragraphs), "styles": styles}
+    assert custom_headings(state) == {"_ H _Ch": 1, "_ H_1": 2}  # the bold note's lines are all long
+    paragraphs[19] = _paragraph(20, "A title " * 21, style="_ H_1")
+    paragraphs[29] = _paragraph(30, "A title " * 21, style="_ H_1")
+    paragraphs[39] = _paragraph(40, "A title " * 21, style="_ H_1")  # four of 30: no longer titles only
+    assert custom_headings({**state, "paragraphs": paragraphs}) == {"_ H _Ch": 1}
+
+
 def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():
     # dwh-238#1: "the last chapter of this file (Chapter 7, right at the end)" of a handbook typed as plain text:
     # "CHAPTER 7" runs to the end; its outline is its "A." and "1." lines (no heading styles, no lists)
@@ -710,6 +729,39 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Начните раздел 12 с новой страницы")[0][0] == "p60"
     assert "p60" in pointing.pointed(state, "Start section 12 on a new page.")
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
+
+
+def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it():
+    """dev-seventeenth dwh-271#6, #8: a UN report's paragraphs are typed with their numbers ("105 - ... below:");
+    "the trafficking table after paragraph 105" names the paragraph and the table in it, "Paragraph 38 appears twice"
+    both paragraphs typed 38."""
+    state = _filled({30: _paragraph(30, "38 -\tThe first text of the paragraph numbered thirty-eight here."),
+                     31: _paragraph(31, "38 -\tThe second text, which should have been numbered thirty-nine."),
+                     40: _paragraph(40, "105 - Information on the matter is given in the table below:"),
+                     41: _paragraph(41, ""), 42: _paragraph(42, "Source: the ministry."),
+                     60: _paragraph(60, "106 - During the period the figures went up.")})
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 3, "cols": 2, "after_paragraph": "p41",
+                        "cells": [["Year", "Cases"], ["2005", "10"], ["2006", "12"]]}]
+    request = "The trafficking table after paragraph 105 has no totals. Add a row at the bottom with the sums"
+    assert pointing.sections_numbered(state, request) == [("p40", "p41")]  # to the next line looking like it
+    out = pointing.pointed(state, request)
+    assert {"p40", "t1"} <= set(out)
+    assert {"p30", "p31"} <= set(pointing.pointed(state, "Paragraph 38 appears twice. Comment on the second one."))
+    assert [head for head, _ in pointing.sections_numbered(state, "Paragraph 38 appears twice")] == ["p30", "p31"]
+
+
+def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
+    """dev-seventeenth dwh-272#9 ("add a comment on the EPC Obligation definition ..."): the term's words are in many
+    paragraphs of a lease, its definition opens with them ("EPC Obligation means ...")."""
+    state = _filled({n: _paragraph(n, f"The EPC and its obligation {n} under the lease.") for n in range(10, 30)})
+    state["paragraphs"][49] = _paragraph(50, "EPC Obligation means an EPC rating of [A or B].")
+    state["paragraphs"][50] = _paragraph(51, "Works means the works to the Premises.")
+    state["paragraphs"][51] = _paragraph(52, "“甲方”是指出租人。")
+    request = "add a comment on the EPC Obligation definition asking the client to confirm whether we go for A or B"
+    assert pointing.defined(state, request) == ["p50"]
+    assert "p50" in pointing.pointed(state, request)
+    assert pointing.defined(state, "add a comment on the EPC Obligation asking the client to confirm") == []
+    assert pointing.defined(state, "“甲方”的定义后面加一句") == ["p52"]
 
 
 def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_first_row():

@@ -42,8 +42,10 @@ _NUMBER_SAID = re.compile(r"(?<![\d.,])\d{3,}(?![\d]|[.,]\d)")
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
-#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"): the number
-_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|раздел\w*|глав\w*|"
+#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"; "paragraph 105" of a
+#: report whose paragraphs are typed with their numbers, "105 - ..."): the number
+_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|paragraphs?|paras?\.?|"
+                          r"раздел\w*|глав\w*|"
                           r"пункт\w*|стать\w*|част\w*|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
@@ -88,6 +90,12 @@ _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.I
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
+_DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
+#: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
+#: mean ...', "“甲方”是指...")
+_DEFINES = re.compile(r"^\W*(?P<term>\w[^\n.;:]{0,80}?)\W*(?:\s+(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as)"
+                      r"\b|是指|系指)", re.IGNORECASE)
 #: the words after "before" that may name the heading or label a request places its target before
 _BEFORE = re.compile(r"\b(?:before|above|preceding)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
 _CONTENTS_LINE = re.compile(r"(?:\t|\.{3,}|…)\s*\d+\s*$")  # "Glossary\t71", "Glossary ..... 71"
@@ -115,7 +123,8 @@ def body_ids(state: State) -> list[str]:
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
-    not), those of a colour it describes them by or highlighted when it says so, those holding its rarest words, the
+    not), those of a colour it describes them by, those defining a term it says when it speaks of a definition
+    (:func:`defined`), those highlighted when it says so, those holding its rarest words, the
     list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
@@ -131,6 +140,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
@@ -198,6 +208,26 @@ def numbers_held(state: State, text: str) -> list[str]:
     blocks = block_texts(state)
     held = [[bid for bid, body in blocks if re.search(rf"(?<![\d.,]){n}(?![\d]|[.,]\d)", body)] for n in numbers]
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+
+
+def defined(state: State, said: str) -> list[str]:
+    """The body paragraphs defining a term (:data:`_DEFINES`: "EPC Obligation means ...") that `said` (undictated
+    text) says whole, when it speaks of a definition ("the EPC Obligation definition": the term's words are in many
+    paragraphs, its definition opens with them); a term more than :data:`MAX_MATCHES` paragraphs define names none."""
+    if not _DEFINITION_SAID.search(said):
+        return []
+    text = loose(said)
+    held: dict[str, list[str]] = {}
+    for p in state.get("paragraphs", []):
+        if (m := _DEFINES.match(p.get("text", ""))) is not None:
+            held.setdefault(loose(m.group("term")), []).append(p["id"])
+    return [pid for term, ids in held.items() if len(ids) <= MAX_MATCHES and _says(text, term) for pid in ids]
+
+
+def _says(text: str, key: str) -> bool:
+    """Whether `text` says `key` as whole words (Chinese, which runs into the words around it: anywhere)."""
+    cjk = re.search(r"[\u3040-\u9fff]", key) is not None
+    return re.search(re.escape(key) if cjk else rf"(?<!\w){re.escape(key)}(?!\w)", text) is not None
 
 
 def list_labelled(state: State, text: str) -> list[str]:
@@ -443,8 +473,7 @@ def header_named(state: State, text: str) -> list[str]:
             key = loose(str(cell)).strip(_TRIM)
             if len(key) < 2 or re.fullmatch(r"[\d\W_]+", key):
                 continue
-            cjk = re.search(r"[\u3040-\u9fff]", key) is not None  # Chinese runs into the words around it
-            if re.search(re.escape(key) if cjk else rf"(?<!\w){re.escape(key)}(?!\w)", said):
+            if _says(said, key):
                 out.append(t["id"])
                 break
     return out if len(out) <= MAX_MATCHES else []
@@ -501,9 +530,9 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
-    """The sections `text` names by their number ("section 7", "раздел 12", "第3章"): the paragraphs typed with that
-    section number ("7.\tОтветственность сторон", "12 REFERENCES"), those reading as a title (up to
-    :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
+    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"): the paragraphs
+    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
+    title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
     names none."""
     paras = state.get("paragraphs", [])

@@ -27,7 +27,8 @@ SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; i
 MAX_SHORT_CELLS = 8  # cells of a table's first row its short line shows
 HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest the focus are shown when not all fit
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
-MAX_HEADING_CHARS = 120  # characters of each line of a custom style read as a heading by its look
+MAX_HEADING_CHARS = 120  # characters of the lines of a custom style read as a heading by its look
+MAX_LONG_HEADINGS = 0.1  # of those lines, the share that may be longer (a UN report's one long chapter title)
 _HEADING_NAME = re.compile(r"(?:heading|标题)\s*(\d)", re.IGNORECASE)
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
 PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "TABLE OF FIGURES", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
@@ -260,7 +261,8 @@ def heading_level(style: str | None, custom: dict[str, int] | None = None) -> in
 def custom_headings(state: State) -> dict[str, int]:
     """The custom paragraph styles that are headings though not named so, with their levels: one based on a heading
     style (that style's level); and in a document using no heading style, those that look like Word's headings, bold
-    and kept with the next paragraph, on lines of at most :data:`MAX_HEADING_CHARS` only ("_ H _Ch_GA" of a UN
+    and kept with the next paragraph, on lines of at most :data:`MAX_HEADING_CHARS` (but for a share of
+    :data:`MAX_LONG_HEADINGS`: "_ H_1" of a UN report with one title of 165 characters) ("_ H _Ch_GA" of a UN
     document), the larger font the higher (1 the largest)."""
     styles = {"defaults": {}, "styles": [], **(state.get("styles") or {})}
     custom = [s["name"] for s in styles["styles"] if s.get("custom") and s.get("category") == "paragraph"
@@ -286,7 +288,7 @@ def custom_headings(state: State) -> dict[str, int]:
     for name in custom:
         look = looks.style(name)
         if name in lines and look.get("bold") and look.get("keep_with_next") \
-                and all(len(line) <= MAX_HEADING_CHARS for line in lines[name]):
+                and sum(len(line) > MAX_HEADING_CHARS for line in lines[name]) <= MAX_LONG_HEADINGS * len(lines[name]):
             sizes[name] = look.get("size_pt") or 0
     ranks = sorted(set(sizes.values()), reverse=True)
     return {**out, **{name: ranks.index(size) + 1 for name, size in sizes.items()}}
