@@ -565,6 +565,19 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
 
 
+def test_paragraphs_named_by_a_range_of_letters():
+    """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
+    reaches the last letter, in order."""
+    body = {5: "A.\tIntroduction\t54", 6: "B.\tTypes\t55", 20: "A. \tScope", 30: "B.\tCosts", 40: "C.\tRisks",
+            60: "A. \tIntroduction", 61: "b) a note", 70: "B. \tTypes of mechanisms", 80: "C.\tCriteria",
+            90: "D.\tA way forward"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=100)
+    text = "In chapter IV, the section titles A to D (Introduction ... A way forward) are bold body text"
+    assert pointing.lettered(state, text) == ["p60", "p70", "p80", "p90"]
+    assert {"p60", "p70", "p80", "p90"} <= set(pointing.pointed(state, text))
+    assert pointing.lettered(state, "make a to-do list") == [] and pointing.lettered(state, "A to c") == []
+
+
 def test_list_items_named_by_their_labels():
     """dwh-254#4, #7: in a list of 3,482 items numbered in Chinese, "从第三千零一条开始另起一页" names the item labelled
     "三千零一|" and "“二千”那一条" the one labelled "二千|" (not "三千" nor "一" inside them, nor "那一条" item "一");

@@ -54,6 +54,9 @@ _SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
 #: the letters before the first number, it, the letters after it, the last number
 _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
                     r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
+#: a range of lettered labels a request names by its ends ("the section titles A to H", "(a)-(e)"): the two letters
+_LETTER_RANGE = re.compile(r"(?<![\w(])\(?([A-Za-z])\)?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*\(?([A-Za-z])\)?(?![\w(])")
+_LETTER_LABEL = re.compile(r"^\s*\(?([A-Za-z])[.)]\s")  # a line typed with a letter ("A.\tIntroduction", "(b) Scope")
 
 #: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
 #: ("“二千”那一条")
@@ -165,7 +168,7 @@ def numbered(state: State, text: str) -> list[str]:
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none."""
+    none; then those of a range of letters it names (:func:`lettered`)."""
     said = loose(text)
     starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
 
@@ -185,7 +188,30 @@ def numbered(state: State, text: str) -> list[str]:
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + lettered(state, text)))
+
+
+def lettered(state: State, text: str) -> list[str]:
+    """The paragraphs typed with each letter of a range `text` names by its ends ("the section titles A to H" names
+    "A.\tIntroduction" ... "H.\tA way forward"), in the same case: each run of them in document order from the first
+    letter to the last, one after the other (a document with one "A." to "D." series per chapter: those of every
+    chapter that reaches the last letter; contents lines, ending in a page number, aside), when the range is at most
+    :data:`MAX_SECTION_BLOCKS` long."""
+    out: list[str] = []
+    for first, last in _LETTER_RANGE.findall(text):
+        if first.isupper() != last.isupper() or not 0 < ord(last) - ord(first) < MAX_SECTION_BLOCKS:
+            continue
+        run: list[str] = []
+        for p in state.get("paragraphs", []):
+            m = _LETTER_LABEL.match(p.get("text", ""))
+            if m is None or _CONTENTS_LINE.search(p["text"]) or not first <= m.group(1) <= last:
+                continue
+            letter = m.group(1)
+            run = [p["id"]] if letter == first else run + [p["id"]] if run and ord(letter) == ord(first) + len(run) else []
+            if letter == last and run:
+                out += run
+                run = []
+    return out
 
 
 def numbers_held(state: State, text: str) -> list[str]:
