@@ -518,6 +518,30 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
         == {"Chapter": 2}
 
 
+def test_custom_styles_the_table_of_contents_links_to_are_headings_of_its_levels():
+    # dwh-275#7: a Persian book's chapters are in "تیتر اول" (neither bold nor kept with the next paragraph), its
+    # sections in "تیتر دوم"; the "TOC n" entries link to bookmarks in them; "Quote" holds one linked line of many
+    styles = _custom_styles({"name": "تیتر اول", "size_pt": 16.0}, {"name": "تیتر دوم"}, {"name": "Quote"})
+    paragraphs = [_paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    entries = {2: ("TOC 1", 40), 3: ("TOC 2", 50), 4: ("TOC 1", 100), 5: ("TOC 2", 120), 6: ("TOC 1", 160),
+               7: ("TOC 2", 200)}
+    for n, (style, _) in entries.items():
+        paragraphs[n - 1] = _paragraph(n, f"Entry {n}\t{n}", style=style)
+    for n in (40, 100, 160):
+        paragraphs[n - 1] = _paragraph(n, f"Key {n}", style="تیتر اول")
+    for n in (50, 120):
+        paragraphs[n - 1] = _paragraph(n, f"Issue {n}", style="تیتر دوم")
+    for n in (130, 140, 150, 200):
+        paragraphs[n - 1] = _paragraph(n, f"A saying {n}", style="Quote")
+    state = {**_state(paragraphs), "styles": styles}
+    state["interactive"]["bookmarks"] = [{"name": f"_Toc{n}", "paragraph": f"p{t}"} for n, (_, t) in entries.items()]
+    state["interactive"]["hyperlinks"] = [{"paragraph": f"p{n}", "text": f"Entry {n}", "anchor": f"_Toc{n}"}
+                                          for n in entries]
+    assert custom_headings(state) == {"تیتر اول": 1, "تیتر دوم": 2}
+    view = render_state(state, budget_tokens=700, focus=["p3"])
+    assert _shown(view, "p40", "p50", "p100", "p120", "p160")
+
+
 def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():
     # dwh-238#1: "the last chapter of this file (Chapter 7, right at the end)" of a handbook typed as plain text:
     # "CHAPTER 7" runs to the end; its outline is its "A." and "1." lines (no heading styles, no lists)

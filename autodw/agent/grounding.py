@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
-from autodw.analysis.state.render import custom_headings, heading_level
+from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -291,8 +291,6 @@ def _latin_runs(text: str) -> list[Quote]:
     return out
 
 
-#: a table of contents entry's style ("TOC 1", "toc 2", "目录 1")
-_CONTENTS_STYLE = re.compile(r"^(?:toc|目录)\s*\d", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(r"(?:\t.*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
 
 
@@ -303,7 +301,7 @@ def contents_entries(state: State) -> dict[str, str | None]:
     heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
              if heading_level(p.get("style"), custom) is not None and p.get("text", "").strip()}
     return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
-            if _CONTENTS_STYLE.match(p.get("style") or "")}
+            if CONTENTS_STYLE.match(p.get("style") or "")}
 
 
 def _headed_entries(state: State) -> set[str]:
