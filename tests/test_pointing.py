@@ -602,6 +602,18 @@ def test_paragraphs_named_by_a_range_of_letters():
     assert pointing.lettered(state, "make a to-do list") == [] and pointing.lettered(state, "A to c") == []
 
 
+def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
+    """dwh-275#5: "(ل) قلب, (أ) أهداف and so on. Turn those ten lines into a bulleted list" names one line by its rare
+    word; the others are the lines around it typed with the same kind of label (not the "1." lines after them)."""
+    keys = {20: "(ل) قلب: the heart", 21: "(أ) أهداف یا أهمیت: the aims", 22: "", 23: "(ص) صلاة: the prayer",
+            24: "(ج) جهراً: aloud", 25: "1. A numbered note", 26: "2. Another note"}
+    state = _filled({n: _paragraph(n, text) for n, text in keys.items()})
+    text = "the part about the keys spells them out one letter at a time, (ل) قلب, (أ) أهداف and so on. Make it a list."
+    assert pointing.typed_run(state, "p21") == ["p20", "p21", "p23", "p24"]
+    assert {"p20", "p21", "p23", "p24"} <= set(pointing.pointed(state, text))
+    assert pointing.typed_run(state, "p25") == ["p25", "p26"] and pointing.typed_run(state, "p10") == []
+
+
 def test_list_items_named_by_their_labels():
     """dwh-254#4, #7: in a list of 3,482 items numbered in Chinese, "从第三千零一条开始另起一页" names the item labelled
     "三千零一|" and "“二千”那一条" the one labelled "二千|" (not "三千" nor "一" inside them, nor "那一条" item "一");

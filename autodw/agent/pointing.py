@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from typing import Any, Callable, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
@@ -56,7 +57,8 @@ _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|�
                     r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
 #: a range of lettered labels a request names by its ends ("the section titles A to H", "(a)-(e)"): the two letters
 _LETTER_RANGE = re.compile(r"(?<![\w(])\(?([A-Za-z])\)?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*\(?([A-Za-z])\)?(?![\w(])")
-_LETTER_LABEL = re.compile(r"^\s*\(?([A-Za-z])[.)]\s")  # a line typed with a letter ("A.\tIntroduction", "(b) Scope")
+#: a line typed with a label ("A.\tIntroduction", "(b) Scope", "12) Costs", "(ل) قلب: ..."): its brackets and label
+_TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s")
 
 #: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
 #: ("“二千”那一条")
@@ -203,10 +205,10 @@ def lettered(state: State, text: str) -> list[str]:
             continue
         run: list[str] = []
         for p in state.get("paragraphs", []):
-            m = _LETTER_LABEL.match(p.get("text", ""))
-            if m is None or _CONTENTS_LINE.search(p["text"]) or not first <= m.group(1) <= last:
+            m = _TYPED_LABEL.match(p.get("text", ""))
+            letter = m.group(2) if m is not None else ""
+            if len(letter) != 1 or _CONTENTS_LINE.search(p["text"]) or not first <= letter <= last:
                 continue
-            letter = m.group(1)
             run = [p["id"]] if letter == first else run + [p["id"]] if run and ord(letter) == ord(first) + len(run) else []
             if letter == last and run:
                 out += run
@@ -604,7 +606,8 @@ def _whole_key(p: dict[str, Any]) -> str:
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
-    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each."""
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
+    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`)."""
     def kind(p: dict[str, Any]) -> tuple[Any, ...]:
         lst = p.get("list") or {}
         return p.get("style"), lst.get("num_id"), lst.get("level")
@@ -615,7 +618,41 @@ def alike(state: State, ids: list[str]) -> list[str]:
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def typed_run(state: State, pid: str) -> list[str]:
+    """The paragraphs one after the other (empty ones between them aside) around paragraph `pid` typed with a label
+    of the same kind as its own (brackets, and digits, a letter of its case or of its script: "(ل) قلب: ...",
+    "(أ) أهداف: ..." of a list typed by hand, dwh-275#5), when there are two or more, up to :data:`MAX_ALIKE`."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    shape = None if at is None else _label_shape(paras[at].get("text", ""))
+    if shape is None:
+        return []
+    run = [at]
+    for step in (-1, 1):
+        n = at + step
+        while 0 <= n < len(paras) and len(run) < MAX_ALIKE:
+            text = paras[n].get("text", "")
+            if text.strip():
+                if _label_shape(text) != shape:
+                    break
+                run.append(n)
+            n += step
+    return [paras[n]["id"] for n in sorted(run)] if len(run) > 1 else []
+
+
+def _label_shape(text: str) -> tuple[str, ...] | None:
+    """The kind of label a line is typed with (:data:`_TYPED_LABEL`): its brackets and "1", "A", "a" or, for another
+    script's letter, the script's first letter's name word ("ARABIC"); None for a line typed with none."""
+    m = _TYPED_LABEL.match(text)
+    if m is None:
+        return None
+    label = m.group(2)
+    kind = ("1" if label.isdigit() else "A" if label.isascii() and label.isupper() else "a" if label.isascii()
+            else unicodedata.name(label[0], "?").split()[0])
+    return m.group(1), kind, m.group(3)
 
 
 def parts(text: str) -> tuple[str, ...]:
