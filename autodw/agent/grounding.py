@@ -179,7 +179,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     it bigger", "把它删掉") grounds `previous` (the session's instruction before it), marked `earlier`."""
     out: list[Match] = []
     headings = _headed_entries(state)
-    for quote in [*quotes(text), *_latin_runs(text)]:
+    for quote in [*quotes(text), *_latin_runs(text), *_other_script_runs(text)]:
         key = loose(quote.text)
         ranked: list[tuple[tuple[int, bool], str, dict[str, Any], str]] = []
         for p, kind in paragraphs(state):
@@ -287,6 +287,27 @@ def _latin_runs(text: str) -> list[Quote]:
         run = match.group(0).strip(" .:/'-")
         if (len(re.findall(r"[A-Za-z]", run)) >= MIN_LATIN_LETTERS and not _URL.match(run)
                 and Quote(run) not in out):
+            out.append(Quote(run))
+    return out
+
+
+#: a letter of a script other than Latin (Arabic, Persian, Cyrillic, Greek, Hebrew, CJK...), or a mark or joiner in a word
+_OTHER_LETTER = r"[^\W\d_A-Za-z\u00aa-\u024f\u1e00-\u1eff]"
+_OTHER_RUN = re.compile(rf"{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*"
+                        rf"(?:[ ]+{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*)*")
+
+
+def _other_script_runs(text: str) -> list[Quote]:
+    """The runs of another script's words in a `text` written mostly in Latin letters ("glued را and به together as
+    رابه": "رابه"), of :data:`MIN_LATIN_LETTERS` letters or more, not those it dictates: a Persian word an English
+    request names its target by, unquoted."""
+    text = undictated(text)
+    runs = [m.group(0) for m in _OTHER_RUN.finditer(text)]
+    if len(re.findall(r"[A-Za-z]", text)) <= sum(len(run) for run in runs):
+        return []
+    out: list[Quote] = []
+    for run in runs:
+        if len(re.findall(_OTHER_LETTER, run)) >= MIN_LATIN_LETTERS and Quote(run) not in out:
             out.append(Quote(run))
     return out
 
