@@ -614,6 +614,22 @@ def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
     assert pointing.typed_run(state, "p25") == ["p25", "p26"] and pointing.typed_run(state, "p10") == []
 
 
+def test_a_request_speaking_of_a_chapter_it_names_in_other_words_lists_the_top_headings():
+    """dwh-275#7: "The chapter on key seven ... Put a comment on its title" of a Persian book, after a request that
+    named its introduction's lines: the window there, the chapter titles listed by their short lines (not only those
+    nearest it); none when a heading is named, or the request speaks of no chapter."""
+    chapters = {n: _paragraph(n, f"کلید {n}: عنوان", style="Heading 1") for n in range(30, 301, 30)}
+    lines = {n: _paragraph(n, f"(ل) خط {n}: {FILLER * 4}") for n in range(5, 15)}
+    sections = {n: _paragraph(n, f"Issue {n}: {FILLER}", style="Heading 2") for n in range(25, 300, 10)}
+    state = _filled({**sections, **chapters, **lines}, n=300)
+    request = "The chapter on key seven is short. Put a comment on its title asking the translator to check it."
+    assert pointing.headings_listed(state, request, []) == [f"p{n}" for n in range(30, 301, 30)]
+    assert pointing.headings_listed(state, request, ["p60"]) == [] == pointing.headings_listed(state, "Bold it", [])
+    earlier = [f"p{n}" for n in range(5, 15)]  # what the request before named, the window's centre
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, extra_focus=earlier)
+    assert _shown(view, "p5", "p14", *(f"p{n}" for n in range(30, 301, 30)))
+
+
 def test_list_items_named_by_their_labels():
     """dwh-254#4, #7: in a list of 3,482 items numbered in Chinese, "从第三千零一条开始另起一页" names the item labelled
     "三千零一|" and "“二千”那一条" the one labelled "二千|" (not "三千" nor "一" inside them, nor "那一条" item "一");

@@ -86,6 +86,8 @@ _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“�
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
+MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
+_HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
@@ -486,6 +488,22 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
         return []
     return tables
+
+
+def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
+    """The headings of the highest level with text (of up to :data:`MAX_LISTED_HEADINGS`) when `text` (what it does not
+    dictate) speaks of a chapter, section, heading or title and none of the ids it points at or names (`named`) is a
+    heading: "the chapter on key seven" of a Persian book is found by its title ("کلید هفتم"), however far the blocks
+    the request before pointed at are (dwh-275#7)."""
+    if not _HEADING_SAID.search(undictated(text)):
+        return []
+    custom = custom_headings(state)
+    levels = {p["id"]: level for p in state.get("paragraphs", [])
+              if p.get("text", "").strip() and (level := heading_level(p.get("style"), custom)) is not None}
+    if not levels or set(named) & set(levels):
+        return []
+    top = [pid for pid, level in levels.items() if level == min(levels.values())]
+    return top if len(top) <= MAX_LISTED_HEADINGS else []
 
 
 def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
