@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from typing import Any, Callable, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
@@ -56,6 +57,10 @@ _SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
 #: the letters before the first number, it, the letters after it, the last number
 _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
                     r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
+#: a range of lettered labels a request names by its ends ("the section titles A to H", "(a)-(e)"): the two letters
+_LETTER_RANGE = re.compile(r"(?<![\w(])\(?([A-Za-z])\)?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*\(?([A-Za-z])\)?(?![\w(])")
+#: a line typed with a label ("A.\tIntroduction", "(b) Scope", "12) Costs", "(ل) قلب: ..."): its brackets and label
+_TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s")
 
 #: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
 #: ("“二千”那一条")
@@ -83,6 +88,8 @@ _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“�
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
+MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
+_HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
@@ -175,7 +182,7 @@ def numbered(state: State, text: str) -> list[str]:
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none."""
+    none; then those of a range of letters it names (:func:`lettered`)."""
     said = loose(text)
     starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
 
@@ -195,7 +202,30 @@ def numbered(state: State, text: str) -> list[str]:
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + lettered(state, text)))
+
+
+def lettered(state: State, text: str) -> list[str]:
+    """The paragraphs typed with each letter of a range `text` names by its ends ("the section titles A to H" names
+    "A.\tIntroduction" ... "H.\tA way forward"), in the same case: each run of them in document order from the first
+    letter to the last, one after the other (a document with one "A." to "D." series per chapter: those of every
+    chapter that reaches the last letter; contents lines, ending in a page number, aside), when the range is at most
+    :data:`MAX_SECTION_BLOCKS` long."""
+    out: list[str] = []
+    for first, last in _LETTER_RANGE.findall(text):
+        if first.isupper() != last.isupper() or not 0 < ord(last) - ord(first) < MAX_SECTION_BLOCKS:
+            continue
+        run: list[str] = []
+        for p in state.get("paragraphs", []):
+            m = _TYPED_LABEL.match(p.get("text", ""))
+            letter = m.group(2) if m is not None else ""
+            if len(letter) != 1 or _CONTENTS_LINE.search(p["text"]) or not first <= letter <= last:
+                continue
+            run = [p["id"]] if letter == first else run + [p["id"]] if run and ord(letter) == ord(first) + len(run) else []
+            if letter == last and run:
+                out += run
+                run = []
+    return out
 
 
 def numbers_held(state: State, text: str) -> list[str]:
@@ -489,6 +519,22 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     return tables
 
 
+def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
+    """The headings of the highest level with text (of up to :data:`MAX_LISTED_HEADINGS`) when `text` (what it does not
+    dictate) speaks of a chapter, section, heading or title and none of the ids it points at or names (`named`) is a
+    heading: "the chapter on key seven" of a Persian book is found by its title ("کلید هفتم"), however far the blocks
+    the request before pointed at are (dwh-275#7)."""
+    if not _HEADING_SAID.search(undictated(text)):
+        return []
+    custom = custom_headings(state)
+    levels = {p["id"]: level for p in state.get("paragraphs", [])
+              if p.get("text", "").strip() and (level := heading_level(p.get("style"), custom)) is not None}
+    if not levels or set(named) & set(levels):
+        return []
+    top = [pid for pid, level in levels.items() if level == min(levels.values())]
+    return top if len(top) <= MAX_LISTED_HEADINGS else []
+
+
 def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
@@ -607,7 +653,8 @@ def _whole_key(p: dict[str, Any]) -> str:
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
-    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each."""
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
+    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`)."""
     def kind(p: dict[str, Any]) -> tuple[Any, ...]:
         lst = p.get("list") or {}
         return p.get("style"), lst.get("num_id"), lst.get("level")
@@ -618,7 +665,41 @@ def alike(state: State, ids: list[str]) -> list[str]:
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def typed_run(state: State, pid: str) -> list[str]:
+    """The paragraphs one after the other (empty ones between them aside) around paragraph `pid` typed with a label
+    of the same kind as its own (brackets, and digits, a letter of its case or of its script: "(ل) قلب: ...",
+    "(أ) أهداف: ..." of a list typed by hand, dwh-275#5), when there are two or more, up to :data:`MAX_ALIKE`."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    shape = None if at is None else _label_shape(paras[at].get("text", ""))
+    if shape is None:
+        return []
+    run = [at]
+    for step in (-1, 1):
+        n = at + step
+        while 0 <= n < len(paras) and len(run) < MAX_ALIKE:
+            text = paras[n].get("text", "")
+            if text.strip():
+                if _label_shape(text) != shape:
+                    break
+                run.append(n)
+            n += step
+    return [paras[n]["id"] for n in sorted(run)] if len(run) > 1 else []
+
+
+def _label_shape(text: str) -> tuple[str, ...] | None:
+    """The kind of label a line is typed with (:data:`_TYPED_LABEL`): its brackets and "1", "A", "a" or, for another
+    script's letter, the script's first letter's name word ("ARABIC"); None for a line typed with none."""
+    m = _TYPED_LABEL.match(text)
+    if m is None:
+        return None
+    label = m.group(2)
+    kind = ("1" if label.isdigit() else "A" if label.isascii() and label.isupper() else "a" if label.isascii()
+            else unicodedata.name(label[0], "?").split()[0])
+    return m.group(1), kind, m.group(3)
 
 
 def parts(text: str) -> tuple[str, ...]:
