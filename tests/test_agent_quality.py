@@ -451,6 +451,20 @@ def test_words_added_to_or_dropped_from_a_quote(state, request_text, args, alter
 
 
 @pytest.mark.parametrize("text, altered", [
+    ("安装前请确认服务器满足下面的系统要求，并准备好数据库的连接地址、用户名和密码。", False),  # a sentence of its own
+    ("安装前请确认服务器满足下面的系统要求", True),  # no sentence: the quote with words added
+    ("安装说明。", True),  # a sentence, but hardly longer than the quote
+])
+def test_a_sentence_of_its_own_opening_with_a_quote_is_not_an_altered_quote(state, text, altered):
+    """dev-seventeenth dwh-281#3: after the chapter title "安装" the request quotes, "a sentence on what to prepare
+    before installing" opens with the title's word."""
+    request = "引言后面新开一章“安装”，先一句话说明安装前要准备什么，然后列出安装步骤，用编号列表"
+    found = checks.check_call("Insert it.", request, "insert_paragraph", {"text": text, "position": {"after": "p2"}},
+                              state, {})
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("text, altered", [
     ("Acme Works Ltd\n1 Mill Lane, Leeds", False),  # the two quotes as two lines
     ("Acme Works Ltd | 1 Mill Lane, Leeds", False),  # joined by a bar
     ("Acme Works Ltd\n1 Mill Lane, Leeds\nEngland", True),  # a line the request does not have
@@ -887,6 +901,21 @@ def test_the_other_side_of_the_element_the_request_names(state):
     chinese = {"paragraphs": [{"id": "p38", "text": "附录：方法"}]}
     assert [f.check for f in checks.check_call("插入", "在“附录”这个标题之前插入一段“风险”", "insert_paragraph",
                                                {"text": "风险", "position": {"after": "p38"}}, chinese, {})] == ["wrong_side"]
+
+
+def test_a_word_said_beside_before_is_no_side_of_the_element_the_request_quotes_whole():
+    """dev-seventeenth dwh-281#3 ("引言后面新开一章“安装”，先一句话说明安装前要准备什么"): the new chapter's title "安装"
+    is named by its quote; "安装前" is "before installing", not a place before the title. Quoted, it is a side."""
+    state = {"paragraphs": [{"id": "p47", "text": "引言"}, {"id": "p48", "text": "安装"}]}
+    request = "引言后面新开一章“安装”，先一句话说明安装前要准备什么，然后列出安装步骤，用编号列表"
+    sentence = {"text": "安装前请确认服务器满足系统要求。", "position": {"after": "p48"}}
+    assert "wrong_side" not in _checks(request, "insert_paragraph", sentence, state)
+    assert "wrong_side" in _checks("在“安装”前面加一句说明", "insert_paragraph", sentence, state)
+    english = {"paragraphs": [{"id": "p48", "text": "Installation"}]}
+    args = {"text": "Check the server first.", "position": {"after": "p48"}}
+    said = "Add a chapter 'Installation', then a sentence on what to prepare before installation"
+    assert "wrong_side" not in _checks(said, "insert_paragraph", args, english)
+    assert "wrong_side" in _checks("Add a sentence before 'Installation'", "insert_paragraph", args, english)
 
 
 def _checks(request: str, api: str, args: dict, state) -> list[str]:

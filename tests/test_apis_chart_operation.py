@@ -216,6 +216,10 @@ def test_word_made_3d_chart_data_update_and_retype():
     assert _chart(d)["chart_type"] == "line" and _chart(d)["series"] == [{"name": "s", "values": [1, 2]}]
     with pytest.raises(UnsupportedOperationError, match="bubble"):
         execute(d, "update_chart_data", {"chart": "chart7", **SALES})
+    # a pie-of-pie chart is made a plain pie (it was answered "already a pie chart" and left as it was)
+    assert _chart(d, "chart3")["chart_type"] == "pie_of_pie"
+    assert "from pie_of_pie to pie" in str(execute(d, "change_chart_type", {"chart": "chart3", "chart_type": "pie"}))
+    assert _chart(d, "chart3")["chart_type"] == "pie"
 
 
 @pytest.mark.slow

@@ -42,3 +42,17 @@ def test_a_caption_typed_as_body_text_names_its_table():
     state = {"paragraphs": paras, "tables": tables, "images": []}
     assert {n: t["id"] for n, t in grounding.captioned_tables(state).items()} == {1: "t1", 6: "t3"}
     assert [t["id"] for t in grounding.tables_named(state, "bold the headings of Table 6")] == ["t3"]
+
+
+def test_words_of_another_script_in_an_english_request_name_the_paragraphs_holding_them():
+    """dwh-275#3: "glued را and به together as رابه ... Put the space back everywhere" of a Persian book names the few
+    paragraphs holding "رابه" (shorter words, "را", and a word found in many paragraphs name none); a request mostly
+    in another script has none, nor the text a request dictates."""
+    texts = ["روزها را به حفظ قرآن", "مغرب رابه حفظ جدید", "قلب قرآن", "قلب دیگر", "قلب سوم", "قلب چهارم",
+             "توجه خود رابه کتاب‌ها"]
+    state = {"paragraphs": [_para(n, t) for n, t in enumerate(texts, 1)], "tables": [], "images": []}
+    found = grounding.ground(state, "The translator often glued را and به together as رابه. Put the space back.")
+    assert [(m.id, m.how) for m in found] == [("p2", "contains"), ("p7", "contains")]
+    assert grounding.ground(state, "the part about قلب and so on") == []  # in four paragraphs: a text to search for
+    assert grounding.ground(state, "رابه را درست کن please") == []
+    assert grounding.ground(state, "Change it to: رابه") == []

@@ -518,6 +518,49 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
         == {"Chapter": 2}
 
 
+def test_a_custom_heading_style_with_one_long_title_among_many_short_ones_is_still_a_heading():
+    # dev-seventeenth dwh-271#9 ("Part Two (the convention-specific document) should start on a new page"): a UN
+    # report's "_ H_1" has one title of 165 characters among 22 short ones; its "الباب الثاني" line is a heading
+    styles = _custom_styles({"name": "_ H _Ch", "bold": True, "size_pt": 14.0, "keep_with_next": True},
+                            {"name": "_ H_1", "bold": True, "size_pt": 12.0, "keep_with_next": True},
+                            {"name": "Note", "bold": True, "keep_with_next": True})
+    paragraphs = [_paragraph(n, f"Part {n}", style="_ H_1") if n % 10 == 0
+                  else _paragraph(n, FILLER * 2, style="Note") if n in (5, 6)
+                  else _paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    paragraphs[0] = _paragraph(1, "Report", style="_ H _Ch")
+    paragraphs[9] = _paragraph(10, "A title " * 21, style="_ H_1")  # 168 characters: one of 30 lines
+    state = {**_state(paragraphs), "styles": styles}
+    assert custom_headings(state) == {"_ H _Ch": 1, "_ H_1": 2}  # the bold note's lines are all long
+    paragraphs[19] = _paragraph(20, "A title " * 21, style="_ H_1")
+    paragraphs[29] = _paragraph(30, "A title " * 21, style="_ H_1")
+    paragraphs[39] = _paragraph(40, "A title " * 21, style="_ H_1")  # four of 30: no longer titles only
+    assert custom_headings({**state, "paragraphs": paragraphs}) == {"_ H _Ch": 1}
+
+
+def test_custom_styles_the_table_of_contents_links_to_are_headings_of_its_levels():
+    # dwh-275#7: a Persian book's chapters are in "تیتر اول" (neither bold nor kept with the next paragraph), its
+    # sections in "تیتر دوم"; the "TOC n" entries link to bookmarks in them; "Quote" holds one linked line of many
+    styles = _custom_styles({"name": "تیتر اول", "size_pt": 16.0}, {"name": "تیتر دوم"}, {"name": "Quote"})
+    paragraphs = [_paragraph(n, f"{FILLER} Item {n}.") for n in range(1, 301)]
+    entries = {2: ("TOC 1", 40), 3: ("TOC 2", 50), 4: ("TOC 1", 100), 5: ("TOC 2", 120), 6: ("TOC 1", 160),
+               7: ("TOC 2", 200)}
+    for n, (style, _) in entries.items():
+        paragraphs[n - 1] = _paragraph(n, f"Entry {n}\t{n}", style=style)
+    for n in (40, 100, 160):
+        paragraphs[n - 1] = _paragraph(n, f"Key {n}", style="تیتر اول")
+    for n in (50, 120):
+        paragraphs[n - 1] = _paragraph(n, f"Issue {n}", style="تیتر دوم")
+    for n in (130, 140, 150, 200):
+        paragraphs[n - 1] = _paragraph(n, f"A saying {n}", style="Quote")
+    state = {**_state(paragraphs), "styles": styles}
+    state["interactive"]["bookmarks"] = [{"name": f"_Toc{n}", "paragraph": f"p{t}"} for n, (_, t) in entries.items()]
+    state["interactive"]["hyperlinks"] = [{"paragraph": f"p{n}", "text": f"Entry {n}", "anchor": f"_Toc{n}"}
+                                          for n in entries]
+    assert custom_headings(state) == {"تیتر اول": 1, "تیتر دوم": 2}
+    view = render_state(state, budget_tokens=700, focus=["p3"])
+    assert _shown(view, "p40", "p50", "p100", "p120", "p160")
+
+
 def test_a_numbered_label_said_whole_points_at_its_part_and_a_plain_text_outline_by_its_typed_enumerators():
     # dwh-238#1: "the last chapter of this file (Chapter 7, right at the end)" of a handbook typed as plain text:
     # "CHAPTER 7" runs to the end; its outline is its "A." and "1." lines (no heading styles, no lists)
@@ -563,6 +606,47 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     labels = _filled({5 * k: _paragraph(5 * k, f"MEDIDA {k}") for k in range(1, 13)})
     assert {f"p{5 * k}" for k in range(1, 13)} <= set(pointing.pointed(labels, "every MEDIDA label (MEDIDA 1 to MEDIDA 12)"))
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
+
+
+def test_paragraphs_named_by_a_range_of_letters():
+    """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
+    reaches the last letter, in order."""
+    body = {5: "A.\tIntroduction\t54", 6: "B.\tTypes\t55", 20: "A. \tScope", 30: "B.\tCosts", 40: "C.\tRisks",
+            60: "A. \tIntroduction", 61: "b) a note", 70: "B. \tTypes of mechanisms", 80: "C.\tCriteria",
+            90: "D.\tA way forward"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()}, n=100)
+    text = "In chapter IV, the section titles A to D (Introduction ... A way forward) are bold body text"
+    assert pointing.lettered(state, text) == ["p60", "p70", "p80", "p90"]
+    assert {"p60", "p70", "p80", "p90"} <= set(pointing.pointed(state, text))
+    assert pointing.lettered(state, "make a to-do list") == [] and pointing.lettered(state, "A to c") == []
+
+
+def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
+    """dwh-275#5: "(ل) قلب, (أ) أهداف and so on. Turn those ten lines into a bulleted list" names one line by its rare
+    word; the others are the lines around it typed with the same kind of label (not the "1." lines after them)."""
+    keys = {20: "(ل) قلب: the heart", 21: "(أ) أهداف یا أهمیت: the aims", 22: "", 23: "(ص) صلاة: the prayer",
+            24: "(ج) جهراً: aloud", 25: "1. A numbered note", 26: "2. Another note"}
+    state = _filled({n: _paragraph(n, text) for n, text in keys.items()})
+    text = "the part about the keys spells them out one letter at a time, (ل) قلب, (أ) أهداف and so on. Make it a list."
+    assert pointing.typed_run(state, "p21") == ["p20", "p21", "p23", "p24"]
+    assert {"p20", "p21", "p23", "p24"} <= set(pointing.pointed(state, text))
+    assert pointing.typed_run(state, "p25") == ["p25", "p26"] and pointing.typed_run(state, "p10") == []
+
+
+def test_a_request_speaking_of_a_chapter_it_names_in_other_words_lists_the_top_headings():
+    """dwh-275#7: "The chapter on key seven ... Put a comment on its title" of a Persian book, after a request that
+    named its introduction's lines: the window there, the chapter titles listed by their short lines (not only those
+    nearest it); none when a heading is named, or the request speaks of no chapter."""
+    chapters = {n: _paragraph(n, f"کلید {n}: عنوان", style="Heading 1") for n in range(30, 301, 30)}
+    lines = {n: _paragraph(n, f"(ل) خط {n}: {FILLER * 4}") for n in range(5, 15)}
+    sections = {n: _paragraph(n, f"Issue {n}: {FILLER}", style="Heading 2") for n in range(25, 300, 10)}
+    state = _filled({**sections, **chapters, **lines}, n=300)
+    request = "The chapter on key seven is short. Put a comment on its title asking the translator to check it."
+    assert pointing.headings_listed(state, request, []) == [f"p{n}" for n in range(30, 301, 30)]
+    assert pointing.headings_listed(state, request, ["p60"]) == [] == pointing.headings_listed(state, "Bold it", [])
+    earlier = [f"p{n}" for n in range(5, 15)]  # what the request before named, the window's centre
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, extra_focus=earlier)
+    assert _shown(view, "p5", "p14", *(f"p{n}" for n in range(30, 301, 30)))
 
 
 def test_list_items_named_by_their_labels():
@@ -710,6 +794,39 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Начните раздел 12 с новой страницы")[0][0] == "p60"
     assert "p60" in pointing.pointed(state, "Start section 12 on a new page.")
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
+
+
+def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it():
+    """dev-seventeenth dwh-271#6, #8: a UN report's paragraphs are typed with their numbers ("105 - ... below:");
+    "the trafficking table after paragraph 105" names the paragraph and the table in it, "Paragraph 38 appears twice"
+    both paragraphs typed 38."""
+    state = _filled({30: _paragraph(30, "38 -\tThe first text of the paragraph numbered thirty-eight here."),
+                     31: _paragraph(31, "38 -\tThe second text, which should have been numbered thirty-nine."),
+                     40: _paragraph(40, "105 - Information on the matter is given in the table below:"),
+                     41: _paragraph(41, ""), 42: _paragraph(42, "Source: the ministry."),
+                     60: _paragraph(60, "106 - During the period the figures went up.")})
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 3, "cols": 2, "after_paragraph": "p41",
+                        "cells": [["Year", "Cases"], ["2005", "10"], ["2006", "12"]]}]
+    request = "The trafficking table after paragraph 105 has no totals. Add a row at the bottom with the sums"
+    assert pointing.sections_numbered(state, request) == [("p40", "p41")]  # to the next line looking like it
+    out = pointing.pointed(state, request)
+    assert {"p40", "t1"} <= set(out)
+    assert {"p30", "p31"} <= set(pointing.pointed(state, "Paragraph 38 appears twice. Comment on the second one."))
+    assert [head for head, _ in pointing.sections_numbered(state, "Paragraph 38 appears twice")] == ["p30", "p31"]
+
+
+def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
+    """dev-seventeenth dwh-272#9 ("add a comment on the EPC Obligation definition ..."): the term's words are in many
+    paragraphs of a lease, its definition opens with them ("EPC Obligation means ...")."""
+    state = _filled({n: _paragraph(n, f"The EPC and its obligation {n} under the lease.") for n in range(10, 30)})
+    state["paragraphs"][49] = _paragraph(50, "EPC Obligation means an EPC rating of [A or B].")
+    state["paragraphs"][50] = _paragraph(51, "Works means the works to the Premises.")
+    state["paragraphs"][51] = _paragraph(52, "“甲方”是指出租人。")
+    request = "add a comment on the EPC Obligation definition asking the client to confirm whether we go for A or B"
+    assert pointing.defined(state, request) == ["p50"]
+    assert "p50" in pointing.pointed(state, request)
+    assert pointing.defined(state, "add a comment on the EPC Obligation asking the client to confirm") == []
+    assert pointing.defined(state, "“甲方”的定义后面加一句") == ["p52"]
 
 
 def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_first_row():

@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
-from autodw.analysis.state.render import custom_headings, heading_level
+from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -179,7 +179,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     it bigger", "把它删掉") grounds `previous` (the session's instruction before it), marked `earlier`."""
     out: list[Match] = []
     headings = _headed_entries(state)
-    for quote in [*quotes(text), *_latin_runs(text)]:
+    for quote in [*quotes(text), *_latin_runs(text), *_other_script_runs(text)]:
         key = loose(quote.text)
         ranked: list[tuple[tuple[int, bool], str, dict[str, Any], str]] = []
         for p, kind in paragraphs(state):
@@ -291,8 +291,27 @@ def _latin_runs(text: str) -> list[Quote]:
     return out
 
 
-#: a table of contents entry's style ("TOC 1", "toc 2", "目录 1")
-_CONTENTS_STYLE = re.compile(r"^(?:toc|目录)\s*\d", re.IGNORECASE)
+#: a letter of a script other than Latin (Arabic, Persian, Cyrillic, Greek, Hebrew, CJK...), or a mark or joiner in a word
+_OTHER_LETTER = r"[^\W\d_A-Za-z\u00aa-\u024f\u1e00-\u1eff]"
+_OTHER_RUN = re.compile(rf"{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*"
+                        rf"(?:[ ]+{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*)*")
+
+
+def _other_script_runs(text: str) -> list[Quote]:
+    """The runs of another script's words in a `text` written mostly in Latin letters ("glued را and به together as
+    رابه": "رابه"), of :data:`MIN_LATIN_LETTERS` letters or more, not those it dictates: a Persian word an English
+    request names its target by, unquoted."""
+    text = undictated(text)
+    runs = [m.group(0) for m in _OTHER_RUN.finditer(text)]
+    if len(re.findall(r"[A-Za-z]", text)) <= sum(len(run) for run in runs):
+        return []
+    out: list[Quote] = []
+    for run in runs:
+        if len(re.findall(_OTHER_LETTER, run)) >= MIN_LATIN_LETTERS and Quote(run) not in out:
+            out.append(Quote(run))
+    return out
+
+
 _PAGE_NUMBER = re.compile(r"(?:\t.*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
 
 
@@ -303,7 +322,7 @@ def contents_entries(state: State) -> dict[str, str | None]:
     heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
              if heading_level(p.get("style"), custom) is not None and p.get("text", "").strip()}
     return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
-            if _CONTENTS_STYLE.match(p.get("style") or "")}
+            if CONTENTS_STYLE.match(p.get("style") or "")}
 
 
 def _headed_entries(state: State) -> set[str]:

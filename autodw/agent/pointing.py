@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from typing import Any, Callable, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
@@ -42,8 +43,10 @@ _NUMBER_SAID = re.compile(r"(?<![\d.,])\d{3,}(?![\d]|[.,]\d)")
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
-#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"): the number
-_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|раздел\w*|глав\w*|"
+#: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"; "paragraph 105" of a
+#: report whose paragraphs are typed with their numbers, "105 - ..."): the number
+_PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|paragraphs?|paras?\.?|"
+                          r"раздел\w*|глав\w*|"
                           r"пункт\w*|стать\w*|част\w*|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
@@ -54,6 +57,10 @@ _SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
 #: the letters before the first number, it, the letters after it, the last number
 _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
                     r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
+#: a range of lettered labels a request names by its ends ("the section titles A to H", "(a)-(e)"): the two letters
+_LETTER_RANGE = re.compile(r"(?<![\w(])\(?([A-Za-z])\)?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*\(?([A-Za-z])\)?(?![\w(])")
+#: a line typed with a label ("A.\tIntroduction", "(b) Scope", "12) Costs", "(ل) قلب: ..."): its brackets and label
+_TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s")
 
 #: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
 #: ("“二千”那一条")
@@ -81,6 +88,8 @@ _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“�
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
+MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
+_HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
@@ -88,6 +97,12 @@ _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.I
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
+_DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
+#: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
+#: mean ...', "“甲方”是指...")
+_DEFINES = re.compile(r"^\W*(?P<term>\w[^\n.;:]{0,80}?)\W*(?:\s+(?:means|shall\s+mean|has\s+the\s+meaning|is\s+defined\s+as)"
+                      r"\b|是指|系指)", re.IGNORECASE)
 #: the words after "before" that may name the heading or label a request places its target before
 _BEFORE = re.compile(r"\b(?:before|above|preceding)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
 _CONTENTS_LINE = re.compile(r"(?:\t|\.{3,}|…)\s*\d+\s*$")  # "Glossary\t71", "Glossary ..... 71"
@@ -115,7 +130,8 @@ def body_ids(state: State) -> list[str]:
 
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
-    not), those of a colour it describes them by or highlighted when it says so, those holding its rarest words, the
+    not), those of a colour it describes them by, those defining a term it says when it speaks of a definition
+    (:func:`defined`), those highlighted when it says so, those holding its rarest words, the
     list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
@@ -131,6 +147,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
@@ -165,7 +182,7 @@ def numbered(state: State, text: str) -> list[str]:
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none."""
+    none; then those of a range of letters it names (:func:`lettered`)."""
     said = loose(text)
     starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
 
@@ -185,7 +202,30 @@ def numbered(state: State, text: str) -> list[str]:
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + lettered(state, text)))
+
+
+def lettered(state: State, text: str) -> list[str]:
+    """The paragraphs typed with each letter of a range `text` names by its ends ("the section titles A to H" names
+    "A.\tIntroduction" ... "H.\tA way forward"), in the same case: each run of them in document order from the first
+    letter to the last, one after the other (a document with one "A." to "D." series per chapter: those of every
+    chapter that reaches the last letter; contents lines, ending in a page number, aside), when the range is at most
+    :data:`MAX_SECTION_BLOCKS` long."""
+    out: list[str] = []
+    for first, last in _LETTER_RANGE.findall(text):
+        if first.isupper() != last.isupper() or not 0 < ord(last) - ord(first) < MAX_SECTION_BLOCKS:
+            continue
+        run: list[str] = []
+        for p in state.get("paragraphs", []):
+            m = _TYPED_LABEL.match(p.get("text", ""))
+            letter = m.group(2) if m is not None else ""
+            if len(letter) != 1 or _CONTENTS_LINE.search(p["text"]) or not first <= letter <= last:
+                continue
+            run = [p["id"]] if letter == first else run + [p["id"]] if run and ord(letter) == ord(first) + len(run) else []
+            if letter == last and run:
+                out += run
+                run = []
+    return out
 
 
 def numbers_held(state: State, text: str) -> list[str]:
@@ -198,6 +238,26 @@ def numbers_held(state: State, text: str) -> list[str]:
     blocks = block_texts(state)
     held = [[bid for bid, body in blocks if re.search(rf"(?<![\d.,]){n}(?![\d]|[.,]\d)", body)] for n in numbers]
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+
+
+def defined(state: State, said: str) -> list[str]:
+    """The body paragraphs defining a term (:data:`_DEFINES`: "EPC Obligation means ...") that `said` (undictated
+    text) says whole, when it speaks of a definition ("the EPC Obligation definition": the term's words are in many
+    paragraphs, its definition opens with them); a term more than :data:`MAX_MATCHES` paragraphs define names none."""
+    if not _DEFINITION_SAID.search(said):
+        return []
+    text = loose(said)
+    held: dict[str, list[str]] = {}
+    for p in state.get("paragraphs", []):
+        if (m := _DEFINES.match(p.get("text", ""))) is not None:
+            held.setdefault(loose(m.group("term")), []).append(p["id"])
+    return [pid for term, ids in held.items() if len(ids) <= MAX_MATCHES and _says(text, term) for pid in ids]
+
+
+def _says(text: str, key: str) -> bool:
+    """Whether `text` says `key` as whole words (Chinese, which runs into the words around it: anywhere)."""
+    cjk = re.search(r"[\u3040-\u9fff]", key) is not None
+    return re.search(re.escape(key) if cjk else rf"(?<!\w){re.escape(key)}(?!\w)", text) is not None
 
 
 def list_labelled(state: State, text: str) -> list[str]:
@@ -443,8 +503,7 @@ def header_named(state: State, text: str) -> list[str]:
             key = loose(str(cell)).strip(_TRIM)
             if len(key) < 2 or re.fullmatch(r"[\d\W_]+", key):
                 continue
-            cjk = re.search(r"[\u3040-\u9fff]", key) is not None  # Chinese runs into the words around it
-            if re.search(re.escape(key) if cjk else rf"(?<!\w){re.escape(key)}(?!\w)", said):
+            if _says(said, key):
                 out.append(t["id"])
                 break
     return out if len(out) <= MAX_MATCHES else []
@@ -458,6 +517,22 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
         return []
     return tables
+
+
+def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
+    """The headings of the highest level with text (of up to :data:`MAX_LISTED_HEADINGS`) when `text` (what it does not
+    dictate) speaks of a chapter, section, heading or title and none of the ids it points at or names (`named`) is a
+    heading: "the chapter on key seven" of a Persian book is found by its title ("کلید هفتم"), however far the blocks
+    the request before pointed at are (dwh-275#7)."""
+    if not _HEADING_SAID.search(undictated(text)):
+        return []
+    custom = custom_headings(state)
+    levels = {p["id"]: level for p in state.get("paragraphs", [])
+              if p.get("text", "").strip() and (level := heading_level(p.get("style"), custom)) is not None}
+    if not levels or set(named) & set(levels):
+        return []
+    top = [pid for pid, level in levels.items() if level == min(levels.values())]
+    return top if len(top) <= MAX_LISTED_HEADINGS else []
 
 
 def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
@@ -501,9 +576,9 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
-    """The sections `text` names by their number ("section 7", "раздел 12", "第3章"): the paragraphs typed with that
-    section number ("7.\tОтветственность сторон", "12 REFERENCES"), those reading as a title (up to
-    :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
+    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"): the paragraphs
+    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
+    title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
     names none."""
     paras = state.get("paragraphs", [])
@@ -578,7 +653,8 @@ def _whole_key(p: dict[str, Any]) -> str:
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
-    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each."""
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
+    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`)."""
     def kind(p: dict[str, Any]) -> tuple[Any, ...]:
         lst = p.get("list") or {}
         return p.get("style"), lst.get("num_id"), lst.get("level")
@@ -589,7 +665,41 @@ def alike(state: State, ids: list[str]) -> list[str]:
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def typed_run(state: State, pid: str) -> list[str]:
+    """The paragraphs one after the other (empty ones between them aside) around paragraph `pid` typed with a label
+    of the same kind as its own (brackets, and digits, a letter of its case or of its script: "(ل) قلب: ...",
+    "(أ) أهداف: ..." of a list typed by hand, dwh-275#5), when there are two or more, up to :data:`MAX_ALIKE`."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    shape = None if at is None else _label_shape(paras[at].get("text", ""))
+    if shape is None:
+        return []
+    run = [at]
+    for step in (-1, 1):
+        n = at + step
+        while 0 <= n < len(paras) and len(run) < MAX_ALIKE:
+            text = paras[n].get("text", "")
+            if text.strip():
+                if _label_shape(text) != shape:
+                    break
+                run.append(n)
+            n += step
+    return [paras[n]["id"] for n in sorted(run)] if len(run) > 1 else []
+
+
+def _label_shape(text: str) -> tuple[str, ...] | None:
+    """The kind of label a line is typed with (:data:`_TYPED_LABEL`): its brackets and "1", "A", "a" or, for another
+    script's letter, the script's first letter's name word ("ARABIC"); None for a line typed with none."""
+    m = _TYPED_LABEL.match(text)
+    if m is None:
+        return None
+    label = m.group(2)
+    kind = ("1" if label.isdigit() else "A" if label.isascii() and label.isupper() else "a" if label.isascii()
+            else unicodedata.name(label[0], "?").split()[0])
+    return m.group(1), kind, m.group(3)
 
 
 def parts(text: str) -> tuple[str, ...]:

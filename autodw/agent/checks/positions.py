@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from autodw.agent import grounding
-from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS
+from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: an English end: "at the very end", "to the bottom of ...", with what follows "of" (what it is the end of)
@@ -51,7 +51,8 @@ def _document_end(request: str) -> str | None:
 #: (side, words) in English (before the landmark) and Chinese (after it)
 _SIDE_WORDS = {"before": (r"before|above|ahead\s+of|preceding|in\s+front\s+of", r"之前|前面|以前|上方|上面|前"),
                "after": (r"after|below|following|under(?:neath)?|beneath", r"之后|后面|以后|下方|下面|后")}
-_FILLER = r"(?:the\s+)?(?:(?:heading|section|paragraph|title|chapter|part)\s+)?[\"'“‘]?"
+_FILLER = r"(?:the\s+)?(?:(?:heading|section|paragraph|title|chapter|part)\s+)?"
+_OPENING, _CLOSING = r"[\"'“‘「『]", r"[\"'”’」』]"  # the marks a quote opens and closes with
 _TOP_ROW = re.compile(r"at the top|top row|(?:as|a new) first row|最上方|最上面|最前面|顶部|顶端|首行|第一行",
                       re.IGNORECASE)
 _BELOW = re.compile(r"\b(?:below|under|after|beneath)\b|下方|下面|之后|后面", re.IGNORECASE)
@@ -90,19 +91,25 @@ def not_at_end(args: dict[str, Any], request: str, before: State) -> list[CheckF
 
 
 def _mentions(instruction: str, side: str, landmark: str) -> bool:
-    """Whether `instruction` says `side` of the element whose text is `landmark` ("before the appendix")."""
+    """Whether `instruction` says `side` of the element whose text is `landmark` ("before the appendix"). An element
+    whose whole text the request quotes is named by the quote: the same word unquoted is only the word ("新开一章“安装”，
+    先一句话说明安装前要准备什么": what to prepare before installing, not a place before the new chapter's title)."""
     english, chinese = _SIDE_WORDS[side]
+    quoted = loose_text(landmark) in {loose_text(q.text) for q in grounding.quotes(instruction)}
+    opening, closing = (_OPENING, _CLOSING) if quoted else ("", "")
     if CJK.search(landmark):
-        head = re.escape(re.split(r"[\s:：,，、.。;；(（]", landmark)[0][:4])
-        return re.search(rf"{head}[^，。；,;]{{0,10}}?(?:{chinese})", instruction) is not None
+        head = re.escape(landmark.strip() if quoted else re.split(r"[\s:：,，、.。;；(（]", landmark)[0][:4])
+        return re.search(rf"{opening}{head}{closing}[^，。；,;]{{0,10}}?(?:{chinese})", instruction) is not None
     words = re.findall(r"\w+", landmark)
     if not words:
         return False
     name = r"\W+".join(map(re.escape, words[:1] if len(words[0]) >= MIN_TEXT_CHARS else words[:2]))
-    return re.search(rf"\b(?:{english})\s+{_FILLER}{name}\b", instruction, re.IGNORECASE) is not None
+    return re.search(rf"\b(?:{english})\s+{_FILLER}{opening or _OPENING + '?'}{name}\b", instruction,
+                     re.IGNORECASE) is not None
 
 
-@check("wrong_side", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
+@check("wrong_side", certain=Certainty.FIXES, single_request=True,
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-seventeenth",))
 def wrong_side(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The call places something after an element the request says to place it before ("before the appendix" ->
     after the "Appendix: Methodology" heading), or the other way round; an element mentioned on both sides is not

@@ -13,6 +13,8 @@ from autodw.analysis.state import header_footer_stories
 from autodw.core.ids import ID_IN_TEXT
 
 QUOTE_SIMILARITY = 0.75  # a written text this similar to a quote (but not equal) is an altered quote
+OWN_SENTENCE_RATIO = 3  # a sentence this many times as long as a quote it opens with is a text of its own
+_SENTENCE_END = re.compile(r"[.!?。！？]\W*$")  # a text that ends a sentence (closing quotes and brackets aside)
 #: arguments whose whole text the call writes (not texts it searches for, nor table cells and list items, which a
 #: quoted caption or heading may begin with)
 _WRITTEN = re.compile(r"^(?:text|title|replace|caption|bookmark|name)$")
@@ -46,7 +48,7 @@ def _unnumbered(text: str, before: State) -> str:
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/hand/dev-sixth", "dwbench-2.0/hand/dev-seventh",
                             "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/hand/dev-eleventh",
-                            "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
@@ -114,7 +116,8 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
             cut = _WRITTEN.match(arg) and q.startswith(key) and _extends(q, key) and \
                 not _outside(key, q, loose_instruction)
-            if similar or cut or (_WRITTEN.match(arg) and _extends(key, q)):
+            added = _WRITTEN.match(arg) and _extends(key, q) and not _own_sentence(text, quote)
+            if similar or cut or added:
                 fix = {arg: quote} if args.get(arg) == text else None  # a top-level text argument
                 out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
@@ -171,6 +174,14 @@ def _extends(longer: str, shorter: str) -> bool:
     if longer.endswith(shorter):
         return longer[-len(shorter) - 1] == " "
     return False
+
+
+def _own_sentence(written: str, quote: str) -> bool:
+    """Whether `written` is a sentence of its own that opens or ends with `quote`, not the quote with words added: it
+    ends a sentence, the quote does not, and it is :data:`OWN_SENTENCE_RATIO` times as long or longer ("安装前请确认服务器
+    满足…。" after the chapter title "安装" the request quotes, for "then a sentence on what to prepare before installing")."""
+    return _SENTENCE_END.search(written) is not None and _SENTENCE_END.search(quote) is None and \
+        len(loose_text(written)) >= OWN_SENTENCE_RATIO * len(loose_text(quote))
 
 
 def _outside(part: str, quote: str, instruction: str) -> bool:

@@ -27,8 +27,11 @@ SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; i
 MAX_SHORT_CELLS = 8  # cells of a table's first row its short line shows
 HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest the focus are shown when not all fit
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
-MAX_HEADING_CHARS = 120  # characters of each line of a custom style read as a heading by its look
+MAX_HEADING_CHARS = 120  # characters of the lines of a custom style read as a heading by its look
+MAX_LONG_HEADINGS = 0.1  # of those lines, the share that may be longer (a UN report's one long chapter title)
 _HEADING_NAME = re.compile(r"(?:heading|标题)\s*(\d)", re.IGNORECASE)
+#: a table of contents entry's style ("TOC 2", "目录 1"): its level
+CONTENTS_STYLE = re.compile(r"^(?:toc|目录)\s*(\d)", re.IGNORECASE)
 #: the parts of the header and footer lines `render_state` can keep first, by the words their lines start with
 PARTS = ("PROPERTIES", "SECTION", "TABLE OF CONTENTS", "TABLE OF FIGURES", "IMAGES", "HYPERLINKS", "BOOKMARKS", "COMMENTS", "FOOTNOTES",
          "ENDNOTES", "TRACKED CHANGES", "PAGE BREAKS", "STYLES")
@@ -259,9 +262,11 @@ def heading_level(style: str | None, custom: dict[str, int] | None = None) -> in
 
 def custom_headings(state: State) -> dict[str, int]:
     """The custom paragraph styles that are headings though not named so, with their levels: one based on a heading
-    style (that style's level); and in a document using no heading style, those that look like Word's headings, bold
-    and kept with the next paragraph, on lines of at most :data:`MAX_HEADING_CHARS` only ("_ H _Ch_GA" of a UN
-    document), the larger font the higher (1 the largest)."""
+    style (that style's level); one whose paragraphs the table of contents links to (:func:`contents_linked`); and in
+    a document using no heading style, those that look like Word's headings, bold and kept with the next paragraph,
+    on lines of at most :data:`MAX_HEADING_CHARS` (but for a share of :data:`MAX_LONG_HEADINGS`: "_ H_1" of a UN
+    report with one title of 165 characters) ("_ H _Ch_GA" of a UN document), the larger font the higher (1 the
+    largest)."""
     styles = {"defaults": {}, "styles": [], **(state.get("styles") or {})}
     custom = [s["name"] for s in styles["styles"] if s.get("custom") and s.get("category") == "paragraph"
               and heading_level(s["name"]) is None]
@@ -276,6 +281,7 @@ def custom_headings(state: State) -> dict[str, int]:
             base = based_on.get(base)
         if base and heading_level(base) is not None:
             out[name] = heading_level(base)
+    out = {**contents_linked(state, set(custom) - set(out)), **out}
     lines: dict[str, list[str]] = {}
     for p in state.get("paragraphs", []):
         if p.get("text", "").strip():
@@ -286,10 +292,35 @@ def custom_headings(state: State) -> dict[str, int]:
     for name in custom:
         look = looks.style(name)
         if name in lines and look.get("bold") and look.get("keep_with_next") \
-                and all(len(line) <= MAX_HEADING_CHARS for line in lines[name]):
+                and sum(len(line) > MAX_HEADING_CHARS for line in lines[name]) <= MAX_LONG_HEADINGS * len(lines[name]):
             sizes[name] = look.get("size_pt") or 0
     ranks = sorted(set(sizes.values()), reverse=True)
     return {**out, **{name: ranks.index(size) + 1 for name, size in sizes.items()}}
+
+
+def contents_linked(state: State, names: AbstractSet[str]) -> dict[str, int]:
+    """The styles of `names` at least half of whose paragraphs with text the table of contents' entries ("TOC n") link
+    to, by a hyperlink to a bookmark in them, each at the level of most of those entries: a book's custom heading styles
+    (dwh-275#7's "تیتر اول", neither bold nor kept with the next paragraph by its definition)."""
+    paras = state.get("paragraphs", [])
+    inter = state.get("interactive") or {}
+    levels = {p["id"]: int(m.group(1)) for p in paras if (m := CONTENTS_STYLE.match(p.get("style") or ""))}
+    if not levels or not names:
+        return {}
+    marks = {b["name"]: b["paragraph"] for b in inter.get("bookmarks", []) if b.get("name") and b.get("paragraph")}
+    styles = {p["id"]: p.get("style") or "" for p in paras}
+    linked: dict[str, dict[str, int]] = {}  # style -> target paragraph -> its entry's level
+    for link in inter.get("hyperlinks", []):
+        target = marks.get(link.get("anchor") or "")
+        if link.get("paragraph") in levels and target and styles.get(target) in names:
+            linked.setdefault(styles[target], {})[target] = levels[link["paragraph"]]
+    out = {}
+    for name, targets in linked.items():
+        texts = sum(1 for p in paras if p.get("style") == name and p.get("text", "").strip())
+        if 2 * len(targets) >= texts:
+            found = list(targets.values())
+            out[name] = max(set(found), key=lambda level: (found.count(level), -level))
+    return out
 
 
 def _blocks(state: State, cells: AbstractSet[str] = frozenset()) -> list[_Block]:

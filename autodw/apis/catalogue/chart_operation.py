@@ -16,6 +16,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.core.ids import element_id
 from autodw.core.units import emu
+from autodw.core.xml import qn
 
 INTENT = "chart_operation"
 _TYPES = tuple(charts.CHART_TYPES)
@@ -95,7 +96,8 @@ def change_chart_type(doc: WordDocument, chart: str, chart_type: str):
     """Rebuild the chart XML for the new type from the current data."""
     _, _, part, cs = charts.chart_parts(doc, chart)
     old_kind = charts.chart_kind(cs)
-    if old_kind == chart_type:
+    pie_of_pie = cs.chart.plotArea.find(qn("c:ofPieChart")) is not None  # a kind of pie, but not a pie chart
+    if old_kind == chart_type and not pie_of_pie:
         return f"{chart} is already a {chart_type} chart"
     categories, series = charts.current_data(cs)
     if not series or not categories:
@@ -104,7 +106,7 @@ def change_chart_type(doc: WordDocument, chart: str, chart_type: str):
     new = charts.retype(cs, chart_type, data)
     charts.write_workbook(doc, part, new, data)
     charts.save_chart(part, new)
-    return f"{chart} changed from {old_kind} to {chart_type}"
+    return f"{chart} changed from {'pie_of_pie' if pie_of_pie else old_kind} to {chart_type}"
 
 
 @api(intent=INTENT,
