@@ -531,7 +531,8 @@ def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
               if p.get("text", "").strip() and (level := heading_level(p.get("style"), custom)) is not None}
     if not levels or set(named) & set(levels):
         return []
-    top = [pid for pid, level in levels.items() if level == min(levels.values())]
+    highest = min(levels.values())
+    top = [pid for pid, level in levels.items() if level == highest]
     return top if len(top) <= MAX_LISTED_HEADINGS else []
 
 
