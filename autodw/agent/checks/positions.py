@@ -109,7 +109,7 @@ def _mentions(instruction: str, side: str, landmark: str) -> bool:
 
 
 @check("wrong_side", certain=Certainty.FIXES, single_request=True,
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-seventeenth",))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/templated/dev"))
 def wrong_side(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The call places something after an element the request says to place it before ("before the appendix" ->
     after the "Appendix: Methodology" heading), or the other way round; an element mentioned on both sides is not
