@@ -33,6 +33,8 @@ from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, headin
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
+OPENING_MARKS, CLOSING_MARKS = "\"'“‘「『", "\"'”’」』"  # the marks a quote opens and closes with
+OPENING, CLOSING = f"[{OPENING_MARKS}]", f"[{CLOSING_MARKS}]"  # the same as regex classes
 #: Opening -> closing quotation marks. Straight single quotes count only around words (not "project's").
 _QUOTE = re.compile(r'"([^"\n]{1,300})"|“([^”\n]{1,300})”|「([^」\n]{1,300})」|『([^』\n]{1,300})』'
                     r"|‘([^’\n]{1,300})’|(?:(?<=^)|(?<=[\s(\[:：]))'([^'\n]{1,300})'(?=$|[\s).,;:!?，。；：])")

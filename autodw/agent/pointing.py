@@ -15,8 +15,8 @@ import unicodedata
 from typing import Any, Callable, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
-from autodw.agent.grounding import (Match, label_section, look, loose, table_caption, tables_named, undictated,
-                                    unspaced)
+from autodw.agent.grounding import (CLOSING, OPENING, Match, label_section, look, loose, table_caption, tables_named,
+                                    undictated, unspaced)
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -65,7 +65,7 @@ _TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s"
 #: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
 #: ("“二千”那一条")
 _LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
-_LABEL_QUOTED = r"[\"“‘'「『]\s*{}\s*[\"”’'」』]"
+_LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"

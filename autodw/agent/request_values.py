@@ -37,7 +37,7 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
                  "七": 7, "八": 8, "九": 9, "十": 10}
-_QUOTED = r"[\"“'‘「『](?P<{name}>[^\"”'’」』\n]{{1,200}})[\"”'’」』]"
+_QUOTED = grounding.OPENING + r"(?P<{name}>[^" + grounding.CLOSING_MARKS + r"\n]{{1,200}})" + grounding.CLOSING
 
 
 def _number(word: str) -> int | None:

@@ -52,7 +52,6 @@ def _document_end(request: str) -> str | None:
 _SIDE_WORDS = {"before": (r"before|above|ahead\s+of|preceding|in\s+front\s+of", r"之前|前面|以前|上方|上面|前"),
                "after": (r"after|below|following|under(?:neath)?|beneath", r"之后|后面|以后|下方|下面|后")}
 _FILLER = r"(?:the\s+)?(?:(?:heading|section|paragraph|title|chapter|part)\s+)?"
-_OPENING, _CLOSING = r"[\"'“‘「『]", r"[\"'”’」』]"  # the marks a quote opens and closes with
 _TOP_ROW = re.compile(r"at the top|top row|(?:as|a new) first row|最上方|最上面|最前面|顶部|顶端|首行|第一行",
                       re.IGNORECASE)
 _BELOW = re.compile(r"\b(?:below|under|after|beneath)\b|下方|下面|之后|后面", re.IGNORECASE)
@@ -96,7 +95,7 @@ def _mentions(instruction: str, side: str, landmark: str) -> bool:
     先一句话说明安装前要准备什么": what to prepare before installing, not a place before the new chapter's title)."""
     english, chinese = _SIDE_WORDS[side]
     quoted = loose_text(landmark) in {loose_text(q.text) for q in grounding.quotes(instruction)}
-    opening, closing = (_OPENING, _CLOSING) if quoted else ("", "")
+    opening, closing = (grounding.OPENING, grounding.CLOSING) if quoted else ("", "")
     if CJK.search(landmark):
         head = re.escape(landmark.strip() if quoted else re.split(r"[\s:：,，、.。;；(（]", landmark)[0][:4])
         return re.search(rf"{opening}{head}{closing}[^，。；,;]{{0,10}}?(?:{chinese})", instruction) is not None
@@ -104,7 +103,7 @@ def _mentions(instruction: str, side: str, landmark: str) -> bool:
     if not words:
         return False
     name = r"\W+".join(map(re.escape, words[:1] if len(words[0]) >= MIN_TEXT_CHARS else words[:2]))
-    return re.search(rf"\b(?:{english})\s+{_FILLER}{opening or _OPENING + '?'}{name}\b", instruction,
+    return re.search(rf"\b(?:{english})\s+{_FILLER}{opening or grounding.OPENING + '?'}{name}\b", instruction,
                      re.IGNORECASE) is not None
 
 
