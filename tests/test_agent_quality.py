@@ -1208,13 +1208,43 @@ def test_a_table_given_only_its_column_names_has_them_as_its_header():
     assert [f.check for f in unasked_flags("insert_table", {**table, "rows": 1}, request)] == ["unasked_flag"]
 
 
-def test_a_chinese_line_chart_typed_by_its_sound():
+def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values
 
     line = {"chart": "chart1", "chart_type": "line"}
-    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换成折现图吧，看趋势更直观一点") == []
-    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧")
+    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换成折现图吧，看趋势更直观一点", state) == []
+    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧", state)
+
+
+def _made_state(build) -> dict:
+    """The state of a new document `build` fills in (it is given the python-docx document)."""
+    made = docx.Document()
+    build(made)
+    buffer = io.BytesIO()
+    made.save(buffer)
+    return extract_state(WordDocument.from_bytes(buffer.getvalue()))
+
+
+def _centred_and_left(made) -> None:
+    """p1 centred (bold, underlined), p2 left."""
+    title = made.add_paragraph()
+    title.add_run("Appendix 1 - Font Mapping").bold = True
+    title.alignment = docx.enum.text.WD_ALIGN_PARAGRAPH.CENTER
+    made.add_paragraph("Body text.")
+
+
+def test_a_value_every_target_has_now_describes_it():
+    """hand dev-eighteenth dwh-282#4 (hosted ceiling): a request calling a paragraph what it is now ("just bold
+    underlined centred text") names no value to take; one asking for the value still rejects another."""
+    request = ("The Appendix 1 title is just bold underlined centred text. Turn it into a proper Heading 1 that looks "
+               "like the other chapter headings.")
+    state = _made_state(_centred_and_left)
+    assert _checks(request, "set_paragraph_format", {"paragraphs": ["p1"], "alignment": "left"}, state) == []
+    assert _checks("Centre p2", "set_paragraph_format", {"paragraphs": ["p2"], "alignment": "right"},
+                   state) == ["unnamed_value"]
+    assert _checks("Centre p1 and p2", "set_paragraph_format", {"paragraphs": ["p1", "p2"], "alignment": "right"},
+                   state) == ["unnamed_value"]  # not centred in every one of them now
 
 
 @pytest.mark.parametrize("request_text, color, unasked", [

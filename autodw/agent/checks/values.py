@@ -7,7 +7,8 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import CJK, catalogue_value, catalogue_words, keyed_strings, named, word_list
+from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named,
+                                         target_paragraphs, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 from autodw.analysis.state.effective import Formatting
@@ -42,24 +43,39 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
+                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside"))
-def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
+def unnamed_values(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
-    ("even_page"), per ``value_words.json``; the fix is the one other value named."""
+    ("even_page"), per ``value_words.json``; the fix is the one other value named. A value every paragraph the call
+    changes has now (read from the state) is not one it names to take: "the title is just bold centred text; make it
+    a proper heading" says what the title is."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
         if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
-        others = [v for v, pattern in words.items() if v != value and named(pattern, request)]
+        now = _paragraph_value_now(key, args, before)
+        others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
         if others or value in data["named"].get(key, ()):
             said = f"; it names {', '.join(others)}" if others else ""
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
     return out
+
+
+def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
+    """The paragraph property `key` as it looks now (styles resolved) in every paragraph the call changes, when they
+    all have one value; else None."""
+    paragraphs = target_paragraphs(args, before)
+    if not paragraphs:
+        return None
+    looks = Formatting(before["styles"])
+    now = {str(looks.paragraph(p).get(key)) for p in paragraphs}
+    return now.pop() if len(now) == 1 else None
 
 
 def _negated(pattern: str, instruction: str) -> bool:
