@@ -1247,6 +1247,27 @@ def test_a_value_every_target_has_now_describes_it():
                    state) == ["unnamed_value"]  # not centred in every one of them now
 
 
+def _headings(made) -> None:
+    """p1 a Heading 3, p2 a Heading 2."""
+    made.add_heading("Level three", level=3)
+    made.add_heading("Level two", level=2)
+
+
+def test_a_level_every_target_heading_has_now_describes_it():
+    """hand dev-eighteenth dwh-292#8 (hosted ceiling): "三级太不显眼了，还是改回去" (the level 3 it has now is too
+    faint; change it back) names level 3 as what the heading is, not as the level to take."""
+    state = _made_state(_headings)
+    back = checks.check_call("Do it.", "不行，三级太不显眼了，还是改回去", "change_heading_level",
+                             {"paragraphs": ["p1"], "level": 2}, state, {})
+    assert [f.check for f in back] == []
+    wrong = checks.check_call("Do it.", "把二级标题改成三级", "change_heading_level",
+                              {"paragraphs": ["p2"], "level": 2}, state, {})
+    assert [f.check for f in wrong if f.check == "unnamed_level"] == ["unnamed_level"]
+    assert checks.repair([f for f in wrong if f.check == "unnamed_level"]) == {"level": 3}
+    assert _checks("把这两个标题都改成三级", "change_heading_level", {"paragraphs": ["p1", "p2"], "level": 2},
+                   state) == ["unnamed_level"]
+
+
 @pytest.mark.parametrize("request_text, color, unasked", [
     ("第一条里的“两周”加粗标红，老有人超期不还", "FF0000", False),  # hand dev-third (hosted ceiling)
     ("把第三段的日期标蓝", "0000FF", False),
