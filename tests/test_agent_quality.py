@@ -1268,6 +1268,29 @@ def test_a_level_every_target_heading_has_now_describes_it():
                    state) == ["unnamed_level"]
 
 
+def _bold_word(made) -> None:
+    """"Donec" bold twice in p1, and in p2 once bold and once not."""
+    first = made.add_paragraph("Lorem ")
+    first.add_run("Donec").bold = True
+    first.add_run(" ipsum ")
+    first.add_run("Donec").bold = True
+    second = made.add_paragraph()
+    second.add_run("Donec").bold = True
+    second.add_run(" blandit Donec")
+
+
+def test_a_search_whose_matches_are_bold_now_can_only_take_bold_off():
+    """hand dev-eighteenth dwh-293#7 (hosted ceiling): "加粗太重了，还是改成斜体吧" (the bold is too heavy, make it
+    italic instead) for a word bold wherever format_matches finds it."""
+    state = _made_state(_bold_word)
+    swap = {"find": "Donec", "bold": False, "italic": True, "paragraphs": ["p1"]}
+    assert _checks("加粗太重了，还是改成斜体吧", "format_matches", swap, state) == []
+    assert _checks("加粗太重了，还是改成斜体吧", "format_matches", {**swap, "paragraphs": ["p1", "p2"]},
+                   state) == ["asked_flag_off"]  # one match is not bold now
+    assert _checks("加粗太重了，还是改成斜体吧", "format_matches", {k: v for k, v in swap.items() if k != "paragraphs"},
+                   state) == ["asked_flag_off"]
+
+
 @pytest.mark.parametrize("request_text, color, unasked", [
     ("第一条里的“两周”加粗标红，老有人超期不还", "FF0000", False),  # hand dev-third (hosted ceiling)
     ("把第三段的日期标蓝", "0000FF", False),
