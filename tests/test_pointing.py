@@ -621,6 +621,21 @@ def test_paragraphs_named_by_a_range_of_letters():
     assert pointing.lettered(state, "make a to-do list") == [] and pointing.lettered(state, "A to c") == []
 
 
+def test_a_range_of_letters_in_a_named_section_points_at_the_runs_in_it():
+    """dwh-287#5: a handbook pasted several times over has "c." to "f." runs in many chapters; "AMENDED BUDGETS: items
+    c to f" points at the run in that section only (then the section, its items "a." and "b." with it)."""
+    body = {n: f"{chr(ord('a') + k)}.\tA budget item {k}" for base in (10, 40, 70) for k, n in
+            enumerate(range(base, base + 6))}
+    body[38] = "2.\tAMENDED BUDGETS"
+    state = _filled({n: _paragraph(n, text, "Heading 3" if n == 38 else "Normal") for n, text in body.items()}, n=90)
+    text = "In 2. AMENDED BUDGETS, items c to f are indented differently from a and b"
+    match = grounding.Match("2.\tAMENDED BUDGETS", "p38", "heading", "named", "2.\tAMENDED BUDGETS", under=("p39", "p46"))
+    assert pointing.lettered(state, text) == [f"p{n}" for base in (10, 40, 70) for n in range(base + 2, base + 6)]
+    pointed = pointing.pointed(state, text, [match])
+    assert [i for i in pointed if i in {f"p{n}" for n in range(10, 80)}][:4] == ["p42", "p43", "p44", "p45"]
+    assert "p12" not in pointed and "p40" in pointed
+
+
 def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
     """dwh-275#5: "(ل) قلب, (أ) أهداف and so on. Turn those ten lines into a bulleted list" names one line by its rare
     word; the others are the lines around it typed with the same kind of label (not the "1." lines after them)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
 from autodw.agent.grounding import (Match, label_section, look, loose, table_caption, tables_named, undictated,
@@ -146,7 +146,11 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
+    inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
+              for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
+    out = whole + numbered(state, said, inside) + list_labelled(state, text) + list_ends(state, said)
+    out += coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
@@ -176,13 +180,13 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     return list(dict.fromkeys(out))
 
 
-def numbered(state: State, text: str) -> list[str]:
+def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
     """The body paragraphs `text` names by their leading number: a section number it says ("the subsection titles 1.1,
     1.2 and 2.1" names "1.1 REGULACIONES..."), or each label of a range it names by its ends ("01CD到08CD" names
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none; then those of a range of letters it names (:func:`lettered`)."""
+    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are)."""
     said = loose(text)
     starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
 
@@ -202,16 +206,17 @@ def numbered(state: State, text: str) -> list[str]:
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
-    return list(dict.fromkeys(out + lettered(state, text)))
+    return list(dict.fromkeys(out + lettered(state, text, inside)))
 
 
-def lettered(state: State, text: str) -> list[str]:
+def lettered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
     """The paragraphs typed with each letter of a range `text` names by its ends ("the section titles A to H" names
     "A.\tIntroduction" ... "H.\tA way forward"), in the same case: each run of them in document order from the first
     letter to the last, one after the other (a document with one "A." to "D." series per chapter: those of every
     chapter that reaches the last letter; contents lines, ending in a page number, aside), when the range is at most
-    :data:`MAX_SECTION_BLOCKS` long."""
-    out: list[str] = []
+    :data:`MAX_SECTION_BLOCKS` long; of runs some of which are all `inside` (ids: the sections the request names), those
+    only (a handbook pasted several times over has its "c." to "f." runs in every chapter of every copy, dwh-287#5)."""
+    runs: list[list[str]] = []
     for first, last in _LETTER_RANGE.findall(text):
         if first.isupper() != last.isupper() or not 0 < ord(last) - ord(first) < MAX_SECTION_BLOCKS:
             continue
@@ -223,9 +228,10 @@ def lettered(state: State, text: str) -> list[str]:
                 continue
             run = [p["id"]] if letter == first else run + [p["id"]] if run and ord(letter) == ord(first) + len(run) else []
             if letter == last and run:
-                out += run
+                runs.append(run)
                 run = []
-    return out
+    held = [run for run in runs if set(run) <= set(inside)]
+    return [pid for run in held or runs for pid in run]
 
 
 def numbers_held(state: State, text: str) -> list[str]:
