@@ -636,6 +636,19 @@ def test_a_range_of_letters_in_a_named_section_points_at_the_runs_in_it():
     assert "p12" not in pointed and "p40" in pointed
 
 
+def test_where_the_opening_repeats_when_a_request_speaks_of_a_repetition():
+    """dwh-287#8: "a comment at the start of the second copy (where the cover repeats)" of a handbook pasted several
+    times over points at where its first two lines recur, in order; a lone recurrence of the first line is none."""
+    body = {1: "U.S. Department of Justice", 2: "Executive Office", 30: "U.S. Department of Justice",
+            40: "U.S. Department of Justice", 42: "Executive Office", 70: "U.S. Department of Justice",
+            71: "Executive Office"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()} | {41: _paragraph(41, "")})
+    text = "Flag it with a comment at the start of the second copy (where the cover repeats)."
+    assert pointing.repeated_start(state, text) == ["p40", "p70"]
+    assert pointing.pointed(state, text)[:2] == ["p40", "p70"]
+    assert pointing.repeated_start(state, "Flag it with a comment at the start of the handbook.") == []
+
+
 def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
     """dwh-275#5: "(ل) قلب, (أ) أهداف and so on. Turn those ten lines into a bulleted list" names one line by its rare
     word; the others are the lines around it typed with the same kind of label (not the "1." lines after them)."""

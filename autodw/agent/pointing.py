@@ -76,6 +76,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
 _START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
                     r"|\b(?:top|start|beginning)\s+of\s+the\s+(?:document|doc|file|text|book)\b"
                     r"|(?:文档|全文|文章|正文)(?:的)?(?:开头|最前面)|第一页|首页|封面|扉页|最上面|最前面", re.IGNORECASE)
+#: a request speaking of the document repeating itself ("where the cover repeats", "the second copy", "重复")
+_REPEATED = re.compile(r"\brepeat(?:s|ed|ing)?\b|\bduplicat\w*|\b(?:second|third|another|next)\s+copy\b|\bcopies\b"
+                       r"|重复|副本", re.IGNORECASE)
+OPENING_LINES = 2  # the document's first lines with text whose recurrence, in order, is where a copy of it starts
 #: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
 _LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
                        r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
@@ -150,7 +154,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
               for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
     out = whole + numbered(state, said, inside) + list_labelled(state, text) + list_ends(state, said)
-    out += coloured(state, said)
+    out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
@@ -486,6 +490,21 @@ def start_blocks(state: State) -> list[str]:
     """The body's first :data:`START_BLOCKS` blocks that show something (tables, paragraphs with text or a picture)."""
     return [el["id"] for el, table in body_blocks(state)
             if table or el.get("text", "").strip() or el.get("images")][:START_BLOCKS]
+
+
+def repeated_start(state: State, said: str) -> list[str]:
+    """Where the document's opening recurs (its first :data:`OPENING_LINES` body paragraphs with text again, in order,
+    empty ones between them aside), the first :data:`MAX_MATCHES` times, when `said` (undictated text) speaks of a
+    repetition: "the start of the second copy (where the cover repeats)" of a handbook pasted several times over."""
+    if not _REPEATED.search(said):
+        return []
+    lines = [(el["id"], _whole_key(el)) for el, table in body_blocks(state) if not table and _whole_key(el)]
+    opening = [key for _, key in lines[:OPENING_LINES]]
+    if len(opening) < OPENING_LINES:
+        return []
+    keys = [key for _, key in lines]
+    return [lines[n][0] for n in range(1, len(lines) - OPENING_LINES + 1)
+            if keys[n:n + OPENING_LINES] == opening][:MAX_MATCHES]
 
 
 def shown_last(state: State, section: list[str]) -> list[str]:
