@@ -878,6 +878,16 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert "r0: | Сокращение | Определение |" in later
 
 
+def test_a_request_in_another_language_points_by_a_percentage_it_says():
+    """dwh-286#10: "the payment terms paragraph in chapter 2 ... the 10% advance payment" of a Chinese tender points at
+    the few paragraphs saying 10％ (full-width or not), not 110% or 10.5%; a percentage to set names none."""
+    targets = {40: _paragraph(40, "合同生效后30日内支付合同价款的10％（预付款）。"), 60: _paragraph(60, "支付合同价款的10%。"),
+               70: _paragraph(70, "价款的110%与10.5%。")}
+    state = _filled(targets)
+    assert pointing.numbers_held(state, "confirm the 10% advance payment against a bank guarantee") == ["p40", "p60"]
+    assert pointing.numbers_held(state, "scale the picture to 10%") == []
+
+
 def test_a_request_in_another_language_points_by_its_numbers():
     """A request whose words the document does not share (dwh-262#7: "the paragraph about the police collecting data
     since 1995" on an Arabic document) points at the few blocks holding a number of three digits or more it says, not

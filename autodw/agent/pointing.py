@@ -38,8 +38,10 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
-#: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more
-_NUMBER_SAID = re.compile(r"(?<![\d.,])\d{3,}(?![\d]|[.,]\d)")
+#: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more, or a
+#: percentage ("the 10% advance payment"; not one to set: "scale it to 50%", "调为80%"): its digits
+_NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
+                          r"|(?<![\d.,])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d+(?:[.,]\d+)?)\s*[%％]")
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
@@ -239,14 +241,17 @@ def lettered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
 
 
 def numbers_held(state: State, text: str) -> list[str]:
-    """The body blocks holding a number of three digits or more that `text` says (not in what it dictates), of each
-    number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the police collecting data
-    since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7)."""
-    numbers = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
-    if not numbers:
+    """The body blocks holding a number of three digits or more or a percentage that `text` says (not in what it
+    dictates), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the
+    police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7; "the 10%
+    advance payment" of a Chinese tender those saying 10％, dwh-286#10)."""
+    said = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
+    if not said:
         return []
+    patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
+                for n, p in said]
     blocks = block_texts(state)
-    held = [[bid for bid, body in blocks if re.search(rf"(?<![\d.,]){n}(?![\d]|[.,]\d)", body)] for n in numbers]
+    held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
 
 
