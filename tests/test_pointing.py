@@ -888,6 +888,22 @@ def test_a_request_in_another_language_points_by_a_percentage_it_says():
     assert pointing.numbers_held(state, "scale the picture to 10%") == []
 
 
+def test_chapter_titles_typed_as_body_text_are_listed_when_a_request_speaks_of_chapters():
+    """dwh-286#2: "none of the chapter titles are real headings ... make all six of them Heading 1" of a tender
+    converted by LibreOffice lists the lines typed as chapter titles (not the heading, not a sentence naming a
+    chapter), and the windowed view shows them."""
+    targets = {10 * k: _paragraph(10 * k, f"第{n}章  采购项目需求{k}") for k, n in enumerate("一二三四五", 1)}
+    targets[60] = _paragraph(60, "第六章  合同主要条款", "Heading 1")
+    targets[65] = _paragraph(65, "CHAPTER 7 - BUDGETS")
+    targets[70] = _paragraph(70, "第三章所述的服务期限及地点由采购人另行通知，" * 4)
+    state = _filled(targets)
+    text = "None of the chapter titles are real headings so the navigation pane is useless. Make all six of them Heading 1."
+    assert pointing.chapters_typed(state, text) == ["p10", "p20", "p30", "p40", "p50", "p65"]
+    assert pointing.chapters_typed(state, "Make the titles bold") == []
+    view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
+    assert _shown(view, "p10", "p20", "p30", "p40", "p50", "p65")
+
+
 def test_a_request_in_another_language_points_by_its_numbers():
     """A request whose words the document does not share (dwh-262#7: "the paragraph about the police collecting data
     since 1995" on an Arabic document) points at the few blocks holding a number of three digits or more it says, not

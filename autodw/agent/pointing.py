@@ -96,6 +96,11 @@ _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
 MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
 _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
+_CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapitres?|kapitel", re.IGNORECASE)
+#: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...")
+_CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
+                           r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
+MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
@@ -564,6 +569,19 @@ def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     highest = min(levels.values())
     top = [pid for pid, level in levels.items() if level == highest]
     return top if len(top) <= MAX_LISTED_HEADINGS else []
+
+
+def chapters_typed(state: State, text: str) -> list[str]:
+    """The body paragraphs that are not headings typed as chapter titles ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS":
+    :data:`_CHAPTER_LINE`, up to :data:`MAX_TITLE_CHARS` characters), when `text` (what it does not dictate) speaks of
+    chapters and two to :data:`MAX_LISTED_HEADINGS` of them are in the document: "none of the chapter titles are real
+    headings" of a tender converted by LibreOffice (dwh-286#2)."""
+    if not _CHAPTER_SAID.search(undictated(text)):
+        return []
+    custom = custom_headings(state)
+    out = [p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
+           and _CHAPTER_LINE.match(p.get("text", "")) and heading_level(p.get("style"), custom) is None]
+    return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
 def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
