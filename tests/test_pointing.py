@@ -621,6 +621,34 @@ def test_paragraphs_named_by_a_range_of_letters():
     assert pointing.lettered(state, "make a to-do list") == [] and pointing.lettered(state, "A to c") == []
 
 
+def test_a_range_of_letters_in_a_named_section_points_at_the_runs_in_it():
+    """dwh-287#5: a handbook pasted several times over has "c." to "f." runs in many chapters; "AMENDED BUDGETS: items
+    c to f" points at the run in that section only (then the section, its items "a." and "b." with it)."""
+    body = {n: f"{chr(ord('a') + k)}.\tA budget item {k}" for base in (10, 40, 70) for k, n in
+            enumerate(range(base, base + 6))}
+    body[38] = "2.\tAMENDED BUDGETS"
+    state = _filled({n: _paragraph(n, text, "Heading 3" if n == 38 else "Normal") for n, text in body.items()}, n=90)
+    text = "In 2. AMENDED BUDGETS, items c to f are indented differently from a and b"
+    match = grounding.Match("2.\tAMENDED BUDGETS", "p38", "heading", "named", "2.\tAMENDED BUDGETS", under=("p39", "p46"))
+    assert pointing.lettered(state, text) == [f"p{n}" for base in (10, 40, 70) for n in range(base + 2, base + 6)]
+    pointed = pointing.pointed(state, text, [match])
+    assert [i for i in pointed if i in {f"p{n}" for n in range(10, 80)}][:4] == ["p42", "p43", "p44", "p45"]
+    assert "p12" not in pointed and "p40" in pointed
+
+
+def test_where_the_opening_repeats_when_a_request_speaks_of_a_repetition():
+    """dwh-287#8: "a comment at the start of the second copy (where the cover repeats)" of a handbook pasted several
+    times over points at where its first two lines recur, in order; a lone recurrence of the first line is none."""
+    body = {1: "U.S. Department of Justice", 2: "Executive Office", 30: "U.S. Department of Justice",
+            40: "U.S. Department of Justice", 42: "Executive Office", 70: "U.S. Department of Justice",
+            71: "Executive Office"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()} | {41: _paragraph(41, "")})
+    text = "Flag it with a comment at the start of the second copy (where the cover repeats)."
+    assert pointing.repeated_start(state, text) == ["p40", "p70"]
+    assert pointing.pointed(state, text)[:2] == ["p40", "p70"]
+    assert pointing.repeated_start(state, "Flag it with a comment at the start of the handbook.") == []
+
+
 def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
     """dwh-275#5: "(ل) قلب, (أ) أهداف and so on. Turn those ten lines into a bulleted list" names one line by its rare
     word; the others are the lines around it typed with the same kind of label (not the "1." lines after them)."""
@@ -848,6 +876,32 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert _shown(view, "t1", "t3")
     later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
     assert "r0: | Сокращение | Определение |" in later
+
+
+def test_a_request_in_another_language_points_by_a_percentage_it_says():
+    """dwh-286#10: "the payment terms paragraph in chapter 2 ... the 10% advance payment" of a Chinese tender points at
+    the few paragraphs saying 10％ (full-width or not), not 110% or 10.5%; a percentage to set names none."""
+    targets = {40: _paragraph(40, "合同生效后30日内支付合同价款的10％（预付款）。"), 60: _paragraph(60, "支付合同价款的10%。"),
+               70: _paragraph(70, "价款的110%与10.5%。")}
+    state = _filled(targets)
+    assert pointing.numbers_held(state, "confirm the 10% advance payment against a bank guarantee") == ["p40", "p60"]
+    assert pointing.numbers_held(state, "scale the picture to 10%") == []
+
+
+def test_chapter_titles_typed_as_body_text_are_listed_when_a_request_speaks_of_chapters():
+    """dwh-286#2: "none of the chapter titles are real headings ... make all six of them Heading 1" of a tender
+    converted by LibreOffice lists the lines typed as chapter titles (not the heading, not a sentence naming a
+    chapter), and the windowed view shows them."""
+    targets = {10 * k: _paragraph(10 * k, f"第{n}章  采购项目需求{k}") for k, n in enumerate("一二三四五", 1)}
+    targets[60] = _paragraph(60, "第六章  合同主要条款", "Heading 1")
+    targets[65] = _paragraph(65, "CHAPTER 7 - BUDGETS")
+    targets[70] = _paragraph(70, "第三章所述的服务期限及地点由采购人另行通知，" * 4)
+    state = _filled(targets)
+    text = "None of the chapter titles are real headings so the navigation pane is useless. Make all six of them Heading 1."
+    assert pointing.chapters_typed(state, text) == ["p10", "p20", "p30", "p40", "p50", "p65"]
+    assert pointing.chapters_typed(state, "Make the titles bold") == []
+    view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
+    assert _shown(view, "p10", "p20", "p30", "p40", "p50", "p65")
 
 
 def test_a_request_in_another_language_points_by_its_numbers():

@@ -108,6 +108,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
+    listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"
     pointed = [*numbers, *pointed]
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
