@@ -1208,6 +1208,20 @@ def test_a_table_given_only_its_column_names_has_them_as_its_header():
     assert [f.check for f in unasked_flags("insert_table", {**table, "rows": 1}, request)] == ["unasked_flag"]
 
 
+def test_a_request_repeating_the_previous_change_asks_for_its_flags():
+    """hand dev-eighteenth dwh-286#8: "the contract chapter repeats that same staffing table, do the same there" after
+    "... make its header row bold with a light grey fill" asks for bold; a request that does not repeat it does not."""
+    from autodw.agent.checks.values import unasked_flags
+
+    previous = "Chapter 2's staffing table needs a total line. And make its header row bold with a light grey fill."
+    args = {"table": "t13", "rows": 1, "bold": True, "fill": "D9D9D9"}
+    assert unasked_flags("set_header_row", args, "the contract chapter repeats that table, do the same there",
+                         previous) == []
+    assert unasked_flags("set_header_row", args, "同样处理合同那一章的表", previous) == []
+    assert [f.check for f in unasked_flags("set_header_row", args, "give the contract chapter's table a grey header",
+                                           previous)] == ["unasked_flag"]
+
+
 def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values

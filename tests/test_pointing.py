@@ -975,3 +975,17 @@ def test_a_request_describing_its_target_as_highlighted_points_at_the_highlighte
         assert pointing.pointed(state, request)[:3] == ["p76", "p77", "p78"], request
     for request in ("把这几条标成黄色高亮", "Make them highlighted in yellow"):  # asking for a highlight
         assert pointing.highlighted(state, request) == [], request
+
+
+
+def test_a_request_that_points_at_a_place_itself_is_shown_it_before_what_the_previous_one_named():
+    """hand dev-eighteenth dwh-290#9: "回到封面，那个标题...改成 14 号" after a request naming many sections: the cover
+    it points at is shown: the previous request's sections, which filled the local profile's view, are not focus."""
+    names = ["INTRODUCTION", "AIMS", "METHODOLOGY", "RESULTS", "DISCUSSION", "REFERENCES", "APPENDIX", "GLOSSARY",
+             "SUMMARY", "FINDINGS", "LIMITATIONS", "CONCLUSION", "BACKGROUND"]
+    sections = {30 + 5 * n: _paragraph(30 + 5 * n, f"{n + 1} {name}", "Heading 1") for n, name in enumerate(names)}
+    state = _filled({10: _paragraph(10, "A SURVEY OF STAFFING SUPPLY LEVELS IN AGED CARE", "Title"), **sections}, 100)
+    previous = "把 " + "、".join(f"{n + 1} {name}" for n, name in enumerate(names)) + " 都改成 Heading 1"
+    request = "回到封面，那个标题刚才放得有点太大了，改成 14 号就行"
+    view = views.grounded_view(state, request, InstructionResult(request), 500, quoted_in=request, previous=previous)
+    assert _shown(view, "p10")

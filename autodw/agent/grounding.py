@@ -617,9 +617,11 @@ _HEADER_ROW = re.compile(r"\b(?:top|header|heading|first|title)\s+row\b|\btable(
                          re.IGNORECASE)
 _ONLY_A_HEADER_ROW = re.compile(r"\b(?:header|heading)\s+row\b|\btable(?:'s)?\s+header\b|表头|标题行", re.IGNORECASE)
 #: a table named by what it holds: "the budget table", "that price table", "预算那个表", "事项一览表" (the words before
-#: "table" / 表 are compared with the table's text and the paragraphs before it)
+#: "table" / 表 are compared with the table's text and the paragraphs before it), or by a name in brackets after
+#: "table" ("the staffing table (物业管理人员配置)")
 _TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+){1,3}?)tables?\b"
-                              r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)", re.IGNORECASE)
+                              r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)"
+                              r"|\btables?\s*[(（]\s*([^()（）\n]{2,40}?)\s*[)）]", re.IGNORECASE)
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
 #: a table named by its caption's label and number ("Table 2", "表2", "表 2"), and such a caption's opening
 _CAPTION_NUMBER = re.compile(r"\btable\s+(\d+)(?!\d)|(?<![图列附])表\s*(\d+)(?!\d)", re.IGNORECASE)

@@ -94,16 +94,25 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
+#: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理")
+_REPEATS = re.compile(r"\b(?:do|does|did|doing)\s+(?:the\s+)?same\b|\bsame\s+(?:thing|changes?|treatment|formatting)\b"
+                      r"|\blikewise\b|同样|照此|照样|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
+
+
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
-                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
-def unasked_flags(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
-    """A property switched on that the request never names (bold, a header row, a separator line...); the fix is to
-    switch it off. A table given only its column names, its other rows left to fill in, has them as its header row
-    unasked."""
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
+                            "dwbench-2.0/hand/dev-eighteenth"))
+def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "") -> list[CheckFinding]:
+    """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
+    request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one; the fix
+    is to switch it off. A table given only its column names, its other rows left to fill in, has them as its header
+    row unasked."""
     out = []
+    repeated = previous if _REPEATS.search(instruction) else ""
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
+                not (repeated and _asked(api, key, pattern, repeated)) and \
                 not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
     return out
