@@ -921,3 +921,19 @@ def test_a_request_describing_its_target_as_highlighted_points_at_the_highlighte
         assert pointing.pointed(state, request)[:3] == ["p76", "p77", "p78"], request
     for request in ("把这几条标成黄色高亮", "Make them highlighted in yellow"):  # asking for a highlight
         assert pointing.highlighted(state, request) == [], request
+
+
+def test_a_section_described_in_other_words_or_another_language_points_at_its_section():
+    titles = ["Введение", "Установка", "Основные операции", "Коммерческие расширения", "Примеры кода", "Лицензия"]
+    state = _state([_paragraph(13 * n + 1 + i, f"{FILLER} Пункт {n}.{i}." if i else title, "Normal" if i else "Heading 1")
+                    for n, title in enumerate(titles) for i in range(13)])
+    request = "In the list of commercial extensions, drop the bullet about editing online."
+    assert pointing.section_descriptions(request) == ["commercial extensions"]
+    assert pointing.section_descriptions("在付款那部分加一句, then the section on payment terms should be bold") == \
+        ["付款", "payment terms"]
+    assert pointing.section_descriptions("Make the next section and the bulleted list bold.") == []  # which, not what
+    assert pointing.sections_described(state, request) == [("p40", "p52")]
+    assert {"p40", "p46", "p52"} <= set(pointing.pointed(state, request))
+    assert pointing.sections_described(state, "In the code samples section, fix the typo.") == [("p53", "p65")]
+    for made_up in ("penguin migration", "karaoke schedule", "volcano safety", "garden gnomes"):  # names no title
+        assert pointing.sections_described(state, f"In the {made_up} section, make the first line bold.") == []
