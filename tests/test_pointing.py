@@ -507,7 +507,7 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
     state = {**_state(paragraphs), "styles": styles}
     assert custom_headings(state) == {"_ H __M_GA": 1, "_ H _Ch_GA": 2}
     assert heading_level("_ H _Ch_GA", custom_headings(state)) == 2
-    assert grounding._section(state, "p20") == ("p21", "p39") and grounding._section(state, "p1") == ("p2", "p300")
+    assert grounding.heading_section(state, "p20") == ("p21", "p39") and grounding.heading_section(state, "p1") == ("p2", "p300")
     view = render_state(state, budget_tokens=700, focus=["p3"])
     assert _shown(view, *(f"p{n}" for n in range(20, 301, 20)))
     # a document using a heading style keeps its headings; a custom style based on one is a heading of its level
