@@ -507,7 +507,7 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
     state = {**_state(paragraphs), "styles": styles}
     assert custom_headings(state) == {"_ H __M_GA": 1, "_ H _Ch_GA": 2}
     assert heading_level("_ H _Ch_GA", custom_headings(state)) == 2
-    assert grounding._section(state, "p20") == ("p21", "p39") and grounding._section(state, "p1") == ("p2", "p300")
+    assert grounding.heading_section(state, "p20") == ("p21", "p39") and grounding.heading_section(state, "p1") == ("p2", "p300")
     view = render_state(state, budget_tokens=700, focus=["p3"])
     assert _shown(view, *(f"p{n}" for n in range(20, 301, 20)))
     # a document using a heading style keeps its headings; a custom style based on one is a heading of its level
@@ -989,3 +989,19 @@ def test_a_request_that_points_at_a_place_itself_is_shown_it_before_what_the_pre
     request = "回到封面，那个标题刚才放得有点太大了，改成 14 号就行"
     view = views.grounded_view(state, request, InstructionResult(request), 500, quoted_in=request, previous=previous)
     assert _shown(view, "p10")
+
+
+def test_a_section_described_in_other_words_or_another_language_points_at_its_section():
+    titles = ["Введение", "Установка", "Основные операции", "Коммерческие расширения", "Примеры кода", "Лицензия"]
+    state = _state([_paragraph(13 * n + 1 + i, f"{FILLER} Пункт {n}.{i}." if i else title, "Normal" if i else "Heading 1")
+                    for n, title in enumerate(titles) for i in range(13)])
+    request = "In the list of commercial extensions, drop the bullet about editing online."
+    assert pointing.section_descriptions(request) == ["commercial extensions"]
+    assert pointing.section_descriptions("在付款那部分加一句, then the section on payment terms should be bold") == \
+        ["付款", "payment terms"]
+    assert pointing.section_descriptions("Make the next section and the bulleted list bold.") == []  # which, not what
+    assert pointing.sections_described(state, request) == [("p40", "p52")]
+    assert {"p40", "p46", "p52"} <= set(pointing.pointed(state, request))
+    assert pointing.sections_described(state, "In the code samples section, fix the typo.") == [("p53", "p65")]
+    for made_up in ("penguin migration", "karaoke schedule", "volcano safety", "garden gnomes"):  # names no title
+        assert pointing.sections_described(state, f"In the {made_up} section, make the first line bold.") == []

@@ -142,7 +142,7 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
                     yield p, f"cell of {t['id']} row r{r} (index {r}), column index {c}"  # 0-based, as the APIs count
 
 
-def _section(state: State, pid: str) -> tuple[str, str] | None:
+def heading_section(state: State, pid: str) -> tuple[str, str] | None:
     """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
@@ -201,7 +201,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
         for _, how, p, kind in ranked[:MAX_MATCHES]:  # a section and a list are looked up for the shown ones only
             body_paragraph = kind == "paragraph"
             out.append(Match(quote.text, p["id"], kind, how, p.get("text", ""),
-                             _section(state, p["id"]) if body_paragraph else None,
+                             heading_section(state, p["id"]) if body_paragraph else None,
                              _list_run(state, p["id"]) if body_paragraph else None))
     for m in [*named(state, text), *described(state, text)]:
         if m.kind == HEADER_ROW or m.id not in {o.id for o in out if o.kind != HEADER_ROW}:  # a row label stays
@@ -562,7 +562,7 @@ def named(state: State, text: str) -> list[Match]:
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
         if heading_level(p.get("style"), custom) is not None and (_names_in(text, label) or _heading_said(text, label)):
-            out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
+            out.append(Match(label, p["id"], "heading", "named", label, heading_section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))
     for t in state.get("tables", []):

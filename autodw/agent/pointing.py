@@ -14,9 +14,11 @@ import re
 import unicodedata
 from typing import Any, Callable, Collection, Iterable
 
+import numpy as np
+
 from autodw.agent.distinctive import block_texts, ranked_blocks
-from autodw.agent.grounding import (CLOSING, OPENING, Match, label_section, look, loose, table_caption, tables_named,
-                                    undictated, unspaced)
+from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
+                                    tables_named, undictated, unspaced)
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -173,6 +175,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     labels = labelled(state, said) + sections_numbered(state, said)
+    if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
+        labels = sections_described(state, said)
     out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
@@ -619,8 +623,109 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
         if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
-            out += [(p["id"], _numbered_end(state, p["id"], under[1])) for p in paras
-                    if (under := label_section(state, p["id"])) is not None]
+            out += [(p["id"], end) for p in paras if (end := _label_end(state, p["id"])) is not None]
+    return out
+
+
+def _label_end(state: State, pid: str) -> str | None:
+    """The last paragraph of the section of label paragraph `pid` (:func:`~autodw.agent.grounding.label_section`, up
+    to the next number of its depth: :func:`_numbered_end`); None for a label with nothing under it."""
+    under = label_section(state, pid)
+    return None if under is None else _numbered_end(state, pid, under[1])
+
+
+#: a section a request names by a description of its title ("the termination section", "the section on payment",
+#: "the list of commercial extensions", "付款那部分"): the description
+_SECTION_DESCRIBED = re.compile(
+    r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex)\s+(?:on|about|called|titled|named|for|covering|"
+    r"regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
+    r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{words})\s+"
+    r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
+    r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
+    r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)".format(
+        words=r"(?:(?!(?:the|a|an|this|that)\b)[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
+        end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|should|must|needs?|"
+            r"is|are|was|be|has|have|please|can|could|would|will)\b|\s*$"), re.IGNORECASE)
+#: words that say which section or list, not what it is about ("the next section", "the bulleted list")
+_NOT_A_TITLE = frozenset("first second third last next previous following same whole entire other new above below "
+                         "this that bullet bulleted numbered final opening closing top bottom main short long empty "
+                         "following preceding whole".split())
+#: generic section titles: a title's mean similarity to them is taken from its similarity to a description (a title
+#: near every description, "Предмет контракта", is not what each means)
+_GENERIC_TITLES = ("introduction", "summary", "conclusion", "references", "background", "methods", "results",
+                   "discussion", "overview", "contact information", "scope", "definitions", "appendix",
+                   "table of contents", "acknowledgements", "general provisions", "requirements", "schedule", "budget",
+                   "responsibilities", "procedure", "purpose", "notes", "examples", "history", "terms and conditions",
+                   "payment", "delivery", "confidentiality", "governing law", "signatures", "installation", "usage",
+                   "configuration", "frequently asked questions", "license", "glossary", "objectives", "timeline",
+                   "evaluation", "team", "risks", "costs", "training", "safety", "maintenance", "support", "contacts",
+                   "annex", "abstract")
+MIN_TITLE_MARGIN = 0.012  # the best title's lead over the next (similarities less the generic mean)
+MIN_OVER_GENERIC = 0.01  # the description's lead over the generic titles' third nearest to the best title
+MAX_TITLES = 400  # titles compared (the encoder takes ~10-30 ms each, once a document)
+
+
+def section_descriptions(text: str) -> list[str]:
+    """What `text` (what it does not dictate) describes a section by (:data:`_SECTION_DESCRIBED`), leaving out words
+    that say which one ("the next section") rather than what it is about."""
+    out = []
+    for m in _SECTION_DESCRIBED.finditer(undictated(text)):
+        said = next(g for g in m.groups() if g is not None)
+        if m.group("zh") is not None:
+            said = re.sub(r"^.*(?:把|给|将|在|对|和|跟|帮我|请)", "", said)
+        words = [w for w in said.split() if w.casefold() not in _NOT_A_TITLE]
+        if words and len(" ".join(words)) >= (2 if m.group("zh") is not None else 3):
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
+
+
+def _titles(state: State) -> list[tuple[str, str, str]]:
+    """The document's section titles: each body paragraph with a heading style, or unstyled and short like a label
+    (:data:`MAX_LABEL_WORDS` words or, typed with a section number, :data:`MAX_TITLE_WORDS`; no closing punctuation;
+    starting with a letter), with its text (its section number left out, capitals as a sentence) and the last
+    paragraph of its section."""
+    custom = custom_headings(state)
+    out = []
+    for p in state.get("paragraphs", []):
+        text = p.get("text", "").strip()
+        title = " ".join(_SECTION_NUMBER.sub("", text).split())
+        if not re.match(r"[^\W\d_]", title) or re.search(r"[{}<>=;]", title):
+            continue
+        if heading_level(p.get("style"), custom) is not None:
+            end = (heading_section(state, p["id"]) or (None, p["id"]))[1]
+        elif len(title.split()) <= (MAX_TITLE_WORDS if _SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
+                and not re.search(r"[.:;,!?。]\s*$", text):
+            end = _label_end(state, p["id"])
+        else:
+            continue
+        if end is not None:
+            out.append((p["id"], title.capitalize() if title.isupper() else title, end))
+    return out[:MAX_TITLES]
+
+
+def sections_described(state: State, text: str) -> list[tuple[str, str]]:
+    """The sections (title, last paragraph) whose title a description of a section in `text` means in other words or
+    another language (:func:`section_descriptions`; "the termination section" of a Russian contract names "9.
+    РАСТОРЖЕНИЕ КОНТРАКТА", dwh-250#7): the title most like the description by multilingual-e5 similarity, less each
+    title's mean similarity to generic titles (:data:`_GENERIC_TITLES`), when it leads the next by
+    :data:`MIN_TITLE_MARGIN` and the description is nearer to it than the generic titles are (a made-up name means
+    none)."""
+    descriptions = section_descriptions(text)
+    titles = _titles(state) if descriptions else []
+    if len(titles) < 2:
+        return []
+    from autodw.intents.embedding import encoder, passages  # loaded only when a request describes a section
+
+    vectors = passages([title for _, title, _ in titles])
+    generic = encoder().query(list(_GENERIC_TITLES)) @ vectors.T
+    similar = encoder().query(descriptions) @ vectors.T
+    out = []
+    for scores in similar:
+        adjusted = scores - generic.mean(axis=0)
+        second, best = np.argsort(adjusted)[-2:]
+        if adjusted[best] - adjusted[second] >= MIN_TITLE_MARGIN \
+                and scores[best] - np.sort(generic[:, best])[-3] >= MIN_OVER_GENERIC:
+            out.append((titles[best][0], titles[best][2]))
     return out
 
 
