@@ -639,17 +639,22 @@ def _label_end(state: State, pid: str) -> str | None:
 _SECTION_DESCRIBED = re.compile(
     r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex)\s+(?:on|about|called|titled|named|for|covering|"
     r"regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
-    r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{words})\s+"
+    r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{before})\s{{1,2}}"
     r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
     r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
     r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)".format(
         words=r"(?:(?!(?:the|a|an|this|that)\b)[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
+        # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
+        before=r"(?:(?!(?:the|a|an|this|that|in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*\s){0,3}?"
+               r"(?!(?:in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*",
         end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|should|must|needs?|"
             r"is|are|was|be|has|have|please|can|could|would|will)\b|\s*$"), re.IGNORECASE)
 #: words that say which section or list, not what it is about ("the next section", "the bulleted list")
 _NOT_A_TITLE = frozenset("first second third last next previous following same whole entire other new above below "
                          "this that bullet bulleted numbered final opening closing top bottom main short long empty "
-                         "following preceding whole".split())
+                         "preceding little small big large very just only few several all each every one two three "
+                         "four five six seven eight nine ten section sections chapter chapters part parts heading "
+                         "headings list lists title titles".split())
 #: generic section titles: a title's mean similarity to them is taken from its similarity to a description (a title
 #: near every description, "Предмет контракта", is not what each means)
 _GENERIC_TITLES = ("introduction", "summary", "conclusion", "references", "background", "methods", "results",
