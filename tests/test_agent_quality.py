@@ -1208,13 +1208,101 @@ def test_a_table_given_only_its_column_names_has_them_as_its_header():
     assert [f.check for f in unasked_flags("insert_table", {**table, "rows": 1}, request)] == ["unasked_flag"]
 
 
-def test_a_chinese_line_chart_typed_by_its_sound():
+def test_a_request_repeating_the_previous_change_asks_for_its_flags():
+    """hand dev-eighteenth dwh-286#8: "the contract chapter repeats that same staffing table, do the same there" after
+    "... make its header row bold with a light grey fill" asks for bold; a request that does not repeat it does not."""
+    from autodw.agent.checks.values import unasked_flags
+
+    previous = "Chapter 2's staffing table needs a total line. And make its header row bold with a light grey fill."
+    args = {"table": "t13", "rows": 1, "bold": True, "fill": "D9D9D9"}
+    assert unasked_flags("set_header_row", args, "the contract chapter repeats that table, do the same there",
+                         previous) == []
+    assert unasked_flags("set_header_row", args, "同样处理合同那一章的表", previous) == []
+    assert [f.check for f in unasked_flags("set_header_row", args, "give the contract chapter's table a grey header",
+                                           previous)] == ["unasked_flag"]
+
+
+def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values
 
     line = {"chart": "chart1", "chart_type": "line"}
-    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换成折现图吧，看趋势更直观一点") == []
-    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧")
+    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换成折现图吧，看趋势更直观一点", state) == []
+    assert unnamed_values("change_chart_type", line, "准时率那个柱状图换个样子吧", state)
+
+
+def _made_state(build) -> dict:
+    """The state of a new document `build` fills in (it is given the python-docx document)."""
+    made = docx.Document()
+    build(made)
+    buffer = io.BytesIO()
+    made.save(buffer)
+    return extract_state(WordDocument.from_bytes(buffer.getvalue()))
+
+
+def _centred_and_left(made) -> None:
+    """p1 centred (bold, underlined), p2 left."""
+    title = made.add_paragraph()
+    title.add_run("Appendix 1 - Font Mapping").bold = True
+    title.alignment = docx.enum.text.WD_ALIGN_PARAGRAPH.CENTER
+    made.add_paragraph("Body text.")
+
+
+def test_a_value_every_target_has_now_describes_it():
+    """hand dev-eighteenth dwh-282#4 (hosted ceiling): a request calling a paragraph what it is now ("just bold
+    underlined centred text") names no value to take; one asking for the value still rejects another."""
+    request = ("The Appendix 1 title is just bold underlined centred text. Turn it into a proper Heading 1 that looks "
+               "like the other chapter headings.")
+    state = _made_state(_centred_and_left)
+    assert _checks(request, "set_paragraph_format", {"paragraphs": ["p1"], "alignment": "left"}, state) == []
+    assert _checks("Centre p2", "set_paragraph_format", {"paragraphs": ["p2"], "alignment": "right"},
+                   state) == ["unnamed_value"]
+    assert _checks("Centre p1 and p2", "set_paragraph_format", {"paragraphs": ["p1", "p2"], "alignment": "right"},
+                   state) == ["unnamed_value"]  # not centred in every one of them now
+
+
+def _headings(made) -> None:
+    """p1 a Heading 3, p2 a Heading 2."""
+    made.add_heading("Level three", level=3)
+    made.add_heading("Level two", level=2)
+
+
+def test_a_level_every_target_heading_has_now_describes_it():
+    """hand dev-eighteenth dwh-292#8 (hosted ceiling): "三级太不显眼了，还是改回去" (the level 3 it has now is too
+    faint; change it back) names level 3 as what the heading is, not as the level to take."""
+    state = _made_state(_headings)
+    back = checks.check_call("Do it.", "不行，三级太不显眼了，还是改回去", "change_heading_level",
+                             {"paragraphs": ["p1"], "level": 2}, state, {})
+    assert [f.check for f in back] == []
+    wrong = checks.check_call("Do it.", "把二级标题改成三级", "change_heading_level",
+                              {"paragraphs": ["p2"], "level": 2}, state, {})
+    assert [f.check for f in wrong if f.check == "unnamed_level"] == ["unnamed_level"]
+    assert checks.repair([f for f in wrong if f.check == "unnamed_level"]) == {"level": 3}
+    assert _checks("把这两个标题都改成三级", "change_heading_level", {"paragraphs": ["p1", "p2"], "level": 2},
+                   state) == ["unnamed_level"]
+
+
+def _bold_word(made) -> None:
+    """"Donec" bold twice in p1, and in p2 once bold and once not."""
+    first = made.add_paragraph("Lorem ")
+    first.add_run("Donec").bold = True
+    first.add_run(" ipsum ")
+    first.add_run("Donec").bold = True
+    second = made.add_paragraph()
+    second.add_run("Donec").bold = True
+    second.add_run(" blandit Donec")
+
+
+def test_a_search_whose_matches_are_bold_now_can_only_take_bold_off():
+    """hand dev-eighteenth dwh-293#7 (hosted ceiling): "加粗太重了，还是改成斜体吧" (the bold is too heavy, make it
+    italic instead) for a word bold wherever format_matches finds it."""
+    state = _made_state(_bold_word)
+    swap = {"find": "Donec", "bold": False, "italic": True, "paragraphs": ["p1"]}
+    assert _checks("加粗太重了，还是改成斜体吧", "format_matches", swap, state) == []
+    assert _checks("加粗太重了，还是改成斜体吧", "format_matches", {**swap, "paragraphs": ["p1", "p2"]},
+                   state) == ["asked_flag_off"]  # one match is not bold now
+    assert _checks("加粗太重了，还是改成斜体吧", "format_matches", {k: v for k, v in swap.items() if k != "paragraphs"},
+                   state) == ["asked_flag_off"]
 
 
 @pytest.mark.parametrize("request_text, color, unasked", [

@@ -8,7 +8,7 @@ import re
 import docx
 
 from autodw.agent import views
-from autodw.agent.distinctive import distinctive_blocks, ranked_blocks
+from autodw.agent.distinctive import distinctive_blocks, names_held, ranked_blocks
 from autodw.agent.records import InstructionResult
 from autodw.analysis.state import extract_state
 from autodw.core.document import WordDocument
@@ -127,3 +127,28 @@ def test_a_long_documents_lines_saying_only_a_word_the_request_says_are_found_th
     assert distinctive_blocks(state, "Shade the two Maven dependency snippets for slf4j.") == ["p100", "p102"]
     assert distinctive_blocks({**state, "paragraphs": state["paragraphs"][:120]},
                               "Shade the two Maven dependency snippets for slf4j.") == []  # 4 of 120: not rare
+
+
+
+def test_a_name_the_request_says_points_at_the_few_blocks_holding_it_capitalised():
+    """hand dev-eighteenth dwh-283#4: "Burda's article ... Skolek's surname" on a German journal whose English article
+    holds many of the request's other words: the lines of each name are found, and the view is centred on them."""
+    document = docx.Document()
+    texts = [f"Die Sitzung fand am Montag statt. Eintrag {n}." for n in range(60)]
+    texts[3] = "Gerhard BURDA: Islam::Angst / 103"
+    texts[40], texts[41] = "Gerhard Burda:", "Islam::Angst"
+    texts[50] = "Reinhard Skolek: Analytische Psychologie"
+    texts[20] = "Like others he joined the article, the title and his name on separate lines in capitals, every one."
+    texts[30] = "the word closed is written in lower case here, Closed there"
+    for text in texts:
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    state = extract_state(WordDocument.from_bytes(buffer.getvalue()))
+    ids = [p["id"] for p in state["paragraphs"]]
+    request = ("Burda's article starts with his name and the title on two separate lines, every other article has "
+               "them on one line. Join them. Skolek's surname also isn't capitalised, fix that too.")
+    assert names_held(state, request) == [ids[3], ids[40], ids[50]]
+    assert names_held(state, "The Closed label, the Montag line") == []  # in lower case too; in too many blocks
+    view = views.grounded_view(state, request, InstructionResult(request), 500, quoted_in=request)
+    assert all(re.search(rf"^{ids[n]} ", view, re.MULTILINE) for n in (40, 41, 50))

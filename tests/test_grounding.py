@@ -56,3 +56,15 @@ def test_words_of_another_script_in_an_english_request_name_the_paragraphs_holdi
     assert grounding.ground(state, "the part about قلب and so on") == []  # in four paragraphs: a text to search for
     assert grounding.ground(state, "رابه را درست کن please") == []
     assert grounding.ground(state, "Change it to: رابه") == []
+
+
+def test_a_name_in_brackets_after_table_names_the_tables_under_it():
+    """dwh-286#7: "Chapter 2's staffing table (物业管理人员配置)" names the tables after a label holding the bracketed
+    name (the chapter's and the contract's copy), not the others."""
+    texts = ["五、物业管理人员配置（最低要求）：", "说明。", "说明。", "说明。", "六、付款方式：", "（四）物业管理人员配置（最低要求）"]
+    tables = [{"id": "t1", "after_paragraph": "p1", "cells": [["序号", "岗位", "人数"]]},
+              {"id": "t2", "after_paragraph": "p5", "cells": [["期数", "金额"]]},
+              {"id": "t3", "after_paragraph": "p6", "cells": [["序号", "岗位", "人数"]]}]
+    state = {"paragraphs": [_para(n, t) for n, t in enumerate(texts, 1)], "tables": tables, "images": []}
+    request = "Chapter 2's staffing table (物业管理人员配置) needs a total line at the bottom: 合计, 6 people."
+    assert [t["id"] for t in grounding.tables_named(state, request)] == ["t1", "t3"]

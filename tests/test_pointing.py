@@ -507,7 +507,7 @@ def test_custom_styles_that_look_like_headings_are_headings_of_a_document_withou
     state = {**_state(paragraphs), "styles": styles}
     assert custom_headings(state) == {"_ H __M_GA": 1, "_ H _Ch_GA": 2}
     assert heading_level("_ H _Ch_GA", custom_headings(state)) == 2
-    assert grounding._section(state, "p20") == ("p21", "p39") and grounding._section(state, "p1") == ("p2", "p300")
+    assert grounding.heading_section(state, "p20") == ("p21", "p39") and grounding.heading_section(state, "p1") == ("p2", "p300")
     view = render_state(state, budget_tokens=700, focus=["p3"])
     assert _shown(view, *(f"p{n}" for n in range(20, 301, 20)))
     # a document using a heading style keeps its headings; a custom style based on one is a heading of its level
@@ -619,6 +619,34 @@ def test_paragraphs_named_by_a_range_of_letters():
     assert pointing.lettered(state, text) == ["p60", "p70", "p80", "p90"]
     assert {"p60", "p70", "p80", "p90"} <= set(pointing.pointed(state, text))
     assert pointing.lettered(state, "make a to-do list") == [] and pointing.lettered(state, "A to c") == []
+
+
+def test_a_range_of_letters_in_a_named_section_points_at_the_runs_in_it():
+    """dwh-287#5: a handbook pasted several times over has "c." to "f." runs in many chapters; "AMENDED BUDGETS: items
+    c to f" points at the run in that section only (then the section, its items "a." and "b." with it)."""
+    body = {n: f"{chr(ord('a') + k)}.\tA budget item {k}" for base in (10, 40, 70) for k, n in
+            enumerate(range(base, base + 6))}
+    body[38] = "2.\tAMENDED BUDGETS"
+    state = _filled({n: _paragraph(n, text, "Heading 3" if n == 38 else "Normal") for n, text in body.items()}, n=90)
+    text = "In 2. AMENDED BUDGETS, items c to f are indented differently from a and b"
+    match = grounding.Match("2.\tAMENDED BUDGETS", "p38", "heading", "named", "2.\tAMENDED BUDGETS", under=("p39", "p46"))
+    assert pointing.lettered(state, text) == [f"p{n}" for base in (10, 40, 70) for n in range(base + 2, base + 6)]
+    pointed = pointing.pointed(state, text, [match])
+    assert [i for i in pointed if i in {f"p{n}" for n in range(10, 80)}][:4] == ["p42", "p43", "p44", "p45"]
+    assert "p12" not in pointed and "p40" in pointed
+
+
+def test_where_the_opening_repeats_when_a_request_speaks_of_a_repetition():
+    """dwh-287#8: "a comment at the start of the second copy (where the cover repeats)" of a handbook pasted several
+    times over points at where its first two lines recur, in order; a lone recurrence of the first line is none."""
+    body = {1: "U.S. Department of Justice", 2: "Executive Office", 30: "U.S. Department of Justice",
+            40: "U.S. Department of Justice", 42: "Executive Office", 70: "U.S. Department of Justice",
+            71: "Executive Office"}
+    state = _filled({n: _paragraph(n, text) for n, text in body.items()} | {41: _paragraph(41, "")})
+    text = "Flag it with a comment at the start of the second copy (where the cover repeats)."
+    assert pointing.repeated_start(state, text) == ["p40", "p70"]
+    assert pointing.pointed(state, text)[:2] == ["p40", "p70"]
+    assert pointing.repeated_start(state, "Flag it with a comment at the start of the handbook.") == []
 
 
 def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
@@ -850,6 +878,32 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert "r0: | Сокращение | Определение |" in later
 
 
+def test_a_request_in_another_language_points_by_a_percentage_it_says():
+    """dwh-286#10: "the payment terms paragraph in chapter 2 ... the 10% advance payment" of a Chinese tender points at
+    the few paragraphs saying 10％ (full-width or not), not 110% or 10.5%; a percentage to set names none."""
+    targets = {40: _paragraph(40, "合同生效后30日内支付合同价款的10％（预付款）。"), 60: _paragraph(60, "支付合同价款的10%。"),
+               70: _paragraph(70, "价款的110%与10.5%。")}
+    state = _filled(targets)
+    assert pointing.numbers_held(state, "confirm the 10% advance payment against a bank guarantee") == ["p40", "p60"]
+    assert pointing.numbers_held(state, "scale the picture to 10%") == []
+
+
+def test_chapter_titles_typed_as_body_text_are_listed_when_a_request_speaks_of_chapters():
+    """dwh-286#2: "none of the chapter titles are real headings ... make all six of them Heading 1" of a tender
+    converted by LibreOffice lists the lines typed as chapter titles (not the heading, not a sentence naming a
+    chapter), and the windowed view shows them."""
+    targets = {10 * k: _paragraph(10 * k, f"第{n}章  采购项目需求{k}") for k, n in enumerate("一二三四五", 1)}
+    targets[60] = _paragraph(60, "第六章  合同主要条款", "Heading 1")
+    targets[65] = _paragraph(65, "CHAPTER 7 - BUDGETS")
+    targets[70] = _paragraph(70, "第三章所述的服务期限及地点由采购人另行通知，" * 4)
+    state = _filled(targets)
+    text = "None of the chapter titles are real headings so the navigation pane is useless. Make all six of them Heading 1."
+    assert pointing.chapters_typed(state, text) == ["p10", "p20", "p30", "p40", "p50", "p65"]
+    assert pointing.chapters_typed(state, "Make the titles bold") == []
+    view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
+    assert _shown(view, "p10", "p20", "p30", "p40", "p50", "p65")
+
+
 def test_a_request_in_another_language_points_by_its_numbers():
     """A request whose words the document does not share (dwh-262#7: "the paragraph about the police collecting data
     since 1995" on an Arabic document) points at the few blocks holding a number of three digits or more it says, not
@@ -921,3 +975,33 @@ def test_a_request_describing_its_target_as_highlighted_points_at_the_highlighte
         assert pointing.pointed(state, request)[:3] == ["p76", "p77", "p78"], request
     for request in ("把这几条标成黄色高亮", "Make them highlighted in yellow"):  # asking for a highlight
         assert pointing.highlighted(state, request) == [], request
+
+
+
+def test_a_request_that_points_at_a_place_itself_is_shown_it_before_what_the_previous_one_named():
+    """hand dev-eighteenth dwh-290#9: "回到封面，那个标题...改成 14 号" after a request naming many sections: the cover
+    it points at is shown: the previous request's sections, which filled the local profile's view, are not focus."""
+    names = ["INTRODUCTION", "AIMS", "METHODOLOGY", "RESULTS", "DISCUSSION", "REFERENCES", "APPENDIX", "GLOSSARY",
+             "SUMMARY", "FINDINGS", "LIMITATIONS", "CONCLUSION", "BACKGROUND"]
+    sections = {30 + 5 * n: _paragraph(30 + 5 * n, f"{n + 1} {name}", "Heading 1") for n, name in enumerate(names)}
+    state = _filled({10: _paragraph(10, "A SURVEY OF STAFFING SUPPLY LEVELS IN AGED CARE", "Title"), **sections}, 100)
+    previous = "把 " + "、".join(f"{n + 1} {name}" for n, name in enumerate(names)) + " 都改成 Heading 1"
+    request = "回到封面，那个标题刚才放得有点太大了，改成 14 号就行"
+    view = views.grounded_view(state, request, InstructionResult(request), 500, quoted_in=request, previous=previous)
+    assert _shown(view, "p10")
+
+
+def test_a_section_described_in_other_words_or_another_language_points_at_its_section():
+    titles = ["Введение", "Установка", "Основные операции", "Коммерческие расширения", "Примеры кода", "Лицензия"]
+    state = _state([_paragraph(13 * n + 1 + i, f"{FILLER} Пункт {n}.{i}." if i else title, "Normal" if i else "Heading 1")
+                    for n, title in enumerate(titles) for i in range(13)])
+    request = "In the list of commercial extensions, drop the bullet about editing online."
+    assert pointing.section_descriptions(request) == ["commercial extensions"]
+    assert pointing.section_descriptions("在付款那部分加一句, then the section on payment terms should be bold") == \
+        ["付款", "payment terms"]
+    assert pointing.section_descriptions("Make the next section and the bulleted list bold.") == []  # which, not what
+    assert pointing.sections_described(state, request) == [("p40", "p52")]
+    assert {"p40", "p46", "p52"} <= set(pointing.pointed(state, request))
+    assert pointing.sections_described(state, "In the code samples section, fix the typo.") == [("p53", "p65")]
+    for made_up in ("penguin migration", "karaoke schedule", "volcano safety", "garden gnomes"):  # names no title
+        assert pointing.sections_described(state, f"In the {made_up} section, make the first line bold.") == []

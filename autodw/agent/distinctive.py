@@ -10,7 +10,8 @@ one after the other are also read as a phrase ("payables aging", "research studi
 so too: its words may each be in many blocks ("market", "research"), the phrase in few. A block is ranked by the sum
 of 1 / document frequency of the distinctive words and phrases it holds; one is returned only when it holds two of
 them, or a code-like word or a phrase that no other block holds, or it says nothing but distinctive words the request
-says (the lines "<dependency>" of "the two Maven dependency snippets").
+says (the lines "<dependency>" of "the two Maven dependency snippets"). A name the request says (:func:`names_held`:
+"Burda's article") points at the few blocks holding it, however common the request's other words are there.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ MAX_BLOCKS = 2  # blocks returned
 MIN_SCORE = 1.5  # e.g. two words each in one block, or one in one block and one in two
 MIN_GLUED = 4  # letters of a word glued to a number that is read as a word too
 MIN_TOGETHER = 3  # the request's words a block holds together that name it when each is in many blocks
+MAX_NAME_BLOCKS = 3  # blocks a name the request says may be in (more: a word of the text, not what names the target)
+MAX_NAMES = 3  # names of a request whose blocks are returned
 _CJK = r"\u3400-\u9fff"
 #: function words that a document's few paragraphs may hold too ("the same", "can you"): never distinctive
 _FUNCTION_WORDS = frozenset("""the and for are but not you your can could would should will make made same also
@@ -42,6 +45,7 @@ FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那�
 _ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
 _LETTER = rf"[^\W\d_{_CJK}\u3040-\u30ff]"
 _LATIN = re.compile(rf"{_ALNUM}+(?:[._:/-]{_ALNUM}+)*")
+_LATIN_WORD = re.compile(rf"{_LETTER}+")  # a word of letters of an alphabetic script ("Burda" of "Burda's")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 #: a word glued to a number in a code-like token ("Livermore94550", "Orleans70146"): read as a word too
 _GLUED = re.compile(rf"(?:(?<=\d)|^){_LETTER}{{{MIN_GLUED}}}{_LETTER}*(?=\d|$)")
@@ -102,6 +106,30 @@ def block_texts(state: State) -> list[tuple[str, str]]:
 def distinctive_blocks(state: State, text: str) -> list[str]:
     """The ids of at most :data:`MAX_BLOCKS` body blocks holding `text`'s distinctive words, best first."""
     return [block_id for block_id, score, named in ranked_blocks(state, text) if score >= MIN_SCORE or named][:MAX_BLOCKS]
+
+
+def names_held(state: State, text: str) -> list[str]:
+    """The body blocks holding a name `text` says, per name in its order (at most :data:`MAX_NAMES`): a word it writes
+    with a capital ("Burda's article", "Skolek's surname") that 1 to :data:`MAX_NAME_BLOCKS` blocks hold, each written
+    with a capital there too ("Burda", "BURDA": never "burda"), so a name said among words the document is full of
+    (an English request on a German journal) still shows the lines of its person."""
+    said = list(dict.fromkeys(m.group(0).casefold() for m in re.finditer(_LATIN_WORD, text)
+                              if m.group(0)[0].isupper() and len(m.group(0)) >= 3
+                              and m.group(0).casefold() not in _FUNCTION_WORDS))
+    if not said:
+        return []
+    holding: dict[str, list[str]] = {w: [] for w in said}
+    lower: set[str] = set()
+    for block_id, body in block_texts(state):
+        for m in re.finditer(_LATIN_WORD, body):
+            word = m.group(0).casefold()
+            if word in holding:
+                if not m.group(0)[0].isupper():
+                    lower.add(word)
+                elif block_id not in holding[word]:
+                    holding[word].append(block_id)
+    names = [w for w in said if w not in lower and 0 < len(holding[w]) <= MAX_NAME_BLOCKS][:MAX_NAMES]
+    return list(dict.fromkeys(b for w in names for b in holding[w]))
 
 
 def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:

@@ -142,7 +142,7 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
                     yield p, f"cell of {t['id']} row r{r} (index {r}), column index {c}"  # 0-based, as the APIs count
 
 
-def _section(state: State, pid: str) -> tuple[str, str] | None:
+def heading_section(state: State, pid: str) -> tuple[str, str] | None:
     """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
@@ -201,7 +201,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
         for _, how, p, kind in ranked[:MAX_MATCHES]:  # a section and a list are looked up for the shown ones only
             body_paragraph = kind == "paragraph"
             out.append(Match(quote.text, p["id"], kind, how, p.get("text", ""),
-                             _section(state, p["id"]) if body_paragraph else None,
+                             heading_section(state, p["id"]) if body_paragraph else None,
                              _list_run(state, p["id"]) if body_paragraph else None))
     for m in [*named(state, text), *described(state, text)]:
         if m.kind == HEADER_ROW or m.id not in {o.id for o in out if o.kind != HEADER_ROW}:  # a row label stays
@@ -562,7 +562,7 @@ def named(state: State, text: str) -> list[Match]:
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
         if heading_level(p.get("style"), custom) is not None and (_names_in(text, label) or _heading_said(text, label)):
-            out.append(Match(label, p["id"], "heading", "named", label, _section(state, p["id"])))
+            out.append(Match(label, p["id"], "heading", "named", label, heading_section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))
     for t in state.get("tables", []):
@@ -617,9 +617,11 @@ _HEADER_ROW = re.compile(r"\b(?:top|header|heading|first|title)\s+row\b|\btable(
                          re.IGNORECASE)
 _ONLY_A_HEADER_ROW = re.compile(r"\b(?:header|heading)\s+row\b|\btable(?:'s)?\s+header\b|表头|标题行", re.IGNORECASE)
 #: a table named by what it holds: "the budget table", "that price table", "预算那个表", "事项一览表" (the words before
-#: "table" / 表 are compared with the table's text and the paragraphs before it)
+#: "table" / 表 are compared with the table's text and the paragraphs before it), or by a name in brackets after
+#: "table" ("the staffing table (物业管理人员配置)")
 _TABLE_DESCRIBED = re.compile(r"\b(?:the|that|this|your|our|my)\s+((?:[\w-]+\s+){1,3}?)tables?\b"
-                              r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)", re.IGNORECASE)
+                              r"|([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:那个|这个|那张|这张|的)?(?:表格|表)(?!头)"
+                              r"|\btables?\s*[(（]\s*([^()（）\n]{2,40}?)\s*[)）]", re.IGNORECASE)
 _TABLE_WORD = re.compile(r"\btables?\b|表", re.IGNORECASE)
 #: a table named by its caption's label and number ("Table 2", "表2", "表 2"), and such a caption's opening
 _CAPTION_NUMBER = re.compile(r"\btable\s+(\d+)(?!\d)|(?<![图列附])表\s*(\d+)(?!\d)", re.IGNORECASE)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
+
+import numpy as np
 
 from autodw.agent.distinctive import block_texts, ranked_blocks
-from autodw.agent.grounding import (CLOSING, OPENING, Match, label_section, look, loose, table_caption, tables_named,
-                                    undictated, unspaced)
+from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
+                                    tables_named, undictated, unspaced)
 from autodw.agent.request_values import colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -38,8 +40,10 @@ MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block h
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
-#: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more
-_NUMBER_SAID = re.compile(r"(?<![\d.,])\d{3,}(?![\d]|[.,]\d)")
+#: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more, or a
+#: percentage ("the 10% advance payment"; not one to set: "scale it to 50%", "调为80%"): its digits
+_NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
+                          r"|(?<![\d.,])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d+(?:[.,]\d+)?)\s*[%％]")
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
@@ -76,6 +80,10 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
 _START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
                     r"|\b(?:top|start|beginning)\s+of\s+the\s+(?:document|doc|file|text|book)\b"
                     r"|(?:文档|全文|文章|正文)(?:的)?(?:开头|最前面)|第一页|首页|封面|扉页|最上面|最前面", re.IGNORECASE)
+#: a request speaking of the document repeating itself ("where the cover repeats", "the second copy", "重复")
+_REPEATED = re.compile(r"\brepeat(?:s|ed|ing)?\b|\bduplicat\w*|\b(?:second|third|another|next)\s+copy\b|\bcopies\b"
+                       r"|重复|副本", re.IGNORECASE)
+OPENING_LINES = 2  # the document's first lines with text whose recurrence, in order, is where a copy of it starts
 #: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
 _LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
                        r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
@@ -90,6 +98,11 @@ _TRIM = " .:;,。：；，"
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
 MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
 _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
+_CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapitres?|kapitel", re.IGNORECASE)
+#: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...")
+_CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
+                           r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
+MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
@@ -146,7 +159,11 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    out = whole + numbered(state, said) + list_labelled(state, text) + list_ends(state, said) + coloured(state, said)
+    # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
+    inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
+              for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
+    out = whole + numbered(state, said, inside) + list_labelled(state, text) + list_ends(state, said)
+    out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
@@ -158,6 +175,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     labels = labelled(state, said) + sections_numbered(state, said)
+    if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
+        labels = sections_described(state, said)
     out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
@@ -176,13 +195,13 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     return list(dict.fromkeys(out))
 
 
-def numbered(state: State, text: str) -> list[str]:
+def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
     """The body paragraphs `text` names by their leading number: a section number it says ("the subsection titles 1.1,
     1.2 and 2.1" names "1.1 REGULACIONES..."), or each label of a range it names by its ends ("01CD到08CD" names
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none; then those of a range of letters it names (:func:`lettered`)."""
+    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are)."""
     said = loose(text)
     starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
 
@@ -202,16 +221,17 @@ def numbered(state: State, text: str) -> list[str]:
             if label[0] and label[-1]:
                 out += [pid for held in label for pid in held]
                 break
-    return list(dict.fromkeys(out + lettered(state, text)))
+    return list(dict.fromkeys(out + lettered(state, text, inside)))
 
 
-def lettered(state: State, text: str) -> list[str]:
+def lettered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
     """The paragraphs typed with each letter of a range `text` names by its ends ("the section titles A to H" names
     "A.\tIntroduction" ... "H.\tA way forward"), in the same case: each run of them in document order from the first
     letter to the last, one after the other (a document with one "A." to "D." series per chapter: those of every
     chapter that reaches the last letter; contents lines, ending in a page number, aside), when the range is at most
-    :data:`MAX_SECTION_BLOCKS` long."""
-    out: list[str] = []
+    :data:`MAX_SECTION_BLOCKS` long; of runs some of which are all `inside` (ids: the sections the request names), those
+    only (a handbook pasted several times over has its "c." to "f." runs in every chapter of every copy, dwh-287#5)."""
+    runs: list[list[str]] = []
     for first, last in _LETTER_RANGE.findall(text):
         if first.isupper() != last.isupper() or not 0 < ord(last) - ord(first) < MAX_SECTION_BLOCKS:
             continue
@@ -223,20 +243,24 @@ def lettered(state: State, text: str) -> list[str]:
                 continue
             run = [p["id"]] if letter == first else run + [p["id"]] if run and ord(letter) == ord(first) + len(run) else []
             if letter == last and run:
-                out += run
+                runs.append(run)
                 run = []
-    return out
+    held = [run for run in runs if set(run) <= set(inside)]
+    return [pid for run in held or runs for pid in run]
 
 
 def numbers_held(state: State, text: str) -> list[str]:
-    """The body blocks holding a number of three digits or more that `text` says (not in what it dictates), of each
-    number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the police collecting data
-    since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7)."""
-    numbers = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
-    if not numbers:
+    """The body blocks holding a number of three digits or more or a percentage that `text` says (not in what it
+    dictates), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the
+    police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7; "the 10%
+    advance payment" of a Chinese tender those saying 10％, dwh-286#10)."""
+    said = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
+    if not said:
         return []
+    patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
+                for n, p in said]
     blocks = block_texts(state)
-    held = [[bid for bid, body in blocks if re.search(rf"(?<![\d.,]){n}(?![\d]|[.,]\d)", body)] for n in numbers]
+    held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
 
 
@@ -482,6 +506,21 @@ def start_blocks(state: State) -> list[str]:
             if table or el.get("text", "").strip() or el.get("images")][:START_BLOCKS]
 
 
+def repeated_start(state: State, said: str) -> list[str]:
+    """Where the document's opening recurs (its first :data:`OPENING_LINES` body paragraphs with text again, in order,
+    empty ones between them aside), the first :data:`MAX_MATCHES` times, when `said` (undictated text) speaks of a
+    repetition: "the start of the second copy (where the cover repeats)" of a handbook pasted several times over."""
+    if not _REPEATED.search(said):
+        return []
+    lines = [(el["id"], _whole_key(el)) for el, table in body_blocks(state) if not table and _whole_key(el)]
+    opening = [key for _, key in lines[:OPENING_LINES]]
+    if len(opening) < OPENING_LINES:
+        return []
+    keys = [key for _, key in lines]
+    return [lines[n][0] for n in range(1, len(lines) - OPENING_LINES + 1)
+            if keys[n:n + OPENING_LINES] == opening][:MAX_MATCHES]
+
+
 def shown_last(state: State, section: list[str]) -> list[str]:
     """The last :data:`END_BLOCKS` blocks of `section` that show something (tables, paragraphs with text or a
     picture), last first."""
@@ -536,6 +575,19 @@ def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     return top if len(top) <= MAX_LISTED_HEADINGS else []
 
 
+def chapters_typed(state: State, text: str) -> list[str]:
+    """The body paragraphs that are not headings typed as chapter titles ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS":
+    :data:`_CHAPTER_LINE`, up to :data:`MAX_TITLE_CHARS` characters), when `text` (what it does not dictate) speaks of
+    chapters and two to :data:`MAX_LISTED_HEADINGS` of them are in the document: "none of the chapter titles are real
+    headings" of a tender converted by LibreOffice (dwh-286#2)."""
+    if not _CHAPTER_SAID.search(undictated(text)):
+        return []
+    custom = custom_headings(state)
+    out = [p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
+           and _CHAPTER_LINE.match(p.get("text", "")) and heading_level(p.get("style"), custom) is None]
+    return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
+
+
 def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
@@ -571,8 +623,114 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
         if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
-            out += [(p["id"], _numbered_end(state, p["id"], under[1])) for p in paras
-                    if (under := label_section(state, p["id"])) is not None]
+            out += [(p["id"], end) for p in paras if (end := _label_end(state, p["id"])) is not None]
+    return out
+
+
+def _label_end(state: State, pid: str) -> str | None:
+    """The last paragraph of the section of label paragraph `pid` (:func:`~autodw.agent.grounding.label_section`, up
+    to the next number of its depth: :func:`_numbered_end`); None for a label with nothing under it."""
+    under = label_section(state, pid)
+    return None if under is None else _numbered_end(state, pid, under[1])
+
+
+#: a section a request names by a description of its title ("the termination section", "the section on payment",
+#: "the list of commercial extensions", "付款那部分"): the description
+_SECTION_DESCRIBED = re.compile(
+    r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex)\s+(?:on|about|called|titled|named|for|covering|"
+    r"regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
+    r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{before})\s{{1,2}}"
+    r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
+    r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
+    r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)".format(
+        words=r"(?:(?!(?:the|a|an|this|that)\b)[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
+        # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
+        before=r"(?:(?!(?:the|a|an|this|that|in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*\s){0,3}?"
+               r"(?!(?:in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*",
+        end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|should|must|needs?|"
+            r"is|are|was|be|has|have|please|can|could|would|will)\b|\s*$"), re.IGNORECASE)
+#: words that say which section or list, not what it is about ("the next section", "the bulleted list")
+_NOT_A_TITLE = frozenset("first second third last next previous following same whole entire other new above below "
+                         "this that bullet bulleted numbered final opening closing top bottom main short long empty "
+                         "preceding little small big large very just only few several all each every one two three "
+                         "four five six seven eight nine ten section sections chapter chapters part parts heading "
+                         "headings list lists title titles".split())
+#: generic section titles: a title's mean similarity to them is taken from its similarity to a description (a title
+#: near every description, "Предмет контракта", is not what each means)
+_GENERIC_TITLES = ("introduction", "summary", "conclusion", "references", "background", "methods", "results",
+                   "discussion", "overview", "contact information", "scope", "definitions", "appendix",
+                   "table of contents", "acknowledgements", "general provisions", "requirements", "schedule", "budget",
+                   "responsibilities", "procedure", "purpose", "notes", "examples", "history", "terms and conditions",
+                   "payment", "delivery", "confidentiality", "governing law", "signatures", "installation", "usage",
+                   "configuration", "frequently asked questions", "license", "glossary", "objectives", "timeline",
+                   "evaluation", "team", "risks", "costs", "training", "safety", "maintenance", "support", "contacts",
+                   "annex", "abstract")
+MIN_TITLE_MARGIN = 0.012  # the best title's lead over the next (similarities less the generic mean)
+MIN_OVER_GENERIC = 0.01  # the description's lead over the generic titles' third nearest to the best title
+MAX_TITLES = 400  # titles compared (the encoder takes ~10-30 ms each, once a document)
+
+
+def section_descriptions(text: str) -> list[str]:
+    """What `text` (what it does not dictate) describes a section by (:data:`_SECTION_DESCRIBED`), leaving out words
+    that say which one ("the next section") rather than what it is about."""
+    out = []
+    for m in _SECTION_DESCRIBED.finditer(undictated(text)):
+        said = next(g for g in m.groups() if g is not None)
+        if m.group("zh") is not None:
+            said = re.sub(r"^.*(?:把|给|将|在|对|和|跟|帮我|请)", "", said)
+        words = [w for w in said.split() if w.casefold() not in _NOT_A_TITLE]
+        if words and len(" ".join(words)) >= (2 if m.group("zh") is not None else 3):
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))
+
+
+def _titles(state: State) -> list[tuple[str, str, str]]:
+    """The document's section titles: each body paragraph with a heading style, or unstyled and short like a label
+    (:data:`MAX_LABEL_WORDS` words or, typed with a section number, :data:`MAX_TITLE_WORDS`; no closing punctuation;
+    starting with a letter), with its text (its section number left out, capitals as a sentence) and the last
+    paragraph of its section."""
+    custom = custom_headings(state)
+    out = []
+    for p in state.get("paragraphs", []):
+        text = p.get("text", "").strip()
+        title = " ".join(_SECTION_NUMBER.sub("", text).split())
+        if not re.match(r"[^\W\d_]", title) or re.search(r"[{}<>=;]", title):
+            continue
+        if heading_level(p.get("style"), custom) is not None:
+            end = (heading_section(state, p["id"]) or (None, p["id"]))[1]
+        elif len(title.split()) <= (MAX_TITLE_WORDS if _SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
+                and not re.search(r"[.:;,!?。]\s*$", text):
+            end = _label_end(state, p["id"])
+        else:
+            continue
+        if end is not None:
+            out.append((p["id"], title.capitalize() if title.isupper() else title, end))
+    return out[:MAX_TITLES]
+
+
+def sections_described(state: State, text: str) -> list[tuple[str, str]]:
+    """The sections (title, last paragraph) whose title a description of a section in `text` means in other words or
+    another language (:func:`section_descriptions`; "the termination section" of a Russian contract names "9.
+    РАСТОРЖЕНИЕ КОНТРАКТА", dwh-250#7): the title most like the description by multilingual-e5 similarity, less each
+    title's mean similarity to generic titles (:data:`_GENERIC_TITLES`), when it leads the next by
+    :data:`MIN_TITLE_MARGIN` and the description is nearer to it than the generic titles are (a made-up name means
+    none)."""
+    descriptions = section_descriptions(text)
+    titles = _titles(state) if descriptions else []
+    if len(titles) < 2:
+        return []
+    from autodw.intents.embedding import encoder, passages  # loaded only when a request describes a section
+
+    vectors = passages([title for _, title, _ in titles])
+    generic = encoder().query(list(_GENERIC_TITLES)) @ vectors.T
+    similar = encoder().query(descriptions) @ vectors.T
+    out = []
+    for scores in similar:
+        adjusted = scores - generic.mean(axis=0)
+        second, best = np.argsort(adjusted)[-2:]
+        if adjusted[best] - adjusted[second] >= MIN_TITLE_MARGIN \
+                and scores[best] - np.sort(generic[:, best])[-3] >= MIN_OVER_GENERIC:
+            out.append((titles[best][0], titles[best][2]))
     return out
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, pointing, prompts
-from autodw.agent.distinctive import distinctive_blocks
+from autodw.agent.distinctive import distinctive_blocks, names_held
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ID_IN_TEXT
 from autodw.analysis.state import State
@@ -77,8 +77,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
                   pointing_in: str | None = None) -> str:
     """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them; `previous`: the session's instruction before, which a
-    request that only refers back with a pronoun grounds) and the blocks holding its distinctive words
-    (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
+    request that only refers back with a pronoun grounds) and the blocks holding its distinctive words and the names
+    it says (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
     (:mod:`autodw.agent.pointing`: by its words, its position, the sections of the headings it names; in `pointing_in`,
     by default `quoted_in`; when it points at nothing, the few blocks holding a number it says
     (:func:`~autodw.agent.pointing.numbers_held`) and what `previous` points at), shown ahead of the blocks far from
@@ -88,8 +88,12 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
     own = [m for m in matches if not m.earlier]  # what the previous instruction named comes after the request's words
+    earlier = _matched([m for m in matches if m.earlier])
+    # a request pointing at a place itself ("回到封面，那个标题"): the previous instruction's elements are not focus
+    # (shown beside it when it leans back: pointing.earlier below)
+    by_itself = pointing.pointed(state, pointing_in, [m for m in named if not m.earlier]) if earlier else []
     focus = [*extra_focus, *_matched(own), *distinctive_blocks(state, quoted_in),
-             *_matched([m for m in matches if m.earlier])]
+             *names_held(state, grounding.undictated(quoted_in)), *([] if by_itself else earlier)]
     pointed = pointing.pointed(state, pointing_in, named)
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
@@ -108,6 +112,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
+    listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"
     pointed = [*numbers, *pointed]
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at

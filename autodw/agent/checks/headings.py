@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.agent.checks.reading import named
-from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.reading import named, target_paragraphs
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.agent.request_values import levels_named
+from autodw.analysis.state.render import custom_headings, heading_level
 
 _SECTION_BEFORE = r"(?:section|heading|title|chapter)\s+(?:called\s+|named\s+|titled\s+|headed\s+|entitled\s+)?[:：]?\s*|" \
                   r"(?:一节|小节|章节|标题|节)[：:]?\s*"
@@ -21,20 +22,29 @@ _QUOTED_SECTION = re.compile(r"[\"“'‘][^\"”'’]{1,80}[\"”'’]\s*(?:sec
 
 
 @check("unnamed_level", certain=Certainty.FIXES, single_request=True,
-       tuned_on=BUILT_ON + ("dwbench-2.0/templated/dev-outside",))
-def unnamed_level(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/templated/dev-outside"))
+def unnamed_level(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A heading level the request names none of, when it names heading levels ("二级标题" -> level 3); the fix is
     the one level it names. A section the request names by a quoted title that reads like a level ("the "Heading 3"
-    section") names none."""
+    section") names none, nor does the level every heading the call changes has now (read from the state: "三级太不
+    显眼了，还是改回去" says what the headings are, not what to make them)."""
     level = args.get("level")
     if api not in ("insert_heading", "change_heading_level") or type(level) is not int:
         return []
-    levels = levels_named(_QUOTED_SECTION.sub(" ", request))
+    levels = levels_named(_QUOTED_SECTION.sub(" ", request)) - _level_now(args, before)
     if not levels or level in levels:
         return []
     fix = {"level": next(iter(levels))} if len(levels) == 1 else None
     return [CheckFinding("unnamed_level", f"level {level}: the request names level {', '.join(map(str, sorted(levels)))}", True,
                     fix)]
+
+
+def _level_now(args: dict[str, Any], before: State) -> set[int]:
+    """The one heading level every paragraph the call changes has now ({} when they differ, one is no heading or the
+    state lacks one)."""
+    paragraphs, custom = target_paragraphs(args, before) or [], custom_headings(before)
+    now = {heading_level(p.get("style"), custom) for p in paragraphs}
+    return {level for level in now if level is not None} if len(now) == 1 else set()
 
 
 @check("heading_as_paragraph", certain=Certainty.WRONG_API,

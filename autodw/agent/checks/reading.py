@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from autodw.agent import grounding, requests
+from autodw.analysis.state import State
 from autodw.core.errors import ConfigError
 from autodw.core.ids import ID_IN_TEXT
 
@@ -23,6 +24,17 @@ WORD_LISTS = ("api_words.json", "value_words.json")
 def loose_text(text: str) -> str:
     """:func:`grounding.loose` without the punctuation at the ends ("Contacts:" is "Contacts")."""
     return grounding.loose(text).strip(" .,;:!?\"'")
+
+
+def target_paragraphs(args: dict[str, Any], state: State) -> list[dict[str, Any]] | None:
+    """The paragraphs of `state` (body and table cells) a call's ``paragraphs`` argument names, in its order; None
+    when it names none, or one the state lacks (a table id)."""
+    targets = args.get("paragraphs")
+    targets = [targets] if isinstance(targets, str) else targets if isinstance(targets, list) else []
+    found = {p.get("id"): p for p, _ in grounding.paragraphs(state)}
+    if not targets or any(t not in found for t in targets):
+        return None
+    return [found[t] for t in targets]
 
 
 def keyed_strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:

@@ -7,9 +7,11 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import CJK, catalogue_value, catalogue_words, keyed_strings, named, word_list
+from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named,
+                                         target_paragraphs, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
+from autodw.apis.ooxml.text import find_matches
 from autodw.analysis.state.effective import Formatting
 from autodw.core.colours import colours_said
 from autodw.core.errors import ArgumentError, InternalError
@@ -42,24 +44,39 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
+                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside"))
-def unnamed_values(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
+def unnamed_values(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that it does not
-    ("even_page"), per ``value_words.json``; the fix is the one other value named."""
+    ("even_page"), per ``value_words.json``; the fix is the one other value named. A value every paragraph the call
+    changes has now (read from the state) is not one it names to take: "the title is just bold centred text; make it
+    a proper heading" says what the title is."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
         if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
-        others = [v for v, pattern in words.items() if v != value and named(pattern, request)]
+        now = _paragraph_value_now(key, args, before)
+        others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
         if others or value in data["named"].get(key, ()):
             said = f"; it names {', '.join(others)}" if others else ""
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
     return out
+
+
+def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
+    """The paragraph property `key` as it looks now (styles resolved) in every paragraph the call changes, when they
+    all have one value; else None."""
+    paragraphs = target_paragraphs(args, before)
+    if not paragraphs:
+        return None
+    looks = Formatting(before["styles"])
+    now = {str(looks.paragraph(p).get(key)) for p in paragraphs}
+    return now.pop() if len(now) == 1 else None
 
 
 def _negated(pattern: str, instruction: str) -> bool:
@@ -77,16 +94,25 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
+#: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理")
+_REPEATS = re.compile(r"\b(?:do|does|did|doing)\s+(?:the\s+)?same\b|\bsame\s+(?:thing|changes?|treatment|formatting)\b"
+                      r"|\blikewise\b|同样|照此|照样|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
+
+
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
-                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
-def unasked_flags(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
-    """A property switched on that the request never names (bold, a header row, a separator line...); the fix is to
-    switch it off. A table given only its column names, its other rows left to fill in, has them as its header row
-    unasked."""
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
+                            "dwbench-2.0/hand/dev-eighteenth"))
+def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "") -> list[CheckFinding]:
+    """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
+    request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one; the fix
+    is to switch it off. A table given only its column names, its other rows left to fill in, has them as its header
+    row unasked."""
     out = []
+    repeated = previous if _REPEATS.search(instruction) else ""
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
+                not (repeated and _asked(api, key, pattern, repeated)) and \
                 not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
     return out
@@ -94,12 +120,13 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str) -> list[Chec
 
 @check("asked_flag_off", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
-                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth"))
+                            "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
+                            "dwbench-2.0/hand/dev-eighteenth"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
-    style that is bold, can only take it off, "doesn't need to be bold", "lose the italic"); the fix is to switch it
-    on. (Until unasked_flag read absence alone, it was that check's second finding.)"""
+    style that is bold, can only take it off, "doesn't need to be bold", "lose the italic", "加粗太重了，还是改成斜体吧"
+    for the bold matches of a search); the fix is to switch it on. (Until unasked_flag read absence alone, it was that check's second finding.)"""
     out = []
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is False and named(pattern, request) and not _negated(pattern, request) and \
@@ -116,35 +143,60 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
 
 def _all_on(key: str, api: str, args: dict[str, Any], before: State) -> bool:
     """Whether the character property `key` is on now, as it looks (styles resolved), in every run with text of the
-    call's paragraphs (of its ``span``'s match when it gives one), or in the style ``modify_style`` changes; False
-    for a paragraph or style not in the state or a span given otherwise."""
+    text the call changes (:func:`_stretches`), or in the style ``modify_style`` changes; False for a paragraph or
+    style not in the state or text it cannot read."""
     looks = Formatting(before["styles"])
     if api == "modify_style":
         name = args.get("name")
         return isinstance(name, str) and bool(looks.chain(name)) and looks.style(name).get(key) is True
-    targets = args.get("paragraphs")
-    targets = [targets] if isinstance(targets, str) else targets if isinstance(targets, list) else []
-    span = args.get("span")
-    found = {p.get("id"): p for p in before.get("paragraphs", [])}
-    if not targets or any(t not in found for t in targets) or (span is not None and "match" not in span):
+    stretches = _stretches(api, args, before)
+    if not stretches:
         return False
-    for target in targets:
+    for paragraph, start, end in stretches:
         runs, at = [], 0
-        for run in found[target].get("runs", []):
+        for run in paragraph.get("runs", []):
             runs.append((at, at + len(run.get("text", "")), run))
             at += len(run.get("text", ""))
-        start, end = 0, at
-        if span is not None:
-            text = "".join(r.get("text", "") for _, _, r in runs)
-            start = text.find(str(span["match"]))
-            if start < 0:
-                return False
-            end = start + len(str(span["match"]))
         chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
-        style = found[target].get("style")
-        if not chosen or not all(looks.run(r, style).get(key) is True for r in chosen):
+        if not chosen or not all(looks.run(r, paragraph.get("style")).get(key) is True for r in chosen):
             return False
     return True
+
+
+def _runs_text(paragraph: dict[str, Any]) -> str:
+    return "".join(r.get("text", "") for r in paragraph.get("runs", []))
+
+
+def _stretches(api: str, args: dict[str, Any], before: State) -> list[tuple[dict[str, Any], int, int]] | None:
+    """(paragraph, start, end) of the text a call changes: every match of format_matches' ``find`` in the paragraphs
+    it searches ("把加粗的 Donec 改成斜体"), else each of the call's paragraphs whole, or its ``span``'s match there;
+    None when it cannot be read (a paragraph not in the state, a span given otherwise, text chosen by its
+    formatting, or searched in the headers and footers too)."""
+    if api == "format_matches":
+        find = args.get("find")
+        if not isinstance(find, str) or not find or args.get("having") or args.get("scope") == "all":
+            return None
+        paragraphs = target_paragraphs(args, before) if args.get("paragraphs") else \
+            [p for p, _ in grounding.paragraphs(before)]
+        try:
+            return [(p, a, b) for p in paragraphs or [] for a, b, _ in
+                    find_matches(_runs_text(p), find, regex=bool(args.get("regex")),
+                                 match_case=args.get("match_case") is not False, whole_word=bool(args.get("whole_word")))]
+        except ArgumentError:
+            return None
+    paragraphs, span = target_paragraphs(args, before), args.get("span")
+    if paragraphs is None or (span is not None and "match" not in span):
+        return None
+    out = []
+    for paragraph in paragraphs:
+        start, end = 0, len(_runs_text(paragraph))
+        if span is not None:
+            start = _runs_text(paragraph).find(str(span["match"]))
+            if start < 0:
+                return None
+            end = start + len(str(span["match"]))
+        out.append((paragraph, start, end))
+    return out
 
 
 def _hue(colour: str) -> str:
