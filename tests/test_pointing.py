@@ -608,6 +608,14 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
 
 
+def test_section_numbers_said_between_chinese_characters():
+    """dwh-302#3 ("第6章最后两条的编号是27.5和27.6"): a CJK character next to a section number is no part of it."""
+    state = _filled({40: _paragraph(40, "27.5. Жалоба рассматривается в течение 30 дней."),
+                     41: _paragraph(41, "27.6. По результатам рассмотрения жалобы"), 42: _paragraph(42, "127.5 кг")})
+    assert pointing.numbered(state, "第6章最后两条的编号是27.5和27.6，改成6.6和6.7") == ["p40", "p41"]
+    assert pointing.numbered(state, "item27.5x") == []
+
+
 def test_paragraphs_named_by_a_range_of_letters():
     """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
     reaches the last letter, in order."""

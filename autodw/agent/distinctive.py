@@ -42,9 +42,9 @@ section document table row column cell page bold italic font size colour color""
 #: nothing, here nor in grounding's table descriptions ("那张", "上面", "的表")
 FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那这个张些里上下中面对将请帮我你他她它们一]")
 #: a letter or digit of an alphabetic script (Latin, Cyrillic, Greek, Arabic...: not CJK, read as pairs), and a letter
-_ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
+ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
 _LETTER = rf"[^\W\d_{_CJK}\u3040-\u30ff]"
-_LATIN = re.compile(rf"{_ALNUM}+(?:[._:/-]{_ALNUM}+)*")
+_LATIN = re.compile(rf"{ALNUM}+(?:[._:/-]{ALNUM}+)*")
 _LATIN_WORD = re.compile(rf"{_LETTER}+")  # a word of letters of an alphabetic script ("Burda" of "Burda's")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 #: a word glued to a number in a code-like token ("Livermore94550", "Orleans70146"): read as a word too
@@ -56,7 +56,7 @@ def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
     code-like (part of a token with punctuation inside, or holding a digit and a letter, or written in capitals)."""
     for m in _LATIN.finditer(text):
         token = m.group(0)
-        parts = re.findall(rf"{_ALNUM}+", token)
+        parts = re.findall(rf"{ALNUM}+", token)
         code = len(parts) > 1 or (re.search(r"\d", token) is not None and re.search(_LETTER, token) is not None)
         for part in parts:
             word = part.casefold()

@@ -16,7 +16,7 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import block_texts, ranked_blocks
+from autodw.agent.distinctive import ALNUM, block_texts, ranked_blocks
 from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
                                     tables_named, undictated, unspaced)
 from autodw.agent.request_values import colours_to_set
@@ -55,8 +55,9 @@ _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clause
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
 MAX_TITLE_WORDS = 12  # words after a section number of a paragraph read as the section's title, not a clause
-#: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"): numbers joined by dots
-_SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
+#: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"; "编号是27.5和27.6": a CJK character next
+#: to it is no part of it): numbers joined by dots
+_SAID_NUMBER = re.compile(rf"(?<![.])(?<!{ALNUM})\d+(?:\.\d+)+(?!{ALNUM}|\.\d)")
 #: a range of numbered labels a request names by its ends ("01CD到08CD", "MEDIDA 1 to MEDIDA 22", "chapters 2-5"):
 #: the letters before the first number, it, the letters after it, the last number
 _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
