@@ -616,6 +616,29 @@ def test_section_numbers_said_between_chinese_characters():
     assert pointing.numbered(state, "item27.5x") == []
 
 
+def test_the_labels_under_each_label_of_a_range_with_its_colon():
+    """dwh-296#3 ("the CD labels (01CD： to 08CD：) Heading 1, and the four category labels under each CD Heading 2"):
+    a range's ends said with the labels' colon; under each label, the few bold lines every part has, not the many
+    plain lines under them."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    body, cds, categories = {}, [], []
+    for k in range(6):
+        base = 1 + 40 * k
+        body[base], cds = bold(base, f"0{k + 1}CD："), cds + [f"p{base}"]
+        for j in range(4):
+            at = base + 1 + 9 * j
+            body[at], categories = bold(at, f"分类{j}："), categories + [f"p{at}"]
+            body.update({at + i: _paragraph(at + i, f"故事{k}{j}{i}") for i in range(1, 9)})
+    state = _filled(body, n=240)
+    request = "Make the CD labels (01CD： to 06CD：) Heading 1, and the four category labels under each CD Heading 2"
+    assert pointing.numbered(state, request) == cds
+    assert pointing.under_each(state, request) == categories
+    assert pointing.pointed(state, request)[:len(cds) + len(categories)] == cds + categories
+    assert pointing.under_each(state, "Make the CD labels (01CD： to 06CD：) Heading 1") == []
+
+
 def test_paragraphs_named_by_a_range_of_letters():
     """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
     reaches the last letter, in order."""
