@@ -953,6 +953,18 @@ def test_a_request_in_another_language_points_by_its_numbers():
     assert _shown(view, "p40", "p60", "p70")  # and what the request before pointed at
 
 
+def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
+    """dwh-302#8 ("租期先写3年，5年太长了" on a Russian form whose line reads "сроком на 5 лет."): a number of one or two
+    digits said with a unit word names the few blocks holding it before a word; not a list's number ("5. ..."), nor a
+    size or length, an ordinal or a value to set."""
+    state = _filled({40: _paragraph(40, "сроком на 5 лет."), 50: _paragraph(50, "5. Общие положения"),
+                     60: _paragraph(60, "Шрифт 12 pt, отступ 2 cm")})
+    text = "老板刚说租期先写3年，5年太长了。注意俄语的语法"
+    assert pointing.pointed(state, text) == [] and pointing.numbers_held(state, text) == ["p40"]
+    for other in ("字号改成12 pt", "缩进2 cm", "第5条删掉", "改成5年"):
+        assert pointing.numbers_held(state, other) == [], other
+
+
 def test_a_named_table_points_at_its_caption_too():
     """A table a request names is pointed at with its caption, typed as body text with its title line after it
     (dwh-262#8, local: "make it read the same as the table's own title" of "table 6" needs the title's words)."""

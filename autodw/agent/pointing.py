@@ -20,7 +20,7 @@ import numpy as np
 from autodw.agent.distinctive import ALNUM, block_texts, ranked_blocks
 from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
                                     tables_named, undictated, unspaced)
-from autodw.agent.request_values import colours_to_set
+from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import body_blocks, custom_headings, heading_level
@@ -46,6 +46,11 @@ MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For"
 #: percentage ("the 10% advance payment"; not one to set: "scale it to 50%", "调为80%"): its digits
 _NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
                           r"|(?<![\d.,])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d+(?:[.,]\d+)?)\s*[%％]")
+#: a number of one or two digits said with a unit word ("5年", "3 years"; not an ordinal, "第5", nor one to set): its
+#: digits and the word
+_QUANTITY_SAID = re.compile(r"(?<![\d.,第#№])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d{1,2})(?![\d]|[.,]\d)\s*"
+                            r"([^\W\d_]+)")
+_SIZE_UNITS = ("号", "倍", "px")  # a Chinese font size ("小四号"), a line spacing ("2倍"), pixels: sizes, not quantities
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
@@ -304,14 +309,18 @@ def lettered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
 
 def numbers_held(state: State, text: str) -> list[str]:
     """The body blocks holding a number of three digits or more or a percentage that `text` says (not in what it
-    dictates), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the
-    police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7; "the 10%
-    advance payment" of a Chinese tender those saying 10％, dwh-286#10)."""
-    said = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
-    if not said:
-        return []
+    dictates), or a smaller number it says with a unit word that is no length or size (a quantity: "5年" held as
+    "5 лет", any word after it), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the
+    paragraph about the police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995,
+    dwh-262#7; "the 10% advance payment" of a Chinese tender those saying 10％, dwh-286#10; "租期先写3年，5年太长了"
+    of a Russian form the line "сроком на 5 лет.", dwh-302#8)."""
+    said = undictated(text)
+    quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
+                  if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
     patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
-                for n, p in said]
+                for n, p in dict.fromkeys(_NUMBER_SAID.findall(said))] + list(dict.fromkeys(quantities))
+    if not patterns:
+        return []
     blocks = block_texts(state)
     held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
