@@ -1048,3 +1048,20 @@ def test_a_section_described_in_other_words_or_another_language_points_at_its_se
     assert pointing.sections_described(state, "In the code samples section, fix the typo.") == [("p53", "p65")]
     for made_up in ("penguin migration", "karaoke schedule", "volcano safety", "garden gnomes"):  # names no title
         assert pointing.sections_described(state, f"In the {made_up} section, make the first line bold.") == []
+
+
+def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbered_items_in_it():
+    """dev-nineteenth dwh-295#3 ("now 18.33.040: under D the numbering goes 1, 2, 3, 4, 4, ..."): a section number
+    said bare and alone names the section whose short title it types (a full stop after the title allowed), and the
+    section runs past its items typed "1.", "2." (lower numbers) to the next section number."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({30: bold(30, "18.33.030 Standards for streamlined units."),
+                     31: _paragraph(31, "D.    Within Existing Space"),
+                     32: _paragraph(32, "1.    The unit is located in a zone with long text here."),
+                     33: _paragraph(33, "4.    The unit is located in another zone with long text."),
+                     36: bold(36, "18.33.040 Standards for other units.")})
+    assert pointing.sections_numbered(state, "now 18.33.030: under D the numbering goes 1, 2, 4") == [("p30", "p35")]
+    assert pointing.sections_numbered(state, "the subsection titles 18.33.030 and 18.33.040") == []  # not alone
+    assert pointing.sections_numbered(state, 'change the text to "see 18.33.030"') == []  # dictated, not said

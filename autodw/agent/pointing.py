@@ -797,7 +797,8 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
-    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"): the paragraphs
+    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"; a section number
+    said alone and bare, "In 18.33.030, ...", of a short title only, "18.33.030 Standards for ..."): the paragraphs
     typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
     title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
@@ -806,12 +807,15 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     if not paras:
         return []
     out = []
-    for said in dict.fromkeys(a or b for a, b in _PART_NUMBER.findall(loose(text))):
+    # a bare section number said alone ("In 18.33.030, item 2 under B") names its section when a title holds it
+    bare = list(dict.fromkeys(_SAID_NUMBER.findall(undictated(loose(text)))))
+    bare = bare if len(bare) == 1 else []
+    for said in dict.fromkeys([*(a or b for a, b in _PART_NUMBER.findall(loose(text))), *bare]):
         held = [p for p in paras if (m := _SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
                 and m.group(0).strip().rstrip(".") == said and p["text"][m.end():].strip()]
-        titles = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1
-                  and not re.search(r"[.:;,!?。]\s*$", p["text"])]
-        held = titles or held
+        short = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1]
+        titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
+        held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
         if len(held) <= MAX_MATCHES:
             out += [(p["id"], _numbered_end(state, p["id"], paras[-1]["id"])) for p in held]
     return out
@@ -819,7 +823,7 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
 
 def _numbered_end(state: State, pid: str, last: str) -> str:
     """`last`, or for a label with a section number ("6.2 Future Research Areas") the paragraph before the next one
-    numbered at its depth or above ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
+    numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
     after a justified "7 REFERENCES"), when that comes first."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
@@ -832,10 +836,16 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
         if paras[i - 1]["id"] == last:
             return last
         other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
-        if other is not None and _depth(other) <= depth \
+        if other is not None and _depth(other) <= depth and _numbers(other) > _numbers(number) \
                 or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
             return paras[i - 1]["id"]
     return last
+
+
+def _numbers(number: re.Match[str]) -> tuple[int, ...]:
+    """A section number matched by :data:`_SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
+    after a label is an item of its section ("1.   The accessory ..." under "18.33.030 Standards ..."), not the next."""
+    return tuple(int(n) for n in number.group(0).strip().strip(".").split("."))
 
 
 def _depth(number: re.Match[str]) -> int:
