@@ -1983,3 +1983,26 @@ def test_a_list_said_by_the_verb_and_empty_lines_said_as_left_empty_name_their_a
     block = {"block": "p5"}
     assert unasked_api("delete_block", "第二张表后面空了三行，太多了", "", block, {}) == []
     assert unasked_api("delete_block", "第二张表后面空一行", "", block, {})  # a gap asked for deletes nothing
+
+
+def test_a_column_count_said_as_the_layout_now_or_misspelt(state):
+    """The count the section has now is what the request says it is, and "colums" names columns (hand
+    dev-nineteenth dwh-300#8: the hosted ceiling)."""
+    three = {**state, "page_layout": {**state["page_layout"], "sections": [
+        {**state["page_layout"]["sections"][0], "columns": {"count": 3, "separator": True}}]}}
+    request = "hmm no, the long rows wrap onto two lines in three columns. go back to two colums but keep the line"
+    assert _checks(request, "set_columns", {"section": 0, "count": 2}, three) == []
+    assert _checks(request, "set_columns", {"section": 0, "count": 4}, three) == ["unnamed_value"]
+    wrapped = "the long rows wrap onto two lines in three columns, fix that"
+    assert _checks(wrapped, "set_columns", {"section": 0, "count": 2}, three) == []
+    assert _checks(wrapped, "set_columns", {"section": 0, "count": 2}, state) == ["unnamed_value"]
+
+
+def test_a_size_the_request_says_the_text_has_now_is_not_one_to_set(state):
+    """"They are 11pt right now, knock them down" gives the size they have, not one to set (hand dev-nineteenth
+    dwh-296#7: the hosted ceiling); a size they do not have is still one to set."""
+    request = "The body text is 11pt right now, make it a little smaller so it takes fewer pages"
+    assert _checks(request, "modify_style", {"name": "Normal", "size_pt": 10}, state) == []
+    assert _checks(request, "set_text_format", {"paragraphs": ["p2"], "size_pt": 10}, state) == []
+    other = "The body text is 12pt right now, make it a little smaller so it takes fewer pages"
+    assert _checks(other, "modify_style", {"name": "Normal", "size_pt": 10}, state) == ["unnamed_measure"]

@@ -25,7 +25,8 @@ _KIND_APIS = {"insert_footnote": (("footnote", "endnote"), "footnote"),
               "insert_list": (("bullet", "numbered"), "bullet")}  # not set_list_format: "number the bullet list"
 _COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|single|一", "two|两|二|double", "three|三", "four|四", "five|五", "six|六"))
                 for w in ws.split("|") if w}
-_COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:columns?\b|栏)", re.IGNORECASE)
+#: a number of page columns ("two columns", "3-column", "two colums": a slip of the keys, "分两栏")
+_COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:col(?:umn|um|mn)s?\b|栏)", re.IGNORECASE)
 
 
 @check("other_kind", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
@@ -143,24 +144,33 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
 
 def _all_on(key: str, api: str, args: dict[str, Any], before: State) -> bool:
     """Whether the character property `key` is on now, as it looks (styles resolved), in every run with text of the
-    text the call changes (:func:`_stretches`), or in the style ``modify_style`` changes; False for a paragraph or
+    text the call changes, or in the style ``modify_style`` changes (:func:`values_now`)."""
+    now = values_now(key, api, args, before)
+    return bool(now) and all(v is True for v in now)
+
+
+def values_now(key: str, api: str, args: dict[str, Any], before: State) -> set[Any] | None:
+    """The values the character property `key` has now, as it looks (styles resolved), in the runs with text of the
+    text the call changes (:func:`_stretches`), or in the style ``modify_style`` changes; None for a paragraph or
     style not in the state or text it cannot read."""
     looks = Formatting(before["styles"])
     if api == "modify_style":
         name = args.get("name")
-        return isinstance(name, str) and bool(looks.chain(name)) and looks.style(name).get(key) is True
+        return {looks.style(name).get(key)} if isinstance(name, str) and looks.chain(name) else None
     stretches = _stretches(api, args, before)
     if not stretches:
-        return False
+        return None
+    now = set()
     for paragraph, start, end in stretches:
         runs, at = [], 0
         for run in paragraph.get("runs", []):
             runs.append((at, at + len(run.get("text", "")), run))
             at += len(run.get("text", ""))
         chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
-        if not chosen or not all(looks.run(r, paragraph.get("style")).get(key) is True for r in chosen):
-            return False
-    return True
+        if not chosen:
+            return None
+        now |= {looks.run(r, paragraph.get("style")).get(key) for r in chosen}
+    return now
 
 
 def _runs_text(paragraph: dict[str, Any]) -> str:
@@ -223,18 +233,28 @@ def _names_only(args: dict[str, Any]) -> bool:
 
 @check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value",
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-thirteenth",))
-def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
+def unnamed_count(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A number of page columns the request names none of ("分两栏" -> 3; "single" names one); the fix is the one number
-    it names."""
+    it names. The number the call's sections have now (read from the state) is what the request says they are, not
+    one to set ("wrap onto two lines in three columns. go back to two")."""
     count = args.get("count")
     if api != "set_columns" or type(count) is not int:
         return []
     counts = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
+    counts -= _columns_now(args, before)
     if not counts or count in counts:
         return []
     fix = {"count": next(iter(counts))} if len(counts) == 1 else None
     return [CheckFinding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
                                      f"columns", True, fix)]
+
+
+def _columns_now(args: dict[str, Any], before: State) -> set[int]:
+    """The number of page columns every section the call changes has now, when they all have one; else none."""
+    sections, section = before["page_layout"]["sections"], args.get("section", "all")
+    chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
+    now = {s.get("columns", {}).get("count", 1) for s in chosen}
+    return now if len(now) == 1 else set()
 
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
