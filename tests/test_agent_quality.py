@@ -2006,3 +2006,13 @@ def test_a_size_the_request_says_the_text_has_now_is_not_one_to_set(state):
     assert _checks(request, "set_text_format", {"paragraphs": ["p2"], "size_pt": 10}, state) == []
     other = "The body text is 12pt right now, make it a little smaller so it takes fewer pages"
     assert _checks(other, "modify_style", {"name": "Normal", "size_pt": 10}, state) == ["unnamed_measure"]
+
+
+def test_right_as_a_place_word_names_no_alignment(state):
+    """"The heading right at the end" places the heading, it does not right-align anything (hand dev-nineteenth
+    dwh-299#9: the hosted ceiling); "align it right" and "on the right" still name right."""
+    paragraph = {"text": "Para cerrar.", "position": {"after": "p2"}, "alignment": "justify"}
+    request = "the Closing heading right at the end is empty. write a short closing paragraph under it"
+    assert _checks(request, "insert_paragraph", paragraph, state) == []
+    for said in ("write a closing paragraph under it, aligned right", "put a closing line on the right"):
+        assert _checks(said, "insert_paragraph", paragraph, state) == ["unnamed_value"]
