@@ -2016,3 +2016,15 @@ def test_right_as_a_place_word_names_no_alignment(state):
     assert _checks(request, "insert_paragraph", paragraph, state) == []
     for said in ("write a closing paragraph under it, aligned right", "put a closing line on the right"):
         assert _checks(said, "insert_paragraph", paragraph, state) == ["unnamed_value"]
+
+
+def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(state):
+    """A title to run across the full width of the page with the columns under it asks for a continuous section
+    break (hand dev-nineteenth dwh-296#2: the hosted and local ceilings); a new page asked for is not one."""
+    request = ("and it's squeezed into the first of the three columns. I'd like it to sit across the full width of "
+               "the page, with the columns starting underneath")
+    assert _checks(request, "insert_section_break", {"after": "p1", "start": "continuous"}, state) == []
+    assert _checks("Put the appendix in its own section", "insert_section_break",
+                   {"after": "p1", "start": "continuous"}, state) == ["unnamed_value"]
+    assert _checks("Start the appendix on a new page", "insert_section_break",
+                   {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
