@@ -2028,3 +2028,13 @@ def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(sta
                    {"after": "p1", "start": "continuous"}, state) == ["unnamed_value"]
     assert _checks("Start the appendix on a new page", "insert_section_break",
                    {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
+
+
+def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):
+    """A chart pasted as a picture is what "that chart" means in a document without charts (hand dev-nineteenth
+    dwh-299#5: the local ceiling); beside a real chart, the words name the chart, not the picture."""
+    request = "make that chart a little bigger too, and centre it on the page"
+    pictures = {**state, "images": [i for i in state["images"] if i["type"] == "picture"]}
+    assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, pictures) == []
+    assert _checks(request, "set_image_alignment", {"image": "img1", "alignment": "center"}, pictures) == []
+    assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, state) == ["unasked_api"]
