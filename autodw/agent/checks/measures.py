@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
-from autodw.agent.checks.values import values_now
+from autodw.agent.checks.reading import values_now
 from autodw.agent.request_values import MEASURED as _MEASURED, UNITS as _UNITS
 
 #: the unit pattern these checks read (request_values.MEASURED) was widened while issue 51 tuned the request values on
@@ -38,7 +38,8 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
 
 @check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number",
        tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-sixteenth", "dwbench-2.0/hand/dev-thirteenth"))
-def unnamed_measures(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
+                     before: State | None = None) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
     instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives. A number
     the instruction gives bare is named too: the unit may go with the value it replaces ("9pt is too small ... 10 then").
@@ -75,10 +76,10 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str, before: S
     return out
 
 
-def _sizes_now(api: str, key: str, args: dict[str, Any], before: State) -> set[float]:
+def _sizes_now(api: str, key: str, args: dict[str, Any], before: State | None) -> set[float]:
     """The font size (pt) everything the call changes has now, when `key` sets font sizes and they all have one
-    (:func:`~autodw.agent.checks.values.values_now`); else none."""
-    now = values_now(key, api, args, before) if _ARG_UNIT.get(key) == "pt" else None
+    (:func:`~autodw.agent.checks.reading.values_now`); else none."""
+    now = values_now(key, api, args, before) if before and _ARG_UNIT.get(key) == "pt" else None
     return {float(now.pop())} if now and len(now) == 1 and isinstance(next(iter(now)), (int, float)) else set()
 
 

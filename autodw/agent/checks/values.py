@@ -8,10 +8,9 @@ from typing import Any
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named,
-                                         target_paragraphs, word_list)
+                                         target_paragraphs, values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
-from autodw.apis.ooxml.text import find_matches
 from autodw.analysis.state.effective import Formatting
 from autodw.core.colours import colours_said
 from autodw.core.errors import ArgumentError, InternalError
@@ -149,66 +148,6 @@ def _all_on(key: str, api: str, args: dict[str, Any], before: State) -> bool:
     return bool(now) and all(v is True for v in now)
 
 
-def values_now(key: str, api: str, args: dict[str, Any], before: State) -> set[Any] | None:
-    """The values the character property `key` has now, as it looks (styles resolved), in the runs with text of the
-    text the call changes (:func:`_stretches`), or in the style ``modify_style`` changes; None for a paragraph or
-    style not in the state or text it cannot read."""
-    looks = Formatting(before["styles"])
-    if api == "modify_style":
-        name = args.get("name")
-        return {looks.style(name).get(key)} if isinstance(name, str) and looks.chain(name) else None
-    stretches = _stretches(api, args, before)
-    if not stretches:
-        return None
-    now = set()
-    for paragraph, start, end in stretches:
-        runs, at = [], 0
-        for run in paragraph.get("runs", []):
-            runs.append((at, at + len(run.get("text", "")), run))
-            at += len(run.get("text", ""))
-        chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
-        if not chosen:
-            return None
-        now |= {looks.run(r, paragraph.get("style")).get(key) for r in chosen}
-    return now
-
-
-def _runs_text(paragraph: dict[str, Any]) -> str:
-    return "".join(r.get("text", "") for r in paragraph.get("runs", []))
-
-
-def _stretches(api: str, args: dict[str, Any], before: State) -> list[tuple[dict[str, Any], int, int]] | None:
-    """(paragraph, start, end) of the text a call changes: every match of format_matches' ``find`` in the paragraphs
-    it searches ("把加粗的 Donec 改成斜体"), else each of the call's paragraphs whole, or its ``span``'s match there;
-    None when it cannot be read (a paragraph not in the state, a span given otherwise, text chosen by its
-    formatting, or searched in the headers and footers too)."""
-    if api == "format_matches":
-        find = args.get("find")
-        if not isinstance(find, str) or not find or args.get("having") or args.get("scope") == "all":
-            return None
-        paragraphs = target_paragraphs(args, before) if args.get("paragraphs") else \
-            [p for p, _ in grounding.paragraphs(before)]
-        try:
-            return [(p, a, b) for p in paragraphs or [] for a, b, _ in
-                    find_matches(_runs_text(p), find, regex=bool(args.get("regex")),
-                                 match_case=args.get("match_case") is not False, whole_word=bool(args.get("whole_word")))]
-        except ArgumentError:
-            return None
-    paragraphs, span = target_paragraphs(args, before), args.get("span")
-    if paragraphs is None or (span is not None and "match" not in span):
-        return None
-    out = []
-    for paragraph in paragraphs:
-        start, end = 0, len(_runs_text(paragraph))
-        if span is not None:
-            start = _runs_text(paragraph).find(str(span["match"]))
-            if start < 0:
-                return None
-            end = start + len(str(span["match"]))
-        out.append((paragraph, start, end))
-    return out
-
-
 def _hue(colour: str) -> str:
     """A colour's hue word: Word's highlight "darkYellow" and the said "dark yellow" are yellow; grey is gray."""
     return re.sub(r"^(?:dark|light|pale)\s*", "", colour.lower()).replace("grey", "gray")
@@ -240,11 +179,11 @@ def unnamed_count(api: str, args: dict[str, Any], request: str, before: State) -
     count = args.get("count")
     if api != "set_columns" or type(count) is not int:
         return []
-    counts = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
-    counts -= _columns_now(args, before)
-    if not counts or count in counts:
+    said = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
+    counts = said - _columns_now(args, before)
+    if not counts or count in said:
         return []
-    fix = {"count": next(iter(counts))} if len(counts) == 1 else None
+    fix = {"count": next(iter(said))} if len(said) == 1 else None
     return [CheckFinding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
                                      f"columns", True, fix)]
 
