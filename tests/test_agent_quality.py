@@ -2038,3 +2038,17 @@ def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):
     assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, pictures) == []
     assert _checks(request, "set_image_alignment", {"image": "img1", "alignment": "center"}, pictures) == []
     assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, state) == ["unasked_api"]
+
+
+def test_a_value_another_request_of_the_message_names(state):
+    """A paper size every request names, named by the request before the call's own in a message split into
+    requests, is asked for (hand dev-nineteenth dwh-301#3: the local ceiling); one no request names is not."""
+    own, call = "make the margins 2 cm all round.", {"section": 0, "size": "A4", "margins": {"top": "2cm"}}
+    message = "We print on A4 here, not Letter. Switch the paper size and make the margins 2 cm all round."
+    found = checks.check_call("Do it.", own, "set_page_setup", call, state, {}, message=message)
+    assert [f.check for f in found if f.certain] == []
+    found = checks.check_call("Do it.", own, "set_page_setup", call, state, {})
+    assert [f.check for f in found if f.certain] == ["unnamed_value"]
+    letter = "We print on Letter here. Switch the paper size and make the margins 2 cm all round."
+    found = checks.check_call("Do it.", own, "set_page_setup", call, state, {}, message=letter)
+    assert [f.check for f in found if f.certain] == ["unnamed_value"]

@@ -47,12 +47,14 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside"))
-def unnamed_values(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
+                   message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
-    word while it names another value of that argument, or a value a request always names that it does not
-    ("even_page"), per ``value_words.json``; the fix is the one other value named. A value every paragraph the call
-    changes has now (read from the state) is not one it names to take: "the title is just bold centred text; make it
-    a proper heading" says what the title is."""
+    word while it names another value of that argument, or a value a request always names that neither it nor
+    another request of the message names ("even_page"; "We print on A4 here, not Letter. Switch the paper size"
+    then "make the margins 2 cm all round" for a call doing both), per ``value_words.json``; the fix is the one other
+    value named. A value every paragraph the call changes has now (read from the state) is not one it names to take:
+    "the title is just bold centred text; make it a proper heading" says what the title is."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
@@ -61,7 +63,8 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State) 
             continue
         now = _paragraph_value_now(key, args, before)
         others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
-        if others or value in data["named"].get(key, ()):
+        if others or value in data["named"].get(key, ()) and \
+                not (named(words[value], message) or named(catalogue_value(value), message)):
             said = f"; it names {', '.join(others)}" if others else ""
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
