@@ -37,7 +37,8 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
 
 
 @check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number",
-       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-sixteenth", "dwbench-2.0/hand/dev-thirteenth"))
+       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-sixteenth",
+                                                "dwbench-2.0/hand/dev-thirteenth"))
 def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
                      before: State | None = None) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the

@@ -45,7 +45,7 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
+                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "") -> list[CheckFinding]:
@@ -174,7 +174,7 @@ def _names_only(args: dict[str, Any]) -> bool:
 
 
 @check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value",
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-thirteenth",))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-thirteenth"))
 def unnamed_count(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A number of page columns the request names none of ("分两栏" -> 3; "single" names one); the fix is the one number
     it names. The number the call's sections have now (read from the state) is what the request says they are, not
