@@ -1983,3 +1983,72 @@ def test_a_list_said_by_the_verb_and_empty_lines_said_as_left_empty_name_their_a
     block = {"block": "p5"}
     assert unasked_api("delete_block", "第二张表后面空了三行，太多了", "", block, {}) == []
     assert unasked_api("delete_block", "第二张表后面空一行", "", block, {})  # a gap asked for deletes nothing
+
+
+def test_a_column_count_said_as_the_layout_now_or_misspelt(state):
+    """The count the section has now is what the request says it is, and "colums" names columns (hand
+    dev-nineteenth dwh-300#8: the hosted ceiling)."""
+    three = {**state, "page_layout": {**state["page_layout"], "sections": [
+        {**state["page_layout"]["sections"][0], "columns": {"count": 3, "separator": True}}]}}
+    request = "hmm no, the long rows wrap onto two lines in three columns. go back to two colums but keep the line"
+    assert _checks(request, "set_columns", {"section": 0, "count": 2}, three) == []
+    assert _checks(request, "set_columns", {"section": 0, "count": 4}, three) == ["unnamed_value"]
+    wrapped = "the long rows wrap onto two lines in three columns, fix that"
+    assert _checks(wrapped, "set_columns", {"section": 0, "count": 2}, three) == []
+    assert _checks(wrapped, "set_columns", {"section": 0, "count": 2}, state) == ["unnamed_value"]
+
+
+def test_a_size_the_request_says_the_text_has_now_is_not_one_to_set(state):
+    """"They are 11pt right now, knock them down" gives the size they have, not one to set (hand dev-nineteenth
+    dwh-296#7: the hosted ceiling); a size they do not have is still one to set."""
+    request = "The body text is 11pt right now, make it a little smaller so it takes fewer pages"
+    assert _checks(request, "modify_style", {"name": "Normal", "size_pt": 10}, state) == []
+    assert _checks(request, "set_text_format", {"paragraphs": ["p2"], "size_pt": 10}, state) == []
+    other = "The body text is 12pt right now, make it a little smaller so it takes fewer pages"
+    assert _checks(other, "modify_style", {"name": "Normal", "size_pt": 10}, state) == ["unnamed_measure"]
+
+
+def test_right_as_a_place_word_names_no_alignment(state):
+    """"The heading right at the end" places the heading, it does not right-align anything (hand dev-nineteenth
+    dwh-299#9: the hosted ceiling); "align it right" and "on the right" still name right."""
+    paragraph = {"text": "Para cerrar.", "position": {"after": "p2"}, "alignment": "justify"}
+    request = "the Closing heading right at the end is empty. write a short closing paragraph under it"
+    assert _checks(request, "insert_paragraph", paragraph, state) == []
+    for said in ("write a closing paragraph under it, aligned right", "put a closing line on the right"):
+        assert _checks(said, "insert_paragraph", paragraph, state) == ["unnamed_value"]
+
+
+def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(state):
+    """A title to run across the full width of the page with the columns under it asks for a continuous section
+    break (hand dev-nineteenth dwh-296#2: the hosted and local ceilings); a new page asked for is not one."""
+    request = ("and it's squeezed into the first of the three columns. I'd like it to sit across the full width of "
+               "the page, with the columns starting underneath")
+    assert _checks(request, "insert_section_break", {"after": "p1", "start": "continuous"}, state) == []
+    assert _checks("Put the appendix in its own section", "insert_section_break",
+                   {"after": "p1", "start": "continuous"}, state) == ["unnamed_value"]
+    assert _checks("Start the appendix on a new page", "insert_section_break",
+                   {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
+
+
+def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):
+    """A chart pasted as a picture is what "that chart" means in a document without charts (hand dev-nineteenth
+    dwh-299#5: the local ceiling); beside a real chart, the words name the chart, not the picture."""
+    request = "make that chart a little bigger too, and centre it on the page"
+    pictures = {**state, "images": [i for i in state["images"] if i["type"] == "picture"]}
+    assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, pictures) == []
+    assert _checks(request, "set_image_alignment", {"image": "img1", "alignment": "center"}, pictures) == []
+    assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, state) == ["unasked_api"]
+
+
+def test_a_value_another_request_of_the_message_names(state):
+    """A paper size every request names, named by the request before the call's own in a message split into
+    requests, is asked for (hand dev-nineteenth dwh-301#3: the local ceiling); one no request names is not."""
+    own, call = "make the margins 2 cm all round.", {"section": 0, "size": "A4", "margins": {"top": "2cm"}}
+    message = "We print on A4 here, not Letter. Switch the paper size and make the margins 2 cm all round."
+    found = checks.check_call("Do it.", own, "set_page_setup", call, state, {}, message=message)
+    assert [f.check for f in found if f.certain] == []
+    found = checks.check_call("Do it.", own, "set_page_setup", call, state, {})
+    assert [f.check for f in found if f.certain] == ["unnamed_value"]
+    letter = "We print on Letter here. Switch the paper size and make the margins 2 cm all round."
+    found = checks.check_call("Do it.", own, "set_page_setup", call, state, {}, message=letter)
+    assert [f.check for f in found if f.certain] == ["unnamed_value"]

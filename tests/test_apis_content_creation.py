@@ -65,6 +65,69 @@ def test_insert_text_keeps_neighbouring_format(doc):
         execute(doc, "insert_text", {"paragraph": "p3", "text": "x", "offset": 99})
 
 
+
+
+def _outside_fields(p) -> str:
+    """`p`'s visible text with the characters outside every field upper-cased (those in a field's result kept)."""
+    from autodw.core.xml import qn
+    out, depth = [], 0
+    for r in p.iter(qn("w:r")):
+        simple = any(a.tag == qn("w:fldSimple") for a in r.iterancestors())
+        for c in r:
+            kind = c.get(qn("w:fldCharType")) if c.tag == qn("w:fldChar") else None
+            depth += {"begin": 1, "end": -1}.get(kind, 0)
+            if c.tag == qn("w:t"):
+                out.append(c.text if depth or simple else c.text.upper())
+    return "".join(out)
+
+
+def _field_paragraph(*parts) -> WordDocument:
+    """A new document whose p1 holds `parts`: text, ("PAGE", result) a complex field, ("simple", result) a
+    w:fldSimple, ("shared", result, text) a complex field whose end fldChar shares its run with the text after it."""
+    from autodw.apis.ooxml.fields import field_runs
+    from autodw.apis.ooxml.text import new_run, text_elements
+    from autodw.core.xml import qn
+    d = WordDocument.new()
+    p = d.body.makeelement(qn("w:p"), {})
+    d.body.insert(0, p)
+    for part in parts:
+        if isinstance(part, str):
+            p.append(new_run(part))
+        elif part[0] == "simple":
+            simple = p.makeelement(qn("w:fldSimple"), {qn("w:instr"): " MERGEFIELD name "})
+            simple.append(new_run(part[1]))
+            p.append(simple)
+        else:
+            runs = field_runs("PAGE", part[1])
+            p.extend(runs)
+            if part[0] == "shared":
+                runs[-1].extend(text_elements(part[2]))
+    d.refresh_ids()
+    return d
+
+
+def test_insert_text_at_a_fields_edge_goes_outside_the_field_on_the_side_the_offset_names():
+    # an empty-result MERGEFIELD alone in a paragraph: offset 0 is before the field (it went after its end)
+    d = WordDocument.open(corpus_file("docx4j__MERGEFIELD.docx"))
+    execute(d, "insert_text", {"paragraph": "p7", "text": "Dear ", "offset": 0})
+    assert d.find("p7", "p").findall(".//{*}r")[0].findtext("{*}t") == "Dear "
+    execute(d, "insert_text", {"paragraph": "p1", "text": "!"})  # after the w:fldSimple ending p1, not in its result
+    assert _outside_fields(d.find("p1", "p")) == "HALLO, LOWER «Kundenname»!"
+    cases = [  # (p1's parts, offset, its text after inserting "x": "X" outside fields, "x" in a field's result)
+        ((("PAGE", "7"), "abc"), 0, "X7ABC"), ((("PAGE", "7"), "abc"), 1, "7XABC"),
+        (("abc", ("PAGE", "7")), 3, "ABCX7"), (("abc", ("PAGE", "7")), 4, "ABC7X"),
+        (("abc", ("PAGE", "")), 3, "ABCX"), ((("PAGE", ""), "abc"), 0, "XABC"), ((("PAGE", ""),), 0, "X"),
+        (("ab", ("PAGE", "78"), "c"), 3, "AB7x8C"), (("ab", ("PAGE", "78"), "c"), 4, "AB78XC"),
+        (("ab", ("simple", "78"), "c"), 2, "ABX78C"), (("ab", ("simple", "78"), "c"), 4, "AB78XC"),
+        ((("simple", "78"),), 0, "X78"), ((("simple", "78"),), 2, "78X"), ((("PAGE", "1"), ("PAGE", "2")), 1, "1X2"),
+        ((("shared", "7", "abc"),), 1, "7XABC"), ((("shared", "7", "abc"),), 2, "7AXBC"),
+    ]
+    for parts, offset, expected in cases:
+        d = _field_paragraph(*parts)
+        execute(d, "insert_text", {"paragraph": "p1", "text": "x", "offset": offset})
+        assert _outside_fields(d.find("p1", "p")) == expected, (parts, offset)
+
+
 def test_page_and_line_breaks(doc):
     execute(doc, "insert_page_break", {"position": {"before": "p32"}})
     execute(doc, "insert_line_break", {"paragraph": "p31", "offset": 8})

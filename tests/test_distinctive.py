@@ -33,6 +33,13 @@ def test_a_code_token_is_split_and_one_alone_is_enough():
     assert distinctive_blocks(state, "Bold the BH.ADM.014 line please") == ["p45"]
 
 
+def test_a_code_of_a_number_and_a_letter_is_one_word_whatever_script_its_letter_looks_like():
+    """dwh-302#4 ("附件1-A那张申请表" for the form headed "Приложение 1-А", typed with a Cyrillic А)."""
+    state = _long_document("Приложение 1-\u0410 к Административному регламенту")
+    assert distinctive_blocks(state, "好，接下来填后面附件1-A那张不招标的申请表") == ["p45"]
+    assert distinctive_blocks(state, "好，接下来填后面附件1-B那张申请表") == []
+
+
 def test_a_word_glued_to_a_number_is_read_as_the_word_too():
     """hand dev-thirteenth dwh-228#5: "the zip code glued to the city name (Livermore, New Orleans)" names the
     line "599 Livermore94550"."""

@@ -608,6 +608,37 @@ def test_paragraphs_named_by_their_section_numbers_or_a_range_of_numbered_labels
     assert pointing.numbered(labels, "set spacing to 6-12 pt") == []  # numbers that name no labels
 
 
+def test_section_numbers_said_between_chinese_characters():
+    """dwh-302#3 ("第6章最后两条的编号是27.5和27.6"): a CJK character next to a section number is no part of it."""
+    state = _filled({40: _paragraph(40, "27.5. Жалоба рассматривается в течение 30 дней."),
+                     41: _paragraph(41, "27.6. По результатам рассмотрения жалобы"), 42: _paragraph(42, "127.5 кг")})
+    assert pointing.numbered(state, "第6章最后两条的编号是27.5和27.6，改成6.6和6.7") == ["p40", "p41"]
+    assert pointing.numbered(state, "item27.5x") == []
+
+
+def test_the_labels_under_each_label_of_a_range_with_its_colon():
+    """dwh-296#3 ("the CD labels (01CD： to 08CD：) Heading 1, and the four category labels under each CD Heading 2"):
+    a range's ends said with the labels' colon; under each label, the few bold lines every part has, not the many
+    plain lines under them."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    body, cds, categories = {}, [], []
+    for k in range(6):
+        base = 1 + 40 * k
+        body[base], cds = bold(base, f"0{k + 1}CD："), cds + [f"p{base}"]
+        for j in range(4):
+            at = base + 1 + 9 * j
+            body[at], categories = bold(at, f"分类{j}："), categories + [f"p{at}"]
+            body.update({at + i: _paragraph(at + i, f"故事{k}{j}{i}") for i in range(1, 9)})
+    state = _filled(body, n=240)
+    request = "Make the CD labels (01CD： to 06CD：) Heading 1, and the four category labels under each CD Heading 2"
+    assert pointing.numbered(state, request) == cds
+    assert pointing.under_each(state, request) == categories
+    assert pointing.pointed(state, request)[:len(cds) + len(categories)] == cds + categories
+    assert pointing.under_each(state, "Make the CD labels (01CD： to 06CD：) Heading 1") == []
+
+
 def test_paragraphs_named_by_a_range_of_letters():
     """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
     reaches the last letter, in order."""
@@ -922,6 +953,18 @@ def test_a_request_in_another_language_points_by_its_numbers():
     assert _shown(view, "p40", "p60", "p70")  # and what the request before pointed at
 
 
+def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
+    """dwh-302#8 ("租期先写3年，5年太长了" on a Russian form whose line reads "сроком на 5 лет."): a number of one or two
+    digits said with a unit word names the few blocks holding it before a word; not a list's number ("5. ..."), nor a
+    size or length, an ordinal or a value to set."""
+    state = _filled({40: _paragraph(40, "сроком на 5 лет."), 50: _paragraph(50, "5. Общие положения"),
+                     60: _paragraph(60, "Шрифт 12 pt, отступ 2 cm")})
+    text = "老板刚说租期先写3年，5年太长了。注意俄语的语法"
+    assert pointing.pointed(state, text) == [] and pointing.numbers_held(state, text) == ["p40"]
+    for other in ("字号改成12 pt", "缩进2 cm", "第5条删掉", "改成5年"):
+        assert pointing.numbers_held(state, other) == [], other
+
+
 def test_a_named_table_points_at_its_caption_too():
     """A table a request names is pointed at with its caption, typed as body text with its title line after it
     (dwh-262#8, local: "make it read the same as the table's own title" of "table 6" needs the title's words)."""
@@ -1005,3 +1048,20 @@ def test_a_section_described_in_other_words_or_another_language_points_at_its_se
     assert pointing.sections_described(state, "In the code samples section, fix the typo.") == [("p53", "p65")]
     for made_up in ("penguin migration", "karaoke schedule", "volcano safety", "garden gnomes"):  # names no title
         assert pointing.sections_described(state, f"In the {made_up} section, make the first line bold.") == []
+
+
+def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbered_items_in_it():
+    """dev-nineteenth dwh-295#3 ("now 18.33.040: under D the numbering goes 1, 2, 3, 4, 4, ..."): a section number
+    said bare and alone names the section whose short title it types (a full stop after the title allowed), and the
+    section runs past its items typed "1.", "2." (lower numbers) to the next section number."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({30: bold(30, "18.33.030 Standards for streamlined units."),
+                     31: _paragraph(31, "D.    Within Existing Space"),
+                     32: _paragraph(32, "1.    The unit is located in a zone with long text here."),
+                     33: _paragraph(33, "4.    The unit is located in another zone with long text."),
+                     36: bold(36, "18.33.040 Standards for other units.")})
+    assert pointing.sections_numbered(state, "now 18.33.030: under D the numbering goes 1, 2, 4") == [("p30", "p35")]
+    assert pointing.sections_numbered(state, "the subsection titles 18.33.030 and 18.33.040") == []  # not alone
+    assert pointing.sections_numbered(state, 'change the text to "see 18.33.030"') == []  # dictated, not said

@@ -345,3 +345,16 @@ def test_a_table_row_shows_the_paragraph_ids_of_its_cells():
     lines = render_state(extract_state(doc)).splitlines()
     assert "  r0 (cells p9-p12): | Region | Q1 | Q2 | Q3 |" in lines  # one paragraph per cell, the ids running on
     assert "  r1 (cells p13+p14, -, p15, p16): | North 120 |  | 135 | 150 |" in lines  # merged: two paragraphs, one covered
+
+
+def test_the_styles_line_shows_a_styles_colour():
+    """A character style coloured red (the OfficeBench manual's Emphasis, C00000) reads red in the prompt's styles line:
+    without it a labelled run in that style looks black and a request to make it red seems to need a change."""
+    def build(d):
+        style = d.styles.add_style("Red label", 2)  # WD_STYLE_TYPE.CHARACTER
+        style.font.bold = True
+        style.font.color.rgb = __import__("docx").shared.RGBColor(0xC0, 0, 0)
+        d.add_paragraph().add_run("Try it:", style="Red label")
+
+    line = next(x for x in render_state(extract_state(make_doc(build))).splitlines() if x.startswith("STYLES IN USE"))
+    assert "Red label(c: bold color=C00000)" in line

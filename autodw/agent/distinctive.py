@@ -42,32 +42,40 @@ section document table row column cell page bold italic font size colour color""
 #: nothing, here nor in grounding's table descriptions ("那张", "上面", "的表")
 FUNCTION_CHARACTERS = re.compile(r"[的了是在把给和与及或也都就那这个张些里上下中面对将请帮我你他她它们一]")
 #: a letter or digit of an alphabetic script (Latin, Cyrillic, Greek, Arabic...: not CJK, read as pairs), and a letter
-_ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
+ALNUM = rf"[^\W_{_CJK}\u3040-\u30ff]"
 _LETTER = rf"[^\W\d_{_CJK}\u3040-\u30ff]"
-_LATIN = re.compile(rf"{_ALNUM}+(?:[._:/-]{_ALNUM}+)*")
+_LATIN = re.compile(rf"{ALNUM}+(?:[._:/-]{ALNUM}+)*")
 _LATIN_WORD = re.compile(rf"{_LETTER}+")  # a word of letters of an alphabetic script ("Burda" of "Burda's")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
+#: Cyrillic and Greek letters that look like Latin ones (a code's letter typed in either: "1-А" for "1-A")
+_LOOK_ALIKE = str.maketrans("АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTYXaeopcyxijsABEZHIKMNOPTYXo")
 #: a word glued to a number in a code-like token ("Livermore94550", "Orleans70146"): read as a word too
 _GLUED = re.compile(rf"(?:(?<=\d)|^){_LETTER}{{{MIN_GLUED}}}{_LETTER}*(?=\d|$)")
 
 
 def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
     """Each word of `text` in an alphabetic script (Latin, Cyrillic, Greek, Arabic...; lower case) with whether it is
-    code-like (part of a token with punctuation inside, or holding a digit and a letter, or written in capitals)."""
+    code-like (part of a token with punctuation inside, or holding a digit and a letter, or written in capitals); a
+    code of a number and letters none of which is a word ("1-A", "2b") is one word, its Cyrillic and Greek letters
+    read as the Latin ones they look like ("Приложение 1-А" typed with a Cyrillic А)."""
     for m in _LATIN.finditer(text):
         token = m.group(0)
-        parts = re.findall(rf"{_ALNUM}+", token)
+        parts = re.findall(rf"{ALNUM}+", token)
         code = len(parts) > 1 or (re.search(r"\d", token) is not None and re.search(_LETTER, token) is not None)
+        words = 0
         for part in parts:
             word = part.casefold()
             capitals = len(part) >= 2 and part.isupper()
             if word in _FUNCTION_WORDS or part.isdigit() and len(parts) == 1:
                 continue  # a bare number is a count or a size more often than a name
             if len(word) >= 3 or capitals or (code and len(word) >= 2):
+                words += 1
                 yield word, code or capitals
             for glued in _GLUED.findall(part) if re.search(r"\d", part) else ():  # "Livermore94550": "Livermore"
                 if glued.casefold() not in _FUNCTION_WORDS:
                     yield glued.casefold(), False
+        if not words and re.search(r"\d", token) and re.search(_LETTER, token):
+            yield token.translate(_LOOK_ALIKE).casefold(), True
 
 
 def _phrases(text: str) -> set[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Collection, Protocol
 
 from autodw.agent.checks.reading import api_words
+from autodw.agent.grounding import undictated
 from autodw.apis.registry import Registry
 
 
@@ -54,7 +55,10 @@ class ClassifierIntentFilter:
     :data:`MAX_NAMED_APIS` of them. The classifier reads "Delete a whole paragraph or table: block p12." as formatting
     at 96% and content modification at 3.5%, and "Insert text into an existing paragraph at a character offset: ..."
     (insert_text's own description) as content modification, content creation at 0.3-3%: dropping those intents
-    left no API that deletes a paragraph or inserts text into one."""
+    left no API that deletes a paragraph or inserts text into one. When the floor drops an intent, the intents the
+    step keeps read without the text it dictates (:func:`~autodw.agent.grounding.undictated`: what it writes is not
+    what it does) are kept too: 'Replace the whole text of one paragraph: p30; text "Case 3: List Paragraph style".'
+    reads as formatting at 98%, blanked as content modification at 99.8%."""
 
     def __init__(self, classifier: IntentClassifier, registry: Registry, min_probability: float,
                  named: Callable[[str], Collection[str]]):
@@ -62,12 +66,20 @@ class ClassifierIntentFilter:
 
     def candidates(self, sub_instruction: str) -> Candidates:
         intents = [(i, round(float(p), 4)) for i, p in self.classifier.predict(sub_instruction, k=3)]
-        kept = [i for n, (i, p) in enumerate(intents) if n == 0 or p >= self.min_probability]
-        apis = self.registry.names_for_intents(kept)
+        kept = self._kept(intents)
         dropped = [i for i, _ in intents if i not in kept]
+        blanked = undictated(sub_instruction)
+        if dropped and blanked != sub_instruction:
+            kept += [i for i in self._kept(self.classifier.predict(blanked, k=3)) if i not in kept]
+            dropped = [i for i in dropped if i not in kept]
+        apis = self.registry.names_for_intents(kept)
         said = set(self.named(sub_instruction)) if dropped else set()
         for intent in dropped:
             named = [a for a in self.registry.names_for_intents([intent])
                      if (a in said or names_itself(sub_instruction, a)) and a not in apis]
             apis += named if len(named) <= MAX_NAMED_APIS else []
         return Candidates(intents, apis)
+
+    def _kept(self, intents: list[tuple[str, float]]) -> list[str]:
+        """The intents of a ranking that pass the floor (the top-1 always)."""
+        return [i for n, (i, p) in enumerate(intents) if n == 0 or p >= self.min_probability]

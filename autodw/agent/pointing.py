@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 import unicodedata
 from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import block_texts, ranked_blocks
+from autodw.agent.distinctive import ALNUM, block_texts, ranked_blocks
 from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
                                     tables_named, undictated, unspaced)
-from autodw.agent.request_values import colours_to_set
+from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import body_blocks, custom_headings, heading_level
@@ -38,12 +39,18 @@ MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) 
 SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
+MAX_UNDER_EACH = 8  # lines of a kind under each label of a range that are its labels, not the lines under them
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
 #: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more, or a
 #: percentage ("the 10% advance payment"; not one to set: "scale it to 50%", "调为80%"): its digits
 _NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
                           r"|(?<![\d.,])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d+(?:[.,]\d+)?)\s*[%％]")
+#: a number of one or two digits said with a unit word ("5年", "3 years"; not an ordinal, "第5", nor one to set): its
+#: digits and the word
+_QUANTITY_SAID = re.compile(r"(?<![\d.,第#№])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d{1,2})(?![\d]|[.,]\d)\s*"
+                            r"([^\W\d_]+)")
+_SIZE_UNITS = ("号", "倍", "px")  # a Chinese font size ("小四号"), a line spacing ("2倍"), pixels: sizes, not quantities
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
 _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
@@ -55,11 +62,12 @@ _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clause
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
 MAX_TITLE_WORDS = 12  # words after a section number of a paragraph read as the section's title, not a clause
-#: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"): numbers joined by dots
-_SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?!\w|\.\d)")
-#: a range of numbered labels a request names by its ends ("01CD到08CD", "MEDIDA 1 to MEDIDA 22", "chapters 2-5"):
-#: the letters before the first number, it, the letters after it, the last number
-_RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
+#: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"; "编号是27.5和27.6": a CJK character next
+#: to it is no part of it): numbers joined by dots
+_SAID_NUMBER = re.compile(rf"(?<![.])(?<!{ALNUM})\d+(?:\.\d+)+(?!{ALNUM}|\.\d)")
+#: a range of numbered labels a request names by its ends ("01CD到08CD", "01CD： to 08CD：" with the labels' colon,
+#: "MEDIDA 1 to MEDIDA 22", "chapters 2-5"): the letters before the first number, it, the letters after it, the last number
+_RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)[:.]?\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
                     r"\s*(?:[^\W\d_]+\s*)?(\d+)(?!\d)", re.IGNORECASE)
 #: a range of lettered labels a request names by its ends ("the section titles A to H", "(a)-(e)"): the two letters
 _LETTER_RANGE = re.compile(r"(?<![\w(])\(?([A-Za-z])\)?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*\(?([A-Za-z])\)?(?![\w(])")
@@ -162,7 +170,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
     inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
               for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
-    out = whole + numbered(state, said, inside) + list_labelled(state, text) + list_ends(state, said)
+    out = whole + numbered(state, said, inside) + under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
@@ -202,14 +210,18 @@ def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
     none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are)."""
-    said = loose(text)
-    starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
-
-    def starting(pattern: str) -> list[str]:
-        held = [pid for pid, t in starts if re.match(pattern, t)]
-        return held if len(held) <= MAX_MATCHES else []
-
+    said, starting = loose(text), _starting(state)
     out = [pid for n in _SAID_NUMBER.findall(said) for pid in starting(rf"{re.escape(n)}\.?(?:\s|$)")]
+    out += [pid for labels in ranges(state, text) for held in labels for pid in held]
+    return list(dict.fromkeys(out + lettered(state, text, inside)))
+
+
+def ranges(state: State, text: str) -> list[list[list[str]]]:
+    """Per range of numbered labels `text` names by its ends (:data:`_RANGE`, at most :data:`MAX_SECTION_BLOCKS`
+    long, labels at both ends in the document): the paragraphs starting with each label, in its order (a label more
+    than :data:`MAX_MATCHES` paragraphs start with: none)."""
+    said, starting = loose(text), _starting(state)
+    out = []
     for before, first, after, last in _RANGE.findall(said):
         a, b = int(first), int(last)
         if not a < b <= a + MAX_SECTION_BLOCKS:
@@ -219,9 +231,55 @@ def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
             end = re.escape(after) if prefix + after else "$"
             label = [starting(rf"{re.escape(prefix)}\s*0*{n}(?!\d)\s*{end}") for n in range(a, b + 1)]
             if label[0] and label[-1]:
-                out += [pid for held in label for pid in held]
+                out.append(label)
                 break
-    return list(dict.fromkeys(out + lettered(state, text, inside)))
+    return out
+
+
+def _starting(state: State) -> Callable[[str], list[str]]:
+    """The body paragraphs whose loose text a pattern matches at its start; none when more than :data:`MAX_MATCHES`."""
+    starts = [(p["id"], loose(p.get("text", ""))) for p in state.get("paragraphs", [])]
+
+    def starting(pattern: str) -> list[str]:
+        held = [pid for pid, t in starts if re.match(pattern, t)]
+        return held if len(held) <= MAX_MATCHES else []
+
+    return starting
+
+
+def under_each(state: State, text: str) -> list[str]:
+    """The lines under each label of a range `text` names (:func:`ranges`) when it speaks of what is under them ("the
+    four category labels under each CD" of "01CD： to 08CD："): in each label's part (up to the next label; the last
+    one's no longer than the longest other), the non-empty paragraphs of a kind and look every part has, at most
+    :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them)."""
+    if not _UNDER.search(undictated(text)):
+        return []
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    out: list[str] = []
+    for labels in ranges(state, text):
+        heads = sorted(at[held[0]] for held in labels if held)
+        if len(heads) < 2:
+            continue
+        longest = max(b - a for a, b in zip(heads, heads[1:]))
+        parts = [range(a + 1, b) for a, b in zip(heads, [*heads[1:], min(heads[-1] + longest, len(paras))])]
+        counts = [Counter(_kind(paras[n]) for n in part if paras[n].get("text", "").strip()) for part in parts]
+        kinds = {k for k in counts[0] if all(0 < c[k] <= MAX_UNDER_EACH for c in counts)}
+        out += [paras[n]["id"] for part in parts for n in part
+                if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
+    return out
+
+
+def _list_kind(p: dict[str, Any]) -> tuple[Any, ...]:
+    """A paragraph's style, list and list level."""
+    lst = p.get("list") or {}
+    return p.get("style"), lst.get("num_id"), lst.get("level")
+
+
+def _kind(p: dict[str, Any]) -> tuple[Any, ...]:
+    """A paragraph's style, list and list level (:func:`_list_kind`), and how it looks
+    (:func:`~autodw.agent.grounding.look`)."""
+    return _list_kind(p), look(p)
 
 
 def lettered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
@@ -251,14 +309,18 @@ def lettered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
 
 def numbers_held(state: State, text: str) -> list[str]:
     """The body blocks holding a number of three digits or more or a percentage that `text` says (not in what it
-    dictates), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the paragraph about the
-    police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995, dwh-262#7; "the 10%
-    advance payment" of a Chinese tender those saying 10％, dwh-286#10)."""
-    said = dict.fromkeys(_NUMBER_SAID.findall(undictated(text)))
-    if not said:
-        return []
+    dictates), or a smaller number it says with a unit word that is no length or size (a quantity: "5年" held as
+    "5 лет", any word after it), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the
+    paragraph about the police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995,
+    dwh-262#7; "the 10% advance payment" of a Chinese tender those saying 10％, dwh-286#10; "租期先写3年，5年太长了"
+    of a Russian form the line "сроком на 5 лет.", dwh-302#8)."""
+    said = undictated(text)
+    quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
+                  if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
     patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
-                for n, p in said]
+                for n, p in dict.fromkeys(_NUMBER_SAID.findall(said))] + list(dict.fromkeys(quantities))
+    if not patterns:
+        return []
     blocks = block_texts(state)
     held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
@@ -735,7 +797,8 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
-    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"): the paragraphs
+    """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"; a section number
+    said alone and bare, "In 18.33.030, ...", of a short title only, "18.33.030 Standards for ..."): the paragraphs
     typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
     title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
@@ -744,12 +807,15 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     if not paras:
         return []
     out = []
-    for said in dict.fromkeys(a or b for a, b in _PART_NUMBER.findall(loose(text))):
+    # a bare section number said alone ("In 18.33.030, item 2 under B") names its section when a title holds it
+    bare = list(dict.fromkeys(_SAID_NUMBER.findall(undictated(loose(text)))))
+    bare = bare if len(bare) == 1 else []
+    for said in dict.fromkeys([*(a or b for a, b in _PART_NUMBER.findall(loose(text))), *bare]):
         held = [p for p in paras if (m := _SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
                 and m.group(0).strip().rstrip(".") == said and p["text"][m.end():].strip()]
-        titles = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1
-                  and not re.search(r"[.:;,!?。]\s*$", p["text"])]
-        held = titles or held
+        short = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1]
+        titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
+        held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
         if len(held) <= MAX_MATCHES:
             out += [(p["id"], _numbered_end(state, p["id"], paras[-1]["id"])) for p in held]
     return out
@@ -757,7 +823,7 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
 
 def _numbered_end(state: State, pid: str, last: str) -> str:
     """`last`, or for a label with a section number ("6.2 Future Research Areas") the paragraph before the next one
-    numbered at its depth or above ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
+    numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
     after a justified "7 REFERENCES"), when that comes first."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
@@ -770,10 +836,16 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
         if paras[i - 1]["id"] == last:
             return last
         other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
-        if other is not None and _depth(other) <= depth \
+        if other is not None and _depth(other) <= depth and _numbers(other) > _numbers(number) \
                 or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
             return paras[i - 1]["id"]
     return last
+
+
+def _numbers(number: re.Match[str]) -> tuple[int, ...]:
+    """A section number matched by :data:`_SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
+    after a label is an item of its section ("1.   The accessory ..." under "18.33.030 Standards ..."), not the next."""
+    return tuple(int(n) for n in number.group(0).strip().strip(".").split("."))
 
 
 def _depth(number: re.Match[str]) -> int:
@@ -814,12 +886,9 @@ def alike(state: State, ids: list[str]) -> list[str]:
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
     "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
     the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`)."""
-    def kind(p: dict[str, Any]) -> tuple[Any, ...]:
-        lst = p.get("list") or {}
-        return p.get("style"), lst.get("num_id"), lst.get("level")
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
     out = []
-    for key in (lambda p: (kind(p), look(p)), kind):
+    for key in (_kind, _list_kind):
         of = {p["id"]: key(p) for p in paras}
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))

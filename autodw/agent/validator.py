@@ -53,7 +53,7 @@ class RuleChecks:
 
     def findings(self, ctx: StepContext, attempt: Attempt, after: State) -> list[CheckFinding]:
         found = checks.check_call(ctx.step.sub_instruction, ctx.request, attempt.api or "", attempt.args or {},
-                                  ctx.before, after, previous=ctx.previous)
+                                  ctx.before, after, previous=ctx.previous, message=ctx.record.instruction)
         if self.absence == "reject":
             return found
         return [checks.as_hint(f) if f.certain and f.check in checks.ABSENCE_FINDINGS else f for f in found]

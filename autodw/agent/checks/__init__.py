@@ -62,10 +62,11 @@ def as_hint(finding: CheckFinding) -> CheckFinding:
 
 
 def check_call(sub_instruction: str, instruction: str, api: str, args: dict[str, Any], before: State,
-               after: State, previous: str = "") -> list[CheckFinding]:
+               after: State, previous: str = "", message: str = "") -> list[CheckFinding]:
     """The findings of every check on the call ``api(args)`` that took the document from `before` to `after`
-    (`previous`: the session's instruction before this one, "" for none)."""
-    call = Call(sub_instruction, instruction, api, args, before, after, previous)
+    (`previous`: the session's instruction before this one, "" for none; `message`: the whole instruction when
+    `instruction` is one of its requests)."""
+    call = Call(sub_instruction, instruction, api, args, before, after, previous, message or instruction)
     return [f for c in CHECKS if not c.single_request or call.single for f in c.run(call)]
 
 

@@ -30,7 +30,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
        tuned_on=BUILT_ON + ALSO_1_1_TEST + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased",
                                             "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                                             "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
-                                            "dwbench-2.0/hand/dev-thirteenth"))
+                                            "dwbench-2.0/hand/dev-thirteenth", "dwbench-2.0/hand/dev-nineteenth"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -43,7 +43,8 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     that list, and so do items inserted right after or before an item of a list of their kind, which the request need
     not say ("add another case after it" in a numbered list of cases; "午餐后面再加一项" after a bulleted agenda). A
     request that quotes what the call's field template shows, a letter or number in place of each field, names it
-    ("改成“第X页 共Y页”" for page numbers "第 {PAGE} 页 共 {NUMPAGES} 页")."""
+    ("改成“第X页 共Y页”" for page numbers "第 {PAGE} 页 共 {NUMPAGES} 页"). A picture in a document that has no chart
+    is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger")."""
     words = api_words().get(api)
     instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     if words is None:
@@ -51,10 +52,20 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     args, before = args or {}, before or {}
     thing = catalogue_thing(api)
     named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before) or \
-        _template_quoted(args, instruction) or thing is not None and (says(thing, instruction) or says(thing, previous))
+        _template_quoted(args, instruction) or _chart_picture(args, before, instruction + "\n" + previous) or \
+        thing is not None and (says(thing, instruction) or says(thing, previous))
     if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
+
+
+def _chart_picture(args: dict[str, Any], before: State, said: str) -> bool:
+    """Whether the call's ``image`` is a picture of a document that has no chart, and `said` names a chart (the words
+    of resize_chart in ``api_words.json``): the chart the request means is that picture."""
+    images = before.get("images", [])
+    image = next((i for i in images if i.get("id") == args.get("image")), None)
+    return image is not None and image.get("type") == "picture" and \
+        not any(i.get("type") == "chart" for i in images) and api_words()["resize_chart"][0].search(said) is not None
 
 
 def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:

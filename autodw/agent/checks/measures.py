@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.agent.checks.reading import values_now
 from autodw.agent.request_values import MEASURED as _MEASURED, UNITS as _UNITS
 
 #: the unit pattern these checks read (request_values.MEASURED) was widened while issue 51 tuned the request values on
@@ -36,8 +37,10 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
 
 
 @check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number",
-       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-sixteenth", "dwbench-2.0/hand/dev-thirteenth"))
-def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-sixteenth",
+                                                "dwbench-2.0/hand/dev-thirteenth"))
+def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
+                     before: State | None = None) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
     instruction gives numbers of that unit ("indent 1 cm" -> "1.5cm"); the fix is the only length it gives. A number
     the instruction gives bare is named too: the unit may go with the value it replaces ("9pt is too small ... 10 then").
@@ -45,7 +48,10 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[C
     Another measurement the call sets (a spacing, a width) that is a number the instruction does not mention, when it
     mentions numbers, is a hint (``unnamed_number``), and so is an unnamed length when the instruction gives one as
     what another change frees or leaves (:data:`_SHARE`: "make it 3 cm and give the space it frees up to the names
-    column" sets that column to its width plus what was freed)."""
+    column" sets that column to its width plus what was freed).
+
+    A size everything the call changes has now (read from the state) is what the request says it is, not one to set
+    ("The story titles are 10.5pt right now, knock them down a little")."""
     given: dict[str, set[float]] = {}
     for number, unit in _MEASURED.findall(instruction):
         given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
@@ -55,9 +61,10 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[C
     for key, value in args.items():
         measure = _measure(api, key, value)
         if measure is not None and measure[1] in given:
-            if measure[0] not in given[measure[1]] and measure[0] not in bare:
-                named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(given[measure[1]]))
-                only = next(iter(given[measure[1]])) if len(given[measure[1]]) == 1 else None
+            asked = given[measure[1]] - _sizes_now(api, key, args, before)
+            if asked and measure[0] not in asked and measure[0] not in bare:
+                named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(asked))
+                only = next(iter(asked)) if len(asked) == 1 else None
                 fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}
                 share = _SHARE.search(instruction) is not None
                 out.append(CheckFinding("unnamed_number" if share else "unnamed_measure", f"{key}={value}: the "
@@ -68,6 +75,13 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str) -> list[C
             if numbers and not any(n in mentioned for n in numbers):
                 out.append(CheckFinding("unnamed_number", f"{key}={value} is not a number the instruction mentions", False))
     return out
+
+
+def _sizes_now(api: str, key: str, args: dict[str, Any], before: State | None) -> set[float]:
+    """The font size (pt) everything the call changes has now, when `key` sets font sizes and they all have one
+    (:func:`~autodw.agent.checks.reading.values_now`); else none."""
+    now = values_now(key, api, args, before) if before and _ARG_UNIT.get(key) == "pt" else None
+    return {float(now.pop())} if now and len(now) == 1 and isinstance(next(iter(now)), (int, float)) else set()
 
 
 @check("size_as_spacing", certain=Certainty.REJECTS, tuned_on=BUILT_ON + UNIT_WORDS_2_0)

@@ -10,7 +10,9 @@ from typing import Any, Iterator
 
 from autodw.agent import grounding, requests
 from autodw.analysis.state import State
-from autodw.core.errors import ConfigError
+from autodw.analysis.state.effective import Formatting
+from autodw.apis.ooxml.text import find_matches
+from autodw.core.errors import ArgumentError, ConfigError
 from autodw.core.ids import ID_IN_TEXT
 
 MIN_TEXT_CHARS = 4
@@ -35,6 +37,67 @@ def target_paragraphs(args: dict[str, Any], state: State) -> list[dict[str, Any]
     if not targets or any(t not in found for t in targets):
         return None
     return [found[t] for t in targets]
+
+
+def values_now(key: str, api: str, args: dict[str, Any], before: State) -> set[Any] | None:
+    """The values the character property `key` has now, as it looks (styles resolved), in the runs with text of the
+    text the call changes (:func:`changed_stretches`), or in the style ``modify_style`` changes; None for a paragraph or
+    style not in the state or text it cannot read."""
+    looks = Formatting(before["styles"])
+    if api == "modify_style":
+        name = args.get("name")
+        return {looks.style(name).get(key)} if isinstance(name, str) and looks.chain(name) else None
+    found = changed_stretches(api, args, before)
+    if not found:
+        return None
+    now = set()
+    for paragraph, start, end in found:
+        runs, at = [], 0
+        for run in paragraph.get("runs", []):
+            runs.append((at, at + len(run.get("text", "")), run))
+            at += len(run.get("text", ""))
+        chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
+        if not chosen:
+            return None
+        now |= {looks.run(r, paragraph.get("style")).get(key) for r in chosen}
+    return now
+
+
+def runs_text(paragraph: dict[str, Any]) -> str:
+    """The text of a paragraph's runs."""
+    return "".join(r.get("text", "") for r in paragraph.get("runs", []))
+
+
+def changed_stretches(api: str, args: dict[str, Any], before: State) -> list[tuple[dict[str, Any], int, int]] | None:
+    """(paragraph, start, end) of the text a call changes: every match of format_matches' ``find`` in the paragraphs
+    it searches ("把加粗的 Donec 改成斜体"), else each of the call's paragraphs whole, or its ``span``'s match there;
+    None when it cannot be read (a paragraph not in the state, a span given otherwise, text chosen by its
+    formatting, or searched in the headers and footers too)."""
+    if api == "format_matches":
+        find = args.get("find")
+        if not isinstance(find, str) or not find or args.get("having") or args.get("scope") == "all":
+            return None
+        paragraphs = target_paragraphs(args, before) if args.get("paragraphs") else \
+            [p for p, _ in grounding.paragraphs(before)]
+        try:
+            return [(p, a, b) for p in paragraphs or [] for a, b, _ in
+                    find_matches(runs_text(p), find, regex=bool(args.get("regex")),
+                                 match_case=args.get("match_case") is not False, whole_word=bool(args.get("whole_word")))]
+        except ArgumentError:
+            return None
+    paragraphs, span = target_paragraphs(args, before), args.get("span")
+    if paragraphs is None or (span is not None and "match" not in span):
+        return None
+    out = []
+    for paragraph in paragraphs:
+        start, end = 0, len(runs_text(paragraph))
+        if span is not None:
+            start = runs_text(paragraph).find(str(span["match"]))
+            if start < 0:
+                return None
+            end = start + len(str(span["match"]))
+        out.append((paragraph, start, end))
+    return out
 
 
 def keyed_strings(value: Any, key: str = "") -> Iterator[tuple[str, str]]:

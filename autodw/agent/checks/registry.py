@@ -86,6 +86,7 @@ class Call:
     before: State
     after: State
     previous: str = ""  # the session's instruction before this one ("" for the first)
+    message: str = ""  # the whole instruction when `instruction` is one of its requests ("" when it is not split)
 
     @cached_property
     def request(self) -> str:

@@ -8,10 +8,9 @@ from typing import Any
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named,
-                                         target_paragraphs, word_list)
+                                         target_paragraphs, values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
-from autodw.apis.ooxml.text import find_matches
 from autodw.analysis.state.effective import Formatting
 from autodw.core.colours import colours_said
 from autodw.core.errors import ArgumentError, InternalError
@@ -25,7 +24,8 @@ _KIND_APIS = {"insert_footnote": (("footnote", "endnote"), "footnote"),
               "insert_list": (("bullet", "numbered"), "bullet")}  # not set_list_format: "number the bullet list"
 _COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|single|一", "two|两|二|double", "three|三", "four|四", "five|五", "six|六"))
                 for w in ws.split("|") if w}
-_COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:columns?\b|栏)", re.IGNORECASE)
+#: a number of page columns ("two columns", "3-column", "two colums": a slip of the keys, "分两栏")
+_COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:col(?:umn|um|mn)s?\b|栏)", re.IGNORECASE)
 
 
 @check("other_kind", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
@@ -45,14 +45,16 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
+                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside"))
-def unnamed_values(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
+def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
+                   message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
-    word while it names another value of that argument, or a value a request always names that it does not
-    ("even_page"), per ``value_words.json``; the fix is the one other value named. A value every paragraph the call
-    changes has now (read from the state) is not one it names to take: "the title is just bold centred text; make it
-    a proper heading" says what the title is."""
+    word while it names another value of that argument, or a value a request always names that neither it nor
+    another request of the message names ("even_page"; "We print on A4 here, not Letter. Switch the paper size"
+    then "make the margins 2 cm all round" for a call doing both), per ``value_words.json``; the fix is the one other
+    value named. A value every paragraph the call changes has now (read from the state) is not one it names to take:
+    "the title is just bold centred text; make it a proper heading" says what the title is."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
@@ -61,7 +63,8 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State) 
             continue
         now = _paragraph_value_now(key, args, before)
         others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
-        if others or value in data["named"].get(key, ()):
+        if others or value in data["named"].get(key, ()) and \
+                not (named(words[value], message) or named(catalogue_value(value), message)):
             said = f"; it names {', '.join(others)}" if others else ""
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
@@ -143,60 +146,9 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
 
 def _all_on(key: str, api: str, args: dict[str, Any], before: State) -> bool:
     """Whether the character property `key` is on now, as it looks (styles resolved), in every run with text of the
-    text the call changes (:func:`_stretches`), or in the style ``modify_style`` changes; False for a paragraph or
-    style not in the state or text it cannot read."""
-    looks = Formatting(before["styles"])
-    if api == "modify_style":
-        name = args.get("name")
-        return isinstance(name, str) and bool(looks.chain(name)) and looks.style(name).get(key) is True
-    stretches = _stretches(api, args, before)
-    if not stretches:
-        return False
-    for paragraph, start, end in stretches:
-        runs, at = [], 0
-        for run in paragraph.get("runs", []):
-            runs.append((at, at + len(run.get("text", "")), run))
-            at += len(run.get("text", ""))
-        chosen = [r for a, b, r in runs if a < end and b > start and r.get("text", "").strip()]
-        if not chosen or not all(looks.run(r, paragraph.get("style")).get(key) is True for r in chosen):
-            return False
-    return True
-
-
-def _runs_text(paragraph: dict[str, Any]) -> str:
-    return "".join(r.get("text", "") for r in paragraph.get("runs", []))
-
-
-def _stretches(api: str, args: dict[str, Any], before: State) -> list[tuple[dict[str, Any], int, int]] | None:
-    """(paragraph, start, end) of the text a call changes: every match of format_matches' ``find`` in the paragraphs
-    it searches ("把加粗的 Donec 改成斜体"), else each of the call's paragraphs whole, or its ``span``'s match there;
-    None when it cannot be read (a paragraph not in the state, a span given otherwise, text chosen by its
-    formatting, or searched in the headers and footers too)."""
-    if api == "format_matches":
-        find = args.get("find")
-        if not isinstance(find, str) or not find or args.get("having") or args.get("scope") == "all":
-            return None
-        paragraphs = target_paragraphs(args, before) if args.get("paragraphs") else \
-            [p for p, _ in grounding.paragraphs(before)]
-        try:
-            return [(p, a, b) for p in paragraphs or [] for a, b, _ in
-                    find_matches(_runs_text(p), find, regex=bool(args.get("regex")),
-                                 match_case=args.get("match_case") is not False, whole_word=bool(args.get("whole_word")))]
-        except ArgumentError:
-            return None
-    paragraphs, span = target_paragraphs(args, before), args.get("span")
-    if paragraphs is None or (span is not None and "match" not in span):
-        return None
-    out = []
-    for paragraph in paragraphs:
-        start, end = 0, len(_runs_text(paragraph))
-        if span is not None:
-            start = _runs_text(paragraph).find(str(span["match"]))
-            if start < 0:
-                return None
-            end = start + len(str(span["match"]))
-        out.append((paragraph, start, end))
-    return out
+    text the call changes, or in the style ``modify_style`` changes (:func:`values_now`)."""
+    now = values_now(key, api, args, before)
+    return bool(now) and all(v is True for v in now)
 
 
 def _hue(colour: str) -> str:
@@ -222,19 +174,29 @@ def _names_only(args: dict[str, Any]) -> bool:
 
 
 @check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value",
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-thirteenth",))
-def unnamed_count(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-thirteenth"))
+def unnamed_count(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A number of page columns the request names none of ("分两栏" -> 3; "single" names one); the fix is the one number
-    it names."""
+    it names. The number the call's sections have now (read from the state) is what the request says they are, not
+    one to set ("wrap onto two lines in three columns. go back to two")."""
     count = args.get("count")
     if api != "set_columns" or type(count) is not int:
         return []
-    counts = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
-    if not counts or count in counts:
+    said = {int(w) if w.isdigit() else _COUNT_WORDS[w.lower()] for w in _COLUMN_COUNT.findall(request)}
+    counts = said - _columns_now(args, before)
+    if not counts or count in said:
         return []
-    fix = {"count": next(iter(counts))} if len(counts) == 1 else None
+    fix = {"count": next(iter(said))} if len(said) == 1 else None
     return [CheckFinding("unnamed_value", f"count={count}: the request asks for {', '.join(map(str, sorted(counts)))} "
                                      f"columns", True, fix)]
+
+
+def _columns_now(args: dict[str, Any], before: State) -> set[int]:
+    """The number of page columns every section the call changes has now, when they all have one; else none."""
+    sections, section = before["page_layout"]["sections"], args.get("section", "all")
+    chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
+    now = {s.get("columns", {}).get("count", 1) for s in chosen}
+    return now if len(now) == 1 else set()
 
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),

@@ -211,7 +211,8 @@ def _footer(state: State) -> list[str]:
     parts = []
     for s in styles["styles"]:
         attrs = [str(v) for v in (_named(s.get("font")), f"{s['size_pt']}pt" if s.get("size_pt") else None,
-                                  "bold" if s.get("bold") else None, "italic" if s.get("italic") else None) if v]
+                                  "bold" if s.get("bold") else None, "italic" if s.get("italic") else None,
+                                  f"color={s['color']}" if s.get("color") else None) if v]
         parts.append(f"{s['name']}({s['category'][0]}{': ' + ' '.join(attrs) if attrs else ''})")
     d = styles["defaults"]
     lines.append(f"STYLES IN USE (default font {d.get('font') or '(theme)'} {d.get('size_pt') or '?'}pt"

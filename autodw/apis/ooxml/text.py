@@ -286,26 +286,119 @@ def _replace_in_run(first: etree._Element, new: str) -> None:
 
 def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> etree._Element | None:
     """Insert `new` at `offset`, formatted like the text just before it (or after it at offset 0); never inside
-    another author's tracked insertion."""
+    another author's tracked insertion.
+
+    At a field's edge the text goes outside the field, on the side the offset names: at the start of a field's
+    result before the field, at its end after it (an empty result: before it, unless no text follows, e.g. at
+    the end of ``abc`` + field; an empty paragraph's offset 0 is before its fields). Text goes inside a field's
+    result only at an offset strictly within that result's text."""
     if not new:
         return None
     split_at(p, offset)
-    items = atoms(p)
-    before = [a for a in items if a.end <= offset and a.text]
-    after = [a for a in items if a.start >= offset and a.text]
-    if before:
-        ref = before[-1].run
-        run = new_run(new, _plain_rpr(ref.find(RPR)))
-        ref.addnext(run)
-    elif after:
-        ref = after[0].run
-        run = new_run(new, _plain_rpr(ref.find(RPR)))
-        ref.addprevious(run)
-    else:
-        run = new_run(new, _paragraph_mark_rpr(p))
+    _separate_field_chars(p)
+    anchor, side, ref = _insertion_point(p, offset)
+    run = new_run(new, _plain_rpr(ref.find(RPR)) if ref is not None else _paragraph_mark_rpr(p))
+    if anchor is None:
         p.append(run)
+    elif side == "after":
+        anchor.addnext(run)
+    else:
+        anchor.addprevious(run)
     _lift(doc, run, p)
     return run
+
+
+_FLD_CHAR, _FLD_SIMPLE = qn("w:fldChar"), qn("w:fldSimple")
+
+
+def _field_edge(el: etree._Element) -> str | None:
+    """The kind of `el` if it is a complex field's begin or end ``w:fldChar`` ("begin", "end"), else None."""
+    kind = el.get(qn("w:fldCharType")) if el.tag == _FLD_CHAR else None
+    return kind if kind in ("begin", "end") else None
+
+
+def _field_tokens(parent: etree._Element, out: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The paragraph in reading order (the walk of :func:`iter_runs`) as tokens: ("text", run) for a run showing
+    text, ("begin", el) / ("end", el) for a field's start and end: the run of a complex field's begin/end
+    ``w:fldChar`` (a run holding no text: see :func:`_separate_field_chars`), or a ``w:fldSimple`` (its runs
+    between its begin and end)."""
+    for child in parent:
+        tag = child.tag
+        if tag == R:
+            out.extend((kind, child) for kind in map(_field_edge, child) if kind)
+            if any(atom_text(el) for el in child):
+                out.append(("text", child))
+        elif tag == _FLD_SIMPLE:
+            out.append(("begin", child))
+            _field_tokens(child, out)
+            out.append(("end", child))
+        elif tag in _CONTAINERS:
+            _field_tokens(child, out)
+        elif tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                _field_tokens(content, out)
+        elif tag == _ALT:
+            choice = child.find(_CHOICE)
+            if choice is not None:
+                _field_tokens(choice, out)
+    return out
+
+
+def _separate_field_chars(p: etree._Element) -> None:
+    """Give each begin/end ``w:fldChar`` of `p` that shares its run with text a run of its own (split off with
+    the run's formatting), so that text can go on either side of it."""
+    for r in list(iter_runs(p)):
+        kids = [c for c in r if c.tag != RPR]
+        if not any(_field_edge(c) for c in kids) or not any(atom_text(c) for c in kids):
+            continue
+        groups: list[list[etree._Element]] = []
+        for c in kids:
+            if not groups or _field_edge(c) or _field_edge(groups[-1][-1]):
+                groups.append([c])
+            else:
+                groups[-1].append(c)
+        rpr = r.find(RPR)
+        for group in reversed(groups[1:]):
+            piece = make("w:r")
+            for attr, value in r.attrib.items():
+                piece.set(attr, value)
+            if rpr is not None:
+                piece.append(copy.deepcopy(rpr))
+            piece.extend(group)
+            r.addnext(piece)
+
+
+def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
+    """(anchor, "before"/"after", run whose formatting new text takes) for text inserted at `offset` of `p` (a run
+    boundary already falls there); anchor None: append to `p`. Of the places between the text before the offset
+    and the text after it, the one inside the fewest fields (see :func:`insert_text`)."""
+    tokens = _field_tokens(p, [])
+    ends = {id(a.run): a.end for a in atoms(p) if a.text}
+    first = last = None  # tokens[first + 1:last] lie between the text before `offset` and the text after it
+    for i, (kind, el) in enumerate(tokens):
+        if kind == "text" and ends[id(el)] <= offset:
+            first = i
+        elif kind == "text" and last is None:
+            last = i
+    lo = 0 if first is None else first + 1
+    hi = len(tokens) if last is None else last
+    # slot k (lo <= k <= hi) lies just before tokens[k]; its depth counts the fields open there
+    depth = sum(1 if kind == "begin" else -1 if kind == "end" else 0 for kind, _ in tokens[:lo])
+    depths = []
+    for k in range(lo, hi + 1):
+        depths.append(depth)
+        if k < hi:
+            depth += 1 if tokens[k][0] == "begin" else -1 if tokens[k][0] == "end" else 0
+    least = min(depths)
+    slots = [lo + j for j, d in enumerate(depths) if d == least]
+    slot = slots[-1] if first is not None and last is None else slots[0]
+    ref = tokens[first][1] if first is not None else tokens[last][1] if last is not None else None
+    if slot > lo or first is not None:  # just after the token before the slot (text before it, or a field's end)
+        return tokens[slot - 1][1], "after", ref
+    if slot < len(tokens):  # just before the token after it (the text after the offset, or a field's start)
+        return tokens[slot][1], "before", ref
+    return None, "after", ref
 
 
 def _plain_rpr(rpr: etree._Element | None) -> etree._Element | None:
