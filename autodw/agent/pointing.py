@@ -9,6 +9,7 @@ read as pointing (:func:`~autodw.agent.grounding.undictated`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -770,6 +771,14 @@ def _titles(state: State) -> list[tuple[str, str, str]]:
     return out[:MAX_TITLES]
 
 
+@functools.lru_cache(maxsize=1)
+def _generic_vectors() -> np.ndarray:
+    """The encoder's query vectors of :data:`_GENERIC_TITLES` (encoded once a process, not at every request)."""
+    from autodw.intents.embedding import encoder
+
+    return encoder().query(list(_GENERIC_TITLES))
+
+
 def sections_described(state: State, text: str) -> list[tuple[str, str]]:
     """The sections (title, last paragraph) whose title a description of a section in `text` means in other words or
     another language (:func:`section_descriptions`; "the termination section" of a Russian contract names "9.
@@ -784,7 +793,7 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
     from autodw.intents.embedding import encoder, passages  # loaded only when a request describes a section
 
     vectors = passages([title for _, title, _ in titles])
-    generic = encoder().query(list(_GENERIC_TITLES)) @ vectors.T
+    generic = _generic_vectors() @ vectors.T
     similar = encoder().query(descriptions) @ vectors.T
     out = []
     for scores in similar:
