@@ -2052,3 +2052,16 @@ def test_a_value_another_request_of_the_message_names(state):
     letter = "We print on Letter here. Switch the paper size and make the margins 2 cm all round."
     found = checks.check_call("Do it.", own, "set_page_setup", call, state, {}, message=letter)
     assert [f.check for f in found if f.certain] == ["unnamed_value"]
+
+
+def test_a_size_written_with_pt_after_its_number_names_the_size():
+    """hand dev-nineteenth dwh-296#7 (local ceiling): "The story titles are 10.5pt right now, knock them down a little"
+    names the font size ("10.5pt": no word boundary between 5 and pt); a request naming no size still does not."""
+    from autodw.agent.checks.values import unasked_properties
+
+    args = {"paragraphs": ["p3"], "size_pt": 9}
+    state = {"paragraphs": [], "tables": [], "styles": {"defaults": {}, "styles": []}}
+    assert unasked_properties("set_text_format", args, "The titles are 10.5pt right now, knock them down", state) == []
+    assert unasked_properties("set_text_format", args, "make the titles 9pt", state) == []
+    assert [f.check for f in unasked_properties("set_text_format", args, "make the titles bold", state)] == \
+        ["unasked_property"]

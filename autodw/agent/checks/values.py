@@ -200,7 +200,8 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
 
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
+                            "dwbench-2.0/hand/dev-nineteenth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
