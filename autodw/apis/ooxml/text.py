@@ -24,6 +24,7 @@ RPR = qn("w:rPr")
 _CONTAINERS = {qn(t) for t in ("w:hyperlink", "w:ins", "w:moveTo", "w:smartTag", "w:customXml", "w:fldSimple",
                                "w:dir", "w:bdo")}
 _SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
+_FLD_SIMPLE = qn("w:fldSimple")
 #: tracked insertions (text in them shows as another author's) and tracked deletions (text in them does not show)
 _TRACKED_INS, _DEL = (qn("w:ins"), qn("w:moveTo")), qn("w:del")
 #: wrappers a run may sit in inside a tracked insertion, which lifting a run out of it splits
@@ -53,20 +54,30 @@ class Atom:
 
 def iter_runs(parent: etree._Element) -> Iterator[etree._Element]:
     """Visible runs of a paragraph in reading order (the same walk as the state reader)."""
+    return (el for kind, el in _walk(parent) if kind == "run")
+
+
+def _walk(parent: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """The walk of :func:`iter_runs`: ("run", r) for each visible run, with ("begin", f) and ("end", f) around the
+    content of each ``w:fldSimple`` (also when it holds no run)."""
     for child in parent:
         tag = child.tag
         if tag == R:
-            yield child
+            yield "run", child
         elif tag in _CONTAINERS:
-            yield from iter_runs(child)
+            if tag == _FLD_SIMPLE:
+                yield "begin", child
+            yield from _walk(child)
+            if tag == _FLD_SIMPLE:
+                yield "end", child
         elif tag == _SDT:
             content = child.find(_SDT_CONTENT)
             if content is not None:
-                yield from iter_runs(content)
+                yield from _walk(content)
         elif tag == _ALT:
             choice = child.find(_CHOICE)
             if choice is not None:
-                yield from iter_runs(choice)
+                yield from _walk(choice)
 
 
 def atom_text(el: etree._Element) -> str | None:
@@ -308,7 +319,7 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
     return run
 
 
-_FLD_CHAR, _FLD_SIMPLE = qn("w:fldChar"), qn("w:fldSimple")
+_FLD_CHAR = qn("w:fldChar")
 
 
 def _field_edge(el: etree._Element) -> str | None:
@@ -317,31 +328,18 @@ def _field_edge(el: etree._Element) -> str | None:
     return kind if kind in ("begin", "end") else None
 
 
-def _field_tokens(parent: etree._Element, out: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    """The paragraph in reading order (the walk of :func:`iter_runs`) as tokens: ("text", run) for a run showing
-    text, ("begin", el) / ("end", el) for a field's start and end: the run of a complex field's begin/end
-    ``w:fldChar`` (a run holding no text: see :func:`_separate_field_chars`), or a ``w:fldSimple`` (its runs
-    between its begin and end)."""
-    for child in parent:
-        tag = child.tag
-        if tag == R:
-            out.extend((kind, child) for kind in map(_field_edge, child) if kind)
-            if any(atom_text(el) for el in child):
-                out.append(("text", child))
-        elif tag == _FLD_SIMPLE:
-            out.append(("begin", child))
-            _field_tokens(child, out)
-            out.append(("end", child))
-        elif tag in _CONTAINERS:
-            _field_tokens(child, out)
-        elif tag == _SDT:
-            content = child.find(_SDT_CONTENT)
-            if content is not None:
-                _field_tokens(content, out)
-        elif tag == _ALT:
-            choice = child.find(_CHOICE)
-            if choice is not None:
-                _field_tokens(choice, out)
+def _field_tokens(p: etree._Element) -> list[tuple[str, Any]]:
+    """The paragraph in reading order (:func:`_walk`) as tokens: ("text", run) for a run showing text, ("begin", el) /
+    ("end", el) for a field's start and end: the run of a complex field's begin/end ``w:fldChar`` (a run holding no
+    text: see :func:`_separate_field_chars`), or a ``w:fldSimple`` (its runs between its begin and end)."""
+    out: list[tuple[str, Any]] = []
+    for kind, el in _walk(p):
+        if kind != "run":
+            out.append((kind, el))
+            continue
+        out.extend((edge, el) for edge in map(_field_edge, el) if edge)
+        if any(atom_text(c) for c in el):
+            out.append(("text", el))
     return out
 
 
@@ -373,7 +371,7 @@ def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | N
     """(anchor, "before"/"after", run whose formatting new text takes) for text inserted at `offset` of `p` (a run
     boundary already falls there); anchor None: append to `p`. Of the places between the text before the offset
     and the text after it, the one inside the fewest fields (see :func:`insert_text`)."""
-    tokens = _field_tokens(p, [])
+    tokens = _field_tokens(p)
     ends = {id(a.run): a.end for a in atoms(p) if a.text}
     first = last = None  # tokens[first + 1:last] lie between the text before `offset` and the text after it
     for i, (kind, el) in enumerate(tokens):
