@@ -768,7 +768,9 @@ def _titles(state: State) -> list[tuple[str, str, str]]:
             continue
         if end is not None:
             out.append((p["id"], title.capitalize() if title.isupper() else title, end))
-    return out[:MAX_TITLES]
+            if len(out) == MAX_TITLES:
+                break
+    return out
 
 
 @functools.lru_cache(maxsize=1)
