@@ -174,7 +174,8 @@ def _names_only(args: dict[str, Any]) -> bool:
 
 
 @check("unnamed_count", certain=Certainty.FIXES, finding="unnamed_value",
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-thirteenth"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-thirteenth",
+                            "dwbench-2.0/templated/dev"))
 def unnamed_count(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A number of page columns the request names none of ("分两栏" -> 3; "single" names one); the fix is the one number
     it names. The number the call's sections have now (read from the state) is what the request says they are, not
@@ -201,7 +202,7 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-nineteenth"))
+                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
