@@ -1065,3 +1065,30 @@ def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbere
     assert pointing.sections_numbered(state, "now 18.33.030: under D the numbering goes 1, 2, 4") == [("p30", "p35")]
     assert pointing.sections_numbered(state, "the subsection titles 18.33.030 and 18.33.040") == []  # not alone
     assert pointing.sections_numbered(state, 'change the text to "see 18.33.030"') == []  # dictated, not said
+
+
+def _glossary(after: str, keys: list[str]) -> dict:
+    """A three-column glossary table (key, colon, meaning), each cell one paragraph numbered from p500."""
+    rows, details, n = [], [], 500
+    for key in keys:
+        texts = [key, ":", f"The meaning of {key}"]
+        rows.append(texts)
+        details.append([{"text": t, "paragraphs": [{"id": f"p{n + k}", "text": t, "style": "Normal", "runs": []}]}
+                        for k, t in enumerate(texts)])
+        n += 3
+    return {"id": "t1", "index": 0, "after_paragraph": after, "rows": len(keys), "cols": 3, "cells": rows,
+            "cell_details": details}
+
+
+def test_a_table_row_is_pointed_at_by_its_key():
+    """"the WSIS entry" of a glossary names its row past the rows shown, a key written with capitals in the request
+    (dwh-306#8): not the cell "FIRST" for "the first row", nor a key the request says in lower case."""
+    keys = [f"K{i:02d}X" for i in range(40)] + ["WSIS", "FIRST", "Total"]
+    said = {n: _paragraph(n, f"The WSIS met in Geneva and Tunis, item {n}.") for n in range(10, 20)}  # named nowhere else
+    state = {**_filled(said), "tables": [_glossary("p70", keys)]}
+    wsis = [f"p{500 + 3 * 40 + k}" for k in range(3)]
+    request = "In the glossary, the WSIS entry has a stray full stop; also delete the first row and the total one."
+    assert pointing.keys_said(state, request) == wsis
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert "r40 (cells p620-p622): | WSIS |" in view
+
