@@ -1092,3 +1092,17 @@ def test_a_table_row_is_pointed_at_by_its_key():
     view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
     assert "r40 (cells p620-p622): | WSIS |" in view
 
+
+def test_a_part_is_pointed_at_by_a_name_in_its_title():
+    """"the list of Secretariat staff at the end of the annex" is the section under the title "Secretariat of the
+    Working Group" (a blank Title line under it ends no section), shown whole with its lines of asterisks
+    (dwh-306#7)."""
+    staff = {40: _paragraph(40, "Secretariat of the Working Group", "Title"), 41: _paragraph(41, "", "Title")}
+    staff.update({n: _paragraph(n, f"Person {n}, Consultant") for n in range(42, 56)})
+    staff.update({45: _paragraph(45, "****"), 50: _paragraph(50, "****"), 56: _paragraph(56, "Glossary", "Title")})
+    state = _filled(staff)
+    assert grounding.heading_section(state, "p40") == ("p41", "p55")
+    request = "In the list of Secretariat staff at the end of the annex, delete those two lines of asterisks"
+    assert ("p40", "p55") in pointing.titled(state, request)
+    view = views.grounded_view(state, request, InstructionResult(request), 700, quoted_in=request)
+    assert _shown(view, "p45", "p50")

@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import ALNUM, block_texts, ranked_blocks
+from autodw.agent.distinctive import ALNUM, block_texts, names_held, ranked_blocks
 from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
                                     tables_named, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
@@ -184,6 +184,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
+    sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
     labels = labelled(state, said) + sections_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
@@ -225,6 +226,22 @@ def keys_said(state: State, said: str) -> list[str]:
                         and set(re.findall(r"\w+", key)) <= capitals and _says(text, key):
                     held.setdefault(key, []).append(sorted(cell_ids(row)))
     return [pid for rows in held.values() if len(rows) <= MAX_MATCHES for ids in rows for pid in ids]
+
+
+def titled(state: State, said: str) -> list[tuple[str, str]]:
+    """The sections (heading, last paragraph) of the headings holding a name `said` (undictated text) says
+    (:func:`~autodw.agent.distinctive.names_held`) that are at most :data:`MAX_SECTION_BLOCKS` long: a request names
+    a part by what it is about ("the list of Secretariat staff" is under the title "Secretariat of the Working Group
+    on Internet Governance")."""
+    custom = custom_headings(state)
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    out = []
+    for pid in names_held(state, said):
+        if pid in at and heading_level(paras[at[pid]].get("style"), custom) is not None \
+                and (under := heading_section(state, pid)) is not None and at[under[1]] - at[pid] <= MAX_SECTION_BLOCKS:
+            out.append((pid, under[1]))
+    return out
 
 
 def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
