@@ -1065,3 +1065,44 @@ def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbere
     assert pointing.sections_numbered(state, "now 18.33.030: under D the numbering goes 1, 2, 4") == [("p30", "p35")]
     assert pointing.sections_numbered(state, "the subsection titles 18.33.030 and 18.33.040") == []  # not alone
     assert pointing.sections_numbered(state, 'change the text to "see 18.33.030"') == []  # dictated, not said
+
+
+def _glossary(after: str, keys: list[str]) -> dict:
+    """A three-column glossary table (key, colon, meaning), each cell one paragraph numbered from p500."""
+    rows, details, n = [], [], 500
+    for key in keys:
+        texts = [key, ":", f"The meaning of {key}"]
+        rows.append(texts)
+        details.append([{"text": t, "paragraphs": [{"id": f"p{n + k}", "text": t, "style": "Normal", "runs": []}]}
+                        for k, t in enumerate(texts)])
+        n += 3
+    return {"id": "t1", "index": 0, "after_paragraph": after, "rows": len(keys), "cols": 3, "cells": rows,
+            "cell_details": details}
+
+
+def test_a_table_row_is_pointed_at_by_its_key():
+    """"the WSIS entry" of a glossary names its row past the rows shown, a key written with capitals in the request
+    (dwh-306#8): not the cell "FIRST" for "the first row", nor a key the request says in lower case."""
+    keys = [f"K{i:02d}X" for i in range(40)] + ["WSIS", "FIRST", "Total"]
+    said = {n: _paragraph(n, f"The WSIS met in Geneva and Tunis, item {n}.") for n in range(10, 20)}  # named nowhere else
+    state = {**_filled(said), "tables": [_glossary("p70", keys)]}
+    wsis = [f"p{500 + 3 * 40 + k}" for k in range(3)]
+    request = "In the glossary, the WSIS entry has a stray full stop; also delete the first row and the total one."
+    assert pointing.keys_said(state, request) == wsis
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert "r40 (cells p620-p622): | WSIS |" in view
+
+
+def test_a_part_is_pointed_at_by_a_name_in_its_title():
+    """"the list of Secretariat staff at the end of the annex" is the section under the title "Secretariat of the
+    Working Group" (a blank Title line under it ends no section), shown whole with its lines of asterisks
+    (dwh-306#7)."""
+    staff = {40: _paragraph(40, "Secretariat of the Working Group", "Title"), 41: _paragraph(41, "", "Title")}
+    staff.update({n: _paragraph(n, f"Person {n}, Consultant") for n in range(42, 56)})
+    staff.update({45: _paragraph(45, "****"), 50: _paragraph(50, "****"), 56: _paragraph(56, "Glossary", "Title")})
+    state = _filled(staff)
+    assert grounding.heading_section(state, "p40") == ("p41", "p55")
+    request = "In the list of Secretariat staff at the end of the annex, delete those two lines of asterisks"
+    assert ("p40", "p55") in pointing.titled(state, request)
+    view = views.grounded_view(state, request, InstructionResult(request), 700, quoted_in=request)
+    assert _shown(view, "p45", "p50")

@@ -143,7 +143,8 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
 
 
 def heading_section(state: State, pid: str) -> tuple[str, str] | None:
-    """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
+    """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher (an empty
+    paragraph in a heading style ends none: a title's blank second line)."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
     custom = custom_headings(state)
@@ -153,7 +154,7 @@ def heading_section(state: State, pid: str) -> tuple[str, str] | None:
     end = start
     for i in range(start + 1, len(paras)):
         other = heading_level(paras[i].get("style"), custom)
-        if other is not None and other <= level:
+        if other is not None and other <= level and paras[i].get("text", "").strip():
             break
         end = i
     return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None

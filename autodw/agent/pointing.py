@@ -18,13 +18,13 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import ALNUM, block_texts, ranked_blocks
+from autodw.agent.distinctive import ALNUM, block_texts, names_held, ranked_blocks
 from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
                                     tables_named, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks, custom_headings, heading_level
+from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -43,6 +43,7 @@ MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks f
 MAX_UNDER_EACH = 8  # lines of a kind under each label of a range that are its labels, not the lines under them
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+MIN_KEY_CHARS = 3  # characters of a table cell's key ("WSIS") a request names its row by
 #: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more, or a
 #: percentage ("the 10% advance payment"; not one to set: "scale it to 50%", "调为80%"): its digits
 _NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
@@ -171,7 +172,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
     inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
               for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
-    out = whole + numbered(state, said, inside) + under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
+    out = whole + keys_said(state, said) + numbered(state, said, inside) + under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
@@ -183,6 +184,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
+    sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
     labels = labelled(state, said) + sections_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
@@ -202,6 +204,44 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def keys_said(state: State, said: str) -> list[str]:
+    """The paragraphs of the body table rows one cell of which holds only a key that `said` (undictated text) says as
+    whole words, each written with a capital or as a number (an acronym, a name: "the WSIS entry" of a glossary names
+    the row "WSIS | : | World Summit on the Information Society."), of up to :data:`MAX_LABEL_WORDS` words and
+    :data:`MIN_KEY_CHARS` characters or more; a key more than :data:`MAX_MATCHES` cells hold names none."""
+    capitals = {loose(w) for w in re.findall(r"\w+", said) if re.search(r"[^\W\d_]", w) and w != w.casefold()
+                or w.isdigit()}  # "WSIS", "Germany", not "first" (the cell "FIRST")
+    if not capitals:
+        return []
+    text, held = loose(said), {}  # type: tuple[str, dict[str, list[list[str]]]]
+    for t in state.get("tables", []):
+        if "nested_in" in t:
+            continue
+        for row in t.get("cell_details") or []:
+            for cell in row:
+                key = loose((cell or {}).get("text", "")).strip(_TRIM)
+                if len(key) >= MIN_KEY_CHARS and len(key.split()) <= MAX_LABEL_WORDS and re.search(r"[^\W\d_]", key) \
+                        and set(re.findall(r"\w+", key)) <= capitals and _says(text, key):
+                    held.setdefault(key, []).append(sorted(cell_ids(row)))
+    return [pid for rows in held.values() if len(rows) <= MAX_MATCHES for ids in rows for pid in ids]
+
+
+def titled(state: State, said: str) -> list[tuple[str, str]]:
+    """The sections (heading, last paragraph) of the headings holding a name `said` (undictated text) says
+    (:func:`~autodw.agent.distinctive.names_held`) that are at most :data:`MAX_SECTION_BLOCKS` long: a request names
+    a part by what it is about ("the list of Secretariat staff" is under the title "Secretariat of the Working Group
+    on Internet Governance")."""
+    custom = custom_headings(state)
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    out = []
+    for pid in names_held(state, said):
+        if pid in at and heading_level(paras[at[pid]].get("style"), custom) is not None \
+                and (under := heading_section(state, pid)) is not None and at[under[1]] - at[pid] <= MAX_SECTION_BLOCKS:
+            out.append((pid, under[1]))
+    return out
 
 
 def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:

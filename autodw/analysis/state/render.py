@@ -53,7 +53,8 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
-    blocks = _blocks(state, cells=set(focus) | set(pointed))
+    # the whole rendering shows a box's paragraphs (a one-cell table: a sidebar, "Box 2: ...", is text in a frame)
+    blocks = _blocks(state, cells=set(focus) | set(pointed) | (_box_paragraphs(state) if budget_tokens is None else set()))
     tail = _footer(state)
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
@@ -162,7 +163,7 @@ def _story_tables(story: dict[str, Any], cells: AbstractSet[str] | None = None) 
     out = []
     for t in story.get("table_details") or []:
         line = f" with table {t['id']} {t.get('rows')}x{t.get('cols')}"
-        if cells is None or any(cells & _cell_ids(row) for row in t.get("cell_details") or []):
+        if cells is None or any(cells & cell_ids(row) for row in t.get("cell_details") or []):
             line += ": " + " ".join(_row_line(t, n) for n in range(min(len(t.get("cells", [])), MAX_TABLE_ROWS)))
         out.append(line)
     return "".join(out)
@@ -324,9 +325,16 @@ def contents_linked(state: State, names: AbstractSet[str]) -> dict[str, int]:
     return out
 
 
+def _box_paragraphs(state: State) -> set[str]:
+    """The paragraph ids of the body's one-cell tables (boxes)."""
+    return {p["id"] for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1
+            for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
+
+
 def _blocks(state: State, cells: AbstractSet[str] = frozenset()) -> list[_Block]:
     """The body blocks (:func:`body_blocks`) rendered whole (a table's rows past the first :data:`MAX_TABLE_ROWS`
-    shown too when they hold a paragraph of `cells`), the headings (by name, or :func:`custom_headings`) marked."""
+    shown too when they hold a paragraph of `cells`, and the paragraphs of `cells` its row lines cut: :func:`_cut_cells`),
+    the headings (by name, or :func:`custom_headings`) marked."""
     out = []
     custom = custom_headings(state)
     for el, is_table in body_blocks(state):
@@ -351,7 +359,8 @@ def _paragraph_text(p: dict[str, Any], max_chars: int = MAX_PARAGRAPH_CHARS, for
     text = p["text"].replace("\n", "\\n")
     if len(text) > max_chars:
         text = text[:max_chars] + f"…(+{len(text) - max_chars} chars)"
-    line = f"{p['id']} #{p['index']} [{', '.join(attrs)}] {text}"
+    index = f" #{p['index']}" if "index" in p else ""  # a table cell's paragraph has no body index
+    line = f"{p['id']}{index} [{', '.join(attrs)}] {text}"
     fmt = _run_summary(p.get("runs", [])) if formats else ""
     if fmt:
         line += f"  ⟨{fmt}⟩"
@@ -420,12 +429,13 @@ def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSe
     序号 row under each category" of a long table), each gap of rows left out said."""
     head = _table_head(t) + (f" merged={t['merged']}" if t.get("merged") else "")
     details = t.get("cell_details") or []
-    wanted = [n for n, row in enumerate(details) if n >= rows and cells & _cell_ids(row)] if rows else []
+    wanted = [n for n, row in enumerate(details) if n >= rows and cells & cell_ids(row)] if rows else []
     lines, after = [head], 0  # after: the first row not yet shown or said left out
     for n in [*range(min(rows, len(t["cells"]))), *wanted]:
         if n > after:
             lines.append(f"  … {n - after} rows not shown")
         lines.append(f"  {_row_line(t, n)}")
+        lines += [f"    {line}" for line in _cut_cells(t, n, cells)]
         after = n + 1
     if t["rows"] > after:
         lines.append(f"  … {t['rows'] - after} {'more ' if after else ''}rows not shown")
@@ -462,7 +472,20 @@ def _row_line(t: dict[str, Any], n: int) -> str:
     return f"r{n}{f' (cells {ids})' if ids else ''}: | {text} |"
 
 
-def _cell_ids(row: list[Any]) -> set[str]:
+def _cut_cells(t: dict[str, Any], n: int, cells: AbstractSet[str]) -> list[str]:
+    """The paragraphs of `cells` in row `n` of table `t` that its row line shows cut (of a cell of several paragraphs
+    or longer than :data:`MAX_CELL_CHARS`: the ITU estimate in the middle of "Box 2", a one-cell table), as paragraph
+    lines: a request quoting one of them is shown the text around its words."""
+    details = t.get("cell_details") or []
+    out = []
+    for c in details[n] if n < len(details) and cells else []:
+        paras = (c or {}).get("paragraphs") or []
+        if len(paras) > 1 or len(c.get("text", "")) > MAX_CELL_CHARS:
+            out += [_paragraph_text(p) for p in paras if p.get("id") in cells]
+    return out
+
+
+def cell_ids(row: list[Any]) -> set[str]:
     """The paragraph ids of a table row's cells."""
     return {p["id"] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
 
