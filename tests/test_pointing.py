@@ -971,6 +971,16 @@ def test_a_table_in_another_language_is_pointed_at_by_the_years_it_holds_and_so_
     assert _shown(view, "t1")
 
 
+def test_one_more_added_at_the_end_points_at_the_end():
+    """dwh-314#8 ("参考文献最后再补一条，编号接着往下排" of a report whose references end it): one more item added at the
+    end is at the document's end, unless the end is a list's or another's; "the last reference" too."""
+    state = _filled({})
+    for request in ("参考文献最后再补一条：UNIFEM, 2008", "最后加一段总结", "Add a new last reference: UNIFEM, 2008"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    for request in ("列表最后再加一条用例", "第二节的最后再加一段", "最后把标题加粗"):
+        assert not pointing.at_end(request), request
+
+
 def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
     """dwh-302#8 ("租期先写3年，5年太长了" on a Russian form whose line reads "сроком на 5 лет."): a number of one or two
     digits said with a unit word names the few blocks holding it before a word; not a list's number ("5. ..."), nor a
