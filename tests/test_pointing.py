@@ -953,6 +953,34 @@ def test_a_request_in_another_language_points_by_its_numbers():
     assert _shown(view, "p40", "p60", "p70")  # and what the request before pointed at
 
 
+def test_a_table_in_another_language_is_pointed_at_by_the_years_it_holds_and_so_is_the_table_of_this_one():
+    """dwh-314#2 ("人口贩运案件那张统计表（2004到2008年的那个）" of an Arabic report): each year is in many blocks, the few
+    holding both name the table; dwh-314#3 ("这张表的表头...加粗") means the table the request before named so."""
+    years = {n: _paragraph(n, f"في عام 2004 وعام 2008 ... {n}") for n in (20, 30)}
+    years.update({n: _paragraph(n, f"عام 2004 {n}") for n in range(2, 19, 2)})
+    years.update({n: _paragraph(n, f"عام 2008 {n}") for n in range(41, 60, 2)})
+    cells = [["السنة", "عدد القضايا"], *([str(y), str(100 + y % 10)] for y in range(2004, 2009))]
+    table = {"id": "t1", "index": 0, "after_paragraph": "p70", "rows": 6, "cols": 2, "cells": cells}
+    state = {**_filled(years), "tables": [_table(2, "p10"), table]}
+    request = "人口贩运案件那张统计表（2004到2008年的那个），表头下面空了一整行，删掉"
+    assert pointing.pointed(state, request) == [] and pointing.numbers_held(state, request) == ["p20", "p30", "t1"]
+    assert pointing.numbers_held(state, "2004年的数字") == []  # one year, in many blocks: names none
+    later = "这张表的表头再醒目一点：字加粗，底色用浅灰"
+    assert "t1" in pointing.earlier(state, request)
+    view = views.grounded_view(state, later, InstructionResult(later), 500, quoted_in=later, previous=request)
+    assert _shown(view, "t1")
+
+
+def test_one_more_added_at_the_end_points_at_the_end():
+    """dwh-314#8 ("参考文献最后再补一条，编号接着往下排" of a report whose references end it): one more item added at the
+    end is at the document's end, unless the end is a list's or another's; "the last reference" too."""
+    state = _filled({})
+    for request in ("参考文献最后再补一条：UNIFEM, 2008", "最后加一段总结", "Add a new last reference: UNIFEM, 2008"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    for request in ("列表最后再加一条用例", "第二节的最后再加一段", "最后把标题加粗"):
+        assert not pointing.at_end(request), request
+
+
 def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
     """dwh-302#8 ("租期先写3年，5年太长了" on a Russian form whose line reads "сроком на 5 лет."): a number of one or two
     digits said with a unit word names the few blocks holding it before a word; not a list's number ("5. ..."), nor a

@@ -298,15 +298,20 @@ def _latin_runs(text: str) -> list[Quote]:
 _OTHER_LETTER = r"[^\W\d_A-Za-z\u00aa-\u024f\u1e00-\u1eff]"
 _OTHER_RUN = re.compile(rf"{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*"
                         rf"(?:[ ]+{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*)*")
+#: a letter of an alphabetic script other than Latin (Arabic, Cyrillic, Greek, Hebrew...): not Chinese, Japanese, Korean
+_ALPHABET_LETTER = r"[^\W\d_A-Za-z\u00aa-\u024f\u1e00-\u1eff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+_ALPHABET_RUN = re.compile(_OTHER_RUN.pattern.replace(_OTHER_LETTER[1:-1], _ALPHABET_LETTER[1:-1]))
 
 
 def _other_script_runs(text: str) -> list[Quote]:
     """The runs of another script's words in a `text` written mostly in Latin letters ("glued را and به together as
-    رابه": "رابه"), of :data:`MIN_LATIN_LETTERS` letters or more, not those it dictates: a Persian word an English
-    request names its target by, unquoted."""
+    رابه": "رابه"), or of an alphabet's words in a Chinese one ("第二部分（الباب الثاني 那个大标题）", dwh-314#6), of
+    :data:`MIN_LATIN_LETTERS` letters or more, not those it dictates: a Persian word an English request names its target
+    by, unquoted."""
     text = undictated(text)
-    runs = [m.group(0) for m in _OTHER_RUN.finditer(text)]
-    if len(re.findall(r"[A-Za-z]", text)) <= sum(len(run) for run in runs):
+    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
+    runs = [m.group(0) for m in (_ALPHABET_RUN if chinese else _OTHER_RUN).finditer(text)]
+    if not chinese and len(re.findall(r"[A-Za-z]", text)) <= sum(len(run) for run in runs):
         return []
     out: list[Quote] = []
     for run in runs:

@@ -83,8 +83,10 @@ _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
-                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
+                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
+                  # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
+                  r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
                   r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
 #: the start of the document ("on the opening page", "at the top of the document", "文档开头", "第一页")
 _START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
@@ -354,7 +356,9 @@ def numbers_held(state: State, text: str) -> list[str]:
     "5 лет", any word after it), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the
     paragraph about the police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995,
     dwh-262#7; "the 10% advance payment" of a Chinese tender those saying 10％, dwh-286#10; "租期先写3年，5年太长了"
-    of a Russian form the line "сроком на 5 лет.", dwh-302#8)."""
+    of a Russian form the line "сроком на 5 лет.", dwh-302#8); first, when it says two numbers or more, the blocks
+    holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics table for 2004 to
+    2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
     said = undictated(text)
     quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
                   if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
@@ -364,7 +368,10 @@ def numbers_held(state: State, text: str) -> list[str]:
         return []
     blocks = block_texts(state)
     held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
-    return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+    together = [bid for bid in held[0] if all(bid in ids for ids in held[1:])] if len(held) > 1 else []
+    together = together if len(together) <= MAX_WORD_BLOCKS else []
+    return list(dict.fromkeys([*together, *(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS
+                                            for bid in ids)]))
 
 
 def defined(state: State, said: str) -> list[str]:
@@ -543,11 +550,12 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
-    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`), then those holding the
-    rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs are $4,200...",
-    then "fix that line")."""
+    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`; when none, those holding the
+    numbers it said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3), then those
+    holding the rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs
+    are $4,200...", then "fix that line")."""
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+    return list(dict.fromkeys((pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
