@@ -855,6 +855,18 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
 
 
+def test_a_section_number_only_the_contents_entry_types_names_the_auto_numbered_headings_section():
+    """dev-twentieth dwh-310#3 ("In 1.2, the three paragraphs ... are in the Header style"): the headings are numbered
+    by Word, only the contents entry "1.2\tThe Flagpole Project\t10" types the number; the number names the heading
+    and its section, not the entry."""
+    state = _filled({5: _paragraph(5, "1\tIntroduction\t9", "TOC 1"), 6: _paragraph(6, "1.2\tThe Flagpole Project\t10", "TOC 2"),
+                     20: _paragraph(20, "Introduction", "Heading 1"), 40: _paragraph(40, "The Flagpole Project", "Heading 2"),
+                     50: _paragraph(50, "Software Development Process", "Heading 1")})
+    assert grounding.contents_entries(state) == {"p5": "p20", "p6": "p40"}
+    assert pointing.sections_numbered(state, "In 1.2, the three paragraphs under the figure") == [("p40", "p49")]
+    assert {"p40", "p45", "p49"} <= set(pointing.pointed(state, "In 1.2, the three paragraphs under the figure"))
+
+
 def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it():
     """dev-seventeenth dwh-271#6, #8: a UN report's paragraphs are typed with their numbers ("105 - ... below:");
     "the trafficking table after paragraph 105" names the paragraph and the table in it, "Paragraph 38 appears twice"

@@ -314,16 +314,22 @@ def _other_script_runs(text: str) -> list[Quote]:
     return out
 
 
-_PAGE_NUMBER = re.compile(r"(?:\t.*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
+_PAGE_NUMBER = re.compile(r"(?:\t[^\t]*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
+SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 
 
 def contents_entries(state: State) -> dict[str, str | None]:
     """The table of contents' entry paragraphs (style "TOC n"), each with the heading of the same text (None when
-    there is none)."""
+    there is none), its section number aside when the heading has none typed ("1.2\tThe Flagpole Project\t10" of
+    an auto-numbered heading, dwh-310#3)."""
     custom = custom_headings(state)
     heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
              if heading_level(p.get("style"), custom) is not None and p.get("text", "").strip()}
-    return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
+
+    def heading(entry: str) -> str | None:
+        title = loose(_PAGE_NUMBER.sub("", entry))
+        return heads.get(title) or heads.get(SECTION_NUMBER.sub("", title))
+    return {p["id"]: heading(p.get("text", "")) for p in state.get("paragraphs", [])
             if CONTENTS_STYLE.match(p.get("style") or "")}
 
 
