@@ -86,6 +86,16 @@ def test_focus_blocks_are_named_first_by_short_lines_then_whole_as_the_budget_al
     assert _shown(first, "p60") and "cut short" not in first  # one block fits whole
 
 
+def test_an_empty_line_alone_between_two_shown_blocks_is_shown_instead_of_its_elision():
+    """dev-twentieth dwh-310#6 ("the line above Figure 3-9 is empty"): the paragraph and the caption were shown, the
+    empty line between them said left out in a line longer than it."""
+    state = _filled({41: _paragraph(41, ""), 42: _paragraph(42, "Figure 3-9: Help section of the applet", "Caption")})
+    view = render_state(state, budget_tokens=385, focus=["p60"], pointed=["p40", "p42"])  # the budget spent
+    assert _shown(view, "p40", "p41", "p42") and "(p41…p41)" not in view
+    long_one = render_state(state, budget_tokens=385, focus=["p60"], pointed=["p43", "p45"])  # a long line: said left out
+    assert "(p44…p44)" in long_one and not _shown(long_one, "p44")
+
+
 def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
     state = _state([_paragraph(i, f"{FILLER} Item {i}.") for i in range(1, 30)], header="远航机器人有限公司 " * 3)
     plain = render_state(state, budget_tokens=250)

@@ -63,6 +63,7 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
         chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed))
+        _fill_single_gaps(blocks, chosen, count_tokens)
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
     if len(chosen) < len(blocks):
@@ -544,6 +545,19 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
         if spent == before and spent >= budget * 0.98:
             break
     return chosen
+
+
+def _fill_single_gaps(blocks: list[_Block], chosen: dict[int, bool], count: TokenCounter) -> None:
+    """Show each block left out alone between shown ones whole, or else by its short line, when that costs no more than
+    the line saying it was left out (an empty line between a paragraph and a caption shown: "the line above Figure
+    3-9", dwh-310#6)."""
+    for i, b in enumerate(blocks):
+        if i not in chosen and (i == 0 or i - 1 in chosen) and (i == len(blocks) - 1 or i + 1 in chosen):
+            cost = count(_elision([b.id]))
+            if count(b.text) <= cost:
+                chosen[i] = True
+            elif count(b.short) <= cost:
+                chosen[i] = False
 
 
 def _with_elisions(blocks: list[_Block], chosen: dict[int, bool]) -> list[str]:
