@@ -321,6 +321,7 @@ def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_pu
     assert headings("In the section on colophon, make the first paragraph italic.") == ["p60"]
     assert headings("Make the final paragraph of the support options section bold.") == ["p80"]  # "Other" left out
     assert headings("Make the colophon wording shorter.") == []  # one word, not said as a section's name
+    assert headings("Add Smith's book to the colophon as [6].") == ["p60"]  # where it goes (dwh-310#10)
     assert headings("Please take notes under each point.") == []  # too short to be said in lower case
     assert headings("Compare the scale and the preference.") == []  # its words, not in its order
     request = "In the scale preference section, bold the first paragraph."

@@ -418,7 +418,7 @@ _PART_KINDS = frozenset("appendix annex annexe chapter part section schedule exh
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
                   r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b"
-                  r"|\b(?:paragraph|sentence|line)s?\s+(?:of|in)\s+the\s+{w}\b")
+                  r"|\b(?:paragraph|sentence|line)s?\s+(?:of|in)\s+the\s+{w}\b|\b(?:to|into)\s+the\s+{w}\b")
 
 
 def _heading_said(text: str, heading: str) -> bool:
@@ -426,7 +426,8 @@ def _heading_said(text: str, heading: str) -> bool:
     and punctuation ("the scale preference section" for "4.2 Scale of Preference", "under pgmar page margins" for
     "pgMar (Page Margins)"); a one-word heading, the one word before a heading's "and" ("the conclusion" for
     "Conclusion and Outlook"), or the term before a heading's gloss in brackets, only said beside "section",
-    "heading", "description", "under" or after "paragraph of the" ("the section on colophon", "the titlePg description" for "titlePg
+    "heading", "description", "under", after "paragraph of the" or as where something goes ("add ... to the bibliography",
+    dwh-310#10) ("the section on colophon", "the titlePg description" for "titlePg
     (Different First Page Headers and Footers)")."""
     if re.search(r"[\u3040-\u9fff]", heading):
         return False
@@ -450,7 +451,8 @@ def _heading_said(text: str, heading: str) -> bool:
 
 def _one_word_said(text: str, word: str) -> bool:
     """Whether `text` names a heading by its one word `word` (of :data:`MIN_HEADING_WORD` letters or more) beside
-    "section", "heading", "under" or a part of it ("the section on colophon", "the last paragraph of the conclusion")."""
+    "section", "heading", "under", a part of it or "to the" ("the section on colophon", "the last paragraph of the
+    conclusion", "add ... to the bibliography")."""
     return len(word) >= MIN_HEADING_WORD and re.search(
         _SECTION_WORDS.format(w=re.escape(word)), fold(text), re.IGNORECASE) is not None
 
