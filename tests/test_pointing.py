@@ -96,6 +96,19 @@ def test_an_empty_line_alone_between_two_shown_blocks_is_shown_instead_of_its_el
     assert "(p44…p44)" in long_one and not _shown(long_one, "p44")
 
 
+def test_a_style_the_request_names_leads_the_styles_line_a_cut_keeps():
+    """dev-twentieth dwh-310#9 (the local generator's 350-token view of 'name "Caption"; size pt 9'): the styles line,
+    cut to its share, ended before the Caption style the step changes."""
+    state = _filled({})
+    state["styles"]["styles"] = [{"name": f"Body Style {n}", "category": "paragraph", "size_pt": 11.0} for n in range(30)]
+    state["styles"]["styles"].append({"name": "Caption", "category": "paragraph", "size_pt": 10.0, "bold": True})
+    request = 'Change an existing style\'s definition: name "Caption"; size pt 9.'
+    assert views.styles_said(state, request) == ["Caption"]
+    view = views.state_view(state, request, InstructionResult(request), 350, parts=("STYLES",))
+    assert "Caption(p: 10.0pt bold)" in view
+    assert "Caption(p" not in render_state(state, budget_tokens=350, parts=("STYLES",))
+
+
 def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
     state = _state([_paragraph(i, f"{FILLER} Item {i}.") for i in range(1, 30)], header="远航机器人有限公司 " * 3)
     plain = render_state(state, budget_tokens=250)

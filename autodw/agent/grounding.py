@@ -389,7 +389,7 @@ _ONE_OF = (("chart", re.compile(r"\bthe\s+(?:(?:bar|column|line|pie)\s+)?(?:char
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
 
 
-def _names_in(text: str, name: str) -> bool:
+def names_in(text: str, name: str) -> bool:
     """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words, as written
     for one word (so the heading "Notes" is not named by "take notes") or, for one in capitals, capitalised ("under
     References" names "REFERENCES"); CJK names by containment."""
@@ -488,7 +488,7 @@ def _labels_said(state: State, text: str) -> set[str]:
         if len(paras) > MAX_MATCHES or len(name) < 2 or _filler_only(name):
             continue  # a paragraph of filler words ("and" left of a title page's tab stops) is no label
         cjk = re.search(r"[\u3040-\u9fff]", name) is not None
-        if (name in said if cjk else _names_in(text, paras[0]["text"])) or _in_range(text, name):
+        if (name in said if cjk else names_in(text, paras[0]["text"])) or _in_range(text, name):
             out.update(p["id"] for p in paras)
     return out
 
@@ -569,14 +569,14 @@ def named(state: State, text: str) -> list[Match]:
     labels, custom = _labels_said(state, text), custom_headings(state)
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if heading_level(p.get("style"), custom) is not None and (_names_in(text, label) or _heading_said(text, label)):
+        if heading_level(p.get("style"), custom) is not None and (names_in(text, label) or _heading_said(text, label)):
             out.append(Match(label, p["id"], "heading", "named", label, heading_section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()
-            if label and _names_in(text, label):
+            if label and names_in(text, label):
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]

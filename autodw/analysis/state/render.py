@@ -45,16 +45,16 @@ def estimate_tokens(text: str) -> int:
 
 def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
                  count_tokens: TokenCounter = estimate_tokens, parts: Iterable[str] = (),
-                 pointed: Iterable[str] = (), listed: Iterable[str] = ()) -> str:
+                 pointed: Iterable[str] = (), listed: Iterable[str] = (), styles: Iterable[str] = ()) -> str:
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
     the `pointed` ones (the window is not centred on them) shown first, the most wanted first, then the `listed` ones
     at least by their short lines; the header and footer lines of `parts` (:data:`PARTS`) and of the focus images
-    kept first."""
+    kept first, the `styles` named first in the styles line (what of it a cut keeps)."""
     focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
     blocks = _blocks(state, cells=set(focus) | set(pointed))
-    tail = _footer(state)
+    tail = _footer(state, tuple(styles))
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
     else:  # the header and footer may take at most 40% of the budget; the body gets the rest
@@ -179,7 +179,8 @@ def _story_ids(story: dict[str, Any]) -> str:
     return f" ({', '.join(ids[:MAX_STORY_IDS])}{more})"
 
 
-def _footer(state: State) -> list[str]:
+def _footer(state: State, first_styles: tuple[str, ...] = ()) -> list[str]:
+    """The lines after the body: images and charts, the interactive parts, the styles (`first_styles` first)."""
     lines = []
     for img in state["images"]:
         desc = f"{img.get('id')} {img.get('type')} in {img.get('paragraph')} ({img.get('placement')}"
@@ -210,7 +211,7 @@ def _footer(state: State) -> list[str]:
             lines.append(f"{key.upper().replace('_', ' ')}: {shown}")
     styles = state["styles"]
     parts = []
-    for s in styles["styles"]:
+    for s in sorted(styles["styles"], key=lambda s: s["name"] not in first_styles):
         attrs = [str(v) for v in (_named(s.get("font")), f"{s['size_pt']}pt" if s.get("size_pt") else None,
                                   "bold" if s.get("bold") else None, "italic" if s.get("italic") else None,
                                   f"color={s['color']}" if s.get("color") else None) if v]
