@@ -86,6 +86,29 @@ def test_focus_blocks_are_named_first_by_short_lines_then_whole_as_the_budget_al
     assert _shown(first, "p60") and "cut short" not in first  # one block fits whole
 
 
+def test_an_empty_line_alone_between_two_shown_blocks_is_shown_instead_of_its_elision():
+    """dev-twentieth dwh-310#6 ("the line above Figure 3-9 is empty"): the paragraph and the caption were shown, the
+    empty line between them said left out in a line longer than it."""
+    state = _filled({41: _paragraph(41, ""), 42: _paragraph(42, "Figure 3-9: Help section of the applet", "Caption")})
+    view = render_state(state, budget_tokens=385, focus=["p60"], pointed=["p40", "p42"])  # the budget spent
+    assert _shown(view, "p40", "p41", "p42") and "(p41…p41)" not in view
+    long_one = render_state(state, budget_tokens=385, focus=["p60"], pointed=["p43", "p45"])  # a long line: said left out
+    assert "(p44…p44)" in long_one and not _shown(long_one, "p44")
+
+
+def test_a_style_the_request_names_leads_the_styles_line_a_cut_keeps():
+    """dev-twentieth dwh-310#9 (the local generator's 350-token view of 'name "Caption"; size pt 9'): the styles line,
+    cut to its share, ended before the Caption style the step changes."""
+    state = _filled({})
+    state["styles"]["styles"] = [{"name": f"Body Style {n}", "category": "paragraph", "size_pt": 11.0} for n in range(30)]
+    state["styles"]["styles"].append({"name": "Caption", "category": "paragraph", "size_pt": 10.0, "bold": True})
+    request = 'Change an existing style\'s definition: name "Caption"; size pt 9.'
+    assert views.styles_said(state, request) == ["Caption"]
+    view = views.state_view(state, request, InstructionResult(request), 350, parts=("STYLES",))
+    assert "Caption(p: 10.0pt bold)" in view
+    assert "Caption(p" not in render_state(state, budget_tokens=350, parts=("STYLES",))
+
+
 def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
     state = _state([_paragraph(i, f"{FILLER} Item {i}.") for i in range(1, 30)], header="远航机器人有限公司 " * 3)
     plain = render_state(state, budget_tokens=250)
@@ -311,6 +334,7 @@ def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_pu
     assert headings("In the section on colophon, make the first paragraph italic.") == ["p60"]
     assert headings("Make the final paragraph of the support options section bold.") == ["p80"]  # "Other" left out
     assert headings("Make the colophon wording shorter.") == []  # one word, not said as a section's name
+    assert headings("Add Smith's book to the colophon as [6].") == ["p60"]  # where it goes (dwh-310#10)
     assert headings("Please take notes under each point.") == []  # too short to be said in lower case
     assert headings("Compare the scale and the preference.") == []  # its words, not in its order
     request = "In the scale preference section, bold the first paragraph."
@@ -853,6 +877,18 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Начните раздел 12 с новой страницы")[0][0] == "p60"
     assert "p60" in pointing.pointed(state, "Start section 12 on a new page.")
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
+
+
+def test_a_section_number_only_the_contents_entry_types_names_the_auto_numbered_headings_section():
+    """dev-twentieth dwh-310#3 ("In 1.2, the three paragraphs ... are in the Header style"): the headings are numbered
+    by Word, only the contents entry "1.2\tThe Flagpole Project\t10" types the number; the number names the heading
+    and its section, not the entry."""
+    state = _filled({5: _paragraph(5, "1\tIntroduction\t9", "TOC 1"), 6: _paragraph(6, "1.2\tThe Flagpole Project\t10", "TOC 2"),
+                     20: _paragraph(20, "Introduction", "Heading 1"), 40: _paragraph(40, "The Flagpole Project", "Heading 2"),
+                     50: _paragraph(50, "Software Development Process", "Heading 1")})
+    assert grounding.contents_entries(state) == {"p5": "p20", "p6": "p40"}
+    assert pointing.sections_numbered(state, "In 1.2, the three paragraphs under the figure") == [("p40", "p49")]
+    assert {"p40", "p45", "p49"} <= set(pointing.pointed(state, "In 1.2, the three paragraphs under the figure"))
 
 
 def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it():

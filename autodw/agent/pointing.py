@@ -19,8 +19,8 @@ from typing import Any, Callable, Collection, Iterable
 import numpy as np
 
 from autodw.agent.distinctive import ALNUM, block_texts, names_held, ranked_blocks
-from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
-                                    tables_named, undictated, unspaced)
+from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
+                                    label_section, look, loose, table_caption, tables_named, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -55,7 +55,6 @@ _QUANTITY_SAID = re.compile(r"(?<![\d.,第#№])(?<!\bto )(?<!\bat )(?<!\bby )(?
 _SIZE_UNITS = ("号", "倍", "px")  # a Chinese font size ("小四号"), a line spacing ("2倍"), pixels: sizes, not quantities
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
-_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 #: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"; "paragraph 105" of a
 #: report whose paragraphs are typed with their numbers, "105 - ..."): the number
 _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|paragraphs?|paras?\.?|"
@@ -726,7 +725,7 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     held: dict[str, list[dict[str, Any]]] = {}
     custom = custom_headings(state)
     for p in state.get("paragraphs", []):
-        words = re.findall(r"\w+", _SECTION_NUMBER.sub("", loose(p.get("text", ""))))
+        words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if heading_level(p.get("style"), custom) is None and 0 < len(words) <= MAX_LABEL_WORDS \
                 and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
             held.setdefault(" ".join(words), []).append(p)
@@ -804,12 +803,12 @@ def _titles(state: State) -> list[tuple[str, str, str]]:
     out = []
     for p in state.get("paragraphs", []):
         text = p.get("text", "").strip()
-        title = " ".join(_SECTION_NUMBER.sub("", text).split())
+        title = " ".join(SECTION_NUMBER.sub("", text).split())
         if not re.match(r"[^\W\d_]", title) or re.search(r"[{}<>=;]", title):
             continue
         if heading_level(p.get("style"), custom) is not None:
             end = (heading_section(state, p["id"]) or (None, p["id"]))[1]
-        elif len(title.split()) <= (MAX_TITLE_WORDS if _SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
+        elif len(title.split()) <= (MAX_TITLE_WORDS if SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
                 and not re.search(r"[.:;,!?。]\s*$", text):
             end = _label_end(state, p["id"])
         else:
@@ -858,7 +857,8 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"; a section number
     said alone and bare, "In 18.33.030, ...", of a short title only, "18.33.030 Standards for ..."): the paragraphs
-    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
+    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."; a contents entry's:
+    its heading, :func:`_entry_section`), those reading as a
     title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
     names none."""
@@ -870,14 +870,23 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     bare = list(dict.fromkeys(_SAID_NUMBER.findall(undictated(loose(text)))))
     bare = bare if len(bare) == 1 else []
     for said in dict.fromkeys([*(a or b for a, b in _PART_NUMBER.findall(loose(text))), *bare]):
-        held = [p for p in paras if (m := _SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
+        held = [p for p in paras if (m := SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
                 and m.group(0).strip().rstrip(".") == said and p["text"][m.end():].strip()]
         short = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1]
         titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
         held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
         if len(held) <= MAX_MATCHES:
-            out += [(p["id"], _numbered_end(state, p["id"], paras[-1]["id"])) for p in held]
+            out += [_entry_section(state, p["id"]) or (p["id"], _numbered_end(state, p["id"], paras[-1]["id"]))
+                    for p in held]
     return out
+
+
+def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
+    """For a contents entry with its heading in the document ("1.2\tThe Flagpole Project\t10" of an auto-numbered
+    heading): that heading and the last paragraph of its section (the number names the section, not the entry)."""
+    heading = contents_entries(state).get(pid)
+    section = heading_section(state, heading) if heading else None
+    return (heading, section[1]) if heading and section else None
 
 
 def _numbered_end(state: State, pid: str, last: str) -> str:
@@ -886,7 +895,7 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
     after a justified "7 REFERENCES"), when that comes first."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    number = _SECTION_NUMBER.match(loose(paras[start].get("text", "")))
+    number = SECTION_NUMBER.match(loose(paras[start].get("text", "")))
     if number is None:
         return last
     depth = _depth(number)
@@ -894,7 +903,7 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
     for i in range(start + 1, len(paras)):
         if paras[i - 1]["id"] == last:
             return last
-        other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
+        other = SECTION_NUMBER.match(loose(paras[i].get("text", "")))
         if other is not None and _depth(other) <= depth and _numbers(other) > _numbers(number) \
                 or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
             return paras[i - 1]["id"]
@@ -902,13 +911,13 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
 
 
 def _numbers(number: re.Match[str]) -> tuple[int, ...]:
-    """A section number matched by :data:`_SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
+    """A section number matched by :data:`SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
     after a label is an item of its section ("1.   The accessory ..." under "18.33.030 Standards ..."), not the next."""
     return tuple(int(n) for n in number.group(0).strip().strip(".").split("."))
 
 
 def _depth(number: re.Match[str]) -> int:
-    """The depth of a section number matched by :data:`_SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
+    """The depth of a section number matched by :data:`SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
     return number.group(0).strip().strip(".").count(".")
 
 

@@ -45,17 +45,17 @@ def estimate_tokens(text: str) -> int:
 
 def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
                  count_tokens: TokenCounter = estimate_tokens, parts: Iterable[str] = (),
-                 pointed: Iterable[str] = (), listed: Iterable[str] = ()) -> str:
+                 pointed: Iterable[str] = (), listed: Iterable[str] = (), styles: Iterable[str] = ()) -> str:
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
     the `pointed` ones (the window is not centred on them) shown first, the most wanted first, then the `listed` ones
     at least by their short lines; the header and footer lines of `parts` (:data:`PARTS`) and of the focus images
-    kept first."""
+    kept first, the `styles` named first in the styles line (what of it a cut keeps)."""
     focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
     # the whole rendering shows a box's paragraphs (a one-cell table: a sidebar, "Box 2: ...", is text in a frame)
     blocks = _blocks(state, cells=set(focus) | set(pointed) | (_box_paragraphs(state) if budget_tokens is None else set()))
-    tail = _footer(state)
+    tail = _footer(state, tuple(styles))
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
     else:  # the header and footer may take at most 40% of the budget; the body gets the rest
@@ -64,6 +64,7 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
         chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed))
+        _fill_single_gaps(blocks, chosen, count_tokens)
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
     if len(chosen) < len(blocks):
@@ -179,7 +180,8 @@ def _story_ids(story: dict[str, Any]) -> str:
     return f" ({', '.join(ids[:MAX_STORY_IDS])}{more})"
 
 
-def _footer(state: State) -> list[str]:
+def _footer(state: State, first_styles: tuple[str, ...] = ()) -> list[str]:
+    """The lines after the body: images and charts, the interactive parts, the styles (`first_styles` first)."""
     lines = []
     for img in state["images"]:
         desc = f"{img.get('id')} {img.get('type')} in {img.get('paragraph')} ({img.get('placement')}"
@@ -210,7 +212,7 @@ def _footer(state: State) -> list[str]:
             lines.append(f"{key.upper().replace('_', ' ')}: {shown}")
     styles = state["styles"]
     parts = []
-    for s in styles["styles"]:
+    for s in sorted(styles["styles"], key=lambda s: s["name"] not in first_styles):
         attrs = [str(v) for v in (_named(s.get("font")), f"{s['size_pt']}pt" if s.get("size_pt") else None,
                                   "bold" if s.get("bold") else None, "italic" if s.get("italic") else None,
                                   f"color={s['color']}" if s.get("color") else None) if v]
@@ -567,6 +569,19 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
         if spent == before and spent >= budget * 0.98:
             break
     return chosen
+
+
+def _fill_single_gaps(blocks: list[_Block], chosen: dict[int, bool], count: TokenCounter) -> None:
+    """Show each block left out alone between shown ones whole, or else by its short line, when that costs no more than
+    the line saying it was left out (an empty line between a paragraph and a caption shown: "the line above Figure
+    3-9", dwh-310#6)."""
+    for i, b in enumerate(blocks):
+        if i not in chosen and (i == 0 or i - 1 in chosen) and (i == len(blocks) - 1 or i + 1 in chosen):
+            cost = count(_elision([b.id]))
+            if count(b.text) <= cost:
+                chosen[i] = True
+            elif count(b.short) <= cost:
+                chosen[i] = False
 
 
 def _with_elisions(blocks: list[_Block], chosen: dict[int, bool]) -> list[str]:
