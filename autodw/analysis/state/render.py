@@ -481,7 +481,9 @@ def _cut_cells(t: dict[str, Any], n: int, cells: AbstractSet[str]) -> list[str]:
     details = t.get("cell_details") or []
     out = []
     for c in details[n] if n < len(details) and cells else []:
-        paras = (c or {}).get("paragraphs") or []
+        if not c:  # a grid position a merged cell covers
+            continue
+        paras = c.get("paragraphs") or []
         if len(paras) > 1 or len(c.get("text", "")) > MAX_CELL_CHARS:
             out += [_paragraph_text(p) for p in paras if p.get("id") in cells]
     return out
