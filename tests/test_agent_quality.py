@@ -1075,6 +1075,30 @@ def test_a_list_whose_every_item_is_nested(state):
     assert _checks(request, "insert_list", outline, state) == []  # nested under a top-level item
 
 
+def test_items_that_continue_a_nested_list_beside_them():
+    """A quiz question's options are at level 1; another option after the last one stays at level 1 (hand
+    dev-twentieth dwh-315#2); a new list elsewhere, or one that starts afresh, is still nested under nothing."""
+    doc = WordDocument.new()
+    execute(doc, "insert_paragraph", {"text": "Quiz", "position": "end"})
+    execute(doc, "insert_list", {"items": ["Which is right?", {"text": "Yes", "level": 1}, {"text": "No", "level": 1}],
+                                 "kind": "numbered", "position": "end"})
+    state = extract_state(doc)
+    last = next(p["id"] for p in state["paragraphs"] if p["text"] == "No")
+    first = state["paragraphs"][0]["id"]
+    option = {"items": [{"text": "Nobody knows", "level": 1}], "kind": "numbered", "position": {"after": last}}
+    request = "第一题再加一个选项放在最后：Nobody knows"
+
+    def nested(**changed) -> bool:
+        return "nested_first_item" in _checks(request, "insert_list", {**option, **changed}, state)
+
+    assert not nested() and not nested(position={"before": last})
+    assert nested(position={"after": first})  # before the question: nested under nothing
+    assert nested(start=1)  # a list that starts afresh
+    assert nested(kind="bullet")  # a list of another kind: a new list
+    deeper = {"items": [{"text": "Nobody knows", "level": 2}], "kind": "numbered", "position": {"after": last}}
+    assert "nested_first_item" in _checks(request, "insert_list", deeper, state)
+
+
 def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(doc):
     """A header's text changed and its right alignment reset, a note's mark put at the paragraph's start (DWBench 2.0
     hand dev dwh-018#7, dwh-076#4): the fix leaves the option out; an option named, or as it would be, stays."""

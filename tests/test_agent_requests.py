@@ -62,6 +62,11 @@ def test_requests_of_an_instruction(instruction, requests):
     ("把最后两个空段落删掉。这两段是多余的", None),
     ("在文末加一段“完”；字体是宋体", None),
     ("在文末加一段“完”；把标题居中", ["在文末加一段“完”", "把标题居中"]),
+    # an action verb before "of" is a noun ("Change of plans"): the part states context (hand dev-twentieth dwh-313#8)
+    ("Change of plans, the open day moves to Saturday 21 June. Fix the date in the invitation and push the deadline "
+     "in the P.S. to 8 June",
+     ["Change of plans, the open day moves to Saturday 21 June. Fix the date in the invitation",
+      "push the deadline in the P.S. to 8 June"]),
 ])
 def test_a_part_that_states_context_stays_with_a_request(instruction, requests):
     assert split(instruction) == (requests or [instruction])

@@ -58,6 +58,16 @@ def test_words_of_another_script_in_an_english_request_name_the_paragraphs_holdi
     assert grounding.ground(state, "Change it to: رابه") == []
 
 
+def test_words_of_an_alphabet_in_a_chinese_request_name_the_paragraphs_holding_them():
+    """dwh-314#6: "第二部分（الباب الثاني 那个大标题）让它从新的一页开始" of an Arabic report names the heading starting with the
+    Arabic words (the Chinese ones around them are no part of the name); not the text it dictates ("改成 ...")."""
+    texts = ["الباب الأول:\tمعلومات", "نص.", "\tالباب الثاني:\tالوثيقة المتعلقة", "نص آخر."]
+    state = {"paragraphs": [_para(n, t) for n, t in enumerate(texts, 1)], "tables": [], "images": []}
+    found = grounding.ground(state, "第二部分（الباب الثاني 那个大标题）让它从新的一页开始")
+    assert [(m.id, m.how) for m in found] == [("p3", "starts")]
+    assert grounding.ground(state, "标题改成 الباب الثاني") == []
+
+
 def test_a_name_in_brackets_after_table_names_the_tables_under_it():
     """dwh-286#7: "Chapter 2's staffing table (物业管理人员配置)" names the tables after a label holding the bracketed
     name (the chapter's and the contract's copy), not the others."""

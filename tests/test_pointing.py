@@ -86,6 +86,29 @@ def test_focus_blocks_are_named_first_by_short_lines_then_whole_as_the_budget_al
     assert _shown(first, "p60") and "cut short" not in first  # one block fits whole
 
 
+def test_an_empty_line_alone_between_two_shown_blocks_is_shown_instead_of_its_elision():
+    """dev-twentieth dwh-310#6 ("the line above Figure 3-9 is empty"): the paragraph and the caption were shown, the
+    empty line between them said left out in a line longer than it."""
+    state = _filled({41: _paragraph(41, ""), 42: _paragraph(42, "Figure 3-9: Help section of the applet", "Caption")})
+    view = render_state(state, budget_tokens=385, focus=["p60"], pointed=["p40", "p42"])  # the budget spent
+    assert _shown(view, "p40", "p41", "p42") and "(p41…p41)" not in view
+    long_one = render_state(state, budget_tokens=385, focus=["p60"], pointed=["p43", "p45"])  # a long line: said left out
+    assert "(p44…p44)" in long_one and not _shown(long_one, "p44")
+
+
+def test_a_style_the_request_names_leads_the_styles_line_a_cut_keeps():
+    """dev-twentieth dwh-310#9 (the local generator's 350-token view of 'name "Caption"; size pt 9'): the styles line,
+    cut to its share, ended before the Caption style the step changes."""
+    state = _filled({})
+    state["styles"]["styles"] = [{"name": f"Body Style {n}", "category": "paragraph", "size_pt": 11.0} for n in range(30)]
+    state["styles"]["styles"].append({"name": "Caption", "category": "paragraph", "size_pt": 10.0, "bold": True})
+    request = 'Change an existing style\'s definition: name "Caption"; size pt 9.'
+    assert views.styles_said(state, request) == ["Caption"]
+    view = views.state_view(state, request, InstructionResult(request), 350, parts=("STYLES",))
+    assert "Caption(p: 10.0pt bold)" in view
+    assert "Caption(p" not in render_state(state, budget_tokens=350, parts=("STYLES",))
+
+
 def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
     state = _state([_paragraph(i, f"{FILLER} Item {i}.") for i in range(1, 30)], header="远航机器人有限公司 " * 3)
     plain = render_state(state, budget_tokens=250)
@@ -311,6 +334,7 @@ def test_a_heading_is_named_by_its_words_without_its_filler_words_numbers_and_pu
     assert headings("In the section on colophon, make the first paragraph italic.") == ["p60"]
     assert headings("Make the final paragraph of the support options section bold.") == ["p80"]  # "Other" left out
     assert headings("Make the colophon wording shorter.") == []  # one word, not said as a section's name
+    assert headings("Add Smith's book to the colophon as [6].") == ["p60"]  # where it goes (dwh-310#10)
     assert headings("Please take notes under each point.") == []  # too short to be said in lower case
     assert headings("Compare the scale and the preference.") == []  # its words, not in its order
     request = "In the scale preference section, bold the first paragraph."
@@ -855,6 +879,18 @@ def test_a_section_named_by_its_number_points_at_its_numbered_label_and_section(
     assert pointing.sections_numbered(state, "Make 7 of the lines bold and add 12 rows") == []
 
 
+def test_a_section_number_only_the_contents_entry_types_names_the_auto_numbered_headings_section():
+    """dev-twentieth dwh-310#3 ("In 1.2, the three paragraphs ... are in the Header style"): the headings are numbered
+    by Word, only the contents entry "1.2\tThe Flagpole Project\t10" types the number; the number names the heading
+    and its section, not the entry."""
+    state = _filled({5: _paragraph(5, "1\tIntroduction\t9", "TOC 1"), 6: _paragraph(6, "1.2\tThe Flagpole Project\t10", "TOC 2"),
+                     20: _paragraph(20, "Introduction", "Heading 1"), 40: _paragraph(40, "The Flagpole Project", "Heading 2"),
+                     50: _paragraph(50, "Software Development Process", "Heading 1")})
+    assert grounding.contents_entries(state) == {"p5": "p20", "p6": "p40"}
+    assert pointing.sections_numbered(state, "In 1.2, the three paragraphs under the figure") == [("p40", "p49")]
+    assert {"p40", "p45", "p49"} <= set(pointing.pointed(state, "In 1.2, the three paragraphs under the figure"))
+
+
 def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it():
     """dev-seventeenth dwh-271#6, #8: a UN report's paragraphs are typed with their numbers ("105 - ... below:");
     "the trafficking table after paragraph 105" names the paragraph and the table in it, "Paragraph 38 appears twice"
@@ -951,6 +987,34 @@ def test_a_request_in_another_language_points_by_its_numbers():
     view = views.grounded_view(state, text, InstructionResult(text), 400, quoted_in=text,
                                previous="Bold the quarterly budget overview.")
     assert _shown(view, "p40", "p60", "p70")  # and what the request before pointed at
+
+
+def test_a_table_in_another_language_is_pointed_at_by_the_years_it_holds_and_so_is_the_table_of_this_one():
+    """dwh-314#2 ("人口贩运案件那张统计表（2004到2008年的那个）" of an Arabic report): each year is in many blocks, the few
+    holding both name the table; dwh-314#3 ("这张表的表头...加粗") means the table the request before named so."""
+    years = {n: _paragraph(n, f"في عام 2004 وعام 2008 ... {n}") for n in (20, 30)}
+    years.update({n: _paragraph(n, f"عام 2004 {n}") for n in range(2, 19, 2)})
+    years.update({n: _paragraph(n, f"عام 2008 {n}") for n in range(41, 60, 2)})
+    cells = [["السنة", "عدد القضايا"], *([str(y), str(100 + y % 10)] for y in range(2004, 2009))]
+    table = {"id": "t1", "index": 0, "after_paragraph": "p70", "rows": 6, "cols": 2, "cells": cells}
+    state = {**_filled(years), "tables": [_table(2, "p10"), table]}
+    request = "人口贩运案件那张统计表（2004到2008年的那个），表头下面空了一整行，删掉"
+    assert pointing.pointed(state, request) == [] and pointing.numbers_held(state, request) == ["p20", "p30", "t1"]
+    assert pointing.numbers_held(state, "2004年的数字") == []  # one year, in many blocks: names none
+    later = "这张表的表头再醒目一点：字加粗，底色用浅灰"
+    assert "t1" in pointing.earlier(state, request)
+    view = views.grounded_view(state, later, InstructionResult(later), 500, quoted_in=later, previous=request)
+    assert _shown(view, "t1")
+
+
+def test_one_more_added_at_the_end_points_at_the_end():
+    """dwh-314#8 ("参考文献最后再补一条，编号接着往下排" of a report whose references end it): one more item added at the
+    end is at the document's end, unless the end is a list's or another's; "the last reference" too."""
+    state = _filled({})
+    for request in ("参考文献最后再补一条：UNIFEM, 2008", "最后加一段总结", "Add a new last reference: UNIFEM, 2008"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    for request in ("列表最后再加一条用例", "第二节的最后再加一段", "最后把标题加粗"):
+        assert not pointing.at_end(request), request
 
 
 def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
@@ -1065,3 +1129,44 @@ def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbere
     assert pointing.sections_numbered(state, "now 18.33.030: under D the numbering goes 1, 2, 4") == [("p30", "p35")]
     assert pointing.sections_numbered(state, "the subsection titles 18.33.030 and 18.33.040") == []  # not alone
     assert pointing.sections_numbered(state, 'change the text to "see 18.33.030"') == []  # dictated, not said
+
+
+def _glossary(after: str, keys: list[str]) -> dict:
+    """A three-column glossary table (key, colon, meaning), each cell one paragraph numbered from p500."""
+    rows, details, n = [], [], 500
+    for key in keys:
+        texts = [key, ":", f"The meaning of {key}"]
+        rows.append(texts)
+        details.append([{"text": t, "paragraphs": [{"id": f"p{n + k}", "text": t, "style": "Normal", "runs": []}]}
+                        for k, t in enumerate(texts)])
+        n += 3
+    return {"id": "t1", "index": 0, "after_paragraph": after, "rows": len(keys), "cols": 3, "cells": rows,
+            "cell_details": details}
+
+
+def test_a_table_row_is_pointed_at_by_its_key():
+    """"the WSIS entry" of a glossary names its row past the rows shown, a key written with capitals in the request
+    (dwh-306#8): not the cell "FIRST" for "the first row", nor a key the request says in lower case."""
+    keys = [f"K{i:02d}X" for i in range(40)] + ["WSIS", "FIRST", "Total"]
+    said = {n: _paragraph(n, f"The WSIS met in Geneva and Tunis, item {n}.") for n in range(10, 20)}  # named nowhere else
+    state = {**_filled(said), "tables": [_glossary("p70", keys)]}
+    wsis = [f"p{500 + 3 * 40 + k}" for k in range(3)]
+    request = "In the glossary, the WSIS entry has a stray full stop; also delete the first row and the total one."
+    assert pointing.keys_said(state, request) == wsis
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert "r40 (cells p620-p622): | WSIS |" in view
+
+
+def test_a_part_is_pointed_at_by_a_name_in_its_title():
+    """"the list of Secretariat staff at the end of the annex" is the section under the title "Secretariat of the
+    Working Group" (a blank Title line under it ends no section), shown whole with its lines of asterisks
+    (dwh-306#7)."""
+    staff = {40: _paragraph(40, "Secretariat of the Working Group", "Title"), 41: _paragraph(41, "", "Title")}
+    staff.update({n: _paragraph(n, f"Person {n}, Consultant") for n in range(42, 56)})
+    staff.update({45: _paragraph(45, "****"), 50: _paragraph(50, "****"), 56: _paragraph(56, "Glossary", "Title")})
+    state = _filled(staff)
+    assert grounding.heading_section(state, "p40") == ("p41", "p55")
+    request = "In the list of Secretariat staff at the end of the annex, delete those two lines of asterisks"
+    assert ("p40", "p55") in pointing.titled(state, request)
+    view = views.grounded_view(state, request, InstructionResult(request), 700, quoted_in=request)
+    assert _shown(view, "p45", "p50")

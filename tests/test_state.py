@@ -358,3 +358,41 @@ def test_the_styles_line_shows_a_styles_colour():
 
     line = next(x for x in render_state(extract_state(make_doc(build))).splitlines() if x.startswith("STYLES IN USE"))
     assert "Red label(c: bold color=C00000)" in line
+
+
+def test_a_focus_cell_in_a_table_with_merged_cells_is_shown():
+    """A row holding a grid position a merged cell covers (None in the state's cell details) is rendered when the view
+    is focused on one of its cells (round22's integration: every templated session with a merged table failed)."""
+    def build(d):
+        table = d.add_table(rows=2, cols=3)
+        table.cell(0, 0).merge(table.cell(0, 1))
+        table.cell(0, 2).text = "A long cell " * 20
+        table.cell(1, 0).text = "below"
+
+    state = extract_state(make_doc(build))
+    row = state["tables"][0]["cell_details"][0]
+    assert any(not c for c in row)  # the merged cell's second position
+    focus = sorted(p["id"] for c in row if c for p in c["paragraphs"])
+    assert "A long cell" in render_state(state, budget_tokens=400, focus=focus)
+
+
+def test_a_box_shows_its_paragraphs_and_a_focus_cell_its_whole_text():
+    """A one-cell table (a box: "Box 2: Governance issues ...") shows its paragraphs in the whole rendering, and a
+    budgeted view the cell paragraphs it is focused on that the row line cuts: the typo a request quotes from the
+    middle of a box was nowhere in the prompt (dwh-306#5)."""
+    typo = "The ITU estimates that payments from developed counties amounted to some $40 billion."
+
+    def build(d):
+        for n in range(60):
+            d.add_paragraph(f"Paragraph {n} of the report, with enough words to fill the budget of the view quickly.")
+        cell = d.add_table(rows=1, cols=1).cell(0, 0)
+        cell.paragraphs[0].text = "Box 2: Governance issues related to international connection costs"
+        for text in ("What is the issue?", typo, "What can be done?"):
+            cell.add_paragraph(text)
+
+    state = extract_state(make_doc(build))
+    typo_id = next(p["id"] for t in state["tables"] for row in t["cell_details"] for c in row for p in c["paragraphs"]
+                   if p["text"] == typo)
+    assert f"    {typo_id} [Normal] {typo}" in render_state(state).splitlines()
+    view = render_state(state, budget_tokens=400, focus=[typo_id])
+    assert typo in view and "What can be done?" not in view  # only the focus paragraph, not the whole box

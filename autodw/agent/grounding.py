@@ -143,7 +143,8 @@ def paragraphs(state: State) -> Iterator[tuple[dict[str, Any], str]]:
 
 
 def heading_section(state: State, pid: str) -> tuple[str, str] | None:
-    """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher."""
+    """The first and last body paragraph under heading `pid`, up to the next heading of its level or higher (an empty
+    paragraph in a heading style ends none: a title's blank second line)."""
     paras = state.get("paragraphs", [])
     start = next((i for i, p in enumerate(paras) if p["id"] == pid), None)
     custom = custom_headings(state)
@@ -153,7 +154,7 @@ def heading_section(state: State, pid: str) -> tuple[str, str] | None:
     end = start
     for i in range(start + 1, len(paras)):
         other = heading_level(paras[i].get("style"), custom)
-        if other is not None and other <= level:
+        if other is not None and other <= level and paras[i].get("text", "").strip():
             break
         end = i
     return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None
@@ -297,15 +298,20 @@ def _latin_runs(text: str) -> list[Quote]:
 _OTHER_LETTER = r"[^\W\d_A-Za-z\u00aa-\u024f\u1e00-\u1eff]"
 _OTHER_RUN = re.compile(rf"{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*"
                         rf"(?:[ ]+{_OTHER_LETTER}[{_OTHER_LETTER[1:-1]}\u0610-\u061a\u064b-\u065f\u0670\u200c\u200d]*)*")
+#: a letter of an alphabetic script other than Latin (Arabic, Cyrillic, Greek, Hebrew...): not Chinese, Japanese, Korean
+_ALPHABET_LETTER = r"[^\W\d_A-Za-z\u00aa-\u024f\u1e00-\u1eff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+_ALPHABET_RUN = re.compile(_OTHER_RUN.pattern.replace(_OTHER_LETTER[1:-1], _ALPHABET_LETTER[1:-1]))
 
 
 def _other_script_runs(text: str) -> list[Quote]:
     """The runs of another script's words in a `text` written mostly in Latin letters ("glued را and به together as
-    رابه": "رابه"), of :data:`MIN_LATIN_LETTERS` letters or more, not those it dictates: a Persian word an English
-    request names its target by, unquoted."""
+    رابه": "رابه"), or of an alphabet's words in a Chinese one ("第二部分（الباب الثاني 那个大标题）", dwh-314#6), of
+    :data:`MIN_LATIN_LETTERS` letters or more, not those it dictates: a Persian word an English request names its target
+    by, unquoted."""
     text = undictated(text)
-    runs = [m.group(0) for m in _OTHER_RUN.finditer(text)]
-    if len(re.findall(r"[A-Za-z]", text)) <= sum(len(run) for run in runs):
+    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
+    runs = [m.group(0) for m in (_ALPHABET_RUN if chinese else _OTHER_RUN).finditer(text)]
+    if not chinese and len(re.findall(r"[A-Za-z]", text)) <= sum(len(run) for run in runs):
         return []
     out: list[Quote] = []
     for run in runs:
@@ -314,16 +320,22 @@ def _other_script_runs(text: str) -> list[Quote]:
     return out
 
 
-_PAGE_NUMBER = re.compile(r"(?:\t.*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
+_PAGE_NUMBER = re.compile(r"(?:\t[^\t]*|[\s.·…]+\d+)$")  # "Education\t3", "Education ........ 3"
+SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 
 
 def contents_entries(state: State) -> dict[str, str | None]:
     """The table of contents' entry paragraphs (style "TOC n"), each with the heading of the same text (None when
-    there is none)."""
+    there is none), its section number aside when the heading has none typed ("1.2\tThe Flagpole Project\t10" of
+    an auto-numbered heading, dwh-310#3)."""
     custom = custom_headings(state)
     heads = {loose(p.get("text", "")): p["id"] for p in state.get("paragraphs", [])
              if heading_level(p.get("style"), custom) is not None and p.get("text", "").strip()}
-    return {p["id"]: heads.get(loose(_PAGE_NUMBER.sub("", p.get("text", "")))) for p in state.get("paragraphs", [])
+
+    def heading(entry: str) -> str | None:
+        title = loose(_PAGE_NUMBER.sub("", entry))
+        return heads.get(title) or heads.get(SECTION_NUMBER.sub("", title))
+    return {p["id"]: heading(p.get("text", "")) for p in state.get("paragraphs", [])
             if CONTENTS_STYLE.match(p.get("style") or "")}
 
 
@@ -383,7 +395,7 @@ _ONE_OF = (("chart", re.compile(r"\bthe\s+(?:(?:bar|column|line|pie)\s+)?(?:char
 MIN_NAME_CHARS = 3  # a heading or row label this short is too common a word to count as named
 
 
-def _names_in(text: str, name: str) -> bool:
+def names_in(text: str, name: str) -> bool:
     """Whether `text` names `name`: a whole-word match, case-insensitive for names of several words, as written
     for one word (so the heading "Notes" is not named by "take notes") or, for one in capitals, capitalised ("under
     References" names "REFERENCES"); CJK names by containment."""
@@ -412,7 +424,7 @@ _PART_KINDS = frozenset("appendix annex annexe chapter part section schedule exh
 MIN_HEADING_WORD = 5  # letters of a one-word heading said in lower case beside "section" ("the section on colophon")
 _SECTION_WORDS = (r"\b(?:section|heading|chapter|part)\s+(?:on|about|called|titled|named|for)\s+(?:the\s+)?{w}\b"
                   r"|\b{w}\s+(?:section|heading|chapter|description|entry)\b|\bunder\s+(?:the\s+)?{w}\b"
-                  r"|\b(?:paragraph|sentence|line)s?\s+(?:of|in)\s+the\s+{w}\b")
+                  r"|\b(?:paragraph|sentence|line)s?\s+(?:of|in)\s+the\s+{w}\b|\b(?:to|into)\s+the\s+{w}\b")
 
 
 def _heading_said(text: str, heading: str) -> bool:
@@ -420,7 +432,8 @@ def _heading_said(text: str, heading: str) -> bool:
     and punctuation ("the scale preference section" for "4.2 Scale of Preference", "under pgmar page margins" for
     "pgMar (Page Margins)"); a one-word heading, the one word before a heading's "and" ("the conclusion" for
     "Conclusion and Outlook"), or the term before a heading's gloss in brackets, only said beside "section",
-    "heading", "description", "under" or after "paragraph of the" ("the section on colophon", "the titlePg description" for "titlePg
+    "heading", "description", "under", after "paragraph of the" or as where something goes ("add ... to the bibliography",
+    dwh-310#10) ("the section on colophon", "the titlePg description" for "titlePg
     (Different First Page Headers and Footers)")."""
     if re.search(r"[\u3040-\u9fff]", heading):
         return False
@@ -444,7 +457,8 @@ def _heading_said(text: str, heading: str) -> bool:
 
 def _one_word_said(text: str, word: str) -> bool:
     """Whether `text` names a heading by its one word `word` (of :data:`MIN_HEADING_WORD` letters or more) beside
-    "section", "heading", "under" or a part of it ("the section on colophon", "the last paragraph of the conclusion")."""
+    "section", "heading", "under", a part of it or "to the" ("the section on colophon", "the last paragraph of the
+    conclusion", "add ... to the bibliography")."""
     return len(word) >= MIN_HEADING_WORD and re.search(
         _SECTION_WORDS.format(w=re.escape(word)), fold(text), re.IGNORECASE) is not None
 
@@ -480,7 +494,7 @@ def _labels_said(state: State, text: str) -> set[str]:
         if len(paras) > MAX_MATCHES or len(name) < 2 or _filler_only(name):
             continue  # a paragraph of filler words ("and" left of a title page's tab stops) is no label
         cjk = re.search(r"[\u3040-\u9fff]", name) is not None
-        if (name in said if cjk else _names_in(text, paras[0]["text"])) or _in_range(text, name):
+        if (name in said if cjk else names_in(text, paras[0]["text"])) or _in_range(text, name):
             out.update(p["id"] for p in paras)
     return out
 
@@ -561,14 +575,14 @@ def named(state: State, text: str) -> list[Match]:
     labels, custom = _labels_said(state, text), custom_headings(state)
     for p in state.get("paragraphs", []):
         label = p.get("text", "").strip()
-        if heading_level(p.get("style"), custom) is not None and (_names_in(text, label) or _heading_said(text, label)):
+        if heading_level(p.get("style"), custom) is not None and (names_in(text, label) or _heading_said(text, label)):
             out.append(Match(label, p["id"], "heading", "named", label, heading_section(state, p["id"])))
         elif p["id"] in labels:
             out.append(Match(label, p["id"], "paragraph", "named", label, label_section(state, p["id"])))
     for t in state.get("tables", []):
         for r, row in enumerate(t.get("cells", [])[1:], 1):
             label = str(row[0] if row else "").strip()
-            if label and _names_in(text, label):
+            if label and names_in(text, label):
                 out.append(Match(label, t["id"], f"row r{r} (index {r}) of {t['id']}", "named", " | ".join(map(str, row))))
     tables = [t for t in state.get("tables", []) if "nested_in" not in t]
     grids = [t for t in tables if t.get("rows", 0) >= 2 and t.get("cols", 0) >= 2]

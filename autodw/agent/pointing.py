@@ -18,13 +18,13 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import ALNUM, block_texts, ranked_blocks
-from autodw.agent.grounding import (CLOSING, OPENING, Match, heading_section, label_section, look, loose, table_caption,
-                                    tables_named, undictated, unspaced)
+from autodw.agent.distinctive import ALNUM, block_texts, names_held, ranked_blocks
+from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
+                                    label_section, look, loose, table_caption, tables_named, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks, custom_headings, heading_level
+from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -43,6 +43,7 @@ MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks f
 MAX_UNDER_EACH = 8  # lines of a kind under each label of a range that are its labels, not the lines under them
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
+MIN_KEY_CHARS = 3  # characters of a table cell's key ("WSIS") a request names its row by
 #: a number a request says that may name its target ("since 1995", "the 2,450 figure"): three digits or more, or a
 #: percentage ("the 10% advance payment"; not one to set: "scale it to 50%", "调为80%"): its digits
 _NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
@@ -54,7 +55,6 @@ _QUANTITY_SAID = re.compile(r"(?<![\d.,第#№])(?<!\bto )(?<!\bat )(?<!\bby )(?
 _SIZE_UNITS = ("号", "倍", "px")  # a Chinese font size ("小四号"), a line spacing ("2倍"), pixels: sizes, not quantities
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
-_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")  # a label's leading section number ("6.2\tFuture Research Areas")
 #: a section a request names by its number ("section 7", "раздел 12", "chapter 3.2", "§ 4", "第5章"; "paragraph 105" of a
 #: report whose paragraphs are typed with their numbers, "105 - ..."): the number
 _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|paragraphs?|paras?\.?|"
@@ -82,8 +82,10 @@ _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
-                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit)s?\b"
+                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
+                  # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
+                  r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
                   r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
 #: the start of the document ("on the opening page", "at the top of the document", "文档开头", "第一页")
 _START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
@@ -171,7 +173,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
     inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
               for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
-    out = whole + numbered(state, said, inside) + under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
+    out = whole + keys_said(state, said) + numbered(state, said, inside) + under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
@@ -183,6 +185,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
+    sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
     labels = labelled(state, said) + sections_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
@@ -202,6 +205,44 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def keys_said(state: State, said: str) -> list[str]:
+    """The paragraphs of the body table rows one cell of which holds only a key that `said` (undictated text) says as
+    whole words, each written with a capital or as a number (an acronym, a name: "the WSIS entry" of a glossary names
+    the row "WSIS | : | World Summit on the Information Society."), of up to :data:`MAX_LABEL_WORDS` words and
+    :data:`MIN_KEY_CHARS` characters or more; a key more than :data:`MAX_MATCHES` cells hold names none."""
+    capitals = {loose(w) for w in re.findall(r"\w+", said) if re.search(r"[^\W\d_]", w) and w != w.casefold()
+                or w.isdigit()}  # "WSIS", "Germany", not "first" (the cell "FIRST")
+    if not capitals:
+        return []
+    text, held = loose(said), {}  # type: tuple[str, dict[str, list[list[str]]]]
+    for t in state.get("tables", []):
+        if "nested_in" in t:
+            continue
+        for row in t.get("cell_details") or []:
+            for cell in row:
+                key = loose((cell or {}).get("text", "")).strip(_TRIM)
+                if len(key) >= MIN_KEY_CHARS and len(key.split()) <= MAX_LABEL_WORDS and re.search(r"[^\W\d_]", key) \
+                        and set(re.findall(r"\w+", key)) <= capitals and _says(text, key):
+                    held.setdefault(key, []).append(sorted(cell_ids(row)))
+    return [pid for rows in held.values() if len(rows) <= MAX_MATCHES for ids in rows for pid in ids]
+
+
+def titled(state: State, said: str) -> list[tuple[str, str]]:
+    """The sections (heading, last paragraph) of the headings holding a name `said` (undictated text) says
+    (:func:`~autodw.agent.distinctive.names_held`) that are at most :data:`MAX_SECTION_BLOCKS` long: a request names
+    a part by what it is about ("the list of Secretariat staff" is under the title "Secretariat of the Working Group
+    on Internet Governance")."""
+    custom = custom_headings(state)
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    out = []
+    for pid in names_held(state, said):
+        if pid in at and heading_level(paras[at[pid]].get("style"), custom) is not None \
+                and (under := heading_section(state, pid)) is not None and at[under[1]] - at[pid] <= MAX_SECTION_BLOCKS:
+            out.append((pid, under[1]))
+    return out
 
 
 def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]:
@@ -314,7 +355,9 @@ def numbers_held(state: State, text: str) -> list[str]:
     "5 лет", any word after it), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the
     paragraph about the police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995,
     dwh-262#7; "the 10% advance payment" of a Chinese tender those saying 10％, dwh-286#10; "租期先写3年，5年太长了"
-    of a Russian form the line "сроком на 5 лет.", dwh-302#8)."""
+    of a Russian form the line "сроком на 5 лет.", dwh-302#8); first, when it says two numbers or more, the blocks
+    holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics table for 2004 to
+    2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
     said = undictated(text)
     quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
                   if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
@@ -324,7 +367,10 @@ def numbers_held(state: State, text: str) -> list[str]:
         return []
     blocks = block_texts(state)
     held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
-    return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+    together = [bid for bid in held[0] if all(bid in ids for ids in held[1:])] if len(held) > 1 else []
+    together = together if len(together) <= MAX_WORD_BLOCKS else []
+    return list(dict.fromkeys([*together, *(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS
+                                            for bid in ids)]))
 
 
 def defined(state: State, said: str) -> list[str]:
@@ -503,11 +549,12 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
-    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`), then those holding the
-    rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs are $4,200...",
-    then "fix that line")."""
+    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`; when none, those holding the
+    numbers it said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3), then those
+    holding the rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs
+    are $4,200...", then "fix that line")."""
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+    return list(dict.fromkeys((pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
@@ -678,7 +725,7 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     held: dict[str, list[dict[str, Any]]] = {}
     custom = custom_headings(state)
     for p in state.get("paragraphs", []):
-        words = re.findall(r"\w+", _SECTION_NUMBER.sub("", loose(p.get("text", ""))))
+        words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if heading_level(p.get("style"), custom) is None and 0 < len(words) <= MAX_LABEL_WORDS \
                 and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
             held.setdefault(" ".join(words), []).append(p)
@@ -756,12 +803,12 @@ def _titles(state: State) -> list[tuple[str, str, str]]:
     out = []
     for p in state.get("paragraphs", []):
         text = p.get("text", "").strip()
-        title = " ".join(_SECTION_NUMBER.sub("", text).split())
+        title = " ".join(SECTION_NUMBER.sub("", text).split())
         if not re.match(r"[^\W\d_]", title) or re.search(r"[{}<>=;]", title):
             continue
         if heading_level(p.get("style"), custom) is not None:
             end = (heading_section(state, p["id"]) or (None, p["id"]))[1]
-        elif len(title.split()) <= (MAX_TITLE_WORDS if _SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
+        elif len(title.split()) <= (MAX_TITLE_WORDS if SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
                 and not re.search(r"[.:;,!?。]\s*$", text):
             end = _label_end(state, p["id"])
         else:
@@ -810,7 +857,8 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     """The sections `text` names by their number ("section 7", "раздел 12", "第3章", "paragraph 105"; a section number
     said alone and bare, "In 18.33.030, ...", of a short title only, "18.33.030 Standards for ..."): the paragraphs
-    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."), those reading as a
+    typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."; a contents entry's:
+    its heading, :func:`_entry_section`), those reading as a
     title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
     number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
     names none."""
@@ -822,14 +870,23 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     bare = list(dict.fromkeys(_SAID_NUMBER.findall(undictated(loose(text)))))
     bare = bare if len(bare) == 1 else []
     for said in dict.fromkeys([*(a or b for a, b in _PART_NUMBER.findall(loose(text))), *bare]):
-        held = [p for p in paras if (m := _SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
+        held = [p for p in paras if (m := SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
                 and m.group(0).strip().rstrip(".") == said and p["text"][m.end():].strip()]
         short = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1]
         titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
         held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
         if len(held) <= MAX_MATCHES:
-            out += [(p["id"], _numbered_end(state, p["id"], paras[-1]["id"])) for p in held]
+            out += [_entry_section(state, p["id"]) or (p["id"], _numbered_end(state, p["id"], paras[-1]["id"]))
+                    for p in held]
     return out
+
+
+def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
+    """For a contents entry with its heading in the document ("1.2\tThe Flagpole Project\t10" of an auto-numbered
+    heading): that heading and the last paragraph of its section (the number names the section, not the entry)."""
+    heading = contents_entries(state).get(pid)
+    section = heading_section(state, heading) if heading else None
+    return (heading, section[1]) if heading and section else None
 
 
 def _numbered_end(state: State, pid: str, last: str) -> str:
@@ -838,7 +895,7 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
     after a justified "7 REFERENCES"), when that comes first."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    number = _SECTION_NUMBER.match(loose(paras[start].get("text", "")))
+    number = SECTION_NUMBER.match(loose(paras[start].get("text", "")))
     if number is None:
         return last
     depth = _depth(number)
@@ -846,7 +903,7 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
     for i in range(start + 1, len(paras)):
         if paras[i - 1]["id"] == last:
             return last
-        other = _SECTION_NUMBER.match(loose(paras[i].get("text", "")))
+        other = SECTION_NUMBER.match(loose(paras[i].get("text", "")))
         if other is not None and _depth(other) <= depth and _numbers(other) > _numbers(number) \
                 or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
             return paras[i - 1]["id"]
@@ -854,13 +911,13 @@ def _numbered_end(state: State, pid: str, last: str) -> str:
 
 
 def _numbers(number: re.Match[str]) -> tuple[int, ...]:
-    """A section number matched by :data:`_SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
+    """A section number matched by :data:`SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
     after a label is an item of its section ("1.   The accessory ..." under "18.33.030 Standards ..."), not the next."""
     return tuple(int(n) for n in number.group(0).strip().strip(".").split("."))
 
 
 def _depth(number: re.Match[str]) -> int:
-    """The depth of a section number matched by :data:`_SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
+    """The depth of a section number matched by :data:`SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
     return number.group(0).strip().strip(".").count(".")
 
 

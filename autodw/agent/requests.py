@@ -60,8 +60,9 @@ _EN_FILLER = (r"(?:(?:now|just|also|then|and|so|please|oh|ok|okay|actually|final
 #: a place before the verb ("at the end of p7 insert a cross-reference"), and the start of the object after it
 _EN_PLACE = r"(?:at|in|on|under|after|before|below|above|within|inside|near|next to|right after|just (?:above|below))\s"
 _EN_OBJECT = r"(?:it|them|its|their|the|a|an|this|that|these|those|all|every|each|both|some|one|another|[\"“'])"
-#: a clause that starts with an action verb: at the start of a part or after a comma, dash, colon or "so/and/but"
-_EN_CLAUSE_ACTION = re.compile(rf"(?:^|[,;:–—]\s*|\s-\s+|\b(?:so|and|but|then)\s+){_EN_FILLER}(?:{_EN_ACTION})\b"
+#: a clause that starts with an action verb: at the start of a part or after a comma, dash, colon or "so/and/but"; not
+#: one before "of", a noun ("Change of plans, ...")
+_EN_CLAUSE_ACTION = re.compile(rf"(?:^|[,;:–—]\s*|\s-\s+|\b(?:so|and|but|then)\s+){_EN_FILLER}(?:{_EN_ACTION})\b(?!\s+of\b)"
                                rf"|^{_EN_FILLER}{_EN_PLACE}[^,]*?\s(?:{_EN_ACTION})\s+{_EN_OBJECT}", re.IGNORECASE)
 #: a part that opens like an imperative whose verb is not listed: a word that is no function word, then an object
 #: ("Bookmark the heading", "Hyphenate all of it"; not "With the logo on top", "Tom has a point")

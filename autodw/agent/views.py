@@ -36,13 +36,19 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
                listed: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, `extra_focus` and the ids
     the last two steps' attempts named or created, the `pointed` blocks shown next (the window not centred on them),
-    then the `listed` ones at least by their short lines; the header and footer lines of `parts` kept first."""
+    then the `listed` ones at least by their short lines; the header and footer lines of `parts` kept first, the
+    styles `text` names first in the styles line."""
     focus = [*ELEMENT_ID.findall(text), *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus += named_ids(attempt) + where_removed(state, attempt)
     return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed,
-                        listed=listed)
+                        listed=listed, styles=styles_said(state, text))
+
+
+def styles_said(state: State, text: str) -> list[str]:
+    """The document's styles `text` names (:func:`~autodw.agent.grounding.names_in`: 'name "Caption"', dwh-310#9)."""
+    return [s["name"] for s in (state.get("styles") or {}).get("styles", []) if grounding.names_in(text, s["name"])]
 
 
 def where_removed(state: State, attempt: Attempt) -> list[str]:

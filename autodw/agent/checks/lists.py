@@ -8,7 +8,7 @@ from typing import Any
 from autodw.agent import grounding
 from autodw.agent.request_values import tables
 from autodw.agent.checks.reading import keyed_strings, loose_text
-from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, check
+from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: words that start the next request after a list's last item (a Chinese one runs into the verb after it: "再附一个表")
 _CONNECTIVE = re.compile(r"(?:next|then|also|finally|and then|after that)\b|另外|然后|接着|最后|再|并且", re.IGNORECASE)
@@ -77,15 +77,38 @@ def dropped_item(args: dict[str, Any], request: str) -> list[CheckFinding]:
     return out
 
 
-@check("nested_first_item", certain=Certainty.FIXES, tuned_on=BUILT_ON)
-def nested_first_item(api: str, args: dict[str, Any]) -> list[CheckFinding]:
+def _list_beside(args: dict[str, Any], before: State) -> dict[str, Any] | None:
+    """The ``list`` entry of the first body paragraph beside where an ``insert_list`` call puts its items (the one
+    before, then the one after) that is an item of a list of the call's kind, as the API continues it; None when
+    neither is, or when `start` makes the list start afresh."""
+    position, paras = args.get("position"), before.get("paragraphs", [])
+    side, landmark = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
+    at = next((i for i, p in enumerate(paras) if p.get("id") == landmark), None)
+    if args.get("start") is not None or side not in ("after", "before") or at is None:
+        return None
+    first = at + 1 if side == "after" else at  # the index the first item takes
+    kind = args.get("kind") or "bullet"
+    for p in (paras[first - 1] if first > 0 else None, paras[first] if first < len(paras) else None):
+        found = (p or {}).get("list")
+        if found and found.get("kind") == kind:
+            return found
+    return None
+
+
+@check("nested_first_item", certain=Certainty.FIXES, tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-twentieth",))
+def nested_first_item(api: str, args: dict[str, Any], before: State) -> list[CheckFinding]:
     """A new list whose items are all nested (level 1 or more; 0 is the top level): its first item hangs under
-    nothing. Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level."""
+    nothing. Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level.
+    Not items that continue a list beside them whose item there is at their lowest level or deeper (a quiz question's
+    options at level 1 get another one: hand dev-twentieth dwh-315#2)."""
     items = args.get("items")
     if api != "insert_list" or not isinstance(items, list) or not items:
         return []
     levels = [item.get("level", 0) if isinstance(item, dict) else 0 for item in items]
     if not all(type(level) is int for level in levels) or (low := min(levels)) < 1:
+        return []
+    beside = _list_beside(args, before)
+    if beside is not None and type(beside.get("level")) is int and beside["level"] >= low:
         return []
     fixed = [{**item, "level": item["level"] - low} if isinstance(item, dict) else item for item in items]
     return [CheckFinding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "

@@ -45,16 +45,17 @@ def estimate_tokens(text: str) -> int:
 
 def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
                  count_tokens: TokenCounter = estimate_tokens, parts: Iterable[str] = (),
-                 pointed: Iterable[str] = (), listed: Iterable[str] = ()) -> str:
+                 pointed: Iterable[str] = (), listed: Iterable[str] = (), styles: Iterable[str] = ()) -> str:
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
     the `pointed` ones (the window is not centred on them) shown first, the most wanted first, then the `listed` ones
     at least by their short lines; the header and footer lines of `parts` (:data:`PARTS`) and of the focus images
-    kept first."""
+    kept first, the `styles` named first in the styles line (what of it a cut keeps)."""
     focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
-    blocks = _blocks(state, cells=set(focus) | set(pointed))
-    tail = _footer(state)
+    # the whole rendering shows a box's paragraphs (a one-cell table: a sidebar, "Box 2: ...", is text in a frame)
+    blocks = _blocks(state, cells=set(focus) | set(pointed) | (_box_paragraphs(state) if budget_tokens is None else set()))
+    tail = _footer(state, tuple(styles))
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
     else:  # the header and footer may take at most 40% of the budget; the body gets the rest
@@ -63,6 +64,7 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
         chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed))
+        _fill_single_gaps(blocks, chosen, count_tokens)
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
     if len(chosen) < len(blocks):
@@ -162,7 +164,7 @@ def _story_tables(story: dict[str, Any], cells: AbstractSet[str] | None = None) 
     out = []
     for t in story.get("table_details") or []:
         line = f" with table {t['id']} {t.get('rows')}x{t.get('cols')}"
-        if cells is None or any(cells & _cell_ids(row) for row in t.get("cell_details") or []):
+        if cells is None or any(cells & cell_ids(row) for row in t.get("cell_details") or []):
             line += ": " + " ".join(_row_line(t, n) for n in range(min(len(t.get("cells", [])), MAX_TABLE_ROWS)))
         out.append(line)
     return "".join(out)
@@ -178,7 +180,8 @@ def _story_ids(story: dict[str, Any]) -> str:
     return f" ({', '.join(ids[:MAX_STORY_IDS])}{more})"
 
 
-def _footer(state: State) -> list[str]:
+def _footer(state: State, first_styles: tuple[str, ...] = ()) -> list[str]:
+    """The lines after the body: images and charts, the interactive parts, the styles (`first_styles` first)."""
     lines = []
     for img in state["images"]:
         desc = f"{img.get('id')} {img.get('type')} in {img.get('paragraph')} ({img.get('placement')}"
@@ -209,7 +212,7 @@ def _footer(state: State) -> list[str]:
             lines.append(f"{key.upper().replace('_', ' ')}: {shown}")
     styles = state["styles"]
     parts = []
-    for s in styles["styles"]:
+    for s in sorted(styles["styles"], key=lambda s: s["name"] not in first_styles):
         attrs = [str(v) for v in (_named(s.get("font")), f"{s['size_pt']}pt" if s.get("size_pt") else None,
                                   "bold" if s.get("bold") else None, "italic" if s.get("italic") else None,
                                   f"color={s['color']}" if s.get("color") else None) if v]
@@ -324,9 +327,16 @@ def contents_linked(state: State, names: AbstractSet[str]) -> dict[str, int]:
     return out
 
 
+def _box_paragraphs(state: State) -> set[str]:
+    """The paragraph ids of the body's one-cell tables (boxes)."""
+    return {p["id"] for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1
+            for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
+
+
 def _blocks(state: State, cells: AbstractSet[str] = frozenset()) -> list[_Block]:
     """The body blocks (:func:`body_blocks`) rendered whole (a table's rows past the first :data:`MAX_TABLE_ROWS`
-    shown too when they hold a paragraph of `cells`), the headings (by name, or :func:`custom_headings`) marked."""
+    shown too when they hold a paragraph of `cells`, and the paragraphs of `cells` its row lines cut: :func:`_cut_cells`),
+    the headings (by name, or :func:`custom_headings`) marked."""
     out = []
     custom = custom_headings(state)
     for el, is_table in body_blocks(state):
@@ -351,7 +361,8 @@ def _paragraph_text(p: dict[str, Any], max_chars: int = MAX_PARAGRAPH_CHARS, for
     text = p["text"].replace("\n", "\\n")
     if len(text) > max_chars:
         text = text[:max_chars] + f"…(+{len(text) - max_chars} chars)"
-    line = f"{p['id']} #{p['index']} [{', '.join(attrs)}] {text}"
+    index = f" #{p['index']}" if "index" in p else ""  # a table cell's paragraph has no body index
+    line = f"{p['id']}{index} [{', '.join(attrs)}] {text}"
     fmt = _run_summary(p.get("runs", [])) if formats else ""
     if fmt:
         line += f"  ⟨{fmt}⟩"
@@ -420,12 +431,13 @@ def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSe
     序号 row under each category" of a long table), each gap of rows left out said."""
     head = _table_head(t) + (f" merged={t['merged']}" if t.get("merged") else "")
     details = t.get("cell_details") or []
-    wanted = [n for n, row in enumerate(details) if n >= rows and cells & _cell_ids(row)] if rows else []
+    wanted = [n for n, row in enumerate(details) if n >= rows and cells & cell_ids(row)] if rows else []
     lines, after = [head], 0  # after: the first row not yet shown or said left out
     for n in [*range(min(rows, len(t["cells"]))), *wanted]:
         if n > after:
             lines.append(f"  … {n - after} rows not shown")
         lines.append(f"  {_row_line(t, n)}")
+        lines += [f"    {line}" for line in _cut_cells(t, n, cells)]
         after = n + 1
     if t["rows"] > after:
         lines.append(f"  … {t['rows'] - after} {'more ' if after else ''}rows not shown")
@@ -462,7 +474,22 @@ def _row_line(t: dict[str, Any], n: int) -> str:
     return f"r{n}{f' (cells {ids})' if ids else ''}: | {text} |"
 
 
-def _cell_ids(row: list[Any]) -> set[str]:
+def _cut_cells(t: dict[str, Any], n: int, cells: AbstractSet[str]) -> list[str]:
+    """The paragraphs of `cells` in row `n` of table `t` that its row line shows cut (of a cell of several paragraphs
+    or longer than :data:`MAX_CELL_CHARS`: the ITU estimate in the middle of "Box 2", a one-cell table), as paragraph
+    lines: a request quoting one of them is shown the text around its words."""
+    details = t.get("cell_details") or []
+    out = []
+    for c in details[n] if n < len(details) and cells else []:
+        if not c:  # a grid position a merged cell covers
+            continue
+        paras = c.get("paragraphs") or []
+        if len(paras) > 1 or len(c.get("text", "")) > MAX_CELL_CHARS:
+            out += [_paragraph_text(p) for p in paras if p.get("id") in cells]
+    return out
+
+
+def cell_ids(row: list[Any]) -> set[str]:
     """The paragraph ids of a table row's cells."""
     return {p["id"] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
 
@@ -544,6 +571,19 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
         if spent == before and spent >= budget * 0.98:
             break
     return chosen
+
+
+def _fill_single_gaps(blocks: list[_Block], chosen: dict[int, bool], count: TokenCounter) -> None:
+    """Show each block left out alone between shown ones whole, or else by its short line, when that costs no more than
+    the line saying it was left out (an empty line between a paragraph and a caption shown: "the line above Figure
+    3-9", dwh-310#6)."""
+    for i, b in enumerate(blocks):
+        if i not in chosen and (i == 0 or i - 1 in chosen) and (i == len(blocks) - 1 or i + 1 in chosen):
+            cost = count(_elision([b.id]))
+            if count(b.text) <= cost:
+                chosen[i] = True
+            elif count(b.short) <= cost:
+                chosen[i] = False
 
 
 def _with_elisions(blocks: list[_Block], chosen: dict[int, bool]) -> list[str]:
