@@ -213,3 +213,25 @@ def test_a_resumed_plan_counts_only_what_is_left(tmp_path):
                      "1", "--dry-run", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert "resumed: 6 instructions" in result.stdout
+
+
+def test_a_plan_refuses_a_unit_folder_other_code_made(tmp_path):
+    """A unit folder whose run.json records other code is refused when the plan is made (before it is printed or
+    anything is asked), not counted as resumed and refused later by the run."""
+    from autodw.dwbench.records import load_split
+    from autodw.eval.paper import generated
+    from autodw.eval.run_folder import run_code
+
+    sessions = [s for s in load_split("mini") if s.session_id == SESSION]
+    out = tmp_path / "paper"
+    unit = out / "r1/reasoning-only"
+    (unit / "instructions").mkdir(parents=True)
+    (unit / "instructions" / f"{SESSION}--1.status").write_text("{}")
+    (unit / "run.json").write_text(json.dumps({"code": run_code()}))
+    assert generated(unit, "instruction", sessions) == 1  # this code's folder: resumed
+    (unit / "run.json").write_text(json.dumps({"code": {"version": "0", "fingerprint": "0123456789abcdef"}}))
+    with pytest.raises(ConfigError, match="made by other code"):
+        generated(unit, "instruction", sessions)
+    result = run_cli("bench", "paper", "--llm", "openai:fake", "--split", "mini", "--sessions", SESSION, "--repeats",
+                     "1", "--dry-run", "--out", str(out))
+    assert result.returncode != 0 and "made by other code" in result.stderr and "resumed:" not in result.stdout

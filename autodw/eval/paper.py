@@ -21,7 +21,8 @@ from typing import Any, Callable
 
 from autodw.core.errors import ConfigError
 from autodw.dwbench.records import Session
-from autodw.eval.run_folder import generated_turns, instruction_unit, resume_path, session_folder, turn_unit
+from autodw.eval.run_folder import (generated_turns, instruction_unit, refuse_other_code, resume_path, session_folder,
+                                    turn_unit)
 
 #: per-instruction figures measured from kept runs (see :func:`measure_figures`)
 FIGURES = Path(__file__).with_name("paper_figures.json")
@@ -176,7 +177,10 @@ def generated(folder: Path, mode: str, sessions: list[Session]) -> int:
     """How many instructions of a unit run folder `folder` generated before, which a resumed run does not ask for
     again (:mod:`autodw.eval.work`): in instruction mode those with a status; in session mode the turns each session
     continues after (those generated one after another from turn 1, none if the session runs again from turn 1: a
-    later turn has files, or the document to continue from is gone)."""
+    later turn has files, or the document to continue from is gone). ConfigError if other code made the folder:
+    the plan refuses it before it is printed, as the run would."""
+    if (folder / "run.json").is_file():
+        refuse_other_code(folder, json.loads((folder / "run.json").read_text(encoding="utf-8")))
     if mode == "instruction":
         return sum(instruction_unit(folder, s, i).status.is_file() for s in sessions for i in s.instructions)
     total = 0

@@ -79,6 +79,16 @@ def code_name(code: Any) -> str:
     return f"autodw {code.get('version')} code {code.get('fingerprint')}" if isinstance(code, dict) else repr(code)
 
 
+def refuse_other_code(out: Path, found: dict[str, Any]) -> None:
+    """ConfigError if run folder `out`, whose ``run.json`` is `found`, records code other than this (its units
+    would report that code's figures as this code's); a folder recording none passes (the caller may warn)."""
+    if "code" in found and found["code"] != run_code():
+        raise ConfigError(f"{out} was made by other code ({code_name(found['code'])}), this is "
+                          f"{code_name(run_code())}: its units would report that code's figures as this "
+                          "code's; choose another --out (with the same --llm-cache FILE if the run used one, so "
+                          "that the answers already paid for are reused)")
+
+
 @dataclass
 class RunSpec:
     """What a run is: kept in ``run.json``; a run folder can only be resumed with the same spec."""

@@ -48,7 +48,7 @@ from autodw.core.progress import progress
 from autodw.eval.judge import JUDGE_VERSION
 from autodw.eval.metrics import (RUN_FIELDS, RUN_REMEDY, read_json, rejudge_hint, session_finished, session_turns,
                                  summarize)
-from autodw.eval.run_folder import (RunSpec, check_statuses, code_name, instruction_unit, outdated, run_sessions,
+from autodw.eval.run_folder import (RunSpec, check_statuses, instruction_unit, refuse_other_code, outdated, run_sessions,
                                     turn_unit, wall_seconds, write_json)
 from autodw.eval.systems import System
 from autodw.eval.word_check import WordCheck
@@ -152,11 +152,8 @@ class Runner:
             print(f"warning: {self.out} does not record the code that made it (made before run.json recorded it): "
                   "its units may be other code's", file=sys.stderr)
             del wanted["code"]
-        elif found["code"] != wanted["code"]:
-            raise ConfigError(f"{self.out} was made by other code ({code_name(found['code'])}), this is "
-                              f"{code_name(wanted['code'])}: its units would report that code's figures as this "
-                              "code's; choose another --out (with the same --llm-cache FILE if the run used one, so "
-                              "that the answers already paid for are reused)")
+        else:
+            refuse_other_code(self.out, found)
 
     def _other_data(self, version: str) -> str:
         """Why the run folder, made on DWBench data `version`, is not resumed, and what to do."""
