@@ -1106,3 +1106,28 @@ def test_a_part_is_pointed_at_by_a_name_in_its_title():
     assert ("p40", "p55") in pointing.titled(state, request)
     view = views.grounded_view(state, request, InstructionResult(request), 700, quoted_in=request)
     assert _shown(view, "p45", "p50")
+
+
+def _definition_state() -> dict:
+    """A report typed with its paragraph numbers whose "43." paragraph and the definition after it share a heading
+    style and look, and a "Contents" heading over a long contents list (dev-twentieth dwh-306)."""
+    contents = {n: _paragraph(n, f"Chapter {n}\t{n}") for n in range(11, 31)}
+    return _filled({10: _paragraph(10, "Contents", "Heading 1"), **contents,
+                    40: _paragraph(40, "43.\tTaking all this into account, we suggest the following working definition:",
+                                   "Heading 1"),
+                    41: _paragraph(41, "", "Heading 1"),
+                    42: _paragraph(42, "Internet governance is the development and application of shared principles.",
+                                   "Heading 1"),
+                    43: _paragraph(43, "44.\tThe terms employed merit some elaboration.")})
+
+
+def test_the_block_right_after_a_section_named_by_its_number_is_pointed_at():
+    # dev-twentieth dwh-306#3: "the one-sentence definition right after paragraph 43", its section cut before it
+    state = _definition_state()
+    request = "The one-sentence definition right after paragraph 43 should stand out. Make it bold."
+    assert pointing.sections_numbered(state, request) == [("p40", "p41")]
+    assert "p42" in pointing.pointed(state, request)
+    assert "p42" not in pointing.pointed(state, "The one-sentence definition in paragraph 43 should stand out.")
+    assert pointing.said_beside(state, "the list right before paragraph 43", "p40")
+    assert not pointing.said_beside(state, "the list right before paragraph 43", "p40", after=True)
+
