@@ -192,9 +192,9 @@ def test_the_last_entry_of_a_table_its_words_point_at_is_its_last_row():
 def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
     state = _filled({})
     assert grounding.referred(state, ["第二段加粗", "第三段居中"]) == "第三段居中"
-    assert grounding.referred(state, ["第二段加粗", "这条注的字有点小，调大一点"]) == "第二段加粗\n这条注的字有点小，调大一点"
+    assert grounding.referred(state, ["第二段加粗", "这条注的字有点小，调大一点"]) == "这条注的字有点小，调大一点\n第二段加粗"
     assert grounding.referred(state, ["make it bold", "make it bigger", "now it is too big", "change it back"]) == \
-        "make it bigger\nnow it is too big\nchange it back"  # up to MAX_REFERRED
+        "change it back\nnow it is too big\nmake it bigger"  # up to MAX_REFERRED, the nearest first
     assert grounding.referred(state, []) == ""
 
 
@@ -1130,4 +1130,17 @@ def test_the_block_right_after_a_section_named_by_its_number_is_pointed_at():
     assert "p42" not in pointing.pointed(state, "The one-sentence definition in paragraph 43 should stand out.")
     assert pointing.said_beside(state, "the list right before paragraph 43", "p40")
     assert not pointing.said_beside(state, "the list right before paragraph 43", "p40", after=True)
+
+
+def test_a_follow_up_points_first_at_what_the_nearest_instruction_before_it_pointed_at():
+    # dev-twentieth dwh-306#4: "the box looks too heavy, take it off" after "the definition right after paragraph
+    # 43 ... put a box around it", which leans back itself to a request naming the Contents heading
+    state = _definition_state()
+    session = ['The contents list is headed "Index" - call it Contents instead.',
+               "The one-sentence definition right after paragraph 43 should stand out. Put a thin box around it."]
+    request = "Hmm, the box looks too heavy. Take it off and give that paragraph a light grey background instead."
+    previous = grounding.referred(state, session, request)
+    assert previous.split("\n") == session[::-1]  # the nearest first
+    back = pointing.earlier(state, previous, grounding.ground(state, previous))
+    assert back.index("p42") < views.MAX_EARLIER_BESIDE and back.index("p42") < back.index("p11")
 

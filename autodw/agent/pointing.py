@@ -563,11 +563,15 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
-    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`), then those holding the
-    rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs are $4,200...",
-    then "fix that line")."""
+    """The body blocks the session's `previous` instructions (one a line, the nearest first:
+    :func:`~autodw.agent.grounding.referred`) pointed at (:func:`pointed`), those the nearest pointed at by itself
+    first (its section is not behind those of the ones before it, dwh-306#4), then those holding the rarest words of
+    the text they wrote (dictated text, now in the document: "add a line: fixed costs are $4,200...", then "fix that
+    line")."""
+    nearest = previous.split("\n")[0]
+    first = [] if nearest == previous else pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(pointed(state, previous, matches) + wrote))
+    return list(dict.fromkeys(first + pointed(state, previous, matches) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
