@@ -1144,3 +1144,17 @@ def test_a_follow_up_points_first_at_what_the_nearest_instruction_before_it_poin
     back = pointing.earlier(state, previous, grounding.ground(state, previous))
     assert back.index("p42") < views.MAX_EARLIER_BESIDE and back.index("p42") < back.index("p11")
 
+
+def test_a_follow_up_grounded_by_an_earlier_name_shows_the_nearest_instructions_blocks_before_its_section(monkeypatch):
+    # dev-twentieth dwh-306#4: the Contents heading named two turns back took the view's short lines before the
+    # definition the instruction just before pointed at
+    state = _definition_state()
+    session = ['The contents list is headed "Index" - call it Contents instead.',
+               "The one-sentence definition right after paragraph 43 should stand out. Put a thin box around it."]
+    request = "Hmm, the box looks too heavy. Take it off and give that paragraph a light grey background instead."
+    previous = grounding.referred(state, session, request)
+    assert any(m.earlier and m.id == "p10" for m in grounding.ground(state, request, previous=previous))
+    shown: list[list[str]] = []
+    monkeypatch.setattr(views, "render_state", lambda *a, pointed=(), **k: shown.append(list(pointed)) or "")
+    views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert shown[0].index("p42") < shown[0].index("p11")
