@@ -221,17 +221,18 @@ MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make
 
 
 def referred(state: State, session: list[str], request: str = "") -> str:
-    """What a follow-up of the session's instructions `session` refers back to: the last one, and while one leans back
-    itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED` in their order ("" for none); when
-    `request` leans back, first the earlier instruction it shares the most words with (:func:`recalled`: "take the
-    bold off the fee threshold again" several turns after "bold the 750 square feet threshold")."""
+    """What a follow-up of the session's instructions `session` refers back to, one a line, the nearest first: the
+    last one, and while one leans back itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED`
+    ("" for none); when `request` leans back, first the earlier instruction it shares the most words with
+    (:func:`recalled`: "take the bold off the fee threshold again" several turns after "bold the 750 square feet
+    threshold")."""
     chain: list[str] = []
     for text in reversed(session):
-        chain.insert(0, text)
+        chain.append(text)
         if len(chain) == MAX_REFERRED or not leans_back(state, text):
             break
     again = recalled(session, request) if request and leans_back(state, request) else None
-    return "\n".join(([again] if again is not None and again not in chain else []) + chain)
+    return "\n".join(([again] if again is not None else []) + [text for text in chain if text != again])
 
 
 MIN_RECALLED_WORDS = 2  # words a request shares with an earlier instruction that it names its target by

@@ -115,7 +115,10 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         before = grounding.ground(state, previous)[:max_lines]
         back = pointing.earlier(state, previous, before)
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
-        pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
+        beside = back[:MAX_EARLIER_BESIDE] if pointed else back
+        # grounded by the previous instructions' names: the request's own blocks first, then those the previous ones
+        # pointed at (the nearest first), then what their names point at (a heading two turns back, dwh-306#4)
+        pointed = list(dict.fromkeys([*by_itself, *beside, *pointed])) if earlier else pointed + beside
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
     listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"
