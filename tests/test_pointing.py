@@ -1222,3 +1222,22 @@ def test_a_follow_up_grounded_by_an_earlier_name_shows_the_nearest_instructions_
     monkeypatch.setattr(views, "render_state", lambda *a, pointed=(), **k: shown.append(list(pointed)) or "")
     views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
     assert shown[0].index("p42") < shown[0].index("p11")
+def test_a_view_asks_what_a_request_points_at_once_per_text_and_matches(monkeypatch):
+    """A request that refers back ("make it bold too") while its step's words name the target themselves: what they
+    point at by themselves and with all they name is one question, asked once."""
+    state = _filled({30: _paragraph(30, "Budget Overview", style="Heading1")})
+    previous, request = "Make the 'Budget Overview' heading bigger", "make it bold too"
+    asked: list[tuple[str, tuple[str, ...]]] = []
+    real = pointing.pointed
+
+    def counted(state, text, matches=()):
+        asked.append((text, tuple(m.id for m in matches)))
+        return real(state, text, matches)
+
+    monkeypatch.setattr(pointing, "pointed", counted)
+    step = "Make the Budget Overview heading bold"
+    assert all(m.earlier for m in grounding.ground(state, request, previous=previous))
+    assert not any(m.earlier for m in grounding.ground(state, f"{step}\n{request}", previous=previous))
+    view = views.grounded_view(state, step, InstructionResult(request), 1500, quoted_in=request, previous=previous,
+                               pointing_in=f"{step}\n{request}")
+    assert _shown(view, "p30") and asked and len(asked) == len(set(asked))
