@@ -305,9 +305,7 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
     result only at an offset strictly within that result's text."""
     if not new:
         return None
-    split_at(p, offset)
-    _separate_field_chars(p)
-    anchor, side, ref = _insertion_point(p, offset)
+    anchor, side, ref = insertion_point(p, offset)
     run = new_run(new, _plain_rpr(ref.find(RPR)) if ref is not None else _paragraph_mark_rpr(p))
     if anchor is None:
         p.append(run)
@@ -317,6 +315,14 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
         anchor.addprevious(run)
     _lift(doc, run, p)
     return run
+
+
+def insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
+    """Where content inserted at `offset` of `p` goes, as :func:`insert_text` places text: (anchor, "before"/"after",
+    run whose formatting new text takes); anchor None: append to `p`. Splits runs so that a boundary falls there."""
+    split_at(p, offset)
+    _separate_field_chars(p)
+    return _insertion_point(p, offset)
 
 
 _FLD_CHAR = qn("w:fldChar")
