@@ -15,7 +15,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, make_doc, open_corpus
+from tests.conftest import EXAMPLES, assert_word_opens, make_doc, open_corpus
 from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
 
@@ -291,6 +291,27 @@ def test_apply_builtin_style_missing_from_document():
     pid = doc.ids("p")[0]
     execute(doc, "apply_style", {"paragraphs": pid, "style": "Heading 2"})
     assert extract_state(doc)["paragraphs"][0]["style"] == "Heading 2"
+
+
+def test_word_s_character_and_quote_styles_are_added_when_missing():
+    """apply_style's own example "Strong" (and Emphasis, Subtle/Intense Emphasis and Reference, Book Title, Quote,
+    Intense Quote) on a document defining none of them adds Word's built-in definition; Word opens the result."""
+    before, doc = open_corpus("docx4j__LegacyForms.docx")  # styles: Normal, Default Paragraph Font, and no other
+    execute(doc, "apply_style", {"paragraphs": "p1", "style": "Strong", "span": {"match": "Legacy"}})
+    execute(doc, "apply_style", {"paragraphs": "p1", "style": "Emphasis", "span": {"match": "Forms"}})
+    execute(doc, "apply_style", {"paragraphs": "p10", "style": "Intense Quote"})
+    for name in ("Subtle Emphasis", "Intense Emphasis", "Subtle Reference", "Intense Reference"):  # each replaces the last
+        execute(doc, "apply_style", {"paragraphs": "p2", "style": name, "span": {"match": "form"}})
+    execute(doc, "apply_style", {"paragraphs": "p4", "style": "Book Title", "span": {"match": "Drop"}})
+    execute(doc, "apply_style", {"paragraphs": "p3", "style": "Quote"})
+    state = extract_state(doc)
+    assert {"text": "Legacy", "style": "Strong"} in _para(state, "p1")["runs"]
+    assert {"text": "Forms", "style": "Emphasis"} in _para(state, "p1")["runs"]
+    assert [_para(state, p)["style"] for p in ("p3", "p10")] == ["Quote", "Intense Quote"]
+    assert _style(state, "Strong")["bold"] and _style(state, "Emphasis")["italic"]
+    assert {"text": "form", "style": "Intense Reference"} in _para(state, "p2")["runs"]
+    assert _style(state, "Book Title")["small_caps"] and _style(state, "Intense Quote")["indent"]["left_cm"] > 0
+    assert_word_opens(before, doc)
 
 
 def test_create_style_chinese_and_apply(zh):
