@@ -229,6 +229,24 @@ def test_paragraph_shading_and_border(report):
     _assert_schema_order(report)
 
 
+def test_a_border_restyled_keeps_what_the_call_does_not_give(report):
+    """Restyling a box keeps its width, colour and distance from the text when the call gives none (they were reset
+    to 0.5 pt and 1/4 pt: a 0.75 pt frame box spaced 1 pt became 0.5 pt spaced 4 pt at the sides); a side without a
+    line gets the defaults; a side a style draws keeps the style's line; `sides` may be one name. Word opens it."""
+    before, doc = open_corpus("docx4j__LegacyForms.docx")  # p5: a frame boxed single, 0.75 pt, 1 pt from the text
+    execute(doc, "set_paragraph_border", {"paragraphs": "p5", "sides": "box", "style": "double"})
+    border = _para(extract_state(doc), "p5")["border"]
+    assert [border[s] for s in ("top", "left")] == [{"style": "double", "width_pt": 0.75, "space_pt": 1.0}] * 2
+    execute(doc, "set_paragraph_border", {"paragraphs": "p5", "sides": ["left", "between"], "color": "red"})
+    border = _para(extract_state(doc), "p5")["border"]
+    assert border["left"] == {"style": "double", "width_pt": 0.75, "color": "FF0000", "space_pt": 1.0}
+    assert border["between"] == {"style": "single", "width_pt": 0.5, "color": "FF0000", "space_pt": 1.0}
+    assert_word_opens(before, doc)
+    bottom = _style(extract_state(report), "Title")["border"]["bottom"]  # Title's line below, from its style
+    execute(report, "set_paragraph_border", {"paragraphs": "p1", "sides": "bottom", "color": "red"})
+    assert _para(extract_state(report), "p1")["border"]["bottom"] == {**bottom, "color": "FF0000"}
+
+
 def test_removing_a_border_the_style_draws(report):
     """style "none" on a side the paragraph's style draws (Title: a line below) takes the line away with w:val="nil",
     as Word does (it deleted direct sides only: "removed" and nothing changed); a side neither draws is left unset, and
