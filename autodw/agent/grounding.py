@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
-from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level
+from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level, shows_something
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -606,7 +606,7 @@ def named(state: State, text: str) -> list[Match]:
             out += [Match(said.group(0), p["id"], "paragraph in brackets", "named", p["text"]) for p in bracketed]
     said = _EMPTY_PARAGRAPHS.search(text)
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
-        empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
+        empty = [p for p in state.get("paragraphs", []) if not shows_something(p)]
         at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
         parts = [(at[m.under[0]], at[m.under[1]]) for m in out if m.under]  # "附件3清单最后面那几个空行": those in 附件3
         inside = [p for p in empty if any(a <= at[p["id"]] <= b for a, b in parts)]

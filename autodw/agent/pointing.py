@@ -24,7 +24,7 @@ from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, con
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level
+from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level, shows_something
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -627,7 +627,7 @@ def end_blocks(state: State) -> list[str]:
     """The body's last :data:`END_BLOCKS` blocks that show something (tables, paragraphs with text or a picture), last
     first, then the empty paragraphs after them (up to as many): a document often ends in empty paragraphs, and "the
     last paragraph" is the last one with text."""
-    blocks = [(el["id"], bool(table or el.get("text", "").strip() or el.get("images")))
+    blocks = [(el["id"], table or shows_something(el))
               for el, table in body_blocks(state)[::-1]]
     shown = [bid for bid, shows in blocks if shows]
     trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
@@ -637,7 +637,7 @@ def end_blocks(state: State) -> list[str]:
 def start_blocks(state: State) -> list[str]:
     """The body's first :data:`START_BLOCKS` blocks that show something (tables, paragraphs with text or a picture)."""
     return [el["id"] for el, table in body_blocks(state)
-            if table or el.get("text", "").strip() or el.get("images")][:START_BLOCKS]
+            if table or shows_something(el)][:START_BLOCKS]
 
 
 def repeated_start(state: State, said: str) -> list[str]:
@@ -659,7 +659,7 @@ def shown_last(state: State, section: list[str]) -> list[str]:
     """The last :data:`END_BLOCKS` blocks of `section` that show something (tables, paragraphs with text or a
     picture), last first."""
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
-    shows = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip() or paras[bid].get("images")]
+    shows = [bid for bid in section if bid not in paras or shows_something(paras[bid])]
     return shows[::-1][:END_BLOCKS]
 
 
