@@ -16,7 +16,7 @@ from autodw.eval.report import report
 from autodw.eval.runner import Runner, RunSpec
 from autodw.eval.systems import OracleSystem, TurnResult
 from tests.conftest import run_cli
-from tests.harness_cases import IDS, MINI, ROOT, SHORT, FailsTurnTwo, run_mini
+from tests.harness_cases import IDS, MINI, ROOT, SHORT, FailsTurnTwo, edit_json, run_mini
 
 
 def test_oracle_scores_full_marks_on_mini(oracle_run):
@@ -485,6 +485,72 @@ def test_a_damaged_file_of_a_run_folder_is_named(tmp_path):
 def test_a_folder_of_another_run_is_refused(oracle_run):
     with pytest.raises(ConfigError, match="holds another run"):
         Runner(RunSpec("oracle", "none", "mini", ["instruction"], {}, 3, IDS), oracle_run, OracleSystem, progress=False)
+
+
+def _first_turn_of_short(out, make=OracleSystem) -> Runner:
+    spec = RunSpec("oracle", "none", "mini", ["instruction"], {}, None, [SHORT], instructions=[f"{SHORT}#1"])
+    return Runner(spec, out, make, word_check=False, progress=False)
+
+
+def test_a_run_folder_is_resumed_only_by_the_code_that_made_it_and_rescored_by_any(tmp_path, capsys):
+    from autodw.eval.rescore import rescore
+    from autodw.eval.run_folder import run_code
+
+    out = tmp_path / "run"
+    _first_turn_of_short(out).run()
+    made = json.loads((out / "run.json").read_text())["code"]
+    assert made == run_code() and len(made["fingerprint"]) == 16
+    assert _first_turn_of_short(out).run()["iacc"] == 1.0  # the same code resumes it, without a word
+    assert "code" not in capsys.readouterr().err
+    other = {"version": made["version"], "fingerprint": "0123456789abcdef"}
+    edit_json(out / "run.json", code=other)
+    with pytest.raises(ConfigError, match=rf"{out.name} was made by other code \(autodw {made['version']} code "
+                       rf"0123456789abcdef\), this is autodw {made['version']} code {made['fingerprint']}: .*choose "
+                       r"another --out \(with the same --llm-cache FILE"):
+        _first_turn_of_short(out)
+    record = out / "instructions" / f"{SHORT}--1.json"
+    record.unlink()  # grading is apart from generating: rescore grades the folder of other code, and keeps its code
+    assert rescore(out, progress=False).judged == 1 and rescore(out, rejudge=True, progress=False).summary["iacc"] == 1.0
+    assert record.is_file() and json.loads((out / "run.json").read_text())["code"] == other
+    edit_json(out / "run.json", code=None)
+    with pytest.raises(ConfigError, match="made by other code \\(None\\)"):
+        _first_turn_of_short(out)
+    spec = json.loads((out / "run.json").read_text())
+    del spec["code"]  # a folder made before run.json recorded the code: resumed, with a warning, and left without
+    (out / "run.json").write_text(json.dumps(spec))
+    assert _first_turn_of_short(out).run()["iacc"] == 1.0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "code" in line]
+    assert warnings == [f"warning: {out} does not record the code that made it (made before run.json recorded it): "
+                        "its units may be other code's"]
+    assert "code" not in json.loads((out / "run.json").read_text())
+
+
+def test_the_code_fingerprint_covers_the_source_and_the_agents_word_lists_not_the_benchmark_data(tmp_path, monkeypatch):
+    import autodw
+    from autodw.eval.run_folder import code_fingerprint
+
+    package = tmp_path / "autodw"
+    for name, text in (("__init__.py", "x = 1"), ("agent/value_words.json", "{}"), ("agent/prompts/planner.md", "p"),
+                       ("dwbench/data/s.json", "{}"), ("eval/paper_results.json", "{}")):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    monkeypatch.setattr(autodw, "__file__", str(package / "__init__.py"))
+
+    def fingerprint() -> str:
+        code_fingerprint.cache_clear()
+        return code_fingerprint()
+
+    try:
+        seen = [fingerprint()]
+        for name, text, changes in (("dwbench/data/s.json", '{"a": 1}', False), ("eval/paper_results.json", "[]", False),
+                                    ("agent/value_words.json", '{"a": 1}', True), ("agent/prompts/planner.md", "q", True),
+                                    ("__init__.py", "x = 2", True), ("eval/new.py", "", True)):
+            (package / name).parent.mkdir(parents=True, exist_ok=True)
+            (package / name).write_text(text)
+            seen.append(fingerprint())
+            assert (seen[-1] != seen[-2]) == changes, name
+    finally:
+        code_fingerprint.cache_clear()
 
 
 def test_a_run_can_be_continued_with_the_other_mode(tmp_path):

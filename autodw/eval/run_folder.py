@@ -14,6 +14,13 @@ A session folder also keeps ``resume-T.docx``: the document (with its element id
 written before that turn's status, to continue the session from. Every file is written atomically, so a run that is
 killed continues where it stopped: a generated unit is never generated again, only graded.
 
+``run.json`` also records the code that generated the units (``code``: autodw's ``version`` and a ``fingerprint`` of
+its source and of the package data that changes what the agent does, :func:`code_fingerprint`): a run is resumed
+only by the same code (``bench run``, ``bench ceiling`` and ``bench paper`` refuse a folder made by other code, whose
+figures are that code's: choose another ``--out``, with the same ``--llm-cache`` to reuse the answers paid for). A
+folder made before runs recorded their code is resumed with a warning and keeps recording none. ``bench rescore``
+grades a folder whatever its code (grading is apart from generating) and keeps its ``code``.
+
 Beside the units: ``summary.json``, the run's metrics (:mod:`autodw.eval.metrics`), written by grading as units
 finish and by ``bench rescore``; ``commands.txt``, each ``bench run`` command given on the folder with the
 environment settings that change a run (``run.json`` holds the settings, this how they were given); and, when asked
@@ -22,11 +29,14 @@ for, ``agreement.jsonl`` (``bench agree``: the LLM judge's answers).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import autodw
 from autodw.dwbench.records import DATA_VERSION, Instruction, Session, load_split
 from autodw.core.errors import ConfigError
 from autodw.eval.judge import JUDGE_VERSION
@@ -39,6 +49,34 @@ STATUS_FIELDS: dict[str, tuple[type, ...]] = {
     "key": (str,), "session_id": (str,), "turn": (int,), "data_hash": (str, type(None)), "status": (str,),
     "error": (str, type(None)), "api_calls": (int,), "calls": (list,), "usage": (dict,), "faults": (list,),
     "seconds": (int, float), "output": (str,), "trace": (str, type(None)), "finished_at": (str,), "pid": (int,)}
+
+
+#: the package data, beside the code, that changes what the agent does (its word lists, prompts and colour names);
+#: not DWBench's data, which ``data_version`` and each record's ``data_hash`` cover
+BEHAVIOUR_DATA = ("agent/*.json", "agent/prompts/*.md", "core/colour_names.json")
+
+
+@cache
+def code_fingerprint() -> str:
+    """A short fingerprint of this autodw's code: SHA-256 over the path (from the package folder) and bytes of every
+    ``.py`` file of the package and of :data:`BEHAVIOUR_DATA`; computed once per process (about 20 ms)."""
+    root = Path(autodw.__file__).parent
+    files = sorted({*root.rglob("*.py"), *(p for pattern in BEHAVIOUR_DATA for p in root.glob(pattern))})
+    digest = hashlib.sha256()
+    for path in files:
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode() + data)
+    return digest.hexdigest()[:16]
+
+
+def run_code() -> dict[str, str]:
+    """The code that generates a run: autodw's version and :func:`code_fingerprint`."""
+    return {"version": autodw.__version__, "fingerprint": code_fingerprint()}
+
+
+def code_name(code: Any) -> str:
+    """`code` (a ``run.json``'s) as the errors name it."""
+    return f"autodw {code.get('version')} code {code.get('fingerprint')}" if isinstance(code, dict) else repr(code)
 
 
 @dataclass
@@ -57,6 +95,7 @@ class RunSpec:
     judge_version: int = JUDGE_VERSION  # every record of a run is judged by one version of the judge
     data_version: str = DATA_VERSION  # ... against one version of DWBench (each record: its data_hash)
     track: str = "templated"  # the DWBench track (hand or templated) the split is of
+    code: dict[str, str] = field(default_factory=run_code)  # the code that generates its units (:func:`run_code`)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))

@@ -169,6 +169,8 @@ def run_folder_page() -> str:
               "`bench explore` read. A file that lacks a field below, or has it of another type, is refused as damaged, "
               "with the file named and what to do about it.", "", markdown_paragraphs(run_folder.__doc__ or ""), "",
               "## run.json: the run's settings", "", *_fields_table(metrics.RUN_FIELDS), "",
+              "and, in a folder made since runs record their code, `code` (object: `version` and `fingerprint`, "
+              "strings; see above).", "",
               "## summary.json: the run's metrics", "",
               "Written from the records by grading (and by `autodw bench rescore`); the fields every summary has (it "
               "has many more: the means, medians and breakdowns of the metrics below):", "",
