@@ -8,7 +8,7 @@ from autodw.apis import execute
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
-from tests.conftest import EXAMPLES, corpus_file
+from tests.conftest import EXAMPLES, assert_word_opens, corpus_file
 
 
 @pytest.fixture
@@ -126,6 +126,39 @@ def test_insert_text_at_a_fields_edge_goes_outside_the_field_on_the_side_the_off
         d = _field_paragraph(*parts)
         execute(d, "insert_text", {"paragraph": "p1", "text": "x", "offset": offset})
         assert _outside_fields(d.find("p1", "p")) == expected, (parts, offset)
+
+
+def test_inline_content_at_a_fields_edge_goes_where_insert_text_puts_text():
+    """place_inline (hyperlinks, note marks, cross-references) put its content before the text after the offset: at
+    offset 0 of a paragraph holding only a MERGEFIELD after its end, at a field's start inside its result. It now
+    takes insert_text's place: outside the field, on the side the offset names."""
+    from autodw.core.xml import qn
+    d = WordDocument.open(corpus_file("docx4j__MERGEFIELD.docx"))
+    before = d.to_bytes()
+    execute(d, "insert_footnote", {"paragraph": "p7", "text": "Note.", "offset": 0})
+    first = d.find("p7", "p").find(qn("w:r"))
+    assert first.find(qn("w:footnoteReference")) is not None
+    execute(d, "insert_hyperlink", {"paragraph": "p7", "text": "x", "url": "https://example.com", "offset": 0})
+    assert d.find("p7", "p")[1].tag == qn("w:hyperlink")  # after the w:pPr, before the footnote mark
+    assert_word_opens(before, d)
+    cases = [  # as insert_text's, "X" the hyperlink's text outside every field
+        ((("PAGE", "7"), "abc"), 0, "X7ABC"), ((("PAGE", "7"), "abc"), 1, "7XABC"),
+        (("abc", ("PAGE", "7")), 3, "ABCX7"), (("abc", ("PAGE", "7")), 4, "ABC7X"),
+        ((("PAGE", ""), "abc"), 0, "XABC"), ((("PAGE", ""),), 0, "X"),
+        (("ab", ("PAGE", "78"), "c"), 2, "ABX78C"), (("ab", ("PAGE", "78"), "c"), 4, "AB78XC"),
+        (("ab", ("simple", "78"), "c"), 2, "ABX78C"), (("ab", ("simple", "78"), "c"), 4, "AB78XC"),
+        ((("simple", "78"),), 0, "X78"), ((("PAGE", "1"), ("PAGE", "2")), 1, "1X2"),
+        ((("shared", "7", "abc"),), 1, "7XABC"), ((("shared", "7", "abc"),), 2, "7AXBC"),
+    ]
+    for parts, offset, expected in cases:
+        d = _field_paragraph(*parts)
+        execute(d, "insert_hyperlink", {"paragraph": "p1", "text": "x", "url": "https://example.com", "offset": offset})
+        assert _outside_fields(d.find("p1", "p")) == expected, (parts, offset)
+    d = _field_paragraph(("PAGE", "7"), "abc")
+    mark = d.body.makeelement(qn("w:bookmarkStart"), {qn("w:id"): "0", qn("w:name"): "b"})
+    d.find("p1", "p").append(mark)
+    execute(d, "insert_cross_reference", {"paragraph": "p1", "bookmark": "b", "offset": 1})
+    assert _outside_fields(d.find("p1", "p")) == "7b" + "ABC"  # the REF field (showing "b") between PAGE's and abc
 
 
 def test_page_and_line_breaks(doc):

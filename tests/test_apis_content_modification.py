@@ -10,7 +10,7 @@ from autodw.core.errors import ArgumentError, UnsupportedOperationError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
 from autodw.apis.ooxml.text import paragraph_text
-from tests.conftest import EXAMPLES, corpus_file, make_doc
+from tests.conftest import EXAMPLES, assert_word_opens, corpus_file, make_doc
 
 
 def _state(doc):
@@ -186,6 +186,45 @@ def test_set_paragraph_text_keeps_first_run_format_and_footnote(report):
     assert p["text"] == "Brand\tnew" and p["runs"] == [{"text": "Brand\tnew", "underline": "single"}]
     execute(doc, "set_paragraph_text", {"paragraph": pid, "text": ""})
     assert _para(_state(doc), pid)["text"] == ""
+
+
+def test_set_paragraph_text_keeps_the_fields_whose_text_the_new_text_keeps():
+    """set_paragraph_text dropped a paragraph's fields: a w:fldSimple MERGEFIELD went with its text, a complex field
+    stayed with an empty result (a PAGE field then showed its number again beside the new text). A field whose text
+    the new text keeps, unchanged where a diff of the texts puts it and no letter or digit newly glued to it, now
+    stays a field; any other becomes plain text and is replaced (no code left behind)."""
+    from autodw.apis.ooxml.fields import field_runs
+    from autodw.apis.ooxml.text import new_run
+    path = corpus_file("docx4j__MERGEFIELD.docx")
+    d = WordDocument.open(path)
+    execute(d, "set_paragraph_text", {"paragraph": "p1", "text": "Dear «Kundenname», welcome"})
+    p1 = d.find("p1", "p")
+    assert paragraph_text(p1) == "Dear «Kundenname», welcome"
+    assert [paragraph_text(f) for f in p1.iter(qn("w:fldSimple"))] == ["«Kundenname»"]
+    execute(d, "set_paragraph_text", {"paragraph": "p2", "text": "Hallo «Name»"})
+    assert paragraph_text(d.find("p2", "p")) == "Hallo «Name»" and d.find("p2", "p").find(qn("w:fldSimple")) is None
+    assert_word_opens(path.read_bytes(), d)
+
+    def page_fields(text):  # p1 "Page 1 of 3" (two PAGE fields) retyped as `text`: the results of its fields
+        doc = WordDocument.new()
+        p = doc.body.makeelement(qn("w:p"), {})
+        doc.body.insert(0, p)
+        for part in ("Page ", "1", " of ", "3"):
+            p.extend(field_runs("PAGE", part) if part.isdigit() else [new_run(part)])
+        doc.refresh_ids()
+        execute(doc, "set_paragraph_text", {"paragraph": "p1", "text": text})
+        p = doc.find("p1", "p")
+        assert paragraph_text(p) == text
+        depth, begins, results = 0, 0, ""
+        for el in p.iter(qn("w:fldChar"), qn("w:t")):
+            kind = el.get(qn("w:fldCharType"))
+            depth, begins = depth + {"begin": 1, "end": -1}.get(kind, 0), begins + (kind == "begin")
+            results += el.text if el.tag == qn("w:t") and depth else ""
+        return begins, results
+
+    assert page_fields("Seite 1 von 3") == (2, "13")
+    assert page_fields("Page 1 of 13") == (1, "1")  # "3" now glued to "1": not the field's text any more
+    assert page_fields("Total: 15") == (0, "")
 
 
 def test_delete_text_span_and_errors(report):

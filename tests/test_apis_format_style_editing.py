@@ -15,7 +15,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, make_doc, open_corpus
+from tests.conftest import EXAMPLES, assert_word_opens, make_doc, open_corpus
 from tests.schema_order import assert_schema_order
 from tests.test_apis_content_modification import _para, _unchanged, zh  # noqa: F401 (zh is a fixture)
 
@@ -229,6 +229,24 @@ def test_paragraph_shading_and_border(report):
     _assert_schema_order(report)
 
 
+def test_a_border_restyled_keeps_what_the_call_does_not_give(report):
+    """Restyling a box keeps its width, colour and distance from the text when the call gives none (they were reset
+    to 0.5 pt and 1/4 pt: a 0.75 pt frame box spaced 1 pt became 0.5 pt spaced 4 pt at the sides); a side without a
+    line gets the defaults; a side a style draws keeps the style's line; `sides` may be one name. Word opens it."""
+    before, doc = open_corpus("docx4j__LegacyForms.docx")  # p5: a frame boxed single, 0.75 pt, 1 pt from the text
+    execute(doc, "set_paragraph_border", {"paragraphs": "p5", "sides": "box", "style": "double"})
+    border = _para(extract_state(doc), "p5")["border"]
+    assert [border[s] for s in ("top", "left")] == [{"style": "double", "width_pt": 0.75, "space_pt": 1.0}] * 2
+    execute(doc, "set_paragraph_border", {"paragraphs": "p5", "sides": ["left", "between"], "color": "red"})
+    border = _para(extract_state(doc), "p5")["border"]
+    assert border["left"] == {"style": "double", "width_pt": 0.75, "color": "FF0000", "space_pt": 1.0}
+    assert border["between"] == {"style": "single", "width_pt": 0.5, "color": "FF0000", "space_pt": 1.0}
+    assert_word_opens(before, doc)
+    bottom = _style(extract_state(report), "Title")["border"]["bottom"]  # Title's line below, from its style
+    execute(report, "set_paragraph_border", {"paragraphs": "p1", "sides": "bottom", "color": "red"})
+    assert _para(extract_state(report), "p1")["border"]["bottom"] == {**bottom, "color": "FF0000"}
+
+
 def test_removing_a_border_the_style_draws(report):
     """style "none" on a side the paragraph's style draws (Title: a line below) takes the line away with w:val="nil",
     as Word does (it deleted direct sides only: "removed" and nothing changed); a side neither draws is left unset, and
@@ -291,6 +309,27 @@ def test_apply_builtin_style_missing_from_document():
     pid = doc.ids("p")[0]
     execute(doc, "apply_style", {"paragraphs": pid, "style": "Heading 2"})
     assert extract_state(doc)["paragraphs"][0]["style"] == "Heading 2"
+
+
+def test_word_s_character_and_quote_styles_are_added_when_missing():
+    """apply_style's own example "Strong" (and Emphasis, Subtle/Intense Emphasis and Reference, Book Title, Quote,
+    Intense Quote) on a document defining none of them adds Word's built-in definition; Word opens the result."""
+    before, doc = open_corpus("docx4j__LegacyForms.docx")  # styles: Normal, Default Paragraph Font, and no other
+    execute(doc, "apply_style", {"paragraphs": "p1", "style": "Strong", "span": {"match": "Legacy"}})
+    execute(doc, "apply_style", {"paragraphs": "p1", "style": "Emphasis", "span": {"match": "Forms"}})
+    execute(doc, "apply_style", {"paragraphs": "p10", "style": "Intense Quote"})
+    for name in ("Subtle Emphasis", "Intense Emphasis", "Subtle Reference", "Intense Reference"):  # each replaces the last
+        execute(doc, "apply_style", {"paragraphs": "p2", "style": name, "span": {"match": "form"}})
+    execute(doc, "apply_style", {"paragraphs": "p4", "style": "Book Title", "span": {"match": "Drop"}})
+    execute(doc, "apply_style", {"paragraphs": "p3", "style": "Quote"})
+    state = extract_state(doc)
+    assert {"text": "Legacy", "style": "Strong"} in _para(state, "p1")["runs"]
+    assert {"text": "Forms", "style": "Emphasis"} in _para(state, "p1")["runs"]
+    assert [_para(state, p)["style"] for p in ("p3", "p10")] == ["Quote", "Intense Quote"]
+    assert _style(state, "Strong")["bold"] and _style(state, "Emphasis")["italic"]
+    assert {"text": "form", "style": "Intense Reference"} in _para(state, "p2")["runs"]
+    assert _style(state, "Book Title")["small_caps"] and _style(state, "Intense Quote")["indent"]["left_cm"] > 0
+    assert_word_opens(before, doc)
 
 
 def test_create_style_chinese_and_apply(zh):

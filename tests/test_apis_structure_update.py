@@ -219,6 +219,30 @@ def test_insert_page_numbers_creates_a_header_when_missing():
     assert header["text"] == "Page 1 of 1" and len(header["paragraphs"]) == 1  # the blank line was dropped
 
 
+def test_insert_page_numbers_replaces_a_page_number_content_control_even_an_emptied_one():
+    """Word keeps a footer's page number in a "Page Numbers" building block (a w:sdt with a docPartObj): the new
+    paragraph went beside it, two numbers on each page, and beside an emptied one (its number deleted) an empty
+    control stayed. Both are replaced now, as a page-number paragraph is."""
+    from autodw.apis.ooxml import headers as hf
+    from tests.conftest import assert_word_opens
+    path = corpus_file("docx4j__Docx4j_GettingStarted.docx")
+
+    def footer(doc):
+        return hf.effective_part(doc, 0, "footer", "default")[0].element
+
+    for empty in (False, True):
+        doc = WordDocument.open(path)
+        if empty:
+            for r in list(footer(doc).find(qn("w:sdt")).iter(qn("w:r"))):
+                r.getparent().remove(r)
+        assert len(footer(doc).findall(qn("w:sdt"))) == 1
+        result = run(doc, "insert_page_numbers", section="all", template="Page {PAGE}")
+        state = sections(doc)[0]["footers"]["default"]
+        assert state["text"] == "Page 1" and state["fields"] == ["PAGE"] and "replaced 1 existing" in result.message
+        assert footer(doc).find(qn("w:sdt")) is None
+    assert_word_opens(path.read_bytes(), doc)
+
+
 # --- table of contents -------------------------------------------------------------------------
 
 

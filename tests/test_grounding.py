@@ -29,6 +29,15 @@ def test_many_empty_paragraphs_are_named_by_their_runs():
         ("p2", "empty paragraph"), ("p4", "empty paragraph"), ("p6", "empty paragraph")]
 
 
+def test_a_paragraph_holding_a_control_a_frame_or_a_picture_is_not_empty():
+    """"Delete the blank lines" names the paragraphs with nothing in them, not one holding an ActiveX control, an
+    embedded object, a frame or a picture and no text."""
+    paras = [_para(1, "Text."), _para(2, ""), {**_para(3, ""), "objects": ["control CheckBox1"]},
+             {**_para(4, ""), "frame": True}, {**_para(5, ""), "images": ["img1"]}, _para(6, " ")]
+    state = {"paragraphs": paras, "tables": [], "images": []}
+    assert [m.id for m in grounding.named(state, "delete the blank lines")] == ["p2", "p6"]
+
+
 def test_a_caption_typed_as_body_text_names_its_table():
     """Captions typed in body paragraphs, not Caption-styled, in another language (dwh-262#1: "Table 6" of an Arabic
     document is the table after "الجدول 6: ..." and an empty line, its 9th table): the label and number alone or

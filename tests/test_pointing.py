@@ -215,9 +215,9 @@ def test_the_last_entry_of_a_table_its_words_point_at_is_its_last_row():
 def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
     state = _filled({})
     assert grounding.referred(state, ["第二段加粗", "第三段居中"]) == "第三段居中"
-    assert grounding.referred(state, ["第二段加粗", "这条注的字有点小，调大一点"]) == "第二段加粗\n这条注的字有点小，调大一点"
+    assert grounding.referred(state, ["第二段加粗", "这条注的字有点小，调大一点"]) == "这条注的字有点小，调大一点\n第二段加粗"
     assert grounding.referred(state, ["make it bold", "make it bigger", "now it is too big", "change it back"]) == \
-        "make it bigger\nnow it is too big\nchange it back"  # up to MAX_REFERRED
+        "change it back\nnow it is too big\nmake it bigger"  # up to MAX_REFERRED, the nearest first
     assert grounding.referred(state, []) == ""
 
 
@@ -1170,3 +1170,74 @@ def test_a_part_is_pointed_at_by_a_name_in_its_title():
     assert ("p40", "p55") in pointing.titled(state, request)
     view = views.grounded_view(state, request, InstructionResult(request), 700, quoted_in=request)
     assert _shown(view, "p45", "p50")
+
+
+def _definition_state() -> dict:
+    """A report typed with its paragraph numbers whose "43." paragraph and the definition after it share a heading
+    style and look, and a "Contents" heading over a long contents list (dev-twentieth dwh-306)."""
+    contents = {n: _paragraph(n, f"Chapter {n}\t{n}") for n in range(11, 31)}
+    return _filled({10: _paragraph(10, "Contents", "Heading 1"), **contents,
+                    40: _paragraph(40, "43.\tTaking all this into account, we suggest the following working definition:",
+                                   "Heading 1"),
+                    41: _paragraph(41, "", "Heading 1"),
+                    42: _paragraph(42, "Internet governance is the development and application of shared principles.",
+                                   "Heading 1"),
+                    43: _paragraph(43, "44.\tThe terms employed merit some elaboration.")})
+
+
+def test_the_block_right_after_a_section_named_by_its_number_is_pointed_at():
+    # dev-twentieth dwh-306#3: "the one-sentence definition right after paragraph 43", its section cut before it
+    state = _definition_state()
+    request = "The one-sentence definition right after paragraph 43 should stand out. Make it bold."
+    assert pointing.sections_numbered(state, request) == [("p40", "p41")]
+    assert "p42" in pointing.pointed(state, request)
+    assert "p42" not in pointing.pointed(state, "The one-sentence definition in paragraph 43 should stand out.")
+    assert pointing.said_beside(state, "the list right before paragraph 43", "p40")
+    assert not pointing.said_beside(state, "the list right before paragraph 43", "p40", after=True)
+
+
+def test_a_follow_up_points_first_at_what_the_nearest_instruction_before_it_pointed_at():
+    # dev-twentieth dwh-306#4: "the box looks too heavy, take it off" after "the definition right after paragraph
+    # 43 ... put a box around it", which leans back itself to a request naming the Contents heading
+    state = _definition_state()
+    session = ['The contents list is headed "Index" - call it Contents instead.',
+               "The one-sentence definition right after paragraph 43 should stand out. Put a thin box around it."]
+    request = "Hmm, the box looks too heavy. Take it off and give that paragraph a light grey background instead."
+    previous = grounding.referred(state, session, request)
+    assert previous.split("\n") == session[::-1]  # the nearest first
+    back = pointing.earlier(state, previous, grounding.ground(state, previous))
+    assert back.index("p42") < views.MAX_EARLIER_BESIDE and back.index("p42") < back.index("p11")
+
+
+def test_a_follow_up_grounded_by_an_earlier_name_shows_the_nearest_instructions_blocks_before_its_section(monkeypatch):
+    # dev-twentieth dwh-306#4: the Contents heading named two turns back took the view's short lines before the
+    # definition the instruction just before pointed at
+    state = _definition_state()
+    session = ['The contents list is headed "Index" - call it Contents instead.',
+               "The one-sentence definition right after paragraph 43 should stand out. Put a thin box around it."]
+    request = "Hmm, the box looks too heavy. Take it off and give that paragraph a light grey background instead."
+    previous = grounding.referred(state, session, request)
+    assert any(m.earlier and m.id == "p10" for m in grounding.ground(state, request, previous=previous))
+    shown: list[list[str]] = []
+    monkeypatch.setattr(views, "render_state", lambda *a, pointed=(), **k: shown.append(list(pointed)) or "")
+    views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert shown[0].index("p42") < shown[0].index("p11")
+def test_a_view_asks_what_a_request_points_at_once_per_text_and_matches(monkeypatch):
+    """A request that refers back ("make it bold too") while its step's words name the target themselves: what they
+    point at by themselves and with all they name is one question, asked once."""
+    state = _filled({30: _paragraph(30, "Budget Overview", style="Heading1")})
+    previous, request = "Make the 'Budget Overview' heading bigger", "make it bold too"
+    asked: list[tuple[str, tuple[str, ...]]] = []
+    real = pointing.pointed
+
+    def counted(state, text, matches=()):
+        asked.append((text, tuple(m.id for m in matches)))
+        return real(state, text, matches)
+
+    monkeypatch.setattr(pointing, "pointed", counted)
+    step = "Make the Budget Overview heading bold"
+    assert all(m.earlier for m in grounding.ground(state, request, previous=previous))
+    assert not any(m.earlier for m in grounding.ground(state, f"{step}\n{request}", previous=previous))
+    view = views.grounded_view(state, step, InstructionResult(request), 1500, quoted_in=request, previous=previous,
+                               pointing_in=f"{step}\n{request}")
+    assert _shown(view, "p30") and asked and len(asked) == len(set(asked))

@@ -230,3 +230,10 @@ def test_a_length_given_as_the_space_another_change_frees_is_no_unnamed_measure(
     for said in ("Make the Pages column 3 cm wide.", "Indent it 3 cm and delete the remaining text."):
         wrong = unnamed_measures("set_column_width", {"table": "t2", "col": 2, "width": "4cm"}, said)
         assert [(f.check, f.certain, f.fix) for f in wrong] == [("unnamed_measure", True, {"width": "3cm"})]
+
+
+def test_what_everything_a_call_changes_has_now_is_one_value_or_none():
+    assert reading.one_value([2, 2]) == {2}
+    assert reading.one_value(iter(["left"])) == {"left"}
+    assert reading.one_value([1, 2]) == set()
+    assert reading.one_value([]) == set() and reading.one_value(None) == set()

@@ -90,6 +90,19 @@ def test_reads_what_python_docx_misses():
     assert s["interactive"]["comments"] and s["interactive"]["footnotes"]
 
 
+def test_a_paragraph_holding_only_a_control_or_a_frame_is_shown_holding_it():
+    """ActiveX controls (``w:object``/``w:control``) and a legacy frame (``w:framePr``) are content, not blank lines:
+    the state names them, and the line of a paragraph holding one says so."""
+    s = extract_state(WordDocument.open(corpus_file("docx4j__LegacyForms.docx")))
+    paras = {p["id"]: p for p in s["paragraphs"]}
+    assert [paras[i].get("objects") for i in ("p11", "p13", "p14", "p15")] == [
+        ["control CheckBox1"], ["control Label1"], ["control OptionButton1"], ["control Image1"]]
+    assert paras["p5"].get("frame") is True and "objects" not in paras["p6"] and "frame" not in paras["p6"]
+    lines = render_state(s).splitlines()
+    assert "p11 #10 [Normal]   ⟨objects: control CheckBox1⟩" in lines
+    assert "p5 #4 [Normal, frame] " in lines
+
+
 def test_floating_images_and_chart_data():
     s = extract_state(WordDocument.open(corpus_file("oxpt__Chart.docx")))
     chart = next(i for i in s["images"] if i["type"] == "chart")

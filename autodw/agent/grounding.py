@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
-from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level
+from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level, shows_something
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -221,17 +221,18 @@ MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make
 
 
 def referred(state: State, session: list[str], request: str = "") -> str:
-    """What a follow-up of the session's instructions `session` refers back to: the last one, and while one leans back
-    itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED` in their order ("" for none); when
-    `request` leans back, first the earlier instruction it shares the most words with (:func:`recalled`: "take the
-    bold off the fee threshold again" several turns after "bold the 750 square feet threshold")."""
+    """What a follow-up of the session's instructions `session` refers back to, one a line, the nearest first: the
+    last one, and while one leans back itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED`
+    ("" for none); when `request` leans back, first the earlier instruction it shares the most words with
+    (:func:`recalled`: "take the bold off the fee threshold again" several turns after "bold the 750 square feet
+    threshold")."""
     chain: list[str] = []
     for text in reversed(session):
-        chain.insert(0, text)
+        chain.append(text)
         if len(chain) == MAX_REFERRED or not leans_back(state, text):
             break
     again = recalled(session, request) if request and leans_back(state, request) else None
-    return "\n".join(([again] if again is not None and again not in chain else []) + chain)
+    return "\n".join(([again] if again is not None else []) + [text for text in chain if text != again])
 
 
 MIN_RECALLED_WORDS = 2  # words a request shares with an earlier instruction that it names its target by
@@ -605,7 +606,7 @@ def named(state: State, text: str) -> list[Match]:
             out += [Match(said.group(0), p["id"], "paragraph in brackets", "named", p["text"]) for p in bracketed]
     said = _EMPTY_PARAGRAPHS.search(text)
     if said is not None:  # in a long document they lie outside the view: the request names them all at once
-        empty = [p for p in state.get("paragraphs", []) if not p.get("text", "").strip() and not p.get("images")]
+        empty = [p for p in state.get("paragraphs", []) if not shows_something(p)]
         at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
         parts = [(at[m.under[0]], at[m.under[1]]) for m in out if m.under]  # "附件3清单最后面那几个空行": those in 附件3
         inside = [p for p in empty if any(a <= at[p["id"]] <= b for a, b in parts)]

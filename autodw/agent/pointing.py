@@ -24,7 +24,7 @@ from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, con
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level
+from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level, shows_something
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -129,6 +129,9 @@ _DEFINES = re.compile(r"^\W*(?P<term>\w[^\n.;:]{0,80}?)\W*(?:\s+(?:means|shall\s
                       r"\b|是指|系指)", re.IGNORECASE)
 #: the words after "before" that may name the heading or label a request places its target before
 _BEFORE = re.compile(r"\b(?:before|above|preceding)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
+#: the words after "after" that may name the heading or label a request places its target after ("the sentence right
+#: after paragraph 43", "the table following the Budget heading")
+_AFTER = re.compile(r"\b(?:after|following|below)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
 _CONTENTS_LINE = re.compile(r"(?:\t|\.{3,}|…)\s*\d+\s*$")  # "Glossary\t71", "Glossary ..... 71"
 #: the parts outside the body (:data:`autodw.analysis.state.render.PARTS`) by the words that name them
 _PARTS = {"SECTION": r"\bheaders?\b|\bfooters?\b|\bmargins?\b|\blandscape\b|\bportrait\b|\borientation\b|"
@@ -193,8 +196,12 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
-    out += [bid for head, _ in sections if head in at and said_before(state, said, head)
+    out += [bid for head, _ in sections if head in at and said_beside(state, said, head)
             for bid in preceding(state, order, at[head])]
+    # "the definition right after paragraph 43": the first block after its section (cut before a paragraph looking
+    # like its label, dwh-306#3)
+    out += [bid for head, last in sections if head in at and last in at and said_beside(state, said, head, after=True)
+            for bid in following(state, order, at[last])]
     if to_end:  # "the final paragraph of the support section": the section's end before the document's
         out += last_rows(state, out)  # "最后一条…那行" of a table its words point at: that table's last row
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
@@ -455,16 +462,21 @@ def items_under(state: State, pid: str) -> list[str]:
     return out[:MAX_SECTION_BLOCKS]
 
 
-def said_before(state: State, text: str, head: str) -> bool:
-    """Whether `text` points before the heading or label `head` ("the list right before the glossary"): a word of
-    its of :data:`MIN_LABEL_WORD` letters or more is said within a few words after "before", "above" or "preceding"
-    (a contents line, its page number after a tab or dot leader, is none)."""
+def said_beside(state: State, text: str, head: str, after: bool = False) -> bool:
+    """Whether `text` points before (`after`: after) the heading or label `head` ("the list right before the
+    glossary", "the sentence right after paragraph 43"): a word of its of :data:`MIN_LABEL_WORD` letters or more, or
+    its section number named as one ("paragraph 43"), is said within a few words after "before", "above" or
+    "preceding" (:data:`_BEFORE`; `after`: "after", "following" or "below", :data:`_AFTER`) (a contents line, its page
+    number after a tab or dot leader, is none)."""
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
     text_of = paras[head].get("text", "") if head in paras else ""
     if _CONTENTS_LINE.search(text_of):
         return False
     words = {w for w in re.findall(r"\w+", loose(text_of)) if len(w) >= MIN_LABEL_WORD}
-    return any(set(re.findall(r"\w+", loose(after))) & words for after in _BEFORE.findall(text))
+    number = SECTION_NUMBER.match(loose(text_of))
+    numbers = {number.group(0).strip().rstrip(".")} if number else set()
+    return any(set(re.findall(r"\w+", loose(said))) & words or {a or b for a, b in _PART_NUMBER.findall(loose(said))} & numbers
+               for said in (_AFTER if after else _BEFORE).findall(text))
 
 
 def preceding(state: State, order: list[str], head: int) -> list[str]:
@@ -479,6 +491,14 @@ def preceding(state: State, order: list[str], head: int) -> list[str]:
         if heading_level(para.get("style"), custom) is not None and para.get("text", "").strip():
             break
     return order[start:head]
+
+
+def following(state: State, order: list[str], last: int) -> list[str]:
+    """The first body block after the one at `last` (in `order`) that shows something (a table, a paragraph with text
+    or a picture): what a request places "right after" a section that ends at `last`."""
+    paras = {p["id"]: p for p in state.get("paragraphs", [])}
+    return next(([bid] for bid in order[last + 1:]
+                 if bid not in paras or paras[bid].get("text", "").strip() or paras[bid].get("images")), [])
 
 
 def section_blocks(state: State, order: list[str], head: int, last: int) -> list[str]:
@@ -549,12 +569,16 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
-    """The body blocks the session's `previous` instruction pointed at (:func:`pointed`; when none, those holding the
-    numbers it said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3), then those
-    holding the rarest words of the text it wrote (its dictated text, now in the document: "add a line: fixed costs
-    are $4,200...", then "fix that line")."""
+    """The body blocks the session's `previous` instructions (one a line, the nearest first:
+    :func:`~autodw.agent.grounding.referred`) pointed at (:func:`pointed`; when none, those holding the numbers they
+    said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3), those the nearest
+    pointed at by itself first (its section is not behind those of the ones before it, dwh-306#4), then those holding
+    the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
+    $4,200...", then "fix that line")."""
+    nearest = previous.split("\n")[0]
+    first = [] if nearest == previous else pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys((pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
+    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
@@ -603,7 +627,7 @@ def end_blocks(state: State) -> list[str]:
     """The body's last :data:`END_BLOCKS` blocks that show something (tables, paragraphs with text or a picture), last
     first, then the empty paragraphs after them (up to as many): a document often ends in empty paragraphs, and "the
     last paragraph" is the last one with text."""
-    blocks = [(el["id"], bool(table or el.get("text", "").strip() or el.get("images")))
+    blocks = [(el["id"], table or shows_something(el))
               for el, table in body_blocks(state)[::-1]]
     shown = [bid for bid, shows in blocks if shows]
     trailing = list(itertools.takewhile(lambda b: not b[1], blocks))
@@ -613,7 +637,7 @@ def end_blocks(state: State) -> list[str]:
 def start_blocks(state: State) -> list[str]:
     """The body's first :data:`START_BLOCKS` blocks that show something (tables, paragraphs with text or a picture)."""
     return [el["id"] for el, table in body_blocks(state)
-            if table or el.get("text", "").strip() or el.get("images")][:START_BLOCKS]
+            if table or shows_something(el)][:START_BLOCKS]
 
 
 def repeated_start(state: State, said: str) -> list[str]:
@@ -635,7 +659,7 @@ def shown_last(state: State, section: list[str]) -> list[str]:
     """The last :data:`END_BLOCKS` blocks of `section` that show something (tables, paragraphs with text or a
     picture), last first."""
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
-    shows = [bid for bid in section if bid not in paras or paras[bid].get("text", "").strip() or paras[bid].get("images")]
+    shows = [bid for bid in section if bid not in paras or shows_something(paras[bid])]
     return shows[::-1][:END_BLOCKS]
 
 

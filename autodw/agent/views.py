@@ -97,10 +97,12 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     earlier = _matched([m for m in matches if m.earlier])
     # a request pointing at a place itself ("回到封面，那个标题"): the previous instruction's elements are not focus
     # (shown beside it when it leans back: pointing.earlier below)
-    by_itself = pointing.pointed(state, pointing_in, [m for m in named if not m.earlier]) if earlier else []
+    alone = [m for m in named if not m.earlier]
+    by_itself = pointing.pointed(state, pointing_in, alone) if earlier else []
     focus = [*extra_focus, *_matched(own), *distinctive_blocks(state, quoted_in),
              *names_held(state, grounding.undictated(quoted_in)), *([] if by_itself else earlier)]
-    pointed = pointing.pointed(state, pointing_in, named)
+    # what it points at with all it names: what it points at by itself when none of that is earlier (computed once)
+    pointed = list(by_itself) if earlier and len(alone) == len(named) else pointing.pointed(state, pointing_in, named)
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_under(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
@@ -115,7 +117,10 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         before = grounding.ground(state, previous)[:max_lines]
         back = pointing.earlier(state, previous, before)
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
-        pointed += back[:MAX_EARLIER_BESIDE] if pointed else back
+        beside = back[:MAX_EARLIER_BESIDE] if pointed else back
+        # grounded by the previous instructions' names: the request's own blocks first, then those the previous ones
+        # pointed at (the nearest first), then what their names point at (a heading two turns back, dwh-306#4)
+        pointed = list(dict.fromkeys([*by_itself, *beside, *pointed])) if earlier else pointed + beside
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
     listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.agent.checks.reading import named, target_paragraphs
+from autodw.agent.checks.reading import named, one_value, target_paragraphs
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.agent.request_values import levels_named
 from autodw.analysis.state.render import custom_headings, heading_level
@@ -44,8 +44,7 @@ def _level_now(args: dict[str, Any], before: State) -> set[int]:
     """The one heading level every paragraph the call changes has now ({} when they differ, one is no heading or the
     state lacks one)."""
     paragraphs, custom = target_paragraphs(args, before) or [], custom_headings(before)
-    now = {heading_level(p.get("style"), custom) for p in paragraphs}
-    return {level for level in now if level is not None} if len(now) == 1 else set()
+    return one_value(heading_level(p.get("style"), custom) for p in paragraphs) - {None}
 
 
 @check("heading_as_paragraph", certain=Certainty.WRONG_API,

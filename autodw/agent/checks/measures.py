@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
-from autodw.agent.checks.reading import values_now
+from autodw.agent.checks.reading import one_value, values_now
 from autodw.agent.request_values import MEASURED as _MEASURED, UNITS as _UNITS
 
 #: the unit pattern these checks read (request_values.MEASURED) was widened while issue 51 tuned the request values on
@@ -80,8 +80,8 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
 def _sizes_now(api: str, key: str, args: dict[str, Any], before: State | None) -> set[float]:
     """The font size (pt) everything the call changes has now, when `key` sets font sizes and they all have one
     (:func:`~autodw.agent.checks.reading.values_now`); else none."""
-    now = values_now(key, api, args, before) if before and _ARG_UNIT.get(key) == "pt" else None
-    return {float(now.pop())} if now and len(now) == 1 and isinstance(next(iter(now)), (int, float)) else set()
+    now = one_value(values_now(key, api, args, before)) if before and _ARG_UNIT.get(key) == "pt" else set()
+    return {float(n) for n in now if isinstance(n, (int, float))}
 
 
 @check("size_as_spacing", certain=Certainty.REJECTS, tuned_on=BUILT_ON + UNIT_WORDS_2_0)

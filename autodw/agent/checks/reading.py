@@ -6,7 +6,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from autodw.agent import grounding, requests
 from autodw.analysis.state import State
@@ -37,6 +37,13 @@ def target_paragraphs(args: dict[str, Any], state: State) -> list[dict[str, Any]
     if not targets or any(t not in found for t in targets):
         return None
     return [found[t] for t in targets]
+
+
+def one_value(values: Iterable[Any] | None) -> set[Any]:
+    """`values` (what each thing a call changes has now) as a set when they are all one value; else none. A request
+    naming the value everything the call changes has now says what is there, not what to make it."""
+    now = set(values or ())
+    return now if len(now) == 1 else set()
 
 
 def values_now(key: str, api: str, args: dict[str, Any], before: State) -> set[Any] | None:

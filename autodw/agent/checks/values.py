@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named,
+from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named, one_value,
                                          target_paragraphs, values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
@@ -78,8 +78,7 @@ def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
     if not paragraphs:
         return None
     looks = Formatting(before["styles"])
-    now = {str(looks.paragraph(p).get(key)) for p in paragraphs}
-    return now.pop() if len(now) == 1 else None
+    return next(iter(one_value(str(looks.paragraph(p).get(key)) for p in paragraphs)), None)
 
 
 def _negated(pattern: str, instruction: str) -> bool:
@@ -196,8 +195,7 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
     """The number of page columns every section the call changes has now, when they all have one; else none."""
     sections, section = before["page_layout"]["sections"], args.get("section", "all")
     chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
-    now = {s.get("columns", {}).get("count", 1) for s in chosen}
-    return now if len(now) == 1 else set()
+    return one_value(s.get("columns", {}).get("count", 1) for s in chosen)
 
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),

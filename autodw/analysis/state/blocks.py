@@ -31,6 +31,7 @@ TAB, BR, CR, NBH, DRAWING, PICT = (qn(t) for t in ("w:tab", "w:br", "w:cr", "w:n
 FLD_CHAR, INSTR_TEXT, DEL_TEXT, DEL_INSTR = (qn(t) for t in ("w:fldChar", "w:instrText", "w:delText", "w:delInstrText"))
 FOOTNOTE_REF, ENDNOTE_REF, COMMENT_REF = qn("w:footnoteReference"), qn("w:endnoteReference"), qn("w:commentReference")
 SECT_PR, ALT_CONTENT, ALT_CHOICE = qn("w:sectPr"), f"{{{MC}}}AlternateContent", f"{{{MC}}}Choice"
+OBJECT, CONTROL, FRAME_PR = qn("w:object"), qn("w:control"), qn("w:framePr")
 OMATH, OMATH_PARA = qn("m:oMath"), qn("m:oMathPara")
 _PSTYLE, _NUM_PR, _RPR_CHANGE = qn("w:pStyle"), qn("w:numPr"), qn("w:rPrChange")
 #: the tracked changes a paragraph's ``w:pPr`` may hold: the path to each, and its kind
@@ -301,6 +302,10 @@ class StoryWalker:
             para["list"] = list_info
         if reader.images:
             para["images"] = reader.images
+        if reader.objects:
+            para["objects"] = reader.objects
+        if FRAME_PR in props:
+            para["frame"] = True
         if SECT_PR in props:
             para["ends_section"] = True
         if in_cell:
@@ -499,6 +504,7 @@ class _ParagraphReader:
         self.length = 0
         self.runs: list[dict[str, Any]] = []
         self.images: list[str] = []
+        self.objects: list[str] = []
 
     def _append(self, s: str) -> None:
         self.text.append(s)
@@ -595,6 +601,8 @@ class _ParagraphReader:
                 self._flush(buf, fmt)
                 buf = []
                 self._drawing(child)
+            elif tag in (OBJECT, CONTROL):
+                self.objects.append(embedded_object(child))
             elif tag == FLD_CHAR:
                 self._fld_char(child)
             elif tag == INSTR_TEXT:
@@ -634,6 +642,9 @@ class _ParagraphReader:
         else:
             pic = read_vml_picture(el, self.w.part)
             items = [pic] if pic else []
+            shape = vml_shape(el) if pic is None else None
+            if shape:
+                self.objects.append(shape)
         for info in items:
             info["paragraph"] = self.pid
             info["run_index"] = len(self.runs)
@@ -662,6 +673,30 @@ class _ParagraphReader:
             return
         kind = instr.split(None, 1)[0].upper()
         self.w.sink.fields.append({"type": kind, "instruction": instr, "paragraph": paragraph or self.pid})
+
+
+_OLE_OBJECT, _V_TEXTBOX, _V_TEXTPATH, _V_SHAPETYPE = (qn(t) for t in ("o:OLEObject", "v:textbox", "v:textpath", "v:shapetype"))
+
+
+def embedded_object(el: etree._Element) -> str:
+    """What a ``w:object`` (or a bare ``w:control``) holds, as the state names it: "control CheckBox1" (an ActiveX
+    control), "embedded Excel.Sheet.12" (an OLE object, by its program), else "embedded object"."""
+    control = el if el.tag == CONTROL else first_child(el, CONTROL)
+    if control is not None:
+        return f"control {control.get(_NAME) or '(unnamed)'}"
+    ole = next(el.iter(_OLE_OBJECT), None)
+    return f"embedded {ole.get('ProgID') or 'object'}" if ole is not None else "embedded object"
+
+
+def vml_shape(pict: etree._Element) -> str | None:
+    """What a VML ``w:pict`` that is no picture holds: "control Name" (an ActiveX control), "text box", "shape" (a
+    line, a rectangle); None for WordArt (a watermark's, which the state shows apart) or shape types alone."""
+    control = next(pict.iter(CONTROL), None)
+    if control is not None:
+        return embedded_object(control)
+    if next(pict.iter(_V_TEXTPATH), None) is not None or all(c.tag == _V_SHAPETYPE for c in pict):
+        return None
+    return "text box" if next(pict.iter(_V_TEXTBOX), None) is not None else "shape"
 
 
 _UNSEEN_SWITCHES = re.compile(r"\\\*\s*(MERGEFORMAT|CHARFORMAT|Arabic)\b", re.IGNORECASE)

@@ -10,6 +10,7 @@ cut silently.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import AbstractSet, Any, Callable, Iterable
@@ -358,6 +359,8 @@ def _paragraph_text(p: dict[str, Any], max_chars: int = MAX_PARAGRAPH_CHARS, for
         attrs.append(f"{lst.get('kind', 'list')} L{lst.get('level', 0)}")
     if p.get("content_control"):
         attrs.append(f"in {p['content_control']!r}")
+    if p.get("frame"):
+        attrs.append("frame")
     text = p["text"].replace("\n", "\\n")
     if len(text) > max_chars:
         text = text[:max_chars] + f"…(+{len(text) - max_chars} chars)"
@@ -368,7 +371,16 @@ def _paragraph_text(p: dict[str, Any], max_chars: int = MAX_PARAGRAPH_CHARS, for
         line += f"  ⟨{fmt}⟩"
     if p.get("images"):
         line += f"  ⟨images: {', '.join(str(i) for i in p['images'])}⟩"
+    if p.get("objects"):
+        counts = Counter(p["objects"])
+        line += f"  ⟨objects: {', '.join(o + (f' x{n}' if n > 1 else '') for o, n in counts.items())}⟩"
     return line
+
+
+def shows_something(p: dict[str, Any]) -> bool:
+    """Whether a paragraph shows something: text, a drawing, an embedded object or control, or a frame (an empty
+    paragraph is none of these)."""
+    return bool(p.get("text", "").strip() or p.get("images") or p.get("objects") or p.get("frame"))
 
 
 def _named(font: Any) -> Any:

@@ -174,6 +174,8 @@ class CellParagraph(_ParagraphText, ParagraphFormat, total=False):
 
     list: ListInfo
     images: list[str]  # the ids of its drawings
+    objects: list[str]  # what else it holds: "control CheckBox1" (ActiveX), "embedded Excel.Sheet.12", "text box"
+    frame: bool  # a frame (w:framePr): a positioned box, seen even empty
     content_control: str  # the name of the content control it is in
     ends_section: bool
 

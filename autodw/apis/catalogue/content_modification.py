@@ -17,7 +17,7 @@ from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.lifecycle import Field, iter_fields
 from autodw.apis.ooxml.search import not_found, selected_paragraphs
 from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, needs_space, recase, replace_span,
-                                    resolve_span, split_at)
+                                    resolve_span, retype, split_at)
 from autodw.apis.registry import Example, api
 from autodw.apis.schema import BLOCK_ID, PARAGRAPH_ID, POSITION, SEARCH_PARAMS, SPAN, enum, integer, text
 from autodw.core.document import WordDocument
@@ -121,8 +121,9 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
 
 @api(intent=INTENT,
      description="Replace the whole text of one paragraph, keeping its paragraph style and the formatting of its "
-                 "first run. Pictures, footnote marks and other non-text content stay where they are. Over tracked "
-                 "changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
+                 "first run. Pictures, footnote marks and other non-text content stay where they are; a field (e.g. a "
+                 "MERGEFIELD or PAGE) stays where the new text keeps the text it shows, else it becomes that plain "
+                 "text and is replaced. Over tracked changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
                  "insertion) and the paragraph's deleted text is removed.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the new text (\\n makes a line break, \\t a tab)")},
      examples=[{"paragraph": "p8", "text": "Sales per region, in thousands of dollars:"},
@@ -130,7 +131,7 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
 def set_paragraph_text(doc: WordDocument, paragraph: str, text: str):
     p = doc.find(paragraph, "p")
     old = paragraph_text(p)
-    replace_span(doc, p, 0, len(old), text)
+    retype(doc, p, text)
     return f"set the text of {paragraph} ({len(old)} -> {len(text)} characters)"
 
 

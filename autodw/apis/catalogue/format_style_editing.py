@@ -308,29 +308,34 @@ _BORDER_STYLES = {"single": "single", "double": "double", "thick": "thick", "dot
 @api(intent=INTENT,
      description="Draw borders around or between paragraphs: choose sides (\"box\" = all four; \"between\" = lines "
                  "between consecutive bordered paragraphs), line style, width and colour; style \"none\" removes "
-                 "those sides. Consecutive paragraphs with the same borders share one box.",
+                 "those sides. What the call does not give, a side keeps from the border it has. Consecutive "
+                 "paragraphs with the same borders share one box.",
      params={"paragraphs": PARAGRAPHS,
-             "sides": {"type": "array", "items": {"type": "string", "enum": list(_SIDES)}, "minItems": 1,
-                       "description": 'sides to set: any of top, bottom, left, right, between, or "box" for all four (default ["box"])'},
-             "style": enum("line style", tuple(_BORDER_STYLES)),
-             "size_pt": number("line width in points, 0.25 to 6 (default 0.5)", 0.25, 6),
-             "color": color("line colour (default automatic, usually black)"),
-             "space_pt": integer("distance between text and border in points (default 1 above/below, 4 left/right)", 0, 31)},
+             "sides": {"description": 'sides to set: one or a list of top, bottom, left, right, between, or "box" for all '
+                                      'four (default "box")',
+                       "anyOf": [{"type": "string", "enum": list(_SIDES)},
+                                 {"type": "array", "items": {"type": "string", "enum": list(_SIDES)}, "minItems": 1}]},
+             "style": enum("line style (default: the side's own, or single)", tuple(_BORDER_STYLES)),
+             "size_pt": number("line width in points, 0.25 to 6 (default: the side's own, or 0.5)", 0.25, 6),
+             "color": color("line colour (default: the side's own, or automatic, usually black)"),
+             "space_pt": integer("distance between text and border in points (default: the side's own, or 1 above/below, "
+                                 "4 left/right)", 0, 31)},
      examples=[{"paragraphs": ["p39"], "sides": ["box"], "style": "single", "size_pt": 1, "color": "1F4E79"},
-               {"paragraphs": "p1", "sides": ["bottom"], "style": "double"}])
-def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: list[str] | None = None, style: str = "single",
-                         size_pt: float = 0.5, color: str | None = None, space_pt: int | None = None):
+               {"paragraphs": "p1", "sides": "bottom", "style": "double"}])
+def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: str | list[str] | None = None, style: str | None = None,
+                         size_pt: float | None = None, color: str | None = None, space_pt: int | None = None):
     wanted: list[str] = []
-    for side in sides or ["box"]:
+    for side in [sides] if isinstance(sides, str) else sides or ["box"]:
         wanted += ["top", "left", "bottom", "right"] if side == "box" else [side]
     wanted = list(dict.fromkeys(wanted))
-    line_color = hex_color(color, "color") if color else "auto"
+    given = {_W_VAL: _BORDER_STYLES[style] if style else None, _W_SZ: str(max(2, round(size_pt * 8))) if size_pt else None,
+             _W_COLOR: hex_color(color, "color") if color else None, _W_SPACE: str(space_pt) if space_pt is not None else None}
     targets = _paragraphs(doc, paragraphs)
-    looks = Looks(doc) if style == "none" else None
+    looks = Looks(doc)
     for _, p in targets:
         ppr = get_or_add_ppr(p)
         pbdr = get_or_add(ppr, "w:pBdr")
-        styled = looks.style_border(p) if looks is not None else {}
+        styled = looks.style_border(p)
         for side in wanted:
             if style == "none":  # a line the style draws is taken away ("nil", as Word does), a direct one deleted
                 if side in styled:
@@ -338,13 +343,41 @@ def set_paragraph_border(doc: WordDocument, paragraphs: Any, sides: list[str] | 
                 else:
                     remove_children(pbdr, f"w:{side}")
                 continue
-            space = space_pt if space_pt is not None else (4 if side in ("left", "right") else 1)
-            replace_child(pbdr, f"w:{side}", w_val=_BORDER_STYLES[style], w_sz=str(max(2, round(size_pt * 8))),
-                          w_space=str(space), w_color=line_color)
+            attrs = _border_now(pbdr.find(qn(f"w:{side}")), styled.get(side), side)
+            if given[_W_COLOR]:  # a colour given replaces the theme colour the side had
+                attrs = {k: v for k, v in attrs.items() if k not in _THEME_COLOR}
+            attrs.update({k: v for k, v in given.items() if v is not None})
+            line = make(f"w:{side}")
+            for k in _BORDER_ORDER + [k for k in attrs if k not in _BORDER_ORDER]:
+                if k in attrs:
+                    line.set(k, attrs[k])
+            remove_children(pbdr, f"w:{side}")
+            insert_ordered(pbdr, line)
         if len(pbdr) == 0:
             ppr.remove(pbdr)
-    verb = "removed" if style == "none" else f"set {style} {size_pt}pt"
-    return f"{verb} {'/'.join(wanted)} borders on {_listing([pid for pid, _ in targets])}"
+    if style == "none":
+        return f"removed {'/'.join(wanted)} borders on {_listing([pid for pid, _ in targets])}"
+    said = [v for v in (style, f"{size_pt}pt" if size_pt else None, color, f"{space_pt}pt from the text" if space_pt is not None
+                        else None) if v]
+    return (f"set {'/'.join(wanted)} borders on {_listing([pid for pid, _ in targets])}"
+            + (f" ({', '.join(said)}; the rest as each side had it)" if said else " (each side as it had it)"))
+
+
+_W_VAL, _W_SZ, _W_SPACE, _W_COLOR = (qn(t) for t in ("w:val", "w:sz", "w:space", "w:color"))
+_BORDER_ORDER = [_W_VAL, _W_SZ, _W_SPACE, _W_COLOR]
+_THEME_COLOR = {qn(t) for t in ("w:themeColor", "w:themeTint", "w:themeShade")}
+
+
+def _border_now(direct: etree._Element | None, styled: dict[str, Any] | None, side: str) -> dict[str, str]:
+    """The attributes of the line a border side draws now: its own (``w:pBdr``), else its style's; a side without a
+    line gets the defaults (single, 0.5 pt, automatic colour, 1 pt above and below the text, 4 pt beside it)."""
+    if direct is not None and direct.get(_W_VAL) not in (None, "none", "nil"):
+        return dict(direct.attrib)
+    if direct is None and styled and styled.get("style") not in (None, "none", "nil"):
+        out = {_W_VAL: styled["style"], _W_SZ: str(round(styled.get("width_pt", 0.5) * 8)),
+               _W_SPACE: str(round(styled.get("space_pt", 0))), _W_COLOR: styled.get("color") or "auto"}
+        return {**out, **({qn("w:shadow"): "1"} if styled.get("shadow") else {})}
+    return {_W_VAL: "single", _W_SZ: "4", _W_SPACE: "4" if side in ("left", "right") else "1", _W_COLOR: "auto"}
 
 
 # --- tab stops ------------------------------------------------------------------------------

@@ -279,7 +279,7 @@ def set_header_footer_options(doc: WordDocument, section: Any, different_first_p
 @api(intent=INTENT,
      description="Add page numbers to a section's header or footer (or every section's): a paragraph built from a "
                  "template such as \"Page {PAGE} of {NUMPAGES}\" with live fields, aligned as asked. An existing "
-                 "page-number paragraph there is replaced. Optionally restart numbering at `start` and choose the "
+                 "page-number paragraph or page-number content control there is replaced. Optionally restart numbering at `start` and choose the "
                  "number format (applied to the section's page numbering).",
      params={"section": SECTION, "where": WHERE, "alignment": ALIGNMENT,
              "template": text("text with {PAGE} (current page), {NUMPAGES} (page count) or {SECTIONPAGES}, "
@@ -314,12 +314,12 @@ def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", 
     for part in parts:
         root = part.element
         ppr = hf.style_ppr(doc, root, where, alignment)
-        for p in hf.story_paragraphs(root):
-            if hf.has_page_field(p):
-                root.remove(p)
+        for block in list(root):
+            if hf.is_page_number_control(block) or block.tag == qn("w:p") and hf.has_page_field(block):
+                root.remove(block)
                 replaced += 1
-            elif len(p) == (1 if p.find(qn("w:pPr")) is not None else 0):
-                root.remove(p)  # a blank line (e.g. of a new part)
+            elif block.tag == qn("w:p") and hf.is_blank(block):
+                root.remove(block)  # a blank line (e.g. of a new part)
         p = make("w:p")
         p.append(ppr)
         for run in hf.template_runs(template, hf.first_text_rpr(root), placeholder):

@@ -65,6 +65,29 @@ BUILTINS: dict[str, tuple[str, str, str]] = {
                   + "".join(f'<w:{s} w:val="single" w:sz="4" w:space="0" w:color="auto"/>'
                             for s in ("top", "left", "bottom", "right", "insideH", "insideV"))
                   + "</w:tblBorders></w:tblPr>"),
+    # Word's character and quote styles of fixed definition, as python-docx's default template (Word 2010's
+    # Normal.dotm: docx/templates/default-docx-template/word/styles.xml) defines them
+    **{sid: (ui, "character", f'<w:basedOn w:val="DefaultParagraphFont"/><w:uiPriority w:val="{priority}"/><w:qFormat/>'
+                              f'<w:rPr>{rpr}</w:rPr>')
+       for sid, ui, priority, rpr in (
+           ("Strong", "Strong", 22, '<w:b/><w:bCs/>'),
+           ("Emphasis", "Emphasis", 20, '<w:i/><w:iCs/>'),
+           ("SubtleEmphasis", "Subtle Emphasis", 19,
+            '<w:i/><w:iCs/><w:color w:val="808080" w:themeColor="text1" w:themeTint="7F"/>'),
+           ("IntenseEmphasis", "Intense Emphasis", 21,
+            '<w:b/><w:bCs/><w:i/><w:iCs/><w:color w:val="4F81BD" w:themeColor="accent1"/>'),
+           ("SubtleReference", "Subtle Reference", 31,
+            '<w:smallCaps/><w:color w:val="C0504D" w:themeColor="accent2"/><w:u w:val="single"/>'),
+           ("IntenseReference", "Intense Reference", 32, '<w:b/><w:bCs/><w:smallCaps/>'
+            '<w:color w:val="C0504D" w:themeColor="accent2"/><w:spacing w:val="5"/><w:u w:val="single"/>'),
+           ("BookTitle", "Book Title", 33, '<w:b/><w:bCs/><w:smallCaps/><w:spacing w:val="5"/>'))},
+    "Quote": ("Quote", "paragraph", '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:uiPriority w:val="29"/><w:qFormat/>'
+              '<w:rPr><w:i/><w:iCs/><w:color w:val="000000" w:themeColor="text1"/></w:rPr>'),
+    "IntenseQuote": ("Intense Quote", "paragraph", '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:uiPriority w:val="30"/>'
+                     '<w:qFormat/><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="4" w:space="4" w:color="4F81BD" '
+                     'w:themeColor="accent1"/></w:pBdr><w:spacing w:before="200" w:after="280"/>'
+                     '<w:ind w:left="936" w:right="936"/></w:pPr><w:rPr><w:b/><w:bCs/><w:i/><w:iCs/>'
+                     '<w:color w:val="4F81BD" w:themeColor="accent1"/></w:rPr>'),
 }
 _BY_NAME = {name.lower(): sid for sid, (name, _, _) in BUILTINS.items()}
 #: Bases named by role in BUILTINS: the default style of a type (``w:default="1"``), whatever its id.

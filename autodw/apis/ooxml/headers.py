@@ -232,6 +232,24 @@ def has_page_field(p: etree._Element) -> bool:
     return any(re.search(rf"(^|\s){name}(\s|$)", instr) for name in PAGE_FIELDS)
 
 
+def is_blank(p: etree._Element) -> bool:
+    """True if paragraph `p` holds nothing but its properties (e.g. the blank line of a new part)."""
+    return len(p) == (1 if p.find(qn("w:pPr")) is not None else 0)
+
+
+def is_page_number_control(el: etree._Element) -> bool:
+    """True if `el` is a block content control (``w:sdt``) showing page numbers: one of Word's "Page Numbers"
+    building blocks (also when emptied), or one holding a page field and besides it only blank paragraphs."""
+    if el.tag != qn("w:sdt"):
+        return False
+    gallery = el.find(f"{qn('w:sdtPr')}/{qn('w:docPartObj')}/{qn('w:docPartGallery')}")
+    if gallery is not None and (gallery.get(qn("w:val")) or "").lower().startswith("page numbers"):
+        return True
+    content = el.find(qn("w:sdtContent"))
+    return content is not None and has_page_field(el) and all(
+        c.tag == qn("w:p") and (has_page_field(c) or is_blank(c)) for c in content)
+
+
 def require_where_kind(where: str, kind: str) -> None:
     """Checks the where/kind pair (the schema already restricts both)."""
     if where not in WHERE or kind not in KINDS:

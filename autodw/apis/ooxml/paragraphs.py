@@ -6,7 +6,7 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.text import atom_text, atoms, new_run, paragraph_text, replace_span, split_at
+from autodw.apis.ooxml.text import atom_text, atoms, insertion_point, new_run, paragraph_text, replace_span
 from autodw.core.document import WordDocument
 from autodw.core.xml import NS, qn
 
@@ -39,17 +39,26 @@ def hyperlink_runs(doc: WordDocument, link_text: str) -> etree._Element:
 
 
 def place_inline(p: etree._Element, offset: int | None, *elements: etree._Element) -> None:
-    """Put inline elements (runs, hyperlinks, fields), in order, into paragraph `p` at character `offset` (None: end)."""
-    text = paragraph_text(p)
-    if offset is None or offset >= len(text):
-        for el in elements:
-            p.append(el)
+    """Put inline elements (runs, hyperlinks, fields), in order, into paragraph `p` at character `offset` (None: end),
+    where :func:`insert_text` puts text: at a field's edge outside the field, on the side the offset names. They go
+    into no hyperlink, content control or tracked insertion: before one the offset falls inside, after one it ends."""
+    if offset is None or offset > len(paragraph_text(p)):
+        p.extend(elements)
         return
-    split_at(p, offset)
-    after = next(a for a in atoms(p) if a.start >= offset)
-    anchor = _top_level(after.run, p)
+    anchor, side, _ = insertion_point(p, offset)
+    if anchor is None:
+        p.extend(elements)
+        return
+    top = _top_level(anchor, p)
+    if top is not anchor and side == "after" and any(
+            a.end > offset for a in atoms(p) if any(anc is top for anc in a.run.iterancestors())):
+        side = "before"
     for el in elements:
-        anchor.addprevious(el)
+        if side == "after":
+            top.addnext(el)
+            top = el
+        else:
+            top.addprevious(el)
 
 
 def _top_level(el, p):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any, Iterator
 
 from lxml import etree
@@ -305,9 +306,7 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
     result only at an offset strictly within that result's text."""
     if not new:
         return None
-    split_at(p, offset)
-    _separate_field_chars(p)
-    anchor, side, ref = _insertion_point(p, offset)
+    anchor, side, ref = insertion_point(p, offset)
     run = new_run(new, _plain_rpr(ref.find(RPR)) if ref is not None else _paragraph_mark_rpr(p))
     if anchor is None:
         p.append(run)
@@ -317,6 +316,14 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
         anchor.addprevious(run)
     _lift(doc, run, p)
     return run
+
+
+def insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
+    """Where content inserted at `offset` of `p` goes, as :func:`insert_text` places text: (anchor, "before"/"after",
+    run whose formatting new text takes); anchor None: append to `p`. Splits runs so that a boundary falls there."""
+    split_at(p, offset)
+    _separate_field_chars(p)
+    return _insertion_point(p, offset)
 
 
 _FLD_CHAR = qn("w:fldChar")
@@ -365,6 +372,75 @@ def _separate_field_chars(p: etree._Element) -> None:
                 piece.append(copy.deepcopy(rpr))
             piece.extend(group)
             r.addnext(piece)
+
+
+def field_spans(p: etree._Element) -> list[tuple[int, int, list[etree._Element]]]:
+    """The fields of `p` in no other field, in reading order: (start, end) of the text they show, and what makes them
+    up (a ``w:fldSimple`` and its runs; a complex field's runs from its begin to its end, whose begin/end runs hold
+    no text after this: see :func:`_separate_field_chars`)."""
+    _separate_field_chars(p)
+    out: list[tuple[int, int, list[etree._Element]]] = []
+    depth = pos = start = 0
+    parts: list[etree._Element] = []
+    for kind, el in _walk(p):
+        edges = [kind] if kind != "run" else [e for e in map(_field_edge, el) if e]
+        if depth == 0 and edges[:1] == ["begin"]:
+            start, parts = pos, []
+        if depth or edges[:1] == ["begin"]:
+            parts.append(el)
+        for edge in edges:
+            depth = depth + 1 if edge == "begin" else max(depth - 1, 0)
+            if depth == 0 and parts:
+                out.append((start, pos, list(dict.fromkeys(parts))))
+                parts = []
+        if kind == "run":
+            pos += sum(len(s) for s in map(atom_text, el) if s)
+    return out
+
+
+def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
+    """Replace the whole text of `p` with `new`, as :func:`replace_span` does, except that a field (in no other field,
+    showing text) whose text `new` keeps stays a field: unchanged where a diff of the two texts puts it and no
+    letter or digit newly glued to it. The text around it is replaced; the other fields become plain text first."""
+    old = paragraph_text(p)
+    blocks = SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
+    kept: list[tuple[int, int, int]] = []
+    for start, end, parts in field_spans(p):
+        at = next((b + start - a for a, b, size in blocks if a <= start and end <= a + size), None)
+        if start < end and at is not None and not _glued(old, start, end, new, at):
+            kept.append((start, end, at))
+        elif start < end:
+            _unfield(parts)
+    gaps, old_at, new_at = [], 0, 0
+    for start, end, at in kept:
+        gaps.append((old_at, start, new[new_at:at]))
+        old_at, new_at = end, at + end - start
+    gaps.append((old_at, len(old), new[new_at:]))
+    for start, end, text in reversed(gaps):
+        replace_span(doc, p, start, end, text)
+
+
+def _glued(old: str, start: int, end: int, new: str, at: int) -> bool:
+    """Whether in `new` a letter or digit touches the text old[start:end] (found at `at`) that did not touch it."""
+    stop = at + end - start
+    before, after = new[at - 1:at], new[stop:stop + 1]
+    return (before.isalnum() and before != old[start - 1:start]) or (after.isalnum() and after != old[end:end + 1])
+
+
+def _unfield(parts: list[etree._Element]) -> None:
+    """Turn a field (:func:`field_spans`' parts) into the plain text it shows: its codes go, its result stays."""
+    codes = {_FLD_CHAR, qn("w:instrText"), qn("w:fldData")}
+    for el in parts:
+        if el.tag == _FLD_SIMPLE and el.getparent() is not None:
+            for child in list(el):
+                if child.tag not in codes:
+                    el.addprevious(child)
+            el.getparent().remove(el)
+        elif el.tag == R:
+            for child in [c for c in el if c.tag in codes]:
+                el.remove(child)
+            if el.getparent() is not None and all(c.tag == RPR for c in el):
+                _remove_with_empty_containers(el)
 
 
 def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
