@@ -125,6 +125,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
     listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"
     pointed = [*numbers, *pointed]
+    if pointing_in != quoted_in:  # the names the request says beside the step's quotes ("Kashin ...": "А.Г.Кашин")
+        pointed += names_held(state, grounding.undictated(pointing_in))
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
