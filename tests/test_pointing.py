@@ -1262,3 +1262,13 @@ def test_a_view_asks_what_a_request_points_at_once_per_text_and_matches(monkeypa
     view = views.grounded_view(state, step, InstructionResult(request), 1500, quoted_in=request, previous=previous,
                                pointing_in=f"{step}\n{request}")
     assert _shown(view, "p30") and asked and len(asked) == len(set(asked))
+
+
+def test_the_window_is_centred_on_the_blocks_holding_a_number_when_nothing_else_is_focus():
+    """dwh-327#6 ("从第1501项开始另起一页" of 3,482 numbered items): the block holding the number is shown with its
+    neighbours (the page break goes after the item before it), not alone beside the document's start."""
+    state = _filled({}, n=300)
+    request = "从第150项开始另起一页吧"
+    assert pointing.numbers_held(state, request) == ["p150"]
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert _shown(view, "p149", "p150", "p151")
