@@ -1370,6 +1370,11 @@ def test_a_heading_level_the_request_does_not_name(state):
     args = {"text": "Appendix", "level": 1, "position": {"after": "p3"}}
     assert _checks(named, "insert_heading", args, state) == []
     assert _checks('add a new heading "Appendix" (Heading 3)', "insert_heading", args, state) == ["unnamed_level"]
+    # a level said by its ordinal beside another named as the place (hand dev-twenty-first dwh-325#3)
+    third = "We also use a third heading level. Add a sample line for it under the Heading 2 one, worded the same way."
+    line = {"text": "This is Heading 3", "level": 3, "position": {"after": "p2"}}
+    assert _checks(third, "insert_heading", line, state) == []
+    assert _checks(third, "insert_heading", {**line, "level": 4}, state) == ["unnamed_level"]
 
 
 def test_a_section_name_inserted_as_a_body_paragraph(state):
