@@ -1246,6 +1246,15 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
                                            previous)] == ["unasked_flag"]
 
 
+def test_the_legend_position_a_chart_has_now_describes_it(state):
+    """hand dev-twenty-first dwh-324#5 (hosted ceiling): "underneath it instead of on the right" names where the
+    legend is now, not where to put it (chart1's legend is at the bottom, "b")."""
+    side = {"chart": "chart1", "position": "r"}
+    assert _checks("Put the legend to the side instead of at the bottom", "set_chart_legend", side, state) == []
+    assert _checks("Put the legend to the side instead of at the top", "set_chart_legend", side,
+                   state) == ["unnamed_value"]
+
+
 def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values

@@ -53,15 +53,15 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
     word while it names another value of that argument, or a value a request always names that neither it nor
     another request of the message names ("even_page"; "We print on A4 here, not Letter. Switch the paper size"
     then "make the margins 2 cm all round" for a call doing both), per ``value_words.json``; the fix is the one other
-    value named. A value every paragraph the call changes has now (read from the state) is not one it names to take:
-    "the title is just bold centred text; make it a proper heading" says what the title is."""
+    value named. A value every paragraph the call changes has now, or the chart (read from the state), is not one it
+    names to take: "the title is just bold centred text; make it a proper heading" says what the title is."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
         if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
-        now = _paragraph_value_now(key, args, before)
+        now = _value_now(api, key, args, before)
         others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
         if others or value in data["named"].get(key, ()) and \
                 not (named(words[value], message) or named(catalogue_value(value), message)):
@@ -69,6 +69,25 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
     return out
+
+
+#: an enumerated argument of a chart API -> the chart's field of the state that holds its value now
+_CHART_FIELDS = {"set_chart_legend.position": "legend"}
+
+
+def _value_now(api: str, key: str, args: dict[str, Any], before: State) -> Any:
+    """The value `key` has now in what the call changes: the chart's (:data:`_CHART_FIELDS`: "under it instead of on
+    the right" names where the legend is) or every paragraph's (:func:`_paragraph_value_now`); else None."""
+    field = _CHART_FIELDS.get(f"{api}.{key}")
+    if field is None:
+        return _paragraph_value_now(key, args, before)
+    chart = _drawing(args.get("chart"), before)
+    return None if chart is None else chart.get(field)
+
+
+def _drawing(element: Any, before: State) -> dict[str, Any] | None:
+    """The picture or chart `element` of the state, or None."""
+    return next((i for i in before.get("images", []) if i.get("id") == element), None)
 
 
 def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
@@ -269,8 +288,7 @@ def _aspect_height(args: dict[str, Any], before: State) -> str | None:
     """The height a resized picture or chart gets when the call gives a width and no height: the one that keeps its
     aspect ratio (the call's own height when within :data:`ASPECT_TOLERANCE` of it); None without a width, or for an
     element or a length it cannot read."""
-    element = args.get("image") or args.get("chart")
-    found = next((i for i in before.get("images", []) if i.get("id") == element), None)
+    found = _drawing(args.get("image") or args.get("chart"), before)
     if found is None or not found.get("width_cm") or not found.get("height_cm") or args.get("width") is None:
         return None
     try:
