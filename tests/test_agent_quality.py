@@ -1255,6 +1255,20 @@ def test_the_legend_position_a_chart_has_now_describes_it(state):
                    state) == ["unnamed_value"]
 
 
+def test_a_request_repeating_the_previous_change_asks_for_its_properties(state):
+    """hand dev-twenty-first dwh-327#3 (local ceiling): "2008和3000这两项也照这样弄一下" after "第1000项那行标红加粗"
+    asks for the bold and the red; without the previous change it asks for neither."""
+    from autodw.agent.checks.values import unasked_flags, unasked_properties
+
+    previous, request = "第1000项那行标红加粗，我要重点看它的编号是不是显示成“一千”", "2008和3000这两项也照这样弄一下"
+    args = {"paragraphs": ["p2", "p3"], "bold": True, "color": "red"}
+    assert unasked_flags("set_text_format", args, request, previous) == []
+    assert unasked_properties("set_text_format", args, request, state, previous) == []
+    assert [f.check for f in unasked_properties("set_text_format", args, request, state)] == ["unasked_property"]
+    assert [f.check for f in unasked_properties("set_text_format", args, "2008和3000这两项也标一下",
+                                                state, previous)] == ["unasked_property"]
+
+
 def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values

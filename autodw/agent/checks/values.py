@@ -115,9 +115,15 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
-#: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理")
+#: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理",
+#: "也照这样弄一下")
 _REPEATS = re.compile(r"\b(?:do|does|did|doing)\s+(?:the\s+)?same\b|\bsame\s+(?:thing|changes?|treatment|formatting)\b"
-                      r"|\blikewise\b|同样|照此|照样|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
+                      r"|\blikewise\b|同样|照此|照样|照着?[这那](?:样|么)|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
+
+
+def _repeated(instruction: str, previous: str) -> str:
+    """The previous instruction when `instruction` repeats its change (:data:`_REPEATS`); else ""."""
+    return previous if _REPEATS.search(instruction) else ""
 
 
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
@@ -130,7 +136,7 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
     is to switch it off. A table given only its column names, its other rows left to fill in, has them as its header
     row unasked."""
     out = []
-    repeated = previous if _REPEATS.search(instruction) else ""
+    repeated = _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
                 not (repeated and _asked(api, key, pattern, repeated)) and \
@@ -220,17 +226,20 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth"))
-def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
+                       previous: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
-    ("font": "Arial" when no font is asked for; a line spacing for a highlight). A property removed is also named by
+    ("font": "Arial" when no font is asked for; a line spacing for a highlight), nor, for a request that repeats the
+    previous instruction's change ("也照这样弄一下": :data:`_REPEATS`), that one. A property removed is also named by
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
     yellow highlight), or by the words of ``removed`` (a highlight by its colour)."""
     out, loose_instruction = [], grounding.loose(instruction)
-    removed = word_list("value_words.json")["removed"]
+    removed, repeated = word_list("value_words.json")["removed"], _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["properties"].items():
         value = args.get(key)
-        if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction):
+        if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction) or \
+                (repeated and _asked(api, key, pattern, repeated)):
             continue
         if str(value).lower() == "none" and (named(removed.get(key, "(?!)"), instruction) or
                                              _named_as_it_is(key, args, instruction, before)):
