@@ -1246,6 +1246,29 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
                                            previous)] == ["unasked_flag"]
 
 
+def test_the_legend_position_a_chart_has_now_describes_it(state):
+    """hand dev-twenty-first dwh-324#5 (hosted ceiling): "underneath it instead of on the right" names where the
+    legend is now, not where to put it (chart1's legend is at the bottom, "b")."""
+    side = {"chart": "chart1", "position": "r"}
+    assert _checks("Put the legend to the side instead of at the bottom", "set_chart_legend", side, state) == []
+    assert _checks("Put the legend to the side instead of at the top", "set_chart_legend", side,
+                   state) == ["unnamed_value"]
+
+
+def test_a_request_repeating_the_previous_change_asks_for_its_properties(state):
+    """hand dev-twenty-first dwh-327#3 (local ceiling): "2008和3000这两项也照这样弄一下" after "第1000项那行标红加粗"
+    asks for the bold and the red; without the previous change it asks for neither."""
+    from autodw.agent.checks.values import unasked_flags, unasked_properties
+
+    previous, request = "第1000项那行标红加粗，我要重点看它的编号是不是显示成“一千”", "2008和3000这两项也照这样弄一下"
+    args = {"paragraphs": ["p2", "p3"], "bold": True, "color": "red"}
+    assert unasked_flags("set_text_format", args, request, previous) == []
+    assert unasked_properties("set_text_format", args, request, state, previous) == []
+    assert [f.check for f in unasked_properties("set_text_format", args, request, state)] == ["unasked_property"]
+    assert [f.check for f in unasked_properties("set_text_format", args, "2008和3000这两项也标一下",
+                                                state, previous)] == ["unasked_property"]
+
+
 def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values
@@ -1370,6 +1393,11 @@ def test_a_heading_level_the_request_does_not_name(state):
     args = {"text": "Appendix", "level": 1, "position": {"after": "p3"}}
     assert _checks(named, "insert_heading", args, state) == []
     assert _checks('add a new heading "Appendix" (Heading 3)', "insert_heading", args, state) == ["unnamed_level"]
+    # a level said by its ordinal beside another named as the place (hand dev-twenty-first dwh-325#3)
+    third = "We also use a third heading level. Add a sample line for it under the Heading 2 one, worded the same way."
+    line = {"text": "This is Heading 3", "level": 3, "position": {"after": "p2"}}
+    assert _checks(third, "insert_heading", line, state) == []
+    assert _checks(third, "insert_heading", {**line, "level": 4}, state) == ["unnamed_level"]
 
 
 def test_a_section_name_inserted_as_a_body_paragraph(state):

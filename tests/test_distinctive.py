@@ -159,3 +159,32 @@ def test_a_name_the_request_says_points_at_the_few_blocks_holding_it_capitalised
     assert names_held(state, "The Closed label, the Montag line") == []  # in lower case too; in too many blocks
     view = views.grounded_view(state, request, InstructionResult(request), 500, quoted_in=request)
     assert all(re.search(rf"^{ids[n]} ", view, re.MULTILINE) for n in (40, 41, 50))
+
+
+
+def test_a_name_said_in_the_latin_alphabet_points_at_its_first_blocks_spelt_in_cyrillic():
+    """dev-twenty-first dwh-322#4 ("Kashin has left the committee ... put her name instead of his in every signature
+    block" of a Russian contract signed "А.Г.Кашин" under eight appendices): the name is found spelt in Cyrillic, in
+    the first few blocks however many hold it; also for the API generator, whose step quotes only the text to replace."""
+    def state_of(texts: dict[int, str]) -> dict:
+        document = docx.Document()
+        for n in range(200):
+            document.add_paragraph(texts.get(n, f"Заседание прошло в понедельник, пункт {n}."))
+        buffer = io.BytesIO()
+        document.save(buffer)
+        return extract_state(WordDocument.from_bytes(buffer.getvalue()))
+
+    signed = {45: "Комитета по информатизации и связи\t\tА.Г.Кашин", 150: "Председатель\tА.Г.Кашин",
+              155: "Председатель\tА.Г.Кашин", 10: "Юрий Гошовская"}
+    state = state_of(signed)
+    ids = [p["id"] for p in state["paragraphs"]]
+    request = "Kashin has left the committee, so put her name instead of his in every signature block."
+    assert names_held(state, request) == [ids[45], ids[150], ids[155]]
+    assert names_held(state, "Yury Goshovskaya signs it now.") == [ids[10]]
+    state = state_of({**signed, 20: "Кашин", 30: "Кашин"})
+    assert names_held(state, request) == [ids[20], ids[30], ids[45]]  # in more blocks than a Latin name may be
+    step = 'Replace text everywhere it occurs: find "Председатель"; replace "Директор".'
+    view = views.grounded_view(state, step, InstructionResult(request), 300, quoted_in=step,
+                               pointing_in=f"{step}\n{request}")
+    assert re.search(rf"^{ids[45]} ", view, re.MULTILINE)
+    assert names_held(state_of({**signed, 31: "кашин"}), request) == []  # in lower case too: a word, not a name

@@ -31,3 +31,18 @@ def test_with_no_floor_the_step_is_read_once_as_it_is():
     classifier = ReadsQuotes()
     offered = ClassifierIntentFilter(classifier, registry(), 0.0, apis_named).candidates(STEP)
     assert classifier.texts == [STEP] and "insert_image" in offered.apis
+
+
+class ReadsTheDictatedWord:
+    """The classifier on insert_text's description dictating "image" (dwh-320#6 of hand dev-twenty-first): content
+    creation, insert_text's intent, fourth."""
+
+    def predict(self, text: str, k: int = 3):
+        return [("format_style_editing", 0.484), ("content_modification", 0.379), ("image_operation", 0.094)][:k]
+
+
+def test_an_api_the_step_names_by_its_own_name_is_offered_outside_the_top_intents():
+    step = 'Insert text into an existing paragraph at a character offset: paragraph p15; text "image".'
+    offered = ClassifierIntentFilter(ReadsTheDictatedWord(), registry(), 0.0, apis_named).candidates(step).apis
+    assert "insert_text" in offered
+    assert "insert_paragraph" not in offered and "insert_table" not in offered  # content creation's others: not

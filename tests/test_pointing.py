@@ -1103,7 +1103,7 @@ def test_a_section_described_in_other_words_or_another_language_points_at_its_se
     state = _state([_paragraph(13 * n + 1 + i, f"{FILLER} Пункт {n}.{i}." if i else title, "Normal" if i else "Heading 1")
                     for n, title in enumerate(titles) for i in range(13)])
     request = "In the list of commercial extensions, drop the bullet about editing online."
-    assert pointing.section_descriptions(request) == ["commercial extensions"]
+    assert pointing.section_descriptions(request) == ["commercial extensions", "list of commercial extensions"]
     assert pointing.section_descriptions("在付款那部分加一句, then the section on payment terms should be bold") == \
         ["付款", "payment terms"]
     assert pointing.section_descriptions("Make the next section and the bulleted list bold.") == []  # which, not what
@@ -1112,6 +1112,27 @@ def test_a_section_described_in_other_words_or_another_language_points_at_its_se
     assert pointing.sections_described(state, "In the code samples section, fix the typo.") == [("p53", "p65")]
     for made_up in ("penguin migration", "karaoke schedule", "volcano safety", "garden gnomes"):  # names no title
         assert pointing.sections_described(state, f"In the {made_up} section, make the first line bold.") == []
+
+
+def test_a_section_described_with_an_article_or_as_a_list_is_found_by_its_title_past_its_contents_entry():
+    """dev-twenty-first dwh-319#4 ("In the section on opening an existing document, the pptx code snippet ...") and
+    dwh-322#2 ("In the abbreviations list at the start of ..."): what a section is on is said with its articles and
+    words like "opening"; a list as its title says it; a contents entry is neither a label nor a second title (its
+    words, "docx в PDF", took the place of the section described, and it tied with its heading)."""
+    assert pointing.section_descriptions("In the section on opening an existing document, fix it.") == \
+        ["opening an existing document"]
+    assert pointing.section_descriptions("In the abbreviations list at the start, sort them.") == \
+        ["abbreviations", "list of abbreviations"]
+    titles = ["Введение", "Установка", "Открытие существующего документа", "Создание нового документа", "docx в PDF",
+              "Примеры кода"]
+    entries = [_paragraph(n + 1, title, "TOC 2") for n, title in enumerate(titles)]
+    body = [_paragraph(13 * n + 10 + i, f"{FILLER} Пункт {n}.{i}." if i else title, "Normal" if i else "Heading 1")
+            for n, title in enumerate(titles) for i in range(13)]
+    state = _state(entries + body)
+    request = "In the section on opening an existing document, the pptx snippet is smaller than the docx ones."
+    assert pointing.labelled(state, request) == []  # not the contents entry "docx в PDF"
+    assert pointing.sections_described(state, request) == [("p36", "p48")]
+    assert {"p36", "p40", "p48"} <= set(pointing.pointed(state, request))
 
 
 def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbered_items_in_it():
@@ -1241,3 +1262,13 @@ def test_a_view_asks_what_a_request_points_at_once_per_text_and_matches(monkeypa
     view = views.grounded_view(state, step, InstructionResult(request), 1500, quoted_in=request, previous=previous,
                                pointing_in=f"{step}\n{request}")
     assert _shown(view, "p30") and asked and len(asked) == len(set(asked))
+
+
+def test_the_window_is_centred_on_the_blocks_holding_a_number_when_nothing_else_is_focus():
+    """dwh-327#6 ("从第1501项开始另起一页" of 3,482 numbered items): the block holding the number is shown with its
+    neighbours (the page break goes after the item before it), not alone beside the document's start."""
+    state = _filled({}, n=300)
+    request = "从第150项开始另起一页吧"
+    assert pointing.numbers_held(state, request) == ["p150"]
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert _shown(view, "p149", "p150", "p151")

@@ -230,6 +230,10 @@ def test_named_levels_titles_and_no_level():
     assert heading_level("Please update the Heading 1 style itself: Georgia, 15 pt", REPORT) is None
     assert heading_level("把“预算”标题降为二级标题", REPORT).level == 2
     assert levels_named("把“预算”降为二级标题") == {2} and levels_named("demote it to level 3") == {3}
+    # a level said by its ordinal (hand dev-twenty-first dwh-325#3); an ordinal heading is a place, not a level
+    assert levels_named("We also use a third heading level. Add a sample line for it under the Heading 2 one") == {2, 3}
+    assert levels_named("make it a second-level heading", targets_only=True) == {2}
+    assert levels_named("the third heading is wrong") == set()
 
 
 # --- the prompt ------------------------------------------------------------------------------------------------

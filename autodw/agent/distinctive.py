@@ -16,6 +16,7 @@ says (the lines "<dependency>" of "the two Maven dependency snippets"). A name t
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Iterator
@@ -49,6 +50,11 @@ _LATIN_WORD = re.compile(rf"{_LETTER}+")  # a word of letters of an alphabetic s
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 #: Cyrillic and Greek letters that look like Latin ones (a code's letter typed in either: "1-А" for "1-A")
 _LOOK_ALIKE = str.maketrans("АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTYXaeopcyxijsABEZHIKMNOPTYXo")
+#: Cyrillic letters as a name is spelt in the Latin alphabet ("Кашин" Kashin, "Гошовская" Goshovskaya)
+_ROMAN = str.maketrans({**dict(zip("абвгдезийклмнопрстуфыэіґў", "abvgdeziyklmnoprstufyeigu")),
+                        "ё": "e", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ь": "",
+                        "ю": "yu", "я": "ya", "ї": "yi", "є": "ye"})
+MIN_SPELT = 4  # letters of a name said in another alphabet that is looked for spelt in the document's
 #: a word glued to a number in a code-like token ("Livermore94550", "Orleans70146"): read as a word too
 _GLUED = re.compile(rf"(?:(?<=\d)|^){_LETTER}{{{MIN_GLUED}}}{_LETTER}*(?=\d|$)")
 
@@ -120,24 +126,41 @@ def names_held(state: State, text: str) -> list[str]:
     """The body blocks holding a name `text` says, per name in its order (at most :data:`MAX_NAMES`): a word it writes
     with a capital ("Burda's article", "Skolek's surname") that 1 to :data:`MAX_NAME_BLOCKS` blocks hold, each written
     with a capital there too ("Burda", "BURDA": never "burda"), so a name said among words the document is full of
-    (an English request on a German journal) still shows the lines of its person."""
+    (an English request on a German journal) still shows the lines of its person. A name said in the Latin alphabet
+    is also found spelt in the Cyrillic one (:func:`spelt`: "Kashin" holds "А.Г.Кашин", dwh-322#4), in the first
+    :data:`MAX_NAME_BLOCKS` blocks however many hold it (a word in another alphabet with the same spelling is a name:
+    a signature under every appendix)."""
     said = list(dict.fromkeys(m.group(0).casefold() for m in re.finditer(_LATIN_WORD, text)
                               if m.group(0)[0].isupper() and len(m.group(0)) >= 3
                               and m.group(0).casefold() not in _FUNCTION_WORDS))
     if not said:
         return []
     holding: dict[str, list[str]] = {w: [] for w in said}
+    other = {spelt(w): w for w in said if len(w) >= MIN_SPELT and w.isascii()}  # said in the Latin alphabet
+    crossed: set[str] = set()  # the names found in another alphabet
     lower: set[str] = set()
     for block_id, body in block_texts(state):
         for m in re.finditer(_LATIN_WORD, body):
             word = m.group(0).casefold()
+            if word not in holding and not word.isascii() and spelt(word) in other:
+                word = other[spelt(word)]
+                crossed.add(word)
             if word in holding:
                 if not m.group(0)[0].isupper():
                     lower.add(word)
                 elif block_id not in holding[word]:
                     holding[word].append(block_id)
-    names = [w for w in said if w not in lower and 0 < len(holding[w]) <= MAX_NAME_BLOCKS][:MAX_NAMES]
-    return list(dict.fromkeys(b for w in names for b in holding[w]))
+    names = [w for w in said if w not in lower and holding[w]
+             and (len(holding[w]) <= MAX_NAME_BLOCKS or w in crossed)][:MAX_NAMES]
+    return list(dict.fromkeys(b for w in names for b in holding[w][:MAX_NAME_BLOCKS]))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def spelt(word: str) -> str:
+    """`word` (lower case) as its spellings in the Latin alphabet compare: Cyrillic letters romanised (:data:`_ROMAN`),
+    y and j read as i, x as ks, kh as h, a letter doubled as one ("Юрий", "Yuriy", "Yury" and "Iurii" alike)."""
+    roman = word.translate(_ROMAN).replace("x", "ks").replace("kh", "h").translate(str.maketrans("yj", "ii"))
+    return re.sub(r"(.)\1+", r"\1", roman)
 
 
 def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:

@@ -58,7 +58,9 @@ class ClassifierIntentFilter:
     left no API that deletes a paragraph or inserts text into one. When the floor drops an intent, the intents the
     step keeps read without the text it dictates (:func:`~autodw.agent.grounding.undictated`: what it writes is not
     what it does) are kept too: 'Replace the whole text of one paragraph: p30; text "Case 3: List Paragraph style".'
-    reads as formatting at 98%, blanked as content modification at 99.8%."""
+    reads as formatting at 98%, blanked as content modification at 99.8%. An API the step names by its own name is
+    offered whatever the intents: 'Insert text into an existing paragraph ...; text "image".' reads as formatting,
+    content modification and image operation, insert_text's intent (content creation) 4% and fourth."""
 
     def __init__(self, classifier: IntentClassifier, registry: Registry, min_probability: float,
                  named: Callable[[str], Collection[str]]):
@@ -78,6 +80,8 @@ class ClassifierIntentFilter:
             named = [a for a in self.registry.names_for_intents([intent])
                      if (a in said or names_itself(sub_instruction, a)) and a not in apis]
             apis += named if len(named) <= MAX_NAMED_APIS else []
+        # an API the step names by its own name, whatever intent the classifier reads (outside its top-3 too)
+        apis += [a for a in self.registry.names() if a not in apis and names_itself(sub_instruction, a)]
         return Candidates(intents, apis)
 
     def _kept(self, intents: list[tuple[str, float]]) -> list[str]:

@@ -24,7 +24,8 @@ from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, con
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import body_blocks, cell_ids, custom_headings, heading_level, shows_something
+from autodw.analysis.state.render import (CONTENTS_STYLE, body_blocks, cell_ids, custom_headings, heading_level,
+                                         shows_something)
 from autodw.core.colours import colour_ranges, colours_said
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
@@ -744,14 +745,15 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     paragraphs that stand for headings ("Manufacturing", "For Investors") whose every word of
     :data:`MIN_LABEL_WORD` letters or more `text` says, in any case ("the manufacturing checklist", "that investors
     list"; a plural word said in the singular: "the reference list" for "REFERENCES"); a label more than
-    :data:`MAX_MATCHES` paragraphs hold names none."""
+    :data:`MAX_MATCHES` paragraphs hold names none; a contents entry is none ("docx в PDF" for "the docx snippets",
+    dwh-319#4)."""
     said = set(re.findall(r"\w+", loose(text)))
     held: dict[str, list[dict[str, Any]]] = {}
     custom = custom_headings(state)
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if heading_level(p.get("style"), custom) is None and 0 < len(words) <= MAX_LABEL_WORDS \
-                and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")):
+                and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")) and not CONTENTS_STYLE.match(p.get("style") or ""):
             held.setdefault(" ".join(words), []).append(p)
     out = []
     for label, paras in held.items():
@@ -777,7 +779,8 @@ _SECTION_DESCRIBED = re.compile(
     r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
     r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
     r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)".format(
-        words=r"(?:(?!(?:the|a|an|this|that)\b)[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
+        # an article only inside the description ("the section on opening an existing document")
+        words=r"(?!(?:the|a|an|this|that)\b)(?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
         # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
         before=r"(?:(?!(?:the|a|an|this|that|in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*\s){0,3}?"
                r"(?!(?:in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*",
@@ -806,22 +809,26 @@ MAX_TITLES = 400  # titles compared (the encoder takes ~10-30 ms each, once a do
 
 def section_descriptions(text: str) -> list[str]:
     """What `text` (what it does not dictate) describes a section by (:data:`_SECTION_DESCRIBED`), leaving out words
-    that say which one ("the next section") rather than what it is about."""
+    that say which one ("the next section") rather than what it is about; a list's also as a list's title says it
+    ("the abbreviations list": "list of abbreviations" too, nearer to "Перечень сокращений", dwh-322#2)."""
     out = []
     for m in _SECTION_DESCRIBED.finditer(undictated(text)):
         said = next(g for g in m.groups() if g is not None)
         if m.group("zh") is not None:
             said = re.sub(r"^.*(?:把|给|将|在|对|和|跟|帮我|请)", "", said)
-        words = [w for w in said.split() if w.casefold() not in _NOT_A_TITLE]
+        # what a section is "on" or "called" is what it is about ("the section on opening an existing document")
+        words = said.split() if m.group("after") else [w for w in said.split() if w.casefold() not in _NOT_A_TITLE]
         if words and len(" ".join(words)) >= (2 if m.group("zh") is not None else 3):
             out.append(" ".join(words))
+            if re.search(r"\blist$" if m.group("before") else r"^list\b", m.group(0), re.IGNORECASE):
+                out.append("list of " + " ".join(words))
     return list(dict.fromkeys(out))
 
 
 def _titles(state: State) -> list[tuple[str, str, str]]:
     """The document's section titles: each body paragraph with a heading style, or unstyled and short like a label
     (:data:`MAX_LABEL_WORDS` words or, typed with a section number, :data:`MAX_TITLE_WORDS`; no closing punctuation;
-    starting with a letter), with its text (its section number left out, capitals as a sentence) and the last
+    starting with a letter; not a contents entry, a second title like its heading's), with its text (its section number left out, capitals as a sentence) and the last
     paragraph of its section."""
     custom = custom_headings(state)
     out = []
@@ -833,7 +840,7 @@ def _titles(state: State) -> list[tuple[str, str, str]]:
         if heading_level(p.get("style"), custom) is not None:
             end = (heading_section(state, p["id"]) or (None, p["id"]))[1]
         elif len(title.split()) <= (MAX_TITLE_WORDS if SECTION_NUMBER.match(text) else MAX_LABEL_WORDS) \
-                and not re.search(r"[.:;,!?。]\s*$", text):
+                and not re.search(r"[.:;,!?。]\s*$", text) and not CONTENTS_STYLE.match(p.get("style") or ""):
             end = _label_end(state, p["id"])
         else:
             continue
@@ -875,7 +882,7 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
         if adjusted[best] - adjusted[second] >= MIN_TITLE_MARGIN \
                 and scores[best] - np.sort(generic[:, best])[-3] >= MIN_OVER_GENERIC:
             out.append((titles[best][0], titles[best][2]))
-    return out
+    return list(dict.fromkeys(out))
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:

@@ -583,9 +583,12 @@ class HeadingLevel:
     why: str
 
 
-#: a heading level named in a request ("Heading 2", "标题1", "level 2", "h2", "二级标题"; not "up to three levels")
-LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级", re.IGNORECASE)
-_CHINESE_LEVELS = {c: n for n, c in enumerate("一二三四五六", start=1)}
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+#: a heading level named in a request ("Heading 2", "标题1", "level 2", "h2", "二级标题", "a third heading level",
+#: "a second-level heading"; not "up to three levels", "the third heading")
+LEVEL_WORDS = re.compile(r"(?:heading|标题)\s*(\d)|level[- ]?(\d)|\bh(\d)\b|(?<![降升])([1-6一二三四五六])\s*级|"
+                         rf"\b({'|'.join(_ORDINALS)})[- ](?:heading[- ]level|level[- ]heading)", re.IGNORECASE)
+_LEVEL_NAMES = {c: n for n, c in enumerate("一二三四五六", start=1)} | {w: n for n, w in enumerate(_ORDINALS, start=1)}
 _NEW_TITLE = re.compile(r"\b(?:give|add|put|insert)\s+(?:it\s+|the\s+document\s+)?an?\s+(?:main\s+|document\s+)?title\b"
                         r"(?!\s+(?:row|column|cell|page|property|properties|field))", re.IGNORECASE)
 #: just before a level the request names that is the level to take ("make it a Heading 1", "降为二级标题", "用标题1的
@@ -605,7 +608,7 @@ _NOT_HEADING = re.compile(r"\bnormal\s+(?:paragraph|text)|\bbody\s+text\b|\bplai
 def levels_named(text: str, targets_only: bool = False) -> set[int]:
     """The heading levels `text` names ("Heading 2", "标题1", "level 2", "二级标题"); `targets_only`: only those it
     names as the level to take (:data:`_TO_LEVEL`)."""
-    return {int(d) if d.isdigit() else _CHINESE_LEVELS[d] for m in LEVEL_WORDS.finditer(text)
+    return {int(d) if d.isdigit() else _LEVEL_NAMES[d.lower()] for m in LEVEL_WORDS.finditer(text)
             if not targets_only or _TO_LEVEL.search(text[max(0, m.start() - 16):m.start()]) for d in m.groups() if d}
 
 

@@ -87,8 +87,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     it says (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
     (:mod:`autodw.agent.pointing`: by its words, its position, the sections of the headings it names; in `pointing_in`,
     by default `quoted_in`; when it points at nothing, the few blocks holding a number it says
-    (:func:`~autodw.agent.pointing.numbers_held`) and what `previous` points at), shown ahead of the blocks far from
-    them; every table by its first row when it speaks of a table but names none (:func:`~autodw.agent.pointing.tables_listed`),
+    (:func:`~autodw.agent.pointing.numbers_held`, the window centred on them when nothing else is) and what `previous`
+    points at), shown ahead of the blocks far from them; every table by its first row when it speaks of a table but names none (:func:`~autodw.agent.pointing.tables_listed`),
     and the line under each table it means when it speaks of one (:func:`~autodw.agent.pointing.lines_under`)."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
@@ -125,8 +125,14 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
     listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"
     pointed = [*numbers, *pointed]
+    if pointing_in != quoted_in:  # the names the request says beside the step's quotes ("Kashin ...": "А.Г.Кашин")
+        pointed += names_held(state, grounding.undictated(pointing_in))
     if not focus and (pointing.at_end(pointing_in) or refers and pointing.at_end(previous)):
         focus = pointing.end_blocks(state)  # nothing else to centre on: the window is at the end pointed at
+    elif not focus:
+        # nothing else to centre on: the window is around the blocks holding the numbers it says, with their
+        # neighbours ("从第1501项开始另起一页" of 3,482 numbered headings: the break goes after item 1500, dwh-327#6)
+        focus = numbers
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
                       pointed=pointed, listed=listed)
     lines = grounding.grounding_lines(matches)

@@ -46,22 +46,22 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
-                            "dwbench-2.0/templated/dev-outside"))
+                            "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that neither it nor
     another request of the message names ("even_page"; "We print on A4 here, not Letter. Switch the paper size"
     then "make the margins 2 cm all round" for a call doing both), per ``value_words.json``; the fix is the one other
-    value named. A value every paragraph the call changes has now (read from the state) is not one it names to take:
-    "the title is just bold centred text; make it a proper heading" says what the title is."""
+    value named. A value every paragraph the call changes has now, or the chart (read from the state), is not one it
+    names to take: "the title is just bold centred text; make it a proper heading" says what the title is."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
         words = data["values"].get(f"{api}.{key}") or data["values"].get(key)
         if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
-        now = _paragraph_value_now(key, args, before)
+        now = _value_now(api, key, args, before)
         others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
         if others or value in data["named"].get(key, ()) and \
                 not (named(words[value], message) or named(catalogue_value(value), message)):
@@ -69,6 +69,25 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
     return out
+
+
+#: an enumerated argument of a chart API -> the chart's field of the state that holds its value now
+_CHART_FIELDS = {"set_chart_legend.position": "legend"}
+
+
+def _value_now(api: str, key: str, args: dict[str, Any], before: State) -> Any:
+    """The value `key` has now in what the call changes: the chart's (:data:`_CHART_FIELDS`: "under it instead of on
+    the right" names where the legend is) or every paragraph's (:func:`_paragraph_value_now`); else None."""
+    field = _CHART_FIELDS.get(f"{api}.{key}")
+    if field is None:
+        return _paragraph_value_now(key, args, before)
+    chart = _drawing(args.get("chart"), before)
+    return None if chart is None else chart.get(field)
+
+
+def _drawing(element: Any, before: State) -> dict[str, Any] | None:
+    """The picture or chart `element` of the state, or None."""
+    return next((i for i in before.get("images", []) if i.get("id") == element), None)
 
 
 def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
@@ -96,22 +115,28 @@ def _negated(pattern: str, instruction: str) -> bool:
     return False
 
 
-#: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理")
+#: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理",
+#: "也照这样弄一下")
 _REPEATS = re.compile(r"\b(?:do|does|did|doing)\s+(?:the\s+)?same\b|\bsame\s+(?:thing|changes?|treatment|formatting)\b"
-                      r"|\blikewise\b|同样|照此|照样|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
+                      r"|\blikewise\b|同样|照此|照样|照着?[这那](?:样|么)|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
+
+
+def _repeated(instruction: str, previous: str) -> str:
+    """The previous instruction when `instruction` repeats its change (:data:`_REPEATS`); else ""."""
+    return previous if _REPEATS.search(instruction) else ""
 
 
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-eighteenth"))
+                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
     request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one; the fix
     is to switch it off. A table given only its column names, its other rows left to fill in, has them as its header
     row unasked."""
     out = []
-    repeated = previous if _REPEATS.search(instruction) else ""
+    repeated = _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
                 not (repeated and _asked(api, key, pattern, repeated)) and \
@@ -200,18 +225,21 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth"))
-def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first"))
+def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
+                       previous: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
-    ("font": "Arial" when no font is asked for; a line spacing for a highlight). A property removed is also named by
+    ("font": "Arial" when no font is asked for; a line spacing for a highlight), nor, for a request that repeats the
+    previous instruction's change ("也照这样弄一下": :data:`_REPEATS`), that one. A property removed is also named by
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
     yellow highlight), or by the words of ``removed`` (a highlight by its colour)."""
     out, loose_instruction = [], grounding.loose(instruction)
-    removed = word_list("value_words.json")["removed"]
+    removed, repeated = word_list("value_words.json")["removed"], _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["properties"].items():
         value = args.get(key)
-        if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction):
+        if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction) or \
+                (repeated and _asked(api, key, pattern, repeated)):
             continue
         if str(value).lower() == "none" and (named(removed.get(key, "(?!)"), instruction) or
                                              _named_as_it_is(key, args, instruction, before)):
@@ -269,8 +297,7 @@ def _aspect_height(args: dict[str, Any], before: State) -> str | None:
     """The height a resized picture or chart gets when the call gives a width and no height: the one that keeps its
     aspect ratio (the call's own height when within :data:`ASPECT_TOLERANCE` of it); None without a width, or for an
     element or a length it cannot read."""
-    element = args.get("image") or args.get("chart")
-    found = next((i for i in before.get("images", []) if i.get("id") == element), None)
+    found = _drawing(args.get("image") or args.get("chart"), before)
     if found is None or not found.get("width_cm") or not found.get("height_cm") or args.get("width") is None:
         return None
     try:
