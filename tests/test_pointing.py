@@ -1241,3 +1241,15 @@ def test_a_view_asks_what_a_request_points_at_once_per_text_and_matches(monkeypa
     view = views.grounded_view(state, step, InstructionResult(request), 1500, quoted_in=request, previous=previous,
                                pointing_in=f"{step}\n{request}")
     assert _shown(view, "p30") and asked and len(asked) == len(set(asked))
+
+
+def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is_pointed_at():
+    """"the line above Figure 3-9 is empty. Put diagram.png there" (dwh-310#6): the block before the caption its words
+    point at (an empty line holding an embedded object is no blank one to the view), not one before another block."""
+    state = _filled({40: _paragraph(40, ""), 41: _paragraph(41, "Figure 3-9: Help section of the damper applet"),
+                     60: _paragraph(60, "The damper applet has a help section.")})
+    request = "The help screenshot never made it in: the line above Figure 3-9 is empty. Put diagram.png there."
+    out = pointing.pointed(state, request)
+    assert "p41" in out and "p40" in out and "p59" not in out
+    assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
+

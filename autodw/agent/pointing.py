@@ -181,6 +181,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
+    # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
+    out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
+            if at.get(bid, 0) > 0 and said_beside(state, said, bid)]
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
