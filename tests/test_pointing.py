@@ -1251,5 +1251,9 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
     request = "The help screenshot never made it in: the line above Figure 3-9 is empty. Put diagram.png there."
     out = pointing.pointed(state, request)
     assert "p41" in out and "p40" in out and "p59" not in out
+    # not the block before one that only shares a word, nor before the caption's line in a table of figures
+    other = _filled({70: _paragraph(70, "The figure below shows the damper applet."),
+                     10: _paragraph(10, "Figure 3-9: Help section of the applet\t51")})
+    assert not pointing.placed_before(other, request, "p70") and not pointing.placed_before(other, request, "p10")
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
 
