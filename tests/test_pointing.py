@@ -1272,3 +1272,19 @@ def test_the_window_is_centred_on_the_blocks_holding_a_number_when_nothing_else_
     assert pointing.numbers_held(state, request) == ["p150"]
     view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
     assert _shown(view, "p149", "p150", "p151")
+
+
+def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is_pointed_at():
+    """"the line above Figure 3-9 is empty. Put diagram.png there" (dwh-310#6): the block before the caption its words
+    point at (an empty line holding an embedded object is no blank one to the view), not one before another block."""
+    state = _filled({40: _paragraph(40, ""), 41: _paragraph(41, "Figure 3-9: Help section of the damper applet"),
+                     60: _paragraph(60, "The damper applet has a help section.")})
+    request = "The help screenshot never made it in: the line above Figure 3-9 is empty. Put diagram.png there."
+    out = pointing.pointed(state, request)
+    assert "p41" in out and "p40" in out and "p59" not in out
+    # not the block before one that only shares a word, nor before the caption's line in a table of figures
+    other = _filled({70: _paragraph(70, "The figure below shows the damper applet."),
+                     10: _paragraph(10, "Figure 3-9: Help section of the applet\t51")})
+    assert not pointing.placed_before(other, request, "p70") and not pointing.placed_before(other, request, "p10")
+    assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
+

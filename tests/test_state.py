@@ -409,3 +409,20 @@ def test_a_box_shows_its_paragraphs_and_a_focus_cell_its_whole_text():
     assert f"    {typo_id} [Normal] {typo}" in render_state(state).splitlines()
     view = render_state(state, budget_tokens=400, focus=[typo_id])
     assert typo in view and "What can be done?" not in view  # only the focus paragraph, not the whole box
+
+
+def test_a_row_pointed_at_whole_is_shown_by_its_row_line():
+    """A row pointed at whole (the last row of a table a request says the next lines are under) is its row line, its
+    cut cells not shown whole: they took the two title lines from the 1500-token view (dwh-317#8); a paragraph pointed
+    at inside a row is still shown whole."""
+    def build(d):
+        table = d.add_table(rows=1, cols=2)
+        table.cell(0, 0).text = "Meetings of the committee against corruption " * 3
+        table.cell(0, 1).paragraphs[0].text = "Minutes 1 of February"
+        table.cell(0, 1).add_paragraph("Minutes 2 of August")
+
+    state = extract_state(make_doc(build))
+    row = sorted(p["id"] for c in state["tables"][0]["cell_details"][0] for p in c["paragraphs"])
+    assert "Minutes 2 of August" not in render_state(state, budget_tokens=400, pointed=row)
+    assert "Minutes 2 of August" in render_state(state, budget_tokens=400, pointed=row[-1:])
+    assert "Minutes 2 of August" in render_state(state, budget_tokens=400, focus=row)

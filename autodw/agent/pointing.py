@@ -182,6 +182,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += worded  # "make the two blue section titles dark red"
+    # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
+    out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
+            if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
@@ -478,6 +481,15 @@ def said_beside(state: State, text: str, head: str, after: bool = False) -> bool
     numbers = {number.group(0).strip().rstrip(".")} if number else set()
     return any(set(re.findall(r"\w+", loose(said))) & words or {a or b for a, b in _PART_NUMBER.findall(loose(said))} & numbers
                for said in (_AFTER if after else _BEFORE).findall(text))
+
+
+def placed_before(state: State, text: str, pid: str) -> bool:
+    """Whether `text` places its target before or above paragraph `pid` (:data:`_BEFORE`) naming it by its first two
+    words ("the line above Figure 3-9" of the caption "Figure 3-9: Help section ...", not "The figure below shows"
+    nor the caption's line in a table of figures)."""
+    text_of = next((p.get("text", "") for p in state.get("paragraphs", []) if p["id"] == pid), "")
+    lead = re.findall(r"\w+", loose(text_of))[:2]
+    return bool(lead) and not _CONTENTS_LINE.search(text_of) and any(set(lead) <= set(re.findall(r"\w+", loose(said))) for said in _BEFORE.findall(text))
 
 
 def preceding(state: State, order: list[str], head: int) -> list[str]:

@@ -55,7 +55,11 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
     # the whole rendering shows a box's paragraphs (a one-cell table: a sidebar, "Box 2: ...", is text in a frame)
-    blocks = _blocks(state, cells=set(focus) | set(pointed) | (_box_paragraphs(state) if budget_tokens is None else set()))
+    boxes = _box_paragraphs(state) if budget_tokens is None else set()
+    # the cut cells shown whole: the focus ones, and those pointed at inside a row, not with it (a row pointed at whole,
+    # the last one of a table whose next lines a request means, is its row line: dwh-317#8)
+    blocks = _blocks(state, cells=set(focus) | set(pointed) | boxes,
+                     cut=set(focus) | boxes | _inside_rows(state, set(pointed)))
     tail = _footer(state, tuple(styles))
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
@@ -334,15 +338,26 @@ def _box_paragraphs(state: State) -> set[str]:
             for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
 
 
-def _blocks(state: State, cells: AbstractSet[str] = frozenset()) -> list[_Block]:
+def _inside_rows(state: State, ids: AbstractSet[str]) -> set[str]:
+    """The paragraphs of `ids` in the table rows that hold others too (a row `ids` holds whole is pointed at as a row)."""
+    out: set[str] = set()
+    for t in state.get("tables", []) if ids else ():
+        for row in t.get("cell_details") or []:
+            held = cell_ids(row)
+            if held & ids and not held <= ids:
+                out |= held & ids
+    return out
+
+
+def _blocks(state: State, cells: AbstractSet[str] = frozenset(), cut: AbstractSet[str] | None = None) -> list[_Block]:
     """The body blocks (:func:`body_blocks`) rendered whole (a table's rows past the first :data:`MAX_TABLE_ROWS`
-    shown too when they hold a paragraph of `cells`, and the paragraphs of `cells` its row lines cut: :func:`_cut_cells`),
-    the headings (by name, or :func:`custom_headings`) marked."""
+    shown too when they hold a paragraph of `cells`, and the paragraphs of `cut`, by default `cells`, its row lines
+    cut: :func:`_cut_cells`), the headings (by name, or :func:`custom_headings`) marked."""
     out = []
     custom = custom_headings(state)
     for el, is_table in body_blocks(state):
         if is_table:
-            out.append(_Block(el["id"], False, _table_text(el, cells=cells), el, True))
+            out.append(_Block(el["id"], False, _table_text(el, cells=cells, cut=cut), el, True))
         else:
             style = el.get("style") or ""
             heading = style.lower().startswith(("heading", "title")) or style in custom
@@ -438,9 +453,11 @@ def _fmt_text(fmt: dict[str, Any]) -> str:
     return ",".join(k if v is True else f"{k}={v}" for k, v in fmt.items())
 
 
-def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSet[str] = frozenset()) -> str:
+def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSet[str] = frozenset(),
+                cut: AbstractSet[str] | None = None) -> str:
     """A table's head line and its first `rows` rows, then the later rows holding a paragraph of `cells` ("the
-    序号 row under each category" of a long table), each gap of rows left out said."""
+    序号 row under each category" of a long table), each gap of rows left out said, and the paragraphs of `cut`
+    (by default `cells`) the row lines cut."""
     head = _table_head(t) + (f" merged={t['merged']}" if t.get("merged") else "")
     details = t.get("cell_details") or []
     wanted = [n for n, row in enumerate(details) if n >= rows and cells & cell_ids(row)] if rows else []
@@ -449,7 +466,7 @@ def _table_text(t: dict[str, Any], rows: int = MAX_TABLE_ROWS, cells: AbstractSe
         if n > after:
             lines.append(f"  … {n - after} rows not shown")
         lines.append(f"  {_row_line(t, n)}")
-        lines += [f"    {line}" for line in _cut_cells(t, n, cells)]
+        lines += [f"    {line}" for line in _cut_cells(t, n, cells if cut is None else cut)]
         after = n + 1
     if t["rows"] > after:
         lines.append(f"  … {t['rows'] - after} {'more ' if after else ''}rows not shown")
