@@ -7,7 +7,7 @@ import re
 from typing import Any, Iterator
 
 from autodw.agent import grounding
-from autodw.agent.checks.reading import api_words, catalogue_thing, named as says, without_tripled_letters
+from autodw.agent.checks.reading import api_words, catalogue_thing, drawing, named as says, without_tripled_letters
 from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 
@@ -62,10 +62,9 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
 def _chart_picture(args: dict[str, Any], before: State, said: str) -> bool:
     """Whether the call's ``image`` is a picture of a document that has no chart, and `said` names a chart (the words
     of resize_chart in ``api_words.json``): the chart the request means is that picture."""
-    images = before.get("images", [])
-    image = next((i for i in images if i.get("id") == args.get("image")), None)
+    image = drawing(args.get("image"), before)
     return image is not None and image.get("type") == "picture" and \
-        not any(i.get("type") == "chart" for i in images) and api_words()["resize_chart"][0].search(said) is not None
+        not any(i.get("type") == "chart" for i in before.get("images", [])) and api_words()["resize_chart"][0].search(said) is not None
 
 
 def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:

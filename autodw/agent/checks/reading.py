@@ -39,6 +39,11 @@ def target_paragraphs(args: dict[str, Any], state: State) -> list[dict[str, Any]
     return [found[t] for t in targets]
 
 
+def drawing(element: Any, state: State) -> dict[str, Any] | None:
+    """The picture or chart `element` (an id) of the state, or None."""
+    return next((i for i in state.get("images", []) if i.get("id") == element), None)
+
+
 def one_value(values: Iterable[Any] | None) -> set[Any]:
     """`values` (what each thing a call changes has now) as a set when they are all one value; else none. A request
     naming the value everything the call changes has now says what is there, not what to make it."""

@@ -7,8 +7,8 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, keyed_strings, named, one_value,
-                                         target_paragraphs, values_now, word_list)
+from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, drawing, keyed_strings, named,
+                                         one_value, target_paragraphs, values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 from autodw.analysis.state.effective import Formatting
@@ -81,13 +81,8 @@ def _value_now(api: str, key: str, args: dict[str, Any], before: State) -> Any:
     field = _CHART_FIELDS.get(f"{api}.{key}")
     if field is None:
         return _paragraph_value_now(key, args, before)
-    chart = _drawing(args.get("chart"), before)
+    chart = drawing(args.get("chart"), before)
     return None if chart is None else chart.get(field)
-
-
-def _drawing(element: Any, before: State) -> dict[str, Any] | None:
-    """The picture or chart `element` of the state, or None."""
-    return next((i for i in before.get("images", []) if i.get("id") == element), None)
 
 
 def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
@@ -297,7 +292,7 @@ def _aspect_height(args: dict[str, Any], before: State) -> str | None:
     """The height a resized picture or chart gets when the call gives a width and no height: the one that keeps its
     aspect ratio (the call's own height when within :data:`ASPECT_TOLERANCE` of it); None without a width, or for an
     element or a length it cannot read."""
-    found = _drawing(args.get("image") or args.get("chart"), before)
+    found = drawing(args.get("image") or args.get("chart"), before)
     if found is None or not found.get("width_cm") or not found.get("height_cm") or args.get("width") is None:
         return None
     try:
