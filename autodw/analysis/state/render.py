@@ -334,8 +334,8 @@ def contents_linked(state: State, names: AbstractSet[str]) -> dict[str, int]:
 
 def _box_paragraphs(state: State) -> set[str]:
     """The paragraph ids of the body's one-cell tables (boxes)."""
-    return {p["id"] for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1
-            for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or [] if p.get("id")}
+    return {pid for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1
+            for row in t.get("cell_details") or [] for pid in cell_ids(row)}
 
 
 def _inside_rows(state: State, ids: AbstractSet[str]) -> set[str]:
