@@ -23,7 +23,8 @@ _QUOTED_SECTION = re.compile(r"[\"“'‘][^\"”'’]{1,80}[\"”'’]\s*(?:sec
 
 @check("unnamed_level", certain=Certainty.FIXES, single_request=True,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first"))
+                            "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twentieth",
+                            "dwbench-2.0/hand/dev-twenty-first"))
 def unnamed_level(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A heading level the request names none of, when it names heading levels ("二级标题" -> level 3); the fix is
     the one level it names. A section the request names by a quoted title that reads like a level ("the "Heading 3"
