@@ -640,6 +640,14 @@ def test_section_numbers_said_between_chinese_characters():
     assert pointing.numbered(state, "item27.5x") == []
 
 
+def test_a_section_number_typed_with_a_space_after_its_dot():
+    """dwh-335#4 ("subheadings (2.2, 3.3 and 5.4) ... 3.3 has a space in the middle of the number"): "3.3" names the
+    paragraph typed "3. 3. Trauer", not one of a longer number nor a sentence of two numbers."""
+    state = _filled({20: _paragraph(20, "2.2. Märchen und Mythen"), 40: _paragraph(40, "3. 3. Trauer"),
+                     41: _paragraph(41, "3. 33 Gäste kamen"), 60: _paragraph(60, "5.4. Sabina Spielrein")})
+    assert pointing.numbered(state, "the subheadings (2.2, 3.3 and 5.4) are typed as big text") == ["p20", "p40", "p60"]
+
+
 def test_the_labels_under_each_label_of_a_range_with_its_colon():
     """dwh-296#3 ("the CD labels (01CD： to 08CD：) Heading 1, and the four category labels under each CD Heading 2"):
     a range's ends said with the labels' colon; under each label, the few bold lines every part has, not the many

@@ -262,9 +262,11 @@ def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are)."""
+    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are). A section number
+    is found typed with a space after a dot too ("3.3" names "3. 3. Trauer", dwh-335#4)."""
     said, starting = loose(text), _starting(state)
-    out = [pid for n in _SAID_NUMBER.findall(said) for pid in starting(rf"{re.escape(n)}\.?(?:\s|$)")]
+    out = [pid for n in _SAID_NUMBER.findall(said)
+           for pid in starting(r"\.\s?".join(map(re.escape, n.split("."))) + r"\.?(?:\s|$)")]
     out += [pid for labels in ranges(state, text) for held in labels for pid in held]
     return list(dict.fromkeys(out + lettered(state, text, inside)))
 
