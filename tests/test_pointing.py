@@ -640,6 +640,30 @@ def test_section_numbers_said_between_chinese_characters():
     assert pointing.numbered(state, "item27.5x") == []
 
 
+def test_a_section_number_typed_with_a_space_after_its_dot():
+    """dwh-335#4 ("subheadings (2.2, 3.3 and 5.4) ... 3.3 has a space in the middle of the number"): "3.3" names the
+    paragraph typed "3. 3. Trauer", not one of a longer number nor a sentence of two numbers."""
+    state = _filled({20: _paragraph(20, "2.2. Märchen und Mythen"), 40: _paragraph(40, "3. 3. Trauer"),
+                     41: _paragraph(41, "3. 33 Gäste kamen"), 60: _paragraph(60, "5.4. Sabina Spielrein")})
+    assert pointing.numbered(state, "the subheadings (2.2, 3.3 and 5.4) are typed as big text") == ["p20", "p40", "p60"]
+
+
+def test_a_symbol_typed_inside_a_word_points_at_every_block_holding_it():
+    """dwh-335#7 ("the possessives typed with an accent instead of an apostrophe (Jung´s, Kant´s, Freud´s...). fix
+    every one of them"): every block holding the acute accent, more than the rare words' few; a symbol many blocks
+    hold, or one not typed inside a word, points at none."""
+    accented = {n: _paragraph(n, f"{FILLER} As {name}´s work shows.") for n, name in
+                zip(range(10, 70, 6), ["Jung", "Kant", "Freud", "Piaget", "Rawls", "Jung", "Kant", "Shaftesbury",
+                                       "Freud", "Jung"])}
+    state = _filled(accented)
+    request = "the possessives are typed with an accent (Jung´s, Kant´s, Freud´s...). Can you fix every one of them?"
+    assert pointing.marks_held(state, request) == sorted(f"p{n}" for n in accented)
+    assert set(pointing.pointed(state, request)) >= {f"p{n}" for n in accented}
+    assert pointing.marks_held(state, "replace the ´ with an apostrophe") == []
+    everywhere = _state([_paragraph(n, f"Jung´s paper {n}") for n in range(1, pointing.MAX_ALIKE + 2)])
+    assert pointing.marks_held(everywhere, "fix Jung´s") == []
+
+
 def test_the_labels_under_each_label_of_a_range_with_its_colon():
     """dwh-296#3 ("the CD labels (01CD： to 08CD：) Heading 1, and the four category labels under each CD Heading 2"):
     a range's ends said with the labels' colon; under each label, the few bold lines every part has, not the many

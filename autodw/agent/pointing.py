@@ -181,6 +181,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
+    out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
@@ -262,9 +263,11 @@ def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are)."""
+    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are). A section number
+    is found typed with a space after a dot too ("3.3" names "3. 3. Trauer", dwh-335#4)."""
     said, starting = loose(text), _starting(state)
-    out = [pid for n in _SAID_NUMBER.findall(said) for pid in starting(rf"{re.escape(n)}\.?(?:\s|$)")]
+    out = [pid for n in _SAID_NUMBER.findall(said)
+           for pid in starting(r"\.\s?".join(map(re.escape, n.split("."))) + r"\.?(?:\s|$)")]
     out += [pid for labels in ranges(state, text) for held in labels for pid in held]
     return list(dict.fromkeys(out + lettered(state, text, inside)))
 
@@ -615,6 +618,19 @@ def highlighted(state: State, said: str) -> list[str]:
     if not _HIGHLIGHTED.search(said):
         return []
     return _looking(state, lambda looks: all(look.get("highlight") not in (None, "none") for look in looks))
+
+
+def marks_held(state: State, said: str) -> list[str]:
+    """The body blocks holding a symbol that `said` (undictated text) types inside a word, as the document spells it
+    ("Jung´s, Kant´s, Freud´s" typed with an acute accent for an apostrophe, dwh-335#7: every block holding it),
+    when at most :data:`MAX_ALIKE` blocks hold it (a symbol, Unicode's category S: non-ASCII or a modifier, "`")."""
+    marks = {ch for before, ch, after in zip(said, said[1:], said[2:]) if before.isalpha() and after.isalpha()
+             and unicodedata.category(ch).startswith("S") and (not ch.isascii() or unicodedata.category(ch) == "Sk")}
+    out = []
+    for mark in sorted(marks):
+        held = [bid for bid, text in block_texts(state) if mark in text]
+        out += held if len(held) <= MAX_ALIKE else []
+    return list(dict.fromkeys(out))
 
 
 def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
