@@ -2082,6 +2082,17 @@ def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(sta
                    {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
 
 
+def test_a_part_kept_full_width_beside_chinese_columns_is_a_continuous_section_break(state):
+    """Columns for one part while another keeps the whole line ("占整行", "全宽") ask for a continuous section
+    break, as "full width" does in English (hand dev-twenty-second dwh-341#5: the hosted and local ceilings); columns
+    alone, or a whole line said without columns, do not."""
+    brk = {"after": "p1", "start": "continuous"}
+    for request in ("标题下面的正文改成两栏排版，logo 和标题还是占整行", "标题保持全宽，下面的内容分成三栏"):
+        assert _checks(request, "insert_section_break", brk, state) == []
+    assert _checks("正文改成两栏排版", "insert_section_break", brk, state) == ["unasked_api", "unnamed_value"]
+    assert _checks("正文分节，标题占整行", "insert_section_break", brk, state) == ["unnamed_value"]
+
+
 def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):
     """A chart pasted as a picture is what "that chart" means in a document without charts (hand dev-nineteenth
     dwh-299#5: the local ceiling); beside a real chart, the words name the chart, not the picture."""
