@@ -2082,6 +2082,27 @@ def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(sta
                    {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
 
 
+def test_a_part_kept_full_width_beside_chinese_columns_is_a_continuous_section_break(state):
+    """Columns for one part while another keeps the whole line ("占整行", "全宽") ask for a continuous section
+    break, as "full width" does in English (hand dev-twenty-second dwh-341#5: the hosted and local ceilings); columns
+    alone, or a whole line said without columns, do not."""
+    brk = {"after": "p1", "start": "continuous"}
+    for request in ("标题下面的正文改成两栏排版，logo 和标题还是占整行", "标题保持全宽，下面的内容分成三栏"):
+        assert _checks(request, "insert_section_break", brk, state) == []
+    assert _checks("正文改成两栏排版", "insert_section_break", brk, state) == ["unasked_api", "unnamed_value"]
+    assert _checks("正文分节，标题占整行", "insert_section_break", brk, state) == ["unnamed_value"]
+
+
+def test_a_vertical_line_between_columns_names_their_separator(state):
+    """A vertical line between columns ("加条竖线分隔", "a vertical rule") names set_columns' separator (hand
+    dev-twenty-second dwh-341#6: the local ceiling); columns alone do not, and a line taken away is no ask for it."""
+    columns = {"section": 1, "count": 2, "separator": True}
+    for request in ("两栏中间加条竖线分隔一下", "put a vertical rule between the two columns"):
+        assert _checks(request, "set_columns", columns, state) == []
+    assert _checks("正文分成两栏", "set_columns", columns, state) == ["unasked_flag"]
+    assert _checks("两栏中间的竖线去掉", "set_columns", {**columns, "separator": False}, state) == []
+
+
 def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):
     """A chart pasted as a picture is what "that chart" means in a document without charts (hand dev-nineteenth
     dwh-299#5: the local ceiling); beside a real chart, the words name the chart, not the picture."""
