@@ -1288,3 +1288,26 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
     assert not pointing.placed_before(other, request, "p70") and not pointing.placed_before(other, request, "p10")
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
 
+
+
+def _verse_table(tid: str, first: int, rows: int, after: str, cols: int = 3) -> dict:
+    """A table of verses typed `cols` cells to a row, the middle one empty and narrow."""
+    def cell(n: int, c: int) -> dict:
+        text = "" if c == 1 else f"بیت {n}"
+        return {"text": text, "paragraphs": [_paragraph(n, text)], "width": "0.75cm" if c == 1 else "5.0cm"}
+    details = [[cell(first + cols * r + c, c) for c in range(cols)] for r in range(rows)]
+    return {"id": tid, "index": int(tid[1:]) - 1, "rows": rows, "cols": cols, "after_paragraph": after,
+            "cells": [[c["text"] for c in row] for row in details], "cell_details": details}
+
+
+def test_a_request_speaking_of_tables_points_at_those_shaped_like_the_one_it_names():
+    """dwh-339#3 ("那几个阿拉伯语诗句的小表格（三栏、中间空一栏的那种）… 比如 ىوم、دىنه"): the words it quotes are in one
+    verse table; the other two, far from it, are shaped like it (three columns, the middle one empty)."""
+    state = _filled({})
+    state["tables"] = [_verse_table("t1", 200, 4, "p10"), _verse_table("t2", 300, 1, "p40"),
+                       _verse_table("t3", 400, 1, "p70"), _verse_table("t4", 500, 2, "p75", cols=2)]
+    named = [grounding.Match("x", "p207", "cell of t1 row r2 (index 2), column index 1", "contains", "")]
+    assert pointing.tables_alike(state, ["p207"]) == ["t1", "t2", "t3"]
+    assert pointing.pointed(state, "那几个诗句的小表格里都改一下", named)[-3:] == ["t1", "t2", "t3"]
+    assert "t2" not in pointing.pointed(state, "这个诗句的小表格里改一下", named)  # one table: not the others
+    assert pointing.pointed(state, "fix the spelling in the verse tables", named)[-3:] == ["t1", "t2", "t3"]

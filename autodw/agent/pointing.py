@@ -116,6 +116,9 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
                            r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: a request speaking of tables in the plural ("the tables", "那几个…小表格", "в таблицах")
+_TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|таблиц(?:ах|ами|ам)?(?!\w)"
+                          r"|(?:几|些|各|每|所有|全部)[个张份]?[^，。,；;！？]{0,12}?表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
@@ -189,6 +192,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
+    if _TABLES_SAID.search(said):  # "那几个…小表格（三栏、中间空一栏的那种）": the others shaped like those it names
+        out += tables_alike(state, [*out, *(m.id for m in matches)])
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
@@ -703,6 +708,25 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
         return []
     return tables
+
+
+def tables_alike(state: State, ids: Iterable[str]) -> list[str]:
+    """The body tables shaped like one of `ids` or like one holding a cell paragraph of `ids` (:func:`_table_shape`),
+    up to :data:`MAX_ALIKE`: the verses typed three cells to a row, the middle one empty, in three tables (dwh-339#3)."""
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    ids = set(ids)
+    shapes = {_table_shape(t) for t in tables
+              if t["id"] in ids or any(ids & cell_ids(row) for row in t.get("cell_details") or [])}
+    return [t["id"] for t in tables if _table_shape(t) in shapes][:MAX_ALIKE]
+
+
+def _table_shape(t: dict[str, Any]) -> tuple[Any, ...]:
+    """A table's shape: its columns, its first row's cell widths and which columns are empty in every row."""
+    rows = t.get("cell_details") or []
+    widths = tuple((c or {}).get("width") for c in rows[0]) if rows else ()
+    empty = tuple(all(not ((row[c] or {}).get("text") or "").strip() for row in rows if c < len(row))
+                  for c in range(t.get("cols") or 0))
+    return t.get("cols"), widths, empty
 
 
 def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
