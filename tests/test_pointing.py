@@ -1311,3 +1311,14 @@ def test_a_request_speaking_of_tables_points_at_those_shaped_like_the_one_it_nam
     assert pointing.pointed(state, "那几个诗句的小表格里都改一下", named)[-3:] == ["t1", "t2", "t3"]
     assert "t2" not in pointing.pointed(state, "这个诗句的小表格里改一下", named)  # one table: not the others
     assert pointing.pointed(state, "fix the spelling in the verse tables", named)[-3:] == ["t1", "t2", "t3"]
+
+
+def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one():
+    """dwh-339#6 ("译者序末尾那个雅虎油箱译者早就不用了，那一行整个删掉"): the translator's address line of a Persian book,
+    far from the end the request also says; "油箱" is the common homophone for 邮箱."""
+    state = _filled({30: _paragraph(30, "w_hosainy@yahoo.com"), 60: _paragraph(60, "پست الکترونیکی: a@b.com")})
+    assert pointing.mail_blocks(state, "那个雅虎油箱那一行整个删掉") == ["p30", "p60"]
+    assert pointing.pointed(state, "delete the old e-mail line")[:2] == ["p30", "p60"]
+    assert pointing.mail_blocks(state, "那一行整个删掉") == []
+    many = _filled({i: _paragraph(i, f"user{i}@example.org") for i in range(1, 9)})
+    assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them

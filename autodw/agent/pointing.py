@@ -125,6 +125,11 @@ _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.I
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request speaking of an e-mail address ("the email line", "那个邮箱"; "油箱", the common homophone for 邮箱)
+_MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|电子邮件|邮件地址|电邮|электронн\w*\s+почт\w*"
+                        r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
+_MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # an e-mail address in a block's text
+MAX_MAIL_BLOCKS = 6  # blocks holding an e-mail address a request speaking of one points at (when no more hold one)
 #: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
 _DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
 #: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
@@ -184,6 +189,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
+    out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
@@ -620,6 +626,16 @@ def highlighted(state: State, said: str) -> list[str]:
     if not _HIGHLIGHTED.search(said):
         return []
     return _looking(state, lambda looks: all(look.get("highlight") not in (None, "none") for look in looks))
+
+
+def mail_blocks(state: State, said: str) -> list[str]:
+    """The body blocks holding an e-mail address (a table by a cell), when `said` speaks of one and at most
+    :data:`MAX_MAIL_BLOCKS` do: "that Yahoo mailbox line" of a Persian book, its address "w_hosainy@yahoo.com" (dwh-339#6)."""
+    if not _MAIL_SAID.search(said):
+        return []
+    held = {bid for bid, text in block_texts(state) if _MAIL.search(text)}
+    out = [bid for bid in body_ids(state) if bid in held]
+    return out if len(out) <= MAX_MAIL_BLOCKS else []
 
 
 def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
