@@ -1322,3 +1322,21 @@ def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one
     assert pointing.mail_blocks(state, "那一行整个删掉") == []
     many = _filled({i: _paragraph(i, f"user{i}@example.org") for i in range(1, 9)})
     assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
+
+
+def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
+    """dwh-339#5 (local: the start view, its section lines cut to the budget): the header a step unlinked from the one
+    before starts as a copy of its text, which the next step replaces; its section's line shows it after the history,
+    and its paragraphs are not said to be gone."""
+    from autodw.agent.records import Attempt, Step
+    state = _state([_paragraph(1, "Body text.")], header="کلید هفتم: تکرار آیات\t83")
+    state["page_layout"]["sections"][0]["headers"]["default"].update(paragraphs=["p9"])
+    changes = "sections[0].headers.default.paragraphs[0]: 'p3' -> 'p9'"
+    unlinked = Attempt("set_header_footer_options", {"section": 0, "link_to_previous": False}, "first", ok=True,
+                       changes=changes, accepted=True)
+    record = InstructionResult("x", steps=[Step(1, "Unlink the header of section 0.", attempts=[unlinked])])
+    now = views.touched_now(record, state)
+    assert "header[default]='کلید هفتم: تکرار آیات\\t83' (p9)" in now and "p9: no longer" not in now
+    assert "p3: no longer in the document" in now
+    state["page_layout"]["sections"][0]["headers"]["default"]["linked_to_previous"] = True  # not its own: not shown
+    assert "SECTION" not in views.touched_now(record, state)
