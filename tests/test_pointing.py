@@ -1312,3 +1312,55 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
     assert not pointing.placed_before(other, request, "p70") and not pointing.placed_before(other, request, "p10")
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
 
+
+
+def _verse_table(tid: str, first: int, rows: int, after: str, cols: int = 3) -> dict:
+    """A table of verses typed `cols` cells to a row, the middle one empty and narrow."""
+    def cell(n: int, c: int) -> dict:
+        text = "" if c == 1 else f"بیت {n}"
+        return {"text": text, "paragraphs": [_paragraph(n, text)], "width": "0.75cm" if c == 1 else "5.0cm"}
+    details = [[cell(first + cols * r + c, c) for c in range(cols)] for r in range(rows)]
+    return {"id": tid, "index": int(tid[1:]) - 1, "rows": rows, "cols": cols, "after_paragraph": after,
+            "cells": [[c["text"] for c in row] for row in details], "cell_details": details}
+
+
+def test_a_request_speaking_of_tables_points_at_those_shaped_like_the_one_it_names():
+    """dwh-339#3 ("那几个阿拉伯语诗句的小表格（三栏、中间空一栏的那种）… 比如 ىوم、دىنه"): the words it quotes are in one
+    verse table; the other two, far from it, are shaped like it (three columns, the middle one empty)."""
+    state = _filled({})
+    state["tables"] = [_verse_table("t1", 200, 4, "p10"), _verse_table("t2", 300, 1, "p40"),
+                       _verse_table("t3", 400, 1, "p70"), _verse_table("t4", 500, 2, "p75", cols=2)]
+    named = [grounding.Match("x", "p207", "cell of t1 row r2 (index 2), column index 1", "contains", "")]
+    assert pointing.tables_alike(state, ["p207"]) == ["t1", "t2", "t3"]
+    assert pointing.pointed(state, "那几个诗句的小表格里都改一下", named)[-3:] == ["t1", "t2", "t3"]
+    assert "t2" not in pointing.pointed(state, "这个诗句的小表格里改一下", named)  # one table: not the others
+    assert pointing.pointed(state, "fix the spelling in the verse tables", named)[-3:] == ["t1", "t2", "t3"]
+
+
+def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one():
+    """dwh-339#6 ("译者序末尾那个雅虎油箱译者早就不用了，那一行整个删掉"): the translator's address line of a Persian book,
+    far from the end the request also says; "油箱" is the common homophone for 邮箱."""
+    state = _filled({30: _paragraph(30, "w_hosainy@yahoo.com"), 60: _paragraph(60, "پست الکترونیکی: a@b.com")})
+    assert pointing.mail_blocks(state, "那个雅虎油箱那一行整个删掉") == ["p30", "p60"]
+    assert pointing.pointed(state, "delete the old e-mail line")[:2] == ["p30", "p60"]
+    assert pointing.mail_blocks(state, "那一行整个删掉") == []
+    many = _filled({i: _paragraph(i, f"user{i}@example.org") for i in range(1, 9)})
+    assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
+
+
+def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
+    """dwh-339#5 (local: the start view, its section lines cut to the budget): the header a step unlinked from the one
+    before starts as a copy of its text, which the next step replaces; its section's line shows it after the history,
+    and its paragraphs are not said to be gone."""
+    from autodw.agent.records import Attempt, Step
+    state = _state([_paragraph(1, "Body text.")], header="کلید هفتم: تکرار آیات\t83")
+    state["page_layout"]["sections"][0]["headers"]["default"].update(paragraphs=["p9"])
+    changes = "sections[0].headers.default.paragraphs[0]: 'p3' -> 'p9'"
+    unlinked = Attempt("set_header_footer_options", {"section": 0, "link_to_previous": False}, "first", ok=True,
+                       changes=changes, accepted=True)
+    record = InstructionResult("x", steps=[Step(1, "Unlink the header of section 0.", attempts=[unlinked])])
+    now = views.touched_now(record, state)
+    assert "header[default]='کلید هفتم: تکرار آیات\\t83' (p9)" in now and "p9: no longer" not in now
+    assert "p3: no longer in the document" in now
+    state["page_layout"]["sections"][0]["headers"]["default"]["linked_to_previous"] = True  # not its own: not shown
+    assert "SECTION" not in views.touched_now(record, state)

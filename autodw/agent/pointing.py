@@ -116,12 +116,20 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
                            r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: a request speaking of tables in the plural ("the tables", "那几个…小表格", "в таблицах")
+_TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|таблиц(?:ах|ами|ам)?(?!\w)"
+                          r"|(?:几|些|各|每|所有|全部)[个张份]?[^，。,；;！？]{0,12}?表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request speaking of an e-mail address ("the email line", "那个邮箱"; "油箱", the common homophone for 邮箱)
+_MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|电子邮件|邮件地址|电邮|электронн\w*\s+почт\w*"
+                        r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
+_MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # an e-mail address in a block's text
+MAX_MAIL_BLOCKS = 6  # blocks holding an e-mail address a request speaking of one points at (when no more hold one)
 #: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
 _DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
 #: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
@@ -182,6 +190,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
+    out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
@@ -190,6 +199,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
+    if _TABLES_SAID.search(said):  # "那几个…小表格（三栏、中间空一栏的那种）": the others shaped like those it names
+        out += tables_alike(state, [*out, *(m.id for m in matches)])
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
@@ -633,6 +644,16 @@ def marks_held(state: State, said: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def mail_blocks(state: State, said: str) -> list[str]:
+    """The body blocks holding an e-mail address (a table by a cell), when `said` speaks of one and at most
+    :data:`MAX_MAIL_BLOCKS` do: "that Yahoo mailbox line" of a Persian book, its address "w_hosainy@yahoo.com" (dwh-339#6)."""
+    if not _MAIL_SAID.search(said):
+        return []
+    held = {bid for bid, text in block_texts(state) if _MAIL.search(text)}
+    out = [bid for bid in body_ids(state) if bid in held]
+    return out if len(out) <= MAX_MAIL_BLOCKS else []
+
+
 def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs with text the effective formats of whose runs with text `keep`
     accepts."""
@@ -719,6 +740,25 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     if not _TABLE_SAID.search(undictated(text)) or set(named) & set(tables) or len(tables) > MAX_LISTED_TABLES:
         return []
     return tables
+
+
+def tables_alike(state: State, ids: Iterable[str]) -> list[str]:
+    """The body tables shaped like one of `ids` or like one holding a cell paragraph of `ids` (:func:`_table_shape`),
+    up to :data:`MAX_ALIKE`: the verses typed three cells to a row, the middle one empty, in three tables (dwh-339#3)."""
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    ids = set(ids)
+    shapes = {_table_shape(t) for t in tables
+              if t["id"] in ids or any(ids & cell_ids(row) for row in t.get("cell_details") or [])}
+    return [t["id"] for t in tables if _table_shape(t) in shapes][:MAX_ALIKE]
+
+
+def _table_shape(t: dict[str, Any]) -> tuple[Any, ...]:
+    """A table's shape: its columns, its first row's cell widths and which columns are empty in every row."""
+    rows = t.get("cell_details") or []
+    widths = tuple((c or {}).get("width") for c in rows[0]) if rows else ()
+    empty = tuple(all(not ((row[c] or {}).get("text") or "").strip() for row in rows if c < len(row))
+                  for c in range(t.get("cols") or 0))
+    return t.get("cols"), widths, empty
 
 
 def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:

@@ -217,7 +217,7 @@ def touched_now(record: InstructionResult, state: State) -> str:
     if not touched:
         return ""
     lines = render_elements(contents_marked(state), touched)
-    gone = [i for i in touched if not any(line.startswith(i + " ") for line in lines)]
+    gone = [i for i in touched if not any(re.search(rf"(?<![\w-]){i}(?!\w)", line) for line in lines)]
     lines += [f"{i}: no longer in the document" for i in gone]
     return "\n\nThose elements now:\n" + "\n".join(lines)
 

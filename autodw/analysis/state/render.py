@@ -100,10 +100,22 @@ _DRAWING_ID = re.compile(r"(?:img|chart|shape)[0-9]+")
 
 
 def render_elements(state: State, ids: Iterable[str]) -> list[str]:
-    """The rendered lines of the body blocks, images and charts with these ids (in document order)."""
+    """The rendered lines of the body blocks, images and charts with these ids (in document order), then those of the
+    sections with a header or footer of their own holding one (a header just unlinked, a copy of the one before: its
+    text is what the next step replaces, dwh-339#5)."""
     wanted = set(ids)
     lines = [b.text for b in _blocks(state) if b.id in wanted]
-    return lines + [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
+    lines += [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
+    return lines + [_section_line(s, wanted) for s in state["page_layout"]["sections"] if _owns(s, wanted)]
+
+
+def _owns(section: dict[str, Any], ids: AbstractSet[str]) -> bool:
+    """Whether a header or footer of `section`'s own (not linked to the one before) holds a paragraph, picture or
+    table of `ids`."""
+    return any(not story.get("linked_to_previous") and ids & {*(story.get("paragraphs") or []),
+                                                               *(story.get("images") or []),
+                                                               *(t["id"] for t in story.get("table_details") or [])}
+               for key in ("headers", "footers") for story in (section.get(key) or {}).values())
 
 
 # --- sections of the rendering -------------------------------------------------------
