@@ -124,7 +124,8 @@ def _repeated(instruction: str, previous: str) -> str:
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first"))
+                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
+                            "dwbench-2.0/hand/dev-twenty-second"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
     request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one; the fix
