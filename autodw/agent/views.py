@@ -81,7 +81,8 @@ def contents_marked(state: State) -> State:
 def grounded_view(state: State, text: str, record: InstructionResult, budget: int | None, quoted_in: str,
                   extra_focus: Iterable[str] = (), max_lines: int | None = None, previous: str = "",
                   pointing_in: str | None = None) -> str:
-    """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
+    """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it, then
+    where those naming none are written (:func:`~autodw.agent.grounding.held_lines`)
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them; `previous`: the session's instruction before, which a
     request that only refers back with a pronoun grounds) and the blocks holding its distinctive words and the names
     it says (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
@@ -135,7 +136,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         focus = numbers
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
                       pointed=pointed, listed=listed)
-    lines = grounding.grounding_lines(matches)
+    lines = "\n\n".join(t for t in (grounding.grounding_lines(matches), grounding.held_lines(state, quoted_in, matches)) if t)
     return f"{view}\n\n{lines}" if lines else view
 
 
