@@ -1057,8 +1057,8 @@ def test_the_line_under_each_table_a_request_speaks_of():
     the paragraph after each table, far apart in a long book, is shown with the tables listed."""
     state = {**_filled({41: _paragraph(41, "")}), "tables": [_table(1, "p10"), _table(2, "p40"), _table(3, "p70")]}
     request = "Each of the couplet tables has the translation in the line right under it. Put those lines in italics"
-    assert pointing.lines_under(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
-    assert pointing.lines_under(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
+    assert pointing.lines_beside(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
+    assert pointing.lines_beside(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
     view = views.grounded_view(state, request, InstructionResult(request), 1200, quoted_in=request)
     assert _shown(view, "p11", "p42", "p71")
 
@@ -1287,4 +1287,20 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
                      10: _paragraph(10, "Figure 3-9: Help section of the applet\t51")})
     assert not pointing.placed_before(other, request, "p70") and not pointing.placed_before(other, request, "p10")
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
+
+
+
+def test_the_line_above_each_table():
+    """dwh-334#2 ("The little labels above each table are just plain text"): the last paragraph with text before every
+    table, though the request names none of them, is shown in a small view."""
+    empty = {i: _paragraph(i, "") for i in (9, 39, 69)}
+    state = {**_filled({**empty, 8: _paragraph(8, "Merging"), 38: _paragraph(38, "Borders"),
+                        68: _paragraph(68, "Widths")}),
+             "tables": [_table(1, "p9"), _table(2, "p39"), _table(3, "p69")]}
+    request = "The little labels above each table are just plain text. Make them all Heading 2"
+    assert pointing.lines_beside(state, request, []) == ["p8", "p38", "p68"]
+    assert pointing.lines_beside(state, "The labels above the first table", ["t1"]) == ["p8"]
+    assert pointing.lines_beside(state, "Make the tables narrower", ["t1", "t2", "t3"]) == []
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert _shown(view, "p8", "p38", "p68")
 

@@ -119,6 +119,10 @@ _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|т�
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
+_ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一行|之前|前面", re.IGNORECASE)
+#: a request speaking of every table ("the labels above each table", "所有表格")
+_EACH_TABLE = re.compile(r"\b(?:each|every|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?tables?\b|(?:每|所有)(?:个|张|一个|的)?表",
+                         re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
@@ -735,21 +739,29 @@ def chapters_typed(state: State, text: str) -> list[str]:
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
-def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
+def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
-    right under it")."""
+    right under it"), and the last one before each when it speaks of what is above or before it ("the little labels
+    above each table", dwh-334#2); of every body table when it speaks of each or all of them."""
     said = undictated(text)
-    if not (_TABLE_SAID.search(said) and _UNDER.search(said)):
+    under, above = bool(_UNDER.search(said)), bool(_ABOVE.search(said))
+    if not (_TABLE_SAID.search(said) and (under or above)):
         return []
-    wanted, out, after = set(tables), [], False
+    wanted = set(tables) | ({t["id"] for t in state.get("tables", [])} if _EACH_TABLE.search(said) else set())
+    out: list[str] = []
+    after, last = False, None
     for el, table in body_blocks(state):
         if table:
             after = after or el["id"] in wanted
-        elif after and el.get("text", "").strip():
-            out.append(el["id"])
-            after = False
-    return out[:MAX_LISTED_TABLES]
+            if above and el["id"] in wanted and last is not None:
+                out.append(last)
+                last = None
+        elif el.get("text", "").strip():
+            if after and under:
+                out.append(el["id"])
+            after, last = False, el["id"]
+    return list(dict.fromkeys(out))[:MAX_LISTED_TABLES]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:

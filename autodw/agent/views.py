@@ -90,7 +90,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     by default `quoted_in`; when it points at nothing, the few blocks holding a number it says
     (:func:`~autodw.agent.pointing.numbers_held`, the window centred on them when nothing else is) and what `previous`
     points at), shown ahead of the blocks far from them; every table by its first row when it speaks of a table but names none (:func:`~autodw.agent.pointing.tables_listed`),
-    and the line under each table it means when it speaks of one (:func:`~autodw.agent.pointing.lines_under`)."""
+    and the line under or above each table it means when it speaks of one (:func:`~autodw.agent.pointing.lines_beside`)."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
@@ -106,7 +106,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     pointed = list(by_itself) if earlier and len(alone) == len(named) else pointing.pointed(state, pointing_in, named)
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
-    pointed += pointing.lines_under(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
+    pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
     # words the document does not share (a request in another language): the numbers it says may still name the target
     numbers = [] if pointed else pointing.numbers_held(state, pointing_in)
