@@ -1304,3 +1304,16 @@ def test_the_line_above_each_table():
     view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
     assert _shown(view, "p8", "p38", "p68")
 
+
+def test_the_paragraphs_a_step_lists_and_n_more():
+    """dwh-336#7 ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more; size pt 14"): the other items of the list those
+    are of, after them, are shown to the generator's small view."""
+    item = {"num_id": 4, "level": 0, "kind": "numbered"}
+    words = {i: _paragraph(i, f"Number {i}", "List Paragraph", lst=item) for i in range(21, 41)}
+    state = _filled(words)
+    step = "Set character formatting: paragraphs p21, p22, p23, p24, p25, p26 and 14 more; size pt 14."
+    assert pointing.more_named(state, step) == [f"p{i}" for i in range(27, 41)]
+    assert pointing.more_named(state, "Set character formatting: paragraphs p21, p22; size pt 14.") == []
+    view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
+                               quoted_in="Make the number words 14 pt")
+    assert _shown(view, *(f"p{i}" for i in range(21, 41)))

@@ -27,6 +27,7 @@ from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import (CONTENTS_STYLE, body_blocks, cell_ids, custom_headings, heading_level,
                                          shows_something)
 from autodw.core.colours import colour_ranges, colours_said
+from autodw.core.ids import ID_IN_TEXT
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
@@ -118,14 +119,16 @@ MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longe
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
-_TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 _ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一行|之前|前面", re.IGNORECASE)
 #: a request speaking of every table ("the labels above each table", "所有表格")
 _EACH_TABLE = re.compile(r"\b(?:each|every|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?tables?\b|(?:每|所有)(?:个|张|一个|的)?表",
                          re.IGNORECASE)
+_TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a list of ids that says how many more it means ("p1, p2, p3 and 14 more")
+_AND_MORE = re.compile(r"\band\s+(\d+)\s+more\b")
 #: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
 _DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
 #: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
@@ -1017,6 +1020,20 @@ def alike(state: State, ids: list[str]) -> list[str]:
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
     return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def more_named(state: State, text: str) -> list[str]:
+    """The N body paragraphs like the ids `text` names (:func:`alike`) after the last of them, when it names them and
+    "and N more" ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7)."""
+    m = _AND_MORE.search(text)
+    if m is None:
+        return []
+    at = {bid: n for n, bid in enumerate(body_ids(state))}
+    ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
+    if not ids:
+        return []
+    last = max(at[i] for i in ids)
+    return sorted((i for i in alike(state, ids) if at.get(i, -1) > last), key=at.__getitem__)[:int(m.group(1))]
 
 
 def typed_run(state: State, pid: str) -> list[str]:

@@ -100,7 +100,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # (shown beside it when it leans back: pointing.earlier below)
     alone = [m for m in named if not m.earlier]
     by_itself = pointing.pointed(state, pointing_in, alone) if earlier else []
-    focus = [*extra_focus, *_matched(own), *distinctive_blocks(state, quoted_in),
+    # "paragraphs p1, ..., p6 and 14 more": the others like those, after them (:func:`~autodw.agent.pointing.more_named`)
+    focus = [*extra_focus, *pointing.more_named(state, text), *_matched(own), *distinctive_blocks(state, quoted_in),
              *names_held(state, grounding.undictated(quoted_in)), *([] if by_itself else earlier)]
     # what it points at with all it names: what it points at by itself when none of that is earlier (computed once)
     pointed = list(by_itself) if earlier and len(alone) == len(named) else pointing.pointed(state, pointing_in, named)
