@@ -1246,6 +1246,17 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
                                            previous)] == ["unasked_flag"]
 
 
+def test_a_line_through_the_text_asks_for_strikethrough():
+    """hand dev-twenty-second dwh-337#6 (local ceiling): "Put a line through everything that's ticked" asks for
+    strike; the rule check no longer rejects strike=true as unasked."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p1", "p2"], "strike": True}
+    for request in ("Put a line through everything that's ticked", "Cross out the done items", "把做完的划掉"):
+        assert unasked_flags("set_text_format", args, request) == [], request
+    assert [f.check for f in unasked_flags("set_text_format", args, "Grey out the done items")] == ["unasked_flag"]
+
+
 def test_the_legend_position_a_chart_has_now_describes_it(state):
     """hand dev-twenty-first dwh-324#5 (hosted ceiling): "underneath it instead of on the right" names where the
     legend is now, not where to put it (chart1's legend is at the bottom, "b")."""

@@ -1081,8 +1081,8 @@ def test_the_line_under_each_table_a_request_speaks_of():
     the paragraph after each table, far apart in a long book, is shown with the tables listed."""
     state = {**_filled({41: _paragraph(41, "")}), "tables": [_table(1, "p10"), _table(2, "p40"), _table(3, "p70")]}
     request = "Each of the couplet tables has the translation in the line right under it. Put those lines in italics"
-    assert pointing.lines_under(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
-    assert pointing.lines_under(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
+    assert pointing.lines_beside(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
+    assert pointing.lines_beside(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
     view = views.grounded_view(state, request, InstructionResult(request), 1200, quoted_in=request)
     assert _shown(view, "p11", "p42", "p71")
 
@@ -1364,3 +1364,30 @@ def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
     assert "p3: no longer in the document" in now
     state["page_layout"]["sections"][0]["headers"]["default"]["linked_to_previous"] = True  # not its own: not shown
     assert "SECTION" not in views.touched_now(record, state)
+def test_the_line_above_each_table():
+    """dwh-334#2 ("The little labels above each table are just plain text"): the last paragraph with text before every
+    table, though the request names none of them, is shown in a small view."""
+    empty = {i: _paragraph(i, "") for i in (9, 39, 69)}
+    state = {**_filled({**empty, 8: _paragraph(8, "Merging"), 38: _paragraph(38, "Borders"),
+                        68: _paragraph(68, "Widths")}),
+             "tables": [_table(1, "p9"), _table(2, "p39"), _table(3, "p69")]}
+    request = "The little labels above each table are just plain text. Make them all Heading 2"
+    assert pointing.lines_beside(state, request, []) == ["p8", "p38", "p68"]
+    assert pointing.lines_beside(state, "The labels above the first table", ["t1"]) == ["p8"]
+    assert pointing.lines_beside(state, "Make the tables narrower", ["t1", "t2", "t3"]) == []
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert _shown(view, "p8", "p38", "p68")
+
+
+def test_the_paragraphs_a_step_lists_and_n_more():
+    """dwh-336#7 ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more; size pt 14"): the other items of the list those
+    are of, after them, are shown to the generator's small view."""
+    item = {"num_id": 4, "level": 0, "kind": "numbered"}
+    words = {i: _paragraph(i, f"Number {i}", "List Paragraph", lst=item) for i in range(21, 41)}
+    state = _filled(words)
+    step = "Set character formatting: paragraphs p21, p22, p23, p24, p25, p26 and 14 more; size pt 14."
+    assert pointing.more_named(state, step) == [f"p{i}" for i in range(27, 41)]
+    assert pointing.more_named(state, "Set character formatting: paragraphs p21, p22; size pt 14.") == []
+    view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
+                               quoted_in="Make the number words 14 pt")
+    assert _shown(view, *(f"p{i}" for i in range(21, 41)))

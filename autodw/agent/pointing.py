@@ -27,6 +27,7 @@ from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import (CONTENTS_STYLE, body_blocks, cell_ids, custom_headings, heading_level,
                                          shows_something)
 from autodw.core.colours import colour_ranges, colours_said
+from autodw.core.ids import ID_IN_TEXT
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
@@ -121,6 +122,10 @@ _TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|та
                           r"|(?:几|些|各|每|所有|全部)[个张份]?[^，。,；;！？]{0,12}?表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
+_ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一行|之前|前面", re.IGNORECASE)
+#: a request speaking of every table ("the labels above each table", "所有表格")
+_EACH_TABLE = re.compile(r"\b(?:each|every|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?tables?\b|(?:每|所有)(?:个|张|一个|的)?表",
+                         re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -130,6 +135,8 @@ _MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|�
                         r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
 _MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # an e-mail address in a block's text
 MAX_MAIL_BLOCKS = 6  # blocks holding an e-mail address a request speaking of one points at (when no more hold one)
+#: a list of ids that says how many more it means ("p1, p2, p3 and 14 more")
+_AND_MORE = re.compile(r"\band\s+(\d+)\s+more\b")
 #: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
 _DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
 #: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
@@ -791,21 +798,29 @@ def chapters_typed(state: State, text: str) -> list[str]:
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
-def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
+def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
-    right under it")."""
+    right under it"), and the last one before each when it speaks of what is above or before it ("the little labels
+    above each table", dwh-334#2); of every body table when it speaks of each or all of them."""
     said = undictated(text)
-    if not (_TABLE_SAID.search(said) and _UNDER.search(said)):
+    under, above = bool(_UNDER.search(said)), bool(_ABOVE.search(said))
+    if not (_TABLE_SAID.search(said) and (under or above)):
         return []
-    wanted, out, after = set(tables), [], False
+    wanted = set(tables) | ({t["id"] for t in state.get("tables", [])} if _EACH_TABLE.search(said) else set())
+    out: list[str] = []
+    after, last = False, None
     for el, table in body_blocks(state):
         if table:
             after = after or el["id"] in wanted
-        elif after and el.get("text", "").strip():
-            out.append(el["id"])
-            after = False
-    return out[:MAX_LISTED_TABLES]
+            if above and el["id"] in wanted and last is not None:
+                out.append(last)
+                last = None
+        elif el.get("text", "").strip():
+            if after and under:
+                out.append(el["id"])
+            after, last = False, el["id"]
+    return list(dict.fromkeys(out))[:MAX_LISTED_TABLES]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
@@ -1061,6 +1076,20 @@ def alike(state: State, ids: list[str]) -> list[str]:
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
     return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def more_named(state: State, text: str) -> list[str]:
+    """The N body paragraphs like the ids `text` names (:func:`alike`) after the last of them, when it names them and
+    "and N more" ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7)."""
+    m = _AND_MORE.search(text)
+    if m is None:
+        return []
+    at = {bid: n for n, bid in enumerate(body_ids(state))}
+    ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
+    if not ids:
+        return []
+    last = max(at[i] for i in ids)
+    return sorted((i for i in alike(state, ids) if at.get(i, -1) > last), key=at.__getitem__)[:int(m.group(1))]
 
 
 def typed_run(state: State, pid: str) -> list[str]:
