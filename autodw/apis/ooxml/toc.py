@@ -346,8 +346,13 @@ def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
 
 def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> str:
     """The name of a ``_Toc`` bookmark in heading `p` (one the old entries referred to first), added if it has
-    none."""
+    none. A bookmark that ends in `p` counts too: Word may start a heading's ``_Toc`` bookmark in the empty
+    paragraph before it."""
     names = [b.get(qn("w:name")) or "" for b in p.iter(qn("w:bookmarkStart"))]
+    ends = {e.get(qn("w:id")) for e in p.iter(qn("w:bookmarkEnd"))}
+    if ends:
+        names += [b.get(qn("w:name")) or "" for b in doc.body.iter(qn("w:bookmarkStart"))
+                  if b.get(qn("w:id")) in ends and p not in b.iterancestors(P)]
     found = [n for n in names if n in known] or [n for n in names if n.startswith("_Toc")]
     if found:
         return found[0]
