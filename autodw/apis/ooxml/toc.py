@@ -571,9 +571,10 @@ def toc_starting_at(doc: WordDocument, p: etree._Element) -> TocField | None:
     return next((f for f in find_tocs(doc) if p is f.first), None)
 
 
-def toc_blocks(field: TocField) -> list[etree._Element]:
+def toc_blocks(doc: WordDocument, field: TocField) -> list[etree._Element]:
     """The blocks a TOC takes: its "Table of Contents" content control (title included) when it sits in one,
-    else the field's paragraphs."""
+    else the field's paragraphs, after its title (the paragraph in the "TOC Heading" style just before them, as
+    insert_toc writes it; not one that ends a section) if it has one."""
     paragraphs = region(field)
     parent = paragraphs[0].getparent()
     if parent.tag == qn("w:sdtContent"):
@@ -581,6 +582,10 @@ def toc_blocks(field: TocField) -> list[etree._Element]:
         gallery = sdt.find(f"{qn('w:sdtPr')}/{qn('w:docPartObj')}/{qn('w:docPartGallery')}")
         if gallery is not None and (wval(gallery) or "").lower() == "table of contents":
             return [sdt]
+    title, style = paragraphs[0].getprevious(), find_style_id(doc, "TOC Heading", "paragraph")
+    if (style and title is not None and title.tag == P and title.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is None
+            and wval(title.find(f"{qn('w:pPr')}/{qn('w:pStyle')}")) == style):
+        return [title, *paragraphs]
     return paragraphs
 
 
