@@ -165,3 +165,14 @@ def test_a_replaced_folder_is_swapped_in_whole_with_the_usual_permissions(tmp_pa
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~umask  # not mkdtemp's private 0700
+
+
+def test_a_read_only_call_prints_its_data_as_json_alone_on_stdout(tmp_path):
+    """`autodw call FILE find_text ...` printed its JSON result and then its message on stdout, so a script piping
+    it to a JSON reader failed with "Extra data". The message now goes to stderr."""
+    out = run("call", str(EXAMPLES / "report.docx"), "find_text", "--args", '{"query": "the"}',
+              "-o", str(tmp_path / "unused.docx"))
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)
+    assert found and out.stderr.strip()
+    assert not (tmp_path / "unused.docx").exists()

@@ -154,8 +154,8 @@ def _call(args: argparse.Namespace) -> int:
     result = execute(doc, args.api, call_args)
     if result.data is not None:
         _print_json(result.data)
-    if result.snapshot is None:
-        print(result.message)
+    if result.snapshot is None:  # a read-only call: with data, stdout is that JSON alone (a script reads it)
+        print(result.message, file=sys.stderr if result.data is not None else sys.stdout)
         return 0
     report = f"{result.message}\n{summarize_change(analyze_change(before, extract_state(doc)))}"
     doc.save(out)
