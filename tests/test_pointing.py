@@ -1388,6 +1388,10 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     step = "Set character formatting: paragraphs p21, p22, p23, p24, p25, p26 and 14 more; size pt 14."
     assert pointing.more_named(state, step) == [f"p{i}" for i in range(27, 41)]
     assert pointing.more_named(state, "Set character formatting: paragraphs p21, p22; size pt 14.") == []
+    # mid-document, past the first MAX_ALIKE paragraphs of their kind (a handbook's plain Normal lines)
+    handbook = _filled({}, n=300)
+    abbreviated = "Set paragraph formatting: paragraphs p178, p179, p180, p181, p182, p183 and 14 more; indent 1 cm."
+    assert pointing.more_named(handbook, abbreviated) == [f"p{i}" for i in range(184, 198)]
     view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
                                quoted_in="Make the number words 14 pt")
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))

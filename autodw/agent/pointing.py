@@ -1079,17 +1079,22 @@ def alike(state: State, ids: list[str]) -> list[str]:
 
 
 def more_named(state: State, text: str) -> list[str]:
-    """The N body paragraphs like the ids `text` names (:func:`alike`) after the last of them, when it names them and
-    "and N more" ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7)."""
+    """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
+    level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
+    ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7). The wording comes
+    from step text that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
         return []
-    at = {bid: n for n, bid in enumerate(body_ids(state))}
+    paras = [el for el, table in body_blocks(state) if not table and el.get("text", "").strip()]
+    at = {p["id"]: n for n, p in enumerate(paras)}
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
-    last = max(at[i] for i in ids)
-    return sorted((i for i in alike(state, ids) if at.get(i, -1) > last), key=at.__getitem__)[:int(m.group(1))]
+    named = [_list_kind(paras[at[i]]) for i in ids]
+    kinds = {k for k in named if named.count(k) >= 2} or set(named)
+    after = (p["id"] for p in paras[max(at[i] for i in ids) + 1:] if _list_kind(p) in kinds)
+    return list(itertools.islice(after, int(m.group(1))))
 
 
 def typed_run(state: State, pid: str) -> list[str]:
