@@ -1375,6 +1375,12 @@ def test_the_line_above_each_table():
     assert pointing.lines_beside(state, request, []) == ["p8", "p38", "p68"]
     assert pointing.lines_beside(state, "The labels above the first table", ["t1"]) == ["p8"]
     assert pointing.lines_beside(state, "Make the tables narrower", ["t1", "t2", "t3"]) == []
+    # a table not meant between a line and the one meant: the line is beside that table, not the meant one
+    between = {**_state([_paragraph(1, "Merging"), _paragraph(2, ""), _paragraph(3, "Widths")]),
+               "tables": [_table(1, "p1"), _table(2, "p2")]}
+    assert pointing.lines_beside(between, "The label above the second table", ["t2"]) == []
+    assert pointing.lines_beside(between, "The line under the first table", ["t1"]) == []
+    assert pointing.lines_beside(between, "The line under the second table", ["t2"]) == ["p3"]
     view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
     assert _shown(view, "p8", "p38", "p68")
 

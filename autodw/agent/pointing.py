@@ -811,11 +811,11 @@ def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     out: list[str] = []
     after, last = False, None
     for el, table in body_blocks(state):
-        if table:
-            after = after or el["id"] in wanted
-            if above and el["id"] in wanted and last is not None:
+        if table:  # the line beside a table is beside no table past it
+            after = el["id"] in wanted
+            if above and after and last is not None:
                 out.append(last)
-                last = None
+            last = None
         elif el.get("text", "").strip():
             if after and under:
                 out.append(el["id"])
