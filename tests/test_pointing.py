@@ -660,6 +660,8 @@ def test_a_symbol_typed_inside_a_word_points_at_every_block_holding_it():
     assert pointing.marks_held(state, request) == sorted(f"p{n}" for n in accented)
     assert set(pointing.pointed(state, request)) >= {f"p{n}" for n in accented}
     assert pointing.marks_held(state, "replace the ´ with an apostrophe") == []
+    arrows = _filled({10: _paragraph(10, "第一章～第三章"), 20: _paragraph(20, "Word→PDF")})
+    assert pointing.marks_held(arrows, "把第一章～第三章和Word→PDF那两行删掉") == []  # a range's or an arrow's sign
     everywhere = _state([_paragraph(n, f"Jung´s paper {n}") for n in range(1, pointing.MAX_ALIKE + 2)])
     assert pointing.marks_held(everywhere, "fix Jung´s") == []
 

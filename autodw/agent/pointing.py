@@ -641,12 +641,14 @@ def highlighted(state: State, said: str) -> list[str]:
 def marks_held(state: State, said: str) -> list[str]:
     """The body blocks holding a symbol that `said` (undictated text) types inside a word, as the document spells it
     ("Jung´s, Kant´s, Freud´s" typed with an acute accent for an apostrophe, dwh-335#7: every block holding it),
-    when at most :data:`MAX_ALIKE` blocks hold it (a symbol, Unicode's category S: non-ASCII or a modifier, "`")."""
+    when at most :data:`MAX_ALIKE` blocks hold it (a modifier symbol, Unicode's category Sk: "´", "`", "¨", "ˆ"; not
+    an arrow or a math symbol: "第一章～第三章", "Word→PDF")."""
     marks = {ch for before, ch, after in zip(said, said[1:], said[2:]) if before.isalpha() and after.isalpha()
-             and unicodedata.category(ch).startswith("S") and (not ch.isascii() or unicodedata.category(ch) == "Sk")}
+             and unicodedata.category(ch) == "Sk"}
+    texts = block_texts(state) if marks else []
     out = []
     for mark in sorted(marks):
-        held = [bid for bid, text in block_texts(state) if mark in text]
+        held = [bid for bid, text in texts if mark in text]
         out += held if len(held) <= MAX_ALIKE else []
     return list(dict.fromkeys(out))
 
