@@ -1350,6 +1350,15 @@ def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one
     assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
 
 
+def test_the_email_pattern_searches_only_texts_holding_an_at_sign(monkeypatch):
+    """The address pattern is quadratic on a long run of word characters: a text without "@" is not searched."""
+    searched = []
+    monkeypatch.setattr(pointing, "_MAIL", type("Mail", (), {"search": staticmethod(searched.append)}))
+    state = _filled({30: _paragraph(30, "w_hosainy@yahoo.com"), 40: _paragraph(40, "a" * 50_000)})
+    pointing.mail_blocks(state, "delete the email line")
+    assert searched == ["w_hosainy@yahoo.com"]
+
+
 def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
     """dwh-339#5 (local: the start view, its section lines cut to the budget): the header a step unlinked from the one
     before starts as a copy of its text, which the next step replaces; its section's line shows it after the history,

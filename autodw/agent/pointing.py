@@ -658,7 +658,7 @@ def mail_blocks(state: State, said: str) -> list[str]:
     :data:`MAX_MAIL_BLOCKS` do: "that Yahoo mailbox line" of a Persian book, its address "w_hosainy@yahoo.com" (dwh-339#6)."""
     if not _MAIL_SAID.search(said):
         return []
-    held = {bid for bid, text in block_texts(state) if _MAIL.search(text)}
+    held = {bid for bid, text in block_texts(state) if "@" in text and _MAIL.search(text)}  # (quadratic on long words)
     out = [bid for bid in body_ids(state) if bid in held]
     return out if len(out) <= MAX_MAIL_BLOCKS else []
 
