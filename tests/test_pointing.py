@@ -1384,6 +1384,8 @@ def test_the_line_above_each_table():
              "tables": [_table(1, "p9"), _table(2, "p39"), _table(3, "p69")]}
     request = "The little labels above each table are just plain text. Make them all Heading 2"
     assert pointing.lines_beside(state, request, []) == ["p8", "p38", "p68"]
+    for said in ("The labels above each of the tables are plain text", "每一张表格上面的小标题都改成标题2"):
+        assert pointing.lines_beside(state, said, []) == ["p8", "p38", "p68"], said
     assert pointing.lines_beside(state, "The labels above the first table", ["t1"]) == ["p8"]
     assert pointing.lines_beside(state, "Make the tables narrower", ["t1", "t2", "t3"]) == []
     # a table not meant between a line and the one meant: the line is beside that table, not the meant one

@@ -123,9 +123,9 @@ _TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|та
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一行|之前|前面", re.IGNORECASE)
-#: a request speaking of every table ("the labels above each table", "所有表格")
-_EACH_TABLE = re.compile(r"\b(?:each|every|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?tables?\b|(?:每|所有)(?:个|张|一个|的)?表",
-                         re.IGNORECASE)
+#: a request speaking of every table ("the labels above each table", "each of the tables", "所有表格", "每一张表格")
+_EACH_TABLE = re.compile(r"\b(?:(?:each|every)(?:\s+one)?(?:\s+of\s+the)?|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?"
+                         r"tables?\b|(?:每|所有)(?:一?[个张]|的)?表", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
