@@ -1315,7 +1315,6 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
 
 
-
 def _verse_table(tid: str, first: int, rows: int, after: str, cols: int = 3) -> dict:
     """A table of verses typed `cols` cells to a row, the middle one empty and narrow."""
     def cell(n: int, c: int) -> dict:
@@ -1375,6 +1374,8 @@ def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
     assert "p3: no longer in the document" in now
     state["page_layout"]["sections"][0]["headers"]["default"]["linked_to_previous"] = True  # not its own: not shown
     assert "SECTION" not in views.touched_now(record, state)
+
+
 def test_the_line_above_each_table():
     """dwh-334#2 ("The little labels above each table are just plain text"): the last paragraph with text before every
     table, though the request names none of them, is shown in a small view."""
