@@ -1376,6 +1376,15 @@ def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
     assert "SECTION" not in views.touched_now(record, state)
 
 
+def test_an_id_is_said_whole():
+    """The history's new ids and the touched elements' lines tell an id said whole from one inside another."""
+    from autodw.agent.records import Attempt
+    assert views.says_id("inserted p1 after p12", "p1") and views.says_id("(t3)", "t3")
+    assert not views.says_id("inserted p12", "p1") and not views.says_id("row-p1", "p1")
+    made = Attempt("insert_table", {}, "first", ok=True, message="inserted table t2 after p12", created=["t2", "p1"])
+    assert views.new_ids(made) == " (new: p1)"
+
+
 def test_the_line_above_each_table():
     """dwh-334#2 ("The little labels above each table are just plain text"): the last paragraph with text before every
     table, though the request names none of them, is shown in a small view."""
