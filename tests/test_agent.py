@@ -761,6 +761,11 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     default = "Add page numbers: alignment center; section 0; template Page {PAGE} of {NUMPAGES}; where footer."
     even = "Add page numbers: alignment center; kind even; section 0; template Page {PAGE} of {NUMPAGES}; where footer."
     assert not heuristics.restates(even, default, 0.7) and heuristics.restates(default, default, 0.7)
+    # a filler word added ("again", "too", "再") is no further step
+    assert heuristics.restates("Make p5 bold again.", "Make p5 bold.", 0.7)
+    assert heuristics.restates("Make p5 bold as well.", "Make p5 bold.", 0.7)
+    assert heuristics.restates("p5 再 加粗", "p5 加粗", 0.7)
+    assert not heuristics.restates("Make p5 bold; kind even.", "Make p5 bold.", 0.7)
     record = InstructionResult("Add a Risks section")
     for n, text in enumerate([heading, listed], 1):
         step = Step(n, text)

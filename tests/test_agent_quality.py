@@ -2096,12 +2096,14 @@ def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(sta
 def test_a_part_kept_full_width_beside_chinese_columns_is_a_continuous_section_break(state):
     """Columns for one part while another keeps the whole line ("占整行", "全宽") ask for a continuous section
     break, as "full width" does in English (hand dev-twenty-second dwh-341#5: the hosted and local ceilings); columns
-    alone, or a whole line said without columns, do not."""
+    alone, a whole line said without columns, or a table's column, do not."""
     brk = {"after": "p1", "start": "continuous"}
     for request in ("标题下面的正文改成两栏排版，logo 和标题还是占整行", "标题保持全宽，下面的内容分成三栏"):
         assert _checks(request, "insert_section_break", brk, state) == []
     assert _checks("正文改成两栏排版", "insert_section_break", brk, state) == ["unasked_api", "unnamed_value"]
     assert _checks("正文分节，标题占整行", "insert_section_break", brk, state) == ["unnamed_value"]
+    # a table's column (栏) is no page column: "表格第三栏整行删掉" asks for no section break
+    assert _checks("表格第三栏整行删掉", "insert_section_break", brk, state) == ["unasked_api", "unnamed_value"]
 
 
 def test_a_vertical_line_between_columns_names_their_separator(state):

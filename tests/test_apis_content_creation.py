@@ -187,7 +187,8 @@ def test_insert_hyperlink_external_and_bookmark(doc):
 def test_insert_hyperlink_keeps_the_font_of_the_text_it_is_typed_into():
     """The link's run had only the Hyperlink style: typed into 14 pt red Arial text it showed in the default font.
     It now takes what inserted text takes (the text before it; at offset 0 the text after it; in an empty
-    paragraph the paragraph mark's), with the Hyperlink style instead of the run's own character style."""
+    paragraph the paragraph mark's), with the Hyperlink style instead of the run's own character style, and without
+    its colour and underline (which would hide the style's: a link typed into black text showed black)."""
     from docx.shared import Pt, RGBColor
 
     from tests.conftest import docx_bytes
@@ -195,11 +196,12 @@ def test_insert_hyperlink_keeps_the_font_of_the_text_it_is_typed_into():
     def build(d):
         run = d.add_paragraph().add_run("See the guide here.")
         run.font.size, run.font.name, run.font.color.rgb = Pt(14), "Arial", RGBColor(0xC0, 0, 0)
+        run.font.bold, run.font.underline = True, False
         run.style = d.styles.add_style("Loud", 2)
         d.add_paragraph()
 
     data = docx_bytes(build)
-    font = {"font": "Arial", "color": "C00000", "size_pt": 14.0}
+    font = {"font": "Arial", "bold": True, "size_pt": 14.0}
     for offset in ({"offset": 8}, {"offset": 0}, {}):
         d = WordDocument.from_bytes(data, "test.docx")
         execute(d, "insert_hyperlink", {"paragraph": "p1", "text": "guide", "url": "https://example.com", **offset})

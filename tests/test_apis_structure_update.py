@@ -214,6 +214,23 @@ def test_header_text_keeps_a_separator_line_drawn_as_a_paragraph_border():
         header = sections(doc)[0]["headers"]["default"]
         assert (header["text"], [_bordered(doc, i) for i in header["paragraphs"]]) == (text, borders), kind
         assert_word_opens(data, doc)
+    # clearing the text clears the line: no bordered empty paragraph put back, no border carried over
+    for kind in ("empty", "text"):
+        doc = WordDocument.from_bytes(docx_bytes(lambda d: build(d, kind)), "test.docx")
+        run(doc, "set_header_footer", section=0, where="header", text="")
+        header = sections(doc)[0]["headers"]["default"]
+        assert [_bordered(doc, i) for i in header["paragraphs"]] == [None], kind
+
+
+def test_clearing_a_header_drops_a_separator_line_drawn_as_a_shape():
+    """Empty text clears a header: its drawn line goes with the text (only a watermark is kept)."""
+    from tests.conftest import open_corpus
+
+    _, doc = open_corpus("poi__stress004.docx")
+    run(doc, "set_header_footer", section=2, where="header", text="")
+    header = sections(doc)[2]["headers"]["default"]
+    assert header["text"] == ""
+    assert not [g for pid in header["paragraphs"] for g in doc.find(pid, "p").iter(qn("a:prstGeom"))]
 
 
 def test_header_paragraphs_are_addressable_by_id(report):

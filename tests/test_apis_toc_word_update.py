@@ -103,3 +103,20 @@ def test_a_heading_whose_toc_bookmark_starts_in_the_paragraph_before_keeps_it_an
     assert "other dependencies\t10" in entries
     assert any("PAGEREF _Toc96591814" in (t.text or "") for t in doc.body.iter(qn("w:instrText")))
     assert_word_opens(before, doc)
+
+
+def test_the_bookmarks_are_read_once_per_update(monkeypatch):
+    """A TOC of many headings read the document's bookmarks once per heading (each a whole-document scan): they are
+    read once, the headings' new ``_Toc`` bookmarks still distinct, their ids too."""
+    from autodw.apis.ooxml import fields, toc
+    from tests.conftest import make_doc
+
+    doc = make_doc(lambda d: [d.add_heading(f"Part {n}", 1) for n in range(1, 9)])
+    calls = []
+    counted = fields.bookmark_starts
+    monkeypatch.setattr(toc, "bookmark_starts", lambda d: calls.append(1) or counted(d))
+    monkeypatch.setattr(fields, "bookmark_starts", lambda d: calls.append(1) or counted(d))
+    execute(doc, "insert_toc", {"position": "start"})
+    starts = list(doc.body.iter(qn("w:bookmarkStart")))
+    assert len(calls) <= 2 and len(starts) == 8
+    assert len({b.get(qn("w:name")) for b in starts}) == len({b.get(qn("w:id")) for b in starts}) == 8

@@ -101,5 +101,14 @@ def test_a_quoted_fix_the_document_holds_in_many_paragraphs_is_shown_where_it_oc
     matches = grounding.ground(state, step)
     assert [m.id for m in matches] == ["p6"]
     lines = grounding.held_lines(state, step, matches)
-    assert f'"{right}" is written so in 5 paragraph(s), first in p1: "Clause 1 applies to {right} in full."' in lines
+    assert f'"{right}" is written so in 5 paragraph(s), first in p1, between "Clause 1 applies to " and " in full."' \
+        in lines
     assert grounding.held_lines(state, 'Replace "nothing like this here" with "x"', []) == ""
+    # a long quote is shown once and shortened, the text either side of it cut; at most MAX_HELD_LINES of them
+    long = "the Landlord's obligations under this Lease in respect of the Premises and the Building as a whole"
+    state["paragraphs"] = [{"id": f"p{i}", "text": f"{'Preamble ' * 8}{long} {i}{' and more' * 8}.",
+                            "style": "Normal"} for i in range(1, 6)]
+    step = " ".join(f'"{long} {i}"' for i in range(1, 6))
+    lines = grounding.held_lines(state, step, []).splitlines()[1:]
+    assert len(lines) == grounding.MAX_HELD_LINES and all(line.count("Landlord") == 1 for line in lines)
+    assert all(len(line) < 200 for line in lines), lines

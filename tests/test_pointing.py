@@ -660,6 +660,8 @@ def test_a_symbol_typed_inside_a_word_points_at_every_block_holding_it():
     assert pointing.marks_held(state, request) == sorted(f"p{n}" for n in accented)
     assert set(pointing.pointed(state, request)) >= {f"p{n}" for n in accented}
     assert pointing.marks_held(state, "replace the ´ with an apostrophe") == []
+    arrows = _filled({10: _paragraph(10, "第一章～第三章"), 20: _paragraph(20, "Word→PDF")})
+    assert pointing.marks_held(arrows, "把第一章～第三章和Word→PDF那两行删掉") == []  # a range's or an arrow's sign
     everywhere = _state([_paragraph(n, f"Jung´s paper {n}") for n in range(1, pointing.MAX_ALIKE + 2)])
     assert pointing.marks_held(everywhere, "fix Jung´s") == []
 
@@ -1313,7 +1315,6 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
 
 
-
 def _verse_table(tid: str, first: int, rows: int, after: str, cols: int = 3) -> dict:
     """A table of verses typed `cols` cells to a row, the middle one empty and narrow."""
     def cell(n: int, c: int) -> dict:
@@ -1348,6 +1349,15 @@ def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one
     assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
 
 
+def test_the_email_pattern_searches_only_texts_holding_an_at_sign(monkeypatch):
+    """The address pattern is quadratic on a long run of word characters: a text without "@" is not searched."""
+    searched = []
+    monkeypatch.setattr(pointing, "_MAIL", type("Mail", (), {"search": staticmethod(searched.append)}))
+    state = _filled({30: _paragraph(30, "w_hosainy@yahoo.com"), 40: _paragraph(40, "a" * 50_000)})
+    pointing.mail_blocks(state, "delete the email line")
+    assert searched == ["w_hosainy@yahoo.com"]
+
+
 def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
     """dwh-339#5 (local: the start view, its section lines cut to the budget): the header a step unlinked from the one
     before starts as a copy of its text, which the next step replaces; its section's line shows it after the history,
@@ -1364,6 +1374,17 @@ def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
     assert "p3: no longer in the document" in now
     state["page_layout"]["sections"][0]["headers"]["default"]["linked_to_previous"] = True  # not its own: not shown
     assert "SECTION" not in views.touched_now(record, state)
+
+
+def test_an_id_is_said_whole():
+    """The history's new ids and the touched elements' lines tell an id said whole from one inside another."""
+    from autodw.agent.records import Attempt
+    assert views.says_id("inserted p1 after p12", "p1") and views.says_id("(t3)", "t3")
+    assert not views.says_id("inserted p12", "p1") and not views.says_id("row-p1", "p1")
+    made = Attempt("insert_table", {}, "first", ok=True, message="inserted table t2 after p12", created=["t2", "p1"])
+    assert views.new_ids(made) == " (new: p1)"
+
+
 def test_the_line_above_each_table():
     """dwh-334#2 ("The little labels above each table are just plain text"): the last paragraph with text before every
     table, though the request names none of them, is shown in a small view."""
@@ -1373,8 +1394,16 @@ def test_the_line_above_each_table():
              "tables": [_table(1, "p9"), _table(2, "p39"), _table(3, "p69")]}
     request = "The little labels above each table are just plain text. Make them all Heading 2"
     assert pointing.lines_beside(state, request, []) == ["p8", "p38", "p68"]
+    for said in ("The labels above each of the tables are plain text", "每一张表格上面的小标题都改成标题2"):
+        assert pointing.lines_beside(state, said, []) == ["p8", "p38", "p68"], said
     assert pointing.lines_beside(state, "The labels above the first table", ["t1"]) == ["p8"]
     assert pointing.lines_beside(state, "Make the tables narrower", ["t1", "t2", "t3"]) == []
+    # a table not meant between a line and the one meant: the line is beside that table, not the meant one
+    between = {**_state([_paragraph(1, "Merging"), _paragraph(2, ""), _paragraph(3, "Widths")]),
+               "tables": [_table(1, "p1"), _table(2, "p2")]}
+    assert pointing.lines_beside(between, "The label above the second table", ["t2"]) == []
+    assert pointing.lines_beside(between, "The line under the first table", ["t1"]) == []
+    assert pointing.lines_beside(between, "The line under the second table", ["t2"]) == ["p3"]
     view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
     assert _shown(view, "p8", "p38", "p68")
 
@@ -1388,6 +1417,10 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     step = "Set character formatting: paragraphs p21, p22, p23, p24, p25, p26 and 14 more; size pt 14."
     assert pointing.more_named(state, step) == [f"p{i}" for i in range(27, 41)]
     assert pointing.more_named(state, "Set character formatting: paragraphs p21, p22; size pt 14.") == []
+    # mid-document, past the first MAX_ALIKE paragraphs of their kind (a handbook's plain Normal lines)
+    handbook = _filled({}, n=300)
+    abbreviated = "Set paragraph formatting: paragraphs p178, p179, p180, p181, p182, p183 and 14 more; indent 1 cm."
+    assert pointing.more_named(handbook, abbreviated) == [f"p{i}" for i in range(184, 198)]
     view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
                                quoted_in="Make the number words 14 pt")
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))

@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
-from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level, shows_something
+from autodw.analysis.state.render import CONTENTS_STYLE, _short, custom_headings, heading_level, shows_something
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -851,12 +851,15 @@ def grounding_lines(matches: list[Match]) -> str:
 
 MIN_HELD_CHARS = 12  # a quoted text this long that many paragraphs hold is shown where it first occurs
 HELD_CONTEXT = 30  # characters shown either side of it
+HELD_QUOTE_CHARS = 60  # characters of it shown
+MAX_HELD_LINES = 3  # such texts shown
 
 
 def held_lines(state: State, text: str, matches: list[Match]) -> str:
-    """Each text of :data:`MIN_HELD_CHARS` or more quoted in `text` that names no element of `matches` (:func:`ground`
-    names none that more than :data:`MAX_MATCHES` paragraphs hold) but the document holds as written, with how many
-    paragraphs hold it and where it first occurs: a fix the document already spells right elsewhere ("the
+    """Each text of :data:`MIN_HELD_CHARS` or more quoted in `text` that names no element of `matches` (those
+    :func:`ground` found, as the caller cut them: it names none that more than :data:`MAX_MATCHES` paragraphs hold)
+    but the document holds as written, with how many paragraphs hold it and the text either side of it where it first
+    occurs, the first :data:`MAX_HELD_LINES`: a fix the document already spells right elsewhere ("the
     [Premises][Property][and/or Building]", dwh-338#3) is copied from the document, not made up ("" for none)."""
     named = {m.quote for m in matches}
     lines = []
@@ -867,10 +870,13 @@ def held_lines(state: State, text: str, matches: list[Match]) -> str:
         if not held:
             continue
         p, at = held[0]
-        body = p["text"]
-        start, end = max(0, at - HELD_CONTEXT), min(len(body), at + len(quote.text) + HELD_CONTEXT)
-        excerpt = ("…" if start else "") + body[start:end] + ("…" if end < len(body) else "")
-        lines.append(f'"{quote.text}" is written so in {len(held)} paragraph(s), first in {p["id"]}: "{excerpt}"')
+        body, end = p["text"], at + len(quote.text)
+        before = ("…" if at > HELD_CONTEXT else "") + body[max(0, at - HELD_CONTEXT):at]
+        after = body[end:end + HELD_CONTEXT] + ("…" if end + HELD_CONTEXT < len(body) else "")
+        lines.append(f'"{_short(quote.text, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
+                     f'{p["id"]}, between "{before}" and "{after}"')
+        if len(lines) == MAX_HELD_LINES:
+            break
     return "Texts the request quotes that the document holds as written:\n" + "\n".join(lines) if lines else ""
 
 

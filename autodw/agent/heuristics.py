@@ -102,6 +102,8 @@ def nothing_remains(remaining: Sequence[str] | None, record: InstructionResult, 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"\w+")
+#: words a reworded step may add and say nothing more ("Make p5 bold again.", "也 把 p6 加粗")
+_FILLER = re.compile(r"\b(?:again|too|now|also|please|then|still|as\s+well|once\s+more)\b|(?<!\w)[再也还又请](?!\w)")
 
 
 def restates(text: str, other: str, ratio: float) -> bool:
@@ -109,7 +111,7 @@ def restates(text: str, other: str, ratio: float) -> bool:
     number or quoted text that `other` does not ("format p5" is not "format p4", "delete comment 31" is not "delete
     comment 30", "style Heading 1" is not "style Title", "insert 'Appendix'" is not "insert 'Contacts'", but "insert a
     list after the new heading" can restate "insert a list after p44"), nor every word of `other` and more ("...;
-    kind even; ..." is not the same step without it)."""
+    kind even; ..." is not the same step without it; filler words such as "again", "too" aside: :data:`_FILLER`)."""
     if not set(ELEMENT_ID.findall(text)) <= set(ELEMENT_ID.findall(other)):
         return False
     if not set(_NUMBER.findall(text)) <= set(_NUMBER.findall(other)):
@@ -117,9 +119,14 @@ def restates(text: str, other: str, ratio: float) -> bool:
     loose_other = grounding.loose(other)
     if any(grounding.loose(q.text) not in loose_other for q in grounding.quotes(text)):
         return False
-    if set(_WORD.findall(normalized(other))) < set(_WORD.findall(normalized(text))):
+    if _words(other) < _words(text):
         return False  # all `other` says and more ("...; kind even; ..."): a further step, dwh-338#8
     return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
+
+
+def _words(text: str) -> set[str]:
+    """The words of `text` (:func:`normalized`), its filler words (:data:`_FILLER`) aside."""
+    return set(_WORD.findall(_FILLER.sub(" ", normalized(text))))
 
 
 _END_PUNCTUATION = " .!?;,:。！？；，：…"  # what may end a quoted text and not the request it is in

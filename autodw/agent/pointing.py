@@ -123,9 +123,9 @@ _TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|та
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
 _ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一行|之前|前面", re.IGNORECASE)
-#: a request speaking of every table ("the labels above each table", "所有表格")
-_EACH_TABLE = re.compile(r"\b(?:each|every|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?tables?\b|(?:每|所有)(?:个|张|一个|的)?表",
-                         re.IGNORECASE)
+#: a request speaking of every table ("the labels above each table", "each of the tables", "所有表格", "每一张表格")
+_EACH_TABLE = re.compile(r"\b(?:(?:each|every)(?:\s+one)?(?:\s+of\s+the)?|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?"
+                         r"tables?\b|(?:每|所有)(?:一?[个张]|的)?表", re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -641,12 +641,14 @@ def highlighted(state: State, said: str) -> list[str]:
 def marks_held(state: State, said: str) -> list[str]:
     """The body blocks holding a symbol that `said` (undictated text) types inside a word, as the document spells it
     ("Jung´s, Kant´s, Freud´s" typed with an acute accent for an apostrophe, dwh-335#7: every block holding it),
-    when at most :data:`MAX_ALIKE` blocks hold it (a symbol, Unicode's category S: non-ASCII or a modifier, "`")."""
+    when at most :data:`MAX_ALIKE` blocks hold it (a modifier symbol, Unicode's category Sk: "´", "`", "¨", "ˆ"; not
+    an arrow or a math symbol: "第一章～第三章", "Word→PDF")."""
     marks = {ch for before, ch, after in zip(said, said[1:], said[2:]) if before.isalpha() and after.isalpha()
-             and unicodedata.category(ch).startswith("S") and (not ch.isascii() or unicodedata.category(ch) == "Sk")}
+             and unicodedata.category(ch) == "Sk"}
+    texts = block_texts(state) if marks else []
     out = []
     for mark in sorted(marks):
-        held = [bid for bid, text in block_texts(state) if mark in text]
+        held = [bid for bid, text in texts if mark in text]
         out += held if len(held) <= MAX_ALIKE else []
     return list(dict.fromkeys(out))
 
@@ -656,7 +658,7 @@ def mail_blocks(state: State, said: str) -> list[str]:
     :data:`MAX_MAIL_BLOCKS` do: "that Yahoo mailbox line" of a Persian book, its address "w_hosainy@yahoo.com" (dwh-339#6)."""
     if not _MAIL_SAID.search(said):
         return []
-    held = {bid for bid, text in block_texts(state) if _MAIL.search(text)}
+    held = {bid for bid, text in block_texts(state) if "@" in text and _MAIL.search(text)}  # (quadratic on long words)
     out = [bid for bid in body_ids(state) if bid in held]
     return out if len(out) <= MAX_MAIL_BLOCKS else []
 
@@ -811,11 +813,11 @@ def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     out: list[str] = []
     after, last = False, None
     for el, table in body_blocks(state):
-        if table:
-            after = after or el["id"] in wanted
-            if above and el["id"] in wanted and last is not None:
+        if table:  # the line beside a table is beside no table past it
+            after = el["id"] in wanted
+            if above and after and last is not None:
                 out.append(last)
-                last = None
+            last = None
         elif el.get("text", "").strip():
             if after and under:
                 out.append(el["id"])
@@ -1079,17 +1081,22 @@ def alike(state: State, ids: list[str]) -> list[str]:
 
 
 def more_named(state: State, text: str) -> list[str]:
-    """The N body paragraphs like the ids `text` names (:func:`alike`) after the last of them, when it names them and
-    "and N more" ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7)."""
+    """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
+    level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
+    ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7). The wording comes
+    from step text that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
         return []
-    at = {bid: n for n, bid in enumerate(body_ids(state))}
+    paras = [el for el, table in body_blocks(state) if not table and el.get("text", "").strip()]
+    at = {p["id"]: n for n, p in enumerate(paras)}
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
-    last = max(at[i] for i in ids)
-    return sorted((i for i in alike(state, ids) if at.get(i, -1) > last), key=at.__getitem__)[:int(m.group(1))]
+    named = [_list_kind(paras[at[i]]) for i in ids]
+    kinds = {k for k in named if named.count(k) >= 2} or set(named)
+    after = (p["id"] for p in paras[max(at[i] for i in ids) + 1:] if _list_kind(p) in kinds)
+    return list(itertools.islice(after, int(m.group(1))))
 
 
 def typed_run(state: State, pid: str) -> list[str]:

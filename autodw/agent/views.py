@@ -172,10 +172,15 @@ def history(record: InstructionResult, history_chars: int, exclude: Step | None 
     return "\n".join(lines) or "(none yet)"
 
 
+def says_id(text: str, eid: str) -> bool:
+    """Whether `text` names element id `eid` as a whole ("p1" is not in "p12" nor in "row-p1")."""
+    return re.search(rf"(?<![\w-]){re.escape(eid)}(?!\w)", text) is not None
+
+
 def new_ids(attempt: Attempt) -> str:
     """The ids a call created that its message does not name (the cells of a new row or table, a watermark's shape),
     as the history shows them (at most :data:`MAX_NEW_IDS`): later steps can only name what the model has seen."""
-    unnamed = [i for i in attempt.created if not re.search(rf"(?<![\w-]){i}(?!\w)", attempt.message)]
+    unnamed = [i for i in attempt.created if not says_id(attempt.message, i)]
     if not unnamed:
         return ""
     more = f" and {len(unnamed) - MAX_NEW_IDS} more" if len(unnamed) > MAX_NEW_IDS else ""
@@ -219,7 +224,7 @@ def touched_now(record: InstructionResult, state: State) -> str:
     if not touched:
         return ""
     lines = render_elements(contents_marked(state), touched)
-    gone = [i for i in touched if not any(re.search(rf"(?<![\w-]){i}(?!\w)", line) for line in lines)]
+    gone = [i for i in touched if not any(says_id(line, i) for line in lines)]
     lines += [f"{i}: no longer in the document" for i in gone]
     return "\n\nThose elements now:\n" + "\n".join(lines)
 

@@ -197,7 +197,8 @@ def _story_ids(doc: WordDocument, parts) -> str:
 
 
 @api(intent=INTENT,
-     description="Set the text of a section's header or footer (replacing its paragraphs; a watermark is kept). "
+     description="Set the text of a section's header or footer (replacing its paragraphs; a watermark is kept, and "
+                 "so is a separator line, a drawn line or a bordered empty paragraph, unless the text is empty). "
                  "Write {PAGE}, {NUMPAGES} or {SECTIONPAGES} in the text for live page-number fields; \\n starts a new "
                  "paragraph. Editing one section's header that is linked to the previous section unlinks it first "
                  "(later sections linked to it follow); section \"all\" edits every distinct header of that kind.",

@@ -243,18 +243,19 @@ def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: st
     """Replace the content of a header/footer part with `text` (one paragraph per line, {PAGE} tokens
     as fields). Watermark shapes and separator lines are kept: drawn lines (in the first new paragraph, as
     watermarks), empty paragraphs showing only a border (before or after the new text, where they were) and a
-    border the old text paragraphs had (on the new ones)."""
+    border the old text paragraphs had (on the new ones). Empty text (clearing it) keeps only the watermarks."""
     root = part.element
+    kept = bool(text.strip())  # separator lines go with the text when it is cleared
     marks = [r for r in root.iter(qn("w:r")) if is_watermark_run(r) or (
-        is_separator_run(r) and not any(a.tag == qn("w:txbxContent") for a in r.iterancestors()))]
+        kept and is_separator_run(r) and not any(a.tag == qn("w:txbxContent") for a in r.iterancestors()))]
     blocks = [c for c in root if c.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml"))]
-    rules = [c for c in blocks if _is_separator_paragraph(c)]
+    rules = [c for c in blocks if kept and _is_separator_paragraph(c)]
     first = next((n for n, c in enumerate(blocks) if c not in rules), None)
     rules = rules if first is not None else []  # only bordered empty paragraphs: the text goes into them
     for rule in rules:
         root.remove(rule)
     ppr = style_ppr(doc, root, where, alignment)
-    border = next((b for b in map(_border, story_paragraphs(root)) if b is not None), None)
+    border = next((b for b in map(_border, story_paragraphs(root)) if b is not None), None) if kept else None
     if border is not None and _drawn(ppr.find(qn("w:pBdr"))) is None:
         remove_children(ppr, "w:pBdr")
         insert_ordered(ppr, copy.deepcopy(border))

@@ -344,23 +344,41 @@ def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
     return out
 
 
-def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> str:
+@dataclass
+class _Bookmarks:
+    """The document's bookmarks as an update reads them once (not once per heading) and adds ``_Toc`` ones to them:
+    the name of each start by its id (the body's first), every name taken, the next free id."""
+
+    names: dict[str, str]
+    taken: set[str]
+    next_id: int
+
+    @classmethod
+    def read(cls, doc: WordDocument) -> _Bookmarks:
+        names: dict[str, str] = {}
+        taken: set[str] = set()
+        for b in bookmark_starts(doc):
+            names.setdefault(b.get(qn("w:id")) or "", b.get(qn("w:name")) or "")
+            taken.add(b.get(qn("w:name")) or "")
+        return cls(names, taken, int(new_bookmark_id(doc)))
+
+
+def _bookmark(p: etree._Element, known: dict[str, str], marks: _Bookmarks) -> str:
     """The name of a ``_Toc`` bookmark in heading `p` (one the old entries referred to first), added if it has
-    none. A bookmark that ends in `p` counts too: Word may start a heading's ``_Toc`` bookmark in the empty
-    paragraph before it."""
-    names = [b.get(qn("w:name")) or "" for b in p.iter(qn("w:bookmarkStart"))]
-    ends = {e.get(qn("w:id")) for e in p.iter(qn("w:bookmarkEnd"))}
-    if ends:
-        names += [b.get(qn("w:name")) or "" for b in doc.body.iter(qn("w:bookmarkStart"))
-                  if b.get(qn("w:id")) in ends and p not in b.iterancestors(P)]
+    none (to `marks` too). A bookmark that ends in `p` counts too: Word may start a heading's ``_Toc`` bookmark in
+    the empty paragraph before it."""
+    starts = {b.get(qn("w:id")): b.get(qn("w:name")) or "" for b in p.iter(qn("w:bookmarkStart"))}
+    names = [*starts.values(), *(marks.names[i] for e in p.iter(qn("w:bookmarkEnd"))
+                                 if (i := e.get(qn("w:id"))) not in starts and i in marks.names)]
     found = [n for n in names if n in known] or [n for n in names if n.startswith("_Toc")]
     if found:
         return found[0]
-    taken = {b.get(qn("w:name")) for b in bookmark_starts(doc)}
     n = 1
-    while f"_Toc{n:09d}" in taken:
+    while f"_Toc{n:09d}" in marks.taken:
         n += 1
-    name, bid = f"_Toc{n:09d}", new_bookmark_id(doc)
+    name, bid = f"_Toc{n:09d}", str(marks.next_id)
+    marks.names[bid], marks.next_id = name, marks.next_id + 1
+    marks.taken.add(name)
     ppr = p.find(qn("w:pPr"))
     start = make("w:bookmarkStart", w_id=bid, w_name=name)
     if ppr is not None:
@@ -371,7 +389,8 @@ def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> st
     return name
 
 
-def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: TocSwitches) -> list[etree._Element]:
+def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: TocSwitches,
+                marks: _Bookmarks) -> list[etree._Element]:
     """An entry's content as Word writes it: its list number and a tab, its text, and (where the old entries had
     page numbers) the ``\\p`` separator (a tab by default) and a PAGEREF field to the heading, showing the old
     entry's page number for the same heading or nothing; in a hyperlink to the heading for ``\\h`` or where the
@@ -384,7 +403,7 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
     runs = [new_run(entry.number, text_rpr), new_run("\t", text_rpr)] if entry.number else []
     runs.append(new_run(entry.text, text_rpr))
     pages = old.pages is not None and switches.pages(entry.level) and entry.page
-    anchor = _bookmark(doc, entry.element, old.pages or {}) if pages or links else None
+    anchor = _bookmark(entry.element, old.pages or {}, marks) if pages or links else None
     if pages:
         runs.append(new_run(switches.separator, parse(rest)))
         runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, ""), rest.replace(f' xmlns:w="{W}"', "")))
@@ -419,7 +438,7 @@ def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None
         if end:
             p.append(field_end)
         return [p]
-    paragraphs = []
+    paragraphs, marks = [], _Bookmarks.read(doc)
     for n, entry in enumerate(entries):
         p = make("w:p")
         style = ensure_style(doc, "table of figures" if switches.figures is not None else f"toc {entry.level}", "paragraph")
@@ -435,7 +454,7 @@ def toc_paragraphs(doc: WordDocument, instruction: str, exclude: set[int] | None
         if n == 0:
             for r in (begin, instr, separate):
                 p.append(r)
-        for r in _entry_runs(doc, entry, old, switches):
+        for r in _entry_runs(doc, entry, old, switches, marks):
             p.append(r)
         paragraphs.append(p)
     if end:
