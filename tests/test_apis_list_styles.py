@@ -187,3 +187,25 @@ def test_joined_lists_add_no_open_xml_sdk_error():
     execute(doc, "insert_list", {"items": ["d", {"text": "d1", "level": 1}], "position": {"before": made[0]}, "kind": "numbered"})
     original, edited = validate_all([GENERATED, doc.to_bytes(keep_ids=False)], workers=2)
     assert [f for f in added(original, edited) if f.is_error] == []
+
+
+HEBREW = "oxpt__Hebrew-02.docx"  # bullet items p47-p51 in "Normal" with a "-" numbering of their own
+
+
+def test_an_item_continuing_a_list_takes_the_style_of_the_item_beside_it():
+    """As Word's Enter at the end of a list item: new items joining the Normal-styled list stay Normal (not "List
+    Paragraph"), inserted (after its last item or before its first) or made items (the paragraph after it)."""
+    path = corpus_file(HEBREW)
+    doc = WordDocument.open(path)
+    item = _paras(doc, ["p51"])[0]
+    after = execute(doc, "insert_list", {"items": ["a", {"text": "b", "level": 1}], "position": {"after": "p51"},
+                                         "kind": "bullet"}).created
+    before = execute(doc, "insert_list", {"items": ["z"], "position": {"before": "p47"}, "kind": "bullet"}).created
+    made = execute(doc, "insert_paragraph", {"text": "c", "position": {"after": after[-1]}}).created
+    execute(doc, "set_list_format", {"paragraphs": made, "kind": "bullet"})
+    new = _paras(doc, [*before, *after, *made])
+    assert [p["style"] for p in new] == ["Normal"] * 4
+    assert [(p["list"]["num_id"], p["list"]["level"]) for p in new] == [(item["list"]["num_id"], lvl) for lvl in (0, 0, 1, 0)]
+    assert not any(doc.find(pid, "p").find(f"{qn('w:pPr')}/{qn('w:pStyle')}") is not None for pid in [*before, *after, *made])
+    original, edited = validate_all([path, doc.to_bytes(keep_ids=False)], workers=2)
+    assert [f for f in added(original, edited) if f.is_error] == []

@@ -20,6 +20,7 @@ from autodw.apis.ooxml.list_styles import (adjacent_paragraph, document_list_sty
                                            list_beside)
 from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
+from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.apis.ooxml.text import insert_text as insert_text_at
 from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import api
@@ -106,7 +107,12 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
         joined = levels_beside(doc, beside, kind, depths, number_format) if depths else None
         beside = beside if joined is not None else None
     start = 1 if start is None else start
-    plain = ensure_style(doc, "List Paragraph", "paragraph") if found is None else None
+    if found is not None:
+        plain = None
+    elif beside is not None:  # the style of the item they continue, as Word's Enter at its end gives
+        plain = paragraph_style_id(beside.paragraph)
+    else:
+        plain = ensure_style(doc, "List Paragraph", "paragraph")
     if found is None and beside is None:
         num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format or "decimal")
         for p, level in zip(paras, levels):
@@ -133,10 +139,12 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
     return f"inserted {kind} list {_new_ids(doc, *paras)}{look} (numId {fresh.get(found.at(0)[1], found.at(0)[1])})"
 
 
-def _list_item(p, style: str, num_id: str | None, level: int) -> None:
-    """Give paragraph `p` list style `style` and, unless the style numbers it itself (`num_id` None), a numPr."""
+def _list_item(p, style: str | None, num_id: str | None, level: int) -> None:
+    """Give paragraph `p` list style `style` (None: the default style) and, unless the style numbers it itself
+    (`num_id` None), a numPr."""
     ppr = get_or_add_ppr(p)
-    insert_ordered(ppr, make("w:pStyle", w_val=style))
+    if style is not None:
+        insert_ordered(ppr, make("w:pStyle", w_val=style))
     if num_id is not None:
         num_pr = insert_ordered(ppr, make("w:numPr"))
         num_pr.append(make("w:ilvl", w_val=str(level)))

@@ -663,6 +663,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     model = _list_style_for(doc, kind, targets, current, restyled, level, number_format, list_kind)
     first_num, first_lvl, _ = current[0]
     new_def = False
+    leader = None  # the item whose list the targets continue
     if kind is None:
         num_id = None  # keep each paragraph's list
     elif number_format is not None and model is not None:
@@ -670,11 +671,11 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     elif number_format is not None:
         num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
     elif list_kind(first_num, first_lvl) == kind:
-        num_id = first_num
+        num_id, leader = first_num, getattr(list_beside(doc, kind, [targets[0][1]]), "paragraph", None)  # no heading
     else:
         beside = None if restart else list_beside(doc, kind, [adjacent_paragraph(targets[0][1], "previous")])
         if beside is not None:
-            num_id = beside.num_id
+            num_id, leader = beside.num_id, beside.paragraph
         elif model is not None:
             own = model.at(0)[1]
             num_id, new_def = (str(copy_list_definition(doc, own, start or 1)) if kind == "numbered" else own), True
@@ -694,8 +695,12 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
                 remove_children(get_or_add_ppr(p), "w:numPr")
                 continue
         elif restyle and paragraph_style_id(p) in (None, default_style_id(doc)):
-            list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
-            replace_child(get_or_add_ppr(p), "w:pStyle", w_val=list_style)
+            if leader is not None:  # the style of the item they continue, as Word's Enter at its end gives
+                style = paragraph_style_id(leader)
+            else:
+                style = list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
+            if style not in (None, default_style_id(doc)):
+                replace_child(get_or_add_ppr(p), "w:pStyle", w_val=style)
         set_num_pr(p, use, at)
     note = ""
     if restart and not new_def:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -152,12 +152,13 @@ def _list_style(styles: _Styles, numbering: Numbering, sid: str, kind: str) -> L
 
 @dataclass(frozen=True)
 class ListBeside:
-    """The list item next to new items: its list (``w:numId``), its level, and the level of that list an item of
-    list nesting `depth` 0 takes (its top level for an item at the top)."""
+    """The list item next to new items: its list (``w:numId``), its level, the level of that list an item of
+    list nesting `depth` 0 takes (its top level for an item at the top), and the item itself."""
 
     num_id: str
     level: int
     base: int
+    paragraph: etree._Element | None = field(default=None, compare=False)
 
 
 def list_beside(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListBeside | None:
@@ -172,7 +173,7 @@ def list_beside(doc: WordDocument, kind: str, neighbours: list[etree._Element | 
         if styles.heading(sid) or num_pr is None or _kind(numbering, *num_pr) != kind:
             continue
         depth = _depth(styles, sid) if styles.numbering(sid) is not None else num_pr[1]
-        return ListBeside(num_pr[0], num_pr[1], num_pr[1] - depth)
+        return ListBeside(num_pr[0], num_pr[1], num_pr[1] - depth, p)
     return None
 
 
