@@ -757,6 +757,10 @@ def test_a_remaining_operation_that_restates_done_work_does_not_count():
     assert not heuristics.restates("Insert a heading 'Appendix' at the end.", "Insert a heading 'Contacts' at the end.", 0.7)
     assert not heuristics.restates("Delete a comment by its id: comment 31.", "Delete a comment by its id: comment 30.", 0.7)
     assert not heuristics.restates("Change a style's font to 黑体; name Heading 1.", "Change a style's font to 黑体; name Title.", 0.7)
+    # dwh-338#8: the even pages' footer after the default one's is a further step, not the same one restated
+    default = "Add page numbers: alignment center; section 0; template Page {PAGE} of {NUMPAGES}; where footer."
+    even = "Add page numbers: alignment center; kind even; section 0; template Page {PAGE} of {NUMPAGES}; where footer."
+    assert not heuristics.restates(even, default, 0.7) and heuristics.restates(default, default, 0.7)
     record = InstructionResult("Add a Risks section")
     for n, text in enumerate([heading, listed], 1):
         step = Step(n, text)

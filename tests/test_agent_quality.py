@@ -1246,6 +1246,17 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
                                            previous)] == ["unasked_flag"]
 
 
+def test_a_line_through_the_text_asks_for_strikethrough():
+    """hand dev-twenty-second dwh-337#6 (local ceiling): "Put a line through everything that's ticked" asks for
+    strike; the rule check no longer rejects strike=true as unasked."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p1", "p2"], "strike": True}
+    for request in ("Put a line through everything that's ticked", "Cross out the done items", "把做完的划掉"):
+        assert unasked_flags("set_text_format", args, request) == [], request
+    assert [f.check for f in unasked_flags("set_text_format", args, "Grey out the done items")] == ["unasked_flag"]
+
+
 def test_the_legend_position_a_chart_has_now_describes_it(state):
     """hand dev-twenty-first dwh-324#5 (hosted ceiling): "underneath it instead of on the right" names where the
     legend is now, not where to put it (chart1's legend is at the bottom, "b")."""
@@ -2080,6 +2091,27 @@ def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(sta
                    {"after": "p1", "start": "continuous"}, state) == ["unnamed_value"]
     assert _checks("Start the appendix on a new page", "insert_section_break",
                    {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
+
+
+def test_a_part_kept_full_width_beside_chinese_columns_is_a_continuous_section_break(state):
+    """Columns for one part while another keeps the whole line ("占整行", "全宽") ask for a continuous section
+    break, as "full width" does in English (hand dev-twenty-second dwh-341#5: the hosted and local ceilings); columns
+    alone, or a whole line said without columns, do not."""
+    brk = {"after": "p1", "start": "continuous"}
+    for request in ("标题下面的正文改成两栏排版，logo 和标题还是占整行", "标题保持全宽，下面的内容分成三栏"):
+        assert _checks(request, "insert_section_break", brk, state) == []
+    assert _checks("正文改成两栏排版", "insert_section_break", brk, state) == ["unasked_api", "unnamed_value"]
+    assert _checks("正文分节，标题占整行", "insert_section_break", brk, state) == ["unnamed_value"]
+
+
+def test_a_vertical_line_between_columns_names_their_separator(state):
+    """A vertical line between columns ("加条竖线分隔", "a vertical rule") names set_columns' separator (hand
+    dev-twenty-second dwh-341#6: the local ceiling); columns alone do not, and a line taken away is no ask for it."""
+    columns = {"section": 1, "count": 2, "separator": True}
+    for request in ("两栏中间加条竖线分隔一下", "put a vertical rule between the two columns"):
+        assert _checks(request, "set_columns", columns, state) == []
+    assert _checks("正文分成两栏", "set_columns", columns, state) == ["unasked_flag"]
+    assert _checks("两栏中间的竖线去掉", "set_columns", {**columns, "separator": False}, state) == []
 
 
 def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):

@@ -184,6 +184,32 @@ def test_insert_hyperlink_external_and_bookmark(doc):
         execute(doc, "insert_hyperlink", {"paragraph": "p2", "text": "x"})
 
 
+def test_insert_hyperlink_keeps_the_font_of_the_text_it_is_typed_into():
+    """The link's run had only the Hyperlink style: typed into 14 pt red Arial text it showed in the default font.
+    It now takes what inserted text takes (the text before it; at offset 0 the text after it; in an empty
+    paragraph the paragraph mark's), with the Hyperlink style instead of the run's own character style."""
+    from docx.shared import Pt, RGBColor
+
+    from tests.conftest import docx_bytes
+
+    def build(d):
+        run = d.add_paragraph().add_run("See the guide here.")
+        run.font.size, run.font.name, run.font.color.rgb = Pt(14), "Arial", RGBColor(0xC0, 0, 0)
+        run.style = d.styles.add_style("Loud", 2)
+        d.add_paragraph()
+
+    data = docx_bytes(build)
+    font = {"font": "Arial", "color": "C00000", "size_pt": 14.0}
+    for offset in ({"offset": 8}, {"offset": 0}, {}):
+        d = WordDocument.from_bytes(data, "test.docx")
+        execute(d, "insert_hyperlink", {"paragraph": "p1", "text": "guide", "url": "https://example.com", **offset})
+        link = next(r for r in _para(extract_state(d), "p1")["runs"] if r.get("hyperlink"))
+        assert link == {"text": "guide", "style": "Hyperlink", **font, "hyperlink": "https://example.com"}, offset
+        assert_word_opens(data, d)
+    execute(d, "insert_hyperlink", {"paragraph": "p2", "text": "x", "url": "https://example.com"})
+    assert _para(extract_state(d), "p2")["runs"] == [{"text": "x", "style": "Hyperlink", "hyperlink": "https://example.com"}]
+
+
 def test_footnotes_and_endnotes(doc):
     execute(doc, "insert_footnote", {"paragraph": "p39", "text": "Unaudited.", "offset": 7})
     execute(doc, "insert_footnote", {"paragraph": "p31", "text": "See brand book.", "kind": "endnote"})

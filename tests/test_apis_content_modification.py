@@ -620,6 +620,24 @@ def test_delete_block_on_the_tocs_first_entry_deletes_the_whole_toc_and_never_ha
     assert extract_state(d)["page_layout"]["table_of_contents"]["paragraph"] == "p2"
 
 
+def test_delete_block_on_a_toc_insert_toc_made_deletes_its_title_too():
+    """insert_toc writes a "Contents" title (TOC Heading) and the field's paragraphs, without a content control;
+    deleting the TOC (the paragraph where the state puts it) left the title behind. Now it goes with them; a
+    paragraph before the title stays."""
+    path = EXAMPLES / "report.docx"
+    d = WordDocument.open(path)
+    execute(d, "insert_toc", {"position": {"after": "p1"}, "title": "Contents"})
+    state = extract_state(d)
+    title = _ids(state)[1]
+    assert _para(state, title)["style"] == "TOC Heading"
+    message = execute(d, "delete_block", {"block": state["page_layout"]["table_of_contents"]["paragraph"]}).message
+    assert message.startswith(f"deleted the table of contents, 7 paragraph(s) {title}-")
+    state = extract_state(d)
+    assert _ids(state)[:2] == ["p1", "p2"] and not state["page_layout"].get("table_of_contents")
+    assert "Contents" not in [p["text"] for p in state["paragraphs"]]
+    assert_word_opens(path.read_bytes(), d)
+
+
 # --- text of a hyperlink -------------------------------------------------------------------------
 
 

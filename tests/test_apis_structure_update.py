@@ -167,6 +167,55 @@ def test_header_text_keeps_the_watermark(report):
     assert s["watermark"] == "DRAFT" and s["headers"]["default"]["text"] == "Replaced"
 
 
+def test_header_text_keeps_a_separator_line_drawn_as_a_shape():
+    """poi stress004.docx: header3's text has a double line under it, a "Straight Connector" shape in the text's
+    paragraph; replacing the text dropped it."""
+    from tests.conftest import assert_word_opens, open_corpus
+
+    before, doc = open_corpus("poi__stress004.docx")
+    header = sections(doc)[2]["headers"]["default"]
+    assert header["part"] == "header3.xml" and any("image" in r for r in header["paragraph_details"][0]["runs"])
+    run(doc, "set_header_footer", section=2, where="header", text="New title")
+    header = sections(doc)[2]["headers"]["default"]
+    assert header["text"] == "New title"
+    lines = [g for g in doc.find(header["paragraphs"][0], "p").iter(qn("a:prstGeom")) if g.get("prst") == "line"]
+    assert len(lines) == 1
+    assert_word_opens(before, doc)
+
+
+def _bordered(doc: WordDocument, pid: str) -> str | None:
+    side = doc.find(pid, "p").find(f"{qn('w:pPr')}/{qn('w:pBdr')}/{qn('w:bottom')}")
+    return None if side is None else side.get(qn("w:val"))
+
+
+def test_header_text_keeps_a_separator_line_drawn_as_a_paragraph_border():
+    """A header whose line under the text is a bottom border of an empty paragraph after it (or of the text's
+    second paragraph): replacing the text dropped the line. The empty bordered paragraph stays after the new
+    text; a border of an old text paragraph goes onto the new ones; a header that is only an empty bordered
+    paragraph gets the text in that paragraph's format, border included."""
+    from tests.conftest import assert_word_opens, docx_bytes
+
+    def build(d, kind):
+        header = d.sections[0].header
+        line = header.paragraphs[0]
+        if kind != "alone":
+            header.paragraphs[0].text = "Acme Corporation"
+            line = header.add_paragraph("" if kind == "empty" else "Annual report")
+        line._p.get_or_add_pPr().append(parse(f'<w:pBdr xmlns:w="{W}"><w:bottom w:val="single" w:sz="6" w:space="1" '
+                                              'w:color="auto"/></w:pBdr>'))
+        d.add_paragraph("body")
+
+    expected = {"empty": ("Globex\nConfidential\n", [None, None, "single"]),
+                "text": ("Globex\nConfidential", ["single"] * 2), "alone": ("Globex\nConfidential", ["single"] * 2)}
+    for kind, (text, borders) in expected.items():
+        data = docx_bytes(lambda d: build(d, kind))
+        doc = WordDocument.from_bytes(data, "test.docx")
+        run(doc, "set_header_footer", section=0, where="header", text="Globex\nConfidential")
+        header = sections(doc)[0]["headers"]["default"]
+        assert (header["text"], [_bordered(doc, i) for i in header["paragraphs"]]) == (text, borders), kind
+        assert_word_opens(data, doc)
+
+
 def test_header_paragraphs_are_addressable_by_id(report):
     pid = sections(report)[0]["headers"]["default"]["paragraphs"][0]
     run(report, "set_header_footer", section=0, where="header", text="X")

@@ -90,3 +90,16 @@ def test_the_paragraph_holding_the_field_end_is_kept():
     ends = [c for c in last_entry.iter(qn("w:fldChar")) if c.get(qn("w:fldCharType")) == "end"]
     assert len(ends) == 1  # the PAGEREF's only: the TOC's end stayed in its own paragraph
     assert_word_opens(before, doc)
+
+
+def test_a_heading_whose_toc_bookmark_starts_in_the_paragraph_before_keeps_it_and_its_page():
+    """docx4j's Docx4j_GettingStarted.docx starts the _Toc bookmark of "other dependencies " in the empty paragraph
+    before the heading (it ends in the heading): update_toc added a second bookmark and lost the page number."""
+    before, doc = open_corpus("docx4j__Docx4j_GettingStarted.docx")
+    names = {b.get(qn("w:name")) for b in doc.body.iter(qn("w:bookmarkStart"))}
+    execute(doc, "update_toc", {})
+    assert {b.get(qn("w:name")) for b in doc.body.iter(qn("w:bookmarkStart"))} == names
+    entries = extract_state(doc)["page_layout"]["table_of_contents"]["entries"]
+    assert "other dependencies\t10" in entries
+    assert any("PAGEREF _Toc96591814" in (t.text or "") for t in doc.body.iter(qn("w:instrText")))
+    assert_word_opens(before, doc)

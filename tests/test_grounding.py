@@ -87,3 +87,19 @@ def test_a_name_in_brackets_after_table_names_the_tables_under_it():
     state = {"paragraphs": [_para(n, t) for n, t in enumerate(texts, 1)], "tables": tables, "images": []}
     request = "Chapter 2's staffing table (物业管理人员配置) needs a total line at the bottom: 合计, 6 people."
     assert [t["id"] for t in grounding.tables_named(state, request)] == ["t1", "t3"]
+
+
+def test_a_quoted_fix_the_document_holds_in_many_paragraphs_is_shown_where_it_occurs():
+    """dwh-338#3: the right spelling "the [Premises][Property][and/or Building]" that five clauses hold names none of
+    them (:func:`grounding.ground`), but the generator is shown where it is written so, to copy it."""
+    right = "the [Premises][Property][and/or Building]"
+    paras = [{"id": f"p{i}", "text": f"Clause {i} applies to {right} in full.", "style": "Normal"} for i in range(1, 6)]
+    paras.append({"id": "p6", "text": "Performance in relation to the Premises][Property][and/or Building]].",
+                  "style": "Normal"})
+    state = {"paragraphs": paras, "tables": []}
+    step = f'Replace text: find "the Premises][Property][and/or Building]]"; replace "{right}".'
+    matches = grounding.ground(state, step)
+    assert [m.id for m in matches] == ["p6"]
+    lines = grounding.held_lines(state, step, matches)
+    assert f'"{right}" is written so in 5 paragraph(s), first in p1: "Clause 1 applies to {right} in full."' in lines
+    assert grounding.held_lines(state, 'Replace "nothing like this here" with "x"', []) == ""

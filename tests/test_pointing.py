@@ -640,6 +640,30 @@ def test_section_numbers_said_between_chinese_characters():
     assert pointing.numbered(state, "item27.5x") == []
 
 
+def test_a_section_number_typed_with_a_space_after_its_dot():
+    """dwh-335#4 ("subheadings (2.2, 3.3 and 5.4) ... 3.3 has a space in the middle of the number"): "3.3" names the
+    paragraph typed "3. 3. Trauer", not one of a longer number nor a sentence of two numbers."""
+    state = _filled({20: _paragraph(20, "2.2. Märchen und Mythen"), 40: _paragraph(40, "3. 3. Trauer"),
+                     41: _paragraph(41, "3. 33 Gäste kamen"), 60: _paragraph(60, "5.4. Sabina Spielrein")})
+    assert pointing.numbered(state, "the subheadings (2.2, 3.3 and 5.4) are typed as big text") == ["p20", "p40", "p60"]
+
+
+def test_a_symbol_typed_inside_a_word_points_at_every_block_holding_it():
+    """dwh-335#7 ("the possessives typed with an accent instead of an apostrophe (Jung´s, Kant´s, Freud´s...). fix
+    every one of them"): every block holding the acute accent, more than the rare words' few; a symbol many blocks
+    hold, or one not typed inside a word, points at none."""
+    accented = {n: _paragraph(n, f"{FILLER} As {name}´s work shows.") for n, name in
+                zip(range(10, 70, 6), ["Jung", "Kant", "Freud", "Piaget", "Rawls", "Jung", "Kant", "Shaftesbury",
+                                       "Freud", "Jung"])}
+    state = _filled(accented)
+    request = "the possessives are typed with an accent (Jung´s, Kant´s, Freud´s...). Can you fix every one of them?"
+    assert pointing.marks_held(state, request) == sorted(f"p{n}" for n in accented)
+    assert set(pointing.pointed(state, request)) >= {f"p{n}" for n in accented}
+    assert pointing.marks_held(state, "replace the ´ with an apostrophe") == []
+    everywhere = _state([_paragraph(n, f"Jung´s paper {n}") for n in range(1, pointing.MAX_ALIKE + 2)])
+    assert pointing.marks_held(everywhere, "fix Jung´s") == []
+
+
 def test_the_labels_under_each_label_of_a_range_with_its_colon():
     """dwh-296#3 ("the CD labels (01CD： to 08CD：) Heading 1, and the four category labels under each CD Heading 2"):
     a range's ends said with the labels' colon; under each label, the few bold lines every part has, not the many
@@ -1057,8 +1081,8 @@ def test_the_line_under_each_table_a_request_speaks_of():
     the paragraph after each table, far apart in a long book, is shown with the tables listed."""
     state = {**_filled({41: _paragraph(41, "")}), "tables": [_table(1, "p10"), _table(2, "p40"), _table(3, "p70")]}
     request = "Each of the couplet tables has the translation in the line right under it. Put those lines in italics"
-    assert pointing.lines_under(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
-    assert pointing.lines_under(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
+    assert pointing.lines_beside(state, request, ["t1", "t2", "t3", "p5"]) == ["p11", "p42", "p71"]
+    assert pointing.lines_beside(state, "Put the couplet tables in italics", ["t1", "t2", "t3"]) == []
     view = views.grounded_view(state, request, InstructionResult(request), 1200, quoted_in=request)
     assert _shown(view, "p11", "p42", "p71")
 
@@ -1288,3 +1312,82 @@ def test_the_block_right_before_a_paragraph_a_request_places_its_target_above_is
     assert not pointing.placed_before(other, request, "p70") and not pointing.placed_before(other, request, "p10")
     assert "p40" not in pointing.pointed(state, "The help screenshot of Figure 3-9 never made it in.")
 
+
+
+def _verse_table(tid: str, first: int, rows: int, after: str, cols: int = 3) -> dict:
+    """A table of verses typed `cols` cells to a row, the middle one empty and narrow."""
+    def cell(n: int, c: int) -> dict:
+        text = "" if c == 1 else f"بیت {n}"
+        return {"text": text, "paragraphs": [_paragraph(n, text)], "width": "0.75cm" if c == 1 else "5.0cm"}
+    details = [[cell(first + cols * r + c, c) for c in range(cols)] for r in range(rows)]
+    return {"id": tid, "index": int(tid[1:]) - 1, "rows": rows, "cols": cols, "after_paragraph": after,
+            "cells": [[c["text"] for c in row] for row in details], "cell_details": details}
+
+
+def test_a_request_speaking_of_tables_points_at_those_shaped_like_the_one_it_names():
+    """dwh-339#3 ("那几个阿拉伯语诗句的小表格（三栏、中间空一栏的那种）… 比如 ىوم、دىنه"): the words it quotes are in one
+    verse table; the other two, far from it, are shaped like it (three columns, the middle one empty)."""
+    state = _filled({})
+    state["tables"] = [_verse_table("t1", 200, 4, "p10"), _verse_table("t2", 300, 1, "p40"),
+                       _verse_table("t3", 400, 1, "p70"), _verse_table("t4", 500, 2, "p75", cols=2)]
+    named = [grounding.Match("x", "p207", "cell of t1 row r2 (index 2), column index 1", "contains", "")]
+    assert pointing.tables_alike(state, ["p207"]) == ["t1", "t2", "t3"]
+    assert pointing.pointed(state, "那几个诗句的小表格里都改一下", named)[-3:] == ["t1", "t2", "t3"]
+    assert "t2" not in pointing.pointed(state, "这个诗句的小表格里改一下", named)  # one table: not the others
+    assert pointing.pointed(state, "fix the spelling in the verse tables", named)[-3:] == ["t1", "t2", "t3"]
+
+
+def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one():
+    """dwh-339#6 ("译者序末尾那个雅虎油箱译者早就不用了，那一行整个删掉"): the translator's address line of a Persian book,
+    far from the end the request also says; "油箱" is the common homophone for 邮箱."""
+    state = _filled({30: _paragraph(30, "w_hosainy@yahoo.com"), 60: _paragraph(60, "پست الکترونیکی: a@b.com")})
+    assert pointing.mail_blocks(state, "那个雅虎油箱那一行整个删掉") == ["p30", "p60"]
+    assert pointing.pointed(state, "delete the old e-mail line")[:2] == ["p30", "p60"]
+    assert pointing.mail_blocks(state, "那一行整个删掉") == []
+    many = _filled({i: _paragraph(i, f"user{i}@example.org") for i in range(1, 9)})
+    assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
+
+
+def test_the_planner_sees_a_header_a_step_unlinked_as_it_is_now():
+    """dwh-339#5 (local: the start view, its section lines cut to the budget): the header a step unlinked from the one
+    before starts as a copy of its text, which the next step replaces; its section's line shows it after the history,
+    and its paragraphs are not said to be gone."""
+    from autodw.agent.records import Attempt, Step
+    state = _state([_paragraph(1, "Body text.")], header="کلید هفتم: تکرار آیات\t83")
+    state["page_layout"]["sections"][0]["headers"]["default"].update(paragraphs=["p9"])
+    changes = "sections[0].headers.default.paragraphs[0]: 'p3' -> 'p9'"
+    unlinked = Attempt("set_header_footer_options", {"section": 0, "link_to_previous": False}, "first", ok=True,
+                       changes=changes, accepted=True)
+    record = InstructionResult("x", steps=[Step(1, "Unlink the header of section 0.", attempts=[unlinked])])
+    now = views.touched_now(record, state)
+    assert "header[default]='کلید هفتم: تکرار آیات\\t83' (p9)" in now and "p9: no longer" not in now
+    assert "p3: no longer in the document" in now
+    state["page_layout"]["sections"][0]["headers"]["default"]["linked_to_previous"] = True  # not its own: not shown
+    assert "SECTION" not in views.touched_now(record, state)
+def test_the_line_above_each_table():
+    """dwh-334#2 ("The little labels above each table are just plain text"): the last paragraph with text before every
+    table, though the request names none of them, is shown in a small view."""
+    empty = {i: _paragraph(i, "") for i in (9, 39, 69)}
+    state = {**_filled({**empty, 8: _paragraph(8, "Merging"), 38: _paragraph(38, "Borders"),
+                        68: _paragraph(68, "Widths")}),
+             "tables": [_table(1, "p9"), _table(2, "p39"), _table(3, "p69")]}
+    request = "The little labels above each table are just plain text. Make them all Heading 2"
+    assert pointing.lines_beside(state, request, []) == ["p8", "p38", "p68"]
+    assert pointing.lines_beside(state, "The labels above the first table", ["t1"]) == ["p8"]
+    assert pointing.lines_beside(state, "Make the tables narrower", ["t1", "t2", "t3"]) == []
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert _shown(view, "p8", "p38", "p68")
+
+
+def test_the_paragraphs_a_step_lists_and_n_more():
+    """dwh-336#7 ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more; size pt 14"): the other items of the list those
+    are of, after them, are shown to the generator's small view."""
+    item = {"num_id": 4, "level": 0, "kind": "numbered"}
+    words = {i: _paragraph(i, f"Number {i}", "List Paragraph", lst=item) for i in range(21, 41)}
+    state = _filled(words)
+    step = "Set character formatting: paragraphs p21, p22, p23, p24, p25, p26 and 14 more; size pt 14."
+    assert pointing.more_named(state, step) == [f"p{i}" for i in range(27, 41)]
+    assert pointing.more_named(state, "Set character formatting: paragraphs p21, p22; size pt 14.") == []
+    view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
+                               quoted_in="Make the number words 14 pt")
+    assert _shown(view, *(f"p{i}" for i in range(21, 41)))

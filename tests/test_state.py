@@ -426,3 +426,17 @@ def test_a_row_pointed_at_whole_is_shown_by_its_row_line():
     assert "Minutes 2 of August" not in render_state(state, budget_tokens=400, pointed=row)
     assert "Minutes 2 of August" in render_state(state, budget_tokens=400, pointed=row[-1:])
     assert "Minutes 2 of August" in render_state(state, budget_tokens=400, focus=row)
+
+
+def test_a_styles_line_longer_than_the_view_is_cut_to_its_share():
+    """dwh-337#6: a pandoc document's styles line of a hundred styles, kept whole as the footer's first line, took a
+    350-token view's whole body (every paragraph omitted); it is cut to the footer's share, saying how much."""
+    from tests.test_pointing import _paragraph, _state
+
+    state = _state([_paragraph(i, f"Task number {i}") for i in range(1, 9)])
+    state["styles"]["styles"] = [{"name": f"SourceTok{i}", "category": "character", "color": "40A070"}
+                                 for i in range(120)]
+    view = render_state(state, budget_tokens=350)
+    styles = next(x for x in view.splitlines() if x.startswith("STYLES IN USE"))
+    assert "chars)" in styles and estimate_tokens(styles) <= 350 * 0.15
+    assert all(re.search(rf"^p{i} ", view, re.MULTILINE) for i in range(1, 9))

@@ -849,6 +849,31 @@ def grounding_lines(matches: list[Match]) -> str:
                           if earlier else []))
 
 
+MIN_HELD_CHARS = 12  # a quoted text this long that many paragraphs hold is shown where it first occurs
+HELD_CONTEXT = 30  # characters shown either side of it
+
+
+def held_lines(state: State, text: str, matches: list[Match]) -> str:
+    """Each text of :data:`MIN_HELD_CHARS` or more quoted in `text` that names no element of `matches` (:func:`ground`
+    names none that more than :data:`MAX_MATCHES` paragraphs hold) but the document holds as written, with how many
+    paragraphs hold it and where it first occurs: a fix the document already spells right elsewhere ("the
+    [Premises][Property][and/or Building]", dwh-338#3) is copied from the document, not made up ("" for none)."""
+    named = {m.quote for m in matches}
+    lines = []
+    for quote in quotes(text):
+        if quote.text in named or len(quote.text) < MIN_HELD_CHARS:
+            continue
+        held = [(p, at) for p, _ in paragraphs(state) if (at := p.get("text", "").find(quote.text)) >= 0]
+        if not held:
+            continue
+        p, at = held[0]
+        body = p["text"]
+        start, end = max(0, at - HELD_CONTEXT), min(len(body), at + len(quote.text) + HELD_CONTEXT)
+        excerpt = ("…" if start else "") + body[start:end] + ("…" if end < len(body) else "")
+        lines.append(f'"{quote.text}" is written so in {len(held)} paragraph(s), first in {p["id"]}: "{excerpt}"')
+    return "Texts the request quotes that the document holds as written:\n" + "\n".join(lines) if lines else ""
+
+
 def _lines(matches: list[Match]) -> str:
     lines = []
     for m in matches:

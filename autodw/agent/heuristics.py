@@ -101,13 +101,15 @@ def nothing_remains(remaining: Sequence[str] | None, record: InstructionResult, 
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_WORD = re.compile(r"\w+")
 
 
 def restates(text: str, other: str, ratio: float) -> bool:
     """Whether `text` says nearly what `other` says (SequenceMatcher ratio >= `ratio`) and names no element id,
     number or quoted text that `other` does not ("format p5" is not "format p4", "delete comment 31" is not "delete
     comment 30", "style Heading 1" is not "style Title", "insert 'Appendix'" is not "insert 'Contacts'", but "insert a
-    list after the new heading" can restate "insert a list after p44")."""
+    list after the new heading" can restate "insert a list after p44"), nor every word of `other` and more ("...;
+    kind even; ..." is not the same step without it)."""
     if not set(ELEMENT_ID.findall(text)) <= set(ELEMENT_ID.findall(other)):
         return False
     if not set(_NUMBER.findall(text)) <= set(_NUMBER.findall(other)):
@@ -115,6 +117,8 @@ def restates(text: str, other: str, ratio: float) -> bool:
     loose_other = grounding.loose(other)
     if any(grounding.loose(q.text) not in loose_other for q in grounding.quotes(text)):
         return False
+    if set(_WORD.findall(normalized(other))) < set(_WORD.findall(normalized(text))):
+        return False  # all `other` says and more ("...; kind even; ..."): a further step, dwh-338#8
     return SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= ratio
 
 

@@ -27,6 +27,7 @@ from autodw.analysis.state.effective import Formatting
 from autodw.analysis.state.render import (CONTENTS_STYLE, body_blocks, cell_ids, custom_headings, heading_level,
                                          shows_something)
 from autodw.core.colours import colour_ranges, colours_said
+from autodw.core.ids import ID_IN_TEXT
 
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
@@ -116,12 +117,26 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
                            r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: a request speaking of tables in the plural ("the tables", "那几个…小表格", "в таблицах")
+_TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|таблиц(?:ах|ами|ам)?(?!\w)"
+                          r"|(?:几|些|各|每|所有|全部)[个张份]?[^，。,；;！？]{0,12}?表格", re.IGNORECASE)
 #: words placing a target under or after the tables a request speaks of ("the line right under each table", "表格下面那行")
 _UNDER = re.compile(r"\b(?:under|below|beneath|underneath|after|following)\b|下面|下方|下一行|之后|后面", re.IGNORECASE)
+_ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一行|之前|前面", re.IGNORECASE)
+#: a request speaking of every table ("the labels above each table", "所有表格")
+_EACH_TABLE = re.compile(r"\b(?:each|every|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?tables?\b|(?:每|所有)(?:个|张|一个|的)?表",
+                         re.IGNORECASE)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request speaking of an e-mail address ("the email line", "那个邮箱"; "油箱", the common homophone for 邮箱)
+_MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|电子邮件|邮件地址|电邮|электронн\w*\s+почт\w*"
+                        r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
+_MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # an e-mail address in a block's text
+MAX_MAIL_BLOCKS = 6  # blocks holding an e-mail address a request speaking of one points at (when no more hold one)
+#: a list of ids that says how many more it means ("p1, p2, p3 and 14 more")
+_AND_MORE = re.compile(r"\band\s+(\d+)\s+more\b")
 #: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
 _DEFINITION_SAID = re.compile(r"\bdefin(?:ition|itions|ed|es)\b|\bmeaning\b|定义|释义", re.IGNORECASE)
 #: a paragraph defining a term: the term (quoted or not), then "means" ("EPC Obligation means ...", '"Works" shall
@@ -181,6 +196,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
+    out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
+    out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
@@ -189,6 +206,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
+    if _TABLES_SAID.search(said):  # "那几个…小表格（三栏、中间空一栏的那种）": the others shaped like those it names
+        out += tables_alike(state, [*out, *(m.id for m in matches)])
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
@@ -262,9 +281,11 @@ def numbered(state: State, text: str, inside: Collection[str] = ()) -> list[str]
     "01CD：", "02CD：" ... "08CD："; "MEDIDA 1 to MEDIDA 22"; bare numbers, "3496到3500", the paragraphs "3496" ...
     "3500"), when the document has labels at both ends and the range
     is at most :data:`MAX_SECTION_BLOCKS` long; a number more than :data:`MAX_MATCHES` paragraphs start with names
-    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are)."""
+    none; then those of a range of letters it names (:func:`lettered`; those `inside` when some are). A section number
+    is found typed with a space after a dot too ("3.3" names "3. 3. Trauer", dwh-335#4)."""
     said, starting = loose(text), _starting(state)
-    out = [pid for n in _SAID_NUMBER.findall(said) for pid in starting(rf"{re.escape(n)}\.?(?:\s|$)")]
+    out = [pid for n in _SAID_NUMBER.findall(said)
+           for pid in starting(r"\.\s?".join(map(re.escape, n.split("."))) + r"\.?(?:\s|$)")]
     out += [pid for labels in ranges(state, text) for held in labels for pid in held]
     return list(dict.fromkeys(out + lettered(state, text, inside)))
 
@@ -617,6 +638,29 @@ def highlighted(state: State, said: str) -> list[str]:
     return _looking(state, lambda looks: all(look.get("highlight") not in (None, "none") for look in looks))
 
 
+def marks_held(state: State, said: str) -> list[str]:
+    """The body blocks holding a symbol that `said` (undictated text) types inside a word, as the document spells it
+    ("Jung´s, Kant´s, Freud´s" typed with an acute accent for an apostrophe, dwh-335#7: every block holding it),
+    when at most :data:`MAX_ALIKE` blocks hold it (a symbol, Unicode's category S: non-ASCII or a modifier, "`")."""
+    marks = {ch for before, ch, after in zip(said, said[1:], said[2:]) if before.isalpha() and after.isalpha()
+             and unicodedata.category(ch).startswith("S") and (not ch.isascii() or unicodedata.category(ch) == "Sk")}
+    out = []
+    for mark in sorted(marks):
+        held = [bid for bid, text in block_texts(state) if mark in text]
+        out += held if len(held) <= MAX_ALIKE else []
+    return list(dict.fromkeys(out))
+
+
+def mail_blocks(state: State, said: str) -> list[str]:
+    """The body blocks holding an e-mail address (a table by a cell), when `said` speaks of one and at most
+    :data:`MAX_MAIL_BLOCKS` do: "that Yahoo mailbox line" of a Persian book, its address "w_hosainy@yahoo.com" (dwh-339#6)."""
+    if not _MAIL_SAID.search(said):
+        return []
+    held = {bid for bid, text in block_texts(state) if _MAIL.search(text)}
+    out = [bid for bid in body_ids(state) if bid in held]
+    return out if len(out) <= MAX_MAIL_BLOCKS else []
+
+
 def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs with text the effective formats of whose runs with text `keep`
     accepts."""
@@ -705,6 +749,25 @@ def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     return tables
 
 
+def tables_alike(state: State, ids: Iterable[str]) -> list[str]:
+    """The body tables shaped like one of `ids` or like one holding a cell paragraph of `ids` (:func:`_table_shape`),
+    up to :data:`MAX_ALIKE`: the verses typed three cells to a row, the middle one empty, in three tables (dwh-339#3)."""
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t]
+    ids = set(ids)
+    shapes = {_table_shape(t) for t in tables
+              if t["id"] in ids or any(ids & cell_ids(row) for row in t.get("cell_details") or [])}
+    return [t["id"] for t in tables if _table_shape(t) in shapes][:MAX_ALIKE]
+
+
+def _table_shape(t: dict[str, Any]) -> tuple[Any, ...]:
+    """A table's shape: its columns, its first row's cell widths and which columns are empty in every row."""
+    rows = t.get("cell_details") or []
+    widths = tuple((c or {}).get("width") for c in rows[0]) if rows else ()
+    empty = tuple(all(not ((row[c] or {}).get("text") or "").strip() for row in rows if c < len(row))
+                  for c in range(t.get("cols") or 0))
+    return t.get("cols"), widths, empty
+
+
 def headings_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     """The headings of the highest level with text (of up to :data:`MAX_LISTED_HEADINGS`) when `text` (what it does not
     dictate) speaks of a chapter, section, heading or title and none of the ids it points at or names (`named`) is a
@@ -735,21 +798,29 @@ def chapters_typed(state: State, text: str) -> list[str]:
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
-def lines_under(state: State, text: str, tables: Iterable[str]) -> list[str]:
+def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
-    right under it")."""
+    right under it"), and the last one before each when it speaks of what is above or before it ("the little labels
+    above each table", dwh-334#2); of every body table when it speaks of each or all of them."""
     said = undictated(text)
-    if not (_TABLE_SAID.search(said) and _UNDER.search(said)):
+    under, above = bool(_UNDER.search(said)), bool(_ABOVE.search(said))
+    if not (_TABLE_SAID.search(said) and (under or above)):
         return []
-    wanted, out, after = set(tables), [], False
+    wanted = set(tables) | ({t["id"] for t in state.get("tables", [])} if _EACH_TABLE.search(said) else set())
+    out: list[str] = []
+    after, last = False, None
     for el, table in body_blocks(state):
         if table:
             after = after or el["id"] in wanted
-        elif after and el.get("text", "").strip():
-            out.append(el["id"])
-            after = False
-    return out[:MAX_LISTED_TABLES]
+            if above and el["id"] in wanted and last is not None:
+                out.append(last)
+                last = None
+        elif el.get("text", "").strip():
+            if after and under:
+                out.append(el["id"])
+            after, last = False, el["id"]
+    return list(dict.fromkeys(out))[:MAX_LISTED_TABLES]
 
 
 def labelled(state: State, text: str) -> list[tuple[str, str]]:
@@ -1005,6 +1076,20 @@ def alike(state: State, ids: list[str]) -> list[str]:
         kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
     return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def more_named(state: State, text: str) -> list[str]:
+    """The N body paragraphs like the ids `text` names (:func:`alike`) after the last of them, when it names them and
+    "and N more" ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7)."""
+    m = _AND_MORE.search(text)
+    if m is None:
+        return []
+    at = {bid: n for n, bid in enumerate(body_ids(state))}
+    ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
+    if not ids:
+        return []
+    last = max(at[i] for i in ids)
+    return sorted((i for i in alike(state, ids) if at.get(i, -1) > last), key=at.__getitem__)[:int(m.group(1))]
 
 
 def typed_run(state: State, pid: str) -> list[str]:

@@ -81,7 +81,8 @@ def contents_marked(state: State) -> State:
 def grounded_view(state: State, text: str, record: InstructionResult, budget: int | None, quoted_in: str,
                   extra_focus: Iterable[str] = (), max_lines: int | None = None, previous: str = "",
                   pointing_in: str | None = None) -> str:
-    """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it
+    """:func:`state_view` with the elements the texts quoted in `quoted_in` name kept in view and listed after it, then
+    where those naming none are written (:func:`~autodw.agent.grounding.held_lines`)
     (:mod:`autodw.agent.grounding`; at most `max_lines` of them; `previous`: the session's instruction before, which a
     request that only refers back with a pronoun grounds) and the blocks holding its distinctive words and the names
     it says (:mod:`autodw.agent.distinctive`), the window centred on them; then what else it points at
@@ -89,7 +90,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     by default `quoted_in`; when it points at nothing, the few blocks holding a number it says
     (:func:`~autodw.agent.pointing.numbers_held`, the window centred on them when nothing else is) and what `previous`
     points at), shown ahead of the blocks far from them; every table by its first row when it speaks of a table but names none (:func:`~autodw.agent.pointing.tables_listed`),
-    and the line under each table it means when it speaks of one (:func:`~autodw.agent.pointing.lines_under`)."""
+    and the line under or above each table it means when it speaks of one (:func:`~autodw.agent.pointing.lines_beside`)."""
     matches = grounding.ground(state, quoted_in, previous=previous)[:max_lines]
     pointing_in, named = ((quoted_in, matches) if pointing_in is None or pointing_in == quoted_in else
                           (pointing_in, grounding.ground(state, pointing_in, previous=previous)[:max_lines]))
@@ -99,13 +100,14 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # (shown beside it when it leans back: pointing.earlier below)
     alone = [m for m in named if not m.earlier]
     by_itself = pointing.pointed(state, pointing_in, alone) if earlier else []
-    focus = [*extra_focus, *_matched(own), *distinctive_blocks(state, quoted_in),
+    # "paragraphs p1, ..., p6 and 14 more": the others like those, after them (:func:`~autodw.agent.pointing.more_named`)
+    focus = [*extra_focus, *pointing.more_named(state, text), *_matched(own), *distinctive_blocks(state, quoted_in),
              *names_held(state, grounding.undictated(quoted_in)), *([] if by_itself else earlier)]
     # what it points at with all it names: what it points at by itself when none of that is earlier (computed once)
     pointed = list(by_itself) if earlier and len(alone) == len(named) else pointing.pointed(state, pointing_in, named)
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
-    pointed += pointing.lines_under(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
+    pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
     # words the document does not share (a request in another language): the numbers it says may still name the target
     numbers = [] if pointed else pointing.numbers_held(state, pointing_in)
@@ -135,7 +137,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         focus = numbers
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
                       pointed=pointed, listed=listed)
-    lines = grounding.grounding_lines(matches)
+    lines = "\n\n".join(t for t in (grounding.grounding_lines(matches), grounding.held_lines(state, quoted_in, matches)) if t)
     return f"{view}\n\n{lines}" if lines else view
 
 
@@ -217,7 +219,7 @@ def touched_now(record: InstructionResult, state: State) -> str:
     if not touched:
         return ""
     lines = render_elements(contents_marked(state), touched)
-    gone = [i for i in touched if not any(line.startswith(i + " ") for line in lines)]
+    gone = [i for i in touched if not any(re.search(rf"(?<![\w-]){i}(?!\w)", line) for line in lines)]
     lines += [f"{i}: no longer in the document" for i in gone]
     return "\n\nThose elements now:\n" + "\n".join(lines)
 

@@ -46,7 +46,8 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
 @check("unnamed_value", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
-                            "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first"))
+                            "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first",
+                            "dwbench-2.0/hand/dev-twenty-second"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
@@ -124,7 +125,8 @@ def _repeated(instruction: str, previous: str) -> str:
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first"))
+                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
+                            "dwbench-2.0/hand/dev-twenty-second"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
     request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one; the fix

@@ -100,10 +100,22 @@ _DRAWING_ID = re.compile(r"(?:img|chart|shape)[0-9]+")
 
 
 def render_elements(state: State, ids: Iterable[str]) -> list[str]:
-    """The rendered lines of the body blocks, images and charts with these ids (in document order)."""
+    """The rendered lines of the body blocks, images and charts with these ids (in document order), then those of the
+    sections with a header or footer of their own holding one (a header just unlinked, a copy of the one before: its
+    text is what the next step replaces, dwh-339#5)."""
     wanted = set(ids)
     lines = [b.text for b in _blocks(state) if b.id in wanted]
-    return lines + [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
+    lines += [line for line in _footer(state) if line.split(" ", 1)[0] in wanted]
+    return lines + [_section_line(s, wanted) for s in state["page_layout"]["sections"] if _owns(s, wanted)]
+
+
+def _owns(section: dict[str, Any], ids: AbstractSet[str]) -> bool:
+    """Whether a header or footer of `section`'s own (not linked to the one before) holds a paragraph, picture or
+    table of `ids`."""
+    return any(not story.get("linked_to_previous") and ids & {*(story.get("paragraphs") or []),
+                                                               *(story.get("images") or []),
+                                                               *(t["id"] for t in story.get("table_details") or [])}
+               for key in ("headers", "footers") for story in (section.get(key) or {}).values())
 
 
 # --- sections of the rendering -------------------------------------------------------
@@ -637,7 +649,8 @@ def _elision(ids: list[str]) -> str:
 
 def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str,
                rank: Callable[[str], int] = lambda line: 2) -> list[str]:
-    """Keep lines within `budget` tokens (the first at least), the lowest `rank` first (0 and 1: wanted, a wanted
+    """Keep lines within `budget` tokens (the first at least, cut to the budget when longer: a styles line of a
+    hundred styles took a small view's whole body, dwh-337#6), the lowest `rank` first (0 and 1: wanted, a wanted
     line that does not fit whole is cut short, saying so), then the leading ones, in their order, and say how many
     were dropped."""
     order = sorted(range(len(lines)), key=lambda i: (rank(lines[i]), i))
@@ -645,10 +658,13 @@ def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str,
     spent = 0
     for n, i in enumerate(order):
         line, cost = lines[i], count(lines[i])
-        if spent + cost > budget and (n > 0 or rank(line) < 2):
-            if rank(line) == 2:
+        if spent + cost > budget:
+            if n == 0:
+                line = _cut_to(line, budget, count, _fitting_chars(line, budget, count)) or line
+            elif rank(line) == 2:
                 break
-            line = _cut_to(line, budget - spent, count)
+            else:
+                line = _cut_to(line, budget - spent, count)
             if line is None:
                 continue
             cost = count(line)
@@ -660,14 +676,27 @@ def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str,
     return out
 
 
-def _cut_to(line: str, budget: int, count: TokenCounter) -> str | None:
-    """`line` cut to fit `budget` tokens, saying how much was cut (None when not even its start fits)."""
-    for chars in (240, 160, 100, 60):
+def _cut_to(line: str, budget: int, count: TokenCounter, longest: int = 240) -> str | None:
+    """`line` cut to fit `budget` tokens (to `longest` characters at most), saying how much was cut (None when not
+    even its start fits)."""
+    for chars in (longest, *(c for c in (160, 100, 60) if c < longest)):
         if chars < len(line):
             short = line[:chars] + f"…(+{len(line) - chars} chars)"
             if count(short) <= budget:
                 return short
     return None
+
+
+def _fitting_chars(line: str, budget: int, count: TokenCounter) -> int:
+    """The most leading characters of `line` that fit `budget` tokens (with room for the note of the cut)."""
+    low, high = 0, len(line)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if count(line[:mid]) + 8 <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return max(low, 60)
 
 
 def _short(text: Any, limit: int) -> str:

@@ -22,7 +22,7 @@ from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, cop
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
 from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.apis.ooxml.text import insert_text as insert_text_at
-from autodw.apis.ooxml.text import isolate, new_run, paragraph_text, resolve_span
+from autodw.apis.ooxml.text import formatting_at, isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import api
 from autodw.apis.schema import ALIGNMENT, BLOCK_ID, PARAGRAPH_ID, POSITION, SPAN, boolean, enum, id_of, integer, text
 from autodw.core.document import WordDocument
@@ -225,7 +225,8 @@ def insert_hyperlink(doc: WordDocument, paragraph: str, text: str, url: str | No
             raise ArgumentError(f"there is no bookmark {clipped(bookmark, 80)!r}; bookmarks: {', '.join(sorted(n for n in names if n)) or 'none'}")
         link.set(qn("w:anchor"), bookmark)
     link.set(qn("w:history"), "1")
-    link.append(hyperlink_runs(doc, text))
+    end = len(paragraph_text(p))
+    link.append(hyperlink_runs(doc, text, formatting_at(p, end if offset is None else min(offset, end))))
     place_inline(p, offset, link)
     return f"inserted hyperlink {text!r} in {paragraph} -> {url or '#' + str(bookmark)}"
 

@@ -226,8 +226,8 @@ def delete_block(doc: WordDocument, block: str):
 
 
 def _delete_toc(doc: WordDocument, block: str, toc: toc_lib.TocField) -> str:
-    """Delete a whole table of contents (its field, and its content control when it has one)."""
-    blocks = toc_lib.toc_blocks(toc)
+    """Delete a whole table of contents (its field, its title, and its content control when it has one)."""
+    blocks = toc_lib.toc_blocks(doc, toc)
     paragraphs = [p for b in blocks for p in ([b] if b.tag == P else b.iter(P))]
     ids = [element_id(p) for p in paragraphs]
     notes, dropped = [], []

@@ -24,7 +24,7 @@ from autodw.apis.ooxml.text import new_run
 from autodw.apis.ooxml.watermark import is_watermark_run, renumber_shapes
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
-from autodw.core.xml import NS, qn
+from autodw.core.xml import NS, qn, wval
 
 WHERE = ("header", "footer")
 KINDS = ("default", "first", "even")
@@ -202,12 +202,62 @@ def first_text_rpr(root: etree._Element) -> etree._Element | None:
     return None
 
 
+_LINE_GEOMETRIES = ("line", "straightConnector1")
+_VML_SHAPES = tuple(f"{{{NS['v']}}}{t}" for t in ("shape", "rect", "roundrect", "oval", "line", "polyline", "arc",
+                                                   "curve", "image", "group"))
+
+
+def is_separator_run(run: etree._Element) -> bool:
+    """True if the run shows no text, only drawn lines: DrawingML lines or straight connectors, VML lines or
+    horizontal rules (``o:hr``), a header's or footer's separator line."""
+    if run.find(qn("w:t")) is not None:
+        return False
+    drawing = run.find(f".//{qn('w:drawing')}")
+    if drawing is not None:
+        shapes = [g.get("prst") for g in drawing.iter(f"{{{NS['a']}}}prstGeom")]
+        return bool(shapes) and all(g in _LINE_GEOMETRIES for g in shapes) and \
+            drawing.find(f".//{{{NS['wps']}}}txbx") is None and drawing.find(f".//{{{NS['pic']}}}pic") is None
+    shapes = list(run.iter(*_VML_SHAPES))
+    return bool(shapes) and all(v.tag == f"{{{NS['v']}}}line" or (v.tag == f"{{{NS['v']}}}rect" and
+                                                                   v.get(f"{{{NS['o']}}}hr") == "t") for v in shapes)
+
+
+def _drawn(bdr: etree._Element | None) -> etree._Element | None:
+    """`bdr` (a ``w:pBdr``) if it draws a line (not only "nil"/"none" sides), else None."""
+    return bdr if bdr is not None and any(wval(side) not in (None, "nil", "none") for side in bdr) else None
+
+
+def _border(p: etree._Element) -> etree._Element | None:
+    """The paragraph border of paragraph `p` if it draws a line."""
+    return _drawn(p.find(f"{qn('w:pPr')}/{qn('w:pBdr')}"))
+
+
+def _is_separator_paragraph(p: etree._Element) -> bool:
+    """True if top-level paragraph `p` shows nothing but a paragraph border (an empty line drawn as a separator)."""
+    return p.tag == qn("w:p") and _border(p) is not None and not any(
+        c.tag not in (qn("w:pPr"), qn("w:bookmarkStart"), qn("w:bookmarkEnd"))
+        and not (c.tag == qn("w:r") and all(x.tag == qn("w:rPr") for x in c)) for c in p)
+
+
 def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: str | None) -> None:
     """Replace the content of a header/footer part with `text` (one paragraph per line, {PAGE} tokens
-    as fields). Watermark shapes are kept."""
+    as fields). Watermark shapes and separator lines are kept: drawn lines (in the first new paragraph, as
+    watermarks), empty paragraphs showing only a border (before or after the new text, where they were) and a
+    border the old text paragraphs had (on the new ones)."""
     root = part.element
-    marks = [r for r in root.iter(qn("w:r")) if is_watermark_run(r)]
+    marks = [r for r in root.iter(qn("w:r")) if is_watermark_run(r) or (
+        is_separator_run(r) and not any(a.tag == qn("w:txbxContent") for a in r.iterancestors()))]
+    blocks = [c for c in root if c.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml"))]
+    rules = [c for c in blocks if _is_separator_paragraph(c)]
+    first = next((n for n, c in enumerate(blocks) if c not in rules), None)
+    rules = rules if first is not None else []  # only bordered empty paragraphs: the text goes into them
+    for rule in rules:
+        root.remove(rule)
     ppr = style_ppr(doc, root, where, alignment)
+    border = next((b for b in map(_border, story_paragraphs(root)) if b is not None), None)
+    if border is not None and _drawn(ppr.find(qn("w:pBdr"))) is None:
+        remove_children(ppr, "w:pBdr")
+        insert_ordered(ppr, copy.deepcopy(border))
     rpr = first_text_rpr(root)
     for child in list(root):
         if child.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml")):
@@ -219,7 +269,8 @@ def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: st
         for run in template_runs(line, rpr):
             p.append(run)
         paragraphs.append(p)
-    for p in paragraphs:
+    before = [r for r in rules if blocks.index(r) < (first or 0)]
+    for p in [*before, *paragraphs, *(r for r in rules if r not in before)]:
         root.append(p)
     for mark in reversed(marks):
         paragraphs[0].insert(1, mark)

@@ -30,11 +30,15 @@ def make_paragraph(doc: WordDocument, content: str, style: str | None = None,
     return p
 
 
-def hyperlink_runs(doc: WordDocument, link_text: str) -> etree._Element:
-    """A run showing `link_text` in the Hyperlink character style (for a ``w:hyperlink``)."""
+def hyperlink_runs(doc: WordDocument, link_text: str, rpr: etree._Element | None = None) -> etree._Element:
+    """A run showing `link_text` in the Hyperlink character style (for a ``w:hyperlink``), over the run properties
+    `rpr` (those of the text it is placed in: its font, size, colour) when given, their own character style
+    replaced."""
     style = ensure_style(doc, "Hyperlink", "character")
-    rpr = make("w:rPr")
-    rpr.append(make("w:rStyle", w_val=style))
+    rpr = make("w:rPr") if rpr is None else rpr
+    for old in rpr.findall(qn("w:rStyle")):
+        rpr.remove(old)
+    insert_ordered(rpr, make("w:rStyle", w_val=style))
     return new_run(link_text, rpr)
 
 

@@ -307,7 +307,7 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
     if not new:
         return None
     anchor, side, ref = insertion_point(p, offset)
-    run = new_run(new, _plain_rpr(ref.find(RPR)) if ref is not None else _paragraph_mark_rpr(p))
+    run = new_run(new, _rpr_of(p, ref))
     if anchor is None:
         p.append(run)
     elif side == "after":
@@ -316,6 +316,16 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
         anchor.addprevious(run)
     _lift(doc, run, p)
     return run
+
+
+def formatting_at(p: etree._Element, offset: int) -> etree._Element | None:
+    """A copy of the run properties text inserted at `offset` of `p` takes (see :func:`insert_text`)."""
+    return _rpr_of(p, insertion_point(p, offset)[2])
+
+
+def _rpr_of(p: etree._Element, ref: etree._Element | None) -> etree._Element | None:
+    """A copy of run `ref`'s properties (tracked changes dropped), or of `p`'s paragraph mark's when None."""
+    return _plain_rpr(ref.find(RPR)) if ref is not None else _paragraph_mark_rpr(p)
 
 
 def insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:

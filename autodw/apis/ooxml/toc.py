@@ -346,8 +346,13 @@ def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
 
 def _bookmark(doc: WordDocument, p: etree._Element, known: dict[str, str]) -> str:
     """The name of a ``_Toc`` bookmark in heading `p` (one the old entries referred to first), added if it has
-    none."""
+    none. A bookmark that ends in `p` counts too: Word may start a heading's ``_Toc`` bookmark in the empty
+    paragraph before it."""
     names = [b.get(qn("w:name")) or "" for b in p.iter(qn("w:bookmarkStart"))]
+    ends = {e.get(qn("w:id")) for e in p.iter(qn("w:bookmarkEnd"))}
+    if ends:
+        names += [b.get(qn("w:name")) or "" for b in doc.body.iter(qn("w:bookmarkStart"))
+                  if b.get(qn("w:id")) in ends and p not in b.iterancestors(P)]
     found = [n for n in names if n in known] or [n for n in names if n.startswith("_Toc")]
     if found:
         return found[0]
@@ -566,9 +571,10 @@ def toc_starting_at(doc: WordDocument, p: etree._Element) -> TocField | None:
     return next((f for f in find_tocs(doc) if p is f.first), None)
 
 
-def toc_blocks(field: TocField) -> list[etree._Element]:
+def toc_blocks(doc: WordDocument, field: TocField) -> list[etree._Element]:
     """The blocks a TOC takes: its "Table of Contents" content control (title included) when it sits in one,
-    else the field's paragraphs."""
+    else the field's paragraphs, after its title (the paragraph in the "TOC Heading" style just before them, as
+    insert_toc writes it; not one that ends a section) if it has one."""
     paragraphs = region(field)
     parent = paragraphs[0].getparent()
     if parent.tag == qn("w:sdtContent"):
@@ -576,6 +582,10 @@ def toc_blocks(field: TocField) -> list[etree._Element]:
         gallery = sdt.find(f"{qn('w:sdtPr')}/{qn('w:docPartObj')}/{qn('w:docPartGallery')}")
         if gallery is not None and (wval(gallery) or "").lower() == "table of contents":
             return [sdt]
+    title, style = paragraphs[0].getprevious(), find_style_id(doc, "TOC Heading", "paragraph")
+    if (style and title is not None and title.tag == P and title.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is None
+            and wval(title.find(f"{qn('w:pPr')}/{qn('w:pStyle')}")) == style):
+        return [title, *paragraphs]
     return paragraphs
 
 
