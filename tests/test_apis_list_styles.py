@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from autodw.analysis.state import extract_state
+from autodw.analysis.state.context import StateContext
 from autodw.analysis.validation import added, validate_all
 from autodw.apis import execute
 from autodw.core.document import WordDocument
@@ -187,3 +188,49 @@ def test_joined_lists_add_no_open_xml_sdk_error():
     execute(doc, "insert_list", {"items": ["d", {"text": "d1", "level": 1}], "position": {"before": made[0]}, "kind": "numbered"})
     original, edited = validate_all([GENERATED, doc.to_bytes(keep_ids=False)], workers=2)
     assert [f for f in added(original, edited) if f.is_error] == []
+
+
+HEBREW = "oxpt__Hebrew-02.docx"  # bullet items p47-p51 in "Normal" with a "-" numbering of their own
+
+
+def test_an_item_continuing_a_list_takes_the_style_of_the_item_beside_it():
+    """As Word's Enter at the end of a list item: new items joining the Normal-styled list stay Normal (not "List
+    Paragraph"), inserted (after its last item or before its first) or made items (the paragraph after it)."""
+    path = corpus_file(HEBREW)
+    doc = WordDocument.open(path)
+    item = _paras(doc, ["p51"])[0]
+    after = execute(doc, "insert_list", {"items": ["a", {"text": "b", "level": 1}], "position": {"after": "p51"},
+                                         "kind": "bullet"}).created
+    before = execute(doc, "insert_list", {"items": ["z"], "position": {"before": "p47"}, "kind": "bullet"}).created
+    made = execute(doc, "insert_paragraph", {"text": "c", "position": {"after": after[-1]}}).created
+    execute(doc, "set_list_format", {"paragraphs": made, "kind": "bullet"})
+    new = _paras(doc, [*before, *after, *made])
+    assert [p["style"] for p in new] == ["Normal"] * 4
+    assert [(p["list"]["num_id"], p["list"]["level"]) for p in new] == [(item["list"]["num_id"], lvl) for lvl in (0, 0, 1, 0)]
+    assert not any(doc.find(pid, "p").find(f"{qn('w:pPr')}/{qn('w:pStyle')}") is not None for pid in [*before, *after, *made])
+    original, edited = validate_all([path, doc.to_bytes(keep_ids=False)], workers=2)
+    assert [f for f in added(original, edited) if f.is_error] == []
+
+
+def test_new_bullets_apart_from_any_list_look_like_the_documents_directly_numbered_bullets():
+    """Word's bullet button gives the document's bullet: the Hebrew file's bullets are "Normal" paragraphs numbered
+    "-" directly, so bullets made of p43-p44 or inserted after p40 are too (a new list instance of that definition,
+    numId 3 as a new definition got), not "List Paragraph" with "•". Numbered lists are unchanged."""
+    path = corpus_file(HEBREW)
+    doc = WordDocument.open(path)
+    item = _paras(doc, ["p51"])[0]["list"]
+    execute(doc, "set_list_format", {"paragraphs": ["p43", "p44"], "kind": "bullet"})
+    made = _paras(doc, ["p43", "p44"])
+    assert [(p["style"], p["list"]["level_text"], p["list"]["num_id"]) for p in made] == [("Normal", "-", 3)] * 2
+    again = WordDocument.open(path)
+    r = execute(again, "insert_list", {"items": ["a", {"text": "b", "level": 1}], "position": {"after": "p40"},
+                                       "kind": "bullet"})
+    numbers = execute(again, "insert_list", {"items": ["c"], "position": "end", "kind": "numbered"})
+    new = _paras(again, [*r.created, *numbers.created])
+    assert [(p["style"], p["list"]["kind"], p["list"]["level"]) for p in new] == \
+        [("Normal", "bullet", 0), ("Normal", "bullet", 1), ("List Paragraph", "numbered", 0)]
+    assert new[0]["list"]["level_text"] == "-" and new[0]["list"]["num_id"] == 3 != item["num_id"]
+    numbering = StateContext(again).numbering
+    assert numbering.definition("3") == numbering.definition(str(item["num_id"]))
+    findings = validate_all([path, doc.to_bytes(keep_ids=False), again.to_bytes(keep_ids=False)], workers=2)
+    assert [f for after in findings[1:] for f in added(findings[0], after) if f.is_error] == []

@@ -16,10 +16,11 @@ from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
 from autodw.apis.ooxml.fields import bookmark_text, field_runs, seq_labels
 from autodw.apis.ooxml.sequences import renumber_seq_fields
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
-from autodw.apis.ooxml.list_styles import (adjacent_paragraph, document_list_style, join_list_beside, levels_beside,
-                                           list_beside)
-from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition
+from autodw.apis.ooxml.list_styles import (adjacent_paragraph, document_direct_list, document_list_style,
+                                           join_list_beside, levels_beside, list_beside)
+from autodw.apis.ooxml.numbering import NUMBER_FORMATS, add_list_definition, copy_list_definition, restart_numbering
 from autodw.apis.ooxml.paragraphs import hyperlink_runs, make_paragraph, place_inline
+from autodw.apis.ooxml.styles_edit import paragraph_style_id
 from autodw.apis.ooxml.text import insert_text as insert_text_at
 from autodw.apis.ooxml.text import formatting_at, isolate, new_run, paragraph_text, resolve_span
 from autodw.apis.registry import api
@@ -106,12 +107,22 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
         joined = levels_beside(doc, beside, kind, depths, number_format) if depths else None
         beside = beside if joined is not None else None
     start = 1 if start is None else start
-    plain = ensure_style(doc, "List Paragraph", "paragraph") if found is None else None
+    direct = None  # the document's bullets numbered directly, whose style and numbering new bullets take
+    if found is not None:
+        plain = None
+    elif beside is not None:  # the style of the item they continue, as Word's Enter at its end gives
+        plain = paragraph_style_id(beside.paragraph)
+    elif kind == "bullet" and number_format is None and (direct := document_direct_list(doc, kind, ends, levels)):
+        plain = direct[0]
+    else:
+        plain = ensure_style(doc, "List Paragraph", "paragraph")
     if found is None and beside is None:
-        num_id = add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format or "decimal")
+        num_id = restart_numbering(doc, direct[1], None) if direct else \
+            add_list_definition(doc, "bullet" if kind == "bullet" else "number", start, number_format or "decimal")
         for p, level in zip(paras, levels):
             _list_item(p, plain, str(num_id), level)
-        return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id})"
+        look = f", the bullets of the document's list numId {direct[1]}" if direct else ""
+        return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id}{look})"
     joined_levels = iter(joined if beside is not None else ())
     fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
     for i, (p, level) in enumerate(zip(paras, levels)):
@@ -133,10 +144,12 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
     return f"inserted {kind} list {_new_ids(doc, *paras)}{look} (numId {fresh.get(found.at(0)[1], found.at(0)[1])})"
 
 
-def _list_item(p, style: str, num_id: str | None, level: int) -> None:
-    """Give paragraph `p` list style `style` and, unless the style numbers it itself (`num_id` None), a numPr."""
+def _list_item(p, style: str | None, num_id: str | None, level: int) -> None:
+    """Give paragraph `p` list style `style` (None: the default style) and, unless the style numbers it itself
+    (`num_id` None), a numPr."""
     ppr = get_or_add_ppr(p)
-    insert_ordered(ppr, make("w:pStyle", w_val=style))
+    if style is not None:
+        insert_ordered(ppr, make("w:pStyle", w_val=style))
     if num_id is not None:
         num_pr = insert_ordered(ppr, make("w:numPr"))
         num_pr.append(make("w:ilvl", w_val=str(level)))

@@ -18,8 +18,8 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
                                           apply_own_run_props, check_run_props, describe, given, set_east_asia_hint,
                                           turned_off)
 from autodw.apis.ooxml.looks import Looks, matches
-from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_list_style, join_list_beside, list_beside,
-                                           style_numbered)
+from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_direct_list, document_list_style,
+                                           join_list_beside, list_beside, style_numbered)
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
                                          numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
@@ -663,6 +663,7 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
     model = _list_style_for(doc, kind, targets, current, restyled, level, number_format, list_kind)
     first_num, first_lvl, _ = current[0]
     new_def = False
+    like = None  # (style,) plain targets take: the one of the item they continue or of the document's bullets
     if kind is None:
         num_id = None  # keep each paragraph's list
     elif number_format is not None and model is not None:
@@ -671,13 +672,18 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
     elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
+        leader = list_beside(doc, kind, [targets[0][1]])  # None for a heading
+        like = (paragraph_style_id(leader.paragraph),) if leader is not None else None
     else:
         beside = None if restart else list_beside(doc, kind, [adjacent_paragraph(targets[0][1], "previous")])
         if beside is not None:
-            num_id = beside.num_id
+            num_id, like = beside.num_id, (paragraph_style_id(beside.paragraph),)
         elif model is not None:
             own = model.at(0)[1]
             num_id, new_def = (str(copy_list_definition(doc, own, start or 1)) if kind == "numbered" else own), True
+        elif kind == "bullet" and (direct := document_direct_list(
+                doc, kind, _ends_outside(targets), {level if level is not None else lvl for _, lvl, _ in current})):
+            num_id, like, new_def = str(restart_numbering(doc, direct[1], None)), direct[:1], True  # Word's bullet
         else:
             num_id = str(add_list_definition(doc, "bullet" if kind == "bullet" else "number", start or 1))
             new_def = True
@@ -694,8 +700,12 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
                 remove_children(get_or_add_ppr(p), "w:numPr")
                 continue
         elif restyle and paragraph_style_id(p) in (None, default_style_id(doc)):
-            list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
-            replace_child(get_or_add_ppr(p), "w:pStyle", w_val=list_style)
+            if like is not None:  # the style of the item they continue (as Word's Enter there) or of the bullets
+                style = like[0]
+            else:
+                style = list_style = list_style or ensure_style(doc, "List Paragraph", "paragraph")
+            if style not in (None, default_style_id(doc)):
+                replace_child(get_or_add_ppr(p), "w:pStyle", w_val=style)
         set_num_pr(p, use, at)
     note = ""
     if restart and not new_def:
@@ -726,12 +736,17 @@ def _list_style_for(doc: WordDocument, kind: str | None, targets, current, resty
     """The document's list style the `restyled` targets take (None: "List Paragraph" as Word's toolbar gives)."""
     if not any(restyled):
         return None
-    chosen = {id(p) for _, p in targets}
-    ends = [adjacent_paragraph(targets[0][1], "previous"), adjacent_paragraph(targets[-1][1], "next")]
-    model = document_list_style(doc, kind, [p for p in ends if p is None or id(p) not in chosen])
+    model = document_list_style(doc, kind, _ends_outside(targets))
     levels = [level if level is not None else lvl if list_kind(num, lvl) else 0
               for (num, lvl, _), restyle in zip(current, restyled) if restyle]
     return model if model is not None and model.fits(levels, number_format) else None
+
+
+def _ends_outside(targets) -> list[etree._Element | None]:
+    """The paragraphs right before and after `targets` (None at a table or the story's end) that are not targets."""
+    chosen = {id(p) for _, p in targets}
+    ends = [adjacent_paragraph(targets[0][1], "previous"), adjacent_paragraph(targets[-1][1], "next")]
+    return [p for p in ends if p is None or id(p) not in chosen]
 
 
 @api(intent=INTENT,

@@ -11,6 +11,10 @@ are matched by their ``w:name``, never by id (a localized document has other ids
 3. else, when the document has no item of that kind but its other lists mostly use "List Bullet (n)" or
    "List Number (n)": that family's counterpart ("List Number" for "List Bullet"), if defined with numbering of the kind.
 
+When those items (rule 1 or 2) are numbered directly, with no list style, new items of a new list look like them
+(:func:`document_direct_list`, used for bullets): their paragraph style and a new instance of their numbering
+definition (a document whose bullets are "Normal" paragraphs with "-" gets more of those, not "List Paragraph" "•").
+
 Nested levels take the list style's own numbering at that level when it defines one, else the family's next style
 ("List Bullet 2" under "List Bullet"), as Word does; new items at a level neither gives all take "List Paragraph".
 
@@ -23,7 +27,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -98,30 +103,64 @@ class _Styles:
 def document_list_style(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListStyle | None:
     """The list style new `kind` ("bullet"/"numbered") items next to `neighbours` (paragraphs or None, nearest
     first) take by the rule above, or None when the document has none for them."""
-    styles, numbering, default = _Styles(doc), StateContext(doc).numbering, default_style_id(doc)
-
-    def scheme(p: etree._Element, wanted: str) -> str | None:
-        """The list style a `wanted` item takes its look from, "" for direct numbering, None for no such item (a
-        numbered heading is none)."""
-        sid = paragraph_style_id(p) or default
-        own = styles.numbering(sid)
-        if styles.heading(sid) or _kind(numbering, *(own_num_pr(p) or own or (None, 0))) != wanted:
-            return None
-        return sid if own is not None and _kind(numbering, *own) == wanted else ""
-
-    for p in neighbours:
-        found = scheme(p, kind) if p is not None else None
-        if found is not None:
-            return _list_style(styles, numbering, found, kind) if found else None
-    used = Counter(s for p in doc.body.iter(qn("w:p")) if (s := scheme(p, kind)) is not None)
-    if used:
-        found = used.most_common(1)[0][0]
+    styles, numbering, found, _ = _model_scheme(doc, kind, neighbours)
+    if found is not None:
         return _list_style(styles, numbering, found, kind) if found else None
+    default = default_style_id(doc)
     other = Counter(s for p in doc.body.iter(qn("w:p"))
-                    if (s := scheme(p, "numbered" if kind == "bullet" else "bullet")) is not None)
+                    if (s := _scheme(styles, numbering, default, p, "numbered" if kind == "bullet" else "bullet")) is not None)
     family = _FAMILY.fullmatch(styles.name(other.most_common(1)[0][0])) if other else None
     counterpart = styles.by_name.get(_COUNTERPART[family.group(1)]) if family else None
     return _list_style(styles, numbering, counterpart, kind) if counterpart else None
+
+
+def document_direct_list(doc: WordDocument, kind: str, neighbours: list[etree._Element | None],
+                         levels: Iterable[int]) -> tuple[str | None, str] | None:
+    """When the items rules 1-2 pick for new `kind` items next to `neighbours` are numbered directly (no list style):
+    (their paragraph style id, None for the default; a numId of their numbering definition) for the style and
+    definition most of them use, of one whose level 0 and `levels` are of `kind`; else None."""
+    _, numbering, found, items = _model_scheme(doc, kind, neighbours)
+    looks: Counter[tuple[str | None, str | None]] = Counter()
+    first: dict[tuple[str | None, str | None], str] = {}
+    for p in items if found == "" else ():
+        num = own_num_pr(p)[0]
+        if num and all(_kind(numbering, num, lvl) == kind for lvl in {0, *levels}):
+            look = (paragraph_style_id(p), numbering.definition(num))
+            looks[look] += 1
+            first.setdefault(look, num)
+    if not looks:
+        return None
+    look = looks.most_common(1)[0][0]
+    return look[0], first[look]
+
+
+def _model_scheme(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]
+                  ) -> tuple[_Styles, Numbering, str | None, list[etree._Element]]:
+    """The scheme new `kind` items take their look from by rules 1 and 2 (a list style's id, "" for direct numbering,
+    None when the document has no `kind` item) and the items of it the rule looked at."""
+    styles, numbering, default = _Styles(doc), StateContext(doc).numbering, default_style_id(doc)
+    for p in neighbours:
+        found = _scheme(styles, numbering, default, p, kind) if p is not None else None
+        if found is not None:
+            return styles, numbering, found, [p]
+    used: dict[str, list[etree._Element]] = {}
+    for p in doc.body.iter(qn("w:p")):
+        if (s := _scheme(styles, numbering, default, p, kind)) is not None:
+            used.setdefault(s, []).append(p)
+    if not used:
+        return styles, numbering, None, []
+    found = Counter({s: len(ps) for s, ps in used.items()}).most_common(1)[0][0]
+    return styles, numbering, found, used[found]
+
+
+def _scheme(styles: _Styles, numbering: Numbering, default: str | None, p: etree._Element, wanted: str) -> str | None:
+    """The list style a `wanted` item `p` takes its look from, "" for direct numbering, None for no such item (a
+    numbered heading is none)."""
+    sid = paragraph_style_id(p) or default
+    own = styles.numbering(sid)
+    if styles.heading(sid) or _kind(numbering, *(own_num_pr(p) or own or (None, 0))) != wanted:
+        return None
+    return sid if own is not None and _kind(numbering, *own) == wanted else ""
 
 
 def _kind(numbering: Numbering, num_id: str | None, level: int) -> str | None:
@@ -152,12 +191,13 @@ def _list_style(styles: _Styles, numbering: Numbering, sid: str, kind: str) -> L
 
 @dataclass(frozen=True)
 class ListBeside:
-    """The list item next to new items: its list (``w:numId``), its level, and the level of that list an item of
-    list nesting `depth` 0 takes (its top level for an item at the top)."""
+    """The list item next to new items: its list (``w:numId``), its level, the level of that list an item of
+    list nesting `depth` 0 takes (its top level for an item at the top), and the item itself."""
 
     num_id: str
     level: int
     base: int
+    paragraph: etree._Element | None = field(default=None, compare=False)
 
 
 def list_beside(doc: WordDocument, kind: str, neighbours: list[etree._Element | None]) -> ListBeside | None:
@@ -172,7 +212,7 @@ def list_beside(doc: WordDocument, kind: str, neighbours: list[etree._Element | 
         if styles.heading(sid) or num_pr is None or _kind(numbering, *num_pr) != kind:
             continue
         depth = _depth(styles, sid) if styles.numbering(sid) is not None else num_pr[1]
-        return ListBeside(num_pr[0], num_pr[1], num_pr[1] - depth)
+        return ListBeside(num_pr[0], num_pr[1], num_pr[1] - depth, p)
     return None
 
 

@@ -93,8 +93,9 @@ def copy_list_definition(doc: WordDocument, num_id: str, start: int = 1) -> int:
     return new_id
 
 
-def restart_numbering(doc: WordDocument, num_id: str, start: int = 1) -> int:
-    """A new instance of `num_id`'s definition that restarts at `start`; return the new numId."""
+def restart_numbering(doc: WordDocument, num_id: str, start: int | None = 1) -> int:
+    """A new instance of `num_id`'s definition that restarts at `start` (None: with no start overrides, a new list
+    of its look); return the new numId."""
     root = numbering_root(doc)
     num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
     if num is None:
@@ -102,7 +103,7 @@ def restart_numbering(doc: WordDocument, num_id: str, start: int = 1) -> int:
     abstract_id = num.find(qn("w:abstractNumId")).get(qn("w:val"))
     new_id = _next_id(root, "w:num", "w:numId", 1)
     overrides = "".join(f'<w:lvlOverride w:ilvl="{lvl}"><w:startOverride w:val="{start if lvl == 0 else 1}"/></w:lvlOverride>'
-                        for lvl in range(9))
+                        for lvl in range(9)) if start is not None else ""
     insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{new_id}"><w:abstractNumId w:val="{abstract_id}"/>{overrides}</w:num>'))
     return new_id
 
