@@ -628,8 +628,8 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
                  "their list level (0 = top, up to 8), or restart numbering at the first of them (optionally at a "
                  "given number). Without restart, new items continue a list of the same kind directly above them. "
                  "New items take the document's own list style when it has one (e.g. \"List Bullet\"/\"List "
-                 "Number\", as the list beside them or most of its lists of that kind use), else plain paragraphs "
-                 "become \"List Paragraph\".",
+                 "Number\", as the list beside them or most of its lists of that kind use), else the style of the "
+                 "list they join or, for bullets, of the document's other bullets, else \"List Paragraph\".",
      params={"paragraphs": PARAGRAPHS,
              "kind": enum("list kind; omit to keep the current list and only change level or numbering", ("bullet", "numbered")),
              "level": integer("list level, 0 = top level, 1 = first sub-level, ... 8", 0, 8),
