@@ -228,7 +228,8 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first"))
+                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first",
+                            "dwbench-2.0/hand/dev-twenty-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
