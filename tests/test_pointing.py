@@ -1424,3 +1424,24 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
                                quoted_in="Make the number words 14 pt")
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))
+
+
+def test_a_code_typed_with_look_alike_letters_is_pointed_at():
+    """"Caa1, its C and a typed in Cyrillic" points at the blocks holding "Саа1" (dwh-352#3), not those holding "Caa1"
+    in Latin letters nor a Russian word."""
+    state = _filled({5: _paragraph(5, "рейтинг Саа1 по шкале"), 9: _paragraph(9, "рейтинг Caa1"),
+                     12: _paragraph(12, "Сосо рейтинг")})
+    said = "全文好多地方的评级Caa1，C和a其实是用俄文字母打的"
+    assert pointing.look_alikes_held(state, said) == ["p5"]
+    assert "p5" in pointing.pointed(state, said)
+    assert pointing.look_alikes_held(state, "the rating Coco") == []
+
+
+def test_bold_labels_described_are_pointed_at():
+    """"the bold section labels" points at the short paragraphs typed all in bold (dwh-344#7); "make the title bold"
+    asks for bold and points at none."""
+    bold = [{"text": "Money –", "bold": True}]
+    state = _filled({n: {**_paragraph(n, "Money –"), "runs": bold} for n in (10, 30, 50, 70)})
+    said = "Now make the bold section labels real headings (Heading 2)"
+    assert pointing.bolded(state, said) == ["p10", "p30", "p50", "p70"]
+    assert pointing.bolded(state, "make the title bold and red") == []

@@ -237,3 +237,29 @@ def test_what_everything_a_call_changes_has_now_is_one_value_or_none():
     assert reading.one_value(iter(["left"])) == {"left"}
     assert reading.one_value([1, 2]) == set()
     assert reading.one_value([]) == set() and reading.one_value(None) == set()
+
+
+def test_indent_removed_is_named_by_where_it_puts_the_paragraph():
+    """An indent set to 0 is named by "sits off to the left" (dwh-347#1); not by a request that says nothing of it,
+    nor another indent than 0."""
+    from autodw.agent.checks import values
+    said = "The title is tiny and sits off to the left: make it 14 pt and have it properly centred on the page."
+    args = {"paragraphs": ["p1"], "alignment": "center", "first_line_indent": "0cm", "left_indent": "0cm"}
+    assert values.unasked_properties("set_paragraph_format", args, said, STATE) == []
+    assert values.unasked_properties("set_paragraph_format", args, "Centre the title on the page.", STATE)
+    assert values.unasked_properties("set_paragraph_format", {**args, "left_indent": "2cm"}, said, STATE)
+
+
+def test_a_dictated_line_of_a_one_column_table_names_its_cell():
+    """set_cell_text of a one-column table (a cover laid out in a table) is named by the text the request dictates
+    (dwh-353#1), not when it dictates none, nor for a table of more columns."""
+    box = {"id": "t1", "rows": 3, "cols": 1, "cells": [[""], ["User’s Guide"], ["11 August 2017"]]}
+    state = {**STATE, "tables": [box]}
+    args = {"table": "t1", "row": 1, "col": 0, "text": "FieldKit 2.0 User’s Guide"}
+    said = "封面标题现在只写了User’s Guide，改成FieldKit 2.0 User’s Guide"
+    assert apis.unasked_api("set_cell_text", said, args=args, before=state) == []
+    assert apis.unasked_api("set_cell_text", "下面那个2017年的日期改成2025年6月3日",
+                            args={**args, "row": 2, "text": "3 June 2025"}, before=state) == []
+    assert apis.unasked_api("set_cell_text", "make the cover title bold", args=args, before=state)
+    grid = {**box, "cols": 2, "cells": [["", ""], ["User’s Guide", ""], ["", ""]]}
+    assert apis.unasked_api("set_cell_text", said, args=args, before={**STATE, "tables": [grid]})

@@ -50,6 +50,7 @@ _LATIN_WORD = re.compile(rf"{_LETTER}+")  # a word of letters of an alphabetic s
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 #: Cyrillic and Greek letters that look like Latin ones (a code's letter typed in either: "1-А" for "1-A")
 _LOOK_ALIKE = str.maketrans("АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTYXaeopcyxijsABEZHIKMNOPTYXo")
+LOOK_ALIKE_LETTERS = re.compile("[АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο]")  # those of them
 #: Cyrillic letters as a name is spelt in the Latin alphabet ("Кашин" Kashin, "Гошовская" Goshovskaya)
 _ROMAN = str.maketrans({**dict(zip("абвгдезийклмнопрстуфыэіґў", "abvgdeziyklmnoprstufyeigu")),
                         "ё": "e", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ь": "",
@@ -81,7 +82,13 @@ def _latin_words(text: str) -> Iterator[tuple[str, bool]]:
                 if glued.casefold() not in _FUNCTION_WORDS:
                     yield glued.casefold(), False
         if not words and re.search(r"\d", token) and re.search(_LETTER, token):
-            yield token.translate(_LOOK_ALIKE).casefold(), True
+            yield unconfused(token).casefold(), True
+
+
+def unconfused(text: str) -> str:
+    """`text` with its Cyrillic and Greek letters read as the Latin ones they look like ("Саа1" typed with Cyrillic С
+    and а reads "Caa1")."""
+    return text.translate(_LOOK_ALIKE)
 
 
 def _phrases(text: str) -> set[str]:

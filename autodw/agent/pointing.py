@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import ALNUM, block_texts, names_held, ranked_blocks
+from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
                                     label_section, look, loose, table_caption, tables_named, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
@@ -33,6 +33,11 @@ MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
 #: a request describing its target as highlighted ("the highlighted rows", "刚才高亮的那几条"), not asking for it
+#: a request describing its target as bold, not asking for bold: "the bold section labels", "加粗的那几行"
+_BOLD = re.compile(r"\b(?:the|those|these|all|any)\s+bold(?:ed|face)?\s+(?!(?:and|or|too|as|in|on|of|for|from|with|to)\b)"
+                   r"(?P<noun>[^\W\d_]+(?:\s+[^\W\d_]+)?)|(?<![成为])(?:加粗|粗体)(?:过|了)?的(?P<zh>.{0,4})", re.IGNORECASE)
+#: what a request calls short lines that stand for headings ("the bold section labels", "加粗的小标题")
+_LABEL_NOUN = re.compile(r"\b(?:labels?|titles?|headings?|headers?|names?)\b|标题|小标|抬头", re.IGNORECASE)
 _HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 START_BLOCKS = 12  # the body's first blocks a request for the opening page points at (a title page's lines)
@@ -196,8 +201,10 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
+    out += bolded(state, said)  # "make the bold section labels real headings"
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
+    out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
@@ -638,6 +645,18 @@ def highlighted(state: State, said: str) -> list[str]:
     return _looking(state, lambda looks: all(look.get("highlight") not in (None, "none") for look in looks))
 
 
+def bolded(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all bold, when `said` (undictated
+    text) describes its target as bold ("make the bold section labels real headings": labels typed in bold)."""
+    found = _BOLD.search(said)
+    if found is None:
+        return []
+    if _LABEL_NOUN.search(found.group("noun") or found.group("zh") or ""):  # labels: the short ones, each of them
+        short = {p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS}
+        return _looking(state, lambda looks: all(look.get("bold") for look in looks), short, MAX_ALIKE)
+    return _looking(state, lambda looks: all(look.get("bold") for look in looks))
+
+
 def marks_held(state: State, said: str) -> list[str]:
     """The body blocks holding a symbol that `said` (undictated text) types inside a word, as the document spells it
     ("Jung´s, Kant´s, Freud´s" typed with an acute accent for an apostrophe, dwh-335#7: every block holding it),
@@ -653,6 +672,25 @@ def marks_held(state: State, said: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def look_alikes_held(state: State, said: str) -> list[str]:
+    """The body blocks holding a word that `said` (undictated text) says in the Latin alphabet (of letters and a digit:
+    a code), typed there with Cyrillic or Greek letters that look like its Latin ones beside Latin letters or
+    digits (no word of those alphabets: "Саа1" with a Cyrillic С and а for the rating "Caa1"), when at most
+    :data:`MAX_ALIKE` blocks hold it: a search for the word does not find them, so the request names them."""
+    words = {part.casefold() for part in re.findall(rf"{ALNUM}+", said)
+             if part.isascii() and re.search(r"\d", part) and re.search(r"[A-Za-z]", part)}
+    if not words:
+        return []
+    out = []
+    for bid, text in block_texts(state):
+        for part in re.findall(rf"{ALNUM}+", text) if LOOK_ALIKE_LETTERS.search(text) else ():
+            if not part.isascii() and LOOK_ALIKE_LETTERS.search(part) and re.search(r"[A-Za-z\d]", part) \
+                    and unconfused(part).casefold() in words:
+                out.append(bid)
+                break
+    return out if len(out) <= MAX_ALIKE else []
+
+
 def mail_blocks(state: State, said: str) -> list[str]:
     """The body blocks holding an e-mail address (a table by a cell), when `said` speaks of one and at most
     :data:`MAX_MAIL_BLOCKS` do: "that Yahoo mailbox line" of a Persian book, its address "w_hosainy@yahoo.com" (dwh-339#6)."""
@@ -663,16 +701,19 @@ def mail_blocks(state: State, said: str) -> list[str]:
     return out if len(out) <= MAX_MAIL_BLOCKS else []
 
 
-def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool]) -> list[str]:
-    """The first :data:`MAX_COLOURED` body paragraphs with text the effective formats of whose runs with text `keep`
-    accepts."""
+def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: Collection[str] | None = None,
+             most: int = MAX_COLOURED) -> list[str]:
+    """The first `most` body paragraphs (of `among`, if given) with text the effective formats of whose runs with text
+    `keep` accepts."""
     looks = Formatting(state.get("styles", {}))
     out: list[str] = []
     for p in state.get("paragraphs", []):
+        if among is not None and p["id"] not in among:
+            continue
         runs = [looks.run(r, p.get("style")) for r in p.get("runs", []) if r.get("text", "").strip()]
         if runs and keep(runs):
             out.append(p["id"])
-            if len(out) == MAX_COLOURED:
+            if len(out) == most:
                 break
     return out
 

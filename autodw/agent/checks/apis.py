@@ -31,7 +31,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                             "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                                             "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
                                             "dwbench-2.0/hand/dev-thirteenth", "dwbench-2.0/hand/dev-nineteenth",
-                                            "dwbench-2.0/hand/dev-twenty-second"))
+                                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-third"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None) -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -45,7 +45,9 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     not say ("add another case after it" in a numbered list of cases; "午餐后面再加一项" after a bulleted agenda). A
     request that quotes what the call's field template shows, a letter or number in place of each field, names it
     ("改成“第X页 共Y页”" for page numbers "第 {PAGE} 页 共 {NUMPAGES} 页"). A picture in a document that has no chart
-    is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger")."""
+    is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger"). A new
+    text for a cell of a one-column table, which the request dictates, names the cell: such a table lays out lines
+    (a cover's title and date) that the request calls by what they are ("封面标题…改成FieldKit 2.0 User’s Guide")."""
     words = api_words().get(api)
     instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     if words is None:
@@ -53,11 +55,27 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     args, before = args or {}, before or {}
     thing = catalogue_thing(api)
     named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before) or \
+        _line_of_box(api, args, before, instruction) or \
         _template_quoted(args, instruction) or _chart_picture(args, before, instruction + "\n" + previous) or \
         thing is not None and (says(thing, instruction) or says(thing, previous))
     if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
     return [CheckFinding("unasked_api", f"{api} makes or changes something the request does not mention", True)]
+
+
+def _line_of_box(api: str, args: dict[str, Any], before: State, instruction: str) -> bool:
+    """Whether set_cell_text gives a cell of a one-column table of `before` a text `instruction` dictates, a word or
+    number of it said there ("2025年6月3日" written "3 June 2025"): a line of a page laid out in a table
+    (:func:`unasked_api`)."""
+    table = next((t for t in before.get("tables", []) if t.get("id") == args.get("table")), None)
+    text = args.get("text")
+    if api != "set_cell_text" or table is None or table.get("cols") != 1 or not isinstance(text, str):
+        return False
+    said = {w for a, b in grounding.dictated(instruction) for w in _TOKEN.findall(grounding.loose(instruction[a:b]))}
+    return bool(said & set(_TOKEN.findall(grounding.loose(text))))
+
+
+_TOKEN = re.compile(r"\d+|[^\W\d_]{3,}")  # a number or a word of a text (module :func:`_line_of_box`)
 
 
 def _chart_picture(args: dict[str, Any], before: State, said: str) -> bool:

@@ -177,6 +177,12 @@ def _hue(colour: str) -> str:
     return re.sub(r"^(?:dark|light|pale)\s*", "", colour.lower()).replace("grey", "gray")
 
 
+def _removes(key: str, value: Any) -> bool:
+    """Whether a property's value removes it: none, or 0 for an indent ("0cm")."""
+    return str(value).lower() == "none" or key.endswith("_indent") and \
+        re.fullmatch(r"0+(?:\.0+)?\s*(?:cm|mm|in|pt|ch)?", str(value).strip().lower()) is not None
+
+
 def _named_as_it_is(key: str, args: dict[str, Any], instruction: str, before: State) -> bool:
     """Whether the request names a colour property the call removes by the colour the call's paragraphs have now
     (read from the state, not a list: a highlight yellow there is named by "the yellow is a bit much")."""
@@ -222,7 +228,8 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
-                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first"))
+                            "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first",
+                            "dwbench-2.0/hand/dev-twenty-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -230,7 +237,8 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
     ("font": "Arial" when no font is asked for; a line spacing for a highlight), nor, for a request that repeats the
     previous instruction's change ("也照这样弄一下": :data:`_REPEATS`), that one. A property removed is also named by
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
-    yellow highlight), or by the words of ``removed`` (a highlight by its colour)."""
+    yellow highlight), or by the words of ``removed`` (a highlight by its colour; an indent set to 0 by where it puts
+    the paragraph: "sits off to the left", dwh-347#1)."""
     out, loose_instruction = [], grounding.loose(instruction)
     removed, repeated = word_list("value_words.json")["removed"], _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["properties"].items():
@@ -238,7 +246,7 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
         if value is None or isinstance(value, bool) or _asked(api, key, pattern, instruction) or \
                 (repeated and _asked(api, key, pattern, repeated)):
             continue
-        if str(value).lower() == "none" and (named(removed.get(key, "(?!)"), instruction) or
+        if _removes(key, value) and (named(removed.get(key, "(?!)"), instruction) or
                                              _named_as_it_is(key, args, instruction, before)):
             continue
         if grounding.loose(str(value)) in loose_instruction:
