@@ -2126,6 +2126,24 @@ def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):
     assert _checks(request, "resize_image", {"image": "img1", "width": "6cm"}, state) == ["unasked_api"]
 
 
+def test_a_picture_is_named_by_the_height_or_width_the_request_gives_it(state):
+    """A length with a height or width ("Shrink it to about 12 cm tall" of "the draft parking map", then "Go to 15 cm
+    instead") says a picture's size (hand dev-twenty-third dwh-348#8, #9: the local ceiling); a request saying no size,
+    or sizing another thing (a table, the text), still names no picture."""
+    pictures = {**state, "images": [i for i in state["images"] if i["type"] == "picture"]}
+    call = {"image": "img1", "height": "12cm"}
+    assert _checks("The draft parking map fills an entire page. Shrink it to about 12 cm tall.", "resize_image", call,
+                   pictures) == []
+    found = checks.check_call("Do it.", "Hmm, now the street names are too small to read. Go to 15 cm instead.",
+                              "resize_image", {"image": "img1", "height": "15cm"}, pictures, {},
+                              previous="The draft parking map fills an entire page. Shrink it to about 12 cm tall.\n"
+                                       "make the section title look like the other section titles")
+    assert "unasked_api" not in [f.check for f in found]
+    for request in ("The draft parking map fills an entire page. Make the heading bold.",
+                    "Make the table 12 cm wide.", "Set the text to 12 pt high."):
+        assert "unasked_api" in _checks(request, "resize_image", call, pictures), request
+
+
 def test_a_value_another_request_of_the_message_names(state):
     """A paper size every request names, named by the request before the call's own in a message split into
     requests, is asked for (hand dev-nineteenth dwh-301#3: the local ceiling); one no request names is not."""

@@ -1445,3 +1445,20 @@ def test_bold_labels_described_are_pointed_at():
     said = "Now make the bold section labels real headings (Heading 2)"
     assert pointing.bolded(state, said) == ["p10", "p30", "p50", "p70"]
     assert pointing.bolded(state, "make the title bold and red") == []
+def test_an_item_is_pointed_at_by_its_label_inside_the_label_it_is_under():
+    """"subsection B, item 2" (or "item 2 under B") names the line labelled 2 after a "B." line, its full stop typed
+    or not (dwh-348#2), not the "2." lines under the other letters, nor one past the next section number; one label
+    said alone, "under a table" or a pair many parts hold names none."""
+    state = _filled({10: _paragraph(10, "18.33.020 Review."), 11: _paragraph(11, "A.\tApplications."),
+                     12: _paragraph(12, "2.\tCoastal permit."), 13: _paragraph(13, "B.\tNoncompliant."),
+                     14: _paragraph(14, "18.33.030 Standards."), 15: _paragraph(15, "2.\tNot under B."),
+                     16: _paragraph(16, "A.    All units."), 17: _paragraph(17, "2.   Rented."),
+                     18: _paragraph(18, "B.   Within Existing Space"), 19: _paragraph(19, "1.   Located."),
+                     20: _paragraph(20, "2    The lot on which the unit is located."),
+                     21: _paragraph(21, "C. Detached"), 22: _paragraph(22, "2.   The lot.")})
+    assert pointing.labels_nested(state, "In the streamlined standards, subsection B, item 2 is missing the period") \
+        == ["p18", "p20"]
+    assert set(pointing.labels_nested(state, "item 2 under B needs a period")) == {"p18", "p20"}
+    assert pointing.labels_nested(state, "item 2 is missing its period") == []
+    assert pointing.labels_nested(state, "item 2 under a table") == []
+    assert "p20" in pointing.pointed(state, "In the streamlined standards, subsection B, item 2 is missing the period")

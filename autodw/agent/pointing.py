@@ -87,6 +87,13 @@ _TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s"
 _LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
+#: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
+#: capital letter or a number only: not "under a table"): the label
+_LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?|clauses?)|items?|points?|letters?)\s+"
+                          r"\(?([A-Za-z]|\d{1,3})\)?|(?i:under)\s+\(?([A-Z]|\d{1,3})\)?)(?!\w|[.,]\d)")
+#: a line typed with a label, its full stop or bracket kept or left out ("B.   Within ...", "2    The lot ...", "(c) ..."):
+#: the label
+_LOOSE_LABEL = re.compile(r"^\s*[(\[（]?(\d{1,3}|[^\W\d_]{1,2})(?:[.)\]）]\s|\t|\s{2,})")
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
                   r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation)s?\b"
@@ -197,7 +204,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
     inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
               for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
-    out = whole + keys_said(state, said) + numbered(state, said, inside) + under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
+    out = whole + keys_said(state, said) + numbered(state, said, inside) + labels_nested(state, text)
+    out += under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
@@ -452,6 +460,48 @@ def list_labelled(state: State, text: str) -> list[str]:
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
+
+
+def labels_nested(state: State, text: str) -> list[str]:
+    """The paragraphs typed with a label `text` names with its level's word (:data:`_LEVEL_LABEL`) in the part of
+    another label it names, each with that label ("subsection B, item 2" or "item 2 under B": the line labelled "2",
+    its full stop typed or not, after a "B." line and before the next line labelled like B, a line with a section
+    number like "18.33.040" or :data:`MAX_SECTION_BLOCKS` lines; a list item by its list label too), the outer one of
+    a kind (number, capital, small letter) the document types first; a pair of labels more than :data:`MAX_MATCHES`
+    parts hold names none (dwh-348#2)."""
+    said = list(dict.fromkeys(a or b for a, b in _LEVEL_LABEL.findall(undictated(text))))
+    if len(said) < 2:
+        return []
+    labels = []
+    for p in state.get("paragraphs", []):
+        typed = _LOOSE_LABEL.match(p.get("text", ""))
+        label = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or "") or (typed and typed.group(1))
+        ends = bool((number := SECTION_NUMBER.match(p.get("text", ""))) and _depth(number))
+        labels.append((p["id"], label or None, ends))
+    # the kinds by where each is first typed: an outline's outer labels come first ("A." before its "1.")
+    rank = {kind: n for n, kind in enumerate(dict.fromkeys(_label_kind(label) for _, label, _ in labels if label))}
+    out = []
+    for outer, inner in itertools.permutations(said, 2):
+        if rank.get(_label_kind(outer), 0) >= rank.get(_label_kind(inner), 0):
+            continue
+        held = []
+        for n, (pid, label, _) in enumerate(labels):
+            if label != outer:
+                continue
+            for qid, other, ends in labels[n + 1:n + 1 + MAX_SECTION_BLOCKS]:
+                if ends or other is not None and _label_kind(other) == _label_kind(outer):
+                    break
+                if other == inner:
+                    held += [pid, qid]
+                    break
+        if len(held) <= 2 * MAX_MATCHES:
+            out += held
+    return list(dict.fromkeys(out))
+
+
+def _label_kind(label: str) -> str:
+    """Whether a label is a number, a capital or a small letter (those of one level of an outline are of one kind)."""
+    return "number" if label.isdigit() else "capital" if label.isupper() else "small"
 
 
 def list_ends(state: State, text: str) -> list[str]:

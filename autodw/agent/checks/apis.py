@@ -9,6 +9,7 @@ from typing import Any, Iterator
 from autodw.agent import grounding
 from autodw.agent.checks.reading import api_words, catalogue_thing, drawing, named as says, without_tripled_letters
 from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, State, check
+from autodw.agent.request_values import MEASURED, UNITS
 from autodw.analysis.state import header_footer_stories
 
 #: a request that gives a paragraph a whole new text ("replace the text of ... with", "... should just say ... instead")
@@ -45,7 +46,8 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     not say ("add another case after it" in a numbered list of cases; "午餐后面再加一项" after a bulleted agenda). A
     request that quotes what the call's field template shows, a letter or number in place of each field, names it
     ("改成“第X页 共Y页”" for page numbers "第 {PAGE} 页 共 {NUMPAGES} 页"). A picture in a document that has no chart
-    is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger"). A new
+    is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger"); a
+    picture resize_image sizes by a height or width the request gives (:func:`_picture_sized`: "12 cm tall"). A new
     text for a cell of a one-column table, which the request dictates, names the cell: such a table lays out lines
     (a cover's title and date) that the request calls by what they are ("封面标题…改成FieldKit 2.0 User’s Guide")."""
     words = api_words().get(api)
@@ -57,6 +59,7 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before) or \
         _line_of_box(api, args, before, instruction) or \
         _template_quoted(args, instruction) or _chart_picture(args, before, instruction + "\n" + previous) or \
+        _picture_sized(api, args, before, instruction, previous) or \
         thing is not None and (says(thing, instruction) or says(thing, previous))
     if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
@@ -76,6 +79,27 @@ def _line_of_box(api: str, args: dict[str, Any], before: State, instruction: str
 
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]{3,}")  # a number or a word of a text (module :func:`_line_of_box`)
+
+
+#: the dimension a length sizes, said after it ("12 cm tall", "8 cm wide", "12厘米高")
+_DIMENSION_AFTER = re.compile(r"\s*(?:tall|high|wide|across|in\s+(?:height|width)|高|宽)", re.IGNORECASE)
+#: things other than a picture a length with a dimension sizes: a request naming one names no picture by its size
+_OTHER_SIZED = re.compile(r"\b(?:tables?|rows?|columns?|cells?|fonts?|text|letters?|margins?|paper|spacing|indents?|"
+                          r"charts?|graphs?|headings?|titles?|paragraphs?|lines?|borders?|box(?:es)?|shapes?|"
+                          r"text\s*box(?:es)?)\b|表格|字号|字体|页边距|段落|行高|列宽", re.IGNORECASE)
+
+
+def _picture_sized(api: str, args: dict[str, Any], before: State, instruction: str, previous: str) -> bool:
+    """Whether resize_image's ``image`` is a picture and the request, or the one before it, gives a height or width
+    in a length ("Shrink it to about 12 cm tall" of "the draft parking map", then "Go to 15 cm instead", dwh-348#8,
+    #9; an earlier one referred to, each on its own) and names nothing else a length sizes (:data:`_OTHER_SIZED`: a
+    table, a row, the text...): it says the picture's size (a request saying no size still names no picture)."""
+    image = drawing(args.get("image"), before) if api == "resize_image" else None
+    if image is None or image.get("type") != "picture" or _OTHER_SIZED.search(instruction):
+        return False
+    return any(not _OTHER_SIZED.search(said) and any(
+        UNITS[m.group(2).casefold()] != "pt" and _DIMENSION_AFTER.match(said, m.end()) for m in MEASURED.finditer(said))
+        for said in (instruction, *previous.splitlines()))  # each earlier instruction referred to on its own
 
 
 def _chart_picture(args: dict[str, Any], before: State, said: str) -> bool:
