@@ -188,3 +188,16 @@ def test_a_name_said_in_the_latin_alphabet_points_at_its_first_blocks_spelt_in_c
                                pointing_in=f"{step}\n{request}")
     assert re.search(rf"^{ids[45]} ", view, re.MULTILINE)
     assert names_held(state_of({**signed, 31: "кашин"}), request) == []  # in lower case too: a word, not a name
+
+
+def test_a_range_of_codes_is_a_phrase_naming_the_one_line_saying_it():
+    """"the all of the above line tells people to answer B2 - B5; it should be B1 - B5 like the lines above it"
+    (dwh-343#5): B2 and B5 are in many rating-factor lines, but only the one line says "B2 - B5" (spaced or not)."""
+    texts = ["B2. Ability to provide care.", "B5. Ability to deal with others.", "Describe B2 and B5 work.",
+             "( ) GS-11 (Please respond to rating factors B1 - B5)", "( ) GS-12 (Please respond to rating factors B1-B5)",
+             "( ) all of the above (Please respond to rating factors A1 - A5 and B2 - B5)", "Other text here."]
+    state = {"paragraphs": [{"id": f"p{n}", "text": t, "style": "Normal", "runs": []} for n, t in enumerate(texts, 1)],
+             "tables": []}
+    request = "the all of the above line tells people to answer B2 - B5; it should be B1 - B5 like the lines above it"
+    named = {bid for bid, _, is_named in ranked_blocks(state, request) if is_named}
+    assert named == {"p6"}

@@ -112,3 +112,21 @@ def test_a_quoted_fix_the_document_holds_in_many_paragraphs_is_shown_where_it_oc
     lines = grounding.held_lines(state, step, []).splitlines()[1:]
     assert len(lines) == grounding.MAX_HELD_LINES and all(line.count("Landlord") == 1 for line in lines)
     assert all(len(line) < 200 for line in lines), lines
+
+
+def test_a_request_naming_only_a_model_it_compares_to_leans_back():
+    """"a little bigger still, and give it the same dark red as the labels like Who May Be Considered" (dwh-343#8):
+    the heading it names is the model, not the target; "it" is what the instruction before made bigger, and that
+    instruction, not one sharing the model's words, is what it refers back to."""
+    paras = [_para(1, "Who May Be Considered:"), _para(2, "Applications will be accepted."),
+             _para(3, "Application Document Checklist")]
+    state = {"paragraphs": paras, "tables": [], "images": []}
+    request = "a little bigger still, and give it the same dark red as the labels in the announcement like Who May Be Considered"
+    assert [m.id for m in grounding.ground(state, request)] == ["p1"]
+    assert grounding.leans_back(state, request)
+    session = ["Who May Be Considered is in the announcement: change the labels there.",
+               "The title of the document checklist on the last page gets lost, make it a bit bigger."]
+    assert grounding.referred(state, session, request).split("\n")[0] == session[1]
+    # a request naming its own target keeps it, whatever it compares it to
+    assert not grounding.leans_back(state, "make Who May Be Considered the same colour as it was")
+    assert grounding.leans_back(state, "make it match Who May Be Considered")

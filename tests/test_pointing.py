@@ -1462,3 +1462,16 @@ def test_an_item_is_pointed_at_by_its_label_inside_the_label_it_is_under():
     assert pointing.labels_nested(state, "item 2 is missing its period") == []
     assert pointing.labels_nested(state, "item 2 under a table") == []
     assert "p20" in pointing.pointed(state, "In the streamlined standards, subsection B, item 2 is missing the period")
+def test_a_word_many_blocks_hold_names_the_few_of_the_chapter_the_request_names():
+    """"第三章须知里有两处把“响应”打成了“相应”…都改过来" (dwh-350#2): 相应 is said rightly in many paragraphs of the
+    tender, but only two of chapter 3 (typed "第三章  竞争性谈判须知", after its contents entry) hold it: those are
+    pointed at, not the chapter 2 and 4 ones."""
+    texts = ["第二章   采购项目需求", "第三章   竞争性谈判须知", "第四章   谈判方法和程序", "第二章   采购项目需求",
+             *[f"扣除中标人相应的费用第{n}项。" for n in range(5)], "第三章  竞争性谈判须知",
+             *[f"谈判响应方须知第{n}条。" for n in range(40)], "（4）在谈判相应文件提交截止时间前补充。",
+             "7、谈判相应文件有效期", "第四章    谈判方法和程序", "承担相应责任。"]
+    state = _state([_paragraph(n, t) for n, t in enumerate(texts, 1)])
+    request = "第三章须知里有两处把“响应”打成了“相应”，一个是答疑那条，一个是第7条的小标题，都改过来"
+    assert pointing.chapters_numbered(state, grounding.undictated(request)) == [("p2", "p2"), ("p10", "p52")]
+    found = pointing.pointed(state, request, grounding.ground(state, request))
+    assert {"p51", "p52"} <= set(found) and not {"p5", "p54"} & set(found)

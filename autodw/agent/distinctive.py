@@ -91,11 +91,16 @@ def unconfused(text: str) -> str:
     return text.translate(_LOOK_ALIKE)
 
 
+#: a range of codes of a letter or two and a number ("B2 - B5", "A1–A5"): a phrase, its spacing aside
+_CODE_RANGE = re.compile(rf"(?<!{ALNUM})([A-Za-z]{{1,2}}\d+)\s*[-–—]\s*([A-Za-z]{{1,2}}\d+)(?!{ALNUM})")
+
+
 def _phrases(text: str) -> set[str]:
     """The pairs of words `text` says one after the other (lower case, one space apart), neither a function word nor
-    a number nor shorter than 3 letters: "Market research studies" -> "market research", "research studies"."""
+    a number nor shorter than 3 letters: "Market research studies" -> "market research", "research studies"; and its
+    ranges of codes (:data:`_CODE_RANGE`: "answer B2 - B5" names the one line saying "B2 - B5", dwh-343#5)."""
     words = list(re.finditer(rf"{_LETTER}+", text))
-    out: set[str] = set()
+    out: set[str] = {f"{a.casefold()}-{b.casefold()}" for a, b in _CODE_RANGE.findall(text)}
     for a, b in zip(words, words[1:]):
         first, second = a.group(0).casefold(), b.group(0).casefold()
         if text[a.end():b.start()].isspace() and all(len(w) >= 3 and w not in _FUNCTION_WORDS for w in (first, second)):

@@ -231,7 +231,8 @@ def referred(state: State, session: list[str], request: str = "") -> str:
         chain.append(text)
         if len(chain) == MAX_REFERRED or not leans_back(state, text):
             break
-    again = recalled(session, request) if request and leans_back(state, request) else None
+    # its words beside a model it compares to name its target ("the same red as the labels in the announcement")
+    again = recalled(session, uncompared(request)) if request and leans_back(state, request) else None
     return "\n".join(([again] if again is not None else []) + [text for text in chain if text != again])
 
 
@@ -254,10 +255,25 @@ def recalled(session: list[str], request: str) -> str | None:
 
 def leans_back(state: State, text: str) -> bool:
     """Whether `text` takes its target from an earlier instruction: it refers back (:func:`refers_back`) and its own
-    words ground nothing in `state` ("Fix that line", "这条注的字有点小"). A request that names its target keeps it,
+    words ground nothing in `state` ("Fix that line", "这条注的字有点小") but a model it compares to (:data:`_COMPARED`:
+    "give it the same dark red as the labels like Who May Be Considered", dwh-343#8). A request that names its target keeps it,
     whatever pronoun or demonstrative it also holds ("get rid of the intro text between the first heading and the
     Business Plan heading. It's only instructions", "region body margin 那张示意图太占地方了")."""
-    return refers_back(text) and not ground(state, text)
+    if not refers_back(text):
+        return False
+    own = uncompared(text)  # "give it the same dark red as the labels like Who May Be Considered"
+    return not ground(state, text) or own != text and refers_back(own) and not ground(state, own)
+
+
+#: a comparison naming a model, not the target: "the same dark red as the labels like Who May Be Considered",
+#: "to match the Summary heading", "跟第一章标题一样"; up to the clause's end
+_COMPARED = re.compile(r"\b(?:the\s+)?same\b[^,.;!?]*?\bas\b[^,.;!?]*|\b(?:to\s+)?match(?:ing)?\b[^,.;!?]*|"
+                       r"(?:跟|和|与|同|像)[^，。；！？,.;!?]*?(?:一样|一致|相同)", re.IGNORECASE)
+
+
+def uncompared(text: str) -> str:
+    """`text` without the comparisons naming a model it asks its target to look like (:data:`_COMPARED`)."""
+    return _COMPARED.sub(" ", text)
 
 
 def refers_back(text: str) -> bool:

@@ -20,7 +20,8 @@ import numpy as np
 
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
-                                    label_section, look, loose, table_caption, tables_named, undictated, unspaced)
+                                    label_section, look, loose, quotes, table_caption, tables_named, undictated,
+                                    unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -127,6 +128,8 @@ _CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapit
 #: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...")
 _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
                            r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
+#: a chapter named by its Chinese number ("第三章", "第12章"): the number
+_CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
 #: a request speaking of tables in the plural ("the tables", "那几个…小表格", "в таблицах")
@@ -227,7 +230,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
-    labels = labelled(state, said) + sections_numbered(state, said)
+    labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
     out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
@@ -245,10 +248,48 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
+    out += quoted_within(state, text, blocks)  # "第三章须知里有两处把“响应”打成了“相应”"
     for section in blocks:
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
+    return list(dict.fromkeys(out))
+
+
+def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
+    """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里"): each line typed as
+    that chapter's title (:data:`_CHAPTER_LINE`, up to :data:`MAX_TITLE_CHARS` characters; a contents entry too) with
+    the paragraph before the next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines
+    hold names none."""
+    numbers = set(_CHAPTER_SAID_NUMBER.findall(loose(said)))
+    paras = state.get("paragraphs", [])
+    if not numbers or not paras:
+        return []
+    lines = [(i, m.group(1)) for i, p in enumerate(paras) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
+             and (m := _CHAPTER_SAID_NUMBER.match(loose(p.get("text", "")).strip()))]
+    out = []
+    for number in numbers:
+        held = [(n, i) for n, (i, label) in enumerate(lines) if label == number]
+        if len(held) <= MAX_MATCHES:
+            out += [(paras[i]["id"], paras[lines[n + 1][0] - 1]["id"] if n + 1 < len(lines) else paras[-1]["id"])
+                    for n, i in held]
+    return out
+
+
+def quoted_within(state: State, text: str, sections: Iterable[list[str]]) -> list[str]:
+    """The blocks of `sections` (lists of block ids) holding a text `text` quotes, when one to :data:`MAX_MATCHES` of
+    a section's blocks hold it: a word many blocks of the document hold names the few of the section the request
+    names ("第三章须知里有两处把“响应”打成了“相应”" of a tender saying 相应 rightly elsewhere, dwh-350#2)."""
+    said = [loose(q.text) for q in quotes(text)]
+    sections = [s for s in sections if s]
+    if not said or not sections:
+        return []
+    texts = {bid: loose(body) for bid, body in block_texts(state)}
+    out = []
+    for section in sections:
+        for quote in said:
+            held = [bid for bid in section if quote in texts.get(bid, "")]
+            out += held if len(held) <= MAX_MATCHES else []
     return list(dict.fromkeys(out))
 
 
