@@ -539,6 +539,21 @@ def test_new_text_of_an_empty_link_is_in_the_hyperlink_style():
     assert extract_state(doc)["interactive"]["hyperlinks"][-1]["text"] == "abstracts@example.org"
 
 
+def test_removing_a_link_drops_the_hyperlink_style_the_document_names_otherwise():
+    """poi stress003 is Russian Word: its Hyperlink character style has the id "a7", so remove=true left the text in
+    it (blue and underlined, style=Hyperlink in the state). Word's Remove Hyperlink drops that style, and only it:
+    the text keeps its direct formatting (12 pt)."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    path = corpus_file("poi__stress003.docx")
+    doc = WordDocument.open(path)
+    run(doc, "edit_hyperlink", paragraph="p274", index=0, remove=True)
+    assert [(r.get("style"), r.get("size_pt")) for r in para(doc, "p274")["runs"]] == [(None, 12.0)]
+    assert list(doc.find("p274", "p").iter(qn("w:rStyle"), qn("w:hyperlink"))) == []
+    assert [str(f) for f in added_errors(path.read_bytes(), doc.to_bytes())] == []
+
+
 def test_edit_hyperlink_in_a_paragraph_without_links(report):
     with pytest.raises(ArgumentError, match="no hyperlinks"):
         run(report, "edit_hyperlink", paragraph="p2", url="https://example.com")
