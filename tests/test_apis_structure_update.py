@@ -222,6 +222,40 @@ def test_header_text_keeps_a_separator_line_drawn_as_a_paragraph_border():
         assert [_bordered(doc, i) for i in header["paragraphs"]] == [None], kind
 
 
+def test_footer_text_is_not_written_into_a_framed_document_id_paragraph():
+    """docx4j NumberingIndents-OUT: the footer starts with a document-ID paragraph, style zDocID (a frame in its
+    definition) with a w:framePr of its own; the new text took that paragraph's style and frame. New text takes the
+    first paragraph outside a frame (here the Footer-style page-number paragraph), else the plain Footer style."""
+    from tests.conftest import assert_word_opens, docx_bytes, open_corpus
+
+    def new_paragraph(doc):
+        footer = sections(doc)[0]["footers"]["default"]
+        assert footer["text"] == "1" and len(footer["paragraphs"]) == 1
+        return doc.find(footer["paragraphs"][0], "p")
+
+    before, doc = open_corpus("docx4j__NumberingIndents-OUT.docx")
+    run(doc, "set_header_footer", section=0, where="footer", text="{PAGE}", alignment="center")
+    p = new_paragraph(doc)
+    assert p.find(f".//{qn('w:framePr')}") is None
+    assert [(e.tag, e.get(qn("w:val"))) for e in p.find(qn("w:pPr")) if e.tag in (qn("w:pStyle"), qn("w:jc"))] == [
+        (qn("w:pStyle"), "Footer"), (qn("w:jc"), "center")]
+    assert_word_opens(before, doc)
+
+    def framed_only(d):
+        d.add_paragraph("body")
+        d.sections[0].footer.paragraphs[0].text = "DOC-42"
+        d.sections[0].footer.paragraphs[0]._p.get_or_add_pPr().append(
+            parse(f'<w:framePr xmlns:w="{W}" w:wrap="around" w:hAnchor="page" w:x="721"/>'))
+
+    data = docx_bytes(framed_only)
+    doc = WordDocument.from_bytes(data, "test.docx")
+    run(doc, "set_header_footer", section=0, where="footer", text="{PAGE}")
+    p = new_paragraph(doc)
+    assert [e.tag for e in p.find(qn("w:pPr"))] == [qn("w:pStyle")]
+    assert p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}").get(qn("w:val")) == "Footer"
+    assert_word_opens(data, doc)
+
+
 def test_clearing_a_header_drops_a_separator_line_drawn_as_a_shape():
     """Empty text clears a header: its drawn line goes with the text (only a watermark is kept)."""
     from tests.conftest import open_corpus

@@ -323,7 +323,7 @@ def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", 
                 root.remove(block)  # a blank line (e.g. of a new part)
         p = make("w:p")
         p.append(ppr)
-        for run in hf.template_runs(template, hf.first_text_rpr(root), placeholder):
+        for run in hf.template_runs(template, hf.first_text_rpr(doc, root), placeholder):
             p.append(run)
         root.append(p)
     ids = _story_ids(doc, parts)
