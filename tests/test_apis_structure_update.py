@@ -222,6 +222,40 @@ def test_header_text_keeps_a_separator_line_drawn_as_a_paragraph_border():
         assert [_bordered(doc, i) for i in header["paragraphs"]] == [None], kind
 
 
+def test_footer_text_is_not_written_into_a_framed_document_id_paragraph():
+    """docx4j NumberingIndents-OUT: the footer starts with a document-ID paragraph, style zDocID (a frame in its
+    definition) with a w:framePr of its own; the new text took that paragraph's style and frame. New text takes the
+    first paragraph outside a frame (here the Footer-style page-number paragraph), else the plain Footer style."""
+    from tests.conftest import assert_word_opens, docx_bytes, open_corpus
+
+    def new_paragraph(doc):
+        footer = sections(doc)[0]["footers"]["default"]
+        assert footer["text"] == "1" and len(footer["paragraphs"]) == 1
+        return doc.find(footer["paragraphs"][0], "p")
+
+    before, doc = open_corpus("docx4j__NumberingIndents-OUT.docx")
+    run(doc, "set_header_footer", section=0, where="footer", text="{PAGE}", alignment="center")
+    p = new_paragraph(doc)
+    assert p.find(f".//{qn('w:framePr')}") is None
+    assert [(e.tag, e.get(qn("w:val"))) for e in p.find(qn("w:pPr")) if e.tag in (qn("w:pStyle"), qn("w:jc"))] == [
+        (qn("w:pStyle"), "Footer"), (qn("w:jc"), "center")]
+    assert_word_opens(before, doc)
+
+    def framed_only(d):
+        d.add_paragraph("body")
+        d.sections[0].footer.paragraphs[0].text = "DOC-42"
+        d.sections[0].footer.paragraphs[0]._p.get_or_add_pPr().append(
+            parse(f'<w:framePr xmlns:w="{W}" w:wrap="around" w:hAnchor="page" w:x="721"/>'))
+
+    data = docx_bytes(framed_only)
+    doc = WordDocument.from_bytes(data, "test.docx")
+    run(doc, "set_header_footer", section=0, where="footer", text="{PAGE}")
+    p = new_paragraph(doc)
+    assert [e.tag for e in p.find(qn("w:pPr"))] == [qn("w:pStyle")]
+    assert p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}").get(qn("w:val")) == "Footer"
+    assert_word_opens(data, doc)
+
+
 def test_clearing_a_header_drops_a_separator_line_drawn_as_a_shape():
     """Empty text clears a header: its drawn line goes with the text (only a watermark is kept)."""
     from tests.conftest import open_corpus
@@ -537,6 +571,21 @@ def test_new_text_of_an_empty_link_is_in_the_hyperlink_style():
     link = doc.find("p983", "p").find(qn("w:hyperlink"))
     assert [r.find(f"{qn('w:rPr')}/{qn('w:rStyle')}").get(qn("w:val")) for r in link.iter(qn("w:r"))] == ["Hyperlink"]
     assert extract_state(doc)["interactive"]["hyperlinks"][-1]["text"] == "abstracts@example.org"
+
+
+def test_removing_a_link_drops_the_hyperlink_style_the_document_names_otherwise():
+    """poi stress003 is Russian Word: its Hyperlink character style has the id "a7", so remove=true left the text in
+    it (blue and underlined, style=Hyperlink in the state). Word's Remove Hyperlink drops that style, and only it:
+    the text keeps its direct formatting (12 pt)."""
+    pytest.importorskip("openxml_audit")
+    from autodw.analysis.validation import added_errors
+
+    path = corpus_file("poi__stress003.docx")
+    doc = WordDocument.open(path)
+    run(doc, "edit_hyperlink", paragraph="p274", index=0, remove=True)
+    assert [(r.get("style"), r.get("size_pt")) for r in para(doc, "p274")["runs"]] == [(None, 12.0)]
+    assert list(doc.find("p274", "p").iter(qn("w:rStyle"), qn("w:hyperlink"))) == []
+    assert [str(f) for f in added_errors(path.read_bytes(), doc.to_bytes())] == []
 
 
 def test_edit_hyperlink_in_a_paragraph_without_links(report):

@@ -394,6 +394,24 @@ def test_a_header_tables_cell_alignment_is_a_format_change():
     assert text == f"alignment of {pid} (in the header default): None -> 'right'"
 
 
+def test_a_rewritten_footers_alignments_compare_paragraph_by_paragraph():
+    """A footer of an unaligned paragraph and a centred one rewritten as one centred paragraph: compared as a
+    sequence, [None, "center"] -> ["center"] was the None dropped, summarised as "alignments[0]: None -> None"."""
+    def build(d):
+        d.add_paragraph("Body.")
+        footer = d.sections[0].footer
+        footer.paragraphs[0].text = "DOC-42"
+        footer.add_paragraph("Page").alignment = 1
+
+    doc = make_doc(build)
+    before = extract_state(doc)
+    execute(doc, "set_header_footer", {"section": 0, "where": "footer", "text": "{PAGE}", "alignment": "center"})
+    layout = {e["path"]: (e["before"], e["after"])
+              for e in analyze_change(before, extract_state(doc))["structural"]["page_layout"]}
+    assert layout["sections[0].footers.default.alignments[0]"] == (None, "center")
+    assert layout["sections[0].footers.default.alignments[1]"] == ("center", None)
+
+
 def test_showing_a_first_page_header_does_not_add_its_tables():
     """A first-page header part the document has but does not show: turning "different first page" on shows it (the
     page layout's change says so); its table is not reported as added (nor as removed when it is hidden again)."""

@@ -348,10 +348,14 @@ def _pick(e: dict[str, Any], fields: Iterable[str], key: str) -> dict[str, Any]:
 def _without_story_details(layout: dict[str, Any], kept: set[str]) -> dict[str, Any]:
     """The page layout without the header/footer contents in full (:data:`STORY_DETAILS`: their text, alignments and
     tables' and images' ids say the change), and without the text and alignments of the `kept` parts (their
-    paragraphs' changes say them)."""
+    paragraphs' changes say them). The alignments are keyed by paragraph position: compared as a sequence, a rewritten
+    footer's [None, "center"] -> ["center"] read as its None dropped ("alignments[0]: None -> None")."""
     def brief(story: dict[str, Any]) -> dict[str, Any]:
         left_out = STORY_DETAILS + (("text", "alignments") if story.get("part") in kept else ())
-        return {k: v for k, v in story.items() if k not in left_out}
+        out = {k: v for k, v in story.items() if k not in left_out}
+        if "alignments" in out:
+            out["alignments"] = dict(enumerate(out["alignments"]))
+        return out
 
     sections = [{**s, **{key: {kind: brief(story)
                               for kind, story in s.get(key, {}).items()} for key in ("headers", "footers") if key in s}}

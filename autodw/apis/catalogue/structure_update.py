@@ -11,7 +11,7 @@ from autodw.apis.ooxml import headers as hf
 from autodw.apis.ooxml import locate
 from autodw.apis.ooxml import toc as toc_lib
 from autodw.apis.ooxml import watermark as wm
-from autodw.apis.ooxml.builtin_styles import ensure_style
+from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id
 from autodw.apis.ooxml.comments import COMMENT_ID, comment_label, find_comment, remove_comment
 from autodw.apis.ooxml.elements import get_or_add, get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.fields import bookmark_starts, new_bookmark_id, request_field_update
@@ -323,7 +323,7 @@ def insert_page_numbers(doc: WordDocument, section: Any, where: str = "footer", 
                 root.remove(block)  # a blank line (e.g. of a new part)
         p = make("w:p")
         p.append(ppr)
-        for run in hf.template_runs(template, hf.first_text_rpr(root), placeholder):
+        for run in hf.template_runs(template, hf.first_text_rpr(doc, root), placeholder):
             p.append(run)
         root.append(p)
     ids = _story_ids(doc, parts)
@@ -578,10 +578,14 @@ def edit_hyperlink(doc: WordDocument, paragraph: str, index: int | None = None, 
     old_rid = link.get(qn("r:id"))
     label = link_text(link)
     if remove:
+        # the link styles by id or by name: a localised Word document calls its Hyperlink style "a7"
+        link_styles = {"hyperlink", "internetlink", "followedhyperlink"} | {
+            sid.lower() for name in ("Hyperlink", "Internet Link", "FollowedHyperlink")
+            if (sid := find_style_id(doc, name, "character"))}
         for r in link.iter(qn("w:r")):
             rpr = r.find(qn("w:rPr"))
             style = rpr.find(qn("w:rStyle")) if rpr is not None else None
-            if style is not None and (style.get(qn("w:val")) or "").lower() in ("hyperlink", "internetlink"):
+            if style is not None and (style.get(qn("w:val")) or "").lower() in link_styles:
                 rpr.remove(style)
                 if len(rpr) == 0:
                     r.remove(rpr)

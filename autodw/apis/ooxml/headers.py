@@ -20,6 +20,7 @@ from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, rem
 from autodw.apis.ooxml.fields import field_runs
 from autodw.apis.ooxml.paragraphs import JC, drop_rel
 from autodw.apis.ooxml.sections import all_sections, section_at, section_indices, settings_root
+from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.apis.ooxml.text import new_run
 from autodw.apis.ooxml.watermark import is_watermark_run, renumber_shapes
 from autodw.core.document import WordDocument
@@ -175,9 +176,28 @@ def template_runs(template: str, rpr: etree._Element | None = None, page_placeho
     return out
 
 
+def in_frame(doc: WordDocument, p: etree._Element) -> bool:
+    """True if paragraph `p` is in a frame (``w:framePr``, its own or its style's): a box placed on the page, such as
+    a document-ID stamp, not the header's or footer's running text."""
+    if p.find(f"{qn('w:pPr')}/{qn('w:framePr')}") is not None:
+        return True
+    seen: set[str] = set()
+    sid = paragraph_style_id(p)
+    while sid and sid not in seen:
+        seen.add(sid)
+        style = style_by_id(doc, sid)
+        if style is None:
+            return False
+        if style.find(f"{qn('w:pPr')}/{qn('w:framePr')}") is not None:
+            return True
+        sid = wval(style.find(qn("w:basedOn")))
+    return False
+
+
 def style_ppr(doc: WordDocument, root: etree._Element, where: str, alignment: str | None) -> etree._Element:
-    """Paragraph properties for new header/footer text: the first paragraph's, else the Header/Footer style."""
-    first = next((p for p in story_paragraphs(root) if p.find(qn("w:pPr")) is not None), None)
+    """Paragraph properties for new header/footer text: the first paragraph's outside a frame, else the Header/Footer
+    style."""
+    first = next((p for p in story_paragraphs(root) if p.find(qn("w:pPr")) is not None and not in_frame(doc, p)), None)
     if first is not None:
         ppr = copy.deepcopy(first.find(qn("w:pPr")))
         for tag in ("w:sectPr", "w:pPrChange", "w:numPr"):
@@ -193,10 +213,12 @@ def style_ppr(doc: WordDocument, root: etree._Element, where: str, alignment: st
     return ppr
 
 
-def first_text_rpr(root: etree._Element) -> etree._Element | None:
-    """The formatting of the first text run in a part (new text keeps the look of the old)."""
+def first_text_rpr(doc: WordDocument, root: etree._Element) -> etree._Element | None:
+    """The formatting of the first text run in a part outside frames (new text keeps the look of the old)."""
+    framed = {p for p in root.iter(qn("w:p")) if in_frame(doc, p)}
     for r in root.iter(qn("w:r")):
-        if r.find(qn("w:t")) is not None and not is_watermark_run(r):
+        if r.find(qn("w:t")) is not None and not is_watermark_run(r) and \
+                not any(p in framed for p in r.iterancestors(qn("w:p"))):
             rpr = r.find(qn("w:rPr"))
             return copy.deepcopy(rpr) if rpr is not None else None
     return None
@@ -259,7 +281,7 @@ def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: st
     if border is not None and _drawn(ppr.find(qn("w:pBdr"))) is None:
         remove_children(ppr, "w:pBdr")
         insert_ordered(ppr, copy.deepcopy(border))
-    rpr = first_text_rpr(root)
+    rpr = first_text_rpr(doc, root)
     for child in list(root):
         if child.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml")):
             root.remove(child)
