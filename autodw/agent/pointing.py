@@ -210,7 +210,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += tables_alike(state, [*out, *(m.id for m in matches)])
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
-    sections = [(m.id, m.under[1]) for m in matches if m.under]
+    # a label's section up to the next number of its depth ("6.1 General" up to a typed "6.2 Future Research Areas")
+    sections = [(m.id, _numbered_end(state, m.id, m.under[1])) for m in matches if m.under]
     sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
     labels = labelled(state, said) + sections_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
@@ -1006,35 +1007,39 @@ def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
 
 
 def _numbered_end(state: State, pid: str, last: str) -> str:
-    """`last`, or for a label with a section number ("6.2 Future Research Areas") the paragraph before the next one
-    numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
-    after a justified "7 REFERENCES"), when that comes first."""
+    """`last`, or for a label with a section number ("6.2 Future Research Areas", typed or its list's "6.1") the
+    paragraph before the next one numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...";
+    a typed "6.2\tFuture Research Areas" after a list's "6.1 General") or looking like it but for its alignment
+    ("APPENDIX 1" after a justified "7 REFERENCES"), when that comes first."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    number = SECTION_NUMBER.match(loose(paras[start].get("text", "")))
+    number = _section_numbers(paras[start])
     if number is None:
         return last
-    depth = _depth(number)
     first = look(paras[start], alignment=False)
     for i in range(start + 1, len(paras)):
         if paras[i - 1]["id"] == last:
             return last
-        other = SECTION_NUMBER.match(loose(paras[i].get("text", "")))
-        if other is not None and _depth(other) <= depth and _numbers(other) > _numbers(number) \
+        other = _section_numbers(paras[i])
+        if other is not None and len(other) <= len(number) and other > number \
                 or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
             return paras[i - 1]["id"]
     return last
 
 
-def _numbers(number: re.Match[str]) -> tuple[int, ...]:
-    """A section number matched by :data:`SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
-    after a label is an item of its section ("1.   The accessory ..." under "18.33.030 Standards ..."), not the next."""
-    return tuple(int(n) for n in number.group(0).strip().strip(".").split("."))
+#: a list label that is a section number ("6.1", "6.1.", "7")
+_LABEL_NUMBER = re.compile(r"\d+(?:\.\d+)*\.?")
 
 
-def _depth(number: re.Match[str]) -> int:
-    """The depth of a section number matched by :data:`SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
-    return number.group(0).strip().strip(".").count(".")
+def _section_numbers(p: dict[str, Any]) -> tuple[int, ...] | None:
+    """The section number paragraph `p` is typed with (:data:`SECTION_NUMBER`, "18.33.030 Standards ..."), else its
+    list's label when that is one ("6.1" of an auto-numbered "General"), as its numbers ((18, 33, 30)); None for none.
+    A lower number after a label is an item of its section ("1.   The accessory ..." under "18.33.030 ..."), not the
+    next."""
+    typed = SECTION_NUMBER.match(loose(p.get("text", "")))
+    label = (p.get("list") or {}).get("label") or ""
+    text = typed.group(0) if typed else label if _LABEL_NUMBER.fullmatch(label.strip()) else None
+    return None if text is None else tuple(int(n) for n in text.strip().strip(".").split("."))
 
 
 def said_whole(state: State, text: str, from_end: bool = False) -> list[str]:
