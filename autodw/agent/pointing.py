@@ -20,7 +20,8 @@ import numpy as np
 
 from autodw.agent.distinctive import ALNUM, block_texts, names_held, ranked_blocks
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
-                                    label_section, look, loose, table_caption, tables_named, undictated, unspaced)
+                                    label_section, look, loose, numbered_end, table_caption, tables_named, undictated,
+                                    unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -210,8 +211,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += tables_alike(state, [*out, *(m.id for m in matches)])
     if _MORE_ALIKE.search(said):
         out += alike(state, out)
-    # a label's section up to the next number of its depth ("6.1 General" up to a typed "6.2 Future Research Areas")
-    sections = [(m.id, _numbered_end(state, m.id, m.under[1])) for m in matches if m.under]
+    sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
     labels = labelled(state, said) + sections_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
@@ -851,9 +851,9 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
 
 def _label_end(state: State, pid: str) -> str | None:
     """The last paragraph of the section of label paragraph `pid` (:func:`~autodw.agent.grounding.label_section`, up
-    to the next number of its depth: :func:`_numbered_end`); None for a label with nothing under it."""
+    to the next number of its depth); None for a label with nothing under it."""
     under = label_section(state, pid)
-    return None if under is None else _numbered_end(state, pid, under[1])
+    return None if under is None else under[1]
 
 
 #: a section a request names by a description of its title ("the termination section", "the section on payment",
@@ -977,8 +977,8 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."; a contents entry's:
     its heading, :func:`_entry_section`), those reading as a
     title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
-    number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
-    names none."""
+    number of its depth or above (:func:`~autodw.agent.grounding.numbered_end`); a number more than
+    :data:`MAX_MATCHES` paragraphs start with names none."""
     paras = state.get("paragraphs", [])
     if not paras:
         return []
@@ -993,7 +993,7 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
         titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
         held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
         if len(held) <= MAX_MATCHES:
-            out += [_entry_section(state, p["id"]) or (p["id"], _numbered_end(state, p["id"], paras[-1]["id"]))
+            out += [_entry_section(state, p["id"]) or (p["id"], numbered_end(state, p["id"], paras[-1]["id"]))
                     for p in held]
     return out
 
@@ -1004,42 +1004,6 @@ def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
     heading = contents_entries(state).get(pid)
     section = heading_section(state, heading) if heading else None
     return (heading, section[1]) if heading and section else None
-
-
-def _numbered_end(state: State, pid: str, last: str) -> str:
-    """`last`, or for a label with a section number ("6.2 Future Research Areas", typed or its list's "6.1") the
-    paragraph before the next one numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...";
-    a typed "6.2\tFuture Research Areas" after a list's "6.1 General") or looking like it but for its alignment
-    ("APPENDIX 1" after a justified "7 REFERENCES"), when that comes first."""
-    paras = state.get("paragraphs", [])
-    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    number = _section_numbers(paras[start])
-    if number is None:
-        return last
-    first = look(paras[start], alignment=False)
-    for i in range(start + 1, len(paras)):
-        if paras[i - 1]["id"] == last:
-            return last
-        other = _section_numbers(paras[i])
-        if other is not None and len(other) <= len(number) and other > number \
-                or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
-            return paras[i - 1]["id"]
-    return last
-
-
-#: a list label that is a section number ("6.1", "6.1.", "7")
-_LABEL_NUMBER = re.compile(r"\d+(?:\.\d+)*\.?")
-
-
-def _section_numbers(p: dict[str, Any]) -> tuple[int, ...] | None:
-    """The section number paragraph `p` is typed with (:data:`SECTION_NUMBER`, "18.33.030 Standards ..."), else its
-    list's label when that is one ("6.1" of an auto-numbered "General"), as its numbers ((18, 33, 30)); None for none.
-    A lower number after a label is an item of its section ("1.   The accessory ..." under "18.33.030 ..."), not the
-    next."""
-    typed = SECTION_NUMBER.match(loose(p.get("text", "")))
-    label = (p.get("list") or {}).get("label") or ""
-    text = typed.group(0) if typed else label if _LABEL_NUMBER.fullmatch(label.strip()) else None
-    return None if text is None else tuple(int(n) for n in text.strip().strip(".").split("."))
 
 
 def said_whole(state: State, text: str, from_end: bool = False) -> list[str]:
