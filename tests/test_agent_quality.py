@@ -2169,3 +2169,21 @@ def test_a_size_written_with_pt_after_its_number_names_the_size():
     assert unasked_properties("set_text_format", args, "make the titles 9pt", state) == []
     assert [f.check for f in unasked_properties("set_text_format", args, "make the titles bold", state)] == \
         ["unasked_property"]
+
+
+@pytest.mark.parametrize("paragraph, replace, altered", [
+    ("Specifically, there need to be formal management training for managers.", "there needs to be", False),
+    ("Specifically, there need to be formal management training for managers.", "there needs to be formal", True),
+    ("Specifically, there need to be formal training for managers.", "there needs to be", True),  # no whole quote
+])
+def test_a_part_of_a_quote_the_documents_words_make_whole_is_not_altered(paragraph, replace, altered):
+    """hand dev-twenty-third dwh-346#4: 'it should be "there needs to be formal management training"', the call
+    replacing "there need to be" only: the paragraph then reads as the quote. A call writing other words, or one
+    after which no text holds the whole quote, still alters it."""
+    request = ('The paragraph right after it reads badly too: it should be "there needs to be formal management '
+               'training", and "so ameliorate" should be "to ameliorate".')
+    args = {"find": "there need to be", "paragraphs": ["p1"], "replace": replace}
+    before = {"paragraphs": [{"id": "p1", "text": paragraph}]}
+    after = {"paragraphs": [{"id": "p1", "text": paragraph.replace("there need to be", replace)}]}
+    found = checks.check_call("Replace it.", request, "replace_text", args, before, after)
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])

@@ -446,6 +446,24 @@ def test_a_numbered_unstyled_label_points_at_its_section_up_to_the_next_number_a
     assert {"p40", "p45"} <= set(pointing.pointed(state, request))
 
 
+def test_an_auto_numbered_label_section_ends_before_the_next_typed_number_at_its_depth():
+    # dev-twenty-third dwh-346#3, #5, #6: a list's "6.1 General" (the number its label), then a typed "6.2<tab>Future
+    # Research Areas" in a footer style: the section is the recommendations, not the rest of the document
+    label = {"num_id": 22, "level": 1, "kind": "numbered", "label": "6.1"}
+    state = _filled({30: _paragraph(30, "General", lst=label), 36: _paragraph(36, ". "),
+                     **{i: _paragraph(i, f"It is recommended that point {i} is looked at.") for i in (31, 33, 35, 37)},
+                     40: _paragraph(40, "6.2\tFuture Research Areas", "Footer"),
+                     **{i: _paragraph(i, f"Research point {i} is worth a closer look later on.") for i in range(41, 46)}},
+                    n=300)
+    assert grounding.numbered_end(state, "p30", "p300") == "p39"
+    assert grounding.label_section(state, "p30") == ("p31", "p39")  # the section grounding says the label has
+    request = "Under the General recommendations there's a stray full stop. Get rid of the full stop."
+    assert "p36" in pointing.pointed(state, request, grounding.ground(state, request))
+    # an item numbered lower under it ("1.") is not the next section
+    state["paragraphs"][33] = _paragraph(34, "1.\tA first point of the recommendations.")
+    assert grounding.numbered_end(state, "p30", "p300") == "p39"
+
+
 def test_a_plural_label_is_named_in_the_singular_and_its_section_ends_before_a_label_aligned_otherwise():
     # dev-fourteenth dwh-234#4: "the reference list" for a justified bold "7<tab>REFERENCES" before "APPENDIX 1"
     def bold(n: int, text: str, alignment: str | None) -> dict:

@@ -563,7 +563,7 @@ def look(p: dict[str, Any], alignment: bool = True) -> tuple[Any, ...]:
 
 def label_section(state: State, pid: str) -> tuple[str, str] | None:
     """The first and last body paragraph after label `pid`, up to the next paragraph that looks the same (a label of
-    its kind: "附件3" up to "附件4") or the end."""
+    its kind: "附件3" up to "附件4"), or before the next number of its depth (:func:`numbered_end`), or the end."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
     first = look(paras[start])
@@ -572,7 +572,43 @@ def label_section(state: State, pid: str) -> tuple[str, str] | None:
         if paras[i].get("text", "").strip() and look(paras[i]) == first:
             break
         end = i
-    return (paras[start + 1]["id"], paras[end]["id"]) if end > start else None
+    return (paras[start + 1]["id"], numbered_end(state, pid, paras[end]["id"])) if end > start else None
+
+
+def numbered_end(state: State, pid: str, last: str) -> str:
+    """`last`, or for a label with a section number ("6.2 Future Research Areas", typed or its list's "6.1") the
+    paragraph before the next one numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...";
+    a typed "6.2\tFuture Research Areas" after a list's "6.1 General") or looking like it but for its alignment
+    ("APPENDIX 1" after a justified "7 REFERENCES"), when that comes first."""
+    paras = state.get("paragraphs", [])
+    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
+    number = _section_numbers(paras[start])
+    if number is None:
+        return last
+    first = look(paras[start], alignment=False)
+    for i in range(start + 1, len(paras)):
+        if paras[i - 1]["id"] == last:
+            return last
+        other = _section_numbers(paras[i])
+        if other is not None and len(other) <= len(number) and other > number \
+                or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
+            return paras[i - 1]["id"]
+    return last
+
+
+#: a list label that is a section number ("6.1", "6.1.", "7")
+_LABEL_NUMBER = re.compile(r"\d+(?:\.\d+)*\.?")
+
+
+def _section_numbers(p: dict[str, Any]) -> tuple[int, ...] | None:
+    """The section number paragraph `p` is typed with (:data:`SECTION_NUMBER`, "18.33.030 Standards ..."), else its
+    list's label when that is one ("6.1" of an auto-numbered "General"), as its numbers ((18, 33, 30)); None for none.
+    A lower number after a label is an item of its section ("1.   The accessory ..." under "18.33.030 ..."), not the
+    next."""
+    typed = SECTION_NUMBER.match(loose(p.get("text", "")))
+    label = (p.get("list") or {}).get("label") or ""
+    text = typed.group(0) if typed else label if _LABEL_NUMBER.fullmatch(label.strip()) else None
+    return None if text is None else tuple(int(n) for n in text.strip().strip(".").split("."))
 
 
 def _nth(tables: list[Any], n: int) -> Any:

@@ -20,8 +20,8 @@ import numpy as np
 
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
-                                    label_section, look, loose, quotes, table_caption, tables_named, undictated,
-                                    unspaced)
+                                    label_section, look, loose, numbered_end, quotes, table_caption, tables_named,
+                                    undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -503,6 +503,11 @@ def list_labelled(state: State, text: str) -> list[str]:
     return out
 
 
+def _depth(number: re.Match[str]) -> int:
+    """The depth of a section number matched by :data:`SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
+    return number.group(0).strip().strip(".").count(".")
+
+
 def labels_nested(state: State, text: str) -> list[str]:
     """The paragraphs typed with a label `text` names with its level's word (:data:`_LEVEL_LABEL`) in the part of
     another label it names, each with that label ("subsection B, item 2" or "item 2 under B": the line labelled "2",
@@ -982,9 +987,9 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
 
 def _label_end(state: State, pid: str) -> str | None:
     """The last paragraph of the section of label paragraph `pid` (:func:`~autodw.agent.grounding.label_section`, up
-    to the next number of its depth: :func:`_numbered_end`); None for a label with nothing under it."""
+    to the next number of its depth); None for a label with nothing under it."""
     under = label_section(state, pid)
-    return None if under is None else _numbered_end(state, pid, under[1])
+    return None if under is None else under[1]
 
 
 #: a section a request names by a description of its title ("the termination section", "the section on payment",
@@ -1108,8 +1113,8 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     typed with that section number ("7.\tОтветственность сторон", "12 REFERENCES", "105 - ..."; a contents entry's:
     its heading, :func:`_entry_section`), those reading as a
     title (up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) when some do, each with the paragraph before the next
-    number of its depth or above (:func:`_numbered_end`); a number more than :data:`MAX_MATCHES` paragraphs start with
-    names none."""
+    number of its depth or above (:func:`~autodw.agent.grounding.numbered_end`); a number more than
+    :data:`MAX_MATCHES` paragraphs start with names none."""
     paras = state.get("paragraphs", [])
     if not paras:
         return []
@@ -1124,7 +1129,7 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
         titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
         held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
         if len(held) <= MAX_MATCHES:
-            out += [_entry_section(state, p["id"]) or (p["id"], _numbered_end(state, p["id"], paras[-1]["id"]))
+            out += [_entry_section(state, p["id"]) or (p["id"], numbered_end(state, p["id"], paras[-1]["id"]))
                     for p in held]
     return out
 
@@ -1135,38 +1140,6 @@ def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
     heading = contents_entries(state).get(pid)
     section = heading_section(state, heading) if heading else None
     return (heading, section[1]) if heading and section else None
-
-
-def _numbered_end(state: State, pid: str, last: str) -> str:
-    """`last`, or for a label with a section number ("6.2 Future Research Areas") the paragraph before the next one
-    numbered at its depth or above, with a higher number ("7 REFERENCES", "6.3 ...") or looking like it but for its alignment ("APPENDIX 1"
-    after a justified "7 REFERENCES"), when that comes first."""
-    paras = state.get("paragraphs", [])
-    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    number = SECTION_NUMBER.match(loose(paras[start].get("text", "")))
-    if number is None:
-        return last
-    depth = _depth(number)
-    first = look(paras[start], alignment=False)
-    for i in range(start + 1, len(paras)):
-        if paras[i - 1]["id"] == last:
-            return last
-        other = SECTION_NUMBER.match(loose(paras[i].get("text", "")))
-        if other is not None and _depth(other) <= depth and _numbers(other) > _numbers(number) \
-                or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
-            return paras[i - 1]["id"]
-    return last
-
-
-def _numbers(number: re.Match[str]) -> tuple[int, ...]:
-    """A section number matched by :data:`SECTION_NUMBER` as its numbers ("18.33.030 " (18, 33, 30)): a lower one
-    after a label is an item of its section ("1.   The accessory ..." under "18.33.030 Standards ..."), not the next."""
-    return tuple(int(n) for n in number.group(0).strip().strip(".").split("."))
-
-
-def _depth(number: re.Match[str]) -> int:
-    """The depth of a section number matched by :data:`SECTION_NUMBER` ("6" 0, "6.2" 1, "6.2." 1)."""
-    return number.group(0).strip().strip(".").count(".")
 
 
 def said_whole(state: State, text: str, from_end: bool = False) -> list[str]:

@@ -48,8 +48,9 @@ def _unnumbered(text: str, before: State) -> str:
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/hand/dev-sixth", "dwbench-2.0/hand/dev-seventh",
                             "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/hand/dev-eleventh",
-                            "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/templated/dev"))
-def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+                            "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/hand/dev-twenty-third",
+                            "dwbench-2.0/templated/dev"))
+def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State, after: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
     ("Key figures" -> "Key") when the shorter text is nowhere else in the request, with case, spacing and punctuation
@@ -72,7 +73,9 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     quoted change written without the words both quotes share ("each of have" -> "each of which has" for "'each of
     have a relationship' ... should be 'each of which has a relationship'"). Table cells and list items are not
     checked for dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task
-    status"). The fix is the quoted text, for a top-level text argument."""
+    status"). Not altered either: a part of a quote written where the document's words around it make the whole quote,
+    which no text had before (:func:`_completed`: "there need to be" -> "there needs to be" for 'it should be "there
+    needs to be formal management training"'). The fix is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
@@ -117,7 +120,7 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
             cut = _WRITTEN.match(arg) and q.startswith(key) and _extends(q, key) and \
                 not _outside(key, q, loose_instruction)
             added = _WRITTEN.match(arg) and _extends(key, q) and not _own_sentence(text, quote)
-            if similar or cut or added:
+            if (similar or cut or added) and not (key in q and _completed(q, before, after)):
                 fix = {arg: quote} if args.get(arg) == text else None  # a top-level text argument
                 out.append(CheckFinding("altered_quote", f'the call writes "{text}" where the user quoted "{quote}"', True, fix))
                 break
@@ -134,6 +137,12 @@ def _texts(state: State) -> set[str]:
     """The loose texts of the document's paragraphs, table cells' paragraphs, headers and footers."""
     texts = {loose_text(p.get("text", "")) for p, _ in grounding.paragraphs(state)}
     return texts | {loose_text(story.get("text", "")) for *_, story in header_footer_stories(state)}
+
+
+def _completed(quote: str, before: State, after: State) -> bool:
+    """Whether the document after the call holds `quote` (loose) in a text of its own and none held it before: the
+    call wrote the part of the quote the document lacked."""
+    return any(quote in t for t in _texts(after)) and not any(quote in t for t in _texts(before))
 
 
 def _replaces_part(written: str, quote: str, texts: set[str]) -> bool:
