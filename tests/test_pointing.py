@@ -1424,3 +1424,22 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     view = views.grounded_view(state, step, InstructionResult("Make the number words 14 pt"), 350,
                                quoted_in="Make the number words 14 pt")
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))
+
+
+def test_heading_named_by_its_words_points_at_the_lines_before_it():
+    """dwh-342#4: "right before the Budget Dispute Resolution heading there's an empty heading line" of a styled heading
+    "B.\\tBUDGET DISPUTE RESOLUTION" (named by no capitalised word the document lacks in lower case): the heading's
+    section and the lines before it, the empty heading among them, are pointed at."""
+    targets = {40: _paragraph(40, "7.\tFACILITIES AND EQUIPMENT", "Heading 3"),
+               41: _paragraph(41, "The budget dispute is resolved by the resolution of the trustee."),
+               42: _paragraph(42, ""), 43: _paragraph(43, "", "Heading 2"),
+               44: _paragraph(44, "B.\tBUDGET DISPUTE RESOLUTION\t\t", "Heading 2"),
+               45: _paragraph(45, "In the event of a budget dispute the trustee may ask for review."),
+               50: _paragraph(50, "C.\tOTHER MATTERS", "Heading 2")}
+    state = _filled(targets)
+    request = "Right before the Budget Dispute Resolution heading there's an empty heading line. Get rid of it."
+    assert pointing.headings_said(state, pointing.undictated(request)) == ["p44"]
+    assert {"p42", "p43", "p44", "p45"} <= set(pointing.pointed(state, request))
+    view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
+    assert _shown(view, "p43", "p44")
+
