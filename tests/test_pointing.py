@@ -1443,3 +1443,23 @@ def test_heading_named_by_its_words_points_at_the_lines_before_it():
     view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
     assert _shown(view, "p43", "p44")
 
+
+def test_label_of_a_repeated_document_in_the_last_copy():
+    """dwh-342#9: a label every copy of a handbook pasted four times holds names none, but in "that last copy" its
+    last ones (last first), and a quote four paragraphs start with names the last three, the last first (the window
+    centred on them: the empty line after it is shown)."""
+    targets = {}
+    for start in (5, 25, 45, 65):
+        targets[start] = _paragraph(start, "b.\tReduced Compensation")
+        targets[start + 1] = _paragraph(start + 1, "")
+        targets[start + 2] = _paragraph(start + 2, "In rare instances, the trustee may reduce compensation if it does not")
+        targets[start + 3] = _paragraph(start + 3, "")
+        targets[start + 4] = _paragraph(start + 4, "sufficiently address the deficiency.")
+    state = _filled(targets)
+    request = ("Also in that last copy, the 'In rare instances' paragraph under Reduced Compensation is broken in two, "
+               "with a blank line in the middle. Join it back into one paragraph.")
+    assert [head for head, _ in pointing.labelled(state, request)] == ["p65", "p45", "p25"]
+    assert pointing.labelled(state, request.replace("that last copy", "that part")) == []
+    assert [m.id for m in grounding.ground(state, request) if m.quote == "In rare instances"] == ["p67", "p47", "p27"]
+    view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
+    assert _shown(view, "p67", "p68", "p69")
