@@ -1450,6 +1450,8 @@ def test_label_of_a_repeated_document_in_the_last_copy():
     centred on them: the empty line after it is shown)."""
     targets = {}
     for start in (5, 25, 45, 65):
+        targets[start - 2] = _paragraph(start - 2, "CHAPTER 6")
+        targets[start - 1] = _paragraph(start - 1, "")
         targets[start] = _paragraph(start, "b.\tReduced Compensation")
         targets[start + 1] = _paragraph(start + 1, "")
         targets[start + 2] = _paragraph(start + 2, "In rare instances, the trustee may reduce compensation if it does not")
@@ -1460,6 +1462,8 @@ def test_label_of_a_repeated_document_in_the_last_copy():
                "with a blank line in the middle. Join it back into one paragraph.")
     assert [head for head, _ in pointing.labelled(state, request)] == ["p65", "p45", "p25"]
     assert pointing.labelled(state, request.replace("that last copy", "that part")) == []
+    # a title of one word of 4+ letters ("CHAPTER 6" for "chapter 7") is named in no copy
+    assert [head for head, _ in pointing.labelled(state, "In chapter 7 of the last copy, " + request)] == ["p65", "p45", "p25"]
     assert [m.id for m in grounding.ground(state, request) if m.quote == "In rare instances"] == ["p67", "p47", "p27"]
     view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
     assert _shown(view, "p67", "p68", "p69")
