@@ -1493,3 +1493,44 @@ def test_a_word_many_blocks_hold_names_the_few_of_the_chapter_the_request_names(
     assert pointing.chapters_numbered(state, grounding.undictated(request)) == [("p2", "p2"), ("p10", "p52")]
     found = pointing.pointed(state, request, grounding.ground(state, request))
     assert {"p51", "p52"} <= set(found) and not {"p5", "p54"} & set(found)
+def test_heading_named_by_its_words_points_at_the_lines_before_it():
+    """dwh-342#4: "right before the Budget Dispute Resolution heading there's an empty heading line" of a styled heading
+    "B.\\tBUDGET DISPUTE RESOLUTION" (named by no capitalised word the document lacks in lower case): the heading's
+    section and the lines before it, the empty heading among them, are pointed at."""
+    targets = {40: _paragraph(40, "7.\tFACILITIES AND EQUIPMENT", "Heading 3"),
+               41: _paragraph(41, "The budget dispute is resolved by the resolution of the trustee."),
+               42: _paragraph(42, ""), 43: _paragraph(43, "", "Heading 2"),
+               44: _paragraph(44, "B.\tBUDGET DISPUTE RESOLUTION\t\t", "Heading 2"),
+               45: _paragraph(45, "In the event of a budget dispute the trustee may ask for review."),
+               50: _paragraph(50, "C.\tOTHER MATTERS", "Heading 2")}
+    state = _filled(targets)
+    request = "Right before the Budget Dispute Resolution heading there's an empty heading line. Get rid of it."
+    assert pointing.headings_said(state, pointing.undictated(request)) == ["p44"]
+    assert {"p42", "p43", "p44", "p45"} <= set(pointing.pointed(state, request))
+    view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
+    assert _shown(view, "p43", "p44")
+
+
+def test_label_of_a_repeated_document_in_the_last_copy():
+    """dwh-342#9: a label every copy of a handbook pasted four times holds names none, but in "that last copy" its
+    last ones (last first), and a quote four paragraphs start with names the last three, the last first (the window
+    centred on them: the empty line after it is shown)."""
+    targets = {}
+    for start in (5, 25, 45, 65):
+        targets[start - 2] = _paragraph(start - 2, "CHAPTER 6")
+        targets[start - 1] = _paragraph(start - 1, "")
+        targets[start] = _paragraph(start, "b.\tReduced Compensation")
+        targets[start + 1] = _paragraph(start + 1, "")
+        targets[start + 2] = _paragraph(start + 2, "In rare instances, the trustee may reduce compensation if it does not")
+        targets[start + 3] = _paragraph(start + 3, "")
+        targets[start + 4] = _paragraph(start + 4, "sufficiently address the deficiency.")
+    state = _filled(targets)
+    request = ("Also in that last copy, the 'In rare instances' paragraph under Reduced Compensation is broken in two, "
+               "with a blank line in the middle. Join it back into one paragraph.")
+    assert [head for head, _ in pointing.labelled(state, request)] == ["p65", "p45", "p25"]
+    assert pointing.labelled(state, request.replace("that last copy", "that part")) == []
+    # a title of one word of 4+ letters ("CHAPTER 6" for "chapter 7") is named in no copy
+    assert [head for head, _ in pointing.labelled(state, "In chapter 7 of the last copy, " + request)] == ["p65", "p45", "p25"]
+    assert [m.id for m in grounding.ground(state, request) if m.quote == "In rare instances"] == ["p67", "p47", "p27"]
+    view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
+    assert _shown(view, "p67", "p68", "p69")

@@ -42,6 +42,9 @@ _ELLIPSIS = re.compile(r"(?:\.\.\.|…+|\.{2,})\s*$")
 MAX_MATCHES = 3  # elements shown per quoted text
 MIN_QUOTE_CHARS = 2
 MIN_OPENING_CHARS = 12  # a quote this long that a few paragraphs start with names them, though more hold it
+#: a request speaking of a copy of a document that repeats itself ("in that last copy"), and of the last one
+_COPY = re.compile(r"\bcop(?:y|ies)\b|副本", re.IGNORECASE)
+_LAST_COPY = re.compile(r"\b(?:last|final)\s+(?:[\w-]+\s+){0,2}copy\b|最后(?:一[个份])?(?:的)?副本", re.IGNORECASE)
 
 #: Full-width / CJK punctuation -> its ASCII twin, one character for one (so positions survive the mapping).
 _WIDTH = str.maketrans({"。": ".", "，": ",", "；": ";", "：": ":", "！": "!", "？": "?", "（": "(", "）": ")",
@@ -195,7 +198,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
                 ranked.append((({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph"), how, p, kind))
         ranked.sort(key=lambda r: r[0])
         if len(ranked) > MAX_MATCHES and all(how != "is" for _, how, _, _ in ranked):
-            starts = [r for r in ranked if r[1] == "starts"]
+            starts = in_copy(text, [r for r in ranked if r[1] == "starts"])
             if len(key) < MIN_OPENING_CHARS or not starts or len(starts) > MAX_MATCHES:
                 continue  # a word found in many paragraphs is a text to search for ("replace every 'sales'"), not a name
             ranked = starts  # an opening a few paragraphs start with names them, however many others quote it
@@ -559,6 +562,15 @@ def look(p: dict[str, Any], alignment: bool = True) -> tuple[Any, ...]:
     runs = frozenset((r.get("bold"), r.get("size_pt"), r.get("font")) for r in p.get("runs", []) if r.get("text", "").strip())
     aligned = (p.get("alignment"),) if alignment else ()
     return (p.get("style"), *aligned, (p.get("list") or {}).get("level"), runs)
+
+
+def in_copy(text: str, holders: list[Any]) -> list[Any]:
+    """`holders` (of a text, in document order), or of more than :data:`MAX_MATCHES` when `text` speaks of a copy of a
+    document that repeats itself (:data:`_COPY`), the first ones, or the last ones, last first, when it says the last
+    copy ("the 'In rare instances' paragraph ... in that last copy" of a handbook pasted four times, dwh-342#9)."""
+    if len(holders) <= MAX_MATCHES or not _COPY.search(undictated(text)):
+        return holders
+    return holders[::-1][:MAX_MATCHES] if _LAST_COPY.search(undictated(text)) else holders[:MAX_MATCHES]
 
 
 def label_section(state: State, pid: str) -> tuple[str, str] | None:

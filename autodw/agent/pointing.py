@@ -19,7 +19,7 @@ from typing import Any, Callable, Collection, Iterable
 import numpy as np
 
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
-from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section,
+from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, table_caption, tables_named,
                                     undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
@@ -319,12 +319,13 @@ def titled(state: State, said: str) -> list[tuple[str, str]]:
     """The sections (heading, last paragraph) of the headings holding a name `said` (undictated text) says
     (:func:`~autodw.agent.distinctive.names_held`) that are at most :data:`MAX_SECTION_BLOCKS` long: a request names
     a part by what it is about ("the list of Secretariat staff" is under the title "Secretariat of the Working Group
-    on Internet Governance")."""
+    on Internet Governance"), or by its title's words (:func:`headings_said`: "the Budget Dispute Resolution
+    heading")."""
     custom = custom_headings(state)
     paras = state.get("paragraphs", [])
     at = {p["id"]: n for n, p in enumerate(paras)}
     out = []
-    for pid in names_held(state, said):
+    for pid in dict.fromkeys([*names_held(state, said), *headings_said(state, said)]):
         if pid in at and heading_level(paras[at[pid]].get("style"), custom) is not None \
                 and (under := heading_section(state, pid)) is not None and at[under[1]] - at[pid] <= MAX_SECTION_BLOCKS:
             out.append((pid, under[1]))
@@ -969,19 +970,40 @@ def labelled(state: State, text: str) -> list[tuple[str, str]]:
     list"; a plural word said in the singular: "the reference list" for "REFERENCES"); a label more than
     :data:`MAX_MATCHES` paragraphs hold names none; a contents entry is none ("docx в PDF" for "the docx snippets",
     dwh-319#4)."""
+    custom = custom_headings(state)
+    return [(p["id"], end) for p in _titles_said(state, text, lambda p: heading_level(p.get("style"), custom) is None)
+            if (end := _label_end(state, p["id"])) is not None]
+
+
+def headings_said(state: State, text: str) -> list[str]:
+    """The headings (styled) of up to :data:`MAX_LABEL_WORDS` words whose every word of :data:`MIN_LABEL_WORD`
+    letters or more `text` says, as :func:`labelled` finds labels ("the Budget Dispute Resolution heading" of
+    "B.\tBUDGET DISPUTE RESOLUTION", dwh-342#4), two such words or more (one, "Notes", is said in passing); a
+    title more than :data:`MAX_MATCHES` headings hold names none."""
+    custom = custom_headings(state)
+    return [p["id"] for p in _titles_said(state, text, lambda p: heading_level(p.get("style"), custom) is not None)
+            if sum(len(w) >= MIN_LABEL_WORD for w in re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p["text"])))) >= 2]
+
+
+def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """The short paragraphs of `kind` (no end punctuation, no contents entry) whose every word of
+    :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too), those of a title
+    more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
+    and the title has two such words or more: then its first ones, or its last ones, last first, when it says the last copy ("the 'In rare
+    instances' paragraph under Reduced Compensation" in "that last copy": :func:`~autodw.agent.grounding.in_copy`)."""
     said = set(re.findall(r"\w+", loose(text)))
     held: dict[str, list[dict[str, Any]]] = {}
-    custom = custom_headings(state)
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
-        if heading_level(p.get("style"), custom) is None and 0 < len(words) <= MAX_LABEL_WORDS \
+        if 0 < len(words) <= MAX_LABEL_WORDS and kind(p) \
                 and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")) and not CONTENTS_STYLE.match(p.get("style") or ""):
             held.setdefault(" ".join(words), []).append(p)
     out = []
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
+        paras = in_copy(text, paras) if len(key) >= 2 else paras  # "CHAPTER 7" of each copy is no "chapter 3"
         if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
-            out += [(p["id"], end) for p in paras if (end := _label_end(state, p["id"])) is not None]
+            out += paras
     return out
 
 
