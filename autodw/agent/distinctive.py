@@ -49,8 +49,9 @@ _LATIN = re.compile(rf"{ALNUM}+(?:[._:/-]{ALNUM}+)*")
 _LATIN_WORD = re.compile(rf"{_LETTER}+")  # a word of letters of an alphabetic script ("Burda" of "Burda's")
 _CJK_RUN = re.compile(rf"[{_CJK}0-9]+")
 #: Cyrillic and Greek letters that look like Latin ones (a code's letter typed in either: "1-А" for "1-A")
-_LOOK_ALIKE = str.maketrans("АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTYXaeopcyxijsABEZHIKMNOPTYXo")
-LOOK_ALIKE_LETTERS = re.compile("[АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο]")  # those of them
+_CONFUSABLE = "АВЕКМНОРСТУХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο"
+_LOOK_ALIKE = str.maketrans(_CONFUSABLE, "ABEKMHOPCTYXaeopcyxijsABEZHIKMNOPTYXo")
+LOOK_ALIKE_LETTERS = re.compile(f"[{_CONFUSABLE}]")  # those of them
 #: Cyrillic letters as a name is spelt in the Latin alphabet ("Кашин" Kashin, "Гошовская" Goshovskaya)
 _ROMAN = str.maketrans({**dict(zip("абвгдезийклмнопрстуфыэіґў", "abvgdeziyklmnoprstufyeigu")),
                         "ё": "e", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ь": "",
