@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from autodw.agent.distinctive import FUNCTION_CHARACTERS
 from autodw.analysis.state import State
-from autodw.analysis.state.render import CONTENTS_STYLE, _short, custom_headings, heading_level, shows_something
+from autodw.analysis.state.render import CONTENTS_STYLE, custom_headings, heading_level, shortened, shows_something
 from autodw.apis.catalogue.content_creation import CAPTION_LABEL_SPELLINGS, CAPTION_LABELS, TABLE_CAPTION_LABELS
 
 
@@ -937,7 +937,7 @@ def held_lines(state: State, text: str, matches: list[Match]) -> str:
         body, end = p["text"], at + len(quote.text)
         before = ("…" if at > HELD_CONTEXT else "") + body[max(0, at - HELD_CONTEXT):at]
         after = body[end:end + HELD_CONTEXT] + ("…" if end + HELD_CONTEXT < len(body) else "")
-        lines.append(f'"{_short(quote.text, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
+        lines.append(f'"{shortened(quote.text, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
                      f'{p["id"]}, between "{before}" and "{after}"')
         if len(lines) == MAX_HELD_LINES:
             break

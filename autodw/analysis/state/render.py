@@ -134,7 +134,7 @@ def _header(state: State, story_cells: AbstractSet[str] | None = None) -> list[s
     ]
     props = info.get("core_properties") or {}
     if props:
-        lines.append("PROPERTIES: " + ", ".join(f"{k}={_short(v, 60)!r}" for k, v in props.items() if k != "revision"))
+        lines.append("PROPERTIES: " + ", ".join(f"{k}={shortened(v, 60)!r}" for k, v in props.items() if k != "revision"))
     previous = None
     for s in state["page_layout"]["sections"]:
         line = _section_line(s, story_cells)
@@ -163,7 +163,7 @@ def _section_line(s: dict[str, Any], story_cells: AbstractSet[str] | None = None
         parts.append(f"starts {s.get('start')}")
     for key in ("headers", "footers"):
         for kind, story in s.get(key, {}).items():
-            text = _short(story.get("text", ""), 60)
+            text = shortened(story.get("text", ""), 60)
             linked = " (linked)" if story.get("linked_to_previous") else ""
             parts.append(f"{key[:-1]}[{kind}]{linked}={text!r}{_story_ids(story)}"
                          + (" +page no." if story.get("page_number") else "") + _story_tables(story, story_cells))
@@ -208,7 +208,7 @@ def _footer(state: State, first_styles: tuple[str, ...] = ()) -> list[str]:
             desc += f", wrap {img['wrap']}"
         desc += ")"
         if img.get("alt_text"):
-            desc += f" alt={_short(img['alt_text'], 50)!r}"
+            desc += f" alt={shortened(img['alt_text'], 50)!r}"
         if img.get("type") == "chart":
             desc += (f" {img.get('chart_type')} chart title={img.get('title')!r} categories={img.get('categories')} "
                      f"series={[(s['name'], s['values']) for s in img.get('series', [])]}")
@@ -218,10 +218,10 @@ def _footer(state: State, first_styles: tuple[str, ...] = ()) -> list[str]:
     inter = state["interactive"]
     for key, fmt in (("hyperlinks", lambda h: f"{h['paragraph']} {h['text']!r} -> {h.get('url') or '#' + str(h.get('anchor'))}"),
                      ("bookmarks", lambda b: f"{b['name']} in {b['paragraph']}"),
-                     ("comments", lambda c: f"#{c['id']} by {c.get('author')} on {','.join(c['paragraphs']) or '?'}: {_short(c['text'], 80)!r}"),
-                     ("footnotes", lambda n: f"#{n['id']} in {n['paragraph']}: {_short(n['text'], 80)!r}"),
-                     ("endnotes", lambda n: f"#{n['id']} in {n['paragraph']}: {_short(n['text'], 80)!r}"),
-                     ("tracked_changes", lambda t: f"{t['type']} by {t.get('author')} in {t['paragraph']}: {_short(t['text'], 40)!r}"),
+                     ("comments", lambda c: f"#{c['id']} by {c.get('author')} on {','.join(c['paragraphs']) or '?'}: {shortened(c['text'], 80)!r}"),
+                     ("footnotes", lambda n: f"#{n['id']} in {n['paragraph']}: {shortened(n['text'], 80)!r}"),
+                     ("endnotes", lambda n: f"#{n['id']} in {n['paragraph']}: {shortened(n['text'], 80)!r}"),
+                     ("tracked_changes", lambda t: f"{t['type']} by {t.get('author')} in {t['paragraph']}: {shortened(t['text'], 40)!r}"),
                      ("page_breaks", lambda b: f"in {b['paragraph']}")):
         items = [b for b in inter[key] if not b.get("hidden")]
         if items:
@@ -455,7 +455,7 @@ def _run_summary(runs: list[dict[str, Any]]) -> str:
         return ""
     if len(formatted) == len([r for r in runs if r.get("text", "").strip()]) and len({str(f) for _, f in formatted}) == 1:
         return "all: " + _fmt_text(formatted[0][1])
-    parts = [f"{_short(t, 25)!r}={_fmt_text(f)}" for t, f in formatted[:4]]
+    parts = [f"{shortened(t, 25)!r}={_fmt_text(f)}" for t, f in formatted[:4]]
     if len(formatted) > 4:
         parts.append(f"+{len(formatted) - 4} more formatted runs")
     return "; ".join(parts)
@@ -498,7 +498,7 @@ def _table_short(t: dict[str, Any]) -> str:
     lines = [_table_head(t) + (f" (merged cells: {len(t['merged'])})" if t.get("merged") else "")]
     first = (t.get("cells") or [[]])[0]
     if first:
-        cells = [_short(str(c).replace("\n", " ").strip(), SHORT_CHARS) for c in first[:MAX_SHORT_CELLS]]
+        cells = [shortened(str(c).replace("\n", " ").strip(), SHORT_CHARS) for c in first[:MAX_SHORT_CELLS]]
         more = f" +{len(first) - MAX_SHORT_CELLS} more cells" if len(first) > MAX_SHORT_CELLS else ""
         lines.append(f"  r0: | {' | '.join(cells)} |{more}")
     left = t["rows"] - (1 if first else 0)
@@ -511,7 +511,7 @@ def _row_line(t: dict[str, Any], n: int) -> str:
     """Row `n` of table `t` as one line: its index, its cells' paragraph ids and its cells' short texts."""
     details = t.get("cell_details") or []
     ids = _row_ids(details[n]) if n < len(details) else ""
-    text = " | ".join(_short(c.replace("\n", " "), MAX_CELL_CHARS) for c in t["cells"][n])
+    text = " | ".join(shortened(c.replace("\n", " "), MAX_CELL_CHARS) for c in t["cells"][n])
     return f"r{n}{f' (cells {ids})' if ids else ''}: | {text} |"
 
 
@@ -699,6 +699,7 @@ def _fitting_chars(line: str, budget: int, count: TokenCounter) -> int:
     return max(low, 60)
 
 
-def _short(text: Any, limit: int) -> str:
+def shortened(text: Any, limit: int) -> str:
+    """`text` as a string of at most `limit` characters, an ellipsis ending it when cut."""
     s = str(text)
     return s if len(s) <= limit else s[: limit - 1] + "…"
