@@ -284,7 +284,8 @@ def quoted_within(state: State, text: str, sections: Iterable[list[str]]) -> lis
     sections = [s for s in sections if s]
     if not said or not sections:
         return []
-    texts = {bid: loose(body) for bid, body in block_texts(state)}
+    wanted = {bid for section in sections for bid in section}
+    texts = {bid: loose(body) for bid, body in block_texts(state) if bid in wanted}  # only the sections' blocks
     out = []
     for section in sections:
         for quote in said:
