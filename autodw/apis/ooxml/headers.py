@@ -261,6 +261,40 @@ def _is_separator_paragraph(p: etree._Element) -> bool:
         and not (c.tag == qn("w:r") and all(x.tag == qn("w:rPr") for x in c)) for c in p)
 
 
+_BLOCKS = (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml"))
+
+
+def _kept_marks(root: etree._Element, kept: bool) -> list[etree._Element]:
+    """The runs a rewrite keeps: watermarks always, drawn separator lines (outside text boxes) unless `kept` is False
+    (the text is cleared)."""
+    return [r for r in root.iter(qn("w:r")) if is_watermark_run(r) or (
+        kept and is_separator_run(r) and not any(a.tag == qn("w:txbxContent") for a in r.iterancestors()))]
+
+
+def _kept_rules(root: etree._Element, kept: bool) -> tuple[list[etree._Element], list[etree._Element]]:
+    """The empty bordered paragraphs a rewrite keeps, as (those before the text, those after it); none when the text
+    is cleared or when they are all the part has (the text goes into them)."""
+    blocks = [c for c in root if c.tag in _BLOCKS]
+    rules = [c for c in blocks if kept and _is_separator_paragraph(c)]
+    first = next((n for n, c in enumerate(blocks) if c not in rules), None)
+    if first is None:
+        return [], []
+    before = [r for r in rules if blocks.index(r) < first]
+    return before, [r for r in rules if r not in before]
+
+
+def _text_paragraphs(text: str, ppr: etree._Element, rpr: etree._Element | None) -> list[etree._Element]:
+    """One paragraph per line of `text`, each with a copy of `ppr`, its runs formatted as `rpr` ({PAGE} as fields)."""
+    paragraphs = []
+    for line in text.split("\n"):
+        p = make("w:p")
+        p.append(copy.deepcopy(ppr))
+        for run in template_runs(line, rpr):
+            p.append(run)
+        paragraphs.append(p)
+    return paragraphs
+
+
 def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: str | None) -> None:
     """Replace the content of a header/footer part with `text` (one paragraph per line, {PAGE} tokens
     as fields). Watermark shapes and separator lines are kept: drawn lines (in the first new paragraph, as
@@ -268,13 +302,9 @@ def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: st
     border the old text paragraphs had (on the new ones). Empty text (clearing it) keeps only the watermarks."""
     root = part.element
     kept = bool(text.strip())  # separator lines go with the text when it is cleared
-    marks = [r for r in root.iter(qn("w:r")) if is_watermark_run(r) or (
-        kept and is_separator_run(r) and not any(a.tag == qn("w:txbxContent") for a in r.iterancestors()))]
-    blocks = [c for c in root if c.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml"))]
-    rules = [c for c in blocks if kept and _is_separator_paragraph(c)]
-    first = next((n for n, c in enumerate(blocks) if c not in rules), None)
-    rules = rules if first is not None else []  # only bordered empty paragraphs: the text goes into them
-    for rule in rules:
+    marks = _kept_marks(root, kept)
+    before, after = _kept_rules(root, kept)
+    for rule in (*before, *after):
         root.remove(rule)
     ppr = style_ppr(doc, root, where, alignment)
     border = next((b for b in map(_border, story_paragraphs(root)) if b is not None), None) if kept else None
@@ -283,17 +313,10 @@ def set_story_text(doc: WordDocument, part, where: str, text: str, alignment: st
         insert_ordered(ppr, copy.deepcopy(border))
     rpr = first_text_rpr(doc, root)
     for child in list(root):
-        if child.tag in (qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:customXml")):
+        if child.tag in _BLOCKS:
             root.remove(child)
-    paragraphs = []
-    for line in text.split("\n"):
-        p = make("w:p")
-        p.append(copy.deepcopy(ppr))
-        for run in template_runs(line, rpr):
-            p.append(run)
-        paragraphs.append(p)
-    before = [r for r in rules if blocks.index(r) < (first or 0)]
-    for p in [*before, *paragraphs, *(r for r in rules if r not in before)]:
+    paragraphs = _text_paragraphs(text, ppr, rpr)
+    for p in (*before, *paragraphs, *after):
         root.append(p)
     for mark in reversed(marks):
         paragraphs[0].insert(1, mark)
