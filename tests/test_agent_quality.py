@@ -2187,3 +2187,45 @@ def test_a_part_of_a_quote_the_documents_words_make_whole_is_not_altered(paragra
     after = {"paragraphs": [{"id": "p1", "text": paragraph.replace("there need to be", replace)}]}
     found = checks.check_call("Replace it.", request, "replace_text", args, before, after)
     assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("replace, altered", [
+    ("membros do CNIG", False),  # the words the call looks for, changed only inside the quote
+    ("membros e do CNIG", True),  # a word added before the quote
+    ("sócios do CNIG", True),  # a word changed outside the quote
+])
+def test_a_searched_text_changed_only_inside_a_quote_of_the_new_words_is_not_altered(replace, altered):
+    """hand dev-twenty-fourth dwh-354#8: "it says 'membros da CNIG' ..., make it 'do CNIG'": the quote is a part of the
+    new text, whose other words the call keeps."""
+    request = "in the membership article it says 'membros da CNIG' but CNIG is masculine, make it 'do CNIG'"
+    before = {"paragraphs": [{"id": "p1", "text": "Podem ser membros da CNIG todas as pessoas"}]}
+    found = checks.check_call("Replace it.", request, "replace_text", {"find": "membros da CNIG", "replace": replace},
+                              before, {})
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
+
+
+def test_the_old_text_looked_for_where_the_call_writes_the_quoted_new_text_is_not_altered():
+    """hand dev-twenty-fourth dwh-358#1: 'it should read "опубликования (обнародования)"': the call looks for the old
+    text, close to the quote, and writes the quote; writing another text is still an alteration."""
+    request = 'in point 3 the bracket is stuck to the wrong word, it should read "опубликования (обнародования)".'
+    before = {"paragraphs": [{"id": "p1", "text": "со дня официального опубликования( обнародовании)"}]}
+    args = {"find": "опубликования( обнародовании)", "replace": "опубликования (обнародования)"}
+    assert checks.check_call("Replace it.", request, "replace_text", args, before, {}) == []
+    assert {f.check for f in checks.check_call("Replace it.", request, "replace_text",
+                                               {**args, "replace": "опубликования (обнародований)"}, before, {})} \
+        == {"altered_quote"}
+
+
+@pytest.mark.parametrize("after_text, altered", [
+    ("принимая решение на право заключения договора аренды", False),  # the quoted old text fixed
+    ("принимая решение на право заключение договора аренды", True),  # the quote still there: not the old text
+])
+def test_a_part_of_a_quoted_old_text_rewritten_is_not_altered(after_text, altered):
+    """hand dev-twenty-fourth dwh-358#9: "says 'на право заключение договора аренды'. Should be заключения": the call
+    looks for a part of the quote and writes it fixed; the document loses its copy of the quote."""
+    request = "the sentence says 'на право заключение договора аренды'. Should be заключения."
+    before = {"paragraphs": [{"id": "p1", "text": "принимая решение на право заключение договора аренды"}]}
+    after = {"paragraphs": [{"id": "p1", "text": after_text}]}
+    args = {"find": "право заключение договора", "replace": "право заключения договора"}
+    found = checks.check_call("Replace it.", request, "replace_text", args, before, after)
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])

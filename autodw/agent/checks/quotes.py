@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from difflib import SequenceMatcher
 from typing import Any
@@ -49,7 +50,8 @@ def _unnumbered(text: str, before: State) -> str:
                             "dwbench-2.0/hand/dev-fifth", "dwbench-2.0/hand/dev-sixth", "dwbench-2.0/hand/dev-seventh",
                             "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/hand/dev-eleventh",
                             "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/hand/dev-twenty-third",
-                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fourth",
+                            "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State, after: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
@@ -75,19 +77,23 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     checked for dropped words: on DWBench dev gold they often begin another quote ("Task" and the caption "Task
     status"). Not altered either: a part of a quote written where the document's words around it make the whole quote,
     which no text had before (:func:`_completed`: "there need to be" -> "there needs to be" for 'it should be "there
-    needs to be formal management training"'). The fix is the quoted text, for a top-level text argument."""
+    needs to be formal management training"'); a text the call looks for where it writes a quote (the quote is the new
+    text: "опубликования( обнародовании)" -> "опубликования (обнародования)"); a text the call looks for changed only
+    inside a quote (:func:`_changed_within`: "membros da CNIG" -> "membros do CNIG" for "make it 'do CNIG'"); a part of
+    a quote the document loses a copy of, rewritten (:func:`_fixes_part`: the quote is the old text). The fix is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
     #: the texts the call looks for, spaces (added, dropped or doubled), case and punctuation width ignored (their end
     #: punctuation kept)
     respaced = {grounding.unspaced(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
+    written = {loose_text(text) for arg, text in keyed_strings(args) if _WRITTEN.match(arg)}
     unquoted = grounding.loose(instruction)
     for quote in quoted:
         unquoted = unquoted.replace(grounding.loose(quote), " ")
     out = []
     loose_instruction = grounding.loose(instruction)
-    existing: set[str] | None = None  # the document's texts, read once, when a written text is not a quote
+    existing: list[str] | None = None  # the document's texts, read once, when a written text is not a quote
     for arg, text in keyed_strings(args):
         key = loose_text(text)
         if key in keys or (_WRITTEN.match(arg) and _unnumbered(key, before) in keys) or ID_IN_TEXT.fullmatch(text) or \
@@ -113,7 +119,10 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
             q = loose_text(quote)
             if api == "insert_caption":
                 q = _CAPTION_LABEL.sub("", q)
-            if key == q or (q in searched and not _SEARCHED.match(arg)) or _fills(key, q):
+            if key == q or (q in searched and not _SEARCHED.match(arg)) or (q in written and _SEARCHED.match(arg)) or \
+                    _fills(key, q):
+                continue  # the quote is the old text the call replaces, or the new text it writes in place of `key`
+            if _WRITTEN.match(arg) and (_changed_within(key, q, searched) or _fixes_part(q, searched, before, after)):
                 continue
             similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
@@ -133,10 +142,11 @@ def _joined_quotes(text: str, keys: set[str]) -> bool:
     return len(parts) >= 2 and all(part in keys for part in parts)
 
 
-def _texts(state: State) -> set[str]:
-    """The loose texts of the document's paragraphs, table cells' paragraphs, headers and footers."""
-    texts = {loose_text(p.get("text", "")) for p, _ in grounding.paragraphs(state)}
-    return texts | {loose_text(story.get("text", "")) for *_, story in header_footer_stories(state)}
+def _texts(state: State) -> list[str]:
+    """The loose texts of the document's paragraphs, table cells' paragraphs, headers and footers, a text as often
+    as the document has it."""
+    texts = [loose_text(p.get("text", "")) for p, _ in grounding.paragraphs(state)]
+    return texts + [loose_text(story.get("text", "")) for *_, story in header_footer_stories(state)]
 
 
 def _completed(quote: str, before: State, after: State) -> bool:
@@ -145,7 +155,7 @@ def _completed(quote: str, before: State, after: State) -> bool:
     return any(quote in t for t in _texts(after)) and not any(quote in t for t in _texts(before))
 
 
-def _replaces_part(written: str, quote: str, texts: set[str]) -> bool:
+def _replaces_part(written: str, quote: str, texts: list[str]) -> bool:
     """Whether `written` is one of `texts` with one part of it (not all of it) replaced by `quote`, or with `quote`
     put into it ("项目" missing from a header "指导委员会会议纪要"), the rest of it kept around the quote: the call
     keeps what the document has beside the quoted text, it adds no words."""
@@ -166,6 +176,28 @@ def _same_change(written: str, searched: set[str], quotes: set[str]) -> bool:
     "each of which has" for "'each of have a relationship' ... should be 'each of which has a relationship'")."""
     return any(found and found != old and found in old and old.replace(found, written) == new
                for found in searched for old in quotes for new in quotes if new != old)
+
+
+def _changed_within(written: str, quote: str, searched: set[str]) -> bool:
+    """Whether `written` is a text the call looks for changed only inside `quote`, whose first and last characters
+    are that text's own (all loose): the quote is a part of the new text ("membros da cnig" -> "membros do cnig" for
+    "make it 'do CNIG'"), the words around it kept."""
+    at = written.find(quote) if quote else -1
+    for found in searched if at >= 0 else ():
+        head = len(os.path.commonprefix([found, written]))
+        tail = len(os.path.commonprefix([found[head:][::-1], written[head:][::-1]]))
+        if found != written and at < head and len(written) - tail < at + len(quote):
+            return True
+    return False
+
+
+def _fixes_part(quote: str, searched: set[str], before: State, after: State) -> bool:
+    """Whether a text the call looks for is a part of `quote` (loose) and the call leaves the document with fewer
+    copies of the quote than it had: the quote is the old text, a part of which the call rewrites ("на право
+    заключение договора аренды" quoted, "заключение" fixed with the words around it)."""
+    if not any(found and found in quote for found in searched):
+        return False
+    return sum(t.count(quote) for t in _texts(after)) < sum(t.count(quote) for t in _texts(before))
 
 
 def _fills(template: str, quote: str) -> bool:
