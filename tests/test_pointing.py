@@ -1534,3 +1534,17 @@ def test_label_of_a_repeated_document_in_the_last_copy():
     assert [m.id for m in grounding.ground(state, request) if m.quote == "In rare instances"] == ["p67", "p47", "p27"]
     view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
     assert _shown(view, "p67", "p68", "p69")
+
+
+def test_a_numbered_title_broken_into_lines_points_at_each_of_its_lines():
+    """dwh-358#4 ("Section 4's title is broken into four separate paragraphs"): the lines a title goes on in (looking
+    like it, starting in lower case) are pointed at with it and are no end of its section."""
+    title = {"bold": True, "text": "x"}
+    lines = {30: "4. Состав, последовательность и сроки выполнения", 31: "административных процедур (действий)",
+             32: "в электронной форме", 33: "Предоставление муниципальной услуги включает:"}
+    state = _filled({n: {**_paragraph(n, t), "alignment": "center" if n < 33 else "justify",
+                         "runs": [{**title, "text": t}] if n < 33 else []} for n, t in lines.items()})
+    assert grounding.title_continued(state, "p30") == ["p31", "p32"]
+    assert {"p30", "p31", "p32"} <= set(pointing.pointed(state, "Section 4's title is split, make it one paragraph"))
+    assert pointing.sections_numbered(state, "section 4")[0][1] != "p30"  # its section goes on past its lines
+

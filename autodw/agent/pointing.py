@@ -21,7 +21,7 @@ import numpy as np
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, table_caption, tables_named,
-                                    undictated, unspaced)
+                                    title_continued, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -233,7 +233,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
-    out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
+    # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section, with the lines its title goes on in
+    out += [bid for head, _ in labels for bid in (head, *title_continued(state, head))]
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
