@@ -1534,3 +1534,36 @@ def test_label_of_a_repeated_document_in_the_last_copy():
     assert [m.id for m in grounding.ground(state, request) if m.quote == "In rare instances"] == ["p67", "p47", "p27"]
     view = views.grounded_view(state, request, InstructionResult(request, "running"), 600, request)
     assert _shown(view, "p67", "p68", "p69")
+
+
+def test_a_numbered_title_broken_into_lines_points_at_each_of_its_lines():
+    """dwh-358#4 ("Section 4's title is broken into four separate paragraphs"): the lines a title goes on in (looking
+    like it, starting in lower case) are pointed at with it and are no end of its section."""
+    title = {"bold": True, "text": "x"}
+    lines = {30: "4. Состав, последовательность и сроки выполнения", 31: "административных процедур (действий)",
+             32: "в электронной форме", 33: "Предоставление муниципальной услуги включает:"}
+    state = _filled({n: {**_paragraph(n, t), "alignment": "center" if n < 33 else "justify",
+                         "runs": [{**title, "text": t}] if n < 33 else []} for n, t in lines.items()})
+    assert grounding.title_continued(state, "p30") == ["p31", "p32"]
+    assert {"p30", "p31", "p32"} <= set(pointing.pointed(state, "Section 4's title is split, make it one paragraph"))
+    assert pointing.sections_numbered(state, "section 4")[0][1] != "p30"  # its section goes on past its lines
+
+
+def test_a_clause_numbered_by_its_list_label_or_said_as_a_place():
+    """dwh-358#6 ("In 3.13, ... the lines under each sub-point"), #7 ("the little lists under 3.14. And the 3.14.2,
+    3.14.3 and 3.14.4 lines"): an auto-numbered clause is named by its label, and a number said as the place of the
+    target names its section among other numbers; "в п. 3.13" too."""
+    label = {"num_id": 4, "level": 1, "kind": "numbered", "format": "decimal", "level_text": "%1.%2"}
+    state = _filled({30: _paragraph(30, "Требования к помещениям, в которых предоставляется муниципальная услуга, к "
+                                        "месту ожидания и приема заявителей, размещению и оформлению информации",
+                                    lst={**label, "label": "3.13"}),
+                     40: _paragraph(40, "Показатели доступности и качества", lst={**label, "label": "3.14"}),
+                     41: _paragraph(41, "3.14.1. Качественными показателями являются:"),
+                     43: _paragraph(43, "3.14.2. Количественными показателями являются:"),
+                     50: _paragraph(50, "Иные требования", lst={**label, "label": "3.15"})})
+    assert pointing.sections_numbered(state, "In 3.13, make the loose lines bulleted lists") == [("p30", "p39")]
+    assert pointing.sections_numbered(state, "в п. 3.13 сделайте списки") == [("p30", "p39")]
+    request = "same for the little lists under 3.14. And the 3.14.1 and 3.14.2 lines start with spaces"
+    assert pointing.sections_numbered(state, request) == [("p40", "p49")]
+    assert {"p42", "p44"} <= set(pointing.pointed(state, request))
+    assert pointing.sections_numbered(state, "the titles 3.13 and 3.14 should be bold") == []  # not a place

@@ -594,25 +594,42 @@ def numbered_end(state: State, pid: str, last: str) -> str:
     ("APPENDIX 1" after a justified "7 REFERENCES"), when that comes first."""
     paras = state.get("paragraphs", [])
     start = next(i for i, p in enumerate(paras) if p["id"] == pid)
-    number = _section_numbers(paras[start])
+    number = section_numbers(paras[start])
     if number is None:
         return last
     first = look(paras[start], alignment=False)
+    title = set(title_continued(state, pid))  # its title's own lines, broken with Enter, look like it
     for i in range(start + 1, len(paras)):
         if paras[i - 1]["id"] == last:
             return last
-        other = _section_numbers(paras[i])
+        other = section_numbers(paras[i])
         if other is not None and len(other) <= len(number) and other > number \
-                or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first:
+                or paras[i].get("text", "").strip() and look(paras[i], alignment=False) == first \
+                and paras[i]["id"] not in title:
             return paras[i - 1]["id"]
     return last
+
+
+def title_continued(state: State, pid: str) -> list[str]:
+    """The paragraphs right after title `pid` that go on with its text (a title broken into lines with Enter, "4.
+    Состав ... выполнения" then "административных процедур ..."): each looking like it (:func:`look`) and starting
+    with a lower-case letter."""
+    paras = state.get("paragraphs", [])
+    start = next(i for i, p in enumerate(paras) if p["id"] == pid)
+    out = []
+    for p in paras[start + 1:]:
+        text = p.get("text", "").strip()
+        if not text[:1].islower() or look(p) != look(paras[start]):
+            break
+        out.append(p["id"])
+    return out
 
 
 #: a list label that is a section number ("6.1", "6.1.", "7")
 _LABEL_NUMBER = re.compile(r"\d+(?:\.\d+)*\.?")
 
 
-def _section_numbers(p: dict[str, Any]) -> tuple[int, ...] | None:
+def section_numbers(p: dict[str, Any]) -> tuple[int, ...] | None:
     """The section number paragraph `p` is typed with (:data:`SECTION_NUMBER`, "18.33.030 Standards ..."), else its
     list's label when that is one ("6.1" of an auto-numbered "General"), as its numbers ((18, 33, 30)); None for none.
     A lower number after a label is an item of its section ("1.   The accessory ..." under "18.33.030 ..."), not the

@@ -20,8 +20,8 @@ import numpy as np
 
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
-                                    label_section, look, loose, numbered_end, quotes, table_caption, tables_named,
-                                    undictated, unspaced)
+                                    label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
+                                    tables_named, title_continued, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -67,13 +67,16 @@ _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*
 #: report whose paragraphs are typed with their numbers, "105 - ..."): the number
 _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clauses?|articles?|parts?|paragraphs?|paras?\.?|"
                           r"раздел\w*|глав\w*|"
-                          r"пункт\w*|стать\w*|част\w*|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
+                          r"пункт\w*|стать\w*|част\w*|пп?\.|ст\.|гл\.|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
 MAX_TITLE_WORDS = 12  # words after a section number of a paragraph read as the section's title, not a clause
 #: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"; "编号是27.5和27.6": a CJK character next
 #: to it is no part of it): numbers joined by dots
 _SAID_NUMBER = re.compile(rf"(?<![.])(?<!{ALNUM})\d+(?:\.\d+)+(?!{ALNUM}|\.\d)")
+#: a dotted section number a request places its target in ("In 3.13, ...", "the lists under 3.14", "в 3.13"): the number
+_PLACED_NUMBER = re.compile(rf"(?:\b(?:in|under|within|inside)|(?<!{ALNUM})(?:в|во|под))\s+(?:the\s+)?"
+                            rf"(\d+(?:\.\d+)+)(?!{ALNUM}|\.\d)", re.IGNORECASE)
 #: a range of numbered labels a request names by its ends ("01CD到08CD", "01CD： to 08CD：" with the labels' colon,
 #: "MEDIDA 1 to MEDIDA 22", "chapters 2-5"): the letters before the first number, it, the letters after it, the last number
 _RANGE = re.compile(r"(?<![^\W\d_])([^\W\d_]*)\s*(\d+)\s*([^\W\d_]*)[:.]?\s*(?:到|至|~|～|–|—|-|\bto\b|\bthrough\b|\bthru\b)"
@@ -233,7 +236,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
-    out += [head for head, _ in labels]  # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section
+    # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section, with the lines its title goes on in
+    out += [bid for head, _ in labels for bid in (head, *title_continued(state, head))]
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
@@ -1145,16 +1149,27 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     # a bare section number said alone ("In 18.33.030, item 2 under B") names its section when a title holds it
     bare = list(dict.fromkeys(_SAID_NUMBER.findall(undictated(loose(text)))))
     bare = bare if len(bare) == 1 else []
-    for said in dict.fromkeys([*(a or b for a, b in _PART_NUMBER.findall(loose(text))), *bare]):
-        held = [p for p in paras if (m := SECTION_NUMBER.match(loose(p.get("text", "")))) is not None
-                and m.group(0).strip().rstrip(".") == said and p["text"][m.end():].strip()]
+    # one it places its target in ("the little lists under 3.14"), among others or not, names a clause too
+    named = [*(a or b for a, b in _PART_NUMBER.findall(loose(text))), *_PLACED_NUMBER.findall(undictated(loose(text)))]
+    for said in dict.fromkeys([*named, *bare]):
+        held = [p for p in paras if _numbered_as(p, said)]
         short = [p for p in held if len(p["text"].split()) <= MAX_TITLE_WORDS + 1]
         titles = [p for p in short if not re.search(r"[.:;,!?。]\s*$", p["text"])]
-        held = titles or (short if said in bare else held)  # a bare number's title may end with a full stop
+        # a bare number's title may end with a full stop
+        held = titles or (short if said not in named else held)
         if len(held) <= MAX_MATCHES:
             out += [_entry_section(state, p["id"]) or (p["id"], numbered_end(state, p["id"], paras[-1]["id"]))
                     for p in held]
     return out
+
+
+def _numbered_as(p: dict[str, Any], number: str) -> bool:
+    """Whether paragraph `p` is typed with section number `number` and text after it, or is an auto-numbered list
+    item of that label ("3.13" of "Требования к помещениям ...")."""
+    typed = SECTION_NUMBER.match(loose(p.get("text", "")))
+    if typed is not None:
+        return typed.group(0).strip().rstrip(".") == number and bool(p["text"][typed.end():].strip())
+    return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
 
 
 def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
