@@ -54,6 +54,9 @@ def test_requests_of_an_instruction(instruction, requests):
     ("Hyphenate all the compound words. The title should be red.",  # an unlisted verb; "should"
      ["Hyphenate all the compound words", "The title should be red."]),
     ("把页边距设为2厘米。标题用黑体", ["把页边距设为2厘米", "标题用黑体"]),  # 标题 asks nothing, 用 does
+    # an item after "：" whose only action character is in a word that asks nothing (标题) stays with its request: one
+    # set of document properties (hand dev-twenty-fourth dwh-365#8)
+    ("文件属性里作者改成我：林薇；标题填论文题目 Cloud Feedbacks", None),
     ("首页不同：第一页不显示页眉。页脚写上页码", ["首页不同：第一页不显示页眉", "页脚写上页码"]),  # a "：" spec asks
     # ... with the one before when it ends the instruction, opens with a pronoun, or follows a semicolon
     ("Remove the blank lines at the end. They make the page count wrong.", None),

@@ -1567,3 +1567,29 @@ def test_a_clause_numbered_by_its_list_label_or_said_as_a_place():
     assert pointing.sections_numbered(state, request) == [("p40", "p49")]
     assert {"p42", "p44"} <= set(pointing.pointed(state, request))
     assert pointing.sections_numbered(state, "the titles 3.13 and 3.14 should be bold") == []  # not a place
+
+
+def test_numbers_a_request_says_point_when_its_words_point_elsewhere():
+    """dwh-362#5-#7 (a Unicode sample sheet, local view): "希伯来文那个区段（0590到07BF）下面的示例字符…三个部分里的都放大到20号"
+    shares 字符 with the title only; the lines holding its numbers, in each of the three parts, are shown with the
+    sample under each; so are they for "20号有点夸张了" after it; "ascii only 那部分，2000到2EFF那一项" shows the one in
+    the part it names with the line under it."""
+    targets = {1: _paragraph(1, "Arial Unicode MS 字符覆盖测试", "Title")}
+    for head, name in ((3, "ascii and hansi"), (30, "ascii only"), (57, "hansi only")):
+        targets[head] = _paragraph(head, name, "Heading 1")
+        targets[head + 10] = _paragraph(head + 10, "(c>='\\u0590' && c<='\\u07BF')")
+        targets[head + 11] = _paragraph(head + 11, "\u0591")
+        targets[head + 18] = _paragraph(head + 18, "(c>='\\u2000' && c<='\\u2EFF')")
+        targets[head + 19] = _paragraph(head + 19, "")
+    state = _filled(targets)
+    text = "希伯来文那个区段（0590到07BF）下面的示例字符小得几乎看不见，三个部分里的都放大到20号"
+    assert pointing.numbers_missed(state, text, ["p1"]) == ["p13", "p40", "p67"]
+    assert pointing.numbers_missed(state, text, ["p13"]) == []  # what its words point at holds them
+    view = views.grounded_view(state, text, InstructionResult(text), 400, quoted_in=text)
+    assert _shown(view, "p14", "p41", "p68")
+    after = "20号有点夸张了，再稍微小一点"
+    view = views.grounded_view(state, after, InstructionResult(after), 400, quoted_in=after, previous=text)
+    assert _shown(view, "p14", "p41", "p68")
+    text = "ascii only 那部分，2000到2EFF那一项的示例看上去是空的，给它加个批注"
+    view = views.grounded_view(state, text, InstructionResult(text), 400, quoted_in=text)
+    assert _shown(view, "p48", "p49")

@@ -208,8 +208,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
-    inside = {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
-              for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
+    inside = within(state, matches)
     out = whole + keys_said(state, said) + numbered(state, said, inside) + labels_nested(state, text)
     out += under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
@@ -258,6 +257,14 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out))
+
+
+def within(state: State, matches: Iterable[Match]) -> set[str]:
+    """The body blocks under the headings or lists `matches` found (their sections, in document order)."""
+    order = body_ids(state)
+    at = {bid: n for n, bid in enumerate(order)}
+    return {bid for m in matches if m.under and m.under[0] in at and m.under[1] in at
+            for bid in order[at[m.under[0]]:at[m.under[1]] + 1]}
 
 
 def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
@@ -465,6 +472,16 @@ def numbers_held(state: State, text: str) -> list[str]:
     together = together if len(together) <= MAX_WORD_BLOCKS else []
     return list(dict.fromkeys([*together, *(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS
                                             for bid in ids)]))
+
+
+def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Collection[str] = ()) -> list[str]:
+    """The blocks holding the numbers `text` says (:func:`numbers_held`) when none of the `pointed` ones holds one (its
+    words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
+    those `inside` the section it names when some are ("ascii only 那部分，2000到2EFF那一项", dwh-362#7)."""
+    held = numbers_held(state, text)
+    if any(bid in held for bid in pointed):
+        return []
+    return [bid for bid in held if bid in inside] or held
 
 
 def defined(state: State, said: str) -> list[str]:

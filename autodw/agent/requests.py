@@ -177,7 +177,7 @@ def split(instruction: str) -> list[str]:
         if len(part) < MIN_REQUEST_CHARS and not re.search(r"[\u4e00-\u9fff]{2}", part):
             continue
         zh_item = requests and re.search(r"[:：]", requests[-1]) and re.search(r"[\u4e00-\u9fff]", part) \
-            and not _ZH_ACTION.search(part)
+            and not _ZH_ACTION.search(_ZH_NOT_ACTION.sub("", part))  # "；标题填…": 标题 asks nothing
         if requests and not context and (_QUALIFIER.match(raw.strip()) or zh_item):
             requests[-1] += ("；" if zh_item else "; ") + part
         elif _asks(raw.strip()):

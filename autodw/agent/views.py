@@ -109,8 +109,10 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
-    # words the document does not share (a request in another language): the numbers it says may still name the target
-    numbers = [] if pointed else pointing.numbers_held(state, pointing_in)
+    # words the document does not share (a request in another language), or that point elsewhere than the numbers it
+    # says: those numbers may still name the target (in the section it names, when some are there)
+    inside = pointing.within(state, alone)
+    numbers = pointing.numbers_missed(state, pointing_in, pointed, inside)
     if refers:
         # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
         # before did, or the text it wrote
@@ -118,6 +120,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # previous one pointed at took the lines around the request's own target from the view, dwh-234#2)
         before = grounding.ground(state, previous)[:max_lines]
         back = pointing.earlier(state, previous, before)
+        numbers = numbers or pointing.numbers_missed(state, previous, back)  # "20号有点夸张了" after "（0590到07BF）…放大到20号"
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
         beside = back[:MAX_EARLIER_BESIDE] if pointed else back
         # grounded by the previous instructions' names: the request's own blocks first, then those the previous ones
@@ -135,6 +138,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # nothing else to centre on: the window is around the blocks holding the numbers it says, with their
         # neighbours ("从第1501项开始另起一页" of 3,482 numbered headings: the break goes after item 1500, dwh-327#6)
         focus = numbers
+    else:  # the lines holding its numbers in the section it names, with their neighbours ("2000到2EFF那一项的示例")
+        focus += [bid for bid in numbers if bid in inside]
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
                       pointed=pointed, listed=listed)
     lines = "\n\n".join(t for t in (grounding.grounding_lines(matches), grounding.held_lines(state, quoted_in, matches)) if t)
