@@ -1593,3 +1593,33 @@ def test_numbers_a_request_says_point_when_its_words_point_elsewhere():
     text = "ascii only 那部分，2000到2EFF那一项的示例看上去是空的，给它加个批注"
     view = views.grounded_view(state, text, InstructionResult(text), 400, quoted_in=text)
     assert _shown(view, "p48", "p49")
+
+
+_WORDS = ["Primeiro", "Segundo", "Terceiro", "Quarto", "Quinto", "Sexto", "Sétimo", "Oitavo", "Nono", "Décimo",
+          "Décimo Primeiro", "Décimo Segundo", "Décimo Terceiro", "Décimo Quarto"]
+
+
+def _statutes() -> dict:
+    """Statutes whose articles are labelled in Portuguese words ("Artigo Oitavo"), each with two clauses."""
+    paras, n = [], 0
+    for word in _WORDS:
+        for text in (f"Artigo {word}", f"Um – {FILLER}", f"Dois – {FILLER}", ""):
+            n += 1
+            paras.append(_paragraph(n, text))
+    return _state(paras)
+
+
+def test_an_article_said_by_number_points_at_its_label_written_in_words():
+    state = _statutes()
+    assert pointing.worded_number("Décimo Quarto") == 14 and pointing.worded_number("decimocuarto") == 14
+    assert pointing.part_number("Art. 5º", "article") == 5 and pointing.part_number("Capítulo Oitavo", "article") is None
+    assert pointing.parts_numbered(state, "In article 8 there's a full stop") == [("p29", "p32")]
+    assert pointing.parts_numbered(state, "chapter 8 is wrong") == []
+    assert {"p53", "p54", "p55"} <= set(pointing.pointed(state, "Article 14 is broken over two lines, join it"))
+
+
+def test_more_of_the_short_lines_named_are_those_starting_with_their_word():
+    state = _statutes()
+    out = pointing.pointed(state, "The article headings (Artigo Primeiro, Artigo Segundo, etc.) should be bold.")
+    labels = [f"p{4 * i + 1}" for i in range(len(_WORDS))]
+    assert out[:len(labels)] == labels

@@ -70,6 +70,96 @@ _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clause
                           r"пункт\w*|стать\w*|част\w*|пп?\.|ст\.|гл\.|secci[oó]n|cap[ií]tulo|apartado|art[ií]culo|chapitre|abschnitt|"
                           r"kapitel)|§)\s*(\d+(?:\.\d+)*)(?![\w.]\d|\w)|第\s*(\d+(?:\.\d+)*)\s*(?:章|节|節|条|條|部分)",
                           re.IGNORECASE)
+#: the part words a request and a label name a numbered part by, per kind ("article 8" names "Artigo Oitavo", not
+#: "Capítulo Oitavo")
+_PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|стать\w*",
+               "chapter": r"chapters?|cap[ií]tulos?|chapitres?|kapitel|глав\w*",
+               "section": r"sections?|sect\.|sec[cç](?:ão|ao|ion|ión)|seção|abschnitt|раздел\w*",
+               "clause": r"clauses?|cl[aá]usulas?", "part": r"parts?|partes?"}
+_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
+              for kind, words in _PART_KINDS.items()}
+_PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
+#: number words a part's label is written with ("Artigo Décimo Quarto", "Artículo decimocuarto", "ARTICLE TWENTY-ONE",
+#: "Chapitre huitième"), accents dropped, feminine "-a" read as "-o": their values, added up
+_NUMBER_WORDS = {w: n for n, words in enumerate((
+    "", "primeiro primero primer first one um uno premier premiere", "segundo second two dois dos deuxieme",
+    "terceiro tercero third three tres troisieme", "quarto cuarto fourth four quatro cuatro quatrieme",
+    "quinto fifth five cinco cinquieme", "sexto sixth six seis sixieme", "setimo septimo seventh seven sete siete septieme",
+    "oitavo octavo eighth eight oito ocho huitieme", "nono noveno ninth nine nove nueve neuvieme",
+    "decimo tenth ten dez diez dixieme", "undecimo eleventh eleven onze once", "duodecimo twelfth twelve doze doce",
+    "thirteenth thirteen treze trece", "fourteenth fourteen catorze quatorze catorce", "fifteenth fifteen quinze quince",
+    "sixteenth sixteen dezasseis dezesseis dieciseis", "seventeenth seventeen dezassete dezessete diecisiete",
+    "eighteenth eighteen dezoito dieciocho", "nineteenth nineteen dezanove dezenove diecinueve")) for w in words.split()}
+_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte"),
+                                                 (3, "trigesimo thirtieth thirty trinta treinta"),
+                                                 (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
+                      for w in words.split()})
+_NUMBER_JOINERS = {"e", "y", "and"}  # "vinte e um", "treinta y uno"
+
+
+def worded_number(text: str) -> int | None:
+    """The number `text` is written as in words only ("Décimo Quarto" 14, "vigésimo primeiro" 21, "decimocuarto" 14,
+    "twenty-first" 21), or None."""
+    words = [w for w in re.split(r"[\s-]+", _unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
+    total, seen = 0, False
+    for word in words:
+        if word in _NUMBER_JOINERS and seen:
+            continue
+        value = _word_value(word)
+        if value is None:
+            return None
+        total, seen = total + value, True
+    return total if seen else None
+
+
+def _word_value(word: str) -> int | None:
+    """One number word's value (:data:`_NUMBER_WORDS`; a feminine "-a", "primeira"; a compound "decimocuarto")."""
+    for w in (word, word[:-1] + "o" if word.endswith("a") else word):
+        if w in _NUMBER_WORDS:
+            return _NUMBER_WORDS[w]
+        for tens in ("decimo", "vigesimo", "trigesimo"):
+            if w.startswith(tens) and w[len(tens):] in _NUMBER_WORDS:
+                return _NUMBER_WORDS[tens] + _NUMBER_WORDS[w[len(tens):]]
+    return None
+
+
+def _unaccented(text: str) -> str:
+    """`text` without its combining accents ("décimo": "decimo")."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def part_number(text: str, kind: str) -> int | None:
+    """The number of a paragraph typed as a part of `kind` (:data:`_PART_KINDS`) by it, up to
+    :data:`MAX_TITLE_WORDS` words long: in words ("Artigo Oitavo") or digits ("Art. 5º", "Artigo 5.º – Sede"),
+    or None."""
+    m = _PART_LABEL[kind].match(text)
+    if m is None or len(text.split()) > MAX_TITLE_WORDS:
+        return None
+    if (digits := re.match(r"(\d{1,3})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
+        return int(digits.group(1))
+    return worded_number(m.group(1))
+
+
+def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
+    """The parts `said` names by a kind and number ("article 8", "Art. 14º") typed with a label of that kind in any
+    language, the number in words or digits ("Artigo Oitavo", "Artículo 14"; :func:`part_number`), each with the
+    paragraph before the next label of a part (any kind) or the last paragraph; a number more than
+    :data:`MAX_MATCHES` paragraphs are labelled with names none."""
+    paras = state.get("paragraphs", [])
+    wanted = {(kind, int(n)) for kind, pattern in _PART_SAID.items() for n in pattern.findall(said)}
+    if not wanted or not paras:
+        return []
+    labels = [(i, kind, n) for i, p in enumerate(paras) for kind in _PART_KINDS
+              if (n := part_number(p.get("text", ""), kind)) is not None]
+    out = []
+    for kind, number in wanted:
+        held = [j for j, (_, k, n) in enumerate(labels) if (k, n) == (kind, number)]
+        if len(held) <= MAX_MATCHES:
+            out += [(paras[labels[j][0]]["id"], paras[labels[j + 1][0] - 1]["id"] if j + 1 < len(labels)
+                     else paras[-1]["id"]) for j in held]
+    return out
+
+
 MAX_TITLE_WORDS = 12  # words after a section number of a paragraph read as the section's title, not a clause
 #: a section number a request says ("the subsection titles 1.1, 1.2 and 2.1"; "编号是27.5和27.6": a CJK character next
 #: to it is no part of it): numbers joined by dots
@@ -233,6 +323,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
     labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
+    labels += parts_numbered(state, said)  # "article 8" of Portuguese statutes: "Artigo Oitavo"
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels = sections_described(state, said)
     # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section, with the lines its title goes on in
@@ -1229,15 +1320,24 @@ def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
     "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
-    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`)."""
+    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
+    those, the short lines of their kind starting with the word two or more of them start with (:func:`_lead`: "Artigo
+    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line)."""
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
     out = []
-    for key in (_kind, _list_kind):
+    for key in (_lead, _kind, _list_kind):
         of = {p["id"]: key(p) for p in paras}
         named = [of[i] for i in ids if i in of]
-        kinds = list(dict.fromkeys(k for k in named if named.count(k) >= 2))
+        kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
         out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
     return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+
+
+def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A short line's kind (:func:`_kind`) and first word, of up to :data:`MAX_LABEL_WORDS` words; None for a longer
+    one."""
+    words = loose(p.get("text", "")).split()
+    return (*_kind(p), words[0]) if 0 < len(words) <= MAX_LABEL_WORDS else None
 
 
 def more_named(state: State, text: str) -> list[str]:
