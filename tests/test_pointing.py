@@ -1444,6 +1444,17 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))
 
 
+def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
+    """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
+    hold; each is shown at least by its id and the start of its text."""
+    long = "требования к помещению для персонала и к зоне ожидания посетителей " * 3
+    ids = range(5, 75, 4)
+    state = _filled({i: _paragraph(i, f"{i}) {long}") for i in ids})
+    step = "Make paragraphs bulleted list items: kind bullet; paragraphs " + ", ".join(f"p{i}" for i in ids) + "."
+    view = views.grounded_view(state, step, InstructionResult("Bullet them"), 350, quoted_in="Bullet them")
+    assert _shown(view, *(f"p{i}" for i in ids))
+
+
 def test_a_code_typed_with_look_alike_letters_is_pointed_at():
     """"Caa1, its C and a typed in Cyrillic" points at the blocks holding "Саа1" (dwh-352#3), not those holding "Caa1"
     in Latin letters nor a Russian word."""
