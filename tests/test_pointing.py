@@ -1444,6 +1444,17 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))
 
 
+def test_the_n_more_a_step_lists_are_the_lines_starting_like_those_it_names():
+    """dwh-354#5 ("paragraphs p6, p9, p12, p15, p30, p38 and 15 more" of the "Artigo ..." headings of statutes all in
+    plain Normal): the n more are the next short lines starting with the word all the named ones start with, not the
+    next Normal lines; without n such lines, those of their kind as before."""
+    heads = {i: _paragraph(i, f"Artigo {i}") for i in range(3, 80, 4)}
+    state = _filled(heads)
+    step = "Set character formatting: bold true; paragraphs p3, p7, p11 and 5 more."
+    assert pointing.more_named(state, step) == [f"p{i}" for i in range(15, 35, 4)]
+    assert pointing.more_named(state, step.replace("5 more", "30 more"))[:3] == ["p12", "p13", "p14"]
+
+
 def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
     """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
     hold; each is shown at least by its id and the start of its text."""

@@ -1343,8 +1343,10 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
 def more_named(state: State, text: str) -> list[str]:
     """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
-    ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7). The wording comes
-    from step text that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
+    ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
+    all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
+    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5). The wording comes from step text
+    that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
         return []
@@ -1353,10 +1355,17 @@ def more_named(state: State, text: str) -> list[str]:
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
+    count, rest = int(m.group(1)), paras[max(at[i] for i in ids) + 1:]
+    for key in (_lead, _kind):
+        named = {key(paras[at[i]]) for i in ids}
+        if len(ids) >= 2 and len(named) == 1 and None not in named:
+            same = [p["id"] for p in rest if key(p) in named][:count]
+            if len(same) == count:
+                return same
     named = [_list_kind(paras[at[i]]) for i in ids]
     kinds = {k for k in named if named.count(k) >= 2} or set(named)
-    after = (p["id"] for p in paras[max(at[i] for i in ids) + 1:] if _list_kind(p) in kinds)
-    return list(itertools.islice(after, int(m.group(1))))
+    after = (p["id"] for p in rest if _list_kind(p) in kinds)
+    return list(itertools.islice(after, count))
 
 
 def typed_run(state: State, pid: str) -> list[str]:
