@@ -1623,3 +1623,12 @@ def test_more_of_the_short_lines_named_are_those_starting_with_their_word():
     out = pointing.pointed(state, "The article headings (Artigo Primeiro, Artigo Segundo, etc.) should be bold.")
     labels = [f"p{4 * i + 1}" for i in range(len(_WORDS))]
     assert out[:len(labels)] == labels
+
+
+def test_an_item_typed_with_its_letter_is_named_by_it():
+    """dwh-354#8: "item h" of statutes whose list items are typed "h) ..." (no list label) names the items typed so
+    (both lists' when two have one), not the text the request dictates."""
+    state = _filled({24: _paragraph(24, "h) Promover o estudo e o debate;"),
+                     108: _paragraph(108, "h) Dar execução ás deliberações e ás linhas gerais;")}, 120)
+    assert pointing.list_labelled(state, "in the list of the Direcção's powers, item h has ás twice") == ["p24", "p108"]
+    assert pointing.list_labelled(state, "add a line: see item h") == []

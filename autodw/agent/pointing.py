@@ -599,11 +599,13 @@ def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
     after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
-    "三千"); a label more than :data:`MAX_MATCHES` items hold names none."""
+    "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8); a label more than
+    :data:`MAX_MATCHES` items hold names none."""
     said = undictated(text)
     held: dict[str, list[str]] = {}
     for p in state.get("paragraphs", []):
-        key = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or "")
+        typed = _TYPED_LABEL.match(p.get("text", ""))
+        key = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or (typed.group(2) if typed else ""))
         if key and key.casefold() in text.casefold():
             held.setdefault(key, []).append(p["id"])
     out = []
