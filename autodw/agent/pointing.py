@@ -21,7 +21,7 @@ import numpy as np
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
-                                    tables_named, title_continued, undictated, unspaced)
+                                    tables_named, title_continued, unaccented, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -100,7 +100,7 @@ _NUMBER_JOINERS = {"e", "y", "and"}  # "vinte e um", "treinta y uno"
 def worded_number(text: str) -> int | None:
     """The number `text` is written as in words only ("Décimo Quarto" 14, "vigésimo primeiro" 21, "decimocuarto" 14,
     "twenty-first" 21), or None."""
-    words = [w for w in re.split(r"[\s-]+", _unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
+    words = [w for w in re.split(r"[\s-]+", unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
     total, seen = 0, False
     for word in words:
         if word in _NUMBER_JOINERS and seen:
@@ -121,11 +121,6 @@ def _word_value(word: str) -> int | None:
             if w.startswith(tens) and w[len(tens):] in _NUMBER_WORDS:
                 return _NUMBER_WORDS[tens] + _NUMBER_WORDS[w[len(tens):]]
     return None
-
-
-def _unaccented(text: str) -> str:
-    """`text` without its combining accents ("décimo": "decimo")."""
-    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def part_number(text: str, kind: str) -> int | None:
