@@ -560,6 +560,20 @@ def numbers_held(state: State, text: str) -> list[str]:
                                             for bid in ids)]))
 
 
+def numbers_worded(state: State, text: str) -> list[str]:
+    """The body blocks holding, as a word followed by another (a quantity: "quatro anos"), a number `text` says in
+    words (:data:`_NUMBER_WORDS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
+    two or more, of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first: where an earlier
+    instruction's number now is ("scratch the term change ... put that back", dwh-354#7)."""
+    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _word_value(unaccented(w.casefold()))) and v > 1]
+    if not values:
+        return []
+    blocks = [(bid, [_word_value(unaccented(w.casefold())) for w in re.findall(r"([^\W\d_]+)(?=\s+[^\W\d_])", body)])
+              for bid, body in block_texts(state)]
+    held = [[bid for bid, said in blocks if value in said] for value in dict.fromkeys(values)]
+    return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+
+
 def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Collection[str] = ()) -> list[str]:
     """The blocks holding the numbers `text` says (:func:`numbers_held`) when none of the `pointed` ones holds one (its
     words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
@@ -824,9 +838,11 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
     $4,200...", then "fix that line")."""
     nearest = previous.split("\n")[0]
-    first = [] if nearest == previous else pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
+    first = [] if nearest == previous else (pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
+                                            or numbers_held(state, nearest) or numbers_worded(state, nearest))
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
+    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)
+                                       or numbers_worded(state, previous)) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
