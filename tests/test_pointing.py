@@ -1632,6 +1632,7 @@ def test_an_item_typed_with_its_letter_is_named_by_it():
                      108: _paragraph(108, "h) Dar execução ás deliberações e ás linhas gerais;")}, 120)
     assert pointing.list_labelled(state, "in the list of the Direcção's powers, item h has ás twice") == ["p24", "p108"]
     assert pointing.list_labelled(state, "add a line: see item h") == []
+    assert pointing.list_labelled(state, "indent items h to j") == []  # a range is lettered()'s (dwh-287#5)
 
 
 def test_a_change_back_points_at_where_the_earlier_number_now_is():

@@ -608,21 +608,27 @@ def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
     after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
-    "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8); a label more than
-    :data:`MAX_MATCHES` items hold names none."""
+    "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
+    range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
     said = undictated(text)
     held: dict[str, list[str]] = {}
+    typed_keys = set()
     for p in state.get("paragraphs", []):
         typed = _TYPED_LABEL.match(p.get("text", ""))
-        key = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or (typed.group(2) if typed else ""))
+        listed = (p.get("list") or {}).get("label")
+        key = re.sub(r"^[\W_]+|[\W_]+$", "", listed or (typed.group(2) if typed else ""))
         if key and key.casefold() in text.casefold():
             held.setdefault(key, []).append(p["id"])
+            if not listed:
+                typed_keys.add(key)
     out = []
+    unranged = _LETTER_RANGE.sub(" ", said)
     for key, ids in held.items():
         same = (f"[{_CHINESE_NUMERAL}]" if all(c in _CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
                 else "[A-Za-z]" if key.isascii() and key.isalpha() else r"\w")  # what may not go on the label
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
-        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, said, re.IGNORECASE)
+        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
+                                                  re.IGNORECASE)
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
