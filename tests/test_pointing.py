@@ -1645,3 +1645,25 @@ def test_more_of_the_short_lines_named_are_those_starting_with_their_word():
     out = pointing.pointed(state, "The article headings (Artigo Primeiro, Artigo Segundo, etc.) should be bold.")
     labels = [f"p{4 * i + 1}" for i in range(len(_WORDS))]
     assert out[:len(labels)] == labels
+
+
+def test_an_item_typed_with_its_letter_is_named_by_it():
+    """dwh-354#8: "item h" of statutes whose list items are typed "h) ..." (no list label) names the items typed so
+    (both lists' when two have one), not the text the request dictates."""
+    state = _filled({24: _paragraph(24, "h) Promover o estudo e o debate;"),
+                     108: _paragraph(108, "h) Dar execução ás deliberações e ás linhas gerais;")}, 120)
+    assert pointing.list_labelled(state, "in the list of the Direcção's powers, item h has ás twice") == ["p24", "p108"]
+    assert pointing.list_labelled(state, "add a line: see item h") == []
+    assert pointing.list_labelled(state, "indent items h to j") == []  # a range is lettered()'s (dwh-287#5)
+
+
+def test_a_change_back_points_at_where_the_earlier_number_now_is():
+    """dwh-354#7: "scratch the term change ... put that back how it was" after "go from three years to four" of
+    Portuguese statutes: the number the earlier instruction says in English words is where it is now written in
+    Portuguese ("o seu mandato é de quatro anos"), a label typed with its number word ("Artigo Quarto") aside."""
+    state = _filled({30: _paragraph(30, "Artigo Quarto"),
+                     61: _paragraph(61, "Dois – A Direcção e o Conselho Fiscal são eleitos e o seu mandato é de quatro anos.")})
+    earlier = "The board wants the term of office of the elected bodies to go from three years to four."
+    assert pointing.numbers_worded(state, earlier) == ["p61"]
+    assert pointing.earlier(state, f"{earlier}\nMake the subtitle match the one under article 7.")[0] == "p61"
+    assert pointing.numbers_worded(state, "Make the headings bold.") == []

@@ -23,7 +23,9 @@ as typed, CJK punctuation included, even when the model rewrote "。" as "." on 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from itertools import islice
 from typing import Any, Iterator
 
@@ -941,24 +943,70 @@ def held_lines(state: State, text: str, matches: list[Match]) -> str:
     :func:`ground` found, as the caller cut them: it names none that more than :data:`MAX_MATCHES` paragraphs hold)
     but the document holds as written, with how many paragraphs hold it and the text either side of it where it first
     occurs, the first :data:`MAX_HELD_LINES`: a fix the document already spells right elsewhere ("the
-    [Premises][Property][and/or Building]", dwh-338#3) is copied from the document, not made up ("" for none)."""
+    [Premises][Property][and/or Building]", dwh-338#3) is copied from the document, not made up; then where the
+    document writes the words quoted misspelt the way it spells them elsewhere (:func:`respelt`) ("" for none)."""
     named = {m.quote for m in matches}
     lines = []
     for quote in quotes(text):
         if quote.text in named or len(quote.text) < MIN_HELD_CHARS:
             continue
-        held = [(p, at) for p, _ in paragraphs(state) if (at := p.get("text", "").find(quote.text)) >= 0]
-        if not held:
-            continue
-        p, at = held[0]
-        body, end = p["text"], at + len(quote.text)
-        before = ("…" if at > HELD_CONTEXT else "") + body[max(0, at - HELD_CONTEXT):at]
-        after = body[end:end + HELD_CONTEXT] + ("…" if end + HELD_CONTEXT < len(body) else "")
-        lines.append(f'"{shortened(quote.text, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
-                     f'{p["id"]}, between "{before}" and "{after}"')
+        if (line := _written(state, quote.text)) is not None:
+            lines.append(line)
         if len(lines) == MAX_HELD_LINES:
             break
-    return "Texts the request quotes that the document holds as written:\n" + "\n".join(lines) if lines else ""
+    held = "Texts the request quotes that the document holds as written:\n" + "\n".join(lines) if lines else ""
+    spelt = [f'"{word}" is spelt otherwise: {line}' for word, right in respelt(state, text)
+             if (line := _written(state, right)) is not None][:MAX_HELD_LINES]
+    spelt_lines = "Words the request quotes that the document spells otherwise elsewhere:\n" + "\n".join(spelt) if spelt else ""
+    return "\n\n".join(t for t in (held, spelt_lines) if t)
+
+
+def _written(state: State, written: str) -> str | None:
+    """How many paragraphs hold `written` as written and the text either side of it where it first occurs, as a line
+    (None when none does)."""
+    held = [(p, at) for p, _ in paragraphs(state) if (at := p.get("text", "").find(written)) >= 0]
+    if not held:
+        return None
+    p, at = held[0]
+    body, end = p["text"], at + len(written)
+    before = ("…" if at > HELD_CONTEXT else "") + body[max(0, at - HELD_CONTEXT):at]
+    after = body[end:end + HELD_CONTEXT] + ("…" if end + HELD_CONTEXT < len(body) else "")
+    return (f'"{shortened(written, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
+            f'{p["id"]}, between "{before}" and "{after}"')
+
+
+MIN_RESPELT_LETTERS = 5  # a shorter quoted word has too many near spellings to tell a typo by
+RESPELT_SIMILARITY = 0.85  # how alike a word and its other spelling are (difflib ratio, accents dropped)
+
+
+def respelt(state: State, text: str) -> list[tuple[str, str]]:
+    """Each word of :data:`MIN_RESPELT_LETTERS` letters or more quoted in `text` (a typo the user points at:
+    "'estandadres' in the paragraph about the location subsidy", dwh-355#3) and the nearest other spelling of it the
+    document writes (:data:`RESPELT_SIMILARITY`, accents dropped: "estándares"), in at least as many paragraphs as the
+    word itself (the right spelling is no rarer than the typo), the most frequent of the nearest."""
+    counts: dict[str, int] = {}
+    for p, _ in paragraphs(state):
+        for word in set(re.findall(r"[^\W\d_]+", p.get("text", ""))):
+            counts[word] = counts.get(word, 0) + 1
+    plain: dict[str, list[str]] = {}
+    for word in counts:
+        plain.setdefault(unaccented(word.casefold()), []).append(word)
+    out: list[tuple[str, str]] = []
+    for quote in quotes(text):
+        for word in re.findall(r"[^\W\d_]+", quote.text):
+            if len(word) < MIN_RESPELT_LETTERS or any(w == word for w, _ in out):
+                continue
+            key = unaccented(word.casefold())
+            near = [w for k in get_close_matches(key, list(plain), n=3, cutoff=RESPELT_SIMILARITY) for w in plain[k]
+                    if w.casefold() != word.casefold() and counts[w] >= counts.get(word, 0)]
+            if near:
+                out.append((word, max(near, key=lambda w: counts[w])))
+    return out
+
+
+def unaccented(text: str) -> str:
+    """`text` without its combining accents ("estándares": "estandares")."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def _lines(matches: list[Match]) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
-                                    tables_named, title_continued, undictated, unspaced)
+                                    tables_named, title_continued, unaccented, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -100,7 +100,7 @@ _NUMBER_JOINERS = {"e", "y", "and"}  # "vinte e um", "treinta y uno"
 def worded_number(text: str) -> int | None:
     """The number `text` is written as in words only ("Décimo Quarto" 14, "vigésimo primeiro" 21, "decimocuarto" 14,
     "twenty-first" 21), or None."""
-    words = [w for w in re.split(r"[\s-]+", _unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
+    words = [w for w in re.split(r"[\s-]+", unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
     total, seen = 0, False
     for word in words:
         if word in _NUMBER_JOINERS and seen:
@@ -121,11 +121,6 @@ def _word_value(word: str) -> int | None:
             if w.startswith(tens) and w[len(tens):] in _NUMBER_WORDS:
                 return _NUMBER_WORDS[tens] + _NUMBER_WORDS[w[len(tens):]]
     return None
-
-
-def _unaccented(text: str) -> str:
-    """`text` without its combining accents ("décimo": "decimo")."""
-    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def part_number(text: str, kind: str) -> int | None:
@@ -565,6 +560,20 @@ def numbers_held(state: State, text: str) -> list[str]:
                                             for bid in ids)]))
 
 
+def numbers_worded(state: State, text: str) -> list[str]:
+    """The body blocks holding, as a word followed by another (a quantity: "quatro anos"), a number `text` says in
+    words (:data:`_NUMBER_WORDS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
+    two or more, of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first: where an earlier
+    instruction's number now is ("scratch the term change ... put that back", dwh-354#7)."""
+    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _word_value(unaccented(w.casefold()))) and v > 1]
+    if not values:
+        return []
+    blocks = [(bid, [_word_value(unaccented(w.casefold())) for w in re.findall(r"([^\W\d_]+)(?=\s+[^\W\d_])", body)])
+              for bid, body in block_texts(state)]
+    held = [[bid for bid, said in blocks if value in said] for value in dict.fromkeys(values)]
+    return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+
+
 def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Collection[str] = ()) -> list[str]:
     """The blocks holding the numbers `text` says (:func:`numbers_held`) when none of the `pointed` ones holds one (its
     words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
@@ -599,19 +608,27 @@ def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
     after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
-    "三千"); a label more than :data:`MAX_MATCHES` items hold names none."""
+    "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
+    range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
     said = undictated(text)
     held: dict[str, list[str]] = {}
+    typed_keys = set()
     for p in state.get("paragraphs", []):
-        key = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or "")
+        typed = _TYPED_LABEL.match(p.get("text", ""))
+        listed = (p.get("list") or {}).get("label")
+        key = re.sub(r"^[\W_]+|[\W_]+$", "", listed or (typed.group(2) if typed else ""))
         if key and key.casefold() in text.casefold():
             held.setdefault(key, []).append(p["id"])
+            if not listed:
+                typed_keys.add(key)
     out = []
+    unranged = _LETTER_RANGE.sub(" ", said)
     for key, ids in held.items():
         same = (f"[{_CHINESE_NUMERAL}]" if all(c in _CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
                 else "[A-Za-z]" if key.isascii() and key.isalpha() else r"\w")  # what may not go on the label
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
-        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, said, re.IGNORECASE)
+        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
+                                                  re.IGNORECASE)
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
@@ -827,9 +844,11 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
     $4,200...", then "fix that line")."""
     nearest = previous.split("\n")[0]
-    first = [] if nearest == previous else pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
+    first = [] if nearest == previous else (pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
+                                            or numbers_held(state, nearest) or numbers_worded(state, nearest))
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
+    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)
+                                       or numbers_worded(state, previous)) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
