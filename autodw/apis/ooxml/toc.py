@@ -326,6 +326,10 @@ class _OldEntries:
     links: bool = False
     pages: dict[str, str] | None = None
     ppr: dict[str, etree._Element] | None = None  # TOC N style id -> the paragraph properties of its first entry
+    by_text: dict[str, str] | None = None  # entry text -> the page number shown after its last tab
+
+
+_PAGE_TEXT = re.compile(r"^(?:[0-9]{1,5}|[ivxlcdm]{1,8}|[IVXLCDM]{1,8})$")
 
 
 def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
@@ -336,11 +340,17 @@ def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
         if style and style not in out.ppr:
             out.ppr[style] = p.find(qn("w:pPr"))
         out.links = out.links or any(h.get(qn("w:anchor")) for h in p.iter(qn("w:hyperlink")))
+        parts = paragraph_text(p).split("\t")
+        if len(parts) > 1 and _PAGE_TEXT.match(page := parts[-1].strip("\u200c\u200f\u200e ")):
+            out.by_text = out.by_text or {}
+            out.by_text.setdefault(parts[-2].strip(), page)
         for f in iter_fields(p):
             m = re.match(r"PAGEREF\s+(\S+)", f.instruction)
             if m and f.simple is None:
                 out.pages = out.pages if out.pages is not None else {}
                 out.pages[m.group(1)] = "".join(t.text or "" for r in f.result_runs for t in r.iter(qn("w:t"))).strip()
+    if out.pages is None and out.by_text:
+        out.pages = {}  # page numbers typed as text: the entries get PAGEREF fields showing them
     return out
 
 
@@ -406,7 +416,8 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
     anchor = _bookmark(entry.element, old.pages or {}, marks) if pages or links else None
     if pages:
         runs.append(new_run(switches.separator, parse(rest)))
-        runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, ""), rest.replace(f' xmlns:w="{W}"', "")))
+        shown = (old.pages or {}).get(anchor) or (old.by_text or {}).get(entry.text.strip(), "")
+        runs.extend(field_runs(f"PAGEREF {anchor} \\h", shown, rest.replace(f' xmlns:w="{W}"', "")))
     if not links:
         return runs
     link = make("w:hyperlink", w_anchor=anchor, w_history="1")
