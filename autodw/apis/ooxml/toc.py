@@ -13,10 +13,13 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from lxml import etree
 
 from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.extract import extract_state
+from autodw.analysis.state.render import custom_headings, heading_level
 from autodw.analysis.state.layout import figures_identifier
 from autodw.analysis.state.numbering import ListCounter
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
@@ -26,6 +29,7 @@ from autodw.apis.ooxml.fields import SEQ_INSTRUCTION, bookmark_starts, field_run
 from autodw.apis.ooxml.text import atoms, new_run, paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
+from autodw.core.ids import element_id
 from autodw.core.xml import MC, W, parse, qn, wval
 
 P = qn("w:p")
@@ -73,6 +77,23 @@ def paragraph_level(p: etree._Element, levels: StyleLevels) -> int | None:
     if direct is not None and direct.isdigit():
         return int(direct) + 1 if int(direct) < 9 else None
     return levels.level(wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None)
+
+
+def heading_reader(doc: WordDocument) -> Callable[[etree._Element], int | None]:
+    """The heading level of a paragraph of `doc`: its outline level (:func:`paragraph_level`), else the level the
+    state's rendering reads off its style (:func:`heading_level` with :func:`custom_headings`: a UN document's
+    "_ H_1_GA"), else None."""
+    levels, state = StyleLevels(doc), extract_state(doc)
+    custom = custom_headings(state)
+    styles = {p["id"]: p.get("style") for p in state.get("paragraphs", [])}
+
+    def level(p: etree._Element) -> int | None:
+        outline = paragraph_level(p, levels)
+        if outline is not None:
+            return outline
+        pid = element_id(p)
+        return heading_level(styles[pid], custom) if pid in styles else None
+    return level
 
 
 @dataclass
