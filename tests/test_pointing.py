@@ -1179,6 +1179,17 @@ def test_a_section_described_with_an_article_or_as_a_list_is_found_by_its_title_
     assert {"p36", "p40", "p48"} <= set(pointing.pointed(state, request))
 
 
+def test_a_list_described_before_where_it_is_ends_at_the_place_word():
+    """dev-twenty-fifth dwh-370#5 ("The list of tables near the end gives table 6 ...") and #6 ("can the list of
+    tables start on its own page?"): a description followed by where the list is ("near", "at", "on", "under") ends
+    there, so an English request finds the list titled in another language ("قائمة الجداول")."""
+    assert pointing.section_descriptions("The list of tables near the end gives table 6 a new title.") == \
+        ["tables", "list of tables"]
+    assert pointing.section_descriptions("The overview of results at the end is wrong.") == ["results"]
+    assert pointing.section_descriptions("Can the list of figures start on its own page?") == \
+        ["figures start", "list of figures start"]
+
+
 def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbered_items_in_it():
     """dev-nineteenth dwh-295#3 ("now 18.33.040: under D the numbering goes 1, 2, 3, 4, 4, ..."): a section number
     said bare and alone names the section whose short title it types (a full stop after the title allowed), and the

@@ -1160,7 +1160,8 @@ _SECTION_DESCRIBED = re.compile(
         # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
         before=r"(?:(?!(?:the|a|an|this|that|in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*\s){0,3}?"
                r"(?!(?:in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*",
-        end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|should|must|needs?|"
+        end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|near|at|on|under|"
+            r"should|must|needs?|"
             r"is|are|was|be|has|have|please|can|could|would|will)\b|\s*$"), re.IGNORECASE)
 #: words that say which section or list, not what it is about ("the next section", "the bulleted list")
 _NOT_A_TITLE = frozenset("first second third last next previous following same whole entire other new above below "
