@@ -1246,6 +1246,26 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
                                            previous)] == ["unasked_flag"]
 
 
+def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():
+    """hand dev-twenty-fifth dwh-367#7 (local ceiling): "Add a reference ...: Culmann, K., Die graphische Statik, ...,
+    1866. Title in italics like the others please." is split after "1866"; italicising the title the first request
+    writes is asked by the second; italics on other text, bold, or italics the message negates are not."""
+    from autodw.agent import requests
+    from autodw.agent.checks.values import unasked_flags
+
+    message = ("Add a sixth reference at the end of the list: Culmann, K., Die graphische Statik, Meyer & Zeller, "
+               "Zürich, 1866. Title in italics like the others please.")
+    first = requests.split(message)[0]
+    args = {"paragraphs": ["p9"], "span": {"match": "Die graphische Statik"}, "italic": True}
+    assert unasked_flags("set_text_format", args, first, "", message) == []
+    assert [f.check for f in unasked_flags("set_text_format", args, first)] == ["unasked_flag"]  # not split
+    other = {"paragraphs": ["p3"], "italic": True}  # no text of the request's
+    assert [f.check for f in unasked_flags("set_text_format", other, first, "", message)] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags("set_text_format", {**args, "bold": True}, first, "", message)] == ["unasked_flag"]
+    negated = message.replace("in italics", "not in italics")
+    assert [f.check for f in unasked_flags("set_text_format", args, first, "", negated)] == ["unasked_flag"]
+
+
 def test_a_line_through_the_text_asks_for_strikethrough():
     """hand dev-twenty-second dwh-337#6 (local ceiling): "Put a line through everything that's ticked" asks for
     strike; the rule check no longer rejects strike=true as unasked."""

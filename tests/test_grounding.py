@@ -143,3 +143,15 @@ def test_a_quoted_typo_is_shown_where_the_document_spells_the_word_right():
     lines = grounding.held_lines(state, request, [])
     assert '"estandadres" is spelt otherwise: "estándares" is written so in 3 paragraph(s), first in p2' in lines
     assert grounding.respelt(state, "Replace 'estándares' with 'normas'") == []  # the typo is rarer: no fix
+
+
+def test_a_picture_is_named_by_its_alt_text_quoted():
+    """hand dev-twenty-fifth dwh-367#3: "the screenshot ... has 'untitled' as its alt text" names the picture whose alt
+    text is "untitled" (no paragraph holds it), with the paragraph holding it."""
+    images = [{"id": "img1", "type": "picture", "paragraph": "p1", "alt_text": "CulmannMain"},
+              {"id": "img2", "type": "picture", "paragraph": "p2", "alt_text": "untitled"}]
+    state = {"paragraphs": [_para(1, ""), _para(2, ""), _para(3, "An untitled draft.")], "tables": [], "images": images}
+    found = grounding.ground(state, "the screenshot has 'untitled' as its alt text. Give it a proper description.")
+    assert [(m.id, m.kind, m.how) for m in found] == [("img2", "picture by its alt text, in p2", "is"),
+                                                      ("p3", "paragraph", "contains")]
+    assert grounding.ground(state, "the chart titled 'Sales'") == []

@@ -189,6 +189,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     headings = _headed_entries(state)
     for quote in [*quotes(text), *_latin_runs(text), *_other_script_runs(text)]:
         key = loose(quote.text)
+        out += _drawings_quoted(state, quote)  # "the screenshot that has 'untitled' as its alt text"
         ranked: list[tuple[tuple[int, bool], str, dict[str, Any], str]] = []
         for p, kind in paragraphs(state):
             body = loose(p.get("text", ""))
@@ -220,6 +221,21 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     if not found and refers_back:
         return [replace(m, earlier=True) for m in ground(state, previous)]
     return found
+
+
+def _drawings_quoted(state: State, quote: Quote) -> list[Match]:
+    """The pictures and charts whose alt text `quote` is or starts (the first :data:`MAX_MATCHES`, those it is
+    first), with the paragraph holding each: a picture is named by its alt text ("has 'untitled' as its alt text",
+    dwh-367#3), which no paragraph holds."""
+    key, ranked = loose(quote.text), []
+    for img in state.get("images", []):
+        alt = loose(img.get("alt_text") or "")
+        if img.get("id") and alt and alt.startswith(key):
+            how = "is" if alt == key and not quote.opening else "starts"
+            held = f", in {img['paragraph']}" if img.get("paragraph") else ""
+            kind = f"{img.get('type') or 'picture'} by its alt text{held}"
+            ranked.append(Match(quote.text, img["id"], kind, how, img["alt_text"]))
+    return sorted(ranked, key=lambda m: m.how != "is")[:MAX_MATCHES]
 
 
 MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make it bigger", "change it back") reaches

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, pointing, prompts
-from autodw.agent.distinctive import distinctive_blocks, names_held
+from autodw.agent.distinctive import distinctive_blocks, drawings_described, names_held
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ID_IN_TEXT
 from autodw.analysis.state import State
@@ -105,6 +105,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # "paragraphs p1, ..., p6 and 14 more": the others like those, after them (:func:`~autodw.agent.pointing.more_named`)
     more = pointing.more_named(state, text)
     focus = [*extra_focus, *more, *_matched(own), *distinctive_blocks(state, quoted_in),
+             *drawings_described(state, grounding.undictated(quoted_in)),
              *names_held(state, grounding.undictated(quoted_in)), *([] if by_itself else earlier)]
     # what it points at with all it names: what it points at by itself when none of that is earlier (computed once)
     pointed = list(by_itself) if earlier and len(alone) == len(named) else pointing.pointed(state, pointing_in, named)
