@@ -1690,3 +1690,15 @@ def test_the_title_nearest_a_description_and_the_block_under_it_are_pointed_at()
     assert pointing.sections_described(state, request) == []  # not sure
     assert pointing.pointed(state, request)[-2:] == ["p19", "p20"]
 
+
+def test_a_section_inside_another_the_request_names_is_pointed_at_first():
+    """dev-twenty-fifth dwh-375#1 ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节 ... 删掉"): the blocks of the
+    subsection come before the rest of the long chapter it is in (they took the budget from it)."""
+    body = [_paragraph(1, "Новое в версии 3", "Heading 1")]
+    body += [_paragraph(n, f"{FILLER} Пункт {n}.") for n in range(2, 30)]
+    body += [_paragraph(30, "Импорт XHTML", "Heading 2")] + [_paragraph(n, f"{FILLER} Строка {n}.") for n in (31, 32, 33)]
+    body += [_paragraph(n, f"{FILLER} Конец {n}.") for n in range(34, 40)] + [_paragraph(40, "Лицензия", "Heading 1")]
+    state = _state(body)
+    request = "“Новое в версии 3”这一章下面也有个 “Импорт XHTML” 小节，把这个小节整个删掉"
+    out = pointing.pointed(state, request, grounding.ground(state, request))
+    assert out.index("p33") < out.index("p2")
