@@ -1678,3 +1678,38 @@ def test_a_change_back_points_at_where_the_earlier_number_now_is():
     assert pointing.numbers_worded(state, earlier) == ["p61"]
     assert pointing.earlier(state, f"{earlier}\nMake the subtitle match the one under article 7.")[0] == "p61"
     assert pointing.numbers_worded(state, "Make the headings bold.") == []
+
+
+def test_a_chinese_section_named_bare_before_a_place_or_by_na_zhang_is_described():
+    """dev-twenty-fifth dwh-375#5 and dwh-374#8: "安装那章的后面、基本操作前面" and "致谢下面那段" describe sections ("那章",
+    a title said bare before 前面/下面); "把在线生成代码" is stripped at 把, not at the 在 of 在线."""
+    assert pointing.section_descriptions("我觉得先讲安装比较顺，把在线生成代码这一章挪到安装那章的后面、基本操作前面") == \
+        ["在线生成代码", "安装", "基本操作"]
+    assert pointing.section_descriptions("致谢下面那段说明文字删掉，换成我自己的致谢") == ["致谢"]
+    assert pointing.section_descriptions("“Новое в версии 3”这一章下面的三段删掉") == []  # "这一章" only points
+
+
+def test_the_title_nearest_a_description_and_the_block_under_it_are_pointed_at():
+    """dev-twenty-fifth dwh-374#8 ("致谢下面那段说明文字删掉"): a short Chinese name of a generic English title leads the
+    others by less than a sure description must; that title and the block under it are still pointed at, after the
+    rest."""
+    titles = ["Introduction", "Experimental Protocols", "Bibliography", "Acknowledgments", "References and notes",
+              "Supplementary Material"]
+    state = _state([_paragraph(6 * n + 1 + i, f"{FILLER} Point {n}.{i}." if i else title, "Normal" if i else "Heading 2")
+                    for n, title in enumerate(titles) for i in range(6)])
+    request = "致谢下面那段说明文字删掉，换成我自己的致谢，用英文写一句就行"
+    assert pointing.sections_described(state, request) == []  # not sure
+    assert pointing.pointed(state, request)[-2:] == ["p19", "p20"]
+
+
+def test_a_section_inside_another_the_request_names_is_pointed_at_first():
+    """dev-twenty-fifth dwh-375#1 ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节 ... 删掉"): the blocks of the
+    subsection come before the rest of the long chapter it is in (they took the budget from it)."""
+    body = [_paragraph(1, "Новое в версии 3", "Heading 1")]
+    body += [_paragraph(n, f"{FILLER} Пункт {n}.") for n in range(2, 30)]
+    body += [_paragraph(30, "Импорт XHTML", "Heading 2")] + [_paragraph(n, f"{FILLER} Строка {n}.") for n in (31, 32, 33)]
+    body += [_paragraph(n, f"{FILLER} Конец {n}.") for n in range(34, 40)] + [_paragraph(40, "Лицензия", "Heading 1")]
+    state = _state(body)
+    request = "“Новое в версии 3”这一章下面也有个 “Импорт XHTML” 小节，把这个小节整个删掉"
+    out = pointing.pointed(state, request, grounding.ground(state, request))
+    assert out.index("p33") < out.index("p2")

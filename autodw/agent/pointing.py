@@ -289,6 +289,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
     to_end = at_end(text)
+    nearest: list[str] = []  # titles only nearest a section it describes (:func:`_described`)
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
@@ -320,9 +321,13 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
     labels += parts_numbered(state, said)  # "article 8" of Portuguese statutes: "Artigo Oitavo"
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
-        labels = sections_described(state, said)
+        labels, nearest = _described(state, said)
     # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section, with the lines its title goes on in
     out += [bid for head, _ in labels for bid in (head, *title_continued(state, head))]
+    # a title only nearest a description after them, the block under it after the rest ("致谢下面那段", dwh-374#8;
+    # "挪到…基本操作前面", dwh-375#5)
+    out += nearest
+    nearby = [order[at[head] + 1] for head in nearest if head in at and at[head] + 1 < len(order)]
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
@@ -338,11 +343,13 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
     out += quoted_within(state, text, blocks)  # "第三章须知里有两处把“响应”打成了“相应”"
-    for section in blocks:
+    # the sections inside most others it names first ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节": the
+    # chapter's 38 blocks took the budget from the subsection's, dwh-375#1)
+    for section in sorted(blocks, key=lambda b: -len({tuple(o) for o in blocks if set(b) < set(o)})):
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + nearby))
 
 
 def within(state: State, matches: Iterable[Match]) -> set[str]:
@@ -1154,7 +1161,9 @@ _SECTION_DESCRIBED = re.compile(
     r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{before})\s{{1,2}}"
     r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
     r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
-    r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)".format(
+    r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)|(?:这|那)(?:一)?(?:个)?章"
+    # a heading said bare before where the target is ("致谢下面那段", "挪到…基本操作前面")
+    r"|(?P<place>(?:的)?(?:下面|下方|后面|之后|上面|上方|前面|之前)))".format(
         # an article only inside the description ("the section on opening an existing document")
         words=r"(?!(?:the|a|an|this|that)\b)(?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
         # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
@@ -1163,6 +1172,10 @@ _SECTION_DESCRIBED = re.compile(
         end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|near|at|on|under|"
             r"should|must|needs?|"
             r"is|are|was|be|has|have|please|can|could|would|will)\b|\s*$"), re.IGNORECASE)
+#: what a Chinese description has around the section's name: up to the last "把"-like word or "挪到", else a leading
+#: "在"-like one ("把在线生成代码这一章": "在线生成代码", not "线生成代码"), and a trailing "和"
+_LEAD_IN = re.compile(r"^.*(?:把|将|帮我|请|到)|^(?:在|给|对|和|跟)|(?:的|和|与|及)$")
+_POINTER = re.compile(r"(?:这|那|此|该)")  # what a Chinese description that only points ("这一章") starts with
 #: words that say which section or list, not what it is about ("the next section", "the bulleted list")
 _NOT_A_TITLE = frozenset("first second third last next previous following same whole entire other new above below "
                          "this that bullet bulleted numbered final opening closing top bottom main short long empty "
@@ -1184,15 +1197,19 @@ MIN_OVER_GENERIC = 0.01  # the description's lead over the generic titles' third
 MAX_TITLES = 400  # titles compared (the encoder takes ~10-30 ms each, once a document)
 
 
-def section_descriptions(text: str) -> list[str]:
+def section_descriptions(text: str, placed: bool = False) -> list[str]:
     """What `text` (what it does not dictate) describes a section by (:data:`_SECTION_DESCRIBED`), leaving out words
     that say which one ("the next section") rather than what it is about; a list's also as a list's title says it
-    ("the abbreviations list": "list of abbreviations" too, nearer to "Перечень сокращений", dwh-322#2)."""
+    ("the abbreviations list": "list of abbreviations" too, nearer to "Перечень сокращений", dwh-322#2); `placed`:
+    only the titles said bare before where the target is ("致谢下面那段")."""
     out = []
     for m in _SECTION_DESCRIBED.finditer(undictated(text)):
+        if placed and m.group("place") is None:
+            continue
         said = next(g for g in m.groups() if g is not None)
         if m.group("zh") is not None:
-            said = re.sub(r"^.*(?:把|给|将|在|对|和|跟|帮我|请)", "", said)
+            said = _LEAD_IN.sub("", said)
+            said = "" if _POINTER.match(said) else said
         # what a section is "on" or "called" is what it is about ("the section on opening an existing document")
         words = said.split() if m.group("after") else [w for w in said.split() if w.casefold() not in _NOT_A_TITLE]
         if words and len(" ".join(words)) >= (2 if m.group("zh") is not None else 3):
@@ -1243,23 +1260,33 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
     title's mean similarity to generic titles (:data:`_GENERIC_TITLES`), when it leads the next by
     :data:`MIN_TITLE_MARGIN` and the description is nearer to it than the generic titles are (a made-up name means
     none)."""
+    return _described(state, text)[0]
+
+
+def _described(state: State, text: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """:func:`sections_described`, and the title nearest each description said bare before where the target is that
+    found no section, however near (a short Chinese name of a generic or foreign title, "致谢下面" of "Acknowledgments",
+    leads by less)."""
     descriptions = section_descriptions(text)
+    placed = set(section_descriptions(text, placed=True))
     titles = _titles(state) if descriptions else []
     if len(titles) < 2:
-        return []
+        return [], []
     from autodw.intents.embedding import encoder, passages  # loaded only when a request describes a section
 
     vectors = passages([title for _, title, _ in titles])
     generic = _generic_vectors() @ vectors.T
     similar = encoder().query(descriptions) @ vectors.T
-    out = []
-    for scores in similar:
+    out, nearest = [], []
+    for description, scores in zip(descriptions, similar):
         adjusted = scores - generic.mean(axis=0)
         second, best = np.argsort(adjusted)[-2:]
         if adjusted[best] - adjusted[second] >= MIN_TITLE_MARGIN \
                 and scores[best] - np.sort(generic[:, best])[-3] >= MIN_OVER_GENERIC:
             out.append((titles[best][0], titles[best][2]))
-    return list(dict.fromkeys(out))
+        elif description in placed:
+            nearest.append(titles[best][0])
+    return list(dict.fromkeys(out)), list(dict.fromkeys(nearest))
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
