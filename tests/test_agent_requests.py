@@ -62,6 +62,10 @@ def test_requests_of_an_instruction(instruction, requests):
     ("给第7段加条批注：这里还需要补充测试用例。作者写 Hao", None),
     ("给第7段加批注“待补充”。作者写 Hao。再把标题加粗", ["给第7段加批注“待补充”；作者写 Hao", "把标题加粗"]),
     ("把第3段加粗。作者写张三", ["把第3段加粗", "作者写张三"]),  # nothing dictated: the document's author
+    # 最后 before a numeral or demonstrative is "the last", kept; a connective 最后 is dropped
+    ("把标题居中。最后那段删掉", ["把标题居中", "最后那段删掉"]),
+    ("把标题居中。最后一段加粗", ["把标题居中", "最后一段加粗"]),
+    ("把标题居中。最后，把表格删掉", ["把标题居中", "把表格删掉"]),
     # ... with the one before when it ends the instruction, opens with a pronoun, or follows a semicolon
     ("Remove the blank lines at the end. They make the page count wrong.", None),
     ("Delete the second table. It only repeats the first one. Then add a page break before the summary.",

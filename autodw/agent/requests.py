@@ -32,7 +32,9 @@ _QUOTE_ENDS = {"”", "」", "』", '"'}
 _ZH_CONNECTIVES = "然后|接着|另外|此外|同时|最后|再"  # after "，" they begin another request
 _ZH_CONNECTIVE = re.compile(f"(?:{_ZH_CONNECTIVES})")
 _AFTER_QUOTE = re.compile(r"(?:然后|接着|另外|此外)")  # right after a closing quote (“...。”接着...); not 再/最后/同时
-_LEAD_CONNECTIVE = re.compile(rf"^(?:(?:{_ZH_CONNECTIVES}|还有)[，,]?|(?:and then|then|and|also|finally|"
+#: 最后 before a numeral or demonstrative is "the last" (最后一段, 最后那段), no connective
+_LEAD_CONNECTIVE = re.compile(rf"^(?:(?:{_ZH_CONNECTIVES}|还有)(?!(?<=最后)[一二两三几那这个段行页项条张列的\d])[，,]?|"
+                              r"(?:and then|then|and|also|finally|"
                               r"first|next|lastly|after that)\b[,]?\s*)", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[^“”\"「」:：]{0,40}[:：]\s*(?=\S)")  # "A few changes:" before the first request
 _LEAD_IN_WORDS = re.compile(r"\b(?:changes|edits|fixes|things|updates)\b|几(?:处|个地方|点)", re.IGNORECASE)
