@@ -656,6 +656,21 @@ def test_a_letter_typed_three_times_names_the_thing_as_the_word_does():
     assert unasked_api("delete_comment", "the commment about the park booking needs a date")  # still no deletion
 
 
+def test_empty_lines_said_too_many_and_a_lettered_list_restarted_name_their_apis():
+    """Extra empty lines ask a deletion, a lettered list restarted asks a list format (hand dev-twenty-fifth
+    dwh-369#5, dwh-373#3, local ceiling)."""
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("delete_block", "there are two empty lines between the greeting and the text, one is enough") == []
+    assert unasked_api("delete_block", "two blank lines after the title is one too many") == []
+    assert unasked_api("delete_block", "the greeting should be bold")  # still no deletion
+    said = "The answers to question 2 are lettered D, E, F, they should start again from A"
+    assert unasked_api("set_list_format", said) == []
+    assert unasked_api("set_list_format", "the answers should start again from A") == []
+    assert unasked_api("insert_list", "add the lettered answers under question 3") == []
+    assert unasked_api("set_list_format", "the answers to question 2 are wrong, fix the letters")
+
+
 def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
     request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
     assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],
