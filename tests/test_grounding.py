@@ -143,6 +143,9 @@ def test_a_quoted_typo_is_shown_where_the_document_spells_the_word_right():
     lines = grounding.held_lines(state, request, [])
     assert '"estandadres" is spelt otherwise: "estándares" is written so in 3 paragraph(s), first in p2' in lines
     assert grounding.respelt(state, "Replace 'estándares' with 'normas'") == []  # the typo is rarer: no fix
+    # a quoted word no paragraph writes is no typo (dwh-367#3's alt text 'untitled' was read as a misspelt 'united')
+    state["paragraphs"].append(_para(9, "The United Nations."))
+    assert grounding.respelt(state, "the screenshot has 'untitled' as its alt text") == []
 
 
 def test_a_picture_is_named_by_its_alt_text_quoted():

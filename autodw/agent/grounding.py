@@ -999,7 +999,8 @@ def respelt(state: State, text: str) -> list[tuple[str, str]]:
     """Each word of :data:`MIN_RESPELT_LETTERS` letters or more quoted in `text` (a typo the user points at:
     "'estandadres' in the paragraph about the location subsidy", dwh-355#3) and the nearest other spelling of it the
     document writes (:data:`RESPELT_SIMILARITY`, accents dropped: "estándares"), in at least as many paragraphs as the
-    word itself (the right spelling is no rarer than the typo), the most frequent of the nearest."""
+    word itself (the right spelling is no rarer than the typo), the most frequent of the nearest. A quoted word no
+    paragraph writes is no typo the user sees ("'untitled' as its alt text" is not a misspelt "united")."""
     counts: dict[str, int] = {}
     for p, _ in paragraphs(state):
         for word in set(re.findall(r"[^\W\d_]+", p.get("text", ""))):
@@ -1010,7 +1011,8 @@ def respelt(state: State, text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for quote in quotes(text):
         for word in re.findall(r"[^\W\d_]+", quote.text):
-            if len(word) < MIN_RESPELT_LETTERS or any(w == word for w, _ in out):
+            if len(word) < MIN_RESPELT_LETTERS or any(w == word for w, _ in out) or \
+                    not any(w.casefold() == word.casefold() for w in counts):
                 continue
             key = unaccented(word.casefold())
             near = [w for k in get_close_matches(key, list(plain), n=3, cutoff=RESPELT_SIMILARITY) for w in plain[k]
