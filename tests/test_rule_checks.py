@@ -293,3 +293,13 @@ def test_a_request_of_a_split_message_names_its_thing_in_the_other_requests():
     assert apis.unasked_api("insert_row", "add one more", message="Fix the heading. add one more")
     assert apis.unasked_api("insert_row", "add one more", message="In the actions table, fix the dates. add one more") == []
     assert apis.unasked_api("set_cell_text", "Please add them.", args=args, before=before, message="Please add them.")
+
+
+def test_a_thicker_line_names_a_border_size():
+    """"make the box dark blue and the line a bit thicker" names the border's size_pt as "thinner" does (dwh-366#3)."""
+    from autodw.agent.checks import values
+
+    args = {"paragraphs": ["p1"], "sides": "box", "color": "1F3864", "size_pt": 1.5}
+    assert values.unasked_properties("set_paragraph_border", args, "make the box dark blue and the line a bit thicker",
+                                     STATE) == []
+    assert values.unasked_properties("set_paragraph_border", args, "make the box dark blue", STATE)
