@@ -1713,3 +1713,33 @@ def test_a_section_inside_another_the_request_names_is_pointed_at_first():
     request = "“Новое в версии 3”这一章下面也有个 “Импорт XHTML” 小节，把这个小节整个删掉"
     out = pointing.pointed(state, request, grounding.ground(state, request))
     assert out.index("p33") < out.index("p2")
+
+
+def test_a_sentence_in_italics_in_a_roman_numbered_section_is_pointed_at():
+    """"the one sentence in italics in section II" names the long italic paragraph of the section typed "II." (its
+    contents entry's section too), not the italic subheadings there nor an italic sentence of section I (dwh-366#2);
+    "put it in italics" describes nothing."""
+    italic = [{"text": "x", "italic": True}]
+    sentence = "Internet governance is the development and application of shared principles by everyone."
+    state = _filled({5: _paragraph(5, "I.\tIntroduction"), 8: {**_paragraph(8, sentence), "runs": italic},
+                     20: _paragraph(20, "II.\tTowards a working definition"),
+                     22: {**_paragraph(22, "(a) Adequacy"), "runs": italic},
+                     60: {**_paragraph(60, sentence), "runs": italic},
+                     70: _paragraph(70, "III.\tPublic policy issues")})
+    said = "The working definition (the one sentence in italics in section II) should stand out more."
+    assert pointing.sections_roman(state, said) == [("p20", "p69")]
+    assert pointing.italicised(state, said, [f"p{n}" for n in range(21, 70)]) == ["p60"]
+    assert pointing.italicised(state, said) == ["p8", "p60"]
+    assert "p60" in pointing.pointed(state, said)
+    assert pointing.italicised(state, "put the sentence in italics") == []
+    assert pointing.sections_roman(state, "section IV") == []
+
+
+def test_a_box_said_points_at_the_paragraphs_with_a_border():
+    """"make the box dark blue and the line a bit thicker" after a border was put round a sentence points at the
+    paragraph with the border (dwh-366#3); a request saying no box or border does not."""
+    border = {side: {"style": "single", "width_pt": 0.5} for side in ("top", "left", "bottom", "right")}
+    state = _filled({40: {**_paragraph(40, "Internet governance is defined here."), "border": border}})
+    assert pointing.boxed(state, "make the box dark blue and the line a bit thicker") == ["p40"]
+    assert "p40" in pointing.pointed(state, "make the box dark blue and the line a bit thicker")
+    assert pointing.boxed(state, "make the title dark blue") == []

@@ -38,6 +38,17 @@ MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by (
 _BOLD = re.compile(r"\b(?:the|those|these|all|any)\s+bold(?:ed|face)?\s+(?!(?:and|or|too|as|in|on|of|for|from|with|to)\b)"
                    r"(?P<noun>[^\W\d_]+(?:\s+[^\W\d_]+)?)|(?<![成为])(?:加粗|粗体)(?:过|了)?的(?P<zh>.{0,4})", re.IGNORECASE)
 #: what a request calls short lines that stand for headings ("the bold section labels", "加粗的小标题")
+#: a target described as set in italics ("the one sentence in italics", "the italicised line"; not "put it in
+#: italics", :data:`_ITALIC_ASKED`): the noun it is described by
+_ITALIC = re.compile(r"\b(?P<noun>sentences?|paragraphs?|lines?|text|words?|phrases?|passages?|quotes?|quotations?|"
+                     r"titles?|headings?|labels?)\s+(?:(?:that|which)\s+(?:is|are)\s+)?(?:(?:set|written|typed|printed)\s+)?"
+                     r"in\s+italics?\b|\b(?:the|those|these|all|any)\s+(?:\w+\s+)?italic(?:s|i[sz]ed)?\s+(?P<after>\w+)",
+                     re.IGNORECASE)
+_ITALIC_ASKED = re.compile(r"\b(?:put|set|make|format|turn|change|render)\b[^.;!?]{0,60}?\bin\s+italics?\b",
+                           re.IGNORECASE)
+_SENTENCE_NOUN = re.compile(r"sentences?|paragraphs?|passages?|quotes?|quotations?", re.IGNORECASE)
+#: a request speaking of a box or border ("make the box dark blue", "the frame round the note", "边框")
+_BOX_SAID = re.compile(r"\b(?:box|boxed|frame|framed|borders?|bordered)\b|边框|方框|框线", re.IGNORECASE)
 _LABEL_NOUN = re.compile(r"\b(?:labels?|titles?|headings?|headers?|names?)\b|标题|小标|抬头", re.IGNORECASE)
 _HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
@@ -301,6 +312,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
+    out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
@@ -318,7 +330,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
-    labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
+    labels = labelled(state, said) + sections_numbered(state, said) + sections_roman(state, said)
+    labels += chapters_numbered(state, said)
     labels += parts_numbered(state, said)  # "article 8" of Portuguese statutes: "Artigo Oitavo"
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels, nearest = _described(state, said)
@@ -343,6 +356,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
     out += quoted_within(state, text, blocks)  # "第三章须知里有两处把“响应”打成了“相应”"
+    out += italicised(state, said, [bid for section in blocks for bid in section])  # "the sentence in italics in section II"
     # the sections inside most others it names first ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节": the
     # chapter's 38 blocks took the budget from the subsection's, dwh-375#1)
     for section in sorted(blocks, key=lambda b: -len({tuple(o) for o in blocks if set(b) < set(o)})):
@@ -893,6 +907,34 @@ def bolded(state: State, said: str) -> list[str]:
     return _looking(state, lambda looks: all(look.get("bold") for look in looks))
 
 
+def boxed(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs with a border (styles resolved), when `said` (undictated text)
+    speaks of a box or border (:data:`_BOX_SAID`: "make the box dark blue and the line a bit thicker" after a border
+    was put round a sentence, dwh-366#3)."""
+    if not _BOX_SAID.search(said):
+        return []
+    looks = Formatting(state.get("styles", {}))
+    body = set(body_ids(state))
+    return [p["id"] for p in state.get("paragraphs", [])
+            if p["id"] in body and looks.paragraph(p).get("border")][:MAX_COLOURED]
+
+
+def italicised(state: State, said: str, among: Collection[str] = ()) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs (of `among`, the sections the request names, when some are)
+    whose text (styles resolved) is all italic, when `said` (undictated text) describes its target as in italics
+    (:data:`_ITALIC`): of more than :data:`MAX_TITLE_CHARS` characters for a sentence or paragraph ("the one sentence
+    in italics in section II" among italic subheadings, dwh-366#2), of at most that for a title or label."""
+    found = next((m for m in _ITALIC.finditer(said) if not _ITALIC_ASKED.search(said, 0, m.end())), None)
+    if found is None:
+        return []
+    noun = found.group("noun") or found.group("after") or ""
+    sentence, label = _SENTENCE_NOUN.fullmatch(noun), _LABEL_NOUN.fullmatch(noun)
+    kept = {p["id"] for p in state.get("paragraphs", []) if (not among or p["id"] in among)
+            and (not sentence or len(p.get("text", "").strip()) > MAX_TITLE_CHARS)
+            and (not label or len(p.get("text", "").strip()) <= MAX_TITLE_CHARS)}
+    return _looking(state, lambda looks: all(look.get("italic") for look in looks), kept)
+
+
 def marks_held(state: State, said: str) -> list[str]:
     """The body blocks holding a symbol that `said` (undictated text) types inside a word, as the document spells it
     ("Jung´s, Kant´s, Freud´s" typed with an acute accent for an apostrophe, dwh-335#7: every block holding it),
@@ -1315,6 +1357,40 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
         if len(held) <= MAX_MATCHES:
             out += [_entry_section(state, p["id"]) or (p["id"], numbered_end(state, p["id"], paras[-1]["id"]))
                     for p in held]
+    return out
+
+
+#: a section a request names by a Roman number ("section II", "Part IV", "chapter iii"): the numeral
+_ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|annex|appendix)\s+([ivxlc]{1,7})(?!\w)",
+                         re.IGNORECASE)
+#: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
+_ROMAN_TYPED = re.compile(r"\s*([IVXLC]{1,7})(?:[.)]\s*|\t)(?=\S)")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def roman_value(numeral: str) -> int:
+    """The value of Roman numeral `numeral` ("IV": 4), read leniently."""
+    values = [_ROMAN_VALUES[c] for c in numeral.upper()]
+    return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0]))
+
+
+def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
+    """The sections `text` names by a Roman number after a part word ("the sentence in italics in section II"): each
+    paragraph typed with that numeral ("II.\tTowards a working definition"; a contents entry's: its heading) with the
+    paragraph before the next one typed with a higher numeral; a numeral more than :data:`MAX_MATCHES` paragraphs
+    start with names none."""
+    paras = state.get("paragraphs", [])
+    typed = [(i, roman_value(m.group(1))) for i, p in enumerate(paras) if (m := _ROMAN_TYPED.match(p.get("text", "")))]
+    out = []
+    for said in dict.fromkeys(n.upper() for n in _ROMAN_SAID.findall(undictated(text))):
+        value = roman_value(said)
+        held = [n for n, (i, v) in enumerate(typed) if v == value and _ROMAN_TYPED.match(paras[i]["text"]).group(1) == said]
+        if len(held) > MAX_MATCHES:
+            continue
+        for n in held:
+            start = typed[n][0]
+            end = next((i - 1 for i, v in typed[n + 1:] if v > value), len(paras) - 1)
+            out.append(_entry_section(state, paras[start]["id"]) or (paras[start]["id"], paras[end]["id"]))
     return out
 
 
