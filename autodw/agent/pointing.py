@@ -915,8 +915,8 @@ def boxed(state: State, said: str) -> list[str]:
         return []
     looks = Formatting(state.get("styles", {}))
     body = set(body_ids(state))
-    return [p["id"] for p in state.get("paragraphs", [])
-            if p["id"] in body and looks.paragraph(p).get("border")][:MAX_COLOURED]
+    bordered = (p["id"] for p in state.get("paragraphs", []) if p["id"] in body and looks.paragraph(p).get("border"))
+    return list(itertools.islice(bordered, MAX_COLOURED))
 
 
 def italicised(state: State, said: str, among: Collection[str] = ()) -> list[str]:
