@@ -1459,8 +1459,10 @@ def alike(state: State, ids: list[str]) -> list[str]:
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
     """A short line's kind (:func:`_kind`) and first word, of up to :data:`MAX_LABEL_WORDS` words; None for a longer
     one."""
-    words = loose(p.get("text", "")).split()
-    return (*_kind(p), words[0]) if 0 < len(words) <= MAX_LABEL_WORDS else None
+    text = p.get("text", "")
+    if not 0 < len(text.split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded (every step)
+        return None
+    return (*_kind(p), loose(text).split()[0])
 
 
 def more_named(state: State, text: str) -> list[str]:
