@@ -1737,9 +1737,14 @@ def test_a_sentence_in_italics_in_a_roman_numbered_section_is_pointed_at():
 
 def test_a_box_said_points_at_the_paragraphs_with_a_border():
     """"make the box dark blue and the line a bit thicker" after a border was put round a sentence points at the
-    paragraph with the border (dwh-366#3); a request saying no box or border does not."""
+    paragraph with the border (dwh-366#3); a request saying no box or border, or asking for one, does not."""
     border = {side: {"style": "single", "width_pt": 0.5} for side in ("top", "left", "bottom", "right")}
     state = _filled({40: {**_paragraph(40, "Internet governance is defined here."), "border": border}})
     assert pointing.boxed(state, "make the box dark blue and the line a bit thicker") == ["p40"]
     assert "p40" in pointing.pointed(state, "make the box dark blue and the line a bit thicker")
     assert pointing.boxed(state, "make the title dark blue") == []
+    assert pointing.boxed(state, "把边框改成蓝色") == ["p40"]
+    # a box or border asked for is not one there is
+    assert pointing.boxed(state, "put a box around the second quote") == []
+    assert pointing.boxed(state, "add a border to the title") == []
+    assert pointing.boxed(state, "给标题加个边框") == []

@@ -47,8 +47,11 @@ _ITALIC = re.compile(r"\b(?P<noun>sentences?|paragraphs?|lines?|text|words?|phra
 _ITALIC_ASKED = re.compile(r"\b(?:put|set|make|format|turn|change|render)\b[^.;!?]{0,60}?\bin\s+italics?\b",
                            re.IGNORECASE)
 _SENTENCE_NOUN = re.compile(r"sentences?|paragraphs?|passages?|quotes?|quotations?", re.IGNORECASE)
-#: a request speaking of a box or border ("make the box dark blue", "the frame round the note", "边框")
-_BOX_SAID = re.compile(r"\b(?:box|boxed|frame|framed|borders?|bordered)\b|边框|方框|框线", re.IGNORECASE)
+#: a request speaking of a box or border there is ("make the box dark blue", "the frame round the note", "the boxed
+#: note", "把边框改成蓝色"), not of one it asks for ("put a box around the quote", "加个边框")
+_BOX_SAID = re.compile(r"\b(?:the|that|this|those|these|its|their)\s+(?:[^\W\d_]+\s+)?(?:box(?:es)?|frames?|borders?)\b|"
+                       r"\b(?:boxed|framed|bordered)\b|(?<!加)(?<!添)(?<!加个)(?<!加上)(?<!加一个)(?<!加了)(?:边框|方框|框线)",
+                       re.IGNORECASE)
 _LABEL_NOUN = re.compile(r"\b(?:labels?|titles?|headings?|headers?|names?)\b|标题|小标|抬头", re.IGNORECASE)
 _HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
@@ -909,8 +912,8 @@ def bolded(state: State, said: str) -> list[str]:
 
 def boxed(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs with a border (styles resolved), when `said` (undictated text)
-    speaks of a box or border (:data:`_BOX_SAID`: "make the box dark blue and the line a bit thicker" after a border
-    was put round a sentence, dwh-366#3)."""
+    speaks of a box or border there is (:data:`_BOX_SAID`: "make the box dark blue and the line a bit thicker" after a
+    border was put round a sentence, dwh-366#3; not "put a box around the quote")."""
     if not _BOX_SAID.search(said):
         return []
     looks = Formatting(state.get("styles", {}))
