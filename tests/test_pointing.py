@@ -1678,6 +1678,12 @@ def test_a_change_back_points_at_where_the_earlier_number_now_is():
     assert pointing.numbers_worded(state, earlier) == ["p61"]
     assert pointing.earlier(state, f"{earlier}\nMake the subtitle match the one under article 7.")[0] == "p61"
     assert pointing.numbers_worded(state, "Make the headings bold.") == []
+    # a quantity is said with a cardinal: "once" (Spanish 11) and "second" are English words in a request
+    state = _filled({12: _paragraph(12, "Once a year the board meets."), 13: _paragraph(13, "O segundo membro vota."),
+                     14: _paragraph(14, "El mandato es de once años y dos meses.")})
+    assert pointing.numbers_worded(state, "Bold it once more, like the second one.") == []
+    assert pointing.numbers_worded(state, "The term is eleven years, not three.") == []
+    assert pointing.numbers_worded(state, "The term is two months.") == ["p14"]
 
 
 def test_a_chinese_section_named_bare_before_a_place_or_by_na_zhang_is_described():

@@ -109,6 +109,15 @@ _NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty 
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
                       for w in words.split()})
 _NUMBER_JOINERS = {"e", "y", "and"}  # "vinte e um", "treinta y uno"
+#: the words of :data:`_NUMBER_WORDS` a quantity is written with ("quatro anos", "four years"): the cardinals, not the
+#: ordinals ("second", "segundo": also "according to"), nor Spanish "once" (11), an English word in a request
+_CARDINALS = {w: _NUMBER_WORDS[w] for w in (
+    "one um uno two dois dos three tres four quatro cuatro five cinco six seis seven sete siete eight oito ocho nine "
+    "nove nueve ten dez diez eleven onze twelve doze doce thirteen treze trece fourteen catorze quatorze catorce "
+    "fifteen quinze quince sixteen dezasseis dezesseis dieciseis seventeen dezassete dezessete diecisiete eighteen "
+    "dezoito dieciocho nineteen dezanove dezenove diecinueve twenty vinte veinte thirty trinta treinta forty quarenta "
+    "cuarenta").split()}
+_ACCENTED = {"a": "aáàâãä", "e": "eéèêë", "i": "iíìîï", "o": "oóòôõö", "u": "uúùûü", "c": "cç", "n": "nñ"}
 
 
 def worded_number(text: str) -> int | None:
@@ -586,15 +595,19 @@ def numbers_held(state: State, text: str) -> list[str]:
 
 def numbers_worded(state: State, text: str) -> list[str]:
     """The body blocks holding, as a word followed by another (a quantity: "quatro anos"), a number `text` says in
-    words (:data:`_NUMBER_WORDS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
+    words (:data:`_CARDINALS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
     two or more, of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first: where an earlier
     instruction's number now is ("scratch the term change ... put that back", dwh-354#7)."""
-    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _word_value(unaccented(w.casefold()))) and v > 1]
+    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _CARDINALS.get(unaccented(w.casefold()), 0)) > 1]
     if not values:
         return []
-    blocks = [(bid, [_word_value(unaccented(w.casefold())) for w in re.findall(r"([^\W\d_]+)(?=\s+[^\W\d_])", body)])
-              for bid, body in block_texts(state)]
-    held = [[bid for bid, said in blocks if value in said] for value in dict.fromkeys(values)]
+    blocks = block_texts(state)
+    held = []
+    for value in dict.fromkeys(values):  # one search a block: its words, accented or not ("três", "dieciséis")
+        words = "|".join("".join(f"[{_ACCENTED[c]}]" if c in _ACCENTED else c for c in w)
+                         for w, v in _CARDINALS.items() if v == value)
+        said = re.compile(rf"(?<![^\W\d_])(?:{words})(?=\s+[^\W\d_])", re.IGNORECASE)
+        held.append([bid for bid, body in blocks if said.search(body)])
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
 
 
