@@ -1739,6 +1739,10 @@ def test_a_sentence_in_italics_in_a_roman_numbered_section_is_pointed_at():
     assert "p60" in pointing.pointed(state, said)
     assert pointing.italicised(state, "put the sentence in italics") == []
     assert pointing.sections_roman(state, "section IV") == []
+    # a lettered title is no Roman number: "section C" names no "C.\tCosts", nor does it end section II
+    state = _filled({20: _paragraph(20, "II.\tTowards a working definition"), 30: _paragraph(30, "C.\tCosts")})
+    assert pointing.sections_roman(state, "the table in section C") == []
+    assert pointing.sections_roman(state, "the sentence in section II") == [("p20", "p80")]
 
 
 def test_a_box_said_points_at_the_paragraphs_with_a_border():

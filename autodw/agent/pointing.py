@@ -1376,12 +1376,13 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     return out
 
 
-#: a section a request names by a Roman number ("section II", "Part IV", "chapter iii"): the numeral
-_ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|annex|appendix)\s+([ivxlc]{1,7})(?!\w)",
+#: a section a request names by a Roman number ("section II", "Part IV", "chapter iii"): the numeral, of I, V and X
+#: only (up to 39: "section C" or "Part L" are letters, as "C.\tCosts" is a lettered title)
+_ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|annex|appendix)\s+([ivx]{1,6})(?!\w)",
                          re.IGNORECASE)
 #: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
-_ROMAN_TYPED = re.compile(r"\s*([IVXLC]{1,7})(?:[.)]\s*|\t)(?=\S)")
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+_ROMAN_TYPED = re.compile(r"\s*([IVX]{1,6})(?:[.)]\s*|\t)(?=\S)")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 
 
 def roman_value(numeral: str) -> int:
