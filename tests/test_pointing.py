@@ -1678,6 +1678,12 @@ def test_a_change_back_points_at_where_the_earlier_number_now_is():
     assert pointing.numbers_worded(state, earlier) == ["p61"]
     assert pointing.earlier(state, f"{earlier}\nMake the subtitle match the one under article 7.")[0] == "p61"
     assert pointing.numbers_worded(state, "Make the headings bold.") == []
+    # a quantity is said with a cardinal: "once" (Spanish 11) and "second" are English words in a request
+    state = _filled({12: _paragraph(12, "Once a year the board meets."), 13: _paragraph(13, "O segundo membro vota."),
+                     14: _paragraph(14, "El mandato es de once años y dos meses.")})
+    assert pointing.numbers_worded(state, "Bold it once more, like the second one.") == []
+    assert pointing.numbers_worded(state, "The term is eleven years, not three.") == []
+    assert pointing.numbers_worded(state, "The term is two months.") == ["p14"]
 
 
 def test_a_chinese_section_named_bare_before_a_place_or_by_na_zhang_is_described():
@@ -1733,13 +1739,22 @@ def test_a_sentence_in_italics_in_a_roman_numbered_section_is_pointed_at():
     assert "p60" in pointing.pointed(state, said)
     assert pointing.italicised(state, "put the sentence in italics") == []
     assert pointing.sections_roman(state, "section IV") == []
+    # a lettered title is no Roman number: "section C" names no "C.\tCosts", nor does it end section II
+    state = _filled({20: _paragraph(20, "II.\tTowards a working definition"), 30: _paragraph(30, "C.\tCosts")})
+    assert pointing.sections_roman(state, "the table in section C") == []
+    assert pointing.sections_roman(state, "the sentence in section II") == [("p20", "p80")]
 
 
 def test_a_box_said_points_at_the_paragraphs_with_a_border():
     """"make the box dark blue and the line a bit thicker" after a border was put round a sentence points at the
-    paragraph with the border (dwh-366#3); a request saying no box or border does not."""
+    paragraph with the border (dwh-366#3); a request saying no box or border, or asking for one, does not."""
     border = {side: {"style": "single", "width_pt": 0.5} for side in ("top", "left", "bottom", "right")}
     state = _filled({40: {**_paragraph(40, "Internet governance is defined here."), "border": border}})
     assert pointing.boxed(state, "make the box dark blue and the line a bit thicker") == ["p40"]
     assert "p40" in pointing.pointed(state, "make the box dark blue and the line a bit thicker")
     assert pointing.boxed(state, "make the title dark blue") == []
+    assert pointing.boxed(state, "把边框改成蓝色") == ["p40"]
+    # a box or border asked for is not one there is
+    assert pointing.boxed(state, "put a box around the second quote") == []
+    assert pointing.boxed(state, "add a border to the title") == []
+    assert pointing.boxed(state, "给标题加个边框") == []

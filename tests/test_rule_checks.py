@@ -303,3 +303,7 @@ def test_a_thicker_line_names_a_border_size():
     assert values.unasked_properties("set_paragraph_border", args, "make the box dark blue and the line a bit thicker",
                                      STATE) == []
     assert values.unasked_properties("set_paragraph_border", args, "make the box dark blue", STATE)
+    # a thicker heading is a bolder one: no font size
+    assert values.unasked_properties("set_text_format", {"paragraphs": ["p1"], "size_pt": 16}, "make the heading thicker",
+                                     STATE)
+    assert values.unasked_properties("set_paragraph_border", {**args, "color": None}, "use a thicker border", STATE) == []

@@ -22,6 +22,7 @@ as typed, CJK punctuation included, even when the model rewrote "。" as "." on 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, replace
@@ -1000,26 +1001,42 @@ def respelt(state: State, text: str) -> list[tuple[str, str]]:
     "'estandadres' in the paragraph about the location subsidy", dwh-355#3) and the nearest other spelling of it the
     document writes (:data:`RESPELT_SIMILARITY`, accents dropped: "estándares"), in at least as many paragraphs as the
     word itself (the right spelling is no rarer than the typo), the most frequent of the nearest. A quoted word no
-    paragraph writes is no typo the user sees ("'untitled' as its alt text" is not a misspelt "united")."""
-    counts: dict[str, int] = {}
-    for p, _ in paragraphs(state):
-        for word in set(re.findall(r"[^\W\d_]+", p.get("text", ""))):
-            counts[word] = counts.get(word, 0) + 1
-    plain: dict[str, list[str]] = {}
-    for word in counts:
-        plain.setdefault(unaccented(word.casefold()), []).append(word)
+    paragraph writes is no typo the user sees ("'untitled' as its alt text" is not a misspelt "united"). The document
+    is read only when such a word is quoted, and paragraphs are counted only for the words compared (it runs at
+    every step)."""
+    said = list(dict.fromkeys(w for quote in quotes(text) for w in re.findall(r"[^\W\d_]+", quote.text)
+                              if len(w) >= MIN_RESPELT_LETTERS))
+    if not said:
+        return []
+    texts = tuple(p.get("text", "") for p, _ in paragraphs(state))
+    folded, plain = _vocabulary(texts)
+
+    @functools.lru_cache(maxsize=None)
+    def count(word: str) -> int:
+        """The paragraphs writing `word` (as a whole word, case as given)."""
+        whole = re.compile(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])")
+        return sum(1 for t in texts if word in t and whole.search(t))
+
     out: list[tuple[str, str]] = []
-    for quote in quotes(text):
-        for word in re.findall(r"[^\W\d_]+", quote.text):
-            if len(word) < MIN_RESPELT_LETTERS or any(w == word for w, _ in out) or \
-                    not any(w.casefold() == word.casefold() for w in counts):
-                continue
-            key = unaccented(word.casefold())
-            near = [w for k in get_close_matches(key, list(plain), n=3, cutoff=RESPELT_SIMILARITY) for w in plain[k]
-                    if w.casefold() != word.casefold() and counts[w] >= counts.get(word, 0)]
-            if near:
-                out.append((word, max(near, key=lambda w: counts[w])))
+    for word in said:
+        if word.casefold() not in folded:
+            continue
+        near = [w for k in get_close_matches(unaccented(word.casefold()), list(plain), n=3, cutoff=RESPELT_SIMILARITY)
+                for w in plain[k] if w.casefold() != word.casefold()]
+        near = [w for w in near if count(w) >= count(word)]
+        if near:
+            out.append((word, max(near, key=count)))
     return out
+
+
+@functools.lru_cache(maxsize=4)
+def _vocabulary(texts: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """The words `texts` write, in lower case, and by their lower-case unaccented spelling (read once a state)."""
+    written = {w for token in set("\n".join(texts).split()) for w in re.findall(r"[^\W\d_]+", token)}
+    plain: dict[str, list[str]] = {}
+    for word in sorted(written):
+        plain.setdefault(unaccented(word.casefold()), []).append(word)
+    return frozenset(w.casefold() for w in written), plain
 
 
 def unaccented(text: str) -> str:

@@ -47,8 +47,11 @@ _ITALIC = re.compile(r"\b(?P<noun>sentences?|paragraphs?|lines?|text|words?|phra
 _ITALIC_ASKED = re.compile(r"\b(?:put|set|make|format|turn|change|render)\b[^.;!?]{0,60}?\bin\s+italics?\b",
                            re.IGNORECASE)
 _SENTENCE_NOUN = re.compile(r"sentences?|paragraphs?|passages?|quotes?|quotations?", re.IGNORECASE)
-#: a request speaking of a box or border ("make the box dark blue", "the frame round the note", "边框")
-_BOX_SAID = re.compile(r"\b(?:box|boxed|frame|framed|borders?|bordered)\b|边框|方框|框线", re.IGNORECASE)
+#: a request speaking of a box or border there is ("make the box dark blue", "the frame round the note", "the boxed
+#: note", "把边框改成蓝色"), not of one it asks for ("put a box around the quote", "加个边框")
+_BOX_SAID = re.compile(r"\b(?:the|that|this|those|these|its|their)\s+(?:[^\W\d_]+\s+)?(?:box(?:es)?|frames?|borders?)\b|"
+                       r"\b(?:boxed|framed|bordered)\b|(?<!加)(?<!添)(?<!加个)(?<!加上)(?<!加一个)(?<!加了)(?:边框|方框|框线)",
+                       re.IGNORECASE)
 _LABEL_NOUN = re.compile(r"\b(?:labels?|titles?|headings?|headers?|names?)\b|标题|小标|抬头", re.IGNORECASE)
 _HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
@@ -106,6 +109,15 @@ _NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty 
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
                       for w in words.split()})
 _NUMBER_JOINERS = {"e", "y", "and"}  # "vinte e um", "treinta y uno"
+#: the words of :data:`_NUMBER_WORDS` a quantity is written with ("quatro anos", "four years"): the cardinals, not the
+#: ordinals ("second", "segundo": also "according to"), nor Spanish "once" (11), an English word in a request
+_CARDINALS = {w: _NUMBER_WORDS[w] for w in (
+    "one um uno two dois dos three tres four quatro cuatro five cinco six seis seven sete siete eight oito ocho nine "
+    "nove nueve ten dez diez eleven onze twelve doze doce thirteen treze trece fourteen catorze quatorze catorce "
+    "fifteen quinze quince sixteen dezasseis dezesseis dieciseis seventeen dezassete dezessete diecisiete eighteen "
+    "dezoito dieciocho nineteen dezanove dezenove diecinueve twenty vinte veinte thirty trinta treinta forty quarenta "
+    "cuarenta").split()}
+_ACCENTED = {"a": "aáàâãä", "e": "eéèêë", "i": "iíìîï", "o": "oóòôõö", "u": "uúùûü", "c": "cç", "n": "nñ"}
 
 
 def worded_number(text: str) -> int | None:
@@ -583,15 +595,19 @@ def numbers_held(state: State, text: str) -> list[str]:
 
 def numbers_worded(state: State, text: str) -> list[str]:
     """The body blocks holding, as a word followed by another (a quantity: "quatro anos"), a number `text` says in
-    words (:data:`_NUMBER_WORDS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
+    words (:data:`_CARDINALS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
     two or more, of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first: where an earlier
     instruction's number now is ("scratch the term change ... put that back", dwh-354#7)."""
-    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _word_value(unaccented(w.casefold()))) and v > 1]
+    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _CARDINALS.get(unaccented(w.casefold()), 0)) > 1]
     if not values:
         return []
-    blocks = [(bid, [_word_value(unaccented(w.casefold())) for w in re.findall(r"([^\W\d_]+)(?=\s+[^\W\d_])", body)])
-              for bid, body in block_texts(state)]
-    held = [[bid for bid, said in blocks if value in said] for value in dict.fromkeys(values)]
+    blocks = block_texts(state)
+    held = []
+    for value in dict.fromkeys(values):  # one search a block: its words, accented or not ("três", "dieciséis")
+        words = "|".join("".join(f"[{_ACCENTED[c]}]" if c in _ACCENTED else c for c in w)
+                         for w, v in _CARDINALS.items() if v == value)
+        said = re.compile(rf"(?<![^\W\d_])(?:{words})(?=\s+[^\W\d_])", re.IGNORECASE)
+        held.append([bid for bid, body in blocks if said.search(body)])
     return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
 
 
@@ -909,14 +925,14 @@ def bolded(state: State, said: str) -> list[str]:
 
 def boxed(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs with a border (styles resolved), when `said` (undictated text)
-    speaks of a box or border (:data:`_BOX_SAID`: "make the box dark blue and the line a bit thicker" after a border
-    was put round a sentence, dwh-366#3)."""
+    speaks of a box or border there is (:data:`_BOX_SAID`: "make the box dark blue and the line a bit thicker" after a
+    border was put round a sentence, dwh-366#3; not "put a box around the quote")."""
     if not _BOX_SAID.search(said):
         return []
     looks = Formatting(state.get("styles", {}))
     body = set(body_ids(state))
-    return [p["id"] for p in state.get("paragraphs", [])
-            if p["id"] in body and looks.paragraph(p).get("border")][:MAX_COLOURED]
+    bordered = (p["id"] for p in state.get("paragraphs", []) if p["id"] in body and looks.paragraph(p).get("border"))
+    return list(itertools.islice(bordered, MAX_COLOURED))
 
 
 def italicised(state: State, said: str, among: Collection[str] = ()) -> list[str]:
@@ -1360,12 +1376,13 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
     return out
 
 
-#: a section a request names by a Roman number ("section II", "Part IV", "chapter iii"): the numeral
-_ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|annex|appendix)\s+([ivxlc]{1,7})(?!\w)",
+#: a section a request names by a Roman number ("section II", "Part IV", "chapter iii"): the numeral, of I, V and X
+#: only (up to 39: "section C" or "Part L" are letters, as "C.\tCosts" is a lettered title)
+_ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|annex|appendix)\s+([ivx]{1,6})(?!\w)",
                          re.IGNORECASE)
 #: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
-_ROMAN_TYPED = re.compile(r"\s*([IVXLC]{1,7})(?:[.)]\s*|\t)(?=\S)")
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+_ROMAN_TYPED = re.compile(r"\s*([IVX]{1,6})(?:[.)]\s*|\t)(?=\S)")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
 
 
 def roman_value(numeral: str) -> int:
@@ -1459,8 +1476,10 @@ def alike(state: State, ids: list[str]) -> list[str]:
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
     """A short line's kind (:func:`_kind`) and first word, of up to :data:`MAX_LABEL_WORDS` words; None for a longer
     one."""
-    words = loose(p.get("text", "")).split()
-    return (*_kind(p), words[0]) if 0 < len(words) <= MAX_LABEL_WORDS else None
+    text = p.get("text", "")
+    if not 0 < len(text.split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded (every step)
+        return None
+    return (*_kind(p), loose(text).split()[0])
 
 
 def more_named(state: State, text: str) -> list[str]:
