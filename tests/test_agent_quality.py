@@ -656,6 +656,21 @@ def test_a_letter_typed_three_times_names_the_thing_as_the_word_does():
     assert unasked_api("delete_comment", "the commment about the park booking needs a date")  # still no deletion
 
 
+def test_empty_lines_said_too_many_and_a_lettered_list_restarted_name_their_apis():
+    """Extra empty lines ask a deletion, a lettered list restarted asks a list format (hand dev-twenty-fifth
+    dwh-369#5, dwh-373#3, local ceiling)."""
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("delete_block", "there are two empty lines between the greeting and the text, one is enough") == []
+    assert unasked_api("delete_block", "two blank lines after the title is one too many") == []
+    assert unasked_api("delete_block", "the greeting should be bold")  # still no deletion
+    said = "The answers to question 2 are lettered D, E, F, they should start again from A"
+    assert unasked_api("set_list_format", said) == []
+    assert unasked_api("set_list_format", "the answers should start again from A") == []
+    assert unasked_api("insert_list", "add the lettered answers under question 3") == []
+    assert unasked_api("set_list_format", "the answers to question 2 are wrong, fix the letters")
+
+
 def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
     request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
     assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],
@@ -933,6 +948,10 @@ def test_a_value_the_request_does_not_name(state):
                    state) == ["unnamed_value"]
     assert _checks("Add a pie chart at the end", "insert_chart", {**chart, "chart_type": "line"}, state) == ["unnamed_value"]
     assert _checks("在全文最后加一个饼图", "insert_chart", {**chart, "chart_type": "pie"}, state) == []
+    # the of-pie types (added to the chart types later) are named too (templated dev dwb-028#4: the noisy oracle's
+    # bar_of_pie for "insert a pie chart" went unchecked)
+    assert _checks("Add a pie chart at the end", "insert_chart", {**chart, "chart_type": "bar_of_pie"}, state) == ["unnamed_value"]
+    assert _checks("Add a bar-of-pie chart at the end", "insert_chart", {**chart, "chart_type": "bar_of_pie"}, state) == []
     wrong = checks.check_call("Do it.", "Centre the table t1", "set_table_properties", {"table": "t1", "alignment": "right"},
                               state, {})
     assert [f.check for f in wrong] == ["unnamed_value"] and checks.repair(wrong) == {"alignment": "center"}
@@ -1244,6 +1263,26 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
     assert unasked_flags("set_header_row", args, "同样处理合同那一章的表", previous) == []
     assert [f.check for f in unasked_flags("set_header_row", args, "give the contract chapter's table a grey header",
                                            previous)] == ["unasked_flag"]
+
+
+def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():
+    """hand dev-twenty-fifth dwh-367#7 (local ceiling): "Add a reference ...: Culmann, K., Die graphische Statik, ...,
+    1866. Title in italics like the others please." is split after "1866"; italicising the title the first request
+    writes is asked by the second; italics on other text, bold, or italics the message negates are not."""
+    from autodw.agent import requests
+    from autodw.agent.checks.values import unasked_flags
+
+    message = ("Add a sixth reference at the end of the list: Culmann, K., Die graphische Statik, Meyer & Zeller, "
+               "Zürich, 1866. Title in italics like the others please.")
+    first = requests.split(message)[0]
+    args = {"paragraphs": ["p9"], "span": {"match": "Die graphische Statik"}, "italic": True}
+    assert unasked_flags("set_text_format", args, first, "", message) == []
+    assert [f.check for f in unasked_flags("set_text_format", args, first)] == ["unasked_flag"]  # not split
+    other = {"paragraphs": ["p3"], "italic": True}  # no text of the request's
+    assert [f.check for f in unasked_flags("set_text_format", other, first, "", message)] == ["unasked_flag"]
+    assert [f.check for f in unasked_flags("set_text_format", {**args, "bold": True}, first, "", message)] == ["unasked_flag"]
+    negated = message.replace("in italics", "not in italics")
+    assert [f.check for f in unasked_flags("set_text_format", args, first, "", negated)] == ["unasked_flag"]
 
 
 def test_a_line_through_the_text_asks_for_strikethrough():

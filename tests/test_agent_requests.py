@@ -58,6 +58,14 @@ def test_requests_of_an_instruction(instruction, requests):
     # set of document properties (hand dev-twenty-fourth dwh-365#8)
     ("文件属性里作者改成我：林薇；标题填论文题目 Cloud Feedbacks", None),
     ("首页不同：第一页不显示页眉。页脚写上页码", ["首页不同：第一页不显示页眉", "页脚写上页码"]),  # a "：" spec asks
+    # who signs the text the request before dictates stays with it: one comment (hand dev-twenty-fifth dwh-377#3)
+    ("给第7段加条批注：这里还需要补充测试用例。作者写 Hao", None),
+    ("给第7段加批注“待补充”。作者写 Hao。再把标题加粗", ["给第7段加批注“待补充”；作者写 Hao", "把标题加粗"]),
+    ("把第3段加粗。作者写张三", ["把第3段加粗", "作者写张三"]),  # nothing dictated: the document's author
+    # 最后 before a numeral or demonstrative is "the last", kept; a connective 最后 is dropped
+    ("把标题居中。最后那段删掉", ["把标题居中", "最后那段删掉"]),
+    ("把标题居中。最后一段加粗", ["把标题居中", "最后一段加粗"]),
+    ("把标题居中。最后，把表格删掉", ["把标题居中", "把表格删掉"]),
     # ... with the one before when it ends the instruction, opens with a pronoun, or follows a semicolon
     ("Remove the blank lines at the end. They make the page count wrong.", None),
     ("Delete the second table. It only repeats the first one. Then add a page break before the summary.",

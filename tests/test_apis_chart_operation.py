@@ -16,7 +16,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, UnsupportedOperationError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import NS, qn
-from tests.conftest import EXAMPLES, corpus_file
+from tests.conftest import EXAMPLES, assert_word_opens, corpus_file
 
 CHART_CT = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"
 XLSX_CT = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -216,10 +216,33 @@ def test_word_made_3d_chart_data_update_and_retype():
     assert _chart(d)["chart_type"] == "line" and _chart(d)["series"] == [{"name": "s", "values": [1, 2]}]
     with pytest.raises(UnsupportedOperationError, match="bubble"):
         execute(d, "update_chart_data", {"chart": "chart7", **SALES})
-    # a pie-of-pie chart is made a plain pie (it was answered "already a pie chart" and left as it was)
-    assert _chart(d, "chart3")["chart_type"] == "pie_of_pie"
-    assert "from pie_of_pie to pie" in str(execute(d, "change_chart_type", {"chart": "chart3", "chart_type": "pie"}))
+    # a bar-of-pie chart is made a plain pie (it was answered "already a pie chart" and left as it was)
+    assert _chart(d, "chart3")["chart_type"] == "bar_of_pie"
+    assert "from bar_of_pie to pie" in str(execute(d, "change_chart_type", {"chart": "chart3", "chart_type": "pie"}))
     assert _chart(d, "chart3")["chart_type"] == "pie"
+
+
+def test_change_chart_type_makes_and_restores_of_pie_charts():
+    """change_chart_type could not make a pie-of-pie or bar-of-pie chart (c:ofPieChart), nor give a bar-of-pie back
+    once made a pie: its types lacked them, and the state read a bar-of-pie as a pie_of_pie. Both are types now,
+    written as Word writes them (ofPieType, varyColors, the series, gapWidth, secondPieSize, serLines) in schema
+    order; the file audits clean and the data, title and legend stay."""
+    data = corpus_file("oxsdk__chart2.docx").read_bytes()
+    d = WordDocument.from_bytes(data, "charts.docx")
+    kept = {k: _chart(d, "chart3")[k] for k in ("categories", "series", "legend")}
+    execute(d, "change_chart_type", {"chart": "chart3", "chart_type": "pie"})
+    for kind, of_type in (("pie_of_pie", "pie"), ("bar_of_pie", "bar")):
+        assert f"from {_chart(d, 'chart3')['chart_type']} to {kind}" in str(
+            execute(d, "change_chart_type", {"chart": "chart3", "chart_type": kind}))
+        assert _chart(d, "chart3")["chart_type"] == kind and {k: _chart(d, "chart3")[k] for k in kept} == kept
+        (plot,) = etree.fromstring(_chart_part(d, "chart3").blob).iter(qn("c:ofPieChart"))
+        assert [etree.QName(c).localname for c in plot] == ["ofPieType", "varyColors", "ser", "gapWidth",
+                                                            "secondPieSize", "serLines"]
+        assert plot[0].get("val") == of_type
+        assert "already" in str(execute(d, "change_chart_type", {"chart": "chart3", "chart_type": kind}))
+    execute(d, "change_chart_type", {"chart": "chart2", "chart_type": "pie_of_pie"})  # a line chart of two series
+    assert _chart(d, "chart2")["chart_type"] == "pie_of_pie"
+    assert_word_opens(data, d)
 
 
 @pytest.mark.slow

@@ -128,6 +128,64 @@ def test_insert_text_at_a_fields_edge_goes_outside_the_field_on_the_side_the_off
         assert _outside_fields(d.find("p1", "p")) == expected, (parts, offset)
 
 
+def test_text_at_a_links_end_goes_after_the_link_in_the_texts_formatting():
+    """Text appended to a paragraph ending with a hyperlink went into the link (its text became
+    "www.ericwhite.com." in the Hyperlink style). At a link's end (w:hyperlink, HYPERLINK field or fldSimple) text
+    now goes after the link, as in Word, formatted like the text before the link (the link's own run without its
+    style, colour and underline when the link is all there is); inside a link's text it still goes into the link."""
+    from docx.shared import Pt
+
+    from autodw.apis.ooxml.fields import field_runs
+    from autodw.apis.ooxml.paragraphs import hyperlink_runs
+    from autodw.apis.ooxml.text import new_run
+    from autodw.core.xml import qn
+    data = corpus_file("oxpt__WC019-Hyperlink-Before.docx").read_bytes()
+    d = WordDocument.from_bytes(data, "links.docx")
+    execute(d, "insert_hyperlink", {"paragraph": "p1", "text": "openday@example.nl", "url": "mailto:openday@example.nl"})
+    execute(d, "insert_text", {"paragraph": "p1", "text": "."})
+    execute(d, "insert_text", {"paragraph": "p2", "text": "!"})  # p2 is only a link
+    execute(d, "insert_text", {"paragraph": "p1", "text": " (mail)", "offset": 77})  # at the link's end, before "."
+    execute(d, "insert_text", {"paragraph": "p2", "text": "-x", "offset": 7})  # inside the link's text
+    s = extract_state(d)
+    links = {(h["paragraph"], h["text"]) for h in s["interactive"]["hyperlinks"]}
+    assert links == {("p1", "openday@example.nl"), ("p2", "www.eri-xcwhite.com")}
+    first, link, after = _para(s, "p1")["runs"]
+    assert link["style"] == "Hyperlink" and after == {**first, "text": " (mail)."}
+    assert _para(s, "p2")["runs"][-1] == {"text": "!"}
+    assert_word_opens(data, d)
+
+    def paragraph(*parts) -> WordDocument:  # 10 pt text then a link: a w:hyperlink, a HYPERLINK field or fldSimple
+        d = WordDocument.new()
+        p = d.body.makeelement(qn("w:p"), {})
+        d.body.insert(0, p)
+        for part in parts:
+            if part == "text":
+                p.append(new_run("Mail ", d.body.makeelement(qn("w:rPr"), {})))
+                p[-1][0].append(d.body.makeelement(qn("w:sz"), {qn("w:val"): "20"}))
+            elif part == "field":
+                p.extend(field_runs('HYPERLINK "mailto:a@b.nl"', "a@b.nl", '<w:rPr><w:rStyle w:val="Hyperlink"/></w:rPr>'))
+            elif part == "simple":
+                p.append(p.makeelement(qn("w:fldSimple"), {qn("w:instr"): ' HYPERLINK "mailto:a@b.nl" '}))
+                p[-1].append(hyperlink_runs(d, "a@b.nl"))
+            else:
+                p.append(p.makeelement(qn("w:hyperlink"), {qn("w:anchor"): "x"}))
+                p[-1].append(hyperlink_runs(d, "a@b.nl"))
+        d.refresh_ids()
+        return d
+
+    for link in ("field", "simple", "element"):
+        for parts, offset, start in ((("text", link), None, 11), ((link, "text"), 6, 6), ((link, "text"), 0, 0)):
+            d = paragraph(*parts)
+            execute(d, "insert_text", {"paragraph": "p1", "text": "x", **({} if offset is None else {"offset": offset})})
+            p = _para(extract_state(d), "p1")
+            assert p["text"][start] == "x" and not any("x" in r["text"] and r.get("style") for r in p["runs"]), (link, parts)
+            size = next(r for r in p["runs"] if "x" in r["text"]).get("size_pt")
+            assert size == Pt(10).pt, (link, parts, offset)
+        d = paragraph(link)  # a paragraph that is only a link: the link's run without its look
+        execute(d, "insert_text", {"paragraph": "p1", "text": "x"})
+        assert _para(extract_state(d), "p1")["runs"][-1] == {"text": "x"}, link
+
+
 def test_inline_content_at_a_fields_edge_goes_where_insert_text_puts_text():
     """place_inline (hyperlinks, note marks, cross-references) put its content before the text after the offset: at
     offset 0 of a paragraph holding only a MERGEFIELD after its end, at a field's start inside its result. It now

@@ -361,6 +361,23 @@ def test_move_section_refusals(report):
     _unchanged(report, "move_section", {"heading": "p32", "position": {"after": "p34"}}, match="inside the section")
 
 
+def test_move_section_takes_a_heading_the_state_reads_off_a_custom_style():
+    """A UN document's headings are its own styles ("_ H_1_GA", "_ H _Ch_GA"), without outline levels: move_section
+    refused them ("not a heading") though the state's rendering reads them as headings (custom_headings). It now
+    takes the level the rendering reads, and the section ends at the next paragraph of the same or a higher level
+    by that reading (p68, the next "_ H_1_GA"; the bold "_ H_2/3_GA" lines under p59 move with it)."""
+    data = corpus_file("poi__stress011.docx").read_bytes()
+    d = WordDocument.from_bytes(data, "un.docx")
+    res = execute(d, "move_section", {"heading": "p59", "position": {"before": "p41"}})
+    moved = [f"p{i}" for i in range(59, 68)]
+    assert f"9 block(s): {', '.join(moved)}" in res.message
+    ids = _ids(_state(d))
+    assert ids[ids.index("p41") - 9:ids.index("p41") + 1] == [*moved, "p41"]
+    res = execute(d, "move_section", {"heading": "p41", "position": "end"})  # a chapter ends at the next chapter
+    assert "(6 block(s): p41, p42, p43, p44, p45, p46)" in res.message
+    assert_word_opens(data, d)
+
+
 def _section_break_holders(doc):
     return [pid for pid, el in doc.iter_elements() if el.find(f"{qn('w:pPr')}/{qn('w:sectPr')}") is not None]
 

@@ -15,7 +15,7 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ApiError, ArgumentError, UnsupportedOperationError
 from autodw.analysis.state import extract_state
 from autodw.core.xml import qn
-from tests.conftest import EXAMPLES, corpus_file, make_doc
+from tests.conftest import EXAMPLES, assert_word_opens, corpus_file, make_doc, open_corpus
 from tests.schema_order import assert_schema_order
 
 
@@ -200,6 +200,17 @@ def test_set_cell_text_keeps_first_run_format_and_paragraph_id():
     call(doc, "set_cell_text", table="t1", row=0, col=0, text="")
     call(doc, "set_cell_text", table="t1", row=0, col=0, text="again")
     assert runs(table(doc), 0, 0) == [{"text": "again", "bold": True}]  # an emptied cell keeps its format
+
+
+def test_set_cell_text_formats_new_lines_like_the_first_text_not_a_page_break_run():
+    """tika__014760 t1 r27: the bold cell starts with an unformatted run holding only a page break; the second
+    line was written in the default (not bold) font, as that run."""
+    data, doc = open_corpus("tika__014760.docx")
+    call(doc, "set_cell_text", table="t1", row=27, col=0, text="Location:\nSite B")
+    paras = table(doc)["cell_details"][27][0]["paragraphs"]
+    assert [p["text"] for p in paras] == ["Location:", "Site B"]
+    assert all(r.get("bold") for p in paras for r in p["runs"])
+    assert_word_opens(data, doc)
 
 
 def test_set_cell_text_in_merged_cell_writes_the_merged_cell(report):

@@ -4,12 +4,14 @@ end kept where Word keeps it."""
 
 from __future__ import annotations
 
+import pytest
+
 from autodw.analysis.state import extract_state
 from autodw.apis import execute
 from autodw.apis.ooxml.text import paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.xml import qn, wval
-from tests.conftest import assert_word_opens, open_corpus
+from tests.conftest import CORPUS, assert_word_opens, open_corpus
 
 
 def _style(p) -> str | None:
@@ -120,3 +122,24 @@ def test_the_bookmarks_are_read_once_per_update(monkeypatch):
     starts = list(doc.body.iter(qn("w:bookmarkStart")))
     assert len(calls) <= 2 and len(starts) == 8
     assert len({b.get(qn("w:name")) for b in starts}) == len({b.get(qn("w:id")) for b in starts}) == 8
+
+
+def test_an_entry_whose_pageref_names_no_bookmark_keeps_its_page_and_a_new_heading_gets_a_pageref():
+    """The CriticalIssueReport template's entries refer to _Toc bookmarks its headings no longer carry: update_toc
+    gave each heading a new bookmark and the rewritten entries lost their page numbers ("Summary\\t"); they are now
+    found by the entry's text. A heading added since gets the tab and a PAGEREF field to its new bookmark, with no
+    number shown (Word is asked to update fields on opening)."""
+    path = CORPUS / "other" / "oxsdk__CriticalIssueReport_TP10187011.dotx"
+    if not path.exists():
+        pytest.skip("corpus file not available")
+    before = path.read_bytes()
+    doc = WordDocument.from_bytes(before, path.name)
+    execute(doc, "update_toc", {})
+    entries = extract_state(doc)["page_layout"]["table_of_contents"]["entries"]
+    assert entries[:2] == ["Issue Overview\t3", "Summary\t3"] and "Timeline\t4" in entries
+    execute(doc, "insert_paragraph", {"position": "end", "text": "Appendix", "style": "Heading 1"})
+    execute(doc, "update_toc", {})
+    entries = extract_state(doc)["page_layout"]["table_of_contents"]["entries"]
+    assert entries[:2] == ["Issue Overview\t3", "Summary\t3"] and entries[-1] == "Appendix\t"
+    assert sum("PAGEREF _Toc" in (t.text or "") for t in doc.body.iter(qn("w:instrText"))) == len(entries)
+    assert_word_opens(before, doc)

@@ -8,7 +8,7 @@ import re
 import docx
 
 from autodw.agent import views
-from autodw.agent.distinctive import distinctive_blocks, names_held, ranked_blocks
+from autodw.agent.distinctive import distinctive_blocks, drawings_described, names_held, ranked_blocks
 from autodw.agent.records import InstructionResult
 from autodw.analysis.state import extract_state
 from autodw.core.document import WordDocument
@@ -201,3 +201,27 @@ def test_a_range_of_codes_is_a_phrase_naming_the_one_line_saying_it():
     request = "the all of the above line tells people to answer B2 - B5; it should be B1 - B5 like the lines above it"
     named = {bid for bid, _, is_named in ranked_blocks(state, request) if is_named}
     assert named == {"p6"}
+
+
+def test_pictures_are_found_by_the_words_of_their_alt_text():
+    """hand dev-twenty-fifth dwh-367#4 (local ceiling): "the main screen screenshot" of 17 screenshots names the one
+    whose alt text is "CulmannMain" (a name written as one word read as its words) and the one about the help screen;
+    a word many alt texts hold (TMD) names none, and the local planner view then shows their lines."""
+    alts = ["TMD_output", "TMD_properties", "TMD_excitation_type", "TMD_mass", "mohr_result", "CulmannMain",
+            "Screenshot of the help screen of the Culmann Method applet"]
+    state = _long_document("Nothing here.")
+    state["images"] = [{"id": f"img{n}", "type": "picture", "paragraph": f"p{n}", "width_cm": 15.2, "height_cm": 10.1,
+                        "placement": "inline", "alt_text": a} for n, a in enumerate(alts, 1)]
+    assert drawings_described(state, "the main screen screenshot just before it is massive") == ["img7", "img6"]
+    assert drawings_described(state, "the TMD picture") == []
+    assert drawings_described(state, "make the logo bigger") == []
+    document = docx.Document()
+    for n in range(60):
+        document.add_paragraph(f"The team met on Monday and made the same plans as before. Item {n}.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    state = {**extract_state(WordDocument.from_bytes(buffer.getvalue())), "images": state["images"]}
+    request = "the main screen screenshot is massive"
+    assert "img6 picture" not in views.state_view(state, request, InstructionResult(request), 300)
+    view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request)
+    assert "img6 picture" in view

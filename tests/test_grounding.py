@@ -130,3 +130,31 @@ def test_a_request_naming_only_a_model_it_compares_to_leans_back():
     # a request naming its own target keeps it, whatever it compares it to
     assert not grounding.leans_back(state, "make Who May Be Considered the same colour as it was")
     assert grounding.leans_back(state, "make it match Who May Be Considered")
+
+
+def test_a_quoted_typo_is_shown_where_the_document_spells_the_word_right():
+    """dwh-355#3: "'estandadres' in the paragraph about the location subsidy": the generator, whose view does not show
+    where the document writes "estándares", is shown it (the nearest spelling, accents aside, no rarer than the typo)."""
+    paras = [_para(1, "Aun considerando los estandadres urbanos utilizados."),
+             *(_para(n, f"Los estándares de vivienda {n} y la estandarización.") for n in range(2, 5))]
+    state = {"paragraphs": paras, "tables": []}
+    request = "Cause 4 has a couple of typos: 'estandadres' in the paragraph about the location subsidy. Fix it."
+    assert grounding.respelt(state, request) == [("estandadres", "estándares")]
+    lines = grounding.held_lines(state, request, [])
+    assert '"estandadres" is spelt otherwise: "estándares" is written so in 3 paragraph(s), first in p2' in lines
+    assert grounding.respelt(state, "Replace 'estándares' with 'normas'") == []  # the typo is rarer: no fix
+    # a quoted word no paragraph writes is no typo (dwh-367#3's alt text 'untitled' was read as a misspelt 'united')
+    state["paragraphs"].append(_para(9, "The United Nations."))
+    assert grounding.respelt(state, "the screenshot has 'untitled' as its alt text") == []
+
+
+def test_a_picture_is_named_by_its_alt_text_quoted():
+    """hand dev-twenty-fifth dwh-367#3: "the screenshot ... has 'untitled' as its alt text" names the picture whose alt
+    text is "untitled" (no paragraph holds it), with the paragraph holding it."""
+    images = [{"id": "img1", "type": "picture", "paragraph": "p1", "alt_text": "CulmannMain"},
+              {"id": "img2", "type": "picture", "paragraph": "p2", "alt_text": "untitled"}]
+    state = {"paragraphs": [_para(1, ""), _para(2, ""), _para(3, "An untitled draft.")], "tables": [], "images": images}
+    found = grounding.ground(state, "the screenshot has 'untitled' as its alt text. Give it a proper description.")
+    assert [(m.id, m.kind, m.how) for m in found] == [("img2", "picture by its alt text, in p2", "is"),
+                                                      ("p3", "paragraph", "contains")]
+    assert grounding.ground(state, "the chart titled 'Sales'") == []

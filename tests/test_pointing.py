@@ -1179,6 +1179,17 @@ def test_a_section_described_with_an_article_or_as_a_list_is_found_by_its_title_
     assert {"p36", "p40", "p48"} <= set(pointing.pointed(state, request))
 
 
+def test_a_list_described_before_where_it_is_ends_at_the_place_word():
+    """dev-twenty-fifth dwh-370#5 ("The list of tables near the end gives table 6 ...") and #6 ("can the list of
+    tables start on its own page?"): a description followed by where the list is ("near", "at", "on", "under") ends
+    there, so an English request finds the list titled in another language ("قائمة الجداول")."""
+    assert pointing.section_descriptions("The list of tables near the end gives table 6 a new title.") == \
+        ["tables", "list of tables"]
+    assert pointing.section_descriptions("The overview of results at the end is wrong.") == ["results"]
+    assert pointing.section_descriptions("Can the list of figures start on its own page?") == \
+        ["figures start", "list of figures start"]
+
+
 def test_a_bare_section_number_said_alone_points_at_its_section_past_the_numbered_items_in_it():
     """dev-nineteenth dwh-295#3 ("now 18.33.040: under D the numbering goes 1, 2, 3, 4, 4, ..."): a section number
     said bare and alone names the section whose short title it types (a full stop after the title allowed), and the
@@ -1444,6 +1455,28 @@ def test_the_paragraphs_a_step_lists_and_n_more():
     assert _shown(view, *(f"p{i}" for i in range(21, 41)))
 
 
+def test_the_n_more_a_step_lists_are_the_lines_starting_like_those_it_names():
+    """dwh-354#5 ("paragraphs p6, p9, p12, p15, p30, p38 and 15 more" of the "Artigo ..." headings of statutes all in
+    plain Normal): the n more are the next short lines starting with the word all the named ones start with, not the
+    next Normal lines; without n such lines, those of their kind as before."""
+    heads = {i: _paragraph(i, f"Artigo {i}") for i in range(3, 80, 4)}
+    state = _filled(heads)
+    step = "Set character formatting: bold true; paragraphs p3, p7, p11 and 5 more."
+    assert pointing.more_named(state, step) == [f"p{i}" for i in range(15, 35, 4)]
+    assert pointing.more_named(state, step.replace("5 more", "30 more"))[:3] == ["p12", "p13", "p14"]
+
+
+def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
+    """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
+    hold; each is shown at least by its id and the start of its text."""
+    long = "требования к помещению для персонала и к зоне ожидания посетителей " * 3
+    ids = range(5, 75, 4)
+    state = _filled({i: _paragraph(i, f"{i}) {long}") for i in ids})
+    step = "Make paragraphs bulleted list items: kind bullet; paragraphs " + ", ".join(f"p{i}" for i in ids) + "."
+    view = views.grounded_view(state, step, InstructionResult("Bullet them"), 350, quoted_in="Bullet them")
+    assert _shown(view, *(f"p{i}" for i in ids))
+
+
 def test_a_code_typed_with_look_alike_letters_is_pointed_at():
     """"Caa1, its C and a typed in Cyrillic" points at the blocks holding "Саа1" (dwh-352#3), not those holding "Caa1"
     in Latin letters nor a Russian word."""
@@ -1623,3 +1656,105 @@ def test_more_of_the_short_lines_named_are_those_starting_with_their_word():
     out = pointing.pointed(state, "The article headings (Artigo Primeiro, Artigo Segundo, etc.) should be bold.")
     labels = [f"p{4 * i + 1}" for i in range(len(_WORDS))]
     assert out[:len(labels)] == labels
+
+
+def test_an_item_typed_with_its_letter_is_named_by_it():
+    """dwh-354#8: "item h" of statutes whose list items are typed "h) ..." (no list label) names the items typed so
+    (both lists' when two have one), not the text the request dictates."""
+    state = _filled({24: _paragraph(24, "h) Promover o estudo e o debate;"),
+                     108: _paragraph(108, "h) Dar execução ás deliberações e ás linhas gerais;")}, 120)
+    assert pointing.list_labelled(state, "in the list of the Direcção's powers, item h has ás twice") == ["p24", "p108"]
+    assert pointing.list_labelled(state, "add a line: see item h") == []
+    assert pointing.list_labelled(state, "indent items h to j") == []  # a range is lettered()'s (dwh-287#5)
+
+
+def test_a_change_back_points_at_where_the_earlier_number_now_is():
+    """dwh-354#7: "scratch the term change ... put that back how it was" after "go from three years to four" of
+    Portuguese statutes: the number the earlier instruction says in English words is where it is now written in
+    Portuguese ("o seu mandato é de quatro anos"), a label typed with its number word ("Artigo Quarto") aside."""
+    state = _filled({30: _paragraph(30, "Artigo Quarto"),
+                     61: _paragraph(61, "Dois – A Direcção e o Conselho Fiscal são eleitos e o seu mandato é de quatro anos.")})
+    earlier = "The board wants the term of office of the elected bodies to go from three years to four."
+    assert pointing.numbers_worded(state, earlier) == ["p61"]
+    assert pointing.earlier(state, f"{earlier}\nMake the subtitle match the one under article 7.")[0] == "p61"
+    assert pointing.numbers_worded(state, "Make the headings bold.") == []
+    # a quantity is said with a cardinal: "once" (Spanish 11) and "second" are English words in a request
+    state = _filled({12: _paragraph(12, "Once a year the board meets."), 13: _paragraph(13, "O segundo membro vota."),
+                     14: _paragraph(14, "El mandato es de once años y dos meses.")})
+    assert pointing.numbers_worded(state, "Bold it once more, like the second one.") == []
+    assert pointing.numbers_worded(state, "The term is eleven years, not three.") == []
+    assert pointing.numbers_worded(state, "The term is two months.") == ["p14"]
+
+
+def test_a_chinese_section_named_bare_before_a_place_or_by_na_zhang_is_described():
+    """dev-twenty-fifth dwh-375#5 and dwh-374#8: "安装那章的后面、基本操作前面" and "致谢下面那段" describe sections ("那章",
+    a title said bare before 前面/下面); "把在线生成代码" is stripped at 把, not at the 在 of 在线."""
+    assert pointing.section_descriptions("我觉得先讲安装比较顺，把在线生成代码这一章挪到安装那章的后面、基本操作前面") == \
+        ["在线生成代码", "安装", "基本操作"]
+    assert pointing.section_descriptions("致谢下面那段说明文字删掉，换成我自己的致谢") == ["致谢"]
+    assert pointing.section_descriptions("“Новое в версии 3”这一章下面的三段删掉") == []  # "这一章" only points
+
+
+def test_the_title_nearest_a_description_and_the_block_under_it_are_pointed_at():
+    """dev-twenty-fifth dwh-374#8 ("致谢下面那段说明文字删掉"): a short Chinese name of a generic English title leads the
+    others by less than a sure description must; that title and the block under it are still pointed at, after the
+    rest."""
+    titles = ["Introduction", "Experimental Protocols", "Bibliography", "Acknowledgments", "References and notes",
+              "Supplementary Material"]
+    state = _state([_paragraph(6 * n + 1 + i, f"{FILLER} Point {n}.{i}." if i else title, "Normal" if i else "Heading 2")
+                    for n, title in enumerate(titles) for i in range(6)])
+    request = "致谢下面那段说明文字删掉，换成我自己的致谢，用英文写一句就行"
+    assert pointing.sections_described(state, request) == []  # not sure
+    assert pointing.pointed(state, request)[-2:] == ["p19", "p20"]
+
+
+def test_a_section_inside_another_the_request_names_is_pointed_at_first():
+    """dev-twenty-fifth dwh-375#1 ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节 ... 删掉"): the blocks of the
+    subsection come before the rest of the long chapter it is in (they took the budget from it)."""
+    body = [_paragraph(1, "Новое в версии 3", "Heading 1")]
+    body += [_paragraph(n, f"{FILLER} Пункт {n}.") for n in range(2, 30)]
+    body += [_paragraph(30, "Импорт XHTML", "Heading 2")] + [_paragraph(n, f"{FILLER} Строка {n}.") for n in (31, 32, 33)]
+    body += [_paragraph(n, f"{FILLER} Конец {n}.") for n in range(34, 40)] + [_paragraph(40, "Лицензия", "Heading 1")]
+    state = _state(body)
+    request = "“Новое в версии 3”这一章下面也有个 “Импорт XHTML” 小节，把这个小节整个删掉"
+    out = pointing.pointed(state, request, grounding.ground(state, request))
+    assert out.index("p33") < out.index("p2")
+
+
+def test_a_sentence_in_italics_in_a_roman_numbered_section_is_pointed_at():
+    """"the one sentence in italics in section II" names the long italic paragraph of the section typed "II." (its
+    contents entry's section too), not the italic subheadings there nor an italic sentence of section I (dwh-366#2);
+    "put it in italics" describes nothing."""
+    italic = [{"text": "x", "italic": True}]
+    sentence = "Internet governance is the development and application of shared principles by everyone."
+    state = _filled({5: _paragraph(5, "I.\tIntroduction"), 8: {**_paragraph(8, sentence), "runs": italic},
+                     20: _paragraph(20, "II.\tTowards a working definition"),
+                     22: {**_paragraph(22, "(a) Adequacy"), "runs": italic},
+                     60: {**_paragraph(60, sentence), "runs": italic},
+                     70: _paragraph(70, "III.\tPublic policy issues")})
+    said = "The working definition (the one sentence in italics in section II) should stand out more."
+    assert pointing.sections_roman(state, said) == [("p20", "p69")]
+    assert pointing.italicised(state, said, [f"p{n}" for n in range(21, 70)]) == ["p60"]
+    assert pointing.italicised(state, said) == ["p8", "p60"]
+    assert "p60" in pointing.pointed(state, said)
+    assert pointing.italicised(state, "put the sentence in italics") == []
+    assert pointing.sections_roman(state, "section IV") == []
+    # a lettered title is no Roman number: "section C" names no "C.\tCosts", nor does it end section II
+    state = _filled({20: _paragraph(20, "II.\tTowards a working definition"), 30: _paragraph(30, "C.\tCosts")})
+    assert pointing.sections_roman(state, "the table in section C") == []
+    assert pointing.sections_roman(state, "the sentence in section II") == [("p20", "p80")]
+
+
+def test_a_box_said_points_at_the_paragraphs_with_a_border():
+    """"make the box dark blue and the line a bit thicker" after a border was put round a sentence points at the
+    paragraph with the border (dwh-366#3); a request saying no box or border, or asking for one, does not."""
+    border = {side: {"style": "single", "width_pt": 0.5} for side in ("top", "left", "bottom", "right")}
+    state = _filled({40: {**_paragraph(40, "Internet governance is defined here."), "border": border}})
+    assert pointing.boxed(state, "make the box dark blue and the line a bit thicker") == ["p40"]
+    assert "p40" in pointing.pointed(state, "make the box dark blue and the line a bit thicker")
+    assert pointing.boxed(state, "make the title dark blue") == []
+    assert pointing.boxed(state, "把边框改成蓝色") == ["p40"]
+    # a box or border asked for is not one there is
+    assert pointing.boxed(state, "put a box around the second quote") == []
+    assert pointing.boxed(state, "add a border to the title") == []
+    assert pointing.boxed(state, "给标题加个边框") == []

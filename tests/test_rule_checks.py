@@ -263,3 +263,47 @@ def test_a_dictated_line_of_a_one_column_table_names_its_cell():
     assert apis.unasked_api("set_cell_text", "make the cover title bold", args=args, before=state)
     grid = {**box, "cols": 2, "cells": [["", ""], ["User’s Guide", ""], ["", ""]]}
     assert apis.unasked_api("set_cell_text", said, args=args, before={**STATE, "tables": [grid]})
+
+
+def test_a_table_titled_by_the_short_line_before_it_past_empty_ones():
+    """A glossary table under the line "Glossary" (styled as a page header) and two empty paragraphs is named by "In
+    the glossary at the end" (dwh-366#6, #7); not by a sentence before it, nor past another table."""
+    before = {"paragraphs": [{"id": "p1", "text": "Glossary", "style": "Header"}, {"id": "p2", "text": "", "style": "Normal"},
+                             {"id": "p3", "text": "", "style": "Normal"},
+                             {"id": "p4", "text": "The entries below are in the glossary.", "style": "Normal"}],
+              "tables": [{"id": "t1", "after_paragraph": "p3"}, {"id": "t2", "after_paragraph": "p4"}]}
+    said = "In the glossary at the end a couple of entries are missing the colon. Please add them."
+    args = {"table": "t1", "row": 55, "col": 1, "text": ":"}
+    assert apis.unasked_api("set_cell_text", said, args=args, before=before) == []
+    assert apis.unasked_api("insert_row", "The glossary also needs an entry for IGF.", args={"table": "t1", "index": 51},
+                            before=before) == []
+    assert apis.unasked_api("set_cell_text", said, args={**args, "table": "t2"}, before=before)  # a sentence before it
+    past = {**before, "tables": [{"id": "t0", "after_paragraph": "p1"}, {"id": "t1", "after_paragraph": "p3"}]}
+    assert apis.unasked_api("set_cell_text", said, args=args, before=past)  # "Glossary" is the other table's
+
+
+def test_a_request_of_a_split_message_names_its_thing_in_the_other_requests():
+    """"Please add them." after "In the glossary at the end a couple of entries are missing the colon" in one message
+    (split into two requests, dwh-366#6): the glossary table is named; a message saying nothing of it names none."""
+    before = {"paragraphs": [{"id": "p1", "text": "Glossary", "style": "Header"}, {"id": "p2", "text": "", "style": "Normal"}],
+              "tables": [{"id": "t1", "after_paragraph": "p2"}]}
+    args = {"table": "t1", "row": 113, "col": 1, "text": ":"}
+    message = "In the glossary at the end a couple of entries are missing the colon. Please add them."
+    assert apis.unasked_api("set_cell_text", "Please add them.", args=args, before=before, message=message) == []
+    assert apis.unasked_api("insert_row", "add one more", message="Fix the heading. add one more")
+    assert apis.unasked_api("insert_row", "add one more", message="In the actions table, fix the dates. add one more") == []
+    assert apis.unasked_api("set_cell_text", "Please add them.", args=args, before=before, message="Please add them.")
+
+
+def test_a_thicker_line_names_a_border_size():
+    """"make the box dark blue and the line a bit thicker" names the border's size_pt as "thinner" does (dwh-366#3)."""
+    from autodw.agent.checks import values
+
+    args = {"paragraphs": ["p1"], "sides": "box", "color": "1F3864", "size_pt": 1.5}
+    assert values.unasked_properties("set_paragraph_border", args, "make the box dark blue and the line a bit thicker",
+                                     STATE) == []
+    assert values.unasked_properties("set_paragraph_border", args, "make the box dark blue", STATE)
+    # a thicker heading is a bolder one: no font size
+    assert values.unasked_properties("set_text_format", {"paragraphs": ["p1"], "size_pt": 16}, "make the heading thicker",
+                                     STATE)
+    assert values.unasked_properties("set_paragraph_border", {**args, "color": None}, "use a thicker border", STATE) == []

@@ -142,6 +142,21 @@ def test_render_respects_budget_and_says_what_it_omitted():
     assert "omitted" not in full
 
 
+def test_a_small_view_names_every_block_named_by_its_id_and_start():
+    """dwh-354#5: a step naming 21 headings of a long Cyrillic text; a 350-token view showed 7 of them by their short
+    lines. Every named one is shown at least by its id and the start of its text (a tight line), the budget kept as
+    far as it can be; with room enough, by its short line as before."""
+    doc = make_doc(lambda d: [d.add_paragraph(f"Статья {i}. " + "слово " * 20) for i in range(150)])
+    state = extract_state(doc)
+    named = [f"p{i}" for i in range(5, 150, 7)]
+    small = render_state(state, budget_tokens=350, focus=named, named=named)
+    assert all(re.search(rf"^{i} ", small, re.MULTILINE) for i in named)
+    assert re.search(r"^p12 Статья 11…$", small, re.MULTILINE)
+    assert estimate_tokens(small) <= 350 * 2
+    roomy = render_state(state, budget_tokens=3000, focus=named, named=named)
+    assert roomy == render_state(state, budget_tokens=3000, focus=named)
+
+
 def test_a_section_line_lists_its_header_paragraph_ids(report):
     """Hand dev-seventh dwh-151#2: a header's line is formatted by its paragraph id, which the view showed nowhere."""
     created = execute(report, "set_header_footer", {"section": 0, "where": "header", "text": "Acme Ltd\n1 Mill Lane"}).created

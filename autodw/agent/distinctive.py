@@ -168,6 +168,28 @@ def names_held(state: State, text: str) -> list[str]:
     return list(dict.fromkeys(b for w in names for b in holding[w][:MAX_NAME_BLOCKS]))
 
 
+MAX_DRAWINGS = 3  # pictures and charts returned by the words of their alt text
+#: the joints of a name written as one word ("CulmannMain", "mohr_help"): read as the words they join
+_NAME_JOINT = re.compile(r"(?<=[a-z])(?=[A-Z])|_")
+
+
+def drawings_described(state: State, text: str) -> list[str]:
+    """The pictures and charts whose alt text holds a word of `text` that at most :data:`MAX_DRAWINGS` of their alt
+    texts hold (a name written as one word read as its words: "CulmannMain"), best first (by the sum of 1 / the alt
+    texts holding each), at most :data:`MAX_DRAWINGS`: a request names a picture by what it shows ("the main screen
+    screenshot" of 17 screenshots, dwh-367#4), which no paragraph says."""
+    words = {w for w, _ in _latin_words(text)}
+    held = [(img["id"], {w for w, _ in _latin_words(_NAME_JOINT.sub(" ", img.get("alt_text") or ""))} & words)
+            for img in state.get("images", []) if img.get("id")]
+    frequency: dict[str, int] = {}
+    for _, mine in held:
+        for word in mine:
+            frequency[word] = frequency.get(word, 0) + 1
+    scored = [(-sum(1 / frequency[w] for w in mine if frequency[w] <= MAX_DRAWINGS), n, eid)
+              for n, (eid, mine) in enumerate(held)]
+    return [eid for score, _, eid in sorted(scored) if score < 0][:MAX_DRAWINGS]
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def spelt(word: str) -> str:
     """`word` (lower case) as its spellings in the Latin alphabet compare: Cyrillic letters romanised (:data:`_ROMAN`),

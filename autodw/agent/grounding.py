@@ -22,8 +22,11 @@ as typed, CJK punctuation included, even when the model rewrote "。" as "." on 
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from itertools import islice
 from typing import Any, Iterator
 
@@ -187,6 +190,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     headings = _headed_entries(state)
     for quote in [*quotes(text), *_latin_runs(text), *_other_script_runs(text)]:
         key = loose(quote.text)
+        out += _drawings_quoted(state, quote)  # "the screenshot that has 'untitled' as its alt text"
         ranked: list[tuple[tuple[int, bool], str, dict[str, Any], str]] = []
         for p, kind in paragraphs(state):
             body = loose(p.get("text", ""))
@@ -218,6 +222,21 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     if not found and refers_back:
         return [replace(m, earlier=True) for m in ground(state, previous)]
     return found
+
+
+def _drawings_quoted(state: State, quote: Quote) -> list[Match]:
+    """The pictures and charts whose alt text `quote` is or starts (the first :data:`MAX_MATCHES`, those it is
+    first), with the paragraph holding each: a picture is named by its alt text ("has 'untitled' as its alt text",
+    dwh-367#3), which no paragraph holds."""
+    key, ranked = loose(quote.text), []
+    for img in state.get("images", []):
+        alt = loose(img.get("alt_text") or "")
+        if img.get("id") and alt and alt.startswith(key):
+            how = "is" if alt == key and not quote.opening else "starts"
+            held = f", in {img['paragraph']}" if img.get("paragraph") else ""
+            kind = f"{img.get('type') or 'picture'} by its alt text{held}"
+            ranked.append(Match(quote.text, img["id"], kind, how, img["alt_text"]))
+    return sorted(ranked, key=lambda m: m.how != "is")[:MAX_MATCHES]
 
 
 MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make it bigger", "change it back") reaches
@@ -941,24 +960,88 @@ def held_lines(state: State, text: str, matches: list[Match]) -> str:
     :func:`ground` found, as the caller cut them: it names none that more than :data:`MAX_MATCHES` paragraphs hold)
     but the document holds as written, with how many paragraphs hold it and the text either side of it where it first
     occurs, the first :data:`MAX_HELD_LINES`: a fix the document already spells right elsewhere ("the
-    [Premises][Property][and/or Building]", dwh-338#3) is copied from the document, not made up ("" for none)."""
+    [Premises][Property][and/or Building]", dwh-338#3) is copied from the document, not made up; then where the
+    document writes the words quoted misspelt the way it spells them elsewhere (:func:`respelt`) ("" for none)."""
     named = {m.quote for m in matches}
     lines = []
     for quote in quotes(text):
         if quote.text in named or len(quote.text) < MIN_HELD_CHARS:
             continue
-        held = [(p, at) for p, _ in paragraphs(state) if (at := p.get("text", "").find(quote.text)) >= 0]
-        if not held:
-            continue
-        p, at = held[0]
-        body, end = p["text"], at + len(quote.text)
-        before = ("…" if at > HELD_CONTEXT else "") + body[max(0, at - HELD_CONTEXT):at]
-        after = body[end:end + HELD_CONTEXT] + ("…" if end + HELD_CONTEXT < len(body) else "")
-        lines.append(f'"{shortened(quote.text, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
-                     f'{p["id"]}, between "{before}" and "{after}"')
+        if (line := _written(state, quote.text)) is not None:
+            lines.append(line)
         if len(lines) == MAX_HELD_LINES:
             break
-    return "Texts the request quotes that the document holds as written:\n" + "\n".join(lines) if lines else ""
+    held = "Texts the request quotes that the document holds as written:\n" + "\n".join(lines) if lines else ""
+    spelt = [f'"{word}" is spelt otherwise: {line}' for word, right in respelt(state, text)
+             if (line := _written(state, right)) is not None][:MAX_HELD_LINES]
+    spelt_lines = "Words the request quotes that the document spells otherwise elsewhere:\n" + "\n".join(spelt) if spelt else ""
+    return "\n\n".join(t for t in (held, spelt_lines) if t)
+
+
+def _written(state: State, written: str) -> str | None:
+    """How many paragraphs hold `written` as written and the text either side of it where it first occurs, as a line
+    (None when none does)."""
+    held = [(p, at) for p, _ in paragraphs(state) if (at := p.get("text", "").find(written)) >= 0]
+    if not held:
+        return None
+    p, at = held[0]
+    body, end = p["text"], at + len(written)
+    before = ("…" if at > HELD_CONTEXT else "") + body[max(0, at - HELD_CONTEXT):at]
+    after = body[end:end + HELD_CONTEXT] + ("…" if end + HELD_CONTEXT < len(body) else "")
+    return (f'"{shortened(written, HELD_QUOTE_CHARS)}" is written so in {len(held)} paragraph(s), first in '
+            f'{p["id"]}, between "{before}" and "{after}"')
+
+
+MIN_RESPELT_LETTERS = 5  # a shorter quoted word has too many near spellings to tell a typo by
+RESPELT_SIMILARITY = 0.85  # how alike a word and its other spelling are (difflib ratio, accents dropped)
+
+
+def respelt(state: State, text: str) -> list[tuple[str, str]]:
+    """Each word of :data:`MIN_RESPELT_LETTERS` letters or more quoted in `text` (a typo the user points at:
+    "'estandadres' in the paragraph about the location subsidy", dwh-355#3) and the nearest other spelling of it the
+    document writes (:data:`RESPELT_SIMILARITY`, accents dropped: "estándares"), in at least as many paragraphs as the
+    word itself (the right spelling is no rarer than the typo), the most frequent of the nearest. A quoted word no
+    paragraph writes is no typo the user sees ("'untitled' as its alt text" is not a misspelt "united"). The document
+    is read only when such a word is quoted, and paragraphs are counted only for the words compared (it runs at
+    every step)."""
+    said = list(dict.fromkeys(w for quote in quotes(text) for w in re.findall(r"[^\W\d_]+", quote.text)
+                              if len(w) >= MIN_RESPELT_LETTERS))
+    if not said:
+        return []
+    texts = tuple(p.get("text", "") for p, _ in paragraphs(state))
+    folded, plain = _vocabulary(texts)
+
+    @functools.lru_cache(maxsize=None)
+    def count(word: str) -> int:
+        """The paragraphs writing `word` (as a whole word, case as given)."""
+        whole = re.compile(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])")
+        return sum(1 for t in texts if word in t and whole.search(t))
+
+    out: list[tuple[str, str]] = []
+    for word in said:
+        if word.casefold() not in folded:
+            continue
+        near = [w for k in get_close_matches(unaccented(word.casefold()), list(plain), n=3, cutoff=RESPELT_SIMILARITY)
+                for w in plain[k] if w.casefold() != word.casefold()]
+        near = [w for w in near if count(w) >= count(word)]
+        if near:
+            out.append((word, max(near, key=count)))
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _vocabulary(texts: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """The words `texts` write, in lower case, and by their lower-case unaccented spelling (read once a state)."""
+    written = {w for token in set("\n".join(texts).split()) for w in re.findall(r"[^\W\d_]+", token)}
+    plain: dict[str, list[str]] = {}
+    for word in sorted(written):
+        plain.setdefault(unaccented(word.casefold()), []).append(word)
+    return frozenset(w.casefold() for w in written), plain
+
+
+def unaccented(text: str) -> str:
+    """`text` without its combining accents ("estándares": "estandares")."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def _lines(matches: list[Match]) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
-                                    tables_named, title_continued, undictated, unspaced)
+                                    tables_named, title_continued, unaccented, undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -38,6 +38,20 @@ MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by (
 _BOLD = re.compile(r"\b(?:the|those|these|all|any)\s+bold(?:ed|face)?\s+(?!(?:and|or|too|as|in|on|of|for|from|with|to)\b)"
                    r"(?P<noun>[^\W\d_]+(?:\s+[^\W\d_]+)?)|(?<![成为])(?:加粗|粗体)(?:过|了)?的(?P<zh>.{0,4})", re.IGNORECASE)
 #: what a request calls short lines that stand for headings ("the bold section labels", "加粗的小标题")
+#: a target described as set in italics ("the one sentence in italics", "the italicised line"; not "put it in
+#: italics", :data:`_ITALIC_ASKED`): the noun it is described by
+_ITALIC = re.compile(r"\b(?P<noun>sentences?|paragraphs?|lines?|text|words?|phrases?|passages?|quotes?|quotations?|"
+                     r"titles?|headings?|labels?)\s+(?:(?:that|which)\s+(?:is|are)\s+)?(?:(?:set|written|typed|printed)\s+)?"
+                     r"in\s+italics?\b|\b(?:the|those|these|all|any)\s+(?:\w+\s+)?italic(?:s|i[sz]ed)?\s+(?P<after>\w+)",
+                     re.IGNORECASE)
+_ITALIC_ASKED = re.compile(r"\b(?:put|set|make|format|turn|change|render)\b[^.;!?]{0,60}?\bin\s+italics?\b",
+                           re.IGNORECASE)
+_SENTENCE_NOUN = re.compile(r"sentences?|paragraphs?|passages?|quotes?|quotations?", re.IGNORECASE)
+#: a request speaking of a box or border there is ("make the box dark blue", "the frame round the note", "the boxed
+#: note", "把边框改成蓝色"), not of one it asks for ("put a box around the quote", "加个边框")
+_BOX_SAID = re.compile(r"\b(?:the|that|this|those|these|its|their)\s+(?:[^\W\d_]+\s+)?(?:box(?:es)?|frames?|borders?)\b|"
+                       r"\b(?:boxed|framed|bordered)\b|(?<!加)(?<!添)(?<!加个)(?<!加上)(?<!加一个)(?<!加了)(?:边框|方框|框线)",
+                       re.IGNORECASE)
 _LABEL_NOUN = re.compile(r"\b(?:labels?|titles?|headings?|headers?|names?)\b|标题|小标|抬头", re.IGNORECASE)
 _HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
@@ -95,12 +109,21 @@ _NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty 
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
                       for w in words.split()})
 _NUMBER_JOINERS = {"e", "y", "and"}  # "vinte e um", "treinta y uno"
+#: the words of :data:`_NUMBER_WORDS` a quantity is written with ("quatro anos", "four years"): the cardinals, not the
+#: ordinals ("second", "segundo": also "according to"), nor Spanish "once" (11), an English word in a request
+_CARDINALS = {w: _NUMBER_WORDS[w] for w in (
+    "one um uno two dois dos three tres four quatro cuatro five cinco six seis seven sete siete eight oito ocho nine "
+    "nove nueve ten dez diez eleven onze twelve doze doce thirteen treze trece fourteen catorze quatorze catorce "
+    "fifteen quinze quince sixteen dezasseis dezesseis dieciseis seventeen dezassete dezessete diecisiete eighteen "
+    "dezoito dieciocho nineteen dezanove dezenove diecinueve twenty vinte veinte thirty trinta treinta forty quarenta "
+    "cuarenta").split()}
+_ACCENTED = {"a": "aáàâãä", "e": "eéèêë", "i": "iíìîï", "o": "oóòôõö", "u": "uúùûü", "c": "cç", "n": "nñ"}
 
 
 def worded_number(text: str) -> int | None:
     """The number `text` is written as in words only ("Décimo Quarto" 14, "vigésimo primeiro" 21, "decimocuarto" 14,
     "twenty-first" 21), or None."""
-    words = [w for w in re.split(r"[\s-]+", _unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
+    words = [w for w in re.split(r"[\s-]+", unaccented(text.casefold()).strip(_TRIM + "-–—")) if w]
     total, seen = 0, False
     for word in words:
         if word in _NUMBER_JOINERS and seen:
@@ -121,11 +144,6 @@ def _word_value(word: str) -> int | None:
             if w.startswith(tens) and w[len(tens):] in _NUMBER_WORDS:
                 return _NUMBER_WORDS[tens] + _NUMBER_WORDS[w[len(tens):]]
     return None
-
-
-def _unaccented(text: str) -> str:
-    """`text` without its combining accents ("décimo": "decimo")."""
-    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def part_number(text: str, kind: str) -> int | None:
@@ -294,6 +312,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     order = body_ids(state)
     at = {bid: n for n, bid in enumerate(order)}
     to_end = at_end(text)
+    nearest: list[str] = []  # titles only nearest a section it describes (:func:`_described`)
     # a quoted lead-in names its paragraph too ("the bullets under 'The contractor shall'")
     whole = said_whole(state, text, from_end=to_end)
     worded = [bid for bid, score, _ in ranked_blocks(state, said)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
@@ -305,6 +324,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
+    out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
@@ -322,12 +342,17 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += alike(state, out)
     sections = [(m.id, m.under[1]) for m in matches if m.under]
     sections += titled(state, said)  # "the list of Secretariat staff": the section of "Secretariat of the Working Group"
-    labels = labelled(state, said) + sections_numbered(state, said) + chapters_numbered(state, said)
+    labels = labelled(state, said) + sections_numbered(state, said) + sections_roman(state, said)
+    labels += chapters_numbered(state, said)
     labels += parts_numbered(state, said)  # "article 8" of Portuguese statutes: "Artigo Oitavo"
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
-        labels = sections_described(state, said)
+        labels, nearest = _described(state, said)
     # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section, with the lines its title goes on in
     out += [bid for head, _ in labels for bid in (head, *title_continued(state, head))]
+    # a title only nearest a description after them, the block under it after the rest ("致谢下面那段", dwh-374#8;
+    # "挪到…基本操作前面", dwh-375#5)
+    out += nearest
+    nearby = [order[at[head] + 1] for head in nearest if head in at and at[head] + 1 < len(order)]
     sections += labels
     sections += [(pid, last) for pid in whole[:MAX_MATCHES] if (last := series_end(state, pid)) is not None]
     blocks = [section_blocks(state, order, at[head], at[last]) for head, last in sections if head in at and last in at]
@@ -343,11 +368,14 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
     out += quoted_within(state, text, blocks)  # "第三章须知里有两处把“响应”打成了“相应”"
-    for section in blocks:
+    out += italicised(state, said, [bid for section in blocks for bid in section])  # "the sentence in italics in section II"
+    # the sections inside most others it names first ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节": the
+    # chapter's 38 blocks took the budget from the subsection's, dwh-375#1)
+    for section in sorted(blocks, key=lambda b: -len({tuple(o) for o in blocks if set(b) < set(o)})):
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + nearby))
 
 
 def within(state: State, matches: Iterable[Match]) -> set[str]:
@@ -565,6 +593,24 @@ def numbers_held(state: State, text: str) -> list[str]:
                                             for bid in ids)]))
 
 
+def numbers_worded(state: State, text: str) -> list[str]:
+    """The body blocks holding, as a word followed by another (a quantity: "quatro anos"), a number `text` says in
+    words (:data:`_CARDINALS`, in any of their languages: "four" of "from three years to four" held as "quatro"),
+    two or more, of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first: where an earlier
+    instruction's number now is ("scratch the term change ... put that back", dwh-354#7)."""
+    values = [v for w in re.findall(r"[^\W\d_]+", undictated(text)) if (v := _CARDINALS.get(unaccented(w.casefold()), 0)) > 1]
+    if not values:
+        return []
+    blocks = block_texts(state)
+    held = []
+    for value in dict.fromkeys(values):  # one search a block: its words, accented or not ("três", "dieciséis")
+        words = "|".join("".join(f"[{_ACCENTED[c]}]" if c in _ACCENTED else c for c in w)
+                         for w, v in _CARDINALS.items() if v == value)
+        said = re.compile(rf"(?<![^\W\d_])(?:{words})(?=\s+[^\W\d_])", re.IGNORECASE)
+        held.append([bid for bid, body in blocks if said.search(body)])
+    return list(dict.fromkeys(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS for bid in ids))
+
+
 def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Collection[str] = ()) -> list[str]:
     """The blocks holding the numbers `text` says (:func:`numbers_held`) when none of the `pointed` ones holds one (its
     words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
@@ -599,19 +645,27 @@ def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
     after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
-    "三千"); a label more than :data:`MAX_MATCHES` items hold names none."""
+    "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
+    range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
     said = undictated(text)
     held: dict[str, list[str]] = {}
+    typed_keys = set()
     for p in state.get("paragraphs", []):
-        key = re.sub(r"^[\W_]+|[\W_]+$", "", (p.get("list") or {}).get("label") or "")
+        typed = _TYPED_LABEL.match(p.get("text", ""))
+        listed = (p.get("list") or {}).get("label")
+        key = re.sub(r"^[\W_]+|[\W_]+$", "", listed or (typed.group(2) if typed else ""))
         if key and key.casefold() in text.casefold():
             held.setdefault(key, []).append(p["id"])
+            if not listed:
+                typed_keys.add(key)
     out = []
+    unranged = _LETTER_RANGE.sub(" ", said)
     for key, ids in held.items():
         same = (f"[{_CHINESE_NUMERAL}]" if all(c in _CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
                 else "[A-Za-z]" if key.isascii() and key.isalpha() else r"\w")  # what may not go on the label
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
-        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, said, re.IGNORECASE)
+        if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
+                                                  re.IGNORECASE)
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
@@ -827,9 +881,11 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
     $4,200...", then "fix that line")."""
     nearest = previous.split("\n")[0]
-    first = [] if nearest == previous else pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
+    first = [] if nearest == previous else (pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
+                                            or numbers_held(state, nearest) or numbers_worded(state, nearest))
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)) + wrote))
+    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)
+                                       or numbers_worded(state, previous)) + wrote))
 
 
 def coloured(state: State, said: str) -> list[str]:
@@ -865,6 +921,34 @@ def bolded(state: State, said: str) -> list[str]:
         short = {p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS}
         return _looking(state, lambda looks: all(look.get("bold") for look in looks), short, MAX_ALIKE)
     return _looking(state, lambda looks: all(look.get("bold") for look in looks))
+
+
+def boxed(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs with a border (styles resolved), when `said` (undictated text)
+    speaks of a box or border there is (:data:`_BOX_SAID`: "make the box dark blue and the line a bit thicker" after a
+    border was put round a sentence, dwh-366#3; not "put a box around the quote")."""
+    if not _BOX_SAID.search(said):
+        return []
+    looks = Formatting(state.get("styles", {}))
+    body = set(body_ids(state))
+    bordered = (p["id"] for p in state.get("paragraphs", []) if p["id"] in body and looks.paragraph(p).get("border"))
+    return list(itertools.islice(bordered, MAX_COLOURED))
+
+
+def italicised(state: State, said: str, among: Collection[str] = ()) -> list[str]:
+    """The first :data:`MAX_COLOURED` body paragraphs (of `among`, the sections the request names, when some are)
+    whose text (styles resolved) is all italic, when `said` (undictated text) describes its target as in italics
+    (:data:`_ITALIC`): of more than :data:`MAX_TITLE_CHARS` characters for a sentence or paragraph ("the one sentence
+    in italics in section II" among italic subheadings, dwh-366#2), of at most that for a title or label."""
+    found = next((m for m in _ITALIC.finditer(said) if not _ITALIC_ASKED.search(said, 0, m.end())), None)
+    if found is None:
+        return []
+    noun = found.group("noun") or found.group("after") or ""
+    sentence, label = _SENTENCE_NOUN.fullmatch(noun), _LABEL_NOUN.fullmatch(noun)
+    kept = {p["id"] for p in state.get("paragraphs", []) if (not among or p["id"] in among)
+            and (not sentence or len(p.get("text", "").strip()) > MAX_TITLE_CHARS)
+            and (not label or len(p.get("text", "").strip()) <= MAX_TITLE_CHARS)}
+    return _looking(state, lambda looks: all(look.get("italic") for look in looks), kept)
 
 
 def marks_held(state: State, said: str) -> list[str]:
@@ -1135,14 +1219,21 @@ _SECTION_DESCRIBED = re.compile(
     r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{before})\s{{1,2}}"
     r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
     r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
-    r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)".format(
+    r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)|(?:这|那)(?:一)?(?:个)?章"
+    # a heading said bare before where the target is ("致谢下面那段", "挪到…基本操作前面")
+    r"|(?P<place>(?:的)?(?:下面|下方|后面|之后|上面|上方|前面|之前)))".format(
         # an article only inside the description ("the section on opening an existing document")
         words=r"(?!(?:the|a|an|this|that)\b)(?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
         # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
         before=r"(?:(?!(?:the|a|an|this|that|in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*\s){0,3}?"
                r"(?!(?:in|on|at|to|from|by|with|into|than)\b)[^\W\d_][\w'’-]*",
-        end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|should|must|needs?|"
+        end=r"\s*[,.;:!?()\"“”—–-]|\s+(?:and|then|to|into|with|where|which|that|so|as|in|of|from|near|at|on|under|"
+            r"should|must|needs?|"
             r"is|are|was|be|has|have|please|can|could|would|will)\b|\s*$"), re.IGNORECASE)
+#: what a Chinese description has around the section's name: up to the last "把"-like word or "挪到", else a leading
+#: "在"-like one ("把在线生成代码这一章": "在线生成代码", not "线生成代码"), and a trailing "和"
+_LEAD_IN = re.compile(r"^.*(?:把|将|帮我|请|到)|^(?:在|给|对|和|跟)|(?:的|和|与|及)$")
+_POINTER = re.compile(r"(?:这|那|此|该)")  # what a Chinese description that only points ("这一章") starts with
 #: words that say which section or list, not what it is about ("the next section", "the bulleted list")
 _NOT_A_TITLE = frozenset("first second third last next previous following same whole entire other new above below "
                          "this that bullet bulleted numbered final opening closing top bottom main short long empty "
@@ -1164,15 +1255,19 @@ MIN_OVER_GENERIC = 0.01  # the description's lead over the generic titles' third
 MAX_TITLES = 400  # titles compared (the encoder takes ~10-30 ms each, once a document)
 
 
-def section_descriptions(text: str) -> list[str]:
+def section_descriptions(text: str, placed: bool = False) -> list[str]:
     """What `text` (what it does not dictate) describes a section by (:data:`_SECTION_DESCRIBED`), leaving out words
     that say which one ("the next section") rather than what it is about; a list's also as a list's title says it
-    ("the abbreviations list": "list of abbreviations" too, nearer to "Перечень сокращений", dwh-322#2)."""
+    ("the abbreviations list": "list of abbreviations" too, nearer to "Перечень сокращений", dwh-322#2); `placed`:
+    only the titles said bare before where the target is ("致谢下面那段")."""
     out = []
     for m in _SECTION_DESCRIBED.finditer(undictated(text)):
+        if placed and m.group("place") is None:
+            continue
         said = next(g for g in m.groups() if g is not None)
         if m.group("zh") is not None:
-            said = re.sub(r"^.*(?:把|给|将|在|对|和|跟|帮我|请)", "", said)
+            said = _LEAD_IN.sub("", said)
+            said = "" if _POINTER.match(said) else said
         # what a section is "on" or "called" is what it is about ("the section on opening an existing document")
         words = said.split() if m.group("after") else [w for w in said.split() if w.casefold() not in _NOT_A_TITLE]
         if words and len(" ".join(words)) >= (2 if m.group("zh") is not None else 3):
@@ -1223,23 +1318,33 @@ def sections_described(state: State, text: str) -> list[tuple[str, str]]:
     title's mean similarity to generic titles (:data:`_GENERIC_TITLES`), when it leads the next by
     :data:`MIN_TITLE_MARGIN` and the description is nearer to it than the generic titles are (a made-up name means
     none)."""
+    return _described(state, text)[0]
+
+
+def _described(state: State, text: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """:func:`sections_described`, and the title nearest each description said bare before where the target is that
+    found no section, however near (a short Chinese name of a generic or foreign title, "致谢下面" of "Acknowledgments",
+    leads by less)."""
     descriptions = section_descriptions(text)
+    placed = set(section_descriptions(text, placed=True))
     titles = _titles(state) if descriptions else []
     if len(titles) < 2:
-        return []
+        return [], []
     from autodw.intents.embedding import encoder, passages  # loaded only when a request describes a section
 
     vectors = passages([title for _, title, _ in titles])
     generic = _generic_vectors() @ vectors.T
     similar = encoder().query(descriptions) @ vectors.T
-    out = []
-    for scores in similar:
+    out, nearest = [], []
+    for description, scores in zip(descriptions, similar):
         adjusted = scores - generic.mean(axis=0)
         second, best = np.argsort(adjusted)[-2:]
         if adjusted[best] - adjusted[second] >= MIN_TITLE_MARGIN \
                 and scores[best] - np.sort(generic[:, best])[-3] >= MIN_OVER_GENERIC:
             out.append((titles[best][0], titles[best][2]))
-    return list(dict.fromkeys(out))
+        elif description in placed:
+            nearest.append(titles[best][0])
+    return list(dict.fromkeys(out)), list(dict.fromkeys(nearest))
 
 
 def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
@@ -1268,6 +1373,41 @@ def sections_numbered(state: State, text: str) -> list[tuple[str, str]]:
         if len(held) <= MAX_MATCHES:
             out += [_entry_section(state, p["id"]) or (p["id"], numbered_end(state, p["id"], paras[-1]["id"]))
                     for p in held]
+    return out
+
+
+#: a section a request names by a Roman number ("section II", "Part IV", "chapter iii"): the numeral, of I, V and X
+#: only (up to 39: "section C" or "Part L" are letters, as "C.\tCosts" is a lettered title)
+_ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|annex|appendix)\s+([ivx]{1,6})(?!\w)",
+                         re.IGNORECASE)
+#: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
+_ROMAN_TYPED = re.compile(r"\s*([IVX]{1,6})(?:[.)]\s*|\t)(?=\S)")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
+
+
+def roman_value(numeral: str) -> int:
+    """The value of Roman numeral `numeral` ("IV": 4), read leniently."""
+    values = [_ROMAN_VALUES[c] for c in numeral.upper()]
+    return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0]))
+
+
+def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
+    """The sections `text` names by a Roman number after a part word ("the sentence in italics in section II"): each
+    paragraph typed with that numeral ("II.\tTowards a working definition"; a contents entry's: its heading) with the
+    paragraph before the next one typed with a higher numeral; a numeral more than :data:`MAX_MATCHES` paragraphs
+    start with names none."""
+    paras = state.get("paragraphs", [])
+    typed = [(i, roman_value(m.group(1))) for i, p in enumerate(paras) if (m := _ROMAN_TYPED.match(p.get("text", "")))]
+    out = []
+    for said in dict.fromkeys(n.upper() for n in _ROMAN_SAID.findall(undictated(text))):
+        value = roman_value(said)
+        held = [n for n, (i, v) in enumerate(typed) if v == value and _ROMAN_TYPED.match(paras[i]["text"]).group(1) == said]
+        if len(held) > MAX_MATCHES:
+            continue
+        for n in held:
+            start = typed[n][0]
+            end = next((i - 1 for i, v in typed[n + 1:] if v > value), len(paras) - 1)
+            out.append(_entry_section(state, paras[start]["id"]) or (paras[start]["id"], paras[end]["id"]))
     return out
 
 
@@ -1336,15 +1476,19 @@ def alike(state: State, ids: list[str]) -> list[str]:
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
     """A short line's kind (:func:`_kind`) and first word, of up to :data:`MAX_LABEL_WORDS` words; None for a longer
     one."""
-    words = loose(p.get("text", "")).split()
-    return (*_kind(p), words[0]) if 0 < len(words) <= MAX_LABEL_WORDS else None
+    text = p.get("text", "")
+    if not 0 < len(text.split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded (every step)
+        return None
+    return (*_kind(p), loose(text).split()[0])
 
 
 def more_named(state: State, text: str) -> list[str]:
     """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
-    ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7). The wording comes
-    from step text that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
+    ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
+    all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
+    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5). The wording comes from step text
+    that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
         return []
@@ -1353,10 +1497,17 @@ def more_named(state: State, text: str) -> list[str]:
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
+    count, rest = int(m.group(1)), paras[max(at[i] for i in ids) + 1:]
+    for key in (_lead, _kind):
+        named = {key(paras[at[i]]) for i in ids}
+        if len(ids) >= 2 and len(named) == 1 and None not in named:
+            same = [p["id"] for p in rest if key(p) in named][:count]
+            if len(same) == count:
+                return same
     named = [_list_kind(paras[at[i]]) for i in ids]
     kinds = {k for k in named if named.count(k) >= 2} or set(named)
-    after = (p["id"] for p in paras[max(at[i] for i in ids) + 1:] if _list_kind(p) in kinds)
-    return list(itertools.islice(after, int(m.group(1))))
+    after = (p["id"] for p in rest if _list_kind(p) in kinds)
+    return list(itertools.islice(after, count))
 
 
 def typed_run(state: State, pid: str) -> list[str]:

@@ -13,7 +13,8 @@ make it smaller", but not "centre and bold the title", one verb's two words); in
 with its own subject and 也 ("，页眉也跟着改") or "V完" ("，改完把批注删掉": after that).
 A lead-in ("A few changes:", "Several edits, please.", "有几处要改：") and closing courtesies ("谢谢", "thanks") are
 dropped; connectives that start a request are removed. A clause that qualifies the request before it ("; no password
-needed", "; rows Draft, Sam, Done") or a Chinese list item after "：" (no action word) stays with that request. A part
+needed", "; rows Draft, Sam, Done", "。作者写 Hao") or a Chinese list item after "：" (no action word) stays with that
+request. A part
 that only states context ("The chart is tiny.", "提示字的颜色太浅了") stays with the request after it, or with the one
 before when it follows a semicolon, opens with a pronoun ("It only repeats ...", "这段...") or ends the instruction.
 A part makes a request when a clause of it starts with an action verb, it opens like an imperative, starts with
@@ -31,7 +32,9 @@ _QUOTE_ENDS = {"”", "」", "』", '"'}
 _ZH_CONNECTIVES = "然后|接着|另外|此外|同时|最后|再"  # after "，" they begin another request
 _ZH_CONNECTIVE = re.compile(f"(?:{_ZH_CONNECTIVES})")
 _AFTER_QUOTE = re.compile(r"(?:然后|接着|另外|此外)")  # right after a closing quote (“...。”接着...); not 再/最后/同时
-_LEAD_CONNECTIVE = re.compile(rf"^(?:(?:{_ZH_CONNECTIVES}|还有)[，,]?|(?:and then|then|and|also|finally|"
+#: 最后 before a numeral or demonstrative is "the last" (最后一段, 最后那段), no connective
+_LEAD_CONNECTIVE = re.compile(rf"^(?:(?:{_ZH_CONNECTIVES}|还有)(?!(?<=最后)[一二两三几那这个段行页项条张列的\d])[，,]?|"
+                              r"(?:and then|then|and|also|finally|"
                               r"first|next|lastly|after that)\b[,]?\s*)", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^[^“”\"「」:：]{0,40}[:：]\s*(?=\S)")  # "A few changes:" before the first request
 _LEAD_IN_WORDS = re.compile(r"\b(?:changes|edits|fixes|things|updates)\b|几(?:处|个地方|点)", re.IGNORECASE)
@@ -41,6 +44,10 @@ _LEAD_IN_SENTENCE = re.compile(r"^(?:(?:several|a few|some|a couple of|two|three
 #: a clause that qualifies the request before it ("; no password needed", "; rows Draft, Sam, Done")
 _QUALIFIER = re.compile(r"^(?:no|not|leave|leaving|without|keep|keeping|but|except|only|so|which|with|rows?|columns?|"
                         r"data)\b", re.IGNORECASE)
+#: a Chinese clause that says who signs the text the request before it dictates ("…加条批注：…。作者写 Hao"); not a
+#: change of the author ("作者改成张三": the document's properties)
+_ZH_QUALIFIER = re.compile(r"^(?:作者|署名|批注人|审阅人|落款)(?:写|填|署|用|[:：])")
+_DICTATES = re.compile(r"[:：“「『\"]")  # a request that dictates a text (after a colon or in quotes)
 #: a Chinese clause without one of these is an item of a list the request before it opened with "："
 _ZH_ACTION = re.compile(r"把|将|在|给|为|设|改|加|删|插|换|用|让|调|移|挪|复制|创建|新增|新建|应用|套用|取消|更新|刷新|居中|"
                         r"标|做|放|写|开启|打开|关闭|启用|保护|断开|拆|合并|缩进|对齐|排|替换|添加|定义")
@@ -178,6 +185,7 @@ def split(instruction: str) -> list[str]:
             continue
         zh_item = requests and re.search(r"[:：]", requests[-1]) and re.search(r"[\u4e00-\u9fff]", part) \
             and not _ZH_ACTION.search(_ZH_NOT_ACTION.sub("", part))  # "；标题填…": 标题 asks nothing
+        zh_item = zh_item or requests and _ZH_QUALIFIER.match(part) and _DICTATES.search(requests[-1])
         if requests and not context and (_QUALIFIER.match(raw.strip()) or zh_item):
             requests[-1] += ("；" if zh_item else "; ") + part
         elif _asks(raw.strip()):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from autodw.agent import grounding, pointing, prompts
-from autodw.agent.distinctive import distinctive_blocks, names_held
+from autodw.agent.distinctive import distinctive_blocks, drawings_described, names_held
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ID_IN_TEXT
 from autodw.analysis.state import State
@@ -33,17 +33,19 @@ def named_ids(attempt: Attempt) -> list[str]:
 
 def state_view(state: State, text: str, record: InstructionResult, budget: int | None,
                extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = (),
-               listed: Iterable[str] = ()) -> str:
+               listed: Iterable[str] = (), named: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, `extra_focus` and the ids
     the last two steps' attempts named or created, the `pointed` blocks shown next (the window not centred on them),
-    then the `listed` ones at least by their short lines; the header and footer lines of `parts` kept first, the
+    then the `listed` ones at least by their short lines; the ids `text` names and `named` shown at least by their id
+    and the start of their text however small the budget; the header and footer lines of `parts` kept first, the
     styles `text` names first in the styles line."""
-    focus = [*ELEMENT_ID.findall(text), *extra_focus]
+    named = [*ELEMENT_ID.findall(text), *named]
+    focus = [*named, *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus += named_ids(attempt) + where_removed(state, attempt)
     return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed,
-                        listed=listed, styles=styles_said(state, text))
+                        listed=listed, styles=styles_said(state, text), named=named)
 
 
 def styles_said(state: State, text: str) -> list[str]:
@@ -101,7 +103,9 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     alone = [m for m in named if not m.earlier]
     by_itself = pointing.pointed(state, pointing_in, alone) if earlier else []
     # "paragraphs p1, ..., p6 and 14 more": the others like those, after them (:func:`~autodw.agent.pointing.more_named`)
-    focus = [*extra_focus, *pointing.more_named(state, text), *_matched(own), *distinctive_blocks(state, quoted_in),
+    more = pointing.more_named(state, text)
+    focus = [*extra_focus, *more, *_matched(own), *distinctive_blocks(state, quoted_in),
+             *drawings_described(state, grounding.undictated(quoted_in)),
              *names_held(state, grounding.undictated(quoted_in)), *([] if by_itself else earlier)]
     # what it points at with all it names: what it points at by itself when none of that is earlier (computed once)
     pointed = list(by_itself) if earlier and len(alone) == len(named) else pointing.pointed(state, pointing_in, named)
@@ -141,7 +145,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     else:  # the lines holding its numbers in the section it names, with their neighbours ("2000到2EFF那一项的示例")
         focus += [bid for bid in numbers if bid in inside]
     view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
-                      pointed=pointed, listed=listed)
+                      pointed=pointed, listed=listed, named=more)
     lines = "\n\n".join(t for t in (grounding.grounding_lines(matches), grounding.held_lines(state, quoted_in, matches)) if t)
     return f"{view}\n\n{lines}" if lines else view
 

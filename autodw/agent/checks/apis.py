@@ -33,14 +33,16 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                             "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
                                             "dwbench-2.0/hand/dev-thirteenth", "dwbench-2.0/hand/dev-nineteenth",
                                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-third",
-                                            "dwbench-2.0/hand/dev-twenty-first", "dwbench-2.0/templated/dev"))
+                                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-first",
+                                            "dwbench-2.0/templated/dev"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
-                before: State | None = None) -> list[CheckFinding]:
+                before: State | None = None, message: str = "") -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
     that the request names in none of the words of ``api_words.json``, or deletes one when the request says nothing
     of deleting (a move done as a deletion). The session's instruction before this one counts as said: a follow-up
     names its thing there ("In the actions table, ..." then "add one more action at the end"; "The screenshot is far
-    too tall" then "Centre it as well"). A letter typed three times is read as two ("the commment ... can go"). A
+    too tall" then "Centre it as well"), and so do the other requests of a split `message` ("In the glossary at the
+    end a couple of entries are missing the colon ..." then "Please add them.", dwh-366#6). A letter typed three times is read as two ("the commment ... can go"). A
     table the request calls by its caption or title names the call's table ("Add 2024 to the year overview" for the
     table captioned "Table 1: Year overview"). A paragraph made an item of the list of its kind right beside it joins
     that list, and so do items inserted right after or before an item of a list of their kind, which the request need
@@ -52,12 +54,14 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     text for a cell of a one-column table, which the request dictates, names the cell: such a table lays out lines
     (a cover's title and date) that the request calls by what they are ("封面标题…改成FieldKit 2.0 User’s Guide")."""
     words = api_words().get(api)
-    instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     if words is None:
         return []
+    if message.strip() and message.strip() != instruction.strip():  # the message's other requests, the nearest first
+        previous = f"{message}\n{previous}" if previous else message
+    instruction, previous = without_tripled_letters(instruction), without_tripled_letters(previous)
     args, before = args or {}, before or {}
     thing = catalogue_thing(api)
-    named = _table_titled(instruction, args.get("table"), before) or _joins_list(api, args, before) or \
+    named = _table_titled(f"{instruction}\n{previous}", args.get("table"), before) or _joins_list(api, args, before) or \
         _line_of_box(api, args, before, instruction) or \
         _template_quoted(args, instruction) or _chart_picture(args, before, instruction + "\n" + previous) or \
         _picture_sized(api, args, before, instruction, previous) or \
@@ -164,7 +168,9 @@ MIN_TITLE_CHARS = 6  # a shorter title ("Q1") is found in too many requests
 
 def _table_titled(request: str, table: Any, before: State) -> bool:
     """Whether `request` says the caption or title of the call's table (``table``: its id), its label left out: the
-    caption-styled paragraph right after or before it, or a heading right before it."""
+    caption-styled paragraph right after or before it, or the line with text right before it (past empty ones) when
+    that is a heading or a short title (:func:`_titles_before`; "In the glossary at the end" of a glossary table under
+    the line "Glossary" styled as a page header, dwh-366#6)."""
     if not isinstance(table, str):
         return False
     said = grounding.loose(request)
@@ -177,9 +183,28 @@ def _table_titles(before: State, table: str) -> Iterator[str]:
     if found is None:
         return
     paragraphs, after = grounding.table_surroundings(before, found)
-    for paragraph, titled in ((next(paragraphs, None), ("caption", "heading", "title")), (after, ("caption",))):
-        if paragraph is not None and any(k in (paragraph.get("style") or "").casefold() for k in titled):
-            yield _TABLE_LABEL.sub("", grounding.loose(paragraph.get("text", ""))).strip()
+    others = {t.get("after_paragraph") for t in before.get("tables", []) if t is not found}
+    for n, paragraph in enumerate(paragraphs):  # the line with text right before it, not another table's
+        if n and paragraph["id"] in others:
+            break
+        if paragraph.get("text", "").strip():
+            if _titles_before(paragraph):
+                yield _TABLE_LABEL.sub("", grounding.loose(paragraph["text"])).strip()
+            break
+    if after is not None and "caption" in (after.get("style") or "").casefold():
+        yield _TABLE_LABEL.sub("", grounding.loose(after.get("text", ""))).strip()
+
+
+MAX_TITLE_WORDS = 4  # words of an unstyled line right before a table that is its title ("Glossary", "Staff list")
+
+
+def _titles_before(paragraph: dict[str, Any]) -> bool:
+    """Whether `paragraph`, the line with text right before a table, is its title: styled as a heading, title or
+    caption, or a short line (up to :data:`MAX_TITLE_WORDS` words) not ending as a sentence or a lead-in does."""
+    text = paragraph.get("text", "").strip()
+    if any(k in (paragraph.get("style") or "").casefold() for k in ("caption", "heading", "title")):
+        return True
+    return 0 < len(text.split()) <= MAX_TITLE_WORDS and not re.search(r"[.:;,!?。：；，！？]$", text)
 
 
 def _in_word(char: str) -> bool:

@@ -208,7 +208,7 @@ def use_word_lists(folder: Path | None) -> None:
 
 
 #: arguments whose texts tie a call to one request of a compound instruction (texts it writes or looks for)
-_ANCHOR_KEYS = re.compile(r"^(?:text|title|replace|find|match|caption|bookmark|name|items|data|categories|label|"
+ANCHOR_KEYS = re.compile(r"^(?:text|title|replace|find|match|caption|bookmark|name|items|data|categories|label|"
                           r"comment|alt_text|description)$")
 
 
@@ -219,7 +219,7 @@ def own_request(instruction: str, args: dict[str, Any]) -> str:
     if len(parts) < 2:
         return instruction
     texts = {loose_text(t) for key, t in keyed_strings(args)
-             if _ANCHOR_KEYS.match(key) and not ID_IN_TEXT.fullmatch(t) and len(loose_text(t)) >= 2}
+             if ANCHOR_KEYS.match(key) and not ID_IN_TEXT.fullmatch(t) and len(loose_text(t)) >= 2}
     loose_parts = [grounding.loose(part) for part in parts]
     hits = [part for part, loose_part in zip(parts, loose_parts) if any(t in loose_part for t in texts)]
     return hits[0] if len(hits) == 1 else instruction

@@ -7,8 +7,8 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import (CJK, catalogue_value, catalogue_words, drawing, keyed_strings, named,
-                                         one_value, target_paragraphs, values_now, word_list)
+from autodw.agent.checks.reading import (ANCHOR_KEYS, CJK, catalogue_value, catalogue_words, drawing, keyed_strings,
+                                         loose_text, named, one_value, target_paragraphs, values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 from autodw.analysis.state.effective import Formatting
@@ -47,7 +47,8 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first",
-                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/hand/dev-twenty-fifth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
@@ -126,17 +127,23 @@ def _repeated(instruction: str, previous: str) -> str:
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
-                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/templated/dev"))
-def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "") -> list[CheckFinding]:
+                            "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
+                            "dwbench-2.0/templated/dev"))
+def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
+                  message: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
-    request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one; the fix
+    request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one, nor,
+    for a call formatting text the request dictates (:func:`_formats_dictated`), another request of the `message`
+    ("Add a reference: Culmann, K., Die graphische Statik, ... Title in italics like the others please."); the fix
     is to switch it off. A table given only its column names, its other rows left to fill in, has them as its header
     row unasked."""
     out = []
     repeated = _repeated(instruction, previous)
+    written = message if message != instruction and _formats_dictated(args, instruction) else ""
     for key, pattern in word_list("value_words.json")["flags"].items():
         if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
                 not (repeated and _asked(api, key, pattern, repeated)) and \
+                not (written and _asked(api, key, pattern, written) and not _negated(pattern, written)) and \
                 not (key == "header_row" and _names_only(args)):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
     return out
@@ -145,7 +152,7 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
 @check("asked_flag_off", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
-                            "dwbench-2.0/hand/dev-eighteenth"))
+                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
@@ -157,6 +164,15 @@ def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State)
                 not _all_on(key, api, args, before):
             out.append(CheckFinding("asked_flag_off", f"{key}=false: the request asks for it", True, {key: True}))
     return out
+
+
+def _formats_dictated(args: dict[str, Any], request: str) -> bool:
+    """Whether a call's texts (what it finds or writes, :data:`~autodw.agent.checks.reading.ANCHOR_KEYS`) all lie in
+    the text `request` dictates (:func:`~autodw.agent.grounding.dictated`): it formats text the request writes, whose
+    look the message's next request may say ("... Die graphische Statik, 1866. Title in italics", dwh-367#7)."""
+    spans = [grounding.loose(request[a:b]) for a, b in grounding.dictated(request)]
+    texts = [loose_text(t) for key, t in keyed_strings(args) if ANCHOR_KEYS.match(key) and loose_text(t)]
+    return bool(texts and spans) and all(any(t in span for span in spans) for t in texts)
 
 
 def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
@@ -230,7 +246,8 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-third", "dwbench-2.0/hand/dev-twenty-second",
-                            "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/hand/dev-twenty-fifth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -258,7 +275,7 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
 
 
 @check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev",))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth"))
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
     a header's alignment other than the one it has (a right-aligned header reset to left), a note's mark anywhere

@@ -41,6 +41,21 @@ CHART_KINDS = {
 }
 
 
+def plot_kind(plot: etree._Element) -> str | None:
+    """The chart type of a plot element (``c:barChart`` ...: :data:`CHART_KINDS`), None for another element: a bar
+    chart whose bars stand (``c:barDir`` col) is a column chart, an of-pie chart whose second plot is a bar
+    (``c:ofPieType`` bar) a bar_of_pie."""
+    if not isinstance(plot.tag, str):
+        return None
+    kind = CHART_KINDS.get(etree.QName(plot).localname)
+    if kind == "bar" and plot.find(f"{{{_C}}}barDir") is not None and plot.find(f"{{{_C}}}barDir").get("val") == "col":
+        return "column"
+    if kind == "pie_of_pie" and plot.find(f"{{{_C}}}ofPieType") is not None \
+            and plot.find(f"{{{_C}}}ofPieType").get("val") == "bar":
+        return "bar_of_pie"
+    return kind
+
+
 def read_drawing(container: etree._Element, part) -> dict[str, Any]:
     """Describe a ``wp:inline`` or ``wp:anchor`` element (picture, chart or shape)."""
     floating = container.tag == f"{{{_WP}}}anchor"
@@ -100,13 +115,9 @@ def read_chart(blob: bytes) -> dict[str, Any]:
     categories: list[str] = []
     if plot is not None:
         for el in plot:
-            local = etree.QName(el).localname
-            if local not in CHART_KINDS:
+            kind = plot_kind(el)
+            if kind is None:
                 continue
-            kind = CHART_KINDS[local]
-            bar_dir = el.find(f"{{{_C}}}barDir")
-            if kind == "bar" and bar_dir is not None and bar_dir.get("val") == "col":
-                kind = "column"
             kinds.append(kind)
             for ser in el.iterchildren(f"{{{_C}}}ser"):
                 name = "".join(v.text or "" for v in ser.iterfind(f"{{{_C}}}tx//{{{_C}}}v"))

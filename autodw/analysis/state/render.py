@@ -25,6 +25,8 @@ MAX_TABLE_ROWS = 8
 MAX_CELL_CHARS = 40
 MAX_SHORT = 24  # focus blocks named first by a short line (the rest of the focus is shown whole as the budget allows)
 SHORT_CHARS = 16  # text a focus block's short line keeps (it names the block; its whole line follows if it fits)
+MAX_NAMED = 40  # ids a view names whatever its budget (a step's targets: the generator cannot write an id not shown)
+TIGHT_CHARS = 10  # text a named block's tight line keeps (when the short lines of all named ones do not fit)
 MAX_SHORT_CELLS = 8  # cells of a table's first row its short line shows
 HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest the focus are shown when not all fit
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
@@ -46,11 +48,13 @@ def estimate_tokens(text: str) -> int:
 
 def render_state(state: State, budget_tokens: int | None = None, focus: Iterable[str] = (),
                  count_tokens: TokenCounter = estimate_tokens, parts: Iterable[str] = (),
-                 pointed: Iterable[str] = (), listed: Iterable[str] = (), styles: Iterable[str] = ()) -> str:
+                 pointed: Iterable[str] = (), listed: Iterable[str] = (), styles: Iterable[str] = (),
+                 named: Iterable[str] = ()) -> str:
     """The state as compact text; if over `budget_tokens`, body blocks windowed around `focus` ids, those and then
     the `pointed` ones (the window is not centred on them) shown first, the most wanted first, then the `listed` ones
-    at least by their short lines; the header and footer lines of `parts` (:data:`PARTS`) and of the focus images
-    kept first, the `styles` named first in the styles line (what of it a cut keeps)."""
+    at least by their short lines; the `named` blocks (the first :data:`MAX_NAMED`) shown at least by their id and
+    the start of their text, over the budget if need be; the header and footer lines of `parts` (:data:`PARTS`) and
+    of the focus images kept first, the `styles` named first in the styles line (what of it a cut keeps)."""
     focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
@@ -68,7 +72,8 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
         head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)", rank)
         tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
-        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed))
+        chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed),
+                         list(named))
         _fill_single_gaps(blocks, chosen, count_tokens)
     body = _with_elisions(blocks, chosen)
     title = "BODY (id #index [style, format] text)"
@@ -270,6 +275,17 @@ class _Block:
         if self.is_table:
             return _table_short(self.element)
         return _paragraph_text(self.element, SHORT_CHARS, formats=False)
+
+    @cached_property
+    def tight(self) -> str:
+        """The block's tightest line: its id and the start of its text (a table's head line)."""
+        if self.is_table:
+            return _table_head(self.element)
+        return f"{self.id} {shortened(self.element.get('text', '').replace(chr(10), ' '), TIGHT_CHARS)}"
+
+    def line(self, whole: bool | None) -> str:
+        """The block as shown: whole (True), by its short line (False) or by its tight one (None)."""
+        return self.text if whole else self.short if whole is False else self.tight
 
 
 def heading_level(style: str | None, custom: dict[str, int] | None = None) -> int | None:
@@ -553,8 +569,10 @@ def _row_ids(row: list[Any]) -> str:
 
 
 def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[str],
-            count: TokenCounter, listed: Iterable[str] = ()) -> dict[int, bool]:
-    """The blocks shown (index -> whole, else as its short line): the first focus block whole, the first
+            count: TokenCounter, listed: Iterable[str] = (), named: Iterable[str] = ()) -> dict[int, bool | None]:
+    """The blocks shown (index -> whole, else as its short line, None: its tight line): the first focus block whole,
+    the `named` ones (the first :data:`MAX_NAMED`) by their short lines, or by their tight ones whatever the budget
+    when those do not all fit (dwh-354#5: 21 headings a step names), the first
     :data:`MAX_SHORT` of the focus and then the pointed blocks (in their order) as short lines, then the `listed`
     ones as short lines, then each focus and pointed block whole as the budget allows, then the first three blocks,
     the headings (all when they fit, else those nearest the focus until :data:`HEADINGS_SHARE` of the budget is
@@ -562,13 +580,13 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
     costs = [count(b.text) for b in blocks]
     if sum(costs) <= budget:
         return dict.fromkeys(range(len(blocks)), True)
-    chosen: dict[int, bool] = {}
+    chosen: dict[int, bool | None] = {}
     spent = 0
 
     def take(i: int) -> None:
         nonlocal spent
         if 0 <= i < len(blocks) and chosen.get(i) is not True:
-            extra = costs[i] - (count(blocks[i].short) if i in chosen else 0)
+            extra = costs[i] - (count(blocks[i].line(chosen[i])) if i in chosen else 0)
             if spent + extra <= budget:
                 chosen[i] = True
                 spent += extra
@@ -585,6 +603,11 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
     wanted = list(dict.fromkeys([*focus_idx, *(at[b] for b in pointed if b in at)]))
     for i in focus_idx[:1]:  # the first focus block whole (a step's target: its text is copied)
         take(i)
+    left = [i for i in list(dict.fromkeys(at[b] for b in named if b in at))[:MAX_NAMED] if i not in chosen]
+    if spent + sum(count(blocks[i].short) for i in left) > budget:
+        for i in left:  # the step's targets by their ids at least, over the budget if need be
+            chosen[i] = None
+            spent += count(blocks[i].tight)
     for i in wanted[:MAX_SHORT]:  # the others named first, cut short; then each whole in order of priority
         name(i)
     for i in (at[b] for b in listed if b in at):  # a list to choose from ("the abbreviations table"): short lines
@@ -614,7 +637,7 @@ def _choose(blocks: list[_Block], budget: int, focus: list[str], pointed: list[s
     return chosen
 
 
-def _fill_single_gaps(blocks: list[_Block], chosen: dict[int, bool], count: TokenCounter) -> None:
+def _fill_single_gaps(blocks: list[_Block], chosen: dict[int, bool | None], count: TokenCounter) -> None:
     """Show each block left out alone between shown ones whole, or else by its short line, when that costs no more than
     the line saying it was left out (an empty line between a paragraph and a caption shown: "the line above Figure
     3-9", dwh-310#6)."""
@@ -627,7 +650,7 @@ def _fill_single_gaps(blocks: list[_Block], chosen: dict[int, bool], count: Toke
                 chosen[i] = False
 
 
-def _with_elisions(blocks: list[_Block], chosen: dict[int, bool]) -> list[str]:
+def _with_elisions(blocks: list[_Block], chosen: dict[int, bool | None]) -> list[str]:
     out: list[str] = []
     gap: list[str] = []
     for i, b in enumerate(blocks):
@@ -635,7 +658,7 @@ def _with_elisions(blocks: list[_Block], chosen: dict[int, bool]) -> list[str]:
             if gap:
                 out.append(_elision(gap))
                 gap = []
-            out.append(b.text if chosen[i] else b.short)
+            out.append(b.line(chosen[i]))
         else:
             gap.append(b.id)
     if gap:

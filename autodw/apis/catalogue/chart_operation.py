@@ -16,11 +16,11 @@ from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.core.ids import element_id
 from autodw.core.units import emu
-from autodw.core.xml import qn
 
 INTENT = "chart_operation"
 _TYPES = tuple(charts.CHART_TYPES)
-CHART_TYPE = enum("chart type (scatter: categories are the numeric x values)", _TYPES)
+CHART_TYPE = enum("chart type (scatter: categories are the numeric x values; pie_of_pie, bar_of_pie: a pie with "
+                  "some slices split out into a second pie or a bar)", _TYPES)
 CATEGORIES = {"type": "array", "minItems": 1, "maxItems": 1000, "items": {"type": ["string", "number"]},
               "description": "category labels along the axis (pie: slice names), e.g. [\"Q1\", \"Q2\", \"Q3\"]"}
 SERIES = {"type": "array", "minItems": 1, "maxItems": 50,
@@ -96,8 +96,7 @@ def change_chart_type(doc: WordDocument, chart: str, chart_type: str):
     """Rebuild the chart XML for the new type from the current data."""
     _, _, part, cs = charts.chart_parts(doc, chart)
     old_kind = charts.chart_kind(cs)
-    pie_of_pie = cs.chart.plotArea.find(qn("c:ofPieChart")) is not None  # a kind of pie, but not a pie chart
-    if old_kind == chart_type and not pie_of_pie:
+    if old_kind == chart_type:
         return f"{chart} is already a {chart_type} chart"
     categories, series = charts.current_data(cs)
     if not series or not categories:
@@ -106,7 +105,7 @@ def change_chart_type(doc: WordDocument, chart: str, chart_type: str):
     new = charts.retype(cs, chart_type, data)
     charts.write_workbook(doc, part, new, data)
     charts.save_chart(part, new)
-    return f"{chart} changed from {'pie_of_pie' if pie_of_pie else old_kind} to {chart_type}"
+    return f"{chart} changed from {old_kind} to {chart_type}"
 
 
 @api(intent=INTENT,

@@ -159,7 +159,7 @@ def _list_item(p, style: str | None, num_id: str | None, level: int) -> None:
 
 @api(intent=INTENT,
      description="Insert text into an existing paragraph at a character offset (default: at the end), in the "
-                 "formatting of the text before it.",
+                 "formatting of the text before it; at a hyperlink's end it goes after the link, not into it.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the text to insert", 1),
              "offset": integer("character offset in the paragraph's text; omit to append", 0)},
      examples=[{"paragraph": "p2", "text": " Margins also improved."}, {"paragraph": "p31", "text": "Note: ", "offset": 0}])

@@ -303,8 +303,8 @@ def move_section(doc: WordDocument, heading: str, position: Any):
     """Take `heading` and its blocks out (each leaving its section break in place, see hand_over_section_break)
     and insert them together: the content moves, the page layout of each section does not."""
     p = doc.find(heading, "p")
-    levels = toc_lib.StyleLevels(doc)
-    level = toc_lib.paragraph_level(p, levels)
+    level_of = toc_lib.heading_reader(doc)
+    level = level_of(p)
     if level is None:
         raise ArgumentError(f"{heading} is not a heading; move_section moves a heading with its section "
                             "(use move_block to move one paragraph)")
@@ -315,7 +315,7 @@ def move_section(doc: WordDocument, heading: str, position: Any):
         if sibling.tag not in (P, TBL):
             break
         if sibling.tag == P:
-            other = toc_lib.paragraph_level(sibling, levels)
+            other = level_of(sibling)
             if other is not None and other <= level:
                 break
         els.append(sibling)

@@ -381,8 +381,9 @@ def insert_toc(doc: WordDocument, position: Any, levels: str = "1-3", title: str
                  "\"Table of Figures\" style: with \\c the whole caption (\"Figure 1: Sales by region\"), with \\a "
                  "the text after the number. Page numbers cannot be computed "
                  "here: where the old entries had page numbers, each entry gets the \\p separator (a tab by default) "
-                 "and a page-number field showing the old entry's number for the same heading (none for a new "
-                 "heading). With nothing to list it writes Word's message (\"No table of contents entries found.\"); "
+                 "and a page-number field showing the old entry's number for the same heading (found by its bookmark, else "
+                 "by the entry's text; none for a new heading, whose field Word fills on update); page numbers the "
+                 "old entries showed as plain text become such fields too. With nothing to list it writes Word's message (\"No table of contents entries found.\"); "
                  "the paragraph holding the field's end, after the last entry, is kept. Word is asked to update "
                  "fields (page numbers) on opening.",
      params={},

@@ -31,16 +31,19 @@ from autodw.apis.ooxml import drawings
 from autodw.apis.ooxml import locate
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, UnsupportedOperationError
-from autodw.analysis.state.drawings import CHART_KINDS
+from autodw.analysis.state.drawings import CHART_KINDS, plot_kind
 from autodw.core.xml import NS, qn
 
 C = NS["c"]
 CHART_TYPES = {"column": XL.COLUMN_CLUSTERED, "bar": XL.BAR_CLUSTERED, "line": XL.LINE_MARKERS, "pie": XL.PIE,
-               "doughnut": XL.DOUGHNUT, "area": XL.AREA, "scatter": XL.XY_SCATTER, "radar": XL.RADAR_MARKERS}
+               "doughnut": XL.DOUGHNUT, "area": XL.AREA, "scatter": XL.XY_SCATTER, "radar": XL.RADAR_MARKERS,
+               "pie_of_pie": XL.PIE_OF_PIE, "bar_of_pie": XL.BAR_OF_PIE}
+#: the of-pie types (written from python-pptx's pie: it has no of-pie writer) -> their ``c:ofPieType``
+OF_PIE = {"pie_of_pie": "pie", "bar_of_pie": "bar"}
 LEGEND_POSITIONS = ("r", "l", "t", "b", "tr", "none")
 DEFAULT_SIZE = (5486400, 3200400)  # Word's default chart: 15.24 x 8.89 cm
 _WORKBOOK_CREATED = dt.datetime(2000, 1, 1)  # fixed so the same call gives the same workbook bytes
-PLOT_KINDS = {**CHART_KINDS, "ofPieChart": "pie"}  # plot element -> API chart type
+PLOT_KINDS = CHART_KINDS  # plot element -> API chart type
 _CHART_SPACE_ORDER = ("date1904", "lang", "roundedCorners", "AlternateContent", "style", "clrMapOvr", "pivotSource",
                       "protection", "chart", "spPr", "txPr", "externalData", "printSettings", "userShapes", "extLst")
 _CHART_ORDER = ("title", "autoTitleDeleted", "pivotFmts", "view3D", "floor", "sideWall", "backWall", "plotArea",
@@ -123,7 +126,7 @@ def _int_if_whole(x: float):
 
 def new_chart_space(kind: str, data, title: str | None, legend: str):
     """A chart XML tree (python-pptx element classes) of `kind` with title, legend and Word-friendly text size."""
-    xml = ChartXmlWriter(CHART_TYPES[kind], data).xml
+    xml = ChartXmlWriter(XL.PIE if kind in OF_PIE else CHART_TYPES[kind], data).xml
     cs = parse_chart_xml(xml.encode("utf-8"))
     if len(cs.chart.plotArea.sers) < len(data):  # the pie writer keeps only the first series: keep them all
         replace_data(cs, kind, data)
@@ -139,7 +142,23 @@ def new_chart_space(kind: str, data, title: str | None, legend: str):
     Chart(cs, None).font.size = Pt(10)
     set_title(cs, title)
     set_legend(cs, legend)
+    if kind in OF_PIE:
+        _of_pie(cs, OF_PIE[kind])
     return cs
+
+
+def _of_pie(cs, of_type: str) -> None:
+    """Make the pie plot of `cs` an of-pie plot (``c:ofPieChart``, its second plot a pie or a bar) as Word writes
+    one: ofPieType, the pie's varyColors, series and data labels, gapWidth 100, secondPieSize 75, serLines."""
+    pie = cs.chart.plotArea.find(qn("c:pieChart"))
+    of = etree.Element(qn("c:ofPieChart"))
+    etree.SubElement(of, qn("c:ofPieType")).set("val", of_type)
+    of.extend(c for c in list(pie) if c.tag in (qn("c:varyColors"), qn("c:ser"), qn("c:dLbls")))
+    etree.SubElement(of, qn("c:gapWidth")).set("val", "100")
+    etree.SubElement(of, qn("c:secondPieSize")).set("val", "75")
+    etree.SubElement(of, qn("c:serLines"))
+    pie.addprevious(of)
+    pie.getparent().remove(pie)
 
 
 def _unsigned_axis_ids(cs: etree._Element) -> None:
@@ -196,15 +215,10 @@ def set_legend(cs, position: str) -> None:
 
 
 def chart_kind(cs) -> str:
-    """The API chart type of the first plot (column, bar, line, pie, ...)."""
-    plot = cs.chart.plotArea
-    for el in plot:
-        local = etree.QName(el).localname
-        if local in PLOT_KINDS:
-            kind = PLOT_KINDS[local]
-            if kind == "bar":
-                bar_dir = el.find(qn("c:barDir"))
-                return "column" if bar_dir is not None and bar_dir.get("val") == "col" else "bar"
+    """The API chart type of the first plot (column, bar, line, pie, ...: :func:`plot_kind`)."""
+    for el in cs.chart.plotArea:
+        kind = plot_kind(el)
+        if kind is not None:
             return kind
     raise UnsupportedOperationError("the chart has no plot this API understands")
 

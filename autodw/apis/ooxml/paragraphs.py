@@ -6,7 +6,8 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.text import atom_text, atoms, insertion_point, new_run, paragraph_text, replace_span
+from autodw.apis.ooxml.text import (atom_text, atoms, insertion_point, new_run, paragraph_text, replace_span,
+                                   without_link_look)
 from autodw.core.document import WordDocument
 from autodw.core.xml import NS, qn
 
@@ -35,9 +36,7 @@ def hyperlink_runs(doc: WordDocument, link_text: str, rpr: etree._Element | None
     `rpr` (those of the text it is placed in: its font, size, bold, italic) when given, their own character style,
     colour and underline dropped (the style's blue underline shows it is a link, as Word's links look)."""
     style = ensure_style(doc, "Hyperlink", "character")
-    rpr = make("w:rPr") if rpr is None else rpr
-    for old in [*rpr.findall(qn("w:rStyle")), *rpr.findall(qn("w:color")), *rpr.findall(qn("w:u"))]:
-        rpr.remove(old)
+    rpr = make("w:rPr") if rpr is None else without_link_look(rpr)
     insert_ordered(rpr, make("w:rStyle", w_val=style))
     return new_run(link_text, rpr)
 

@@ -18,7 +18,7 @@ from lxml import etree
 
 from autodw.apis.ooxml.elements import (get_or_add, get_or_add_ppr, get_or_add_rpr, insert_ordered, make,
                                         remove_children, replace_child)
-from autodw.apis.ooxml.text import iter_runs, new_run, paragraph_text, replace_span
+from autodw.apis.ooxml.text import atoms, iter_runs, new_run, paragraph_text, replace_span
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError, UnsupportedOperationError
 from autodw.core.ids import ID_ATTR
@@ -347,13 +347,14 @@ def clean_copy(el: etree._Element | None) -> etree._Element | None:
 
 
 def first_run_rpr(tc: etree._Element) -> etree._Element | None:
-    """A clean copy of the ``w:rPr`` of the cell's first run, else of its first paragraph mark."""
+    """A clean copy of the ``w:rPr`` of the cell's first run showing text (as Word types over the cell's text),
+    else of its first paragraph mark (an empty cell types with its mark's formatting); runs showing nothing (a
+    page break, a field's code) are skipped."""
     paras = cell_paragraphs(tc)
     for p in paras:
-        for r in iter_runs(p):
-            if r.find(qn("w:rPr")) is not None:
-                return clean_copy(r.find(qn("w:rPr")))
-            return None
+        for a in atoms(p):
+            if a.text:
+                return clean_copy(a.run.find(qn("w:rPr")))
     mark = paras[0].find(f"{qn('w:pPr')}/{qn('w:rPr')}") if paras else None
     return clean_copy(mark)
 

@@ -25,7 +25,7 @@ RPR = qn("w:rPr")
 _CONTAINERS = {qn(t) for t in ("w:hyperlink", "w:ins", "w:moveTo", "w:smartTag", "w:customXml", "w:fldSimple",
                                "w:dir", "w:bdo")}
 _SDT, _SDT_CONTENT = qn("w:sdt"), qn("w:sdtContent")
-_FLD_SIMPLE = qn("w:fldSimple")
+_FLD_SIMPLE, _HYPERLINK = qn("w:fldSimple"), qn("w:hyperlink")
 #: tracked insertions (text in them shows as another author's) and tracked deletions (text in them does not show)
 _TRACKED_INS, _DEL = (qn("w:ins"), qn("w:moveTo")), qn("w:del")
 #: wrappers a run may sit in inside a tracked insertion, which lifting a run out of it splits
@@ -58,27 +58,28 @@ def iter_runs(parent: etree._Element) -> Iterator[etree._Element]:
     return (el for kind, el in _walk(parent) if kind == "run")
 
 
-def _walk(parent: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+def _walk(parent: etree._Element, links: bool = False) -> Iterator[tuple[str, etree._Element]]:
     """The walk of :func:`iter_runs`: ("run", r) for each visible run, with ("begin", f) and ("end", f) around the
-    content of each ``w:fldSimple`` (also when it holds no run)."""
+    content of each ``w:fldSimple`` (also when it holds no run), and of each ``w:hyperlink`` when `links`."""
     for child in parent:
         tag = child.tag
         if tag == R:
             yield "run", child
         elif tag in _CONTAINERS:
-            if tag == _FLD_SIMPLE:
+            edged = tag == _FLD_SIMPLE or (links and tag == _HYPERLINK)
+            if edged:
                 yield "begin", child
-            yield from _walk(child)
-            if tag == _FLD_SIMPLE:
+            yield from _walk(child, links)
+            if edged:
                 yield "end", child
         elif tag == _SDT:
             content = child.find(_SDT_CONTENT)
             if content is not None:
-                yield from _walk(content)
+                yield from _walk(content, links)
         elif tag == _ALT:
             choice = child.find(_CHOICE)
             if choice is not None:
-                yield from _walk(choice)
+                yield from _walk(choice, links)
 
 
 def atom_text(el: etree._Element) -> str | None:
@@ -303,11 +304,13 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
     At a field's edge the text goes outside the field, on the side the offset names: at the start of a field's
     result before the field, at its end after it (an empty result: before it, unless no text follows, e.g. at
     the end of ``abc`` + field; an empty paragraph's offset 0 is before its fields). Text goes inside a field's
-    result only at an offset strictly within that result's text."""
+    result only at an offset strictly within that result's text. Hyperlinks (``w:hyperlink`` and HYPERLINK
+    fields) count as fields: text at a link's end goes after the link, in the formatting of the text around the
+    link (before it, else after it), not the link's look, as typing after a link in Word."""
     if not new:
         return None
-    anchor, side, ref = insertion_point(p, offset)
-    run = new_run(new, _rpr_of(p, ref))
+    anchor, side, rpr = insertion_point(p, offset)
+    run = new_run(new, rpr)
     if anchor is None:
         p.append(run)
     elif side == "after":
@@ -320,20 +323,27 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
 
 def formatting_at(p: etree._Element, offset: int) -> etree._Element | None:
     """A copy of the run properties text inserted at `offset` of `p` takes (see :func:`insert_text`)."""
-    return _rpr_of(p, insertion_point(p, offset)[2])
-
-
-def _rpr_of(p: etree._Element, ref: etree._Element | None) -> etree._Element | None:
-    """A copy of run `ref`'s properties (tracked changes dropped), or of `p`'s paragraph mark's when None."""
-    return _plain_rpr(ref.find(RPR)) if ref is not None else _paragraph_mark_rpr(p)
+    return insertion_point(p, offset)[2]
 
 
 def insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
     """Where content inserted at `offset` of `p` goes, as :func:`insert_text` places text: (anchor, "before"/"after",
-    run whose formatting new text takes); anchor None: append to `p`. Splits runs so that a boundary falls there."""
+    a copy of the run properties new text takes); anchor None: append to `p`. Splits runs so that a boundary falls
+    there."""
     split_at(p, offset)
     _separate_field_chars(p)
-    return _insertion_point(p, offset)
+    anchor, side, ref, outside_link = _insertion_point(p, offset)
+    if ref is None:
+        return anchor, side, _paragraph_mark_rpr(p)
+    rpr = _plain_rpr(ref.find(RPR))
+    return anchor, side, without_link_look(rpr) if outside_link and rpr is not None else rpr
+
+
+def without_link_look(rpr: etree._Element) -> etree._Element:
+    """`rpr` without what makes text look like a link: its character style, colour and underline."""
+    for old in [*rpr.findall(qn("w:rStyle")), *rpr.findall(qn("w:color")), *rpr.findall(qn("w:u"))]:
+        rpr.remove(old)
+    return rpr
 
 
 _FLD_CHAR = qn("w:fldChar")
@@ -347,10 +357,11 @@ def _field_edge(el: etree._Element) -> str | None:
 
 def _field_tokens(p: etree._Element) -> list[tuple[str, Any]]:
     """The paragraph in reading order (:func:`_walk`) as tokens: ("text", run) for a run showing text, ("begin", el) /
-    ("end", el) for a field's start and end: the run of a complex field's begin/end ``w:fldChar`` (a run holding no
-    text: see :func:`_separate_field_chars`), or a ``w:fldSimple`` (its runs between its begin and end)."""
+    ("end", el) for a field's or link's start and end: the run of a complex field's begin/end ``w:fldChar`` (a run
+    holding no text: see :func:`_separate_field_chars`), or a ``w:fldSimple`` or ``w:hyperlink`` (its runs between
+    its begin and end)."""
     out: list[tuple[str, Any]] = []
-    for kind, el in _walk(p):
+    for kind, el in _walk(p, links=True):
         if kind != "run":
             out.append((kind, el))
             continue
@@ -453,10 +464,41 @@ def _unfield(parts: list[etree._Element]) -> None:
                 _remove_with_empty_containers(el)
 
 
-def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
-    """(anchor, "before"/"after", run whose formatting new text takes) for text inserted at `offset` of `p` (a run
-    boundary already falls there); anchor None: append to `p`. Of the places between the text before the offset
-    and the text after it, the one inside the fewest fields (see :func:`insert_text`)."""
+def _link_begins(p: etree._Element) -> set[int]:
+    """The ids of the begin tokens (:func:`_field_tokens`) of `p`'s links: its ``w:hyperlink`` elements, its HYPERLINK
+    ``w:fldSimple`` elements and the begin runs of its HYPERLINK complex fields."""
+    out: set[int] = set()
+    codes: list[tuple[etree._Element, list[str]] | None] = []  # open complex fields; None once past their code
+    for kind, el in _walk(p, links=True):
+        if kind == "begin" and (el.tag == _HYPERLINK or _is_link(el.get(qn("w:instr")))):
+            out.add(id(el))
+        if kind != "run":
+            continue
+        for c in el:
+            edge = c.get(qn("w:fldCharType")) if c.tag == _FLD_CHAR else None
+            if edge == "begin":
+                codes.append((el, []))
+            elif edge in ("separate", "end") and codes:
+                top = codes.pop()
+                if top is not None and _is_link("".join(top[1])):
+                    out.add(id(top[0]))
+                if edge == "separate":
+                    codes.append(None)
+            elif c.tag == qn("w:instrText") and codes and codes[-1] is not None:
+                codes[-1][1].append(c.text or "")
+    return out
+
+
+def _is_link(instruction: str | None) -> bool:
+    return (instruction or "").strip().upper().startswith("HYPERLINK")
+
+
+def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None, bool]:
+    """(anchor, "before"/"after", run whose formatting new text takes, whether that run is in a link the new text is
+    outside of) for text inserted at `offset` of `p` (a run boundary already falls there); anchor None: append to
+    `p`. Of the places between the text before the offset and the text after it, the one inside the fewest fields
+    and links (see :func:`insert_text`). Outside a link, the text takes the formatting of the nearest text outside
+    it (before the place, else after it); of the link's own text only when there is none."""
     tokens = _field_tokens(p)
     ends = {id(a.run): a.end for a in atoms(p) if a.text}
     first = last = None  # tokens[first + 1:last] lie between the text before `offset` and the text after it
@@ -478,11 +520,36 @@ def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | N
     slots = [lo + j for j, d in enumerate(depths) if d == least]
     slot = slots[-1] if first is not None and last is None else slots[0]
     ref = tokens[first][1] if first is not None else tokens[last][1] if last is not None else None
+    ref, outside_link = _formatting_run(p, tokens, slot, ref)
     if slot > lo or first is not None:  # just after the token before the slot (text before it, or a field's end)
-        return tokens[slot - 1][1], "after", ref
+        return tokens[slot - 1][1], "after", ref, outside_link
     if slot < len(tokens):  # just before the token after it (the text after the offset, or a field's start)
-        return tokens[slot][1], "before", ref
-    return None, "after", ref
+        return tokens[slot][1], "before", ref, outside_link
+    return None, "after", ref, outside_link
+
+
+def _formatting_run(p: etree._Element, tokens: list[tuple[str, Any]], slot: int,
+                    ref: etree._Element | None) -> tuple[etree._Element | None, bool]:
+    """(run, in a link `slot` is outside of): `ref`, the text next to the slot, unless it lies in a link the slot
+    is outside of; then the nearest text before the slot, else after it, in no such link."""
+    links = _link_begins(p)
+    stack: list[etree._Element] = []
+    open_links: list[frozenset[int]] = []  # open_links[k]: the links open just before tokens[k]
+    for kind, el in tokens:
+        open_links.append(frozenset(id(b) for b in stack if id(b) in links))
+        if kind == "begin":
+            stack.append(el)
+        elif kind == "end" and stack:
+            stack.pop()
+    here = frozenset(id(b) for b in stack if id(b) in links) if slot == len(tokens) else open_links[slot]
+    texts = [k for k, (kind, _) in enumerate(tokens) if kind == "text"]
+    by_ref = [k for k in texts if tokens[k][1] is ref]
+    if not by_ref or open_links[by_ref[0]] <= here:
+        return ref, False
+    for k in [*reversed([k for k in texts if k < slot]), *(k for k in texts if k >= slot)]:
+        if open_links[k] <= here:
+            return tokens[k][1], False
+    return ref, True
 
 
 def _plain_rpr(rpr: etree._Element | None) -> etree._Element | None:

@@ -13,10 +13,13 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from lxml import etree
 
 from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.extract import extract_state
+from autodw.analysis.state.render import custom_headings, heading_level
 from autodw.analysis.state.layout import figures_identifier
 from autodw.analysis.state.numbering import ListCounter
 from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id, styles_element
@@ -26,6 +29,7 @@ from autodw.apis.ooxml.fields import SEQ_INSTRUCTION, bookmark_starts, field_run
 from autodw.apis.ooxml.text import atoms, new_run, paragraph_text
 from autodw.core.document import WordDocument
 from autodw.core.errors import UnsupportedOperationError
+from autodw.core.ids import element_id
 from autodw.core.xml import MC, W, parse, qn, wval
 
 P = qn("w:p")
@@ -73,6 +77,23 @@ def paragraph_level(p: etree._Element, levels: StyleLevels) -> int | None:
     if direct is not None and direct.isdigit():
         return int(direct) + 1 if int(direct) < 9 else None
     return levels.level(wval(ppr.find(qn("w:pStyle"))) if ppr is not None else None)
+
+
+def heading_reader(doc: WordDocument) -> Callable[[etree._Element], int | None]:
+    """The heading level of a paragraph of `doc`: its outline level (:func:`paragraph_level`), else the level the
+    state's rendering reads off its style (:func:`heading_level` with :func:`custom_headings`: a UN document's
+    "_ H_1_GA"), else None."""
+    levels, state = StyleLevels(doc), extract_state(doc)
+    custom = custom_headings(state)
+    styles = {p["id"]: p.get("style") for p in state.get("paragraphs", [])}
+
+    def level(p: etree._Element) -> int | None:
+        outline = paragraph_level(p, levels)
+        if outline is not None:
+            return outline
+        pid = element_id(p)
+        return heading_level(styles[pid], custom) if pid in styles else None
+    return level
 
 
 @dataclass
@@ -326,6 +347,10 @@ class _OldEntries:
     links: bool = False
     pages: dict[str, str] | None = None
     ppr: dict[str, etree._Element] | None = None  # TOC N style id -> the paragraph properties of its first entry
+    by_text: dict[str, str] | None = None  # entry text -> the page number shown after its last tab
+
+
+_PAGE_TEXT = re.compile(r"^(?:[0-9]{1,5}|[ivxlcdm]{1,8}|[IVXLCDM]{1,8})$")
 
 
 def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
@@ -336,11 +361,17 @@ def _old_entries(paragraphs: list[etree._Element]) -> _OldEntries:
         if style and style not in out.ppr:
             out.ppr[style] = p.find(qn("w:pPr"))
         out.links = out.links or any(h.get(qn("w:anchor")) for h in p.iter(qn("w:hyperlink")))
+        parts = paragraph_text(p).split("\t")
+        if len(parts) > 1 and _PAGE_TEXT.match(page := parts[-1].strip("\u200c\u200f\u200e ")):
+            out.by_text = out.by_text or {}
+            out.by_text.setdefault(parts[-2].strip(), page)
         for f in iter_fields(p):
             m = re.match(r"PAGEREF\s+(\S+)", f.instruction)
             if m and f.simple is None:
                 out.pages = out.pages if out.pages is not None else {}
                 out.pages[m.group(1)] = "".join(t.text or "" for r in f.result_runs for t in r.iter(qn("w:t"))).strip()
+    if out.pages is None and out.by_text:
+        out.pages = {}  # page numbers typed as text: the entries get PAGEREF fields showing them
     return out
 
 
@@ -406,7 +437,8 @@ def _entry_runs(doc: WordDocument, entry: _Entry, old: _OldEntries, switches: To
     anchor = _bookmark(entry.element, old.pages or {}, marks) if pages or links else None
     if pages:
         runs.append(new_run(switches.separator, parse(rest)))
-        runs.extend(field_runs(f"PAGEREF {anchor} \\h", (old.pages or {}).get(anchor, ""), rest.replace(f' xmlns:w="{W}"', "")))
+        shown = (old.pages or {}).get(anchor) or (old.by_text or {}).get(entry.text.strip(), "")
+        runs.extend(field_runs(f"PAGEREF {anchor} \\h", shown, rest.replace(f' xmlns:w="{W}"', "")))
     if not links:
         return runs
     link = make("w:hyperlink", w_anchor=anchor, w_history="1")
