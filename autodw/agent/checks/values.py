@@ -128,7 +128,7 @@ def _repeated(instruction: str, previous: str) -> str:
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
-                            "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/templated/dev"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
