@@ -33,11 +33,9 @@ from autodw.core.ids import ID_IN_TEXT
 MAX_MATCHES = 3  # paragraphs a segment of the request names by their whole text
 MAX_WORD_BLOCKS = 6  # blocks holding the request's rare words, best first
 MAX_COLOURED = 6  # paragraphs of a colour the request describes its target by ("the two blue section titles")
-#: a request describing its target as highlighted ("the highlighted rows", "刚才高亮的那几条"), not asking for it
 #: a request describing its target as bold, not asking for bold: "the bold section labels", "加粗的那几行"
 _BOLD = re.compile(r"\b(?:the|those|these|all|any)\s+bold(?:ed|face)?\s+(?!(?:and|or|too|as|in|on|of|for|from|with|to)\b)"
                    r"(?P<noun>[^\W\d_]+(?:\s+[^\W\d_]+)?)|(?<![成为])(?:加粗|粗体)(?:过|了)?的(?P<zh>.{0,4})", re.IGNORECASE)
-#: what a request calls short lines that stand for headings ("the bold section labels", "加粗的小标题")
 #: a target described as set in italics ("the one sentence in italics", "the italicised line"; not "put it in
 #: italics", :data:`_ITALIC_ASKED`): the noun it is described by
 _ITALIC = re.compile(r"\b(?P<noun>sentences?|paragraphs?|lines?|text|words?|phrases?|passages?|quotes?|quotations?|"
@@ -52,7 +50,9 @@ _SENTENCE_NOUN = re.compile(r"sentences?|paragraphs?|passages?|quotes?|quotation
 _BOX_SAID = re.compile(r"\b(?:the|that|this|those|these|its|their)\s+(?:[^\W\d_]+\s+)?(?:box(?:es)?|frames?|borders?)\b|"
                        r"\b(?:boxed|framed|bordered)\b|(?<!加)(?<!添)(?<!加个)(?<!加上)(?<!加一个)(?<!加了)(?:边框|方框|框线)",
                        re.IGNORECASE)
+#: what a request calls short lines that stand for headings ("the bold section labels", "加粗的小标题")
 _LABEL_NOUN = re.compile(r"\b(?:labels?|titles?|headings?|headers?|names?)\b|标题|小标|抬头", re.IGNORECASE)
+#: a request describing its target as highlighted ("the highlighted rows", "刚才高亮的那几条"), not asking for it
 _HIGHLIGHTED = re.compile(r"\bhighlighted\b(?!\s+(?:in|with)\b)|(?<![成为])(?:高亮|标黄)(?:过|了)?的", re.IGNORECASE)
 END_BLOCKS = 4  # the body's last blocks a request for "the end" points at
 START_BLOCKS = 12  # the body's first blocks a request for the opening page points at (a title page's lines)
