@@ -1397,16 +1397,17 @@ def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
     paragraph before the next one typed with a higher numeral; a numeral more than :data:`MAX_MATCHES` paragraphs
     start with names none."""
     paras = state.get("paragraphs", [])
-    typed = [(i, roman_value(m.group(1))) for i, p in enumerate(paras) if (m := _ROMAN_TYPED.match(p.get("text", "")))]
+    typed = [(i, m.group(1), roman_value(m.group(1))) for i, p in enumerate(paras)
+             if (m := _ROMAN_TYPED.match(p.get("text", "")))]
     out = []
     for said in dict.fromkeys(n.upper() for n in _ROMAN_SAID.findall(undictated(text))):
         value = roman_value(said)
-        held = [n for n, (i, v) in enumerate(typed) if v == value and _ROMAN_TYPED.match(paras[i]["text"]).group(1) == said]
+        held = [n for n, (_, numeral, _) in enumerate(typed) if numeral == said]
         if len(held) > MAX_MATCHES:
             continue
         for n in held:
             start = typed[n][0]
-            end = next((i - 1 for i, v in typed[n + 1:] if v > value), len(paras) - 1)
+            end = next((i - 1 for i, _, v in typed[n + 1:] if v > value), len(paras) - 1)
             out.append(_entry_section(state, paras[start]["id"]) or (paras[start]["id"], paras[end]["id"]))
     return out
 
