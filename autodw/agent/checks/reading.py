@@ -209,7 +209,7 @@ def use_word_lists(folder: Path | None) -> None:
 
 #: arguments whose texts tie a call to one request of a compound instruction (texts it writes or looks for)
 ANCHOR_KEYS = re.compile(r"^(?:text|title|replace|find|match|caption|bookmark|name|items|data|categories|label|"
-                          r"comment|alt_text|description)$")
+                         r"comment|alt_text|description)$")
 
 
 def own_request(instruction: str, args: dict[str, Any]) -> str:
