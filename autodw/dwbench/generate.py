@@ -56,6 +56,8 @@ requests that take several calls (a styled table with its caption, a section wit
 HELD_OUT_SHARE = 0.25
 HELD_OUT_FILE = DATA_DIR / "templated" / "held_out.json"
 TUNING_SPLITS = provenance.TEMPLATED_LATER
+TUNING_FIRST_ID = 100
+"""Session ids of the n-th templated tuning split start at n times this (dwo-001.., dwo-101..)."""
 TUNING_MAX_PARAGRAPHS = 400
 """Paragraphs a tuning corpus file may have at most (the bar dev's and test's files passed)."""
 TUNING_DOCS = DOCS_DIR / "tuning"
@@ -462,7 +464,8 @@ def make_tuning_plans(split: str, seed: int, n_sessions: int) -> list[Plan]:
     names = [n for n in splits["tuning"]["corpus"]
              if n not in taken and usable_corpus_file(corpus_dir() / n, TUNING_MAX_PARAGRAPHS, english_text=False)]
     corpus = [(name, (corpus_dir() / name).read_bytes()) for name in names]
-    plans = _plan_split(rng, split, n_sessions, corpus, docs, 0, prefix="dwo", seed=seed)
+    first = TUNING_FIRST_ID * TUNING_SPLITS.index(split)  # each tuning split's session ids apart from the others'
+    plans = _plan_split(rng, split, n_sessions, corpus, docs, first, prefix="dwo", seed=seed)
     avoid = test_clauses()
     plans = [replace(p, avoid=avoid) for p in plans]
     _log(f"{split}: {len(docs)} generated documents, {len(corpus)} tuning corpus files; {len(plans)} sessions planned")
