@@ -145,7 +145,7 @@ def test_test_is_held_out_from_dev():
     held = report["held_out"]
     assert held["instructions"] >= 300 and held["documents"]["shared"] == 0 and held["verbatim_clauses"]["shared"] == 0, held
     banned = set(json.loads(HELD_OUT_FILE.read_text(encoding="utf-8"))["templates"])
-    assert len(banned) >= 0.2 * len(TEMPLATES)
+    assert len(banned) >= 0.2 * sum(1 for t in TEMPLATES.values() if not t.tuning_only)
     assert not banned & {t for r in dev for t in r["templates"]}
     assert len(banned & {t for r in test for t in r["templates"]}) >= 0.9 * len(banned)
     # one phrasing of every template dev never contains: most templates of test show a phrasing dev lacks
@@ -158,19 +158,25 @@ def test_test_is_held_out_from_dev():
     assert sum(1 for t in shared if by_template[t] - dev_p) >= 0.8 * len(shared)
 
 
-def test_dev_outside_is_tuning_only_and_leaks_little_into_test():
-    """Templated dev-outside (tuning only): dev's templates only, on the tuning corpus files and on generated documents
-    of its own seed, none of dev or test; no clause of test word for word (a held-out instruction sharing one would
-    leave test's held-out part if it counted as dev)."""
+@pytest.mark.parametrize("split", ["dev-outside", "dev-outside-second"])
+def test_dev_outside_is_tuning_only_and_leaks_little_into_test(split):
+    """Templated dev-outside and its later seeds (tuning only): dev's templates only (dev-outside-third also the
+    tuning-only ones, which no other split draws), on the tuning corpus files and on generated documents of its own
+    seed, none of dev or test; no clause of test word for word (a held-out instruction sharing one would leave test's
+    held-out part if it counted as dev)."""
     from autodw.core import provenance
-    from autodw.dwbench.generate import held_out_templates, make_tuning_plans
+    from autodw.dwbench.edits import TEMPLATES
+    from autodw.dwbench.generate import TUNING_ONLY_SPLITS, held_out_templates, make_tuning_plans
     from autodw.dwbench.leakage import leakage
     from autodw.dwbench.records import document_splits
 
-    assert "dev-outside" in provenance.DEV_PARTS and "dev-outside" not in provenance.WRITTEN_LATER
-    outside, test = _records("dev-outside", "templated"), _records("test", "templated")
+    assert split in provenance.TEMPLATED_LATER and split in provenance.DEV_PARTS and split not in provenance.WRITTEN_LATER
+    outside, test = _records(split, "templated"), _records("test", "templated")
     assert len({r["session_id"] for r in outside}) >= 30 and all(r["session_id"].startswith("dwo-") for r in outside)
-    assert not set(held_out_templates()) & {t for r in outside for t in r["templates"]}
+    used = {t for r in outside for t in r["templates"]}
+    assert not set(held_out_templates()) & used
+    tuning_only = {n for n, t in TEMPLATES.items() if t.tuning_only}
+    assert bool(used & tuning_only) == (split in TUNING_ONLY_SPLITS)
     splits = document_splits()
     dwbench_docs = {n for side in ("dev", "test") for kind in ("corpus", "generated") for n in splits[side][kind]}
     for r in outside:
@@ -190,11 +196,65 @@ def test_edit_templates_are_registered_in_the_order_a_seed_was_written_with():
 
     from autodw.dwbench import edits
 
-    rows = [[t.name, t.theme, t.weight, list(t.needs), t.undoing, t.multi_call] for t in edits.TEMPLATES.values()]
+    rows = [[t.name, t.theme, t.weight, list(t.needs), t.undoing, t.multi_call] for t in edits.TEMPLATES.values()
+            if not t.tuning_only]  # tuning-only templates are never drawn for dev or test
     assert hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:16] == "c597728619baefd6"
     modules = {p.stem for p in Path(edits.__file__).parent.glob("*.py")} - {"__init__", "template", "helpers"}
     assert modules == set(edits.MODULES)
     assert {t.func.__module__.rsplit(".", 1)[1] for t in edits.TEMPLATES.values()} == modules
+
+
+def test_tuning_only_templates_leave_dev_and_test_template_pools_unchanged(monkeypatch):
+    """The tuning-only templates (registered last, from edits/tuning.py) change nothing dev or test draw: the names and
+    weights `_choose_edit` offers without `tuning_only` are those of the registry filtered of them, and the held-out
+    draw is the same (and is held_out.json); with `tuning_only` they are offered, at TUNING_ONLY_SHARE of the weight."""
+    import random
+    from types import SimpleNamespace
+
+    from autodw.dwbench import edits, generate
+
+    tuning = [n for n, t in edits.TEMPLATES.items() if t.tuning_only]
+    assert list(edits.TEMPLATES)[len(edits.TEMPLATES) - len(tuning):] == tuning
+    assert all(edits.TEMPLATES[n].func.__module__ == "autodw.dwbench.edits.tuning" for n in tuning)
+    held = generate.held_out_templates()
+    assert held == json.loads(generate.HELD_OUT_FILE.read_text(encoding="utf-8"))["templates"]
+    assert not set(held) & set(tuning)
+
+    class Recorder:
+        """A random source that records what `choices` is offered (and picks the first)."""
+
+        def __init__(self, seed):
+            self.r, self.offers = random.Random(seed), []
+
+        def random(self):
+            return self.r.random()
+
+        def choices(self, names, weights):
+            self.offers.append((list(names), [round(w, 9) for w in weights]))
+            return [names[0]]
+
+    memories = [{}, {k: "x" for t in edits.TEMPLATES.values() for k in t.needs}]
+    firsts = sorted({t.theme: n for n, t in edits.TEMPLATES.items() if not t.tuning_only}.values())
+
+    def offers(**kw):
+        out = []
+        for seed, memory in enumerate(memories):
+            rec = Recorder(seed)
+            for taken in [[]] + [[n] for n in firsts]:
+                for hard in (False, True):
+                    generate._choose_edit(SimpleNamespace(memory=memory), rec, taken, 1, hard=hard,
+                                          banned=frozenset(held), **kw)
+            out.append(rec.offers)
+        return out
+
+    now = offers()
+    assert not {n for run in now for names, _ in run for n in names} & set(tuning)
+    with_tuning = offers(tuning_only=True)
+    monkeypatch.setattr(generate, "TEMPLATES", {n: t for n, t in edits.TEMPLATES.items() if not t.tuning_only})
+    assert offers() == now and generate.held_out_templates() == held
+    shares = [sum(w for n, w in zip(names, ws) if n in tuning) / sum(ws) for run in with_tuning for names, ws in run
+              if set(names) & set(tuning) and set(names) - set(tuning)]
+    assert (shares or not tuning) and all(abs(x - generate.TUNING_ONLY_SHARE) < 1e-6 for x in shares)
 
 
 def test_an_edit_template_declares_a_known_theme_and_a_new_name():

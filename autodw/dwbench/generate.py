@@ -7,7 +7,8 @@ split (``provenance.TEMPLATED_LATER``) is made with its own seed beside the dev 
 ``data/templated/dev-outside-NN.jsonl`` from dev's templates only (no template held out for test, never a phrasing dev
 holds out), on the tuning corpus files (``data/document_splits.json`` "tuning") and on generated documents of seed S
 (``data/docs/tuning/``; neither dev's nor test's), and writes no clause test has word for word (test's clauses are
-read for that exclusion only).
+read for that exclusion only). A split of ``TUNING_ONLY_SPLITS`` (dev-outside-third) also draws the tuning-only
+templates (``autodw/dwbench/edits/tuning.py``), which dev and test never draw.
 The checks `autodw bench validate` makes are also made here, per instruction, so a session that
 would fail them is never written: each call must change the document and each instruction must
 change it; ids are right by construction (calls run on the live document).
@@ -56,6 +57,12 @@ requests that take several calls (a styled table with its caption, a section wit
 HELD_OUT_SHARE = 0.25
 HELD_OUT_FILE = DATA_DIR / "templated" / "held_out.json"
 TUNING_SPLITS = provenance.TEMPLATED_LATER
+TUNING_ONLY_SPLITS = frozenset({"dev-outside-third"})
+"""The templated tuning splits that also draw the tuning-only templates (``Template.tuning_only``: never drawn for dev
+or test); the others, like dev and test, draw exactly the templates they drew before those were written."""
+TUNING_ONLY_SHARE = 0.5
+"""In a split of :data:`TUNING_ONLY_SPLITS`, the share of the drawing weight given to the tuning-only templates among
+those a clause may draw (so that about half its clauses come from them)."""
 TUNING_FIRST_ID = 100
 """Session ids of the n-th templated tuning split start at n times this (dwo-001.., dwo-101..)."""
 TUNING_MAX_PARAGRAPHS = 400
@@ -76,11 +83,12 @@ class Turn:
 
 def held_out_templates(seed: int = SEED) -> list[str]:
     """The templates test holds out of dev: a seeded HELD_OUT_SHARE of each theme's templates (none of the removals,
-    which only ever open an instruction, so that dev keeps every theme's openings)."""
+    which only ever open an instruction, so that dev keeps every theme's openings). Tuning-only templates are not
+    counted: the draw sees the names it saw before they were written."""
     rng = random.Random(f"{seed}-held-out")
     out = []
     for theme in sorted(THEMES):
-        names = sorted(n for n, t in TEMPLATES.items() if t.theme == theme and not t.undoing)
+        names = sorted(n for n, t in TEMPLATES.items() if t.theme == theme and not t.undoing and not t.tuning_only)
         out += rng.sample(names, max(1, round(len(names) * HELD_OUT_SHARE)))
     return sorted(out)
 
@@ -160,10 +168,11 @@ def _cap(s: str) -> str:
 
 
 def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int, banned: frozenset[str] = frozenset(),
-               avoid: frozenset[str] = frozenset()) -> Turn | None:
+               avoid: frozenset[str] = frozenset(), tuning_only: bool = False) -> Turn | None:
     """One instruction on the live document (left changed), or None when no good one was found; `banned`: templates
     this session may not use (dev's held-out ones); `avoid`: clauses (as :func:`leakage.verbatim` compares them) it may
-    not write (test's, for a tuning split)."""
+    not write (test's, for a tuning split); `tuning_only`: the tuning-only templates may be drawn too (a split of
+    :data:`TUNING_ONLY_SPLITS`)."""
     lo = rng.choices(list(CALL_TARGETS), list(CALL_TARGETS.values()))[0]
     hi = lo + lo // 5
     hard = lo >= 7
@@ -178,7 +187,7 @@ def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int,
         tries = 0
         while len(ctx.calls) < lo and len(clauses) < MAX_CLAUSES + (lo >= 10) and tries < 40:
             tries += 1
-            name = _choose_edit(ctx, rng, names, turn_no, hard=hard, banned=banned)
+            name = _choose_edit(ctx, rng, names, turn_no, hard=hard, banned=banned, tuning_only=tuning_only)
             before, n_before, mem, named, fresh = ctx.doc.snapshot(), len(ctx.calls), dict(ctx.memory), dict(ctx.named), set(ctx.fresh)
             n_phrasings = len(ctx.phrasings)
             ctx.template = name
@@ -326,11 +335,16 @@ def _fp_members(snapshot) -> str:
 
 
 def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, hard: bool = False,
-                 banned: frozenset[str] = frozenset()) -> str:
+                 banned: frozenset[str] = frozenset(), tuning_only: bool = False) -> str:
+    """The next template of an instruction. Tuning-only templates are candidates only with `tuning_only` (then they get
+    a :data:`TUNING_ONLY_SHARE` of the weight); without it the names and weights are those of before they were written,
+    so the draws of a seed are unchanged."""
     names, weights = [], []
     theme = TEMPLATES[taken[0]].theme if taken and rng.random() < 0.8 else None
     for name, t in TEMPLATES.items():
         if name in taken or name in banned or (theme and t.theme != theme) or (taken and t.undoing):
+            continue
+        if t.tuning_only and not tuning_only:
             continue
         w = t.weight * (8 if hard and t.multi_call else 1)
         if t.needs:
@@ -341,7 +355,20 @@ def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, h
             continue
         names.append(name)
         weights.append(w)
+    if tuning_only:
+        weights = _tuning_only_share(names, weights)
     return rng.choices(names, weights)[0]
+
+
+def _tuning_only_share(names: list[str], weights: list[float]) -> list[float]:
+    """`weights` with the tuning-only templates' scaled to a :data:`TUNING_ONLY_SHARE` of the total (unchanged when
+    only one kind is among `names`)."""
+    mine = sum(w for n, w in zip(names, weights) if TEMPLATES[n].tuning_only)
+    rest = sum(weights) - mine
+    if not mine or not rest:
+        return weights
+    k = rest * TUNING_ONLY_SHARE / (1 - TUNING_ONLY_SHARE) / mine
+    return [w * k if TEMPLATES[n].tuning_only else w for n, w in zip(names, weights)]
 
 
 # ----------------------------------------------------------------------------- sessions
@@ -353,7 +380,7 @@ def write_session(session: Session, data: bytes, rng: random.Random, used_texts:
     ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind, dev=dev)
     banned = frozenset(held_out_templates()) if dev else frozenset()
     for k in range(n_turns):
-        turn = write_turn(ctx, rng, used_texts, k + 1, banned, avoid)
+        turn = write_turn(ctx, rng, used_texts, k + 1, banned, avoid, tuning_only=session.split in TUNING_ONLY_SPLITS)
         if turn is None:
             return False
         session.turns.append(turn)
@@ -691,7 +718,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("n", nargs="?", type=int, default=None, help=f"sessions (default {N_SESSIONS})")
     parser.add_argument("workers_pos", nargs="?", type=int, default=None, metavar="workers")
     parser.add_argument("--tuning-split", choices=TUNING_SPLITS, default=None,
-                        help="write only this tuning split, from dev's templates on the tuning documents")
+                        help="write only this tuning split, from dev's templates (and, for dev-outside-third, the "
+                             "tuning-only ones) on the tuning documents")
     parser.add_argument("--seed", type=int, default=None, help="required with --tuning-split: a seed of its own")
     parser.add_argument("--sessions", type=int, default=None, help="sessions (same as n)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default 3)")

@@ -27,7 +27,9 @@ class Template:
     (an earlier turn's style, watermark, merged cell...): drawn only when they are there, and then more often.
     ``undoing``: it removes or resets things, so only the first clause of an instruction may be it (a later one could
     undo an earlier clause of the same instruction, leaving a gold call that is not needed). ``multi_call``: one
-    wish that takes several calls, favoured when a hard instruction is being written.
+    wish that takes several calls, favoured when a hard instruction is being written. ``tuning_only``: never drawn for
+    dev or test, nor counted among the templates test holds out; only a templated tuning split that admits such
+    templates (``generate.TUNING_ONLY_SPLITS``) draws it.
     """
 
     name: str
@@ -37,12 +39,14 @@ class Template:
     needs: tuple[str, ...] = ()
     undoing: bool = False
     multi_call: bool = False
+    tuning_only: bool = False
 
 
 TEMPLATES: dict[str, Template] = {}
 
 
-def template(theme: str, weight: float = 1.0, needs: tuple[str, ...] = (), undoing: bool = False, multi_call: bool = False):
+def template(theme: str, weight: float = 1.0, needs: tuple[str, ...] = (), undoing: bool = False, multi_call: bool = False,
+             tuning_only: bool = False):
     """Register the decorated ``edit(c: Ctx) -> str`` as a template of `theme` (one of :data:`THEMES`)."""
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: one of {', '.join(THEMES)}")
@@ -50,6 +54,6 @@ def template(theme: str, weight: float = 1.0, needs: tuple[str, ...] = (), undoi
     def register(func: Callable[[Ctx], str]) -> Callable[[Ctx], str]:
         if func.__name__ in TEMPLATES:
             raise ValueError(f"two edit templates named {func.__name__}")
-        TEMPLATES[func.__name__] = Template(func.__name__, func, theme, weight, needs, undoing, multi_call)
+        TEMPLATES[func.__name__] = Template(func.__name__, func, theme, weight, needs, undoing, multi_call, tuning_only)
         return func
     return register
