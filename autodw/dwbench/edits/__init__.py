@@ -15,9 +15,10 @@ from importlib import import_module
 from autodw.dwbench.edits.template import THEMES, TEMPLATES, Template, template
 
 MODULES = ("creation", "modification", "tables", "pictures", "charts", "formatting", "structure", "lifecycle",
-           "free_text", "multi_step")
+           "free_text", "multi_step", "tuning")
 """The modules of templates, by the kind of API they mostly call, imported (so registered) in this order: the
-generator draws templates in registration order, so this order is part of what a seed writes."""
+generator draws templates in registration order, so this order is part of what a seed writes. ``tuning`` (last) holds
+the tuning-only templates, which dev and test never draw."""
 
 for _module in MODULES:
     import_module(f"{__name__}.{_module}")
