@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from autodw.dwbench.context import Ctx, Skip, heading_level
-from autodw.dwbench.edits.helpers import (absent_table, created_id, extra, fitting, named, pick_body, prefer, q,
+from autodw.dwbench.edits.helpers import (absent_table, created_id, extra, fitting, named, prefer, q,
                                           replace_everywhere, replacements, table_words)
 from autodw.dwbench.edits.template import template
 
@@ -34,10 +34,16 @@ SENTENCES = {
            "We will come back to this point at the next meeting.", "More detail is available from the team on request.",
            "The dates above may still move slightly.", "A short update will follow once the review is finished.",
            "Nothing here changes the arrangements already agreed.", "Questions about this part can go to the coordinator.",
-           "This will be reviewed again in six months.", "The numbers are provisional until the audit is complete."],
+           "This will be reviewed again in six months.", "The numbers are provisional until the audit is complete.",
+           "Any changes must be approved in writing.", "Copies of the signed forms are kept by the office.",
+           "The timetable depends on the supplier confirming the dates.", "Costs are shown before tax.",
+           "Staff who cannot attend should tell their manager in advance.", "The final decision rests with the steering group.",
+           "Earlier drafts should be discarded.", "This replaces the note sent out last month."],
     "zh": ["所有数据将在定稿前再次核对。", "如有意见，请于本周五前反馈至项目办公室。", "此事将在下次会议上再作讨论。", "如需了解详情，可向项目组索取。",
            "以上日期仍可能略有调整。", "评审结束后将另行通报进展。", "本部分内容不改变此前已商定的安排。", "对此部分如有疑问，请联系协调人。",
-           "半年后将对此再次进行评估。", "审计完成前，上述数字均为暂定。"],
+           "半年后将对此再次进行评估。", "审计完成前，上述数字均为暂定。", "任何变更均须书面确认。", "签字后的表格由办公室统一留存。",
+           "具体时间以供应商最终确认为准。", "以上费用均为税前金额。", "无法参加的同事请提前告知主管。", "最终决定由项目领导小组作出。",
+           "此前的草稿请作废。", "本说明取代上月发出的通知。"],
 }
 """Sentences to insert or to put in place of a paragraph's text, beside the pool's (``extra`` sentences)."""
 
@@ -56,6 +62,26 @@ def _items(c: Ctx, n: int) -> list[str]:
     groups = [ITEMS[c.dl]] + [s[2] for s in fitting(c, "sections")]
     groups = [g for g in ([i for i in g if i not in text] for g in groups) if len(g) >= n]
     return c.rng.sample(c.pick(groups), n)
+
+
+def _touched(c: Ctx) -> set[str]:
+    """Paragraphs the instruction's earlier calls acted on (another edit of the same one could undo or hide theirs)."""
+    out: set[str] = set()
+    for call in c.calls:
+        for key in ("paragraph", "paragraphs", "block"):
+            v = call.args.get(key)
+            out.update([v] if isinstance(v, str) else list(v or []))
+        pos = call.args.get("position")
+        if isinstance(pos, dict):
+            out.update(pos.values())
+    return out
+
+
+def _body(c: Ctx, min_len: int = 12) -> dict:
+    """A body paragraph (as ``helpers.pick_body`` picks one) that no earlier call of this instruction acted on."""
+    touched = _touched(c)
+    cands = [p for p in c.body() if len(p["text"]) >= min_len and p["id"] not in c.fresh and p["id"] not in touched]
+    return prefer(c, cands, "para")
 
 
 def _index(c: Ctx, pid: str) -> int:
@@ -125,7 +151,7 @@ def _anchor(c: Ctx, headings: bool = True) -> tuple[dict, str, bool]:
     if heads and c.rng.random() < 0.4:
         h = c.pick(heads)
         return h, c.ref_heading(h), True
-    p, ref = named(c, pick_body(c))
+    p, ref = named(c, _body(c))
     return p, ref, False
 
 
@@ -220,13 +246,17 @@ def paragraph_beside(c: Ctx) -> str:
 @template("text", weight=1.2, tuning_only=True)
 def reorder_paragraph(c: Ctx) -> str:
     """A body paragraph moved above or below another one, both named by their words."""
-    body = [p for p in c.body() if p["id"] not in c.fresh and not _table_after(c, p["id"])]
+    last = c.paragraphs()[-1]["id"]
+    touched = _touched(c)
+    body = [p for p in c.body() if p["id"] not in c.fresh and p["id"] not in touched and not _table_after(c, p["id"])]
     pos = {p["id"]: _index(c, p["id"]) for p in body}
     pairs = [(a, b) for i, a in enumerate(body) for b in body[max(0, i - 4):i + 5]
              if a["id"] != b["id"] and abs(pos[a["id"]] - pos[b["id"]]) <= 6]
     heads = {p["id"]: (c.heading_of(p["id"]) or {}).get("id") for p in body}
     same = [(a, b) for a, b in pairs if heads[a["id"]] == heads[b["id"]]]
     p, other = c.pick(same or pairs)
+    if p["id"] == last:
+        raise Skip("the document's last paragraph")  # it may be the one a final table needs after it
     above = c.rng.random() < 0.5
     if above and pos[p["id"]] + 1 == pos[other["id"]] or not above and pos[other["id"]] + 1 == pos[p["id"]]:
         above = not above  # already there: the other way round moves it
@@ -250,7 +280,7 @@ def reorder_paragraph(c: Ctx) -> str:
 @template("text", weight=1.0, tuning_only=True)
 def retype_paragraph(c: Ctx) -> str:
     """A paragraph's whole text replaced by a quoted new text."""
-    p, ref = named(c, pick_body(c, 20))
+    p, ref = named(c, _body(c, 20))
     if p.get("images"):
         raise Skip("a picture in the paragraph")
     new = _sentence(c)
@@ -266,7 +296,7 @@ def retype_paragraph(c: Ctx) -> str:
 @template("text", weight=1.0, tuning_only=True)
 def sentence_at_paragraph_end(c: Ctx) -> str:
     """One sentence added at the end of a named paragraph (the same paragraph, not a new one)."""
-    p, ref = named(c, pick_body(c, 20))
+    p, ref = named(c, _body(c, 20))
     if not re.search(r"[.!?。！？]$", p["text"].rstrip()) or p["text"] != p["text"].rstrip():
         raise Skip("does not end a sentence")
     s = _sentence(c)
@@ -331,7 +361,7 @@ def swap_two_phrases(c: Ctx) -> str:
                       f"swap every {q(c, o1)} for {q(c, n1)} and every {q(c, o2)} for {q(c, n2)}"],
                      [f"全文的“{o1}”改成“{n1}”，“{o2}”改成“{n2}”", f"把“{o1}”都换成“{n1}”，“{o2}”都换成“{n2}”",
                       f"文中“{o1}”统一替换为“{n1}”，“{o2}”统一替换为“{n2}”", f"两处用词要改：“{o1}”→“{n1}”，“{o2}”→“{n2}”，全文都改"])
-    cands = [p for p in c.body() if p["id"] not in c.fresh and len(_numbers(p["text"])) >= 2]
+    cands = [p for p in c.body() if p["id"] not in c.fresh and p["id"] not in _touched(c) and len(_numbers(p["text"])) >= 2]
     p, ref = named(c, prefer(c, cands, "para"))
     a, b = sorted(c.rng.sample(_numbers(p["text"]), 2), key=p["text"].index)
     na, nb = _changed(c, a), _changed(c, b)
@@ -352,9 +382,11 @@ def swap_two_phrases(c: Ctx) -> str:
 @template("table", weight=1.2, tuning_only=True)
 def table_below_paragraph(c: Ctx) -> str:
     """A table, rows spelled out, right after a named paragraph."""
+    if c.named.get("table"):  # a table named earlier in the instruction ("the table you just added") stays the only new one
+        raise Skip("a table was named")
     data = c.pick(fitting(c, "tables"))
     absent_table(c, data)
-    p, ref = named(c, pick_body(c))
+    p, ref = named(c, _body(c))
     if _table_after(c, p["id"]):
         raise Skip("a table is already there")
     header = c.rng.random() < 0.5
@@ -435,7 +467,7 @@ def _cm(v: float, lang: str) -> str:
     return f"{s} cm" if lang == "en" else f"{s}厘米"
 
 
-@template("visual", weight=1.5, tuning_only=True)
+@template("visual", weight=3.0, tuning_only=True)
 def picture_dimensions(c: Ctx) -> str:
     """A picture made bigger or smaller: to a width or height in cm, or by a relative amount."""
     img, ref = named(c, prefer(c, c.images(), "image"))
@@ -480,7 +512,7 @@ def picture_dimensions(c: Ctx) -> str:
     return c.say([x.format(r=ref) for x in en], [x.format(r=ref) for x in zh])
 
 
-@template("visual", weight=1.5, tuning_only=True)
+@template("visual", weight=3.0, tuning_only=True)
 def chart_dimensions(c: Ctx) -> str:
     """A chart resized: to a width in cm, to a width and height, or by a relative amount (gold: its new width)."""
     ch = prefer(c, c.charts(), "chart")
