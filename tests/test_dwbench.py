@@ -158,7 +158,7 @@ def test_test_is_held_out_from_dev():
     assert sum(1 for t in shared if by_template[t] - dev_p) >= 0.8 * len(shared)
 
 
-@pytest.mark.parametrize("split", ["dev-outside", "dev-outside-second"])
+@pytest.mark.parametrize("split", ["dev-outside", "dev-outside-second", "dev-outside-third"])
 def test_dev_outside_is_tuning_only_and_leaks_little_into_test(split):
     """Templated dev-outside and its later seeds (tuning only): dev's templates only (dev-outside-third also the
     tuning-only ones, which no other split draws), on the tuning corpus files and on generated documents of its own
