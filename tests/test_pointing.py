@@ -792,6 +792,20 @@ def test_list_items_named_by_their_labels():
     assert pointing.list_labelled(roman, "add a line: see item iv") == []
 
 
+def test_a_list_item_named_by_its_label_before_that_item():
+    """dwh-386#6: "一千零一十那条也一样标一下" names the item labelled "一千零一十|" (its text "1010"), not "一千" nor "一"
+    inside it, nor "一" of "一样"; its comment's quoted words name none."""
+    from autodw.core.units import format_number
+    item = {"num_id": 1, "level": 0, "kind": "numbered", "format": "chineseCounting"}
+    state = _state([_paragraph(n, str(n), lst={**item, "label": format_number(n, "chineseCounting") + "|"})
+                    for n in range(1, 3483)])
+    request = "一千零一十那条也一样标一下，顺便在那条上加个批注：读法需要跟语言组确认"
+    assert pointing.list_labelled(state, request) == ["p1010"]
+    assert "p1010" in pointing.pointed(state, request)
+    assert pointing.list_labelled(state, "三千零一这一项删掉") == ["p3001"]
+    assert pointing.list_labelled(state, "一千零一十条都删掉") == []
+
+
 def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():
     """dwh-240#8 ("the short-term list ... "Medidas de Corto plazo:""): the list items under the label the request
     quotes, each after an empty paragraph, are pointed at; the list ends at the next text that is not an item."""

@@ -198,6 +198,8 @@ _TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s"
 #: ("“二千”那一条")
 _LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
+#: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
+_LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
 #: capital letter or a number only: not "under a table"): the label
@@ -643,7 +645,8 @@ def _says(text: str, key: str) -> bool:
 
 def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
-    after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
+    after "第", "item" or "number" (not in the text it dictates), before "那条" or "这一项" ("一千零一十那条", dwh-386#6) or
+    quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
     "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
     range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
@@ -666,6 +669,7 @@ def list_labelled(state: State, text: str) -> list[str]:
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
         if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
                                                   re.IGNORECASE)
+                                        or re.search(alone + _LABEL_AFTER, said)
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
