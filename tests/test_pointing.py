@@ -212,6 +212,31 @@ def test_the_last_entry_of_a_table_its_words_point_at_is_its_last_row():
     assert "p133" not in pointing.pointed(state, "日期格里 Февраль 和 Август 后面都敲了两个空格，改成一个")  # no end
 
 
+def test_a_request_speaking_of_columns_is_shown_every_row_of_the_tables_it_points_at():
+    """dwh-381#5 ("Same table: the last three columns are all code, so put them in Consolas", after the request before
+    named a 13-row table): a column runs through the rows past the 8 a table shows; a request that speaks of no column
+    or row, or a table of more than MAX_THROUGH_ROWS rows, keeps the first rows."""
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+
+    def table(tid: str, first: int, n: int) -> dict:
+        rows = [[cell(first + 2 * r + c, f"{r}-{c}") for c in range(2)] for r in range(n)]
+        return {"id": tid, "index": int(tid[1:]) - 1, "rows": n, "cols": 2, "after_paragraph": "p1",
+                "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows}
+
+    state = _state([_paragraph(1, "Objects"), _paragraph(2, "More")])
+    state["tables"] = [table("t1", 100, 13), table("t2", 200, pointing.MAX_THROUGH_ROWS + 1)]
+    request = "Same table: the last column is all code, so put it in Consolas"
+    through = pointing.rows_through(state, request, ["t1"])
+    assert through[:2] == ["p100", "p101"] and through[-1] == "p125" and len(through) == 26
+    assert pointing.rows_through(state, request, ["p103"]) == through  # a cell of it named
+    assert "r12 (cells p124-p125)" in render_state(state, pointed=["t1", *through])
+    asked = "In the first table, put the last column in Consolas"
+    assert "r12 (cells p124-p125)" in views.grounded_view(state, asked, InstructionResult(asked), 1500, quoted_in=asked)
+    assert pointing.rows_through(state, "把每一行的字体改小", ["t1"]) == through
+    assert pointing.rows_through(state, "Same table: put it in Consolas", ["t1"]) == []
+    assert pointing.rows_through(state, request, ["t2"]) == [] == pointing.rows_through(state, "列表加粗", ["t1"])
+
+
 def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
     state = _filled({})
     assert grounding.referred(state, ["第二段加粗", "第三段居中"]) == "第三段居中"
@@ -790,6 +815,20 @@ def test_list_items_named_by_their_labels():
     roman = _state([_paragraph(n, FILLER, lst={**item, "label": format_number(n, "lowerRoman") + ")"}) for n in range(1, 9)])
     assert pointing.list_labelled(roman, "bold item iv please") == ["p4"]
     assert pointing.list_labelled(roman, "add a line: see item iv") == []
+
+
+def test_a_list_item_named_by_its_label_before_that_item():
+    """dwh-386#6: "一千零一十那条也一样标一下" names the item labelled "一千零一十|" (its text "1010"), not "一千" nor "一"
+    inside it, nor "一" of "一样"; its comment's quoted words name none."""
+    from autodw.core.units import format_number
+    item = {"num_id": 1, "level": 0, "kind": "numbered", "format": "chineseCounting"}
+    state = _state([_paragraph(n, str(n), lst={**item, "label": format_number(n, "chineseCounting") + "|"})
+                    for n in range(1, 3483)])
+    request = "一千零一十那条也一样标一下，顺便在那条上加个批注：读法需要跟语言组确认"
+    assert pointing.list_labelled(state, request) == ["p1010"]
+    assert "p1010" in pointing.pointed(state, request)
+    assert pointing.list_labelled(state, "三千零一这一项删掉") == ["p3001"]
+    assert pointing.list_labelled(state, "一千零一十条都删掉") == []
 
 
 def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():

@@ -198,6 +198,8 @@ _TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s"
 #: ("“二千”那一条")
 _LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
+#: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
+_LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
 #: capital letter or a number only: not "under a table"): the label
@@ -252,6 +254,11 @@ _ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一�
 #: a request speaking of every table ("the labels above each table", "each of the tables", "所有表格", "每一张表格")
 _EACH_TABLE = re.compile(r"\b(?:(?:each|every)(?:\s+one)?(?:\s+of\s+the)?|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?"
                          r"tables?\b|(?:每|所有)(?:一?[个张]|的)?表", re.IGNORECASE)
+#: a request speaking of a table's columns or of every row ("the last three columns", "每一行", "第二列"): what runs
+#: through all its rows
+_THROUGH_ROWS = re.compile(r"\b(?:columns?|colum?nas?|colonnes?|spalten?)\b|столб\w*|(?<![系排罗并])列(?![表出举入])|栏"
+                           r"|\b(?:every|each|all(?:\s+the)?)\s+rows?\b|(?:每一?|所有)行", re.IGNORECASE)
+MAX_THROUGH_ROWS = 40  # rows of a table shown whole for a request speaking of its columns (a longer one keeps its first rows)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -643,7 +650,8 @@ def _says(text: str, key: str) -> bool:
 
 def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
-    after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
+    after "第", "item" or "number" (not in the text it dictates), before "那条" or "这一项" ("一千零一十那条", dwh-386#6) or
+    quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
     "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
     range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
@@ -666,6 +674,7 @@ def list_labelled(state: State, text: str) -> list[str]:
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
         if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
                                                   re.IGNORECASE)
+                                        or re.search(alone + _LABEL_AFTER, said)
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
@@ -736,6 +745,20 @@ def last_rows(state: State, ids: list[str]) -> list[str]:
     tables = {t["id"]: t for t in state.get("tables", [])}
     return [p["id"] for bid in ids if bid in tables and tables[bid].get("cell_details")
             for cell in tables[bid]["cell_details"][-1] for p in (cell or {}).get("paragraphs", []) if p.get("id")]
+
+
+def rows_through(state: State, text: str, ids: Iterable[str]) -> list[str]:
+    """The cell paragraphs of every row of each table among `ids` or holding a cell paragraph of them (the first
+    :data:`MAX_MATCHES`, of up to :data:`MAX_THROUGH_ROWS` rows), when `text` (what it does not dictate) speaks of
+    columns or every row: a column runs through the rows past those a table shows ("Same table: the last three columns
+    are all code, so put them in Consolas", dwh-381#5)."""
+    if not _THROUGH_ROWS.search(undictated(text)):
+        return []
+    ids = set(ids)
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t and len(t.get("cell_details") or []) <=
+              MAX_THROUGH_ROWS and (t["id"] in ids or any(ids & cell_ids(row) for row in t.get("cell_details") or []))]
+    return list(dict.fromkeys(p["id"] for t in tables[:MAX_MATCHES] for row in t["cell_details"] for c in row if c
+                              for p in c.get("paragraphs") or [] if p.get("id")))
 
 
 def items_under(state: State, pid: str) -> list[str]:
