@@ -349,3 +349,19 @@ def test_a_property_another_request_of_the_split_message_names_with_its_value_is
     font = {"paragraphs": ["p1"], "font": "Comic Sans MS", "size_pt": 16}
     assert values.unasked_properties("set_text_format", font, "字体换成Comic Sans MS吧", STATE,
                                      message="字体换成Comic Sans MS吧，字号也调大到16，孩子看得清楚些") == []
+
+
+def test_the_words_of_a_picture_and_of_side_indents():
+    """An emblem is a picture (徽标 already was: dwh-379#1, "The UN emblem in the box at the top is tiny. Make it a bit
+    bigger"); "on both sides" names the left and right indents as 两边 does (dwh-382#5)."""
+    from autodw.agent.checks import values
+
+    state = {**STATE, "images": [{"id": "img1", "type": "picture", "width_cm": 1.75, "height_cm": 1.7}]}
+    args = {"image": "img1", "width": "2.5cm"}
+    assert apis.unasked_api("resize_image", "The UN emblem in the box at the top is tiny. Make it a bit bigger, maybe "
+                            "2.5 cm wide.", args=args, before=state) == []
+    assert apis.unasked_api("resize_image", "The box at the top is tiny. Make it 2.5 cm wide.", args=args, before=state)
+    indents = {"paragraphs": ["p1"], "left_indent": "1cm", "right_indent": "1cm"}
+    said = "The block text box looks squashed, its edges are pulled in too far. Widen it a little on both sides."
+    assert values.unasked_properties("set_paragraph_format", indents, said, STATE) == []
+    assert values.unasked_properties("set_paragraph_format", indents, "The block text box looks squashed.", STATE)
