@@ -1466,6 +1466,18 @@ def test_the_n_more_a_step_lists_are_the_lines_starting_like_those_it_names():
     assert pointing.more_named(state, step.replace("5 more", "30 more"))[:3] == ["p12", "p13", "p14"]
 
 
+def test_the_n_more_a_step_lists_may_be_before_those_it_names():
+    """dwh-387#7 ("paragraphs p1, p3, p5, p7, p9, p13 and 1 more" of case labels, p15 moved above p1 by an earlier
+    instruction): the one more is the line of their kind before them, none being left after them."""
+    labels = [15, 1, 3, 5, 7, 9, 13]
+    paras = [p for i in labels for p in (_paragraph(i, f"Case {i} label"), _paragraph(i + 1, f"sample {i}", "Body"))]
+    for p in paras[::2]:
+        p["runs"] = [{"text": p["text"], "bold": True}]
+    state = _state(paras)
+    step = "Set paragraph layout: paragraphs p1, p3, p5, p7, p9, p13 and 1 more; space before 12."
+    assert pointing.more_named(state, step) == ["p15"]
+
+
 def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
     """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
     hold; each is shown at least by its id and the start of its text."""

@@ -1484,7 +1484,7 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
 
 
 def more_named(state: State, text: str) -> list[str]:
-    """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
+    """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
@@ -1498,7 +1498,9 @@ def more_named(state: State, text: str) -> list[str]:
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
-    count, rest = int(m.group(1)), paras[max(at[i] for i in ids) + 1:]
+    last = max(at[i] for i in ids)
+    # after the last named, then those before it not named (a line moved above them since, dwh-387#7)
+    count, rest = int(m.group(1)), paras[last + 1:] + [p for p in paras[:last] if p["id"] not in ids]
     for key in (_lead, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
