@@ -1614,6 +1614,21 @@ def test_a_clause_numbered_by_its_list_label_or_said_as_a_place():
     assert pointing.sections_numbered(state, "the titles 3.13 and 3.14 should be bold") == []  # not a place
 
 
+def test_the_old_value_a_request_says_and_the_dates_and_times_it_gives_point():
+    """dwh-383#4, #6 (an English request on a Hebrew letter, local view): "23 kg now, not 20" points at the line holding
+    20 (the value the document holds); "Wednesday 15/4/2015 at 06:00, still gate 32" at the line holding a date, a time
+    and 32, ahead of the one holding 2015 that its rare words point at."""
+    targets = {4: _paragraph(4, "טיול ליפן אפריל 2015"), 26: _paragraph(26, "(שער ההמרה נכון ל – 2/3/2015)"),
+               53: _paragraph(53, 'מזוודה – מזוודת המטען לא תעלה על 20 ק"ג לנוסע.'),
+               59: _paragraph(59, "מבקשת להגיע ביום רביעי ה- 16/4/2014 בשעה 09:30 לשער מס' 32 שבשדה התעופה.")}
+    state = _filled(targets)
+    assert "p53" in pointing.numbers_held(state, "The airline lets you check in 23 kg now, not 20.")
+    assert pointing.numbers_held(state, "Make the font 20 pt") == []
+    text = "Meeting at the airport: Wednesday 15/4/2015 at 06:00, still gate 32. Change the date and time."
+    assert pointing.numbers_missed(state, text, ["p26"])[0] == "p59"
+    assert pointing.numbers_missed(state, text, ["p59"]) == []  # what its words point at holds the most of them
+
+
 def test_numbers_a_request_says_point_when_its_words_point_elsewhere():
     """dwh-362#5-#7 (a Unicode sample sheet, local view): "希伯来文那个区段（0590到07BF）下面的示例字符…三个部分里的都放大到20号"
     shares 字符 with the title only; the lines holding its numbers, in each of the three parts, are shown with the
