@@ -1505,6 +1505,18 @@ def test_the_n_more_a_step_lists_are_the_lines_starting_like_those_it_names():
     assert pointing.more_named(state, step.replace("5 more", "30 more"))[:3] == ["p12", "p13", "p14"]
 
 
+def test_the_n_more_a_step_lists_may_be_before_those_it_names():
+    """dwh-387#7 ("paragraphs p1, p3, p5, p7, p9, p13 and 1 more" of case labels, p15 moved above p1 by an earlier
+    instruction): the one more is the line of their kind before them, none being left after them."""
+    labels = [15, 1, 3, 5, 7, 9, 13]
+    paras = [p for i in labels for p in (_paragraph(i, f"Case {i} label"), _paragraph(i + 1, f"sample {i}", "Body"))]
+    for p in paras[::2]:
+        p["runs"] = [{"text": p["text"], "bold": True}]
+    state = _state(paras)
+    step = "Set paragraph layout: paragraphs p1, p3, p5, p7, p9, p13 and 1 more; space before 12."
+    assert pointing.more_named(state, step) == ["p15"]
+
+
 def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
     """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
     hold; each is shown at least by its id and the start of its text."""
@@ -1639,6 +1651,21 @@ def test_a_clause_numbered_by_its_list_label_or_said_as_a_place():
     assert pointing.sections_numbered(state, request) == [("p40", "p49")]
     assert {"p42", "p44"} <= set(pointing.pointed(state, request))
     assert pointing.sections_numbered(state, "the titles 3.13 and 3.14 should be bold") == []  # not a place
+
+
+def test_the_old_value_a_request_says_and_the_dates_and_times_it_gives_point():
+    """dwh-383#4, #6 (an English request on a Hebrew letter, local view): "23 kg now, not 20" points at the line holding
+    20 (the value the document holds); "Wednesday 15/4/2015 at 06:00, still gate 32" at the line holding a date, a time
+    and 32, ahead of the one holding 2015 that its rare words point at."""
+    targets = {4: _paragraph(4, "טיול ליפן אפריל 2015"), 26: _paragraph(26, "(שער ההמרה נכון ל – 2/3/2015)"),
+               53: _paragraph(53, 'מזוודה – מזוודת המטען לא תעלה על 20 ק"ג לנוסע.'),
+               59: _paragraph(59, "מבקשת להגיע ביום רביעי ה- 16/4/2014 בשעה 09:30 לשער מס' 32 שבשדה התעופה.")}
+    state = _filled(targets)
+    assert "p53" in pointing.numbers_held(state, "The airline lets you check in 23 kg now, not 20.")
+    assert pointing.numbers_held(state, "Make the font 20 pt") == []
+    text = "Meeting at the airport: Wednesday 15/4/2015 at 06:00, still gate 32. Change the date and time."
+    assert pointing.numbers_missed(state, text, ["p26"])[0] == "p59"
+    assert pointing.numbers_missed(state, text, ["p59"]) == []  # what its words point at holds the most of them
 
 
 def test_numbers_a_request_says_point_when_its_words_point_elsewhere():

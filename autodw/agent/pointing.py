@@ -74,6 +74,13 @@ _NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
 #: digits and the word
 _QUANTITY_SAID = re.compile(r"(?<![\d.,第#№])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d{1,2})(?![\d]|[.,]\d)\s*"
                             r"([^\W\d_]+)")
+#: a number of one or two digits said as the value the document holds, beside the new one ("23 kg now, not 20",
+#: "still gate 32", "instead of 15"): its digits
+_HELD_SAID = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than|still|was|were)|不是|而非|原来是)\s*"
+                        r"(?:(?:the|a|an)\s+)?(?:[^\W\d_]+\s+)?(?<![\d.,])(\d{1,2})(?![\d]|[.,:/-]\d)", re.IGNORECASE)
+#: a date ("15/4/2015", "2015-04-15") and a clock time ("06:00") a request says, of any value
+_SHAPES = (r"(?<![\d.,/:-])(?:\d{1,2}([/.])\d{1,2}\1\d{4}|\d{1,2}/\d{1,2}/\d{2}|\d{4}-\d{1,2}-\d{1,2})(?![\d/:-]|[.,]\d)",
+           r"(?<![\d.,/:-])\d{1,2}:\d{2}(?![\d/:-]|[.,]\d)")
 _SIZE_UNITS = ("号", "倍", "px")  # a Chinese font size ("小四号"), a line spacing ("2倍"), pixels: sizes, not quantities
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
@@ -582,14 +589,11 @@ def numbers_held(state: State, text: str) -> list[str]:
     "5 лет", any word after it), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the
     paragraph about the police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995,
     dwh-262#7; "the 10% advance payment" of a Chinese tender those saying 10％, dwh-286#10; "租期先写3年，5年太长了"
-    of a Russian form the line "сроком на 5 лет.", dwh-302#8); first, when it says two numbers or more, the blocks
-    holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics table for 2004 to
-    2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
-    said = undictated(text)
-    quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
-                  if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
-    patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
-                for n, p in dict.fromkeys(_NUMBER_SAID.findall(said))] + list(dict.fromkeys(quantities))
+    of a Russian form the line "сроком на 5 лет.", dwh-302#8), or one it says the document holds (:data:`_HELD_SAID`:
+    "23 kg now, not 20" of a Hebrew letter, the line "... 20 ק"ג", dwh-383#4); first, when it says two numbers or
+    more, the blocks holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics
+    table for 2004 to 2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
+    patterns = _numbers_said(text)
     if not patterns:
         return []
     blocks = block_texts(state)
@@ -598,6 +602,18 @@ def numbers_held(state: State, text: str) -> list[str]:
     together = together if len(together) <= MAX_WORD_BLOCKS else []
     return list(dict.fromkeys([*together, *(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS
                                             for bid in ids)]))
+
+
+def _numbers_said(text: str) -> list[str]:
+    """The patterns of the numbers :func:`numbers_held` looks for, and of a date or a clock time `text` says
+    (:data:`_SHAPES`: any of its shape, the value it replaces: "Wednesday 15/4/2015 at 06:00", dwh-383#6)."""
+    said = undictated(text)
+    quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
+                  if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
+    patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
+                for n, p in dict.fromkeys(_NUMBER_SAID.findall(said))] + list(dict.fromkeys(quantities))
+    patterns += [rf"(?<![\d.,/:-]){n}(?![\d]|[.,/:-]\d)" for n in dict.fromkeys(_HELD_SAID.findall(said))]
+    return patterns + [shape for shape in _SHAPES if re.search(shape, said)]
 
 
 def numbers_worded(state: State, text: str) -> list[str]:
@@ -619,12 +635,18 @@ def numbers_worded(state: State, text: str) -> list[str]:
 
 
 def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Collection[str] = ()) -> list[str]:
-    """The blocks holding the numbers `text` says (:func:`numbers_held`) when none of the `pointed` ones holds one (its
+    """The blocks holding the numbers `text` says (:func:`numbers_held`), those holding the most of them first, when
+    none of the `pointed` ones holds as many as they do ("15/4/2015 at 06:00, still gate 32": of the line holding a
+    date, a time and 32, not the one holding 2015 the rare words point at, dwh-383#6; its
     words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
     those `inside` the section it names when some are ("ascii only 那部分，2000到2EFF那一项", dwh-362#7)."""
     held = numbers_held(state, text)
-    if any(bid in held for bid in pointed):
+    patterns = _numbers_said(text)
+    count = {bid: sum(bool(re.search(p, body)) for p in patterns) for bid, body in block_texts(state) if bid in held}
+    most = max(count.values(), default=0)
+    if any(count.get(bid) == most for bid in pointed):
         return []
+    held = sorted(held, key=lambda bid: -count[bid])  # those holding the most of them first
     return [bid for bid in held if bid in inside] or held
 
 
@@ -1507,7 +1529,7 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
 
 
 def more_named(state: State, text: str) -> list[str]:
-    """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
+    """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
@@ -1521,7 +1543,9 @@ def more_named(state: State, text: str) -> list[str]:
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
-    count, rest = int(m.group(1)), paras[max(at[i] for i in ids) + 1:]
+    last = max(at[i] for i in ids)
+    # after the last named, then those before it not named (a line moved above them since, dwh-387#7)
+    count, rest = int(m.group(1)), paras[last + 1:] + [p for p in paras[:last] if p["id"] not in ids]
     for key in (_lead, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
