@@ -1758,3 +1758,23 @@ def test_a_box_said_points_at_the_paragraphs_with_a_border():
     assert pointing.boxed(state, "put a box around the second quote") == []
     assert pointing.boxed(state, "add a border to the title") == []
     assert pointing.boxed(state, "给标题加个边框") == []
+
+
+def test_chapters_typed_in_arabic_ordinals_are_named_by_roman_numbers():
+    """"In chapter XIII, move the child labour subsection" of an Arabic report whose chapters are typed in ordinal
+    words ("ثالث عشر-\tتدابير الحماية الخاصة") names that chapter up to the next one (dwh-379#6); "from chapter XI
+    onwards" names chapter XI and the labels of the chapters after it (dwh-379#2); "in chapter XI" alone does not."""
+    state = _filled({10: _paragraph(10, "\tحادي عشر-\tالصحة الأساسية والرفاه"),
+                     20: _paragraph(20, "\tثاني عشر-\tالتعليم والترفيه"),
+                     30: _paragraph(30, "\tثالث عشر-\tتدابير الحماية الخاصة"),
+                     50: _paragraph(50, "\tرابع عشر-\tالتعاون الدولي"), 60: _paragraph(60, "\tخامس عشر-\tالنشر")})
+    assert pointing.typed_number("\tثالث عشر-\tتدابير") == 13
+    assert pointing.typed_number("\tأولاً-\tمقدمة") == 1
+    said = "In chapter XIII, move the child labour subsection so it sits just before the one on recruitment."
+    assert pointing.sections_roman(state, said) == [("p30", "p49")]
+    assert "p45" in pointing.pointed(state, said)
+    onwards = "From chapter XI onwards the chapter headings have their numbers in a smaller font than the title part."
+    assert pointing.sections_roman(state, onwards) == [("p10", "p19"), ("p20", "p20"), ("p30", "p30"), ("p50", "p50"),
+                                                      ("p60", "p60")]
+    assert pointing.sections_roman(state, "In chapter XI the numbers are small.") == [("p10", "p19")]
+

@@ -104,7 +104,11 @@ _NUMBER_WORDS = {w: n for n, words in enumerate((
     "thirteenth thirteen treze trece", "fourteenth fourteen catorze quatorze catorce", "fifteenth fifteen quinze quince",
     "sixteenth sixteen dezasseis dezesseis dieciseis", "seventeenth seventeen dezassete dezessete diecisiete",
     "eighteenth eighteen dezoito dieciocho", "nineteenth nineteen dezanove dezenove diecinueve")) for w in words.split()}
-_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte"),
+#: Arabic ordinals, hamza and tanween dropped ("أولاً" is "اولا"), added up ("ثالث عشر" 3 + 10: chapter XIII)
+_NUMBER_WORDS.update({w: n for n, words in enumerate((
+    "", "اول اولا حادي", "ثان ثاني ثانيا", "ثالث ثالثا", "رابع رابعا", "خامس خامسا", "سادس سادسا", "سابع سابعا",
+    "ثامن ثامنا", "تاسع تاسعا", "عاشر عاشرا عشر")) for w in words.split()})
+_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte عشرون"),
                                                  (3, "trigesimo thirtieth thirty trinta treinta"),
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
                       for w in words.split()})
@@ -1382,7 +1386,13 @@ _ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|
                          re.IGNORECASE)
 #: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
 _ROMAN_TYPED = re.compile(r"\s*([IVX]{1,6})(?:[.)]\s*|\t)(?=\S)")
+#: a paragraph typed with a number in words ("\tثالث عشر-\tتدابير الحماية الخاصة", "Third.\tCosts"): the words
+_WORDED_TYPED = re.compile(r"\s*((?:[^\W\d_]|[\u064b-\u065f\u0670])+(?:[ ](?:[^\W\d_]|[\u064b-\u065f\u0670])+){0,2})"
+                           r"\s*(?:[-–—.)]|\t)\s*(?=\S)")  # Arabic vowel marks in the words ("أولاً")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
+#: what says a part and those after it ("from chapter XI onwards", "section IV and beyond"), after its number
+_ONWARDS = re.compile(r"\s*,?\s*(?:onwards?\b|and\s+(?:after|beyond|later|following|up)\b|to\s+the\s+end\b)",
+                      re.IGNORECASE)
 
 
 def roman_value(numeral: str) -> int:
@@ -1391,24 +1401,37 @@ def roman_value(numeral: str) -> int:
     return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0]))
 
 
+def typed_number(text: str) -> int | None:
+    """The number a paragraph is typed with as a Roman numeral ("II.\tTowards ...") or in words ("ثالث عشر-\t...",
+    13: :func:`worded_number`), or None."""
+    if (m := _ROMAN_TYPED.match(text)) is not None:
+        return roman_value(m.group(1))
+    m = _WORDED_TYPED.match(text)
+    return None if m is None else worded_number(m.group(1))
+
+
 def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
     """The sections `text` names by a Roman number after a part word ("the sentence in italics in section II"): each
-    paragraph typed with that numeral ("II.\tTowards a working definition"; a contents entry's: its heading) with the
-    paragraph before the next one typed with a higher numeral; a numeral more than :data:`MAX_MATCHES` paragraphs
-    start with names none."""
+    paragraph typed with that number (:func:`typed_number`: "II.\tTowards a working definition", "ثالث عشر-\t..."
+    of an Arabic report for "chapter XIII", dwh-379#6; a contents entry's: its heading) with the paragraph before the
+    next one typed with a higher number; a number more than :data:`MAX_MATCHES` paragraphs start with names none."""
     paras = state.get("paragraphs", [])
-    typed = [(i, m.group(1), roman_value(m.group(1))) for i, p in enumerate(paras)
-             if (m := _ROMAN_TYPED.match(p.get("text", "")))]
+    typed = [(i, value) for i, p in enumerate(paras) if (value := typed_number(p.get("text", ""))) is not None]
+    said = undictated(text)
     out = []
-    for said in dict.fromkeys(n.upper() for n in _ROMAN_SAID.findall(undictated(text))):
-        value = roman_value(said)
-        held = [n for n, (_, numeral, _) in enumerate(typed) if numeral == said]
+    for numeral, onwards in dict.fromkeys((m.group(1).upper(), bool(_ONWARDS.match(said, m.end())))
+                                          for m in _ROMAN_SAID.finditer(said)):
+        value = roman_value(numeral)
+        held = [n for n, (_, number) in enumerate(typed) if number == value]
         if len(held) > MAX_MATCHES:
             continue
         for n in held:
             start = typed[n][0]
-            end = next((i - 1 for i, _, v in typed[n + 1:] if v > value), len(paras) - 1)
+            end = next((i - 1 for i, v in typed[n + 1:] if v > value), len(paras) - 1)
             out.append(_entry_section(state, paras[start]["id"]) or (paras[start]["id"], paras[end]["id"]))
+            # "from chapter XI onwards": the labels numbered on from it, each alone (the sections are too many)
+            later = itertools.takewhile(lambda t: t[1] > value, typed[n + 1:]) if onwards else ()
+            out += [(paras[i]["id"], paras[i]["id"]) for i, _ in later]
     return out
 
 
