@@ -328,6 +328,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
+    out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
@@ -1139,6 +1140,45 @@ def chapters_typed(state: State, text: str) -> list[str]:
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
+#: a request speaking of several headings or titles ("the numbered section headings", "the clause titles")
+_HEADINGS_SAID = re.compile(r"\b(?:headings|titles)\b", re.IGNORECASE)
+MIN_TYPED_HEADINGS = 3  # numbered titles in a row that make a document's typed outline
+
+
+def headings_typed(state: State, said: str) -> list[str]:
+    """The document's typed numbered titles (:func:`titles_typed`) when `said` (undictated text) speaks of headings or
+    titles: "the numbered section headings of the contract" of a Russian contract whose headings are bold Normal
+    lines (dwh-378#3, and "make them 14" after it)."""
+    return titles_typed(state) if _HEADINGS_SAID.search(said) else []
+
+
+def titles_typed(state: State) -> list[str]:
+    """The paragraphs not styled as headings that are typed as numbered titles ("1.\tПРЕДМЕТ КОНТРАКТА", "B.\tBUDGET":
+    an enumerator, up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) numbered 1, 2, 3... in document order,
+    the longest such run of :data:`MIN_TYPED_HEADINGS` to :data:`MAX_LISTED_HEADINGS` ([] for none)."""
+    custom = custom_headings(state)
+    typed = []
+    for p in state.get("paragraphs", []):
+        text = p.get("text", "")
+        m = _ENUMERATOR.match(text)
+        if (m is None or heading_level(p.get("style"), custom) is not None
+                or len(text.split()) > MAX_TITLE_WORDS + 1 or re.search(r"[.:;,!?。]\s*$", text)):
+            continue
+        label = m.group(1)
+        number = int(label) if label.isdigit() else ord(label.upper()) - ord("A") + 1
+        typed.append((p["id"], _enumerator_kind(text), number))
+    best: list[str] = []
+    for n, (pid, kind, number) in enumerate(typed):
+        if number != 1:
+            continue
+        run, last = [pid], 1
+        for other, other_kind, other_number in typed[n + 1:]:
+            if other_kind == kind and other_number == last + 1:
+                run, last = [*run, other], other_number
+        best = run if len(run) > len(best) else best
+    return best if MIN_TYPED_HEADINGS <= len(best) <= MAX_LISTED_HEADINGS else []
+
+
 def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
@@ -1511,7 +1551,8 @@ def more_named(state: State, text: str) -> list[str]:
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
-    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5). The wording comes from step text
+    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
@@ -1522,6 +1563,11 @@ def more_named(state: State, text: str) -> list[str]:
     if not ids:
         return []
     count, rest = int(m.group(1)), paras[max(at[i] for i in ids) + 1:]
+    titles = titles_typed(state)  # typed numbered titles, one of another style ("7.\tОтветственность...", dwh-378#4)
+    if len(ids) >= 2 and set(ids) <= set(titles):
+        after = titles[max(titles.index(i) for i in ids) + 1:]
+        if len(after) == count:
+            return after
     for key in (_lead, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
