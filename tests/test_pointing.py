@@ -1824,3 +1824,43 @@ def test_a_box_said_points_at_the_paragraphs_with_a_border():
     assert pointing.boxed(state, "put a box around the second quote") == []
     assert pointing.boxed(state, "add a border to the title") == []
     assert pointing.boxed(state, "给标题加个边框") == []
+
+
+def test_chapters_typed_in_arabic_ordinals_are_named_by_roman_numbers():
+    """"In chapter XIII, move the child labour subsection" of an Arabic report whose chapters are typed in ordinal
+    words ("ثالث عشر-\tتدابير الحماية الخاصة") names that chapter up to the next one (dwh-379#6); "from chapter XI
+    onwards" names chapter XI and the labels of the chapters after it (dwh-379#2); "in chapter XI" alone does not."""
+    state = _filled({10: _paragraph(10, "\tحادي عشر-\tالصحة الأساسية والرفاه"),
+                     20: _paragraph(20, "\tثاني عشر-\tالتعليم والترفيه"),
+                     30: _paragraph(30, "\tثالث عشر-\tتدابير الحماية الخاصة"),
+                     50: _paragraph(50, "\tرابع عشر-\tالتعاون الدولي"), 60: _paragraph(60, "\tخامس عشر-\tالنشر")})
+    assert pointing.typed_number("\tثالث عشر-\tتدابير") == 13
+    assert pointing.typed_number("\tأولاً-\tمقدمة") == 1
+    said = "In chapter XIII, move the child labour subsection so it sits just before the one on recruitment."
+    assert pointing.sections_roman(state, said) == [("p30", "p49")]
+    assert "p45" in pointing.pointed(state, said)
+    onwards = "From chapter XI onwards the chapter headings have their numbers in a smaller font than the title part."
+    assert pointing.sections_roman(state, onwards) == [("p10", "p19"), ("p20", "p20"), ("p30", "p30"), ("p50", "p50"),
+                                                      ("p60", "p60")]
+    assert pointing.sections_roman(state, "In chapter XI the numbers are small.") == [("p10", "p19")]
+
+
+def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
+    """"The numbered section headings of the contract ... bump them up" of a contract whose headings are bold Normal
+    lines typed "1.\tПРЕДМЕТ КОНТРАКТА" (one of another style) points at the run numbered 1, 2, 3..., not a clause
+    ("6.1.\t...") nor the "3." of an appendix after them (dwh-378#3, and "make them 14" after it: dwh-378#4); a step that
+    names the first six "and 2 more" names the two after them, whatever their style."""
+    titles = {10: "1.\tПРЕДМЕТ КОНТРАКТА", 20: "2.\tСРОКИ И МЕСТА ВЫПОЛНЕНИЯ РАБОТ", 30: "3.\tЦЕНА КОНТРАКТА",
+              40: "4.\tПРАВА И ОБЯЗАННОСТИ СТОРОН", 50: "5.\tПОРЯДОК СДАЧИ-ПРИЕМКИ РАБОТ", 55: "6.\tГАРАНТИИ КАЧЕСТВА",
+              60: "7.\tОтветственность сторон", 65: "8.\tРАЗРЕШЕНИЕ СПОРОВ", 75: "3.\tПеречень приложений"}
+    state = _filled({n: _paragraph(n, text, "Body Text Indent" if n == 60 else "Normal") for n, text in titles.items()}
+                    | {11: _paragraph(11, "1.1.\tПо Контракту Подрядчик обязуется выполнить работы."),
+                       56: _paragraph(56, "6.1.\tПодрядчик гарантирует качество.")})
+    run = ["p10", "p20", "p30", "p40", "p50", "p55", "p60", "p65"]
+    assert pointing.titles_typed(state) == run
+    said = "The numbered section headings of the contract itself are the same 12pt as the clauses. Bump them up."
+    assert pointing.headings_typed(state, said) == run
+    assert set(run) <= set(pointing.pointed(state, said))
+    assert pointing.headings_typed(state, "Bump the clauses up a little.") == []
+    step = "Set character formatting: paragraphs p10, p20, p30, p40, p50, p55 and 2 more; size pt 14."
+    assert pointing.more_named(state, step) == ["p60", "p65"]

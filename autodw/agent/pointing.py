@@ -111,7 +111,11 @@ _NUMBER_WORDS = {w: n for n, words in enumerate((
     "thirteenth thirteen treze trece", "fourteenth fourteen catorze quatorze catorce", "fifteenth fifteen quinze quince",
     "sixteenth sixteen dezasseis dezesseis dieciseis", "seventeenth seventeen dezassete dezessete diecisiete",
     "eighteenth eighteen dezoito dieciocho", "nineteenth nineteen dezanove dezenove diecinueve")) for w in words.split()}
-_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte"),
+#: Arabic ordinals, hamza and tanween dropped ("أولاً" is "اولا"), added up ("ثالث عشر" 3 + 10: chapter XIII)
+_NUMBER_WORDS.update({w: n for n, words in enumerate((
+    "", "اول اولا حادي", "ثان ثاني ثانيا", "ثالث ثالثا", "رابع رابعا", "خامس خامسا", "سادس سادسا", "سابع سابعا",
+    "ثامن ثامنا", "تاسع تاسعا", "عاشر عاشرا عشر")) for w in words.split()})
+_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte عشرون"),
                                                  (3, "trigesimo thirtieth thirty trinta treinta"),
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
                       for w in words.split()})
@@ -338,6 +342,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
+    out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
@@ -1180,6 +1185,45 @@ def chapters_typed(state: State, text: str) -> list[str]:
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
+#: a request speaking of several headings or titles ("the numbered section headings", "the clause titles")
+_HEADINGS_SAID = re.compile(r"\b(?:headings|titles)\b", re.IGNORECASE)
+MIN_TYPED_HEADINGS = 3  # numbered titles in a row that make a document's typed outline
+
+
+def headings_typed(state: State, said: str) -> list[str]:
+    """The document's typed numbered titles (:func:`titles_typed`) when `said` (undictated text) speaks of headings or
+    titles: "the numbered section headings of the contract" of a Russian contract whose headings are bold Normal
+    lines (dwh-378#3, and "make them 14" after it)."""
+    return titles_typed(state) if _HEADINGS_SAID.search(said) else []
+
+
+def titles_typed(state: State) -> list[str]:
+    """The paragraphs not styled as headings that are typed as numbered titles ("1.\tПРЕДМЕТ КОНТРАКТА", "B.\tBUDGET":
+    an enumerator, up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) numbered 1, 2, 3... in document order,
+    the longest such run of :data:`MIN_TYPED_HEADINGS` to :data:`MAX_LISTED_HEADINGS` ([] for none)."""
+    custom = custom_headings(state)
+    typed = []
+    for p in state.get("paragraphs", []):
+        text = p.get("text", "")
+        m = _ENUMERATOR.match(text)
+        if (m is None or heading_level(p.get("style"), custom) is not None
+                or len(text.split()) > MAX_TITLE_WORDS + 1 or re.search(r"[.:;,!?。]\s*$", text)):
+            continue
+        label = m.group(1)
+        number = int(label) if label.isdigit() else ord(label.upper()) - ord("A") + 1
+        typed.append((p["id"], _enumerator_kind(text), number))
+    best: list[str] = []
+    for n, (pid, kind, number) in enumerate(typed):
+        if number != 1:
+            continue
+        run, last = [pid], 1
+        for other, other_kind, other_number in typed[n + 1:]:
+            if other_kind == kind and other_number == last + 1:
+                run, last = [*run, other], other_number
+        best = run if len(run) > len(best) else best
+    return best if MIN_TYPED_HEADINGS <= len(best) <= MAX_LISTED_HEADINGS else []
+
+
 def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
@@ -1427,7 +1471,13 @@ _ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|
                          re.IGNORECASE)
 #: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
 _ROMAN_TYPED = re.compile(r"\s*([IVX]{1,6})(?:[.)]\s*|\t)(?=\S)")
+#: a paragraph typed with a number in words ("\tثالث عشر-\tتدابير الحماية الخاصة", "Third.\tCosts"): the words
+_WORDED_TYPED = re.compile(r"\s*((?:[^\W\d_]|[\u064b-\u065f\u0670])+(?:[ ](?:[^\W\d_]|[\u064b-\u065f\u0670])+){0,2})"
+                           r"\s*(?:[-–—.)]|\t)\s*(?=\S)")  # Arabic vowel marks in the words ("أولاً")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
+#: what says a part and those after it ("from chapter XI onwards", "section IV and beyond"), after its number
+_ONWARDS = re.compile(r"\s*,?\s*(?:onwards?\b|and\s+(?:after|beyond|later|following|up)\b|to\s+the\s+end\b)",
+                      re.IGNORECASE)
 
 
 def roman_value(numeral: str) -> int:
@@ -1436,24 +1486,37 @@ def roman_value(numeral: str) -> int:
     return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0]))
 
 
+def typed_number(text: str) -> int | None:
+    """The number a paragraph is typed with as a Roman numeral ("II.\tTowards ...") or in words ("ثالث عشر-\t...",
+    13: :func:`worded_number`), or None."""
+    if (m := _ROMAN_TYPED.match(text)) is not None:
+        return roman_value(m.group(1))
+    m = _WORDED_TYPED.match(text)
+    return None if m is None else worded_number(m.group(1))
+
+
 def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
     """The sections `text` names by a Roman number after a part word ("the sentence in italics in section II"): each
-    paragraph typed with that numeral ("II.\tTowards a working definition"; a contents entry's: its heading) with the
-    paragraph before the next one typed with a higher numeral; a numeral more than :data:`MAX_MATCHES` paragraphs
-    start with names none."""
+    paragraph typed with that number (:func:`typed_number`: "II.\tTowards a working definition", "ثالث عشر-\t..."
+    of an Arabic report for "chapter XIII", dwh-379#6; a contents entry's: its heading) with the paragraph before the
+    next one typed with a higher number; a number more than :data:`MAX_MATCHES` paragraphs start with names none."""
     paras = state.get("paragraphs", [])
-    typed = [(i, m.group(1), roman_value(m.group(1))) for i, p in enumerate(paras)
-             if (m := _ROMAN_TYPED.match(p.get("text", "")))]
+    typed = [(i, value) for i, p in enumerate(paras) if (value := typed_number(p.get("text", ""))) is not None]
+    said = undictated(text)
     out = []
-    for said in dict.fromkeys(n.upper() for n in _ROMAN_SAID.findall(undictated(text))):
-        value = roman_value(said)
-        held = [n for n, (_, numeral, _) in enumerate(typed) if numeral == said]
+    for numeral, onwards in dict.fromkeys((m.group(1).upper(), bool(_ONWARDS.match(said, m.end())))
+                                          for m in _ROMAN_SAID.finditer(said)):
+        value = roman_value(numeral)
+        held = [n for n, (_, number) in enumerate(typed) if number == value]
         if len(held) > MAX_MATCHES:
             continue
         for n in held:
             start = typed[n][0]
-            end = next((i - 1 for i, _, v in typed[n + 1:] if v > value), len(paras) - 1)
+            end = next((i - 1 for i, v in typed[n + 1:] if v > value), len(paras) - 1)
             out.append(_entry_section(state, paras[start]["id"]) or (paras[start]["id"], paras[end]["id"]))
+            # "from chapter XI onwards": the labels numbered on from it, each alone (the sections are too many)
+            later = itertools.takewhile(lambda t: t[1] > value, typed[n + 1:]) if onwards else ()
+            out += [(paras[i]["id"], paras[i]["id"]) for i, _ in later]
     return out
 
 
@@ -1533,7 +1596,8 @@ def more_named(state: State, text: str) -> list[str]:
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
-    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5). The wording comes from step text
+    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
@@ -1546,6 +1610,11 @@ def more_named(state: State, text: str) -> list[str]:
     last = max(at[i] for i in ids)
     # after the last named, then those before it not named (a line moved above them since, dwh-387#7)
     count, rest = int(m.group(1)), paras[last + 1:] + [p for p in paras[:last] if p["id"] not in ids]
+    titles = titles_typed(state)  # typed numbered titles, one of another style ("7.\tОтветственность...", dwh-378#4)
+    if len(ids) >= 2 and set(ids) <= set(titles):
+        after = titles[max(titles.index(i) for i in ids) + 1:]
+        if len(after) == count:
+            return after
     for key in (_lead, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
