@@ -212,6 +212,31 @@ def test_the_last_entry_of_a_table_its_words_point_at_is_its_last_row():
     assert "p133" not in pointing.pointed(state, "日期格里 Февраль 和 Август 后面都敲了两个空格，改成一个")  # no end
 
 
+def test_a_request_speaking_of_columns_is_shown_every_row_of_the_tables_it_points_at():
+    """dwh-381#5 ("Same table: the last three columns are all code, so put them in Consolas", after the request before
+    named a 13-row table): a column runs through the rows past the 8 a table shows; a request that speaks of no column
+    or row, or a table of more than MAX_THROUGH_ROWS rows, keeps the first rows."""
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+
+    def table(tid: str, first: int, n: int) -> dict:
+        rows = [[cell(first + 2 * r + c, f"{r}-{c}") for c in range(2)] for r in range(n)]
+        return {"id": tid, "index": int(tid[1:]) - 1, "rows": n, "cols": 2, "after_paragraph": "p1",
+                "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows}
+
+    state = _state([_paragraph(1, "Objects"), _paragraph(2, "More")])
+    state["tables"] = [table("t1", 100, 13), table("t2", 200, pointing.MAX_THROUGH_ROWS + 1)]
+    request = "Same table: the last column is all code, so put it in Consolas"
+    through = pointing.rows_through(state, request, ["t1"])
+    assert through[:2] == ["p100", "p101"] and through[-1] == "p125" and len(through) == 26
+    assert pointing.rows_through(state, request, ["p103"]) == through  # a cell of it named
+    assert "r12 (cells p124-p125)" in render_state(state, pointed=["t1", *through])
+    asked = "In the first table, put the last column in Consolas"
+    assert "r12 (cells p124-p125)" in views.grounded_view(state, asked, InstructionResult(asked), 1500, quoted_in=asked)
+    assert pointing.rows_through(state, "把每一行的字体改小", ["t1"]) == through
+    assert pointing.rows_through(state, "Same table: put it in Consolas", ["t1"]) == []
+    assert pointing.rows_through(state, request, ["t2"]) == [] == pointing.rows_through(state, "列表加粗", ["t1"])
+
+
 def test_a_chain_of_back_references_reaches_the_instruction_that_named_the_target():
     state = _filled({})
     assert grounding.referred(state, ["第二段加粗", "第三段居中"]) == "第三段居中"
@@ -790,6 +815,20 @@ def test_list_items_named_by_their_labels():
     roman = _state([_paragraph(n, FILLER, lst={**item, "label": format_number(n, "lowerRoman") + ")"}) for n in range(1, 9)])
     assert pointing.list_labelled(roman, "bold item iv please") == ["p4"]
     assert pointing.list_labelled(roman, "add a line: see item iv") == []
+
+
+def test_a_list_item_named_by_its_label_before_that_item():
+    """dwh-386#6: "一千零一十那条也一样标一下" names the item labelled "一千零一十|" (its text "1010"), not "一千" nor "一"
+    inside it, nor "一" of "一样"; its comment's quoted words name none."""
+    from autodw.core.units import format_number
+    item = {"num_id": 1, "level": 0, "kind": "numbered", "format": "chineseCounting"}
+    state = _state([_paragraph(n, str(n), lst={**item, "label": format_number(n, "chineseCounting") + "|"})
+                    for n in range(1, 3483)])
+    request = "一千零一十那条也一样标一下，顺便在那条上加个批注：读法需要跟语言组确认"
+    assert pointing.list_labelled(state, request) == ["p1010"]
+    assert "p1010" in pointing.pointed(state, request)
+    assert pointing.list_labelled(state, "三千零一这一项删掉") == ["p3001"]
+    assert pointing.list_labelled(state, "一千零一十条都删掉") == []
 
 
 def test_the_items_under_a_named_label_across_the_empty_paragraphs_between_them():
@@ -1466,6 +1505,18 @@ def test_the_n_more_a_step_lists_are_the_lines_starting_like_those_it_names():
     assert pointing.more_named(state, step.replace("5 more", "30 more"))[:3] == ["p12", "p13", "p14"]
 
 
+def test_the_n_more_a_step_lists_may_be_before_those_it_names():
+    """dwh-387#7 ("paragraphs p1, p3, p5, p7, p9, p13 and 1 more" of case labels, p15 moved above p1 by an earlier
+    instruction): the one more is the line of their kind before them, none being left after them."""
+    labels = [15, 1, 3, 5, 7, 9, 13]
+    paras = [p for i in labels for p in (_paragraph(i, f"Case {i} label"), _paragraph(i + 1, f"sample {i}", "Body"))]
+    for p in paras[::2]:
+        p["runs"] = [{"text": p["text"], "bold": True}]
+    state = _state(paras)
+    step = "Set paragraph layout: paragraphs p1, p3, p5, p7, p9, p13 and 1 more; space before 12."
+    assert pointing.more_named(state, step) == ["p15"]
+
+
 def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
     """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
     hold; each is shown at least by its id and the start of its text."""
@@ -1600,6 +1651,21 @@ def test_a_clause_numbered_by_its_list_label_or_said_as_a_place():
     assert pointing.sections_numbered(state, request) == [("p40", "p49")]
     assert {"p42", "p44"} <= set(pointing.pointed(state, request))
     assert pointing.sections_numbered(state, "the titles 3.13 and 3.14 should be bold") == []  # not a place
+
+
+def test_the_old_value_a_request_says_and_the_dates_and_times_it_gives_point():
+    """dwh-383#4, #6 (an English request on a Hebrew letter, local view): "23 kg now, not 20" points at the line holding
+    20 (the value the document holds); "Wednesday 15/4/2015 at 06:00, still gate 32" at the line holding a date, a time
+    and 32, ahead of the one holding 2015 that its rare words point at."""
+    targets = {4: _paragraph(4, "טיול ליפן אפריל 2015"), 26: _paragraph(26, "(שער ההמרה נכון ל – 2/3/2015)"),
+               53: _paragraph(53, 'מזוודה – מזוודת המטען לא תעלה על 20 ק"ג לנוסע.'),
+               59: _paragraph(59, "מבקשת להגיע ביום רביעי ה- 16/4/2014 בשעה 09:30 לשער מס' 32 שבשדה התעופה.")}
+    state = _filled(targets)
+    assert "p53" in pointing.numbers_held(state, "The airline lets you check in 23 kg now, not 20.")
+    assert pointing.numbers_held(state, "Make the font 20 pt") == []
+    text = "Meeting at the airport: Wednesday 15/4/2015 at 06:00, still gate 32. Change the date and time."
+    assert pointing.numbers_missed(state, text, ["p26"])[0] == "p59"
+    assert pointing.numbers_missed(state, text, ["p59"]) == []  # what its words point at holds the most of them
 
 
 def test_numbers_a_request_says_point_when_its_words_point_elsewhere():
@@ -1758,3 +1824,43 @@ def test_a_box_said_points_at_the_paragraphs_with_a_border():
     assert pointing.boxed(state, "put a box around the second quote") == []
     assert pointing.boxed(state, "add a border to the title") == []
     assert pointing.boxed(state, "给标题加个边框") == []
+
+
+def test_chapters_typed_in_arabic_ordinals_are_named_by_roman_numbers():
+    """"In chapter XIII, move the child labour subsection" of an Arabic report whose chapters are typed in ordinal
+    words ("ثالث عشر-\tتدابير الحماية الخاصة") names that chapter up to the next one (dwh-379#6); "from chapter XI
+    onwards" names chapter XI and the labels of the chapters after it (dwh-379#2); "in chapter XI" alone does not."""
+    state = _filled({10: _paragraph(10, "\tحادي عشر-\tالصحة الأساسية والرفاه"),
+                     20: _paragraph(20, "\tثاني عشر-\tالتعليم والترفيه"),
+                     30: _paragraph(30, "\tثالث عشر-\tتدابير الحماية الخاصة"),
+                     50: _paragraph(50, "\tرابع عشر-\tالتعاون الدولي"), 60: _paragraph(60, "\tخامس عشر-\tالنشر")})
+    assert pointing.typed_number("\tثالث عشر-\tتدابير") == 13
+    assert pointing.typed_number("\tأولاً-\tمقدمة") == 1
+    said = "In chapter XIII, move the child labour subsection so it sits just before the one on recruitment."
+    assert pointing.sections_roman(state, said) == [("p30", "p49")]
+    assert "p45" in pointing.pointed(state, said)
+    onwards = "From chapter XI onwards the chapter headings have their numbers in a smaller font than the title part."
+    assert pointing.sections_roman(state, onwards) == [("p10", "p19"), ("p20", "p20"), ("p30", "p30"), ("p50", "p50"),
+                                                      ("p60", "p60")]
+    assert pointing.sections_roman(state, "In chapter XI the numbers are small.") == [("p10", "p19")]
+
+
+def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
+    """"The numbered section headings of the contract ... bump them up" of a contract whose headings are bold Normal
+    lines typed "1.\tПРЕДМЕТ КОНТРАКТА" (one of another style) points at the run numbered 1, 2, 3..., not a clause
+    ("6.1.\t...") nor the "3." of an appendix after them (dwh-378#3, and "make them 14" after it: dwh-378#4); a step that
+    names the first six "and 2 more" names the two after them, whatever their style."""
+    titles = {10: "1.\tПРЕДМЕТ КОНТРАКТА", 20: "2.\tСРОКИ И МЕСТА ВЫПОЛНЕНИЯ РАБОТ", 30: "3.\tЦЕНА КОНТРАКТА",
+              40: "4.\tПРАВА И ОБЯЗАННОСТИ СТОРОН", 50: "5.\tПОРЯДОК СДАЧИ-ПРИЕМКИ РАБОТ", 55: "6.\tГАРАНТИИ КАЧЕСТВА",
+              60: "7.\tОтветственность сторон", 65: "8.\tРАЗРЕШЕНИЕ СПОРОВ", 75: "3.\tПеречень приложений"}
+    state = _filled({n: _paragraph(n, text, "Body Text Indent" if n == 60 else "Normal") for n, text in titles.items()}
+                    | {11: _paragraph(11, "1.1.\tПо Контракту Подрядчик обязуется выполнить работы."),
+                       56: _paragraph(56, "6.1.\tПодрядчик гарантирует качество.")})
+    run = ["p10", "p20", "p30", "p40", "p50", "p55", "p60", "p65"]
+    assert pointing.titles_typed(state) == run
+    said = "The numbered section headings of the contract itself are the same 12pt as the clauses. Bump them up."
+    assert pointing.headings_typed(state, said) == run
+    assert set(run) <= set(pointing.pointed(state, said))
+    assert pointing.headings_typed(state, "Bump the clauses up a little.") == []
+    step = "Set character formatting: paragraphs p10, p20, p30, p40, p50, p55 and 2 more; size pt 14."
+    assert pointing.more_named(state, step) == ["p60", "p65"]

@@ -307,3 +307,61 @@ def test_a_thicker_line_names_a_border_size():
     assert values.unasked_properties("set_text_format", {"paragraphs": ["p1"], "size_pt": 16}, "make the heading thicker",
                                      STATE)
     assert values.unasked_properties("set_paragraph_border", {**args, "color": None}, "use a thicker border", STATE) == []
+
+
+def test_a_letter_case_the_text_has_now_is_said_of_it_not_asked_for():
+    """"the second subheading starts with a lowercase letter. Capitalise it." says the all-lowercase heading's case
+    (dwh-381#2): change_case to sentence case is no unnamed value; for a heading not all lowercase "lower" is asked."""
+    from autodw.agent.checks import values
+
+    said = "Under docx4j dependencies, the second subheading starts with a lowercase letter. Capitalise it."
+    state = {**STATE, "paragraphs": [{"id": "p1", "text": "other dependencies", "runs": [{"text": "other dependencies"}]}]}
+    args = {"paragraph": "p1", "case": "sentence"}
+    assert values.unnamed_values("change_case", args, said, state) == []
+    mixed = {**STATE, "paragraphs": [{"id": "p1", "text": "other Dependencies", "runs": [{"text": "other Dependencies"}]}]}
+    assert [f.check for f in values.unnamed_values("change_case", args, said, mixed)] == ["unnamed_value"]
+
+
+def test_a_section_flag_on_now_named_by_the_request_can_only_be_switched_off():
+    """"第一页底下好像没有页码，首页也要显示" of a section with a first page footer of its own (dwh-386#4): switching
+    different_first_page off is what it asks; of a section without one, off is still rejected."""
+    from autodw.agent.checks import values
+
+    said = "还有，第一页底下好像没有页码，首页也要显示"
+    args = {"section": 0, "different_first_page": False}
+    on = {**STATE, "styles": {"defaults": {}, "styles": []}, "page_layout": {"sections": [{"different_first_page": True}]}}
+    assert values.asked_flags_off("set_header_footer_options", args, said, on) == []
+    off = {**on, "page_layout": {"sections": [{"different_first_page": False}]}}
+    assert [f.check for f in values.asked_flags_off("set_header_footer_options", args, said, off)] == ["asked_flag_off"]
+
+
+def test_a_property_another_request_of_the_split_message_names_with_its_value_is_asked():
+    """One call serving "make it bold." sets the size "Bring it down to 14" gives (dwh-379#4), and one serving
+    "字体换成Comic Sans MS吧" the size "字号也调大到16" gives (dwh-388#4); another size, or a message naming none, is not."""
+    from autodw.agent.checks import values
+
+    message = "The Contents title above the list of chapters is 18pt, way bigger than anything else. " \
+              "Bring it down to 14 and make it bold."
+    args = {"paragraphs": ["p1"], "bold": True, "size_pt": 14}
+    assert values.unasked_properties("set_text_format", args, "make it bold.", STATE, message=message) == []
+    assert values.unasked_properties("set_text_format", {**args, "size_pt": 12}, "make it bold.", STATE, message=message)
+    assert values.unasked_properties("set_text_format", args, "make it bold.", STATE, message="Fix the title. make it bold.")
+    font = {"paragraphs": ["p1"], "font": "Comic Sans MS", "size_pt": 16}
+    assert values.unasked_properties("set_text_format", font, "字体换成Comic Sans MS吧", STATE,
+                                     message="字体换成Comic Sans MS吧，字号也调大到16，孩子看得清楚些") == []
+
+
+def test_the_words_of_a_picture_and_of_side_indents():
+    """An emblem is a picture (徽标 already was: dwh-379#1, "The UN emblem in the box at the top is tiny. Make it a bit
+    bigger"); "on both sides" names the left and right indents as 两边 does (dwh-382#5)."""
+    from autodw.agent.checks import values
+
+    state = {**STATE, "images": [{"id": "img1", "type": "picture", "width_cm": 1.75, "height_cm": 1.7}]}
+    args = {"image": "img1", "width": "2.5cm"}
+    assert apis.unasked_api("resize_image", "The UN emblem in the box at the top is tiny. Make it a bit bigger, maybe "
+                            "2.5 cm wide.", args=args, before=state) == []
+    assert apis.unasked_api("resize_image", "The box at the top is tiny. Make it 2.5 cm wide.", args=args, before=state)
+    indents = {"paragraphs": ["p1"], "left_indent": "1cm", "right_indent": "1cm"}
+    said = "The block text box looks squashed, its edges are pulled in too far. Widen it a little on both sides."
+    assert values.unasked_properties("set_paragraph_format", indents, said, STATE) == []
+    assert values.unasked_properties("set_paragraph_format", indents, "The block text box looks squashed.", STATE)

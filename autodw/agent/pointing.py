@@ -74,6 +74,13 @@ _NUMBER_SAID = re.compile(r"(?<![\d.,])(\d{3,})(?![\d]|[.,]\d)"
 #: digits and the word
 _QUANTITY_SAID = re.compile(r"(?<![\d.,第#№])(?<!\bto )(?<!\bat )(?<!\bby )(?<![为到成])(\d{1,2})(?![\d]|[.,]\d)\s*"
                             r"([^\W\d_]+)")
+#: a number of one or two digits said as the value the document holds, beside the new one ("23 kg now, not 20",
+#: "still gate 32", "instead of 15"): its digits
+_HELD_SAID = re.compile(r"(?:\b(?:not|instead\s+of|rather\s+than|still|was|were)|不是|而非|原来是)\s*"
+                        r"(?:(?:the|a|an)\s+)?(?:[^\W\d_]+\s+)?(?<![\d.,])(\d{1,2})(?![\d]|[.,:/-]\d)", re.IGNORECASE)
+#: a date ("15/4/2015", "2015-04-15") and a clock time ("06:00") a request says, of any value
+_SHAPES = (r"(?<![\d.,/:-])(?:\d{1,2}([/.])\d{1,2}\1\d{4}|\d{1,2}/\d{1,2}/\d{2}|\d{4}-\d{1,2}-\d{1,2})(?![\d/:-]|[.,]\d)",
+           r"(?<![\d.,/:-])\d{1,2}:\d{2}(?![\d/:-]|[.,]\d)")
 _SIZE_UNITS = ("号", "倍", "px")  # a Chinese font size ("小四号"), a line spacing ("2倍"), pixels: sizes, not quantities
 _ENUMERATOR = re.compile(r"^\s*(\d{1,2}|[A-Za-z])[.)]\s")  # a line typed with its enumerator ("A.\tMONTHLY REPORTS")
 _SERIES_LABEL = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+){0,2})\s+(\d{1,3})\s*$")  # "chapter 7", "part 3"
@@ -104,7 +111,11 @@ _NUMBER_WORDS = {w: n for n, words in enumerate((
     "thirteenth thirteen treze trece", "fourteenth fourteen catorze quatorze catorce", "fifteenth fifteen quinze quince",
     "sixteenth sixteen dezasseis dezesseis dieciseis", "seventeenth seventeen dezassete dezessete diecisiete",
     "eighteenth eighteen dezoito dieciocho", "nineteenth nineteen dezanove dezenove diecinueve")) for w in words.split()}
-_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte"),
+#: Arabic ordinals, hamza and tanween dropped ("أولاً" is "اولا"), added up ("ثالث عشر" 3 + 10: chapter XIII)
+_NUMBER_WORDS.update({w: n for n, words in enumerate((
+    "", "اول اولا حادي", "ثان ثاني ثانيا", "ثالث ثالثا", "رابع رابعا", "خامس خامسا", "سادس سادسا", "سابع سابعا",
+    "ثامن ثامنا", "تاسع تاسعا", "عاشر عاشرا عشر")) for w in words.split()})
+_NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte عشرون"),
                                                  (3, "trigesimo thirtieth thirty trinta treinta"),
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
                       for w in words.split()})
@@ -198,6 +209,8 @@ _TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s"
 #: ("“二千”那一条")
 _LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
+#: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
+_LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
 #: capital letter or a number only: not "under a table"): the label
@@ -252,6 +265,11 @@ _ABOVE = re.compile(r"\b(?:above|before|preceding|atop)\b|上面|上方|上一�
 #: a request speaking of every table ("the labels above each table", "each of the tables", "所有表格", "每一张表格")
 _EACH_TABLE = re.compile(r"\b(?:(?:each|every)(?:\s+one)?(?:\s+of\s+the)?|all(?:\s+(?:the|of\s+the))?)\s+(?:\w+\s+)?"
                          r"tables?\b|(?:每|所有)(?:一?[个张]|的)?表", re.IGNORECASE)
+#: a request speaking of a table's columns or of every row ("the last three columns", "每一行", "第二列"): what runs
+#: through all its rows
+_THROUGH_ROWS = re.compile(r"\b(?:columns?|colum?nas?|colonnes?|spalten?)\b|столб\w*|(?<![系排罗并])列(?![表出举入])|栏"
+                           r"|\b(?:every|each|all(?:\s+the)?)\s+rows?\b|(?:每一?|所有)行", re.IGNORECASE)
+MAX_THROUGH_ROWS = 40  # rows of a table shown whole for a request speaking of its columns (a longer one keeps its first rows)
 _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.IGNORECASE)
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
@@ -324,6 +342,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
+    out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
@@ -575,14 +594,11 @@ def numbers_held(state: State, text: str) -> list[str]:
     "5 лет", any word after it), of each number at most :data:`MAX_WORD_BLOCKS` blocks hold, rarest first ("the
     paragraph about the police collecting data since 1995" on an Arabic document names the few paragraphs saying 1995,
     dwh-262#7; "the 10% advance payment" of a Chinese tender those saying 10％, dwh-286#10; "租期先写3年，5年太长了"
-    of a Russian form the line "сроком на 5 лет.", dwh-302#8); first, when it says two numbers or more, the blocks
-    holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics table for 2004 to
-    2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
-    said = undictated(text)
-    quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
-                  if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
-    patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
-                for n, p in dict.fromkeys(_NUMBER_SAID.findall(said))] + list(dict.fromkeys(quantities))
+    of a Russian form the line "сроком на 5 лет.", dwh-302#8), or one it says the document holds (:data:`_HELD_SAID`:
+    "23 kg now, not 20" of a Hebrew letter, the line "... 20 ק"ג", dwh-383#4); first, when it says two numbers or
+    more, the blocks holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics
+    table for 2004 to 2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
+    patterns = _numbers_said(text)
     if not patterns:
         return []
     blocks = block_texts(state)
@@ -591,6 +607,18 @@ def numbers_held(state: State, text: str) -> list[str]:
     together = together if len(together) <= MAX_WORD_BLOCKS else []
     return list(dict.fromkeys([*together, *(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS
                                             for bid in ids)]))
+
+
+def _numbers_said(text: str) -> list[str]:
+    """The patterns of the numbers :func:`numbers_held` looks for, and of a date or a clock time `text` says
+    (:data:`_SHAPES`: any of its shape, the value it replaces: "Wednesday 15/4/2015 at 06:00", dwh-383#6)."""
+    said = undictated(text)
+    quantities = [rf"(?<![\d.,]){n}(?![\d]|[.,]\d)\s*[^\W\d_]" for n, unit in _QUANTITY_SAID.findall(said)
+                  if not any(unit.casefold().startswith(u) for u in (*UNITS, *_SIZE_UNITS))]
+    patterns = [rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)" if n else rf"(?<![\d.,]){re.escape(p)}\s*[%％]"
+                for n, p in dict.fromkeys(_NUMBER_SAID.findall(said))] + list(dict.fromkeys(quantities))
+    patterns += [rf"(?<![\d.,/:-]){n}(?![\d]|[.,/:-]\d)" for n in dict.fromkeys(_HELD_SAID.findall(said))]
+    return patterns + [shape for shape in _SHAPES if re.search(shape, said)]
 
 
 def numbers_worded(state: State, text: str) -> list[str]:
@@ -612,12 +640,18 @@ def numbers_worded(state: State, text: str) -> list[str]:
 
 
 def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Collection[str] = ()) -> list[str]:
-    """The blocks holding the numbers `text` says (:func:`numbers_held`) when none of the `pointed` ones holds one (its
+    """The blocks holding the numbers `text` says (:func:`numbers_held`), those holding the most of them first, when
+    none of the `pointed` ones holds as many as they do ("15/4/2015 at 06:00, still gate 32": of the line holding a
+    date, a time and 32, not the one holding 2015 the rare words point at, dwh-383#6; its
     words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
     those `inside` the section it names when some are ("ascii only 那部分，2000到2EFF那一项", dwh-362#7)."""
     held = numbers_held(state, text)
-    if any(bid in held for bid in pointed):
+    patterns = _numbers_said(text)
+    count = {bid: sum(bool(re.search(p, body)) for p in patterns) for bid, body in block_texts(state) if bid in held}
+    most = max(count.values(), default=0)
+    if any(count.get(bid) == most for bid in pointed):
         return []
+    held = sorted(held, key=lambda bid: -count[bid])  # those holding the most of them first
     return [bid for bid in held if bid in inside] or held
 
 
@@ -643,7 +677,8 @@ def _says(text: str, key: str) -> bool:
 
 def list_labelled(state: State, text: str) -> list[str]:
     """The list items `text` names by their label, its number as the list shows it and without its punctuation, said
-    after "第", "item" or "number" (not in the text it dictates) or quoted whole ("从第三千零一条开始" names the item
+    after "第", "item" or "number" (not in the text it dictates), before "那条" or "这一项" ("一千零一十那条", dwh-386#6) or
+    quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
     "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
     range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
@@ -666,6 +701,7 @@ def list_labelled(state: State, text: str) -> list[str]:
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
         if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
                                                   re.IGNORECASE)
+                                        or re.search(alone + _LABEL_AFTER, said)
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
@@ -736,6 +772,20 @@ def last_rows(state: State, ids: list[str]) -> list[str]:
     tables = {t["id"]: t for t in state.get("tables", [])}
     return [p["id"] for bid in ids if bid in tables and tables[bid].get("cell_details")
             for cell in tables[bid]["cell_details"][-1] for p in (cell or {}).get("paragraphs", []) if p.get("id")]
+
+
+def rows_through(state: State, text: str, ids: Iterable[str]) -> list[str]:
+    """The cell paragraphs of every row of each table among `ids` or holding a cell paragraph of them (the first
+    :data:`MAX_MATCHES`, of up to :data:`MAX_THROUGH_ROWS` rows), when `text` (what it does not dictate) speaks of
+    columns or every row: a column runs through the rows past those a table shows ("Same table: the last three columns
+    are all code, so put them in Consolas", dwh-381#5)."""
+    if not _THROUGH_ROWS.search(undictated(text)):
+        return []
+    ids = set(ids)
+    tables = [t for t in state.get("tables", []) if "nested_in" not in t and len(t.get("cell_details") or []) <=
+              MAX_THROUGH_ROWS and (t["id"] in ids or any(ids & cell_ids(row) for row in t.get("cell_details") or []))]
+    return list(dict.fromkeys(p["id"] for t in tables[:MAX_MATCHES] for row in t["cell_details"] for c in row if c
+                              for p in c.get("paragraphs") or [] if p.get("id")))
 
 
 def items_under(state: State, pid: str) -> list[str]:
@@ -1135,6 +1185,45 @@ def chapters_typed(state: State, text: str) -> list[str]:
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
 
 
+#: a request speaking of several headings or titles ("the numbered section headings", "the clause titles")
+_HEADINGS_SAID = re.compile(r"\b(?:headings|titles)\b", re.IGNORECASE)
+MIN_TYPED_HEADINGS = 3  # numbered titles in a row that make a document's typed outline
+
+
+def headings_typed(state: State, said: str) -> list[str]:
+    """The document's typed numbered titles (:func:`titles_typed`) when `said` (undictated text) speaks of headings or
+    titles: "the numbered section headings of the contract" of a Russian contract whose headings are bold Normal
+    lines (dwh-378#3, and "make them 14" after it)."""
+    return titles_typed(state) if _HEADINGS_SAID.search(said) else []
+
+
+def titles_typed(state: State) -> list[str]:
+    """The paragraphs not styled as headings that are typed as numbered titles ("1.\tПРЕДМЕТ КОНТРАКТА", "B.\tBUDGET":
+    an enumerator, up to :data:`MAX_TITLE_WORDS` words, no closing punctuation) numbered 1, 2, 3... in document order,
+    the longest such run of :data:`MIN_TYPED_HEADINGS` to :data:`MAX_LISTED_HEADINGS` ([] for none)."""
+    custom = custom_headings(state)
+    typed = []
+    for p in state.get("paragraphs", []):
+        text = p.get("text", "")
+        m = _ENUMERATOR.match(text)
+        if (m is None or heading_level(p.get("style"), custom) is not None
+                or len(text.split()) > MAX_TITLE_WORDS + 1 or re.search(r"[.:;,!?。]\s*$", text)):
+            continue
+        label = m.group(1)
+        number = int(label) if label.isdigit() else ord(label.upper()) - ord("A") + 1
+        typed.append((p["id"], _enumerator_kind(text), number))
+    best: list[str] = []
+    for n, (pid, kind, number) in enumerate(typed):
+        if number != 1:
+            continue
+        run, last = [pid], 1
+        for other, other_kind, other_number in typed[n + 1:]:
+            if other_kind == kind and other_number == last + 1:
+                run, last = [*run, other], other_number
+        best = run if len(run) > len(best) else best
+    return best if MIN_TYPED_HEADINGS <= len(best) <= MAX_LISTED_HEADINGS else []
+
+
 def lines_beside(state: State, text: str, tables: Iterable[str]) -> list[str]:
     """The first body paragraph with text after each of `tables` (ids; others ignored), when `text` (what it does not
     dictate) speaks of a table and of what is under or after it ("each couplet table has its translation in the line
@@ -1382,7 +1471,13 @@ _ROMAN_SAID = re.compile(r"(?<![^\W\d_])(?:sections?|chapters?|parts?|articles?|
                          re.IGNORECASE)
 #: a paragraph typed with a Roman number ("II.\tTowards a working definition", "IV) Costs"): the numeral
 _ROMAN_TYPED = re.compile(r"\s*([IVX]{1,6})(?:[.)]\s*|\t)(?=\S)")
+#: a paragraph typed with a number in words ("\tثالث عشر-\tتدابير الحماية الخاصة", "Third.\tCosts"): the words
+_WORDED_TYPED = re.compile(r"\s*((?:[^\W\d_]|[\u064b-\u065f\u0670])+(?:[ ](?:[^\W\d_]|[\u064b-\u065f\u0670])+){0,2})"
+                           r"\s*(?:[-–—.)]|\t)\s*(?=\S)")  # Arabic vowel marks in the words ("أولاً")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
+#: what says a part and those after it ("from chapter XI onwards", "section IV and beyond"), after its number
+_ONWARDS = re.compile(r"\s*,?\s*(?:onwards?\b|and\s+(?:after|beyond|later|following|up)\b|to\s+the\s+end\b)",
+                      re.IGNORECASE)
 
 
 def roman_value(numeral: str) -> int:
@@ -1391,24 +1486,37 @@ def roman_value(numeral: str) -> int:
     return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0]))
 
 
+def typed_number(text: str) -> int | None:
+    """The number a paragraph is typed with as a Roman numeral ("II.\tTowards ...") or in words ("ثالث عشر-\t...",
+    13: :func:`worded_number`), or None."""
+    if (m := _ROMAN_TYPED.match(text)) is not None:
+        return roman_value(m.group(1))
+    m = _WORDED_TYPED.match(text)
+    return None if m is None else worded_number(m.group(1))
+
+
 def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
     """The sections `text` names by a Roman number after a part word ("the sentence in italics in section II"): each
-    paragraph typed with that numeral ("II.\tTowards a working definition"; a contents entry's: its heading) with the
-    paragraph before the next one typed with a higher numeral; a numeral more than :data:`MAX_MATCHES` paragraphs
-    start with names none."""
+    paragraph typed with that number (:func:`typed_number`: "II.\tTowards a working definition", "ثالث عشر-\t..."
+    of an Arabic report for "chapter XIII", dwh-379#6; a contents entry's: its heading) with the paragraph before the
+    next one typed with a higher number; a number more than :data:`MAX_MATCHES` paragraphs start with names none."""
     paras = state.get("paragraphs", [])
-    typed = [(i, m.group(1), roman_value(m.group(1))) for i, p in enumerate(paras)
-             if (m := _ROMAN_TYPED.match(p.get("text", "")))]
+    typed = [(i, value) for i, p in enumerate(paras) if (value := typed_number(p.get("text", ""))) is not None]
+    said = undictated(text)
     out = []
-    for said in dict.fromkeys(n.upper() for n in _ROMAN_SAID.findall(undictated(text))):
-        value = roman_value(said)
-        held = [n for n, (_, numeral, _) in enumerate(typed) if numeral == said]
+    for numeral, onwards in dict.fromkeys((m.group(1).upper(), bool(_ONWARDS.match(said, m.end())))
+                                          for m in _ROMAN_SAID.finditer(said)):
+        value = roman_value(numeral)
+        held = [n for n, (_, number) in enumerate(typed) if number == value]
         if len(held) > MAX_MATCHES:
             continue
         for n in held:
             start = typed[n][0]
-            end = next((i - 1 for i, _, v in typed[n + 1:] if v > value), len(paras) - 1)
+            end = next((i - 1 for i, v in typed[n + 1:] if v > value), len(paras) - 1)
             out.append(_entry_section(state, paras[start]["id"]) or (paras[start]["id"], paras[end]["id"]))
+            # "from chapter XI onwards": the labels numbered on from it, each alone (the sections are too many)
+            later = itertools.takewhile(lambda t: t[1] > value, typed[n + 1:]) if onwards else ()
+            out += [(paras[i]["id"], paras[i]["id"]) for i, _ in later]
     return out
 
 
@@ -1484,11 +1592,12 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
 
 
 def more_named(state: State, text: str) -> list[str]:
-    """The first N body paragraphs with text after the last of the ids `text` names of a kind (style, list and list
+    """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
-    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5). The wording comes from step text
+    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
     if m is None:
@@ -1498,7 +1607,14 @@ def more_named(state: State, text: str) -> list[str]:
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
         return []
-    count, rest = int(m.group(1)), paras[max(at[i] for i in ids) + 1:]
+    last = max(at[i] for i in ids)
+    # after the last named, then those before it not named (a line moved above them since, dwh-387#7)
+    count, rest = int(m.group(1)), paras[last + 1:] + [p for p in paras[:last] if p["id"] not in ids]
+    titles = titles_typed(state)  # typed numbered titles, one of another style ("7.\tОтветственность...", dwh-378#4)
+    if len(ids) >= 2 and set(ids) <= set(titles):
+        after = titles[max(titles.index(i) for i in ids) + 1:]
+        if len(after) == count:
+            return after
     for key in (_lead, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:

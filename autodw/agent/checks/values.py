@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.agent import grounding
+from autodw.agent import grounding, requests
 from autodw.agent.request_values import occurrences
-from autodw.agent.checks.reading import (ANCHOR_KEYS, CJK, catalogue_value, catalogue_words, drawing, keyed_strings,
-                                         loose_text, named, one_value, target_paragraphs, values_now, word_list)
+from autodw.agent.checks.reading import (ANCHOR_KEYS, CJK, catalogue_value, catalogue_words, changed_stretches, drawing,
+                                         keyed_strings, loose_text, named, one_value, runs_text, target_paragraphs,
+                                         values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 from autodw.analysis.state.effective import Formatting
@@ -48,7 +49,7 @@ def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFindin
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/hand/dev-twenty-fifth"))
+                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
@@ -79,12 +80,24 @@ _CHART_FIELDS = {"set_chart_legend.position": "legend"}
 
 def _value_now(api: str, key: str, args: dict[str, Any], before: State) -> Any:
     """The value `key` has now in what the call changes: the chart's (:data:`_CHART_FIELDS`: "under it instead of on
-    the right" names where the legend is) or every paragraph's (:func:`_paragraph_value_now`); else None."""
+    the right" names where the legend is), the letter case of the text change_case changes (:func:`_case_now`), or
+    every paragraph's (:func:`_paragraph_value_now`); else None."""
+    if f"{api}.{key}" == "change_case.case":
+        return _case_now(args, before)
     field = _CHART_FIELDS.get(f"{api}.{key}")
     if field is None:
         return _paragraph_value_now(key, args, before)
     chart = drawing(args.get("chart"), before)
     return None if chart is None else chart.get(field)
+
+
+def _case_now(args: dict[str, Any], before: State) -> str | None:
+    """The letter case ("upper", "lower") of all the text change_case changes (its paragraph, or its span's match
+    there), when it has one: "the subheading starts with a lowercase letter. Capitalise it" says what is there; else
+    None."""
+    found = changed_stretches("change_case", {**args, "paragraphs": args.get("paragraph")}, before)
+    text = "".join(runs_text(p)[a:b] for p, a, b in found or ())
+    return "upper" if text.isupper() else "lower" if text.islower() else None
 
 
 def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
@@ -128,7 +141,8 @@ def _repeated(instruction: str, previous: str) -> str:
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
-                            "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
+                            "dwbench-2.0/templated/dev"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
@@ -152,7 +166,8 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
 @check("asked_flag_off", certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
-                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth"))
+                            "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth",
+                            "dwbench-2.0/hand/dev-twenty-sixth"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
@@ -183,8 +198,11 @@ def _asked(api: str, key: str, pattern: str, instruction: str) -> bool:
 
 def _all_on(key: str, api: str, args: dict[str, Any], before: State) -> bool:
     """Whether the character property `key` is on now, as it looks (styles resolved), in every run with text of the
-    text the call changes, or in the style ``modify_style`` changes (:func:`values_now`)."""
+    text the call changes, or in the style ``modify_style`` changes (:func:`values_now`), or the section property
+    `key` in every section the call changes (a first page footer of its own: "第一页底下没有页码，首页也要显示")."""
     now = values_now(key, api, args, before)
+    if now is None and "section" in args:
+        now = {before["page_layout"]["sections"][i].get(key) for i in _chosen_sections(args, before)}
     return bool(now) and all(v is True for v in now)
 
 
@@ -237,9 +255,15 @@ def unnamed_count(api: str, args: dict[str, Any], request: str, before: State) -
 
 def _columns_now(args: dict[str, Any], before: State) -> set[int]:
     """The number of page columns every section the call changes has now, when they all have one; else none."""
-    sections, section = before["page_layout"]["sections"], args.get("section", "all")
-    chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
-    return one_value(s.get("columns", {}).get("count", 1) for s in chosen)
+    sections = before["page_layout"]["sections"]
+    return one_value(sections[i].get("columns", {}).get("count", 1) for i in _chosen_sections(args, before, "all"))
+
+
+def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -> list[int]:
+    """The indexes of the sections a call's ``section`` argument (`default` when it gives none) names: all of them,
+    or one the state has; else none."""
+    count, section = len(before["page_layout"]["sections"]), args.get("section", default)
+    return list(range(count)) if section == "all" else [section] if type(section) is int and 0 <= section < count else []
 
 
 @check("unasked_property", absence=True, certain=Certainty.REJECTS, word_lists=("value_words.json",),
@@ -247,13 +271,15 @@ def _columns_now(args: dict[str, Any], before: State) -> set[int]:
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-third", "dwbench-2.0/hand/dev-twenty-second",
                             "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/hand/dev-twenty-fifth"))
+                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
-                       previous: str = "") -> list[CheckFinding]:
+                       previous: str = "", message: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
     names neither in words (the list's, or a word of the argument's catalogue name: :func:`_asked`) nor by its value
     ("font": "Arial" when no font is asked for; a line spacing for a highlight), nor, for a request that repeats the
-    previous instruction's change ("也照这样弄一下": :data:`_REPEATS`), that one. A property removed is also named by
+    previous instruction's change ("也照这样弄一下": :data:`_REPEATS`), that one, nor, for a call that also does what
+    another request of a split `message` asks, that request naming it with its value ("字体换成Comic Sans MS吧，字号也调大
+    到16" for one call setting both: :func:`_said_elsewhere`). A property removed is also named by
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
     yellow highlight), or by the words of ``removed`` (a highlight by its colour; an indent set to 0 by where it puts
     the paragraph: "sits off to the left", dwh-347#1)."""
@@ -267,15 +293,23 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
         if _removes(key, value) and (named(removed.get(key, "(?!)"), instruction) or
                                              _named_as_it_is(key, args, instruction, before)):
             continue
-        if grounding.loose(str(value)) in loose_instruction:
+        if grounding.loose(str(value)) in loose_instruction or _said_elsewhere(api, key, pattern, value, message, instruction):
             continue
         out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
     return out
 
 
+def _said_elsewhere(api: str, key: str, pattern: str, value: Any, message: str, request: str) -> bool:
+    """Whether another request of the split `message` than `request` names the property `key` (:func:`_asked`) and
+    says its `value` ("Bring it down to 14" of a size, when the call serves "make it bold" too)."""
+    return message.strip() != request.strip() and any(
+        part.strip() != request.strip() and _asked(api, key, pattern, part) and
+        grounding.loose(str(value)) in grounding.loose(part) for part in requests.split(message))
+
+
 @check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth"))
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
     a header's alignment other than the one it has (a right-aligned header reset to left), a note's mark anywhere
@@ -304,8 +338,7 @@ def _paragraph_end(args: dict[str, Any], before: State) -> int | None:
 def _story_alignment(args: dict[str, Any], before: State) -> str | None:
     """The alignment a rewritten header or footer keeps when the call gives none: its first aligned paragraph's (left
     when none is), the same in every story the call rewrites; None when they differ or the section is unknown."""
-    sections, section = range(len(before["page_layout"]["sections"])), args.get("section")
-    chosen = sections if section == "all" else sections[section:section + 1] if type(section) is int else []
+    chosen = _chosen_sections(args, before)
     shown = f"{args.get('where')}:{args.get('kind', 'default')}"
     stories = {i: story for i, name, story in header_footer_stories(before) if name == shown}
     kept = {next((a for a in stories.get(i, {}).get("alignments", ()) if a), "left") for i in chosen}
