@@ -78,11 +78,14 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
                  "Items right after (or before) an item of a list of their kind continue that list (unless `start` "
                  "is given) at their own levels: to add items to a sub-list, give them its level (level-0 items "
                  "after level-1 items are top-level items of that list); elsewhere a numbered list starts afresh at "
-                 "`start` (default 1).",
+                 "`start` (default 1). Without `kind`, items right after (or before) a list item are of that item's "
+                 "kind, so they continue its list; elsewhere they are bullets.",
      params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
                        "description": 'list items: strings (top-level items), or {"text": "...", "level": n} where '
                                       'level 0 is the top level and 1 an item nested under the one before'},
-             "position": POSITION, "kind": enum("list kind", ("bullet", "numbered")),
+             "position": POSITION,
+             "kind": enum("list kind (omit: the kind of the list item right before, else after, the items, whose "
+                          "list they continue; away from any list, bullet)", ("bullet", "numbered")),
              "start": integer("first number of a numbered list; given, the list starts afresh even beside a list "
                               "of its kind", 0, 32767),
              "number_format": enum("numbering style of a numbered list (omit: the document's list style's, else "
@@ -91,13 +94,15 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
      examples=[{"items": ["Hire two analysts", "Open the Denver office"], "position": {"after": "p31"}, "kind": "bullet"},
                {"items": ["Plan", {"text": "Budget", "level": 1}, "Review"], "position": "end", "kind": "numbered",
                 "start": 1, "number_format": "decimal"}])
-def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bullet", start: int | None = None,
+def insert_list(doc: WordDocument, items: list, position: Any, kind: str | None = None, start: int | None = None,
                 number_format: str | None = None):
     entries = [(item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0)) for item in items]
     paras = [make_paragraph(doc, content) for content, _ in entries]
     levels = [level for _, level in entries]
     locate.insert_block(doc, position, *paras)
     ends = [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")]
+    if kind is None:  # the kind of the list item beside them (the one before, else after), whose list they continue
+        kind = next((k for p in ends for k in ("bullet", "numbered") if list_beside(doc, k, [p]) is not None), "bullet")
     found = document_list_style(doc, kind, ends)
     if found is not None and not found.fits(levels, number_format):
         found = None  # a level or a number format the document's list style lacks
