@@ -274,3 +274,32 @@ def test_items_without_a_kind_after_a_numbered_item_in_a_table_cell_continue_its
     assert _num_pr(doc, "p48") == ("5", "0")
     r = execute(doc, "insert_list", {"items": ["Tenants"], "position": {"after": "p48"}})
     assert _num_pr(doc, r.created[0]) == ("5", "0") and "continuing the list beside it" in r.message
+
+
+
+def _run_looks(doc: WordDocument, ids) -> list[list[dict]]:
+    return [[{k: v for k, v in run.items() if k != "text"} for run in p.get("runs", [])] for p in _paras(doc, ids)]
+
+
+def test_items_continuing_a_list_take_the_run_formatting_of_the_item_beside_them():
+    """As text typed into the item: after an item, the formatting of its text's end; before the list's first item,
+    of its start (nested items too). A new list away from any item keeps the default look."""
+    doc, ids = _small_lists()
+    execute(doc, "set_text_format", {"paragraphs": ids["n2"], "font": "Georgia", "color": "1F4E79"})
+    execute(doc, "set_text_format", {"paragraphs": ids["n1"], "span": {"match": "n"}, "italic": True})
+    after = execute(doc, "insert_list", {"items": ["x", {"text": "y", "level": 1}], "position": {"after": ids["n2"]},
+                                         "kind": "numbered"}).created
+    before = execute(doc, "insert_list", {"items": ["z"], "position": {"before": ids["n1"]}, "kind": "numbered"}).created
+    alone = execute(doc, "insert_list", {"items": ["w"], "position": "end", "kind": "numbered"}).created
+    assert _run_looks(doc, [*after, *before, *alone, ids["n1"]]) == \
+        [[{"font": "Georgia", "color": "1F4E79"}]] * 2 + [[{"italic": True}], [{}], [{"italic": True}, {}]]
+    assert _paras(doc, [ids["n2"]])[0]["runs"] == [{"text": "n2", "font": "Georgia", "color": "1F4E79"}]
+
+
+def test_an_item_added_to_a_list_in_a_table_cell_takes_its_items_font_and_colour():
+    """The writers' case: p48's text is Source Serif Pro in 000000; the numbered item inserted after it too."""
+    doc = WordDocument.open(corpus_file("docxcompose__aatmay.docx"))
+    r = execute(doc, "insert_list", {"items": ["Tenants"], "position": {"after": "p48"}, "kind": "numbered"})
+    rpr = doc.find(r.created[0], "p").find(f"{qn('w:r')}/{qn('w:rPr')}")
+    assert rpr is not None and rpr.find(qn("w:rFonts")).get(qn("w:ascii")) == "Source Serif Pro"
+    assert rpr.find(qn("w:color")).get(qn("w:val")) == "000000"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -76,7 +77,8 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
                  "of its lists of that kind use; nested levels \"List Bullet 2\" etc.), else the style of the item "
                  "they continue or, for bullets, of the document's other bullets, else \"List Paragraph\". "
                  "Items right after (or before) an item of a list of their kind continue that list (unless `start` "
-                 "is given) at their own levels: to add items to a sub-list, give them its level (level-0 items "
+                 "is given) at their own levels, their text in the formatting of that item's text (its end; its "
+                 "start for an item after them): to add items to a sub-list, give them its level (level-0 items "
                  "after level-1 items are top-level items of that list); elsewhere a numbered list starts afresh at "
                  "`start` (default 1). Without `kind`, items right after (or before) a list item are of that item's "
                  "kind, so they continue its list; elsewhere they are bullets.",
@@ -129,6 +131,11 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str | None 
             _list_item(p, plain, str(num_id), level)
         look = f", the bullets of the document's list numId {direct[1]}" if direct else ""
         return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id}{look})"
+    if beside is not None:  # their text looks like the item's they continue, as text typed into it would
+        item = copy.deepcopy(beside.paragraph)  # formatting_at splits runs: not the document's item
+        text_look = formatting_at(item, len(paragraph_text(item)) if beside.paragraph is ends[0] else 0)
+        for r in (r for p in paras for r in p.iter(qn("w:r"))) if text_look is not None else ():
+            r.insert(0, copy.deepcopy(text_look))
     joined_levels = iter(joined if beside is not None else ())
     fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
     for i, (p, level) in enumerate(zip(paras, levels)):
