@@ -876,6 +876,22 @@ def test_a_tracked_change_rejected_or_accepted_in_other_words(state, request_tex
     assert found == (["unasked_api"] if unasked else [])
 
 
+def test_items_without_a_kind_are_read_as_the_kind_of_the_list_they_continue():
+    """insert_list without a kind continues the list of the item beside it (the API's default since apifix30), so
+    the checks read that list's kind, not "bullet": a numbered item added after a numbered one asks for nothing else."""
+    from autodw.agent.checks.reading import list_kind_made
+    numbered = {"list": {"kind": "numbered", "num_id": 5, "level": 0}}
+    state = {"paragraphs": [{"id": "p1", "text": "Owners", **numbered}, {"id": "p2", "text": "Agents", **numbered},
+                            {"id": "p3", "text": "Notes"}]}
+    args = {"items": ["Facilities Managers"], "position": {"after": "p2"}}
+    assert list_kind_made(args, state) == "numbered"
+    assert list_kind_made({**args, "position": {"before": "p1"}}, state) == "numbered"
+    assert list_kind_made({**args, "position": {"after": "p3"}}, state) == "bullet"
+    assert list_kind_made({**args, "kind": "bullet"}, state) == "bullet"
+    assert checks.check_call("Insert it.", "Add 'Facilities Managers' to the numbered list after 'Agents'", "insert_list",
+                             args, state, {}) == []
+
+
 def test_a_note_or_list_of_the_other_kind(state):
     wrong = checks.check_call("Add a footnote to p39.", "Add a footnote 'Audit pending.' to the methodology paragraph",
                               "insert_footnote", {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}, state, {})
