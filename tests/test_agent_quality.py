@@ -2126,6 +2126,20 @@ def test_a_size_the_request_says_the_text_has_now_is_not_one_to_set(state):
     assert _checks(other, "modify_style", {"name": "Normal", "size_pt": 10}, state) == ["unnamed_measure"]
 
 
+def test_a_size_asked_for_that_the_text_has_now_is_still_asked(state):
+    """A size the request asks for that the text has already is one to set, beside another size it gives for something
+    else (templated dev-outside-second dwo-122#3: "orange and 14 pt ... with 18 pt after it" for a 14 pt heading
+    was "fixed" to 18 pt); a size it does not give is still rejected."""
+    from autodw.agent.checks.measures import unnamed_measures
+    request = 'Make the heading "Next Steps" orange and 14 pt. Also the title should be bold, with 18 pt after it.'
+    sized = {"paragraphs": ["p2"], "color": "orange", "size_pt": 14}
+    now = {**state, "paragraphs": [{**p, "runs": [{**r, "size_pt": 14} for r in p.get("runs", [])]}
+                                   if p["id"] == "p2" else p for p in state["paragraphs"]]}
+    assert unnamed_measures("set_text_format", sized, request, now) == []
+    wrong = unnamed_measures("set_text_format", {**sized, "size_pt": 16}, request, now)
+    assert [f.check for f in wrong] == ["unnamed_measure"]
+
+
 def test_right_as_a_place_word_names_no_alignment(state):
     """"The heading right at the end" places the heading, it does not right-align anything (hand dev-nineteenth
     dwh-299#9: the hosted ceiling); "align it right" and "on the right" still name right."""
