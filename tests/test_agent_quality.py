@@ -876,6 +876,22 @@ def test_a_tracked_change_rejected_or_accepted_in_other_words(state, request_tex
     assert found == (["unasked_api"] if unasked else [])
 
 
+def test_items_without_a_kind_are_read_as_the_kind_of_the_list_they_continue():
+    """insert_list without a kind continues the list of the item beside it (the API's default since apifix30), so
+    the checks read that list's kind, not "bullet": a numbered item added after a numbered one asks for nothing else."""
+    from autodw.agent.checks.reading import list_kind_made
+    numbered = {"list": {"kind": "numbered", "num_id": 5, "level": 0}}
+    state = {"paragraphs": [{"id": "p1", "text": "Owners", **numbered}, {"id": "p2", "text": "Agents", **numbered},
+                            {"id": "p3", "text": "Notes"}]}
+    args = {"items": ["Facilities Managers"], "position": {"after": "p2"}}
+    assert list_kind_made(args, state) == "numbered"
+    assert list_kind_made({**args, "position": {"before": "p1"}}, state) == "numbered"
+    assert list_kind_made({**args, "position": {"after": "p3"}}, state) == "bullet"
+    assert list_kind_made({**args, "kind": "bullet"}, state) == "bullet"
+    assert checks.check_call("Insert it.", "Add 'Facilities Managers' to the numbered list after 'Agents'", "insert_list",
+                             args, state, {}) == []
+
+
 def test_a_note_or_list_of_the_other_kind(state):
     wrong = checks.check_call("Add a footnote to p39.", "Add a footnote 'Audit pending.' to the methodology paragraph",
                               "insert_footnote", {"paragraph": "p39", "text": "Audit pending.", "kind": "endnote"}, state, {})
@@ -2108,6 +2124,20 @@ def test_a_size_the_request_says_the_text_has_now_is_not_one_to_set(state):
     assert _checks(request, "set_text_format", {"paragraphs": ["p2"], "size_pt": 10}, state) == []
     other = "The body text is 12pt right now, make it a little smaller so it takes fewer pages"
     assert _checks(other, "modify_style", {"name": "Normal", "size_pt": 10}, state) == ["unnamed_measure"]
+
+
+def test_a_size_asked_for_that_the_text_has_now_is_still_asked(state):
+    """A size the request asks for that the text has already is one to set, beside another size it gives for something
+    else (templated dev-outside-second dwo-122#3: "orange and 14 pt ... with 18 pt after it" for a 14 pt heading
+    was "fixed" to 18 pt); a size it does not give is still rejected."""
+    from autodw.agent.checks.measures import unnamed_measures
+    request = 'Make the heading "Next Steps" orange and 14 pt. Also the title should be bold, with 18 pt after it.'
+    sized = {"paragraphs": ["p2"], "color": "orange", "size_pt": 14}
+    now = {**state, "paragraphs": [{**p, "runs": [{**r, "size_pt": 14} for r in p.get("runs", [])]}
+                                   if p["id"] == "p2" else p for p in state["paragraphs"]]}
+    assert unnamed_measures("set_text_format", sized, request, now) == []
+    wrong = unnamed_measures("set_text_format", {**sized, "size_pt": 16}, request, now)
+    assert [f.check for f in wrong] == ["unnamed_measure"]
 
 
 def test_right_as_a_place_word_names_no_alignment(state):

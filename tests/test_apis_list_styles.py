@@ -234,3 +234,72 @@ def test_new_bullets_apart_from_any_list_look_like_the_documents_directly_number
     assert numbering.definition("3") == numbering.definition(str(item["num_id"]))
     findings = validate_all([path, doc.to_bytes(keep_ids=False), again.to_bytes(keep_ids=False)], workers=2)
     assert [f for after in findings[1:] for f in added(findings[0], after) if f.is_error] == []
+
+
+def _small_lists() -> tuple[WordDocument, dict[str, str]]:
+    """A new document: "Intro", bullets b1-b2, "Middle", numbered items n1-n3 (each list numbered directly), "Tail"."""
+    doc = WordDocument.new()
+    ids = {text: execute(doc, "insert_paragraph", {"text": text, "position": "end"}).created[0]
+           for text in ("Intro", "b1", "b2", "Middle", "n1", "n2", "n3", "Tail")}
+    execute(doc, "set_list_format", {"paragraphs": [ids["b1"], ids["b2"]], "kind": "bullet"})
+    execute(doc, "set_list_format", {"paragraphs": [ids["n1"], ids["n2"], ids["n3"]], "kind": "numbered"})
+    return doc, ids
+
+
+def _num_pr(doc: WordDocument, pid: str) -> tuple[str, str] | None:
+    num = doc.find(pid, "p").find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+    return None if num is None else (num.find(qn("w:numId")).get(qn("w:val")), num.find(qn("w:ilvl")).get(qn("w:val")))
+
+
+def test_items_without_a_kind_continue_the_list_beside_them_else_are_bullets():
+    """No `kind`: items right after (or before) a numbered item are numbered items of its list (the numbering goes
+    on), beside a bullet they are bullets of its list; away from any list they are bullets, the default."""
+    doc, ids = _small_lists()
+    numbers = _paras(doc, [ids["n1"]])[0]["list"]
+    after = execute(doc, "insert_list", {"items": ["x"], "position": {"after": ids["n2"]}}).created
+    before = execute(doc, "insert_list", {"items": ["y"], "position": {"before": ids["n1"]}}).created
+    bullet = execute(doc, "insert_list", {"items": ["z"], "position": {"after": ids["b2"]}}).created
+    alone = execute(doc, "insert_list", {"items": ["w"], "position": "end"}).created
+    new = _paras(doc, [*before, ids["n1"], ids["n2"], *after, ids["n3"], *bullet, *alone])
+    assert [(p["list"]["kind"], p["list"]["label"]) for p in new[:5]] == [("numbered", f"{n}.") for n in range(1, 6)]
+    assert {p["list"]["num_id"] for p in new[:5]} == {numbers["num_id"]}
+    assert new[5]["list"]["kind"] == "bullet" and new[5]["list"]["num_id"] == _paras(doc, [ids["b1"]])[0]["list"]["num_id"]
+    assert new[6]["list"]["kind"] == "bullet" and new[6]["list"]["num_id"] not in {numbers["num_id"], new[5]["list"]["num_id"]}
+
+
+def test_items_without_a_kind_after_a_numbered_item_in_a_table_cell_continue_its_list():
+    """The writers' case: docxcompose__aatmay.docx's "Stakeholders" cell, numbered items p46-p49 (numId 5) of a
+    document whose other lists are bullets: an item inserted after p48 with no kind is its list's next item."""
+    doc = WordDocument.open(corpus_file("docxcompose__aatmay.docx"))
+    assert _num_pr(doc, "p48") == ("5", "0")
+    r = execute(doc, "insert_list", {"items": ["Tenants"], "position": {"after": "p48"}})
+    assert _num_pr(doc, r.created[0]) == ("5", "0") and "continuing the list beside it" in r.message
+
+
+
+def _run_looks(doc: WordDocument, ids) -> list[list[dict]]:
+    return [[{k: v for k, v in run.items() if k != "text"} for run in p.get("runs", [])] for p in _paras(doc, ids)]
+
+
+def test_items_continuing_a_list_take_the_run_formatting_of_the_item_beside_them():
+    """As text typed into the item: after an item, the formatting of its text's end; before the list's first item,
+    of its start (nested items too). A new list away from any item keeps the default look."""
+    doc, ids = _small_lists()
+    execute(doc, "set_text_format", {"paragraphs": ids["n2"], "font": "Georgia", "color": "1F4E79"})
+    execute(doc, "set_text_format", {"paragraphs": ids["n1"], "span": {"match": "n"}, "italic": True})
+    after = execute(doc, "insert_list", {"items": ["x", {"text": "y", "level": 1}], "position": {"after": ids["n2"]},
+                                         "kind": "numbered"}).created
+    before = execute(doc, "insert_list", {"items": ["z"], "position": {"before": ids["n1"]}, "kind": "numbered"}).created
+    alone = execute(doc, "insert_list", {"items": ["w"], "position": "end", "kind": "numbered"}).created
+    assert _run_looks(doc, [*after, *before, *alone, ids["n1"]]) == \
+        [[{"font": "Georgia", "color": "1F4E79"}]] * 2 + [[{"italic": True}], [{}], [{"italic": True}, {}]]
+    assert _paras(doc, [ids["n2"]])[0]["runs"] == [{"text": "n2", "font": "Georgia", "color": "1F4E79"}]
+
+
+def test_an_item_added_to_a_list_in_a_table_cell_takes_its_items_font_and_colour():
+    """The writers' case: p48's text is Source Serif Pro in 000000; the numbered item inserted after it too."""
+    doc = WordDocument.open(corpus_file("docxcompose__aatmay.docx"))
+    r = execute(doc, "insert_list", {"items": ["Tenants"], "position": {"after": "p48"}, "kind": "numbered"})
+    rpr = doc.find(r.created[0], "p").find(f"{qn('w:r')}/{qn('w:rPr')}")
+    assert rpr is not None and rpr.find(qn("w:rFonts")).get(qn("w:ascii")) == "Source Serif Pro"
+    assert rpr.find(qn("w:color")).get(qn("w:val")) == "000000"

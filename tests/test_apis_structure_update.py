@@ -571,6 +571,25 @@ def test_new_text_of_an_empty_link_is_in_the_hyperlink_style():
     link = doc.find("p983", "p").find(qn("w:hyperlink"))
     assert [r.find(f"{qn('w:rPr')}/{qn('w:rStyle')}").get(qn("w:val")) for r in link.iter(qn("w:r"))] == ["Hyperlink"]
     assert extract_state(doc)["interactive"]["hyperlinks"][-1]["text"] == "abstracts@example.org"
+    # and in the font and size of the text around it (Times New Roman 14 pt), as insert_hyperlink's text is
+    assert {(r.get("font"), r.get("size_pt")) for r in para(doc, "p983")["runs"]} == {("Times New Roman", 14.0)}
+
+
+def test_new_text_of_an_empty_link_takes_the_formatting_of_the_text_around_it():
+    """An empty link's new text went in at the document default while the text before and after it was 14 pt
+    Georgia: it takes that text's formatting (bold too), under the Hyperlink character style."""
+    def build(d):
+        p = d.add_paragraph()
+        for text in ("Write to ", "."):
+            r = p.add_run(text)
+            r.font.name, r.font.size, r.bold = "Georgia", 177800, True
+        p.runs[0]._r.addnext(parse(f'<w:hyperlink xmlns:w="{W}" w:anchor="x"/>'))
+    doc = make_doc(build)
+    run(doc, "edit_hyperlink", paragraph="p1", new_text="the office")
+    runs = para(doc, "p1")["runs"]
+    assert [r["text"] for r in runs] == ["Write to ", "the office", "."]
+    assert {(r.get("font"), r.get("size_pt"), r.get("bold")) for r in runs} == {("Georgia", 14.0, True)}
+    assert runs[1].get("style") == "Hyperlink" and runs[0].get("style") is None
 
 
 def test_removing_a_link_drops_the_hyperlink_style_the_document_names_otherwise():

@@ -61,6 +61,11 @@ def test_text_edit_opcodes():
     ("the colour", "the color", [("delete", "u", "")]),
     ("本合同自双方签字之日起生效。", "本合同自双方盖章之日起生效。", [("replace", "签字", "盖章")]),  # a CJK character is a word
     ("", "New text", [("insert", "", "New text")]),
+    # text ending in the character it is put before is one insertion, not two around that character matched inside
+    # the new text ("inserted 'tagung2014@yahoo' at 49; inserted 'de.' at 50")
+    ("Adresse: .", "Adresse: tagung2014@yahoo.de.", [("insert", "", "tagung2014@yahoo.de")]),
+    ("See a, b.", "See a, c, d, b.", [("insert", "", "c, d, ")]),
+    ("Write to x.y.z. now", "Write to . now", [("delete", "x.y.z", "")]),
 ])
 def test_text_edits_are_found_word_by_word_and_rebuild_the_new_text(before, after, edits):
     ops, kept = text_edits(before, after)
@@ -82,6 +87,21 @@ def test_a_text_replaced_in_pieces_is_summarised_as_before_and_after():
     ops, kept = text_edits("Sales rose 5% in Q3.", "Sales rose 7% in Q3.")
     edit = {"paragraph": "p5", "index": 4, "before": "", "after": "", "opcodes": ops, "kept": kept}
     assert summarize_change({**empty, "content": {"text_edits": [edit]}}) == "text of p5 (index 4): replaced '5' with '7' at 11"
+
+
+def test_text_put_before_a_character_it_also_holds_is_one_insertion_and_no_format_change_of_that_character():
+    """A link "tagung2014@yahoo.de" put before the paragraph's closing "." was said as two insertions around the
+    "." of "yahoo.de", and that "." (new text) as the old "." turned into a link."""
+    doc = make_doc(lambda d: d.add_paragraph("Mail: ."))
+    before = extract_state(doc)
+    p = doc.docx.paragraphs[0]
+    p.runs[0].text = "Mail: "
+    p.add_run("tagung2014@yahoo.de").bold = True
+    p.add_run(".")
+    change = analyze_change(before, extract_state(doc))
+    assert [op[0::6] for op in change["content"]["text_edits"][0]["opcodes"]] == [["insert", "tagung2014@yahoo.de"]]
+    assert not change["format"]
+    assert "inserted 'tagung2014@yahoo.de' at 6" in summarize_change(change)
 
 
 def test_run_formatting_change_is_localised():

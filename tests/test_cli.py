@@ -81,6 +81,27 @@ def test_a_call_that_deletes_says_which_printed_ids_the_output_no_longer_has(tmp
     assert f"note: p3 above named element(s) of the input that {out_path} no longer has" in out.stdout
 
 
+def test_an_address_in_a_calls_message_names_no_element(tmp_path):
+    """insert_hyperlink's message gives its url unquoted: "t1826" of "...-t1826.html" was read as a table id the
+    output no longer has (a note said so), and would have been renumbered inside the url."""
+    out_path = tmp_path / "out.docx"
+    url = "https://www.example.de/p2/news-t1826.html"
+    out = run("call", str(EXAMPLES / "report.docx"), "insert_hyperlink", "--args",
+              json.dumps({"paragraph": "p2", "text": "news", "url": url}), "-o", str(out_path))
+    assert out.returncode == 0, out.stderr
+    assert f"in p2 -> {url}" in out.stdout and "note:" not in out.stdout
+
+
+def test_ids_in_a_message_are_whole_tokens_outside_quotes_and_addresses():
+    from autodw.core.ids import ids_in_text, rename_ids_in_text
+
+    text = ("inserted hyperlink 'p1' in p5 -> https://example.org/a-t1826.html; url -> mailto:t5@x.de; "
+            "moved p3 after t1. (see report-t12.docx, a/p9, #t7)")
+    assert ids_in_text(text) == ["p5", "p3", "t1"]
+    assert rename_ids_in_text(text, {"p1": "p2", "p5": "p6", "t1826": "t1", "t5": "t0", "t1": "t2", "t12": "t3",
+                                     "p9": "p8", "t7": "t6"}) == text.replace("p5", "p6").replace("after t1", "after t2")
+
+
 def test_when_reading_the_output_numbers_otherwise_call_says_its_ids_are_not_the_outputs(tmp_path, monkeypatch):
     from autodw.core.document import WordDocument
 

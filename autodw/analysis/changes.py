@@ -154,21 +154,58 @@ def text_edits(before: str, after: str) -> tuple[list[list[Any]], float]:
     ``[tag, i1, i2, j1, j2, old, new]`` in character offsets, and the share of the longer text left as it was."""
     tb, ta = _TOKEN.findall(before), _TOKEN.findall(after)
     ob, oa = _offsets(tb), _offsets(ta)
-    ops, equal = [], 0
+    spans = []  # in character offsets, equal spans too
     for tag, i1, i2, j1, j2 in SequenceMatcher(str.isspace, tb, ta, autojunk=False).get_opcodes():
         c1, c2, d1, d2 = ob[i1], ob[i2], oa[j1], oa[j2]
-        if tag == "equal":
-            equal += c2 - c1
-            continue
         inner = _letters_only(before[c1:c2], after[d1:d2]) if tag == "replace" else None
         if inner is None:
+            spans.append((tag, c1, c2, d1, d2))
+        else:
+            spans.extend((t, c1 + i1, c1 + i2, d1 + j1, d1 + j2) for t, i1, i2, j1, j2 in inner)
+    ops, equal = [], 0
+    for tag, c1, c2, d1, d2 in joined_edits(spans, before, after):
+        if tag == "equal":
+            equal += c2 - c1
+        else:
             ops.append([tag, c1, c2, d1, d2, before[c1:c2], after[d1:d2]])
-            continue
-        for t, i1, i2, j1, j2 in inner:
-            equal += i2 - i1 if t == "equal" else 0
-            if t != "equal":
-                ops.append([t, c1 + i1, c1 + i2, d1 + j1, d1 + j2, before[c1 + i1:c1 + i2], after[d1 + j1:d1 + j2]])
     return ops, round(equal / max(len(before), len(after), 1), 3)
+
+
+def joined_edits(opcodes: Iterable[tuple[str, int, int, int, int]], before: str,
+                 after: str) -> list[tuple[str, int, int, int, int]]:
+    """SequenceMatcher-style `opcodes` turning `before` into `after`, with two edits around a matched stretch made one
+    insertion (or deletion) wherever the three together only insert (delete) text: the matcher ties new text to the
+    first place it matches, so putting "a.b" before "." gives insert "a", keep ".", insert "b." (the old "." matched
+    to the one inside the new text) instead of insert "a.b"."""
+    out: list[list[Any]] = []
+
+    def add(op: list[Any]) -> None:
+        if op[1] == op[2] and op[3] == op[4]:
+            return
+        if op[0] == "equal" and out and out[-1][0] == "equal":
+            out[-1][2], out[-1][4] = op[2], op[4]
+        else:
+            out.append(op)
+
+    for op in opcodes:
+        add(list(op))
+        while len(out) >= 3 and out[-1][0] != "equal" and out[-2][0] == "equal" and out[-3][0] != "equal":
+            i1, i2, j1, j2 = out[-3][1], out[-1][2], out[-3][3], out[-1][4]
+            old, new = before[i1:i2], after[j1:j2]
+            short, long_ = sorted((old, new), key=len)
+            if len(short) == len(long_) or not (long_.endswith(short) or long_.startswith(short)):
+                break
+            tag, n = ("insert", len(new) - len(old)) if long_ is new else ("delete", len(old) - len(new))
+            del out[-3:]
+            if long_.endswith(short):  # the edit first, then the kept text
+                pieces = [[tag, i1, i1 + (n if tag == "delete" else 0), j1, j1 + (n if tag == "insert" else 0)],
+                          ["equal", i2 - len(short), i2, j2 - len(short), j2]]
+            else:  # the kept text, then the edit
+                pieces = [["equal", i1, i1 + len(short), j1, j1 + len(short)],
+                          [tag, i1 + len(short), i2, j1 + len(short), j2]]
+            for piece in pieces:
+                add(piece)
+    return [tuple(op) for op in out]
 
 
 def _letters_only(old: str, new: str) -> list[tuple[str, int, int, int, int]] | None:
@@ -218,17 +255,18 @@ def _format(before: dict[str, dict], after: dict[str, dict], kept: set[str]) -> 
             continue
         fb, fa = _char_formats(b), _char_formats(a)
         matcher = SequenceMatcher(None, b["text"], a["text"], autojunk=False)
-        for block in matcher.get_matching_blocks():
+        for _, ba, bend, bb, _ in (op for op in joined_edits(matcher.get_opcodes(), b["text"], a["text"])
+                                    if op[0] == "equal"):
             span_start, span_diff = None, None
-            for k in range(block.size + 1):
+            for k in range(bend - ba + 1):
                 diff = None
-                if k < block.size:
-                    ob, oa = fb[block.a + k], fa[block.b + k]
+                if k < bend - ba:
+                    ob, oa = fb[ba + k], fa[bb + k]
                     if ob != oa:
                         diff = {key: [ob.get(key), oa.get(key)] for key in sorted(set(ob) | set(oa)) if ob.get(key) != oa.get(key)}
                 if diff != span_diff:
                     if span_diff:
-                        j1, j2 = block.b + span_start, block.b + k
+                        j1, j2 = bb + span_start, bb + k
                         runs.append({"paragraph": pid, **story, "start": j1, "end": j2,
                                      "text": _snip(a["text"][j1:j2]), "changes": span_diff})
                     span_start, span_diff = k, diff

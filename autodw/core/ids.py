@@ -60,20 +60,25 @@ ID_RE = re.compile(rf"^({'|'.join(PREFIXES)})([0-9]+)$")
 ID_IN_TEXT = re.compile(rf"\b(?:{'|'.join(PREFIXES)})[0-9]+\b")
 
 
-#: A quoted text as Python's repr writes it in a message ('...' or "..." not inside a word): ids inside are text.
-_QUOTED = re.compile(r"""(?<!\w)('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+#: A quoted text as Python's repr writes it in a message ('...' or "..." not inside a word), or a web address
+#: (scheme://..., mailto:..., www....) as a message may give one unquoted: ids inside are text.
+_QUOTED = re.compile(r"""((?<!\w)(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
+                     r"""|(?<![\w.+-])(?:[A-Za-z][\w+.-]*://|mailto:|www\.)[^\s'"<>]*)""")
+#: An id a message names: a whole token, not part of a file name or address ("report-t12.docx", "a/p3", "#t1")
+_ID_TOKEN = re.compile(rf"(?<![/\\.@#?&%~]){ID_IN_TEXT.pattern}(?![/\\@#?&%~]|\.\w)")
 
 
 def ids_in_text(text: str) -> list[str]:
-    """The ids a message names outside quoted text, each once, in order."""
+    """The ids a message names outside quoted text and web addresses, each once, in order."""
     parts = _QUOTED.split(text)  # odd items are the quoted texts
-    return list(dict.fromkeys(i for part in parts[::2] for i in ID_IN_TEXT.findall(part)))
+    return list(dict.fromkeys(i for part in parts[::2] for i in _ID_TOKEN.findall(part)))
 
 
 def rename_ids_in_text(text: str, names: dict[str, str]) -> str:
-    """`text` with each id of `names` outside quoted text replaced by its new name (other ids kept)."""
+    """`text` with each id of `names` outside quoted text and web addresses replaced by its new name (other ids
+    kept)."""
     parts = _QUOTED.split(text)
-    return "".join(part if i % 2 else ID_IN_TEXT.sub(lambda m: names.get(m.group(0), m.group(0)), part)
+    return "".join(part if i % 2 else _ID_TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), part)
                    for i, part in enumerate(parts))
 
 

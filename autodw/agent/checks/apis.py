@@ -7,7 +7,8 @@ import re
 from typing import Any, Iterator
 
 from autodw.agent import grounding
-from autodw.agent.checks.reading import api_words, catalogue_thing, drawing, named as says, without_tripled_letters
+from autodw.agent.checks.reading import (api_words, catalogue_thing, drawing, list_kind_made, named as says,
+                                         without_tripled_letters)
 from autodw.agent.checks.registry import ALSO_1_1_TEST, BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.agent.request_values import MEASURED, UNITS
 from autodw.analysis.state import header_footer_stories
@@ -130,7 +131,7 @@ def _joins_list(api: str, args: dict[str, Any], before: State) -> bool:
     if api == "insert_list":
         position = args.get("position")
         side, anchor = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
-        return side in ("after", "before") and anchor in at and kind_at(at[anchor]) == args.get("kind", "bullet")
+        return side in ("after", "before") and anchor in at and kind_at(at[anchor]) == list_kind_made(args, before)
     paragraphs, kind = args.get("paragraphs"), args.get("kind")
     if api != "set_list_format" or not paragraphs or not isinstance(paragraphs, list) or not isinstance(kind, str):
         return False

@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import tables
-from autodw.agent.checks.reading import keyed_strings, loose_text
+from autodw.agent.checks.reading import keyed_strings, list_kind_made, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: words that start the next request after a list's last item (a Chinese one runs into the verb after it: "再附一个表")
@@ -87,7 +87,7 @@ def _list_beside(args: dict[str, Any], before: State) -> dict[str, Any] | None:
     if args.get("start") is not None or side not in ("after", "before") or at is None:
         return None
     first = at + 1 if side == "after" else at  # the index the first item takes
-    kind = args.get("kind") or "bullet"
+    kind = list_kind_made(args, before)
     for p in (paras[first - 1] if first > 0 else None, paras[first] if first < len(paras) else None):
         found = (p or {}).get("list")
         if found and found.get("kind") == kind:

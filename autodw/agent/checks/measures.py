@@ -38,7 +38,7 @@ def _measure(api: str, key: str, value: Any) -> tuple[float, str] | None:
 
 @check("unnamed_measure", certain=Certainty.FIXES, hint="unnamed_number",
        tuned_on=BUILT_ON + UNIT_WORDS_2_0 + ("dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-sixteenth",
-                                                "dwbench-2.0/hand/dev-thirteenth"))
+                                                "dwbench-2.0/hand/dev-thirteenth", "dwbench-2.0/templated/dev-outside-second"))
 def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
                      before: State | None = None) -> list[CheckFinding]:
     """A length or size the call sets ("1.5cm", 14 pt) is not among the instruction's numbers of that unit, when the
@@ -51,7 +51,8 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
     column" sets that column to its width plus what was freed).
 
     A size everything the call changes has now (read from the state) is what the request says it is, not one to set
-    ("The story titles are 10.5pt right now, knock them down a little")."""
+    ("The story titles are 10.5pt right now, knock them down a little"), though a size the instruction gives that the
+    text has now is still one it may ask for ("make "Next Steps" orange and 14 pt" of a 14 pt heading)."""
     given: dict[str, set[float]] = {}
     for number, unit in _MEASURED.findall(instruction):
         given.setdefault(_UNITS[unit.lower()], set()).add(float(number))
@@ -62,7 +63,7 @@ def unnamed_measures(api: str, args: dict[str, Any], instruction: str,
         measure = _measure(api, key, value)
         if measure is not None and measure[1] in given:
             asked = given[measure[1]] - _sizes_now(api, key, args, before)
-            if asked and measure[0] not in asked and measure[0] not in bare:
+            if asked and measure[0] not in given[measure[1]] and measure[0] not in bare:
                 named = ", ".join(f"{n:g} {measure[1]}" for n in sorted(asked))
                 only = next(iter(asked)) if len(asked) == 1 else None
                 fix = None if only is None else {key: f"{only:g}{measure[1]}" if isinstance(value, str) else only}

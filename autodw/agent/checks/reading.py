@@ -223,3 +223,20 @@ def own_request(instruction: str, args: dict[str, Any]) -> str:
     loose_parts = [grounding.loose(part) for part in parts]
     hits = [part for part, loose_part in zip(parts, loose_parts) if any(t in loose_part for t in texts)]
     return hits[0] if len(hits) == 1 else instruction
+
+
+def list_kind_made(args: dict[str, Any], before: State) -> Any:
+    """The kind of list an ``insert_list`` call makes: its ``kind``, or without one the kind of the list item right
+    before where its items go, else right after (whose list they continue, as the API does), else "bullet"."""
+    if args.get("kind"):
+        return args["kind"]
+    position, paras = args.get("position"), before.get("paragraphs", [])
+    side, anchor = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
+    at = next((i for i, p in enumerate(paras) if p.get("id") == anchor), None)
+    if side in ("after", "before") and at is not None:
+        first = at + 1 if side == "after" else at  # the index the first item takes
+        for j in (first - 1, first):
+            kind = (paras[j].get("list") or {}).get("kind") if 0 <= j < len(paras) else None
+            if kind in ("bullet", "numbered"):
+                return kind
+    return "bullet"

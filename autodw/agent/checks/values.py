@@ -8,8 +8,8 @@ from typing import Any
 from autodw.agent import grounding, requests
 from autodw.agent.request_values import occurrences
 from autodw.agent.checks.reading import (ANCHOR_KEYS, CJK, catalogue_value, catalogue_words, changed_stretches, drawing,
-                                         keyed_strings, loose_text, named, one_value, runs_text, target_paragraphs,
-                                         values_now, word_list)
+                                         keyed_strings, list_kind_made, loose_text, named, one_value, runs_text,
+                                         target_paragraphs, values_now, word_list)
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 from autodw.analysis.state import header_footer_stories
 from autodw.analysis.state.effective import Formatting
@@ -30,14 +30,15 @@ _COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:col
 
 
 @check("other_kind", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
-def other_kind(api: str, args: dict[str, Any], request: str) -> list[CheckFinding]:
+def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The request names one kind (footnote or endnote; bulleted or numbered list) and the call that makes or deletes
-    one has the other ``kind`` (or the API's default); the fix is the kind asked for."""
+    one has the other ``kind`` (or the API's default: for insert_list, the kind of the list it continues,
+    :func:`~autodw.agent.checks.reading.list_kind_made`); the fix is the kind asked for."""
     kinds, default = _KIND_APIS.get(api, ((), None))
     if not kinds:
         return []
     asked = [k for k in kinds if re.search(_KIND_WORDS[k], request, re.IGNORECASE)]
-    made = args.get("kind", default)
+    made = list_kind_made(args, before) if api == "insert_list" else args.get("kind", default)
     if len(asked) != 1 or made not in kinds or made == asked[0]:
         return []
     return [CheckFinding("other_kind", f"the request asks for {asked[0]}, the call's kind is {made!r}", True,

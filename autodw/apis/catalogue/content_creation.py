@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -76,13 +77,17 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
                  "of its lists of that kind use; nested levels \"List Bullet 2\" etc.), else the style of the item "
                  "they continue or, for bullets, of the document's other bullets, else \"List Paragraph\". "
                  "Items right after (or before) an item of a list of their kind continue that list (unless `start` "
-                 "is given) at their own levels: to add items to a sub-list, give them its level (level-0 items "
+                 "is given) at their own levels, their text in the formatting of that item's text (its end; its "
+                 "start for an item after them): to add items to a sub-list, give them its level (level-0 items "
                  "after level-1 items are top-level items of that list); elsewhere a numbered list starts afresh at "
-                 "`start` (default 1).",
+                 "`start` (default 1). Without `kind`, items right after (or before) a list item are of that item's "
+                 "kind, so they continue its list; elsewhere they are bullets.",
      params={"items": {"type": "array", "items": _LIST_ITEM, "minItems": 1,
                        "description": 'list items: strings (top-level items), or {"text": "...", "level": n} where '
                                       'level 0 is the top level and 1 an item nested under the one before'},
-             "position": POSITION, "kind": enum("list kind", ("bullet", "numbered")),
+             "position": POSITION,
+             "kind": enum("list kind (omit: the kind of the list item right before, else after, the items, whose "
+                          "list they continue; away from any list, bullet)", ("bullet", "numbered")),
              "start": integer("first number of a numbered list; given, the list starts afresh even beside a list "
                               "of its kind", 0, 32767),
              "number_format": enum("numbering style of a numbered list (omit: the document's list style's, else "
@@ -91,13 +96,15 @@ _LIST_ITEM = {"anyOf": [{"type": "string"},
      examples=[{"items": ["Hire two analysts", "Open the Denver office"], "position": {"after": "p31"}, "kind": "bullet"},
                {"items": ["Plan", {"text": "Budget", "level": 1}, "Review"], "position": "end", "kind": "numbered",
                 "start": 1, "number_format": "decimal"}])
-def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bullet", start: int | None = None,
+def insert_list(doc: WordDocument, items: list, position: Any, kind: str | None = None, start: int | None = None,
                 number_format: str | None = None):
     entries = [(item, 0) if isinstance(item, str) else (item["text"], item.get("level", 0)) for item in items]
     paras = [make_paragraph(doc, content) for content, _ in entries]
     levels = [level for _, level in entries]
     locate.insert_block(doc, position, *paras)
     ends = [adjacent_paragraph(paras[0], "previous"), adjacent_paragraph(paras[-1], "next")]
+    if kind is None:  # the kind of the list item beside them (the one before, else after), whose list they continue
+        kind = next((k for p in ends for k in ("bullet", "numbered") if list_beside(doc, k, [p]) is not None), "bullet")
     found = document_list_style(doc, kind, ends)
     if found is not None and not found.fits(levels, number_format):
         found = None  # a level or a number format the document's list style lacks
@@ -124,6 +131,11 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str = "bull
             _list_item(p, plain, str(num_id), level)
         look = f", the bullets of the document's list numId {direct[1]}" if direct else ""
         return f"inserted {kind} list {_new_ids(doc, *paras)} (numId {num_id}{look})"
+    if beside is not None:  # their text looks like the item's they continue, as text typed into it would
+        item = copy.deepcopy(beside.paragraph)  # formatting_at splits runs: not the document's item
+        text_look = formatting_at(item, len(paragraph_text(item)) if beside.paragraph is ends[0] else 0)
+        for r in (r for p in paras for r in p.iter(qn("w:r"))) if text_look is not None else ():
+            r.insert(0, copy.deepcopy(text_look))
     joined_levels = iter(joined if beside is not None else ())
     fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
     for i, (p, level) in enumerate(zip(paras, levels)):

@@ -6,8 +6,8 @@ from lxml import etree
 
 from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.text import (atom_text, atoms, insertion_point, new_run, paragraph_text, replace_span,
-                                   without_link_look)
+from autodw.apis.ooxml.text import (atom_text, atoms, formatting_at, insertion_point, new_run, paragraph_text,
+                                   replace_span, without_link_look)
 from autodw.core.document import WordDocument
 from autodw.core.xml import NS, qn
 
@@ -94,10 +94,20 @@ def drop_rel(part, r_id: str | None) -> None:
 
 def set_link_text(doc: WordDocument, p: etree._Element, link: etree._Element, new_text: str) -> None:
     """Replace the text a hyperlink of paragraph `p` shows, keeping the formatting of its first run (a link without
-    formatted runs, e.g. an empty one, gets a run in the Hyperlink character style, as insert_hyperlink gives)."""
+    formatted runs, e.g. an empty one, gets a run in the Hyperlink character style over the formatting of the text
+    around it, as insert_hyperlink gives)."""
     runs = [a for a in atoms(p) if any(anc is link for anc in a.run.iterancestors())]
     if runs:
         replace_span(doc, p, runs[0].start, runs[-1].end, new_text)
         return
     rpr = next((r.find(qn("w:rPr")) for r in link.iter(qn("w:r")) if r.find(qn("w:rPr")) is not None), None)
-    link.append(new_run(new_text, rpr) if rpr is not None else hyperlink_runs(doc, new_text))
+    if rpr is not None:
+        link.append(new_run(new_text, rpr))
+        return
+    before = set()  # the elements of `p` ahead of the link: the text they show is the text before it
+    for el in p.iter():
+        if el is link:
+            break
+        before.add(el)
+    offset = max((a.end for a in atoms(p) if a.el in before), default=0)
+    link.append(hyperlink_runs(doc, new_text, formatting_at(p, offset)))
