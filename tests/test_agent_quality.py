@@ -837,6 +837,24 @@ def test_the_end_of_something_other_than_the_document(state, request_text):
                              {"text": "x", "position": {"after": "p8"}}, state, {}) == []
 
 
+@pytest.mark.parametrize("request_text, items, written", [
+    ("文末加落款：先写“Kind regards,”，下一行“Ann”；“Next Steps”这个标题底下列一个编号列表：“Share the draft”、“Send it”",
+     ["Share the draft", "Send it"], "Kind regards,"),  # templated dev-outside-third dwo-206#2: under a heading
+    ("第一项是“Plan”的那个列表末尾补一项“Ask IT”，在文档末尾加一段“Thanks”", ["Ask IT"], "Thanks"),  # dwo-236#5
+    ("Add \"Best, Ann\" at the end of the document, then under Results add a list: \"Collect\", \"Share\"",
+     ["Collect", "Share"], "Best, Ann"),
+])
+def test_what_a_request_places_elsewhere_than_the_document_end_it_also_says(state, request_text, items, written):
+    """The place a request gives what the call writes is the one said nearest before it (else after it): a list
+    under a heading or at a list's end is not at the document's end another part of the request says; what it
+    says to write at the document's end still goes there."""
+    call = {"items": items, "kind": "numbered", "position": {"after": "p8"}}
+    assert checks.check_call("Insert it after p8.", request_text, "insert_list", call, state, {}) == []
+    wrong = checks.check_call("Insert it after p8.", request_text, "insert_paragraph",
+                              {"text": written, "position": {"after": "p8"}}, state, {})
+    assert [(f.check, f.fix) for f in wrong] == [("not_at_end", {"position": "end"})]
+
+
 @pytest.mark.parametrize("request_text", [
     "Write a closing line at the very end of the doc, please.",
     "Sign it off with my name at the very end.",  # the very end of nothing else
