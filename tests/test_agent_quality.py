@@ -748,6 +748,10 @@ def test_measures_against_the_instructions_numbers(state):
     border = checks.check_call("Border.", "灰色10.5磅斜体，加细边框", "set_paragraph_border",
                                {"paragraphs": "p8", "size_pt": 1}, state, {})
     assert not [f for f in border if f.certain]
+    # templated dev-outside-third dwo-230#2: a thin (细) or thick (粗) border names its size; bold (加粗, 粗体) does not
+    for request, named in (("给正文加一个橙色细边框", True), ("边框再粗一点", True), ("正文加粗", False), ("改成粗体", False)):
+        found = checks.check_call("Border.", request, "set_paragraph_border", {"paragraphs": "p8", "size_pt": 1}, state, {})
+        assert ("unasked_property" not in [f.check for f in found]) is named, request
     hint = checks.check_call("Space.", "Use 2 columns", "set_paragraph_format", {"paragraphs": "p8", "line_spacing": 1.5},
                              state, {})
     assert [(f.check, f.certain) for f in hint] == [("unnamed_number", False), ("unasked_property", True)]
