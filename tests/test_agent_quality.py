@@ -748,6 +748,10 @@ def test_measures_against_the_instructions_numbers(state):
     border = checks.check_call("Border.", "灰色10.5磅斜体，加细边框", "set_paragraph_border",
                                {"paragraphs": "p8", "size_pt": 1}, state, {})
     assert not [f for f in border if f.certain]
+    # templated dev-outside-third dwo-230#2: a thin (细) or thick (粗) border names its size; bold (加粗, 粗体) does not
+    for request, named in (("给正文加一个橙色细边框", True), ("边框再粗一点", True), ("正文加粗", False), ("改成粗体", False)):
+        found = checks.check_call("Border.", request, "set_paragraph_border", {"paragraphs": "p8", "size_pt": 1}, state, {})
+        assert ("unasked_property" not in [f.check for f in found]) is named, request
     hint = checks.check_call("Space.", "Use 2 columns", "set_paragraph_format", {"paragraphs": "p8", "line_spacing": 1.5},
                              state, {})
     assert [(f.check, f.certain) for f in hint] == [("unnamed_number", False), ("unasked_property", True)]
@@ -835,6 +839,24 @@ def test_the_end_of_something_other_than_the_document(state, request_text):
     naming another part as the place, is not the document's end: placing something elsewhere is not rejected."""
     assert checks.check_call("Insert it after p8.", request_text, "insert_paragraph",
                              {"text": "x", "position": {"after": "p8"}}, state, {}) == []
+
+
+@pytest.mark.parametrize("request_text, items, written", [
+    ("文末加落款：先写“Kind regards,”，下一行“Ann”；“Next Steps”这个标题底下列一个编号列表：“Share the draft”、“Send it”",
+     ["Share the draft", "Send it"], "Kind regards,"),  # templated dev-outside-third dwo-206#2: under a heading
+    ("第一项是“Plan”的那个列表末尾补一项“Ask IT”，在文档末尾加一段“Thanks”", ["Ask IT"], "Thanks"),  # dwo-236#5
+    ("Add \"Best, Ann\" at the end of the document, then under Results add a list: \"Collect\", \"Share\"",
+     ["Collect", "Share"], "Best, Ann"),
+])
+def test_what_a_request_places_elsewhere_than_the_document_end_it_also_says(state, request_text, items, written):
+    """The place a request gives what the call writes is the one said nearest before it (else after it): a list
+    under a heading or at a list's end is not at the document's end another part of the request says; what it
+    says to write at the document's end still goes there."""
+    call = {"items": items, "kind": "numbered", "position": {"after": "p8"}}
+    assert checks.check_call("Insert it after p8.", request_text, "insert_list", call, state, {}) == []
+    wrong = checks.check_call("Insert it after p8.", request_text, "insert_paragraph",
+                              {"text": written, "position": {"after": "p8"}}, state, {})
+    assert [(f.check, f.fix) for f in wrong] == [("not_at_end", {"position": "end"})]
 
 
 @pytest.mark.parametrize("request_text", [

@@ -158,3 +158,16 @@ def test_a_picture_is_named_by_its_alt_text_quoted():
     assert [(m.id, m.kind, m.how) for m in found] == [("img2", "picture by its alt text, in p2", "is"),
                                                       ("p3", "paragraph", "contains")]
     assert grounding.ground(state, "the chart titled 'Sales'") == []
+
+
+def test_the_paragraph_after_a_quoted_one_is_named_when_the_request_says_so():
+    """templated dev-outside-third dwo-228#7: "以“The appendix lists the”开头的那段与后面一段合为一段" names the paragraph
+    with text after the one the quote starts (past an empty one), as "merge 'X' with the next paragraph" does."""
+    paras = [_para(1, "Appendix"), _para(2, "The appendix lists the sources used."), _para(3, ""),
+             _para(4, "Yours sincerely,"), _para(5, "Aisha Khan")]
+    state = {"paragraphs": paras, "tables": []}
+    for request in ("以“The appendix lists the”开头的那段与后面一段合为一段",
+                    "Merge the paragraph starting 'The appendix lists the' with the next paragraph",
+                    "delete the paragraph right after 'The appendix lists the sources used.'"):
+        assert "p4" in [m.id for m in grounding.ground(state, request)], request
+    assert "p4" not in [m.id for m in grounding.ground(state, "把以“The appendix lists the”开头的那段删掉")]

@@ -214,7 +214,7 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
     for m in [*named(state, text), *described(state, text)]:
         if m.kind == HEADER_ROW or m.id not in {o.id for o in out if o.kind != HEADER_ROW}:  # a row label stays
             out.append(m)
-    found = [*_first_under(state, text, out), *out]
+    found = [*_first_under(state, text, out), *_next_after(state, text, out), *out]
     said = undictated(text)
     refers_back = previous and refers_back_in(said)
     if refers_back and not any(m.kind == HEADER_ROW for m in found):  # "这个表的表头" after "预算那个表…"
@@ -406,6 +406,31 @@ def _first_under(state: State, text: str, found: list[Match]) -> list[Match]:
         first = next((p for p in paras[at[m.under[0]]:at[m.under[1]] + 1] if p.get("text", "").strip()), None)
         if said is not None and first is not None and all(o.id != first["id"] for o in out):
             out.append(Match(said.group(0), first["id"], "paragraph", "is", first["text"]))
+    return out
+
+
+#: "以“X”开头的那段与后面一段合为一段", "“X”的下一段", "merge 'X' with the next paragraph", "the paragraph after 'X'":
+#: with {name} a quote naming a body paragraph (not a heading: :data:`_FIRST_UNDER`)
+_NEXT_AFTER = (r"[\"“'‘]?{name}[\"”'’]?[^，。；,;.!?]{{0,12}}?(?:下一段|后一段|(?:后面|下面|之后)的?[那一]段)",
+               r"[\"“'‘]?{name}[\"”'’]?[^.;:!?]{{0,40}}?\b(?:with|and|into|to)\s+the\s+(?:next|following)\s+"
+               r"(?:paragraph|one)\b|\bthe\s+(?:paragraph|one)\s+(?:right\s+|just\s+)?(?:after|following|below)\s+"
+               r"(?:the\s+(?:paragraph|one)\s+)?(?:(?:starting|beginning)\s+(?:with\s+)?)?[\"“'‘]?{name}")
+
+
+def _next_after(state: State, text: str, found: list[Match]) -> list[Match]:
+    """The body paragraph with text right after a found paragraph, when `text` names it so ("与后面一段合为一段")."""
+    out: list[Match] = []
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    for m in found:
+        if m.kind != "paragraph" or m.under or m.id not in at:
+            continue
+        name = re.escape(m.quote.strip())
+        said = next((hit for pattern in _NEXT_AFTER
+                     if (hit := re.search(pattern.format(name=name), text, re.IGNORECASE))), None)
+        after = next((p for p in paras[at[m.id] + 1:] if p.get("text", "").strip()), None)
+        if said is not None and after is not None and all(o.id != after["id"] for o in out):
+            out.append(Match(said.group(0), after["id"], "paragraph", "is", after["text"]))
     return out
 
 

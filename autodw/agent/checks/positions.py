@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from autodw.agent import grounding
-from autodw.agent.checks.reading import CJK, MIN_TEXT_CHARS, loose_text
+from autodw.agent.checks.reading import ANCHOR_KEYS, CJK, MIN_TEXT_CHARS, keyed_strings, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: an English end: "at the very end", "to the bottom of ...", with what follows "of" (what it is the end of)
@@ -28,24 +28,62 @@ _PLACE_ELSEWHERE = re.compile(rf"\b(?:in|into|within|inside|under|to)\s+(?:(?:th
                               re.IGNORECASE)
 
 
-def _document_end(request: str) -> str | None:
-    """The words by which `request` puts something at the document's end, or None when it does not or when an end
-    it says may be another's. An English end is the document's when it is said of the document ("at the end of the
-    document"), or when "at the very end" is said of nothing and the request names no other part as the place ("In
-    the list ..., add a step at the very end" is the list's); the end of anything else ("of it", "of the section") is
-    not. A Chinese end says the document (文档最后, 文末), unless it is the last of something (文档最后一节)."""
+def _ends(request: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(start, words) of the ends `request` says of the document, and of those it says of something else. An English
+    end is the document's when it is said of the document ("at the end of the document"), or when "at the very end" is
+    said of nothing and the request names no other part as the place ("In the list ..., add a step at the very end"
+    is the list's); the end of anything else ("of it", "of the section") is not. A Chinese end says the document
+    (文档最后, 文末), unless it is the last of something (文档最后一节)."""
     document, other = [], []
     for m in _END.finditer(request):
         if m.group("of") is not None:
             named = _DOCUMENT.match(m.group("of"))
             if named:
-                document.append(request[m.start():m.start("of") + named.end()])
+                document.append((m.start(), request[m.start():m.start("of") + named.end()]))
             else:
-                other.append(m.group(0))
+                other.append((m.start(), m.group(0)))
         elif re.fullmatch(r"at\s+the\s+very\s+end", m.group(0), re.IGNORECASE) and not _PLACE_ELSEWHERE.search(request):
-            document.append(m.group(0))
-    document += [m.group(0) for m in _DOCUMENT_END_ZH.finditer(request) if not _ZH_LAST_OF.match(request, m.end())]
-    return document[0] if document and not other else None
+            document.append((m.start(), m.group(0)))
+    for m in _DOCUMENT_END_ZH.finditer(request):
+        (other if _ZH_LAST_OF.match(request, m.end()) else document).append((m.start(), m.group(0)))
+    return sorted(document), other
+
+
+def _document_end(request: str) -> str | None:
+    """The words by which `request` puts something at the document's end (:func:`_ends`), or None when it does not or
+    when it also says an English end of something else (the end it says may be another's)."""
+    document, other = _ends(request)
+    english_other = [words for _, words in other if not CJK.search(words)]
+    return document[0][1] if document and not english_other else None
+
+
+#: a place beside an element or at the end of another part than the document: "under Contacts", "after p8",
+#: 标题底下, 这一段后面, 列表末尾, “Next Steps”部分最后 (a document's end, 文末, is read by :func:`_ends`)
+_OTHER_PLACE = re.compile(r"\b(?:under|below|beneath|above|after|before|following)\b|底下|下方|下面|上方|上面|之前|之后|"
+                          r"前面|后面|末尾|最后|结尾|底部", re.IGNORECASE)
+
+
+def _placed_by_document_end(request: str, args: dict[str, Any]) -> bool:
+    """Whether the place the request gives what the call writes is the document's end: the nearest place said before
+    the first of its texts the request holds (else the first said after it) is an end of the document (:func:`_ends`),
+    not one beside an element or at another part's end (文末加落款……；“Next Steps”标题底下列一个列表: the list goes
+    under the heading). Places inside quotes or dictated text (:func:`grounding.undictated`) are text, not places. A
+    call writing no text the request holds is placed by the document's end it says."""
+    folded = grounding.fold(request).casefold()
+    texts = [grounding.fold(t).casefold().strip() for key, t in keyed_strings(args) if ANCHOR_KEYS.match(key)]
+    found = [folded.find(t) for t in texts if len(t) >= 2 and t in folded]
+    if not found:
+        return True
+    at = min(found)
+    bare = grounding.undictated(request)
+    document, other = _ends(bare)
+    said = document + other
+    places = sorted([(start, True) for start, _ in document] + [(start, False) for start, _ in other]
+                    + [(m.start(), False) for m in _OTHER_PLACE.finditer(bare)
+                       if not any(s <= m.start() < s + len(w) for s, w in said)])
+    before = [is_end for start, is_end in places if start < at]
+    after = [is_end for start, is_end in places if start > at]
+    return before[-1] if before else after[0] if after else True
 
 
 #: (side, words) in English (before the landmark) and Chinese (after it)
@@ -69,18 +107,21 @@ def _last_blocks(state: State) -> set[str]:
     return ends | {t["id"] for t in state.get("tables", []) if t.get("after_paragraph") in ends}
 
 
-#: hand dev-ninth: what an end is of (dwh-182#3), with its guards (hosted ceiling, noisy oracle on dev)
+#: hand dev-ninth: what an end is of (dwh-182#3), with its guards (hosted ceiling, noisy oracle on dev); templated
+#: dev-outside-third: the place of what the call writes (dwo-206#2, dwo-236#5, dwo-238#5)
 @check("not_at_end", certain=Certainty.FIXES, single_request=True,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-sixth",
-                            "dwbench-2.0/hand/dev-ninth", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-ninth", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def not_at_end(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The request says "at the end of the document" ("文档最后", "文末") or "at the very end" of nothing else (not of
-    "it", a list or a section, nor in a request naming another part as the place; :func:`_document_end`) and the call
-    places something elsewhere than "end" or after the document's last block (or its trailing empty paragraphs); the
-    fix is position "end"."""
+    "it", a list or a section, nor in a request naming another part as the place; :func:`_document_end`) as the place
+    of what the call writes (:func:`_placed_by_document_end`: not a list it puts under a heading) and the call places
+    it elsewhere than "end" or after the document's last block (or its trailing empty paragraphs); the fix is
+    position "end"."""
     position = args.get("position")
     said = _document_end(request)
-    if said is None or position is None or position == "end":
+    if said is None or position is None or position == "end" or not _placed_by_document_end(request, args):
         return []
     anchor = position.get("after") if isinstance(position, dict) else None
     if anchor is not None and anchor in _last_blocks(before):

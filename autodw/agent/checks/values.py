@@ -50,7 +50,8 @@ def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> l
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-third",
                             "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth"))
+                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
@@ -143,7 +144,7 @@ def _repeated(instruction: str, previous: str) -> str:
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
@@ -168,7 +169,7 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth",
-                            "dwbench-2.0/hand/dev-twenty-sixth"))
+                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/templated/dev-outside-third"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
@@ -272,7 +273,8 @@ def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -
                             "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-third", "dwbench-2.0/hand/dev-twenty-second",
                             "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth"))
+                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "", message: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -310,7 +312,8 @@ def _said_elsewhere(api: str, key: str, pattern: str, value: Any, message: str, 
 
 
 @check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
     a header's alignment other than the one it has (a right-aligned header reset to left), a note's mark anywhere
