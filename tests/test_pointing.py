@@ -1895,3 +1895,15 @@ def test_the_contents_entries_of_the_sections_named_are_pointed_at_when_the_requ
     assert pointing.entries_of(state, said, ["p30", "p31"]) == ["p3"]
     assert "p3" in pointing.pointed(state, said) and "p30" in pointing.pointed(state, said)
     assert pointing.entries_of(state, "Lesson 2 has a typo in its title.", ["p30"]) == []
+
+
+def test_a_paragraph_described_by_the_mark_it_begins_with_is_pointed_at():
+    """"the bold line ... begins with a stray dash" points at the paragraphs typed with a leading dash (dwh-393#6);
+    a mark many paragraphs begin with names none."""
+    state = _filled({40: _paragraph(40, "- از آیات پیش، هفت نشانه به دست می‌آید که عبارتند از:")})
+    said = "Back in the preface, the bold line that introduces the seven signs begins with a stray dash. Get rid of it."
+    assert pointing.started_with(state, said) == ["p40"]
+    assert "p40" in pointing.pointed(state, said)
+    assert pointing.started_with(state, "Add a dash at the start of the line.") == []
+    dashed = _filled({n: _paragraph(n, f"- item {n}") for n in range(1, 40)})
+    assert pointing.started_with(dashed, "the line that starts with a dash") == []

@@ -410,6 +410,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
+    out += started_with(state, said)  # "the bold line ... begins with a stray dash" of a Persian book
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
@@ -1081,6 +1082,27 @@ def marks_held(state: State, said: str) -> list[str]:
         held = [bid for bid, text in texts if mark in text]
         out += held if len(held) <= MAX_ALIKE else []
     return list(dict.fromkeys(out))
+
+
+#: a target a request describes by the mark it begins with ("the bold line ... begins with a stray dash", "the line
+#: starting with an asterisk"): the mark's name
+_STARTS_WITH = re.compile(r"\b(?:begins?|beginning|starts?|starting|opens?|opening)\s+with\s+(?:an?\s+|the\s+)?"
+                          r"(?:[^\W\d_]+\s+)?(dash|hyphen|bullet|asterisk|full\s+stop|period|comma|semicolon|colon)\b",
+                          re.IGNORECASE)
+_MARKS_NAMED = {"dash": "-‐‑–—−", "hyphen": "-‐‑", "bullet": "•·●▪◦*", "asterisk": "*", "full stop": ".",
+                "period": ".", "comma": ",،", "semicolon": ";؛", "colon": ":"}
+
+
+def started_with(state: State, said: str) -> list[str]:
+    """The body paragraphs whose text begins with a mark `said` (undictated text) describes its target by
+    (:data:`_STARTS_WITH`: "begins with a stray dash"), when at most :data:`MAX_ALIKE` do."""
+    marks = "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _STARTS_WITH.findall(said))
+    if not marks:
+        return []
+    body = set(body_ids(state))
+    out = [p["id"] for p in state.get("paragraphs", []) if p["id"] in body
+           and (text := p.get("text", "").lstrip()) and text[0] in marks]
+    return out if len(out) <= MAX_ALIKE else []
 
 
 def look_alikes_held(state: State, said: str) -> list[str]:
