@@ -1864,3 +1864,46 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.headings_typed(state, "Bump the clauses up a little.") == []
     step = "Set character formatting: paragraphs p10, p20, p30, p40, p50, p55 and 2 more; size pt 14."
     assert pointing.more_named(state, step) == ["p60", "p65"]
+
+
+def test_a_part_named_by_a_word_and_a_number_points_at_the_heading_labelled_so_in_another_language():
+    """"Under Key 5" of a Persian book names the section of "کلید پنجم:" (its series' word is most like "key", not
+    "مسأله", the issues'; the ordinal in Persian words, a shadda aside), "Lesson 3" the "Lesson Three" heading of
+    its own series; a number no label has names none (dwh-393#4)."""
+    keys = {n: _paragraph(n, f"کلید {word}:\nعنوان {n}", "Heading 1")
+            for n, word in ((10, "اوّل"), (30, "دوّم"), (50, "سوم"), (70, "چهارم"), (90, "پنجم"))}
+    issues = {n: _paragraph(n, f"مسأله {word}: موضوع {n}", "Heading 2") for n, word in
+              ((12, "اول"), (20, "دوم"), (32, "اول"), (40, "دوم"), (92, "اول"), (95, "دوم"))}
+    state = _filled({**keys, **issues}, n=110)
+    assert pointing.worded_number("دوّم") == 2 and pointing.worded_number("پنجم") == 5
+    said = "Under Key 5 the heading of the second issue has no space after the colon."
+    assert pointing.series_numbered(state, said) == [("p90", "p110")]
+    assert pointing.series_numbered(state, "Under Key 7, fix the heading.") == []
+    lessons = {n: _paragraph(n, f"Lesson {word}: Verbs", "Heading 1") for n, word in ((5, "One"), (15, "Two"),
+                                                                                      (25, "Three"))}
+    assert pointing.series_numbered(_filled(lessons, n=40), "In lesson 3, bold the title.") == [("p25", "p40")]
+
+
+def test_the_contents_entries_of_the_sections_named_are_pointed_at_when_the_request_speaks_of_the_contents():
+    """"fix it there and in its table of contents entry" points at the entries of the headings of the section it
+    names, beside the section (dwh-393#4); without the contents said, no entry."""
+    entries = {n: _paragraph(n, f"{title}\t{n}", "TOC 1") for n, title in ((2, "Lesson One: Verbs"),
+                                                                          (3, "Lesson Two: Nouns"))}
+    heads = {10: _paragraph(10, "Lesson One: Verbs", "Heading 1"), 30: _paragraph(30, "Lesson Two: Nouns", "Heading 1")}
+    state = _filled({**entries, **heads}, n=40)
+    said = "Lesson 2 has a typo in its title; fix it there and in its table of contents entry."
+    assert pointing.entries_of(state, said, ["p30", "p31"]) == ["p3"]
+    assert "p3" in pointing.pointed(state, said) and "p30" in pointing.pointed(state, said)
+    assert pointing.entries_of(state, "Lesson 2 has a typo in its title.", ["p30"]) == []
+
+
+def test_a_paragraph_described_by_the_mark_it_begins_with_is_pointed_at():
+    """"the bold line ... begins with a stray dash" points at the paragraphs typed with a leading dash (dwh-393#6);
+    a mark many paragraphs begin with names none."""
+    state = _filled({40: _paragraph(40, "- از آیات پیش، هفت نشانه به دست می‌آید که عبارتند از:")})
+    said = "Back in the preface, the bold line that introduces the seven signs begins with a stray dash. Get rid of it."
+    assert pointing.started_with(state, said) == ["p40"]
+    assert "p40" in pointing.pointed(state, said)
+    assert pointing.started_with(state, "Add a dash at the start of the line.") == []
+    dashed = _filled({n: _paragraph(n, f"- item {n}") for n in range(1, 40)})
+    assert pointing.started_with(dashed, "the line that starts with a dash") == []

@@ -115,6 +115,9 @@ _NUMBER_WORDS = {w: n for n, words in enumerate((
 _NUMBER_WORDS.update({w: n for n, words in enumerate((
     "", "اول اولا حادي", "ثان ثاني ثانيا", "ثالث ثالثا", "رابع رابعا", "خامس خامسا", "سادس سادسا", "سابع سابعا",
     "ثامن ثامنا", "تاسع تاسعا", "عاشر عاشرا عشر")) for w in words.split()})
+#: Persian ordinals ("کلید پنجم", "مسأله دوّم": the shadda dropped)
+_NUMBER_WORDS.update({w: n for n, words in enumerate((
+    "", "یکم نخست", "دوم", "سوم", "چهارم", "پنجم", "ششم", "هفتم", "هشتم", "نهم", "دهم")) for w in words.split()})
 _NUMBER_WORDS.update({w: 10 * n for n, words in ((2, "vigesimo twentieth twenty vinte veinte عشرون"),
                                                  (3, "trigesimo thirtieth thirty trinta treinta"),
                                                  (4, "quadragesimo cuadragesimo fortieth forty quarenta cuarenta"))
@@ -187,6 +190,67 @@ def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
             out += [(paras[labels[j][0]]["id"], paras[labels[j + 1][0] - 1]["id"] if j + 1 < len(labels)
                      else paras[-1]["id"]) for j in held]
     return out
+
+
+#: a part a request names by a word and a number ("Key 5", "lesson 3"): the word and the number
+_WORD_NUMBER = re.compile(r"(?<![^\W\d_])([^\W\d_]{3,})\s+(\d{1,2})(?![\w.,]\d|\w)")
+#: a heading labelled by a word and a number before its title ("کلید پنجم:\nتکرار هفتگی قرآن", "Lesson Three: Verbs"):
+#: the word and the number, in digits or words
+_LEAD_LABEL = re.compile(r"^\s*([^\W\d_]+)\s+([^:\n\t–—-]{1,30}?)\s*(?:[:\n\t–—-]|$)")
+MIN_WORD_MARGIN = 0.025  # the series word most like a request's word (multilingual-e5) over the next
+
+
+def series_numbered(state: State, said: str) -> list[tuple[str, str]]:
+    """The sections (heading, last paragraph) of the headings labelled by a word and a number in digits or words
+    ("کلید پنجم:" of a Persian book, "Lesson Three: ...", in series of two or more) that `said` (undictated text)
+    names by a word and that number ("Key 5"): the series of that word, or, for a word the series do not have (said
+    in another language), the one whose word is most like it (:func:`_nearest_word`); a number more than
+    :data:`MAX_MATCHES` headings of the series are labelled with names none."""
+    wanted = [(unaccented(loose(word)), int(n)) for word, n in _WORD_NUMBER.findall(said)]
+    if not wanted:
+        return []
+    custom = custom_headings(state)
+    series: dict[str, list[tuple[str, int]]] = {}
+    for p in state.get("paragraphs", []):
+        if heading_level(p.get("style"), custom) is None or (m := _LEAD_LABEL.match(p.get("text", ""))) is None:
+            continue
+        number = int(m.group(2)) if m.group(2).isdigit() else worded_number(m.group(2))
+        if number is not None:
+            series.setdefault(unaccented(loose(m.group(1))), []).append((p["id"], number))
+    series = {word: heads for word, heads in series.items() if len(heads) > 1}
+    out = []
+    for word, number in wanted:
+        name = word if word in series else _nearest_word(word, list(series))
+        held = [pid for pid, n in series.get(name or "", []) if n == number]
+        if len(held) <= MAX_MATCHES:
+            out += [(pid, under[1]) for pid in held if (under := heading_section(state, pid)) is not None]
+    return out
+
+
+def _nearest_word(word: str, words: list[str]) -> str | None:
+    """Of two or more `words`, the one most like `word` by multilingual-e5 similarity when it leads the next by
+    :data:`MIN_WORD_MARGIN` ("key" is "کلید", not "مسأله" nor "هدف"), else None."""
+    if len(words) < 2:
+        return None
+    from autodw.intents.embedding import encoder, passages  # loaded only when a request names such a part
+
+    scores = (encoder().query([word]) @ passages(words).T)[0]
+    second, best = np.argsort(scores)[-2:]
+    return words[best] if scores[best] - scores[second] >= MIN_WORD_MARGIN else None
+
+
+#: a request speaking of the table of contents ("and in its table of contents entry", "目录里")
+_CONTENTS_SAID = re.compile(r"\btable\s+of\s+contents\b|\bcontents\s+(?:entry|entries|page|list)\b|\btoc\b|目录",
+                            re.IGNORECASE)
+
+
+def entries_of(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """The table of contents entries of the headings among `ids`, when `said` (undictated text) speaks of the table
+    of contents ("fix the heading there and in its table of contents entry")."""
+    if not _CONTENTS_SAID.search(said):
+        return []
+    wanted = set(ids)
+    return [entry for entry, heading in contents_entries(state).items() if heading in wanted]
 
 
 MAX_TITLE_WORDS = 12  # words after a section number of a paragraph read as the section's title, not a clause
@@ -346,6 +410,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
+    out += started_with(state, said)  # "the bold line ... begins with a stray dash" of a Persian book
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
@@ -364,6 +429,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     labels = labelled(state, said) + sections_numbered(state, said) + sections_roman(state, said)
     labels += chapters_numbered(state, said)
     labels += parts_numbered(state, said)  # "article 8" of Portuguese statutes: "Artigo Oitavo"
+    labels += series_numbered(state, said)  # "Key 5" of a Persian book: "کلید پنجم"
     if not sections and not labels:  # "the termination section" of a Russian contract ("РАСТОРЖЕНИЕ КОНТРАКТА")
         labels, nearest = _described(state, said)
     # the label itself ("1.\tINDEPENDENT AUDITS"), not only its section, with the lines its title goes on in
@@ -386,6 +452,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
         out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
+    # "fix it there and in its table of contents entry": the entries of the headings of the sections it names
+    out += entries_of(state, said, [*(head for head, _ in sections), *(bid for section in blocks for bid in section)])
     out += quoted_within(state, text, blocks)  # "第三章须知里有两处把“响应”打成了“相应”"
     out += italicised(state, said, [bid for section in blocks for bid in section])  # "the sentence in italics in section II"
     # the sections inside most others it names first ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节": the
@@ -1014,6 +1082,27 @@ def marks_held(state: State, said: str) -> list[str]:
         held = [bid for bid, text in texts if mark in text]
         out += held if len(held) <= MAX_ALIKE else []
     return list(dict.fromkeys(out))
+
+
+#: a target a request describes by the mark it begins with ("the bold line ... begins with a stray dash", "the line
+#: starting with an asterisk"): the mark's name
+_STARTS_WITH = re.compile(r"\b(?:begins?|beginning|starts?|starting|opens?|opening)\s+with\s+(?:an?\s+|the\s+)?"
+                          r"(?:[^\W\d_]+\s+)?(dash|hyphen|bullet|asterisk|full\s+stop|period|comma|semicolon|colon)\b",
+                          re.IGNORECASE)
+_MARKS_NAMED = {"dash": "-‐‑–—−", "hyphen": "-‐‑", "bullet": "•·●▪◦*", "asterisk": "*", "full stop": ".",
+                "period": ".", "comma": ",،", "semicolon": ";؛", "colon": ":"}
+
+
+def started_with(state: State, said: str) -> list[str]:
+    """The body paragraphs whose text begins with a mark `said` (undictated text) describes its target by
+    (:data:`_STARTS_WITH`: "begins with a stray dash"), when at most :data:`MAX_ALIKE` do."""
+    marks = "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _STARTS_WITH.findall(said))
+    if not marks:
+        return []
+    body = set(body_ids(state))
+    out = [p["id"] for p in state.get("paragraphs", []) if p["id"] in body
+           and (text := p.get("text", "").lstrip()) and text[0] in marks]
+    return out if len(out) <= MAX_ALIKE else []
 
 
 def look_alikes_held(state: State, said: str) -> list[str]:
