@@ -118,6 +118,17 @@ def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
         render_state(state, budget_tokens=250, parts=("HEADER",))
 
 
+def test_an_unstyled_label_in_the_singular_is_said_in_the_plural():
+    """dwh-390#6 ("all the Additional Recitals / Definitions / Clauses subheadings"): one of the parts titles its
+    clauses "Additional Clause"."""
+    label = "Inside Section Heading"
+    body = {i: _paragraph(i, f"{FILLER} Clause {i}.") for i in range(41, 46)}
+    state = _filled({40: _paragraph(40, "Additional Clause", label), **body, 46: _paragraph(46, "Schedule", label)})
+    request = "Make all the Additional Recitals / Definitions / Clauses subheadings Heading 2."
+    assert pointing.labelled(state, request) == [("p40", "p45")]
+    assert pointing.labelled(state, "Make the Additional Recitals subheadings Heading 2.") == []
+
+
 def test_an_unstyled_label_points_at_its_section_by_its_long_words_in_any_case():
     label = "Inside Section Heading"
     bullets = {i: _paragraph(i, f"Point {i} of the list", "Bulleted List") for i in range(41, 46)}

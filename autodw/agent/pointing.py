@@ -1273,7 +1273,8 @@ def headings_said(state: State, text: str) -> list[str]:
 
 def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
     """The short paragraphs of `kind` (no end punctuation, no contents entry) whose every word of
-    :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too), those of a title
+    :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too, a singular in the
+    plural: "the Additional Clauses subheadings" of "Additional Clause", dwh-390#6), those of a title
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
     and the title has two such words or more: then its first ones, or its last ones, last first, when it says the last copy ("the 'In rare
     instances' paragraph under Reduced Compensation" in "that last copy": :func:`~autodw.agent.grounding.in_copy`)."""
@@ -1288,7 +1289,8 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
         paras = in_copy(text, paras) if len(key) >= 2 else paras  # "CHAPTER 7" of each copy is no "chapter 3"
-        if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
+        if key and len(paras) <= MAX_MATCHES and all(
+                w in said or w[-1] == "s" and w[:-1] in said or w + "s" in said for w in key):
             out += paras
     return out
 
