@@ -18,7 +18,8 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
+from autodw.agent.distinctive import (ALNUM, LOOK_ALIKE_LETTERS, MIN_SCORE, block_texts, names_held, ranked_blocks,
+                                     unconfused)
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
                                     tables_named, title_continued, unaccented, undictated, unspaced)
@@ -348,6 +349,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
+    out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -395,6 +397,21 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out + nearby))
+
+
+def cells_worded(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """Of the first :data:`MAX_MATCHES` cell paragraphs of each body table among `ids` ranked by `said`'s (undictated
+    text) words that few of the table's cell paragraphs hold (:func:`~autodw.agent.distinctive.ranked_blocks`), those
+    the words name as they name blocks (:func:`~autodw.agent.distinctive.distinctive_blocks`), best first: a table its
+    words point at shows the rows holding them past its first rows ("Managing Agents" of the stakeholders row, row
+    11 of 13, dwh-390#8)."""
+    tables = {t["id"]: t for t in state.get("tables", []) if "nested_in" not in t}
+    out: list[str] = []
+    for tid in (i for i in ids if i in tables):
+        cells = [(p["id"], p.get("text", "")) for row in tables[tid].get("cell_details") or [] for c in row if c
+                 for p in c.get("paragraphs") or [] if p.get("id")]
+        out += [pid for pid, score, named in ranked_blocks(state, said, cells)[:MAX_MATCHES] if score >= MIN_SCORE or named]
+    return out
 
 
 def within(state: State, matches: Iterable[Match]) -> set[str]:
