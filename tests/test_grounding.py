@@ -171,3 +171,21 @@ def test_the_paragraph_after_a_quoted_one_is_named_when_the_request_says_so():
                     "delete the paragraph right after 'The appendix lists the sources used.'"):
         assert "p4" in [m.id for m in grounding.ground(state, request)], request
     assert "p4" not in [m.id for m in grounding.ground(state, "把以“The appendix lists the”开头的那段删掉")]
+
+
+def test_a_title_in_capitals_is_named_by_its_opening_words_as_the_request_writes_them():
+    """dwh-390#6 ("the three part titles (LEASE, LICENCE FOR ALTERATIONS and the long AGREEMENT FOR LEASE one)"): the
+    title "AGREEMENT FOR LEASE (WITH ...) OR DEVELOPMENT AGREEMENT" is said by its opening words in capitals; a run
+    written in lower case, one that more than MAX_MATCHES paragraphs open with, a short one and a request shouted in
+    capitals name none."""
+    title = "AGREEMENT FOR LEASE (WITH DEVELOPMENT/ WORKS OBLIGATIONS) OR DEVELOPMENT AGREEMENT"
+    paras = [_para(1, "LEASE"), _para(2, "Licence for Alterations/ Agreement for Lease Clause 1.1.1: the hierarchy"),
+             _para(3, title), _para(4, "Additional Recitals")]
+    state = {"paragraphs": paras, "tables": [], "images": []}
+    request = "Make the three part titles (LEASE and the long AGREEMENT FOR LEASE one) Heading 1."
+    assert [(m.id, m.how) for m in grounding.named(state, request) if m.quote == "AGREEMENT FOR LEASE"] == [("p3", "starts")]
+    assert "p3" in [m.id for m in grounding.ground(state, request)]
+    assert not any(m.id in ("p2", "p3") for m in grounding.named(state, "Make the agreement for lease one Heading 1."))
+    many = {**state, "paragraphs": paras + [_para(n, title) for n in range(5, 8)]}
+    assert not any(m.quote == "AGREEMENT FOR LEASE" for m in grounding.named(many, request))
+    assert not any(m.how == "starts" for m in grounding.named(state, "MAKE THE AGREEMENT FOR LEASE ONE HEADING 1."))

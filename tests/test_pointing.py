@@ -118,6 +118,17 @@ def test_the_header_lines_of_the_parts_asked_for_are_kept_first():
         render_state(state, budget_tokens=250, parts=("HEADER",))
 
 
+def test_an_unstyled_label_in_the_singular_is_said_in_the_plural():
+    """dwh-390#6 ("all the Additional Recitals / Definitions / Clauses subheadings"): one of the parts titles its
+    clauses "Additional Clause"."""
+    label = "Inside Section Heading"
+    body = {i: _paragraph(i, f"{FILLER} Clause {i}.") for i in range(41, 46)}
+    state = _filled({40: _paragraph(40, "Additional Clause", label), **body, 46: _paragraph(46, "Schedule", label)})
+    request = "Make all the Additional Recitals / Definitions / Clauses subheadings Heading 2."
+    assert pointing.labelled(state, request) == [("p40", "p45")]
+    assert pointing.labelled(state, "Make the Additional Recitals subheadings Heading 2.") == []
+
+
 def test_an_unstyled_label_points_at_its_section_by_its_long_words_in_any_case():
     label = "Inside Section Heading"
     bullets = {i: _paragraph(i, f"Point {i} of the list", "Bulleted List") for i in range(41, 46)}
@@ -194,6 +205,25 @@ def test_the_cells_a_request_says_whole_show_their_rows_past_those_a_table_shows
     view = render_state(state, pointed=said)
     assert "r12 (cells p136-p138): | 序号 | 类别 | 包括产品 |" in view and "… 4 rows not shown" in view
     assert "r12" not in render_state(state) and "… 12 more rows not shown" in render_state(state)
+
+
+def test_the_cells_a_table_s_rare_words_name_show_their_rows_past_those_a_table_shows():
+    """dwh-390#8 ("Add facilities managers to the stakeholders list in the table, straight after managing agents"):
+    the table holds the request's words, and the row of the stakeholders list (one cell of a paragraph per name) was
+    past the rows a table shows; words in many of its cells name none."""
+    cell = lambda first, *texts: {"text": "\n".join(texts),  # noqa: E731
+                                  "paragraphs": [_paragraph(first + k, t) for k, t in enumerate(texts)]}
+    rows = [[cell(100 + 10 * r, f"Label {r}"), cell(101 + 10 * r, f"Some guidance text {r}")] for r in range(11)]
+    rows.append([cell(300, "Stakeholders"), cell(301, "Landlords", "Tenants", "Managing Agents", "Letting Agents")])
+    state = _state([_paragraph(1, "Clause pack"), _paragraph(2, "Definitions")])
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 12, "cols": 2, "after_paragraph": "p1",
+                        "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows}]
+    request = "Add facilities managers to the stakeholders list in the table, straight after managing agents."
+    assert pointing.cells_worded(state, request, ["t1"]) == ["p303", "p300"]
+    assert pointing.pointed(state, request)[:3] == ["t1", "p303", "p300"]
+    assert "r11 (cells p300, p301+p302+p303+p304)" in render_state(state, pointed=pointing.pointed(state, request))
+    assert pointing.cells_worded(state, "Fix the guidance text in the table", ["t1"]) == []  # in every row
+    assert pointing.cells_worded(state, request, ["p1"]) == []  # no table
 
 
 def test_the_last_entry_of_a_table_its_words_point_at_is_its_last_row():

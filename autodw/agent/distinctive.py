@@ -198,10 +198,10 @@ def spelt(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", roman)
 
 
-def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
-    """Each body block holding a word of `text` that at most :func:`most_blocks` blocks hold, best first: (id, sum of
-    1 / document frequency of those words, whether one is a code-like word or phrase no other block holds or the
-    block's words are all such words)."""
+def ranked_blocks(state: State, text: str, blocks: list[tuple[str, str]] | None = None) -> list[tuple[str, float, bool]]:
+    """Each body block (or each of `blocks`, (id, text) pairs: a table's cell paragraphs) holding a word of `text`
+    that at most :func:`most_blocks` of them hold, best first: (id, sum of 1 / document frequency of those words,
+    whether one is a code-like word or phrase no other block holds or the block's words are all such words)."""
     words = dict(_latin_words(text))
     phrases = _phrases(text)
     words.update({phrase: True for phrase in phrases})  # a phrase in one block names it as a code does
@@ -210,7 +210,7 @@ def ranked_blocks(state: State, text: str) -> list[tuple[str, float, bool]]:
         return []
     held: list[tuple[str, set[str]]] = []
     whole: list[set[str]] = []  # each block's words, when the request says them all ("  <dependency>")
-    for block_id, body in block_texts(state):
+    for block_id, body in block_texts(state) if blocks is None else blocks:
         own = {w for w, _ in _latin_words(body)}
         mine = (own | (_phrases(body) & phrases if phrases else set())) & words.keys()
         whole.append(own if own <= mine else set())

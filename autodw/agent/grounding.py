@@ -740,6 +740,7 @@ def named(state: State, text: str) -> list[Match]:
             out += [Match(said.group(0), p["id"], "empty paragraph", "named", "") for p in empty]
         else:  # too many to list one by one: by runs ("a whole pile of empty lines after the notes")
             out += _empty_runs(state, said.group(0), [p["id"] for p in empty])
+    out += _capitals_opening(state, text)  # "the long AGREEMENT FOR LEASE one" of a title typed in capitals
     inside_descriptions = [m.span() for pattern in (_DESCRIBED, _DESCRIBED_BEFORE)  # "the logo sentence": no picture
                            for m in pattern.finditer(text)]
     for kind, pattern in _ONE_OF:
@@ -749,6 +750,27 @@ def named(state: State, text: str) -> list[Match]:
             held = f", in {found[0]['paragraph']}" if found[0].get("paragraph") else ""  # where a move or caption goes
             out.append(Match(said.group(0), found[0]["id"], kind + held, "named", found[0].get("title") or ""))
     return _header_rows(state, text) + out  # before "the first table": a table's line is its header row's
+
+
+_CAPITAL_WORD = r"[A-ZÀ-ÖØ-ÞΑ-ΩА-ЯЁ]{2,}"  # a word written in capitals (Latin, Greek, Cyrillic)
+_CAPITAL_RUN = re.compile(rf"(?<!\w){_CAPITAL_WORD}(?:[ ]+{_CAPITAL_WORD})+(?!\w)")
+
+
+def _capitals_opening(state: State, text: str) -> list[Match]:
+    """The body paragraphs whose text opens with a run of two words or more that `text` (undictated) writes in capitals,
+    as they write it, of :data:`MIN_OPENING_CHARS` characters or more, when at most :data:`MAX_MATCHES` do: "the long
+    AGREEMENT FOR LEASE one" names the title "AGREEMENT FOR LEASE (WITH DEVELOPMENT/ WORKS OBLIGATIONS) OR ..."
+    (dwh-390#6); none for a request itself written in capitals."""
+    runs = [m.group(0) for m in _CAPITAL_RUN.finditer(text) if len(m.group(0)) >= MIN_OPENING_CHARS]
+    if not runs or 2 * sum(len(r) for r in runs) > len(re.findall(r"[^\W\d_]", text)):
+        return []
+    out: list[Match] = []
+    for run in dict.fromkeys(" ".join(r.split()) for r in runs):
+        held = [p for p in state.get("paragraphs", [])
+                if re.match(rf"{re.escape(run)}(?!\w)", " ".join(fold(p.get("text", "")).split()))]
+        if len(held) <= MAX_MATCHES:
+            out += [Match(run, p["id"], "paragraph", "starts", p["text"], heading_section(state, p["id"])) for p in held]
+    return out
 
 
 #: a table's header row ("the top row", "the header row of the rates table", "表头", "标题行"); "top row", "first row"

@@ -18,7 +18,8 @@ from typing import Any, Callable, Collection, Iterable
 
 import numpy as np
 
-from autodw.agent.distinctive import ALNUM, LOOK_ALIKE_LETTERS, block_texts, names_held, ranked_blocks, unconfused
+from autodw.agent.distinctive import (ALNUM, LOOK_ALIKE_LETTERS, MIN_SCORE, block_texts, names_held, ranked_blocks,
+                                     unconfused)
 from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
                                     label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
                                     tables_named, title_continued, unaccented, undictated, unspaced)
@@ -413,6 +414,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += started_with(state, said)  # "the bold line ... begins with a stray dash" of a Persian book
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
+    out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -463,6 +465,21 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
         out += order
     return list(dict.fromkeys(out + nearby))
+
+
+def cells_worded(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """Of the first :data:`MAX_MATCHES` cell paragraphs of each body table among `ids` ranked by `said`'s (undictated
+    text) words that few of the table's cell paragraphs hold (:func:`~autodw.agent.distinctive.ranked_blocks`), those
+    the words name as they name blocks (:func:`~autodw.agent.distinctive.distinctive_blocks`), best first: a table its
+    words point at shows the rows holding them past its first rows ("Managing Agents" of the stakeholders row, row
+    11 of 13, dwh-390#8)."""
+    tables = {t["id"]: t for t in state.get("tables", []) if "nested_in" not in t}
+    out: list[str] = []
+    for tid in (i for i in ids if i in tables):
+        cells = [(p["id"], p.get("text", "")) for row in tables[tid].get("cell_details") or [] for c in row if c
+                 for p in c.get("paragraphs") or [] if p.get("id")]
+        out += [pid for pid, score, named in ranked_blocks(state, said, cells)[:MAX_MATCHES] if score >= MIN_SCORE or named]
+    return out
 
 
 def within(state: State, matches: Iterable[Match]) -> set[str]:
@@ -1362,7 +1379,8 @@ def headings_said(state: State, text: str) -> list[str]:
 
 def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
     """The short paragraphs of `kind` (no end punctuation, no contents entry) whose every word of
-    :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too), those of a title
+    :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too, a singular in the
+    plural: "the Additional Clauses subheadings" of "Additional Clause", dwh-390#6), those of a title
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
     and the title has two such words or more: then its first ones, or its last ones, last first, when it says the last copy ("the 'In rare
     instances' paragraph under Reduced Compensation" in "that last copy": :func:`~autodw.agent.grounding.in_copy`)."""
@@ -1377,7 +1395,8 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     for label, paras in held.items():
         key = [w for w in label.split() if len(w) >= MIN_LABEL_WORD]
         paras = in_copy(text, paras) if len(key) >= 2 else paras  # "CHAPTER 7" of each copy is no "chapter 3"
-        if key and len(paras) <= MAX_MATCHES and all(w in said or w[-1] == "s" and w[:-1] in said for w in key):
+        if key and len(paras) <= MAX_MATCHES and all(
+                w in said or w[-1] == "s" and w[:-1] in said or w + "s" in said for w in key):
             out += paras
     return out
 
