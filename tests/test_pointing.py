@@ -1864,3 +1864,9 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.headings_typed(state, "Bump the clauses up a little.") == []
     step = "Set character formatting: paragraphs p10, p20, p30, p40, p50, p55 and 2 more; size pt 14."
     assert pointing.more_named(state, step) == ["p60", "p65"]
+
+
+def test_a_letters_sign_off_is_at_its_end():
+    """dwh-400#8 ("最后落款那里，名字后面加上…"): a letter's sign-off is at the document's end."""
+    assert pointing.at_end("最后落款那里，名字后面加上“מדריכת הטיול”，中间用逗号隔开。")
+    assert not pointing.at_end("最后把标题加粗")

@@ -225,7 +225,8 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
                   r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
-                  r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
+                  r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)"
+                  r"|落款", re.IGNORECASE)  # a letter's sign-off ("最后落款那里，名字后面加上…", dwh-400#8)
 #: the start of the document ("on the opening page", "at the top of the document", "文档开头", "第一页")
 _START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
                     r"|\b(?:top|start|beginning)\s+of\s+the\s+(?:document|doc|file|text|book)\b"
