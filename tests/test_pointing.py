@@ -1866,6 +1866,19 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.more_named(state, step) == ["p60", "p65"]
 
 
+def test_bold_labels_named_before_their_description_are_pointed_at_each():
+    """dwh-400#4 ("那几个小标题（…）现在只是加粗的普通段落，统一设成标题2" of a letter with bold sentences before its
+    labels): labels named before the bold description are the short bold lines, each of them, past the first six."""
+    bold = [{"text": "Money –", "bold": True}]
+    sentence = [{"text": f"{FILLER} bold sentence.", "bold": True}]
+    targets = {n: {**_paragraph(n, f"{FILLER} bold sentence."), "runs": sentence} for n in range(2, 9)}
+    targets |= {n: {**_paragraph(n, "Money –"), "runs": bold} for n in range(10, 80, 10)}
+    state = _filled(targets)
+    said = "信里那几个小标题现在只是加粗的普通段落，统一设成标题2"
+    assert pointing.bolded(state, said) == [f"p{n}" for n in range(10, 80, 10)]
+    assert pointing.bolded(state, "加粗的普通段落统一设成标题2") == [f"p{n}" for n in range(2, 8)]
+
+
 def test_a_letters_sign_off_is_at_its_end():
     """dwh-400#8 ("最后落款那里，名字后面加上…"): a letter's sign-off is at the document's end."""
     assert pointing.at_end("最后落款那里，名字后面加上“מדריכת הטיול”，中间用逗号隔开。")

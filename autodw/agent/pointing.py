@@ -964,11 +964,14 @@ def highlighted(state: State, said: str) -> list[str]:
 
 def bolded(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all bold, when `said` (undictated
-    text) describes its target as bold ("make the bold section labels real headings": labels typed in bold)."""
+    text) describes its target as bold ("make the bold section labels real headings": labels typed in bold; labels
+    named before the description, the short ones, up to :data:`MAX_ALIKE`)."""
     found = _BOLD.search(said)
     if found is None:
         return []
-    if _LABEL_NOUN.search(found.group("noun") or found.group("zh") or ""):  # labels: the short ones, each of them
+    # labels (described so, or the subject so described: "那几个小标题…现在只是加粗的普通段落", dwh-400#4): the short
+    # ones, each of them
+    if _LABEL_NOUN.search(found.group("noun") or found.group("zh") or "") or _LABEL_NOUN.search(said, 0, found.start()):
         short = {p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS}
         return _looking(state, lambda looks: all(look.get("bold") for look in looks), short, MAX_ALIKE)
     return _looking(state, lambda looks: all(look.get("bold") for look in looks))
