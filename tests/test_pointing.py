@@ -1883,3 +1883,14 @@ def test_a_letters_sign_off_is_at_its_end():
     """dwh-400#8 ("最后落款那里，名字后面加上…"): a letter's sign-off is at the document's end."""
     assert pointing.at_end("最后落款那里，名字后面加上“מדריכת הטיול”，中间用逗号隔开。")
     assert not pointing.at_end("最后把标题加粗")
+
+
+def test_the_n_more_a_step_lists_are_short_lines_of_their_look():
+    """dwh-400#4 ("paragraphs p10, p20, p30 and 2 more" of bold labels, a bold sentence after them): the n more are
+    the next short lines of their look, not the next lines of it."""
+    sentence = [{"text": f"{FILLER} bold sentence.", "bold": True}]
+    targets = {n: {**_paragraph(n, f"{word} –"), "runs": [{"text": f"{word} –", "bold": True}]}
+               for n, word in zip(range(10, 60, 10), ("Money", "Visas", "Food", "Phones", "Kit"))}
+    targets |= {n: {**_paragraph(n, f"{FILLER} bold sentence."), "runs": sentence} for n in (31, 32)}
+    state = _filled(targets)
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") == ["p40", "p50"]

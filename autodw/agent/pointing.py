@@ -1587,20 +1587,25 @@ def alike(state: State, ids: list[str]) -> list[str]:
 
 
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
-    """A short line's kind (:func:`_kind`) and first word, of up to :data:`MAX_LABEL_WORDS` words; None for a longer
-    one."""
-    text = p.get("text", "")
-    if not 0 < len(text.split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded (every step)
+    """A short line's kind (:func:`_short`) and first word; None for a longer one."""
+    short = _short(p)
+    return None if short is None else (*short, loose(p.get("text", "")).split()[0])
+
+
+def _short(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The kind (:func:`_kind`) of a line of up to :data:`MAX_LABEL_WORDS` words; None for a longer one."""
+    if not 0 < len(p.get("text", "").split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded
         return None
-    return (*_kind(p), loose(text).split()[0])
+    return _kind(p)
 
 
 def more_named(state: State, text: str) -> list[str]:
     """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
-    all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
-    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    all short lines starting with one word (:func:`_lead`), or all short lines of one look (:func:`_short`: bold labels
+    among bold sentences, dwh-400#4), or all look alike (:func:`_kind`), and N such lines follow, those (the
+    "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
     titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
@@ -1619,7 +1624,7 @@ def more_named(state: State, text: str) -> list[str]:
         after = titles[max(titles.index(i) for i in ids) + 1:]
         if len(after) == count:
             return after
-    for key in (_lead, _kind):
+    for key in (_lead, _short, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
             same = [p["id"] for p in rest if key(p) in named][:count]
