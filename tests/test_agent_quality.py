@@ -1357,6 +1357,19 @@ def test_a_request_repeating_the_previous_change_asks_for_its_properties(state):
                                                 state, previous)] == ["unasked_property"]
 
 
+def test_a_request_adding_targets_with_too_asks_for_the_previous_change(state):
+    """hand dev-twenty-seventh dwh-391#5 (local ceiling): "eleven and twelve too actually" after "Highlight them in
+    yellow" asks for the highlight; "too" as "too small" does not."""
+    from autodw.agent.checks.values import unasked_properties
+
+    previous, args = "The -teen numbers are the ones they mix up. Highlight them in yellow.", {"paragraphs": ["p2"], "highlight": "yellow"}
+    request = "eleven and twelve too actually, they're the hardest ones to spell"
+    assert unasked_properties("set_text_format", args, request, state, previous) == []
+    assert unasked_properties("set_text_format", args, "eleven and twelve as well.", state, previous) == []
+    assert [f.check for f in unasked_properties("set_text_format", args, "eleven is too small", state,
+                                                previous)] == ["unasked_property"]
+
+
 def test_a_chinese_line_chart_typed_by_its_sound(state):
     """"折现图" for "折线图" (the same pinyin; DWBench 2.0 hand dev, found by the hosted ceiling)."""
     from autodw.agent.checks.values import unnamed_values

@@ -242,7 +242,21 @@ def test_a_quote_is_this_requests_own_whatever_its_end_punctuation():
     from autodw.analysis.state import extract_state
     state = extract_state(WordDocument.open(EXAMPLES / "report.docx"))
     message = "最后加一节“局限”，下面写一句：样本只来自一所学校。加完把目录更新了"
-    own, other = "最后加一节“局限”，下面写一句：样本只来自一所学校", "加完把目录更新了"
+    own, other = "加一节“局限”，下面写一句：样本只来自一所学校", "加完把目录更新了"
     step = "Insert a paragraph: text \"样本只来自一所学校。\"."
     assert another_requests_step(step, own, message, state) is None
-    assert another_requests_step(step, other, message, state) == "样本只来自一所学校。"
+    assert another_requests_step(step, "先把目录更新了", "先把目录更新了。" + message, state) == "样本只来自一所学校。"
+    assert another_requests_step(step, other, message, state) is None  # the earlier request's, not written yet
+
+
+def test_an_earlier_requests_text_not_written_yet_is_left_over_work():
+    """Hand dev-twenty-seventh dwh-397#2 (local ceiling): the second request may write the text the first asks for
+    and has not written (the planner takes the items in the document's order); a later one's text stops it."""
+    from autodw.agent.heuristics import another_requests_step
+    from autodw.agent.requests import split
+    from autodw.analysis.state import extract_state
+    state = extract_state(WordDocument.open(EXAMPLES / "report.docx"))
+    message = "Now the items, in order: Freeze the branch, Run the suite, Publish it. And the line under the suite one should say: All runners green."
+    first, second = split(message)
+    assert another_requests_step('Replace the text of p4: "Publish it".', second, message, state) is None
+    assert another_requests_step('Replace the text of p3: "All runners green."', first, message, state) == "All runners green."

@@ -1937,3 +1937,33 @@ def test_a_paragraph_described_by_the_mark_it_begins_with_is_pointed_at():
     assert pointing.started_with(state, "Add a dash at the start of the line.") == []
     dashed = _filled({n: _paragraph(n, f"- item {n}") for n in range(1, 40)})
     assert pointing.started_with(dashed, "the line that starts with a dash") == []
+
+
+def test_bold_labels_named_before_their_description_are_pointed_at_each():
+    """dwh-400#4 ("那几个小标题（…）现在只是加粗的普通段落，统一设成标题2" of a letter with bold sentences before its
+    labels): labels named before the bold description are the short bold lines, each of them, past the first six."""
+    bold = [{"text": "Money –", "bold": True}]
+    sentence = [{"text": f"{FILLER} bold sentence.", "bold": True}]
+    targets = {n: {**_paragraph(n, f"{FILLER} bold sentence."), "runs": sentence} for n in range(2, 9)}
+    targets |= {n: {**_paragraph(n, "Money –"), "runs": bold} for n in range(10, 80, 10)}
+    state = _filled(targets)
+    said = "信里那几个小标题现在只是加粗的普通段落，统一设成标题2"
+    assert pointing.bolded(state, said) == [f"p{n}" for n in range(10, 80, 10)]
+    assert pointing.bolded(state, "加粗的普通段落统一设成标题2") == [f"p{n}" for n in range(2, 8)]
+
+
+def test_a_letters_sign_off_is_at_its_end():
+    """dwh-400#8 ("最后落款那里，名字后面加上…"): a letter's sign-off is at the document's end."""
+    assert pointing.at_end("最后落款那里，名字后面加上“מדריכת הטיול”，中间用逗号隔开。")
+    assert not pointing.at_end("最后把标题加粗")
+
+
+def test_the_n_more_a_step_lists_are_short_lines_of_their_look():
+    """dwh-400#4 ("paragraphs p10, p20, p30 and 2 more" of bold labels, a bold sentence after them): the n more are
+    the next short lines of their look, not the next lines of it."""
+    sentence = [{"text": f"{FILLER} bold sentence.", "bold": True}]
+    targets = {n: {**_paragraph(n, f"{word} –"), "runs": [{"text": f"{word} –", "bold": True}]}
+               for n, word in zip(range(10, 60, 10), ("Money", "Visas", "Food", "Phones", "Kit"))}
+    targets |= {n: {**_paragraph(n, f"{FILLER} bold sentence."), "runs": sentence} for n in (31, 32)}
+    state = _filled(targets)
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") == ["p40", "p50"]

@@ -32,7 +32,7 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import Sequence
 
-from autodw.agent import grounding
+from autodw.agent import grounding, requests
 from autodw.agent.outcomes import Plan, StepOutcome, Stop
 from autodw.agent.planner import Planner, PlannerStalled, PlannerWrapper, PlanRequest, Refusal
 from autodw.agent.records import Attempt, InstructionResult, Step
@@ -133,14 +133,18 @@ _END_PUNCTUATION = " .!?;,:。！？；，：…"  # what may end a quoted text 
 
 
 def another_requests_step(sub_instruction: str, request: str, message: str, state: State) -> str | None:
-    """The quoted text of `sub_instruction` that another request of `message` asks for and `request` does not, and
+    """The quoted text of `sub_instruction` that a later request of `message` asks for and `request` does not, and
     that the document does not have yet (new text of that request), or None. In `request` its end punctuation aside:
-    the split leaves a request's last full stop out ("...写一句：X。加完..." gives the request "...写一句：X")."""
-    own, whole = grounding.loose(request), grounding.loose(message)
+    the split leaves a request's last full stop out ("...写一句：X。加完..." gives the request "...写一句：X"). An
+    earlier request's text not written yet is work left over, done here (a message whose items the planner takes in
+    the document's order: "in order: A, B, C. And the line under B should say: D" plans D before C, dwh-397#2)."""
+    own, parts = grounding.loose(request), [grounding.loose(r) for r in requests.split(message)]
+    whole = "\n".join(parts[parts.index(own) + 1:]) if own in parts else grounding.loose(message)
     document = "\n".join(grounding.loose(p.get("text", "")) for p, _ in grounding.paragraphs(state))
     for quote in grounding.quotes(sub_instruction):
         text = grounding.loose(quote.text)
-        if text.rstrip(_END_PUNCTUATION) not in own and text in whole and text not in document:
+        bare = text.rstrip(_END_PUNCTUATION)
+        if bare not in own and bare in whole and text not in document:
             return quote.text
     return None
 

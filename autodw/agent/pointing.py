@@ -290,7 +290,8 @@ _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
                   r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
-                  r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)", re.IGNORECASE)
+                  r"|(?<!列表)(?<!清单)(?:文档|全文|文章|正文)(?:的)?(?:结束|完了|最后)"
+                  r"|落款", re.IGNORECASE)  # a letter's sign-off ("最后落款那里，名字后面加上…", dwh-400#8)
 #: the start of the document ("on the opening page", "at the top of the document", "文档开头", "第一页")
 _START = re.compile(r"\b(?:opening|first|front|title|cover)\s+page\b"
                     r"|\b(?:top|start|beginning)\s+of\s+the\s+(?:document|doc|file|text|book)\b"
@@ -1048,11 +1049,14 @@ def highlighted(state: State, said: str) -> list[str]:
 
 def bolded(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all bold, when `said` (undictated
-    text) describes its target as bold ("make the bold section labels real headings": labels typed in bold)."""
+    text) describes its target as bold ("make the bold section labels real headings": labels typed in bold; labels
+    named before the description, the short ones, up to :data:`MAX_ALIKE`)."""
     found = _BOLD.search(said)
     if found is None:
         return []
-    if _LABEL_NOUN.search(found.group("noun") or found.group("zh") or ""):  # labels: the short ones, each of them
+    # labels (described so, or the subject so described: "那几个小标题…现在只是加粗的普通段落", dwh-400#4): the short
+    # ones, each of them
+    if _LABEL_NOUN.search(found.group("noun") or found.group("zh") or "") or _LABEL_NOUN.search(said, 0, found.start()):
         short = {p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS}
         return _looking(state, lambda looks: all(look.get("bold") for look in looks), short, MAX_ALIKE)
     return _looking(state, lambda looks: all(look.get("bold") for look in looks))
@@ -1691,20 +1695,25 @@ def alike(state: State, ids: list[str]) -> list[str]:
 
 
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
-    """A short line's kind (:func:`_kind`) and first word, of up to :data:`MAX_LABEL_WORDS` words; None for a longer
-    one."""
-    text = p.get("text", "")
-    if not 0 < len(text.split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded (every step)
+    """A short line's kind (:func:`_short`) and first word; None for a longer one."""
+    short = _short(p)
+    return None if short is None else (*short, loose(p.get("text", "")).split()[0])
+
+
+def _short(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The kind (:func:`_kind`) of a line of up to :data:`MAX_LABEL_WORDS` words; None for a longer one."""
+    if not 0 < len(p.get("text", "").split(None, MAX_LABEL_WORDS)) <= MAX_LABEL_WORDS:  # a long line is not folded
         return None
-    return (*_kind(p), loose(text).split()[0])
+    return _kind(p)
 
 
 def more_named(state: State, text: str) -> list[str]:
     """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
-    all short lines starting with one word (:func:`_lead`), or all look alike (:func:`_kind`), and N such lines follow,
-    those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    all short lines starting with one word (:func:`_lead`), or all short lines of one look (:func:`_short`: bold labels
+    among bold sentences, dwh-400#4), or all look alike (:func:`_kind`), and N such lines follow, those (the
+    "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
     titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
@@ -1723,7 +1732,7 @@ def more_named(state: State, text: str) -> list[str]:
         after = titles[max(titles.index(i) for i in ids) + 1:]
         if len(after) == count:
             return after
-    for key in (_lead, _kind):
+    for key in (_lead, _short, _kind):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
             same = [p["id"] for p in rest if key(p) in named][:count]

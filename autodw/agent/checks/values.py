@@ -133,9 +133,15 @@ _REPEATS = re.compile(r"\b(?:do|does|did|doing)\s+(?:the\s+)?same\b|\bsame\s+(?:
                       r"|\blikewise\b|同样|照此|照样|照着?[这那](?:样|么)|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
 
 
+#: a request adding targets to the previous instruction's change, "too" or "as well" ending its clause ("eleven and
+#: twelve too actually", dwh-391#5; not "too small")
+_ALSO = re.compile(r"\b(?:too|as\s+well)\b(?=\s*(?:$|[,.;:!?)]|(?:actually|please|then|though|now)\b))", re.IGNORECASE)
+
+
 def _repeated(instruction: str, previous: str) -> str:
-    """The previous instruction when `instruction` repeats its change (:data:`_REPEATS`); else ""."""
-    return previous if _REPEATS.search(instruction) else ""
+    """The previous instruction when `instruction` repeats its change (:data:`_REPEATS`) or adds targets to it
+    (:data:`_ALSO`); else ""."""
+    return previous if _REPEATS.search(instruction) or _ALSO.search(instruction) else ""
 
 
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
@@ -144,7 +150,8 @@ def _repeated(instruction: str, previous: str) -> str:
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "") -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
@@ -274,7 +281,7 @@ def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -
                             "dwbench-2.0/hand/dev-twenty-third", "dwbench-2.0/hand/dev-twenty-second",
                             "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "", message: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
