@@ -158,3 +158,16 @@ def test_a_picture_is_named_by_its_alt_text_quoted():
     assert [(m.id, m.kind, m.how) for m in found] == [("img2", "picture by its alt text, in p2", "is"),
                                                       ("p3", "paragraph", "contains")]
     assert grounding.ground(state, "the chart titled 'Sales'") == []
+
+
+def test_a_quote_names_a_numbered_heading_by_its_title():
+    """dwh-398#2: "“OPERATING EXPENSE LINE ITEMS”那一节" of a handbook pasted four times, the heading typed
+    "3.\\tOPERATING EXPENSE LINE ITEMS" in each copy beside contents lines holding it: the quote is the headings'
+    whole title (their section number aside), the first ones are named, not dropped as a text many paragraphs hold."""
+    paras = []
+    for copy in range(4):
+        paras += [_para(10 * copy + 1, "        3. OPERATING EXPENSE LINE ITEMS6-2"),
+                  {**_para(10 * copy + 2, "3.\tOPERATING EXPENSE LINE ITEMS\t\t"), "style": "Heading 3"},
+                  _para(10 * copy + 3, "The line items are listed below.")]
+    matches = grounding.ground({"paragraphs": paras, "tables": []}, "第六章“OPERATING EXPENSE LINE ITEMS”那一节列了一串费用科目")
+    assert [(m.id, m.how) for m in matches] == [("p2", "is"), ("p12", "is"), ("p22", "is")]
