@@ -1864,3 +1864,14 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.headings_typed(state, "Bump the clauses up a little.") == []
     step = "Set character formatting: paragraphs p10, p20, p30, p40, p50, p55 and 2 more; size pt 14."
     assert pointing.more_named(state, step) == ["p60", "p65"]
+
+
+def test_the_block_after_a_section_whose_end_a_request_means():
+    """dwh-398#5: an addition at the end of a named section goes before the block after it (the next heading): that
+    block is pointed at beside the section's last lines."""
+    targets = {40: _paragraph(40, "5.\tOPERATING RESERVE\t\t", "Heading 3"),
+               41: _paragraph(41, "The standing trustee may carry over a reserve."),
+               42: _paragraph(42, "Any amount over the limit must be paid."),
+               43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
+    request = "Add a Practice Tips box at the end of the Operating Reserve section."
+    assert {"p42", "p43"} <= set(pointing.pointed(_filled(targets), request))

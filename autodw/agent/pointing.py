@@ -383,7 +383,10 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
             for bid in following(state, order, at[last])]
     if to_end:  # "the final paragraph of the support section": the section's end before the document's
         out += last_rows(state, out)  # "最后一条…那行" of a table its words point at: that table's last row
-        out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
+        out += [bid for section in blocks for bid in shown_last(state, section)]
+        # the block after a section whose end it means: what an addition there goes before ("在这节末尾也加一个…", dwh-398#5)
+        out += [bid for head, last in sections if head in at and last in at for bid in following(state, order, at[last])]
+        out += end_blocks(state)
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
     out += quoted_within(state, text, blocks)  # "第三章须知里有两处把“响应”打成了“相应”"
