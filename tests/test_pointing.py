@@ -1866,6 +1866,18 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.more_named(state, step) == ["p60", "p65"]
 
 
+def test_a_heading_said_against_chinese_characters():
+    """dwh-398#5: "第5节OPERATING RESERVE写完就直接跳到第6节了": the heading's words said against Chinese characters are
+    its words."""
+    targets = {40: _paragraph(40, "5.\tOPERATING RESERVE\t\t", "Heading 3"),
+               41: _paragraph(41, "The standing trustee may carry over a reserve."),
+               42: _paragraph(42, "Any amount over the limit must be paid."),
+               43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
+    state = _filled(targets)
+    request = "回到第六章，第5节OPERATING RESERVE写完就直接跳到第6节了。在这节末尾也加一个Practice Tips的框。"
+    assert pointing.headings_said(state, pointing.undictated(request)) == ["p40"]
+
+
 def test_the_block_after_a_section_whose_end_a_request_means():
     """dwh-398#5: an addition at the end of a named section goes before the block after it (the next heading): that
     block is pointed at beside the section's last lines."""

@@ -1280,7 +1280,7 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
     and the title has two such words or more: then its first ones, or its last ones, last first, when it says the last copy ("the 'In rare
     instances' paragraph under Reduced Compensation" in "that last copy": :func:`~autodw.agent.grounding.in_copy`)."""
-    said = set(re.findall(r"\w+", loose(text)))
+    said = {*re.findall(r"\w+", loose(text)), *re.findall(rf"{ALNUM}+", loose(text))}  # "第5节OPERATING RESERVE写完"
     held: dict[str, list[dict[str, Any]]] = {}
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
