@@ -189,3 +189,16 @@ def test_a_title_in_capitals_is_named_by_its_opening_words_as_the_request_writes
     many = {**state, "paragraphs": paras + [_para(n, title) for n in range(5, 8)]}
     assert not any(m.quote == "AGREEMENT FOR LEASE" for m in grounding.named(many, request))
     assert not any(m.how == "starts" for m in grounding.named(state, "MAKE THE AGREEMENT FOR LEASE ONE HEADING 1."))
+
+
+def test_a_quote_names_a_numbered_heading_by_its_title():
+    """dwh-398#2: "“OPERATING EXPENSE LINE ITEMS”那一节" of a handbook pasted four times, the heading typed
+    "3.\\tOPERATING EXPENSE LINE ITEMS" in each copy beside contents lines holding it: the quote is the headings'
+    whole title (their section number aside), the first ones are named, not dropped as a text many paragraphs hold."""
+    paras = []
+    for copy in range(4):
+        paras += [_para(10 * copy + 1, "        3. OPERATING EXPENSE LINE ITEMS6-2"),
+                  {**_para(10 * copy + 2, "3.\tOPERATING EXPENSE LINE ITEMS\t\t"), "style": "Heading 3"},
+                  _para(10 * copy + 3, "The line items are listed below.")]
+    matches = grounding.ground({"paragraphs": paras, "tables": []}, "第六章“OPERATING EXPENSE LINE ITEMS”那一节列了一串费用科目")
+    assert [(m.id, m.how) for m in matches] == [("p2", "is"), ("p12", "is"), ("p22", "is")]

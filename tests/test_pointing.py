@@ -1967,3 +1967,26 @@ def test_the_n_more_a_step_lists_are_short_lines_of_their_look():
     targets |= {n: {**_paragraph(n, f"{FILLER} bold sentence."), "runs": sentence} for n in (31, 32)}
     state = _filled(targets)
     assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") == ["p40", "p50"]
+
+
+def test_a_heading_said_against_chinese_characters():
+    """dwh-398#5: "第5节OPERATING RESERVE写完就直接跳到第6节了": the heading's words said against Chinese characters are
+    its words."""
+    targets = {40: _paragraph(40, "5.\tOPERATING RESERVE\t\t", "Heading 3"),
+               41: _paragraph(41, "The standing trustee may carry over a reserve."),
+               42: _paragraph(42, "Any amount over the limit must be paid."),
+               43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
+    state = _filled(targets)
+    request = "回到第六章，第5节OPERATING RESERVE写完就直接跳到第6节了。在这节末尾也加一个Practice Tips的框。"
+    assert pointing.headings_said(state, pointing.undictated(request)) == ["p40"]
+
+
+def test_the_block_after_a_section_whose_end_a_request_means():
+    """dwh-398#5: an addition at the end of a named section goes before the block after it (the next heading): that
+    block is pointed at beside the section's last lines."""
+    targets = {40: _paragraph(40, "5.\tOPERATING RESERVE\t\t", "Heading 3"),
+               41: _paragraph(41, "The standing trustee may carry over a reserve."),
+               42: _paragraph(42, "Any amount over the limit must be paid."),
+               43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
+    request = "Add a Practice Tips box at the end of the Operating Reserve section."
+    assert {"p42", "p43"} <= set(pointing.pointed(_filled(targets), request))

@@ -196,7 +196,8 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
             body = loose(p.get("text", ""))
             if not body or p["id"] in headings:  # a contents entry is not the heading its text names
                 continue
-            how = ("is" if body == key and not quote.opening else "starts" if body.startswith(key)
+            numbered_as = SECTION_NUMBER.sub("", body, count=1).strip()  # "3.\tOPERATING EXPENSE LINE ITEMS" of its title
+            how = ("is" if key in (body, numbered_as) and not quote.opening else "starts" if body.startswith(key)
                    else "contains" if key in body else None)
             if how is not None:
                 ranked.append((({"is": 0, "starts": 1, "contains": 2}[how], kind != "paragraph"), how, p, kind))

@@ -452,7 +452,10 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
             for bid in following(state, order, at[last])]
     if to_end:  # "the final paragraph of the support section": the section's end before the document's
         out += last_rows(state, out)  # "最后一条…那行" of a table its words point at: that table's last row
-        out += [bid for section in blocks for bid in shown_last(state, section)] + end_blocks(state)
+        out += [bid for section in blocks for bid in shown_last(state, section)]
+        # the block after a section whose end it means: what an addition there goes before ("在这节末尾也加一个…", dwh-398#5)
+        out += [bid for head, last in sections if head in at and last in at for bid in following(state, order, at[last])]
+        out += end_blocks(state)
     if _START.search(said):  # "the bismillah line on the opening page"
         out += start_blocks(state)
     # "fix it there and in its table of contents entry": the entries of the headings of the sections it names
@@ -1388,7 +1391,7 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
     and the title has two such words or more: then its first ones, or its last ones, last first, when it says the last copy ("the 'In rare
     instances' paragraph under Reduced Compensation" in "that last copy": :func:`~autodw.agent.grounding.in_copy`)."""
-    said = set(re.findall(r"\w+", loose(text)))
+    said = {*re.findall(r"\w+", loose(text)), *re.findall(rf"{ALNUM}+", loose(text))}  # "第5节OPERATING RESERVE写完"
     held: dict[str, list[dict[str, Any]]] = {}
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
