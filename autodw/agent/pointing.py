@@ -687,11 +687,19 @@ def numbers_held(state: State, text: str) -> list[str]:
     "23 kg now, not 20" of a Hebrew letter, the line "... 20 ק"ג", dwh-383#4); first, when it says two numbers or
     more, the blocks holding them all if at most :data:`MAX_WORD_BLOCKS` do, each of them in many ("the statistics
     table for 2004 to 2008" of an Arabic report: the two tables and three paragraphs saying both years, dwh-314#2)."""
+    return _ranked_held(_blocks_by_number(state, text))
+
+
+def _blocks_by_number(state: State, text: str) -> list[list[str]]:
+    """For each number `text` says (:func:`_numbers_said`), the body blocks holding it."""
     patterns = _numbers_said(text)
-    if not patterns:
-        return []
-    blocks = block_texts(state)
-    held = [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
+    blocks = block_texts(state) if patterns else []
+    return [[bid for bid, body in blocks if re.search(pattern, body)] for pattern in patterns]
+
+
+def _ranked_held(held: list[list[str]]) -> list[str]:
+    """:func:`numbers_held`'s order of the blocks holding each number (`held`): those holding them all, then by
+    number, the rarest first."""
     together = [bid for bid in held[0] if all(bid in ids for ids in held[1:])] if len(held) > 1 else []
     together = together if len(together) <= MAX_WORD_BLOCKS else []
     return list(dict.fromkeys([*together, *(bid for ids in sorted(held, key=len) if len(ids) <= MAX_WORD_BLOCKS
@@ -734,9 +742,9 @@ def numbers_missed(state: State, text: str, pointed: Collection[str], inside: Co
     date, a time and 32, not the one holding 2015 the rare words point at, dwh-383#6; its
     words point elsewhere: "希伯来文那个区段（0590到07BF）下面的示例字符" at the title holding 字符, dwh-362#5); of them,
     those `inside` the section it names when some are ("ascii only 那部分，2000到2EFF那一项", dwh-362#7)."""
-    held = numbers_held(state, text)
-    patterns = _numbers_said(text)
-    count = {bid: sum(bool(re.search(p, body)) for p in patterns) for bid, body in block_texts(state) if bid in held}
+    by_number = _blocks_by_number(state, text)
+    held = _ranked_held(by_number)
+    count = {bid: sum(bid in ids for ids in by_number) for bid in held}
     most = max(count.values(), default=0)
     if any(count.get(bid) == most for bid in pointed):
         return []
@@ -1391,7 +1399,8 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
     and the title has two such words or more: then its first ones, or its last ones, last first, when it says the last copy ("the 'In rare
     instances' paragraph under Reduced Compensation" in "that last copy": :func:`~autodw.agent.grounding.in_copy`)."""
-    said = {*re.findall(r"\w+", loose(text)), *re.findall(rf"{ALNUM}+", loose(text))}  # "第5节OPERATING RESERVE写完"
+    loose_text = loose(text)
+    said = {*re.findall(r"\w+", loose_text), *re.findall(rf"{ALNUM}+", loose_text)}  # "第5节OPERATING RESERVE写完"
     held: dict[str, list[dict[str, Any]]] = {}
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))

@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import tables
-from autodw.agent.checks.reading import keyed_strings, list_kind_made, loose_text
+from autodw.agent.checks.reading import items_beside, keyed_strings, list_kind_made, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: words that start the next request after a list's last item (a Chinese one runs into the verb after it: "再附一个表")
@@ -81,18 +81,10 @@ def _list_beside(args: dict[str, Any], before: State) -> dict[str, Any] | None:
     """The ``list`` entry of the first body paragraph beside where an ``insert_list`` call puts its items (the one
     before, then the one after) that is an item of a list of the call's kind, as the API continues it; None when
     neither is, or when `start` makes the list start afresh."""
-    position, paras = args.get("position"), before.get("paragraphs", [])
-    side, landmark = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
-    at = next((i for i, p in enumerate(paras) if p.get("id") == landmark), None)
-    if args.get("start") is not None or side not in ("after", "before") or at is None:
+    if args.get("start") is not None:
         return None
-    first = at + 1 if side == "after" else at  # the index the first item takes
     kind = list_kind_made(args, before)
-    for p in (paras[first - 1] if first > 0 else None, paras[first] if first < len(paras) else None):
-        found = (p or {}).get("list")
-        if found and found.get("kind") == kind:
-            return found
-    return None
+    return next((item for item in items_beside(args, before) if item.get("kind") == kind), None)
 
 
 @check("nested_first_item", certain=Certainty.FIXES,

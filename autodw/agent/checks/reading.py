@@ -230,13 +230,17 @@ def list_kind_made(args: dict[str, Any], before: State) -> Any:
     before where its items go, else right after (whose list they continue, as the API does), else "bullet"."""
     if args.get("kind"):
         return args["kind"]
+    return next((kind for item in items_beside(args, before) if (kind := item.get("kind")) in ("bullet", "numbered")),
+                "bullet")
+
+
+def items_beside(args: dict[str, Any], before: State) -> list[dict[str, Any]]:
+    """The ``list`` entries of the paragraphs right before and right after where an ``insert_list`` call puts its
+    items (``position`` after or before a paragraph), of those that are list items, the one before first."""
     position, paras = args.get("position"), before.get("paragraphs", [])
     side, anchor = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
     at = next((i for i, p in enumerate(paras) if p.get("id") == anchor), None)
-    if side in ("after", "before") and at is not None:
-        first = at + 1 if side == "after" else at  # the index the first item takes
-        for j in (first - 1, first):
-            kind = (paras[j].get("list") or {}).get("kind") if 0 <= j < len(paras) else None
-            if kind in ("bullet", "numbered"):
-                return kind
-    return "bullet"
+    if side not in ("after", "before") or at is None:
+        return []
+    first = at + 1 if side == "after" else at  # the index the first item takes
+    return [paras[j]["list"] for j in (first - 1, first) if 0 <= j < len(paras) and paras[j].get("list")]
