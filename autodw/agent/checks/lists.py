@@ -88,7 +88,9 @@ def _list_beside(args: dict[str, Any], before: State) -> dict[str, Any] | None:
 
 
 @check("nested_first_item", certain=Certainty.FIXES,
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/templated/dev"))
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-fourth",
+                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/templated/dev-outside-second"))
 def nested_first_item(api: str, args: dict[str, Any], before: State) -> list[CheckFinding]:
     """A new list whose items are all nested (level 1 or more; 0 is the top level): its first item hangs under
     nothing. Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level.

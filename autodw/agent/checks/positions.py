@@ -111,7 +111,8 @@ def _last_blocks(state: State) -> set[str]:
 #: dev-outside-third: the place of what the call writes (dwo-206#2, dwo-236#5, dwo-238#5)
 @check("not_at_end", certain=Certainty.FIXES, single_request=True,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-second", "dwbench-2.0/hand/dev-sixth",
-                            "dwbench-2.0/hand/dev-ninth", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/hand/dev-ninth", "dwbench-2.0/hand/dev-twenty-sixth",
+                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/templated/dev-outside-third"))
 def not_at_end(args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The request says "at the end of the document" ("文档最后", "文末") or "at the very end" of nothing else (not of

@@ -29,7 +29,11 @@ _COUNT_WORDS = {w: n for n, ws in enumerate(("", "one|single|一", "two|两|二|
 _COLUMN_COUNT = re.compile(r"(\d+|" + "|".join(_COUNT_WORDS) + r")\s*-?\s*(?:col(?:umn|um|mn)s?\b|栏)", re.IGNORECASE)
 
 
-@check("other_kind", certain=Certainty.FIXES, single_request=True, tuned_on=BUILT_ON)
+#: its default kind read as the API's (list_kind_made, apifix30): merged on the round33 guards (hand and templated dev,
+#: dev-outside-second) and checked in review on dev-twenty-fourth and dev-twenty-sixth ceilings
+@check("other_kind", certain=Certainty.FIXES, single_request=True,
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
+                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
 def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """The request names one kind (footnote or endnote; bulleted or numbered list) and the call that makes or deletes
     one has the other ``kind`` (or the API's default: for insert_list, the kind of the list it continues,
