@@ -4,6 +4,7 @@ content that suits a document, phrase and number spans a user would quote."""
 from __future__ import annotations
 
 import re
+from typing import Collection
 
 from autodw.dwbench.context import Ctx, Skip, has_cjk
 from autodw.dwbench.documents import content
@@ -59,9 +60,11 @@ def prefer(c: Ctx, cands: list[dict], key: str) -> dict:
     return c.pick(cands)
 
 
-def pick_body(c: Ctx, min_len: int = 12, cjk: bool | None = None) -> dict:
-    """A body paragraph (not one this instruction just created: people do not add and then rework text in one breath)."""
-    cands = [p for p in c.body() if len(p["text"]) >= min_len and (cjk is None or has_cjk(p["text"]) == cjk) and p["id"] not in c.fresh]
+def pick_body(c: Ctx, min_len: int = 12, cjk: bool | None = None, exclude: Collection[str] = ()) -> dict:
+    """A body paragraph (not one this instruction just created: people do not add and then rework text in one breath;
+    none of `exclude`)."""
+    cands = [p for p in c.body() if len(p["text"]) >= min_len and (cjk is None or has_cjk(p["text"]) == cjk)
+             and p["id"] not in c.fresh and p["id"] not in exclude]
     return prefer(c, cands, "para")
 
 

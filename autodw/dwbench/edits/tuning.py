@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from autodw.dwbench.context import Ctx, Skip, heading_level
-from autodw.dwbench.edits.helpers import (absent_table, created_id, extra, fitting, named, prefer, q,
+from autodw.dwbench.edits.helpers import (absent_table, created_id, extra, fitting, named, pick_body, prefer, q,
                                           replace_everywhere, replacements, table_words)
 from autodw.dwbench.edits.template import template
 
@@ -78,10 +78,8 @@ def _touched(c: Ctx) -> set[str]:
 
 
 def _body(c: Ctx, min_len: int = 12) -> dict:
-    """A body paragraph (as ``helpers.pick_body`` picks one) that no earlier call of this instruction acted on."""
-    touched = _touched(c)
-    cands = [p for p in c.body() if len(p["text"]) >= min_len and p["id"] not in c.fresh and p["id"] not in touched]
-    return prefer(c, cands, "para")
+    """A body paragraph (``helpers.pick_body``) that no earlier call of this instruction acted on."""
+    return pick_body(c, min_len, exclude=_touched(c))
 
 
 def _index(c: Ctx, pid: str) -> int:
