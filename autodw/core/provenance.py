@@ -48,13 +48,14 @@ WRITTEN_LATER = ("dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixt
 """Hand dev sessions written after the track (on dev's documents or, from dev-thirteenth, the tuning documents outside
 DWBench; by other writers), for tuning: each read once untuned to see how far tuning on the splits before it carries to
 requests and targets it has not seen. A new set is one more name here (the loader, the authoring check and the CLI read it)."""
-TEMPLATED_LATER = ("dev-outside", "dev-outside-second", "dev-outside-third")
+TEMPLATED_LATER = ("dev-outside", "dev-outside-second", "dev-outside-third", "dev-outside-fourth")
 """Templated dev sessions made later, for tuning only: ``dev-outside`` is written by the generator with its own seed
 and dev's templates only (none held out for test) on the tuning corpus files and on generated documents of that seed
 (neither dev's nor test's), to see rule checks and views on documents of test's kind without reading test
 (``python -m autodw.dwbench.generate --tuning-split dev-outside``); ``dev-outside-second`` is another, of another seed,
 read once untuned after dev-outside was tuned on; ``dev-outside-third``, of a third seed, also draws tuning-only templates
-(written blind to test's held-out ones; never drawn for dev or test)."""
+(written blind to test's held-out ones; never drawn for dev or test); ``dev-outside-fourth``, of a fourth seed, draws a
+second set of them, by another hand."""
 DEV_PARTS = ("dev-mini", "dev-paraphrased", "dev-reworded", *WRITTEN_LATER, *TEMPLATED_LATER)
 """Splits that are part of dev: its mini subset, its sessions reworded, and sessions written later on its documents."""
 SPLITS = ("dev", "dev-mini", "test", "mini", "dev-paraphrased", "dev-reworded", *WRITTEN_LATER, *TEMPLATED_LATER)
