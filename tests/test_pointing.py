@@ -1990,3 +1990,20 @@ def test_the_block_after_a_section_whose_end_a_request_means():
                43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
     request = "Add a Practice Tips box at the end of the Operating Reserve section."
     assert {"p42", "p43"} <= set(pointing.pointed(_filled(targets), request))
+
+
+def test_a_chapter_said_in_digits_names_the_line_typed_with_its_chinese_number_not_a_stale_list_label():
+    """"In chapter 2, the staffing table (posts and headcount)" of a LibreOffice-converted tender (dwh-404#3): chapter 2
+    is the line typed "第二章  采购项目需求", not "第三章" whose Heading 1 numbering labels it "2."; its section is too long
+    to show whole, so its tables are pointed at (the outline of its opening lines shows none)."""
+    label = {"num_id": 1, "level": 0, "format": "decimal", "kind": "numbered", "by_style": True}
+    paras = [_paragraph(1, "第一章  公告", "Heading 1"), _paragraph(2, "第二章   采购项目需求", "Heading 1", {**label, "label": "1."}),
+             *[_paragraph(n, f"第{n}条要求。") for n in range(3, 60)],
+             _paragraph(60, "第三章  竞争性谈判须知", "Heading 1", {**label, "label": "2."}),
+             *[_paragraph(n, f"须知第{n}条。") for n in range(61, 100)]]
+    state = {**_state(paras), "tables": [_table(1, "p20"), _table(2, "p70")]}
+    assert pointing.chapters_numbered(state, "In chapter 2, the staffing table") == [("p2", "p59")]
+    assert pointing.chinese_value("十二") == 12 and pointing.chinese_value("一百零五") == 105
+    assert pointing.sections_numbered(state, "In chapter 2, the staffing table") == []
+    found = pointing.pointed(state, "In chapter 2, the staffing table (posts and headcount): make the top row a header")
+    assert "t1" in found and "t2" not in found and "p60" not in found

@@ -277,6 +277,8 @@ _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 #: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
 _LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
+_CHINESE_DIGITS = {c: n for n, cs in enumerate(("〇零", "一", "二两", "三", "四", "五", "六", "七", "八", "九")) for c in cs}
+_CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
 #: capital letter or a number only: not "under a table"): the label
 _LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?|clauses?)|items?|points?|letters?)\s+"
@@ -464,6 +466,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += italicised(state, said, [bid for section in blocks for bid in section])  # "the sentence in italics in section II"
     # the sections inside most others it names first ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节": the
     # chapter's 38 blocks took the budget from the subsection's, dwh-375#1)
+    out += tables_within(state, said, blocks)  # "In chapter 2, the staffing table" of a chapter of 90 blocks
     for section in sorted(blocks, key=lambda b: -len({tuple(o) for o in blocks if set(b) < set(o)})):
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
@@ -495,16 +498,16 @@ def within(state: State, matches: Iterable[Match]) -> set[str]:
 
 
 def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
-    """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里"): each line typed as
-    that chapter's title (:data:`_CHAPTER_LINE`, up to :data:`MAX_TITLE_CHARS` characters; a contents entry too) with
-    the paragraph before the next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines
-    hold names none."""
-    numbers = set(_CHAPTER_SAID_NUMBER.findall(loose(said)))
+    """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里", "第3章") or a chapter
+    word and digits ("In chapter 2" of a Chinese tender, dwh-404#3): each line typed as that chapter's title by its
+    Chinese number, in numerals or digits (:func:`chapter_typed`; a contents entry too) with the paragraph before the
+    next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines hold names none."""
+    numbers = {chinese_value(n) for n in _CHAPTER_SAID_NUMBER.findall(loose(said))}
+    numbers |= {int(n) for n in _PART_SAID["chapter"].findall(said)}
     paras = state.get("paragraphs", [])
     if not numbers or not paras:
         return []
-    lines = [(i, m.group(1)) for i, p in enumerate(paras) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
-             and (m := _CHAPTER_SAID_NUMBER.match(loose(p.get("text", "")).strip()))]
+    lines = [(i, number) for i, p in enumerate(paras) if (number := chapter_typed(p)) is not None]
     out = []
     for number in numbers:
         held = [(n, i) for n, (i, label) in enumerate(lines) if label == number]
@@ -512,6 +515,27 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
             out += [(paras[i]["id"], paras[lines[n + 1][0] - 1]["id"] if n + 1 < len(lines) else paras[-1]["id"])
                     for n, i in held]
     return out
+
+
+def chapter_typed(p: dict[str, Any]) -> int | None:
+    """The number of the chapter paragraph `p` is typed as the title of by its Chinese number ("第二章  采购项目需求":
+    2; up to :data:`MAX_TITLE_CHARS` characters), or None."""
+    text = loose(p.get("text", "")).strip()
+    m = _CHAPTER_SAID_NUMBER.match(text) if len(text) <= MAX_TITLE_CHARS else None
+    return None if m is None else chinese_value(m.group(1))
+
+
+def chinese_value(numeral: str) -> int:
+    """The value of a number written in digits or Chinese numerals ("十二": 12, "二十": 20, "一百零五": 105)."""
+    if numeral.isdigit():
+        return int(numeral)
+    total, digit = 0, 0
+    for c in numeral:
+        if c in _CHINESE_UNITS:
+            total, digit = total + (digit or 1) * _CHINESE_UNITS[c], 0
+        else:
+            digit = _CHINESE_DIGITS.get(c, 0)
+    return total + digit
 
 
 def quoted_within(state: State, text: str, sections: Iterable[list[str]]) -> list[str]:
@@ -1247,6 +1271,17 @@ def header_named(state: State, text: str) -> list[str]:
     return out if len(out) <= MAX_MATCHES else []
 
 
+def tables_within(state: State, said: str, sections: Iterable[list[str]]) -> list[str]:
+    """The body tables in `sections` (lists of block ids) too long to point at whole (:func:`fits`; up to
+    :data:`MAX_LISTED_TABLES`) when `said` (undictated text) speaks of a table: their outline shows none ("In chapter
+    2, the staffing table (posts and headcount)" of a tender whose chapter 2 is 90 blocks long, dwh-404#3)."""
+    if not _TABLE_SAID.search(said):
+        return []
+    tables = {t["id"] for t in state.get("tables", []) if "nested_in" not in t}
+    out = [bid for section in sections if not fits(state, section) for bid in section if bid in tables]
+    return list(dict.fromkeys(out))[:MAX_LISTED_TABLES]
+
+
 def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     """Every body table (of up to :data:`MAX_LISTED_TABLES`) when `text` (what it does not dictate) speaks of a table
     and none of the ids it points at or names (`named`) is one: "the abbreviations table" of a contract whose tables
@@ -1646,10 +1681,14 @@ def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
 
 def _numbered_as(p: dict[str, Any], number: str) -> bool:
     """Whether paragraph `p` is typed with section number `number` and text after it, or is an auto-numbered list
-    item of that label ("3.13" of "Требования к помещениям ...")."""
+    item of that label ("3.13" of "Требования к помещениям ..."); not one typed as a chapter's title by its Chinese
+    number (:func:`chapters_numbered` reads those: "第三章  竞争性谈判须知" of a LibreOffice conversion is not chapter 2
+    by its label "2.", dwh-404#3)."""
     typed = SECTION_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
         return typed.group(0).strip().rstrip(".") == number and bool(p["text"][typed.end():].strip())
+    if chapter_typed(p) is not None:
+        return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
 
 
