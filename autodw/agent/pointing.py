@@ -1695,10 +1695,12 @@ def alike(state: State, ids: list[str]) -> list[str]:
     "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
     the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
     those, the short lines of their kind starting with the word two or more of them start with (:func:`_lead`: "Artigo
-    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line)."""
+    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line), and before those
+    the short lines of their kind written as two or more of them are but for their numbers (:func:`_numbered_like`:
+    "01CD, 02CD and so on" names every "NNCD：" line, not the other bold lines among them, dwh-405#2)."""
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
     out = []
-    for key in (_lead, _kind, _list_kind):
+    for key in (_numbered_like, _lead, _kind, _list_kind):
         of = {p["id"]: key(p) for p in paras}
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
@@ -1710,6 +1712,13 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
     """A short line's kind (:func:`_short`) and first word; None for a longer one."""
     short = _short(p)
     return None if short is None else (*short, loose(p.get("text", "")).split()[0])
+
+
+def _numbered_like(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A short line's kind (:func:`_short`) and text with each run of digits as one "0", when it holds a digit; None
+    for a longer line or one without."""
+    short, text = _short(p), loose(p.get("text", ""))
+    return None if short is None or not re.search(r"\d", text) else (*short, re.sub(r"\d+", "0", text))
 
 
 def _short(p: dict[str, Any]) -> tuple[Any, ...] | None:
