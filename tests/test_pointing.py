@@ -779,6 +779,17 @@ def _catalogue(cds: int, label_style: str = "Normal") -> tuple[dict, list[str], 
     return _filled(body, n=40 * cds), labels, categories
 
 
+def test_the_labels_under_each_label_a_request_names_by_its_word():
+    """dwh-405#3 ("the category names under each CD ... should be Heading 2", the CD labels Heading 1 by then, no
+    range said): the labels holding the word after "under each" are the labels; under each, the few bold lines."""
+    state, cds, categories = _catalogue(8, "Heading 1")
+    request = "and the category names under each CD, the ones ending with a colon, should be Heading 2."
+    assert pointing.each_labelled(state, pointing.undictated(request)) == cds
+    assert pointing.under_each(state, request) == categories
+    assert pointing.pointed(state, request)[:len(categories)] == categories
+    assert pointing.each_labelled(state, "the lines under each chapter") == []  # no line holds the word
+
+
 def test_paragraphs_alike_the_named_ones_but_for_their_numbers_come_first():
     """dwh-405#2 ("Make each CD label (01CD, 02CD and so on) a Heading 1"): of 8 labels among 32 bold category lines
     of the same look (more than MAX_ALIKE in all), the lines written as the named ones but for their numbers first."""

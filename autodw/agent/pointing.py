@@ -618,16 +618,18 @@ def _starting(state: State) -> Callable[[str], list[str]]:
 
 
 def under_each(state: State, text: str) -> list[str]:
-    """The lines under each label of a range `text` names (:func:`ranges`) when it speaks of what is under them ("the
+    """The lines under each label of a range `text` names (:func:`ranges`), or of the labels it names by their word
+    (:func:`each_labelled`: "the category names under each CD", dwh-405#3), when it speaks of what is under them ("the
     four category labels under each CD" of "01CD： to 08CD："): in each label's part (up to the next label; the last
     one's no longer than the longest other), the non-empty paragraphs of a kind and look every part has, at most
     :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them)."""
-    if not _UNDER.search(undictated(text)):
+    said = undictated(text)
+    if not _UNDER.search(said):
         return []
     paras = state.get("paragraphs", [])
     at = {p["id"]: n for n, p in enumerate(paras)}
     out: list[str] = []
-    for labels in ranges(state, text):
+    for labels in [*ranges(state, text), [[pid] for pid in each_labelled(state, said)]]:
         heads = sorted(at[held[0]] for held in labels if held)
         if len(heads) < 2:
             continue
@@ -637,7 +639,27 @@ def under_each(state: State, text: str) -> list[str]:
         kinds = {k for k in counts[0] if all(0 < c[k] <= MAX_UNDER_EACH for c in counts)}
         out += [paras[n]["id"] for part in parts for n in part
                 if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
-    return out
+    return list(dict.fromkeys(out))
+
+
+#: "under each CD", "below every chapter": the word of the labels a request speaks of what is under
+_UNDER_EACH = re.compile(r"\b(?:under|below|beneath|underneath)\s+(?:each|every)\s+(?:one\s+of\s+"
+                         r"the\s+)?([^\W_]+)", re.IGNORECASE)
+
+
+def each_labelled(state: State, said: str) -> list[str]:
+    """The short lines holding the word `said` (undictated text) names labels by after "under each"
+    (:data:`_UNDER_EACH`: "under each CD" names "01CD：" ... "08CD："), those of the kind (:func:`_kind`) most of them
+    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none."""
+    words = [rf"(?<![^\W\d_]){re.escape(w.casefold())}(?![^\W\d_])" for w in _UNDER_EACH.findall(said)]
+    if not words:
+        return []
+    held = [p for p in state.get("paragraphs", []) if _short(p) is not None
+            and any(re.search(w, loose(p.get("text", ""))) for w in words)]
+    kinds = Counter(_kind(p) for p in held).most_common(1)
+    if not kinds or not 2 <= kinds[0][1] <= MAX_SECTION_BLOCKS:
+        return []
+    return [p["id"] for p in held if _kind(p) == kinds[0][0]]
 
 
 def _list_kind(p: dict[str, Any]) -> tuple[Any, ...]:
