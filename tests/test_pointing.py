@@ -762,6 +762,42 @@ def test_the_labels_under_each_label_of_a_range_with_its_colon():
     assert pointing.under_each(state, "Make the CD labels (01CD： to 06CD：) Heading 1") == []
 
 
+def _catalogue(cds: int, label_style: str = "Normal") -> tuple[dict, list[str], list[str]]:
+    """A catalogue of `cds` bold "0NCD：" labels (of `label_style`), each over four bold category lines ending with a
+    colon, each over eight plain story lines: the state, the labels' ids, the categories' ids."""
+    def bold(n: int, text: str, style: str = "Normal") -> dict:
+        return {**_paragraph(n, text, style), "runs": [{"text": text, "bold": True}]}
+
+    body, labels, categories = {}, [], []
+    for k in range(cds):
+        base = 1 + 40 * k
+        body[base], labels = bold(base, f"0{k + 1}CD：", label_style), labels + [f"p{base}"]
+        for j in range(4):
+            at = base + 1 + 9 * j
+            body[at], categories = bold(at, f"分类{j}："), categories + [f"p{at}"]
+            body.update({at + i: _paragraph(at + i, f"故事{k}{j}{i}") for i in range(1, 9)})
+    return _filled(body, n=40 * cds), labels, categories
+
+
+def test_the_labels_under_each_label_a_request_names_by_its_word():
+    """dwh-405#3 ("the category names under each CD ... should be Heading 2", the CD labels Heading 1 by then, no
+    range said): the labels holding the word after "under each" are the labels; under each, the few bold lines."""
+    state, cds, categories = _catalogue(8, "Heading 1")
+    request = "and the category names under each CD, the ones ending with a colon, should be Heading 2."
+    assert pointing.each_labelled(state, pointing.undictated(request)) == cds
+    assert pointing.under_each(state, request) == categories
+    assert pointing.pointed(state, request)[:len(categories)] == categories
+    assert pointing.each_labelled(state, "the lines under each chapter") == []  # no line holds the word
+
+
+def test_paragraphs_alike_the_named_ones_but_for_their_numbers_come_first():
+    """dwh-405#2 ("Make each CD label (01CD, 02CD and so on) a Heading 1"): of 8 labels among 32 bold category lines
+    of the same look (more than MAX_ALIKE in all), the lines written as the named ones but for their numbers first."""
+    state, cds, _ = _catalogue(8)
+    assert pointing.alike(state, ["p1", "p41"])[:len(cds)] == cds
+    assert pointing.pointed(state, "Make each CD label (01CD, 02CD and so on) a Heading 1.")[:len(cds)] == cds
+
+
 def test_paragraphs_named_by_a_range_of_letters():
     """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
     reaches the last letter, in order."""

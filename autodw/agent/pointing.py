@@ -642,16 +642,18 @@ def _starting(state: State) -> Callable[[str], list[str]]:
 
 
 def under_each(state: State, text: str) -> list[str]:
-    """The lines under each label of a range `text` names (:func:`ranges`) when it speaks of what is under them ("the
+    """The lines under each label of a range `text` names (:func:`ranges`), or of the labels it names by their word
+    (:func:`each_labelled`: "the category names under each CD", dwh-405#3), when it speaks of what is under them ("the
     four category labels under each CD" of "01CD： to 08CD："): in each label's part (up to the next label; the last
     one's no longer than the longest other), the non-empty paragraphs of a kind and look every part has, at most
     :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them)."""
-    if not _UNDER.search(undictated(text)):
+    said = undictated(text)
+    if not _UNDER.search(said):
         return []
     paras = state.get("paragraphs", [])
     at = {p["id"]: n for n, p in enumerate(paras)}
     out: list[str] = []
-    for labels in ranges(state, text):
+    for labels in [*ranges(state, text), [[pid] for pid in each_labelled(state, said)]]:
         heads = sorted(at[held[0]] for held in labels if held)
         if len(heads) < 2:
             continue
@@ -661,7 +663,27 @@ def under_each(state: State, text: str) -> list[str]:
         kinds = {k for k in counts[0] if all(0 < c[k] <= MAX_UNDER_EACH for c in counts)}
         out += [paras[n]["id"] for part in parts for n in part
                 if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
-    return out
+    return list(dict.fromkeys(out))
+
+
+#: "under each CD", "below every chapter": the word of the labels a request speaks of what is under
+_UNDER_EACH = re.compile(r"\b(?:under|below|beneath|underneath)\s+(?:each|every)\s+(?:one\s+of\s+"
+                         r"the\s+)?([^\W_]+)", re.IGNORECASE)
+
+
+def each_labelled(state: State, said: str) -> list[str]:
+    """The short lines holding the word `said` (undictated text) names labels by after "under each"
+    (:data:`_UNDER_EACH`: "under each CD" names "01CD：" ... "08CD："), those of the kind (:func:`_kind`) most of them
+    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none."""
+    words = [rf"(?<![^\W\d_]){re.escape(w.casefold())}(?![^\W\d_])" for w in _UNDER_EACH.findall(said)]
+    if not words:
+        return []
+    held = [p for p in state.get("paragraphs", []) if _short(p) is not None
+            and any(re.search(w, loose(p.get("text", ""))) for w in words)]
+    kinds = Counter(_kind(p) for p in held).most_common(1)
+    if not kinds or not 2 <= kinds[0][1] <= MAX_SECTION_BLOCKS:
+        return []
+    return [p["id"] for p in held if _kind(p) == kinds[0][0]]
 
 
 def _list_kind(p: dict[str, Any]) -> tuple[Any, ...]:
@@ -1734,10 +1756,12 @@ def alike(state: State, ids: list[str]) -> list[str]:
     "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
     the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
     those, the short lines of their kind starting with the word two or more of them start with (:func:`_lead`: "Artigo
-    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line)."""
+    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line), and before those
+    the short lines of their kind written as two or more of them are but for their numbers (:func:`_numbered_like`:
+    "01CD, 02CD and so on" names every "NNCD：" line, not the other bold lines among them, dwh-405#2)."""
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
     out = []
-    for key in (_lead, _kind, _list_kind):
+    for key in (_numbered_like, _lead, _kind, _list_kind):
         of = {p["id"]: key(p) for p in paras}
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
@@ -1749,6 +1773,13 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
     """A short line's kind (:func:`_short`) and first word; None for a longer one."""
     short = _short(p)
     return None if short is None else (*short, loose(p.get("text", "")).split()[0])
+
+
+def _numbered_like(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A short line's kind (:func:`_short`) and text with each run of digits as one "0", when it holds a digit; None
+    for a longer line or one without."""
+    short, text = _short(p), loose(p.get("text", ""))
+    return None if short is None or not re.search(r"\d", text) else (*short, re.sub(r"\d+", "0", text))
 
 
 def _short(p: dict[str, Any]) -> tuple[Any, ...] | None:
