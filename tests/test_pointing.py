@@ -1056,6 +1056,8 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert _shown(view, "t1", "t3")
     later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
     assert "r0: | Сокращение | Определение |" in later
+    # dwh-410#8: "表头的灰色底纹还是去掉吧" (a table's header row) speaks of a table too: both shaded headers in view
+    assert pointing.tables_listed(state, "表头的灰色底纹还是去掉吧，打印出来发黑，加粗留着", []) == ["t1", "t2", "t3"]
 
 
 def test_a_request_in_another_language_points_by_a_percentage_it_says():
