@@ -1898,6 +1898,24 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.more_named(state, step) == ["p60", "p65"]
 
 
+def test_the_paragraphs_between_two_named_ones_joined_as_a_span_that_look_like_them_are_pointed_at():
+    """"the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives)" of an ordinance whose titles are
+    bold Normal lines names the bold lines from the one to the other, not the plain lines between them nor a bold line
+    after the span; two names not joined as a span's ends name nothing between them (dwh-407#5)."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+    titles = {10 * k: bold(10 * k, f"18.33.0{k}0 Title number {k}.") for k in range(2, 9)}
+    titles |= {5: bold(5, "18.33.010 Purpose."), 90: bold(90, "18.33.090 Incentives."),
+               95: bold(95, "18.02.040 Definitions.")}
+    state = _filled(titles, n=100)
+    said = "Make the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives) proper headings."
+    run = ["p5", *(f"p{10 * k}" for k in range(2, 10))]
+    assert pointing.spanned(state, said, grounding.ground(state, said)) == run
+    assert set(run) <= set(pointing.pointed(state, said, grounding.ground(state, said)))
+    both = "Make 18.33.010 Purpose and 18.33.090 Incentives proper headings."
+    assert pointing.spanned(state, both, grounding.ground(state, both)) == []
+
+
 def test_a_part_named_by_a_word_and_a_number_points_at_the_heading_labelled_so_in_another_language():
     """"Under Key 5" of a Persian book names the section of "کلید پنجم:" (its series' word is most like "key", not
     "مسأله", the issues'; the ordinal in Persian words, a shadda aside), "Lesson 3" the "Lesson Three" heading of
