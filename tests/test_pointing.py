@@ -1092,6 +1092,8 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert _shown(view, "t1", "t3")
     later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
     assert "r0: | Сокращение | Определение |" in later
+    # dwh-410#8: "表头的灰色底纹还是去掉吧" (a table's header row) speaks of a table too: both shaded headers in view
+    assert pointing.tables_listed(state, "表头的灰色底纹还是去掉吧，打印出来发黑，加粗留着", []) == ["t1", "t2", "t3"]
 
 
 def test_a_request_in_another_language_points_by_a_percentage_it_says():
@@ -1930,6 +1932,24 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.headings_typed(state, "Bump the clauses up a little.") == []
     step = "Set character formatting: paragraphs p10, p20, p30, p40, p50, p55 and 2 more; size pt 14."
     assert pointing.more_named(state, step) == ["p60", "p65"]
+
+
+def test_the_paragraphs_between_two_named_ones_joined_as_a_span_that_look_like_them_are_pointed_at():
+    """"the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives)" of an ordinance whose titles are
+    bold Normal lines names the bold lines from the one to the other, not the plain lines between them nor a bold line
+    after the span; two names not joined as a span's ends name nothing between them (dwh-407#5)."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+    titles = {10 * k: bold(10 * k, f"18.33.0{k}0 Title number {k}.") for k in range(2, 9)}
+    titles |= {5: bold(5, "18.33.010 Purpose."), 90: bold(90, "18.33.090 Incentives."),
+               95: bold(95, "18.02.040 Definitions.")}
+    state = _filled(titles, n=100)
+    said = "Make the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives) proper headings."
+    run = ["p5", *(f"p{10 * k}" for k in range(2, 10))]
+    assert pointing.spanned(state, said, grounding.ground(state, said)) == run
+    assert set(run) <= set(pointing.pointed(state, said, grounding.ground(state, said)))
+    both = "Make 18.33.010 Purpose and 18.33.090 Incentives proper headings."
+    assert pointing.spanned(state, both, grounding.ground(state, both)) == []
 
 
 def test_a_part_named_by_a_word_and_a_number_points_at_the_heading_labelled_so_in_another_language():

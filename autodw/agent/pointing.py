@@ -323,7 +323,8 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
 _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
-_TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
+_TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格|表头", re.IGNORECASE)
 #: a request speaking of tables in the plural ("the tables", "那几个…小表格", "в таблицах")
 _TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|таблиц(?:ах|ами|ам)?(?!\w)"
                           r"|(?:几|些|各|每|所有|全部)[个张份]?[^，。,；;！？]{0,12}?表格", re.IGNORECASE)
@@ -411,6 +412,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
     out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
+    out += spanned(state, said, matches)  # "the section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
@@ -1373,6 +1375,29 @@ def headings_typed(state: State, said: str) -> list[str]:
     titles: "the numbered section headings of the contract" of a Russian contract whose headings are bold Normal
     lines (dwh-378#3, and "make them 14" after it)."""
     return titles_typed(state) if _HEADINGS_SAID.search(said) else []
+
+
+#: the words joining the two ends of a span of paragraphs a request names ("18.33.010 Purpose down to 18.33.090 ...")
+_SPAN_JOIN = re.compile(r"\s*(?:(?:all\s+the\s+way\s+)?(?:down\s+|up\s+|on\s+)?(?:to|through|thru|till|until)"
+                        r"|[-–—~～]|到|至|до|по)\s*", re.IGNORECASE)
+
+
+def spanned(state: State, said: str, matches: Iterable[Match]) -> list[str]:
+    """The body paragraphs from one paragraph `said` (undictated text) names to the next it names, when it joins them
+    as a span's ends (:data:`_SPAN_JOIN`) and they look alike (:func:`~autodw.agent.grounding.look`), that look like
+    them, up to :data:`MAX_ALIKE`: "the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
+    names the seven bold Normal titles between the two (dwh-407#5)."""
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    text = loose(said)
+    placed = sorted({(start, start + len(key), m.id) for m in matches
+                     if m.id in at and (key := loose(m.text).strip(" .:")) and (start := text.find(key)) >= 0})
+    out: list[str] = []
+    for (_, end, a), (start, _, b) in zip(placed, placed[1:]):
+        first, last = paras[at[a]], paras[at[b]]
+        if at[a] < at[b] and look(first) == look(last) and _SPAN_JOIN.fullmatch(text[end:start]):
+            out += [p["id"] for p in paras[at[a]:at[b] + 1] if p.get("text", "").strip() and look(p) == look(first)]
+    return list(dict.fromkeys(out))[:MAX_ALIKE]
 
 
 def titles_typed(state: State) -> list[str]:
