@@ -1990,3 +1990,18 @@ def test_the_block_after_a_section_whose_end_a_request_means():
                43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
     request = "Add a Practice Tips box at the end of the Operating Reserve section."
     assert {"p42", "p43"} <= set(pointing.pointed(_filled(targets), request))
+
+
+def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned():
+    """dwh-403#1 ("paragraphs p10, p20, p30 and 2 more" of bold names the style justifies, the last one set left): a
+    one-line label shows the same justified or set left, so it is one of the n more."""
+    styles = {"defaults": {}, "styles": [{"name": "Body", "category": "paragraph", "alignment": "justify"}]}
+    targets = {n: {**_paragraph(n, word, "Body"), "runs": [{"text": word, "bold": True}]}
+               for n, word in zip(range(10, 60, 10), ("Patrick", "Siobhan", "Eddie", "Mary", "John"))}
+    targets |= {n + 1: _paragraph(n + 1, f"{FILLER} Their case.", "Body") for n in range(10, 60, 10)}
+    targets[50]["alignment"] = "left"
+    state = {**_filled(targets), "styles": styles}
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") == ["p40", "p50"]
+    targets[50]["alignment"] = "center"  # a centred one does look otherwise
+    state = {**_filled(targets), "styles": styles}
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]
