@@ -2063,3 +2063,18 @@ def test_a_chapter_said_in_digits_names_the_line_typed_with_its_chinese_number_n
     assert pointing.sections_numbered(state, "In chapter 2, the staffing table") == []
     found = pointing.pointed(state, "In chapter 2, the staffing table (posts and headcount): make the top row a header")
     assert "t1" in found and "t2" not in found and "p60" not in found
+
+
+def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned():
+    """dwh-403#1 ("paragraphs p10, p20, p30 and 2 more" of bold names the style justifies, the last one set left): a
+    one-line label shows the same justified or set left, so it is one of the n more."""
+    styles = {"defaults": {}, "styles": [{"name": "Body", "category": "paragraph", "alignment": "justify"}]}
+    targets = {n: {**_paragraph(n, word, "Body"), "runs": [{"text": word, "bold": True}]}
+               for n, word in zip(range(10, 60, 10), ("Patrick", "Siobhan", "Eddie", "Mary", "John"))}
+    targets |= {n + 1: _paragraph(n + 1, f"{FILLER} Their case.", "Body") for n in range(10, 60, 10)}
+    targets[50]["alignment"] = "left"
+    state = {**_filled(targets), "styles": styles}
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") == ["p40", "p50"]
+    targets[50]["alignment"] = "center"  # a centred one does look otherwise
+    state = {**_filled(targets), "styles": styles}
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]

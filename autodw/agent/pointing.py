@@ -1827,6 +1827,9 @@ def more_named(state: State, text: str) -> list[str]:
     if m is None:
         return []
     paras = [el for el, table in body_blocks(state) if not table and el.get("text", "").strip()]
+    if state.get("styles"):  # how each is aligned on the page ("John" set left among names the style justifies)
+        looks = Formatting(state["styles"])
+        paras = [_aligned_as_seen(p, looks) for p in paras]
     at = {p["id"]: n for n, p in enumerate(paras)}
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
@@ -1849,6 +1852,16 @@ def more_named(state: State, text: str) -> list[str]:
     kinds = {k for k in named if named.count(k) >= 2} or set(named)
     after = (p["id"] for p in rest if _list_kind(p) in kinds)
     return list(itertools.islice(after, count))
+
+
+def _aligned_as_seen(p: dict[str, Any], looks: Formatting) -> dict[str, Any]:
+    """`p` with the alignment it shows (styles resolved), a line of up to :data:`MAX_LABEL_WORDS` words justified as
+    left-aligned: a justified paragraph's last line is not stretched, so its one line looks as set left
+    (:func:`more_named`: "John" set left among the names of cases the style justifies, dwh-403#1)."""
+    shown = looks.paragraph(p).get("alignment")
+    if shown in ("justify", "both") and _short(p) is not None:
+        shown = "left"
+    return {**p, "alignment": shown}
 
 
 def typed_run(state: State, pid: str) -> list[str]:
