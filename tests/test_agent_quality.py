@@ -671,6 +671,16 @@ def test_empty_lines_said_too_many_and_a_lettered_list_restarted_name_their_apis
     assert unasked_api("set_list_format", "the answers to question 2 are wrong, fix the letters")
 
 
+def test_a_note_withdrawn_with_che_asks_its_deletion():
+    """撤掉/撤下 (withdraw) asks a deletion in every entry sharing the deletion words (hand dev-twenty-eighth dwh-412#8,
+    rule checks)."""
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("delete_footnote", "算了，脚注先不加了，撤掉") == []
+    assert unasked_api("delete_comment", "把那条批注撤下来") == []
+    assert unasked_api("delete_footnote", "脚注的字号改小一点")  # still no deletion
+
+
 def test_cells_and_captions_that_begin_with_another_quote_are_not_altered(state):
     request = 'Insert a table with the header "Task", "Status" and the caption "Task status" after p2'
     assert checks.check_call("Insert it.", request, "insert_table", {"data": [["Task", "Status"]],

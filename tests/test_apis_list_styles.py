@@ -10,6 +10,7 @@ from autodw.analysis.state.context import StateContext
 from autodw.analysis.validation import added, validate_all
 from autodw.apis import execute
 from autodw.core.document import WordDocument
+from autodw.apis.ooxml.elements import insert_ordered, make
 from autodw.core.xml import qn
 from tests.conftest import ROOT, corpus_file
 
@@ -303,3 +304,30 @@ def test_an_item_added_to_a_list_in_a_table_cell_takes_its_items_font_and_colour
     rpr = doc.find(r.created[0], "p").find(f"{qn('w:r')}/{qn('w:rPr')}")
     assert rpr is not None and rpr.find(qn("w:rFonts")).get(qn("w:ascii")) == "Source Serif Pro"
     assert rpr.find(qn("w:color")).get(qn("w:val")) == "000000"
+
+
+def test_items_continuing_a_list_take_the_paragraph_look_of_the_item_beside_them():
+    """As Word's Enter at an item's end: its spacing, alignment, paragraph mark formatting and (at its depth) its
+    indents; not its page break before, nor its tracked-change marks. Away from any list: none of it."""
+    doc, ids = _small_lists()
+    ppr = doc.find(ids["n2"], "p").find(qn("w:pPr"))
+    insert_ordered(ppr, make("w:pageBreakBefore"))
+    for tag, attrs in (("w:spacing", {"w_after": "240"}), ("w:ind", {"w_left": "1440", "w_hanging": "360"}),
+                       ("w:jc", {"w_val": "center"})):
+        insert_ordered(ppr, make(tag, **attrs))
+    mark = insert_ordered(ppr, make("w:rPr"))
+    mark.append(make("w:ins", w_id="90", w_author="A"))
+    insert_ordered(mark, make("w:b"))
+    after = execute(doc, "insert_list", {"items": ["x", {"text": "y", "level": 1}], "position": {"after": ids["n2"]},
+                                         "kind": "numbered"}).created
+    alone = execute(doc, "insert_list", {"items": ["w"], "position": "end", "kind": "numbered"}).created
+
+    def look(pid):
+        own = doc.find(pid, "p").find(qn("w:pPr"))
+        return [c.tag.split("}")[1] for c in own], [c.tag.split("}")[1] for c in own.find(qn("w:rPr"))]
+    assert look(after[0]) == (["pStyle", "numPr", "spacing", "ind", "jc", "rPr"], ["b"])
+    assert look(after[1]) == (["pStyle", "numPr", "spacing", "jc", "rPr"], ["b"])
+    assert doc.find(alone[0], "p").find(f"{qn('w:pPr')}/{qn('w:spacing')}") is None
+    assert [_num_pr(doc, pid) for pid in after] == [(_num_pr(doc, ids["n2"])[0], "0"), (_num_pr(doc, ids["n2"])[0], "1")]
+    original, edited = validate_all([WordDocument.new().to_bytes(), doc.to_bytes(keep_ids=False)], workers=2)
+    assert [f for f in added(original, edited) if f.is_error] == []

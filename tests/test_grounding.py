@@ -202,3 +202,15 @@ def test_a_quote_names_a_numbered_heading_by_its_title():
                   _para(10 * copy + 3, "The line items are listed below.")]
     matches = grounding.ground({"paragraphs": paras, "tables": []}, "第六章“OPERATING EXPENSE LINE ITEMS”那一节列了一串费用科目")
     assert [(m.id, m.how) for m in matches] == [("p2", "is"), ("p12", "is"), ("p22", "is")]
+
+
+def test_a_short_text_to_search_for_many_paragraphs_hold_is_shown_where_it_is_written():
+    """dwh-406#5 ("and make those bold as well" after "Highlight every mention of the Ba3.ru rating"): the step quotes a
+    rating more than MAX_MATCHES paragraphs hold, which names none of them; the generator's small view is shown where
+    it is written, to copy it."""
+    paras = [_para(n, f"Moody's присвоило компании рейтинг Ba3.ru, новость {n}.") for n in range(1, 6)]
+    state = {"paragraphs": paras, "tables": []}
+    step = 'Set character formatting on every occurrence of a text or a regular expression: bold true; find "Ba3.ru".'
+    assert grounding.ground(state, step) == []
+    assert '"Ba3.ru" is written so in 5 paragraph(s), first in p1' in grounding.held_lines(state, step, [])
+    assert grounding.held_lines(state, 'find "Ba3"', []) == ""  # a text of three letters is found anywhere

@@ -762,6 +762,42 @@ def test_the_labels_under_each_label_of_a_range_with_its_colon():
     assert pointing.under_each(state, "Make the CD labels (01CD： to 06CD：) Heading 1") == []
 
 
+def _catalogue(cds: int, label_style: str = "Normal") -> tuple[dict, list[str], list[str]]:
+    """A catalogue of `cds` bold "0NCD：" labels (of `label_style`), each over four bold category lines ending with a
+    colon, each over eight plain story lines: the state, the labels' ids, the categories' ids."""
+    def bold(n: int, text: str, style: str = "Normal") -> dict:
+        return {**_paragraph(n, text, style), "runs": [{"text": text, "bold": True}]}
+
+    body, labels, categories = {}, [], []
+    for k in range(cds):
+        base = 1 + 40 * k
+        body[base], labels = bold(base, f"0{k + 1}CD：", label_style), labels + [f"p{base}"]
+        for j in range(4):
+            at = base + 1 + 9 * j
+            body[at], categories = bold(at, f"分类{j}："), categories + [f"p{at}"]
+            body.update({at + i: _paragraph(at + i, f"故事{k}{j}{i}") for i in range(1, 9)})
+    return _filled(body, n=40 * cds), labels, categories
+
+
+def test_the_labels_under_each_label_a_request_names_by_its_word():
+    """dwh-405#3 ("the category names under each CD ... should be Heading 2", the CD labels Heading 1 by then, no
+    range said): the labels holding the word after "under each" are the labels; under each, the few bold lines."""
+    state, cds, categories = _catalogue(8, "Heading 1")
+    request = "and the category names under each CD, the ones ending with a colon, should be Heading 2."
+    assert pointing.each_labelled(state, pointing.undictated(request)) == cds
+    assert pointing.under_each(state, request) == categories
+    assert pointing.pointed(state, request)[:len(categories)] == categories
+    assert pointing.each_labelled(state, "the lines under each chapter") == []  # no line holds the word
+
+
+def test_paragraphs_alike_the_named_ones_but_for_their_numbers_come_first():
+    """dwh-405#2 ("Make each CD label (01CD, 02CD and so on) a Heading 1"): of 8 labels among 32 bold category lines
+    of the same look (more than MAX_ALIKE in all), the lines written as the named ones but for their numbers first."""
+    state, cds, _ = _catalogue(8)
+    assert pointing.alike(state, ["p1", "p41"])[:len(cds)] == cds
+    assert pointing.pointed(state, "Make each CD label (01CD, 02CD and so on) a Heading 1.")[:len(cds)] == cds
+
+
 def test_paragraphs_named_by_a_range_of_letters():
     """dwh-274#4 ("the section titles A to H"): each chapter's "A." lines, the contents lines aside; only the run that
     reaches the last letter, in order."""
@@ -1056,6 +1092,8 @@ def test_a_request_speaking_of_a_table_it_names_not_lists_every_table_by_its_fir
     assert _shown(view, "t1", "t3")
     later = views.grounded_view(state, "and sort its rows", record, 900, quoted_in="and sort its rows", previous=request)
     assert "r0: | Сокращение | Определение |" in later
+    # dwh-410#8: "表头的灰色底纹还是去掉吧" (a table's header row) speaks of a table too: both shaded headers in view
+    assert pointing.tables_listed(state, "表头的灰色底纹还是去掉吧，打印出来发黑，加粗留着", []) == ["t1", "t2", "t3"]
 
 
 def test_a_request_in_another_language_points_by_a_percentage_it_says():
@@ -1896,6 +1934,24 @@ def test_numbered_titles_typed_as_normal_lines_are_pointed_at_as_headings():
     assert pointing.more_named(state, step) == ["p60", "p65"]
 
 
+def test_the_paragraphs_between_two_named_ones_joined_as_a_span_that_look_like_them_are_pointed_at():
+    """"the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives)" of an ordinance whose titles are
+    bold Normal lines names the bold lines from the one to the other, not the plain lines between them nor a bold line
+    after the span; two names not joined as a span's ends name nothing between them (dwh-407#5)."""
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+    titles = {10 * k: bold(10 * k, f"18.33.0{k}0 Title number {k}.") for k in range(2, 9)}
+    titles |= {5: bold(5, "18.33.010 Purpose."), 90: bold(90, "18.33.090 Incentives."),
+               95: bold(95, "18.02.040 Definitions.")}
+    state = _filled(titles, n=100)
+    said = "Make the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives) proper headings."
+    run = ["p5", *(f"p{10 * k}" for k in range(2, 10))]
+    assert pointing.spanned(state, said, grounding.ground(state, said)) == run
+    assert set(run) <= set(pointing.pointed(state, said, grounding.ground(state, said)))
+    both = "Make 18.33.010 Purpose and 18.33.090 Incentives proper headings."
+    assert pointing.spanned(state, both, grounding.ground(state, both)) == []
+
+
 def test_a_part_named_by_a_word_and_a_number_points_at_the_heading_labelled_so_in_another_language():
     """"Under Key 5" of a Persian book names the section of "کلید پنجم:" (its series' word is most like "key", not
     "مسأله", the issues'; the ordinal in Persian words, a shadda aside), "Lesson 3" the "Lesson Three" heading of
@@ -1990,3 +2046,35 @@ def test_the_block_after_a_section_whose_end_a_request_means():
                43: _paragraph(43, "6.\tCO-TRUSTEE OPERATIONS", "Heading 3")}
     request = "Add a Practice Tips box at the end of the Operating Reserve section."
     assert {"p42", "p43"} <= set(pointing.pointed(_filled(targets), request))
+
+
+def test_a_chapter_said_in_digits_names_the_line_typed_with_its_chinese_number_not_a_stale_list_label():
+    """"In chapter 2, the staffing table (posts and headcount)" of a LibreOffice-converted tender (dwh-404#3): chapter 2
+    is the line typed "第二章  采购项目需求", not "第三章" whose Heading 1 numbering labels it "2."; its section is too long
+    to show whole, so its tables are pointed at (the outline of its opening lines shows none)."""
+    label = {"num_id": 1, "level": 0, "format": "decimal", "kind": "numbered", "by_style": True}
+    paras = [_paragraph(1, "第一章  公告", "Heading 1"), _paragraph(2, "第二章   采购项目需求", "Heading 1", {**label, "label": "1."}),
+             *[_paragraph(n, f"第{n}条要求。") for n in range(3, 60)],
+             _paragraph(60, "第三章  竞争性谈判须知", "Heading 1", {**label, "label": "2."}),
+             *[_paragraph(n, f"须知第{n}条。") for n in range(61, 100)]]
+    state = {**_state(paras), "tables": [_table(1, "p20"), _table(2, "p70")]}
+    assert pointing.chapters_numbered(state, "In chapter 2, the staffing table") == [("p2", "p59")]
+    assert pointing.chinese_value("十二") == 12 and pointing.chinese_value("一百零五") == 105
+    assert pointing.sections_numbered(state, "In chapter 2, the staffing table") == []
+    found = pointing.pointed(state, "In chapter 2, the staffing table (posts and headcount): make the top row a header")
+    assert "t1" in found and "t2" not in found and "p60" not in found
+
+
+def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned():
+    """dwh-403#1 ("paragraphs p10, p20, p30 and 2 more" of bold names the style justifies, the last one set left): a
+    one-line label shows the same justified or set left, so it is one of the n more."""
+    styles = {"defaults": {}, "styles": [{"name": "Body", "category": "paragraph", "alignment": "justify"}]}
+    targets = {n: {**_paragraph(n, word, "Body"), "runs": [{"text": word, "bold": True}]}
+               for n, word in zip(range(10, 60, 10), ("Patrick", "Siobhan", "Eddie", "Mary", "John"))}
+    targets |= {n + 1: _paragraph(n + 1, f"{FILLER} Their case.", "Body") for n in range(10, 60, 10)}
+    targets[50]["alignment"] = "left"
+    state = {**_filled(targets), "styles": styles}
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") == ["p40", "p50"]
+    targets[50]["alignment"] = "center"  # a centred one does look otherwise
+    state = {**_filled(targets), "styles": styles}
+    assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]

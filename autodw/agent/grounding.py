@@ -997,7 +997,7 @@ def grounding_lines(matches: list[Match]) -> str:
                           if earlier else []))
 
 
-MIN_HELD_CHARS = 12  # a quoted text this long that many paragraphs hold is shown where it first occurs
+MIN_HELD_CHARS = 4  # a quoted text this long that many paragraphs hold is shown where it first occurs ("Ba3.ru")
 HELD_CONTEXT = 30  # characters shown either side of it
 HELD_QUOTE_CHARS = 60  # characters of it shown
 MAX_HELD_LINES = 3  # such texts shown

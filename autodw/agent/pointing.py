@@ -277,6 +277,8 @@ _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 #: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
 _LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
 _CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
+_CHINESE_DIGITS = {c: n for n, cs in enumerate(("〇零", "一", "二两", "三", "四", "五", "六", "七", "八", "九")) for c in cs}
+_CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
 #: capital letter or a number only: not "under a table"): the label
 _LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?|clauses?)|items?|points?|letters?)\s+"
@@ -321,7 +323,8 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
 _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
-_TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格", re.IGNORECASE)
+#: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
+_TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格|表头", re.IGNORECASE)
 #: a request speaking of tables in the plural ("the tables", "那几个…小表格", "в таблицах")
 _TABLES_SAID = re.compile(r"\btables\b|\btablas\b|\btableaux\b|\btabellen\b|таблиц(?:ах|ами|ам)?(?!\w)"
                           r"|(?:几|些|各|每|所有|全部)[个张份]?[^，。,；;！？]{0,12}?表格", re.IGNORECASE)
@@ -409,6 +412,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
     out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
+    out += spanned(state, said, matches)  # "the section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
@@ -464,6 +468,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += italicised(state, said, [bid for section in blocks for bid in section])  # "the sentence in italics in section II"
     # the sections inside most others it names first ("“Новое в версии 3”这一章下面也有个 Импорт XHTML 小节": the
     # chapter's 38 blocks took the budget from the subsection's, dwh-375#1)
+    out += tables_within(state, said, blocks)  # "In chapter 2, the staffing table" of a chapter of 90 blocks
     for section in sorted(blocks, key=lambda b: -len({tuple(o) for o in blocks if set(b) < set(o)})):
         out += section if fits(state, section) else outline(state, section)
     if _WHOLE.search(said) and len(order) <= MAX_WHOLE_BLOCKS:
@@ -495,16 +500,16 @@ def within(state: State, matches: Iterable[Match]) -> set[str]:
 
 
 def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
-    """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里"): each line typed as
-    that chapter's title (:data:`_CHAPTER_LINE`, up to :data:`MAX_TITLE_CHARS` characters; a contents entry too) with
-    the paragraph before the next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines
-    hold names none."""
-    numbers = set(_CHAPTER_SAID_NUMBER.findall(loose(said)))
+    """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里", "第3章") or a chapter
+    word and digits ("In chapter 2" of a Chinese tender, dwh-404#3): each line typed as that chapter's title by its
+    Chinese number, in numerals or digits (:func:`chapter_typed`; a contents entry too) with the paragraph before the
+    next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines hold names none."""
+    numbers = {chinese_value(n) for n in _CHAPTER_SAID_NUMBER.findall(loose(said))}
+    numbers |= {int(n) for n in _PART_SAID["chapter"].findall(said)}
     paras = state.get("paragraphs", [])
     if not numbers or not paras:
         return []
-    lines = [(i, m.group(1)) for i, p in enumerate(paras) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
-             and (m := _CHAPTER_SAID_NUMBER.match(loose(p.get("text", "")).strip()))]
+    lines = [(i, number) for i, p in enumerate(paras) if (number := chapter_typed(p)) is not None]
     out = []
     for number in numbers:
         held = [(n, i) for n, (i, label) in enumerate(lines) if label == number]
@@ -512,6 +517,27 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
             out += [(paras[i]["id"], paras[lines[n + 1][0] - 1]["id"] if n + 1 < len(lines) else paras[-1]["id"])
                     for n, i in held]
     return out
+
+
+def chapter_typed(p: dict[str, Any]) -> int | None:
+    """The number of the chapter paragraph `p` is typed as the title of by its Chinese number ("第二章  采购项目需求":
+    2; up to :data:`MAX_TITLE_CHARS` characters), or None."""
+    text = loose(p.get("text", "")).strip()
+    m = _CHAPTER_SAID_NUMBER.match(text) if len(text) <= MAX_TITLE_CHARS else None
+    return None if m is None else chinese_value(m.group(1))
+
+
+def chinese_value(numeral: str) -> int:
+    """The value of a number written in digits or Chinese numerals ("十二": 12, "二十": 20, "一百零五": 105)."""
+    if numeral.isdigit():
+        return int(numeral)
+    total, digit = 0, 0
+    for c in numeral:
+        if c in _CHINESE_UNITS:
+            total, digit = total + (digit or 1) * _CHINESE_UNITS[c], 0
+        else:
+            digit = _CHINESE_DIGITS.get(c, 0)
+    return total + digit
 
 
 def quoted_within(state: State, text: str, sections: Iterable[list[str]]) -> list[str]:
@@ -618,16 +644,18 @@ def _starting(state: State) -> Callable[[str], list[str]]:
 
 
 def under_each(state: State, text: str) -> list[str]:
-    """The lines under each label of a range `text` names (:func:`ranges`) when it speaks of what is under them ("the
+    """The lines under each label of a range `text` names (:func:`ranges`), or of the labels it names by their word
+    (:func:`each_labelled`: "the category names under each CD", dwh-405#3), when it speaks of what is under them ("the
     four category labels under each CD" of "01CD： to 08CD："): in each label's part (up to the next label; the last
     one's no longer than the longest other), the non-empty paragraphs of a kind and look every part has, at most
     :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them)."""
-    if not _UNDER.search(undictated(text)):
+    said = undictated(text)
+    if not _UNDER.search(said):
         return []
     paras = state.get("paragraphs", [])
     at = {p["id"]: n for n, p in enumerate(paras)}
     out: list[str] = []
-    for labels in ranges(state, text):
+    for labels in [*ranges(state, text), [[pid] for pid in each_labelled(state, said)]]:
         heads = sorted(at[held[0]] for held in labels if held)
         if len(heads) < 2:
             continue
@@ -637,7 +665,27 @@ def under_each(state: State, text: str) -> list[str]:
         kinds = {k for k in counts[0] if all(0 < c[k] <= MAX_UNDER_EACH for c in counts)}
         out += [paras[n]["id"] for part in parts for n in part
                 if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
-    return out
+    return list(dict.fromkeys(out))
+
+
+#: "under each CD", "below every chapter": the word of the labels a request speaks of what is under
+_UNDER_EACH = re.compile(r"\b(?:under|below|beneath|underneath)\s+(?:each|every)\s+(?:one\s+of\s+"
+                         r"the\s+)?([^\W_]+)", re.IGNORECASE)
+
+
+def each_labelled(state: State, said: str) -> list[str]:
+    """The short lines holding the word `said` (undictated text) names labels by after "under each"
+    (:data:`_UNDER_EACH`: "under each CD" names "01CD：" ... "08CD："), those of the kind (:func:`_kind`) most of them
+    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none."""
+    words = [rf"(?<![^\W\d_]){re.escape(w.casefold())}(?![^\W\d_])" for w in _UNDER_EACH.findall(said)]
+    if not words:
+        return []
+    held = [p for p in state.get("paragraphs", []) if _short(p) is not None
+            and any(re.search(w, loose(p.get("text", ""))) for w in words)]
+    kinds = Counter(_kind(p) for p in held).most_common(1)
+    if not kinds or not 2 <= kinds[0][1] <= MAX_SECTION_BLOCKS:
+        return []
+    return [p["id"] for p in held if _kind(p) == kinds[0][0]]
 
 
 def _list_kind(p: dict[str, Any]) -> tuple[Any, ...]:
@@ -1247,6 +1295,17 @@ def header_named(state: State, text: str) -> list[str]:
     return out if len(out) <= MAX_MATCHES else []
 
 
+def tables_within(state: State, said: str, sections: Iterable[list[str]]) -> list[str]:
+    """The body tables in `sections` (lists of block ids) too long to point at whole (:func:`fits`; up to
+    :data:`MAX_LISTED_TABLES`) when `said` (undictated text) speaks of a table: their outline shows none ("In chapter
+    2, the staffing table (posts and headcount)" of a tender whose chapter 2 is 90 blocks long, dwh-404#3)."""
+    if not _TABLE_SAID.search(said):
+        return []
+    tables = {t["id"] for t in state.get("tables", []) if "nested_in" not in t}
+    out = [bid for section in sections if not fits(state, section) for bid in section if bid in tables]
+    return list(dict.fromkeys(out))[:MAX_LISTED_TABLES]
+
+
 def tables_listed(state: State, text: str, named: Iterable[str]) -> list[str]:
     """Every body table (of up to :data:`MAX_LISTED_TABLES`) when `text` (what it does not dictate) speaks of a table
     and none of the ids it points at or names (`named`) is one: "the abbreviations table" of a contract whose tables
@@ -1316,6 +1375,29 @@ def headings_typed(state: State, said: str) -> list[str]:
     titles: "the numbered section headings of the contract" of a Russian contract whose headings are bold Normal
     lines (dwh-378#3, and "make them 14" after it)."""
     return titles_typed(state) if _HEADINGS_SAID.search(said) else []
+
+
+#: the words joining the two ends of a span of paragraphs a request names ("18.33.010 Purpose down to 18.33.090 ...")
+_SPAN_JOIN = re.compile(r"\s*(?:(?:all\s+the\s+way\s+)?(?:down\s+|up\s+|on\s+)?(?:to|through|thru|till|until)"
+                        r"|[-–—~～]|到|至|до|по)\s*", re.IGNORECASE)
+
+
+def spanned(state: State, said: str, matches: Iterable[Match]) -> list[str]:
+    """The body paragraphs from one paragraph `said` (undictated text) names to the next it names, when it joins them
+    as a span's ends (:data:`_SPAN_JOIN`) and they look alike (:func:`~autodw.agent.grounding.look`), that look like
+    them, up to :data:`MAX_ALIKE`: "the numbered section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
+    names the seven bold Normal titles between the two (dwh-407#5)."""
+    paras = state.get("paragraphs", [])
+    at = {p["id"]: n for n, p in enumerate(paras)}
+    text = loose(said)
+    placed = sorted({(start, start + len(key), m.id) for m in matches
+                     if m.id in at and (key := loose(m.text).strip(" .:")) and (start := text.find(key)) >= 0})
+    out: list[str] = []
+    for (_, end, a), (start, _, b) in zip(placed, placed[1:]):
+        first, last = paras[at[a]], paras[at[b]]
+        if at[a] < at[b] and look(first) == look(last) and _SPAN_JOIN.fullmatch(text[end:start]):
+            out += [p["id"] for p in paras[at[a]:at[b] + 1] if p.get("text", "").strip() and look(p) == look(first)]
+    return list(dict.fromkeys(out))[:MAX_ALIKE]
 
 
 def titles_typed(state: State) -> list[str]:
@@ -1646,10 +1728,14 @@ def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
 
 def _numbered_as(p: dict[str, Any], number: str) -> bool:
     """Whether paragraph `p` is typed with section number `number` and text after it, or is an auto-numbered list
-    item of that label ("3.13" of "Требования к помещениям ...")."""
+    item of that label ("3.13" of "Требования к помещениям ..."); not one typed as a chapter's title by its Chinese
+    number (:func:`chapters_numbered` reads those: "第三章  竞争性谈判须知" of a LibreOffice conversion is not chapter 2
+    by its label "2.", dwh-404#3)."""
     typed = SECTION_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
         return typed.group(0).strip().rstrip(".") == number and bool(p["text"][typed.end():].strip())
+    if chapter_typed(p) is not None:
+        return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
 
 
@@ -1695,10 +1781,12 @@ def alike(state: State, ids: list[str]) -> list[str]:
     "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
     the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
     those, the short lines of their kind starting with the word two or more of them start with (:func:`_lead`: "Artigo
-    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line)."""
+    Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line), and before those
+    the short lines of their kind written as two or more of them are but for their numbers (:func:`_numbered_like`:
+    "01CD, 02CD and so on" names every "NNCD：" line, not the other bold lines among them, dwh-405#2)."""
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
     out = []
-    for key in (_lead, _kind, _list_kind):
+    for key in (_numbered_like, _lead, _kind, _list_kind):
         of = {p["id"]: key(p) for p in paras}
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
@@ -1710,6 +1798,13 @@ def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
     """A short line's kind (:func:`_short`) and first word; None for a longer one."""
     short = _short(p)
     return None if short is None else (*short, loose(p.get("text", "")).split()[0])
+
+
+def _numbered_like(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A short line's kind (:func:`_short`) and text with each run of digits as one "0", when it holds a digit; None
+    for a longer line or one without."""
+    short, text = _short(p), loose(p.get("text", ""))
+    return None if short is None or not re.search(r"\d", text) else (*short, re.sub(r"\d+", "0", text))
 
 
 def _short(p: dict[str, Any]) -> tuple[Any, ...] | None:
@@ -1732,6 +1827,9 @@ def more_named(state: State, text: str) -> list[str]:
     if m is None:
         return []
     paras = [el for el, table in body_blocks(state) if not table and el.get("text", "").strip()]
+    if state.get("styles"):  # how each is aligned on the page ("John" set left among names the style justifies)
+        looks = Formatting(state["styles"])
+        paras = [_aligned_as_seen(p, looks) for p in paras]
     at = {p["id"]: n for n, p in enumerate(paras)}
     ids = [i for i in ID_IN_TEXT.findall(text[:m.start()]) if i in at]
     if not ids:
@@ -1754,6 +1852,16 @@ def more_named(state: State, text: str) -> list[str]:
     kinds = {k for k in named if named.count(k) >= 2} or set(named)
     after = (p["id"] for p in rest if _list_kind(p) in kinds)
     return list(itertools.islice(after, count))
+
+
+def _aligned_as_seen(p: dict[str, Any], looks: Formatting) -> dict[str, Any]:
+    """`p` with the alignment it shows (styles resolved), a line of up to :data:`MAX_LABEL_WORDS` words justified as
+    left-aligned: a justified paragraph's last line is not stretched, so its one line looks as set left
+    (:func:`more_named`: "John" set left among the names of cases the style justifies, dwh-403#1)."""
+    shown = looks.paragraph(p).get("alignment")
+    if shown in ("justify", "both") and _short(p) is not None:
+        shown = "left"
+    return {**p, "alignment": shown}
 
 
 def typed_run(state: State, pid: str) -> list[str]:

@@ -13,7 +13,8 @@ from autodw.apis.ooxml.builtin_styles import ensure_style
 from autodw.apis.ooxml.comments import add_comment, comment_label, initials_of
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.drawings import host_paragraph
-from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
+from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
+from autodw.apis.ooxml.formatting import copy_paragraph_properties
 from autodw.apis.ooxml.fields import bookmark_text, field_runs, seq_labels
 from autodw.apis.ooxml.sequences import renumber_seq_fields
 from autodw.apis.ooxml.notes import add_note, order_notes_by_reference
@@ -136,6 +137,8 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str | None 
         text_look = formatting_at(item, len(paragraph_text(item)) if beside.paragraph is ends[0] else 0)
         for r in (r for p in paras for r in p.iter(qn("w:r"))) if text_look is not None else ():
             r.insert(0, copy.deepcopy(text_look))
+        for p, level in zip(paras, levels):  # and their paragraphs like the item's, as Word's Enter at its end gives
+            _item_look(p, beside.paragraph, indents=level == beside.level - beside.base)
     joined_levels = iter(joined if beside is not None else ())
     fresh: dict[str, str] = {}  # a numbered list's own copy of each numbering it uses, counted from its start
     for i, (p, level) in enumerate(zip(paras, levels)):
@@ -155,6 +158,19 @@ def insert_list(doc: WordDocument, items: list, position: Any, kind: str | None 
     if beside is not None:
         return f"inserted {kind} list {_new_ids(doc, *paras)}{look} continuing the list beside it (numId {beside.num_id})"
     return f"inserted {kind} list {_new_ids(doc, *paras)}{look} (numId {fresh.get(found.at(0)[1], found.at(0)[1])})"
+
+
+def _item_look(p, item, indents: bool) -> None:
+    """Give new item `p` the paragraph properties of list item `item` (spacing, alignment, its paragraph mark's run
+    properties, its indents when `indents`: at its nesting depth) but its style, numbering, a page break before it
+    and tracked-change marks."""
+    copy_paragraph_properties(item.find(qn("w:pPr")), p)
+    ppr = p.find(qn("w:pPr"))
+    for tag in ("w:pStyle", "w:numPr", "w:pageBreakBefore", *(() if indents else ("w:ind",))) if ppr is not None else ():
+        remove_children(ppr, tag)
+    mark = ppr.find(qn("w:rPr")) if ppr is not None else None
+    for tag in ("w:ins", "w:del", "w:moveFrom", "w:moveTo", "w:rPrChange") if mark is not None else ():
+        remove_children(mark, tag)
 
 
 def _list_item(p, style: str | None, num_id: str | None, level: int) -> None:
