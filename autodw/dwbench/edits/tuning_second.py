@@ -84,7 +84,7 @@ def _bookmark_name(c: Ctx, h: dict) -> str:
     return name
 
 
-@template("text", weight=1.0, tuning_only=True, multi_call=True)
+@template("text", weight=0.8, tuning_only=True)
 def bookmark_heading_and_refer(c: Ctx) -> str:
     """A heading bookmarked under a given name, and a "see ..." in brackets closing a body paragraph of another section
     (before its full stop), whose heading text or page number is a cross-reference to the bookmark."""
