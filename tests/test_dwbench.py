@@ -158,15 +158,16 @@ def test_test_is_held_out_from_dev():
     assert sum(1 for t in shared if by_template[t] - dev_p) >= 0.8 * len(shared)
 
 
-@pytest.mark.parametrize("split", ["dev-outside", "dev-outside-second", "dev-outside-third"])
+@pytest.mark.parametrize("split", ["dev-outside", "dev-outside-second", "dev-outside-third", "dev-outside-fourth"])
 def test_dev_outside_is_tuning_only_and_leaks_little_into_test(split):
     """Templated dev-outside and its later seeds (tuning only): dev's templates only (dev-outside-third also the
-    tuning-only ones, which no other split draws), on the tuning corpus files and on generated documents of its own
+    tuning-only ones of edits/tuning.py, dev-outside-fourth those of edits/tuning_second.py, which no other split
+    draws), on the tuning corpus files and on generated documents of its own
     seed, none of dev or test; no clause of test word for word (a held-out instruction sharing one would leave test's
     held-out part if it counted as dev)."""
     from autodw.core import provenance
     from autodw.dwbench.edits import TEMPLATES
-    from autodw.dwbench.generate import TUNING_ONLY_SPLITS, held_out_templates, make_tuning_plans
+    from autodw.dwbench.generate import TUNING_ONLY_SPLITS, held_out_templates, make_tuning_plans, tuning_only_templates
     from autodw.dwbench.leakage import leakage
     from autodw.dwbench.records import document_splits
 
@@ -177,6 +178,7 @@ def test_dev_outside_is_tuning_only_and_leaks_little_into_test(split):
     assert not set(held_out_templates()) & used
     tuning_only = {n for n, t in TEMPLATES.items() if t.tuning_only}
     assert bool(used & tuning_only) == (split in TUNING_ONLY_SPLITS)
+    assert used & tuning_only <= tuning_only_templates(split)  # only its own set
     splits = document_splits()
     dwbench_docs = {n for side in ("dev", "test") for kind in ("corpus", "generated") for n in splits[side][kind]}
     for r in outside:
@@ -205,17 +207,26 @@ def test_edit_templates_are_registered_in_the_order_a_seed_was_written_with():
 
 
 def test_tuning_only_templates_leave_dev_and_test_template_pools_unchanged(monkeypatch):
-    """The tuning-only templates (registered last, from edits/tuning.py) change nothing dev or test draw: the names and
-    weights `_choose_edit` offers without `tuning_only` are those of the registry filtered of them, and the held-out
-    draw is the same (and is held_out.json); with `tuning_only` they are offered, at TUNING_ONLY_SHARE of the weight."""
+    """The tuning-only templates (registered last, from edits/tuning.py and then edits/tuning_second.py) change
+    nothing dev or test draw: the names and weights `_choose_edit` offers without `tuning_only` are those of the
+    registry filtered of them, and the held-out draw is the same (and is held_out.json). A split of TUNING_ONLY_SPLITS
+    is offered its own set only, at TUNING_ONLY_SHARE of the weight; dev-outside-third is offered exactly what it was
+    before the second set was written (the registry without edits/tuning_second.py)."""
     import random
     from types import SimpleNamespace
 
     from autodw.dwbench import edits, generate
 
     tuning = [n for n, t in edits.TEMPLATES.items() if t.tuning_only]
-    assert len(tuning) >= 10 and list(edits.TEMPLATES)[-len(tuning):] == tuning and edits.MODULES[-1] == "tuning"
-    assert all(edits.TEMPLATES[n].func.__module__ == "autodw.dwbench.edits.tuning" for n in tuning)
+    assert list(edits.TEMPLATES)[-len(tuning):] == tuning and edits.MODULES[-2:] == ("tuning", "tuning_second")
+    by_module = {m: [n for n in tuning if edits.TEMPLATES[n].func.__module__ == f"autodw.dwbench.edits.{m}"]
+                 for m in ("tuning", "tuning_second")}
+    assert len(by_module["tuning"]) >= 10 and 12 <= len(by_module["tuning_second"]) <= 14
+    assert sorted(tuning) == sorted(by_module["tuning"] + by_module["tuning_second"])
+    assert generate.TUNING_ONLY_SPLITS == {"dev-outside-third": ("tuning",), "dev-outside-fourth": ("tuning_second",)}
+    assert generate.tuning_only_templates("dev-outside-third") == set(by_module["tuning"])
+    assert generate.tuning_only_templates("dev-outside-fourth") == set(by_module["tuning_second"])
+    assert all(not generate.tuning_only_templates(s) for s in ("dev", "test", "dev-outside", "dev-outside-second"))
     held = generate.held_out_templates()
     assert held == json.loads(generate.HELD_OUT_FILE.read_text(encoding="utf-8"))["templates"]
     assert not set(held) & set(tuning)
@@ -249,12 +260,19 @@ def test_tuning_only_templates_leave_dev_and_test_template_pools_unchanged(monke
 
     now = offers()
     assert not {n for run in now for names, _ in run for n in names} & set(tuning)
-    with_tuning = offers(tuning_only=True)
+    with_tuning = {s: offers(tuning_only=generate.tuning_only_templates(s)) for s in generate.TUNING_ONLY_SPLITS}
+    for split, runs in with_tuning.items():
+        mine = generate.tuning_only_templates(split)
+        offered = {n for run in runs for names, _ in run for n in names}
+        assert offered & set(tuning) and offered & set(tuning) <= mine, split
+        shares = [sum(w for n, w in zip(names, ws) if n in mine) / sum(ws) for run in runs for names, ws in run
+                  if set(names) & mine and set(names) - mine]
+        assert shares and all(abs(x - generate.TUNING_ONLY_SHARE) < 1e-6 for x in shares), split
+    third = generate.tuning_only_templates("dev-outside-third")
+    monkeypatch.setattr(generate, "TEMPLATES", {n: t for n, t in edits.TEMPLATES.items() if n not in by_module["tuning_second"]})
+    assert offers(tuning_only=third) == with_tuning["dev-outside-third"]  # as before the second set was written
     monkeypatch.setattr(generate, "TEMPLATES", {n: t for n, t in edits.TEMPLATES.items() if not t.tuning_only})
     assert offers() == now and generate.held_out_templates() == held
-    shares = [sum(w for n, w in zip(names, ws) if n in tuning) / sum(ws) for run in with_tuning for names, ws in run
-              if set(names) & set(tuning) and set(names) - set(tuning)]
-    assert shares and all(abs(x - generate.TUNING_ONLY_SHARE) < 1e-6 for x in shares)
 
 
 def test_an_edit_template_declares_a_known_theme_and_a_new_name():

@@ -7,8 +7,9 @@ split (``provenance.TEMPLATED_LATER``) is made with its own seed beside the dev 
 ``data/templated/dev-outside-NN.jsonl`` from dev's templates only (no template held out for test, never a phrasing dev
 holds out), on the tuning corpus files (``data/document_splits.json`` "tuning") and on generated documents of seed S
 (``data/docs/tuning/``; neither dev's nor test's), and writes no clause test has word for word (test's clauses are
-read for that exclusion only). A split of ``TUNING_ONLY_SPLITS`` (dev-outside-third) also draws the tuning-only
-templates (``autodw/dwbench/edits/tuning.py``), which dev and test never draw.
+read for that exclusion only). A split of ``TUNING_ONLY_SPLITS`` also draws the tuning-only templates of the modules
+it names there (dev-outside-third those of ``autodw/dwbench/edits/tuning.py``, dev-outside-fourth those of
+``tuning_second.py``), which dev and test never draw.
 The checks `autodw bench validate` makes are also made here, per instruction, so a session that
 would fail them is never written: each call must change the document and each instruction must
 change it; ids are right by construction (calls run on the live document).
@@ -57,9 +58,11 @@ requests that take several calls (a styled table with its caption, a section wit
 HELD_OUT_SHARE = 0.25
 HELD_OUT_FILE = DATA_DIR / "templated" / "held_out.json"
 TUNING_SPLITS = provenance.TEMPLATED_LATER
-TUNING_ONLY_SPLITS = frozenset({"dev-outside-third"})
-"""The templated tuning splits that also draw the tuning-only templates (``Template.tuning_only``: never drawn for dev
-or test); the others, like dev and test, draw exactly the templates they drew before those were written."""
+TUNING_ONLY_SPLITS: dict[str, tuple[str, ...]] = {"dev-outside-third": ("tuning",), "dev-outside-fourth": ("tuning_second",)}
+"""The templated tuning splits that also draw tuning-only templates (``Template.tuning_only``: never drawn for dev or
+test), each -> the modules of :mod:`autodw.dwbench.edits` whose tuning-only templates it draws (and no others): a set
+written later never enters the draws of a split made before it. The other splits, like dev and test, draw exactly the
+templates they drew before any tuning-only one was written."""
 TUNING_ONLY_SHARE = 0.5
 """In a split of :data:`TUNING_ONLY_SPLITS`, the share of the drawing weight given to the tuning-only templates among
 those a clause may draw (so that about half its clauses come from them)."""
@@ -79,6 +82,13 @@ class Turn:
     free_text: bool
     clauses: list[str] = field(default_factory=list)
     phrasings: list[str] = field(default_factory=list)
+
+
+def tuning_only_templates(split: str) -> frozenset[str]:
+    """The tuning-only templates `split` draws: those of its modules in :data:`TUNING_ONLY_SPLITS` (none for any other
+    split)."""
+    modules = TUNING_ONLY_SPLITS.get(split, ())
+    return frozenset(n for n, t in TEMPLATES.items() if t.tuning_only and t.func.__module__.rsplit(".", 1)[-1] in modules)
 
 
 def held_out_templates(seed: int = SEED) -> list[str]:
@@ -168,11 +178,11 @@ def _cap(s: str) -> str:
 
 
 def write_turn(ctx: Ctx, rng: random.Random, used_texts: set[str], turn_no: int, banned: frozenset[str] = frozenset(),
-               avoid: frozenset[str] = frozenset(), tuning_only: bool = False) -> Turn | None:
+               avoid: frozenset[str] = frozenset(), tuning_only: frozenset[str] = frozenset()) -> Turn | None:
     """One instruction on the live document (left changed), or None when no good one was found; `banned`: templates
     this session may not use (dev's held-out ones); `avoid`: clauses (as :func:`leakage.verbatim` compares them) it may
-    not write (test's, for a tuning split); `tuning_only`: the tuning-only templates may be drawn too (a split of
-    :data:`TUNING_ONLY_SPLITS`)."""
+    not write (test's, for a tuning split); `tuning_only`: the tuning-only templates that may be drawn too (those of a
+    split of :data:`TUNING_ONLY_SPLITS`, :func:`tuning_only_templates`)."""
     lo = rng.choices(list(CALL_TARGETS), list(CALL_TARGETS.values()))[0]
     hi = lo + lo // 5
     hard = lo >= 7
@@ -335,16 +345,17 @@ def _fp_members(snapshot) -> str:
 
 
 def _choose_edit(ctx: Ctx, rng: random.Random, taken: list[str], turn_no: int, hard: bool = False,
-                 banned: frozenset[str] = frozenset(), tuning_only: bool = False) -> str:
-    """The next template of an instruction. Tuning-only templates are candidates only with `tuning_only` (then they get
-    a :data:`TUNING_ONLY_SHARE` of the weight); without it the names and weights are those of before they were written,
-    so the draws of a seed are unchanged."""
+                 banned: frozenset[str] = frozenset(), tuning_only: frozenset[str] = frozenset()) -> str:
+    """The next template of an instruction. A tuning-only template is a candidate only if it is one of `tuning_only`
+    (the split's, :func:`tuning_only_templates`; together they then get a :data:`TUNING_ONLY_SHARE` of the weight);
+    without any the names and weights are those of before they were written, and with a split's those of before any
+    later set was written, so the draws of a seed are unchanged."""
     names, weights = [], []
     theme = TEMPLATES[taken[0]].theme if taken and rng.random() < 0.8 else None
     for name, t in TEMPLATES.items():
         if name in taken or name in banned or (theme and t.theme != theme) or (taken and t.undoing):
             continue
-        if t.tuning_only and not tuning_only:
+        if t.tuning_only and name not in tuning_only:
             continue
         w = t.weight * (8 if hard and t.multi_call else 1)
         if t.needs:
@@ -380,7 +391,7 @@ def write_session(session: Session, data: bytes, rng: random.Random, used_texts:
     ctx = Ctx(doc, session.language, rng, doc_lang=session.doc_language, kind=session.doc_kind, dev=dev)
     banned = frozenset(held_out_templates()) if dev else frozenset()
     for k in range(n_turns):
-        turn = write_turn(ctx, rng, used_texts, k + 1, banned, avoid, tuning_only=session.split in TUNING_ONLY_SPLITS)
+        turn = write_turn(ctx, rng, used_texts, k + 1, banned, avoid, tuning_only=tuning_only_templates(session.split))
         if turn is None:
             return False
         session.turns.append(turn)
@@ -718,8 +729,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("n", nargs="?", type=int, default=None, help=f"sessions (default {N_SESSIONS})")
     parser.add_argument("workers_pos", nargs="?", type=int, default=None, metavar="workers")
     parser.add_argument("--tuning-split", choices=TUNING_SPLITS, default=None,
-                        help="write only this tuning split, from dev's templates (and, for dev-outside-third, the "
-                             "tuning-only ones) on the tuning documents")
+                        help="write only this tuning split, from dev's templates (and, for a split of TUNING_ONLY_SPLITS, "
+                             "its tuning-only ones) on the tuning documents")
     parser.add_argument("--seed", type=int, default=None, help="required with --tuning-split: a seed of its own")
     parser.add_argument("--sessions", type=int, default=None, help="sessions (same as n)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default 3)")

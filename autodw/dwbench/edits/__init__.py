@@ -15,10 +15,11 @@ from importlib import import_module
 from autodw.dwbench.edits.template import THEMES, TEMPLATES, Template, template
 
 MODULES = ("creation", "modification", "tables", "pictures", "charts", "formatting", "structure", "lifecycle",
-           "free_text", "multi_step", "tuning")
+           "free_text", "multi_step", "tuning", "tuning_second")
 """The modules of templates, by the kind of API they mostly call, imported (so registered) in this order: the
-generator draws templates in registration order, so this order is part of what a seed writes. ``tuning`` (last) holds
-the tuning-only templates, which dev and test never draw."""
+generator draws templates in registration order, so this order is part of what a seed writes. ``tuning`` and
+``tuning_second`` (last) hold the tuning-only templates, which dev and test never draw (the first set drawn only by
+dev-outside-third, the second only by dev-outside-fourth)."""
 
 for _module in MODULES:
     import_module(f"{__name__}.{_module}")

@@ -28,8 +28,8 @@ class Template:
     ``undoing``: it removes or resets things, so only the first clause of an instruction may be it (a later one could
     undo an earlier clause of the same instruction, leaving a gold call that is not needed). ``multi_call``: one
     wish that takes several calls, favoured when a hard instruction is being written. ``tuning_only``: never drawn for
-    dev or test, nor counted among the templates test holds out; only a templated tuning split that admits such
-    templates (``generate.TUNING_ONLY_SPLITS``) draws it.
+    dev or test, nor counted among the templates test holds out; only a templated tuning split that names its module
+    (``generate.TUNING_ONLY_SPLITS``) draws it.
     """
 
     name: str
