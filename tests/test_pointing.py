@@ -2094,6 +2094,9 @@ def test_the_same_for_everyone_else_points_at_the_block_of_the_same_part_under_e
     firsts = [p["id"] for p in paras if "will gain" in p["text"]]
     assert pointing.counterparts(state, request, ["p17", "p18"]) == [firsts[0], *firsts[2:]]
     assert pointing.counterparts(state, "Italic instead.", ["p17"]) == []  # no others asked for
+    for kept in ("Bold it in Siobhan's paragraph but leave the rest alone.", "只改这一段，别的都不要动",
+                 "Don't touch the others, only hers."):
+        assert pointing.counterparts(state, kept, ["p17"]) == [], kept  # the others left as they are
     assert pointing.counterparts(state, "其他人也一样", ["p15"]) == [p["id"] for p in paras if p["style"] == "Heading 2"
                                                               and p["id"] != "p15"]  # a heading: the other headings
     view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)

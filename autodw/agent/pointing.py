@@ -348,6 +348,10 @@ _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\
 _OTHERS = re.compile(r"\b(?:every(?:one|body)|all|each|any(?:one|body))\s+else(?:'s)?\b"
                      r"|\b(?:the|all\s+the|each\s+of\s+the|all\s+of\s+the)\s+(?:others|rest)\b"
                      r"|其他人|其它人|其余|别的|别人|剩下的", re.IGNORECASE)
+#: the others left as they are ("leave the rest alone", "别的都不要动"), said around :data:`_OTHERS`
+_OTHERS_KEPT = re.compile(r"\b(?:leave|keep|don'?t\s+(?:touch|change)|do\s+not\s+(?:touch|change))\b[^.;,]{0,12}$"
+                          r"|^[^.;,]{0,12}\b(?:alone|as\s+(?:it|they)\s+(?:is|are)|unchanged|untouched)\b"
+                          r"|^[^。；，]{0,4}(?:都|也)?(?:不要|不用|别|不)(?:动|改|变)|^[^。；，]{0,4}(?:保持|不变)", re.IGNORECASE)
 #: a request speaking of an e-mail address ("the email line", "那个邮箱"; "油箱", the common homophone for 邮箱)
 _MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|电子邮件|邮件地址|电邮|электронн\w*\s+почт\w*"
                         r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
@@ -1094,7 +1098,8 @@ def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
     plays under its heading, under each other heading of that heading's style, in document order, up to
     :data:`MAX_ALIKE` (the n-th block of its kind under each: the first paragraph of each case, dwh-403#7); the other
     headings of its style when it is a heading itself."""
-    if not _OTHERS.search(said):
+    if not any(not (_OTHERS_KEPT.search(said[:m.start()]) or _OTHERS_KEPT.search(said[m.end():]))
+               for m in _OTHERS.finditer(said)):
         return []
     blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
     custom = custom_headings(state)
@@ -1103,7 +1108,10 @@ def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
     target = next((at[i] for i in ids if i in at), None)
     if target is None:
         return []
-    kind = (lambda n: ("table",) if blocks[n][1] else _list_kind(blocks[n][0]))  # noqa: E731
+
+    def kind(n: int) -> tuple:
+        return ("table",) if blocks[n][1] else _list_kind(blocks[n][0])
+
     head = target if target in heads else max((n for n in heads if n < target), default=None)
     if head is None:
         return []
