@@ -2078,3 +2078,26 @@ def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned()
     targets[50]["alignment"] = "center"  # a centred one does look otherwise
     state = {**_filled(targets), "styles": styles}
     assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]
+
+
+def test_the_same_for_everyone_else_points_at_the_block_of_the_same_part_under_each_heading_like_its_own():
+    names = ["Patrick", "Siobhan", "Annemarie", "Eddie", "Mary", "John", "Lorna", "Aoife"]
+    paras, n = [_paragraph(1, "ILLUSTRATIVE CASES", "Title")], 2
+    for k, name in enumerate(names):
+        paras += [_paragraph(n, name, "Heading 2"), _paragraph(n + 1, ""),
+                  _paragraph(n + 2, f"{name} works in town, earning a wage. They will gain €{800 + k} this year.")]
+        paras += [_paragraph(n + 3 + i, f"{FILLER} Row {i} of {name}.") for i in range(10)]
+        n += 13
+    state = _state(paras)
+    previous = "In Siobhan's paragraph, bold the amount she gains."
+    request = "Do the same for everyone else's gain figure in their paragraphs."
+    firsts = [p["id"] for p in paras if "will gain" in p["text"]]
+    assert pointing.counterparts(state, request, ["p17", "p18"]) == [firsts[0], *firsts[2:]]
+    assert pointing.counterparts(state, "Italic instead.", ["p17"]) == []  # no others asked for
+    for kept in ("Bold it in Siobhan's paragraph but leave the rest alone.", "只改这一段，别的都不要动",
+                 "Don't touch the others, only hers."):
+        assert pointing.counterparts(state, kept, ["p17"]) == [], kept  # the others left as they are
+    assert pointing.counterparts(state, "其他人也一样", ["p15"]) == [p["id"] for p in paras if p["style"] == "Heading 2"
+                                                              and p["id"] != "p15"]  # a heading: the other headings
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, *firsts)

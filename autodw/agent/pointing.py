@@ -343,6 +343,15 @@ _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.I
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request asking for what the one before did on the others like its target ("do the same for everyone else's",
+#: "the rest of them too", "其他人也一样", "其余的也加粗", "别的也一样")
+_OTHERS = re.compile(r"\b(?:every(?:one|body)|all|each|any(?:one|body))\s+else(?:'s)?\b"
+                     r"|\b(?:the|all\s+the|each\s+of\s+the|all\s+of\s+the)\s+(?:others|rest)\b"
+                     r"|其他人|其它人|其余|别的|别人|剩下的", re.IGNORECASE)
+#: the others left as they are ("leave the rest alone", "别的都不要动"), said around :data:`_OTHERS`
+_OTHERS_KEPT = re.compile(r"\b(?:leave|keep|don'?t\s+(?:touch|change)|do\s+not\s+(?:touch|change))\b[^.;,]{0,12}$"
+                          r"|^[^.;,]{0,12}\b(?:alone|as\s+(?:it|they)\s+(?:is|are)|unchanged|untouched)\b"
+                          r"|^[^。；，]{0,4}(?:都|也)?(?:不要|不用|别|不)(?:动|改|变)|^[^。；，]{0,4}(?:保持|不变)", re.IGNORECASE)
 #: a request speaking of an e-mail address ("the email line", "那个邮箱"; "油箱", the common homophone for 邮箱)
 _MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|电子邮件|邮件地址|电邮|электронн\w*\s+почт\w*"
                         r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
@@ -1081,6 +1090,49 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)
                                        or numbers_worded(state, previous)) + wrote))
+
+
+def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """When `said` (undictated text) asks for the same on the others ("do the same for everyone else's gain figure"):
+    the blocks playing the part the first body block with text of `ids` (what the previous instruction pointed at)
+    plays under its heading, under each other heading of that heading's style, in document order, up to
+    :data:`MAX_ALIKE` (the n-th block of its kind under each: the first paragraph of each case, dwh-403#7); the other
+    headings of its style when it is a heading itself."""
+    if not any(not (_OTHERS_KEPT.search(said[:m.start()]) or _OTHERS_KEPT.search(said[m.end():]))
+               for m in _OTHERS.finditer(said)):
+        return []
+    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    custom = custom_headings(state)
+    heads = [n for n, (el, table) in enumerate(blocks) if not table and heading_level(el.get("style"), custom) is not None]
+    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
+    target = next((at[i] for i in ids if i in at), None)
+    if target is None:
+        return []
+
+    def kind(n: int) -> tuple:
+        return ("table",) if blocks[n][1] else _list_kind(blocks[n][0])
+
+    head = target if target in heads else max((n for n in heads if n < target), default=None)
+    if head is None:
+        return []
+    style, level = blocks[head][0].get("style"), heading_level(blocks[head][0].get("style"), custom)
+
+    def part(h: int) -> list[int]:
+        """The blocks of the target's kind under the heading at `h`, up to the next of its level or higher."""
+        end = next((n for n in heads if n > h and (heading_level(blocks[n][0].get("style"), custom) or 0) <= level),
+                   len(blocks))
+        return [n for n in range(h + 1, end) if kind(n) == kind(target)]
+
+    place = None if target == head else part(head).index(target)
+    out = []
+    for h in heads:
+        if h == head or blocks[h][0].get("style") != style:
+            continue
+        if place is None:
+            out.append(h)
+        elif place < len(found := part(h)):
+            out.append(found[place])
+    return [blocks[n][0]["id"] for n in out][:MAX_ALIKE]
 
 
 def coloured(state: State, said: str) -> list[str]:

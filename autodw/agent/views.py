@@ -130,6 +130,10 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # grounded by the previous instructions' names: the request's own blocks first, then those the previous ones
         # pointed at (the nearest first), then what their names point at (a heading two turns back, dwh-306#4)
         pointed = list(dict.fromkeys([*by_itself, *beside, *pointed])) if earlier else pointed + beside
+        # "do the same for everyone else's": the previous target, then the blocks playing its part under the other
+        # headings like its own, ahead of the rest (dwh-403#7)
+        others = pointing.counterparts(state, grounding.undictated(pointing_in), back)
+        pointed = list(dict.fromkeys([*back[:1], *others, *pointed])) if others else pointed
     pointed += pointing.rows_through(state, pointing_in, [*pointed, *(m.id for m in named)])  # "the last columns"
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
     listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
