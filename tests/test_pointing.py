@@ -1168,6 +1168,16 @@ def test_one_more_added_at_the_end_points_at_the_end():
         assert not pointing.at_end(request), request
 
 
+def test_the_last_few_sections_point_at_the_end():
+    """dwh-415#5 ("The last two sections before the annexes are still empty placeholders ..." of a Spanish report whose
+    words the request does not share): "the last N sections" (or paragraphs) points at the end, as "最后两段" does."""
+    state = _filled({})
+    for request in ("The last two sections before the annexes are still empty", "Delete the last 3 paragraphs",
+                    "the final few lines"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    assert not pointing.at_end("the last two times I asked")
+
+
 def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
     """dwh-302#8 ("租期先写3年，5年太长了" on a Russian form whose line reads "сроком на 5 лет."): a number of one or two
     digits said with a unit word names the few blocks holding it before a word; not a list's number ("5. ..."), nor a
