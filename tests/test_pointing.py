@@ -2078,3 +2078,15 @@ def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned()
     targets[50]["alignment"] = "center"  # a centred one does look otherwise
     state = {**_filled(targets), "styles": styles}
     assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]
+
+
+def test_the_last_article_of_statutes_points_at_the_end():
+    """dwh-414#4 ("The very last article is missing its full stop too." of Portuguese statutes): the last article,
+    clause or chapter is at the document's end, and the windowed view shows its last paragraph."""
+    state = _filled({})
+    for request in ("The very last article is missing its full stop too.", "Delete the final clause",
+                    "Number the last chapter too"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    text = "The very last article is missing its full stop too."
+    view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
+    assert _shown(view, "p80")

@@ -288,7 +288,8 @@ _LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?
 _LOOSE_LABEL = re.compile(r"^\s*[(\[（]?(\d{1,3}|[^\W\d_]{1,2})(?:[.)\]）]\s|\t|\s{2,})")
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
-                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation)s?\b"
+                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation"
+                  r"|article|clause|chapter)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
                   r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
