@@ -2090,3 +2090,24 @@ def test_the_last_article_of_statutes_points_at_the_end():
     text = "The very last article is missing its full stop too."
     view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
     assert _shown(view, "p80")
+
+
+def test_chapter_titles_spelt_out_and_the_line_under_each_are_pointed_at():
+    """dwh-414#6 ("Centre the four chapter headings, and the line in brackets under each one as well." of statutes
+    whose chapters are typed "CAPÍTULO SEGUNDO" with "(Dos membros)" under them): the four titles, their numbers spelt
+    out, and the line under each; dwh-414#7 ("put those back") finds them through the request before."""
+    targets = {}
+    for k, (n, sub) in enumerate([("PRIMEIRO", "(Denominação)"), ("SEGUNDO", "(Dos membros)"),
+                                  ("TERCEIRO", "(Dos órgãos)"), ("QUARTO", "(Disposições finais)")]):
+        targets[20 * k + 2] = _paragraph(20 * k + 2, f"CAPÍTULO {n}")
+        targets[20 * k + 3] = _paragraph(20 * k + 3, "")  # an empty paragraph between
+        targets[20 * k + 4] = _paragraph(20 * k + 4, sub)
+        targets[20 * k + 6] = _paragraph(20 * k + 6, "(Competência)")
+    state = _filled(targets)
+    text = "Centre the four chapter headings, and the line in brackets under each one as well."
+    assert pointing.chapters_typed(state, text) == ["p2", "p22", "p42", "p62"]
+    assert pointing.chapters_under(state, text) == ["p2", "p4", "p22", "p24", "p42", "p44", "p62", "p64"]
+    assert pointing.chapters_under(state, "Centre the four chapter headings") == []
+    later = "put those back, keep just the CAPÍTULO lines centred"
+    view = views.grounded_view(state, later, InstructionResult(later), 300, quoted_in=later, previous=text)
+    assert _shown(view, "p4", "p24", "p44", "p64")
