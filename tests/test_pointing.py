@@ -2111,3 +2111,36 @@ def test_the_same_for_everyone_else_points_at_the_block_of_the_same_part_under_e
                                                               and p["id"] != "p15"]  # a heading: the other headings
     view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
     assert _shown(view, *firsts)
+
+
+def test_the_last_article_of_statutes_points_at_the_end():
+    """dwh-414#4 ("The very last article is missing its full stop too." of Portuguese statutes): the last article,
+    clause or chapter is at the document's end, and the windowed view shows its last paragraph."""
+    state = _filled({})
+    for request in ("The very last article is missing its full stop too.", "Delete the final clause",
+                    "Number the last chapter too"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    text = "The very last article is missing its full stop too."
+    view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
+    assert _shown(view, "p80")
+
+
+def test_chapter_titles_spelt_out_and_the_line_under_each_are_pointed_at():
+    """dwh-414#6 ("Centre the four chapter headings, and the line in brackets under each one as well." of statutes
+    whose chapters are typed "CAPÍTULO SEGUNDO" with "(Dos membros)" under them): the four titles, their numbers spelt
+    out, and the line under each; dwh-414#7 ("put those back") finds them through the request before."""
+    targets = {}
+    for k, (n, sub) in enumerate([("PRIMEIRO", "(Denominação)"), ("SEGUNDO", "(Dos membros)"),
+                                  ("TERCEIRO", "(Dos órgãos)"), ("QUARTO", "(Disposições finais)")]):
+        targets[20 * k + 2] = _paragraph(20 * k + 2, f"CAPÍTULO {n}")
+        targets[20 * k + 3] = _paragraph(20 * k + 3, "")  # an empty paragraph between
+        targets[20 * k + 4] = _paragraph(20 * k + 4, sub)
+        targets[20 * k + 6] = _paragraph(20 * k + 6, "(Competência)")
+    state = _filled(targets)
+    text = "Centre the four chapter headings, and the line in brackets under each one as well."
+    assert pointing.chapters_typed(state, text) == ["p2", "p22", "p42", "p62"]
+    assert pointing.chapters_under(state, text) == ["p2", "p4", "p22", "p24", "p42", "p44", "p62", "p64"]
+    assert pointing.chapters_under(state, "Centre the four chapter headings") == []
+    later = "put those back, keep just the CAPÍTULO lines centred"
+    view = views.grounded_view(state, later, InstructionResult(later), 300, quoted_in=later, previous=text)
+    assert _shown(view, "p4", "p24", "p44", "p64")

@@ -288,9 +288,10 @@ _LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?
 _LOOSE_LABEL = re.compile(r"^\s*[(\[（]?(\d{1,3}|[^\W\d_]{1,2})(?:[.)\]）]\s|\t|\s{2,})")
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
-                  # "the last paragraph", "the last two sections" ("最后两段" below)
+                  # "the last paragraph", "the last two sections", "the last article" ("最后两段" below)
                   r"|\b(?:last|final|closing|concluding)\s+(?:(?:two|three|four|five|few|couple\s+of|\d+)\s+)?"
-                  r"(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation|section)s?\b"
+                  r"(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation|section|article|clause"
+                  r"|chapter)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
                   r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
@@ -319,9 +320,10 @@ MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that s
 MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
 _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
 _CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapitres?|kapitel", re.IGNORECASE)
-#: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...")
+#: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...", its number spelt
+#: out: "CAPÍTULO SEGUNDO" of Portuguese statutes)
 _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
-                           r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
+                           r"(?:\d+|[^\W\d_]+)\b)", re.IGNORECASE)
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
 _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
@@ -423,6 +425,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
     out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
+    out += chapters_under(state, said)  # "the chapter headings, and the line in brackets under each one"
     out += spanned(state, said, matches)  # "the section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
@@ -1417,6 +1420,21 @@ def chapters_typed(state: State, text: str) -> list[str]:
     out = [p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
            and _CHAPTER_LINE.match(p.get("text", "")) and heading_level(p.get("style"), custom) is None]
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
+
+
+def chapters_under(state: State, said: str) -> list[str]:
+    """The chapter titles typed (:func:`chapters_typed`), each with the first body paragraph with text under it, when
+    `said` (undictated text) speaks of chapters and of what is under them: "the four chapter headings, and the line in
+    brackets under each one" of statutes whose "CAPÍTULO SEGUNDO" has "(Dos membros)" under it (dwh-414#6; and
+    "put those back" after it, dwh-414#7)."""
+    if not _UNDER.search(said):
+        return []
+    heads, out, under = set(chapters_typed(state, said)), [], False
+    for el, table in body_blocks(state):
+        if el["id"] in heads or under and (table or el.get("text", "").strip()):
+            out.append(el["id"])
+            under = el["id"] in heads
+    return out
 
 
 #: a request speaking of several headings or titles ("the numbered section headings", "the clause titles")
