@@ -2078,3 +2078,20 @@ def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned()
     targets[50]["alignment"] = "center"  # a centred one does look otherwise
     state = {**_filled(targets), "styles": styles}
     assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]
+
+
+def test_the_top_headings_are_listed_though_the_previous_request_pointed_at_one():
+    """dwh-422#4 (local ceiling): "秘书处那一页的标题字有点小" names the Title-styled "Secretariat ..." line in another
+    language, after a request on the glossary whose lines (a Heading 1 beside them) the view keeps: the highest
+    headings are still listed, as for a request pointing at nothing else (the previous request's heading is not one
+    its own words name)."""
+    heads = {n: _paragraph(n, f"Chapter {n} of the report on the many things it is about", style="Heading 1")
+             for n in range(10, 1300, 3)}
+    lines = {5: _paragraph(5, "Glossary\t71"), 6: _paragraph(6, "Introduction", style="Heading 1"),
+             1290: _paragraph(1290, "Secretariat of the Working Group", style="Title"),
+             1295: _paragraph(1295, "Glossary")}
+    state = _filled({**heads, **lines}, n=1300)
+    request, previous = "秘书处那一页的标题字有点小，调到14磅", "Glossary 那个表第一行是空的，删了吧"
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, "p1290")
+
