@@ -2095,3 +2095,19 @@ def test_the_top_headings_are_listed_though_the_previous_request_pointed_at_one(
     view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
     assert _shown(view, "p1290")
 
+
+def test_the_n_more_a_step_lists_are_the_lines_of_their_style_starting_with_their_word():
+    """dwh-424#4 ("paragraphs p693, p786, p1007, p1205, p1283, p1382 and 2 more" of table captions "الجدول 1" to
+    "الجدول 8", some short, some long, some bold, some half bold): the two more are the next lines of their style
+    starting with their first word, not the next lines of their style."""
+    def caption(n: int, text: str, bold: bool) -> dict:
+        p = _paragraph(n, text, style="Single Txt")
+        p["runs"] = [{"text": text[:8], "bold": True}, {"text": text[8:], "bold": bold}]
+        return p
+    body = {n: _paragraph(n, f"{FILLER} {n}", style="Single Txt") for n in range(1, 81)}
+    captions = {10: caption(10, "الجدول 1:", True), 20: caption(20, "الجدول 2: التقدم المحرز نحو تحقيق الأهداف", False),
+                30: caption(30, "الجدول 3: ملخص", True), 50: caption(50, "الجدول 4: أداء قطاع التعليم في البلد", False),
+                70: caption(70, "الجدول 5: عدد", True)}
+    state = _filled({**body, **captions})
+    step = "Set character formatting: bold true; paragraphs p10, p20, p30 and 2 more."
+    assert pointing.more_named(state, step) == ["p50", "p70"]
