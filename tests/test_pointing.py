@@ -2144,3 +2144,36 @@ def test_chapter_titles_spelt_out_and_the_line_under_each_are_pointed_at():
     later = "put those back, keep just the CAPÍTULO lines centred"
     view = views.grounded_view(state, later, InstructionResult(later), 300, quoted_in=later, previous=text)
     assert _shown(view, "p4", "p24", "p44", "p64")
+
+
+def test_the_top_headings_are_listed_though_the_previous_request_pointed_at_one():
+    """dwh-422#4 (local ceiling): "秘书处那一页的标题字有点小" names the Title-styled "Secretariat ..." line in another
+    language, after a request on the glossary whose lines (a Heading 1 beside them) the view keeps: the highest
+    headings are still listed, as for a request pointing at nothing else (the previous request's heading is not one
+    its own words name)."""
+    heads = {n: _paragraph(n, f"Chapter {n} of the report on the many things it is about", style="Heading 1")
+             for n in range(10, 1300, 3)}
+    lines = {5: _paragraph(5, "Glossary\t71"), 6: _paragraph(6, "Introduction", style="Heading 1"),
+             1290: _paragraph(1290, "Secretariat of the Working Group", style="Title"),
+             1295: _paragraph(1295, "Glossary")}
+    state = _filled({**heads, **lines}, n=1300)
+    request, previous = "秘书处那一页的标题字有点小，调到14磅", "Glossary 那个表第一行是空的，删了吧"
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, "p1290")
+
+
+def test_the_n_more_a_step_lists_are_the_lines_of_their_style_starting_with_their_word():
+    """dwh-424#4 ("paragraphs p693, p786, p1007, p1205, p1283, p1382 and 2 more" of table captions "الجدول 1" to
+    "الجدول 8", some short, some long, some bold, some half bold): the two more are the next lines of their style
+    starting with their first word, not the next lines of their style."""
+    def caption(n: int, text: str, bold: bool) -> dict:
+        p = _paragraph(n, text, style="Single Txt")
+        p["runs"] = [{"text": text[:8], "bold": True}, {"text": text[8:], "bold": bold}]
+        return p
+    body = {n: _paragraph(n, f"{FILLER} {n}", style="Single Txt") for n in range(1, 81)}
+    captions = {10: caption(10, "الجدول 1:", True), 20: caption(20, "الجدول 2: التقدم المحرز نحو تحقيق الأهداف", False),
+                30: caption(30, "الجدول 3: ملخص", True), 50: caption(50, "الجدول 4: أداء قطاع التعليم في البلد", False),
+                70: caption(70, "الجدول 5: عدد", True)}
+    state = _filled({**body, **captions})
+    step = "Set character formatting: bold true; paragraphs p10, p20, p30 and 2 more."
+    assert pointing.more_named(state, step) == ["p50", "p70"]
