@@ -2343,3 +2343,19 @@ def test_a_part_of_a_quoted_old_text_rewritten_is_not_altered(after_text, altere
     args = {"find": "право заключение договора", "replace": "право заключения договора"}
     found = checks.check_call("Replace it.", request, "replace_text", args, before, after)
     assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])
+
+
+@pytest.mark.parametrize("target, after_text, altered", [
+    ("p1", "ascii and hansi", False),  # the quoted old text of the paragraph the call rewrites, fixed
+    ("p2", "ascii and hansi", True),  # another paragraph: the quote is not its old text
+    ("p1", "asci and hansi", True),  # the quote still there: not the old text
+])
+def test_a_quoted_old_text_of_a_paragraph_rewritten_whole_is_not_altered(target, after_text, altered):
+    """hand dev-twenty-ninth dwh-420#1: "The first section heading says 'asci and hansi' - ascii is missing an i": the
+    call sets the whole text of the paragraph holding the quote; the document loses its copy of the quote."""
+    request = "The first section heading says 'asci and hansi' - ascii is missing an i"
+    before = {"paragraphs": [{"id": "p1", "text": "asci and hansi"}, {"id": "p2", "text": "Fonts"}]}
+    after = {"paragraphs": [{"id": "p1", "text": after_text}, {"id": "p2", "text": "Fonts"}]}
+    args = {"paragraph": target, "text": "ascii and hansi"}
+    found = checks.check_call("Replace it.", request, "set_paragraph_text", args, before, after)
+    assert [f.check for f in found if f.check == "altered_quote"] == (["altered_quote"] if altered else [])

@@ -467,3 +467,17 @@ def test_the_fix_of_a_misspelling_the_user_quotes_is_interpreted_wherever_else_t
     found = seen(Needs((), ("harbor master",)), state="", history="", words="Fix the spelling of harbour master.",
                  document="the harbor master approves")  # the document's spelling, not the user's: read from the view
     assert found.hidden == ("harbor master",)
+
+
+def test_a_text_the_request_edits_in_a_shown_text_is_interpreted_wherever_else_the_document_holds_it():
+    """dwh-393#5 (the view shows "استو و سلام"; "it says استو, should be است"; "است و سلام" also in a paragraph left out)
+    and dwh-414#3 (a shown "objectivos." made "objectivos;", which another paragraph holds)."""
+    document = "از استو و سلام تا است و سلام; os objectivos. e os objectivos; e mais numbers 12 and numbers 13"
+    words = "In the closing prayer it says استو, should be است. And end the objectives item with a semicolon."
+    found = seen(Needs((), ("است و سلام", "objectivos;")), state="p1 از استو و سلام\np2 os objectivos.", history="",
+                 words=words, document=document)
+    assert found.interpreted == ("است و سلام", "objectivos;") and found.hidden == ()
+    found = seen(Needs((), ("numbers 13",)), state="p1 numbers 12", history="", words="Change the number.",
+                 document=document)  # a word the user does not give: still read from the view
+    assert found.hidden == ("numbers 13",)
+

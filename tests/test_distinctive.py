@@ -225,3 +225,20 @@ def test_pictures_are_found_by_the_words_of_their_alt_text():
     assert "img6 picture" not in views.state_view(state, request, InstructionResult(request), 300)
     view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request)
     assert "img6 picture" in view
+
+
+def test_charts_are_found_by_their_title_and_data():
+    """hand dev-twenty-ninth dwh-418#1 (local ceiling): "The fruit column chart has a silly value for pears in Series
+    1" names the chart titled "fruit" (categories apple, banana, pear), not the others: each of the four charts has a
+    "Series 1"."""
+    state = _long_document("Nothing here.")
+    state["images"] = [{"id": f"chart{n}", "type": "chart", "paragraph": "p3", "width_cm": 7.0, "height_cm": 4.0,
+                        "placement": "inline", "chart_type": "column", "title": title, "categories": categories,
+                        "series": [{"name": "Series 1", "values": [1, 2, 3]}]}
+                       for n, (title, categories) in enumerate([(None, ["1", "2", "3"]),
+                                                                 ("fruit", ["apple", "banana", "pear"]),
+                                                                 (None, ["Q1", "Q2", "Q3"]),
+                                                                 ("Sales", ["North", "South", "West"])], 1)]
+    assert drawings_described(state, "The fruit column chart has a silly value for pears in Series 1") == ["chart2"]
+    assert drawings_described(state, "the banana value next to it is 2.9999997") == ["chart2"]
+    assert drawings_described(state, "make Series 1 red") == []

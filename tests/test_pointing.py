@@ -1168,6 +1168,16 @@ def test_one_more_added_at_the_end_points_at_the_end():
         assert not pointing.at_end(request), request
 
 
+def test_the_last_few_sections_point_at_the_end():
+    """dwh-415#5 ("The last two sections before the annexes are still empty placeholders ..." of a Spanish report whose
+    words the request does not share): "the last N sections" (or paragraphs) points at the end, as "最后两段" does."""
+    state = _filled({})
+    for request in ("The last two sections before the annexes are still empty", "Delete the last 3 paragraphs",
+                    "the final few lines"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    assert not pointing.at_end("the last two times I asked")
+
+
 def test_a_request_in_another_language_points_by_a_small_number_it_says_with_a_unit():
     """dwh-302#8 ("租期先写3年，5年太长了" on a Russian form whose line reads "сроком на 5 лет."): a number of one or two
     digits said with a unit word names the few blocks holding it before a word; not a list's number ("5. ..."), nor a
@@ -2078,3 +2088,92 @@ def test_the_n_more_a_step_lists_are_alike_however_a_one_line_label_is_aligned()
     targets[50]["alignment"] = "center"  # a centred one does look otherwise
     state = {**_filled(targets), "styles": styles}
     assert pointing.more_named(state, "Apply a style by name: paragraphs p10, p20, p30 and 2 more.") != ["p40", "p50"]
+
+
+def test_the_same_for_everyone_else_points_at_the_block_of_the_same_part_under_each_heading_like_its_own():
+    names = ["Patrick", "Siobhan", "Annemarie", "Eddie", "Mary", "John", "Lorna", "Aoife"]
+    paras, n = [_paragraph(1, "ILLUSTRATIVE CASES", "Title")], 2
+    for k, name in enumerate(names):
+        paras += [_paragraph(n, name, "Heading 2"), _paragraph(n + 1, ""),
+                  _paragraph(n + 2, f"{name} works in town, earning a wage. They will gain €{800 + k} this year.")]
+        paras += [_paragraph(n + 3 + i, f"{FILLER} Row {i} of {name}.") for i in range(10)]
+        n += 13
+    state = _state(paras)
+    previous = "In Siobhan's paragraph, bold the amount she gains."
+    request = "Do the same for everyone else's gain figure in their paragraphs."
+    firsts = [p["id"] for p in paras if "will gain" in p["text"]]
+    assert pointing.counterparts(state, request, ["p17", "p18"]) == [firsts[0], *firsts[2:]]
+    assert pointing.counterparts(state, "Italic instead.", ["p17"]) == []  # no others asked for
+    for kept in ("Bold it in Siobhan's paragraph but leave the rest alone.", "只改这一段，别的都不要动",
+                 "Don't touch the others, only hers."):
+        assert pointing.counterparts(state, kept, ["p17"]) == [], kept  # the others left as they are
+    assert pointing.counterparts(state, "其他人也一样", ["p15"]) == [p["id"] for p in paras if p["style"] == "Heading 2"
+                                                              and p["id"] != "p15"]  # a heading: the other headings
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, *firsts)
+
+
+def test_the_last_article_of_statutes_points_at_the_end():
+    """dwh-414#4 ("The very last article is missing its full stop too." of Portuguese statutes): the last article,
+    clause or chapter is at the document's end, and the windowed view shows its last paragraph."""
+    state = _filled({})
+    for request in ("The very last article is missing its full stop too.", "Delete the final clause",
+                    "Number the last chapter too"):
+        assert pointing.at_end(request) and pointing.pointed(state, request)[:2] == ["p80", "p79"], request
+    text = "The very last article is missing its full stop too."
+    view = views.grounded_view(state, text, InstructionResult(text), 300, quoted_in=text)
+    assert _shown(view, "p80")
+
+
+def test_chapter_titles_spelt_out_and_the_line_under_each_are_pointed_at():
+    """dwh-414#6 ("Centre the four chapter headings, and the line in brackets under each one as well." of statutes
+    whose chapters are typed "CAPÍTULO SEGUNDO" with "(Dos membros)" under them): the four titles, their numbers spelt
+    out, and the line under each; dwh-414#7 ("put those back") finds them through the request before."""
+    targets = {}
+    for k, (n, sub) in enumerate([("PRIMEIRO", "(Denominação)"), ("SEGUNDO", "(Dos membros)"),
+                                  ("TERCEIRO", "(Dos órgãos)"), ("QUARTO", "(Disposições finais)")]):
+        targets[20 * k + 2] = _paragraph(20 * k + 2, f"CAPÍTULO {n}")
+        targets[20 * k + 3] = _paragraph(20 * k + 3, "")  # an empty paragraph between
+        targets[20 * k + 4] = _paragraph(20 * k + 4, sub)
+        targets[20 * k + 6] = _paragraph(20 * k + 6, "(Competência)")
+    state = _filled(targets)
+    text = "Centre the four chapter headings, and the line in brackets under each one as well."
+    assert pointing.chapters_typed(state, text) == ["p2", "p22", "p42", "p62"]
+    assert pointing.chapters_under(state, text) == ["p2", "p4", "p22", "p24", "p42", "p44", "p62", "p64"]
+    assert pointing.chapters_under(state, "Centre the four chapter headings") == []
+    later = "put those back, keep just the CAPÍTULO lines centred"
+    view = views.grounded_view(state, later, InstructionResult(later), 300, quoted_in=later, previous=text)
+    assert _shown(view, "p4", "p24", "p44", "p64")
+
+
+def test_the_top_headings_are_listed_though_the_previous_request_pointed_at_one():
+    """dwh-422#4 (local ceiling): "秘书处那一页的标题字有点小" names the Title-styled "Secretariat ..." line in another
+    language, after a request on the glossary whose lines (a Heading 1 beside them) the view keeps: the highest
+    headings are still listed, as for a request pointing at nothing else (the previous request's heading is not one
+    its own words name)."""
+    heads = {n: _paragraph(n, f"Chapter {n} of the report on the many things it is about", style="Heading 1")
+             for n in range(10, 1300, 3)}
+    lines = {5: _paragraph(5, "Glossary\t71"), 6: _paragraph(6, "Introduction", style="Heading 1"),
+             1290: _paragraph(1290, "Secretariat of the Working Group", style="Title"),
+             1295: _paragraph(1295, "Glossary")}
+    state = _filled({**heads, **lines}, n=1300)
+    request, previous = "秘书处那一页的标题字有点小，调到14磅", "Glossary 那个表第一行是空的，删了吧"
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, "p1290")
+
+
+def test_the_n_more_a_step_lists_are_the_lines_of_their_style_starting_with_their_word():
+    """dwh-424#4 ("paragraphs p693, p786, p1007, p1205, p1283, p1382 and 2 more" of table captions "الجدول 1" to
+    "الجدول 8", some short, some long, some bold, some half bold): the two more are the next lines of their style
+    starting with their first word, not the next lines of their style."""
+    def caption(n: int, text: str, bold: bool) -> dict:
+        p = _paragraph(n, text, style="Single Txt")
+        p["runs"] = [{"text": text[:8], "bold": True}, {"text": text[8:], "bold": bold}]
+        return p
+    body = {n: _paragraph(n, f"{FILLER} {n}", style="Single Txt") for n in range(1, 81)}
+    captions = {10: caption(10, "الجدول 1:", True), 20: caption(20, "الجدول 2: التقدم المحرز نحو تحقيق الأهداف", False),
+                30: caption(30, "الجدول 3: ملخص", True), 50: caption(50, "الجدول 4: أداء قطاع التعليم في البلد", False),
+                70: caption(70, "الجدول 5: عدد", True)}
+    state = _filled({**body, **captions})
+    step = "Set character formatting: bold true; paragraphs p10, p20, p30 and 2 more."
+    assert pointing.more_named(state, step) == ["p50", "p70"]

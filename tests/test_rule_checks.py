@@ -322,6 +322,27 @@ def test_a_letter_case_the_text_has_now_is_said_of_it_not_asked_for():
     assert [f.check for f in values.unnamed_values("change_case", args, said, mixed)] == ["unnamed_value"]
 
 
+def test_a_request_taking_back_the_previous_change_asks_for_the_value_before_it():
+    """"nah, the bars were clearer. change it back" after "could we see it as a line chart?" (dwh-417#6) and "put it
+    back how it was" after "show the area chart ... as a column chart instead?" (dwh-418#8) ask for the chart type
+    the previous instruction changed, which the request does not name; without the previous instruction, or
+    without taking it back, the unnamed type is still rejected."""
+    from autodw.agent.checks import values
+
+    def found(now, value, request, previous=""):
+        state = {**STATE, "images": [{"id": "chart1", "chart_type": now}]}
+        return [f.check for f in values.unnamed_values("change_chart_type", {"chart": "chart1", "chart_type": value},
+                                                       request, state, previous=previous)]
+
+    line = "could we see it as a line chart?"
+    assert found("line", "column", "nah, the bars were clearer. change it back", line) == []
+    assert found("column", "area", "hmm no, put it back how it was", "show the area chart as a column chart instead?") == []
+    assert found("line", "column", "nah, the bars were clearer. change it back") == ["unnamed_value"]
+    assert found("line", "column", "nah, the bars are clearer", line) == ["unnamed_value"]
+    # the previous instruction changed something else: nothing says what the type was
+    assert found("line", "pie", "hmm no, put it back how it was", "make the title bold") == ["unnamed_value"]
+
+
 def test_a_section_flag_on_now_named_by_the_request_can_only_be_switched_off():
     """"第一页底下好像没有页码，首页也要显示" of a section with a first page footer of its own (dwh-386#4): switching
     different_first_page off is what it asks; of a section without one, off is still rejected."""

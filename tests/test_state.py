@@ -12,6 +12,7 @@ from autodw.apis import execute
 from autodw.core.document import WordDocument
 from autodw.analysis.state import STATE_KEYS, extract_state
 from autodw.analysis.state.render import estimate_tokens, render_state
+from autodw.core.ids import ID_IN_TEXT
 from autodw.core.xml import qn
 from tests.conftest import EXAMPLES, corpus_file, docx_bytes, make_doc
 from tests.state_shape import shape_errors
@@ -165,6 +166,14 @@ def test_a_section_line_lists_its_header_paragraph_ids(report):
     assert header["paragraphs"] and set(header["paragraphs"]) <= set(created)
     line = next(x for x in render_state(extract_state(report)).splitlines() if x.startswith("SECTION 0"))
     assert f"({', '.join(header['paragraphs'])})" in line
+
+
+def test_a_section_line_names_its_margins_so_that_no_margin_reads_as_an_element_id(report):
+    """fix35c's finding: "margins t2.0" showed a table id t2 the document does not have, to the ceiling's measure (and
+    to a model reading the view)."""
+    line = next(x for x in render_state(extract_state(report)).splitlines() if x.startswith("SECTION 0"))
+    assert re.search(r"margins T[0-9.]+ B[0-9.]+ L[0-9.]+ R[0-9.]+;", line)  # capitals: no id is
+    assert not ID_IN_TEXT.findall(line.split(";")[1])
 
 
 @pytest.mark.parametrize("name", ["report.docx", "contract_zh.docx"])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 from autodw.analysis.state import State
 
@@ -174,12 +174,13 @@ _NAME_JOINT = re.compile(r"(?<=[a-z])(?=[A-Z])|_")
 
 
 def drawings_described(state: State, text: str) -> list[str]:
-    """The pictures and charts whose alt text holds a word of `text` that at most :data:`MAX_DRAWINGS` of their alt
-    texts hold (a name written as one word read as its words: "CulmannMain"), best first (by the sum of 1 / the alt
-    texts holding each), at most :data:`MAX_DRAWINGS`: a request names a picture by what it shows ("the main screen
-    screenshot" of 17 screenshots, dwh-367#4), which no paragraph says."""
+    """The pictures and charts whose alt text (a chart's: with its title, categories and series names) holds a word of
+    `text` that at most :data:`MAX_DRAWINGS` of them hold (a name written as one word read as its words:
+    "CulmannMain"), best first (by the sum of 1 / the drawings holding each), at most :data:`MAX_DRAWINGS`: a request
+    names a picture by what it shows ("the main screen screenshot" of 17 screenshots, dwh-367#4), a chart by its title
+    or data ("the fruit column chart ... the banana value", dwh-418#1), which no paragraph says."""
     words = {w for w, _ in _latin_words(text)}
-    held = [(img["id"], {w for w, _ in _latin_words(_NAME_JOINT.sub(" ", img.get("alt_text") or ""))} & words)
+    held = [(img["id"], {w for w, _ in _latin_words(_NAME_JOINT.sub(" ", _drawing_text(img)))} & words)
             for img in state.get("images", []) if img.get("id")]
     frequency: dict[str, int] = {}
     for _, mine in held:
@@ -188,6 +189,13 @@ def drawings_described(state: State, text: str) -> list[str]:
     scored = [(-sum(1 / frequency[w] for w in mine if frequency[w] <= MAX_DRAWINGS), n, eid)
               for n, (eid, mine) in enumerate(held)]
     return [eid for score, _, eid in sorted(scored) if score < 0][:MAX_DRAWINGS]
+
+
+def _drawing_text(img: dict[str, Any]) -> str:
+    """A drawing's alt text, and a chart's title, categories and series names."""
+    said = [img.get("alt_text"), img.get("title"), *(img.get("categories") or []),
+            *(s.get("name") for s in img.get("series") or [] if isinstance(s, dict))]
+    return " ".join(str(w) for w in said if w)
 
 
 @functools.lru_cache(maxsize=1 << 16)

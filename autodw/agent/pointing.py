@@ -288,7 +288,10 @@ _LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?
 _LOOSE_LABEL = re.compile(r"^\s*[(\[（]?(\d{1,3}|[^\W\d_]{1,2})(?:[.)\]）]\s|\t|\s{2,})")
 _END = re.compile(r"\b(?:at|to|near)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
                   r"|\bend\s+of\s+the\s+(?:document|doc|file|text)\b"
-                  r"|\b(?:last|final|closing|concluding)\s+(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation)s?\b"
+                  # "the last paragraph", "the last two sections", "the last article" ("最后两段" below)
+                  r"|\b(?:last|final|closing|concluding)\s+(?:(?:two|three|four|five|few|couple\s+of|\d+)\s+)?"
+                  r"(?:paragraph|line|item|entry|sentence|page|part|bit|reference|citation|section|article|clause"
+                  r"|chapter)s?\b"
                   r"|文末|末尾|结尾|最后面|最下面|文档最后|最后(?:[一两二三四五六七八九十几]|\d+)?(?:条|项|个|段|行|句|页|部分)|[在到]最后(?![一两二三四五六七八九十几]|把|再|才)"
                   # one more added at the end ("参考文献最后再补一条"), not at a list's ("列表最后再加一条") or another's
                   r"|(?<!列表)(?<!清单)(?<!的)最后再?(?:补|加|添|增|写)(?:上|充)?(?:[一两二三四五六七八九十几]|\d+)(?:条|项|个|段|行|句)"
@@ -317,9 +320,10 @@ MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that s
 MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
 _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
 _CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapitres?|kapitel", re.IGNORECASE)
-#: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...")
+#: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...", its number spelt
+#: out: "CAPÍTULO SEGUNDO" of Portuguese statutes)
 _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
-                           r"(?:\d+|[IVXLC]+)\b)", re.IGNORECASE)
+                           r"(?:\d+|[^\W\d_]+)\b)", re.IGNORECASE)
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
 _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
@@ -343,6 +347,15 @@ _TABLE_OR_COLUMN = re.compile(r"\b(?:tables?|columns?|headers?)\b|表|列", re.I
 #: words asking for more blocks like the ones named ("policy, purpose, definitions etc", "所有…")
 _MORE_ALIKE = re.compile(r"\betc\b|\band\s+so\s+on\b|\bthe\s+(?:others|rest)\b|\ball\s+(?:of\s+)?(?:the|my|our)\b"
                          r"|\bevery\b|\beach\b|等等|之类|所有|每个|全部", re.IGNORECASE)
+#: a request asking for what the one before did on the others like its target ("do the same for everyone else's",
+#: "the rest of them too", "其他人也一样", "其余的也加粗", "别的也一样")
+_OTHERS = re.compile(r"\b(?:every(?:one|body)|all|each|any(?:one|body))\s+else(?:'s)?\b"
+                     r"|\b(?:the|all\s+the|each\s+of\s+the|all\s+of\s+the)\s+(?:others|rest)\b"
+                     r"|其他人|其它人|其余|别的|别人|剩下的", re.IGNORECASE)
+#: the others left as they are ("leave the rest alone", "别的都不要动"), said around :data:`_OTHERS`
+_OTHERS_KEPT = re.compile(r"\b(?:leave|keep|don'?t\s+(?:touch|change)|do\s+not\s+(?:touch|change))\b[^.;,]{0,12}$"
+                          r"|^[^.;,]{0,12}\b(?:alone|as\s+(?:it|they)\s+(?:is|are)|unchanged|untouched)\b"
+                          r"|^[^。；，]{0,4}(?:都|也)?(?:不要|不用|别|不)(?:动|改|变)|^[^。；，]{0,4}(?:保持|不变)", re.IGNORECASE)
 #: a request speaking of an e-mail address ("the email line", "那个邮箱"; "油箱", the common homophone for 邮箱)
 _MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|电子邮件|邮件地址|电邮|электронн\w*\s+почт\w*"
                         r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
@@ -412,6 +425,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
     out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
+    out += chapters_under(state, said)  # "the chapter headings, and the line in brackets under each one"
     out += spanned(state, said, matches)  # "the section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
@@ -1083,6 +1097,49 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
                                        or numbers_worded(state, previous)) + wrote))
 
 
+def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """When `said` (undictated text) asks for the same on the others ("do the same for everyone else's gain figure"):
+    the blocks playing the part the first body block with text of `ids` (what the previous instruction pointed at)
+    plays under its heading, under each other heading of that heading's style, in document order, up to
+    :data:`MAX_ALIKE` (the n-th block of its kind under each: the first paragraph of each case, dwh-403#7); the other
+    headings of its style when it is a heading itself."""
+    if not any(not (_OTHERS_KEPT.search(said[:m.start()]) or _OTHERS_KEPT.search(said[m.end():]))
+               for m in _OTHERS.finditer(said)):
+        return []
+    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    custom = custom_headings(state)
+    heads = [n for n, (el, table) in enumerate(blocks) if not table and heading_level(el.get("style"), custom) is not None]
+    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
+    target = next((at[i] for i in ids if i in at), None)
+    if target is None:
+        return []
+
+    def kind(n: int) -> tuple:
+        return ("table",) if blocks[n][1] else _list_kind(blocks[n][0])
+
+    head = target if target in heads else max((n for n in heads if n < target), default=None)
+    if head is None:
+        return []
+    style, level = blocks[head][0].get("style"), heading_level(blocks[head][0].get("style"), custom)
+
+    def part(h: int) -> list[int]:
+        """The blocks of the target's kind under the heading at `h`, up to the next of its level or higher."""
+        end = next((n for n in heads if n > h and (heading_level(blocks[n][0].get("style"), custom) or 0) <= level),
+                   len(blocks))
+        return [n for n in range(h + 1, end) if kind(n) == kind(target)]
+
+    place = None if target == head else part(head).index(target)
+    out = []
+    for h in heads:
+        if h == head or blocks[h][0].get("style") != style:
+            continue
+        if place is None:
+            out.append(h)
+        elif place < len(found := part(h)):
+            out.append(found[place])
+    return [blocks[n][0]["id"] for n in out][:MAX_ALIKE]
+
+
 def coloured(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all of a colour `said` (undictated
     text) describes its target by, not one it asks for: "make the two blue section titles dark red" names the blue
@@ -1363,6 +1420,21 @@ def chapters_typed(state: State, text: str) -> list[str]:
     out = [p["id"] for p in state.get("paragraphs", []) if len(p.get("text", "").strip()) <= MAX_TITLE_CHARS
            and _CHAPTER_LINE.match(p.get("text", "")) and heading_level(p.get("style"), custom) is None]
     return out if 2 <= len(out) <= MAX_LISTED_HEADINGS else []
+
+
+def chapters_under(state: State, said: str) -> list[str]:
+    """The chapter titles typed (:func:`chapters_typed`), each with the first body paragraph with text under it, when
+    `said` (undictated text) speaks of chapters and of what is under them: "the four chapter headings, and the line in
+    brackets under each one" of statutes whose "CAPÍTULO SEGUNDO" has "(Dos membros)" under it (dwh-414#6; and
+    "put those back" after it, dwh-414#7)."""
+    if not _UNDER.search(said):
+        return []
+    heads, out, under = set(chapters_typed(state, said)), [], False
+    for el, table in body_blocks(state):
+        if el["id"] in heads or under and (table or el.get("text", "").strip()):
+            out.append(el["id"])
+            under = el["id"] in heads
+    return out
 
 
 #: a request speaking of several headings or titles ("the numbered section headings", "the clause titles")
@@ -1814,13 +1886,21 @@ def _short(p: dict[str, Any]) -> tuple[Any, ...] | None:
     return _kind(p)
 
 
+def _opened(p: dict[str, Any]) -> tuple[Any, ...] | None:
+    """A line's style, list and list level (:func:`_list_kind`) and first word, whatever its length and look; None for
+    an empty one."""
+    words = loose(p.get("text", "")).split()
+    return (_list_kind(p), words[0]) if words else None
+
+
 def more_named(state: State, text: str) -> list[str]:
     """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all short lines of one look (:func:`_short`: bold labels
-    among bold sentences, dwh-400#4), or all look alike (:func:`_kind`), and N such lines follow, those (the
-    "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    among bold sentences, dwh-400#4), or all look alike (:func:`_kind`), or all of one style starting with one word
+    (:func:`_opened`: table captions "الجدول 1" to "الجدول 8", long or short, some bold, some half bold, dwh-424#4), and
+    N such lines follow, those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
     titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
@@ -1842,7 +1922,7 @@ def more_named(state: State, text: str) -> list[str]:
         after = titles[max(titles.index(i) for i in ids) + 1:]
         if len(after) == count:
             return after
-    for key in (_lead, _short, _kind):
+    for key in (_lead, _short, _kind, _opened):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
             same = [p["id"] for p in rest if key(p) in named][:count]

@@ -113,6 +113,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
+    own_pointed = list(pointed)  # what the request points at by its own words, before what the previous one did
     # words the document does not share (a request in another language), or that point elsewhere than the numbers it
     # says: those numbers may still name the target (in the section it names, when some are there)
     inside = pointing.within(state, alone)
@@ -130,9 +131,15 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # grounded by the previous instructions' names: the request's own blocks first, then those the previous ones
         # pointed at (the nearest first), then what their names point at (a heading two turns back, dwh-306#4)
         pointed = list(dict.fromkeys([*by_itself, *beside, *pointed])) if earlier else pointed + beside
+        # "do the same for everyone else's": the previous target, then the blocks playing its part under the other
+        # headings like its own, ahead of the rest (dwh-403#7)
+        others = pointing.counterparts(state, grounding.undictated(pointing_in), back)
+        pointed = list(dict.fromkeys([*back[:1], *others, *pointed])) if others else pointed
     pointed += pointing.rows_through(state, pointing_in, [*pointed, *(m.id for m in named)])  # "the last columns"
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
-    listed = [*listed, *pointing.headings_listed(state, pointing_in, [*pointed, *(m.id for m in named)])]
+    # (by its own words: a heading beside the previous instruction's place is not the one it names in another
+    # language, "秘书处那一页的标题" after a request on the glossary, dwh-422#4)
+    listed = [*listed, *pointing.headings_listed(state, pointing_in, [*own_pointed, *(m.id for m in named)])]
     listed += pointing.chapters_typed(state, pointing_in)  # "none of the chapter titles are real headings"
     pointed = [*numbers, *pointed]
     if pointing_in != quoted_in:  # the names the request says beside the step's quotes ("Kashin ...": "А.Г.Кашин")

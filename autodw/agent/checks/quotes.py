@@ -21,6 +21,8 @@ _SENTENCE_END = re.compile(r"[.!?。！？]\W*$")  # a text that ends a sentence
 _WRITTEN = re.compile(r"^(?:text|title|replace|caption|bookmark|name)$")
 #: arguments holding a text the call looks for (to replace, format or comment on), not one it writes
 _SEARCHED = re.compile(r"^(?:find|match)$")
+#: arguments naming the paragraphs a call changes
+_NAMED = re.compile(r"^paragraphs?$")
 #: a caption's label and number ("Table 1: ", "图 2 "), which the caption API writes itself
 _CAPTION_LABEL = re.compile(rf"^(?:{grounding.caption_labels()})\s*\d+\s*[:：.\-–—]?\s*", re.IGNORECASE)
 #: what joins quotes written as one text: line breaks, tabs, a bar or a bullet between spaces
@@ -51,7 +53,8 @@ def _unnumbered(text: str, before: State) -> str:
                             "dwbench-2.0/hand/dev-tenth", "dwbench-2.0/hand/dev-eleventh",
                             "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/hand/dev-twenty-third",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fourth",
-                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/templated/dev"))
+                            "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-ninth",
+                            "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State, after: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a
     text it writes is a quote with whole words added at an end ("sec7" -> "sec7 draft") or with its last words dropped
@@ -80,7 +83,8 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
     needs to be formal management training"'); a text the call looks for where it writes a quote (the quote is the new
     text: "опубликования( обнародовании)" -> "опубликования (обнародования)"); a text the call looks for changed only
     inside a quote (:func:`_changed_within`: "membros da CNIG" -> "membros do CNIG" for "make it 'do CNIG'"); a part of
-    a quote the document loses a copy of, rewritten (:func:`_fixes_part`: the quote is the old text). The fix is the quoted text, for a top-level text argument."""
+    a quote, or a paragraph holding it, the document loses a copy of, rewritten (:func:`_fixes_part`: the quote is
+    the old text). The fix is the quoted text, for a top-level text argument."""
     quoted = [q.text for q in grounding.quotes(instruction) if not q.opening]
     keys = {loose_text(q) for q in quoted}
     searched = {loose_text(text) for arg, text in keyed_strings(args) if _SEARCHED.match(arg)}
@@ -122,7 +126,7 @@ def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: Sta
             if key == q or (q in searched and not _SEARCHED.match(arg)) or (q in written and _SEARCHED.match(arg)) or \
                     _fills(key, q):
                 continue  # the quote is the old text the call replaces, or the new text it writes in place of `key`
-            if _WRITTEN.match(arg) and (_changed_within(key, q, searched) or _fixes_part(q, searched, before, after)):
+            if _WRITTEN.match(arg) and (_changed_within(key, q, searched) or _fixes_part(q, searched, before, after, args)):
                 continue
             similar = len(key) >= MIN_TEXT_CHARS and len(q) >= MIN_TEXT_CHARS and \
                 SequenceMatcher(None, key, q).ratio() >= QUOTE_SIMILARITY
@@ -191,12 +195,16 @@ def _changed_within(written: str, quote: str, searched: set[str]) -> bool:
     return False
 
 
-def _fixes_part(quote: str, searched: set[str], before: State, after: State) -> bool:
-    """Whether a text the call looks for is a part of `quote` (loose) and the call leaves the document with fewer
-    copies of the quote than it had: the quote is the old text, a part of which the call rewrites ("на право
-    заключение договора аренды" quoted, "заключение" fixed with the words around it)."""
+def _fixes_part(quote: str, searched: set[str], before: State, after: State, args: dict[str, Any]) -> bool:
+    """Whether a text the call looks for is a part of `quote` (loose), or a paragraph it names (`args`) holds the
+    quote, and the call leaves the document with fewer copies of the quote than it had: the quote is the old text,
+    a part of which the call rewrites ("на право заключение договора аренды" quoted, "заключение" fixed with the
+    words around it; "ascii" for a heading that "says 'asci and hansi'", its whole text set)."""
     if not any(found and found in quote for found in searched):
-        return False
+        ids = {text for arg, text in keyed_strings(args) if _NAMED.match(arg)}
+        if not ids or not any(quote in loose_text(p.get("text", "")) for p, _ in grounding.paragraphs(before)
+                              if p.get("id") in ids):
+            return False
     return sum(t.count(quote) for t in _texts(after)) < sum(t.count(quote) for t in _texts(before))
 
 

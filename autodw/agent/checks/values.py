@@ -55,15 +55,16 @@ def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> l
                             "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-ninth", "dwbench-2.0/templated/dev-outside-third"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
-                   message: str = "") -> list[CheckFinding]:
+                   message: str = "", previous: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that neither it nor
     another request of the message names ("even_page"; "We print on A4 here, not Letter. Switch the paper size"
     then "make the margins 2 cm all round" for a call doing both), per ``value_words.json``; the fix is the one other
     value named. A value every paragraph the call changes has now, or the chart (read from the state), is not one it
-    names to take: "the title is just bold centred text; make it a proper heading" says what the title is."""
+    names to take: "the title is just bold centred text; make it a proper heading" says what the title is. A request
+    taking back the `previous` instruction's change asks for the value it had before (:func:`_restored`)."""
     data = word_list("value_words.json")
     out = []
     for key, value in keyed_strings(args):
@@ -71,6 +72,8 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
         if not words or value not in words or named(words[value], request) or named(catalogue_value(value), request):
             continue
         now = _value_now(api, key, args, before)
+        if _restored(value, now, words, request, previous):
+            continue
         others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
         if others or value in data["named"].get(key, ()) and \
                 not (named(words[value], message) or named(catalogue_value(value), message)):
@@ -80,8 +83,19 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
     return out
 
 
+def _restored(value: str, now: Any, words: dict[str, str], request: str, previous: str) -> bool:
+    """Whether `value` is what a request taking back the previous instruction's change (``reversal``: "change it
+    back", "put it back how it was") asks for: a value other than the one there `now` that the `previous` instruction
+    names (what it changed: "show the area chart as a column chart instead"), or any other value when that
+    instruction names only the one there now, the value it set ("could we see it as a line chart?": what was there
+    before, named by no request the check sees)."""
+    if value == now or not previous or not re.search(word_list("value_words.json")["reversal"], request, re.IGNORECASE):
+        return False
+    return named(words[value], previous) or isinstance(now, str) and now in words and named(words[now], previous)
+
+
 #: an enumerated argument of a chart API -> the chart's field of the state that holds its value now
-_CHART_FIELDS = {"set_chart_legend.position": "legend"}
+_CHART_FIELDS = {"set_chart_legend.position": "legend", "change_chart_type.chart_type": "chart_type"}
 
 
 def _value_now(api: str, key: str, args: dict[str, Any], before: State) -> Any:

@@ -126,7 +126,8 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
         key = loose(text)
         if key in in_words or key in in_view:
             continue
-        (hidden if key in in_document and not respelt(key, in_words, in_document) else interpreted).append(text)
+        told = respelt(key, in_words, in_document) or edited(key, in_view, in_words)
+        (hidden if key in in_document and not told else interpreted).append(text)
     return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
 
 
@@ -138,9 +139,34 @@ def respelt(key: str, words: str, document: str) -> bool:
     from the view)."""
     if len(key) < MIN_RESPELT_CHARS:
         return False
-    tokens, n = words.split(), len(key.split())
-    grams = (" ".join(tokens[i:i + n]).strip("'\"‘’“”.,;:!?()") for i in range(len(tokens) - n + 1))
-    return any(_one_edit(key, gram) and gram in document for gram in grams)
+    return any(_one_edit(key, gram) and gram in document for gram in _grams(words, len(key.split())))
+
+
+def edited(key: str, view: str, words: str) -> bool:
+    """Whether `key` (of :data:`MIN_RESPELT_CHARS` characters or more) is as many words one after the other of the
+    `view` with one letter added, dropped, changed or two swapped, in punctuation or in a word of the user's `words`:
+    the edit a request asks of a text the view shows, which a model writes from the two wherever else the document
+    holds the result ("it says استو, should be است" of a shown "استو و سلام"; a shown "objectivos." given a semicolon).
+    """
+    if len(key) < MIN_RESPELT_CHARS:
+        return False
+    said = {token.strip(_TRIM) for token in words.split()}
+    for gram in _grams(view, len(key.split())):
+        if _one_edit(key, gram):
+            changed = [(a, b) for a, b in zip(key.split(), gram.split()) if a != b]
+            if len(changed) == 1 and (changed[0][0].strip(_TRIM) == changed[0][1].strip(_TRIM)
+                                      or changed[0][0].strip(_TRIM) in said):
+                return True
+    return False
+
+
+_TRIM = "'\"‘’“”.,;:!?()"
+
+
+def _grams(text: str, n: int) -> Iterator[str]:
+    """The runs of `n` words of `text`, their ends' quotes and punctuation trimmed."""
+    tokens = text.split()
+    return (" ".join(tokens[i:i + n]).strip(_TRIM) for i in range(len(tokens) - n + 1))
 
 
 def _one_edit(a: str, b: str) -> bool:
