@@ -989,6 +989,17 @@ def test_text_named_by_its_colour_is_pointed_at():
     assert pointing.coloured(state, "make the heading red") == []  # a colour to give is no look named
 
 
+def test_a_colour_described_run_is_not_cut_inside_its_section():
+    # dev-thirtieth dwh-431#6: "the green comment lines in the create-a-new-document code example": eight green
+    # comments under one heading, past MAX_COLOURED; those of the next section stay out
+    def green(n: int) -> dict:
+        return {**_paragraph(n, f"// comment {n}"), "runs": [{"text": f"// comment {n}", "color": "3F7F5F"}]}
+    lines = [20 + 2 * k for k in range(pointing.MAX_COLOURED + 2)]
+    state = _filled({10: _paragraph(10, "Creating a document", style="Heading 2"), **{n: green(n) for n in lines},
+                     50: _paragraph(50, "Converting", style="Heading 2"), 52: green(52), 54: green(54)})
+    assert pointing.coloured(state, "the green comment lines, make them italic") == [f"p{n}" for n in lines]
+
+
 def test_beside_the_blocks_a_request_points_at_itself_few_of_the_previous_instructions_are_shown(monkeypatch):
     # dev-fourteenth dwh-234#2: "the lonely full stop after the bit about cultural groups. delete that line" leans back
     # (its words ground nothing), and the many blocks the previous instruction pointed at took the lines around the

@@ -1142,8 +1142,8 @@ def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
 
 def coloured(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all of a colour `said` (undictated
-    text) describes its target by, not one it asks for: "make the two blue section titles dark red" names the blue
-    paragraphs."""
+    text) describes its target by, not one it asks for, with the rest of the last one's section (:func:`_looking`):
+    "make the two blue section titles dark red" names the blue paragraphs."""
     described = {c.name for c in colours_said(said)} - {c.name for c, _ in colours_to_set(said)}
     if not described:
         return []
@@ -1152,7 +1152,7 @@ def coloured(state: State, said: str) -> list[str]:
     def of_colour(looks: list[dict[str, Any]]) -> bool:
         colours = {look.get("color") for look in looks}
         return len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges)
-    return _looking(state, of_colour)
+    return _looking(state, of_colour, section_rest=True)
 
 
 def highlighted(state: State, said: str) -> list[str]:
@@ -1272,19 +1272,22 @@ def mail_blocks(state: State, said: str) -> list[str]:
 
 
 def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: Collection[str] | None = None,
-             most: int = MAX_COLOURED) -> list[str]:
+             most: int = MAX_COLOURED, section_rest: bool = False) -> list[str]:
     """The first `most` body paragraphs (of `among`, if given) with text the effective formats of whose runs with text
-    `keep` accepts."""
+    `keep` accepts; with `section_rest`, then the others before the next heading, up to :data:`MAX_ALIKE` (the cap
+    does not split a section's run of them: the eight green comment lines of one code example, dwh-431#6)."""
     looks = Formatting(state.get("styles", {}))
+    custom = custom_headings(state) if section_rest else {}
     out: list[str] = []
     for p in state.get("paragraphs", []):
+        if len(out) >= most and (not section_rest or len(out) >= MAX_ALIKE or (
+                p.get("text", "").strip() and heading_level(p.get("style"), custom) is not None)):
+            break
         if among is not None and p["id"] not in among:
             continue
         runs = [looks.run(r, p.get("style")) for r in p.get("runs", []) if r.get("text", "").strip()]
         if runs and keep(runs):
             out.append(p["id"])
-            if len(out) == most:
-                break
     return out
 
 
