@@ -1331,6 +1331,17 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
                                            previous)] == ["unasked_flag"]
 
 
+def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
+    """"这个标题别跟下面签字的表格分到两页去" (the heading not on another page than the table under it) asks
+    keep_with_next (hand dev-thirtieth dwh-434#8), as "don't split it across pages" does."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p173"], "keep_with_next": True}
+    assert unasked_flags("set_paragraph_format", args, "第12条这个标题别跟下面签字的表格分到两页去") == []
+    assert unasked_flags("set_paragraph_format", args, "don't let the heading split across pages from its table") == []
+    assert unasked_flags("set_paragraph_format", args, "第12条这个标题加粗")
+
+
 def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():
     """hand dev-twenty-fifth dwh-367#7 (local ceiling): "Add a reference ...: Culmann, K., Die graphische Statik, ...,
     1866. Title in italics like the others please." is split after "1866"; italicising the title the first request
