@@ -656,6 +656,24 @@ def test_a_letter_typed_three_times_names_the_thing_as_the_word_does():
     assert unasked_api("delete_comment", "the commment about the park booking needs a date")  # still no deletion
 
 
+def test_a_thing_that_can_go_too_is_deleted():
+    """"And its comment can go too." asks the comment's deletion as "can go" does (hand dev-thirtieth dwh-433#7)."""
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("delete_comment", "Take p6 back to normal text. And its comment can go too.") == []
+    assert unasked_api("delete_comment", "the comment can go as well") == []
+    assert unasked_api("delete_comment", "the comment can go too far")  # no deletion
+
+
+def test_a_running_head_names_the_header():
+    """A running head is the header ("The running head on the inner pages still says First author et. al. - should
+    be Nair et al.", hand dev-thirtieth dwh-430#3)."""
+    from autodw.agent.checks.apis import unasked_api
+
+    assert unasked_api("set_header_footer", "The running head on the inner pages should be Nair et al.") == []
+    assert unasked_api("set_header_footer", "The running text on the inner pages should be Nair et al.")
+
+
 def test_empty_lines_said_too_many_and_a_lettered_list_restarted_name_their_apis():
     """Extra empty lines ask a deletion, a lettered list restarted asks a list format (hand dev-twenty-fifth
     dwh-369#5, dwh-373#3, local ceiling)."""
@@ -1311,6 +1329,17 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
     assert unasked_flags("set_header_row", args, "同样处理合同那一章的表", previous) == []
     assert [f.check for f in unasked_flags("set_header_row", args, "give the contract chapter's table a grey header",
                                            previous)] == ["unasked_flag"]
+
+
+def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
+    """"这个标题别跟下面签字的表格分到两页去" (the heading not on another page than the table under it) asks
+    keep_with_next (hand dev-thirtieth dwh-434#8), as "don't split it across pages" does."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p173"], "keep_with_next": True}
+    assert unasked_flags("set_paragraph_format", args, "第12条这个标题别跟下面签字的表格分到两页去") == []
+    assert unasked_flags("set_paragraph_format", args, "don't let the heading split across pages from its table") == []
+    assert unasked_flags("set_paragraph_format", args, "第12条这个标题加粗")
 
 
 def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():

@@ -317,6 +317,20 @@ def test_the_window_stays_where_a_paragraph_was_removed():
     assert views.where_removed(state, said) == []
 
 
+def test_the_planner_seeing_the_start_view_sees_the_block_now_where_a_step_deleted_one():
+    """dwh-431#2 (local: the start view omits a chapter's lines): after its heading is deleted, the block now in its
+    place is shown after the history (the next one to delete), and a removed id is said gone once."""
+    from autodw.agent.records import Attempt, Step
+    state = _filled({})
+    del state["paragraphs"][59]  # p60 removed: p61 is now at index 59
+    deleted = Attempt(api="delete_block", args={"block": "p60"}, level="first", ok=True, accepted=True,
+                      changes="removed paragraph p60", removed=[("p60", 59)])
+    record = InstructionResult("x", steps=[Step(1, "Delete block p60.", attempts=[deleted])])
+    now = views.touched_now(record, state)
+    assert now.count("p60: no longer in the document") == 1
+    assert _shown(now, "p61") and _shown(now, "p59")
+
+
 def test_the_change_analysis_hands_every_removed_paragraph_over_even_past_the_summarys_lines():
     from autodw.agent.outcomes import ObservedChange
     before = _filled({})

@@ -231,19 +231,26 @@ def cut(text: str, limit: int, more: str = "…") -> str:
 
 def touched_now(record: InstructionResult, state: State) -> str:
     """The current lines of the elements this instruction's accepted calls named, created or changed
-    (at most `MAX_TOUCHED_SHOWN`)."""
+    (at most `MAX_TOUCHED_SHOWN`), then of the blocks now either side of what the last one removed
+    (:func:`where_removed`: the next block of a chapter deleted one by one, which the start view may omit, dwh-431#2)."""
     touched: list[str] = []
+    last = None
     for step in record.steps:
         if step.accepted:
             found = named_ids(step.accepted) + ELEMENT_ID.findall(step.accepted.changes or "")
-            touched += [i for i in found if i not in touched]
+            touched = list(dict.fromkeys([*touched, *found]))
+            last = step.accepted
     touched = touched[-MAX_TOUCHED_SHOWN:]
     if not touched:
         return ""
-    lines = render_elements(contents_marked(state), touched)
+    marked = contents_marked(state)
+    lines = render_elements(marked, touched)
     gone = [i for i in touched if not any(says_id(line, i) for line in lines)]
     lines += [f"{i}: no longer in the document" for i in gone]
-    return "\n\nThose elements now:\n" + "\n".join(lines)
+    around = [i for i in where_removed(state, last) if i not in touched] if last else []
+    beside = render_elements(marked, around) if around else []
+    return "\n\nThose elements now:\n" + "\n".join(lines) + \
+        ("\n\nNow either side of what was removed:\n" + "\n".join(beside) if beside else "")
 
 
 # --- the planner's view of the document ---------------------------------------------------------------------------
