@@ -386,3 +386,14 @@ def test_the_words_of_a_picture_and_of_side_indents():
     said = "The block text box looks squashed, its edges are pulled in too far. Widen it a little on both sides."
     assert values.unasked_properties("set_paragraph_format", indents, said, STATE) == []
     assert values.unasked_properties("set_paragraph_format", indents, "The block text box looks squashed.", STATE)
+
+
+def test_underlining_names_the_underline():
+    """"the underlining looks messy. Take it off" names the underline it removes (dwh-440#7); a request naming no
+    underline does not."""
+    from autodw.agent.checks import values
+
+    args = {"paragraphs": ["p1"], "underline": "none"}
+    said = "Actually the underlining looks messy. Take it off all the labels, bold italic is enough"
+    assert values.unasked_properties("set_text_format", args, said, STATE) == []
+    assert values.unasked_properties("set_text_format", args, "Take it off all the labels", STATE)
