@@ -1520,6 +1520,18 @@ def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one
     assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
 
 
+def test_a_request_speaking_of_a_time_of_day_points_at_the_lines_holding_a_clock_time():
+    """dwh-439#8 ("highlight the paragraph with the meeting time at the airport"): a Hebrew letter's line holding
+    "09:30", which no English word of the request grounds; not a date, nor when the request speaks of no time."""
+    state = _filled({30: _paragraph(30, "מבקשת להגיע ביום רביעי ה- 16/4/2014 בשעה 09:30 לשער"),
+                     40: _paragraph(40, "(שער ההמרה נכון ל – 12/4/2014)")})
+    assert pointing.clock_blocks(state, "highlight the paragraph with the meeting time at the airport") == ["p30"]
+    assert "p30" in pointing.pointed(state, "什么时候集合？把集合时间那段标黄")
+    assert pointing.clock_blocks(state, "highlight the paragraph about the airport this time") == []
+    many = _filled({i: _paragraph(i, f"{i}:00 talk") for i in range(1, 9)})
+    assert pointing.clock_blocks(many, "bold the meeting time") == []  # more than MAX_TIME_BLOCKS: a timetable
+
+
 def test_the_email_pattern_searches_only_texts_holding_an_at_sign(monkeypatch):
     """The address pattern is quadratic on a long run of word characters: a text without "@" is not searched."""
     searched = []
