@@ -367,6 +367,16 @@ def test_the_end_of_a_list_is_its_last_item_not_the_end_of_the_document():
     assert pointing.pointed(ending, "列表结束以后再补一句收尾的话，说明一共多少条")[:1] == ["p80"]
 
 
+def test_an_item_added_to_a_list_points_at_its_end():
+    """dwh-439#5 ("add an adapter for the Japanese plug to that list"): the last item of a Hebrew packing list, which
+    no English word of the request grounds; adding text to a paragraph names no list's end."""
+    items = {i: _paragraph(i, f"פריט {i}", lst={"num_id": 7, "level": 0, "label": "•"}) for i in range(45, 50)}
+    state = _filled(items)
+    for request in ("add an adapter for the Japanese plug to that list", "再加到那个清单里：转换插头"):
+        assert pointing.list_ends(state, request) == ["p49"], request
+    assert pointing.list_ends(state, "add a note to that paragraph") == []
+
+
 def test_the_last_paragraph_is_the_last_with_text_when_the_document_ends_in_empty_ones():
     """docx2python__libreoffice_conversion.docx ends in five empty paragraphs: "the last paragraph" was shown them."""
     state = _filled({i: _paragraph(i, "") for i in range(76, 81)})

@@ -307,7 +307,10 @@ _REPEATED = re.compile(r"\brepeat(?:s|ed|ing)?\b|\bduplicat\w*|\b(?:second|third
 OPENING_LINES = 2  # the document's first lines with text whose recurrence, in order, is where a copy of it starts
 #: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
 _LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
-                       r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
+                       r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b"
+                       # an item added to a list goes at its end ("add an adapter for the Japanese plug to that list")
+                       r"|\b(?:add|append)\b[^.;!?]{0,80}?\bto\s+(?:the|this|that|my|our)\s+(?:\w+\s+)?(?:list|bullets)\b"
+                       r"|(?:加|添|补)(?:到|进)(?:那个|这个)?(?:列表|清单)", re.IGNORECASE)
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
                     re.IGNORECASE)
