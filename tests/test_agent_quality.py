@@ -1547,6 +1547,12 @@ def test_a_section_name_inserted_as_a_body_paragraph(state):
                        state) == ["heading_as_paragraph"]
     assert _checks('After p9 add the sentence "Next Steps"', "insert_paragraph",
                    {"text": "Next Steps", "position": {"after": "p9"}}, state) == []
+    # a paragraph given a heading style is no body paragraph (hand dev-thirty-first dwh-447#1, dwh-447#3)
+    for style in ("Title", "Heading 2", "标题 2"):
+        assert _checks("开头加个标题“英文数字 1-20”", "insert_paragraph",
+                       {"text": "英文数字 1-20", "position": "start", "style": style}, state) == []
+    assert _checks("开头加个标题“英文数字 1-20”", "insert_paragraph",
+                   {"text": "英文数字 1-20", "position": "start", "style": "Normal"}, state) == ["heading_as_paragraph"]
 
 
 def test_a_deletion_the_request_does_not_ask_for(state):

@@ -367,6 +367,16 @@ def test_the_end_of_a_list_is_its_last_item_not_the_end_of_the_document():
     assert pointing.pointed(ending, "列表结束以后再补一句收尾的话，说明一共多少条")[:1] == ["p80"]
 
 
+def test_an_item_added_to_a_list_points_at_its_end():
+    """dwh-439#5 ("add an adapter for the Japanese plug to that list"): the last item of a Hebrew packing list, which
+    no English word of the request grounds; adding text to a paragraph names no list's end."""
+    items = {i: _paragraph(i, f"פריט {i}", lst={"num_id": 7, "level": 0, "label": "•"}) for i in range(45, 50)}
+    state = _filled(items)
+    for request in ("add an adapter for the Japanese plug to that list", "再加到那个清单里：转换插头"):
+        assert pointing.list_ends(state, request) == ["p49"], request
+    assert pointing.list_ends(state, "add a note to that paragraph") == []
+
+
 def test_the_last_paragraph_is_the_last_with_text_when_the_document_ends_in_empty_ones():
     """docx2python__libreoffice_conversion.docx ends in five empty paragraphs: "the last paragraph" was shown them."""
     state = _filled({i: _paragraph(i, "") for i in range(76, 81)})
@@ -1518,6 +1528,18 @@ def test_a_request_speaking_of_an_email_address_points_at_the_blocks_holding_one
     assert pointing.mail_blocks(state, "那一行整个删掉") == []
     many = _filled({i: _paragraph(i, f"user{i}@example.org") for i in range(1, 9)})
     assert pointing.mail_blocks(many, "delete the email line") == []  # more than MAX_MAIL_BLOCKS: a list of them
+
+
+def test_a_request_speaking_of_a_time_of_day_points_at_the_lines_holding_a_clock_time():
+    """dwh-439#8 ("highlight the paragraph with the meeting time at the airport"): a Hebrew letter's line holding
+    "09:30", which no English word of the request grounds; not a date, nor when the request speaks of no time."""
+    state = _filled({30: _paragraph(30, "מבקשת להגיע ביום רביעי ה- 16/4/2014 בשעה 09:30 לשער"),
+                     40: _paragraph(40, "(שער ההמרה נכון ל – 12/4/2014)")})
+    assert pointing.clock_blocks(state, "highlight the paragraph with the meeting time at the airport") == ["p30"]
+    assert "p30" in pointing.pointed(state, "什么时候集合？把集合时间那段标黄")
+    assert pointing.clock_blocks(state, "highlight the paragraph about the airport this time") == []
+    many = _filled({i: _paragraph(i, f"{i}:00 talk") for i in range(1, 9)})
+    assert pointing.clock_blocks(many, "bold the meeting time") == []  # more than MAX_TIME_BLOCKS: a timetable
 
 
 def test_the_email_pattern_searches_only_texts_holding_an_at_sign(monkeypatch):

@@ -386,3 +386,35 @@ def test_the_words_of_a_picture_and_of_side_indents():
     said = "The block text box looks squashed, its edges are pulled in too far. Widen it a little on both sides."
     assert values.unasked_properties("set_paragraph_format", indents, said, STATE) == []
     assert values.unasked_properties("set_paragraph_format", indents, "The block text box looks squashed.", STATE)
+
+
+def test_underlining_names_the_underline():
+    """"the underlining looks messy. Take it off" names the underline it removes (dwh-440#7); a request naming no
+    underline does not."""
+    from autodw.agent.checks import values
+
+    args = {"paragraphs": ["p1"], "underline": "none"}
+    said = "Actually the underlining looks messy. Take it off all the labels, bold italic is enough"
+    assert values.unasked_properties("set_text_format", args, said, STATE) == []
+    assert values.unasked_properties("set_text_format", args, "Take it off all the labels", STATE)
+
+
+def test_a_request_for_the_look_of_the_other_text_names_what_that_text_has():
+    """"Format both lines like the other cases" names the 16 pt and bold the other cases have (dwh-442#4), also for
+    a call serving the message's other request; not a size no other paragraph has, nor without the comparison."""
+    from autodw.agent.checks import values
+
+    runs = {"p1": [{"text": "Case one", "bold": True, "size_pt": 16.0}], "p2": [{"text": "sentence", "size_pt": 16.0}],
+            "p3": [{"text": "Case two", "size_pt": 11.0}], "p4": [{"text": "sentence two", "size_pt": 11.0}]}
+    state = {**STATE, "styles": {"defaults": {}, "styles": []},
+             "paragraphs": [{"id": i, "text": r[0]["text"], "runs": r} for i, r in runs.items()]}
+    said, size = "Format both lines like the other cases.", {"paragraphs": ["p3", "p4"], "size_pt": 16}
+    message = "Add one more case at the end. " + said
+    assert values.unasked_properties("set_text_format", size, said, state) == []
+    assert values.unasked_properties("set_text_format", size, "Add one more case at the end.", state, message=message) == []
+    assert values.unasked_properties("set_text_format", {**size, "size_pt": 18}, said, state)
+    assert values.unasked_properties("set_text_format", size, "Format both lines.", state)
+    bold = {"paragraphs": ["p3"], "bold": True}
+    assert values.unasked_flags("set_text_format", bold, said, before=state) == []
+    assert values.unasked_flags("set_text_format", bold, "I'd like the other cases' lines fixed", before=state)
+    assert values.unasked_flags("set_text_format", bold, said, before={**state, "paragraphs": state["paragraphs"][1:]})

@@ -307,7 +307,10 @@ _REPEATED = re.compile(r"\brepeat(?:s|ed|ing)?\b|\bduplicat\w*|\b(?:second|third
 OPENING_LINES = 2  # the document's first lines with text whose recurrence, in order, is where a copy of it starts
 #: the end of a list, not of the document ("列表最后再加一条", "列表结束以后", "at the bottom of the list")
 _LIST_END = re.compile(r"(?:列表|清单)(?:的)?(?:结束|完了|最后|末尾|后面)|\b(?:end|bottom)\s+of\s+(?:the|this|that|my|our)\s+"
-                       r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b", re.IGNORECASE)
+                       r"(?:\w+\s+)?(?:list|bullets|items)\b|\b(?:list|bullets)\s+ends\b"
+                       # an item added to a list goes at its end ("add an adapter for the Japanese plug to that list")
+                       r"|\b(?:add|append)\b[^.;!?]{0,80}?\bto\s+(?:the|this|that|my|our)\s+(?:\w+\s+)?(?:list|bullets)\b"
+                       r"|(?:加|添|补)(?:到|进)(?:那个|这个)?(?:列表|清单)", re.IGNORECASE)
 _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\beverything\b"
                     r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:text|paragraphs|document)\b|全文|整篇|整个文档|全部段落|所有段落",
                     re.IGNORECASE)
@@ -361,6 +364,12 @@ _MAIL_SAID = re.compile(r"\be-?mails?\b|\bmail\s*(?:box|address)|邮箱|油箱|�
                         r"|\bcorreos?\s+electr[oó]nicos?\b|\bcourriels?\b", re.IGNORECASE)
 _MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # an e-mail address in a block's text
 MAX_MAIL_BLOCKS = 6  # blocks holding an e-mail address a request speaking of one points at (when no more hold one)
+#: a request speaking of a time of day ("the meeting time at the airport", "what time we leave", "集合时间", "几点")
+_TIME_SAID = re.compile(r"\b(?:meeting|meet-?up|departure|arrival|start(?:ing)?|finish(?:ing)?|end(?:ing)?|opening|"
+                        r"closing|check-?in|pick-?up|flight|boarding|gathering|call|dinner|lunch|breakfast)\s+times?\b|"
+                        r"\bwhat\s+time\b|\bo['’]clock\b|\btime\s+of\s+day\b|几点|点钟|"
+                        r"(?:集合|出发|到达|开会|见面|开始|结束|会议|起飞|登机)时间", re.IGNORECASE)
+MAX_TIME_BLOCKS = 6  # blocks holding a clock time a request speaking of a time points at (when no more hold one)
 #: a list of ids that says how many more it means ("p1, p2, p3 and 14 more")
 _AND_MORE = re.compile(r"\band\s+(\d+)\s+more\b")
 #: a request speaking of a definition ("the EPC Obligation definition", "where Works is defined", "“甲方”的定义")
@@ -430,6 +439,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
     out += marks_held(state, said)  # "the possessives typed with an accent (Jung´s, Kant´s...)"
     out += mail_blocks(state, said)  # "译者序末尾那个雅虎油箱…那一行整个删掉"
+    out += clock_blocks(state, said)  # "the paragraph with the meeting time at the airport"
     out += started_with(state, said)  # "the bold line ... begins with a stray dash" of a Persian book
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
@@ -1269,6 +1279,17 @@ def mail_blocks(state: State, said: str) -> list[str]:
     held = {bid for bid, text in block_texts(state) if "@" in text and _MAIL.search(text)}  # (quadratic on long words)
     out = [bid for bid in body_ids(state) if bid in held]
     return out if len(out) <= MAX_MAIL_BLOCKS else []
+
+
+def clock_blocks(state: State, said: str) -> list[str]:
+    """The body blocks holding a clock time (a table by a cell), when `said` speaks of a time of day
+    (:data:`_TIME_SAID`) and at most :data:`MAX_TIME_BLOCKS` do: "the paragraph with the meeting time at the airport"
+    of a Hebrew letter, its line holding "09:30" (dwh-439#8)."""
+    if not _TIME_SAID.search(said):
+        return []
+    held = {bid for bid, text in block_texts(state) if ":" in text and re.search(_SHAPES[1], text)}
+    out = [bid for bid in body_ids(state) if bid in held]
+    return out if len(out) <= MAX_TIME_BLOCKS else []
 
 
 def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: Collection[str] | None = None,

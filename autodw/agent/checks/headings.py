@@ -49,12 +49,16 @@ def _level_now(args: dict[str, Any], before: State) -> set[int]:
 
 
 @check("heading_as_paragraph", certain=Certainty.WRONG_API,
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth",))  # reading.named's ASCII word boundaries (df76356)
-def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str) -> list[CheckFinding]:
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-thirty-first"))  # reading.named's ASCII word boundaries (df76356)
+def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A body paragraph whose text is a quote the request calls a section or heading ("a section called "Next
-    Steps""): insert_heading makes it."""
+    Steps""): insert_heading makes it. A paragraph given a heading style ("Title", "Heading 2", a custom heading's)
+    is no body paragraph."""
     text = args.get("text")
     if api != "insert_paragraph" or not isinstance(text, str) or not text.strip():
+        return []
+    style = args.get("style")
+    if isinstance(style, str) and heading_level(style, custom_headings(before)) is not None:
         return []
     quoted = re.escape(text.strip())
     pattern = rf"(?:{_SECTION_BEFORE})[\"“'‘]{quoted}[\"”'’]|[\"“'‘]{quoted}[\"”'’](?:{_SECTION_AFTER})"

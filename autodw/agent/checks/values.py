@@ -162,20 +162,48 @@ def _repeated(instruction: str, previous: str) -> str:
     return previous if _REPEATS.search(instruction) or _ALSO.search(instruction) else ""
 
 
+#: a request asking its target to look like the other text of its kind ("Format both lines like the other cases",
+#: "like the rest"; not "I'd like the other one bold")
+_LIKE_OTHERS = re.compile(r"(?<!\bd\s)(?<!\bwould\s)\blike\s+(?:all\s+)?the\s+(?:others?|rest)\b", re.IGNORECASE)
+
+
+def _as_others_have(key: str, value: Any, args: dict[str, Any], said: str, before: State | None) -> bool:
+    """Whether `said` (the request, or the whole message it is split from: the call may serve another of its
+    requests) asks for the look of other text (:data:`_LIKE_OTHERS`, or a comparison naming a model:
+    :func:`~autodw.agent.grounding.uncompared`) and a paragraph the call does not name has `key` at `value` now (read
+    from the state, styles resolved: 16 pt and bold for "... instead of 123456789. Format both lines like the other
+    cases" where the other cases' lines are 16 pt and their labels bold, dwh-442#4)."""
+    if not before or not (_LIKE_OTHERS.search(said) or grounding.uncompared(said) != said):
+        return False
+    named_ids = {p.get("id") for p in target_paragraphs(args, before) or []}
+    looks, wanted = Formatting(before["styles"]), _comparable(value)
+    return any(_comparable(looks.run(r, p.get("style")).get(key)) == wanted
+               for p in before.get("paragraphs", []) if p.get("id") not in named_ids
+               for r in p.get("runs", []) if r.get("text", "").strip())
+
+
+def _comparable(value: Any) -> Any:
+    """A property's value to compare with another: a number as a float, a text in lower case."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 @check("unasked_flag", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
+                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
-                  message: str = "") -> list[CheckFinding]:
+                  message: str = "", before: State | None = None) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
     request that repeats the previous instruction's change ("do the same there": :data:`_REPEATS`), that one, nor,
     for a call formatting text the request dictates (:func:`_formats_dictated`), another request of the `message`
-    ("Add a reference: Culmann, K., Die graphische Statik, ... Title in italics like the others please."); the fix
+    ("Add a reference: Culmann, K., Die graphische Statik, ... Title in italics like the others please"), nor, for a
+    request asking for the look of other text, one that text has on (:func:`_as_others_have`); the fix
     is to switch it off. A table given only its column names, its other rows left to fill in, has them as its header
     row unasked."""
     out = []
@@ -185,7 +213,8 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
         if args.get(key) is True and not _asked(api, key, pattern, instruction) and \
                 not (repeated and _asked(api, key, pattern, repeated)) and \
                 not (written and _asked(api, key, pattern, written) and not _negated(pattern, written)) and \
-                not (key == "header_row" and _names_only(args)):
+                not (key == "header_row" and _names_only(args)) and \
+                not _as_others_have(key, True, args, message or instruction, before):
             out.append(CheckFinding("unasked_flag", f"{key}=true: the request does not ask for it", True, {key: False}))
     return out
 
@@ -299,7 +328,8 @@ def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -
                             "dwbench-2.0/hand/dev-twenty-third", "dwbench-2.0/hand/dev-twenty-second",
                             "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "", message: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -310,7 +340,8 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
     到16" for one call setting both: :func:`_said_elsewhere`). A property removed is also named by
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
     yellow highlight), or by the words of ``removed`` (a highlight by its colour; an indent set to 0 by where it puts
-    the paragraph: "sits off to the left", dwh-347#1)."""
+    the paragraph: "sits off to the left", dwh-347#1). A request asking for the look of other text names the values
+    that text has (:func:`_as_others_have`)."""
     out, loose_instruction = [], grounding.loose(instruction)
     removed, repeated = word_list("value_words.json")["removed"], _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["properties"].items():
@@ -321,7 +352,8 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
         if _removes(key, value) and (named(removed.get(key, "(?!)"), instruction) or
                                              _named_as_it_is(key, args, instruction, before)):
             continue
-        if grounding.loose(str(value)) in loose_instruction or _said_elsewhere(api, key, pattern, value, message, instruction):
+        if grounding.loose(str(value)) in loose_instruction or _said_elsewhere(api, key, pattern, value, message, instruction) \
+                or _as_others_have(key, value, args, message or instruction, before):
             continue
         out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
