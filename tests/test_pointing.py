@@ -2224,3 +2224,37 @@ def test_the_n_more_a_step_lists_are_the_lines_of_their_style_starting_with_thei
     state = _filled({**body, **captions})
     step = "Set character formatting: bold true; paragraphs p10, p20, p30 and 2 more."
     assert pointing.more_named(state, step) == ["p50", "p70"]
+
+
+def test_a_request_putting_an_old_value_back_is_shown_where_the_earlier_one_wrote_over_it():
+    """"don't change the cover date after all, put October 1, 2012 back" (dwh-454#7): the date it names is the old
+    value, left only in later copies; the target is the line the earlier instruction changed, now the new date."""
+    state = _filled({3: _paragraph(3, "January 1, 2014"), 75: _paragraph(75, "October 1, 2012")})
+    session = ["The cover page at the very start still says October 1, 2012 - change that one to January 1, 2014.",
+               "Make the handbook title on the cover a bit smaller."]
+    request = "Actually, don't change the cover date after all, put October 1, 2012 back."
+    assert grounding.restores(request) and not grounding.restores("Make the cover date bold.")
+    previous = grounding.referred(state, session, request)
+    assert previous.split("\n")[0] == session[0]
+    view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request, previous=previous)
+    assert _shown(view, "p3")
+
+
+def test_every_line_of_each_label_a_list_names_is_pointed_at_the_last_closed_by_these():
+    """dwh-461#4 ("点滴智慧、感悟之门、经营人生、心灵鸡汤这些，全部改成深蓝色"): four column labels each repeated under
+    nine discs (36 lines, more than MAX_ALIKE in all); the last one said with "这些" after it still names its lines,
+    and every line of each label is pointed at."""
+    labels = ["点滴智慧：", "感悟之门：", "经营人生：", "心灵鸡汤："]
+    paras, n, want = [], 1, []
+    for disc in range(9):
+        for label in labels:
+            paras.append(_paragraph(n, label))
+            want.append(f"p{n}")
+            n += 1
+            for k in range(3):
+                paras.append(_paragraph(n, f"故事{disc}{label[0]}{k}"))
+                n += 1
+    state = _state(paras)
+    text = "下面的栏目名，点滴智慧、感悟之门、经营人生、心灵鸡汤这些，全部改成深蓝色"
+    assert pointing.said_whole(state, text) == [*want[0:12:4], *want[1:12:4], *want[2:12:4], *want[3:12:4]]
+    assert set(want) <= set(pointing.pointed(state, text))

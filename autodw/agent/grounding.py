@@ -255,7 +255,8 @@ def referred(state: State, session: list[str], request: str = "") -> str:
         if len(chain) == MAX_REFERRED or not leans_back(state, text):
             break
     # its words beside a model it compares to name its target ("the same red as the labels in the announcement")
-    again = recalled(session, uncompared(request)) if request and leans_back(state, request) else None
+    again = (recalled(session, uncompared(request)) if request and (leans_back(state, request) or restores(request))
+             else None)
     return "\n".join(([again] if again is not None else []) + [text for text in chain if text != again])
 
 
@@ -297,6 +298,17 @@ _COMPARED = re.compile(r"\b(?:the\s+)?same\b[^,.;!?]*?\bas\b[^,.;!?]*|\b(?:to\s+
 def uncompared(text: str) -> str:
     """`text` without the comparisons naming a model it asks its target to look like (:data:`_COMPARED`)."""
     return _COMPARED.sub(" ", text)
+
+
+def restores(text: str) -> bool:
+    """Whether `text` asks to put back what an earlier instruction changed ("don't change the cover date after all,
+    put October 1, 2012 back", dwh-454#7): the text it names is the old value, no longer where that one wrote."""
+    return _RESTORES.search(text) is not None
+
+
+#: a request undoing an earlier change: "put ... back", "change it back", "revert", "undo", "after all", "改回"
+_RESTORES = re.compile(r"\b(?:put|change|set|turn|switch)\b[^,.;!?]*?\bback\b|\brevert|\bundo\b|\bafter\s+all\b|"
+                       r"\brestore|改回|恢复|还原|撤销", re.IGNORECASE)
 
 
 def refers_back(text: str) -> bool:

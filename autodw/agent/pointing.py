@@ -319,6 +319,9 @@ _WHOLE = re.compile(r"\b(?:whole|entire)\s+(?:thing|document|doc|file|text)\b|\b
 _SEGMENT_END = re.compile(r"[,;:()\[\]（）【】，、；：。!?！？\"“”「」‘]|(?<!\w)'|'(?!\w)|’(?!\w)|\s+(?:and|or)\s+|\.(?=\s|$)",
                           re.IGNORECASE)
 _TRIM = " .:;,。：；，"
+#: the words closing a list's last item ("点滴智慧、……、心灵鸡汤这些", "A, B etc"): a segment holding no paragraph's whole
+#: text is looked up without them
+_LIST_CLOSE = re.compile(r"(?:这些|那些|[这那]几[个项条]|等等|等|之类的?)$|\s+(?:etc\.?|and\s+so\s+on)$", re.IGNORECASE)
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
 MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
 _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
@@ -1861,7 +1864,7 @@ def said_whole(state: State, text: str, from_end: bool = False) -> list[str]:
                 for p in (cell or {}).get("paragraphs", []):  # None: a cell covered by a merge
                     by_text.setdefault(_whole_key(p), []).append([p["id"], t["id"]])
     def held(key: str) -> list[list[str]]:
-        holders = by_text.get(key, [])
+        holders = by_text.get(key) or by_text.get(_LIST_CLOSE.sub("", key).strip(_TRIM), [])
         return holders[::-1][:MAX_MATCHES] if from_end else holders[:MAX_MATCHES]
     return list(dict.fromkeys(i for key in dict.fromkeys(segments) for ids in held(key) for i in ids))
 
@@ -1876,7 +1879,8 @@ def alike(state: State, ids: list[str]) -> list[str]:
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
     "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
     the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
-    those, the short lines of their kind starting with the word two or more of them start with (:func:`_lead`: "Artigo
+    those, up to :data:`MAX_ALIKE` of each lead, the short lines of their kind starting with the word two or more of
+    them start with (:func:`_lead`: "点滴智慧、…、心灵鸡汤这些" names each heading's eight lines, dwh-461#4; "Artigo
     Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line), and before those
     the short lines of their kind written as two or more of them are but for their numbers (:func:`_numbered_like`:
     "01CD, 02CD and so on" names every "NNCD：" line, not the other bold lines among them, dwh-405#2)."""
@@ -1886,7 +1890,10 @@ def alike(state: State, ids: list[str]) -> list[str]:
         of = {p["id"]: key(p) for p in paras}
         named = [of[i] for i in ids if i in of]
         kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
-        out += [p["id"] for k in kinds for p in paras if of[p["id"]] == k][:MAX_ALIKE]
+        held = [[p["id"] for p in paras if of[p["id"]] == k] for k in kinds]
+        # a label's lines (one kind per label the request names), up to MAX_ALIKE of each; a style's, of all
+        out += [pid for ids_of in held for pid in ids_of[:MAX_ALIKE]] if key in (_numbered_like, _lead) else \
+            [pid for ids_of in held for pid in ids_of][:MAX_ALIKE]
     return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
 
 

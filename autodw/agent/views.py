@@ -112,7 +112,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
-    refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in))
+    refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in)
+                                 or grounding.restores(pointing_in))
     own_pointed = list(pointed)  # what the request points at by its own words, before what the previous one did
     # words the document does not share (a request in another language), or that point elsewhere than the numbers it
     # says: those numbers may still name the target (in the section it names, when some are there)
