@@ -126,8 +126,8 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
         key = loose(text)
         if key in in_words or key in in_view:
             continue
-        told = respelt(key, in_words, in_document) or edited(key, in_view, in_words)
-        (hidden if key in in_document and not told else interpreted).append(text)
+        told = key not in in_document or respelt(key, in_words, in_document) or edited(key, in_view, in_words)
+        (interpreted if told else hidden).append(text)
     return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
 
 
