@@ -60,7 +60,8 @@ def test_the_word_lists_name_only_dev_splits_and_of_2_0_both_tracks_dev():
              "dwbench-2.0/hand/dev-thirteenth", "dwbench-2.0/hand/dev-nineteenth", "dwbench-2.0/hand/dev-twentieth",
              "dwbench-2.0/hand/dev-twenty-first", "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-third",
              "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/hand/dev-thirtieth",
+             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/hand/dev-twenty-ninth",
+             "dwbench-2.0/hand/dev-thirtieth",
              "dwbench-2.0/hand/dev-thirty-first",
              "dwbench-2.0/templated/dev-outside", "dwbench-2.0/templated/dev-outside-third"}
         assert provenance.label("2.0", "templated", "test") == provenance.label("2.0", "hand", "test") == "held out"

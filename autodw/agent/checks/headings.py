@@ -49,7 +49,9 @@ def _level_now(args: dict[str, Any], before: State) -> set[int]:
 
 
 @check("heading_as_paragraph", certain=Certainty.WRONG_API,
-       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-thirty-first"))  # reading.named's ASCII word boundaries (df76356)
+       tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-thirty-first",  # reading.named's
+                            "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev",  # ASCII word boundaries (df76356)
+                            "dwbench-2.0/templated/dev"))
 def heading_as_paragraph(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
     """A body paragraph whose text is a quote the request calls a section or heading ("a section called "Next
     Steps""): insert_heading makes it. A paragraph given a heading style ("Title", "Heading 2", a custom heading's)

@@ -54,6 +54,7 @@ def _unnumbered(text: str, before: State) -> str:
                             "dwbench-2.0/hand/dev-seventeenth", "dwbench-2.0/hand/dev-twenty-third",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fourth",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-ninth",
+                            "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth",
                             "dwbench-2.0/templated/dev"))
 def altered_quotes(api: str, args: dict[str, Any], instruction: str, before: State, after: State) -> list[CheckFinding]:
     """A text the call has is close to, but not, a text the user quoted (a colon appended, a letter changed), or a

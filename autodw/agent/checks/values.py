@@ -55,7 +55,8 @@ def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> l
                             "dwbench-2.0/templated/dev-outside", "dwbench-2.0/hand/dev-twenty-first",
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/hand/dev-twenty-ninth", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-ninth", "dwbench-2.0/hand/dev-twenty-seventh",
+                            "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/templated/dev-outside-third"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "", previous: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
@@ -196,6 +197,7 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
+                            "dwbench-2.0/hand/dev-thirtieth",
                             "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
@@ -329,6 +331,7 @@ def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -
                             "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
+                            "dwbench-2.0/hand/dev-thirtieth",
                             "dwbench-2.0/templated/dev-outside-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "", message: str = "") -> list[CheckFinding]:
