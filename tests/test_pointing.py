@@ -525,6 +525,21 @@ def test_a_numbered_unstyled_label_points_at_its_section_up_to_the_next_number_a
     assert {"p40", "p45"} <= set(pointing.pointed(state, request))
 
 
+def test_a_label_typed_with_a_section_number_may_end_with_a_full_stop():
+    # dev-thirty-third dwh-463#9: "the title of the incentives section" of a code's "18.33.090 Incentives."
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({40: bold(40, "18.33.080 Impact Fees."),
+                     **{i: _paragraph(i, f"Rule {i} of the fees applies to every unit.") for i in range(41, 44)},
+                     44: bold(44, "18.33.090 Incentives."), 45: _paragraph(45, "The following incentives apply:"),
+                     50: bold(50, "Incentives."), 60: bold(60, "1.2 Incentives...")})
+    request = "the title of the incentives section sits right up against the text above it, give it some space before"
+    # the numbered title ending with a full stop; not a bare label ending with one, nor one ending with an ellipsis
+    assert [pid for pid, _ in pointing.labelled(state, request)] == ["p44"]
+    assert "p44" in pointing.pointed(state, request)
+
+
 def test_an_auto_numbered_label_section_ends_before_the_next_typed_number_at_its_depth():
     # dev-twenty-third dwh-346#3, #5, #6: a list's "6.1 General" (the number its label), then a typed "6.2<tab>Future
     # Research Areas" in a footer style: the section is the recommendations, not the rest of the document
@@ -989,6 +1004,22 @@ def test_a_follow_up_recalls_the_earlier_instruction_it_shares_words_with():
     assert grounding.referred(state, session, request).split("\n")[0] == session[0]
     assert grounding.recalled(session, "make the summary bold") is None
     assert "p41" in pointing.earlier(state, grounding.referred(state, session, request))
+
+
+def test_a_follow_up_is_shown_the_blocks_holding_the_names_the_previous_instruction_said():
+    # dev-thirty-third dwh-462#6: "add a comment on it" after "In the Vedomosti article, the analyst from Aton says
+    # ... Highlight that paragraph": the previous instruction's words point at nothing, its names do
+    quote = "«Рейтинг низкий, и никаких преимуществ при выпуске бондов он не даст»,— говорит аналитик ИК «Атон»."
+    state = _filled({20: _paragraph(20, "Ведомости"), 30: _paragraph(30, quote)})
+    previous = ("In the Vedomosti article, the analyst from Aton says the rating is pretty low and won't help with "
+                "bonds. Highlight that paragraph in yellow, management will want to see it")
+    request = "and add a comment on it saying we should prepare a response for the press"
+    assert pointing.pointed(state, previous) == []
+    assert pointing.earlier(state, previous) == ["p20", "p30"]
+    assert _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
+                                      previous=previous), "p30")
+    # the nearest one's names first, before what the one it leaned back on pointed at
+    assert pointing.earlier(state, f"{previous}\nMake the Item 75 line bold.")[:2] == ["p20", "p30"]
 
 
 def test_the_original_sentence_is_no_description_and_a_heading_is_named_by_its_word_before_and():

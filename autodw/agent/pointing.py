@@ -1098,16 +1098,24 @@ def series_end(state: State, pid: str) -> str | None:
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks the session's `previous` instructions (one a line, the nearest first:
     :func:`~autodw.agent.grounding.referred`) pointed at (:func:`pointed`; when none, those holding the numbers they
-    said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3), those the nearest
+    said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3; else those
+    holding the names they said, as their own view showed them: :func:`~autodw.agent.distinctive.names_held`, "the
+    analyst from Aton" of "…— полемизирует с ним аналитик ИК «Атон»", then "add a comment on it", dwh-462#6), those the nearest
     pointed at by itself first (its section is not behind those of the ones before it, dwh-306#4), then those holding
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
     $4,200...", then "fix that line")."""
     nearest = previous.split("\n")[0]
-    first = [] if nearest == previous else (pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
-                                            or numbers_held(state, nearest) or numbers_worded(state, nearest))
+    first = [] if nearest == previous else _pointed_before(state, nearest, [m for m in matches
+                                                                             if loose(m.quote) in loose(nearest)])
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)
-                                       or numbers_worded(state, previous)) + wrote))
+    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + wrote))
+
+
+def _pointed_before(state: State, previous: str, matches: Iterable[Match]) -> list[str]:
+    """What an earlier instruction `previous` pointed at (:func:`earlier`): the blocks its words point at, else those
+    holding its numbers, else those holding the names it says."""
+    return (pointed(state, previous, matches) or numbers_held(state, previous) or numbers_worded(state, previous)
+            or names_held(state, undictated(previous)))
 
 
 def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
@@ -1574,7 +1582,7 @@ def headings_said(state: State, text: str) -> list[str]:
 
 
 def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
-    """The short paragraphs of `kind` (no end punctuation, no contents entry) whose every word of
+    """The short paragraphs of `kind` (not closed as a sentence: :func:`_closed`; no contents entry) whose every word of
     :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too, a singular in the
     plural: "the Additional Clauses subheadings" of "Additional Clause", dwh-390#6), those of a title
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
@@ -1586,7 +1594,7 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if 0 < len(words) <= MAX_LABEL_WORDS and kind(p) \
-                and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")) and not CONTENTS_STYLE.match(p.get("style") or ""):
+                and not _closed(p.get("text", "")) and not CONTENTS_STYLE.match(p.get("style") or ""):
             held.setdefault(" ".join(words), []).append(p)
     out = []
     for label, paras in held.items():
@@ -1596,6 +1604,18 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
                 w in said or w[-1] == "s" and w[:-1] in said or w + "s" in said for w in key):
             out += paras
     return out
+
+
+#: a paragraph's end that makes it a sentence, not a title: closing punctuation
+_CLOSING_MARK = re.compile(r"[.:;,!?。]\s*$")
+#: a title's closing full stop (not an ellipsis)
+_FULL_STOP = re.compile(r"(?<!\.)\.\s*$")
+
+
+def _closed(text: str) -> bool:
+    """Whether paragraph text `text` ends as a sentence does, not a title: with closing punctuation, but for the full
+    stop a title typed with a section number may end with, as the sections of a code do ("18.33.090 Incentives.")."""
+    return _CLOSING_MARK.search(text) is not None and not (SECTION_NUMBER.match(text) and _FULL_STOP.search(text))
 
 
 def _label_end(state: State, pid: str) -> str | None:
