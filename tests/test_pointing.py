@@ -2083,6 +2083,24 @@ def test_a_paragraph_described_by_the_mark_it_begins_with_is_pointed_at():
     assert pointing.started_with(dashed, "the line that starts with a dash") == []
 
 
+def test_a_mark_alone_on_its_line_is_pointed_at():
+    """hand dev-thirty-third dwh-465#3 ("there's a lonely full stop on its own line in the recommendations, get rid of
+    it" of a report whose Recommendations run 870 blocks): the paragraph that is only a full stop, shown to a short
+    view; a full stop not said alone, another mark, or a mark alone on many lines names none."""
+    spaced = {n: _paragraph(n, "") for n in range(2, 401, 2)}  # an empty line after each paragraph
+    heading = {40: _paragraph(40, "6\tRECOMMENDATIONS", "Heading 1")}
+    state = _filled({**spaced, **heading, 141: _paragraph(141, ". "), 161: _paragraph(161, "-")}, n=400)
+    said = "there's a lonely full stop on its own line in the recommendations, get rid of it"
+    assert pointing.marks_alone(state, said) == ["p141"]
+    assert "p141" in pointing.pointed(state, said)
+    assert _shown(views.grounded_view(state, said, InstructionResult(said), 400, quoted_in=said), "p141")
+    assert pointing.marks_alone(state, "a dash by itself on a line") == ["p161"]
+    assert pointing.marks_alone(state, "the full stop at the end of the recommendations") == []
+    assert pointing.marks_alone(state, "a lonely comma on its own line") == []
+    dotted = _filled({n: _paragraph(n, ".") for n in range(1, 40)})
+    assert pointing.marks_alone(dotted, "the dot on its own line") == []
+
+
 def test_bold_labels_named_before_their_description_are_pointed_at_each():
     """dwh-400#4 ("那几个小标题（…）现在只是加粗的普通段落，统一设成标题2" of a letter with bold sentences before its
     labels): labels named before the bold description are the short bold lines, each of them, past the first six."""

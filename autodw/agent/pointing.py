@@ -412,8 +412,8 @@ def body_ids(state: State) -> list[str]:
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
     not), those of a colour it describes them by, those defining a term it says when it speaks of a definition
-    (:func:`defined`), those highlighted when it says so, those holding its rarest words, the
-    list items under the first of those (:func:`items_under`), the
+    (:func:`defined`), those highlighted when it says so, those holding its rarest words, those that are only a mark
+    it says is alone (:func:`marks_alone`), the list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
     sections `matches` found first, then of the body), the first ones when it points at the start ("the opening
@@ -447,6 +447,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
     out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
+    out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -1248,7 +1249,12 @@ _STARTS_WITH = re.compile(r"\b(?:begins?|beginning|starts?|starting|opens?|openi
                           r"(?:[^\W\d_]+\s+)?(dash|hyphen|bullet|asterisk|full\s+stop|period|comma|semicolon|colon)\b",
                           re.IGNORECASE)
 _MARKS_NAMED = {"dash": "-‐‑–—−", "hyphen": "-‐‑", "bullet": "•·●▪◦*", "asterisk": "*", "full stop": ".",
-                "period": ".", "comma": ",،", "semicolon": ";؛", "colon": ":"}
+                "period": ".", "dot": ".", "comma": ",،", "semicolon": ";؛", "colon": ":"}
+#: a target a request describes as a mark alone on its line ("a lonely full stop on its own line", "a dash by itself
+#: on a line"): the mark's name, said with a word for alone
+_MARK_NAME = re.compile(r"\b(dash|hyphen|bullet|asterisk|full\s+stop|period|dot|comma|semicolon|colon)s?\b", re.IGNORECASE)
+_ALONE = re.compile(r"\b(?:lone(?:ly)?|alone|solitary|by\s+itself|on\s+(?:its|their)\s+own|of\s+its\s+own)\b",
+                    re.IGNORECASE)
 
 
 def started_with(state: State, said: str) -> list[str]:
@@ -1260,6 +1266,20 @@ def started_with(state: State, said: str) -> list[str]:
     body = set(body_ids(state))
     out = [p["id"] for p in state.get("paragraphs", []) if p["id"] in body
            and (text := p.get("text", "").lstrip()) and text[0] in marks]
+    return out if len(out) <= MAX_ALIKE else []
+
+
+def marks_alone(state: State, said: str) -> list[str]:
+    """The body paragraphs whose whole text is a mark `said` (undictated text) names when it says the mark is alone
+    (:data:`_ALONE`: "a lonely full stop on its own line", dwh-465#3), when at most :data:`MAX_ALIKE` are: a line the
+    view may leave out among the empty and short ones of a long section."""
+    marks = "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _MARK_NAME.findall(said)) \
+        if _ALONE.search(said) else ""
+    if not marks:
+        return []
+    body = set(body_ids(state))
+    out = [p["id"] for p in state.get("paragraphs", []) if p["id"] in body
+           and (text := "".join(p.get("text", "").split())) and all(ch in marks for ch in text)]
     return out if len(out) <= MAX_ALIKE else []
 
 
