@@ -890,6 +890,22 @@ def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
     assert pointing.typed_run(state, "p25") == ["p25", "p26"] and pointing.typed_run(state, "p10") == []
 
 
+def test_the_list_the_named_lines_are_items_of_comes_before_the_lines_of_their_style():
+    """dwh-463#4 ("a list of the four neighborhood areas ... Bold just the area names (Miramar, Casa del Mar, etc.)")
+    of a document all in Normal: the lettered lines around the named ones come before the other Normal lines (more
+    than MAX_ALIKE of them, which took the window from "c." and "d.")."""
+    areas = {49: "1.    A space shall be provided in the following neighborhood areas:",
+             50: "a.    Miramar: Bounded by Mirada Road to the north.", 51: "b.    Casa del Mar: Parcels on Wave Avenue.",
+             52: "c.    Alsace Lorraine: Parcels on Main Street.", 53: "d.    Arleta Park: Parcels on Railroad Avenue."}
+    state = _filled({n: _paragraph(n, text) for n, text in areas.items()})
+    items = ["p50", "p51", "p52", "p53"]
+    assert pointing.alike(state, ["p49", "p51"])[:4] == items
+    text = ("In the parking rules there's a list of the four neighborhood areas where a space is required. Bold just "
+            "the area names (Miramar, Casa del Mar, etc.) so they stand out.")
+    pointed = pointing.pointed(state, text)
+    assert set(items) <= set(pointed[:6])
+
+
 def test_a_request_speaking_of_a_chapter_it_names_in_other_words_lists_the_top_headings():
     """dwh-275#7: "The chapter on key seven ... Put a comment on its title" of a Persian book, after a request that
     named its introduction's lines: the window there, the chapter titles listed by their short lines (not only those

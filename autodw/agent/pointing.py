@@ -1917,24 +1917,34 @@ def _whole_key(p: dict[str, Any]) -> str:
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
-    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
-    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
-    those, up to :data:`MAX_ALIKE` of each lead, the short lines of their kind starting with the word two or more of
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each. Before
+    those, the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`):
+    the list they are items of ("Miramar, Casa del Mar, etc." of lines "a. Miramar: ..." to "d. Arleta Park: ..." in
+    a document all in one style, dwh-463#4). Before those, up to :data:`MAX_ALIKE` of each lead, the short lines of their kind starting with the word two or more of
     them start with (:func:`_lead`: "点滴智慧、…、心灵鸡汤这些" names each heading's eight lines, dwh-461#4; "Artigo
     Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line), and before those
     the short lines of their kind written as two or more of them are but for their numbers (:func:`_numbered_like`:
     "01CD, 02CD and so on" names every "NNCD：" line, not the other bold lines among them, dwh-405#2)."""
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
-    out = []
-    for key in (_numbered_like, _lead, _kind, _list_kind):
-        of = {p["id"]: key(p) for p in paras}
-        named = [of[i] for i in ids if i in of]
-        kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
-        held = [[p["id"] for p in paras if of[p["id"]] == k] for k in kinds]
-        # a label's lines (one kind per label the request names), up to MAX_ALIKE of each; a style's, of all
-        out += [pid for ids_of in held for pid in ids_of[:MAX_ALIKE]] if key in (_numbered_like, _lead) else \
-            [pid for ids_of in held for pid in ids_of][:MAX_ALIKE]
-    return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+    out = [pid for key in (_numbered_like, _lead) for pid in _of_kinds(paras, ids, key)]
+    # the list they are items of (dwh-463#4: "Miramar, Casa del Mar, etc." of four lettered lines), before the lines
+    # of their style anywhere else (every Normal line of a document all in one style and font)
+    out += [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]
+    out += [pid for key in (_kind, _list_kind) for pid in _of_kinds(paras, ids, key)]
+    return list(dict.fromkeys(out))
+
+
+def _of_kinds(paras: list[dict[str, Any]], ids: list[str], key: Callable[[dict[str, Any]], Any]) -> list[str]:
+    """The ids of `paras` of a kind (by `key`) that two or more of `ids` are of, the kind of the first first: up to
+    :data:`MAX_ALIKE` of each label's (:func:`_numbered_like`, :func:`_lead`: one kind per label the request names),
+    of all kinds together for a style's (module :func:`alike`)."""
+    of = {p["id"]: key(p) for p in paras}
+    named = [of[i] for i in ids if i in of]
+    kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
+    held = [[p["id"] for p in paras if of[p["id"]] == k] for k in kinds]
+    if key in (_numbered_like, _lead):
+        return [pid for ids_of in held for pid in ids_of[:MAX_ALIKE]]
+    return [pid for ids_of in held for pid in ids_of][:MAX_ALIKE]
 
 
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:
