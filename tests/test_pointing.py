@@ -1896,6 +1896,31 @@ def test_more_of_the_short_lines_named_are_those_starting_with_their_word():
     assert out[:len(labels)] == labels
 
 
+def test_an_article_said_by_its_chinese_number_points_at_its_label_written_in_words():
+    """dwh-470#4, #5, #8: "第八条第二款下面…", "第十四条那句话…" of Portuguese statutes name the article labelled
+    "Artigo Oitavo", "Artigo Décimo Quarto" (with its clauses); a chapter number names no article."""
+    state = _statutes()
+    assert pointing.parts_numbered(state, "第八条第二款下面有一段只有一个句号，删掉") == [("p29", "p32")]
+    assert pointing.parts_numbered(state, "第14条那句话被断成两段了") == [("p53", "p56")]
+    assert pointing.parts_numbered(state, "第八章下面有一段只有一个句号") == []
+    assert {"p53", "p54", "p55"} <= set(pointing.pointed(state, "第十四条那句话被断成两段了，帮我合成一段。"))
+
+
+def test_the_labels_of_the_articles_said_are_every_article_label():
+    """dwh-470#7 and #9: "每一条的条号…都加粗", then "刚才加粗的条号再顺便都居中吧" of statutes labelled "Artigo
+    Primeiro" to "Artigo Décimo Quarto" point at every label (shown to a small view), not at the first bold lines."""
+    state = _statutes()
+    labels = [f"p{4 * i + 1}" for i in range(len(_WORDS))]
+    assert pointing.part_labels(state, "刚才加粗的条号再顺便都居中吧") == labels
+    assert pointing.part_labels(state, "Centre the article headings too") == labels
+    assert pointing.part_labels(state, "第八条第二款下面有一段只有一个句号") == []  # an article, not its label
+    assert pointing.part_labels(state, "Centre the chapter titles") == []  # no chapter is labelled
+    request = "每一条的条号（Artigo Primeiro、Artigo Segundo 那些）都加粗，现在跟正文混在一起找不到。"
+    assert set(labels) <= set(pointing.pointed(state, request))
+    view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request)
+    assert _shown(view, *labels)
+
+
 def test_an_item_typed_with_its_letter_is_named_by_it():
     """dwh-354#8: "item h" of statutes whose list items are typed "h) ..." (no list label) names the items typed so
     (both lists' when two have one), not the text the request dictates."""

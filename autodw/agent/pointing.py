@@ -101,6 +101,15 @@ _PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|с
 _PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
               for kind, words in _PART_KINDS.items()}
 _PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
+#: a request speaking of the labels of a kind's parts, all of them ("the article headings", "the numbers of the
+#: articles"; in Chinese, "条号", an article's number, dwh-470#7 and #9): per kind, the kind's word then a label's
+#: noun, or the noun of the parts
+_LABEL_NOUNS = r"(?:headings?|titles?|numbers?|labels?)"
+_CHINESE_LABELS = {"article": r"条号|(?:每一?|各)条的?(?:标题|编号)"}
+_LABELS_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})['’]?\s+{_LABEL_NOUNS}\b|\b{_LABEL_NOUNS}\s+of\s+(?:the|each|"
+                                 rf"every|all(?:\s+the)?)\s+(?:{words})(?!\w)" +
+                                 (f"|{_CHINESE_LABELS[kind]}" if kind in _CHINESE_LABELS else ""), re.IGNORECASE)
+                for kind, words in _PART_KINDS.items()}
 #: number words a part's label is written with ("Artigo Décimo Quarto", "Artículo decimocuarto", "ARTICLE TWENTY-ONE",
 #: "Chapitre huitième"), accents dropped, feminine "-a" read as "-o": their values, added up
 _NUMBER_WORDS = {w: n for n, words in enumerate((
@@ -174,12 +183,13 @@ def part_number(text: str, kind: str) -> int | None:
 
 
 def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
-    """The parts `said` names by a kind and number ("article 8", "Art. 14º") typed with a label of that kind in any
-    language, the number in words or digits ("Artigo Oitavo", "Artículo 14"; :func:`part_number`), each with the
-    paragraph before the next label of a part (any kind) or the last paragraph; a number more than
-    :data:`MAX_MATCHES` paragraphs are labelled with names none."""
+    """The parts `said` names by a kind and number ("article 8", "Art. 14º"; in Chinese, "第八条" of Portuguese
+    statutes, dwh-470#4) typed with a label of that kind in any language, the number in words or digits ("Artigo
+    Oitavo", "Artículo 14"; :func:`part_number`), each with the paragraph before the next label of a part (any kind)
+    or the last paragraph; a number more than :data:`MAX_MATCHES` paragraphs are labelled with names none."""
     paras = state.get("paragraphs", [])
     wanted = {(kind, int(n)) for kind, pattern in _PART_SAID.items() for n in pattern.findall(said)}
+    wanted |= {(_CHINESE_PART_KINDS[word], chinese_value(n)) for n, word in _CHINESE_PART_SAID.findall(loose(said))}
     if not wanted or not paras:
         return []
     labels = [(i, kind, n) for i, p in enumerate(paras) for kind in _PART_KINDS
@@ -190,6 +200,19 @@ def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
         if len(held) <= MAX_MATCHES:
             out += [(paras[labels[j][0]]["id"], paras[labels[j + 1][0] - 1]["id"] if j + 1 < len(labels)
                      else paras[-1]["id"]) for j in held]
+    return out
+
+
+def part_labels(state: State, said: str) -> list[str]:
+    """Every paragraph typed with a label of a kind of part (:func:`part_number`: "Artigo Primeiro" to "Artigo Vigésimo
+    Primeiro") when `said` (undictated text) speaks of that kind's labels (:data:`_LABELS_SAID`: "每一条的条号…都加粗",
+    "刚才加粗的条号再都居中" of Portuguese statutes, dwh-470#7 and #9) and two or more are typed, the first
+    :data:`MAX_ALIKE`."""
+    out: list[str] = []
+    for kind, pattern in _LABELS_SAID.items():
+        if pattern.search(said):
+            labels = [p["id"] for p in state.get("paragraphs", []) if part_number(p.get("text", ""), kind) is not None]
+            out += labels[:MAX_ALIKE] if len(labels) >= 2 else []
     return out
 
 
@@ -332,6 +355,10 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
                            r"(?:\d+|[^\W\d_]+)\b)", re.IGNORECASE)
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
 _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
+#: a part named by its Chinese number and measure word ("第八条" article 8, "第十四條", "第三章" chapter 3): the number
+#: and the word, whose kind :data:`_CHINESE_PART_KINDS` gives
+_CHINESE_PART_SAID = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*([条條章])")
+_CHINESE_PART_KINDS = {"条": "article", "條": "article", "章": "chapter"}
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 #: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格|表头", re.IGNORECASE)
@@ -437,6 +464,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
     out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
+    out += part_labels(state, said)  # "每一条的条号" of statutes: every "Artigo ..." line
     out += chapters_under(state, said)  # "the chapter headings, and the line in brackets under each one"
     out += spanned(state, said, matches)  # "the section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
