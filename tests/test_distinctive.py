@@ -190,6 +190,30 @@ def test_a_name_said_in_the_latin_alphabet_points_at_its_first_blocks_spelt_in_c
     assert names_held(state_of({**signed, 31: "кашин"}), request) == []  # in lower case too: a word, not a name
 
 
+def test_a_name_said_in_the_latin_alphabet_is_found_declined_in_cyrillic():
+    """hand dev-thirty-third dwh-466#8 ("the first point of the resolution, where it removes the phrase about the
+    Garnizonnoe settlement's charter" of a Russian resolution saying "Устав Гарнизонного сельского поселения"): the
+    name is said in its dictionary form and written declined; only its ending differs. A word sharing only its
+    first letters (Гарнитура) is another word."""
+    texts = [f"Заседание прошло в понедельник, пункт {n}." for n in range(60)]
+    texts[24] = "Внести изменения, исключив из п 3.5 фразу « Устав Гарнизонного сельского поселения»"
+    texts[40] = "Гарнитура шрифта Times New Roman"
+    document = docx.Document()
+    for text in texts:
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    state = extract_state(WordDocument.from_bytes(buffer.getvalue()))
+    ids = [p["id"] for p in state["paragraphs"]]
+    request = "Put a comment where it removes the phrase about the Garnizonnoe settlement's charter."
+    assert names_held(state, request) == [ids[24]]
+    assert names_held(state, "the Garnitury line") == [ids[40]]  # the same word, another ending
+    assert names_held(state, "the Garnizon line") == [ids[24]]
+    assert names_held(state, "the Garnisonnaya street") == []  # its letters differ before the ending
+    view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request)
+    assert re.search(rf"^{ids[24]} ", view, re.MULTILINE)
+
+
 def test_a_range_of_codes_is_a_phrase_naming_the_one_line_saying_it():
     """"the all of the above line tells people to answer B2 - B5; it should be B1 - B5 like the lines above it"
     (dwh-343#5): B2 and B5 are in many rating-factor lines, but only the one line says "B2 - B5" (spaced or not)."""

@@ -525,6 +525,21 @@ def test_a_numbered_unstyled_label_points_at_its_section_up_to_the_next_number_a
     assert {"p40", "p45"} <= set(pointing.pointed(state, request))
 
 
+def test_a_label_typed_with_a_section_number_may_end_with_a_full_stop():
+    # dev-thirty-third dwh-463#9: "the title of the incentives section" of a code's "18.33.090 Incentives."
+    def bold(n: int, text: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "bold": True}]}
+
+    state = _filled({40: bold(40, "18.33.080 Impact Fees."),
+                     **{i: _paragraph(i, f"Rule {i} of the fees applies to every unit.") for i in range(41, 44)},
+                     44: bold(44, "18.33.090 Incentives."), 45: _paragraph(45, "The following incentives apply:"),
+                     50: bold(50, "Incentives."), 60: bold(60, "1.2 Incentives...")})
+    request = "the title of the incentives section sits right up against the text above it, give it some space before"
+    # the numbered title ending with a full stop; not a bare label ending with one, nor one ending with an ellipsis
+    assert [pid for pid, _ in pointing.labelled(state, request)] == ["p44"]
+    assert "p44" in pointing.pointed(state, request)
+
+
 def test_an_auto_numbered_label_section_ends_before_the_next_typed_number_at_its_depth():
     # dev-twenty-third dwh-346#3, #5, #6: a list's "6.1 General" (the number its label), then a typed "6.2<tab>Future
     # Research Areas" in a footer style: the section is the recommendations, not the rest of the document
@@ -875,6 +890,22 @@ def test_lines_typed_with_labels_like_the_named_ones_when_it_says_and_so_on():
     assert pointing.typed_run(state, "p25") == ["p25", "p26"] and pointing.typed_run(state, "p10") == []
 
 
+def test_the_list_the_named_lines_are_items_of_comes_before_the_lines_of_their_style():
+    """dwh-463#4 ("a list of the four neighborhood areas ... Bold just the area names (Miramar, Casa del Mar, etc.)")
+    of a document all in Normal: the lettered lines around the named ones come before the other Normal lines (more
+    than MAX_ALIKE of them, which took the window from "c." and "d.")."""
+    areas = {49: "1.    A space shall be provided in the following neighborhood areas:",
+             50: "a.    Miramar: Bounded by Mirada Road to the north.", 51: "b.    Casa del Mar: Parcels on Wave Avenue.",
+             52: "c.    Alsace Lorraine: Parcels on Main Street.", 53: "d.    Arleta Park: Parcels on Railroad Avenue."}
+    state = _filled({n: _paragraph(n, text) for n, text in areas.items()})
+    items = ["p50", "p51", "p52", "p53"]
+    assert pointing.alike(state, ["p49", "p51"])[:4] == items
+    text = ("In the parking rules there's a list of the four neighborhood areas where a space is required. Bold just "
+            "the area names (Miramar, Casa del Mar, etc.) so they stand out.")
+    pointed = pointing.pointed(state, text)
+    assert set(items) <= set(pointed[:6])
+
+
 def test_a_request_speaking_of_a_chapter_it_names_in_other_words_lists_the_top_headings():
     """dwh-275#7: "The chapter on key seven ... Put a comment on its title" of a Persian book, after a request that
     named its introduction's lines: the window there, the chapter titles listed by their short lines (not only those
@@ -989,6 +1020,22 @@ def test_a_follow_up_recalls_the_earlier_instruction_it_shares_words_with():
     assert grounding.referred(state, session, request).split("\n")[0] == session[0]
     assert grounding.recalled(session, "make the summary bold") is None
     assert "p41" in pointing.earlier(state, grounding.referred(state, session, request))
+
+
+def test_a_follow_up_is_shown_the_blocks_holding_the_names_the_previous_instruction_said():
+    # dev-thirty-third dwh-462#6: "add a comment on it" after "In the Vedomosti article, the analyst from Aton says
+    # ... Highlight that paragraph": the previous instruction's words point at nothing, its names do
+    quote = "«Рейтинг низкий, и никаких преимуществ при выпуске бондов он не даст»,— говорит аналитик ИК «Атон»."
+    state = _filled({20: _paragraph(20, "Ведомости"), 30: _paragraph(30, quote)})
+    previous = ("In the Vedomosti article, the analyst from Aton says the rating is pretty low and won't help with "
+                "bonds. Highlight that paragraph in yellow, management will want to see it")
+    request = "and add a comment on it saying we should prepare a response for the press"
+    assert pointing.pointed(state, previous) == []
+    assert pointing.earlier(state, previous) == ["p20", "p30"]
+    assert _shown(views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
+                                      previous=previous), "p30")
+    # the nearest one's names first, before what the one it leaned back on pointed at
+    assert pointing.earlier(state, f"{previous}\nMake the Item 75 line bold.")[:2] == ["p20", "p30"]
 
 
 def test_the_original_sentence_is_no_description_and_a_heading_is_named_by_its_word_before_and():
@@ -1849,6 +1896,31 @@ def test_more_of_the_short_lines_named_are_those_starting_with_their_word():
     assert out[:len(labels)] == labels
 
 
+def test_an_article_said_by_its_chinese_number_points_at_its_label_written_in_words():
+    """dwh-470#4, #5, #8: "第八条第二款下面…", "第十四条那句话…" of Portuguese statutes name the article labelled
+    "Artigo Oitavo", "Artigo Décimo Quarto" (with its clauses); a chapter number names no article."""
+    state = _statutes()
+    assert pointing.parts_numbered(state, "第八条第二款下面有一段只有一个句号，删掉") == [("p29", "p32")]
+    assert pointing.parts_numbered(state, "第14条那句话被断成两段了") == [("p53", "p56")]
+    assert pointing.parts_numbered(state, "第八章下面有一段只有一个句号") == []
+    assert {"p53", "p54", "p55"} <= set(pointing.pointed(state, "第十四条那句话被断成两段了，帮我合成一段。"))
+
+
+def test_the_labels_of_the_articles_said_are_every_article_label():
+    """dwh-470#7 and #9: "每一条的条号…都加粗", then "刚才加粗的条号再顺便都居中吧" of statutes labelled "Artigo
+    Primeiro" to "Artigo Décimo Quarto" point at every label (shown to a small view), not at the first bold lines."""
+    state = _statutes()
+    labels = [f"p{4 * i + 1}" for i in range(len(_WORDS))]
+    assert pointing.part_labels(state, "刚才加粗的条号再顺便都居中吧") == labels
+    assert pointing.part_labels(state, "Centre the article headings too") == labels
+    assert pointing.part_labels(state, "第八条第二款下面有一段只有一个句号") == []  # an article, not its label
+    assert pointing.part_labels(state, "Centre the chapter titles") == []  # no chapter is labelled
+    request = "每一条的条号（Artigo Primeiro、Artigo Segundo 那些）都加粗，现在跟正文混在一起找不到。"
+    assert set(labels) <= set(pointing.pointed(state, request))
+    view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request)
+    assert _shown(view, *labels)
+
+
 def test_an_item_typed_with_its_letter_is_named_by_it():
     """dwh-354#8: "item h" of statutes whose list items are typed "h) ..." (no list label) names the items typed so
     (both lists' when two have one), not the text the request dictates."""
@@ -2050,6 +2122,24 @@ def test_a_paragraph_described_by_the_mark_it_begins_with_is_pointed_at():
     assert pointing.started_with(state, "Add a dash at the start of the line.") == []
     dashed = _filled({n: _paragraph(n, f"- item {n}") for n in range(1, 40)})
     assert pointing.started_with(dashed, "the line that starts with a dash") == []
+
+
+def test_a_mark_alone_on_its_line_is_pointed_at():
+    """hand dev-thirty-third dwh-465#3 ("there's a lonely full stop on its own line in the recommendations, get rid of
+    it" of a report whose Recommendations run 870 blocks): the paragraph that is only a full stop, shown to a short
+    view; a full stop not said alone, another mark, or a mark alone on many lines names none."""
+    spaced = {n: _paragraph(n, "") for n in range(2, 401, 2)}  # an empty line after each paragraph
+    heading = {40: _paragraph(40, "6\tRECOMMENDATIONS", "Heading 1")}
+    state = _filled({**spaced, **heading, 141: _paragraph(141, ". "), 161: _paragraph(161, "-")}, n=400)
+    said = "there's a lonely full stop on its own line in the recommendations, get rid of it"
+    assert pointing.marks_alone(state, said) == ["p141"]
+    assert "p141" in pointing.pointed(state, said)
+    assert _shown(views.grounded_view(state, said, InstructionResult(said), 400, quoted_in=said), "p141")
+    assert pointing.marks_alone(state, "a dash by itself on a line") == ["p161"]
+    assert pointing.marks_alone(state, "the full stop at the end of the recommendations") == []
+    assert pointing.marks_alone(state, "a lonely comma on its own line") == []
+    dotted = _filled({n: _paragraph(n, ".") for n in range(1, 40)})
+    assert pointing.marks_alone(dotted, "the dot on its own line") == []
 
 
 def test_bold_labels_named_before_their_description_are_pointed_at_each():

@@ -388,6 +388,33 @@ def test_the_words_of_a_picture_and_of_side_indents():
     assert values.unasked_properties("set_paragraph_format", indents, "The block text box looks squashed.", STATE)
 
 
+def test_a_picture_named_by_its_caption():
+    """"the parking map takes up a whole page, shrink it" of a picture captioned "Figure 18.33-1: Draft Parking Map*"
+    names it (its last word with another of its words), and so does the request before "and center it on the page"
+    (dwh-463#2, #3: the local ceiling); a caption-styled line after it counts, a body sentence does not, nor the
+    caption's last word alone, nor other words of it."""
+    paragraphs = [{"id": "p1", "text": "", "runs": []},
+                  {"id": "p2", "text": "Figure 18.33-1: Draft Parking Map*", "runs": [], "images": ["img1"]},
+                  {"id": "p3", "text": "Code reviser’s note: This map is in draft form.", "runs": []}]
+    state = {**STATE, "paragraphs": paragraphs,
+             "images": [{"id": "img1", "type": "picture", "paragraph": "p2", "width_cm": 11.3, "height_cm": 18.0}]}
+    shrink = "the parking map takes up a whole page, shrink it to about half its size"
+    assert apis.unasked_api("resize_image", shrink, args={"image": "img1", "scale": 50}, before=state) == []
+    centre = {"image": "img1", "alignment": "center"}
+    assert apis.unasked_api("set_image_alignment", "and center it on the page", previous=shrink, args=centre,
+                            before=state) == []
+    assert apis.unasked_api("set_image_alignment", "and center it on the page", args=centre, before=state)
+    for said in ("the map is too big, shrink it", "the parking rules are too long, shrink them"):
+        assert apis.unasked_api("resize_image", said, args={"image": "img1", "scale": 50}, before=state), said
+    styled = [{"id": "p2", "text": "", "runs": [], "images": ["img1"]},
+              {"id": "p3", "text": "Draft Parking Map", "style": "Caption", "runs": []}]
+    assert apis.unasked_api("resize_image", shrink, args={"image": "img1", "scale": 50},
+                            before={**state, "paragraphs": styled}) == []
+    sentence = [styled[0], {"id": "p3", "text": "This is the draft parking map", "runs": []}]
+    assert apis.unasked_api("resize_image", shrink, args={"image": "img1", "scale": 50},
+                            before={**state, "paragraphs": sentence})
+
+
 def test_underlining_names_the_underline():
     """"the underlining looks messy. Take it off" names the underline it removes (dwh-440#7); a request naming no
     underline does not."""

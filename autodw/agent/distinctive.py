@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 from typing import Any, Iterator
 
@@ -57,6 +58,8 @@ _ROMAN = str.maketrans({**dict(zip("абвгдезийклмнопрстуфыэ
                         "ё": "e", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ь": "",
                         "ю": "yu", "я": "ya", "ї": "yi", "є": "ye"})
 MIN_SPELT = 4  # letters of a name said in another alphabet that is looked for spelt in the document's
+MIN_STEM = 5  # letters two such spellings share before their endings for one to be the other inflected
+MAX_ENDING = 3  # letters of an ending either has after them (a case ending: "Гарнизонного" for "Garnizonnoe")
 #: a word glued to a number in a code-like token ("Livermore94550", "Orleans70146"): read as a word too
 _GLUED = re.compile(rf"(?:(?<=\d)|^){_LETTER}{{{MIN_GLUED}}}{_LETTER}*(?=\d|$)")
 
@@ -142,7 +145,8 @@ def names_held(state: State, text: str) -> list[str]:
     (an English request on a German journal) still shows the lines of its person. A name said in the Latin alphabet
     is also found spelt in the Cyrillic one (:func:`spelt`: "Kashin" holds "А.Г.Кашин", dwh-322#4), in the first
     :data:`MAX_NAME_BLOCKS` blocks however many hold it (a word in another alphabet with the same spelling is a name:
-    a signature under every appendix)."""
+    a signature under every appendix), also inflected (:func:`inflected`: "the Garnizonnoe settlement" holds "Устав
+    Гарнизонного сельского поселения", dwh-466#8)."""
     said = list(dict.fromkeys(m.group(0).casefold() for m in re.finditer(_LATIN_WORD, text)
                               if m.group(0)[0].isupper() and len(m.group(0)) >= 3
                               and m.group(0).casefold() not in _FUNCTION_WORDS))
@@ -150,13 +154,16 @@ def names_held(state: State, text: str) -> list[str]:
         return []
     holding: dict[str, list[str]] = {w: [] for w in said}
     other = {spelt(w): w for w in said if len(w) >= MIN_SPELT and w.isascii()}  # said in the Latin alphabet
+    stems: dict[str, list[str]] = {}  # their spellings by their first MIN_STEM letters
+    for spelling in other:
+        stems.setdefault(spelling[:MIN_STEM], []).append(spelling)
     crossed: set[str] = set()  # the names found in another alphabet
     lower: set[str] = set()
     for block_id, body in block_texts(state):
         for m in re.finditer(_LATIN_WORD, body):
             word = m.group(0).casefold()
-            if word not in holding and not word.isascii() and spelt(word) in other:
-                word = other[spelt(word)]
+            if word not in holding and not word.isascii() and (found := inflected(spelt(word), stems)):
+                word = other[found]
                 crossed.add(word)
             if word in holding:
                 if not m.group(0)[0].isupper():
@@ -196,6 +203,21 @@ def _drawing_text(img: dict[str, Any]) -> str:
     said = [img.get("alt_text"), img.get("title"), *(img.get("categories") or []),
             *(s.get("name") for s in img.get("series") or [] if isinstance(s, dict))]
     return " ".join(str(w) for w in said if w)
+
+
+def inflected(spelling: str, stems: dict[str, list[str]]) -> str | None:
+    """The spelling of `stems` (by their first :data:`MIN_STEM` letters) that `spelling` is, or is but for the endings:
+    all letters alike up to the last :data:`MAX_ENDING` or fewer of each and at least :data:`MIN_STEM` ("garnizonogo",
+    Гарнизонного, for "garnizonoe", Garnizonnoe: a name said in its dictionary form, written in the document
+    declined)."""
+    candidates = stems.get(spelling[:MIN_STEM], [])
+    if spelling in candidates:
+        return spelling
+    for candidate in candidates:
+        shared = len(os.path.commonprefix([candidate, spelling]))
+        if shared >= MIN_STEM and len(candidate) - shared <= MAX_ENDING and len(spelling) - shared <= MAX_ENDING:
+            return candidate
+    return None
 
 
 @functools.lru_cache(maxsize=1 << 16)

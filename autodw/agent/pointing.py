@@ -101,6 +101,15 @@ _PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|с
 _PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
               for kind, words in _PART_KINDS.items()}
 _PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
+#: a request speaking of the labels of a kind's parts, all of them ("the article headings", "the numbers of the
+#: articles"; in Chinese, "条号", an article's number, dwh-470#7 and #9): per kind, the kind's word then a label's
+#: noun, or the noun of the parts
+_LABEL_NOUNS = r"(?:headings?|titles?|numbers?|labels?)"
+_CHINESE_LABELS = {"article": r"条号|(?:每一?|各)条的?(?:标题|编号)"}
+_LABELS_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})['’]?\s+{_LABEL_NOUNS}\b|\b{_LABEL_NOUNS}\s+of\s+(?:the|each|"
+                                 rf"every|all(?:\s+the)?)\s+(?:{words})(?!\w)" +
+                                 (f"|{_CHINESE_LABELS[kind]}" if kind in _CHINESE_LABELS else ""), re.IGNORECASE)
+                for kind, words in _PART_KINDS.items()}
 #: number words a part's label is written with ("Artigo Décimo Quarto", "Artículo decimocuarto", "ARTICLE TWENTY-ONE",
 #: "Chapitre huitième"), accents dropped, feminine "-a" read as "-o": their values, added up
 _NUMBER_WORDS = {w: n for n, words in enumerate((
@@ -174,12 +183,13 @@ def part_number(text: str, kind: str) -> int | None:
 
 
 def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
-    """The parts `said` names by a kind and number ("article 8", "Art. 14º") typed with a label of that kind in any
-    language, the number in words or digits ("Artigo Oitavo", "Artículo 14"; :func:`part_number`), each with the
-    paragraph before the next label of a part (any kind) or the last paragraph; a number more than
-    :data:`MAX_MATCHES` paragraphs are labelled with names none."""
+    """The parts `said` names by a kind and number ("article 8", "Art. 14º"; in Chinese, "第八条" of Portuguese
+    statutes, dwh-470#4) typed with a label of that kind in any language, the number in words or digits ("Artigo
+    Oitavo", "Artículo 14"; :func:`part_number`), each with the paragraph before the next label of a part (any kind)
+    or the last paragraph; a number more than :data:`MAX_MATCHES` paragraphs are labelled with names none."""
     paras = state.get("paragraphs", [])
     wanted = {(kind, int(n)) for kind, pattern in _PART_SAID.items() for n in pattern.findall(said)}
+    wanted |= {(_CHINESE_PART_KINDS[word], chinese_value(n)) for n, word in _CHINESE_PART_SAID.findall(loose(said))}
     if not wanted or not paras:
         return []
     labels = [(i, kind, n) for i, p in enumerate(paras) for kind in _PART_KINDS
@@ -190,6 +200,19 @@ def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
         if len(held) <= MAX_MATCHES:
             out += [(paras[labels[j][0]]["id"], paras[labels[j + 1][0] - 1]["id"] if j + 1 < len(labels)
                      else paras[-1]["id"]) for j in held]
+    return out
+
+
+def part_labels(state: State, said: str) -> list[str]:
+    """Every paragraph typed with a label of a kind of part (:func:`part_number`: "Artigo Primeiro" to "Artigo Vigésimo
+    Primeiro") when `said` (undictated text) speaks of that kind's labels (:data:`_LABELS_SAID`: "每一条的条号…都加粗",
+    "刚才加粗的条号再都居中" of Portuguese statutes, dwh-470#7 and #9) and two or more are typed, the first
+    :data:`MAX_ALIKE`."""
+    out: list[str] = []
+    for kind, pattern in _LABELS_SAID.items():
+        if pattern.search(said):
+            labels = [p["id"] for p in state.get("paragraphs", []) if part_number(p.get("text", ""), kind) is not None]
+            out += labels[:MAX_ALIKE] if len(labels) >= 2 else []
     return out
 
 
@@ -332,6 +355,10 @@ _CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapt
                            r"(?:\d+|[^\W\d_]+)\b)", re.IGNORECASE)
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
 _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
+#: a part named by its Chinese number and measure word ("第八条" article 8, "第十四條", "第三章" chapter 3): the number
+#: and the word, whose kind :data:`_CHINESE_PART_KINDS` gives
+_CHINESE_PART_SAID = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*([条條章])")
+_CHINESE_PART_KINDS = {"条": "article", "條": "article", "章": "chapter"}
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 #: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格|表头", re.IGNORECASE)
@@ -412,8 +439,8 @@ def body_ids(state: State) -> list[str]:
 def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks `text` points at, most wanted first: the paragraphs it names by their whole text (quoted or
     not), those of a colour it describes them by, those defining a term it says when it speaks of a definition
-    (:func:`defined`), those highlighted when it says so, those holding its rarest words, the
-    list items under the first of those (:func:`items_under`), the
+    (:func:`defined`), those highlighted when it says so, those holding its rarest words, those that are only a mark
+    it says is alone (:func:`marks_alone`), the list items under the first of those (:func:`items_under`), the
     paragraphs like them when it asks for more ("policy, purpose etc"), the tables it names
     (:func:`~autodw.agent.grounding.tables_named`) or by a header cell (:func:`header_named`), the last ones when it points at the end (of the
     sections `matches` found first, then of the body), the first ones when it points at the start ("the opening
@@ -437,6 +464,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
     out += headings_typed(state, said)  # "the numbered section headings" typed as bold Normal lines
+    out += part_labels(state, said)  # "每一条的条号" of statutes: every "Artigo ..." line
     out += chapters_under(state, said)  # "the chapter headings, and the line in brackets under each one"
     out += spanned(state, said, matches)  # "the section titles (18.33.010 Purpose down to 18.33.090 Incentives)"
     out += boxed(state, said)  # "make the box dark blue" of a paragraph given a border
@@ -447,6 +475,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
     out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
+    out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -1098,16 +1127,24 @@ def series_end(state: State, pid: str) -> str | None:
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks the session's `previous` instructions (one a line, the nearest first:
     :func:`~autodw.agent.grounding.referred`) pointed at (:func:`pointed`; when none, those holding the numbers they
-    said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3), those the nearest
+    said: :func:`numbers_held`, "那张统计表（2004到2008年的那个）", then "这张表的表头加粗", dwh-314#3; else those
+    holding the names they said, as their own view showed them: :func:`~autodw.agent.distinctive.names_held`, "the
+    analyst from Aton" of "…— полемизирует с ним аналитик ИК «Атон»", then "add a comment on it", dwh-462#6), those the nearest
     pointed at by itself first (its section is not behind those of the ones before it, dwh-306#4), then those holding
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
     $4,200...", then "fix that line")."""
     nearest = previous.split("\n")[0]
-    first = [] if nearest == previous else (pointed(state, nearest, [m for m in matches if loose(m.quote) in loose(nearest)])
-                                            or numbers_held(state, nearest) or numbers_worded(state, nearest))
+    first = [] if nearest == previous else _pointed_before(state, nearest, [m for m in matches
+                                                                             if loose(m.quote) in loose(nearest)])
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + (pointed(state, previous, matches) or numbers_held(state, previous)
-                                       or numbers_worded(state, previous)) + wrote))
+    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + wrote))
+
+
+def _pointed_before(state: State, previous: str, matches: Iterable[Match]) -> list[str]:
+    """What an earlier instruction `previous` pointed at (:func:`earlier`): the blocks its words point at, else those
+    holding its numbers, else those holding the names it says."""
+    return (pointed(state, previous, matches) or numbers_held(state, previous) or numbers_worded(state, previous)
+            or names_held(state, undictated(previous)))
 
 
 def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
@@ -1240,7 +1277,12 @@ _STARTS_WITH = re.compile(r"\b(?:begins?|beginning|starts?|starting|opens?|openi
                           r"(?:[^\W\d_]+\s+)?(dash|hyphen|bullet|asterisk|full\s+stop|period|comma|semicolon|colon)\b",
                           re.IGNORECASE)
 _MARKS_NAMED = {"dash": "-‐‑–—−", "hyphen": "-‐‑", "bullet": "•·●▪◦*", "asterisk": "*", "full stop": ".",
-                "period": ".", "comma": ",،", "semicolon": ";؛", "colon": ":"}
+                "period": ".", "dot": ".", "comma": ",،", "semicolon": ";؛", "colon": ":"}
+#: a target a request describes as a mark alone on its line ("a lonely full stop on its own line", "a dash by itself
+#: on a line"): the mark's name, said with a word for alone
+_MARK_NAME = re.compile(r"\b(dash|hyphen|bullet|asterisk|full\s+stop|period|dot|comma|semicolon|colon)s?\b", re.IGNORECASE)
+_ALONE = re.compile(r"\b(?:lone(?:ly)?|alone|solitary|by\s+itself|on\s+(?:its|their)\s+own|of\s+its\s+own)\b",
+                    re.IGNORECASE)
 
 
 def started_with(state: State, said: str) -> list[str]:
@@ -1252,6 +1294,20 @@ def started_with(state: State, said: str) -> list[str]:
     body = set(body_ids(state))
     out = [p["id"] for p in state.get("paragraphs", []) if p["id"] in body
            and (text := p.get("text", "").lstrip()) and text[0] in marks]
+    return out if len(out) <= MAX_ALIKE else []
+
+
+def marks_alone(state: State, said: str) -> list[str]:
+    """The body paragraphs whose whole text is a mark `said` (undictated text) names when it says the mark is alone
+    (:data:`_ALONE`: "a lonely full stop on its own line", dwh-465#3), when at most :data:`MAX_ALIKE` are: a line the
+    view may leave out among the empty and short ones of a long section."""
+    marks = "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _MARK_NAME.findall(said)) \
+        if _ALONE.search(said) else ""
+    if not marks:
+        return []
+    body = set(body_ids(state))
+    out = [p["id"] for p in state.get("paragraphs", []) if p["id"] in body
+           and (text := "".join(p.get("text", "").split())) and all(ch in marks for ch in text)]
     return out if len(out) <= MAX_ALIKE else []
 
 
@@ -1574,7 +1630,7 @@ def headings_said(state: State, text: str) -> list[str]:
 
 
 def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
-    """The short paragraphs of `kind` (no end punctuation, no contents entry) whose every word of
+    """The short paragraphs of `kind` (not closed as a sentence: :func:`_closed`; no contents entry) whose every word of
     :data:`MIN_LABEL_WORD` letters or more `text` says, in any case (a plural in the singular too, a singular in the
     plural: "the Additional Clauses subheadings" of "Additional Clause", dwh-390#6), those of a title
     more than :data:`MAX_MATCHES` of them hold aside, unless `text` speaks of a copy of a document that repeats itself
@@ -1586,7 +1642,7 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
     for p in state.get("paragraphs", []):
         words = re.findall(r"\w+", SECTION_NUMBER.sub("", loose(p.get("text", ""))))
         if 0 < len(words) <= MAX_LABEL_WORDS and kind(p) \
-                and not re.search(r"[.:;,!?。]\s*$", p.get("text", "")) and not CONTENTS_STYLE.match(p.get("style") or ""):
+                and not _closed(p.get("text", "")) and not CONTENTS_STYLE.match(p.get("style") or ""):
             held.setdefault(" ".join(words), []).append(p)
     out = []
     for label, paras in held.items():
@@ -1596,6 +1652,18 @@ def _titles_said(state: State, text: str, kind: Callable[[dict[str, Any]], bool]
                 w in said or w[-1] == "s" and w[:-1] in said or w + "s" in said for w in key):
             out += paras
     return out
+
+
+#: a paragraph's end that makes it a sentence, not a title: closing punctuation
+_CLOSING_MARK = re.compile(r"[.:;,!?。]\s*$")
+#: a title's closing full stop (not an ellipsis)
+_FULL_STOP = re.compile(r"(?<!\.)\.\s*$")
+
+
+def _closed(text: str) -> bool:
+    """Whether paragraph text `text` ends as a sentence does, not a title: with closing punctuation, but for the full
+    stop a title typed with a section number may end with, as the sections of a code do ("18.33.090 Incentives.")."""
+    return _CLOSING_MARK.search(text) is not None and not (SECTION_NUMBER.match(text) and _FULL_STOP.search(text))
 
 
 def _label_end(state: State, pid: str) -> str | None:
@@ -1877,24 +1945,34 @@ def _whole_key(p: dict[str, Any]) -> str:
 def alike(state: State, ids: list[str]) -> list[str]:
     """The non-empty body paragraphs of a kind (style, list and list level) that two or more of `ids` are of, the kind
     of the first of `ids` first; those that also look like them (:func:`~autodw.agent.grounding.look`: the bold lines
-    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each; then
-    the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`). Before
-    those, up to :data:`MAX_ALIKE` of each lead, the short lines of their kind starting with the word two or more of
+    "Class Culmann", "Class IntroPanel" among plain Normal code lines) first, up to :data:`MAX_ALIKE` of each. Before
+    those, the lines typed with labels like theirs around the first :data:`MAX_MATCHES` of `ids` (:func:`typed_run`):
+    the list they are items of ("Miramar, Casa del Mar, etc." of lines "a. Miramar: ..." to "d. Arleta Park: ..." in
+    a document all in one style, dwh-463#4). Before those, up to :data:`MAX_ALIKE` of each lead, the short lines of their kind starting with the word two or more of
     them start with (:func:`_lead`: "点滴智慧、…、心灵鸡汤这些" names each heading's eight lines, dwh-461#4; "Artigo
     Primeiro, Artigo Segundo, etc." of statutes all in one style names every "Artigo ..." line), and before those
     the short lines of their kind written as two or more of them are but for their numbers (:func:`_numbered_like`:
     "01CD, 02CD and so on" names every "NNCD：" line, not the other bold lines among them, dwh-405#2)."""
     paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
-    out = []
-    for key in (_numbered_like, _lead, _kind, _list_kind):
-        of = {p["id"]: key(p) for p in paras}
-        named = [of[i] for i in ids if i in of]
-        kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
-        held = [[p["id"] for p in paras if of[p["id"]] == k] for k in kinds]
-        # a label's lines (one kind per label the request names), up to MAX_ALIKE of each; a style's, of all
-        out += [pid for ids_of in held for pid in ids_of[:MAX_ALIKE]] if key in (_numbered_like, _lead) else \
-            [pid for ids_of in held for pid in ids_of][:MAX_ALIKE]
-    return list(dict.fromkeys(out + [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]))
+    out = [pid for key in (_numbered_like, _lead) for pid in _of_kinds(paras, ids, key)]
+    # the list they are items of (dwh-463#4: "Miramar, Casa del Mar, etc." of four lettered lines), before the lines
+    # of their style anywhere else (every Normal line of a document all in one style and font)
+    out += [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]
+    out += [pid for key in (_kind, _list_kind) for pid in _of_kinds(paras, ids, key)]
+    return list(dict.fromkeys(out))
+
+
+def _of_kinds(paras: list[dict[str, Any]], ids: list[str], key: Callable[[dict[str, Any]], Any]) -> list[str]:
+    """The ids of `paras` of a kind (by `key`) that two or more of `ids` are of, the kind of the first first: up to
+    :data:`MAX_ALIKE` of each label's (:func:`_numbered_like`, :func:`_lead`: one kind per label the request names),
+    of all kinds together for a style's (module :func:`alike`)."""
+    of = {p["id"]: key(p) for p in paras}
+    named = [of[i] for i in ids if i in of]
+    kinds = list(dict.fromkeys(k for k in named if k is not None and named.count(k) >= 2))
+    held = [[p["id"] for p in paras if of[p["id"]] == k] for k in kinds]
+    if key in (_numbered_like, _lead):
+        return [pid for ids_of in held for pid in ids_of[:MAX_ALIKE]]
+    return [pid for ids_of in held for pid in ids_of][:MAX_ALIKE]
 
 
 def _lead(p: dict[str, Any]) -> tuple[Any, ...] | None:

@@ -37,6 +37,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-first",
                                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
                                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth",
+                                            "dwbench-2.0/hand/dev-thirty-third",
                                             "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None, message: str = "") -> list[CheckFinding]:
@@ -53,7 +54,9 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     request that quotes what the call's field template shows, a letter or number in place of each field, names it
     ("改成“第X页 共Y页”" for page numbers "第 {PAGE} 页 共 {NUMPAGES} 页"). A picture in a document that has no chart
     is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger"); a
-    picture resize_image sizes by a height or width the request gives (:func:`_picture_sized`: "12 cm tall"). A new
+    picture resize_image sizes by a height or width the request gives (:func:`_picture_sized`: "12 cm tall"), and a
+    picture the request calls by its caption (:func:`_picture_captioned`: "the parking map" of "Figure 18.33-1: Draft
+    Parking Map", dwh-463#2, then "and center it on the page", #3), are named. A new
     text for a cell of a one-column table, which the request dictates, names the cell: such a table lays out lines
     (a cover's title and date) that the request calls by what they are ("封面标题…改成FieldKit 2.0 User’s Guide")."""
     words = api_words().get(api)
@@ -68,6 +71,7 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
         _line_of_box(api, args, before, instruction) or \
         _template_quoted(args, instruction) or _chart_picture(args, before, instruction + "\n" + previous) or \
         _picture_sized(api, args, before, instruction, previous) or \
+        _picture_captioned(args, before, instruction, previous) or \
         thing is not None and (says(thing, instruction) or says(thing, previous))
     if all(w.search(instruction) or w.search(previous) or (n == 0 and named) for n, w in enumerate(words)):
         return []
@@ -108,6 +112,52 @@ def _picture_sized(api: str, args: dict[str, Any], before: State, instruction: s
     return any(not _OTHER_SIZED.search(said) and any(
         UNITS[m.group(2).casefold()] != "pt" and _DIMENSION_AFTER.match(said, m.end()) for m in MEASURED.finditer(said))
         for said in (instruction, *previous.splitlines()))  # each earlier instruction referred to on its own
+
+
+#: a caption's label and number ("Figure 18.33-1: ", "图2 "), which a request leaves out
+_FIGURE_LABEL = re.compile(rf"^(?:{grounding.caption_labels()})\s*\d+(?:[.\-–]\d+)*\s*[:：.\-–—]?\s*", re.IGNORECASE)
+_CAPTION_WORD = re.compile(r"[^\W\d_]{3,}")  # a word of a caption that names what it shows ("of", "a" do not)
+
+
+def _picture_captioned(args: dict[str, Any], before: State, instruction: str, previous: str) -> bool:
+    """Whether the call's ``image`` is a picture that the request, or one before it (each on its own), calls by its
+    caption (:func:`_captions`), its label and number left out: by its whole text, or by its last word (what the
+    caption calls the picture: "Map" of "Draft Parking Map") with another of its words ("the parking map takes up a
+    whole page", dwh-463#2)."""
+    image = drawing(args.get("image"), before)
+    if image is None or image.get("type") != "picture":
+        return False
+    for caption in _captions(before, image.get("paragraph")):
+        words = _CAPTION_WORD.findall(caption)
+        for said in (instruction, *previous.splitlines()):
+            if len(caption) >= MIN_TITLE_CHARS and caption in grounding.loose(said):
+                return True
+            spoken = {w for w in words if re.search(rf"(?<![^\W\d_]){re.escape(w)}(?:e?s)?(?![^\W\d_])", said,
+                                                    re.IGNORECASE)}
+            if len(words) >= 2 and words[-1] in spoken and len(spoken) >= 2:
+                return True
+    return False
+
+
+def _captions(before: State, paragraph: Any) -> Iterator[str]:
+    """The loose captions, label and number left out, of the picture in paragraph `paragraph`: the text of that
+    paragraph and of the lines with text right before and after it (past empty ones) that are captions: styled as
+    one, or opening with a caption's label and number ("Figure 18.33-1: Draft Parking Map*")."""
+    paras = before.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p.get("id") == paragraph), None)
+    if at is None:
+        return
+    near = [paras[at]]
+    for step in (-1, 1):
+        n = at + step
+        while 0 <= n < len(paras) and not paras[n].get("text", "").strip():
+            n += step
+        if 0 <= n < len(paras):
+            near.append(paras[n])
+    for p in near:
+        text = grounding.loose(p.get("text", ""))
+        if text and ("caption" in (p.get("style") or "").casefold() or _FIGURE_LABEL.match(text)):
+            yield _FIGURE_LABEL.sub("", text).strip(" *.:;,")
 
 
 def _chart_picture(args: dict[str, Any], before: State, said: str) -> bool:
