@@ -70,6 +70,16 @@ def _run(tmp_path: Path, text: str, calls, *, profile: str = "hosted", classifie
     return doc, result, turn[0]
 
 
+def test_the_traces_keep_the_prompts_when_asked(tmp_path):
+    system = CeilingSystem(PhraseClassifier(), profile_assembly("hosted"), REG, prompts=True)
+    trace = tmp_path / "trace.jsonl"
+    system.run_turn(_doc(), _instruction('Make the "Budget" heading bold.',
+                                         [("set_text_format", {"bold": True, "paragraphs": ["p1"]})]), [], trace)
+    calls = [json.loads(line) for line in trace.read_text().splitlines() if '"llm_call"' in line]
+    planner = next(c for c in calls if c["role"] == "planner")
+    assert "Budget" in planner["messages"][-1]["content"]  # the planner's view, as the model was shown it
+
+
 # --- through the real agent: each cause detected --------------------------------------------------------------
 
 

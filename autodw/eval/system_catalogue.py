@@ -94,11 +94,14 @@ for _name in BASELINES:
 
 @register_system("ceiling", help="the agent of --profile with a perfect model that sees only its prompts: the ceiling "
                                  "our prompts put on any model, each failure attributed (autodw bench ceiling)",
-                 uses_llm=False, uses_classifier=True)
+                 uses_llm=False, uses_classifier=True, options=(
+                     Option("prompts", "'all': the traces keep each prompt's text (about 30,000 tokens an instruction), "
+                                       "to read what a role was shown; by default only each answer and its usage",
+                            choices=("all",)),))
 def ceiling(given: SystemInputs) -> SystemMaker:
     import os
 
     from autodw.eval.ceiling.system import CeilingSystem, own_classifier
 
-    loaded_in = os.getpid()
-    return lambda: CeilingSystem(own_classifier(given.classifier, loaded_in), given.config)
+    loaded_in, prompts = os.getpid(), given.options["prompts"] == "all"
+    return lambda: CeilingSystem(own_classifier(given.classifier, loaded_in), given.config, prompts=prompts)

@@ -52,12 +52,14 @@ class CeilingSystem:
     name = "ceiling"
     llm_name = "ceiling"
 
-    def __init__(self, classifier: IntentClassifier, assembly: Assembly, registry: Registry | None = None):
+    def __init__(self, classifier: IntentClassifier, assembly: Assembly, registry: Registry | None = None,
+                 prompts: bool = False):
         if registry is None:
             from autodw.apis import registry as load_registry
 
             registry = load_registry()
         self.classifier, self.assembly, self.registry = classifier, assembly, registry
+        self.writer = TraceWriter if prompts else LeanTrace  # prompts: the traces keep each prompt's text
 
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
@@ -67,4 +69,4 @@ class CeilingSystem:
         agent = Agent(backend, self.classifier, registry=self.registry, assembly=self.assembly)
         backend.emit = agent.runner.events
         log = TurnLog(backend.executed, agent.runner.events)
-        return run_agent_turn(agent, doc, instruction.text, earlier, trace, sinks=[log], writer=LeanTrace)
+        return run_agent_turn(agent, doc, instruction.text, earlier, trace, sinks=[log], writer=self.writer)
