@@ -80,13 +80,8 @@ def test_chinese_is_read_as_pairs_of_characters():
 
 
 def test_the_planner_view_is_centred_on_them_only_when_the_window_leaves_them_out():
-    document = docx.Document()
-    for n in range(60):
-        document.add_paragraph("Case 3 (negative top margin) is still TODO." if n == 45
-                               else f"The team met on Monday and made the same plans as before. Item {n}.")
-    buffer = io.BytesIO()
-    document.save(buffer)
-    state = extract_state(WordDocument.from_bytes(buffer.getvalue()))
+    state = _state_of(["Case 3 (negative top margin) is still TODO." if n == 45
+                       else f"The team met on Monday and made the same plans as before. Item {n}." for n in range(60)])
     target = next(p["id"] for p in state["paragraphs"] if "negative" in p["text"])
     request = "Case 3 (negative top margin) is done now, mark it as done."
     record = InstructionResult(request)
@@ -137,21 +132,26 @@ def test_a_long_documents_lines_saying_only_a_word_the_request_says_are_found_th
 
 
 
+def _state_of(texts: list[str]) -> dict:
+    """The state of a document of one plain paragraph per text."""
+    document = docx.Document()
+    for text in texts:
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return extract_state(WordDocument.from_bytes(buffer.getvalue()))
+
+
 def test_a_name_the_request_says_points_at_the_few_blocks_holding_it_capitalised():
     """hand dev-eighteenth dwh-283#4: "Burda's article ... Skolek's surname" on a German journal whose English article
     holds many of the request's other words: the lines of each name are found, and the view is centred on them."""
-    document = docx.Document()
     texts = [f"Die Sitzung fand am Montag statt. Eintrag {n}." for n in range(60)]
     texts[3] = "Gerhard BURDA: Islam::Angst / 103"
     texts[40], texts[41] = "Gerhard Burda:", "Islam::Angst"
     texts[50] = "Reinhard Skolek: Analytische Psychologie"
     texts[20] = "Like others he joined the article, the title and his name on separate lines in capitals, every one."
     texts[30] = "the word closed is written in lower case here, Closed there"
-    for text in texts:
-        document.add_paragraph(text)
-    buffer = io.BytesIO()
-    document.save(buffer)
-    state = extract_state(WordDocument.from_bytes(buffer.getvalue()))
+    state = _state_of(texts)
     ids = [p["id"] for p in state["paragraphs"]]
     request = ("Burda's article starts with his name and the title on two separate lines, every other article has "
                "them on one line. Join them. Skolek's surname also isn't capitalised, fix that too.")
@@ -167,12 +167,7 @@ def test_a_name_said_in_the_latin_alphabet_points_at_its_first_blocks_spelt_in_c
     block" of a Russian contract signed "А.Г.Кашин" under eight appendices): the name is found spelt in Cyrillic, in
     the first few blocks however many hold it; also for the API generator, whose step quotes only the text to replace."""
     def state_of(texts: dict[int, str]) -> dict:
-        document = docx.Document()
-        for n in range(200):
-            document.add_paragraph(texts.get(n, f"Заседание прошло в понедельник, пункт {n}."))
-        buffer = io.BytesIO()
-        document.save(buffer)
-        return extract_state(WordDocument.from_bytes(buffer.getvalue()))
+        return _state_of([texts.get(n, f"Заседание прошло в понедельник, пункт {n}.") for n in range(200)])
 
     signed = {45: "Комитета по информатизации и связи\t\tА.Г.Кашин", 150: "Председатель\tА.Г.Кашин",
               155: "Председатель\tА.Г.Кашин", 10: "Юрий Гошовская"}
@@ -198,12 +193,7 @@ def test_a_name_said_in_the_latin_alphabet_is_found_declined_in_cyrillic():
     texts = [f"Заседание прошло в понедельник, пункт {n}." for n in range(60)]
     texts[24] = "Внести изменения, исключив из п 3.5 фразу « Устав Гарнизонного сельского поселения»"
     texts[40] = "Гарнитура шрифта Times New Roman"
-    document = docx.Document()
-    for text in texts:
-        document.add_paragraph(text)
-    buffer = io.BytesIO()
-    document.save(buffer)
-    state = extract_state(WordDocument.from_bytes(buffer.getvalue()))
+    state = _state_of(texts)
     ids = [p["id"] for p in state["paragraphs"]]
     request = "Put a comment where it removes the phrase about the Garnizonnoe settlement's charter."
     assert names_held(state, request) == [ids[24]]
@@ -239,12 +229,8 @@ def test_pictures_are_found_by_the_words_of_their_alt_text():
     assert drawings_described(state, "the main screen screenshot just before it is massive") == ["img7", "img6"]
     assert drawings_described(state, "the TMD picture") == []
     assert drawings_described(state, "make the logo bigger") == []
-    document = docx.Document()
-    for n in range(60):
-        document.add_paragraph(f"The team met on Monday and made the same plans as before. Item {n}.")
-    buffer = io.BytesIO()
-    document.save(buffer)
-    state = {**extract_state(WordDocument.from_bytes(buffer.getvalue())), "images": state["images"]}
+    state = {**_state_of([f"The team met on Monday and made the same plans as before. Item {n}." for n in range(60)]),
+             "images": state["images"]}
     request = "the main screen screenshot is massive"
     assert "img6 picture" not in views.state_view(state, request, InstructionResult(request), 300)
     view = views.grounded_view(state, request, InstructionResult(request), 300, quoted_in=request)
