@@ -336,6 +336,18 @@ def test_the_ceiling_command_and_system_are_registered():
     assert re.search(r"\bceiling\b", run_cli("bench", "run", "--help").stdout)
 
 
+def test_the_ceiling_command_records_the_prompts_option_only_when_given():
+    from autodw.eval import registered_systems
+    from autodw.eval.run_commands import _given_options
+    from autodw.interfaces.cli import build_parser
+
+    registry, parser = registered_systems(), build_parser()
+    for extra, recorded in (([], {}), (["--prompts", "all"], {"prompts": "all"})):
+        args = parser.parse_args(["bench", "ceiling", "--profile", "hosted", "--split", "dev", "--out", "x", *extra])
+        options = registry.resolve("ceiling", _given_options(args, registry))
+        assert registry.get("ceiling").recorded(options) == recorded
+
+
 # --- what the views show, as the ceiling found they must ---------------------------------------------------------
 
 

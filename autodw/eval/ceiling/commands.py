@@ -71,7 +71,7 @@ def register_ceiling(bench_sub: argparse._SubParsersAction, lazy) -> None:
     p.add_argument("--intents-model", default=None, metavar="DIR", help="trained intent classifier (default: the saved one)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="change an agent setting of the profile (repeatable), e.g. --set planner_state_budget=8000")
-    p.add_argument("--prompts", choices=("all",), default=None,
+    p.add_argument("--prompts", choices=("all",), default=argparse.SUPPRESS,  # absent unless given, as bench run's
                    help="all: the traces keep each prompt's text (about 30,000 tokens an instruction), to read what a "
                         "role was shown where a cause is named; by default only each answer and its usage")
     p.set_defaults(handler=lazy("autodw.eval.ceiling.commands:ceiling_command"))
