@@ -2348,3 +2348,27 @@ def test_every_line_of_each_label_a_list_names_is_pointed_at_the_last_closed_by_
     text = "下面的栏目名，点滴智慧、感悟之门、经营人生、心灵鸡汤这些，全部改成深蓝色"
     assert pointing.said_whole(state, text) == [*want[0:12:4], *want[1:12:4], *want[2:12:4], *want[3:12:4]]
     assert set(want) <= set(pointing.pointed(state, text))
+
+
+def test_a_follow_up_of_a_font_change_is_shown_every_line_set_in_that_font():
+    """dev-thirty-fourth dwh-484#5: "这些行字号也调小一点" after "最后一节 hansi only 里那些 (c>=... && c<=...) 的判断条件行，
+    字体都换成Consolas" (26 lines of a 52-block section): the lines now in the font the previous instruction named are
+    what it pointed at (:func:`~autodw.agent.pointing.in_font_said`), all shown beside a section named only by it;
+    not when every line is in that font, nor for a font it does not name."""
+    def line(n: int, text: str, font: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "font": font}]}
+
+    rest = {n: line(n, f"c=='\\u{n:04X}' && c<='\\u{n + 1:04X}'" if n % 2 else f"glyph {n}",
+                    "Consolas" if n % 2 else "Arial Unicode MS") for n in range(52, 104)}
+    earlier = {n: line(n, f"(c>='\\u{n:04X}' && c<='\\u{n + 1:04X}')", "Arial Unicode MS") for n in range(3, 50)}
+    state = _filled({2: _paragraph(2, "ascii only", style="Heading 1"), **earlier,
+                     51: _paragraph(51, "hansi only", style="Heading 1"), **rest}, n=103)
+    previous = "最后一节 hansi only 里那些 (c>=... && c<=...) 的判断条件行，字体都换成Consolas，等宽的好对齐"
+    request = "这些行字号也调小一点"
+    consolas = [f"p{n}" for n in range(53, 104, 2)]
+    assert pointing.in_font_said(state, previous) == consolas[:pointing.MAX_ALIKE]
+    assert pointing.in_font_said(state, "make the whole thing Arial") == []  # no paragraph in a font it names
+    every = _state([line(n, f"line {n}", "Consolas") for n in range(1, 10)])
+    assert pointing.in_font_said(every, "把字体换成Consolas") == []  # every line is in it: it tells none apart
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, *consolas)

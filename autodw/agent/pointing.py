@@ -1137,7 +1137,24 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     first = [] if nearest == previous else _pointed_before(state, nearest, [m for m in matches
                                                                              if loose(m.quote) in loose(nearest)])
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + wrote))
+    set_in = in_font_said(state, nearest)  # "字体都换成Consolas", then "这些行字号也调小一点"
+    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + set_in + wrote))
+
+
+def in_font_said(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_ALIKE` body paragraphs whose text (styles resolved) is all in a font `said` names (the
+    value it sets, read where it is dictated too: "换成Consolas"), when not every body paragraph with text is: the lines an earlier instruction set in that font
+    ("字体都换成Consolas") are what a request referring back to it means ("这些行字号也调小一点", dwh-484#5)."""
+    looks = Formatting(state.get("styles", {}))
+    body = set(body_ids(state))
+    fonts: dict[str, set[Any]] = {}
+    for p in state.get("paragraphs", []):
+        if p["id"] in body and p.get("text", "").strip():
+            fonts[p["id"]] = {looks.run(r, p.get("style")).get("font") for r in p.get("runs", []) if r.get("text", "").strip()}
+    named = {f for used in fonts.values() for f in used if isinstance(f, str) and f.strip()
+             and re.search(rf"(?<!{ALNUM}){re.escape(f)}(?!{ALNUM})", said, re.IGNORECASE)}
+    held = [pid for pid, used in fonts.items() if len(used) == 1 and used <= named]
+    return held[:MAX_ALIKE] if len(held) < len(fonts) else []
 
 
 def _pointed_before(state: State, previous: str, matches: Iterable[Match]) -> list[str]:
