@@ -1689,6 +1689,22 @@ def test_the_n_more_a_step_lists_may_be_before_those_it_names():
     assert pointing.more_named(state, step) == ["p15"]
 
 
+def test_the_n_more_a_step_lists_are_the_lines_starting_with_the_word_of_those_it_names_whatever_their_lists():
+    """dwh-485#7 ("paragraphs p2, p3, p4, p8, p28, p10 and 2 more" of "[expect]<w:ind ...>" lines in three numbered
+    lists, each with its own numbering and levels, the last one in another style): the two more are the lines after
+    them starting with the word all the named ones start with, though of another list and style."""
+    def expect(n: int, num: int, level: int, style: str = "Normal") -> dict:
+        return _paragraph(n, f'[expect]<w:ind w:left="{n}" w:hanging="360" >[/expect]', style,
+                          lst={"num_id": num, "level": level, "kind": "numbered"})
+
+    lines = {2: expect(2, 1, 0), 3: expect(3, 1, 0), 4: expect(4, 1, 1), 8: expect(8, 2, 0), 9: expect(9, 2, 0),
+             10: expect(10, 2, 1), 14: expect(14, 3, 0, "List Paragraph"), 15: expect(15, 3, 1, "List Paragraph")}
+    state = _state([lines.get(i, _paragraph(i, "" if i in (5, 6, 11, 12) else f"Note {i} of the test")) for i in range(1, 17)])
+    step = 'Set character formatting: font "Courier New"; paragraphs p2, p3, p4, p8, p9, p10 and 2 more.'
+    assert pointing.more_named(state, step) == ["p14", "p15"]
+    assert pointing.more_named(state, step.replace("2 more", "3 more")) == []  # no third such line
+
+
 def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
     """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
     hold; each is shown at least by its id and the start of its text."""
