@@ -1689,6 +1689,22 @@ def test_the_n_more_a_step_lists_may_be_before_those_it_names():
     assert pointing.more_named(state, step) == ["p15"]
 
 
+def test_the_n_more_a_step_lists_are_the_lines_starting_with_the_word_of_those_it_names_whatever_their_lists():
+    """dwh-485#7 ("paragraphs p2, p3, p4, p8, p28, p10 and 2 more" of "[expect]<w:ind ...>" lines in three numbered
+    lists, each with its own numbering and levels, the last one in another style): the two more are the lines after
+    them starting with the word all the named ones start with, though of another list and style."""
+    def expect(n: int, num: int, level: int, style: str = "Normal") -> dict:
+        return _paragraph(n, f'[expect]<w:ind w:left="{n}" w:hanging="360" >[/expect]', style,
+                          lst={"num_id": num, "level": level, "kind": "numbered"})
+
+    lines = {2: expect(2, 1, 0), 3: expect(3, 1, 0), 4: expect(4, 1, 1), 8: expect(8, 2, 0), 9: expect(9, 2, 0),
+             10: expect(10, 2, 1), 14: expect(14, 3, 0, "List Paragraph"), 15: expect(15, 3, 1, "List Paragraph")}
+    state = _state([lines.get(i, _paragraph(i, "" if i in (5, 6, 11, 12) else f"Note {i} of the test")) for i in range(1, 17)])
+    step = 'Set character formatting: font "Courier New"; paragraphs p2, p3, p4, p8, p9, p10 and 2 more.'
+    assert pointing.more_named(state, step) == ["p14", "p15"]
+    assert pointing.more_named(state, step.replace("2 more", "3 more")) == []  # no third such line
+
+
 def test_every_paragraph_a_step_names_is_in_the_generators_small_view():
     """dwh-358#6, dwh-354#5: a step naming more paragraphs (of long text) than the short lines of a 350-token view
     hold; each is shown at least by its id and the start of its text."""
@@ -2348,3 +2364,27 @@ def test_every_line_of_each_label_a_list_names_is_pointed_at_the_last_closed_by_
     text = "下面的栏目名，点滴智慧、感悟之门、经营人生、心灵鸡汤这些，全部改成深蓝色"
     assert pointing.said_whole(state, text) == [*want[0:12:4], *want[1:12:4], *want[2:12:4], *want[3:12:4]]
     assert set(want) <= set(pointing.pointed(state, text))
+
+
+def test_a_follow_up_of_a_font_change_is_shown_every_line_set_in_that_font():
+    """dev-thirty-fourth dwh-484#5: "这些行字号也调小一点" after "最后一节 hansi only 里那些 (c>=... && c<=...) 的判断条件行，
+    字体都换成Consolas" (26 lines of a 52-block section): the lines now in the font the previous instruction named are
+    what it pointed at (:func:`~autodw.agent.pointing.in_font_said`), all shown beside a section named only by it;
+    not when every line is in that font, nor for a font it does not name."""
+    def line(n: int, text: str, font: str) -> dict:
+        return {**_paragraph(n, text), "runs": [{"text": text, "font": font}]}
+
+    rest = {n: line(n, f"c=='\\u{n:04X}' && c<='\\u{n + 1:04X}'" if n % 2 else f"glyph {n}",
+                    "Consolas" if n % 2 else "Arial Unicode MS") for n in range(52, 104)}
+    earlier = {n: line(n, f"(c>='\\u{n:04X}' && c<='\\u{n + 1:04X}')", "Arial Unicode MS") for n in range(3, 50)}
+    state = _filled({2: _paragraph(2, "ascii only", style="Heading 1"), **earlier,
+                     51: _paragraph(51, "hansi only", style="Heading 1"), **rest}, n=103)
+    previous = "最后一节 hansi only 里那些 (c>=... && c<=...) 的判断条件行，字体都换成Consolas，等宽的好对齐"
+    request = "这些行字号也调小一点"
+    consolas = [f"p{n}" for n in range(53, 104, 2)]
+    assert pointing.in_font_said(state, previous) == consolas[:pointing.MAX_ALIKE]
+    assert pointing.in_font_said(state, "make the whole thing Arial") == []  # no paragraph in a font it names
+    every = _state([line(n, f"line {n}", "Consolas") for n in range(1, 10)])
+    assert pointing.in_font_said(every, "把字体换成Consolas") == []  # every line is in it: it tells none apart
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
+    assert _shown(view, *consolas)

@@ -322,6 +322,23 @@ def test_a_letter_case_the_text_has_now_is_said_of_it_not_asked_for():
     assert [f.check for f in values.unnamed_values("change_case", args, said, mixed)] == ["unnamed_value"]
 
 
+def test_a_height_rule_the_rows_have_now_is_said_of_them_not_asked_for():
+    """"the rows are fixed at an exact height. Let all the rows grow to fit their text." says the rows' rule (dwh-480#5):
+    set_row_height to auto is no unnamed value; for rows not all exact, or another row, "exact" is asked."""
+    from autodw.agent.checks import values
+
+    said = ("A few cells are cut off at the bottom because the rows are fixed at an exact height. Let all the rows grow "
+            "to fit their text.")
+    table = {"id": "t1", "rows": 3, "cols": 1, "row_heights_cm": [0.8, 1.7, 1.8], "exact_height_rows": [0, 1, 2]}
+    state = {**STATE, "tables": [table]}
+    args = {"table": "t1", "row": "all", "rule": "auto"}
+    assert values.unnamed_values("set_row_height", args, said, state) == []
+    assert values.unnamed_values("set_row_height", {**args, "row": 1}, said, state) == []
+    mixed = {**STATE, "tables": [{**table, "exact_height_rows": [0]}]}
+    assert [f.fix for f in values.unnamed_values("set_row_height", args, said, mixed)] == [{"rule": "exact"}]
+    assert [f.fix for f in values.unnamed_values("set_row_height", {**args, "row": 1}, said, mixed)] == [{"rule": "exact"}]
+
+
 def test_a_request_taking_back_the_previous_change_asks_for_the_value_before_it():
     """"nah, the bars were clearer. change it back" after "could we see it as a line chart?" (dwh-417#6) and "put it
     back how it was" after "show the area chart ... as a column chart instead?" (dwh-418#8) ask for the chart type

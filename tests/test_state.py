@@ -464,3 +464,30 @@ def test_a_styles_line_longer_than_the_view_is_cut_to_its_share():
     styles = next(x for x in view.splitlines() if x.startswith("STYLES IN USE"))
     assert "chars)" in styles and estimate_tokens(styles) <= 350 * 0.15
     assert all(re.search(rf"^p{i} ", view, re.MULTILINE) for i in range(1, 9))
+
+
+def test_the_line_of_the_chart_a_step_names_is_shown_whole_past_the_footers_share():
+    """dwh-482#1: a 350-token view cut the line of the chart a step rewrites the data of (named by its id) to the
+    footer's 15% share, before its second and third series (copied from it); the footer takes what that line and the
+    title line cost, up to half the budget, the other charts' lines left out; a line longer than that is cut, saying
+    so. A focus chart no step names keeps the footer's share."""
+    from tests.test_pointing import _paragraph, _state
+
+    def chart(n: int, series: int) -> dict:
+        return {"id": f"chart{n}", "type": "chart", "paragraph": f"p{n}", "placement": "inline", "width_cm": 6.95,
+                "height_cm": 3.02, "chart_type": "column", "title": f"sales {n}", "categories": ["apple", "banana", "pear"],
+                "series": [{"name": f"Series {k}", "values": [4, 2.9999997854564513, 5.6]} for k in range(1, series + 1)]}
+
+    state = _state([_paragraph(i, f"Paragraph {i} " + "word " * 12) for i in range(1, 31)])
+    state["images"] = [chart(n, 3) for n in range(1, 6)]
+    view = render_state(state, budget_tokens=350, focus=["chart3", "chart5"], named=["chart3"])
+    lines = view.splitlines()
+    assert next(x for x in lines if x.startswith("chart3 ")).endswith("('Series 3', [4, 2.9999997854564513, 5.6])]")
+    assert "IMAGES AND CHARTS:" in lines and not any(x.startswith(("chart1 ", "chart5 ")) for x in lines)
+    assert estimate_tokens(view) <= 350 * 1.1
+    unnamed = render_state(state, budget_tokens=350, focus=["chart3", "chart5"])
+    assert not next(x for x in unnamed.splitlines() if x.startswith("chart3 ")).endswith("5.6])]")
+    state["images"][2] = chart(3, 20)  # a line longer than half the budget
+    line = next(x for x in render_state(state, budget_tokens=350, focus=["chart3"], named=["chart3"]).splitlines()
+                if x.startswith("chart3 "))
+    assert "chars)" in line and estimate_tokens(line) <= 350 * 0.5

@@ -1137,7 +1137,24 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     first = [] if nearest == previous else _pointed_before(state, nearest, [m for m in matches
                                                                              if loose(m.quote) in loose(nearest)])
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
-    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + wrote))
+    set_in = in_font_said(state, nearest)  # "字体都换成Consolas", then "这些行字号也调小一点"
+    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + set_in + wrote))
+
+
+def in_font_said(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_ALIKE` body paragraphs whose text (styles resolved) is all in a font `said` names (the
+    value it sets, read where it is dictated too: "换成Consolas"), when not every body paragraph with text is: the lines an earlier instruction set in that font
+    ("字体都换成Consolas") are what a request referring back to it means ("这些行字号也调小一点", dwh-484#5)."""
+    looks = Formatting(state.get("styles", {}))
+    body = set(body_ids(state))
+    fonts: dict[str, set[Any]] = {}
+    for p in state.get("paragraphs", []):
+        if p["id"] in body and p.get("text", "").strip():
+            fonts[p["id"]] = {looks.run(r, p.get("style")).get("font") for r in p.get("runs", []) if r.get("text", "").strip()}
+    named = {f for used in fonts.values() for f in used if isinstance(f, str) and f.strip()
+             and re.search(rf"(?<!{ALNUM}){re.escape(f)}(?!{ALNUM})", said, re.IGNORECASE)}
+    held = [pid for pid, used in fonts.items() if len(used) == 1 and used <= named]
+    return held[:MAX_ALIKE] if len(held) < len(fonts) else []
 
 
 def _pointed_before(state: State, previous: str, matches: Iterable[Match]) -> list[str]:
@@ -2002,14 +2019,21 @@ def _opened(p: dict[str, Any]) -> tuple[Any, ...] | None:
     return (_list_kind(p), words[0]) if words else None
 
 
+def _first_word(p: dict[str, Any]) -> str | None:
+    """A line's first word, whatever its style, list, length and look; None for an empty one."""
+    words = loose(p.get("text", "")).split()
+    return words[0] if words else None
+
+
 def more_named(state: State, text: str) -> list[str]:
     """The first N body paragraphs with text after the last of the ids `text` names (then before it) of a kind (style, list and list
     level) two or more of them are of (of theirs, when they share none), when it names them and "and N more"
     ("paragraphs p1, p2, p3, p4, p5, p6 and 14 more": the other number words of the list, dwh-336#7); when they are
     all short lines starting with one word (:func:`_lead`), or all short lines of one look (:func:`_short`: bold labels
     among bold sentences, dwh-400#4), or all look alike (:func:`_kind`), or all of one style starting with one word
-    (:func:`_opened`: table captions "الجدول 1" to "الجدول 8", long or short, some bold, some half bold, dwh-424#4), and
-    N such lines follow, those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
+    (:func:`_opened`: table captions "الجدول 1" to "الجدول 8", long or short, some bold, some half bold, dwh-424#4), or
+    all start with one word whatever their style and list (:func:`_first_word`: the "[expect]..." lines of three lists,
+    each of its own numbering and levels, dwh-485#7), and N such lines follow, those (the "Artigo ..." headings among plain Normal lines of one look, dwh-354#5); when they are typed numbered
     titles (:func:`titles_typed`), the N titles after them, whatever their style (dwh-378#4). The wording comes from step text
     that abbreviates a list of ids (the ceiling's planner writes it; real planners rarely do)."""
     m = _AND_MORE.search(text)
@@ -2031,7 +2055,7 @@ def more_named(state: State, text: str) -> list[str]:
         after = titles[max(titles.index(i) for i in ids) + 1:]
         if len(after) == count:
             return after
-    for key in (_lead, _short, _kind, _opened):
+    for key in (_lead, _short, _kind, _opened, _first_word):
         named = {key(paras[at[i]]) for i in ids}
         if len(ids) >= 2 and len(named) == 1 and None not in named:
             same = [p["id"] for p in rest if key(p) in named][:count]

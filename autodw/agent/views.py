@@ -128,7 +128,9 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         back = pointing.earlier(state, previous, before)
         numbers = numbers or pointing.numbers_missed(state, previous, back)  # "20号有点夸张了" after "（0590到07BF）…放大到20号"
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
-        beside = back[:MAX_EARLIER_BESIDE] if pointed else back
+        # (none when only the earlier instructions' names point: "这些行字号也调小一点" after a font set on the 26
+        # lines of a long section named then, dwh-484#5)
+        beside = back[:MAX_EARLIER_BESIDE] if (by_itself if earlier else pointed) else back
         # grounded by the previous instructions' names: the request's own blocks first, then those the previous ones
         # pointed at (the nearest first), then what their names point at (a heading two turns back, dwh-306#4)
         pointed = list(dict.fromkeys([*by_itself, *beside, *pointed])) if earlier else pointed + beside

@@ -56,15 +56,16 @@ def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> l
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-ninth", "dwbench-2.0/hand/dev-twenty-seventh",
-                            "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/templated/dev-outside-third",
+                            "dwbench-2.0/hand/dev-thirty-fourth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "", previous: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
     word while it names another value of that argument, or a value a request always names that neither it nor
     another request of the message names ("even_page"; "We print on A4 here, not Letter. Switch the paper size"
     then "make the margins 2 cm all round" for a call doing both), per ``value_words.json``; the fix is the one other
-    value named. A value every paragraph the call changes has now, or the chart (read from the state), is not one it
-    names to take: "the title is just bold centred text; make it a proper heading" says what the title is. A request
+    value named. A value every paragraph the call changes has now, or the chart, or the rows (read from the state), is
+    not one it names to take: "the title is just bold centred text; make it a proper heading" says what the title is. A request
     taking back the `previous` instruction's change asks for the value it had before (:func:`_restored`)."""
     data = word_list("value_words.json")
     out = []
@@ -101,10 +102,12 @@ _CHART_FIELDS = {"set_chart_legend.position": "legend", "change_chart_type.chart
 
 def _value_now(api: str, key: str, args: dict[str, Any], before: State) -> Any:
     """The value `key` has now in what the call changes: the chart's (:data:`_CHART_FIELDS`: "under it instead of on
-    the right" names where the legend is), the letter case of the text change_case changes (:func:`_case_now`), or
-    every paragraph's (:func:`_paragraph_value_now`); else None."""
+    the right" names where the legend is), the letter case of the text change_case changes (:func:`_case_now`), the
+    rows' height rule (:func:`_row_rule_now`), or every paragraph's (:func:`_paragraph_value_now`); else None."""
     if f"{api}.{key}" == "change_case.case":
         return _case_now(args, before)
+    if f"{api}.{key}" == "set_row_height.rule":
+        return _row_rule_now(args, before)
     field = _CHART_FIELDS.get(f"{api}.{key}")
     if field is None:
         return _paragraph_value_now(key, args, before)
@@ -119,6 +122,20 @@ def _case_now(args: dict[str, Any], before: State) -> str | None:
     found = changed_stretches("change_case", {**args, "paragraphs": args.get("paragraph")}, before)
     text = "".join(runs_text(p)[a:b] for p, a, b in found or ())
     return "upper" if text.isupper() else "lower" if text.islower() else None
+
+
+def _row_rule_now(args: dict[str, Any], before: State) -> str | None:
+    """The height rule ("exact", "at_least", "auto": no height) of every row set_row_height changes, when they share
+    one: "the rows are fixed at an exact height. Let all the rows grow to fit their text" says what is there
+    (dwh-480#5); else None."""
+    table = next((t for t in before.get("tables", []) if t.get("id") == args.get("table")), None)
+    if table is None:
+        return None
+    heights, exact = table.get("row_heights_cm") or [], set(table.get("exact_height_rows") or ())
+    row = args.get("row")
+    rows = range(len(heights)) if row == "all" else [row] if isinstance(row, int) and 0 <= row < len(heights) else []
+    rules = ("exact" if n in exact else "auto" if heights[n] is None else "at_least" for n in rows)
+    return next(iter(one_value(rules)), None)
 
 
 def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:

@@ -32,6 +32,9 @@ HEADINGS_SHARE = 0.5  # of the budget, spent up to which the headings nearest th
 MAX_STORY_IDS = 6  # paragraph ids a header's or footer's line lists
 MAX_HEADING_CHARS = 120  # characters of the lines of a custom style read as a heading by its look
 MAX_LONG_HEADINGS = 0.1  # of those lines, the share that may be longer (a UN report's one long chapter title)
+HEAD_SHARE = 0.25  # of the budget, the most the header lines (document, properties, sections, contents) may take
+TAIL_SHARE = 0.15  # of the budget, the most the footer lines (images and charts, interactive parts, styles) may take
+TARGET_LINE_SHARE = 0.5  # of the budget, up to which the footer takes more to show the target drawing's line whole
 _HEADING_NAME = re.compile(r"(?:heading|标题)\s*(\d)", re.IGNORECASE)
 #: a table of contents entry's style ("TOC 2", "目录 1"): its level
 CONTENTS_STYLE = re.compile(r"^(?:toc|目录)\s*(\d)", re.IGNORECASE)
@@ -55,7 +58,7 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     at least by their short lines; the `named` blocks (the first :data:`MAX_NAMED`) shown at least by their id and
     the start of their text, over the budget if need be; the header and footer lines of `parts` (:data:`PARTS`) and
     of the focus images kept first, the `styles` named first in the styles line (what of it a cut keeps)."""
-    focus, pointed, parts = list(dict.fromkeys(focus)), list(pointed), tuple(parts)
+    focus, pointed, parts, named = list(dict.fromkeys(focus)), list(pointed), tuple(parts), list(named)
     # a header's or footer's table rows cost every budgeted view; they are shown when the request names those parts
     head = _header(state, None if budget_tokens is None or "SECTION" in parts else set(focus) | set(pointed))
     # the whole rendering shows a box's paragraphs (a one-cell table: a sidebar, "Box 2: ...", is text in a frame)
@@ -67,10 +70,11 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     tail = _footer(state, tuple(styles))
     if budget_tokens is None:
         chosen = dict.fromkeys(range(len(blocks)), True)
-    else:  # the header and footer may take at most 40% of the budget; the body gets the rest
-        rank = _line_rank(parts, set(focus))
-        head = _fit_lines(head, int(budget_tokens * 0.25), count_tokens, "section/layout line(s)", rank)
-        tail = _fit_lines(tail, int(budget_tokens * 0.15), count_tokens, "image/interactive/style line(s)", rank)
+    else:  # the header and footer may take at most 40% of the budget (more for the target chart's line); the body the rest
+        rank = _line_rank(parts, focus, named)
+        head = _fit_lines(head, int(budget_tokens * HEAD_SHARE), count_tokens, "section/layout line(s)", rank)
+        tail = _fit_lines(tail, _tail_share(tail, budget_tokens, count_tokens, rank), count_tokens,
+                          "image/interactive/style line(s)", rank)
         fixed = "\n".join(head + tail)
         chosen = _choose(blocks, budget_tokens - count_tokens(fixed), focus, pointed, count_tokens, list(listed),
                          list(named))
@@ -85,18 +89,29 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
     return "\n".join(head + [title + ":"] + body + tail)
 
 
-def _line_rank(parts: tuple[str, ...], focus: set[str]) -> Callable[[str], int]:
-    """How much a header or footer line is wanted: 0, a focus image's or chart's line (or their title line); 1, a line
-    of one of `parts` (an image's line: of "IMAGES"); 2, any other."""
+def _tail_share(tail: list[str], budget: int, count: TokenCounter, rank: Callable[[str], int]) -> int:
+    """The footer's share of `budget`: :data:`TAIL_SHARE`, or what the target drawing's line and the title line above
+    the drawings (rank -1) cost whole when that is more, up to :data:`TARGET_LINE_SHARE`: a chart whose data a step
+    rewrites is copied from its line (dwh-482#1: a 350-token view cut the named chart's line before its second series)."""
+    wanted = sum(count(line) for line in tail if rank(line) < 0)
+    return max(int(budget * TAIL_SHARE), min(wanted, int(budget * TARGET_LINE_SHARE)))
+
+
+def _line_rank(parts: tuple[str, ...], focus: Iterable[str], named: Iterable[str] = ()) -> Callable[[str], int]:
+    """How much a header or footer line is wanted: -1, the line of the first focus image or chart `named` (a step's
+    target, named by its id) and their title line; 0, another focus image's or chart's line (or their title line); 1, a
+    line of one of `parts` (an image's line: of "IMAGES"); 2, any other."""
     unknown = set(parts) - set(PARTS)
     if unknown:
         raise ValueError(f"unknown state part(s) {sorted(unknown)}; known: {', '.join(PARTS)}")
-    drawings = "IMAGES" in parts or any(_DRAWING_ID.fullmatch(i) for i in focus)
+    wanted = set(focus)
+    target = next((i for i in named if _DRAWING_ID.fullmatch(i) and i in wanted), None)
+    drawings = "IMAGES" in parts or any(_DRAWING_ID.fullmatch(i) for i in wanted)
 
     def rank(line: str) -> int:
         first = line.split(" ", 1)[0]
-        if first in focus or drawings and line.startswith("IMAGES AND CHARTS:"):
-            return 0
+        if first in wanted or drawings and line.startswith("IMAGES AND CHARTS:"):
+            return -1 if target is not None and (first == target or line.startswith("IMAGES AND CHARTS:")) else 0
         return 1 if line.startswith(parts) or "IMAGES" in parts and _DRAWING_ID.fullmatch(first) else 2
     return rank
 
@@ -673,7 +688,7 @@ def _elision(ids: list[str]) -> str:
 def _fit_lines(lines: list[str], budget: int, count: TokenCounter, what: str,
                rank: Callable[[str], int] = lambda line: 2) -> list[str]:
     """Keep lines within `budget` tokens (the first at least, cut to the budget when longer: a styles line of a
-    hundred styles took a small view's whole body, dwh-337#6), the lowest `rank` first (0 and 1: wanted, a wanted
+    hundred styles took a small view's whole body, dwh-337#6), the lowest `rank` first (-1 to 1: wanted, a wanted
     line that does not fit whole is cut short, saying so), then the leading ones, in their order, and say how many
     were dropped."""
     order = sorted(range(len(lines)), key=lambda i: (rank(lines[i]), i))
