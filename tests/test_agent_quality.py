@@ -1919,6 +1919,14 @@ def test_a_replacement_everywhere_limited_to_fewer_occurrences_than_the_document
     for request in ('Replace only the first "Quarterly" with "Annual"', 'Replace "Quarterly" with "Annual" once',
                     "把第一处“Quarterly”改成“Annual”，其余的都不动", 'Replace "Quarterly" with "Annual" in the title'):
         assert _checks(request, "replace_text", once, state) == [], request
+    # "everywhere else" alone says how the rest of the document is, not where to replace (hand dev-thirty-fourth,
+    # dwh-474#4: "the report calls it UDRP everywhere else, and it's ..., not Universal"); joined to a place, it asks
+    for request in ('The report calls it Revenue everywhere else, and "Sales" is wrong in the title',
+                    'Fix "Sales" to "Revenue" in the title, like everywhere else'):
+        assert _checks(request, "replace_text", title, state) == [], request
+    for request in ('Change "Sales" to "Revenue" in the title and everywhere else',
+                    'Change "Sales" to "Revenue" everywhere else too'):
+        assert _checks(request, "replace_text", title, state) == ["one_occurrence"], request
 
 
 def test_markup_written_into_the_text_unless_the_request_or_the_document_has_it(state):

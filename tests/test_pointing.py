@@ -1425,11 +1425,32 @@ def test_a_table_row_is_pointed_at_by_its_key():
     keys = [f"K{i:02d}X" for i in range(40)] + ["WSIS", "FIRST", "Total"]
     said = {n: _paragraph(n, f"The WSIS met in Geneva and Tunis, item {n}.") for n in range(10, 20)}  # named nowhere else
     state = {**_filled(said), "tables": [_glossary("p70", keys)]}
-    wsis = [f"p{500 + 3 * 40 + k}" for k in range(3)]
+    wsis = [f"p{500 + 3 * 40 + k}" for k in range(1, 3)]  # the cells beside the key
     request = "In the glossary, the WSIS entry has a stray full stop; also delete the first row and the total one."
     assert pointing.keys_said(state, request) == wsis
     view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
     assert "r40 (cells p620-p622): | WSIS |" in view
+
+
+def test_the_text_of_an_entry_named_by_its_key_is_shown_whole():
+    """dwh-474#5 ("UNCITRAL is the Commission on International Trade Law, there's no "Related" in it" of a glossary):
+    the entry's meaning, cut on its row line, is shown whole with the words to replace; the key's own cell is not
+    pointed at (its row line shows it), unless it is alone in its row."""
+    keys = [f"K{i:02d}X" for i in range(40)] + ["UNCITRAL"]
+    table = _glossary("p70", keys)
+    meaning = "United Nations Commission on International Trade-Related Law"
+    table["cells"][40][2] = meaning
+    table["cell_details"][40][2] = {"text": meaning, "paragraphs": [{"id": "p622", "text": meaning, "style": "Normal",
+                                                                      "runs": []}]}
+    state = {**_filled({}), "tables": [table]}
+    request = "And UNCITRAL is the Commission on International Trade Law, there's no \"Related\" in it."
+    assert pointing.keys_said(state, request) == ["p621", "p622"]
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request)
+    assert f"p622 [Normal] {meaning}" in view
+    alone = {**state, "tables": [{**_glossary("p70", ["UNCITRAL"]), "cols": 1, "cells": [["UNCITRAL"]],
+                                  "cell_details": [[{"text": "UNCITRAL", "paragraphs": [{"id": "p500",
+                                                                                         "text": "UNCITRAL"}]}]]}]}
+    assert pointing.keys_said(alone, request) == ["p500"]
 
 
 def test_a_part_is_pointed_at_by_a_name_in_its_title():
@@ -1947,6 +1968,40 @@ def test_an_item_typed_with_its_letter_is_named_by_it():
     assert pointing.list_labelled(state, "indent items h to j") == []  # a range is lettered()'s (dwh-287#5)
 
 
+def _box(paragraphs: list[dict], after: str, tid: str = "t1", index: int = 0) -> dict:
+    """A one-cell table (a box) holding `paragraphs`."""
+    text = "\n".join(p["text"] for p in paragraphs)
+    return {"id": tid, "index": index, "after_paragraph": after, "rows": 1, "cols": 1, "cells": [[text]],
+            "cell_details": [[{"text": text, "paragraphs": paragraphs}]]}
+
+
+def test_an_item_of_a_box_is_named_by_its_label_with_those_around_it():
+    """dwh-474#2 ("same box: question 5 is an automatic numbered item while all the other questions just have the
+    number typed in ... make it look like the rest"): of a request speaking of a box, the boxes' items labelled 5 (the
+    list's label or typed; not the body's, which hold it more often), and for "the rest" the items labelled 4 and 6
+    around it, shown in a short view."""
+    numbered = {"num_id": 9, "level": 0, "kind": "numbered", "label": "5."}
+    questions = []
+    for n in range(1, 8):
+        questions.append(_paragraph(200 + 2 * n, f"{n}.      Question number {n}?" if n != 5 else "Question number 5?",
+                                    lst=numbered if n == 5 else None))
+        questions.append(_paragraph(201 + 2 * n, f"{FILLER} Answer {n}."))
+    body = {n: _paragraph(n, f"5.\t{FILLER}") for n in (10, 30, 50, 70)}  # the body's own "5." paragraphs
+    state = {**_filled(body), "tables": [_box(questions, "p40")]}
+    request = "same box: question 5 is an automatic numbered item while all the other questions just have the " \
+              "number typed in, so it sits at a different indent. make it look like the rest"
+    assert pointing.list_labelled(state, request) == ["p210"]
+    assert pointing.labels_around(state, "p210") == ["p208", "p212"]
+    assert {"p208", "p210", "p212"} <= set(pointing.pointed(state, request))
+    view = views.grounded_view(state, request, InstructionResult(request), 500, quoted_in=request)
+    assert all(re.search(rf"^    {pid} .*Question number", view, re.MULTILINE) for pid in ("p208", "p210", "p212"))
+    assert pointing.list_labelled(state, "question 5 is an automatic numbered item") == []  # no box: the body's 4
+    assert pointing.list_labelled(state, "put a box around item 9") == []  # no item 9 anywhere
+    nine = {**state, "paragraphs": [*state["paragraphs"], _paragraph(81, "9.\tThe ninth item.")]}
+    assert pointing.list_labelled(nine, "put a box around item 9") == ["p81"]  # none of the boxes': the body's
+    assert pointing.labels_around(state, "p10") == []  # no "4." or "6." near the body's "5."
+
+
 def test_a_change_back_points_at_where_the_earlier_number_now_is():
     """dwh-354#7: "scratch the term change ... put that back how it was" after "go from three years to four" of
     Portuguese statutes: the number the earlier instruction says in English words is where it is now written in
@@ -2156,6 +2211,20 @@ def test_a_mark_alone_on_its_line_is_pointed_at():
     assert pointing.marks_alone(state, "a lonely comma on its own line") == []
     dotted = _filled({n: _paragraph(n, ".") for n in range(1, 40)})
     assert pointing.marks_alone(dotted, "the dot on its own line") == []
+
+
+def test_lines_made_of_a_mark_are_pointed_at():
+    """dwh-474#8 ("remove the two lines of asterisks between the groups of names" on a staff page of a long annex):
+    the paragraphs that are only asterisks, shown to a short view; a line of asterisks the request adds, or many such
+    lines, name none."""
+    state = _filled({241: _paragraph(241, "****"), 245: _paragraph(245, " * * * ")}, n=400)
+    said = "on the secretariat page of the annex - remove the two lines of asterisks between the groups of names"
+    assert pointing.marks_alone(state, said) == ["p241", "p245"]
+    assert _shown(views.grounded_view(state, said, InstructionResult(said), 400, quoted_in=said), "p241", "p245")
+    assert pointing.marks_alone(state, "a row of dashes under the title") == []  # none is there
+    assert pointing.marks_alone(state, "remove the asterisks after the names") == []  # no line of them
+    starred = _filled({n: _paragraph(n, "***") for n in range(1, 40)})
+    assert pointing.marks_alone(starred, "the lines of asterisks") == []
 
 
 def test_bold_labels_named_before_their_description_are_pointed_at_each():

@@ -293,9 +293,10 @@ _LETTER_RANGE = re.compile(r"(?<![\w(])\(?([A-Za-z])\)?\s*(?:–|—|-|\bto\b|\b
 #: a line typed with a label ("A.\tIntroduction", "(b) Scope", "12) Costs", "(ل) قلب: ..."): its brackets and label
 _TYPED_LABEL = re.compile(r"^\s*([(\[（]?)(\d{1,3}|[^\W\d_]{1,2})([.)\]）])\s")
 
-#: the words before a list item's label that name the item by it ("第三千零一条", "item iv"), and a label quoted whole
-#: ("“二千”那一条")
-_LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?)\s*|#)\s*"
+#: the words before a list item's label that name the item by it ("第三千零一条", "item iv", "question 5"), and a label
+#: quoted whole ("“二千”那一条")
+_LABEL_BEFORE = r"(?:第|\b(?:items?|points?|entry|entries|number|no\.?|questions?|steps?)\s*|#)\s*"
+_BOX_WORD = re.compile(r"\bbox(?:es)?\b|文本框|方框", re.IGNORECASE)  # a request speaking of a box ("same box: question 5")
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 #: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
 _LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
@@ -618,7 +619,10 @@ def keys_said(state: State, said: str) -> list[str]:
     """The paragraphs of the body table rows one cell of which holds only a key that `said` (undictated text) says as
     whole words, each written with a capital or as a number (an acronym, a name: "the WSIS entry" of a glossary names
     the row "WSIS | : | World Summit on the Information Society."), of up to :data:`MAX_LABEL_WORDS` words and
-    :data:`MIN_KEY_CHARS` characters or more; a key more than :data:`MAX_MATCHES` cells hold names none."""
+    :data:`MIN_KEY_CHARS` characters or more; a key more than :data:`MAX_MATCHES` cells hold names none. Those of the
+    cells beside the key (the entry's text, what the request says of it: pointed at inside its row, a long one is
+    shown whole, not cut on the row line, "UNCITRAL is the Commission on International Trade Law", dwh-474#5), the
+    key's own when it is alone in its row."""
     capitals = {loose(w) for w in re.findall(r"\w+", said) if re.search(r"[^\W\d_]", w) and w != w.casefold()
                 or w.isdigit()}  # "WSIS", "Germany", not "first" (the cell "FIRST")
     if not capitals:
@@ -632,7 +636,9 @@ def keys_said(state: State, said: str) -> list[str]:
                 key = loose((cell or {}).get("text", "")).strip(_TRIM)
                 if len(key) >= MIN_KEY_CHARS and len(key.split()) <= MAX_LABEL_WORDS and re.search(r"[^\W\d_]", key) \
                         and set(re.findall(r"\w+", key)) <= capitals and _says(text, key):
-                    held.setdefault(key, []).append(sorted(cell_ids(row)))
+                    beside = [p["id"] for c in row if c and c is not cell for p in c.get("paragraphs") or []
+                              if p.get("id")]
+                    held.setdefault(key, []).append(list(dict.fromkeys(beside)) or sorted(cell_ids(row)))
     return [pid for rows in held.values() if len(rows) <= MAX_MATCHES for ids in rows for pid in ids]
 
 
@@ -882,17 +888,24 @@ def list_labelled(state: State, text: str) -> list[str]:
     quoted whole ("从第三千零一条开始" names the item
     labelled "三千零一、", "“二千”那一条" the one labelled "二千、"; not inside a longer number: "第三千零一条" names no
     "三千"); an item typed with its label too ("item h" names "h) Dar execução ...", dwh-354#8; not as an end of a
-    range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none."""
+    range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none. A
+    request speaking of a box names the items of the boxes first (:func:`stories`: "same box: question 5" of a box of
+    questions, dwh-474#2), the body's when it names none of theirs."""
+    body, *boxes = stories(state)
+    in_boxes = _labelled_in([p for box in boxes for p in box], text) if _BOX_WORD.search(undictated(text)) else []
+    return in_boxes or _labelled_in(body, text)
+
+
+def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
+    """The paragraphs of `paragraphs` :func:`list_labelled` finds `text` names by their label."""
     said = undictated(text)
     held: dict[str, list[str]] = {}
     typed_keys = set()
-    for p in state.get("paragraphs", []):
-        typed = _TYPED_LABEL.match(p.get("text", ""))
-        listed = (p.get("list") or {}).get("label")
-        key = re.sub(r"^[\W_]+|[\W_]+$", "", listed or (typed.group(2) if typed else ""))
+    for p in paragraphs:
+        key = label_key(p)
         if key and key.casefold() in text.casefold():
             held.setdefault(key, []).append(p["id"])
-            if not listed:
+            if not (p.get("list") or {}).get("label"):
                 typed_keys.add(key)
     out = []
     unranged = _LETTER_RANGE.sub(" ", said)
@@ -906,6 +919,46 @@ def list_labelled(state: State, text: str) -> list[str]:
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
+
+
+def stories(state: State) -> list[list[dict[str, Any]]]:
+    """The body's paragraphs, then each box's (a one-cell body table: text in a frame, "Box 2: ..."), in order."""
+    boxes = [[p for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or []]
+             for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1]
+    return [state.get("paragraphs", []), *boxes]
+
+
+def label_key(p: dict[str, Any]) -> str:
+    """The label paragraph `p` is an item by, its list's or typed (:data:`_TYPED_LABEL`), without its punctuation
+    ("5." and "5)" are "5"); "" for none."""
+    typed = _TYPED_LABEL.match(p.get("text", ""))
+    listed = (p.get("list") or {}).get("label")
+    return re.sub(r"^[\W_]+|[\W_]+$", "", listed or (typed.group(2) if typed else ""))
+
+
+def labels_around(state: State, pid: str) -> list[str]:
+    """The paragraphs labelled with the number or letter right before and right after paragraph `pid`'s label, its
+    list's or typed (:func:`label_key`), the nearest each side in its story (:func:`stories`) within
+    :data:`MAX_SECTION_BLOCKS` paragraphs: the items of its sequence that a request naming it compares it with
+    ("question 5 is an automatic numbered item while all the other questions just have the number typed in. make it
+    look like the rest", dwh-474#2: "4." and "6." typed around the auto-numbered "5.")."""
+    for story in stories(state):
+        at = next((n for n, p in enumerate(story) if p["id"] == pid), None)
+        if at is None:
+            continue
+        key = label_key(story[at])
+        if key.isdigit():
+            wanted = (str(int(key) - 1), str(int(key) + 1))
+        elif len(key) == 1 and key.isascii() and key.isalpha():
+            wanted = (chr(ord(key) - 1), chr(ord(key) + 1))
+        else:
+            return []
+        out = []
+        for step, label in zip((-1, 1), wanted):
+            out += next(([story[n]["id"]] for n in range(at + step, at + step * (MAX_SECTION_BLOCKS + 1), step)
+                         if 0 <= n < len(story) and label_key(story[n]) == label), [])
+        return out
+    return []
 
 
 def _depth(number: re.Match[str]) -> int:
@@ -1300,6 +1353,11 @@ _MARKS_NAMED = {"dash": "-‐‑–—−", "hyphen": "-‐‑", "bullet": "•�
 _MARK_NAME = re.compile(r"\b(dash|hyphen|bullet|asterisk|full\s+stop|period|dot|comma|semicolon|colon)s?\b", re.IGNORECASE)
 _ALONE = re.compile(r"\b(?:lone(?:ly)?|alone|solitary|by\s+itself|on\s+(?:its|their)\s+own|of\s+its\s+own)\b",
                     re.IGNORECASE)
+#: a target a request describes as a line made of a mark ("the two lines of asterisks between the groups of names",
+#: "a row of dashes"): the mark's name
+_MARKS_LINE = re.compile(r"\b(?:lines?|rows?|strings?)\s+(?:made\s+(?:up\s+)?)?of\s+(?:[^\W\d_]+\s+)?"
+                         r"(dash|hyphen|bullet|asterisk|full\s+stop|period|dot|comma|semicolon|colon)(?:s|es)\b",
+                         re.IGNORECASE)
 
 
 def started_with(state: State, said: str) -> list[str]:
@@ -1316,10 +1374,12 @@ def started_with(state: State, said: str) -> list[str]:
 
 def marks_alone(state: State, said: str) -> list[str]:
     """The body paragraphs whose whole text is a mark `said` (undictated text) names when it says the mark is alone
-    (:data:`_ALONE`: "a lonely full stop on its own line", dwh-465#3), when at most :data:`MAX_ALIKE` are: a line the
-    view may leave out among the empty and short ones of a long section."""
+    (:data:`_ALONE`: "a lonely full stop on its own line", dwh-465#3) or a line is made of it (:data:`_MARKS_LINE`:
+    "the two lines of asterisks between the groups of names", dwh-474#8), when at most :data:`MAX_ALIKE` are: a line
+    the view may leave out among the empty and short ones of a long section."""
     marks = "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _MARK_NAME.findall(said)) \
         if _ALONE.search(said) else ""
+    marks += "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _MARKS_LINE.findall(said))
     if not marks:
         return []
     body = set(body_ids(state))
@@ -1975,6 +2035,8 @@ def alike(state: State, ids: list[str]) -> list[str]:
     # the list they are items of (dwh-463#4: "Miramar, Casa del Mar, etc." of four lettered lines), before the lines
     # of their style anywhere else (every Normal line of a document all in one style and font)
     out += [i for pid in ids[:MAX_MATCHES] for i in typed_run(state, pid)]
+    # the items labelled right before and after a named one ("question 5 ... like the rest": "4." and "6.", dwh-474#2)
+    out += [i for pid in ids[:MAX_MATCHES] for i in labels_around(state, pid)]
     out += [pid for key in (_kind, _list_kind) for pid in _of_kinds(paras, ids, key)]
     return list(dict.fromkeys(out))
 

@@ -448,12 +448,17 @@ def _aspect_height(args: dict[str, Any], before: State) -> str | None:
 _LEFT_OUT = {"offset": _paragraph_end, "alignment": _story_alignment, "height": _aspect_height}
 
 
+#: "everywhere" and its like as asking for every place: "everywhere else" alone says how the rest of the document is
+#: ("the report calls it UDRP everywhere else", "like everywhere else", dwh-474#4); joined to the place it edits or
+#: with "too", it asks for the rest ("here and everywhere else", "everywhere else too")
+_EVERYWHERE_WORDS = (r"\b(?:everywhere|throughout|globally|wherever)\b(?!\s+else\b)|"
+                     r"\b(?:and|or|also)\s+everywhere\s+else\b|\beverywhere\s+else\s+(?:too|as\s+well|also)\b")
 #: a request to change every occurrence ("everywhere", "every "meeting"", "in all the headings", "全部换掉", "都改成",
 #: "全文的")
-_EVERY = re.compile(r"\b(?:everywhere|throughout|wherever|globally|every|each|all|both)\b|"
-                    r"全部|所有|一律|统统|全文|通篇|都(?:要)?(?:改|换|替换)", re.IGNORECASE)
+_EVERY = re.compile(_EVERYWHERE_WORDS + r"|\b(?:every|each|all|both)\b|全部|所有|一律|统统|全文|通篇|都(?:要)?(?:改|换|替换)",
+                    re.IGNORECASE)
 #: a request to change them everywhere, not only in some paragraphs ("throughout the document", "全文的", "文中和...")
-_EVERYWHERE = re.compile(r"\b(?:everywhere|throughout|globally|wherever)\b|\b(?:whole|entire)\s+(?:document|text|file)|"
+_EVERYWHERE = re.compile(_EVERYWHERE_WORDS + r"|\b(?:whole|entire)\s+(?:document|text|file)|"
                          r"全文|通篇|整篇|(?<!正)文中(?:所有|和)", re.IGNORECASE)
 #: a request that limits the occurrences ("only the first", "just once", "第一处", "前两个", "两处" but not "两处都")
 _SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|mention|match|\d)|"
@@ -463,7 +468,7 @@ _SOME = re.compile(r"\bfirst\s+(?:[\"“'‘]|occurrence|instance|one|time|menti
 
 
 @check("one_occurrence", certain=Certainty.FIXES, single_request=True,
-       tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev"))
+       tuned_on=("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-thirty-fourth", "dwbench-2.0/templated/dev"))
 def one_occurrence(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """replace_text that reaches fewer occurrences than the document has, for a request to change them all that limits
     them nowhere ("the first", "两处" but not "两处都"): limited by ``count`` when the request says every occurrence
