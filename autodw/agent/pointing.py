@@ -26,7 +26,7 @@ from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, con
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
-from autodw.analysis.state.render import (CONTENTS_STYLE, body_blocks, cell_ids, custom_headings, heading_level,
+from autodw.analysis.state.render import (CONTENTS_STYLE, body_blocks, boxes, cell_ids, custom_headings, heading_level,
                                          shows_something)
 from autodw.core.colours import colour_ranges, colours_said
 from autodw.core.ids import ID_IN_TEXT
@@ -891,8 +891,8 @@ def list_labelled(state: State, text: str) -> list[str]:
     range: "items c to f" are :func:`lettered`'s); a label more than :data:`MAX_MATCHES` items hold names none. A
     request speaking of a box names the items of the boxes first (:func:`stories`: "same box: question 5" of a box of
     questions, dwh-474#2), the body's when it names none of theirs."""
-    body, *boxes = stories(state)
-    in_boxes = _labelled_in([p for box in boxes for p in box], text) if _BOX_WORD.search(undictated(text)) else []
+    body, *framed = stories(state)
+    in_boxes = _labelled_in([p for box in framed for p in box], text) if _BOX_WORD.search(undictated(text)) else []
     return in_boxes or _labelled_in(body, text)
 
 
@@ -922,10 +922,8 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
 
 
 def stories(state: State) -> list[list[dict[str, Any]]]:
-    """The body's paragraphs, then each box's (a one-cell body table: text in a frame, "Box 2: ..."), in order."""
-    boxes = [[p for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or []]
-             for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1]
-    return [state.get("paragraphs", []), *boxes]
+    """The body's paragraphs, then each box's (:func:`~autodw.analysis.state.render.boxes`), in order."""
+    return [state.get("paragraphs", []), *boxes(state)]
 
 
 def label_key(p: dict[str, Any]) -> str:
@@ -1377,9 +1375,8 @@ def marks_alone(state: State, said: str) -> list[str]:
     (:data:`_ALONE`: "a lonely full stop on its own line", dwh-465#3) or a line is made of it (:data:`_MARKS_LINE`:
     "the two lines of asterisks between the groups of names", dwh-474#8), when at most :data:`MAX_ALIKE` are: a line
     the view may leave out among the empty and short ones of a long section."""
-    marks = "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _MARK_NAME.findall(said)) \
-        if _ALONE.search(said) else ""
-    marks += "".join(_MARKS_NAMED[" ".join(m.casefold().split())] for m in _MARKS_LINE.findall(said))
+    names = [*(_MARK_NAME.findall(said) if _ALONE.search(said) else ()), *_MARKS_LINE.findall(said)]
+    marks = "".join(_MARKS_NAMED[" ".join(name.casefold().split())] for name in names)
     if not marks:
         return []
     body = set(body_ids(state))

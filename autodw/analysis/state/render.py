@@ -375,10 +375,16 @@ def contents_linked(state: State, names: AbstractSet[str]) -> dict[str, int]:
     return out
 
 
+def boxes(state: State) -> list[list[dict[str, Any]]]:
+    """The paragraphs of each of the body's one-cell tables (boxes: text in a frame, a sidebar, "Box 2: ..."), in
+    order."""
+    return [[p for row in t.get("cell_details") or [] for c in row if c for p in c.get("paragraphs") or []]
+            for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1]
+
+
 def _box_paragraphs(state: State) -> set[str]:
-    """The paragraph ids of the body's one-cell tables (boxes)."""
-    return {pid for t in state.get("tables", []) if "nested_in" not in t and t.get("rows") == t.get("cols") == 1
-            for row in t.get("cell_details") or [] for pid in cell_ids(row)}
+    """The paragraph ids of the body's boxes (:func:`boxes`)."""
+    return {p["id"] for box in boxes(state) for p in box if p.get("id")}
 
 
 def _inside_rows(state: State, ids: AbstractSet[str]) -> set[str]:
