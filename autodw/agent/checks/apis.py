@@ -37,7 +37,7 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-first",
                                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
                                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth",
-                                            "dwbench-2.0/hand/dev-thirty-third",
+                                            "dwbench-2.0/hand/dev-thirty-second", "dwbench-2.0/hand/dev-thirty-third",
                                             "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None, message: str = "") -> list[CheckFinding]:

@@ -57,7 +57,7 @@ def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> l
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-ninth", "dwbench-2.0/hand/dev-twenty-seventh",
                             "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/templated/dev-outside-third",
-                            "dwbench-2.0/hand/dev-thirty-fourth"))
+                            "dwbench-2.0/hand/dev-thirty-third", "dwbench-2.0/hand/dev-thirty-fourth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "", previous: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
