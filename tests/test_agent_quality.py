@@ -1340,6 +1340,12 @@ def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
     assert unasked_flags("set_paragraph_format", args, "第12条这个标题别跟下面签字的表格分到两页去") == []
     assert unasked_flags("set_paragraph_format", args, "don't let the heading split across pages from its table") == []
     assert unasked_flags("set_paragraph_format", args, "第12条这个标题加粗")
+    # "keep them together" of a paragraph and the line under it (dev-thirty-fifth dwh-487#7, local ceiling)
+    request = "the final numbered paragraph (90) shouldnt end up on a page by itself without the closing line under it. " \
+              "Keep them together please."
+    assert unasked_flags("set_paragraph_format", args, request) == []
+    assert unasked_flags("set_paragraph_format", args, "keep the heading and its table together") == []
+    assert unasked_flags("set_paragraph_format", args, "Keep the title bold and centred")
 
 
 def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():

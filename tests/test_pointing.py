@@ -1141,6 +1141,20 @@ def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it(
     assert [head for head, _ in pointing.sections_numbered(state, "Paragraph 38 appears twice")] == ["p30", "p31"]
 
 
+def test_a_paragraph_typed_with_its_number_and_a_dash_in_arabic_digits_is_named_by_that_number():
+    """dev-thirty-fifth dwh-487#4: a UN text in Arabic types its paragraphs "٦٢-\t..." (Arabic-Indic digits, a dash
+    straight after them); "highlight paragraph 62" names that paragraph, not "٦٣-" nor "٢٦-"."""
+    state = _filled({40: _paragraph(40, "٦١-\tوينبغي أن يكون التثقيف الشامل بالصحة الجنسية والإنجابية."),
+                     41: _paragraph(41, "\t\tفيروس نقص المناعة البشرية/الإيدز", "Heading 3"),
+                     42: _paragraph(42, "٦٢-\tالمراهقون هم الفئة العمرية الوحيدة التي تتزايد نسبة الوفيات."),
+                     43: _paragraph(43, "٦٣-\tوتشجع اللجنة الدول على الاعتراف بتنوع واقع المراهقين."),
+                     50: _paragraph(50, "٢٦-\tنص آخر."), 60: _paragraph(60, "62-\tA paragraph typed in ASCII digits.")})
+    request = "Can you highlight paragraph 62 in yellow? The one under the HIV/AIDS subheading."
+    assert [head for head, _ in pointing.sections_numbered(state, request)] == ["p42", "p60"]
+    assert "p42" in pointing.pointed(state, request)
+    assert pointing.sections_numbered(state, "paragraph 64") == []
+
+
 def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
     """dev-seventeenth dwh-272#9 ("add a comment on the EPC Obligation definition ..."): the term's words are in many
     paragraphs of a lease, its definition opens with them ("EPC Obligation means ...")."""

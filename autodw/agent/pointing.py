@@ -1967,17 +1967,28 @@ def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: a paragraph typed with its number, a dot or a dash after it ("7.\tОтветственность", "105 - ...", "٦٢-\t..." of a UN
+#: text in Arabic): the number, in the digits of any script
+_TYPED_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)(?:\.|\s*[-–—])?\s+(?=\S)")
+
+
 def _numbered_as(p: dict[str, Any], number: str) -> bool:
-    """Whether paragraph `p` is typed with section number `number` and text after it, or is an auto-numbered list
+    """Whether paragraph `p` is typed with section number `number` (:data:`_TYPED_NUMBER`: "paragraph 62" names
+    "٦٢-\t...", dwh-487#4) and text after it, or is an auto-numbered list
     item of that label ("3.13" of "Требования к помещениям ..."); not one typed as a chapter's title by its Chinese
     number (:func:`chapters_numbered` reads those: "第三章  竞争性谈判须知" of a LibreOffice conversion is not chapter 2
     by its label "2.", dwh-404#3)."""
-    typed = SECTION_NUMBER.match(loose(p.get("text", "")))
+    typed = _TYPED_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
-        return typed.group(0).strip().rstrip(".") == number and bool(p["text"][typed.end():].strip())
+        return _number_value(typed.group(1)) == _number_value(number)
     if chapter_typed(p) is not None:
         return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
+
+
+def _number_value(number: str) -> tuple[int, ...]:
+    """A section number's parts as numbers, whatever digits write them ("٦٢" and "62" are (62,))."""
+    return tuple(int(n) for n in number.strip(".").split("."))
 
 
 def _entry_section(state: State, pid: str) -> tuple[str, str] | None:

@@ -214,7 +214,7 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
-                            "dwbench-2.0/hand/dev-thirtieth",
+                            "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fifth",
                             "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
