@@ -113,13 +113,14 @@ def _unshown_in_row(line: str) -> set[str]:
 
 
 #: the renderer's own syntax in a line (autodw.analysis.state.render), which shows nothing of the document: a label
-#: (``title=``, ``header[default]=``, ``size_pt=``), an element id, a block's index (``#3``), a row's (``r2``) and its
+#: after a space or a separator (``title=``, ``header[default]=``, ``size_pt=``; not a URL's ``?page=``), an element id
+#: and its block's index (``p4 #3``), a row's (``r2``) and its
 #: cells' ids, a note of what a cut left out (``…(+565 chars)``, ``+3 more``), a part's heading at the start of a line
 #: (``IMAGES AND CHARTS:``, ``SECTION 1:``, ``TABLE 3x4``)
 _SYNTAX = re.compile("|".join((
     rf"^\s*(?:{ID_IN_TEXT.pattern} #\d+ )?[A-Z]{{2,}}(?: [A-Z]{{2,}})*(?: \d+(?:x\d+)?)?(?=[:( ]|$)",
-    r"\b[a-z][a-z_]*[a-z](?:\[[a-z]+\])?(?: \(linked\))?=",
-    ID_IN_TEXT.pattern, r"(?<!\w)#\d+\b", r"\(cells [^)]*\)", r"^\s*r\d+\b",
+    r"(?<![^\s(,;⟨])[a-z][a-z_]*[a-z](?:\[[a-z]+\])?(?: \(linked\))?=",
+    rf"{ID_IN_TEXT.pattern}(?: #\d+)?", r"\(cells [^)]*\)", r"^\s*r\d+\b",
     r"…\(\+\d+ chars\)", r"\+\d+ more\b(?: [a-z ]+?(?=[;⟩)]|$))?",
 )), re.M)
 #: lines all of whose words are the renderer's: the document's counts, the body's legend, a note of what a cut left
