@@ -1210,6 +1210,24 @@ def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(d
     assert _checks("Footnote this paragraph", "insert_footnote", {**note, "offset": 12}, state) == ["unasked_option"]
 
 
+def test_an_option_the_previous_instruction_gave_the_text_a_call_writes_again_is_named(doc):
+    """"Put "X" in the header, right aligned", then "I'd rather have that in the footer. move it down there" (DWBench
+    2.0 hand dev-thirty-fifth dwh-492#7): the text moves with its alignment; not without that instruction, nor for a
+    text it did not write."""
+    state = extract_state(doc)
+    footer = {"section": 0, "where": "footer", "text": "Checkbox test fixture - do not edit", "alignment": "right"}
+    request = "actually I'd rather have that in the footer. move it down there and leave the header empty"
+    previous = 'Put "Checkbox test fixture - do not edit" in the header, right aligned.'
+
+    def found(args: dict, before: str) -> list[str]:
+        return [f.check for f in checks.check_call("Do it.", request, "set_header_footer", args, state, {},
+                                                   previous=before)]
+    assert found(footer, previous) == []
+    assert found(footer, "") == ["unasked_option"]
+    assert found(footer, 'Put "Checkbox test fixture - do not edit" in the header.') == ["unasked_option"]
+    assert "unasked_option" in found({**footer, "text": "Page footer"}, previous)
+
+
 def test_an_unasked_height_that_changes_a_pictures_aspect_ratio_is_left_out():
     """"放大点" done as 6x3.6 -> 12x18 cm (DWBench 2.0 hand dev-mini dwh-076#5): the fix leaves the height out, so the
     width keeps the aspect ratio; a height that keeps it, or one the request names, stays."""

@@ -514,6 +514,24 @@ def test_the_step_history_quotes_what_a_deletion_removed_cut_to_its_length():
     assert "removed" not in history(InstructionResult("x", steps=[Step(1, "Delete.", attempts=[rejected])]), 300)
 
 
+def test_the_step_history_quotes_the_header_text_a_call_cleared():
+    """"move it down there [to the footer] and leave the header empty" with the header cleared first (DWBench 2.0 hand
+    dev-thirty-fifth dwh-492#7): its text, no longer in the document, stays in the history for the footer's call."""
+    from autodw.agent.outcomes import ObservedChange
+    from autodw.analysis.state import extract_state
+    from autodw.apis.calls import execute
+
+    doc = _captioned_doc()
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": "Office costs - internal"})
+    before = extract_state(doc)
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": ""})
+    assert ObservedChange.between(before, extract_state(doc)).removed_texts == (
+        ("header[default] of section 0", "Office costs - internal"),)
+    again = extract_state(doc)
+    execute(doc, "set_header_footer", {"section": 0, "where": "footer", "text": "Office costs - internal"})
+    assert ObservedChange.between(again, extract_state(doc)).removed_texts == ()  # an empty footer written
+
+
 def test_the_fix_of_a_misspelling_the_user_quotes_is_interpreted_wherever_else_the_document_holds_it():
     """dwh-234#3 ("fix 'condideration'", 'consideration' also in a paragraph the view leaves out)."""
     words = "Also fix 'condideration' in the one stop shop sentence, and 'Mid North Cost' in the paragraph"

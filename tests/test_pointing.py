@@ -2471,3 +2471,25 @@ def test_a_follow_up_of_a_font_change_is_shown_every_line_set_in_that_font():
     assert pointing.in_font_said(every, "把字体换成Consolas") == []  # every line is in it: it tells none apart
     view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
     assert _shown(view, *consolas)
+
+
+def test_the_block_just_after_the_previous_target_is_shown_and_recalled_after():
+    """"Highlight the bit about the gate at 9:30", then "and the check-in paragraph just after it too", then "take it
+    off the check-in one again" on a document in another language (DWBench 2.0 hand dev-thirty-fifth dwh-491#7,
+    #8): the block with text after the previous target is shown, and recalled by the request after it."""
+    gate = {59: _paragraph(59, "מבקשת להגיע בשעה 09:30 לשער מס' 32"), 60: _paragraph(60, ""),
+            61: _paragraph(61, "רק לאחר שהודעתם לי תתחילו בתהליך הצ'אק אין")}
+    state = _filled(gate)
+    first = "The bit asking everyone to be at the airport gate on the 16th at 9:30 is important. Highlight it in yellow."
+    second = "and the check-in paragraph just after it too"
+    assert pointing.earlier(state, first) == ["p59"]
+    assert pointing.next_to_it(state, second, ["p59"]) == ["p61"]  # the empty p60 is no block with text
+    assert pointing.next_to_it(state, "and the line above it too", ["p59"]) == ["p58"]
+    assert pointing.next_to_it(state, "and after that make it bold", ["p59"]) == []  # no block placed
+    view = views.grounded_view(state, second, InstructionResult(second), 1500, quoted_in=second, previous=first)
+    assert _shown(view, "p59", "p61")
+    third = "Take it off the check-in one again, keep it only on the meeting time."
+    assert pointing.earlier(state, f"{second}\n{first}")[:1] == ["p61"]
+    view = views.grounded_view(state, third, InstructionResult(third), 1500, quoted_in=third,
+                               previous=f"{second}\n{first}")
+    assert _shown(view, "p59", "p61")

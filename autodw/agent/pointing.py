@@ -1175,6 +1175,26 @@ def series_end(state: State, pid: str) -> str | None:
     return paras[-1]["id"] if len(paras) > start + 1 else None
 
 
+#: a request placing its target right after or before what the instruction before it meant ("the check-in paragraph
+#: just after it too", "the line above that one"): the noun, then where, then the pronoun
+_NEXT_TO_IT = re.compile(r"\b(?:paragraph|line|one|block|sentence|item|entry|bit|part|row)s?\s+(?:(?:just|right|directly|"
+                         r"immediately)\s+)?(?:(?P<after>after|below|under|following)|before|above|preceding)\s+"
+                         r"(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+
+
+def next_to_it(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """The body block with text right after (or before) the first block with text of `ids` (what the instruction
+    before pointed at), when `said` places its target so (:data:`_NEXT_TO_IT`: "and the check-in paragraph just after
+    it too", of a request in another language than the document, dwh-491#7)."""
+    found = _NEXT_TO_IT.search(said)
+    if found is None:
+        return []
+    blocks = [el["id"] for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    at = next((blocks.index(i) for i in ids if i in blocks), None)
+    n = None if at is None else at + 1 if found.group("after") else at - 1
+    return [blocks[n]] if n is not None and 0 <= n < len(blocks) else []
+
+
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks the session's `previous` instructions (one a line, the nearest first:
     :func:`~autodw.agent.grounding.referred`) pointed at (:func:`pointed`; when none, those holding the numbers they
@@ -1184,9 +1204,12 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     pointed at by itself first (its section is not behind those of the ones before it, dwh-306#4), then those holding
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
     $4,200...", then "fix that line")."""
-    nearest = previous.split("\n")[0]
+    nearest, _, before = previous.partition("\n")
     first = [] if nearest == previous else _pointed_before(state, nearest, [m for m in matches
                                                                              if loose(m.quote) in loose(nearest)])
+    # the one beside what the instruction before the nearest meant, when the nearest placed its target so
+    # ("and the check-in paragraph just after it too", then "take it off the check-in one again", dwh-491#8)
+    first = [*next_to_it(state, nearest, _pointed_before(state, before, [])), *first] if before else first
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     set_in = in_font_said(state, nearest)  # "字体都换成Consolas", then "这些行字号也调小一点"
     return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + set_in + wrote))
