@@ -1210,6 +1210,24 @@ def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(d
     assert _checks("Footnote this paragraph", "insert_footnote", {**note, "offset": 12}, state) == ["unasked_option"]
 
 
+def test_an_option_the_previous_instruction_gave_the_text_a_call_writes_again_is_named(doc):
+    """"Put "X" in the header, right aligned", then "I'd rather have that in the footer. move it down there" (DWBench
+    2.0 hand dev-thirty-fifth dwh-492#7): the text moves with its alignment; not without that instruction, nor for a
+    text it did not write."""
+    state = extract_state(doc)
+    footer = {"section": 0, "where": "footer", "text": "Checkbox test fixture - do not edit", "alignment": "right"}
+    request = "actually I'd rather have that in the footer. move it down there and leave the header empty"
+    previous = 'Put "Checkbox test fixture - do not edit" in the header, right aligned.'
+
+    def found(args: dict, before: str) -> list[str]:
+        return [f.check for f in checks.check_call("Do it.", request, "set_header_footer", args, state, {},
+                                                   previous=before)]
+    assert found(footer, previous) == []
+    assert found(footer, "") == ["unasked_option"]
+    assert found(footer, 'Put "Checkbox test fixture - do not edit" in the header.') == ["unasked_option"]
+    assert "unasked_option" in found({**footer, "text": "Page footer"}, previous)
+
+
 def test_an_unasked_height_that_changes_a_pictures_aspect_ratio_is_left_out():
     """"放大点" done as 6x3.6 -> 12x18 cm (DWBench 2.0 hand dev-mini dwh-076#5): the fix leaves the height out, so the
     width keeps the aspect ratio; a height that keeps it, or one the request names, stays."""
@@ -1340,6 +1358,12 @@ def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
     assert unasked_flags("set_paragraph_format", args, "第12条这个标题别跟下面签字的表格分到两页去") == []
     assert unasked_flags("set_paragraph_format", args, "don't let the heading split across pages from its table") == []
     assert unasked_flags("set_paragraph_format", args, "第12条这个标题加粗")
+    # "keep them together" of a paragraph and the line under it (dev-thirty-fifth dwh-487#7, local ceiling)
+    request = "the final numbered paragraph (90) shouldnt end up on a page by itself without the closing line under it. " \
+              "Keep them together please."
+    assert unasked_flags("set_paragraph_format", args, request) == []
+    assert unasked_flags("set_paragraph_format", args, "keep the heading and its table together") == []
+    assert unasked_flags("set_paragraph_format", args, "Keep the title bold and centred")
 
 
 def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():

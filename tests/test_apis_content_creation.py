@@ -128,6 +128,25 @@ def test_insert_text_at_a_fields_edge_goes_outside_the_field_on_the_side_the_off
         assert _outside_fields(d.find("p1", "p")) == expected, (parts, offset)
 
 
+def test_insert_text_at_the_end_goes_after_a_field_the_paragraph_ends_with_even_with_no_text():
+    """A table cell holding only a legacy check box (a FORMCHECKBOX field, no text): "add ' yes' at the end" put the
+    text before the box, since the paragraph's end (offset 0 of no text) was also its start. With no offset the text
+    now goes after everything the paragraph holds; offset 0 still goes before the field."""
+    boxes = corpus_file("poi__checkboxes.docx").read_bytes()
+    d = WordDocument.from_bytes(boxes, "boxes.docx")
+    p = d.find("p12", "p")
+    assert "FORMCHECKBOX" in "".join(p.itertext()) and _outside_fields(p) == ""
+    execute(d, "insert_text", {"paragraph": "p12", "text": " yes"})
+    assert p.findall("{*}r")[-1].findtext("{*}t") == " yes"
+    execute(d, "insert_text", {"paragraph": "p13", "text": "no ", "offset": 0})
+    assert d.find("p13", "p").findall("{*}r")[0].findtext("{*}t") == "no "
+    assert_word_opens(boxes, d)
+    d = _field_paragraph(("PAGE", ""))
+    execute(d, "insert_text", {"paragraph": "p1", "text": "x"})
+    assert _outside_fields(d.find("p1", "p")) == "X"
+    assert d.find("p1", "p").findall("{*}r")[-1].findtext("{*}t") == "x"
+
+
 def test_text_at_a_links_end_goes_after_the_link_in_the_texts_formatting():
     """Text appended to a paragraph ending with a hyperlink went into the link (its text became
     "www.ericwhite.com." in the Hyperlink style). At a link's end (w:hyperlink, HYPERLINK field or fldSimple) text

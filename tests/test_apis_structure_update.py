@@ -145,6 +145,25 @@ def test_set_header_footer_chinese_and_multiline(zh):
     assert footer["text"] == "第 1 页\n保密" and len(footer["paragraphs"]) == 2 and footer["page_number"]
 
 
+def test_a_new_footer_gets_words_footer_style_when_the_document_has_none():
+    """A footer made in a document without a Footer style was styled as the default paragraph (its template's
+    "Footer" reference dropped); Word adds its built-in footer style then, and so do we, on the document's own default
+    paragraph style (a German one here, "Standard"...)."""
+    from autodw.apis.ooxml.builtin_styles import default_style_id, find_style_id
+    from tests.conftest import assert_word_opens
+    data = corpus_file("pandoc__german-reference.docx").read_bytes()
+    doc = WordDocument.from_bytes(data, "german.docx")
+    assert find_style_id(doc, "footer", "paragraph") is None
+    run(doc, "set_header_footer", section=0, where="footer", text="Seite {PAGE}", alignment="center")
+    sid = find_style_id(doc, "footer", "paragraph")
+    assert sid == "Footer"
+    footer = sections(doc)[0]["footers"]["default"]
+    assert footer["text"] == "Seite 1" and [p["style"] for p in footer["paragraph_details"]] == ["Footer"]
+    style = next(s for s in doc.docx.styles.element.iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == sid)
+    assert style.find(qn("w:basedOn")).get(qn("w:val")) == default_style_id(doc)
+    assert_word_opens(data, doc)
+
+
 def test_first_page_header_turns_on_different_first_page():
     doc = blank("body")
     result = run(doc, "set_header_footer", section=0, where="header", kind="first", text="Cover")

@@ -354,6 +354,24 @@ def test_delete_column_shrinks_spanning_cells(report):
         call(report, "delete_column", table="t1", index=0)
 
 
+def test_delete_column_of_a_table_as_wide_as_the_page_widens_the_others():
+    """A table of preferred width 100% (pandoc's, four 3.49 cm columns) kept its other columns' widths after a
+    column was deleted, so the grid and cells said 10.5 cm while the table said 100%. The other columns now share
+    the deleted one's room in proportion; a table of fixed width still narrows (test above)."""
+    data = corpus_file("pandoc__tables.docx").read_bytes()
+    doc = WordDocument.from_bytes(data, "tables.docx")
+    call(doc, "set_column_width", table="t1", col=0, width="5.98cm")  # 5.98 + 3 x 3.49 = 16.45 cm
+    call(doc, "delete_column", table="t1", index=1)
+    t = table(doc)
+    assert t["width"] == "100%" and t["cells"][1] == ["Lebron James", "Very High", "Leaving Cleveland"]
+    assert abs(sum(t["column_widths_cm"]) - 16.45) < 0.02 and t["column_widths_cm"][1] == t["column_widths_cm"][2]
+    assert abs(t["column_widths_cm"][0] / t["column_widths_cm"][1] - 5.98 / 3.49) < 0.01
+    check_xml(doc)  # (pandoc's other tables write no cell widths)
+    grid = Grid(doc.find("t1", "t"))
+    assert [int(c.tc.find(f"{qn('w:tcPr')}/{qn('w:tcW')}").get(qn("w:w"))) for c in grid.rows[1].cells] == grid.widths()
+    assert_word_opens(data, doc)
+
+
 def test_set_column_width_writes_grid_and_cells(report):
     call(report, "set_column_width", table="t1", col=0, width="4cm")
     assert table(report)["column_widths_cm"] == [4.0, 3.81, 3.81, 3.81]

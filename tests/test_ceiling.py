@@ -397,6 +397,41 @@ def test_a_run_of_ids_shows_every_id_in_it():
     assert "p5" not in shown_ids("… 5 block(s) omitted (p3…p9) …")
 
 
+def test_a_row_line_shows_the_later_paragraphs_of_a_cell_only_when_it_does_not_cut_the_cells_text():
+    """dwh-474#2: a box's one cell of 32 paragraphs, its row line cut to "Box 2: Governance issues related to i…"."""
+    from autodw.eval.ceiling.reading import shown_ids
+
+    cut = "  r0 (cells p318+p319+p320, p321): |  Box 2:  Governance issues related to i… | Note |"
+    assert shown_ids(cut) == {"p318", "p321"}
+    whole = "  r1 (cells p1430+p1431, p5): | African Network | : |"
+    assert shown_ids(whole) == {"p1430", "p1431", "p5"}
+    assert shown_ids(cut, "    p320 [Normal, justify] 4. Could a solution") == {"p318", "p320", "p321"}
+    assert shown_ids("SECTION 0: header[default]='Intro' (p3, p33…(+500 chars)", "r0 (cells p4-p2…(+9 chars)") == {"p3", "p4"}  # p33, p4-p2…: cut
+
+
+def test_a_value_found_only_in_the_renderers_own_syntax_is_not_shown():
+    """dwh-482#3: "Title" (a style) found only in a chart line's label "title="."""
+    from autodw.agent.grounding import loose
+    from autodw.eval.ceiling.reading import document_text
+
+    def read(rendered: str) -> str:  # the document as the backend reads it
+        return loose(document_text(rendered))
+
+    view = ("p2 #1 [Normal] Fruit\nIMAGES AND CHARTS:\nchart1 chart in p3 (inline, 6.95x4.86cm) line chart title=None "
+            "categories=['1', '2'] series=[('Series 1', [0, 2.5])]\nSTYLES IN USE (default font Calibri 11pt): Normal(p)")
+    need = Needs((), ("Title",))
+    found = seen(need, state=view, history="", words="套个标题样式", document=read(view + "\np9 #8 [Normal] Title"))
+    assert found.hidden == ("Title",)  # the document holds it in a paragraph the view leaves out
+    found = seen(need, state=view, history="", words="套个标题样式", document=read(view))
+    assert found.interpreted == ("Title",) and found.shown  # held by no text of the document: read from the request
+    subtitle = view.replace("Normal(p)", "Normal(p), Subtitle(p)")
+    assert not seen(need, state=subtitle, history="", words="x", document=read(subtitle)).shown  # no whole "Title"
+    shown = view.replace("Normal(p)", "Normal(p), Title(p)")
+    assert seen(need, state=shown, history="", words="x", document=read(shown)).shown  # a style name the view shows
+    assert seen(Needs((), ("水果",)), state="p2 #1 [Normal] 水果销量", history="", words="x",
+                document="水果销量").shown  # a script without spaces between words: any occurrence
+
+
 def test_a_value_in_a_steps_own_words_is_not_reported_by_the_history():
     need = Needs((), ("harbor master",))
     failed = '1. Replace text: find "harbor master". -> (no call) -> FAILED: no valid API call'
@@ -477,6 +512,24 @@ def test_the_step_history_quotes_what_a_deletion_removed_cut_to_its_length():
     rejected = Attempt("delete_row", {"table": "t1", "index": 3}, "first", ok=True, accepted=False,
                        message="deleted row(s) 3-3 of t1", error="rejected", removed_texts=[("p3", "x")])
     assert "removed" not in history(InstructionResult("x", steps=[Step(1, "Delete.", attempts=[rejected])]), 300)
+
+
+def test_the_step_history_quotes_the_header_text_a_call_cleared():
+    """"move it down there [to the footer] and leave the header empty" with the header cleared first (DWBench 2.0 hand
+    dev-thirty-fifth dwh-492#7): its text, no longer in the document, stays in the history for the footer's call."""
+    from autodw.agent.outcomes import ObservedChange
+    from autodw.analysis.state import extract_state
+    from autodw.apis.calls import execute
+
+    doc = _captioned_doc()
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": "Office costs - internal"})
+    before = extract_state(doc)
+    execute(doc, "set_header_footer", {"section": 0, "where": "header", "text": ""})
+    assert ObservedChange.between(before, extract_state(doc)).removed_texts == (
+        ("header[default] of section 0", "Office costs - internal"),)
+    again = extract_state(doc)
+    execute(doc, "set_header_footer", {"section": 0, "where": "footer", "text": "Office costs - internal"})
+    assert ObservedChange.between(again, extract_state(doc)).removed_texts == ()  # an empty footer written
 
 
 def test_the_fix_of_a_misspelling_the_user_quotes_is_interpreted_wherever_else_the_document_holds_it():

@@ -132,6 +132,21 @@ def test_a_request_naming_only_a_model_it_compares_to_leans_back():
     assert grounding.leans_back(state, "make it match Who May Be Considered")
 
 
+def test_the_others_of_a_number_of_things_refer_back_and_reach_the_instruction_naming_them():
+    """dev-thirty-fifth dwh-489#5, #6: "do the same for the other two" (after "three tables ... Give the first one a
+    header row") refers back, as a pronoun does; so "Change it in all three" after it reaches the instruction that
+    named the tables through it."""
+    state = {"paragraphs": [_para(1, "TOC Field Syntax"), _para(2, "The switches.")], "tables": [], "images": []}
+    assert grounding.refers_back("Looks good, do the same for the other two.")
+    assert grounding.refers_back("and the remaining three as well")
+    assert not grounding.refers_back("Looks good, do the same for the second table.")
+    assert not grounding.refers_back("Make the other paragraph bold.")
+    session = ["There are three tables of switches. Give the first one a header row.",
+               "Looks good, do the same for the other two."]
+    assert grounding.referred(state, session, "'Meaning' reads better. Change it in all three.").split("\n") == \
+        session[::-1]
+
+
 def test_a_quoted_typo_is_shown_where_the_document_spells_the_word_right():
     """dwh-355#3: "'estandadres' in the paragraph about the location subsidy": the generator, whose view does not show
     where the document writes "estándares", is shown it (the nearest spelling, accents aside, no rarer than the typo)."""

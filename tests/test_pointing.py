@@ -1141,6 +1141,20 @@ def test_a_paragraph_named_by_its_typed_number_points_at_it_and_the_table_in_it(
     assert [head for head, _ in pointing.sections_numbered(state, "Paragraph 38 appears twice")] == ["p30", "p31"]
 
 
+def test_a_paragraph_typed_with_its_number_and_a_dash_in_arabic_digits_is_named_by_that_number():
+    """dev-thirty-fifth dwh-487#4: a UN text in Arabic types its paragraphs "٦٢-\t..." (Arabic-Indic digits, a dash
+    straight after them); "highlight paragraph 62" names that paragraph, not "٦٣-" nor "٢٦-"."""
+    state = _filled({40: _paragraph(40, "٦١-\tوينبغي أن يكون التثقيف الشامل بالصحة الجنسية والإنجابية."),
+                     41: _paragraph(41, "\t\tفيروس نقص المناعة البشرية/الإيدز", "Heading 3"),
+                     42: _paragraph(42, "٦٢-\tالمراهقون هم الفئة العمرية الوحيدة التي تتزايد نسبة الوفيات."),
+                     43: _paragraph(43, "٦٣-\tوتشجع اللجنة الدول على الاعتراف بتنوع واقع المراهقين."),
+                     50: _paragraph(50, "٢٦-\tنص آخر."), 60: _paragraph(60, "62-\tA paragraph typed in ASCII digits.")})
+    request = "Can you highlight paragraph 62 in yellow? The one under the HIV/AIDS subheading."
+    assert [head for head, _ in pointing.sections_numbered(state, request)] == ["p42", "p60"]
+    assert "p42" in pointing.pointed(state, request)
+    assert pointing.sections_numbered(state, "paragraph 64") == []
+
+
 def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
     """dev-seventeenth dwh-272#9 ("add a comment on the EPC Obligation definition ..."): the term's words are in many
     paragraphs of a lease, its definition opens with them ("EPC Obligation means ...")."""
@@ -2457,3 +2471,111 @@ def test_a_follow_up_of_a_font_change_is_shown_every_line_set_in_that_font():
     assert pointing.in_font_said(every, "把字体换成Consolas") == []  # every line is in it: it tells none apart
     view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request, previous=previous)
     assert _shown(view, *consolas)
+
+
+def test_the_block_just_after_the_previous_target_is_shown_and_recalled_after():
+    """"Highlight the bit about the gate at 9:30", then "and the check-in paragraph just after it too", then "take it
+    off the check-in one again" on a document in another language (DWBench 2.0 hand dev-thirty-fifth dwh-491#7,
+    #8): the block with text after the previous target is shown, and recalled by the request after it."""
+    gate = {59: _paragraph(59, "מבקשת להגיע בשעה 09:30 לשער מס' 32"), 60: _paragraph(60, ""),
+            61: _paragraph(61, "רק לאחר שהודעתם לי תתחילו בתהליך הצ'אק אין")}
+    state = _filled(gate)
+    first = "The bit asking everyone to be at the airport gate on the 16th at 9:30 is important. Highlight it in yellow."
+    second = "and the check-in paragraph just after it too"
+    assert pointing.earlier(state, first) == ["p59"]
+    assert pointing.next_to_it(state, second, ["p59"]) == ["p61"]  # the empty p60 is no block with text
+    assert pointing.next_to_it(state, "and the line above it too", ["p59"]) == ["p58"]
+    assert pointing.next_to_it(state, "and after that make it bold", ["p59"]) == []  # no block placed
+    view = views.grounded_view(state, second, InstructionResult(second), 1500, quoted_in=second, previous=first)
+    assert _shown(view, "p59", "p61")
+    third = "Take it off the check-in one again, keep it only on the meeting time."
+    assert pointing.earlier(state, f"{second}\n{first}")[:1] == ["p61"]
+    view = views.grounded_view(state, third, InstructionResult(third), 1500, quoted_in=third,
+                               previous=f"{second}\n{first}")
+    assert _shown(view, "p59", "p61")
+
+
+def _texts_table(tid: str, first: int, texts: list[list[str]], after: str, shading: dict | None = None) -> dict:
+    """A body table of `texts` whose cell paragraphs are numbered from `first` (`shading`: (row, col) -> fill)."""
+    rows = [[{"text": text, "paragraphs": [_paragraph(first + len(texts[0]) * r + c, text)],
+              **({"shading": shading[(r, c)]} if shading and (r, c) in shading else {})}
+             for c, text in enumerate(row)] for r, row in enumerate(texts)]
+    return {"id": tid, "index": int(tid[1:]) - 1, "rows": len(texts), "cols": len(texts[0]), "after_paragraph": after,
+            "cells": texts, "cell_details": rows}
+
+
+def test_an_appendix_named_by_its_number_is_found_by_its_label_in_another_language_and_its_table_after_it():
+    """dwh-486#6 and #8 (a Russian contract, the requests in English): "appendix 8" is the part labelled
+    "Приложение № 8", its table in it; "the test card (appendix 7). The table for the test results" is the table right
+    after the part when it holds none (an attachment labelled on its own, "Приложение № 1 к карте тестирования");
+    the first table after a part holding none further away is not its table."""
+    paras = [_paragraph(1, "Приложение № 7"), _paragraph(2, "КАРТА ТЕСТИРОВАНИЯ"), _paragraph(3, "Приложение № 1"),
+             _paragraph(4, "Ведомость проведения испытаний:"), _paragraph(5, "Приложение № 8"),
+             _paragraph(6, "Перечень отчетных документов"), _paragraph(7, "Приложение № 9"), _paragraph(8, "Итоги"),
+             _paragraph(9, "Приложение № 10"),
+             *[_paragraph(i, f"{FILLER} {i}") for i in range(10, 10 + pointing.MAX_BLOCKS_TO_TABLE + 1)]]
+    last = 10 + pointing.MAX_BLOCKS_TO_TABLE
+    state = _state(paras)
+    state["tables"] = [_texts_table("t1", 100, [["№", "Сигнал"], ["", ""]], "p4"),
+                       _texts_table("t2", 200, [["Работа", "Документ"], ["a", "b"]], "p6"),
+                       _texts_table("t3", 300, [["a", "b"]], f"p{last}")]
+    assert pointing.part_number("Приложение № 8", "appendix") == 8
+    assert pointing.parts_numbered(state, "the table in appendix 8") == [("p5", "p6")]
+    assert "t2" in pointing.pointed(state, "the table listing the reporting documents in appendix 8")
+    assert "t1" in pointing.pointed(state, "the test card (appendix 7). The table for the test results")
+    assert "t3" not in pointing.pointed(state, "In appendix 9, the table with the totals")
+    assert "t1" not in pointing.pointed(state, "the test card (appendix 7): its title")  # no table said
+
+
+def test_a_table_s_column_headings_are_not_the_document_s_titles():
+    """dwh-486#8 ("give its column headings the same look"): a table's column headings do not point at the typed
+    numbered titles of the contract (:func:`~autodw.agent.pointing.headings_typed`); the section headings do."""
+    state = _state([_paragraph(i, f"{i}.\tРАЗДЕЛ НОМЕР {i}") for i in range(1, 5)])
+    assert pointing.headings_typed(state, "give its column headings the same look") == []
+    assert pointing.headings_typed(state, "make the section headings bold") == ["p1", "p2", "p3", "p4"]
+
+
+def test_a_request_referring_back_to_a_table_shaded_by_the_one_before_is_shown_its_rows():
+    """dwh-486#2 ("Now the colour names in its first column" after "a small legend table with the colours ... make its
+    top row bold and give it a light grey background", the tables headed in Russian): the table shaded in the colour
+    the instruction before asked for is what "its" means, shown through its rows; a colour asked for the text, or a
+    shading other tables have too, names none."""
+    state = _state([_paragraph(1, "Таблица"), _paragraph(2, "Ещё")])
+    legend = [["Цвет", "Состояние"], ["красный", "тревога"], ["зеленый", "снят"], ["синий", "охрана"],
+              ["серый", "нет"], ["черный", "ошибка"], ["белый", "норма"], ["желтый", "тест"], ["розовый", "иное"]]
+    state["tables"] = [_texts_table("t1", 100, [["a", "b"], ["c", "d"]], "p1", {(0, 0): "FFFFFF"}),
+                       _texts_table("t2", 200, legend, "p2", {(0, 0): "D9D9D9", (0, 1): "D9D9D9"})]
+    previous = ("In the appendix there's a small legend table with the colours and what each one means. Can you make "
+                "its top row bold and give it a light grey background?")
+    assert pointing.tables_shaded_said(state, previous) == ["t2"]
+    assert pointing.tables_shaded_said(state, "use light grey text for it") == []
+    assert pointing.earlier(state, previous) == ["t2"]
+    request = "Nice. Now the colour names in its first column: could each one be shown in the colour it names?"
+    view = views.grounded_view(state, request, InstructionResult(request), 6000, quoted_in=request, previous=previous)
+    assert "r8 (cells p216-p217)" in view
+    # the tables in the order they are pointed at: the request's own before those the one before pointed at (dwh-486#8)
+    assert pointing.rows_through(state, "its first column", ["p201", "t1"])[:2] == ["p200", "p201"]
+
+
+def test_a_row_added_at_the_bottom_is_at_its_table_s_end_and_an_abbreviation_s_full_form_is_shown():
+    """dwh-486#4 ("The abbreviations table at the start of the technical task is missing НМЦК ... add a row for it at
+    the bottom with the full form"): "at the bottom" of a row is its table's end, not the document's, so the tables
+    are listed to tell which it means; the paragraphs spelling the abbreviation out word by word are pointed at when
+    it asks for the full form."""
+    paras = [_paragraph(1, "Перечень сокращений"), _paragraph(2, "Начальная (максимальная) цена контракта"),
+             *[_paragraph(i, f"{FILLER} {i}") for i in range(3, 40)],
+             _paragraph(40, "Обоснование начальной (максимальной) цены контракта (далее – НМЦК) представлено ниже."),
+             _paragraph(41, "Конец")]
+    state = _state(paras)
+    state["tables"] = [_texts_table("t1", 100, [["Сокращение", "Определение"], ["СОУЭ", "Система оповещения"]], "p1"),
+                       _texts_table("t2", 200, [["Подписи", ""]], "p41")]
+    assert not pointing.at_end("Please add a row for it at the bottom with the full form.")
+    assert pointing.at_end("Please add a line at the bottom.") and pointing.at_end("add a row at the end of the document")
+    request = ("The abbreviations table at the start of the technical task is missing НМЦК, which section 6 uses. "
+               "Please add a row for it at the bottom with the full form.")
+    pointed = pointing.pointed(state, request)
+    assert {"p2", "p40"} <= set(pointed[:2]) and "t2" not in pointed
+    assert pointing.tables_listed(state, request, pointed) == ["t1", "t2"]
+    assert pointing.abbreviations_spelled(state, "add НМЦК to the table") == []  # no full form asked for
+    assert pointing.spells("СОУЭ", "Система оповещения и управления эвакуацией")
+    assert not pointing.spells("СОУЭ", "Система оповещения, управления")

@@ -176,6 +176,13 @@ def test_a_section_line_names_its_margins_so_that_no_margin_reads_as_an_element_
     assert not ID_IN_TEXT.findall(line.split(";")[1])
 
 
+def test_a_section_line_says_when_the_page_size_and_margins_are_not_set():
+    """pandoc's task list has no w:sectPr: its section line read "? NonexNonecm; margins ;" (a writer's finding)."""
+    doc = WordDocument.open(corpus_file("pandoc__task_list.docx"))
+    line = next(x for x in render_state(extract_state(doc)).splitlines() if x.startswith("SECTION 0"))
+    assert line.startswith("SECTION 0: page size not set") and "margins not set;" in line and "None" not in line
+
+
 @pytest.mark.parametrize("name", ["report.docx", "contract_zh.docx"])
 def test_examples_render(name):
     text = render_state(extract_state(WordDocument.open(EXAMPLES / name)))

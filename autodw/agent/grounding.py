@@ -321,9 +321,11 @@ def refers_back_in(said: str) -> bool:
     return _REFERS_BACK.search(said) is not None
 
 
-#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), or a change
-#: back ("改回单倍行距", "change back to single spacing")
-_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|again|revert|undo)\b|它们?|[这那](?:个|些|条|张|段|句|行|项|处)|改回|恢复|还原|撤销",
+#: a pronoun that refers back to what an earlier instruction named ("make it bigger", "给它加个题注"), the others of
+#: a number of things it named ("do the same for the other two", dwh-489#5), or a change back ("改回单倍行距",
+#: "change back to single spacing")
+_REFERS_BACK = re.compile(r"\b(?:it|its|them|they|their|that|those|these|back|again|revert|undo)\b|它们?|[这那](?:个|些|条|张|段|句|行|项|处)|改回|恢复|还原|撤销"
+                          r"|\bthe\s+(?:other|remaining)\s+(?:ones?|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\b",
                           re.IGNORECASE)
 #: a run of Latin text inside a Chinese request (a code token, an English word or name), looked up like a quote
 _LATIN_RUN = re.compile(r"[A-Za-z][\w:./'-]*(?:[ ]+[A-Za-z0-9][\w:./'-]*)*")

@@ -97,7 +97,9 @@ _PART_NUMBER = re.compile(r"(?:(?<![^\W\d_])(?:sections?|sect\.|chapters?|clause
 _PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|стать\w*",
                "chapter": r"chapters?|cap[ií]tulos?|chapitres?|kapitel|глав\w*",
                "section": r"sections?|sect\.|sec[cç](?:ão|ao|ion|ión)|seção|abschnitt|раздел\w*",
-               "clause": r"clauses?|cl[aá]usulas?", "part": r"parts?|partes?"}
+               "clause": r"clauses?|cl[aá]usulas?", "part": r"parts?|partes?",
+               # "appendix 8" of a Russian contract: "Приложение № 8"
+               "appendix": r"appendix|appendices|annex(?:es|e)?|anexos?|anhang|приложени\w*"}
 _PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
               for kind, words in _PART_KINDS.items()}
 _PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
@@ -177,7 +179,7 @@ def part_number(text: str, kind: str) -> int | None:
     m = _PART_LABEL[kind].match(text)
     if m is None or len(text.split()) > MAX_TITLE_WORDS:
         return None
-    if (digits := re.match(r"(\d{1,3})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
+    if (digits := re.match(r"(?:№|#|N[oº°]\.?)?\s*(\d{1,3})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
         return int(digits.group(1))
     return worded_number(m.group(1))
 
@@ -346,6 +348,7 @@ _TRIM = " .:;,。：；，"
 #: the words closing a list's last item ("点滴智慧、……、心灵鸡汤这些", "A, B etc"): a segment holding no paragraph's whole
 #: text is looked up without them
 _LIST_CLOSE = re.compile(r"(?:这些|那些|[这那]几[个项条]|等等|等|之类的?)$|\s+(?:etc\.?|and\s+so\s+on)$", re.IGNORECASE)
+MAX_BLOCKS_TO_TABLE = 12  # blocks from a section holding no table to the table of its attachment (label, title, lines)
 MAX_LISTED_TABLES = 30  # tables listed by their first rows for a request that speaks of a table but names none
 MAX_LISTED_HEADINGS = 20  # top-level headings listed by their short lines for a request that speaks of a chapter but names none
 _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章节?|标题", re.IGNORECASE)
@@ -477,6 +480,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += worded  # "make the two blue section titles dark red"
     out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
     out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
+    out += abbreviations_spelled(state, said)  # "a row for НМЦК ... with the full form"
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -1030,12 +1034,16 @@ def rows_through(state: State, text: str, ids: Iterable[str]) -> list[str]:
     """The cell paragraphs of every row of each table among `ids` or holding a cell paragraph of them (the first
     :data:`MAX_MATCHES`, of up to :data:`MAX_THROUGH_ROWS` rows), when `text` (what it does not dictate) speaks of
     columns or every row: a column runs through the rows past those a table shows ("Same table: the last three columns
-    are all code, so put them in Consolas", dwh-381#5)."""
+    are all code, so put them in Consolas", dwh-381#5); the tables in the order `ids` first point at them."""
     if not _THROUGH_ROWS.search(undictated(text)):
         return []
-    ids = set(ids)
+    order = list(dict.fromkeys(ids))
+    ids, rank = set(order), {bid: n for n, bid in enumerate(order)}
     tables = [t for t in state.get("tables", []) if "nested_in" not in t and len(t.get("cell_details") or []) <=
               MAX_THROUGH_ROWS and (t["id"] in ids or any(ids & cell_ids(row) for row in t.get("cell_details") or []))]
+    # in the order `ids` point at them: the request's own table before those the one before it pointed at (dwh-486#8)
+    tables.sort(key=lambda t: min([rank[i] for row in t["cell_details"] for i in cell_ids(row) & ids]
+                                  + [rank.get(t["id"], len(rank))]))
     return list(dict.fromkeys(p["id"] for t in tables[:MAX_MATCHES] for row in t["cell_details"] for c in row if c
                               for p in c.get("paragraphs") or [] if p.get("id")))
 
@@ -1175,6 +1183,26 @@ def series_end(state: State, pid: str) -> str | None:
     return paras[-1]["id"] if len(paras) > start + 1 else None
 
 
+#: a request placing its target right after or before what the instruction before it meant ("the check-in paragraph
+#: just after it too", "the line above that one"): the noun, then where, then the pronoun
+_NEXT_TO_IT = re.compile(r"\b(?:paragraph|line|one|block|sentence|item|entry|bit|part|row)s?\s+(?:(?:just|right|directly|"
+                         r"immediately)\s+)?(?:(?P<after>after|below|under|following)|before|above|preceding)\s+"
+                         r"(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+
+
+def next_to_it(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """The body block with text right after (or before) the first block with text of `ids` (what the instruction
+    before pointed at), when `said` places its target so (:data:`_NEXT_TO_IT`: "and the check-in paragraph just after
+    it too", of a request in another language than the document, dwh-491#7)."""
+    found = _NEXT_TO_IT.search(said)
+    if found is None:
+        return []
+    blocks = [el["id"] for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    at = next((blocks.index(i) for i in ids if i in blocks), None)
+    n = None if at is None else at + 1 if found.group("after") else at - 1
+    return [blocks[n]] if n is not None and 0 <= n < len(blocks) else []
+
+
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
     """The body blocks the session's `previous` instructions (one a line, the nearest first:
     :func:`~autodw.agent.grounding.referred`) pointed at (:func:`pointed`; when none, those holding the numbers they
@@ -1183,13 +1211,70 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
     analyst from Aton" of "…— полемизирует с ним аналитик ИК «Атон»", then "add a comment on it", dwh-462#6), those the nearest
     pointed at by itself first (its section is not behind those of the ones before it, dwh-306#4), then those holding
     the rarest words of the text they wrote (dictated text, now in the document: "add a line: fixed costs are
-    $4,200...", then "fix that line")."""
-    nearest = previous.split("\n")[0]
+    $4,200...", then "fix that line"); the lines the nearest set in a font it names (:func:`in_font_said`) and the
+    tables shaded in a colour it names (:func:`tables_shaded_said`) before those."""
+    nearest, _, before = previous.partition("\n")
     first = [] if nearest == previous else _pointed_before(state, nearest, [m for m in matches
                                                                              if loose(m.quote) in loose(nearest)])
+    # the one beside what the instruction before the nearest meant, when the nearest placed its target so
+    # ("and the check-in paragraph just after it too", then "take it off the check-in one again", dwh-491#8)
+    first = [*next_to_it(state, nearest, _pointed_before(state, before, [])), *first] if before else first
     wrote = [bid for bid, score, _ in ranked_blocks(state, previous)[:MAX_WORD_BLOCKS] if score >= MIN_WORD_SCORE]
     set_in = in_font_said(state, nearest)  # "字体都换成Consolas", then "这些行字号也调小一点"
-    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + set_in + wrote))
+    shaded = tables_shaded_said(state, nearest)  # "give it a light grey background", then "the names in its first column"
+    return list(dict.fromkeys(first + _pointed_before(state, previous, matches) + set_in + shaded + wrote))
+
+
+def tables_shaded_said(state: State, said: str) -> list[str]:
+    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading (not as the text's
+    colour: "give it a light grey background"), when at most :data:`MAX_MATCHES` are: the table an earlier instruction
+    shaded, which a request referring back to it means ("its first column" after "a small legend table ... make its
+    top row bold and give it a light grey background" of a contract whose tables are headed in Russian, dwh-486#2)."""
+    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role != "text"]
+    if not ranges:
+        return []
+    out = [t["id"] for t in state.get("tables", []) if "nested_in" not in t
+           and any(r.contains((cell or {}).get("shading")) for row in t.get("cell_details") or [] for cell in row
+                   for r in ranges)]
+    return out if len(out) <= MAX_MATCHES else []
+
+
+#: a request asking for what an abbreviation stands for ("with the full form", "spelled out")
+_FULL_FORM_SAID = re.compile(r"\bfull\s+(?:forms?|names?|titles?|wording)\b|\bspel(?:led|t)\s+out\b|\bexpansions?\b"
+                             r"|\bstands?\s+for\b|全称", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+")
+MAX_SKIPPED_LETTERS = 2  # letters of a word inside an abbreviation's full form that gives it no letter ("и", "of")
+
+
+def abbreviations_spelled(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_MATCHES` body paragraphs holding the full form of an abbreviation `said` (undictated text)
+    says (a word of two or more capitals), word after word the words its letters begin (:func:`spells`), when it asks
+    for the full form: "add a row for НМЦК ... with the full form" shows "Начальная (максимальная) цена контракта"
+    (dwh-486#4)."""
+    if not _FULL_FORM_SAID.search(said):
+        return []
+    out: list[str] = []
+    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if len(w) >= 2 and w.isupper()):
+        out += [p["id"] for p in state.get("paragraphs", []) if spells(abbreviation, p.get("text", ""))][:MAX_MATCHES]
+    return list(dict.fromkeys(out))
+
+
+def spells(abbreviation: str, text: str) -> bool:
+    """Whether `text` holds words one after the other whose first letters are the letters of `abbreviation`, in any
+    case, short words between them aside (:data:`MAX_SKIPPED_LETTERS`: "Система оповещения и управления эвакуацией"
+    spells "СОУЭ")."""
+    letters, words = abbreviation.casefold(), [w.casefold() for w in _WORD.findall(text)]
+    for start in range(len(words)):
+        k, j = 0, start
+        while k < len(letters) and j < len(words):
+            if words[j][0] == letters[k]:
+                k += 1
+            elif k == 0 or len(words[j]) > MAX_SKIPPED_LETTERS:
+                break
+            j += 1
+        if k == len(letters):
+            return True
+    return False
 
 
 def in_font_said(state: State, said: str) -> list[str]:
@@ -1445,9 +1530,15 @@ def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: 
     return out
 
 
+#: where a row or column goes ("add a row for it at the bottom"): the end of its table, not of the document
+_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b[^.;!?]{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
+                         r"(?!\s+of\s+the\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
+
+
 def at_end(text: str) -> bool:
-    """Whether `text` (its words, not the text it dictates) points at the end ("near the end", "the last paragraph")."""
-    return _END.search(undictated(text)) is not None
+    """Whether `text` (its words, not the text it dictates) points at the end ("near the end", "the last paragraph";
+    not the end of a table a row or column goes to: "add a row for it at the bottom", dwh-486#4)."""
+    return _END.search(_ROW_PLACED.sub(" ", undictated(text))) is not None
 
 
 def end_blocks(state: State) -> list[str]:
@@ -1512,11 +1603,22 @@ def header_named(state: State, text: str) -> list[str]:
 def tables_within(state: State, said: str, sections: Iterable[list[str]]) -> list[str]:
     """The body tables in `sections` (lists of block ids) too long to point at whole (:func:`fits`; up to
     :data:`MAX_LISTED_TABLES`) when `said` (undictated text) speaks of a table: their outline shows none ("In chapter
-    2, the staffing table (posts and headcount)" of a tender whose chapter 2 is 90 blocks long, dwh-404#3)."""
+    2, the staffing table (posts and headcount)" of a tender whose chapter 2 is 90 blocks long, dwh-404#3); of a
+    section holding none, the first table in the :data:`MAX_BLOCKS_TO_TABLE` blocks after it (the table of an
+    attachment labelled on its own under the part named: "the test card (appendix 7). The table for the test
+    results" is under "Приложение № 1 к карте тестирования", dwh-486#6)."""
     if not _TABLE_SAID.search(said):
         return []
     tables = {t["id"] for t in state.get("tables", []) if "nested_in" not in t}
-    out = [bid for section in sections if not fits(state, section) for bid in section if bid in tables]
+    order = body_ids(state)
+    at = {bid: n for n, bid in enumerate(order)}
+    out = []
+    for section in sections:
+        if not any(bid in tables for bid in section):
+            after = order[at[section[-1]] + 1:at[section[-1]] + 1 + MAX_BLOCKS_TO_TABLE] if section and section[-1] in at else []
+            out += [bid for bid in after if bid in tables][:1]
+        elif not fits(state, section):
+            out += [bid for bid in section if bid in tables]
     return list(dict.fromkeys(out))[:MAX_LISTED_TABLES]
 
 
@@ -1595,7 +1697,8 @@ def chapters_under(state: State, said: str) -> list[str]:
 
 
 #: a request speaking of several headings or titles ("the numbered section headings", "the clause titles")
-_HEADINGS_SAID = re.compile(r"\b(?:headings|titles)\b", re.IGNORECASE)
+#: (not a table's: "its column headings" are its header cells, dwh-486#8)
+_HEADINGS_SAID = re.compile(r"\b(?<!column\s)(?<!table\s)(?<!row\s)(?:headings|titles)\b", re.IGNORECASE)
 MIN_TYPED_HEADINGS = 3  # numbered titles in a row that make a document's typed outline
 
 
@@ -1967,17 +2070,28 @@ def sections_roman(state: State, text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: a paragraph typed with its number, a dot or a dash after it ("7.\tОтветственность", "105 - ...", "٦٢-\t..." of a UN
+#: text in Arabic): the number, in the digits of any script
+_TYPED_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)(?:\.|\s*[-–—])?\s+(?=\S)")
+
+
 def _numbered_as(p: dict[str, Any], number: str) -> bool:
-    """Whether paragraph `p` is typed with section number `number` and text after it, or is an auto-numbered list
+    """Whether paragraph `p` is typed with section number `number` (:data:`_TYPED_NUMBER`: "paragraph 62" names
+    "٦٢-\t...", dwh-487#4) and text after it, or is an auto-numbered list
     item of that label ("3.13" of "Требования к помещениям ..."); not one typed as a chapter's title by its Chinese
     number (:func:`chapters_numbered` reads those: "第三章  竞争性谈判须知" of a LibreOffice conversion is not chapter 2
     by its label "2.", dwh-404#3)."""
-    typed = SECTION_NUMBER.match(loose(p.get("text", "")))
+    typed = _TYPED_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
-        return typed.group(0).strip().rstrip(".") == number and bool(p["text"][typed.end():].strip())
+        return _number_value(typed.group(1)) == _number_value(number)
     if chapter_typed(p) is not None:
         return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
+
+
+def _number_value(number: str) -> tuple[int, ...]:
+    """A section number's parts as numbers, whatever digits write them ("٦٢" and "62" are (62,))."""
+    return tuple(int(n) for n in number.strip(".").split("."))
 
 
 def _entry_section(state: State, pid: str) -> tuple[str, str] | None:

@@ -138,6 +138,8 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # headings like its own, ahead of the rest (dwh-403#7)
         others = pointing.counterparts(state, grounding.undictated(pointing_in), back)
         pointed = list(dict.fromkeys([*back[:1], *others, *pointed])) if others else pointed
+        # "the check-in paragraph just after it": the block beside the previous target, first (dwh-491#7)
+        pointed = list(dict.fromkeys([*pointing.next_to_it(state, pointing_in, back), *pointed]))
     pointed += pointing.rows_through(state, pointing_in, [*pointed, *(m.id for m in named)])  # "the last columns"
     # one that speaks of a chapter but names none: the headings by their short lines, to tell which it means
     # (by its own words: a heading beside the previous instruction's place is not the one it names in another

@@ -71,12 +71,20 @@ def removed_paragraphs(change: Change) -> list[tuple[str, int]]:
     return [(e["id"], e["index"]) for e in change["structural"].get("paragraphs_removed", [])]
 
 
+_STORY_TEXT = re.compile(r"sections\[(?P<section>\d+)\]\.(?P<where>headers|footers)\.(?P<kind>\w+)\.text")
+
+
 def removed_texts(change: Change, before: State) -> list[tuple[str, str]]:
     """What a change removed, whole, as the document held it `before`: each removed body paragraph (its id, its
-    text) and each deleted table row or column (``"row 4 of t1"``, its cells joined by " | "); texts that were empty
-    are left out."""
+    text), each header's or footer's text it replaced or cleared (``"header[default] of section 0"``, as the views
+    name it) and each deleted table row or column (``"row 4 of t1"``, its cells joined by " | "); texts that were
+    empty are left out."""
     paragraphs = {p["id"]: p.get("text", "") for p in before.get("paragraphs", [])}
     out = [(e["id"], paragraphs.get(e["id"], e.get("text", ""))) for e in change["structural"].get("paragraphs_removed", [])]
+    for e in change["structural"].get("page_layout", []):
+        story = _STORY_TEXT.fullmatch(e["path"])
+        if story and isinstance(e["before"], str) and e["before"] != e["after"]:
+            out.append((f"{story['where'][:-1]}[{story['kind']}] of section {story['section']}", e["before"]))
     tables = {t["id"]: t for t in _all_tables(before)}
     for e in change["table"].get("tables", []):
         cells = tables.get(e["table"], {}).get("cells", [])

@@ -214,7 +214,7 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
-                            "dwbench-2.0/hand/dev-thirtieth",
+                            "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fifth",
                             "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
@@ -390,16 +390,20 @@ def _said_elsewhere(api: str, key: str, pattern: str, value: Any, message: str, 
 
 @check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/templated/dev-outside-third"))
-def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State) -> list[CheckFinding]:
+                            "dwbench-2.0/templated/dev-outside-third", "dwbench-2.0/hand/dev-thirty-fifth"))
+def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State,
+                    previous: str = "") -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
     a header's alignment other than the one it has (a right-aligned header reset to left), a note's mark anywhere
     but at the paragraph's end, where the API puts it, a resized picture's or chart's height beside its width that
-    changes its aspect ratio ("放大点": 6x3.6 -> 12x18 cm); the fix is to leave it out."""
+    changes its aspect ratio ("放大点": 6x3.6 -> 12x18 cm); the fix is to leave it out. An option the `previous`
+    instruction gave the text the call writes again is named (:func:`_carried_over`)."""
     out = []
     for key, value in args.items():
         words = word_list("value_words.json")["options"].get(f"{api}.{key}")
         if words is None or named(words.get(str(value), words["any"]), instruction):
+            continue
+        if _carried_over(key, args, previous) and named(words.get(str(value), words["any"]), previous):
             continue
         if key not in _LEFT_OUT:
             raise InternalError(f"value_words.json names the option {api}.{key}, which unasked_option cannot read")
@@ -408,6 +412,18 @@ def unasked_options(api: str, args: dict[str, Any], instruction: str, before: St
             out.append(CheckFinding("unasked_option", f"{key}={value!r} is not asked for (without it: {kept!r}); "
                                     f"leave {key} out", True, {key: None}))
     return out
+
+
+MIN_CARRIED_CHARS = 4  # characters of a text the call writes again that ties it to the previous instruction
+
+
+def _carried_over(key: str, args: dict[str, Any], previous: str) -> bool:
+    """Whether the call writes again a text (another argument than `key`) that the `previous` instruction wrote:
+    a follow-up moving what it made ("Put "X" in the header, right aligned", then "I'd rather have that in the footer.
+    move it down there", dwh-492#7) takes it with the options that instruction gave it."""
+    said = grounding.loose(previous)
+    return bool(said) and any(isinstance(v, str) and len(v.strip()) >= MIN_CARRIED_CHARS and grounding.loose(v) in said
+                              for k, v in args.items() if k != key)
 
 
 def _paragraph_end(args: dict[str, Any], before: State) -> int | None:

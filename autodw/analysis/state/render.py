@@ -175,9 +175,11 @@ def _header(state: State, story_cells: AbstractSet[str] | None = None) -> list[s
 
 
 def _section_line(s: dict[str, Any], story_cells: AbstractSet[str] | None = None) -> str:
-    m = s.get("margins_cm", {})
-    parts = [f"SECTION {s['index']}: {s.get('orientation', '?')} {s.get('page_width_cm')}x{s.get('page_height_cm')}cm",
-             "margins " + " ".join(f"{k[0].upper()}{v}" for k, v in m.items() if k in ("top", "bottom", "left", "right")),
+    m = {k: v for k, v in s.get("margins_cm", {}).items() if k in ("top", "bottom", "left", "right")}
+    size = (f"{s.get('orientation', '?')} {s['page_width_cm']}x{s['page_height_cm']}cm"
+            if s.get("page_width_cm") and s.get("page_height_cm") else "page size not set (the application's default)")
+    parts = [f"SECTION {s['index']}: {size}",
+             "margins " + (" ".join(f"{k[0].upper()}{v}" for k, v in m.items()) if m else "not set"),
              f"{s['columns']['count']} column(s)"]
     if s.get("start") != "nextPage":
         parts.append(f"starts {s.get('start')}")

@@ -194,11 +194,12 @@ def _list_item(p, style: str | None, num_id: str | None, level: int) -> None:
 def insert_text(doc: WordDocument, paragraph: str, text: str, offset: int | None = None):
     p = doc.find(paragraph, "p")
     length = len(paragraph_text(p))
-    if offset is None:
+    at_end = offset is None
+    if at_end:
         offset = length
     if offset > length:
         raise ArgumentError(f"offset {offset} is past the end of {paragraph} ({length} characters)")
-    insert_text_at(doc, p, offset, text)
+    insert_text_at(doc, p, offset, text, at_end=at_end)
     return f"inserted {len(text)} characters into {paragraph} at {offset}"
 
 

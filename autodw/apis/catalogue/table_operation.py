@@ -498,11 +498,28 @@ def delete_column(doc: WordDocument, table: str, index: int):
         elif index < row.end + row.after:
             set_row_gap(row.tr, "w:gridAfter", row.after - 1)
     widths = grid.widths()
+    total = sum(widths)
     del widths[index]
+    relative = _relative_width(tbl)
+    if relative:  # a table as wide as a share of the page stays so: the other columns take the deleted one's room
+        widths = _scaled(widths, total)
     set_grid(tbl, widths)
     grid = Grid(tbl, table)
-    sync_cell_widths(grid, [c for c in grid.cells() if id(c.tc) in shrunk])
+    sync_cell_widths(grid, [c for c in grid.cells() if relative or id(c.tc) in shrunk])
     return f"deleted column {index} of {table}; it now has {grid.n_cols} columns"
+
+
+def _relative_width(tbl) -> bool:
+    """Whether the table's preferred width is a share of the text width (``w:tblW`` of type pct: "100%")."""
+    tblw = tbl.find(f"{qn('w:tblPr')}/{qn('w:tblW')}")
+    return tblw is not None and tblw.get(qn("w:type")) == "pct"
+
+
+def _scaled(widths: list[int], total: int) -> list[int]:
+    """`widths` in proportion, summing to `total` (the rounding's remainder on the last)."""
+    out = [w * total // sum(widths) for w in widths]
+    out[-1] += total - sum(out)
+    return out
 
 
 @api(intent=INTENT,

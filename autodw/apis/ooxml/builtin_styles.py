@@ -60,6 +60,11 @@ BUILTINS: dict[str, tuple[str, str, str]] = {
        for n in range(1, 10)},
     "TableofFigures": ("table of figures", "paragraph", '<w:basedOn w:val="Normal"/><w:next w:val="Normal"/>'
                        '<w:uiPriority w:val="99"/><w:unhideWhenUsed/><w:pPr><w:spacing w:after="0"/></w:pPr>'),
+    # as python-docx's default template defines them (its Header/Footer Char links left out: no run uses them)
+    **{sid: (sid.lower(), "paragraph", '<w:basedOn w:val="Normal"/><w:uiPriority w:val="99"/><w:unhideWhenUsed/>'
+             '<w:pPr><w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs>'
+             '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>')
+       for sid in ("Header", "Footer")},
     "TableGrid": ("Table Grid", "table", '<w:basedOn w:val="TableNormal"/><w:uiPriority w:val="39"/>'
                   '<w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:tblPr><w:tblBorders>'
                   + "".join(f'<w:{s} w:val="single" w:sz="4" w:space="0" w:color="auto"/>'

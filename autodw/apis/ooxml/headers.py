@@ -14,7 +14,7 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from autodw.apis.ooxml.builtin_styles import find_style_id
+from autodw.apis.ooxml.builtin_styles import ensure_style, find_style_id
 from autodw.apis.ooxml.copies import renew_ids
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children, replace_child
 from autodw.apis.ooxml.fields import field_runs
@@ -116,13 +116,11 @@ def own_part(doc: WordDocument, index: int, where: str, kind: str):
 
 
 def _fix_template_style(doc: WordDocument, root: etree._Element, where: str) -> None:
-    """python-docx's blank part styles its paragraph "Header"/"Footer": drop that if the style is missing."""
-    sid = find_style_id(doc, where, "paragraph")
+    """python-docx's blank part styles its paragraph "Header"/"Footer": the document's style of that name, added
+    with Word's definition if the document lacks it (as Word does when it creates a header or footer)."""
+    sid = ensure_style(doc, where, "paragraph")
     for style in root.iter(qn("w:pStyle")):
-        if sid is None:
-            style.getparent().remove(style)
-        else:
-            style.set(qn("w:val"), sid)
+        style.set(qn("w:val"), sid)
 
 
 def _copy_with_rels(el: etree._Element, source, target) -> etree._Element:

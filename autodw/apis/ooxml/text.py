@@ -297,9 +297,11 @@ def _replace_in_run(first: etree._Element, new: str) -> None:
         _remove_with_empty_containers(first)
 
 
-def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> etree._Element | None:
+def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str, *,
+                at_end: bool = False) -> etree._Element | None:
     """Insert `new` at `offset`, formatted like the text just before it (or after it at offset 0); never inside
-    another author's tracked insertion.
+    another author's tracked insertion. `at_end`: `offset` is the paragraph's end and the text goes after all of it,
+    fields included, even when the paragraph has no text (a cell holding only a check box: "add 'yes' at the end").
 
     At a field's edge the text goes outside the field, on the side the offset names: at the start of a field's
     result before the field, at its end after it (an empty result: before it, unless no text follows, e.g. at
@@ -309,7 +311,7 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str) -> 
     link (before it, else after it), not the link's look, as typing after a link in Word."""
     if not new:
         return None
-    anchor, side, rpr = insertion_point(p, offset)
+    anchor, side, rpr = insertion_point(p, offset, at_end=at_end)
     run = new_run(new, rpr)
     if anchor is None:
         p.append(run)
@@ -326,13 +328,14 @@ def formatting_at(p: etree._Element, offset: int) -> etree._Element | None:
     return insertion_point(p, offset)[2]
 
 
-def insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None]:
-    """Where content inserted at `offset` of `p` goes, as :func:`insert_text` places text: (anchor, "before"/"after",
-    a copy of the run properties new text takes); anchor None: append to `p`. Splits runs so that a boundary falls
-    there."""
+def insertion_point(p: etree._Element, offset: int, *,
+                    at_end: bool = False) -> tuple[etree._Element | None, str, etree._Element | None]:
+    """Where content inserted at `offset` of `p` goes, as :func:`insert_text` places text (`at_end` as there):
+    (anchor, "before"/"after", a copy of the run properties new text takes); anchor None: append to `p`. Splits runs
+    so that a boundary falls there."""
     split_at(p, offset)
     _separate_field_chars(p)
-    anchor, side, ref, outside_link = _insertion_point(p, offset)
+    anchor, side, ref, outside_link = _insertion_point(p, offset, at_end)
     if ref is None:
         return anchor, side, _paragraph_mark_rpr(p)
     rpr = _plain_rpr(ref.find(RPR))
@@ -493,11 +496,12 @@ def _is_link(instruction: str | None) -> bool:
     return (instruction or "").strip().upper().startswith("HYPERLINK")
 
 
-def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | None, str, etree._Element | None, bool]:
+def _insertion_point(p: etree._Element, offset: int,
+                     at_end: bool = False) -> tuple[etree._Element | None, str, etree._Element | None, bool]:
     """(anchor, "before"/"after", run whose formatting new text takes, whether that run is in a link the new text is
     outside of) for text inserted at `offset` of `p` (a run boundary already falls there); anchor None: append to
     `p`. Of the places between the text before the offset and the text after it, the one inside the fewest fields
-    and links (see :func:`insert_text`). Outside a link, the text takes the formatting of the nearest text outside
+    and links (see :func:`insert_text`; the last such place when no text follows and some precedes, or `at_end`). Outside a link, the text takes the formatting of the nearest text outside
     it (before the place, else after it); of the link's own text only when there is none."""
     tokens = _field_tokens(p)
     ends = {id(a.run): a.end for a in atoms(p) if a.text}
@@ -518,7 +522,7 @@ def _insertion_point(p: etree._Element, offset: int) -> tuple[etree._Element | N
             depth += 1 if tokens[k][0] == "begin" else -1 if tokens[k][0] == "end" else 0
     least = min(depths)
     slots = [lo + j for j, d in enumerate(depths) if d == least]
-    slot = slots[-1] if first is not None and last is None else slots[0]
+    slot = slots[-1] if (first is not None or at_end) and last is None else slots[0]
     ref = tokens[first][1] if first is not None else tokens[last][1] if last is not None else None
     ref, outside_link = _formatting_run(p, tokens, slot, ref)
     if slot > lo or first is not None:  # just after the token before the slot (text before it, or a field's end)

@@ -38,7 +38,7 @@ from autodw.apis.registry import Registry
 from autodw.core.errors import ArgumentError, BenchmarkDataError, InternalError
 from autodw.dwbench.records import Instruction
 from autodw.eval.ceiling.needs import evidence, needs, phrase, seen
-from autodw.eval.ceiling.reading import executed_call, fields, offered_apis, request_of
+from autodw.eval.ceiling.reading import document_text, executed_call, fields, offered_apis, request_of
 from autodw.llm.base import Completion, Message
 from autodw.llm.tokens import estimate_usage
 
@@ -96,7 +96,7 @@ class CeilingBackend:
                  emit: Callable[[str, dict[str, Any]], None] | None = None, elements: dict[str, str] | None = None):
         self.profile = assembly.profile
         self.instruction, self.registry, self.emit, self.elements = instruction, registry, emit, elements or {}
-        self.document = loose(document)
+        self.document = loose(document_text(document))  # what it shows of the document, not the renderer's labels
         self.gold = list(instruction.gold)
         self.executed = executed_gold(registry, instruction)  # the gold calls as the agent's prompts show them
         self.needs = [needs(registry.get(g.api), g.args) for g in self.gold]

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from autodw.agent.grounding import loose, unspaced
 from autodw.apis.registry import ApiSpec
 from autodw.core.ids import ID_RE, prefixes_of_pattern
-from autodw.eval.ceiling.reading import shown_ids, shown_lines
+from autodw.eval.ceiling.reading import document_text, holds_words, shown_ids
 
 MIN_VALUE_CHARS = 2  # a shorter text is not checked (it would be found anywhere)
 MIN_RESPELT_CHARS = 5  # a shorter text one letter from a word of the user's is not read as a misspelling's fix
@@ -115,16 +115,17 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
 
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
-    """Whether a prompt shows what `need` lists: an id in its document view (`state`, elision lines aside) or its step
-    history; a text in the user's `words`, or, when the `document` holds it, in the view or in what the step history
-    reports of the document (:func:`reported`: what an earlier step read or removed) (`document`: the document
-    rendered whole, as :func:`~autodw.agent.grounding.loose` gives it)."""
+    """Whether a prompt shows what `need` lists: an id in its document view (`state`: :func:`shown_ids`) or its step
+    history; a text in the user's `words`, or, when the `document` holds it, as whole words in what the view or the
+    step history's reports (:func:`reported`: what an earlier step read or removed) show of the document, the
+    renderer's own syntax left out (:func:`document_text`: "title=" is no title) (`document`: the document rendered
+    whole, read by :func:`document_text` and :func:`~autodw.agent.grounding.loose`)."""
     ids = shown_ids(state, history)
-    in_words, in_view, in_document = loose(words), loose("\n".join([*shown_lines(state), *reported(history)])), document
+    in_words, in_view, in_document = loose(words), loose(document_text("\n".join([state, *reported(history)]))), document
     hidden, interpreted = [], []
     for text in need.texts:
         key = loose(text)
-        if key in in_words or key in in_view:
+        if key in in_words or holds_words(in_view, key):
             continue
         told = key not in in_document or respelt(key, in_words, in_document) or edited(key, in_view, in_words)
         (interpreted if told else hidden).append(text)

@@ -73,19 +73,91 @@ def shown_lines(state: str) -> list[str]:
     return [line for line in state.splitlines() if not _ELISION.match(line.strip())]
 
 
-#: a run of ids a view writes as its ends ("cells p24-p26": the row's cell paragraphs)
-_ID_RUN = re.compile(r"\b([a-z]+)(\d+)-\1(\d+)\b")
+#: a run of ids a view writes as its ends ("cells p24-p26": the row's cell paragraphs, one a cell, each shown)
+_ID_RUN = re.compile(r"(?<!…)\b([a-z]+)(\d+)-\1(\d+)\b(?!…)")
+#: an id a line names cut or as the end of an elided stretch ("p33…(+500 chars)", "p101…p147"): not shown
+_CUT_ID = re.compile(rf"{ID_IN_TEXT.pattern}(?=…)|(?<=…){ID_IN_TEXT.pattern}")
+#: a table row line (render._row_line): its cells' paragraph ids by grid position, then its cells' texts
+_ROW_LINE = re.compile(r"^\s*r\d+ \(cells (?P<ids>[^)]*)\): \|(?P<cells>.*)\|\s*$")
 
 
 def shown_ids(*texts: str) -> set[str]:
-    """The element ids `texts` show, runs written as their ends included ("p24-p26"; a state's elision lines name
-    ids without showing them)."""
+    """The element ids `texts` show: those a line names, runs written as their ends included ("p24-p26"), but not the
+    ids a state's elision lines name, an id cut or named as the end of an elided stretch ("p101…p147"), nor the later
+    paragraphs of a table cell whose text its row line cuts (:func:`_unshown_in_row`)."""
     lines = [line for text in texts for line in shown_lines(text)]
-    ids = {i for line in lines for i in ID_IN_TEXT.findall(line)}
+    ids: set[str] = set()
     for line in lines:
+        unshown = set(_CUT_ID.findall(line)) | _unshown_in_row(line)
+        ids.update(i for i in ID_IN_TEXT.findall(line) if i not in unshown)
         for prefix, first, last in _ID_RUN.findall(line):
             ids.update(f"{prefix}{n}" for n in range(int(first), int(last) + 1))
     return ids
+
+
+def _unshown_in_row(line: str) -> set[str]:
+    """The paragraphs a table row line names but does not show: of a cell of several paragraphs (``p318+p319+…``), all
+    but the first when the line cuts the cell's text ("Box 2: Governance issues related to i…"; each when the cells
+    cannot be told apart), the line showing only the start of the cell's text."""
+    row = _ROW_LINE.match(line)
+    if row is None:
+        return set()
+    positions = row.group("ids").split(", ")
+    cells = row.group("cells").split(" | ")
+    out: set[str] = set()
+    for n, position in enumerate(positions):
+        members = position.split("+")
+        if len(members) > 1 and (len(cells) != len(positions) or cells[n].rstrip().endswith("…")):
+            out.update(members[1:])
+    return out
+
+
+#: the renderer's own syntax in a line (autodw.analysis.state.render), which shows nothing of the document: a label
+#: after a space or a separator (``title=``, ``header[default]=``, ``size_pt=``; not a URL's ``?page=``), an element id
+#: and its block's index (``p4 #3``), a row's (``r2``) and its
+#: cells' ids, a note of what a cut left out (``…(+565 chars)``, ``+3 more``), a part's heading at the start of a line
+#: (``IMAGES AND CHARTS:``, ``SECTION 1:``, ``TABLE 3x4``)
+_SYNTAX = re.compile("|".join((
+    rf"^\s*(?:{ID_IN_TEXT.pattern} #\d+ )?[A-Z]{{2,}}(?: [A-Z]{{2,}})*(?: \d+(?:x\d+)?)?(?=[:( ]|$)",
+    r"(?<![^\s(,;⟨])[a-z][a-z_]*[a-z](?:\[[a-z]+\])?(?: \(linked\))?=",
+    rf"{ID_IN_TEXT.pattern}(?: #\d+)?", r"\(cells [^)]*\)", r"^\s*r\d+\b",
+    r"…\(\+\d+ chars\)", r"\+\d+ more\b(?: [a-z ]+?(?=[;⟩)]|$))?",
+)), re.M)
+#: lines all of whose words are the renderer's: the document's counts, the body's legend, a note of what a cut left
+#: out ("… 5 rows not shown", "… 4 more image/interactive/style line(s) omitted …")
+_SYNTAX_LINE = re.compile(r"^\s*(?:DOCUMENT: |BODY \(|… )")
+
+
+def document_text(text: str) -> str:
+    """What a rendered state (or a line of the step history) shows of the document: its lines, elision and note lines
+    left out, each with the renderer's own syntax (:data:`_SYNTAX`) blanked to a line break, so that a value is found
+    only in the document's texts and the names the view shows (a style's, a font's, a chart's series), never in a
+    label ("title=" is no title)."""
+    lines = [line for line in shown_lines(text) if not _SYNTAX_LINE.match(line)]
+    return "\n".join(_SYNTAX.sub("\n", line) for line in lines)
+
+
+#: scripts that write words, or a word and its affixes, without a space between them (Hebrew, Arabic, Thai, Lao,
+#: Tibetan, Myanmar, Khmer, kana, Han, Hangul): a value may end inside a written word
+_JOINED_SCRIPT = re.compile("[\u0590-\u08ff\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
+                            "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]")
+
+
+def holds_words(text: str, key: str) -> bool:
+    """Whether `text` holds `key` as whole words: not starting or ending inside a word (a letter or digit next to it;
+    in the scripts of :data:`_JOINED_SCRIPT`, any occurrence)."""
+    at = text.find(key)
+    while at >= 0 and key:
+        end = at + len(key)
+        if _edge(text[at - 1] if at else "", key[0]) and _edge(text[end] if end < len(text) else "", key[-1]):
+            return True
+        at = text.find(key, at + 1)
+    return False
+
+
+def _edge(outside: str, inside: str) -> bool:
+    """Whether a match may end between `outside` and `inside` (a value's first or last character)."""
+    return not (outside.isalnum() and inside.isalnum()) or bool(_JOINED_SCRIPT.match(outside) or _JOINED_SCRIPT.match(inside))
 
 
 def request_of(context: str) -> tuple[int, int, str] | None:
