@@ -425,7 +425,16 @@ def test_a_value_found_only_in_the_renderers_own_syntax_is_not_shown():
     found = seen(need, state=view, history="", words="套个标题样式", document=read(view))
     assert found.interpreted == ("Title",) and found.shown  # held by no text of the document: read from the request
     subtitle = view.replace("Normal(p)", "Normal(p), Subtitle(p)")
-    assert not seen(need, state=subtitle, history="", words="x", document=read(subtitle)).shown  # no whole "Title"
+    found = seen(need, state=subtitle, history="", words="x", document=read(subtitle))
+    assert found.interpreted == ("Title",)  # no whole "Title" in the view nor in the document: read from the request
+    # hand dev dwh-017#6: a row "Off | No power | ..." for "when no light comes on at all", in a document holding "off"
+    # only inside "Coffee" (and in the renderer's "track changes: off"): the value is interpreted, not hidden
+    coffee = "DOCUMENT: 16 paragraphs; track changes: off\np4 #3 [Normal] Coffee machine manual"
+    found = seen(Needs((), ("Off",)), state="p1 #0 [Normal] Lights", history="", words="no light at all",
+                 document=read(coffee))
+    assert found.interpreted == ("Off",) and found.shown
+    assert seen(Needs((), ("Off",)), state="p1 #0 [Normal] Lights", history="", words="no light at all",
+                document=read(coffee + "\np5 #4 [Normal] Off: no power")).hidden == ("Off",)
     shown = view.replace("Normal(p)", "Normal(p), Title(p)")
     assert seen(need, state=shown, history="", words="x", document=read(shown)).shown  # a style name the view shows
     assert seen(Needs((), ("水果",)), state="p2 #1 [Normal] 水果销量", history="", words="x",
