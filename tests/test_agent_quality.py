@@ -1056,6 +1056,18 @@ def test_a_chinese_colour_said_in_one_character_before_text_or_background(state)
     assert _checks("橙灯橙色，绿灯绿色", "set_text_format", colour, state) == ["unnamed_colour"]
 
 
+def test_colours_named_as_examples_of_a_list_that_goes_on_do_not_bound_the_colours(state):
+    """DWBench 2.0 hand dev-thirty-fifth (found by the hosted ceiling, dwh-486#2): "each one in the colour it names?
+    Red in red, green in green and so on" asks for the colours the cells name beyond red and green; a list of
+    other things that goes on after a colour ("blue, bold etc.") leaves the colour named alone."""
+    blue = {"paragraphs": ["p2"], "color": "0070C0"}
+    request = "could each one be shown in the colour it names? Red in red, green in green and so on."
+    assert _checks(request, "set_text_format", blue, state) == []
+    assert _checks("红色、绿色等，每个颜色词用它自己的颜色", "set_text_format", blue, state) == []
+    assert _checks("Red in red, green in green.", "set_text_format", blue, state) == ["unnamed_colour"]
+    assert _checks("make the headings green, bold etc.", "set_text_format", blue, state) == ["unnamed_colour"]
+
+
 def test_the_light_tints_people_name_are_api_colours_and_checked_in_chinese_without_se(state):
     """"light blue background", "换成淡绿的" (DWBench 2.0 hand dev: 7 of 26 colour turns name a light tint): the APIs
     take the name as Word's tint, and a Chinese tint said without 色 is a colour the request names."""
@@ -1585,6 +1597,20 @@ def test_a_deletion_the_request_does_not_ask_for(state):
                    state) == []
     assert _checks("Centre the table and give it a caption", "set_table_borders", {"table": "t1"},
                    state) == ["unasked_api"]
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("The results table has way more blank rows than anyone will fill in, leave just 10 empty ones.", False),  # dwh-486#6
+    ("keep only the first three rows of the table", False),
+    ("only keep 2 rows", False),
+    ("表格只保留前5行", False),
+    ("leave just a little space under the table", True),  # no count of things left: no deletion
+    ("keep the rows of the table as they are", True),
+])
+def test_leaving_or_keeping_only_n_of_them_deletes_the_rest(state, request_text, unasked):
+    """DWBench 2.0 hand dev-thirty-fifth (found by the local ceiling): a request to leave or keep only N of
+    something asks to remove the rest."""
+    assert _checks(request_text, "delete_row", {"table": "t1", "index": 1}, state) == (["unasked_api"] if unasked else [])
 
 
 @pytest.mark.parametrize("request_text, unasked", [
