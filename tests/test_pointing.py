@@ -938,6 +938,52 @@ def test_list_items_named_by_their_labels():
     assert pointing.list_labelled(roman, "add a line: see item iv") == []
 
 
+def test_the_items_after_a_named_one_when_the_request_speaks_of_them():
+    """dwh-494#8: "参考文献第2条…删掉，后面几条的编号往前顺一下" names reference "2." by its label; the references typed after
+    it ("3." to "5.", not "1." before it nor the line after the run) are what its renumbering changes."""
+    refs = {40: "References", 41: "1. R. Ping. Title of the article, 1996.", 42: "2. B.K. Sharma. Ph.D. Dissertation, 1995.",
+            43: "3. R. Hussain. Title of a book, 2010.", 44: "4. R.S. Buchanod. Selective Transformations, 2002.",
+            45: "5. G.L. Loyale. U.S. Patent, 1998.", 46: "", 47: "Supplementary Material"}
+    state = _filled({n: _paragraph(n, text) for n, text in refs.items()})
+    request = "参考文献第2条那个博士论文我们没引用，删掉，后面几条的编号往前顺一下"
+    assert pointing.list_labelled(state, request) == ["p42"]
+    assert pointing.items_after(state, request, ["p42"]) == ["p43", "p44", "p45"]
+    assert {"p43", "p44", "p45"} <= set(pointing.pointed(state, request))
+    assert pointing.items_after(state, "delete item 2 and renumber the ones after it", ["p42"]) == ["p43", "p44", "p45"]
+    assert pointing.items_after(state, "参考文献第2条那个博士论文我们没引用，删掉", ["p42"]) == []
+    assert pointing.items_after(state, "renumber the rest", ["p10"]) == []  # an untyped line: no run
+
+
+def test_the_one_run_of_as_many_lines_as_the_things_a_list_request_enumerates():
+    """dwh-491#5: "Turn the packing items into a bulleted list: the sunscreen, spare reading glasses, sunglasses,
+    medicines and the passport copy." of a letter in another language (no word of it in the document) lists five things: the one run
+    of five plain lines one after the other (after a bold line, before an empty one), not the prose, nor a run of
+    another length."""
+    lines = {40: "", 41: "Clothing: bring a coat, a scarf and an umbrella for the cool evenings.", 42: "",
+             43: "Please note: it may be colder on the mountain.", 44: "Protector solar", 45: "Gafas de lectura de repuesto",
+             46: "Gafas de sol", 47: "Medicinas de primeros auxilios, como Coldex y Stop-it.", 48: "Copia del pasaporte.",
+             49: "", 50: "Phone numbers", 51: "Home 09-7425733", 52: "Mobile 052-2231525", 53: ""}
+    state = _filled({n: _paragraph(n, text) for n, text in lines.items()})
+    state["paragraphs"][42]["runs"] = [{"text": lines[43], "bold": True}]  # the bold line before the items
+    request = ("Turn the packing items into a bulleted list: the sunscreen, spare reading glasses, sunglasses, "
+               "medicines and the passport copy.")
+    items = ["p44", "p45", "p46", "p47", "p48"]
+    assert pointing.enumerated(request) == 5
+    assert pointing.runs_enumerated(state, request) == items
+    assert set(items) <= set(pointing.pointed(state, request))
+    assert pointing.enumerated("打包清单做成项目符号列表：防晒霜、老花镜、墨镜、药和护照复印件") == 5
+    assert pointing.runs_enumerated(state, request.replace("bulleted list", "table")) == []  # no list asked for
+    assert pointing.runs_enumerated(state, "Make a bulleted list of these: home, mobile") == []  # fewer than three
+    assert pointing.enumerated("Make it a list, as the other sections do with their long explanations.") == 0
+    # after what its words point at: the gate line an instruction before it named comes first in the view of a
+    # request referring back to both (dwh-491#8)
+    state["paragraphs"][57] = _paragraph(58, "Meet at gate 32 of the airport on the 16th at 09:30.")
+    both = f"Highlight the bit about the airport gate in yellow.\n{request}"
+    assert pointing.pointed(state, both)[:6] == ["p58", *items]
+    state["paragraphs"][42]["runs"] = []  # the line before is like them: a run of six, none of five
+    assert pointing.runs_enumerated(state, request) == []
+
+
 def test_a_list_item_named_by_its_label_before_that_item():
     """dwh-386#6: "一千零一十那条也一样标一下" names the item labelled "一千零一十|" (its text "1010"), not "一千" nor "一"
     inside it, nor "一" of "一样"; its comment's quoted words name none."""

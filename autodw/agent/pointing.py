@@ -462,7 +462,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
     inside = within(state, matches)
     out = whole + keys_said(state, said) + numbered(state, said, inside) + labels_nested(state, text)
-    out += under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
+    items = list_labelled(state, text)
+    out += under_each(state, said) + items + items_after(state, said, items) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
@@ -481,6 +482,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
     out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
     out += abbreviations_spelled(state, said)  # "a row for НМЦК ... with the full form"
+    # "Turn the packing items into a bulleted list: the sunscreen, ..." (5 lines): after what its words point at (a
+    # line the instruction before it named comes first in the view of one referring back to both, dwh-491#8)
+    out += runs_enumerated(state, said)
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -923,6 +927,72 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
                                         or re.search(_LABEL_QUOTED.format(re.escape(key)), text, re.IGNORECASE)):
             out += ids
     return out
+
+
+#: a request speaking of the items after one it names ("后面几条的编号往前顺一下", "renumber the ones after it")
+_FOLLOWING_ITEMS = re.compile(r"(?:后面|后边|之后|以后|往后|下面)的?(?:几|各|这些|那些|所有|其余|其他)?[条项个]|后续|重新编号|"
+                              r"\b(?:the\s+)?(?:following|subsequent|later|remaining)\s+(?:items?|entries|ones|points|"
+                              r"numbers|lines)\b|\b(?:items?|entries|ones|points|numbers|lines|the\s+rest)\s+(?:after|"
+                              r"below|following)\s+(?:it|that|this|them)\b|\brenumber\w*", re.IGNORECASE)
+
+
+def items_after(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """The lines after each of the first :data:`MAX_MATCHES` of `ids` (items a request names by their label) in its
+    run of lines typed with labels of its kind (:func:`typed_run`), when `said` speaks of the items after it
+    (:data:`_FOLLOWING_ITEMS`): what a deletion or an insertion renumbers ("参考文献第2条…删掉，后面几条的编号往前顺一下":
+    references 3 to 5 after reference 2, dwh-494#8)."""
+    if not _FOLLOWING_ITEMS.search(said):
+        return []
+    at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
+    return list(dict.fromkeys(i for pid in list(ids)[:MAX_MATCHES] for i in typed_run(state, pid) if at[i] > at[pid]))
+
+
+#: a request asking to make lines into a list ("Turn the packing items into a bulleted list", "做成项目符号列表")
+_LIST_MADE = re.compile(r"\b(?:into|as|in|to)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|numbered|ordered|unordered|proper)\s+)?"
+                        r"list\b|\bbullet(?:ed|s|\s+points?)\b|(?:做成|改成|变成|弄成|换成|设成|设为|转成)(?:项目符号|编号|圆点)?"
+                        r"(?:列表|清单)|项目符号", re.IGNORECASE)
+_CLAUSE = re.compile(r"[:：.!?。！？;；\n]")  # where a clause of a request ends (an enumeration is inside one)
+_ENUMERATION_SEPARATOR = re.compile(r"\s*[,，、]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|以及|和|及|与", re.IGNORECASE)
+MIN_ENUMERATED = 3  # things a request lists ("A, B and C") that it may mean as as many lines
+MAX_ENUMERATED_WORDS = 5  # words of one thing a request lists ("spare reading glasses"; a longer one is a clause)
+MAX_ENUMERATED_CHARS = 12  # characters of one thing a request lists in a script written without spaces
+MAX_ITEM_WORDS = 20  # words of a line that may be an item of a list (a longer one is prose)
+
+
+def enumerated(said: str) -> int:
+    """How many things the longest enumeration of `said` lists, each of up to :data:`MAX_ENUMERATED_WORDS` words or
+    :data:`MAX_ENUMERATED_CHARS` characters of a script without spaces, in one clause ("...: the sunscreen, spare
+    reading glasses, sunglasses, medicines and the passport copy" lists 5); 0 for fewer than :data:`MIN_ENUMERATED`."""
+    most = 0
+    for clause in _CLAUSE.split(said):
+        things = [t.strip() for t in _ENUMERATION_SEPARATOR.split(clause)]
+        if all(t and (len(t.split()) <= MAX_ENUMERATED_WORDS if " " in t or t.isascii() else
+                      len(t) <= MAX_ENUMERATED_CHARS) for t in things):
+            most = max(most, len(things))
+    return most if most >= MIN_ENUMERATED else 0
+
+
+def runs_enumerated(state: State, said: str) -> list[str]:
+    """When `said` asks to make lines into a list (:data:`_LIST_MADE`) and lists the N things they are
+    (:func:`enumerated`), the one run of N lines one after the other (no empty line nor table between them) of a kind
+    and look (:func:`_kind`) and of up to :data:`MAX_ITEM_WORDS` words each, with no line of that kind right before
+    or after it ("Turn the packing items into a bulleted list: the sunscreen, spare reading glasses, sunglasses,
+    medicines and the passport copy" of a Hebrew letter: its five plain lines after a bold one, dwh-491#5); none when
+    no run or more than one fits."""
+    n = enumerated(said) if _LIST_MADE.search(said) else 0
+    if not n:
+        return []
+    runs: list[list[dict[str, Any]]] = []
+    kind = None
+    for el, table in body_blocks(state):
+        now = None if table or not el.get("text", "").strip() else _kind(el)
+        if now is not None and now == kind:
+            runs[-1].append(el)
+        elif now is not None:
+            runs.append([el])
+        kind = now
+    fitting = [run for run in runs if len(run) == n and all(len(p["text"].split()) <= MAX_ITEM_WORDS for p in run)]
+    return [p["id"] for p in fitting[0]] if len(fitting) == 1 else []
 
 
 def stories(state: State) -> list[list[dict[str, Any]]]:
