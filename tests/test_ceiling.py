@@ -441,6 +441,20 @@ def test_a_value_found_only_in_the_renderers_own_syntax_is_not_shown():
                 document="水果销量").shown  # a script without spaces between words: any occurrence
 
 
+def test_the_users_words_and_a_line_in_capitals_are_read_as_whole_words():
+    """Review of round 42: the user's words were still matched inside words ("coffee" said "off"), and any line starting
+    in capitals lost them as if they were a part's head ("ACME LTD signs..." of a step's report)."""
+    from autodw.eval.ceiling.reading import document_text
+
+    need = Needs((), ("Off",))
+    assert seen(need, state="p1 #0 [Normal] Lights", history="", words="the coffee one",
+                document="off: no power").hidden == ("Off",)
+    assert seen(need, state="p1 #0 [Normal] Lights", history="", words="switch it off", document="off: no power").shown
+    assert document_text("ACME LTD signs the contract") == "ACME LTD signs the contract"
+    assert "SECTION" not in document_text("SECTION 0: portrait 21x29cm")
+    assert "TABLE" not in document_text("t1 #0 TABLE 4x4 style='Grid'")
+
+
 def test_a_value_in_a_steps_own_words_is_not_reported_by_the_history():
     need = Needs((), ("harbor master",))
     failed = '1. Replace text: find "harbor master". -> (no call) -> FAILED: no valid API call'

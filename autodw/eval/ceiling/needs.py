@@ -116,7 +116,7 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
     """Whether a prompt shows what `need` lists: an id in its document view (`state`: :func:`shown_ids`) or its step
-    history; a text in the user's `words`, or, when the `document` holds it as whole words (else the text is read
+    history; a text in the user's `words` (as whole words), or, when the `document` holds it as whole words (else the text is read
     from the request: interpreted), as whole words in what the view or the
     step history's reports (:func:`reported`: what an earlier step read or removed) show of the document, the
     renderer's own syntax left out (:func:`document_text`: "title=" is no title) (`document`: the document rendered
@@ -126,7 +126,7 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
     hidden, interpreted = [], []
     for text in need.texts:
         key = loose(text)
-        if key in in_words or holds_words(in_view, key):
+        if holds_words(in_words, key) or holds_words(in_view, key):
             continue
         told = not holds_words(in_document, key) or respelt(key, in_words, in_document) or edited(key, in_view, in_words)
         (interpreted if told else hidden).append(text)
