@@ -1068,6 +1068,15 @@ def test_colours_named_as_examples_of_a_list_that_goes_on_do_not_bound_the_colou
     assert _checks("make the headings green, bold etc.", "set_text_format", blue, state) == ["unnamed_colour"]
 
 
+def test_one_colour_before_words_that_do_not_close_a_list_still_bounds_the_colours(state):
+    """Review of dwh-486#2's rule: 等 opening a word (等线, a font; 等我, wait for me) and a bare ellipsis close no list,
+    and one colour is no list of examples that goes on: a list needs two colours or more."""
+    blue = {"paragraphs": ["p2"], "color": "0070C0"}
+    for request in ("把标题改成红色，等线字体", "标题改成红色，等我确认后再改正文", "标题红色、正文绿色，等线字体",
+                    "Make the title red... actually make it bold too", "Make the title red… and bold"):
+        assert _checks(request, "set_text_format", blue, state) == ["unnamed_colour"], request
+
+
 def test_the_light_tints_people_name_are_api_colours_and_checked_in_chinese_without_se(state):
     """"light blue background", "换成淡绿的" (DWBench 2.0 hand dev: 7 of 26 colour turns name a light tint): the APIs
     take the name as Word's tint, and a Chinese tint said without 色 is a colour the request names."""
