@@ -1387,6 +1387,17 @@ def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
     assert unasked_flags("set_paragraph_format", args, "Keep the title bold and centred")
 
 
+def test_keeping_a_paragraph_s_lines_together_does_not_ask_keep_with_next():
+    """Review of dwh-487#7's rule: "keep the lines of this paragraph together" is Word's keep lines together (the
+    keep_together flag), not keep with next; "keep them together" still asks keep_with_next."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p173"], "keep_with_next": True}
+    assert unasked_flags("set_paragraph_format", args, "keep the lines of this paragraph together")
+    assert unasked_flags("set_paragraph_format", args, "Keep lines together for the closing paragraph")
+    assert unasked_flags("set_paragraph_format", args, "Keep them together please.") == []
+
+
 def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():
     """hand dev-twenty-fifth dwh-367#7 (local ceiling): "Add a reference ...: Culmann, K., Die graphische Statik, ...,
     1866. Title in italics like the others please." is split after "1866"; italicising the title the first request
