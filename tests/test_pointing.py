@@ -2595,6 +2595,7 @@ def test_a_request_referring_back_to_a_table_shaded_by_the_one_before_is_shown_i
                 "its top row bold and give it a light grey background?")
     assert pointing.tables_shaded_said(state, previous) == ["t2"]
     assert pointing.tables_shaded_said(state, "use light grey text for it") == []
+    assert pointing.tables_shaded_said(state, "make the text light grey") == []  # a colour said without its role
     assert pointing.earlier(state, previous) == ["t2"]
     request = "Nice. Now the colour names in its first column: could each one be shown in the colour it names?"
     view = views.grounded_view(state, request, InstructionResult(request), 6000, quoted_in=request, previous=previous)

@@ -1296,11 +1296,12 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
 
 
 def tables_shaded_said(state: State, said: str) -> list[str]:
-    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading (not as the text's
-    colour: "give it a light grey background"), when at most :data:`MAX_MATCHES` are: the table an earlier instruction
-    shaded, which a request referring back to it means ("its first column" after "a small legend table ... make its
-    top row bold and give it a light grey background" of a contract whose tables are headed in Russian, dwh-486#2)."""
-    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role != "text"]
+    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading ("give it a light
+    grey background"; not one said without that role: "make the text light grey"), when at most :data:`MAX_MATCHES`
+    are: the table an earlier instruction shaded, which a request referring back to it means ("its first column"
+    after "a small legend table ... make its top row bold and give it a light grey background" of a contract whose
+    tables are headed in Russian, dwh-486#2)."""
+    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role == "background"]
     if not ranges:
         return []
     out = [t["id"] for t in state.get("tables", []) if "nested_in" not in t
