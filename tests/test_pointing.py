@@ -2626,3 +2626,8 @@ def test_a_row_added_at_the_bottom_is_at_its_table_s_end_and_an_abbreviation_s_f
     assert pointing.abbreviations_spelled(state, "add НМЦК to the table") == []  # no full form asked for
     assert pointing.spells("СОУЭ", "Система оповещения и управления эвакуацией")
     assert not pointing.spells("СОУЭ", "Система оповещения, управления")
+    # two capitals spell almost any paragraph ("US": "Under Section"): an abbreviation needs three letters or more
+    assert not pointing.spells("US", "Under Section 5 of the Act")
+    spelt = _state([_paragraph(1, "Under Section 5 of the Act"), _paragraph(2, "Начальная (максимальная) цена контракта")])
+    assert pointing.abbreviations_spelled(spelt, "add the US to the table with the full form") == []
+    assert pointing.abbreviations_spelled(spelt, "add НМЦК to the table with the full form") == ["p2"]

@@ -1315,17 +1315,18 @@ _FULL_FORM_SAID = re.compile(r"\bfull\s+(?:forms?|names?|titles?|wording)\b|\bsp
                              r"|\bstands?\s+for\b|全称", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
 MAX_SKIPPED_LETTERS = 2  # letters of a word inside an abbreviation's full form that gives it no letter ("и", "of")
+MIN_ABBREVIATION_LETTERS = 3  # letters of an abbreviation read for its full form: two ("US") spell almost any text
 
 
 def abbreviations_spelled(state: State, said: str) -> list[str]:
     """The first :data:`MAX_MATCHES` body paragraphs holding the full form of an abbreviation `said` (undictated text)
-    says (a word of two or more capitals), word after word the words its letters begin (:func:`spells`), when it asks
-    for the full form: "add a row for НМЦК ... with the full form" shows "Начальная (максимальная) цена контракта"
-    (dwh-486#4)."""
+    says (a word of capitals, :data:`MIN_ABBREVIATION_LETTERS` or more), word after word the words its letters begin
+    (:func:`spells`), when it asks for the full form: "add a row for НМЦК ... with the full form" shows "Начальная
+    (максимальная) цена контракта" (dwh-486#4)."""
     if not _FULL_FORM_SAID.search(said):
         return []
     out: list[str] = []
-    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if len(w) >= 2 and w.isupper()):
+    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if w.isupper()):
         out += [p["id"] for p in state.get("paragraphs", []) if spells(abbreviation, p.get("text", ""))][:MAX_MATCHES]
     return list(dict.fromkeys(out))
 
@@ -1333,8 +1334,10 @@ def abbreviations_spelled(state: State, said: str) -> list[str]:
 def spells(abbreviation: str, text: str) -> bool:
     """Whether `text` holds words one after the other whose first letters are the letters of `abbreviation`, in any
     case, short words between them aside (:data:`MAX_SKIPPED_LETTERS`: "Система оповещения и управления эвакуацией"
-    spells "СОУЭ")."""
+    spells "СОУЭ"); not an abbreviation of fewer than :data:`MIN_ABBREVIATION_LETTERS` letters."""
     letters, words = abbreviation.casefold(), [w.casefold() for w in _WORD.findall(text)]
+    if len(letters) < MIN_ABBREVIATION_LETTERS:
+        return False
     for start in range(len(words)):
         k, j = 0, start
         while k < len(letters) and j < len(words):
