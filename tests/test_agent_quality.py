@@ -1249,6 +1249,20 @@ def test_an_option_the_previous_instruction_gave_the_text_a_call_writes_again_is
     assert "unasked_option" in found({**footer, "text": "Page footer"}, previous)
 
 
+def test_an_option_is_carried_over_only_with_a_free_text_the_call_writes_again(doc):
+    """Review of dwh-492#7's rule: an enum value the previous instruction says (where="footer") is no text the call
+    writes again, so the alignment that instruction gave another text is not carried over to this one."""
+    state = extract_state(doc)
+    footer = {"section": 0, "where": "footer", "text": "Page footer", "alignment": "right"}
+    previous = 'Put "Checkbox test fixture - do not edit" in the footer, right aligned.'
+
+    def found(args: dict) -> list[str]:
+        return [f.check for f in checks.check_call("Do it.", "now write Page footer there instead", "set_header_footer",
+                                                   args, state, {}, previous=previous)]
+    assert found(footer) == ["unasked_option"]
+    assert found({**footer, "text": "Checkbox test fixture - do not edit"}) == []
+
+
 def test_an_unasked_height_that_changes_a_pictures_aspect_ratio_is_left_out():
     """"放大点" done as 6x3.6 -> 12x18 cm (DWBench 2.0 hand dev-mini dwh-076#5): the fix leaves the height out, so the
     width keeps the aspect ratio; a height that keeps it, or one the request names, stays."""
