@@ -1199,6 +1199,9 @@ def test_a_paragraph_typed_with_its_number_and_a_dash_in_arabic_digits_is_named_
     assert [head for head, _ in pointing.sections_numbered(state, request)] == ["p42", "p60"]
     assert "p42" in pointing.pointed(state, request)
     assert pointing.sections_numbered(state, "paragraph 64") == []
+    # numbers compared digit by digit, not as numbers: "3.01" is not section 3.1
+    state = _filled({70: _paragraph(70, "3.01\tScope of works"), 71: _paragraph(71, "3.1\tDefinitions")})
+    assert [head for head, _ in pointing.sections_numbered(state, "add a sentence to section 3.1")] == ["p71"]
 
 
 def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():

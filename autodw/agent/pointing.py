@@ -2157,15 +2157,16 @@ def _numbered_as(p: dict[str, Any], number: str) -> bool:
     by its label "2.", dwh-404#3)."""
     typed = _TYPED_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
-        return _number_value(typed.group(1)) == _number_value(number)
+        return _ascii_number(typed.group(1)) == _ascii_number(number)
     if chapter_typed(p) is not None:
         return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
 
 
-def _number_value(number: str) -> tuple[int, ...]:
-    """A section number's parts as numbers, whatever digits write them ("٦٢" and "62" are (62,))."""
-    return tuple(int(n) for n in number.strip(".").split("."))
+def _ascii_number(number: str) -> str:
+    """A section number in ASCII digits, without its outer dots, compared digit by digit ("٦٢" is "62"; "3.01" is not
+    "3.1")."""
+    return "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number).strip(".")
 
 
 def _entry_section(state: State, pid: str) -> tuple[str, str] | None:
