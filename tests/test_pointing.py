@@ -1199,6 +1199,9 @@ def test_a_paragraph_typed_with_its_number_and_a_dash_in_arabic_digits_is_named_
     assert [head for head, _ in pointing.sections_numbered(state, request)] == ["p42", "p60"]
     assert "p42" in pointing.pointed(state, request)
     assert pointing.sections_numbered(state, "paragraph 64") == []
+    # numbers compared digit by digit, not as numbers: "3.01" is not section 3.1
+    state = _filled({70: _paragraph(70, "3.01\tScope of works"), 71: _paragraph(71, "3.1\tDefinitions")})
+    assert [head for head, _ in pointing.sections_numbered(state, "add a sentence to section 3.1")] == ["p71"]
 
 
 def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
@@ -2595,6 +2598,7 @@ def test_a_request_referring_back_to_a_table_shaded_by_the_one_before_is_shown_i
                 "its top row bold and give it a light grey background?")
     assert pointing.tables_shaded_said(state, previous) == ["t2"]
     assert pointing.tables_shaded_said(state, "use light grey text for it") == []
+    assert pointing.tables_shaded_said(state, "make the text light grey") == []  # a colour said without its role
     assert pointing.earlier(state, previous) == ["t2"]
     request = "Nice. Now the colour names in its first column: could each one be shown in the colour it names?"
     view = views.grounded_view(state, request, InstructionResult(request), 6000, quoted_in=request, previous=previous)
@@ -2625,3 +2629,8 @@ def test_a_row_added_at_the_bottom_is_at_its_table_s_end_and_an_abbreviation_s_f
     assert pointing.abbreviations_spelled(state, "add НМЦК to the table") == []  # no full form asked for
     assert pointing.spells("СОУЭ", "Система оповещения и управления эвакуацией")
     assert not pointing.spells("СОУЭ", "Система оповещения, управления")
+    # two capitals spell almost any paragraph ("US": "Under Section"): an abbreviation needs three letters or more
+    assert not pointing.spells("US", "Under Section 5 of the Act")
+    spelt = _state([_paragraph(1, "Under Section 5 of the Act"), _paragraph(2, "Начальная (максимальная) цена контракта")])
+    assert pointing.abbreviations_spelled(spelt, "add the US to the table with the full form") == []
+    assert pointing.abbreviations_spelled(spelt, "add НМЦК to the table with the full form") == ["p2"]

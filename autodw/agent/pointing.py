@@ -1296,11 +1296,12 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
 
 
 def tables_shaded_said(state: State, said: str) -> list[str]:
-    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading (not as the text's
-    colour: "give it a light grey background"), when at most :data:`MAX_MATCHES` are: the table an earlier instruction
-    shaded, which a request referring back to it means ("its first column" after "a small legend table ... make its
-    top row bold and give it a light grey background" of a contract whose tables are headed in Russian, dwh-486#2)."""
-    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role != "text"]
+    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading ("give it a light
+    grey background"; not one said without that role: "make the text light grey"), when at most :data:`MAX_MATCHES`
+    are: the table an earlier instruction shaded, which a request referring back to it means ("its first column"
+    after "a small legend table ... make its top row bold and give it a light grey background" of a contract whose
+    tables are headed in Russian, dwh-486#2)."""
+    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role == "background"]
     if not ranges:
         return []
     out = [t["id"] for t in state.get("tables", []) if "nested_in" not in t
@@ -1314,17 +1315,18 @@ _FULL_FORM_SAID = re.compile(r"\bfull\s+(?:forms?|names?|titles?|wording)\b|\bsp
                              r"|\bstands?\s+for\b|全称", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
 MAX_SKIPPED_LETTERS = 2  # letters of a word inside an abbreviation's full form that gives it no letter ("и", "of")
+MIN_ABBREVIATION_LETTERS = 3  # letters of an abbreviation read for its full form: two ("US") spell almost any text
 
 
 def abbreviations_spelled(state: State, said: str) -> list[str]:
     """The first :data:`MAX_MATCHES` body paragraphs holding the full form of an abbreviation `said` (undictated text)
-    says (a word of two or more capitals), word after word the words its letters begin (:func:`spells`), when it asks
-    for the full form: "add a row for НМЦК ... with the full form" shows "Начальная (максимальная) цена контракта"
-    (dwh-486#4)."""
+    says (a word of capitals, :data:`MIN_ABBREVIATION_LETTERS` or more), word after word the words its letters begin
+    (:func:`spells`), when it asks for the full form: "add a row for НМЦК ... with the full form" shows "Начальная
+    (максимальная) цена контракта" (dwh-486#4)."""
     if not _FULL_FORM_SAID.search(said):
         return []
     out: list[str] = []
-    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if len(w) >= 2 and w.isupper()):
+    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if w.isupper()):
         out += [p["id"] for p in state.get("paragraphs", []) if spells(abbreviation, p.get("text", ""))][:MAX_MATCHES]
     return list(dict.fromkeys(out))
 
@@ -1332,8 +1334,10 @@ def abbreviations_spelled(state: State, said: str) -> list[str]:
 def spells(abbreviation: str, text: str) -> bool:
     """Whether `text` holds words one after the other whose first letters are the letters of `abbreviation`, in any
     case, short words between them aside (:data:`MAX_SKIPPED_LETTERS`: "Система оповещения и управления эвакуацией"
-    spells "СОУЭ")."""
+    spells "СОУЭ"); not an abbreviation of fewer than :data:`MIN_ABBREVIATION_LETTERS` letters."""
     letters, words = abbreviation.casefold(), [w.casefold() for w in _WORD.findall(text)]
+    if len(letters) < MIN_ABBREVIATION_LETTERS:
+        return False
     for start in range(len(words)):
         k, j = 0, start
         while k < len(letters) and j < len(words):
@@ -2153,15 +2157,16 @@ def _numbered_as(p: dict[str, Any], number: str) -> bool:
     by its label "2.", dwh-404#3)."""
     typed = _TYPED_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
-        return _number_value(typed.group(1)) == _number_value(number)
+        return _ascii_number(typed.group(1)) == _ascii_number(number)
     if chapter_typed(p) is not None:
         return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
 
 
-def _number_value(number: str) -> tuple[int, ...]:
-    """A section number's parts as numbers, whatever digits write them ("٦٢" and "62" are (62,))."""
-    return tuple(int(n) for n in number.strip(".").split("."))
+def _ascii_number(number: str) -> str:
+    """A section number in ASCII digits, without its outer dots, compared digit by digit ("٦٢" is "62"; "3.01" is not
+    "3.1")."""
+    return "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number).strip(".")
 
 
 def _entry_section(state: State, pid: str) -> tuple[str, str] | None:

@@ -15,9 +15,12 @@ from autodw.core.units import hex_color
 _COLOUR_KEYS = re.compile(r"^(?:font_)?colou?r$", re.IGNORECASE)  # text and line colours; fills are often unnamed tints
 _FILL_KEYS = re.compile(r"^(?:fill|shading|highlight)$", re.IGNORECASE)  # checked when the call names a colour
 _HEX_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])#?([0-9A-Fa-f]{6})(?![0-9A-Za-z])")
-#: words saying a list goes on past its last item ("red, green and so on", "红色、绿色等"), after its punctuation
-_LIST_GOES_ON = re.compile(r"\s*(?:\band\s+so\s+(?:on|forth)\b|\betc\b\.?|\bet\s+cetera\b|…|\.\.\.|等等|等|之类)",
+#: words saying a list goes on past its last item ("red, green and so on", "红色、绿色等"), after its punctuation; not
+#: 等 opening a word ("等线", a font; "等我确认", wait for me) nor a bare ellipsis ("red... actually bold too")
+_LIST_GOES_ON = re.compile(r"\s*(?:\band\s+so\s+(?:on|forth)\b|\betc\b\.?|\bet\s+cetera\b|等等|等(?![线宽号级待我一于])|之类)",
                            re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?。！？;；\n]")
+MIN_LISTED_COLOURS = 2  # colours a list names before its closing words to be a list of examples
 _LAST_WORDS = 3  # words before a list's closing words read for its last colour ("in dark green and so on")
 
 
@@ -55,9 +58,13 @@ def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
 def examples_go_on(request: str) -> bool:
     """Whether the colours `request` names are examples of a list that goes on: words such as "and so on", "etc." or
     "等" close the list right after a colour ("each one in the colour it names? Red in red, green in green and so
-    on", dwh-486#2: the other colours are the ones the cells name; "红色、绿色等"). A list of other things closed after
-    a colour's list ("blue, bold etc.") is not one."""
+    on", dwh-486#2: the other colours are the ones the cells name; "红色、绿色等"), the list naming
+    :data:`MIN_LISTED_COLOURS` or more in its sentence ("标题改成红色，等线字体" is no list). A list of other things
+    closed after a colour's list ("blue, bold etc.") is not one."""
     for closing in _LIST_GOES_ON.finditer(request):
+        sentence = _SENTENCE_END.split(request[:closing.start()])[-1]
+        if len(colours_said(sentence)) < MIN_LISTED_COLOURS:
+            continue
         words = request[:closing.start()].rstrip(" ,;，、；").split()[-_LAST_WORDS:]
         for n in range(1, len(words) + 1):
             last = " ".join(words[-n:])
