@@ -930,9 +930,9 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
 
 
 #: a request speaking of the items after one it names ("后面几条的编号往前顺一下", "renumber the ones after it")
-_FOLLOWING_ITEMS = re.compile(r"(?:后面|后边|之后|以后|往后|下面)的?(?:几|各|这些|那些|所有|其余|其他)?[条项个]|后续|重新编号|"
-                              r"\b(?:the\s+)?(?:following|subsequent|later|remaining)\s+(?:items?|entries|ones|points|"
-                              r"numbers|lines)\b|\b(?:items?|entries|ones|points|numbers|lines|the\s+rest)\s+(?:after|"
+_FOLLOWING_ITEMS = re.compile(r"(?:后面|后边|之后|以后|往后|下面)的?(?:几|各|这些|那些|所有|其余|其他)?[条项个]|后续的?[条项]|"
+                              r"重新编号|\b(?:the\s+)?(?:following|subsequent|later|remaining)\s+(?:items?|entries|ones|"
+                              r"points|numbers|lines)\b(?!\s*:)|\b(?:items?|entries|ones|points|numbers|lines|the\s+rest)\s+(?:after|"
                               r"below|following)\s+(?:it|that|this|them)\b|\brenumber\w*", re.IGNORECASE)
 
 
@@ -952,7 +952,8 @@ _LIST_MADE = re.compile(r"\b(?:into|as|in|to)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|n
                         r"list\b|\bbullet(?:ed|s|\s+points?)\b|(?:做成|改成|变成|弄成|换成|设成|设为|转成)(?:项目符号|编号|圆点)?"
                         r"(?:列表|清单)|项目符号", re.IGNORECASE)
 _CLAUSE = re.compile(r"[:：.!?。！？;；\n]")  # where a clause of a request ends (an enumeration is inside one)
-_ENUMERATION_SEPARATOR = re.compile(r"\s*[,，、]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|以及|和|及|与", re.IGNORECASE)
+_ENUMERATION_SEPARATOR = re.compile(r"\s*[,，、]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|以及|(?<![、，,])(?:和|及|与)"
+                                    r"(?![平谐好时格会其否])", re.IGNORECASE)
 MIN_ENUMERATED = 3  # things a request lists ("A, B and C") that it may mean as as many lines
 MAX_ENUMERATED_WORDS = 5  # words of one thing a request lists ("spare reading glasses"; a longer one is a clause)
 MAX_ENUMERATED_CHARS = 12  # characters of one thing a request lists in a script written without spaces
@@ -1601,8 +1602,9 @@ def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: 
 
 
 #: where a row or column goes ("add a row for it at the bottom"): the end of its table, not of the document
-_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b[^.;!?]{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
-                         r"(?!\s+of\s+the\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
+_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b(?:(?!\b(?:and|then)\b)[^.;!?,，])"
+                         r"{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
+                         r"(?!\s+of\s+(?:the|my|this|our|your)\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
 
 
 def at_end(text: str) -> bool:
