@@ -2542,6 +2542,10 @@ def test_the_block_just_after_the_previous_target_is_shown_and_recalled_after():
     assert pointing.next_to_it(state, second, ["p59"]) == ["p61"]  # the empty p60 is no block with text
     assert pointing.next_to_it(state, "and the line above it too", ["p59"]) == ["p58"]
     assert pointing.next_to_it(state, "and after that make it bold", ["p59"]) == []  # no block placed
+    # review of round 42: "that"/"this" before a noun names its own place; a quoted text places nothing
+    assert pointing.next_to_it(state, "bold the paragraph after that heading", ["p59"]) == []
+    assert pointing.next_to_it(state, 'add "see the paragraph below this" to it', ["p59"]) == []
+    assert pointing.next_to_it(state, "and the paragraph after that too", ["p59"]) == ["p61"]
     view = views.grounded_view(state, second, InstructionResult(second), 1500, quoted_in=second, previous=first)
     assert _shown(view, "p59", "p61")
     third = "Take it off the check-in one again, keep it only on the meeting time."

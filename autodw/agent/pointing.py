@@ -1255,17 +1255,19 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 #: a request placing its target right after or before what the instruction before it meant ("the check-in paragraph
-#: just after it too", "the line above that one"): the noun, then where, then the pronoun
+#: just after it too", "the line above that one"): the noun, then where, then the pronoun (not a determiner: "the
+#: paragraph after that heading" names its own place)
 _NEXT_TO_IT = re.compile(r"\b(?:paragraph|line|one|block|sentence|item|entry|bit|part|row)s?\s+(?:(?:just|right|directly|"
                          r"immediately)\s+)?(?:(?P<after>after|below|under|following)|before|above|preceding)\s+"
-                         r"(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+                         r"(?:it\b|(?:that|this)(?:\s+one)?\b(?!\s+(?!(?:too|also|as|please|again|and|or|then)\b)"
+                         r"[^\W\d_]))", re.IGNORECASE)
 
 
 def next_to_it(state: State, said: str, ids: Iterable[str]) -> list[str]:
     """The body block with text right after (or before) the first block with text of `ids` (what the instruction
     before pointed at), when `said` places its target so (:data:`_NEXT_TO_IT`: "and the check-in paragraph just after
     it too", of a request in another language than the document, dwh-491#7)."""
-    found = _NEXT_TO_IT.search(said)
+    found = _NEXT_TO_IT.search(undictated(said))
     if found is None:
         return []
     blocks = [el["id"] for el, table in body_blocks(state) if table or el.get("text", "").strip()]
