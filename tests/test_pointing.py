@@ -2581,6 +2581,8 @@ def test_an_appendix_named_by_its_number_is_found_by_its_label_in_another_langua
                        _texts_table("t3", 300, [["a", "b"]], f"p{last}")]
     assert pointing.part_number("Приложение № 8", "appendix") == 8
     assert pointing.parts_numbered(state, "the table in appendix 8") == [("p5", "p6")]
+    for said in ("the table in Приложение № 8", "the table in Annex No. 8", "таблица в приложении №8"):
+        assert pointing.parts_numbered(state, said) == [("p5", "p6")], said  # the sign on the request's side too
     assert "t2" in pointing.pointed(state, "the table listing the reporting documents in appendix 8")
     assert "t1" in pointing.pointed(state, "the test card (appendix 7). The table for the test results")
     assert "t3" not in pointing.pointed(state, "In appendix 9, the table with the totals")

@@ -100,7 +100,10 @@ _PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|с
                "clause": r"clauses?|cl[aá]usulas?", "part": r"parts?|partes?",
                # "appendix 8" of a Russian contract: "Приложение № 8"
                "appendix": r"appendix|appendices|annex(?:es|e)?|anexos?|anhang|приложени\w*"}
-_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
+#: the sign a number may follow in a part's label or a request ("Приложение № 8", "Annex No. 3")
+_NUMBER_SIGN = r"(?:№|#|N[oº°]\.?)?"
+_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*{_NUMBER_SIGN}\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)",
+                               re.IGNORECASE)
               for kind, words in _PART_KINDS.items()}
 _PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
 #: a request speaking of the labels of a kind's parts, all of them ("the article headings", "the numbers of the
@@ -179,7 +182,7 @@ def part_number(text: str, kind: str) -> int | None:
     m = _PART_LABEL[kind].match(text)
     if m is None or len(text.split()) > MAX_TITLE_WORDS:
         return None
-    if (digits := re.match(r"(?:№|#|N[oº°]\.?)?\s*(\d{1,3})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
+    if (digits := re.match(rf"{_NUMBER_SIGN}\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
         return int(digits.group(1))
     return worded_number(m.group(1))
 
