@@ -1273,10 +1273,17 @@ def next_to_it(state: State, said: str, ids: Iterable[str]) -> list[str]:
     found = _NEXT_TO_IT.search(undictated(said))
     if found is None:
         return []
-    blocks = [el["id"] for el, table in body_blocks(state) if table or el.get("text", "").strip()]
-    at = next((blocks.index(i) for i in ids if i in blocks), None)
+    blocks, at = _blocks_with_text(state, ids)
     n = None if at is None else at + 1 if found.group("after") else at - 1
-    return [blocks[n]] if n is not None and 0 <= n < len(blocks) else []
+    return [blocks[n][0]["id"]] if n is not None and 0 <= n < len(blocks) else []
+
+
+def _blocks_with_text(state: State, ids: Iterable[str]) -> tuple[list[tuple[dict, bool]], int | None]:
+    """The body blocks with text (tables included) as (element, is a table), and the place among them of the first
+    block of `ids` (None when none is one)."""
+    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
+    return blocks, next((at[i] for i in ids if i in at), None)
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
@@ -1385,11 +1392,9 @@ def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
     if not any(not (_OTHERS_KEPT.search(said[:m.start()]) or _OTHERS_KEPT.search(said[m.end():]))
                for m in _OTHERS.finditer(said)):
         return []
-    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    blocks, target = _blocks_with_text(state, ids)
     custom = custom_headings(state)
     heads = [n for n, (el, table) in enumerate(blocks) if not table and heading_level(el.get("style"), custom) is not None]
-    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
-    target = next((at[i] for i in ids if i in at), None)
     if target is None:
         return []
 
