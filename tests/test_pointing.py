@@ -351,6 +351,12 @@ def test_chinese_words_for_the_end_point_at_the_end():
         assert pointing.pointed(state, request)[:2] == ["p80", "p79"], request
     for request in ("最后把标题加粗", "到最后再说吧，先把标题加粗"):
         assert not pointing.at_end(request), request
+    # a row placed at its table's end is not the document's (dwh-486#4), but a row said elsewhere in the request does
+    # not take the document's end away (review of round 42)
+    assert not pointing.at_end("Please add a row for it at the bottom with the full form.")
+    for request in ("add a row, then put a signature line at the end", "add two rows at the end of my document",
+                    "insert a column and add a summary paragraph at the end"):
+        assert pointing.at_end(request), request
 
 
 def test_the_end_of_a_list_is_its_last_item_not_the_end_of_the_document():
@@ -952,6 +958,9 @@ def test_the_items_after_a_named_one_when_the_request_speaks_of_them():
     assert pointing.items_after(state, "delete item 2 and renumber the ones after it", ["p42"]) == ["p43", "p44", "p45"]
     assert pointing.items_after(state, "参考文献第2条那个博士论文我们没引用，删掉", ["p42"]) == []
     assert pointing.items_after(state, "renumber the rest", ["p10"]) == []  # an untyped line: no run
+    # review of round 42: dictation and "follow-up" are not the items after one
+    assert pointing.items_after(state, "after item 2 add the following lines: x, y", ["p42"]) == []
+    assert pointing.items_after(state, "第2条后面加一句：后续工作另行通知", ["p42"]) == []
 
 
 def test_the_one_run_of_as_many_lines_as_the_things_a_list_request_enumerates():
@@ -972,6 +981,7 @@ def test_the_one_run_of_as_many_lines_as_the_things_a_list_request_enumerates():
     assert pointing.runs_enumerated(state, request) == items
     assert set(items) <= set(pointing.pointed(state, request))
     assert pointing.enumerated("打包清单做成项目符号列表：防晒霜、老花镜、墨镜、药和护照复印件") == 5
+    assert pointing.enumerated("做成项目符号列表：防晒霜、和平饭店门票、护照") == 3  # 和 inside a word is no separator
     assert pointing.runs_enumerated(state, request.replace("bulleted list", "table")) == []  # no list asked for
     assert pointing.runs_enumerated(state, "Make a bulleted list of these: home, mobile") == []  # fewer than three
     assert pointing.enumerated("Make it a list, as the other sections do with their long explanations.") == 0
@@ -2535,6 +2545,10 @@ def test_the_block_just_after_the_previous_target_is_shown_and_recalled_after():
     assert pointing.next_to_it(state, second, ["p59"]) == ["p61"]  # the empty p60 is no block with text
     assert pointing.next_to_it(state, "and the line above it too", ["p59"]) == ["p58"]
     assert pointing.next_to_it(state, "and after that make it bold", ["p59"]) == []  # no block placed
+    # review of round 42: "that"/"this" before a noun names its own place; a quoted text places nothing
+    assert pointing.next_to_it(state, "bold the paragraph after that heading", ["p59"]) == []
+    assert pointing.next_to_it(state, 'add "see the paragraph below this" to it', ["p59"]) == []
+    assert pointing.next_to_it(state, "and the paragraph after that too", ["p59"]) == ["p61"]
     view = views.grounded_view(state, second, InstructionResult(second), 1500, quoted_in=second, previous=first)
     assert _shown(view, "p59", "p61")
     third = "Take it off the check-in one again, keep it only on the meeting time."
@@ -2570,6 +2584,8 @@ def test_an_appendix_named_by_its_number_is_found_by_its_label_in_another_langua
                        _texts_table("t3", 300, [["a", "b"]], f"p{last}")]
     assert pointing.part_number("Приложение № 8", "appendix") == 8
     assert pointing.parts_numbered(state, "the table in appendix 8") == [("p5", "p6")]
+    for said in ("the table in Приложение № 8", "the table in Annex No. 8", "таблица в приложении №8"):
+        assert pointing.parts_numbered(state, said) == [("p5", "p6")], said  # the sign on the request's side too
     assert "t2" in pointing.pointed(state, "the table listing the reporting documents in appendix 8")
     assert "t1" in pointing.pointed(state, "the test card (appendix 7). The table for the test results")
     assert "t3" not in pointing.pointed(state, "In appendix 9, the table with the totals")

@@ -100,7 +100,10 @@ _PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|с
                "clause": r"clauses?|cl[aá]usulas?", "part": r"parts?|partes?",
                # "appendix 8" of a Russian contract: "Приложение № 8"
                "appendix": r"appendix|appendices|annex(?:es|e)?|anexos?|anhang|приложени\w*"}
-_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
+#: the sign a number may follow in a part's label or a request ("Приложение № 8", "Annex No. 3")
+_NUMBER_SIGN = r"(?:№|#|N[oº°]\.?)?"
+_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*{_NUMBER_SIGN}\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)",
+                               re.IGNORECASE)
               for kind, words in _PART_KINDS.items()}
 _PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
 #: a request speaking of the labels of a kind's parts, all of them ("the article headings", "the numbers of the
@@ -179,7 +182,7 @@ def part_number(text: str, kind: str) -> int | None:
     m = _PART_LABEL[kind].match(text)
     if m is None or len(text.split()) > MAX_TITLE_WORDS:
         return None
-    if (digits := re.match(r"(?:№|#|N[oº°]\.?)?\s*(\d{1,3})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
+    if (digits := re.match(rf"{_NUMBER_SIGN}\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
         return int(digits.group(1))
     return worded_number(m.group(1))
 
@@ -930,9 +933,9 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
 
 
 #: a request speaking of the items after one it names ("后面几条的编号往前顺一下", "renumber the ones after it")
-_FOLLOWING_ITEMS = re.compile(r"(?:后面|后边|之后|以后|往后|下面)的?(?:几|各|这些|那些|所有|其余|其他)?[条项个]|后续|重新编号|"
-                              r"\b(?:the\s+)?(?:following|subsequent|later|remaining)\s+(?:items?|entries|ones|points|"
-                              r"numbers|lines)\b|\b(?:items?|entries|ones|points|numbers|lines|the\s+rest)\s+(?:after|"
+_FOLLOWING_ITEMS = re.compile(r"(?:后面|后边|之后|以后|往后|下面)的?(?:几|各|这些|那些|所有|其余|其他)?[条项个]|后续的?[条项]|"
+                              r"重新编号|\b(?:the\s+)?(?:following|subsequent|later|remaining)\s+(?:items?|entries|ones|"
+                              r"points|numbers|lines)\b(?!\s*:)|\b(?:items?|entries|ones|points|numbers|lines|the\s+rest)\s+(?:after|"
                               r"below|following)\s+(?:it|that|this|them)\b|\brenumber\w*", re.IGNORECASE)
 
 
@@ -952,7 +955,8 @@ _LIST_MADE = re.compile(r"\b(?:into|as|in|to)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|n
                         r"list\b|\bbullet(?:ed|s|\s+points?)\b|(?:做成|改成|变成|弄成|换成|设成|设为|转成)(?:项目符号|编号|圆点)?"
                         r"(?:列表|清单)|项目符号", re.IGNORECASE)
 _CLAUSE = re.compile(r"[:：.!?。！？;；\n]")  # where a clause of a request ends (an enumeration is inside one)
-_ENUMERATION_SEPARATOR = re.compile(r"\s*[,，、]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|以及|和|及|与", re.IGNORECASE)
+_ENUMERATION_SEPARATOR = re.compile(r"\s*[,，、]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|以及|(?<![、，,])(?:和|及|与)"
+                                    r"(?![平谐好时格会其否])", re.IGNORECASE)
 MIN_ENUMERATED = 3  # things a request lists ("A, B and C") that it may mean as as many lines
 MAX_ENUMERATED_WORDS = 5  # words of one thing a request lists ("spare reading glasses"; a longer one is a clause)
 MAX_ENUMERATED_CHARS = 12  # characters of one thing a request lists in a script written without spaces
@@ -1254,23 +1258,32 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 #: a request placing its target right after or before what the instruction before it meant ("the check-in paragraph
-#: just after it too", "the line above that one"): the noun, then where, then the pronoun
+#: just after it too", "the line above that one"): the noun, then where, then the pronoun (not a determiner: "the
+#: paragraph after that heading" names its own place)
 _NEXT_TO_IT = re.compile(r"\b(?:paragraph|line|one|block|sentence|item|entry|bit|part|row)s?\s+(?:(?:just|right|directly|"
                          r"immediately)\s+)?(?:(?P<after>after|below|under|following)|before|above|preceding)\s+"
-                         r"(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+                         r"(?:it\b|(?:that|this)(?:\s+one)?\b(?!\s+(?!(?:too|also|as|please|again|and|or|then)\b)"
+                         r"[^\W\d_]))", re.IGNORECASE)
 
 
 def next_to_it(state: State, said: str, ids: Iterable[str]) -> list[str]:
     """The body block with text right after (or before) the first block with text of `ids` (what the instruction
     before pointed at), when `said` places its target so (:data:`_NEXT_TO_IT`: "and the check-in paragraph just after
     it too", of a request in another language than the document, dwh-491#7)."""
-    found = _NEXT_TO_IT.search(said)
+    found = _NEXT_TO_IT.search(undictated(said))
     if found is None:
         return []
-    blocks = [el["id"] for el, table in body_blocks(state) if table or el.get("text", "").strip()]
-    at = next((blocks.index(i) for i in ids if i in blocks), None)
+    blocks, at = _blocks_with_text(state, ids)
     n = None if at is None else at + 1 if found.group("after") else at - 1
-    return [blocks[n]] if n is not None and 0 <= n < len(blocks) else []
+    return [blocks[n][0]["id"]] if n is not None and 0 <= n < len(blocks) else []
+
+
+def _blocks_with_text(state: State, ids: Iterable[str]) -> tuple[list[tuple[dict, bool]], int | None]:
+    """The body blocks with text (tables included) as (element, is a table), and the place among them of the first
+    block of `ids` (None when none is one)."""
+    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
+    return blocks, next((at[i] for i in ids if i in at), None)
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
@@ -1383,11 +1396,9 @@ def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
     if not any(not (_OTHERS_KEPT.search(said[:m.start()]) or _OTHERS_KEPT.search(said[m.end():]))
                for m in _OTHERS.finditer(said)):
         return []
-    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    blocks, target = _blocks_with_text(state, ids)
     custom = custom_headings(state)
     heads = [n for n, (el, table) in enumerate(blocks) if not table and heading_level(el.get("style"), custom) is not None]
-    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
-    target = next((at[i] for i in ids if i in at), None)
     if target is None:
         return []
 
@@ -1605,8 +1616,9 @@ def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: 
 
 
 #: where a row or column goes ("add a row for it at the bottom"): the end of its table, not of the document
-_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b[^.;!?]{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
-                         r"(?!\s+of\s+the\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
+_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b(?:(?!\b(?:and|then)\b)[^.;!?,，])"
+                         r"{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
+                         r"(?!\s+of\s+(?:the|my|this|our|your)\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
 
 
 def at_end(text: str) -> bool:
