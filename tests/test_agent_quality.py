@@ -1056,6 +1056,27 @@ def test_a_chinese_colour_said_in_one_character_before_text_or_background(state)
     assert _checks("橙灯橙色，绿灯绿色", "set_text_format", colour, state) == ["unnamed_colour"]
 
 
+def test_colours_named_as_examples_of_a_list_that_goes_on_do_not_bound_the_colours(state):
+    """DWBench 2.0 hand dev-thirty-fifth (found by the hosted ceiling, dwh-486#2): "each one in the colour it names?
+    Red in red, green in green and so on" asks for the colours the cells name beyond red and green; a list of
+    other things that goes on after a colour ("blue, bold etc.") leaves the colour named alone."""
+    blue = {"paragraphs": ["p2"], "color": "0070C0"}
+    request = "could each one be shown in the colour it names? Red in red, green in green and so on."
+    assert _checks(request, "set_text_format", blue, state) == []
+    assert _checks("红色、绿色等，每个颜色词用它自己的颜色", "set_text_format", blue, state) == []
+    assert _checks("Red in red, green in green.", "set_text_format", blue, state) == ["unnamed_colour"]
+    assert _checks("make the headings green, bold etc.", "set_text_format", blue, state) == ["unnamed_colour"]
+
+
+def test_one_colour_before_words_that_do_not_close_a_list_still_bounds_the_colours(state):
+    """Review of dwh-486#2's rule: 等 opening a word (等线, a font; 等我, wait for me) and a bare ellipsis close no list,
+    and one colour is no list of examples that goes on: a list needs two colours or more."""
+    blue = {"paragraphs": ["p2"], "color": "0070C0"}
+    for request in ("把标题改成红色，等线字体", "标题改成红色，等我确认后再改正文", "标题红色、正文绿色，等线字体",
+                    "Make the title red... actually make it bold too", "Make the title red… and bold"):
+        assert _checks(request, "set_text_format", blue, state) == ["unnamed_colour"], request
+
+
 def test_the_light_tints_people_name_are_api_colours_and_checked_in_chinese_without_se(state):
     """"light blue background", "换成淡绿的" (DWBench 2.0 hand dev: 7 of 26 colour turns name a light tint): the APIs
     take the name as Word's tint, and a Chinese tint said without 色 is a colour the request names."""
@@ -1228,6 +1249,20 @@ def test_an_option_the_previous_instruction_gave_the_text_a_call_writes_again_is
     assert "unasked_option" in found({**footer, "text": "Page footer"}, previous)
 
 
+def test_an_option_is_carried_over_only_with_a_free_text_the_call_writes_again(doc):
+    """Review of dwh-492#7's rule: an enum value the previous instruction says (where="footer") is no text the call
+    writes again, so the alignment that instruction gave another text is not carried over to this one."""
+    state = extract_state(doc)
+    footer = {"section": 0, "where": "footer", "text": "Page footer", "alignment": "right"}
+    previous = 'Put "Checkbox test fixture - do not edit" in the footer, right aligned.'
+
+    def found(args: dict) -> list[str]:
+        return [f.check for f in checks.check_call("Do it.", "now write Page footer there instead", "set_header_footer",
+                                                   args, state, {}, previous=previous)]
+    assert found(footer) == ["unasked_option"]
+    assert found({**footer, "text": "Checkbox test fixture - do not edit"}) == []
+
+
 def test_an_unasked_height_that_changes_a_pictures_aspect_ratio_is_left_out():
     """"放大点" done as 6x3.6 -> 12x18 cm (DWBench 2.0 hand dev-mini dwh-076#5): the fix leaves the height out, so the
     width keeps the aspect ratio; a height that keeps it, or one the request names, stays."""
@@ -1364,6 +1399,17 @@ def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
     assert unasked_flags("set_paragraph_format", args, request) == []
     assert unasked_flags("set_paragraph_format", args, "keep the heading and its table together") == []
     assert unasked_flags("set_paragraph_format", args, "Keep the title bold and centred")
+
+
+def test_keeping_a_paragraph_s_lines_together_does_not_ask_keep_with_next():
+    """Review of dwh-487#7's rule: "keep the lines of this paragraph together" is Word's keep lines together (the
+    keep_together flag), not keep with next; "keep them together" still asks keep_with_next."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p173"], "keep_with_next": True}
+    assert unasked_flags("set_paragraph_format", args, "keep the lines of this paragraph together")
+    assert unasked_flags("set_paragraph_format", args, "Keep lines together for the closing paragraph")
+    assert unasked_flags("set_paragraph_format", args, "Keep them together please.") == []
 
 
 def test_a_flag_another_request_of_the_message_says_for_text_the_request_dictates():
@@ -1585,6 +1631,20 @@ def test_a_deletion_the_request_does_not_ask_for(state):
                    state) == []
     assert _checks("Centre the table and give it a caption", "set_table_borders", {"table": "t1"},
                    state) == ["unasked_api"]
+
+
+@pytest.mark.parametrize("request_text, unasked", [
+    ("The results table has way more blank rows than anyone will fill in, leave just 10 empty ones.", False),  # dwh-486#6
+    ("keep only the first three rows of the table", False),
+    ("only keep 2 rows", False),
+    ("表格只保留前5行", False),
+    ("leave just a little space under the table", True),  # no count of things left: no deletion
+    ("keep the rows of the table as they are", True),
+])
+def test_leaving_or_keeping_only_n_of_them_deletes_the_rest(state, request_text, unasked):
+    """DWBench 2.0 hand dev-thirty-fifth (found by the local ceiling): a request to leave or keep only N of
+    something asks to remove the rest."""
+    assert _checks(request_text, "delete_row", {"table": "t1", "index": 1}, state) == (["unasked_api"] if unasked else [])
 
 
 @pytest.mark.parametrize("request_text, unasked", [

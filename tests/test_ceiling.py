@@ -425,11 +425,34 @@ def test_a_value_found_only_in_the_renderers_own_syntax_is_not_shown():
     found = seen(need, state=view, history="", words="套个标题样式", document=read(view))
     assert found.interpreted == ("Title",) and found.shown  # held by no text of the document: read from the request
     subtitle = view.replace("Normal(p)", "Normal(p), Subtitle(p)")
-    assert not seen(need, state=subtitle, history="", words="x", document=read(subtitle)).shown  # no whole "Title"
+    found = seen(need, state=subtitle, history="", words="x", document=read(subtitle))
+    assert found.interpreted == ("Title",)  # no whole "Title" in the view nor in the document: read from the request
+    # hand dev dwh-017#6: a row "Off | No power | ..." for "when no light comes on at all", in a document holding "off"
+    # only inside "Coffee" (and in the renderer's "track changes: off"): the value is interpreted, not hidden
+    coffee = "DOCUMENT: 16 paragraphs; track changes: off\np4 #3 [Normal] Coffee machine manual"
+    found = seen(Needs((), ("Off",)), state="p1 #0 [Normal] Lights", history="", words="no light at all",
+                 document=read(coffee))
+    assert found.interpreted == ("Off",) and found.shown
+    assert seen(Needs((), ("Off",)), state="p1 #0 [Normal] Lights", history="", words="no light at all",
+                document=read(coffee + "\np5 #4 [Normal] Off: no power")).hidden == ("Off",)
     shown = view.replace("Normal(p)", "Normal(p), Title(p)")
     assert seen(need, state=shown, history="", words="x", document=read(shown)).shown  # a style name the view shows
     assert seen(Needs((), ("水果",)), state="p2 #1 [Normal] 水果销量", history="", words="x",
                 document="水果销量").shown  # a script without spaces between words: any occurrence
+
+
+def test_the_users_words_and_a_line_in_capitals_are_read_as_whole_words():
+    """Review of round 42: the user's words were still matched inside words ("coffee" said "off"), and any line starting
+    in capitals lost them as if they were a part's head ("ACME LTD signs..." of a step's report)."""
+    from autodw.eval.ceiling.reading import document_text
+
+    need = Needs((), ("Off",))
+    assert seen(need, state="p1 #0 [Normal] Lights", history="", words="the coffee one",
+                document="off: no power").hidden == ("Off",)
+    assert seen(need, state="p1 #0 [Normal] Lights", history="", words="switch it off", document="off: no power").shown
+    assert document_text("ACME LTD signs the contract") == "ACME LTD signs the contract"
+    assert "SECTION" not in document_text("SECTION 0: portrait 21x29cm")
+    assert "TABLE" not in document_text("t1 #0 TABLE 4x4 style='Grid'")
 
 
 def test_a_value_in_a_steps_own_words_is_not_reported_by_the_history():

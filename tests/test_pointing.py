@@ -351,6 +351,12 @@ def test_chinese_words_for_the_end_point_at_the_end():
         assert pointing.pointed(state, request)[:2] == ["p80", "p79"], request
     for request in ("最后把标题加粗", "到最后再说吧，先把标题加粗"):
         assert not pointing.at_end(request), request
+    # a row placed at its table's end is not the document's (dwh-486#4), but a row said elsewhere in the request does
+    # not take the document's end away (review of round 42)
+    assert not pointing.at_end("Please add a row for it at the bottom with the full form.")
+    for request in ("add a row, then put a signature line at the end", "add two rows at the end of my document",
+                    "insert a column and add a summary paragraph at the end"):
+        assert pointing.at_end(request), request
 
 
 def test_the_end_of_a_list_is_its_last_item_not_the_end_of_the_document():
@@ -938,6 +944,56 @@ def test_list_items_named_by_their_labels():
     assert pointing.list_labelled(roman, "add a line: see item iv") == []
 
 
+def test_the_items_after_a_named_one_when_the_request_speaks_of_them():
+    """dwh-494#8: "参考文献第2条…删掉，后面几条的编号往前顺一下" names reference "2." by its label; the references typed after
+    it ("3." to "5.", not "1." before it nor the line after the run) are what its renumbering changes."""
+    refs = {40: "References", 41: "1. R. Ping. Title of the article, 1996.", 42: "2. B.K. Sharma. Ph.D. Dissertation, 1995.",
+            43: "3. R. Hussain. Title of a book, 2010.", 44: "4. R.S. Buchanod. Selective Transformations, 2002.",
+            45: "5. G.L. Loyale. U.S. Patent, 1998.", 46: "", 47: "Supplementary Material"}
+    state = _filled({n: _paragraph(n, text) for n, text in refs.items()})
+    request = "参考文献第2条那个博士论文我们没引用，删掉，后面几条的编号往前顺一下"
+    assert pointing.list_labelled(state, request) == ["p42"]
+    assert pointing.items_after(state, request, ["p42"]) == ["p43", "p44", "p45"]
+    assert {"p43", "p44", "p45"} <= set(pointing.pointed(state, request))
+    assert pointing.items_after(state, "delete item 2 and renumber the ones after it", ["p42"]) == ["p43", "p44", "p45"]
+    assert pointing.items_after(state, "参考文献第2条那个博士论文我们没引用，删掉", ["p42"]) == []
+    assert pointing.items_after(state, "renumber the rest", ["p10"]) == []  # an untyped line: no run
+    # review of round 42: dictation and "follow-up" are not the items after one
+    assert pointing.items_after(state, "after item 2 add the following lines: x, y", ["p42"]) == []
+    assert pointing.items_after(state, "第2条后面加一句：后续工作另行通知", ["p42"]) == []
+
+
+def test_the_one_run_of_as_many_lines_as_the_things_a_list_request_enumerates():
+    """dwh-491#5: "Turn the packing items into a bulleted list: the sunscreen, spare reading glasses, sunglasses,
+    medicines and the passport copy." of a letter in another language (no word of it in the document) lists five things: the one run
+    of five plain lines one after the other (after a bold line, before an empty one), not the prose, nor a run of
+    another length."""
+    lines = {40: "", 41: "Clothing: bring a coat, a scarf and an umbrella for the cool evenings.", 42: "",
+             43: "Please note: it may be colder on the mountain.", 44: "Protector solar", 45: "Gafas de lectura de repuesto",
+             46: "Gafas de sol", 47: "Medicinas de primeros auxilios, como Coldex y Stop-it.", 48: "Copia del pasaporte.",
+             49: "", 50: "Phone numbers", 51: "Home 09-7425733", 52: "Mobile 052-2231525", 53: ""}
+    state = _filled({n: _paragraph(n, text) for n, text in lines.items()})
+    state["paragraphs"][42]["runs"] = [{"text": lines[43], "bold": True}]  # the bold line before the items
+    request = ("Turn the packing items into a bulleted list: the sunscreen, spare reading glasses, sunglasses, "
+               "medicines and the passport copy.")
+    items = ["p44", "p45", "p46", "p47", "p48"]
+    assert pointing.enumerated(request) == 5
+    assert pointing.runs_enumerated(state, request) == items
+    assert set(items) <= set(pointing.pointed(state, request))
+    assert pointing.enumerated("打包清单做成项目符号列表：防晒霜、老花镜、墨镜、药和护照复印件") == 5
+    assert pointing.enumerated("做成项目符号列表：防晒霜、和平饭店门票、护照") == 3  # 和 inside a word is no separator
+    assert pointing.runs_enumerated(state, request.replace("bulleted list", "table")) == []  # no list asked for
+    assert pointing.runs_enumerated(state, "Make a bulleted list of these: home, mobile") == []  # fewer than three
+    assert pointing.enumerated("Make it a list, as the other sections do with their long explanations.") == 0
+    # after what its words point at: the gate line an instruction before it named comes first in the view of a
+    # request referring back to both (dwh-491#8)
+    state["paragraphs"][57] = _paragraph(58, "Meet at gate 32 of the airport on the 16th at 09:30.")
+    both = f"Highlight the bit about the airport gate in yellow.\n{request}"
+    assert pointing.pointed(state, both)[:6] == ["p58", *items]
+    state["paragraphs"][42]["runs"] = []  # the line before is like them: a run of six, none of five
+    assert pointing.runs_enumerated(state, request) == []
+
+
 def test_a_list_item_named_by_its_label_before_that_item():
     """dwh-386#6: "一千零一十那条也一样标一下" names the item labelled "一千零一十|" (its text "1010"), not "一千" nor "一"
     inside it, nor "一" of "一样"; its comment's quoted words name none."""
@@ -1153,6 +1209,9 @@ def test_a_paragraph_typed_with_its_number_and_a_dash_in_arabic_digits_is_named_
     assert [head for head, _ in pointing.sections_numbered(state, request)] == ["p42", "p60"]
     assert "p42" in pointing.pointed(state, request)
     assert pointing.sections_numbered(state, "paragraph 64") == []
+    # numbers compared digit by digit, not as numbers: "3.01" is not section 3.1
+    state = _filled({70: _paragraph(70, "3.01\tScope of works"), 71: _paragraph(71, "3.1\tDefinitions")})
+    assert [head for head, _ in pointing.sections_numbered(state, "add a sentence to section 3.1")] == ["p71"]
 
 
 def test_a_request_speaking_of_a_definition_points_at_the_paragraph_defining_the_term_it_says():
@@ -2486,6 +2545,10 @@ def test_the_block_just_after_the_previous_target_is_shown_and_recalled_after():
     assert pointing.next_to_it(state, second, ["p59"]) == ["p61"]  # the empty p60 is no block with text
     assert pointing.next_to_it(state, "and the line above it too", ["p59"]) == ["p58"]
     assert pointing.next_to_it(state, "and after that make it bold", ["p59"]) == []  # no block placed
+    # review of round 42: "that"/"this" before a noun names its own place; a quoted text places nothing
+    assert pointing.next_to_it(state, "bold the paragraph after that heading", ["p59"]) == []
+    assert pointing.next_to_it(state, 'add "see the paragraph below this" to it', ["p59"]) == []
+    assert pointing.next_to_it(state, "and the paragraph after that too", ["p59"]) == ["p61"]
     view = views.grounded_view(state, second, InstructionResult(second), 1500, quoted_in=second, previous=first)
     assert _shown(view, "p59", "p61")
     third = "Take it off the check-in one again, keep it only on the meeting time."
@@ -2521,6 +2584,8 @@ def test_an_appendix_named_by_its_number_is_found_by_its_label_in_another_langua
                        _texts_table("t3", 300, [["a", "b"]], f"p{last}")]
     assert pointing.part_number("Приложение № 8", "appendix") == 8
     assert pointing.parts_numbered(state, "the table in appendix 8") == [("p5", "p6")]
+    for said in ("the table in Приложение № 8", "the table in Annex No. 8", "таблица в приложении №8"):
+        assert pointing.parts_numbered(state, said) == [("p5", "p6")], said  # the sign on the request's side too
     assert "t2" in pointing.pointed(state, "the table listing the reporting documents in appendix 8")
     assert "t1" in pointing.pointed(state, "the test card (appendix 7). The table for the test results")
     assert "t3" not in pointing.pointed(state, "In appendix 9, the table with the totals")
@@ -2549,6 +2614,7 @@ def test_a_request_referring_back_to_a_table_shaded_by_the_one_before_is_shown_i
                 "its top row bold and give it a light grey background?")
     assert pointing.tables_shaded_said(state, previous) == ["t2"]
     assert pointing.tables_shaded_said(state, "use light grey text for it") == []
+    assert pointing.tables_shaded_said(state, "make the text light grey") == []  # a colour said without its role
     assert pointing.earlier(state, previous) == ["t2"]
     request = "Nice. Now the colour names in its first column: could each one be shown in the colour it names?"
     view = views.grounded_view(state, request, InstructionResult(request), 6000, quoted_in=request, previous=previous)
@@ -2579,3 +2645,8 @@ def test_a_row_added_at_the_bottom_is_at_its_table_s_end_and_an_abbreviation_s_f
     assert pointing.abbreviations_spelled(state, "add НМЦК to the table") == []  # no full form asked for
     assert pointing.spells("СОУЭ", "Система оповещения и управления эвакуацией")
     assert not pointing.spells("СОУЭ", "Система оповещения, управления")
+    # two capitals spell almost any paragraph ("US": "Under Section"): an abbreviation needs three letters or more
+    assert not pointing.spells("US", "Under Section 5 of the Act")
+    spelt = _state([_paragraph(1, "Under Section 5 of the Act"), _paragraph(2, "Начальная (максимальная) цена контракта")])
+    assert pointing.abbreviations_spelled(spelt, "add the US to the table with the full form") == []
+    assert pointing.abbreviations_spelled(spelt, "add НМЦК to the table with the full form") == ["p2"]

@@ -100,7 +100,10 @@ _PART_KINDS = {"article": r"articles?|artigos?|art[ií]culos?|arts?\.|artikel|с
                "clause": r"clauses?|cl[aá]usulas?", "part": r"parts?|partes?",
                # "appendix 8" of a Russian contract: "Приложение № 8"
                "appendix": r"appendix|appendices|annex(?:es|e)?|anexos?|anhang|приложени\w*"}
-_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)", re.IGNORECASE)
+#: the sign a number may follow in a part's label or a request ("Приложение № 8", "Annex No. 3")
+_NUMBER_SIGN = r"(?:№|#|N[oº°]\.?)?"
+_PART_SAID = {kind: re.compile(rf"(?<![^\W\d_])(?:{words})\s*{_NUMBER_SIGN}\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?![\w.]\d|\w)",
+                               re.IGNORECASE)
               for kind, words in _PART_KINDS.items()}
 _PART_LABEL = {kind: re.compile(rf"^\s*(?:{words})\s*(.+)$", re.IGNORECASE) for kind, words in _PART_KINDS.items()}
 #: a request speaking of the labels of a kind's parts, all of them ("the article headings", "the numbers of the
@@ -179,7 +182,7 @@ def part_number(text: str, kind: str) -> int | None:
     m = _PART_LABEL[kind].match(text)
     if m is None or len(text.split()) > MAX_TITLE_WORDS:
         return None
-    if (digits := re.match(r"(?:№|#|N[oº°]\.?)?\s*(\d{1,3})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
+    if (digits := re.match(rf"{_NUMBER_SIGN}\s*(\d{{1,3}})(?:\s*\.?\s*[ºª°])?(?:\s*[.:–—-]|\s*$)", m.group(1))) is not None:
         return int(digits.group(1))
     return worded_number(m.group(1))
 
@@ -462,7 +465,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     # a range of labels in a section the request names ("2. AMENDED BUDGETS ... items c to f"): the runs in it
     inside = within(state, matches)
     out = whole + keys_said(state, said) + numbered(state, said, inside) + labels_nested(state, text)
-    out += under_each(state, said) + list_labelled(state, text) + list_ends(state, said)
+    items = list_labelled(state, text)
+    out += under_each(state, said) + items + items_after(state, said, items) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
@@ -481,6 +485,9 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
     out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
     out += abbreviations_spelled(state, said)  # "a row for НМЦК ... with the full form"
+    # "Turn the packing items into a bulleted list: the sunscreen, ..." (5 lines): after what its words point at (a
+    # line the instruction before it named comes first in the view of one referring back to both, dwh-491#8)
+    out += runs_enumerated(state, said)
     # "the line above Figure 3-9": the block right before a paragraph it points at and places its target before
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
@@ -925,6 +932,73 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
     return out
 
 
+#: a request speaking of the items after one it names ("后面几条的编号往前顺一下", "renumber the ones after it")
+_FOLLOWING_ITEMS = re.compile(r"(?:后面|后边|之后|以后|往后|下面)的?(?:几|各|这些|那些|所有|其余|其他)?[条项个]|后续的?[条项]|"
+                              r"重新编号|\b(?:the\s+)?(?:following|subsequent|later|remaining)\s+(?:items?|entries|ones|"
+                              r"points|numbers|lines)\b(?!\s*:)|\b(?:items?|entries|ones|points|numbers|lines|the\s+rest)\s+(?:after|"
+                              r"below|following)\s+(?:it|that|this|them)\b|\brenumber\w*", re.IGNORECASE)
+
+
+def items_after(state: State, said: str, ids: Iterable[str]) -> list[str]:
+    """The lines after each of the first :data:`MAX_MATCHES` of `ids` (items a request names by their label) in its
+    run of lines typed with labels of its kind (:func:`typed_run`), when `said` speaks of the items after it
+    (:data:`_FOLLOWING_ITEMS`): what a deletion or an insertion renumbers ("参考文献第2条…删掉，后面几条的编号往前顺一下":
+    references 3 to 5 after reference 2, dwh-494#8)."""
+    if not _FOLLOWING_ITEMS.search(said):
+        return []
+    at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
+    return list(dict.fromkeys(i for pid in list(ids)[:MAX_MATCHES] for i in typed_run(state, pid) if at[i] > at[pid]))
+
+
+#: a request asking to make lines into a list ("Turn the packing items into a bulleted list", "做成项目符号列表")
+_LIST_MADE = re.compile(r"\b(?:into|as|in|to)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|numbered|ordered|unordered|proper)\s+)?"
+                        r"list\b|\bbullet(?:ed|s|\s+points?)\b|(?:做成|改成|变成|弄成|换成|设成|设为|转成)(?:项目符号|编号|圆点)?"
+                        r"(?:列表|清单)|项目符号", re.IGNORECASE)
+_CLAUSE = re.compile(r"[:：.!?。！？;；\n]")  # where a clause of a request ends (an enumeration is inside one)
+_ENUMERATION_SEPARATOR = re.compile(r"\s*[,，、]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|以及|(?<![、，,])(?:和|及|与)"
+                                    r"(?![平谐好时格会其否])", re.IGNORECASE)
+MIN_ENUMERATED = 3  # things a request lists ("A, B and C") that it may mean as as many lines
+MAX_ENUMERATED_WORDS = 5  # words of one thing a request lists ("spare reading glasses"; a longer one is a clause)
+MAX_ENUMERATED_CHARS = 12  # characters of one thing a request lists in a script written without spaces
+MAX_ITEM_WORDS = 20  # words of a line that may be an item of a list (a longer one is prose)
+
+
+def enumerated(said: str) -> int:
+    """How many things the longest enumeration of `said` lists, each of up to :data:`MAX_ENUMERATED_WORDS` words or
+    :data:`MAX_ENUMERATED_CHARS` characters of a script without spaces, in one clause ("...: the sunscreen, spare
+    reading glasses, sunglasses, medicines and the passport copy" lists 5); 0 for fewer than :data:`MIN_ENUMERATED`."""
+    most = 0
+    for clause in _CLAUSE.split(said):
+        things = [t.strip() for t in _ENUMERATION_SEPARATOR.split(clause)]
+        if all(t and (len(t.split()) <= MAX_ENUMERATED_WORDS if " " in t or t.isascii() else
+                      len(t) <= MAX_ENUMERATED_CHARS) for t in things):
+            most = max(most, len(things))
+    return most if most >= MIN_ENUMERATED else 0
+
+
+def runs_enumerated(state: State, said: str) -> list[str]:
+    """When `said` asks to make lines into a list (:data:`_LIST_MADE`) and lists the N things they are
+    (:func:`enumerated`), the one run of N lines one after the other (no empty line nor table between them) of a kind
+    and look (:func:`_kind`) and of up to :data:`MAX_ITEM_WORDS` words each, with no line of that kind right before
+    or after it ("Turn the packing items into a bulleted list: the sunscreen, spare reading glasses, sunglasses,
+    medicines and the passport copy" of a Hebrew letter: its five plain lines after a bold one, dwh-491#5); none when
+    no run or more than one fits."""
+    n = enumerated(said) if _LIST_MADE.search(said) else 0
+    if not n:
+        return []
+    runs: list[list[dict[str, Any]]] = []
+    kind = None
+    for el, table in body_blocks(state):
+        now = None if table or not el.get("text", "").strip() else _kind(el)
+        if now is not None and now == kind:
+            runs[-1].append(el)
+        elif now is not None:
+            runs.append([el])
+        kind = now
+    fitting = [run for run in runs if len(run) == n and all(len(p["text"].split()) <= MAX_ITEM_WORDS for p in run)]
+    return [p["id"] for p in fitting[0]] if len(fitting) == 1 else []
+
+
 def stories(state: State) -> list[list[dict[str, Any]]]:
     """The body's paragraphs, then each box's (:func:`~autodw.analysis.state.render.boxes`), in order."""
     return [state.get("paragraphs", []), *boxes(state)]
@@ -1184,23 +1258,32 @@ def series_end(state: State, pid: str) -> str | None:
 
 
 #: a request placing its target right after or before what the instruction before it meant ("the check-in paragraph
-#: just after it too", "the line above that one"): the noun, then where, then the pronoun
+#: just after it too", "the line above that one"): the noun, then where, then the pronoun (not a determiner: "the
+#: paragraph after that heading" names its own place)
 _NEXT_TO_IT = re.compile(r"\b(?:paragraph|line|one|block|sentence|item|entry|bit|part|row)s?\s+(?:(?:just|right|directly|"
                          r"immediately)\s+)?(?:(?P<after>after|below|under|following)|before|above|preceding)\s+"
-                         r"(?:it|that|this)(?:\s+one)?\b", re.IGNORECASE)
+                         r"(?:it\b|(?:that|this)(?:\s+one)?\b(?!\s+(?!(?:too|also|as|please|again|and|or|then)\b)"
+                         r"[^\W\d_]))", re.IGNORECASE)
 
 
 def next_to_it(state: State, said: str, ids: Iterable[str]) -> list[str]:
     """The body block with text right after (or before) the first block with text of `ids` (what the instruction
     before pointed at), when `said` places its target so (:data:`_NEXT_TO_IT`: "and the check-in paragraph just after
     it too", of a request in another language than the document, dwh-491#7)."""
-    found = _NEXT_TO_IT.search(said)
+    found = _NEXT_TO_IT.search(undictated(said))
     if found is None:
         return []
-    blocks = [el["id"] for el, table in body_blocks(state) if table or el.get("text", "").strip()]
-    at = next((blocks.index(i) for i in ids if i in blocks), None)
+    blocks, at = _blocks_with_text(state, ids)
     n = None if at is None else at + 1 if found.group("after") else at - 1
-    return [blocks[n]] if n is not None and 0 <= n < len(blocks) else []
+    return [blocks[n][0]["id"]] if n is not None and 0 <= n < len(blocks) else []
+
+
+def _blocks_with_text(state: State, ids: Iterable[str]) -> tuple[list[tuple[dict, bool]], int | None]:
+    """The body blocks with text (tables included) as (element, is a table), and the place among them of the first
+    block of `ids` (None when none is one)."""
+    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
+    return blocks, next((at[i] for i in ids if i in at), None)
 
 
 def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[str]:
@@ -1226,11 +1309,12 @@ def earlier(state: State, previous: str, matches: Iterable[Match] = ()) -> list[
 
 
 def tables_shaded_said(state: State, said: str) -> list[str]:
-    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading (not as the text's
-    colour: "give it a light grey background"), when at most :data:`MAX_MATCHES` are: the table an earlier instruction
-    shaded, which a request referring back to it means ("its first column" after "a small legend table ... make its
-    top row bold and give it a light grey background" of a contract whose tables are headed in Russian, dwh-486#2)."""
-    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role != "text"]
+    """The body tables with a cell shaded in a colour `said` asks to set as a background or shading ("give it a light
+    grey background"; not one said without that role: "make the text light grey"), when at most :data:`MAX_MATCHES`
+    are: the table an earlier instruction shaded, which a request referring back to it means ("its first column"
+    after "a small legend table ... make its top row bold and give it a light grey background" of a contract whose
+    tables are headed in Russian, dwh-486#2)."""
+    ranges = [colour_ranges()[c.name] for c, role in colours_to_set(said) if role == "background"]
     if not ranges:
         return []
     out = [t["id"] for t in state.get("tables", []) if "nested_in" not in t
@@ -1244,17 +1328,18 @@ _FULL_FORM_SAID = re.compile(r"\bfull\s+(?:forms?|names?|titles?|wording)\b|\bsp
                              r"|\bstands?\s+for\b|全称", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
 MAX_SKIPPED_LETTERS = 2  # letters of a word inside an abbreviation's full form that gives it no letter ("и", "of")
+MIN_ABBREVIATION_LETTERS = 3  # letters of an abbreviation read for its full form: two ("US") spell almost any text
 
 
 def abbreviations_spelled(state: State, said: str) -> list[str]:
     """The first :data:`MAX_MATCHES` body paragraphs holding the full form of an abbreviation `said` (undictated text)
-    says (a word of two or more capitals), word after word the words its letters begin (:func:`spells`), when it asks
-    for the full form: "add a row for НМЦК ... with the full form" shows "Начальная (максимальная) цена контракта"
-    (dwh-486#4)."""
+    says (a word of capitals, :data:`MIN_ABBREVIATION_LETTERS` or more), word after word the words its letters begin
+    (:func:`spells`), when it asks for the full form: "add a row for НМЦК ... with the full form" shows "Начальная
+    (максимальная) цена контракта" (dwh-486#4)."""
     if not _FULL_FORM_SAID.search(said):
         return []
     out: list[str] = []
-    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if len(w) >= 2 and w.isupper()):
+    for abbreviation in dict.fromkeys(w for w in _WORD.findall(said) if w.isupper()):
         out += [p["id"] for p in state.get("paragraphs", []) if spells(abbreviation, p.get("text", ""))][:MAX_MATCHES]
     return list(dict.fromkeys(out))
 
@@ -1262,8 +1347,10 @@ def abbreviations_spelled(state: State, said: str) -> list[str]:
 def spells(abbreviation: str, text: str) -> bool:
     """Whether `text` holds words one after the other whose first letters are the letters of `abbreviation`, in any
     case, short words between them aside (:data:`MAX_SKIPPED_LETTERS`: "Система оповещения и управления эвакуацией"
-    spells "СОУЭ")."""
+    spells "СОУЭ"); not an abbreviation of fewer than :data:`MIN_ABBREVIATION_LETTERS` letters."""
     letters, words = abbreviation.casefold(), [w.casefold() for w in _WORD.findall(text)]
+    if len(letters) < MIN_ABBREVIATION_LETTERS:
+        return False
     for start in range(len(words)):
         k, j = 0, start
         while k < len(letters) and j < len(words):
@@ -1309,11 +1396,9 @@ def counterparts(state: State, said: str, ids: Iterable[str]) -> list[str]:
     if not any(not (_OTHERS_KEPT.search(said[:m.start()]) or _OTHERS_KEPT.search(said[m.end():]))
                for m in _OTHERS.finditer(said)):
         return []
-    blocks = [(el, table) for el, table in body_blocks(state) if table or el.get("text", "").strip()]
+    blocks, target = _blocks_with_text(state, ids)
     custom = custom_headings(state)
     heads = [n for n, (el, table) in enumerate(blocks) if not table and heading_level(el.get("style"), custom) is not None]
-    at = {el["id"]: n for n, (el, _) in enumerate(blocks)}
-    target = next((at[i] for i in ids if i in at), None)
     if target is None:
         return []
 
@@ -1531,8 +1616,9 @@ def _looking(state: State, keep: Callable[[list[dict[str, Any]]], bool], among: 
 
 
 #: where a row or column goes ("add a row for it at the bottom"): the end of its table, not of the document
-_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b[^.;!?]{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
-                         r"(?!\s+of\s+the\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
+_ROW_PLACED = re.compile(r"\b(?:rows?|columns?)\b(?:(?!\b(?:and|then)\b)[^.;!?,，])"
+                         r"{0,30}?\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|bottom)\b"
+                         r"(?!\s+of\s+(?:the|my|this|our|your)\s+(?:document|doc|file|text|page)\b)", re.IGNORECASE)
 
 
 def at_end(text: str) -> bool:
@@ -2083,15 +2169,16 @@ def _numbered_as(p: dict[str, Any], number: str) -> bool:
     by its label "2.", dwh-404#3)."""
     typed = _TYPED_NUMBER.match(loose(p.get("text", "")))
     if typed is not None:
-        return _number_value(typed.group(1)) == _number_value(number)
+        return _ascii_number(typed.group(1)) == _ascii_number(number)
     if chapter_typed(p) is not None:
         return False
     return section_numbers(p) == tuple(int(n) for n in number.split(".")) and bool(p.get("text", "").strip())
 
 
-def _number_value(number: str) -> tuple[int, ...]:
-    """A section number's parts as numbers, whatever digits write them ("٦٢" and "62" are (62,))."""
-    return tuple(int(n) for n in number.strip(".").split("."))
+def _ascii_number(number: str) -> str:
+    """A section number in ASCII digits, without its outer dots, compared digit by digit ("٦٢" is "62"; "3.01" is not
+    "3.1")."""
+    return "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number).strip(".")
 
 
 def _entry_section(state: State, pid: str) -> tuple[str, str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -403,7 +404,7 @@ def unasked_options(api: str, args: dict[str, Any], instruction: str, before: St
         words = word_list("value_words.json")["options"].get(f"{api}.{key}")
         if words is None or named(words.get(str(value), words["any"]), instruction):
             continue
-        if _carried_over(key, args, previous) and named(words.get(str(value), words["any"]), previous):
+        if _carried_over(api, args, previous) and named(words.get(str(value), words["any"]), previous):
             continue
         if key not in _LEFT_OUT:
             raise InternalError(f"value_words.json names the option {api}.{key}, which unasked_option cannot read")
@@ -415,15 +416,31 @@ def unasked_options(api: str, args: dict[str, Any], instruction: str, before: St
 
 
 MIN_CARRIED_CHARS = 4  # characters of a text the call writes again that ties it to the previous instruction
+_TEXT_ARGUMENT = re.compile(r"(?:^|_)text$")  # how the API schemas name a free-text argument
 
 
-def _carried_over(key: str, args: dict[str, Any], previous: str) -> bool:
-    """Whether the call writes again a text (another argument than `key`) that the `previous` instruction wrote:
-    a follow-up moving what it made ("Put "X" in the header, right aligned", then "I'd rather have that in the footer.
-    move it down there", dwh-492#7) takes it with the options that instruction gave it."""
+def _carried_over(api: str, args: dict[str, Any], previous: str) -> bool:
+    """Whether the call writes again a text (a free-text argument: :func:`_text_arguments`) that the `previous`
+    instruction wrote: a follow-up moving what it made ("Put "X" in the header, right aligned", then "I'd rather have
+    that in the footer. move it down there", dwh-492#7) takes it with the options that instruction gave it; an enum
+    value or id the previous instruction says (where="footer") is no text written again."""
     said = grounding.loose(previous)
+    texts = _text_arguments(api)
     return bool(said) and any(isinstance(v, str) and len(v.strip()) >= MIN_CARRIED_CHARS and grounding.loose(v) in said
-                              for k, v in args.items() if k != key)
+                              for k, v in args.items() if k in texts)
+
+
+@functools.cache
+def _text_arguments(api: str) -> frozenset[str]:
+    """The free-text arguments of `api`, as its schema names them: strings of no enum nor pattern named text or
+    *_text ("text", "new_text", "alt_text"); none for an API the catalogue lacks."""
+    from autodw.apis import registry
+
+    if api not in registry():
+        return frozenset()
+    return frozenset(key for key, spec in registry().get(api).parameters["properties"].items()
+                     if spec.get("type") == "string" and "enum" not in spec and "pattern" not in spec
+                     and _TEXT_ARGUMENT.search(key))
 
 
 def _paragraph_end(args: dict[str, Any], before: State) -> int | None:

@@ -116,7 +116,8 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
     """Whether a prompt shows what `need` lists: an id in its document view (`state`: :func:`shown_ids`) or its step
-    history; a text in the user's `words`, or, when the `document` holds it, as whole words in what the view or the
+    history; a text in the user's `words` (as whole words), or, when the `document` holds it as whole words (else the text is read
+    from the request: interpreted), as whole words in what the view or the
     step history's reports (:func:`reported`: what an earlier step read or removed) show of the document, the
     renderer's own syntax left out (:func:`document_text`: "title=" is no title) (`document`: the document rendered
     whole, read by :func:`document_text` and :func:`~autodw.agent.grounding.loose`)."""
@@ -125,9 +126,9 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
     hidden, interpreted = [], []
     for text in need.texts:
         key = loose(text)
-        if key in in_words or holds_words(in_view, key):
+        if holds_words(in_words, key) or holds_words(in_view, key):
             continue
-        told = key not in in_document or respelt(key, in_words, in_document) or edited(key, in_view, in_words)
+        told = not holds_words(in_document, key) or respelt(key, in_words, in_document) or edited(key, in_view, in_words)
         (interpreted if told else hidden).append(text)
     return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
 

@@ -16,6 +16,7 @@ from string import Template
 from typing import Any
 
 from autodw.agent import prompts
+from autodw.analysis.state.render import PARTS
 from autodw.core.errors import InternalError
 from autodw.core.ids import ID_IN_TEXT
 from autodw.llm.base import Message
@@ -112,13 +113,17 @@ def _unshown_in_row(line: str) -> set[str]:
     return out
 
 
+#: the words a rendered state's parts start with (render.PARTS, the document's and body's heads, a table's head), longest
+#: first: a line of the document's own that starts in capitals ("ACME LTD signs...") is not one
+_HEADS = "|".join(sorted(map(re.escape, (*PARTS, "DOCUMENT", "BODY", "IMAGES AND CHARTS", "STYLES IN USE", "TABLE")),
+                         key=len, reverse=True))
 #: the renderer's own syntax in a line (autodw.analysis.state.render), which shows nothing of the document: a label
 #: after a space or a separator (``title=``, ``header[default]=``, ``size_pt=``; not a URL's ``?page=``), an element id
 #: and its block's index (``p4 #3``), a row's (``r2``) and its
 #: cells' ids, a note of what a cut left out (``…(+565 chars)``, ``+3 more``), a part's heading at the start of a line
 #: (``IMAGES AND CHARTS:``, ``SECTION 1:``, ``TABLE 3x4``)
 _SYNTAX = re.compile("|".join((
-    rf"^\s*(?:{ID_IN_TEXT.pattern} #\d+ )?[A-Z]{{2,}}(?: [A-Z]{{2,}})*(?: \d+(?:x\d+)?)?(?=[:( ]|$)",
+    rf"^\s*(?:{ID_IN_TEXT.pattern} #\d+ )?(?:{_HEADS})(?: \d+(?:x\d+)?)?(?=[:( ]|$)",
     r"(?<![^\s(,;⟨])[a-z][a-z_]*[a-z](?:\[[a-z]+\])?(?: \(linked\))?=",
     rf"{ID_IN_TEXT.pattern}(?: #\d+)?", r"\(cells [^)]*\)", r"^\s*r\d+\b",
     r"…\(\+\d+ chars\)", r"\+\d+ more\b(?: [a-z ]+?(?=[;⟩)]|$))?",
