@@ -946,8 +946,8 @@ def items_after(state: State, said: str, ids: Iterable[str]) -> list[str]:
     references 3 to 5 after reference 2, dwh-494#8)."""
     if not _FOLLOWING_ITEMS.search(said):
         return []
-    at = {p["id"]: n for n, p in enumerate(state.get("paragraphs", []))}
-    return list(dict.fromkeys(i for pid in list(ids)[:MAX_MATCHES] for i in typed_run(state, pid) if at[i] > at[pid]))
+    runs = [(pid, typed_run(state, pid)) for pid in list(ids)[:MAX_MATCHES]]  # each in document order, `pid` in it
+    return list(dict.fromkeys(i for pid, run in runs if run for i in run[run.index(pid) + 1:]))
 
 
 #: a request asking to make lines into a list ("Turn the packing items into a bulleted list", "做成项目符号列表")
