@@ -26,7 +26,8 @@ _LAST_WORDS = 3  # words before a list's closing words read for its last colour 
 
 @check("unnamed_colour", certain=Certainty.REJECTS,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-second", "dwbench-2.0/templated/dev",
-                         "dwbench-2.0/hand/dev-thirty-fifth"))
+                         "dwbench-2.0/hand/dev-thirty-fourth", "dwbench-2.0/hand/dev-thirty-fifth",
+                         "dwbench-2.0/hand/dev-thirty-sixth"))
 def unnamed_colours(args: dict[str, Any], request: str) -> list[CheckFinding]:
     """A text or line colour the call sets is of none of the colours the request names to set, in words or as hex
     ("dark red" -> 0000FF), when it names some (named colour ranges of :mod:`autodw.core.colours`; a Chinese colour

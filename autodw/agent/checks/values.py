@@ -215,7 +215,8 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-second", "dwbench-2.0/hand/dev-twenty-fifth",
                             "dwbench-2.0/hand/dev-twenty-fourth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
-                            "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fifth",
+                            "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fourth",
+                            "dwbench-2.0/hand/dev-thirty-fifth", "dwbench-2.0/hand/dev-thirty-sixth",
                             "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
@@ -391,7 +392,8 @@ def _said_elsewhere(api: str, key: str, pattern: str, value: Any, message: str, 
 
 @check("unasked_option", absence=True, certain=Certainty.FIXES, word_lists=("value_words.json",),
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
-                            "dwbench-2.0/templated/dev-outside-third", "dwbench-2.0/hand/dev-thirty-fifth"))
+                            "dwbench-2.0/templated/dev-outside-third", "dwbench-2.0/hand/dev-thirty-fourth",
+                            "dwbench-2.0/hand/dev-thirty-fifth", "dwbench-2.0/hand/dev-thirty-sixth"))
 def unasked_options(api: str, args: dict[str, Any], instruction: str, before: State,
                     previous: str = "") -> list[CheckFinding]:
     """An optional argument the request never names that changes what is there (``options`` of ``value_words.json``):
