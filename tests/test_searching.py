@@ -6,7 +6,7 @@ from __future__ import annotations
 from autodw.agent import views
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ids_listed
-from autodw.eval.ceiling.searches import best_search, queries, search_args
+from autodw.eval.ceiling.searches import best_search, numbers, queries, search_args, searches
 from tests.test_ceiling import LINES, _doc, _run
 from tests.test_pointing import _filled, _paragraph, _shown
 
@@ -58,6 +58,14 @@ def test_a_perfect_planner_searches_with_the_users_words_nearest_before_the_targ
     assert best_search(elements, ["p47"], words, only_p45)["query"] == "harbor"  # two matches, p45 the nearer
     assert best_search(elements, ["p20"], words, set()) is None  # too far
     assert best_search(elements, ["p47"], "the plan", set()) is None  # "plan" matches more than find_text lists
+
+
+def test_a_perfect_planner_searches_for_the_numbers_the_user_says_in_digits_and_for_all_of_them_at_once():
+    assert numbers("整千的那三行（一千、两千、三千）, item 12") == ["1000", "2000", "3000", "12"]  # not the 三 of 三行
+    assert searches("一千、两千")[-1] == {"query": "1000|2000", "regex": True, "match_case": False, "whole_word": True}
+    elements = {f"p{n}": str(n) for n in range(1, 3001)}
+    assert best_search(elements, ["p1000", "p2000", "p3000"], "整千的那三行（一千、两千、三千）", set())["query"] \
+        == "1000|2000|3000"  # the three numbered lines together, not 10000 or 1000 inside 11000
 
 
 def test_the_ceiling_searches_for_a_target_its_view_hides_and_then_carries_the_step_out(tmp_path):
