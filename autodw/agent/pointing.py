@@ -305,7 +305,7 @@ _BOX_WORD = re.compile(r"\bbox(?:es)?\b|文本框|方框", re.IGNORECASE)  # a r
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 #: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
 _LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
-_CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
+CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"  # the characters of a Chinese numeral
 _CHINESE_DIGITS = {c: n for n, cs in enumerate(("〇零", "一", "二两", "三", "四", "五", "六", "七", "八", "九")) for c in cs}
 _CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
@@ -358,13 +358,13 @@ _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章�
 _CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapitres?|kapitel", re.IGNORECASE)
 #: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...", its number spelt
 #: out: "CAPÍTULO SEGUNDO" of Portuguese statutes)
-_CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
+_CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
                            r"(?:\d+|[^\W\d_]+)\b)", re.IGNORECASE)
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
-_CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
+_CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*章")
 #: a part named by its Chinese number and measure word ("第八条" article 8, "第十四條", "第三章" chapter 3): the number
 #: and the word, whose kind :data:`_CHINESE_PART_KINDS` gives
-_CHINESE_PART_SAID = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*([条條章])")
+_CHINESE_PART_SAID = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*([条條章])")
 _CHINESE_PART_KINDS = {"条": "article", "條": "article", "章": "chapter"}
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 #: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
@@ -921,7 +921,7 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
     out = []
     unranged = _LETTER_RANGE.sub(" ", said)
     for key, ids in held.items():
-        same = (f"[{_CHINESE_NUMERAL}]" if all(c in _CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
+        same = (f"[{CHINESE_NUMERAL}]" if all(c in CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
                 else "[A-Za-z]" if key.isascii() and key.isalpha() else r"\w")  # what may not go on the label
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
         if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,

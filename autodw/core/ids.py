@@ -13,7 +13,7 @@ grammar is written: the API argument schemas, the agent and the scripts derive t
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from docx.oxml.parser import oxml_parser
 from lxml import etree
@@ -62,6 +62,22 @@ ID_IN_TEXT = re.compile(rf"\b(?:{'|'.join(PREFIXES)})[0-9]+\b")
 
 #: A quoted text as Python's repr writes it in a message ('...' or "..." not inside a word), or a web address
 #: (scheme://..., mailto:..., www....) as a message may give one unquoted: ids inside are text.
+def ids_listed(data: Any) -> list[str]:
+    """The element ids a read-only call's result lists (the values that are ids, in order, each once: a search's
+    matched paragraphs; not an id-like word inside a matched text)."""
+    out: list[str] = []
+    stack = [data]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            stack[:0] = list(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack[:0] = list(item)
+        elif isinstance(item, str) and ID_RE.match(item) and item not in out:
+            out.append(item)
+    return out
+
+
 _QUOTED = re.compile(r"""((?<!\w)(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
                      r"""|(?<![\w.+-])(?:[A-Za-z][\w+.-]*://|mailto:|www\.)[^\s'"<>]*)""")
 #: An id a message names: a whole token, not part of a file name or address ("report-t12.docx", "a/p3", "#t1")

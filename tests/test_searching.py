@@ -1,0 +1,82 @@
+"""A search the planner plans moves its view to what it found; the ceiling's perfect planner searches with the user's
+words before a step whose targets its view does not show (autodw.eval.ceiling.searches)."""
+
+from __future__ import annotations
+
+from autodw.agent import views
+from autodw.agent.records import Attempt, InstructionResult, Step
+from autodw.core.ids import ids_listed
+from autodw.eval.ceiling.searches import best_search, numbers, queries, search_args, searches
+from tests.test_ceiling import LINES, _doc, _run
+from tests.test_pointing import _filled, _paragraph, _shown
+
+
+def _searched(request: str, found: list[str], accepted: bool = True) -> InstructionResult:
+    """A request whose one step so far was a search that found `found`."""
+    attempt = Attempt("find_text", {"query": "berth"}, "first", ok=True, accepted=accepted, found=found)
+    return InstructionResult(request, steps=[Step(1, "Find the text 'berth'.", attempts=[attempt])])
+
+
+def test_a_searchs_result_lists_its_matched_elements_not_ids_inside_their_text():
+    data = {"count": 2, "matches": [{"paragraph": "p3", "context": "as p9 says", "cell": {"table": "t1"}},
+                                    {"paragraph": "p7", "context": "x"}, {"paragraph": "p3"}]}
+    assert ids_listed(data) == ["p3", "t1", "p7"]
+
+
+def test_the_planner_view_goes_to_what_the_last_step_found():
+    state = _filled({70: _paragraph(70, "The harbor master approves every berth.")})
+    request = "Bold the line about berths."
+    assert not _shown(views.state_view(state, request, InstructionResult(request), 300), "p70")
+    assert _shown(views.state_view(state, request, _searched(request, ["p70"]), 300), "p70")
+    assert views.found_last(_searched(request, ["p70"], accepted=False)) == []  # a search that failed found nothing
+
+
+def test_the_start_view_is_read_again_after_a_search():
+    state = _filled({70: _paragraph(70, "The harbor master approves every berth.")})
+    request = "Bold the line about berths."
+    view = views.StartView(grounded=False, budget=300, history_chars=200)
+    kept = view.for_step(state, request, InstructionResult(request), None)
+    assert view.for_step(state, request, InstructionResult(request), kept) == kept
+    after = view.for_step(state, request, _searched(request, ["p70"]), kept)
+    assert _shown(after, "p70") and not _shown(kept, "p70")
+    assert "from before these operations" not in view.history(_searched(request, ["p70"]), state)
+
+
+def test_a_perfect_planner_searches_with_the_users_words_nearest_before_the_target():
+    assert queries("In Langwieler's talk") == ["Langwieler", "talk", "In Langwieler", "Langwieler talk",
+                                              "In Langwieler talk"]
+    assert "一千" in queries("整千的那三行（一千、两千）") and "的" not in queries("整千的那三行")
+    assert search_args("berth") == {"query": "berth", "match_case": False, "whole_word": True}
+    assert search_args("一千")["whole_word"] is False
+    elements = {f"p{n}": f"Line {n} of the plan." for n in range(1, 61)}
+    elements["p40"], elements["p45"] = "The harbor is closed.", "The harbor master approves every berth."
+    # "harbor" matches p40 and p45, "master" and "berth" only p45: as near before the target p47, fewer matches
+    words = "the line after the harbor master's berth one"
+    assert best_search(elements, ["p47"], words, set())["query"] == "master"  # the first of those
+    assert best_search(elements, ["p47"], words, {"master"})["query"] == "berth"
+    only_p45 = {q for q in queries(words) if "master" in q or "berth" in q}
+    assert best_search(elements, ["p47"], words, only_p45)["query"] == "harbor"  # two matches, p45 the nearer
+    assert best_search(elements, ["p20"], words, set()) is None  # too far
+    assert best_search(elements, ["p47"], "the plan", set()) is None  # "plan" matches more than find_text lists
+
+
+def test_a_perfect_planner_searches_for_the_numbers_the_user_says_in_digits_and_for_all_of_them_at_once():
+    assert numbers("整千的那三行（一千、两千、三千）, item 12") == ["1000", "2000", "3000", "12"]  # not the 三 of 三行
+    assert searches("一千、两千")[-1] == {"query": "1000|2000", "regex": True, "match_case": False, "whole_word": True}
+    elements = {f"p{n}": str(n) for n in range(1, 3001)}
+    assert best_search(elements, ["p1000", "p2000", "p3000"], "整千的那三行（一千、两千、三千）", set())["query"] \
+        == "1000|2000|3000"  # the three numbered lines together, not 10000 or 1000 inside 11000
+
+
+def test_the_ceiling_searches_for_a_target_its_view_hides_and_then_carries_the_step_out(tmp_path):
+    calls = [("set_text_format", {"bold": True, "paragraphs": ["p47"]})]
+    _, result, turn = _run(tmp_path, "Bold the line after the berth one.", calls, doc=_doc(LINES),
+                           planner_state_budget=200)
+    assert result.calls[0]["api"] == "find_text" and result.calls[0]["args"]["query"] == "berth"
+    assert result.calls[1:] == [{"api": "set_text_format", "args": {"bold": True, "paragraphs": ["p47"]}}]
+    assert turn["cause"] is None and turn["kept"] == 1  # the search is no call in the gold's place
+    # the user's words find nothing near it ("harbour" is not the document's "harbor"): the view is named, no search
+    _, result, turn = _run(tmp_path, "Make the line of the plan with the harbour bold.",
+                           [("set_text_format", {"bold": True, "paragraphs": ["p46"]})], doc=_doc(LINES),
+                           planner_state_budget=200)
+    assert turn["cause"] == "planner view" and result.calls == []
