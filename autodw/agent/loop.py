@@ -196,9 +196,10 @@ class Agent:
             result = execute(ctx.doc, generated.api, generated.args, self.registry)
             executed.snapshot = result.snapshot
             attempt.ok, attempt.message, attempt.created = True, result.message, result.created
+            attempt.read_only = self.registry.get(generated.api).read_only
             if result.data is not None:
                 attempt.message += " " + json.dumps(result.data, ensure_ascii=False)[:1500]
-                if self.registry.get(generated.api).read_only:  # a search: the planner's view goes to what it found
+                if attempt.read_only:  # a search: the planner's view goes to what it found
                     attempt.found = ids_listed(result.data)
             try:
                 executed.after = self.states.of(ctx.doc)
