@@ -80,3 +80,16 @@ def test_the_ceiling_searches_for_a_target_its_view_hides_and_then_carries_the_s
                            [("set_text_format", {"bold": True, "paragraphs": ["p46"]})], doc=_doc(LINES),
                            planner_state_budget=200)
     assert turn["cause"] == "planner view" and result.calls == []
+
+
+def test_the_users_words_of_a_planner_prompt_leave_out_the_prompts_own():
+    from autodw.agent.views import session_context
+    from autodw.eval.ceiling.reading import users_words
+
+    context = session_context([InstructionResult("Fix the typos\nin part two", status="done"),
+                               InstructionResult("Bold it (please)", status="error")])
+    context += ("The user's message makes 2 requests; this is request 1: do it alone (the others are done before or "
+                "after it). The whole message: Add A and B\n\n")
+    words = users_words("Add A", context)
+    assert words == "Add A\nFix the typos\nin part two\nBold it (please)\nAdd A and B"
+    assert numbers(words) == []  # not the numbers the prompt gives the earlier instructions

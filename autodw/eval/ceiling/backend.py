@@ -38,7 +38,7 @@ from autodw.apis.registry import Registry
 from autodw.core.errors import ArgumentError, BenchmarkDataError, InternalError
 from autodw.dwbench.records import Instruction
 from autodw.eval.ceiling.needs import evidence, needs, phrase, seen
-from autodw.eval.ceiling.reading import document_text, executed_call, fields, offered_apis, request_of
+from autodw.eval.ceiling.reading import document_text, executed_call, fields, offered_apis, request_of, users_words
 from autodw.eval.ceiling.searches import MAX_SEARCHES, best_search
 from autodw.llm.base import Completion, Message
 from autodw.llm.tokens import estimate_usage
@@ -144,7 +144,7 @@ class CeilingBackend:
         step = todo[0]
         if self._failed(step, f["history"]):
             return _stop(f"ceiling: gold step {step + 1} failed; a perfect model has no other way to it")
-        words = f["instruction"] + "\n" + f["session_context"]
+        words = users_words(f["instruction"], f["session_context"])
         found = seen(self.needs[step], state=f["state"], history=f["history"], words=words, document=self.document)
         remaining = [self.phrases[i][:REMAINING_CHARS] for i in todo[1:1 + REMAINING_ITEMS]]
         if not found.shown:
