@@ -2,9 +2,10 @@
 choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's method.
 
 - :class:`RefuseRepeatedSteps`: a planned sub-instruction equal to an accepted one of the same instruction is refused,
-  and the planner told so (:func:`repeated_step`; not a search, which may be made again); if its retries end on it again, the instruction is done (as when a
-  reworded step repeats the accepted call, below); for one request of a split instruction it ends that request at
-  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice,
+  and the planner told so (:func:`repeated_step`; not a search, which may be made again); if its retries end on it
+  again, the instruction is done (as when a reworded step repeats the accepted call, below); for one request of a
+  split instruction it ends that request at once (its planner re-planning finished work says the request is done).
+  A sub-instruction that already failed twice,
   or once with its last level's call rejected (every level was tried and validated), ends the request
   (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit. It also
   ends one request of a split instruction when its planner plans new text another request of the message asks for
