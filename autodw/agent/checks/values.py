@@ -151,15 +151,17 @@ def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
 
 def _negated(pattern: str, instruction: str) -> bool:
     """Whether the request says not to (or to remove) the property `pattern` names, before it ("no longer bold",
-    "取消加粗") or after it ("take the bold off", "加粗去掉"), or asks to undo what was done ("the bold lines shout
-    louder than the headings. Undo that")."""
+    "取消加粗"), after it ("take the bold off", "加粗去掉") or around it ("take those page breaks out again",
+    dwh-516#8), or asks to undo what was done ("the bold lines shout louder than the headings. Undo that")."""
     words = word_list("value_words.json")
     if re.search(words["reversal"], instruction, re.IGNORECASE):
         return True
+    around = [m.span() for m in re.finditer(words.get("negation_around", "(?!)"), instruction, re.IGNORECASE)]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
         if re.search(words["negation"], window, re.IGNORECASE) or \
-                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE):
+                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE) or \
+                any(start <= match.start() and match.end() <= end for start, end in around):
             return True
     return False
 
