@@ -39,7 +39,8 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth",
                                             "dwbench-2.0/hand/dev-thirty-second", "dwbench-2.0/hand/dev-thirty-third",
                                             "dwbench-2.0/hand/dev-thirty-fourth", "dwbench-2.0/hand/dev-thirty-fifth",
-                                            "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
+                                            "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/hand/dev-thirty-seventh",
+                                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None, message: str = "") -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)

@@ -222,7 +222,8 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
                             "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fourth",
                             "dwbench-2.0/hand/dev-thirty-fifth", "dwbench-2.0/hand/dev-thirty-sixth",
-                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-thirty-seventh", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
@@ -249,7 +250,8 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth",
-                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/hand/dev-thirty-seventh",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
