@@ -1340,6 +1340,17 @@ def test_a_property_switched_the_other_way(state):
                    {"paragraphs": "p8", "bold": False}, state) == ["asked_flag_off"]  # a removal of another property
 
 
+def test_a_property_taken_out_is_negated_around_it(state):
+    """"take those page breaks out again" (hand dev-thirty-seventh dwh-516#8, both ceilings) removes the page breaks
+    the words "take ... out" enclose; "take the bold away" too; a page break said outside them is still asked for."""
+    breaks = {"paragraphs": ["p8"], "page_break_before": False}
+    request = "hmm, the new pages leave huge gaps at the end of some discs. take those page breaks out again"
+    assert _checks(request, "set_paragraph_format", breaks, state) == []
+    assert _checks("take the bold away from p8", "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
+    assert _checks("take the heading out and start p8 on a new page", "set_paragraph_format", breaks,
+                   state) == ["asked_flag_off"]
+
+
 @pytest.mark.parametrize("request_text, unasked", [
     ("The N/A under Definitions doesn't need to be bold.", False),  # hand dev-third (hosted ceiling)
     ("p8 shouldn't be bold", False),
@@ -2412,6 +2423,8 @@ def test_a_vertical_line_between_columns_names_their_separator(state):
     columns = {"section": 1, "count": 2, "separator": True}
     for request in ("两栏中间加条竖线分隔一下", "put a vertical rule between the two columns"):
         assert _checks(request, "set_columns", columns, state) == []
+    assert _checks("put thin lines between the three columns too", "set_columns", {**columns, "count": 3},
+                   state) == []  # lines, plural (dev-thirty-seventh dwh-516#6, local ceiling)
     assert _checks("正文分成两栏", "set_columns", columns, state) == ["unasked_flag"]
     assert _checks("两栏中间的竖线去掉", "set_columns", {**columns, "separator": False}, state) == []
 

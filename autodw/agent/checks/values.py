@@ -151,15 +151,17 @@ def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
 
 def _negated(pattern: str, instruction: str) -> bool:
     """Whether the request says not to (or to remove) the property `pattern` names, before it ("no longer bold",
-    "取消加粗") or after it ("take the bold off", "加粗去掉"), or asks to undo what was done ("the bold lines shout
-    louder than the headings. Undo that")."""
+    "取消加粗"), after it ("take the bold off", "加粗去掉") or around it ("take those page breaks out again",
+    dwh-516#8), or asks to undo what was done ("the bold lines shout louder than the headings. Undo that")."""
     words = word_list("value_words.json")
     if re.search(words["reversal"], instruction, re.IGNORECASE):
         return True
+    around = [m.span() for m in re.finditer(words.get("negation_around", "(?!)"), instruction, re.IGNORECASE)]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
         if re.search(words["negation"], window, re.IGNORECASE) or \
-                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE):
+                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE) or \
+                any(start <= match.start() and match.end() <= end for start, end in around):
             return True
     return False
 
@@ -220,7 +222,8 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
                             "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fourth",
                             "dwbench-2.0/hand/dev-thirty-fifth", "dwbench-2.0/hand/dev-thirty-sixth",
-                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-thirty-seventh", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
@@ -247,7 +250,8 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth",
-                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/hand/dev-thirty-seventh",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
