@@ -17,7 +17,7 @@ from typing import Callable
 
 from lxml import etree
 
-from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.context import StateContext, styles_by_id
 from autodw.analysis.state.extract import extract_state
 from autodw.analysis.state.render import custom_headings, heading_level
 from autodw.analysis.state.layout import figures_identifier
@@ -41,7 +41,7 @@ class StyleLevels:
 
     def __init__(self, doc: WordDocument):
         root = styles_element(doc)
-        self.styles = {s.get(qn("w:styleId")): s for s in root.iterchildren(qn("w:style"))}
+        self.styles = styles_by_id(root)
         self.default = next((sid for sid, s in self.styles.items()
                               if s.get(qn("w:type"), "paragraph") == "paragraph" and s.get(qn("w:default")) in ("1", "true")), None)
         self._cache: dict[str | None, int | None] = {}
