@@ -11,7 +11,8 @@ An authoring file (its schema is :data:`SESSION_SCHEMA`)::
                 "ambiguous": "why the words allow several outcomes (optional)"}]}
 
 ``autodw bench author FILE`` replays a file turn by turn and says what is wrong (a call that fails, an id that does
-not exist, a turn that changes nothing, a call that is not needed, an alternative that fails) and reviews each turn
+not exist, a turn that changes nothing, a call that leaves the document state as it was, a call that is not needed,
+an alternative that fails) and reviews each turn
 (:func:`review`: its request, and each gold call's targets with their part and first words, or what a call that
 names none acts on; a warning for a target
 outside the body in a part the request does not name); ``--state N`` prints
