@@ -809,7 +809,7 @@ def test_revisions_resolved_then_rewritten_are_needed_and_a_text_written_over_is
 def test_a_gold_call_leaving_the_state_as_it_was_is_a_problem_of_the_turn():
     """docx4j__LegacyForms.docx p1 has no style of its own: applying Normal writes a w:pStyle (the XML changes) but
     the state, what the judge compares, is as it was ("No change detected"), alone or before a call that changes
-    something. Reported with each_call_changes (validate and author); a read-only call (find_text) is not."""
+    something. Reported with each_call_changes (bench author); a read-only call (find_text) is not."""
     from autodw.core.document import WordDocument
     from autodw.dwbench.records import GoldCall
     from autodw.dwbench.validate import check_turn

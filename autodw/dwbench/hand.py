@@ -247,15 +247,16 @@ def session_of(authored: Authored):
 
 
 def check(authored: Authored) -> list[str]:
-    """Replay an authored session and return its problems (empty: it is good), exactly as ``autodw bench validate``
-    checks a session: each turn's gold and each alternative from the turn's start, and the faults found in 1.1."""
+    """Replay an authored session and return its problems (empty: it is good), as ``autodw bench validate`` checks a
+    session (each turn's gold and each alternative from the turn's start, and the faults found in 1.1) and, as well,
+    that each gold call changes the state (a state read after every call: too slow to repeat on every split)."""
     from autodw.dwbench.validate import validate_session
 
     try:
         session = session_of(authored)
     except BenchmarkDataError as exc:
         return [str(exc)]
-    return [str(f) for f in validate_session(session)]
+    return [str(f) for f in validate_session(session, each_call_changes=True)]
 
 
 def document_after(authored: Authored, turn: int):

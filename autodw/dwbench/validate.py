@@ -1,8 +1,9 @@
 """Check DWBench by replaying it: every gold call runs, names ids that exist at that point, every
-instruction changes the document, every gold call changes its state (a read-only API apart) and is needed (dropping
-it changes the turn's expected state), every ``accept`` alternative runs and changes the document, no two
-instructions are identical, source files are present and unchanged; and the faults a reader found in 1.1 (:func:`faults`): a back-reference
-with several candidates, an order trap, a duplicate insertion, a computed value that disagrees with its rule."""
+instruction changes the document, every gold call is needed (dropping it changes the turn's expected state) and, for
+a session being written (``bench author``), changes the state (a read-only API apart), every ``accept`` alternative
+runs and changes the document, no two instructions are identical, source files are present and unchanged; and the
+faults a reader found in 1.1 (:func:`faults`): a back-reference with several candidates, an order trap, a duplicate
+insertion, a computed value that disagrees with its rule."""
 
 from __future__ import annotations
 
@@ -87,9 +88,10 @@ def validate(splits: Iterable[str], progress: Callable[[str], None] | None = Non
     return report
 
 
-def validate_session(session: Session, needed: bool = True) -> list[Failure]:
+def validate_session(session: Session, needed: bool = True, each_call_changes: bool = False) -> list[Failure]:
     """The failed checks of one session (replayed from its source file, no cache); `needed` False skips the check that
-    each gold call is needed (the generator has made it turn by turn)."""
+    each gold call is needed (the generator has made it turn by turn); `each_call_changes` adds the check that each
+    gold call changes the state (:func:`check_turn`: a state read after every call, for a session being written)."""
     try:
         doc = open_source(session.source)
     except AutodwError as exc:
@@ -101,7 +103,7 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
         for k, alt in enumerate(ins.alternatives, 1):
             failures += [Failure(ins.key, f"alternative {k}: {p}") for p in check_alternative(doc, alt)]
             doc.restore(start)
-        problems = check_turn(doc, ins.gold, each_call_changes=True) if needed else _run_checked(doc, ins.gold)
+        problems = check_turn(doc, ins.gold, each_call_changes) if needed else _run_checked(doc, ins.gold)
         if not problems:
             problems = history.faults(ins, extract_state(doc))
         failures += [Failure(ins.key, p) for p in problems]
