@@ -387,6 +387,24 @@ def test_modify_style_chinese(zh):
     assert style["east_asia_font"] == "黑体" and style["bold"] is False
 
 
+def _definitions(doc, style_id):
+    return [s for s in doc.docx.styles.element.iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == style_id]
+
+
+def test_modify_style_changes_every_definition_of_a_style_defined_twice():
+    """The handbook's styles.xml defines Heading1 (and Normal) twice: Word reads the first, the change went to the
+    first and the state read the last, so "modified" changed nothing a reader saw. Now every definition changes."""
+    before, doc = open_corpus("unstructured__handbook-872p.docx")
+    assert len(_definitions(doc, "Heading1")) == 2
+    execute(doc, "modify_style", {"name": "Heading 1", "color": "1F3864", "based_on": "Normal"})
+    assert _style(extract_state(doc), "Heading 1")["color"] == "1F3864"
+    assert [d.find(f"{qn('w:rPr')}/{qn('w:color')}").get(qn("w:val")) for d in _definitions(doc, "Heading1")] == ["1F3864"] * 2
+    execute(doc, "set_default_font", {"size_pt": 11})  # the second Normal sets 12pt: it goes too
+    assert [d.find(f"{qn('w:rPr')}/{qn('w:sz')}") for d in _definitions(doc, "Normal")] == [None, None]
+    assert extract_state(doc)["styles"]["defaults"]["size_pt"] == 11.0
+    assert_word_opens(before, doc)
+
+
 def test_set_default_font(report, zh):
     res = execute(report, "set_default_font", {"font": "Georgia", "size_pt": 12})
     assert "Normal style" in res.message
