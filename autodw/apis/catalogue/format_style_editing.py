@@ -20,8 +20,8 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
 from autodw.apis.ooxml.looks import Looks, matches
 from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_direct_list, document_list_style,
                                            join_list_beside, list_beside, style_numbered)
-from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
-                                         numbering_of, renumber_from, restart_numbering, set_num_pr)
+from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, keep_level_indents,
+                                         list_kinds, numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_definitions, style_part)
 from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
@@ -679,8 +679,11 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         num_id = None  # keep each paragraph's list
     elif number_format is not None and model is not None:
         num_id, new_def = str(copy_list_definition(doc, model.at(0)[1], start or 1)), True
-    elif number_format is not None:
-        num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
+    elif number_format is not None:  # the format at the items' level, their indents kept
+        top = min(level if level is not None else lvl for _, lvl, _ in current)
+        num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format, top)), True
+        if list_kind(first_num, first_lvl):
+            keep_level_indents(doc, num_id, first_num)
     elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
         leader = list_beside(doc, kind, [targets[0][1]])  # None for a heading
