@@ -1495,6 +1495,7 @@ def test_the_paragraphs_of_a_style_a_request_describes_its_targets_by():
     assert pointing.pointed(state, request)[:len(ids)] == ids
     assert pointing.styled(state, "Make the heading 2 paragraphs italic.") == ["p7"]
     assert pointing.styled(state, "Make the chapter titles Heading 1.") == []  # the style it asks for
+    assert pointing.styled(state, "Could you make them proper Heading 2 headings?") == []
     assert pointing.styled(state, "Turn the quote back into normal text.") == []
     assert pointing.styled(state, "the lines in Normal style")[:2] == ["p1", "p2"]
 

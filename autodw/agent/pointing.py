@@ -1459,9 +1459,9 @@ def coloured(state: State, said: str) -> list[str]:
 
 
 #: a style a request describes its targets by ("the ones in Heading 1 style", "the Heading 2 paragraphs", "styled
-#: Quote"), not one it asks for ("make them Heading 4"): {name} is the style's name
+#: Quote"), not one it asks for ("make them Heading 4", "proper Heading 2 headings"): {name} is the style's name
 _STYLE_DESCRIBED = (r"(?<!\w)(?:in|with|using|of|styled(?:\s+as)?)\s+(?:the\s+)?{name}(?:\s+style)?(?!\w)"
-                    r"|(?<!\w){name}(?:\s+style)?(?:-styled|\s+(?:paragraphs?|ones|lines|headings|titles|text))(?!\w)")
+                    r"|(?<!\w){name}(?:\s+style)?(?:-styled|\s+(?:paragraphs?|ones|lines|text))(?!\w)")
 
 
 def styled(state: State, said: str) -> list[str]:
