@@ -802,7 +802,7 @@ def test_the_labels_under_each_label_of_a_range_with_its_colon():
     state = _filled(body, n=240)
     request = "Make the CD labels (01CD： to 06CD：) Heading 1, and the four category labels under each CD Heading 2"
     assert pointing.numbered(state, request) == cds
-    assert pointing.under_each(state, request) == categories
+    assert pointing.under_each(state, request) == cds + categories  # the labels first, then the lines under them
     assert pointing.pointed(state, request)[:len(cds) + len(categories)] == cds + categories
     assert pointing.under_each(state, "Make the CD labels (01CD： to 06CD：) Heading 1") == []
 
@@ -830,9 +830,23 @@ def test_the_labels_under_each_label_a_request_names_by_its_word():
     state, cds, categories = _catalogue(8, "Heading 1")
     request = "and the category names under each CD, the ones ending with a colon, should be Heading 2."
     assert pointing.each_labelled(state, pointing.undictated(request)) == cds
-    assert pointing.under_each(state, request) == categories
-    assert pointing.pointed(state, request)[:len(categories)] == categories
+    assert pointing.under_each(state, request) == cds + categories
+    assert pointing.pointed(state, request)[:len(cds) + len(categories)] == cds + categories
     assert pointing.each_labelled(state, "the lines under each chapter") == []  # no line holds the word
+
+
+def test_the_labels_under_each_label_a_request_names_by_example():
+    """dwh-516#3 ("make the disc labels (01CD, 02CD and so on) Heading 1 and the four category names under each disc
+    Heading 2"): no line holds "disc"; the labels are those written as the examples but for their numbers, shown
+    before the lines under them (a 350-token generator view of the step on the labels lost the last two to them)."""
+    state, cds, categories = _catalogue(8)
+    request = ("Next, make the disc labels (01CD, 02CD and so on) Heading 1 and the four category names under each "
+               "disc Heading 2.")
+    assert pointing.each_labelled(state, pointing.undictated(request)) == cds
+    assert pointing.under_each(state, request) == cds + categories
+    assert pointing.pointed(state, request)[:len(cds) + len(categories)] == cds + categories
+    # no example named: no labels
+    assert pointing.each_labelled(state, "the four category names under each disc") == []
 
 
 def test_paragraphs_alike_the_named_ones_but_for_their_numbers_come_first():
@@ -1449,6 +1463,41 @@ def test_a_section_described_with_an_article_or_as_a_list_is_found_by_its_title_
     assert pointing.labelled(state, request) == []  # not the contents entry "docx в PDF"
     assert pointing.sections_described(state, request) == [("p36", "p48")]
     assert {"p36", "p40", "p48"} <= set(pointing.pointed(state, request))
+
+
+def test_a_piece_of_a_digest_described_by_its_subject_points_at_its_section():
+    """dwh-517#6 ("In the long piece further down about private investment flowing into water and sewage, the four
+    short subheadings are just bold body text" of a Russian press digest): a piece (article, story) is a section
+    described by what it is about, with where it is said between ("further down"); found by its title in Russian."""
+    request = ("In the long piece further down about private investment flowing into water and sewage, the four "
+               "short subheadings are just bold body text. Make them Heading 4.")
+    assert pointing.section_descriptions(request) == ["private investment flowing"]
+    assert pointing.section_descriptions("The article above on tariffs needs a title.") == ["tariffs"]
+    assert pointing.section_descriptions("Make the long piece bold.") == []  # says which, not what about
+    titles = ["Рейтинг водоканала", "Новости Сибири", "В канализацию потекли частные инвестиции", "Погода на неделю",
+              "Спортивные итоги", "Управление на французский манер"]
+    state = _state([_paragraph(13 * n + 1 + i, f"{FILLER} Пункт {n}.{i}." if i else title, "Normal" if i else "Heading 1")
+                    for n, title in enumerate(titles) for i in range(13)])
+    assert pointing.sections_described(state, request) == [("p27", "p39")]
+    assert {"p27", "p33", "p39"} <= set(pointing.pointed(state, request))
+
+
+def test_the_paragraphs_of_a_style_a_request_describes_its_targets_by():
+    """dwh-510#3 ("Make the chapter headings (the ones in Heading 1 style) dark blue" of a 4,000-paragraph handbook):
+    the paragraphs with text of the style it describes them by, not of one it asks for ("make them Heading 4"); a
+    one-word name as written ("in Normal style", not "normal text")."""
+    heads = {20 * k + 5: _paragraph(20 * k + 5, f"CHAPTER {k + 1} - PART {k + 1}", "Heading 1") for k in range(10)}
+    state = _filled({**heads, 4: _paragraph(4, "", "Heading 1"), 7: _paragraph(7, "A subheading", "Heading 2")}, 200)
+    state["styles"]["styles"] = [{"name": name, "category": "paragraph"} for name in ("Normal", "Heading 1", "Heading 2")]
+    ids = [f"p{20 * k + 5}" for k in range(10)]
+    request = "Make the chapter headings (the ones in Heading 1 style) dark blue."
+    assert pointing.styled(state, request) == ids  # the empty p4 aside
+    assert pointing.pointed(state, request)[:len(ids)] == ids
+    assert pointing.styled(state, "Make the heading 2 paragraphs italic.") == ["p7"]
+    assert pointing.styled(state, "Make the chapter titles Heading 1.") == []  # the style it asks for
+    assert pointing.styled(state, "Could you make them proper Heading 2 headings?") == []
+    assert pointing.styled(state, "Turn the quote back into normal text.") == []
+    assert pointing.styled(state, "the lines in Normal style")[:2] == ["p1", "p2"]
 
 
 def test_a_list_described_before_where_it_is_ends_at_the_place_word():

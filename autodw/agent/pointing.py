@@ -20,9 +20,10 @@ import numpy as np
 
 from autodw.agent.distinctive import (ALNUM, LOOK_ALIKE_LETTERS, MIN_SCORE, block_texts, names_held, ranked_blocks,
                                      unconfused)
-from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
-                                    label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
-                                    tables_named, title_continued, unaccented, undictated, unspaced)
+from autodw.agent.grounding import (CLOSING, MIN_NAME_CHARS, OPENING, SECTION_NUMBER, Match, contents_entries,
+                                    heading_section, in_copy, label_section, look, loose, numbered_end, quotes,
+                                    section_numbers, table_caption, tables_named, title_continued, unaccented,
+                                    undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -468,6 +469,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     items = list_labelled(state, text)
     out += under_each(state, said) + items + items_after(state, said, items) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
+    out += styled(state, said)  # "the chapter headings (the ones in Heading 1 style)"
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
@@ -721,7 +723,7 @@ def under_each(state: State, text: str) -> list[str]:
     (:func:`each_labelled`: "the category names under each CD", dwh-405#3), when it speaks of what is under them ("the
     four category labels under each CD" of "01CD： to 08CD："): in each label's part (up to the next label; the last
     one's no longer than the longest other), the non-empty paragraphs of a kind and look every part has, at most
-    :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them)."""
+    :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them), after the labels themselves."""
     said = undictated(text)
     if not _UNDER.search(said):
         return []
@@ -736,8 +738,10 @@ def under_each(state: State, text: str) -> list[str]:
         parts = [range(a + 1, b) for a, b in zip(heads, [*heads[1:], min(heads[-1] + longest, len(paras))])]
         counts = [Counter(_kind(paras[n]) for n in part if paras[n].get("text", "").strip()) for part in parts]
         kinds = {k for k in counts[0] if all(0 < c[k] <= MAX_UNDER_EACH for c in counts)}
-        out += [paras[n]["id"] for part in parts for n in part
-                if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
+        lines = [paras[n]["id"] for part in parts for n in part
+                 if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
+        # the labels first: a step on them is shown them before the many lines under them (dwh-516#3)
+        out += [paras[n]["id"] for n in heads] + lines if lines else []
     return list(dict.fromkeys(out))
 
 
@@ -749,16 +753,27 @@ _UNDER_EACH = re.compile(r"\b(?:under|below|beneath|underneath)\s+(?:each|every)
 def each_labelled(state: State, said: str) -> list[str]:
     """The short lines holding the word `said` (undictated text) names labels by after "under each"
     (:data:`_UNDER_EACH`: "under each CD" names "01CD：" ... "08CD："), those of the kind (:func:`_kind`) most of them
-    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none."""
+    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none; when no short line
+    holds the word, the labels it names by example (:func:`exemplified`)."""
     words = [rf"(?<![^\W\d_]){re.escape(w.casefold())}(?![^\W\d_])" for w in _UNDER_EACH.findall(said)]
     if not words:
         return []
     held = [p for p in state.get("paragraphs", []) if _short(p) is not None
             and any(re.search(w, loose(p.get("text", ""))) for w in words)]
+    if not held:  # "the disc labels (01CD, 02CD and so on) ... under each disc": the labels it names by example
+        return exemplified(state, said)
     kinds = Counter(_kind(p) for p in held).most_common(1)
     if not kinds or not 2 <= kinds[0][1] <= MAX_SECTION_BLOCKS:
         return []
     return [p["id"] for p in held if _kind(p) == kinds[0][0]]
+
+
+def exemplified(state: State, said: str) -> list[str]:
+    """The short lines written as two or more of the paragraphs `said` (undictated text) names whole are but for
+    their numbers (:func:`_numbered_like`): "the disc labels (01CD, 02CD and so on)" names every "NNCD：" line, up to
+    :data:`MAX_ALIKE` (dwh-516#3)."""
+    paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
+    return _of_kinds(paras, said_whole(state, said), _numbered_like)
 
 
 def _list_kind(p: dict[str, Any]) -> tuple[Any, ...]:
@@ -1443,6 +1458,29 @@ def coloured(state: State, said: str) -> list[str]:
     return _looking(state, of_colour, section_rest=True)
 
 
+#: a style a request describes its targets by ("the ones in Heading 1 style", "the Heading 2 paragraphs", "styled
+#: Quote"), not one it asks for ("make them Heading 4", "proper Heading 2 headings"): {name} is the style's name
+_STYLE_DESCRIBED = (r"(?<!\w)(?:in|with|using|of|styled(?:\s+as)?)\s+(?:the\s+)?{name}(?:\s+style)?(?!\w)"
+                    r"|(?<!\w){name}(?:\s+style)?(?:-styled|\s+(?:paragraphs?|ones|lines|text))(?!\w)")
+
+
+def styled(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_ALIKE` body paragraphs with text of each paragraph style `said` (undictated text) describes
+    its targets by (:data:`_STYLE_DESCRIBED`): "the chapter headings (the ones in Heading 1 style)" of a handbook of
+    4,000 paragraphs (dwh-510#3)."""
+    names = [st["name"] for st in (state.get("styles") or {}).get("styles", []) if st.get("category") == "paragraph"
+             and len(st.get("name") or "") >= MIN_NAME_CHARS]
+    text = " ".join(said.split())
+    # a name of several words in any case, one word as written ("in Normal style", not "normal text")
+    described = [name for name in names if re.search(_STYLE_DESCRIBED.format(name=r"\s+".join(
+        map(re.escape, name.split()))), text, re.IGNORECASE if " " in name.strip() else 0)]
+    out: list[str] = []
+    for name in described:
+        out += [p["id"] for p in state.get("paragraphs", [])
+                if p.get("style") == name and p.get("text", "").strip()][:MAX_ALIKE]
+    return out
+
+
 def highlighted(state: State, said: str) -> list[str]:
     """The first :data:`MAX_COLOURED` body paragraphs whose text (styles resolved) is all highlighted, when `said`
     (undictated text) describes its target as highlighted ("make the highlighted items bold too")."""
@@ -1939,14 +1977,19 @@ def _label_end(state: State, pid: str) -> str | None:
 #: a section a request names by a description of its title ("the termination section", "the section on payment",
 #: "the list of commercial extensions", "付款那部分"): the description
 _SECTION_DESCRIBED = re.compile(
-    r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex)\s+(?:on|about|called|titled|named|for|covering|"
-    r"regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
+    r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex|{pieces})(?:\s+{placed})?\s+(?:on|about|called|titled|"
+    r"named|for|covering|regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
     r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{before})\s{{1,2}}"
     r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
     r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
     r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)|(?:这|那)(?:一)?(?:个)?章"
     # a heading said bare before where the target is ("致谢下面那段", "挪到…基本操作前面")
     r"|(?P<place>(?:的)?(?:下面|下方|后面|之后|上面|上方|前面|之前)))".format(
+        # a piece of writing a document collects, as a section ("the long piece further down about private
+        # investment", an article of a press digest)
+        pieces=r"pieces?|articles?|stor(?:y|ies)|essays?",
+        # where it is said to be, between the noun and its subject ("further down", "below")
+        placed=r"(?:(?:further|farther|lower|higher)\s+(?:down|up|on)|below|above|later\s+on)",
         # an article only inside the description ("the section on opening an existing document")
         words=r"(?!(?:the|a|an|this|that)\b)(?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
         # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)
