@@ -2699,3 +2699,53 @@ def test_a_row_added_at_the_bottom_is_at_its_table_s_end_and_an_abbreviation_s_f
     spelt = _state([_paragraph(1, "Under Section 5 of the Act"), _paragraph(2, "Начальная (максимальная) цена контракта")])
     assert pointing.abbreviations_spelled(spelt, "add the US to the table with the full form") == []
     assert pointing.abbreviations_spelled(spelt, "add НМЦК to the table with the full form") == ["p2"]
+
+
+def test_chapters_said_by_a_range_in_words_name_each_chapter_typed_with_its_chinese_number():
+    """dwh-515#5 ("now chapters two to five have an automatic 1. 2. 3. 4. in front of them ... Take that numbering
+    off"): the range names the titles typed "第二章" to "第五章" (headings), not only "第二章" it quotes; a single chapter
+    said in digits stays the part word's ("chapter 2")."""
+    titles = ["第一章  公告", "第二章   采购项目需求", "第三章  竞争性谈判须知", "第四章    谈判方法和程序", "第五章  附件",
+              "第六章  合同主要条款"]
+    paras = [p for n, t in enumerate(titles) for p in (_paragraph(10 * n + 1, t, "Heading 1"),
+                                                       *[_paragraph(10 * n + k, f"第{k}条。") for k in range(2, 11)])]
+    state = _state(paras)
+    assert pointing.chapters_worded("now chapters two to five have") == {2, 3, 4, 5}
+    assert pointing.chapters_worded("chapters 2-5") == {2, 3, 4, 5}
+    assert pointing.chapters_worded("is labelled chapter five") == {5}
+    assert pointing.chapters_worded("In chapter 2, the table") == set() and pointing.chapters_worded("the chapter titles") == set()
+    request = ("Hm, now chapters two to five have an automatic 1. 2. 3. 4. in front of them, which is nonsense since "
+               "they already say 第二章 etc. Take that numbering off.")
+    found = pointing.pointed(state, request)
+    assert {"p11", "p21", "p31", "p41"} <= set(found) and not {"p1", "p51"} & set(found)
+
+
+def test_a_heading_inside_a_table_cell_points_at_the_lines_under_it_in_its_cell():
+    """dwh-512#6 ("In the About Us bit, swap the two placeholder bullets ... There's also an empty bullet after them,
+    get rid of it"): a brochure laid out in a table has the "About Us" heading in a cell, its bullets (an empty one
+    too) after it in that cell, up to the next heading."""
+    texts = [("Back of the brochure text.", "Normal"), ("About Us ", "Heading 1"), ("Placeholder one.", "bullet"),
+             ("Placeholder two.", "bullet"), ("", "bullet"), ("Contact", "Heading 1"), ("Call us.", "Normal")]
+    cell = {"text": "\n".join(t for t, _ in texts), "paragraphs": [_paragraph(20 + k, t, s) for k, (t, s) in enumerate(texts)]}
+    other = {"text": "Front page.", "paragraphs": [_paragraph(30, "Front page.")]}
+    state = _state([_paragraph(1, "Learn how to work with models."), _paragraph(2, "")])
+    state["tables"] = [{"id": "t1", "index": 0, "rows": 1, "cols": 2, "after_paragraph": "p1",
+                        "cells": [["Front page.", cell["text"]]], "cell_details": [[other, cell]]}]
+    assert pointing.under_cell_heading(state, "p21") == ["p22", "p23", "p24"]
+    assert pointing.under_cell_heading(state, "p20") == [] and pointing.under_cell_heading(state, "p1") == []
+    request = ("In the About Us bit, swap the two placeholder bullets for our own points: Local agents in Ashford "
+               "since 1998, and Free market valuation within 48 hours. There's also an empty bullet after them, get rid of it.")
+    assert {"p21", "p22", "p23", "p24"} <= set(pointing.pointed(state, request))
+
+
+def test_a_short_label_the_words_point_at_points_at_the_short_lines_of_its_block():
+    """dwh-511#5 ("Colorado is written with a zero instead of an O in the South Central region"): the region's label
+    "906 SOUTH CENTRAL" heads the lines of its states, " (AR,C0,KS,LA,MO,OK," and "  TX)", up to the empty line."""
+    texts = ["Circle on this sheet the regions where you would like to be considered for employment.", "REGIONS", "",
+             "905 NORTH CENTRAL", "  (IA,MN,NE,ND,SD)", "", "906 SOUTH CENTRAL", " (AR,C0,KS,LA,MO,OK,", "  TX)", "",
+             "907 NORTHWEST", "(AK,ID,MT,OR,WA,WY)", ""]
+    state = _filled({40 + k: _paragraph(40 + k, t) for k, t in enumerate(texts)})
+    assert pointing.lines_under_label(state, "p46") == ["p47", "p48"]
+    assert pointing.lines_under_label(state, "p40") == [] and pointing.lines_under_label(state, "p42") == []
+    found = pointing.pointed(state, "Colorado is written with a zero instead of an O in the South Central region.")
+    assert {"p46", "p47"} <= set(found) and "p51" not in found

@@ -64,6 +64,7 @@ MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) 
 SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
+MAX_LABEL_BLOCK = 4  # short lines of a block a short label heads, set apart by empty paragraphs
 MAX_UNDER_EACH = 8  # lines of a kind under each label of a range that are its labels, not the lines under them
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
@@ -484,7 +485,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += started_with(state, said)  # "the bold line ... begins with a stray dash" of a Persian book
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
-    out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
+    cells = cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
+    out += cells + [i for pid in cells[:MAX_MATCHES] for i in under_cell_heading(state, pid)]  # "the About Us bit"
     out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
     out += abbreviations_spelled(state, said)  # "a row for НМЦК ... with the full form"
     # "Turn the packing items into a bulleted list: the sunscreen, ..." (5 lines): after what its words point at (a
@@ -494,6 +496,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    # "Colorado is written with a zero ... in the South Central region": the short lines of the label's block
+    out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in lines_under_label(state, lead)]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
@@ -561,6 +565,30 @@ def cells_worded(state: State, said: str, ids: Iterable[str]) -> list[str]:
     return out
 
 
+def under_cell_heading(state: State, pid: str) -> list[str]:
+    """The paragraphs after cell paragraph `pid` in its cell, when it is a heading, up to the next heading of its level
+    or higher (at most :data:`MAX_SECTION_BLOCKS`): the section a heading inside a table cell heads ("In the About Us
+    bit, swap the two placeholder bullets ... an empty bullet after them" of a brochure laid out in a table, dwh-512#6)."""
+    custom = custom_headings(state)
+    for t in state.get("tables", []):
+        for cell in (c for row in t.get("cell_details") or [] for c in row if c):
+            paras = cell.get("paragraphs") or []
+            at = next((n for n, p in enumerate(paras) if p.get("id") == pid), None)
+            if at is None:
+                continue
+            level = heading_level(paras[at].get("style"), custom)
+            if level is None:
+                return []
+            out = []
+            for p in paras[at + 1:]:
+                other = heading_level(p.get("style"), custom)
+                if other is not None and other <= level and p.get("text", "").strip():
+                    break
+                out.append(p["id"])
+            return out[:MAX_SECTION_BLOCKS]
+    return []
+
+
 def within(state: State, matches: Iterable[Match]) -> set[str]:
     """The body blocks under the headings or lists `matches` found (their sections, in document order)."""
     order = body_ids(state)
@@ -576,6 +604,7 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
     next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines hold names none."""
     numbers = {chinese_value(n) for n in _CHAPTER_SAID_NUMBER.findall(loose(said))}
     numbers |= {int(n) for n in _PART_SAID["chapter"].findall(said)}
+    numbers |= chapters_worded(said)
     paras = state.get("paragraphs", [])
     if not numbers or not paras:
         return []
@@ -586,6 +615,25 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
         if len(held) <= MAX_MATCHES:
             out += [(paras[i]["id"], paras[lines[n + 1][0] - 1]["id"] if n + 1 < len(lines) else paras[-1]["id"])
                     for n, i in held]
+    return out
+
+
+#: chapters a request names by a cardinal in words, or a range of them in words or digits ("chapters two to five",
+#: "chapters 2-5", "chapter five"): the first number, and the last of a range
+_CHAPTERS_WORDED = re.compile(r"(?<![^\W\d_])chapters?\s+(\d{1,2}|[^\W\d_]+)(?:\s*(?:to|through|thru|-|–|—)\s*"
+                              r"(\d{1,2}|[^\W\d_]+))?(?![^\W\d_])", re.IGNORECASE)
+
+
+def chapters_worded(said: str) -> set[int]:
+    """The chapter numbers `said` (undictated text) names by a cardinal in words ("chapter five") or by the ends of a
+    range, in words or digits ("chapters two to five" names 2, 3, 4 and 5; at most :data:`MAX_SECTION_BLOCKS` of them):
+    "now chapters two to five have an automatic 1. 2. 3. 4. in front of them" of a tender typed "第二章" ... "第五章"
+    (dwh-515#5)."""
+    out: set[int] = set()
+    for first, last in _CHAPTERS_WORDED.findall(said):
+        a, b = (int(n) if n.isdigit() else _CARDINALS.get(unaccented(n.casefold())) for n in (first, last or first))
+        if a is not None and b is not None and a <= b <= a + MAX_SECTION_BLOCKS and (last or not first.isdigit()):
+            out |= set(range(a, b + 1))
     return out
 
 
@@ -1155,6 +1203,22 @@ def items_under(state: State, pid: str) -> list[str]:
             break
         out.append(p["id"])
     return out[:MAX_SECTION_BLOCKS]
+
+
+def lines_under_label(state: State, pid: str) -> list[str]:
+    """The short lines (of up to :data:`MAX_LABEL_WORDS` words each) right after body paragraph `pid`, when it is a
+    short line itself heading a block set apart by empty paragraphs (one before it, or none: the first paragraph;
+    one right after the lines, at most :data:`MAX_LABEL_BLOCK` of them): the block a typed label heads ("Colorado is
+    written with a zero instead of an O in the South Central region" of a list of regions typed "906 SOUTH CENTRAL",
+    " (AR,C0,KS,LA,MO,OK,", "  TX)", then an empty line, dwh-511#5)."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    if at is None or _short(paras[at]) is None or at > 0 and paras[at - 1].get("text", "").strip():
+        return []
+    lines = list(itertools.takewhile(lambda p: _short(p) is not None, paras[at + 1:at + 2 + MAX_LABEL_BLOCK]))
+    end = at + 1 + len(lines)
+    closed = 0 < len(lines) <= MAX_LABEL_BLOCK and end < len(paras) and not paras[end].get("text", "").strip()
+    return [p["id"] for p in lines] if closed else []
 
 
 def said_beside(state: State, text: str, head: str, after: bool = False) -> bool:
