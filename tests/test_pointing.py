@@ -2703,17 +2703,20 @@ def test_a_row_added_at_the_bottom_is_at_its_table_s_end_and_an_abbreviation_s_f
 
 def test_chapters_said_by_a_range_in_words_name_each_chapter_typed_with_its_chinese_number():
     """dwh-515#5 ("now chapters two to five have an automatic 1. 2. 3. 4. in front of them ... Take that numbering
-    off"): the range names the titles typed "第二章" to "第五章" (headings), not only "第二章" it quotes; a single chapter
-    said in digits stays the part word's ("chapter 2")."""
+    off"): the range names the titles typed "第二章" to "第五章" (headings, by their lines only), not only "第二章" it
+    quotes; a single chapter said in digits stays the part word's ("chapter 3": its section)."""
     titles = ["第一章  公告", "第二章   采购项目需求", "第三章  竞争性谈判须知", "第四章    谈判方法和程序", "第五章  附件",
               "第六章  合同主要条款"]
     paras = [p for n, t in enumerate(titles) for p in (_paragraph(10 * n + 1, t, "Heading 1"),
                                                        *[_paragraph(10 * n + k, f"第{k}条。") for k in range(2, 11)])]
     state = _state(paras)
-    assert pointing.chapters_worded("now chapters two to five have") == {2, 3, 4, 5}
-    assert pointing.chapters_worded("chapters 2-5") == {2, 3, 4, 5}
-    assert pointing.chapters_worded("is labelled chapter five") == {5}
-    assert pointing.chapters_worded("In chapter 2, the table") == set() and pointing.chapters_worded("the chapter titles") == set()
+    assert pointing.chapters_ranged("now chapters two to five have") == {2, 3, 4, 5}
+    assert pointing.chapters_ranged("chapters 2-5") == {2, 3, 4, 5}
+    assert pointing.chapters_ranged("is labelled chapter five") == set()  # one chapter in words: no range
+    assert pointing.chapters_ranged("In chapter 2, the table") == set() and pointing.chapters_ranged("the chapter titles") == set()
+    # a range names the titles only ("chapters one to five": ten title lines, not five long sections)
+    assert pointing.chapters_numbered(state, "chapters two to three") == [("p11", "p11"), ("p21", "p21")]
+    assert pointing.chapters_numbered(state, "chapter 3") == [("p21", "p30")]
     request = ("Hm, now chapters two to five have an automatic 1. 2. 3. 4. in front of them, which is nonsense since "
                "they already say 第二章 etc. Take that numbering off.")
     found = pointing.pointed(state, request)

@@ -601,38 +601,38 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
     """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里", "第3章") or a chapter
     word and digits ("In chapter 2" of a Chinese tender, dwh-404#3): each line typed as that chapter's title by its
     Chinese number, in numerals or digits (:func:`chapter_typed`; a contents entry too) with the paragraph before the
-    next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines hold names none."""
+    next chapter line (or the last paragraph); of the chapters it names by a range (:func:`chapters_ranged`), the
+    title lines only (their sections, many long ones, are not what a request on several chapters shows first); a
+    number more than :data:`MAX_MATCHES` lines hold names none."""
     numbers = {chinese_value(n) for n in _CHAPTER_SAID_NUMBER.findall(loose(said))}
     numbers |= {int(n) for n in _PART_SAID["chapter"].findall(said)}
-    numbers |= chapters_worded(said)
+    ranged = chapters_ranged(said) - numbers
     paras = state.get("paragraphs", [])
-    if not numbers or not paras:
+    if not numbers | ranged or not paras:
         return []
     lines = [(i, number) for i, p in enumerate(paras) if (number := chapter_typed(p)) is not None]
     out = []
-    for number in numbers:
+    for number in [*numbers, *sorted(ranged)]:
         held = [(n, i) for n, (i, label) in enumerate(lines) if label == number]
         if len(held) <= MAX_MATCHES:
-            out += [(paras[i]["id"], paras[lines[n + 1][0] - 1]["id"] if n + 1 < len(lines) else paras[-1]["id"])
-                    for n, i in held]
+            out += [(paras[i]["id"], paras[i]["id"] if number in ranged else paras[lines[n + 1][0] - 1]["id"]
+                     if n + 1 < len(lines) else paras[-1]["id"]) for n, i in held]
     return out
 
 
-#: chapters a request names by a cardinal in words, or a range of them in words or digits ("chapters two to five",
-#: "chapters 2-5", "chapter five"): the first number, and the last of a range
-_CHAPTERS_WORDED = re.compile(r"(?<![^\W\d_])chapters?\s+(\d{1,2}|[^\W\d_]+)(?:\s*(?:to|through|thru|-|–|—)\s*"
-                              r"(\d{1,2}|[^\W\d_]+))?(?![^\W\d_])", re.IGNORECASE)
+#: chapters a request names by a range, in words or digits ("chapters two to five", "chapters 2-5"): its two ends
+_CHAPTERS_RANGED = re.compile(r"(?<![^\W\d_])chapters?\s+(\d{1,2}|[^\W\d_]+)\s*(?:to|through|thru|-|–|—)\s*"
+                              r"(\d{1,2}|[^\W\d_]+)(?![^\W\d_])", re.IGNORECASE)
 
 
-def chapters_worded(said: str) -> set[int]:
-    """The chapter numbers `said` (undictated text) names by a cardinal in words ("chapter five") or by the ends of a
-    range, in words or digits ("chapters two to five" names 2, 3, 4 and 5; at most :data:`MAX_SECTION_BLOCKS` of them):
-    "now chapters two to five have an automatic 1. 2. 3. 4. in front of them" of a tender typed "第二章" ... "第五章"
-    (dwh-515#5)."""
+def chapters_ranged(said: str) -> set[int]:
+    """The chapter numbers `said` (undictated text) names by the ends of a range, in words (cardinals) or digits
+    ("chapters two to five" names 2, 3, 4 and 5; at most :data:`MAX_SECTION_BLOCKS` of them): "now chapters two to
+    five have an automatic 1. 2. 3. 4. in front of them" of a tender typed "第二章" ... "第五章" (dwh-515#5)."""
     out: set[int] = set()
-    for first, last in _CHAPTERS_WORDED.findall(said):
-        a, b = (int(n) if n.isdigit() else _CARDINALS.get(unaccented(n.casefold())) for n in (first, last or first))
-        if a is not None and b is not None and a <= b <= a + MAX_SECTION_BLOCKS and (last or not first.isdigit()):
+    for first, last in _CHAPTERS_RANGED.findall(said):
+        a, b = (int(n) if n.isdigit() else _CARDINALS.get(unaccented(n.casefold())) for n in (first, last))
+        if a is not None and b is not None and a < b <= a + MAX_SECTION_BLOCKS:
             out |= set(range(a, b + 1))
     return out
 
