@@ -19,8 +19,8 @@ def _searched(request: str, found: list[str], accepted: bool = True) -> Instruct
 
 def test_a_searchs_result_lists_its_matched_elements_not_ids_inside_their_text():
     data = {"count": 2, "matches": [{"paragraph": "p3", "context": "as p9 says", "cell": {"table": "t1"}},
-                                    {"paragraph": "p7", "context": "x"}, {"paragraph": "p3"}]}
-    assert ids_listed(data) == ["p3", "t1", "p7"]
+                                    {"paragraph": "p7", "text": "p12", "context": "p12"}, {"paragraph": "p3"}]}
+    assert ids_listed(data) == ["p3", "t1", "p7"]  # not "p12", a matched text that looks like an id
 
 
 def test_the_planner_view_goes_to_what_the_last_step_found():
@@ -40,6 +40,11 @@ def test_the_start_view_is_read_again_after_a_search():
     after = view.for_step(state, request, _searched(request, ["p70"]), kept)
     assert _shown(after, "p70") and not _shown(kept, "p70")
     assert "from before these operations" not in view.history(_searched(request, ["p70"]), state)
+    edited = _searched(request, ["p70"])  # then a step that bolds p70: the view kept is the one read after the search
+    edited.steps.append(Step(2, "Bold p70.", attempts=[Attempt("set_text_format", {"paragraphs": ["p70"]}, "first",
+                                                               ok=True, accepted=True)]))
+    assert view.for_step(state, request, edited, after) == after
+    assert view.history(edited, state).startswith("(The document state above is from after operation 1 (a search);")
 
 
 def test_a_perfect_planner_searches_with_the_users_words_nearest_before_the_target():
@@ -93,3 +98,24 @@ def test_the_users_words_of_a_planner_prompt_leave_out_the_prompts_own():
     words = users_words("Add A", context)
     assert words == "Add A\nFix the typos\nin part two\nBold it (please)\nAdd A and B"
     assert numbers(words) == []  # not the numbers the prompt gives the earlier instructions
+
+
+def test_a_number_in_chinese_numerals_is_searched_in_digits_and_a_word_beginning_with_a_unit_is_no_number():
+    assert numbers("二〇二五年的表，第十二条，一千零一") == ["2025", "12", "1001"]
+    assert numbers("万一出错，百分之十") == []  # "in case", "percent": words, not numbers
+
+
+def test_the_elements_a_search_is_measured_on_are_in_document_order_a_tables_cells_where_it_is():
+    from autodw.analysis.state import extract_state
+    from autodw.core.document import WordDocument
+    from autodw.eval.ceiling.system import elements_in_order
+    from tests.conftest import docx_bytes
+
+    def build(d):
+        d.add_paragraph("Before the table.")
+        t = d.add_table(rows=1, cols=2)
+        t.cell(0, 0).text, t.cell(0, 1).text = "Left", "Right"
+        d.add_paragraph("After the table.")
+
+    elements = elements_in_order(extract_state(WordDocument.from_bytes(docx_bytes(build), name="t.docx")))
+    assert list(elements.values()) == ["Before the table.", "Left", "Right", "After the table."]

@@ -149,8 +149,9 @@ class CeilingBackend:
         remaining = [self.phrases[i][:REMAINING_CHARS] for i in todo[1:1 + REMAINING_ITEMS]]
         if not found.shown:
             search = self._search(step, list(found.missing_ids), words)
-            if search is not None:  # a search for the targets first, with the user's words (autodw.eval.ceiling.searches)
-                return {"done": False, "sub_instruction": search, "remaining": [self.phrases[step], *remaining][:REMAINING_ITEMS],
+            if search is not None:  # a search for the targets first, with the user's words (ceiling.searches)
+                return {"done": False, "sub_instruction": search,
+                        "remaining": [self.phrases[step], *remaining][:REMAINING_ITEMS],
                         "reason": f"ceiling: a search for gold step {step + 1}'s targets"}
             tried = len(self._tried.get(step, ()))
             detail = found.detail() + (f" (after {tried} search(es))" if tried else "")

@@ -5,7 +5,8 @@ the one that failed the instruction. Its cause is, in order: the ceiling's first
 filter, the planner's or the generator's view, the schema: :mod:`autodw.eval.ceiling.backend`); the rule checks, when
 they rejected its gold call; state extraction, when the state could not be read after it; else the loop's mechanics:
 a heuristic that stopped the request, undid the gold call or stopped short of the step, or a limit. An instruction
-whose every gold call was kept, in order and alone (searches aside), has no cause (if the judge still fails it, the table says so).
+whose every gold call was kept, in order and alone (searches aside), has no cause (if the judge still fails it, the
+table says so).
 """
 
 from __future__ import annotations

@@ -5,10 +5,11 @@ what it found (:func:`autodw.agent.views.found_last`). A perfect model searches 
 can type without having seen the target: a run of one to three words of the request or the session's earlier
 instructions (of Chinese or Japanese, two to four characters), in any case, as whole words where it begins and ends
 with a letter or digit; or a number they say, in digits (a Chinese numeral too), or all of those numbers in one
-search. Of those, :func:`best_search` takes the one whose matches come nearest before the targets
-(a target within :data:`NEAR` blocks after a match), the fewest matches first; whether the next view then shows the
-targets is the ceiling's usual check (:func:`autodw.eval.ceiling.needs.seen`), so a search that lands elsewhere
-credits nothing.
+search. Of those, :func:`best_search` takes the one whose matches come before the most targets (a target within
+:data:`NEAR` blocks after a match, in document order as the instruction begins), then the nearest, then the one with
+the fewest matches; whether the next view then shows the targets is the ceiling's usual check
+(:func:`autodw.eval.ceiling.needs.seen`), so a search that lands elsewhere credits nothing. It chooses knowing where
+the targets are: the ceiling is an upper bound, the search of a model that knows which of the user's words to type.
 """
 
 from __future__ import annotations
@@ -47,16 +48,24 @@ def queries(words: str) -> list[str]:
 
 def numbers(words: str) -> list[str]:
     """The numbers `words` say, in digits: as digits, or in Chinese numerals of two characters or more ("一千" is
-    1000; not the 三 of "那三行")."""
-    said = [n for n in _NUMBER.findall(words) if n.isdigit() or len(n) > 1]
-    return list(dict.fromkeys(str(chinese_value(n)) for n in said))
+    1000, "二〇二五" 2025; not the 三 of "那三行", nor 万一, "in case": no numeral begins with 万, 千 or 百)."""
+    said = [n for n in _NUMBER.findall(words) if n.isdigit() or len(n) > 1 and n[0] not in "万千百"]
+    return list(dict.fromkeys(_digits(n) for n in said))
+
+
+def _digits(numeral: str) -> str:
+    """A number in digits; a Chinese numeral without units digit by digit ("二〇二五": 2025)."""
+    if not numeral.isdigit() and not any(c in "十百千万" for c in numeral):
+        return "".join(str(chinese_value(c)) for c in numeral)
+    return str(chinese_value(numeral))
 
 
 def searches(words: str) -> list[dict[str, Any]]:
     """find_text's arguments for each search a model could write from `words` (the user's): each of
     :func:`queries`, each number they say in digits (:func:`numbers`), and all those numbers in one search."""
     said = numbers(words)
-    together = [{"query": "|".join(said), "regex": True, "match_case": False, "whole_word": True}] if len(said) > 1 else []
+    together = ([{"query": "|".join(said), "regex": True, "match_case": False, "whole_word": True}]
+                if len(said) > 1 else [])
     return [*(search_args(q) for q in queries(words)), *(search_args(n) for n in said), *together]
 
 
@@ -74,9 +83,9 @@ def matched(elements: dict[str, str], args: dict[str, Any]) -> list[str]:
 
 
 def best_search(elements: dict[str, str], targets: list[str], words: str, tried: set[str]) -> dict[str, Any] | None:
-    """find_text's arguments for the search of `words` (:func:`searches`; its query not in `tried`) whose matches in `elements` (id -> text, in
-    document order) have the most `targets` within :data:`NEAR` blocks after one, then the nearest, then the fewest
-    matches; None when no query of them has a target within reach."""
+    """find_text's arguments for the search of `words` (:func:`searches`; its query not in `tried`) whose matches in
+    `elements` (id -> text, in document order) have the most `targets` within :data:`NEAR` blocks after one, then the
+    nearest, then the fewest matches; None when no search of them has a target within reach."""
     at = {eid: k for k, eid in enumerate(elements)}
     wanted = [at[t] for t in targets if t in at]
     best: tuple[tuple[int, int, int], dict[str, Any]] | None = None
