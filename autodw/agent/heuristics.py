@@ -5,9 +5,9 @@ choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's metho
   and the planner told so (:func:`repeated_step`; not a search, which may be made again); if its retries end on it
   again, the instruction is done (as when a reworded step repeats the accepted call, below); for one request of a
   split instruction it ends that request at once (its planner re-planning finished work says the request is done).
-  A sub-instruction that already failed twice,
-  or once with its last level's call rejected (every level was tried and validated), ends the request
-  (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit. It also
+  A sub-instruction that already failed twice, or once with its last level's call rejected (every level was tried
+  and validated), ends the request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a
+  limit. It also
   ends one request of a split instruction when its planner plans new text another request of the message asks for
   (:func:`another_requests_step`: a quote of a later request, neither in this request nor in the document): the
   small planner works through the whole message from its first request, and the rule checks then reject that work

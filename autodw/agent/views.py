@@ -176,12 +176,16 @@ def _matched(matches: list[grounding.Match]) -> list[str]:
     return [*(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
 
 
+#: the line before the session's earlier instructions in a planner's prompt
+EARLIER_HEADING = "Earlier instructions of this session (already carried out):\n"
+
+
 def session_context(session: list[InstructionResult]) -> str:
     """The earlier instructions of the session and how they ended ("" for the first)."""
     if not session:
         return ""
     done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
-    return f"Earlier instructions of this session (already carried out):\n{done}\n\n"
+    return f"{EARLIER_HEADING}{done}\n\n"
 
 
 def history(record: InstructionResult, history_chars: int, exclude: Step | None = None) -> str:
@@ -332,5 +336,7 @@ class StartView(CurrentView):
     def history(self, record: InstructionResult, state: State) -> str:
         if not record.steps or found_last(record):  # (after a search, the view above is the document now)
             return history(record, self.history_chars)
-        return ("(The document state above is from before these operations; the elements they changed are shown as "
-                "they are now after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))
+        searched = next((s.number for s in reversed(record.steps) if s.accepted is not None and s.accepted.found), None)
+        when = "before these operations" if searched is None else f"after operation {searched} (a search)"
+        return (f"(The document state above is from {when}; the elements the operations changed are shown as they "
+                "are now after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))
