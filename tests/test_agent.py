@@ -790,17 +790,22 @@ def test_the_state_is_read_once_per_executed_call(doc):
     assert not llm.remaining() and len(reads) == 1 + 2 and len(set(reads)) == 3
 
 
-def test_a_call_that_only_reads_is_accepted_and_repeating_it_is_not_an_internal_error(doc):
+def test_a_call_that_only_reads_is_accepted_and_may_be_made_again_but_not_a_third_time(doc):
+    """A search planned again in the same words is no finished work (the view has moved since it was made); the same
+    call a third time is a loop, which ends the instruction."""
     find = {"api": "find_text", "args": {"query": "region"}}
     agent, llm = agent_for({
-        "planner": [plan("Find where 'region' occurs."), plan("Find the word 'region' again.")],
-        "api_generator": [find, find],
+        "planner": [plan("Find where 'region' occurs."), plan("Find where 'region' occurs."),
+                    plan("Find the word 'region' again.")],
+        "api_generator": [find, find, find],
         "validator": [],
     }, classifier=FixedClassifier([("content_modification", 0.9), ("content_creation", 0.06),
                                    ("format_style_editing", 0.04)]))
     record = agent.run(doc, ["Where does 'region' occur?"]).instructions[0]
     assert record.status == "done" and record.steps[0].accepted.api == "find_text"
-    assert record.steps[1].redundant and not llm.remaining()
+    assert record.steps[0].accepted.read_only and record.steps[0].accepted.found  # what it found, for the view
+    assert record.steps[1].accepted is not None and not record.steps[1].redundant
+    assert record.steps[2].redundant and not llm.remaining()
 
 
 def test_under_hosted_an_absence_finding_is_a_hint_the_llm_validator_sees(doc):

@@ -1231,6 +1231,22 @@ def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(d
     assert _checks("Footnote this paragraph", "insert_footnote", {**note, "offset": 12}, state) == ["unasked_option"]
 
 
+def test_a_note_taking_the_place_of_a_text_or_sourcing_a_quote_names_where_its_mark_goes(state):
+    """hand dev-thirty-sixth dwh-500#3 and #4 (local ceiling): "take the Exodus reference out of the brackets and put it
+    in a footnote instead" puts the mark where the reference was; "The quote in the third paragraph has no source"
+    puts it after the quote; a footnote that says neither still goes at the paragraph's end."""
+    from autodw.agent.checks.values import unasked_options
+
+    paragraph = next(p for p in state["paragraphs"] if len(p["text"]) > 20)
+    note = {"paragraph": paragraph["id"], "text": "Exodus 2:23-4.", "offset": 12}
+    for request in ("In the first paragraph, take the Exodus reference out of the brackets and put it in a footnote "
+                    "instead.", "The quote in the third paragraph has no source at all. Do the same there - it's "
+                    "Psalm 106:35", "Move the citation into a footnote in its place"):
+        assert unasked_options("insert_footnote", note, request, state) == [], request
+    for request in ("Add a footnote to the first paragraph: Exodus 2:23-4.", "Put the Exodus reference in a footnote"):
+        assert [f.check for f in unasked_options("insert_footnote", note, request, state)] == ["unasked_option"], request
+
+
 def test_an_option_the_previous_instruction_gave_the_text_a_call_writes_again_is_named(doc):
     """"Put "X" in the header, right aligned", then "I'd rather have that in the footer. move it down there" (DWBench
     2.0 hand dev-thirty-fifth dwh-492#7): the text moves with its alignment; not without that instruction, nor for a
@@ -1324,6 +1340,17 @@ def test_a_property_switched_the_other_way(state):
                    {"paragraphs": "p8", "bold": False}, state) == ["asked_flag_off"]  # a removal of another property
 
 
+def test_a_property_taken_out_is_negated_around_it(state):
+    """"take those page breaks out again" (hand dev-thirty-seventh dwh-516#8, both ceilings) removes the page breaks
+    the words "take ... out" enclose; "take the bold away" too; a page break said outside them is still asked for."""
+    breaks = {"paragraphs": ["p8"], "page_break_before": False}
+    request = "hmm, the new pages leave huge gaps at the end of some discs. take those page breaks out again"
+    assert _checks(request, "set_paragraph_format", breaks, state) == []
+    assert _checks("take the bold away from p8", "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
+    assert _checks("take the heading out and start p8 on a new page", "set_paragraph_format", breaks,
+                   state) == ["asked_flag_off"]
+
+
 @pytest.mark.parametrize("request_text, unasked", [
     ("The N/A under Definitions doesn't need to be bold.", False),  # hand dev-third (hosted ceiling)
     ("p8 shouldn't be bold", False),
@@ -1382,6 +1409,24 @@ def test_a_request_repeating_the_previous_change_asks_for_its_flags():
     assert unasked_flags("set_header_row", args, "同样处理合同那一章的表", previous) == []
     assert [f.check for f in unasked_flags("set_header_row", args, "give the contract chapter's table a grey header",
                                            previous)] == ["unasked_flag"]
+
+
+def test_a_request_opening_with_same_for_repeats_the_previous_change(state):
+    """hand dev-thirty-sixth dwh-504#4 and dwh-499#6 (local ceiling): "same for the letter to teachers at the very
+    end" after "each of the appendices should start on a new page" asks for the page break before it, and "same for
+    the ty at the end of twenty" after "colour only the teen part blue" for the colour; "the same for" inside a clause
+    ("keep the size the same for all headings") repeats nothing."""
+    from autodw.agent.checks.values import unasked_flags, unasked_properties
+
+    previous, args = "each of the appendices should start on a new page", {"paragraphs": ["p3"], "page_break_before": True}
+    assert unasked_flags("set_paragraph_format", args, "same for the letter to teachers at the very end", previous) == []
+    assert unasked_flags("set_paragraph_format", args, "And the same with the closing letter.", previous) == []
+    assert [f.check for f in unasked_flags("set_paragraph_format", args, "keep the size the same for the letter",
+                                           previous)] == ["unasked_flag"]
+    previous, args = "In the teen words, colour only the teen part blue", {"paragraphs": ["p2"], "color": "0000FF"}
+    assert unasked_properties("set_text_format", args, "same for the ty at the end of twenty", state, previous) == []
+    assert [f.check for f in unasked_properties("set_text_format", args, "the ty at the end of twenty", state,
+                                                previous)] == ["unasked_property"]
 
 
 def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
@@ -1477,6 +1522,23 @@ def test_a_request_adding_targets_with_too_asks_for_the_previous_change(state):
     assert unasked_properties("set_text_format", args, "eleven and twelve as well.", state, previous) == []
     assert [f.check for f in unasked_properties("set_text_format", args, "eleven is too small", state,
                                                 previous)] == ["unasked_property"]
+
+
+def test_undoing_the_previous_change_names_the_property_it_removes(state):
+    """hand dev-thirty-sixth dwh-500#8 (local ceiling): "no wait, undo that. the booklet gets printed in black and
+    white anyway" after "highlight the last sentence ... in yellow" asks to remove the highlight; not another
+    highlight, nor a removal the previous instruction did not name, nor without undoing it."""
+    from autodw.agent.checks.values import unasked_properties
+
+    previous = "highlight the last sentence of the article in yellow, the bit about the desert"
+    request, args = "no wait, undo that. the booklet gets printed in black and white anyway", {"paragraphs": ["p2"], "highlight": "none"}
+    assert unasked_properties("set_text_format", args, request, state, previous) == []
+    assert [f.check for f in unasked_properties("set_text_format", {**args, "highlight": "green"}, request, state,
+                                                previous)] == ["unasked_property"]
+    assert [f.check for f in unasked_properties("set_text_format", args, request, state,
+                                                "make the last sentence bold")] == ["unasked_property"]
+    assert [f.check for f in unasked_properties("set_text_format", args, "the booklet gets printed in black and white",
+                                                state, previous)] == ["unasked_property"]
 
 
 def test_a_chinese_line_chart_typed_by_its_sound(state):
@@ -2332,6 +2394,14 @@ def test_a_title_across_the_page_above_columns_is_a_continuous_section_break(sta
                    {"after": "p1", "start": "continuous"}, state) == ["unnamed_value"]
     assert _checks("Start the appendix on a new page", "insert_section_break",
                    {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
+    # the title kept across the top of the columns (hand dev-thirty-sixth dwh-502#3: the hosted and local ceilings)
+    request = ("It runs onto a second page. Could the list go in two columns so the whole thing fits on one sheet? "
+               "Keep the title across the top.")
+    assert _checks(request, "insert_section_break", {"after": "p1", "start": "continuous"}, state) == []
+    assert _checks("Keep the title across the top, then the list in two columns", "insert_section_break",
+                   {"after": "p1", "start": "continuous"}, state) == []
+    assert _checks("Keep the title across the top. Make it bold.", "insert_section_break",
+                   {"after": "p1", "start": "continuous"}, state) == ["unasked_api", "unnamed_value"]
 
 
 def test_a_part_kept_full_width_beside_chinese_columns_is_a_continuous_section_break(state):
@@ -2353,6 +2423,8 @@ def test_a_vertical_line_between_columns_names_their_separator(state):
     columns = {"section": 1, "count": 2, "separator": True}
     for request in ("两栏中间加条竖线分隔一下", "put a vertical rule between the two columns"):
         assert _checks(request, "set_columns", columns, state) == []
+    assert _checks("put thin lines between the three columns too", "set_columns", {**columns, "count": 3},
+                   state) == []  # lines, plural (dev-thirty-seventh dwh-516#6, local ceiling)
     assert _checks("正文分成两栏", "set_columns", columns, state) == ["unasked_flag"]
     assert _checks("两栏中间的竖线去掉", "set_columns", {**columns, "separator": False}, state) == []
 

@@ -227,6 +227,43 @@ def test_set_paragraph_text_keeps_the_fields_whose_text_the_new_text_keeps():
     assert page_fields("Total: 15") == (0, "")
 
 
+def test_set_paragraph_text_writes_text_after_a_field_in_the_first_runs_formatting():
+    """Text the new text adds after a kept field took the field result's formatting (a Zotero citation's Calibri);
+    the description promises the formatting of the paragraph's first run, as the rest of the new text has."""
+    from autodw.apis.ooxml.fields import field_runs
+    from autodw.apis.ooxml.text import new_run
+    from autodw.core.xml import parse, W
+
+    def retyped(first_rpr):  # "See page " (in `first_rpr`) + a PAGE field showing an italic "3", retyped
+        doc = WordDocument.new()
+        p = doc.body.makeelement(qn("w:p"), {})
+        doc.body.insert(0, p)
+        p.extend([new_run("See page ", first_rpr and parse(f'<w:rPr xmlns:w="{W}">{first_rpr}</w:rPr>')),
+                  *field_runs("PAGE", "3")])
+        for r in p.iter(qn("w:r")):
+            if r.find(qn("w:t")) is not None and r.find(qn("w:t")).text == "3":
+                r.insert(0, parse(f'<w:rPr xmlns:w="{W}"><w:i/></w:rPr>'))
+        doc.refresh_ids()
+        before = doc.to_bytes()
+        execute(doc, "set_paragraph_text", {"paragraph": "p1", "text": "See page 3 for details"})
+        assert_word_opens(before, doc)
+        runs = _para(_state(doc), "p1")["runs"]
+        assert any(r.get("italic") for r in runs)  # the field's result keeps its look
+        return runs[-1]
+
+    assert retyped("<w:b/>") == {"text": " for details", "bold": True}
+    assert retyped(None) == {"text": " for details"}
+
+    path = corpus_file("pandoc__zotero_citations.docx")
+    d = WordDocument.open(path)
+    execute(d, "set_paragraph_text", {"paragraph": "p1", "text": "This is a citation (Smith et al., 2013) that was updated."})
+    runs = _para(_state(d), "p1")["runs"]
+    assert runs[-1]["text"].endswith(" that was updated.") and "font" not in runs[-1]
+    assert [r.get("font") for r in runs if r["text"] == "(Smith et al., 2013)"] == ["Calibri"]
+    assert len(list(d.find("p1", "p").iter(qn("w:instrText")))) == 1
+    assert_word_opens(path.read_bytes(), d)
+
+
 def test_delete_text_span_and_errors(report):
     execute(report, "delete_text", {"paragraph": "p2", "span": {"match": " Revenue grew in every region."}})
     p2 = _para(_state(report), "p2")

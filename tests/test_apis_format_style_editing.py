@@ -387,6 +387,24 @@ def test_modify_style_chinese(zh):
     assert style["east_asia_font"] == "黑体" and style["bold"] is False
 
 
+def _definitions(doc, style_id):
+    return [s for s in doc.docx.styles.element.iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == style_id]
+
+
+def test_modify_style_changes_every_definition_of_a_style_defined_twice():
+    """The handbook's styles.xml defines Heading1 (and Normal) twice: Word reads the first, the change went to the
+    first and the state read the last, so "modified" changed nothing a reader saw. Now every definition changes."""
+    before, doc = open_corpus("unstructured__handbook-872p.docx")
+    assert len(_definitions(doc, "Heading1")) == 2
+    execute(doc, "modify_style", {"name": "Heading 1", "color": "1F3864", "based_on": "Normal"})
+    assert _style(extract_state(doc), "Heading 1")["color"] == "1F3864"
+    assert [d.find(f"{qn('w:rPr')}/{qn('w:color')}").get(qn("w:val")) for d in _definitions(doc, "Heading1")] == ["1F3864"] * 2
+    execute(doc, "set_default_font", {"size_pt": 11})  # the second Normal sets 12pt: it goes too
+    assert [d.find(f"{qn('w:rPr')}/{qn('w:sz')}") for d in _definitions(doc, "Normal")] == [None, None]
+    assert extract_state(doc)["styles"]["defaults"]["size_pt"] == 11.0
+    assert_word_opens(before, doc)
+
+
 def test_set_default_font(report, zh):
     res = execute(report, "set_default_font", {"font": "Georgia", "size_pt": 12})
     assert "Normal style" in res.message
@@ -494,6 +512,44 @@ def test_restart_moves_every_named_item_of_the_list():
     state = extract_state(doc)
     assert len({_list(state, pid)["num_id"] for pid in ("p8", "p9", "p10")}) == 1
     assert [_list(state, pid)["label"] for pid in ("p4", "p5", "p6", "p8", "p9", "p10")] == ["A.", "B.", "C.", "A.", "B.", "C."]
+
+
+def _sub_bullets() -> WordDocument:
+    """A small document: "Fruit" a bullet, "Apple", "Pear", "Plum" bullets at level 1 (made with the APIs)."""
+    doc = make_doc(lambda d: [d.add_paragraph(t) for t in ("Fruit", "Apple", "Pear", "Plum")])
+    execute(doc, "set_list_format", {"paragraphs": ["p1", "p2", "p3", "p4"], "kind": "bullet"})
+    execute(doc, "set_list_format", {"paragraphs": ["p2", "p3", "p4"], "level": 1})
+    return doc
+
+
+@pytest.mark.parametrize("level", [{}, {"level": 1}])
+def test_number_format_below_the_top_level(level):
+    """Level-1 bullets numbered in a format show that format at their level, their indent kept (they got the
+    format's second-level style, 1., 2., 3., and the new list's level-1 indent)."""
+    doc = _sub_bullets()
+    before = doc.to_bytes()
+    indents = [_list(extract_state(doc), pid)["indent"] for pid in ("p2", "p3", "p4")]
+    execute(doc, "set_list_format", {"paragraphs": ["p2", "p3", "p4"], "kind": "numbered", "number_format": "upperLetter",
+                                     **level})
+    state = extract_state(doc)
+    lists = [_list(state, pid) for pid in ("p2", "p3", "p4")]
+    assert [x["label"] for x in lists] == ["A.", "B.", "C."] and {x["level"] for x in lists} == {1}
+    assert [x["indent"] for x in lists] == indents and _list(state, "p1")["kind"] == "bullet"
+    assert_word_opens(before, doc)
+
+
+def test_number_format_keeps_a_sub_levels_own_indent():
+    """A Pages file's level-1 items indented 1.27 cm: a new number format keeps that indent (it moved to 2.54 cm)."""
+    data, doc = open_corpus("docx2python__created-in-pages-bulleted-lists.docx")
+    execute(doc, "set_list_format", {"paragraphs": ["p4", "p5", "p6"], "kind": "numbered", "number_format": "lowerRoman"})
+    state = extract_state(doc)
+    lists = [_list(state, pid) for pid in ("p4", "p5", "p6")]
+    assert [x["label"] for x in lists] == ["i.", "ii.", "iii."] and {x["level"] for x in lists} == {1}
+    assert {x["indent"]["left_cm"] for x in lists} == {1.27}
+    execute(doc, "set_list_format", {"paragraphs": ["p8", "p9", "p10"], "kind": "bullet"})
+    execute(doc, "set_list_format", {"paragraphs": ["p8", "p9", "p10"], "kind": "numbered", "number_format": "upperLetter"})
+    assert [_list(extract_state(doc), pid)["label"] for pid in ("p8", "p9", "p10")] == ["A.", "B.", "C."]
+    assert_word_opens(data, doc)
 
 
 def test_set_list_format_chinese_counting(zh):

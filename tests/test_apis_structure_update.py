@@ -385,6 +385,22 @@ def test_insert_toc_chinese(zh):
     assert "第一条 服务内容" in entries and "第四条 其他" in entries
 
 
+def test_insert_toc_keeps_the_spaces_of_a_heading():
+    """docx2python's libreoffice_conversion.docx: the outline-level heading "第一章  竞争性谈判采购公告" (two spaces)
+    got the entry "第一章 竞争性谈判采购公告": the entry text had its spaces collapsed. It keeps them, preserved."""
+    from tests.conftest import assert_word_opens, open_corpus
+
+    before, doc = open_corpus("docx2python__libreoffice_conversion.docx")
+    heading = "第一章  竞争性谈判采购公告"
+    assert heading in [p["text"] for p in extract_state(doc)["paragraphs"]]
+    run(doc, "insert_toc", position="start")
+    entries = [p for p in extract_state(doc)["paragraphs"] if p["style"].startswith("TOC ")]
+    assert entries[0]["text"] == heading
+    texts = [t for t in doc.find(entries[0]["id"], "p").iter(qn("w:t")) if "  " in (t.text or "")]
+    assert [t.get("{http://www.w3.org/XML/1998/namespace}space") for t in texts] == ["preserve"]
+    assert_word_opens(before, doc)
+
+
 def test_insert_toc_without_headings_leaves_an_empty_field():
     doc = blank("plain", "text")
     result = run(doc, "insert_toc", position="start")

@@ -384,6 +384,19 @@ def test_set_column_width_writes_grid_and_cells(report):
         call(report, "set_column_width", table="t1", col=4, width="3cm")
 
 
+def test_set_column_width_says_a_width_needs_its_unit(report):
+    """A writer's "width": 3.5 was refused and the description (what ``autodw apis`` lists) did not say a unit is
+    needed. As for the other widths (insert_table's column_widths, resize_image), whose unit Word shows as cm or
+    inches by its settings, a bare number stays refused; the description now says so."""
+    from autodw.apis import registry
+    description = registry().get("set_column_width").description
+    assert "unit" in description and "bare number" in description
+    with pytest.raises(ArgumentError, match=r"bare number \(3.5\).*\"8cm\""):
+        call(report, "set_column_width", table="t1", col=0, width=3.5)
+    call(report, "set_column_width", table="t1", col=0, width="3.5cm")
+    assert table(report)["column_widths_cm"][0] == 3.5
+
+
 # --- merge / split ----------------------------------------------------------------------------
 
 

@@ -806,6 +806,49 @@ def test_revisions_resolved_then_rewritten_are_needed_and_a_text_written_over_is
         ["gold call 1 (set_paragraph_text) is not needed: the turn ends the same without it"]
 
 
+def test_a_gold_call_leaving_the_state_as_it_was_is_a_problem_of_the_turn():
+    """docx4j__LegacyForms.docx p1 has no style of its own: applying Normal writes a w:pStyle (the XML changes) but
+    the state, what the judge compares, is as it was ("No change detected"), alone or before a call that changes
+    something. Reported with each_call_changes (bench author); a read-only call (find_text) is not."""
+    from autodw.core.document import WordDocument
+    from autodw.dwbench.records import GoldCall
+    from autodw.dwbench.validate import check_turn
+    from tests.conftest import corpus_file
+
+    normal = GoldCall("apply_style", {"paragraphs": ["p1"], "style": "Normal"})
+    bold = GoldCall("set_text_format", {"paragraphs": ["p1"], "bold": True})
+    find = GoldCall("find_text", {"query": "Check"})
+
+    def problems(calls, each=True):
+        return check_turn(WordDocument.open(corpus_file("docx4j__LegacyForms.docx")), calls, each_call_changes=each)
+
+    unchanged = "gold call 1 (apply_style) leaves the document state as it was (No change detected)"
+    assert [p[:len(unchanged)] for p in problems([normal])] == [unchanged]
+    assert [p[:len(unchanged)] for p in problems([normal, bold])] == [unchanged]
+    assert problems([normal], each=False) == []  # the generator's per-turn check, as before
+    assert problems([bold]) == []
+    assert not any("leaves the document state" in p for p in problems([find, bold]))
+
+
+def test_bench_author_reports_a_gold_call_that_changes_nothing(tmp_path):
+    """`bench author` on a draft whose one call applies Normal to a paragraph already in Normal: a problem, exit 1."""
+    from autodw.dwbench import hand as authoring
+    from tests.conftest import run_cli
+
+    data = json.loads((authoring.SESSIONS_DIR / "dwh-001.json").read_text(encoding="utf-8"))  # docs/report-en-1.docx
+    data["session_id"] = "dwh-998"
+    data["turns"] = [{"text": "give the second paragraph the Normal style", "requests": 1,
+                      "gold": [{"api": "apply_style", "args": {"paragraphs": ["p3"], "style": "Normal"}}]}]
+    path = tmp_path / "dwh-998.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("bench", "author", "--quiet", str(path))
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[:2] == [
+        "dwh-998: 1 turns, 1 problem(s)",
+        "  dwh-998#1: gold call 1 (apply_style) leaves the document state as it was (No change detected): a gold call "
+        "that changes nothing is a mistake of the turn"]
+
+
 def test_bench_author_checks_a_draft_with_fewer_turns_than_a_session_needs(tmp_path):
     """A writer keeps a file passing turn by turn: `bench author` checks a one-turn draft and says it is one, while
     the build (strict :func:`read`) refuses it."""

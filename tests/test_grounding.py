@@ -229,3 +229,16 @@ def test_a_short_text_to_search_for_many_paragraphs_hold_is_shown_where_it_is_wr
     assert grounding.ground(state, step) == []
     assert '"Ba3.ru" is written so in 5 paragraph(s), first in p1' in grounding.held_lines(state, step, [])
     assert grounding.held_lines(state, 'find "Ba3"', []) == ""  # a text of three letters is found anywhere
+
+
+def test_every_picture_whose_alt_text_a_quote_is_is_named():
+    """dwh-517#4 ("the invisible 1-pixel spacers whose alt text is just 'empty' or 'pixel'. Delete all of those"): the
+    pictures sharing an alt text are all named (up to MAX_SAME_ALT), not the first three; those it only starts still
+    fill up to MAX_MATCHES."""
+    images = [{"id": f"img{n}", "type": "picture", "paragraph": f"p{n}", "alt_text": "empty"} for n in range(1, 7)]
+    images += [{"id": "img7", "type": "picture", "paragraph": "p7", "alt_text": "empty frame"}]
+    state = {"paragraphs": [_para(n, "") for n in range(1, 8)], "tables": [], "images": images}
+    found = grounding.ground(state, "the spacers whose alt text is just 'empty'. Delete all of those")
+    assert [m.id for m in found] == [f"img{n}" for n in range(1, 7)]
+    state["images"] = images[:1] + images[-1:]
+    assert [m.id for m in grounding.ground(state, "the alt text 'empty'")] == ["img1", "img7"]

@@ -261,6 +261,13 @@ def test_a_dictated_line_of_a_one_column_table_names_its_cell():
     assert apis.unasked_api("set_cell_text", "下面那个2017年的日期改成2025年6月3日",
                             args={**args, "row": 2, "text": "3 June 2025"}, before=state) == []
     assert apis.unasked_api("set_cell_text", "make the cover title bold", args=args, before=state)
+    # every word and number of the new text said, undictated (dev-thirty-seventh dwh-514#1, local ceiling)
+    named = "This template is going to be the user's guide for FieldKit 2.0. Put that name on the line under the title"
+    assert apis.unasked_api("set_cell_text", named, args={**args, "text": "FieldKit 2.0"}, before=state) == []
+    assert apis.unasked_api("set_cell_text", "change the cover date to 14 March 2025",
+                            args={**args, "row": 2, "text": "14 March 2025"}, before=state) == []
+    assert apis.unasked_api("set_cell_text", "change the cover date to next Monday",  # a word of it not said
+                            args={**args, "row": 2, "text": "14 March 2025"}, before=state)
     grid = {**box, "cols": 2, "cells": [["", ""], ["User’s Guide", ""], ["", ""]]}
     assert apis.unasked_api("set_cell_text", said, args=args, before={**STATE, "tables": [grid]})
 

@@ -91,6 +91,16 @@ def test_reads_what_python_docx_misses():
     assert s["interactive"]["comments"] and s["interactive"]["footnotes"]
 
 
+def test_a_style_defined_twice_is_read_from_its_first_definition():
+    """The handbook's styles.xml defines Normal, Heading1... twice; Word (and python-docx's get_by_id) read the first
+    definition, so the state does too: Heading 1's East Asian font and Normal's lack of a size are the first's."""
+    s = extract_state(WordDocument.open(corpus_file("unstructured__handbook-872p.docx")))
+    styles = {st["id"]: st for st in s["styles"]["styles"]}
+    assert styles["Heading1"]["east_asia_font"] == "Arial"  # the second definition has none
+    assert styles["Normal"]["name"] == "Normal" and "size_pt" not in styles["Normal"]  # stored "normal"; no w:sz
+    assert s["paragraphs"][0]["style"] == "Normal"
+
+
 def test_a_paragraph_holding_only_a_control_or_a_frame_is_shown_holding_it():
     """ActiveX controls (``w:object``/``w:control``) and a legacy frame (``w:framePr``) are content, not blank lines:
     the state names them, and the line of a paragraph holding one says so."""

@@ -43,6 +43,7 @@ _QUOTE = re.compile(r'"([^"\n]{1,300})"|“([^”\n]{1,300})”|「([^」\n]{1,3
                     r"|‘([^’\n]{1,300})’|(?:(?<=^)|(?<=[\s(\[:：]))'([^'\n]{1,300})'(?=$|[\s).,;:!?，。；：])")
 _ELLIPSIS = re.compile(r"(?:\.\.\.|…+|\.{2,})\s*$")
 MAX_MATCHES = 3  # elements shown per quoted text
+MAX_SAME_ALT = 16  # pictures and charts shown whose alt text is a quoted text (they share it)
 MIN_QUOTE_CHARS = 2
 MIN_OPENING_CHARS = 12  # a quote this long that a few paragraphs start with names them, though more hold it
 #: a request speaking of a copy of a document that repeats itself ("in that last copy"), and of the last one
@@ -226,9 +227,11 @@ def ground(state: State, text: str, previous: str = "") -> list[Match]:
 
 
 def _drawings_quoted(state: State, quote: Quote) -> list[Match]:
-    """The pictures and charts whose alt text `quote` is or starts (the first :data:`MAX_MATCHES`, those it is
-    first), with the paragraph holding each: a picture is named by its alt text ("has 'untitled' as its alt text",
-    dwh-367#3), which no paragraph holds."""
+    """The pictures and charts whose alt text `quote` is or starts (those it is, up to :data:`MAX_SAME_ALT`: an alt
+    text many pictures share tells none of them apart, "the 1-pixel spacers whose alt text is just 'empty' or 'pixel'.
+    Delete all of those", dwh-517#4; then those it starts, up to :data:`MAX_MATCHES` in all), with the paragraph
+    holding each: a picture is named by its alt text ("has 'untitled' as its alt text", dwh-367#3), which no paragraph
+    holds."""
     key, ranked = loose(quote.text), []
     for img in state.get("images", []):
         alt = loose(img.get("alt_text") or "")
@@ -237,7 +240,8 @@ def _drawings_quoted(state: State, quote: Quote) -> list[Match]:
             held = f", in {img['paragraph']}" if img.get("paragraph") else ""
             kind = f"{img.get('type') or 'picture'} by its alt text{held}"
             ranked.append(Match(quote.text, img["id"], kind, how, img["alt_text"]))
-    return sorted(ranked, key=lambda m: m.how != "is")[:MAX_MATCHES]
+    whole = [m for m in ranked if m.how == "is"][:MAX_SAME_ALT]
+    return whole + [m for m in ranked if m.how != "is"][:max(0, MAX_MATCHES - len(whole))]
 
 
 MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make it bigger", "change it back") reaches

@@ -2,11 +2,12 @@
 choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's method.
 
 - :class:`RefuseRepeatedSteps`: a planned sub-instruction equal to an accepted one of the same instruction is refused,
-  and the planner told so (:func:`repeated_step`); if its retries end on it again, the instruction is done (as when a
-  reworded step repeats the accepted call, below); for one request of a split instruction it ends that request at
-  once (its planner re-planning finished work says the request is done). A sub-instruction that already failed twice,
-  or once with its last level's call rejected (every level was tried and validated), ends the request
-  (:func:`failed_repeatedly`): the small planner otherwise plans it again until a limit. It also
+  and the planner told so (:func:`repeated_step`; not a search, which may be made again); if its retries end on it
+  again, the instruction is done (as when a reworded step repeats the accepted call, below); for one request of a
+  split instruction it ends that request at once (its planner re-planning finished work says the request is done).
+  A sub-instruction that already failed twice, or once with its last level's call rejected (every level was tried
+  and validated), ends the request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a
+  limit. It also
   ends one request of a split instruction when its planner plans new text another request of the message asks for
   (:func:`another_requests_step`: a quote of a later request, neither in this request nor in the document): the
   small planner works through the whole message from its first request, and the rule checks then reject that work
@@ -14,7 +15,8 @@ choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's metho
 - :class:`EndOnRepeatedCall`: a step whose call repeats an accepted call of the instruction (API and arguments) and
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a
   loop (page numbers inserted five times). Either is undone and the instruction ends (:func:`repeated_call`). A
-  second identical call that changes the document stays ("add F twice"): in DWBench's gold, 2 of 1,467 instructions
+  second identical call that changes the document stays ("add F twice"), and so does a second identical search (a
+  call that only reads: the view has moved away from what it found since): in DWBench's gold, 2 of 1,467 instructions
   make a call twice (a cross-reference inserted twice), none three times. A call that puts the same content as an
   accepted call next to what that call created (the same paragraph inserted after the one just inserted) repeats
   it too: no two gold calls of a DWBench dev instruction share an API and content arguments with only the position
@@ -46,9 +48,11 @@ def normalized(text: str) -> str:
 
 
 def repeated_step(record: InstructionResult, sub_instruction: str) -> Step | None:
-    """An earlier accepted step of this instruction with the same sub-instruction (see :func:`normalized`), if any."""
+    """An earlier accepted step of this instruction with the same sub-instruction (see :func:`normalized`), if any; not
+    a search (a call that only reads: made again, it looks where the view has moved away from since)."""
     key = normalized(sub_instruction)
-    return next((s for s in record.steps if s.accepted is not None and normalized(s.sub_instruction) == key), None)
+    return next((s for s in record.steps if s.accepted is not None and not s.accepted.read_only
+                 and normalized(s.sub_instruction) == key), None)
 
 
 MAX_FAILED_REPEATS = 2  # times a sub-instruction may fail before planning it again stops the request
@@ -75,8 +79,8 @@ def repeated_call(record: InstructionResult, attempt: Attempt) -> Step | None:
     else None."""
     same = [s for s in record.steps if s.accepted is not None and s.accepted.api == attempt.api
             and s.accepted.args == attempt.args]
-    if same and (not attempt.changed or len(same) >= MAX_SAME_CALLS):
-        return same[-1]
+    if same and (not (attempt.changed or attempt.read_only) or len(same) >= MAX_SAME_CALLS):  # a search made again
+        return same[-1]  # is no finished work, a third time a loop
     return next((s for s in reversed(record.steps) if s.accepted is not None and _next_to_own_copy(attempt, s.accepted)),
                 None)
 

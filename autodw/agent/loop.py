@@ -31,6 +31,7 @@ from autodw.agent.runs import SessionRunner
 from autodw.apis.calls import execute
 from autodw.apis.registry import Registry
 from autodw.core.document import Snapshot, WordDocument
+from autodw.core.ids import ids_listed
 from autodw.core.errors import ApiError, ConfigError, StateExtractionError
 from autodw.llm.base import LLMBackend
 from autodw.analysis.state import StateCache
@@ -195,8 +196,11 @@ class Agent:
             result = execute(ctx.doc, generated.api, generated.args, self.registry)
             executed.snapshot = result.snapshot
             attempt.ok, attempt.message, attempt.created = True, result.message, result.created
+            attempt.read_only = self.registry.get(generated.api).read_only
             if result.data is not None:
                 attempt.message += " " + json.dumps(result.data, ensure_ascii=False)[:1500]
+                if attempt.read_only:  # a search: the planner's view goes to what it found
+                    attempt.found = ids_listed(result.data)
             try:
                 executed.after = self.states.of(ctx.doc)
                 attempt.changed = executed.after != ctx.before

@@ -20,9 +20,10 @@ import numpy as np
 
 from autodw.agent.distinctive import (ALNUM, LOOK_ALIKE_LETTERS, MIN_SCORE, block_texts, names_held, ranked_blocks,
                                      unconfused)
-from autodw.agent.grounding import (CLOSING, OPENING, SECTION_NUMBER, Match, contents_entries, heading_section, in_copy,
-                                    label_section, look, loose, numbered_end, quotes, section_numbers, table_caption,
-                                    tables_named, title_continued, unaccented, undictated, unspaced)
+from autodw.agent.grounding import (CLOSING, MIN_NAME_CHARS, OPENING, SECTION_NUMBER, Match, contents_entries,
+                                    heading_section, in_copy, label_section, look, loose, numbered_end, quotes,
+                                    section_numbers, table_caption, tables_named, title_continued, unaccented,
+                                    undictated, unspaced)
 from autodw.agent.request_values import UNITS, colours_to_set
 from autodw.analysis.state import State
 from autodw.analysis.state.effective import Formatting
@@ -63,6 +64,7 @@ MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) 
 SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
+MAX_LABEL_BLOCK = 4  # short lines of a block a short label heads, set apart by empty paragraphs
 MAX_UNDER_EACH = 8  # lines of a kind under each label of a range that are its labels, not the lines under them
 MAX_LABEL_WORDS = 4  # words of a short unstyled label paragraph that stands for a heading ("For Investors")
 MIN_LABEL_WORD = 4  # letters of a label's word that counts (shorter ones, "For", "and", are not what names it)
@@ -305,7 +307,7 @@ _BOX_WORD = re.compile(r"\bbox(?:es)?\b|文本框|方框", re.IGNORECASE)  # a r
 _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 #: the demonstrative and measure word after a list item's label that name the item by it ("一千零一十那条", "三千零一这一项")
 _LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
-_CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"
+CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"  # the characters of a Chinese numeral
 _CHINESE_DIGITS = {c: n for n, cs in enumerate(("〇零", "一", "二两", "三", "四", "五", "六", "七", "八", "九")) for c in cs}
 _CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
@@ -358,13 +360,13 @@ _HEADING_SAID = re.compile(r"\b(?:chapters?|headings?|titles?|sections?)\b|章�
 _CHAPTER_SAID = re.compile(r"\bchapters?\b|章|глав\w*|cap[ií]tulos?|chapitres?|kapitel", re.IGNORECASE)
 #: a line typed as a chapter's title ("第二章  采购项目需求", "CHAPTER 6 - BUDGETS", "Глава 3. ...", its number spelt
 #: out: "CAPÍTULO SEGUNDO" of Portuguese statutes)
-_CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{_CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
+_CHAPTER_LINE = re.compile(rf"\s*(?:第\s*[{CHINESE_NUMERAL}\d]+\s*章|(?:chapter|глава|cap[ií]tulo|chapitre|kapitel)\s+"
                            r"(?:\d+|[^\W\d_]+)\b)", re.IGNORECASE)
 #: a chapter named by its Chinese number ("第三章", "第12章"): the number
-_CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*章")
+_CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*章")
 #: a part named by its Chinese number and measure word ("第八条" article 8, "第十四條", "第三章" chapter 3): the number
 #: and the word, whose kind :data:`_CHINESE_PART_KINDS` gives
-_CHINESE_PART_SAID = re.compile(rf"第\s*([{_CHINESE_NUMERAL}\d]+)\s*([条條章])")
+_CHINESE_PART_SAID = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*([条條章])")
 _CHINESE_PART_KINDS = {"条": "article", "條": "article", "章": "chapter"}
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 #: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
@@ -468,6 +470,7 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     items = list_labelled(state, text)
     out += under_each(state, said) + items + items_after(state, said, items) + list_ends(state, said)
     out += repeated_start(state, said) + coloured(state, said)
+    out += styled(state, said)  # "the chapter headings (the ones in Heading 1 style)"
     out += defined(state, said)  # "the EPC Obligation definition"
     out += highlighted(state, said)  # "刚才高亮的那几条再加粗一下"
     out += bolded(state, said)  # "make the bold section labels real headings"
@@ -482,7 +485,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += started_with(state, said)  # "the bold line ... begins with a stray dash" of a Persian book
     out += look_alikes_held(state, said)  # "评级Caa1，C和a其实是用俄文字母打的"
     out += worded  # "make the two blue section titles dark red"
-    out += cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
+    cells = cells_worded(state, said, worded)  # "the stakeholders list in the table, after managing agents"
+    out += cells + [i for pid in cells[:MAX_MATCHES] for i in under_cell_heading(state, pid)]  # "the About Us bit"
     out += marks_alone(state, said)  # "there's a lonely full stop on its own line in the recommendations"
     out += abbreviations_spelled(state, said)  # "a row for НМЦК ... with the full form"
     # "Turn the packing items into a bulleted list: the sunscreen, ..." (5 lines): after what its words point at (a
@@ -492,6 +496,8 @@ def pointed(state: State, text: str, matches: Iterable[Match] = ()) -> list[str]
     out += [order[at[bid] - 1] for bid in whole[:MAX_MATCHES] + worded[:MAX_MATCHES]
             if at.get(bid, 0) > 0 and placed_before(state, said, bid)]
     out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in items_under(state, lead)]
+    # "Colorado is written with a zero ... in the South Central region": the short lines of the label's block
+    out += [i for lead in whole[:MAX_MATCHES] + worded[:MAX_MATCHES] for i in lines_under_label(state, lead)]
     tables = tables_named(state, said)[:MAX_MATCHES]  # "the Цвет table", "the rates table", "Table 2"
     out += [t["id"] for t in tables] + [pid for t in tables for pid in table_caption(state, t)]
     out += header_named(state, said)
@@ -559,6 +565,30 @@ def cells_worded(state: State, said: str, ids: Iterable[str]) -> list[str]:
     return out
 
 
+def under_cell_heading(state: State, pid: str) -> list[str]:
+    """The paragraphs after cell paragraph `pid` in its cell, when it is a heading, up to the next heading of its level
+    or higher (at most :data:`MAX_SECTION_BLOCKS`): the section a heading inside a table cell heads ("In the About Us
+    bit, swap the two placeholder bullets ... an empty bullet after them" of a brochure laid out in a table, dwh-512#6)."""
+    custom = custom_headings(state)
+    for t in state.get("tables", []):
+        for cell in (c for row in t.get("cell_details") or [] for c in row if c):
+            paras = cell.get("paragraphs") or []
+            at = next((n for n, p in enumerate(paras) if p.get("id") == pid), None)
+            if at is None:
+                continue
+            level = heading_level(paras[at].get("style"), custom)
+            if level is None:
+                return []
+            out = []
+            for p in paras[at + 1:]:
+                other = heading_level(p.get("style"), custom)
+                if other is not None and other <= level and p.get("text", "").strip():
+                    break
+                out.append(p["id"])
+            return out[:MAX_SECTION_BLOCKS]
+    return []
+
+
 def within(state: State, matches: Iterable[Match]) -> set[str]:
     """The body blocks under the headings or lists `matches` found (their sections, in document order)."""
     order = body_ids(state)
@@ -571,19 +601,39 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
     """The chapters `said` (undictated text) names by a Chinese chapter number ("第三章须知里", "第3章") or a chapter
     word and digits ("In chapter 2" of a Chinese tender, dwh-404#3): each line typed as that chapter's title by its
     Chinese number, in numerals or digits (:func:`chapter_typed`; a contents entry too) with the paragraph before the
-    next chapter line (or the last paragraph); a number more than :data:`MAX_MATCHES` lines hold names none."""
+    next chapter line (or the last paragraph); of the chapters it names by a range (:func:`chapters_ranged`), the
+    title lines only (their sections, many long ones, are not what a request on several chapters shows first); a
+    number more than :data:`MAX_MATCHES` lines hold names none."""
     numbers = {chinese_value(n) for n in _CHAPTER_SAID_NUMBER.findall(loose(said))}
     numbers |= {int(n) for n in _PART_SAID["chapter"].findall(said)}
+    ranged = chapters_ranged(said) - numbers
     paras = state.get("paragraphs", [])
-    if not numbers or not paras:
+    if not numbers | ranged or not paras:
         return []
     lines = [(i, number) for i, p in enumerate(paras) if (number := chapter_typed(p)) is not None]
     out = []
-    for number in numbers:
+    for number in [*numbers, *sorted(ranged)]:
         held = [(n, i) for n, (i, label) in enumerate(lines) if label == number]
         if len(held) <= MAX_MATCHES:
-            out += [(paras[i]["id"], paras[lines[n + 1][0] - 1]["id"] if n + 1 < len(lines) else paras[-1]["id"])
-                    for n, i in held]
+            out += [(paras[i]["id"], paras[i]["id"] if number in ranged else paras[lines[n + 1][0] - 1]["id"]
+                     if n + 1 < len(lines) else paras[-1]["id"]) for n, i in held]
+    return out
+
+
+#: chapters a request names by a range, in words or digits ("chapters two to five", "chapters 2-5"): its two ends
+_CHAPTERS_RANGED = re.compile(r"(?<![^\W\d_])chapters?\s+(\d{1,2}|[^\W\d_]+)\s*(?:to|through|thru|-|–|—)\s*"
+                              r"(\d{1,2}|[^\W\d_]+)(?![^\W\d_])", re.IGNORECASE)
+
+
+def chapters_ranged(said: str) -> set[int]:
+    """The chapter numbers `said` (undictated text) names by the ends of a range, in words (cardinals) or digits
+    ("chapters two to five" names 2, 3, 4 and 5; at most :data:`MAX_SECTION_BLOCKS` of them): "now chapters two to
+    five have an automatic 1. 2. 3. 4. in front of them" of a tender typed "第二章" ... "第五章" (dwh-515#5)."""
+    out: set[int] = set()
+    for first, last in _CHAPTERS_RANGED.findall(said):
+        a, b = (int(n) if n.isdigit() else _CARDINALS.get(unaccented(n.casefold())) for n in (first, last))
+        if a is not None and b is not None and a < b <= a + MAX_SECTION_BLOCKS:
+            out |= set(range(a, b + 1))
     return out
 
 
@@ -721,7 +771,7 @@ def under_each(state: State, text: str) -> list[str]:
     (:func:`each_labelled`: "the category names under each CD", dwh-405#3), when it speaks of what is under them ("the
     four category labels under each CD" of "01CD： to 08CD："): in each label's part (up to the next label; the last
     one's no longer than the longest other), the non-empty paragraphs of a kind and look every part has, at most
-    :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them)."""
+    :data:`MAX_UNDER_EACH` in each (the few labels, not the many lines under them), after the labels themselves."""
     said = undictated(text)
     if not _UNDER.search(said):
         return []
@@ -736,8 +786,10 @@ def under_each(state: State, text: str) -> list[str]:
         parts = [range(a + 1, b) for a, b in zip(heads, [*heads[1:], min(heads[-1] + longest, len(paras))])]
         counts = [Counter(_kind(paras[n]) for n in part if paras[n].get("text", "").strip()) for part in parts]
         kinds = {k for k in counts[0] if all(0 < c[k] <= MAX_UNDER_EACH for c in counts)}
-        out += [paras[n]["id"] for part in parts for n in part
-                if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
+        lines = [paras[n]["id"] for part in parts for n in part
+                 if paras[n].get("text", "").strip() and _kind(paras[n]) in kinds]
+        # the labels first: a step on them is shown them before the many lines under them (dwh-516#3)
+        out += [paras[n]["id"] for n in heads] + lines if lines else []
     return list(dict.fromkeys(out))
 
 
@@ -749,16 +801,27 @@ _UNDER_EACH = re.compile(r"\b(?:under|below|beneath|underneath)\s+(?:each|every)
 def each_labelled(state: State, said: str) -> list[str]:
     """The short lines holding the word `said` (undictated text) names labels by after "under each"
     (:data:`_UNDER_EACH`: "under each CD" names "01CD：" ... "08CD："), those of the kind (:func:`_kind`) most of them
-    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none."""
+    are of, when two or more are of it, up to :data:`MAX_SECTION_BLOCKS`; none when it names none; when no short line
+    holds the word, the labels it names by example (:func:`exemplified`)."""
     words = [rf"(?<![^\W\d_]){re.escape(w.casefold())}(?![^\W\d_])" for w in _UNDER_EACH.findall(said)]
     if not words:
         return []
     held = [p for p in state.get("paragraphs", []) if _short(p) is not None
             and any(re.search(w, loose(p.get("text", ""))) for w in words)]
+    if not held:  # "the disc labels (01CD, 02CD and so on) ... under each disc": the labels it names by example
+        return exemplified(state, said)
     kinds = Counter(_kind(p) for p in held).most_common(1)
     if not kinds or not 2 <= kinds[0][1] <= MAX_SECTION_BLOCKS:
         return []
     return [p["id"] for p in held if _kind(p) == kinds[0][0]]
+
+
+def exemplified(state: State, said: str) -> list[str]:
+    """The short lines written as two or more of the paragraphs `said` (undictated text) names whole are but for
+    their numbers (:func:`_numbered_like`): "the disc labels (01CD, 02CD and so on)" names every "NNCD：" line, up to
+    :data:`MAX_ALIKE` (dwh-516#3)."""
+    paras = [p for p in state.get("paragraphs", []) if p.get("text", "").strip()]
+    return _of_kinds(paras, said_whole(state, said), _numbered_like)
 
 
 def _list_kind(p: dict[str, Any]) -> tuple[Any, ...]:
@@ -921,7 +984,7 @@ def _labelled_in(paragraphs: list[dict[str, Any]], text: str) -> list[str]:
     out = []
     unranged = _LETTER_RANGE.sub(" ", said)
     for key, ids in held.items():
-        same = (f"[{_CHINESE_NUMERAL}]" if all(c in _CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
+        same = (f"[{CHINESE_NUMERAL}]" if all(c in CHINESE_NUMERAL for c in key) else r"\d" if key.isdigit()
                 else "[A-Za-z]" if key.isascii() and key.isalpha() else r"\w")  # what may not go on the label
         alone = rf"(?<!{same}){re.escape(key)}(?!{same})"
         if len(ids) <= MAX_MATCHES and (re.search(_LABEL_BEFORE + alone, unranged if key in typed_keys else said,
@@ -1140,6 +1203,22 @@ def items_under(state: State, pid: str) -> list[str]:
             break
         out.append(p["id"])
     return out[:MAX_SECTION_BLOCKS]
+
+
+def lines_under_label(state: State, pid: str) -> list[str]:
+    """The short lines (of up to :data:`MAX_LABEL_WORDS` words each) right after body paragraph `pid`, when it is a
+    short line itself heading a block set apart by empty paragraphs (one before it, or none: the first paragraph;
+    one right after the lines, at most :data:`MAX_LABEL_BLOCK` of them): the block a typed label heads ("Colorado is
+    written with a zero instead of an O in the South Central region" of a list of regions typed "906 SOUTH CENTRAL",
+    " (AR,C0,KS,LA,MO,OK,", "  TX)", then an empty line, dwh-511#5)."""
+    paras = state.get("paragraphs", [])
+    at = next((n for n, p in enumerate(paras) if p["id"] == pid), None)
+    if at is None or _short(paras[at]) is None or at > 0 and paras[at - 1].get("text", "").strip():
+        return []
+    lines = list(itertools.takewhile(lambda p: _short(p) is not None, paras[at + 1:at + 2 + MAX_LABEL_BLOCK]))
+    end = at + 1 + len(lines)
+    closed = 0 < len(lines) <= MAX_LABEL_BLOCK and end < len(paras) and not paras[end].get("text", "").strip()
+    return [p["id"] for p in lines] if closed else []
 
 
 def said_beside(state: State, text: str, head: str, after: bool = False) -> bool:
@@ -1441,6 +1520,29 @@ def coloured(state: State, said: str) -> list[str]:
         colours = {look.get("color") for look in looks}
         return len(colours) == 1 and any(r.contains(next(iter(colours))) for r in ranges)
     return _looking(state, of_colour, section_rest=True)
+
+
+#: a style a request describes its targets by ("the ones in Heading 1 style", "the Heading 2 paragraphs", "styled
+#: Quote"), not one it asks for ("make them Heading 4", "proper Heading 2 headings"): {name} is the style's name
+_STYLE_DESCRIBED = (r"(?<!\w)(?:in|with|using|of|styled(?:\s+as)?)\s+(?:the\s+)?{name}(?:\s+style)?(?!\w)"
+                    r"|(?<!\w){name}(?:\s+style)?(?:-styled|\s+(?:paragraphs?|ones|lines|text))(?!\w)")
+
+
+def styled(state: State, said: str) -> list[str]:
+    """The first :data:`MAX_ALIKE` body paragraphs with text of each paragraph style `said` (undictated text) describes
+    its targets by (:data:`_STYLE_DESCRIBED`): "the chapter headings (the ones in Heading 1 style)" of a handbook of
+    4,000 paragraphs (dwh-510#3)."""
+    names = [st["name"] for st in (state.get("styles") or {}).get("styles", []) if st.get("category") == "paragraph"
+             and len(st.get("name") or "") >= MIN_NAME_CHARS]
+    text = " ".join(said.split())
+    # a name of several words in any case, one word as written ("in Normal style", not "normal text")
+    described = [name for name in names if re.search(_STYLE_DESCRIBED.format(name=r"\s+".join(
+        map(re.escape, name.split()))), text, re.IGNORECASE if " " in name.strip() else 0)]
+    out: list[str] = []
+    for name in described:
+        out += [p["id"] for p in state.get("paragraphs", [])
+                if p.get("style") == name and p.get("text", "").strip()][:MAX_ALIKE]
+    return out
 
 
 def highlighted(state: State, said: str) -> list[str]:
@@ -1939,14 +2041,19 @@ def _label_end(state: State, pid: str) -> str | None:
 #: a section a request names by a description of its title ("the termination section", "the section on payment",
 #: "the list of commercial extensions", "付款那部分"): the description
 _SECTION_DESCRIBED = re.compile(
-    r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex)\s+(?:on|about|called|titled|named|for|covering|"
-    r"regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
+    r"\b(?:sections?|chapters?|parts?|headings?|appendix|annex|{pieces})(?:\s+{placed})?\s+(?:on|about|called|titled|"
+    r"named|for|covering|regarding|dealing\s+with)\s+(?:the\s+)?(?P<after>{words})(?={end})"
     r"|\b(?:in|under|to|from|of)?\s*(?:the|this|that|our|my|your)\s+(?P<before>{before})\s{{1,2}}"
     r"(?:sections?|chapters?|parts?|headings?|appendix|annex|list)\b"
     r"|\b(?:list|overview|summary)\s+of\s+(?:the\s+)?(?P<listof>{words})(?={end})"
     r"|(?P<zh>[\u4e00-\u9fff]{{2,12}}?)(?:(?:这|那)?(?:一)?(?:部分|章节|小节|一节|一章)|(?:这|那)(?:一)?(?:个)?章"
     # a heading said bare before where the target is ("致谢下面那段", "挪到…基本操作前面")
     r"|(?P<place>(?:的)?(?:下面|下方|后面|之后|上面|上方|前面|之前)))".format(
+        # a piece of writing a document collects, as a section ("the long piece further down about private
+        # investment", an article of a press digest)
+        pieces=r"pieces?|articles?|stor(?:y|ies)|essays?",
+        # where it is said to be, between the noun and its subject ("further down", "below")
+        placed=r"(?:(?:further|farther|lower|higher)\s+(?:down|up|on)|below|above|later\s+on)",
         # an article only inside the description ("the section on opening an existing document")
         words=r"(?!(?:the|a|an|this|that)\b)(?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*",
         # a title said before "section" holds no preposition, nor a dictated text (blanked: a run of spaces)

@@ -36,6 +36,8 @@ class Attempt:
     removed_texts: list[tuple[str, str]] = field(default_factory=list)  # what it removed: (what, its text then)
     changed: bool = True  # False when the call left the document state exactly as it was
     created: list[str] = field(default_factory=list)
+    read_only: bool = False  # its API only reads (a search)
+    found: list[str] = field(default_factory=list)  # the elements a call that only reads listed (a search's matches)
     verdict: ValidatorVerdict | None = None
     accepted: bool = False
     rolled_back: bool = False

@@ -27,20 +27,28 @@ MAX_EARLIER_BESIDE = 12  # blocks the previous instruction pointed at, shown bes
 
 
 def named_ids(attempt: Attempt) -> list[str]:
-    """Element ids an attempt's arguments name, then those its call created."""
-    return ELEMENT_ID.findall(json.dumps(attempt.args or {})) + list(attempt.created)
+    """Element ids an attempt's arguments name, then those its call created or found (a search's)."""
+    return ELEMENT_ID.findall(json.dumps(attempt.args or {})) + list(attempt.created) + list(attempt.found)
+
+
+def found_last(record: InstructionResult) -> list[str]:
+    """The elements the request's last step found, when it was a search (a call that only reads, accepted): the
+    planner looked for them, so its view goes there first."""
+    last = record.steps[-1].accepted if record.steps else None
+    return list(last.found) if last is not None else []
 
 
 def state_view(state: State, text: str, record: InstructionResult, budget: int | None,
                extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = (),
                listed: Iterable[str] = (), named: Iterable[str] = ()) -> str:
-    """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, `extra_focus` and the ids
-    the last two steps' attempts named or created, the `pointed` blocks shown next (the window not centred on them),
+    """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, what the last step found
+    when it was a search (:func:`found_last`), `extra_focus` and the ids the last two steps' attempts named, created or
+    found, the `pointed` blocks shown next (the window not centred on them),
     then the `listed` ones at least by their short lines; the ids `text` names and `named` shown at least by their id
     and the start of their text however small the budget; the header and footer lines of `parts` kept first, the
     styles `text` names first in the styles line."""
     named = [*ELEMENT_ID.findall(text), *named]
-    focus = [*named, *extra_focus]
+    focus = [*named, *found_last(record), *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus += named_ids(attempt) + where_removed(state, attempt)
@@ -168,12 +176,16 @@ def _matched(matches: list[grounding.Match]) -> list[str]:
     return [*(m.id for m in matches), *(i for m in matches if m.under for i in m.under)]
 
 
+#: the line before the session's earlier instructions in a planner's prompt
+EARLIER_HEADING = "Earlier instructions of this session (already carried out):\n"
+
+
 def session_context(session: list[InstructionResult]) -> str:
     """The earlier instructions of the session and how they ended ("" for the first)."""
     if not session:
         return ""
     done = "\n".join(f"{i}. {s.instruction} ({s.status})" for i, s in enumerate(session, 1))
-    return f"Earlier instructions of this session (already carried out):\n{done}\n\n"
+    return f"{EARLIER_HEADING}{done}\n\n"
 
 
 def history(record: InstructionResult, history_chars: int, exclude: Step | None = None) -> str:
@@ -310,7 +322,7 @@ class CurrentView:
 @dataclass(frozen=True)
 class StartView(CurrentView):
     """The document as the request began (the message, when its requests are planned one at a time), then the history
-    and the current lines of the elements the steps changed."""
+    and the current lines of the elements the steps changed; after a search, the document now, around what it found."""
 
     def for_message(self, state: Callable[[], dict[str, Any]], message: str, record: InstructionResult,
                     previous: str = "") -> str | None:
@@ -318,10 +330,13 @@ class StartView(CurrentView):
 
     def for_step(self, state: State, request: str, record: InstructionResult, kept: str | None,
                  previous: str = "") -> str:
-        return kept if kept is not None else self.render(state, request, record, previous)
+        # after a search, the document as it is now, around what it found
+        return kept if kept is not None and not found_last(record) else self.render(state, request, record, previous)
 
     def history(self, record: InstructionResult, state: State) -> str:
-        if not record.steps:
+        if not record.steps or found_last(record):  # (after a search, the view above is the document now)
             return history(record, self.history_chars)
-        return ("(The document state above is from before these operations; the elements they changed are shown as "
-                "they are now after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))
+        searched = next((s.number for s in reversed(record.steps) if s.accepted is not None and s.accepted.found), None)
+        when = "before these operations" if searched is None else f"after operation {searched} (a search)"
+        return (f"(The document state above is from {when}; the elements the operations changed are shown as they "
+                "are now after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))

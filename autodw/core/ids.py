@@ -13,7 +13,7 @@ grammar is written: the API argument schemas, the agent and the scripts derive t
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from docx.oxml.parser import oxml_parser
 from lxml import etree
@@ -64,6 +64,27 @@ ID_IN_TEXT = re.compile(rf"\b(?:{'|'.join(PREFIXES)})[0-9]+\b")
 #: (scheme://..., mailto:..., www....) as a message may give one unquoted: ids inside are text.
 _QUOTED = re.compile(r"""((?<!\w)(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
                      r"""|(?<![\w.+-])(?:[A-Za-z][\w+.-]*://|mailto:|www\.)[^\s'"<>]*)""")
+
+
+_TEXT_KEYS = ("text", "context")  # a read-only result's keys whose values are document text
+
+
+def ids_listed(data: Any) -> list[str]:
+    """The element ids a read-only call's result lists (the values that are ids, in order, each once: a search's
+    matched paragraphs and their tables; not its matched text or context, even when that is an id-like word)."""
+    out: list[str] = []
+    stack = [data]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            stack[:0] = [v for k, v in item.items() if k not in _TEXT_KEYS]
+        elif isinstance(item, (list, tuple)):
+            stack[:0] = list(item)
+        elif isinstance(item, str) and ID_RE.match(item) and item not in out:
+            out.append(item)
+    return out
+
+
 #: An id a message names: a whole token, not part of a file name or address ("report-t12.docx", "a/p3", "#t1")
 _ID_TOKEN = re.compile(rf"(?<![/\\.@#?&%~]){ID_IN_TEXT.pattern}(?![/\\@#?&%~]|\.\w)")
 

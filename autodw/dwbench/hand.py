@@ -11,7 +11,8 @@ An authoring file (its schema is :data:`SESSION_SCHEMA`)::
                 "ambiguous": "why the words allow several outcomes (optional)"}]}
 
 ``autodw bench author FILE`` replays a file turn by turn and says what is wrong (a call that fails, an id that does
-not exist, a turn that changes nothing, a call that is not needed, an alternative that fails) and reviews each turn
+not exist, a turn that changes nothing, a call that leaves the document state as it was, a call that is not needed,
+an alternative that fails) and reviews each turn
 (:func:`review`: its request, and each gold call's targets with their part and first words, or what a call that
 names none acts on; a warning for a target
 outside the body in a part the request does not name); ``--state N`` prints
@@ -246,15 +247,16 @@ def session_of(authored: Authored):
 
 
 def check(authored: Authored) -> list[str]:
-    """Replay an authored session and return its problems (empty: it is good), exactly as ``autodw bench validate``
-    checks a session: each turn's gold and each alternative from the turn's start, and the faults found in 1.1."""
+    """Replay an authored session and return its problems (empty: it is good), as ``autodw bench validate`` checks a
+    session (each turn's gold and each alternative from the turn's start, and the faults found in 1.1) and, as well,
+    that each gold call changes the state (a state read after every call: too slow to repeat on every split)."""
     from autodw.dwbench.validate import validate_session
 
     try:
         session = session_of(authored)
     except BenchmarkDataError as exc:
         return [str(exc)]
-    return [str(f) for f in validate_session(session)]
+    return [str(f) for f in validate_session(session, each_call_changes=True)]
 
 
 def document_after(authored: Authored, turn: int):

@@ -1,8 +1,9 @@
 """Check DWBench by replaying it: every gold call runs, names ids that exist at that point, every
-instruction changes the document, every gold call is needed (dropping it changes the turn's
-expected state), every ``accept`` alternative runs and changes the document, no two instructions are identical,
-source files are present and unchanged; and the faults a reader found in 1.1 (:func:`faults`): a back-reference
-with several candidates, an order trap, a duplicate insertion, a computed value that disagrees with its rule."""
+instruction changes the document, every gold call is needed (dropping it changes the turn's expected state) and, for
+a session being written (``bench author``), changes the state (a read-only API apart), every ``accept`` alternative
+runs and changes the document, no two instructions are identical, source files are present and unchanged; and the
+faults a reader found in 1.1 (:func:`faults`): a back-reference with several candidates, an order trap, a duplicate
+insertion, a computed value that disagrees with its rule."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from autodw.apis import execute
+from autodw.apis import execute, registry
 from autodw.core.errors import AutodwError
 from autodw.dwbench.records import GoldCall, Instruction, Session, fingerprint_members, load_split, open_source
 from autodw.analysis.state import State, extract_state
@@ -87,9 +88,10 @@ def validate(splits: Iterable[str], progress: Callable[[str], None] | None = Non
     return report
 
 
-def validate_session(session: Session, needed: bool = True) -> list[Failure]:
+def validate_session(session: Session, needed: bool = True, each_call_changes: bool = False) -> list[Failure]:
     """The failed checks of one session (replayed from its source file, no cache); `needed` False skips the check that
-    each gold call is needed (the generator has made it turn by turn)."""
+    each gold call is needed (the generator has made it turn by turn); `each_call_changes` adds the check that each
+    gold call changes the state (:func:`check_turn`: a state read after every call, for a session being written)."""
     try:
         doc = open_source(session.source)
     except AutodwError as exc:
@@ -101,7 +103,7 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
         for k, alt in enumerate(ins.alternatives, 1):
             failures += [Failure(ins.key, f"alternative {k}: {p}") for p in check_alternative(doc, alt)]
             doc.restore(start)
-        problems = check_turn(doc, ins.gold) if needed else _run_checked(doc, ins.gold)
+        problems = check_turn(doc, ins.gold, each_call_changes) if needed else _run_checked(doc, ins.gold)
         if not problems:
             problems = history.faults(ins, extract_state(doc))
         failures += [Failure(ins.key, p) for p in problems]
@@ -111,10 +113,11 @@ def validate_session(session: Session, needed: bool = True) -> list[Failure]:
     return failures
 
 
-def check_turn(doc, calls) -> list[str]:
+def check_turn(doc, calls, each_call_changes: bool = False) -> list[str]:
     """Run one turn's gold calls on `doc` (left at the turn's expected state) and return its problems:
     a call that fails or names a missing id, no change at all, or a call whose removal changes nothing, unless it
-    resolves revisions a later call then rewrites (:func:`_resolved_then_rewritten`)."""
+    resolves revisions a later call then rewrites (:func:`_resolved_then_rewritten`); with `each_call_changes`, also
+    a call that leaves the document state as it was (:func:`_calls_changing_nothing`)."""
     start = doc.snapshot()
     prefixes = [start]  # the document after calls 1..k, so that dropping call k+1 replays only what follows it
     for k, call in enumerate(calls):
@@ -127,6 +130,8 @@ def check_turn(doc, calls) -> list[str]:
     problems = []
     if expected == fingerprint_members(start.members):
         problems.append("the gold calls do not change the document")
+    elif each_call_changes:
+        problems += _calls_changing_nothing(doc, calls, prefixes)
     if len(calls) > 1:
         for k, call in enumerate(calls):
             doc.restore(prefixes[k])
@@ -135,6 +140,32 @@ def check_turn(doc, calls) -> list[str]:
                     not _resolved_then_rewritten(doc, prefixes, k):
                 problems.append(f"gold call {k + 1} ({call.api}) is not needed: the turn ends the same without it")
         doc.restore(end)
+    return problems
+
+
+#: APIs whose whole effect lies where the state does not look (a known limit of the judge, which compares states):
+#: update_fields only sets w:updateFields in settings.xml (Word updates the fields when it opens the file)
+OUTSIDE_STATE = ("update_fields",)
+
+
+def _calls_changing_nothing(doc, calls, prefixes: list) -> list[str]:
+    """The gold calls (``prefixes``: the document before each and after the last) after which the document state is
+    what it was before ("No change detected"), read-only APIs (find_text) and :data:`OUTSIDE_STATE` apart: the state is what the judge compares,
+    so such a call is a mistake of the turn even where it rewrote the XML (a style defined twice, its unread
+    definition edited). `doc` is left after the last call."""
+    states: dict[int, State] = {}
+
+    def state(k: int) -> State:
+        if k not in states:
+            doc.restore(prefixes[k])
+            states[k] = extract_state(doc)
+        return states[k]
+
+    problems = [f"gold call {k + 1} ({call.api}) leaves the document state as it was (No change detected): a gold "
+                "call that changes nothing is a mistake of the turn"
+                for k, call in enumerate(calls) if not registry().get(call.api).read_only
+                and call.api not in OUTSIDE_STATE and state(k) == state(k + 1)]
+    doc.restore(prefixes[-1])
     return problems
 
 

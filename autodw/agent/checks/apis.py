@@ -39,7 +39,8 @@ def part_for_whole(api: str, request: str) -> list[CheckFinding]:
                                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth",
                                             "dwbench-2.0/hand/dev-thirty-second", "dwbench-2.0/hand/dev-thirty-third",
                                             "dwbench-2.0/hand/dev-thirty-fourth", "dwbench-2.0/hand/dev-thirty-fifth",
-                                            "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
+                                            "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/hand/dev-thirty-seventh",
+                                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
 def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, Any] | None = None,
                 before: State | None = None, message: str = "") -> list[CheckFinding]:
     """The call's API makes or changes one kind of thing (a page break, a comment, a chart, a table, a border...)
@@ -57,9 +58,9 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
     is named by the words of a chart: it is a chart pasted as a picture ("make that chart a little bigger"); a
     picture resize_image sizes by a height or width the request gives (:func:`_picture_sized`: "12 cm tall"), and a
     picture the request calls by its caption (:func:`_picture_captioned`: "the parking map" of "Figure 18.33-1: Draft
-    Parking Map", dwh-463#2, then "and center it on the page", #3), are named. A new
-    text for a cell of a one-column table, which the request dictates, names the cell: such a table lays out lines
-    (a cover's title and date) that the request calls by what they are ("封面标题…改成FieldKit 2.0 User’s Guide")."""
+    Parking Map", dwh-463#2, then "and center it on the page", #3), are named. A new text for a cell of a one-column
+    table, which the request dictates or says word for word, names the cell: such a table lays out lines (a cover's
+    title and date) that the request calls by what they are ("封面标题…改成FieldKit 2.0 User’s Guide")."""
     words = api_words().get(api)
     if words is None:
         return []
@@ -81,14 +82,16 @@ def unasked_api(api: str, instruction: str, previous: str = "", args: dict[str, 
 
 def _line_of_box(api: str, args: dict[str, Any], before: State, instruction: str) -> bool:
     """Whether set_cell_text gives a cell of a one-column table of `before` a text `instruction` dictates, a word or
-    number of it said there ("2025年6月3日" written "3 June 2025"): a line of a page laid out in a table
-    (:func:`unasked_api`)."""
+    number of it said there ("2025年6月3日" written "3 June 2025"), or a text whose every word and number the request
+    says ("... the user's guide for TideWatch 2.3. Put that name on the blank line right under the big title",
+    "change the cover date to 14 March 2025", dwh-514#1): a line of a page laid out in a table (:func:`unasked_api`)."""
     table = next((t for t in before.get("tables", []) if t.get("id") == args.get("table")), None)
     text = args.get("text")
     if api != "set_cell_text" or table is None or table.get("cols") != 1 or not isinstance(text, str):
         return False
+    written = set(_TOKEN.findall(grounding.loose(text)))
     said = {w for a, b in grounding.dictated(instruction) for w in _TOKEN.findall(grounding.loose(instruction[a:b]))}
-    return bool(said & set(_TOKEN.findall(grounding.loose(text))))
+    return bool(said & written) or bool(written) and written <= set(_TOKEN.findall(grounding.loose(instruction)))
 
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]{3,}")  # a number or a word of a text (module :func:`_line_of_box`)

@@ -151,22 +151,27 @@ def _paragraph_value_now(key: str, args: dict[str, Any], before: State) -> Any:
 
 def _negated(pattern: str, instruction: str) -> bool:
     """Whether the request says not to (or to remove) the property `pattern` names, before it ("no longer bold",
-    "取消加粗") or after it ("take the bold off", "加粗去掉"), or asks to undo what was done ("the bold lines shout
-    louder than the headings. Undo that")."""
+    "取消加粗"), after it ("take the bold off", "加粗去掉") or around it ("take those page breaks out again",
+    dwh-516#8), or asks to undo what was done ("the bold lines shout louder than the headings. Undo that")."""
     words = word_list("value_words.json")
     if re.search(words["reversal"], instruction, re.IGNORECASE):
         return True
+    around = [m.span() for m in re.finditer(words.get("negation_around", "(?!)"), instruction, re.IGNORECASE)]
     for match in re.finditer(pattern, instruction, re.IGNORECASE):
         window = instruction[max(0, match.start() - (6 if CJK.match(match.group(0)) else 24)):match.start()]
         if re.search(words["negation"], window, re.IGNORECASE) or \
-                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE):
+                re.search(words["negation_after"], instruction[match.end():], re.IGNORECASE) or \
+                any(start <= match.start() and match.end() <= end for start, end in around):
             return True
     return False
 
 
 #: a request that repeats what the session's previous instruction did elsewhere ("do the same there", "同样处理",
-#: "也照这样弄一下")
+#: "也照这样弄一下"), or that opens a clause with "same for" its new targets ("same for the letter to teachers at the
+#: very end", dwh-504#4; "and the same with the footer"; not "keep the size the same for all headings")
 _REPEATS = re.compile(r"\b(?:do|does|did|doing)\s+(?:the\s+)?same\b|\bsame\s+(?:thing|changes?|treatment|formatting)\b"
+                      r"|(?:^|[,.;:!?\-–—]|\b(?:and|also|now))\s*(?:the\s+)?same\s+"
+                      r"(?:for|with|goes\s+for|applies\s+to)\b"
                       r"|\blikewise\b|同样|照此|照样|照着?[这那](?:样|么)|一样(?:处理|改|弄)|也这样|也这么", re.IGNORECASE)
 
 
@@ -217,7 +222,8 @@ def _comparable(value: Any) -> Any:
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
                             "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-fourth",
                             "dwbench-2.0/hand/dev-thirty-fifth", "dwbench-2.0/hand/dev-thirty-sixth",
-                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-thirty-seventh", "dwbench-2.0/templated/dev",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: str = "",
                   message: str = "", before: State | None = None) -> list[CheckFinding]:
     """A property switched on that the request never names (bold, a header row, a separator line...), nor, for a
@@ -244,7 +250,8 @@ def unasked_flags(api: str, args: dict[str, Any], instruction: str, previous: st
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-paraphrased", "dwbench-2.0/hand/dev-second",
                             "dwbench-2.0/hand/dev-third", "dwbench-2.0/hand/dev-fourth", "dwbench-2.0/hand/dev-tenth",
                             "dwbench-2.0/hand/dev-eighteenth", "dwbench-2.0/hand/dev-twenty-fifth",
-                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/hand/dev-thirty-seventh",
+                            "dwbench-2.0/templated/dev-outside-third"))
 def asked_flags_off(api: str, args: dict[str, Any], request: str, before: State) -> list[CheckFinding]:
     """A property switched off when the call's own request asks for it and never for its removal, unless what the
     call changes has it on now everywhere (read from the state: a request naming bold for text all bold, or for a
@@ -350,7 +357,7 @@ def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -
                             "dwbench-2.0/hand/dev", "dwbench-2.0/templated/dev",
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
-                            "dwbench-2.0/hand/dev-thirtieth",
+                            "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-sixth",
                             "dwbench-2.0/templated/dev-outside-third"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "", message: str = "") -> list[CheckFinding]:
@@ -362,8 +369,9 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
     到16" for one call setting both: :func:`_said_elsewhere`). A property removed is also named by
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
     yellow highlight), or by the words of ``removed`` (a highlight by its colour; an indent set to 0 by where it puts
-    the paragraph: "sits off to the left", dwh-347#1). A request asking for the look of other text names the values
-    that text has (:func:`_as_others_have`)."""
+    the paragraph: "sits off to the left", dwh-347#1), or by a request undoing the `previous` instruction that names it
+    (:func:`_taken_back`: "undo that" after "highlight ... in yellow", dwh-500#8). A request asking for the look of
+    other text names the values that text has (:func:`_as_others_have`)."""
     out, loose_instruction = [], grounding.loose(instruction)
     removed, repeated = word_list("value_words.json")["removed"], _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["properties"].items():
@@ -372,7 +380,8 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
                 (repeated and _asked(api, key, pattern, repeated)):
             continue
         if _removes(key, value) and (named(removed.get(key, "(?!)"), instruction) or
-                                             _named_as_it_is(key, args, instruction, before)):
+                                             _named_as_it_is(key, args, instruction, before) or
+                                             _taken_back(api, key, pattern, instruction, previous)):
             continue
         if grounding.loose(str(value)) in loose_instruction or _said_elsewhere(api, key, pattern, value, message, instruction) \
                 or _as_others_have(key, value, args, message or instruction, before):
@@ -380,6 +389,14 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
         out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))
     return out
+
+
+def _taken_back(api: str, key: str, pattern: str, instruction: str, previous: str) -> bool:
+    """Whether `instruction` takes back the `previous` instruction's change (``reversal``: "no wait, undo that") and
+    that instruction names the property `key` (:func:`_asked`): undoing "highlight the last sentence in yellow" asks
+    to remove the highlight (dwh-500#8)."""
+    reverses = re.search(word_list("value_words.json")["reversal"], instruction, re.IGNORECASE) is not None
+    return bool(previous) and reverses and _asked(api, key, pattern, previous)
 
 
 def _said_elsewhere(api: str, key: str, pattern: str, value: Any, message: str, request: str) -> bool:

@@ -45,9 +45,19 @@ def _ui_name(name: str) -> str:
     """Word's displayed name for built-ins python-docx's BabelFish does not map ("toc 1" -> "TOC 1")."""
     if re.fullmatch(r"toc \d", name):
         return "TOC " + name[4:]
-    return {"table of figures": "Table of Figures", "footnote text": "Footnote Text",
+    return {"normal": "Normal", "table of figures": "Table of Figures", "footnote text": "Footnote Text",
             "footnote reference": "Footnote Reference", "endnote text": "Endnote Text",
             "endnote reference": "Endnote Reference", "toc heading": "TOC Heading"}.get(name, name)
+
+
+def styles_by_id(root: etree._Element) -> dict[str, etree._Element]:
+    """Style id -> its ``w:style`` in a ``w:styles`` root. An id defined twice means its first definition, the one
+    Word and python-docx read (a later one is ignored)."""
+    out: dict[str, etree._Element] = {}
+    for style in root.iterchildren(qn("w:style")):
+        if style.get(qn("w:styleId")):
+            out.setdefault(style.get(qn("w:styleId")), style)
+    return out
 
 
 @lru_cache(maxsize=4096)
@@ -74,10 +84,8 @@ class StateContext:
 
     @cached_property
     def style_elements(self) -> dict[str, etree._Element]:
-        """Style id -> ``w:style`` element."""
-        if self.styles_root is None:
-            return {}
-        return {s.get(qn("w:styleId")): s for s in self.styles_root.iterchildren(qn("w:style")) if s.get(qn("w:styleId"))}
+        """Style id -> ``w:style`` element (the first one of an id defined twice)."""
+        return styles_by_id(self.styles_root) if self.styles_root is not None else {}
 
     @cached_property
     def style_names(self) -> dict[str, str]:

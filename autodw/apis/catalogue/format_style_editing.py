@@ -20,10 +20,10 @@ from autodw.apis.ooxml.formatting import (clear_rpr, copy_paragraph_properties, 
 from autodw.apis.ooxml.looks import Looks, matches
 from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_direct_list, document_list_style,
                                            join_list_beside, list_beside, style_numbered)
-from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, list_kinds,
-                                         numbering_of, renumber_from, restart_numbering, set_num_pr)
+from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, keep_level_indents,
+                                         list_kinds, numbering_of, renumber_from, restart_numbering, set_num_pr)
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
-                                           name_taken, style_by_id, style_part)
+                                           name_taken, style_definitions, style_part)
 from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
 from autodw.apis.ooxml.text import find_matches, isolate, paragraph_text, resolve_span, text_runs
 from autodw.apis.registry import Example, api
@@ -574,12 +574,14 @@ def modify_style(doc: WordDocument, name: str, based_on: str | None = None, font
     run, para = _style_props(locals(), kind)
     if not run and not para and based_on is None:
         raise _none_given("modify_style", ["based_on", *_STYLE_PARAMS])
-    if based_on is not None:
-        base = find_style(doc, based_on, (kind,))[0]
-        if base is style or inherits_from(doc, base, style.get(qn("w:styleId"))):
-            raise ArgumentError(f"{name!r} cannot be based on {based_on!r}: that would make a loop of styles")
-        replace_child(style, "w:basedOn", w_val=base.get(qn("w:styleId")))
-    _write_style_props(doc, style, run, para)
+    sid = style.get(qn("w:styleId"))
+    base = find_style(doc, based_on, (kind,))[0] if based_on is not None else None
+    if base is not None and (base is style or inherits_from(doc, base, sid)):
+        raise ArgumentError(f"{name!r} cannot be based on {based_on!r}: that would make a loop of styles")
+    for definition in style_definitions(doc, sid) if sid else [style]:  # a styles part may define the id twice
+        if base is not None:
+            replace_child(definition, "w:basedOn", w_val=base.get(qn("w:styleId")))
+        _write_style_props(doc, definition, run, para)
     changes = describe({**({"based_on": based_on} if based_on else {}), **run, **para})
     return f"modified {kind} style {name!r}: {changes}"
 
@@ -600,24 +602,33 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
         raise _none_given("set_default_font", ["font", "east_asia_font", "size_pt"])
     apply_run_props(default_rpr(doc), props)
     normal_id = default_style_id(doc)
-    normal = style_by_id(doc, normal_id) if normal_id else None
-    cleared = []
-    rpr = normal.find(RPR) if normal is not None else None
-    if rpr is not None:
-        fonts = rpr.find(qn("w:rFonts"))
-        attrs = (["w:ascii", "w:hAnsi", "w:asciiTheme", "w:hAnsiTheme"] if "font" in props else []) + \
-                (["w:eastAsia", "w:eastAsiaTheme"] if "east_asia_font" in props else [])
-        if fonts is not None and any(fonts.get(qn(a)) is not None for a in attrs):
-            for a in attrs:
-                fonts.attrib.pop(qn(a), None)
-            cleared.append("font")
-            if not fonts.attrib:
-                rpr.remove(fonts)
-        if "size_pt" in props and (remove_children(rpr, "w:sz") + remove_children(rpr, "w:szCs")):
-            cleared.append("size")
-    note = f"; removed the {' and '.join(cleared)} the Normal style set" if cleared else ""
+    cleared: list[str] = []
+    for normal in style_definitions(doc, normal_id) if normal_id else []:  # a styles part may define the id twice
+        cleared += _clear_default_overrides(normal, props)
+    note = f"; removed the {' and '.join(dict.fromkeys(cleared))} the Normal style set" if cleared else ""
     sync_styles_with_effects(doc)
     return f"set the default {describe(props)}{note}"
+
+
+def _clear_default_overrides(normal: etree._Element, props: dict[str, Any]) -> list[str]:
+    """Take out of a Normal style definition the font and size `props` sets as the document default; what was
+    taken ("font", "size")."""
+    rpr = normal.find(RPR)
+    if rpr is None:
+        return []
+    cleared = []
+    fonts = rpr.find(qn("w:rFonts"))
+    attrs = (["w:ascii", "w:hAnsi", "w:asciiTheme", "w:hAnsiTheme"] if "font" in props else []) + \
+            (["w:eastAsia", "w:eastAsiaTheme"] if "east_asia_font" in props else [])
+    if fonts is not None and any(fonts.get(qn(a)) is not None for a in attrs):
+        for a in attrs:
+            fonts.attrib.pop(qn(a), None)
+        cleared.append("font")
+        if not fonts.attrib:
+            rpr.remove(fonts)
+    if "size_pt" in props and (remove_children(rpr, "w:sz") + remove_children(rpr, "w:szCs")):
+        cleared.append("size")
+    return cleared
 
 
 # --- lists ------------------------------------------------------------------------------------
@@ -668,8 +679,11 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
         num_id = None  # keep each paragraph's list
     elif number_format is not None and model is not None:
         num_id, new_def = str(copy_list_definition(doc, model.at(0)[1], start or 1)), True
-    elif number_format is not None:
-        num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format)), True
+    elif number_format is not None:  # the format at the items' level, their indents kept
+        top = min(level if level is not None else lvl for _, lvl, _ in current)
+        num_id, new_def = str(add_list_definition(doc, "number", start or 1, number_format, top)), True
+        if list_kind(first_num, first_lvl):
+            keep_level_indents(doc, num_id, first_num)
     elif list_kind(first_num, first_lvl) == kind:
         num_id = first_num
         leader = list_beside(doc, kind, [targets[0][1]])  # None for a heading

@@ -524,7 +524,9 @@ def _scaled(widths: list[int], total: int) -> list[int]:
 
 @api(intent=INTENT,
      description='Set the width of one column (or of every column with col "all"). Written to the table grid and to '
-                 "every cell in the column, so Word and LibreOffice agree; other columns keep their widths.",
+                 "every cell in the column, so Word and LibreOffice agree; other columns keep their widths. The width "
+                 'needs its unit ("4cm", "1.5in", "40mm"): a bare number is refused, as Word shows column widths in '
+                 "centimetres or inches by its settings.",
      params={"table": TABLE_ID,
              "col": {"description": 'column index, or "all"', "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["all"]}]},
              "width": length("column width")},

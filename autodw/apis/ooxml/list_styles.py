@@ -36,7 +36,7 @@ from autodw.apis.ooxml.builtin_styles import default_style_id, styles_element
 from autodw.apis.ooxml.numbering import set_num_pr
 from autodw.analysis.state.numbering import own_num_pr, style_chain_num_pr
 from autodw.apis.ooxml.styles_edit import paragraph_style_id
-from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.context import StateContext, styles_by_id
 from autodw.analysis.state.numbering import Numbering
 from autodw.core.document import WordDocument
 from autodw.core.xml import qn, wval
@@ -70,7 +70,7 @@ class _Styles:
     """The paragraph styles of a document, read once: names and the numbering each one's chain gives."""
 
     def __init__(self, doc: WordDocument):
-        self.by_id = {s.get(qn("w:styleId")): s for s in styles_element(doc).iterchildren(qn("w:style"))
+        self.by_id = {sid: s for sid, s in styles_by_id(styles_element(doc)).items()
                       if (s.get(qn("w:type")) or "paragraph") == "paragraph"}
         self.by_name: dict[str, str] = {}
         self._numbering: dict[str | None, tuple[str, int] | None] = {}

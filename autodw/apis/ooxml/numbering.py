@@ -43,8 +43,11 @@ def _next_id(root: etree._Element, tag: str, attr: str, first: int) -> int:
     return max(ids) + 1 if ids else first
 
 
-def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_format: str = "decimal") -> int:
-    """Add a 9-level list definition (bullet or numbered) and an instance of it; return its numId."""
+def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_format: str = "decimal",
+                        top: int = 0) -> int:
+    """Add a 9-level list definition (bullet or numbered) and an instance of it; return its numId. Level `top` (the
+    level the list's items are at) counts from `start` in `number_format`, the levels below it in the formats that
+    follow it."""
     root = numbering_root(doc)
     abstract_id = _next_id(root, "w:abstractNum", "w:abstractNumId", 0)
     levels = []
@@ -53,10 +56,10 @@ def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_for
         if kind == "bullet":
             fmt, text, font = "bullet", BULLETS[lvl % 3], ""
         else:
-            fmt = NUMBER_FORMATS[number_format][lvl % 3]
+            fmt = NUMBER_FORMATS[number_format][(lvl - top) % 3]
             text, font = f"%{lvl + 1}{'、' if fmt.startswith('chinese') else '.'}", ""
         levels.append(
-            f'<w:lvl w:ilvl="{lvl}"><w:start w:val="{start if lvl == 0 else 1}"/><w:numFmt w:val="{fmt}"/>'
+            f'<w:lvl w:ilvl="{lvl}"><w:start w:val="{start if lvl == top else 1}"/><w:numFmt w:val="{fmt}"/>'
             f'<w:lvlText w:val="{text}"/><w:lvlJc w:val="left"/>'
             f'<w:pPr><w:ind w:left="{indent}" w:hanging="360"/></w:pPr>{font}</w:lvl>'
         )
@@ -66,6 +69,21 @@ def add_list_definition(doc: WordDocument, kind: str, start: int = 1, number_for
     num_id = _next_id(root, "w:num", "w:numId", 1)
     insert_ordered(root, parse(f'<w:num xmlns:w="{W}" w:numId="{num_id}"><w:abstractNumId w:val="{abstract_id}"/></w:num>'))
     return num_id
+
+
+def keep_level_indents(doc: WordDocument, num_id: str, like: str) -> None:
+    """Give each level of list instance `num_id` (a definition of its own) the indent that level has in list
+    instance `like`, so items moved from one list to the other stay where they were."""
+    numbering = StateContext(doc).numbering
+    abstract_id = numbering.definition(num_id)
+    abstract = next((a for a in numbering_root(doc).iterchildren(qn("w:abstractNum"))
+                     if a.get(qn("w:abstractNumId")) == abstract_id), None)
+    for lvl in abstract.iterchildren(qn("w:lvl")) if abstract is not None else ():
+        source, ppr = numbering.level(like, lvl.get(qn("w:ilvl"))), lvl.find(qn("w:pPr"))
+        indent = source.ppr.find(qn("w:ind")) if source is not None and source.ppr is not None else None
+        if indent is not None and ppr is not None:
+            remove_children(ppr, "w:ind")
+            insert_ordered(ppr, copy.deepcopy(indent))
 
 
 def copy_list_definition(doc: WordDocument, num_id: str, start: int = 1) -> int:

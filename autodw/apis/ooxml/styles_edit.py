@@ -16,11 +16,14 @@ KINDS = ("paragraph", "character", "table")
 
 
 def style_by_id(doc: WordDocument, style_id: str) -> etree._Element | None:
-    """The ``w:style`` with id `style_id`, or None."""
-    for s in styles_element(doc).iterchildren(qn("w:style")):
-        if s.get(qn("w:styleId")) == style_id:
-            return s
-    return None
+    """The ``w:style`` with id `style_id` (the first of an id defined twice, the one Word reads), or None."""
+    return next(iter(style_definitions(doc, style_id)), None)
+
+
+def style_definitions(doc: WordDocument, style_id: str) -> list[etree._Element]:
+    """Every ``w:style`` with id `style_id`: an edit of a style changes them all, so that the document means the same
+    whichever definition a reader takes."""
+    return [s for s in styles_element(doc).iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == style_id]
 
 
 def find_style(doc: WordDocument, name: str, kinds: tuple[str, ...] = KINDS) -> tuple[etree._Element, str]:

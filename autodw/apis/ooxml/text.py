@@ -250,8 +250,10 @@ def _remove_with_empty_containers(el: etree._Element) -> None:
         parent = grand
 
 
-def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new: str) -> None:
-    """Replace characters [start, end) with `new`, in the formatting of the first replaced run.
+def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new: str,
+                 formatting: etree._Element | None = None) -> None:
+    """Replace characters [start, end) with `new`, in the formatting of the first replaced run (an empty span:
+    `formatting`, a ``w:rPr``, if given, else that of :func:`insert_text`).
 
     Tracked changes go as when one types over the span in Word with tracking off: the new text is never part of
     another author's tracked insertion (a ``w:ins``/``w:moveTo`` around the first replaced run is split and the
@@ -260,7 +262,7 @@ def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new
     comment marks are not text: they stay tracked deletions (removing half a field would break it)."""
     deleted = _deletions_in(p, start, end)
     if start == end:
-        insert_text(doc, p, start, new)
+        insert_text(doc, p, start, new, formatting=formatting)
     else:
         runs = isolate(p, start, end)
         first = runs[0]
@@ -297,8 +299,8 @@ def _replace_in_run(first: etree._Element, new: str) -> None:
         _remove_with_empty_containers(first)
 
 
-def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str, *,
-                at_end: bool = False) -> etree._Element | None:
+def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str, *, at_end: bool = False,
+                formatting: etree._Element | None = None) -> etree._Element | None:
     """Insert `new` at `offset`, formatted like the text just before it (or after it at offset 0); never inside
     another author's tracked insertion. `at_end`: `offset` is the paragraph's end and the text goes after all of it,
     fields included, even when the paragraph has no text (a cell holding only a check box: "add 'yes' at the end").
@@ -308,11 +310,12 @@ def insert_text(doc: WordDocument, p: etree._Element, offset: int, new: str, *,
     the end of ``abc`` + field; an empty paragraph's offset 0 is before its fields). Text goes inside a field's
     result only at an offset strictly within that result's text. Hyperlinks (``w:hyperlink`` and HYPERLINK
     fields) count as fields: text at a link's end goes after the link, in the formatting of the text around the
-    link (before it, else after it), not the link's look, as typing after a link in Word."""
+    link (before it, else after it), not the link's look, as typing after a link in Word. `formatting` (a
+    ``w:rPr``), if given, is the new text's formatting instead."""
     if not new:
         return None
     anchor, side, rpr = insertion_point(p, offset, at_end=at_end)
-    run = new_run(new, rpr)
+    run = new_run(new, rpr if formatting is None else formatting if len(formatting) else None)
     if anchor is None:
         p.append(run)
     elif side == "after":
@@ -425,7 +428,9 @@ def field_spans(p: etree._Element) -> list[tuple[int, int, list[etree._Element]]
 def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
     """Replace the whole text of `p` with `new`, as :func:`replace_span` does, except that a field (in no other field,
     showing text) whose text `new` keeps stays a field: unchanged where a diff of the two texts puts it and no
-    letter or digit newly glued to it. The text around it is replaced; the other fields become plain text first."""
+    letter or digit newly glued to it. The text around it is replaced; the other fields become plain text first.
+    Text added where there was none (after a kept field) takes the formatting of the first run outside the kept
+    fields, as the rest of the new text does, not that of a field's result beside it."""
     old = paragraph_text(p)
     blocks = SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
     kept: list[tuple[int, int, int]] = []
@@ -440,8 +445,12 @@ def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
         gaps.append((old_at, start, new[new_at:at]))
         old_at, new_at = end, at + end - start
     gaps.append((old_at, len(old), new[new_at:]))
+    first = next((a.run for a in atoms(p) if a.text and not any(fs <= a.start < fe for fs, fe, _ in kept)), None)
+    formatting = _plain_rpr(first.find(RPR)) if first is not None and kept else None
+    if first is not None and kept and formatting is None:
+        formatting = make("w:rPr")  # a run of no formatting of its own: plain text
     for start, end, text in reversed(gaps):
-        replace_span(doc, p, start, end, text)
+        replace_span(doc, p, start, end, text, formatting)
 
 
 def _glued(old: str, start: int, end: int, new: str, at: int) -> bool:

@@ -17,7 +17,7 @@ from typing import Callable
 
 from lxml import etree
 
-from autodw.analysis.state.context import StateContext
+from autodw.analysis.state.context import StateContext, styles_by_id
 from autodw.analysis.state.extract import extract_state
 from autodw.analysis.state.render import custom_headings, heading_level
 from autodw.analysis.state.layout import figures_identifier
@@ -41,7 +41,7 @@ class StyleLevels:
 
     def __init__(self, doc: WordDocument):
         root = styles_element(doc)
-        self.styles = {s.get(qn("w:styleId")): s for s in root.iterchildren(qn("w:style"))}
+        self.styles = styles_by_id(root)
         self.default = next((sid for sid, s in self.styles.items()
                               if s.get(qn("w:type"), "paragraph") == "paragraph" and s.get(qn("w:default")) in ("1", "true")), None)
         self._cache: dict[str | None, int | None] = {}
@@ -105,6 +105,12 @@ class Heading:
     text: str
 
 
+def entry_text(text: str) -> str:
+    """A paragraph's text as its contents entry shows it: as written, its spaces kept ("第一章  总则" keeps both),
+    its tabs and line breaks made spaces and the spaces around it dropped."""
+    return text.replace("\t", " ").replace("\n", " ").strip(" ")
+
+
 def headings(doc: WordDocument, first: int = 1, last: int = 9) -> list[Heading]:
     """Body headings with levels in [first, last], in document order (text boxes and TOCs skipped)."""
     levels = StyleLevels(doc)
@@ -116,8 +122,8 @@ def headings(doc: WordDocument, first: int = 1, last: int = 9) -> list[Heading]:
         level = paragraph_level(p, levels)
         if level is None or not first <= level <= last:
             continue
-        text = " ".join(paragraph_text(p).replace("\t", " ").split())
-        if text:
+        text = entry_text(paragraph_text(p))
+        if text.strip():
             out.append(Heading(p, level, text))
     return out
 
@@ -287,8 +293,8 @@ def _caption_entry(p: etree._Element, switches: TocSwitches) -> _Entry | None:
             order = {el: n for n, el in enumerate(p.iter())}
             end = max(order[el] for el in last.iter())
             text = _CAPTION_SEPARATOR.sub("", "".join(a.text for a in atoms(p) if order[a.run] > end))
-        text = " ".join(text.replace("\t", " ").split())
-        return _Entry(p, 1, text, "") if text else None
+        text = entry_text(text)
+        return _Entry(p, 1, text, "") if text.strip() else None
     return None
 
 
@@ -333,8 +339,8 @@ def _entries(doc: WordDocument, switches: TocSwitches, exclude: set[int]) -> lis
             out.append(caption)
             continue
         level = switches.level(p, levels)
-        text = " ".join(paragraph_text(p).replace("\t", " ").split())
-        if level is not None and text:
+        text = entry_text(paragraph_text(p))
+        if level is not None and text.strip():
             out.append(_Entry(p, level, text, label or ""))
         out.extend(_tc_entries(p, switches))
     return out

@@ -38,13 +38,15 @@ from autodw.apis.registry import Registry
 from autodw.core.errors import ArgumentError, BenchmarkDataError, InternalError
 from autodw.dwbench.records import Instruction
 from autodw.eval.ceiling.needs import evidence, needs, phrase, seen
-from autodw.eval.ceiling.reading import document_text, executed_call, fields, offered_apis, request_of
+from autodw.eval.ceiling.reading import document_text, executed_call, fields, offered_apis, request_of, users_words
+from autodw.eval.ceiling.searches import MAX_SEARCHES, best_search
 from autodw.llm.base import Completion, Message
 from autodw.llm.tokens import estimate_usage
 
 #: the causes an obstacle is attributed to (autodw.eval.ceiling.causes describes them)
 INTENT_FILTER, PLANNER_VIEW, GENERATOR_VIEW, SCHEMA, LOOP = ("intent filter", "planner view", "generator view",
                                                              "schema", "loop mechanics")
+SEARCH_API = "find_text"  # the API a perfect planner searches with (autodw.eval.ceiling.searches)
 FORCED_API = "(forced wrong: no API)"  # the API of a forced-wrong answer: no offered API has this name
 LOCAL_ANSWER_TOKENS = 512  # the embedded model's answer limit (autodw.llm.local.LocalBackend's max_tokens)
 REMAINING_ITEMS, REMAINING_CHARS, REASON_CHARS = 6, 200, 300  # the planner schema's bounds
@@ -109,6 +111,8 @@ class CeilingBackend:
         self._done: set[int] = set()  # the gold steps the last step history read showed carried out
         self._answered: set[int] = set()  # the gold steps whose API the ceiling answered a chooser or generator with
         self._answers: dict[str, dict[str, Any]] = {}
+        self._searches: dict[str, tuple[int, dict[str, Any]]] = {}  # a search's sub-instruction -> (gold step, args)
+        self._tried: dict[int, set[str]] = {}  # the queries searched before each gold step
 
     # --- the backend interface ----------------------------------------------------------------------------------
 
@@ -140,18 +144,29 @@ class CeilingBackend:
         step = todo[0]
         if self._failed(step, f["history"]):
             return _stop(f"ceiling: gold step {step + 1} failed; a perfect model has no other way to it")
-        found = seen(self.needs[step], state=f["state"], history=f["history"],
-                     words=f["instruction"] + "\n" + f["session_context"], document=self.document)
+        words = users_words(f["instruction"], f["session_context"])
+        found = seen(self.needs[step], state=f["state"], history=f["history"], words=words, document=self.document)
+        remaining = [self.phrases[i][:REMAINING_CHARS] for i in todo[1:1 + REMAINING_ITEMS]]
         if not found.shown:
-            self._obstacle("planner", step, [(PLANNER_VIEW, found.detail())], found.interpreted)
-            return _stop(f"ceiling forced stop: {PLANNER_VIEW}: {found.detail()}")
+            search = self._search(step, list(found.missing_ids), words)
+            if search is not None:  # a search for the targets first, with the user's words (ceiling.searches)
+                return {"done": False, "sub_instruction": search,
+                        "remaining": [self.phrases[step], *remaining][:REMAINING_ITEMS],
+                        "reason": f"ceiling: a search for gold step {step + 1}'s targets"}
+            tried = len(self._tried.get(step, ()))
+            detail = found.detail() + (f" (after {tried} search(es))" if tried else "")
+            self._obstacle("planner", step, [(PLANNER_VIEW, detail)], found.interpreted)
+            return _stop(f"ceiling forced stop: {PLANNER_VIEW}: {detail}")
         self.current = step
-        return {"done": False, "sub_instruction": self.phrases[step],
-                "remaining": [self.phrases[i][:REMAINING_CHARS] for i in todo[1:1 + REMAINING_ITEMS]],
+        return {"done": False, "sub_instruction": self.phrases[step], "remaining": remaining,
                 "reason": f"ceiling: gold step {step + 1} of {len(self.gold)}"}
 
     def _choose(self, messages: list[Message], schema: Any, max_tokens: int | None) -> dict[str, Any]:
         f = fields("api_chooser", messages)
+        search = self._searches.get(f["sub_instruction"].strip())
+        if search is not None:
+            offered = offered_apis(f["api_list"], one_line=True)
+            return {"api": SEARCH_API} if self._search_offered(search, offered) else {"api": FORCED_API}
         step = self._step_of(f["sub_instruction"], None)
         if step is None:
             return self._no_gold_step("api_chooser", f["sub_instruction"])
@@ -165,6 +180,11 @@ class CeilingBackend:
 
     def _generate(self, messages: list[Message], schema: Any, max_tokens: int | None) -> dict[str, Any]:
         f = fields("api_generator", messages)
+        search = self._searches.get(f["sub_instruction"].strip())
+        if search is not None:
+            offered = offered_apis(f["api_docs"])
+            return {"api": SEARCH_API, "args": search[1]} if self._search_offered(search, offered) else \
+                {"api": FORCED_API, "args": {}}
         step = self._step_of(f["sub_instruction"], f["history"])
         if step is None:
             return self._no_gold_step("api_generator", f["sub_instruction"])
@@ -204,6 +224,30 @@ class CeilingBackend:
         return {"decision": "fail", "confidence": 1.0,
                 "explanation": "ceiling: not the gold call of this step" if step is not None else
                 "ceiling: no gold call is left to carry out"}
+
+    # --- searching ------------------------------------------------------------------------------------------------
+
+    def _search(self, step: int, targets: list[str], words: str) -> str | None:
+        """The sub-instruction of a search for gold step `step`'s `targets` not shown (at most
+        :data:`~autodw.eval.ceiling.searches.MAX_SEARCHES` of them), with `words` (the user's), or None."""
+        tried = self._tried.setdefault(step, set())
+        if not targets or len(tried) >= MAX_SEARCHES:
+            return None
+        args = best_search(self.elements, targets, words, tried)
+        if args is None:
+            return None
+        tried.add(args["query"])
+        text = phrase(self.registry.get(SEARCH_API), args)
+        self._searches[text] = (step, args)
+        return text
+
+    def _search_offered(self, search: tuple[int, dict[str, Any]], offered: list[str]) -> bool:
+        """Whether the prompt offers the search API; if not, the obstacle is the intent filter's."""
+        if SEARCH_API in offered:
+            return True
+        self._obstacle("api_chooser", search[0], [(INTENT_FILTER, f"{SEARCH_API} (a search for the step's targets) "
+                                                                  f"not among the offered {', '.join(offered)}")])
+        return False
 
     # --- reading the prompt ---------------------------------------------------------------------------------------
 

@@ -5,14 +5,17 @@ the one that failed the instruction. Its cause is, in order: the ceiling's first
 filter, the planner's or the generator's view, the schema: :mod:`autodw.eval.ceiling.backend`); the rule checks, when
 they rejected its gold call; state extraction, when the state could not be read after it; else the loop's mechanics:
 a heuristic that stopped the request, undid the gold call or stopped short of the step, or a limit. An instruction
-whose every gold call was kept, in order and alone, has no cause (if the judge still fails it, the table says so).
+whose every gold call was kept, in order and alone (searches aside), has no cause (if the judge still fails it, the
+table says so).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from autodw.apis import registry
 from autodw.core.errors import InternalError
 from autodw.eval.ceiling.backend import LOOP
 from autodw.eval.ceiling.reading import executed_call
@@ -38,6 +41,12 @@ class TurnLog:
             self.emit("ceiling_turn", diagnose(self.gold, self.events))
 
 
+@cache
+def _reads() -> frozenset[str]:
+    """The APIs that only read (a search the planner made to see more of the document is no kept call)."""
+    return frozenset(spec.name for spec in registry() if spec.read_only)
+
+
 def _same(call: Any, gold: tuple[str, Any]) -> bool:
     return list(call) == [gold[0], gold[1]]
 
@@ -48,7 +57,7 @@ def diagnose(gold: list[tuple[str, Any]], events: list[tuple[str, dict[str, Any]
     in order), ``cause`` and ``detail`` (None when every gold call was kept), ``failed_step`` (1-based) and every
     ``obstacle`` the ceiling met (recovered ones too)."""
     end = next((d for e, d in reversed(events) if e == "instruction_end"), {})
-    kept_calls = [tuple(c) for c in end.get("accepted_calls") or []]
+    kept_calls = [tuple(c) for c in end.get("accepted_calls") or [] if c[0] not in _reads()]  # not a search
     kept = next((k for k, (call, g) in enumerate(zip(kept_calls, gold)) if not _same(call, g)),
                 min(len(kept_calls), len(gold)))
     obstacles = [d for e, d in events if e == "ceiling"]

@@ -16,6 +16,7 @@ from string import Template
 from typing import Any
 
 from autodw.agent import prompts
+from autodw.agent.views import EARLIER_HEADING
 from autodw.analysis.state.render import PARTS
 from autodw.core.errors import InternalError
 from autodw.core.ids import ID_IN_TEXT
@@ -27,6 +28,7 @@ _ELISION = re.compile(r"^… \d+ block\(s\) omitted \(.*\) …$")
 #: the context a split message's request is planned with (autodw.agent.loop): which request of how many
 _REQUEST = re.compile(r"The user's message makes (\d+) requests; this is request (\d+):.*?The whole message: (.*)",
                       re.S)
+_STATUS = re.compile(r" \([a-z_]+\)\s*$")  # an earlier instruction's status after it (views.session_context)
 #: the first line of an API's documentation (ApiSpec.prompt_doc: ``name(a, b?)``), and of its one-line summary
 _DOC_LINE = re.compile(r"^([a-z][a-z0-9_]*)\(", re.M)
 _SUMMARY_LINE = re.compile(r"^([a-z][a-z0-9_]*): ", re.M)
@@ -163,6 +165,18 @@ def holds_words(text: str, key: str) -> bool:
 def _edge(outside: str, inside: str) -> bool:
     """Whether a match may end between `outside` and `inside` (a value's first or last character)."""
     return not (outside.isalnum() and inside.isalnum()) or bool(_JOINED_SCRIPT.match(outside) or _JOINED_SCRIPT.match(inside))
+
+
+def users_words(instruction: str, context: str) -> str:
+    """What the user wrote, of a planner's prompt: the request, the session's earlier instructions (without the
+    prompt's own words around them: their numbers, statuses and heading) and, for one request of a split message, the
+    whole message."""
+    listed = context.split(EARLIER_HEADING, 1)[1] if EARLIER_HEADING in context else ""
+    request = _REQUEST.search(listed)  # the request's own context after the list, if any
+    listed = listed[:request.start()] if request else listed
+    earlier = [_STATUS.sub("", item) for item in re.split(r"(?m)^\d+\. ", listed) if item.strip()]
+    whole = request_of(context)
+    return "\n".join([instruction, *earlier, *([whole[2]] if whole else [])])
 
 
 def request_of(context: str) -> tuple[int, int, str] | None:

@@ -19,7 +19,7 @@ from autodw.agent.events import TraceWriter
 from autodw.agent.intent_filter import IntentClassifier
 from autodw.agent.loop import Agent
 from autodw.analysis.state import extract_state
-from autodw.analysis.state.render import render_state
+from autodw.analysis.state.render import body_blocks, render_state
 from autodw.apis.registry import Registry
 from autodw.core.document import WordDocument
 from autodw.dwbench.records import Instruction
@@ -64,9 +64,23 @@ class CeilingSystem:
     def run_turn(self, doc: WordDocument, instruction: Instruction, earlier: list[tuple[str, str]],
                  trace: Path | None = None) -> TurnResult:
         state = extract_state(doc)
-        elements = {p["id"]: p.get("text", "") for p, _ in grounding.paragraphs(state)}
+        elements = elements_in_order(state)
         backend = CeilingBackend(instruction, self.assembly, self.registry, render_state(state), elements=elements)
         agent = Agent(backend, self.classifier, registry=self.registry, assembly=self.assembly)
         backend.emit = agent.runner.events
         log = TurnLog(backend.executed, agent.runner.events)
         return run_agent_turn(agent, doc, instruction.text, earlier, trace, sinks=[log], writer=self.writer)
+
+
+def elements_in_order(state: dict[str, Any]) -> dict[str, str]:
+    """Each paragraph's text (id -> text) in document order, a table's cell paragraphs where the table is (a search's
+    matches are near its targets in this order: :mod:`autodw.eval.ceiling.searches`); those of nested tables last."""
+    cells = {t["id"]: [p for row in t.get("cell_details", []) for cell in row if cell
+                       for p in cell.get("paragraphs", [])] for t in state.get("tables", [])}
+    out: dict[str, str] = {}
+    for block, is_table in body_blocks(state):
+        for p in cells.get(block["id"], []) if is_table else [block]:
+            out[p["id"]] = p.get("text", "")
+    for p, _ in grounding.paragraphs(state):
+        out.setdefault(p["id"], p.get("text", ""))
+    return out
