@@ -338,5 +338,5 @@ class StartView(CurrentView):
             return history(record, self.history_chars)
         searched = next((s.number for s in reversed(record.steps) if s.accepted is not None and s.accepted.found), None)
         when = "before these operations" if searched is None else f"after operation {searched} (a search)"
-        return (f"(The document state above is from {when}; the elements the operations changed are shown as they "
-                "are now after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))
+        return (f"(The document state above is from {when}; the elements they changed are shown as they are now "
+                "after the list.)\n" + history(record, self.history_chars) + touched_now(record, state))
