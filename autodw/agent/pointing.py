@@ -309,7 +309,7 @@ _LABEL_QUOTED = OPENING + r"\s*{}\s*" + CLOSING
 _LABEL_AFTER = r"\s*[这那]一?(?:条|项|行)"
 CHINESE_NUMERAL = "〇零一二两三四五六七八九十百千万"  # the characters of a Chinese numeral
 _CHINESE_DIGITS = {c: n for n, cs in enumerate(("〇零", "一", "二两", "三", "四", "五", "六", "七", "八", "九")) for c in cs}
-_CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}  # a Chinese numeral's units and their values
 #: a label a request names with the word for its level ("subsection B", "item 2", "paragraph (c)"; "under B", said of a
 #: capital letter or a number only: not "under a table"): the label
 _LEVEL_LABEL = re.compile(r"(?<![^\W\d_])(?:(?i:(?:sub)?(?:sections?|paragraphs?|clauses?)|items?|points?|letters?)\s+"
@@ -651,8 +651,8 @@ def chinese_value(numeral: str) -> int:
         return int(numeral)
     total, digit = 0, 0
     for c in numeral:
-        if c in _CHINESE_UNITS:
-            total, digit = total + (digit or 1) * _CHINESE_UNITS[c], 0
+        if c in CHINESE_UNITS:
+            total, digit = total + (digit or 1) * CHINESE_UNITS[c], 0
         else:
             digit = _CHINESE_DIGITS.get(c, 0)
     return total + digit

@@ -171,12 +171,11 @@ def users_words(instruction: str, context: str) -> str:
     """What the user wrote, of a planner's prompt: the request, the session's earlier instructions (without the
     prompt's own words around them: their numbers, statuses and heading) and, for one request of a split message, the
     whole message."""
-    listed = context.split(EARLIER_HEADING, 1)[1] if EARLIER_HEADING in context else ""
-    request = _REQUEST.search(listed)  # the request's own context after the list, if any
-    listed = listed[:request.start()] if request else listed
+    request = _REQUEST.search(context)  # one request's own context, after the list
+    listed = context[:request.start()] if request else context
+    listed = listed.split(EARLIER_HEADING, 1)[1] if EARLIER_HEADING in listed else ""
     earlier = [_STATUS.sub("", item) for item in re.split(r"(?m)^\d+\. ", listed) if item.strip()]
-    whole = request_of(context)
-    return "\n".join([instruction, *earlier, *([whole[2]] if whole else [])])
+    return "\n".join([instruction, *earlier, *([request.group(3).strip()] if request else [])])
 
 
 def request_of(context: str) -> tuple[int, int, str] | None:

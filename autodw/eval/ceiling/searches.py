@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodw.agent.pointing import CHINESE_NUMERAL, chinese_value
+from autodw.agent.pointing import CHINESE_NUMERAL, CHINESE_UNITS, chinese_value
 from autodw.apis.ooxml.text import find_matches
 
 MAX_SEARCHES = 2  # searches a perfect planner makes before one gold step
@@ -31,6 +31,7 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
 _CJK_CHARS = (2, 4)  # characters of a query in a script without spaces
 _NUMBER = re.compile(rf"\d+|[{CHINESE_NUMERAL}]+")  # a number as the user writes it
+_NOT_FIRST = set(CHINESE_UNITS) - {"十"}  # the units no Chinese numeral begins with (十二 does; 万一 is "in case")
 
 
 def queries(words: str) -> list[str]:
@@ -49,13 +50,13 @@ def queries(words: str) -> list[str]:
 def numbers(words: str) -> list[str]:
     """The numbers `words` say, in digits: as digits, or in Chinese numerals of two characters or more ("一千" is
     1000, "二〇二五" 2025; not the 三 of "那三行", nor 万一, "in case": no numeral begins with 万, 千 or 百)."""
-    said = [n for n in _NUMBER.findall(words) if n.isdigit() or len(n) > 1 and n[0] not in "万千百"]
+    said = [n for n in _NUMBER.findall(words) if n.isdigit() or len(n) > 1 and n[0] not in _NOT_FIRST]
     return list(dict.fromkeys(_digits(n) for n in said))
 
 
 def _digits(numeral: str) -> str:
     """A number in digits; a Chinese numeral without units digit by digit ("二〇二五": 2025)."""
-    if not numeral.isdigit() and not any(c in "十百千万" for c in numeral):
+    if not numeral.isdigit() and not any(c in CHINESE_UNITS for c in numeral):
         return "".join(str(chinese_value(c)) for c in numeral)
     return str(chinese_value(numeral))
 
