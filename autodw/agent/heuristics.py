@@ -7,11 +7,10 @@ choose (:mod:`autodw.agent.assembly`). None of them is part of the paper's metho
   split instruction it ends that request at once (its planner re-planning finished work says the request is done).
   A sub-instruction that already failed twice, or once with its last level's call rejected (every level was tried
   and validated), ends the request (:func:`failed_repeatedly`): the small planner otherwise plans it again until a
-  limit. It also
-  ends one request of a split instruction when its planner plans new text another request of the message asks for
-  (:func:`another_requests_step`: a quote of a later request, neither in this request nor in the document): the
-  small planner works through the whole message from its first request, and the rule checks then reject that work
-  as unasked for this request.
+  limit. It also ends one request of a split instruction when its planner plans new text another request of the
+  message asks for (:func:`another_requests_step`: a quote of a later request, neither in this request nor in the
+  document): the small planner works through the whole message from its first request, and the rule checks then
+  reject that work as unasked for this request.
 - :class:`EndOnRepeatedCall`: a step whose call repeats an accepted call of the instruction (API and arguments) and
   changes nothing shows finished work; one that makes the same call a third time (:data:`MAX_SAME_CALLS`) shows a
   loop (page numbers inserted five times). Either is undone and the instruction ends (:func:`repeated_call`). A

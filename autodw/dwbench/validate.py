@@ -150,9 +150,9 @@ OUTSIDE_STATE = ("update_fields",)
 
 def _calls_changing_nothing(doc, calls, prefixes: list) -> list[str]:
     """The gold calls (``prefixes``: the document before each and after the last) after which the document state is
-    what it was before ("No change detected"), read-only APIs (find_text) and :data:`OUTSIDE_STATE` apart: the state is what the judge compares,
-    so such a call is a mistake of the turn even where it rewrote the XML (a style defined twice, its unread
-    definition edited). `doc` is left after the last call."""
+    what it was before ("No change detected"), read-only APIs (find_text) and :data:`OUTSIDE_STATE` apart: the state
+    is what the judge compares, so such a call is a mistake of the turn even where it rewrote the XML (a style defined
+    twice, its unread definition edited). `doc` is left after the last call."""
     states: dict[int, State] = {}
 
     def state(k: int) -> State:

@@ -116,11 +116,11 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
     """Whether a prompt shows what `need` lists: an id in its document view (`state`: :func:`shown_ids`) or its step
-    history; a text in the user's `words` (as whole words), or, when the `document` holds it as whole words (else the text is read
-    from the request: interpreted), as whole words in what the view or the
-    step history's reports (:func:`reported`: what an earlier step read or removed) show of the document, the
-    renderer's own syntax left out (:func:`document_text`: "title=" is no title) (`document`: the document rendered
-    whole, read by :func:`document_text` and :func:`~autodw.agent.grounding.loose`)."""
+    history; a text in the user's `words` (as whole words), or, when the `document` holds it as whole words (else the
+    text is read from the request: interpreted), as whole words in what the view or the step history's reports
+    (:func:`reported`: what an earlier step read or removed) show of the document, the renderer's own syntax left out
+    (:func:`document_text`: "title=" is no title) (`document`: the document rendered whole, read by
+    :func:`document_text` and :func:`~autodw.agent.grounding.loose`)."""
     ids = shown_ids(state, history)
     in_words, in_view, in_document = loose(words), loose(document_text("\n".join([state, *reported(history)]))), document
     hidden, interpreted = [], []
