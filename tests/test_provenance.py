@@ -63,7 +63,8 @@ def test_the_word_lists_name_only_dev_splits_and_of_2_0_both_tracks_dev():
              "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/hand/dev-twenty-ninth",
              "dwbench-2.0/hand/dev-thirtieth",
              "dwbench-2.0/hand/dev-thirty-first", "dwbench-2.0/hand/dev-thirty-fourth", "dwbench-2.0/hand/dev-thirty-fifth",
-             "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/hand/dev-thirty-seventh", "dwbench-2.0/templated/dev-outside",
+             "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/hand/dev-thirty-seventh", "dwbench-2.0/hand/dev-thirty-eighth",
+             "dwbench-2.0/templated/dev-outside",
              "dwbench-2.0/templated/dev-outside-third"}
         assert provenance.label("2.0", "templated", "test") == provenance.label("2.0", "hand", "test") == "held out"
 
