@@ -110,6 +110,16 @@ def test_bare_f_lists_tc_fields_without_identifier_beside_headings():
     assert [e.split("\t")[0] for e in _entries(doc)] == ["Heading 1", "Extra", "Heading 1 again"]
 
 
+def test_a_tc_entry_keeps_the_spaces_inside_its_text():
+    """A TC field's text is listed as written, as a heading's is ("第一章  总则" keeps both spaces)."""
+    _, doc = _open()
+    _set_instruction(doc, 'TOC \\f x \\h')
+    for r in field_runs('TC "第一章  总则" \\f x \\l 1'):
+        _heading(doc, "Heading 2").append(r)
+    execute(doc, "update_toc", {})
+    assert [e.split("\t")[0] for e in _entries(doc)] == ["第一章  总则"]
+
+
 def test_p_separates_entry_and_page_number():
     before, doc = _open()
     _set_instruction(doc, 'TOC \\o "1-3" \\h \\z \\u \\p " - "')

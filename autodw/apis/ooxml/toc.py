@@ -268,7 +268,7 @@ def _tc_entries(p: etree._Element, switches: TocSwitches) -> list[_Entry]:
             continue
         rest = f.instruction[m.end():]
         level = switches.tc_level(rest)
-        text = " ".join((m.group(1) if m.group(1) is not None else m.group(2)).split())
+        text = entry_text(m.group(1) if m.group(1) is not None else m.group(2))
         if level is not None and text:
             out.append(_Entry(p, level, text, "", not re.search(r"\\n\b", rest, re.IGNORECASE)))
     return out
