@@ -1032,6 +1032,21 @@ def test_a_value_the_request_does_not_name(state):
     assert _checks("make the page with the table landscape", "insert_section_break", portrait, state) == ["unnamed_value"]
 
 
+def test_a_chart_s_caption_labelled_figure_as_word_labels_it(state):
+    """"put a caption under the chart: ..." names the chart the caption goes under, no Chart label: a chart's caption is
+    a Figure, as the API labels it unasked (hand dev-thirty-eighth dwh-529#6, both ceilings); a Chart label written
+    before a number is asked for, and a picture's or a table's noun still names its label."""
+    caption = {"target": "chart1", "text": "Column chart with three data series", "where": "below"}
+    request = "put a caption under the chart: Column chart with three data series."
+    assert _checks(request, "insert_caption", {**caption, "label": "Figure"}, state) == []
+    assert _checks("caption the chart as Chart 1: Sales", "insert_caption", {**caption, "label": "Figure"},
+                   state) == ["unnamed_value"]
+    assert _checks("put a caption under the picture: Sales", "insert_caption",
+                   {**caption, "target": "img1", "label": "Chart"}, state) == ["unnamed_value"]
+    assert _checks("put a caption above the table: Sales", "insert_caption",
+                   {**caption, "target": "t1", "label": "Figure", "where": "above"}, state) == ["unnamed_value"]
+
+
 def test_a_caption_side_a_separator_and_a_named_fill_the_request_does_not_ask_for(state):
     caption = {"target": "t1", "text": "Contact list"}
     assert _checks('Caption it "Contact list" above', "insert_caption", {**caption, "where": "below"},
@@ -1201,8 +1216,16 @@ def test_items_that_continue_a_nested_list_beside_them():
     assert nested(position={"after": first})  # before the question: nested under nothing
     assert nested(start=1)  # a list that starts afresh
     assert nested(kind="bullet")  # a list of another kind: a new list
+    # one level deeper than the item before it hangs under that item: the API joins it to its list at level 2 (a
+    # note under an answer, "在42下面再缩进一级", hand dev-thirty-eighth dwh-533#3); two levels deeper hangs under nothing
     deeper = {"items": [{"text": "Nobody knows", "level": 2}], "kind": "numbered", "position": {"after": last}}
-    assert "nested_first_item" in _checks(request, "insert_list", deeper, state)
+    assert "nested_first_item" not in _checks(request, "insert_list", deeper, state)
+    assert "nested_first_item" not in _checks(request, "insert_list", {**deeper, "kind": None}, state)
+    execute(doc, "insert_list", deeper)
+    assert [p["list"]["level"] for p in extract_state(doc)["paragraphs"] if p["text"] == "Nobody knows"] == [2]
+    deepest = {**deeper, "items": [{"text": "Nobody knows", "level": 3}]}
+    assert "nested_first_item" in _checks(request, "insert_list", deepest, state)
+    assert not nested(items=[{"text": "Nobody knows", "level": 2}], position={"before": last})  # under "Yes"
 
 
 def test_an_unasked_alignment_or_offset_that_changes_what_is_there_is_left_out(doc):
@@ -1349,6 +1372,9 @@ def test_a_property_taken_out_is_negated_around_it(state):
     assert _checks("take the bold away from p8", "set_text_format", {"paragraphs": "p8", "bold": False}, state) == []
     assert _checks("take the heading out and start p8 on a new page", "set_paragraph_format", breaks,
                    state) == ["asked_flag_off"]
+    # "take X out of" a place moves X: the bold of "the bold title" stays (review of the rule checks)
+    assert _checks("take the bold title out of the box", "set_text_format", {"paragraphs": "p8", "bold": False},
+                   state) == ["asked_flag_off"]
 
 
 @pytest.mark.parametrize("request_text, unasked", [
@@ -1444,6 +1470,20 @@ def test_a_heading_not_split_from_what_follows_asks_keep_with_next():
     assert unasked_flags("set_paragraph_format", args, request) == []
     assert unasked_flags("set_paragraph_format", args, "keep the heading and its table together") == []
     assert unasked_flags("set_paragraph_format", args, "Keep the title bold and centred")
+
+
+def test_a_line_never_alone_at_the_bottom_of_a_page_asks_keep_with_next():
+    """"every Artigo line ... should never end up alone at the bottom of a page away from its text" is keep with next
+    (hand dev-thirty-eighth dwh-526#9, local ceiling: its second request alone); a page's bottom said of where text
+    goes asks nothing of it."""
+    from autodw.agent.checks.values import unasked_flags
+
+    args = {"paragraphs": ["p6"], "keep_with_next": True}
+    for request in ("and should never end up alone at the bottom of a page away from its text.",
+                    "make sure no heading is left stranded at the foot of a page", "小标题不要单独留在页末"):
+        assert unasked_flags("set_paragraph_format", args, request) == []
+    assert unasked_flags("set_paragraph_format", args, "put the page number at the bottom of the page")
+    assert unasked_flags("set_paragraph_format", args, "make every Artigo line bold")
 
 
 def test_keeping_a_paragraph_s_lines_together_does_not_ask_keep_with_next():
@@ -2427,6 +2467,9 @@ def test_a_vertical_line_between_columns_names_their_separator(state):
                    state) == []  # lines, plural (dev-thirty-seventh dwh-516#6, local ceiling)
     assert _checks("正文分成两栏", "set_columns", columns, state) == ["unasked_flag"]
     assert _checks("两栏中间的竖线去掉", "set_columns", {**columns, "separator": False}, state) == []
+    # empty lines between paragraphs are lines of text, no line drawn between columns (review of the rule checks)
+    for request in ("delete the empty lines between the paragraphs", "get rid of the blank spacer lines between them"):
+        assert "unasked_flag" in _checks(request, "set_columns", columns, state)
 
 
 def test_a_picture_is_named_as_a_chart_where_the_document_has_no_chart(state):

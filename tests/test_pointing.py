@@ -287,6 +287,23 @@ def test_a_chain_of_back_references_stops_at_an_instruction_that_names_its_own_t
     assert grounding.leans_back(state, "这条注的字有点小，调大一点")
 
 
+def test_a_request_speaking_of_what_was_changed_refers_to_each_of_the_last_instructions():
+    # dwh-532#3 of hand dev-thirty-eighth: "the two cells I changed" are those of the last two instructions, the
+    # second of which names its own target (the chain of back-references stopped at it)
+    state = _filled({120: _paragraph(120, "Other work 0.74 2.4 1,34"), 260: _paragraph(260, "30-39 hours 2201 669 2870")},
+                    300)
+    session = ["Check the statistics. In table 7 the total of other work reads 1134, it should be 1,34",
+               "Table 8 has the same problem: rural women in the 30-39 hours row, should be 669"]
+    request = "这两个改过的格子都涂个浅黄色底"
+    assert grounding.recalls_changes(request) and grounding.recalls_changes("shade the cells I just changed")
+    assert not grounding.recalls_changes("this should be changed to bold") and not grounding.recalls_changes("改成红色")
+    assert grounding.referred(state, session, request) == f"{session[1]}\n{session[0]}"
+    assert grounding.referred(state, session, "这两个格子都涂个浅黄色底") == session[1]
+    view = views.grounded_view(state, request, InstructionResult(request), 1500, quoted_in=request,
+                               previous=grounding.referred(state, session, request))
+    assert _shown(view, "p120", "p260")
+
+
 def test_a_pronoun_whose_target_the_request_names_itself_does_not_show_the_previous_instructions_blocks():
     # dwh-003#2 of hand dev: "It's" refers to the text the request names, not to the contact block before it
     contact = {60: _paragraph(60, "Harbour Lane Bakery, 14 Quay Street, Falmouth")}
@@ -315,6 +332,26 @@ def test_the_window_stays_where_a_paragraph_was_removed():
     said = Attempt(api="delete_block", args={}, level="first", ok=True, accepted=True,
                    changes="paragraph count: 80 -> 79\nremoved paragraph p60 (was index 59): 'x'")
     assert views.where_removed(state, said) == []
+
+
+def test_after_a_search_the_view_shows_the_list_under_a_paragraph_it_found_when_the_request_speaks_of_a_list():
+    """dwh-527#6 (local): "the bulleted list of the other PNDU guidelines"; a search for "PNDU" found the list's
+    lead-in among ten others: the list under it is shown beside what the search found."""
+    from autodw.agent.records import Attempt, Step
+    bullet = {"num_id": 3, "level": 0, "kind": "bullet"}
+    lead = {20 + 25 * k: _paragraph(20 + 25 * k, f"{FILLER} The PNDU says {k}.") for k in range(10)}
+    items = {n: _paragraph(n, f"Fomentar el uso sustentable del suelo en ciudades {n}", style="List Paragraph",
+                           lst=bullet) for n in range(272, 284)}
+    state = _filled({**lead, 270: _paragraph(270, "La PNDU establece lineamientos en otras áreas:"),
+                     271: _paragraph(271, ""), **items}, 300)
+    found = [f"p{20 + 25 * k}" for k in range(10)] + ["p270"]
+    search = Attempt(api="find_text", args={"query": "PNDU"}, level="first", ok=True, accepted=True, read_only=True,
+                     found=found)
+    request = "In the bulleted list of the other PNDU guidelines, two items don't end with a full stop. Add them."
+    record = InstructionResult(request, steps=[Step(1, "Find PNDU.", attempts=[search])])
+    assert views.found_lists(state, request, found) == [f"p{n}" for n in range(272, 284)]
+    assert views.found_lists(state, "Two paragraphs about the PNDU don't end with a full stop.", found) == []
+    assert _shown(views.grounded_view(state, request, record, 1500, quoted_in=request), "p270", "p276", "p280")
 
 
 def test_the_planner_seeing_the_start_view_sees_the_block_now_where_a_step_deleted_one():

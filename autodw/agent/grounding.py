@@ -250,13 +250,14 @@ MAX_REFERRED = 3  # the session's instructions a chain of back-references ("make
 def referred(state: State, session: list[str], request: str = "") -> str:
     """What a follow-up of the session's instructions `session` refers back to, one a line, the nearest first: the
     last one, and while one leans back itself (:func:`leans_back`) the one before it, up to :data:`MAX_REFERRED`
-    ("" for none); when `request` leans back, first the earlier instruction it shares the most words with
-    (:func:`recalled`: "take the bold off the fee threshold again" several turns after "bold the 750 square feet
-    threshold")."""
+    ("" for none), or each of the last :data:`MAX_REFERRED` when `request` speaks of what they changed
+    (:func:`recalls_changes`: "这两个改过的格子" after two instructions each fixing a cell, dwh-532#3); when
+    `request` leans back, first the earlier instruction it shares the most words with (:func:`recalled`: "take the
+    bold off the fee threshold again" several turns after "bold the 750 square feet threshold")."""
     chain: list[str] = []
     for text in reversed(session):
         chain.append(text)
-        if len(chain) == MAX_REFERRED or not leans_back(state, text):
+        if len(chain) == MAX_REFERRED or not (leans_back(state, text) or recalls_changes(request)):
             break
     # its words beside a model it compares to name its target ("the same red as the labels in the announcement")
     again = (recalled(session, uncompared(request)) if request and (leans_back(state, request) or restores(request))
@@ -279,6 +280,20 @@ def recalled(session: list[str], request: str) -> str | None:
         if (shared := _shared_words(said, undictated(text))) >= most:
             best, most = text, shared
     return best
+
+
+def recalls_changes(text: str) -> bool:
+    """Whether `text` speaks of what earlier instructions changed (:data:`_CHANGED_BEFORE`: "the two cells I changed",
+    "这两个改过的格子"): its targets are theirs, whichever of them it was."""
+    return _CHANGED_BEFORE.search(undictated(text)) is not None
+
+
+#: a target named by an earlier change to it: "the cells I (just) changed", "what you've fixed", "the edited rows",
+#: "改过的格子", "刚才修改的那两处", "改动过的"
+_CHANGED_BEFORE = re.compile(r"\b(?:I|we|you)(?:\s+(?:just|have|'ve|had|already))*\s+(?:changed|edited|fixed|corrected|"
+                             r"updated|modified|amended)\b|\b(?:the|those|these|both)\s+(?:\w+\s+)?(?:changed|edited|"
+                             r"corrected)\s+(?!by\b|to\b|in\b)[^\W\d_]"
+                             r"|(?:改|修改|改动|更改|修正|更正|订正)过|刚才?(?:改|修改|改动|更改|修正|更正)(?:了|的)", re.IGNORECASE)
 
 
 def leans_back(state: State, text: str) -> bool:

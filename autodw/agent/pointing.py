@@ -1205,6 +1205,16 @@ def items_under(state: State, pid: str) -> list[str]:
     return out[:MAX_SECTION_BLOCKS]
 
 
+#: a request speaking of a list or its items: "the bulleted list", "two items", "the bullet points", "列表里", "这几条要点"
+_LIST_SAID = re.compile(r"\b(?:(?:bullet(?:ed)?\s+|numbered\s+)?lists?|bullet(?:ed)?(?:\s+points?)?|bullets|items?)\b"
+                        r"|列表|清单|条目|要点|项目符号|リスト|箇条書き", re.IGNORECASE)
+
+
+def speaks_of_list(text: str) -> bool:
+    """Whether `text` (what it says, not what it dictates) speaks of a list or its items (:data:`_LIST_SAID`)."""
+    return _LIST_SAID.search(undictated(text)) is not None
+
+
 def lines_under_label(state: State, pid: str) -> list[str]:
     """The short lines (of up to :data:`MAX_LABEL_WORDS` words each) right after body paragraph `pid`, when it is a
     short line itself heading a block set apart by empty paragraphs (one before it, or none: the first paragraph;

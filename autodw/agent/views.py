@@ -42,18 +42,27 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
                extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = (),
                listed: Iterable[str] = (), named: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, what the last step found
-    when it was a search (:func:`found_last`), `extra_focus` and the ids the last two steps' attempts named, created or
+    when it was a search (:func:`found_last`) and the lists under it (:func:`found_lists`), `extra_focus` and the ids the last two steps' attempts named, created or
     found, the `pointed` blocks shown next (the window not centred on them),
     then the `listed` ones at least by their short lines; the ids `text` names and `named` shown at least by their id
     and the start of their text however small the budget; the header and footer lines of `parts` kept first, the
     styles `text` names first in the styles line."""
     named = [*ELEMENT_ID.findall(text), *named]
-    focus = [*named, *found_last(record), *extra_focus]
+    found = found_last(record)
+    focus = [*named, *found, *found_lists(state, text, found), *extra_focus]
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus += named_ids(attempt) + where_removed(state, attempt)
     return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed,
                         listed=listed, styles=styles_said(state, text), named=named)
+
+
+def found_lists(state: State, text: str, found: Iterable[str]) -> list[str]:
+    """The list items right under each paragraph a search `found` (:func:`~autodw.agent.pointing.items_under`), when
+    `text` speaks of a list (:func:`~autodw.agent.pointing.speaks_of_list`): the search found the list's lead-in ("the
+    bulleted list of the other PNDU guidelines" of a Spanish report: a search for "PNDU" finds "... la PNDU establece
+    lineamientos en otras áreas ...", the list after it, dwh-527#6)."""
+    return [i for f in found for i in pointing.items_under(state, f)] if pointing.speaks_of_list(text) else []
 
 
 def styles_said(state: State, text: str) -> list[str]:
@@ -121,15 +130,15 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in)
-                                 or grounding.restores(pointing_in))
+                                 or grounding.restores(pointing_in) or grounding.recalls_changes(pointing_in))
     own_pointed = list(pointed)  # what the request points at by its own words, before what the previous one did
     # words the document does not share (a request in another language), or that point elsewhere than the numbers it
     # says: those numbers may still name the target (in the section it names, when some are there)
     inside = pointing.within(state, alone)
     numbers = pointing.numbers_missed(state, pointing_in, pointed, inside)
     if refers:
-        # a request that points at nothing ("Italic instead") or leans back ("Fix that line") means what the one
-        # before did, or the text it wrote
+        # a request that points at nothing ("Italic instead"), leans back ("Fix that line") or speaks of what was
+        # changed ("这两个改过的格子", dwh-532#3) means what the one(s) before did, or the text they wrote
         # (beside blocks its own words point at, the first MAX_EARLIER_BESIDE: the end of a long document the
         # previous one pointed at took the lines around the request's own target from the view, dwh-234#2)
         before = grounding.ground(state, previous)[:max_lines]

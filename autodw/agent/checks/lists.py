@@ -7,7 +7,7 @@ from typing import Any
 
 from autodw.agent import grounding
 from autodw.agent.request_values import tables
-from autodw.agent.checks.reading import items_beside, keyed_strings, list_kind_made, loose_text
+from autodw.agent.checks.reading import items_around, items_beside, keyed_strings, list_kind_made, loose_text
 from autodw.agent.checks.registry import BUILT_ON, Certainty, CheckFinding, State, check
 
 #: words that start the next request after a list's last item (a Chinese one runs into the verb after it: "再附一个表")
@@ -89,13 +89,15 @@ def _list_beside(args: dict[str, Any], before: State) -> dict[str, Any] | None:
 
 @check("nested_first_item", certain=Certainty.FIXES,
        tuned_on=BUILT_ON + ("dwbench-2.0/hand/dev", "dwbench-2.0/hand/dev-twentieth", "dwbench-2.0/hand/dev-twenty-fourth",
-                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/templated/dev",
-                            "dwbench-2.0/templated/dev-outside-second"))
+                            "dwbench-2.0/hand/dev-twenty-sixth", "dwbench-2.0/hand/dev-thirty-eighth",
+                            "dwbench-2.0/templated/dev", "dwbench-2.0/templated/dev-outside-second"))
 def nested_first_item(api: str, args: dict[str, Any], before: State) -> list[CheckFinding]:
     """A new list whose items are all nested (level 1 or more; 0 is the top level): its first item hangs under
     nothing. Seen with the 1.5B model, which numbers levels from 1; the fix moves every item up by the lowest level.
     Not items that continue a list beside them whose item there is at their lowest level or deeper (a quiz question's
-    options at level 1 get another one: hand dev-twentieth dwh-315#2)."""
+    options at level 1 get another one: hand dev-twentieth dwh-315#2), nor those whose first item hangs under the item
+    of that list right before it, one level deeper at most (an answer at level 1 gets a note at level 2,
+    "在42下面再缩进一级": hand dev-thirty-eighth dwh-533#3; the API joins them to that list at their own levels)."""
     items = args.get("items")
     if api != "insert_list" or not isinstance(items, list) or not items:
         return []
@@ -103,7 +105,8 @@ def nested_first_item(api: str, args: dict[str, Any], before: State) -> list[Che
     if not all(type(level) is int for level in levels) or (low := min(levels)) < 1:
         return []
     beside = _list_beside(args, before)
-    if beside is not None and type(beside.get("level")) is int and beside["level"] >= low:
+    if beside is not None and type(level := beside.get("level")) is int and \
+            (level >= low or beside is items_around(args, before)[0] and level + 1 >= levels[0]):
         return []
     fixed = [{**item, "level": item["level"] - low} if isinstance(item, dict) else item for item in items]
     return [CheckFinding("nested_first_item", f"every item is at level {low} or deeper, so the list's first item is nested "

@@ -237,10 +237,17 @@ def list_kind_made(args: dict[str, Any], before: State) -> Any:
 def items_beside(args: dict[str, Any], before: State) -> list[dict[str, Any]]:
     """The ``list`` entries of the paragraphs right before and right after where an ``insert_list`` call puts its
     items (``position`` after or before a paragraph), of those that are list items, the one before first."""
+    return [item for item in items_around(args, before) if item]
+
+
+def items_around(args: dict[str, Any], before: State) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The ``list`` entries of the paragraphs right before and right after where an ``insert_list`` call puts its
+    items, each None where that paragraph is no list item (or there is none, or the position is not one)."""
     position, paras = args.get("position"), before.get("paragraphs", [])
     side, anchor = next(iter(position.items())) if isinstance(position, dict) and len(position) == 1 else (None, None)
     at = next((i for i, p in enumerate(paras) if p.get("id") == anchor), None)
     if side not in ("after", "before") or at is None:
-        return []
+        return None, None
     first = at + 1 if side == "after" else at  # the index the first item takes
-    return [paras[j]["list"] for j in (first - 1, first) if 0 <= j < len(paras) and paras[j].get("list")]
+    previous, following = (paras[j].get("list") or None if 0 <= j < len(paras) else None for j in (first - 1, first))
+    return previous, following

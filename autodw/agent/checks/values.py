@@ -58,7 +58,8 @@ def other_kind(api: str, args: dict[str, Any], request: str, before: State) -> l
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-ninth", "dwbench-2.0/hand/dev-twenty-seventh",
                             "dwbench-2.0/hand/dev-twenty-eighth", "dwbench-2.0/templated/dev-outside-third",
-                            "dwbench-2.0/hand/dev-thirty-third", "dwbench-2.0/hand/dev-thirty-fourth"))
+                            "dwbench-2.0/hand/dev-thirty-third", "dwbench-2.0/hand/dev-thirty-fourth",
+                            "dwbench-2.0/hand/dev-thirty-eighth"))
 def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
                    message: str = "", previous: str = "") -> list[CheckFinding]:
     """An enumerated value (an alignment, a chart type, a paper size, a section start...) the request names in no
@@ -77,13 +78,29 @@ def unnamed_values(api: str, args: dict[str, Any], request: str, before: State,
         now = _value_now(api, key, args, before)
         if _restored(value, now, words, request, previous):
             continue
-        others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)]
+        others = [v for v, pattern in words.items() if v != value and v != now and named(pattern, request)
+                  and not _target_noun(api, key, value, v, args, pattern, request)]
         if others or value in data["named"].get(key, ()) and \
                 not (named(words[value], message) or named(catalogue_value(value), message)):
             said = f"; it names {', '.join(others)}" if others else ""
             fix = {key: others[0]} if len(others) == 1 and args.get(key) == value else None
             out.append(CheckFinding("unnamed_value", f"{key}={value}: the request does not ask for {value}{said}", True, fix))
     return out
+
+
+#: a caption's target kind (its id's prefix) -> the label its noun names ("under the chart") and the label the API
+#: gives it unasked (Word's own labels: a chart is a Figure)
+_CAPTION_TARGETS = {"chart": ("Chart", "Figure"), "img": ("Figure", "Figure"), "t": ("Table", "Table")}
+
+
+def _target_noun(api: str, key: str, value: str, other: str, args: dict[str, Any], pattern: str, request: str) -> bool:
+    """Whether the caption label `other` is said only as the noun pointing at the call's target ("put a caption under
+    the chart" names chart1, no Chart label) while the call's `value` is the label the API gives that target unasked:
+    not when the request writes `other` as a label, before a number ("as Chart 1")."""
+    kind = re.match(r"[a-z]+", str(args.get("target") or ""))
+    noun, default = _CAPTION_TARGETS.get(kind.group(0) if kind else "", (None, None))
+    return f"{api}.{key}" == "insert_caption.label" and other == noun and value == default and \
+        not named(rf"(?:{pattern})\s*\d", request)
 
 
 def _restored(value: str, now: Any, words: dict[str, str], request: str, previous: str) -> bool:
