@@ -258,7 +258,7 @@ def test_values_a_model_interprets_are_not_required_and_copied_texts_are():
     need = needs(REG.get("set_header_row"), {"bold": True, "fill": "DEEAF6", "rows": 1, "table": "t1"})
     assert need == Needs(("t1",), ())
     need = needs(REG.get("insert_row"), {"data": ["Total", "744"], "index": 5, "table": "t1"})
-    assert need == Needs(("t1",), ("Total",))
+    assert (need.ids, need.texts) == (("t1",), ("Total",))
     found = seen(Needs((), ("Contacts", "harbor master", "Total")), state="", history="", words="add Contacts",
                  document="the harbor master approves")
     assert found.hidden == ("harbor master",) and found.interpreted == ("Total",)
@@ -579,3 +579,55 @@ def test_a_text_the_request_edits_in_a_shown_text_is_interpreted_wherever_else_t
                  document=document)  # a word the user does not give: still read from the view
     assert found.hidden == ("numbers 13",)
 
+
+
+_LONG_TABLE = """t1 #0 TABLE 12x2
+  r0 (cells p1, p2): | Term | Meaning |
+  r1 (cells p3, p4): | AB | Alpha Beta |
+  r2 (cells p5, p6): | CD | Charlie Delta |
+  … 9 more rows not shown
+p30 #1 [Normal] After the table."""
+
+
+def test_a_call_on_a_table_row_needs_that_rows_line_shown_unless_the_user_numbers_it():
+    """A table's id shown is not its rows shown: a call on row 10 of a table whose view shows rows 0-2 needs that row
+    (a search for the user's words may bring it); a row the user numbers, or a new row's place at the table's end or
+    beside a shown row, is known without it. Before, any row of a shown table counted as shown."""
+    cell = needs(REG.get("set_cell_text"), {"table": "t1", "row": 10, "col": 0, "text": "IP"})
+    shade = needs(REG.get("set_cell_shading"), {"table": "t1", "cells": [[1, 0], [10, 1]], "fill": "yellow"})
+    assert cell.rows == (("t1", 10),) and shade.rows == (("t1", 1), ("t1", 10))
+    found = seen(cell, state=_LONG_TABLE, history="", words="fix the IP row", document="")
+    assert not found.shown and found.missing_rows == (("t1", 10),) and "t1 r10 not shown" in found.detail()
+    assert seen(cell, state=_LONG_TABLE, history="", words="fix row 11", document="").shown  # the user numbers it
+    assert seen(cell, state=_LONG_TABLE, history="", words="第十一行", document="").shown
+    last = needs(REG.get("set_cell_text"), {"table": "t1", "row": 11, "col": 0, "text": "Zz"})
+    assert seen(last, state=_LONG_TABLE, history="", words="in the last row", document="").shown  # 12 rows: r11
+    assert not seen(last, state=_LONG_TABLE, history="", words="in the ZZ row", document="").shown
+    assert seen(shade, state=_LONG_TABLE.replace("  … 9 more", "  … 7 rows not shown\n  r10 (cells p21, p22): | IP | x |\n  … 1 more"),
+                history="", words="x", document="").shown
+    place = lambda index: needs(REG.get("insert_row"), {"table": "t1", "index": index, "data": ["EF", "Echo"]})
+    assert seen(place(3), state=_LONG_TABLE, history="", words="x", document="").shown  # after the shown r2
+    assert seen(place(12), state=_LONG_TABLE, history="", words="x", document="").shown  # at the end
+    assert seen(place(7), state=_LONG_TABLE, history="", words="add EF in order", document="").missing_rows == (("t1", -8),)
+
+
+def _glossary() -> WordDocument:
+    """A heading and a 30-row glossary table (row 20: "ZT", "Zeta term"): the view shows its first rows only."""
+    def build(d):
+        d.add_heading("Glossary", 1)
+        t = d.add_table(rows=30, cols=2)
+        for n in range(30):
+            t.cell(n, 0).text, t.cell(n, 1).text = ("ZT", "Zeta term") if n == 20 else (f"A{n:02d}", f"Term {n}")
+    return WordDocument.from_bytes(docx_bytes(build), name="t.docx")
+
+
+def test_a_row_the_view_does_not_show_stops_the_step_and_the_users_words_can_bring_it(tmp_path):
+    """Through the real agent: a call on a table row the view leaves out is a planner-view miss naming the row, unless
+    the user's words reach it (pointed at or searched for); before, the table's line alone counted."""
+    gold = [("set_cell_text", {"table": "t1", "row": 20, "col": 1, "text": "done"})]
+    *_, turn = _run(tmp_path, 'In the glossary, write "done" in the second column of the entry my colleague added last week.', gold,
+                    doc=_glossary())
+    assert turn["cause"] == "planner view" and "t1 r20 not shown" in turn["detail"]
+    *_, turn = _run(tmp_path, 'In the glossary, write "done" in the second column of the ZT row.', gold,
+                    doc=_glossary())
+    assert turn["cause"] is None and turn["kept"] == 1

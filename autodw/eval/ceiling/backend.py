@@ -95,9 +95,11 @@ class CeilingBackend:
     name = "ceiling"
 
     def __init__(self, instruction: Instruction, assembly: Assembly, registry: Registry, document: str,
-                 emit: Callable[[str, dict[str, Any]], None] | None = None, elements: dict[str, str] | None = None):
+                 emit: Callable[[str, dict[str, Any]], None] | None = None, elements: dict[str, str] | None = None,
+                 row_cells: dict[tuple[str, int], list[str]] | None = None):
         self.profile = assembly.profile
         self.instruction, self.registry, self.emit, self.elements = instruction, registry, emit, elements or {}
+        self.row_cells = row_cells or {}  # (table, row) -> its cells' paragraph ids: a search's targets for a row
         self.document = loose(document_text(document))  # what it shows of the document, not the renderer's labels
         self.gold = list(instruction.gold)
         self.executed = executed_gold(registry, instruction)  # the gold calls as the agent's prompts show them
@@ -148,7 +150,7 @@ class CeilingBackend:
         found = seen(self.needs[step], state=f["state"], history=f["history"], words=words, document=self.document)
         remaining = [self.phrases[i][:REMAINING_CHARS] for i in todo[1:1 + REMAINING_ITEMS]]
         if not found.shown:
-            search = self._search(step, list(found.missing_ids), words)
+            search = self._search(step, [*found.missing_ids, *self._row_targets(found.missing_rows)], words)
             if search is not None:  # a search for the targets first, with the user's words (ceiling.searches)
                 return {"done": False, "sub_instruction": search,
                         "remaining": [self.phrases[step], *remaining][:REMAINING_ITEMS],
@@ -240,6 +242,11 @@ class CeilingBackend:
         text = phrase(self.registry.get(SEARCH_API), args)
         self._searches[text] = (step, args)
         return text
+
+    def _row_targets(self, rows: tuple[tuple[str, int], ...]) -> list[str]:
+        """The cell paragraphs of `rows` not shown (a new row's place: of the row before it), as a search's targets."""
+        return [pid for table, row in rows
+                for pid in self.row_cells.get((table, row if row >= 0 else max(-2 - row, 0)), [])]
 
     def _search_offered(self, search: tuple[int, dict[str, Any]], offered: list[str]) -> bool:
         """Whether the prompt offers the search API; if not, the obstacle is the intent filter's."""

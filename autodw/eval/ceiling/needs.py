@@ -1,11 +1,13 @@
 """What a gold call needs a prompt to show, whether a prompt shows it, and the step a perfect planner writes for it.
 
-A call needs its element ids shown (in the document view, or in the step history that names what earlier steps made)
-and its literal values shown: a text the user typed (in the user's words) or one the document holds (where the
-document view shows it). Values a person or model interprets rather than copies are not checked: an argument's
-choice (an enum, or a value its documentation quotes: 'default "Table Grid"'), a length, a colour, a number, a
-boolean, and a text that is in neither the user's words nor the document (a hex colour for "light blue", a sum of a
-table's column, an asset's file name); each check says which values it left to interpretation.
+A call needs its element ids shown (in the document view, or in the step history that names what earlier steps
+made), the rows of a table it acts on shown under the table's line (a row the user numbers excepted; a new row needs
+a row beside its place shown, unless it goes first or last), and its literal values shown: a text the user typed (in
+the user's words) or one the document holds (where the document view shows it). Values a person or model interprets
+rather than copies are not checked: an argument's choice (an enum, or a value its documentation quotes: 'default
+"Table Grid"'), a length, a colour, a number, a boolean, and a text that is in neither the user's words nor the
+document (a hex colour for "light blue", a sum of a table's column, an asset's file name); each check says which
+values it left to interpretation.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any, Iterator
 from autodw.agent.grounding import loose, unspaced
 from autodw.apis.registry import ApiSpec
 from autodw.core.ids import ID_RE, prefixes_of_pattern
-from autodw.eval.ceiling.reading import document_text, holds_words, shown_ids
+from autodw.eval.ceiling.reading import document_text, holds_words, shown_ids, shown_rows
+from autodw.eval.ceiling.searches import numbers
 
 MIN_VALUE_CHARS = 2  # a shorter text is not checked (it would be found anywhere)
 MIN_RESPELT_CHARS = 5  # a shorter text one letter from a word of the user's is not read as a misspelling's fix
@@ -27,12 +30,22 @@ PHRASE_ITEMS = 6  # items of a list argument quoted in a step's phrasing
 _NUMBER = re.compile(r"^[-+]?[\d.,\s]+%?$")
 
 
+#: the arguments that name a row of the call's table (a cell's [row, col], a rectangle's "from", a whole row's "row"
+#: count by their first number); "index" names one in the APIs given, a new row's place for insert_row
+ROW_ARGUMENTS = ("row", "first_row", "start_row", "copy_format_from", "cells")
+ROW_INDEX_APIS = {"delete_row": "row", "insert_row": "place"}
+#: the last row, which the table's line numbers (its number of rows)
+LAST_SAID = re.compile(r"\b(?:last|final|bottom)\b|最后|最末|末尾|倒数第一", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Needs:
-    """What a call needs shown: the element ids it names and the texts it copies."""
+    """What a call needs shown: the element ids it names, the texts it copies and the rows of its table it acts on
+    ((table, row) pairs; a new row's place as (table, -1 - index))."""
 
     ids: tuple[str, ...]
     texts: tuple[str, ...]
+    rows: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -44,16 +57,20 @@ class Seen:
     missing_ids: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     interpreted: tuple[str, ...] = ()
+    missing_rows: tuple[tuple[str, int], ...] = ()
 
     @property
     def shown(self) -> bool:
-        return not self.missing_ids and not self.hidden
+        return not self.missing_ids and not self.hidden and not self.missing_rows
 
     def detail(self) -> str:
         """What is missing, in words."""
         parts = []
         if self.missing_ids:
             parts.append(f"element(s) {', '.join(self.missing_ids)} not shown")
+        if self.missing_rows:
+            parts.append("row(s) " + ", ".join(f"{t} r{r}" if r >= 0 else f"{t} beside r{-1 - r}"
+                                               for t, r in self.missing_rows) + " not shown")
         if self.hidden:
             parts.append("value(s) " + ", ".join(repr(_cut(t, 60)) for t in self.hidden)
                          + " in the document but not in the view")
@@ -111,7 +128,31 @@ def needs(spec: ApiSpec, args: dict[str, Any]) -> Needs:
                 continue
             else:
                 texts.append(text)
-    return Needs(tuple(dict.fromkeys(ids)), tuple(dict.fromkeys(texts)))
+    return Needs(tuple(dict.fromkeys(ids)), tuple(dict.fromkeys(texts)), tuple(dict.fromkeys(_rows(spec.name, args))))
+
+
+def _rows(api: str, args: dict[str, Any]) -> Iterator[tuple[str, int]]:
+    """The (table, row) pairs call `api(args)` acts on (:data:`ROW_ARGUMENTS`, :data:`ROW_INDEX_APIS`); a new row's
+    place as (table, -1 - index)."""
+    table = args.get("table")
+    if not isinstance(table, str):
+        return
+    for name in ROW_ARGUMENTS:
+        value = args.get(name)
+        if name == "start_row" and value == 0:
+            continue  # fill_table's default: the table's start, which its line shows
+        if isinstance(value, int) and not isinstance(value, bool):
+            yield table, value
+        elif isinstance(value, list):
+            yield from ((table, pair[0]) for pair in value
+                        if isinstance(pair, list) and pair and isinstance(pair[0], int))
+        elif isinstance(value, dict):
+            first = value.get("row", (value.get("from") or [None])[0])
+            if isinstance(first, int):
+                yield table, first
+    index = args.get("index")
+    if api in ROW_INDEX_APIS and isinstance(index, int):
+        yield table, index if ROW_INDEX_APIS[api] == "row" else -1 - index
 
 
 def seen(need: Needs, *, state: str, history: str, words: str, document: str) -> Seen:
@@ -130,7 +171,32 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
             continue
         told = not holds_words(in_document, key) or respelt(key, in_words, in_document) or edited(key, in_view, in_words)
         (interpreted if told else hidden).append(text)
-    return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted))
+    return Seen(tuple(i for i in need.ids if i not in ids), tuple(hidden), tuple(interpreted),
+                unshown_rows(need.rows, state=state, history=history, words=words))
+
+
+def unshown_rows(rows: tuple[tuple[str, int], ...], *, state: str, history: str,
+                 words: str) -> tuple[tuple[str, int], ...]:
+    """Of `rows` ((table, row); a new row's place as (table, -1 - index)), those whose line the view or the step history
+    does not show under their table's line (a table not shown at all is a missing id already): not a row the user's
+    `words` number (its number, counted from 1 or 0, said in digits or Chinese numerals) or call the last
+    (:data:`LAST_SAID`: the table's line gives its number of rows), nor a new row's place at the table's start or end,
+    or beside a shown row."""
+    tables, said = shown_rows(state, history), set(numbers(words))
+    out = []
+    for table, row in rows:
+        if table not in tables:
+            continue
+        count, shown = tables[table]
+        if row < 0:
+            place = -1 - row
+            if place == 0 or place >= count or {place - 1, place} & shown:
+                continue
+        elif (row in shown or row >= count or {str(row), str(row + 1)} & said
+              or row == count - 1 and LAST_SAID.search(words)):
+            continue
+        out.append((table, row))
+    return tuple(out)
 
 
 def respelt(key: str, words: str, document: str) -> bool:

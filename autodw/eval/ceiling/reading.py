@@ -84,6 +84,28 @@ _CUT_ID = re.compile(rf"{ID_IN_TEXT.pattern}(?=…)|(?<=…){ID_IN_TEXT.pattern}
 _ROW_LINE = re.compile(r"^\s*r\d+ \(cells (?P<ids>[^)]*)\): \|(?P<cells>.*)\|\s*$")
 
 
+_TABLE_HEAD = re.compile(r"^\s*(?P<id>t\d+) #\d+ TABLE (?P<rows>\d+)x\d+")
+_ROW_SHOWN = re.compile(r"^\s*r(?P<row>\d+)(?: \(cells [^)]*\))?: \|")
+
+
+def shown_rows(*texts: str) -> dict[str, tuple[int, set[int]]]:
+    """Table id -> (its number of rows, the rows whose line `texts` show under its head line): "t3 #2 TABLE 12x4"
+    then "  r0 (cells p5-p8): | … |" lines; a table shown twice has the rows of both."""
+    out: dict[str, tuple[int, set[int]]] = {}
+    for text in texts:
+        table = None
+        for line in shown_lines(text):
+            head, row = _TABLE_HEAD.match(line), _ROW_SHOWN.match(line)
+            if head is not None:
+                table = head.group("id")
+                out.setdefault(table, (int(head.group("rows")), set()))
+            elif row is not None and table is not None:
+                out[table][1].add(int(row.group("row")))
+            elif not line.startswith(" "):
+                table = None
+    return out
+
+
 def shown_ids(*texts: str) -> set[str]:
     """The element ids `texts` show: those a line names, runs written as their ends included ("p24-p26"), but not the
     ids a state's elision lines name, an id cut or named as the end of an elided stretch ("p101…p147"), nor the later

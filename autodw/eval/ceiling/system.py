@@ -65,7 +65,8 @@ class CeilingSystem:
                  trace: Path | None = None) -> TurnResult:
         state = extract_state(doc)
         elements = elements_in_order(state)
-        backend = CeilingBackend(instruction, self.assembly, self.registry, render_state(state), elements=elements)
+        backend = CeilingBackend(instruction, self.assembly, self.registry, render_state(state), elements=elements,
+                                 row_cells=row_cells(state))
         agent = Agent(backend, self.classifier, registry=self.registry, assembly=self.assembly)
         backend.emit = agent.runner.events
         log = TurnLog(backend.executed, agent.runner.events)
@@ -92,3 +93,9 @@ def elements_in_order(state: dict[str, Any]) -> dict[str, str]:
     for p, _ in grounding.paragraphs(state):
         out.setdefault(p["id"], p.get("text", ""))
     return out
+
+
+def row_cells(state: dict[str, Any]) -> dict[tuple[str, int], list[str]]:
+    """(table id, row) -> the paragraph ids of the row's cells: what a search must come near to show the row."""
+    return {(t["id"], n): [p["id"] for cell in row if cell for p in cell.get("paragraphs", [])]
+            for t in state.get("tables", []) for n, row in enumerate(t.get("cell_details", []))}
