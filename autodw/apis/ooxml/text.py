@@ -251,9 +251,12 @@ def _remove_with_empty_containers(el: etree._Element) -> None:
 
 
 def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new: str,
-                 formatting: etree._Element | None = None) -> None:
+                 formatting: etree._Element | None = None, *, whole_fields: bool = False) -> None:
     """Replace characters [start, end) with `new`, in the formatting of the first replaced run (an empty span:
     `formatting`, a ``w:rPr``, if given, else that of :func:`insert_text`).
+
+    `whole_fields`: as in Word, a field whose whole shown text the span covers goes with it (its codes too, see
+    :func:`covered_fields`); without it, or for a field the span covers part of, the codes stay.
 
     Tracked changes go as when one types over the span in Word with tracking off: the new text is never part of
     another author's tracked insertion (a ``w:ins``/``w:moveTo`` around the first replaced run is split and the
@@ -261,6 +264,7 @@ def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new
     paragraph's edge that the span reaches) is removed with the replaced text. Deleted pictures, fields, note and
     comment marks are not text: they stay tracked deletions (removing half a field would break it)."""
     deleted = _deletions_in(p, start, end)
+    covered = covered_fields(p, start, end, keep_links=bool(new)) if whole_fields else []
     if start == end:
         insert_text(doc, p, start, new, formatting=formatting)
     else:
@@ -280,6 +284,18 @@ def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new
                 remove_text(r)
     for d in deleted:
         _drop_deleted_text(d)
+    for parts in covered:
+        _unfield(parts)
+
+
+def covered_fields(p: etree._Element, start: int, end: int, *,
+                   keep_links: bool = False) -> list[list[etree._Element]]:
+    """The parts (:func:`field_spans`) of the fields of `p`, in no other field, whose whole shown text (not empty)
+    lies in characters [start, end); `keep_links`: not the links (HYPERLINK fields), whose text replaced with other
+    text keeps its link, as when one types over a link's text in Word."""
+    spans = field_spans(p)  # first: it may split runs, and `links` names the begin runs it leaves
+    links = _link_begins(p) if keep_links else set()
+    return [parts for fs, fe, parts in spans if start <= fs < fe <= end and id(parts[0]) not in links]
 
 
 def _replace_in_run(first: etree._Element, new: str) -> None:
