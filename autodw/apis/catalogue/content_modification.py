@@ -123,8 +123,10 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
 @api(intent=INTENT,
      description="Replace the whole text of one paragraph, keeping its paragraph style and the formatting of its "
                  "first run. Pictures, footnote marks and other non-text content stay where they are; a field (e.g. a "
-                 "MERGEFIELD or PAGE) stays where the new text keeps the text it shows, else it becomes that plain "
-                 "text and is replaced. Over tracked changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
+                 "MERGEFIELD or PAGE) stays wherever the new text keeps the text it shows, also moved, else it becomes "
+                 "that plain text and is replaced. Fields keep their order: one whose text comes only before that of "
+                 "a field kept before it becomes plain text; a field whose text is kept twice stays at one copy (the one "
+                 "where its text was, else the first) and the other is plain text. Over tracked changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
                  "insertion) and the paragraph's deleted text is removed.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the new text (\\n makes a line break, \\t a tab)")},
      examples=[{"paragraph": "p8", "text": "Sales per region, in thousands of dollars:"},

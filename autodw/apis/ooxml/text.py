@@ -443,16 +443,16 @@ def field_spans(p: etree._Element) -> list[tuple[int, int, list[etree._Element]]
 
 def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
     """Replace the whole text of `p` with `new`, as :func:`replace_span` does, except that a field (in no other field,
-    showing text) whose text `new` keeps stays a field: unchanged where a diff of the two texts puts it and no
-    letter or digit newly glued to it. The text around it is replaced; the other fields become plain text first.
-    Text added where there was none (after a kept field) takes the formatting of the first run outside the kept
-    fields, as the rest of the new text does, not that of a field's result beside it."""
+    showing text) whose text `new` keeps stays a field (:func:`_field_place`). The text around it is replaced; the
+    other fields become plain text first. Text added where there was none (after a kept field) takes the formatting
+    of the first run outside the kept fields, as the rest of the new text does, not that of a field's result beside it."""
     old = paragraph_text(p)
     blocks = SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
     kept: list[tuple[int, int, int]] = []
     for start, end, parts in field_spans(p):
-        at = next((b + start - a for a, b, size in blocks if a <= start and end <= a + size), None)
-        if start < end and at is not None and not _glued(old, start, end, new, at):
+        after = kept[-1][2] + kept[-1][1] - kept[-1][0] if kept else 0
+        at = _field_place(old, start, end, new, blocks, after) if start < end else None
+        if at is not None:
             kept.append((start, end, at))
         elif start < end:
             _unfield(parts)
@@ -467,6 +467,20 @@ def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
         formatting = make("w:rPr")  # a run of no formatting of its own: plain text
     for start, end, text in reversed(gaps):
         replace_span(doc, p, start, end, text, formatting)
+
+
+def _field_place(old: str, start: int, end: int, new: str, blocks: list, after: int) -> int | None:
+    """Where in `new`, at or after offset `after` (the end of the field kept before it), the field showing
+    old[start:end] stays: where a diff of the two texts (`blocks`, matching blocks) puts its text, else the first
+    place the text occurs (it moved); never with a letter or digit newly glued to it (:func:`_glued`). None: the new
+    text does not keep it there (it is gone, or only before the field kept before it)."""
+    at = next((b + start - a for a, b, size in blocks if a <= start and end <= a + size), None)
+    if at is not None and at >= after and not _glued(old, start, end, new, at):
+        return at
+    shown, at = old[start:end], new.find(old[start:end], after)
+    while at >= 0 and _glued(old, start, end, new, at):
+        at = new.find(shown, at + 1)
+    return at if at >= 0 else None
 
 
 def _glued(old: str, start: int, end: int, new: str, at: int) -> bool:
