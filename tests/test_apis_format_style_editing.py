@@ -552,6 +552,35 @@ def test_number_format_keeps_a_sub_levels_own_indent():
     assert_word_opens(data, doc)
 
 
+def test_number_text_changes_the_text_around_the_number():
+    """set_list_format could change a list's number style only, not "1)" to "1." (Word's Define New Number Format,
+    w:lvlText). number_text writes the items' level's lvlText, the number written as 1: in place when only they use
+    that level of the list, in a list of their own when others share it; the state shows the new labels."""
+    data, doc = open_corpus("docx4j__NumberingIndents-OUT.docx")
+    before = extract_state(doc)
+    assert [_list(before, pid)["label"] for pid in ("p14", "p15")] == ["1)", "a)"]
+    execute(doc, "set_list_format", {"paragraphs": ["p14", "p15"], "number_text": "1."})
+    state = extract_state(doc)
+    assert [_list(state, pid)["label"] for pid in ("p14", "p15")] == ["1.", "a."]
+    assert {_list(state, pid)["num_id"] for pid in ("p14", "p15")} == {_list(before, "p14")["num_id"]}
+    assert [_list(state, pid)["label"] for pid in ("p2", "p3", "p4")] == ["1.", "2.", "a."]
+    execute(doc, "set_list_format", {"paragraphs": ["p8", "p9"], "number_text": "(1)"})  # p10 is at level 1
+    state = extract_state(doc)
+    assert [_list(state, pid)["label"] for pid in ("p8", "p9", "p10")] == ["(1)", "(2)", "a."]
+    execute(doc, "set_list_format", {"paragraphs": ["p2"], "number_text": "Step 1:"})  # p3 shares its level
+    state = extract_state(doc)
+    assert _list(state, "p2")["label"] == "Step 1:" and _list(state, "p3")["level_text"] == "%1."
+    assert _list(state, "p2")["num_id"] != _list(state, "p3")["num_id"]
+    assert_word_opens(data, doc)
+    from autodw.apis.ooxml.numbering import level_text
+    assert level_text("a)", 1, "lowerLetter") == "%2)" and level_text("%1.%2.", 1, "decimal") == "%1.%2."
+    assert level_text("第1条", 0, "decimal") == "第%1条" and level_text("Article 1 -", 0, "decimal") == "Article %1 -"
+    for bad in ("1.1", "No."):
+        with pytest.raises(ArgumentError, match="number_text"):
+            level_text(bad, 0, "decimal")
+    _unchanged(doc, "set_list_format", {"paragraphs": ["p1"], "number_text": "1."}, match="not a list item")
+
+
 def test_set_list_format_chinese_counting(zh):
     execute(zh, "set_list_format", {"paragraphs": ["p21", "p22", "p23"], "kind": "numbered", "number_format": "chineseCounting"})
     assert _list(extract_state(zh), "p22")["format"] == "chineseCounting"
