@@ -417,6 +417,29 @@ def test_set_default_font(report, zh):
     _unchanged(zh, "set_default_font", {}, match="at least one")
 
 
+def test_set_default_font_back_to_the_themes_font():
+    """set_default_font could not set the font back to the theme's (a literal name stays when the theme changes):
+    "theme", "theme:headings" or Word's "Cambria (Body)" write w:asciiTheme/w:hAnsiTheme (the East Asian and
+    complex-script theme slots follow where the document had them); a plain name stays that font."""
+    data, doc = open_corpus("mailmerge__test_macword2011.docx")  # theme: Cambria body, Calibri headings
+
+    def fonts():
+        return doc.part.styles.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:rFonts')}")
+
+    execute(doc, "set_default_font", {"font": "Georgia"})
+    for value, kind in (("theme", "minor"), ("theme:headings", "major"), ("Cambria (Body)", "minor"),
+                        ("Calibri (Headings)", "major"), ("theme:minorHAnsi", "minor")):
+        execute(doc, "set_default_font", {"font": value})
+        attrs = {k.split("}")[1]: v for k, v in fonts().attrib.items()}
+        assert attrs == {"asciiTheme": f"{kind}HAnsi", "hAnsiTheme": f"{kind}HAnsi", "eastAsiaTheme": f"{kind}EastAsia",
+                         "cstheme": f"{kind}Bidi"}, value
+        assert extract_state(doc)["styles"]["defaults"]["font"] == f"theme:{kind}HAnsi"
+    assert_word_opens(data, doc)
+    _unchanged(doc, "set_default_font", {"font": "Calibri (Body)"}, match="body font is Cambria")
+    execute(doc, "set_default_font", {"font": "Cambria"})
+    assert extract_state(doc)["styles"]["defaults"]["font"] == "Cambria"
+
+
 # --- lists ----------------------------------------------------------------------------------
 
 

@@ -23,6 +23,8 @@ from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, docume
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, keep_level_indents,
                                          list_kinds, numbering_of, renumber_from, restart_numbering, set_num_pr,
                                          set_number_text)
+from autodw.apis.ooxml.theme_fonts import set_theme_font, theme_font_kind
+from autodw.analysis.state.extract import theme_fonts
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_definitions, style_part)
 from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
@@ -590,8 +592,11 @@ def modify_style(doc: WordDocument, name: str, based_on: str | None = None, font
 @api(intent=INTENT,
      description="Set the document's default font (Latin and/or East Asian) and size: what Normal text and every "
                  "style without its own font uses. A conflicting font or size written in the Normal style is "
-                 "removed so the new default shows.",
-     params={"font": text('default font for Latin text, e.g. "Calibri", "Times New Roman"', 1),
+                 "removed so the new default shows. font \"theme\" (or Word's \"Cambria (Body)\") sets it back to "
+                 "the theme's body font, \"theme:headings\" (or \"Calibri (Headings)\") to its heading font, "
+                 "which follow the theme; a plain name is that font even when it is the theme's.",
+     params={"font": text('default font for Latin text, e.g. "Calibri", "Times New Roman"; "theme" for the theme\'s '
+                          'body font, "theme:headings" for its heading font', 1),
              "east_asia_font": text('default font for Chinese/Japanese/Korean text, e.g. "宋体", "SimSun", "Microsoft YaHei"', 1),
              "size_pt": number("default font size in points, e.g. 11 or 10.5", 1, 1638)},
      examples=[{"font": "Georgia", "size_pt": 12},
@@ -601,7 +606,12 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
     props = given(locals(), ("font", "east_asia_font", "size_pt"))
     if not props:
         raise _none_given("set_default_font", ["font", "east_asia_font", "size_pt"])
-    apply_run_props(default_rpr(doc), props)
+    theme = theme_fonts(doc)
+    kind = theme_font_kind(font, theme) if font is not None else None
+    apply_run_props(default_rpr(doc), {k: v for k, v in props.items() if not (k == "font" and kind)})
+    if kind:
+        set_theme_font(default_rpr(doc), kind)
+        props["font"] = f"{theme[kind]} (the theme's {'body' if kind == 'minor' else 'heading'} font)"
     normal_id = default_style_id(doc)
     cleared: list[str] = []
     for normal in style_definitions(doc, normal_id) if normal_id else []:  # a styles part may define the id twice
