@@ -561,6 +561,13 @@ def test_number_format_below_the_top_level(level):
     assert_word_opens(before, doc)
 
 
+def test_number_format_alone_numbers_the_items():
+    """number_format without kind means a numbered list (the description says so); it was refused as "give kind"."""
+    doc = _sub_bullets()
+    execute(doc, "set_list_format", {"paragraphs": ["p2", "p3", "p4"], "number_format": "lowerRoman"})
+    assert [_list(extract_state(doc), pid)["label"] for pid in ("p2", "p3", "p4")] == ["i.", "ii.", "iii."]
+
+
 def test_number_format_keeps_a_sub_levels_own_indent():
     """A Pages file's level-1 items indented 1.27 cm: a new number format keeps that indent (it moved to 2.54 cm)."""
     data, doc = open_corpus("docx2python__created-in-pages-bulleted-lists.docx")

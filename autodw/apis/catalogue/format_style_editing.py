@@ -677,8 +677,8 @@ def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None,
                     number_text: str | None = None):
     targets = _paragraphs(doc, paragraphs)
     restart = restart or start is not None
-    if kind is None and level is None and not restart and number_text is None:
-        raise ArgumentError("give kind (bullet/numbered), level, start, restart or number_text")
+    if kind is None and level is None and not restart and number_text is None and number_format is None:
+        raise ArgumentError("give kind (bullet/numbered), level, start, restart, number_format or number_text")
     for value, name in ((number_format, "number_format"), (number_text, "number_text")):
         if value is not None and kind not in (None, "numbered"):
             raise ArgumentError(f"{name} only applies to numbered lists")
