@@ -118,4 +118,24 @@ def test_the_elements_a_search_is_measured_on_are_in_document_order_a_tables_cel
         d.add_paragraph("After the table.")
 
     elements = elements_in_order(extract_state(WordDocument.from_bytes(docx_bytes(build), name="t.docx")))
-    assert list(elements.values()) == ["Before the table.", "Left", "Right", "After the table."]
+    assert list(elements.values()) == ["Before the table.", "", "Left", "Right", "After the table."]
+    assert list(elements)[1] == "t1"  # the table's own id, where it is, with no text to match
+
+
+def test_a_search_reaches_a_table_the_step_targets_from_the_label_before_it():
+    """A table target has a place in document order (before its cells): a search for the label just before it reaches
+    it; before, a table's id had no place and no search could reach it."""
+    from autodw.analysis.state import extract_state
+    from autodw.core.document import WordDocument
+    from autodw.eval.ceiling.searches import best_search
+    from autodw.eval.ceiling.system import elements_in_order
+    from tests.conftest import docx_bytes
+
+    def build(d):
+        d.add_paragraph("Contents")
+        d.add_paragraph("Glossary")
+        t = d.add_table(rows=1, cols=2)
+        t.cell(0, 0).text, t.cell(0, 1).text = "IP", "Internet Protocol"
+
+    elements = elements_in_order(extract_state(WordDocument.from_bytes(docx_bytes(build), name="t.docx")))
+    assert best_search(elements, ["t1"], "最后，Glossary表第一列稍微宽一点", set())["query"] == "Glossary"

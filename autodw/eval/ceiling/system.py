@@ -74,13 +74,21 @@ class CeilingSystem:
 
 def elements_in_order(state: dict[str, Any]) -> dict[str, str]:
     """Each paragraph's text (id -> text) in document order, a table's cell paragraphs where the table is (a search's
-    matches are near its targets in this order: :mod:`autodw.eval.ceiling.searches`); those of nested tables last."""
+    matches are near its targets in this order: :mod:`autodw.eval.ceiling.searches`); those of nested tables last.
+    A table's id comes just before its cells and a picture's or chart's just after its paragraph, with no text (no
+    search matches them), so that a step whose target is a table or picture has a place in this order."""
     cells = {t["id"]: [p for row in t.get("cell_details", []) for cell in row if cell
                        for p in cell.get("paragraphs", [])] for t in state.get("tables", [])}
+    pictures: dict[str, list[str]] = {}
+    for image in state.get("images", []):
+        pictures.setdefault(image.get("paragraph"), []).append(image["id"])
     out: dict[str, str] = {}
     for block, is_table in body_blocks(state):
+        if is_table:
+            out[block["id"]] = ""
         for p in cells.get(block["id"], []) if is_table else [block]:
             out[p["id"]] = p.get("text", "")
+            out.update(dict.fromkeys(pictures.get(p["id"], []), ""))
     for p, _ in grounding.paragraphs(state):
         out.setdefault(p["id"], p.get("text", ""))
     return out
