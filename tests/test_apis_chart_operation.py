@@ -186,6 +186,15 @@ def test_resize_chart(doc):
     assert (_chart(doc)["width_cm"], _chart(doc)["height_cm"]) == (16.0, 6.0)
 
 
+def test_resize_chart_by_scale_keeps_the_proportions(doc):
+    """scale: percent of the current size, as resize_image takes it ("make the chart twice as big")."""
+    before = _chart(doc)
+    execute(doc, "resize_chart", {"chart": "chart1", "scale": 200})
+    after = _chart(doc)
+    assert after["width_cm"] == pytest.approx(2 * before["width_cm"], abs=0.01)
+    assert after["height_cm"] == pytest.approx(2 * before["height_cm"], abs=0.01)
+
+
 def test_delete_chart_drops_relationship_and_parts(doc):
     r = execute(doc, "delete_chart", {"chart": "chart1"})
     assert r.removed == ["chart1"] and _chart(doc) is None

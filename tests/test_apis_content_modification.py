@@ -735,3 +735,53 @@ def test_change_case_describes_each_case_by_the_value_the_call_takes():
     spec = registry().get("change_case")
     cases = spec.parameters["properties"]["case"]["enum"]
     assert set(re.findall(r"\b[a-z]+\b", spec.description)) >= set(cases), spec.description
+
+
+def test_deleting_all_of_a_fields_text_removes_the_field_and_part_of_it_keeps_it():
+    """delete_text and replace_text over «state» (a complex MERGEFIELD) left an empty MERGEFIELD behind. As in Word,
+    a delete or replace covering all the text a field shows removes the field, its codes too (the replacement is
+    plain text); one covering part of it keeps the field."""
+    path = corpus_file("mailmerge__test_macword2011.docx")
+
+    def fields(doc):
+        return [" ".join(el.get(qn("w:instr"), el.text or "").split()[:2])
+                for el in doc.find("p3", "p").iter(qn("w:instrText"), qn("w:fldSimple"))]
+
+    every = ["MERGEFIELD postal_code", "MERGEFIELD city", "MERGEFIELD state", "MERGEFIELD country"]
+    for api, args, text in [
+            ("delete_text", {"paragraph": "p3", "span": {"match": "«state» "}}, "«postal_code» «city» «country»"),
+            ("replace_text", {"find": "«state» ", "replace": ""}, "«postal_code» «city» «country»"),
+            ("replace_text", {"find": "«state»", "replace": "Texas"}, "«postal_code» «city» Texas «country»"),
+            ("delete_text", {"paragraph": "p3", "span": {"match": "«city» "}}, "«postal_code» «state» «country»")]:
+        d = WordDocument.open(path)
+        execute(d, api, args)
+        assert paragraph_text(d.find("p3", "p")) == text
+        gone = next(f for f in every if f.split()[1] not in text)
+        assert fields(d) == [f for f in every if f != gone], (api, args)
+        assert not [el for el in d.find("p3", "p").iter(qn("w:fldChar")) if el.get(qn("w:fldCharType")) == "separate"
+                    and el.getparent().getnext() is not None
+                    and el.getparent().getnext().find(qn("w:fldChar")) is not None]  # no field left empty
+        assert_word_opens(path.read_bytes(), d)
+    part = WordDocument.open(path)
+    execute(part, "delete_text", {"paragraph": "p3", "span": {"match": "state"}})
+    assert paragraph_text(part.find("p3", "p")) == "«postal_code» «city» «» «country»" and fields(part) == every
+
+
+def test_set_paragraph_text_keeps_a_field_whose_text_moved():
+    """set_paragraph_text on «postal_code» «city» «state» «country» without «state» turned «country» into plain text
+    (the diff matched its « elsewhere) though the new text keeps it. A field stays wherever its text is kept, in
+    order: one whose text comes before that of a field kept before it becomes plain text, and of a text kept twice
+    only one copy is the field."""
+    path = corpus_file("mailmerge__test_macword2011.docx")
+
+    def kept(text):
+        d = WordDocument.open(path)
+        execute(d, "set_paragraph_text", {"paragraph": "p3", "text": text})
+        p = d.find("p3", "p")
+        assert paragraph_text(p) == text
+        assert_word_opens(path.read_bytes(), d)
+        return [el.get(qn("w:instr"), el.text or "").split()[1] for el in p.iter(qn("w:instrText"), qn("w:fldSimple"))]
+
+    assert kept("«postal_code» «city» «country»") == ["postal_code", "city", "country"]
+    assert kept("«country», «postal_code» «city»") == ["postal_code", "city"]  # «country» now before them
+    assert kept("«city» «city» «country»") == ["city", "country"]

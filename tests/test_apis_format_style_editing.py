@@ -417,6 +417,29 @@ def test_set_default_font(report, zh):
     _unchanged(zh, "set_default_font", {}, match="at least one")
 
 
+def test_set_default_font_back_to_the_themes_font():
+    """set_default_font could not set the font back to the theme's (a literal name stays when the theme changes):
+    "theme", "theme:headings" or Word's "Cambria (Body)" write w:asciiTheme/w:hAnsiTheme (the East Asian and
+    complex-script theme slots follow where the document had them); a plain name stays that font."""
+    data, doc = open_corpus("mailmerge__test_macword2011.docx")  # theme: Cambria body, Calibri headings
+
+    def fonts():
+        return doc.part.styles.element.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:rFonts')}")
+
+    execute(doc, "set_default_font", {"font": "Georgia"})
+    for value, kind in (("theme", "minor"), ("theme:headings", "major"), ("Cambria (Body)", "minor"),
+                        ("Calibri (Headings)", "major"), ("theme:minorHAnsi", "minor")):
+        execute(doc, "set_default_font", {"font": value})
+        attrs = {k.split("}")[1]: v for k, v in fonts().attrib.items()}
+        assert attrs == {"asciiTheme": f"{kind}HAnsi", "hAnsiTheme": f"{kind}HAnsi", "eastAsiaTheme": f"{kind}EastAsia",
+                         "cstheme": f"{kind}Bidi"}, value
+        assert extract_state(doc)["styles"]["defaults"]["font"] == f"theme:{kind}HAnsi"
+    assert_word_opens(data, doc)
+    _unchanged(doc, "set_default_font", {"font": "Calibri (Body)"}, match="body font is Cambria")
+    execute(doc, "set_default_font", {"font": "Cambria"})
+    assert extract_state(doc)["styles"]["defaults"]["font"] == "Cambria"
+
+
 # --- lists ----------------------------------------------------------------------------------
 
 
@@ -538,6 +561,13 @@ def test_number_format_below_the_top_level(level):
     assert_word_opens(before, doc)
 
 
+def test_number_format_alone_numbers_the_items():
+    """number_format without kind means a numbered list (the description says so); it was refused as "give kind"."""
+    doc = _sub_bullets()
+    execute(doc, "set_list_format", {"paragraphs": ["p2", "p3", "p4"], "number_format": "lowerRoman"})
+    assert [_list(extract_state(doc), pid)["label"] for pid in ("p2", "p3", "p4")] == ["i.", "ii.", "iii."]
+
+
 def test_number_format_keeps_a_sub_levels_own_indent():
     """A Pages file's level-1 items indented 1.27 cm: a new number format keeps that indent (it moved to 2.54 cm)."""
     data, doc = open_corpus("docx2python__created-in-pages-bulleted-lists.docx")
@@ -550,6 +580,35 @@ def test_number_format_keeps_a_sub_levels_own_indent():
     execute(doc, "set_list_format", {"paragraphs": ["p8", "p9", "p10"], "kind": "numbered", "number_format": "upperLetter"})
     assert [_list(extract_state(doc), pid)["label"] for pid in ("p8", "p9", "p10")] == ["A.", "B.", "C."]
     assert_word_opens(data, doc)
+
+
+def test_number_text_changes_the_text_around_the_number():
+    """set_list_format could change a list's number style only, not "1)" to "1." (Word's Define New Number Format,
+    w:lvlText). number_text writes the items' level's lvlText, the number written as 1: in place when only they use
+    that level of the list, in a list of their own when others share it; the state shows the new labels."""
+    data, doc = open_corpus("docx4j__NumberingIndents-OUT.docx")
+    before = extract_state(doc)
+    assert [_list(before, pid)["label"] for pid in ("p14", "p15")] == ["1)", "a)"]
+    execute(doc, "set_list_format", {"paragraphs": ["p14", "p15"], "number_text": "1."})
+    state = extract_state(doc)
+    assert [_list(state, pid)["label"] for pid in ("p14", "p15")] == ["1.", "a."]
+    assert {_list(state, pid)["num_id"] for pid in ("p14", "p15")} == {_list(before, "p14")["num_id"]}
+    assert [_list(state, pid)["label"] for pid in ("p2", "p3", "p4")] == ["1.", "2.", "a."]
+    execute(doc, "set_list_format", {"paragraphs": ["p8", "p9"], "number_text": "(1)"})  # p10 is at level 1
+    state = extract_state(doc)
+    assert [_list(state, pid)["label"] for pid in ("p8", "p9", "p10")] == ["(1)", "(2)", "a."]
+    execute(doc, "set_list_format", {"paragraphs": ["p2"], "number_text": "Step 1:"})  # p3 shares its level
+    state = extract_state(doc)
+    assert _list(state, "p2")["label"] == "Step 1:" and _list(state, "p3")["level_text"] == "%1."
+    assert _list(state, "p2")["num_id"] != _list(state, "p3")["num_id"]
+    assert_word_opens(data, doc)
+    from autodw.apis.ooxml.numbering import level_text
+    assert level_text("a)", 1, "lowerLetter") == "%2)" and level_text("%1.%2.", 1, "decimal") == "%1.%2."
+    assert level_text("第1条", 0, "decimal") == "第%1条" and level_text("Article 1 -", 0, "decimal") == "Article %1 -"
+    for bad in ("1.1", "No."):
+        with pytest.raises(ArgumentError, match="number_text"):
+            level_text(bad, 0, "decimal")
+    _unchanged(doc, "set_list_format", {"paragraphs": ["p1"], "number_text": "1."}, match="not a list item")
 
 
 def test_set_list_format_chinese_counting(zh):

@@ -219,7 +219,7 @@ def _styles(ctx: StateContext) -> Styles:
         rpr = root.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}")
         fmt = run_format(rpr, ctx)
         defaults = {k: fmt[k] for k in STYLE_RUN_KEYS if k in fmt}
-        theme = _theme_fonts(ctx)
+        theme = theme_fonts(ctx.doc)
         if theme:
             defaults["theme_fonts"] = theme
     custom = {sid for sid, el in ctx.style_elements.items() if el.get(qn("w:customStyle")) in ("1", "true", "on")
@@ -254,11 +254,11 @@ def _styles(ctx: StateContext) -> Styles:
     return {"defaults": defaults, "styles": out}
 
 
-def _theme_fonts(ctx: StateContext) -> dict[str, str]:
+def theme_fonts(doc: WordDocument) -> dict[str, str]:
     """The theme's fonts by the slot names of ``w:asciiTheme`` and its kin: "major" and "minor" its Latin heading and
     body fonts (majorHAnsi, minorAscii...), "majorEastAsia", "minorBidi"... its East Asian and complex-script ones (left
     out when the theme gives none: an empty typeface)."""
-    part = related_part(ctx.doc, RT.THEME)
+    part = related_part(doc, RT.THEME)
     root = part_root(part) if part is not None else None
     out: dict[str, str] = {}
     if root is None:

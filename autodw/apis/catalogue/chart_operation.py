@@ -11,7 +11,7 @@ from typing import Any
 
 from autodw.apis.ooxml import charts, drawings
 from autodw.apis.registry import api
-from autodw.apis.schema import CHART_ID, POSITION, boolean, enum, length, text
+from autodw.apis.schema import CHART_ID, POSITION, boolean, enum, length, number, text
 from autodw.core.document import WordDocument
 from autodw.core.errors import ArgumentError
 from autodw.core.ids import element_id
@@ -134,15 +134,18 @@ def set_chart_legend(doc: WordDocument, chart: str, position: str):
 
 
 @api(intent=INTENT,
-     description="Resize a chart. With only width or only height the other follows the current proportions "
-                 "(unless keep_aspect is false); with both, the chart gets exactly that size.",
+     description="Resize a chart: give width and/or height, or scale (percent of the current size). With only "
+                 "width or only height the other follows the current proportions (unless keep_aspect is false); "
+                 "with both, the chart gets exactly that size.",
      params={"chart": CHART_ID, "width": length("new width"), "height": length("new height"),
-             "keep_aspect": boolean("keep the proportions (default: true when one dimension is given)")},
-     examples=[{"chart": "chart1", "width": "12cm"}, {"chart": "chart1", "width": "16cm", "height": "6cm"}])
+             "keep_aspect": boolean("keep the proportions (default: true when one dimension is given)"),
+             "scale": number("percent of the current size, e.g. 200 doubles it", 1, 1000)},
+     examples=[{"chart": "chart1", "width": "12cm"}, {"chart": "chart1", "width": "16cm", "height": "6cm"},
+               {"chart": "chart1", "scale": 200}])
 def resize_chart(doc: WordDocument, chart: str, width: str | None = None, height: str | None = None,
-                 keep_aspect: bool | None = None):
+                 keep_aspect: bool | None = None, scale: float | None = None):
     """Change the chart drawing's extent."""
-    return drawings.resize(doc.find(chart, "chart"), chart, width, height, keep_aspect)
+    return drawings.resize(doc.find(chart, "chart"), chart, width, height, keep_aspect, scale)
 
 
 @api(intent=INTENT,

@@ -14,7 +14,6 @@ from autodw.apis.ooxml.blocks import (BLOCKS, BODY, P, TBL, cell_location, check
                                       split_up_to)
 from autodw.apis.ooxml.copies import renewed_copy
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make
-from autodw.apis.ooxml.lifecycle import Field, iter_fields
 from autodw.apis.ooxml.search import not_found, selected_paragraphs
 from autodw.apis.ooxml.text import (atoms, find_matches, insert_text, paragraph_text, needs_space, recase, replace_span,
                                     resolve_span, retype, split_at)
@@ -68,7 +67,9 @@ def find_text(doc: WordDocument, query: str, regex: bool = False, match_case: bo
 @api(intent=INTENT,
      description="Replace text everywhere it occurs (or only the first `count` times), also inside table cells and, "
                  "with scope \"all\", in headers, footers and notes. Matches may cross formatting runs; the new "
-                 "text takes the formatting of the place where each match starts. With regex, the replacement "
+                 "text takes the formatting of the place where each match starts. A match covering all the text a "
+                 "field shows (e.g. a MERGEFIELD «name») replaces the field, its code too, with the new text (a "
+                 "hyperlink keeps its link unless the new text is empty). With regex, the replacement "
                  "may use \\1 or \\g<name> groups. Fails if nothing matches.",
      params={"find": text("the text (or regular expression) to replace", 1),
              "replace": text("the new text (may be empty to delete the matches; \\n makes a line break)"),
@@ -110,7 +111,7 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
         raise ArgumentError(not_found(doc, find, scope, paragraphs, regex, match_case, whole_word))
     for p, edits in plan:
         for start, end, new in reversed(edits):
-            replace_span(doc, p, start, end, new)
+            replace_span(doc, p, start, end, new, whole_fields=True)
     n = sum(len(e) for _, e in plan)
     where = ", ".join(element_id(p) or "?" for p, _ in plan[:20]) + (", ..." if len(plan) > 20 else "")
     return f"replaced {n} occurrence(s) of {find!r} with {replace!r} in {len(plan)} paragraph(s): {where}"
@@ -122,8 +123,10 @@ def replace_text(doc: WordDocument, find: str, replace: str, regex: bool = False
 @api(intent=INTENT,
      description="Replace the whole text of one paragraph, keeping its paragraph style and the formatting of its "
                  "first run. Pictures, footnote marks and other non-text content stay where they are; a field (e.g. a "
-                 "MERGEFIELD or PAGE) stays where the new text keeps the text it shows, else it becomes that plain "
-                 "text and is replaced. Over tracked changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
+                 "MERGEFIELD or PAGE) stays wherever the new text keeps the text it shows, also moved, else it becomes "
+                 "that plain text and is replaced. Fields keep their order: one whose text comes only before that of "
+                 "a field kept before it becomes plain text; a field whose text is kept twice stays at one copy (the one "
+                 "where its text was, else the first) and the other is plain text. Over tracked changes it works like retyping with tracking off: the new text is plain (not part of anyone's "
                  "insertion) and the paragraph's deleted text is removed.",
      params={"paragraph": PARAGRAPH_ID, "text": text("the new text (\\n makes a line break, \\t a tab)")},
      examples=[{"paragraph": "p8", "text": "Sales per region, in thousands of dollars:"},
@@ -137,7 +140,9 @@ def set_paragraph_text(doc: WordDocument, paragraph: str, text: str):
 
 @api(intent=INTENT,
      description="Delete part of a paragraph's text (the paragraph itself stays; use delete_block to remove it). "
-                 "A hyperlink keeps its link on the text of it that remains; deleting all its text removes the link.",
+                 "A hyperlink keeps its link on the text of it that remains; deleting all its text removes the link. "
+                 "Likewise a field (e.g. a MERGEFIELD «name» or PAGE) all of whose shown text is deleted is removed, "
+                 "its code too; deleting part of its text keeps the field.",
      params={"paragraph": PARAGRAPH_ID, "span": {**SPAN, "description": "the text to delete: " + SPAN["description"].split(";")[0]}},
      examples=[{"paragraph": "p2", "span": {"match": " Revenue grew in every region."}},
                {"paragraph": "p39", "span": {"start": 0, "end": 8}}])
@@ -147,26 +152,8 @@ def delete_text(doc: WordDocument, paragraph: str, span: dict):
     if start == end:
         raise ArgumentError(f"the span {start}-{end} of {paragraph} is empty; nothing to delete")
     removed = paragraph_text(p)[start:end]
-    emptied = _links_within(p, start, end)
-    replace_span(doc, p, start, end, "")
-    for link in emptied:  # as in Word: a link whose whole text goes goes with it (a w:hyperlink goes when emptied)
-        for run in (r for r in link.code_runs if r.getparent() is not None):
-            run.getparent().remove(run)
+    replace_span(doc, p, start, end, "", whole_fields=True)  # as in Word: a field or link whose whole text goes goes
     return f"deleted {removed!r} from {paragraph} (chars {start}-{end})"
-
-
-def _links_within(p: etree._Element, start: int, end: int) -> list[Field]:
-    """The HYPERLINK fields of paragraph `p` whose whole (non-empty) shown text lies in characters [start, end)."""
-    spans: dict[etree._Element, list[int]] = {}
-    for a in atoms(p):
-        spans.setdefault(a.run, []).extend((a.start, a.end))
-    out = []
-    for f in iter_fields(p):
-        shown = [offset for run in f.result_runs for offset in spans.get(run, ())]
-        if f.simple is None and f.instruction.upper().startswith("HYPERLINK") and shown and \
-                start <= min(shown) and max(shown) <= end:
-            out.append(f)
-    return out
 
 
 _CASES = ("upper", "lower", "title", "sentence", "toggle")

@@ -21,7 +21,10 @@ from autodw.apis.ooxml.looks import Looks, matches
 from autodw.apis.ooxml.list_styles import (ListStyle, adjacent_paragraph, document_direct_list, document_list_style,
                                            join_list_beside, list_beside, style_numbered)
 from autodw.apis.ooxml.numbering import (NUMBER_FORMATS, add_list_definition, copy_list_definition, keep_level_indents,
-                                         list_kinds, numbering_of, renumber_from, restart_numbering, set_num_pr)
+                                         list_kinds, numbering_of, renumber_from, restart_numbering, set_num_pr,
+                                         set_number_text)
+from autodw.apis.ooxml.theme_fonts import set_theme_font, theme_font_kind
+from autodw.analysis.state.extract import theme_fonts
 from autodw.apis.ooxml.styles_edit import (inherits_from, paragraph_style_id, default_rpr, find_style, font_size_pt,
                                            name_taken, style_definitions, style_part)
 from autodw.apis.ooxml.search import not_found, searched_where, selected_paragraphs
@@ -589,8 +592,11 @@ def modify_style(doc: WordDocument, name: str, based_on: str | None = None, font
 @api(intent=INTENT,
      description="Set the document's default font (Latin and/or East Asian) and size: what Normal text and every "
                  "style without its own font uses. A conflicting font or size written in the Normal style is "
-                 "removed so the new default shows.",
-     params={"font": text('default font for Latin text, e.g. "Calibri", "Times New Roman"', 1),
+                 "removed so the new default shows. font \"theme\" (or Word's \"Cambria (Body)\") sets it back to "
+                 "the theme's body font, \"theme:headings\" (or \"Calibri (Headings)\") to its heading font, "
+                 "which follow the theme; a plain name is that font even when it is the theme's.",
+     params={"font": text('default font for Latin text, e.g. "Calibri", "Times New Roman"; "theme" for the theme\'s '
+                          'body font, "theme:headings" for its heading font', 1),
              "east_asia_font": text('default font for Chinese/Japanese/Korean text, e.g. "宋体", "SimSun", "Microsoft YaHei"', 1),
              "size_pt": number("default font size in points, e.g. 11 or 10.5", 1, 1638)},
      examples=[{"font": "Georgia", "size_pt": 12},
@@ -600,7 +606,12 @@ def set_default_font(doc: WordDocument, font: str | None = None, east_asia_font:
     props = given(locals(), ("font", "east_asia_font", "size_pt"))
     if not props:
         raise _none_given("set_default_font", ["font", "east_asia_font", "size_pt"])
-    apply_run_props(default_rpr(doc), props)
+    theme = theme_fonts(doc)
+    kind = theme_font_kind(font, theme) if font is not None else None
+    apply_run_props(default_rpr(doc), {k: v for k, v in props.items() if not (k == "font" and kind)})
+    if kind:
+        set_theme_font(default_rpr(doc), kind)
+        props["font"] = f"{theme[kind]} (the theme's {'body' if kind == 'minor' else 'heading'} font)"
     normal_id = default_style_id(doc)
     cleared: list[str] = []
     for normal in style_definitions(doc, normal_id) if normal_id else []:  # a styles part may define the id twice
@@ -640,28 +651,55 @@ def _clear_default_overrides(normal: etree._Element, props: dict[str, Any]) -> l
                  "given number). Without restart, new items continue a list of the same kind directly above them. "
                  "New items take the document's own list style when it has one (e.g. \"List Bullet\"/\"List "
                  "Number\", as the list beside them or most of its lists of that kind use), else the style of the "
-                 "list they join or, for bullets, of the document's other bullets, else \"List Paragraph\".",
+                 "list they join or, for bullets, of the document's other bullets, else \"List Paragraph\". "
+                 "number_text changes the text around the items' number (\"1)\" to \"1.\", as Word's Define New "
+                 "Number Format), at their level; items whose list other paragraphs share at that level get a list "
+                 "of their own.",
      params={"paragraphs": PARAGRAPHS,
              "kind": enum("list kind; omit to keep the current list and only change level or numbering", ("bullet", "numbered")),
              "level": integer("list level, 0 = top level, 1 = first sub-level, ... 8", 0, 8),
              "start": integer("number the (first) paragraph gets; implies a restart", 0, 32767),
              "restart": boolean("restart numbering at the first paragraph (later items of the same list follow on)"),
              "number_format": enum("numbering style for a new numbered list (one the document's list style lacks "
-                                   "gives plain paragraphs \"List Paragraph\")", tuple(NUMBER_FORMATS))},
+                                   "gives plain paragraphs \"List Paragraph\")", tuple(NUMBER_FORMATS)),
+             "number_text": text("the numbered items' label with their number written as 1, e.g. \"1.\", \"1)\", "
+                                 "\"(1)\", \"Step 1:\"; a lettered or roman level shows its own letters (\"1)\" "
+                                 "gives a), b) there; number_format changes the style)", 1)},
      examples=[{"paragraphs": ["p4", "p5", "p6"], "kind": "numbered"},
                {"paragraphs": ["p39"], "kind": "bullet"},
                {"paragraphs": "p35", "level": 1},
                {"paragraphs": ["p35"], "restart": True, "start": 5},
+               {"paragraphs": ["p34", "p35", "p36"], "number_text": "1)"},
                Example({"paragraphs": ["p21", "p22", "p23"], "kind": "numbered", "number_format": "chineseCounting"},
                        document="examples/contract_zh.docx")])
 def set_list_format(doc: WordDocument, paragraphs: Any, kind: str | None = None, level: int | None = None,
-                    start: int | None = None, restart: bool = False, number_format: str | None = None):
+                    start: int | None = None, restart: bool = False, number_format: str | None = None,
+                    number_text: str | None = None):
     targets = _paragraphs(doc, paragraphs)
     restart = restart or start is not None
-    if kind is None and level is None and not restart:
-        raise ArgumentError("give kind (bullet/numbered), level, start or restart")
-    if number_format is not None and kind not in (None, "numbered"):
-        raise ArgumentError("number_format only applies to numbered lists")
+    if kind is None and level is None and not restart and number_text is None and number_format is None:
+        raise ArgumentError("give kind (bullet/numbered), level, start, restart, number_format or number_text")
+    for value, name in ((number_format, "number_format"), (number_text, "number_text")):
+        if value is not None and kind not in (None, "numbered"):
+            raise ArgumentError(f"{name} only applies to numbered lists")
+    if kind is None and level is None and not restart and number_format is None:
+        return _set_number_text(doc, targets, number_text)
+    made = _set_list_format(doc, targets, kind, level, start, restart, number_format)
+    return made + (_set_number_text(doc, targets, number_text, "; ") if number_text is not None else "")
+
+
+def _set_number_text(doc: WordDocument, targets: list[tuple[str, etree._Element]], pattern: str,
+                     lead: str = "") -> str:
+    """Make the targets' labels read `pattern` (:func:`set_number_text`); what was done, for the message."""
+    texts, own = set_number_text(doc, [p for _, p in targets], pattern)
+    where = "; they got a list of their own, as others share theirs" if own else ""
+    return (f"{lead}{'t' if lead else 'T'}he labels of {_listing([pid for pid, _ in targets])} now read as {pattern!r} "
+            f"(w:lvlText {', '.join(texts)}){where}")
+
+
+def _set_list_format(doc: WordDocument, targets: list[tuple[str, etree._Element]], kind: str | None,
+                     level: int | None, start: int | None, restart: bool, number_format: str | None) -> str:
+    """set_list_format without number_text."""
     kind = kind or ("numbered" if number_format else None)
     current = [numbering_of(doc, p) for _, p in targets]
     list_kind = list_kinds(doc)  # the lists as they are before this call

@@ -50,6 +50,8 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
                 "w:personalCompose", "w:personalReply", "w:rsid", "w:pPr", "w:rPr", "w:tblPr", "w:trPr", "w:tcPr",
                 "w:tblStylePr"),
     "w:numbering": ("w:numPicBullet", "w:abstractNum", "w:num", "w:numIdMacAtCleanup"),
+    "w:lvl": ("w:start", "w:numFmt", "w:lvlRestart", "w:pStyle", "w:isLgl", "w:suff", "w:lvlText",
+              "w:lvlPicBulletId", "w:legacy", "w:lvlJc", "w:pPr", "w:rPr"),
     "w:settings": ("w:writeProtection", "w:view", "w:zoom", "w:removePersonalInformation", "w:removeDateAndTime",
                    "w:doNotDisplayPageBoundaries", "w:displayBackgroundShape", "w:printPostScriptOverText",
                    "w:printFractionalCharacterWidth", "w:printFormsData", "w:embedTrueTypeFonts",

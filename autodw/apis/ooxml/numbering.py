@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Callable
 
 from docx.opc.constants import CONTENT_TYPE as CT
@@ -15,6 +16,8 @@ from autodw.apis.ooxml.builtin_styles import default_style_id
 from autodw.apis.ooxml.elements import get_or_add_ppr, insert_ordered, make, remove_children
 from autodw.apis.ooxml.styles_edit import paragraph_style_id, style_by_id
 from autodw.core.document import WordDocument
+from autodw.core.errors import ArgumentError
+from autodw.core.ids import element_id
 from autodw.analysis.state.context import StateContext
 from autodw.analysis.state.numbering import Numbering, own_num_pr, style_chain_num_pr
 from autodw.core.xml import W, parse, qn
@@ -179,3 +182,76 @@ def renumber_from(doc: WordDocument, targets: list[etree._Element], old: str, ne
             set_num_pr(p, new, lvl)
             moved += 1
     return moved
+
+
+#: how a list label pattern may write a level's number: as 1, or as the first number of the level's format
+FIRST_NUMBERS = {"lowerLetter": "a", "upperLetter": "A", "lowerRoman": "i", "upperRoman": "I"}
+_WORD_PLACEHOLDER = re.compile(r"%[1-9]")
+_NUMBER_IN_PATTERN = re.compile(r"(?<![A-Za-z0-9])[1aAiI](?![A-Za-z0-9])")
+
+
+def level_text(pattern: str, ilvl: int, fmt: str) -> str:
+    """The ``w:lvlText`` that shows `pattern` at list level `ilvl` (0-based) of number format `fmt`: the number, written
+    as 1 (or as the level's first number, a/A/i/I) standing alone, becomes %N ("1." -> "%1." at level 0, "(a)" ->
+    "(%2)" at level 1). A pattern in Word's own form (%1 ... %9, e.g. "%1.%2.") is kept as it is."""
+    if _WORD_PLACEHOLDER.search(pattern):
+        return pattern
+    found = [m for m in _NUMBER_IN_PATTERN.finditer(pattern) if m.group() in ("1", FIRST_NUMBERS.get(fmt, "1"))]
+    if len(found) != 1:
+        raise ArgumentError(f"number_text {pattern!r} must write the number once, as 1 (e.g. \"1.\", \"(1)\", "
+                            f"\"Step 1:\"); it " + ("writes none" if not found else f"has {len(found)} candidates"))
+    at = found[0]
+    return pattern[:at.start()] + f"%{ilvl + 1}" + pattern[at.end():]
+
+
+def set_number_text(doc: WordDocument, targets: list[etree._Element], pattern: str) -> tuple[list[str], bool]:
+    """Make each of `targets` (numbered list items) show `pattern` (:func:`level_text`) as its label: the lvlText of
+    its list level. A definition whose changed levels also number paragraphs outside `targets` is copied first (a
+    list of the targets' own, counted from its start, as a new number format gives). Return the lvlTexts written and
+    whether a list of their own was made."""
+    numbering = StateContext(doc).numbering
+    where = {id(p): numbering_of(doc, p)[:2] for p in targets}
+    for p in targets:
+        num, lvl = where[id(p)]
+        level = numbering.level(num, str(lvl)) if num and numbering.defines(num) else None
+        if level is None or level.fmt in ("bullet", "none"):
+            raise ArgumentError("number_text applies to numbered list items; "
+                                f"{element_id(p) or 'a paragraph'} is {'a bullet' if level else 'not a list item'}")
+    groups: dict[str, list[etree._Element]] = {}
+    for p in targets:
+        groups.setdefault(numbering.definition(where[id(p)][0]), []).append(p)
+    mine = {id(p) for p in targets}
+    others = [numbering_of(doc, q)[:2] for root in doc.id_roots() for q in root.iter(qn("w:p")) if id(q) not in mine]
+    written, own = [], False
+    for definition, items in groups.items():
+        levels = {where[id(p)][1] for p in items}
+        num = where[id(items[0])][0]
+        if any(n and numbering.defines(n) and lvl in levels and numbering.definition(n) == definition for n, lvl in others):
+            first = numbering.level(num, "0")
+            num, own = str(copy_list_definition(doc, num, first.start if first is not None else 1)), True
+            for p in items:
+                set_num_pr(p, num, where[id(p)][1])
+        for lvl in sorted(levels):
+            el = _level_element(doc, num, lvl)
+            text = level_text(pattern, lvl, numbering.level(where[id(items[0])][0], str(lvl)).fmt)
+            remove_children(el, "w:lvlText")
+            insert_ordered(el, make("w:lvlText", w_val=text))
+            written.append(text)
+    return list(dict.fromkeys(written)), own
+
+
+def _level_element(doc: WordDocument, num_id: str, ilvl: int) -> etree._Element:
+    """The ``w:lvl`` that defines level `ilvl` of list instance `num_id`: the instance's own override, else its
+    definition's."""
+    root = numbering_root(doc)
+    num = next(n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id)
+    for override in num.iterchildren(qn("w:lvlOverride")):
+        lvl = override.find(qn("w:lvl"))
+        if override.get(qn("w:ilvl")) == str(ilvl) and lvl is not None:
+            return lvl
+    definition = StateContext(doc).numbering.definition(num_id)
+    abstract = next(a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == definition)
+    found = next((x for x in abstract.iterchildren(qn("w:lvl")) if x.get(qn("w:ilvl")) == str(ilvl)), None)
+    if found is None:
+        raise ArgumentError(f"list {num_id} defines no level {ilvl}")
+    return found

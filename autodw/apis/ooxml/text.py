@@ -251,9 +251,12 @@ def _remove_with_empty_containers(el: etree._Element) -> None:
 
 
 def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new: str,
-                 formatting: etree._Element | None = None) -> None:
+                 formatting: etree._Element | None = None, *, whole_fields: bool = False) -> None:
     """Replace characters [start, end) with `new`, in the formatting of the first replaced run (an empty span:
     `formatting`, a ``w:rPr``, if given, else that of :func:`insert_text`).
+
+    `whole_fields`: as in Word, a field whose whole shown text the span covers goes with it (its codes too, see
+    :func:`covered_fields`); without it, or for a field the span covers part of, the codes stay.
 
     Tracked changes go as when one types over the span in Word with tracking off: the new text is never part of
     another author's tracked insertion (a ``w:ins``/``w:moveTo`` around the first replaced run is split and the
@@ -261,6 +264,7 @@ def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new
     paragraph's edge that the span reaches) is removed with the replaced text. Deleted pictures, fields, note and
     comment marks are not text: they stay tracked deletions (removing half a field would break it)."""
     deleted = _deletions_in(p, start, end)
+    covered = covered_fields(p, start, end, keep_links=bool(new)) if whole_fields else []
     if start == end:
         insert_text(doc, p, start, new, formatting=formatting)
     else:
@@ -280,6 +284,18 @@ def replace_span(doc: WordDocument, p: etree._Element, start: int, end: int, new
                 remove_text(r)
     for d in deleted:
         _drop_deleted_text(d)
+    for parts in covered:
+        _unfield(parts)
+
+
+def covered_fields(p: etree._Element, start: int, end: int, *,
+                   keep_links: bool = False) -> list[list[etree._Element]]:
+    """The parts (:func:`field_spans`) of the fields of `p`, in no other field, whose whole shown text (not empty)
+    lies in characters [start, end); `keep_links`: not the links (HYPERLINK fields), whose text replaced with other
+    text keeps its link, as when one types over a link's text in Word."""
+    spans = field_spans(p)  # first: it may split runs, and `links` names the begin runs it leaves
+    links = _link_begins(p) if keep_links else set()
+    return [parts for fs, fe, parts in spans if start <= fs < fe <= end and id(parts[0]) not in links]
 
 
 def _replace_in_run(first: etree._Element, new: str) -> None:
@@ -427,16 +443,16 @@ def field_spans(p: etree._Element) -> list[tuple[int, int, list[etree._Element]]
 
 def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
     """Replace the whole text of `p` with `new`, as :func:`replace_span` does, except that a field (in no other field,
-    showing text) whose text `new` keeps stays a field: unchanged where a diff of the two texts puts it and no
-    letter or digit newly glued to it. The text around it is replaced; the other fields become plain text first.
-    Text added where there was none (after a kept field) takes the formatting of the first run outside the kept
-    fields, as the rest of the new text does, not that of a field's result beside it."""
+    showing text) whose text `new` keeps stays a field (:func:`_field_place`). The text around it is replaced; the
+    other fields become plain text first. Text added where there was none (after a kept field) takes the formatting
+    of the first run outside the kept fields, as the rest of the new text does, not that of a field's result beside it."""
     old = paragraph_text(p)
     blocks = SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
     kept: list[tuple[int, int, int]] = []
     for start, end, parts in field_spans(p):
-        at = next((b + start - a for a, b, size in blocks if a <= start and end <= a + size), None)
-        if start < end and at is not None and not _glued(old, start, end, new, at):
+        after = kept[-1][2] + kept[-1][1] - kept[-1][0] if kept else 0
+        at = _field_place(old, start, end, new, blocks, after) if start < end else None
+        if at is not None:
             kept.append((start, end, at))
         elif start < end:
             _unfield(parts)
@@ -451,6 +467,20 @@ def retype(doc: WordDocument, p: etree._Element, new: str) -> None:
         formatting = make("w:rPr")  # a run of no formatting of its own: plain text
     for start, end, text in reversed(gaps):
         replace_span(doc, p, start, end, text, formatting)
+
+
+def _field_place(old: str, start: int, end: int, new: str, blocks: list, after: int) -> int | None:
+    """Where in `new`, at or after offset `after` (the end of the field kept before it), the field showing
+    old[start:end] stays: where a diff of the two texts (`blocks`, matching blocks) puts its text, else the first
+    place the text occurs (it moved); never with a letter or digit newly glued to it (:func:`_glued`). None: the new
+    text does not keep it there (it is gone, or only before the field kept before it)."""
+    at = next((b + start - a for a, b, size in blocks if a <= start and end <= a + size), None)
+    if at is not None and at >= after and not _glued(old, start, end, new, at):
+        return at
+    shown, at = old[start:end], new.find(old[start:end], after)
+    while at >= 0 and _glued(old, start, end, new, at):
+        at = new.find(shown, at + 1)
+    return at if at >= 0 else None
 
 
 def _glued(old: str, start: int, end: int, new: str, at: int) -> bool:
