@@ -318,6 +318,20 @@ def test_a_ceiling_run_is_graded_and_its_causes_tabled(tmp_path, monkeypatch):
     assert rows["intent filter"]["instructions"] > 0 and rows["intent filter"]["met"] >= rows["intent filter"]["instructions"]
     text = (tmp_path / "right" / "causes.md").read_text()
     assert text.startswith("# Ceiling of the hosted profile on templated/mini") and "| cause |" in text
+    same, other = table["by_script"]["same"], table["by_script"]["other"]
+    assert same[1] + other[1] == len(keys) and same[0] + other[0] == round(wrong["iacc"] * len(keys))
+    assert "Requests in their document's script: " in text
+
+
+def test_a_requests_script_is_that_of_most_of_its_letters():
+    """Requests in another script than their document's are counted apart (the measure translates nothing)."""
+    from autodw.eval.ceiling.causes import _script_line, script
+
+    assert script("附件4里有张颜色和状态对应的小表 (Приложение № 4)") == "CJK"
+    assert script("Приложение № 4") == "Cyrillic" and script("Make the title blue") == "Latin"
+    assert script("12 / 34") is None
+    assert _script_line({"same": [62, 62], "other": [35, 40]}).startswith(
+        "Requests in their document's script: 62/62 (100.0%); in another script: 35/40 (87.5%)")
 
 
 def test_details_of_one_kind_count_together():

@@ -1,11 +1,13 @@
 """The table of causes of a ceiling run: for every instruction below the ceiling, the cause its diagnosis names (made
-from the events of its trace: :func:`~autodw.eval.ceiling.diagnosis.diagnose`), counted; and how often each obstacle
-was met, recovered or not."""
+from the events of its trace: :func:`~autodw.eval.ceiling.diagnosis.diagnose`), counted; how often each obstacle
+was met, recovered or not; and the ceiling of requests written in another script than their document's (Chinese on a
+Russian contract), apart: the measure credits no translation (a search uses the user's own words)."""
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,9 @@ CAUSES = {
     UNEXPLAINED: "every gold call was kept, in order, and the judge still failed the output",
     UNDIAGNOSED: "no ceiling trace (its events are what the diagnosis is made from)",
 }
+#: the scripts a text's letters are counted in (the first word of their Unicode names; Chinese and Japanese as one)
+SCRIPTS = {"CJK": "CJK", "HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "Hangul", "LATIN": "Latin",
+           "CYRILLIC": "Cyrillic", "ARABIC": "Arabic", "HEBREW": "Hebrew", "GREEK": "Greek", "THAI": "Thai"}
 EXAMPLES = 3  # instruction keys shown per kind of detail
 KINDS = 6  # kinds of detail shown per cause
 
@@ -87,6 +92,10 @@ def cause_table(out: Path) -> dict[str, Any]:
         kinds[cause][k] += 1
         examples.setdefault((cause, k), []).append(record["key"])
     n = len(records)
+    scripts = {s.session_id: script(_document_text(s)) for s in sessions}
+    other = [r for r in records if script(r["instruction"]) not in (None, scripts.get(r["session_id"]))]
+    by_script = {"other": [sum(r["success"] for r in other), len(other)],
+                 "same": [sum(r["success"] for r in records) - sum(r["success"] for r in other), n - len(other)]}
     rows = [{"cause": c, "meaning": CAUSES[c], "instructions": below[c], "share": round(below[c] / n, 4) if n else None,
              "met": met[c], "kinds": [{"kind": k, "instructions": count, "examples": examples[(c, k)][:EXAMPLES]}
                                       for k, count in kinds[c].most_common(KINDS)]}
@@ -94,7 +103,20 @@ def cause_table(out: Path) -> dict[str, Any]:
     return {"profile": spec["options"].get("config", {}).get("profile"), "track": spec.get("track"),
             "split": spec["split"], "instructions": n, "instructions_in_split": sum(len(s.instructions) for s in sessions),
             "ceiling": round(sum(r["success"] for r in records) / n, 4) if n else None,
-            "below": sum(below.values()), "causes": rows}
+            "below": sum(below.values()), "causes": rows, "by_script": by_script}
+
+
+def script(text: str) -> str | None:
+    """The script most of `text`'s letters are written in (:data:`SCRIPTS`; "other" for the rest), None without
+    letters."""
+    counts = Counter(SCRIPTS.get(unicodedata.name(c, "?").split(" ")[0], "other") for c in text if c.isalpha())
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _document_text(session: Any) -> str:
+    """The text of a session's document as its first instruction finds it."""
+    return "".join(t.text or "" for t in session.initial_document().body.iter(
+        "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}t"))
 
 
 def table_text(table: dict[str, Any]) -> str:
@@ -106,6 +128,8 @@ def table_text(table: dict[str, Any]) -> str:
              f"{table['below']} below it, each by the first cause that stopped it. \"Met\": instructions where the "
              "obstacle occurred at least once, recovered (by a rollback) or not.",
              "",
+             _script_line(table.get("by_script")),
+             "",
              "| cause | instructions below the ceiling | share of all | met | what it means |",
              "|---|---:|---:|---:|---|"]
     for row in table["causes"]:
@@ -116,6 +140,17 @@ def table_text(table: dict[str, Any]) -> str:
             lines += ["", f"## {row['cause']}", ""]
             lines += [f"- {k['instructions']} × {k['kind']} (e.g. {', '.join(k['examples'])})" for k in row["kinds"]]
     return "\n".join(lines) + "\n"
+
+
+def _script_line(by_script: dict[str, list[int]] | None) -> str:
+    """The ceiling of requests in their document's script and in another, apart."""
+    if not by_script:
+        return "Requests by script: not counted in this table (made by an older autodw)."
+    def part(key: str) -> str:
+        passed, n = by_script[key]
+        return f"{passed}/{n} ({100 * passed / n:.1f}%)" if n else "none"
+    return (f"Requests in their document's script: {part('same')}; in another script: {part('other')} (the measure "
+            "credits no translation: a search is made with the user's own words).")
 
 
 def write_causes(out: Path) -> dict[str, Any]:
