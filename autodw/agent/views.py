@@ -129,6 +129,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
+    drawn: list[str] = []  # the pictures the previous instruction described, when the request refers back to it
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in)
                                  or grounding.restores(pointing_in) or grounding.recalls_changes(pointing_in))
     own_pointed = list(pointed)  # what the request points at by its own words, before what the previous one did
@@ -143,6 +144,9 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # previous one pointed at took the lines around the request's own target from the view, dwh-234#2)
         before = grounding.ground(state, previous)[:max_lines]
         back = pointing.earlier(state, previous, before)
+        # the pictures the nearest one described ("it" after "The class diagram looks tiny ... Make it a bit bigger",
+        # beside "the main screen screenshot" it compares to, dwh-534#6): their lines in view
+        drawn = drawings_described(state, grounding.undictated(previous.split("\n", 1)[0]))
         numbers = numbers or pointing.numbers_missed(state, previous, back)  # "20号有点夸张了" after "（0590到07BF）…放大到20号"
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
         # (none when only the earlier instructions' names point: "这些行字号也调小一点" after a font set on the 26
@@ -174,7 +178,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         focus = numbers
     else:  # the lines holding its numbers in the section it names, with their neighbours ("2000到2EFF那一项的示例")
         focus += [bid for bid in numbers if bid in inside]
-    view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
+    view = state_view(state, text, record, budget, extra_focus=[*focus, *drawn], parts=pointing.parts(pointing_in),
                       pointed=pointed, listed=listed, named=more)
     lines = "\n\n".join(t for t in (grounding.grounding_lines(matches), grounding.held_lines(state, quoted_in, matches)) if t)
     return f"{view}\n\n{lines}" if lines else view
