@@ -354,6 +354,39 @@ def test_after_a_search_the_view_shows_the_list_under_a_paragraph_it_found_when_
     assert _shown(views.grounded_view(state, request, record, 1500, quoted_in=request), "p270", "p276", "p280")
 
 
+def test_after_a_broad_search_the_view_shows_the_sections_of_the_headings_it_found():
+    """dwh-545#4 ("后面讲TOC域语法那里有三张开关说明的表 ... 三张表第一列全部统一成加粗"): a search for "TOC" found 31
+    lines across the document, among them the heading "TOC Field Syntax"; the window spread over all the matches left
+    out the middle one of the section's three tables. The sections of the headings found are shown after the matches."""
+    from autodw.agent.records import Attempt, Step
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+    matched = [10 + 12 * k for k in range(24)]  # p10, p22, ..., p250 (the heading), ..., p286
+    found = [f"p{n}" for n in matched]
+    lines = {n: _paragraph(n, f"{FILLER} The berth {n}.") for n in matched}
+    section = {250: _paragraph(250, "Berth Rules", "Heading 2"), 251: _paragraph(251, "Three tables of rules:"),
+               253: _paragraph(253, "Then more rules:"), 255: _paragraph(255, "And the last rules:"),
+               258: _paragraph(258, "Anchorage", "Heading 2")}
+    state = _filled({**lines, **section}, 300)
+    tables = []
+    for k, after in enumerate(("p251", "p253", "p255")):
+        rows = [[cell(1000 + 20 * k + 2 * r + c, f"rule {k}.{r}.{c}") for c in range(2)] for r in range(4)]
+        tables.append({"id": f"t{k + 1}", "index": k, "rows": 4, "cols": 2, "after_paragraph": after,
+                       "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows})
+    state["tables"] = tables
+    assert views.found_sections(state, ["p10", "p250"]) == ["p251", "t1", "p252", "p253", "t2", "p254", "p255", "t3",
+                                                            "p256", "p257"]
+    assert views.found_sections(state, ["p10", "p22"]) == []  # no heading found
+    search = Attempt(api="find_text", args={"query": "berth"}, level="first", ok=True, accepted=True, read_only=True,
+                     found=found)
+    request = "后面讲berth那里有三张规则表，三张表第一列全部加粗"
+    record = InstructionResult(request, steps=[Step(1, "Find berth.", attempts=[search])])
+    view = views.grounded_view(state, request, record, 1500, quoted_in=request)
+    assert "r3 (cells p1026-p1027)" in view and "r3 (cells p1046-p1047)" in view  # the middle table and the last
+    # the generator's view of the step after the search (the step is in the record, not yet carried out)
+    record.steps.append(Step(2, "Bold p1000, p1002, p1004 and 9 more."))
+    assert "r3 (cells p1026-p1027)" in views.grounded_view(state, request, record, 1500, quoted_in=request)
+
+
 def test_the_planner_seeing_the_start_view_sees_the_block_now_where_a_step_deleted_one():
     """dwh-431#2 (local: the start view omits a chapter's lines): after its heading is deleted, the block now in its
     place is shown after the history (the next one to delete), and a removed id is said gone once."""
