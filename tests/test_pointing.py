@@ -354,6 +354,39 @@ def test_after_a_search_the_view_shows_the_list_under_a_paragraph_it_found_when_
     assert _shown(views.grounded_view(state, request, record, 1500, quoted_in=request), "p270", "p276", "p280")
 
 
+def test_after_a_broad_search_the_view_shows_the_sections_of_the_headings_it_found():
+    """dwh-545#4 ("后面讲TOC域语法那里有三张开关说明的表 ... 三张表第一列全部统一成加粗"): a search for "TOC" found 31
+    lines across the document, among them the heading "TOC Field Syntax"; the window spread over all the matches left
+    out the middle one of the section's three tables. The sections of the headings found are shown after the matches."""
+    from autodw.agent.records import Attempt, Step
+    cell = lambda i, text: {"text": text, "paragraphs": [_paragraph(i, text)]}  # noqa: E731
+    matched = [10 + 12 * k for k in range(24)]  # p10, p22, ..., p250 (the heading), ..., p286
+    found = [f"p{n}" for n in matched]
+    lines = {n: _paragraph(n, f"{FILLER} The berth {n}.") for n in matched}
+    section = {250: _paragraph(250, "Berth Rules", "Heading 2"), 251: _paragraph(251, "Three tables of rules:"),
+               253: _paragraph(253, "Then more rules:"), 255: _paragraph(255, "And the last rules:"),
+               258: _paragraph(258, "Anchorage", "Heading 2")}
+    state = _filled({**lines, **section}, 300)
+    tables = []
+    for k, after in enumerate(("p251", "p253", "p255")):
+        rows = [[cell(1000 + 20 * k + 2 * r + c, f"rule {k}.{r}.{c}") for c in range(2)] for r in range(4)]
+        tables.append({"id": f"t{k + 1}", "index": k, "rows": 4, "cols": 2, "after_paragraph": after,
+                       "cells": [[c["text"] for c in row] for row in rows], "cell_details": rows})
+    state["tables"] = tables
+    assert views.found_sections(state, ["p10", "p250"]) == ["p251", "t1", "p252", "p253", "t2", "p254", "p255", "t3",
+                                                            "p256", "p257"]
+    assert views.found_sections(state, ["p10", "p22"]) == []  # no heading found
+    search = Attempt(api="find_text", args={"query": "berth"}, level="first", ok=True, accepted=True, read_only=True,
+                     found=found)
+    request = "后面讲berth那里有三张规则表，三张表第一列全部加粗"
+    record = InstructionResult(request, steps=[Step(1, "Find berth.", attempts=[search])])
+    view = views.grounded_view(state, request, record, 1500, quoted_in=request)
+    assert "r3 (cells p1026-p1027)" in view and "r3 (cells p1046-p1047)" in view  # the middle table and the last
+    # the generator's view of the step after the search (the step is in the record, not yet carried out)
+    record.steps.append(Step(2, "Bold p1000, p1002, p1004 and 9 more."))
+    assert "r3 (cells p1026-p1027)" in views.grounded_view(state, request, record, 1500, quoted_in=request)
+
+
 def test_the_planner_seeing_the_start_view_sees_the_block_now_where_a_step_deleted_one():
     """dwh-431#2 (local: the start view omits a chapter's lines): after its heading is deleted, the block now in its
     place is shown after the history (the next one to delete), and a removed id is said gone once."""
@@ -2789,3 +2822,59 @@ def test_a_short_label_the_words_point_at_points_at_the_short_lines_of_its_block
     assert pointing.lines_under_label(state, "p40") == [] and pointing.lines_under_label(state, "p42") == []
     found = pointing.pointed(state, "Colorado is written with a zero instead of an O in the South Central region.")
     assert {"p46", "p47"} <= set(found) and "p51" not in found
+
+
+def test_a_section_of_many_short_lines_is_pointed_at_whole_when_their_lines_are_short_enough():
+    """dwh-540#4 ("In the HAnsi only section, make the sample characters 16pt"): 52 lines of a font's ranges and sample
+    characters (675 characters) are pointed at whole, not by their opening; as many long lines are not."""
+    lines = [_paragraph(10, "HAnsi only", "Heading 1")]
+    lines += [_paragraph(11 + k, f"c=='\\u00{k:02X}'" if k % 2 == 0 else "¤") for k in range(52)]
+    lines += [_paragraph(63, "ASCII only", "Heading 1")]
+    state = _filled({p["id"] and int(p["id"][1:]): p for p in lines}, n=80)
+    section = [f"p{n}" for n in range(11, 63)]
+    assert pointing.fits(state, section)
+    found = pointing.pointed(state, "In the HAnsi only section, make the sample characters 16pt.",
+                             grounding.ground(state, "In the HAnsi only section, make the sample characters 16pt."))
+    assert {"p35", "p40"} <= set(found)
+    long = _filled({n: _paragraph(n, "A line of fifty characters or so, each one of them.") for n in range(11, 63)})
+    assert not pointing.fits(long, section)
+
+
+def test_chapters_not_typed_with_their_numbers_are_counted_among_the_chapter_headings():
+    """dwh-543#6 and #1 (an Arabic report whose chapters are headed "أولاً-" to "خامس عشر-" under a single title
+    heading): "第六章…开头那段" is the sixth chapter heading's section; "第十一到第十五章的大标题" the 11th to 15th chapter
+    headings."""
+    targets = {1: _paragraph(1, "التعليق العام رقم 20", "Heading 1")}
+    targets.update({4 * k + 2: _paragraph(4 * k + 2, f"{k + 1}-\tعنوان الفصل", "Heading 2") for k in range(16)})
+    state = _filled(targets, n=70)
+    assert [state["paragraphs"][i]["id"] for i in pointing.chapter_headings(state)][:3] == ["p2", "p6", "p10"]
+    assert pointing.chapters_numbered(state, "第六章开头那段，给我加个批注") == [("p22", "p25")]
+    assert "p23" in pointing.pointed(state, "第六章开头那段，给我加个批注")
+    assert pointing.chapters_ranged("后面第十一到第十五章的大标题") == {11, 12, 13, 14, 15}
+    assert {"p42", "p46", "p50", "p54", "p58"} <= set(pointing.pointed(state, "后面第十一到第十五章的大标题，帮我弄成一样"))
+    typed = _filled({**targets, 22: _paragraph(22, "第六章  采购需求", "Heading 2")}, n=70)
+    assert pointing.chapters_numbered(typed, "第六章开头那段") == [("p22", "p70")]  # typed: by its number only
+
+
+def test_an_appendix_named_in_chinese_points_at_its_label_in_any_language():
+    """dwh-542#8 ("附件3那张产品技术参数的大表…让表头在每页顶上都重复") of a Russian contract: "附件3" is the appendix
+    labelled "Приложение № 3"; "附件2.1" names no appendix 2."""
+    state = _filled({10: _paragraph(10, "Приложение № 2"), 30: _paragraph(30, "Приложение № 3"),
+                     50: _paragraph(50, "Приложение № 4")})
+    assert pointing.parts_numbered(state, "附件3那张大表，让表头在每页顶上都重复") == [("p30", "p49")]
+    assert pointing.parts_numbered(state, "附件2.1最后面那张表") == []
+
+
+def test_a_request_referring_back_keeps_the_pictures_the_previous_one_described_in_view():
+    """dwh-534#6 ("hmm, actually just make it the full width of the text, same as the main screen screenshot" after
+    "The class diagram looks tiny ... Make it a bit bigger"): "it" is the class diagram, whose line is shown beside
+    the main screen's, however many screenshots the document has."""
+    targets = {n: {**_paragraph(n, ""), "images": [f"img{n}"]} for n in range(5, 80, 4)}
+    state = _filled(targets, n=80)
+    state["images"] = [{"id": f"img{n}", "type": "picture", "paragraph": f"p{n}", "inline": True, "width_cm": 10.0,
+                        "height_cm": 8.0, "alt_text": {41: "classDiagram", 69: "CulmannMain"}.get(n, f"screenshot{n}")}
+                       for n in range(5, 80, 4)]
+    request = "hmm, actually just make it the full width of the text, same as the main screen screenshot"
+    previous = "The class diagram looks tiny next to the other screenshots. Make it a bit bigger"
+    view = views.grounded_view(state, request, InstructionResult(request), 600, quoted_in=request, previous=previous)
+    assert re.search(r"^img41 ", view, re.MULTILINE) and re.search(r"^img69 ", view, re.MULTILINE)

@@ -469,3 +469,42 @@ def test_a_request_for_the_look_of_the_other_text_names_what_that_text_has():
     assert values.unasked_flags("set_text_format", bold, said, before=state) == []
     assert values.unasked_flags("set_text_format", bold, "I'd like the other cases' lines fixed", before=state)
     assert values.unasked_flags("set_text_format", bold, said, before={**state, "paragraphs": state["paragraphs"][1:]})
+
+
+def test_a_colour_marked_names_the_highlight_and_a_highlight_changed_is_named_by_its_colour_now():
+    """"整段标黄" (mark the paragraph yellow) names a highlight (dwh-543#4); "黄色打印出来看不太清，还是换成绿色吧" names
+    the yellow highlight it makes green (read from the state, dwh-543#5); not a request naming neither, nor a colour
+    the paragraph's highlight is not."""
+    from autodw.agent.checks import values
+
+    def state(highlight: str | None) -> dict:
+        run = {"text": "第四十九段", **({"highlight": highlight} if highlight else {})}
+        return {**STATE, "styles": {"defaults": {}, "styles": []},
+                "paragraphs": [{"id": "p1", "text": run["text"], "runs": [run]}]}
+
+    yellow, green = {"paragraphs": ["p1"], "highlight": "yellow"}, {"paragraphs": ["p1"], "highlight": "green"}
+    assert values.unasked_properties("set_text_format", yellow, "第49段整段标黄，研讨会要重点讲", state(None)) == []
+    assert values.unasked_properties("set_text_format", yellow, "第49段研讨会要重点讲", state(None))
+    changed = "黄色打印出来看不太清，还是换成绿色吧"
+    assert values.unasked_properties("set_text_format", green, changed, state("yellow")) == []
+    assert values.unasked_properties("set_text_format", green, changed, state(None))
+    assert values.unasked_properties("set_text_format", green, changed, state("cyan"))
+
+
+def test_a_request_to_line_up_with_another_paragraph_names_its_indent():
+    """"add it as its own paragraph right after the one about the start date, lined up with it" names the 1.27cm
+    (or 0.5in) that paragraph is indented by (dwh-537#5); not another indent, nor without lining it up."""
+    from autodw.agent.checks import values
+
+    state = {**STATE, "styles": {"defaults": {}, "styles": []},
+             "paragraphs": [{"id": "p1", "text": "Start 1/2-2012", "runs": [{"text": "Start 1/2-2012"}],
+                             "indent": {"left_cm": 1.27}},
+                            {"id": "p2", "text": "Vedlagt", "runs": [{"text": "Vedlagt"}]}]}
+    said = "add it as its own paragraph right after the one about the start date, lined up with it: Vedlagt"
+    indent = {"paragraphs": ["p2"], "left_indent": "1.27cm"}
+    assert values.unasked_properties("set_paragraph_format", indent, said, state) == []
+    assert values.unasked_properties("set_paragraph_format", {**indent, "left_indent": "0.5in"}, said, state) == []
+    assert values.unasked_properties("set_paragraph_format", {**indent, "left_indent": "2cm"}, said, state)
+    assert values.unasked_properties("set_paragraph_format", indent, said.replace(", lined up with it", ""), state)
+    assert values.unasked_properties("set_paragraph_format", {"paragraphs": ["p1", "p2"], "left_indent": "1.27cm"},
+                                     said, state)  # the only paragraph indented so is one the call changes

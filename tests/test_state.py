@@ -508,3 +508,20 @@ def test_the_line_of_the_chart_a_step_names_is_shown_whole_past_the_footers_shar
     line = next(x for x in render_state(state, budget_tokens=350, focus=["chart3"], named=["chart3"]).splitlines()
                 if x.startswith("chart3 "))
     assert "chars)" in line and estimate_tokens(line) <= 350 * 0.5
+
+
+def test_the_line_of_the_only_chart_in_focus_is_shown_whole_past_the_footers_share():
+    """dwh-544#1: the one chart a request describes ("第一张水果的柱状图", in focus, named by no id) is the step's target:
+    its line is shown whole past the footer's share, with the series the call copies; of two charts in focus, neither."""
+    from tests.test_pointing import _paragraph, _state
+
+    chart = {"type": "chart", "placement": "inline", "width_cm": 13.71, "height_cm": 5.95, "chart_type": "column",
+             "title": "fruit", "categories": ["apple", "banana", "pear"],
+             "series": [{"name": f"Series {k}", "values": [4, 2.9999997854564504, 56456456453.9]} for k in (1, 2, 3)]}
+    state = _state([_paragraph(i, f"Paragraph {i} " + "word " * 12) for i in range(1, 31)])
+    state["images"] = [{**chart, "id": f"chart{n}", "paragraph": f"p{n}"} for n in range(1, 8)]
+    line = next(x for x in render_state(state, budget_tokens=350, focus=["chart1"]).splitlines()
+                if x.startswith("chart1 "))
+    assert line.endswith("('Series 3', [4, 2.9999997854564504, 56456456453.9])]")
+    two = render_state(state, budget_tokens=350, focus=["chart1", "chart2"])
+    assert not next(x for x in two.splitlines() if x.startswith("chart1 ")).endswith("])]")

@@ -61,6 +61,7 @@ START_BLOCKS = 12  # the body's first blocks a request for the opening page poin
 MAX_WHOLE_BLOCKS = 24  # blocks of a document pointed at whole (in a longer one "全文" says where, not what to show)
 MAX_SECTION_BLOCKS = 30  # blocks of a named heading's section (a longer one is pointed at by its opening and outline)
 MAX_SHORT_SECTION_CHARS = 3000  # characters of a section of short lines (code) pointed at whole past MAX_SECTION_BLOCKS
+LINE_CHARS = 40  # characters a line of the view costs besides its text (its id, index, style, format)
 SECTION_OPENING = 3  # the first blocks with text of a section too long to point at whole ("the titlePg description")
 MIN_WORD_SCORE = 1.0  # a block's rare words: at least one word no other block holds, or two held by two blocks each
 MAX_ALIKE = 24  # paragraphs like those the request's words name, when it asks for more of them ("etc")
@@ -197,6 +198,7 @@ def parts_numbered(state: State, said: str) -> list[tuple[str, str]]:
     paras = state.get("paragraphs", [])
     wanted = {(kind, int(n)) for kind, pattern in _PART_SAID.items() for n in pattern.findall(said)}
     wanted |= {(_CHINESE_PART_KINDS[word], chinese_value(n)) for n, word in _CHINESE_PART_SAID.findall(loose(said))}
+    wanted |= {("appendix", chinese_value(n)) for n in _CHINESE_APPENDIX_SAID.findall(loose(said))}  # "附件3": "Приложение № 3"
     if not wanted or not paras:
         return []
     labels = [(i, kind, n) for i, p in enumerate(paras) for kind in _PART_KINDS
@@ -368,6 +370,8 @@ _CHAPTER_SAID_NUMBER = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*章")
 #: and the word, whose kind :data:`_CHINESE_PART_KINDS` gives
 _CHINESE_PART_SAID = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*([条條章])")
 _CHINESE_PART_KINDS = {"条": "article", "條": "article", "章": "chapter"}
+#: an appendix named by its Chinese word and number ("附件3", "附录二"; not "附件2.1", a part of one): the number
+_CHINESE_APPENDIX_SAID = re.compile(rf"(?:附件|附录|附錄)\s*([{CHINESE_NUMERAL}\d]+)(?![{CHINESE_NUMERAL}\d]|[.．]\d)")
 MAX_TITLE_CHARS = 60  # characters of a line typed as a chapter's title (a longer one is a sentence naming a chapter)
 #: a request speaking of a table, or of a table's header row ("表头的灰色底纹", dwh-410#8)
 _TABLE_SAID = re.compile(r"\btables?\b|\btablas?\b|\btableaux?\b|\btabell\w*|таблиц\w*|表格|表头", re.IGNORECASE)
@@ -603,7 +607,9 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
     Chinese number, in numerals or digits (:func:`chapter_typed`; a contents entry too) with the paragraph before the
     next chapter line (or the last paragraph); of the chapters it names by a range (:func:`chapters_ranged`), the
     title lines only (their sections, many long ones, are not what a request on several chapters shows first); a
-    number more than :data:`MAX_MATCHES` lines hold names none."""
+    number more than :data:`MAX_MATCHES` lines hold names none; when no line is typed with its chapter's number,
+    chapter N is the Nth chapter heading (:func:`chapter_headings`: "第六章…开头那段" of an Arabic report whose
+    chapters are headed "أولاً-" to "خامس عشر-", dwh-543#6)."""
     numbers = {chinese_value(n) for n in _CHAPTER_SAID_NUMBER.findall(loose(said))}
     numbers |= {int(n) for n in _PART_SAID["chapter"].findall(said)}
     ranged = chapters_ranged(said) - numbers
@@ -611,6 +617,8 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
     if not numbers | ranged or not paras:
         return []
     lines = [(i, number) for i, p in enumerate(paras) if (number := chapter_typed(p)) is not None]
+    if not lines:  # none typed with its number ("سادساً-	تدابير التنفيذ العامة"): the chapter headings in their order
+        lines = [(i, n) for n, i in enumerate(chapter_headings(state), 1)]
     out = []
     for number in [*numbers, *sorted(ranged)]:
         held = [(n, i) for n, (i, label) in enumerate(lines) if label == number]
@@ -620,18 +628,37 @@ def chapters_numbered(state: State, said: str) -> list[tuple[str, str]]:
     return out
 
 
+def chapter_headings(state: State) -> list[int]:
+    """The indexes (in the paragraphs) of the chapter headings: those with text of the highest heading level that
+    two or more have (a single one above them is the document's title)."""
+    custom = custom_headings(state)
+    levels = [(i, level) for i, p in enumerate(state.get("paragraphs", []))
+              if p.get("text", "").strip() and (level := heading_level(p.get("style"), custom)) is not None]
+    counts = Counter(level for _, level in levels)
+    chapter = min((level for level, n in counts.items() if n >= 2), default=None)
+    return [i for i, level in levels if level == chapter]
+
+
 #: chapters a request names by a range, in words or digits ("chapters two to five", "chapters 2-5"): its two ends
 _CHAPTERS_RANGED = re.compile(r"(?<![^\W\d_])chapters?\s+(\d{1,2}|[^\W\d_]+)\s*(?:to|through|thru|-|–|—)\s*"
                               r"(\d{1,2}|[^\W\d_]+)(?![^\W\d_])", re.IGNORECASE)
 
 
+#: in Chinese ("第十一到第十五章", "第3至5章"): its two ends
+_CHINESE_CHAPTERS_RANGED = re.compile(rf"第\s*([{CHINESE_NUMERAL}\d]+)\s*章?\s*(?:到|至|~|～|-|–|—)\s*第?\s*"
+                                      rf"([{CHINESE_NUMERAL}\d]+)\s*章")
+
+
 def chapters_ranged(said: str) -> set[int]:
     """The chapter numbers `said` (undictated text) names by the ends of a range, in words (cardinals) or digits
     ("chapters two to five" names 2, 3, 4 and 5; at most :data:`MAX_SECTION_BLOCKS` of them): "now chapters two to
-    five have an automatic 1. 2. 3. 4. in front of them" of a tender typed "第二章" ... "第五章" (dwh-515#5)."""
+    five have an automatic 1. 2. 3. 4. in front of them" of a tender typed "第二章" ... "第五章" (dwh-515#5); in Chinese,
+    "第十一到第十五章" (dwh-543#1)."""
     out: set[int] = set()
-    for first, last in _CHAPTERS_RANGED.findall(said):
-        a, b = (int(n) if n.isdigit() else _CARDINALS.get(unaccented(n.casefold())) for n in (first, last))
+    chinese = [(chinese_value(a), chinese_value(b)) for a, b in _CHINESE_CHAPTERS_RANGED.findall(loose(said))]
+    for first, last in [*_CHAPTERS_RANGED.findall(said), *chinese]:
+        a, b = (n if isinstance(n, int) else int(n) if n.isdigit() else _CARDINALS.get(unaccented(n.casefold()))
+                for n in (first, last))
         if a is not None and b is not None and a < b <= a + MAX_SECTION_BLOCKS:
             out |= set(range(a, b + 1))
     return out
@@ -1291,12 +1318,18 @@ def section_blocks(state: State, order: list[str], head: int, last: int) -> list
 
 def fits(state: State, section: list[str]) -> bool:
     """Whether `section` is pointed at whole: up to :data:`MAX_SECTION_BLOCKS` blocks, or half as many again of short
-    lines (code, names) of up to :data:`MAX_SHORT_SECTION_CHARS` characters in all (no table)."""
+    lines (code, names) of up to :data:`MAX_SHORT_SECTION_CHARS` characters in all (no table), or more lines whose
+    text and :data:`LINE_CHARS` a line come to that many."""
     if len(section) <= MAX_SECTION_BLOCKS:
         return True
     paras = {p["id"]: p for p in state.get("paragraphs", [])}
-    return len(section) <= MAX_SECTION_BLOCKS * 3 // 2 and all(bid in paras for bid in section) \
-        and sum(len(paras[bid].get("text", "")) for bid in section) <= MAX_SHORT_SECTION_CHARS
+    if not all(bid in paras for bid in section):
+        return False
+    chars = sum(len(paras[bid].get("text", "")) for bid in section)
+    # more of them when their lines, each with its id, style and format, still come to that much (a font's sample
+    # characters, each under its range's line: 52 lines of 675 characters, dwh-540#4)
+    return chars <= MAX_SHORT_SECTION_CHARS and (len(section) <= MAX_SECTION_BLOCKS * 3 // 2
+                                                 or chars + LINE_CHARS * len(section) <= MAX_SHORT_SECTION_CHARS)
 
 
 def outline(state: State, section: list[str]) -> list[str]:

@@ -18,7 +18,7 @@ from autodw.agent.distinctive import distinctive_blocks, drawings_described, nam
 from autodw.agent.records import Attempt, InstructionResult, Step
 from autodw.core.ids import ID_IN_TEXT
 from autodw.analysis.state import State
-from autodw.analysis.state.render import render_elements, render_state
+from autodw.analysis.state.render import custom_headings, heading_level, render_elements, render_state
 
 ELEMENT_ID = ID_IN_TEXT  # an element id in free text
 MAX_TOUCHED_SHOWN = 8  # elements shown as they are now to a planner that sees the instruction's start state
@@ -43,7 +43,8 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
                listed: Iterable[str] = (), named: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, what the last step found
     when it was a search (:func:`found_last`) and the lists under it (:func:`found_lists`), `extra_focus` and the ids the last two steps' attempts named, created or
-    found, the `pointed` blocks shown next (the window not centred on them),
+    found, the sections of the headings their searches found (:func:`found_sections`) and the `pointed` blocks shown
+    next (the window not centred on them),
     then the `listed` ones at least by their short lines; the ids `text` names and `named` shown at least by their id
     and the start of their text however small the budget; the header and footer lines of `parts` kept first, the
     styles `text` names first in the styles line."""
@@ -53,6 +54,9 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
     for step in record.steps[-2:]:
         for attempt in step.attempts:
             focus += named_ids(attempt) + where_removed(state, attempt)
+    # the sections of the headings the last two steps' searches found (the generator's view of the step after one)
+    searched = [f for step in record.steps[-2:] for attempt in step.attempts if attempt.accepted for f in attempt.found]
+    pointed = [*found_sections(state, searched), *pointed]
     return render_state(contents_marked(state), budget_tokens=budget, focus=focus, parts=parts, pointed=pointed,
                         listed=listed, styles=styles_said(state, text), named=named)
 
@@ -63,6 +67,30 @@ def found_lists(state: State, text: str, found: Iterable[str]) -> list[str]:
     bulleted list of the other PNDU guidelines" of a Spanish report: a search for "PNDU" finds "... la PNDU establece
     lineamientos en otras áreas ...", the list after it, dwh-527#6)."""
     return [i for f in found for i in pointing.items_under(state, f)] if pointing.speaks_of_list(text) else []
+
+
+def found_sections(state: State, found: Iterable[str]) -> list[str]:
+    """The blocks of the sections under the headings among the paragraphs a search `found` (each whole when it fits,
+    else by its outline: :func:`~autodw.agent.pointing.fits`), in document order: a heading holding the words looked
+    for titles the part of the document that is about them, which a broad search's scattered matches would otherwise
+    leave out ("后面讲TOC域语法那里有三张开关说明的表": a search for "TOC" found 31 lines, among them the heading "TOC
+    Field Syntax", whose section holds the three tables, dwh-545#4)."""
+    custom = custom_headings(state)
+    found = set(found)
+    headings = [p["id"] for p in state.get("paragraphs", [])
+                if p["id"] in found and heading_level(p.get("style"), custom) is not None]
+    if not headings:
+        return []
+    order = pointing.body_ids(state)
+    at = {bid: n for n, bid in enumerate(order)}
+    out: list[str] = []
+    for pid in headings:
+        under = grounding.heading_section(state, pid)
+        if under is None or pid not in at or under[1] not in at:
+            continue
+        section = pointing.section_blocks(state, order, at[pid], at[under[1]])
+        out += section if pointing.fits(state, section) else pointing.outline(state, section)
+    return list(dict.fromkeys(out))
 
 
 def styles_said(state: State, text: str) -> list[str]:
@@ -129,6 +157,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
     # a request that speaks of a table but names none: every table by its first row, to tell which it means
     listed = pointing.tables_listed(state, pointing_in, [*pointed, *(m.id for m in named)])
     pointed += pointing.lines_beside(state, pointing_in, [*pointed, *listed])  # "the line right under each table"
+    drawn: list[str] = []  # the pictures the previous instruction described, when the request refers back to it
     refers = bool(previous) and (not pointed or grounding.leans_back(state, pointing_in)
                                  or grounding.restores(pointing_in) or grounding.recalls_changes(pointing_in))
     own_pointed = list(pointed)  # what the request points at by its own words, before what the previous one did
@@ -143,6 +172,9 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         # previous one pointed at took the lines around the request's own target from the view, dwh-234#2)
         before = grounding.ground(state, previous)[:max_lines]
         back = pointing.earlier(state, previous, before)
+        # the pictures the nearest one described ("it" after "The class diagram looks tiny ... Make it a bit bigger",
+        # beside "the main screen screenshot" it compares to, dwh-534#6): their lines in view
+        drawn = drawings_described(state, grounding.undictated(previous.split("\n", 1)[0]))
         numbers = numbers or pointing.numbers_missed(state, previous, back)  # "20号有点夸张了" after "（0590到07BF）…放大到20号"
         listed = listed or pointing.tables_listed(state, previous, [*back, *(m.id for m in before)])
         # (none when only the earlier instructions' names point: "这些行字号也调小一点" after a font set on the 26
@@ -174,7 +206,7 @@ def grounded_view(state: State, text: str, record: InstructionResult, budget: in
         focus = numbers
     else:  # the lines holding its numbers in the section it names, with their neighbours ("2000到2EFF那一项的示例")
         focus += [bid for bid in numbers if bid in inside]
-    view = state_view(state, text, record, budget, extra_focus=focus, parts=pointing.parts(pointing_in),
+    view = state_view(state, text, record, budget, extra_focus=[*focus, *drawn], parts=pointing.parts(pointing_in),
                       pointed=pointed, listed=listed, named=more)
     lines = "\n\n".join(t for t in (grounding.grounding_lines(matches), grounding.held_lines(state, quoted_in, matches)) if t)
     return f"{view}\n\n{lines}" if lines else view

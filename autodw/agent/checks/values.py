@@ -223,6 +223,32 @@ def _as_others_have(key: str, value: Any, args: dict[str, Any], said: str, befor
                for r in p.get("runs", []) if r.get("text", "").strip())
 
 
+#: a request asking its target to sit where another paragraph sits: "lined up with it", "aligned with the one
+#: above", "和上一段对齐" (not "align it to the right", "居中对齐": an alignment, no model)
+_LINED_UP = re.compile(r"\b(?:lined?|lines|lining)\s+up\s+with\b|\baligned\s+with\b|\balign(?:s|ing)?\s+(?:it|them|this)\s+"
+                       r"with\b|(?:跟|和|与|同)[^，。；！？,.;!?]{1,12}?对齐", re.IGNORECASE)
+#: an indent argument -> its length in the state's effective paragraph indent
+_INDENT_CM = {"left_indent": "left_cm", "right_indent": "right_cm", "first_line_indent": "first_line_cm"}
+INDENT_TOLERANCE_CM = 0.01  # a length said in another unit than the state's (0.5in is 1.27cm)
+
+
+def _lined_up(key: str, value: Any, args: dict[str, Any], said: str, before: State | None) -> bool:
+    """Whether `said` asks the call's paragraphs to line up with another (:data:`_LINED_UP`) and a paragraph the call
+    does not name has the indent `key` at `value` now (read from the state, styles resolved: "add it as its own
+    paragraph right after the one about the start date, lined up with it" names the 1.27cm that paragraph is
+    indented by, dwh-537#5)."""
+    if key not in _INDENT_CM or not before or not _LINED_UP.search(said):
+        return False
+    try:
+        wanted = emu(value) / EMU_PER["cm"]
+    except ArgumentError:
+        return False
+    named_ids = {p.get("id") for p in target_paragraphs(args, before) or []}
+    looks = Formatting(before["styles"])
+    return any(abs((looks.paragraph(p).get("indent") or {}).get(_INDENT_CM[key], 0.0) - wanted) < INDENT_TOLERANCE_CM
+               for p in before.get("paragraphs", []) if p.get("id") not in named_ids)
+
+
 def _comparable(value: Any) -> Any:
     """A property's value to compare with another: a number as a float, a text in lower case."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -375,7 +401,7 @@ def _chosen_sections(args: dict[str, Any], before: State, default: Any = None) -
                             "dwbench-2.0/hand/dev-twenty-fifth", "dwbench-2.0/hand/dev-twenty-sixth",
                             "dwbench-2.0/hand/dev-twenty-seventh", "dwbench-2.0/hand/dev-thirty-first",
                             "dwbench-2.0/hand/dev-thirtieth", "dwbench-2.0/hand/dev-thirty-sixth",
-                            "dwbench-2.0/templated/dev-outside-third"))
+                            "dwbench-2.0/templated/dev-outside-third", "dwbench-2.0/hand/dev-thirty-ninth"))
 def unasked_properties(api: str, args: dict[str, Any], instruction: str, before: State,
                        previous: str = "", message: str = "") -> list[CheckFinding]:
     """A formatting property (a font, a size, a spacing, an indent, a highlight, a colour, an underline) the request
@@ -387,8 +413,10 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
     what it is now: by the colour the call's paragraphs have now (the state's runs: "the yellow is a bit much" for a
     yellow highlight), or by the words of ``removed`` (a highlight by its colour; an indent set to 0 by where it puts
     the paragraph: "sits off to the left", dwh-347#1), or by a request undoing the `previous` instruction that names it
-    (:func:`_taken_back`: "undo that" after "highlight ... in yellow", dwh-500#8). A request asking for the look of
-    other text names the values that text has (:func:`_as_others_have`)."""
+    (:func:`_taken_back`: "undo that" after "highlight ... in yellow", dwh-500#8); a colour property changed is named
+    by the colour it has now too ("黄色打印出来看不太清，还是换成绿色吧" of a yellow highlight made green, dwh-543#5). A
+    request asking for the look of other text names the values that text has (:func:`_as_others_have`), one asking
+    its target to line up with another paragraph the indents it has (:func:`_lined_up`)."""
     out, loose_instruction = [], grounding.loose(instruction)
     removed, repeated = word_list("value_words.json")["removed"], _repeated(instruction, previous)
     for key, pattern in word_list("value_words.json")["properties"].items():
@@ -397,11 +425,13 @@ def unasked_properties(api: str, args: dict[str, Any], instruction: str, before:
                 (repeated and _asked(api, key, pattern, repeated)):
             continue
         if _removes(key, value) and (named(removed.get(key, "(?!)"), instruction) or
-                                             _named_as_it_is(key, args, instruction, before) or
                                              _taken_back(api, key, pattern, instruction, previous)):
             continue
+        if _named_as_it_is(key, args, instruction, before):  # removed or changed: "黄色...还是换成绿色吧" (dwh-543#5)
+            continue
         if grounding.loose(str(value)) in loose_instruction or _said_elsewhere(api, key, pattern, value, message, instruction) \
-                or _as_others_have(key, value, args, message or instruction, before):
+                or _as_others_have(key, value, args, message or instruction, before) \
+                or _lined_up(key, value, args, message or instruction, before):
             continue
         out.append(CheckFinding("unasked_property", f"{key}={value!r}: the request names no {key.replace('_', ' ')}",
                            True))

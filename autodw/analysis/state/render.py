@@ -92,20 +92,23 @@ def render_state(state: State, budget_tokens: int | None = None, focus: Iterable
 def _tail_share(tail: list[str], budget: int, count: TokenCounter, rank: Callable[[str], int]) -> int:
     """The footer's share of `budget`: :data:`TAIL_SHARE`, or what the target drawing's line and the title line above
     the drawings (rank -1) cost whole when that is more, up to :data:`TARGET_LINE_SHARE`: a chart whose data a step
-    rewrites is copied from its line (dwh-482#1: a 350-token view cut the named chart's line before its second series)."""
+    rewrites is copied from its line (dwh-482#1: a 350-token view cut the named chart's line before its second series;
+    dwh-544#1: of the one chart a request describes)."""
     wanted = sum(count(line) for line in tail if rank(line) < 0)
     return max(int(budget * TAIL_SHARE), min(wanted, int(budget * TARGET_LINE_SHARE)))
 
 
 def _line_rank(parts: tuple[str, ...], focus: Iterable[str], named: Iterable[str] = ()) -> Callable[[str], int]:
     """How much a header or footer line is wanted: -1, the line of the first focus image or chart `named` (a step's
-    target, named by its id) and their title line; 0, another focus image's or chart's line (or their title line); 1, a
+    target, named by its id), or else of the only image or chart in focus (a request describing one drawing, "第一张水果的
+    柱状图", dwh-544#1), and their title line; 0, another focus image's or chart's line (or their title line); 1, a
     line of one of `parts` (an image's line: of "IMAGES"); 2, any other."""
     unknown = set(parts) - set(PARTS)
     if unknown:
         raise ValueError(f"unknown state part(s) {sorted(unknown)}; known: {', '.join(PARTS)}")
     wanted = set(focus)
-    target = next((i for i in named if _DRAWING_ID.fullmatch(i) and i in wanted), None)
+    in_focus = [i for i in dict.fromkeys(focus) if _DRAWING_ID.fullmatch(i)]
+    target = next((i for i in named if i in in_focus), in_focus[0] if len(in_focus) == 1 else None)
     drawings = "IMAGES" in parts or any(_DRAWING_ID.fullmatch(i) for i in wanted)
 
     def rank(line: str) -> int:
