@@ -614,8 +614,15 @@ def test_a_call_on_a_table_row_needs_that_rows_line_shown_unless_the_user_number
     assert not found.shown and found.missing_rows == (("t1", 10),) and "t1 r10 not shown" in found.detail()
     assert seen(cell, state=_LONG_TABLE, history="", words="fix row 11", document="").shown  # the user numbers it
     assert seen(cell, state=_LONG_TABLE, history="", words="第十一行", document="").shown
+    assert not seen(cell, state=_LONG_TABLE, history="", words="set the font to 10pt", document="").shown  # no row word
+    third = needs(REG.get("delete_row"), {"table": "t1", "index": 9})
+    assert seen(third, state=_LONG_TABLE, history="", words="把第十行删掉", document="").shown
+    assert not seen(third, state=_LONG_TABLE, history="", words="把“AB”那行删掉", document="").shown
+    assert needs(REG.get("set_cell_shading"), {"table": "t1", "cells": {"from": [3, 0], "to": [4, 1]},
+                                               "fill": "red"}).rows == (("t1", 3),)
     last = needs(REG.get("set_cell_text"), {"table": "t1", "row": 11, "col": 0, "text": "Zz"})
     assert seen(last, state=_LONG_TABLE, history="", words="in the last row", document="").shown  # 12 rows: r11
+    assert not seen(last, state=_LONG_TABLE, history="", words="the last column's ZZ", document="").shown
     assert not seen(last, state=_LONG_TABLE, history="", words="in the ZZ row", document="").shown
     assert seen(shade, state=_LONG_TABLE.replace("  … 9 more", "  … 7 rows not shown\n  r10 (cells p21, p22): | IP | x |\n  … 1 more"),
                 history="", words="x", document="").shown

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import replace
 from typing import Any, Callable
 
 from jsonschema import Draft202012Validator
@@ -202,8 +203,9 @@ class CeilingBackend:
             if errors:
                 obstacles.append((SCHEMA, "the answer schema refuses the gold call: " + "; ".join(
                     f"{'.'.join(map(str, e.path)) or 'answer'}: {e.message[:160]}" for e in errors[:3])))
-        found = seen(self.needs[step], state=f["state"], history=f["history"], words=f["instruction"],
-                     document=self.document)
+        # the rows were the planner's to see: its step names them by number, which the generator copies
+        found = seen(replace(self.needs[step], rows=()), state=f["state"], history=f["history"],
+                     words=f["instruction"], document=self.document)
         if not found.shown:
             obstacles.append((GENERATOR_VIEW, found.detail()))
         limit = max_tokens or self.answer_limit

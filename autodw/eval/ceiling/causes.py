@@ -93,7 +93,8 @@ def cause_table(out: Path) -> dict[str, Any]:
         examples.setdefault((cause, k), []).append(record["key"])
     n = len(records)
     scripts = {s.session_id: script(_document_text(s)) for s in sessions}
-    other = [r for r in records if script(r["instruction"]) not in (None, scripts.get(r["session_id"]))]
+    other = [r for r in records if None not in (script(r["instruction"]), scripts.get(r["session_id"]))
+             and script(r["instruction"]) != scripts[r["session_id"]]]
     by_script = {"other": [sum(r["success"] for r in other), len(other)],
                  "same": [sum(r["success"] for r in records) - sum(r["success"] for r in other), n - len(other)]}
     rows = [{"cause": c, "meaning": CAUSES[c], "instructions": below[c], "share": round(below[c] / n, 4) if n else None,

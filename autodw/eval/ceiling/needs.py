@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from autodw.agent.grounding import loose, unspaced
+from autodw.agent.pointing import CHINESE_NUMERAL, chinese_value
 from autodw.apis.registry import ApiSpec
 from autodw.core.ids import ID_RE, prefixes_of_pattern
 from autodw.eval.ceiling.reading import document_text, holds_words, shown_ids, shown_rows
-from autodw.eval.ceiling.searches import numbers
 
 MIN_VALUE_CHARS = 2  # a shorter text is not checked (it would be found anywhere)
 MIN_RESPELT_CHARS = 5  # a shorter text one letter from a word of the user's is not read as a misspelling's fix
@@ -35,7 +35,10 @@ _NUMBER = re.compile(r"^[-+]?[\d.,\s]+%?$")
 ROW_ARGUMENTS = ("row", "first_row", "start_row", "copy_format_from", "cells")
 ROW_INDEX_APIS = {"delete_row": "row", "insert_row": "place"}
 #: the last row, which the table's line numbers (its number of rows)
-LAST_SAID = re.compile(r"\b(?:last|final|bottom)\b|最后|最末|末尾|倒数第一", re.IGNORECASE)
+LAST_SAID = re.compile(r"\b(?:last|final|bottom)\s+row\b|最后一行|末行|倒数第一行", re.IGNORECASE)
+#: a row the user numbers: "row 11", "the 11th row", "第11行", "第三行"
+ROW_SAID = re.compile(rf"\brow\s+(\d+)\b|\b(\d+)(?:st|nd|rd|th)\s+row\b|第\s*(\d+|[{CHINESE_NUMERAL}]+)\s*行",
+                      re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -141,14 +144,15 @@ def _rows(api: str, args: dict[str, Any]) -> Iterator[tuple[str, int]]:
         value = args.get(name)
         if name == "start_row" and value == 0:
             continue  # fill_table's default: the table's start, which its line shows
-        if isinstance(value, int) and not isinstance(value, bool):
+        if _row_number(value):
             yield table, value
         elif isinstance(value, list):
             yield from ((table, pair[0]) for pair in value
-                        if isinstance(pair, list) and pair and isinstance(pair[0], int))
+                        if isinstance(pair, list) and pair and _row_number(pair[0]))
         elif isinstance(value, dict):
-            first = value.get("row", (value.get("from") or [None])[0])
-            if isinstance(first, int):
+            start = value.get("from")
+            first = value["row"] if "row" in value else start[0] if isinstance(start, list) and start else None
+            if _row_number(first):
                 yield table, first
     index = args.get("index")
     if api in ROW_INDEX_APIS and isinstance(index, int):
@@ -175,14 +179,27 @@ def seen(need: Needs, *, state: str, history: str, words: str, document: str) ->
                 unshown_rows(need.rows, state=state, history=history, words=words))
 
 
+def rows_said(words: str) -> set[int]:
+    """The row numbers `words` say next to a row word (:data:`ROW_SAID`; counted from 1 or 0 alike by the caller)."""
+    out = set()
+    for match in ROW_SAID.finditer(words):
+        said = next(g for g in match.groups() if g)
+        out.add(int(said) if said.isdigit() else chinese_value(said))
+    return out
+
+
+def _row_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def unshown_rows(rows: tuple[tuple[str, int], ...], *, state: str, history: str,
                  words: str) -> tuple[tuple[str, int], ...]:
     """Of `rows` ((table, row); a new row's place as (table, -1 - index)), those whose line the view or the step history
     does not show under their table's line (a table not shown at all is a missing id already): not a row the user's
-    `words` number (its number, counted from 1 or 0, said in digits or Chinese numerals) or call the last
+    `words` number (:func:`rows_said`: "row 11", "第三行"; counted from 1 or 0) or call the last row
     (:data:`LAST_SAID`: the table's line gives its number of rows), nor a new row's place at the table's start or end,
     or beside a shown row."""
-    tables, said = shown_rows(state, history), set(numbers(words))
+    tables, said = shown_rows(state, history), rows_said(words)
     out = []
     for table, row in rows:
         if table not in tables:
@@ -192,7 +209,7 @@ def unshown_rows(rows: tuple[tuple[str, int], ...], *, state: str, history: str,
             place = -1 - row
             if place == 0 or place >= count or {place - 1, place} & shown:
                 continue
-        elif (row in shown or row >= count or {str(row), str(row + 1)} & said
+        elif (row in shown or row >= count or {row, row + 1} & said
               or row == count - 1 and LAST_SAID.search(words)):
             continue
         out.append((table, row))
