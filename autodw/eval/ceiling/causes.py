@@ -15,6 +15,7 @@ from typing import Any
 from autodw.apis import registry as load_registry
 from autodw.core.ids import ID_IN_TEXT
 from autodw.core.package import write_atomically
+from autodw.core.xml import qn
 from autodw.eval.ceiling.backend import GENERATOR_VIEW, INTENT_FILTER, LOOP, PLANNER_VIEW, SCHEMA, executed_gold
 from autodw.eval.ceiling.diagnosis import OTHER, READ, RULE_CHECKS, STATE_EXTRACTION, diagnose
 from autodw.eval.metrics import instruction_records
@@ -93,8 +94,8 @@ def cause_table(out: Path) -> dict[str, Any]:
         examples.setdefault((cause, k), []).append(record["key"])
     n = len(records)
     scripts = {s.session_id: script(_document_text(s)) for s in sessions}
-    other = [r for r in records if None not in (script(r["instruction"]), scripts.get(r["session_id"]))
-             and script(r["instruction"]) != scripts[r["session_id"]]]
+    asked = [(r, script(r["instruction"]), scripts.get(r["session_id"])) for r in records]
+    other = [r for r, request, document in asked if request and document and request != document]
     by_script = {"other": [sum(r["success"] for r in other), len(other)],
                  "same": [sum(r["success"] for r in records) - sum(r["success"] for r in other), n - len(other)]}
     rows = [{"cause": c, "meaning": CAUSES[c], "instructions": below[c], "share": round(below[c] / n, 4) if n else None,
@@ -116,8 +117,7 @@ def script(text: str) -> str | None:
 
 def _document_text(session: Any) -> str:
     """The text of a session's document as its first instruction finds it."""
-    return "".join(t.text or "" for t in session.initial_document().body.iter(
-        "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}t"))
+    return "".join(t.text or "" for t in session.initial_document().body.iter(qn("w:t")))
 
 
 def table_text(table: dict[str, Any]) -> str:

@@ -155,7 +155,7 @@ def _rows(api: str, args: dict[str, Any]) -> Iterator[tuple[str, int]]:
             if _row_number(first):
                 yield table, first
     index = args.get("index")
-    if api in ROW_INDEX_APIS and isinstance(index, int):
+    if api in ROW_INDEX_APIS and _row_number(index):
         yield table, index if ROW_INDEX_APIS[api] == "row" else -1 - index
 
 

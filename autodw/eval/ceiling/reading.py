@@ -84,6 +84,8 @@ _CUT_ID = re.compile(rf"{ID_IN_TEXT.pattern}(?=…)|(?<=…){ID_IN_TEXT.pattern}
 _ROW_LINE = re.compile(r"^\s*r\d+ \(cells (?P<ids>[^)]*)\): \|(?P<cells>.*)\|\s*$")
 
 
+#: a table's head line and a row line as the renderer writes them (autodw.analysis.state.render._table_head and
+#: _row_line; _ROW_LINE above is the row line with its cells' ids)
 _TABLE_HEAD = re.compile(r"^\s*(?P<id>t\d+) #\d+ TABLE (?P<rows>\d+)x\d+")
 _ROW_SHOWN = re.compile(r"^\s*r(?P<row>\d+)(?: \(cells [^)]*\))?: \|")
 

@@ -78,8 +78,7 @@ def elements_in_order(state: dict[str, Any]) -> dict[str, str]:
     matches are near its targets in this order: :mod:`autodw.eval.ceiling.searches`); those of nested tables last.
     A table's id comes just before its cells and a picture's or chart's just after its paragraph, with no text (no
     search matches them), so that a step whose target is a table or picture has a place in this order."""
-    cells = {t["id"]: [p for row in t.get("cell_details", []) for cell in row if cell
-                       for p in cell.get("paragraphs", [])] for t in state.get("tables", [])}
+    cells = {t["id"]: [p for row in _row_paragraphs(t) for p in row] for t in state.get("tables", [])}
     pictures: dict[str, list[str]] = {}
     for image in state.get("images", []):
         pictures.setdefault(image.get("paragraph"), []).append(image["id"])
@@ -97,5 +96,10 @@ def elements_in_order(state: dict[str, Any]) -> dict[str, str]:
 
 def row_cells(state: dict[str, Any]) -> dict[tuple[str, int], list[str]]:
     """(table id, row) -> the paragraph ids of the row's cells: what a search must come near to show the row."""
-    return {(t["id"], n): [p["id"] for cell in row if cell for p in cell.get("paragraphs", [])]
-            for t in state.get("tables", []) for n, row in enumerate(t.get("cell_details", []))}
+    return {(t["id"], n): [p["id"] for p in row]
+            for t in state.get("tables", []) for n, row in enumerate(_row_paragraphs(t))}
+
+
+def _row_paragraphs(table: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """Each row of a state's `table`: the paragraphs of its cells, in order."""
+    return [[p for cell in row if cell for p in cell.get("paragraphs", [])] for row in table.get("cell_details", [])]
