@@ -78,9 +78,7 @@ def keep_level_indents(doc: WordDocument, num_id: str, like: str) -> None:
     """Give each level of list instance `num_id` (a definition of its own) the indent that level has in list
     instance `like`, so items moved from one list to the other stay where they were."""
     numbering = StateContext(doc).numbering
-    abstract_id = numbering.definition(num_id)
-    abstract = next((a for a in numbering_root(doc).iterchildren(qn("w:abstractNum"))
-                     if a.get(qn("w:abstractNumId")) == abstract_id), None)
+    abstract = _definition_element(doc, num_id)
     for lvl in abstract.iterchildren(qn("w:lvl")) if abstract is not None else ():
         source, ppr = numbering.level(like, lvl.get(qn("w:ilvl"))), lvl.find(qn("w:pPr"))
         indent = source.ppr.find(qn("w:ind")) if source is not None and source.ppr is not None else None
@@ -94,8 +92,7 @@ def copy_list_definition(doc: WordDocument, num_id: str, start: int = 1) -> int:
     on its own from `start`, so neither it nor the lists of the original definition continue the other; return its
     numId. The copy claims no style (its levels' ``w:pStyle`` and style links are left out)."""
     root = numbering_root(doc)
-    source = StateContext(doc).numbering.definition(num_id)
-    abstract = next((a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == source), None)
+    abstract = _definition_element(doc, num_id)
     if abstract is None:
         raise KeyError(num_id)
     copied = copy.deepcopy(abstract)
@@ -118,7 +115,7 @@ def restart_numbering(doc: WordDocument, num_id: str, start: int | None = 1) -> 
     """A new instance of `num_id`'s definition that restarts at `start` (None: with no start overrides, a new list
     of its look); return the new numId."""
     root = numbering_root(doc)
-    num = next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
+    num = _num_element(root, num_id)
     if num is None:
         raise KeyError(num_id)
     abstract_id = num.find(qn("w:abstractNumId")).get(qn("w:val"))
@@ -243,15 +240,26 @@ def set_number_text(doc: WordDocument, targets: list[etree._Element], pattern: s
 def _level_element(doc: WordDocument, num_id: str, ilvl: int) -> etree._Element:
     """The ``w:lvl`` that defines level `ilvl` of list instance `num_id`: the instance's own override, else its
     definition's."""
-    root = numbering_root(doc)
-    num = next(n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id)
+    num, abstract = _num_element(numbering_root(doc), num_id), _definition_element(doc, num_id)
+    if num is None or abstract is None:
+        raise KeyError(num_id)
     for override in num.iterchildren(qn("w:lvlOverride")):
         lvl = override.find(qn("w:lvl"))
         if override.get(qn("w:ilvl")) == str(ilvl) and lvl is not None:
             return lvl
-    definition = StateContext(doc).numbering.definition(num_id)
-    abstract = next(a for a in root.iterchildren(qn("w:abstractNum")) if a.get(qn("w:abstractNumId")) == definition)
     found = next((x for x in abstract.iterchildren(qn("w:lvl")) if x.get(qn("w:ilvl")) == str(ilvl)), None)
     if found is None:
         raise ArgumentError(f"list {num_id} defines no level {ilvl}")
     return found
+
+
+def _num_element(root: etree._Element, num_id: str) -> etree._Element | None:
+    """The ``w:num`` of list instance `num_id` in the numbering part's `root`, or None."""
+    return next((n for n in root.iterchildren(qn("w:num")) if n.get(qn("w:numId")) == num_id), None)
+
+
+def _definition_element(doc: WordDocument, num_id: str) -> etree._Element | None:
+    """The ``w:abstractNum`` list instance `num_id` takes its levels from, or None."""
+    definition = StateContext(doc).numbering.definition(num_id)
+    return next((a for a in numbering_root(doc).iterchildren(qn("w:abstractNum"))
+                 if a.get(qn("w:abstractNumId")) == definition), None)
