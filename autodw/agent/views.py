@@ -42,12 +42,12 @@ def state_view(state: State, text: str, record: InstructionResult, budget: int |
                extra_focus: Iterable[str] = (), parts: Iterable[str] = (), pointed: Iterable[str] = (),
                listed: Iterable[str] = (), named: Iterable[str] = ()) -> str:
     """`state` rendered to `budget` tokens, focused on (in this order) the ids `text` names, what the last step found
-    when it was a search (:func:`found_last`) and the lists under it (:func:`found_lists`), `extra_focus` and the ids the last two steps' attempts named, created or
-    found, the sections of the headings their searches found (:func:`found_sections`) and the `pointed` blocks shown
-    next (the window not centred on them),
-    then the `listed` ones at least by their short lines; the ids `text` names and `named` shown at least by their id
-    and the start of their text however small the budget; the header and footer lines of `parts` kept first, the
-    styles `text` names first in the styles line."""
+    when it was a search (:func:`found_last`) and the lists under it (:func:`found_lists`), `extra_focus` and the ids
+    the last two steps' attempts named, created or found, the sections of the headings their searches found
+    (:func:`found_sections`) and the `pointed` blocks shown next (the window not centred on them), then the `listed`
+    ones at least by their short lines; the ids `text` names and `named` shown at least by their id and the start of
+    their text however small the budget; the header and footer lines of `parts` kept first, the styles `text` names
+    first in the styles line."""
     named = [*ELEMENT_ID.findall(text), *named]
     found = found_last(record)
     focus = [*named, *found, *found_lists(state, text, found), *extra_focus]

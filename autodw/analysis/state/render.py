@@ -109,7 +109,7 @@ def _line_rank(parts: tuple[str, ...], focus: Iterable[str], named: Iterable[str
     wanted = set(focus)
     in_focus = [i for i in dict.fromkeys(focus) if _DRAWING_ID.fullmatch(i)]
     target = next((i for i in named if i in in_focus), in_focus[0] if len(in_focus) == 1 else None)
-    drawings = "IMAGES" in parts or any(_DRAWING_ID.fullmatch(i) for i in wanted)
+    drawings = "IMAGES" in parts or bool(in_focus)
 
     def rank(line: str) -> int:
         first = line.split(" ", 1)[0]
