@@ -64,7 +64,7 @@ def test_the_word_lists_name_only_dev_splits_and_of_2_0_both_tracks_dev():
              "dwbench-2.0/hand/dev-thirtieth",
              "dwbench-2.0/hand/dev-thirty-first", "dwbench-2.0/hand/dev-thirty-fourth", "dwbench-2.0/hand/dev-thirty-fifth",
              "dwbench-2.0/hand/dev-thirty-sixth", "dwbench-2.0/hand/dev-thirty-seventh", "dwbench-2.0/hand/dev-thirty-eighth",
-             "dwbench-2.0/hand/dev-thirty-ninth",
+             "dwbench-2.0/hand/dev-thirty-ninth", "dwbench-2.0/hand/dev-fortieth",
              "dwbench-2.0/templated/dev-outside",
              "dwbench-2.0/templated/dev-outside-third"}
         assert provenance.label("2.0", "templated", "test") == provenance.label("2.0", "hand", "test") == "held out"
@@ -96,7 +96,7 @@ def test_label_says_tuned_on_for_a_tuned_split_and_held_out_otherwise():
 def test_tuned_on_and_tuned_splits_read_the_file():
     assert provenance.tuned_on("autodw/agent/prompts/planner.md") == ("dwbench-2.0/hand/dev-thirty-sixth",)  # the pattern's entry
     assert "dwbench-1.1/templated/mini" in provenance.tuned_on("autodw/agent/heuristics.py")
-    assert provenance.tuned_splits("2.0", "hand") == {"dev", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixth", "dev-seventh", "dev-eighth", "dev-ninth", "dev-tenth", "dev-eleventh", "dev-thirteenth", "dev-fourteenth", "dev-fifteenth", "dev-sixteenth", "dev-seventeenth", "dev-eighteenth", "dev-nineteenth", "dev-twentieth", "dev-twenty-first", "dev-twenty-second", "dev-twenty-third", "dev-twenty-fourth", "dev-twenty-fifth", "dev-twenty-sixth", "dev-twenty-seventh", "dev-twenty-eighth", "dev-twenty-ninth", "dev-thirtieth", "dev-thirty-first", "dev-thirty-second", "dev-thirty-third", "dev-thirty-fourth", "dev-thirty-fifth", "dev-thirty-sixth", "dev-thirty-seventh", "dev-thirty-eighth", "dev-thirty-ninth"}
+    assert provenance.tuned_splits("2.0", "hand") == {"dev", "dev-paraphrased", "dev-reworded", "dev-second", "dev-third", "dev-fourth", "dev-fifth", "dev-sixth", "dev-seventh", "dev-eighth", "dev-ninth", "dev-tenth", "dev-eleventh", "dev-thirteenth", "dev-fourteenth", "dev-fifteenth", "dev-sixteenth", "dev-seventeenth", "dev-eighteenth", "dev-nineteenth", "dev-twentieth", "dev-twenty-first", "dev-twenty-second", "dev-twenty-third", "dev-twenty-fourth", "dev-twenty-fifth", "dev-twenty-sixth", "dev-twenty-seventh", "dev-twenty-eighth", "dev-twenty-ninth", "dev-thirtieth", "dev-thirty-first", "dev-thirty-second", "dev-thirty-third", "dev-thirty-fourth", "dev-thirty-fifth", "dev-thirty-sixth", "dev-thirty-seventh", "dev-thirty-eighth", "dev-thirty-ninth", "dev-fortieth"}
     with pytest.raises(ConfigError, match="no provenance entry"):
         provenance.tuned_on("autodw/agent/nothing.py")
     with pytest.raises(ConfigError, match="no DWBench split"):
